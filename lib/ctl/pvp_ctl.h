@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * pvpkit control channel: JSON-RPC 2.0, one JSON object per line ("\n"
+ * terminated), over a unix socket or TCP.
+ *
+ * The server runs on its own control thread (a plain pthread, never an
+ * lcore that forwards packets); method callbacks run on that thread. It
+ * binds a unix socket or a loopback TCP address by default; any other TCP
+ * address requires a token read from a file. A client with a token must
+ * call "auth" {"token": "..."} before anything else (the client API does
+ * it for you). No DPDK dependency: the coordinator uses the client without
+ * an EAL.
+ *
+ * Addresses: "unix:/path/to.sock", "/path/to.sock", "tcp:HOST:PORT",
+ * "tcp:[v6addr]:PORT".
+ */
+
+#ifndef PVP_CTL_H
+#define PVP_CTL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** JSON-RPC 2.0 standard error codes. */
+#define PVP_CTL_PARSE_ERROR      -32700 /**< invalid JSON */
+#define PVP_CTL_INVALID_REQUEST  -32600 /**< not a JSON-RPC request */
+#define PVP_CTL_METHOD_NOT_FOUND -32601 /**< unknown method */
+#define PVP_CTL_INVALID_PARAMS   -32602 /**< bad params */
+#define PVP_CTL_INTERNAL_ERROR   -32603 /**< the method failed */
+/** pvpkit server errors (-32000..-32099 is the implementation range). */
+#define PVP_CTL_UNAUTHORIZED     -32001 /**< token required / wrong */
+#define PVP_CTL_REQUEST_TOO_BIG  -32002 /**< request over the size limit */
+#define PVP_CTL_BUSY             -32003 /**< state does not allow it now */
+/** Client-side failures (never on the wire). */
+#define PVP_CTL_TRANSPORT_ERROR  -32098 /**< connect/read/write failed, peer gone */
+#define PVP_CTL_TIMEOUT          -32099 /**< no answer in time */
+
+/** An error, as a method callback reports it or as a client receives it. */
+struct pvp_ctl_error {
+	int code;          /**< one of the codes above, or a method's own */
+	char message[256]; /**< one line, no trailing newline */
+};
+
+/** Fill @p err (if not NULL) with @p code and a printf-style message. */
+void pvp_ctl_error_set(struct pvp_ctl_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/**
+ * A method. Runs on the server's control thread.
+ *
+ * @param params
+ *   The request's "params" (object or array), or NULL when absent.
+ * @param arg
+ *   The pointer given at registration.
+ * @param err
+ *   Fill it (pvp_ctl_error_set) and return NULL to answer with an error.
+ * @return
+ *   The result (a new reference, stolen by the server), or NULL on error.
+ */
+typedef json_t *(*pvp_ctl_method_cb)(json_t *params, void *arg, struct pvp_ctl_error *err);
+
+/** Server settings. Zero values mean the defaults given. */
+struct pvp_ctl_server_conf {
+	const char *listen;          /**< address (see @file); required */
+	const char *token_file;      /**< file holding the token; required off loopback */
+	const char *app_name;        /**< "info" returns it, e.g. "pvpkit-fwd" */
+	size_t max_request;          /**< bytes per request line; default 1 MiB */
+	unsigned int max_clients;    /**< concurrent connections; default 128 */
+	unsigned int idle_timeout_s; /**< close idle connections after; default 300 */
+};
+
+/** Opaque server. */
+struct pvp_ctl_server;
+
+/**
+ * Create a server and bind its socket (a stale unix socket file is
+ * replaced). Methods "ping", "info" (app name, version, pid, methods; the
+ * app may add to it with pvp_ctl_server_set_info) and "auth" are built in.
+ *
+ * @return the server, or NULL with errno set; @p err (may be NULL) gets a
+ *   one-line reason (e.g. "tcp:0.0.0.0:7000: a token file is required
+ *   to listen beyond loopback").
+ */
+struct pvp_ctl_server *pvp_ctl_server_create(const struct pvp_ctl_server_conf *conf,
+					     struct pvp_ctl_error *err);
+
+/**
+ * Register @p method. Must be called before pvp_ctl_server_start().
+ * @return 0, -EEXIST, -EINVAL or -ENOMEM.
+ */
+int pvp_ctl_server_register(struct pvp_ctl_server *srv, const char *method,
+			    pvp_ctl_method_cb cb, void *arg);
+
+/**
+ * Callback that adds app members to the "info" result object (ports,
+ * mode, ...). Runs on the control thread. @return 0 or a negative errno.
+ */
+typedef int (*pvp_ctl_info_cb)(json_t *info, void *arg);
+
+/** Set the info callback (optional). */
+void pvp_ctl_server_set_info(struct pvp_ctl_server *srv, pvp_ctl_info_cb cb, void *arg);
+
+/** Start the control thread. @return 0 or a negative errno. */
+int pvp_ctl_server_start(struct pvp_ctl_server *srv);
+
+/** The bound address, e.g. "tcp:127.0.0.1:41234" when port 0 was asked. */
+const char *pvp_ctl_server_address(const struct pvp_ctl_server *srv);
+
+/**
+ * Stop the thread, close every connection and the socket, remove the unix
+ * socket file, free. NULL is a no-op.
+ */
+void pvp_ctl_server_destroy(struct pvp_ctl_server *srv);
+
+/** Opaque client connection. */
+struct pvp_ctl_client;
+
+/**
+ * Connect to @p address and, if @p token is not NULL, authenticate.
+ *
+ * @return the client, or NULL with @p err filled (transport error,
+ *   timeout, unauthorized).
+ */
+struct pvp_ctl_client *pvp_ctl_client_connect(const char *address, const char *token,
+					      int timeout_ms, struct pvp_ctl_error *err);
+
+/**
+ * Call @p method and wait for its answer.
+ *
+ * @param params
+ *   Object, array or NULL; not stolen.
+ * @param result
+ *   On success, the result (a new reference the caller must json_decref).
+ * @param timeout_ms
+ *   Time allowed for the whole call.
+ * @return 0, or the error code (also in @p err): the server's JSON-RPC
+ *   error, PVP_CTL_TRANSPORT_ERROR or PVP_CTL_TIMEOUT.
+ */
+int pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
+		 int timeout_ms, struct pvp_ctl_error *err);
+
+/** Close and free. NULL is a no-op. */
+void pvp_ctl_client_close(struct pvp_ctl_client *c);
+
+/**
+ * Read a token file: the first line, whitespace trimmed, at least 16
+ * characters. @return 0, or -errno with @p err filled.
+ */
+int pvp_ctl_read_token(const char *path, char *token, size_t len, struct pvp_ctl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PVP_CTL_H */
