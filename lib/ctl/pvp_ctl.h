@@ -109,6 +109,31 @@ typedef int (*pvp_ctl_info_cb)(json_t *info, void *arg);
 /** Set the info callback (optional). */
 void pvp_ctl_server_set_info(struct pvp_ctl_server *srv, pvp_ctl_info_cb cb, void *arg);
 
+/**
+ * Log levels given to a pvp_ctl_log_cb. They have the numeric values of
+ * DPDK's RTE_LOG_* levels, so an app can hand them to rte_log() as they are.
+ */
+#define PVP_CTL_LOG_ERR     4 /**< the server cannot do something it should */
+#define PVP_CTL_LOG_WARNING 5 /**< a client was refused (auth, limits) */
+#define PVP_CTL_LOG_NOTICE  6 /**< start/stop of the server */
+#define PVP_CTL_LOG_INFO    7 /**< connections closed by the server */
+#define PVP_CTL_LOG_DEBUG   8 /**< connect/disconnect of each client */
+
+/**
+ * Log sink. The library never prints; without a callback it says
+ * nothing. Runs on the control thread (or the caller's for create and
+ * destroy).
+ *
+ * @param level
+ *   One of PVP_CTL_LOG_*.
+ * @param msg
+ *   One line, no trailing newline.
+ */
+typedef void (*pvp_ctl_log_cb)(int level, const char *msg, void *arg);
+
+/** Set the log callback (optional); call it before pvp_ctl_server_start(). */
+void pvp_ctl_server_set_log(struct pvp_ctl_server *srv, pvp_ctl_log_cb cb, void *arg);
+
 /** Start the control thread. @return 0 or a negative errno. */
 int pvp_ctl_server_start(struct pvp_ctl_server *srv);
 

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The client: one blocking-style call at a time over a non-blocking
+ * socket, every wait bounded by poll() against the call's deadline.
+ */
+
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "ctl_private.h"
+
+struct pvp_ctl_client {
+	int fd;          /* -1 once the connection failed */
+	char *rbuf;      /* received, not yet consumed */
+	size_t rlen;
+	size_t rcap;
+	json_int_t next_id;
+	char address[320];
+};
+
+/* Milliseconds left until @p deadline (0 = none: -1 for poll). */
+static int
+ctl_left(uint64_t deadline)
+{
+	uint64_t now;
+
+	if (deadline == 0)
+		return -1;
+	now = ctl_now_ms();
+	if (now >= deadline)
+		return 0;
+	return deadline - now > 60000 ? 60000 : (int)(deadline - now);
+}
+
+static uint64_t
+ctl_deadline(int timeout_ms)
+{
+	return timeout_ms > 0 ? ctl_now_ms() + (uint64_t)timeout_ms : 0;
+}
+
+/* Wait for @p events. Returns 1 when ready, 0 on timeout, -errno. */
+static int
+ctl_wait(int fd, short events, uint64_t deadline)
+{
+	struct pollfd p = {.fd = fd, .events = events};
+	int left, r;
+
+	for (;;) {
+		left = ctl_left(deadline);
+		if (left == 0)
+			return 0;
+		r = poll(&p, 1, left);
+		if (r > 0)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+static int
+ctl_connect_one(int family, const struct sockaddr *sa, socklen_t salen, uint64_t deadline,
+		struct pvp_ctl_error *err, const char *address)
+{
+	socklen_t len = sizeof(int);
+	int fd, r, soerr = 0;
+
+	fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: socket: %s", address,
+				  strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (connect(fd, sa, salen) == 0)
+			return fd;
+		if (errno == EINTR)
+			continue;
+		/* A unix listener with a full backlog says EAGAIN: retry. */
+		if (errno == EAGAIN && family == AF_UNIX) {
+			if (ctl_left(deadline) == 0)
+				goto timeout;
+			usleep(5000);
+			continue;
+		}
+		break;
+	}
+	if (errno != EINPROGRESS) {
+		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connect: %s", address,
+				  strerror(errno));
+		close(fd);
+		return -1;
+	}
+	r = ctl_wait(fd, POLLOUT, deadline);
+	if (r == 0)
+		goto timeout;
+	if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connect: %s", address,
+				  strerror(soerr != 0 ? soerr : r < 0 ? -r : errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+
+timeout:
+	pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: connect: timed out", address);
+	close(fd);
+	return -1;
+}
+
+struct pvp_ctl_client *
+pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms,
+		       struct pvp_ctl_error *err)
+{
+	struct pvp_ctl_client *c;
+	struct ctl_addr a;
+	uint64_t deadline = ctl_deadline(timeout_ms);
+	json_t *res = NULL;
+	int fd = -1, r;
+
+	if (err != NULL) {
+		err->code = 0;
+		err->message[0] = '\0';
+	}
+	if (ctl_addr_parse(address, &a, err) < 0) {
+		if (err != NULL)
+			err->code = PVP_CTL_TRANSPORT_ERROR;
+		return NULL;
+	}
+	if (a.is_unix) {
+		struct sockaddr_un sun;
+
+		memset(&sun, 0, sizeof(sun));
+		sun.sun_family = AF_UNIX;
+		strcpy(sun.sun_path, a.path);
+		fd = ctl_connect_one(AF_UNIX, (struct sockaddr *)&sun, sizeof(sun), deadline, err,
+				     address);
+	} else {
+		struct addrinfo hints, *ai, *res0 = NULL;
+
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_NUMERICSERV;
+		r = getaddrinfo(a.host, a.port, &hints, &res0);
+		if (r != 0) {
+			pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: %s", address,
+					  gai_strerror(r));
+			return NULL;
+		}
+		for (ai = res0; ai != NULL && fd < 0; ai = ai->ai_next)
+			fd = ctl_connect_one(ai->ai_family, ai->ai_addr, ai->ai_addrlen, deadline,
+					     err, address);
+		freeaddrinfo(res0);
+	}
+	if (fd < 0)
+		return NULL;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		close(fd);
+		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "out of memory");
+		return NULL;
+	}
+	c->fd = fd;
+	c->next_id = 1;
+	snprintf(c->address, sizeof(c->address), "%s", address);
+	if (token != NULL) {
+		json_t *p = json_pack("{s:s}", "token", token);
+
+		r = p != NULL ? pvp_ctl_call(c, "auth", p, &res,
+					     deadline ? ctl_left(deadline) + 1 : -1, err)
+			      : PVP_CTL_INTERNAL_ERROR;
+		json_decref(p);
+		json_decref(res);
+		if (r != 0) {
+			pvp_ctl_client_close(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+void
+pvp_ctl_client_close(struct pvp_ctl_client *c)
+{
+	if (c == NULL)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->rbuf);
+	free(c);
+}
+
+static int
+ctl_client_fail(struct pvp_ctl_client *c, struct pvp_ctl_error *err, const char *what)
+{
+	pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: %s", c->address, what);
+	/* The stream is no longer in step: every later call fails fast. */
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	return PVP_CTL_TRANSPORT_ERROR;
+}
+
+static int
+ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t deadline,
+		struct pvp_ctl_error *err)
+{
+	char what[128];
+	ssize_t n;
+	size_t off = 0;
+	int r;
+
+	while (off < len) {
+		n = send(c->fd, s + off, len - off, MSG_NOSIGNAL);
+		if (n > 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			snprintf(what, sizeof(what), "send: %s", strerror(errno));
+			return ctl_client_fail(c, err, what);
+		}
+		r = ctl_wait(c->fd, POLLOUT, deadline);
+		if (r == 0) {
+			/* Half a request on the wire cannot be taken back. */
+			if (off > 0)
+				return ctl_client_fail(c, err, "send timed out mid-request");
+			pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: send timed out", c->address);
+			return PVP_CTL_TIMEOUT;
+		}
+		if (r < 0)
+			return ctl_client_fail(c, err, "poll failed");
+	}
+	return 0;
+}
+
+/*
+ * Read one line (without its newline) into *line, valid until the next
+ * read. Returns its length, or a negative error code.
+ */
+static long long
+ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_t deadline,
+		struct pvp_ctl_error *err)
+{
+	char what[128], *nl, *nb;
+	size_t scan = 0, ncap;
+	ssize_t n;
+	int r;
+
+	for (;;) {
+		nl = c->rlen > scan ? memchr(c->rbuf + scan, '\n', c->rlen - scan) : NULL;
+		if (nl != NULL) {
+			*line = c->rbuf;
+			*consumed = (size_t)(nl - c->rbuf) + 1;
+			return nl - c->rbuf;
+		}
+		scan = c->rlen;
+		if (c->rlen >= CTL_CLIENT_MAX_LINE)
+			return ctl_client_fail(c, err, "answer line too long");
+		if (c->rcap - c->rlen < CTL_READ_CHUNK) {
+			ncap = c->rcap ? c->rcap * 2 : CTL_READ_CHUNK * 2;
+			nb = realloc(c->rbuf, ncap);
+			if (nb == NULL)
+				return ctl_client_fail(c, err, "out of memory");
+			c->rbuf = nb;
+			c->rcap = ncap;
+		}
+		n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
+		if (n > 0) {
+			c->rlen += (size_t)n;
+			continue;
+		}
+		if (n == 0)
+			return ctl_client_fail(c, err, "connection closed by the server");
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			snprintf(what, sizeof(what), "recv: %s", strerror(errno));
+			return ctl_client_fail(c, err, what);
+		}
+		r = ctl_wait(c->fd, POLLIN, deadline);
+		if (r == 0) {
+			pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: no answer in time", c->address);
+			return PVP_CTL_TIMEOUT;
+		}
+		if (r < 0)
+			return ctl_client_fail(c, err, "poll failed");
+	}
+}
+
+static void
+ctl_client_consume(struct pvp_ctl_client *c, size_t n)
+{
+	memmove(c->rbuf, c->rbuf + n, c->rlen - n);
+	c->rlen -= n;
+}
+
+/*
+ * Look at one answer line. Returns 1 if it answers request @p id (result
+ * or error filled in), 0 to skip it, or a negative error code.
+ */
+static int
+ctl_client_match(struct pvp_ctl_client *c, const char *line, size_t len, json_int_t id,
+		 json_t **result, struct pvp_ctl_error *err, int *code)
+{
+	json_t *resp, *rid, *e, *ecode, *emsg;
+	json_error_t jerr;
+	int ret = 0;
+
+	if (len == 0)
+		return 0;
+	resp = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
+	if (resp == NULL)
+		return ctl_client_fail(c, err, "the server sent invalid JSON");
+	/* Anything but a response object (a notification, a batch) is skipped. */
+	if (!json_is_object(resp) || json_object_get(resp, "method") != NULL)
+		goto out;
+	rid = json_object_get(resp, "id");
+	e = json_object_get(resp, "error");
+	/*
+	 * A response to another id answers an earlier call that timed out.
+	 * An error with id null answers whatever we sent last (the server
+	 * could not read our id: too big, too many clients).
+	 */
+	if (json_is_integer(rid) && json_integer_value(rid) == id) {
+		ret = 1;
+	} else if (json_is_null(rid) && e != NULL) {
+		ret = 1;
+	} else {
+		goto out;
+	}
+	if (e != NULL) {
+		ecode = json_object_get(e, "code");
+		emsg = json_object_get(e, "message");
+		*code = json_is_integer(ecode) && json_integer_value(ecode) != 0 &&
+					json_integer_value(ecode) >= INT32_MIN &&
+					json_integer_value(ecode) <= INT32_MAX
+				? (int)json_integer_value(ecode)
+				: PVP_CTL_INTERNAL_ERROR;
+		pvp_ctl_error_set(err, *code, "%s",
+				  json_is_string(emsg) ? json_string_value(emsg) : "error");
+	} else {
+		json_t *r = json_object_get(resp, "result");
+
+		*code = 0;
+		if (result != NULL)
+			*result = json_incref(r != NULL ? r : json_null());
+	}
+out:
+	json_decref(resp);
+	return ret;
+}
+
+int
+pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
+	     int timeout_ms, struct pvp_ctl_error *err)
+{
+	uint64_t deadline = ctl_deadline(timeout_ms);
+	size_t consumed;
+	json_t *req;
+	json_int_t id;
+	long long n;
+	char *s, *line;
+	int ret, code = 0;
+
+	if (result != NULL)
+		*result = NULL;
+	if (err != NULL) {
+		err->code = 0;
+		err->message[0] = '\0';
+	}
+	if (c == NULL || method == NULL ||
+	    (params != NULL && !json_is_object(params) && !json_is_array(params))) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "pvp_ctl_call: bad arguments");
+		return PVP_CTL_INVALID_PARAMS;
+	}
+	if (c->fd < 0) {
+		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connection lost earlier",
+				  c->address);
+		return PVP_CTL_TRANSPORT_ERROR;
+	}
+	id = c->next_id++;
+	req = json_pack("{s:s, s:I, s:s, s:O*}", "jsonrpc", "2.0", "id", id, "method", method,
+			"params", params);
+	s = req != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
+	json_decref(req);
+	if (s == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "pvp_ctl_call: cannot encode the request");
+		return PVP_CTL_INVALID_PARAMS;
+	}
+	/* Send the line and its newline in one piece. */
+	n = (long long)strlen(s);
+	line = realloc(s, (size_t)n + 2);
+	if (line == NULL) {
+		free(s);
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		return PVP_CTL_INTERNAL_ERROR;
+	}
+	line[n] = '\n';
+	line[n + 1] = '\0';
+	ret = ctl_client_send(c, line, (size_t)n + 1, deadline, err);
+	free(line);
+	if (ret != 0)
+		return ret;
+
+	for (;;) {
+		n = ctl_client_line(c, &line, &consumed, deadline, err);
+		if (n < 0)
+			return (int)n;
+		ret = ctl_client_match(c, line, (size_t)n, id, result, err, &code);
+		if (ret < 0)
+			return ret;
+		ctl_client_consume(c, consumed);
+		if (ret == 1)
+			return code;
+	}
+}

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Pieces the server and the client share: errors, addresses, tokens,
+ * time.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "ctl_private.h"
+
+void
+pvp_ctl_error_set(struct pvp_ctl_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char *nl;
+
+	if (err == NULL)
+		return;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	/* The message is documented as one line: keep it one. */
+	while ((nl = strpbrk(err->message, "\r\n")) != NULL)
+		*nl = ' ';
+}
+
+uint64_t
+ctl_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int
+ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err)
+{
+	const char *p, *colon, *host;
+	size_t hlen;
+	char *end;
+	unsigned long port;
+
+	memset(a, 0, sizeof(*a));
+	if (spec == NULL || spec[0] == '\0') {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "empty control address");
+		return -EINVAL;
+	}
+	if (strncmp(spec, "tcp:", 4) != 0) {
+		p = spec;
+		if (strncmp(spec, "unix:", 5) == 0)
+			p = spec + 5;
+		else if (spec[0] != '/' && spec[0] != '.')
+			goto bad;
+		if (p[0] == '\0')
+			goto bad;
+		if (strlen(p) >= sizeof(a->path)) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "%s: unix socket path longer than %zu bytes", spec,
+					  sizeof(a->path) - 1);
+			return -ENAMETOOLONG;
+		}
+		a->is_unix = true;
+		strcpy(a->path, p);
+		return 0;
+	}
+
+	p = spec + 4;
+	if (p[0] == '[') {
+		const char *rb = strchr(p, ']');
+
+		if (rb == NULL || rb[1] != ':')
+			goto bad;
+		host = p + 1;
+		hlen = (size_t)(rb - host);
+		colon = rb + 1;
+	} else {
+		colon = strrchr(p, ':');
+		if (colon == NULL)
+			goto bad;
+		host = p;
+		hlen = (size_t)(colon - p);
+		/* An IPv6 literal must be bracketed: "tcp:::1:80" is ambiguous. */
+		if (memchr(host, ':', hlen) != NULL)
+			goto bad;
+	}
+	if (hlen == 0 || hlen >= sizeof(a->host))
+		goto bad;
+	if (!isdigit((unsigned char)colon[1]))
+		goto bad;
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (errno != 0 || *end != '\0' || port > 65535)
+		goto bad;
+	memcpy(a->host, host, hlen);
+	a->host[hlen] = '\0';
+	snprintf(a->port, sizeof(a->port), "%lu", port);
+	return 0;
+
+bad:
+	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+			  "%s: bad control address (want unix:/path, /path, tcp:HOST:PORT or "
+			  "tcp:[V6ADDR]:PORT)",
+			  spec);
+	return -EINVAL;
+}
+
+bool
+ctl_sockaddr_is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_UNIX)
+		return true;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+		return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+		const uint8_t *b = in6->sin6_addr.s6_addr;
+
+		if (IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr))
+			return true;
+		/* ::ffff:127.x.y.z is IPv4 loopback too. */
+		return IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && b[12] == 127;
+	}
+	return false;
+}
+
+int
+ctl_sockaddr_format(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN];
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		snprintf(buf, len, "tcp:%s:%u", host, ntohs(in->sin_port));
+		return 0;
+	}
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		snprintf(buf, len, "tcp:[%s]:%u", host, ntohs(in6->sin6_port));
+		return 0;
+	}
+	if (sa->sa_family == AF_UNIX) {
+		snprintf(buf, len, "unix:%s", ((const struct sockaddr_un *)sa)->sun_path);
+		return 0;
+	}
+	snprintf(buf, len, "?");
+	return -EAFNOSUPPORT;
+}
+
+/*
+ * Compare in time that depends only on the length of @p b (the secret's
+ * length is not hidden, its content is): no early exit on the first
+ * different byte.
+ */
+bool
+ctl_token_equal(const char *a, size_t alen, const char *b, size_t blen)
+{
+	volatile unsigned char diff = 0;
+	size_t i;
+
+	diff |= alen != blen;
+	for (i = 0; i < blen; i++)
+		diff |= (unsigned char)b[i] ^ (unsigned char)(i < alen ? a[i] : 0);
+	return diff == 0;
+}
+
+int
+pvp_ctl_read_token(const char *path, char *token, size_t len, struct pvp_ctl_error *err)
+{
+	char buf[CTL_TOKEN_MAX + 64];
+	struct stat st;
+	ssize_t n;
+	size_t i, start, end;
+	int fd, ret;
+
+	if (path == NULL || token == NULL || len == 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file: bad arguments");
+		return -EINVAL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		ret = -errno;
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file %s: %s", path,
+				  strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file %s: %s", path,
+				  strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file %s: not a regular file",
+				  path);
+		close(fd);
+		return -EINVAL;
+	}
+	if ((st.st_mode & (S_IROTH | S_IWOTH)) != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "token file %s is accessible by other users (mode %03o); "
+				  "chmod 600 it",
+				  path, (unsigned int)(st.st_mode & 0777));
+		close(fd);
+		return -EACCES;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	ret = -errno;
+	close(fd);
+	if (n < 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file %s: %s", path,
+				  strerror(-ret));
+		return ret;
+	}
+	buf[n] = '\0';
+	/* First line only; then trim whitespace on both sides. */
+	for (end = 0; end < (size_t)n && buf[end] != '\n'; end++)
+		;
+	for (start = 0; start < end && isspace((unsigned char)buf[start]); start++)
+		;
+	while (end > start && isspace((unsigned char)buf[end - 1]))
+		end--;
+	for (i = start; i < end; i++) {
+		if (buf[i] == '\0' || !isprint((unsigned char)buf[i])) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "token file %s: the token must be printable characters",
+					  path);
+			return -EINVAL;
+		}
+	}
+	if (end - start < CTL_TOKEN_MIN) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "token file %s: the token must be at least %d characters", path,
+				  CTL_TOKEN_MIN);
+		return -EINVAL;
+	}
+	if (end - start > CTL_TOKEN_MAX || end - start >= len) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "token file %s: the token is longer than %zu characters", path,
+				  len - 1 < CTL_TOKEN_MAX ? len - 1 : (size_t)CTL_TOKEN_MAX);
+		return -ENAMETOOLONG;
+	}
+	memcpy(token, buf + start, end - start);
+	token[end - start] = '\0';
+	explicit_bzero(buf, sizeof(buf));
+	return 0;
+}

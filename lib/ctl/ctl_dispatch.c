@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The server without its sockets: method table, per-connection buffers,
+ * line splitting and JSON-RPC 2.0 dispatch. Kept apart from the socket
+ * code so the fuzz harness can drive exactly what a client reaches.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl_private.h"
+
+#ifndef PVP_VERSION
+#define PVP_VERSION "unknown"
+#endif
+
+/* Built-ins, in the order "info" lists them. */
+static const char *const ctl_builtins[] = {"auth", "info", "ping"};
+
+void
+ctl_log(const struct pvp_ctl_server *srv, int level, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (srv == NULL || srv->log_cb == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	srv->log_cb(level, msg, srv->log_arg);
+}
+
+static int
+ctl_add_method(struct pvp_ctl_server *srv, const char *name, pvp_ctl_method_cb cb, void *arg)
+{
+	struct ctl_method *m;
+	char *copy;
+	size_t i;
+
+	for (i = 0; i < srv->n_methods; i++)
+		if (strcmp(srv->methods[i].name, name) == 0)
+			return -EEXIST;
+	copy = strdup(name);
+	if (copy == NULL)
+		return -ENOMEM;
+	m = realloc(srv->methods, (srv->n_methods + 1) * sizeof(*m));
+	if (m == NULL) {
+		free(copy);
+		return -ENOMEM;
+	}
+	srv->methods = m;
+	m[srv->n_methods].name = copy;
+	m[srv->n_methods].cb = cb;
+	m[srv->n_methods].arg = arg;
+	srv->n_methods++;
+	return 0;
+}
+
+struct pvp_ctl_server *
+ctl_server_alloc(const struct pvp_ctl_server_conf *conf, struct pvp_ctl_error *err)
+{
+	struct pvp_ctl_server *srv;
+	size_t i;
+	int ret;
+
+	if (conf == NULL || conf->listen == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "no control address given");
+		errno = EINVAL;
+		return NULL;
+	}
+	srv = calloc(1, sizeof(*srv));
+	if (srv == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	srv->lfd = -1;
+	srv->wake[0] = -1;
+	srv->wake[1] = -1;
+	ret = ctl_addr_parse(conf->listen, &srv->addr, err);
+	if (ret < 0)
+		goto fail;
+	srv->max_request = conf->max_request ? conf->max_request : CTL_DEFAULT_MAX_REQUEST;
+	srv->max_clients = conf->max_clients ? conf->max_clients : CTL_DEFAULT_MAX_CLIENTS;
+	srv->idle_timeout_s = conf->idle_timeout_s ? conf->idle_timeout_s : CTL_DEFAULT_IDLE_S;
+	srv->app_name = strdup(conf->app_name != NULL ? conf->app_name : "pvpkit");
+	if (srv->app_name == NULL) {
+		ret = -ENOMEM;
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		goto fail;
+	}
+	if (conf->token_file != NULL) {
+		ret = pvp_ctl_read_token(conf->token_file, srv->token, sizeof(srv->token), err);
+		if (ret < 0)
+			goto fail;
+		srv->token_len = strlen(srv->token);
+		srv->need_token = true;
+	}
+	for (i = 0; i < sizeof(ctl_builtins) / sizeof(ctl_builtins[0]); i++) {
+		ret = ctl_add_method(srv, ctl_builtins[i], NULL, NULL);
+		if (ret < 0) {
+			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+			goto fail;
+		}
+	}
+	return srv;
+
+fail:
+	ctl_server_free(srv);
+	errno = -ret;
+	return NULL;
+}
+
+void
+ctl_server_free(struct pvp_ctl_server *srv)
+{
+	size_t i;
+
+	if (srv == NULL)
+		return;
+	for (i = 0; i < srv->n_conns; i++) {
+		ctl_conn_release(srv->conns[i]);
+		free(srv->conns[i]);
+	}
+	free(srv->conns);
+	for (i = 0; i < srv->n_methods; i++)
+		free(srv->methods[i].name);
+	free(srv->methods);
+	free(srv->app_name);
+	explicit_bzero(srv->token, sizeof(srv->token));
+	free(srv);
+}
+
+int
+pvp_ctl_server_register(struct pvp_ctl_server *srv, const char *method, pvp_ctl_method_cb cb,
+			void *arg)
+{
+	if (srv == NULL || method == NULL || method[0] == '\0' || cb == NULL)
+		return -EINVAL;
+	/* The method table is read by the control thread without a lock. */
+	if (srv->started)
+		return -EBUSY;
+	return ctl_add_method(srv, method, cb, arg);
+}
+
+void
+pvp_ctl_server_set_info(struct pvp_ctl_server *srv, pvp_ctl_info_cb cb, void *arg)
+{
+	if (srv == NULL)
+		return;
+	srv->info_cb = cb;
+	srv->info_arg = arg;
+}
+
+void
+pvp_ctl_server_set_log(struct pvp_ctl_server *srv, pvp_ctl_log_cb cb, void *arg)
+{
+	if (srv == NULL)
+		return;
+	srv->log_cb = cb;
+	srv->log_arg = arg;
+}
+
+void
+ctl_conn_init(const struct pvp_ctl_server *srv, struct ctl_conn *c, int fd)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->authed = !srv->need_token;
+}
+
+void
+ctl_conn_release(struct ctl_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	free(c->rbuf);
+	free(c->wbuf);
+	c->rbuf = NULL;
+	c->wbuf = NULL;
+	c->rlen = c->rcap = c->scan = 0;
+	c->wlen = c->woff = c->wcap = 0;
+}
+
+static int
+ctl_buf_reserve(char **buf, size_t *cap, size_t need)
+{
+	size_t ncap;
+	char *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 4096;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*buf, ncap);
+	if (n == NULL)
+		return -ENOMEM;
+	*buf = n;
+	*cap = ncap;
+	return 0;
+}
+
+int
+ctl_conn_received(struct ctl_conn *c, const void *data, size_t len)
+{
+	if (ctl_buf_reserve(&c->rbuf, &c->rcap, c->rlen + len) < 0)
+		return -ENOMEM;
+	memcpy(c->rbuf + c->rlen, data, len);
+	c->rlen += len;
+	return 0;
+}
+
+static int
+ctl_conn_send(struct ctl_conn *c, const char *s, size_t len)
+{
+	/* Drop what was written already before growing the buffer. */
+	if (c->woff > 0 && c->wlen + len + 1 > c->wcap) {
+		memmove(c->wbuf, c->wbuf + c->woff, c->wlen - c->woff);
+		c->wlen -= c->woff;
+		c->woff = 0;
+	}
+	if (ctl_buf_reserve(&c->wbuf, &c->wcap, c->wlen + len + 1) < 0)
+		return -ENOMEM;
+	memcpy(c->wbuf + c->wlen, s, len);
+	c->wbuf[c->wlen + len] = '\n';
+	c->wlen += len + 1;
+	return 0;
+}
+
+static json_t *
+ctl_error_response(json_t *id, int code, const char *message)
+{
+	return json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id",
+			 id != NULL ? id : json_null(), "error", "code", code, "message", message);
+}
+
+static const char *
+ctl_default_message(int code)
+{
+	switch (code) {
+	case PVP_CTL_PARSE_ERROR:
+		return "parse error";
+	case PVP_CTL_INVALID_REQUEST:
+		return "invalid request";
+	case PVP_CTL_METHOD_NOT_FOUND:
+		return "method not found";
+	case PVP_CTL_INVALID_PARAMS:
+		return "invalid params";
+	case PVP_CTL_UNAUTHORIZED:
+		return "unauthorized";
+	case PVP_CTL_REQUEST_TOO_BIG:
+		return "request too big";
+	case PVP_CTL_BUSY:
+		return "busy";
+	default:
+		return "internal error";
+	}
+}
+
+static const struct ctl_method *
+ctl_find_method(const struct pvp_ctl_server *srv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < srv->n_methods; i++)
+		if (strcmp(srv->methods[i].name, name) == 0)
+			return &srv->methods[i];
+	return NULL;
+}
+
+static json_t *
+ctl_builtin_info(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
+{
+	json_t *info, *methods;
+	size_t i;
+	int ret;
+
+	methods = json_array();
+	for (i = 0; methods != NULL && i < srv->n_methods; i++)
+		json_array_append_new(methods, json_string(srv->methods[i].name));
+	info = json_pack("{s:s, s:s, s:I, s:o*}", "app", srv->app_name, "version", PVP_VERSION,
+			 "pid", (json_int_t)getpid(), "methods", methods);
+	if (info == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		return NULL;
+	}
+	if (srv->info_cb != NULL) {
+		ret = srv->info_cb(info, srv->info_arg);
+		if (ret < 0) {
+			json_decref(info);
+			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "info: %s", strerror(-ret));
+			return NULL;
+		}
+	}
+	return info;
+}
+
+static json_t *
+ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params,
+		 struct pvp_ctl_error *err)
+{
+	json_t *tok = json_is_object(params) ? json_object_get(params, "token") : NULL;
+
+	if (!json_is_string(tok)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "auth: params must be {\"token\": string}");
+		return NULL;
+	}
+	if (!srv->need_token) {
+		c->authed = true;
+		return json_true();
+	}
+	if (!ctl_token_equal(json_string_value(tok), json_string_length(tok), srv->token,
+			     srv->token_len)) {
+		/* One guess per connection: makes guessing slow. */
+		c->authed = false;
+		c->closing = true;
+		ctl_log(srv, PVP_CTL_LOG_WARNING, "ctl: %s: wrong token, closing", c->peer);
+		pvp_ctl_error_set(err, PVP_CTL_UNAUTHORIZED, "wrong token");
+		return NULL;
+	}
+	c->authed = true;
+	return json_true();
+}
+
+/*
+ * Answer one request object (or batch element). Returns the response, or
+ * NULL for a notification (or when out of memory, which also drops it).
+ */
+static json_t *
+ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req)
+{
+	struct pvp_ctl_error err = {0, ""};
+	const struct ctl_method *m;
+	json_t *id, *ver, *jm, *params, *result;
+	const char *method;
+	bool notification;
+
+	if (!json_is_object(req))
+		return ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST,
+					  "invalid request: not a JSON object");
+	id = json_object_get(req, "id");
+	notification = id == NULL;
+	if (id != NULL && !json_is_string(id) && !json_is_number(id) && !json_is_null(id))
+		return ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST,
+					  "invalid request: \"id\" must be a number, string or null");
+	ver = json_object_get(req, "jsonrpc");
+	if (!json_is_string(ver) || strcmp(json_string_value(ver), "2.0") != 0)
+		return ctl_error_response(id, PVP_CTL_INVALID_REQUEST,
+					  "invalid request: \"jsonrpc\" must be \"2.0\"");
+	jm = json_object_get(req, "method");
+	if (!json_is_string(jm))
+		return ctl_error_response(id, PVP_CTL_INVALID_REQUEST,
+					  "invalid request: \"method\" must be a string");
+	params = json_object_get(req, "params");
+	if (params != NULL && !json_is_object(params) && !json_is_array(params))
+		return ctl_error_response(id, PVP_CTL_INVALID_REQUEST,
+					  "invalid request: \"params\" must be an object or array");
+	method = json_string_value(jm);
+
+	m = ctl_find_method(srv, method);
+	if (!c->authed && strcmp(method, "auth") != 0) {
+		pvp_ctl_error_set(&err, PVP_CTL_UNAUTHORIZED,
+				  "unauthorized: call \"auth\" with the token first");
+		result = NULL;
+	} else if (m == NULL) {
+		pvp_ctl_error_set(&err, PVP_CTL_METHOD_NOT_FOUND, "method not found: %.200s",
+				  method);
+		result = NULL;
+	} else if (m->cb != NULL) {
+		result = m->cb(params, m->arg, &err);
+	} else if (strcmp(method, "ping") == 0) {
+		result = json_string("pong");
+	} else if (strcmp(method, "info") == 0) {
+		result = ctl_builtin_info(srv, &err);
+	} else {
+		result = ctl_builtin_auth(srv, c, params, &err);
+	}
+
+	if (notification) {
+		json_decref(result);
+		return NULL;
+	}
+	if (result != NULL)
+		return json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result);
+	if (err.code == 0)
+		err.code = PVP_CTL_INTERNAL_ERROR;
+	return ctl_error_response(id, err.code,
+				  err.message[0] != '\0' ? err.message
+							 : ctl_default_message(err.code));
+}
+
+/* Serialize @p resp (stolen); an answer that cannot be written becomes -32603. */
+static char *
+ctl_dump(json_t *resp)
+{
+	char *s;
+
+	if (resp == NULL)
+		return NULL;
+	s = json_dumps(resp, JSON_COMPACT);
+	if (s == NULL) {
+		json_t *id = json_is_object(resp) ? json_object_get(resp, "id") : NULL;
+		json_t *e = ctl_error_response(id, PVP_CTL_INTERNAL_ERROR,
+					       "internal error: the result is not serializable");
+
+		s = e != NULL ? json_dumps(e, JSON_COMPACT) : NULL;
+		json_decref(e);
+	}
+	json_decref(resp);
+	return s;
+}
+
+char *
+ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *req, *resp, *r;
+	size_t i;
+
+	req = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+	if (req == NULL) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "parse error: %s at column %d", jerr.text,
+			 jerr.column);
+		return ctl_dump(ctl_error_response(NULL, PVP_CTL_PARSE_ERROR, msg));
+	}
+	if (!json_is_array(req)) {
+		resp = ctl_handle_request(srv, c, req);
+		json_decref(req);
+		return ctl_dump(resp);
+	}
+	/* A batch: an array of the answers, none if all were notifications. */
+	if (json_array_size(req) == 0) {
+		json_decref(req);
+		return ctl_dump(ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST,
+						   "invalid request: empty batch"));
+	}
+	resp = json_array();
+	for (i = 0; resp != NULL && i < json_array_size(req); i++) {
+		/* A failed auth closes the connection: answer nothing after it. */
+		if (c->closing)
+			break;
+		r = ctl_handle_request(srv, c, json_array_get(req, i));
+		if (r != NULL)
+			json_array_append_new(resp, r);
+	}
+	json_decref(req);
+	if (resp != NULL && json_array_size(resp) == 0) {
+		json_decref(resp);
+		return NULL;
+	}
+	return ctl_dump(resp);
+}
+
+static int
+ctl_conn_answer(struct ctl_conn *c, char *s)
+{
+	int ret;
+
+	if (s == NULL)
+		return 0;
+	ret = ctl_conn_send(c, s, strlen(s));
+	free(s);
+	return ret;
+}
+
+int
+ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c)
+{
+	size_t start = 0, end, len;
+	char *nl, msg[128];
+	int ret = 0;
+
+	while (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH) {
+		nl = memchr(c->rbuf + c->scan, '\n', c->rlen - c->scan);
+		if (nl == NULL) {
+			c->scan = c->rlen;
+			if (c->rlen - start > srv->max_request)
+				goto too_big;
+			break;
+		}
+		end = (size_t)(nl - c->rbuf);
+		len = end - start;
+		c->scan = end + 1;
+		if (len > srv->max_request)
+			goto too_big;
+		if (len > 0 && c->rbuf[end - 1] == '\r')
+			len--;
+		/* Blank lines are not requests: people type them in nc. */
+		if (len > 0 && strspn(c->rbuf + start, " \t\r") < len) {
+			ret = ctl_conn_answer(c, ctl_handle_line(srv, c, c->rbuf + start, len));
+			if (ret < 0)
+				break;
+		}
+		start = end + 1;
+	}
+	if (start > 0) {
+		memmove(c->rbuf, c->rbuf + start, c->rlen - start);
+		c->rlen -= start;
+		c->scan -= start;
+	}
+	return ret;
+
+too_big:
+	snprintf(msg, sizeof(msg), "request too big: over %zu bytes; closing", srv->max_request);
+	ctl_log(srv, PVP_CTL_LOG_INFO, "ctl: %s: request over %zu bytes, closing", c->peer,
+		srv->max_request);
+	c->closing = true;
+	c->rlen = c->scan = 0;
+	return ctl_conn_answer(c, ctl_dump(ctl_error_response(NULL, PVP_CTL_REQUEST_TOO_BIG,
+								  msg)));
+}
