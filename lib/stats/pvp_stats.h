@@ -15,6 +15,13 @@
  * publishes once per burst with plain (relaxed) 64-bit stores. Clearing
  * never writes into a writer's block: the reader keeps a baseline and
  * subtracts it.
+ *
+ * Bytes are counted without the 4 B FCS, as DPDK ports and mbufs do
+ * (rte_pktmbuf_pkt_len()); the L2 and L1 rates add it back per frame.
+ *
+ * Snapshots, clear and telemetry are reader side: they take a mutex of
+ * their own and may run on any thread; the writers never see it. The
+ * library logs under the logtype "pvp.stats" and never prints.
  */
 
 #ifndef PVP_STATS_H
@@ -114,6 +121,13 @@ pvp_stats_txq_add(struct pvp_stats_txq *q, uint64_t packets, uint64_t bytes, uin
 		__atomic_store_n(&q->dropped, q->dropped + dropped, __ATOMIC_RELAXED);
 }
 
+/** Publish packets not sent for a reason other than a full queue. */
+static inline void
+pvp_stats_txq_error(struct pvp_stats_txq *q, uint64_t errors)
+{
+	__atomic_store_n(&q->errors, q->errors + errors, __ATOMIC_RELAXED);
+}
+
 /**
  * Create a counter set.
  *
@@ -132,22 +146,40 @@ pvp_stats_txq_add(struct pvp_stats_txq *q, uint64_t packets, uint64_t bytes, uin
 struct pvp_stats *pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq,
 				   uint16_t nb_txq);
 
-/** Free a counter set. NULL is a no-op. */
+/**
+ * Free a counter set. NULL is a no-op. Stops its telemetry export if it
+ * was the exported set. No writer may still use its blocks.
+ */
 void pvp_stats_destroy(struct pvp_stats *st);
 
-/** The RX queue block of (port, queue), for the lcore that will own it. */
+/**
+ * The RX queue block of (port, queue), for the lcore that will own it.
+ * @return the block, or NULL with errno EINVAL when out of range.
+ */
 struct pvp_stats_rxq *pvp_stats_rxq(struct pvp_stats *st, uint16_t port, uint16_t queue);
 
-/** The TX queue block of (port, queue), for the lcore that will own it. */
+/**
+ * The TX queue block of (port, queue), for the lcore that will own it.
+ * @return the block, or NULL with errno EINVAL when out of range.
+ */
 struct pvp_stats_txq *pvp_stats_txq(struct pvp_stats *st, uint16_t port, uint16_t queue);
+
+/** Name given at creation ("" if none), or NULL when @p st is NULL. */
+const char *pvp_stats_name(const struct pvp_stats *st);
+
+/** Number of ports of @p st, 0 when NULL. */
+uint16_t pvp_stats_nb_ports(const struct pvp_stats *st);
 
 /**
  * Bind stats port @p port to DPDK ethdev @p eth_port_id so snapshots merge
  * what the port itself counts (imissed and rx_nombuf into rx_dropped,
  * ierrors into rx_errors, oerrors into tx_errors). Optional; an unbound
- * port reports software counters only.
+ * port reports software counters only. What the ethdev counted before
+ * the bind is not reported (it starts from a baseline taken at bind).
+ * Also names the port after the ethdev if it has no name yet.
  *
- * @return 0, or -EINVAL.
+ * @return 0, or -EINVAL (bad port, or @p eth_port_id not a valid ethdev,
+ *   which is always the case before rte_eal_init()).
  */
 int pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id);
 
@@ -200,20 +232,30 @@ struct pvp_stats_port_rates {
  * Take a snapshot: sums every queue block of every port, adds the bound
  * ethdev's own counters, subtracts the baseline. Reader side only; safe
  * while writers run. Takes a reader-side lock, never blocks writers.
+ * Every counter of a later snapshot is >= the same counter of an earlier
+ * one unless pvp_stats_clear() ran in between. hz is rte_get_tsc_hz(), or,
+ * before rte_eal_init(), a frequency measured once (20 ms) on first use.
+ * When a bound ethdev cannot be read (stopped, closed), its last reading
+ * is used.
  *
  * @return 0, or -EINVAL.
  */
 int pvp_stats_snapshot(struct pvp_stats *st, struct pvp_stats_snap *snap);
 
 /**
- * Clear: the current raw values become the baseline. Writers are not
- * touched. @return 0 or -EINVAL.
+ * Clear: the current raw values (software and ethdev) become the
+ * baseline that later snapshots subtract. Writers' blocks are never
+ * written. @return 0 or -EINVAL.
  */
 int pvp_stats_clear(struct pvp_stats *st);
 
 /**
- * @p out = @p later - @p earlier, counter by counter (tsc too, hz kept).
- * @return 0, or -EINVAL if the snapshots do not have the same shape.
+ * @p out = @p later - @p earlier, counter by counter (tsc too, hz and
+ * names from @p later). A counter smaller in @p later (a clear in
+ * between) gives 0, never a wrapped value. @p out may be @p later or
+ * @p earlier.
+ * @return 0, or -EINVAL if the snapshots do not have the same shape
+ *   (ports, queues per port).
  */
 int pvp_stats_diff(const struct pvp_stats_snap *later, const struct pvp_stats_snap *earlier,
 		   struct pvp_stats_snap *out);
@@ -227,25 +269,40 @@ int pvp_stats_rates(const struct pvp_stats_snap *diff, uint16_t port,
 		    struct pvp_stats_port_rates *rates);
 
 /**
- * JSON form of a snapshot (schema in doc/stats-schema.rst).
+ * JSON form of a snapshot (schema in doc/stats.rst):
+ * {"name","tsc","hz","ports":[{"port","name","eth_port_id", the 8
+ * counters by name, "rx_missed","rx_nombuf","rx_sw_dropped",
+ * "rxq":[{"packets","bytes","dropped","errors"}],"txq":[...]}]}.
  * @return a new reference, or NULL on allocation failure.
  */
 json_t *pvp_stats_snap_to_json(const struct pvp_stats_snap *snap);
 
 /**
  * Parse the JSON form back (the coordinator reads other hops with it).
+ * Required: "name", "tsc", "hz", "ports", and in each port "port" (its
+ * index in "ports") and the 8 counters. Optional: the port "name",
+ * "eth_port_id" (default -1), "rx_missed", "rx_nombuf", "rx_sw_dropped"
+ * (default 0), "rxq", "txq" (default none). Unknown members are ignored,
+ * so the stats.get answers of every app (with "streams", "traffic" …)
+ * parse as they are.
  *
  * @param err
- *   Optional: on failure, a one-line message naming the bad member.
- * @return 0, or -EINVAL.
+ *   Optional: on failure, a one-line message naming the bad member,
+ *   e.g. "ports[1].rx_packets: expected a non-negative integer, got a string".
+ * @param err_len
+ *   Size of @p err.
+ * @return 0, or -EINVAL (@p snap is then zeroed or partly filled).
  */
 int pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *err,
 			     size_t err_len);
 
 /**
  * Export @p st through DPDK telemetry: "/pvpkit/stats" (all ports),
- * "/pvpkit/stats/port,<n>" and "/pvpkit/info". Needs rte_eal_init() done.
- * One counter set per process can be exported.
+ * "/pvpkit/stats/port,<n>" (one port with its queues) and "/pvpkit/info".
+ * Call after rte_eal_init() (the socket exists only then). One counter set
+ * per process is exported: registering another replaces it, and
+ * pvp_stats_destroy() of the exported set stops the export (the commands
+ * then fail). Answers are described in doc/stats.rst.
  *
  * @return 0, or -errno.
  */

@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Counter sets: creation, the writer blocks, snapshots, the reader-side
+ * baseline, differences and rates.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_string_fns.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+
+#include "pvp_stats.h"
+#include "stats_private.h"
+
+RTE_LOG_REGISTER_DEFAULT(pvp_stats_logtype, INFO);
+
+const char *const pvp_stats_counter_names[PVP_STATS_NB_COUNTERS] = {
+#define PVP_STATS_X_NAME(name) [PVP_STATS_##name] = #name,
+	PVP_STATS_FOREACH_COUNTER(PVP_STATS_X_NAME)
+#undef PVP_STATS_X_NAME
+};
+
+/*
+ * aligned_alloc() wants a size that is a multiple of the alignment; the
+ * blocks are whole cache lines already, but round up anyway so a change
+ * of the block structs cannot break it.
+ */
+static void *
+stats_zalloc_aligned(size_t size)
+{
+	size_t sz = RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE);
+	void *p;
+
+	if (sz == 0)
+		return NULL;
+	p = aligned_alloc(RTE_CACHE_LINE_SIZE, sz);
+	if (p != NULL)
+		memset(p, 0, sz);
+	return p;
+}
+
+struct pvp_stats *
+pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t nb_txq)
+{
+	struct pvp_stats *st;
+	uint16_t p;
+
+	if (nb_ports == 0 || nb_ports > PVP_STATS_MAX_PORTS || nb_rxq > PVP_STATS_MAX_QUEUES ||
+	    nb_txq > PVP_STATS_MAX_QUEUES) {
+		errno = EINVAL;
+		return NULL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (st == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (name != NULL)
+		strlcpy(st->name, name, sizeof(st->name));
+	st->nb_ports = nb_ports;
+	st->nb_rxq = nb_rxq;
+	st->nb_txq = nb_txq;
+	for (p = 0; p < PVP_STATS_MAX_PORTS; p++)
+		st->meta[p].eth_port_id = -1;
+	if (nb_rxq > 0)
+		st->rxq = stats_zalloc_aligned(sizeof(*st->rxq) * nb_ports * nb_rxq);
+	if (nb_txq > 0)
+		st->txq = stats_zalloc_aligned(sizeof(*st->txq) * nb_ports * nb_txq);
+	st->last = calloc(nb_ports, sizeof(*st->last));
+	st->base = calloc(nb_ports, sizeof(*st->base));
+	if ((nb_rxq > 0 && st->rxq == NULL) || (nb_txq > 0 && st->txq == NULL) ||
+	    st->last == NULL || st->base == NULL ||
+	    pthread_mutex_init(&st->lock, NULL) != 0) {
+		free(st->rxq);
+		free(st->txq);
+		free(st->last);
+		free(st->base);
+		free(st);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return st;
+}
+
+void
+pvp_stats_destroy(struct pvp_stats *st)
+{
+	if (st == NULL)
+		return;
+	/* Telemetry must stop reading this set before it goes away. */
+	pvp_stats_telemetry_forget(st);
+	pthread_mutex_destroy(&st->lock);
+	free(st->rxq);
+	free(st->txq);
+	free(st->last);
+	free(st->base);
+	free(st);
+}
+
+struct pvp_stats_rxq *
+pvp_stats_rxq(struct pvp_stats *st, uint16_t port, uint16_t queue)
+{
+	if (st == NULL || port >= st->nb_ports || queue >= st->nb_rxq) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return &st->rxq[port * st->nb_rxq + queue];
+}
+
+struct pvp_stats_txq *
+pvp_stats_txq(struct pvp_stats *st, uint16_t port, uint16_t queue)
+{
+	if (st == NULL || port >= st->nb_ports || queue >= st->nb_txq) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return &st->txq[port * st->nb_txq + queue];
+}
+
+const char *
+pvp_stats_name(const struct pvp_stats *st)
+{
+	return st == NULL ? NULL : st->name;
+}
+
+uint16_t
+pvp_stats_nb_ports(const struct pvp_stats *st)
+{
+	return st == NULL ? 0 : st->nb_ports;
+}
+
+int
+pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id)
+{
+	struct rte_eth_stats es;
+
+	if (st == NULL || port >= st->nb_ports || !rte_eth_dev_is_valid_port(eth_port_id))
+		return -EINVAL;
+	pthread_mutex_lock(&st->lock);
+	st->meta[port].eth_port_id = eth_port_id;
+	/*
+	 * Start from what the port has counted so far, as if cleared at
+	 * bind time: counts from before this application owned the port
+	 * (a previous run, another process) are not ours.
+	 */
+	memset(&st->last[port], 0, sizeof(st->last[port]));
+	if (rte_eth_stats_get(eth_port_id, &es) == 0) {
+		st->last[port].imissed = es.imissed;
+		st->last[port].rx_nombuf = es.rx_nombuf;
+		st->last[port].ierrors = es.ierrors;
+		st->last[port].oerrors = es.oerrors;
+	}
+	st->base[port].imissed = st->last[port].imissed;
+	st->base[port].rx_nombuf = st->last[port].rx_nombuf;
+	st->base[port].ierrors = st->last[port].ierrors;
+	st->base[port].oerrors = st->last[port].oerrors;
+	pthread_mutex_unlock(&st->lock);
+	if (st->meta[port].name[0] == '\0') {
+		char name[RTE_ETH_NAME_MAX_LEN];
+
+		if (rte_eth_dev_get_name_by_port(eth_port_id, name) == 0)
+			pvp_stats_set_port_name(st, port, name);
+	}
+	return 0;
+}
+
+int
+pvp_stats_set_port_name(struct pvp_stats *st, uint16_t port, const char *name)
+{
+	if (st == NULL || port >= st->nb_ports || name == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&st->lock);
+	strlcpy(st->meta[port].name, name, sizeof(st->meta[port].name));
+	pthread_mutex_unlock(&st->lock);
+	return 0;
+}
+
+/*
+ * Read one port's raw counters. The relaxed loads pair with the writers'
+ * relaxed stores: each value is whole, and a later reading of the same
+ * counter is never smaller than an earlier one (single writer, monotonic
+ * values, coherent caches). Called with st->lock held.
+ */
+static void
+stats_read_raw(struct pvp_stats *st, uint16_t port, struct stats_raw_port *raw)
+{
+	struct stats_raw_port *last = &st->last[port];
+	int32_t eth = st->meta[port].eth_port_id;
+	struct rte_eth_stats es;
+	uint16_t q;
+
+	memset(raw, 0, sizeof(*raw));
+	for (q = 0; q < st->nb_rxq; q++) {
+		const struct pvp_stats_rxq *b = &st->rxq[port * st->nb_rxq + q];
+
+		raw->rxq[q].packets = __atomic_load_n(&b->packets, __ATOMIC_RELAXED);
+		raw->rxq[q].bytes = __atomic_load_n(&b->bytes, __ATOMIC_RELAXED);
+		raw->rxq[q].dropped = __atomic_load_n(&b->dropped, __ATOMIC_RELAXED);
+		raw->rxq[q].errors = __atomic_load_n(&b->errors, __ATOMIC_RELAXED);
+	}
+	for (q = 0; q < st->nb_txq; q++) {
+		const struct pvp_stats_txq *b = &st->txq[port * st->nb_txq + q];
+
+		raw->txq[q].packets = __atomic_load_n(&b->packets, __ATOMIC_RELAXED);
+		raw->txq[q].bytes = __atomic_load_n(&b->bytes, __ATOMIC_RELAXED);
+		raw->txq[q].dropped = __atomic_load_n(&b->dropped, __ATOMIC_RELAXED);
+		raw->txq[q].errors = __atomic_load_n(&b->errors, __ATOMIC_RELAXED);
+	}
+	/*
+	 * A stopped or closed port may fail to answer: keep its last
+	 * reading so the totals never go backwards.
+	 */
+	if (eth >= 0 && rte_eth_stats_get((uint16_t)eth, &es) == 0) {
+		last->imissed = es.imissed;
+		last->rx_nombuf = es.rx_nombuf;
+		last->ierrors = es.ierrors;
+		last->oerrors = es.oerrors;
+	}
+	raw->imissed = last->imissed;
+	raw->rx_nombuf = last->rx_nombuf;
+	raw->ierrors = last->ierrors;
+	raw->oerrors = last->oerrors;
+}
+
+/*
+ * raw - base. A value below its baseline means the counter was reset
+ * under us (a PMD that zeroes its counters on restart): count from that
+ * reset instead of wrapping around to 2^64.
+ */
+static inline uint64_t
+stats_sub(uint64_t raw, uint64_t base)
+{
+	return raw >= base ? raw - base : raw;
+}
+
+static void
+stats_compose_port(const struct pvp_stats *st, const struct stats_raw_port *raw,
+		   const struct stats_raw_port *base, uint16_t port,
+		   struct pvp_stats_port_snap *ps)
+{
+	uint64_t sw_rx_err = 0, sw_tx_err = 0, sw_rx_drop = 0, sw_tx_drop = 0;
+	uint64_t *c = ps->c;
+	uint16_t q;
+
+	memset(ps, 0, sizeof(*ps));
+	strlcpy(ps->name, st->meta[port].name, sizeof(ps->name));
+	ps->eth_port_id = st->meta[port].eth_port_id;
+	ps->nb_rxq = st->nb_rxq;
+	ps->nb_txq = st->nb_txq;
+	for (q = 0; q < st->nb_rxq; q++) {
+		struct pvp_stats_queue_snap *s = &ps->rxq[q];
+
+		s->packets = stats_sub(raw->rxq[q].packets, base->rxq[q].packets);
+		s->bytes = stats_sub(raw->rxq[q].bytes, base->rxq[q].bytes);
+		s->dropped = stats_sub(raw->rxq[q].dropped, base->rxq[q].dropped);
+		s->errors = stats_sub(raw->rxq[q].errors, base->rxq[q].errors);
+		c[PVP_STATS_rx_packets] += s->packets;
+		c[PVP_STATS_rx_bytes] += s->bytes;
+		sw_rx_drop += s->dropped;
+		sw_rx_err += s->errors;
+	}
+	for (q = 0; q < st->nb_txq; q++) {
+		struct pvp_stats_queue_snap *s = &ps->txq[q];
+
+		s->packets = stats_sub(raw->txq[q].packets, base->txq[q].packets);
+		s->bytes = stats_sub(raw->txq[q].bytes, base->txq[q].bytes);
+		s->dropped = stats_sub(raw->txq[q].dropped, base->txq[q].dropped);
+		s->errors = stats_sub(raw->txq[q].errors, base->txq[q].errors);
+		c[PVP_STATS_tx_packets] += s->packets;
+		c[PVP_STATS_tx_bytes] += s->bytes;
+		sw_tx_drop += s->dropped;
+		sw_tx_err += s->errors;
+	}
+	ps->rx_missed = stats_sub(raw->imissed, base->imissed);
+	ps->rx_nombuf = stats_sub(raw->rx_nombuf, base->rx_nombuf);
+	ps->rx_sw_dropped = sw_rx_drop;
+	c[PVP_STATS_rx_dropped] = ps->rx_missed + ps->rx_nombuf + sw_rx_drop;
+	c[PVP_STATS_tx_dropped] = sw_tx_drop;
+	c[PVP_STATS_rx_errors] = sw_rx_err + stats_sub(raw->ierrors, base->ierrors);
+	c[PVP_STATS_tx_errors] = sw_tx_err + stats_sub(raw->oerrors, base->oerrors);
+}
+
+static pthread_once_t stats_hz_once = PTHREAD_ONCE_INIT;
+static uint64_t stats_hz_measured;
+
+/*
+ * Without rte_eal_init() DPDK does not know the TSC frequency (unit
+ * tests, tools that only parse snapshots): measure it against the
+ * monotonic clock once, over 20 ms.
+ */
+static void
+stats_hz_measure(void)
+{
+	struct timespec t0, t1, req = { .tv_sec = 0, .tv_nsec = 20 * 1000 * 1000 };
+	uint64_t c0, c1, ns;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t0);
+	c0 = rte_rdtsc();
+	nanosleep(&req, NULL);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
+	c1 = rte_rdtsc();
+	ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + (uint64_t)t1.tv_nsec -
+	     (uint64_t)t0.tv_nsec;
+	stats_hz_measured = ns == 0 ? 0 : (uint64_t)((double)(c1 - c0) * 1e9 / (double)ns);
+}
+
+uint64_t
+stats_tsc_hz(void)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	if (hz != 0)
+		return hz;
+	pthread_once(&stats_hz_once, stats_hz_measure);
+	return stats_hz_measured;
+}
+
+int
+pvp_stats_snapshot(struct pvp_stats *st, struct pvp_stats_snap *snap)
+{
+	struct stats_raw_port raw;
+	uint16_t p;
+
+	if (st == NULL || snap == NULL)
+		return -EINVAL;
+	snap->hz = stats_tsc_hz();
+	pthread_mutex_lock(&st->lock);
+	strlcpy(snap->name, st->name, sizeof(snap->name));
+	snap->nb_ports = st->nb_ports;
+	snap->tsc = rte_rdtsc();
+	for (p = 0; p < st->nb_ports; p++) {
+		stats_read_raw(st, p, &raw);
+		stats_compose_port(st, &raw, &st->base[p], p, &snap->port[p]);
+	}
+	pthread_mutex_unlock(&st->lock);
+	/* Leave no stale ports from an earlier, bigger snapshot behind. */
+	if (st->nb_ports < PVP_STATS_MAX_PORTS)
+		memset(&snap->port[st->nb_ports], 0,
+		       sizeof(snap->port[0]) * (PVP_STATS_MAX_PORTS - st->nb_ports));
+	return 0;
+}
+
+int
+pvp_stats_clear(struct pvp_stats *st)
+{
+	uint16_t p;
+
+	if (st == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&st->lock);
+	for (p = 0; p < st->nb_ports; p++)
+		stats_read_raw(st, p, &st->base[p]);
+	pthread_mutex_unlock(&st->lock);
+	return 0;
+}
+
+/* later - earlier, 0 when a clear in between made it negative. */
+static inline uint64_t
+stats_delta(uint64_t later, uint64_t earlier)
+{
+	return later >= earlier ? later - earlier : 0;
+}
+
+static void
+stats_diff_queue(const struct pvp_stats_queue_snap *l, const struct pvp_stats_queue_snap *e,
+		 struct pvp_stats_queue_snap *o)
+{
+	o->packets = stats_delta(l->packets, e->packets);
+	o->bytes = stats_delta(l->bytes, e->bytes);
+	o->dropped = stats_delta(l->dropped, e->dropped);
+	o->errors = stats_delta(l->errors, e->errors);
+}
+
+int
+pvp_stats_diff(const struct pvp_stats_snap *later, const struct pvp_stats_snap *earlier,
+	       struct pvp_stats_snap *out)
+{
+	uint16_t p, q, i;
+
+	if (later == NULL || earlier == NULL || out == NULL ||
+	    later->nb_ports != earlier->nb_ports || later->nb_ports > PVP_STATS_MAX_PORTS)
+		return -EINVAL;
+	for (p = 0; p < later->nb_ports; p++) {
+		const struct pvp_stats_port_snap *l = &later->port[p], *e = &earlier->port[p];
+
+		if (l->nb_rxq != e->nb_rxq || l->nb_txq != e->nb_txq ||
+		    l->nb_rxq > PVP_STATS_MAX_QUEUES || l->nb_txq > PVP_STATS_MAX_QUEUES)
+			return -EINVAL;
+	}
+	/* 'out' may alias 'later' or 'earlier': write fields only after reading them. */
+	for (p = 0; p < later->nb_ports; p++) {
+		const struct pvp_stats_port_snap *l = &later->port[p], *e = &earlier->port[p];
+		struct pvp_stats_port_snap *o = &out->port[p];
+
+		if (o != l)
+			memcpy(o->name, l->name, sizeof(o->name));
+		o->eth_port_id = l->eth_port_id;
+		o->nb_rxq = l->nb_rxq;
+		o->nb_txq = l->nb_txq;
+		for (i = 0; i < PVP_STATS_NB_COUNTERS; i++)
+			o->c[i] = stats_delta(l->c[i], e->c[i]);
+		o->rx_missed = stats_delta(l->rx_missed, e->rx_missed);
+		o->rx_nombuf = stats_delta(l->rx_nombuf, e->rx_nombuf);
+		o->rx_sw_dropped = stats_delta(l->rx_sw_dropped, e->rx_sw_dropped);
+		for (q = 0; q < l->nb_rxq; q++)
+			stats_diff_queue(&l->rxq[q], &e->rxq[q], &o->rxq[q]);
+		for (q = 0; q < l->nb_txq; q++)
+			stats_diff_queue(&l->txq[q], &e->txq[q], &o->txq[q]);
+	}
+	if (out != later)
+		memcpy(out->name, later->name, sizeof(out->name));
+	out->tsc = stats_delta(later->tsc, earlier->tsc);
+	out->hz = later->hz;
+	out->nb_ports = later->nb_ports;
+	return 0;
+}
+
+int
+pvp_stats_rates(const struct pvp_stats_snap *diff, uint16_t port,
+		struct pvp_stats_port_rates *rates)
+{
+	const struct pvp_stats_port_snap *ps;
+	double secs, rxp, txp;
+
+	if (diff == NULL || rates == NULL || port >= diff->nb_ports || diff->tsc == 0 ||
+	    diff->hz == 0)
+		return -EINVAL;
+	ps = &diff->port[port];
+	secs = (double)diff->tsc / (double)diff->hz;
+	rxp = (double)ps->c[PVP_STATS_rx_packets];
+	txp = (double)ps->c[PVP_STATS_tx_packets];
+	rates->rx_pps = rxp / secs;
+	rates->tx_pps = txp / secs;
+	rates->rx_l2_bps = ((double)ps->c[PVP_STATS_rx_bytes] + rxp * PVP_STATS_FCS_LEN) * 8.0 / secs;
+	rates->tx_l2_bps = ((double)ps->c[PVP_STATS_tx_bytes] + txp * PVP_STATS_FCS_LEN) * 8.0 / secs;
+	rates->rx_l1_bps = rates->rx_l2_bps + rxp * PVP_STATS_L1_OVERHEAD * 8.0 / secs;
+	rates->tx_l1_bps = rates->tx_l2_bps + txp * PVP_STATS_L1_OVERHEAD * 8.0 / secs;
+	return 0;
+}

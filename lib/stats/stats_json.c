@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The JSON form of a snapshot (schema: doc/stats.rst) and its parser.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_string_fns.h>
+
+#include <jansson.h>
+
+#include "pvp_stats.h"
+#include "stats_private.h"
+
+/* Names of the queue members, in struct pvp_stats_queue_snap order. */
+static const char *const stats_queue_names[] = { "packets", "bytes", "dropped", "errors" };
+
+static uint64_t *
+stats_queue_field(struct pvp_stats_queue_snap *q, unsigned int i)
+{
+	uint64_t *f[] = { &q->packets, &q->bytes, &q->dropped, &q->errors };
+
+	return f[i];
+}
+
+/*
+ * json_integer() takes a signed 64-bit value. Counters and TSC values
+ * stay below 2^63 for centuries; clamp rather than emit a negative.
+ */
+static json_t *
+stats_json_u64(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+/* Add member 'key' = 'val', stealing 'val'; a NULL 'val' is an error. */
+static int
+stats_json_set(json_t *obj, const char *key, json_t *val)
+{
+	if (val == NULL)
+		return -1;
+	return json_object_set_new(obj, key, val);
+}
+
+static json_t *
+stats_queues_to_json(const struct pvp_stats_queue_snap *qs, uint16_t nb)
+{
+	json_t *arr = json_array();
+	uint16_t q;
+	unsigned int i;
+
+	if (arr == NULL)
+		return NULL;
+	for (q = 0; q < nb; q++) {
+		struct pvp_stats_queue_snap tmp = qs[q];
+		json_t *o = json_object();
+
+		if (o == NULL || json_array_append_new(arr, o) != 0)
+			goto fail;
+		for (i = 0; i < RTE_DIM(stats_queue_names); i++)
+			if (stats_json_set(o, stats_queue_names[i],
+					   stats_json_u64(*stats_queue_field(&tmp, i))) != 0)
+				goto fail;
+	}
+	return arr;
+fail:
+	json_decref(arr);
+	return NULL;
+}
+
+static json_t *
+stats_port_to_json(const struct pvp_stats_port_snap *ps, uint16_t port)
+{
+	json_t *o = json_object();
+	unsigned int i;
+
+	if (o == NULL)
+		return NULL;
+	if (stats_json_set(o, "port", json_integer(port)) != 0 ||
+	    stats_json_set(o, "name", json_string(ps->name)) != 0 ||
+	    stats_json_set(o, "eth_port_id", json_integer(ps->eth_port_id)) != 0)
+		goto fail;
+	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++)
+		if (stats_json_set(o, pvp_stats_counter_names[i], stats_json_u64(ps->c[i])) != 0)
+			goto fail;
+	if (stats_json_set(o, "rx_missed", stats_json_u64(ps->rx_missed)) != 0 ||
+	    stats_json_set(o, "rx_nombuf", stats_json_u64(ps->rx_nombuf)) != 0 ||
+	    stats_json_set(o, "rx_sw_dropped", stats_json_u64(ps->rx_sw_dropped)) != 0 ||
+	    stats_json_set(o, "rxq",
+			   stats_queues_to_json(ps->rxq, RTE_MIN(ps->nb_rxq, PVP_STATS_MAX_QUEUES))) != 0 ||
+	    stats_json_set(o, "txq",
+			   stats_queues_to_json(ps->txq, RTE_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0)
+		goto fail;
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+json_t *
+pvp_stats_snap_to_json(const struct pvp_stats_snap *snap)
+{
+	json_t *root, *ports;
+	uint16_t p;
+
+	if (snap == NULL)
+		return NULL;
+	root = json_object();
+	ports = json_array();
+	if (root == NULL || ports == NULL) {
+		json_decref(root);
+		json_decref(ports);
+		return NULL;
+	}
+	if (stats_json_set(root, "name", json_string(snap->name)) != 0 ||
+	    stats_json_set(root, "tsc", stats_json_u64(snap->tsc)) != 0 ||
+	    stats_json_set(root, "hz", stats_json_u64(snap->hz)) != 0 ||
+	    json_object_set_new(root, "ports", ports) != 0)
+		goto fail;
+	for (p = 0; p < RTE_MIN(snap->nb_ports, PVP_STATS_MAX_PORTS); p++)
+		if (json_array_append_new(ports, stats_port_to_json(&snap->port[p], p)) != 0)
+			goto fail;
+	return root;
+fail:
+	json_decref(root);
+	return NULL;
+}
+
+/* Parser state: where we are, for the one-line error message. */
+struct stats_parse {
+	char *err;     /* caller's buffer, may be NULL */
+	size_t err_len; /* its size */
+};
+
+static const char *
+stats_json_type(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "unknown";
+}
+
+static int __rte_format_printf(3, 4)
+stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (ps->err == NULL || ps->err_len == 0)
+		return -EINVAL;
+	if (path != NULL && path[0] != '\0')
+		n = snprintf(ps->err, ps->err_len, "%s: ", path);
+	if (n >= 0 && (size_t)n < ps->err_len) {
+		va_start(ap, fmt);
+		vsnprintf(ps->err + n, ps->err_len - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/*
+ * Member 'key' of 'obj' as a non-negative integer. Absent: -ENOENT
+ * (and no message) when optional, else an error.
+ */
+static int
+stats_get_u64(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
+	      bool optional, uint64_t *out)
+{
+	const json_t *v = json_object_get(obj, key);
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s%s", prefix, key);
+	if (v == NULL) {
+		if (optional)
+			return -ENOENT;
+		return stats_fail(ps, path, "missing");
+	}
+	if (!json_is_integer(v))
+		return stats_fail(ps, path, "expected a non-negative integer, got %s",
+				  stats_json_type(v));
+	if (json_integer_value(v) < 0)
+		return stats_fail(ps, path, "expected a non-negative integer, got %" JSON_INTEGER_FORMAT,
+				  json_integer_value(v));
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int
+stats_get_string(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
+		 bool optional, char *out, size_t len)
+{
+	const json_t *v = json_object_get(obj, key);
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s%s", prefix, key);
+	if (v == NULL) {
+		if (optional)
+			return -ENOENT;
+		return stats_fail(ps, path, "missing");
+	}
+	if (!json_is_string(v))
+		return stats_fail(ps, path, "expected a string, got %s", stats_json_type(v));
+	if (json_string_length(v) >= len)
+		return stats_fail(ps, path, "longer than %zu bytes", len - 1);
+	strlcpy(out, json_string_value(v), len);
+	return 0;
+}
+
+static int
+stats_queues_from_json(struct stats_parse *ps, const json_t *port, const char *prefix,
+		       const char *key, struct pvp_stats_queue_snap *qs, uint16_t *nb)
+{
+	const json_t *arr = json_object_get(port, key);
+	char path[64], qprefix[96];
+	size_t q;
+	unsigned int i;
+	int rc;
+
+	*nb = 0;
+	snprintf(path, sizeof(path), "%s%s", prefix, key);
+	if (arr == NULL)
+		return 0;
+	if (!json_is_array(arr))
+		return stats_fail(ps, path, "expected an array, got %s", stats_json_type(arr));
+	if (json_array_size(arr) > PVP_STATS_MAX_QUEUES)
+		return stats_fail(ps, path, "%zu queues, at most %d", json_array_size(arr),
+				  PVP_STATS_MAX_QUEUES);
+	for (q = 0; q < json_array_size(arr); q++) {
+		const json_t *o = json_array_get(arr, q);
+
+		snprintf(qprefix, sizeof(qprefix), "%s[%u].", path, (unsigned int)(uint16_t)q);
+		if (!json_is_object(o)) {
+			qprefix[strlen(qprefix) - 1] = '\0';
+			return stats_fail(ps, qprefix, "expected an object, got %s",
+					  stats_json_type(o));
+		}
+		for (i = 0; i < RTE_DIM(stats_queue_names); i++) {
+			rc = stats_get_u64(ps, o, qprefix, stats_queue_names[i], false,
+					   stats_queue_field(&qs[q], i));
+			if (rc < 0)
+				return rc;
+		}
+	}
+	*nb = (uint16_t)q;
+	return 0;
+}
+
+static int
+stats_port_from_json(struct stats_parse *ps, const json_t *o, size_t idx,
+		     struct pvp_stats_port_snap *port)
+{
+	char prefix[48];
+	const json_t *v;
+	uint64_t u;
+	unsigned int i;
+	int rc;
+
+	memset(port, 0, sizeof(*port));
+	snprintf(prefix, sizeof(prefix), "ports[%zu]", idx);
+	if (!json_is_object(o))
+		return stats_fail(ps, prefix, "expected an object, got %s", stats_json_type(o));
+	strcat(prefix, ".");
+	rc = stats_get_u64(ps, o, prefix, "port", false, &u);
+	if (rc < 0)
+		return rc;
+	if (u != idx)
+		return stats_fail(ps, NULL, "%sport: is %" PRIu64 ", expected %zu (ports in order)",
+				  prefix, u, idx);
+	rc = stats_get_string(ps, o, prefix, "name", true, port->name, sizeof(port->name));
+	if (rc < 0 && rc != -ENOENT)
+		return rc;
+	v = json_object_get(o, "eth_port_id");
+	port->eth_port_id = -1;
+	if (v != NULL) {
+		if (!json_is_integer(v))
+			return stats_fail(ps, NULL, "%seth_port_id: expected -1..65535, got %s",
+					  prefix, stats_json_type(v));
+		if (json_integer_value(v) < -1 || json_integer_value(v) > UINT16_MAX)
+			return stats_fail(ps, NULL,
+					  "%seth_port_id: expected -1..65535, got %" JSON_INTEGER_FORMAT,
+					  prefix, json_integer_value(v));
+		port->eth_port_id = (int32_t)json_integer_value(v);
+	}
+	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++) {
+		rc = stats_get_u64(ps, o, prefix, pvp_stats_counter_names[i], false, &port->c[i]);
+		if (rc < 0)
+			return rc;
+	}
+	/* The breakdown and the queues are optional: other hops may not have them. */
+	rc = stats_get_u64(ps, o, prefix, "rx_missed", true, &port->rx_missed);
+	if (rc < 0 && rc != -ENOENT)
+		return rc;
+	rc = stats_get_u64(ps, o, prefix, "rx_nombuf", true, &port->rx_nombuf);
+	if (rc < 0 && rc != -ENOENT)
+		return rc;
+	rc = stats_get_u64(ps, o, prefix, "rx_sw_dropped", true, &port->rx_sw_dropped);
+	if (rc < 0 && rc != -ENOENT)
+		return rc;
+	rc = stats_queues_from_json(ps, o, prefix, "rxq", port->rxq, &port->nb_rxq);
+	if (rc < 0)
+		return rc;
+	return stats_queues_from_json(ps, o, prefix, "txq", port->txq, &port->nb_txq);
+}
+
+int
+pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *err,
+			 size_t err_len)
+{
+	struct stats_parse ps = { .err = err, .err_len = err_len };
+	const json_t *ports;
+	size_t p;
+	int rc;
+
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
+	if (snap == NULL)
+		return stats_fail(&ps, NULL, "no snapshot to fill");
+	memset(snap, 0, sizeof(*snap));
+	if (json == NULL)
+		return stats_fail(&ps, NULL, "no JSON value");
+	if (!json_is_object(json))
+		return stats_fail(&ps, NULL, "snapshot: expected an object, got %s",
+				  stats_json_type(json));
+	rc = stats_get_string(&ps, json, "", "name", false, snap->name, sizeof(snap->name));
+	if (rc < 0)
+		return rc;
+	rc = stats_get_u64(&ps, json, "", "tsc", false, &snap->tsc);
+	if (rc < 0)
+		return rc;
+	rc = stats_get_u64(&ps, json, "", "hz", false, &snap->hz);
+	if (rc < 0)
+		return rc;
+	ports = json_object_get(json, "ports");
+	if (ports == NULL)
+		return stats_fail(&ps, "ports", "missing");
+	if (!json_is_array(ports))
+		return stats_fail(&ps, "ports", "expected an array, got %s", stats_json_type(ports));
+	if (json_array_size(ports) > PVP_STATS_MAX_PORTS)
+		return stats_fail(&ps, "ports", "%zu ports, at most %d", json_array_size(ports),
+				  PVP_STATS_MAX_PORTS);
+	for (p = 0; p < json_array_size(ports); p++) {
+		rc = stats_port_from_json(&ps, json_array_get(ports, p), p, &snap->port[p]);
+		if (rc < 0)
+			return rc;
+	}
+	snap->nb_ports = (uint16_t)p;
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Internals of lib/stats shared by its source files. Never installed.
+ */
+
+#ifndef PVP_STATS_PRIVATE_H
+#define PVP_STATS_PRIVATE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <rte_log.h>
+
+#include "pvp_stats.h"
+
+extern int pvp_stats_logtype;
+
+#define STATS_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, pvp_stats_logtype, "pvp.stats: " fmt "\n", ##__VA_ARGS__)
+
+/*
+ * Raw (never baseline-subtracted) reading of one port: the software
+ * queue sums and what the bound ethdev counts itself. The baseline is
+ * one of these per port, so clear() covers the ethdev counters too.
+ */
+struct stats_raw_port {
+	struct pvp_stats_queue_snap rxq[PVP_STATS_MAX_QUEUES]; /* software RX */
+	struct pvp_stats_queue_snap txq[PVP_STATS_MAX_QUEUES]; /* software TX */
+	uint64_t imissed;   /* rte_eth_stats.imissed */
+	uint64_t rx_nombuf; /* rte_eth_stats.rx_nombuf */
+	uint64_t ierrors;   /* rte_eth_stats.ierrors */
+	uint64_t oerrors;   /* rte_eth_stats.oerrors */
+};
+
+/* Reader-side description of one port. */
+struct stats_port_meta {
+	char name[64];       /* display name, may be empty */
+	int32_t eth_port_id; /* bound ethdev, or -1 */
+};
+
+struct pvp_stats {
+	char name[64];                /* name shown in JSON and telemetry */
+	uint16_t nb_ports;            /* ports in use */
+	uint16_t nb_rxq;              /* RX queues per port */
+	uint16_t nb_txq;              /* TX queues per port */
+	/*
+	 * Writer blocks, port-major: block (p, q) is [p * nb_rxq + q]. Each
+	 * is one cache line so two lcores never share a line. Only the
+	 * owning lcore writes them; this library only reads them.
+	 */
+	struct pvp_stats_rxq *rxq;
+	struct pvp_stats_txq *txq;
+	/* Everything below is reader side, under 'lock'. */
+	pthread_mutex_t lock;
+	struct stats_port_meta meta[PVP_STATS_MAX_PORTS];
+	/* Last ethdev reading that succeeded, reused while a port is closed. */
+	struct stats_raw_port *last;
+	/* Raw values at the last clear; subtracted from every snapshot. */
+	struct stats_raw_port *base;
+};
+
+/* Stop exporting 'st' through telemetry if it is the exported set. */
+void pvp_stats_telemetry_forget(const struct pvp_stats *st);
+
+/* TSC frequency: rte_get_tsc_hz() after EAL init, else measured once. */
+uint64_t stats_tsc_hz(void);
+
+#endif /* PVP_STATS_PRIVATE_H */
