@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Both algorithms are written as "look at every trial so far, decide the
+ * next one": bounds are recomputed from the trial list each step, and the
+ * only state kept besides it is the current phase and, per goal, how far
+ * the external search has stepped. That keeps the iterator trivially
+ * resumable and the bounds always consistent with the recorded trials.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvp_search.h"
+
+/* Relative slack when comparing rates computed in floating point. */
+#define SEARCH_EPS 1e-9
+/* A search that needs more trials than this has a bug; stop it. */
+#define SEARCH_HARD_MAX_TRIALS 10000
+
+/* Why a trial was asked for: decides what its outcome changes. */
+enum search_kind {
+	KIND_MAX,       /* the maximum rate */
+	KIND_CANDIDATE, /* a shorter trial's pass, re-measured longer */
+	KIND_DOWN,      /* external search below the upper bound */
+	KIND_UP,        /* external search above the lower bound */
+	KIND_MID,       /* bisection */
+	KIND_MIN,       /* the minimum rate (binary search's last resort) */
+};
+
+/* Per goal, per phase: progress of the external search. */
+struct search_goal_state {
+	bool cand_tried; /* a candidate was re-measured in this phase */
+	double down_w;   /* relative step below the upper bound; 0: not started */
+	double up_w;     /* relative step above the lower bound; INFINITY: bisect */
+};
+
+/* Bounds of one goal as the trials so far give them. */
+struct search_bounds {
+	bool has_lower;
+	double lower;
+	bool has_upper;
+	double upper;
+	double upper_loss; /* loss ratio of the upper bound's trial */
+};
+
+struct pvp_search {
+	struct pvp_search_params p;
+	struct pvp_search_trial_rec *trials; /* recorded trials */
+	unsigned int nb_trials;
+	unsigned int cap_trials;
+	double total_time;
+	double eff_max; /* max_rate, lowered when the generator falls short */
+	unsigned int gen_in_row;
+	unsigned int nb_gen_limited;
+	unsigned int nb_phases;
+	double phase_duration[PVP_SEARCH_MAX_PHASES + 2];
+	double phase_width[PVP_SEARCH_MAX_PHASES + 2];
+	unsigned int phase;
+	struct search_goal_state gs[PVP_SEARCH_MAX_GOALS];
+	bool pending;
+	struct pvp_search_trial pending_trial;
+	enum search_kind pending_kind;
+	unsigned int pending_goal;
+	bool done;
+	bool budget_exhausted;
+	bool aborted;
+};
+
+const char *
+pvp_search_algo_name(enum pvp_search_algo a)
+{
+	switch (a) {
+	case PVP_SEARCH_BINARY:
+		return "binary";
+	case PVP_SEARCH_MLR:
+		return "mlr";
+	}
+	return "unknown";
+}
+
+const char *
+pvp_search_goal_status_name(enum pvp_search_goal_status st)
+{
+	switch (st) {
+	case PVP_SEARCH_GOAL_OK:
+		return "ok";
+	case PVP_SEARCH_GOAL_AT_MAX:
+		return "at-max";
+	case PVP_SEARCH_GOAL_BELOW_MIN:
+		return "below-min";
+	case PVP_SEARCH_GOAL_INCOMPLETE:
+		return "incomplete";
+	}
+	return "unknown";
+}
+
+void
+pvp_search_params_init(struct pvp_search_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->algo = PVP_SEARCH_MLR;
+	p->min_rate = 1000;
+	p->max_rate = 0;
+	p->width_goal = PVP_SEARCH_DEFAULT_WIDTH;
+	p->initial_duration = 1;
+	p->final_duration = 10;
+	p->intermediate_phases = 1;
+	p->nb_goals = 1;
+	p->loss_ratio[0] = 0;
+	p->max_gen_limited = 5;
+}
+
+int
+pvp_search_params_check(const struct pvp_search_params *p, const char **err)
+{
+	const char *e = NULL;
+	unsigned int i;
+
+	if (p == NULL)
+		e = "no parameters";
+	else if (p->algo != PVP_SEARCH_BINARY && p->algo != PVP_SEARCH_MLR)
+		e = "unknown algorithm";
+	else if (!(p->min_rate > 0))
+		e = "min_rate must be > 0";
+	else if (!(p->max_rate >= p->min_rate) || !isfinite(p->max_rate))
+		e = "max_rate must be >= min_rate";
+	else if (!(p->width_goal > 0 && p->width_goal < 1))
+		e = "width_goal must be in (0, 1)";
+	else if (!(p->final_duration > 0) || !isfinite(p->final_duration))
+		e = "final_duration must be > 0";
+	else if (!(p->initial_duration > 0) || !isfinite(p->initial_duration))
+		e = "initial_duration must be > 0";
+	else if (p->intermediate_phases > PVP_SEARCH_MAX_PHASES)
+		e = "too many intermediate phases";
+	else if (p->nb_goals < 1 || p->nb_goals > PVP_SEARCH_MAX_GOALS)
+		e = "nb_goals must be 1..PVP_SEARCH_MAX_GOALS";
+	else if (!(p->max_time >= 0))
+		e = "max_time must be >= 0";
+	else if (p->max_gen_limited < 1)
+		e = "max_gen_limited must be >= 1";
+	for (i = 0; e == NULL && i < p->nb_goals; i++)
+		if (!(p->loss_ratio[i] >= 0 && p->loss_ratio[i] < 1))
+			e = "loss ratio must be in [0, 1)";
+	if (err != NULL)
+		*err = e;
+	return e == NULL ? 0 : -EINVAL;
+}
+
+/* Start a phase: the external search of every goal starts afresh. */
+static void
+search_phase_reset(struct pvp_search *s)
+{
+	unsigned int g;
+
+	for (g = 0; g < s->p.nb_goals; g++) {
+		s->gs[g].cand_tried = false;
+		s->gs[g].down_w = 0;
+		s->gs[g].up_w = s->phase_width[s->phase];
+	}
+}
+
+struct pvp_search *
+pvp_search_create(const struct pvp_search_params *p)
+{
+	struct pvp_search *s;
+	unsigned int i, last;
+
+	if (pvp_search_params_check(p, NULL) < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return NULL;
+	s->p = *p;
+	s->eff_max = p->max_rate;
+
+	/*
+	 * Phases: binary search has one, at the final duration. MLR goes
+	 * from the initial to the final duration in geometric steps. The
+	 * width halves at each phase and reaches the goal one phase before
+	 * the last, so that the long trials of the last phase mostly confirm
+	 * bounds found with shorter ones: narrowing is paid for in short
+	 * trials, where it is cheap.
+	 */
+	if (p->algo == PVP_SEARCH_BINARY || p->initial_duration >= p->final_duration)
+		s->nb_phases = 1;
+	else
+		s->nb_phases = p->intermediate_phases + 2;
+	last = s->nb_phases - 1;
+	for (i = 0; i < s->nb_phases; i++) {
+		if (last == 0)
+			s->phase_duration[i] = p->final_duration;
+		else
+			s->phase_duration[i] =
+				p->initial_duration *
+				pow(p->final_duration / p->initial_duration, (double)i / last);
+		s->phase_width[i] =
+			fmin(0.5, p->width_goal * ldexp(1.0, i + 1 >= last ? 0 : (int)(last - 1 - i)));
+	}
+	s->phase_duration[last] = p->final_duration;
+	s->phase_width[last] = p->width_goal;
+	search_phase_reset(s);
+	return s;
+}
+
+void
+pvp_search_destroy(struct pvp_search *s)
+{
+	if (s == NULL)
+		return;
+	free(s->trials);
+	free(s);
+}
+
+/* The trial counts as a pass for the lower bound at this duration. */
+static bool
+trial_long_enough(const struct pvp_search_trial_rec *t, double duration)
+{
+	return t->duration >= duration * (1 - SEARCH_EPS);
+}
+
+/*
+ * Bounds of goal g: the upper bound from failures of any duration, the
+ * lower bound from passes at least min_duration long and below the upper
+ * bound (a pass above a failure is noise and proves nothing).
+ */
+static void
+search_bounds(const struct pvp_search *s, unsigned int g, double min_duration,
+	      struct search_bounds *b)
+{
+	const struct pvp_search_trial_rec *t;
+	unsigned int i;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < s->nb_trials; i++) {
+		t = &s->trials[i];
+		if (t->generator_limited || (t->met & (1u << g)))
+			continue;
+		if (!b->has_upper || t->rate < b->upper) {
+			b->has_upper = true;
+			b->upper = t->rate;
+			b->upper_loss = t->loss_ratio;
+		}
+	}
+	for (i = 0; i < s->nb_trials; i++) {
+		t = &s->trials[i];
+		if (t->generator_limited || !(t->met & (1u << g)) ||
+		    !trial_long_enough(t, min_duration))
+			continue;
+		if (b->has_upper && t->rate >= b->upper)
+			continue;
+		if (!b->has_lower || t->rate > b->lower) {
+			b->has_lower = true;
+			b->lower = t->rate;
+		}
+	}
+}
+
+/* Highest pass of goal g shorter than min_duration inside (lo, hi). */
+static bool
+search_candidate(const struct pvp_search *s, unsigned int g, double min_duration, double lo,
+		 double hi, double *rate)
+{
+	const struct pvp_search_trial_rec *t;
+	bool found = false;
+	unsigned int i;
+
+	for (i = 0; i < s->nb_trials; i++) {
+		t = &s->trials[i];
+		if (t->generator_limited || !(t->met & (1u << g)) ||
+		    trial_long_enough(t, min_duration))
+			continue;
+		if (t->rate <= lo || t->rate >= hi || t->rate > s->eff_max)
+			continue;
+		if (!found || t->rate > *rate) {
+			found = true;
+			*rate = t->rate;
+		}
+	}
+	return found;
+}
+
+static bool
+rate_at_least(double a, double b)
+{
+	return a >= b * (1 - SEARCH_EPS);
+}
+
+/* The goal needs no more trials in the current phase. */
+static bool
+goal_done(const struct pvp_search *s, const struct search_bounds *b, double width)
+{
+	if (b->has_lower && rate_at_least(b->lower, s->eff_max))
+		return true;
+	if (b->has_upper && rate_at_least(s->p.min_rate, b->upper))
+		return true;
+	if (b->has_lower && b->has_upper && (b->upper - b->lower) / b->upper <= width + SEARCH_EPS)
+		return true;
+	return false;
+}
+
+static double
+clip_rate(const struct pvp_search *s, double r)
+{
+	if (r > s->eff_max)
+		r = s->eff_max;
+	if (r < s->p.min_rate)
+		r = s->p.min_rate;
+	return r;
+}
+
+/* RFC 2544: halve [lower or min_rate, upper] until narrow enough. */
+static void
+binary_next(const struct pvp_search *s, const struct search_bounds *b, double *rate,
+	    enum search_kind *kind)
+{
+	double lo;
+
+	if (!b->has_upper) {
+		*rate = s->eff_max;
+		*kind = KIND_MAX;
+		return;
+	}
+	lo = b->has_lower ? b->lower : s->p.min_rate;
+	if ((b->upper - lo) / b->upper <= s->p.width_goal) {
+		/* Narrow, but the floor was never measured: measure it. */
+		*rate = s->p.min_rate;
+		*kind = KIND_MIN;
+		return;
+	}
+	*rate = (lo + b->upper) / 2;
+	*kind = KIND_MID;
+}
+
+/*
+ * MLR, one goal, one phase. A pass at a shorter duration is the best
+ * guess for the lower bound and is re-measured first; without one, the
+ * first step below a failure aims at what the DUT forwarded in it, then
+ * the step doubles ("external search"). Above a lower bound the step
+ * starts at the phase width and doubles while trials pass, then the
+ * search bisects ("internal search").
+ */
+static void
+mlr_next(struct pvp_search *s, unsigned int g, const struct search_bounds *b, double *rate,
+	 enum search_kind *kind)
+{
+	struct search_goal_state *st = &s->gs[g];
+	double d = s->phase_duration[s->phase];
+	double w = s->phase_width[s->phase];
+	double lo = b->has_lower ? b->lower : 0;
+	double hi = b->has_upper ? b->upper : INFINITY;
+	double c = 0, est, mid;
+
+	if (!b->has_upper) {
+		*rate = s->eff_max;
+		*kind = KIND_MAX;
+		return;
+	}
+	if (!st->cand_tried && search_candidate(s, g, d, lo, hi, &c)) {
+		st->cand_tried = true;
+		*rate = c;
+		*kind = KIND_CANDIDATE;
+		return;
+	}
+	if (!b->has_lower) {
+		if (st->down_w == 0) {
+			/*
+			 * What came back in the failing trial is roughly what
+			 * the DUT can forward; for a loss-ratio goal the
+			 * offered rate may be that much higher.
+			 */
+			est = b->upper * (1 - b->upper_loss) / (1 - s->p.loss_ratio[g]);
+			st->down_w = w;
+			*rate = fmin(est, b->upper * (1 - w));
+		} else {
+			*rate = b->upper * (1 - fmin(st->down_w, 1));
+		}
+		*rate = clip_rate(s, *rate);
+		*kind = KIND_DOWN;
+		return;
+	}
+	mid = (b->lower + b->upper) / 2;
+	if (isfinite(st->up_w) && b->lower / (1 - fmin(st->up_w, 0.5)) < mid) {
+		*rate = clip_rate(s, b->lower / (1 - fmin(st->up_w, 0.5)));
+		*kind = KIND_UP;
+		return;
+	}
+	*rate = clip_rate(s, mid);
+	*kind = KIND_MID;
+}
+
+/* Stop before a trial the budget cannot pay for. */
+static bool
+budget_left(struct pvp_search *s, double duration)
+{
+	if (s->p.max_trials > 0 && s->nb_trials >= s->p.max_trials)
+		return false;
+	if (s->nb_trials >= SEARCH_HARD_MAX_TRIALS)
+		return false;
+	if (s->p.max_time > 0 && s->total_time + duration > s->p.max_time * (1 + SEARCH_EPS))
+		return false;
+	return true;
+}
+
+int
+pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
+{
+	struct search_bounds b;
+	enum search_kind kind;
+	unsigned int g;
+	double d, w, rate;
+
+	if (s == NULL || t == NULL)
+		return -EINVAL;
+	if (s->pending) {
+		*t = s->pending_trial;
+		return 0;
+	}
+	while (!s->done) {
+		d = s->phase_duration[s->phase];
+		w = s->phase_width[s->phase];
+		for (g = 0; g < s->p.nb_goals; g++) {
+			search_bounds(s, g, d, &b);
+			if (!goal_done(s, &b, w))
+				break;
+		}
+		if (g == s->p.nb_goals) {
+			if (s->phase + 1 >= s->nb_phases) {
+				s->done = true;
+				break;
+			}
+			s->phase++;
+			search_phase_reset(s);
+			continue;
+		}
+		if (s->p.algo == PVP_SEARCH_BINARY)
+			binary_next(s, &b, &rate, &kind);
+		else
+			mlr_next(s, g, &b, &rate, &kind);
+		if (!budget_left(s, d)) {
+			s->budget_exhausted = true;
+			s->done = true;
+			break;
+		}
+		s->pending = true;
+		s->pending_trial.rate = rate;
+		s->pending_trial.duration = d;
+		s->pending_kind = kind;
+		s->pending_goal = g;
+		*t = s->pending_trial;
+		return 0;
+	}
+	return 1;
+}
+
+static int
+search_grow(struct pvp_search *s)
+{
+	struct pvp_search_trial_rec *n;
+	unsigned int cap;
+
+	if (s->nb_trials < s->cap_trials)
+		return 0;
+	cap = s->cap_trials ? s->cap_trials * 2 : 32;
+	n = realloc(s->trials, cap * sizeof(*n));
+	if (n == NULL)
+		return -ENOMEM;
+	s->trials = n;
+	s->cap_trials = cap;
+	return 0;
+}
+
+int
+pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
+{
+	struct pvp_search_trial_rec *t;
+	struct search_goal_state *st;
+	unsigned int g;
+	int ret;
+
+	if (s == NULL || m == NULL)
+		return -EINVAL;
+	if (!s->pending)
+		return -EPROTO;
+	ret = search_grow(s);
+	if (ret < 0)
+		return ret;
+	s->pending = false;
+	t = &s->trials[s->nb_trials++];
+	memset(t, 0, sizeof(*t));
+	t->rate = s->pending_trial.rate;
+	t->duration = s->pending_trial.duration;
+	t->achieved_rate = m->achieved_rate;
+	t->tx = m->tx;
+	t->rx = m->rx;
+	t->loss_ratio = m->tx > m->rx ? (double)(m->tx - m->rx) / (double)m->tx : 0;
+	t->generator_limited = m->generator_limited;
+	t->phase = s->phase;
+	s->total_time += t->duration;
+
+	if (t->generator_limited) {
+		/*
+		 * Not a DUT result: it moves no bound. The generator showed
+		 * what it can send; never ask for more than that again.
+		 */
+		s->nb_gen_limited++;
+		s->gen_in_row++;
+		if (m->achieved_rate > 0 && m->achieved_rate < t->rate)
+			s->eff_max = fmin(s->eff_max, m->achieved_rate * (1 - s->p.width_goal));
+		else
+			s->eff_max = fmin(s->eff_max, t->rate * 0.95);
+		if (s->eff_max < s->p.min_rate)
+			s->eff_max = s->p.min_rate;
+		if (s->gen_in_row >= s->p.max_gen_limited) {
+			s->aborted = true;
+			s->done = true;
+		}
+		return 0;
+	}
+	s->gen_in_row = 0;
+
+	for (g = 0; g < s->p.nb_goals; g++) {
+		/* NDR is "no packet lost", not a ratio rounded to zero. */
+		if (s->p.loss_ratio[g] == 0 ? m->rx >= m->tx : t->loss_ratio <= s->p.loss_ratio[g])
+			t->met |= 1u << g;
+	}
+
+	st = &s->gs[s->pending_goal];
+	switch (s->pending_kind) {
+	case KIND_DOWN:
+		if (!(t->met & (1u << s->pending_goal)))
+			st->down_w *= 2;
+		break;
+	case KIND_UP:
+		if (t->met & (1u << s->pending_goal))
+			st->up_w *= 2;
+		else
+			st->up_w = INFINITY;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int
+pvp_search_get_result(const struct pvp_search *s, struct pvp_search_result *r)
+{
+	struct pvp_search_goal_result *gr;
+	struct search_bounds b;
+	unsigned int g;
+	bool final_phase;
+
+	if (s == NULL || r == NULL)
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->nb_goals = s->p.nb_goals;
+	r->nb_trials = s->nb_trials;
+	r->trials = s->trials;
+	r->total_time = s->total_time;
+	r->nb_gen_limited = s->nb_gen_limited;
+	r->gen_ceiling = s->eff_max;
+	r->budget_exhausted = s->budget_exhausted;
+	r->aborted = s->aborted;
+	r->done = s->done;
+	final_phase = s->phase + 1 >= s->nb_phases;
+
+	for (g = 0; g < s->p.nb_goals; g++) {
+		gr = &r->goal[g];
+		search_bounds(s, g, s->p.final_duration, &b);
+		gr->loss_ratio = s->p.loss_ratio[g];
+		gr->has_lower = b.has_lower;
+		gr->lower_bound = b.has_lower ? b.lower : 0;
+		gr->has_upper = b.has_upper;
+		gr->upper_bound = b.has_upper ? b.upper : 0;
+		if (b.has_lower && b.has_upper)
+			gr->rel_width = (b.upper - b.lower) / b.upper;
+		if (b.has_lower && rate_at_least(b.lower, s->eff_max)) {
+			gr->status = PVP_SEARCH_GOAL_AT_MAX;
+			gr->reached_max_rate = true;
+			gr->generator_limited = !rate_at_least(b.lower, s->p.max_rate);
+		} else if (b.has_upper && rate_at_least(s->p.min_rate, b.upper)) {
+			gr->status = PVP_SEARCH_GOAL_BELOW_MIN;
+		} else if (final_phase && goal_done(s, &b, s->p.width_goal)) {
+			gr->status = PVP_SEARCH_GOAL_OK;
+		} else {
+			gr->status = PVP_SEARCH_GOAL_INCOMPLETE;
+		}
+	}
+	return 0;
+}
+
+int
+pvp_search_run(const struct pvp_search_params *p, pvp_search_measure_t measure, void *arg,
+	       struct pvp_search_result *r)
+{
+	struct pvp_search_measurement m;
+	struct pvp_search_trial t;
+	struct pvp_search *s;
+	int ret;
+
+	if (measure == NULL || r == NULL)
+		return -EINVAL;
+	s = pvp_search_create(p);
+	if (s == NULL)
+		return -errno;
+	while ((ret = pvp_search_next(s, &t)) == 0) {
+		memset(&m, 0, sizeof(m));
+		ret = measure(t.rate, t.duration, arg, &m);
+		if (ret < 0)
+			break;
+		ret = pvp_search_feed(s, &m);
+		if (ret < 0)
+			break;
+	}
+	if (ret >= 0)
+		ret = 0;
+	pvp_search_get_result(s, r);
+	r->trials = NULL;
+	pvp_search_destroy(s);
+	return ret;
+}

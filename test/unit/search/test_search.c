@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The searches against simulated DUTs. Every simulator is deterministic
+ * (seeded PRNG), so a failure here is reproducible, never flaky.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvp_search.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                        \
+	do {                                                                    \
+		if (!(cond)) {                                                  \
+			failures++;                                             \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                           \
+			fprintf(stderr, "\n");                                  \
+		}                                                               \
+	} while (0)
+
+/* A simulated device under test. */
+struct sim {
+	double capacity;   /* pps forwarded without loss */
+	double jitter;     /* capacity varies by +-jitter (relative) per trial */
+	double burst_prob; /* probability of a loss event in a trial */
+	uint64_t burst_max; /* packets lost in one event: 1..burst_max */
+	double gen_max;    /* the generator sends at most this; 0: no limit */
+	uint64_t prng;     /* xorshift64* state */
+	unsigned int trials;
+};
+
+static uint64_t
+sim_rand(struct sim *s)
+{
+	s->prng ^= s->prng >> 12;
+	s->prng ^= s->prng << 25;
+	s->prng ^= s->prng >> 27;
+	return s->prng * 0x2545F4914F6CDD1DULL;
+}
+
+/* Uniform in [0, 1). */
+static double
+sim_uniform(struct sim *s)
+{
+	return (double)(sim_rand(s) >> 11) / 9007199254740992.0;
+}
+
+static int
+sim_measure(double rate, double duration, void *arg, struct pvp_search_measurement *m)
+{
+	struct sim *s = arg;
+	double cap = s->capacity;
+	double sent = rate;
+	uint64_t lost, loss;
+
+	s->trials++;
+	if (s->gen_max > 0 && rate > s->gen_max) {
+		sent = s->gen_max;
+		m->generator_limited = true;
+	}
+	if (s->jitter > 0)
+		cap *= 1 + s->jitter * (2 * sim_uniform(s) - 1);
+	m->achieved_rate = sent;
+	m->tx = (uint64_t)llround(sent * duration);
+	/*
+	 * Loss from the rate difference, not from two rounded packet counts:
+	 * offering exactly the capacity must not lose a packet to rounding.
+	 */
+	lost = (uint64_t)llround(fmax(0, sent - cap) * duration);
+	m->rx = m->tx > lost ? m->tx - lost : 0;
+	if (s->burst_prob > 0 && sim_uniform(s) < s->burst_prob) {
+		loss = 1 + sim_rand(s) % s->burst_max;
+		m->rx = m->rx > loss ? m->rx - loss : 0;
+	}
+	return 0;
+}
+
+static void
+params_base(struct pvp_search_params *p, enum pvp_search_algo algo)
+{
+	pvp_search_params_init(p);
+	p->algo = algo;
+	p->min_rate = 10000;
+	p->max_rate = 14880952; /* 64 B at 10 Gbit/s */
+	p->width_goal = 0.005;
+	p->initial_duration = 1;
+	p->final_duration = 10;
+	p->nb_goals = 2;
+	p->loss_ratio[0] = 0;
+	p->loss_ratio[1] = 0.001;
+}
+
+/* Capacity the goal sees on a hard-capacity DUT: loss ratio (r-C)/r <= lr. */
+static double
+goal_capacity(double cap, double lr)
+{
+	return cap / (1 - lr);
+}
+
+static void
+check_within(const struct pvp_search_result *r, double cap, double width, const char *what)
+{
+	unsigned int g;
+	double c;
+
+	for (g = 0; g < r->nb_goals; g++) {
+		const struct pvp_search_goal_result *gr = &r->goal[g];
+
+		c = goal_capacity(cap, gr->loss_ratio);
+		CHECK(gr->status == PVP_SEARCH_GOAL_OK, "%s goal %u status %s", what, g,
+		      pvp_search_goal_status_name(gr->status));
+		CHECK(gr->has_lower && gr->has_upper, "%s goal %u bounds missing", what, g);
+		CHECK(gr->lower_bound <= c * (1 + 1e-9) && c <= gr->upper_bound,
+		      "%s goal %u: capacity %.0f not in [%.0f, %.0f]", what, g, c,
+		      gr->lower_bound, gr->upper_bound);
+		CHECK(gr->rel_width <= width + 1e-9, "%s goal %u width %.5f", what, g,
+		      gr->rel_width);
+		CHECK((c - gr->lower_bound) / c <= width + 1e-9,
+		      "%s goal %u: lower %.0f more than the width below %.0f", what, g,
+		      gr->lower_bound, c);
+	}
+}
+
+static void
+print_result(const char *what, const struct pvp_search_result *r)
+{
+	unsigned int g;
+
+	printf("  %-28s trials %3u  trial-s %7.1f", what, r->nb_trials, r->total_time);
+	for (g = 0; g < r->nb_goals; g++)
+		printf("  [%g: %.0f..%.0f %s]", r->goal[g].loss_ratio, r->goal[g].lower_bound,
+		       r->goal[g].upper_bound, pvp_search_goal_status_name(r->goal[g].status));
+	printf("\n");
+}
+
+/* Hard capacity: both algorithms land within the width goal. */
+static void
+test_hard_capacity(void)
+{
+	static const double fractions[] = {0.013, 0.1, 0.25, 0.333, 0.5, 0.61, 0.75, 0.9, 0.995};
+	struct pvp_search_params p;
+	struct pvp_search_result rb, rm;
+	double sum_b = 0, sum_m = 0, ratio, worst = 0;
+	char what[64];
+	unsigned int i;
+	struct sim s;
+
+	printf("hard capacity, NDR + PDR 0.1%%, width 0.5%%, final 10 s, MLR initial 1 s:\n");
+	for (i = 0; i < sizeof(fractions) / sizeof(fractions[0]); i++) {
+		params_base(&p, PVP_SEARCH_BINARY);
+		memset(&s, 0, sizeof(s));
+		s.capacity = p.max_rate * fractions[i];
+		CHECK(pvp_search_run(&p, sim_measure, &s, &rb) == 0, "binary run");
+		snprintf(what, sizeof(what), "binary C=%.3f*max", fractions[i]);
+		print_result(what, &rb);
+		check_within(&rb, s.capacity, p.width_goal, what);
+
+		params_base(&p, PVP_SEARCH_MLR);
+		memset(&s, 0, sizeof(s));
+		s.capacity = p.max_rate * fractions[i];
+		CHECK(pvp_search_run(&p, sim_measure, &s, &rm) == 0, "mlr run");
+		snprintf(what, sizeof(what), "mlr    C=%.3f*max", fractions[i]);
+		print_result(what, &rm);
+		check_within(&rm, s.capacity, p.width_goal, what);
+
+		ratio = rm.total_time / rb.total_time;
+		worst = fmax(worst, ratio);
+		printf("  -> MLR/binary trial-seconds %.1f / %.1f = %.0f %%\n", rm.total_time,
+		       rb.total_time, 100 * ratio);
+		CHECK(ratio <= 0.5, "C=%.3f*max: MLR spent %.0f %% of binary's trial-seconds",
+		      fractions[i], 100 * ratio);
+		sum_b += rb.total_time;
+		sum_m += rm.total_time;
+	}
+	printf("TRIAL-SECONDS hard capacity: MLR %.1f s, binary %.1f s, ratio %.0f %% "
+	       "(worst case %.0f %%)\n",
+	       sum_m, sum_b, 100 * sum_m / sum_b, 100 * worst);
+	CHECK(sum_m <= 0.5 * sum_b, "MLR total %.1f > 50 %% of binary %.1f", sum_m, sum_b);
+}
+
+/* The DUT can do more than max_rate. */
+static void
+test_at_max(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	struct sim s;
+	int algo;
+
+	for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+		params_base(&p, algo);
+		memset(&s, 0, sizeof(s));
+		s.capacity = p.max_rate * 2;
+		CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+		print_result(algo == PVP_SEARCH_MLR ? "mlr at max" : "binary at max", &r);
+		CHECK(r.goal[0].status == PVP_SEARCH_GOAL_AT_MAX, "status %s",
+		      pvp_search_goal_status_name(r.goal[0].status));
+		CHECK(r.goal[0].reached_max_rate && !r.goal[0].generator_limited, "flags");
+		CHECK(r.goal[0].lower_bound == p.max_rate, "lower %.0f", r.goal[0].lower_bound);
+		CHECK(!r.goal[0].has_upper, "no upper bound expected");
+	}
+}
+
+/* The DUT cannot even do min_rate. */
+static void
+test_below_min(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	struct sim s;
+	int algo;
+
+	for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+		params_base(&p, algo);
+		memset(&s, 0, sizeof(s));
+		s.capacity = p.min_rate / 2;
+		CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+		print_result(algo == PVP_SEARCH_MLR ? "mlr below min" : "binary below min", &r);
+		CHECK(r.goal[0].status == PVP_SEARCH_GOAL_BELOW_MIN, "status %s",
+		      pvp_search_goal_status_name(r.goal[0].status));
+		CHECK(!r.goal[0].has_lower, "no lower bound expected");
+		CHECK(r.goal[0].upper_bound == p.min_rate, "upper %.0f", r.goal[0].upper_bound);
+	}
+}
+
+/* Capacity jitters +-2 % per trial: bounds stay near the capacity range. */
+static void
+test_noisy(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result rb, rm;
+	double sum_b = 0, sum_m = 0;
+	unsigned int seed, g;
+	struct sim s;
+	int algo;
+
+	printf("noisy capacity (+-2 %% per trial), 20 seeds:\n");
+	for (seed = 1; seed <= 20; seed++) {
+		for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+			struct pvp_search_result *r = algo == PVP_SEARCH_MLR ? &rm : &rb;
+
+			params_base(&p, algo);
+			memset(&s, 0, sizeof(s));
+			s.capacity = p.max_rate * 0.4;
+			s.jitter = 0.02;
+			s.prng = 0x9E3779B97F4A7C15ULL * seed;
+			CHECK(pvp_search_run(&p, sim_measure, &s, r) == 0, "run");
+			for (g = 0; g < r->nb_goals; g++) {
+				double c = goal_capacity(s.capacity, r->goal[g].loss_ratio);
+
+				CHECK(r->goal[g].status == PVP_SEARCH_GOAL_OK, "seed %u status %s",
+				      seed, pvp_search_goal_status_name(r->goal[g].status));
+				/* A pass never happens above the best capacity. */
+				CHECK(r->goal[g].lower_bound <= c * 1.02 * (1 + 1e-9),
+				      "seed %u %s lower %.0f above %.0f", seed,
+				      pvp_search_algo_name(algo), r->goal[g].lower_bound, c * 1.02);
+				CHECK(r->goal[g].lower_bound >= c * 0.98 * 0.95,
+				      "seed %u %s lower %.0f far below %.0f", seed,
+				      pvp_search_algo_name(algo), r->goal[g].lower_bound, c);
+				CHECK(r->goal[g].upper_bound >= c * 0.98 * (1 - 1e-9),
+				      "seed %u %s upper %.0f below %.0f", seed,
+				      pvp_search_algo_name(algo), r->goal[g].upper_bound, c * 0.98);
+				CHECK(r->goal[g].rel_width <= p.width_goal + 1e-9, "width");
+			}
+		}
+		if (seed <= 3) {
+			print_result("binary noisy", &rb);
+			print_result("mlr noisy", &rm);
+		}
+		sum_b += rb.total_time;
+		sum_m += rm.total_time;
+	}
+	printf("TRIAL-SECONDS noisy capacity: MLR %.1f s, binary %.1f s, ratio %.0f %%\n", sum_m,
+	       sum_b, 100 * sum_m / sum_b);
+	CHECK(sum_m <= 0.5 * sum_b, "noisy: MLR %.1f > 50 %% of binary %.1f", sum_m, sum_b);
+}
+
+/*
+ * Random loss events at any rate: NDR can only end lower, never above the
+ * capacity, and the search still ends with consistent bounds.
+ */
+static void
+test_bursty(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	unsigned int seed, g;
+	struct sim s;
+	int algo;
+
+	printf("bursty loss (10 %% of trials lose 1..50 packets), 20 seeds:\n");
+	for (seed = 1; seed <= 20; seed++) {
+		for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+			params_base(&p, algo);
+			memset(&s, 0, sizeof(s));
+			s.capacity = p.max_rate * 0.3;
+			s.burst_prob = 0.1;
+			s.burst_max = 50;
+			s.prng = 0xD1B54A32D192ED03ULL * seed;
+			CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+			if (seed <= 2)
+				print_result(algo == PVP_SEARCH_MLR ? "mlr bursty" : "binary bursty",
+					     &r);
+			for (g = 0; g < r.nb_goals; g++) {
+				double c = goal_capacity(s.capacity, r.goal[g].loss_ratio);
+
+				CHECK(r.goal[g].status == PVP_SEARCH_GOAL_OK ||
+					      r.goal[g].status == PVP_SEARCH_GOAL_BELOW_MIN,
+				      "seed %u status %s", seed,
+				      pvp_search_goal_status_name(r.goal[g].status));
+				CHECK(r.goal[g].lower_bound <= c * (1 + 1e-9),
+				      "seed %u lower %.0f above capacity %.0f", seed,
+				      r.goal[g].lower_bound, c);
+				CHECK(!r.goal[g].has_lower || !r.goal[g].has_upper ||
+					      r.goal[g].lower_bound < r.goal[g].upper_bound,
+				      "seed %u inconsistent bounds", seed);
+			}
+			/* PDR tolerates 50 lost packets at these rates. */
+			CHECK(r.goal[1].status == PVP_SEARCH_GOAL_OK &&
+				      r.goal[1].lower_bound >=
+					      goal_capacity(s.capacity, 0.001) * (1 - p.width_goal),
+			      "seed %u PDR %.0f", seed, r.goal[1].lower_bound);
+		}
+	}
+}
+
+/*
+ * The generator is the ceiling (G < C): the result says so, and the
+ * generator-limited trials move no bound. Then G between C and max_rate:
+ * the DUT's capacity is still found.
+ */
+static void
+test_generator_limited(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	unsigned int i, n;
+	struct sim s;
+	int algo;
+
+	for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+		params_base(&p, algo);
+		memset(&s, 0, sizeof(s));
+		s.capacity = p.max_rate * 0.8;
+		s.gen_max = p.max_rate * 0.5;
+		CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+		print_result(algo == PVP_SEARCH_MLR ? "mlr gen<DUT" : "binary gen<DUT", &r);
+		CHECK(r.nb_gen_limited >= 1, "no generator-limited trial recorded");
+		CHECK(r.gen_ceiling <= s.gen_max, "ceiling %.0f", r.gen_ceiling);
+		for (i = 0; i < r.nb_goals; i++) {
+			CHECK(r.goal[i].status == PVP_SEARCH_GOAL_AT_MAX, "status %s",
+			      pvp_search_goal_status_name(r.goal[i].status));
+			CHECK(r.goal[i].generator_limited && r.goal[i].reached_max_rate,
+			      "goal %u not flagged generator-limited", i);
+			CHECK(r.goal[i].lower_bound <= s.gen_max &&
+				      r.goal[i].lower_bound >= s.gen_max * 0.98,
+			      "lower %.0f", r.goal[i].lower_bound);
+			CHECK(!r.goal[i].has_upper, "a generator-limited trial made an upper bound");
+		}
+
+		params_base(&p, algo);
+		memset(&s, 0, sizeof(s));
+		s.capacity = p.max_rate * 0.3;
+		s.gen_max = p.max_rate * 0.6;
+		CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+		print_result(algo == PVP_SEARCH_MLR ? "mlr DUT<gen<max" : "binary DUT<gen<max",
+			     &r);
+		CHECK(r.nb_gen_limited >= 1, "no generator-limited trial recorded");
+		check_within(&r, s.capacity, p.width_goal, "DUT<gen<max");
+		CHECK(!r.goal[0].generator_limited, "flagged although the DUT was the limit");
+	}
+
+	/* A generator that never delivers: the search gives up. */
+	params_base(&p, PVP_SEARCH_MLR);
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate;
+	s.gen_max = 1; /* below min_rate: every trial falls short */
+	CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+	n = s.trials;
+	CHECK(r.aborted && n == p.max_gen_limited, "aborted %d after %u trials", r.aborted, n);
+	CHECK(r.goal[0].status == PVP_SEARCH_GOAL_INCOMPLETE, "status %s",
+	      pvp_search_goal_status_name(r.goal[0].status));
+}
+
+/* The iterator protocol and the budgets. */
+static void
+test_iterator(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_measurement m;
+	struct pvp_search_trial t, t2;
+	struct pvp_search_result r;
+	struct pvp_search *s;
+	struct sim sim;
+	const char *err;
+	int ret;
+
+	params_base(&p, PVP_SEARCH_MLR);
+	p.max_rate = 0;
+	CHECK(pvp_search_params_check(&p, &err) == -EINVAL && err != NULL, "max_rate 0 accepted");
+	CHECK(pvp_search_create(&p) == NULL && errno == EINVAL, "create with bad params");
+	params_base(&p, PVP_SEARCH_MLR);
+	p.loss_ratio[1] = 1.5;
+	CHECK(pvp_search_params_check(&p, &err) == -EINVAL, "loss ratio 1.5 accepted");
+	pvp_search_destroy(NULL);
+
+	params_base(&p, PVP_SEARCH_MLR);
+	s = pvp_search_create(&p);
+	CHECK(s != NULL, "create");
+	memset(&m, 0, sizeof(m));
+	CHECK(pvp_search_feed(s, &m) == -EPROTO, "feed without a pending trial");
+	CHECK(pvp_search_next(s, &t) == 0, "first next");
+	CHECK(pvp_search_next(s, &t2) == 0 && t.rate == t2.rate && t.duration == t2.duration,
+	      "next twice gives the same trial");
+	CHECK(t.rate == p.max_rate && t.duration == p.initial_duration,
+	      "MLR starts at max rate, initial duration (%.0f, %.1f)", t.rate, t.duration);
+	pvp_search_destroy(s);
+
+	/* Trial budget. */
+	params_base(&p, PVP_SEARCH_BINARY);
+	p.max_trials = 3;
+	memset(&sim, 0, sizeof(sim));
+	sim.capacity = p.max_rate * 0.42;
+	ret = pvp_search_run(&p, sim_measure, &sim, &r);
+	CHECK(ret == 0 && r.nb_trials == 3 && r.budget_exhausted, "max_trials: %u trials",
+	      r.nb_trials);
+	CHECK(r.goal[0].status == PVP_SEARCH_GOAL_INCOMPLETE, "status %s",
+	      pvp_search_goal_status_name(r.goal[0].status));
+
+	/* Time budget: never starts a trial that would exceed it. */
+	params_base(&p, PVP_SEARCH_MLR);
+	p.max_time = 20;
+	memset(&sim, 0, sizeof(sim));
+	sim.capacity = p.max_rate * 0.42;
+	ret = pvp_search_run(&p, sim_measure, &sim, &r);
+	CHECK(ret == 0 && r.total_time <= 20 && r.budget_exhausted, "max_time: %.1f s",
+	      r.total_time);
+
+	/* Stepping by hand gives the same trials as the callback. */
+	params_base(&p, PVP_SEARCH_MLR);
+	memset(&sim, 0, sizeof(sim));
+	sim.capacity = p.max_rate * 0.42;
+	s = pvp_search_create(&p);
+	while (pvp_search_next(s, &t) == 0) {
+		memset(&m, 0, sizeof(m));
+		sim_measure(t.rate, t.duration, &sim, &m);
+		CHECK(pvp_search_feed(s, &m) == 0, "feed");
+	}
+	CHECK(pvp_search_next(s, &t) == 1, "next after done");
+	pvp_search_get_result(s, &r);
+	CHECK(r.done && r.trials != NULL && r.nb_trials == sim.trials, "result trials");
+	CHECK(r.trials[0].phase == 0 && r.trials[r.nb_trials - 1].phase == 2,
+	      "phases 0..2, last %u", r.trials[r.nb_trials - 1].phase);
+	CHECK(r.trials[r.nb_trials - 1].duration == p.final_duration, "last trial is final");
+	check_within(&r, sim.capacity, p.width_goal, "by hand");
+	pvp_search_destroy(s);
+}
+
+int
+main(void)
+{
+	test_iterator();
+	test_hard_capacity();
+	test_at_max();
+	test_below_min();
+	test_noisy();
+	test_bursty();
+	test_generator_limited();
+	if (failures) {
+		printf("%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("all search checks passed\n");
+	return 0;
+}
