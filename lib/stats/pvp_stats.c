@@ -79,8 +79,7 @@ pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t 
 	st->last = calloc(nb_ports, sizeof(*st->last));
 	st->base = calloc(nb_ports, sizeof(*st->base));
 	if ((nb_rxq > 0 && st->rxq == NULL) || (nb_txq > 0 && st->txq == NULL) ||
-	    st->last == NULL || st->base == NULL ||
-	    pthread_mutex_init(&st->lock, NULL) != 0) {
+	    st->last == NULL || st->base == NULL || pthread_mutex_init(&st->lock, NULL) != 0) {
 		free(st->rxq);
 		free(st->txq);
 		free(st->last);
@@ -245,8 +244,7 @@ stats_sub(uint64_t raw, uint64_t base)
 
 static void
 stats_compose_port(const struct pvp_stats *st, const struct stats_raw_port *raw,
-		   const struct stats_raw_port *base, uint16_t port,
-		   struct pvp_stats_port_snap *ps)
+		   const struct stats_raw_port *base, uint16_t port, struct pvp_stats_port_snap *ps)
 {
 	uint64_t sw_rx_err = 0, sw_tx_err = 0, sw_rx_drop = 0, sw_tx_drop = 0;
 	uint64_t *c = ps->c;
@@ -301,7 +299,7 @@ static uint64_t stats_hz_measured;
 static void
 stats_hz_measure(void)
 {
-	struct timespec t0, t1, req = { .tv_sec = 0, .tv_nsec = 20 * 1000 * 1000 };
+	struct timespec t0, t1, req = {.tv_sec = 0, .tv_nsec = 20 * 1000 * 1000};
 	uint64_t c0, c1, ns;
 
 	clock_gettime(CLOCK_MONOTONIC_RAW, &t0);
@@ -441,8 +439,10 @@ pvp_stats_rates(const struct pvp_stats_snap *diff, uint16_t port,
 	txp = (double)ps->c[PVP_STATS_tx_packets];
 	rates->rx_pps = rxp / secs;
 	rates->tx_pps = txp / secs;
-	rates->rx_l2_bps = ((double)ps->c[PVP_STATS_rx_bytes] + rxp * PVP_STATS_FCS_LEN) * 8.0 / secs;
-	rates->tx_l2_bps = ((double)ps->c[PVP_STATS_tx_bytes] + txp * PVP_STATS_FCS_LEN) * 8.0 / secs;
+	rates->rx_l2_bps =
+		((double)ps->c[PVP_STATS_rx_bytes] + rxp * PVP_STATS_FCS_LEN) * 8.0 / secs;
+	rates->tx_l2_bps =
+		((double)ps->c[PVP_STATS_tx_bytes] + txp * PVP_STATS_FCS_LEN) * 8.0 / secs;
 	rates->rx_l1_bps = rates->rx_l2_bps + rxp * PVP_STATS_L1_OVERHEAD * 8.0 / secs;
 	rates->tx_l1_bps = rates->tx_l2_bps + txp * PVP_STATS_L1_OVERHEAD * 8.0 / secs;
 	return 0;

@@ -21,12 +21,12 @@
 #include "stats_private.h"
 
 /* Names of the queue members, in struct pvp_stats_queue_snap order. */
-static const char *const stats_queue_names[] = { "packets", "bytes", "dropped", "errors" };
+static const char *const stats_queue_names[] = {"packets", "bytes", "dropped", "errors"};
 
 static uint64_t *
 stats_queue_field(struct pvp_stats_queue_snap *q, unsigned int i)
 {
-	uint64_t *f[] = { &q->packets, &q->bytes, &q->dropped, &q->errors };
+	uint64_t *f[] = {&q->packets, &q->bytes, &q->dropped, &q->errors};
 
 	return f[i];
 }
@@ -95,9 +95,11 @@ stats_port_to_json(const struct pvp_stats_port_snap *ps, uint16_t port)
 	    stats_json_set(o, "rx_nombuf", stats_json_u64(ps->rx_nombuf)) != 0 ||
 	    stats_json_set(o, "rx_sw_dropped", stats_json_u64(ps->rx_sw_dropped)) != 0 ||
 	    stats_json_set(o, "rxq",
-			   stats_queues_to_json(ps->rxq, RTE_MIN(ps->nb_rxq, PVP_STATS_MAX_QUEUES))) != 0 ||
-	    stats_json_set(o, "txq",
-			   stats_queues_to_json(ps->txq, RTE_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0)
+			   stats_queues_to_json(ps->rxq,
+						RTE_MIN(ps->nb_rxq, PVP_STATS_MAX_QUEUES))) != 0 ||
+	    stats_json_set(
+		    o, "txq",
+		    stats_queues_to_json(ps->txq, RTE_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0)
 		goto fail;
 	return o;
 fail:
@@ -136,7 +138,7 @@ fail:
 
 /* Parser state: where we are, for the one-line error message. */
 struct stats_parse {
-	char *err;     /* caller's buffer, may be NULL */
+	char *err;	/* caller's buffer, may be NULL */
 	size_t err_len; /* its size */
 };
 
@@ -144,19 +146,29 @@ static const char *
 stats_json_type(const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real";
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a real";
 	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
 	}
 	return "unknown";
 }
 
-static int __rte_format_printf(3, 4)
+static int stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
+	__rte_format_printf(3, 4);
+
+static int
 stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
 {
 	va_list ap;
@@ -195,7 +207,8 @@ stats_get_u64(struct stats_parse *ps, const json_t *obj, const char *prefix, con
 		return stats_fail(ps, path, "expected a non-negative integer, got %s",
 				  stats_json_type(v));
 	if (json_integer_value(v) < 0)
-		return stats_fail(ps, path, "expected a non-negative integer, got %" JSON_INTEGER_FORMAT,
+		return stats_fail(ps, path,
+				  "expected a non-negative integer, got %" JSON_INTEGER_FORMAT,
 				  json_integer_value(v));
 	*out = (uint64_t)json_integer_value(v);
 	return 0;
@@ -292,9 +305,10 @@ stats_port_from_json(struct stats_parse *ps, const json_t *o, size_t idx,
 			return stats_fail(ps, NULL, "%seth_port_id: expected -1..65535, got %s",
 					  prefix, stats_json_type(v));
 		if (json_integer_value(v) < -1 || json_integer_value(v) > UINT16_MAX)
-			return stats_fail(ps, NULL,
-					  "%seth_port_id: expected -1..65535, got %" JSON_INTEGER_FORMAT,
-					  prefix, json_integer_value(v));
+			return stats_fail(
+				ps, NULL,
+				"%seth_port_id: expected -1..65535, got %" JSON_INTEGER_FORMAT,
+				prefix, json_integer_value(v));
 		port->eth_port_id = (int32_t)json_integer_value(v);
 	}
 	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++) {
@@ -319,10 +333,9 @@ stats_port_from_json(struct stats_parse *ps, const json_t *o, size_t idx,
 }
 
 int
-pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *err,
-			 size_t err_len)
+pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *err, size_t err_len)
 {
-	struct stats_parse ps = { .err = err, .err_len = err_len };
+	struct stats_parse ps = {.err = err, .err_len = err_len};
 	const json_t *ports;
 	size_t p;
 	int rc;
@@ -350,7 +363,8 @@ pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *
 	if (ports == NULL)
 		return stats_fail(&ps, "ports", "missing");
 	if (!json_is_array(ports))
-		return stats_fail(&ps, "ports", "expected an array, got %s", stats_json_type(ports));
+		return stats_fail(&ps, "ports", "expected an array, got %s",
+				  stats_json_type(ports));
 	if (json_array_size(ports) > PVP_STATS_MAX_PORTS)
 		return stats_fail(&ps, "ports", "%zu ports, at most %d", json_array_size(ports),
 				  PVP_STATS_MAX_PORTS);

@@ -18,7 +18,7 @@
 
 extern int pvp_stats_logtype;
 
-#define STATS_LOG(level, fmt, ...) \
+#define STATS_LOG(level, fmt, ...)                                                                 \
 	rte_log(RTE_LOG_##level, pvp_stats_logtype, "pvp.stats: " fmt "\n", ##__VA_ARGS__)
 
 /*
@@ -27,8 +27,10 @@ extern int pvp_stats_logtype;
  * one of these per port, so clear() covers the ethdev counters too.
  */
 struct stats_raw_port {
-	struct pvp_stats_queue_snap rxq[PVP_STATS_MAX_QUEUES]; /* software RX */
-	struct pvp_stats_queue_snap txq[PVP_STATS_MAX_QUEUES]; /* software TX */
+	/* Software counters of each RX queue. */
+	struct pvp_stats_queue_snap rxq[PVP_STATS_MAX_QUEUES];
+	/* Software counters of each TX queue. */
+	struct pvp_stats_queue_snap txq[PVP_STATS_MAX_QUEUES];
 	uint64_t imissed;   /* rte_eth_stats.imissed */
 	uint64_t rx_nombuf; /* rte_eth_stats.rx_nombuf */
 	uint64_t ierrors;   /* rte_eth_stats.ierrors */
@@ -37,15 +39,15 @@ struct stats_raw_port {
 
 /* Reader-side description of one port. */
 struct stats_port_meta {
-	char name[64];       /* display name, may be empty */
+	char name[64];	     /* display name, may be empty */
 	int32_t eth_port_id; /* bound ethdev, or -1 */
 };
 
 struct pvp_stats {
-	char name[64];                /* name shown in JSON and telemetry */
-	uint16_t nb_ports;            /* ports in use */
-	uint16_t nb_rxq;              /* RX queues per port */
-	uint16_t nb_txq;              /* TX queues per port */
+	char name[64];	   /* name shown in JSON and telemetry */
+	uint16_t nb_ports; /* ports in use */
+	uint16_t nb_rxq;   /* RX queues per port */
+	uint16_t nb_txq;   /* TX queues per port */
 	/*
 	 * Writer blocks, port-major: block (p, q) is [p * nb_rxq + q]. Each
 	 * is one cache line so two lcores never share a line. Only the

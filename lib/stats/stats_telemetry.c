@@ -82,8 +82,7 @@ stats_tel_snapshot(int *rc)
  * port<N>>": {counters}, ...}.
  */
 static int
-stats_tel_all(const char *cmd __rte_unused, const char *params __rte_unused,
-	      struct rte_tel_data *d)
+stats_tel_all(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
 {
 	struct pvp_stats_snap *snap;
 	uint16_t p;
@@ -222,13 +221,15 @@ pvp_stats_telemetry_register(struct pvp_stats *st)
 	/* Telemetry has no unregister: register once, then swap the set. */
 	if (!stats_tel_registered) {
 		rc = rte_telemetry_register_cmd("/pvpkit/stats", stats_tel_all,
-				"Counters of every port. No parameters");
+						"Counters of every port. No parameters");
 		if (rc == 0)
-			rc = rte_telemetry_register_cmd("/pvpkit/stats/port", stats_tel_port,
-					"Counters of one port, with its queues. Parameter: port index");
+			rc = rte_telemetry_register_cmd(
+				"/pvpkit/stats/port", stats_tel_port,
+				"Counters of one port, with its queues. Parameter: port index");
 		if (rc == 0)
-			rc = rte_telemetry_register_cmd("/pvpkit/info", stats_tel_info,
-					"Name, version and shape of the exported counters. No parameters");
+			rc = rte_telemetry_register_cmd(
+				"/pvpkit/info", stats_tel_info,
+				"Name, version and shape of the exported counters. No parameters");
 		if (rc == 0)
 			stats_tel_registered = true;
 		else

@@ -24,25 +24,25 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                            \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			failures++;                                                 \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                               \
-			fputc('\n', stderr);                                        \
-		}                                                                   \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_EQ_U64(a, b)                                                          \
-	CHECK((uint64_t)(a) == (uint64_t)(b), "%" PRIu64 " != %" PRIu64, (uint64_t)(a), \
+#define CHECK_EQ_U64(a, b)                                                                         \
+	CHECK((uint64_t)(a) == (uint64_t)(b), "%" PRIu64 " != %" PRIu64, (uint64_t)(a),            \
 	      (uint64_t)(b))
 
 /* ---- concurrent writers ---- */
 
 #define NB_WRITERS 4
-#define NB_BURSTS 250000 /* x 32 packets = 8 M packets per writer */
-#define BURST 32
+#define NB_BURSTS  1000000 /* x 32 packets = 32 M packets per writer */
+#define BURST	   32
 
 struct writer {
 	pthread_t tid;
@@ -96,7 +96,7 @@ writer_main(void *arg)
 
 struct reader {
 	struct pvp_stats *st;
-	unsigned long snaps;    /* snapshots taken */
+	unsigned long snaps;	   /* snapshots taken */
 	unsigned long regressions; /* counters seen going backwards */
 };
 
@@ -158,7 +158,7 @@ static void
 test_concurrent(void)
 {
 	struct writer w[NB_WRITERS];
-	struct reader r = { 0 };
+	struct reader r = {0};
 	struct pvp_stats_snap *snap = calloc(1, sizeof(*snap));
 	struct pvp_stats *st;
 	pthread_t rtid;
@@ -195,7 +195,7 @@ test_concurrent(void)
 	CHECK(snap->hz > 0, "hz known without EAL");
 	for (uint16_t p = 0; p < 2; p++) {
 		const struct pvp_stats_port_snap *ps = &snap->port[p];
-		uint64_t tot[PVP_STATS_NB_COUNTERS] = { 0 };
+		uint64_t tot[PVP_STATS_NB_COUNTERS] = {0};
 
 		CHECK_EQ_U64(ps->nb_rxq, 2);
 		CHECK_EQ_U64(ps->nb_txq, 2);
@@ -344,11 +344,11 @@ fill_snap(struct pvp_stats_snap *s, uint64_t base)
 		ps->nb_rxq = p;
 		ps->nb_txq = 2;
 		for (uint16_t q = 0; q < ps->nb_rxq; q++)
-			ps->rxq[q] = (struct pvp_stats_queue_snap){ base + q, base * 2 + q,
-								    base + 11, q };
+			ps->rxq[q] =
+				(struct pvp_stats_queue_snap){base + q, base * 2 + q, base + 11, q};
 		for (uint16_t q = 0; q < ps->nb_txq; q++)
-			ps->txq[q] = (struct pvp_stats_queue_snap){ base * 3 + q, base * 5 + q, q,
-								    base + 13 };
+			ps->txq[q] = (struct pvp_stats_queue_snap){base * 3 + q, base * 5 + q, q,
+								   base + 13};
 	}
 }
 
@@ -430,8 +430,7 @@ test_rates(void)
 	CHECK(r.tx_l2_bps == 18216000.0, "tx_l2_bps %f", r.tx_l2_bps);
 	/* (1514 + 24) * 8 * 1500 */
 	CHECK(r.tx_l1_bps == 18456000.0, "tx_l1_bps %f", r.tx_l1_bps);
-	CHECK(pvp_stats_rates(s, 0, &r) == 0 && r.rx_pps == 0.0 && r.tx_l1_bps == 0.0,
-	      "idle port");
+	CHECK(pvp_stats_rates(s, 0, &r) == 0 && r.rx_pps == 0.0 && r.tx_l1_bps == 0.0, "idle port");
 
 	/* 10 GbE line rate of 64 B frames over 1 s: 14880952 pps, 10 Gbit/s L1. */
 	s->hz = 3000000000ull;
@@ -468,9 +467,10 @@ check_snap_equal(const struct pvp_stats_snap *a, const struct pvp_stats_snap *b,
 			CHECK(x->c[c] == y->c[c], "%s: port %u %s", what, p,
 			      pvp_stats_counter_names[c]);
 		CHECK(x->rx_missed == y->rx_missed && x->rx_nombuf == y->rx_nombuf &&
-		      x->rx_sw_dropped == y->rx_sw_dropped, "%s: port %u breakdown", what, p);
-		CHECK(x->nb_rxq == y->nb_rxq && x->nb_txq == y->nb_txq, "%s: port %u queues",
-		      what, p);
+			      x->rx_sw_dropped == y->rx_sw_dropped,
+		      "%s: port %u breakdown", what, p);
+		CHECK(x->nb_rxq == y->nb_rxq && x->nb_txq == y->nb_txq, "%s: port %u queues", what,
+		      p);
 		for (uint16_t q = 0; q < x->nb_rxq; q++)
 			CHECK(memcmp(&x->rxq[q], &y->rxq[q], sizeof(x->rxq[q])) == 0,
 			      "%s: port %u rxq %u", what, p, q);
@@ -495,8 +495,8 @@ roundtrip(const struct pvp_stats_snap *in, const char *what)
 	text = json_dumps(j, JSON_COMPACT);
 	back = json_loads(text, 0, NULL);
 	CHECK(back != NULL, "%s: reparse", what);
-	CHECK(pvp_stats_snap_from_json(back, out, err, sizeof(err)) == 0, "%s: from_json: %s",
-	      what, err);
+	CHECK(pvp_stats_snap_from_json(back, out, err, sizeof(err)) == 0, "%s: from_json: %s", what,
+	      err);
 	check_snap_equal(in, out, what);
 	free(text);
 	json_decref(j);
@@ -530,7 +530,8 @@ test_json(void)
 	CHECK(json_integer_value(json_object_get(p0, "eth_port_id")) == -1, "eth_port_id");
 	CHECK(json_array_size(json_object_get(p0, "rxq")) == 2, "rxq size");
 	CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(p0, "rxq"), 1),
-						 "bytes")) == 448, "rxq[1].bytes");
+						 "bytes")) == 448,
+	      "rxq[1].bytes");
 	CHECK(json_object_size(p0) == 3 + PVP_STATS_NB_COUNTERS + 3 + 2, "no extra members");
 
 	/* Members other apps add are ignored. */
@@ -546,9 +547,9 @@ test_json(void)
 	json_object_del(p0, "eth_port_id");
 	json_object_del(p0, "name");
 	CHECK(pvp_stats_snap_from_json(j, o, err, sizeof(err)) == 0, "optional: %s", err);
-	CHECK(o->port[0].nb_rxq == 0 && o->port[0].eth_port_id == -1 &&
-	      o->port[0].rx_missed == 0 && o->port[0].name[0] == '\0' &&
-	      o->port[0].c[PVP_STATS_rx_packets] == 7, "defaults");
+	CHECK(o->port[0].nb_rxq == 0 && o->port[0].eth_port_id == -1 && o->port[0].rx_missed == 0 &&
+		      o->port[0].name[0] == '\0' && o->port[0].c[PVP_STATS_rx_packets] == 7,
+	      "defaults");
 
 	/* An error message fits a small buffer, truncated, and never overflows. */
 	arr = json_object_get(j, "ports");
@@ -598,11 +599,11 @@ test_json_cases(const char *dir)
 			CHECK(rc == 0, "case %s: expected OK, got \"%s\"", names[i]->d_name, err);
 		else
 			CHECK(rc == -EINVAL && strcmp(err, expected) == 0,
-			      "case %s: expected \"%s\", got %d \"%s\"", names[i]->d_name,
-			      expected, rc, err);
+			      "case %s: expected \"%s\", got %d \"%s\"", names[i]->d_name, expected,
+			      rc, err);
 		json_decref(j);
 		ran++;
-next:
+	next:
 		free(snap);
 		free(names[i]);
 	}
