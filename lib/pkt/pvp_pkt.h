@@ -124,6 +124,7 @@ struct pvp_var {
 	uint64_t div;       /**< flow-index divisor: 1, or the product of the
 			     *   ranges before it in a tuple */
 	uint64_t period;    /**< distinct values over consecutive k */
+	bool tuple;         /**< made by the stream's "tuple" member */
 };
 
 /** Transmission modes. */
@@ -140,10 +141,21 @@ struct pvp_imix {
 	uint32_t weight; /**< relative weight, >= 1 */
 };
 
-/** Checksum fields that one write must update (internal to the engine). */
+/** pvp_csum_loc::flags: the written bytes are in this checksum's range. */
+#define PVP_CSUM_F_DATA 0x01
+/** pvp_csum_loc::flags: covers the checksum field of entry k (bit 1 << (k + 1)). */
+#define PVP_CSUM_F_PREV(k) (0x02 << (k))
+/** pvp_csum_loc::flags: a UDP checksum (a result of 0 is sent as 0xffff). */
+#define PVP_CSUM_F_UDP 0x80
+
+/**
+ * Checksum fields that one write must update, innermost first (internal
+ * to the engine). An outer UDP checksum (VXLAN over IPv6) also covers
+ * the inner checksum fields, so their changes feed into it.
+ */
 struct pvp_csum_loc {
-	uint16_t off[3]; /**< offsets of the 16-bit checksum fields, inner first */
-	uint8_t udp[3];  /**< 1 when it is a UDP checksum (0 is sent as 0xffff) */
+	uint16_t off[4]; /**< offsets of the 16-bit checksum fields */
+	uint8_t flags[4]; /**< PVP_CSUM_F_* per field */
 	uint8_t n;       /**< number of fields */
 };
 
@@ -335,6 +347,11 @@ struct pvp_pkt_layout {
 	uint8_t in_ip_ver;     /**< inner: 4, 6 or 0 */
 	uint8_t in_l4_proto;   /**< inner: IPPROTO_UDP/TCP or 0 */
 	uint16_t payload_off;  /**< first byte after the last L4 header, 0 if none */
+	uint16_t l3_end;       /**< outer: end of the IP packet (total length) */
+	uint16_t in_l3_end;    /**< inner: end of the IP packet, 0 if none */
+	uint8_t ihl;           /**< outer IPv4 header length, 0 for IPv6 */
+	uint8_t in_ihl;        /**< inner IPv4 header length */
+	uint16_t in_l2_off;    /**< VXLAN inner Ethernet header, 0 if none */
 };
 
 /**

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/* Internals of lib/pkt shared by its files; never installed. */
+
+#ifndef PKT_PRIVATE_H
+#define PKT_PRIVATE_H
+
+#include <stdint.h>
+
+#include <rte_log.h>
+
+#include "pvp_pkt.h"
+
+extern int pvp_pkt_logtype;
+#define PKT_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, pvp_pkt_logtype, "pvp.pkt: " fmt "\n", ##__VA_ARGS__)
+
+/* Ones' complement sum of bytes at absolute offset @off of a frame whose
+ * checksummed regions all start at even offsets: a byte at an even offset
+ * is the high half of a 16-bit word. Not folded. */
+static inline uint32_t
+pkt_sum(const uint8_t *p, uint32_t off, uint32_t len)
+{
+	uint32_t s = 0, i;
+
+	for (i = 0; i < len; i++)
+		s += ((off + i) & 1) ? p[i] : (uint32_t)p[i] << 8;
+	return s;
+}
+
+static inline uint16_t
+pkt_fold(uint32_t s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* Build the templates, the IMIX order and the slots of a parsed stream.
+ * Returns 0 or -errno with a message in @msg. */
+int pkt_stream_build(struct pvp_stream *s, char *msg, size_t msglen, char *where,
+		     size_t wherelen);
+
+/* Resolve variable @vi of @s on template @t (parsed as @lay). */
+int pkt_slot_resolve(const struct pvp_stream *s, unsigned int vi, struct pvp_tmpl *t,
+		     const struct pvp_pkt_layout *lay, char *msg, size_t msglen);
+
+/* Checksum fields covering [off, off + len) of @t. */
+void pkt_csum_cover(const uint8_t *data, const struct pvp_pkt_layout *lay, uint32_t off,
+		    uint32_t len, struct pvp_csum_loc *loc);
+
+/* Recompute every IPv4 header and L4 checksum of a frame from scratch
+ * (a zero UDP checksum over IPv4 stays zero). */
+void pkt_csum_full(uint8_t *data, const struct pvp_pkt_layout *lay);
+
+/* Apply the ones' complement change @d of written bytes to the checksum
+ * fields of @loc. */
+void pkt_csum_apply(uint8_t *pkt, const struct pvp_csum_loc *loc, uint16_t d);
+
+#endif /* PKT_PRIVATE_H */
