@@ -163,13 +163,13 @@ pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id)
 	st->base[port].rx_nombuf = st->last[port].rx_nombuf;
 	st->base[port].ierrors = st->last[port].ierrors;
 	st->base[port].oerrors = st->last[port].oerrors;
-	pthread_mutex_unlock(&st->lock);
 	if (st->meta[port].name[0] == '\0') {
 		char name[RTE_ETH_NAME_MAX_LEN];
 
 		if (rte_eth_dev_get_name_by_port(eth_port_id, name) == 0)
-			pvp_stats_set_port_name(st, port, name);
+			strlcpy(st->meta[port].name, name, sizeof(st->meta[port].name));
 	}
+	pthread_mutex_unlock(&st->lock);
 	return 0;
 }
 
