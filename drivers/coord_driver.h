@@ -66,6 +66,9 @@ struct coord_traffic {
 	unsigned int size;    /**< frame size with FCS (64..9216) */
 	unsigned int flows;   /**< flow count */
 	const char *profile;  /**< profile file instead of size/flows, or NULL */
+	const char *rate;     /**< rate as the user wrote it ("1Mpps", "10%",
+			       *   "5Gbps", "max"), given to the source as is;
+			       *   NULL: use rate_pps */
 };
 
 /** What a traffic source measured (only sources fill it). */
@@ -121,6 +124,15 @@ struct coord_driver {
 
 	/** Extra context for reports (e.g. PMD stats) as JSON, or NULL. */
 	json_t *(*context)(struct coord_hop *hop);
+
+	/**
+	 * Read the source's final measurement into @p res once every hop's
+	 * counters are quiet (per-stream counts are complete only then).
+	 * Optional: without it, what traffic_stop filled is used. The
+	 * caller owns res->streams afterwards (json_decref).
+	 */
+	int (*traffic_result)(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+			      size_t err_len);
 };
 
 /** One hop of a topology. */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * The coordinator's core, private to app/pvpkit (and its unit tests):
+ * topology files, trials with per-hop loss attribution, the per-hop
+ * table, the trial JSON and the JSON-lines results file.
+ */
+
+#ifndef COORD_H
+#define COORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "coord_driver.h"
+
+/** Most hops in a topology. */
+#define COORD_MAX_HOPS 16
+/** Most chains in a topology. */
+#define COORD_MAX_CHAINS 8
+/** Most measurement points per chain. */
+#define COORD_MAX_POINTS 32
+
+/** Finds a driver by name (coord_driver_find, or a test's mock table). */
+typedef const struct coord_driver *(*coord_driver_lookup_t)(const char *name);
+
+/** One measurement point of a chain. */
+struct coord_point {
+	unsigned int hop;  /**< index in coord_topology::hops */
+	unsigned int port; /**< index in the hop's ports */
+	bool tx;           /**< "tx": packets the hop sent; else "rx" */
+	char label[64];    /**< ovs_perf wording, e.g. "received by physical" */
+};
+
+/** The ordered points a packet passes, tester TX first. */
+struct coord_chain {
+	unsigned int nb_points;                      /**< entries in points[] */
+	struct coord_point points[COORD_MAX_POINTS]; /**< in order */
+};
+
+/** One hop of a topology and its driver state. */
+struct coord_topo_hop {
+	struct coord_hop hop;                  /**< name, driver, priv */
+	json_t *conf;                          /**< its object in the file (borrowed from root) */
+	unsigned int nb_ports;                 /**< entries in ports[] */
+	char ports[COORD_MAX_PORTS][64];       /**< port names, file order */
+	bool opened;                           /**< open() succeeded */
+};
+
+/** A parsed topology file. */
+struct coord_topology {
+	char name[64];                             /**< "name", or the file's base name */
+	char source[256];                          /**< file name for messages */
+	unsigned int nb_hops;                      /**< entries in hops[] */
+	struct coord_topo_hop hops[COORD_MAX_HOPS]; /**< in file order */
+	unsigned int nb_chains;                    /**< entries in chains[] */
+	struct coord_chain chains[COORD_MAX_CHAINS]; /**< in file order */
+	json_t *root;                              /**< the parsed file */
+};
+
+/**
+ * Parse topology text. Syntax errors read "source:line:col: message",
+ * others "source: hops[2].driver: unknown driver \"x\"".
+ * @return the topology, or NULL with @p err set.
+ */
+struct coord_topology *coord_topology_parse(const char *text, const char *source,
+					    coord_driver_lookup_t lookup, char *err,
+					    size_t err_len);
+
+/** Read and parse a topology file. @return as coord_topology_parse. */
+struct coord_topology *coord_topology_load(const char *path, coord_driver_lookup_t lookup,
+					   char *err, size_t err_len);
+
+/** Open every hop. @return 0, or -errno with @p err set (opened hops stay open). */
+int coord_topology_open(struct coord_topology *t, char *err, size_t err_len);
+
+/** Close the open hops and free. NULL is a no-op. */
+void coord_topology_free(struct coord_topology *t);
+
+/** What a trial asks for. */
+struct coord_trial_conf {
+	unsigned int size;        /**< frame size with FCS */
+	unsigned int flows;       /**< flow count */
+	const char *profile;      /**< profile file instead of size/flows, or NULL */
+	const char *rate;         /**< as the user wrote it, or NULL */
+	double rate_pps;          /**< parsed pps per TX port, 0 if not a pps rate */
+	double duration_s;        /**< traffic time */
+	double warmup_s;          /**< warm-up traffic before the baseline, 0 = none */
+	double quiet_timeout_s;   /**< wait at most this for quiet counters; 0 = 5 s */
+	unsigned int poll_ms;     /**< poll period while waiting; 0 = 50 ms */
+};
+
+/** The result of one chain point. */
+struct coord_point_result {
+	uint64_t packets;       /**< counted at this point during the trial */
+	int64_t lost;           /**< previous point's packets - this one's (0 at the first) */
+	uint64_t drop;          /**< drops this hop counted at this point */
+	unsigned int nb_reasons;                        /**< entries in reasons[] */
+	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drop by reason, non-zero */
+	int owner;              /**< hop the attributed loss belongs to, or -1 */
+	int64_t attributed;     /**< part of lost given to owner */
+	int64_t unattributed;   /**< part of lost no counter explains */
+};
+
+/** Per-chain results. */
+struct coord_chain_result {
+	struct coord_point_result pt[COORD_MAX_POINTS]; /**< per point */
+	uint64_t tx;        /**< packets at the first point */
+	uint64_t rx;        /**< packets at the last point */
+};
+
+/** A finished (or failed) trial. */
+struct coord_trial_result {
+	struct coord_trial_conf conf;         /**< what was asked */
+	char started[32];                     /**< UTC time, ISO 8601 */
+	struct coord_traffic_result traffic;  /**< from the source(s) */
+	unsigned int nb_chains;               /**< as the topology */
+	struct coord_chain_result chain[COORD_MAX_CHAINS]; /**< per chain */
+	int64_t hop_lost[COORD_MAX_HOPS];     /**< loss attributed per hop */
+	int64_t unattributed;                 /**< loss no hop explains */
+	uint64_t tx_packets;                  /**< tester TX, all chains */
+	uint64_t rx_packets;                  /**< tester RX, all chains */
+	bool reconciled;                      /**< hop losses + unattributed == TX - RX */
+	bool quiet;                           /**< counters stopped moving in time */
+	double quiet_s;                       /**< time until they did */
+	double snapshot_ms;                   /**< the final snapshot of all hops */
+	json_t *context;                      /**< {hop: driver context}, or NULL */
+};
+
+/**
+ * Attribute the loss of every chain from the snapshots before and after
+ * (indexed by hop) and fill the chain/hop/total members of @p r. Pure:
+ * no I/O. Prints nothing; check r->reconciled.
+ */
+void coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
+		     const struct coord_snap *after, struct coord_trial_result *r);
+
+/**
+ * Run one trial (DESIGN.md "Trial") on an opened topology.
+ * @return 0, or -errno with @p err set ("hop X unreachable: ..."); on
+ *   error @p r holds nothing to report.
+ */
+int coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
+		    struct coord_trial_result *r, char *err, size_t err_len);
+
+/** Release what a result holds (streams, context). */
+void coord_trial_result_clear(struct coord_trial_result *r);
+
+/** Print the per-hop table (ovs_perf layout) and the loss summary. */
+void coord_table_print(FILE *f, const struct coord_topology *t,
+		       const struct coord_trial_result *r);
+
+/** The trial as JSON (a new reference, NULL on allocation failure). */
+json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r);
+
+/**
+ * Append @p j as one line to @p path and fsync, so a crash later keeps it.
+ * @return 0 or -errno.
+ */
+int coord_results_append(const char *path, const json_t *j);
+
+/**
+ * Parse a rate for the CLI: "1000", "1.5M", "500kpps", "1Mpps" give
+ * @p pps; "10%", "5Gbps", "9.5Gbps-l2", "max" are valid but left to the
+ * source (pps = 0).
+ * @return 0 or -EINVAL.
+ */
+int coord_rate_parse(const char *s, double *pps);
+
+/** "1,234,567" into @p buf; returns buf. */
+const char *coord_fmt_count(int64_t v, char *buf, size_t len);
+
+#endif /* COORD_H */

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The per-hop table in the layout of ovs_perf ("Packets sent by tester
+ * : N", then every point with [Lost, Drop]), the loss summary that must
+ * add up, and the same content as JSON.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "coord.h"
+
+const char *
+coord_fmt_count(int64_t v, char *buf, size_t len)
+{
+	char digits[32];
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n, i, o = 0;
+
+	n = (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, u);
+	if (len == 0)
+		return buf;
+	if (v < 0 && o + 1 < len)
+		buf[o++] = '-';
+	for (i = 0; i < n && o + 1 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && o + 1 < len)
+			buf[o++] = ',';
+		if (o + 1 < len)
+			buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static double
+table_requested_pps(const struct coord_trial_result *r)
+{
+	if (r->traffic.requested_pps > 0)
+		return r->traffic.requested_pps;
+	return r->conf.rate_pps;
+}
+
+static void
+table_point(FILE *f, const struct coord_topology *t, const struct coord_point *pt,
+	    const struct coord_point_result *pr, bool first, int width)
+{
+	char a[32], b[32], c[32];
+	unsigned int i;
+
+	fprintf(f, "  Packets %-*s: %14s", width, pt->label, coord_fmt_count((int64_t)pr->packets,
+									      a, sizeof(a)));
+	if (first) {
+		if (pr->drop > 0)
+			fprintf(f, "  [Not sent %s]", coord_fmt_count((int64_t)pr->drop, a,
+								       sizeof(a)));
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "  [Lost %s", coord_fmt_count(pr->lost, a, sizeof(a)));
+	if (pr->attributed != 0 && pr->unattributed == 0)
+		fprintf(f, " (%s)", t->hops[pr->owner].hop.name);
+	else if (pr->attributed != 0)
+		fprintf(f, " (%s %s, unattributed %s)", t->hops[pr->owner].hop.name,
+			coord_fmt_count(pr->attributed, b, sizeof(b)),
+			coord_fmt_count(pr->unattributed, c, sizeof(c)));
+	else if (pr->unattributed != 0)
+		fprintf(f, " (unattributed)");
+	fprintf(f, ", Drop %s", coord_fmt_count((int64_t)pr->drop, a, sizeof(a)));
+	for (i = 0; i < pr->nb_reasons; i++)
+		fprintf(f, "%s%s %s", i == 0 ? ": " : ", ", pr->reasons[i].name,
+			coord_fmt_count((int64_t)pr->reasons[i].value, a, sizeof(a)));
+	fprintf(f, "]\n");
+}
+
+void
+coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r)
+{
+	char a[32], b[32], c[32];
+	unsigned int ch, k, i, n;
+	int width = 0;
+	double lost_pct;
+
+	for (ch = 0; ch < t->nb_chains; ch++)
+		for (k = 0; k < t->chains[ch].nb_points; k++)
+			if ((int)strlen(t->chains[ch].points[k].label) > width)
+				width = (int)strlen(t->chains[ch].points[k].label);
+
+	fprintf(f, "Trial on %s: ", t->name);
+	if (r->conf.profile != NULL)
+		fprintf(f, "profile %s", r->conf.profile);
+	else
+		fprintf(f, "%u B, %s flows", r->conf.size,
+			coord_fmt_count(r->conf.flows, a, sizeof(a)));
+	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.duration_s,
+		r->conf.rate != NULL ? r->conf.rate : "max",
+		coord_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)),
+		coord_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), c, sizeof(c)));
+	for (ch = 0; ch < t->nb_chains; ch++) {
+		if (t->nb_chains > 1)
+			fprintf(f, " Chain %u:\n", ch + 1);
+		for (k = 0; k < t->chains[ch].nb_points; k++)
+			table_point(f, t, &t->chains[ch].points[k], &r->chain[ch].pt[k], k == 0,
+				    width);
+	}
+
+	fprintf(f, "  Lost by hop:");
+	for (i = 0, n = 0; i < t->nb_hops; i++) {
+		if (t->hops[i].hop.driver->snapshot == NULL)
+			continue;
+		fprintf(f, "%s %s %s", n++ == 0 ? "" : ",", t->hops[i].hop.name,
+			coord_fmt_count(r->hop_lost[i], a, sizeof(a)));
+	}
+	fprintf(f, "; unattributed %s\n", coord_fmt_count(r->unattributed, a, sizeof(a)));
+	lost_pct = r->tx_packets > 0 ?
+		100.0 * ((double)r->tx_packets - (double)r->rx_packets) / (double)r->tx_packets : 0;
+	fprintf(f, "  Total lost %s = tester TX %s - RX %s (%.4f %%)\n",
+		coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, a, sizeof(a)),
+		coord_fmt_count((int64_t)r->tx_packets, b, sizeof(b)),
+		coord_fmt_count((int64_t)r->rx_packets, c, sizeof(c)), lost_pct);
+	fprintf(f, "  Snapshot of all hops in %.1f ms; counters quiet after %.2f s\n",
+		r->snapshot_ms, r->quiet_s);
+	if (r->traffic.generator_limited)
+		fprintf(f, "WARNING: generator-limited: the generator sent %s pps of the %s asked;"
+			   " this is not a DUT result\n",
+			coord_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), a, sizeof(a)),
+			coord_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)));
+	if (!r->quiet)
+		fprintf(f, "WARNING: counters still moving after %.2f s: packets in flight may"
+			   " show as lost\n", r->quiet_s);
+	if (!r->reconciled)
+		fprintf(f, "WARNING: per-hop losses + unattributed do not add up to tester TX - RX"
+			   " (a pvpkit bug: please report it)\n");
+}
+
+static json_t *
+table_point_json(const struct coord_topology *t, const struct coord_point *pt,
+		 const struct coord_point_result *pr)
+{
+	json_t *reasons = json_object(), *o;
+	unsigned int i;
+
+	for (i = 0; i < pr->nb_reasons; i++)
+		json_object_set_new(reasons, pr->reasons[i].name,
+				    json_integer((json_int_t)pr->reasons[i].value));
+	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:I,s:I}",
+		      "label", pt->label,
+		      "hop", t->hops[pt->hop].hop.name,
+		      "port", t->hops[pt->hop].ports[pt->port],
+		      "dir", pt->tx ? "tx" : "rx",
+		      "packets", (json_int_t)pr->packets,
+		      "lost", (json_int_t)pr->lost,
+		      "drop", (json_int_t)pr->drop,
+		      "drop_reasons", reasons,
+		      "attributed", (json_int_t)pr->attributed,
+		      "unattributed", (json_int_t)pr->unattributed);
+	if (o != NULL)
+		json_object_set_new(o, "owner", pr->owner >= 0 ?
+				    json_string(t->hops[pr->owner].hop.name) : json_null());
+	return o;
+}
+
+json_t *
+coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r)
+{
+	json_t *j, *chains, *hops, *pts;
+	unsigned int c, k, i;
+
+	chains = json_array();
+	hops = json_object();
+	for (c = 0; c < t->nb_chains; c++) {
+		pts = json_array();
+		for (k = 0; k < t->chains[c].nb_points; k++)
+			json_array_append_new(pts, table_point_json(t, &t->chains[c].points[k],
+								    &r->chain[c].pt[k]));
+		json_array_append_new(chains, pts);
+	}
+	for (i = 0; i < t->nb_hops; i++)
+		if (t->hops[i].hop.driver->snapshot != NULL)
+			json_object_set_new(hops, t->hops[i].hop.name,
+					    json_integer((json_int_t)r->hop_lost[i]));
+	j = json_pack("{s:s,s:s,s:s,s:f,s:f,s:f,s:f,s:b,s:b,s:I,s:I,s:I,s:f,s:o,s:I,s:b,s:b,"
+		      "s:f,s:f,s:o}",
+		      "type", "trial",
+		      "started", r->started,
+		      "topology", t->name,
+		      "duration_s", r->conf.duration_s,
+		      "warmup_s", r->conf.warmup_s,
+		      "requested_pps", table_requested_pps(r),
+		      "achieved_pps", r->traffic.achieved_pps,
+		      "generator_limited", r->traffic.generator_limited,
+		      "dut_result", !r->traffic.generator_limited && r->quiet,
+		      "tx_packets", (json_int_t)r->tx_packets,
+		      "rx_packets", (json_int_t)r->rx_packets,
+		      "lost", (json_int_t)r->tx_packets - (json_int_t)r->rx_packets,
+		      "loss_ratio", r->tx_packets > 0 ?
+			((double)r->tx_packets - (double)r->rx_packets) / (double)r->tx_packets : 0.0,
+		      "hop_lost", hops,
+		      "unattributed", (json_int_t)r->unattributed,
+		      "reconciled", r->reconciled,
+		      "quiet", r->quiet,
+		      "quiet_s", r->quiet_s,
+		      "snapshot_ms", r->snapshot_ms,
+		      "chains", chains);
+	if (j == NULL)
+		return NULL;
+	if (r->conf.profile != NULL) {
+		json_object_set_new(j, "profile", json_string(r->conf.profile));
+	} else {
+		json_object_set_new(j, "size", json_integer(r->conf.size));
+		json_object_set_new(j, "flows", json_integer(r->conf.flows));
+	}
+	json_object_set_new(j, "rate", r->conf.rate != NULL ? json_string(r->conf.rate) :
+				   json_string("max"));
+	if (r->traffic.streams != NULL)
+		json_object_set(j, "streams", r->traffic.streams);
+	if (r->context != NULL)
+		json_object_set(j, "context", r->context);
+	return j;
+}

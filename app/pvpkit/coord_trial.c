@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * One trial (DESIGN.md "Trial") and the attribution of every lost packet.
+ *
+ * The coordinator never trusts hops to clear: it asks them to (so the
+ * generator resets its per-stream state) and still works on the
+ * difference of two snapshots. Counters are read only once they have
+ * stopped moving, so packets still in rings when traffic stops are
+ * counted where they end up, not as loss.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "coord.h"
+
+/** Set from a signal handler: abandon the trial (traffic is still stopped). */
+volatile sig_atomic_t coord_interrupted;
+
+static double
+trial_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep @p s seconds in short steps so an interrupt is seen soon. */
+static int
+trial_sleep(double s)
+{
+	double end = trial_now_s() + s;
+	struct timespec ts;
+	double left;
+
+	while ((left = end - trial_now_s()) > 0) {
+		if (coord_interrupted)
+			return -EINTR;
+		if (left > 0.05)
+			left = 0.05;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+	return coord_interrupted ? -EINTR : 0;
+}
+
+struct trial_snap_job {
+	struct coord_topo_hop *h;
+	struct coord_snap *snap;
+	char err[256];
+	int ret;
+};
+
+static void *
+trial_snap_thread(void *arg)
+{
+	struct trial_snap_job *j = arg;
+
+	j->ret = j->h->hop.driver->snapshot(&j->h->hop, j->snap, j->err, sizeof(j->err));
+	return NULL;
+}
+
+/*
+ * Snapshot every hop that has counters, one thread per hop so the
+ * readings are as close in time as the slowest hop allows.
+ */
+static int
+trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, char *err,
+	       size_t err_len)
+{
+	struct trial_snap_job jobs[COORD_MAX_HOPS];
+	pthread_t tid[COORD_MAX_HOPS];
+	bool started[COORD_MAX_HOPS] = { false };
+	unsigned int i;
+	double t0;
+	int ret = 0;
+
+	t0 = trial_now_s();
+	for (i = 0; i < t->nb_hops; i++) {
+		jobs[i].h = &t->hops[i];
+		jobs[i].snap = &snaps[i];
+		jobs[i].err[0] = '\0';
+		jobs[i].ret = 0;
+		memset(&snaps[i], 0, sizeof(snaps[i]));
+		if (t->hops[i].hop.driver->snapshot == NULL)
+			continue;
+		if (pthread_create(&tid[i], NULL, trial_snap_thread, &jobs[i]) == 0)
+			started[i] = true;
+		else
+			trial_snap_thread(&jobs[i]);
+	}
+	for (i = 0; i < t->nb_hops; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+	if (ms != NULL)
+		*ms = (trial_now_s() - t0) * 1e3;
+	for (i = 0; i < t->nb_hops; i++) {
+		if (jobs[i].ret < 0 && ret == 0) {
+			ret = jobs[i].ret;
+			if (strstr(jobs[i].err, "unreachable") != NULL)
+				snprintf(err, err_len, "%s", jobs[i].err);
+			else
+				snprintf(err, err_len, "hop %s unreachable: %s", t->hops[i].hop.name,
+					 jobs[i].err);
+		}
+	}
+	return ret;
+}
+
+/* True when no packet or drop counter of any hop differs. */
+static bool
+trial_snaps_equal(const struct coord_topology *t, const struct coord_snap *a,
+		  const struct coord_snap *b)
+{
+	unsigned int i, p;
+
+	for (i = 0; i < t->nb_hops; i++) {
+		if (a[i].nb_ports != b[i].nb_ports)
+			return false;
+		for (p = 0; p < a[i].nb_ports; p++) {
+			const struct coord_port *x = &a[i].port[p], *y = &b[i].port[p];
+
+			if (x->rx_packets != y->rx_packets || x->tx_packets != y->tx_packets ||
+			    x->rx_dropped != y->rx_dropped || x->tx_dropped != y->tx_dropped)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Poll until two consecutive snapshots of all hops are equal or the
+ * timeout passes. @return 1 quiet, 0 still moving, <0 a hop failed.
+ */
+static int
+trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, double *waited,
+		 char *err, size_t err_len)
+{
+	double timeout = c->quiet_timeout_s > 0 ? c->quiet_timeout_s : 5.0;
+	double poll = (c->poll_ms > 0 ? c->poll_ms : 50) / 1e3;
+	struct coord_snap *s;
+	double t0 = trial_now_s();
+	int cur = 0, ret;
+
+	s = calloc(2 * COORD_MAX_HOPS, sizeof(*s));
+	if (s == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = trial_snap_all(t, s, NULL, err, err_len);
+	while (ret == 0) {
+		ret = trial_sleep(poll);
+		if (ret < 0) {
+			snprintf(err, err_len, "interrupted");
+			break;
+		}
+		cur ^= 1;
+		ret = trial_snap_all(t, s + cur * COORD_MAX_HOPS, NULL, err, err_len);
+		if (ret < 0)
+			break;
+		if (trial_snaps_equal(t, s, s + COORD_MAX_HOPS)) {
+			ret = 1;
+			break;
+		}
+		if (trial_now_s() - t0 > timeout)
+			break;
+	}
+	if (waited != NULL)
+		*waited = trial_now_s() - t0;
+	free(s);
+	return ret;
+}
+
+static bool
+trial_is_source(const struct coord_topo_hop *h)
+{
+	return h->opened && h->hop.driver->traffic_start != NULL;
+}
+
+/* Stop every source; the first error wins but every source is asked. */
+static int
+trial_stop_all(struct coord_topology *t, struct coord_traffic_result *res, char *err,
+	       size_t err_len)
+{
+	struct coord_traffic_result one;
+	unsigned int i;
+	int ret = 0, r;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < t->nb_hops; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+		char e[256] = "";
+
+		if (!trial_is_source(h) || h->hop.driver->traffic_stop == NULL)
+			continue;
+		memset(&one, 0, sizeof(one));
+		r = h->hop.driver->traffic_stop(&h->hop, &one, e, sizeof(e));
+		if (r < 0 && ret == 0) {
+			ret = r;
+			snprintf(err, err_len, "%s", e);
+		}
+		res->requested_pps += one.requested_pps;
+		res->achieved_pps += one.achieved_pps;
+		res->generator_limited |= one.generator_limited;
+		json_decref(one.streams);
+	}
+	return ret;
+}
+
+static int
+trial_start_all(struct coord_topology *t, const struct coord_trial_conf *c, double duration,
+		char *err, size_t err_len)
+{
+	struct coord_traffic tr = {
+		.rate_pps = c->rate_pps,
+		.duration_s = duration,
+		.size = c->size,
+		.flows = c->flows,
+		.profile = c->profile,
+		.rate = c->rate,
+	};
+	struct coord_traffic_result ignored;
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = 0; i < t->nb_hops; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+
+		if (!trial_is_source(h))
+			continue;
+		ret = h->hop.driver->traffic_start(&h->hop, &tr, err, err_len);
+		if (ret < 0) {
+			char e2[256];
+
+			trial_stop_all(t, &ignored, e2, sizeof(e2));
+			return ret;
+		}
+		n++;
+	}
+	if (n == 0) {
+		snprintf(err, err_len, "%s: no hop can send traffic (no \"gen\" hop?)", t->source);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Final per-stream results, once counters are quiet. */
+static int
+trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *err,
+	      size_t err_len)
+{
+	unsigned int i;
+	size_t k;
+	json_t *s;
+	int ret;
+
+	for (i = 0; i < t->nb_hops; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+		struct coord_traffic_result one = { 0 };
+
+		if (!trial_is_source(h) || h->hop.driver->traffic_result == NULL)
+			continue;
+		ret = h->hop.driver->traffic_result(&h->hop, &one, err, err_len);
+		if (ret < 0)
+			return ret;
+		if (one.streams != NULL) {
+			if (res->streams == NULL)
+				res->streams = json_array();
+			json_array_foreach(one.streams, k, s)
+				json_array_append(res->streams, s);
+			json_decref(one.streams);
+		}
+	}
+	return 0;
+}
+
+static uint64_t
+trial_u64_diff(uint64_t after, uint64_t before)
+{
+	/* A counter that went backwards (hop restarted) reads as zero. */
+	return after >= before ? after - before : 0;
+}
+
+/* Does reason @p name belong to the rx or tx side of a port? */
+static bool
+trial_reason_matches(const char *name, bool tx)
+{
+	bool has_tx = strstr(name, "tx") != NULL, has_rx = strstr(name, "rx") != NULL;
+
+	if (has_tx == has_rx)
+		return true;
+	return tx ? has_tx : has_rx;
+}
+
+static void
+trial_point_drops(const struct coord_port *a, const struct coord_port *b, bool tx,
+		  struct coord_point_result *pr)
+{
+	unsigned int i, j;
+
+	pr->drop = tx ? trial_u64_diff(a->tx_dropped, b->tx_dropped) :
+			trial_u64_diff(a->rx_dropped, b->rx_dropped);
+	pr->nb_reasons = 0;
+	for (i = 0; i < a->nb_reasons; i++) {
+		uint64_t before = 0, v;
+
+		if (!trial_reason_matches(a->reasons[i].name, tx))
+			continue;
+		for (j = 0; j < b->nb_reasons; j++)
+			if (strcmp(b->reasons[j].name, a->reasons[i].name) == 0)
+				before = b->reasons[j].value;
+		v = trial_u64_diff(a->reasons[i].value, before);
+		if (v == 0 || pr->nb_reasons >= COORD_MAX_REASONS)
+			continue;
+		pr->reasons[pr->nb_reasons] = a->reasons[i];
+		pr->reasons[pr->nb_reasons].value = v;
+		pr->nb_reasons++;
+	}
+}
+
+void
+coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
+		const struct coord_snap *after, struct coord_trial_result *r)
+{
+	unsigned int c, k;
+	int64_t total_hops = 0;
+
+	memset(r->chain, 0, sizeof(r->chain));
+	memset(r->hop_lost, 0, sizeof(r->hop_lost));
+	r->unattributed = 0;
+	r->tx_packets = 0;
+	r->rx_packets = 0;
+	r->nb_chains = t->nb_chains;
+	for (c = 0; c < t->nb_chains; c++) {
+		const struct coord_chain *ch = &t->chains[c];
+		struct coord_chain_result *cr = &r->chain[c];
+
+		for (k = 0; k < ch->nb_points; k++) {
+			const struct coord_point *pt = &ch->points[k];
+			const struct coord_port *a = &after[pt->hop].port[pt->port];
+			const struct coord_port *b = &before[pt->hop].port[pt->port];
+			struct coord_point_result *pr = &cr->pt[k];
+			const struct coord_point *prev;
+
+			pr->packets = pt->tx ? trial_u64_diff(a->tx_packets, b->tx_packets) :
+					       trial_u64_diff(a->rx_packets, b->rx_packets);
+			trial_point_drops(a, b, pt->tx, pr);
+			pr->owner = -1;
+			if (k == 0)
+				continue;
+			prev = &ch->points[k - 1];
+			pr->lost = (int64_t)cr->pt[k - 1].packets - (int64_t)pr->packets;
+			if (prev->hop == pt->hop && !prev->tx && pt->tx) {
+				/* In one side, out the other: the hop lost it. */
+				pr->owner = (int)pt->hop;
+				pr->attributed = pr->lost > 0 ? pr->lost : 0;
+			} else if (!pt->tx) {
+				/*
+				 * A link: what the receiver counted as dropped
+				 * on arrival is the receiver's; the rest no
+				 * one saw.
+				 */
+				pr->owner = (int)pt->hop;
+				pr->attributed = pr->lost > 0 ?
+					(pr->lost < (int64_t)pr->drop ? pr->lost : (int64_t)pr->drop) : 0;
+			}
+			pr->unattributed = pr->lost - pr->attributed;
+			if (pr->owner >= 0)
+				r->hop_lost[pr->owner] += pr->attributed;
+			r->unattributed += pr->unattributed;
+			total_hops += pr->attributed;
+		}
+		cr->tx = cr->pt[0].packets;
+		cr->rx = cr->pt[ch->nb_points - 1].packets;
+		r->tx_packets += cr->tx;
+		r->rx_packets += cr->rx;
+	}
+	/* Checked, not assumed: a bug here must show, not hide loss. */
+	r->reconciled = total_hops + r->unattributed ==
+			(int64_t)r->tx_packets - (int64_t)r->rx_packets;
+}
+
+void
+coord_trial_result_clear(struct coord_trial_result *r)
+{
+	json_decref(r->traffic.streams);
+	r->traffic.streams = NULL;
+	json_decref(r->context);
+	r->context = NULL;
+}
+
+static json_t *
+trial_context(struct coord_topology *t)
+{
+	json_t *ctx = json_object();
+	unsigned int i;
+
+	for (i = 0; i < t->nb_hops && ctx != NULL; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+		json_t *j;
+
+		if (!h->opened || h->hop.driver->context == NULL)
+			continue;
+		j = h->hop.driver->context(&h->hop);
+		if (j != NULL)
+			json_object_set_new(ctx, h->hop.name, j);
+	}
+	return ctx;
+}
+
+int
+coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
+		struct coord_trial_result *r, char *err, size_t err_len)
+{
+	struct coord_snap *before = NULL, *after = NULL;
+	struct coord_traffic_result ignored;
+	unsigned int i;
+	time_t now;
+	struct tm tm;
+	int ret, q;
+
+	memset(r, 0, sizeof(*r));
+	r->conf = *c;
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	before = calloc(COORD_MAX_HOPS, sizeof(*before));
+	after = calloc(COORD_MAX_HOPS, sizeof(*after));
+	if (before == NULL || after == NULL) {
+		snprintf(err, err_len, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	if (c->warmup_s > 0) {
+		ret = trial_start_all(t, c, c->warmup_s, err, err_len);
+		if (ret < 0)
+			goto out;
+		ret = trial_sleep(c->warmup_s);
+		if (ret < 0) {
+			snprintf(err, err_len, "interrupted");
+			trial_stop_all(t, &ignored, err, 0);
+			goto out;
+		}
+		ret = trial_stop_all(t, &ignored, err, err_len);
+		if (ret < 0)
+			goto out;
+		q = trial_wait_quiet(t, c, NULL, err, err_len);
+		if (q < 0) {
+			ret = q;
+			goto out;
+		}
+	}
+
+	for (i = 0; i < t->nb_hops; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+
+		if (!h->opened || h->hop.driver->clear == NULL)
+			continue;
+		ret = h->hop.driver->clear(&h->hop, err, err_len);
+		if (ret < 0)
+			goto out;
+	}
+	ret = trial_snap_all(t, before, NULL, err, err_len);
+	if (ret < 0)
+		goto out;
+
+	ret = trial_start_all(t, c, c->duration_s, err, err_len);
+	if (ret < 0)
+		goto out;
+	ret = trial_sleep(c->duration_s);
+	if (ret < 0) {
+		snprintf(err, err_len, "interrupted");
+		trial_stop_all(t, &ignored, err, 0);
+		goto out;
+	}
+	ret = trial_stop_all(t, &r->traffic, err, err_len);
+	if (ret < 0)
+		goto out;
+
+	q = trial_wait_quiet(t, c, &r->quiet_s, err, err_len);
+	if (q < 0) {
+		ret = q;
+		goto out;
+	}
+	r->quiet = q == 1;
+	ret = trial_snap_all(t, after, &r->snapshot_ms, err, err_len);
+	if (ret < 0)
+		goto out;
+	ret = trial_collect(t, &r->traffic, err, err_len);
+	if (ret < 0)
+		goto out;
+	coord_attribute(t, before, after, r);
+	r->context = trial_context(t);
+	ret = 0;
+out:
+	if (ret < 0)
+		coord_trial_result_clear(r);
+	free(before);
+	free(after);
+	return ret;
+}

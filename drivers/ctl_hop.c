@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "pvp_ctl.h"
+#include "pvp_stats.h"
+
+#include "ctl_hop.h"
+
+static uint64_t
+ctl_hop_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int
+ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+	struct pvp_ctl_error e = { 0 };
+
+	h->client = pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL,
+					   h->timeout_ms, &e);
+	if (h->client == NULL) {
+		snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr,
+			 e.message);
+		return -ENOTCONN;
+	}
+	return 0;
+}
+
+int
+coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h;
+	const json_t *ports, *v;
+	const char *ctl, *token_file;
+	size_t i;
+	int ret;
+
+	ctl = json_string_value(json_object_get(conf, "ctl"));
+	if (ctl == NULL || ctl[0] == '\0') {
+		snprintf(err, err_len, "hop %s: \"ctl\" (control address) is required", hop->name);
+		return -EINVAL;
+	}
+	h = calloc(1, sizeof(*h));
+	if (h == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		return -ENOMEM;
+	}
+	snprintf(h->addr, sizeof(h->addr), "%s", ctl);
+	h->timeout_ms = COORD_CTL_TIMEOUT_MS;
+	v = json_object_get(conf, "timeout_ms");
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		h->timeout_ms = (int)json_integer_value(v);
+	ports = json_object_get(conf, "ports");
+	json_array_foreach(ports, i, v) {
+		if (i >= COORD_MAX_PORTS)
+			break;
+		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", json_string_value(v));
+		h->nb_ports = i + 1;
+	}
+	token_file = json_string_value(json_object_get(conf, "token_file"));
+	if (token_file != NULL) {
+		struct pvp_ctl_error e = { 0 };
+
+		ret = pvp_ctl_read_token(token_file, h->token, sizeof(h->token), &e);
+		if (ret < 0) {
+			snprintf(err, err_len, "hop %s: %s", hop->name, e.message);
+			free(h);
+			return ret;
+		}
+		h->has_token = 1;
+	}
+	hop->priv = h;
+	ret = ctl_hop_connect(hop, err, err_len);
+	if (ret < 0) {
+		free(h);
+		hop->priv = NULL;
+	}
+	return ret;
+}
+
+void
+coord_ctl_hop_close(struct coord_hop *hop)
+{
+	struct coord_ctl_hop *h = hop->priv;
+
+	if (h == NULL)
+		return;
+	pvp_ctl_client_close(h->client);
+	free(h);
+	hop->priv = NULL;
+}
+
+int
+coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params,
+		   json_t **result, int timeout_ms, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+	struct pvp_ctl_error e = { 0 };
+	int attempt, ret;
+
+	if (timeout_ms <= 0)
+		timeout_ms = h->timeout_ms;
+	for (attempt = 0; attempt < 2; attempt++) {
+		if (h->client == NULL) {
+			ret = ctl_hop_connect(hop, err, err_len);
+			if (ret < 0)
+				return ret;
+		}
+		ret = pvp_ctl_call(h->client, method, params, result, timeout_ms, &e);
+		if (ret == 0)
+			return 0;
+		if (ret != PVP_CTL_TRANSPORT_ERROR && ret != PVP_CTL_TIMEOUT) {
+			snprintf(err, err_len, "hop %s: %s: %s", hop->name, method, e.message);
+			return -EPROTO;
+		}
+		/* The connection is gone (or hung): drop it; one fresh try. */
+		pvp_ctl_client_close(h->client);
+		h->client = NULL;
+		if (ret == PVP_CTL_TIMEOUT)
+			break;
+	}
+	snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, method, e.message);
+	return ret == PVP_CTL_TIMEOUT ? -ETIMEDOUT : -ENOTCONN;
+}
+
+static void
+ctl_hop_reason(struct coord_port *p, const char *name, uint64_t value)
+{
+	struct coord_reason *r;
+
+	if (p->nb_reasons >= COORD_MAX_REASONS)
+		return;
+	r = &p->reasons[p->nb_reasons++];
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->value = value;
+}
+
+static int
+ctl_hop_port_index(const struct pvp_stats_snap *s, const char *name)
+{
+	char *end;
+	long n;
+	int i;
+
+	if (name[0] == 'p' && name[1] >= '0' && name[1] <= '9') {
+		n = strtol(name + 1, &end, 10);
+		if (*end == '\0' && n >= 0 && n < s->nb_ports)
+			return (int)n;
+	}
+	for (i = 0; i < s->nb_ports; i++)
+		if (strcmp(s->port[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int
+coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,
+			char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+	struct pvp_stats_snap *s;
+	char perr[256] = "";
+	unsigned int i;
+	int ret, idx;
+
+	s = malloc(sizeof(*s));
+	if (s == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		return -ENOMEM;
+	}
+	ret = pvp_stats_snap_from_json(stats, s, perr, sizeof(perr));
+	if (ret < 0) {
+		snprintf(err, err_len, "hop %s: bad stats.get answer: %s", hop->name, perr);
+		free(s);
+		return ret;
+	}
+	memset(snap, 0, sizeof(*snap));
+	snap->t_ns = ctl_hop_now_ns();
+	snap->nb_ports = h->nb_ports;
+	for (i = 0; i < h->nb_ports; i++) {
+		struct coord_port *p = &snap->port[i];
+		const struct pvp_stats_port_snap *ps;
+
+		idx = ctl_hop_port_index(s, h->ports[i]);
+		if (idx < 0) {
+			snprintf(err, err_len, "hop %s: no port \"%s\" (the app has %u ports)",
+				 hop->name, h->ports[i], s->nb_ports);
+			free(s);
+			return -ENOENT;
+		}
+		ps = &s->port[idx];
+		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
+		p->rx_packets = ps->c[PVP_STATS_rx_packets];
+		p->rx_bytes = ps->c[PVP_STATS_rx_bytes];
+		p->tx_packets = ps->c[PVP_STATS_tx_packets];
+		p->tx_bytes = ps->c[PVP_STATS_tx_bytes];
+		p->rx_dropped = ps->c[PVP_STATS_rx_dropped];
+		p->tx_dropped = ps->c[PVP_STATS_tx_dropped];
+		p->rx_errors = ps->c[PVP_STATS_rx_errors];
+		p->tx_errors = ps->c[PVP_STATS_tx_errors];
+		ctl_hop_reason(p, "rx_missed", ps->rx_missed);
+		ctl_hop_reason(p, "rx_nombuf", ps->rx_nombuf);
+		ctl_hop_reason(p, "rx_sw_dropped", ps->rx_sw_dropped);
+		ctl_hop_reason(p, "tx_full", ps->c[PVP_STATS_tx_dropped]);
+	}
+	free(s);
+	return 0;
+}
+
+int
+coord_ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err,
+		       size_t err_len)
+{
+	json_t *res = NULL;
+	int ret;
+
+	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &res, 0, err, err_len);
+	if (ret < 0)
+		return ret;
+	ret = coord_ctl_hop_map_stats(hop, res, snap, err, err_len);
+	json_decref(res);
+	return ret;
+}
+
+int
+coord_ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len)
+{
+	json_t *res = NULL;
+	int ret;
+
+	ret = coord_ctl_hop_call(hop, "stats.clear", NULL, &res, 0, err, err_len);
+	json_decref(res);
+	return ret;
+}
+
+json_t *
+coord_ctl_hop_context(struct coord_hop *hop)
+{
+	char err[256];
+	json_t *res = NULL;
+
+	if (coord_ctl_hop_call(hop, "info", NULL, &res, 0, err, sizeof(err)) < 0)
+		return NULL;
+	return res;
+}

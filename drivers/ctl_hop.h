@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * Shared part of the hop drivers that talk to a pvpkit app (pvpkit-gen,
+ * pvpkit-fwd) over its control channel: connection, stats.get mapped to
+ * topology ports, stats.clear. Private to drivers/.
+ */
+
+#ifndef COORD_CTL_HOP_H
+#define COORD_CTL_HOP_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "coord_driver.h"
+
+/** Default time allowed for one control call. */
+#define COORD_CTL_TIMEOUT_MS 3000
+
+/** State of one hop reached over lib/ctl (hop->priv). */
+struct coord_ctl_hop {
+	char addr[256];                        /**< "unix:/x.sock", "tcp:h:p" */
+	char token[256];                       /**< token, when token_file given */
+	int has_token;                         /**< token[] is set */
+	int timeout_ms;                        /**< per call */
+	unsigned int nb_ports;                 /**< ports in the topology */
+	char ports[COORD_MAX_PORTS][64];       /**< their names, topology order */
+	struct pvp_ctl_client *client;         /**< NULL until connected */
+};
+
+/**
+ * Parse the hop's topology object ("ctl", optional "token_file",
+ * "timeout_ms", "ports") and connect. Sets hop->priv.
+ * @return 0 or -errno with @p err set.
+ */
+int coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len);
+
+/** Close the connection and free hop->priv. */
+void coord_ctl_hop_close(struct coord_hop *hop);
+
+/**
+ * Call @p method; on a transport error reconnect once and retry, so an
+ * app restarted between trials is found again. A hop that still does
+ * not answer gives "hop unreachable: ...".
+ * @return 0 (with *result a new reference) or -errno with @p err set.
+ */
+int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params,
+		       json_t **result, int timeout_ms, char *err, size_t err_len);
+
+/**
+ * Map a stats.get result onto the topology's ports: "pN" is the app's
+ * port index N; any other name matches the app's port display name.
+ * @return 0 or -errno with @p err set.
+ */
+int coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,
+			    char *err, size_t err_len);
+
+/** coord_driver::snapshot for pvpkit apps. */
+int coord_ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err,
+			   size_t err_len);
+
+/** coord_driver::clear for pvpkit apps (stats.clear). */
+int coord_ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len);
+
+/** coord_driver::context for pvpkit apps: the "info" answer. */
+json_t *coord_ctl_hop_context(struct coord_hop *hop);
+
+#endif /* COORD_CTL_HOP_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Hop driver "fwd": pvpkit-fwd read over its control channel. Everything
+ * is the shared pvpkit-app code; the driver exists so topology files
+ * say what kind of hop they name.
+ */
+
+#include "ctl_hop.h"
+#include "fwd_driver.h"
+
+const struct coord_driver coord_driver_fwd = {
+	.name = "fwd",
+	.open = coord_ctl_hop_open,
+	.close = coord_ctl_hop_close,
+	.snapshot = coord_ctl_hop_snapshot,
+	.clear = coord_ctl_hop_clear,
+	.context = coord_ctl_hop_context,
+};

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * Hop driver "fwd": pvpkit-fwd (the guest loopback, or the stand-in
+ * vswitch). Topology members as for "gen": "ctl", optional "token_file"
+ * and "timeout_ms", "ports".
+ */
+
+#ifndef COORD_FWD_DRIVER_H
+#define COORD_FWD_DRIVER_H
+
+#include "coord_driver.h"
+
+/** The driver. */
+extern const struct coord_driver coord_driver_fwd;
+
+#endif /* COORD_FWD_DRIVER_H */

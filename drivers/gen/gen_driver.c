@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Hop driver "gen": pvpkit-gen over its control channel. Counters come
+ * from stats.get like any pvpkit app; the generator is also the traffic
+ * source of a trial (profile.load, traffic.start, traffic.stop) and the
+ * only hop that knows per-stream loss and latency.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ctl_hop.h"
+#include "gen_driver.h"
+
+/* traffic.stop waits for the TX lcores: allow more than a plain call. */
+#define GEN_STOP_TIMEOUT_MS 10000
+
+static int
+gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err,
+		  size_t err_len)
+{
+	json_t *params, *res = NULL;
+	int ret;
+
+	if (t->profile != NULL)
+		params = json_pack("{s:s}", "path", t->profile);
+	else
+		params = json_pack("{s:I,s:I}", "size", (json_int_t)t->size, "flows",
+				   (json_int_t)t->flows);
+	if (params == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		return -ENOMEM;
+	}
+	ret = coord_ctl_hop_call(hop, "profile.load", params, &res, 0, err, err_len);
+	json_decref(params);
+	json_decref(res);
+	if (ret < 0)
+		return ret;
+
+	if (t->rate != NULL)
+		params = json_pack("{s:s,s:f}", "rate", t->rate, "duration", t->duration_s);
+	else if (t->rate_pps > 0)
+		params = json_pack("{s:f,s:f}", "rate", t->rate_pps, "duration", t->duration_s);
+	else
+		params = json_pack("{s:s,s:f}", "rate", "max", "duration", t->duration_s);
+	if (params == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		return -ENOMEM;
+	}
+	res = NULL;
+	ret = coord_ctl_hop_call(hop, "traffic.start", params, &res, 0, err, err_len);
+	json_decref(params);
+	json_decref(res);
+	return ret;
+}
+
+/* Fill @p res from a stats.get answer's "traffic" and "streams". */
+static void
+gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams)
+{
+	const json_t *tr = json_object_get(stats, "traffic");
+	json_t *streams;
+
+	res->requested_pps = json_number_value(json_object_get(tr, "requested_pps"));
+	res->achieved_pps = json_number_value(json_object_get(tr, "achieved_pps"));
+	res->generator_limited = json_is_true(json_object_get(tr, "generator_limited"));
+	streams = json_object_get(stats, "streams");
+	if (with_streams && json_is_array(streams)) {
+		json_decref(res->streams);
+		res->streams = json_incref(streams);
+	}
+}
+
+static int
+gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+		 size_t err_len)
+{
+	json_t *out = NULL;
+	int ret;
+
+	ret = coord_ctl_hop_call(hop, "traffic.stop", NULL, &out, GEN_STOP_TIMEOUT_MS, err,
+				 err_len);
+	json_decref(out);
+	if (ret < 0)
+		return ret;
+	out = NULL;
+	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &out, 0, err, err_len);
+	if (ret < 0)
+		return ret;
+	gen_fill_result(out, res, 0);
+	json_decref(out);
+	return 0;
+}
+
+static int
+gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+		   size_t err_len)
+{
+	json_t *out = NULL;
+	int ret;
+
+	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &out, 0, err, err_len);
+	if (ret < 0)
+		return ret;
+	gen_fill_result(out, res, 1);
+	json_decref(out);
+	return 0;
+}
+
+const struct coord_driver coord_driver_gen = {
+	.name = "gen",
+	.open = coord_ctl_hop_open,
+	.close = coord_ctl_hop_close,
+	.snapshot = coord_ctl_hop_snapshot,
+	.clear = coord_ctl_hop_clear,
+	.traffic_start = gen_traffic_start,
+	.traffic_stop = gen_traffic_stop,
+	.context = coord_ctl_hop_context,
+	.traffic_result = gen_traffic_result,
+};

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Data-driven topology parser tests: every folder under the cases
+ * directory holds input.json and expected (one line: the error message,
+ * or "ok: NAME, H hops, C chains, P points").
+ */
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coord.h"
+
+static int
+fake_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+{
+	(void)hop;
+	(void)snap;
+	(void)err;
+	(void)err_len;
+	return 0;
+}
+
+static const struct coord_driver fake_gen = { .name = "gen", .snapshot = fake_snapshot };
+static const struct coord_driver fake_fwd = { .name = "fwd", .snapshot = fake_snapshot };
+static const struct coord_driver fake_ovs = { .name = "ovs", .snapshot = fake_snapshot };
+static const struct coord_driver fake_wire = { .name = "wire" };
+
+static const struct coord_driver *
+fake_lookup(const char *name)
+{
+	const struct coord_driver *all[] = { &fake_gen, &fake_fwd, &fake_ovs, &fake_wire };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+static char *
+slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[4096];
+	FILE *f, *m;
+
+	f = fopen(path, "r");
+	if (f == NULL)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+static int
+run_case(const char *dir, const char *name)
+{
+	char path[1024], err[512], got[600];
+	char *input, *expected, *nl;
+	struct coord_topology *t;
+	unsigned int c, points = 0;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s/input.json", dir, name);
+	input = slurp(path);
+	snprintf(path, sizeof(path), "%s/%s/expected", dir, name);
+	expected = slurp(path);
+	if (input == NULL || expected == NULL) {
+		fprintf(stderr, "%s: missing input.json or expected\n", name);
+		free(input);
+		free(expected);
+		return 1;
+	}
+	nl = strchr(expected, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	t = coord_topology_parse(input, "input.json", fake_lookup, err, sizeof(err));
+	if (t != NULL) {
+		for (c = 0; c < t->nb_chains; c++)
+			points += t->chains[c].nb_points;
+		snprintf(got, sizeof(got), "ok: %s, %u hops, %u chains, %u points", t->name,
+			 t->nb_hops, t->nb_chains, points);
+		coord_topology_free(t);
+	} else {
+		snprintf(got, sizeof(got), "%s", err);
+	}
+	ok = strcmp(got, expected) == 0;
+	printf("%s %s\n", ok ? "ok  " : "FAIL", name);
+	if (!ok)
+		printf("     got:      %s\n     expected: %s\n", got, expected);
+	free(input);
+	free(expected);
+	return ok ? 0 : 1;
+}
+
+static int
+cmp_names(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct dirent **ents;
+	int n, i, fails = 0, cases = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s CASES_DIR\n", argv[0]);
+		return 2;
+	}
+	n = scandir(argv[1], &ents, NULL, cmp_names);
+	if (n < 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (ents[i]->d_name[0] != '.' && ents[i]->d_type == DT_DIR) {
+			fails += run_case(argv[1], ents[i]->d_name);
+			cases++;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	printf("%d cases, %d failed\n", cases, fails);
+	return fails != 0 || cases == 0;
+}
