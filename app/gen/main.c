@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit-gen: stateless traffic generator with per-stream loss and
+ * latency (doc/gen.rst). l2fwd's skeleton: EAL init, options, ports,
+ * lcores launched once (TX lcores per port and queue, an RX lcore or RX
+ * on the main lcore), then the main loop runs the CLI run or serves the
+ * control channel until SIGINT/SIGTERM.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "gen.h"
+
+RTE_LOG_REGISTER_DEFAULT(gen_logtype, INFO);
+
+struct gen_ctx gen;
+extern pthread_mutex_t gen_lock;
+
+static volatile sig_atomic_t gen_signal;
+
+static void
+gen_on_signal(int sig)
+{
+	gen_signal = sig;
+}
+
+/* Give TX lcores their (port, queue), and the RX engine an lcore if one is left. */
+static int
+gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
+{
+	unsigned int lcore, need = 0, w = 0;
+	uint16_t p, q;
+
+	for (p = 0; p < g->nb_ports; p++)
+		need += g->port[p].nb_txq;
+	if (rte_lcore_count() - 1 < need) {
+		snprintf(err, errlen,
+			 "%u TX lcores needed (%u port(s) x %u TX cores) but only %u worker lcore(s): "
+			 "give the EAL more (-l), the main lcore excluded",
+			 need, g->nb_ports, g->opt.tx_cores, rte_lcore_count() - 1);
+		return -EINVAL;
+	}
+	g->rx.lcore = RTE_MAX_LCORE;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		if (w < need) {
+			struct gen_tx_lcore *tl;
+
+			tl = rte_zmalloc_socket("gen_tx", sizeof(*tl), RTE_CACHE_LINE_SIZE,
+						(int)rte_lcore_to_socket_id(lcore));
+			if (tl == NULL) {
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+			p = (uint16_t)(w / g->opt.tx_cores);
+			q = (uint16_t)(w % g->opt.tx_cores);
+			tl->lcore = lcore;
+			tl->port = p;
+			tl->eth_port = g->port[p].eth_port;
+			tl->queue = q;
+			tl->stq = pvp_stats_txq(g->stats, p, q);
+			tl->stopped = 1;
+			g->tx[g->nb_tx++] = tl;
+		} else if (w == need && !g->opt.no_rx) {
+			g->rx.lcore = lcore;
+		}
+		w++;
+	}
+	return 0;
+}
+
+static int
+gen_stats_init(struct gen_ctx *g, char *err, size_t errlen)
+{
+	uint16_t p;
+	int ret;
+
+	g->stats = pvp_stats_create("pvpkit-gen", g->nb_ports, 1, g->opt.tx_cores);
+	if (g->stats == NULL) {
+		snprintf(err, errlen, "stats: %s", strerror(errno));
+		return -errno;
+	}
+	for (p = 0; p < g->nb_ports; p++) {
+		pvp_stats_bind_ethdev(g->stats, p, g->port[p].eth_port);
+		pvp_stats_set_port_name(g->stats, p, g->port[p].name);
+	}
+	ret = pvp_stats_telemetry_register(g->stats);
+	if (ret != 0)
+		GEN_LOG(WARNING, "telemetry export failed: %s", strerror(-ret));
+	return 0;
+}
+
+/* One turn of the main loop: RX if it runs here, else a short sleep. */
+static void
+gen_main_turn(struct gen_ctx *g)
+{
+	if (g->rx.lcore == RTE_MAX_LCORE && !g->opt.no_rx) {
+		gen_rx_service_clear(g);
+		if (gen_rx_poll(g) == 0)
+			usleep(g->opt.idle_sleep_us != 0 ? g->opt.idle_sleep_us : 50);
+	} else {
+		usleep(1000);
+	}
+}
+
+/* End the current run when its duration is over or every TX lcore is done. */
+static void
+gen_check_run_end(struct gen_ctx *g)
+{
+	uint64_t now = rte_rdtsc(), grace;
+	bool limits = false;
+	uint16_t i;
+
+	pthread_mutex_lock(&gen_lock);
+	if (!g->running) {
+		pthread_mutex_unlock(&gen_lock);
+		return;
+	}
+	for (i = 0; i < g->nb_ws; i++)
+		if (g->ws[i]->limit != 0 || g->ws[i]->burst_pkts != 0)
+			limits = true;
+	/* Exact counts may need a little past the end to finish. */
+	grace = limits ? g->hz / 20 + (uint64_t)g->opt.catchup_us * g->hz / 1000000 : 0;
+	if (gen_traffic_tx_done(g) || (g->run_end_tsc != 0 && now >= g->run_end_tsc + grace))
+		gen_traffic_stop(g);
+	pthread_mutex_unlock(&gen_lock);
+}
+
+static void
+gen_periodic(struct gen_ctx *g, uint64_t *next)
+{
+	uint64_t now;
+
+	if (g->opt.stats_period == 0)
+		return;
+	now = rte_rdtsc();
+	if (now < *next)
+		return;
+	*next = now + g->opt.stats_period * g->hz;
+	gen_report_period(g);
+}
+
+static int
+gen_run_cli(struct gen_ctx *g)
+{
+	uint64_t next_period = 0, drain_end;
+	char err[512];
+	int ret;
+
+	pthread_mutex_lock(&gen_lock);
+	ret = gen_traffic_start(g, &g->opt.rate, g->opt.duration_s, err, sizeof(err));
+	pthread_mutex_unlock(&gen_lock);
+	if (ret != 0) {
+		fprintf(stderr, "pvpkit-gen: %s\n", err);
+		return GEN_EXIT_USAGE;
+	}
+	while (gen_signal == 0) {
+		gen_main_turn(g);
+		gen_check_run_end(g);
+		if (!g->running)
+			break;
+		gen_periodic(g, &next_period);
+	}
+	pthread_mutex_lock(&gen_lock);
+	gen_traffic_stop(g);
+	pthread_mutex_unlock(&gen_lock);
+	/* Packets still on their way back are part of the result. */
+	drain_end = rte_rdtsc() + (uint64_t)g->opt.drain_ms * g->hz / 1000;
+	while (rte_rdtsc() < drain_end)
+		gen_main_turn(g);
+	return 0;
+}
+
+static int
+gen_run_server(struct gen_ctx *g)
+{
+	uint64_t next_period = 0;
+	char err[512];
+
+	if (gen_ctl_start(g, err, sizeof(err)) != 0) {
+		fprintf(stderr, "pvpkit-gen: %s\n", err);
+		return GEN_EXIT_USAGE;
+	}
+	while (gen_signal == 0) {
+		gen_main_turn(g);
+		gen_check_run_end(g);
+		gen_periodic(g, &next_period);
+	}
+	pthread_mutex_lock(&gen_lock);
+	gen_traffic_stop(g);
+	pthread_mutex_unlock(&gen_lock);
+	gen_ctl_stop();
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct gen_ctx *g = &gen;
+	struct pvp_profile *prof;
+	char err[512];
+	unsigned int lcore;
+	int ret, status;
+	uint16_t i;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "pvpkit-gen: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return GEN_EXIT_USAGE;
+	}
+	argc -= ret;
+	argv += ret;
+	argv[0] = (char *)"pvpkit-gen";
+	gen_args_parse(argc, argv, &g->opt);
+	g->hz = rte_get_tsc_hz();
+	signal(SIGINT, gen_on_signal);
+	signal(SIGTERM, gen_on_signal);
+
+	if (gen_ports_init(g, err, sizeof(err)) != 0)
+		gen_die("%s", err);
+	if (gen_stats_init(g, err, sizeof(err)) != 0)
+		gen_die("%s", err);
+	if (gen_lcores_assign(g, err, sizeof(err)) != 0)
+		gen_die("%s", err);
+	if (gen_rx_setup(g) != 0)
+		gen_die("out of memory");
+	prof = gen_profile_from_opts(g, err, sizeof(err));
+	if (prof == NULL)
+		gen_die("%s", err);
+	if (gen_streams_setup(g, prof, err, sizeof(err)) != 0) {
+		pvp_profile_free(prof);
+		gen_die("%s", err);
+	}
+	if (!g->opt.server && g->opt.rate_set) {
+		/* Refuse a bad rate before anything is sent. */
+		for (i = 0; i < g->nb_ports; i++) {
+			double pps;
+
+			if (gen_rate_to_port_pps(g, &g->opt.rate, i, &pps, err, sizeof(err)) != 0)
+				gen_die("--rate: %s", err);
+		}
+	}
+
+	for (i = 0; i < g->nb_tx; i++)
+		rte_eal_remote_launch(gen_tx_lcore_main, g->tx[i], g->tx[i]->lcore);
+	if (g->rx.lcore != RTE_MAX_LCORE)
+		rte_eal_remote_launch(gen_rx_lcore_main, g, g->rx.lcore);
+
+	status = g->opt.server ? gen_run_server(g) : gen_run_cli(g);
+	if (status == 0) {
+		if (!g->opt.quiet)
+			gen_report_print(g, stdout);
+		if (g->opt.json != NULL && gen_report_write(g, g->opt.json) != 0) {
+			fprintf(stderr, "pvpkit-gen: cannot write %s\n", g->opt.json);
+			status = 1;
+		}
+	}
+
+	g->quit = true;
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		rte_eal_wait_lcore(lcore);
+	gen_ports_close(g);
+	gen_streams_release(g);
+	rte_eal_cleanup();
+	pvp_stats_destroy(g->stats);
+	return status;
+}

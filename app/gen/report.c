@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Reports: the JSON object that stats.get answers and --json writes
+ * (lib/stats snapshot + "traffic" + "streams" + "unsigned_rx"), the
+ * summary table of a CLI run, and the periodic rate line.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "gen.h"
+
+/* Packets the current (or last) run sent, and its length in seconds. */
+static void
+gen_run_totals(struct gen_ctx *g, uint64_t *sent, double *elapsed)
+{
+	uint64_t end;
+	uint16_t i;
+
+	*sent = 0;
+	for (i = 0; i < g->nb_ws; i++)
+		*sent += g->ws[i]->sent_run;
+	if (g->run_start_tsc == 0) {
+		*elapsed = 0;
+		return;
+	}
+	end = g->running ? rte_rdtsc() : g->run_stop_tsc;
+	*elapsed = (double)(end - g->run_start_tsc) / (double)g->hz;
+}
+
+static json_t *
+gen_traffic_json(struct gen_ctx *g)
+{
+	uint64_t sent, unsent = 0, late = 0;
+	double elapsed, achieved;
+	char rs[64];
+	uint16_t i;
+
+	gen_run_totals(g, &sent, &elapsed);
+	for (i = 0; i < g->nb_ws; i++) {
+		unsent += g->ws[i]->tx.unsent - g->tx_base[i].unsent;
+		late += g->ws[i]->tx.late - g->tx_base[i].late;
+	}
+	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
+	pvp_rate_format(&g->rate, rs, sizeof(rs));
+	return json_pack("{s:b,s:s,s:f,s:f,s:I,s:I,s:I,s:f,s:b}", "running", g->running, "rate",
+			 rs, "requested_pps", g->requested_pps, "achieved_pps", achieved,
+			 "tx_packets", (json_int_t)sent, "tx_unsent", (json_int_t)unsent, "tx_late",
+			 (json_int_t)late, "elapsed_s", elapsed, "generator_limited",
+			 g->requested_pps > 0 && achieved < 0.995 * g->requested_pps);
+}
+
+static json_t *
+gen_streams_json(struct gen_ctx *g)
+{
+	json_t *arr = json_array();
+	uint16_t i;
+
+	for (i = 0; i < g->nb_ws; i++) {
+		const struct gen_wstream *w = g->ws[i];
+		struct pvp_lat_summary l;
+		struct pvp_seq seq;
+		uint64_t rx_bytes, tx = w->tx.packets - g->tx_base[i].packets;
+
+		gen_rx_read(g, i, &seq, &l, &rx_bytes);
+		json_array_append_new(
+			arr,
+			json_pack("{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+				  "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
+				  "stream", w->wire_id, "name", w->st->ps->name, "port", w->port,
+				  "queue", w->queue, "tx_packets", (json_int_t)tx, "tx_bytes",
+				  (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
+				  (json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "rx_packets",
+				  (json_int_t)seq.rx, "rx_bytes", (json_int_t)rx_bytes, "lost",
+				  (json_int_t)pvp_seq_lost(&seq, tx), "dup", (json_int_t)seq.dup,
+				  "ooo", (json_int_t)seq.ooo, "gaps", (json_int_t)seq.gaps,
+				  "latency_ns", "count", (json_int_t)l.count, "min",
+				  (json_int_t)l.min, "avg", (json_int_t)l.avg, "max",
+				  (json_int_t)l.max, "p50", (json_int_t)l.p50, "p90",
+				  (json_int_t)l.p90, "p99", (json_int_t)l.p99, "p99_9",
+				  (json_int_t)l.p99_9, "jitter", (json_int_t)l.jitter));
+	}
+	return arr;
+}
+
+static json_t *
+gen_lcores_json(struct gen_ctx *g)
+{
+	json_t *arr = json_array();
+	uint16_t i;
+
+	for (i = 0; i < g->nb_tx; i++) {
+		const struct gen_tx_lcore *tl = g->tx[i];
+
+		json_array_append_new(
+			arr, json_pack("{s:i,s:i,s:i,s:f}", "lcore", tl->lcore, "port", tl->port,
+				       "queue", tl->queue, "cycles_per_packet",
+				       tl->pkts_busy ? (double)tl->cycles_busy / tl->pkts_busy : 0.0));
+	}
+	return arr;
+}
+
+json_t *
+gen_report_json(struct gen_ctx *g)
+{
+	struct pvp_stats_snap snap;
+	json_t *root;
+
+	if (pvp_stats_snapshot(g->stats, &snap) != 0)
+		return NULL;
+	root = pvp_stats_snap_to_json(&snap);
+	if (root == NULL)
+		return NULL;
+	json_object_set_new(root, "traffic", gen_traffic_json(g));
+	json_object_set_new(root, "streams", gen_streams_json(g));
+	json_object_set_new(root, "unsigned_rx",
+			    json_integer((json_int_t)__atomic_load_n(&g->rx.unsigned_rx,
+								     __ATOMIC_RELAXED)));
+	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
+	return root;
+}
+
+int
+gen_report_write(struct gen_ctx *g, const char *path)
+{
+	json_t *root = gen_report_json(g);
+	int ret;
+
+	if (root == NULL)
+		return -ENOMEM;
+	ret = json_dump_file(root, path, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(root);
+	return ret == 0 ? 0 : -EIO;
+}
+
+void
+gen_report_print(struct gen_ctx *g, FILE *f)
+{
+	struct pvp_stats_snap snap;
+	json_t *tr = gen_traffic_json(g);
+	uint16_t p, i;
+
+	if (pvp_stats_snapshot(g->stats, &snap) != 0) {
+		json_decref(tr);
+		return;
+	}
+	fprintf(f, "\n=== pvpkit-gen summary ===\n");
+	fprintf(f, "rate %s: requested %.0f pps, achieved %.0f pps over %.3f s%s\n",
+		json_string_value(json_object_get(tr, "rate")),
+		json_real_value(json_object_get(tr, "requested_pps")),
+		json_real_value(json_object_get(tr, "achieved_pps")),
+		json_real_value(json_object_get(tr, "elapsed_s")),
+		json_is_true(json_object_get(tr, "generator_limited")) ? " (GENERATOR LIMITED)" :
+									 "");
+	fprintf(f, "%-4s %-20s %14s %14s %12s %12s %12s\n", "port", "name", "tx_packets",
+		"rx_packets", "tx_dropped", "rx_dropped", "tx_unsent");
+	for (p = 0; p < snap.nb_ports; p++) {
+		const struct pvp_stats_port_snap *ps = &snap.port[p];
+
+		fprintf(f, "%-4u %-20.20s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64
+			   " %12" PRIu64 "\n",
+			p, ps->name, ps->c[PVP_STATS_tx_packets], ps->c[PVP_STATS_rx_packets],
+			ps->c[PVP_STATS_tx_dropped], ps->c[PVP_STATS_rx_dropped],
+			ps->c[PVP_STATS_tx_dropped]);
+	}
+	fprintf(f, "%-6s %-4s %12s %12s %10s %8s %8s %10s %10s %10s %10s\n", "stream", "port",
+		"tx", "rx", "lost", "dup", "ooo", "lat_min_us", "lat_avg_us", "lat_p99_us",
+		"lat_max_us");
+	for (i = 0; i < g->nb_ws; i++) {
+		const struct gen_wstream *w = g->ws[i];
+		uint64_t tx = w->tx.packets - g->tx_base[i].packets, rxb;
+		struct pvp_lat_summary l;
+		struct pvp_seq seq;
+
+		gen_rx_read(g, i, &seq, &l, &rxb);
+		fprintf(f, "%-6u %-4u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
+			   " %8" PRIu64 " %10.3f %10.3f %10.3f %10.3f\n",
+			w->wire_id, w->port, tx, seq.rx, pvp_seq_lost(&seq, tx), seq.dup, seq.ooo,
+			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
+	}
+	fprintf(f, "unsigned_rx %" PRIu64 "\n",
+		__atomic_load_n(&g->rx.unsigned_rx, __ATOMIC_RELAXED));
+	for (i = 0; i < g->nb_tx; i++) {
+		const struct gen_tx_lcore *tl = g->tx[i];
+
+		if (tl->pkts_busy != 0)
+			fprintf(f, "tx lcore %u (port %u queue %u): %.1f cycles/packet\n",
+				tl->lcore, tl->port, tl->queue,
+				(double)tl->cycles_busy / tl->pkts_busy);
+	}
+	fflush(f);
+	json_decref(tr);
+}
+
+void
+gen_report_period(struct gen_ctx *g)
+{
+	static struct pvp_stats_snap prev;
+	static bool have_prev;
+	struct pvp_stats_snap now, diff;
+	uint16_t p;
+
+	if (pvp_stats_snapshot(g->stats, &now) != 0)
+		return;
+	if (have_prev && pvp_stats_diff(&now, &prev, &diff) == 0) {
+		for (p = 0; p < now.nb_ports; p++) {
+			struct pvp_stats_port_rates r;
+
+			if (pvp_stats_rates(&diff, p, &r) != 0)
+				continue;
+			printf("port %u: tx %.3f Mpps %.3f Gbps(L1)  rx %.3f Mpps  tx_dropped %" PRIu64
+			       "\n",
+			       p, r.tx_pps / 1e6, r.tx_l1_bps / 1e9, r.rx_pps / 1e6,
+			       diff.port[p].c[PVP_STATS_tx_dropped]);
+		}
+		fflush(stdout);
+	}
+	prev = now;
+	have_prev = true;
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Runs: turning a requested rate, duration and count into per wire stream
+ * parameters, and starting, updating and stopping the TX lcores. Used by
+ * the CLI run (main.c) and the control methods (ctl.c) alike; callers hold
+ * gen_lock.
+ *
+ * A rate applies per port and is shared equally by the port's streams
+ * that have no rate of their own; a stream's share is split equally over
+ * the port's TX lcores. With a duration and a paced rate every wire
+ * stream sends exactly round(pps x duration) packets, so counts are exact
+ * whatever the scheduler does to the timing.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+
+#include "gen.h"
+
+/* Mean frame size (FCS included) of the port's streams without own rate. */
+static double
+gen_port_shared_size(struct gen_ctx *g, uint16_t port, unsigned int *nb)
+{
+	double sum = 0;
+	uint16_t s;
+
+	*nb = 0;
+	for (s = 0; s < g->nb_streams; s++) {
+		const struct pvp_stream *ps = g->streams[s].ps;
+
+		if (g->streams[s].port != port || ps->has_rate)
+			continue;
+		sum += ps->avg_size;
+		(*nb)++;
+	}
+	return *nb != 0 ? sum / *nb : 64;
+}
+
+/* pps of @p r for frames of @p avg_size on @p port; 0 means unpaced. */
+static int
+gen_rate_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port, double avg_size,
+	     double *pps, char *err, size_t errlen)
+{
+	const struct gen_port *p = &g->port[port];
+	char rs[64];
+	int ret;
+
+	if (pvp_rate_is_max(r)) {
+		*pps = 0;
+		return 0;
+	}
+	pvp_rate_format(r, rs, sizeof(rs));
+	ret = pvp_rate_to_pps(r, avg_size, p->link_bps, pps);
+	if (ret != 0) {
+		snprintf(err, errlen, "rate %s: port %u (%s) reports no link speed: give --speed",
+			 rs, port, p->name);
+		return -EINVAL;
+	}
+	if (p->link_bps != 0 && *pps > pvp_rate_line_pps(p->link_bps, avg_size) * 1.000001) {
+		snprintf(err, errlen,
+			 "rate %s is above the line rate of port %u (%.0f pps at %.1f B on %" PRIu64
+			 " Mbps): refused (use --speed for a faster virtual port)",
+			 rs, port, pvp_rate_line_pps(p->link_bps, avg_size), avg_size,
+			 p->link_bps / 1000000);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+int
+gen_rate_to_port_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port, double *pps,
+		     char *err, size_t errlen)
+{
+	unsigned int nb;
+
+	return gen_rate_pps(g, r, port, gen_port_shared_size(g, port, &nb), pps, err, errlen);
+}
+
+/* Share @p total over @p n parts: part @p i. */
+static uint64_t
+gen_split(uint64_t total, uint64_t n, uint64_t i)
+{
+	return total / n + (i < total % n ? 1 : 0);
+}
+
+/* Compute each wire stream's pps for @p rate; fails without changing anything. */
+static int
+gen_compute_pps(struct gen_ctx *g, const struct pvp_rate *rate, double *ws_pps, char *err,
+		size_t errlen)
+{
+	double port_pps[GEN_MAX_PORTS];
+	unsigned int nb_shared[GEN_MAX_PORTS];
+	uint16_t p, i;
+	int ret;
+
+	for (p = 0; p < g->nb_ports; p++) {
+		double size = gen_port_shared_size(g, p, &nb_shared[p]);
+
+		port_pps[p] = 0;
+		if (nb_shared[p] == 0)
+			continue;
+		ret = gen_rate_pps(g, rate, p, size, &port_pps[p], err, errlen);
+		if (ret != 0)
+			return ret;
+	}
+	for (i = 0; i < g->nb_ws; i++) {
+		const struct gen_wstream *w = g->ws[i];
+		const struct pvp_stream *ps = w->st->ps;
+		uint16_t nq = g->port[w->port].nb_txq;
+		double pps;
+
+		if (ps->has_rate) {
+			ret = gen_rate_pps(g, &ps->rate, w->port, ps->avg_size, &pps, err, errlen);
+			if (ret != 0)
+				return ret;
+		} else {
+			pps = port_pps[w->port] / nb_shared[w->port];
+		}
+		ws_pps[i] = pps / nq;
+	}
+	return 0;
+}
+
+/* Index of stream @p s among the streams of its port. */
+static unsigned int
+gen_stream_rank(struct gen_ctx *g, uint16_t s, unsigned int *nb)
+{
+	unsigned int rank = 0;
+	uint16_t i;
+
+	*nb = 0;
+	for (i = 0; i < g->nb_streams; i++) {
+		if (g->streams[i].port != g->streams[s].port)
+			continue;
+		if (i < s)
+			rank++;
+		(*nb)++;
+	}
+	return rank;
+}
+
+int
+gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s, char *err,
+		  size_t errlen)
+{
+	double ws_pps[GEN_MAX_WSTREAMS];
+	uint64_t now;
+	uint16_t i;
+	int ret;
+
+	if (g->nb_ws == 0) {
+		snprintf(err, errlen, "no streams loaded");
+		return -ENOENT;
+	}
+	if (g->running) {
+		snprintf(err, errlen, "traffic is running: stop it first");
+		return -EBUSY;
+	}
+	ret = gen_compute_pps(g, rate, ws_pps, err, errlen);
+	if (ret != 0)
+		return ret;
+	g->requested_pps = 0;
+	for (i = 0; i < g->nb_ws; i++) {
+		struct gen_wstream *w = g->ws[i];
+		const struct pvp_stream *ps = w->st->ps;
+		uint16_t nq = g->port[w->port].nb_txq;
+		unsigned int nb, rank = gen_stream_rank(g, ps->id, &nb);
+		uint64_t per_stream = 0;
+
+		w->pps = ws_pps[i];
+		g->requested_pps += w->pps;
+		w->done = false;
+		w->sent_run = 0;
+		w->burst_sent = 0;
+		w->bursts_done = 0;
+		w->gap_until = 0;
+		w->limit = 0;
+		w->burst_pkts = 0;
+		w->nb_bursts = 0;
+		w->gap_tsc = 0;
+		if (ps->mode != PVP_MODE_CONTINUOUS) {
+			per_stream = ps->burst_packets;
+			w->nb_bursts = ps->mode == PVP_MODE_MULTI_BURST ? ps->burst_count : 1;
+			w->gap_tsc = ps->burst_gap_us * g->hz / 1000000;
+		} else if (g->opt.count != 0) {
+			per_stream = gen_split(g->opt.count, nb, rank);
+			w->nb_bursts = RTE_MAX(g->opt.bursts, 1u);
+			w->gap_tsc = g->opt.ibg_us * g->hz / 1000000;
+		}
+		if (per_stream != 0) {
+			w->burst_pkts = gen_split(per_stream, nq, w->queue);
+			if (w->burst_pkts == 0)
+				w->done = true;
+		} else if (duration_s > 0 && w->pps > 0) {
+			w->limit = (uint64_t)llround(w->pps * duration_s);
+		}
+	}
+	now = rte_rdtsc();
+	g->rate = *rate;
+	g->run_start_tsc = now;
+	g->run_stop_tsc = 0;
+	g->run_end_tsc = duration_s > 0 ? now + (uint64_t)(duration_s * g->hz) : 0;
+	g->running = true;
+	for (i = 0; i < g->nb_tx; i++) {
+		struct gen_tx_lcore *tl = g->tx[i];
+
+		tl->finish_tsc = 0;
+		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&tl->state, GEN_TX_RUN, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+int
+gen_traffic_update(struct gen_ctx *g, const struct pvp_rate *rate, char *err, size_t errlen)
+{
+	double ws_pps[GEN_MAX_WSTREAMS];
+	uint16_t i;
+	int ret;
+
+	if (!g->running) {
+		snprintf(err, errlen, "traffic is not running");
+		return -EINVAL;
+	}
+	ret = gen_compute_pps(g, rate, ws_pps, err, errlen);
+	if (ret != 0)
+		return ret;
+	g->requested_pps = 0;
+	for (i = 0; i < g->nb_ws; i++) {
+		struct gen_wstream *w = g->ws[i];
+
+		/* A duration's exact count no longer holds; the end time does. */
+		w->limit = 0;
+		/* An aligned double store is atomic on the supported CPUs. */
+		*(volatile double *)&w->pps = ws_pps[i];
+		g->requested_pps += ws_pps[i];
+	}
+	g->rate = *rate;
+	for (i = 0; i < g->nb_tx; i++)
+		__atomic_add_fetch(&g->tx[i]->run_gen, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+bool
+gen_traffic_tx_done(struct gen_ctx *g)
+{
+	uint16_t i;
+
+	for (i = 0; i < g->nb_tx; i++) {
+		struct gen_tx_lcore *tl = g->tx[i];
+
+		if (__atomic_load_n(&tl->state, __ATOMIC_ACQUIRE) == GEN_TX_RUN ||
+		    __atomic_load_n(&tl->stopped, __ATOMIC_ACQUIRE) == 0)
+			return false;
+	}
+	return true;
+}
+
+void
+gen_traffic_stop(struct gen_ctx *g)
+{
+	uint64_t deadline, finish = 0;
+	bool self = true;
+	uint16_t i;
+
+	if (!g->running)
+		return;
+	/* A run that ended by its own counts ends at its last packet. */
+	for (i = 0; i < g->nb_tx; i++) {
+		if (!gen_traffic_tx_done(g) || g->tx[i]->finish_tsc == 0)
+			self = false;
+		else
+			finish = RTE_MAX(finish, g->tx[i]->finish_tsc);
+	}
+	for (i = 0; i < g->nb_tx; i++)
+		__atomic_store_n(&g->tx[i]->state, GEN_TX_IDLE, __ATOMIC_RELEASE);
+	deadline = rte_rdtsc() + 2 * g->hz;
+	while (!gen_traffic_tx_done(g) && rte_rdtsc() < deadline)
+		usleep(100);
+	g->run_stop_tsc = self && finish != 0 ? finish : rte_rdtsc();
+	g->running = false;
+}

@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Streams: a lib/pkt profile (from --profile, the shortcut options, a
+ * pcap or a profile.load request) becomes wire streams, one per profile
+ * stream and TX queue of its port, each with its own sequence space, its
+ * share of the flows, and a mempool whose mbufs hold the stream's
+ * template from the start (filled by the pool's obj_init callback).
+ *
+ * Wire stream id = profile stream id + queue * number of streams, so with
+ * one TX core per port the signature's stream id is the profile's.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "gen.h"
+
+static unsigned int gen_pool_gen; /* makes pool names unique across loads */
+
+/* Set the signature's stream id in a frame of template @p t, fixing checksums. */
+static void
+gen_patch_sid(const struct pvp_tmpl *t, uint8_t *buf, uint16_t wire_id)
+{
+	uint16_t *w;
+	uint16_t nv = rte_cpu_to_be_16(wire_id);
+
+	if (t->sig_off == 0)
+		return;
+	w = (uint16_t *)(buf + t->sig_off + 4);
+	if (*w == nv)
+		return;
+	gen_csum_fix(buf, &t->sig_csum, (uint16_t)~*w + nv);
+	*w = nv;
+}
+
+/* Fill a new mbuf with flow flow_lo of the first template (obj_init). */
+static void
+gen_ws_obj_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+{
+	struct gen_wstream *w = arg;
+	const struct pvp_stream *ps = w->st->ps;
+	const struct pvp_tmpl *t = &ps->tmpl[ps->order[0]];
+	struct rte_mbuf *m = obj;
+	uint8_t *d;
+
+	rte_pktmbuf_init(mp, NULL, obj, idx);
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(d, w->tdata[t - ps->tmpl], t->len);
+	if (!ps->replay && ps->flows > 1) {
+		pvp_flow_build(ps, t, w->flow_lo, d);
+		gen_patch_sid(t, d, w->wire_id);
+	}
+	m->data_len = t->len;
+	m->pkt_len = t->len;
+}
+
+/* Bytes that differ between flows of template @p t (from its start). */
+static uint16_t
+gen_hdr_copy(const struct pvp_stream *ps, const struct pvp_tmpl *t)
+{
+	uint32_t end, i;
+
+	if (t->sig_off == 0)
+		return t->len;
+	end = t->sig_off + PVP_SIG_LEN;
+	for (i = 0; i < ps->n_vars; i++)
+		end = RTE_MAX(end, (uint32_t)t->slot[i].off + t->slot[i].len);
+	return (uint16_t)RTE_MIN(end, (uint32_t)t->len);
+}
+
+/* Whether the per-packet path can move every variable incrementally. */
+static bool
+gen_vars_fast(const struct pvp_stream *ps)
+{
+	const struct pvp_tmpl *t = &ps->tmpl[0];
+	uint32_t i;
+
+	for (i = 0; i < ps->n_vars; i++) {
+		const struct pvp_var *v = &ps->vars[i];
+		const struct pvp_slot *sl = &t->slot[i];
+		uint64_t range = (uint64_t)v->max - v->min + 1;
+
+		if (v->op != PVP_VAR_INC && v->op != PVP_VAR_DEC)
+			return false;
+		if (v->step >= range || v->div == 0)
+			return false;
+		if (sl->len != 1 && (sl->off & 1) != 0)
+			return false;
+	}
+	return true;
+}
+
+static void
+gen_ws_free(struct gen_ctx *g, struct gen_wstream *w)
+{
+	uint32_t i;
+
+	if (w == NULL)
+		return;
+	if (w->mp != NULL && g->nb_retired < RTE_DIM(g->retired))
+		g->retired[g->nb_retired++] = w->mp;
+	if (w->tdata != NULL) {
+		for (i = 0; i < w->st->ps->n_tmpl; i++)
+			rte_free(w->tdata[i]);
+		rte_free(w->tdata);
+	}
+	rte_free(w->cache);
+	rte_free(w);
+}
+
+/* Free the pools of replaced profiles whose mbufs have all come back. */
+static void
+gen_retired_reap(struct gen_ctx *g)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < g->nb_retired; i++) {
+		struct rte_mempool *mp = g->retired[i];
+
+		if (rte_mempool_in_use_count(mp) == 0)
+			rte_mempool_free(mp);
+		else
+			g->retired[j++] = mp;
+	}
+	g->nb_retired = j;
+}
+
+void
+gen_streams_release(struct gen_ctx *g)
+{
+	uint16_t i;
+
+	for (i = 0; i < g->nb_tx; i++)
+		g->tx[i]->nb_ws = 0;
+	for (i = 0; i < g->nb_ws; i++) {
+		gen_ws_free(g, g->ws[i]);
+		g->ws[i] = NULL;
+	}
+	g->nb_ws = 0;
+	g->nb_streams = 0;
+	pvp_profile_free(g->profile);
+	g->profile = NULL;
+	gen_retired_reap(g);
+}
+
+static struct gen_wstream *
+gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t wire_id,
+	      char *err, size_t errlen)
+{
+	const struct pvp_stream *ps = st->ps;
+	uint16_t nq = g->port[st->port].nb_txq;
+	int socket = rte_eth_dev_socket_id(g->port[st->port].eth_port);
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct gen_wstream *w;
+	uint64_t block;
+	uint32_t i, n, cache;
+	uint8_t *tmp;
+
+	if (socket < 0)
+		socket = SOCKET_ID_ANY;
+	w = rte_zmalloc_socket("gen_ws", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
+	if (w == NULL)
+		goto nomem;
+	w->wire_id = wire_id;
+	w->st = st;
+	w->port = st->port;
+	w->queue = queue;
+	/* Flows are split in contiguous blocks over the port's TX lcores. */
+	if (ps->flows < nq) {
+		w->flow_lo = queue % ps->flows;
+		w->flow_hi = w->flow_lo + 1;
+	} else {
+		block = (ps->flows + nq - 1) / nq;
+		w->flow_lo = block * queue;
+		w->flow_hi = RTE_MIN(ps->flows, block * (queue + 1));
+		if (w->flow_lo >= w->flow_hi) {
+			w->flow_lo = 0;
+			w->flow_hi = 1;
+		}
+	}
+	w->tdata = rte_zmalloc_socket("gen_tdata", sizeof(*w->tdata) * ps->n_tmpl, 0, socket);
+	if (w->tdata == NULL)
+		goto nomem;
+	for (i = 0; i < ps->n_tmpl; i++) {
+		const struct pvp_tmpl *t = &ps->tmpl[i];
+
+		w->tdata[i] = rte_malloc_socket("gen_tmpl", t->len, RTE_CACHE_LINE_SIZE, socket);
+		if (w->tdata[i] == NULL)
+			goto nomem;
+		memcpy(w->tdata[i], t->data, t->len);
+		gen_patch_sid(t, w->tdata[i], wire_id);
+	}
+	if (st->cache_flows != 0) {
+		const struct pvp_tmpl *t = &ps->tmpl[0];
+		uint64_t f;
+
+		w->cache = rte_malloc_socket("gen_cache", (w->flow_hi - w->flow_lo) * st->hdr_copy,
+					     RTE_CACHE_LINE_SIZE, socket);
+		tmp = malloc(t->len);
+		if (w->cache == NULL || tmp == NULL) {
+			free(tmp);
+			goto nomem;
+		}
+		for (f = w->flow_lo; f < w->flow_hi; f++) {
+			pvp_flow_build(ps, t, f, tmp);
+			gen_patch_sid(t, tmp, wire_id);
+			memcpy(w->cache + (f - w->flow_lo) * st->hdr_copy, tmp, st->hdr_copy);
+		}
+		free(tmp);
+	}
+	n = g->opt.pool_size;
+	cache = RTE_MIN(512u, n / 2);
+	snprintf(name, sizeof(name), "gen_w%u_%u", gen_pool_gen, wire_id);
+	w->mp = rte_mempool_create(name, n, sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM +
+						    RTE_ALIGN_CEIL(st->max_len, 64u),
+				   cache, sizeof(struct rte_pktmbuf_pool_private),
+				   rte_pktmbuf_pool_init, NULL, gen_ws_obj_init, w, socket, 0);
+	if (w->mp == NULL) {
+		snprintf(err, errlen, "stream %u: no memory for %u mbufs of %u B (give -m more): %s",
+			 ps->id, n, st->max_len, rte_strerror(rte_errno));
+		gen_ws_free(g, w);
+		return NULL;
+	}
+	gen_ws_reset(w);
+	return w;
+nomem:
+	snprintf(err, errlen, "stream %u: out of memory", ps->id);
+	gen_ws_free(g, w);
+	return NULL;
+}
+
+int
+gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen)
+{
+	uint32_t s, i;
+	uint16_t q, t;
+
+	if (p->n_streams == 0 || p->n_streams > GEN_MAX_STREAMS) {
+		snprintf(err, errlen, "%s: %u streams, pvpkit-gen takes 1..%d", p->source,
+			 p->n_streams, GEN_MAX_STREAMS);
+		return -EINVAL;
+	}
+	if (p->n_streams * g->opt.tx_cores > GEN_MAX_WSTREAMS) {
+		snprintf(err, errlen, "%s: %u streams x %u TX cores is over %d", p->source,
+			 p->n_streams, g->opt.tx_cores, GEN_MAX_WSTREAMS);
+		return -EINVAL;
+	}
+	for (s = 0; s < p->n_streams; s++) {
+		const struct pvp_stream *ps = &p->streams[s];
+		uint16_t mtu = 0;
+
+		if (ps->port >= g->nb_ports) {
+			snprintf(err, errlen, "%s: stream %u (%s): unknown port %u (%u ports)",
+				 p->source, s, ps->name, ps->port, g->nb_ports);
+			return -ENODEV;
+		}
+		rte_eth_dev_get_mtu(g->port[ps->port].eth_port, &mtu);
+		for (i = 0; i < ps->n_tmpl; i++) {
+			/* The MTU counts the IP packet: frame - 14 B Ethernet - 4 B FCS. */
+			if (mtu != 0 && ps->tmpl[i].len > mtu + RTE_ETHER_HDR_LEN + 8) {
+				snprintf(err, errlen,
+					 "%s: stream %u (%s): frame of %u B is over the MTU %u of port %u",
+					 p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port);
+				return -EINVAL;
+			}
+		}
+	}
+
+	gen_streams_release(g);
+	gen_pool_gen++;
+	g->profile = p;
+	g->nb_streams = (uint16_t)p->n_streams;
+	for (s = 0; s < p->n_streams; s++) {
+		struct gen_stream *st = &g->streams[s];
+		struct pvp_stream *ps = &p->streams[s];
+		uint64_t per_lcore;
+
+		memset(st, 0, sizeof(*st));
+		st->ps = ps;
+		st->port = ps->port;
+		for (i = 0; i < ps->n_tmpl; i++)
+			st->max_len = RTE_MAX(st->max_len, ps->tmpl[i].len);
+		st->multi_tmpl = ps->n_order > 1 || ps->n_tmpl > 1;
+		per_lcore = (ps->flows + g->opt.tx_cores - 1) / g->opt.tx_cores;
+		if (!st->multi_tmpl && ps->flows > 1) {
+			st->hdr_copy = gen_hdr_copy(ps, &ps->tmpl[0]);
+			if (per_lcore <= GEN_CACHE_FLOWS &&
+			    per_lcore * st->hdr_copy <= GEN_CACHE_BYTES)
+				st->cache_flows = (uint32_t)per_lcore;
+			else
+				st->fast_vars = gen_vars_fast(ps);
+		}
+	}
+	for (q = 0; q < g->opt.tx_cores; q++) {
+		for (s = 0; s < p->n_streams; s++) {
+			uint16_t wire_id = (uint16_t)(s + q * p->n_streams);
+			struct gen_wstream *w;
+
+			w = gen_ws_create(g, &g->streams[s], q, wire_id, err, errlen);
+			if (w == NULL) {
+				g->nb_ws = wire_id;
+				gen_streams_release(g);
+				return -ENOMEM;
+			}
+			g->ws[wire_id] = w;
+			for (t = 0; t < g->nb_tx; t++) {
+				struct gen_tx_lcore *tl = g->tx[t];
+
+				if (tl->port == w->port && tl->queue == q)
+					tl->ws[tl->nb_ws++] = w;
+			}
+		}
+	}
+	g->nb_ws = (uint16_t)(p->n_streams * g->opt.tx_cores);
+	for (s = 0; s < p->n_streams; s++) {
+		char line[256];
+
+		pvp_stream_summary(&p->streams[s], line, sizeof(line));
+		GEN_LOG(INFO, "%s%s", line,
+			g->streams[s].cache_flows ? " (flow cache)" :
+			g->streams[s].fast_vars	  ? " (incremental fields)" :
+						    "");
+	}
+	return 0;
+}
+
+/* Parse --imix-sizes "64:7,570:4,1518:1" into a profile JSON array. */
+static json_t *
+gen_imix_json(const char *list, char *err, size_t errlen)
+{
+	json_t *arr = json_array();
+	char buf[512];
+	char *tok, *save = NULL;
+
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, errlen, "--imix-sizes: list too long");
+		json_decref(arr);
+		return NULL;
+	}
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long size, weight = 1;
+		char *end;
+
+		size = strtoul(tok, &end, 10);
+		if (*end == ':')
+			weight = strtoul(end + 1, &end, 10);
+		if (*end != '\0' || end == tok) {
+			snprintf(err, errlen, "--imix-sizes: '%s' is not size[:weight]", tok);
+			json_decref(arr);
+			return NULL;
+		}
+		json_array_append_new(arr, json_pack("{s:I,s:I}", "size", (json_int_t)size,
+						     "weight", (json_int_t)weight));
+	}
+	return arr;
+}
+
+/* Overwrite the outer MACs of every template (--src-mac/--dst-mac). */
+static int
+gen_profile_set_macs(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen)
+{
+	struct rte_ether_addr src, dst;
+	uint32_t s, i;
+
+	if (g->opt.src_mac[0] != '\0' && rte_ether_unformat_addr(g->opt.src_mac, &src) != 0) {
+		snprintf(err, errlen, "--src-mac: '%s' is not a MAC address", g->opt.src_mac);
+		return -EINVAL;
+	}
+	if (g->opt.dst_mac[0] != '\0' && rte_ether_unformat_addr(g->opt.dst_mac, &dst) != 0) {
+		snprintf(err, errlen, "--dst-mac: '%s' is not a MAC address", g->opt.dst_mac);
+		return -EINVAL;
+	}
+	for (s = 0; s < p->n_streams; s++) {
+		for (i = 0; i < p->streams[s].n_tmpl; i++) {
+			uint8_t *d = p->streams[s].tmpl[i].data;
+
+			if (g->opt.dst_mac[0] != '\0')
+				memcpy(d, &dst, RTE_ETHER_ADDR_LEN);
+			if (g->opt.src_mac[0] != '\0')
+				memcpy(d + RTE_ETHER_ADDR_LEN, &src, RTE_ETHER_ADDR_LEN);
+		}
+	}
+	return 0;
+}
+
+struct pvp_profile *
+gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
+{
+	struct pvp_pkt_error e;
+	struct pvp_profile *p = NULL;
+	uint16_t ports[GEN_MAX_PORTS];
+	uint16_t i;
+
+	memset(&e, 0, sizeof(e));
+	for (i = 0; i < g->nb_ports; i++)
+		ports[i] = i;
+	if (g->opt.profile != NULL) {
+		p = pvp_profile_load(g->opt.profile, &e);
+	} else if (g->opt.pcap != NULL || g->opt.imix_list != NULL) {
+		json_t *root = json_object(), *streams = json_array();
+
+		json_object_set_new(root, "streams", streams);
+		for (i = 0; i < g->nb_ports; i++) {
+			json_t *st = json_object();
+
+			json_object_set_new(st, "port", json_integer(i));
+			if (g->opt.pcap != NULL) {
+				json_object_set_new(st, "pcap", json_string(g->opt.pcap));
+				if (g->opt.pcap_as_is)
+					json_object_set_new(st, "replay", json_true());
+			} else {
+				json_t *imix = gen_imix_json(g->opt.imix_list, err, errlen);
+
+				if (imix == NULL) {
+					json_decref(st);
+					json_decref(root);
+					return NULL;
+				}
+				json_object_set_new(st, "imix", imix);
+				if (g->opt.flows > 1)
+					json_object_set_new(
+						st, "vars",
+						json_pack("[{s:s,s:s,s:s,s:I}]", "field", "ipv4.src",
+							  "op", "inc", "min", "16.0.0.1", "count",
+							  (json_int_t)g->opt.flows));
+			}
+			json_array_append_new(streams, st);
+		}
+		p = pvp_profile_parse(root, g->opt.pcap != NULL ? g->opt.pcap : "--imix-sizes", &e);
+		json_decref(root);
+	} else {
+		p = pvp_profile_quick(g->opt.imix ? 0 : g->opt.size, g->opt.flows, ports,
+				      g->nb_ports, &e);
+	}
+	if (p == NULL) {
+		snprintf(err, errlen, "%s", e.text[0] != '\0' ? e.text : strerror(errno));
+		return NULL;
+	}
+	if (gen_profile_set_macs(g, p, err, errlen) != 0) {
+		pvp_profile_free(p);
+		return NULL;
+	}
+	return p;
+}

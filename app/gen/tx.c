@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * TX engine: one lcore per (port, queue). Each wire stream has its own
+ * mempool whose mbufs were filled with the stream's template when the
+ * pool was populated (gen_ws_obj_init in stream.c), so per packet only the
+ * mbuf fields that free() or a PMD may have changed are reset, the flow's
+ * varying bytes are written (from the flow cache, or incrementally), and
+ * the signature is stamped. Pacing is a token bucket on the TSC: the
+ * target count at time t is base + (t - t0) * pps / hz; a backlog larger
+ * than --catchup-us worth of packets (after a stall) is given up and
+ * counted as "late" instead of being sent as one long burst.
+ */
+
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+
+#include "gen.h"
+
+/*
+ * Stamp seq and tx_ts of the signature and fix the checksums covering
+ * them. Inline equivalent of pvp_sig_stamp(): the per-packet cost of a
+ * call was visible in the benchmark.
+ */
+static __rte_always_inline void
+gen_stamp(const struct pvp_tmpl *t, uint8_t *pkt, uint32_t seq, uint32_t ts)
+{
+	uint16_t *w = (uint16_t *)(pkt + t->sig_off + 6);
+	uint32_t nseq = rte_cpu_to_be_32(seq);
+	uint16_t n[4];
+	uint32_t delta;
+
+	memcpy(&n[0], &nseq, 4);
+	memcpy(&n[2], &ts, 4);
+	delta = (uint16_t)~w[0] + (uint16_t)~w[1] + (uint16_t)~w[2] + (uint16_t)~w[3] +
+		n[0] + n[1] + n[2] + n[3];
+	memcpy(w, n, 8);
+	gen_csum_fix(pkt, &t->sig_csum, delta);
+}
+
+/* Write one variable's new value (big endian) and fix its checksums. */
+static __rte_always_inline void
+gen_var_write(uint8_t *pkt, const struct pvp_slot *sl, uint32_t v)
+{
+	uint32_t delta;
+
+	if (sl->len == 4) {
+		uint16_t *w = (uint16_t *)(pkt + sl->off);
+		uint32_t nv = rte_cpu_to_be_32(v);
+		uint16_t n[2];
+
+		memcpy(n, &nv, 4);
+		delta = (uint16_t)~w[0] + (uint16_t)~w[1] + n[0] + n[1];
+		w[0] = n[0];
+		w[1] = n[1];
+	} else if (sl->len == 2) {
+		uint16_t *w = (uint16_t *)(pkt + sl->off);
+		uint16_t nv = rte_cpu_to_be_16((uint16_t)v);
+
+		delta = (uint16_t)~*w + nv;
+		*w = nv;
+	} else {
+		/* One byte: work on the aligned 16-bit word holding it. */
+		uint16_t *w = (uint16_t *)(pkt + (sl->off & ~1u));
+		uint16_t old = *w;
+
+		pkt[sl->off] = (uint8_t)v;
+		delta = (uint16_t)~old + *w;
+	}
+	gen_csum_fix(pkt, &sl->csum, delta);
+}
+
+/* Position every fast variable on flow @p f. */
+static void
+gen_vars_seek(struct gen_wstream *w, uint64_t f)
+{
+	const struct pvp_stream *ps = w->st->ps;
+	uint32_t i;
+
+	for (i = 0; i < ps->n_vars; i++) {
+		const struct pvp_var *v = &ps->vars[i];
+
+		w->vs[i].cur = pvp_var_value(v, f);
+		w->vs[i].sub = v->div - (f % v->div);
+	}
+}
+
+/* Move the fast variables to the next flow. */
+static __rte_always_inline void
+gen_vars_next(struct gen_wstream *w, const struct pvp_stream *ps)
+{
+	uint32_t i;
+
+	if (unlikely(++w->flow == w->flow_hi)) {
+		w->flow = w->flow_lo;
+		gen_vars_seek(w, w->flow);
+		return;
+	}
+	for (i = 0; i < ps->n_vars; i++) {
+		const struct pvp_var *v = &ps->vars[i];
+		struct gen_var_state *s = &w->vs[i];
+		uint64_t range = (uint64_t)v->max - v->min + 1;
+		int64_t nv;
+
+		if (--s->sub != 0)
+			continue;
+		s->sub = v->div;
+		if (v->op == PVP_VAR_INC) {
+			nv = (int64_t)s->cur + v->step;
+			if (nv > (int64_t)v->max)
+				nv -= (int64_t)range;
+		} else {
+			nv = (int64_t)s->cur - v->step;
+			if (nv < (int64_t)v->min)
+				nv += (int64_t)range;
+		}
+		s->cur = (uint32_t)nv;
+	}
+}
+
+void
+gen_ws_reset(struct gen_wstream *w)
+{
+	w->flow = w->flow_lo;
+	w->order_idx = 0;
+	w->seq = 0;
+	if (w->st->fast_vars)
+		gen_vars_seek(w, w->flow);
+}
+
+/* Reset the mbuf fields a previous trip through free() or a PMD may change. */
+static __rte_always_inline void
+gen_mbuf_prep(struct rte_mbuf *m, uint64_t rearm, uint16_t len)
+{
+	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rearm;
+	m->ol_flags = 0;
+	m->pkt_len = len;
+	m->data_len = len;
+}
+
+/*
+ * Build @p n packets of wire stream @p w into @p pkts (taken from its
+ * pool). Returns the bytes built.
+ */
+static __rte_always_inline uint64_t
+gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm)
+{
+	const struct gen_stream *st = w->st;
+	const struct pvp_stream *ps = st->ps;
+	uint32_t ts = (uint32_t)rte_rdtsc();
+	uint32_t seq = w->seq;
+	uint64_t bytes = 0;
+	unsigned int i, j;
+
+	if (st->multi_tmpl) {
+		for (i = 0; i < n; i++) {
+			const struct pvp_tmpl *t = &ps->tmpl[ps->order[w->order_idx]];
+			uint8_t *d;
+
+			if (++w->order_idx == ps->n_order)
+				w->order_idx = 0;
+			gen_mbuf_prep(pkts[i], rearm, t->len);
+			d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+			rte_memcpy(d, w->tdata[t - ps->tmpl], t->len);
+			if (ps->flows > 1) {
+				pvp_flow_apply(ps, t, w->flow, d);
+				if (++w->flow == w->flow_hi)
+					w->flow = w->flow_lo;
+			}
+			if (t->sig_off != 0)
+				gen_stamp(t, d, seq++, ts);
+			bytes += t->len;
+		}
+	} else {
+		const struct pvp_tmpl *t = &ps->tmpl[0];
+		uint16_t len = t->len;
+
+		for (i = 0; i < n; i++) {
+			uint8_t *d;
+
+			gen_mbuf_prep(pkts[i], rearm, len);
+			d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+			if (st->cache_flows != 0) {
+				rte_memcpy(d, w->cache + (w->flow - w->flow_lo) * st->hdr_copy,
+					   st->hdr_copy);
+				if (++w->flow == w->flow_hi)
+					w->flow = w->flow_lo;
+			} else if (st->fast_vars) {
+				for (j = 0; j < ps->n_vars; j++)
+					gen_var_write(d, &t->slot[j], w->vs[j].cur);
+				gen_vars_next(w, ps);
+			} else if (ps->flows > 1) {
+				pvp_flow_apply(ps, t, w->flow, d);
+				if (++w->flow == w->flow_hi)
+					w->flow = w->flow_lo;
+			}
+			if (t->sig_off != 0)
+				gen_stamp(t, d, seq++, ts);
+		}
+		bytes = (uint64_t)len * n;
+	}
+	w->seq = seq;
+	return bytes;
+}
+
+/* Packets wire stream @p w may send now (pacing, limits, bursts). */
+static __rte_always_inline unsigned int
+gen_ws_budget(struct gen_tx_lcore *tl, struct gen_wstream *w, uint64_t now, double cyc2pkt,
+	      uint64_t catchup)
+{
+	uint64_t n = GEN_BURST;
+
+	if (w->burst_pkts != 0) {
+		if (w->burst_sent == w->burst_pkts) {
+			if (w->gap_until == 0) {
+				/* A burst just ended. */
+				if (++w->bursts_done >= RTE_MAX(w->nb_bursts, 1u)) {
+					w->done = true;
+					return 0;
+				}
+				w->gap_until = now + w->gap_tsc + 1;
+			}
+			if (now < w->gap_until)
+				return 0;
+			/* Next burst: pacing starts over from here. */
+			w->gap_until = 0;
+			w->burst_sent = 0;
+			w->t0 = now;
+			w->n0 = w->sent_run;
+		}
+		if (n > w->burst_pkts - w->burst_sent)
+			n = w->burst_pkts - w->burst_sent;
+	}
+	if (w->limit != 0) {
+		if (w->sent_run >= w->limit) {
+			w->done = true;
+			return 0;
+		}
+		if (n > w->limit - w->sent_run)
+			n = w->limit - w->sent_run;
+	}
+	if (cyc2pkt > 0) {
+		uint64_t target = w->n0 + (uint64_t)((double)(now - w->t0) * cyc2pkt);
+
+		if (target <= w->sent_run)
+			return 0;
+		if (target - w->sent_run > catchup) {
+			uint64_t skip = target - w->sent_run - catchup;
+
+			/* Give the slots up: n0 moves so target drops by skip. */
+			w->n0 -= skip;
+			w->tx.late += skip;
+			target -= skip;
+		}
+		if (n > target - w->sent_run)
+			n = target - w->sent_run;
+	}
+	RTE_SET_USED(tl);
+	return (unsigned int)n;
+}
+
+/* Take in a new run or rate set by the control side. */
+static void
+gen_tx_take_run(struct gen_tx_lcore *tl, uint64_t now)
+{
+	uint16_t i;
+
+	for (i = 0; i < tl->nb_ws; i++) {
+		struct gen_wstream *w = tl->ws[i];
+
+		w->t0 = now;
+		w->n0 = w->sent_run;
+	}
+}
+
+int
+gen_tx_lcore_main(void *arg)
+{
+	struct gen_tx_lcore *tl = arg;
+	struct gen_ctx *g = &gen;
+	struct rte_mbuf *pkts[GEN_BURST];
+	uint32_t seen_gen = 0;
+	uint64_t rearm;
+	double cyc2pkt[GEN_MAX_STREAMS];
+	uint64_t catchup[GEN_MAX_STREAMS];
+	struct rte_mbuf tmpl_mbuf;
+
+	/* The rearm word PMDs write: data_off, refcnt 1, one segment, port. */
+	memset(&tmpl_mbuf, 0, sizeof(tmpl_mbuf));
+	tmpl_mbuf.data_off = RTE_PKTMBUF_HEADROOM;
+	rte_mbuf_refcnt_set(&tmpl_mbuf, 1);
+	tmpl_mbuf.nb_segs = 1;
+	tmpl_mbuf.port = tl->eth_port;
+	rearm = *(uint64_t *)RTE_PTR_ADD(&tmpl_mbuf, offsetof(struct rte_mbuf, rearm_data));
+
+	GEN_LOG(INFO, "TX lcore %u: port %u queue %u", rte_lcore_id(), tl->eth_port, tl->queue);
+	while (!g->quit) {
+		/* State first: control writes run_gen before state. */
+		uint32_t state = __atomic_load_n(&tl->state, __ATOMIC_ACQUIRE);
+		uint32_t rg = __atomic_load_n(&tl->run_gen, __ATOMIC_ACQUIRE);
+		uint64_t now, t_start;
+		unsigned int sent_any = 0, active = 0;
+		uint16_t i;
+
+		if (rg != seen_gen) {
+			now = rte_rdtsc();
+			for (i = 0; i < tl->nb_ws; i++) {
+				struct gen_wstream *w = tl->ws[i];
+
+				cyc2pkt[i] = w->pps > 0 ? w->pps / (double)g->hz : 0;
+				catchup[i] = w->pps > 0 ?
+					RTE_MAX((uint64_t)GEN_BURST,
+						(uint64_t)(w->pps * g->opt.catchup_us / 1e6)) :
+					0;
+			}
+			gen_tx_take_run(tl, now);
+			seen_gen = rg;
+			__atomic_store_n(&tl->acked_gen, rg, __ATOMIC_RELEASE);
+		}
+		if (state != GEN_TX_RUN) {
+			__atomic_store_n(&tl->stopped, 1, __ATOMIC_RELEASE);
+			if (g->opt.idle_sleep_us != 0)
+				usleep(g->opt.idle_sleep_us);
+			else
+				rte_pause();
+			continue;
+		}
+		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
+		t_start = now = rte_rdtsc();
+		for (i = 0; i < tl->nb_ws; i++) {
+			struct gen_wstream *w = tl->ws[i];
+			unsigned int n, sent, tries;
+			uint64_t bytes;
+
+			if (w->done)
+				continue;
+			active++;
+			n = gen_ws_budget(tl, w, now, cyc2pkt[i], catchup[i]);
+			if (n == 0)
+				continue;
+			if (rte_mempool_get_bulk(w->mp, (void **)pkts, n) != 0)
+				continue; /* all mbufs in flight: try again later */
+			bytes = gen_build(w, pkts, n, rearm);
+			sent = rte_eth_tx_burst(tl->eth_port, tl->queue, pkts, (uint16_t)n);
+			for (tries = 0; sent < n && tries < g->opt.tx_retry; tries++)
+				sent += rte_eth_tx_burst(tl->eth_port, tl->queue, pkts + sent,
+							 (uint16_t)(n - sent));
+			if (unlikely(sent < n)) {
+				unsigned int k;
+				uint64_t ub = 0;
+
+				/* The tail was not sent: its sequence numbers are reused. */
+				for (k = sent; k < n; k++)
+					ub += pkts[k]->pkt_len;
+				rte_mempool_put_bulk(w->mp, (void **)pkts + sent, n - sent);
+				w->seq -= n - sent;
+				bytes -= ub;
+				w->tx.unsent += n - sent;
+			}
+			w->sent_run += sent;
+			w->burst_sent += sent;
+			w->tx.packets += sent;
+			w->tx.bytes += bytes;
+			pvp_stats_txq_add(tl->stq, sent, bytes, n - sent);
+			sent_any += sent;
+		}
+		if (sent_any != 0) {
+			tl->cycles_busy += rte_rdtsc() - t_start;
+			tl->pkts_busy += sent_any;
+		} else if (active == 0) {
+			/* Every stream is done: the run is over for this lcore. */
+			tl->finish_tsc = rte_rdtsc();
+			__atomic_store_n(&tl->state, GEN_TX_IDLE, __ATOMIC_RELEASE);
+		} else if (g->opt.idle_sleep_us != 0) {
+			usleep(g->opt.idle_sleep_us);
+		}
+	}
+	__atomic_store_n(&tl->stopped, 1, __ATOMIC_RELEASE);
+	return 0;
+}
