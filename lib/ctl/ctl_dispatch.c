@@ -483,7 +483,7 @@ ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c)
 	int ret = 0;
 
 	while (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH) {
-		nl = memchr(c->rbuf + c->scan, '\n', c->rlen - c->scan);
+		nl = c->rlen > c->scan ? memchr(c->rbuf + c->scan, '\n', c->rlen - c->scan) : NULL;
 		if (nl == NULL) {
 			c->scan = c->rlen;
 			if (c->rlen - start > srv->max_request)

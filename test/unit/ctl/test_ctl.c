@@ -1,0 +1,1100 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * lib/ctl over real sockets (unix sockets under a private /tmp directory
+ * and loopback TCP): valid calls, every error class, limits, tokens,
+ * 100 concurrent clients, timeouts and transport errors. Each wait is
+ * bounded; the program stops by itself.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+
+#include <jansson.h>
+
+#include "pvp_ctl.h"
+
+#ifndef PVP_VERSION
+#define PVP_VERSION "unknown"
+#endif
+
+#define CALL_MS 20000 /* generous: 2 shared CPUs, many test programs at once */
+
+static int failures;
+static char dir[64];
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __func__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static struct timespec t_last;
+
+/* Progress on stdout (never asserted): where the time goes on a busy box. */
+static void
+step(const char *name)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	printf("# %-22s %6ld ms\n", name,
+	       (long)((now.tv_sec - t_last.tv_sec) * 1000 + (now.tv_nsec - t_last.tv_nsec) / 1000000));
+	t_last = now;
+}
+
+static void
+path_in_dir(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* Methods of the test server. */
+
+static json_t *
+m_echo(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	return params != NULL ? json_incref(params) : json_null();
+}
+
+static json_t *
+m_add(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	json_int_t a, b;
+
+	if (json_unpack(params, "{s:I, s:I}", "a", &a, "b", &b) != 0 &&
+	    json_unpack(params, "[II]", &a, &b) != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "add: want {\"a\": int, \"b\": int}");
+		return NULL;
+	}
+	return json_integer(a + b);
+}
+
+static json_t *
+m_fail(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	return NULL; /* no error set: the server must answer -32603 */
+}
+
+static json_t *
+m_busy(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	pvp_ctl_error_set(err, PVP_CTL_BUSY, "busy: traffic is running");
+	return NULL;
+}
+
+static json_t *
+m_sleep(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	json_int_t ms = 0;
+
+	json_unpack(params, "{s:I}", "ms", &ms);
+	if (ms > 0 && ms < 10000)
+		usleep((useconds_t)ms * 1000);
+	return json_object();
+}
+
+static json_t *
+m_big(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	json_int_t n = 0;
+	json_t *r;
+	char *s;
+
+	if (json_unpack(params, "{s:I}", "n", &n) != 0 || n < 0 || n > 16 * 1024 * 1024) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "big: want {\"n\": 0..16M}");
+		return NULL;
+	}
+	s = malloc((size_t)n + 1);
+	memset(s, 'x', (size_t)n);
+	s[n] = '\0';
+	r = json_string(s);
+	free(s);
+	return r;
+}
+
+static int
+info_cb(json_t *info, void *arg)
+{
+	return json_object_set_new(info, "extra", json_integer(42)) == 0 ? 0 : -ENOMEM;
+}
+
+static struct pvp_ctl_server *
+start_server(const char *listen, const char *token_file, size_t max_request,
+	     unsigned int max_clients, unsigned int idle_s)
+{
+	struct pvp_ctl_server_conf conf = {
+		.listen = listen,
+		.token_file = token_file,
+		.app_name = "test-ctl",
+		.max_request = max_request,
+		.max_clients = max_clients,
+		.idle_timeout_s = idle_s,
+	};
+	struct pvp_ctl_error err;
+	struct pvp_ctl_server *srv;
+
+	srv = pvp_ctl_server_create(&conf, &err);
+	if (srv == NULL) {
+		fprintf(stderr, "FAIL create %s: %s\n", listen, err.message);
+		failures++;
+		return NULL;
+	}
+	CHECK(pvp_ctl_server_register(srv, "echo", m_echo, NULL) == 0, "register echo");
+	CHECK(pvp_ctl_server_register(srv, "add", m_add, NULL) == 0, "register add");
+	CHECK(pvp_ctl_server_register(srv, "fail", m_fail, NULL) == 0, "register fail");
+	CHECK(pvp_ctl_server_register(srv, "busy", m_busy, NULL) == 0, "register busy");
+	CHECK(pvp_ctl_server_register(srv, "sleep", m_sleep, NULL) == 0, "register sleep");
+	CHECK(pvp_ctl_server_register(srv, "big", m_big, NULL) == 0, "register big");
+	CHECK(pvp_ctl_server_register(srv, "echo", m_echo, NULL) == -EEXIST, "dup");
+	CHECK(pvp_ctl_server_register(srv, "ping", m_echo, NULL) == -EEXIST, "builtin");
+	CHECK(pvp_ctl_server_register(srv, "x", NULL, NULL) == -EINVAL, "NULL cb");
+	pvp_ctl_server_set_info(srv, info_cb, NULL);
+	CHECK(pvp_ctl_server_start(srv) == 0, "start");
+	CHECK(pvp_ctl_server_register(srv, "late", m_echo, NULL) < 0, "register after start");
+	return srv;
+}
+
+/* Raw sockets: what a client that does not use the library sends. */
+
+static int
+raw_connect(const char *address)
+{
+	struct timeval tv = {.tv_sec = CALL_MS / 1000};
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	int fd;
+
+	if (strncmp(address, "unix:", 5) == 0)
+		address += 5;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", address);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		fprintf(stderr, "FAIL raw connect %s: %s\n", address, strerror(errno));
+		failures++;
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* Bounded waits even if the server misbehaves. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static int
+raw_send(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	ssize_t n;
+
+	while (len > 0) {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Bytes read past the last line, for the one raw fd being read. */
+static struct {
+	int fd;
+	size_t off, len;
+	char buf[65536];
+} rd = {.fd = -1};
+
+/* Read one line (malloc'd, no newline); NULL on EOF, error or timeout. */
+static char *
+raw_line(int fd)
+{
+	size_t len = 0, cap = 256;
+	char *buf = malloc(cap), c;
+	ssize_t n;
+
+	if (rd.fd != fd) {
+		rd.fd = fd;
+		rd.off = rd.len = 0;
+	}
+	for (;;) {
+		if (rd.off == rd.len) {
+			n = recv(fd, rd.buf, sizeof(rd.buf), 0);
+			if (n <= 0) {
+				free(buf);
+				return NULL;
+			}
+			rd.off = 0;
+			rd.len = (size_t)n;
+		}
+		c = rd.buf[rd.off++];
+		if (c == '\n')
+			break;
+		if (len + 2 > cap)
+			buf = realloc(buf, cap *= 2);
+		buf[len++] = c;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static void
+raw_close(int fd)
+{
+	if (rd.fd == fd)
+		rd.fd = -1;
+	close(fd);
+}
+
+static json_t *
+raw_answer(int fd)
+{
+	char *line = raw_line(fd);
+	json_error_t jerr;
+	json_t *j;
+
+	if (line == NULL)
+		return NULL;
+	j = json_loads(line, JSON_DECODE_ANY, &jerr);
+	if (j == NULL) {
+		fprintf(stderr, "FAIL the server sent invalid JSON: %.200s\n", line);
+		failures++;
+	}
+	free(line);
+	return j;
+}
+
+/* Error code of an answer object, 0 for a result, 1 for anything else. */
+static int
+answer_code(json_t *a)
+{
+	json_t *e;
+
+	if (!json_is_object(a))
+		return 1;
+	if (!json_is_string(json_object_get(a, "jsonrpc")) ||
+	    strcmp(json_string_value(json_object_get(a, "jsonrpc")), "2.0") != 0)
+		return 1;
+	e = json_object_get(a, "error");
+	if (e == NULL)
+		return json_object_get(a, "result") != NULL ? 0 : 1;
+	if (!json_is_string(json_object_get(e, "message")))
+		return 1;
+	return (int)json_integer_value(json_object_get(e, "code"));
+}
+
+/* Send @p line (newline added) and check the answer's code and id. */
+static void
+raw_expect(int fd, const char *line, size_t len, int code, const char *id_json, int where)
+{
+	json_t *a, *want_id = NULL;
+
+	if (raw_send(fd, line, len) < 0 || raw_send(fd, "\n", 1) < 0) {
+		fprintf(stderr, "FAIL line %d: send\n", where);
+		failures++;
+		return;
+	}
+	a = raw_answer(fd);
+	if (a == NULL) {
+		fprintf(stderr, "FAIL line %d: no answer to %.100s\n", where, line);
+		failures++;
+		return;
+	}
+	if (answer_code(a) != code) {
+		char *s = json_dumps(a, 0);
+
+		fprintf(stderr, "FAIL line %d: %.100s: want %d, got %s\n", where, line, code, s);
+		free(s);
+		failures++;
+	}
+	if (id_json != NULL) {
+		want_id = json_loads(id_json, JSON_DECODE_ANY, NULL);
+		if (!json_equal(want_id, json_object_get(a, "id"))) {
+			fprintf(stderr, "FAIL line %d: %.100s: id is not %s\n", where, line, id_json);
+			failures++;
+		}
+	}
+	json_decref(want_id);
+	json_decref(a);
+}
+
+#define EXPECT(fd, s, code, id) raw_expect(fd, s, strlen(s), code, id, __LINE__)
+
+/* pvp_ctl_call() with params built inline: they are released here. */
+static int
+call_new(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
+	 int timeout_ms, struct pvp_ctl_error *err)
+{
+	int ret = pvp_ctl_call(c, method, params, result, timeout_ms, err);
+
+	json_decref(params);
+	return ret;
+}
+
+static int
+client_ping(const char *address, const char *token)
+{
+	struct pvp_ctl_client *c;
+	struct pvp_ctl_error err;
+	json_t *r = NULL;
+	int ret;
+
+	c = pvp_ctl_client_connect(address, token, CALL_MS, &err);
+	if (c == NULL)
+		return err.code;
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	if (ret == 0 && !(json_is_string(r) && strcmp(json_string_value(r), "pong") == 0))
+		ret = 1;
+	json_decref(r);
+	pvp_ctl_client_close(c);
+	return ret;
+}
+
+static void
+test_valid_calls(const char *address)
+{
+	struct pvp_ctl_client *c;
+	struct pvp_ctl_error err;
+	json_t *r = NULL, *p, *m;
+	bool has_echo = false, has_ping = false;
+	size_t i;
+	int ret;
+
+	c = pvp_ctl_client_connect(address, NULL, CALL_MS, &err);
+	CHECK(c != NULL, "connect: %s", err.message);
+	if (c == NULL)
+		return;
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == 0 && json_is_string(r) && strcmp(json_string_value(r), "pong") == 0,
+	      "ping: %d %s", ret, err.message);
+	json_decref(r);
+
+	ret = pvp_ctl_call(c, "info", NULL, &r, CALL_MS, &err);
+	CHECK(ret == 0 && json_is_object(r), "info: %d %s", ret, err.message);
+	CHECK(strcmp(json_string_value(json_object_get(r, "app")) ?: "", "test-ctl") == 0, "app");
+	CHECK(strcmp(json_string_value(json_object_get(r, "version")) ?: "", PVP_VERSION) == 0,
+	      "version");
+	CHECK(json_integer_value(json_object_get(r, "pid")) == getpid(), "pid");
+	CHECK(json_integer_value(json_object_get(r, "extra")) == 42, "info_cb member");
+	m = json_object_get(r, "methods");
+	for (i = 0; i < json_array_size(m); i++) {
+		const char *name = json_string_value(json_array_get(m, i));
+
+		has_echo |= name != NULL && strcmp(name, "echo") == 0;
+		has_ping |= name != NULL && strcmp(name, "ping") == 0;
+	}
+	CHECK(has_echo && has_ping, "methods lists echo and ping");
+	json_decref(r);
+
+	p = json_pack("{s:[i,s,n,b], s:{s:f}}", "list", 1, "two", 0, "nested", "x", 1.5);
+	ret = pvp_ctl_call(c, "echo", p, &r, CALL_MS, &err);
+	CHECK(ret == 0 && json_equal(r, p), "echo");
+	json_decref(r);
+	json_decref(p);
+
+	p = json_pack("{s:i, s:i}", "a", 2, "b", 3);
+	ret = pvp_ctl_call(c, "add", p, &r, CALL_MS, &err);
+	CHECK(ret == 0 && json_integer_value(r) == 5, "add");
+	json_decref(r);
+	json_decref(p);
+
+	/* Error classes as the client API reports them. */
+	p = json_pack("{s:s}", "a", "two");
+	ret = pvp_ctl_call(c, "add", p, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_INVALID_PARAMS && err.code == ret && r == NULL, "add bad: %d", ret);
+	CHECK(strstr(err.message, "add: want") != NULL, "method's message: %s", err.message);
+	json_decref(p);
+	ret = pvp_ctl_call(c, "no.such", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_METHOD_NOT_FOUND, "unknown: %d", ret);
+	ret = pvp_ctl_call(c, "fail", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_INTERNAL_ERROR, "fail: %d", ret);
+	ret = pvp_ctl_call(c, "busy", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_BUSY && strstr(err.message, "traffic") != NULL, "busy: %d", ret);
+	ret = call_new(c, "auth", json_pack("{s:s}", "token", "whatever-is-fine"), &r,
+			   CALL_MS, &err);
+	CHECK(ret == 0, "auth without a token configured: %d", ret);
+	json_decref(r);
+	/* Still usable after the errors. */
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == 0, "ping after errors: %d", ret);
+	json_decref(r);
+	pvp_ctl_client_close(c);
+}
+
+static void
+test_raw_errors(const char *address)
+{
+	static const char nul_line[] = "{\"jsonrpc\":\"2.0\",\0\"id\":1,\"method\":\"ping\"}";
+	char *deep, *deep_ok;
+	json_t *a;
+	int fd, i;
+
+	fd = raw_connect(address);
+	if (fd < 0)
+		return;
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", 0, "1");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":\"s-1\",\"method\":\"ping\"}", 0, "\"s-1\"");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", 0, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":2.5,\"method\":\"ping\"}", 0, "2.5");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r", 0, "1");
+	/* -32700 parse errors, always with id null. */
+	EXPECT(fd, "garbage", PVP_CTL_PARSE_ERROR, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"", PVP_CTL_PARSE_ERROR,
+	       "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing",
+	       PVP_CTL_PARSE_ERROR, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1e99999,\"method\":\"ping\"}",
+	       PVP_CTL_PARSE_ERROR, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":123456789012345678901234567890,\"method\":\"p\"}",
+	       PVP_CTL_PARSE_ERROR, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}",
+	       PVP_CTL_PARSE_ERROR, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\\u0000ng\"}", PVP_CTL_PARSE_ERROR,
+	       "null");
+	EXPECT(fd, "\xff\xfe\x01\x02 binary", PVP_CTL_PARSE_ERROR, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xc3\x28\"}", PVP_CTL_PARSE_ERROR,
+	       "null");
+	raw_expect(fd, nul_line, sizeof(nul_line) - 1, PVP_CTL_PARSE_ERROR, "null", __LINE__);
+	deep = malloc(3001);
+	memset(deep, '[', 3000);
+	deep[3000] = '\0';
+	EXPECT(fd, deep, PVP_CTL_PARSE_ERROR, "null");
+	free(deep);
+	/* Nesting jansson accepts (under its 2048 limit) is echoed back whole. */
+	deep_ok = malloc(8192);
+	i = snprintf(deep_ok, 8192, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"echo\",\"params\":");
+	memset(deep_ok + i, '[', 2000);
+	memset(deep_ok + i + 2000, ']', 2000);
+	strcpy(deep_ok + i + 4000, "}");
+	EXPECT(fd, deep_ok, 0, "5");
+	free(deep_ok);
+	/* -32600: valid JSON, not a valid request. */
+	EXPECT(fd, "{\"id\":1,\"method\":\"ping\"}", PVP_CTL_INVALID_REQUEST, "1");
+	EXPECT(fd, "{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"ping\"}", PVP_CTL_INVALID_REQUEST,
+	       "2");
+	EXPECT(fd, "{\"jsonrpc\":2.0,\"id\":2,\"method\":\"ping\"}", PVP_CTL_INVALID_REQUEST, "2");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":5}", PVP_CTL_INVALID_REQUEST, "3");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":4}", PVP_CTL_INVALID_REQUEST, "4");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":5}",
+	       PVP_CTL_INVALID_REQUEST, "5");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}", PVP_CTL_INVALID_REQUEST,
+	       "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}",
+	       PVP_CTL_INVALID_REQUEST, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"method\":7}", PVP_CTL_INVALID_REQUEST, "null");
+	EXPECT(fd, "42", PVP_CTL_INVALID_REQUEST, "null");
+	EXPECT(fd, "\"ping\"", PVP_CTL_INVALID_REQUEST, "null");
+	EXPECT(fd, "null", PVP_CTL_INVALID_REQUEST, "null");
+	EXPECT(fd, "[]", PVP_CTL_INVALID_REQUEST, "null");
+	/* -32601, -32602, -32603, -32003. */
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"method\":\"nope\"}",
+	       PVP_CTL_METHOD_NOT_FOUND, "\"abc\"");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"add\",\"params\":{\"a\":1}}",
+	       PVP_CTL_INVALID_PARAMS, "6");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"add\",\"params\":[1,2]}", 0, "7");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"auth\",\"params\":[]}",
+	       PVP_CTL_INVALID_PARAMS, "8");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"fail\"}", PVP_CTL_INTERNAL_ERROR,
+	       "9");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"busy\"}", PVP_CTL_BUSY, "10");
+
+	/* Notifications get no answer, not even errors of the method. */
+	raw_send(fd, "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n", 34);
+	raw_send(fd, "{\"jsonrpc\":\"2.0\",\"method\":\"nope\"}\n", 34);
+	raw_send(fd, "{\"jsonrpc\":\"2.0\",\"method\":\"fail\",\"params\":[]}\n", 46);
+	raw_send(fd, "\n   \n\r\n", 7); /* blank lines: ignored */
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\"}", 0, "11");
+
+	/* A batch: the answers in an array, none for its notification. */
+	raw_send(fd,
+		 "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},"
+		 "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"},"
+		 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"}, 5]\n",
+		 strlen("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},"
+			"{\"jsonrpc\":\"2.0\",\"method\":\"ping\"},"
+			"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"}, 5]\n"));
+	a = raw_answer(fd);
+	CHECK(json_is_array(a) && json_array_size(a) == 3, "batch answer");
+	CHECK(answer_code(json_array_get(a, 0)) == 0, "batch ping");
+	CHECK(answer_code(json_array_get(a, 1)) == PVP_CTL_METHOD_NOT_FOUND, "batch nope");
+	CHECK(answer_code(json_array_get(a, 2)) == PVP_CTL_INVALID_REQUEST, "batch 5");
+	json_decref(a);
+	/* A batch of notifications only: no answer at all. */
+	raw_send(fd, "[{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}]\n", 36);
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"ping\"}", 0, "12");
+
+	/* A request that arrives in pieces, and two in one write. */
+	raw_send(fd, "{\"jsonrpc\":\"2.0\",", 17);
+	usleep(50000);
+	raw_send(fd, "\"id\":13,\"meth", 13);
+	usleep(50000);
+	EXPECT(fd, "od\":\"ping\"}", 0, "13");
+	EXPECT(fd,
+	       "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\"}\n"
+	       "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"ping\"}",
+	       0, "14");
+	a = raw_answer(fd);
+	CHECK(answer_code(a) == 0 && json_integer_value(json_object_get(a, "id")) == 15,
+	      "second of two");
+	json_decref(a);
+	raw_close(fd);
+}
+
+/* An echo request of exactly @p total bytes (without the newline). */
+static void
+echo_line(char *line, size_t total)
+{
+	int n = sprintf(line, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[\"");
+
+	memset(line + n, 'y', total - (size_t)n - 3);
+	strcpy(line + total - 3, "\"]}");
+}
+
+static void
+test_too_big(const char *address)
+{
+	char *buf, line[8192];
+	json_t *a;
+	int fd;
+
+	/* A line of exactly max_request (4096) bytes is fine. */
+	fd = raw_connect(address);
+	if (fd < 0)
+		return;
+	echo_line(line, 4096);
+	CHECK(strlen(line) == 4096, "length %zu", strlen(line));
+	EXPECT(fd, line, 0, "1");
+
+	/* One byte more: -32002 with id null, then the server closes. */
+	echo_line(line, 4097);
+	CHECK(strlen(line) == 4097, "length %zu", strlen(line));
+	EXPECT(fd, line, PVP_CTL_REQUEST_TOO_BIG, "null");
+	a = raw_answer(fd);
+	CHECK(a == NULL, "connection closed after -32002");
+	json_decref(a);
+	raw_close(fd);
+
+	/* 1 MiB with no newline at all, sent while the server answers. */
+	fd = raw_connect(address);
+	if (fd < 0)
+		return;
+	buf = malloc(1 << 20);
+	memset(buf, 'a', 1 << 20);
+	raw_send(fd, buf, 1 << 20); /* may fail half way once the server closes */
+	free(buf);
+	a = raw_answer(fd);
+	CHECK(answer_code(a) == PVP_CTL_REQUEST_TOO_BIG, "no-newline flood gets -32002");
+	json_decref(a);
+	a = raw_answer(fd);
+	CHECK(a == NULL, "closed after -32002");
+	raw_close(fd);
+
+	/* The server still serves new clients. */
+	CHECK(client_ping(address, NULL) == 0, "ping after oversized requests");
+}
+
+struct worker {
+	const char *address;
+	int index;
+	int ok;
+	char msg[300];
+};
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pvp_ctl_client *c;
+	struct pvp_ctl_error err;
+	json_t *p, *r;
+	int i, ret;
+
+	c = pvp_ctl_client_connect(w->address, NULL, CALL_MS * 3, &err);
+	if (c == NULL) {
+		snprintf(w->msg, sizeof(w->msg), "connect: %s", err.message);
+		return NULL;
+	}
+	for (i = 0; i < 5; i++) {
+		p = json_pack("{s:i, s:i}", "a", w->index * 1000, "b", i);
+		r = NULL;
+		ret = pvp_ctl_call(c, "add", p, &r, CALL_MS * 3, &err);
+		json_decref(p);
+		if (ret != 0 || json_integer_value(r) != w->index * 1000 + i) {
+			snprintf(w->msg, sizeof(w->msg), "call %d: %d %s", i, ret, err.message);
+			json_decref(r);
+			pvp_ctl_client_close(c);
+			return NULL;
+		}
+		json_decref(r);
+	}
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS * 3, &err);
+	json_decref(r);
+	w->ok = ret == 0;
+	if (ret != 0)
+		snprintf(w->msg, sizeof(w->msg), "ping: %d %s", ret, err.message);
+	pvp_ctl_client_close(c);
+	return NULL;
+}
+
+static void
+test_concurrent(const char *address)
+{
+	enum { N = 100 };
+	static struct worker w[N];
+	pthread_t t[N];
+	int i, ok = 0;
+
+	for (i = 0; i < N; i++) {
+		w[i] = (struct worker){.address = address, .index = i};
+		if (pthread_create(&t[i], NULL, worker_main, &w[i]) != 0) {
+			fprintf(stderr, "FAIL pthread_create %d\n", i);
+			failures++;
+			w[i].index = -1;
+		}
+	}
+	for (i = 0; i < N; i++) {
+		if (w[i].index < 0)
+			continue;
+		pthread_join(t[i], NULL);
+		if (w[i].ok)
+			ok++;
+		else
+			fprintf(stderr, "  client %d: %s\n", i, w[i].msg);
+	}
+	CHECK(ok == N, "%d of %d concurrent clients answered correctly", ok, N);
+}
+
+static void
+write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		fprintf(stderr, "cannot write %s\n", path);
+	if (fd >= 0)
+		close(fd);
+	chmod(path, mode);
+}
+
+static void
+test_tcp_and_tokens(void)
+{
+	static const char token[] = "s3cret-token-0123456789abcdef";
+	struct pvp_ctl_server_conf conf = {.listen = "tcp:0.0.0.0:0"};
+	struct pvp_ctl_server *srv;
+	struct pvp_ctl_client *c;
+	struct pvp_ctl_error err;
+	char tok_path[128], bad_path[128], short_path[128], loop[128], buf[300];
+	const char *port;
+	json_t *r = NULL;
+	int ret;
+
+	path_in_dir(tok_path, sizeof(tok_path), "token");
+	path_in_dir(bad_path, sizeof(bad_path), "token-world");
+	path_in_dir(short_path, sizeof(short_path), "token-short");
+	write_file(tok_path, "  s3cret-token-0123456789abcdef  \nsecond line ignored\n", 0600);
+	write_file(bad_path, "s3cret-token-0123456789abcdef\n", 0644);
+	write_file(short_path, "short\n", 0600);
+
+	CHECK(pvp_ctl_read_token(tok_path, buf, sizeof(buf), &err) == 0, "%s", err.message);
+	CHECK(strcmp(buf, token) == 0, "trimmed first line: '%s'", buf);
+	CHECK(pvp_ctl_read_token(bad_path, buf, sizeof(buf), &err) == -EACCES, "world-readable");
+	CHECK(pvp_ctl_read_token(short_path, buf, sizeof(buf), &err) == -EINVAL, "short");
+	CHECK(pvp_ctl_read_token("/nonexistent/token", buf, sizeof(buf), &err) == -ENOENT,
+	      "missing");
+
+	/* Beyond loopback without a token: refused with a clear line. */
+	errno = 0;
+	srv = pvp_ctl_server_create(&conf, &err);
+	CHECK(srv == NULL && errno == EACCES, "0.0.0.0 without token must fail");
+	CHECK(strstr(err.message, "tcp:0.0.0.0:0: a token file is required") != NULL, "msg: %s",
+	      err.message);
+	pvp_ctl_server_destroy(srv);
+	conf.listen = "tcp:[::]:0";
+	srv = pvp_ctl_server_create(&conf, &err);
+	CHECK(srv == NULL, ":: without token must fail");
+	pvp_ctl_server_destroy(srv);
+
+	conf.listen = "tcp:0.0.0.0:0";
+	conf.token_file = bad_path;
+	srv = pvp_ctl_server_create(&conf, &err);
+	CHECK(srv == NULL && strstr(err.message, "chmod 600") != NULL, "world-readable: %s",
+	      err.message);
+	pvp_ctl_server_destroy(srv);
+	conf.token_file = short_path;
+	srv = pvp_ctl_server_create(&conf, &err);
+	CHECK(srv == NULL && strstr(err.message, "at least 16") != NULL, "short: %s",
+	      err.message);
+	pvp_ctl_server_destroy(srv);
+
+	/* With a token: works; the real port is reported. */
+	srv = start_server("tcp:0.0.0.0:0", tok_path, 0, 0, 0);
+	if (srv == NULL)
+		return;
+	CHECK(strncmp(pvp_ctl_server_address(srv), "tcp:0.0.0.0:", 12) == 0, "address %s",
+	      pvp_ctl_server_address(srv));
+	port = strrchr(pvp_ctl_server_address(srv), ':') + 1;
+	CHECK(atoi(port) > 0, "real port: %s", port);
+	snprintf(loop, sizeof(loop), "tcp:127.0.0.1:%s", port);
+
+	CHECK(client_ping(loop, token) == 0, "ping with the token");
+	CHECK(client_ping(loop, "wrong-token-0123456789") == PVP_CTL_UNAUTHORIZED,
+	      "wrong token refused at connect");
+	CHECK(client_ping(loop, "") == PVP_CTL_UNAUTHORIZED, "empty token refused");
+
+	/* No token: everything but auth answers -32001. */
+	c = pvp_ctl_client_connect(loop, NULL, CALL_MS, &err);
+	CHECK(c != NULL, "connect without token: %s", err.message);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_UNAUTHORIZED, "ping before auth: %d", ret);
+	ret = pvp_ctl_call(c, "info", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_UNAUTHORIZED, "info before auth: %d", ret);
+	/* A wrong guess closes the connection. */
+	ret = call_new(c, "auth", json_pack("{s:s}", "token", "s3cret-token-0123456789abcdeX"),
+			   &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_UNAUTHORIZED, "wrong auth: %d", ret);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_TRANSPORT_ERROR, "closed after a wrong token: %d", ret);
+	pvp_ctl_client_close(c);
+
+	/* Auth by hand, then calls work. */
+	c = pvp_ctl_client_connect(loop, NULL, CALL_MS, &err);
+	ret = call_new(c, "auth", json_pack("{s:s}", "token", token), &r, CALL_MS, &err);
+	CHECK(ret == 0, "auth: %d %s", ret, err.message);
+	json_decref(r);
+	ret = call_new(c, "add", json_pack("[i,i]", 20, 22), &r, CALL_MS, &err);
+	CHECK(ret == 0 && json_integer_value(r) == 42, "add after auth");
+	json_decref(r);
+	pvp_ctl_client_close(c);
+	CHECK(client_ping(loop, token) == 0, "still serving");
+	pvp_ctl_server_destroy(srv);
+
+	/* Loopback needs no token; port 0 is resolved. */
+	srv = start_server("tcp:127.0.0.1:0", NULL, 0, 0, 0);
+	if (srv != NULL) {
+		CHECK(strncmp(pvp_ctl_server_address(srv), "tcp:127.0.0.1:", 14) == 0 &&
+			      strcmp(pvp_ctl_server_address(srv), "tcp:127.0.0.1:0") != 0,
+		      "address %s", pvp_ctl_server_address(srv));
+		CHECK(client_ping(pvp_ctl_server_address(srv), NULL) == 0, "loopback ping");
+		/* A client with a token talks to a server without one too. */
+		CHECK(client_ping(pvp_ctl_server_address(srv), token) == 0, "token not needed");
+		pvp_ctl_server_destroy(srv);
+	}
+	srv = start_server("tcp:localhost:0", NULL, 0, 0, 0);
+	CHECK(srv != NULL, "localhost");
+	if (srv != NULL)
+		CHECK(client_ping(pvp_ctl_server_address(srv), NULL) == 0, "localhost ping");
+	pvp_ctl_server_destroy(srv);
+
+	ret = socket(AF_INET6, SOCK_STREAM, 0);
+	if (ret >= 0) {
+		struct sockaddr_in6 s6 = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+		bool v6 = bind(ret, (struct sockaddr *)&s6, sizeof(s6)) == 0;
+
+		close(ret);
+		if (v6) {
+			srv = start_server("tcp:[::1]:0", NULL, 0, 0, 0);
+			if (srv != NULL) {
+				CHECK(strncmp(pvp_ctl_server_address(srv), "tcp:[::1]:", 10) == 0,
+				      "v6 address %s", pvp_ctl_server_address(srv));
+				CHECK(client_ping(pvp_ctl_server_address(srv), NULL) == 0,
+				      "v6 ping");
+			}
+			pvp_ctl_server_destroy(srv);
+		} else {
+			printf("# no IPv6 loopback here: skipping tcp:[::1]\n");
+		}
+	}
+}
+
+static void
+test_bad_addresses(void)
+{
+	static const char *const bad[] = {
+		"", "foo", "unix:", "tcp:", "tcp:127.0.0.1", "tcp:127.0.0.1:", "tcp::80",
+		"tcp:127.0.0.1:65536", "tcp:127.0.0.1:-1", "tcp:127.0.0.1:8x", "tcp:[::1]80",
+		"tcp:[::1", "tcp:::1:80", "tcp:no.such.host.invalid:0",
+	};
+	struct pvp_ctl_server_conf conf = {0};
+	struct pvp_ctl_error err;
+	struct pvp_ctl_server *srv;
+	struct pvp_ctl_client *c;
+	char longp[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		conf.listen = bad[i];
+		err.message[0] = '\0';
+		srv = pvp_ctl_server_create(&conf, &err);
+		CHECK(srv == NULL && err.message[0] != '\0', "bad address '%s'", bad[i]);
+		pvp_ctl_server_destroy(srv);
+		c = pvp_ctl_client_connect(bad[i], NULL, 1000, &err);
+		CHECK(c == NULL && err.code == PVP_CTL_TRANSPORT_ERROR, "client '%s'", bad[i]);
+		pvp_ctl_client_close(c);
+	}
+	memset(longp, 'a', sizeof(longp) - 1);
+	longp[0] = '/';
+	longp[sizeof(longp) - 1] = '\0';
+	conf.listen = longp;
+	srv = pvp_ctl_server_create(&conf, &err);
+	CHECK(srv == NULL && errno == ENAMETOOLONG, "long unix path");
+	CHECK(pvp_ctl_server_create(NULL, &err) == NULL, "NULL conf");
+	pvp_ctl_server_destroy(NULL);
+	pvp_ctl_client_close(NULL);
+}
+
+static void
+test_unix_files(void)
+{
+	struct pvp_ctl_server_conf conf = {0};
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct pvp_ctl_server *srv, *srv2;
+	struct pvp_ctl_error err;
+	char path[128], addr[160], plain[128];
+	struct stat st;
+	int fd;
+
+	/* A stale socket file (its server died) is replaced. */
+	path_in_dir(path, sizeof(path), "stale.sock");
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	CHECK(bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0, "bind stale");
+	raw_close(fd);
+	CHECK(stat(path, &st) == 0 && S_ISSOCK(st.st_mode), "stale file exists");
+	snprintf(addr, sizeof(addr), "unix:%s", path);
+	srv = start_server(addr, NULL, 0, 0, 0);
+	CHECK(srv != NULL, "stale socket replaced");
+	CHECK(client_ping(addr, NULL) == 0, "ping on replaced socket");
+	/* A live one is not. */
+	conf.listen = addr;
+	srv2 = pvp_ctl_server_create(&conf, &err);
+	CHECK(srv2 == NULL && errno == EADDRINUSE, "live socket kept: %s", err.message);
+	pvp_ctl_server_destroy(srv2);
+	CHECK(client_ping(addr, NULL) == 0, "first server unharmed");
+	pvp_ctl_server_destroy(srv);
+	CHECK(stat(path, &st) < 0 && errno == ENOENT, "socket file removed on destroy");
+
+	/* A regular file is never replaced. */
+	write_file(path, "keep me\n", 0600);
+	srv = pvp_ctl_server_create(&conf, &err);
+	CHECK(srv == NULL && strstr(err.message, "not a socket") != NULL, "%s", err.message);
+	CHECK(stat(path, &st) == 0 && S_ISREG(st.st_mode), "regular file kept");
+	unlink(path);
+
+	/* A plain path works as well as unix:PATH. */
+	path_in_dir(plain, sizeof(plain), "plain.sock");
+	srv = start_server(plain, NULL, 0, 0, 0);
+	CHECK(srv != NULL && strncmp(pvp_ctl_server_address(srv), "unix:/", 6) == 0, "plain");
+	CHECK(client_ping(plain, NULL) == 0, "plain ping");
+	CHECK(stat(plain, &st) == 0 && (st.st_mode & 0777) == 0660, "mode 0660");
+	pvp_ctl_server_destroy(srv);
+}
+
+static void
+test_limits(void)
+{
+	struct pvp_ctl_client *c1, *c2, *c3;
+	struct pvp_ctl_server *srv;
+	struct pvp_ctl_error err;
+	char addr[160], path[128];
+	json_t *r = NULL;
+	int ret, i;
+
+	path_in_dir(path, sizeof(path), "limits.sock");
+	snprintf(addr, sizeof(addr), "unix:%s", path);
+	srv = start_server(addr, NULL, 0, 2, 1);
+	if (srv == NULL)
+		return;
+	c1 = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
+	c2 = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
+	CHECK(pvp_ctl_call(c1, "ping", NULL, &r, CALL_MS, &err) == 0, "c1");
+	json_decref(r);
+	CHECK(pvp_ctl_call(c2, "ping", NULL, &r, CALL_MS, &err) == 0, "c2");
+	json_decref(r);
+	/* Third client over max_clients=2: refused (an error line or a close). */
+	c3 = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
+	ret = c3 == NULL ? err.code : pvp_ctl_call(c3, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_BUSY || ret == PVP_CTL_TRANSPORT_ERROR, "third client: %d %s", ret,
+	      err.message);
+	printf("# client over max_clients: %d %s\n", ret, err.message);
+	pvp_ctl_client_close(c3);
+	pvp_ctl_client_close(c1);
+	/* A slot is free again once the server has seen c1 go. */
+	for (i = 0, ret = -1; i < 100 && ret != 0; i++) {
+		ret = client_ping(addr, NULL);
+		if (ret != 0)
+			usleep(50000);
+	}
+	CHECK(ret == 0, "slot reused after a client left: %d", ret);
+
+	/* Idle timeout (1 s here): c2 has been closed by the server. */
+	usleep(2600000);
+	ret = pvp_ctl_call(c2, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_TRANSPORT_ERROR, "idle connection closed: %d", ret);
+	pvp_ctl_client_close(c2);
+	CHECK(client_ping(addr, NULL) == 0, "serving after idle close");
+	pvp_ctl_server_destroy(srv);
+}
+
+static void
+test_big_answers(const char *address)
+{
+	enum { N = 12, SIZE = 1 << 20 };
+	char req[128];
+	json_t *a;
+	int fd, i, n, ok = 0;
+
+	/*
+	 * Many large answers asked for before reading any: the server must
+	 * write them in pieces (partial writes) and stop reading meanwhile.
+	 */
+	fd = raw_connect(address);
+	if (fd < 0)
+		return;
+	for (i = 0; i < N; i++) {
+		n = snprintf(req, sizeof(req),
+			     "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"big\",\"params\":{\"n\":%d}}\n",
+			     i, SIZE);
+		raw_send(fd, req, (size_t)n);
+	}
+	for (i = 0; i < N; i++) {
+		a = raw_answer(fd);
+		if (json_integer_value(json_object_get(a, "id")) == i &&
+		    json_string_length(json_object_get(a, "result")) == SIZE)
+			ok++;
+		json_decref(a);
+	}
+	CHECK(ok == N, "%d of %d big answers whole and in order", ok, N);
+	close(fd);
+}
+
+static void
+test_timeouts(const char *address)
+{
+	struct pvp_ctl_client *c;
+	struct pvp_ctl_error err;
+	json_t *r = NULL;
+	int ret;
+
+	c = pvp_ctl_client_connect(address, NULL, CALL_MS, &err);
+	if (c == NULL) {
+		CHECK(0, "connect: %s", err.message);
+		return;
+	}
+	ret = call_new(c, "sleep", json_pack("{s:i}", "ms", 1500), &r, 100, &err);
+	CHECK(ret == PVP_CTL_TIMEOUT && err.code == ret && r == NULL, "timeout: %d", ret);
+	/* The late answer is skipped: the next call gets its own. */
+	ret = call_new(c, "add", json_pack("[i,i]", 1, 1), &r, CALL_MS, &err);
+	CHECK(ret == 0 && json_integer_value(r) == 2, "call after a timeout: %d", ret);
+	json_decref(r);
+	pvp_ctl_client_close(c);
+}
+
+static void
+test_server_gone(void)
+{
+	struct pvp_ctl_server *srv;
+	struct pvp_ctl_client *c;
+	struct pvp_ctl_error err;
+	char path[128], addr[160];
+	json_t *r = NULL;
+	int ret;
+
+	path_in_dir(path, sizeof(path), "gone.sock");
+	snprintf(addr, sizeof(addr), "unix:%s", path);
+	srv = start_server(addr, NULL, 0, 0, 0);
+	c = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
+	CHECK(c != NULL, "connect");
+	CHECK(pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err) == 0, "ping");
+	json_decref(r);
+	pvp_ctl_server_destroy(srv);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_TRANSPORT_ERROR && err.code == ret, "server gone: %d", ret);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	CHECK(ret == PVP_CTL_TRANSPORT_ERROR, "stays failed: %d", ret);
+	pvp_ctl_client_close(c);
+	c = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
+	CHECK(c == NULL && err.code == PVP_CTL_TRANSPORT_ERROR, "connect to nothing");
+}
+
+int
+main(void)
+{
+	struct pvp_ctl_server *srv;
+	char path[128], addr[160];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	snprintf(dir, sizeof(dir), "/tmp/pvp-ctl-test.XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	path_in_dir(path, sizeof(path), "main.sock");
+	snprintf(addr, sizeof(addr), "unix:%s", path);
+
+	srv = start_server(addr, NULL, 4096, 0, 0);
+	if (srv == NULL)
+		return 1;
+	printf("# server on %s\n", pvp_ctl_server_address(srv));
+	clock_gettime(CLOCK_MONOTONIC, &t_last);
+	test_valid_calls(addr);
+	step("test_valid_calls");
+	test_raw_errors(addr);
+	step("test_raw_errors");
+	test_too_big(addr);
+	step("test_too_big");
+	test_concurrent(addr);
+	step("test_concurrent");
+	test_timeouts(addr);
+	step("test_timeouts");
+	pvp_ctl_server_destroy(srv);
+
+	/* Big answers need a max_request-independent server with defaults. */
+	srv = start_server(addr, NULL, 0, 0, 0);
+	test_big_answers(addr);
+	step("test_big_answers");
+	test_tcp_and_tokens();
+	step("test_tcp_and_tokens");
+	test_bad_addresses();
+	step("test_bad_addresses");
+	test_unix_files();
+	step("test_unix_files");
+	test_limits();
+	step("test_limits");
+	test_server_gone();
+	step("test_server_gone");
+	CHECK(client_ping(addr, NULL) == 0, "the server still answers ping after all of it");
+	pvp_ctl_server_destroy(srv);
+
+	path_in_dir(path, sizeof(path), "token");
+	unlink(path);
+	path_in_dir(path, sizeof(path), "token-world");
+	unlink(path);
+	path_in_dir(path, sizeof(path), "token-short");
+	unlink(path);
+	rmdir(dir);
+	if (failures != 0) {
+		printf("%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("all ctl checks passed\n");
+	return 0;
+}
