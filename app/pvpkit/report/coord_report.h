@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * Results and reports of the coordinator: the JSON-lines results file,
+ * and the summaries rebuilt from it (summary JSON, CSV in ovs_perf's
+ * layout, gnuplot plots).
+ *
+ * Everything a report shows is computed from the records alone, so
+ * `pvpkit report RESULTS` rebuilds the same files after a crash or on
+ * another machine (coord_report_rebuild()).
+ *
+ * Record schema (version 1; doc/reports.rst has the full text). One JSON
+ * object per line; "type" says what it is; unknown types and unknown
+ * members are ignored, so records can grow.
+ *
+ * - "run" (optional, first line of a run): "line_rate_bps" (number, the
+ *   port speed used for % of line rate and the theoretical maximum),
+ *   "title" (string), "flow_type" (string, e.g. "L3"), "goals"
+ *   ([{"name": "ndr", "loss_ratio": 0}, ...]).
+ * - "trial": what coord_trial_to_json() writes. Read here: "size" (frame
+ *   size in bytes, with the 4 B FCS), "flows", "requested_pps",
+ *   "achieved_pps", "duration_s", "tx_packets", "rx_packets",
+ *   "generator_limited", "dut_result" (false: not a DUT result),
+ *   "hop_lost" ({"hop name": packets, ...} in chain order: loss
+ *   attributed to each hop), "unattributed" (packets no hop explains),
+ *   optionally "line_rate_bps" and "search" ({"id": ..., "phase": n}).
+ *   A trial reconciles when sum(hop_lost) + unattributed == tx_packets -
+ *   rx_packets.
+ * - "search": coord_report_search_record() output, plus whatever the
+ *   coordinator adds ("started", "topology"): "size", "flows", "algo",
+ *   "params", "goals" ([{"name", "loss_ratio", "status", "lower_pps",
+ *   "upper_pps", "rel_width", "reached_max_rate", "generator_limited"}]),
+ *   "trials", "trial_seconds", "generator_limited_trials",
+ *   "generator_ceiling_pps", "budget_exhausted", "aborted".
+ *
+ * Sizes always include the FCS; L1 rates add 20 B per frame (preamble,
+ * SFD and inter-frame gap): theoretical max pps = line_rate_bps /
+ * ((size + 20) * 8).
+ *
+ * Nothing here prints: warnings and errors come back to the caller.
+ */
+
+#ifndef COORD_REPORT_H
+#define COORD_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "pvp_search.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of the record schema described above. */
+#define COORD_REPORT_SCHEMA 1
+/** Bytes added per frame on the wire: preamble 7, SFD 1, inter-frame gap 12. */
+#define COORD_REPORT_L1_OVERHEAD 20
+/** Line rate assumed when no record gives one: 10 Gbit/s. */
+#define COORD_REPORT_DEFAULT_LINE_RATE 10e9
+/** Most files one report writes. */
+#define COORD_REPORT_MAX_FILES 32
+
+/**
+ * Append one record as one line to a JSON-lines file, then fsync it.
+ *
+ * The line goes out in one write() on an O_APPEND descriptor; if the
+ * file ends with a partial line (a crash during an earlier write), a
+ * newline is written first so that fragment stays on a line of its own.
+ * When this returns 0 the record survives a crash of the process or the
+ * machine.
+ *
+ * @param path
+ *   The file, created (0644) if needed.
+ * @param rec
+ *   The record, any JSON object.
+ * @return
+ *   0 or -errno.
+ */
+int coord_report_append(const char *path, const json_t *rec);
+
+/** What coord_report_load() found besides the records. */
+struct coord_report_load_info {
+	unsigned int records;       /**< objects loaded */
+	unsigned int bad_lines;     /**< lines skipped: not a JSON object */
+	unsigned int first_bad;     /**< line number of the first, 1-based; 0 if none */
+	bool truncated_tail;        /**< the last line was cut short and skipped */
+	char warning[256];          /**< "results.jsonl:7: ...", empty if none */
+};
+
+/**
+ * Load every record of a JSON-lines file.
+ *
+ * A last line with no newline that does not parse is what a crash leaves:
+ * it is skipped and reported in @p info (truncated_tail). Other lines
+ * that are not JSON objects are skipped and counted. Empty lines are
+ * ignored.
+ *
+ * @param path
+ *   The file.
+ * @param info
+ *   If not NULL, receives counts and the first warning.
+ * @return
+ *   A new JSON array of the records (possibly empty), or NULL with errno
+ *   set (the file could not be read).
+ */
+json_t *coord_report_load(const char *path, struct coord_report_load_info *info);
+
+/**
+ * Name of a goal: "ndr" for loss ratio 0; "pdr" for @p pdr_index 0; else
+ * "pdr" and the ratio in percent, e.g. "pdr0.5%".
+ *
+ * @param loss_ratio
+ *   The goal.
+ * @param pdr_index
+ *   How many goals with a non-zero ratio came before this one.
+ * @param buf
+ *   Receives the name.
+ * @param len
+ *   Size of @p buf.
+ * @return
+ *   @p buf.
+ */
+const char *coord_report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf,
+				   size_t len);
+
+/**
+ * Build a "search" record from a finished search.
+ *
+ * @param p
+ *   The search's parameters.
+ * @param r
+ *   Its result.
+ * @param size
+ *   Frame size with FCS.
+ * @param flows
+ *   Flow count.
+ * @return
+ *   A new object (the caller may add "started", "topology" ... and then
+ *   coord_report_append() it), or NULL on allocation failure.
+ */
+json_t *coord_report_search_record(const struct pvp_search_params *p,
+				   const struct pvp_search_result *r, unsigned int size,
+				   unsigned int flows);
+
+/**
+ * Whether a trial record's losses add up: sum of "hop_lost" plus
+ * "unattributed" equals "tx_packets" - "rx_packets".
+ *
+ * @param trial
+ *   A "trial" record.
+ * @return
+ *   true if they do; false if not or if a member is missing.
+ */
+bool coord_report_trial_reconciles(const json_t *trial);
+
+/** Report options. */
+struct coord_report_opts {
+	/** Line rate when no record says; default COORD_REPORT_DEFAULT_LINE_RATE. */
+	double line_rate_bps;
+	/** Title of the CSV and plots; NULL: the run record's, else "pvpkit". */
+	const char *title;
+	/** gnuplot program (looked up in PATH); default "gnuplot". */
+	const char *gnuplot;
+	/** Make plots; default true. */
+	bool plots;
+};
+
+/**
+ * Set the defaults documented in struct coord_report_opts.
+ *
+ * @param o
+ *   Options to fill.
+ */
+void coord_report_opts_init(struct coord_report_opts *o);
+
+/**
+ * Summarise records: one point per (size, flows), each goal's rate.
+ *
+ * A point's goals come from its last "search" record; a point with
+ * trials but no search record (a run cut short) gets its goals computed
+ * from the trials the way the search does (upper bound: lowest failing
+ * rate; lower bound: highest passing rate below it, at the longest
+ * duration tried), with "source": "trials".
+ *
+ * @param records
+ *   Array of records (coord_report_load()).
+ * @param o
+ *   Options; NULL for defaults.
+ * @return
+ *   A new summary object (schema in doc/reports.rst), or NULL on
+ *   allocation failure.
+ */
+json_t *coord_report_summary(const json_t *records, const struct coord_report_opts *o);
+
+/**
+ * Write one goal of a summary as CSV in ovs_perf's layout: a title row,
+ * ",Packet size", "Number of flows,<size>,...", then one row per flow
+ * count with the goal's rate in pps (empty where not measured).
+ *
+ * @param summary
+ *   From coord_report_summary().
+ * @param goal
+ *   Goal name, e.g. "ndr".
+ * @param path
+ *   File to (over)write.
+ * @return
+ *   0, -ENOENT if no point has that goal, or -errno.
+ */
+int coord_report_write_csv(const json_t *summary, const char *goal, const char *path);
+
+/** What a report wrote. */
+struct coord_report_info {
+	struct coord_report_load_info load; /**< coord_report_rebuild() only */
+	unsigned int nb_files;              /**< entries in files[] */
+	char files[COORD_REPORT_MAX_FILES][64]; /**< names written, relative to outdir */
+	bool plots_done;                    /**< gnuplot ran and made every image */
+	/** Why plots were not made (gnuplot missing or failed), empty if made. */
+	char plot_note[256];
+};
+
+/**
+ * Which image terminals a gnuplot has.
+ *
+ * @param gnuplot
+ *   Program name or path; NULL for "gnuplot".
+ * @param png
+ *   Receives the PNG terminal ("pngcairo" or "png"), or "" if none.
+ * @param png_len
+ *   Size of @p png.
+ * @param svg
+ *   Receives true if the "svg" terminal exists.
+ * @return
+ *   0, or -ENOENT if gnuplot cannot be run.
+ */
+int coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg);
+
+/**
+ * Write every summary of the records into a directory: summary.json,
+ * <goal>.csv for each goal, and, when gnuplot is there,
+ * throughput_<goal>.{gp,dat,png,svg} and loss_per_hop.{gp,dat,png,svg}.
+ * The gnuplot scripts and data files stay next to the images so a plot
+ * can be restyled by hand. gnuplot runs through fork/exec, never a shell.
+ *
+ * @param records
+ *   Array of records.
+ * @param outdir
+ *   Directory, created if missing.
+ * @param o
+ *   Options; NULL for defaults.
+ * @param info
+ *   If not NULL, receives what was written and why plots were skipped.
+ * @return
+ *   0 (also when plots were skipped: see info->plot_note), or -errno.
+ */
+int coord_report_write_all(const json_t *records, const char *outdir,
+			   const struct coord_report_opts *o, struct coord_report_info *info);
+
+/**
+ * Rebuild every report from a results file alone: coord_report_load()
+ * then coord_report_write_all().
+ *
+ * @param results
+ *   The JSON-lines file.
+ * @param outdir
+ *   Directory for the reports.
+ * @param o
+ *   Options; NULL for defaults.
+ * @param info
+ *   If not NULL, receives the load warnings and what was written.
+ * @return
+ *   0 or -errno.
+ */
+int coord_report_rebuild(const char *results, const char *outdir,
+			 const struct coord_report_opts *o, struct coord_report_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COORD_REPORT_H */

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The JSON-lines results file: append with fsync, load tolerating what a
+ * crash leaves behind, and the records the search and trials produce.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "coord_report.h"
+#include "report_private.h"
+
+static int
+write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+coord_report_append(const char *path, const json_t *rec)
+{
+	struct stat st;
+	char *line, last;
+	size_t len;
+	int fd, ret;
+
+	if (path == NULL || !json_is_object(rec))
+		return -EINVAL;
+	line = json_dumps(rec, JSON_COMPACT);
+	if (line == NULL)
+		return -ENOMEM;
+	len = strlen(line);
+	line[len++] = '\n'; /* over the NUL: a JSON text never contains one */
+
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	/* A line cut short by a crash must not swallow this record. */
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) == 1 &&
+	    last != '\n') {
+		ret = write_all(fd, "\n", 1);
+		if (ret < 0)
+			goto close;
+	}
+	ret = write_all(fd, line, len);
+	if (ret == 0 && fsync(fd) < 0)
+		ret = -errno;
+close:
+	if (close(fd) < 0 && ret == 0)
+		ret = -errno;
+out:
+	free(line);
+	return ret;
+}
+
+static void
+load_warn(struct coord_report_load_info *info, const char *path, unsigned int line,
+	  const char *what)
+{
+	info->bad_lines++;
+	if (info->first_bad == 0) {
+		info->first_bad = line;
+		snprintf(info->warning, sizeof(info->warning), "%s:%u: %s", path, line, what);
+	}
+}
+
+json_t *
+coord_report_load(const char *path, struct coord_report_load_info *info)
+{
+	struct coord_report_load_info dummy;
+	char *buf = NULL, *p, *nl, *end;
+	size_t cap = 0, len = 0, n;
+	json_error_t jerr;
+	unsigned int lineno = 0;
+	json_t *arr, *rec;
+	char what[200];
+	FILE *f;
+
+	if (info == NULL)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	f = fopen(path, "re");
+	if (f == NULL)
+		return NULL;
+	for (;;) {
+		if (cap - len < 65536) {
+			char *nb = realloc(buf, cap + 65536 + 1);
+
+			if (nb == NULL) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	if (buf == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	buf[len] = '\0';
+
+	arr = json_array();
+	if (arr == NULL) {
+		free(buf);
+		errno = ENOMEM;
+		return NULL;
+	}
+	end = buf + len;
+	for (p = buf; p < end; p = nl + 1) {
+		bool last_unterminated;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		last_unterminated = nl == NULL;
+		if (nl == NULL)
+			nl = end;
+		*nl = '\0';
+		lineno++;
+		if (strspn(p, " \t\r") == (size_t)(nl - p))
+			continue;
+		rec = json_loadb(p, (size_t)(nl - p), JSON_REJECT_DUPLICATES, &jerr);
+		if (rec == NULL && last_unterminated) {
+			info->truncated_tail = true;
+			load_warn(info, path, lineno,
+				  "last line is cut short (interrupted write?), skipped");
+			continue;
+		}
+		if (rec == NULL) {
+			snprintf(what, sizeof(what), "column %d: %s, line skipped", jerr.column,
+				 jerr.text);
+			load_warn(info, path, lineno, what);
+			continue;
+		}
+		if (!json_is_object(rec)) {
+			json_decref(rec);
+			load_warn(info, path, lineno, "not a JSON object, line skipped");
+			continue;
+		}
+		json_array_append_new(arr, rec);
+		info->records++;
+	}
+	free(buf);
+	return arr;
+}
+
+const char *
+coord_report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf, size_t len)
+{
+	if (loss_ratio == 0)
+		snprintf(buf, len, "ndr");
+	else if (pdr_index == 0)
+		snprintf(buf, len, "pdr");
+	else
+		snprintf(buf, len, "pdr%g%%", loss_ratio * 100);
+	return buf;
+}
+
+/* A rate that may be absent: null rather than a made-up 0. */
+static json_t *
+json_rate(bool valid, double v)
+{
+	return valid ? json_real(v) : json_null();
+}
+
+json_t *
+coord_report_search_record(const struct pvp_search_params *p, const struct pvp_search_result *r,
+			   unsigned int size, unsigned int flows)
+{
+	const struct pvp_search_goal_result *g;
+	json_t *rec, *goals, *params, *o;
+	unsigned int i, pdr = 0;
+	char name[32];
+
+	if (p == NULL || r == NULL)
+		return NULL;
+	params = json_pack("{s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f}",
+			   "min_pps", p->min_rate,
+			   "max_pps", p->max_rate,
+			   "width_goal", p->width_goal,
+			   "initial_duration_s", p->initial_duration,
+			   "final_duration_s", p->final_duration,
+			   "intermediate_phases", (json_int_t)p->intermediate_phases,
+			   "max_trials", (json_int_t)p->max_trials,
+			   "max_time_s", p->max_time);
+	goals = json_array();
+	for (i = 0; goals != NULL && i < r->nb_goals; i++) {
+		g = &r->goal[i];
+		coord_report_goal_name(g->loss_ratio, pdr, name, sizeof(name));
+		if (g->loss_ratio != 0)
+			pdr++;
+		o = json_pack("{s:s,s:f,s:s,s:o,s:o,s:f,s:b,s:b}",
+			      "name", name,
+			      "loss_ratio", g->loss_ratio,
+			      "status", pvp_search_goal_status_name(g->status),
+			      "lower_pps", json_rate(g->has_lower, g->lower_bound),
+			      "upper_pps", json_rate(g->has_upper, g->upper_bound),
+			      "rel_width", g->rel_width,
+			      "reached_max_rate", g->reached_max_rate,
+			      "generator_limited", g->generator_limited);
+		if (o == NULL || json_array_append_new(goals, o) < 0) {
+			json_decref(goals);
+			goals = NULL;
+		}
+	}
+	rec = json_pack("{s:s,s:i,s:I,s:I,s:s,s:o*,s:o*,s:I,s:f,s:I,s:f,s:b,s:b}",
+			"type", "search",
+			"schema", COORD_REPORT_SCHEMA,
+			"size", (json_int_t)size,
+			"flows", (json_int_t)flows,
+			"algo", pvp_search_algo_name(p->algo),
+			"params", params,
+			"goals", goals,
+			"trials", (json_int_t)r->nb_trials,
+			"trial_seconds", r->total_time,
+			"generator_limited_trials", (json_int_t)r->nb_gen_limited,
+			"generator_ceiling_pps", r->gen_ceiling,
+			"budget_exhausted", r->budget_exhausted,
+			"aborted", r->aborted);
+	if (rec != NULL && (params == NULL || goals == NULL)) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
+bool
+coord_report_trial_reconciles(const json_t *trial)
+{
+	json_t *hops, *tx, *rx, *un, *v;
+	const char *key;
+	json_int_t sum;
+
+	hops = json_object_get(trial, "hop_lost");
+	tx = json_object_get(trial, "tx_packets");
+	rx = json_object_get(trial, "rx_packets");
+	un = json_object_get(trial, "unattributed");
+	if (!json_is_object(hops) || !json_is_integer(tx) || !json_is_integer(rx) ||
+	    !json_is_integer(un))
+		return false;
+	sum = json_integer_value(un);
+	json_object_foreach(hops, key, v) {
+		if (!json_is_integer(v))
+			return false;
+		sum += json_integer_value(v);
+	}
+	return sum == json_integer_value(tx) - json_integer_value(rx);
+}
+
+double
+report_num(const json_t *o, const char *key, double dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+const char *
+report_str(const json_t *o, const char *key, const char *dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+bool
+report_is_type(const json_t *rec, const char *type)
+{
+	const char *t = report_str(rec, "type", NULL);
+
+	return t != NULL && strcmp(t, type) == 0;
+}

@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Plots through gnuplot. Each plot is a data file and a script written
+ * next to the images, so a user can restyle it and run `gnuplot x.gp` by
+ * hand; gnuplot itself runs by fork/exec with an argv, never through a
+ * shell, and its messages go to gnuplot.log in the output directory.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "coord_report.h"
+#include "report_private.h"
+
+/* Most hops a loss plot shows as separate segments. */
+#define PLOT_MAX_HOPS 32
+/* Most x labels on the loss plot before they are thinned out. */
+#define PLOT_MAX_LABELS 40
+
+/*
+ * Text safe inside a gnuplot double-quoted string or a quoted data
+ * field: names come from user files and must not end the string.
+ */
+static void
+plot_clean(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; src[i] != '\0' && i + 1 < len; i++)
+		dst[i] = (src[i] == '"' || src[i] == '\\' || src[i] == '`' ||
+			  (unsigned char)src[i] < 0x20) ?
+				 '_' :
+				 src[i];
+	dst[i] = '\0';
+}
+
+/*
+ * Run gnuplot with @p argv_tail after the program name, in @p dir, with
+ * stdout and stderr to @p out_fd. Returns its exit status, 127 if it
+ * could not be run, or -errno.
+ */
+static int
+plot_exec(const char *gnuplot, const char *dir, char *const args[], int out_fd)
+{
+	char *argv[8];
+	pid_t pid, w;
+	int st, i;
+
+	argv[0] = (char *)(uintptr_t)gnuplot;
+	for (i = 0; args[i] != NULL && i < 6; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0)
+			dup2(nul, STDIN_FILENO);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(out_fd, STDERR_FILENO);
+		if (dir != NULL && chdir(dir) < 0)
+			_exit(126);
+		execvp(gnuplot, argv);
+		_exit(127);
+	}
+	do {
+		w = waitpid(pid, &st, 0);
+	} while (w < 0 && errno == EINTR);
+	if (w < 0)
+		return -errno;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+int
+coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg)
+{
+	char *args[] = {"-e", "set terminal", NULL};
+	char tmpl[] = "/tmp/pvpkit-gnuplot-XXXXXX";
+	char buf[65536], *line, *save = NULL, word[32];
+	bool cairo = false, gd = false;
+	size_t len = 0;
+	ssize_t n;
+	int fd, st;
+
+	if (gnuplot == NULL)
+		gnuplot = "gnuplot";
+	if (png_len > 0)
+		png[0] = '\0';
+	*svg = false;
+	/* A file, not a pipe: no deadlock whatever gnuplot writes. */
+	fd = mkostemp(tmpl, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(tmpl);
+	st = plot_exec(gnuplot, NULL, args, fd);
+	if (st != 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return st == 127 ? -ENOENT : -EIO;
+	}
+	while (len + 1 < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " %31s", word) != 1)
+			continue;
+		if (strcmp(word, "pngcairo") == 0)
+			cairo = true;
+		else if (strcmp(word, "png") == 0)
+			gd = true;
+		else if (strcmp(word, "svg") == 0)
+			*svg = true;
+	}
+	if (cairo)
+		snprintf(png, png_len, "pngcairo");
+	else if (gd)
+		snprintf(png, png_len, "png");
+	return 0;
+}
+
+/*
+ * The end of every script: the plot command was issued for the first
+ * image format; replot it for the second.
+ */
+static void
+plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot)
+{
+	bool first = true;
+
+	if (png[0] != '\0') {
+		fprintf(f, "set terminal %s size 1000,600 font \",10\"\n", png);
+		fprintf(f, "set output \"%s.png\"\n%s\n", base, plot);
+		first = false;
+	}
+	if (svg) {
+		fprintf(f, "set terminal svg size 1000,600 dynamic font \",10\"\n");
+		fprintf(f, "set output \"%s.svg\"\n%s\n", base, first ? plot : "replot");
+	}
+	fprintf(f, "unset output\n");
+}
+
+static const json_t *
+plot_goal_at(const json_t *summary, const char *goal, json_int_t size, json_int_t flows)
+{
+	const json_t *q;
+	size_t k;
+
+	json_array_foreach(json_object_get(summary, "points"), k, q)
+		if (json_integer_value(json_object_get(q, "size")) == size &&
+		    json_integer_value(json_object_get(q, "flows")) == flows)
+			return json_object_get(json_object_get(q, "goals"), goal);
+	return NULL;
+}
+
+/* A growing string for a long plot command. */
+struct plot_buf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+plot_buf_add(struct plot_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->cap - b->len < 1024) {
+		char *ns = realloc(b->s, b->cap + 4096);
+
+		if (ns == NULL)
+			return;
+		b->s = ns;
+		b->cap += 4096;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < b->cap - b->len)
+		b->len += (size_t)n;
+	else
+		b->s[b->len] = '\0';
+}
+
+/* Throughput vs packet size for one goal, one line per flow count. */
+static int
+plot_throughput(const json_t *summary, const char *goal, const char *outdir, const char *png,
+		bool svg, const char *title, double line_rate, char *base, size_t base_len)
+{
+	const json_t *sizes, *flows, *sz, *fl, *g;
+	double vmin = INFINITY, vmax = 0, v, m;
+	struct plot_buf plot = {NULL, 0, 0};
+	char path[4096], gname[32];
+	size_t i, j;
+	FILE *f;
+
+	snprintf(base, base_len, "throughput_%s", goal);
+	plot_clean(gname, sizeof(gname), goal);
+	for (i = 0; gname[i] != '\0'; i++)
+		if (gname[i] >= 'a' && gname[i] <= 'z')
+			gname[i] = (char)(gname[i] - 32);
+	sizes = json_object_get(summary, "sizes");
+	flows = json_object_get(summary, "flow_counts");
+
+	snprintf(path, sizeof(path), "%s/%s.dat", outdir, base);
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# pvpkit %s throughput in Mpps; sizes include the 4 B FCS; \"?\" = not "
+		   "measured\n# size theoretical_max",
+		gname);
+	json_array_foreach(flows, j, fl)
+		fprintf(f, " %" JSON_INTEGER_FORMAT "_flows", json_integer_value(fl));
+	fputc('\n', f);
+	json_array_foreach(sizes, i, sz) {
+		m = report_max_pps(line_rate, (double)json_integer_value(sz)) / 1e6;
+		vmax = fmax(vmax, m);
+		fprintf(f, "%" JSON_INTEGER_FORMAT " %.6f", json_integer_value(sz), m);
+		json_array_foreach(flows, j, fl) {
+			g = plot_goal_at(summary, goal, json_integer_value(sz),
+					 json_integer_value(fl));
+			if (json_is_number(json_object_get(g, "mpps"))) {
+				v = report_num(g, "mpps", 0);
+				if (v > 0)
+					vmin = fmin(vmin, v);
+				fprintf(f, " %.6f", v);
+			} else {
+				fprintf(f, " ?");
+			}
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		return -errno;
+
+	snprintf(path, sizeof(path), "%s/%s.gp", outdir, base);
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
+	fprintf(f, "set datafile missing \"?\"\n");
+	fprintf(f, "set title \"%s: %s throughput vs packet size\" noenhanced\n", title, gname);
+	fprintf(f, "set xlabel \"Packet size (bytes, including 4 B FCS)\"\n");
+	fprintf(f, "set ylabel \"Throughput (Mpps)\"\n");
+	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 7\n");
+	fprintf(f, "set label 1 \"L1 overhead 20 B preamble+IFG, sizes include 4 B FCS: "
+		   "max pps = %g Gbit/s / ((size + 20) * 8)\" at screen 0.02, screen 0.03 "
+		   "noenhanced\n",
+		line_rate / 1e9);
+	fprintf(f, "set xtics (");
+	json_array_foreach(sizes, i, sz)
+		fprintf(f, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "", json_integer_value(sz));
+	fprintf(f, ") rotate by 45 right\n");
+	/*
+	 * Rates measured on a small testbed can be 1000x below line rate: a
+	 * log axis keeps both the measurements and the maximum readable.
+	 */
+	if (isfinite(vmin) && vmax / vmin > 20)
+		fprintf(f, "set logscale y\n");
+	else
+		fprintf(f, "set yrange [0:*]\n");
+	plot_buf_add(&plot, "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
+			    "title \"theoretical max (%g Gbit/s)\"",
+		     base, line_rate / 1e9);
+	json_array_foreach(flows, j, fl)
+		plot_buf_add(&plot, ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
+				    "title \"%" JSON_INTEGER_FORMAT " flows\"",
+			     j + 3, json_integer_value(fl));
+	plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
+	free(plot.s);
+	if (fclose(f) != 0)
+		return -errno;
+	return 0;
+}
+
+/* Index of @p name in @p hops, added if new; -1 when full. */
+static int
+plot_hop_index(char hops[][64], unsigned int *nb, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < *nb; i++)
+		if (strncmp(hops[i], name, 63) == 0)
+			return (int)i;
+	if (*nb == PLOT_MAX_HOPS)
+		return -1;
+	snprintf(hops[*nb], 64, "%s", name);
+	return (int)(*nb)++;
+}
+
+/* Lost packets per hop, one stacked bar per trial. */
+static int
+plot_loss(const json_t *records, const char *outdir, const char *png, bool svg,
+	  const char *title, bool *any)
+{
+	static const char base[] = "loss_per_hop";
+	char hops[PLOT_MAX_HOPS][64], path[4096], label[96], clean[64];
+	unsigned int nb_hops = 0, nb_trials = 0, every, n, h;
+	struct plot_buf plot = {NULL, 0, 0};
+	const json_t *rec, *v;
+	const char *key;
+	double total = 0, vals[PLOT_MAX_HOPS + 1];
+	size_t i;
+	FILE *f;
+	int idx;
+
+	json_array_foreach(records, i, rec) {
+		if (!report_is_type(rec, "trial") ||
+		    !json_is_object(json_object_get(rec, "hop_lost")))
+			continue;
+		nb_trials++;
+		json_object_foreach(json_object_get(rec, "hop_lost"), key, v)
+			plot_hop_index(hops, &nb_hops, key);
+	}
+	*any = nb_trials > 0;
+	if (nb_trials == 0)
+		return 0;
+	every = (nb_trials + PLOT_MAX_LABELS - 1) / PLOT_MAX_LABELS;
+
+	snprintf(path, sizeof(path), "%s/%s.dat", outdir, base);
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# pvpkit lost packets per hop, one row per trial (negative counts shown as "
+		   "0)\n# trial label tester_tx");
+	for (h = 0; h < nb_hops; h++) {
+		plot_clean(clean, sizeof(clean), hops[h]);
+		fprintf(f, " \"%s\"", clean);
+	}
+	fprintf(f, " unattributed\n");
+	n = 0;
+	json_array_foreach(records, i, rec) {
+		if (!report_is_type(rec, "trial") ||
+		    !json_is_object(json_object_get(rec, "hop_lost")))
+			continue;
+		memset(vals, 0, sizeof(vals));
+		json_object_foreach(json_object_get(rec, "hop_lost"), key, v) {
+			idx = plot_hop_index(hops, &nb_hops, key);
+			if (idx >= 0 && json_is_number(v))
+				vals[idx] = fmax(0, json_number_value(v));
+		}
+		vals[nb_hops] = fmax(0, report_num(rec, "unattributed", 0));
+		label[0] = '\0';
+		if (n % every == 0) {
+			if (report_num(rec, "size", 0) > 0)
+				snprintf(label, sizeof(label), "%u: %.0fB %.0ff %.3gMpps%s", n + 1,
+					 report_num(rec, "size", 0), report_num(rec, "flows", 0),
+					 report_num(rec, "requested_pps", 0) / 1e6,
+					 json_is_true(json_object_get(rec, "generator_limited")) ?
+						 " (gen)" :
+						 "");
+			else
+				snprintf(label, sizeof(label), "%u", n + 1);
+		}
+		plot_clean(clean, sizeof(clean), label);
+		fprintf(f, "%u \"%s\" %.0f", n + 1, clean, report_num(rec, "tx_packets", 0));
+		for (h = 0; h <= nb_hops; h++) {
+			fprintf(f, " %.0f", vals[h]);
+			total += vals[h];
+		}
+		fputc('\n', f);
+		n++;
+	}
+	if (fclose(f) != 0)
+		return -errno;
+
+	snprintf(path, sizeof(path), "%s/%s.gp", outdir, base);
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
+	fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n", title);
+	/*
+	 * Percent of what the tester sent: trials at different rates and
+	 * durations stay comparable on one axis; the .dat has the packets.
+	 */
+	fprintf(f, "set ylabel \"Lost (%% of tester TX packets)\"\nset xlabel \"Trial\"\n");
+	fprintf(f, "set style data histograms\nset style histogram rowstacked\n");
+	fprintf(f, "set style fill solid 0.85 border -1\nset boxwidth 0.8\n");
+	fprintf(f, "set key outside right top noenhanced\nset grid ytics\n");
+	fprintf(f, "set xtics rotate by 45 right noenhanced font \",8\"\nset bmargin 10\n");
+	/* All zero: give the axis a height so the empty bars still show. */
+	fprintf(f, "set yrange [0:%s]\n", total > 0 ? "*" : "1");
+	if (total == 0)
+		fprintf(f, "set label 1 \"no loss in any trial\" at graph 0.5, graph 0.5 center\n");
+	for (h = 0; h <= nb_hops; h++) {
+		if (h < nb_hops)
+			plot_clean(clean, sizeof(clean), hops[h]);
+		else
+			snprintf(clean, sizeof(clean), "unattributed");
+		if (h == 0)
+			plot_buf_add(&plot, "plot \"%s.dat\" using ($3 > 0 ? 100 * $4 / $3 : 0):xtic(2) "
+					    "title \"%s\"",
+				     base, clean);
+		else
+			plot_buf_add(&plot, ", \\\n  \"\" using ($3 > 0 ? 100 * $%u / $3 : 0) "
+					    "title \"%s\"%s",
+				     h + 4, clean, h == nb_hops ? " lc rgb \"gray40\"" : "");
+	}
+	plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
+	free(plot.s);
+	if (fclose(f) != 0)
+		return -errno;
+	return 0;
+}
+
+/* Run one script; 0 if gnuplot succeeded and made every image. */
+static int
+plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png, bool svg,
+	 int log_fd, struct coord_report_info *info)
+{
+	char script[80], path[4096], name[80];
+	char *args[] = {script, NULL};
+	struct stat st;
+	int ret;
+
+	snprintf(script, sizeof(script), "%s.gp", base);
+	ret = plot_exec(gnuplot, outdir, args, log_fd);
+	if (ret != 0) {
+		snprintf(info->plot_note, sizeof(info->plot_note),
+			 "gnuplot %s exited with status %d: see gnuplot.log", script, ret);
+		return -EIO;
+	}
+	snprintf(name, sizeof(name), "%s.dat", base);
+	report_add_file(info, name);
+	report_add_file(info, script);
+	if (png[0] != '\0') {
+		snprintf(name, sizeof(name), "%s.png", base);
+		snprintf(path, sizeof(path), "%s/%s", outdir, name);
+		if (stat(path, &st) < 0 || st.st_size == 0) {
+			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s", name);
+			return -EIO;
+		}
+		report_add_file(info, name);
+	}
+	if (svg) {
+		snprintf(name, sizeof(name), "%s.svg", base);
+		snprintf(path, sizeof(path), "%s/%s", outdir, name);
+		if (stat(path, &st) < 0 || st.st_size == 0) {
+			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s", name);
+			return -EIO;
+		}
+		report_add_file(info, name);
+	}
+	return 0;
+}
+
+int
+report_plots(const json_t *records, const json_t *summary, const char *outdir,
+	     const struct coord_report_opts *o, struct coord_report_info *info)
+{
+	char png[16], base[64], title[128], path[4096];
+	const char *gnuplot = o->gnuplot != NULL ? o->gnuplot : "gnuplot";
+	bool svg, any_loss;
+	const json_t *g;
+	size_t i;
+	int ret, log_fd, failed = 0;
+
+	ret = coord_report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
+	if (ret < 0) {
+		snprintf(info->plot_note, sizeof(info->plot_note),
+			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
+			 gnuplot);
+		return ret;
+	}
+	if (png[0] == '\0' && !svg) {
+		snprintf(info->plot_note, sizeof(info->plot_note),
+			 "plots skipped: %s has neither a png nor an svg terminal", gnuplot);
+		return -ENOTSUP;
+	}
+	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
+	log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log_fd < 0) {
+		ret = -errno;
+		snprintf(info->plot_note, sizeof(info->plot_note),
+			 "cannot write %.200s/gnuplot.log", outdir);
+		return ret;
+	}
+	plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
+
+	if (json_array_size(json_object_get(summary, "points")) > 0) {
+		json_array_foreach(json_object_get(summary, "goals"), i, g) {
+			ret = plot_throughput(summary, json_string_value(g), outdir, png, svg, title,
+					      report_num(summary, "line_rate_bps",
+							 COORD_REPORT_DEFAULT_LINE_RATE),
+					      base, sizeof(base));
+			if (ret == 0)
+				ret = plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+			if (ret < 0)
+				failed = ret;
+		}
+	}
+	ret = plot_loss(records, outdir, png, svg, title, &any_loss);
+	if (ret == 0 && any_loss)
+		ret = plot_run(gnuplot, outdir, "loss_per_hop", png, svg, log_fd, info);
+	if (ret < 0)
+		failed = ret;
+	close(log_fd);
+	if (failed == 0)
+		info->plots_done = true;
+	return failed;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/* Helpers shared by the report sources; not part of the API. */
+
+#ifndef REPORT_PRIVATE_H
+#define REPORT_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "coord_report.h"
+
+/** Number member of @p o, or @p dflt if absent or not a number. */
+double report_num(const json_t *o, const char *key, double dflt);
+
+/** String member of @p o, or @p dflt. */
+const char *report_str(const json_t *o, const char *key, const char *dflt);
+
+/** Whether @p rec has "type" == @p type. */
+bool report_is_type(const json_t *rec, const char *type);
+
+/** Theoretical maximum pps of @p size-byte frames (with FCS) at @p line_rate_bps. */
+double report_max_pps(double line_rate_bps, double size);
+
+/**
+ * Make the throughput plot of one goal and the loss-per-hop plot in
+ * @p outdir; adds the names written to @p info.
+ * @return 0, or -errno (info->plot_note says why).
+ */
+int report_plots(const json_t *records, const json_t *summary, const char *outdir,
+		 const struct coord_report_opts *o, struct coord_report_info *info);
+
+/** Record @p name as written in @p info. */
+void report_add_file(struct coord_report_info *info, const char *name);
+
+#endif /* REPORT_PRIVATE_H */

@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Summaries computed from the records alone: the summary JSON, the CSV in
+ * ovs_perf's layout, and the driver that writes every report file.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "coord_report.h"
+#include "report_private.h"
+
+/* One (size, flows) point while summarising. */
+struct sum_point {
+	unsigned int size;
+	unsigned int flows;
+	unsigned int trials;
+	double trial_seconds;
+	bool gen_limited;
+	const json_t *search; /* last search record of the point, borrowed */
+};
+
+struct sum_goal {
+	char name[32];
+	double loss_ratio;
+};
+
+struct sum_state {
+	struct sum_point *pts;
+	unsigned int nb_pts;
+	unsigned int cap_pts;
+	struct sum_goal goals[PVP_SEARCH_MAX_GOALS];
+	unsigned int nb_goals;
+};
+
+void
+coord_report_opts_init(struct coord_report_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->line_rate_bps = COORD_REPORT_DEFAULT_LINE_RATE;
+	o->title = NULL;
+	o->gnuplot = "gnuplot";
+	o->plots = true;
+}
+
+double
+report_max_pps(double line_rate_bps, double size)
+{
+	return line_rate_bps / ((size + COORD_REPORT_L1_OVERHEAD) * 8);
+}
+
+void
+report_add_file(struct coord_report_info *info, const char *name)
+{
+	if (info == NULL || info->nb_files >= COORD_REPORT_MAX_FILES)
+		return;
+	snprintf(info->files[info->nb_files++], sizeof(info->files[0]), "%s", name);
+}
+
+static struct sum_point *
+sum_point_get(struct sum_state *s, const json_t *rec)
+{
+	double size = report_num(rec, "size", -1), flows = report_num(rec, "flows", -1);
+	struct sum_point *p;
+	unsigned int i;
+
+	if (size <= 0 || flows <= 0)
+		return NULL; /* a profile trial: no point in the size x flows grid */
+	for (i = 0; i < s->nb_pts; i++)
+		if (s->pts[i].size == (unsigned int)size && s->pts[i].flows == (unsigned int)flows)
+			return &s->pts[i];
+	if (s->nb_pts == s->cap_pts) {
+		unsigned int cap = s->cap_pts ? 2 * s->cap_pts : 16;
+
+		p = realloc(s->pts, cap * sizeof(*p));
+		if (p == NULL)
+			return NULL;
+		s->pts = p;
+		s->cap_pts = cap;
+	}
+	p = &s->pts[s->nb_pts++];
+	memset(p, 0, sizeof(*p));
+	p->size = (unsigned int)size;
+	p->flows = (unsigned int)flows;
+	return p;
+}
+
+static void
+sum_goal_add(struct sum_state *s, const char *name, double ratio)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nb_goals; i++)
+		if (strcmp(s->goals[i].name, name) == 0)
+			return;
+	if (s->nb_goals == PVP_SEARCH_MAX_GOALS)
+		return;
+	snprintf(s->goals[s->nb_goals].name, sizeof(s->goals[0].name), "%s", name);
+	s->goals[s->nb_goals++].loss_ratio = ratio;
+}
+
+static void
+sum_goals_from(struct sum_state *s, const json_t *goals)
+{
+	const json_t *g;
+	size_t i;
+
+	json_array_foreach(goals, i, g) {
+		const char *name = report_str(g, "name", NULL);
+
+		if (name != NULL)
+			sum_goal_add(s, name, report_num(g, "loss_ratio", 0));
+	}
+}
+
+static int
+point_cmp(const void *a, const void *b)
+{
+	const struct sum_point *x = a, *y = b;
+
+	if (x->flows != y->flows)
+		return x->flows < y->flows ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return 0;
+}
+
+static bool
+trial_is_dut_result(const json_t *t)
+{
+	return !json_is_true(json_object_get(t, "generator_limited")) &&
+	       !json_is_false(json_object_get(t, "dut_result"));
+}
+
+static bool
+trial_meets(const json_t *t, double ratio)
+{
+	double tx = report_num(t, "tx_packets", 0), rx = report_num(t, "rx_packets", 0);
+	double lost = tx - rx;
+
+	if (ratio == 0)
+		return lost <= 0;
+	return tx > 0 && lost / tx <= ratio;
+}
+
+/*
+ * A goal's bounds from the trials of a point, by the rules of the search:
+ * the upper bound is the lowest failing rate of any duration, the lower
+ * bound the highest passing rate below it at the longest duration tried.
+ */
+static void
+goal_from_trials(const json_t *records, const struct sum_point *p, double ratio, bool *has_lo,
+		 double *lo, bool *has_hi, double *hi)
+{
+	double dmax = 0, rate, d;
+	const json_t *t;
+	size_t i;
+
+	*has_lo = *has_hi = false;
+	*lo = *hi = 0;
+	json_array_foreach(records, i, t) {
+		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
+		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
+			continue;
+		dmax = fmax(dmax, report_num(t, "duration_s", 0));
+		rate = report_num(t, "requested_pps", report_num(t, "achieved_pps", 0));
+		if (!trial_meets(t, ratio) && (!*has_hi || rate < *hi)) {
+			*has_hi = true;
+			*hi = rate;
+		}
+	}
+	json_array_foreach(records, i, t) {
+		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
+		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
+			continue;
+		d = report_num(t, "duration_s", 0);
+		rate = report_num(t, "requested_pps", report_num(t, "achieved_pps", 0));
+		if (d < dmax * (1 - 1e-9) || !trial_meets(t, ratio) || (*has_hi && rate >= *hi))
+			continue;
+		if (!*has_lo || rate > *lo) {
+			*has_lo = true;
+			*lo = rate;
+		}
+	}
+}
+
+static const json_t *
+search_goal(const json_t *search, const char *name)
+{
+	const json_t *g;
+	size_t i;
+
+	json_array_foreach(json_object_get(search, "goals"), i, g)
+		if (strcmp(report_str(g, "name", ""), name) == 0)
+			return g;
+	return NULL;
+}
+
+static json_t *
+goal_json(const json_t *records, const struct sum_point *p, const struct sum_goal *goal,
+	  double line_rate)
+{
+	bool has_lo, has_hi, at_max = false, gen = false;
+	const char *status, *source;
+	double lo, hi, maxpps;
+	const json_t *sg;
+
+	sg = p->search != NULL ? search_goal(p->search, goal->name) : NULL;
+	if (sg != NULL) {
+		has_lo = json_is_number(json_object_get(sg, "lower_pps"));
+		lo = report_num(sg, "lower_pps", 0);
+		has_hi = json_is_number(json_object_get(sg, "upper_pps"));
+		hi = report_num(sg, "upper_pps", 0);
+		status = report_str(sg, "status", "unknown");
+		at_max = json_is_true(json_object_get(sg, "reached_max_rate"));
+		gen = json_is_true(json_object_get(sg, "generator_limited"));
+		source = "search";
+	} else {
+		goal_from_trials(records, p, goal->loss_ratio, &has_lo, &lo, &has_hi, &hi);
+		if (!has_lo && !has_hi)
+			return NULL;
+		status = "from-trials";
+		source = "trials";
+	}
+	maxpps = report_max_pps(line_rate, p->size);
+	return json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:b,s:b}",
+			 "loss_ratio", goal->loss_ratio,
+			 "pps", has_lo ? json_real(lo) : json_null(),
+			 "mpps", has_lo ? json_real(lo / 1e6) : json_null(),
+			 "l1_gbps", has_lo ?
+				json_real(lo * (p->size + COORD_REPORT_L1_OVERHEAD) * 8 / 1e9) :
+				json_null(),
+			 "line_rate_pct", has_lo ? json_real(100 * lo / maxpps) : json_null(),
+			 "lower_pps", has_lo ? json_real(lo) : json_null(),
+			 "upper_pps", has_hi ? json_real(hi) : json_null(),
+			 "status", status,
+			 "source", source,
+			 "reached_max_rate", at_max,
+			 "generator_limited", gen);
+}
+
+static int
+uint_cmp(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorted distinct values of a member of the points. */
+static json_t *
+distinct(const struct sum_state *s, bool sizes)
+{
+	unsigned int *v, n = 0, i, j;
+	json_t *arr = json_array();
+
+	v = calloc(s->nb_pts + 1, sizeof(*v));
+	if (v == NULL || arr == NULL) {
+		free(v);
+		json_decref(arr);
+		return NULL;
+	}
+	for (i = 0; i < s->nb_pts; i++) {
+		unsigned int x = sizes ? s->pts[i].size : s->pts[i].flows;
+
+		for (j = 0; j < n && v[j] != x; j++)
+			;
+		if (j == n)
+			v[n++] = x;
+	}
+	qsort(v, n, sizeof(*v), uint_cmp);
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_integer(v[i]));
+	free(v);
+	return arr;
+}
+
+json_t *
+coord_report_summary(const json_t *records, const struct coord_report_opts *o)
+{
+	struct coord_report_opts dflt;
+	const json_t *rec, *run = NULL;
+	struct sum_state s;
+	struct sum_point *p;
+	json_t *sum = NULL, *pts, *pj, *goals, *gj, *names;
+	double line_rate, total_s = 0;
+	unsigned int i, g, trials = 0, searches = 0;
+	const char *title;
+	size_t k;
+
+	if (o == NULL) {
+		coord_report_opts_init(&dflt);
+		o = &dflt;
+	}
+	memset(&s, 0, sizeof(s));
+	json_array_foreach(records, k, rec) {
+		if (report_is_type(rec, "run")) {
+			run = rec;
+		} else if (report_is_type(rec, "trial")) {
+			trials++;
+			total_s += report_num(rec, "duration_s", 0);
+			p = sum_point_get(&s, rec);
+			if (p == NULL)
+				continue;
+			p->trials++;
+			p->trial_seconds += report_num(rec, "duration_s", 0);
+			if (json_is_true(json_object_get(rec, "generator_limited")))
+				p->gen_limited = true;
+		} else if (report_is_type(rec, "search")) {
+			searches++;
+			sum_goals_from(&s, json_object_get(rec, "goals"));
+			p = sum_point_get(&s, rec);
+			if (p != NULL)
+				p->search = rec;
+		}
+	}
+	if (s.nb_goals == 0 && run != NULL)
+		sum_goals_from(&s, json_object_get(run, "goals"));
+	if (s.nb_goals == 0)
+		sum_goal_add(&s, "ndr", 0);
+	if (s.nb_pts > 1)
+		qsort(s.pts, s.nb_pts, sizeof(*s.pts), point_cmp);
+
+	line_rate = report_num(run, "line_rate_bps", o->line_rate_bps);
+	if (!(line_rate > 0))
+		line_rate = COORD_REPORT_DEFAULT_LINE_RATE;
+	title = o->title != NULL ? o->title : report_str(run, "title", "pvpkit");
+
+	pts = json_array();
+	names = json_array();
+	for (g = 0; g < s.nb_goals; g++)
+		json_array_append_new(names, json_string(s.goals[g].name));
+	for (i = 0; pts != NULL && i < s.nb_pts; i++) {
+		p = &s.pts[i];
+		goals = json_object();
+		for (g = 0; goals != NULL && g < s.nb_goals; g++) {
+			gj = goal_json(records, p, &s.goals[g], line_rate);
+			if (gj != NULL)
+				json_object_set_new(goals, s.goals[g].name, gj);
+		}
+		pj = json_pack("{s:I,s:I,s:I,s:f,s:b,s:f,s:o}",
+			       "size", (json_int_t)p->size,
+			       "flows", (json_int_t)p->flows,
+			       "trials", (json_int_t)p->trials,
+			       "trial_seconds", p->trial_seconds,
+			       "generator_limited", p->gen_limited ||
+				       (p->search != NULL &&
+					report_num(p->search, "generator_limited_trials", 0) > 0),
+			       "theoretical_max_pps", report_max_pps(line_rate, p->size),
+			       "goals", goals);
+		if (pj == NULL || json_array_append_new(pts, pj) < 0) {
+			json_decref(pts);
+			pts = NULL;
+		}
+	}
+	if (pts != NULL && names != NULL)
+		sum = json_pack("{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o}",
+				"schema", COORD_REPORT_SCHEMA,
+				"title", title,
+				"line_rate_bps", line_rate,
+				"l1_overhead_bytes", COORD_REPORT_L1_OVERHEAD,
+				"sizes_include_fcs", 1,
+				"flow_type", report_str(run, "flow_type", ""),
+				"trials", (json_int_t)trials,
+				"searches", (json_int_t)searches,
+				"trial_seconds", total_s,
+				"sizes", distinct(&s, true),
+				"flow_counts", distinct(&s, false),
+				"goals", names,
+				"points", pts);
+	else {
+		json_decref(pts);
+		json_decref(names);
+	}
+	free(s.pts);
+	return sum;
+}
+
+/* A CSV field: quoted when it holds a comma, quote or newline. */
+static void
+csv_field(FILE *f, const char *v)
+{
+	const char *c;
+
+	if (strpbrk(v, ",\"\r\n") == NULL) {
+		fputs(v, f);
+		return;
+	}
+	fputc('"', f);
+	for (c = v; *c != '\0'; c++) {
+		if (*c == '"')
+			fputc('"', f);
+		fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+static const json_t *
+summary_point(const json_t *summary, json_int_t size, json_int_t flows)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "size")) == size &&
+		    json_integer_value(json_object_get(p, "flows")) == flows)
+			return p;
+	return NULL;
+}
+
+int
+coord_report_write_csv(const json_t *summary, const char *goal, const char *path)
+{
+	const json_t *sizes, *flows, *sz, *fl, *p, *g;
+	char title[256], upper[32], num[32];
+	bool found = false;
+	size_t i, j;
+	int ret = 0;
+	FILE *f;
+
+	if (summary == NULL || goal == NULL || path == NULL)
+		return -EINVAL;
+	sizes = json_object_get(summary, "sizes");
+	flows = json_object_get(summary, "flow_counts");
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
+			found = true;
+	if (!found)
+		return -ENOENT;
+
+	for (i = 0; goal[i] != '\0' && i + 1 < sizeof(upper); i++)
+		upper[i] = (char)(goal[i] >= 'a' && goal[i] <= 'z' ? goal[i] - 32 : goal[i]);
+	upper[i] = '\0';
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	/* ovs_perf: title row, ",Packet size", "Number of flows,<sizes>", rows. */
+	if (strlen(report_str(summary, "flow_type", "")) > 0)
+		snprintf(title, sizeof(title), "%s, %s flows, %s (pps)",
+			 report_str(summary, "title", "pvpkit"),
+			 report_str(summary, "flow_type", ""), upper);
+	else
+		snprintf(title, sizeof(title), "%s, %s (pps)", report_str(summary, "title", "pvpkit"),
+			 upper);
+	csv_field(f, title);
+	fputs("\n,Packet size\nNumber of flows", f);
+	json_array_foreach(sizes, i, sz)
+		fprintf(f, ",%" JSON_INTEGER_FORMAT, json_integer_value(sz));
+	fputc('\n', f);
+	json_array_foreach(flows, j, fl) {
+		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(fl));
+		json_array_foreach(sizes, i, sz) {
+			p = summary_point(summary, json_integer_value(sz), json_integer_value(fl));
+			g = json_object_get(json_object_get(p, "goals"), goal);
+			fputc(',', f);
+			if (json_is_number(json_object_get(g, "pps"))) {
+				snprintf(num, sizeof(num), "%.0f", report_num(g, "pps", 0));
+				fputs(num, f);
+			}
+		}
+		fputc('\n', f);
+	}
+	if (fflush(f) != 0 || ferror(f))
+		ret = -EIO;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
+}
+
+static int
+mkdir_p(const char *dir)
+{
+	char tmp[4096], *c;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (c = tmp + 1; *c != '\0'; c++) {
+		if (*c != '/')
+			continue;
+		*c = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*c = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int
+coord_report_write_all(const json_t *records, const char *outdir,
+		       const struct coord_report_opts *o, struct coord_report_info *info)
+{
+	struct coord_report_opts dflt;
+	struct coord_report_info local;
+	char path[4096], name[64];
+	json_t *summary;
+	const json_t *g;
+	size_t i;
+	int ret;
+
+	if (records == NULL || outdir == NULL)
+		return -EINVAL;
+	if (o == NULL) {
+		coord_report_opts_init(&dflt);
+		o = &dflt;
+	}
+	if (info == NULL)
+		info = &local;
+	info->nb_files = 0;
+	info->plots_done = false;
+	info->plot_note[0] = '\0';
+	ret = mkdir_p(outdir);
+	if (ret < 0)
+		return ret;
+	summary = coord_report_summary(records, o);
+	if (summary == NULL)
+		return -ENOMEM;
+
+	snprintf(path, sizeof(path), "%s/summary.json", outdir);
+	if (json_dump_file(summary, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0) {
+		ret = -EIO;
+		goto out;
+	}
+	report_add_file(info, "summary.json");
+	json_array_foreach(json_object_get(summary, "goals"), i, g) {
+		snprintf(name, sizeof(name), "%s.csv", json_string_value(g));
+		snprintf(path, sizeof(path), "%s/%s", outdir, name);
+		ret = coord_report_write_csv(summary, json_string_value(g), path);
+		if (ret == -ENOENT)
+			continue;
+		if (ret < 0)
+			goto out;
+		report_add_file(info, name);
+	}
+	ret = 0;
+	if (o->plots)
+		report_plots(records, summary, outdir, o, info); /* a missing plot is a note */
+	else
+		snprintf(info->plot_note, sizeof(info->plot_note), "plots not asked for");
+out:
+	json_decref(summary);
+	return ret;
+}
+
+int
+coord_report_rebuild(const char *results, const char *outdir, const struct coord_report_opts *o,
+		     struct coord_report_info *info)
+{
+	struct coord_report_load_info li;
+	json_t *records;
+	int ret;
+
+	records = coord_report_load(results, &li);
+	if (info != NULL)
+		info->load = li;
+	if (records == NULL)
+		return -errno;
+	ret = coord_report_write_all(records, outdir, o, info);
+	json_decref(records);
+	return ret;
+}

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * coord_report without gnuplot: the JSON-lines file (append, reload,
+ * a truncated last line, a fragment in the middle), the summary values,
+ * the CSV layout byte for byte, the search record, reconciliation.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "coord_report.h"
+#include "pvp_search.h"
+#include "report_fixture.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                        \
+	do {                                                                    \
+		if (!(cond)) {                                                  \
+			failures++;                                             \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                           \
+			fprintf(stderr, "\n");                                  \
+		}                                                               \
+	} while (0)
+
+static char tmpdir[] = "/tmp/pvp-test-report-XXXXXX";
+
+static char *
+read_file(const char *path)
+{
+	char *buf;
+	long len;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)len + 1);
+	if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void
+append_raw(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text), "raw append");
+	if (fd >= 0)
+		close(fd);
+}
+
+static void
+test_jsonl(void)
+{
+	struct coord_report_load_info li;
+	char path[256];
+	json_t *rec, *arr;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/results.jsonl", tmpdir);
+	for (i = 0; i < 3; i++) {
+		rec = json_pack("{s:s,s:i,s:s}", "type", "trial", "n", i, "note", "a \"quoted\"\nline");
+		CHECK(coord_report_append(path, rec) == 0, "append %d", i);
+		json_decref(rec);
+	}
+	CHECK(coord_report_append(path, NULL) == -EINVAL, "append NULL");
+	arr = coord_report_load(path, &li);
+	CHECK(arr != NULL && json_array_size(arr) == 3 && li.records == 3, "reload 3");
+	CHECK(li.bad_lines == 0 && !li.truncated_tail && li.warning[0] == '\0', "no warning");
+	CHECK(json_integer_value(json_object_get(json_array_get(arr, 2), "n")) == 2, "order");
+	CHECK(strcmp(json_string_value(json_object_get(json_array_get(arr, 0), "note")),
+		     "a \"quoted\"\nline") == 0,
+	      "string round trip");
+	json_decref(arr);
+
+	/* A crash in the middle of a write: the last line is cut short. */
+	append_raw(path, "{\"type\":\"trial\",\"n\":3,\"tx_pa");
+	arr = coord_report_load(path, &li);
+	CHECK(arr != NULL && json_array_size(arr) == 3, "truncated tail: %zu records",
+	      json_array_size(arr));
+	CHECK(li.truncated_tail && li.bad_lines == 1 && li.first_bad == 4, "truncated_tail");
+	CHECK(strstr(li.warning, "results.jsonl:4: last line is cut short") != NULL, "warning '%s'",
+	      li.warning);
+	printf("truncated tail warning: %s\n", li.warning);
+	json_decref(arr);
+
+	/* The next run appends: the fragment must not swallow the record. */
+	rec = json_pack("{s:s,s:i}", "type", "trial", "n", 4);
+	CHECK(coord_report_append(path, rec) == 0, "append after fragment");
+	json_decref(rec);
+	append_raw(path, "\n   \n[1,2]\n");
+	arr = coord_report_load(path, &li);
+	CHECK(arr != NULL && json_array_size(arr) == 4, "after fragment: %zu records",
+	      json_array_size(arr));
+	CHECK(!li.truncated_tail && li.bad_lines == 2 && li.first_bad == 4, "bad lines %u first %u",
+	      li.bad_lines, li.first_bad);
+	CHECK(json_integer_value(json_object_get(json_array_get(arr, 3), "n")) == 4, "record 4");
+	json_decref(arr);
+
+	CHECK(coord_report_load("/nonexistent/x.jsonl", &li) == NULL && errno == ENOENT,
+	      "missing file");
+}
+
+static json_t *
+fixture_records(const char *path)
+{
+	struct coord_report_load_info li;
+	json_t *rec;
+	size_t i;
+
+	unlink(path);
+	for (i = 0; i < FIXTURE_NB_LINES; i++) {
+		rec = json_loads(fixture_lines[i], 0, NULL);
+		CHECK(rec != NULL, "fixture line %zu parses", i);
+		CHECK(coord_report_append(path, rec) == 0, "append fixture");
+		json_decref(rec);
+	}
+	return coord_report_load(path, &li);
+}
+
+static const json_t *
+point(const json_t *sum, int size, int flows)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(sum, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "size")) == size &&
+		    json_integer_value(json_object_get(p, "flows")) == flows)
+			return p;
+	return NULL;
+}
+
+static double
+goal_num(const json_t *p, const char *goal, const char *key)
+{
+	const json_t *v = json_object_get(json_object_get(json_object_get(p, "goals"), goal), key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static bool
+near(double a, double b)
+{
+	return fabs(a - b) <= 1e-6 * fmax(1, fabs(b));
+}
+
+static void
+test_summary_csv(void)
+{
+	static const char ndr_csv[] = "\"PVP test, L3 flows, NDR (pps)\"\n"
+				      ",Packet size\n"
+				      "Number of flows,64,1518\n"
+				      "10,1500000,812744\n"
+				      "1000,1000000,600000\n";
+	static const char pdr_csv[] = "\"PVP test, L3 flows, PDR (pps)\"\n"
+				      ",Packet size\n"
+				      "Number of flows,64,1518\n"
+				      "10,1501000,812744\n"
+				      "1000,1002000,600000\n";
+	char path[256], *text;
+	const json_t *p;
+	json_t *recs, *sum;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/fixture.jsonl", tmpdir);
+	recs = fixture_records(path);
+	CHECK(recs != NULL && json_array_size(recs) == FIXTURE_NB_LINES, "fixture loads");
+
+	sum = coord_report_summary(recs, NULL);
+	CHECK(sum != NULL, "summary");
+	CHECK(json_number_value(json_object_get(sum, "line_rate_bps")) == 10e9, "line rate");
+	CHECK(json_integer_value(json_object_get(sum, "l1_overhead_bytes")) == 20, "overhead");
+	CHECK(json_integer_value(json_object_get(sum, "trials")) == FIXTURE_NB_TRIALS, "trials");
+	CHECK(json_integer_value(json_object_get(sum, "searches")) == 3, "searches");
+	CHECK(json_array_size(json_object_get(sum, "points")) == 4, "4 points");
+
+	p = point(sum, 64, 10);
+	CHECK(p != NULL, "point 64/10");
+	CHECK(near(goal_num(p, "ndr", "pps"), 1.5e6), "ndr pps %f", goal_num(p, "ndr", "pps"));
+	CHECK(near(goal_num(p, "ndr", "mpps"), 1.5), "mpps");
+	/* L1: 1.5 Mpps * (64 + 20) B * 8 = 1.008 Gbit/s = 10.08 % of 10G. */
+	CHECK(near(goal_num(p, "ndr", "l1_gbps"), 1.008), "l1 %f", goal_num(p, "ndr", "l1_gbps"));
+	CHECK(near(goal_num(p, "ndr", "line_rate_pct"), 10.08), "pct %f",
+	      goal_num(p, "ndr", "line_rate_pct"));
+	CHECK(near(goal_num(p, "ndr", "upper_pps"), 1507000), "upper");
+	CHECK(near(goal_num(p, "pdr", "pps"), 1501000), "pdr");
+	CHECK(json_integer_value(json_object_get(p, "trials")) == 2, "point trials");
+	CHECK(near(json_number_value(json_object_get(p, "theoretical_max_pps")), 10e9 / 672),
+	      "theoretical max");
+
+	p = point(sum, 1518, 10);
+	CHECK(near(goal_num(p, "ndr", "line_rate_pct"), 100), "1518 at line rate: %f",
+	      goal_num(p, "ndr", "line_rate_pct"));
+	CHECK(json_is_null(json_object_get(
+		      json_object_get(json_object_get(p, "goals"), "ndr"), "upper_pps")),
+	      "no upper bound at max");
+
+	p = point(sum, 64, 1000);
+	CHECK(json_is_true(json_object_get(p, "generator_limited")), "gen-limited point flagged");
+
+	/* Trials only: bounds the way the search makes them. */
+	p = point(sum, 1518, 1000);
+	CHECK(near(goal_num(p, "ndr", "pps"), 600000), "from trials ndr %f",
+	      goal_num(p, "ndr", "pps"));
+	CHECK(near(goal_num(p, "ndr", "upper_pps"), 700000), "from trials upper");
+	CHECK(near(goal_num(p, "pdr", "pps"), 600000), "from trials pdr");
+	CHECK(isnan(goal_num(p, "pdr", "upper_pps")), "pdr never failed");
+	CHECK(strcmp(json_string_value(json_object_get(
+			     json_object_get(json_object_get(p, "goals"), "ndr"), "source")),
+		     "trials") == 0,
+	      "source trials");
+
+	snprintf(path, sizeof(path), "%s/ndr.csv", tmpdir);
+	CHECK(coord_report_write_csv(sum, "ndr", path) == 0, "ndr csv");
+	text = read_file(path);
+	CHECK(text != NULL && strcmp(text, ndr_csv) == 0, "ndr.csv is\n%s", text);
+	printf("ndr.csv:\n%s", text);
+	free(text);
+	snprintf(path, sizeof(path), "%s/pdr.csv", tmpdir);
+	CHECK(coord_report_write_csv(sum, "pdr", path) == 0, "pdr csv");
+	text = read_file(path);
+	CHECK(text != NULL && strcmp(text, pdr_csv) == 0, "pdr.csv is\n%s", text);
+	free(text);
+	CHECK(coord_report_write_csv(sum, "nope", path) == -ENOENT, "unknown goal");
+
+	/* Every fixture trial reconciles; a tampered one does not. */
+	for (i = 0; i < json_array_size(recs); i++) {
+		json_t *r = json_array_get(recs, i);
+
+		if (strcmp(json_string_value(json_object_get(r, "type")), "trial") == 0)
+			CHECK(coord_report_trial_reconciles(r), "trial %zu reconciles", i);
+	}
+	{
+		json_t *bad = json_deep_copy(json_array_get(recs, 1));
+
+		json_object_set_new(bad, "unattributed", json_integer(0));
+		CHECK(!coord_report_trial_reconciles(bad), "tampered trial reconciles");
+		json_decref(bad);
+	}
+	json_decref(sum);
+	json_decref(recs);
+}
+
+static int
+fake_measure(double rate, double duration, void *arg, struct pvp_search_measurement *m)
+{
+	double cap = *(double *)arg;
+
+	m->tx = (uint64_t)llround(rate * duration);
+	m->rx = m->tx - (uint64_t)llround(fmax(0, rate - cap) * duration);
+	m->achieved_rate = rate;
+	return 0;
+}
+
+static void
+test_search_record(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	double cap = 500000;
+	json_t *rec, *g;
+	char name[32];
+
+	pvp_search_params_init(&p);
+	p.max_rate = 1e6;
+	p.nb_goals = 3;
+	p.loss_ratio[1] = 0.001;
+	p.loss_ratio[2] = 0.005;
+	CHECK(pvp_search_run(&p, fake_measure, &cap, &r) == 0, "search");
+	rec = coord_report_search_record(&p, &r, 64, 1000);
+	CHECK(rec != NULL, "record");
+	CHECK(strcmp(json_string_value(json_object_get(rec, "type")), "search") == 0, "type");
+	CHECK(strcmp(json_string_value(json_object_get(rec, "algo")), "mlr") == 0, "algo");
+	CHECK(json_integer_value(json_object_get(rec, "size")) == 64, "size");
+	CHECK(json_integer_value(json_object_get(rec, "trials")) == r.nb_trials, "trials");
+	g = json_array_get(json_object_get(rec, "goals"), 0);
+	CHECK(strcmp(json_string_value(json_object_get(g, "name")), "ndr") == 0, "ndr name");
+	CHECK(json_number_value(json_object_get(g, "lower_pps")) == r.goal[0].lower_bound, "lower");
+	CHECK(strcmp(json_string_value(json_object_get(g, "status")), "ok") == 0, "status");
+	g = json_array_get(json_object_get(rec, "goals"), 1);
+	CHECK(strcmp(json_string_value(json_object_get(g, "name")), "pdr") == 0, "pdr name");
+	g = json_array_get(json_object_get(rec, "goals"), 2);
+	CHECK(strcmp(json_string_value(json_object_get(g, "name")), "pdr0.5%") == 0, "pdr0.5%% name");
+	CHECK(strcmp(coord_report_goal_name(0, 3, name, sizeof(name)), "ndr") == 0, "goal name");
+	json_decref(rec);
+}
+
+int
+main(void)
+{
+	char cmd[300];
+
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_jsonl();
+	test_summary_csv();
+	test_search_record();
+	if (failures == 0) {
+		/* Only our own temporary directory, built above. */
+		snprintf(cmd, sizeof(cmd), "%s/results.jsonl", tmpdir);
+		unlink(cmd);
+		snprintf(cmd, sizeof(cmd), "%s/fixture.jsonl", tmpdir);
+		unlink(cmd);
+		snprintf(cmd, sizeof(cmd), "%s/ndr.csv", tmpdir);
+		unlink(cmd);
+		snprintf(cmd, sizeof(cmd), "%s/pdr.csv", tmpdir);
+		unlink(cmd);
+		rmdir(tmpdir);
+		printf("all report checks passed\n");
+		return 0;
+	}
+	printf("%d check(s) failed; files kept in %s\n", failures, tmpdir);
+	return 1;
+}
