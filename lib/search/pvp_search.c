@@ -24,19 +24,19 @@
 
 /* Why a trial was asked for: decides what its outcome changes. */
 enum search_kind {
-	KIND_MAX,       /* the maximum rate */
+	KIND_MAX,	/* the maximum rate */
 	KIND_CANDIDATE, /* a shorter trial's pass, re-measured longer */
-	KIND_DOWN,      /* external search below the upper bound */
-	KIND_UP,        /* external search above the lower bound */
-	KIND_MID,       /* bisection */
-	KIND_MIN,       /* the minimum rate (binary search's last resort) */
+	KIND_DOWN,	/* external search below the upper bound */
+	KIND_UP,	/* external search above the lower bound */
+	KIND_MID,	/* bisection */
+	KIND_MIN,	/* the minimum rate (binary search's last resort) */
 };
 
 /* Per goal, per phase: progress of the external search. */
 struct search_goal_state {
 	bool cand_tried; /* a candidate was re-measured in this phase */
-	double down_w;   /* relative step below the upper bound; 0: not started */
-	double up_w;     /* relative step above the lower bound; INFINITY: bisect */
+	double down_w;	 /* relative step below the upper bound; 0: not started */
+	double up_w;	 /* relative step above the lower bound; INFINITY: bisect */
 };
 
 /* Bounds of one goal as the trials so far give them. */
@@ -200,8 +200,8 @@ pvp_search_create(const struct pvp_search_params *p)
 			s->phase_duration[i] =
 				p->initial_duration *
 				pow(p->final_duration / p->initial_duration, (double)i / last);
-		s->phase_width[i] =
-			fmin(0.5, p->width_goal * ldexp(1.0, i + 1 >= last ? 0 : (int)(last - 1 - i)));
+		s->phase_width[i] = fmin(
+			0.5, p->width_goal * ldexp(1.0, i + 1 >= last ? 0 : (int)(last - 1 - i)));
 	}
 	s->phase_duration[last] = p->final_duration;
 	s->phase_width[last] = p->width_goal;

@@ -81,20 +81,20 @@ enum pvp_search_algo {
 /** Parameters of a search. Fill with pvp_search_params_init() first. */
 struct pvp_search_params {
 	enum pvp_search_algo algo; /**< algorithm; default PVP_SEARCH_MLR */
-	double min_rate;           /**< lowest rate tried, > 0; default 1000 */
-	double max_rate;           /**< highest rate tried; required */
-	double width_goal;         /**< relative width, (0, 1); default 0.005 */
+	double min_rate;	   /**< lowest rate tried, > 0; default 1000 */
+	double max_rate;	   /**< highest rate tried; required */
+	double width_goal;	   /**< relative width, (0, 1); default 0.005 */
 	double initial_duration;   /**< s, MLR's first phase; default 1 */
-	double final_duration;     /**< s, binary's trials and MLR's last; default 10 */
+	double final_duration;	   /**< s, binary's trials and MLR's last; default 10 */
 	/**
 	 * MLR phases between the initial and the final one; their durations
 	 * are spaced geometrically. Default 1. At most PVP_SEARCH_MAX_PHASES.
 	 */
 	unsigned int intermediate_phases;
-	unsigned int nb_goals;                        /**< goals used; default 1 */
-	double loss_ratio[PVP_SEARCH_MAX_GOALS];      /**< per goal, [0, 1); default {0} */
-	unsigned int max_trials;                      /**< 0: no limit */
-	double max_time;                              /**< total trial s, 0: no limit */
+	unsigned int nb_goals;			 /**< goals used; default 1 */
+	double loss_ratio[PVP_SEARCH_MAX_GOALS]; /**< per goal, [0, 1); default {0} */
+	unsigned int max_trials;		 /**< 0: no limit */
+	double max_time;			 /**< total trial s, 0: no limit */
 	/**
 	 * After this many generator-limited trials in a row the search gives
 	 * up (the generator cannot reach even the reduced rate). Default 5.
@@ -104,7 +104,7 @@ struct pvp_search_params {
 
 /** The trial the caller must run next. */
 struct pvp_search_trial {
-	double rate;     /**< packets per second to offer */
+	double rate;	 /**< packets per second to offer */
 	double duration; /**< seconds */
 };
 
@@ -126,34 +126,34 @@ struct pvp_search_measurement {
 
 /** One trial as the search recorded it. */
 struct pvp_search_trial_rec {
-	double rate;            /**< rate asked */
-	double duration;        /**< seconds */
-	double achieved_rate;   /**< as measured */
-	uint64_t tx;            /**< as measured */
-	uint64_t rx;            /**< as measured */
-	double loss_ratio;      /**< (tx - rx) / tx, 0 when rx >= tx */
+	double rate;		/**< rate asked */
+	double duration;	/**< seconds */
+	double achieved_rate;	/**< as measured */
+	uint64_t tx;		/**< as measured */
+	uint64_t rx;		/**< as measured */
+	double loss_ratio;	/**< (tx - rx) / tx, 0 when rx >= tx */
 	bool generator_limited; /**< not a DUT result */
-	unsigned int phase;     /**< MLR phase (0 = initial); 0 for binary */
-	uint32_t met;           /**< bit g set: the trial met goal g */
+	unsigned int phase;	/**< MLR phase (0 = initial); 0 for binary */
+	uint32_t met;		/**< bit g set: the trial met goal g */
 };
 
 /** How a goal's search ended. */
 enum pvp_search_goal_status {
-	PVP_SEARCH_GOAL_OK,         /**< bounds within the width goal */
-	PVP_SEARCH_GOAL_AT_MAX,     /**< the maximum rate met the goal */
+	PVP_SEARCH_GOAL_OK,	    /**< bounds within the width goal */
+	PVP_SEARCH_GOAL_AT_MAX,	    /**< the maximum rate met the goal */
 	PVP_SEARCH_GOAL_BELOW_MIN,  /**< even the minimum rate failed */
 	PVP_SEARCH_GOAL_INCOMPLETE, /**< budget spent or search aborted */
 };
 
 /** The answer for one goal. */
 struct pvp_search_goal_result {
-	double loss_ratio;                  /**< the goal */
+	double loss_ratio;		    /**< the goal */
 	enum pvp_search_goal_status status; /**< how it ended */
-	bool has_lower;                     /**< lower_bound is valid */
-	double lower_bound;                 /**< see the file comment; 0 if none */
-	bool has_upper;                     /**< upper_bound is valid */
-	double upper_bound;                 /**< see the file comment; 0 if none */
-	double rel_width;                   /**< (upper-lower)/upper, 0 if not both */
+	bool has_lower;			    /**< lower_bound is valid */
+	double lower_bound;		    /**< see the file comment; 0 if none */
+	bool has_upper;			    /**< upper_bound is valid */
+	double upper_bound;		    /**< see the file comment; 0 if none */
+	double rel_width;		    /**< (upper-lower)/upper, 0 if not both */
 	/** The lower bound is the maximum rate (max_rate or the generator's). */
 	bool reached_max_rate;
 	/**
@@ -165,17 +165,17 @@ struct pvp_search_goal_result {
 
 /** The answer of a whole search. Pointers stay valid until destroy. */
 struct pvp_search_result {
-	unsigned int nb_goals;                                   /**< goals */
+	unsigned int nb_goals;					  /**< goals */
 	struct pvp_search_goal_result goal[PVP_SEARCH_MAX_GOALS]; /**< per goal */
-	unsigned int nb_trials;                    /**< trials run */
-	const struct pvp_search_trial_rec *trials; /**< in the order run */
-	double total_time;                         /**< sum of trial durations, s */
-	unsigned int nb_gen_limited;               /**< generator-limited trials */
+	unsigned int nb_trials;					  /**< trials run */
+	const struct pvp_search_trial_rec *trials;		  /**< in the order run */
+	double total_time;					  /**< sum of trial durations, s */
+	unsigned int nb_gen_limited;				  /**< generator-limited trials */
 	/** Highest rate the generator proved it can send; max_rate if never limited. */
 	double gen_ceiling;
 	bool budget_exhausted; /**< max_trials or max_time stopped it */
-	bool aborted;          /**< too many generator-limited trials in a row */
-	bool done;             /**< pvp_search_next() has returned 1 */
+	bool aborted;	       /**< too many generator-limited trials in a row */
+	bool done;	       /**< pvp_search_next() has returned 1 */
 };
 
 /** Opaque search state. */

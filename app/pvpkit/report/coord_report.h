@@ -86,11 +86,11 @@ int coord_report_append(const char *path, const json_t *rec);
 
 /** What coord_report_load() found besides the records. */
 struct coord_report_load_info {
-	unsigned int records;       /**< objects loaded */
-	unsigned int bad_lines;     /**< lines skipped: not a JSON object */
-	unsigned int first_bad;     /**< line number of the first, 1-based; 0 if none */
-	bool truncated_tail;        /**< the last line was cut short and skipped */
-	char warning[256];          /**< "results.jsonl:7: ...", empty if none */
+	unsigned int records;	/**< objects loaded */
+	unsigned int bad_lines; /**< lines skipped: not a JSON object */
+	unsigned int first_bad; /**< line number of the first, 1-based; 0 if none */
+	bool truncated_tail;	/**< the last line was cut short and skipped */
+	char warning[256];	/**< "results.jsonl:7: ...", empty if none */
 };
 
 /**
@@ -216,10 +216,10 @@ int coord_report_write_csv(const json_t *summary, const char *goal, const char *
 
 /** What a report wrote. */
 struct coord_report_info {
-	struct coord_report_load_info load; /**< coord_report_rebuild() only */
-	unsigned int nb_files;              /**< entries in files[] */
+	struct coord_report_load_info load;	/**< coord_report_rebuild() only */
+	unsigned int nb_files;			/**< entries in files[] */
 	char files[COORD_REPORT_MAX_FILES][64]; /**< names written, relative to outdir */
-	bool plots_done;                    /**< gnuplot ran and made every image */
+	bool plots_done;			/**< gnuplot ran and made every image */
 	/** Why plots were not made (gnuplot missing or failed), empty if made. */
 	char plot_note[256];
 };
@@ -276,8 +276,8 @@ int coord_report_write_all(const json_t *records, const char *outdir,
  * @return
  *   0 or -errno.
  */
-int coord_report_rebuild(const char *results, const char *outdir,
-			 const struct coord_report_opts *o, struct coord_report_info *info);
+int coord_report_rebuild(const char *results, const char *outdir, const struct coord_report_opts *o,
+			 struct coord_report_info *info);
 
 #ifdef __cplusplus
 }

@@ -43,9 +43,9 @@ plot_clean(char *dst, size_t len, const char *src)
 
 	for (i = 0; src[i] != '\0' && i + 1 < len; i++)
 		dst[i] = (src[i] == '"' || src[i] == '\\' || src[i] == '`' ||
-			  (unsigned char)src[i] < 0x20) ?
-				 '_' :
-				 src[i];
+			  (unsigned char)src[i] < 0x20)
+				 ? '_'
+				 : src[i];
 	dst[i] = '\0';
 }
 
@@ -165,10 +165,11 @@ plot_goal_at(const json_t *summary, const char *goal, json_int_t size, json_int_
 	const json_t *q;
 	size_t k;
 
-	json_array_foreach(json_object_get(summary, "points"), k, q)
-		if (json_integer_value(json_object_get(q, "size")) == size &&
-		    json_integer_value(json_object_get(q, "flows")) == flows)
-			return json_object_get(json_object_get(q, "goals"), goal);
+	json_array_foreach(json_object_get(summary, "points"), k,
+			   q) if (json_integer_value(json_object_get(q, "size")) == size &&
+				  json_integer_value(json_object_get(q, "flows")) ==
+					  flows) return json_object_get(json_object_get(q, "goals"),
+									goal);
 	return NULL;
 }
 
@@ -226,17 +227,20 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	f = fopen(path, "we");
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "# pvpkit %s throughput in Mpps; sizes include the 4 B FCS; \"?\" = not "
-		   "measured\n# size theoretical_max",
+	fprintf(f,
+		"# pvpkit %s throughput in Mpps; sizes include the 4 B FCS; \"?\" = not "
+		"measured\n# size theoretical_max",
 		gname);
 	json_array_foreach(flows, j, fl)
 		fprintf(f, " %" JSON_INTEGER_FORMAT "_flows", json_integer_value(fl));
 	fputc('\n', f);
-	json_array_foreach(sizes, i, sz) {
+	json_array_foreach(sizes, i, sz)
+	{
 		m = report_max_pps(line_rate, (double)json_integer_value(sz)) / 1e6;
 		vmax = fmax(vmax, m);
 		fprintf(f, "%" JSON_INTEGER_FORMAT " %.6f", json_integer_value(sz), m);
-		json_array_foreach(flows, j, fl) {
+		json_array_foreach(flows, j, fl)
+		{
 			g = plot_goal_at(summary, goal, json_integer_value(sz),
 					 json_integer_value(fl));
 			if (json_is_number(json_object_get(g, "mpps"))) {
@@ -263,9 +267,10 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	fprintf(f, "set xlabel \"Packet size (bytes, including 4 B FCS)\"\n");
 	fprintf(f, "set ylabel \"Throughput (Mpps)\"\n");
 	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 7\n");
-	fprintf(f, "set label 1 \"L1 overhead 20 B preamble+IFG, sizes include 4 B FCS: "
-		   "max pps = %g Gbit/s / ((size + 20) * 8)\" at screen 0.02, screen 0.03 "
-		   "noenhanced\n",
+	fprintf(f,
+		"set label 1 \"L1 overhead 20 B preamble+IFG, sizes include 4 B FCS: "
+		"max pps = %g Gbit/s / ((size + 20) * 8)\" at screen 0.02, screen 0.03 "
+		"noenhanced\n",
 		line_rate / 1e9);
 	fprintf(f, "set xtics (");
 	json_array_foreach(sizes, i, sz)
@@ -279,12 +284,14 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		fprintf(f, "set logscale y\n");
 	else
 		fprintf(f, "set yrange [0:*]\n");
-	plot_buf_add(&plot, "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
-			    "title \"theoretical max (%g Gbit/s)\"",
+	plot_buf_add(&plot,
+		     "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
+		     "title \"theoretical max (%g Gbit/s)\"",
 		     base, line_rate / 1e9);
 	json_array_foreach(flows, j, fl)
-		plot_buf_add(&plot, ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
-				    "title \"%" JSON_INTEGER_FORMAT " flows\"",
+		plot_buf_add(&plot,
+			     ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
+			     "title \"%" JSON_INTEGER_FORMAT " flows\"",
 			     j + 3, json_integer_value(fl));
 	plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
 	free(plot.s);
@@ -310,8 +317,8 @@ plot_hop_index(char hops[][64], unsigned int *nb, const char *name)
 
 /* Lost packets per hop, one stacked bar per trial. */
 static int
-plot_loss(const json_t *records, const char *outdir, const char *png, bool svg,
-	  const char *title, bool *any)
+plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, const char *title,
+	  bool *any)
 {
 	static const char base[] = "loss_per_hop";
 	char hops[PLOT_MAX_HOPS][64], path[4096], label[96], clean[64];
@@ -324,7 +331,8 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg,
 	FILE *f;
 	int idx;
 
-	json_array_foreach(records, i, rec) {
+	json_array_foreach(records, i, rec)
+	{
 		if (!report_is_type(rec, "trial") ||
 		    !json_is_object(json_object_get(rec, "hop_lost")))
 			continue;
@@ -349,12 +357,14 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg,
 	}
 	fprintf(f, " unattributed\n");
 	n = 0;
-	json_array_foreach(records, i, rec) {
+	json_array_foreach(records, i, rec)
+	{
 		if (!report_is_type(rec, "trial") ||
 		    !json_is_object(json_object_get(rec, "hop_lost")))
 			continue;
 		memset(vals, 0, sizeof(vals));
-		json_object_foreach(json_object_get(rec, "hop_lost"), key, v) {
+		json_object_foreach(json_object_get(rec, "hop_lost"), key, v)
+		{
 			idx = plot_hop_index(hops, &nb_hops, key);
 			if (idx >= 0 && json_is_number(v))
 				vals[idx] = fmax(0, json_number_value(v));
@@ -366,9 +376,9 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg,
 				snprintf(label, sizeof(label), "%u: %.0fB %.0ff %.3gMpps%s", n + 1,
 					 report_num(rec, "size", 0), report_num(rec, "flows", 0),
 					 report_num(rec, "requested_pps", 0) / 1e6,
-					 json_is_true(json_object_get(rec, "generator_limited")) ?
-						 " (gen)" :
-						 "");
+					 json_is_true(json_object_get(rec, "generator_limited"))
+						 ? " (gen)"
+						 : "");
 			else
 				snprintf(label, sizeof(label), "%u", n + 1);
 		}
@@ -409,12 +419,14 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg,
 		else
 			snprintf(clean, sizeof(clean), "unattributed");
 		if (h == 0)
-			plot_buf_add(&plot, "plot \"%s.dat\" using ($3 > 0 ? 100 * $4 / $3 : 0):xtic(2) "
-					    "title \"%s\"",
+			plot_buf_add(&plot,
+				     "plot \"%s.dat\" using ($3 > 0 ? 100 * $4 / $3 : 0):xtic(2) "
+				     "title \"%s\"",
 				     base, clean);
 		else
-			plot_buf_add(&plot, ", \\\n  \"\" using ($3 > 0 ? 100 * $%u / $3 : 0) "
-					    "title \"%s\"%s",
+			plot_buf_add(&plot,
+				     ", \\\n  \"\" using ($3 > 0 ? 100 * $%u / $3 : 0) "
+				     "title \"%s\"%s",
 				     h + 4, clean, h == nb_hops ? " lc rgb \"gray40\"" : "");
 	}
 	plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
@@ -448,7 +460,8 @@ plot_run(const char *gnuplot, const char *outdir, const char *base, const char *
 		snprintf(name, sizeof(name), "%s.png", base);
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
 		if (stat(path, &st) < 0 || st.st_size == 0) {
-			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s", name);
+			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s",
+				 name);
 			return -EIO;
 		}
 		report_add_file(info, name);
@@ -457,7 +470,8 @@ plot_run(const char *gnuplot, const char *outdir, const char *base, const char *
 		snprintf(name, sizeof(name), "%s.svg", base);
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
 		if (stat(path, &st) < 0 || st.st_size == 0) {
-			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s", name);
+			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s",
+				 name);
 			return -EIO;
 		}
 		report_add_file(info, name);
@@ -499,8 +513,10 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
 
 	if (json_array_size(json_object_get(summary, "points")) > 0) {
-		json_array_foreach(json_object_get(summary, "goals"), i, g) {
-			ret = plot_throughput(summary, json_string_value(g), outdir, png, svg, title,
+		json_array_foreach(json_object_get(summary, "goals"), i, g)
+		{
+			ret = plot_throughput(summary, json_string_value(g), outdir, png, svg,
+					      title,
 					      report_num(summary, "line_rate_bps",
 							 COORD_REPORT_DEFAULT_LINE_RATE),
 					      base, sizeof(base));

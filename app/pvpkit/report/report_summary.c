@@ -114,7 +114,8 @@ sum_goals_from(struct sum_state *s, const json_t *goals)
 	const json_t *g;
 	size_t i;
 
-	json_array_foreach(goals, i, g) {
+	json_array_foreach(goals, i, g)
+	{
 		const char *name = report_str(g, "name", NULL);
 
 		if (name != NULL)
@@ -167,7 +168,8 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 
 	*has_lo = *has_hi = false;
 	*lo = *hi = 0;
-	json_array_foreach(records, i, t) {
+	json_array_foreach(records, i, t)
+	{
 		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
 		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
 			continue;
@@ -178,7 +180,8 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 			*hi = rate;
 		}
 	}
-	json_array_foreach(records, i, t) {
+	json_array_foreach(records, i, t)
+	{
 		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
 		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
 			continue;
@@ -199,9 +202,8 @@ search_goal(const json_t *search, const char *name)
 	const json_t *g;
 	size_t i;
 
-	json_array_foreach(json_object_get(search, "goals"), i, g)
-		if (strcmp(report_str(g, "name", ""), name) == 0)
-			return g;
+	json_array_foreach(json_object_get(search, "goals"), i,
+			   g) if (strcmp(report_str(g, "name", ""), name) == 0) return g;
 	return NULL;
 }
 
@@ -232,20 +234,15 @@ goal_json(const json_t *records, const struct sum_point *p, const struct sum_goa
 		source = "trials";
 	}
 	maxpps = report_max_pps(line_rate, p->size);
-	return json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:b,s:b}",
-			 "loss_ratio", goal->loss_ratio,
-			 "pps", has_lo ? json_real(lo) : json_null(),
-			 "mpps", has_lo ? json_real(lo / 1e6) : json_null(),
-			 "l1_gbps", has_lo ?
-				json_real(lo * (p->size + COORD_REPORT_L1_OVERHEAD) * 8 / 1e9) :
-				json_null(),
+	return json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:b,s:b}", "loss_ratio",
+			 goal->loss_ratio, "pps", has_lo ? json_real(lo) : json_null(), "mpps",
+			 has_lo ? json_real(lo / 1e6) : json_null(), "l1_gbps",
+			 has_lo ? json_real(lo * (p->size + COORD_REPORT_L1_OVERHEAD) * 8 / 1e9)
+				: json_null(),
 			 "line_rate_pct", has_lo ? json_real(100 * lo / maxpps) : json_null(),
-			 "lower_pps", has_lo ? json_real(lo) : json_null(),
-			 "upper_pps", has_hi ? json_real(hi) : json_null(),
-			 "status", status,
-			 "source", source,
-			 "reached_max_rate", at_max,
-			 "generator_limited", gen);
+			 "lower_pps", has_lo ? json_real(lo) : json_null(), "upper_pps",
+			 has_hi ? json_real(hi) : json_null(), "status", status, "source", source,
+			 "reached_max_rate", at_max, "generator_limited", gen);
 }
 
 static int
@@ -302,7 +299,8 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		o = &dflt;
 	}
 	memset(&s, 0, sizeof(s));
-	json_array_foreach(records, k, rec) {
+	json_array_foreach(records, k, rec)
+	{
 		if (report_is_type(rec, "run")) {
 			run = rec;
 		} else if (report_is_type(rec, "trial")) {
@@ -347,36 +345,27 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			if (gj != NULL)
 				json_object_set_new(goals, s.goals[g].name, gj);
 		}
-		pj = json_pack("{s:I,s:I,s:I,s:f,s:b,s:f,s:o}",
-			       "size", (json_int_t)p->size,
-			       "flows", (json_int_t)p->flows,
-			       "trials", (json_int_t)p->trials,
-			       "trial_seconds", p->trial_seconds,
-			       "generator_limited", p->gen_limited ||
+		pj = json_pack("{s:I,s:I,s:I,s:f,s:b,s:f,s:o}", "size", (json_int_t)p->size,
+			       "flows", (json_int_t)p->flows, "trials", (json_int_t)p->trials,
+			       "trial_seconds", p->trial_seconds, "generator_limited",
+			       p->gen_limited ||
 				       (p->search != NULL &&
 					report_num(p->search, "generator_limited_trials", 0) > 0),
-			       "theoretical_max_pps", report_max_pps(line_rate, p->size),
-			       "goals", goals);
+			       "theoretical_max_pps", report_max_pps(line_rate, p->size), "goals",
+			       goals);
 		if (pj == NULL || json_array_append_new(pts, pj) < 0) {
 			json_decref(pts);
 			pts = NULL;
 		}
 	}
 	if (pts != NULL && names != NULL)
-		sum = json_pack("{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o}",
-				"schema", COORD_REPORT_SCHEMA,
-				"title", title,
-				"line_rate_bps", line_rate,
-				"l1_overhead_bytes", COORD_REPORT_L1_OVERHEAD,
-				"sizes_include_fcs", 1,
-				"flow_type", report_str(run, "flow_type", ""),
-				"trials", (json_int_t)trials,
-				"searches", (json_int_t)searches,
-				"trial_seconds", total_s,
-				"sizes", distinct(&s, true),
-				"flow_counts", distinct(&s, false),
-				"goals", names,
-				"points", pts);
+		sum = json_pack("{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o}", "schema",
+				COORD_REPORT_SCHEMA, "title", title, "line_rate_bps", line_rate,
+				"l1_overhead_bytes", COORD_REPORT_L1_OVERHEAD, "sizes_include_fcs",
+				1, "flow_type", report_str(run, "flow_type", ""), "trials",
+				(json_int_t)trials, "searches", (json_int_t)searches,
+				"trial_seconds", total_s, "sizes", distinct(&s, true),
+				"flow_counts", distinct(&s, false), "goals", names, "points", pts);
 	else {
 		json_decref(pts);
 		json_decref(names);
@@ -410,10 +399,10 @@ summary_point(const json_t *summary, json_int_t size, json_int_t flows)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(summary, "points"), i, p)
-		if (json_integer_value(json_object_get(p, "size")) == size &&
-		    json_integer_value(json_object_get(p, "flows")) == flows)
-			return p;
+	json_array_foreach(json_object_get(summary, "points"), i,
+			   p) if (json_integer_value(json_object_get(p, "size")) == size &&
+				  json_integer_value(json_object_get(p, "flows")) ==
+					  flows) return p;
 	return NULL;
 }
 
@@ -431,9 +420,9 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 		return -EINVAL;
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
-	json_array_foreach(json_object_get(summary, "points"), i, p)
-		if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
-			found = true;
+	json_array_foreach(json_object_get(summary, "points"), i,
+			   p) if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
+		found = true;
 	if (!found)
 		return -ENOENT;
 
@@ -449,16 +438,18 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 			 report_str(summary, "title", "pvpkit"),
 			 report_str(summary, "flow_type", ""), upper);
 	else
-		snprintf(title, sizeof(title), "%s, %s (pps)", report_str(summary, "title", "pvpkit"),
-			 upper);
+		snprintf(title, sizeof(title), "%s, %s (pps)",
+			 report_str(summary, "title", "pvpkit"), upper);
 	csv_field(f, title);
 	fputs("\n,Packet size\nNumber of flows", f);
 	json_array_foreach(sizes, i, sz)
 		fprintf(f, ",%" JSON_INTEGER_FORMAT, json_integer_value(sz));
 	fputc('\n', f);
-	json_array_foreach(flows, j, fl) {
+	json_array_foreach(flows, j, fl)
+	{
 		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(fl));
-		json_array_foreach(sizes, i, sz) {
+		json_array_foreach(sizes, i, sz)
+		{
 			p = summary_point(summary, json_integer_value(sz), json_integer_value(fl));
 			g = json_object_get(json_object_get(p, "goals"), goal);
 			fputc(',', f);
@@ -497,8 +488,8 @@ mkdir_p(const char *dir)
 }
 
 int
-coord_report_write_all(const json_t *records, const char *outdir,
-		       const struct coord_report_opts *o, struct coord_report_info *info)
+coord_report_write_all(const json_t *records, const char *outdir, const struct coord_report_opts *o,
+		       struct coord_report_info *info)
 {
 	struct coord_report_opts dflt;
 	struct coord_report_info local;
@@ -532,7 +523,8 @@ coord_report_write_all(const json_t *records, const char *outdir,
 		goto out;
 	}
 	report_add_file(info, "summary.json");
-	json_array_foreach(json_object_get(summary, "goals"), i, g) {
+	json_array_foreach(json_object_get(summary, "goals"), i, g)
+	{
 		snprintf(name, sizeof(name), "%s.csv", json_string_value(g));
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
 		ret = coord_report_write_csv(summary, json_string_value(g), path);

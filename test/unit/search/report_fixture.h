@@ -41,7 +41,8 @@ static const char *const fixture_lines[] = {
 	"\"hop_lost\":{\"gen\":0,\"ovs\":0,\"fwd\":0},\"unattributed\":0}",
 	"{\"type\":\"search\",\"size\":1518,\"flows\":10,\"algo\":\"mlr\",\"trials\":1,"
 	"\"trial_seconds\":10,\"generator_limited_trials\":0,"
-	"\"goals\":[{\"name\":\"ndr\",\"loss_ratio\":0,\"status\":\"at-max\",\"lower_pps\":812743.8,"
+	"\"goals\":[{\"name\":\"ndr\",\"loss_ratio\":0,\"status\":\"at-max\",\"lower_pps\":812743."
+	"8,"
 	"\"upper_pps\":null,\"reached_max_rate\":true,\"generator_limited\":false},"
 	"{\"name\":\"pdr\",\"loss_ratio\":0.001,\"status\":\"at-max\",\"lower_pps\":812743.8,"
 	"\"upper_pps\":null,\"reached_max_rate\":true,\"generator_limited\":false}]}",

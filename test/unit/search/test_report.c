@@ -24,14 +24,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			failures++;                                             \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fprintf(stderr, "\n");                                  \
-		}                                                               \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fprintf(stderr, "\n");                                                     \
+		}                                                                                  \
 	} while (0)
 
 static char tmpdir[] = "/tmp/pvp-test-report-XXXXXX";
@@ -77,7 +77,8 @@ test_jsonl(void)
 
 	snprintf(path, sizeof(path), "%s/results.jsonl", tmpdir);
 	for (i = 0; i < 3; i++) {
-		rec = json_pack("{s:s,s:i,s:s}", "type", "trial", "n", i, "note", "a \"quoted\"\nline");
+		rec = json_pack("{s:s,s:i,s:s}", "type", "trial", "n", i, "note",
+				"a \"quoted\"\nline");
 		CHECK(coord_report_append(path, rec) == 0, "append %d", i);
 		json_decref(rec);
 	}
@@ -142,10 +143,10 @@ point(const json_t *sum, int size, int flows)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(sum, "points"), i, p)
-		if (json_integer_value(json_object_get(p, "size")) == size &&
-		    json_integer_value(json_object_get(p, "flows")) == flows)
-			return p;
+	json_array_foreach(json_object_get(sum, "points"), i,
+			   p) if (json_integer_value(json_object_get(p, "size")) == size &&
+				  json_integer_value(json_object_get(p, "flows")) ==
+					  flows) return p;
 	return NULL;
 }
 
@@ -210,8 +211,8 @@ test_summary_csv(void)
 	p = point(sum, 1518, 10);
 	CHECK(near(goal_num(p, "ndr", "line_rate_pct"), 100), "1518 at line rate: %f",
 	      goal_num(p, "ndr", "line_rate_pct"));
-	CHECK(json_is_null(json_object_get(
-		      json_object_get(json_object_get(p, "goals"), "ndr"), "upper_pps")),
+	CHECK(json_is_null(json_object_get(json_object_get(json_object_get(p, "goals"), "ndr"),
+					   "upper_pps")),
 	      "no upper bound at max");
 
 	p = point(sum, 64, 1000);
@@ -299,7 +300,8 @@ test_search_record(void)
 	g = json_array_get(json_object_get(rec, "goals"), 1);
 	CHECK(strcmp(json_string_value(json_object_get(g, "name")), "pdr") == 0, "pdr name");
 	g = json_array_get(json_object_get(rec, "goals"), 2);
-	CHECK(strcmp(json_string_value(json_object_get(g, "name")), "pdr0.5%") == 0, "pdr0.5%% name");
+	CHECK(strcmp(json_string_value(json_object_get(g, "name")), "pdr0.5%") == 0,
+	      "pdr0.5%% name");
 	CHECK(strcmp(coord_report_goal_name(0, 3, name, sizeof(name)), "ndr") == 0, "goal name");
 	json_decref(rec);
 }

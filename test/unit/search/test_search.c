@@ -18,24 +18,24 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			failures++;                                             \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fprintf(stderr, "\n");                                  \
-		}                                                               \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fprintf(stderr, "\n");                                                     \
+		}                                                                                  \
 	} while (0)
 
 /* A simulated device under test. */
 struct sim {
-	double capacity;   /* pps forwarded without loss */
-	double jitter;     /* capacity varies by +-jitter (relative) per trial */
-	double burst_prob; /* probability of a loss event in a trial */
+	double capacity;    /* pps forwarded without loss */
+	double jitter;	    /* capacity varies by +-jitter (relative) per trial */
+	double burst_prob;  /* probability of a loss event in a trial */
 	uint64_t burst_max; /* packets lost in one event: 1..burst_max */
-	double gen_max;    /* the generator sends at most this; 0: no limit */
-	uint64_t prng;     /* xorshift64* state */
+	double gen_max;	    /* the generator sends at most this; 0: no limit */
+	uint64_t prng;	    /* xorshift64* state */
 	unsigned int trials;
 };
 
@@ -121,8 +121,8 @@ check_within(const struct pvp_search_result *r, double cap, double width, const 
 		      pvp_search_goal_status_name(gr->status));
 		CHECK(gr->has_lower && gr->has_upper, "%s goal %u bounds missing", what, g);
 		CHECK(gr->lower_bound <= c * (1 + 1e-9) && c <= gr->upper_bound,
-		      "%s goal %u: capacity %.0f not in [%.0f, %.0f]", what, g, c,
-		      gr->lower_bound, gr->upper_bound);
+		      "%s goal %u: capacity %.0f not in [%.0f, %.0f]", what, g, c, gr->lower_bound,
+		      gr->upper_bound);
 		CHECK(gr->rel_width <= width + 1e-9, "%s goal %u width %.5f", what, g,
 		      gr->rel_width);
 		CHECK((c - gr->lower_bound) / c <= width + 1e-9,
@@ -309,7 +309,8 @@ test_bursty(void)
 			s.prng = 0xD1B54A32D192ED03ULL * seed;
 			CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
 			if (seed <= 2)
-				print_result(algo == PVP_SEARCH_MLR ? "mlr bursty" : "binary bursty",
+				print_result(algo == PVP_SEARCH_MLR ? "mlr bursty"
+								    : "binary bursty",
 					     &r);
 			for (g = 0; g < r.nb_goals; g++) {
 				double c = goal_capacity(s.capacity, r.goal[g].loss_ratio);
@@ -365,7 +366,8 @@ test_generator_limited(void)
 			CHECK(r.goal[i].lower_bound <= s.gen_max &&
 				      r.goal[i].lower_bound >= s.gen_max * 0.98,
 			      "lower %.0f", r.goal[i].lower_bound);
-			CHECK(!r.goal[i].has_upper, "a generator-limited trial made an upper bound");
+			CHECK(!r.goal[i].has_upper,
+			      "a generator-limited trial made an upper bound");
 		}
 
 		params_base(&p, algo);
@@ -373,8 +375,7 @@ test_generator_limited(void)
 		s.capacity = p.max_rate * 0.3;
 		s.gen_max = p.max_rate * 0.6;
 		CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
-		print_result(algo == PVP_SEARCH_MLR ? "mlr DUT<gen<max" : "binary DUT<gen<max",
-			     &r);
+		print_result(algo == PVP_SEARCH_MLR ? "mlr DUT<gen<max" : "binary DUT<gen<max", &r);
 		CHECK(r.nb_gen_limited >= 1, "no generator-limited trial recorded");
 		check_within(&r, s.capacity, p.width_goal, "DUT<gen<max");
 		CHECK(!r.goal[0].generator_limited, "flagged although the DUT was the limit");
