@@ -821,3 +821,23 @@ pkt_stream_build(struct pvp_stream *s, char *msg, size_t msglen, char *where, si
 	s->avg_size = sum / s->n_order;
 	return 0;
 }
+
+void
+pvp_sig_set_stream(const struct pvp_tmpl *t, uint8_t *pkt, uint16_t stream)
+{
+	uint16_t off = t->sig_off + offsetof(struct pvp_sig, stream);
+	uint32_t olds, news;
+
+	if (t->sig_off == 0)
+		return;
+	olds = pkt_sum(pkt + off, off, 2);
+	wr16(pkt + off, stream);
+	news = pkt_sum(pkt + off, off, 2);
+	pkt_csum_apply(pkt, &t->sig_csum, pkt_fold((uint16_t)~pkt_fold(olds) + pkt_fold(news)));
+}
+
+void
+pvp_csum_apply(uint8_t *pkt, const struct pvp_csum_loc *loc, uint16_t d)
+{
+	pkt_csum_apply(pkt, loc, d);
+}

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_ether.h>
 
@@ -589,8 +590,14 @@ parse_var(struct pctx *c, const json_t *o, const char *path, struct pvp_stream *
 		return -EINVAL;
 	pfmt(sub, sizeof(sub), "%s.field", path);
 	if (json_is_string(f)) {
-		if (field_kind(json_string_value(f), &k) != 0 ||
-		    (strncmp(json_string_value(f), "inner.", 6) == 0 && !s->vxlan)) {
+		if (strncmp(json_string_value(f), "inner.", 6) == 0 && !s->vxlan &&
+		    s->pcap[0] == '\0' && json_object_get(o, "field") != NULL &&
+		    field_kind(json_string_value(f), &k) == 0) {
+			fail(c, sub, "\"%s\": \"inner.\" fields need headers.vxlan",
+			     json_string_value(f));
+			return -EINVAL;
+		}
+		if (field_kind(json_string_value(f), &k) != 0) {
 			fail(c, sub,
 			     "unknown field \"%s\": expected eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|ipv6.dst|udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
 			     json_string_value(f));
@@ -791,10 +798,14 @@ load_pcap(struct pctx *c, const char *path, struct pvp_stream *s, const char *fi
 	pcap_t *pc;
 	int rc;
 
-	if (file[0] == '/' || c->dir[0] == '\0')
+	if (file[0] == '/' || c->dir[0] == '\0' || strcmp(c->dir, ".") == 0)
 		pfmt(s->pcap, sizeof(s->pcap), "%s", file);
 	else
 		pfmt(s->pcap, sizeof(s->pcap), "%s/%s", c->dir, file);
+	if (access(s->pcap, R_OK) != 0) {
+		fail(c, path, "cannot read pcap \"%s\": %s", s->pcap, strerror(errno));
+		return -ENOENT;
+	}
 	pc = pcap_open_offline(s->pcap, ebuf);
 	if (pc == NULL) {
 		fail(c, path, "cannot read pcap \"%s\": %s", s->pcap, ebuf);
@@ -1150,7 +1161,9 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 				return -EINVAL;
 			}
 	} else {
-		s->size = PVP_PKT_MIN_SIZE;
+		/* No size: the smallest frame the headers allow, 64 B for
+		 * plain Ethernet/IPv4/UDP. */
+		s->size = pvp_stream_min_size(s);
 		if (size != NULL) {
 			pfmt(sub, sizeof(sub), "%s.size", path);
 			if (get_uint(c, size, sub, PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE, &x) != 0) {

@@ -317,6 +317,24 @@ void pvp_sig_stamp(const struct pvp_tmpl *t, uint8_t *pkt, uint32_t seq,
 		   uint32_t tx_ts);
 
 /**
+ * Set the signature's stream id of a packet that holds template @p t
+ * (e.g. one id per TX lcore of a stream), fixing the checksums. No-op
+ * when t->sig_off is 0.
+ */
+void pvp_sig_set_stream(const struct pvp_tmpl *t, uint8_t *pkt, uint16_t stream);
+
+/**
+ * Apply a change of covered bytes to the checksum fields of @p loc
+ * (RFC 1624), for senders that write fields themselves.
+ *
+ * @param d
+ *   The ones' complement difference new - old of the changed bytes,
+ *   summed as 16-bit big-endian words at their frame offsets (an even
+ *   offset is the high byte), folded: fold(~fold(old) + fold(new)).
+ */
+void pvp_csum_apply(uint8_t *pkt, const struct pvp_csum_loc *loc, uint16_t d);
+
+/**
  * Expand an IMIX list into a cycle of entry indices with exact
  * proportions, interleaved (smooth weighted round robin): weights 28:20:4
  * give a cycle of 13 (after dividing by the gcd) with 7, 5 and 1 of each.

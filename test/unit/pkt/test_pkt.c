@@ -1,0 +1,738 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * lib/pkt without the EAL: rates, latency histogram, sequence tracker,
+ * IMIX, templates (header bytes and checksums recomputed with DPDK's own
+ * functions), the field engine (exact flow counts, repeatable random,
+ * tuple, incremental checksums) and the signature.
+ */
+
+#include <inttypes.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "pvp_pkt.h"
+
+static int failures;
+static int checks;
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		checks++;                                                      \
+		if (!(cond)) {                                                 \
+			failures++;                                            \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fprintf(stderr, "\n");                                 \
+		}                                                              \
+	} while (0)
+
+static inline uint16_t
+rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* ---- rates ---- */
+
+static void
+test_rate(void)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		enum pvp_rate_unit unit;
+		double value;
+	} cases[] = {
+		{"1000", 0, PVP_RATE_PPS, 1000},
+		{"1.5M", 0, PVP_RATE_PPS, 1.5e6},
+		{"500kpps", 0, PVP_RATE_PPS, 5e5},
+		{"1Mpps", 0, PVP_RATE_PPS, 1e6},
+		{"14.88MPPS", 0, PVP_RATE_PPS, 14.88e6},
+		{"10Gbps", 0, PVP_RATE_BPS_L1, 1e10},
+		{"10gbps-l1", 0, PVP_RATE_BPS_L1, 1e10},
+		{"9.5Gbps-l2", 0, PVP_RATE_BPS_L2, 9.5e9},
+		{"100Mbps", 0, PVP_RATE_BPS_L1, 1e8},
+		{"50%", 0, PVP_RATE_PERCENT, 50},
+		{"100%", 0, PVP_RATE_PERCENT, 100},
+		{"max", 0, PVP_RATE_MAX, 0},
+		{"MAX", 0, PVP_RATE_MAX, 0},
+		{"", -EINVAL, 0, 0},
+		{"fast", -EINVAL, 0, 0},
+		{"10 Gbps", -EINVAL, 0, 0},
+		{"Mpps", -EINVAL, 0, 0},
+		{"10Gbpsx", -EINVAL, 0, 0},
+		{"0", -ERANGE, 0, 0},
+		{"-5kpps", -ERANGE, 0, 0},
+		{"101%", -ERANGE, 0, 0},
+		{"nan", -ERANGE, 0, 0},
+		{"inf", -ERANGE, 0, 0},
+	};
+	struct pvp_rate r;
+	char err[128], buf[64];
+	unsigned int i;
+	double pps;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		int rc;
+
+		err[0] = '\0';
+		rc = pvp_rate_parse(cases[i].s, &r, err, sizeof(err));
+		CHECK(rc == cases[i].rc, "\"%s\": rc %d, want %d (%s)", cases[i].s, rc,
+		      cases[i].rc, err);
+		if (rc == 0 && cases[i].rc == 0) {
+			CHECK(r.unit == cases[i].unit, "\"%s\": unit %d", cases[i].s, r.unit);
+			CHECK(fabs(r.value - cases[i].value) < 1e-6 * (cases[i].value + 1),
+			      "\"%s\": value %g", cases[i].s, r.value);
+		}
+		if (rc != 0)
+			CHECK(err[0] != '\0', "\"%s\": no message", cases[i].s);
+	}
+	/* Format round trip. */
+	pvp_rate_parse("1.5Mpps", &r, NULL, 0);
+	pvp_rate_format(&r, buf, sizeof(buf));
+	CHECK(strcmp(buf, "1.5Mpps") == 0, "%s", buf);
+	pvp_rate_parse("9.5Gbps-l2", &r, NULL, 0);
+	pvp_rate_format(&r, buf, sizeof(buf));
+	CHECK(strcmp(buf, "9.5Gbps-l2") == 0, "%s", buf);
+	pvp_rate_parse("10Gbps", &r, NULL, 0);
+	pvp_rate_format(&r, buf, sizeof(buf));
+	CHECK(strcmp(buf, "10Gbps") == 0, "%s", buf);
+
+	/* 10G line rate at 64 B (FCS included): 14880952.38 pps. */
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && fabs(pps - 14880952.38) < 0.01, "%f",
+	      pps);
+	pvp_rate_parse("100%", &r, NULL, 0);
+	CHECK(pvp_rate_to_pps(&r, 64, 10000000000ULL, &pps) == 0 && fabs(pps - 14880952.38) < 0.01,
+	      "%f", pps);
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == -EINVAL, "%% without a link speed");
+	pvp_rate_parse("50%", &r, NULL, 0);
+	CHECK(pvp_rate_to_pps(&r, 1518, 10000000000ULL, &pps) == 0 && fabs(pps - 406371.91) < 0.01,
+	      "%f", pps);
+	pvp_rate_parse("10Gbps-l2", &r, NULL, 0);
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && fabs(pps - 19531250) < 0.01, "%f", pps);
+	pvp_rate_parse("max", &r, NULL, 0);
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && isinf(pps), "%f", pps);
+	CHECK(pvp_rate_to_pps(&r, 64, 40000000000ULL, &pps) == 0 && fabs(pps - 59523809.52) < 0.01,
+	      "%f", pps);
+	CHECK(fabs(pvp_rate_l1_bps(14880952.380952, 64) - 1e10) < 1, "l1");
+	CHECK(fabs(pvp_rate_l2_bps(1, 64) - 512) < 1e-9, "l2");
+}
+
+/* ---- latency ---- */
+
+static void
+test_lat(void)
+{
+	static struct pvp_lat l, l2;
+	struct pvp_lat_summary s;
+	uint64_t v;
+	unsigned int i;
+
+	/* Buckets: contiguous, monotonic, exact below 32. */
+	for (v = 0; v < 32; v++)
+		CHECK(pvp_lat_bucket(v) == v && pvp_lat_bucket_low(v) == v, "%" PRIu64, v);
+	for (v = 1; v < (UINT64_C(1) << 40); v = v * 3 / 2 + 1) {
+		unsigned int b = pvp_lat_bucket(v);
+
+		CHECK(pvp_lat_bucket_low(b) <= v && v < pvp_lat_bucket_low(b + 1), "v %" PRIu64, v);
+		/* Width within 1/32 of the value. */
+		CHECK(pvp_lat_bucket_low(b + 1) - pvp_lat_bucket_low(b) <= v / 32 + 1,
+		      "width at %" PRIu64, v);
+	}
+	CHECK(pvp_lat_bucket(UINT64_MAX) == PVP_LAT_NB_BUCKETS - 1, "last");
+
+	pvp_lat_init(&l);
+	pvp_lat_read(&l, &s);
+	CHECK(s.count == 0 && s.min == 0 && s.p99 == 0, "empty");
+	/* 1..10000 ns once each. */
+	for (v = 1; v <= 10000; v++)
+		pvp_lat_update(&l, v);
+	pvp_lat_read(&l, &s);
+	CHECK(s.count == 10000 && s.min == 1 && s.max == 10000 && s.avg == 5000, "basic %" PRIu64,
+	      s.avg);
+	CHECK(llabs((long long)s.p50 - 5000) <= 5000 / 32, "p50 %" PRIu64, s.p50);
+	CHECK(llabs((long long)s.p90 - 9000) <= 9000 / 32, "p90 %" PRIu64, s.p90);
+	CHECK(llabs((long long)s.p99 - 9900) <= 9900 / 32, "p99 %" PRIu64, s.p99);
+	CHECK(llabs((long long)s.p99_9 - 9990) <= 9990 / 32, "p99.9 %" PRIu64, s.p99_9);
+	CHECK(pvp_lat_percentile(&l, 100) == 10000, "p100");
+
+	/* Small values are exact: 99 x 10 ns and 1 x 20 ns. */
+	pvp_lat_init(&l);
+	for (i = 0; i < 99; i++)
+		pvp_lat_update(&l, 10);
+	pvp_lat_update(&l, 20);
+	pvp_lat_read(&l, &s);
+	CHECK(s.p50 == 10 && s.p99 == 10 && s.p99_9 == 20 && s.max == 20, "exact %" PRIu64
+	      " %" PRIu64, s.p99, s.p99_9);
+	/* RFC 3550 jitter of a constant latency is 0. */
+	CHECK(s.jitter == 0 || s.jitter <= 1, "jitter %" PRIu64, s.jitter);
+
+	/* Alternating 1000/2000: |D| = 1000 always, J converges to 1000. */
+	pvp_lat_init(&l);
+	for (i = 0; i < 2000; i++)
+		pvp_lat_update(&l, i & 1 ? 2000 : 1000);
+	pvp_lat_read(&l, &s);
+	CHECK(s.jitter >= 990 && s.jitter <= 1000, "jitter %" PRIu64, s.jitter);
+
+	/* Merge. */
+	pvp_lat_init(&l);
+	pvp_lat_init(&l2);
+	for (v = 1; v <= 100; v++)
+		pvp_lat_update(v <= 50 ? &l : &l2, v * 1000);
+	pvp_lat_merge(&l, &l2);
+	pvp_lat_read(&l, &s);
+	CHECK(s.count == 100 && s.min == 1000 && s.max == 100000 && s.avg == 50500, "merge");
+	CHECK(llabs((long long)s.p50 - 50000) <= 50000 / 32, "merge p50 %" PRIu64, s.p50);
+}
+
+/* ---- sequence tracker ---- */
+
+static void
+test_seq(void)
+{
+	static struct pvp_seq s;
+	uint32_t base, i;
+
+	/* 0..99 with 10 and 20 dropped, 30 duplicated, 40/41 swapped. */
+	pvp_seq_init(&s);
+	for (i = 0; i < 100; i++) {
+		if (i == 10 || i == 20)
+			continue;
+		if (i == 40) {
+			pvp_seq_update(&s, 41);
+			pvp_seq_update(&s, 40);
+			i++;
+			continue;
+		}
+		pvp_seq_update(&s, i);
+		if (i == 30)
+			pvp_seq_update(&s, 30);
+	}
+	CHECK(s.rx == 99 && s.dup == 1 && s.ooo == 1 && s.gaps == 2,
+	      "rx %" PRIu64 " dup %" PRIu64 " ooo %" PRIu64 " gaps %" PRIu64, s.rx, s.dup, s.ooo,
+	      s.gaps);
+	CHECK(pvp_seq_lost(&s, 100) == 2, "lost %" PRIu64, pvp_seq_lost(&s, 100));
+
+	/* Across the 2^32 wrap, with one loss right at it. */
+	pvp_seq_init(&s);
+	base = UINT32_MAX - 49;
+	for (i = 0; i < 100; i++)
+		if (base + i != 0)
+			pvp_seq_update(&s, base + i);
+	CHECK(s.rx == 99 && s.dup == 0 && s.ooo == 0 && s.gaps == 1, "wrap gaps %" PRIu64, s.gaps);
+	/* A late packet from before the wrap, and the lost one arriving late. */
+	pvp_seq_update(&s, UINT32_MAX - 3);
+	pvp_seq_update(&s, 0);
+	CHECK(s.dup == 1 && s.ooo == 1 && s.gaps == 0, "wrap late dup %" PRIu64 " ooo %" PRIu64,
+	      s.dup, s.ooo);
+	CHECK(pvp_seq_lost(&s, 100) == 0, "wrap lost");
+
+	/* Big jump (more than the window) then continuing: exact gaps. */
+	pvp_seq_init(&s);
+	pvp_seq_update(&s, 5);
+	pvp_seq_update(&s, 5 + 100000);
+	pvp_seq_update(&s, 5 + 100001);
+	CHECK(s.gaps == 99999 && s.dup == 0 && s.ooo == 0, "jump %" PRIu64, s.gaps);
+	/* Duplicate of a number far older than the window: counted late. */
+	pvp_seq_update(&s, 5);
+	CHECK(s.ooo == 1 && s.dup == 0, "old");
+
+	/* Pseudo-random reference: each of 200000 packets dropped with p=1/100,
+	 * duplicated with 1/200 and delayed by up to 100 positions with 1/50. */
+	{
+		enum { N = 200000 };
+		static uint32_t out[2 * N];
+		uint64_t x = 42, dropped = 0, dups = 0;
+		uint32_t n = 0, k;
+
+		pvp_seq_init(&s);
+		for (i = 0; i < N; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			k = (uint32_t)(x >> 33);
+			if (k % 100 == 0 && i != 0) {
+				dropped++;
+				continue;
+			}
+			out[n++] = i;
+			if (k % 200 == 1) {
+				out[n++] = i;
+				dups++;
+			}
+		}
+		/* Delay some packets: move out[j] later by d positions. */
+		x = 7;
+		for (k = 0; k + 101 < n; k++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			if ((x >> 33) % 50 == 0) {
+				uint32_t d = 1 + (uint32_t)((x >> 40) % 100), t = out[k], j;
+
+				for (j = k; j < k + d; j++)
+					out[j] = out[j + 1];
+				out[k + d] = t;
+				k += d;
+			}
+		}
+		for (k = 0; k < n; k++)
+			pvp_seq_update(&s, out[k] + 0xfffff000u); /* crosses the wrap */
+		CHECK(s.rx == n && s.dup == dups, "ref dup %" PRIu64 " want %" PRIu64, s.dup, dups);
+		CHECK(pvp_seq_lost(&s, N) == dropped, "ref lost %" PRIu64 " want %" PRIu64,
+		      pvp_seq_lost(&s, N), dropped);
+		CHECK(s.gaps == dropped, "ref gaps %" PRIu64 " want %" PRIu64, s.gaps, dropped);
+		CHECK(s.ooo > 0, "ref ooo");
+	}
+}
+
+/* ---- IMIX ---- */
+
+static void
+test_imix(void)
+{
+	uint32_t order[64], cnt[3] = {0}, n, i, run = 0, maxrun = 0;
+	struct pvp_imix custom[2] = {{.size = 64, .weight = 3}, {.size = 1518, .weight = 1}};
+
+	CHECK(pvp_imix_cycle_len(pvp_imix_trex, 3) == 13, "cycle");
+	n = pvp_imix_expand(pvp_imix_trex, 3, order);
+	CHECK(n == 13, "n %u", n);
+	for (i = 0; i < n; i++) {
+		cnt[order[i]]++;
+		run = (i > 0 && order[i] == order[i - 1]) ? run + 1 : 1;
+		if (run > maxrun)
+			maxrun = run;
+	}
+	CHECK(cnt[0] == 7 && cnt[1] == 5 && cnt[2] == 1, "%u %u %u", cnt[0], cnt[1], cnt[2]);
+	CHECK(maxrun <= 2, "clustered: run of %u", maxrun);
+	n = pvp_imix_expand(custom, 2, order);
+	CHECK(n == 4 && order[0] + order[1] + order[2] + order[3] == 1, "custom");
+}
+
+/* ---- templates and the field engine ---- */
+
+/* Every IPv4 header and L4 checksum of a frame is valid (DPDK's own
+ * functions); a zero UDP checksum is allowed only as the outer one of
+ * VXLAN over IPv4. */
+static int
+frame_ok(const uint8_t *d, uint32_t len, char *why, size_t whylen)
+{
+	struct pvp_pkt_layout lay;
+
+	if (pvp_pkt_parse(d, len, &lay) != 0 || lay.l4_off == 0) {
+		snprintf(why, whylen, "does not parse");
+		return 0;
+	}
+	for (int lvl = 0; lvl < 2; lvl++) {
+		uint16_t l3 = lvl ? lay.in_l3_off : lay.l3_off;
+		uint16_t l4 = lvl ? lay.in_l4_off : lay.l4_off;
+		uint8_t ver = lvl ? lay.in_ip_ver : lay.ip_ver;
+		uint8_t proto = lvl ? lay.in_l4_proto : lay.l4_proto;
+
+		if (l3 == 0)
+			continue;
+		if (ver == 4 &&
+		    rte_raw_cksum(d + l3, (d[l3] & 0xf) * 4) != 0xffff) {
+			snprintf(why, whylen, "bad IPv4 checksum (level %d)", lvl);
+			return 0;
+		}
+		if (proto == IPPROTO_UDP && rd16(d + l4 + 6) == 0) {
+			if (ver == 4 && lvl == 0 && lay.in_l3_off != 0)
+				continue;
+			snprintf(why, whylen, "zero UDP checksum (level %d)", lvl);
+			return 0;
+		}
+		if ((ver == 4 && rte_ipv4_udptcp_cksum_verify((const void *)(d + l3), d + l4) != 0) ||
+		    (ver == 6 && rte_ipv6_udptcp_cksum_verify((const void *)(d + l3), d + l4) != 0)) {
+			snprintf(why, whylen, "bad L4 checksum (level %d)", lvl);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static struct pvp_profile *
+load(const char *json)
+{
+	struct pvp_pkt_error err;
+	struct pvp_profile *p = pvp_profile_load_str(json, "<test>", &err);
+
+	CHECK(p != NULL, "load failed: %s", err.text);
+	return p;
+}
+
+static void
+test_templates(void)
+{
+	struct pvp_profile *p;
+	const struct pvp_tmpl *t;
+	const struct pvp_sig *sig;
+	struct pvp_pkt_error err;
+	char why[64];
+	const uint8_t *d;
+
+	/* Plain IPv4/UDP, 64 B: 60 bytes, TRex-like defaults. */
+	p = load("{\"streams\": [{\"size\": 64}]}");
+	if (p == NULL)
+		return;
+	t = &p->streams[0].tmpl[0];
+	d = t->data;
+	CHECK(t->len == 60 && t->size == 64, "len %u", t->len);
+	CHECK(rd16(d + 12) == 0x0800 && d[14] == 0x45 && rd16(d + 16) == 46, "ipv4 total");
+	CHECK(rd32(d + 26) == 0x10000001 && rd32(d + 30) == 0x30000001, "ips");
+	CHECK(d[23] == IPPROTO_UDP && d[22] == 64, "proto/ttl");
+	CHECK(rd16(d + 34) == 1025 && rd16(d + 36) == 12 && rd16(d + 38) == 26, "udp");
+	CHECK(t->sig_off == 42 && rd32(d + 42) == PVP_SIG_MAGIC, "sig");
+	CHECK(frame_ok(d, t->len, why, sizeof(why)), "%s", why);
+	sig = pvp_sig_find_buf(d, t->len);
+	CHECK(sig != NULL && (const uint8_t *)sig == d + 42, "find");
+	CHECK(pvp_stream_min_size(&p->streams[0]) == 64, "min");
+	pvp_profile_free(p);
+
+	/* QinQ, IPv6, TCP, 128 B, header values from the profile. */
+	p = load("{\"streams\": [{\"size\": 128, \"headers\": {"
+		 "\"eth\": {\"src\": \"00:11:22:33:44:55\", \"dst\": \"66:77:88:99:aa:bb\"},"
+		 "\"vlan\": [100, 200], \"ipv6\": {\"src\": \"2001:db8::10\", \"dst\": \"fd00::1\","
+		 "\"ttl\": 9, \"tos\": 32}, \"tcp\": {\"sport\": 80, \"dport\": 8080}}}]}");
+	if (p == NULL)
+		return;
+	t = &p->streams[0].tmpl[0];
+	d = t->data;
+	CHECK(t->len == 124, "len");
+	CHECK(d[0] == 0x66 && d[5] == 0xbb && d[6] == 0x00 && d[11] == 0x55, "macs");
+	CHECK(rd16(d + 12) == 0x88a8 && rd16(d + 14) == 100 && rd16(d + 16) == 0x8100 &&
+		      rd16(d + 18) == 200 && rd16(d + 20) == 0x86dd, "qinq");
+	CHECK(d[22] == 0x62 && d[29] == 9 && d[28] == IPPROTO_TCP, "ipv6 hdr");
+	CHECK(rd16(d + 26) == 124 - 22 - 40, "payload len");
+	CHECK(d[45] == 0x10 && d[61] == 0x01, "addrs");
+	CHECK(rd16(d + 62) == 80 && rd16(d + 64) == 8080 && d[62 + 12] == 0x50, "tcp");
+	CHECK(t->sig_off == 82, "sig off %u", t->sig_off);
+	CHECK(frame_ok(d, t->len, why, sizeof(why)), "%s", why);
+	CHECK(pvp_stream_min_size(&p->streams[0]) == 100, "min %u",
+	      pvp_stream_min_size(&p->streams[0]));
+	pvp_profile_free(p);
+
+	/* Too small for QinQ + IPv6 + TCP + signature. */
+	p = pvp_profile_load_str("{\"streams\": [{\"size\": 99, \"headers\": {\"vlan\": [1, 2],"
+				 " \"ipv6\": {}, \"tcp\": {}}}]}",
+				 "<test>", &err);
+	CHECK(p == NULL && strstr(err.text, "minimum 100") != NULL, "%s", err.text);
+
+	/* VXLAN over IPv4 (outer UDP checksum 0) and over IPv6 (valid). */
+	p = load("{\"streams\": [{\"size\": 128, \"headers\": {\"vxlan\": {\"vni\": 4242,"
+		 "\"inner\": {\"ipv4\": {\"src\": \"192.168.0.1\"}, \"tcp\": {}}}}},"
+		 "{\"size\": 200, \"headers\": {\"ipv6\": {}, \"vxlan\": {\"vni\": 7,"
+		 "\"inner\": {\"vlan\": 5, \"ipv6\": {}, \"udp\": {\"dport\": 53}}}}}]}");
+	if (p == NULL)
+		return;
+	t = &p->streams[0].tmpl[0];
+	d = t->data;
+	CHECK(rd16(d + 36) == PVP_PKT_VXLAN_PORT && rd16(d + 40) == 0 && d[42] == 0x08 &&
+		      rd32(d + 46) >> 8 == 4242, "vxlan hdr");
+	CHECK(rd32(d + 26) == 0x0a000001 && rd32(d + 50 + 26) == 0xc0a80001, "outer/inner ip");
+	CHECK(frame_ok(d, t->len, why, sizeof(why)), "%s", why);
+	sig = pvp_sig_find_buf(d, t->len);
+	CHECK(sig != NULL && (const uint8_t *)sig == d + t->sig_off &&
+		      t->sig_off == 50 + 14 + 20 + 20, "vxlan sig %u", t->sig_off);
+	t = &p->streams[1].tmpl[0];
+	d = t->data;
+	CHECK(rd16(d + 14 + 40 + 6) != 0, "outer v6 udp csum");
+	CHECK(frame_ok(d, t->len, why, sizeof(why)), "%s", why);
+	sig = pvp_sig_find_buf(d, t->len);
+	CHECK(sig != NULL && rte_be_to_cpu_16(sig->stream) == 1, "stream id");
+	pvp_profile_free(p);
+}
+
+/* Key of a frame's varying fields: the (inner) 5-tuple and MACs. */
+static void
+flow_key(const uint8_t *d, uint32_t len, uint8_t key[64])
+{
+	struct pvp_pkt_layout lay;
+	uint16_t l3, l4;
+
+	memset(key, 0, 64);
+	pvp_pkt_parse(d, len, &lay);
+	l3 = lay.in_l3_off ? lay.in_l3_off : lay.l3_off;
+	l4 = lay.in_l4_off ? lay.in_l4_off : lay.l4_off;
+	if ((lay.in_l3_off ? lay.in_ip_ver : lay.ip_ver) == 4)
+		memcpy(key, d + l3 + 12, 8);
+	else
+		memcpy(key, d + l3 + 8, 32);
+	memcpy(key + 32, d + l4, 4);
+	memcpy(key + 36, d, 12);
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	return memcmp(a, b, 64);
+}
+
+static uint64_t
+count_distinct(const struct pvp_stream *s, uint64_t n)
+{
+	const struct pvp_tmpl *t = &s->tmpl[0];
+	uint8_t(*keys)[64] = malloc(n * 64), *buf = malloc(t->len);
+	uint64_t i, d = 0;
+
+	for (i = 0; i < n; i++) {
+		/* The sender counts flows modulo s->flows. */
+		pvp_flow_build(s, t, i % s->flows, buf);
+		flow_key(buf, t->len, keys[i]);
+	}
+	qsort(keys, n, 64, cmp_key);
+	for (i = 0; i < n; i++)
+		if (i == 0 || memcmp(keys[i], keys[i - 1], 64) != 0)
+			d++;
+	free(keys);
+	free(buf);
+	return d;
+}
+
+/* Every flow's image, built or applied over another flow's image and
+ * stamped, has valid checksums and the same bytes either way. */
+static void
+check_engine(const struct pvp_stream *s, uint64_t nflows, const char *what)
+{
+	uint32_t ti;
+
+	for (ti = 0; ti < s->n_tmpl; ti++) {
+		const struct pvp_tmpl *t = &s->tmpl[ti];
+		uint8_t *a = malloc(t->len), *b = malloc(t->len);
+		uint64_t f, bad = 0, diff = 0;
+		char why[64] = "";
+
+		memcpy(b, t->data, t->len);
+		for (f = 0; f < nflows; f++) {
+			uint64_t flow = (f * 7919) % s->flows;
+			uint32_t seq = (uint32_t)(f * 2654435761u), ts = (uint32_t)(f * 40503u + 17);
+
+			pvp_flow_build(s, t, flow, a);
+			pvp_sig_stamp(t, a, seq, ts);
+			/* b holds the previous flow, already stamped. */
+			pvp_flow_apply(s, t, flow, b);
+			pvp_sig_stamp(t, b, seq, ts);
+			/* Renumbering the stream and back keeps everything valid. */
+			pvp_sig_set_stream(t, b, (uint16_t)(f * 31));
+			if (!frame_ok(b, t->len, why, sizeof(why)))
+				bad++;
+			pvp_sig_set_stream(t, b, s->id);
+			if (!frame_ok(a, t->len, why, sizeof(why)) ||
+			    !frame_ok(b, t->len, why, sizeof(why)))
+				bad++;
+			if (memcmp(a, b, t->len) != 0) {
+				/* A UDP checksum may be 0xffff one way and the
+				 * same value computed differently: compare
+				 * everything but valid checksums. */
+				diff++;
+			}
+			if (t->sig_off != 0) {
+				const struct pvp_sig *sig = pvp_sig_find_buf(a, t->len);
+
+				if (sig == NULL || rte_be_to_cpu_32(sig->seq) != seq ||
+				    sig->tx_ts != ts || rte_be_to_cpu_16(sig->stream) != s->id)
+					bad++;
+			}
+		}
+		CHECK(bad == 0, "%s tmpl %u: %" PRIu64 " bad frames (%s)", what, ti, bad, why);
+		CHECK(diff == 0, "%s tmpl %u: %" PRIu64 " frames differ built vs applied", what,
+		      ti, diff);
+		free(a);
+		free(b);
+	}
+}
+
+static void
+test_engine(void)
+{
+	struct pvp_profile *p, *q;
+	struct pvp_pkt_error err;
+	const struct pvp_stream *s;
+	uint16_t ports[2] = {0, 1};
+	uint64_t i;
+	int same = 1, differ = 0;
+
+	/* flows=N on an inc var: exactly N distinct tuples, period N. */
+	p = load("{\"streams\": [{\"flows\": 1000, \"vars\": [{\"field\": \"ipv4.src\","
+		 "\"min\": \"10.0.0.1\", \"max\": \"10.0.255.255\"}, {\"field\": \"udp.sport\","
+		 "\"min\": 1000, \"max\": 1999, \"op\": \"dec\"}]}]}");
+	if (p == NULL)
+		return;
+	s = &p->streams[0];
+	CHECK(s->flows == 1000 && s->n_vars == 2, "flows %" PRIu64, s->flows);
+	CHECK(count_distinct(s, 1000) == 1000, "distinct");
+	CHECK(pvp_var_value(&s->vars[0], 0) == 0x0a000001 && pvp_var_value(&s->vars[0], 5) == 0x0a000006,
+	      "inc");
+	CHECK(pvp_var_value(&s->vars[1], 0) == 1999 && pvp_var_value(&s->vars[1], 1) == 1998 &&
+		      pvp_var_value(&s->vars[1], 1000) == 1999, "dec");
+	check_engine(s, 3000, "inc/dec");
+	pvp_profile_free(p);
+
+	/* Random: repeatable with a seed, a permutation of the range. */
+	p = load("{\"streams\": [{\"vars\": [{\"field\": \"udp.dport\", \"op\": \"random\","
+		 "\"min\": 100, \"max\": 5099, \"seed\": 7}]}]}");
+	q = load("{\"streams\": [{\"vars\": [{\"field\": \"udp.dport\", \"op\": \"random\","
+		 "\"min\": 100, \"max\": 5099, \"seed\": 7}]}, {\"vars\": [{\"field\": \"udp.dport\","
+		 "\"op\": \"random\", \"min\": 100, \"max\": 5099, \"seed\": 8}]}]}");
+	if (p == NULL || q == NULL)
+		return;
+	s = &p->streams[0];
+	CHECK(s->flows == 5000, "random flows %" PRIu64, s->flows);
+	for (i = 0; i < 5000; i++) {
+		uint32_t v = pvp_var_value(&s->vars[0], i);
+
+		same &= v == pvp_var_value(&q->streams[0].vars[0], i);
+		differ += v != pvp_var_value(&q->streams[1].vars[0], i);
+		CHECK(v >= 100 && v <= 5099, "range %u", v);
+	}
+	CHECK(same, "seeded random not repeatable");
+	CHECK(differ > 4000, "another seed gives another order (%d)", differ);
+	CHECK(count_distinct(s, 5000) == 5000, "random distinct");
+	/* Not just increments: few consecutive values are adjacent. */
+	{
+		int adj = 0;
+
+		for (i = 1; i < 5000; i++)
+			adj += pvp_var_value(&s->vars[0], i) == pvp_var_value(&s->vars[0], i - 1) + 1;
+		CHECK(adj < 50, "random looks sequential (%d)", adj);
+	}
+	check_engine(s, 5000, "random");
+	pvp_profile_free(p);
+	pvp_profile_free(q);
+
+	/* Tuple: 10 source IPs x 5 source ports = 50 flows, IP fastest. */
+	p = load("{\"streams\": [{\"headers\": {\"tcp\": {}}, \"tuple\": {\"src_ip\":"
+		 "[\"16.0.0.1\", \"16.0.0.10\"], \"sport\": [1025, 1029]}}]}");
+	if (p == NULL)
+		return;
+	s = &p->streams[0];
+	CHECK(s->flows == 50 && s->n_vars == 2, "tuple flows %" PRIu64, s->flows);
+	CHECK(count_distinct(s, 50) == 50 && count_distinct(s, 100) == 50, "tuple distinct");
+	CHECK(pvp_var_value(&s->vars[0], 11) == 0x10000002 && pvp_var_value(&s->vars[1], 11) == 1026,
+	      "tuple nesting");
+	check_engine(s, 200, "tuple");
+	pvp_profile_free(p);
+	p = pvp_profile_load_str("{\"streams\": [{\"flows\": 51, \"tuple\": {\"src_ip\":"
+				 "[\"16.0.0.1\", \"16.0.0.10\"], \"sport\": [1025, 1029]}}]}",
+				 "<t>", &err);
+	CHECK(p == NULL && strstr(err.text, "only 50 distinct") != NULL, "%s", err.text);
+
+	/* Bare flows on every header kind, including VXLAN over IPv6 where
+	 * the outer UDP checksum covers the inner checksums too. */
+	{
+		static const char *const kinds[] = {
+			"{\"streams\": [{\"flows\": 300, \"size\": 1518}]}",
+			"{\"streams\": [{\"flows\": 300, \"headers\": {\"vlan\": 7, \"ipv6\": {}, \"tcp\": {}},"
+			" \"size\": 100}]}",
+			"{\"streams\": [{\"flows\": 300, \"imix\": [{\"size\": 128, \"weight\": 3}, {\"size\": 1518, \"weight\": 1}], \"headers\": {\"vxlan\": {\"vni\": 1,"
+			" \"inner\": {\"tcp\": {}}}}}]}",
+			"{\"streams\": [{\"flows\": 300, \"size\": 256, \"headers\": {\"ipv6\": {}, \"vxlan\":"
+			" {\"inner\": {\"ipv6\": {}, \"udp\": {}}}}, \"vars\": [{\"field\": \"inner.udp.sport\","
+			" \"min\": 1, \"max\": 65535, \"op\": \"random\", \"seed\": 3}, {\"field\":"
+			" \"inner.ipv6.src\", \"min\": \"2001:db8::1:0\", \"max\": \"2001:db8::1:ffff\"},"
+			" {\"field\": \"eth.src\", \"min\": 0, \"max\": 9}, {\"field\": {\"offset\": 120,"
+			" \"len\": 1}, \"min\": 0, \"max\": 255, \"op\": \"dec\", \"step\": 3}]}]}",
+			"{\"streams\": [{\"size\": 300, \"headers\": {\"vlan\": [1, 2]}, \"vars\": [{\"field\":"
+			" \"vlan2.id\", \"min\": 1, \"max\": 4094}, {\"field\": \"ipv4.dst\", \"min\": 1,"
+			" \"max\": 4294967295, \"op\": \"random\"}, {\"field\": {\"offset\": 81, \"len\": 4},"
+			" \"min\": 0, \"max\": 4294967295, \"op\": \"random\", \"seed\": 99}]}]}",
+		};
+		unsigned int k;
+
+		for (k = 0; k < RTE_DIM(kinds); k++) {
+			char what[16];
+
+			p = load(kinds[k]);
+			if (p == NULL)
+				continue;
+			snprintf(what, sizeof(what), "kind %u", k);
+			check_engine(&p->streams[0], 2000, what);
+			if (k < 3)
+				CHECK(p->streams[0].flows == 300 &&
+					      count_distinct(&p->streams[0], 300) == 300,
+				      "%s distinct", what);
+			pvp_profile_free(p);
+		}
+	}
+
+	/* The command-line shortcut. */
+	p = pvp_profile_quick(64, 1000, ports, 2, &err);
+	CHECK(p != NULL && p->n_streams == 2 && p->streams[1].port == 1 &&
+		      p->streams[1].id == 1 && p->streams[0].flows == 1000,
+	      "quick %s", err.text);
+	if (p != NULL)
+		CHECK(count_distinct(&p->streams[0], 1000) == 1000, "quick distinct");
+	pvp_profile_free(p);
+	p = pvp_profile_quick(0, 1, ports, 1, &err);
+	CHECK(p != NULL && p->streams[0].n_tmpl == 3 && p->streams[0].n_order == 13 &&
+		      fabs(p->streams[0].avg_size - (64.0 * 7 + 594 * 5 + 1518) / 13) < 1e-9,
+	      "quick imix");
+	if (p != NULL) {
+		uint32_t cnt[3] = {0};
+
+		for (i = 0; i < 13 * 4; i++)
+			cnt[pvp_stream_tmpl(&p->streams[0], i) - p->streams[0].tmpl]++;
+		CHECK(cnt[0] == 28 && cnt[1] == 20 && cnt[2] == 4, "imix 28:20:4");
+	}
+	pvp_profile_free(p);
+}
+
+/* pvp_sig_find() on an mbuf laid over a plain buffer (no EAL). */
+static void
+test_sig_mbuf(void)
+{
+	static uint8_t mem[2048];
+	struct rte_mbuf m;
+	struct pvp_profile *p = load("{\"streams\": [{\"size\": 64}, {\"size\": 64}]}");
+	const struct pvp_tmpl *t;
+	const struct pvp_sig *sig;
+
+	if (p == NULL)
+		return;
+	t = &p->streams[1].tmpl[0];
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = mem;
+	m.data_off = 128;
+	m.buf_len = sizeof(mem);
+	memcpy(mem + 128, t->data, t->len);
+	m.data_len = t->len;
+	m.pkt_len = t->len;
+	m.nb_segs = 1;
+	pvp_sig_stamp(t, mem + 128, 123456, 99);
+	sig = pvp_sig_find(&m);
+	CHECK(sig != NULL && rte_be_to_cpu_16(sig->stream) == 1 &&
+		      rte_be_to_cpu_32(sig->seq) == 123456 && sig->tx_ts == 99, "mbuf sig");
+	/* Wrong magic, truncated frame. */
+	mem[128 + t->sig_off] ^= 1;
+	CHECK(pvp_sig_find(&m) == NULL, "magic");
+	mem[128 + t->sig_off] ^= 1;
+	m.data_len = t->sig_off + 10;
+	mem[128 + 17] = 0x20; /* IP total length no longer fits */
+	CHECK(pvp_sig_find(&m) == NULL, "short");
+	pvp_profile_free(p);
+}
+
+int
+main(void)
+{
+	test_rate();
+	test_lat();
+	test_seq();
+	test_imix();
+	test_templates();
+	test_engine();
+	test_sig_mbuf();
+	printf("%d checks, %d failures\n", checks, failures);
+	return failures == 0 ? 0 : 1;
+}
