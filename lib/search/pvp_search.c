@@ -379,7 +379,8 @@ mlr_next(struct pvp_search *s, unsigned int g, const struct search_bounds *b, do
 			st->down_w = w;
 			*rate = fmin(est, b->upper * (1 - w));
 		} else {
-			*rate = b->upper * (1 - fmin(st->down_w, 1));
+			/* At most halve: a bigger jump lands far below the bound. */
+			*rate = b->upper * (1 - fmin(st->down_w, 0.5));
 		}
 		*rate = clip_rate(s, *rate);
 		*kind = KIND_DOWN;
@@ -536,6 +537,13 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	case KIND_DOWN:
 		if (!(t->met & (1u << s->pending_goal)))
 			st->down_w *= 2;
+		else if (st->down_w > s->phase_width[s->phase])
+			/*
+			 * Found by a doubled step, the bound is anywhere in the
+			 * last step: bisect. Found by the first step (the
+			 * estimate), it is likely close: step up from it.
+			 */
+			st->up_w = INFINITY;
 		break;
 	case KIND_UP:
 		if (t->met & (1u << s->pending_goal))

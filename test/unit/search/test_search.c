@@ -35,7 +35,13 @@ struct sim {
 	double burst_prob;  /* probability of a loss event in a trial */
 	uint64_t burst_max; /* packets lost in one event: 1..burst_max */
 	double gen_max;	    /* the generator sends at most this; 0: no limit */
-	uint64_t prng;	    /* xorshift64* state */
+	/*
+	 * Part of the excess over capacity that is lost; 0 means 1 (a hard
+	 * cap). Below 1, a DUT that buffers or drops only part of the
+	 * overload: what it forwards at max rate overestimates its capacity.
+	 */
+	double excess_loss;
+	uint64_t prng; /* xorshift64* state */
 	unsigned int trials;
 };
 
@@ -76,7 +82,8 @@ sim_measure(double rate, double duration, void *arg, struct pvp_search_measureme
 	 * Loss from the rate difference, not from two rounded packet counts:
 	 * offering exactly the capacity must not lose a packet to rounding.
 	 */
-	lost = (uint64_t)llround(fmax(0, sent - cap) * duration);
+	lost = (uint64_t)llround(fmax(0, sent - cap) * duration *
+				 (s->excess_loss > 0 ? s->excess_loss : 1));
 	m->rx = m->tx > lost ? m->tx - lost : 0;
 	if (s->burst_prob > 0 && sim_uniform(s) < s->burst_prob) {
 		loss = 1 + sim_rand(s) % s->burst_max;
@@ -186,6 +193,61 @@ test_hard_capacity(void)
 	       "(worst case %.0f %%)\n",
 	       sum_m, sum_b, 100 * sum_m / sum_b, 100 * worst);
 	CHECK(sum_m <= 0.5 * sum_b, "MLR total %.1f > 50 %% of binary %.1f", sum_m, sum_b);
+}
+
+/*
+ * Soft capacity: only part of the excess is lost, so the first estimate
+ * (what came back at max rate) is far too high and the external search
+ * has to step down. Goal capacity: K (r - C) / r <= lr.
+ */
+static void
+test_soft_capacity(void)
+{
+	static const double ks[] = {0.5, 0.1, 0.01};
+	static const double fractions[] = {0.05, 0.3, 0.6, 0.9};
+	struct pvp_search_params p;
+	struct pvp_search_result rb, rm;
+	double sum_b = 0, sum_m = 0, c;
+	unsigned int i, k, g;
+	struct sim s;
+	int algo;
+
+	printf("soft capacity (a part K of the excess is lost):\n");
+	for (k = 0; k < sizeof(ks) / sizeof(ks[0]); k++) {
+		for (i = 0; i < sizeof(fractions) / sizeof(fractions[0]); i++) {
+			for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+				struct pvp_search_result *r = algo == PVP_SEARCH_MLR ? &rm : &rb;
+
+				params_base(&p, algo);
+				memset(&s, 0, sizeof(s));
+				s.capacity = p.max_rate * fractions[i];
+				s.excess_loss = ks[k];
+				CHECK(pvp_search_run(&p, sim_measure, &s, r) == 0, "run");
+				for (g = 0; g < r->nb_goals; g++) {
+					const struct pvp_search_goal_result *gr = &r->goal[g];
+
+					c = s.capacity / (1 - gr->loss_ratio / ks[k]);
+					CHECK(gr->status == PVP_SEARCH_GOAL_OK, "K %g status %s",
+					      ks[k], pvp_search_goal_status_name(gr->status));
+					CHECK(gr->lower_bound <= c * (1 + 1e-6) &&
+						      c <= gr->upper_bound * (1 + 1e-6),
+					      "K %g C %.2f goal %u: %.0f not in [%.0f, %.0f]",
+					      ks[k], fractions[i], g, c, gr->lower_bound,
+					      gr->upper_bound);
+					CHECK(gr->rel_width <= p.width_goal + 1e-9, "width");
+				}
+			}
+			printf("  K=%-4g C=%.2f*max: MLR %2u trials %5.1f s, binary %2u trials "
+			       "%5.1f s\n",
+			       ks[k], fractions[i], rm.nb_trials, rm.total_time, rb.nb_trials,
+			       rb.total_time);
+			sum_b += rb.total_time;
+			sum_m += rm.total_time;
+		}
+	}
+	printf("TRIAL-SECONDS soft capacity: MLR %.1f s, binary %.1f s, ratio %.0f %%\n", sum_m,
+	       sum_b, 100 * sum_m / sum_b);
+	CHECK(sum_m <= 0.5 * sum_b, "soft: MLR %.1f > 50 %% of binary %.1f", sum_m, sum_b);
 }
 
 /* The DUT can do more than max_rate. */
@@ -404,7 +466,7 @@ test_iterator(void)
 	struct pvp_search *s;
 	struct sim sim;
 	const char *err;
-	int ret;
+	int ret, algo;
 
 	params_base(&p, PVP_SEARCH_MLR);
 	p.max_rate = 0;
@@ -447,24 +509,43 @@ test_iterator(void)
 	CHECK(ret == 0 && r.total_time <= 20 && r.budget_exhausted, "max_time: %.1f s",
 	      r.total_time);
 
-	/* Stepping by hand gives the same trials as the callback. */
-	params_base(&p, PVP_SEARCH_MLR);
-	memset(&sim, 0, sizeof(sim));
-	sim.capacity = p.max_rate * 0.42;
-	s = pvp_search_create(&p);
-	while (pvp_search_next(s, &t) == 0) {
-		memset(&m, 0, sizeof(m));
-		sim_measure(t.rate, t.duration, &sim, &m);
-		CHECK(pvp_search_feed(s, &m) == 0, "feed");
+	/*
+	 * Stepping by hand, as the coordinator does; the trials are printed
+	 * so the output shows how each algorithm moves.
+	 */
+	for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+		unsigned int i;
+
+		params_base(&p, algo);
+		memset(&sim, 0, sizeof(sim));
+		sim.capacity = p.max_rate * 0.42;
+		s = pvp_search_create(&p);
+		while (pvp_search_next(s, &t) == 0) {
+			memset(&m, 0, sizeof(m));
+			sim_measure(t.rate, t.duration, &sim, &m);
+			CHECK(pvp_search_feed(s, &m) == 0, "feed");
+		}
+		CHECK(pvp_search_next(s, &t) == 1, "next after done");
+		pvp_search_get_result(s, &r);
+		CHECK(r.done && r.trials != NULL && r.nb_trials == sim.trials, "result trials");
+		printf("%s search, hard capacity %.0f pps, goals NDR and PDR 0.1%%:\n",
+		       pvp_search_algo_name(algo), sim.capacity);
+		printf("  #  phase  duration          rate  rate/C  loss ratio  met\n");
+		for (i = 0; i < r.nb_trials; i++)
+			printf("  %-2u %5u  %7.2f s  %12.0f  %6.4f  %10.6f  %s%s\n", i + 1,
+			       r.trials[i].phase, r.trials[i].duration, r.trials[i].rate,
+			       r.trials[i].rate / sim.capacity, r.trials[i].loss_ratio,
+			       (r.trials[i].met & 1) ? "ndr " : "",
+			       (r.trials[i].met & 2) ? "pdr" : "");
+		print_result(pvp_search_algo_name(algo), &r);
+		if (algo == PVP_SEARCH_MLR)
+			CHECK(r.trials[0].phase == 0 && r.trials[r.nb_trials - 1].phase == 2,
+			      "phases 0..2, last %u", r.trials[r.nb_trials - 1].phase);
+		CHECK(r.trials[r.nb_trials - 1].duration == p.final_duration,
+		      "last trial is final");
+		check_within(&r, sim.capacity, p.width_goal, "by hand");
+		pvp_search_destroy(s);
 	}
-	CHECK(pvp_search_next(s, &t) == 1, "next after done");
-	pvp_search_get_result(s, &r);
-	CHECK(r.done && r.trials != NULL && r.nb_trials == sim.trials, "result trials");
-	CHECK(r.trials[0].phase == 0 && r.trials[r.nb_trials - 1].phase == 2,
-	      "phases 0..2, last %u", r.trials[r.nb_trials - 1].phase);
-	CHECK(r.trials[r.nb_trials - 1].duration == p.final_duration, "last trial is final");
-	check_within(&r, sim.capacity, p.width_goal, "by hand");
-	pvp_search_destroy(s);
 }
 
 int
@@ -472,6 +553,7 @@ main(void)
 {
 	test_iterator();
 	test_hard_capacity();
+	test_soft_capacity();
 	test_at_max();
 	test_below_min();
 	test_noisy();
