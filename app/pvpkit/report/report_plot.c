@@ -29,8 +29,8 @@
 
 /* Most hops a loss plot shows as separate segments. */
 #define PLOT_MAX_HOPS 32
-/* Most x labels on the loss plot before they are thinned out. */
-#define PLOT_MAX_LABELS 40
+/* Widest loss plot, in pixels; more trials thin out the x labels. */
+#define PLOT_MAX_WIDTH 2400
 
 /*
  * Text safe inside a gnuplot double-quoted string or a quoted data
@@ -143,17 +143,18 @@ coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, b
  * image format; replot it for the second.
  */
 static void
-plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot)
+plot_finish(FILE *f, const char *base, const char *png, bool svg, unsigned int width,
+	    const char *plot)
 {
 	bool first = true;
 
 	if (png[0] != '\0') {
-		fprintf(f, "set terminal %s size 1000,600 font \",10\"\n", png);
+		fprintf(f, "set terminal %s size %u,600 font \",10\"\n", png, width);
 		fprintf(f, "set output \"%s.png\"\n%s\n", base, plot);
 		first = false;
 	}
 	if (svg) {
-		fprintf(f, "set terminal svg size 1000,600 dynamic font \",10\"\n");
+		fprintf(f, "set terminal svg size %u,600 dynamic font \",10\"\n", width);
 		fprintf(f, "set output \"%s.svg\"\n%s\n", base, first ? plot : "replot");
 	}
 	fprintf(f, "unset output\n");
@@ -293,7 +294,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 			     ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
 			     "title \"%" JSON_INTEGER_FORMAT " flows\"",
 			     j + 3, json_integer_value(fl));
-	plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
+	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);
 	if (fclose(f) != 0)
 		return -errno;
@@ -322,7 +323,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 {
 	static const char base[] = "loss_per_hop";
 	char hops[PLOT_MAX_HOPS][64], path[4096], label[96], clean[64];
-	unsigned int nb_hops = 0, nb_trials = 0, every, n, h;
+	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width;
 	struct plot_buf plot = {NULL, 0, 0};
 	const json_t *rec, *v;
 	const char *key;
@@ -343,7 +344,15 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	*any = nb_trials > 0;
 	if (nb_trials == 0)
 		return 0;
-	every = (nb_trials + PLOT_MAX_LABELS - 1) / PLOT_MAX_LABELS;
+	/*
+	 * A long run gets a wider picture, up to a limit, and one x label
+	 * every few trials so that the labels never overlap.
+	 */
+	width = 300 + 12 * nb_trials;
+	width = width < 1000 ? 1000 : width > PLOT_MAX_WIDTH ? PLOT_MAX_WIDTH : width;
+	every = (nb_trials * 24 + (width - 300) - 1) / (width - 300);
+	if (every == 0)
+		every = 1;
 
 	snprintf(path, sizeof(path), "%s/%s.dat", outdir, base);
 	f = fopen(path, "we");
@@ -408,7 +417,8 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	fprintf(f, "set style data histograms\nset style histogram rowstacked\n");
 	fprintf(f, "set style fill solid 0.85 border -1\nset boxwidth 0.8\n");
 	fprintf(f, "set key outside right top noenhanced\nset grid ytics\n");
-	fprintf(f, "set xtics rotate by 45 right noenhanced font \",8\"\nset bmargin 10\n");
+	fprintf(f, "set xtics rotate by 45 right noenhanced font \",8\"\nset bmargin 10\nset "
+		   "lmargin 14\n");
 	/* All zero: give the axis a height so the empty bars still show. */
 	fprintf(f, "set yrange [0:%s]\n", total > 0 ? "*" : "1");
 	if (total == 0)
@@ -429,7 +439,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 				     "title \"%s\"%s",
 				     h + 4, clean, h == nb_hops ? " lc rgb \"gray40\"" : "");
 	}
-	plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
+	plot_finish(f, base, png, svg, width, plot.s != NULL ? plot.s : "");
 	free(plot.s);
 	if (fclose(f) != 0)
 		return -errno;
