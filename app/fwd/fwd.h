@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit-fwd private header: configuration, forwarding streams, the engine
+ * table (one file per mode, testpmd's fwd_engine shape) and the shared
+ * RX/TX helpers that do all the counting in one place.
+ */
+
+#ifndef FWD_H
+#define FWD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_ether.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+#include <jansson.h>
+
+#include "pvp_sig.h"
+#include "pvp_stats.h"
+
+extern int fwd_logtype;
+#define FWD_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, fwd_logtype, "pvpkit-fwd: " fmt "\n", ##__VA_ARGS__)
+
+#define FWD_MAX_PORTS  PVP_STATS_MAX_PORTS  /**< ports one process forwards */
+#define FWD_MAX_QUEUES PVP_STATS_MAX_QUEUES /**< RX/TX queues per port */
+#define FWD_MAX_BURST  512                  /**< largest --burst */
+/** Most streams one lcore can poll: every queue of every port. */
+#define FWD_MAX_LCORE_STREAMS (FWD_MAX_PORTS * FWD_MAX_QUEUES)
+
+/** Exit code for bad input (options, ports, queues, EAL/hugepages). */
+#define FWD_EXIT_USAGE 2
+
+/** How RX ports map to TX ports. */
+enum fwd_topology {
+	FWD_TOPO_LOOP,    /**< rx port N -> tx port N */
+	FWD_TOPO_PAIRED,  /**< 0 <-> 1, 2 <-> 3, ... */
+	FWD_TOPO_CHAINED, /**< 0 -> 1 -> ... -> N-1 -> 0 */
+};
+
+struct fwd_stream;
+
+/**
+ * One forwarding mode. packet_fwd() polls one stream once: receive a
+ * burst with fwd_rx_burst(), rewrite it, send it with fwd_tx_burst().
+ * It returns the number of packets received (0 lets the lcore idle).
+ */
+struct fwd_engine {
+	const char *name;                          /**< --mode value */
+	const char *help;                          /**< one line for --help */
+	uint16_t (*packet_fwd)(struct fwd_stream *fs); /**< poll one stream */
+};
+
+extern const struct fwd_engine fwd_io_engine;
+extern const struct fwd_engine fwd_macswap_engine;
+extern const struct fwd_engine fwd_mac_engine;
+extern const struct fwd_engine fwd_5tswap_engine;
+/** Every engine, NULL terminated. */
+extern const struct fwd_engine *const fwd_engines[];
+
+/** Options after "--". */
+struct fwd_conf {
+	const struct fwd_engine *engine;         /**< --mode */
+	enum fwd_topology topology;              /**< --topology */
+	uint16_t nb_rxq;                         /**< --rxq */
+	uint16_t nb_txq;                         /**< --txq, 0 = one per forwarding lcore */
+	uint16_t nb_rxd;                         /**< --rxd */
+	uint16_t nb_txd;                         /**< --txd */
+	uint16_t burst;                          /**< --burst */
+	uint32_t tx_retry;                       /**< --tx-retry: extra TX attempts */
+	uint32_t tx_retry_delay_us;              /**< --tx-retry-delay */
+	bool seq_check;                          /**< --seq-check */
+	const char *ctl;                         /**< --ctl address, NULL = none */
+	bool ctl_default;                        /**< ctl is the default, not asked for */
+	const char *token_file;                  /**< --token-file */
+	unsigned int stats_period;               /**< --stats-period seconds, 0 = off */
+	unsigned int duration;                   /**< --duration seconds, 0 = until signalled */
+	uint32_t idle_sleep_us;                  /**< --idle-sleep, 0 = busy poll */
+	unsigned int wait_link;                  /**< --wait-link seconds, 0 = no wait */
+	bool peer_all_set;                       /**< --peer-mac MAC given for all ports */
+	struct rte_ether_addr peer_all;          /**< that MAC */
+	bool peer_set[FWD_MAX_PORTS];            /**< --peer-mac for this port index */
+	struct rte_ether_addr peer[FWD_MAX_PORTS]; /**< per port index */
+};
+
+/*
+ * Sequence checking (--seq-check): every forwarding lcore owns one table
+ * of per-stream trackers, keyed by the signature's stream id. The control
+ * thread only reads it; clearing is a request the lcore acknowledges.
+ */
+#define FWD_SEQ_SLOTS 1024 /**< streams tracked per lcore (power of 2) */
+
+/** One tracked stream. key is stream id + 1, 0 when the slot is free. */
+struct fwd_seq_slot {
+	uint32_t key;       /**< stream id + 1; 0 = free */
+	struct pvp_seq seq; /**< the tracker */
+};
+
+/** Per-lcore sequence state. Written by its lcore only. */
+struct fwd_seq_table {
+	uint64_t unsigned_rx; /**< packets without a signature */
+	uint64_t untracked;   /**< signed packets of streams beyond FWD_SEQ_SLOTS */
+	uint32_t clear_ack;   /**< last clear request handled */
+	struct fwd_seq_slot *last; /**< slot of the last packet (cheap hit) */
+	struct fwd_seq_slot slot[FWD_SEQ_SLOTS]; /**< open addressing */
+} __rte_cache_aligned;
+
+/** Clear requests, incremented by the control thread. */
+extern uint32_t fwd_seq_clear_req;
+
+/** Account a burst in @p t (the lcore's own table). */
+void fwd_seq_check(struct fwd_seq_table *t, struct rte_mbuf **pkts, uint16_t n);
+/** Forget every stream if a clear was requested; called by the owning lcore. */
+void fwd_seq_poll_clear(struct fwd_seq_table *t);
+
+/** One (RX port, RX queue) -> (TX port, TX queue) flow of packets. */
+struct fwd_stream {
+	uint16_t rx_port;              /**< ethdev port id polled */
+	uint16_t rx_queue;             /**< RX queue polled */
+	uint16_t tx_port;              /**< ethdev port id sent to */
+	uint16_t tx_queue;             /**< TX queue (owned by this lcore) */
+	uint16_t burst;                /**< RX burst size */
+	uint16_t rx_idx;               /**< stats index of the RX port */
+	uint16_t tx_idx;               /**< stats index of the TX port */
+	uint32_t tx_retry;             /**< extra TX attempts */
+	uint32_t tx_retry_delay_us;    /**< wait between attempts */
+	struct pvp_stats_rxq *rxs;     /**< counters of the RX queue */
+	struct pvp_stats_txq *txs;     /**< counters of this lcore's TX queue */
+	struct fwd_seq_table *seq;     /**< lcore's table with --seq-check, else NULL */
+	struct rte_ether_addr tx_src;  /**< mode mac: the TX port's MAC */
+	struct rte_ether_addr tx_dst;  /**< mode mac: the peer MAC of the TX port */
+} __rte_cache_aligned;
+
+/** State of one forwarding lcore, allocated on its socket. */
+struct fwd_lcore {
+	unsigned int lcore_id;        /**< EAL lcore id */
+	uint16_t rank;                /**< 0.. used forwarding lcores - 1 = TX queue */
+	uint16_t nb_streams;          /**< streams in streams[] */
+	struct fwd_seq_table *seq;    /**< with --seq-check, else NULL */
+	struct fwd_stream streams[FWD_MAX_LCORE_STREAMS]; /**< polled in turn */
+} __rte_cache_aligned;
+
+/**
+ * Receive one burst on @p fs and publish the RX counters once.
+ *
+ * @param bytes
+ *   Set to the bytes received (the engines keep lengths, so it is also
+ *   what fwd_tx_burst() will try to send).
+ * @return packets received.
+ */
+static __rte_always_inline uint16_t
+fwd_rx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fs->burst);
+	uint64_t b = 0;
+	uint16_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		b += pkts[i]->pkt_len;
+	pvp_stats_rxq_add(fs->rxs, n, b);
+	if (fs->seq != NULL)
+		fwd_seq_check(fs->seq, pkts, n);
+	*bytes = b;
+	return n;
+}
+
+/**
+ * Send @p n packets on @p fs, retrying up to tx_retry times like the vhost
+ * example; whatever the PMD still refuses is freed and counted as
+ * tx_dropped, so no mbuf is ever leaked. Publishes the TX counters once.
+ */
+static __rte_always_inline void
+fwd_tx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes)
+{
+	uint16_t sent = rte_eth_tx_burst(fs->tx_port, fs->tx_queue, pkts, n);
+	uint32_t retry = 0;
+	uint64_t unsent_bytes = 0;
+	uint16_t i;
+
+	if (unlikely(sent < n)) {
+		while (sent < n && retry++ < fs->tx_retry) {
+			if (fs->tx_retry_delay_us != 0)
+				rte_delay_us(fs->tx_retry_delay_us);
+			sent += rte_eth_tx_burst(fs->tx_port, fs->tx_queue, &pkts[sent],
+						 n - sent);
+		}
+		if (sent < n) {
+			for (i = sent; i < n; i++)
+				unsent_bytes += pkts[i]->pkt_len;
+			rte_pktmbuf_free_bulk(&pkts[sent], n - sent);
+		}
+	}
+	pvp_stats_txq_add(fs->txs, sent, bytes - unsent_bytes, n - sent);
+}
+
+/* Control channel (fwd_ctl.c). */
+
+/** What the control methods need to see. */
+struct fwd_app {
+	const struct fwd_conf *conf;        /**< options */
+	struct pvp_stats *stats;            /**< counters */
+	uint16_t nb_ports;                  /**< ports forwarded */
+	uint16_t port_ids[FWD_MAX_PORTS];   /**< stats index -> ethdev port id */
+	uint16_t nb_txq;                    /**< TX queues per port */
+	uint16_t nb_lcores;                 /**< forwarding lcores used */
+	struct fwd_lcore *lcores[RTE_MAX_LCORE]; /**< by rank */
+	volatile bool *running;             /**< false once forwarding stopped */
+};
+
+struct pvp_ctl_server;
+
+/**
+ * Create and start the control server of @p app on conf->ctl.
+ * @return the server, or NULL with @p msg (one line) filled.
+ */
+struct pvp_ctl_server *fwd_ctl_start(struct fwd_app *app, char *msg, size_t len);
+
+/** Name of a topology. */
+const char *fwd_topology_name(enum fwd_topology t);
+
+/**
+ * Sum the per-lcore sequence trackers into a JSON array of streams
+ * ({"stream","rx_packets","gaps","dup","ooo"}), sorted by stream id.
+ * Sets @p unsigned_rx and @p untracked. Reader side, any thread.
+ */
+json_t *fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx,
+			     uint64_t *untracked);
+
+/**
+ * Ask every lcore to forget its streams and wait for the acknowledgements.
+ * @return 0, or -ETIMEDOUT when an lcore did not answer in @p timeout_ms.
+ */
+int fwd_seq_clear(const struct fwd_app *app, unsigned int timeout_ms);
+
+#endif /* FWD_H */

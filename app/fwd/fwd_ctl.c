@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Control methods of pvpkit-fwd (notes: info, stats.get, stats.clear).
+ * They run on lib/ctl's control thread and only read what the forwarding
+ * lcores write.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include <jansson.h>
+
+#include "pvp_ctl.h"
+#include "fwd.h"
+
+const char *
+fwd_topology_name(enum fwd_topology t)
+{
+	switch (t) {
+	case FWD_TOPO_LOOP:
+		return "loop";
+	case FWD_TOPO_PAIRED:
+		return "paired";
+	case FWD_TOPO_CHAINED:
+		return "chained";
+	}
+	return "?";
+}
+
+static json_t *
+ctl_port_json(const struct fwd_app *app, uint16_t idx)
+{
+	uint16_t pid = app->port_ids[idx];
+	char name[RTE_ETH_NAME_MAX_LEN] = "";
+	char mac[RTE_ETHER_ADDR_FMT_SIZE] = "";
+	struct rte_ether_addr ea;
+	struct rte_eth_link link;
+
+	rte_eth_dev_get_name_by_port(pid, name);
+	if (rte_eth_macaddr_get(pid, &ea) == 0)
+		rte_ether_format_addr(mac, sizeof(mac), &ea);
+	memset(&link, 0, sizeof(link));
+	rte_eth_link_get_nowait(pid, &link);
+	return json_pack("{s:i, s:i, s:s, s:s, s:b, s:I, s:i, s:i}", "port", idx, "eth_port_id",
+			 pid, "name", name, "mac", mac, "link_up", link.link_status != 0,
+			 "speed_mbps",
+			 (json_int_t)(link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ?
+					      0 :
+					      link.link_speed),
+			 "rxq", app->conf->nb_rxq, "txq", app->nb_txq);
+}
+
+static int
+ctl_info(json_t *info, void *arg)
+{
+	const struct fwd_app *app = arg;
+	json_t *ports = json_array(), *lcores = json_array();
+	uint16_t i, s;
+
+	if (ports == NULL || lcores == NULL)
+		goto nomem;
+	for (i = 0; i < app->nb_ports; i++)
+		if (json_array_append_new(ports, ctl_port_json(app, i)) != 0)
+			goto nomem;
+	for (i = 0; i < app->nb_lcores; i++) {
+		const struct fwd_lcore *lc = app->lcores[i];
+		json_t *streams = json_array();
+
+		if (streams == NULL)
+			goto nomem;
+		for (s = 0; s < lc->nb_streams; s++) {
+			const struct fwd_stream *fs = &lc->streams[s];
+
+			json_array_append_new(streams,
+					      json_pack("{s:i, s:i, s:i, s:i}", "rx_port", fs->rx_idx,
+							"rxq", fs->rx_queue, "tx_port", fs->tx_idx,
+							"txq", fs->tx_queue));
+		}
+		json_array_append_new(lcores, json_pack("{s:i, s:o}", "lcore", lc->lcore_id,
+							"streams", streams));
+	}
+	json_object_set_new(info, "mode", json_string(app->conf->engine->name));
+	json_object_set_new(info, "topology", json_string(fwd_topology_name(app->conf->topology)));
+	json_object_set_new(info, "seq_check", json_boolean(app->conf->seq_check));
+	json_object_set_new(info, "burst", json_integer(app->conf->burst));
+	json_object_set_new(info, "ports", ports);
+	json_object_set_new(info, "lcores", lcores);
+	return 0;
+nomem:
+	json_decref(ports);
+	json_decref(lcores);
+	return -ENOMEM;
+}
+
+static json_t *
+ctl_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	const struct fwd_app *app = arg;
+	struct pvp_stats_snap *snap;
+	json_t *res;
+	int ret;
+
+	snap = malloc(sizeof(*snap));
+	if (snap == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		return NULL;
+	}
+	ret = pvp_stats_snapshot(app->stats, snap);
+	if (ret != 0) {
+		free(snap);
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "snapshot: %s", strerror(-ret));
+		return NULL;
+	}
+	res = pvp_stats_snap_to_json(snap);
+	free(snap);
+	if (res == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		return NULL;
+	}
+	if (app->conf->seq_check) {
+		uint64_t unsigned_rx, untracked;
+		json_t *streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
+
+		if (streams == NULL) {
+			json_decref(res);
+			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+			return NULL;
+		}
+		json_object_set_new(res, "streams", streams);
+		json_object_set_new(res, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
+		json_object_set_new(res, "untracked_rx", json_integer((json_int_t)untracked));
+	}
+	return res;
+}
+
+static json_t *
+ctl_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	const struct fwd_app *app = arg;
+	int ret;
+
+	ret = pvp_stats_clear(app->stats);
+	if (ret != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "clear: %s", strerror(-ret));
+		return NULL;
+	}
+	if (app->conf->seq_check && fwd_seq_clear(app, 1000) != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_BUSY,
+				  "forwarding lcores did not acknowledge the clear");
+		return NULL;
+	}
+	return json_object();
+}
+
+struct pvp_ctl_server *
+fwd_ctl_start(struct fwd_app *app, char *msg, size_t len)
+{
+	struct pvp_ctl_server_conf conf = {
+		.listen = app->conf->ctl,
+		.token_file = app->conf->token_file,
+		.app_name = "pvpkit-fwd",
+	};
+	struct pvp_ctl_error err = {0};
+	struct pvp_ctl_server *srv;
+	int ret;
+
+	srv = pvp_ctl_server_create(&conf, &err);
+	if (srv == NULL) {
+		snprintf(msg, len, "%s", err.message[0] != '\0' ? err.message : strerror(errno));
+		return NULL;
+	}
+	pvp_ctl_server_set_info(srv, ctl_info, app);
+	ret = pvp_ctl_server_register(srv, "stats.get", ctl_stats_get, app);
+	if (ret == 0)
+		ret = pvp_ctl_server_register(srv, "stats.clear", ctl_stats_clear, app);
+	if (ret == 0)
+		ret = pvp_ctl_server_start(srv);
+	if (ret != 0) {
+		snprintf(msg, len, "%s: %s", app->conf->ctl, strerror(-ret));
+		pvp_ctl_server_destroy(srv);
+		return NULL;
+	}
+	return srv;
+}

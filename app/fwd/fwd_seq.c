@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * --seq-check: per-stream sequence tracking from the pvpkit payload
+ * signature, so the coordinator can tell loss before the guest from loss
+ * after it. Each forwarding lcore owns its table (single writer, no
+ * atomics on the packet path); the control thread sums the tables and
+ * never writes them: to clear, it bumps fwd_seq_clear_req and waits for
+ * every lcore to acknowledge it.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+
+#include "fwd.h"
+
+uint32_t fwd_seq_clear_req;
+
+static inline void
+seq_store(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/* The slot of @p stream, claimed if new; NULL when the table is full. */
+static struct fwd_seq_slot *
+seq_lookup(struct fwd_seq_table *t, uint16_t stream)
+{
+	uint32_t key = (uint32_t)stream + 1;
+	uint32_t h = stream & (FWD_SEQ_SLOTS - 1);
+	uint32_t i;
+
+	for (i = 0; i < FWD_SEQ_SLOTS; i++) {
+		struct fwd_seq_slot *s = &t->slot[(h + i) & (FWD_SEQ_SLOTS - 1)];
+
+		if (s->key == key)
+			return s;
+		if (s->key == 0) {
+			pvp_seq_init(&s->seq);
+			/* Readers see the key only after the tracker is reset. */
+			__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+			return s;
+		}
+	}
+	return NULL;
+}
+
+void
+fwd_seq_check(struct fwd_seq_table *t, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t unsigned_rx = 0, untracked = 0;
+	struct fwd_seq_slot *s = t->last;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct pvp_sig *sig = pvp_sig_find(pkts[i]);
+		uint16_t stream;
+
+		if (sig == NULL) {
+			unsigned_rx++;
+			continue;
+		}
+		stream = rte_be_to_cpu_16(sig->stream);
+		if (s == NULL || s->key != (uint32_t)stream + 1) {
+			s = seq_lookup(t, stream);
+			if (s == NULL) {
+				untracked++;
+				continue;
+			}
+		}
+		pvp_seq_update(&s->seq, rte_be_to_cpu_32(sig->seq));
+	}
+	t->last = s;
+	if (unsigned_rx != 0)
+		seq_store(&t->unsigned_rx, t->unsigned_rx + unsigned_rx);
+	if (untracked != 0)
+		seq_store(&t->untracked, t->untracked + untracked);
+}
+
+void
+fwd_seq_poll_clear(struct fwd_seq_table *t)
+{
+	uint32_t req = __atomic_load_n(&fwd_seq_clear_req, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	if (likely(req == t->clear_ack))
+		return;
+	for (i = 0; i < FWD_SEQ_SLOTS; i++)
+		__atomic_store_n(&t->slot[i].key, 0, __ATOMIC_RELAXED);
+	t->last = NULL;
+	seq_store(&t->unsigned_rx, 0);
+	seq_store(&t->untracked, 0);
+	__atomic_store_n(&t->clear_ack, req, __ATOMIC_RELEASE);
+}
+
+int
+fwd_seq_clear(const struct fwd_app *app, unsigned int timeout_ms)
+{
+	uint32_t req = __atomic_add_fetch(&fwd_seq_clear_req, 1, __ATOMIC_ACQ_REL);
+	unsigned int waited_ms = 0;
+	uint16_t i;
+
+	for (i = 0; i < app->nb_lcores; i++) {
+		const struct fwd_seq_table *t = app->lcores[i]->seq;
+
+		if (t == NULL)
+			continue;
+		while (__atomic_load_n(&t->clear_ack, __ATOMIC_ACQUIRE) != req) {
+			/* A stopped lcore cannot answer: nothing changes any more. */
+			if (!*app->running)
+				return -ETIMEDOUT;
+			if (waited_ms++ >= timeout_ms)
+				return -ETIMEDOUT;
+			usleep(1000);
+		}
+	}
+	return 0;
+}
+
+/* A stream summed over the lcores that saw it. */
+struct seq_sum {
+	uint32_t stream;
+	uint64_t rx, gaps, dup, ooo;
+};
+
+static int
+seq_sum_cmp(const void *a, const void *b)
+{
+	const struct seq_sum *x = a, *y = b;
+
+	return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+json_t *
+fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx, uint64_t *untracked)
+{
+	struct seq_sum *sum;
+	size_t nb = 0, cap = 0, j;
+	json_t *arr;
+	uint16_t i;
+
+	*unsigned_rx = 0;
+	*untracked = 0;
+	arr = json_array();
+	if (arr == NULL)
+		return NULL;
+	cap = (size_t)app->nb_lcores * FWD_SEQ_SLOTS;
+	sum = calloc(cap > 0 ? cap : 1, sizeof(*sum));
+	if (sum == NULL) {
+		json_decref(arr);
+		return NULL;
+	}
+	for (i = 0; i < app->nb_lcores; i++) {
+		const struct fwd_seq_table *t = app->lcores[i]->seq;
+		unsigned int k;
+
+		if (t == NULL)
+			continue;
+		*unsigned_rx += __atomic_load_n(&t->unsigned_rx, __ATOMIC_RELAXED);
+		*untracked += __atomic_load_n(&t->untracked, __ATOMIC_RELAXED);
+		for (k = 0; k < FWD_SEQ_SLOTS; k++) {
+			const struct fwd_seq_slot *s = &t->slot[k];
+			uint32_t key = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+
+			if (key == 0)
+				continue;
+			/* Queues polled by different lcores may carry one stream. */
+			for (j = 0; j < nb; j++)
+				if (sum[j].stream == key - 1)
+					break;
+			if (j == nb) {
+				sum[nb].stream = key - 1;
+				nb++;
+			}
+			sum[j].rx += __atomic_load_n(&s->seq.rx, __ATOMIC_RELAXED);
+			sum[j].gaps += __atomic_load_n(&s->seq.gaps, __ATOMIC_RELAXED);
+			sum[j].dup += __atomic_load_n(&s->seq.dup, __ATOMIC_RELAXED);
+			sum[j].ooo += __atomic_load_n(&s->seq.ooo, __ATOMIC_RELAXED);
+		}
+	}
+	qsort(sum, nb, sizeof(*sum), seq_sum_cmp);
+	for (j = 0; j < nb; j++) {
+		json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I}", "stream", (json_int_t)sum[j].stream,
+				      "rx_packets", (json_int_t)sum[j].rx, "gaps",
+				      (json_int_t)sum[j].gaps, "dup", (json_int_t)sum[j].dup, "ooo",
+				      (json_int_t)sum[j].ooo);
+
+		if (o == NULL || json_array_append_new(arr, o) != 0) {
+			json_decref(arr);
+			arr = NULL;
+			break;
+		}
+	}
+	free(sum);
+	return arr;
+}
