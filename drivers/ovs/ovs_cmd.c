@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * fork/exec with pipes and a deadline. posix_spawn would do for the exec,
+ * but stdin may carry megabytes of flows while stdout fills up, so the
+ * parent has to poll both pipes anyway.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ovs_cmd.h"
+
+/* Output above this is cut (pmd-stats-show of many PMDs is a few KiB). */
+#define CMD_MAX_OUT (8u << 20)
+
+static uint64_t
+cmd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+char *
+coord_ovs_sh_quote(const char *s)
+{
+	size_t n = 3, i;
+	char *q, *p;
+
+	for (i = 0; s[i] != '\0'; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	q = malloc(n);
+	if (q == NULL)
+		return NULL;
+	p = q;
+	*p++ = '\'';
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}
+
+void
+coord_ovs_argv_free(char **argv)
+{
+	size_t i;
+
+	if (argv == NULL)
+		return;
+	for (i = 0; argv[i] != NULL; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+char **
+coord_ovs_cmd_argv(const struct coord_ovs_ssh *ssh, const char *const argv[])
+{
+	size_t n = 0, k = 0, i;
+	char **v;
+	char buf[600];
+
+	while (argv[n] != NULL)
+		n++;
+	v = calloc(n + 16, sizeof(*v));
+	if (v == NULL)
+		return NULL;
+	if (ssh != NULL && ssh->host[0] != '\0') {
+		/* BatchMode: never prompt for a password; keys only. */
+		v[k++] = strdup("ssh");
+		v[k++] = strdup("-o");
+		v[k++] = strdup("BatchMode=yes");
+		if (ssh->port != 0) {
+			snprintf(buf, sizeof(buf), "%u", ssh->port);
+			v[k++] = strdup("-p");
+			v[k++] = strdup(buf);
+		}
+		if (ssh->key[0] != '\0') {
+			v[k++] = strdup("-i");
+			v[k++] = strdup(ssh->key);
+		}
+		if (ssh->user[0] != '\0')
+			snprintf(buf, sizeof(buf), "%s@%s", ssh->user, ssh->host);
+		else
+			snprintf(buf, sizeof(buf), "%s", ssh->host);
+		v[k++] = strdup(buf);
+		v[k++] = strdup("--");
+		/* sshd hands the words to the remote user's shell: quote each. */
+		for (i = 0; i < n; i++)
+			v[k++] = coord_ovs_sh_quote(argv[i]);
+	} else {
+		for (i = 0; i < n; i++)
+			v[k++] = strdup(argv[i]);
+	}
+	for (i = 0; i < k; i++) {
+		if (v[i] == NULL) {
+			coord_ovs_argv_free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+static void
+cmd_child(char **argv, int in_fd, int out_fd, int err_fd)
+{
+	dup2(in_fd, STDIN_FILENO);
+	dup2(out_fd, STDOUT_FILENO);
+	dup2(err_fd, STDERR_FILENO);
+	execvp(argv[0], argv);
+	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int
+coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], const char *in,
+		  size_t in_len, unsigned int timeout_ms, struct coord_ovs_out *out, char *err,
+		  size_t err_len)
+{
+	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
+	uint64_t deadline = cmd_now_ms() + (timeout_ms != 0 ? timeout_ms : 10000);
+	size_t in_off = 0, cap = 4096, elen = 0;
+	char **v;
+	pid_t pid;
+	int rc = 0, status;
+
+	memset(out, 0, sizeof(*out));
+	out->status = -1;
+	v = coord_ovs_cmd_argv(ssh, argv);
+	out->out = malloc(cap);
+	if (v == NULL || out->out == NULL) {
+		coord_ovs_argv_free(v);
+		free(out->out);
+		out->out = NULL;
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	out->out[0] = '\0';
+	/* stdin is a socket pair, not a pipe: send(MSG_NOSIGNAL) to a child
+	 * that exited early fails with EPIPE instead of killing us with
+	 * SIGPIPE (a library must not change signal dispositions). */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pin) < 0 ||
+	    pipe2(pout, O_CLOEXEC) < 0 || pipe2(perr, O_CLOEXEC) < 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: pipe: %s", argv[0], strerror(-rc));
+		goto close_pipes;
+	}
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: fork: %s", argv[0], strerror(-rc));
+		goto close_pipes;
+	}
+	if (pid == 0)
+		cmd_child(v, pin[0], pout[1], perr[1]);
+	close(pin[0]);
+	close(pout[1]);
+	close(perr[1]);
+	pin[0] = pout[1] = perr[1] = -1;
+	if (in == NULL || in_len == 0) {
+		close(pin[1]);
+		pin[1] = -1;
+	} else {
+		shutdown(pin[1], SHUT_RD);
+	}
+
+	while (pout[0] >= 0 || perr[0] >= 0) {
+		struct pollfd pfd[3];
+		int nfd = 0, i_in = -1, i_out = -1, i_err = -1;
+		uint64_t now = cmd_now_ms();
+		ssize_t n;
+
+		if (now >= deadline) {
+			rc = -ETIMEDOUT;
+			break;
+		}
+		if (pin[1] >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = pin[1], .events = POLLOUT};
+			i_in = nfd++;
+		}
+		if (pout[0] >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = pout[0], .events = POLLIN};
+			i_out = nfd++;
+		}
+		if (perr[0] >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = perr[0], .events = POLLIN};
+			i_err = nfd++;
+		}
+		if (poll(pfd, nfd, (int)(deadline - now)) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (i_in >= 0 && pfd[i_in].revents != 0) {
+			n = send(pin[1], in + in_off, in_len - in_off, MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n > 0)
+				in_off += (size_t)n;
+			/* Close when done (the child sees EOF) or when it stopped
+			 * reading. */
+			if ((n < 0 && errno != EAGAIN && errno != EINTR) || in_off == in_len) {
+				close(pin[1]);
+				pin[1] = -1;
+			}
+		}
+		if (i_out >= 0 && pfd[i_out].revents != 0) {
+			char tmp[512];
+
+			if (out->len + 1 == cap && cap < CMD_MAX_OUT) {
+				char *nb = realloc(out->out, cap * 2);
+
+				if (nb != NULL) {
+					out->out = nb;
+					cap *= 2;
+				}
+			}
+			if (out->len + 1 < cap) {
+				n = read(pout[0], out->out + out->len, cap - 1 - out->len);
+				if (n > 0)
+					out->len += (size_t)n;
+			} else {
+				n = read(pout[0], tmp, sizeof(tmp)); /* over the cap: dropped */
+			}
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+				close(pout[0]);
+				pout[0] = -1;
+			}
+			out->out[out->len] = '\0';
+		}
+		if (i_err >= 0 && pfd[i_err].revents != 0) {
+			char tmp[512];
+
+			n = read(perr[0], tmp, sizeof(tmp));
+			if (n > 0 && elen + 1 < sizeof(out->err)) {
+				size_t c = (size_t)n < sizeof(out->err) - 1 - elen ?
+						   (size_t)n :
+						   sizeof(out->err) - 1 - elen;
+
+				memcpy(out->err + elen, tmp, c);
+				elen += c;
+				out->err[elen] = '\0';
+			}
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+				close(perr[0]);
+				perr[0] = -1;
+			}
+		}
+	}
+	if (rc < 0)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc == 0)
+		out->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	out->err[strcspn(out->err, "\n")] = '\0';
+	if (rc == -ETIMEDOUT)
+		snprintf(err, err_len, "%s: no answer within %u ms", argv[0], timeout_ms);
+	else if (rc < 0)
+		snprintf(err, err_len, "%s: %s", argv[0], strerror(-rc));
+
+close_pipes:
+	for (int i = 0; i < 2; i++) {
+		if (pin[i] >= 0)
+			close(pin[i]);
+		if (pout[i] >= 0)
+			close(pout[i]);
+		if (perr[i] >= 0)
+			close(perr[i]);
+	}
+	coord_ovs_argv_free(v);
+	if (rc < 0) {
+		free(out->out);
+		out->out = NULL;
+		out->len = 0;
+	}
+	return rc;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Running OVS tools (ovs-appctl, ovs-ofctl) for the ovs hop driver, on
+ * this host or over ssh. Commands are argv vectors, never shell strings;
+ * over ssh each remote word is quoted for the remote shell, so no value
+ * from a topology file is ever interpreted by a shell. Private to
+ * drivers/ovs.
+ */
+
+#ifndef COORD_OVS_CMD_H
+#define COORD_OVS_CMD_H
+
+#include <stddef.h>
+
+/** Where commands run: locally, or on a host reached with ssh keys. */
+struct coord_ovs_ssh {
+	char host[256]; /**< remote host; empty = run locally */
+	char user[64];  /**< remote user, or empty for ssh's default */
+	char key[512];  /**< private key file (-i), or empty */
+	unsigned int port; /**< ssh port, 0 = default */
+};
+
+/** What a command produced. */
+struct coord_ovs_out {
+	char *out;   /**< stdout, NUL-terminated (malloc'd; free it) */
+	size_t len;  /**< bytes in out */
+	char err[256]; /**< first line of stderr, or "" */
+	int status;  /**< exit status, or -1 when killed */
+};
+
+/**
+ * Run @p argv (NULL-terminated; argv[0] looked up in PATH) locally or
+ * through @p ssh, feeding @p in (may be NULL) on stdin, for at most
+ * @p timeout_ms. @return 0 when it ran (check out->status), or -errno
+ * (-ETIMEDOUT: killed) with @p err set.
+ */
+int coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], const char *in,
+		      size_t in_len, unsigned int timeout_ms, struct coord_ovs_out *out, char *err,
+		      size_t err_len);
+
+/**
+ * Build the argv that coord_ovs_cmd_run() executes for @p argv (for tests
+ * and error messages). @return a NULL-terminated vector to free with
+ * coord_ovs_argv_free(), or NULL.
+ */
+char **coord_ovs_cmd_argv(const struct coord_ovs_ssh *ssh, const char *const argv[]);
+
+/** Free what coord_ovs_cmd_argv() returned. NULL is a no-op. */
+void coord_ovs_argv_free(char **argv);
+
+/** @p s quoted for a POSIX shell ('...'), malloc'd. */
+char *coord_ovs_sh_quote(const char *s);
+
+#endif /* COORD_OVS_CMD_H */

@@ -1,0 +1,763 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Hop driver "ovs". Counters are read from OVSDB rather than by parsing
+ * `ovs-vsctl` text: one "transact" with one select per port returns every
+ * port's statistics map in topology order, in a single round trip.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "ovs_cmd.h"
+#include "ovs_driver.h"
+#include "ovsdb.h"
+
+/* Most flows install_flows writes per direction. */
+#define OVS_MAX_FLOWS 1000000u
+
+/* Drop reasons in OVS 3.1 Interface statistics, in the order reported.
+ * ovs_tx_retries is not a drop (the packet went out on a retry): it is
+ * given in context() instead. */
+static const char *const ovs_drop_reasons[] = {
+	"ovs_rx_qos_drops",          /* ingress policing */
+	"rx_missed_errors",          /* NIC ring full (physical DPDK ports) */
+	"ovs_tx_failure_drops",      /* guest/NIC TX ring full */
+	"ovs_tx_mtu_exceeded_drops", /* frame over the port MTU */
+	"ovs_tx_qos_drops",          /* egress policing */
+	"ovs_tx_invalid_hwol_drops", /* bad offload metadata */
+	"rx_mbuf_allocation_errors", /* no mbuf (physical DPDK ports) */
+};
+
+struct ovs_hop {
+	struct coord_ovsdb db;                  /* ovsdb-server connection */
+	unsigned int nb_ports;                  /* entries in ports[] */
+	char ports[COORD_MAX_PORTS][64];        /* Interface names */
+	char bridge[64];                        /* for ovs-ofctl */
+	char ofctl_target[320];                 /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
+	char appctl_target[320];                /* vswitchd unixctl, or "" */
+	struct coord_ovs_ssh ssh;               /* where commands run */
+	unsigned int timeout_ms;                /* per reply / command */
+	uint64_t l2_base;                       /* first MAC, as a number */
+	uint32_t l3_base;                       /* first IPv4 address */
+	unsigned int l4_base;                   /* first UDP port */
+	bool l2_reverse_dst;                    /* reverse l2 rules match dl_dst */
+};
+
+/* Names that reach ovs-ofctl/ovs-appctl arguments: keep them to what OVS
+ * itself allows in port and bridge names, minus anything a shell or the
+ * flow syntax would read specially. */
+static bool
+ovs_name_ok(const char *s)
+{
+	size_t i;
+
+	if (s == NULL || s[0] == '\0' || s[0] == '-')
+		return false;
+	for (i = 0; s[i] != '\0'; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* Host names, IPv4 and IPv6 addresses. */
+static bool
+ovs_host_ok(const char *s)
+{
+	size_t i;
+
+	if (s == NULL || s[0] == '\0' || s[0] == '-')
+		return false;
+	for (i = 0; s[i] != '\0'; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '.' || c == ':'))
+			return false;
+	}
+	return true;
+}
+
+static bool
+ovs_path_ok(const char *s)
+{
+	return s != NULL && s[0] != '\0' && s[0] != '-' && strpbrk(s, "\n\r") == NULL;
+}
+
+static int
+ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, err_len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int
+ovs_parse_mac(const char *s, uint64_t *v)
+{
+	unsigned int b[6];
+	int i;
+
+	if (s == NULL ||
+	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
+		return -EINVAL;
+	*v = 0;
+	for (i = 0; i < 6; i++)
+		*v = (*v << 8) | b[i];
+	return 0;
+}
+
+static int
+ovs_parse_ip(const char *s, uint32_t *v)
+{
+	unsigned int b[4];
+	char extra;
+
+	if (s == NULL || sscanf(s, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &extra) != 4 ||
+	    b[0] > 255 || b[1] > 255 || b[2] > 255 || b[3] > 255)
+		return -EINVAL;
+	*v = (b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
+	return 0;
+}
+
+static int
+ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
+{
+	const char *db = json_string_value(json_object_get(conf, "db"));
+	const char *bridge = json_string_value(json_object_get(conf, "bridge"));
+	const char *rundir = json_string_value(json_object_get(conf, "rundir"));
+	const char *ctl = json_string_value(json_object_get(conf, "vswitchd_ctl"));
+	const json_t *ports = json_object_get(conf, "ports");
+	const json_t *ssh = json_object_get(conf, "ssh");
+	const json_t *fb = json_object_get(conf, "flow_base");
+	const json_t *to = json_object_get(conf, "timeout_ms");
+	const json_t *v;
+	const char *l2rev;
+	size_t i;
+	int rc;
+
+	if (to != NULL && (!json_is_integer(to) || json_integer_value(to) <= 0 ||
+			   json_integer_value(to) > 600000))
+		return ovs_fail(err, err_len, -EINVAL, "ovs: \"timeout_ms\" must be 1..600000");
+	h->timeout_ms = to != NULL ? (unsigned int)json_integer_value(to) : 5000;
+	rc = coord_ovsdb_init(&h->db, db, h->timeout_ms, err, err_len);
+	if (rc < 0)
+		return rc;
+
+	if (!json_is_array(ports) || json_array_size(ports) == 0 ||
+	    json_array_size(ports) > COORD_MAX_PORTS)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: \"ports\" must list 1..%d Interface names", COORD_MAX_PORTS);
+	json_array_foreach(ports, i, v) {
+		const char *p = json_string_value(v);
+
+		if (!ovs_name_ok(p) || strlen(p) >= sizeof(h->ports[0]))
+			return ovs_fail(err, err_len, -EINVAL,
+					"ovs: ports[%zu]: not an Interface name (letters, digits, "
+					"'_', '-', '.'; 1..63)", i);
+		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", p);
+	}
+	h->nb_ports = (unsigned int)json_array_size(ports);
+
+	if (bridge == NULL)
+		bridge = "br-pvp";
+	if (!ovs_name_ok(bridge) || strlen(bridge) >= sizeof(h->bridge))
+		return ovs_fail(err, err_len, -EINVAL, "ovs: \"bridge\": not a bridge name");
+	snprintf(h->bridge, sizeof(h->bridge), "%s", bridge);
+	if (rundir != NULL && !ovs_path_ok(rundir))
+		return ovs_fail(err, err_len, -EINVAL, "ovs: \"rundir\": not a path");
+	if (ctl != NULL && !ovs_path_ok(ctl))
+		return ovs_fail(err, err_len, -EINVAL, "ovs: \"vswitchd_ctl\": not a path");
+	if (rundir != NULL)
+		snprintf(h->ofctl_target, sizeof(h->ofctl_target), "unix:%s/%s.mgmt", rundir,
+			 bridge);
+	else
+		snprintf(h->ofctl_target, sizeof(h->ofctl_target), "%s", bridge);
+	if (ctl != NULL)
+		snprintf(h->appctl_target, sizeof(h->appctl_target), "%s", ctl);
+	else if (rundir != NULL)
+		snprintf(h->appctl_target, sizeof(h->appctl_target), "%s/ovs-vswitchd.ctl", rundir);
+
+	if (ssh != NULL) {
+		const char *host = json_string_value(json_object_get(ssh, "host"));
+		const char *user = json_string_value(json_object_get(ssh, "user"));
+		const char *key = json_string_value(json_object_get(ssh, "key"));
+		const json_t *port = json_object_get(ssh, "port");
+
+		if (!json_is_object(ssh) || host == NULL || !ovs_host_ok(host) ||
+		    strlen(host) >= sizeof(h->ssh.host))
+			return ovs_fail(err, err_len, -EINVAL,
+					"ovs: \"ssh\" needs a \"host\" (a host name or address)");
+		if (json_object_get(ssh, "password") != NULL)
+			return ovs_fail(err, err_len, -EINVAL,
+					"ovs: \"ssh\": passwords are not supported, use a key");
+		if (user != NULL && (!ovs_name_ok(user) || strlen(user) >= sizeof(h->ssh.user)))
+			return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"user\"");
+		if (key != NULL && (!ovs_path_ok(key) || strlen(key) >= sizeof(h->ssh.key)))
+			return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"key\" path");
+		if (port != NULL && (!json_is_integer(port) || json_integer_value(port) < 1 ||
+				     json_integer_value(port) > 65535))
+			return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"port\"");
+		snprintf(h->ssh.host, sizeof(h->ssh.host), "%s", host);
+		snprintf(h->ssh.user, sizeof(h->ssh.user), "%s", user != NULL ? user : "");
+		snprintf(h->ssh.key, sizeof(h->ssh.key), "%s", key != NULL ? key : "");
+		h->ssh.port = port != NULL ? (unsigned int)json_integer_value(port) : 0;
+	}
+
+	h->l2_base = 0x020000000000ull;
+	h->l3_base = 0x0a000000u;
+	h->l4_base = 1024;
+	if (fb != NULL) {
+		const json_t *l4 = json_object_get(fb, "l4");
+
+		if (json_object_get(fb, "l2") != NULL &&
+		    ovs_parse_mac(json_string_value(json_object_get(fb, "l2")), &h->l2_base) < 0)
+			return ovs_fail(err, err_len, -EINVAL, "ovs: flow_base.l2: not a MAC");
+		if (json_object_get(fb, "l3") != NULL &&
+		    ovs_parse_ip(json_string_value(json_object_get(fb, "l3")), &h->l3_base) < 0)
+			return ovs_fail(err, err_len, -EINVAL, "ovs: flow_base.l3: not an IPv4 address");
+		if (l4 != NULL) {
+			if (!json_is_integer(l4) || json_integer_value(l4) < 0 ||
+			    json_integer_value(l4) > 65535)
+				return ovs_fail(err, err_len, -EINVAL, "ovs: flow_base.l4: 0..65535");
+			h->l4_base = (unsigned int)json_integer_value(l4);
+		}
+	}
+	l2rev = json_string_value(json_object_get(conf, "l2_reverse_match"));
+	if (l2rev != NULL && strcmp(l2rev, "dl_src") != 0 && strcmp(l2rev, "dl_dst") != 0)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: \"l2_reverse_match\" must be \"dl_src\" or \"dl_dst\"");
+	h->l2_reverse_dst = l2rev != NULL && strcmp(l2rev, "dl_dst") == 0;
+	return 0;
+}
+
+/* The transact params: one select per port, so result[i] is port i. */
+static json_t *
+ovs_select_params(const struct ovs_hop *h)
+{
+	json_t *params = json_pack("[s]", "Open_vSwitch");
+	unsigned int i;
+
+	for (i = 0; params != NULL && i < h->nb_ports; i++) {
+		json_t *op = json_pack("{s:s, s:s, s:[[s,s,s]], s:[s,s,s,s,s]}", "op", "select",
+				       "table", "Interface", "where", "name", "==", h->ports[i],
+				       "columns", "name", "statistics", "ofport", "link_state",
+				       "options");
+
+		if (op == NULL || json_array_append_new(params, op) < 0) {
+			json_decref(params);
+			return NULL;
+		}
+	}
+	return params;
+}
+
+/*
+ * Run the select and check its shape. @return 0 with *rows an array of
+ * nb_ports row objects (new reference), or -errno with err set.
+ */
+static int
+ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
+{
+	json_t *params = ovs_select_params(h), *result = NULL, *out;
+	unsigned int i;
+	int rc;
+
+	*rows = NULL;
+	if (params == NULL)
+		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+	rc = coord_ovsdb_call(&h->db, "transact", params, &result, err, err_len);
+	json_decref(params);
+	if (rc < 0)
+		return rc;
+	if (!json_is_array(result) || json_array_size(result) < h->nb_ports) {
+		json_decref(result);
+		return ovs_fail(err, err_len, -EPROTO,
+				"ovs: %s: malformed transact result (expected %u select results)",
+				h->db.remote, h->nb_ports);
+	}
+	out = json_array();
+	for (i = 0; i < h->nb_ports; i++) {
+		const json_t *r = json_array_get(result, i);
+		const json_t *e = json_object_get(r, "error");
+		const json_t *rs = json_object_get(r, "rows");
+
+		if (e != NULL) {
+			const char *d = json_string_value(json_object_get(r, "details"));
+
+			rc = ovs_fail(err, err_len, -EREMOTEIO, "ovs: %s: select %s: %s%s%s",
+				      h->db.remote, h->ports[i],
+				      json_is_string(e) ? json_string_value(e) : "error",
+				      d != NULL ? ": " : "", d != NULL ? d : "");
+			break;
+		}
+		if (!json_is_array(rs)) {
+			rc = ovs_fail(err, err_len, -EPROTO,
+				      "ovs: %s: malformed select result for %s (no \"rows\")",
+				      h->db.remote, h->ports[i]);
+			break;
+		}
+		if (json_array_size(rs) == 0) {
+			rc = ovs_fail(err, err_len, -ENOENT,
+				      "ovs: no Interface \"%s\" in %s (ovs-vsctl list-ifaces)",
+				      h->ports[i], h->db.remote);
+			break;
+		}
+		if (!json_is_object(json_array_get(rs, 0))) {
+			rc = ovs_fail(err, err_len, -EPROTO, "ovs: %s: malformed row for %s",
+				      h->db.remote, h->ports[i]);
+			break;
+		}
+		json_array_append(out, json_array_get(rs, 0));
+	}
+	json_decref(result);
+	if (rc < 0) {
+		json_decref(out);
+		return rc;
+	}
+	*rows = out;
+	return 0;
+}
+
+/*
+ * Look up @p key in an OVSDB map value ["map", [[k, v], ...]].
+ * @return 1 found (*v set), 0 absent, -EPROTO malformed.
+ */
+static int
+ovs_map_get(const json_t *map, const char *key, uint64_t *v)
+{
+	const json_t *pairs, *pair;
+	size_t i;
+
+	if (!json_is_array(map) || json_array_size(map) != 2 ||
+	    !json_is_string(json_array_get(map, 0)) ||
+	    strcmp(json_string_value(json_array_get(map, 0)), "map") != 0)
+		return -EPROTO;
+	pairs = json_array_get(map, 1);
+	if (!json_is_array(pairs))
+		return -EPROTO;
+	json_array_foreach(pairs, i, pair) {
+		const json_t *k = json_array_get(pair, 0), *val = json_array_get(pair, 1);
+
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_string(k))
+			return -EPROTO;
+		if (strcmp(json_string_value(k), key) != 0)
+			continue;
+		if (!json_is_integer(val) || json_integer_value(val) < 0)
+			return -EPROTO;
+		*v = (uint64_t)json_integer_value(val);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name,
+		struct coord_port *p, char *err, size_t err_len)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} fields[] = {
+		{"rx_packets", offsetof(struct coord_port, rx_packets)},
+		{"rx_bytes", offsetof(struct coord_port, rx_bytes)},
+		{"tx_packets", offsetof(struct coord_port, tx_packets)},
+		{"tx_bytes", offsetof(struct coord_port, tx_bytes)},
+		{"rx_dropped", offsetof(struct coord_port, rx_dropped)},
+		{"tx_dropped", offsetof(struct coord_port, tx_dropped)},
+		{"rx_errors", offsetof(struct coord_port, rx_errors)},
+		{"tx_errors", offsetof(struct coord_port, tx_errors)},
+	};
+	const json_t *stats = json_object_get(row, "statistics");
+	unsigned int found = 0;
+	size_t i;
+	uint64_t v;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		rc = ovs_map_get(stats, fields[i].key, &v);
+		if (rc < 0)
+			return ovs_fail(err, err_len, -EPROTO,
+					"ovs: %s: malformed statistics of Interface %s",
+					h->db.remote, name);
+		if (rc == 1) {
+			*(uint64_t *)((char *)p + fields[i].off) = v;
+			found++;
+		}
+	}
+	/* A port whose netdev failed (or is still being created) has an
+	 * empty map: report it rather than zeros that look like a result. */
+	if (found == 0)
+		return ovs_fail(err, err_len, -ENODATA,
+				"ovs: Interface %s has no statistics (link_state %s)", name,
+				json_is_string(json_object_get(row, "link_state")) ?
+					json_string_value(json_object_get(row, "link_state")) :
+					"unknown");
+	for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
+		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) != 1 ||
+		    p->nb_reasons == COORD_MAX_REASONS)
+			continue;
+		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
+			 ovs_drop_reasons[i]);
+		p->reasons[p->nb_reasons].value = v;
+		p->nb_reasons++;
+	}
+	return 0;
+}
+
+static int
+ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+{
+	struct ovs_hop *h = hop->priv;
+	struct timespec ts;
+	json_t *rows;
+	unsigned int i;
+	int rc;
+
+	rc = ovs_select(h, &rows, err, err_len);
+	if (rc < 0)
+		return rc;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->nb_ports = h->nb_ports;
+	for (i = 0; i < h->nb_ports && rc == 0; i++)
+		rc = ovs_row_to_port(h, json_array_get(rows, i), h->ports[i], &snap->port[i], err,
+				     err_len);
+	json_decref(rows);
+	return rc;
+}
+
+static void
+ovs_close(struct coord_hop *hop)
+{
+	struct ovs_hop *h = hop->priv;
+
+	if (h == NULL)
+		return;
+	coord_ovsdb_close(&h->db);
+	free(h);
+	hop->priv = NULL;
+}
+
+static int
+ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
+{
+	struct ovs_hop *h = calloc(1, sizeof(*h));
+	json_t *dbs = NULL, *params;
+	size_t i;
+	bool found = false;
+	int rc;
+
+	if (h == NULL)
+		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+	h->db.fd = -1;
+	hop->priv = h;
+	rc = ovs_open_conf(h, conf, err, err_len);
+	if (rc < 0)
+		goto fail;
+	/* Connect now so a wrong address shows up before any trial. */
+	params = json_array();
+	rc = coord_ovsdb_call(&h->db, "list_dbs", params, &dbs, err, err_len);
+	json_decref(params);
+	if (rc < 0)
+		goto fail;
+	for (i = 0; i < json_array_size(dbs); i++) {
+		const char *n = json_string_value(json_array_get(dbs, i));
+
+		found |= n != NULL && strcmp(n, "Open_vSwitch") == 0;
+	}
+	json_decref(dbs);
+	if (!found) {
+		rc = ovs_fail(err, err_len, -ENOENT, "ovs: %s serves no Open_vSwitch database",
+			      h->db.remote);
+		goto fail;
+	}
+	return 0;
+fail:
+	ovs_close(hop);
+	return rc;
+}
+
+/* Run an OVS tool; a non-zero exit becomes an error with its stderr. */
+static int
+ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t in_len,
+	 unsigned int timeout_ms, struct coord_ovs_out *out, char *err, size_t err_len)
+{
+	int rc;
+
+	rc = coord_ovs_cmd_run(&h->ssh, argv, in, in_len, timeout_ms, out, err, err_len);
+	if (rc < 0)
+		return rc;
+	if (out->status != 0) {
+		rc = ovs_fail(err, err_len, -EIO, "ovs: %s %s failed (exit %d)%s%s", argv[0],
+			      argv[1], out->status, out->err[0] != '\0' ? ": " : "", out->err);
+		free(out->out);
+		out->out = NULL;
+	}
+	return rc;
+}
+
+/* ovs-appctl [-t TARGET] CMD: argv with the optional target. */
+static int
+ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *err,
+	   size_t err_len)
+{
+	const char *argv[6];
+	unsigned int n = 0;
+
+	argv[n++] = "ovs-appctl";
+	if (h->appctl_target[0] != '\0') {
+		argv[n++] = "-t";
+		argv[n++] = h->appctl_target;
+	}
+	argv[n++] = cmd;
+	argv[n] = NULL;
+	return ovs_tool(h, argv, NULL, 0, h->timeout_ms, out, err, err_len);
+}
+
+static int
+ovs_clear(struct coord_hop *hop, char *err, size_t err_len)
+{
+	struct coord_ovs_out out;
+	int rc;
+
+	/* Interface statistics cannot be cleared (the coordinator works on
+	 * differences); the PMD counters can, so context() covers one trial. */
+	rc = ovs_appctl(hop->priv, "dpif-netdev/pmd-stats-clear", &out, err, err_len);
+	free(out.out);
+	return rc;
+}
+
+static json_t *
+ovs_context(struct coord_hop *hop)
+{
+	struct ovs_hop *h = hop->priv;
+	struct coord_ovs_out out;
+	char err[256];
+	json_t *ctx = json_object(), *ports = json_object(), *rows;
+	unsigned int i;
+
+	if (ovs_appctl(h, "dpif-netdev/pmd-stats-show", &out, err, sizeof(err)) == 0)
+		json_object_set_new(ctx, "pmd_stats_show", json_string(out.out));
+	else
+		json_object_set_new(ctx, "pmd_stats_show_error", json_string(err));
+	free(out.out);
+
+	if (ovs_select(h, &rows, err, sizeof(err)) == 0) {
+		for (i = 0; i < h->nb_ports; i++) {
+			const json_t *row = json_array_get(rows, i);
+			json_t *p = json_object();
+			uint64_t v;
+
+			json_object_set(p, "ofport", json_object_get(row, "ofport"));
+			json_object_set(p, "link_state", json_object_get(row, "link_state"));
+			if (ovs_map_get(json_object_get(row, "statistics"), "ovs_tx_retries", &v) == 1)
+				json_object_set_new(p, "ovs_tx_retries", json_integer((json_int_t)v));
+			json_object_set_new(ports, h->ports[i], p);
+		}
+		json_decref(rows);
+	}
+	json_object_set_new(ctx, "ports", ports);
+	return ctx;
+}
+
+/* Append one formatted line to a growing buffer. */
+static int
+ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*cap - *len < 256) {
+		size_t nc = *cap != 0 ? *cap * 2 : 65536;
+		char *nb = realloc(*buf, nc);
+
+		if (nb == NULL)
+			return -ENOMEM;
+		*buf = nb;
+		*cap = nc;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= *cap - *len)
+		return -EOVERFLOW;
+	*len += (size_t)n;
+	return 0;
+}
+
+static void
+ovs_fmt_mac(uint64_t m, char *s, size_t len)
+{
+	snprintf(s, len, "%02x:%02x:%02x:%02x:%02x:%02x", (unsigned int)(m >> 40) & 0xff,
+		 (unsigned int)(m >> 32) & 0xff, (unsigned int)(m >> 24) & 0xff,
+		 (unsigned int)(m >> 16) & 0xff, (unsigned int)(m >> 8) & 0xff,
+		 (unsigned int)m & 0xff);
+}
+
+/*
+ * The flow table text for ovs-ofctl add-flows. ports[0] is the physical
+ * port, ports[1] the virtual one. Flow i matches base + i; the rules back
+ * from the guest match the same value (l3/l4: the guest changes no IP or
+ * port; l2: by default dl_src, since the PVP guest swaps the MACs).
+ */
+static int
+ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, char **text,
+	      size_t *len, unsigned int *expect, char *err, size_t err_len)
+{
+	const char *phy = h->ports[0], *vm = h->ports[1];
+	size_t cap = 0;
+	unsigned int i;
+	int rc = 0;
+
+	*text = NULL;
+	*len = 0;
+	if (strcmp(type, "normal") == 0) {
+		*expect = 1;
+		rc = ovs_buf_add(text, len, &cap, "priority=0,actions=NORMAL\n");
+		goto out;
+	}
+	if (h->nb_ports != 2)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: %s rules need exactly 2 ports (physical, virtual), hop has %u",
+				type, h->nb_ports);
+	if (flows == 0 || flows > OVS_MAX_FLOWS)
+		return ovs_fail(err, err_len, -EINVAL, "ovs: flows must be 1..%u", OVS_MAX_FLOWS);
+	*expect = 2 * flows;
+	if (strcmp(type, "l2") == 0) {
+		if (h->l2_base + flows - 1 > 0xffffffffffffull)
+			return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the MAC range",
+					flows);
+		for (i = 0; i < flows && rc == 0; i++) {
+			char mac[24];
+
+			ovs_fmt_mac(h->l2_base + i, mac, sizeof(mac));
+			rc = ovs_buf_add(text, len, &cap,
+					 "priority=10,in_port=%s,dl_dst=%s,actions=output:%s\n"
+					 "priority=10,in_port=%s,%s=%s,actions=output:%s\n",
+					 phy, mac, vm, vm, h->l2_reverse_dst ? "dl_dst" : "dl_src",
+					 mac, phy);
+		}
+	} else if (strcmp(type, "l3") == 0) {
+		if ((uint64_t)h->l3_base + flows - 1 > 0xffffffffull)
+			return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the IPv4 range",
+					flows);
+		for (i = 0; i < flows && rc == 0; i++) {
+			uint32_t a = h->l3_base + i;
+			char ip[20];
+
+			snprintf(ip, sizeof(ip), "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
+				 (a >> 8) & 0xff, a & 0xff);
+			rc = ovs_buf_add(text, len, &cap,
+					 "priority=10,ip,in_port=%s,nw_dst=%s,actions=output:%s\n"
+					 "priority=10,ip,in_port=%s,nw_dst=%s,actions=output:%s\n",
+					 phy, ip, vm, vm, ip, phy);
+		}
+	} else if (strcmp(type, "l4") == 0) {
+		if (h->l4_base + flows - 1 > 65535)
+			return ovs_fail(err, err_len, -ERANGE,
+					"ovs: %u flows from UDP port %u overflow 65535", flows,
+					h->l4_base);
+		for (i = 0; i < flows && rc == 0; i++)
+			rc = ovs_buf_add(text, len, &cap,
+					 "priority=10,udp,in_port=%s,tp_dst=%u,actions=output:%s\n"
+					 "priority=10,udp,in_port=%s,tp_dst=%u,actions=output:%s\n",
+					 phy, h->l4_base + i, vm, vm, h->l4_base + i, phy);
+	} else {
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: unknown rule type \"%s\" (normal, l2, l3, l4)", type);
+	}
+out:
+	if (rc < 0) {
+		free(*text);
+		*text = NULL;
+		return ovs_fail(err, err_len, rc, "ovs: out of memory building %u flows", flows);
+	}
+	return 0;
+}
+
+static int
+ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flows, char *err,
+		  size_t err_len)
+{
+	struct ovs_hop *h = hop->priv;
+	const char *del[] = {"ovs-ofctl", "del-flows", h->ofctl_target, NULL};
+	const char *add[] = {"ovs-ofctl", "add-flows", h->ofctl_target, "-", NULL};
+	const char *agg[] = {"ovs-ofctl", "dump-aggregate", h->ofctl_target, NULL};
+	struct coord_ovs_out out;
+	unsigned int expect = 0, timeout;
+	unsigned long long got;
+	const char *fc;
+	size_t len;
+	char *text;
+	int rc;
+
+	rc = ovs_flow_text(h, rule_type != NULL ? rule_type : "", flows, &text, &len, &expect, err,
+			   err_len);
+	if (rc < 0)
+		return rc;
+	/* Large tables take a while to parse and install: ~20 us per rule. */
+	timeout = h->timeout_ms + expect / 50;
+	rc = ovs_tool(h, del, NULL, 0, h->timeout_ms, &out, err, err_len);
+	free(out.out);
+	if (rc == 0) {
+		/* The table goes in on stdin ("-"): no temp file, works over ssh. */
+		rc = ovs_tool(h, add, text, len, timeout, &out, err, err_len);
+		free(out.out);
+	}
+	free(text);
+	if (rc < 0)
+		return rc;
+	/* dump-aggregate rather than dump-flows: one line whatever the size. */
+	rc = ovs_tool(h, agg, NULL, 0, timeout, &out, err, err_len);
+	if (rc < 0)
+		return rc;
+	fc = strstr(out.out, "flow_count=");
+	if (fc == NULL || sscanf(fc, "flow_count=%llu", &got) != 1) {
+		free(out.out);
+		return ovs_fail(err, err_len, -EPROTO, "ovs: no flow_count in ovs-ofctl dump-aggregate");
+	}
+	free(out.out);
+	if (got != expect)
+		return ovs_fail(err, err_len, -EIO, "ovs: %s has %llu rules after installing %u (%s)",
+				h->bridge, got, expect, rule_type);
+	return 0;
+}
+
+const struct coord_driver coord_driver_ovs = {
+	.name = "ovs",
+	.open = ovs_open,
+	.close = ovs_close,
+	.snapshot = ovs_snapshot,
+	.clear = ovs_clear,
+	.install_flows = ovs_install_flows,
+	.context = ovs_context,
+};

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * Hop driver "ovs": Open vSwitch with DPDK.
+ *
+ * Counters come from OVSDB (RFC 7047 JSON-RPC spoken to ovsdb-server,
+ * table Interface, column statistics); PMD context from
+ * `ovs-appctl dpif-netdev/pmd-stats-show`; rules through `ovs-ofctl`.
+ *
+ * Topology members (the hop's object):
+ * - "db": "unix:PATH" or "tcp:HOST:PORT" of ovsdb-server (required).
+ * - "ports": Interface names, e.g. ["phy0", "vhost0"] (required).
+ * - "bridge": bridge for install_flows (default "br-pvp").
+ * - "rundir": a private OVS run dir: ovs-ofctl talks to
+ *   RUNDIR/BRIDGE.mgmt and ovs-appctl to RUNDIR/ovs-vswitchd.ctl.
+ * - "vswitchd_ctl": ovs-vswitchd's unixctl socket (overrides rundir's).
+ * - "ssh": {"host", "user", "key", "port"}: run ovs-appctl/ovs-ofctl on
+ *   that host with key authentication (ssh -o BatchMode=yes).
+ * - "timeout_ms": bound on each OVSDB reply and each command (5000).
+ * - "flow_base": {"l2": "02:00:00:00:00:00", "l3": "10.0.0.0",
+ *   "l4": 1024}: first value matched by install_flows (flow i matches
+ *   base + i).
+ */
+
+#ifndef COORD_OVS_DRIVER_H
+#define COORD_OVS_DRIVER_H
+
+#include "coord_driver.h"
+
+/** The driver. */
+extern const struct coord_driver coord_driver_ovs;
+
+#endif /* COORD_OVS_DRIVER_H */

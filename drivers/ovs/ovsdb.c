@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * OVSDB JSON-RPC client. ovsdb-server frames nothing: a connection carries
+ * a stream of JSON texts back to back. So the received bytes are kept in a
+ * growing buffer and parsed with JSON_DISABLE_EOF_CHECK, which stops after
+ * the first complete value and says how many bytes it used; a "premature
+ * end of input" error means "read more", any other error is a malformed
+ * reply.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "ovsdb.h"
+
+/* A reply bigger than this is refused rather than buffered forever. */
+#define OVSDB_MAX_REPLY (64u << 20)
+
+static uint64_t
+ovsdb_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int
+coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms,
+		 char *err, size_t err_len)
+{
+	memset(db, 0, sizeof(*db));
+	db->fd = -1;
+	db->timeout_ms = timeout_ms != 0 ? timeout_ms : 5000;
+	db->next_id = 1;
+	if (remote == NULL || remote[0] == '\0' || strlen(remote) >= sizeof(db->remote)) {
+		snprintf(err, err_len, "ovsdb: a \"db\" address is required (unix:PATH or tcp:HOST:PORT)");
+		return -EINVAL;
+	}
+	if (strncmp(remote, "unix:", 5) != 0 && strncmp(remote, "tcp:", 4) != 0 &&
+	    remote[0] != '/') {
+		snprintf(err, err_len, "ovsdb: \"%s\": expected unix:PATH or tcp:HOST:PORT", remote);
+		return -EINVAL;
+	}
+	snprintf(db->remote, sizeof(db->remote), "%s", remote);
+	return 0;
+}
+
+void
+coord_ovsdb_close(struct coord_ovsdb *db)
+{
+	if (db->fd >= 0)
+		close(db->fd);
+	db->fd = -1;
+	free(db->buf);
+	db->buf = NULL;
+	db->len = 0;
+	db->cap = 0;
+}
+
+/* Wait for @p events on db->fd until @p deadline. 0, -ETIMEDOUT or -errno. */
+static int
+ovsdb_wait(struct coord_ovsdb *db, short events, uint64_t deadline)
+{
+	struct pollfd pfd = {.fd = db->fd, .events = events};
+	uint64_t now;
+	int rc;
+
+	for (;;) {
+		now = ovsdb_now_ms();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		rc = poll(&pfd, 1, (int)(deadline - now));
+		if (rc > 0)
+			return 0;
+		if (rc == 0)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+/* Non-blocking connect bounded by the timeout. */
+static int
+ovsdb_connect_addr(struct coord_ovsdb *db, const struct sockaddr *sa, socklen_t salen,
+		   uint64_t deadline)
+{
+	int rc, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	db->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (db->fd < 0)
+		return -errno;
+	if (connect(db->fd, sa, salen) == 0)
+		return 0;
+	if (errno != EINPROGRESS) {
+		rc = -errno;
+		goto fail;
+	}
+	rc = ovsdb_wait(db, POLLOUT, deadline);
+	if (rc < 0)
+		goto fail;
+	if (getsockopt(db->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+		soerr = errno;
+	if (soerr == 0)
+		return 0;
+	rc = -soerr;
+fail:
+	close(db->fd);
+	db->fd = -1;
+	return rc;
+}
+
+static int
+ovsdb_connect(struct coord_ovsdb *db, char *err, size_t err_len)
+{
+	uint64_t deadline = ovsdb_now_ms() + db->timeout_ms;
+	const char *addr = db->remote;
+	int rc;
+
+	if (strncmp(addr, "tcp:", 4) == 0) {
+		char host[256], *port;
+		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
+
+		snprintf(host, sizeof(host), "%s", addr + 4);
+		port = strrchr(host, ':');
+		if (port == NULL) {
+			snprintf(err, err_len, "ovsdb: \"%s\": no port", addr);
+			return -EINVAL;
+		}
+		*port++ = '\0';
+		if (host[0] == '[' && port[-2] == ']') {
+			port[-2] = '\0';
+			memmove(host, host + 1, strlen(host));
+		}
+		rc = getaddrinfo(host, port, &hints, &res);
+		if (rc != 0) {
+			snprintf(err, err_len, "hop unreachable: %s: %s", addr, gai_strerror(rc));
+			return -EHOSTUNREACH;
+		}
+		rc = -EHOSTUNREACH;
+		for (ai = res; ai != NULL; ai = ai->ai_next) {
+			rc = ovsdb_connect_addr(db, ai->ai_addr, ai->ai_addrlen, deadline);
+			if (rc == 0)
+				break;
+		}
+		freeaddrinfo(res);
+	} else {
+		struct sockaddr_un sun = {.sun_family = AF_UNIX};
+		const char *path = strncmp(addr, "unix:", 5) == 0 ? addr + 5 : addr;
+
+		if (strlen(path) >= sizeof(sun.sun_path)) {
+			snprintf(err, err_len, "ovsdb: %s: path too long", path);
+			return -ENAMETOOLONG;
+		}
+		memcpy(sun.sun_path, path, strlen(path) + 1);
+		rc = ovsdb_connect_addr(db, (struct sockaddr *)&sun, sizeof(sun), deadline);
+	}
+	if (rc < 0)
+		snprintf(err, err_len, "hop unreachable: %s: %s", addr, strerror(-rc));
+	return rc;
+}
+
+static int
+ovsdb_send(struct coord_ovsdb *db, const json_t *msg, uint64_t deadline, char *err,
+	   size_t err_len)
+{
+	char *text = json_dumps(msg, JSON_COMPACT);
+	size_t len, off = 0;
+	ssize_t n;
+	int rc = 0;
+
+	if (text == NULL) {
+		snprintf(err, err_len, "ovsdb: out of memory");
+		return -ENOMEM;
+	}
+	len = strlen(text);
+	while (off < len) {
+		n = send(db->fd, text + off, len - off, MSG_NOSIGNAL);
+		if (n > 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			rc = ovsdb_wait(db, POLLOUT, deadline);
+			if (rc == 0)
+				continue;
+		} else {
+			rc = -errno;
+		}
+		snprintf(err, err_len, "hop unreachable: %s: send: %s", db->remote, strerror(-rc));
+		break;
+	}
+	free(text);
+	return rc;
+}
+
+/*
+ * Take the next complete JSON value out of the buffer, reading more as
+ * needed. @return 0 with *out set, or -errno with err set.
+ */
+static int
+ovsdb_recv(struct coord_ovsdb *db, json_t **out, uint64_t deadline, char *err, size_t err_len)
+{
+	json_error_t jerr;
+	ssize_t n;
+	size_t skip;
+	int rc;
+
+	for (;;) {
+		/* Whitespace between values is allowed and skipped. */
+		for (skip = 0; skip < db->len && strchr(" \t\r\n", db->buf[skip]) != NULL; skip++)
+			;
+		if (skip > 0) {
+			memmove(db->buf, db->buf + skip, db->len - skip);
+			db->len -= skip;
+		}
+		if (db->len > 0) {
+			*out = json_loadb(db->buf, db->len, JSON_DISABLE_EOF_CHECK, &jerr);
+			if (*out != NULL) {
+				memmove(db->buf, db->buf + jerr.position, db->len - jerr.position);
+				db->len -= jerr.position;
+				return 0;
+			}
+			if (json_error_code(&jerr) != json_error_premature_end_of_input) {
+				snprintf(err, err_len, "ovsdb: %s: malformed reply: %s (byte %d)",
+					 db->remote, jerr.text, jerr.position);
+				return -EPROTO;
+			}
+		}
+		if (db->len == db->cap) {
+			size_t cap = db->cap != 0 ? db->cap * 2 : 65536;
+			char *nb;
+
+			if (cap > OVSDB_MAX_REPLY) {
+				snprintf(err, err_len, "ovsdb: %s: reply over %u bytes", db->remote,
+					 OVSDB_MAX_REPLY);
+				return -EMSGSIZE;
+			}
+			nb = realloc(db->buf, cap);
+			if (nb == NULL) {
+				snprintf(err, err_len, "ovsdb: out of memory");
+				return -ENOMEM;
+			}
+			db->buf = nb;
+			db->cap = cap;
+		}
+		n = recv(db->fd, db->buf + db->len, db->cap - db->len, 0);
+		if (n > 0) {
+			db->len += (size_t)n;
+			continue;
+		}
+		if (n == 0) {
+			snprintf(err, err_len, "hop unreachable: %s: connection closed%s", db->remote,
+				 db->len > 0 ? " in the middle of a reply" : "");
+			return -ECONNRESET;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			rc = -errno;
+			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote, strerror(-rc));
+			return rc;
+		}
+		rc = ovsdb_wait(db, POLLIN, deadline);
+		if (rc == -ETIMEDOUT) {
+			snprintf(err, err_len, "ovsdb: %s: no reply within %u ms", db->remote,
+				 db->timeout_ms);
+			return rc;
+		}
+		if (rc < 0) {
+			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote, strerror(-rc));
+			return rc;
+		}
+	}
+}
+
+/* Describe an RFC 7047 error value (object with "error"/"details" or a string). */
+static void
+ovsdb_error_text(const json_t *e, char *buf, size_t len)
+{
+	const char *what = json_string_value(json_object_get(e, "error"));
+	const char *details = json_string_value(json_object_get(e, "details"));
+	char *dump;
+
+	if (json_is_string(e)) {
+		snprintf(buf, len, "%s", json_string_value(e));
+	} else if (what != NULL) {
+		snprintf(buf, len, "%s%s%s", what, details != NULL ? ": " : "",
+			 details != NULL ? details : "");
+	} else {
+		dump = json_dumps(e, JSON_COMPACT | JSON_ENCODE_ANY);
+		snprintf(buf, len, "%s", dump != NULL ? dump : "?");
+		free(dump);
+	}
+}
+
+static int
+ovsdb_call_once(struct coord_ovsdb *db, const char *method, json_t *params, json_t **result,
+		char *err, size_t err_len)
+{
+	uint64_t deadline = ovsdb_now_ms() + db->timeout_ms;
+	json_int_t id = (json_int_t)db->next_id++;
+	json_t *req, *msg = NULL;
+	int rc;
+
+	req = json_pack("{s:s, s:O, s:I}", "method", method, "params", params, "id", id);
+	if (req == NULL) {
+		snprintf(err, err_len, "ovsdb: cannot build the \"%s\" request", method);
+		return -EINVAL;
+	}
+	rc = ovsdb_send(db, req, deadline, err, err_len);
+	json_decref(req);
+	if (rc < 0)
+		return rc;
+
+	for (;;) {
+		const json_t *jid, *jerr, *m;
+
+		rc = ovsdb_recv(db, &msg, deadline, err, err_len);
+		if (rc < 0)
+			return rc;
+		if (!json_is_object(msg)) {
+			snprintf(err, err_len, "ovsdb: %s: malformed reply: not a JSON object",
+				 db->remote);
+			json_decref(msg);
+			return -EPROTO;
+		}
+		m = json_object_get(msg, "method");
+		if (json_is_string(m)) {
+			/* A request from the server: answer "echo" (the
+			 * inactivity probe), ignore notifications. */
+			if (strcmp(json_string_value(m), "echo") == 0 &&
+			    json_object_get(msg, "id") != NULL) {
+				json_t *rep = json_pack("{s:O, s:n, s:O}", "result",
+							json_object_get(msg, "params"), "error",
+							"id", json_object_get(msg, "id"));
+
+				if (rep != NULL)
+					rc = ovsdb_send(db, rep, deadline, err, err_len);
+				json_decref(rep);
+				if (rc < 0) {
+					json_decref(msg);
+					return rc;
+				}
+			}
+			json_decref(msg);
+			continue;
+		}
+		jid = json_object_get(msg, "id");
+		if (!json_is_integer(jid) || json_integer_value(jid) != id) {
+			/* A late answer to an earlier, timed-out request. */
+			json_decref(msg);
+			continue;
+		}
+		jerr = json_object_get(msg, "error");
+		if (jerr != NULL && !json_is_null(jerr)) {
+			char text[200];
+
+			ovsdb_error_text(jerr, text, sizeof(text));
+			snprintf(err, err_len, "ovsdb: %s: %s failed: %s", db->remote, method, text);
+			json_decref(msg);
+			return -EREMOTEIO;
+		}
+		if (json_object_get(msg, "result") == NULL) {
+			snprintf(err, err_len, "ovsdb: %s: malformed reply: no \"result\"",
+				 db->remote);
+			json_decref(msg);
+			return -EPROTO;
+		}
+		*result = json_incref(json_object_get(msg, "result"));
+		json_decref(msg);
+		return 0;
+	}
+}
+
+int
+coord_ovsdb_call(struct coord_ovsdb *db, const char *method, json_t *params, json_t **result,
+		 char *err, size_t err_len)
+{
+	bool fresh = false;
+	int rc;
+
+	*result = NULL;
+	if (db->fd < 0) {
+		db->len = 0;
+		rc = ovsdb_connect(db, err, err_len);
+		if (rc < 0)
+			return rc;
+		fresh = true;
+	}
+	rc = ovsdb_call_once(db, method, params, result, err, err_len);
+	if (rc == -ECONNRESET || rc == -EPIPE || rc == -ETIMEDOUT || rc == -EPROTO) {
+		/* The stream is in an unknown state now: start over next time.
+		 * An old connection the server dropped (restart) gets one
+		 * retry on a new one. */
+		close(db->fd);
+		db->fd = -1;
+		db->len = 0;
+		if (!fresh && rc == -ECONNRESET && ovsdb_connect(db, err, err_len) == 0) {
+			rc = ovsdb_call_once(db, method, params, result, err, err_len);
+			if (rc < 0) {
+				close(db->fd);
+				db->fd = -1;
+				db->len = 0;
+			}
+		}
+	}
+	return rc;
+}

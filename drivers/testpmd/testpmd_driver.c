@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Hop driver "testpmd": DPDK telemetry v2 client. The socket is
+ * SOCK_SEQPACKET, so each reply is one message: no framing to do, but the
+ * receive buffer must hold the largest reply the server may send (it says
+ * how large in its greeting, "max_output_len").
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "testpmd_driver.h"
+
+/* Largest reply accepted, whatever the greeting says. */
+#define TP_MAX_BUF (1u << 20)
+
+struct tp_hop {
+	char path[108];                   /* telemetry socket */
+	int fd;                           /* connection, -1 when closed */
+	unsigned int timeout_ms;          /* per reply */
+	size_t max_len;                   /* from the greeting */
+	char *buf;                        /* receive buffer of max_len + 1 */
+	unsigned int nb_ports;            /* entries in ports[] */
+	char ports[COORD_MAX_PORTS][64];  /* names as in the topology */
+	unsigned int port_id[COORD_MAX_PORTS]; /* ethdev port ids */
+	json_t *greeting;                 /* the server's greeting */
+};
+
+static int
+tp_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+tp_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, err_len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void
+tp_disconnect(struct tp_hop *h)
+{
+	if (h->fd >= 0)
+		close(h->fd);
+	h->fd = -1;
+}
+
+/* Receive one message within the timeout. @return its length or -errno. */
+static ssize_t
+tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
+{
+	struct pollfd pfd = {.fd = h->fd, .events = POLLIN};
+	ssize_t n;
+	int rc;
+
+	do {
+		rc = poll(&pfd, 1, (int)h->timeout_ms);
+	} while (rc < 0 && errno == EINTR);
+	if (rc == 0)
+		return tp_fail(err, err_len, -ETIMEDOUT, "testpmd: %s: no reply to %s within %u ms",
+			       h->path, what, h->timeout_ms);
+	if (rc < 0)
+		return tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
+			       strerror(errno));
+	do {
+		n = recv(h->fd, h->buf, h->max_len, MSG_TRUNC);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
+			       strerror(errno));
+	if (n == 0)
+		return tp_fail(err, err_len, -ECONNRESET,
+			       "hop unreachable: %s: the application closed the socket", h->path);
+	if ((size_t)n > h->max_len)
+		return tp_fail(err, err_len, -EMSGSIZE,
+			       "testpmd: %s: reply to %s over %zu bytes (truncated)", h->path,
+			       what, h->max_len);
+	h->buf[n] = '\0';
+	return n;
+}
+
+static int
+tp_connect(struct tp_hop *h, char *err, size_t err_len)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	json_error_t jerr;
+	const json_t *mol;
+	ssize_t n;
+
+	h->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (h->fd < 0)
+		return tp_fail(err, err_len, -errno, "testpmd: socket: %s", strerror(errno));
+	memcpy(sun.sun_path, h->path, strlen(h->path) + 1);
+	if (connect(h->fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		int rc = -errno;
+
+		tp_disconnect(h);
+		return tp_fail(err, err_len, rc, "hop unreachable: %s: %s", h->path,
+			       strerror(-rc));
+	}
+	/* The greeting: {"version": ..., "pid": ..., "max_output_len": N}. */
+	h->max_len = 16384;
+	n = tp_recv(h, err, err_len, "connect (greeting)");
+	if (n < 0) {
+		tp_disconnect(h);
+		return (int)n;
+	}
+	json_decref(h->greeting);
+	h->greeting = json_loadb(h->buf, (size_t)n, 0, &jerr);
+	mol = json_object_get(h->greeting, "max_output_len");
+	if (!json_is_object(h->greeting) || !json_is_integer(mol) ||
+	    json_integer_value(mol) <= 0) {
+		tp_disconnect(h);
+		return tp_fail(err, err_len, -EPROTO,
+			       "testpmd: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
+			       h->greeting == NULL ? ": " : "", h->greeting == NULL ? jerr.text : "");
+	}
+	h->max_len = (size_t)json_integer_value(mol);
+	if (h->max_len > TP_MAX_BUF)
+		h->max_len = TP_MAX_BUF;
+	return 0;
+}
+
+/*
+ * Send @p cmd and return the value under the reply's @p cmd key (a new
+ * reference; JSON null when the app answered null, e.g. no such port).
+ */
+static int
+tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_len)
+{
+	char key[64];
+	json_error_t jerr;
+	json_t *reply;
+	ssize_t n;
+	int rc, attempt;
+
+	*val = NULL;
+	for (attempt = 0; attempt < 2; attempt++) {
+		bool fresh = h->fd < 0;
+
+		if (h->fd < 0) {
+			rc = tp_connect(h, err, err_len);
+			if (rc < 0)
+				return rc;
+		}
+		if (send(h->fd, cmd, strlen(cmd), MSG_NOSIGNAL) < 0) {
+			rc = tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
+				     strerror(errno));
+			tp_disconnect(h);
+			if (fresh)
+				return rc;
+			continue; /* the app restarted: one retry on a new connection */
+		}
+		n = tp_recv(h, err, err_len, cmd);
+		if (n < 0) {
+			tp_disconnect(h);
+			if (fresh || n != -ECONNRESET)
+				return (int)n;
+			continue;
+		}
+		break;
+	}
+	if (attempt == 2)
+		return -ECONNRESET;
+	reply = json_loadb(h->buf, (size_t)n, 0, &jerr);
+	if (reply == NULL) {
+		tp_disconnect(h);
+		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: malformed reply to %s: %s",
+			       h->path, cmd, jerr.text);
+	}
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(cmd, ","), cmd);
+	if (!json_is_object(reply) || json_object_get(reply, key) == NULL) {
+		json_decref(reply);
+		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: reply to %s has no \"%s\"",
+			       h->path, cmd, key);
+	}
+	*val = json_incref(json_object_get(reply, key));
+	json_decref(reply);
+	return 0;
+}
+
+/* A non-negative integer member. @return 0, or -EPROTO when absent/bad. */
+static int
+tp_u64(const json_t *o, const char *k, uint64_t *v)
+{
+	const json_t *j = json_object_get(o, k);
+
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return -EPROTO;
+	*v = (uint64_t)json_integer_value(j);
+	return 0;
+}
+
+static void
+tp_reason(struct coord_port *p, const char *name, uint64_t v)
+{
+	if (p->nb_reasons == COORD_MAX_REASONS)
+		return;
+	snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s", name);
+	p->reasons[p->nb_reasons].value = v;
+	p->nb_reasons++;
+}
+
+/* xstats that count dropped packets, beyond what ethdev stats have. */
+static bool
+tp_xstat_is_drop(const char *name)
+{
+	/* These repeat imissed, rx_nombuf, ierrors and oerrors. */
+	if (strcmp(name, "rx_missed_errors") == 0 || strcmp(name, "rx_mbuf_allocation_errors") == 0 ||
+	    strcmp(name, "rx_errors") == 0 || strcmp(name, "tx_errors") == 0)
+		return false;
+	/* Per-queue copies ("rx_q0_...") would crowd out the port totals. */
+	if (strncmp(name, "rx_q", 4) == 0 || strncmp(name, "tx_q", 4) == 0)
+		return false;
+	return strstr(name, "drop") != NULL || strstr(name, "discard") != NULL ||
+	       strstr(name, "missed") != NULL;
+}
+
+static int
+tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, size_t err_len)
+{
+	uint64_t ipk, opk, ib, ob, imissed, nombuf, ierr, oerr;
+	char cmd[64];
+	json_t *st, *xs;
+	const char *k;
+	json_t *v;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
+	snprintf(cmd, sizeof(cmd), "/ethdev/stats,%u", h->port_id[i]);
+	rc = tp_query(h, cmd, &st, err, err_len);
+	if (rc < 0)
+		return rc;
+	if (json_is_null(st)) {
+		json_decref(st);
+		return tp_fail(err, err_len, -ENODEV, "testpmd: %s: no ethdev port %u", h->path,
+			       h->port_id[i]);
+	}
+	if (tp_u64(st, "ipackets", &ipk) < 0 || tp_u64(st, "opackets", &opk) < 0 ||
+	    tp_u64(st, "ibytes", &ib) < 0 || tp_u64(st, "obytes", &ob) < 0 ||
+	    tp_u64(st, "imissed", &imissed) < 0 || tp_u64(st, "rx_nombuf", &nombuf) < 0 ||
+	    tp_u64(st, "ierrors", &ierr) < 0 || tp_u64(st, "oerrors", &oerr) < 0) {
+		json_decref(st);
+		return tp_fail(err, err_len, -EPROTO,
+			       "testpmd: %s: malformed %s reply (missing or bad counters)", h->path,
+			       cmd);
+	}
+	json_decref(st);
+	p->rx_packets = ipk;
+	p->rx_bytes = ib;
+	p->tx_packets = opk;
+	p->tx_bytes = ob;
+	p->rx_dropped = imissed + nombuf;
+	p->rx_errors = ierr;
+	p->tx_errors = oerr;
+	tp_reason(p, "imissed", imissed);
+	tp_reason(p, "rx_nombuf", nombuf);
+
+	snprintf(cmd, sizeof(cmd), "/ethdev/xstats,%u", h->port_id[i]);
+	rc = tp_query(h, cmd, &xs, err, err_len);
+	if (rc < 0)
+		return rc;
+	if (!json_is_object(xs)) {
+		json_decref(xs);
+		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: malformed %s reply", h->path,
+			       cmd);
+	}
+	json_object_foreach(xs, k, v) {
+		if (json_is_integer(v) && json_integer_value(v) >= 0 && tp_xstat_is_drop(k))
+			tp_reason(p, k, (uint64_t)json_integer_value(v));
+	}
+	json_decref(xs);
+	return 0;
+}
+
+static int
+tp_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+{
+	struct tp_hop *h = hop->priv;
+	struct timespec ts;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < h->nb_ports; i++) {
+		rc = tp_read_port(h, i, &snap->port[i], err, err_len);
+		if (rc < 0)
+			return rc;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->nb_ports = h->nb_ports;
+	return 0;
+}
+
+static void
+tp_close(struct coord_hop *hop)
+{
+	struct tp_hop *h = hop->priv;
+
+	if (h == NULL)
+		return;
+	tp_disconnect(h);
+	json_decref(h->greeting);
+	free(h->buf);
+	free(h);
+	hop->priv = NULL;
+}
+
+static int
+tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
+{
+	const char *path = json_string_value(json_object_get(conf, "telemetry"));
+	const char *pfx = json_string_value(json_object_get(conf, "file_prefix"));
+	const json_t *ports = json_object_get(conf, "ports");
+	const json_t *to = json_object_get(conf, "timeout_ms");
+	const json_t *v;
+	size_t i;
+
+	if (path != NULL) {
+		if (path[0] == '\0' || strlen(path) >= sizeof(h->path))
+			return tp_fail(err, err_len, -EINVAL, "testpmd: \"telemetry\": bad path");
+		snprintf(h->path, sizeof(h->path), "%s", path);
+	} else if (pfx != NULL) {
+		const char *xdg = getenv("XDG_RUNTIME_DIR");
+		int n;
+
+		if (pfx[0] == '\0' || strchr(pfx, '/') != NULL)
+			return tp_fail(err, err_len, -EINVAL, "testpmd: \"file_prefix\": bad prefix");
+		/* Where DPDK 22.11 puts it (eal_get_runtime_dir). */
+		if (getuid() == 0 || xdg == NULL)
+			n = snprintf(h->path, sizeof(h->path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
+				     pfx);
+		else
+			n = snprintf(h->path, sizeof(h->path), "%s/dpdk/%s/dpdk_telemetry.v2", xdg,
+				     pfx);
+		if (n < 0 || (size_t)n >= sizeof(h->path))
+			return tp_fail(err, err_len, -EINVAL, "testpmd: \"file_prefix\": too long");
+	} else {
+		return tp_fail(err, err_len, -EINVAL,
+			       "testpmd: \"telemetry\" (socket path) or \"file_prefix\" is required");
+	}
+	if (!json_is_array(ports) || json_array_size(ports) == 0 ||
+	    json_array_size(ports) > COORD_MAX_PORTS)
+		return tp_fail(err, err_len, -EINVAL,
+			       "testpmd: \"ports\" must list 1..%d ethdev port ids", COORD_MAX_PORTS);
+	json_array_foreach(ports, i, v) {
+		const char *s = json_string_value(v);
+		char *end;
+		unsigned long id;
+
+		/* Port ids as strings ("0"), as numbers, or as "p0". */
+		if (json_is_integer(v)) {
+			id = (unsigned long)json_integer_value(v);
+			snprintf(h->ports[i], sizeof(h->ports[i]), "%lu", id);
+		} else if (s != NULL && s[0] != '\0' && strlen(s) < sizeof(h->ports[0])) {
+			id = strtoul(s[0] == 'p' ? s + 1 : s, &end, 10);
+			if (*end != '\0' || end == (s[0] == 'p' ? s + 1 : s))
+				id = 65536;
+			snprintf(h->ports[i], sizeof(h->ports[i]), "%s", s);
+		} else {
+			id = 65536;
+		}
+		if (id > 65535 || (json_is_integer(v) && json_integer_value(v) < 0))
+			return tp_fail(err, err_len, -EINVAL,
+				       "testpmd: ports[%zu]: an ethdev port id (\"0\", \"1\", ...)", i);
+		h->port_id[i] = (unsigned int)id;
+	}
+	h->nb_ports = (unsigned int)json_array_size(ports);
+	if (to != NULL && (!json_is_integer(to) || json_integer_value(to) <= 0 ||
+			   json_integer_value(to) > 600000))
+		return tp_fail(err, err_len, -EINVAL, "testpmd: \"timeout_ms\" must be 1..600000");
+	h->timeout_ms = to != NULL ? (unsigned int)json_integer_value(to) : 2000;
+	return 0;
+}
+
+static int
+tp_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
+{
+	struct tp_hop *h = calloc(1, sizeof(*h));
+	int rc;
+
+	if (h == NULL)
+		return tp_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
+	h->fd = -1;
+	hop->priv = h;
+	h->buf = malloc(TP_MAX_BUF + 1);
+	if (h->buf == NULL) {
+		rc = tp_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
+		goto fail;
+	}
+	rc = tp_open_conf(h, conf, err, err_len);
+	if (rc < 0)
+		goto fail;
+	/* Connect now so a wrong path shows up before any trial. */
+	rc = tp_connect(h, err, err_len);
+	if (rc < 0)
+		goto fail;
+	return 0;
+fail:
+	tp_close(hop);
+	return rc;
+}
+
+static json_t *
+tp_context(struct coord_hop *hop)
+{
+	struct tp_hop *h = hop->priv;
+
+	return json_pack("{s:s, s:O?}", "telemetry", h->path, "greeting", h->greeting);
+}
+
+const struct coord_driver coord_driver_testpmd = {
+	.name = "testpmd",
+	.open = tp_open,
+	.close = tp_close,
+	.snapshot = tp_snapshot,
+	.context = tp_context,
+};

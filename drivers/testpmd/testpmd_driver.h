@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * Hop driver "testpmd": any DPDK application (dpdk-testpmd as the guest
+ * or as the vswitch) read through its DPDK telemetry socket, so users can
+ * keep testpmd and still get per-hop numbers. No EAL in the coordinator:
+ * the driver speaks the telemetry v2 protocol (SOCK_SEQPACKET, a greeting
+ * JSON, then one JSON reply per command) itself.
+ *
+ * Topology members (the hop's object):
+ * - "telemetry": path of the socket, e.g.
+ *   "/var/run/dpdk/PREFIX/dpdk_telemetry.v2"; or
+ * - "file_prefix": the app's --file-prefix (the socket is then looked for
+ *   in /var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX when not root).
+ * - "ports": ethdev port ids as strings, e.g. ["0", "1"] (required).
+ * - "timeout_ms": bound on each reply (default 2000).
+ *
+ * Counters: ipackets/ibytes/opackets/obytes -> rx/tx packets/bytes,
+ * imissed + rx_nombuf -> rx_dropped, ierrors -> rx_errors, oerrors ->
+ * tx_errors. ethdev has no TX drop counter: what testpmd itself frees
+ * when a TX ring is full is not visible here (it shows as loss between
+ * this hop's rx and tx points).
+ */
+
+#ifndef COORD_TESTPMD_DRIVER_H
+#define COORD_TESTPMD_DRIVER_H
+
+#include "coord_driver.h"
+
+/** The driver. */
+extern const struct coord_driver coord_driver_testpmd;
+
+#endif /* COORD_TESTPMD_DRIVER_H */

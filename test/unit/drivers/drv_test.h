@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Small helpers shared by the driver unit tests: checks that count
+ * failures instead of aborting, and loading recorded replies from
+ * test/unit/drivers/data.
+ */
+
+#ifndef DRV_TEST_H
+#define DRV_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int drv_failures;
+static const char *drv_case = "";
+
+#define CHECK(cond, ...)                                                              \
+	do {                                                                          \
+		if (!(cond)) {                                                        \
+			drv_failures++;                                               \
+			fprintf(stderr, "FAIL %s: %s:%d: %s: ", drv_case, __FILE__,   \
+				__LINE__, #cond);                                     \
+			fprintf(stderr, __VA_ARGS__);                                 \
+			fputc('\n', stderr);                                          \
+		}                                                                     \
+	} while (0)
+
+#define CHECK_U64(got, want)                                                          \
+	CHECK((unsigned long long)(got) == (unsigned long long)(want), "%s = %llu, want %llu", \
+	      #got, (unsigned long long)(got), (unsigned long long)(want))
+
+/* Contents of data/NAME (NUL-terminated, malloc'd); exits when missing. */
+static inline char *
+drv_load(const char *name, size_t *len)
+{
+	const char *src = getenv("PVP_SOURCE_DIR");
+	char path[1024];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/test/unit/drivers/data/%s", src != NULL ? src : ".",
+		 name);
+	f = fopen(path, "rb");
+	if (f == NULL) {
+		fprintf(stderr, "cannot open %s (run through meson test)\n", path);
+		exit(1);
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		fprintf(stderr, "cannot read %s\n", path);
+		exit(1);
+	}
+	buf[n] = '\0';
+	fclose(f);
+	if (len != NULL)
+		*len = (size_t)n;
+	return buf;
+}
+
+#endif /* DRV_TEST_H */

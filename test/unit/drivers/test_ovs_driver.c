@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The ovs hop driver against a fake ovsdb-server: a thread on a unix
+ * socket that answers with rows recorded from a real OVS 3.1
+ * (data/ovsdb-interface-select.json) or with broken replies (malformed
+ * JSON, error objects, a reply cut in the middle, silence). ovs-ofctl and
+ * ovs-appctl are replaced by small scripts first in PATH.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "drv_test.h"
+#include "ovs_cmd.h"
+#include "ovs_driver.h"
+
+enum fake_mode {
+	FAKE_OK,        /* rows from the recording */
+	FAKE_CHUNKED,   /* an echo probe and a notification first, then the
+			 * reply in 7-byte pieces */
+	FAKE_MALFORMED, /* invalid JSON */
+	FAKE_ERROR_OBJ, /* top-level "error" */
+	FAKE_OP_ERROR,  /* an operation's error in "result" */
+	FAKE_TRUNCATED, /* half a reply, then close */
+	FAKE_SILENT,    /* never answers transact */
+	FAKE_BAD_STATS, /* statistics with a string value */
+};
+
+struct fake_ovsdb {
+	char path[108];
+	int lfd;
+	pthread_t thr;
+	volatile bool stop;
+	enum fake_mode mode;
+	json_t *rows;        /* recorded Interface rows */
+	bool echo_answered;  /* the client answered our echo probe */
+	int transacts;       /* transact requests seen */
+};
+
+static int
+fake_send(int fd, const char *s, size_t len, size_t piece)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		size_t n = len - off < piece ? len - off : piece;
+		ssize_t w = send(fd, s + off, n, MSG_NOSIGNAL);
+
+		if (w <= 0)
+			return -1;
+		off += (size_t)w;
+		if (piece < len)
+			usleep(50);
+	}
+	return 0;
+}
+
+static int
+fake_send_json(int fd, json_t *j, size_t piece)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+	int rc = fake_send(fd, s, strlen(s), piece);
+
+	free(s);
+	json_decref(j);
+	return rc;
+}
+
+/* Read the next JSON value the client sent; NULL on EOF/stop. */
+static json_t *
+fake_read(struct fake_ovsdb *f, int fd, char *buf, size_t *len, size_t cap)
+{
+	json_error_t jerr;
+	json_t *j;
+
+	for (;;) {
+		if (*len > 0) {
+			j = json_loadb(buf, *len, JSON_DISABLE_EOF_CHECK, &jerr);
+			if (j != NULL) {
+				memmove(buf, buf + jerr.position, *len - jerr.position);
+				*len -= jerr.position;
+				return j;
+			}
+		}
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+
+		if (poll(&p, 1, 100) == 0) {
+			if (f->stop)
+				return NULL;
+			continue;
+		}
+		ssize_t n = recv(fd, buf + *len, cap - *len, 0);
+
+		if (n <= 0)
+			return NULL;
+		*len += (size_t)n;
+	}
+}
+
+/* The result of a transact as ovsdb-server would give it for our rows. */
+static json_t *
+fake_transact_result(struct fake_ovsdb *f, const json_t *params)
+{
+	json_t *result = json_array();
+	size_t i, j;
+
+	for (i = 1; i < json_array_size(params); i++) {
+		const json_t *op = json_array_get(params, i);
+		const json_t *where = json_array_get(json_object_get(op, "where"), 0);
+		const char *name = json_string_value(json_array_get(where, 2));
+		json_t *rows = json_array(), *row;
+
+		json_array_foreach(f->rows, j, row) {
+			if (name != NULL &&
+			    strcmp(json_string_value(json_object_get(row, "name")), name) == 0) {
+				json_t *r = json_deep_copy(row);
+
+				if (f->mode == FAKE_BAD_STATS)
+					json_object_set_new(r, "statistics",
+							    json_pack("[s,[[s,s]]]", "map",
+								      "rx_packets", "many"));
+				json_array_append_new(rows, r);
+			}
+		}
+		json_array_append_new(result, json_pack("{s:o}", "rows", rows));
+	}
+	return result;
+}
+
+static void
+fake_conn(struct fake_ovsdb *f, int fd)
+{
+	static char buf[1 << 16];
+	size_t len = 0;
+	json_t *req;
+
+	while ((req = fake_read(f, fd, buf, &len, sizeof(buf))) != NULL) {
+		const char *method = json_string_value(json_object_get(req, "method"));
+		json_t *id = json_object_get(req, "id");
+
+		if (method == NULL) {
+			/* The answer to our echo probe. */
+			if (json_is_string(id) && strcmp(json_string_value(id), "probe-1") == 0 &&
+			    json_is_array(json_object_get(req, "result")))
+				f->echo_answered = true;
+			json_decref(req);
+			continue;
+		}
+		if (strcmp(method, "list_dbs") == 0) {
+			fake_send_json(fd, json_pack("{s:[s,s], s:n, s:O}", "result", "Open_vSwitch",
+						     "_Server", "error", "id", id), 1 << 20);
+			json_decref(req);
+			continue;
+		}
+		f->transacts++;
+		json_int_t nid = json_integer_value(id);
+		char text[512];
+		char *s;
+
+		switch (f->mode) {
+		case FAKE_OK:
+		case FAKE_BAD_STATS:
+			fake_send_json(fd, json_pack("{s:o, s:n, s:O}", "result",
+						     fake_transact_result(f, json_object_get(req, "params")),
+						     "error", "id", id), 1 << 20);
+			break;
+		case FAKE_CHUNKED:
+			fake_send_json(fd, json_pack("{s:s, s:s, s:[]}", "id", "probe-1", "method",
+						     "echo", "params"), 1 << 20);
+			fake_send_json(fd, json_pack("{s:n, s:s, s:[s,{}]}", "id", "method", "update",
+						     "params", "x"), 1 << 20);
+			fake_send_json(fd, json_pack("{s:o, s:n, s:O}", "result",
+						     fake_transact_result(f, json_object_get(req, "params")),
+						     "error", "id", id), 7);
+			break;
+		case FAKE_MALFORMED:
+			snprintf(text, sizeof(text),
+				 "{\"id\":%lld,\"result\":[{\"rows\":[{\"name\":\"phy0\" \"statistics\":"
+				 "[\"map\",[[\"rx_packets\",1]]]}]}],\"error\":null}",
+				 (long long)nid);
+			fake_send(fd, text, strlen(text), 1 << 20);
+			break;
+		case FAKE_ERROR_OBJ:
+			fake_send_json(fd, json_pack("{s:n, s:{s:s, s:s}, s:O}", "result", "error",
+						     "error", "unknown database", "details",
+						     "Open_vSwitch is not served", "id", id), 1 << 20);
+			break;
+		case FAKE_OP_ERROR:
+			fake_send_json(fd, json_pack("{s:[{s:s, s:s}], s:n, s:O}", "result", "error",
+						     "constraint violation", "details",
+						     "no column \"bogus\"", "error", "id", id), 1 << 20);
+			break;
+		case FAKE_TRUNCATED: {
+			json_t *r = json_pack("{s:o, s:n, s:O}", "result",
+					      fake_transact_result(f, json_object_get(req, "params")),
+					      "error", "id", id);
+
+			s = json_dumps(r, JSON_COMPACT);
+			fake_send(fd, s, strlen(s) / 2, 1 << 20);
+			free(s);
+			json_decref(r);
+			json_decref(req);
+			return;
+		}
+		case FAKE_SILENT:
+			break;
+		}
+		json_decref(req);
+	}
+}
+
+static void *
+fake_thread(void *arg)
+{
+	struct fake_ovsdb *f = arg;
+
+	while (!f->stop) {
+		struct pollfd p = {.fd = f->lfd, .events = POLLIN};
+		int fd;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		fd = accept(f->lfd, NULL, NULL);
+		if (fd < 0)
+			continue;
+		fake_conn(f, fd);
+		close(fd);
+	}
+	return NULL;
+}
+
+static void
+fake_start(struct fake_ovsdb *f, enum fake_mode mode, const char *dir)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	json_t *rec;
+	char *text;
+
+	memset(f, 0, sizeof(*f));
+	f->mode = mode;
+	text = drv_load("ovsdb-interface-select.json", NULL);
+	rec = json_loads(text, 0, NULL);
+	free(text);
+	f->rows = json_incref(json_object_get(json_array_get(json_object_get(rec, "result"), 0),
+					      "rows"));
+	json_decref(rec);
+	snprintf(f->path, sizeof(f->path), "%s/db.sock", dir);
+	unlink(f->path);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", f->path);
+	f->lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+	    listen(f->lfd, 4) < 0) {
+		perror("fake ovsdb");
+		exit(1);
+	}
+	pthread_create(&f->thr, NULL, fake_thread, f);
+}
+
+static void
+fake_stop(struct fake_ovsdb *f)
+{
+	f->stop = true;
+	pthread_join(f->thr, NULL);
+	close(f->lfd);
+	unlink(f->path);
+	json_decref(f->rows);
+}
+
+static const struct coord_reason *
+find_reason(const struct coord_port *p, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_reasons; i++)
+		if (strcmp(p->reasons[i].name, name) == 0)
+			return &p->reasons[i];
+	return NULL;
+}
+
+/* Open a hop on the fake server with @p ports (JSON text). */
+static int
+open_hop(struct coord_hop *hop, const char *db, const char *ports, const char *extra, char *err,
+	 size_t err_len)
+{
+	char text[1024];
+	json_t *conf;
+	int rc;
+
+	snprintf(text, sizeof(text), "{\"db\": \"unix:%s\", \"ports\": %s, \"timeout_ms\": 500%s}",
+		 db, ports, extra != NULL ? extra : "");
+	conf = json_loads(text, 0, NULL);
+	memset(hop, 0, sizeof(*hop));
+	snprintf(hop->name, sizeof(hop->name), "vswitch");
+	hop->driver = &coord_driver_ovs;
+	err[0] = '\0';
+	rc = coord_driver_ovs.open(hop, conf, err, err_len);
+	json_decref(conf);
+	return rc;
+}
+
+static void
+check_recorded_counters(const struct coord_snap *s)
+{
+	const struct coord_port *phy = &s->port[0], *vh = &s->port[1];
+	const struct coord_reason *r;
+
+	CHECK_U64(s->nb_ports, 2);
+	CHECK(strcmp(phy->name, "phy0") == 0, "port 0 is %s", phy->name);
+	CHECK(strcmp(vh->name, "vhost0") == 0, "port 1 is %s", vh->name);
+	CHECK_U64(phy->rx_packets, 84928);
+	CHECK_U64(phy->rx_bytes, 5435392);
+	CHECK_U64(phy->tx_packets, 256);
+	CHECK_U64(phy->tx_bytes, 16384);
+	CHECK_U64(phy->rx_dropped, 0);
+	CHECK_U64(phy->tx_dropped, 16640);
+	CHECK_U64(phy->rx_errors, 0);
+	CHECK_U64(phy->tx_errors, 0);
+	CHECK_U64(vh->rx_packets, 16896);
+	CHECK_U64(vh->rx_bytes, 1081344);
+	CHECK_U64(vh->tx_packets, 17280);
+	CHECK_U64(vh->tx_bytes, 1105920);
+	CHECK_U64(vh->tx_dropped, 64704);
+	/* vhost ports in OVS 3.1 have five ovs_* drop counters. */
+	CHECK_U64(phy->nb_reasons, 5);
+	CHECK(strcmp(phy->reasons[0].name, "ovs_rx_qos_drops") == 0, "first reason %s",
+	      phy->reasons[0].name);
+	r = find_reason(phy, "ovs_tx_failure_drops");
+	CHECK(r != NULL && r->value == 16640, "phy0 ovs_tx_failure_drops");
+	r = find_reason(vh, "ovs_tx_failure_drops");
+	CHECK(r != NULL && r->value == 64704, "vhost0 ovs_tx_failure_drops");
+	CHECK(find_reason(vh, "ovs_tx_retries") == NULL, "retries are not drops");
+	CHECK(s->t_ns != 0, "no timestamp");
+}
+
+static void
+test_snapshot_ok(const char *dir)
+{
+	struct fake_ovsdb f;
+	struct coord_hop hop;
+	struct coord_snap s;
+	char err[256];
+	int rc;
+
+	drv_case = "snapshot ok";
+	fake_start(&f, FAKE_OK, dir);
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", NULL, err, sizeof(err));
+	CHECK(rc == 0, "open: %d %s", rc, err);
+	if (rc == 0) {
+		memset(&s, 0, sizeof(s));
+		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		CHECK(rc == 0, "snapshot: %d %s", rc, err);
+		check_recorded_counters(&s);
+		/* Same connection, second request, ports in another order. */
+		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		CHECK(rc == 0, "second snapshot: %d %s", rc, err);
+		CHECK_U64(f.transacts, 2);
+		coord_driver_ovs.close(&hop);
+		CHECK(hop.priv == NULL, "close left priv");
+	}
+	/* The bridge's internal port has kernel-style counters. */
+	rc = open_hop(&hop, f.path, "[\"br-pvp\"]", NULL, err, sizeof(err));
+	CHECK(rc == 0, "open br-pvp: %s", err);
+	if (rc == 0) {
+		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		CHECK(rc == 0, "snapshot br-pvp: %s", err);
+		CHECK_U64(s.port[0].tx_dropped, 68704);
+		CHECK(find_reason(&s.port[0], "rx_missed_errors") != NULL, "rx_missed_errors");
+		coord_driver_ovs.close(&hop);
+	}
+	fake_stop(&f);
+
+	drv_case = "snapshot chunked with echo";
+	fake_start(&f, FAKE_CHUNKED, dir);
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", NULL, err, sizeof(err));
+	CHECK(rc == 0, "open: %s", err);
+	if (rc == 0) {
+		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		CHECK(rc == 0, "snapshot: %d %s", rc, err);
+		check_recorded_counters(&s);
+		coord_driver_ovs.close(&hop);
+	}
+	fake_stop(&f);
+	CHECK(f.echo_answered, "the echo probe was not answered");
+}
+
+/* One snapshot against a broken server; expect @p want_rc and @p want_err in err. */
+static void
+expect_error(const char *dir, enum fake_mode mode, const char *ports, int want_rc,
+	     const char *want_err)
+{
+	struct fake_ovsdb f;
+	struct coord_hop hop;
+	struct coord_snap s;
+	char err[256];
+	int rc;
+
+	fake_start(&f, mode, dir);
+	rc = open_hop(&hop, f.path, ports, NULL, err, sizeof(err));
+	CHECK(rc == 0, "open: %s", err);
+	if (rc == 0) {
+		err[0] = '\0';
+		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		CHECK(rc == want_rc, "rc %d (%s), want %d", rc, err, want_rc);
+		CHECK(strstr(err, want_err) != NULL, "error \"%s\" lacks \"%s\"", err, want_err);
+		CHECK(strchr(err, '\n') == NULL, "error is not one line: %s", err);
+		coord_driver_ovs.close(&hop);
+	}
+	fake_stop(&f);
+}
+
+static void
+test_snapshot_errors(const char *dir)
+{
+	struct coord_hop hop;
+	char err[256], path[300];
+	int rc;
+
+	drv_case = "missing port";
+	expect_error(dir, FAKE_OK, "[\"phy0\", \"nope0\"]", -ENOENT, "no Interface \"nope0\"");
+	drv_case = "malformed JSON";
+	expect_error(dir, FAKE_MALFORMED, "[\"phy0\"]", -EPROTO, "malformed reply");
+	drv_case = "error object";
+	expect_error(dir, FAKE_ERROR_OBJ, "[\"phy0\"]", -EREMOTEIO,
+		     "unknown database: Open_vSwitch is not served");
+	drv_case = "operation error";
+	expect_error(dir, FAKE_OP_ERROR, "[\"phy0\"]", -EREMOTEIO, "constraint violation");
+	drv_case = "truncated reply";
+	expect_error(dir, FAKE_TRUNCATED, "[\"phy0\", \"vhost0\"]", -ECONNRESET,
+		     "hop unreachable");
+	drv_case = "no reply";
+	expect_error(dir, FAKE_SILENT, "[\"phy0\"]", -ETIMEDOUT, "no reply within 500 ms");
+	drv_case = "bad statistics";
+	expect_error(dir, FAKE_BAD_STATS, "[\"phy0\"]", -EPROTO, "malformed statistics");
+
+	drv_case = "socket gone";
+	snprintf(path, sizeof(path), "%s/gone.sock", dir);
+	rc = open_hop(&hop, path, "[\"phy0\"]", NULL, err, sizeof(err));
+	CHECK(rc == -ENOENT, "rc %d", rc);
+	CHECK(strncmp(err, "hop unreachable: ", 17) == 0, "err: %s", err);
+	CHECK(hop.priv == NULL, "failed open left priv");
+
+	drv_case = "server goes away";
+	{
+		struct fake_ovsdb f;
+		struct coord_snap s;
+
+		fake_start(&f, FAKE_OK, dir);
+		rc = open_hop(&hop, f.path, "[\"phy0\"]", NULL, err, sizeof(err));
+		CHECK(rc == 0, "open: %s", err);
+		fake_stop(&f);
+		if (rc == 0) {
+			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			CHECK(rc < 0, "snapshot after the server left: %d", rc);
+			CHECK(strncmp(err, "hop unreachable: ", 17) == 0, "err: %s", err);
+			coord_driver_ovs.close(&hop);
+		}
+	}
+}
+
+static void
+test_conf_errors(const char *dir)
+{
+	static const struct {
+		const char *conf;
+		const char *want;
+	} cases[] = {
+		{"{\"ports\": [\"phy0\"]}", "\"db\""},
+		{"{\"db\": \"ftp:x\", \"ports\": [\"phy0\"]}", "unix:PATH"},
+		{"{\"db\": \"unix:/x\"}", "\"ports\""},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a;rm -rf /\"]}", "ports[0]"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"bridge\": \"$(x)\"}", "bridge"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": \"h\", \"password\": \"x\"}}",
+		 "passwords"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": \"-oProxyCommand=x\"}}",
+		 "host"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"flow_base\": {\"l3\": \"300.1.1.1\"}}",
+		 "flow_base.l3"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"timeout_ms\": -1}", "timeout_ms"},
+	};
+	struct coord_hop hop;
+	char err[256];
+	size_t i;
+
+	(void)dir;
+	drv_case = "conf errors";
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *conf = json_loads(cases[i].conf, 0, NULL);
+		int rc;
+
+		memset(&hop, 0, sizeof(hop));
+		err[0] = '\0';
+		rc = coord_driver_ovs.open(&hop, conf, err, sizeof(err));
+		CHECK(rc == -EINVAL, "%s: rc %d (%s)", cases[i].conf, rc, err);
+		CHECK(strstr(err, cases[i].want) != NULL, "%s: err \"%s\" lacks \"%s\"",
+		      cases[i].conf, err, cases[i].want);
+		json_decref(conf);
+	}
+}
+
+static void
+write_script(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0755);
+}
+
+static char *
+read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	static char buf[1 << 20];
+	size_t n;
+
+	if (f == NULL)
+		return strcpy(buf, "");
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void
+test_tools(const char *dir)
+{
+	struct fake_ovsdb f;
+	struct coord_hop hop;
+	char err[256], p[512], extra[256];
+	const char *text;
+	json_t *ctx;
+	int rc;
+
+	drv_case = "install_flows";
+	snprintf(p, sizeof(p), "%s/ovs-ofctl", dir);
+	write_script(p, "#!/bin/sh\n"
+			"echo \"$*\" >> \"$FAKE_DIR/ofctl.args\"\n"
+			"case \"$1\" in\n"
+			"del-flows) : > \"$FAKE_DIR/flows\" ;;\n"
+			"add-flows) cat >> \"$FAKE_DIR/flows\" ;;\n"
+			"dump-aggregate) n=$(wc -l < \"$FAKE_DIR/flows\")\n"
+			"  echo \"NXST_AGGREGATE reply (xid=0x4): packet_count=0 byte_count=0 "
+			"flow_count=$((n + ${FAKE_EXTRA:-0}))\" ;;\n"
+			"*) echo \"fake ovs-ofctl: unknown $1\" >&2; exit 1 ;;\n"
+			"esac\n");
+	snprintf(p, sizeof(p), "%s/ovs-appctl", dir);
+	write_script(p, "#!/bin/sh\n"
+			"echo \"$*\" >> \"$FAKE_DIR/appctl.args\"\n"
+			"case \"$3\" in\n"
+			"dpif-netdev/pmd-stats-show) cat \"$FAKE_PMD\" ;;\n"
+			"dpif-netdev/pmd-stats-clear) ;;\n"
+			"*) echo \"ovs-appctl: no such command\" >&2; exit 2 ;;\n"
+			"esac\n");
+	setenv("FAKE_DIR", dir, 1);
+	snprintf(p, sizeof(p), "%s/test/unit/drivers/data/pmd-stats-show.txt",
+		 getenv("PVP_SOURCE_DIR"));
+	setenv("FAKE_PMD", p, 1);
+	snprintf(p, sizeof(p), "%s:%s", dir, getenv("PATH"));
+	setenv("PATH", p, 1);
+
+	fake_start(&f, FAKE_OK, dir);
+	snprintf(extra, sizeof(extra), ", \"rundir\": \"%s\", \"bridge\": \"br-pvp\"", dir);
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err));
+	CHECK(rc == 0, "open: %s", err);
+	if (rc != 0) {
+		fake_stop(&f);
+		return;
+	}
+
+	rc = coord_driver_ovs.install_flows(&hop, "l3", 3, err, sizeof(err));
+	CHECK(rc == 0, "l3: %d %s", rc, err);
+	snprintf(p, sizeof(p), "%s/flows", dir);
+	text = read_text(p);
+	CHECK(strcmp(text, "priority=10,ip,in_port=phy0,nw_dst=10.0.0.0,actions=output:vhost0\n"
+			   "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.0,actions=output:phy0\n"
+			   "priority=10,ip,in_port=phy0,nw_dst=10.0.0.1,actions=output:vhost0\n"
+			   "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.1,actions=output:phy0\n"
+			   "priority=10,ip,in_port=phy0,nw_dst=10.0.0.2,actions=output:vhost0\n"
+			   "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.2,actions=output:phy0\n") == 0,
+	      "l3 flows:\n%s", text);
+	snprintf(p, sizeof(p), "%s/ofctl.args", dir);
+	text = read_text(p);
+	snprintf(extra, sizeof(extra), "del-flows unix:%s/br-pvp.mgmt\nadd-flows unix:%s/br-pvp.mgmt -\n"
+		 "dump-aggregate unix:%s/br-pvp.mgmt\n", dir, dir, dir);
+	CHECK(strcmp(text, extra) == 0, "ovs-ofctl calls:\n%s", text);
+
+	rc = coord_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
+	CHECK(rc == 0, "l2: %s", err);
+	snprintf(p, sizeof(p), "%s/flows", dir);
+	text = read_text(p);
+	CHECK(strstr(text, "in_port=phy0,dl_dst=02:00:00:00:00:01,actions=output:vhost0\n") != NULL &&
+		      strstr(text, "in_port=vhost0,dl_src=02:00:00:00:00:01,actions=output:phy0\n") !=
+			      NULL,
+	      "l2 flows:\n%s", text);
+	rc = coord_driver_ovs.install_flows(&hop, "l4", 1000, err, sizeof(err));
+	CHECK(rc == 0, "l4: %s", err);
+	CHECK(strstr(read_text(p), "udp,in_port=vhost0,tp_dst=2023,actions=output:phy0\n") != NULL,
+	      "l4 last flow");
+	rc = coord_driver_ovs.install_flows(&hop, "l4", 70000, err, sizeof(err));
+	CHECK(rc == -ERANGE, "l4 overflow: %d %s", rc, err);
+	rc = coord_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
+	CHECK(rc == 0, "normal: %s", err);
+	CHECK(strcmp(read_text(p), "priority=0,actions=NORMAL\n") == 0, "normal flow");
+	rc = coord_driver_ovs.install_flows(&hop, "l7", 1, err, sizeof(err));
+	CHECK(rc == -EINVAL && strstr(err, "l7") != NULL, "unknown type: %d %s", rc, err);
+	setenv("FAKE_EXTRA", "1", 1);
+	rc = coord_driver_ovs.install_flows(&hop, "l3", 5, err, sizeof(err));
+	CHECK(rc == -EIO && strstr(err, "11 rules after installing 10") != NULL, "count: %d %s", rc,
+	      err);
+	unsetenv("FAKE_EXTRA");
+
+	drv_case = "context and clear";
+	rc = coord_driver_ovs.clear(&hop, err, sizeof(err));
+	CHECK(rc == 0, "clear: %s", err);
+	ctx = coord_driver_ovs.context(&hop);
+	text = json_string_value(json_object_get(ctx, "pmd_stats_show"));
+	CHECK(text != NULL && strstr(text, "pmd thread numa_id 0 core_id 1:") != NULL,
+	      "pmd_stats_show");
+	CHECK(json_integer_value(json_object_get(
+		      json_object_get(json_object_get(ctx, "ports"), "vhost0"), "ofport")) == 2,
+	      "vhost0 ofport");
+	CHECK(json_integer_value(json_object_get(
+		      json_object_get(json_object_get(ctx, "ports"), "phy0"), "ovs_tx_retries")) == 0 &&
+		      json_object_get(json_object_get(json_object_get(ctx, "ports"), "phy0"),
+				      "ovs_tx_retries") != NULL,
+	      "phy0 ovs_tx_retries");
+	json_decref(ctx);
+	snprintf(p, sizeof(p), "%s/appctl.args", dir);
+	snprintf(extra, sizeof(extra),
+		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-clear\n"
+		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-show\n", dir, dir);
+	CHECK(strcmp(read_text(p), extra) == 0, "ovs-appctl calls:\n%s", read_text(p));
+	coord_driver_ovs.close(&hop);
+	fake_stop(&f);
+}
+
+static void
+test_cmd(void)
+{
+	const struct coord_ovs_ssh ssh = {.host = "dut1", .user = "pvp", .key = "/k/id_ed25519",
+					  .port = 2222};
+	const char *argv[] = {"ovs-ofctl", "add-flows", "unix:/run/it's here/br.mgmt", "-", NULL};
+	static const char *const want[] = {"ssh", "-o", "BatchMode=yes", "-p", "2222", "-i",
+					   "/k/id_ed25519", "pvp@dut1", "--", "'ovs-ofctl'",
+					   "'add-flows'", "'unix:/run/it'\\''s here/br.mgmt'", "'-'",
+					   NULL};
+	const char *cat[] = {"cat", NULL}, *slp[] = {"sleep", "5", NULL};
+	const char *fls[] = {"false", NULL}, *none[] = {"/nonexistent/ovs-ofctl", NULL};
+	struct coord_ovs_out out;
+	char err[256], **v;
+	int i, rc;
+
+	drv_case = "ssh argv";
+	v = coord_ovs_cmd_argv(&ssh, argv);
+	for (i = 0; want[i] != NULL; i++)
+		CHECK(v[i] != NULL && strcmp(v[i], want[i]) == 0, "argv[%d] = %s, want %s", i,
+		      v[i] != NULL ? v[i] : "(null)", want[i]);
+	CHECK(v[i] == NULL, "argv longer than expected");
+	coord_ovs_argv_free(v);
+	v = coord_ovs_cmd_argv(NULL, argv);
+	CHECK(strcmp(v[2], argv[2]) == 0 && v[4] == NULL, "local argv is unchanged");
+	coord_ovs_argv_free(v);
+
+	drv_case = "run";
+	rc = coord_ovs_cmd_run(NULL, cat, "hello\nworld\n", 12, 2000, &out, err, sizeof(err));
+	CHECK(rc == 0 && out.status == 0 && strcmp(out.out, "hello\nworld\n") == 0, "cat: %d %s",
+	      rc, err);
+	free(out.out);
+	rc = coord_ovs_cmd_run(NULL, fls, NULL, 0, 2000, &out, err, sizeof(err));
+	CHECK(rc == 0 && out.status == 1, "false: %d %d", rc, out.status);
+	free(out.out);
+	rc = coord_ovs_cmd_run(NULL, none, NULL, 0, 2000, &out, err, sizeof(err));
+	CHECK(rc == 0 && out.status == 127 && strstr(out.err, "No such file") != NULL,
+	      "missing tool: %d %d %s", rc, out.status, out.err);
+	free(out.out);
+	rc = coord_ovs_cmd_run(NULL, slp, NULL, 0, 200, &out, err, sizeof(err));
+	CHECK(rc == -ETIMEDOUT && strstr(err, "200 ms") != NULL, "timeout: %d %s", rc, err);
+}
+
+int
+main(void)
+{
+	char dir[] = "/tmp/pvp-ovsdrv.XXXXXX";
+	char cmd[300];
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_snapshot_ok(dir);
+	test_snapshot_errors(dir);
+	test_conf_errors(dir);
+	test_cmd();
+	test_tools(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	if (drv_failures != 0) {
+		fprintf(stderr, "%d check(s) failed\n", drv_failures);
+		return 1;
+	}
+	printf("ovs driver: all checks passed\n");
+	return 0;
+}
