@@ -452,6 +452,10 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		s->pending = true;
 		s->pending_trial.rate = rate;
 		s->pending_trial.duration = d;
+		s->pending_trial.index = s->nb_trials;
+		s->pending_trial.phase = s->phase;
+		s->pending_trial.nb_phases = s->nb_phases;
+		s->pending_trial.goal = g;
 		s->pending_kind = kind;
 		s->pending_goal = g;
 		*t = s->pending_trial;

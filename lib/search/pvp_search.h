@@ -106,6 +106,11 @@ struct pvp_search_params {
 struct pvp_search_trial {
 	double rate;	 /**< packets per second to offer */
 	double duration; /**< seconds */
+	/* For progress lines; the search needs nothing back from them. */
+	unsigned int index;	/**< 0-based number of this trial */
+	unsigned int phase;	/**< MLR phase, 0 = initial; 0 for binary */
+	unsigned int nb_phases; /**< phases in this search (1 for binary) */
+	unsigned int goal;	/**< index of the goal this trial narrows */
 };
 
 /** What the caller measured in that trial. */

@@ -487,6 +487,8 @@ test_iterator(void)
 	      "next twice gives the same trial");
 	CHECK(t.rate == p.max_rate && t.duration == p.initial_duration,
 	      "MLR starts at max rate, initial duration (%.0f, %.1f)", t.rate, t.duration);
+	CHECK(t.index == 0 && t.phase == 0 && t.nb_phases == 3 && t.goal == 0,
+	      "progress fields %u %u %u %u", t.index, t.phase, t.nb_phases, t.goal);
 	pvp_search_destroy(s);
 
 	/* Trial budget. */
