@@ -98,8 +98,14 @@ struct coord_driver {
 
 	/**
 	 * Read every port's counters into @p snap, in the order of the hop's
-	 * ports in the topology. @return 0, or -errno with @p err set (an
-	 * unreachable hop says "hop unreachable").
+	 * ports in the topology. The values must be live (read at the call),
+	 * never a cached copy: the trial polls snapshots until they stop
+	 * changing, so a copy refreshed every few seconds (OVSDB Interface
+	 * statistics: every 5 s) looks quiet at once and gives a wrong table.
+	 * Drop reasons whose name contains "rx" are shown at rx points,
+	 * "tx" at tx points, others at both.
+	 * @return 0, or -errno with @p err set (an unreachable hop returns
+	 * -ENOTCONN or -ETIMEDOUT and says "hop <name> unreachable: ...").
 	 */
 	int (*snapshot)(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len);
 

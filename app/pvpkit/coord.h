@@ -131,6 +131,7 @@ struct coord_trial_result {
 	double quiet_s;                       /**< time until they did */
 	double snapshot_ms;                   /**< the final snapshot of all hops */
 	json_t *context;                      /**< {hop: driver context}, or NULL */
+	json_t *warnings;                     /**< array of one-line strings, or NULL */
 };
 
 /**

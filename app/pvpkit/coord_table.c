@@ -133,6 +133,13 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 	if (!r->quiet)
 		fprintf(f, "WARNING: counters still moving after %.2f s: packets in flight may"
 			   " show as lost\n", r->quiet_s);
+	if (r->warnings != NULL) {
+		size_t w;
+		json_t *v;
+
+		json_array_foreach(r->warnings, w, v)
+			fprintf(f, "WARNING: %s\n", json_string_value(v));
+	}
 	if (!r->reconciled)
 		fprintf(f, "WARNING: per-hop losses + unattributed do not add up to tester TX - RX"
 			   " (a pvpkit bug: please report it)\n");
@@ -221,5 +228,7 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		json_object_set(j, "streams", r->traffic.streams);
 	if (r->context != NULL)
 		json_object_set(j, "context", r->context);
+	if (r->warnings != NULL)
+		json_object_set(j, "warnings", r->warnings);
 	return j;
 }

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +393,20 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			(int64_t)r->tx_packets - (int64_t)r->rx_packets;
 }
 
+static void __attribute__((format(printf, 2, 3)))
+trial_warn(struct coord_trial_result *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->warnings == NULL)
+		r->warnings = json_array();
+	json_array_append_new(r->warnings, json_string(msg));
+}
+
 void
 coord_trial_result_clear(struct coord_trial_result *r)
 {
@@ -399,6 +414,8 @@ coord_trial_result_clear(struct coord_trial_result *r)
 	r->traffic.streams = NULL;
 	json_decref(r->context);
 	r->context = NULL;
+	json_decref(r->warnings);
+	r->warnings = NULL;
 }
 
 static json_t *
@@ -470,8 +487,14 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		if (!h->opened || h->hop.driver->clear == NULL)
 			continue;
 		ret = h->hop.driver->clear(&h->hop, err, err_len);
-		if (ret < 0)
+		/*
+		 * The baseline snapshot makes clearing optional; only a hop
+		 * that is gone stops the trial.
+		 */
+		if (ret == -ENOTCONN || ret == -ETIMEDOUT)
 			goto out;
+		if (ret < 0)
+			trial_warn(r, "%s (counters not cleared; the baseline is used)", err);
 	}
 	ret = trial_snap_all(t, before, NULL, err, err_len);
 	if (ret < 0)

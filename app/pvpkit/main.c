@@ -34,6 +34,9 @@
 #ifndef COORD_SOURCE_ROOT
 #define COORD_SOURCE_ROOT "."
 #endif
+#ifndef COORD_BUILD_ROOT
+#define COORD_BUILD_ROOT "build"
+#endif
 
 /** Default run dir of the local testbed (tools/testbed.sh). */
 #define COORD_TESTBED_RUNDIR "/run/pvpkit/testbed"
@@ -311,8 +314,10 @@ cmd_testbed(int argc, char **argv)
 		fprintf(f, "Usage: pvpkit testbed up|down|status [ARGS...]\n"
 			   "Runs tools/testbed.sh: $PVP_TESTBED_SCRIPT if set, else\n"
 			   "  %s/tools/testbed.sh\n"
-			   "(the source tree pvpkit was built from). ARGS go to the script;\n"
-			   "`pvpkit testbed up --help` shows its options.\n", COORD_SOURCE_ROOT);
+			   "(the source tree pvpkit was built from), with $PVP_BUILD_DIR\n"
+			   "defaulting to %s. ARGS go to the script;\n"
+			   "`pvpkit testbed up --help` shows its options.\n", COORD_SOURCE_ROOT,
+			COORD_BUILD_ROOT);
 		return argc < 2 ? 2 : 0;
 	}
 	if (strcmp(argv[1], "up") != 0 && strcmp(argv[1], "down") != 0 &&
@@ -327,6 +332,8 @@ cmd_testbed(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	/* The script starts the apps of the build this pvpkit comes from. */
+	setenv("PVP_BUILD_DIR", COORD_BUILD_ROOT, 0);
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (args == NULL)
 		return 1;

@@ -28,12 +28,14 @@ fake_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 static const struct coord_driver fake_gen = { .name = "gen", .snapshot = fake_snapshot };
 static const struct coord_driver fake_fwd = { .name = "fwd", .snapshot = fake_snapshot };
 static const struct coord_driver fake_ovs = { .name = "ovs", .snapshot = fake_snapshot };
+static const struct coord_driver fake_testpmd = { .name = "testpmd", .snapshot = fake_snapshot };
 static const struct coord_driver fake_wire = { .name = "wire" };
 
 static const struct coord_driver *
 fake_lookup(const char *name)
 {
-	const struct coord_driver *all[] = { &fake_gen, &fake_fwd, &fake_ovs, &fake_wire };
+	const struct coord_driver *all[] = { &fake_gen, &fake_fwd, &fake_ovs, &fake_testpmd,
+						 &fake_wire };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -108,16 +110,49 @@ cmp_names(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Every *.json in @p dir (the shipped examples) must parse. */
+static int
+check_examples(const char *dir)
+{
+	struct dirent **ents;
+	struct coord_topology *t;
+	char path[1024], err[512];
+	int n, i, fails = 0;
+	size_t len;
+
+	n = scandir(dir, &ents, NULL, cmp_names);
+	if (n < 0) {
+		perror(dir);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		len = strlen(ents[i]->d_name);
+		if (len > 5 && strcmp(ents[i]->d_name + len - 5, ".json") == 0) {
+			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+			t = coord_topology_load(path, fake_lookup, err, sizeof(err));
+			printf("%s example %s%s%s\n", t != NULL ? "ok  " : "FAIL", ents[i]->d_name,
+			       t != NULL ? "" : ": ", t != NULL ? "" : err);
+			fails += t == NULL;
+			coord_topology_free(t);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return fails;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct dirent **ents;
 	int n, i, fails = 0, cases = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s CASES_DIR\n", argv[0]);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: %s CASES_DIR [EXAMPLES_DIR]\n", argv[0]);
 		return 2;
 	}
+	if (argc == 3)
+		fails += check_examples(argv[2]);
 	n = scandir(argv[1], &ents, NULL, cmp_names);
 	if (n < 0) {
 		perror(argv[1]);
