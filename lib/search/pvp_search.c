@@ -505,7 +505,8 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	t->tx = m->tx;
 	t->rx = m->rx;
 	t->loss_ratio = m->tx > m->rx ? (double)(m->tx - m->rx) / (double)m->tx : 0;
-	t->generator_limited = m->generator_limited;
+	/* A trial that sent nothing proves nothing about the DUT. */
+	t->generator_limited = m->generator_limited || m->tx == 0;
 	t->phase = s->phase;
 	s->total_time += t->duration;
 

@@ -124,7 +124,8 @@ struct pvp_search_measurement {
 	uint64_t rx; /**< packets the generator received back */
 	/**
 	 * True if the generator could not send what was asked: the trial is
-	 * recorded but is not a DUT result and moves no bound.
+	 * recorded but is not a DUT result and moves no bound. A trial with
+	 * tx == 0 counts as generator-limited whatever this says.
 	 */
 	bool generator_limited;
 };

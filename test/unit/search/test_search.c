@@ -489,6 +489,13 @@ test_iterator(void)
 	      "MLR starts at max rate, initial duration (%.0f, %.1f)", t.rate, t.duration);
 	CHECK(t.index == 0 && t.phase == 0 && t.nb_phases == 3 && t.goal == 0,
 	      "progress fields %u %u %u %u", t.index, t.phase, t.nb_phases, t.goal);
+	/* Nothing sent: not a DUT result, even if the caller did not say so. */
+	memset(&m, 0, sizeof(m));
+	CHECK(pvp_search_feed(s, &m) == 0, "feed tx 0");
+	pvp_search_get_result(s, &r);
+	CHECK(r.nb_trials == 1 && r.trials[0].generator_limited && r.nb_gen_limited == 1 &&
+		      !r.goal[0].has_lower && !r.goal[0].has_upper,
+	      "tx 0 counted as a DUT result");
 	pvp_search_destroy(s);
 
 	/* Trial budget. */
