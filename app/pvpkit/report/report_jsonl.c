@@ -157,7 +157,7 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		lineno++;
 		if (strspn(p, " \t\r") == (size_t)(nl - p))
 			continue;
-		rec = json_loadb(p, (size_t)(nl - p), JSON_REJECT_DUPLICATES, &jerr);
+		rec = json_loadb(p, (size_t)(nl - p), 0, &jerr);
 		if (rec == NULL && last_unterminated) {
 			info->truncated_tail = true;
 			load_warn(info, path, lineno,
