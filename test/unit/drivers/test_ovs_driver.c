@@ -294,14 +294,14 @@ find_reason(const struct coord_port *p, const char *name)
 /* Open a hop on the fake server with @p ports (JSON text). */
 static int
 open_hop(struct coord_hop *hop, const char *db, const char *ports, const char *extra, char *err,
-	 size_t err_len)
+	 size_t err_len, unsigned int timeout_ms)
 {
 	char text[1024];
 	json_t *conf;
 	int rc;
 
-	snprintf(text, sizeof(text), "{\"db\": \"unix:%s\", \"ports\": %s, \"timeout_ms\": 500%s}",
-		 db, ports, extra != NULL ? extra : "");
+	snprintf(text, sizeof(text), "{\"db\": \"unix:%s\", \"ports\": %s, \"timeout_ms\": %u%s}",
+		 db, ports, timeout_ms, extra != NULL ? extra : "");
 	conf = json_loads(text, 0, NULL);
 	memset(hop, 0, sizeof(*hop));
 	snprintf(hop->name, sizeof(hop->name), "vswitch");
@@ -357,7 +357,7 @@ test_snapshot_ok(const char *dir)
 
 	drv_case = "snapshot ok";
 	fake_start(&f, FAKE_OK, dir);
-	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", NULL, err, sizeof(err));
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", NULL, err, sizeof(err), 10000);
 	CHECK(rc == 0, "open: %d %s", rc, err);
 	if (rc == 0) {
 		memset(&s, 0, sizeof(s));
@@ -372,7 +372,7 @@ test_snapshot_ok(const char *dir)
 		CHECK(hop.priv == NULL, "close left priv");
 	}
 	/* The bridge's internal port has kernel-style counters. */
-	rc = open_hop(&hop, f.path, "[\"br-pvp\"]", NULL, err, sizeof(err));
+	rc = open_hop(&hop, f.path, "[\"br-pvp\"]", NULL, err, sizeof(err), 10000);
 	CHECK(rc == 0, "open br-pvp: %s", err);
 	if (rc == 0) {
 		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
@@ -385,7 +385,7 @@ test_snapshot_ok(const char *dir)
 
 	drv_case = "snapshot chunked with echo";
 	fake_start(&f, FAKE_CHUNKED, dir);
-	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", NULL, err, sizeof(err));
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", NULL, err, sizeof(err), 10000);
 	CHECK(rc == 0, "open: %s", err);
 	if (rc == 0) {
 		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
@@ -409,7 +409,8 @@ expect_error(const char *dir, enum fake_mode mode, const char *ports, int want_r
 	int rc;
 
 	fake_start(&f, mode, dir);
-	rc = open_hop(&hop, f.path, ports, NULL, err, sizeof(err));
+	rc = open_hop(&hop, f.path, ports, NULL, err, sizeof(err),
+		      mode == FAKE_SILENT ? 500 : 10000);
 	CHECK(rc == 0, "open: %s", err);
 	if (rc == 0) {
 		err[0] = '\0';
@@ -448,7 +449,7 @@ test_snapshot_errors(const char *dir)
 
 	drv_case = "socket gone";
 	snprintf(path, sizeof(path), "%s/gone.sock", dir);
-	rc = open_hop(&hop, path, "[\"phy0\"]", NULL, err, sizeof(err));
+	rc = open_hop(&hop, path, "[\"phy0\"]", NULL, err, sizeof(err), 10000);
 	CHECK(rc == -ENOENT, "rc %d", rc);
 	CHECK(strncmp(err, "hop unreachable: ", 17) == 0, "err: %s", err);
 	CHECK(hop.priv == NULL, "failed open left priv");
@@ -459,7 +460,7 @@ test_snapshot_errors(const char *dir)
 		struct coord_snap s;
 
 		fake_start(&f, FAKE_OK, dir);
-		rc = open_hop(&hop, f.path, "[\"phy0\"]", NULL, err, sizeof(err));
+		rc = open_hop(&hop, f.path, "[\"phy0\"]", NULL, err, sizeof(err), 10000);
 		CHECK(rc == 0, "open: %s", err);
 		fake_stop(&f);
 		if (rc == 0) {
@@ -575,7 +576,7 @@ test_tools(const char *dir)
 
 	fake_start(&f, FAKE_OK, dir);
 	snprintf(extra, sizeof(extra), ", \"rundir\": \"%s\", \"bridge\": \"br-pvp\"", dir);
-	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err));
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err), 10000);
 	CHECK(rc == 0, "open: %s", err);
 	if (rc != 0) {
 		fake_stop(&f);
