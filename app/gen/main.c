@@ -27,7 +27,7 @@
 
 #include "gen.h"
 
-RTE_LOG_REGISTER_DEFAULT(gen_logtype, INFO);
+RTE_LOG_REGISTER_DEFAULT(gen_logtype, NOTICE);
 
 struct gen_ctx gen;
 extern pthread_mutex_t gen_lock;
@@ -126,7 +126,12 @@ gen_check_run_end(struct gen_ctx *g)
 	bool limits = false;
 	uint16_t i;
 
-	pthread_mutex_lock(&gen_lock);
+	/*
+	 * trylock: a control method may hold the lock while it waits for
+	 * the RX engine, which may be this very loop (stats.clear).
+	 */
+	if (pthread_mutex_trylock(&gen_lock) != 0)
+		return;
 	if (!g->running) {
 		pthread_mutex_unlock(&gen_lock);
 		return;

@@ -151,23 +151,24 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 		return;
 	}
 	fprintf(f, "\n=== pvpkit-gen summary ===\n");
-	fprintf(f, "rate %s: requested %.0f pps, achieved %.0f pps over %.3f s%s\n",
+	fprintf(f, "rate %s: requested %.0f pps, achieved %.0f pps over %.3f s, "
+		   "tx_unsent %" PRIu64 ", tx_late %" PRIu64 "%s\n",
 		json_string_value(json_object_get(tr, "rate")),
 		json_real_value(json_object_get(tr, "requested_pps")),
 		json_real_value(json_object_get(tr, "achieved_pps")),
 		json_real_value(json_object_get(tr, "elapsed_s")),
+		(uint64_t)json_integer_value(json_object_get(tr, "tx_unsent")),
+		(uint64_t)json_integer_value(json_object_get(tr, "tx_late")),
 		json_is_true(json_object_get(tr, "generator_limited")) ? " (GENERATOR LIMITED)" :
 									 "");
-	fprintf(f, "%-4s %-20s %14s %14s %12s %12s %12s\n", "port", "name", "tx_packets",
-		"rx_packets", "tx_dropped", "rx_dropped", "tx_unsent");
+	fprintf(f, "%-4s %-20s %14s %14s %12s %12s\n", "port", "name", "tx_packets",
+		"rx_packets", "tx_dropped", "rx_dropped");
 	for (p = 0; p < snap.nb_ports; p++) {
 		const struct pvp_stats_port_snap *ps = &snap.port[p];
 
-		fprintf(f, "%-4u %-20.20s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64
-			   " %12" PRIu64 "\n",
+		fprintf(f, "%-4u %-20.20s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
 			p, ps->name, ps->c[PVP_STATS_tx_packets], ps->c[PVP_STATS_rx_packets],
-			ps->c[PVP_STATS_tx_dropped], ps->c[PVP_STATS_rx_dropped],
-			ps->c[PVP_STATS_tx_dropped]);
+			ps->c[PVP_STATS_tx_dropped], ps->c[PVP_STATS_rx_dropped]);
 	}
 	fprintf(f, "%-6s %-4s %12s %12s %10s %8s %8s %10s %10s %10s %10s\n", "stream", "port",
 		"tx", "rx", "lost", "dup", "ooo", "lat_min_us", "lat_avg_us", "lat_p99_us",

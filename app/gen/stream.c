@@ -430,11 +430,8 @@ gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
 				}
 				json_object_set_new(st, "imix", imix);
 				if (g->opt.flows > 1)
-					json_object_set_new(
-						st, "vars",
-						json_pack("[{s:s,s:s,s:s,s:I}]", "field", "ipv4.src",
-							  "op", "inc", "min", "16.0.0.1", "count",
-							  (json_int_t)g->opt.flows));
+					json_object_set_new(st, "flows",
+							    json_integer((json_int_t)g->opt.flows));
 			}
 			json_array_append_new(streams, st);
 		}

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+"""Drive pvpkit-gen --server over its unix socket (JSON-RPC 2.0, one
+object per line) through the methods of notes/rpc.md, on a net_ring
+loopback port. Exits 1 with a message on the first wrong answer."""
+import json
+import socket
+import sys
+import time
+
+
+class Client:
+    def __init__(self, path):
+        for _ in range(100):
+            try:
+                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.s.connect(path)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            sys.exit("FAIL: cannot connect to " + path)
+        self.f = self.s.makefile("rw")
+        self.id = 0
+
+    def call(self, method, params=None):
+        self.id += 1
+        req = {"jsonrpc": "2.0", "id": self.id, "method": method}
+        if params is not None:
+            req["params"] = params
+        self.f.write(json.dumps(req) + "\n")
+        self.f.flush()
+        ans = json.loads(self.f.readline())
+        assert ans["id"] == self.id, ans
+        return ans
+
+
+def ok(ans):
+    if "error" in ans:
+        sys.exit("FAIL: unexpected error %s" % ans["error"])
+    return ans["result"]
+
+
+def err(ans, code):
+    if ans.get("error", {}).get("code") != code:
+        sys.exit("FAIL: expected error %d, got %s" % (code, ans))
+    print("# error as expected: %s" % ans["error"]["message"])
+
+
+def wait_stopped(c, timeout=20):
+    end = time.time() + timeout
+    while time.time() < end:
+        st = ok(c.call("stats.get"))
+        if not st["traffic"]["running"]:
+            return st
+        time.sleep(0.1)
+    sys.exit("FAIL: traffic still running after %d s" % timeout)
+
+
+def main():
+    c = Client(sys.argv[1])
+    assert ok(c.call("ping")) == "pong"
+    info = ok(c.call("info"))
+    for m in ("profile.load", "traffic.start", "traffic.stop", "traffic.update", "stats.get",
+              "stats.clear"):
+        assert m in info["methods"], (m, info["methods"])
+    assert info["ports"][0]["name"] == "net_ring0", info["ports"]
+    print("# info: %s" % json.dumps(info["ports"]))
+
+    assert ok(c.call("profile.load", {"size": 128, "flows": 10})) == {"streams": 1}
+    ok(c.call("traffic.start", {"rate": 20000, "duration": 1}))
+    err(c.call("profile.load", {"size": 64}), -32003)
+    err(c.call("traffic.start", {"rate": 1000}), -32003)
+    st = wait_stopped(c)
+    time.sleep(0.3)
+    st = ok(c.call("stats.get"))
+    s = st["streams"][0]
+    print("# run 1: traffic %s" % st["traffic"])
+    print("# run 1: stream %s" % s)
+    assert s["tx_packets"] > 0 and s["rx_packets"] == s["tx_packets"], s
+    assert s["lost"] == 0 and s["dup"] == 0 and s["ooo"] == 0, s
+    assert 0 < s["latency_ns"]["min"] <= s["latency_ns"]["max"] < 1e9, s
+    assert st["ports"][0]["tx_packets"] == s["tx_packets"], st["ports"][0]
+    assert st["unsigned_rx"] == 0
+    assert st["traffic"]["requested_pps"] == 20000
+
+    ok(c.call("stats.clear"))
+    st = ok(c.call("stats.get"))
+    s = st["streams"][0]
+    assert s["tx_packets"] == 0 and s["rx_packets"] == 0, s
+    assert st["ports"][0]["tx_packets"] == 0 and st["ports"][0]["rx_packets"] == 0
+
+    # Profile object, rate as a string, changed while running.
+    prof = {"streams": [{"port": 0, "size": 64, "name": "a"},
+                        {"port": 0, "size": 256, "name": "b", "rate": "5kpps"}]}
+    assert ok(c.call("profile.load", {"profile": prof})) == {"streams": 2}
+    ok(c.call("traffic.start", {"rate": "10kpps"}))
+    time.sleep(0.5)
+    ok(c.call("traffic.update", {"rate": "20kpps"}))
+    st = ok(c.call("stats.get"))
+    assert st["traffic"]["running"] and st["traffic"]["requested_pps"] == 25000, st["traffic"]
+    time.sleep(0.5)
+    ok(c.call("traffic.stop"))
+    st = ok(c.call("stats.get"))
+    assert not st["traffic"]["running"]
+    names = [x["name"] for x in st["streams"]]
+    assert names == ["a", "b"], names
+
+    err(c.call("traffic.start", {"rate": "fast"}), -32602)
+    err(c.call("traffic.update", {"rate": 1000}), -32003)
+    err(c.call("profile.load", {"profile": {"streams": [{"port": 0, "size": 10}]}}), -32602)
+    err(c.call("profile.load", {"path": "/nonexistent.json"}), -32602)
+    err(c.call("no.such.method"), -32601)
+    print("OK")
+
+
+main()
