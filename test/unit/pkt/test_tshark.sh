@@ -88,6 +88,8 @@ for f in "$PVP_SOURCE_DIR"/examples/profiles/*.json; do
 done
 doc="$PVP_SOURCE_DIR/doc/profiles.rst"
 if [ -f "$doc" ]; then
+    # The pcap example refers to this capture, next to the profile.
+    cp "$PVP_SOURCE_DIR/test/unit/pkt/profiles/frames.pcap" .
     # Blocks after ".. code-block:: json" up to the next unindented line.
     awk -v dir="$PVP_TMP" '
         /^\.\. code-block:: json/ { n++; f = dir "/doc" n ".json"; inb = 1; next }
