@@ -62,8 +62,7 @@ fts_swap_one(struct rte_mbuf *m)
 	for (tags = 0; tags < FTS_MAX_VLAN; tags++) {
 		struct rte_vlan_hdr *vh;
 
-		if (type != RTE_BE16(RTE_ETHER_TYPE_VLAN) &&
-		    type != RTE_BE16(RTE_ETHER_TYPE_QINQ))
+		if (type != RTE_BE16(RTE_ETHER_TYPE_VLAN) && type != RTE_BE16(RTE_ETHER_TYPE_QINQ))
 			break;
 		if (off + sizeof(*vh) > len)
 			return;

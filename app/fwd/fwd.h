@@ -27,12 +27,12 @@
 #include "pvp_stats.h"
 
 extern int fwd_logtype;
-#define FWD_LOG(level, fmt, ...) \
+#define FWD_LOG(level, fmt, ...)                                                                   \
 	rte_log(RTE_LOG_##level, fwd_logtype, "pvpkit-fwd: " fmt "\n", ##__VA_ARGS__)
 
 #define FWD_MAX_PORTS  PVP_STATS_MAX_PORTS  /**< ports one process forwards */
 #define FWD_MAX_QUEUES PVP_STATS_MAX_QUEUES /**< RX/TX queues per port */
-#define FWD_MAX_BURST  512                  /**< largest --burst */
+#define FWD_MAX_BURST  512		    /**< largest --burst */
 /** Most streams one lcore can poll: every queue of every port. */
 #define FWD_MAX_LCORE_STREAMS (FWD_MAX_PORTS * FWD_MAX_QUEUES)
 
@@ -41,7 +41,7 @@ extern int fwd_logtype;
 
 /** How RX ports map to TX ports. */
 enum fwd_topology {
-	FWD_TOPO_LOOP,    /**< rx port N -> tx port N */
+	FWD_TOPO_LOOP,	  /**< rx port N -> tx port N */
 	FWD_TOPO_PAIRED,  /**< 0 <-> 1, 2 <-> 3, ... */
 	FWD_TOPO_CHAINED, /**< 0 -> 1 -> ... -> N-1 -> 0 */
 };
@@ -54,8 +54,8 @@ struct fwd_stream;
  * It returns the number of packets received (0 lets the lcore idle).
  */
 struct fwd_engine {
-	const char *name;                          /**< --mode value */
-	const char *help;                          /**< one line for --help */
+	const char *name;			       /**< --mode value */
+	const char *help;			       /**< one line for --help */
 	uint16_t (*packet_fwd)(struct fwd_stream *fs); /**< poll one stream */
 };
 
@@ -68,26 +68,26 @@ extern const struct fwd_engine *const fwd_engines[];
 
 /** Options after "--". */
 struct fwd_conf {
-	const struct fwd_engine *engine;         /**< --mode */
-	enum fwd_topology topology;              /**< --topology */
-	uint16_t nb_rxq;                         /**< --rxq */
-	uint16_t nb_txq;                         /**< --txq, 0 = one per forwarding lcore */
-	uint16_t nb_rxd;                         /**< --rxd */
-	uint16_t nb_txd;                         /**< --txd */
-	uint16_t burst;                          /**< --burst */
-	uint32_t tx_retry;                       /**< --tx-retry: extra TX attempts */
-	uint32_t tx_retry_delay_us;              /**< --tx-retry-delay */
-	bool seq_check;                          /**< --seq-check */
-	const char *ctl;                         /**< --ctl address, NULL = none */
-	bool ctl_default;                        /**< ctl is the default, not asked for */
-	const char *token_file;                  /**< --token-file */
-	unsigned int stats_period;               /**< --stats-period seconds, 0 = off */
-	unsigned int duration;                   /**< --duration seconds, 0 = until signalled */
-	uint32_t idle_sleep_us;                  /**< --idle-sleep, 0 = busy poll */
-	unsigned int wait_link;                  /**< --wait-link seconds, 0 = no wait */
-	bool peer_all_set;                       /**< --peer-mac MAC given for all ports */
-	struct rte_ether_addr peer_all;          /**< that MAC */
-	bool peer_set[FWD_MAX_PORTS];            /**< --peer-mac for this port index */
+	const struct fwd_engine *engine;	   /**< --mode */
+	enum fwd_topology topology;		   /**< --topology */
+	uint16_t nb_rxq;			   /**< --rxq */
+	uint16_t nb_txq;			   /**< --txq, 0 = one per forwarding lcore */
+	uint16_t nb_rxd;			   /**< --rxd */
+	uint16_t nb_txd;			   /**< --txd */
+	uint16_t burst;				   /**< --burst */
+	uint32_t tx_retry;			   /**< --tx-retry: extra TX attempts */
+	uint32_t tx_retry_delay_us;		   /**< --tx-retry-delay */
+	bool seq_check;				   /**< --seq-check */
+	const char *ctl;			   /**< --ctl address, NULL = none */
+	bool ctl_default;			   /**< ctl is the default, not asked for */
+	const char *token_file;			   /**< --token-file */
+	unsigned int stats_period;		   /**< --stats-period seconds, 0 = off */
+	unsigned int duration;			   /**< --duration seconds, 0 = until signalled */
+	uint32_t idle_sleep_us;			   /**< --idle-sleep, 0 = busy poll */
+	unsigned int wait_link;			   /**< --wait-link seconds, 0 = no wait */
+	bool peer_all_set;			   /**< --peer-mac MAC given for all ports */
+	struct rte_ether_addr peer_all;		   /**< that MAC */
+	bool peer_set[FWD_MAX_PORTS];		   /**< --peer-mac for this port index */
 	struct rte_ether_addr peer[FWD_MAX_PORTS]; /**< per port index */
 };
 
@@ -100,15 +100,15 @@ struct fwd_conf {
 
 /** One tracked stream. key is stream id + 1, 0 when the slot is free. */
 struct fwd_seq_slot {
-	uint32_t key;       /**< stream id + 1; 0 = free */
+	uint32_t key;	    /**< stream id + 1; 0 = free */
 	struct pvp_seq seq; /**< the tracker */
 };
 
 /** Per-lcore sequence state. Written by its lcore only. */
 struct fwd_seq_table {
-	uint64_t unsigned_rx; /**< packets without a signature */
-	uint64_t untracked;   /**< signed packets of streams beyond FWD_SEQ_SLOTS */
-	uint32_t clear_ack;   /**< last clear request handled */
+	uint64_t unsigned_rx;	   /**< packets without a signature */
+	uint64_t untracked;	   /**< signed packets of streams beyond FWD_SEQ_SLOTS */
+	uint32_t clear_ack;	   /**< last clear request handled */
 	struct fwd_seq_slot *last; /**< slot of the last packet (cheap hit) */
 	struct fwd_seq_slot slot[FWD_SEQ_SLOTS]; /**< open addressing */
 } __rte_cache_aligned;
@@ -123,28 +123,28 @@ void fwd_seq_poll_clear(struct fwd_seq_table *t);
 
 /** One (RX port, RX queue) -> (TX port, TX queue) flow of packets. */
 struct fwd_stream {
-	uint16_t rx_port;              /**< ethdev port id polled */
-	uint16_t rx_queue;             /**< RX queue polled */
-	uint16_t tx_port;              /**< ethdev port id sent to */
-	uint16_t tx_queue;             /**< TX queue (owned by this lcore) */
-	uint16_t burst;                /**< RX burst size */
-	uint16_t rx_idx;               /**< stats index of the RX port */
-	uint16_t tx_idx;               /**< stats index of the TX port */
-	uint32_t tx_retry;             /**< extra TX attempts */
-	uint32_t tx_retry_delay_us;    /**< wait between attempts */
-	struct pvp_stats_rxq *rxs;     /**< counters of the RX queue */
-	struct pvp_stats_txq *txs;     /**< counters of this lcore's TX queue */
-	struct fwd_seq_table *seq;     /**< lcore's table with --seq-check, else NULL */
-	struct rte_ether_addr tx_src;  /**< mode mac: the TX port's MAC */
-	struct rte_ether_addr tx_dst;  /**< mode mac: the peer MAC of the TX port */
+	uint16_t rx_port;	      /**< ethdev port id polled */
+	uint16_t rx_queue;	      /**< RX queue polled */
+	uint16_t tx_port;	      /**< ethdev port id sent to */
+	uint16_t tx_queue;	      /**< TX queue (owned by this lcore) */
+	uint16_t burst;		      /**< RX burst size */
+	uint16_t rx_idx;	      /**< stats index of the RX port */
+	uint16_t tx_idx;	      /**< stats index of the TX port */
+	uint32_t tx_retry;	      /**< extra TX attempts */
+	uint32_t tx_retry_delay_us;   /**< wait between attempts */
+	struct pvp_stats_rxq *rxs;    /**< counters of the RX queue */
+	struct pvp_stats_txq *txs;    /**< counters of this lcore's TX queue */
+	struct fwd_seq_table *seq;    /**< lcore's table with --seq-check, else NULL */
+	struct rte_ether_addr tx_src; /**< mode mac: the TX port's MAC */
+	struct rte_ether_addr tx_dst; /**< mode mac: the peer MAC of the TX port */
 } __rte_cache_aligned;
 
 /** State of one forwarding lcore, allocated on its socket. */
 struct fwd_lcore {
-	unsigned int lcore_id;        /**< EAL lcore id */
-	uint16_t rank;                /**< 0.. used forwarding lcores - 1 = TX queue */
-	uint16_t nb_streams;          /**< streams in streams[] */
-	struct fwd_seq_table *seq;    /**< with --seq-check, else NULL */
+	unsigned int lcore_id;	   /**< EAL lcore id */
+	uint16_t rank;		   /**< 0.. used forwarding lcores - 1 = TX queue */
+	uint16_t nb_streams;	   /**< streams in streams[] */
+	struct fwd_seq_table *seq; /**< with --seq-check, else NULL */
 	struct fwd_stream streams[FWD_MAX_LCORE_STREAMS]; /**< polled in turn */
 } __rte_cache_aligned;
 
@@ -191,8 +191,7 @@ fwd_tx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t
 		while (sent < n && retry++ < fs->tx_retry) {
 			if (fs->tx_retry_delay_us != 0)
 				rte_delay_us(fs->tx_retry_delay_us);
-			sent += rte_eth_tx_burst(fs->tx_port, fs->tx_queue, &pkts[sent],
-						 n - sent);
+			sent += rte_eth_tx_burst(fs->tx_port, fs->tx_queue, &pkts[sent], n - sent);
 		}
 		if (sent < n) {
 			for (i = sent; i < n; i++)
@@ -207,14 +206,14 @@ fwd_tx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t
 
 /** What the control methods need to see. */
 struct fwd_app {
-	const struct fwd_conf *conf;        /**< options */
-	struct pvp_stats *stats;            /**< counters */
-	uint16_t nb_ports;                  /**< ports forwarded */
-	uint16_t port_ids[FWD_MAX_PORTS];   /**< stats index -> ethdev port id */
-	uint16_t nb_txq;                    /**< TX queues per port */
-	uint16_t nb_lcores;                 /**< forwarding lcores used */
+	const struct fwd_conf *conf;		 /**< options */
+	struct pvp_stats *stats;		 /**< counters */
+	uint16_t nb_ports;			 /**< ports forwarded */
+	uint16_t port_ids[FWD_MAX_PORTS];	 /**< stats index -> ethdev port id */
+	uint16_t nb_txq;			 /**< TX queues per port */
+	uint16_t nb_lcores;			 /**< forwarding lcores used */
 	struct fwd_lcore *lcores[RTE_MAX_LCORE]; /**< by rank */
-	volatile bool *running;             /**< false once forwarding stopped */
+	volatile bool *running;			 /**< false once forwarding stopped */
 };
 
 struct pvp_ctl_server;
@@ -233,8 +232,7 @@ const char *fwd_topology_name(enum fwd_topology t);
  * ({"stream","rx_packets","gaps","dup","ooo"}), sorted by stream id.
  * Sets @p unsigned_rx and @p untracked. Reader side, any thread.
  */
-json_t *fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx,
-			     uint64_t *untracked);
+json_t *fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx, uint64_t *untracked);
 
 /**
  * Ask every lcore to forget its streams and wait for the acknowledgements.

@@ -48,13 +48,11 @@ ctl_port_json(const struct fwd_app *app, uint16_t idx)
 		rte_ether_format_addr(mac, sizeof(mac), &ea);
 	memset(&link, 0, sizeof(link));
 	rte_eth_link_get_nowait(pid, &link);
-	return json_pack("{s:i, s:i, s:s, s:s, s:b, s:I, s:i, s:i}", "port", idx, "eth_port_id",
-			 pid, "name", name, "mac", mac, "link_up", link.link_status != 0,
-			 "speed_mbps",
-			 (json_int_t)(link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ?
-					      0 :
-					      link.link_speed),
-			 "rxq", app->conf->nb_rxq, "txq", app->nb_txq);
+	return json_pack(
+		"{s:i, s:i, s:s, s:s, s:b, s:I, s:i, s:i}", "port", idx, "eth_port_id", pid, "name",
+		name, "mac", mac, "link_up", link.link_status != 0, "speed_mbps",
+		(json_int_t)(link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : link.link_speed),
+		"rxq", app->conf->nb_rxq, "txq", app->nb_txq);
 }
 
 static int
@@ -79,12 +77,12 @@ ctl_info(json_t *info, void *arg)
 			const struct fwd_stream *fs = &lc->streams[s];
 
 			json_array_append_new(streams,
-					      json_pack("{s:i, s:i, s:i, s:i}", "rx_port", fs->rx_idx,
-							"rxq", fs->rx_queue, "tx_port", fs->tx_idx,
-							"txq", fs->tx_queue));
+					      json_pack("{s:i, s:i, s:i, s:i}", "rx_port",
+							fs->rx_idx, "rxq", fs->rx_queue, "tx_port",
+							fs->tx_idx, "txq", fs->tx_queue));
 		}
-		json_array_append_new(lcores, json_pack("{s:i, s:o}", "lcore", lc->lcore_id,
-							"streams", streams));
+		json_array_append_new(
+			lcores, json_pack("{s:i, s:o}", "lcore", lc->lcore_id, "streams", streams));
 	}
 	json_object_set_new(info, "mode", json_string(app->conf->engine->name));
 	json_object_set_new(info, "topology", json_string(fwd_topology_name(app->conf->topology)));

@@ -186,10 +186,10 @@ fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx, uint64_t 
 	}
 	qsort(sum, nb, sizeof(*sum), seq_sum_cmp);
 	for (j = 0; j < nb; j++) {
-		json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I}", "stream", (json_int_t)sum[j].stream,
-				      "rx_packets", (json_int_t)sum[j].rx, "gaps",
-				      (json_int_t)sum[j].gaps, "dup", (json_int_t)sum[j].dup, "ooo",
-				      (json_int_t)sum[j].ooo);
+		json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I}", "stream",
+				      (json_int_t)sum[j].stream, "rx_packets",
+				      (json_int_t)sum[j].rx, "gaps", (json_int_t)sum[j].gaps, "dup",
+				      (json_int_t)sum[j].dup, "ooo", (json_int_t)sum[j].ooo);
 
 		if (o == NULL || json_array_append_new(arr, o) != 0) {
 			json_decref(arr);

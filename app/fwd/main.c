@@ -45,20 +45,18 @@
 
 RTE_LOG_REGISTER_DEFAULT(fwd_logtype, NOTICE);
 
+/* clang-format off: one engine a line. */
 const struct fwd_engine *const fwd_engines[] = {
-	&fwd_io_engine,
-	&fwd_macswap_engine,
-	&fwd_mac_engine,
-	&fwd_5tswap_engine,
-	NULL,
+	&fwd_io_engine, &fwd_macswap_engine, &fwd_mac_engine, &fwd_5tswap_engine, NULL,
 };
+/* clang-format on */
 
-#define FWD_DEFAULT_CTL     "unix:/run/pvpkit/fwd.sock"
-#define FWD_MBUF_CACHE      256
+#define FWD_DEFAULT_CTL "unix:/run/pvpkit/fwd.sock"
+#define FWD_MBUF_CACHE	256
 /* Empty polls in a row before an lcore starts sleeping (--idle-sleep). */
-#define FWD_IDLE_POLLS      1024
+#define FWD_IDLE_POLLS 1024
 /* The main lcore, when it forwards too, looks at the clock this often. */
-#define FWD_TICK_POLLS      4096
+#define FWD_TICK_POLLS 4096
 
 static struct fwd_conf conf = {
 	.engine = &fwd_io_engine,
@@ -82,8 +80,7 @@ static bool port_started[FWD_MAX_PORTS];
 
 /* Setup failure: one line on stderr, exit code 2 (bad input, or the
  * machine cannot do what was asked). rte_exit() would print two lines. */
-static void __rte_noreturn __attribute__((format(printf, 1, 2)))
-fwd_die(const char *fmt, ...)
+static void __rte_noreturn __attribute__((format(printf, 1, 2))) fwd_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -363,7 +360,9 @@ fwd_assign_streams(void)
 	uint16_t p, q;
 
 	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
 		fl[nb_fl++] = lcore;
+	}
 	/* With a single lcore, the main lcore forwards (and keeps time). */
 	if (nb_fl == 0)
 		fl[nb_fl++] = rte_get_main_lcore();
@@ -392,11 +391,12 @@ fwd_assign_streams(void)
 		lc->lcore_id = fl[k];
 		lc->rank = k;
 		if (conf.seq_check) {
-			lc->seq = rte_zmalloc_socket("fwd_seq", sizeof(*lc->seq),
-						     RTE_CACHE_LINE_SIZE,
-						     rte_lcore_to_socket_id(fl[k]));
+			lc->seq =
+				rte_zmalloc_socket("fwd_seq", sizeof(*lc->seq), RTE_CACHE_LINE_SIZE,
+						   rte_lcore_to_socket_id(fl[k]));
 			if (lc->seq == NULL)
-				fwd_die("cannot allocate --seq-check tables: out of hugepage memory");
+				fwd_die("cannot allocate --seq-check tables: out of hugepage "
+					"memory");
 		}
 		app.lcores[k] = lc;
 	}
@@ -486,8 +486,8 @@ fwd_port_init(uint16_t idx)
 			conf.nb_rxq, app.nb_txq, strerror(-ret));
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nb_rxd, &nb_txd);
 	if (ret != 0)
-		fwd_die("port %u (%s): --rxd %u/--txd %u not possible: %s", idx, name,
-			conf.nb_rxd, conf.nb_txd, strerror(-ret));
+		fwd_die("port %u (%s): --rxd %u/--txd %u not possible: %s", idx, name, conf.nb_rxd,
+			conf.nb_txd, strerror(-ret));
 
 	socket = fwd_port_socket(idx);
 	/* The RX ring, the peer's TX ring, one burst and one cache per lcore. */
@@ -498,11 +498,9 @@ fwd_port_init(uint16_t idx)
 	port_pool[idx] = rte_pktmbuf_pool_create(pool_name, nb_mbufs, FWD_MBUF_CACHE, 0,
 						 RTE_MBUF_DEFAULT_BUF_SIZE, socket);
 	if (port_pool[idx] == NULL && socket != SOCKET_ID_ANY) {
-		FWD_LOG(WARNING, "port %u: no memory on socket %d, using any socket", idx,
-			socket);
+		FWD_LOG(WARNING, "port %u: no memory on socket %d, using any socket", idx, socket);
 		port_pool[idx] = rte_pktmbuf_pool_create(pool_name, nb_mbufs, FWD_MBUF_CACHE, 0,
-							 RTE_MBUF_DEFAULT_BUF_SIZE,
-							 SOCKET_ID_ANY);
+							 RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	}
 	if (port_pool[idx] == NULL)
 		fwd_die("port %u (%s): cannot create a pool of %u mbufs: %s (hugepages?)", idx,
@@ -531,8 +529,7 @@ fwd_port_init(uint16_t idx)
 	/* A guest forwarder gets frames for MACs other than its own. */
 	ret = rte_eth_promiscuous_enable(pid);
 	if (ret != 0 && ret != -ENOTSUP)
-		FWD_LOG(WARNING, "port %u (%s): promiscuous mode: %s", idx, name,
-			strerror(-ret));
+		FWD_LOG(WARNING, "port %u (%s): promiscuous mode: %s", idx, name, strerror(-ret));
 
 	if (pvp_stats_bind_ethdev(app.stats, idx, pid) != 0 ||
 	    pvp_stats_set_port_name(app.stats, idx, name) != 0)
@@ -580,8 +577,8 @@ fwd_print_period(void)
 			if (pvp_stats_rates(snap_diff, p, &r) != 0)
 				memset(&r, 0, sizeof(r));
 			printf("port %u %s: rx %.3f Mpps tx %.3f Mpps | rx_packets %" PRIu64
-			       " tx_packets %" PRIu64 " rx_dropped %" PRIu64
-			       " tx_dropped %" PRIu64 "\n",
+			       " tx_packets %" PRIu64 " rx_dropped %" PRIu64 " tx_dropped %" PRIu64
+			       "\n",
 			       p, ps->name, r.rx_pps / 1e6, r.tx_pps / 1e6,
 			       ps->c[PVP_STATS_rx_packets], ps->c[PVP_STATS_tx_packets],
 			       ps->c[PVP_STATS_rx_dropped], ps->c[PVP_STATS_tx_dropped]);
@@ -657,9 +654,9 @@ fwd_print_totals(void)
 		json_t *s;
 
 		json_array_foreach(streams, i, s)
-			printf("total stream %" JSON_INTEGER_FORMAT ": rx_packets=%" JSON_INTEGER_FORMAT
-			       " gaps=%" JSON_INTEGER_FORMAT " dup=%" JSON_INTEGER_FORMAT
-			       " ooo=%" JSON_INTEGER_FORMAT "\n",
+			printf("total stream %" JSON_INTEGER_FORMAT
+			       ": rx_packets=%" JSON_INTEGER_FORMAT " gaps=%" JSON_INTEGER_FORMAT
+			       " dup=%" JSON_INTEGER_FORMAT " ooo=%" JSON_INTEGER_FORMAT "\n",
 			       json_integer_value(json_object_get(s, "stream")),
 			       json_integer_value(json_object_get(s, "rx_packets")),
 			       json_integer_value(json_object_get(s, "gaps")),
@@ -757,7 +754,8 @@ main(int argc, char **argv)
 	signal(SIGINT, fwd_signal);
 	signal(SIGTERM, fwd_signal);
 
-	RTE_ETH_FOREACH_DEV(pid) {
+	RTE_ETH_FOREACH_DEV(pid)
+	{
 		if (app.nb_ports >= FWD_MAX_PORTS)
 			fwd_die("more than %d ports", FWD_MAX_PORTS);
 		app.port_ids[app.nb_ports++] = pid;
@@ -765,8 +763,7 @@ main(int argc, char **argv)
 	if (app.nb_ports == 0)
 		fwd_die("no ports: give devices with --vdev or PCI addresses");
 	if (conf.topology == FWD_TOPO_PAIRED && (app.nb_ports & 1))
-		fwd_die("--topology paired needs an even number of ports, have %u",
-			app.nb_ports);
+		fwd_die("--topology paired needs an even number of ports, have %u", app.nb_ports);
 	app.conf = &conf;
 	app.running = &fwd_running;
 

@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+#
+# pvpkit-fwd side by side with dpdk-testpmd: one forwarding core, 64 B
+# frames, same EAL options, devices and CPUs (-l 0-1 --main-lcore 1, so
+# forwarding runs on lcore 0), every tool's rate read the same way (port
+# counters through DPDK telemetry, /ethdev/stats), runs alternating the
+# tools. Not a test: numbers depend on the machine being quiet.
+#
+#   tools/bench/fwd_bench.sh [-b BUILD_DIR] [-r RUNS] [-d SECONDS] [-w WARMUP] [-s null|vhost|all]
+#
+# Scenarios:
+#   null   net_null0 rx -> net_null0 tx (loop topology), no peer.
+#   vhost  the tool on virtio-user (the guest side); the host-side peer is
+#          dpdk-testpmd in io mode on lcore 1 with net_null0 (source and
+#          sink) paired with net_vhost0, the same peer for every tool. The
+#          rate is the guest port's TX.
+# Tools: testpmd-io, testpmd-macswap, fwd-io, fwd-macswap, fwd-macswap-seq
+# (pvpkit-fwd --seq-check).
+
+set -u
+BUILD=${PVP_BUILD_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/build}
+RUNS=3
+DUR=5
+WARM=2
+SCEN=all
+while getopts "b:r:d:w:s:h" o; do
+    case $o in
+    b) BUILD=$OPTARG ;;
+    r) RUNS=$OPTARG ;;
+    d) DUR=$OPTARG ;;
+    w) WARM=$OPTARG ;;
+    s) SCEN=$OPTARG ;;
+    *) sed -n '4,20p' "$0"; exit 2 ;;
+    esac
+done
+HERE=$(cd "$(dirname "$0")" && pwd)
+PY=/usr/bin/python3
+FWD=$BUILD/app/fwd/pvpkit-fwd
+TESTPMD=$(command -v dpdk-testpmd) || { echo "dpdk-testpmd not found"; exit 2; }
+[ -x "$FWD" ] || { echo "pvpkit-fwd not built: $FWD"; exit 2; }
+TMP=$(mktemp -d /tmp/fwd-bench.XXXXXX)
+RESULTS=$TMP/results.txt
+PIDS=""
+
+cleanup() {
+    local p
+    for p in $PIDS; do kill "$p" 2>/dev/null; done
+    for p in $PIDS; do
+        for _ in $(seq 20); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$p" 2>/dev/null
+    done
+    PIDS=""
+}
+trap 'cleanup; rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+
+busy=$(top -b -n 1 | awk 'NR > 7 && $9 > 50 {print $12}' | sort -u | tr '\n' ' ')
+[ -n "$busy" ] && echo "warning: busy processes now: $busy (numbers will be low)"
+
+# eal PREFIX: the EAL options every tool gets.
+eal() {
+    echo "-l 0-1 --main-lcore 1 --in-memory --no-pci --single-file-segments -m 256" \
+        "--file-prefix=$1 --log-level=lib.eal:error"
+}
+
+# tool_cmd TOOL: the command line after the EAL options.
+tool_args() {
+    local common_tp="--port-topology=loop --nb-cores=1 --rxq=1 --txq=1 --rxd=1024 --txd=1024 --burst=32 --stats-period 1"
+    local common_fwd="--topology loop --rxq 1 --txq 1 --rxd 1024 --txd 1024 --burst 32 --ctl none"
+    case $1 in
+    testpmd-io) echo "$TESTPMD|-- --forward-mode=io $common_tp" ;;
+    testpmd-macswap) echo "$TESTPMD|-- --forward-mode=macswap $common_tp" ;;
+    fwd-io) echo "$FWD|-- --mode io $common_fwd" ;;
+    fwd-macswap) echo "$FWD|-- --mode macswap $common_fwd" ;;
+    fwd-macswap-seq) echo "$FWD|-- --mode macswap --seq-check $common_fwd" ;;
+    esac
+}
+
+wait_telemetry() {
+    for _ in $(seq 100); do
+        [ -S "/var/run/dpdk/$1/dpdk_telemetry.v2" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# run_one SCENARIO TOOL RUN: print the tool's TX Mpps on its port 0.
+run_one() {
+    local scen=$1 tool=$2 run=$3 prefix=fwdb-$2-$3-$$ spec bin args dev rate host
+    spec=$(tool_args "$tool")
+    bin=${spec%%|*}
+    args=${spec#*|}
+    if [ "$scen" = null ]; then
+        dev="--vdev net_null0"
+    else
+        # The peer: the vhost-user server, forwarding on lcore 1.
+        host=fwdb-host-$tool-$run-$$
+        "$TESTPMD" -l 0-1 --main-lcore 0 --in-memory --no-pci --single-file-segments -m 256 \
+            --file-prefix="$host" --log-level=lib.eal:error \
+            --vdev net_null0 --vdev "net_vhost0,iface=$TMP/vhost.sock,queues=1" -- \
+            --forward-mode=io --port-topology=paired --nb-cores=1 --rxd=1024 --txd=1024 \
+            --burst=32 --stats-period 1 >"$TMP/host-$tool-$run.log" 2>&1 &
+        PIDS="$PIDS $!"
+        for _ in $(seq 100); do [ -S "$TMP/vhost.sock" ] && break; sleep 0.1; done
+        dev="--vdev virtio_user0,path=$TMP/vhost.sock,queues=1"
+    fi
+    # shellcheck disable=SC2086
+    "$bin" $(eal "$prefix") $dev $args >"$TMP/$scen-$tool-$run.log" 2>&1 &
+    PIDS="$PIDS $!"
+    if ! wait_telemetry "$prefix"; then
+        echo "$tool: no telemetry socket; log:" >&2
+        tail -5 "$TMP/$scen-$tool-$run.log" >&2
+        cleanup
+        return 1
+    fi
+    sleep "$WARM"
+    rate=$($PY "$HERE/fwd_telemetry.py" "$prefix" --rate 0 "$DUR" |
+        $PY -c 'import json,sys; print("%.3f" % (json.load(sys.stdin)["tx_pps"] / 1e6))')
+    cleanup
+    rm -f "$TMP/vhost.sock"
+    echo "$rate"
+}
+
+TOOLS="testpmd-macswap fwd-macswap testpmd-io fwd-io fwd-macswap-seq"
+for scen in null vhost; do
+    [ "$SCEN" = all ] || [ "$SCEN" = "$scen" ] || continue
+    for run in $(seq "$RUNS"); do
+        # Alternate the order every run so drift hits every tool alike.
+        order=$TOOLS
+        [ $((run % 2)) = 0 ] && order=$(echo "$TOOLS" | tr ' ' '\n' | tac | tr '\n' ' ')
+        for tool in $order; do
+            r=$(run_one "$scen" "$tool" "$run") || r=nan
+            echo "$scen $tool run $run: $r Mpps"
+            echo "$scen $tool $r" >>"$RESULTS"
+        done
+    done
+done
+$PY "$HERE/fwd_bench_summary.py" "$RESULTS"
