@@ -110,11 +110,15 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 	for (i = 0; i < t->nb_hops; i++) {
 		if (jobs[i].ret < 0 && ret == 0) {
 			ret = jobs[i].ret;
-			if (strstr(jobs[i].err, "unreachable") != NULL)
+			bool gone = ret == -ENOTCONN || ret == -ETIMEDOUT ||
+				    ret == -ECONNREFUSED || ret == -ECONNRESET || ret == -EPIPE;
+
+			if (strstr(jobs[i].err, "unreachable") != NULL ||
+			    (!gone && strncmp(jobs[i].err, "hop ", 4) == 0))
 				snprintf(err, err_len, "%s", jobs[i].err);
 			else
-				snprintf(err, err_len, "hop %s unreachable: %s", t->hops[i].hop.name,
-					 jobs[i].err);
+				snprintf(err, err_len, "hop %s%s: %s", t->hops[i].hop.name,
+					 gone ? " unreachable" : "", jobs[i].err);
 		}
 	}
 	return ret;
