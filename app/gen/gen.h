@@ -239,6 +239,16 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 	uint16_t chg[RTE_DIM(c->off)];
 	unsigned int i, k;
 
+	/* The common case: one checksum (IPv4 UDP/TCP) covers the bytes. */
+	if (likely(c->n == 1 && (c->flags[0] & PVP_CSUM_F_DATA))) {
+		uint16_t *p = (uint16_t *)(pkt + c->off[0]);
+		uint16_t r = (uint16_t)~gen_fold((uint16_t)~*p + delta);
+
+		if (r == 0 && (c->flags[0] & PVP_CSUM_F_UDP))
+			r = 0xffff;
+		*p = r;
+		return;
+	}
 	for (i = 0; i < c->n; i++) {
 		uint16_t *p = (uint16_t *)(pkt + c->off[i]);
 		uint8_t f = c->flags[i];

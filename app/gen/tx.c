@@ -153,11 +153,11 @@ gen_mbuf_prep(struct rte_mbuf *m, uint64_t rearm, uint16_t len)
  * pool). Returns the bytes built.
  */
 static __rte_always_inline uint64_t
-gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm)
+gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm,
+	  uint32_t ts)
 {
 	const struct gen_stream *st = w->st;
 	const struct pvp_stream *ps = st->ps;
-	uint32_t ts = (uint32_t)rte_rdtsc();
 	uint32_t seq = w->seq;
 	uint64_t bytes = 0;
 	unsigned int i, j;
@@ -290,7 +290,8 @@ gen_tx_lcore_main(void *arg)
 	struct gen_ctx *g = &gen;
 	struct rte_mbuf *pkts[GEN_BURST];
 	uint32_t seen_gen = 0;
-	uint64_t rearm;
+	uint64_t rearm, prev_tsc = 0;
+	unsigned int prev_sent = 0;
 	double cyc2pkt[GEN_MAX_STREAMS];
 	uint64_t catchup[GEN_MAX_STREAMS];
 	struct rte_mbuf tmpl_mbuf;
@@ -308,7 +309,7 @@ gen_tx_lcore_main(void *arg)
 		/* State first: control writes run_gen before state. */
 		uint32_t state = __atomic_load_n(&tl->state, __ATOMIC_ACQUIRE);
 		uint32_t rg = __atomic_load_n(&tl->run_gen, __ATOMIC_ACQUIRE);
-		uint64_t now, t_start;
+		uint64_t now;
 		unsigned int sent_any = 0, active = 0;
 		uint16_t i;
 
@@ -328,6 +329,7 @@ gen_tx_lcore_main(void *arg)
 			__atomic_store_n(&tl->acked_gen, rg, __ATOMIC_RELEASE);
 		}
 		if (state != GEN_TX_RUN) {
+			prev_sent = 0;
 			__atomic_store_n(&tl->stopped, 1, __ATOMIC_RELEASE);
 			if (g->opt.idle_sleep_us != 0)
 				usleep(g->opt.idle_sleep_us);
@@ -336,7 +338,14 @@ gen_tx_lcore_main(void *arg)
 			continue;
 		}
 		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
-		t_start = now = rte_rdtsc();
+		/*
+		 * One TSC read per turn: pacing, the burst's TX timestamp and
+		 * the busy-cycles account all use it (rdtsc traps in some VMs).
+		 */
+		now = rte_rdtsc();
+		if (prev_sent != 0)
+			tl->cycles_busy += now - prev_tsc;
+		prev_tsc = now;
 		for (i = 0; i < tl->nb_ws; i++) {
 			struct gen_wstream *w = tl->ws[i];
 			unsigned int n, sent, tries;
@@ -350,7 +359,7 @@ gen_tx_lcore_main(void *arg)
 				continue;
 			if (rte_mempool_get_bulk(w->mp, (void **)pkts, n) != 0)
 				continue; /* all mbufs in flight: try again later */
-			bytes = gen_build(w, pkts, n, rearm);
+			bytes = gen_build(w, pkts, n, rearm, (uint32_t)now);
 			sent = rte_eth_tx_burst(tl->eth_port, tl->queue, pkts, (uint16_t)n);
 			for (tries = 0; sent < n && tries < g->opt.tx_retry; tries++)
 				sent += rte_eth_tx_burst(tl->eth_port, tl->queue, pkts + sent,
@@ -374,12 +383,13 @@ gen_tx_lcore_main(void *arg)
 			pvp_stats_txq_add(tl->stq, sent, bytes, n - sent);
 			sent_any += sent;
 		}
+		/* Cycles of a turn that sent are counted at the next turn. */
+		prev_sent = sent_any;
 		if (sent_any != 0) {
-			tl->cycles_busy += rte_rdtsc() - t_start;
 			tl->pkts_busy += sent_any;
 		} else if (active == 0) {
 			/* Every stream is done: the run is over for this lcore. */
-			tl->finish_tsc = rte_rdtsc();
+			tl->finish_tsc = now;
 			__atomic_store_n(&tl->state, GEN_TX_IDLE, __ATOMIC_RELEASE);
 		} else if (g->opt.idle_sleep_us != 0) {
 			usleep(g->opt.idle_sleep_us);
