@@ -146,22 +146,13 @@ pidfile_pid() {
 	echo "$p"
 }
 
-# Processes that belong to this testbed, found by what they run and the run
-# dir or file prefixes on their command line (covers a lost pid file).
+# Processes that belong to this testbed, found by what they run (argv[0])
+# and the run dir or file prefixes on their command line (covers a lost
+# pid file). One pgrep: forking per /proc entry is slow on a loaded box.
 testbed_pids() {
-	local d pid cmd
-	for d in /proc/[0-9]*; do
-		pid=${d#/proc/}
-		[ "$pid" = $$ ] && continue
-		cmd=$(tr '\0' ' ' 2>/dev/null <"$d/cmdline") || continue
-		case "$cmd" in
-		*ovs-vswitchd* | *ovsdb-server* | *dpdk-testpmd* | *pvpkit-gen* | *pvpkit-fwd*) ;;
-		*) continue ;;
-		esac
-		case "$cmd" in
-		*"$RUNDIR/"* | *"$TB_ID-"*) echo "$pid" ;;
-		esac
-	done
+	local dir_re
+	dir_re=$(printf '%s' "$RUNDIR/" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
+	pgrep -f "^[^ ]*(ovs-vswitchd|ovsdb-server|dpdk-testpmd|pvpkit-gen|pvpkit-fwd)[^ ]* .*($dir_re|$TB_ID-)" 2>/dev/null
 }
 
 # Wait until "$@" succeeds; at most WAIT_S seconds. Fails early when the

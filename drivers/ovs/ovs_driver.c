@@ -53,11 +53,15 @@ struct ovs_hop {
 	uint32_t l3_base;                       /* first IPv4 address */
 	unsigned int l4_base;                   /* first UDP port */
 	bool l2_reverse_dst;                    /* reverse l2 rules match dl_dst */
+	bool stats_ovsdb;                       /* counters from OVSDB, not OpenFlow */
+	long ofport[COORD_MAX_PORTS];           /* OpenFlow port numbers, -1 unknown */
 };
 
 /* Names that reach ovs-ofctl/ovs-appctl arguments: keep them to what OVS
  * itself allows in port and bridge names, minus anything a shell or the
  * flow syntax would read specially. */
+static int ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len);
+
 static bool
 ovs_name_ok(const char *s)
 {
@@ -154,7 +158,7 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 	const json_t *fb = json_object_get(conf, "flow_base");
 	const json_t *to = json_object_get(conf, "timeout_ms");
 	const json_t *v;
-	const char *l2rev;
+	const char *l2rev, *stats;
 	size_t i;
 	int rc;
 
@@ -245,6 +249,13 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 			h->l4_base = (unsigned int)json_integer_value(l4);
 		}
 	}
+	stats = json_string_value(json_object_get(conf, "stats"));
+	if (stats != NULL && strcmp(stats, "ovsdb") != 0 && strcmp(stats, "openflow") != 0)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: \"stats\" must be \"openflow\" or \"ovsdb\"");
+	h->stats_ovsdb = stats != NULL && strcmp(stats, "ovsdb") == 0;
+	for (i = 0; i < COORD_MAX_PORTS; i++)
+		h->ofport[i] = -1;
 	l2rev = json_string_value(json_object_get(conf, "l2_reverse_match"));
 	if (l2rev != NULL && strcmp(l2rev, "dl_src") != 0 && strcmp(l2rev, "dl_dst") != 0)
 		return ovs_fail(err, err_len, -EINVAL,
@@ -429,10 +440,10 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name,
 	return 0;
 }
 
+/* Counters as ovs-vswitchd last wrote them to OVSDB. */
 static int
-ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len)
 {
-	struct ovs_hop *h = hop->priv;
 	struct timespec ts;
 	json_t *rows;
 	unsigned int i;
@@ -496,6 +507,10 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 			      h->db.remote);
 		goto fail;
 	}
+	/* Every port must exist now; the OpenFlow numbers map dump-ports. */
+	rc = ovs_load_ofports(h, err, err_len);
+	if (rc < 0)
+		goto fail;
 	return 0;
 fail:
 	ovs_close(hop);
@@ -537,6 +552,229 @@ ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *
 	argv[n++] = cmd;
 	argv[n] = NULL;
 	return ovs_tool(h, argv, NULL, 0, h->timeout_ms, out, err, err_len);
+}
+
+/* Refresh the OpenFlow port numbers of the hop's ports from OVSDB. */
+static int
+ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len)
+{
+	json_t *rows;
+	unsigned int i;
+	int rc;
+
+	rc = ovs_select(h, &rows, err, err_len);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < h->nb_ports; i++) {
+		const json_t *of = json_object_get(json_array_get(rows, i), "ofport");
+
+		/* An Interface without a port number yet is ["set", []]. */
+		h->ofport[i] = json_is_integer(of) && json_integer_value(of) > 0 ?
+				       (long)json_integer_value(of) :
+				       -1;
+	}
+	json_decref(rows);
+	return 0;
+}
+
+/* One port of `ovs-ofctl dump-ports` output. */
+struct ovs_ofp {
+	long ofport;               /* OpenFlow number; OFPP_LOCAL = 65534 */
+	struct coord_port p;       /* rx/tx counters */
+	bool has_reason[sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0])];
+	uint64_t reason[sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0])];
+};
+
+/*
+ * Parse "k=v, k=v, ..." into the rx or tx counters (dir 'r'/'t') or the
+ * custom statistics (dir 'c'). "?" is a counter the port does not have.
+ * @return 0 or -EPROTO.
+ */
+static int
+ovs_ofp_pairs(char *s, char dir, struct ovs_ofp *o)
+{
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(s, ", \t", &save); tok != NULL; tok = strtok_r(NULL, ", \t", &save)) {
+		char *eq = strchr(tok, '='), *end;
+		uint64_t v = 0;
+		size_t i;
+
+		if (eq == NULL)
+			return -EPROTO;
+		*eq++ = '\0';
+		if (strcmp(eq, "?") != 0) {
+			errno = 0;
+			v = strtoull(eq, &end, 10);
+			if (errno != 0 || end == eq || *end != '\0')
+				return -EPROTO;
+		}
+		if (dir == 'c') {
+			for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
+				if (strcmp(tok, ovs_drop_reasons[i]) == 0) {
+					o->has_reason[i] = true;
+					o->reason[i] = v;
+				}
+			}
+			continue;
+		}
+		if (strcmp(tok, "pkts") == 0)
+			*(dir == 'r' ? &o->p.rx_packets : &o->p.tx_packets) = v;
+		else if (strcmp(tok, "bytes") == 0)
+			*(dir == 'r' ? &o->p.rx_bytes : &o->p.tx_bytes) = v;
+		else if (strcmp(tok, "drop") == 0)
+			*(dir == 'r' ? &o->p.rx_dropped : &o->p.tx_dropped) = v;
+		else if (strcmp(tok, "errs") == 0)
+			*(dir == 'r' ? &o->p.rx_errors : &o->p.tx_errors) = v;
+	}
+	return 0;
+}
+
+/*
+ * Parse the text of `ovs-ofctl -O OpenFlow14 --no-names dump-ports`:
+ *   port  1: rx pkts=N, bytes=N, drop=N, errs=?, ...
+ *            tx pkts=N, bytes=N, drop=N, errs=?, coll=?
+ *            duration=...s / rx rfc2819 ... / tx rfc2819 ...
+ *            CUSTOM Statistics
+ *                       ovs_tx_retries=0, ovs_tx_failure_drops=0, ...
+ * @return the number of ports in @p o (at most @p max), or -EPROTO.
+ */
+static int
+ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max)
+{
+	char *save = NULL, *line;
+	int n = 0;
+	char mode = 0; /* 'c' inside CUSTOM Statistics */
+
+	if (strncmp(text, "OFPST_PORT reply", 16) != 0)
+		return -EPROTO;
+	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		char *l = line + strspn(line, " \t");
+
+		if (strncmp(l, "OFPST_PORT reply", 16) == 0 || l[0] == '\0')
+			continue;
+		if (strncmp(l, "port ", 5) == 0) {
+			char *colon = strchr(l, ':'), *num = l + 5 + strspn(l + 5, " "), *end;
+
+			if (colon == NULL || (unsigned int)n == max)
+				return -EPROTO;
+			memset(&o[n], 0, sizeof(o[n]));
+			if (strncmp(num, "LOCAL", 5) == 0) {
+				o[n].ofport = 65534;
+			} else {
+				o[n].ofport = strtol(num, &end, 10);
+				if (end == num || end != colon)
+					return -EPROTO;
+			}
+			n++;
+			mode = 0;
+			l = colon + 1 + strspn(colon + 1, " ");
+		}
+		if (n == 0)
+			return -EPROTO;
+		if (strncmp(l, "rx pkts=", 8) == 0 || strncmp(l, "tx pkts=", 8) == 0) {
+			if (ovs_ofp_pairs(l + 3, l[0], &o[n - 1]) < 0)
+				return -EPROTO;
+		} else if (strncmp(l, "CUSTOM Statistics", 17) == 0) {
+			mode = 'c';
+		} else if (mode == 'c' && strchr(l, '=') != NULL) {
+			if (ovs_ofp_pairs(l, 'c', &o[n - 1]) < 0)
+				return -EPROTO;
+		}
+		/* duration=, rx/tx rfc2819 ...: not needed. */
+	}
+	return n;
+}
+
+/*
+ * Live counters from OpenFlow port stats. OVSDB's statistics column is
+ * refreshed only every stats-update-interval (at least 5 s), so right
+ * after a trial it still holds numbers from before the traffic stopped;
+ * the OpenFlow reply is read from the netdevs at the time of the request.
+ */
+static int
+ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len)
+{
+	const char *argv[] = {"ovs-ofctl", "-O", "OpenFlow14", "--no-names", "dump-ports",
+			      h->ofctl_target, NULL};
+	struct ovs_ofp *o;
+	struct coord_ovs_out out;
+	struct timespec ts;
+	unsigned int i, k, max = 1024;
+	bool reloaded = false;
+	int n, rc;
+
+	for (i = 0; i < h->nb_ports; i++) {
+		if (h->ofport[i] < 0 && !reloaded) {
+			rc = ovs_load_ofports(h, err, err_len);
+			if (rc < 0)
+				return rc;
+			reloaded = true;
+		}
+	}
+	rc = ovs_tool(h, argv, NULL, 0, h->timeout_ms, &out, err, err_len);
+	if (rc < 0) {
+		if (rc == -EIO && strstr(err, "No such file") != NULL) {
+			char e2[200];
+
+			snprintf(e2, sizeof(e2), "%s", err);
+			snprintf(err, err_len, "hop unreachable: %s", e2);
+		}
+		return rc;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	o = calloc(max, sizeof(*o));
+	if (o == NULL) {
+		free(out.out);
+		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+	}
+	n = ovs_parse_dump_ports(out.out, o, max);
+	free(out.out);
+	if (n < 0) {
+		free(o);
+		return ovs_fail(err, err_len, -EPROTO,
+				"ovs: unexpected ovs-ofctl dump-ports output from %s",
+				h->ofctl_target);
+	}
+	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->nb_ports = h->nb_ports;
+	for (i = 0; i < h->nb_ports; i++) {
+		struct coord_port *p = &snap->port[i];
+		int j;
+
+		for (j = 0; j < n && o[j].ofport != h->ofport[i]; j++)
+			;
+		if (j == n) {
+			/* Renumbered (port re-added)? Look again once. */
+			h->ofport[i] = -1;
+			free(o);
+			return ovs_fail(err, err_len, -ENOENT,
+					"ovs: Interface %s is not on bridge %s (dump-ports)",
+					h->ports[i], h->bridge);
+		}
+		*p = o[j].p;
+		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
+		for (k = 0; k < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); k++) {
+			if (!o[j].has_reason[k] || p->nb_reasons == COORD_MAX_REASONS)
+				continue;
+			snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
+				 ovs_drop_reasons[k]);
+			p->reasons[p->nb_reasons].value = o[j].reason[k];
+			p->nb_reasons++;
+		}
+	}
+	free(o);
+	return 0;
+}
+
+static int
+ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+{
+	struct ovs_hop *h = hop->priv;
+
+	if (h->stats_ovsdb)
+		return ovs_snapshot_ovsdb(h, snap, err, err_len);
+	return ovs_snapshot_openflow(h, snap, err, err_len);
 }
 
 static int

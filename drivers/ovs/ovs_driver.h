@@ -6,9 +6,15 @@
  * @file
  * Hop driver "ovs": Open vSwitch with DPDK.
  *
- * Counters come from OVSDB (RFC 7047 JSON-RPC spoken to ovsdb-server,
- * table Interface, column statistics); PMD context from
- * `ovs-appctl dpif-netdev/pmd-stats-show`; rules through `ovs-ofctl`.
+ * Ports, their OpenFlow numbers and link states come from OVSDB (RFC 7047
+ * JSON-RPC spoken to ovsdb-server with jansson). Counters come, by
+ * default, from `ovs-ofctl -O OpenFlow14 dump-ports` (read from the
+ * netdevs when asked, with OVS's custom drop counters), because
+ * ovs-vswitchd refreshes the OVSDB statistics column only every
+ * stats-update-interval (5 s at least): right after a trial OVSDB still
+ * holds older numbers. "stats": "ovsdb" reads that column instead (no
+ * process per snapshot, but up to 5 s old). PMD context comes from
+ * `ovs-appctl dpif-netdev/pmd-stats-show`; rules go in with `ovs-ofctl`.
  *
  * Topology members (the hop's object):
  * - "db": "unix:PATH" or "tcp:HOST:PORT" of ovsdb-server (required).
@@ -19,6 +25,7 @@
  * - "vswitchd_ctl": ovs-vswitchd's unixctl socket (overrides rundir's).
  * - "ssh": {"host", "user", "key", "port"}: run ovs-appctl/ovs-ofctl on
  *   that host with key authentication (ssh -o BatchMode=yes).
+ * - "stats": "openflow" (default) or "ovsdb", see above.
  * - "timeout_ms": bound on each OVSDB reply and each command (5000).
  * - "flow_base": {"l2": "02:00:00:00:00:00", "l3": "10.0.0.0",
  *   "l4": 1024}: first value matched by install_flows (flow i matches
