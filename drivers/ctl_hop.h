@@ -30,6 +30,7 @@ struct coord_ctl_hop {
 	unsigned int nb_ports;                 /**< ports in the topology */
 	char ports[COORD_MAX_PORTS][64];       /**< their names, topology order */
 	struct pvp_ctl_client *client;         /**< NULL until connected */
+	char loaded[320];                      /**< gen: profile last loaded, "" = unknown */
 };
 
 /**

@@ -81,7 +81,7 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 void
 coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], rate[64];
 	unsigned int ch, k, i, n;
 	int width = 0;
 	double lost_pct;
@@ -97,8 +97,14 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 	else
 		fprintf(f, "%u B, %s flows", r->conf.size,
 			coord_fmt_count(r->conf.flows, a, sizeof(a)));
+	if (r->conf.rate != NULL)
+		snprintf(rate, sizeof(rate), "%s", r->conf.rate);
+	else if (r->conf.rate_pps > 0)
+		snprintf(rate, sizeof(rate), "%.0f pps", r->conf.rate_pps);
+	else
+		snprintf(rate, sizeof(rate), "max");
 	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.duration_s,
-		r->conf.rate != NULL ? r->conf.rate : "max",
+		rate,
 		coord_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)),
 		coord_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), c, sizeof(c)));
 	for (ch = 0; ch < t->nb_chains; ch++) {
@@ -222,8 +228,12 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		json_object_set_new(j, "size", json_integer(r->conf.size));
 		json_object_set_new(j, "flows", json_integer(r->conf.flows));
 	}
-	json_object_set_new(j, "rate", r->conf.rate != NULL ? json_string(r->conf.rate) :
-				   json_string("max"));
+	if (r->conf.rate != NULL)
+		json_object_set_new(j, "rate", json_string(r->conf.rate));
+	else if (r->conf.rate_pps > 0)
+		json_object_set_new(j, "rate", json_real(r->conf.rate_pps));
+	else
+		json_object_set_new(j, "rate", json_string("max"));
 	if (r->traffic.streams != NULL)
 		json_object_set(j, "streams", r->traffic.streams);
 	if (r->context != NULL)

@@ -27,6 +27,7 @@
 
 #include "coord.h"
 #include "coord_driver.h"
+#include "coord_cmd.h"
 #ifdef COORD_HAVE_REPORT
 #include "coord_report.h"
 #endif
@@ -37,9 +38,6 @@
 #ifndef COORD_BUILD_ROOT
 #define COORD_BUILD_ROOT "build"
 #endif
-
-/** Default run dir of the local testbed (tools/testbed.sh). */
-#define COORD_TESTBED_RUNDIR "/run/pvpkit/testbed"
 
 extern volatile sig_atomic_t coord_interrupted;
 
@@ -71,6 +69,11 @@ main_usage(FILE *f)
 		"\n"
 		"Commands:\n"
 		"  trial     run one trial through a topology and print the per-hop table\n"
+#ifdef COORD_HAVE_REPORT
+		"  search    zero-loss throughput search (NDR/PDR) at one point\n"
+		"  run       searches over packet sizes x flow counts, then the reports\n"
+		"  report    rebuild summary JSON, CSV and plots from a results file\n"
+#endif
 		"  testbed   up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)\n"
 		"  help      this text; `pvpkit COMMAND --help` for a command's options\n");
 }
@@ -134,8 +137,8 @@ parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
 }
 
 /* The default topology: the one the local testbed wrote. */
-static const char *
-default_topology(char *buf, size_t len)
+const char *
+coord_default_topology(char *buf, size_t len)
 {
 	const char *rundir = getenv("PVP_TESTBED_RUNDIR");
 
@@ -251,7 +254,7 @@ cmd_trial(int argc, char **argv)
 		return usage_error("--rate: \"%s\" is not a rate (e.g. 100000, 500kpps, 1Mpps, "
 				   "10%%, 5Gbps, max)", c.rate);
 	if (topo_path == NULL)
-		topo_path = default_topology(topo_buf, sizeof(topo_buf));
+		topo_path = coord_default_topology(topo_buf, sizeof(topo_buf));
 
 	t = coord_topology_load(topo_path, coord_driver_find, err, sizeof(err));
 	if (t == NULL) {
@@ -372,6 +375,14 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "trial") == 0)
 		return cmd_trial(argc - 1, argv + 1);
+#ifdef COORD_HAVE_REPORT
+	if (strcmp(argv[1], "search") == 0)
+		return coord_cmd_search(argc - 1, argv + 1);
+	if (strcmp(argv[1], "run") == 0)
+		return coord_cmd_run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "report") == 0)
+		return coord_cmd_report(argc - 1, argv + 1);
+#endif
 	if (strcmp(argv[1], "testbed") == 0)
 		return cmd_testbed(argc - 1, argv + 1);
 	return usage_error("unknown command \"%s\"", argv[1]);

@@ -25,9 +25,21 @@ static int
 gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err,
 		  size_t err_len)
 {
+	struct coord_ctl_hop *h = hop->priv;
 	json_t *params, *res = NULL;
+	char key[sizeof(h->loaded)];
 	int ret;
 
+	/*
+	 * Searches run many trials of one profile: load it once, since
+	 * building the templates of many flows takes the generator time.
+	 */
+	if (t->profile != NULL)
+		snprintf(key, sizeof(key), "path:%s", t->profile);
+	else
+		snprintf(key, sizeof(key), "size:%u,flows:%u", t->size, t->flows);
+	if (strcmp(key, h->loaded) == 0)
+		goto start;
 	if (t->profile != NULL)
 		params = json_pack("{s:s}", "path", t->profile);
 	else
@@ -40,9 +52,12 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	ret = coord_ctl_hop_call(hop, "profile.load", params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
-	if (ret < 0)
+	if (ret < 0) {
+		h->loaded[0] = '\0';
 		return ret;
-
+	}
+	snprintf(h->loaded, sizeof(h->loaded), "%s", key);
+start:
 	if (t->rate != NULL)
 		params = json_pack("{s:s,s:f}", "rate", t->rate, "duration", t->duration_s);
 	else if (t->rate_pps > 0)
