@@ -58,6 +58,7 @@ struct gen_stream {
 	uint32_t cache_flows;   /* flows prebuilt in the cache, 0: none */
 	bool multi_tmpl;        /* several templates (IMIX, pcap): copy per packet */
 	bool fast_vars;         /* vars advanced incrementally (INC/DEC only) */
+	bool fast_inc1;         /* one 4-byte var, +1 per flow: the --flows shortcut */
 };
 
 /* Incremental state of one INC/DEC variable on the per-packet path. */
@@ -247,6 +248,19 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 		if (r == 0 && (c->flags[0] & PVP_CSUM_F_UDP))
 			r = 0xffff;
 		*p = r;
+		return;
+	}
+	/* Two independent ones: IPv4 header + UDP/TCP for an address. */
+	if (c->n == 2 && c->flags[0] == PVP_CSUM_F_DATA &&
+	    (c->flags[1] & ~PVP_CSUM_F_UDP) == PVP_CSUM_F_DATA) {
+		uint16_t *p0 = (uint16_t *)(pkt + c->off[0]);
+		uint16_t *p1 = (uint16_t *)(pkt + c->off[1]);
+		uint16_t r1 = (uint16_t)~gen_fold((uint16_t)~*p1 + delta);
+
+		*p0 = (uint16_t)~gen_fold((uint16_t)~*p0 + delta);
+		if (r1 == 0 && (c->flags[1] & PVP_CSUM_F_UDP))
+			r1 = 0xffff;
+		*p1 = r1;
 		return;
 	}
 	for (i = 0; i < c->n; i++) {

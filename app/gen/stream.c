@@ -300,6 +300,9 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 				st->cache_flows = (uint32_t)per_lcore;
 			else
 				st->fast_vars = gen_vars_fast(ps);
+			st->fast_inc1 = st->fast_vars && ps->n_vars == 1 &&
+					ps->vars[0].op == PVP_VAR_INC && ps->vars[0].step == 1 &&
+					ps->vars[0].div == 1 && ps->tmpl[0].slot[0].len == 4;
 		}
 	}
 	for (q = 0; q < g->opt.tx_cores; q++) {

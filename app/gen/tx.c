@@ -195,6 +195,17 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 					   st->hdr_copy);
 				if (++w->flow == w->flow_hi)
 					w->flow = w->flow_lo;
+			} else if (st->fast_inc1) {
+				/* One address +1 per flow, wrapping: no per-var loop. */
+				uint32_t v = w->vs[0].cur;
+
+				gen_var_write(d, &t->slot[0], v);
+				if (unlikely(++w->flow == w->flow_hi)) {
+					w->flow = w->flow_lo;
+					gen_vars_seek(w, w->flow);
+				} else {
+					w->vs[0].cur = v == ps->vars[0].max ? ps->vars[0].min : v + 1;
+				}
 			} else if (st->fast_vars) {
 				for (j = 0; j < ps->n_vars; j++)
 					gen_var_write(d, &t->slot[j], w->vs[j].cur);
