@@ -26,8 +26,8 @@
 RTE_LOG_REGISTER_DEFAULT(pvp_pkt_logtype, INFO);
 
 #define VXLAN_HLEN 8
-#define TCP_HLEN 20
-#define UDP_HLEN 8
+#define TCP_HLEN   20
+#define UDP_HLEN   8
 
 static inline uint16_t
 rd16(const uint8_t *p)
@@ -49,8 +49,8 @@ wr16(uint8_t *p, uint16_t v)
  * returns the end of the L3 header).
  */
 static uint32_t
-parse_one(const uint8_t *d, uint32_t off, uint32_t len, uint16_t *l3, uint16_t *l4,
-	  uint8_t *ver, uint8_t *proto, uint16_t *l3_end, uint8_t *ihl)
+parse_one(const uint8_t *d, uint32_t off, uint32_t len, uint16_t *l3, uint16_t *l4, uint8_t *ver,
+	  uint8_t *proto, uint16_t *l3_end, uint8_t *ihl)
 {
 	uint32_t et, ntag = 0, end, l4off;
 	uint8_t p;
@@ -62,7 +62,8 @@ parse_one(const uint8_t *d, uint32_t off, uint32_t len, uint16_t *l3, uint16_t *
 	et = rd16(d + off + 12);
 	off += RTE_ETHER_HDR_LEN;
 	while ((et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ ||
-		et == RTE_ETHER_TYPE_QINQ1) && ntag < 2) {
+		et == RTE_ETHER_TYPE_QINQ1) &&
+	       ntag < 2) {
 		if (off + 4 > len)
 			return 0;
 		et = rd16(d + off + 2);
@@ -136,8 +137,7 @@ pvp_pkt_parse(const uint8_t *data, uint32_t len, struct pvp_pkt_layout *lay)
 	if (lay->l4_off == 0)
 		return 0;
 	lay->payload_off = pay;
-	if (lay->l4_proto == IPPROTO_UDP &&
-	    rd16(data + lay->l4_off + 2) == PVP_PKT_VXLAN_PORT &&
+	if (lay->l4_proto == IPPROTO_UDP && rd16(data + lay->l4_off + 2) == PVP_PKT_VXLAN_PORT &&
 	    pay + VXLAN_HLEN + RTE_ETHER_HDR_LEN <= lay->l3_end) {
 		uint32_t ipay;
 
@@ -216,8 +216,7 @@ cover_level(const uint8_t *d, struct pvp_csum_loc *loc, uint32_t off, uint32_t l
 		return; /* no UDP checksum (IPv4 only): nothing to keep */
 	flags = 0;
 	/* The L4 range and the addresses of the pseudo header. */
-	if (overlap(off, len, l4, l3_end - l4) ||
-	    (ver == 4 && overlap(off, len, l3 + 12, 8)) ||
+	if (overlap(off, len, l4, l3_end - l4) || (ver == 4 && overlap(off, len, l3 + 12, 8)) ||
 	    (ver == 6 && overlap(off, len, l3 + 8, 32)))
 		flags |= PVP_CSUM_F_DATA;
 	/* Checksum fields of inner headers lie inside this L4 range. */
@@ -523,7 +522,8 @@ put_hdrs(const struct pvp_hdr *h, uint8_t *b, uint32_t off, uint32_t end, uint16
 	off += 12;
 	for (i = 0; i < h->n_vlan; i++) {
 		/* QinQ: 802.1ad outer tag, 802.1Q inner, as rte_net expects. */
-		wr16(b + off, (h->n_vlan == 2 && i == 0) ? RTE_ETHER_TYPE_QINQ : RTE_ETHER_TYPE_VLAN);
+		wr16(b + off,
+		     (h->n_vlan == 2 && i == 0) ? RTE_ETHER_TYPE_QINQ : RTE_ETHER_TYPE_VLAN);
 		wr16(b + off + 2, h->vlan[i] & 0xfff);
 		off += 4;
 	}
@@ -562,10 +562,10 @@ put_hdrs(const struct pvp_hdr *h, uint8_t *b, uint32_t off, uint32_t end, uint16
 		return l4 + UDP_HLEN;
 	}
 	memset(b + l4 + 4, 0, TCP_HLEN - 4);
-	b[l4 + 7] = 1;                  /* seq 1 */
+	b[l4 + 7] = 1; /* seq 1 */
 	b[l4 + 12] = (TCP_HLEN / 4) << 4;
 	b[l4 + 13] = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG;
-	wr16(b + l4 + 14, 65535);       /* window */
+	wr16(b + l4 + 14, 65535); /* window */
 	return l4 + TCP_HLEN;
 }
 
@@ -602,7 +602,8 @@ build_frame(const struct pvp_stream *s, uint16_t size, struct pvp_tmpl *t)
 		wr16(t->data + RTE_ETHER_HDR_LEN + 4 * s->outer.n_vlan + 40 + 6, 1);
 	else if (!s->vxlan && s->outer.l4_proto == IPPROTO_UDP)
 		wr16(t->data + RTE_ETHER_HDR_LEN + 4 * s->outer.n_vlan +
-			     (s->outer.ip_ver == 4 ? 20 : 40) + 6, 1);
+			     (s->outer.ip_ver == 4 ? 20 : 40) + 6,
+		     1);
 	if (s->vxlan && s->inner.l4_proto == IPPROTO_UDP)
 		wr16(t->data + t->sig_off - UDP_HLEN + 6, 1);
 	return 0;
@@ -638,7 +639,8 @@ pkt_slot_resolve(const struct pvp_stream *s, unsigned int vi, struct pvp_tmpl *t
 		inner = true;
 		f += 6;
 		if (lay->in_l3_off == 0) {
-			snprintf(msg, msglen, "\"inner.%s\": the frame has no VXLAN inner frame", f);
+			snprintf(msg, msglen, "\"inner.%s\": the frame has no VXLAN inner frame",
+				 f);
 			return -EINVAL;
 		}
 	}

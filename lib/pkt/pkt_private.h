@@ -14,7 +14,7 @@
 #include "pvp_pkt.h"
 
 extern int pvp_pkt_logtype;
-#define PKT_LOG(level, fmt, ...) \
+#define PKT_LOG(level, fmt, ...)                                                                   \
 	rte_log(RTE_LOG_##level, pvp_pkt_logtype, "pvp.pkt: " fmt "\n", ##__VA_ARGS__)
 
 /* Ones' complement sum of bytes at absolute offset @off of a frame whose
@@ -40,8 +40,7 @@ pkt_fold(uint32_t s)
 
 /* Build the templates, the IMIX order and the slots of a parsed stream.
  * Returns 0 or -errno with a message in @msg. */
-int pkt_stream_build(struct pvp_stream *s, char *msg, size_t msglen, char *where,
-		     size_t wherelen);
+int pkt_stream_build(struct pvp_stream *s, char *msg, size_t msglen, char *where, size_t wherelen);
 
 /* Resolve variable @vi of @s on template @t (parsed as @lay). */
 int pkt_slot_resolve(const struct pvp_stream *s, unsigned int vi, struct pvp_tmpl *t,

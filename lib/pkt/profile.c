@@ -30,8 +30,7 @@
 
 /* snprintf for messages and member paths, which may be cut short on
  * purpose; going through vsnprintf keeps -Wformat-truncation quiet. */
-static int __attribute__((format(printf, 3, 4)))
-pfmt(char *buf, size_t len, const char *fmt, ...)
+static int __attribute__((format(printf, 3, 4))) pfmt(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -43,9 +42,9 @@ pfmt(char *buf, size_t len, const char *fmt, ...)
 }
 
 struct pctx {
-	const char *source;        /* name in messages */
-	const char *text;          /* the JSON text, NULL when unknown */
-	char dir[PATH_MAX];        /* folder for relative pcap paths */
+	const char *source;	   /* name in messages */
+	const char *text;	   /* the JSON text, NULL when unknown */
+	char dir[PATH_MAX];	   /* folder for relative pcap paths */
 	struct pvp_pkt_error *err; /* may be NULL */
 };
 
@@ -179,11 +178,11 @@ fail(struct pctx *c, const char *path, const char *fmt, ...)
 		}
 		c->err->line = line;
 		c->err->column = col;
-		pfmt(c->err->text, sizeof(c->err->text), "%s:%d:%d: %s%s%s", c->source, line,
-			 col, path, *path != '\0' ? ": " : "", msg);
+		pfmt(c->err->text, sizeof(c->err->text), "%s:%d:%d: %s%s%s", c->source, line, col,
+		     path, *path != '\0' ? ": " : "", msg);
 	} else {
 		pfmt(c->err->text, sizeof(c->err->text), "%s: %s%s%s", c->source, path,
-			 *path != '\0' ? ": " : "", msg);
+		     *path != '\0' ? ": " : "", msg);
 	}
 }
 
@@ -199,7 +198,8 @@ check_keys(struct pctx *c, const json_t *o, const char *path, const char *const 
 		fail(c, path, "must be an object");
 		return -EINVAL;
 	}
-	json_object_foreach((json_t *)o, key, v) {
+	json_object_foreach((json_t *)o, key, v)
+	{
 		const char *const *a;
 		char sub[256];
 
@@ -340,7 +340,8 @@ parse_ip(struct pctx *c, const json_t *o, const char *path, int ver, struct pvp_
 static int
 parse_hdr(struct pctx *c, const json_t *o, const char *path, struct pvp_stream *s, bool inner)
 {
-	static const char *const keys[] = {"eth", "vlan", "ipv4", "ipv6", "udp", "tcp", "vxlan", NULL};
+	static const char *const keys[] = {"eth", "vlan", "ipv4",  "ipv6",
+					   "udp", "tcp",  "vxlan", NULL};
 	static const char *const ekeys[] = {"src", "dst", NULL};
 	static const char *const l4keys[] = {"sport", "dport", NULL};
 	static const char *const xkeys[] = {"vni", "inner", NULL};
@@ -369,7 +370,8 @@ parse_hdr(struct pctx *c, const json_t *o, const char *path, struct pvp_stream *
 			size_t i;
 			json_t *e;
 
-			json_array_foreach(v, i, e) {
+			json_array_foreach(v, i, e)
+			{
 				char esub[280];
 				uint64_t id;
 
@@ -410,8 +412,7 @@ parse_hdr(struct pctx *c, const json_t *o, const char *path, struct pvp_stream *
 	else
 		v = json_object_get(o, "udp");
 	if (v != NULL) {
-		pfmt(sub, sizeof(sub), "%s.%s", path,
-			 h->l4_proto == IPPROTO_TCP ? "tcp" : "udp");
+		pfmt(sub, sizeof(sub), "%s.%s", path, h->l4_proto == IPPROTO_TCP ? "tcp" : "udp");
 		if (check_keys(c, v, sub, l4keys) != 0 ||
 		    get_u16(c, v, "sport", sub, 0, 65535, &h->sport) != 0 ||
 		    get_u16(c, v, "dport", sub, 0, 65535, &h->dport) != 0)
@@ -566,7 +567,9 @@ var_finish(struct pvp_var *v)
 {
 	uint64_t range = (uint64_t)v->max - v->min + 1;
 
-	v->period = v->op == PVP_VAR_RANDOM ? range : range / gcd64(range, v->step % range == 0 ? range : v->step % range);
+	v->period = v->op == PVP_VAR_RANDOM
+			    ? range
+			    : range / gcd64(range, v->step % range == 0 ? range : v->step % range);
 	if (v->div == 0)
 		v->div = 1;
 }
@@ -599,7 +602,10 @@ parse_var(struct pctx *c, const json_t *o, const char *path, struct pvp_stream *
 		}
 		if (field_kind(json_string_value(f), &k) != 0) {
 			fail(c, sub,
-			     "unknown field \"%s\": expected eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|ipv6.dst|udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
+			     "unknown field \"%s\": expected "
+			     "eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|ipv6.dst|"
+			     "udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for "
+			     "VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
 			     json_string_value(f));
 			return -EINVAL;
 		}
@@ -623,7 +629,8 @@ parse_var(struct pctx *c, const json_t *o, const char *path, struct pvp_stream *
 		}
 		v->len = x;
 	} else {
-		fail(c, f == NULL ? path : sub, "needs \"field\": a field name or {\"offset\", \"len\"}");
+		fail(c, f == NULL ? path : sub,
+		     "needs \"field\": a field name or {\"offset\", \"len\"}");
 		return -EINVAL;
 	}
 	if (op != NULL) {
@@ -723,7 +730,8 @@ parse_tuple(struct pctx *c, const json_t *o, const char *path, struct pvp_stream
 		v->tuple = true;
 		v->step = 1;
 		if (i < 2)
-			pfmt(v->field, sizeof(v->field), "%s%s.%s", pre, ip, i == 0 ? "src" : "dst");
+			pfmt(v->field, sizeof(v->field), "%s%s.%s", pre, ip,
+			     i == 0 ? "src" : "dst");
 		else
 			pfmt(v->field, sizeof(v->field), "%s%s.%s", pre, l4, keys[i]);
 		field_kind(v->field, &k);
@@ -827,8 +835,8 @@ load_pcap(struct pctx *c, const char *path, struct pvp_stream *s, const char *fi
 			break;
 		}
 		if (ph->len < RTE_ETHER_HDR_LEN || ph->len > PVP_PKT_MAX_SIZE - PVP_FCS_LEN) {
-			fail(c, path, "pcap \"%s\": frame %u has %u bytes, expected %u..%u", s->pcap,
-			     s->n_tmpl + 1, ph->len, RTE_ETHER_HDR_LEN,
+			fail(c, path, "pcap \"%s\": frame %u has %u bytes, expected %u..%u",
+			     s->pcap, s->n_tmpl + 1, ph->len, RTE_ETHER_HDR_LEN,
 			     PVP_PKT_MAX_SIZE - PVP_FCS_LEN);
 			rc = -EINVAL;
 			break;
@@ -888,13 +896,13 @@ parse_imix(struct pctx *c, const json_t *v, const char *path, struct pvp_stream 
 		s->n_imix = RTE_DIM(pvp_imix_trex);
 		return 0;
 	}
-	if (!json_is_array(v) || json_array_size(v) == 0 ||
-	    json_array_size(v) > PVP_PKT_MAX_IMIX) {
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > PVP_PKT_MAX_IMIX) {
 		fail(c, path, "must be \"trex\" or a list of 1..%d {\"size\", \"weight\"}",
 		     PVP_PKT_MAX_IMIX);
 		return -EINVAL;
 	}
-	json_array_foreach(v, i, e) {
+	json_array_foreach(v, i, e)
+	{
 		char sub[256], esub[280];
 		uint64_t x;
 
@@ -922,8 +930,11 @@ parse_imix(struct pctx *c, const json_t *v, const char *path, struct pvp_stream 
 static const char *
 hdr_desc(const struct pvp_hdr *h, char *buf, size_t len)
 {
-	pfmt(buf, len, "eth%s/%s/%s", h->n_vlan == 2 ? "/qinq" : h->n_vlan == 1 ? "/vlan" : "",
-		 h->ip_ver == 4 ? "ipv4" : "ipv6", h->l4_proto == IPPROTO_TCP ? "tcp" : "udp");
+	pfmt(buf, len, "eth%s/%s/%s",
+	     h->n_vlan == 2   ? "/qinq"
+	     : h->n_vlan == 1 ? "/vlan"
+			      : "",
+	     h->ip_ver == 4 ? "ipv4" : "ipv6", h->l4_proto == IPPROTO_TCP ? "tcp" : "udp");
 	return buf;
 }
 
@@ -971,16 +982,17 @@ parse_mode(struct pctx *c, const json_t *v, const char *path, struct pvp_stream 
 		return 0;
 	}
 	fail(c, path,
-	     "must be \"continuous\", {\"burst\": N} or {\"multi_burst\": {\"count\", \"packets\", \"gap_us\"}}");
+	     "must be \"continuous\", {\"burst\": N} or {\"multi_burst\": {\"count\", \"packets\", "
+	     "\"gap_us\"}}");
 	return -EINVAL;
 }
 
 static int
 parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_stream *s, uint16_t id)
 {
-	static const char *const keys[] = {"name", "port", "size", "imix", "pcap", "replay",
-					   "loop", "rate", "mode", "headers", "vars", "tuple",
-					   "flows", NULL};
+	static const char *const keys[] = {"name",   "port",  "size",  "imix", "pcap",
+					   "replay", "loop",  "rate",  "mode", "headers",
+					   "vars",   "tuple", "flows", NULL};
 	json_t *v, *size = json_object_get(o, "size"), *imix = json_object_get(o, "imix"),
 		   *pcap = json_object_get(o, "pcap");
 	char sub[256], msg[PVP_PKT_ERR_LEN], where[64];
@@ -1020,9 +1032,12 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 				return -ERANGE;
 			}
 		} else if (!json_is_string(v)) {
-			fail(c, sub, "must be a number (pps) or a string like \"1Mpps\", \"10Gbps\", \"50%%\", \"max\"");
+			fail(c, sub,
+			     "must be a number (pps) or a string like \"1Mpps\", \"10Gbps\", "
+			     "\"50%%\", \"max\"");
 			return -EINVAL;
-		} else if (pvp_rate_parse(json_string_value(v), &s->rate, rerr, sizeof(rerr)) != 0) {
+		} else if (pvp_rate_parse(json_string_value(v), &s->rate, rerr, sizeof(rerr)) !=
+			   0) {
 			fail(c, sub, "%s", rerr);
 			return -EINVAL;
 		}
@@ -1036,7 +1051,9 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 	if ((v = json_object_get(o, "headers")) != NULL) {
 		pfmt(sub, sizeof(sub), "%s.headers", path);
 		if (pcap != NULL) {
-			fail(c, sub, "\"headers\" and \"pcap\" are exclusive: the frames come from the file");
+			fail(c, sub,
+			     "\"headers\" and \"pcap\" are exclusive: the frames come from the "
+			     "file");
 			return -EINVAL;
 		}
 		if (parse_hdr(c, v, sub, s, false) != 0)
@@ -1068,7 +1085,8 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 			fail(c, sub, "must be a list of at most %d vars", PVP_PKT_MAX_VARS);
 			return -EINVAL;
 		}
-		json_array_foreach(v, i, e) {
+		json_array_foreach(v, i, e)
+		{
 			char esub[280];
 
 			pfmt(esub, sizeof(esub), "%s[%zu]", sub, i);
@@ -1109,12 +1127,15 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 				return -EINVAL;
 			}
 			if (x - 1 > UINT32_MAX - base) {
-				fail(c, sub, "%" PRIu64 " flows from source address %u.%u.%u.%u run past the end of the address space", x, a[0], a[1], a[2], a[3]);
+				fail(c, sub,
+				     "%" PRIu64 " flows from source address %u.%u.%u.%u run past "
+						"the end of the address space",
+				     x, a[0], a[1], a[2], a[3]);
 				return -ERANGE;
 			}
 			memset(fv, 0, sizeof(*fv));
 			pfmt(fv->field, sizeof(fv->field), "%s%s.src", s->vxlan ? "inner." : "",
-				 h->ip_ver == 4 ? "ipv4" : "ipv6");
+			     h->ip_ver == 4 ? "ipv4" : "ipv6");
 			fv->len = 4;
 			fv->op = PVP_VAR_INC;
 			fv->min = base;
@@ -1126,7 +1147,10 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 			distinct = x;
 		}
 		if (x > distinct) {
-			fail(c, sub, "%" PRIu64 " flows, but the vars make only %" PRIu64 " distinct combinations", x, distinct);
+			fail(c, sub,
+			     "%" PRIu64 " flows, but the vars make only %" PRIu64
+			     " distinct combinations",
+			     x, distinct);
 			return -ERANGE;
 		}
 		s->flows = x;
@@ -1154,9 +1178,12 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 				pfmt(isub, sizeof(isub), "%s[%u].size", sub, i);
 				if (json_is_string(imix))
 					pfmt(isub, sizeof(isub), "%s", sub);
-				fail(c, isub, "%u is too small for %s%s%s + %d B signature: minimum %u (frame size with FCS)",
+				fail(c, isub,
+				     "%u is too small for %s%s%s + %d B signature: minimum %u "
+				     "(frame size with FCS)",
 				     s->imix[i].size, hdr_desc(&s->outer, d1, sizeof(d1)),
-				     s->vxlan ? "/vxlan/" : "", s->vxlan ? hdr_desc(&s->inner, d2, sizeof(d2)) : "",
+				     s->vxlan ? "/vxlan/" : "",
+				     s->vxlan ? hdr_desc(&s->inner, d2, sizeof(d2)) : "",
 				     PVP_SIG_LEN, pvp_stream_min_size(s));
 				return -EINVAL;
 			}
@@ -1171,7 +1198,7 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 					size_t n = strlen(c->err->text);
 
 					pfmt(c->err->text + n, sizeof(c->err->text) - n,
-						 " (frame size with FCS)");
+					     " (frame size with FCS)");
 				}
 				return -EINVAL;
 			}
@@ -1181,8 +1208,11 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 			char d1[40], d2[40];
 
 			pfmt(sub, sizeof(sub), "%s.%s", path, size != NULL ? "size" : "headers");
-			fail(c, sub, "%u is too small for %s%s%s + %d B signature: minimum %u (frame size with FCS)",
-			     s->size, hdr_desc(&s->outer, d1, sizeof(d1)), s->vxlan ? "/vxlan/" : "",
+			fail(c, sub,
+			     "%u is too small for %s%s%s + %d B signature: minimum %u (frame size "
+			     "with FCS)",
+			     s->size, hdr_desc(&s->outer, d1, sizeof(d1)),
+			     s->vxlan ? "/vxlan/" : "",
 			     s->vxlan ? hdr_desc(&s->inner, d2, sizeof(d2)) : "", PVP_SIG_LEN,
 			     pvp_stream_min_size(s));
 			return -EINVAL;
@@ -1222,8 +1252,8 @@ parse_root(struct pctx *c, const json_t *root)
 	arr = json_object_get(root, "streams");
 	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
 	    json_array_size(arr) > PVP_PKT_MAX_STREAMS) {
-		fail(c, arr == NULL ? "" : "streams",
-		     "\"streams\" must be a list of 1..%d streams", PVP_PKT_MAX_STREAMS);
+		fail(c, arr == NULL ? "" : "streams", "\"streams\" must be a list of 1..%d streams",
+		     PVP_PKT_MAX_STREAMS);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -1237,7 +1267,8 @@ parse_root(struct pctx *c, const json_t *root)
 		errno = ENOMEM;
 		return NULL;
 	}
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		char path[32];
 
 		pfmt(path, sizeof(path), "streams[%zu]", i);
@@ -1280,7 +1311,7 @@ load_text(const char *text, size_t len, const char *source, const char *dir,
 			err->line = jerr.line;
 			err->column = jerr.column;
 			pfmt(err->text, sizeof(err->text), "%s:%d:%d: %s", source, jerr.line,
-				 jerr.column, jerr.text);
+			     jerr.column, jerr.text);
 		}
 		errno = EINVAL;
 		return NULL;
@@ -1311,7 +1342,7 @@ pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 		if (err != NULL) {
 			memset(err, 0, sizeof(*err));
 			pfmt(err->text, sizeof(err->text), "%s: cannot open: %s", path,
-				 strerror(e));
+			     strerror(e));
 		}
 		errno = e;
 		return NULL;
@@ -1321,7 +1352,7 @@ pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 		fclose(f);
 		if (err != NULL)
 			pfmt(err->text, sizeof(err->text), "%s: cannot read (or over 64 MiB)",
-				 path);
+			     path);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -1332,7 +1363,7 @@ pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 		fclose(f);
 		if (err != NULL)
 			pfmt(err->text, sizeof(err->text), "%s: cannot read: %s", path,
-				 strerror(e));
+			     strerror(e));
 		errno = e;
 		return NULL;
 	}
@@ -1407,8 +1438,8 @@ pvp_stream_summary(const struct pvp_stream *s, char *buf, size_t len)
 	if (s->pcap[0] != '\0') {
 		const char *base = strrchr(s->pcap, '/');
 
-		pfmt(frames, sizeof(frames), "pcap %s frames %u%s", base != NULL ? base + 1 : s->pcap,
-			 s->n_tmpl, s->replay ? " replay" : "");
+		pfmt(frames, sizeof(frames), "pcap %s frames %u%s",
+		     base != NULL ? base + 1 : s->pcap, s->n_tmpl, s->replay ? " replay" : "");
 		if (s->replay) {
 			size_t k = strlen(frames);
 
@@ -1420,17 +1451,17 @@ pvp_stream_summary(const struct pvp_stream *s, char *buf, size_t len)
 			n = pfmt(frames, sizeof(frames), "imix ");
 			for (i = 0; i < s->n_imix && n < (int)sizeof(frames); i++)
 				n += pfmt(frames + n, sizeof(frames) - n, "%s%u:%u", i ? "," : "",
-					      s->imix[i].size, s->imix[i].weight);
+					  s->imix[i].size, s->imix[i].weight);
 			if (n < (int)sizeof(frames))
 				pfmt(frames + n, sizeof(frames) - n, " cycle %u avg %.1f",
-					 s->n_order, s->avg_size);
+				     s->n_order, s->avg_size);
 		} else {
 			pfmt(frames, sizeof(frames), "size %u", s->size);
 		}
 		if (s->vxlan)
 			pfmt(hdrs, sizeof(hdrs), "%s/vxlan(%u)/%s",
-				 hdr_desc(&s->outer, d1, sizeof(d1)), s->vni,
-				 hdr_desc(&s->inner, d2, sizeof(d2)));
+			     hdr_desc(&s->outer, d1, sizeof(d1)), s->vni,
+			     hdr_desc(&s->inner, d2, sizeof(d2)));
 		else
 			pfmt(hdrs, sizeof(hdrs), "%s", hdr_desc(&s->outer, d1, sizeof(d1)));
 	}
@@ -1440,7 +1471,7 @@ pvp_stream_summary(const struct pvp_stream *s, char *buf, size_t len)
 		break;
 	case PVP_MODE_MULTI_BURST:
 		pfmt(mode, sizeof(mode), "multi_burst %ux%" PRIu64 " gap %" PRIu64 "us",
-			 s->burst_count, s->burst_packets, s->burst_gap_us);
+		     s->burst_count, s->burst_packets, s->burst_gap_us);
 		break;
 	default:
 		pfmt(mode, sizeof(mode), "continuous");
@@ -1450,6 +1481,7 @@ pvp_stream_summary(const struct pvp_stream *s, char *buf, size_t len)
 		pvp_rate_format(&s->rate, rate, sizeof(rate));
 	else
 		pfmt(rate, sizeof(rate), "-");
-	return pfmt(buf, len, "stream %u \"%s\" port %u %s %s flows %" PRIu64 " vars %u mode %s rate %s",
-			s->id, s->name, s->port, frames, hdrs, s->flows, s->n_vars, mode, rate);
+	return pfmt(buf, len,
+		    "stream %u \"%s\" port %u %s %s flows %" PRIu64 " vars %u mode %s rate %s",
+		    s->id, s->name, s->port, frames, hdrs, s->flows, s->n_vars, mode, rate);
 }

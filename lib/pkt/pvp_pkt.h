@@ -85,23 +85,23 @@ struct pvp_pkt_error {
 struct pvp_hdr {
 	struct rte_ether_addr eth_src; /**< source MAC */
 	struct rte_ether_addr eth_dst; /**< destination MAC */
-	uint8_t n_vlan;     /**< 0, 1 or 2 tags (2 = QinQ: outer TPID 0x88a8) */
-	uint16_t vlan[2];   /**< VLAN ids, vlan[0] outermost */
-	uint8_t ip_ver;     /**< 4 or 6 */
-	uint8_t ip_src[16]; /**< network order; IPv4 uses the first 4 bytes */
-	uint8_t ip_dst[16]; /**< network order; IPv4 uses the first 4 bytes */
-	uint8_t ttl;        /**< IPv4 TTL / IPv6 hop limit */
-	uint8_t tos;        /**< IPv4 TOS / IPv6 traffic class */
-	uint8_t l4_proto;   /**< IPPROTO_UDP or IPPROTO_TCP */
-	uint16_t sport;     /**< L4 source port */
-	uint16_t dport;     /**< L4 destination port */
+	uint8_t n_vlan;		       /**< 0, 1 or 2 tags (2 = QinQ: outer TPID 0x88a8) */
+	uint16_t vlan[2];	       /**< VLAN ids, vlan[0] outermost */
+	uint8_t ip_ver;		       /**< 4 or 6 */
+	uint8_t ip_src[16];	       /**< network order; IPv4 uses the first 4 bytes */
+	uint8_t ip_dst[16];	       /**< network order; IPv4 uses the first 4 bytes */
+	uint8_t ttl;		       /**< IPv4 TTL / IPv6 hop limit */
+	uint8_t tos;		       /**< IPv4 TOS / IPv6 traffic class */
+	uint8_t l4_proto;	       /**< IPPROTO_UDP or IPPROTO_TCP */
+	uint16_t sport;		       /**< L4 source port */
+	uint16_t dport;		       /**< L4 destination port */
 };
 
 /** Field engine operations. */
 enum pvp_var_op {
 	PVP_VAR_INC = 0, /**< min, min+step, ... wrapping within [min, max] */
-	PVP_VAR_DEC,     /**< max, max-step, ... wrapping within [min, max] */
-	PVP_VAR_RANDOM,  /**< a seeded pseudo-random permutation of [min, max] */
+	PVP_VAR_DEC,	 /**< max, max-step, ... wrapping within [min, max] */
+	PVP_VAR_RANDOM,	 /**< a seeded pseudo-random permutation of [min, max] */
 };
 
 /**
@@ -113,31 +113,31 @@ enum pvp_var_op {
  * covers the low 32 bits (min and max must share the high bytes).
  */
 struct pvp_var {
-	char field[32];     /**< "ipv4.src", "inner.udp.dport", ... or "" */
+	char field[32];	    /**< "ipv4.src", "inner.udp.dport", ... or "" */
 	uint16_t offset;    /**< raw: byte offset from the frame start */
-	uint8_t len;        /**< bytes written, big endian: 1, 2 or 4 */
+	uint8_t len;	    /**< bytes written, big endian: 1, 2 or 4 */
 	enum pvp_var_op op; /**< how the value moves */
-	uint32_t min;       /**< smallest value (host order) */
-	uint32_t max;       /**< largest value, >= min */
-	uint32_t step;      /**< INC/DEC step, >= 1 */
-	uint64_t seed;      /**< RANDOM seed */
-	uint64_t div;       /**< flow-index divisor: 1, or the product of the
+	uint32_t min;	    /**< smallest value (host order) */
+	uint32_t max;	    /**< largest value, >= min */
+	uint32_t step;	    /**< INC/DEC step, >= 1 */
+	uint64_t seed;	    /**< RANDOM seed */
+	uint64_t div;	    /**< flow-index divisor: 1, or the product of the
 			     *   ranges before it in a tuple */
 	uint64_t period;    /**< distinct values over consecutive k */
-	bool tuple;         /**< made by the stream's "tuple" member */
+	bool tuple;	    /**< made by the stream's "tuple" member */
 };
 
 /** Transmission modes. */
 enum pvp_mode {
 	PVP_MODE_CONTINUOUS = 0, /**< until stopped or the duration ends */
-	PVP_MODE_BURST,          /**< burst_packets, then stop */
-	PVP_MODE_MULTI_BURST,    /**< burst_count bursts of burst_packets,
+	PVP_MODE_BURST,		 /**< burst_packets, then stop */
+	PVP_MODE_MULTI_BURST,	 /**< burst_count bursts of burst_packets,
 				  *   burst_gap_us apart */
 };
 
 /** One IMIX entry. */
 struct pvp_imix {
-	uint16_t size;   /**< frame size, FCS included */
+	uint16_t size;	 /**< frame size, FCS included */
 	uint32_t weight; /**< relative weight, >= 1 */
 };
 
@@ -154,73 +154,73 @@ struct pvp_imix {
  * the inner checksum fields, so their changes feed into it.
  */
 struct pvp_csum_loc {
-	uint16_t off[4]; /**< offsets of the 16-bit checksum fields */
+	uint16_t off[4];  /**< offsets of the 16-bit checksum fields */
 	uint8_t flags[4]; /**< PVP_CSUM_F_* per field */
-	uint8_t n;       /**< number of fields */
+	uint8_t n;	  /**< number of fields */
 };
 
 /** Where a variable lands in one template. */
 struct pvp_slot {
-	uint16_t off;            /**< first byte written */
-	uint8_t len;             /**< bytes written (1, 2 or 4) */
+	uint16_t off;		  /**< first byte written */
+	uint8_t len;		  /**< bytes written (1, 2 or 4) */
 	struct pvp_csum_loc csum; /**< checksums covering those bytes */
 };
 
 /** One packet template: the frame of one size (IMIX) or one pcap frame. */
 struct pvp_tmpl {
-	uint8_t *data;    /**< frame bytes without FCS, flow 0 applied */
-	uint16_t len;     /**< bytes in @c data: frame size - 4 */
-	uint16_t size;    /**< frame size with FCS: len + 4 */
-	uint16_t sig_off; /**< offset of the signature; 0 = none (replay) */
-	struct pvp_csum_loc sig_csum; /**< checksums covering the signature */
+	uint8_t *data;				/**< frame bytes without FCS, flow 0 applied */
+	uint16_t len;				/**< bytes in @c data: frame size - 4 */
+	uint16_t size;				/**< frame size with FCS: len + 4 */
+	uint16_t sig_off;			/**< offset of the signature; 0 = none (replay) */
+	struct pvp_csum_loc sig_csum;		/**< checksums covering the signature */
 	struct pvp_slot slot[PVP_PKT_MAX_VARS]; /**< per stream var */
 };
 
 /** One stream: configuration from the profile, then what was built. */
 struct pvp_stream {
-	char name[64];       /**< "name", default "stream<id>" */
-	uint16_t id;         /**< signature stream id: index in the profile */
-	uint16_t port;       /**< TX port index */
-	bool has_rate;       /**< "rate" given */
-	struct pvp_rate rate; /**< the stream's rate when has_rate */
-	enum pvp_mode mode;  /**< transmission mode */
+	char name[64];		/**< "name", default "stream<id>" */
+	uint16_t id;		/**< signature stream id: index in the profile */
+	uint16_t port;		/**< TX port index */
+	bool has_rate;		/**< "rate" given */
+	struct pvp_rate rate;	/**< the stream's rate when has_rate */
+	enum pvp_mode mode;	/**< transmission mode */
 	uint64_t burst_packets; /**< BURST / MULTI_BURST: packets per burst */
-	uint32_t burst_count;   /**< MULTI_BURST: number of bursts */
-	uint64_t burst_gap_us;  /**< MULTI_BURST: gap between bursts, us */
+	uint32_t burst_count;	/**< MULTI_BURST: number of bursts */
+	uint64_t burst_gap_us;	/**< MULTI_BURST: gap between bursts, us */
 
 	/* Frames. Exactly one of size / imix / pcap. */
-	uint16_t size;       /**< fixed frame size (FCS included), 0 if none */
-	uint32_t n_imix;     /**< IMIX entries, 0 if none */
+	uint16_t size;				/**< fixed frame size (FCS included), 0 if none */
+	uint32_t n_imix;			/**< IMIX entries, 0 if none */
 	struct pvp_imix imix[PVP_PKT_MAX_IMIX]; /**< IMIX list */
-	char pcap[256];      /**< pcap path as resolved, "" if none */
-	bool replay;         /**< pcap frames sent as captured: no signature,
+	char pcap[256];				/**< pcap path as resolved, "" if none */
+	bool replay;				/**< pcap frames sent as captured: no signature,
 			      *   no vars */
-	uint64_t loop;       /**< replay: passes over the file, 0 = forever */
+	uint64_t loop;				/**< replay: passes over the file, 0 = forever */
 
 	/* Headers (not used for pcap). */
 	struct pvp_hdr outer; /**< outer (or only) headers */
-	bool vxlan;          /**< VXLAN encapsulation of @c inner */
-	uint32_t vni;        /**< VXLAN network identifier */
+	bool vxlan;	      /**< VXLAN encapsulation of @c inner */
+	uint32_t vni;	      /**< VXLAN network identifier */
 	struct pvp_hdr inner; /**< inner frame when @c vxlan */
 
 	/* Field engine. */
-	uint32_t n_vars;     /**< variables, tuple members included */
+	uint32_t n_vars;		       /**< variables, tuple members included */
 	struct pvp_var vars[PVP_PKT_MAX_VARS]; /**< variables */
-	uint64_t flows;      /**< distinct flows; flow index runs 0..flows-1 */
+	uint64_t flows;			       /**< distinct flows; flow index runs 0..flows-1 */
 
 	/* Built. */
-	uint32_t n_tmpl;     /**< templates */
+	uint32_t n_tmpl;       /**< templates */
 	struct pvp_tmpl *tmpl; /**< templates: one per IMIX size / pcap frame */
-	uint32_t n_order;    /**< packets in one size cycle */
-	uint32_t *order;     /**< template index of each packet of the cycle
+	uint32_t n_order;      /**< packets in one size cycle */
+	uint32_t *order;       /**< template index of each packet of the cycle
 			      *   (IMIX interleaved with exact proportions) */
-	double avg_size;     /**< mean frame size over a cycle, FCS included */
+	double avg_size;       /**< mean frame size over a cycle, FCS included */
 };
 
 /** A parsed profile. */
 struct pvp_profile {
-	char source[256];          /**< file name, or "<profile>" */
-	uint32_t n_streams;        /**< streams */
+	char source[256];	    /**< file name, or "<profile>" */
+	uint32_t n_streams;	    /**< streams */
 	struct pvp_stream *streams; /**< streams[i].id == i */
 };
 
@@ -259,9 +259,8 @@ struct pvp_profile *pvp_profile_parse(const json_t *root, const char *source,
  * flows <= 2^24). Stream i goes to ports[i], MACs and IPs are the
  * defaults of doc/profiles.rst.
  */
-struct pvp_profile *pvp_profile_quick(uint16_t size, uint64_t flows,
-				      const uint16_t *ports, unsigned int n_ports,
-				      struct pvp_pkt_error *err);
+struct pvp_profile *pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports,
+				      unsigned int n_ports, struct pvp_pkt_error *err);
 
 /** Free a profile and its templates. NULL is a no-op. */
 void pvp_profile_free(struct pvp_profile *p);
@@ -297,24 +296,23 @@ uint32_t pvp_var_value(const struct pvp_var *v, uint64_t flow);
  * (t->len bytes): the template, the variables' values, valid checksums.
  * Used at setup to prebuild a flow cache.
  */
-void pvp_flow_build(const struct pvp_stream *s, const struct pvp_tmpl *t,
-		    uint64_t flow, uint8_t *buf);
+void pvp_flow_build(const struct pvp_stream *s, const struct pvp_tmpl *t, uint64_t flow,
+		    uint8_t *buf);
 
 /**
  * Turn a packet that holds template @p t for any flow into flow @p flow:
  * rewrites only the variables' bytes and updates the checksums that cover
  * them incrementally (RFC 1624). The per-packet path for large flow counts.
  */
-void pvp_flow_apply(const struct pvp_stream *s, const struct pvp_tmpl *t,
-		    uint64_t flow, uint8_t *pkt);
+void pvp_flow_apply(const struct pvp_stream *s, const struct pvp_tmpl *t, uint64_t flow,
+		    uint8_t *pkt);
 
 /**
  * Stamp sequence number and TX timestamp into the signature of a packet
  * that holds template @p t (any flow, any previous stamp), and update the
  * L4 checksum(s) covering them incrementally. No-op when t->sig_off is 0.
  */
-void pvp_sig_stamp(const struct pvp_tmpl *t, uint8_t *pkt, uint32_t seq,
-		   uint32_t tx_ts);
+void pvp_sig_stamp(const struct pvp_tmpl *t, uint8_t *pkt, uint32_t seq, uint32_t tx_ts);
 
 /**
  * Set the signature's stream id of a packet that holds template @p t
@@ -356,20 +354,20 @@ extern const struct pvp_imix pvp_imix_trex[3];
  * L4 headers. Used for pcap templates and by pvp_sig_find_buf().
  */
 struct pvp_pkt_layout {
-	uint16_t l3_off;       /**< outer L3 header */
-	uint16_t l4_off;       /**< outer L4 header, 0 if none */
-	uint8_t ip_ver;        /**< outer: 4, 6 or 0 */
-	uint8_t l4_proto;      /**< outer: IPPROTO_UDP/TCP or 0 */
-	uint16_t in_l3_off;    /**< VXLAN inner L3, 0 if not VXLAN */
-	uint16_t in_l4_off;    /**< VXLAN inner L4, 0 if none */
-	uint8_t in_ip_ver;     /**< inner: 4, 6 or 0 */
-	uint8_t in_l4_proto;   /**< inner: IPPROTO_UDP/TCP or 0 */
-	uint16_t payload_off;  /**< first byte after the last L4 header, 0 if none */
-	uint16_t l3_end;       /**< outer: end of the IP packet (total length) */
-	uint16_t in_l3_end;    /**< inner: end of the IP packet, 0 if none */
-	uint8_t ihl;           /**< outer IPv4 header length, 0 for IPv6 */
-	uint8_t in_ihl;        /**< inner IPv4 header length */
-	uint16_t in_l2_off;    /**< VXLAN inner Ethernet header, 0 if none */
+	uint16_t l3_off;      /**< outer L3 header */
+	uint16_t l4_off;      /**< outer L4 header, 0 if none */
+	uint8_t ip_ver;	      /**< outer: 4, 6 or 0 */
+	uint8_t l4_proto;     /**< outer: IPPROTO_UDP/TCP or 0 */
+	uint16_t in_l3_off;   /**< VXLAN inner L3, 0 if not VXLAN */
+	uint16_t in_l4_off;   /**< VXLAN inner L4, 0 if none */
+	uint8_t in_ip_ver;    /**< inner: 4, 6 or 0 */
+	uint8_t in_l4_proto;  /**< inner: IPPROTO_UDP/TCP or 0 */
+	uint16_t payload_off; /**< first byte after the last L4 header, 0 if none */
+	uint16_t l3_end;      /**< outer: end of the IP packet (total length) */
+	uint16_t in_l3_end;   /**< inner: end of the IP packet, 0 if none */
+	uint8_t ihl;	      /**< outer IPv4 header length, 0 for IPv6 */
+	uint8_t in_ihl;	      /**< inner IPv4 header length */
+	uint16_t in_l2_off;   /**< VXLAN inner Ethernet header, 0 if none */
 };
 
 /**

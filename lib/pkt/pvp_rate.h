@@ -50,13 +50,13 @@ enum pvp_rate_unit {
 	PVP_RATE_BPS_L1,  /**< L1 bits per second (frame + FCS + 20 B) */
 	PVP_RATE_BPS_L2,  /**< L2 bits per second (frame + FCS) */
 	PVP_RATE_PERCENT, /**< percent of the line rate */
-	PVP_RATE_MAX,     /**< as fast as possible; value unused */
+	PVP_RATE_MAX,	  /**< as fast as possible; value unused */
 };
 
 /** A rate as the user wrote it. */
 struct pvp_rate {
 	enum pvp_rate_unit unit; /**< what value counts */
-	double value;            /**< in the unit; > 0 (unused for MAX) */
+	double value;		 /**< in the unit; > 0 (unused for MAX) */
 };
 
 /**
@@ -101,8 +101,7 @@ int pvp_rate_format(const struct pvp_rate *r, char *buf, size_t len);
  *   0, or -EINVAL when @p avg_size is not positive, or for a
  *   percentage when @p link_bps is 0 (unknown link speed).
  */
-int pvp_rate_to_pps(const struct pvp_rate *r, double avg_size,
-		    uint64_t link_bps, double *pps);
+int pvp_rate_to_pps(const struct pvp_rate *r, double avg_size, uint64_t link_bps, double *pps);
 
 /** Line rate in packets per second for @p avg_size byte frames (FCS included). */
 static inline double

@@ -44,10 +44,9 @@ extern "C" {
 struct pvp_sig {
 	rte_be32_t magic;  /**< PVP_SIG_MAGIC, big endian */
 	rte_be16_t stream; /**< stream id, big endian */
-	rte_be32_t seq;    /**< sequence number, big endian */
-	uint32_t tx_ts;    /**< low 32 bits of TX TSC, host order */
+	rte_be32_t seq;	   /**< sequence number, big endian */
+	uint32_t tx_ts;	   /**< low 32 bits of TX TSC, host order */
 } __rte_packed;
-
 
 struct rte_mbuf;
 
@@ -69,13 +68,13 @@ const struct pvp_sig *pvp_sig_find(const struct rte_mbuf *m);
  * count as late (out of order, cannot be told from duplicates).
  */
 struct pvp_seq {
-	uint64_t rx;        /**< packets seen, duplicates included */
-	uint64_t dup;       /**< duplicates (seq already seen, within window) */
-	uint64_t ooo;       /**< out of order: arrived after a higher seq */
-	uint64_t gaps;      /**< sequence numbers skipped so far (lower bound of
+	uint64_t rx;			      /**< packets seen, duplicates included */
+	uint64_t dup;			      /**< duplicates (seq already seen, within window) */
+	uint64_t ooo;			      /**< out of order: arrived after a higher seq */
+	uint64_t gaps;			      /**< sequence numbers skipped so far (lower bound of
 			     *   loss while running; late arrivals reduce it) */
-	uint32_t next;      /**< highest seq seen + 1 */
-	uint32_t started;   /**< 0 until the first packet */
+	uint32_t next;			      /**< highest seq seen + 1 */
+	uint32_t started;		      /**< 0 until the first packet */
 	uint64_t window[PVP_SEQ_WINDOW / 64]; /**< seen-bits, indexed seq % window */
 };
 
@@ -104,8 +103,7 @@ pvp_seq_lost(const struct pvp_seq *s, uint64_t sent)
  *  last bucket (max_ns stays exact). */
 #define PVP_LAT_MAX_BITS 40
 /** Buckets of a latency histogram. */
-#define PVP_LAT_NB_BUCKETS \
-	((PVP_LAT_MAX_BITS - PVP_LAT_SUB_BITS + 1) << PVP_LAT_SUB_BITS)
+#define PVP_LAT_NB_BUCKETS ((PVP_LAT_MAX_BITS - PVP_LAT_SUB_BITS + 1) << PVP_LAT_SUB_BITS)
 
 /**
  * Latency histogram of one stream, in nanoseconds: log-linear buckets
@@ -115,25 +113,25 @@ pvp_seq_lost(const struct pvp_seq *s, uint64_t sent)
  * Single writer; readers copy it (a torn read only skews one packet).
  */
 struct pvp_lat {
-	uint64_t count;   /**< samples */
-	uint64_t sum_ns;  /**< sum of samples */
-	uint64_t min_ns;  /**< smallest sample, UINT64_MAX when none */
-	uint64_t max_ns;  /**< largest sample */
-	uint64_t jitter16; /**< RFC 3550 jitter estimate, ns * 16 */
-	uint64_t last_ns; /**< previous sample, for the jitter */
+	uint64_t count;			     /**< samples */
+	uint64_t sum_ns;		     /**< sum of samples */
+	uint64_t min_ns;		     /**< smallest sample, UINT64_MAX when none */
+	uint64_t max_ns;		     /**< largest sample */
+	uint64_t jitter16;		     /**< RFC 3550 jitter estimate, ns * 16 */
+	uint64_t last_ns;		     /**< previous sample, for the jitter */
 	uint64_t bucket[PVP_LAT_NB_BUCKETS]; /**< sample counts */
 };
 
 /** What readers report of a latency histogram (all in ns, 0 when empty). */
 struct pvp_lat_summary {
-	uint64_t count;  /**< samples */
-	uint64_t min;    /**< smallest */
-	uint64_t avg;    /**< mean, rounded down */
-	uint64_t max;    /**< largest */
-	uint64_t p50;    /**< median */
-	uint64_t p90;    /**< 90th percentile */
-	uint64_t p99;    /**< 99th percentile */
-	uint64_t p99_9;  /**< 99.9th percentile */
+	uint64_t count;	 /**< samples */
+	uint64_t min;	 /**< smallest */
+	uint64_t avg;	 /**< mean, rounded down */
+	uint64_t max;	 /**< largest */
+	uint64_t p50;	 /**< median */
+	uint64_t p90;	 /**< 90th percentile */
+	uint64_t p99;	 /**< 99th percentile */
+	uint64_t p99_9;	 /**< 99.9th percentile */
 	uint64_t jitter; /**< RFC 3550 jitter */
 };
 

@@ -92,7 +92,8 @@ pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 	}
 	if (buf[0] == '\0' || buf[0] == ' ') {
 		rate_err(err, errlen,
-			 "bad rate \"%s\": expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%%, max or a number (pps)",
+			 "bad rate \"%s\": expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%%, "
+			 "max or a number (pps)",
 			 s);
 		return -EINVAL;
 	}
@@ -100,7 +101,8 @@ pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 	v = strtod(buf, &end);
 	if (*end != '\0' || (errno == ERANGE && v != 0)) {
 		rate_err(err, errlen,
-			 "bad rate \"%s\": expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%%, max or a number (pps)",
+			 "bad rate \"%s\": expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%%, "
+			 "max or a number (pps)",
 			 s);
 		return -EINVAL;
 	}

@@ -24,15 +24,15 @@
 static int failures;
 static int checks;
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		checks++;                                                      \
-		if (!(cond)) {                                                 \
-			failures++;                                            \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, "\n");                                 \
-		}                                                              \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		checks++;                                                                          \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fprintf(stderr, "\n");                                                     \
+		}                                                                                  \
 	} while (0)
 
 static inline uint16_t
@@ -92,8 +92,8 @@ test_rate(void)
 
 		err[0] = '\0';
 		rc = pvp_rate_parse(cases[i].s, &r, err, sizeof(err));
-		CHECK(rc == cases[i].rc, "\"%s\": rc %d, want %d (%s)", cases[i].s, rc,
-		      cases[i].rc, err);
+		CHECK(rc == cases[i].rc, "\"%s\": rc %d, want %d (%s)", cases[i].s, rc, cases[i].rc,
+		      err);
 		if (rc == 0 && cases[i].rc == 0) {
 			CHECK(r.unit == cases[i].unit, "\"%s\": unit %d", cases[i].s, r.unit);
 			CHECK(fabs(r.value - cases[i].value) < 1e-6 * (cases[i].value + 1),
@@ -114,8 +114,7 @@ test_rate(void)
 	CHECK(strcmp(buf, "10Gbps") == 0, "%s", buf);
 
 	/* 10G line rate at 64 B (FCS included): 14880952.38 pps. */
-	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && fabs(pps - 14880952.38) < 0.01, "%f",
-	      pps);
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && fabs(pps - 14880952.38) < 0.01, "%f", pps);
 	pvp_rate_parse("100%", &r, NULL, 0);
 	CHECK(pvp_rate_to_pps(&r, 64, 10000000000ULL, &pps) == 0 && fabs(pps - 14880952.38) < 0.01,
 	      "%f", pps);
@@ -177,8 +176,8 @@ test_lat(void)
 		pvp_lat_update(&l, 10);
 	pvp_lat_update(&l, 20);
 	pvp_lat_read(&l, &s);
-	CHECK(s.p50 == 10 && s.p99 == 10 && s.p99_9 == 20 && s.max == 20, "exact %" PRIu64
-	      " %" PRIu64, s.p99, s.p99_9);
+	CHECK(s.p50 == 10 && s.p99 == 10 && s.p99_9 == 20 && s.max == 20,
+	      "exact %" PRIu64 " %" PRIu64, s.p99, s.p99_9);
 	/* RFC 3550 jitter of a constant latency is 0. */
 	CHECK(s.jitter == 0 || s.jitter <= 1, "jitter %" PRIu64, s.jitter);
 
@@ -342,8 +341,7 @@ frame_ok(const uint8_t *d, uint32_t len, char *why, size_t whylen)
 
 		if (l3 == 0)
 			continue;
-		if (ver == 4 &&
-		    rte_raw_cksum(d + l3, (d[l3] & 0xf) * 4) != 0xffff) {
+		if (ver == 4 && rte_raw_cksum(d + l3, (d[l3] & 0xf) * 4) != 0xffff) {
 			snprintf(why, whylen, "bad IPv4 checksum (level %d)", lvl);
 			return 0;
 		}
@@ -353,8 +351,10 @@ frame_ok(const uint8_t *d, uint32_t len, char *why, size_t whylen)
 			snprintf(why, whylen, "zero UDP checksum (level %d)", lvl);
 			return 0;
 		}
-		if ((ver == 4 && rte_ipv4_udptcp_cksum_verify((const void *)(d + l3), d + l4) != 0) ||
-		    (ver == 6 && rte_ipv6_udptcp_cksum_verify((const void *)(d + l3), d + l4) != 0)) {
+		if ((ver == 4 &&
+		     rte_ipv4_udptcp_cksum_verify((const void *)(d + l3), d + l4) != 0) ||
+		    (ver == 6 &&
+		     rte_ipv6_udptcp_cksum_verify((const void *)(d + l3), d + l4) != 0)) {
 			snprintf(why, whylen, "bad L4 checksum (level %d)", lvl);
 			return 0;
 		}
@@ -412,7 +412,8 @@ test_templates(void)
 	CHECK(t->len == 124, "len");
 	CHECK(d[0] == 0x66 && d[5] == 0xbb && d[6] == 0x00 && d[11] == 0x55, "macs");
 	CHECK(rd16(d + 12) == 0x88a8 && rd16(d + 14) == 100 && rd16(d + 16) == 0x8100 &&
-		      rd16(d + 18) == 200 && rd16(d + 20) == 0x86dd, "qinq");
+		      rd16(d + 18) == 200 && rd16(d + 20) == 0x86dd,
+	      "qinq");
 	CHECK(d[22] == 0x62 && d[29] == 9 && d[28] == IPPROTO_TCP, "ipv6 hdr");
 	CHECK(rd16(d + 26) == 124 - 22 - 40, "payload len");
 	CHECK(d[45] == 0x10 && d[61] == 0x01, "addrs");
@@ -439,12 +440,14 @@ test_templates(void)
 	t = &p->streams[0].tmpl[0];
 	d = t->data;
 	CHECK(rd16(d + 36) == PVP_PKT_VXLAN_PORT && rd16(d + 40) == 0 && d[42] == 0x08 &&
-		      rd32(d + 46) >> 8 == 4242, "vxlan hdr");
+		      rd32(d + 46) >> 8 == 4242,
+	      "vxlan hdr");
 	CHECK(rd32(d + 26) == 0x0a000001 && rd32(d + 50 + 26) == 0xc0a80001, "outer/inner ip");
 	CHECK(frame_ok(d, t->len, why, sizeof(why)), "%s", why);
 	sig = pvp_sig_find_buf(d, t->len);
 	CHECK(sig != NULL && (const uint8_t *)sig == d + t->sig_off &&
-		      t->sig_off == 50 + 14 + 20 + 20, "vxlan sig %u", t->sig_off);
+		      t->sig_off == 50 + 14 + 20 + 20,
+	      "vxlan sig %u", t->sig_off);
 	t = &p->streams[1].tmpl[0];
 	d = t->data;
 	CHECK(rd16(d + 14 + 40 + 6) != 0, "outer v6 udp csum");
@@ -516,7 +519,8 @@ check_engine(const struct pvp_stream *s, uint64_t nflows, const char *what)
 		memcpy(b, t->data, t->len);
 		for (f = 0; f < nflows; f++) {
 			uint64_t flow = (f * 7919) % s->flows;
-			uint32_t seq = (uint32_t)(f * 2654435761u), ts = (uint32_t)(f * 40503u + 17);
+			uint32_t seq = (uint32_t)(f * 2654435761u),
+				 ts = (uint32_t)(f * 40503u + 17);
 
 			pvp_flow_build(s, t, flow, a);
 			pvp_sig_stamp(t, a, seq, ts);
@@ -546,8 +550,8 @@ check_engine(const struct pvp_stream *s, uint64_t nflows, const char *what)
 			}
 		}
 		CHECK(bad == 0, "%s tmpl %u: %" PRIu64 " bad frames (%s)", what, ti, bad, why);
-		CHECK(diff == 0, "%s tmpl %u: %" PRIu64 " frames differ built vs applied", what,
-		      ti, diff);
+		CHECK(diff == 0, "%s tmpl %u: %" PRIu64 " frames differ built vs applied", what, ti,
+		      diff);
 		free(a);
 		free(b);
 	}
@@ -572,10 +576,12 @@ test_engine(void)
 	s = &p->streams[0];
 	CHECK(s->flows == 1000 && s->n_vars == 2, "flows %" PRIu64, s->flows);
 	CHECK(count_distinct(s, 1000) == 1000, "distinct");
-	CHECK(pvp_var_value(&s->vars[0], 0) == 0x0a000001 && pvp_var_value(&s->vars[0], 5) == 0x0a000006,
+	CHECK(pvp_var_value(&s->vars[0], 0) == 0x0a000001 &&
+		      pvp_var_value(&s->vars[0], 5) == 0x0a000006,
 	      "inc");
 	CHECK(pvp_var_value(&s->vars[1], 0) == 1999 && pvp_var_value(&s->vars[1], 1) == 1998 &&
-		      pvp_var_value(&s->vars[1], 1000) == 1999, "dec");
+		      pvp_var_value(&s->vars[1], 1000) == 1999,
+	      "dec");
 	check_engine(s, 3000, "inc/dec");
 	pvp_profile_free(p);
 
@@ -583,7 +589,8 @@ test_engine(void)
 	p = load("{\"streams\": [{\"vars\": [{\"field\": \"udp.dport\", \"op\": \"random\","
 		 "\"min\": 100, \"max\": 5099, \"seed\": 7}]}]}");
 	q = load("{\"streams\": [{\"vars\": [{\"field\": \"udp.dport\", \"op\": \"random\","
-		 "\"min\": 100, \"max\": 5099, \"seed\": 7}]}, {\"vars\": [{\"field\": \"udp.dport\","
+		 "\"min\": 100, \"max\": 5099, \"seed\": 7}]}, {\"vars\": [{\"field\": "
+		 "\"udp.dport\","
 		 "\"op\": \"random\", \"min\": 100, \"max\": 5099, \"seed\": 8}]}]}");
 	if (p == NULL || q == NULL)
 		return;
@@ -604,7 +611,8 @@ test_engine(void)
 		int adj = 0;
 
 		for (i = 1; i < 5000; i++)
-			adj += pvp_var_value(&s->vars[0], i) == pvp_var_value(&s->vars[0], i - 1) + 1;
+			adj += pvp_var_value(&s->vars[0], i) ==
+			       pvp_var_value(&s->vars[0], i - 1) + 1;
 		CHECK(adj < 50, "random looks sequential (%d)", adj);
 	}
 	check_engine(s, 5000, "random");
@@ -619,7 +627,8 @@ test_engine(void)
 	s = &p->streams[0];
 	CHECK(s->flows == 50 && s->n_vars == 2, "tuple flows %" PRIu64, s->flows);
 	CHECK(count_distinct(s, 50) == 50 && count_distinct(s, 100) == 50, "tuple distinct");
-	CHECK(pvp_var_value(&s->vars[0], 11) == 0x10000002 && pvp_var_value(&s->vars[1], 11) == 1026,
+	CHECK(pvp_var_value(&s->vars[0], 11) == 0x10000002 &&
+		      pvp_var_value(&s->vars[1], 11) == 1026,
 	      "tuple nesting");
 	check_engine(s, 200, "tuple");
 	pvp_profile_free(p);
@@ -633,19 +642,29 @@ test_engine(void)
 	{
 		static const char *const kinds[] = {
 			"{\"streams\": [{\"flows\": 300, \"size\": 1518}]}",
-			"{\"streams\": [{\"flows\": 300, \"headers\": {\"vlan\": 7, \"ipv6\": {}, \"tcp\": {}},"
+			"{\"streams\": [{\"flows\": 300, \"headers\": {\"vlan\": 7, \"ipv6\": {}, "
+			"\"tcp\": {}},"
 			" \"size\": 100}]}",
-			"{\"streams\": [{\"flows\": 300, \"imix\": [{\"size\": 128, \"weight\": 3}, {\"size\": 1518, \"weight\": 1}], \"headers\": {\"vxlan\": {\"vni\": 1,"
+			"{\"streams\": [{\"flows\": 300, \"imix\": [{\"size\": 128, \"weight\": "
+			"3}, {\"size\": 1518, \"weight\": 1}], \"headers\": {\"vxlan\": {\"vni\": "
+			"1,"
 			" \"inner\": {\"tcp\": {}}}}}]}",
-			"{\"streams\": [{\"flows\": 300, \"size\": 256, \"headers\": {\"ipv6\": {}, \"vxlan\":"
-			" {\"inner\": {\"ipv6\": {}, \"udp\": {}}}}, \"vars\": [{\"field\": \"inner.udp.sport\","
+			"{\"streams\": [{\"flows\": 300, \"size\": 256, \"headers\": {\"ipv6\": "
+			"{}, \"vxlan\":"
+			" {\"inner\": {\"ipv6\": {}, \"udp\": {}}}}, \"vars\": [{\"field\": "
+			"\"inner.udp.sport\","
 			" \"min\": 1, \"max\": 65535, \"op\": \"random\", \"seed\": 3}, {\"field\":"
-			" \"inner.ipv6.src\", \"min\": \"2001:db8::1:0\", \"max\": \"2001:db8::1:ffff\"},"
-			" {\"field\": \"eth.src\", \"min\": 0, \"max\": 9}, {\"field\": {\"offset\": 120,"
+			" \"inner.ipv6.src\", \"min\": \"2001:db8::1:0\", \"max\": "
+			"\"2001:db8::1:ffff\"},"
+			" {\"field\": \"eth.src\", \"min\": 0, \"max\": 9}, {\"field\": "
+			"{\"offset\": 120,"
 			" \"len\": 1}, \"min\": 0, \"max\": 255, \"op\": \"dec\", \"step\": 3}]}]}",
-			"{\"streams\": [{\"size\": 300, \"headers\": {\"vlan\": [1, 2]}, \"vars\": [{\"field\":"
-			" \"vlan2.id\", \"min\": 1, \"max\": 4094}, {\"field\": \"ipv4.dst\", \"min\": 1,"
-			" \"max\": 4294967295, \"op\": \"random\"}, {\"field\": {\"offset\": 81, \"len\": 4},"
+			"{\"streams\": [{\"size\": 300, \"headers\": {\"vlan\": [1, 2]}, \"vars\": "
+			"[{\"field\":"
+			" \"vlan2.id\", \"min\": 1, \"max\": 4094}, {\"field\": \"ipv4.dst\", "
+			"\"min\": 1,"
+			" \"max\": 4294967295, \"op\": \"random\"}, {\"field\": {\"offset\": 81, "
+			"\"len\": 4},"
 			" \"min\": 0, \"max\": 4294967295, \"op\": \"random\", \"seed\": 99}]}]}",
 		};
 		unsigned int k;
@@ -668,8 +687,8 @@ test_engine(void)
 
 	/* The command-line shortcut. */
 	p = pvp_profile_quick(64, 1000, ports, 2, &err);
-	CHECK(p != NULL && p->n_streams == 2 && p->streams[1].port == 1 &&
-		      p->streams[1].id == 1 && p->streams[0].flows == 1000,
+	CHECK(p != NULL && p->n_streams == 2 && p->streams[1].port == 1 && p->streams[1].id == 1 &&
+		      p->streams[0].flows == 1000,
 	      "quick %s", err.text);
 	if (p != NULL)
 		CHECK(count_distinct(&p->streams[0], 1000) == 1000, "quick distinct");
@@ -712,7 +731,8 @@ test_sig_mbuf(void)
 	pvp_sig_stamp(t, mem + 128, 123456, 99);
 	sig = pvp_sig_find(&m);
 	CHECK(sig != NULL && rte_be_to_cpu_16(sig->stream) == 1 &&
-		      rte_be_to_cpu_32(sig->seq) == 123456 && sig->tx_ts == 99, "mbuf sig");
+		      rte_be_to_cpu_32(sig->seq) == 123456 && sig->tx_ts == 99,
+	      "mbuf sig");
 	/* Wrong magic, truncated frame. */
 	mem[128 + t->sig_off] ^= 1;
 	CHECK(pvp_sig_find(&m) == NULL, "magic");
