@@ -46,7 +46,6 @@ fts_swap_one(struct rte_mbuf *m)
 	uint32_t len = m->data_len;
 	uint32_t off = sizeof(struct rte_ether_hdr);
 	struct rte_ether_hdr *eth;
-	struct rte_ether_addr tmp;
 	rte_be16_t type;
 	uint8_t proto;
 	int tags;
@@ -54,9 +53,7 @@ fts_swap_one(struct rte_mbuf *m)
 	if (unlikely(len < off))
 		return;
 	eth = (struct rte_ether_hdr *)p;
-	rte_ether_addr_copy(&eth->dst_addr, &tmp);
-	rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
-	rte_ether_addr_copy(&tmp, &eth->src_addr);
+	fwd_macswap_one(m);
 
 	type = eth->ether_type;
 	for (tags = 0; tags < FTS_MAX_VLAN; tags++) {

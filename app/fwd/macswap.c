@@ -12,8 +12,6 @@ static uint16_t
 macswap_fwd(struct fwd_stream *fs)
 {
 	struct rte_mbuf *pkts[FWD_MAX_BURST];
-	struct rte_ether_addr tmp;
-	struct rte_ether_hdr *eth;
 	uint64_t bytes;
 	uint16_t n, i;
 
@@ -24,13 +22,7 @@ macswap_fwd(struct fwd_stream *fs)
 		/* The headers of the next packet load while this one is rewritten. */
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		/* A runt frame is forwarded as it came; there is nothing to swap. */
-		if (unlikely(pkts[i]->data_len < sizeof(*eth)))
-			continue;
-		eth = rte_pktmbuf_mtod(pkts[i], struct rte_ether_hdr *);
-		rte_ether_addr_copy(&eth->dst_addr, &tmp);
-		rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
-		rte_ether_addr_copy(&tmp, &eth->src_addr);
+		fwd_macswap_one(pkts[i]);
 	}
 	fwd_tx_burst(fs, pkts, n, bytes);
 	return n;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
-"""Summarise fwd_bench.sh results: lines "SCENARIO TOOL MPPS".
+"""Summarise fwd_bench.sh results: lines "SCENARIO TOOL MPPS MPPS_PER_CPU CPU_SHARE".
 Per scenario and tool: median, min, max, spread ((max-min)/median), and the
 ratios the issue asks for: fwd-macswap / testpmd-macswap, fwd-io /
 testpmd-io, fwd-macswap-seq / testpmd-macswap."""
@@ -14,13 +14,15 @@ RATIOS = [("fwd-macswap", "testpmd-macswap"), ("fwd-io", "testpmd-io"),
 
 res = {}
 for line in open(sys.argv[1]):
-    scen, tool, v = line.split()
-    v = float(v)
-    if not math.isnan(v):
-        res.setdefault(scen, {}).setdefault(tool, []).append(v)
+    f = line.split()
+    scen, tool = f[0], f[1]
+    for col, what in ((2, "Mpps"), (3, "Mpps per CPU second")):
+        v = float(f[col]) if len(f) > col else float("nan")
+        if not math.isnan(v):
+            res.setdefault((scen, what), {}).setdefault(tool, []).append(v)
 
-for scen, tools in res.items():
-    print("\n%s: Mpps (64 B, one forwarding core)" % scen)
+for (scen, what), tools in res.items():
+    print("\n%s: %s (64 B, one forwarding core)" % (scen, what))
     print("  %-16s %8s %8s %8s %7s  %s" % ("tool", "median", "min", "max", "spread", "runs"))
     med = {}
     for tool, vs in tools.items():
