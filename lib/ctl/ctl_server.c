@@ -24,6 +24,21 @@
 
 #include "ctl_private.h"
 
+/* mkdir the directory holding @p path; 0 if it was made. */
+static int
+ctl_mkdir_parent(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)NULL)->sun_path)];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || slash == dir)
+		return -ENOENT;
+	*slash = '\0';
+	return mkdir(dir, 0755) == 0 ? 0 : -errno;
+}
+
 static int
 ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 {
@@ -65,7 +80,14 @@ ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		goto sock_fail;
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+	ret = bind(fd, (struct sockaddr *)&sun, sizeof(sun));
+	/*
+	 * The usual places (/run/pvpkit/NAME.sock) do not survive a reboot:
+	 * make the last directory level, never more.
+	 */
+	if (ret < 0 && errno == ENOENT && ctl_mkdir_parent(srv->addr.path) == 0)
+		ret = bind(fd, (struct sockaddr *)&sun, sizeof(sun));
+	if (ret < 0) {
 		ret = -errno;
 		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "unix:%s: bind: %s",
 				  srv->addr.path, strerror(errno));
@@ -212,9 +234,15 @@ ctl_peer_name(int fd, char *buf, size_t len)
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
 
-	if (getpeername(fd, (struct sockaddr *)&ss, &sslen) < 0 ||
-	    ss.ss_family == AF_UNIX) {
-		snprintf(buf, len, "unix fd %d", fd);
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sslen) < 0 || ss.ss_family == AF_UNIX) {
+		/* Unix peers have no address worth printing; their pid is. */
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0)
+			snprintf(buf, len, "unix pid %d", (int)cred.pid);
+		else
+			snprintf(buf, len, "unix fd %d", fd);
 		return;
 	}
 	ctl_sockaddr_format((struct sockaddr *)&ss, buf, len);

@@ -17,6 +17,11 @@
  *
  * Addresses: "unix:/path/to.sock", "/path/to.sock", "tcp:HOST:PORT",
  * "tcp:[v6addr]:PORT".
+ *
+ * Requests without "id" are notifications and get no answer. A batch (a
+ * JSON array of requests) gets one line with the array of the answers.
+ * A wrong token in "auth" closes the connection after the error answer.
+ * Protocol, limits and examples: doc/control.rst.
  */
 
 #ifndef PVP_CTL_H
@@ -83,19 +88,25 @@ struct pvp_ctl_server;
 
 /**
  * Create a server and bind its socket (a stale unix socket file is
- * replaced). Methods "ping", "info" (app name, version, pid, methods; the
- * app may add to it with pvp_ctl_server_set_info) and "auth" are built in.
+ * replaced, a live one or a non-socket file is not; a missing last
+ * directory level of a unix path is created). Methods "ping", "info" (app
+ * name, version, pid, methods; the app may add to it with
+ * pvp_ctl_server_set_info) and "auth" are built in. Nothing is served
+ * until pvp_ctl_server_start().
  *
- * @return the server, or NULL with errno set; @p err (may be NULL) gets a
- *   one-line reason (e.g. "tcp:0.0.0.0:7000: a token file is required
- *   to listen beyond loopback").
+ * @return the server, or NULL with errno set (EINVAL bad address or
+ *   settings, EACCES no token file off loopback or a token file others can
+ *   read, EADDRINUSE a live server on the unix path, ...); @p err (may be
+ *   NULL) gets a one-line reason (e.g. "tcp:0.0.0.0:7000: a token file is
+ *   required to listen beyond loopback").
  */
 struct pvp_ctl_server *pvp_ctl_server_create(const struct pvp_ctl_server_conf *conf,
 					     struct pvp_ctl_error *err);
 
 /**
  * Register @p method. Must be called before pvp_ctl_server_start().
- * @return 0, -EEXIST, -EINVAL or -ENOMEM.
+ * @return 0, -EEXIST (taken, built-ins included), -EINVAL, -ENOMEM, or
+ *   -EBUSY once the server is started.
  */
 int pvp_ctl_server_register(struct pvp_ctl_server *srv, const char *method,
 			    pvp_ctl_method_cb cb, void *arg);
@@ -106,7 +117,7 @@ int pvp_ctl_server_register(struct pvp_ctl_server *srv, const char *method,
  */
 typedef int (*pvp_ctl_info_cb)(json_t *info, void *arg);
 
-/** Set the info callback (optional). */
+/** Set the info callback (optional); call it before pvp_ctl_server_start(). */
 void pvp_ctl_server_set_info(struct pvp_ctl_server *srv, pvp_ctl_info_cb cb, void *arg);
 
 /**
@@ -152,6 +163,8 @@ struct pvp_ctl_client;
 /**
  * Connect to @p address and, if @p token is not NULL, authenticate.
  *
+ * @param timeout_ms
+ *   Time allowed for connecting and authenticating; 0 or negative: no limit.
  * @return the client, or NULL with @p err filled (transport error,
  *   timeout, unauthorized).
  */
@@ -166,9 +179,12 @@ struct pvp_ctl_client *pvp_ctl_client_connect(const char *address, const char *t
  * @param result
  *   On success, the result (a new reference the caller must json_decref).
  * @param timeout_ms
- *   Time allowed for the whole call.
+ *   Time allowed for the whole call; 0 or negative: no limit.
  * @return 0, or the error code (also in @p err): the server's JSON-RPC
- *   error, PVP_CTL_TRANSPORT_ERROR or PVP_CTL_TIMEOUT.
+ *   error, PVP_CTL_TRANSPORT_ERROR or PVP_CTL_TIMEOUT. After a timeout
+ *   the client stays usable (the late answer is skipped by its id); after
+ *   a transport error every later call fails at once. One client must not
+ *   be used by two threads at the same time.
  */
 int pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
 		 int timeout_ms, struct pvp_ctl_error *err);
@@ -178,7 +194,8 @@ void pvp_ctl_client_close(struct pvp_ctl_client *c);
 
 /**
  * Read a token file: the first line, whitespace trimmed, at least 16
- * characters. @return 0, or -errno with @p err filled.
+ * and at most 256 printable characters. A file that other users can read
+ * or write is refused (-EACCES). @return 0, or -errno with @p err filled.
  */
 int pvp_ctl_read_token(const char *path, char *token, size_t len, struct pvp_ctl_error *err);
 

@@ -906,6 +906,14 @@ test_unix_files(void)
 	CHECK(client_ping(plain, NULL) == 0, "plain ping");
 	CHECK(stat(plain, &st) == 0 && (st.st_mode & 0777) == 0660, "mode 0660");
 	pvp_ctl_server_destroy(srv);
+
+	/* A missing last directory level is made (like /run/pvpkit). */
+	path_in_dir(plain, sizeof(plain), "run/sub.sock");
+	srv = start_server(plain, NULL, 0, 0, 0);
+	CHECK(srv != NULL && client_ping(plain, NULL) == 0, "parent directory made");
+	pvp_ctl_server_destroy(srv);
+	path_in_dir(plain, sizeof(plain), "run");
+	CHECK(rmdir(plain) == 0, "socket file gone, directory empty");
 }
 
 static void
