@@ -423,15 +423,20 @@ TESTER=$TESTER
 GUEST=$GUEST
 EOF
 
-	# The virtio-user servers first: they own the sockets and wait in EAL
-	# init until OVS (the vhost-user client) connects.
-	start_tester
-	start_guest
+	# The virtio-user servers own the sockets and wait in EAL init until
+	# the vhost-user client (OVS or the stand-in) connects.
 	if [ "$STANDIN" = 1 ]; then
+		# The stand-in's vhost clients retry until a server appears:
+		# start the tester last, so that the guest side is up before
+		# anything is sent.
+		start_guest
 		start_standin
 		wait_app_ready fwd "$RUNDIR/fwd.log" "$RUNDIR/fwd.sock" "$GUEST"
+		start_tester
 		wait_app_ready gen "$RUNDIR/gen.log" "$RUNDIR/gen.sock" "$TESTER"
 	else
+		start_tester
+		start_guest
 		# The guest side first, so that nothing the tester sends as soon
 		# as its port is up (testpmd --tx-first) meets a missing port.
 		start_ovs
