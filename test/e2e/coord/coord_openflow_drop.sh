@@ -3,7 +3,8 @@
 # Loss injected inside the vswitch: an OpenFlow rule drops one flow of
 # four (pvpkit-gen's --flows varies the source address from 16.0.0.1 per
 # packet, so it is a quarter of the packets). OVS counts no drop for it on
-# any port; the loss falls between "received by physical" and "sent to
+# any port (the testbed's rules have the default priority 32768, so
+# this one has more); the loss falls between "received by physical" and "sent to
 # virtual", so it must be the vswitch's, not unattributed.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
@@ -12,7 +13,7 @@ coord_need_testbed
 coord_tb_up
 
 coord_ofctl add-flow "unix:$TB_DIR/br-pvp.mgmt" \
-	"priority=100,ip,in_port=phy0,nw_src=16.0.0.1,actions=drop" ||
+	"priority=40000,ip,in_port=phy0,nw_src=16.0.0.1,actions=drop" ||
 	fail "cannot add the drop rule"
 coord_trial drop --size 64 --flows 4 --rate 8kpps --duration 3 ||
 	{ cat "$PVP_TMP/drop.err"; fail "trial failed"; }
