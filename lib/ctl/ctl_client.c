@@ -20,8 +20,8 @@
 #include "ctl_private.h"
 
 struct pvp_ctl_client {
-	int fd;          /* -1 once the connection failed */
-	char *rbuf;      /* received, not yet consumed */
+	int fd;	    /* -1 once the connection failed */
+	char *rbuf; /* received, not yet consumed */
 	size_t rlen;
 	size_t rcap;
 	json_int_t next_id;
@@ -105,7 +105,9 @@ ctl_connect_one(int family, const struct sockaddr *sa, socklen_t salen, uint64_t
 		goto timeout;
 	if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr != 0) {
 		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connect: %s", address,
-				  strerror(soerr != 0 ? soerr : r < 0 ? -r : errno));
+				  strerror(soerr != 0 ? soerr
+					   : r < 0    ? -r
+						      : errno));
 		close(fd);
 		return -1;
 	}
@@ -293,7 +295,8 @@ ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_
 		}
 		r = ctl_wait(c->fd, POLLIN, deadline);
 		if (r == 0) {
-			pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: no answer in time", c->address);
+			pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: no answer in time",
+					  c->address);
 			return PVP_CTL_TIMEOUT;
 		}
 		if (r < 0)

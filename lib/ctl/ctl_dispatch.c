@@ -312,7 +312,8 @@ ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params,
 	json_t *tok = json_is_object(params) ? json_object_get(params, "token") : NULL;
 
 	if (!json_is_string(tok)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "auth: params must be {\"token\": string}");
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "auth: params must be {\"token\": string}");
 		return NULL;
 	}
 	if (!srv->need_token) {
@@ -351,8 +352,9 @@ ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req)
 	id = json_object_get(req, "id");
 	notification = id == NULL;
 	if (id != NULL && !json_is_string(id) && !json_is_number(id) && !json_is_null(id))
-		return ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST,
-					  "invalid request: \"id\" must be a number, string or null");
+		return ctl_error_response(
+			NULL, PVP_CTL_INVALID_REQUEST,
+			"invalid request: \"id\" must be a number, string or null");
 	ver = json_object_get(req, "jsonrpc");
 	if (!json_is_string(ver) || strcmp(json_string_value(ver), "2.0") != 0)
 		return ctl_error_response(id, PVP_CTL_INVALID_REQUEST,
@@ -394,9 +396,8 @@ ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req)
 		return json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result);
 	if (err.code == 0)
 		err.code = PVP_CTL_INTERNAL_ERROR;
-	return ctl_error_response(id, err.code,
-				  err.message[0] != '\0' ? err.message
-							 : ctl_default_message(err.code));
+	return ctl_error_response(
+		id, err.code, err.message[0] != '\0' ? err.message : ctl_default_message(err.code));
 }
 
 /* Serialize @p resp (stolen); an answer that cannot be written becomes -32603. */
@@ -431,8 +432,7 @@ ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line
 	if (req == NULL) {
 		char msg[256];
 
-		snprintf(msg, sizeof(msg), "parse error: %s at column %d", jerr.text,
-			 jerr.column);
+		snprintf(msg, sizeof(msg), "parse error: %s at column %d", jerr.text, jerr.column);
 		return ctl_dump(ctl_error_response(NULL, PVP_CTL_PARSE_ERROR, msg));
 	}
 	if (!json_is_array(req)) {
@@ -518,6 +518,5 @@ too_big:
 		srv->max_request);
 	c->closing = true;
 	c->rlen = c->scan = 0;
-	return ctl_conn_answer(c, ctl_dump(ctl_error_response(NULL, PVP_CTL_REQUEST_TOO_BIG,
-								  msg)));
+	return ctl_conn_answer(c, ctl_dump(ctl_error_response(NULL, PVP_CTL_REQUEST_TOO_BIG, msg)));
 }

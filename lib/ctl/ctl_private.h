@@ -21,31 +21,31 @@
 
 #include "pvp_ctl.h"
 
-#define CTL_DEFAULT_MAX_REQUEST  (1024 * 1024)
-#define CTL_DEFAULT_MAX_CLIENTS  128
-#define CTL_DEFAULT_IDLE_S       300
+#define CTL_DEFAULT_MAX_REQUEST (1024 * 1024)
+#define CTL_DEFAULT_MAX_CLIENTS 128
+#define CTL_DEFAULT_IDLE_S	300
 /** Longest token accepted, in bytes (without the NUL). */
-#define CTL_TOKEN_MAX            256
+#define CTL_TOKEN_MAX 256
 /** Minimum token length. */
-#define CTL_TOKEN_MIN            16
+#define CTL_TOKEN_MIN 16
 /*
  * Answers pending for one connection above which the server stops
  * reading from it until the client has read them: a client that sends
  * and never reads cannot make the server buffer without bound.
  */
-#define CTL_WBUF_HIGH            (4 * 1024 * 1024)
+#define CTL_WBUF_HIGH (4 * 1024 * 1024)
 /** Bytes read from a socket at a time. */
-#define CTL_READ_CHUNK           (64 * 1024)
+#define CTL_READ_CHUNK (64 * 1024)
 /** How long a connection closed for an error may drain its input. */
-#define CTL_DRAIN_MS             2000
+#define CTL_DRAIN_MS 2000
 /** Most bytes discarded while draining before closing anyway. */
-#define CTL_DRAIN_MAX            (16 * 1024 * 1024)
+#define CTL_DRAIN_MAX (16 * 1024 * 1024)
 /** Longest answer line a client accepts (stats of many streams are big). */
-#define CTL_CLIENT_MAX_LINE      (256 * 1024 * 1024)
+#define CTL_CLIENT_MAX_LINE (256 * 1024 * 1024)
 
 /** A parsed control address. */
 struct ctl_addr {
-	bool is_unix;   /* unix socket (path) or TCP (host, port) */
+	bool is_unix;	/* unix socket (path) or TCP (host, port) */
 	char path[108]; /* sizeof(sun_path) */
 	char host[256]; /* without the [] of an IPv6 literal */
 	char port[8];
@@ -60,32 +60,32 @@ struct ctl_method {
 
 /** Connection state of the server, one per client socket. */
 struct ctl_conn {
-	int fd;                 /* -1 in the fuzz harness */
-	char *rbuf;             /* bytes received, not yet consumed */
-	size_t rlen;            /* bytes in rbuf */
-	size_t rcap;            /* allocated size of rbuf */
-	size_t scan;            /* rbuf[0..scan) holds no newline */
-	char *wbuf;             /* answers not yet written */
-	size_t wlen;            /* bytes in wbuf */
-	size_t woff;            /* bytes of wbuf already written */
-	size_t wcap;            /* allocated size of wbuf */
-	bool authed;            /* "auth" succeeded, or no token needed */
-	bool closing;           /* read no more; close once wbuf is written */
-	bool draining;          /* wbuf written, input discarded until EOF */
-	uint64_t drained;       /* bytes discarded while draining */
-	uint64_t deadline_ms;   /* idle (or drain) deadline, monotonic ms */
-	char peer[64];          /* for logs */
+	int fd;		      /* -1 in the fuzz harness */
+	char *rbuf;	      /* bytes received, not yet consumed */
+	size_t rlen;	      /* bytes in rbuf */
+	size_t rcap;	      /* allocated size of rbuf */
+	size_t scan;	      /* rbuf[0..scan) holds no newline */
+	char *wbuf;	      /* answers not yet written */
+	size_t wlen;	      /* bytes in wbuf */
+	size_t woff;	      /* bytes of wbuf already written */
+	size_t wcap;	      /* allocated size of wbuf */
+	bool authed;	      /* "auth" succeeded, or no token needed */
+	bool closing;	      /* read no more; close once wbuf is written */
+	bool draining;	      /* wbuf written, input discarded until EOF */
+	uint64_t drained;     /* bytes discarded while draining */
+	uint64_t deadline_ms; /* idle (or drain) deadline, monotonic ms */
+	char peer[64];	      /* for logs */
 };
 
 /** The server. */
 struct pvp_ctl_server {
-	struct ctl_addr addr;           /* what conf.listen asked for */
-	char address[320];              /* what is bound, e.g. tcp:127.0.0.1:41234 */
-	bool unlink_path;               /* remove addr.path on destroy */
-	dev_t sock_dev;                 /* identity of the socket file we made */
+	struct ctl_addr addr; /* what conf.listen asked for */
+	char address[320];    /* what is bound, e.g. tcp:127.0.0.1:41234 */
+	bool unlink_path;     /* remove addr.path on destroy */
+	dev_t sock_dev;	      /* identity of the socket file we made */
 	ino_t sock_ino;
-	int lfd;                        /* listening socket */
-	int wake[2];                    /* pipe: destroy wakes the thread */
+	int lfd;     /* listening socket */
+	int wake[2]; /* pipe: destroy wakes the thread */
 	pthread_t thread;
 	bool started;
 	bool need_token;
@@ -126,8 +126,7 @@ int ctl_conn_received(struct ctl_conn *c, const void *data, size_t len);
  */
 int ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c);
 /* Answer one request line (no newline); NULL when nothing is answered. */
-char *ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line,
-		      size_t len);
+char *ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line, size_t len);
 /* Create a server object with conf applied but no socket (fuzz harness). */
 struct pvp_ctl_server *ctl_server_alloc(const struct pvp_ctl_server_conf *conf,
 					struct pvp_ctl_error *err);

@@ -89,8 +89,8 @@ ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 		ret = bind(fd, (struct sockaddr *)&sun, sizeof(sun));
 	if (ret < 0) {
 		ret = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "unix:%s: bind: %s",
-				  srv->addr.path, strerror(errno));
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "unix:%s: bind: %s", srv->addr.path,
+				  strerror(errno));
 		close(fd);
 		return ret;
 	}
@@ -419,8 +419,7 @@ ctl_thread(void *arg)
 
 			pfd[2 + i].fd = c->fd;
 			pfd[2 + i].events = 0;
-			if (c->draining ||
-			    (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH))
+			if (c->draining || (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH))
 				pfd[2 + i].events |= POLLIN;
 			if (c->woff < c->wlen)
 				pfd[2 + i].events |= POLLOUT;

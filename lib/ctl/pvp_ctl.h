@@ -36,22 +36,22 @@ extern "C" {
 #endif
 
 /** JSON-RPC 2.0 standard error codes. */
-#define PVP_CTL_PARSE_ERROR      -32700 /**< invalid JSON */
-#define PVP_CTL_INVALID_REQUEST  -32600 /**< not a JSON-RPC request */
+#define PVP_CTL_PARSE_ERROR	 -32700 /**< invalid JSON */
+#define PVP_CTL_INVALID_REQUEST	 -32600 /**< not a JSON-RPC request */
 #define PVP_CTL_METHOD_NOT_FOUND -32601 /**< unknown method */
-#define PVP_CTL_INVALID_PARAMS   -32602 /**< bad params */
-#define PVP_CTL_INTERNAL_ERROR   -32603 /**< the method failed */
+#define PVP_CTL_INVALID_PARAMS	 -32602 /**< bad params */
+#define PVP_CTL_INTERNAL_ERROR	 -32603 /**< the method failed */
 /** pvpkit server errors (-32000..-32099 is the implementation range). */
-#define PVP_CTL_UNAUTHORIZED     -32001 /**< token required / wrong */
-#define PVP_CTL_REQUEST_TOO_BIG  -32002 /**< request over the size limit */
-#define PVP_CTL_BUSY             -32003 /**< state does not allow it now */
+#define PVP_CTL_UNAUTHORIZED	-32001 /**< token required / wrong */
+#define PVP_CTL_REQUEST_TOO_BIG -32002 /**< request over the size limit */
+#define PVP_CTL_BUSY		-32003 /**< state does not allow it now */
 /** Client-side failures (never on the wire). */
-#define PVP_CTL_TRANSPORT_ERROR  -32098 /**< connect/read/write failed, peer gone */
-#define PVP_CTL_TIMEOUT          -32099 /**< no answer in time */
+#define PVP_CTL_TRANSPORT_ERROR -32098 /**< connect/read/write failed, peer gone */
+#define PVP_CTL_TIMEOUT		-32099 /**< no answer in time */
 
 /** An error, as a method callback reports it or as a client receives it. */
 struct pvp_ctl_error {
-	int code;          /**< one of the codes above, or a method's own */
+	int code;	   /**< one of the codes above, or a method's own */
 	char message[256]; /**< one line, no trailing newline */
 };
 
@@ -75,10 +75,10 @@ typedef json_t *(*pvp_ctl_method_cb)(json_t *params, void *arg, struct pvp_ctl_e
 
 /** Server settings. Zero values mean the defaults given. */
 struct pvp_ctl_server_conf {
-	const char *listen;          /**< address (see @file); required */
-	const char *token_file;      /**< file holding the token; required off loopback */
-	const char *app_name;        /**< "info" returns it, e.g. "pvpkit-fwd" */
-	size_t max_request;          /**< bytes per request line; default 1 MiB */
+	const char *listen;	     /**< address (see @file); required */
+	const char *token_file;	     /**< file holding the token; required off loopback */
+	const char *app_name;	     /**< "info" returns it, e.g. "pvpkit-fwd" */
+	size_t max_request;	     /**< bytes per request line; default 1 MiB */
 	unsigned int max_clients;    /**< concurrent connections; default 128 */
 	unsigned int idle_timeout_s; /**< close idle connections after; default 300 */
 };
@@ -108,8 +108,8 @@ struct pvp_ctl_server *pvp_ctl_server_create(const struct pvp_ctl_server_conf *c
  * @return 0, -EEXIST (taken, built-ins included), -EINVAL, -ENOMEM, or
  *   -EBUSY once the server is started.
  */
-int pvp_ctl_server_register(struct pvp_ctl_server *srv, const char *method,
-			    pvp_ctl_method_cb cb, void *arg);
+int pvp_ctl_server_register(struct pvp_ctl_server *srv, const char *method, pvp_ctl_method_cb cb,
+			    void *arg);
 
 /**
  * Callback that adds app members to the "info" result object (ports,
@@ -124,7 +124,7 @@ void pvp_ctl_server_set_info(struct pvp_ctl_server *srv, pvp_ctl_info_cb cb, voi
  * Log levels given to a pvp_ctl_log_cb. They have the numeric values of
  * DPDK's RTE_LOG_* levels, so an app can hand them to rte_log() as they are.
  */
-#define PVP_CTL_LOG_ERR     4 /**< the server cannot do something it should */
+#define PVP_CTL_LOG_ERR	    4 /**< the server cannot do something it should */
 #define PVP_CTL_LOG_WARNING 5 /**< a client was refused (auth, limits) */
 #define PVP_CTL_LOG_NOTICE  6 /**< start/stop of the server */
 #define PVP_CTL_LOG_INFO    7 /**< connections closed by the server */

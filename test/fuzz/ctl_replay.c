@@ -140,16 +140,19 @@ generated(void)
 		"{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":\"add\","
 		"\"params\":[9223372036854775807,1]}\n",
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"code\",\"params\":[0]}\n",
-		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"code\",\"params\":[-9223372036854775808]}\n",
-		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[1.7976931348623157e308]}\n",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"code\",\"params\":[-"
+		"9223372036854775808]}\n",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[1."
+		"7976931348623157e308]}\n",
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[\"\\ud800\"]}\n",
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[\"\\u0000\"]}\n",
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info\"}\n",
-		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"auth\",\"params\":{\"token\":\"" CTL_FUZZ_TOKEN
-		"\"}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"info\"}\n",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"auth\",\"params\":{\"token\":"
+		"\"" CTL_FUZZ_TOKEN "\"}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"info\"}\n",
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"auth\",\"params\":{\"token\":\"x\"}}\n"
 		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"info\"}\n",
-		"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"auth\",\"params\":{\"token\":\"bad\"}},"
+		"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"auth\",\"params\":{\"token\":\"bad\"}}"
+		","
 		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]\n",
 		"\r\n\r\n\n\n \t\n",
 		"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n",
@@ -191,8 +194,9 @@ generated(void)
 	n = 0;
 	buf[n++] = '[';
 	for (i = 0; i < 10000; i++)
-		n += (size_t)sprintf(buf + n, i % 3 ? "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"ping\"},"
-						    : "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"},",
+		n += (size_t)sprintf(buf + n,
+				     i % 3 ? "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"ping\"},"
+					   : "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"},",
 				     i);
 	buf[n - 1] = ']';
 	buf[n++] = '\n';
@@ -200,15 +204,37 @@ generated(void)
 
 	/* Many short requests in one read. */
 	for (i = 0, n = 0; i < 20000; i++)
-		n += (size_t)sprintf(buf + n, "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"ping\"}\n", i);
+		n += (size_t)sprintf(buf + n,
+				     "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"ping\"}\n", i);
 	feed(buf, n);
 
 	/* Junk: half JSON-ish tokens, half raw bytes, fixed seed. */
 	for (i = 0; i < 3000; i++) {
 		static const char *const tok[] = {
-			"{", "}", "[", "]", ",", ":", "\"jsonrpc\"", "\"2.0\"", "\"id\"",
-			"\"method\"", "\"params\"", "\"ping\"", "\"echo\"", "\"add\"", "\"auth\"",
-			"\"token\"", "null", "true", "1", "-0", "1e308", "\"\\u0000\"", "\n", " ",
+			"{",
+			"}",
+			"[",
+			"]",
+			",",
+			":",
+			"\"jsonrpc\"",
+			"\"2.0\"",
+			"\"id\"",
+			"\"method\"",
+			"\"params\"",
+			"\"ping\"",
+			"\"echo\"",
+			"\"add\"",
+			"\"auth\"",
+			"\"token\"",
+			"null",
+			"true",
+			"1",
+			"-0",
+			"1e308",
+			"\"\\u0000\"",
+			"\n",
+			" ",
 			"\"" CTL_FUZZ_TOKEN "\"",
 		};
 

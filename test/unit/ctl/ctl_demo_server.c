@@ -56,7 +56,8 @@ m_sleep(json_t *params, void *arg, struct pvp_ctl_error *err)
 	json_int_t ms;
 
 	if (json_unpack(params, "{s:I}", "ms", &ms) != 0 || ms < 0 || ms > 10000) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "sleep: params must be {\"ms\": 0..10000}");
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "sleep: params must be {\"ms\": 0..10000}");
 		return NULL;
 	}
 	usleep((useconds_t)ms * 1000);
@@ -105,8 +106,9 @@ main(int argc, char **argv)
 			seconds = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s --listen ADDR [--token-file FILE] "
-					"[--max-request BYTES] [--seconds N]\n",
+			fprintf(stderr,
+				"usage: %s --listen ADDR [--token-file FILE] "
+				"[--max-request BYTES] [--seconds N]\n",
 				argv[0]);
 			return 2;
 		}

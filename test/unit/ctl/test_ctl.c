@@ -58,7 +58,8 @@ step(const char *name)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	printf("# %-22s %6ld ms\n", name,
-	       (long)((now.tv_sec - t_last.tv_sec) * 1000 + (now.tv_nsec - t_last.tv_nsec) / 1000000));
+	       (long)((now.tv_sec - t_last.tv_sec) * 1000 +
+		      (now.tv_nsec - t_last.tv_nsec) / 1000000));
 	t_last = now;
 }
 
@@ -83,7 +84,8 @@ m_add(json_t *params, void *arg, struct pvp_ctl_error *err)
 
 	if (json_unpack(params, "{s:I, s:I}", "a", &a, "b", &b) != 0 &&
 	    json_unpack(params, "[II]", &a, &b) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "add: want {\"a\": int, \"b\": int}");
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "add: want {\"a\": int, \"b\": int}");
 		return NULL;
 	}
 	return json_integer(a + b);
@@ -328,7 +330,8 @@ raw_expect(int fd, const char *line, size_t len, int code, const char *id_json, 
 	if (id_json != NULL) {
 		want_id = json_loads(id_json, JSON_DECODE_ANY, NULL);
 		if (!json_equal(want_id, json_object_get(a, "id"))) {
-			fprintf(stderr, "FAIL line %d: %.100s: id is not %s\n", where, line, id_json);
+			fprintf(stderr, "FAIL line %d: %.100s: id is not %s\n", where, line,
+				id_json);
 			failures++;
 		}
 	}
@@ -428,8 +431,8 @@ test_valid_calls(const char *address)
 	CHECK(ret == PVP_CTL_INTERNAL_ERROR, "fail: %d", ret);
 	ret = pvp_ctl_call(c, "busy", NULL, &r, CALL_MS, &err);
 	CHECK(ret == PVP_CTL_BUSY && strstr(err.message, "traffic") != NULL, "busy: %d", ret);
-	ret = call_new(c, "auth", json_pack("{s:s}", "token", "whatever-is-fine"), &r,
-			   CALL_MS, &err);
+	ret = call_new(c, "auth", json_pack("{s:s}", "token", "whatever-is-fine"), &r, CALL_MS,
+		       &err);
 	CHECK(ret == 0, "auth without a token configured: %d", ret);
 	json_decref(r);
 	/* Still usable after the errors. */
@@ -461,8 +464,8 @@ test_raw_errors(const char *address)
 	       "null");
 	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing",
 	       PVP_CTL_PARSE_ERROR, "null");
-	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1e99999,\"method\":\"ping\"}",
-	       PVP_CTL_PARSE_ERROR, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1e99999,\"method\":\"ping\"}", PVP_CTL_PARSE_ERROR,
+	       "null");
 	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":123456789012345678901234567890,\"method\":\"p\"}",
 	       PVP_CTL_PARSE_ERROR, "null");
 	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}",
@@ -480,7 +483,8 @@ test_raw_errors(const char *address)
 	free(deep);
 	/* Nesting jansson accepts (under its 2048 limit) is echoed back whole. */
 	deep_ok = malloc(8192);
-	i = snprintf(deep_ok, 8192, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"echo\",\"params\":");
+	i = snprintf(deep_ok, 8192,
+		     "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"echo\",\"params\":");
 	memset(deep_ok + i, '[', 2000);
 	memset(deep_ok + i + 2000, ']', 2000);
 	strcpy(deep_ok + i + 4000, "}");
@@ -497,8 +501,8 @@ test_raw_errors(const char *address)
 	       PVP_CTL_INVALID_REQUEST, "5");
 	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}", PVP_CTL_INVALID_REQUEST,
 	       "null");
-	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}",
-	       PVP_CTL_INVALID_REQUEST, "null");
+	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", PVP_CTL_INVALID_REQUEST,
+	       "null");
 	EXPECT(fd, "{\"jsonrpc\":\"2.0\",\"method\":7}", PVP_CTL_INVALID_REQUEST, "null");
 	EXPECT(fd, "42", PVP_CTL_INVALID_REQUEST, "null");
 	EXPECT(fd, "\"ping\"", PVP_CTL_INVALID_REQUEST, "null");
@@ -741,8 +745,7 @@ test_tcp_and_tokens(void)
 	pvp_ctl_server_destroy(srv);
 	conf.token_file = short_path;
 	srv = pvp_ctl_server_create(&conf, &err);
-	CHECK(srv == NULL && strstr(err.message, "at least 16") != NULL, "short: %s",
-	      err.message);
+	CHECK(srv == NULL && strstr(err.message, "at least 16") != NULL, "short: %s", err.message);
 	pvp_ctl_server_destroy(srv);
 
 	/* With a token: works; the real port is reported. */
@@ -768,8 +771,8 @@ test_tcp_and_tokens(void)
 	ret = pvp_ctl_call(c, "info", NULL, &r, CALL_MS, &err);
 	CHECK(ret == PVP_CTL_UNAUTHORIZED, "info before auth: %d", ret);
 	/* A wrong guess closes the connection. */
-	ret = call_new(c, "auth", json_pack("{s:s}", "token", "s3cret-token-0123456789abcdeX"),
-			   &r, CALL_MS, &err);
+	ret = call_new(c, "auth", json_pack("{s:s}", "token", "s3cret-token-0123456789abcdeX"), &r,
+		       CALL_MS, &err);
 	CHECK(ret == PVP_CTL_UNAUTHORIZED, "wrong auth: %d", ret);
 	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
 	CHECK(ret == PVP_CTL_TRANSPORT_ERROR, "closed after a wrong token: %d", ret);
@@ -806,7 +809,8 @@ test_tcp_and_tokens(void)
 
 	ret = socket(AF_INET6, SOCK_STREAM, 0);
 	if (ret >= 0) {
-		struct sockaddr_in6 s6 = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+		struct sockaddr_in6 s6 = {.sin6_family = AF_INET6,
+					  .sin6_addr = IN6ADDR_LOOPBACK_INIT};
 		bool v6 = bind(ret, (struct sockaddr *)&s6, sizeof(s6)) == 0;
 
 		close(ret);
@@ -829,9 +833,20 @@ static void
 test_bad_addresses(void)
 {
 	static const char *const bad[] = {
-		"", "foo", "unix:", "tcp:", "tcp:127.0.0.1", "tcp:127.0.0.1:", "tcp::80",
-		"tcp:127.0.0.1:65536", "tcp:127.0.0.1:-1", "tcp:127.0.0.1:8x", "tcp:[::1]80",
-		"tcp:[::1", "tcp:::1:80", "tcp:no.such.host.invalid:0",
+		"",
+		"foo",
+		"unix:",
+		"tcp:",
+		"tcp:127.0.0.1",
+		"tcp:127.0.0.1:",
+		"tcp::80",
+		"tcp:127.0.0.1:65536",
+		"tcp:127.0.0.1:-1",
+		"tcp:127.0.0.1:8x",
+		"tcp:[::1]80",
+		"tcp:[::1",
+		"tcp:::1:80",
+		"tcp:no.such.host.invalid:0",
 	};
 	struct pvp_ctl_server_conf conf = {0};
 	struct pvp_ctl_error err;
@@ -979,7 +994,8 @@ test_big_answers(const char *address)
 		return;
 	for (i = 0; i < N; i++) {
 		n = snprintf(req, sizeof(req),
-			     "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"big\",\"params\":{\"n\":%d}}\n",
+			     "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"big\",\"params\":{\"n\":%"
+			     "d}}\n",
 			     i, SIZE);
 		raw_send(fd, req, (size_t)n);
 	}
