@@ -191,6 +191,10 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 			per_stream = ps->burst_packets;
 			w->nb_bursts = ps->mode == PVP_MODE_MULTI_BURST ? ps->burst_count : 1;
 			w->gap_tsc = ps->burst_gap_us * g->hz / 1000000;
+		} else if (ps->replay && ps->loop != 0 && g->opt.count == 0) {
+			/* A pcap replayed "loop" times: every frame, that many passes. */
+			per_stream = ps->loop * ps->n_order;
+			w->nb_bursts = 1;
 		} else if (g->opt.count != 0) {
 			per_stream = gen_split(g->opt.count, nb, rank);
 			w->nb_bursts = RTE_MAX(g->opt.bursts, 1u);

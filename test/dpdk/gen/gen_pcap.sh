@@ -92,4 +92,26 @@ check flows --count 600 --flows 300 --flow-fields ip.src,udp.srcport
 gen_to_pcap bursts --profile "$PROF/bursts.json"
 check bursts --count 1500 --lens 60:1000,252:500 --streams 2
 
+# A pcap as templates (signature stamped again, checksums fixed), and
+# replayed as captured: "loop": 3 sends the file three times, unchanged.
+gen_to_pcap src --size 64 --flows 5 --count 10
+gen_to_pcap tmpl --pcap "$PVP_TMP/src.pcap" --count 25
+check tmpl --count 25 --lens 60:25 --flows 5 --flow-fields ip.src --streams 1
+printf '{"streams": [{"port": 0, "pcap": "%s", "replay": true, "loop": 3}]}\n' \
+    "$PVP_TMP/src.pcap" >"$PVP_TMP/replay.json"
+gen_to_pcap replay --profile "$PVP_TMP/replay.json"
+"$PVP_PY" - "$PVP_TMP/src.pcap" "$PVP_TMP/replay.pcap" <<'PY' || fail "replay"
+import struct, sys
+def frames(p):
+    f = open(p, "rb"); f.read(24); out = []
+    while True:
+        h = f.read(16)
+        if len(h) < 16:
+            return out
+        out.append(f.read(struct.unpack("<IIII", h)[2]))
+a, b = frames(sys.argv[1]), frames(sys.argv[2])
+print("# replay: %d frames from %d" % (len(b), len(a)))
+assert b == a * 3
+PY
+
 echo "PASS"
