@@ -362,7 +362,7 @@ write_topology() {
 		name=pvp-ovs-local
 		vp_phy=phy0
 		vp_vhost=vhost0
-		vsw_hop=$(printf '    {"name": "vswitch", "driver": "ovs", "db": %s, "rundir": %s, "bridge": "%s",\n     "vswitchd_ctl": %s, "ports": ["phy0", "vhost0"]}' \
+		vsw_hop=$(printf '    {"name": "vswitch", "driver": "ovs", "db": %s, "rundir": %s, "bridge": "%s",\n     "vswitchd_ctl": %s, "stats": "openflow", "ports": ["phy0", "vhost0"]}' \
 			"$(json_str "unix:$RUNDIR/db.sock")" "$(json_str "$RUNDIR")" "$BRIDGE" \
 			"$(json_str "$RUNDIR/ovs-vswitchd.ctl")")
 	fi
