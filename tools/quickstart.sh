@@ -10,7 +10,11 @@
 #
 # Usage: sudo tools/quickstart.sh [--build-dir DIR] [--results DIR]
 #                                 [--rate RATE] [--duration S] [--flows N]
-#                                 [--size B] [--no-bootstrap]
+#                                 [--size B] [--no-bootstrap] [--search]
+#
+# --search also runs `pvpkit run`: NDR/PDR searches at 64 and 1518 B with
+# 1 and 1000 flows (short trials), then summary JSON, CSV and plots in the
+# results directory.
 # Env:   PVP_BUILD_DIR (default build), PVP_RESULTS_DIR (default results)
 #
 # The machine has 2 cores and the generator, the OVS PMD and the guest all
@@ -26,6 +30,7 @@ duration=5
 flows=1000
 size=64
 bootstrap=true
+search=false
 
 die() { echo "quickstart: error: $*" >&2; exit 1; }
 say() { echo "quickstart: $*"; }
@@ -39,7 +44,8 @@ while [ $# -gt 0 ]; do
 	--flows) flows=${2:?--flows needs a count}; shift 2 ;;
 	--size) size=${2:?--size needs bytes}; shift 2 ;;
 	--no-bootstrap) bootstrap=false; shift ;;
-	-h | --help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--search) search=true; shift ;;
+	-h | --help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -84,3 +90,10 @@ echo
 echo
 say "trial JSON: $json"
 say "all trials: $results_dir/results.jsonl"
+
+if $search; then
+	say "search: NDR and PDR 0.1 % at 64 and 1518 B x 1 and 1000 flows"
+	"$pvpkit" run --sizes 64,1518 --flows 1,1000 --max-rate "$rate" --min-rate 1kpps \
+		--goal ndr --goal pdr=0.1% --width 2% --initial-duration 0.5 \
+		--final-duration 2 --max-time 60 --no-tables --out "$results_dir"
+fi
