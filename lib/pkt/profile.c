@@ -1129,7 +1129,7 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 			if (x - 1 > UINT32_MAX - base) {
 				fail(c, sub,
 				     "%" PRIu64 " flows from source address %u.%u.%u.%u run past "
-						"the end of the address space",
+				     "the end of the address space",
 				     x, a[0], a[1], a[2], a[3]);
 				return -ERANGE;
 			}
@@ -1386,9 +1386,21 @@ pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports, unsigned
 	json_t *root, *arr;
 	unsigned int i;
 
-	if (n_ports == 0 || ports == NULL) {
-		if (err != NULL)
+	if (err != NULL)
+		memset(err, 0, sizeof(*err));
+	if (n_ports == 0 || ports == NULL || flows == 0 ||
+	    (size != 0 && (size < PVP_PKT_MIN_SIZE || size > PVP_PKT_MAX_SIZE))) {
+		if (err == NULL) {
+			/* nothing to fill */
+		} else if (n_ports == 0 || ports == NULL) {
 			pfmt(err->text, sizeof(err->text), "no TX port");
+		} else if (flows == 0) {
+			pfmt(err->text, sizeof(err->text), "flows must be at least 1");
+		} else {
+			pfmt(err->text, sizeof(err->text),
+			     "size %u is out of range %u..%u (frame size with FCS)", size,
+			     PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
+		}
 		errno = EINVAL;
 		return NULL;
 	}

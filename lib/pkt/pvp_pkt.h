@@ -255,8 +255,8 @@ struct pvp_profile *pvp_profile_parse(const json_t *root, const char *source,
 /**
  * The command-line shortcut: one UDP/IPv4 stream per port in @p ports,
  * each of @p size bytes (0 = TRex IMIX 64/594/1518 at 28:20:4) and
- * @p flows flows (the source IPv4 address increments from 16.0.0.1, so
- * flows <= 2^24). Stream i goes to ports[i], MACs and IPs are the
+ * @p flows flows (the source IPv4 address increments from 16.0.0.1, one
+ * per flow, 1..3758096383 flows). Stream i goes to ports[i], MACs and IPs are the
  * defaults of doc/profiles.rst.
  */
 struct pvp_profile *pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports,

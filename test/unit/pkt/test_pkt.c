@@ -693,6 +693,13 @@ test_engine(void)
 	if (p != NULL)
 		CHECK(count_distinct(&p->streams[0], 1000) == 1000, "quick distinct");
 	pvp_profile_free(p);
+	CHECK(pvp_profile_quick(50, 1, ports, 1, &err) == NULL &&
+		      strcmp(err.text, "size 50 is out of range 64..9216 (frame size with FCS)") ==
+			      0,
+	      "%s", err.text);
+	CHECK(pvp_profile_quick(64, 5000000000ULL, ports, 1, &err) == NULL &&
+		      strstr(err.text, "command line: streams[0].flows: ") == err.text,
+	      "%s", err.text);
 	p = pvp_profile_quick(0, 1, ports, 1, &err);
 	CHECK(p != NULL && p->streams[0].n_tmpl == 3 && p->streams[0].n_order == 13 &&
 		      fabs(p->streams[0].avg_size - (64.0 * 7 + 594 * 5 + 1518) / 13) < 1e-9,
