@@ -252,9 +252,9 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 
 			n = read(perr[0], tmp, sizeof(tmp));
 			if (n > 0 && elen + 1 < sizeof(out->err)) {
-				size_t c = (size_t)n < sizeof(out->err) - 1 - elen ?
-						   (size_t)n :
-						   sizeof(out->err) - 1 - elen;
+				size_t c = (size_t)n < sizeof(out->err) - 1 - elen
+						   ? (size_t)n
+						   : sizeof(out->err) - 1 - elen;
 
 				memcpy(out->err + elen, tmp, c);
 				elen += c;

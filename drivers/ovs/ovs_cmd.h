@@ -17,18 +17,18 @@
 
 /** Where commands run: locally, or on a host reached with ssh keys. */
 struct coord_ovs_ssh {
-	char host[256]; /**< remote host; empty = run locally */
-	char user[64];  /**< remote user, or empty for ssh's default */
-	char key[512];  /**< private key file (-i), or empty */
+	char host[256];	   /**< remote host; empty = run locally */
+	char user[64];	   /**< remote user, or empty for ssh's default */
+	char key[512];	   /**< private key file (-i), or empty */
 	unsigned int port; /**< ssh port, 0 = default */
 };
 
 /** What a command produced. */
 struct coord_ovs_out {
-	char *out;   /**< stdout, NUL-terminated (malloc'd; free it) */
-	size_t len;  /**< bytes in out */
+	char *out;     /**< stdout, NUL-terminated (malloc'd; free it) */
+	size_t len;    /**< bytes in out */
 	char err[256]; /**< first line of stderr, or "" */
-	int status;  /**< exit status, or -1 when killed */
+	int status;    /**< exit status, or -1 when killed */
 };
 
 /**

@@ -31,30 +31,30 @@
  * ovs_tx_retries is not a drop (the packet went out on a retry): it is
  * given in context() instead. */
 static const char *const ovs_drop_reasons[] = {
-	"ovs_rx_qos_drops",          /* ingress policing */
-	"rx_missed_errors",          /* NIC ring full (physical DPDK ports) */
-	"ovs_tx_failure_drops",      /* guest/NIC TX ring full */
+	"ovs_rx_qos_drops",	     /* ingress policing */
+	"rx_missed_errors",	     /* NIC ring full (physical DPDK ports) */
+	"ovs_tx_failure_drops",	     /* guest/NIC TX ring full */
 	"ovs_tx_mtu_exceeded_drops", /* frame over the port MTU */
-	"ovs_tx_qos_drops",          /* egress policing */
+	"ovs_tx_qos_drops",	     /* egress policing */
 	"ovs_tx_invalid_hwol_drops", /* bad offload metadata */
 	"rx_mbuf_allocation_errors", /* no mbuf (physical DPDK ports) */
 };
 
 struct ovs_hop {
-	struct coord_ovsdb db;                  /* ovsdb-server connection */
-	unsigned int nb_ports;                  /* entries in ports[] */
-	char ports[COORD_MAX_PORTS][64];        /* Interface names */
-	char bridge[64];                        /* for ovs-ofctl */
-	char ofctl_target[320];                 /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
-	char appctl_target[320];                /* vswitchd unixctl, or "" */
-	struct coord_ovs_ssh ssh;               /* where commands run */
-	unsigned int timeout_ms;                /* per reply / command */
-	uint64_t l2_base;                       /* first MAC, as a number */
-	uint32_t l3_base;                       /* first IPv4 address */
-	unsigned int l4_base;                   /* first UDP port */
-	bool l2_reverse_dst;                    /* reverse l2 rules match dl_dst */
-	bool stats_ovsdb;                       /* counters from OVSDB, not OpenFlow */
-	long ofport[COORD_MAX_PORTS];           /* OpenFlow port numbers, -1 unknown */
+	struct coord_ovsdb db;		 /* ovsdb-server connection */
+	unsigned int nb_ports;		 /* entries in ports[] */
+	char ports[COORD_MAX_PORTS][64]; /* Interface names */
+	char bridge[64];		 /* for ovs-ofctl */
+	char ofctl_target[320];		 /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
+	char appctl_target[320];	 /* vswitchd unixctl, or "" */
+	struct coord_ovs_ssh ssh;	 /* where commands run */
+	unsigned int timeout_ms;	 /* per reply / command */
+	uint64_t l2_base;		 /* first MAC, as a number */
+	uint32_t l3_base;		 /* first IPv4 address */
+	unsigned int l4_base;		 /* first UDP port */
+	bool l2_reverse_dst;		 /* reverse l2 rules match dl_dst */
+	bool stats_ovsdb;		 /* counters from OVSDB, not OpenFlow */
+	long ofport[COORD_MAX_PORTS];	 /* OpenFlow port numbers, -1 unknown */
 };
 
 /* Names that reach ovs-ofctl/ovs-appctl arguments: keep them to what OVS
@@ -103,8 +103,7 @@ ovs_path_ok(const char *s)
 	return s != NULL && s[0] != '\0' && s[0] != '-' && strpbrk(s, "\n\r") == NULL;
 }
 
-static int
-ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
+static int ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 static int
@@ -174,13 +173,15 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 	    json_array_size(ports) > COORD_MAX_PORTS)
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: \"ports\" must list 1..%d Interface names", COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v) {
+	json_array_foreach(ports, i, v)
+	{
 		const char *p = json_string_value(v);
 
 		if (!ovs_name_ok(p) || strlen(p) >= sizeof(h->ports[0]))
 			return ovs_fail(err, err_len, -EINVAL,
 					"ovs: ports[%zu]: not an Interface name (letters, digits, "
-					"'_', '-', '.'; 1..63)", i);
+					"'_', '-', '.'; 1..63)",
+					i);
 		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", p);
 	}
 	h->nb_ports = (unsigned int)json_array_size(ports);
@@ -241,11 +242,13 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 			return ovs_fail(err, err_len, -EINVAL, "ovs: flow_base.l2: not a MAC");
 		if (json_object_get(fb, "l3") != NULL &&
 		    ovs_parse_ip(json_string_value(json_object_get(fb, "l3")), &h->l3_base) < 0)
-			return ovs_fail(err, err_len, -EINVAL, "ovs: flow_base.l3: not an IPv4 address");
+			return ovs_fail(err, err_len, -EINVAL,
+					"ovs: flow_base.l3: not an IPv4 address");
 		if (l4 != NULL) {
 			if (!json_is_integer(l4) || json_integer_value(l4) < 0 ||
 			    json_integer_value(l4) > 65535)
-				return ovs_fail(err, err_len, -EINVAL, "ovs: flow_base.l4: 0..65535");
+				return ovs_fail(err, err_len, -EINVAL,
+						"ovs: flow_base.l4: 0..65535");
 			h->l4_base = (unsigned int)json_integer_value(l4);
 		}
 	}
@@ -272,10 +275,10 @@ ovs_select_params(const struct ovs_hop *h)
 	unsigned int i;
 
 	for (i = 0; params != NULL && i < h->nb_ports; i++) {
-		json_t *op = json_pack("{s:s, s:s, s:[[s,s,s]], s:[s,s,s,s,s]}", "op", "select",
-				       "table", "Interface", "where", "name", "==", h->ports[i],
-				       "columns", "name", "statistics", "ofport", "link_state",
-				       "options");
+		json_t *op =
+			json_pack("{s:s, s:s, s:[[s,s,s]], s:[s,s,s,s,s]}", "op", "select", "table",
+				  "Interface", "where", "name", "==", h->ports[i], "columns",
+				  "name", "statistics", "ofport", "link_state", "options");
 
 		if (op == NULL || json_array_append_new(params, op) < 0) {
 			json_decref(params);
@@ -369,7 +372,8 @@ ovs_map_get(const json_t *map, const char *key, uint64_t *v)
 	pairs = json_array_get(map, 1);
 	if (!json_is_array(pairs))
 		return -EPROTO;
-	json_array_foreach(pairs, i, pair) {
+	json_array_foreach(pairs, i, pair)
+	{
 		const json_t *k = json_array_get(pair, 0), *val = json_array_get(pair, 1);
 
 		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_string(k))
@@ -385,8 +389,8 @@ ovs_map_get(const json_t *map, const char *key, uint64_t *v)
 }
 
 static int
-ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name,
-		struct coord_port *p, char *err, size_t err_len)
+ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, struct coord_port *p,
+		char *err, size_t err_len)
 {
 	static const struct {
 		const char *key;
@@ -425,9 +429,9 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name,
 	if (found == 0)
 		return ovs_fail(err, err_len, -ENODATA,
 				"ovs: Interface %s has no statistics (link_state %s)", name,
-				json_is_string(json_object_get(row, "link_state")) ?
-					json_string_value(json_object_get(row, "link_state")) :
-					"unknown");
+				json_is_string(json_object_get(row, "link_state"))
+					? json_string_value(json_object_get(row, "link_state"))
+					: "unknown");
 	for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
 		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) != 1 ||
 		    p->nb_reasons == COORD_MAX_REASONS)
@@ -538,8 +542,7 @@ ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t in_
 
 /* ovs-appctl [-t TARGET] CMD: argv with the optional target. */
 static int
-ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *err,
-	   size_t err_len)
+ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *err, size_t err_len)
 {
 	const char *argv[6];
 	unsigned int n = 0;
@@ -569,9 +572,9 @@ ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len)
 		const json_t *of = json_object_get(json_array_get(rows, i), "ofport");
 
 		/* An Interface without a port number yet is ["set", []]. */
-		h->ofport[i] = json_is_integer(of) && json_integer_value(of) > 0 ?
-				       (long)json_integer_value(of) :
-				       -1;
+		h->ofport[i] = json_is_integer(of) && json_integer_value(of) > 0
+				       ? (long)json_integer_value(of)
+				       : -1;
 	}
 	json_decref(rows);
 	return 0;
@@ -579,8 +582,8 @@ ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len)
 
 /* One port of `ovs-ofctl dump-ports` output. */
 struct ovs_ofp {
-	long ofport;               /* OpenFlow number; OFPP_LOCAL = 65534 */
-	struct coord_port p;       /* rx/tx counters */
+	long ofport;	     /* OpenFlow number; OFPP_LOCAL = 65534 */
+	struct coord_port p; /* rx/tx counters */
 	bool has_reason[sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0])];
 	uint64_t reason[sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0])];
 };
@@ -610,7 +613,8 @@ ovs_ofp_pairs(char *s, char dir, struct ovs_ofp *o)
 				return -EPROTO;
 		}
 		if (dir == 'c') {
-			for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
+			for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]);
+			     i++) {
 				if (strcmp(tok, ovs_drop_reasons[i]) == 0) {
 					o->has_reason[i] = true;
 					o->reason[i] = v;
@@ -695,7 +699,7 @@ ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max)
 static int
 ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len)
 {
-	const char *argv[] = {"ovs-ofctl", "-O", "OpenFlow14", "--no-names", "dump-ports",
+	const char *argv[] = {"ovs-ofctl",     "-O", "OpenFlow14", "--no-names", "dump-ports",
 			      h->ofctl_target, NULL};
 	struct ovs_ofp *o;
 	struct coord_ovs_out out;
@@ -813,8 +817,10 @@ ovs_context(struct coord_hop *hop)
 
 			json_object_set(p, "ofport", json_object_get(row, "ofport"));
 			json_object_set(p, "link_state", json_object_get(row, "link_state"));
-			if (ovs_map_get(json_object_get(row, "statistics"), "ovs_tx_retries", &v) == 1)
-				json_object_set_new(p, "ovs_tx_retries", json_integer((json_int_t)v));
+			if (ovs_map_get(json_object_get(row, "statistics"), "ovs_tx_retries", &v) ==
+			    1)
+				json_object_set_new(p, "ovs_tx_retries",
+						    json_integer((json_int_t)v));
 			json_object_set_new(ports, h->ports[i], p);
 		}
 		json_decref(rows);
@@ -824,8 +830,7 @@ ovs_context(struct coord_hop *hop)
 }
 
 /* Append one formatted line to a growing buffer. */
-static int
-ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+static int ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 static int
@@ -884,16 +889,17 @@ ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, cha
 		goto out;
 	}
 	if (h->nb_ports != 2)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: %s rules need exactly 2 ports (physical, virtual), hop has %u",
-				type, h->nb_ports);
+		return ovs_fail(
+			err, err_len, -EINVAL,
+			"ovs: %s rules need exactly 2 ports (physical, virtual), hop has %u", type,
+			h->nb_ports);
 	if (flows == 0 || flows > OVS_MAX_FLOWS)
 		return ovs_fail(err, err_len, -EINVAL, "ovs: flows must be 1..%u", OVS_MAX_FLOWS);
 	*expect = 2 * flows;
 	if (strcmp(type, "l2") == 0) {
 		if (h->l2_base + flows - 1 > 0xffffffffffffull)
-			return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the MAC range",
-					flows);
+			return ovs_fail(err, err_len, -ERANGE,
+					"ovs: %u flows overflow the MAC range", flows);
 		for (i = 0; i < flows && rc == 0; i++) {
 			char mac[24];
 
@@ -906,8 +912,8 @@ ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, cha
 		}
 	} else if (strcmp(type, "l3") == 0) {
 		if ((uint64_t)h->l3_base + flows - 1 > 0xffffffffull)
-			return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the IPv4 range",
-					flows);
+			return ovs_fail(err, err_len, -ERANGE,
+					"ovs: %u flows overflow the IPv4 range", flows);
 		for (i = 0; i < flows && rc == 0; i++) {
 			uint32_t a = h->l3_base + i;
 			char ip[20];
@@ -981,12 +987,14 @@ ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	fc = strstr(out.out, "flow_count=");
 	if (fc == NULL || sscanf(fc, "flow_count=%llu", &got) != 1) {
 		free(out.out);
-		return ovs_fail(err, err_len, -EPROTO, "ovs: no flow_count in ovs-ofctl dump-aggregate");
+		return ovs_fail(err, err_len, -EPROTO,
+				"ovs: no flow_count in ovs-ofctl dump-aggregate");
 	}
 	free(out.out);
 	if (got != expect)
-		return ovs_fail(err, err_len, -EIO, "ovs: %s has %llu rules after installing %u (%s)",
-				h->bridge, got, expect, rule_type);
+		return ovs_fail(err, err_len, -EIO,
+				"ovs: %s has %llu rules after installing %u (%s)", h->bridge, got,
+				expect, rule_type);
 	return 0;
 }
 

@@ -41,20 +41,22 @@ ovsdb_now_ms(void)
 }
 
 int
-coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms,
-		 char *err, size_t err_len)
+coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms, char *err,
+		 size_t err_len)
 {
 	memset(db, 0, sizeof(*db));
 	db->fd = -1;
 	db->timeout_ms = timeout_ms != 0 ? timeout_ms : 5000;
 	db->next_id = 1;
 	if (remote == NULL || remote[0] == '\0' || strlen(remote) >= sizeof(db->remote)) {
-		snprintf(err, err_len, "ovsdb: a \"db\" address is required (unix:PATH or tcp:HOST:PORT)");
+		snprintf(err, err_len,
+			 "ovsdb: a \"db\" address is required (unix:PATH or tcp:HOST:PORT)");
 		return -EINVAL;
 	}
 	if (strncmp(remote, "unix:", 5) != 0 && strncmp(remote, "tcp:", 4) != 0 &&
 	    remote[0] != '/') {
-		snprintf(err, err_len, "ovsdb: \"%s\": expected unix:PATH or tcp:HOST:PORT", remote);
+		snprintf(err, err_len, "ovsdb: \"%s\": expected unix:PATH or tcp:HOST:PORT",
+			 remote);
 		return -EINVAL;
 	}
 	snprintf(db->remote, sizeof(db->remote), "%s", remote);
@@ -177,8 +179,7 @@ ovsdb_connect(struct coord_ovsdb *db, char *err, size_t err_len)
 }
 
 static int
-ovsdb_send(struct coord_ovsdb *db, const json_t *msg, uint64_t deadline, char *err,
-	   size_t err_len)
+ovsdb_send(struct coord_ovsdb *db, const json_t *msg, uint64_t deadline, char *err, size_t err_len)
 {
 	char *text = json_dumps(msg, JSON_COMPACT);
 	size_t len, off = 0;
@@ -268,15 +269,16 @@ ovsdb_recv(struct coord_ovsdb *db, json_t **out, uint64_t deadline, char *err, s
 			continue;
 		}
 		if (n == 0) {
-			snprintf(err, err_len, "hop unreachable: %s: connection closed%s", db->remote,
-				 db->len > 0 ? " in the middle of a reply" : "");
+			snprintf(err, err_len, "hop unreachable: %s: connection closed%s",
+				 db->remote, db->len > 0 ? " in the middle of a reply" : "");
 			return -ECONNRESET;
 		}
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK) {
 			rc = -errno;
-			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote, strerror(-rc));
+			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote,
+				 strerror(-rc));
 			return rc;
 		}
 		rc = ovsdb_wait(db, POLLIN, deadline);
@@ -286,7 +288,8 @@ ovsdb_recv(struct coord_ovsdb *db, json_t **out, uint64_t deadline, char *err, s
 			return rc;
 		}
 		if (rc < 0) {
-			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote, strerror(-rc));
+			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote,
+				 strerror(-rc));
 			return rc;
 		}
 	}
@@ -375,7 +378,8 @@ ovsdb_call_once(struct coord_ovsdb *db, const char *method, json_t *params, json
 			char text[200];
 
 			ovsdb_error_text(jerr, text, sizeof(text));
-			snprintf(err, err_len, "ovsdb: %s: %s failed: %s", db->remote, method, text);
+			snprintf(err, err_len, "ovsdb: %s: %s failed: %s", db->remote, method,
+				 text);
 			json_decref(msg);
 			return -EREMOTEIO;
 		}

@@ -18,21 +18,21 @@
 
 /** One connection to an ovsdb-server. */
 struct coord_ovsdb {
-	int fd;            /**< connected socket, -1 when closed */
-	char remote[256];  /**< "unix:PATH" or "tcp:HOST:PORT" */
+	int fd;			 /**< connected socket, -1 when closed */
+	char remote[256];	 /**< "unix:PATH" or "tcp:HOST:PORT" */
 	unsigned int timeout_ms; /**< bound on connect and on each reply */
-	uint64_t next_id;  /**< id of the next request */
-	char *buf;         /**< received bytes not parsed yet */
-	size_t len;        /**< bytes in buf */
-	size_t cap;        /**< size of buf */
+	uint64_t next_id;	 /**< id of the next request */
+	char *buf;		 /**< received bytes not parsed yet */
+	size_t len;		 /**< bytes in buf */
+	size_t cap;		 /**< size of buf */
 };
 
 /**
  * Set up @p db for @p remote ("unix:PATH", "tcp:HOST:PORT" or a plain
  * path) without connecting. @return 0 or -EINVAL (err set).
  */
-int coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms,
-		     char *err, size_t err_len);
+int coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms, char *err,
+		     size_t err_len);
 
 /** Close the connection and free the buffer; @p db can be reused. */
 void coord_ovsdb_close(struct coord_ovsdb *db);
@@ -50,7 +50,7 @@ void coord_ovsdb_close(struct coord_ovsdb *db);
  *   -EPROTO for a malformed reply; -EREMOTEIO when the reply carries a
  *   non-null "error".
  */
-int coord_ovsdb_call(struct coord_ovsdb *db, const char *method, json_t *params,
-		     json_t **result, char *err, size_t err_len);
+int coord_ovsdb_call(struct coord_ovsdb *db, const char *method, json_t *params, json_t **result,
+		     char *err, size_t err_len);
 
 #endif /* COORD_OVSDB_H */

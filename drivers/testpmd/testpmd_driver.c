@@ -29,19 +29,18 @@
 #define TP_MAX_BUF (1u << 20)
 
 struct tp_hop {
-	char path[108];                   /* telemetry socket */
-	int fd;                           /* connection, -1 when closed */
-	unsigned int timeout_ms;          /* per reply */
-	size_t max_len;                   /* from the greeting */
-	char *buf;                        /* receive buffer of max_len + 1 */
-	unsigned int nb_ports;            /* entries in ports[] */
-	char ports[COORD_MAX_PORTS][64];  /* names as in the topology */
+	char path[108];			       /* telemetry socket */
+	int fd;				       /* connection, -1 when closed */
+	unsigned int timeout_ms;	       /* per reply */
+	size_t max_len;			       /* from the greeting */
+	char *buf;			       /* receive buffer of max_len + 1 */
+	unsigned int nb_ports;		       /* entries in ports[] */
+	char ports[COORD_MAX_PORTS][64];       /* names as in the topology */
 	unsigned int port_id[COORD_MAX_PORTS]; /* ethdev port ids */
-	json_t *greeting;                 /* the server's greeting */
+	json_t *greeting;		       /* the server's greeting */
 };
 
-static int
-tp_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
+static int tp_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 static int
@@ -91,8 +90,8 @@ tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 			       "hop unreachable: %s: the application closed the socket", h->path);
 	if ((size_t)n > h->max_len)
 		return tp_fail(err, err_len, -EMSGSIZE,
-			       "testpmd: %s: reply to %s over %zu bytes (truncated)", h->path,
-			       what, h->max_len);
+			       "testpmd: %s: reply to %s over %zu bytes (truncated)", h->path, what,
+			       h->max_len);
 	h->buf[n] = '\0';
 	return n;
 }
@@ -113,8 +112,7 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 		int rc = -errno;
 
 		tp_disconnect(h);
-		return tp_fail(err, err_len, rc, "hop unreachable: %s: %s", h->path,
-			       strerror(-rc));
+		return tp_fail(err, err_len, rc, "hop unreachable: %s: %s", h->path, strerror(-rc));
 	}
 	/* The greeting: {"version": ..., "pid": ..., "max_output_len": N}. */
 	h->max_len = 16384;
@@ -126,12 +124,12 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 	json_decref(h->greeting);
 	h->greeting = json_loadb(h->buf, (size_t)n, 0, &jerr);
 	mol = json_object_get(h->greeting, "max_output_len");
-	if (!json_is_object(h->greeting) || !json_is_integer(mol) ||
-	    json_integer_value(mol) <= 0) {
+	if (!json_is_object(h->greeting) || !json_is_integer(mol) || json_integer_value(mol) <= 0) {
 		tp_disconnect(h);
 		return tp_fail(err, err_len, -EPROTO,
 			       "testpmd: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
-			       h->greeting == NULL ? ": " : "", h->greeting == NULL ? jerr.text : "");
+			       h->greeting == NULL ? ": " : "",
+			       h->greeting == NULL ? jerr.text : "");
 	}
 	h->max_len = (size_t)json_integer_value(mol);
 	if (h->max_len > TP_MAX_BUF)
@@ -224,8 +222,9 @@ static bool
 tp_xstat_is_drop(const char *name)
 {
 	/* These repeat imissed, rx_nombuf, ierrors and oerrors. */
-	if (strcmp(name, "rx_missed_errors") == 0 || strcmp(name, "rx_mbuf_allocation_errors") == 0 ||
-	    strcmp(name, "rx_errors") == 0 || strcmp(name, "tx_errors") == 0)
+	if (strcmp(name, "rx_missed_errors") == 0 ||
+	    strcmp(name, "rx_mbuf_allocation_errors") == 0 || strcmp(name, "rx_errors") == 0 ||
+	    strcmp(name, "tx_errors") == 0)
 		return false;
 	/* Per-queue copies ("rx_q0_...") would crowd out the port totals. */
 	if (strncmp(name, "rx_q", 4) == 0 || strncmp(name, "tx_q", 4) == 0)
@@ -284,7 +283,8 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: malformed %s reply", h->path,
 			       cmd);
 	}
-	json_object_foreach(xs, k, v) {
+	json_object_foreach(xs, k, v)
+	{
 		if (json_is_integer(v) && json_integer_value(v) >= 0 && tp_xstat_is_drop(k))
 			tp_reason(p, k, (uint64_t)json_integer_value(v));
 	}
@@ -344,7 +344,8 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 		int n;
 
 		if (pfx[0] == '\0' || strchr(pfx, '/') != NULL)
-			return tp_fail(err, err_len, -EINVAL, "testpmd: \"file_prefix\": bad prefix");
+			return tp_fail(err, err_len, -EINVAL,
+				       "testpmd: \"file_prefix\": bad prefix");
 		/* Where DPDK 22.11 puts it (eal_get_runtime_dir). */
 		if (getuid() == 0 || xdg == NULL)
 			n = snprintf(h->path, sizeof(h->path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
@@ -355,14 +356,17 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 		if (n < 0 || (size_t)n >= sizeof(h->path))
 			return tp_fail(err, err_len, -EINVAL, "testpmd: \"file_prefix\": too long");
 	} else {
-		return tp_fail(err, err_len, -EINVAL,
-			       "testpmd: \"telemetry\" (socket path) or \"file_prefix\" is required");
+		return tp_fail(
+			err, err_len, -EINVAL,
+			"testpmd: \"telemetry\" (socket path) or \"file_prefix\" is required");
 	}
 	if (!json_is_array(ports) || json_array_size(ports) == 0 ||
 	    json_array_size(ports) > COORD_MAX_PORTS)
 		return tp_fail(err, err_len, -EINVAL,
-			       "testpmd: \"ports\" must list 1..%d ethdev port ids", COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v) {
+			       "testpmd: \"ports\" must list 1..%d ethdev port ids",
+			       COORD_MAX_PORTS);
+	json_array_foreach(ports, i, v)
+	{
 		const char *s = json_string_value(v);
 		char *end;
 		unsigned long id;
@@ -381,7 +385,8 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 		}
 		if (id > 65535 || (json_is_integer(v) && json_integer_value(v) < 0))
 			return tp_fail(err, err_len, -EINVAL,
-				       "testpmd: ports[%zu]: an ethdev port id (\"0\", \"1\", ...)", i);
+				       "testpmd: ports[%zu]: an ethdev port id (\"0\", \"1\", ...)",
+				       i);
 		h->port_id[i] = (unsigned int)id;
 	}
 	h->nb_ports = (unsigned int)json_array_size(ports);

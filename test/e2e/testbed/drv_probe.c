@@ -36,17 +36,15 @@ snap_json(const struct coord_snap *s)
 		for (k = 0; k < p->nb_reasons; k++)
 			json_object_set_new(reasons, p->reasons[k].name,
 					    json_integer((json_int_t)p->reasons[k].value));
-		json_array_append_new(ports,
-				      json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
-						"name", p->name, "rx_packets",
-						(json_int_t)p->rx_packets, "rx_bytes",
-						(json_int_t)p->rx_bytes, "tx_packets",
-						(json_int_t)p->tx_packets, "tx_bytes",
-						(json_int_t)p->tx_bytes, "rx_dropped",
-						(json_int_t)p->rx_dropped, "tx_dropped",
-						(json_int_t)p->tx_dropped, "rx_errors",
-						(json_int_t)p->rx_errors, "tx_errors",
-						(json_int_t)p->tx_errors, "reasons", reasons));
+		json_array_append_new(
+			ports,
+			json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "name",
+				  p->name, "rx_packets", (json_int_t)p->rx_packets, "rx_bytes",
+				  (json_int_t)p->rx_bytes, "tx_packets", (json_int_t)p->tx_packets,
+				  "tx_bytes", (json_int_t)p->tx_bytes, "rx_dropped",
+				  (json_int_t)p->rx_dropped, "tx_dropped",
+				  (json_int_t)p->tx_dropped, "rx_errors", (json_int_t)p->rx_errors,
+				  "tx_errors", (json_int_t)p->tx_errors, "reasons", reasons));
 	}
 	return json_pack("{s:o}", "ports", ports);
 }
@@ -73,7 +71,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "drv_probe: %s:%d: %s\n", argv[1], jerr.line, jerr.text);
 		return 1;
 	}
-	json_array_foreach(json_object_get(topo, "hops"), i, h) {
+	json_array_foreach(json_object_get(topo, "hops"), i, h)
+	{
 		if (strcmp(json_string_value(json_object_get(h, "name")), argv[2]) == 0)
 			break;
 	}

@@ -18,19 +18,19 @@
 static int drv_failures;
 static const char *drv_case = "";
 
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			drv_failures++;                                               \
-			fprintf(stderr, "FAIL %s: %s:%d: %s: ", drv_case, __FILE__,   \
-				__LINE__, #cond);                                     \
-			fprintf(stderr, __VA_ARGS__);                                 \
-			fputc('\n', stderr);                                          \
-		}                                                                     \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			drv_failures++;                                                            \
+			fprintf(stderr, "FAIL %s: %s:%d: %s: ", drv_case, __FILE__, __LINE__,      \
+				#cond);                                                            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_U64(got, want)                                                          \
-	CHECK((unsigned long long)(got) == (unsigned long long)(want), "%s = %llu, want %llu", \
+#define CHECK_U64(got, want)                                                                       \
+	CHECK((unsigned long long)(got) == (unsigned long long)(want), "%s = %llu, want %llu",     \
 	      #got, (unsigned long long)(got), (unsigned long long)(want))
 
 /* Contents of data/NAME (NUL-terminated, malloc'd); exits when missing. */
@@ -43,8 +43,7 @@ drv_load(const char *name, size_t *len)
 	char *buf;
 	long n;
 
-	snprintf(path, sizeof(path), "%s/test/unit/drivers/data/%s", src != NULL ? src : ".",
-		 name);
+	snprintf(path, sizeof(path), "%s/test/unit/drivers/data/%s", src != NULL ? src : ".", name);
 	f = fopen(path, "rb");
 	if (f == NULL) {
 		fprintf(stderr, "cannot open %s (run through meson test)\n", path);

@@ -29,14 +29,14 @@
 #include "ovs_driver.h"
 
 enum fake_mode {
-	FAKE_OK,        /* rows from the recording */
-	FAKE_CHUNKED,   /* an echo probe and a notification first, then the
+	FAKE_OK,	/* rows from the recording */
+	FAKE_CHUNKED,	/* an echo probe and a notification first, then the
 			 * reply in 7-byte pieces */
 	FAKE_MALFORMED, /* invalid JSON */
 	FAKE_ERROR_OBJ, /* top-level "error" */
-	FAKE_OP_ERROR,  /* an operation's error in "result" */
+	FAKE_OP_ERROR,	/* an operation's error in "result" */
 	FAKE_TRUNCATED, /* half a reply, then close */
-	FAKE_SILENT,    /* never answers transact */
+	FAKE_SILENT,	/* never answers transact */
 	FAKE_BAD_STATS, /* statistics with a string value */
 };
 
@@ -46,9 +46,9 @@ struct fake_ovsdb {
 	pthread_t thr;
 	volatile bool stop;
 	enum fake_mode mode;
-	json_t *rows;        /* recorded Interface rows */
-	bool echo_answered;  /* the client answered our echo probe */
-	int transacts;       /* transact requests seen */
+	json_t *rows;	    /* recorded Interface rows */
+	bool echo_answered; /* the client answered our echo probe */
+	int transacts;	    /* transact requests seen */
 };
 
 static int
@@ -124,7 +124,8 @@ fake_transact_result(struct fake_ovsdb *f, const json_t *params)
 		const char *name = json_string_value(json_array_get(where, 2));
 		json_t *rows = json_array(), *row;
 
-		json_array_foreach(f->rows, j, row) {
+		json_array_foreach(f->rows, j, row)
+		{
 			if (name != NULL &&
 			    strcmp(json_string_value(json_object_get(row, "name")), name) == 0) {
 				json_t *r = json_deep_copy(row);
@@ -161,8 +162,10 @@ fake_conn(struct fake_ovsdb *f, int fd)
 			continue;
 		}
 		if (strcmp(method, "list_dbs") == 0) {
-			fake_send_json(fd, json_pack("{s:[s,s], s:n, s:O}", "result", "Open_vSwitch",
-						     "_Server", "error", "id", id), 1 << 20);
+			fake_send_json(fd,
+				       json_pack("{s:[s,s], s:n, s:O}", "result", "Open_vSwitch",
+						 "_Server", "error", "id", id),
+				       1 << 20);
 			json_decref(req);
 			continue;
 		}
@@ -176,40 +179,56 @@ fake_conn(struct fake_ovsdb *f, int fd)
 		switch (f->transacts == 1 ? FAKE_OK : f->mode) {
 		case FAKE_OK:
 		case FAKE_BAD_STATS:
-			fake_send_json(fd, json_pack("{s:o, s:n, s:O}", "result",
-						     fake_transact_result(f, json_object_get(req, "params")),
-						     "error", "id", id), 1 << 20);
+			fake_send_json(
+				fd,
+				json_pack("{s:o, s:n, s:O}", "result",
+					  fake_transact_result(f, json_object_get(req, "params")),
+					  "error", "id", id),
+				1 << 20);
 			break;
 		case FAKE_CHUNKED:
-			fake_send_json(fd, json_pack("{s:s, s:s, s:[]}", "id", "probe-1", "method",
-						     "echo", "params"), 1 << 20);
-			fake_send_json(fd, json_pack("{s:n, s:s, s:[s,{}]}", "id", "method", "update",
-						     "params", "x"), 1 << 20);
-			fake_send_json(fd, json_pack("{s:o, s:n, s:O}", "result",
-						     fake_transact_result(f, json_object_get(req, "params")),
-						     "error", "id", id), 7);
+			fake_send_json(fd,
+				       json_pack("{s:s, s:s, s:[]}", "id", "probe-1", "method",
+						 "echo", "params"),
+				       1 << 20);
+			fake_send_json(fd,
+				       json_pack("{s:n, s:s, s:[s,{}]}", "id", "method", "update",
+						 "params", "x"),
+				       1 << 20);
+			fake_send_json(
+				fd,
+				json_pack("{s:o, s:n, s:O}", "result",
+					  fake_transact_result(f, json_object_get(req, "params")),
+					  "error", "id", id),
+				7);
 			break;
 		case FAKE_MALFORMED:
 			snprintf(text, sizeof(text),
-				 "{\"id\":%lld,\"result\":[{\"rows\":[{\"name\":\"phy0\" \"statistics\":"
+				 "{\"id\":%lld,\"result\":[{\"rows\":[{\"name\":\"phy0\" "
+				 "\"statistics\":"
 				 "[\"map\",[[\"rx_packets\",1]]]}]}],\"error\":null}",
 				 (long long)nid);
 			fake_send(fd, text, strlen(text), 1 << 20);
 			break;
 		case FAKE_ERROR_OBJ:
-			fake_send_json(fd, json_pack("{s:n, s:{s:s, s:s}, s:O}", "result", "error",
-						     "error", "unknown database", "details",
-						     "Open_vSwitch is not served", "id", id), 1 << 20);
+			fake_send_json(fd,
+				       json_pack("{s:n, s:{s:s, s:s}, s:O}", "result", "error",
+						 "error", "unknown database", "details",
+						 "Open_vSwitch is not served", "id", id),
+				       1 << 20);
 			break;
 		case FAKE_OP_ERROR:
-			fake_send_json(fd, json_pack("{s:[{s:s, s:s}], s:n, s:O}", "result", "error",
-						     "constraint violation", "details",
-						     "no column \"bogus\"", "error", "id", id), 1 << 20);
+			fake_send_json(fd,
+				       json_pack("{s:[{s:s, s:s}], s:n, s:O}", "result", "error",
+						 "constraint violation", "details",
+						 "no column \"bogus\"", "error", "id", id),
+				       1 << 20);
 			break;
 		case FAKE_TRUNCATED: {
-			json_t *r = json_pack("{s:o, s:n, s:O}", "result",
-					      fake_transact_result(f, json_object_get(req, "params")),
-					      "error", "id", id);
+			json_t *r =
+				json_pack("{s:o, s:n, s:O}", "result",
+					  fake_transact_result(f, json_object_get(req, "params")),
+					  "error", "id", id);
 
 			s = json_dumps(r, JSON_COMPACT);
 			fake_send(fd, s, strlen(s) / 2, 1 << 20);
@@ -257,8 +276,8 @@ fake_start(struct fake_ovsdb *f, enum fake_mode mode, const char *dir)
 	text = drv_load("ovsdb-interface-select.json", NULL);
 	rec = json_loads(text, 0, NULL);
 	free(text);
-	f->rows = json_incref(json_object_get(json_array_get(json_object_get(rec, "result"), 0),
-					      "rows"));
+	f->rows = json_incref(
+		json_object_get(json_array_get(json_object_get(rec, "result"), 0), "rows"));
 	json_decref(rec);
 	snprintf(f->path, sizeof(f->path), "%s/db.sock", dir);
 	unlink(f->path);
@@ -442,8 +461,7 @@ test_snapshot_errors(const char *dir)
 	drv_case = "operation error";
 	expect_error(dir, FAKE_OP_ERROR, "[\"phy0\"]", -EREMOTEIO, "constraint violation");
 	drv_case = "truncated reply";
-	expect_error(dir, FAKE_TRUNCATED, "[\"phy0\", \"vhost0\"]", -ECONNRESET,
-		     "hop unreachable");
+	expect_error(dir, FAKE_TRUNCATED, "[\"phy0\", \"vhost0\"]", -ECONNRESET, "hop unreachable");
 	drv_case = "no reply";
 	expect_error(dir, FAKE_SILENT, "[\"phy0\"]", -ETIMEDOUT, "no reply within 500 ms");
 	drv_case = "bad statistics";
@@ -486,11 +504,14 @@ test_conf_errors(const char *dir)
 		{"{\"db\": \"unix:/x\"}", "\"ports\""},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"a;rm -rf /\"]}", "ports[0]"},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"bridge\": \"$(x)\"}", "bridge"},
-		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": \"h\", \"password\": \"x\"}}",
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": \"h\", "
+		 "\"password\": \"x\"}}",
 		 "passwords"},
-		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": \"-oProxyCommand=x\"}}",
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": "
+		 "\"-oProxyCommand=x\"}}",
 		 "host"},
-		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"flow_base\": {\"l3\": \"300.1.1.1\"}}",
+		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"flow_base\": {\"l3\": "
+		 "\"300.1.1.1\"}}",
 		 "flow_base.l3"},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"timeout_ms\": -1}", "timeout_ms"},
 	};
@@ -631,7 +652,8 @@ test_tools(const char *dir)
 				"  port  1: rx pkts=many, bytes=1\n");
 		setenv("FAKE_DUMP", p, 1);
 		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
-		CHECK(rc == -EPROTO && strstr(err, "unexpected ovs-ofctl dump-ports output") != NULL,
+		CHECK(rc == -EPROTO &&
+			      strstr(err, "unexpected ovs-ofctl dump-ports output") != NULL,
 		      "garbage: %d %s", rc, err);
 		write_script(p, "OFPST_PORT reply (OF1.4) (xid=0x2): 1 ports\n"
 				"  port  1: rx pkts=1, bytes=1, drop=0\n"
@@ -652,25 +674,30 @@ test_tools(const char *dir)
 	CHECK(rc == 0, "l3: %d %s", rc, err);
 	snprintf(p, sizeof(p), "%s/flows", dir);
 	text = read_text(p);
-	CHECK(strcmp(text, "priority=10,ip,in_port=phy0,nw_dst=10.0.0.0,actions=output:vhost0\n"
-			   "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.0,actions=output:phy0\n"
-			   "priority=10,ip,in_port=phy0,nw_dst=10.0.0.1,actions=output:vhost0\n"
-			   "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.1,actions=output:phy0\n"
-			   "priority=10,ip,in_port=phy0,nw_dst=10.0.0.2,actions=output:vhost0\n"
-			   "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.2,actions=output:phy0\n") == 0,
+	CHECK(strcmp(text,
+		     "priority=10,ip,in_port=phy0,nw_dst=10.0.0.0,actions=output:vhost0\n"
+		     "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.0,actions=output:phy0\n"
+		     "priority=10,ip,in_port=phy0,nw_dst=10.0.0.1,actions=output:vhost0\n"
+		     "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.1,actions=output:phy0\n"
+		     "priority=10,ip,in_port=phy0,nw_dst=10.0.0.2,actions=output:vhost0\n"
+		     "priority=10,ip,in_port=vhost0,nw_dst=10.0.0.2,actions=output:phy0\n") == 0,
 	      "l3 flows:\n%s", text);
 	snprintf(p, sizeof(p), "%s/ofctl.args", dir);
 	text = read_text(p);
-	snprintf(extra, sizeof(extra), "del-flows unix:%s/br-pvp.mgmt\nadd-flows unix:%s/br-pvp.mgmt -\n"
-		 "dump-aggregate unix:%s/br-pvp.mgmt\n", dir, dir, dir);
+	snprintf(extra, sizeof(extra),
+		 "del-flows unix:%s/br-pvp.mgmt\nadd-flows unix:%s/br-pvp.mgmt -\n"
+		 "dump-aggregate unix:%s/br-pvp.mgmt\n",
+		 dir, dir, dir);
 	CHECK(strcmp(text, extra) == 0, "ovs-ofctl calls:\n%s", text);
 
 	rc = coord_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
 	CHECK(rc == 0, "l2: %s", err);
 	snprintf(p, sizeof(p), "%s/flows", dir);
 	text = read_text(p);
-	CHECK(strstr(text, "in_port=phy0,dl_dst=02:00:00:00:00:01,actions=output:vhost0\n") != NULL &&
-		      strstr(text, "in_port=vhost0,dl_src=02:00:00:00:00:01,actions=output:phy0\n") !=
+	CHECK(strstr(text, "in_port=phy0,dl_dst=02:00:00:00:00:01,actions=output:vhost0\n") !=
+			      NULL &&
+		      strstr(text,
+			     "in_port=vhost0,dl_src=02:00:00:00:00:01,actions=output:phy0\n") !=
 			      NULL,
 	      "l2 flows:\n%s", text);
 	rc = coord_driver_ovs.install_flows(&hop, "l4", 1000, err, sizeof(err));
@@ -701,7 +728,8 @@ test_tools(const char *dir)
 		      json_object_get(json_object_get(ctx, "ports"), "vhost0"), "ofport")) == 2,
 	      "vhost0 ofport");
 	CHECK(json_integer_value(json_object_get(
-		      json_object_get(json_object_get(ctx, "ports"), "phy0"), "ovs_tx_retries")) == 0 &&
+		      json_object_get(json_object_get(ctx, "ports"), "phy0"), "ovs_tx_retries")) ==
+			      0 &&
 		      json_object_get(json_object_get(json_object_get(ctx, "ports"), "phy0"),
 				      "ovs_tx_retries") != NULL,
 	      "phy0 ovs_tx_retries");
@@ -709,7 +737,8 @@ test_tools(const char *dir)
 	snprintf(p, sizeof(p), "%s/appctl.args", dir);
 	snprintf(extra, sizeof(extra),
 		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-clear\n"
-		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-show\n", dir, dir);
+		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-show\n",
+		 dir, dir);
 	CHECK(strcmp(read_text(p), extra) == 0, "ovs-appctl calls:\n%s", read_text(p));
 	coord_driver_ovs.close(&hop);
 	fake_stop(&f);
@@ -718,13 +747,14 @@ test_tools(const char *dir)
 static void
 test_cmd(void)
 {
-	const struct coord_ovs_ssh ssh = {.host = "dut1", .user = "pvp", .key = "/k/id_ed25519",
-					  .port = 2222};
+	const struct coord_ovs_ssh ssh = {
+		.host = "dut1", .user = "pvp", .key = "/k/id_ed25519", .port = 2222};
 	const char *argv[] = {"ovs-ofctl", "add-flows", "unix:/run/it's here/br.mgmt", "-", NULL};
-	static const char *const want[] = {"ssh", "-o", "BatchMode=yes", "-p", "2222", "-i",
-					   "/k/id_ed25519", "pvp@dut1", "--", "'ovs-ofctl'",
-					   "'add-flows'", "'unix:/run/it'\\''s here/br.mgmt'", "'-'",
-					   NULL};
+	static const char *const want[] = {
+		"ssh",	"-o",	       "BatchMode=yes", "-p",
+		"2222", "-i",	       "/k/id_ed25519", "pvp@dut1",
+		"--",	"'ovs-ofctl'", "'add-flows'",	"'unix:/run/it'\\''s here/br.mgmt'",
+		"'-'",	NULL};
 	const char *cat[] = {"cat", NULL}, *slp[] = {"sleep", "5", NULL};
 	const char *fls[] = {"false", NULL}, *none[] = {"/nonexistent/ovs-ofctl", NULL};
 	struct coord_ovs_out out;

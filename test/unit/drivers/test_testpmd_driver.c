@@ -27,12 +27,12 @@
 #include "testpmd_driver.h"
 
 enum tfake_mode {
-	TFAKE_OK,            /* recorded replies */
-	TFAKE_MALFORMED,     /* invalid JSON for /ethdev/stats */
-	TFAKE_MISSING,       /* /ethdev/stats without "imissed" */
-	TFAKE_BAD_GREETING,  /* not a telemetry greeting */
-	TFAKE_CLOSE,         /* closes after the greeting, on the first command */
-	TFAKE_SILENT,        /* never answers commands */
+	TFAKE_OK,	    /* recorded replies */
+	TFAKE_MALFORMED,    /* invalid JSON for /ethdev/stats */
+	TFAKE_MISSING,	    /* /ethdev/stats without "imissed" */
+	TFAKE_BAD_GREETING, /* not a telemetry greeting */
+	TFAKE_CLOSE,	    /* closes after the greeting, on the first command */
+	TFAKE_SILENT,	    /* never answers commands */
 };
 
 struct tfake {
@@ -74,7 +74,8 @@ tfake_conn(struct tfake *f, int fd)
 			if (f->mode == TFAKE_MALFORMED)
 				r = "{\"/ethdev/stats\":{\"ipackets\":195904,\"opackets\":";
 			else if (f->mode == TFAKE_MISSING)
-				r = "{\"/ethdev/stats\":{\"ipackets\":1,\"opackets\":1,\"ibytes\":64,"
+				r = "{\"/ethdev/"
+				    "stats\":{\"ipackets\":1,\"opackets\":1,\"ibytes\":64,"
 				    "\"obytes\":64,\"ierrors\":0,\"oerrors\":0,\"rx_nombuf\":0}}";
 			else
 				r = f->stats0;
@@ -117,8 +118,8 @@ tfake_start(struct tfake *f, enum tfake_mode mode, const char *dir)
 
 	memset(f, 0, sizeof(*f));
 	f->mode = mode;
-	f->greeting = mode == TFAKE_BAD_GREETING ? strdup("{\"hello\":1}") :
-						   drv_load("telemetry-greeting.json", NULL);
+	f->greeting = mode == TFAKE_BAD_GREETING ? strdup("{\"hello\":1}")
+						 : drv_load("telemetry-greeting.json", NULL);
 	f->stats0 = drv_load("telemetry-ethdev-stats-0.json", NULL);
 	f->xstats0 = drv_load("telemetry-ethdev-xstats-0.json", NULL);
 	f->stats7 = drv_load("telemetry-ethdev-stats-7.json", NULL);
@@ -206,8 +207,8 @@ test_ok(const char *dir)
 		CHECK(rc == 0, "second snapshot: %s", err);
 		CHECK_U64(f.commands, 4);
 		ctx = coord_driver_testpmd.context(&hop);
-		CHECK(strcmp(json_string_value(json_object_get(
-				     json_object_get(ctx, "greeting"), "version")),
+		CHECK(strcmp(json_string_value(
+				     json_object_get(json_object_get(ctx, "greeting"), "version")),
 			     "DPDK 22.11.11") == 0,
 		      "context greeting");
 		json_decref(ctx);
@@ -276,7 +277,8 @@ test_errors(const char *dir)
 	expect_error(dir, TFAKE_SILENT, false, -ETIMEDOUT, "within 300 ms");
 
 	drv_case = "socket gone";
-	rc = open_hop(&hop, "{\"telemetry\": \"/nonexistent/dpdk_telemetry.v2\", \"ports\": [\"0\"]}",
+	rc = open_hop(&hop,
+		      "{\"telemetry\": \"/nonexistent/dpdk_telemetry.v2\", \"ports\": [\"0\"]}",
 		      err, sizeof(err));
 	CHECK(rc == -ENOENT && strncmp(err, "hop unreachable: ", 17) == 0, "rc %d %s", rc, err);
 	CHECK(hop.priv == NULL, "failed open left priv");
@@ -288,8 +290,8 @@ test_errors(const char *dir)
 	CHECK(rc == -EINVAL && strstr(err, "file_prefix") != NULL, "bad prefix: %s", err);
 	rc = open_hop(&hop, "{\"file_prefix\": \"x\", \"ports\": [\"eth0\"]}", err, sizeof(err));
 	CHECK(rc == -EINVAL && strstr(err, "ports[0]") != NULL, "bad port: %s", err);
-	rc = open_hop(&hop, "{\"file_prefix\": \"pvp-no-such-prefix\", \"ports\": [\"p0\", 1]}", err,
-		      sizeof(err));
+	rc = open_hop(&hop, "{\"file_prefix\": \"pvp-no-such-prefix\", \"ports\": [\"p0\", 1]}",
+		      err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, "pvp-no-such-prefix/dpdk_telemetry.v2") != NULL,
 	      "prefix path: %s", err);
 }
