@@ -14,6 +14,11 @@ coord_need_testbed() {
 	need_bin "$PVP_COORD"
 	need_cmd "$PVP_PY"
 	[ -x "$PVP_SOURCE_DIR/tools/testbed.sh" ] || skip "tools/testbed.sh not there yet"
+	# OVS's userspace datapath is one per machine (its "ovs-netdev" tap):
+	# a second OVS-DPDK cannot create its bridge while another runs.
+	if pgrep -x ovs-vswitchd >/dev/null 2>&1 || pgrep -f ovs-vswitchd-dpdk >/dev/null 2>&1; then
+		skip "another ovs-vswitchd runs on this machine (one OVS-DPDK testbed at a time)"
+	fi
 }
 
 # A short run dir: unix socket paths must stay under 108 bytes.
