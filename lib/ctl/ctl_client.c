@@ -214,6 +214,46 @@ ctl_client_fail(struct pvp_ctl_client *c, struct pvp_ctl_error *err, const char 
 	return PVP_CTL_TRANSPORT_ERROR;
 }
 
+/*
+ * The server refused us and closed (too many clients, request too big):
+ * its reason may wait in the socket, read it rather than report only
+ * "Broken pipe". Returns that error code, else a transport error.
+ */
+static int
+ctl_client_salvage(struct pvp_ctl_client *c, struct pvp_ctl_error *err, const char *what)
+{
+	json_t *j, *e, *code, *msg;
+	char buf[4096], *nl;
+	size_t len = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while (len < sizeof(buf) - 1) {
+		n = recv(c->fd, buf + len, sizeof(buf) - 1 - len, MSG_DONTWAIT);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	nl = strchr(buf, '\n');
+	j = nl != NULL ? json_loadb(buf, (size_t)(nl - buf), 0, NULL) : NULL;
+	e = json_object_get(j, "error");
+	code = json_object_get(e, "code");
+	msg = json_object_get(e, "message");
+	if (json_is_null(json_object_get(j, "id")) && json_is_integer(code) &&
+	    json_integer_value(code) >= INT32_MIN && json_integer_value(code) < 0) {
+		ret = (int)json_integer_value(code);
+		pvp_ctl_error_set(err, ret, "%s: %s", c->address,
+				  json_is_string(msg) ? json_string_value(msg) : "refused");
+	}
+	json_decref(j);
+	if (ret == 0)
+		return ctl_client_fail(c, err, what);
+	close(c->fd);
+	c->fd = -1;
+	return ret;
+}
+
 static int
 ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t deadline,
 		struct pvp_ctl_error *err)
@@ -233,7 +273,7 @@ ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t de
 			continue;
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
 			snprintf(what, sizeof(what), "send: %s", strerror(errno));
-			return ctl_client_fail(c, err, what);
+			return ctl_client_salvage(c, err, what);
 		}
 		r = ctl_wait(c->fd, POLLOUT, deadline);
 		if (r == 0) {

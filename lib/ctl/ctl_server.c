@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,6 +327,16 @@ ctl_conn_flush(struct ctl_conn *c)
 	return 0;
 }
 
+/* Rounds of answer-then-write per connection per poll() wake-up. */
+#define CTL_ROUNDS 8
+
+/* Lines may wait unanswered while nothing is left to write: don't sleep. */
+static bool
+ctl_conn_has_work(const struct ctl_conn *c)
+{
+	return !c->closing && c->woff == c->wlen && c->scan < c->rlen;
+}
+
 /*
  * Serve one connection that poll() flagged. Returns NULL to keep it, or
  * why it must be closed.
@@ -334,6 +345,7 @@ static const char *
 ctl_conn_event(struct pvp_ctl_server *srv, struct ctl_conn *c, short revents, uint64_t now)
 {
 	char chunk[CTL_READ_CHUNK];
+	unsigned int round;
 	ssize_t n;
 
 	if (revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -358,20 +370,25 @@ ctl_conn_event(struct pvp_ctl_server *srv, struct ctl_conn *c, short revents, ui
 			}
 		}
 	}
-	if (!c->draining && ctl_conn_process(srv, c) < 0)
-		return "out of memory";
-	if (c->woff < c->wlen) {
-		size_t before = c->woff;
+	/*
+	 * Answer and write in turns while the socket takes it, a few rounds
+	 * at most so one busy client cannot starve the others; the poll
+	 * loop comes back at once for what is left (ctl_conn_has_work).
+	 */
+	for (round = 0; !c->draining && round < CTL_ROUNDS; round++) {
+		size_t pending;
 
-		if (ctl_conn_flush(c) < 0)
-			return "write error";
-		if (c->woff != before || c->wlen == 0)
-			c->deadline_ms = now + (uint64_t)srv->idle_timeout_s * 1000;
-		/* Room again: answer lines that waited for it. */
-		if (c->wlen - c->woff < CTL_WBUF_HIGH && ctl_conn_process(srv, c) < 0)
+		if (ctl_conn_process(srv, c) < 0)
 			return "out of memory";
+		pending = c->wlen - c->woff;
+		if (pending == 0)
+			break;
 		if (ctl_conn_flush(c) < 0)
 			return "write error";
+		if (c->wlen - c->woff < pending)
+			c->deadline_ms = now + (uint64_t)srv->idle_timeout_s * 1000;
+		if (c->woff < c->wlen || c->closing || c->scan == c->rlen)
+			break;
 	}
 	if (c->closing && !c->draining && c->woff == c->wlen) {
 		/*
@@ -393,6 +410,7 @@ ctl_thread(void *arg)
 	struct pollfd *pfd = NULL, *np;
 	size_t cap = 0, i, n;
 	uint64_t now, accept_retry = 0;
+	bool more = false;
 	const char *why;
 	char b[64];
 	int timeout;
@@ -426,6 +444,9 @@ ctl_thread(void *arg)
 		}
 		/* Deadlines are checked on a coarse tick: they are seconds long. */
 		timeout = n > 0 || accept_retry > now ? 250 : -1;
+		if (more)
+			timeout = 0;
+		more = false;
 		if (poll(pfd, 2 + n, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -447,6 +468,8 @@ ctl_thread(void *arg)
 				why = c->draining ? "closed after an error" : "idle timeout";
 			if (why != NULL)
 				ctl_conn_close(srv, i, why);
+			else if (ctl_conn_has_work(c))
+				more = true;
 		}
 		if (pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
 			/* Out of descriptors: stop accepting for a moment, don't spin. */
@@ -461,13 +484,21 @@ ctl_thread(void *arg)
 int
 pvp_ctl_server_start(struct pvp_ctl_server *srv)
 {
+	sigset_t all, old;
 	int ret;
 
 	if (srv == NULL || srv->lfd < 0)
 		return -EINVAL;
 	if (srv->started)
 		return -EALREADY;
+	/*
+	 * The thread takes no signals: they go to the app's threads, which
+	 * may be waiting for them (sigwait, pause).
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&srv->thread, NULL, ctl_thread, srv);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret != 0)
 		return -ret;
 	pthread_setname_np(srv->thread, "pvp-ctl");

@@ -611,6 +611,23 @@ test_too_big(const char *address)
 	CHECK(a == NULL, "closed after -32002");
 	raw_close(fd);
 
+	/* The client API reports it as -32002 too, not as a broken pipe. */
+	{
+		struct pvp_ctl_client *c = pvp_ctl_client_connect(address, NULL, CALL_MS, NULL);
+		struct pvp_ctl_error err;
+		json_t *r = NULL;
+		int ret;
+
+		buf = malloc(100001);
+		memset(buf, 'z', 100000);
+		buf[100000] = '\0';
+		ret = call_new(c, "echo", json_pack("[s]", buf), &r, CALL_MS, &err);
+		free(buf);
+		CHECK(ret == PVP_CTL_REQUEST_TOO_BIG && r == NULL, "client too big: %d %s", ret,
+		      err.message);
+		pvp_ctl_client_close(c);
+	}
+
 	/* The server still serves new clients. */
 	CHECK(client_ping(address, NULL) == 0, "ping after oversized requests");
 }
@@ -981,7 +998,8 @@ static void
 test_big_answers(const char *address)
 {
 	enum { N = 12, SIZE = 1 << 20 };
-	char req[128];
+	char req[128], *buf;
+	size_t len;
 	json_t *a;
 	int fd, i, n, ok = 0;
 
@@ -1007,7 +1025,23 @@ test_big_answers(const char *address)
 		json_decref(a);
 	}
 	CHECK(ok == N, "%d of %d big answers whole and in order", ok, N);
-	close(fd);
+
+	/* 50000 requests in one write (2.5 MB): all answered, in order. */
+	buf = malloc(50000 * 64);
+	for (i = 0, len = 0; i < 50000; i++)
+		len += (size_t)sprintf(buf + len,
+				       "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\n", i);
+	CHECK(raw_send(fd, buf, len) == 0, "send 50000 requests");
+	free(buf);
+	for (i = 0, ok = 0; i < 50000; i++) {
+		a = raw_answer(fd);
+		ok += answer_code(a) == 0 && json_integer_value(json_object_get(a, "id")) == i;
+		json_decref(a);
+		if (a == NULL)
+			break;
+	}
+	CHECK(ok == 50000, "%d of 50000 pipelined answers", ok);
+	raw_close(fd);
 }
 
 static void
