@@ -28,15 +28,14 @@ static int
 ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
-	struct pvp_ctl_error e = { 0 };
+	struct pvp_ctl_error e = {0};
 
 	/* A new connection may be a restarted app: forget what it had loaded. */
 	h->loaded[0] = '\0';
-	h->client = pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL,
-					   h->timeout_ms, &e);
+	h->client =
+		pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL, h->timeout_ms, &e);
 	if (h->client == NULL) {
-		snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr,
-			 e.message);
+		snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr, e.message);
 		return -ENOTCONN;
 	}
 	return 0;
@@ -67,7 +66,8 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t 
 	if (json_is_integer(v) && json_integer_value(v) > 0)
 		h->timeout_ms = (int)json_integer_value(v);
 	ports = json_object_get(conf, "ports");
-	json_array_foreach(ports, i, v) {
+	json_array_foreach(ports, i, v)
+	{
 		if (i >= COORD_MAX_PORTS)
 			break;
 		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", json_string_value(v));
@@ -75,7 +75,7 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t 
 	}
 	token_file = json_string_value(json_object_get(conf, "token_file"));
 	if (token_file != NULL) {
-		struct pvp_ctl_error e = { 0 };
+		struct pvp_ctl_error e = {0};
 
 		ret = pvp_ctl_read_token(token_file, h->token, sizeof(h->token), &e);
 		if (ret < 0) {
@@ -107,11 +107,11 @@ coord_ctl_hop_close(struct coord_hop *hop)
 }
 
 int
-coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params,
-		   json_t **result, int timeout_ms, char *err, size_t err_len)
+coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+		   int timeout_ms, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
-	struct pvp_ctl_error e = { 0 };
+	struct pvp_ctl_error e = {0};
 	int attempt, ret;
 
 	if (timeout_ms <= 0)
@@ -224,8 +224,7 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 }
 
 int
-coord_ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err,
-		       size_t err_len)
+coord_ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
 {
 	json_t *res = NULL;
 	int ret;

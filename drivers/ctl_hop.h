@@ -23,14 +23,14 @@
 
 /** State of one hop reached over lib/ctl (hop->priv). */
 struct coord_ctl_hop {
-	char addr[256];                        /**< "unix:/x.sock", "tcp:h:p" */
-	char token[256];                       /**< token, when token_file given */
-	int has_token;                         /**< token[] is set */
-	int timeout_ms;                        /**< per call */
-	unsigned int nb_ports;                 /**< ports in the topology */
-	char ports[COORD_MAX_PORTS][64];       /**< their names, topology order */
-	struct pvp_ctl_client *client;         /**< NULL until connected */
-	char loaded[320];                      /**< gen: profile last loaded, "" = unknown */
+	char addr[256];			 /**< "unix:/x.sock", "tcp:h:p" */
+	char token[256];		 /**< token, when token_file given */
+	int has_token;			 /**< token[] is set */
+	int timeout_ms;			 /**< per call */
+	unsigned int nb_ports;		 /**< ports in the topology */
+	char ports[COORD_MAX_PORTS][64]; /**< their names, topology order */
+	struct pvp_ctl_client *client;	 /**< NULL until connected */
+	char loaded[320];		 /**< gen: profile last loaded, "" = unknown */
 };
 
 /**
@@ -49,8 +49,8 @@ void coord_ctl_hop_close(struct coord_hop *hop);
  * not answer gives "hop unreachable: ...".
  * @return 0 (with *result a new reference) or -errno with @p err set.
  */
-int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params,
-		       json_t **result, int timeout_ms, char *err, size_t err_len);
+int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+		       int timeout_ms, char *err, size_t err_len);
 
 /**
  * Map a stats.get result onto the topology's ports: "pN" is the app's

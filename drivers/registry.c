@@ -23,16 +23,14 @@
 #endif
 
 const struct coord_driver *const coord_drivers[] = {
-	&coord_driver_gen,
-	&coord_driver_fwd,
+	&coord_driver_gen,     &coord_driver_fwd,
 #ifdef COORD_HAVE_OVS
 	&coord_driver_ovs,
 #endif
 #ifdef COORD_HAVE_TESTPMD
 	&coord_driver_testpmd,
 #endif
-	&coord_driver_wire,
-	NULL,
+	&coord_driver_wire,    NULL,
 };
 
 const struct coord_driver *

@@ -34,34 +34,34 @@ typedef const struct coord_driver *(*coord_driver_lookup_t)(const char *name);
 struct coord_point {
 	unsigned int hop;  /**< index in coord_topology::hops */
 	unsigned int port; /**< index in the hop's ports */
-	bool tx;           /**< "tx": packets the hop sent; else "rx" */
-	char label[64];    /**< ovs_perf wording, e.g. "received by physical" */
+	bool tx;	   /**< "tx": packets the hop sent; else "rx" */
+	char label[64];	   /**< ovs_perf wording, e.g. "received by physical" */
 };
 
 /** The ordered points a packet passes, tester TX first. */
 struct coord_chain {
-	unsigned int nb_points;                      /**< entries in points[] */
+	unsigned int nb_points;			     /**< entries in points[] */
 	struct coord_point points[COORD_MAX_POINTS]; /**< in order */
 };
 
 /** One hop of a topology and its driver state. */
 struct coord_topo_hop {
-	struct coord_hop hop;                  /**< name, driver, priv */
-	json_t *conf;                          /**< its object in the file (borrowed from root) */
-	unsigned int nb_ports;                 /**< entries in ports[] */
-	char ports[COORD_MAX_PORTS][64];       /**< port names, file order */
-	bool opened;                           /**< open() succeeded */
+	struct coord_hop hop;		 /**< name, driver, priv */
+	json_t *conf;			 /**< its object in the file (borrowed from root) */
+	unsigned int nb_ports;		 /**< entries in ports[] */
+	char ports[COORD_MAX_PORTS][64]; /**< port names, file order */
+	bool opened;			 /**< open() succeeded */
 };
 
 /** A parsed topology file. */
 struct coord_topology {
-	char name[64];                             /**< "name", or the file's base name */
-	char source[256];                          /**< file name for messages */
-	unsigned int nb_hops;                      /**< entries in hops[] */
-	struct coord_topo_hop hops[COORD_MAX_HOPS]; /**< in file order */
-	unsigned int nb_chains;                    /**< entries in chains[] */
+	char name[64];				     /**< "name", or the file's base name */
+	char source[256];			     /**< file name for messages */
+	unsigned int nb_hops;			     /**< entries in hops[] */
+	struct coord_topo_hop hops[COORD_MAX_HOPS];  /**< in file order */
+	unsigned int nb_chains;			     /**< entries in chains[] */
 	struct coord_chain chains[COORD_MAX_CHAINS]; /**< in file order */
-	json_t *root;                              /**< the parsed file */
+	json_t *root;				     /**< the parsed file */
 };
 
 /**
@@ -85,53 +85,53 @@ void coord_topology_free(struct coord_topology *t);
 
 /** What a trial asks for. */
 struct coord_trial_conf {
-	unsigned int size;        /**< frame size with FCS */
-	unsigned int flows;       /**< flow count */
-	const char *profile;      /**< profile file instead of size/flows, or NULL */
-	const char *rate;         /**< as the user wrote it, or NULL */
-	double rate_pps;          /**< parsed pps per TX port, 0 if not a pps rate */
-	double duration_s;        /**< traffic time */
-	double warmup_s;          /**< warm-up traffic before the baseline, 0 = none */
-	double quiet_timeout_s;   /**< wait at most this for quiet counters; 0 = 5 s */
-	unsigned int poll_ms;     /**< poll period while waiting; 0 = 50 ms */
+	unsigned int size;	/**< frame size with FCS */
+	unsigned int flows;	/**< flow count */
+	const char *profile;	/**< profile file instead of size/flows, or NULL */
+	const char *rate;	/**< as the user wrote it, or NULL */
+	double rate_pps;	/**< parsed pps per TX port, 0 if not a pps rate */
+	double duration_s;	/**< traffic time */
+	double warmup_s;	/**< warm-up traffic before the baseline, 0 = none */
+	double quiet_timeout_s; /**< wait at most this for quiet counters; 0 = 5 s */
+	unsigned int poll_ms;	/**< poll period while waiting; 0 = 50 ms */
 };
 
 /** The result of one chain point. */
 struct coord_point_result {
-	uint64_t packets;       /**< counted at this point during the trial */
-	int64_t lost;           /**< previous point's packets - this one's (0 at the first) */
-	uint64_t drop;          /**< drops this hop counted at this point */
-	unsigned int nb_reasons;                        /**< entries in reasons[] */
+	uint64_t packets;	 /**< counted at this point during the trial */
+	int64_t lost;		 /**< previous point's packets - this one's (0 at the first) */
+	uint64_t drop;		 /**< drops this hop counted at this point */
+	unsigned int nb_reasons; /**< entries in reasons[] */
 	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drop by reason, non-zero */
-	int owner;              /**< hop the attributed loss belongs to, or -1 */
-	int64_t attributed;     /**< part of lost given to owner */
-	int64_t unattributed;   /**< part of lost no counter explains */
+	int owner;	      /**< hop the attributed loss belongs to, or -1 */
+	int64_t attributed;   /**< part of lost given to owner */
+	int64_t unattributed; /**< part of lost no counter explains */
 };
 
 /** Per-chain results. */
 struct coord_chain_result {
 	struct coord_point_result pt[COORD_MAX_POINTS]; /**< per point */
-	uint64_t tx;        /**< packets at the first point */
-	uint64_t rx;        /**< packets at the last point */
+	uint64_t tx;					/**< packets at the first point */
+	uint64_t rx;					/**< packets at the last point */
 };
 
 /** A finished (or failed) trial. */
 struct coord_trial_result {
-	struct coord_trial_conf conf;         /**< what was asked */
-	char started[32];                     /**< UTC time, ISO 8601 */
-	struct coord_traffic_result traffic;  /**< from the source(s) */
-	unsigned int nb_chains;               /**< as the topology */
+	struct coord_trial_conf conf;			   /**< what was asked */
+	char started[32];				   /**< UTC time, ISO 8601 */
+	struct coord_traffic_result traffic;		   /**< from the source(s) */
+	unsigned int nb_chains;				   /**< as the topology */
 	struct coord_chain_result chain[COORD_MAX_CHAINS]; /**< per chain */
-	int64_t hop_lost[COORD_MAX_HOPS];     /**< loss attributed per hop */
-	int64_t unattributed;                 /**< loss no hop explains */
-	uint64_t tx_packets;                  /**< tester TX, all chains */
-	uint64_t rx_packets;                  /**< tester RX, all chains */
-	bool reconciled;                      /**< hop losses + unattributed == TX - RX */
-	bool quiet;                           /**< counters stopped moving in time */
-	double quiet_s;                       /**< time until they did */
-	double snapshot_ms;                   /**< the final snapshot of all hops */
-	json_t *context;                      /**< {hop: driver context}, or NULL */
-	json_t *warnings;                     /**< array of one-line strings, or NULL */
+	int64_t hop_lost[COORD_MAX_HOPS];		   /**< loss attributed per hop */
+	int64_t unattributed;				   /**< loss no hop explains */
+	uint64_t tx_packets;				   /**< tester TX, all chains */
+	uint64_t rx_packets;				   /**< tester RX, all chains */
+	bool reconciled;    /**< hop losses + unattributed == TX - RX */
+	bool quiet;	    /**< counters stopped moving in time */
+	double quiet_s;	    /**< time until they did */
+	double snapshot_ms; /**< the final snapshot of all hops */
+	json_t *context;    /**< {hop: driver context}, or NULL */
+	json_t *warnings;   /**< array of one-line strings, or NULL */
 };
 
 /**
@@ -154,8 +154,7 @@ int coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 void coord_trial_result_clear(struct coord_trial_result *r);
 
 /** Print the per-hop table (ovs_perf layout) and the loss summary. */
-void coord_table_print(FILE *f, const struct coord_topology *t,
-		       const struct coord_trial_result *r);
+void coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r);
 
 /** The trial as JSON (a new reference, NULL on allocation failure). */
 json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r);

@@ -37,15 +37,14 @@ struct cmd_search_opts {
 	const char *topology;
 	const char *results;
 	const char *profile;
-	const char *flow_type;       /**< OpenFlow rule type for install_flows, or NULL */
-	struct pvp_search_params p;  /**< the search's parameters */
+	const char *flow_type;	    /**< OpenFlow rule type for install_flows, or NULL */
+	struct pvp_search_params p; /**< the search's parameters */
 	double quiet_timeout_s;
-	bool tables;                 /**< print every trial's per-hop table */
-	bool goals_given;            /**< --goal seen: replace the default */
+	bool tables;	  /**< print every trial's per-hop table */
+	bool goals_given; /**< --goal seen: replace the default */
 };
 
-static int __attribute__((format(printf, 1, 2)))
-cmd_bad(const char *fmt, ...)
+static int __attribute__((format(printf, 1, 2))) cmd_bad(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -144,45 +143,48 @@ enum {
 };
 
 static const struct option search_longopts[] = {
-	{ "topology", required_argument, NULL, SOPT_TOPOLOGY },
-	{ "size", required_argument, NULL, SOPT_SIZE },
-	{ "sizes", required_argument, NULL, SOPT_SIZES },
-	{ "flows", required_argument, NULL, SOPT_FLOWS },
-	{ "profile", required_argument, NULL, SOPT_PROFILE },
-	{ "min-rate", required_argument, NULL, SOPT_MIN_RATE },
-	{ "max-rate", required_argument, NULL, SOPT_MAX_RATE },
-	{ "goal", required_argument, NULL, SOPT_GOAL },
-	{ "algo", required_argument, NULL, SOPT_ALGO },
-	{ "width", required_argument, NULL, SOPT_WIDTH },
-	{ "initial-duration", required_argument, NULL, SOPT_INITIAL },
-	{ "final-duration", required_argument, NULL, SOPT_FINAL },
-	{ "phases", required_argument, NULL, SOPT_PHASES },
-	{ "max-trials", required_argument, NULL, SOPT_MAX_TRIALS },
-	{ "max-time", required_argument, NULL, SOPT_MAX_TIME },
-	{ "results", required_argument, NULL, SOPT_RESULTS },
-	{ "out", required_argument, NULL, SOPT_OUT },
-	{ "flow-type", required_argument, NULL, SOPT_FLOW_TYPE },
-	{ "quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT },
-	{ "no-tables", no_argument, NULL, SOPT_NO_TABLES },
-	{ "help", no_argument, NULL, SOPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	{"topology", required_argument, NULL, SOPT_TOPOLOGY},
+	{"size", required_argument, NULL, SOPT_SIZE},
+	{"sizes", required_argument, NULL, SOPT_SIZES},
+	{"flows", required_argument, NULL, SOPT_FLOWS},
+	{"profile", required_argument, NULL, SOPT_PROFILE},
+	{"min-rate", required_argument, NULL, SOPT_MIN_RATE},
+	{"max-rate", required_argument, NULL, SOPT_MAX_RATE},
+	{"goal", required_argument, NULL, SOPT_GOAL},
+	{"algo", required_argument, NULL, SOPT_ALGO},
+	{"width", required_argument, NULL, SOPT_WIDTH},
+	{"initial-duration", required_argument, NULL, SOPT_INITIAL},
+	{"final-duration", required_argument, NULL, SOPT_FINAL},
+	{"phases", required_argument, NULL, SOPT_PHASES},
+	{"max-trials", required_argument, NULL, SOPT_MAX_TRIALS},
+	{"max-time", required_argument, NULL, SOPT_MAX_TIME},
+	{"results", required_argument, NULL, SOPT_RESULTS},
+	{"out", required_argument, NULL, SOPT_OUT},
+	{"flow-type", required_argument, NULL, SOPT_FLOW_TYPE},
+	{"quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT},
+	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
+	{"help", no_argument, NULL, SOPT_HELP},
+	{NULL, 0, NULL, 0},
 };
 
 static void
 search_usage(FILE *f, bool run)
 {
 	if (run)
-		fprintf(f,
-			"Usage: pvpkit run --max-rate RATE [OPTIONS]\n"
-			"\n"
-			"A search per packet size x flow count (like ovs_perf), every trial\n"
-			"appended to --results, then the reports (summary JSON, CSV, plots) in --out.\n"
-			"\n"
-			"  --sizes LIST          frame sizes with FCS (default 64,128,256,512,1024,1514)\n"
-			"  --flows LIST          flow counts (default 10,1000,10000,100000,1000000)\n"
-			"  --out DIR             reports directory (default results)\n"
-			"  --flow-type TYPE      have the vswitch install TYPE rules (normal, l2, l3,\n"
-			"                        l4) for each flow count and check them\n");
+		fprintf(f, "Usage: pvpkit run --max-rate RATE [OPTIONS]\n"
+			   "\n"
+			   "A search per packet size x flow count (like ovs_perf), every trial\n"
+			   "appended to --results, then the reports (summary JSON, CSV, plots) in "
+			   "--out.\n"
+			   "\n"
+			   "  --sizes LIST          frame sizes with FCS (default "
+			   "64,128,256,512,1024,1514)\n"
+			   "  --flows LIST          flow counts (default "
+			   "10,1000,10000,100000,1000000)\n"
+			   "  --out DIR             reports directory (default results)\n"
+			   "  --flow-type TYPE      have the vswitch install TYPE rules (normal, "
+			   "l2, l3,\n"
+			   "                        l4) for each flow count and check them\n");
 	else
 		fprintf(f,
 			"Usage: pvpkit search --max-rate RATE [OPTIONS]\n"
@@ -281,10 +283,11 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 		}
 		j = coord_trial_to_json(t, &r);
 		if (j != NULL) {
-			json_object_set_new(j, "search", json_pack("{s:s,s:I,s:I,s:I}", "id", id,
-								   "trial", (json_int_t)st.index,
-								   "phase", (json_int_t)st.phase,
-								   "goal", (json_int_t)st.goal));
+			json_object_set_new(j, "search",
+					    json_pack("{s:s,s:I,s:I,s:I}", "id", id, "trial",
+						      (json_int_t)st.index, "phase",
+						      (json_int_t)st.phase, "goal",
+						      (json_int_t)st.goal));
 			ret = coord_report_append(o->results, j);
 			json_decref(j);
 			if (ret < 0) {
@@ -295,13 +298,13 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 			}
 		}
 		printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s\n",
-		       st.index + 1, st.phase, st.nb_phases, coord_fmt_count((int64_t)st.rate, a,
-									   sizeof(a)),
-		       st.duration,
+		       st.index + 1, st.phase, st.nb_phases,
+		       coord_fmt_count((int64_t)st.rate, a, sizeof(a)), st.duration,
 		       coord_fmt_count((int64_t)r.tx_packets - (int64_t)r.rx_packets, b, sizeof(b)),
 		       coord_fmt_count((int64_t)r.tx_packets, err, sizeof(err)),
 		       r.tx_packets > 0 ? 100.0 * ((double)r.tx_packets - (double)r.rx_packets) /
-						  (double)r.tx_packets : 0.0,
+						  (double)r.tx_packets
+					: 0.0,
 		       r.traffic.generator_limited ? " [generator-limited]" : "");
 		if (o->tables)
 			coord_table_print(stdout, t, &r);
@@ -341,16 +344,18 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 			pdr++;
 		printf("   %-8s %s: lower %s pps, upper %s pps, width %.2f %%%s%s\n", name,
 		       pvp_search_goal_status_name(gr->status),
-		       gr->has_lower ? coord_fmt_count((int64_t)gr->lower_bound, a, sizeof(a)) : "-",
-		       gr->has_upper ? coord_fmt_count((int64_t)gr->upper_bound, b, sizeof(b)) : "-",
+		       gr->has_lower ? coord_fmt_count((int64_t)gr->lower_bound, a, sizeof(a))
+				     : "-",
+		       gr->has_upper ? coord_fmt_count((int64_t)gr->upper_bound, b, sizeof(b))
+				     : "-",
 		       gr->rel_width * 100,
 		       gr->reached_max_rate ? " (reached the maximum rate)" : "",
 		       gr->generator_limited ? " (the generator, not the DUT, was the limit)" : "");
 	}
 	if (res.nb_gen_limited > 0)
 		printf("   %u generator-limited trial(s), not counted as DUT results; generator"
-		       " ceiling %s pps\n", res.nb_gen_limited,
-		       coord_fmt_count((int64_t)res.gen_ceiling, a, sizeof(a)));
+		       " ceiling %s pps\n",
+		       res.nb_gen_limited, coord_fmt_count((int64_t)res.gen_ceiling, a, sizeof(a)));
 	fflush(stdout);
 	pvp_search_destroy(s);
 	return rc;
@@ -379,10 +384,10 @@ mkdir_p(const char *path)
 static int
 cmd_search_or_run(int argc, char **argv, bool run)
 {
-	static const unsigned int def_sizes[] = { 64, 128, 256, 512, 1024, 1514 };
-	static const unsigned int def_flows[] = { 10, 1000, 10000, 100000, 1000000 };
+	static const unsigned int def_sizes[] = {64, 128, 256, 512, 1024, 1514};
+	static const unsigned int def_flows[] = {10, 1000, 10000, 100000, 1000000};
 	unsigned int sizes[CMD_MAX_LIST], flows[CMD_MAX_LIST], nb_sizes = 0, nb_flows = 0;
-	struct cmd_search_opts o = { .tables = true };
+	struct cmd_search_opts o = {.tables = true};
 	char topo_buf[PATH_MAX], results_buf[PATH_MAX], err[512], id[64];
 	const char *out = "results", *perr = NULL;
 	struct coord_topology *t;
@@ -411,8 +416,10 @@ cmd_search_or_run(int argc, char **argv, bool run)
 		case SOPT_FLOWS:
 			if (cmd_parse_list(optarg, 1, 16777216, flows, &nb_flows) < 0 ||
 			    (!run && nb_flows != 1))
-				return cmd_bad("--flows: \"%s\" must be 1..16777216 (a list for run,"
-					       " one count for search)", optarg);
+				return cmd_bad(
+					"--flows: \"%s\" must be 1..16777216 (a list for run,"
+					" one count for search)",
+					optarg);
 			break;
 		case SOPT_PROFILE:
 			o.profile = optarg;
@@ -420,8 +427,10 @@ cmd_search_or_run(int argc, char **argv, bool run)
 		case SOPT_MIN_RATE:
 		case SOPT_MAX_RATE:
 			if (coord_rate_parse(optarg, &pps) < 0 || pps <= 0)
-				return cmd_bad("rate: \"%s\" must be a packet rate (100000, 500kpps,"
-					       " 1Mpps)", optarg);
+				return cmd_bad(
+					"rate: \"%s\" must be a packet rate (100000, 500kpps,"
+					" 1Mpps)",
+					optarg);
 			if (opt == SOPT_MIN_RATE)
 				o.p.min_rate = pps;
 			else
@@ -434,8 +443,9 @@ cmd_search_or_run(int argc, char **argv, bool run)
 			}
 			if (o.p.nb_goals >= PVP_SEARCH_MAX_GOALS ||
 			    cmd_parse_goal(optarg, &o.p.loss_ratio[o.p.nb_goals]) < 0)
-				return cmd_bad("--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)",
-					       optarg);
+				return cmd_bad(
+					"--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)",
+					optarg);
 			o.p.nb_goals++;
 			break;
 		case SOPT_ALGO:
@@ -453,7 +463,8 @@ cmd_search_or_run(int argc, char **argv, bool run)
 
 			snprintf(tmp, sizeof(tmp), "%.*s", (int)(pct ? n - 1 : n), optarg);
 			if (cmd_parse_num(tmp, 1e-6, pct ? 99 : 0.99, &d) < 0)
-				return cmd_bad("--width: \"%s\" must be like 0.005 or 0.5%%", optarg);
+				return cmd_bad("--width: \"%s\" must be like 0.005 or 0.5%%",
+					       optarg);
 			o.p.width_goal = pct ? d / 100 : d;
 			break;
 		}

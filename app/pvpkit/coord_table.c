@@ -53,12 +53,12 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 	char a[32], b[32], c[32];
 	unsigned int i;
 
-	fprintf(f, "  Packets %-*s: %14s", width, pt->label, coord_fmt_count((int64_t)pr->packets,
-									      a, sizeof(a)));
+	fprintf(f, "  Packets %-*s: %14s", width, pt->label,
+		coord_fmt_count((int64_t)pr->packets, a, sizeof(a)));
 	if (first) {
 		if (pr->drop > 0)
-			fprintf(f, "  [Not sent %s]", coord_fmt_count((int64_t)pr->drop, a,
-								       sizeof(a)));
+			fprintf(f, "  [Not sent %s]",
+				coord_fmt_count((int64_t)pr->drop, a, sizeof(a)));
 		fputc('\n', f);
 		return;
 	}
@@ -103,8 +103,7 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		snprintf(rate, sizeof(rate), "%.0f pps", r->conf.rate_pps);
 	else
 		snprintf(rate, sizeof(rate), "max");
-	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.duration_s,
-		rate,
+	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.duration_s, rate,
 		coord_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)),
 		coord_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), c, sizeof(c)));
 	for (ch = 0; ch < t->nb_chains; ch++) {
@@ -123,8 +122,9 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 			coord_fmt_count(r->hop_lost[i], a, sizeof(a)));
 	}
 	fprintf(f, "; unattributed %s\n", coord_fmt_count(r->unattributed, a, sizeof(a)));
-	lost_pct = r->tx_packets > 0 ?
-		100.0 * ((double)r->tx_packets - (double)r->rx_packets) / (double)r->tx_packets : 0;
+	lost_pct = r->tx_packets > 0 ? 100.0 * ((double)r->tx_packets - (double)r->rx_packets) /
+					       (double)r->tx_packets
+				     : 0;
 	fprintf(f, "  Total lost %s = tester TX %s - RX %s (%.4f %%)\n",
 		coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, a, sizeof(a)),
 		coord_fmt_count((int64_t)r->tx_packets, b, sizeof(b)),
@@ -132,13 +132,16 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 	fprintf(f, "  Snapshot of all hops in %.1f ms; counters quiet after %.2f s\n",
 		r->snapshot_ms, r->quiet_s);
 	if (r->traffic.generator_limited)
-		fprintf(f, "WARNING: generator-limited: the generator sent %s pps of the %s asked;"
-			   " this is not a DUT result\n",
+		fprintf(f,
+			"WARNING: generator-limited: the generator sent %s pps of the %s asked;"
+			" this is not a DUT result\n",
 			coord_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), a, sizeof(a)),
 			coord_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)));
 	if (!r->quiet)
-		fprintf(f, "WARNING: counters still moving after %.2f s: packets in flight may"
-			   " show as lost\n", r->quiet_s);
+		fprintf(f,
+			"WARNING: counters still moving after %.2f s: packets in flight may"
+			" show as lost\n",
+			r->quiet_s);
 	if (r->warnings != NULL) {
 		size_t w;
 		json_t *v;
@@ -161,20 +164,16 @@ table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 	for (i = 0; i < pr->nb_reasons; i++)
 		json_object_set_new(reasons, pr->reasons[i].name,
 				    json_integer((json_int_t)pr->reasons[i].value));
-	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:I,s:I}",
-		      "label", pt->label,
-		      "hop", t->hops[pt->hop].hop.name,
-		      "port", t->hops[pt->hop].ports[pt->port],
-		      "dir", pt->tx ? "tx" : "rx",
-		      "packets", (json_int_t)pr->packets,
-		      "lost", (json_int_t)pr->lost,
-		      "drop", (json_int_t)pr->drop,
-		      "drop_reasons", reasons,
-		      "attributed", (json_int_t)pr->attributed,
-		      "unattributed", (json_int_t)pr->unattributed);
+	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:I,s:I}", "label", pt->label, "hop",
+		      t->hops[pt->hop].hop.name, "port", t->hops[pt->hop].ports[pt->port], "dir",
+		      pt->tx ? "tx" : "rx", "packets", (json_int_t)pr->packets, "lost",
+		      (json_int_t)pr->lost, "drop", (json_int_t)pr->drop, "drop_reasons", reasons,
+		      "attributed", (json_int_t)pr->attributed, "unattributed",
+		      (json_int_t)pr->unattributed);
 	if (o != NULL)
-		json_object_set_new(o, "owner", pr->owner >= 0 ?
-				    json_string(t->hops[pr->owner].hop.name) : json_null());
+		json_object_set_new(o, "owner",
+				    pr->owner >= 0 ? json_string(t->hops[pr->owner].hop.name)
+						   : json_null());
 	return o;
 }
 
@@ -199,27 +198,19 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 					    json_integer((json_int_t)r->hop_lost[i]));
 	j = json_pack("{s:s,s:s,s:s,s:f,s:f,s:f,s:f,s:b,s:b,s:I,s:I,s:I,s:f,s:o,s:I,s:b,s:b,"
 		      "s:f,s:f,s:o}",
-		      "type", "trial",
-		      "started", r->started,
-		      "topology", t->name,
-		      "duration_s", r->conf.duration_s,
-		      "warmup_s", r->conf.warmup_s,
-		      "requested_pps", table_requested_pps(r),
-		      "achieved_pps", r->traffic.achieved_pps,
-		      "generator_limited", r->traffic.generator_limited,
-		      "dut_result", !r->traffic.generator_limited && r->quiet,
-		      "tx_packets", (json_int_t)r->tx_packets,
-		      "rx_packets", (json_int_t)r->rx_packets,
-		      "lost", (json_int_t)r->tx_packets - (json_int_t)r->rx_packets,
-		      "loss_ratio", r->tx_packets > 0 ?
-			((double)r->tx_packets - (double)r->rx_packets) / (double)r->tx_packets : 0.0,
-		      "hop_lost", hops,
-		      "unattributed", (json_int_t)r->unattributed,
-		      "reconciled", r->reconciled,
-		      "quiet", r->quiet,
-		      "quiet_s", r->quiet_s,
-		      "snapshot_ms", r->snapshot_ms,
-		      "chains", chains);
+		      "type", "trial", "started", r->started, "topology", t->name, "duration_s",
+		      r->conf.duration_s, "warmup_s", r->conf.warmup_s, "requested_pps",
+		      table_requested_pps(r), "achieved_pps", r->traffic.achieved_pps,
+		      "generator_limited", r->traffic.generator_limited, "dut_result",
+		      !r->traffic.generator_limited && r->quiet, "tx_packets",
+		      (json_int_t)r->tx_packets, "rx_packets", (json_int_t)r->rx_packets, "lost",
+		      (json_int_t)r->tx_packets - (json_int_t)r->rx_packets, "loss_ratio",
+		      r->tx_packets > 0 ? ((double)r->tx_packets - (double)r->rx_packets) /
+						  (double)r->tx_packets
+					: 0.0,
+		      "hop_lost", hops, "unattributed", (json_int_t)r->unattributed, "reconciled",
+		      r->reconciled, "quiet", r->quiet, "quiet_s", r->quiet_s, "snapshot_ms",
+		      r->snapshot_ms, "chains", chains);
 	if (j == NULL)
 		return NULL;
 	if (r->conf.profile != NULL) {

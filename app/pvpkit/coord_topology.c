@@ -69,8 +69,8 @@ topo_parse_hop(struct coord_topology *t, json_t *o, size_t i, coord_driver_looku
 		return topo_fail(src, err, err_len, "hops[%zu]: must be an object", i);
 	name = json_string_value(json_object_get(o, "name"));
 	if (name == NULL || name[0] == '\0')
-		return topo_fail(src, err, err_len, "hops[%zu].name: a non-empty string is required",
-				 i);
+		return topo_fail(src, err, err_len,
+				 "hops[%zu].name: a non-empty string is required", i);
 	if (strlen(name) >= sizeof(h->hop.name))
 		return topo_fail(src, err, err_len, "hops[%zu].name: longer than %zu characters", i,
 				 sizeof(h->hop.name) - 1);
@@ -95,16 +95,19 @@ topo_parse_hop(struct coord_topology *t, json_t *o, size_t i, coord_driver_looku
 		return topo_fail(src, err, err_len, "hops[%zu].ports: more than %d ports", i,
 				 COORD_MAX_PORTS);
 	snprintf(h->hop.name, sizeof(h->hop.name), "%s", name);
-	json_array_foreach(ports, j, p) {
+	json_array_foreach(ports, j, p)
+	{
 		const char *pn = json_string_value(p);
 
 		if (pn == NULL || pn[0] == '\0' || strlen(pn) >= sizeof(h->ports[0]))
-			return topo_fail(src, err, err_len,
-					 "hops[%zu].ports[%zu]: a port name (1..63 characters) is required",
-					 i, j);
+			return topo_fail(
+				src, err, err_len,
+				"hops[%zu].ports[%zu]: a port name (1..63 characters) is required",
+				i, j);
 		if (topo_find_port(h, pn) >= 0)
 			return topo_fail(src, err, err_len,
-					 "hops[%zu].ports[%zu]: port \"%s\" listed twice", i, j, pn);
+					 "hops[%zu].ports[%zu]: port \"%s\" listed twice", i, j,
+					 pn);
 		snprintf(h->ports[j], sizeof(h->ports[j]), "%s", pn);
 		h->nb_ports = j + 1;
 	}
@@ -114,8 +117,7 @@ topo_parse_hop(struct coord_topology *t, json_t *o, size_t i, coord_driver_looku
 }
 
 static int
-topo_parse_point(struct coord_topology *t, json_t *o, size_t c, size_t k, char *err,
-		 size_t err_len)
+topo_parse_point(struct coord_topology *t, json_t *o, size_t c, size_t k, char *err, size_t err_len)
 {
 	struct coord_point *pt = &t->chains[c].points[k];
 	const char *hop, *port, *dir, *label, *src = t->source;
@@ -132,21 +134,23 @@ topo_parse_point(struct coord_topology *t, json_t *o, size_t c, size_t k, char *
 		return topo_fail(src, err, err_len, "chains[%zu][%zu].hop: no hop named \"%s\"", c,
 				 k, hop);
 	if (t->hops[hi].hop.driver->snapshot == NULL)
-		return topo_fail(src, err, err_len,
-				 "chains[%zu][%zu].hop: hop \"%s\" (driver %s) has no counters to measure",
-				 c, k, hop, t->hops[hi].hop.driver->name);
+		return topo_fail(
+			src, err, err_len,
+			"chains[%zu][%zu].hop: hop \"%s\" (driver %s) has no counters to measure",
+			c, k, hop, t->hops[hi].hop.driver->name);
 	port = json_string_value(json_object_get(o, "port"));
 	if (port == NULL)
-		return topo_fail(src, err, err_len, "chains[%zu][%zu].port: a port name is required",
-				 c, k);
+		return topo_fail(src, err, err_len,
+				 "chains[%zu][%zu].port: a port name is required", c, k);
 	pi = topo_find_port(&t->hops[hi], port);
 	if (pi < 0)
-		return topo_fail(src, err, err_len, "chains[%zu][%zu].port: hop \"%s\" has no port \"%s\"",
-				 c, k, hop, port);
+		return topo_fail(src, err, err_len,
+				 "chains[%zu][%zu].port: hop \"%s\" has no port \"%s\"", c, k, hop,
+				 port);
 	dir = json_string_value(json_object_get(o, "dir"));
 	if (dir == NULL || (strcmp(dir, "rx") != 0 && strcmp(dir, "tx") != 0))
-		return topo_fail(src, err, err_len, "chains[%zu][%zu].dir: must be \"rx\" or \"tx\"",
-				 c, k);
+		return topo_fail(src, err, err_len,
+				 "chains[%zu][%zu].dir: must be \"rx\" or \"tx\"", c, k);
 	label = json_string_value(json_object_get(o, "label"));
 	if (json_object_get(o, "label") != NULL && label == NULL)
 		return topo_fail(src, err, err_len, "chains[%zu][%zu].label: must be a string", c,
@@ -157,14 +161,14 @@ topo_parse_point(struct coord_topology *t, json_t *o, size_t c, size_t k, char *
 	if (label != NULL)
 		snprintf(pt->label, sizeof(pt->label), "%s", label);
 	else
-		snprintf(pt->label, sizeof(pt->label), "%s by %s %s",
-			 pt->tx ? "sent" : "received", hop, port);
+		snprintf(pt->label, sizeof(pt->label), "%s by %s %s", pt->tx ? "sent" : "received",
+			 hop, port);
 	return 0;
 }
 
 struct coord_topology *
-coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t lookup,
-		     char *err, size_t err_len)
+coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t lookup, char *err,
+		     size_t err_len)
 {
 	struct coord_topology *t;
 	json_t *hops, *chains, *v, *pts, *p;
@@ -212,9 +216,8 @@ coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t
 		topo_fail(source, err, err_len, "hops: more than %d hops", COORD_MAX_HOPS);
 		goto fail;
 	}
-	json_array_foreach(hops, i, v)
-		if (topo_parse_hop(t, v, i, lookup, err, err_len) < 0)
-			goto fail;
+	json_array_foreach(hops, i,
+			   v) if (topo_parse_hop(t, v, i, lookup, err, err_len) < 0) goto fail;
 	chains = json_object_get(t->root, "chains");
 	if (!json_is_array(chains) || json_array_size(chains) == 0) {
 		topo_fail(source, err, err_len, "chains: a non-empty list of chains is required");
@@ -224,7 +227,8 @@ coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t
 		topo_fail(source, err, err_len, "chains: more than %d chains", COORD_MAX_CHAINS);
 		goto fail;
 	}
-	json_array_foreach(chains, i, pts) {
+	json_array_foreach(chains, i, pts)
+	{
 		if (!json_is_array(pts) || json_array_size(pts) < 2) {
 			topo_fail(source, err, err_len,
 				  "chains[%zu]: a list of at least 2 points is required", i);
@@ -235,9 +239,8 @@ coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t
 				  COORD_MAX_POINTS);
 			goto fail;
 		}
-		json_array_foreach(pts, k, p)
-			if (topo_parse_point(t, p, i, k, err, err_len) < 0)
-				goto fail;
+		json_array_foreach(pts, k,
+				   p) if (topo_parse_point(t, p, i, k, err, err_len) < 0) goto fail;
 		t->chains[i].nb_points = json_array_size(pts);
 		t->nb_chains = i + 1;
 	}
@@ -248,8 +251,7 @@ fail:
 }
 
 struct coord_topology *
-coord_topology_load(const char *path, coord_driver_lookup_t lookup, char *err,
-		    size_t err_len)
+coord_topology_load(const char *path, coord_driver_lookup_t lookup, char *err, size_t err_len)
 {
 	struct coord_topology *t;
 	char *text = NULL;

@@ -83,7 +83,7 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 {
 	struct trial_snap_job jobs[COORD_MAX_HOPS];
 	pthread_t tid[COORD_MAX_HOPS];
-	bool started[COORD_MAX_HOPS] = { false };
+	bool started[COORD_MAX_HOPS] = {false};
 	unsigned int i;
 	double t0;
 	int ret = 0;
@@ -110,8 +110,8 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 	for (i = 0; i < t->nb_hops; i++) {
 		if (jobs[i].ret < 0 && ret == 0) {
 			ret = jobs[i].ret;
-			bool gone = ret == -ENOTCONN || ret == -ETIMEDOUT ||
-				    ret == -ECONNREFUSED || ret == -ECONNRESET || ret == -EPIPE;
+			bool gone = ret == -ENOTCONN || ret == -ETIMEDOUT || ret == -ECONNREFUSED ||
+				    ret == -ECONNRESET || ret == -EPIPE;
 
 			if (strstr(jobs[i].err, "unreachable") != NULL ||
 			    (!gone && strncmp(jobs[i].err, "hop ", 4) == 0))
@@ -263,8 +263,7 @@ trial_start_all(struct coord_topology *t, const struct coord_trial_conf *c, doub
 
 /* Final per-stream results, once counters are quiet. */
 static int
-trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *err,
-	      size_t err_len)
+trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *err, size_t err_len)
 {
 	unsigned int i;
 	size_t k;
@@ -273,7 +272,7 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 
 	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
-		struct coord_traffic_result one = { 0 };
+		struct coord_traffic_result one = {0};
 
 		if (!trial_is_source(h) || h->hop.driver->traffic_result == NULL)
 			continue;
@@ -283,8 +282,7 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 		if (one.streams != NULL) {
 			if (res->streams == NULL)
 				res->streams = json_array();
-			json_array_foreach(one.streams, k, s)
-				json_array_append(res->streams, s);
+			json_array_foreach(one.streams, k, s) json_array_append(res->streams, s);
 			json_decref(one.streams);
 		}
 	}
@@ -315,8 +313,8 @@ trial_point_drops(const struct coord_port *a, const struct coord_port *b, bool t
 {
 	unsigned int i, j;
 
-	pr->drop = tx ? trial_u64_diff(a->tx_dropped, b->tx_dropped) :
-			trial_u64_diff(a->rx_dropped, b->rx_dropped);
+	pr->drop = tx ? trial_u64_diff(a->tx_dropped, b->tx_dropped)
+		      : trial_u64_diff(a->rx_dropped, b->rx_dropped);
 	pr->nb_reasons = 0;
 	for (i = 0; i < a->nb_reasons; i++) {
 		uint64_t before = 0, v;
@@ -359,8 +357,8 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			struct coord_point_result *pr = &cr->pt[k];
 			const struct coord_point *prev;
 
-			pr->packets = pt->tx ? trial_u64_diff(a->tx_packets, b->tx_packets) :
-					       trial_u64_diff(a->rx_packets, b->rx_packets);
+			pr->packets = pt->tx ? trial_u64_diff(a->tx_packets, b->tx_packets)
+					     : trial_u64_diff(a->rx_packets, b->rx_packets);
 			trial_point_drops(a, b, pt->tx, pr);
 			pr->owner = -1;
 			if (k == 0)
@@ -378,8 +376,10 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 				 * one saw.
 				 */
 				pr->owner = (int)pt->hop;
-				pr->attributed = pr->lost > 0 ?
-					(pr->lost < (int64_t)pr->drop ? pr->lost : (int64_t)pr->drop) : 0;
+				pr->attributed = pr->lost > 0 ? (pr->lost < (int64_t)pr->drop
+									 ? pr->lost
+									 : (int64_t)pr->drop)
+							      : 0;
 			}
 			pr->unattributed = pr->lost - pr->attributed;
 			if (pr->owner >= 0)
@@ -393,8 +393,8 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		r->rx_packets += cr->rx;
 	}
 	/* Checked, not assumed: a bug here must show, not hide loss. */
-	r->reconciled = total_hops + r->unattributed ==
-			(int64_t)r->tx_packets - (int64_t)r->rx_packets;
+	r->reconciled =
+		total_hops + r->unattributed == (int64_t)r->tx_packets - (int64_t)r->rx_packets;
 }
 
 static void __attribute__((format(printf, 2, 3)))

@@ -48,8 +48,7 @@ coord_on_signal(int sig)
 	coord_interrupted = 1;
 }
 
-static int __attribute__((format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
+static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -64,18 +63,17 @@ usage_error(const char *fmt, ...)
 static void
 main_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: pvpkit COMMAND [OPTIONS]\n"
-		"\n"
-		"Commands:\n"
-		"  trial     run one trial through a topology and print the per-hop table\n"
+	fprintf(f, "Usage: pvpkit COMMAND [OPTIONS]\n"
+		   "\n"
+		   "Commands:\n"
+		   "  trial     run one trial through a topology and print the per-hop table\n"
 #ifdef COORD_HAVE_REPORT
-		"  search    zero-loss throughput search (NDR/PDR) at one point\n"
-		"  run       searches over packet sizes x flow counts, then the reports\n"
-		"  report    rebuild summary JSON, CSV and plots from a results file\n"
+		   "  search    zero-loss throughput search (NDR/PDR) at one point\n"
+		   "  run       searches over packet sizes x flow counts, then the reports\n"
+		   "  report    rebuild summary JSON, CSV and plots from a results file\n"
 #endif
-		"  testbed   up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)\n"
-		"  help      this text; `pvpkit COMMAND --help` for a command's options\n");
+		   "  testbed   up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)\n"
+		   "  help      this text; `pvpkit COMMAND --help` for a command's options\n");
 }
 
 static void
@@ -112,15 +110,15 @@ parse_double(const char *opt, const char *s, double min, double max, double *v)
 	errno = 0;
 	*v = strtod(s, &end);
 	if (errno != 0 || end == s || *end != '\0' || *v < min || *v > max) {
-		fprintf(stderr, "pvpkit: %s: \"%s\" must be a number in %g..%g\n", opt, s, min, max);
+		fprintf(stderr, "pvpkit: %s: \"%s\" must be a number in %g..%g\n", opt, s, min,
+			max);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static int
-parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
-	   unsigned int *v)
+parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max, unsigned int *v)
 {
 	unsigned long x;
 	char *end;
@@ -175,18 +173,18 @@ static int
 cmd_trial(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "flows", required_argument, NULL, OPT_FLOWS },
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "rate", required_argument, NULL, OPT_RATE },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "quiet-timeout", required_argument, NULL, OPT_QUIET_TIMEOUT },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "results", required_argument, NULL, OPT_RESULTS },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
+		{"topology", required_argument, NULL, OPT_TOPOLOGY},
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"flows", required_argument, NULL, OPT_FLOWS},
+		{"profile", required_argument, NULL, OPT_PROFILE},
+		{"rate", required_argument, NULL, OPT_RATE},
+		{"duration", required_argument, NULL, OPT_DURATION},
+		{"warmup", required_argument, NULL, OPT_WARMUP},
+		{"quiet-timeout", required_argument, NULL, OPT_QUIET_TIMEOUT},
+		{"json", required_argument, NULL, OPT_JSON},
+		{"results", required_argument, NULL, OPT_RESULTS},
+		{"help", no_argument, NULL, OPT_HELP},
+		{NULL, 0, NULL, 0},
 	};
 	struct coord_trial_conf c = {
 		.size = 64,
@@ -231,7 +229,8 @@ cmd_trial(int argc, char **argv)
 				return 2;
 			break;
 		case OPT_QUIET_TIMEOUT:
-			if (parse_double("--quiet-timeout", optarg, 0.1, 600, &c.quiet_timeout_s) < 0)
+			if (parse_double("--quiet-timeout", optarg, 0.1, 600, &c.quiet_timeout_s) <
+			    0)
 				return 2;
 			break;
 		case OPT_JSON:
@@ -252,7 +251,8 @@ cmd_trial(int argc, char **argv)
 		return usage_error("trial: unexpected argument \"%s\"", argv[optind]);
 	if (coord_rate_parse(c.rate, &c.rate_pps) < 0)
 		return usage_error("--rate: \"%s\" is not a rate (e.g. 100000, 500kpps, 1Mpps, "
-				   "10%%, 5Gbps, max)", c.rate);
+				   "10%%, 5Gbps, max)",
+				   c.rate);
 	if (topo_path == NULL)
 		topo_path = coord_default_topology(topo_buf, sizeof(topo_buf));
 
@@ -314,13 +314,14 @@ cmd_testbed(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		FILE *f = argc < 2 ? stderr : stdout;
 
-		fprintf(f, "Usage: pvpkit testbed up|down|status [ARGS...]\n"
-			   "Runs tools/testbed.sh: $PVP_TESTBED_SCRIPT if set, else\n"
-			   "  %s/tools/testbed.sh\n"
-			   "(the source tree pvpkit was built from), with $PVP_BUILD_DIR\n"
-			   "defaulting to %s. ARGS go to the script;\n"
-			   "`pvpkit testbed up --help` shows its options.\n", COORD_SOURCE_ROOT,
-			COORD_BUILD_ROOT);
+		fprintf(f,
+			"Usage: pvpkit testbed up|down|status [ARGS...]\n"
+			"Runs tools/testbed.sh: $PVP_TESTBED_SCRIPT if set, else\n"
+			"  %s/tools/testbed.sh\n"
+			"(the source tree pvpkit was built from), with $PVP_BUILD_DIR\n"
+			"defaulting to %s. ARGS go to the script;\n"
+			"`pvpkit testbed up --help` shows its options.\n",
+			COORD_SOURCE_ROOT, COORD_BUILD_ROOT);
 		return argc < 2 ? 2 : 0;
 	}
 	if (strcmp(argv[1], "up") != 0 && strcmp(argv[1], "down") != 0 &&

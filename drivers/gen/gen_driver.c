@@ -22,8 +22,7 @@
 #define GEN_STOP_TIMEOUT_MS 10000
 
 static int
-gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err,
-		  size_t err_len)
+gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
 	json_t *params, *res = NULL;
@@ -93,8 +92,7 @@ gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_
 }
 
 static int
-gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
-		 size_t err_len)
+gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *err, size_t err_len)
 {
 	json_t *out = NULL;
 	int ret;

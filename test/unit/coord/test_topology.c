@@ -25,17 +25,17 @@ fake_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 	return 0;
 }
 
-static const struct coord_driver fake_gen = { .name = "gen", .snapshot = fake_snapshot };
-static const struct coord_driver fake_fwd = { .name = "fwd", .snapshot = fake_snapshot };
-static const struct coord_driver fake_ovs = { .name = "ovs", .snapshot = fake_snapshot };
-static const struct coord_driver fake_testpmd = { .name = "testpmd", .snapshot = fake_snapshot };
-static const struct coord_driver fake_wire = { .name = "wire" };
+static const struct coord_driver fake_gen = {.name = "gen", .snapshot = fake_snapshot};
+static const struct coord_driver fake_fwd = {.name = "fwd", .snapshot = fake_snapshot};
+static const struct coord_driver fake_ovs = {.name = "ovs", .snapshot = fake_snapshot};
+static const struct coord_driver fake_testpmd = {.name = "testpmd", .snapshot = fake_snapshot};
+static const struct coord_driver fake_wire = {.name = "wire"};
 
 static const struct coord_driver *
 fake_lookup(const char *name)
 {
-	const struct coord_driver *all[] = { &fake_gen, &fake_fwd, &fake_ovs, &fake_testpmd,
-						 &fake_wire };
+	const struct coord_driver *all[] = {&fake_gen, &fake_fwd, &fake_ovs, &fake_testpmd,
+					    &fake_wire};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)

@@ -19,13 +19,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                               \
-			failures++;                                                   \
-		}                                                                     \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 /* ---- mock hops: counters jump from "cur" to "final" when traffic starts ---- */
@@ -151,13 +150,20 @@ static const char pvp_topology[] =
 	" {\"name\": \"guest\", \"driver\": \"mock\", \"ports\": [\"vnic0\"]}],"
 	" \"chains\": [["
 	" {\"hop\": \"tester\", \"port\": \"p0\", \"dir\": \"tx\", \"label\": \"sent by tester\"},"
-	" {\"hop\": \"vswitch\", \"port\": \"phy0\", \"dir\": \"rx\", \"label\": \"received by physical\"},"
-	" {\"hop\": \"vswitch\", \"port\": \"vhost0\", \"dir\": \"tx\", \"label\": \"sent to virtual\"},"
-	" {\"hop\": \"guest\", \"port\": \"vnic0\", \"dir\": \"rx\", \"label\": \"received by virtual\"},"
-	" {\"hop\": \"guest\", \"port\": \"vnic0\", \"dir\": \"tx\", \"label\": \"sent by virtual\"},"
-	" {\"hop\": \"vswitch\", \"port\": \"vhost0\", \"dir\": \"rx\", \"label\": \"received from virtual\"},"
-	" {\"hop\": \"vswitch\", \"port\": \"phy0\", \"dir\": \"tx\", \"label\": \"sent by physical\"},"
-	" {\"hop\": \"tester\", \"port\": \"p0\", \"dir\": \"rx\", \"label\": \"received by tester\"}"
+	" {\"hop\": \"vswitch\", \"port\": \"phy0\", \"dir\": \"rx\", \"label\": \"received by "
+	"physical\"},"
+	" {\"hop\": \"vswitch\", \"port\": \"vhost0\", \"dir\": \"tx\", \"label\": \"sent to "
+	"virtual\"},"
+	" {\"hop\": \"guest\", \"port\": \"vnic0\", \"dir\": \"rx\", \"label\": \"received by "
+	"virtual\"},"
+	" {\"hop\": \"guest\", \"port\": \"vnic0\", \"dir\": \"tx\", \"label\": \"sent by "
+	"virtual\"},"
+	" {\"hop\": \"vswitch\", \"port\": \"vhost0\", \"dir\": \"rx\", \"label\": \"received from "
+	"virtual\"},"
+	" {\"hop\": \"vswitch\", \"port\": \"phy0\", \"dir\": \"tx\", \"label\": \"sent by "
+	"physical\"},"
+	" {\"hop\": \"tester\", \"port\": \"p0\", \"dir\": \"rx\", \"label\": \"received by "
+	"tester\"}"
 	"]]}";
 
 /* Counters of one port: packets and drops of each direction. */
@@ -217,14 +223,22 @@ mock_scenario(const struct mock_port_counts *p0, const struct mock_port_counts *
 	mock_set_port(&mocks[1].final, 0, "phy0", phy0, 5000);
 	mock_set_port(&mocks[1].final, 1, "vhost0", vhost0, 5000);
 	mock_set_port(&mocks[2].final, 0, "vnic0", vnic0, 5000);
-	mock_set_port(&mocks[0].cur, 0, "p0", &(struct mock_port_counts){
-		.rx_reason = p0->rx_reason, .tx_reason = p0->tx_reason }, 5000);
-	mock_set_port(&mocks[1].cur, 0, "phy0", &(struct mock_port_counts){
-		.rx_reason = phy0->rx_reason, .tx_reason = phy0->tx_reason }, 5000);
-	mock_set_port(&mocks[1].cur, 1, "vhost0", &(struct mock_port_counts){
-		.rx_reason = vhost0->rx_reason, .tx_reason = vhost0->tx_reason }, 5000);
-	mock_set_port(&mocks[2].cur, 0, "vnic0", &(struct mock_port_counts){
-		.rx_reason = vnic0->rx_reason, .tx_reason = vnic0->tx_reason }, 5000);
+	mock_set_port(
+		&mocks[0].cur, 0, "p0",
+		&(struct mock_port_counts){.rx_reason = p0->rx_reason, .tx_reason = p0->tx_reason},
+		5000);
+	mock_set_port(&mocks[1].cur, 0, "phy0",
+		      &(struct mock_port_counts){.rx_reason = phy0->rx_reason,
+						 .tx_reason = phy0->tx_reason},
+		      5000);
+	mock_set_port(&mocks[1].cur, 1, "vhost0",
+		      &(struct mock_port_counts){.rx_reason = vhost0->rx_reason,
+						 .tx_reason = vhost0->tx_reason},
+		      5000);
+	mock_set_port(&mocks[2].cur, 0, "vnic0",
+		      &(struct mock_port_counts){.rx_reason = vnic0->rx_reason,
+						 .tx_reason = vnic0->tx_reason},
+		      5000);
 	mock_requested = 100000;
 	mock_achieved = 100000;
 	mock_limited = false;
@@ -261,7 +275,7 @@ run_trial(struct coord_topology **tp, struct coord_trial_result *r, char *err, s
 static void
 test_zero_loss(void)
 {
-	struct mock_port_counts p0 = { .rx = 1000, .tx = 1000 };
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
 	struct coord_trial_result r;
 	struct coord_topology *t;
 	char err[256];
@@ -282,11 +296,11 @@ test_zero_loss(void)
 static void
 test_drop_at_vswitch(void)
 {
-	struct mock_port_counts p0 = { .tx = 1000, .rx = 900 };
-	struct mock_port_counts phy0 = { .rx = 1000, .tx = 900 };
-	struct mock_port_counts vhost0 = { .tx = 900, .tx_drop = 100,
-		.tx_reason = "ovs_tx_failure_drops", .rx = 900 };
-	struct mock_port_counts vnic0 = { .rx = 900, .tx = 900 };
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 900};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 900};
+	struct mock_port_counts vhost0 = {
+		.tx = 900, .tx_drop = 100, .tx_reason = "ovs_tx_failure_drops", .rx = 900};
+	struct mock_port_counts vnic0 = {.rx = 900, .tx = 900};
 	struct coord_trial_result r;
 	struct coord_topology *t;
 	char err[256];
@@ -310,10 +324,10 @@ test_drop_at_vswitch(void)
 static void
 test_uncounted_inside_hop(void)
 {
-	struct mock_port_counts p0 = { .tx = 1000, .rx = 750 };
-	struct mock_port_counts phy0 = { .rx = 1000, .tx = 750 };
-	struct mock_port_counts vhost0 = { .tx = 750, .rx = 750 };
-	struct mock_port_counts vnic0 = { .rx = 750, .tx = 750 };
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 750};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 750};
+	struct mock_port_counts vhost0 = {.tx = 750, .rx = 750};
+	struct mock_port_counts vnic0 = {.rx = 750, .tx = 750};
 	struct coord_trial_result r;
 	struct coord_topology *t;
 	char err[256];
@@ -329,19 +343,19 @@ test_uncounted_inside_hop(void)
 static void
 test_receiver_drop_and_unattributed(void)
 {
-	struct mock_port_counts p0 = { .tx = 1000, .rx = 940 };
-	struct mock_port_counts phy0 = { .rx = 1000, .tx = 940 };
-	struct mock_port_counts vhost0 = { .tx = 1000, .rx = 940 };
-	struct mock_port_counts vnic0 = { .rx = 950, .rx_drop = 50, .rx_reason = "rx_missed",
-		.tx = 950 };
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 940};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 940};
+	struct mock_port_counts vhost0 = {.tx = 1000, .rx = 940};
+	struct mock_port_counts vnic0 = {
+		.rx = 950, .rx_drop = 50, .rx_reason = "rx_missed", .tx = 950};
 	struct coord_trial_result r;
 	struct coord_topology *t;
 	char err[256];
 
 	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.hop_lost[2] == 50);       /* guest counted its rx drops */
-	CHECK(r.unattributed == 10);      /* guest tx 950 -> vswitch rx 940: no one */
+	CHECK(r.hop_lost[2] == 50);  /* guest counted its rx drops */
+	CHECK(r.unattributed == 10); /* guest tx 950 -> vswitch rx 940: no one */
 	CHECK(r.hop_lost[1] == 0);
 	CHECK(r.reconciled);
 	CHECK(r.tx_packets - r.rx_packets == 60);
@@ -352,7 +366,7 @@ test_receiver_drop_and_unattributed(void)
 static void
 test_generator_limited(void)
 {
-	struct mock_port_counts p0 = { .rx = 1000, .tx = 1000 };
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
 	struct coord_trial_result r;
 	struct coord_topology *t;
 	char err[256];
@@ -376,7 +390,7 @@ test_generator_limited(void)
 static void
 test_unreachable(void)
 {
-	struct mock_port_counts p0 = { .rx = 1000, .tx = 1000 };
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
 	struct coord_trial_result r;
 	struct coord_topology *t;
 	char err[256] = "";
@@ -393,24 +407,28 @@ static void
 test_table_exact(void)
 {
 	static const char expected[] =
-		"Trial on pvp-mock: 64 B, 1,000 flows, 10.0 s at 100kpps (requested 100,000 pps, achieved 100,000 pps)\n"
+		"Trial on pvp-mock: 64 B, 1,000 flows, 10.0 s at 100kpps (requested 100,000 pps, "
+		"achieved 100,000 pps)\n"
 		"  Packets sent by tester       :      1,000,000\n"
 		"  Packets received by physical :      1,000,000  [Lost 0, Drop 0]\n"
-		"  Packets sent to virtual      :        999,000  [Lost 1,000 (vswitch), Drop 1,000: ovs_tx_failure_drops 1,000]\n"
-		"  Packets received by virtual  :        998,950  [Lost 50 (guest), Drop 50: rx_missed 50]\n"
+		"  Packets sent to virtual      :        999,000  [Lost 1,000 (vswitch), Drop "
+		"1,000: ovs_tx_failure_drops 1,000]\n"
+		"  Packets received by virtual  :        998,950  [Lost 50 (guest), Drop 50: "
+		"rx_missed 50]\n"
 		"  Packets sent by virtual      :        998,950  [Lost 0, Drop 0]\n"
-		"  Packets received from virtual:        998,940  [Lost 10 (unattributed), Drop 0]\n"
+		"  Packets received from virtual:        998,940  [Lost 10 (unattributed), Drop "
+		"0]\n"
 		"  Packets sent by physical     :        998,940  [Lost 0, Drop 0]\n"
 		"  Packets received by tester   :        998,940  [Lost 0, Drop 0]\n"
 		"  Lost by hop: tester 0, vswitch 1,000, guest 50; unattributed 10\n"
 		"  Total lost 1,060 = tester TX 1,000,000 - RX 998,940 (0.1060 %)\n"
 		"  Snapshot of all hops in 2.5 ms; counters quiet after 0.10 s\n";
-	struct mock_port_counts p0 = { .tx = 1000000, .rx = 998940 };
-	struct mock_port_counts phy0 = { .rx = 1000000, .tx = 998940 };
-	struct mock_port_counts vhost0 = { .tx = 999000, .tx_drop = 1000,
-		.tx_reason = "ovs_tx_failure_drops", .rx = 998940 };
-	struct mock_port_counts vnic0 = { .rx = 998950, .rx_drop = 50, .rx_reason = "rx_missed",
-		.tx = 998950 };
+	struct mock_port_counts p0 = {.tx = 1000000, .rx = 998940};
+	struct mock_port_counts phy0 = {.rx = 1000000, .tx = 998940};
+	struct mock_port_counts vhost0 = {
+		.tx = 999000, .tx_drop = 1000, .tx_reason = "ovs_tx_failure_drops", .rx = 998940};
+	struct mock_port_counts vnic0 = {
+		.rx = 998950, .rx_drop = 50, .rx_reason = "rx_missed", .tx = 998950};
 	struct coord_snap before[3], after[3];
 	struct coord_trial_result r;
 	struct coord_topology *t;
