@@ -331,13 +331,12 @@ splitmix64(uint64_t x)
 static uint64_t
 permute(uint64_t x, uint64_t range, uint64_t seed)
 {
-	unsigned int bits = 0, h, r;
+	unsigned int bits, h, r;
 	uint64_t mask;
 
 	if (range <= 1)
 		return 0;
-	while (bits < 64 && (UINT64_C(1) << bits) < range)
-		bits++;
+	bits = 64 - __builtin_clzll(range - 1);
 	h = (bits + 1) / 2;
 	mask = (UINT64_C(1) << h) - 1;
 	do {
@@ -358,17 +357,20 @@ uint32_t
 pvp_var_value(const struct pvp_var *v, uint64_t flow)
 {
 	uint64_t range = (uint64_t)v->max - v->min + 1;
-	uint64_t k = (flow / v->div) % range;
+	uint64_t k = v->div > 1 ? flow / v->div : flow;
 
-	switch (v->op) {
-	case PVP_VAR_DEC:
-		return v->max - (uint32_t)((k * (v->step % range)) % range);
-	case PVP_VAR_RANDOM:
+	/* Divisions are the cost here: skip those that change nothing
+	 * (the usual case is flow < range and step 1). */
+	if (k >= range)
+		k %= range;
+	if (v->op == PVP_VAR_RANDOM)
 		return v->min + (uint32_t)permute(k, range, v->seed);
-	case PVP_VAR_INC:
-	default:
-		return v->min + (uint32_t)((k * (v->step % range)) % range);
+	if (v->step != 1) {
+		k *= v->step % range;
+		if (k >= range)
+			k %= range;
 	}
+	return v->op == PVP_VAR_DEC ? v->max - (uint32_t)k : v->min + (uint32_t)k;
 }
 
 static inline void

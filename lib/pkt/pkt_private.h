@@ -25,6 +25,13 @@ pkt_sum(const uint8_t *p, uint32_t off, uint32_t len)
 {
 	uint32_t s = 0, i;
 
+	/* Fields at even offsets with even lengths (all named fields and
+	 * the signature) sum as whole big-endian words. */
+	if (((off | len) & 1) == 0) {
+		for (i = 0; i < len; i += 2)
+			s += (uint32_t)p[i] << 8 | p[i + 1];
+		return s;
+	}
 	for (i = 0; i < len; i++)
 		s += ((off + i) & 1) ? p[i] : (uint32_t)p[i] << 8;
 	return s;
