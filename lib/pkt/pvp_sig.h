@@ -66,6 +66,12 @@ const struct pvp_sig *pvp_sig_find(const struct rte_mbuf *m);
  * Per-stream sequence tracker. Exact for duplicates and reordering within
  * PVP_SEQ_WINDOW sequence numbers of the highest seen; older arrivals
  * count as late (out of order, cannot be told from duplicates).
+ *
+ * The first packet after pvp_seq_init() is the baseline: numbers before
+ * it are not counted as gaps, so a tracker reset in the middle of a
+ * stream (stats.clear) starts clean. A packet below the highest seen and
+ * not seen before counts once in @c ooo and fills one gap. At the end of
+ * a run, pvp_seq_lost() with the sender's count is the exact loss.
  */
 struct pvp_seq {
 	uint64_t rx;			      /**< packets seen, duplicates included */
