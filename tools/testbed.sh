@@ -416,6 +416,8 @@ do_up() {
 
 	QUIET=1 do_down
 	mkdir -p "$RUNDIR" || die "cannot create $RUNDIR"
+	# Interrupted half way: take down what was started.
+	trap 'WATCH_PID="" WATCH_LOG=""; fail_up "interrupted"' INT TERM
 	chmod 0755 "$RUNDIR"
 	cat >"$RUNDIR/testbed.env" <<EOF
 STANDIN=$STANDIN
@@ -446,6 +448,7 @@ EOF
 		wait_app_ready gen "$RUNDIR/gen.log" "$RUNDIR/gen.sock" "$TESTER"
 	fi
 	write_topology
+	trap - INT TERM
 	say "up: $RUNDIR/topology.json ($([ "$STANDIN" = 1 ] && echo "stand-in vswitch" || echo "OVS-DPDK"), tester $TESTER, guest $GUEST)"
 }
 
