@@ -93,6 +93,17 @@ wait_telemetry() {
     return 1
 }
 
+wait_sending() {
+    local n
+    for _ in $(seq 100); do
+        n=$($PY "$HERE/fwd_telemetry.py" "$1" /ethdev/stats,0 2>/dev/null |
+            $PY -c 'import json,sys; print(json.load(sys.stdin)["/ethdev/stats,0"]["opackets"])' 2>/dev/null)
+        [ -n "$n" ] && [ "$n" -gt 0 ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # run_one SCENARIO TOOL RUN: print the tool's TX Mpps on its port 0.
 run_one() {
     local scen=$1 tool=$2 run=$3 prefix=fwdb-$2-$3-$$ spec bin args dev rate host pid
@@ -121,6 +132,14 @@ run_one() {
     PIDS="$PIDS $pid"
     if ! wait_telemetry "$prefix"; then
         echo "$tool: no telemetry socket; log:" >&2
+        tail -5 "$TMP/$scen-$tool-$run.log" >&2
+        cleanup
+        return 1
+    fi
+    # Tools take a while to create pools and start ports on a busy box:
+    # warm up from the moment the port really sends.
+    if ! wait_sending "$prefix"; then
+        echo "$tool: port 0 never sent; log:" >&2
         tail -5 "$TMP/$scen-$tool-$run.log" >&2
         cleanup
         return 1
