@@ -409,7 +409,7 @@ ctl_thread(void *arg)
 	struct pvp_ctl_server *srv = arg;
 	struct pollfd *pfd = NULL, *np;
 	size_t cap = 0, i, n;
-	uint64_t now, accept_retry = 0;
+	uint64_t now, wake_at, accept_retry = 0;
 	bool more = false;
 	const char *why;
 	char b[64];
@@ -432,9 +432,13 @@ ctl_thread(void *arg)
 		pfd[1].fd = now >= accept_retry ? srv->lfd : -1;
 		pfd[1].events = POLLIN;
 		n = srv->n_conns;
+		/* Sleep until the nearest deadline: no wake-ups while idle. */
+		wake_at = accept_retry > now ? accept_retry : UINT64_MAX;
 		for (i = 0; i < n; i++) {
 			struct ctl_conn *c = srv->conns[i];
 
+			if (c->deadline_ms < wake_at)
+				wake_at = c->deadline_ms;
 			pfd[2 + i].fd = c->fd;
 			pfd[2 + i].events = 0;
 			if (c->draining || (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH))
@@ -442,8 +446,12 @@ ctl_thread(void *arg)
 			if (c->woff < c->wlen)
 				pfd[2 + i].events |= POLLOUT;
 		}
-		/* Deadlines are checked on a coarse tick: they are seconds long. */
-		timeout = n > 0 || accept_retry > now ? 250 : -1;
+		if (wake_at == UINT64_MAX)
+			timeout = -1;
+		else if (wake_at <= now)
+			timeout = 0;
+		else
+			timeout = wake_at - now > 60000 ? 60000 : (int)(wake_at - now) + 1;
 		if (more)
 			timeout = 0;
 		more = false;
