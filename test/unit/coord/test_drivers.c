@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The gen and fwd hop drivers against an in-process control server that
+ * answers like pvpkit-gen: port mapping ("pN" and display names), drop
+ * reasons, one profile.load per profile, traffic results with streams,
+ * and "hop X unreachable" once the server is gone. No EAL.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "coord_driver.h"
+#include "fwd/fwd_driver.h"
+#include "gen/gen_driver.h"
+#include "pvp_ctl.h"
+#include "pvp_stats.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static unsigned int profile_loads, traffic_starts;
+static json_t *last_start_params;
+
+static json_t *
+fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	struct pvp_stats_snap *s = calloc(1, sizeof(*s));
+	json_t *j;
+
+	(void)params;
+	(void)arg;
+	(void)err;
+	snprintf(s->name, sizeof(s->name), "pvpkit-gen");
+	s->hz = 1000000000;
+	s->tsc = 5;
+	s->nb_ports = 2;
+	snprintf(s->port[0].name, sizeof(s->port[0].name), "net_virtio_user0");
+	s->port[0].eth_port_id = 0;
+	s->port[0].c[PVP_STATS_rx_packets] = 100;
+	s->port[0].c[PVP_STATS_tx_packets] = 90;
+	s->port[0].c[PVP_STATS_rx_dropped] = 6;
+	s->port[0].c[PVP_STATS_tx_dropped] = 4;
+	s->port[0].rx_missed = 3;
+	s->port[0].rx_nombuf = 2;
+	s->port[0].rx_sw_dropped = 1;
+	snprintf(s->port[1].name, sizeof(s->port[1].name), "net_virtio_user1");
+	s->port[1].eth_port_id = 1;
+	s->port[1].c[PVP_STATS_rx_packets] = 7;
+	j = pvp_stats_snap_to_json(s);
+	free(s);
+	json_object_set_new(j, "traffic",
+			    json_pack("{s:b,s:f,s:f,s:b}", "running", 0, "requested_pps", 1000.0,
+				      "achieved_pps", 900.0, "generator_limited", 1));
+	json_object_set_new(j, "streams",
+			    json_pack("[{s:i,s:i,s:i,s:i}]", "stream", 0, "tx_packets", 90,
+				      "rx_packets", 88, "lost", 2));
+	return j;
+}
+
+static json_t *
+fake_empty(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	(void)params;
+	(void)err;
+	if (arg == &profile_loads)
+		profile_loads++;
+	if (arg == &traffic_starts) {
+		traffic_starts++;
+		json_decref(last_start_params);
+		last_start_params = json_incref(params);
+	}
+	return json_object();
+}
+
+static struct pvp_ctl_server *
+fake_server(const char *addr)
+{
+	struct pvp_ctl_server_conf conf = {.listen = addr, .app_name = "pvpkit-gen"};
+	struct pvp_ctl_error e;
+	struct pvp_ctl_server *srv = pvp_ctl_server_create(&conf, &e);
+
+	if (srv == NULL) {
+		fprintf(stderr, "server: %s\n", e.message);
+		return NULL;
+	}
+	pvp_ctl_server_register(srv, "stats.get", fake_stats_get, NULL);
+	pvp_ctl_server_register(srv, "stats.clear", fake_empty, NULL);
+	pvp_ctl_server_register(srv, "profile.load", fake_empty, &profile_loads);
+	pvp_ctl_server_register(srv, "traffic.start", fake_empty, &traffic_starts);
+	pvp_ctl_server_register(srv, "traffic.stop", fake_empty, NULL);
+	if (pvp_ctl_server_start(srv) < 0) {
+		pvp_ctl_server_destroy(srv);
+		return NULL;
+	}
+	return srv;
+}
+
+static json_t *
+hop_conf(const char *addr, const char *ports)
+{
+	json_error_t je;
+	char text[512];
+
+	snprintf(text, sizeof(text), "{\"ctl\": \"%s\", \"ports\": %s}", addr, ports);
+	return json_loads(text, 0, &je);
+}
+
+static uint64_t
+reason(const struct coord_port *p, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_reasons; i++)
+		if (strcmp(p->reasons[i].name, name) == 0)
+			return p->reasons[i].value;
+	return UINT64_MAX;
+}
+
+int
+main(void)
+{
+	struct coord_hop guest = {.name = "guest"}, tester = {.name = "tester"};
+	struct coord_traffic t = {.size = 64, .flows = 10, .duration_s = 1, .rate = "1Mpps"};
+	struct coord_traffic_result res = {0};
+	struct pvp_ctl_server *srv;
+	struct coord_snap snap;
+	char addr[128], err[256];
+	json_t *conf;
+	int ret;
+
+	snprintf(addr, sizeof(addr), "unix:/tmp/coord-drv-test-%d.sock", (int)getpid());
+	srv = fake_server(addr);
+	CHECK(srv != NULL);
+	if (srv == NULL)
+		return 1;
+	CHECK(coord_driver_find("gen") == &coord_driver_gen);
+	CHECK(coord_driver_find("fwd") == &coord_driver_fwd);
+	CHECK(coord_driver_find("wire") != NULL);
+	CHECK(coord_driver_find("nope") == NULL);
+
+	/* fwd: "p1" is port 1, the display name finds port 0. */
+	conf = hop_conf(addr, "[\"p1\", \"net_virtio_user0\"]");
+	CHECK(coord_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
+	json_decref(conf);
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
+	CHECK(snap.nb_ports == 2);
+	CHECK(strcmp(snap.port[0].name, "p1") == 0 && snap.port[0].rx_packets == 7);
+	CHECK(snap.port[1].rx_packets == 100 && snap.port[1].tx_packets == 90);
+	CHECK(snap.port[1].rx_dropped == 6 && snap.port[1].tx_dropped == 4);
+	CHECK(reason(&snap.port[1], "rx_missed") == 3);
+	CHECK(reason(&snap.port[1], "rx_nombuf") == 2);
+	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 1);
+	CHECK(reason(&snap.port[1], "tx_full") == 4);
+	CHECK(coord_driver_fwd.clear(&guest, err, sizeof(err)) == 0);
+	coord_driver_fwd.close(&guest);
+
+	/* A port the app does not have. */
+	conf = hop_conf(addr, "[\"p5\"]");
+	CHECK(coord_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
+	json_decref(conf);
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -ENOENT);
+	CHECK(strstr(err, "no port \"p5\"") != NULL);
+	coord_driver_fwd.close(&guest);
+
+	/* gen: one profile.load for two trials of the same profile. */
+	conf = hop_conf(addr, "[\"p0\"]");
+	CHECK(coord_driver_gen.open(&tester, conf, err, sizeof(err)) == 0);
+	json_decref(conf);
+	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(profile_loads == 1 && traffic_starts == 2);
+	CHECK(strcmp(json_string_value(json_object_get(last_start_params, "rate")), "1Mpps") == 0);
+	t.flows = 20;
+	t.rate = NULL;
+	t.rate_pps = 5000;
+	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(profile_loads == 2);
+	CHECK(json_number_value(json_object_get(last_start_params, "rate")) == 5000);
+	CHECK(coord_driver_gen.traffic_stop(&tester, &res, err, sizeof(err)) == 0);
+	CHECK(res.requested_pps == 1000 && res.achieved_pps == 900 && res.generator_limited);
+	CHECK(coord_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
+	CHECK(json_array_size(res.streams) == 1);
+	json_decref(res.streams);
+
+	/* The app goes away: the next call names the hop as unreachable. */
+	pvp_ctl_server_destroy(srv);
+	ret = coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err));
+	CHECK(ret == -ENOTCONN || ret == -ETIMEDOUT);
+	CHECK(strstr(err, "hop tester unreachable") != NULL);
+	coord_driver_gen.close(&tester);
+	json_decref(last_start_params);
+
+	if (failures != 0) {
+		fprintf(stderr, "%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("all driver checks passed\n");
+	return 0;
+}
