@@ -33,50 +33,50 @@ extern "C" {
 
 /** A named drop counter (e.g. "ovs_tx_failure_drops", "rx_missed"). */
 struct coord_reason {
-	char name[48];  /**< reason, as the hop names it */
+	char name[48];	/**< reason, as the hop names it */
 	uint64_t value; /**< packets */
 };
 
 /** The DESIGN.md counters of one port of a hop. */
 struct coord_port {
-	char name[64];        /**< port name as in the topology file */
-	uint64_t rx_packets;  /**< packets received */
-	uint64_t rx_bytes;    /**< bytes received */
-	uint64_t tx_packets;  /**< packets sent */
-	uint64_t tx_bytes;    /**< bytes sent */
-	uint64_t rx_dropped;  /**< dropped on receive (missed + no-mbuf + policing ...) */
-	uint64_t tx_dropped;  /**< dropped on send (queue full ...) */
-	uint64_t rx_errors;   /**< receive errors */
-	uint64_t tx_errors;   /**< send errors */
-	unsigned int nb_reasons;                         /**< entries in reasons[] */
-	struct coord_reason reasons[COORD_MAX_REASONS];  /**< drops by reason */
+	char name[64];		 /**< port name as in the topology file */
+	uint64_t rx_packets;	 /**< packets received */
+	uint64_t rx_bytes;	 /**< bytes received */
+	uint64_t tx_packets;	 /**< packets sent */
+	uint64_t tx_bytes;	 /**< bytes sent */
+	uint64_t rx_dropped;	 /**< dropped on receive (missed + no-mbuf + policing ...) */
+	uint64_t tx_dropped;	 /**< dropped on send (queue full ...) */
+	uint64_t rx_errors;	 /**< receive errors */
+	uint64_t tx_errors;	 /**< send errors */
+	unsigned int nb_reasons; /**< entries in reasons[] */
+	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drops by reason */
 };
 
 /** One reading of every port of a hop. */
 struct coord_snap {
-	uint64_t t_ns;                           /**< CLOCK_MONOTONIC when read */
-	unsigned int nb_ports;                   /**< entries in port[] */
+	uint64_t t_ns;				 /**< CLOCK_MONOTONIC when read */
+	unsigned int nb_ports;			 /**< entries in port[] */
 	struct coord_port port[COORD_MAX_PORTS]; /**< per port, topology order */
 };
 
 /** What a traffic source is asked to send (gen and similar drivers). */
 struct coord_traffic {
-	double rate_pps;      /**< packets per second per TX port; 0 = max */
-	double duration_s;    /**< seconds */
-	unsigned int size;    /**< frame size with FCS (64..9216) */
-	unsigned int flows;   /**< flow count */
-	const char *profile;  /**< profile file instead of size/flows, or NULL */
-	const char *rate;     /**< rate as the user wrote it ("1Mpps", "10%",
+	double rate_pps;     /**< packets per second per TX port; 0 = max */
+	double duration_s;   /**< seconds */
+	unsigned int size;   /**< frame size with FCS (64..9216) */
+	unsigned int flows;  /**< flow count */
+	const char *profile; /**< profile file instead of size/flows, or NULL */
+	const char *rate;    /**< rate as the user wrote it ("1Mpps", "10%",
 			       *   "5Gbps", "max"), given to the source as is;
 			       *   NULL: use rate_pps */
 };
 
 /** What a traffic source measured (only sources fill it). */
 struct coord_traffic_result {
-	double requested_pps;   /**< rate asked for, all TX ports */
-	double achieved_pps;    /**< rate achieved, all TX ports */
+	double requested_pps;	/**< rate asked for, all TX ports */
+	double achieved_pps;	/**< rate achieved, all TX ports */
 	bool generator_limited; /**< could not send what was asked */
-	json_t *streams;        /**< per-stream loss/latency from the source, or NULL */
+	json_t *streams;	/**< per-stream loss/latency from the source, or NULL */
 };
 
 struct coord_hop;
@@ -143,9 +143,9 @@ struct coord_driver {
 
 /** One hop of a topology. */
 struct coord_hop {
-	char name[64];                      /**< hop name from the topology */
-	const struct coord_driver *driver;  /**< its kind */
-	void *priv;                         /**< driver state */
+	char name[64];			   /**< hop name from the topology */
+	const struct coord_driver *driver; /**< its kind */
+	void *priv;			   /**< driver state */
 };
 
 /** Drivers known to the coordinator, NULL-terminated. */
