@@ -281,7 +281,8 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 			o->token_file = optarg;
 			break;
 		case OPT_IDLE_SLEEP:
-			o->idle_sleep_us = (uint32_t)gen_parse_u64("idle-sleep", optarg, 0, 1000000);
+			o->idle_sleep_us =
+				(uint32_t)gen_parse_u64("idle-sleep", optarg, 0, 1000000);
 			break;
 		case OPT_STATS_PERIOD:
 			o->stats_period = (uint32_t)gen_parse_u64("stats-period", optarg, 0, 3600);
@@ -323,9 +324,9 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		default:
 			if (optopt != 0)
 				gen_die("option --%s needs a value or is unknown",
-					optopt >= OPT_SIZE && optopt <= OPT_HELP ?
-						gen_long_opts[optopt - OPT_SIZE].name :
-						"?");
+					optopt >= OPT_SIZE && optopt <= OPT_HELP
+						? gen_long_opts[optopt - OPT_SIZE].name
+						: "?");
 			gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}

@@ -81,7 +81,8 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 	} else if ((v = json_object_get(params, "profile")) != NULL) {
 		p = pvp_profile_parse(v, "<rpc>", &e);
 	} else {
-		json_t *js = json_object_get(params, "size"), *jf = json_object_get(params, "flows");
+		json_t *js = json_object_get(params, "size"),
+		       *jf = json_object_get(params, "flows");
 		json_int_t size = js != NULL ? json_integer_value(js) : 64;
 		json_int_t flows = jf != NULL ? json_integer_value(jf) : 1;
 		uint16_t ports[GEN_MAX_PORTS];
@@ -90,8 +91,9 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 		if ((js != NULL && !json_is_integer(js)) || (jf != NULL && !json_is_integer(jf)) ||
 		    (size != 0 && (size < PVP_PKT_MIN_SIZE || size > PVP_PKT_MAX_SIZE)) ||
 		    flows < 1 || flows > (1 << 24)) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "\"size\" must be 64..9216 (0: IMIX), \"flows\" 1..16777216");
+			pvp_ctl_error_set(
+				err, PVP_CTL_INVALID_PARAMS,
+				"\"size\" must be 64..9216 (0: IMIX), \"flows\" 1..16777216");
 			goto out;
 		}
 		for (i = 0; i < g->nb_ports; i++)
@@ -241,12 +243,12 @@ gen_info(json_t *info, void *arg)
 		memset(&link, 0, sizeof(link));
 		rte_eth_link_get_nowait(p->eth_port, &link);
 		rte_ether_format_addr(mac, sizeof(mac), &p->mac);
-		json_array_append_new(ports, json_pack("{s:i,s:i,s:s,s:s,s:b,s:I,s:i,s:i}", "port",
-						       i, "eth_port", p->eth_port, "name", p->name,
-						       "mac", mac, "link_up", link.link_status != 0,
-						       "speed_mbps",
-						       (json_int_t)(p->link_bps / 1000000), "rxq",
-						       g->opt.no_rx ? 0 : 1, "txq", p->nb_txq));
+		json_array_append_new(ports,
+				      json_pack("{s:i,s:i,s:s,s:s,s:b,s:I,s:i,s:i}", "port", i,
+						"eth_port", p->eth_port, "name", p->name, "mac",
+						mac, "link_up", link.link_status != 0, "speed_mbps",
+						(json_int_t)(p->link_bps / 1000000), "rxq",
+						g->opt.no_rx ? 0 : 1, "txq", p->nb_txq));
 	}
 	pthread_mutex_lock(&gen_lock);
 	for (i = 0; i < g->nb_ws; i++) {
@@ -254,11 +256,11 @@ gen_info(json_t *info, void *arg)
 		char line[256];
 
 		pvp_stream_summary(w->st->ps, line, sizeof(line));
-		json_array_append_new(streams, json_pack("{s:i,s:s,s:i,s:i,s:f,s:I,s:s}", "stream",
-							 w->wire_id, "name", w->st->ps->name, "port",
-							 w->port, "queue", w->queue, "avg_size",
-							 w->st->ps->avg_size, "flows",
-							 (json_int_t)w->st->ps->flows, "summary", line));
+		json_array_append_new(
+			streams, json_pack("{s:i,s:s,s:i,s:i,s:f,s:I,s:s}", "stream", w->wire_id,
+					   "name", w->st->ps->name, "port", w->port, "queue",
+					   w->queue, "avg_size", w->st->ps->avg_size, "flows",
+					   (json_int_t)w->st->ps->flows, "summary", line));
 	}
 	pthread_mutex_unlock(&gen_lock);
 	json_object_set_new(info, "ports", ports);
@@ -276,12 +278,9 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 		const char *name;
 		pvp_ctl_method_cb cb;
 	} methods[] = {
-		{"profile.load", gen_m_profile_load},
-		{"traffic.start", gen_m_traffic_start},
-		{"traffic.stop", gen_m_traffic_stop},
-		{"traffic.update", gen_m_traffic_update},
-		{"stats.get", gen_m_stats_get},
-		{"stats.clear", gen_m_stats_clear},
+		{"profile.load", gen_m_profile_load}, {"traffic.start", gen_m_traffic_start},
+		{"traffic.stop", gen_m_traffic_stop}, {"traffic.update", gen_m_traffic_update},
+		{"stats.get", gen_m_stats_get},	      {"stats.clear", gen_m_stats_clear},
 	};
 	unsigned int i;
 	int ret;

@@ -29,16 +29,16 @@
 
 extern int gen_logtype;
 
-#define GEN_LOG(level, fmt, ...) \
+#define GEN_LOG(level, fmt, ...)                                                                   \
 	rte_log(RTE_LOG_##level, gen_logtype, "pvp.gen: " fmt "\n", ##__VA_ARGS__)
 
-#define GEN_MAX_PORTS 8          /* ports one generator drives */
-#define GEN_MAX_TXQ 8            /* TX queues (= TX lcores) per port */
-#define GEN_MAX_STREAMS 64       /* profile streams */
-#define GEN_MAX_WSTREAMS 512     /* wire streams: profile stream x TX queue */
-#define GEN_BURST 32             /* packets per TX/RX burst */
-#define GEN_CACHE_FLOWS 65536    /* most flows prebuilt as images ("cache mode") */
-#define GEN_CACHE_BYTES (16u << 20) /* most bytes of cached images per wire stream */
+#define GEN_MAX_PORTS	 8	     /* ports one generator drives */
+#define GEN_MAX_TXQ	 8	     /* TX queues (= TX lcores) per port */
+#define GEN_MAX_STREAMS	 64	     /* profile streams */
+#define GEN_MAX_WSTREAMS 512	     /* wire streams: profile stream x TX queue */
+#define GEN_BURST	 32	     /* packets per TX/RX burst */
+#define GEN_CACHE_FLOWS	 65536	     /* most flows prebuilt as images ("cache mode") */
+#define GEN_CACHE_BYTES	 (16u << 20) /* most bytes of cached images per wire stream */
 
 /* Exit status for bad input (one line on stderr). */
 #define GEN_EXIT_USAGE 2
@@ -46,79 +46,79 @@ extern int gen_logtype;
 /* Traffic states a TX lcore reads. */
 enum gen_tx_state {
 	GEN_TX_IDLE = 0, /* not sending */
-	GEN_TX_RUN,      /* sending */
+	GEN_TX_RUN,	 /* sending */
 };
 
 /* What the generator adds to a lib/pkt stream at setup. */
 struct gen_stream {
-	struct pvp_stream *ps;  /* the profile stream (owned by gen.profile) */
-	uint16_t port;          /* generator port index */
-	uint16_t max_len;       /* longest template, bytes without FCS */
-	uint16_t hdr_copy;      /* bytes of a cached flow image copied per packet */
-	uint32_t cache_flows;   /* flows prebuilt in the cache, 0: none */
-	bool multi_tmpl;        /* several templates (IMIX, pcap): copy per packet */
-	bool fast_vars;         /* vars advanced incrementally (INC/DEC only) */
-	bool fast_inc1;         /* one 4-byte var, +1 per flow: the --flows shortcut */
+	struct pvp_stream *ps; /* the profile stream (owned by gen.profile) */
+	uint16_t port;	       /* generator port index */
+	uint16_t max_len;      /* longest template, bytes without FCS */
+	uint16_t hdr_copy;     /* bytes of a cached flow image copied per packet */
+	uint32_t cache_flows;  /* flows prebuilt in the cache, 0: none */
+	bool multi_tmpl;       /* several templates (IMIX, pcap): copy per packet */
+	bool fast_vars;	       /* vars advanced incrementally (INC/DEC only) */
+	bool fast_inc1;	       /* one 4-byte var, +1 per flow: the --flows shortcut */
 };
 
 /* Incremental state of one INC/DEC variable on the per-packet path. */
 struct gen_var_state {
-	uint32_t cur;   /* value of the current flow */
-	uint64_t sub;   /* flows left before the value moves (tuple divisor) */
+	uint32_t cur; /* value of the current flow */
+	uint64_t sub; /* flows left before the value moves (tuple divisor) */
 };
 
 /* Per wire stream TX counters, written by one TX lcore only. */
 struct gen_ws_tx {
 	uint64_t packets; /* sent (accepted by the PMD) */
-	uint64_t bytes;   /* bytes sent, without FCS */
+	uint64_t bytes;	  /* bytes sent, without FCS */
 	uint64_t unsent;  /* built but not accepted: TX queue full */
-	uint64_t late;    /* pacing slots given up after a stall (catch-up bound) */
+	uint64_t late;	  /* pacing slots given up after a stall (catch-up bound) */
 } __rte_cache_aligned;
 
 /* A wire stream: one stream sent by one TX lcore, its own sequence space. */
 struct gen_wstream {
-	uint16_t wire_id;          /* stream id in the signature */
-	struct gen_stream *st;     /* what it sends */
-	uint8_t **tdata;           /* per template: copy with this wire id */
-	uint8_t *cache;            /* cache_flows x hdr_copy bytes, wire id set */
-	uint64_t flow_lo;          /* this lcore's flows: [flow_lo, flow_hi) */
+	uint16_t wire_id;      /* stream id in the signature */
+	struct gen_stream *st; /* what it sends */
+	uint8_t **tdata;       /* per template: copy with this wire id */
+	uint8_t *cache;	       /* cache_flows x hdr_copy bytes, wire id set */
+	uint64_t flow_lo;      /* this lcore's flows: [flow_lo, flow_hi) */
 	uint64_t flow_hi;
 	struct gen_var_state vs[PVP_PKT_MAX_VARS]; /* fast_vars state */
-	uint16_t port;             /* generator port index */
-	uint16_t queue;            /* TX queue */
-	struct rte_mempool *mp;    /* mbufs pre-filled with the stream's template */
+	uint16_t port;				   /* generator port index */
+	uint16_t queue;				   /* TX queue */
+	struct rte_mempool *mp;			   /* mbufs pre-filled with the stream's template */
 	/* Set by the control side before a run, read by the TX lcore. */
-	double pps;                /* requested, <= 0: unpaced */
-	uint64_t limit;            /* packets to send in this run, 0: no limit */
+	double pps;	/* requested, <= 0: unpaced */
+	uint64_t limit; /* packets to send in this run, 0: no limit */
 	/* TX lcore state. */
-	uint32_t seq;              /* next sequence number */
-	uint64_t flow;             /* next flow index */
-	uint32_t order_idx;        /* next template in the cycle */
-	uint64_t sent_run;         /* packets sent in this run */
-	uint64_t t0;               /* pacing origin (TSC) */
-	uint64_t n0;               /* packets sent at t0 */
-	uint64_t burst_pkts;       /* packets per burst, 0: continuous */
-	uint32_t nb_bursts;        /* bursts, 0: one */
-	uint64_t gap_tsc;          /* gap between bursts */
-	uint64_t burst_sent;       /* packets sent in the current burst */
-	uint32_t bursts_done;      /* bursts finished */
-	uint64_t gap_until;        /* multi-burst: TSC when the next burst starts */
-	bool done;                 /* limit reached */
-	struct gen_ws_tx tx;       /* published counters */
+	uint32_t seq;	      /* next sequence number */
+	uint64_t flow;	      /* next flow index */
+	uint32_t order_idx;   /* next template in the cycle */
+	uint64_t sent_run;    /* packets sent in this run */
+	uint64_t t0;	      /* pacing origin (TSC) */
+	uint64_t n0;	      /* packets sent at t0 */
+	uint64_t burst_pkts;  /* packets per burst, 0: continuous */
+	uint32_t nb_bursts;   /* bursts, 0: one */
+	uint64_t gap_tsc;     /* gap between bursts */
+	uint64_t burst_sent;  /* packets sent in the current burst */
+	uint32_t bursts_done; /* bursts finished */
+	uint64_t gap_until;   /* multi-burst: TSC when the next burst starts */
+	bool done;	      /* limit reached */
+	struct gen_ws_tx tx;  /* published counters */
 };
 
 /* Per wire stream RX state, written by the RX lcore only. */
 struct gen_ws_rx {
-	struct pvp_seq seq;    /* loss / dup / reorder */
-	uint64_t bytes;        /* bytes received */
-	struct pvp_lat lat;    /* latency histogram, jitter */
+	struct pvp_seq seq; /* loss / dup / reorder */
+	uint64_t bytes;	    /* bytes received */
+	struct pvp_lat lat; /* latency histogram, jitter */
 } __rte_cache_aligned;
 
 /* A TX lcore: one (port, queue), its wire streams. */
 struct gen_tx_lcore {
 	unsigned int lcore;
-	uint16_t port;           /* generator port index */
-	uint16_t eth_port;       /* ethdev */
+	uint16_t port;	   /* generator port index */
+	uint16_t eth_port; /* ethdev */
 	uint16_t queue;
 	uint16_t nb_ws;
 	struct gen_wstream *ws[GEN_MAX_STREAMS];
@@ -127,66 +127,66 @@ struct gen_tx_lcore {
 	volatile uint32_t state;     /* enum gen_tx_state */
 	volatile uint32_t acked_gen; /* run_gen the lcore has taken in */
 	volatile uint32_t stopped;   /* 1 when idle (acknowledges a stop) */
-	uint64_t finish_tsc;         /* when the lcore finished a run by itself */
-	uint64_t cycles_busy;        /* TSC spent in bursts that sent something */
-	uint64_t pkts_busy;          /* packets sent in those bursts */
+	uint64_t finish_tsc;	     /* when the lcore finished a run by itself */
+	uint64_t cycles_busy;	     /* TSC spent in bursts that sent something */
+	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;
 
 /* The RX engine: one lcore polls queue 0 of every port. */
 struct gen_rx {
-	unsigned int lcore;           /* RTE_MAX_LCORE: runs on the main lcore */
-	volatile uint32_t clear_req;  /* control asks for a per-stream reset */
-	volatile uint32_t clear_ack;  /* RX lcore did it */
-	struct gen_ws_rx *ws;         /* [GEN_MAX_WSTREAMS] */
-	uint64_t unsigned_rx;         /* packets without a signature */
-	uint64_t bad_stream;          /* signature with an unknown stream id */
+	unsigned int lcore;	     /* RTE_MAX_LCORE: runs on the main lcore */
+	volatile uint32_t clear_req; /* control asks for a per-stream reset */
+	volatile uint32_t clear_ack; /* RX lcore did it */
+	struct gen_ws_rx *ws;	     /* [GEN_MAX_WSTREAMS] */
+	uint64_t unsigned_rx;	     /* packets without a signature */
+	uint64_t bad_stream;	     /* signature with an unknown stream id */
 	struct pvp_stats_rxq *srq[GEN_MAX_PORTS];
 };
 
 /* A port as the generator sees it. */
 struct gen_port {
-	uint16_t eth_port;       /* ethdev id */
-	char name[64];           /* device name */
+	uint16_t eth_port; /* ethdev id */
+	char name[64];	   /* device name */
 	struct rte_ether_addr mac;
-	uint16_t nb_txq;         /* TX queues (= TX lcores) */
-	uint64_t link_bps;       /* from the link, or --speed; 0 unknown */
+	uint16_t nb_txq;	   /* TX queues (= TX lcores) */
+	uint64_t link_bps;	   /* from the link, or --speed; 0 unknown */
 	struct rte_mempool *rx_mp; /* RX mbufs */
 };
 
 /* Options from the command line. */
 struct gen_opts {
-	uint16_t size;            /* frame size with FCS, 0 = default 64 */
-	uint32_t flows;           /* flows for the shortcut stream */
-	struct pvp_rate rate;     /* per port */
+	uint16_t size;	      /* frame size with FCS, 0 = default 64 */
+	uint32_t flows;	      /* flows for the shortcut stream */
+	struct pvp_rate rate; /* per port */
 	bool rate_set;
-	double duration_s;        /* 0: until count or a signal */
-	uint64_t count;           /* packets per port per burst, 0 = continuous */
-	uint32_t bursts;          /* multi-burst count */
-	uint64_t ibg_us;          /* gap between bursts */
-	const char *profile;      /* --profile FILE */
-	bool imix;                /* --imix */
-	const char *imix_list;    /* --imix-sizes 64:7,570:4,1518:1 */
-	const char *pcap;         /* --pcap FILE */
-	bool pcap_as_is;          /* replay without signature */
+	double duration_s;	       /* 0: until count or a signal */
+	uint64_t count;		       /* packets per port per burst, 0 = continuous */
+	uint32_t bursts;	       /* multi-burst count */
+	uint64_t ibg_us;	       /* gap between bursts */
+	const char *profile;	       /* --profile FILE */
+	bool imix;		       /* --imix */
+	const char *imix_list;	       /* --imix-sizes 64:7,570:4,1518:1 */
+	const char *pcap;	       /* --pcap FILE */
+	bool pcap_as_is;	       /* replay without signature */
 	uint16_t ports[GEN_MAX_PORTS]; /* ethdev ids (--ports), empty: all */
 	uint16_t nb_ports;
-	uint16_t tx_cores;        /* TX lcores (queues) per port */
-	uint64_t speed_mbps;      /* link speed for ports without one */
-	const char *json;         /* --json FILE */
-	bool server;              /* --server */
-	const char *ctl;          /* --ctl ADDR */
-	const char *token_file;   /* --token-file */
-	uint32_t idle_sleep_us;   /* sleep when idle */
-	uint32_t stats_period;    /* s, 0: off */
-	uint32_t drain_ms;        /* wait for in-flight RX after TX stops */
-	uint32_t catchup_us;      /* most backlog the pacer makes up after a stall */
-	uint32_t tx_retry;        /* extra tx_burst tries before a packet is unsent */
-	bool quiet;               /* no summary table */
-	bool no_rx;               /* do not start the RX engine */
-	uint32_t nb_txd;          /* TX descriptors */
-	uint32_t nb_rxd;          /* RX descriptors */
-	uint32_t pool_size;       /* mbufs per wire stream pool */
-	char src_mac[32];         /* shortcut stream MACs, empty: port MAC / bcast */
+	uint16_t tx_cores;	/* TX lcores (queues) per port */
+	uint64_t speed_mbps;	/* link speed for ports without one */
+	const char *json;	/* --json FILE */
+	bool server;		/* --server */
+	const char *ctl;	/* --ctl ADDR */
+	const char *token_file; /* --token-file */
+	uint32_t idle_sleep_us; /* sleep when idle */
+	uint32_t stats_period;	/* s, 0: off */
+	uint32_t drain_ms;	/* wait for in-flight RX after TX stops */
+	uint32_t catchup_us;	/* most backlog the pacer makes up after a stall */
+	uint32_t tx_retry;	/* extra tx_burst tries before a packet is unsent */
+	bool quiet;		/* no summary table */
+	bool no_rx;		/* do not start the RX engine */
+	uint32_t nb_txd;	/* TX descriptors */
+	uint32_t nb_rxd;	/* RX descriptors */
+	uint32_t pool_size;	/* mbufs per wire stream pool */
+	char src_mac[32];	/* shortcut stream MACs, empty: port MAC / bcast */
 	char dst_mac[32];
 };
 
@@ -205,14 +205,14 @@ struct gen_ctx {
 	struct gen_rx rx;
 	struct pvp_stats *stats;
 	uint64_t hz;
-	volatile bool quit;          /* SIGINT/SIGTERM or end of a CLI run */
+	volatile bool quit; /* SIGINT/SIGTERM or end of a CLI run */
 	/* Current run, written by the control side. */
 	bool running;
-	struct pvp_rate rate;        /* rate of the current run */
-	double requested_pps;        /* total over all ports */
+	struct pvp_rate rate; /* rate of the current run */
+	double requested_pps; /* total over all ports */
 	uint64_t run_start_tsc;
-	uint64_t run_stop_tsc;       /* 0 while running */
-	uint64_t run_end_tsc;        /* planned end (duration), 0: none */
+	uint64_t run_stop_tsc; /* 0 while running */
+	uint64_t run_end_tsc;  /* planned end (duration), 0: none */
 	/* Reader-side baselines (stats.clear) for TX per-stream counters. */
 	struct gen_ws_tx tx_base[GEN_MAX_WSTREAMS];
 	/* Mempools of replaced profiles, freed once every mbuf is back. */
@@ -243,7 +243,7 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 	/* The common case: one checksum (IPv4 UDP/TCP) covers the bytes. */
 	if (likely(c->n == 1 && (c->flags[0] & PVP_CSUM_F_DATA))) {
 		uint16_t *p = (uint16_t *)(pkt + c->off[0]);
-		uint16_t r = (uint16_t)~gen_fold((uint16_t)~*p + delta);
+		uint16_t r = (uint16_t)~gen_fold((uint16_t) ~*p + delta);
 
 		if (r == 0 && (c->flags[0] & PVP_CSUM_F_UDP))
 			r = 0xffff;
@@ -255,9 +255,9 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 	    (c->flags[1] & ~PVP_CSUM_F_UDP) == PVP_CSUM_F_DATA) {
 		uint16_t *p0 = (uint16_t *)(pkt + c->off[0]);
 		uint16_t *p1 = (uint16_t *)(pkt + c->off[1]);
-		uint16_t r1 = (uint16_t)~gen_fold((uint16_t)~*p1 + delta);
+		uint16_t r1 = (uint16_t)~gen_fold((uint16_t) ~*p1 + delta);
 
-		*p0 = (uint16_t)~gen_fold((uint16_t)~*p0 + delta);
+		*p0 = (uint16_t)~gen_fold((uint16_t) ~*p0 + delta);
 		if (r1 == 0 && (c->flags[1] & PVP_CSUM_F_UDP))
 			r1 = 0xffff;
 		*p1 = r1;
@@ -281,7 +281,6 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 	}
 }
 
-
 /* args.c */
 int gen_args_parse(int argc, char **argv, struct gen_opts *o);
 void gen_usage(const char *prog);
@@ -301,14 +300,13 @@ int gen_tx_lcore_main(void *arg);
 void gen_ws_reset(struct gen_wstream *w);
 
 /* run.c: starting, updating, stopping traffic (CLI and control). */
-int gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s,
-		      char *err, size_t errlen);
-int gen_traffic_update(struct gen_ctx *g, const struct pvp_rate *rate, char *err,
-		       size_t errlen);
+int gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s, char *err,
+		      size_t errlen);
+int gen_traffic_update(struct gen_ctx *g, const struct pvp_rate *rate, char *err, size_t errlen);
 void gen_traffic_stop(struct gen_ctx *g);
 bool gen_traffic_tx_done(struct gen_ctx *g);
-int gen_rate_to_port_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port,
-			 double *pps, char *err, size_t errlen);
+int gen_rate_to_port_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port, double *pps,
+			 char *err, size_t errlen);
 
 /* rx.c */
 int gen_rx_setup(struct gen_ctx *g);

@@ -51,13 +51,15 @@ gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 		need += g->port[p].nb_txq;
 	if (rte_lcore_count() - 1 < need) {
 		snprintf(err, errlen,
-			 "%u TX lcores needed (%u port(s) x %u TX cores) but only %u worker lcore(s): "
+			 "%u TX lcores needed (%u port(s) x %u TX cores) but only %u worker "
+			 "lcore(s): "
 			 "give the EAL more (-l), the main lcore excluded",
 			 need, g->nb_ports, g->opt.tx_cores, rte_lcore_count() - 1);
 		return -EINVAL;
 	}
 	g->rx.lcore = RTE_MAX_LCORE;
-	RTE_LCORE_FOREACH_WORKER(lcore) {
+	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
 		if (w < need) {
 			struct gen_tx_lcore *tl;
 
@@ -278,7 +280,7 @@ main(int argc, char **argv)
 
 	g->quit = true;
 	RTE_LCORE_FOREACH_WORKER(lcore)
-		rte_eal_wait_lcore(lcore);
+	rte_eal_wait_lcore(lcore);
 	gen_ports_close(g);
 	gen_streams_release(g);
 	rte_eal_cleanup();

@@ -82,8 +82,8 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 		txc.offloads = conf.txmode.offloads;
 		ret = rte_eth_tx_queue_setup(p->eth_port, q, nb_txd, socket, &txc);
 		if (ret != 0) {
-			snprintf(err, errlen, "port %u: TX queue %u setup failed: %s", p->eth_port, q,
-				 rte_strerror(-ret));
+			snprintf(err, errlen, "port %u: TX queue %u setup failed: %s", p->eth_port,
+				 q, rte_strerror(-ret));
 			return ret;
 		}
 	}
@@ -115,7 +115,8 @@ gen_ports_init(struct gen_ctx *g, char *err, size_t errlen)
 
 	g->nb_ports = 0;
 	if (g->opt.nb_ports == 0) {
-		RTE_ETH_FOREACH_DEV(pid) {
+		RTE_ETH_FOREACH_DEV(pid)
+		{
 			if (g->nb_ports == GEN_MAX_PORTS)
 				break;
 			g->port[g->nb_ports++].eth_port = pid;
@@ -129,8 +130,8 @@ gen_ports_init(struct gen_ctx *g, char *err, size_t errlen)
 		for (i = 0; i < g->opt.nb_ports; i++) {
 			pid = g->opt.ports[i];
 			if (!rte_eth_dev_is_valid_port(pid)) {
-				snprintf(err, errlen, "--ports: unknown port %u (%u available)", pid,
-					 rte_eth_dev_count_avail());
+				snprintf(err, errlen, "--ports: unknown port %u (%u available)",
+					 pid, rte_eth_dev_count_avail());
 				return -ENODEV;
 			}
 			g->port[g->nb_ports++].eth_port = pid;

@@ -49,9 +49,9 @@ gen_traffic_json(struct gen_ctx *g)
 	}
 	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
 	pvp_rate_format(&g->rate, rs, sizeof(rs));
-	return json_pack("{s:b,s:s,s:f,s:f,s:I,s:I,s:I,s:f,s:b}", "running", g->running, "rate",
-			 rs, "requested_pps", g->requested_pps, "achieved_pps", achieved,
-			 "tx_packets", (json_int_t)sent, "tx_unsent", (json_int_t)unsent, "tx_late",
+	return json_pack("{s:b,s:s,s:f,s:f,s:I,s:I,s:I,s:f,s:b}", "running", g->running, "rate", rs,
+			 "requested_pps", g->requested_pps, "achieved_pps", achieved, "tx_packets",
+			 (json_int_t)sent, "tx_unsent", (json_int_t)unsent, "tx_late",
 			 (json_int_t)late, "elapsed_s", elapsed, "generator_limited",
 			 g->requested_pps > 0 && achieved < 0.995 * g->requested_pps);
 }
@@ -99,9 +99,10 @@ gen_lcores_json(struct gen_ctx *g)
 		const struct gen_tx_lcore *tl = g->tx[i];
 
 		json_array_append_new(
-			arr, json_pack("{s:i,s:i,s:i,s:f}", "lcore", tl->lcore, "port", tl->port,
-				       "queue", tl->queue, "cycles_per_packet",
-				       tl->pkts_busy ? (double)tl->cycles_busy / tl->pkts_busy : 0.0));
+			arr,
+			json_pack("{s:i,s:i,s:i,s:f}", "lcore", tl->lcore, "port", tl->port,
+				  "queue", tl->queue, "cycles_per_packet",
+				  tl->pkts_busy ? (double)tl->cycles_busy / tl->pkts_busy : 0.0));
 	}
 	return arr;
 }
@@ -119,9 +120,9 @@ gen_report_json(struct gen_ctx *g)
 		return NULL;
 	json_object_set_new(root, "traffic", gen_traffic_json(g));
 	json_object_set_new(root, "streams", gen_streams_json(g));
-	json_object_set_new(root, "unsigned_rx",
-			    json_integer((json_int_t)__atomic_load_n(&g->rx.unsigned_rx,
-								     __ATOMIC_RELAXED)));
+	json_object_set_new(
+		root, "unsigned_rx",
+		json_integer((json_int_t)__atomic_load_n(&g->rx.unsigned_rx, __ATOMIC_RELAXED)));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
 }
@@ -151,28 +152,29 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 		return;
 	}
 	fprintf(f, "\n=== pvpkit-gen summary ===\n");
-	fprintf(f, "rate %s: requested %.0f pps, achieved %.0f pps over %.3f s, "
-		   "tx_unsent %" PRIu64 ", tx_late %" PRIu64 "%s\n",
+	fprintf(f,
+		"rate %s: requested %.0f pps, achieved %.0f pps over %.3f s, "
+		"tx_unsent %" PRIu64 ", tx_late %" PRIu64 "%s\n",
 		json_string_value(json_object_get(tr, "rate")),
 		json_real_value(json_object_get(tr, "requested_pps")),
 		json_real_value(json_object_get(tr, "achieved_pps")),
 		json_real_value(json_object_get(tr, "elapsed_s")),
 		(uint64_t)json_integer_value(json_object_get(tr, "tx_unsent")),
 		(uint64_t)json_integer_value(json_object_get(tr, "tx_late")),
-		json_is_true(json_object_get(tr, "generator_limited")) ? " (GENERATOR LIMITED)" :
-									 "");
-	fprintf(f, "%-4s %-20s %14s %14s %12s %12s\n", "port", "name", "tx_packets",
-		"rx_packets", "tx_dropped", "rx_dropped");
+		json_is_true(json_object_get(tr, "generator_limited")) ? " (GENERATOR LIMITED)"
+								       : "");
+	fprintf(f, "%-4s %-20s %14s %14s %12s %12s\n", "port", "name", "tx_packets", "rx_packets",
+		"tx_dropped", "rx_dropped");
 	for (p = 0; p < snap.nb_ports; p++) {
 		const struct pvp_stats_port_snap *ps = &snap.port[p];
 
-		fprintf(f, "%-4u %-20.20s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+		fprintf(f,
+			"%-4u %-20.20s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
 			p, ps->name, ps->c[PVP_STATS_tx_packets], ps->c[PVP_STATS_rx_packets],
 			ps->c[PVP_STATS_tx_dropped], ps->c[PVP_STATS_rx_dropped]);
 	}
-	fprintf(f, "%-6s %-4s %12s %12s %10s %8s %8s %10s %10s %10s %10s\n", "stream", "port",
-		"tx", "rx", "lost", "dup", "ooo", "lat_min_us", "lat_avg_us", "lat_p99_us",
-		"lat_max_us");
+	fprintf(f, "%-6s %-4s %12s %12s %10s %8s %8s %10s %10s %10s %10s\n", "stream", "port", "tx",
+		"rx", "lost", "dup", "ooo", "lat_min_us", "lat_avg_us", "lat_p99_us", "lat_max_us");
 	for (i = 0; i < g->nb_ws; i++) {
 		const struct gen_wstream *w = g->ws[i];
 		uint64_t tx = w->tx.packets - g->tx_base[i].packets, rxb;
@@ -180,8 +182,9 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 		struct pvp_seq seq;
 
 		gen_rx_read(g, i, &seq, &l, &rxb);
-		fprintf(f, "%-6u %-4u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
-			   " %8" PRIu64 " %10.3f %10.3f %10.3f %10.3f\n",
+		fprintf(f,
+			"%-6u %-4u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
+			" %10.3f %10.3f %10.3f %10.3f\n",
 			w->wire_id, w->port, tx, seq.rx, pvp_seq_lost(&seq, tx), seq.dup, seq.ooo,
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
@@ -215,8 +218,8 @@ gen_report_period(struct gen_ctx *g)
 
 			if (pvp_stats_rates(&diff, p, &r) != 0)
 				continue;
-			printf("port %u: tx %.3f Mpps %.3f Gbps(L1)  rx %.3f Mpps  tx_dropped %" PRIu64
-			       "\n",
+			printf("port %u: tx %.3f Mpps %.3f Gbps(L1)  rx %.3f Mpps  tx_dropped "
+			       "%" PRIu64 "\n",
 			       p, r.tx_pps / 1e6, r.tx_l1_bps / 1e9, r.rx_pps / 1e6,
 			       diff.port[p].c[PVP_STATS_tx_dropped]);
 		}

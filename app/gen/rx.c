@@ -29,8 +29,8 @@ gen_rx_setup(struct gen_ctx *g)
 	uint16_t p, i;
 
 	gen_ns_per_cycle = 1e9 / (double)g->hz;
-	g->rx.ws = rte_zmalloc("gen_rx_ws", sizeof(*g->rx.ws) * GEN_MAX_WSTREAMS,
-			       RTE_CACHE_LINE_SIZE);
+	g->rx.ws =
+		rte_zmalloc("gen_rx_ws", sizeof(*g->rx.ws) * GEN_MAX_WSTREAMS, RTE_CACHE_LINE_SIZE);
 	if (g->rx.ws == NULL)
 		return -ENOMEM;
 	for (i = 0; i < GEN_MAX_WSTREAMS; i++) {
@@ -94,9 +94,8 @@ gen_rx_poll(struct gen_ctx *g)
 			}
 			r = &g->rx.ws[id];
 			pvp_seq_update(&r->seq, rte_be_to_cpu_32(sig->seq));
-			pvp_lat_update(&r->lat,
-				       (uint64_t)((double)(uint32_t)(now - sig->tx_ts) *
-						  gen_ns_per_cycle));
+			pvp_lat_update(&r->lat, (uint64_t)((double)(uint32_t)(now - sig->tx_ts) *
+							   gen_ns_per_cycle));
 			r->bytes += m->pkt_len;
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
@@ -145,8 +144,8 @@ gen_rx_clear(struct gen_ctx *g)
 }
 
 void
-gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
-	    struct pvp_lat_summary *lat, uint64_t *bytes)
+gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp_lat_summary *lat,
+	    uint64_t *bytes)
 {
 	const struct gen_ws_rx *r = &g->rx.ws[wire_id];
 

@@ -40,7 +40,7 @@ gen_patch_sid(const struct pvp_tmpl *t, uint8_t *buf, uint16_t wire_id)
 	w = (uint16_t *)(buf + t->sig_off + 4);
 	if (*w == nv)
 		return;
-	gen_csum_fix(buf, &t->sig_csum, (uint16_t)~*w + nv);
+	gen_csum_fix(buf, &t->sig_csum, (uint16_t) ~*w + nv);
 	*w = nv;
 }
 
@@ -155,8 +155,8 @@ gen_streams_release(struct gen_ctx *g)
 }
 
 static struct gen_wstream *
-gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t wire_id,
-	      char *err, size_t errlen)
+gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t wire_id, char *err,
+	      size_t errlen)
 {
 	const struct pvp_stream *ps = st->ps;
 	uint16_t nq = g->port[st->port].nb_txq;
@@ -222,13 +222,15 @@ gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t
 	n = g->opt.pool_size;
 	cache = RTE_MIN(512u, n / 2);
 	snprintf(name, sizeof(name), "gen_w%u_%u", gen_pool_gen, wire_id);
-	w->mp = rte_mempool_create(name, n, sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM +
-						    RTE_ALIGN_CEIL(st->max_len, 64u),
+	w->mp = rte_mempool_create(name, n,
+				   sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM +
+					   RTE_ALIGN_CEIL(st->max_len, 64u),
 				   cache, sizeof(struct rte_pktmbuf_pool_private),
 				   rte_pktmbuf_pool_init, NULL, gen_ws_obj_init, w, socket, 0);
 	if (w->mp == NULL) {
-		snprintf(err, errlen, "stream %u: no memory for %u mbufs of %u B (give -m more): %s",
-			 ps->id, n, st->max_len, rte_strerror(rte_errno));
+		snprintf(err, errlen,
+			 "stream %u: no memory for %u mbufs of %u B (give -m more): %s", ps->id, n,
+			 st->max_len, rte_strerror(rte_errno));
 		gen_ws_free(g, w);
 		return NULL;
 	}
@@ -270,7 +272,8 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 			/* The MTU counts the IP packet: frame - 14 B Ethernet - 4 B FCS. */
 			if (mtu != 0 && ps->tmpl[i].len > mtu + RTE_ETHER_HDR_LEN + 8) {
 				snprintf(err, errlen,
-					 "%s: stream %u (%s): frame of %u B is over the MTU %u of port %u",
+					 "%s: stream %u (%s): frame of %u B is over the MTU %u of "
+					 "port %u",
 					 p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port);
 				return -EINVAL;
 			}
@@ -331,9 +334,9 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 
 		pvp_stream_summary(&p->streams[s], line, sizeof(line));
 		GEN_LOG(INFO, "%s%s", line,
-			g->streams[s].cache_flows ? " (flow cache)" :
-			g->streams[s].fast_vars	  ? " (incremental fields)" :
-						    "");
+			g->streams[s].cache_flows ? " (flow cache)"
+			: g->streams[s].fast_vars ? " (incremental fields)"
+						  : "");
 	}
 	return 0;
 }

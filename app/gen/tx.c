@@ -42,8 +42,8 @@ gen_stamp(const struct pvp_tmpl *t, uint8_t *pkt, uint32_t seq, uint32_t ts)
 
 	memcpy(&n[0], &nseq, 4);
 	memcpy(&n[2], &ts, 4);
-	delta = (uint16_t)~w[0] + (uint16_t)~w[1] + (uint16_t)~w[2] + (uint16_t)~w[3] +
-		n[0] + n[1] + n[2] + n[3];
+	delta = (uint16_t)~w[0] + (uint16_t)~w[1] + (uint16_t)~w[2] + (uint16_t)~w[3] + n[0] +
+		n[1] + n[2] + n[3];
 	memcpy(w, n, 8);
 	gen_csum_fix(pkt, &t->sig_csum, delta);
 }
@@ -67,7 +67,7 @@ gen_var_write(uint8_t *pkt, const struct pvp_slot *sl, uint32_t v)
 		uint16_t *w = (uint16_t *)(pkt + sl->off);
 		uint16_t nv = rte_cpu_to_be_16((uint16_t)v);
 
-		delta = (uint16_t)~*w + nv;
+		delta = (uint16_t) ~*w + nv;
 		*w = nv;
 	} else {
 		/* One byte: work on the aligned 16-bit word holding it. */
@@ -204,7 +204,8 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 					w->flow = w->flow_lo;
 					gen_vars_seek(w, w->flow);
 				} else {
-					w->vs[0].cur = v == ps->vars[0].max ? ps->vars[0].min : v + 1;
+					w->vs[0].cur =
+						v == ps->vars[0].max ? ps->vars[0].min : v + 1;
 				}
 			} else if (st->fast_vars) {
 				for (j = 0; j < ps->n_vars; j++)
@@ -330,10 +331,11 @@ gen_tx_lcore_main(void *arg)
 				struct gen_wstream *w = tl->ws[i];
 
 				cyc2pkt[i] = w->pps > 0 ? w->pps / (double)g->hz : 0;
-				catchup[i] = w->pps > 0 ?
-					RTE_MAX((uint64_t)GEN_BURST,
-						(uint64_t)(w->pps * g->opt.catchup_us / 1e6)) :
-					0;
+				catchup[i] = w->pps > 0
+						     ? RTE_MAX((uint64_t)GEN_BURST,
+							       (uint64_t)(w->pps *
+									  g->opt.catchup_us / 1e6))
+						     : 0;
 			}
 			gen_tx_take_run(tl, now);
 			seen_gen = rg;
