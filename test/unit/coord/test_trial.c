@@ -35,6 +35,8 @@ struct mock_state {
 	struct coord_snap final;
 	bool die_on_traffic; /* unreachable once traffic started */
 	bool dead;
+	bool moving; /* counters never stop after traffic */
+	bool started;
 	unsigned int clears;
 };
 
@@ -71,6 +73,8 @@ mock_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 {
 	struct mock_state *m = hop->priv;
 
+	if (m->moving && m->started)
+		m->cur.port[0].rx_packets++;
 	if (m->dead) {
 		snprintf(err, err_len, "hop %s unreachable: connection refused", hop->name);
 		return -ENOTCONN;
@@ -99,6 +103,7 @@ mock_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 	(void)err_len;
 	for (i = 0; i < nb_mocks; i++) {
 		mocks[i].cur = mocks[i].final;
+		mocks[i].started = true;
 		if (mocks[i].die_on_traffic)
 			mocks[i].dead = true;
 	}
@@ -402,6 +407,38 @@ test_unreachable(void)
 	coord_topology_free(t);
 }
 
+/* Counters that never stop: the trial says so instead of pretending. */
+static void
+test_never_quiet(void)
+{
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
+	struct coord_trial_conf c = quick;
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].moving = true;
+	c.quiet_timeout_s = 0.05;
+	t = coord_topology_parse(pvp_topology, "pvp-mock.json", mock_lookup, err, sizeof(err));
+	CHECK(t != NULL);
+	if (t == NULL)
+		return;
+	CHECK(coord_topology_open(t, err, sizeof(err)) == 0);
+	CHECK(coord_trial_run(t, &c, &r, err, sizeof(err)) == 0);
+	CHECK(!r.quiet);
+	CHECK(r.reconciled);
+	f = open_memstream(&out, &len);
+	coord_table_print(f, t, &r);
+	fclose(f);
+	CHECK(strstr(out, "WARNING: counters still moving") != NULL);
+	free(out);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
 /* The table for a fixed input, byte for byte. */
 static void
 test_table_exact(void)
@@ -475,6 +512,7 @@ main(void)
 	test_receiver_drop_and_unattributed();
 	test_generator_limited();
 	test_unreachable();
+	test_never_quiet();
 	test_table_exact();
 	if (failures != 0) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
