@@ -283,7 +283,11 @@ start_ovs() {
 		"other_config:dpdk-extra=--no-pci --in-memory --file-prefix=$PFX_OVS" ||
 		fail_up "ovs-vsctl set other_config failed"
 	WATCH_LOG=$log
-	"${OVS_ENV[@]}" "$OVS_VSWITCHD" "unix:$RUNDIR/db.sock" \
+	# A network namespace of its own: the netdev datapath creates kernel
+	# tap devices ("ovs-netdev", the bridge's), which would clash with
+	# any other OVS on this host and outlive a kill -9. The vhost-user
+	# sockets are files, so they work across namespaces.
+	unshare --net -- "${OVS_ENV[@]}" "$OVS_VSWITCHD" "unix:$RUNDIR/db.sock" \
 		--pidfile="$RUNDIR/ovs-vswitchd.pid" \
 		--unixctl="$RUNDIR/ovs-vswitchd.ctl" \
 		--log-file="$log" --detach --no-chdir >>"$log" 2>&1 ||
@@ -398,7 +402,7 @@ do_up() {
 	fi
 	if [ "$STANDIN" = 0 ]; then
 		local c
-		for c in ovsdb-tool ovsdb-server ovs-vsctl ovs-ofctl ovs-appctl; do
+		for c in ovsdb-tool ovsdb-server ovs-vsctl ovs-ofctl ovs-appctl unshare; do
 			command -v "$c" >/dev/null || die "$c not found (apt-get install openvswitch-switch-dpdk)"
 		done
 	fi

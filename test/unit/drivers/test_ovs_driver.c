@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -560,6 +561,125 @@ read_text(const char *path)
 	return buf;
 }
 
+/* The counters of data/ofctl-dump-ports-of14.txt and ofp14-port-stats-reply.bin
+ * (one recording: ingress policing on phy0 dropped 6076 of 9051). */
+static void
+check_of_counters(const struct coord_snap *s)
+{
+	const struct coord_port *phy = &s->port[0], *vh = &s->port[1];
+	const struct coord_reason *r;
+
+	CHECK_U64(s->nb_ports, 2);
+	CHECK(strcmp(phy->name, "phy0") == 0, "port 0 %s", phy->name);
+	CHECK_U64(phy->rx_packets, 9051);
+	CHECK_U64(phy->rx_bytes, 543060);
+	CHECK_U64(phy->rx_dropped, 6076);
+	CHECK_U64(phy->tx_packets, 2975);
+	CHECK_U64(phy->tx_bytes, 178500);
+	CHECK_U64(phy->tx_dropped, 0);
+	CHECK_U64(phy->rx_errors, 0); /* not supported by vhost = 0 */
+	CHECK_U64(vh->rx_packets, 2975);
+	CHECK_U64(vh->tx_packets, 2975);
+	CHECK_U64(vh->rx_dropped, 0);
+	CHECK_U64(phy->nb_reasons, 5);
+	r = find_reason(phy, "ovs_rx_qos_drops");
+	CHECK(r != NULL && r->value == 6076, "ovs_rx_qos_drops");
+	CHECK(strcmp(phy->reasons[0].name, "ovs_rx_qos_drops") == 0,
+	      "same reason order as OVSDB: %s", phy->reasons[0].name);
+	r = find_reason(vh, "ovs_tx_failure_drops");
+	CHECK(r != NULL && r->value == 0, "vhost0 ovs_tx_failure_drops");
+}
+
+enum of_mode {
+	OF_OK,	    /* the recorded reply */
+	OF_ERROR,   /* OFPT_ERROR (bad request) */
+	OF_GARBAGE, /* a port stats reply with a short entry */
+	OF_CLOSE,   /* close after the request */
+};
+
+/* A fake bridge management socket speaking just enough OpenFlow 1.4. */
+struct of_fake {
+	char path[108];
+	int lfd;
+	pthread_t thr;
+	volatile bool stop;
+	volatile enum of_mode mode;
+	char *reply;
+	size_t reply_len;
+};
+
+static void *
+of_thread(void *arg)
+{
+	struct of_fake *f = arg;
+	static const uint8_t hello[8] = {5, 0, 0, 8, 0, 0, 0, 1};
+	static const uint8_t error[12] = {5, 1, 0, 12, 0, 0, 0, 2, 0, 1, 0, 2};
+	static const uint8_t garbage[24] = {5, 19, 0, 24, 0, 0,	 0, 2, 0, 4, 0, 0,
+					    0, 0,  0, 0,  0, 40, 0, 0, 0, 0, 0, 1};
+
+	while (!f->stop) {
+		struct pollfd p = {.fd = f->lfd, .events = POLLIN};
+		uint8_t req[32];
+		size_t got = 0;
+		int fd;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		fd = accept(f->lfd, NULL, NULL);
+		if (fd < 0)
+			continue;
+		/* hello (8) + multipart request (24) */
+		while (got < sizeof(req)) {
+			ssize_t n = recv(fd, req + got, sizeof(req) - got, 0);
+
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		send(fd, hello, sizeof(hello), MSG_NOSIGNAL);
+		if (got == sizeof(req) && req[8 + 1] == 18) {
+			if (f->mode == OF_OK)
+				send(fd, f->reply, f->reply_len, MSG_NOSIGNAL);
+			else if (f->mode == OF_ERROR)
+				send(fd, error, sizeof(error), MSG_NOSIGNAL);
+			else if (f->mode == OF_GARBAGE)
+				send(fd, garbage, sizeof(garbage), MSG_NOSIGNAL);
+		}
+		close(fd);
+	}
+	return NULL;
+}
+
+static void
+of_start(struct of_fake *f, enum of_mode mode, const char *dir)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+
+	memset(f, 0, sizeof(*f));
+	f->mode = mode;
+	f->reply = drv_load("ofp14-port-stats-reply.bin", &f->reply_len);
+	snprintf(f->path, sizeof(f->path), "%s/br-pvp.mgmt", dir);
+	unlink(f->path);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", f->path);
+	f->lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+	    listen(f->lfd, 4) < 0) {
+		perror("fake OpenFlow");
+		exit(1);
+	}
+	pthread_create(&f->thr, NULL, of_thread, f);
+}
+
+static void
+of_stop(struct of_fake *f)
+{
+	f->stop = true;
+	pthread_join(f->thr, NULL);
+	close(f->lfd);
+	unlink(f->path);
+	free(f->reply);
+}
+
 static void
 write_ofctl(const char *dir)
 {
@@ -621,51 +741,80 @@ test_tools(const char *dir)
 		return;
 	}
 
-	drv_case = "snapshot openflow";
+	drv_case = "snapshot openflow (ovs-ofctl)";
 	{
+		struct coord_hop hop2;
 		struct coord_snap s;
-		const struct coord_port *phy = &s.port[0], *vh = &s.port[1];
-		const struct coord_reason *r;
 
-		/* The ports are given in the other order than their numbers. */
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		/* No rundir: the bridge is named, so ovs-ofctl is run. The fake
+		 * ovsdb-server serves one connection at a time. */
+		coord_driver_ovs.close(&hop);
+		rc = open_hop(&hop2, f.path, "[\"phy0\", \"vhost0\"]", ", \"bridge\": \"br-pvp\"",
+			      err, sizeof(err), 10000);
+		CHECK(rc == 0, "open: %s", err);
+		if (rc != 0) {
+			fake_stop(&f);
+			return;
+		}
+		rc = coord_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
-		CHECK_U64(s.nb_ports, 2);
-		CHECK(strcmp(phy->name, "phy0") == 0, "port 0 %s", phy->name);
-		CHECK_U64(phy->rx_packets, 41358);
-		CHECK_U64(phy->rx_bytes, 2481480);
-		CHECK_U64(phy->rx_dropped, 5345);
-		CHECK_U64(phy->tx_packets, 36013);
-		CHECK_U64(phy->tx_bytes, 2160780);
-		CHECK_U64(phy->tx_dropped, 0);
-		CHECK_U64(phy->rx_errors, 0); /* "?" = the port has no such counter */
-		CHECK_U64(vh->rx_packets, 36013);
-		CHECK_U64(vh->tx_packets, 36013);
-		CHECK_U64(phy->nb_reasons, 5);
-		r = find_reason(phy, "ovs_rx_qos_drops");
-		CHECK(r != NULL && r->value == 5345, "ovs_rx_qos_drops");
-		CHECK(strcmp(phy->reasons[0].name, "ovs_rx_qos_drops") == 0,
-		      "same reason order as OVSDB: %s", phy->reasons[0].name);
+		check_of_counters(&s);
 
 		snprintf(p, sizeof(p), "%s/garbage.txt", dir);
 		write_script(p, "OFPST_PORT reply (OF1.4) (xid=0x2): 1 ports\n"
 				"  port  1: rx pkts=many, bytes=1\n");
 		setenv("FAKE_DUMP", p, 1);
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = coord_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
 		CHECK(rc == -EPROTO &&
 			      strstr(err, "unexpected ovs-ofctl dump-ports output") != NULL,
 		      "garbage: %d %s", rc, err);
 		write_script(p, "OFPST_PORT reply (OF1.4) (xid=0x2): 1 ports\n"
 				"  port  1: rx pkts=1, bytes=1, drop=0\n"
 				"           tx pkts=1, bytes=1, drop=0\n");
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = coord_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
 		CHECK(rc == -ENOENT && strstr(err, "vhost0 is not on bridge br-pvp") != NULL,
 		      "port gone: %d %s", rc, err);
-		snprintf(p, sizeof(p), "%s/ovs-ofctl", dir);
-		unlink(p);
 		snprintf(p, sizeof(p), "%s/test/unit/drivers/data/ofctl-dump-ports-of14.txt",
 			 getenv("PVP_SOURCE_DIR"));
 		setenv("FAKE_DUMP", p, 1);
+		coord_driver_ovs.close(&hop2);
+		snprintf(extra, sizeof(extra), ", \"rundir\": \"%s\", \"bridge\": \"br-pvp\"", dir);
+		rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err),
+			      10000);
+		CHECK(rc == 0, "reopen: %s", err);
+	}
+
+	drv_case = "snapshot openflow (native)";
+	{
+		static const struct {
+			enum of_mode mode;
+			int rc;
+			const char *err;
+		} bad[] = {
+			{OF_ERROR, -EPROTO, "OpenFlow error 1/2"},
+			{OF_GARBAGE, -EPROTO, "malformed OpenFlow port stats reply"},
+			{OF_CLOSE, -ECONNRESET, "hop unreachable"},
+		};
+		struct of_fake of;
+		struct coord_snap s;
+		size_t i;
+
+		/* rundir given: the driver talks to RUNDIR/br-pvp.mgmt itself. */
+		of_start(&of, OF_OK, dir);
+		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		CHECK(rc == 0, "snapshot: %d %s", rc, err);
+		check_of_counters(&s);
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			of.mode = bad[i].mode;
+			err[0] = '\0';
+			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			CHECK(rc == bad[i].rc && strstr(err, bad[i].err) != NULL, "mode %d: %d %s",
+			      bad[i].mode, rc, err);
+		}
+		of_stop(&of);
+		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		CHECK(rc == -ENOENT && strncmp(err, "hop unreachable", 15) == 0, "no socket: %d %s",
+		      rc, err);
 	}
 	write_ofctl(dir);
 
