@@ -307,6 +307,7 @@ static int
 cmd_testbed(int argc, char **argv)
 {
 	const char *script = getenv("PVP_TESTBED_SCRIPT");
+	const char *rundir;
 	char path[PATH_MAX];
 	char **args;
 	int i;
@@ -319,7 +320,8 @@ cmd_testbed(int argc, char **argv)
 			"Runs tools/testbed.sh: $PVP_TESTBED_SCRIPT if set, else\n"
 			"  %s/tools/testbed.sh\n"
 			"(the source tree pvpkit was built from), with $PVP_BUILD_DIR\n"
-			"defaulting to %s. ARGS go to the script;\n"
+			"defaulting to %s. ARGS go to the script, plus\n"
+			"--dir $PVP_TESTBED_RUNDIR when that is set and ARGS have no --dir;\n"
 			"`pvpkit testbed up --help` shows its options.\n",
 			COORD_SOURCE_ROOT, COORD_BUILD_ROOT);
 		return argc < 2 ? 2 : 0;
@@ -338,12 +340,26 @@ cmd_testbed(int argc, char **argv)
 	}
 	/* The script starts the apps of the build this pvpkit comes from. */
 	setenv("PVP_BUILD_DIR", COORD_BUILD_ROOT, 0);
-	args = calloc((size_t)argc + 1, sizeof(*args));
+	/*
+	 * One variable names the testbed for every command: trial reads
+	 * $PVP_TESTBED_RUNDIR/topology.json, so the testbed goes there too.
+	 */
+	rundir = getenv("PVP_TESTBED_RUNDIR");
+	for (i = 2; i < argc && rundir != NULL; i++)
+		if (strcmp(argv[i], "--dir") == 0)
+			rundir = NULL;
+	if (rundir != NULL && rundir[0] == '\0')
+		rundir = NULL;
+	args = calloc((size_t)argc + 3, sizeof(*args));
 	if (args == NULL)
 		return 1;
 	args[0] = (char *)(uintptr_t)script;
 	for (i = 1; i < argc; i++)
 		args[i] = argv[i];
+	if (rundir != NULL) {
+		args[i++] = (char *)(uintptr_t) "--dir";
+		args[i++] = (char *)(uintptr_t)rundir;
+	}
 	execv(script, args);
 	fprintf(stderr, "pvpkit: testbed: %s: %s\n", script, strerror(errno));
 	free(args);
