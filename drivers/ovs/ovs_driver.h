@@ -8,13 +8,14 @@
  *
  * Ports, their OpenFlow numbers and link states come from OVSDB (RFC 7047
  * JSON-RPC spoken to ovsdb-server with jansson). Counters come, by
- * default, from `ovs-ofctl -O OpenFlow14 dump-ports` (read from the
- * netdevs when asked, with OVS's custom drop counters), because
- * ovs-vswitchd refreshes the OVSDB statistics column only every
- * stats-update-interval (5 s at least): right after a trial OVSDB still
- * holds older numbers. "stats": "ovsdb" reads that column instead (no
- * process per snapshot, but up to 5 s old). PMD context comes from
- * `ovs-appctl dpif-netdev/pmd-stats-show`; rules go in with `ovs-ofctl`.
+ * default, from OpenFlow 1.4 port stats (with OVS's custom drop
+ * counters): spoken directly to RUNDIR/BRIDGE.mgmt when "rundir" is
+ * given and the hop is local, else `ovs-ofctl -O OpenFlow14 dump-ports`.
+ * Not from OVSDB's statistics column: ovs-vswitchd refreshes it only every
+ * stats-update-interval (5 s at least), so right after a trial it still
+ * holds older numbers; "stats": "ovsdb" reads it anyway. PMD context
+ * comes from `ovs-appctl dpif-netdev/pmd-stats-show`; rules go in with
+ * `ovs-ofctl`.
  *
  * Topology members (the hop's object):
  * - "db": "unix:PATH" or "tcp:HOST:PORT" of ovsdb-server (required).
