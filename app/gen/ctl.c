@@ -68,6 +68,8 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 		return NULL;
 	}
 	pthread_mutex_lock(&gen_lock);
+	if (g->running && gen_traffic_tx_done(g))
+		gen_traffic_stop(g); /* ended by itself, not seen by the main loop yet */
 	if (g->running) {
 		pvp_ctl_error_set(err, PVP_CTL_BUSY, "traffic is running: stop it first");
 		goto out;

@@ -161,6 +161,9 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		snprintf(err, errlen, "no streams loaded");
 		return -ENOENT;
 	}
+	/* A run that ended by itself is over even if the main loop has not seen it yet. */
+	if (g->running && gen_traffic_tx_done(g))
+		gen_traffic_stop(g);
 	if (g->running) {
 		snprintf(err, errlen, "traffic is running: stop it first");
 		return -EBUSY;

@@ -185,39 +185,78 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 		const struct pvp_tmpl *t = &ps->tmpl[0];
 		uint16_t len = t->len;
 
-		for (i = 0; i < n; i++) {
-			uint8_t *d;
-
-			gen_mbuf_prep(pkts[i], rearm, len);
-			d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
-			if (st->cache_flows != 0) {
-				rte_memcpy(d, w->cache + (w->flow - w->flow_lo) * st->hdr_copy,
-					   st->hdr_copy);
-				if (++w->flow == w->flow_hi)
-					w->flow = w->flow_lo;
-			} else if (st->fast_inc1) {
-				/* One address +1 per flow, wrapping: no per-var loop. */
-				uint32_t v = w->vs[0].cur;
-
-				gen_var_write(d, &t->slot[0], v);
-				if (unlikely(++w->flow == w->flow_hi)) {
-					w->flow = w->flow_lo;
-					gen_vars_seek(w, w->flow);
-				} else {
-					w->vs[0].cur =
-						v == ps->vars[0].max ? ps->vars[0].min : v + 1;
-				}
-			} else if (st->fast_vars) {
-				for (j = 0; j < ps->n_vars; j++)
-					gen_var_write(d, &t->slot[j], w->vs[j].cur);
-				gen_vars_next(w, ps);
-			} else if (ps->flows > 1) {
-				pvp_flow_apply(ps, t, w->flow, d);
-				if (++w->flow == w->flow_hi)
-					w->flow = w->flow_lo;
+		/*
+		 * One loop per case, state in locals: byte stores into the
+		 * packet may alias anything, so fields of *w would be reloaded
+		 * after every one.
+		 */
+		if (ps->flows == 1 && t->sig_off != 0) {
+			for (i = 0; i < n; i++) {
+				gen_mbuf_prep(pkts[i], rearm, len);
+				gen_stamp(t, rte_pktmbuf_mtod(pkts[i], uint8_t *), seq++, ts);
 			}
-			if (t->sig_off != 0)
+		} else if (st->cache_flows != 0 && t->sig_off != 0) {
+			const uint8_t *img = w->cache + (w->flow - w->flow_lo) * st->hdr_copy;
+			const uint8_t *end = w->cache + (w->flow_hi - w->flow_lo) * st->hdr_copy;
+			uint16_t hc = st->hdr_copy;
+
+			for (i = 0; i < n; i++) {
+				uint8_t *d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+
+				gen_mbuf_prep(pkts[i], rearm, len);
+				rte_memcpy(d, img, hc);
+				img += hc;
+				if (img == end)
+					img = w->cache;
 				gen_stamp(t, d, seq++, ts);
+			}
+			w->flow = w->flow_lo + (uint64_t)(img - w->cache) / hc;
+		} else if (st->fast_inc1 && t->sig_off != 0) {
+			/* One address +1 per flow, wrapping: no per-var loop. */
+			const struct pvp_slot *sl = &t->slot[0];
+			uint32_t v = w->vs[0].cur, vmin = ps->vars[0].min, vmax = ps->vars[0].max;
+			uint64_t flow = w->flow, hi = w->flow_hi;
+
+			for (i = 0; i < n; i++) {
+				uint8_t *d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+
+				gen_mbuf_prep(pkts[i], rearm, len);
+				gen_var_write(d, sl, v);
+				if (unlikely(++flow == hi)) {
+					w->flow = flow = w->flow_lo;
+					gen_vars_seek(w, flow);
+					v = w->vs[0].cur;
+				} else {
+					v = v == vmax ? vmin : v + 1;
+				}
+				gen_stamp(t, d, seq++, ts);
+			}
+			w->flow = flow;
+			w->vs[0].cur = v;
+		} else {
+			for (i = 0; i < n; i++) {
+				uint8_t *d;
+
+				gen_mbuf_prep(pkts[i], rearm, len);
+				d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+				if (st->cache_flows != 0) {
+					rte_memcpy(d,
+						   w->cache + (w->flow - w->flow_lo) * st->hdr_copy,
+						   st->hdr_copy);
+					if (++w->flow == w->flow_hi)
+						w->flow = w->flow_lo;
+				} else if (st->fast_vars) {
+					for (j = 0; j < ps->n_vars; j++)
+						gen_var_write(d, &t->slot[j], w->vs[j].cur);
+					gen_vars_next(w, ps);
+				} else if (ps->flows > 1) {
+					pvp_flow_apply(ps, t, w->flow, d);
+					if (++w->flow == w->flow_hi)
+						w->flow = w->flow_lo;
+				}
+				if (t->sig_off != 0)
+					gen_stamp(t, d, seq++, ts);
+			}
 		}
 		bytes = (uint64_t)len * n;
 	}
