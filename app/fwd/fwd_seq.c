@@ -58,7 +58,8 @@ seq_lookup(struct fwd_seq_table *t, uint16_t stream)
  * without options, UDP, not VXLAN) are recognised inline, which costs a
  * few compares instead of a full parse; everything else (VLAN, IPv6, TCP,
  * VXLAN, options) goes through pvp_sig_find(), and so does anything the
- * fast path is not sure about. Both give the same answer.
+ * fast path is not sure about; frames that are not IP at all are answered
+ * here too. Both give the same answer.
  */
 static inline const struct pvp_sig *
 seq_sig(const struct rte_mbuf *m)
@@ -71,6 +72,14 @@ seq_sig(const struct rte_mbuf *m)
 	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
 	const struct pvp_sig *sig = (const struct pvp_sig *)(udp + 1);
 
+	/* Only IP, bare or behind VLAN tags, can carry one: the rest is
+	 * answered here (pvp_sig_find() would parse it only to say no). */
+	if (m->data_len >= RTE_ETHER_HDR_LEN && eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_VLAN) &&
+	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_QINQ) &&
+	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_QINQ1))
+		return NULL;
 	if (m->data_len < sig_off + PVP_SIG_LEN ||
 	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4) || ip->version_ihl != 0x45 ||
 	    ip->next_proto_id != IPPROTO_UDP || udp->dst_port == RTE_BE16(4789) ||
