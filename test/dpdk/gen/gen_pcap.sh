@@ -92,6 +92,10 @@ check flows --count 600 --flows 300 --flow-fields ip.src,udp.srcport
 gen_to_pcap bursts --profile "$PROF/bursts.json"
 check bursts --count 1500 --lens 60:1000,252:500 --streams 2
 
+# Command-line multi-burst: 3 bursts of 100 packets, 1 ms apart.
+gen_to_pcap mburst --size 128 --count 100 --bursts 3 --ibg 1000 --rate 100kpps
+check mburst --count 300 --lens 124:300 --streams 1
+
 # A pcap as templates (signature stamped again, checksums fixed), and
 # replayed as captured: "loop": 3 sends the file three times, unchanged.
 gen_to_pcap src --size 64 --flows 5 --count 10
