@@ -59,6 +59,7 @@ struct gen_stream {
 	bool multi_tmpl;       /* several templates (IMIX, pcap): copy per packet */
 	bool fast_vars;	       /* vars advanced incrementally (INC/DEC only) */
 	bool fast_inc1;	       /* one 4-byte var, +1 per flow: the --flows shortcut */
+	bool inc1_merge;       /* fast_inc1 whose L4 checksum is the signature's: one update */
 };
 
 /* Incremental state of one INC/DEC variable on the per-packet path. */

@@ -306,6 +306,19 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 			st->fast_inc1 = st->fast_vars && ps->n_vars == 1 &&
 					ps->vars[0].op == PVP_VAR_INC && ps->vars[0].step == 1 &&
 					ps->vars[0].div == 1 && ps->tmpl[0].slot[0].len == 4;
+			if (st->fast_inc1) {
+				const struct pvp_tmpl *t0 = &ps->tmpl[0];
+				const struct pvp_csum_loc *vc = &t0->slot[0].csum;
+				const struct pvp_csum_loc *sc = &t0->sig_csum;
+
+				/* IPv4 source: IP header checksum + the L4 one (pseudo header). */
+				st->inc1_merge =
+					t0->sig_off != 0 && (t0->slot[0].off & 1) == 0 &&
+					vc->n == 2 && vc->flags[0] == PVP_CSUM_F_DATA &&
+					(vc->flags[1] & ~PVP_CSUM_F_UDP) == PVP_CSUM_F_DATA &&
+					sc->n == 1 && sc->off[0] == vc->off[1] &&
+					sc->flags[0] == vc->flags[1];
+			}
 		}
 	}
 	for (q = 0; q < g->opt.tx_cores; q++) {
@@ -335,6 +348,8 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 		pvp_stream_summary(&p->streams[s], line, sizeof(line));
 		GEN_LOG(INFO, "%s%s", line,
 			g->streams[s].cache_flows ? " (flow cache)"
+			: g->streams[s].inc1_merge
+				? " (incremental address, one L4 checksum update)"
 			: g->streams[s].fast_vars ? " (incremental fields)"
 						  : "");
 	}

@@ -211,6 +211,52 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 				gen_stamp(t, d, seq++, ts);
 			}
 			w->flow = w->flow_lo + (uint64_t)(img - w->cache) / hc;
+		} else if (st->inc1_merge) {
+			/*
+			 * The --flows shortcut: the source address and the
+			 * signature change, the IP checksum takes the address's
+			 * delta, the L4 checksum both in one update.
+			 */
+			const struct pvp_slot *sl = &t->slot[0];
+			uint32_t v = w->vs[0].cur, vmin = ps->vars[0].min, vmax = ps->vars[0].max;
+			uint64_t flow = w->flow, hi = w->flow_hi;
+			uint16_t ip_off = sl->csum.off[0], l4_off = t->sig_csum.off[0];
+			bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+
+			for (i = 0; i < n; i++) {
+				uint8_t *d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+				uint16_t *a = (uint16_t *)(d + sl->off);
+				uint16_t *sw = (uint16_t *)(d + t->sig_off + 6);
+				uint16_t *ipc = (uint16_t *)(d + ip_off),
+					 *l4c = (uint16_t *)(d + l4_off);
+				uint32_t nv = rte_cpu_to_be_32(v), nseq = rte_cpu_to_be_32(seq++);
+				uint16_t na[2], ns[4], r;
+				uint32_t dv, ds;
+
+				gen_mbuf_prep(pkts[i], rearm, len);
+				memcpy(na, &nv, 4);
+				memcpy(&ns[0], &nseq, 4);
+				memcpy(&ns[2], &ts, 4);
+				dv = (uint16_t)~a[0] + (uint16_t)~a[1] + na[0] + na[1];
+				ds = (uint16_t)~sw[0] + (uint16_t)~sw[1] + (uint16_t)~sw[2] +
+				     (uint16_t)~sw[3] + ns[0] + ns[1] + ns[2] + ns[3];
+				memcpy(a, na, 4);
+				memcpy(sw, ns, 8);
+				*ipc = (uint16_t)~gen_fold((uint16_t) ~*ipc + dv);
+				r = (uint16_t)~gen_fold((uint16_t) ~*l4c + dv + ds);
+				if (udp && r == 0)
+					r = 0xffff;
+				*l4c = r;
+				if (unlikely(++flow == hi)) {
+					w->flow = flow = w->flow_lo;
+					gen_vars_seek(w, flow);
+					v = w->vs[0].cur;
+				} else {
+					v = v == vmax ? vmin : v + 1;
+				}
+			}
+			w->flow = flow;
+			w->vs[0].cur = v;
 		} else if (st->fast_inc1 && t->sig_off != 0) {
 			/* One address +1 per flow, wrapping: no per-var loop. */
 			const struct pvp_slot *sl = &t->slot[0];
