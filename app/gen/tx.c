@@ -24,6 +24,7 @@
 #include <rte_memcpy.h>
 #include <rte_mempool.h>
 #include <rte_pause.h>
+#include <rte_vect.h>
 
 #include "gen.h"
 
@@ -142,10 +143,29 @@ gen_ws_reset(struct gen_wstream *w)
 static __rte_always_inline void
 gen_mbuf_prep(struct rte_mbuf *m, uint64_t rearm, uint16_t len)
 {
+	/*
+	 * Two 16 B stores: rearm word + ol_flags, then packet_type,
+	 * pkt_len, data_len, vlan_tci and hash (zeroed), as PMDs do on RX.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, ol_flags) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 8);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, pkt_len) !=
+			 offsetof(struct rte_mbuf, rx_descriptor_fields1) + 4);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
+			 offsetof(struct rte_mbuf, rx_descriptor_fields1) + 8);
+#ifdef RTE_ARCH_X86
+	_mm_storeu_si128((__m128i *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
+			 _mm_set_epi64x(0, (long long)rearm));
+	_mm_storeu_si128(
+		(__m128i *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rx_descriptor_fields1)),
+		_mm_set_epi64x((long long)len, (long long)len << 32));
+#else
 	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rearm;
 	m->ol_flags = 0;
+	m->packet_type = 0;
 	m->pkt_len = len;
 	m->data_len = len;
+#endif
 }
 
 /*
