@@ -46,8 +46,8 @@ packages=(
     build-essential pkg-config meson ninja-build
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
     openvswitch-switch-dpdk
-    tshark python3 python3-scapy socat procps iproute2
-    gnuplot-nox
+    tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
+    gnuplot-nox clang-format git
 )
 
 if $do_packages; then

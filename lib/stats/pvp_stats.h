@@ -51,6 +51,8 @@ extern "C" {
  * The port counters of the DESIGN.md contract, as an X-macro list so the
  * enum and the names stay in step.
  */
+/* X-macro lists read best one entry per line. */
+/* clang-format off */
 #define PVP_STATS_FOREACH_COUNTER(X) \
 	X(rx_packets)                \
 	X(rx_bytes)                  \
@@ -68,6 +70,7 @@ enum pvp_stats_counter {
 #undef PVP_STATS_X_ENUM
 	PVP_STATS_NB_COUNTERS /**< number of counters */
 };
+/* clang-format on */
 
 /** Names of the counters, indexed by enum pvp_stats_counter. */
 extern const char *const pvp_stats_counter_names[PVP_STATS_NB_COUNTERS];
@@ -75,7 +78,7 @@ extern const char *const pvp_stats_counter_names[PVP_STATS_NB_COUNTERS];
 /** Counters of one RX queue. Written only by the lcore polling it. */
 struct pvp_stats_rxq {
 	uint64_t packets; /**< packets received */
-	uint64_t bytes;   /**< bytes received, without FCS */
+	uint64_t bytes;	  /**< bytes received, without FCS */
 	uint64_t dropped; /**< received, then dropped by the application */
 	uint64_t errors;  /**< received, then found malformed */
 } __rte_cache_aligned;
@@ -83,7 +86,7 @@ struct pvp_stats_rxq {
 /** Counters of one TX queue. Written only by the lcore sending on it. */
 struct pvp_stats_txq {
 	uint64_t packets; /**< packets the PMD accepted */
-	uint64_t bytes;   /**< bytes the PMD accepted, without FCS */
+	uint64_t bytes;	  /**< bytes the PMD accepted, without FCS */
 	uint64_t dropped; /**< packets not sent: TX queue full after retries */
 	uint64_t errors;  /**< packets not sent for another reason */
 } __rte_cache_aligned;
@@ -186,42 +189,41 @@ int pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port
 /** Give a port a display name (e.g. "net_null0" or "vhost0"). @return 0 or -EINVAL. */
 int pvp_stats_set_port_name(struct pvp_stats *st, uint16_t port, const char *name);
 
-
 /** One queue's counters in a snapshot (RX or TX direction). */
 struct pvp_stats_queue_snap {
 	uint64_t packets; /**< packets */
-	uint64_t bytes;   /**< bytes, without FCS */
+	uint64_t bytes;	  /**< bytes, without FCS */
 	uint64_t dropped; /**< dropped by the application */
 	uint64_t errors;  /**< errors */
 };
 
 /** One port in a snapshot, baseline already subtracted. */
 struct pvp_stats_port_snap {
-	char name[64];                      /**< display name, may be empty */
-	int32_t eth_port_id;                /**< bound ethdev, or -1 */
-	uint64_t c[PVP_STATS_NB_COUNTERS];  /**< totals: software + port's own */
-	uint64_t rx_missed;                 /**< part of rx_dropped: port imissed */
-	uint64_t rx_nombuf;                 /**< part of rx_dropped: no mbuf */
-	uint64_t rx_sw_dropped;             /**< part of rx_dropped: by the app */
-	uint16_t nb_rxq;                    /**< RX queues in rxq[] */
-	uint16_t nb_txq;                    /**< TX queues in txq[] */
+	char name[64];			   /**< display name, may be empty */
+	int32_t eth_port_id;		   /**< bound ethdev, or -1 */
+	uint64_t c[PVP_STATS_NB_COUNTERS]; /**< totals: software + port's own */
+	uint64_t rx_missed;		   /**< part of rx_dropped: port imissed */
+	uint64_t rx_nombuf;		   /**< part of rx_dropped: no mbuf */
+	uint64_t rx_sw_dropped;		   /**< part of rx_dropped: by the app */
+	uint16_t nb_rxq;		   /**< RX queues in rxq[] */
+	uint16_t nb_txq;		   /**< TX queues in txq[] */
 	struct pvp_stats_queue_snap rxq[PVP_STATS_MAX_QUEUES]; /**< per RX queue */
 	struct pvp_stats_queue_snap txq[PVP_STATS_MAX_QUEUES]; /**< per TX queue */
 };
 
 /** A consistent-enough reading of every port at one TSC instant. */
 struct pvp_stats_snap {
-	char name[64];     /**< name of the counter set */
-	uint64_t tsc;      /**< TSC when taken */
-	uint64_t hz;       /**< TSC frequency */
-	uint16_t nb_ports; /**< ports in port[] */
+	char name[64];					      /**< name of the counter set */
+	uint64_t tsc;					      /**< TSC when taken */
+	uint64_t hz;					      /**< TSC frequency */
+	uint16_t nb_ports;				      /**< ports in port[] */
 	struct pvp_stats_port_snap port[PVP_STATS_MAX_PORTS]; /**< per port */
 };
 
 /** Rates over an interval, per port. */
 struct pvp_stats_port_rates {
-	double rx_pps;    /**< RX packets per second */
-	double tx_pps;    /**< TX packets per second */
+	double rx_pps;	  /**< RX packets per second */
+	double tx_pps;	  /**< TX packets per second */
 	double rx_l2_bps; /**< RX bits per second counting frame + FCS */
 	double tx_l2_bps; /**< TX bits per second counting frame + FCS */
 	double rx_l1_bps; /**< RX bits per second also counting 20 B preamble+IFG */
