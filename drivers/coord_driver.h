@@ -61,14 +61,20 @@ struct coord_snap {
 
 /** What a traffic source is asked to send (gen and similar drivers). */
 struct coord_traffic {
-	double rate_pps;     /**< packets per second per TX port; 0 = max */
-	double duration_s;   /**< seconds */
-	unsigned int size;   /**< frame size with FCS (64..9216) */
-	unsigned int flows;  /**< flow count */
-	const char *profile; /**< profile file instead of size/flows, or NULL */
-	const char *rate;    /**< rate as the user wrote it ("1Mpps", "10%",
+	double rate_pps;       /**< packets per second per TX port; 0 = max */
+	double duration_s;     /**< seconds */
+	unsigned int size;     /**< frame size with FCS (64..9216) */
+	unsigned int flows;    /**< flow count */
+	const char *profile;   /**< profile file instead of size/flows, or NULL */
+	const char *rate;      /**< rate as the user wrote it ("1Mpps", "10%",
 			       *   "5Gbps", "max"), given to the source as is;
 			       *   NULL: use rate_pps */
+	const char *flow_type; /**< rules the traffic must match (coord_flows.h):
+				 *   "l2", "l3", "l4" vary the destination MAC,
+				 *   IPv4 or UDP port like the vswitch's rules;
+				 *   "normal" the source IPv4; NULL: the type
+				 *   the source's install_flows was last given,
+				 *   else "normal". Ignored with a profile. */
 };
 
 /** What a traffic source measured (only sources fill it). */
@@ -123,7 +129,9 @@ struct coord_driver {
 	/**
 	 * Install forwarding rules for @p flows flows of kind @p rule_type
 	 * ("normal", "l2", "l3", "l4") and check they are in place
-	 * (vswitch drivers only).
+	 * (vswitch drivers). A traffic source that implements it only
+	 * remembers @p rule_type, so that its traffic matches the rules
+	 * when coord_traffic::flow_type is NULL.
 	 */
 	int (*install_flows)(struct coord_hop *hop, const char *rule_type, unsigned int flows,
 			     char *err, size_t err_len);

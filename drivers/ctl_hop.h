@@ -31,6 +31,7 @@ struct coord_ctl_hop {
 	char ports[COORD_MAX_PORTS][64]; /**< their names, topology order */
 	struct pvp_ctl_client *client;	 /**< NULL until connected */
 	char loaded[320];		 /**< gen: profile last loaded, "" = unknown */
+	char flow_type[8];		 /**< gen: from install_flows, "" = normal */
 };
 
 /**

@@ -94,6 +94,8 @@ struct coord_trial_conf {
 	double warmup_s;	/**< warm-up traffic before the baseline, 0 = none */
 	double quiet_timeout_s; /**< wait at most this for quiet counters; 0 = 5 s */
 	unsigned int poll_ms;	/**< poll period while waiting; 0 = 50 ms */
+	const char *flow_type;	/**< OpenFlow rule type the traffic matches
+				 *   (coord_traffic::flow_type), or NULL */
 };
 
 /** The result of one chain point. */

@@ -245,6 +245,7 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 		.flows = flows,
 		.profile = o->profile,
 		.quiet_timeout_s = o->quiet_timeout_s,
+		.flow_type = o->flow_type,
 	};
 	struct pvp_search_measurement m;
 	struct pvp_search_result res;

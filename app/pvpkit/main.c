@@ -90,6 +90,11 @@ trial_usage(FILE *f)
 		"  --size BYTES        frame size with FCS, 64..9216 (default 64)\n"
 		"  --flows N           flows, 1..16777216 (default 1)\n"
 		"  --profile FILE      generator profile instead of --size/--flows\n"
+		"  --flow-type TYPE    have the vswitch install TYPE rules (normal, l2, l3,\n"
+		"                      l4) for the flows and check them, and send traffic\n"
+		"                      that matches them (doc/pvp.rst, \"Flow types\")\n"
+		"  --flow-rules N      with --flow-type: install rules for N flows\n"
+		"                      (default --flows; fewer shows table misses)\n"
 		"  --rate RATE         per TX port: 100000, 500kpps, 1Mpps, 10%%, 5Gbps, max\n"
 		"                      (default 100kpps)\n"
 		"  --duration S        traffic time in seconds (default 10)\n"
@@ -166,8 +171,36 @@ enum {
 	OPT_QUIET_TIMEOUT,
 	OPT_JSON,
 	OPT_RESULTS,
+	OPT_FLOW_TYPE,
+	OPT_FLOW_RULES,
 	OPT_HELP,
 };
+
+/*
+ * Every hop that has install_flows gets the rule type: vswitches install
+ * and count the rules, the traffic source remembers it so that its
+ * flows match them.
+ */
+static int
+trial_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
+{
+	char err[512];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < t->nb_hops; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+
+		if (!h->opened || h->hop.driver->install_flows == NULL)
+			continue;
+		ret = h->hop.driver->install_flows(&h->hop, type, flows, err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "pvpkit: %s\n", err);
+			return ret;
+		}
+	}
+	return 0;
+}
 
 static int
 cmd_trial(int argc, char **argv)
@@ -183,9 +216,12 @@ cmd_trial(int argc, char **argv)
 		{"quiet-timeout", required_argument, NULL, OPT_QUIET_TIMEOUT},
 		{"json", required_argument, NULL, OPT_JSON},
 		{"results", required_argument, NULL, OPT_RESULTS},
+		{"flow-type", required_argument, NULL, OPT_FLOW_TYPE},
+		{"flow-rules", required_argument, NULL, OPT_FLOW_RULES},
 		{"help", no_argument, NULL, OPT_HELP},
 		{NULL, 0, NULL, 0},
 	};
+	unsigned int flow_rules = 0;
 	struct coord_trial_conf c = {
 		.size = 64,
 		.flows = 1,
@@ -239,6 +275,17 @@ cmd_trial(int argc, char **argv)
 		case OPT_RESULTS:
 			results_path = optarg;
 			break;
+		case OPT_FLOW_TYPE:
+			if (strcmp(optarg, "normal") != 0 && strcmp(optarg, "l2") != 0 &&
+			    strcmp(optarg, "l3") != 0 && strcmp(optarg, "l4") != 0)
+				return usage_error(
+					"--flow-type: \"%s\" is not normal, l2, l3 or l4", optarg);
+			c.flow_type = optarg;
+			break;
+		case OPT_FLOW_RULES:
+			if (parse_uint("--flow-rules", optarg, 1, 16777216, &flow_rules) < 0)
+				return 2;
+			break;
 		case OPT_HELP:
 			trial_usage(stdout);
 			return 0;
@@ -249,6 +296,8 @@ cmd_trial(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("trial: unexpected argument \"%s\"", argv[optind]);
+	if (flow_rules != 0 && c.flow_type == NULL)
+		return usage_error("--flow-rules needs --flow-type");
 	if (coord_rate_parse(c.rate, &c.rate_pps) < 0)
 		return usage_error("--rate: \"%s\" is not a rate (e.g. 100000, 500kpps, 1Mpps, "
 				   "10%%, 5Gbps, max)",
@@ -264,6 +313,11 @@ cmd_trial(int argc, char **argv)
 	ret = coord_topology_open(t, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "pvpkit: %s\n", err);
+		coord_topology_free(t);
+		return 1;
+	}
+	if (c.flow_type != NULL &&
+	    trial_install_flows(t, c.flow_type, flow_rules != 0 ? flow_rules : c.flows) < 0) {
 		coord_topology_free(t);
 		return 1;
 	}

@@ -11,15 +11,95 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "coord_flows.h"
 #include "ctl_hop.h"
 #include "gen_driver.h"
 
 /* traffic.stop waits for the TX lcores: allow more than a plain call. */
 #define GEN_STOP_TIMEOUT_MS 10000
+
+/*
+ * The generator's port index of each topology port: "pN" is port N (as in
+ * the stats mapping), any other name its position. These are the TX ports:
+ * one stream each.
+ */
+static unsigned int
+gen_tx_ports(const struct coord_ctl_hop *h, unsigned int *ports)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->nb_ports; i++) {
+		const char *n = h->ports[i];
+		char *end;
+		unsigned long v;
+
+		ports[i] = i;
+		if (n[0] == 'p' && n[1] >= '0' && n[1] <= '9') {
+			v = strtoul(n + 1, &end, 10);
+			if (*end == '\0' && v < 65536)
+				ports[i] = (unsigned int)v;
+		}
+	}
+	return h->nb_ports;
+}
+
+/* The profile.load params of a trial, and the key that tells whether the
+ * generator has them loaded already. */
+static int
+gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t **params, char *key,
+		   size_t key_len, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+	const char *type = t->flow_type != NULL ? t->flow_type : h->flow_type;
+	unsigned int ports[COORD_MAX_PORTS], n;
+	struct coord_flow_base base;
+	char why[256];
+	json_t *prof;
+	int m;
+
+	if (t->profile != NULL) {
+		snprintf(key, key_len, "path:%s", t->profile);
+		*params = json_pack("{s:s}", "path", t->profile);
+		goto out;
+	}
+	m = type[0] != '\0' ? coord_flow_type_matched(type) : 0;
+	if (m < 0) {
+		snprintf(err, err_len, "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
+			 hop->name, type);
+		return -EINVAL;
+	}
+	if (m == 0) {
+		/* NORMAL forwards anything: the --flows shortcut (source IPs). */
+		snprintf(key, key_len, "size:%u,flows:%u", t->size, t->flows);
+		*params = json_pack("{s:I,s:I}", "size", (json_int_t)t->size, "flows",
+				    (json_int_t)t->flows);
+		goto out;
+	}
+	n = gen_tx_ports(h, ports);
+	if (n == 0) {
+		ports[0] = 0;
+		n = 1;
+	}
+	coord_flow_base_default(&base);
+	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &base, why, sizeof(why));
+	if (prof == NULL) {
+		snprintf(err, err_len, "hop %s: %s", hop->name, why);
+		return -EINVAL;
+	}
+	snprintf(key, key_len, "size:%u,flows:%u,type:%s", t->size, t->flows, type);
+	*params = json_pack("{s:o}", "profile", prof);
+out:
+	if (*params == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		return -ENOMEM;
+	}
+	return 0;
+}
 
 static int
 gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
@@ -33,20 +113,13 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	 * Searches run many trials of one profile: load it once, since
 	 * building the templates of many flows takes the generator time.
 	 */
-	if (t->profile != NULL)
-		snprintf(key, sizeof(key), "path:%s", t->profile);
-	else
-		snprintf(key, sizeof(key), "size:%u,flows:%u", t->size, t->flows);
-	if (strcmp(key, h->loaded) == 0)
+	params = NULL;
+	ret = gen_profile_params(hop, t, &params, key, sizeof(key), err, err_len);
+	if (ret < 0)
+		return ret;
+	if (strcmp(key, h->loaded) == 0) {
+		json_decref(params);
 		goto start;
-	if (t->profile != NULL)
-		params = json_pack("{s:s}", "path", t->profile);
-	else
-		params = json_pack("{s:I,s:I}", "size", (json_int_t)t->size, "flows",
-				   (json_int_t)t->flows);
-	if (params == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
 	}
 	ret = coord_ctl_hop_call(hop, "profile.load", params, &res, 0, err, err_len);
 	json_decref(params);
@@ -126,6 +199,27 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 	return 0;
 }
 
+/*
+ * Not a vswitch: remember the rule type so that the traffic of the next
+ * trials matches the rules the vswitch hop installs in the same pass.
+ */
+static int
+gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flows, char *err,
+		  size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+
+	(void)flows;
+	if (rule_type == NULL || coord_flow_type_matched(rule_type) < 0) {
+		snprintf(err, err_len, "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
+			 hop->name, rule_type != NULL ? rule_type : "");
+		return -EINVAL;
+	}
+	snprintf(h->flow_type, sizeof(h->flow_type), "%s",
+		 strcmp(rule_type, "normal") == 0 ? "" : rule_type);
+	return 0;
+}
+
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",
 	.open = coord_ctl_hop_open,
@@ -134,6 +228,7 @@ const struct coord_driver coord_driver_gen = {
 	.clear = coord_ctl_hop_clear,
 	.traffic_start = gen_traffic_start,
 	.traffic_stop = gen_traffic_stop,
+	.install_flows = gen_install_flows,
 	.context = coord_ctl_hop_context,
 	.traffic_result = gen_traffic_result,
 };

@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "coord_flows.h"
 #include "ovs_cmd.h"
 #include "ovs_driver.h"
 #include "ovsdb.h"
@@ -236,9 +237,10 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 		h->ssh.port = port != NULL ? (unsigned int)json_integer_value(port) : 0;
 	}
 
-	h->l2_base = 0x020000000000ull;
-	h->l3_base = 0x0a000000u;
-	h->l4_base = 1024;
+	/* The same bases the gen driver's traffic walks (coord_flows.h). */
+	h->l2_base = COORD_FLOW_BASE_L2;
+	h->l3_base = COORD_FLOW_BASE_L3;
+	h->l4_base = COORD_FLOW_BASE_L4;
 	if (fb != NULL) {
 		const json_t *l4 = json_object_get(fb, "l4");
 

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Traffic that matches the vswitch's per-flow rules (coord_flows.h). Pure
+ * JSON building, no I/O: the gen driver sends the result in profile.load.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "coord_flows.h"
+
+void
+coord_flow_base_default(struct coord_flow_base *b)
+{
+	b->l2 = COORD_FLOW_BASE_L2;
+	b->l3 = COORD_FLOW_BASE_L3;
+	b->l4 = COORD_FLOW_BASE_L4;
+}
+
+int
+coord_flow_type_matched(const char *type)
+{
+	if (type == NULL)
+		return -EINVAL;
+	if (strcmp(type, "normal") == 0)
+		return 0;
+	if (strcmp(type, "l2") == 0 || strcmp(type, "l3") == 0 || strcmp(type, "l4") == 0)
+		return 1;
+	return -EINVAL;
+}
+
+static void
+flows_mac(uint64_t m, char *s, size_t len)
+{
+	snprintf(s, len, "%02x:%02x:%02x:%02x:%02x:%02x", (unsigned int)(m >> 40) & 0xff,
+		 (unsigned int)(m >> 32) & 0xff, (unsigned int)(m >> 24) & 0xff,
+		 (unsigned int)(m >> 16) & 0xff, (unsigned int)(m >> 8) & 0xff,
+		 (unsigned int)m & 0xff);
+}
+
+static void
+flows_ip(uint32_t a, char *s, size_t len)
+{
+	snprintf(s, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
+}
+
+/* The one variable of every stream: the field the rules match. */
+static json_t *
+flows_var(const char *type, unsigned int flows, const struct coord_flow_base *b, char *err,
+	  size_t err_len)
+{
+	char lo[24], hi[24];
+
+	if (strcmp(type, "l2") == 0) {
+		/* pvpkit-gen varies the low 32 bits of a MAC; the high 16 come
+		 * from min, so the range may not carry into them. */
+		if ((b->l2 & 0xffffffffull) + flows - 1 > 0xffffffffull) {
+			snprintf(err, err_len, "%u l2 flows overflow the low 32 bits of the MAC",
+				 flows);
+			return NULL;
+		}
+		flows_mac(b->l2, lo, sizeof(lo));
+		flows_mac(b->l2 + flows - 1, hi, sizeof(hi));
+		return json_pack("{s:s,s:s,s:s,s:s}", "field", "eth.dst", "op", "inc", "min", lo,
+				 "max", hi);
+	}
+	if (strcmp(type, "l3") == 0) {
+		if ((uint64_t)b->l3 + flows - 1 > 0xffffffffull) {
+			snprintf(err, err_len, "%u l3 flows overflow the IPv4 range", flows);
+			return NULL;
+		}
+		flows_ip(b->l3, lo, sizeof(lo));
+		flows_ip(b->l3 + flows - 1, hi, sizeof(hi));
+		return json_pack("{s:s,s:s,s:s,s:s}", "field", "ipv4.dst", "op", "inc", "min", lo,
+				 "max", hi);
+	}
+	if (b->l4 + (uint64_t)flows - 1 > 65535) {
+		snprintf(err, err_len, "%u l4 flows from UDP port %u overflow 65535", flows, b->l4);
+		return NULL;
+	}
+	return json_pack("{s:s,s:s,s:I,s:I}", "field", "udp.dport", "op", "inc", "min",
+			 (json_int_t)b->l4, "max", (json_int_t)(b->l4 + flows - 1));
+}
+
+json_t *
+coord_flows_profile(const char *type, unsigned int size, unsigned int flows,
+		    const unsigned int *ports, unsigned int nb_ports,
+		    const struct coord_flow_base *b, char *err, size_t err_len)
+{
+	json_t *streams, *var, *s;
+	unsigned int i;
+
+	if (coord_flow_type_matched(type) != 1) {
+		snprintf(err, err_len, "flow type \"%s\" matches no field (l2, l3, l4)",
+			 type != NULL ? type : "");
+		return NULL;
+	}
+	if (flows == 0 || nb_ports == 0 || ports == NULL) {
+		snprintf(err, err_len, "%s",
+			 flows == 0 ? "flows must be at least 1" : "no TX port");
+		return NULL;
+	}
+	streams = json_array();
+	if (streams == NULL)
+		goto nomem;
+	for (i = 0; i < nb_ports; i++) {
+		var = flows_var(type, flows, b, err, err_len);
+		if (var == NULL) {
+			json_decref(streams);
+			return NULL;
+		}
+		s = json_pack("{s:I,s:I,s:[o]}", "port", (json_int_t)ports[i], "flows",
+			      (json_int_t)flows, "vars", var);
+		if (s == NULL)
+			goto nomem_streams;
+		if (size != 0)
+			json_object_set_new(s, "size", json_integer(size));
+		else
+			json_object_set_new(s, "imix", json_string("trex"));
+		if (json_array_append_new(streams, s) < 0)
+			goto nomem_streams;
+	}
+	s = json_pack("{s:o}", "streams", streams);
+	if (s == NULL)
+		goto nomem;
+	return s;
+nomem_streams:
+	json_decref(streams);
+nomem:
+	snprintf(err, err_len, "out of memory");
+	return NULL;
+}
