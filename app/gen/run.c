@@ -13,6 +13,13 @@
  * the port's TX lcores. With a duration and a paced rate every wire
  * stream sends exactly round(pps x duration) packets, so counts are exact
  * whatever the scheduler does to the timing.
+ *
+ * Such an exact-count run ends at its last packet, which a descheduled
+ * TX lcore sends a little after the planned end. A stop asked for at
+ * (or after) the planned end therefore waits, bounded, for the counts
+ * to finish instead of cutting them short: the report then says how
+ * many packets were sent over how long, and a generator that needed
+ * much longer than asked reads as limited (report.c), never as DUT loss.
  */
 
 #include <errno.h>
@@ -25,6 +32,26 @@
 #include <rte_lcore.h>
 
 #include "gen.h"
+
+/*
+ * Planned end of the current exact-count run (start + duration), 0 when
+ * the run has none; g->run_end_tsc is then the later backstop at which
+ * the main loop ends the run even if the counts are not done.
+ */
+static uint64_t gen_due_tsc;
+
+/* How long past the planned end an exact-count run may take to finish. */
+static uint64_t
+gen_backstop_tsc(struct gen_ctx *g, double duration_s)
+{
+	double s = duration_s / 4;
+
+	if (s < 0.5)
+		s = 0.5;
+	else if (s > 5.0)
+		s = 5.0;
+	return (uint64_t)(s * (double)g->hz);
+}
 
 /* Mean frame size (FCS included) of the port's streams without own rate. */
 static double
@@ -153,6 +180,7 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		  size_t errlen)
 {
 	double ws_pps[GEN_MAX_WSTREAMS];
+	bool exact = false;
 	uint64_t now;
 	uint16_t i;
 	int ret;
@@ -210,12 +238,19 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		} else if (duration_s > 0 && w->pps > 0) {
 			w->limit = (uint64_t)llround(w->pps * duration_s);
 		}
+		if (w->limit != 0 || w->burst_pkts != 0)
+			exact = true;
 	}
 	now = rte_rdtsc();
 	g->rate = *rate;
 	g->run_start_tsc = now;
 	g->run_stop_tsc = 0;
 	g->run_end_tsc = duration_s > 0 ? now + (uint64_t)(duration_s * g->hz) : 0;
+	gen_due_tsc = 0;
+	if (duration_s > 0 && exact) {
+		gen_due_tsc = g->run_end_tsc;
+		g->run_end_tsc += gen_backstop_tsc(g, duration_s);
+	}
 	g->running = true;
 	for (i = 0; i < g->nb_tx; i++) {
 		struct gen_tx_lcore *tl = g->tx[i];
@@ -252,6 +287,11 @@ gen_traffic_update(struct gen_ctx *g, const struct pvp_rate *rate, char *err, si
 		*(volatile double *)&w->pps = ws_pps[i];
 		g->requested_pps += ws_pps[i];
 	}
+	/* Without exact counts the planned end is the end again. */
+	if (gen_due_tsc != 0) {
+		g->run_end_tsc = gen_due_tsc;
+		gen_due_tsc = 0;
+	}
 	g->rate = *rate;
 	for (i = 0; i < g->nb_tx; i++)
 		__atomic_add_fetch(&g->tx[i]->run_gen, 1, __ATOMIC_RELEASE);
@@ -282,6 +322,15 @@ gen_traffic_stop(struct gen_ctx *g)
 
 	if (!g->running)
 		return;
+	/*
+	 * Stopped at its planned end (the coordinator's clock and ours
+	 * differ by the call's latency: 20 ms of slack) while the exact
+	 * counts still run: let them finish, up to the backstop. An
+	 * earlier stop is an abort and cuts the run at once.
+	 */
+	if (gen_due_tsc != 0 && rte_rdtsc() + g->hz / 50 >= gen_due_tsc)
+		while (!gen_traffic_tx_done(g) && rte_rdtsc() < g->run_end_tsc)
+			usleep(200);
 	/* A run that ended by its own counts ends at its last packet. */
 	for (i = 0; i < g->nb_tx; i++) {
 		if (!gen_traffic_tx_done(g) || g->tx[i]->finish_tsc == 0)
@@ -296,4 +345,5 @@ gen_traffic_stop(struct gen_ctx *g)
 		usleep(100);
 	g->run_stop_tsc = self && finish != 0 ? finish : rte_rdtsc();
 	g->running = false;
+	gen_due_tsc = 0;
 }
