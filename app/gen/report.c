@@ -59,19 +59,24 @@ gen_run_asked(struct gen_ctx *g)
  * ended without all its packets, or a paced run whose packets took
  * noticeably longer than asked (achieved = sent over the time from the
  * start to the last packet). The tolerance, GEN_LIMIT_TOLERANCE of the
- * asked rate, covers the start and end of a run on a shared CPU (a
- * wake-up, the last partial burst), not a generator that falls behind.
+ * asked time plus GEN_LIMIT_SLACK_S, covers the start and end of a run
+ * on a shared CPU (one scheduler wake-up, the last partial burst), not
+ * a generator that falls behind: that one's delay grows with the run.
  */
 #define GEN_LIMIT_TOLERANCE 0.01
+#define GEN_LIMIT_SLACK_S 0.01
 
 static bool
-gen_run_limited(struct gen_ctx *g, uint64_t sent, uint64_t asked, double achieved)
+gen_run_limited(struct gen_ctx *g, uint64_t sent, uint64_t asked, double elapsed)
 {
 	if (g->requested_pps <= 0)
 		return false; /* unpaced: as fast as it can is what was asked */
 	if (!g->running && asked != 0 && sent < asked)
 		return true;
-	return achieved < (1 - GEN_LIMIT_TOLERANCE) * g->requested_pps;
+	if (elapsed <= GEN_LIMIT_SLACK_S)
+		return false; /* just started: nothing to judge yet */
+	return (double)sent / g->requested_pps * (1 + GEN_LIMIT_TOLERANCE) + GEN_LIMIT_SLACK_S <
+	       elapsed;
 }
 
 static json_t *
@@ -94,7 +99,7 @@ gen_traffic_json(struct gen_ctx *g)
 			 "rate", rs, "requested_pps", g->requested_pps, "achieved_pps", achieved,
 			 "tx_packets", (json_int_t)sent, "tx_asked", (json_int_t)asked,
 			 "tx_unsent", (json_int_t)unsent, "tx_late", (json_int_t)late, "elapsed_s",
-			 elapsed, "generator_limited", gen_run_limited(g, sent, asked, achieved));
+			 elapsed, "generator_limited", gen_run_limited(g, sent, asked, elapsed));
 }
 
 static json_t *
