@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The README's main job, tools/quickstart.sh, run as a user would (with
+# PVP_QUICKSTART_SMALL=1: one point, short trials) on the local testbed.
+# Its outputs are checked, not its figures (those depend on the CPUs):
+# the CSV parses (rows flow counts, columns sizes), the plots exist and
+# are not empty pictures, every trial in the JSONL reconciles (hop losses
+# + unattributed == tx - rx), the final per-hop table was printed and the
+# testbed is down afterwards.
+. "$PVP_SOURCE_DIR/test/lib/common.sh"
+. "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
+
+coord_need_testbed
+need_cmd gnuplot
+mkdir -p "$TB_DIR"
+# Should the quickstart die before its own trap, take its testbed down.
+TB_UP=1
+trap coord_tb_down EXIT
+
+out=$PVP_TMP/results
+PVP_QUICKSTART_SMALL=1 PVP_TESTBED_RUNDIR=$TB_DIR \
+	"$PVP_SOURCE_DIR/tools/quickstart.sh" --no-bootstrap --build-dir "$PVP_BUILD_DIR" \
+	--out "$out" >"$PVP_TMP/qs.out" 2>&1 || { cat "$PVP_TMP/qs.out"; fail "quickstart failed"; }
+cat "$PVP_TMP/qs.out"
+grep -q "^quickstart: per-hop table of the final trial" "$PVP_TMP/qs.out" &&
+	grep -q "^Trial on " "$PVP_TMP/qs.out" || fail "no per-hop table printed"
+grep -q "^quickstart: testbed down" "$PVP_TMP/qs.out" || fail "testbed not taken down"
+if [ -r "$TB_DIR/ovs-vswitchd.pid" ] && kill -0 "$(cat "$TB_DIR/ovs-vswitchd.pid")" 2>/dev/null; then
+	fail "ovs-vswitchd still runs after the quickstart"
+fi
+
+"$PVP_PY" - "$out" <<'PY' || fail "quickstart outputs wrong"
+import csv, json, os, sys
+out = sys.argv[1]
+def bad(msg):
+    print("FAIL:", msg); sys.exit(1)
+summary = json.load(open(os.path.join(out, "summary.json")))
+sizes, flows = summary["sizes"], summary["flow_counts"]
+for goal in ("ndr", "pdr"):
+    rows = list(csv.reader(open(os.path.join(out, goal + ".csv"))))
+    # ovs_perf's layout: title, "Packet size", header of sizes, one row per flow count.
+    hdr = next(i for i, r in enumerate(rows) if r and r[0] == "Number of flows")
+    if [int(s) for s in rows[hdr][1:]] != sizes:
+        bad("%s.csv columns %s, not the sizes %s" % (goal, rows[hdr][1:], sizes))
+    body = [r for r in rows[hdr + 1:] if r]
+    if [int(r[0]) for r in body] != flows:
+        bad("%s.csv rows %s, not the flow counts %s" % (goal, [r[0] for r in body], flows))
+    for r in body:
+        if len(r) != len(sizes) + 1 or any(v and float(v) <= 0 for v in r[1:]):
+            bad("%s.csv row %s" % (goal, r))
+    print("# %s.csv: %d x %d" % (goal, len(body), len(sizes)))
+for name in ("throughput_ndr", "throughput_pdr", "loss_per_hop"):
+    for ext in ("png", "svg"):
+        p = os.path.join(out, name + "." + ext)
+        if not os.path.exists(p) or os.path.getsize(p) < 4096:
+            bad("%s missing or too small to be a plot" % p)
+png = open(os.path.join(out, "loss_per_hop.png"), "rb").read(8)
+if png != b"\x89PNG\r\n\x1a\n":
+    bad("loss_per_hop.png is not a PNG")
+recs = [json.loads(l) for l in open(os.path.join(out, "results.jsonl"))]
+trials = [r for r in recs if r["type"] == "trial"]
+if not trials or not any(r["type"] == "search" for r in recs):
+    bad("no trials or no search record in results.jsonl")
+for t in trials:
+    if sum(t["hop_lost"].values()) + t["unattributed"] != t["tx_packets"] - t["rx_packets"]:
+        bad("trial at %s pps does not reconcile" % t["requested_pps"])
+    if not t["reconciled"]:
+        bad("trial at %s pps says it does not reconcile" % t["requested_pps"])
+print("# %d trials reconcile" % len(trials))
+PY
+echo "PASS"
