@@ -64,7 +64,7 @@ gen_run_asked(struct gen_ctx *g)
  * a generator that falls behind: that one's delay grows with the run.
  */
 #define GEN_LIMIT_TOLERANCE 0.01
-#define GEN_LIMIT_SLACK_S 0.01
+#define GEN_LIMIT_SLACK_S   0.01
 
 static bool
 gen_run_limited(struct gen_ctx *g, uint64_t sent, uint64_t asked, double elapsed)
@@ -95,11 +95,11 @@ gen_traffic_json(struct gen_ctx *g)
 	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
 	asked = gen_run_asked(g);
 	pvp_rate_format(&g->rate, rs, sizeof(rs));
-	return json_pack("{s:b,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:f,s:b}", "running", g->running,
-			 "rate", rs, "requested_pps", g->requested_pps, "achieved_pps", achieved,
-			 "tx_packets", (json_int_t)sent, "tx_asked", (json_int_t)asked,
-			 "tx_unsent", (json_int_t)unsent, "tx_late", (json_int_t)late, "elapsed_s",
-			 elapsed, "generator_limited", gen_run_limited(g, sent, asked, elapsed));
+	return json_pack("{s:b,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:f,s:b}", "running", g->running, "rate",
+			 rs, "requested_pps", g->requested_pps, "achieved_pps", achieved,
+			 "tx_packets", (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
+			 (json_int_t)unsent, "tx_late", (json_int_t)late, "elapsed_s", elapsed,
+			 "generator_limited", gen_run_limited(g, sent, asked, elapsed));
 }
 
 static json_t *
