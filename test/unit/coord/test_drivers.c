@@ -34,7 +34,7 @@ static int failures;
 	} while (0)
 
 static unsigned int profile_loads, traffic_starts;
-static json_t *last_start_params;
+static json_t *last_start_params, *last_load_params;
 
 static json_t *
 fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
@@ -77,8 +77,11 @@ fake_empty(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
 	(void)params;
 	(void)err;
-	if (arg == &profile_loads)
+	if (arg == &profile_loads) {
 		profile_loads++;
+		json_decref(last_load_params);
+		last_load_params = json_incref(params);
+	}
 	if (arg == &traffic_starts) {
 		traffic_starts++;
 		json_decref(last_start_params);
@@ -129,6 +132,78 @@ reason(const struct coord_port *p, const char *name)
 		if (strcmp(p->reasons[i].name, name) == 0)
 			return p->reasons[i].value;
 	return UINT64_MAX;
+}
+
+/* The one variable of the stream in the last profile.load. */
+static const json_t *
+loaded_var(unsigned int stream)
+{
+	const json_t *s = json_array_get(
+		json_object_get(json_object_get(last_load_params, "profile"), "streams"), stream);
+
+	return json_array_get(json_object_get(s, "vars"), 0);
+}
+
+/*
+ * Flow types: after install_flows (or with coord_traffic::flow_type) the
+ * gen driver loads a profile whose variable walks the field the vswitch
+ * rules match, from the coord_flows.h bases.
+ */
+static void
+check_flow_types(struct coord_hop *tester, struct coord_traffic *t)
+{
+	unsigned int loads = profile_loads;
+	const json_t *s, *v;
+	char err[256];
+
+	CHECK(coord_driver_gen.install_flows != NULL);
+	CHECK(coord_driver_gen.install_flows(tester, "l3", t->flows, err, sizeof(err)) == 0);
+	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(profile_loads == loads + 1);
+	s = json_array_get(json_object_get(json_object_get(last_load_params, "profile"), "streams"),
+			   0);
+	CHECK(json_array_size(json_object_get(json_object_get(last_load_params, "profile"),
+					      "streams")) == 1);
+	CHECK(json_integer_value(json_object_get(s, "port")) == 0);
+	CHECK(json_integer_value(json_object_get(s, "flows")) == t->flows);
+	CHECK(json_integer_value(json_object_get(s, "size")) == t->size);
+	v = loaded_var(0);
+	CHECK(strcmp(json_string_value(json_object_get(v, "field")), "ipv4.dst") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(v, "min")), "10.0.0.0") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(v, "max")), "10.0.0.19") == 0);
+	/* same type, same flows: loaded already */
+	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(profile_loads == loads + 1);
+
+	/* the trial's own flow type wins over install_flows */
+	t->flow_type = "l4";
+	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(profile_loads == loads + 2);
+	v = loaded_var(0);
+	CHECK(strcmp(json_string_value(json_object_get(v, "field")), "udp.dport") == 0);
+	CHECK(json_integer_value(json_object_get(v, "min")) == 1024);
+	CHECK(json_integer_value(json_object_get(v, "max")) == 1024 + t->flows - 1);
+	t->flow_type = "l2";
+	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	v = loaded_var(0);
+	CHECK(strcmp(json_string_value(json_object_get(v, "field")), "eth.dst") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(v, "min")), "02:00:00:00:00:00") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(v, "max")), "02:00:00:00:00:13") == 0);
+	/* out of the field's range: refused before anything is sent */
+	t->flow_type = "l4";
+	t->flows = 70000;
+	loads = profile_loads;
+	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "overflow 65535") != NULL && profile_loads == loads);
+	t->flows = 20;
+	t->flow_type = NULL;
+
+	/* normal: the --flows shortcut again (source IPs) */
+	CHECK(coord_driver_gen.install_flows(tester, "normal", 1, err, sizeof(err)) == 0);
+	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(json_object_get(last_load_params, "profile") == NULL);
+	CHECK(json_integer_value(json_object_get(last_load_params, "flows")) == t->flows);
+	CHECK(coord_driver_gen.install_flows(tester, "l9", 1, err, sizeof(err)) == -EINVAL);
 }
 
 int
@@ -191,6 +266,7 @@ main(void)
 	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == 2);
 	CHECK(json_number_value(json_object_get(last_start_params, "rate")) == 5000);
+	check_flow_types(&tester, &t);
 	CHECK(coord_driver_gen.traffic_stop(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(res.requested_pps == 1000 && res.achieved_pps == 900 && res.generator_limited);
 	CHECK(coord_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
@@ -204,6 +280,7 @@ main(void)
 	CHECK(strstr(err, "hop tester unreachable") != NULL);
 	coord_driver_gen.close(&tester);
 	json_decref(last_start_params);
+	json_decref(last_load_params);
 
 	if (failures != 0) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
