@@ -15,7 +15,7 @@
 #   --no-bootstrap        skip tools/bootstrap.sh (packages, hugepages)
 #   --sizes LIST          frame sizes with FCS (default 64,1518)
 #   --flows LIST          flow counts (default 1,1000)
-#   --max-rate RATE       search ceiling per port (default 1Mpps)
+#   --max-rate RATE       search ceiling per port (default 300kpps)
 #   --min-rate RATE       search floor (default 10kpps)
 #   --width W             relative width goal (default 5%)
 #   --initial-duration S  first (short) trials (default 0.5)
@@ -40,7 +40,7 @@ bootstrap=true
 trial_only=false
 sizes=64,1518
 flows=1,1000
-max_rate=1Mpps
+max_rate=300kpps
 min_rate=10kpps
 width=5%
 initial=0.5
