@@ -14,6 +14,8 @@
  *       --vdev net_null0 --vdev net_null1 -- --duration 5 --sleep-us 100
  *
  * Then, while it runs: dpdk-telemetry.py -f sn, and type /pvpkit/stats.
+ * --xstats NAME,... replaces lib/stats' default list of chosen xstats
+ * (net_null has few drop counters, so the test picks ones it has).
  */
 
 #include <errno.h>
@@ -48,6 +50,8 @@ struct sn_opts {
 	unsigned int duration_s; /* stop after this long; 0 = until a signal */
 	unsigned int sleep_us;	 /* pause after each poll, to share a CPU */
 	unsigned int burst;	 /* packets per rx burst */
+	/* --xstats: chosen xstats, comma separated; NULL = lib/stats default. */
+	char *xstats;
 };
 
 static volatile bool sn_quit;
@@ -62,20 +66,23 @@ static void
 sn_usage(const char *prog)
 {
 	printf("usage: %s [EAL options] -- [--duration SECS] [--sleep-us US] [--burst N]\n"
+	       "          [--xstats NAME,...]\n"
 	       "  --duration SECS  stop after SECS seconds (default 5, 0 = until SIGTERM)\n"
 	       "  --sleep-us US    sleep US microseconds after each poll (default 0)\n"
-	       "  --burst N        packets per RX burst, 1..%d (default 32)\n",
+	       "  --burst N        packets per RX burst, 1..%d (default 32)\n"
+	       "  --xstats LIST    xstats to report per port (default: lib/stats' list)\n",
 	       prog, MAX_BURST);
 }
 
 static int
 sn_parse_args(int argc, char **argv, struct sn_opts *o)
 {
-	enum { OPT_DURATION = 256, OPT_SLEEP_US, OPT_BURST, OPT_HELP };
+	enum { OPT_DURATION = 256, OPT_SLEEP_US, OPT_BURST, OPT_XSTATS, OPT_HELP };
 	static const struct option longopts[] = {
 		{"duration", required_argument, NULL, OPT_DURATION},
 		{"sleep-us", required_argument, NULL, OPT_SLEEP_US},
 		{"burst", required_argument, NULL, OPT_BURST},
+		{"xstats", required_argument, NULL, OPT_XSTATS},
 		{"help", no_argument, NULL, OPT_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -86,6 +93,7 @@ sn_parse_args(int argc, char **argv, struct sn_opts *o)
 	o->duration_s = 5;
 	o->sleep_us = 0;
 	o->burst = 32;
+	o->xstats = NULL;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			sn_usage(argv[0]);
@@ -93,6 +101,10 @@ sn_parse_args(int argc, char **argv, struct sn_opts *o)
 		}
 		if (opt == '?')
 			return -EINVAL;
+		if (opt == OPT_XSTATS) {
+			o->xstats = optarg;
+			continue;
+		}
 		errno = 0;
 		v = strtoul(optarg, &end, 10);
 		if (errno != 0 || end == optarg || *end != '\0' || v > 1000000) {
@@ -248,6 +260,19 @@ main(int argc, char **argv)
 	for (p = 0; p < 2; p++)
 		if (pvp_stats_bind_ethdev(st, p, p) != 0)
 			rte_exit(EXIT_FAILURE, "cannot bind stats port %u\n", p);
+	if (opts.xstats != NULL) {
+		const char *names[PVP_STATS_MAX_XSTATS];
+		unsigned int n = 0;
+		char *save = NULL, *tok;
+
+		/* After the bind on purpose: bound ports are looked up again. */
+		for (tok = strtok_r(opts.xstats, ",", &save); tok != NULL && n < RTE_DIM(names);
+		     tok = strtok_r(NULL, ",", &save))
+			names[n++] = tok;
+		if (tok != NULL || pvp_stats_set_xstats(st, names, n) != 0)
+			rte_exit(EXIT_FAILURE, "bad --xstats list (at most %d names)\n",
+				 PVP_STATS_MAX_XSTATS);
+	}
 	rc = pvp_stats_telemetry_register(st);
 	if (rc != 0)
 		rte_exit(EXIT_FAILURE, "cannot export telemetry: %s\n", strerror(-rc));

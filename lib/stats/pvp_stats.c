@@ -31,6 +31,27 @@ const char *const pvp_stats_counter_names[PVP_STATS_NB_COUNTERS] = {
 };
 
 /*
+ * Drop and error xstats worth seeing per hop, by the names PMDs give
+ * them. Short on purpose: each is read at every snapshot. Which
+ * rte_eth_stats field already holds each one is in doc/stats.rst.
+ */
+const char *const pvp_stats_default_xstats[] = {
+	"rx_missed_errors",	     /* ethdev generic: = imissed */
+	"rx_mbuf_allocation_errors", /* ethdev generic: = rx_nombuf */
+	"rx_crc_errors",	     /* ixgbe, i40e, ice: in ierrors */
+	"rx_length_errors",	     /* ixgbe, i40e, ice: in ierrors */
+	"rx_undersize_errors",	     /* ixgbe, i40e, ice: in ierrors */
+	"rx_oversize_errors",	     /* ixgbe, i40e, ice: in ierrors */
+	"rx_dropped_packets",	     /* i40e, ice: rx discards, in imissed */
+	"rx_discards_phy",	     /* mlx5: port buffer full */
+	"rx_out_of_buffer",	     /* mlx5: no RX descriptor, = imissed */
+	"tx_dropped_packets",	     /* i40e, ice: TX discards */
+	"mac_local_errors",	     /* ixgbe: link faults, not packets */
+	"rx_q0_errors",		     /* ethdev generic per queue: in ierrors */
+	NULL,
+};
+
+/*
  * aligned_alloc() wants a size that is a multiple of the alignment; the
  * blocks are whole cache lines already, but round up anyway so a change
  * of the block structs cannot break it.
@@ -72,6 +93,10 @@ pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t 
 	st->nb_txq = nb_txq;
 	for (p = 0; p < PVP_STATS_MAX_PORTS; p++)
 		st->meta[p].eth_port_id = -1;
+	for (st->nb_xstat_sel = 0; pvp_stats_default_xstats[st->nb_xstat_sel] != NULL;
+	     st->nb_xstat_sel++)
+		strlcpy(st->xstat_sel[st->nb_xstat_sel], pvp_stats_default_xstats[st->nb_xstat_sel],
+			sizeof(st->xstat_sel[0]));
 	if (nb_rxq > 0)
 		st->rxq = stats_zalloc_aligned(sizeof(*st->rxq) * nb_ports * nb_rxq);
 	if (nb_txq > 0)
@@ -138,6 +163,81 @@ pvp_stats_nb_ports(const struct pvp_stats *st)
 	return st == NULL ? 0 : st->nb_ports;
 }
 
+/*
+ * Read the resolved xstats of a bound port into last->xstats. A port
+ * that cannot answer (stopped, closed) keeps its last reading. Called
+ * with st->lock held.
+ */
+static void
+stats_read_xstats(struct pvp_stats *st, uint16_t port)
+{
+	struct stats_port_meta *m = &st->meta[port];
+	uint64_t vals[PVP_STATS_MAX_XSTATS];
+
+	if (m->eth_port_id < 0 || m->nb_xstats == 0)
+		return;
+	if (rte_eth_xstats_get_by_id((uint16_t)m->eth_port_id, m->xstat_ids, vals, m->nb_xstats) ==
+	    (int)m->nb_xstats)
+		memcpy(st->last[port].xstats, vals, sizeof(vals[0]) * m->nb_xstats);
+}
+
+/*
+ * Look the chosen names up on the bound ethdev once, so snapshots read
+ * by id (a name lookup walks every xstat name of the port), and take
+ * their baseline. Called with st->lock held.
+ */
+static void
+stats_resolve_xstats(struct pvp_stats *st, uint16_t port)
+{
+	struct stats_port_meta *m = &st->meta[port];
+	unsigned int i;
+	uint64_t id;
+
+	m->nb_xstats = 0;
+	memset(st->last[port].xstats, 0, sizeof(st->last[port].xstats));
+	if (m->eth_port_id < 0)
+		return;
+	for (i = 0; i < st->nb_xstat_sel; i++) {
+		if (rte_eth_xstats_get_id_by_name((uint16_t)m->eth_port_id, st->xstat_sel[i],
+						  &id) != 0)
+			continue;
+		m->xstat_ids[m->nb_xstats] = id;
+		strlcpy(m->xstat_names[m->nb_xstats], st->xstat_sel[i], sizeof(m->xstat_names[0]));
+		m->nb_xstats++;
+	}
+	STATS_LOG(DEBUG, "port %u (ethdev %d): %u of %u chosen xstats", port, m->eth_port_id,
+		  m->nb_xstats, st->nb_xstat_sel);
+	stats_read_xstats(st, port);
+	memcpy(st->base[port].xstats, st->last[port].xstats, sizeof(st->base[port].xstats));
+}
+
+int
+pvp_stats_set_xstats(struct pvp_stats *st, const char *const *names, unsigned int n)
+{
+	unsigned int i;
+	uint16_t p;
+
+	if (st == NULL || (names != NULL && n > PVP_STATS_MAX_XSTATS))
+		return -EINVAL;
+	if (names == NULL) {
+		names = pvp_stats_default_xstats;
+		for (n = 0; names[n] != NULL; n++)
+			;
+	}
+	for (i = 0; i < n; i++)
+		if (names[i] == NULL || names[i][0] == '\0' ||
+		    strlen(names[i]) >= PVP_STATS_XSTAT_NAME_LEN)
+			return -EINVAL;
+	pthread_mutex_lock(&st->lock);
+	for (i = 0; i < n; i++)
+		strlcpy(st->xstat_sel[i], names[i], sizeof(st->xstat_sel[0]));
+	st->nb_xstat_sel = n;
+	for (p = 0; p < st->nb_ports; p++)
+		stats_resolve_xstats(st, p);
+	pthread_mutex_unlock(&st->lock);
+	return 0;
+}
+
 int
 pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id)
 {
@@ -163,6 +263,7 @@ pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id)
 	st->base[port].rx_nombuf = st->last[port].rx_nombuf;
 	st->base[port].ierrors = st->last[port].ierrors;
 	st->base[port].oerrors = st->last[port].oerrors;
+	stats_resolve_xstats(st, port);
 	if (st->meta[port].name[0] == '\0') {
 		char name[RTE_ETH_NAME_MAX_LEN];
 
@@ -229,6 +330,8 @@ stats_read_raw(struct pvp_stats *st, uint16_t port, struct stats_raw_port *raw)
 	raw->rx_nombuf = last->rx_nombuf;
 	raw->ierrors = last->ierrors;
 	raw->oerrors = last->oerrors;
+	stats_read_xstats(st, port);
+	memcpy(raw->xstats, last->xstats, sizeof(raw->xstats));
 }
 
 /*
@@ -286,6 +389,13 @@ stats_compose_port(const struct pvp_stats *st, const struct stats_raw_port *raw,
 	c[PVP_STATS_tx_dropped] = sw_tx_drop;
 	c[PVP_STATS_rx_errors] = sw_rx_err + stats_sub(raw->ierrors, base->ierrors);
 	c[PVP_STATS_tx_errors] = sw_tx_err + stats_sub(raw->oerrors, base->oerrors);
+	/* Detail only: each is already inside one of the counters above. */
+	ps->nb_xstats = st->meta[port].nb_xstats;
+	for (q = 0; q < ps->nb_xstats; q++) {
+		strlcpy(ps->xstats[q].name, st->meta[port].xstat_names[q],
+			sizeof(ps->xstats[q].name));
+		ps->xstats[q].value = stats_sub(raw->xstats[q], base->xstats[q]);
+	}
 }
 
 static pthread_once_t stats_hz_once = PTHREAD_ONCE_INIT;
@@ -379,6 +489,29 @@ stats_diff_queue(const struct pvp_stats_queue_snap *l, const struct pvp_stats_qu
 	o->errors = stats_delta(l->errors, e->errors);
 }
 
+/*
+ * xstats of later - earlier, matched by position and name: a name the
+ * earlier snapshot does not have at that position (a port bound or a
+ * list chosen in between) counts from zero.
+ */
+static void
+stats_diff_xstats(const struct pvp_stats_port_snap *l, const struct pvp_stats_port_snap *e,
+		  struct pvp_stats_port_snap *o)
+{
+	uint16_t n = RTE_MIN(l->nb_xstats, PVP_STATS_MAX_XSTATS), i;
+	uint64_t v;
+
+	for (i = 0; i < n; i++) {
+		v = l->xstats[i].value;
+		if (i < e->nb_xstats && strcmp(l->xstats[i].name, e->xstats[i].name) == 0)
+			v = stats_delta(v, e->xstats[i].value);
+		if (o != l)
+			memcpy(o->xstats[i].name, l->xstats[i].name, sizeof(o->xstats[i].name));
+		o->xstats[i].value = v;
+	}
+	o->nb_xstats = n;
+}
+
 int
 pvp_stats_diff(const struct pvp_stats_snap *later, const struct pvp_stats_snap *earlier,
 	       struct pvp_stats_snap *out)
@@ -414,6 +547,7 @@ pvp_stats_diff(const struct pvp_stats_snap *later, const struct pvp_stats_snap *
 			stats_diff_queue(&l->rxq[q], &e->rxq[q], &o->rxq[q]);
 		for (q = 0; q < l->nb_txq; q++)
 			stats_diff_queue(&l->txq[q], &e->txq[q], &o->txq[q]);
+		stats_diff_xstats(l, e, o);
 	}
 	if (out != later)
 		memcpy(out->name, later->name, sizeof(out->name));

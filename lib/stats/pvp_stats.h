@@ -46,6 +46,10 @@ extern "C" {
 #define PVP_STATS_L1_OVERHEAD 20
 /** Bytes of FCS: counted in L1/L2 rates when the port does not count it. */
 #define PVP_STATS_FCS_LEN 4
+/** Most chosen xstats per port (see pvp_stats_set_xstats()). */
+#define PVP_STATS_MAX_XSTATS 16
+/** Longest xstat name plus its NUL (RTE_ETH_XSTATS_NAME_SIZE). */
+#define PVP_STATS_XSTAT_NAME_LEN 64
 
 /**
  * The port counters of the DESIGN.md contract, as an X-macro list so the
@@ -186,6 +190,35 @@ uint16_t pvp_stats_nb_ports(const struct pvp_stats *st);
  */
 int pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id);
 
+/**
+ * Choose the extended statistics (xstats) snapshots read from bound
+ * ethdevs. At bind time each name is looked up on the port
+ * (rte_eth_xstats_get_id_by_name()); the ones it has are read by id at
+ * every snapshot and clear, baseline-subtracted like the other counters,
+ * and reported per port in pvp_stats_port_snap::xstats (JSON "xstats").
+ * Names the port does not have are skipped silently.
+ *
+ * They are detail only: they never add to the 8 counters, because the
+ * chosen ones are already inside rte_eth_stats' imissed, rx_nombuf,
+ * ierrors or oerrors on the PMDs that have them (doc/stats.rst has the
+ * list and the exceptions).
+ *
+ * Without a call the default list of pvp_stats_default_xstats applies.
+ * Ports bound already are looked up again, with a fresh baseline for
+ * their xstats.
+ *
+ * @param names
+ *   Names, or NULL for the default list.
+ * @param n
+ *   Number of names, 0..PVP_STATS_MAX_XSTATS (0 with non-NULL @p names:
+ *   read no xstats).
+ * @return 0, or -EINVAL (too many names, an empty or too long name).
+ */
+int pvp_stats_set_xstats(struct pvp_stats *st, const char *const *names, unsigned int n);
+
+/** The default chosen xstats, NULL-terminated (doc/stats.rst says why each). */
+extern const char *const pvp_stats_default_xstats[];
+
 /** Give a port a display name (e.g. "net_null0" or "vhost0"). @return 0 or -EINVAL. */
 int pvp_stats_set_port_name(struct pvp_stats *st, uint16_t port, const char *name);
 
@@ -195,6 +228,12 @@ struct pvp_stats_queue_snap {
 	uint64_t bytes;	  /**< bytes, without FCS */
 	uint64_t dropped; /**< dropped by the application */
 	uint64_t errors;  /**< errors */
+};
+
+/** One chosen xstat of a port in a snapshot, baseline already subtracted. */
+struct pvp_stats_xstat_snap {
+	char name[PVP_STATS_XSTAT_NAME_LEN]; /**< xstat name, as the PMD spells it */
+	uint64_t value;			     /**< count since bind or clear */
 };
 
 /** One port in a snapshot, baseline already subtracted. */
@@ -209,6 +248,9 @@ struct pvp_stats_port_snap {
 	uint16_t nb_txq;		   /**< TX queues in txq[] */
 	struct pvp_stats_queue_snap rxq[PVP_STATS_MAX_QUEUES]; /**< per RX queue */
 	struct pvp_stats_queue_snap txq[PVP_STATS_MAX_QUEUES]; /**< per TX queue */
+	uint16_t nb_xstats;				       /**< entries in xstats[] */
+	/** Chosen xstats the bound ethdev has: detail, not added to c[]. */
+	struct pvp_stats_xstat_snap xstats[PVP_STATS_MAX_XSTATS];
 };
 
 /** A consistent-enough reading of every port at one TSC instant. */
@@ -232,7 +274,7 @@ struct pvp_stats_port_rates {
 
 /**
  * Take a snapshot: sums every queue block of every port, adds the bound
- * ethdev's own counters, subtracts the baseline. Reader side only; safe
+ * ethdev's own counters, reads its chosen xstats, subtracts the baseline. Reader side only; safe
  * while writers run. Takes a reader-side lock, never blocks writers.
  * Every counter of a later snapshot is >= the same counter of an earlier
  * one unless pvp_stats_clear() ran in between. hz is rte_get_tsc_hz(), or,
@@ -284,7 +326,7 @@ json_t *pvp_stats_snap_to_json(const struct pvp_stats_snap *snap);
  * Required: "name", "tsc", "hz", "ports", and in each port "port" (its
  * index in "ports") and the 8 counters. Optional: the port "name",
  * "eth_port_id" (default -1), "rx_missed", "rx_nombuf", "rx_sw_dropped"
- * (default 0), "rxq", "txq" (default none). Unknown members are ignored,
+ * (default 0), "rxq", "txq", "xstats" (default none). Unknown members are ignored,
  * so the stats.get answers of every app (with "streams", "traffic" …)
  * parse as they are.
  *

@@ -77,6 +77,23 @@ fail:
 }
 
 static json_t *
+stats_xstats_to_json(const struct pvp_stats_port_snap *ps)
+{
+	json_t *o = json_object();
+	uint16_t i;
+
+	if (o == NULL)
+		return NULL;
+	for (i = 0; i < RTE_MIN(ps->nb_xstats, PVP_STATS_MAX_XSTATS); i++)
+		if (stats_json_set(o, ps->xstats[i].name, stats_json_u64(ps->xstats[i].value)) !=
+		    0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+static json_t *
 stats_port_to_json(const struct pvp_stats_port_snap *ps, uint16_t port)
 {
 	json_t *o = json_object();
@@ -97,9 +114,10 @@ stats_port_to_json(const struct pvp_stats_port_snap *ps, uint16_t port)
 	    stats_json_set(o, "rxq",
 			   stats_queues_to_json(ps->rxq,
 						RTE_MIN(ps->nb_rxq, PVP_STATS_MAX_QUEUES))) != 0 ||
-	    stats_json_set(
-		    o, "txq",
-		    stats_queues_to_json(ps->txq, RTE_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0)
+	    stats_json_set(o, "txq",
+			   stats_queues_to_json(ps->txq,
+						RTE_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0 ||
+	    stats_json_set(o, "xstats", stats_xstats_to_json(ps)) != 0)
 		goto fail;
 	return o;
 fail:
@@ -274,6 +292,43 @@ stats_queues_from_json(struct stats_parse *ps, const json_t *port, const char *p
 	return 0;
 }
 
+/* Optional "xstats": {name: count}, at most PVP_STATS_MAX_XSTATS members. */
+static int
+stats_xstats_from_json(struct stats_parse *ps, const json_t *port, const char *prefix,
+		       struct pvp_stats_port_snap *out)
+{
+	const json_t *obj = json_object_get(port, "xstats");
+	char path[64], xprefix[80];
+	const char *key;
+	const json_t *v;
+	int rc;
+
+	out->nb_xstats = 0;
+	snprintf(path, sizeof(path), "%sxstats", prefix);
+	if (obj == NULL)
+		return 0;
+	if (!json_is_object(obj))
+		return stats_fail(ps, path, "expected an object, got %s", stats_json_type(obj));
+	if (json_object_size(obj) > PVP_STATS_MAX_XSTATS)
+		return stats_fail(ps, path, "%zu xstats, at most %d", json_object_size(obj),
+				  PVP_STATS_MAX_XSTATS);
+	snprintf(xprefix, sizeof(xprefix), "%s.", path);
+	json_object_foreach((json_t *)(uintptr_t)obj, key, v)
+	{
+		struct pvp_stats_xstat_snap *x = &out->xstats[out->nb_xstats];
+
+		if (key[0] == '\0' || strlen(key) >= sizeof(x->name))
+			return stats_fail(ps, path, "xstat name empty or longer than %zu bytes",
+					  sizeof(x->name) - 1);
+		rc = stats_get_u64(ps, obj, xprefix, key, false, &x->value);
+		if (rc < 0)
+			return rc;
+		strlcpy(x->name, key, sizeof(x->name));
+		out->nb_xstats++;
+	}
+	return 0;
+}
+
 static int
 stats_port_from_json(struct stats_parse *ps, const json_t *o, size_t idx,
 		     struct pvp_stats_port_snap *port)
@@ -327,6 +382,9 @@ stats_port_from_json(struct stats_parse *ps, const json_t *o, size_t idx,
 	if (rc < 0 && rc != -ENOENT)
 		return rc;
 	rc = stats_queues_from_json(ps, o, prefix, "rxq", port->rxq, &port->nb_rxq);
+	if (rc < 0)
+		return rc;
+	rc = stats_xstats_from_json(ps, o, prefix, port);
 	if (rc < 0)
 		return rc;
 	return stats_queues_from_json(ps, o, prefix, "txq", port->txq, &port->nb_txq);

@@ -35,12 +35,18 @@ struct stats_raw_port {
 	uint64_t rx_nombuf; /* rte_eth_stats.rx_nombuf */
 	uint64_t ierrors;   /* rte_eth_stats.ierrors */
 	uint64_t oerrors;   /* rte_eth_stats.oerrors */
+	/* Chosen xstats, in stats_port_meta::xstat_ids order. */
+	uint64_t xstats[PVP_STATS_MAX_XSTATS];
 };
 
 /* Reader-side description of one port. */
 struct stats_port_meta {
 	char name[64];	     /* display name, may be empty */
 	int32_t eth_port_id; /* bound ethdev, or -1 */
+	/* Chosen xstats the bound ethdev has, resolved once at bind. */
+	uint16_t nb_xstats;
+	uint64_t xstat_ids[PVP_STATS_MAX_XSTATS];
+	char xstat_names[PVP_STATS_MAX_XSTATS][PVP_STATS_XSTAT_NAME_LEN];
 };
 
 struct pvp_stats {
@@ -58,6 +64,9 @@ struct pvp_stats {
 	/* Everything below is reader side, under 'lock'. */
 	pthread_mutex_t lock;
 	struct stats_port_meta meta[PVP_STATS_MAX_PORTS];
+	/* xstat names to look up at bind (pvp_stats_set_xstats()). */
+	unsigned int nb_xstat_sel;
+	char xstat_sel[PVP_STATS_MAX_XSTATS][PVP_STATS_XSTAT_NAME_LEN];
 	/* Last ethdev reading that succeeded, reused while a port is closed. */
 	struct stats_raw_port *last;
 	/* Raw values at the last clear; subtracted from every snapshot. */

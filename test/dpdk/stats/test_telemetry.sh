@@ -9,7 +9,11 @@
 #    dpdk-telemetry.py when installed);
 #  - the final totals it prints add up: port 1 tx + tx_dropped == port 0
 #    rx, and equal what the ethdevs counted themselves;
-#  - it stops by itself after --duration, and on SIGTERM.
+#  - it stops by itself after --duration, and on SIGTERM;
+#  - chosen xstats: the default list finds rx_missed_errors and
+#    rx_mbuf_allocation_errors on net_null and they equal rx_missed and
+#    rx_nombuf; a --xstats list is looked up by name (absent names left
+#    out) and read by id, and counts from the bind like the rest.
 
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 
@@ -82,11 +86,12 @@ wait_exit() {
     grep -q '^FINAL ' "$LOG" || { cat "$LOG"; fail "$1: no FINAL line"; }
 }
 
-# check_final NAME [TELEMETRY_JSON]: totals add up and match the ethdevs;
-# every counter read through telemetry before is <= the final one.
+# check_final NAME [TELEMETRY_JSON] [XSTATS]: totals add up and match the
+# ethdevs; every counter read through telemetry before is <= the final
+# one; XSTATS "default" or "chosen" says which xstats to expect.
 check_final() {
     sed -n 's/^FINAL //p' "$LOG" >"$PVP_TMP/$1.final.json"
-    "$PVP_PY" - "$PVP_TMP/$1.final.json" "${2:-}" <<'PYEOF' || { cat "$LOG"; fail "$1: final totals"; }
+    "$PVP_PY" - "$PVP_TMP/$1.final.json" "${2:-}" "${3:-default}" <<'PYEOF' || { cat "$LOG"; fail "$1: final totals"; }
 import json, sys
 final = json.load(open(sys.argv[1]))
 ports = final["stats"]["ports"]
@@ -105,6 +110,21 @@ if eth[0]["ipackets"] != p0["rx_packets"]:
 if eth[1]["opackets"] != p1["tx_packets"]:
     errs.append("ethdev 1 opackets %d != tx_packets %d" % (eth[1]["opackets"], p1["tx_packets"]))
 for p in ports:
+    x = p.get("xstats")
+    if not isinstance(x, dict):
+        errs.append("port %d: no xstats object" % p["port"])
+    elif sys.argv[3] == "default":
+        for name, field in (("rx_missed_errors", "rx_missed"),
+                            ("rx_mbuf_allocation_errors", "rx_nombuf")):
+            if x.get(name) != p[field]:
+                errs.append("port %d: xstat %s %s != %s %d"
+                            % (p["port"], name, x.get(name), field, p[field]))
+    else:
+        if sorted(x) != ["rx_good_packets", "rx_q0_errors", "tx_good_packets"]:
+            errs.append("port %d: xstats %s, expected the 3 net_null has" % (p["port"], x))
+        elif x["rx_good_packets"] != p["rx_packets"] or x["tx_good_packets"] != p["tx_packets"]:
+            errs.append("port %d: xstats %s do not match rx %d / tx %d"
+                        % (p["port"], x, p["rx_packets"], p["tx_packets"]))
     if p["rx_dropped"] != p["rx_missed"] + p["rx_nombuf"] + p["rx_sw_dropped"]:
         errs.append("port %d rx_dropped breakdown" % p["port"])
     if sum(q["packets"] for q in p["rxq"]) != p["rx_packets"]:
@@ -146,5 +166,11 @@ check_final term "$PVP_TMP/tel.json"
 start duration --duration 1
 wait_exit duration
 check_final duration
+
+# 3. A chosen xstats list: net_null has rx_good_packets, tx_good_packets
+# and rx_q0_errors, not no_such_xstat.
+start xstats --duration 1 --xstats rx_good_packets,no_such_xstat,rx_q0_errors,tx_good_packets
+wait_exit xstats
+check_final xstats "" chosen
 
 echo "PASS"

@@ -349,7 +349,46 @@ fill_snap(struct pvp_stats_snap *s, uint64_t base)
 		for (uint16_t q = 0; q < ps->nb_txq; q++)
 			ps->txq[q] = (struct pvp_stats_queue_snap){base * 3 + q, base * 5 + q, q,
 								   base + 13};
+		/* Port p has p chosen xstats, in an order that is not sorted. */
+		ps->nb_xstats = p;
+		for (uint16_t x = 0; x < ps->nb_xstats; x++) {
+			snprintf(ps->xstats[x].name, sizeof(ps->xstats[x].name), "%s_errors",
+				 x == 0 ? "rx_z" : "rx_a");
+			ps->xstats[x].value = base + 100 + x;
+		}
 	}
+}
+
+/* Choosing xstats works without the EAL (nothing is bound, nothing read). */
+static void
+test_set_xstats(void)
+{
+	struct pvp_stats *st = pvp_stats_create("x", 1, 1, 1);
+	const char *names[PVP_STATS_MAX_XSTATS + 1];
+	char longname[PVP_STATS_XSTAT_NAME_LEN + 1];
+	struct pvp_stats_snap *s = calloc(1, sizeof(*s));
+	unsigned int n;
+
+	for (n = 0; n < RTE_DIM(names); n++)
+		names[n] = "rx_crc_errors";
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	for (n = 0; pvp_stats_default_xstats[n] != NULL; n++)
+		;
+	CHECK(n > 0 && n <= PVP_STATS_MAX_XSTATS, "default list fits (%u)", n);
+	CHECK(pvp_stats_set_xstats(st, names, PVP_STATS_MAX_XSTATS) == 0, "max names");
+	CHECK(pvp_stats_set_xstats(st, names, PVP_STATS_MAX_XSTATS + 1) == -EINVAL, "too many");
+	names[1] = "";
+	CHECK(pvp_stats_set_xstats(st, names, 2) == -EINVAL, "empty name");
+	names[1] = longname;
+	CHECK(pvp_stats_set_xstats(st, names, 2) == -EINVAL, "name too long");
+	CHECK(pvp_stats_set_xstats(st, names, 0) == 0, "none");
+	CHECK(pvp_stats_set_xstats(st, NULL, 0) == 0, "back to the default");
+	CHECK(pvp_stats_set_xstats(NULL, NULL, 0) == -EINVAL, "NULL set");
+	CHECK(pvp_stats_snapshot(st, s) == 0 && s->port[0].nb_xstats == 0,
+	      "an unbound port has no xstats");
+	pvp_stats_destroy(st);
+	free(s);
 }
 
 static void
@@ -383,7 +422,17 @@ test_diff(void)
 		CHECK_EQ_U64(d->port[p].txq[1].packets, 750);
 		CHECK_EQ_U64(d->port[p].txq[1].bytes, 1250);
 		CHECK_EQ_U64(d->port[p].txq[1].errors, 250);
+		CHECK_EQ_U64(d->port[p].nb_xstats, p);
+		for (uint16_t x = 0; x < p; x++)
+			CHECK_EQ_U64(d->port[p].xstats[x].value, 250);
 	}
+	CHECK(strcmp(d->port[2].xstats[1].name, "rx_a_errors") == 0, "xstat names kept");
+	/* An xstat the earlier snapshot lacks at that place counts from 0. */
+	snprintf(b->port[2].xstats[1].name, sizeof(b->port[2].xstats[1].name), "rx_new");
+	CHECK(pvp_stats_diff(b, a, d) == 0, "diff, new xstat");
+	CHECK_EQ_U64(d->port[2].xstats[0].value, 250);
+	CHECK_EQ_U64(d->port[2].xstats[1].value, 451);
+	fill_snap(b, 350);
 	/* Backwards (a clear in between): 0, not a wrapped value. */
 	CHECK(pvp_stats_diff(a, b, d) == 0, "reverse diff");
 	CHECK_EQ_U64(d->port[0].c[PVP_STATS_rx_packets], 0);
@@ -477,6 +526,11 @@ check_snap_equal(const struct pvp_stats_snap *a, const struct pvp_stats_snap *b,
 		for (uint16_t q = 0; q < x->nb_txq; q++)
 			CHECK(memcmp(&x->txq[q], &y->txq[q], sizeof(x->txq[q])) == 0,
 			      "%s: port %u txq %u", what, p, q);
+		CHECK(x->nb_xstats == y->nb_xstats, "%s: port %u nb_xstats", what, p);
+		for (uint16_t i = 0; i < x->nb_xstats; i++)
+			CHECK(strcmp(x->xstats[i].name, y->xstats[i].name) == 0 &&
+				      x->xstats[i].value == y->xstats[i].value,
+			      "%s: port %u xstat %u", what, p, i);
 	}
 	/* Everything, padding and unused slots included, is zeroed in both. */
 	CHECK(memcmp(a, b, sizeof(*a)) == 0, "%s: whole struct", what);
@@ -532,7 +586,11 @@ test_json(void)
 	CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(p0, "rxq"), 1),
 						 "bytes")) == 448,
 	      "rxq[1].bytes");
-	CHECK(json_object_size(p0) == 3 + PVP_STATS_NB_COUNTERS + 3 + 2, "no extra members");
+	CHECK(json_object_size(p0) == 3 + PVP_STATS_NB_COUNTERS + 3 + 2 + 1, "no extra members");
+	/* Not bound to an ethdev: the xstats object is there, empty. */
+	CHECK(json_is_object(json_object_get(p0, "xstats")) &&
+		      json_object_size(json_object_get(p0, "xstats")) == 0,
+	      "empty xstats of an unbound port");
 
 	/* Members other apps add are ignored. */
 	json_object_set_new(j, "streams", json_pack("[{s:i}]", "stream", 1));
@@ -621,6 +679,7 @@ main(int argc, char **argv)
 	}
 	test_create();
 	test_clear();
+	test_set_xstats();
 	test_diff();
 	test_rates();
 	test_json();
