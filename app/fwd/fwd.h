@@ -121,6 +121,89 @@ extern uint32_t fwd_seq_clear_req;
 
 /** Account a burst in @p t (the lcore's own table). */
 void fwd_seq_check(struct fwd_seq_table *t, struct rte_mbuf **pkts, uint16_t n);
+
+/** The slot of @p stream in @p t, claimed if new; NULL when the table is full. */
+struct fwd_seq_slot *fwd_seq_lookup(struct fwd_seq_table *t, uint16_t stream);
+
+/**
+ * Sequence accounting of one burst, for engines that do it in their own
+ * per-packet loop: fwd_seq_begin(), fwd_seq_one() per packet,
+ * fwd_seq_end(). A local of the caller: the counters of the current
+ * stream stay in registers and reach the table once per burst.
+ */
+struct fwd_seq_burst {
+	struct fwd_seq_table *t; /**< the lcore's table */
+	struct fwd_seq_slot *s;	 /**< slot of the last signed packet, or NULL */
+	uint64_t rx;		 /**< packets of s not yet added to s->seq.rx */
+	uint64_t dup;		 /**< duplicates of s not yet added to s->seq.dup */
+	uint32_t unsigned_rx;	 /**< packets without a signature */
+	uint32_t untracked;	 /**< signed packets beyond FWD_SEQ_SLOTS streams */
+};
+
+/** Start accounting a burst in @p t. */
+static __rte_always_inline void
+fwd_seq_begin(struct fwd_seq_burst *b, struct fwd_seq_table *t)
+{
+	b->t = t;
+	b->s = t->last;
+	b->rx = 0;
+	b->dup = 0;
+	b->unsigned_rx = 0;
+	b->untracked = 0;
+}
+
+/* Add the pending counts to the current slot (readers load them relaxed). */
+static __rte_always_inline void
+fwd_seq_flush(struct fwd_seq_burst *b)
+{
+	struct pvp_seq *q;
+
+	if (b->s == NULL || (b->rx | b->dup) == 0)
+		return;
+	q = &b->s->seq;
+	__atomic_store_n(&q->rx, q->rx + b->rx, __ATOMIC_RELAXED);
+	__atomic_store_n(&q->dup, q->dup + b->dup, __ATOMIC_RELAXED);
+	b->rx = 0;
+	b->dup = 0;
+}
+
+/** Account one packet of the burst. */
+static __rte_always_inline void
+fwd_seq_one(struct fwd_seq_burst *b, const struct rte_mbuf *m)
+{
+	const struct pvp_sig *sig = pvp_sig_find_inline(m);
+	uint32_t key;
+
+	if (sig == NULL) {
+		b->unsigned_rx++;
+		return;
+	}
+	key = (uint32_t)rte_be_to_cpu_16(sig->stream) + 1;
+	if (unlikely(b->s == NULL || b->s->key != key)) {
+		fwd_seq_flush(b);
+		b->s = fwd_seq_lookup(b->t, (uint16_t)(key - 1));
+		if (b->s == NULL) {
+			b->untracked++;
+			return;
+		}
+	}
+	pvp_seq_update_burst(&b->s->seq, rte_be_to_cpu_32(sig->seq), &b->rx, &b->dup);
+}
+
+/** Publish what the burst counted. */
+static __rte_always_inline void
+fwd_seq_end(struct fwd_seq_burst *b)
+{
+	struct fwd_seq_table *t = b->t;
+
+	fwd_seq_flush(b);
+	t->last = b->s;
+	if (b->unsigned_rx != 0)
+		__atomic_store_n(&t->unsigned_rx, t->unsigned_rx + b->unsigned_rx,
+				 __ATOMIC_RELAXED);
+	if (b->untracked != 0)
+		__atomic_store_n(&t->untracked, t->untracked + b->untracked, __ATOMIC_RELAXED);
+}
 /** Forget every stream if a clear was requested; called by the owning lcore. */
 void fwd_seq_poll_clear(struct fwd_seq_table *t);
 
@@ -152,7 +235,8 @@ struct fwd_lcore {
 } __rte_cache_aligned;
 
 /**
- * Receive one burst on @p fs and publish the RX counters once.
+ * Receive one burst on @p fs and publish the RX counters once; no
+ * --seq-check (the engine calls fwd_seq_one() on every packet itself).
  *
  * @param bytes
  *   Set to the bytes received (the engines keep lengths, so it is also
@@ -160,7 +244,7 @@ struct fwd_lcore {
  * @return packets received.
  */
 static __rte_always_inline uint16_t
-fwd_rx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *bytes)
+fwd_rx_burst_nocheck(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *bytes)
 {
 	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fs->burst);
 	uint64_t b = 0;
@@ -171,9 +255,21 @@ fwd_rx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *bytes)
 	for (i = 0; i < n; i++)
 		b += pkts[i]->pkt_len;
 	pvp_stats_rxq_add(fs->rxs, n, b);
-	if (fs->seq != NULL)
-		fwd_seq_check(fs->seq, pkts, n);
 	*bytes = b;
+	return n;
+}
+
+/**
+ * fwd_rx_burst_nocheck(), then the --seq-check pass over the burst, for
+ * engines that do not account sequences in their own loop.
+ */
+static __rte_always_inline uint16_t
+fwd_rx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	uint16_t n = fwd_rx_burst_nocheck(fs, pkts, bytes);
+
+	if (n != 0 && fs->seq != NULL)
+		fwd_seq_check(fs->seq, pkts, n);
 	return n;
 }
 

@@ -17,8 +17,7 @@
 #include <unistd.h>
 
 #include <rte_byteorder.h>
-#include <rte_ip.h>
-#include <rte_udp.h>
+#include <rte_prefetch.h>
 
 #include "fwd.h"
 
@@ -30,9 +29,8 @@ seq_store(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-/* The slot of @p stream, claimed if new; NULL when the table is full. */
-static struct fwd_seq_slot *
-seq_lookup(struct fwd_seq_table *t, uint16_t stream)
+struct fwd_seq_slot *
+fwd_seq_lookup(struct fwd_seq_table *t, uint16_t stream)
 {
 	uint32_t key = (uint32_t)stream + 1;
 	uint32_t h = stream & (FWD_SEQ_SLOTS - 1);
@@ -53,72 +51,20 @@ seq_lookup(struct fwd_seq_table *t, uint16_t stream)
 	return NULL;
 }
 
-/*
- * The signature of @p m. pvpkit-gen's default packets (untagged IPv4
- * without options, UDP, not VXLAN) are recognised inline, which costs a
- * few compares instead of a full parse; everything else (VLAN, IPv6, TCP,
- * VXLAN, options) goes through pvp_sig_find(), and so does anything the
- * fast path is not sure about; frames that are not IP at all are answered
- * here too. Both give the same answer.
- */
-static inline const struct pvp_sig *
-seq_sig(const struct rte_mbuf *m)
-{
-	const uint32_t sig_off =
-		RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr);
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)p;
-	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eth + 1);
-	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
-	const struct pvp_sig *sig = (const struct pvp_sig *)(udp + 1);
-
-	/* Only IP, bare or behind VLAN tags, can carry one: the rest is
-	 * answered here (pvp_sig_find() would parse it only to say no). */
-	if (m->data_len >= RTE_ETHER_HDR_LEN && eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
-	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
-	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_VLAN) &&
-	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_QINQ) &&
-	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_QINQ1))
-		return NULL;
-	if (m->data_len < sig_off + PVP_SIG_LEN ||
-	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4) || ip->version_ihl != 0x45 ||
-	    ip->next_proto_id != IPPROTO_UDP || udp->dst_port == RTE_BE16(4789) ||
-	    RTE_ETHER_HDR_LEN + (uint32_t)rte_be_to_cpu_16(ip->total_length) > m->data_len ||
-	    rte_be_to_cpu_16(ip->total_length) < sig_off - RTE_ETHER_HDR_LEN + PVP_SIG_LEN)
-		return pvp_sig_find(m);
-	return sig->magic == RTE_BE32(PVP_SIG_MAGIC) ? sig : NULL;
-}
-
 void
 fwd_seq_check(struct fwd_seq_table *t, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint64_t unsigned_rx = 0, untracked = 0;
-	struct fwd_seq_slot *s = t->last;
+	struct fwd_seq_burst b;
 	uint16_t i;
 
+	fwd_seq_begin(&b, t);
 	for (i = 0; i < n; i++) {
-		const struct pvp_sig *sig = seq_sig(pkts[i]);
-		uint16_t stream;
-
-		if (sig == NULL) {
-			unsigned_rx++;
-			continue;
-		}
-		stream = rte_be_to_cpu_16(sig->stream);
-		if (s == NULL || s->key != (uint32_t)stream + 1) {
-			s = seq_lookup(t, stream);
-			if (s == NULL) {
-				untracked++;
-				continue;
-			}
-		}
-		pvp_seq_update(&s->seq, rte_be_to_cpu_32(sig->seq));
+		/* The headers of the next packet load while this one is parsed. */
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		fwd_seq_one(&b, pkts[i]);
 	}
-	t->last = s;
-	if (unsigned_rx != 0)
-		seq_store(&t->unsigned_rx, t->unsigned_rx + unsigned_rx);
-	if (untracked != 0)
-		seq_store(&t->untracked, t->untracked + untracked);
+	fwd_seq_end(&b);
 }
 
 void

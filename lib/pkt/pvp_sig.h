@@ -29,6 +29,10 @@
 
 #include <rte_common.h>
 #include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,8 +52,6 @@ struct pvp_sig {
 	uint32_t tx_ts;	   /**< low 32 bits of TX TSC, host order */
 } __rte_packed;
 
-struct rte_mbuf;
-
 /**
  * Find the signature in a received packet: parses Ethernet, VLAN/QinQ,
  * IPv4/IPv6, UDP/TCP and VXLAN (UDP port 4789, then the inner headers).
@@ -58,6 +60,52 @@ struct rte_mbuf;
  *   packet is too short, not UDP/TCP, or the magic does not match.
  */
 const struct pvp_sig *pvp_sig_find(const struct rte_mbuf *m);
+
+/**
+ * pvp_sig_find() for the packet path: the same answer, with pvpkit-gen's
+ * common frames recognised inline (untagged or single-VLAN IPv4 without
+ * options, not a fragment, UDP but not VXLAN: the signature is at a fixed
+ * offset) and frames that are not IP at all refused inline. Everything
+ * else (IPv6, TCP, QinQ, VXLAN, IP options, truncated headers) goes
+ * through pvp_sig_find().
+ */
+static __rte_always_inline const struct pvp_sig *
+pvp_sig_find_inline(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const uint32_t len = rte_pktmbuf_data_len(m);
+	const uint32_t l4_end = sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr);
+	uint32_t l3 = RTE_ETHER_HDR_LEN;
+	rte_be16_t et;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN))
+		return NULL; /* no parse can find one */
+	et = ((const struct rte_ether_hdr *)p)->ether_type;
+	if (et == RTE_BE16(RTE_ETHER_TYPE_VLAN) && len >= RTE_ETHER_HDR_LEN + 4) {
+		et = ((const struct rte_vlan_hdr *)(p + RTE_ETHER_HDR_LEN))->eth_proto;
+		l3 += 4;
+	}
+	if (likely(et == RTE_BE16(RTE_ETHER_TYPE_IPV4)) && len >= l3 + l4_end + PVP_SIG_LEN) {
+		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + l3);
+		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
+		const struct pvp_sig *sig = (const struct pvp_sig *)(udp + 1);
+		const uint32_t tot = rte_be_to_cpu_16(ip->total_length);
+
+		/* The parser's own checks, for this one layout. */
+		if (likely(ip->version_ihl == 0x45 && ip->next_proto_id == IPPROTO_UDP &&
+			   (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)) == 0 &&
+			   udp->dst_port != RTE_BE16(4789) && l3 + tot <= len &&
+			   tot >= l4_end + PVP_SIG_LEN))
+			return sig->magic == RTE_BE32(PVP_SIG_MAGIC) ? sig : NULL;
+		return pvp_sig_find(m);
+	}
+	/* Only IP, bare or behind VLAN tags, can carry one. */
+	if (et != RTE_BE16(RTE_ETHER_TYPE_IPV4) && et != RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+	    et != RTE_BE16(RTE_ETHER_TYPE_VLAN) && et != RTE_BE16(RTE_ETHER_TYPE_QINQ) &&
+	    et != RTE_BE16(RTE_ETHER_TYPE_QINQ1))
+		return NULL;
+	return pvp_sig_find(m);
+}
 
 /** Size of the duplicate/reorder window of a sequence tracker, in packets. */
 #define PVP_SEQ_WINDOW 4096
@@ -89,6 +137,45 @@ void pvp_seq_init(struct pvp_seq *s);
 
 /** Account one received sequence number. Single writer (the RX lcore). */
 void pvp_seq_update(struct pvp_seq *s, uint32_t seq);
+
+/**
+ * pvp_seq_update() for the packet path, with the two common cases inline:
+ * the next number in order (set its window bit: it was cleared when the
+ * window last moved past it) and a duplicate within the window. The rest
+ * (first packet, gaps, late arrivals) calls pvp_seq_update().
+ *
+ * The inline cases add to @p rx and @p dup instead of s->rx and s->dup:
+ * a caller accounting a burst passes locals and adds them to the tracker
+ * once, which takes a memory round trip per packet off the packet path.
+ * pvp_seq_update() itself still counts in s->rx and s->dup.
+ */
+static __rte_always_inline void
+pvp_seq_update_burst(struct pvp_seq *s, uint32_t seq, uint64_t *rx, uint64_t *dup)
+{
+	const uint32_t i = seq & (PVP_SEQ_WINDOW - 1);
+	const uint64_t bit = UINT64_C(1) << (i & 63);
+	uint64_t *w = &s->window[i >> 6];
+
+	if (likely(seq == s->next && s->started != 0)) {
+		(*rx)++;
+		*w |= bit;
+		s->next = seq + 1;
+		return;
+	}
+	if (s->started != 0 && (uint32_t)(s->next - seq - 1) < PVP_SEQ_WINDOW && (*w & bit) != 0) {
+		(*rx)++;
+		(*dup)++;
+		return;
+	}
+	pvp_seq_update(s, seq);
+}
+
+/** pvp_seq_update() with the common cases inline (pvp_seq_update_burst()). */
+static __rte_always_inline void
+pvp_seq_update_inline(struct pvp_seq *s, uint32_t seq)
+{
+	pvp_seq_update_burst(s, seq, &s->rx, &s->dup);
+}
 
 /**
  * Exact loss at the end of a run: packets @p sent minus unique packets

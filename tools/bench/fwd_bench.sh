@@ -9,6 +9,7 @@
 # tools. Not a test: numbers depend on the machine being quiet.
 #
 #   tools/bench/fwd_bench.sh [-b BUILD_DIR] [-r RUNS] [-d SECONDS] [-w WARMUP] [-s null|sig|vhost|all]
+#                            [-t "TOOL..."]
 #
 # Scenarios:
 #   null   net_null0 rx -> net_null0 tx (loop topology), no peer.
@@ -21,7 +22,7 @@
 #          sink) paired with net_vhost0, the same peer for every tool. The
 #          rate is the guest port's TX.
 # Tools: testpmd-io, testpmd-macswap, fwd-io, fwd-macswap, fwd-macswap-seq
-# (pvpkit-fwd --seq-check).
+# (pvpkit-fwd --seq-check); -t runs only the ones named (quoted, spaces).
 # Each rate is given twice: per wall-clock second (what the issue asks) and
 # per CPU second the forwarding thread (rte-worker-0) actually got, which
 # stays comparable when other processes share the CPU.
@@ -32,14 +33,16 @@ RUNS=3
 DUR=5
 WARM=2
 SCEN=all
-while getopts "b:r:d:w:s:h" o; do
+TOOLS="testpmd-macswap fwd-macswap testpmd-io fwd-io fwd-macswap-seq"
+while getopts "b:r:d:w:s:t:h" o; do
     case $o in
     b) BUILD=$OPTARG ;;
     r) RUNS=$OPTARG ;;
     d) DUR=$OPTARG ;;
     w) WARM=$OPTARG ;;
     s) SCEN=$OPTARG ;;
-    *) sed -n '4,20p' "$0"; exit 2 ;;
+    t) TOOLS=$OPTARG ;;
+    *) sed -n '4,21p' "$0"; exit 2 ;;
     esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -154,7 +157,6 @@ print("%.3f %.3f %.2f" % (j["tx_pps"] / 1e6, j.get("tx_pps_per_cpu", float("nan"
     echo "$rate"
 }
 
-TOOLS="testpmd-macswap fwd-macswap testpmd-io fwd-io fwd-macswap-seq"
 for scen in null sig vhost; do
     [ "$SCEN" = all ] || [ "$SCEN" = "$scen" ] || continue
     if [ "$scen" = sig ]; then
