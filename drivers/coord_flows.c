@@ -8,18 +8,11 @@
  */
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "coord_flows.h"
-
-void
-coord_flow_base_default(struct coord_flow_base *b)
-{
-	b->l2 = COORD_FLOW_BASE_L2;
-	b->l3 = COORD_FLOW_BASE_L3;
-	b->l4 = COORD_FLOW_BASE_L4;
-}
 
 int
 coord_flow_type_matched(const char *type)

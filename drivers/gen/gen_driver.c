@@ -57,7 +57,6 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 	struct coord_ctl_hop *h = hop->priv;
 	const char *type = t->flow_type != NULL ? t->flow_type : h->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
-	struct coord_flow_base base;
 	char why[256];
 	json_t *prof;
 	int m;
@@ -85,8 +84,8 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		ports[0] = 0;
 		n = 1;
 	}
-	coord_flow_base_default(&base);
-	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &base, why, sizeof(why));
+	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &h->flow_base, why,
+				   sizeof(why));
 	if (prof == NULL) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
 		return -EINVAL;
@@ -220,9 +219,30 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	return 0;
 }
 
+/* The app hop, plus "flow_base" (the same member as the ovs hop's). */
+static int
+gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h;
+	char why[128];
+	int ret;
+
+	ret = coord_ctl_hop_open(hop, conf, err, err_len);
+	if (ret < 0)
+		return ret;
+	h = hop->priv;
+	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &h->flow_base, why,
+				  sizeof(why)) < 0) {
+		snprintf(err, err_len, "hop %s: %s", hop->name, why);
+		coord_ctl_hop_close(hop);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",
-	.open = coord_ctl_hop_open,
+	.open = gen_open,
 	.close = coord_ctl_hop_close,
 	.snapshot = coord_ctl_hop_snapshot,
 	.clear = coord_ctl_hop_clear,

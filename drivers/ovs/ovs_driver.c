@@ -124,34 +124,6 @@ ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
 }
 
 static int
-ovs_parse_mac(const char *s, uint64_t *v)
-{
-	unsigned int b[6];
-	int i;
-
-	if (s == NULL ||
-	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
-		return -EINVAL;
-	*v = 0;
-	for (i = 0; i < 6; i++)
-		*v = (*v << 8) | b[i];
-	return 0;
-}
-
-static int
-ovs_parse_ip(const char *s, uint32_t *v)
-{
-	unsigned int b[4];
-	char extra;
-
-	if (s == NULL || sscanf(s, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &extra) != 4 ||
-	    b[0] > 255 || b[1] > 255 || b[2] > 255 || b[3] > 255)
-		return -EINVAL;
-	*v = (b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
-	return 0;
-}
-
-static int
 ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 {
 	const char *db = json_string_value(json_object_get(conf, "db"));
@@ -237,27 +209,17 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 		h->ssh.port = port != NULL ? (unsigned int)json_integer_value(port) : 0;
 	}
 
-	/* The same bases the gen driver's traffic walks (coord_flows.h). */
-	h->l2_base = COORD_FLOW_BASE_L2;
-	h->l3_base = COORD_FLOW_BASE_L3;
-	h->l4_base = COORD_FLOW_BASE_L4;
-	if (fb != NULL) {
-		const json_t *l4 = json_object_get(fb, "l4");
+	/* The same bases, and the same member, as the gen driver's traffic
+	 * (coord_flows.h). */
+	{
+		struct coord_flow_base base;
+		char why[128];
 
-		if (json_object_get(fb, "l2") != NULL &&
-		    ovs_parse_mac(json_string_value(json_object_get(fb, "l2")), &h->l2_base) < 0)
-			return ovs_fail(err, err_len, -EINVAL, "ovs: flow_base.l2: not a MAC");
-		if (json_object_get(fb, "l3") != NULL &&
-		    ovs_parse_ip(json_string_value(json_object_get(fb, "l3")), &h->l3_base) < 0)
-			return ovs_fail(err, err_len, -EINVAL,
-					"ovs: flow_base.l3: not an IPv4 address");
-		if (l4 != NULL) {
-			if (!json_is_integer(l4) || json_integer_value(l4) < 0 ||
-			    json_integer_value(l4) > 65535)
-				return ovs_fail(err, err_len, -EINVAL,
-						"ovs: flow_base.l4: 0..65535");
-			h->l4_base = (unsigned int)json_integer_value(l4);
-		}
+		if (coord_flow_base_parse(fb, &base, why, sizeof(why)) < 0)
+			return ovs_fail(err, err_len, -EINVAL, "ovs: %s", why);
+		h->l2_base = base.l2;
+		h->l3_base = base.l3;
+		h->l4_base = base.l4;
 	}
 	stats = json_string_value(json_object_get(conf, "stats"));
 	if (stats != NULL && strcmp(stats, "ovsdb") != 0 && strcmp(stats, "openflow") != 0)

@@ -273,6 +273,30 @@ main(void)
 	CHECK(json_array_size(res.streams) == 1);
 	json_decref(res.streams);
 
+	/* "flow_base" as in the ovs hop moves the traffic with the rules. */
+	{
+		struct coord_hop moved = {.name = "moved"};
+		struct coord_traffic t3 = {
+			.size = 64, .flows = 4, .duration_s = 1, .flow_type = "l3"};
+		json_error_t je;
+
+		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",
+				    "flow_base", "l3", "192.168.1.0");
+		CHECK(coord_driver_gen.open(&moved, conf, err, sizeof(err)) == 0);
+		json_decref(conf);
+		CHECK(coord_driver_gen.traffic_start(&moved, &t3, err, sizeof(err)) == 0);
+		CHECK(strcmp(json_string_value(json_object_get(loaded_var(0), "min")),
+			     "192.168.1.0") == 0);
+		CHECK(strcmp(json_string_value(json_object_get(loaded_var(0), "max")),
+			     "192.168.1.3") == 0);
+		coord_driver_gen.close(&moved);
+		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",
+				    "flow_base", "l2", "nope");
+		CHECK(coord_driver_gen.open(&moved, conf, err, sizeof(err)) == -EINVAL);
+		CHECK(strstr(err, "flow_base.l2: not a MAC") != NULL);
+		json_decref(conf);
+	}
+
 	/* The app goes away: the next call names the hop as unreachable. */
 	pvp_ctl_server_destroy(srv);
 	ret = coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err));
