@@ -235,6 +235,7 @@ trial_start_all(struct coord_topology *t, const struct coord_trial_conf *c, doub
 		.flows = c->flows,
 		.profile = c->profile,
 		.rate = c->rate,
+		.flow_type = c->flow_type,
 	};
 	struct coord_traffic_result ignored;
 	unsigned int i, n = 0;
