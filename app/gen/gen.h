@@ -39,6 +39,7 @@ extern int gen_logtype;
 #define GEN_BURST	 32	     /* packets per TX/RX burst */
 #define GEN_CACHE_FLOWS	 65536	     /* most flows prebuilt as images ("cache mode") */
 #define GEN_CACHE_BYTES	 (16u << 20) /* most bytes of cached images per wire stream */
+#define GEN_TMPL_POOLS	 4	     /* most templates with a prefilled pool each (IMIX) */
 
 /* Exit status for bad input (one line on stderr). */
 #define GEN_EXIT_USAGE 2
@@ -57,6 +58,8 @@ struct gen_stream {
 	uint16_t hdr_copy;     /* bytes of a cached flow image copied per packet */
 	uint32_t cache_flows;  /* flows prebuilt in the cache, 0: none */
 	bool multi_tmpl;       /* several templates (IMIX, pcap): copy per packet */
+	bool tmpl_pools;       /* multi_tmpl, one flow, <= GEN_TMPL_POOLS templates:
+				* one prefilled pool per template, no copy */
 	bool fast_vars;	       /* vars advanced incrementally (INC/DEC only) */
 	bool fast_inc1;	       /* one 4-byte var, +1 per flow: the --flows shortcut */
 	bool inc1_merge;       /* fast_inc1 whose L4 checksum is the signature's: one update */
@@ -88,6 +91,11 @@ struct gen_wstream {
 	uint16_t port;				   /* generator port index */
 	uint16_t queue;				   /* TX queue */
 	struct rte_mempool *mp;			   /* mbufs pre-filled with the stream's template */
+	struct rte_mempool *tmpl_mp[GEN_TMPL_POOLS]; /* tmpl_pools: template i's pool */
+	struct gen_tmpl_init {
+		struct gen_wstream *w; /* owner */
+		uint16_t tmpl;	       /* template the pool's mbufs hold */
+	} tmpl_init[GEN_TMPL_POOLS];   /* obj_init arguments of tmpl_mp */
 	/* Set by the control side before a run, read by the TX lcore. */
 	double pps;	/* requested, <= 0: unpaced */
 	uint64_t limit; /* packets to send in this run, 0: no limit */

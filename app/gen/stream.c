@@ -65,6 +65,20 @@ gen_ws_obj_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	m->pkt_len = t->len;
 }
 
+/* Fill a new mbuf of a per-template pool with its template (obj_init). */
+static void
+gen_tmpl_obj_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+{
+	const struct gen_tmpl_init *ti = arg;
+	const struct pvp_tmpl *t = &ti->w->st->ps->tmpl[ti->tmpl];
+	struct rte_mbuf *m = obj;
+
+	rte_pktmbuf_init(mp, NULL, obj, idx);
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *), ti->w->tdata[ti->tmpl], t->len);
+	m->data_len = t->len;
+	m->pkt_len = t->len;
+}
+
 /* Bytes that differ between flows of template @p t (from its start). */
 static uint16_t
 gen_hdr_copy(const struct pvp_stream *ps, const struct pvp_tmpl *t)
@@ -110,6 +124,9 @@ gen_ws_free(struct gen_ctx *g, struct gen_wstream *w)
 		return;
 	if (w->mp != NULL && g->nb_retired < RTE_DIM(g->retired))
 		g->retired[g->nb_retired++] = w->mp;
+	for (i = 0; i < GEN_TMPL_POOLS; i++)
+		if (w->tmpl_mp[i] != NULL && g->nb_retired < RTE_DIM(g->retired))
+			g->retired[g->nb_retired++] = w->tmpl_mp[i];
 	if (w->tdata != NULL) {
 		for (i = 0; i < w->st->ps->n_tmpl; i++)
 			rte_free(w->tdata[i]);
@@ -222,17 +239,43 @@ gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t
 	n = g->opt.pool_size;
 	cache = RTE_MIN(512u, n / 2);
 	snprintf(name, sizeof(name), "gen_w%u_%u", gen_pool_gen, wire_id);
-	w->mp = rte_mempool_create(name, n,
-				   sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM +
-					   RTE_ALIGN_CEIL(st->max_len, 64u),
-				   cache, sizeof(struct rte_pktmbuf_pool_private),
-				   rte_pktmbuf_pool_init, NULL, gen_ws_obj_init, w, socket, 0);
+	/* With per-template pools this one only keeps its place: a few mbufs. */
+	w->mp = rte_mempool_create(
+		name, st->tmpl_pools ? 64 : n,
+		sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(st->max_len, 64u),
+		st->tmpl_pools ? 0 : cache, sizeof(struct rte_pktmbuf_pool_private),
+		rte_pktmbuf_pool_init, NULL, gen_ws_obj_init, w, socket, 0);
 	if (w->mp == NULL) {
 		snprintf(err, errlen,
 			 "stream %u: no memory for %u mbufs of %u B (give -m more): %s", ps->id, n,
 			 st->max_len, rte_strerror(rte_errno));
 		gen_ws_free(g, w);
 		return NULL;
+	}
+	/*
+	 * IMIX: one pool per size whose mbufs hold that template from the
+	 * start, so a packet costs what a single-size one does (no copy of
+	 * the template per packet). The pool above stays (unused by TX).
+	 */
+	for (i = 0; st->tmpl_pools && i < ps->n_tmpl; i++) {
+		const struct pvp_tmpl *t = &ps->tmpl[i];
+
+		w->tmpl_init[i].w = w;
+		w->tmpl_init[i].tmpl = (uint16_t)i;
+		snprintf(name, sizeof(name), "gen_t%u_%u_%u", gen_pool_gen, wire_id, i);
+		w->tmpl_mp[i] = rte_mempool_create(name, n,
+						   sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM +
+							   RTE_ALIGN_CEIL(t->len, 64u),
+						   cache, sizeof(struct rte_pktmbuf_pool_private),
+						   rte_pktmbuf_pool_init, NULL, gen_tmpl_obj_init,
+						   &w->tmpl_init[i], socket, 0);
+		if (w->tmpl_mp[i] == NULL) {
+			snprintf(err, errlen,
+				 "stream %u: no memory for %u mbufs of %u B (give -m more): %s",
+				 ps->id, n, t->len, rte_strerror(rte_errno));
+			gen_ws_free(g, w);
+			return NULL;
+		}
 	}
 	gen_ws_reset(w);
 	return w;
@@ -295,6 +338,8 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 		for (i = 0; i < ps->n_tmpl; i++)
 			st->max_len = RTE_MAX(st->max_len, ps->tmpl[i].len);
 		st->multi_tmpl = ps->n_order > 1 || ps->n_tmpl > 1;
+		st->tmpl_pools = st->multi_tmpl && !ps->replay && ps->flows == 1 &&
+				 ps->n_tmpl <= GEN_TMPL_POOLS;
 		per_lcore = (ps->flows + g->opt.tx_cores - 1) / g->opt.tx_cores;
 		if (!st->multi_tmpl && ps->flows > 1) {
 			st->hdr_copy = gen_hdr_copy(ps, &ps->tmpl[0]);

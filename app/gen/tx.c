@@ -14,6 +14,7 @@
  * counted as "late" instead of being sent as one long burst.
  */
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -169,6 +170,43 @@ gen_mbuf_prep(struct rte_mbuf *m, uint64_t rearm, uint16_t len)
 }
 
 /*
+ * Take @p n mbufs for the next packets of a tmpl_pools stream: each from
+ * the pool of the template its place in the size cycle asks for, one bulk
+ * get per template. Returns 0, or -ENOBUFS with nothing taken.
+ */
+static __rte_always_inline int
+gen_ws_get_tmpl(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	const struct pvp_stream *ps = w->st->ps;
+	void *objs[GEN_TMPL_POOLS][GEN_BURST];
+	unsigned int cnt[GEN_TMPL_POOLS] = {0}, pos[GEN_TMPL_POOLS] = {0};
+	uint32_t idx = w->order_idx;
+	unsigned int i, t;
+
+	for (i = 0; i < n; i++) {
+		cnt[ps->order[idx]]++;
+		if (++idx == ps->n_order)
+			idx = 0;
+	}
+	for (t = 0; t < ps->n_tmpl; t++) {
+		if (cnt[t] != 0 && rte_mempool_get_bulk(w->tmpl_mp[t], objs[t], cnt[t]) != 0) {
+			while (t-- > 0)
+				if (cnt[t] != 0)
+					rte_mempool_put_bulk(w->tmpl_mp[t], objs[t], cnt[t]);
+			return -ENOBUFS;
+		}
+	}
+	idx = w->order_idx;
+	for (i = 0; i < n; i++) {
+		t = ps->order[idx];
+		pkts[i] = objs[t][pos[t]++];
+		if (++idx == ps->n_order)
+			idx = 0;
+	}
+	return 0;
+}
+
+/*
  * Build @p n packets of wire stream @p w into @p pkts (taken from its
  * pool). Returns the bytes built.
  */
@@ -182,7 +220,19 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 	uint64_t bytes = 0;
 	unsigned int i, j;
 
-	if (st->multi_tmpl) {
+	if (st->tmpl_pools) {
+		/* Each mbuf already holds its template (gen_ws_get_tmpl()). */
+		for (i = 0; i < n; i++) {
+			const struct pvp_tmpl *t = &ps->tmpl[ps->order[w->order_idx]];
+
+			if (++w->order_idx == ps->n_order)
+				w->order_idx = 0;
+			gen_mbuf_prep(pkts[i], rearm, t->len);
+			if (t->sig_off != 0)
+				gen_stamp(t, rte_pktmbuf_mtod(pkts[i], uint8_t *), seq++, ts);
+			bytes += t->len;
+		}
+	} else if (st->multi_tmpl) {
 		for (i = 0; i < n; i++) {
 			const struct pvp_tmpl *t = &ps->tmpl[ps->order[w->order_idx]];
 			uint8_t *d;
@@ -475,8 +525,12 @@ gen_tx_lcore_main(void *arg)
 			n = gen_ws_budget(tl, w, now, cyc2pkt[i], catchup[i]);
 			if (n == 0)
 				continue;
-			if (rte_mempool_get_bulk(w->mp, (void **)pkts, n) != 0)
-				continue; /* all mbufs in flight: try again later */
+			if (w->st->tmpl_pools) {
+				if (gen_ws_get_tmpl(w, pkts, n) != 0)
+					continue; /* all mbufs in flight: try again later */
+			} else if (rte_mempool_get_bulk(w->mp, (void **)pkts, n) != 0) {
+				continue;
+			}
 			bytes = gen_build(w, pkts, n, rearm, (uint32_t)now);
 			sent = rte_eth_tx_burst(tl->eth_port, tl->queue, pkts, (uint16_t)n);
 			for (tries = 0; sent < n && tries < g->opt.tx_retry; tries++)
@@ -489,7 +543,11 @@ gen_tx_lcore_main(void *arg)
 				/* The tail was not sent: its sequence numbers are reused. */
 				for (k = sent; k < n; k++)
 					ub += pkts[k]->pkt_len;
-				rte_mempool_put_bulk(w->mp, (void **)pkts + sent, n - sent);
+				if (w->st->tmpl_pools)
+					for (k = sent; k < n; k++)
+						rte_mempool_put(pkts[k]->pool, pkts[k]);
+				else
+					rte_mempool_put_bulk(w->mp, (void **)pkts + sent, n - sent);
 				w->seq -= n - sent;
 				bytes -= ub;
 				w->tx.unsent += n - sent;
