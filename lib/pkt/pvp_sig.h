@@ -26,6 +26,7 @@
 #define PVP_SIG_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_byteorder.h>
@@ -80,6 +81,32 @@ pvp_sig_find_inline(const struct rte_mbuf *m)
 
 	if (unlikely(len < RTE_ETHER_HDR_LEN))
 		return NULL; /* no parse can find one */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	/*
+	 * The commonest frame in two masked compares: bytes 12..14 are
+	 * EtherType 0x0800 and version/IHL 0x45, bytes 20..23 hold a zero
+	 * fragment offset and protocol 17 (loaded little endian).
+	 */
+	if (likely(len >= RTE_ETHER_HDR_LEN + l4_end + PVP_SIG_LEN)) {
+		uint64_t a, b;
+
+		memcpy(&a, p + 12, 8);
+		memcpy(&b, p + 20, 8);
+		if (likely((a & 0xffffff) == 0x450008 && (b & 0xff00ff1f) == 0x11000000)) {
+			const uint32_t tot = rte_be_to_cpu_16((uint16_t)(a >> 32));
+			const struct pvp_sig *sig =
+				(const struct pvp_sig *)(p + RTE_ETHER_HDR_LEN + l4_end);
+			const struct rte_udp_hdr *udp =
+				(const struct rte_udp_hdr *)(p + RTE_ETHER_HDR_LEN +
+							     sizeof(struct rte_ipv4_hdr));
+
+			if (likely(udp->dst_port != RTE_BE16(4789) &&
+				   RTE_ETHER_HDR_LEN + tot <= len && tot >= l4_end + PVP_SIG_LEN))
+				return sig->magic == RTE_BE32(PVP_SIG_MAGIC) ? sig : NULL;
+			return pvp_sig_find(m);
+		}
+	}
+#endif
 	et = ((const struct rte_ether_hdr *)p)->ether_type;
 	if (et == RTE_BE16(RTE_ETHER_TYPE_VLAN) && len >= RTE_ETHER_HDR_LEN + 4) {
 		et = ((const struct rte_vlan_hdr *)(p + RTE_ETHER_HDR_LEN))->eth_proto;
