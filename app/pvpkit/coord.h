@@ -83,6 +83,14 @@ int coord_topology_open(struct coord_topology *t, char *err, size_t err_len);
 /** Close the open hops and free. NULL is a no-op. */
 void coord_topology_free(struct coord_topology *t);
 
+/**
+ * Give every opened hop that has install_flows the rule type: vswitches
+ * install and count the rules, the traffic source remembers the type so
+ * that its flows match them. Prints the first failure on stderr.
+ * @return 0, or the failing driver's -errno.
+ */
+int coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
+
 /** What a trial asks for. */
 struct coord_trial_conf {
 	unsigned int size;	/**< frame size with FCS */

@@ -214,27 +214,6 @@ search_usage(FILE *f, bool run)
 		"  --help                this text\n");
 }
 
-static int
-search_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
-{
-	char err[512];
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < t->nb_hops; i++) {
-		struct coord_topo_hop *h = &t->hops[i];
-
-		if (!h->opened || h->hop.driver->install_flows == NULL)
-			continue;
-		ret = h->hop.driver->install_flows(&h->hop, type, flows, err, sizeof(err));
-		if (ret < 0) {
-			fprintf(stderr, "pvpkit: %s\n", err);
-			return ret;
-		}
-	}
-	return 0;
-}
-
 /* One search at one point. @return 0, 1 (a trial failed) or -errno. */
 static int
 search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int size,
@@ -262,7 +241,7 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (o->flow_type != NULL && search_install_flows(t, o->flow_type, flows) < 0)
+	if (o->flow_type != NULL && coord_install_flows(t, o->flow_type, flows) < 0)
 		return 1;
 	s = pvp_search_create(&o->p);
 	if (s == NULL) {

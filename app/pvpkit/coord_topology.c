@@ -315,3 +315,24 @@ coord_topology_free(struct coord_topology *t)
 	json_decref(t->root);
 	free(t);
 }
+
+int
+coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
+{
+	char err[512];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < t->nb_hops; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+
+		if (!h->opened || h->hop.driver->install_flows == NULL)
+			continue;
+		ret = h->hop.driver->install_flows(&h->hop, type, flows, err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "pvpkit: %s\n", err);
+			return ret;
+		}
+	}
+	return 0;
+}

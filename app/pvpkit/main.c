@@ -176,32 +176,6 @@ enum {
 	OPT_HELP,
 };
 
-/*
- * Every hop that has install_flows gets the rule type: vswitches install
- * and count the rules, the traffic source remembers it so that its
- * flows match them.
- */
-static int
-trial_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
-{
-	char err[512];
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < t->nb_hops; i++) {
-		struct coord_topo_hop *h = &t->hops[i];
-
-		if (!h->opened || h->hop.driver->install_flows == NULL)
-			continue;
-		ret = h->hop.driver->install_flows(&h->hop, type, flows, err, sizeof(err));
-		if (ret < 0) {
-			fprintf(stderr, "pvpkit: %s\n", err);
-			return ret;
-		}
-	}
-	return 0;
-}
-
 static int
 cmd_trial(int argc, char **argv)
 {
@@ -317,7 +291,7 @@ cmd_trial(int argc, char **argv)
 		return 1;
 	}
 	if (c.flow_type != NULL &&
-	    trial_install_flows(t, c.flow_type, flow_rules != 0 ? flow_rules : c.flows) < 0) {
+	    coord_install_flows(t, c.flow_type, flow_rules != 0 ? flow_rules : c.flows) < 0) {
 		coord_topology_free(t);
 		return 1;
 	}
