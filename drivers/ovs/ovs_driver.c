@@ -63,13 +63,12 @@ struct ovs_hop {
 	long ofport[COORD_MAX_PORTS];	 /* OpenFlow port numbers, -1 unknown */
 };
 
-/* Names that reach ovs-ofctl/ovs-appctl arguments: keep them to what OVS
- * itself allows in port and bridge names, minus anything a shell or the
- * flow syntax would read specially. */
 static int ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len);
 
+/* A non-empty word of letters, digits and the characters in @extra, not
+ * starting with '-' (it would read as an option). */
 static bool
-ovs_name_ok(const char *s)
+ovs_word_ok(const char *s, const char *extra)
 {
 	size_t i;
 
@@ -79,28 +78,26 @@ ovs_name_ok(const char *s)
 		char c = s[i];
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '_' || c == '-' || c == '.'))
+		      strchr(extra, c) != NULL))
 			return false;
 	}
 	return true;
+}
+
+/* Names that reach ovs-ofctl/ovs-appctl arguments: keep them to what OVS
+ * itself allows in port and bridge names, minus anything a shell or the
+ * flow syntax would read specially. */
+static bool
+ovs_name_ok(const char *s)
+{
+	return ovs_word_ok(s, "_-.");
 }
 
 /* Host names, IPv4 and IPv6 addresses. */
 static bool
 ovs_host_ok(const char *s)
 {
-	size_t i;
-
-	if (s == NULL || s[0] == '\0' || s[0] == '-')
-		return false;
-	for (i = 0; s[i] != '\0'; i++) {
-		char c = s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '-' || c == '.' || c == ':'))
-			return false;
-	}
-	return true;
+	return ovs_word_ok(s, "-.:");
 }
 
 static bool
