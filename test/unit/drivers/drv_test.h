@@ -11,9 +11,13 @@
 #ifndef DRV_TEST_H
 #define DRV_TEST_H
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 static int drv_failures;
 static const char *drv_case = "";
@@ -62,6 +66,40 @@ drv_load(const char *name, size_t *len)
 	if (len != NULL)
 		*len = (size_t)n;
 	return buf;
+}
+
+/*
+ * Listen on a unix socket of @type (SOCK_STREAM, SOCK_SEQPACKET) at @path,
+ * replacing a stale file, for a fake server; exits the test on failure.
+ */
+static inline int
+drv_listen_unix(const char *path, int type, const char *who)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	int fd;
+
+	unlink(path);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+	fd = socket(AF_UNIX, type, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 || listen(fd, 4) < 0) {
+		perror(who);
+		exit(1);
+	}
+	return fd;
+}
+
+/*
+ * One connection of a fake server's accept loop: waits at most 100 ms so
+ * the loop can see its stop flag. @return the connected fd, or -1.
+ */
+static inline int
+drv_accept(int lfd)
+{
+	struct pollfd p = {.fd = lfd, .events = POLLIN};
+
+	if (poll(&p, 1, 100) <= 0)
+		return -1;
+	return accept(lfd, NULL, NULL);
 }
 
 #endif /* DRV_TEST_H */

@@ -251,12 +251,8 @@ fake_thread(void *arg)
 	struct fake_ovsdb *f = arg;
 
 	while (!f->stop) {
-		struct pollfd p = {.fd = f->lfd, .events = POLLIN};
-		int fd;
+		int fd = drv_accept(f->lfd);
 
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		fd = accept(f->lfd, NULL, NULL);
 		if (fd < 0)
 			continue;
 		fake_conn(f, fd);
@@ -268,7 +264,6 @@ fake_thread(void *arg)
 static void
 fake_start(struct fake_ovsdb *f, enum fake_mode mode, const char *dir)
 {
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	json_t *rec;
 	char *text;
 
@@ -281,14 +276,7 @@ fake_start(struct fake_ovsdb *f, enum fake_mode mode, const char *dir)
 		json_object_get(json_array_get(json_object_get(rec, "result"), 0), "rows"));
 	json_decref(rec);
 	snprintf(f->path, sizeof(f->path), "%s/db.sock", dir);
-	unlink(f->path);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", f->path);
-	f->lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
-	    listen(f->lfd, 4) < 0) {
-		perror("fake ovsdb");
-		exit(1);
-	}
+	f->lfd = drv_listen_unix(f->path, SOCK_STREAM, "fake ovsdb");
 	pthread_create(&f->thr, NULL, fake_thread, f);
 }
 
@@ -618,14 +606,10 @@ of_thread(void *arg)
 					    0, 0,  0, 0,  0, 40, 0, 0, 0, 0, 0, 1};
 
 	while (!f->stop) {
-		struct pollfd p = {.fd = f->lfd, .events = POLLIN};
+		int fd = drv_accept(f->lfd);
 		uint8_t req[32];
 		size_t got = 0;
-		int fd;
 
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		fd = accept(f->lfd, NULL, NULL);
 		if (fd < 0)
 			continue;
 		/* hello (8) + multipart request (24) */
@@ -653,20 +637,11 @@ of_thread(void *arg)
 static void
 of_start(struct of_fake *f, enum of_mode mode, const char *dir)
 {
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-
 	memset(f, 0, sizeof(*f));
 	f->mode = mode;
 	f->reply = drv_load("ofp14-port-stats-reply.bin", &f->reply_len);
 	snprintf(f->path, sizeof(f->path), "%s/br-pvp.mgmt", dir);
-	unlink(f->path);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", f->path);
-	f->lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
-	    listen(f->lfd, 4) < 0) {
-		perror("fake OpenFlow");
-		exit(1);
-	}
+	f->lfd = drv_listen_unix(f->path, SOCK_STREAM, "fake OpenFlow");
 	pthread_create(&f->thr, NULL, of_thread, f);
 }
 

@@ -96,12 +96,8 @@ tfake_thread(void *arg)
 	struct tfake *f = arg;
 
 	while (!f->stop) {
-		struct pollfd p = {.fd = f->lfd, .events = POLLIN};
-		int fd;
+		int fd = drv_accept(f->lfd);
 
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		fd = accept(f->lfd, NULL, NULL);
 		if (fd < 0)
 			continue;
 		tfake_conn(f, fd);
@@ -113,7 +109,6 @@ tfake_thread(void *arg)
 static void
 tfake_start(struct tfake *f, enum tfake_mode mode, const char *dir)
 {
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	char *nl;
 
 	memset(f, 0, sizeof(*f));
@@ -130,14 +125,7 @@ tfake_start(struct tfake *f, enum tfake_mode mode, const char *dir)
 			*nl = '\0';
 	}
 	snprintf(f->path, sizeof(f->path), "%s/dpdk_telemetry.v2", dir);
-	unlink(f->path);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", f->path);
-	f->lfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
-	    listen(f->lfd, 4) < 0) {
-		perror("fake telemetry");
-		exit(1);
-	}
+	f->lfd = drv_listen_unix(f->path, SOCK_SEQPACKET, "fake telemetry");
 	pthread_create(&f->thr, NULL, tfake_thread, f);
 }
 
