@@ -44,6 +44,7 @@ enum {
 	OPT_DRAIN_MS,
 	OPT_CATCHUP_US,
 	OPT_TX_RETRY,
+	OPT_TX_FULL,
 	OPT_QUIET,
 	OPT_NO_RX,
 	OPT_TXD,
@@ -79,6 +80,7 @@ static const struct option gen_long_opts[] = {
 	{"drain-ms", required_argument, NULL, OPT_DRAIN_MS},
 	{"catchup-us", required_argument, NULL, OPT_CATCHUP_US},
 	{"tx-retry", required_argument, NULL, OPT_TX_RETRY},
+	{"tx-full", required_argument, NULL, OPT_TX_FULL},
 	{"quiet", no_argument, NULL, OPT_QUIET},
 	{"no-rx", no_argument, NULL, OPT_NO_RX},
 	{"txd", required_argument, NULL, OPT_TXD},
@@ -138,6 +140,10 @@ gen_usage(const char *prog)
 	       "  --idle-sleep US    sleep when idle / between bursts (shared CPUs)\n"
 	       "  --catchup-us US    most backlog the pacer makes up after a stall (default 2000)\n"
 	       "  --tx-retry N       extra tries when the TX queue is full (default 0)\n"
+	       "  --tx-full MODE     what a full TX queue does to the rest of a burst:\n"
+	       "                     retry (default: sent later, a generator limit) or\n"
+	       "                     drop (given up, counted unsent and lost: for a TX\n"
+	       "                     ring that is the peer's RX ring, virtio-user/memif)\n"
 	       "Output and control:\n"
 	       "  --json FILE        write the summary as JSON\n"
 	       "  --stats-period N   print rates every N seconds\n"
@@ -295,6 +301,14 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 			break;
 		case OPT_TX_RETRY:
 			o->tx_retry = (uint32_t)gen_parse_u64("tx-retry", optarg, 0, 1000000);
+			break;
+		case OPT_TX_FULL:
+			if (strcmp(optarg, "drop") == 0)
+				o->tx_full_drop = true;
+			else if (strcmp(optarg, "retry") == 0)
+				o->tx_full_drop = false;
+			else
+				gen_die("--tx-full: '%s' is not retry or drop", optarg);
 			break;
 		case OPT_QUIET:
 			o->quiet = true;

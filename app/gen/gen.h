@@ -75,7 +75,8 @@ struct gen_var_state {
 struct gen_ws_tx {
 	uint64_t packets; /* sent (accepted by the PMD) */
 	uint64_t bytes;	  /* bytes sent, without FCS */
-	uint64_t unsent;  /* built but not accepted: TX queue full */
+	uint64_t unsent;  /* built but not accepted: TX queue full (with
+			   * --tx-full drop: offered and refused by the peer) */
 	uint64_t late;	  /* pacing slots given up after a stall (catch-up bound) */
 } __rte_cache_aligned;
 
@@ -190,6 +191,10 @@ struct gen_opts {
 	uint32_t drain_ms;	/* wait for in-flight RX after TX stops */
 	uint32_t catchup_us;	/* most backlog the pacer makes up after a stall */
 	uint32_t tx_retry;	/* extra tx_burst tries before a packet is unsent */
+	bool tx_full_drop;	/* --tx-full drop: unsent packets are given up, their
+				 * sequence numbers and pacing slots spent (the TX
+				 * ring is the peer's RX ring: a full ring is the
+				 * peer's loss, not the generator's limit) */
 	bool quiet;		/* no summary table */
 	bool no_rx;		/* do not start the RX engine */
 	uint32_t nb_txd;	/* TX descriptors */

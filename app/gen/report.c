@@ -79,6 +79,19 @@ gen_run_limited(struct gen_ctx *g, uint64_t sent, uint64_t asked, double elapsed
 	       elapsed;
 }
 
+/*
+ * Packets wire stream @p i offered since the last clear: those the port
+ * took, and with --tx-full drop also those it refused, whose sequence
+ * numbers were spent (the receiver counts them lost).
+ */
+static uint64_t
+gen_ws_offered(const struct gen_ctx *g, uint16_t i)
+{
+	const struct gen_ws_tx *tx = &g->ws[i]->tx, *base = &g->tx_base[i];
+
+	return tx->packets - base->packets + (g->opt.tx_full_drop ? tx->unsent - base->unsent : 0);
+}
+
 static json_t *
 gen_traffic_json(struct gen_ctx *g)
 {
@@ -95,9 +108,10 @@ gen_traffic_json(struct gen_ctx *g)
 	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
 	asked = gen_run_asked(g);
 	pvp_rate_format(&g->rate, rs, sizeof(rs));
-	return json_pack("{s:b,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:f,s:b}", "running", g->running, "rate",
-			 rs, "requested_pps", g->requested_pps, "achieved_pps", achieved,
-			 "tx_packets", (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
+	return json_pack("{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:f,s:b}", "running", g->running,
+			 "tx_full", g->opt.tx_full_drop ? "drop" : "retry", "rate", rs,
+			 "requested_pps", g->requested_pps, "achieved_pps", achieved, "tx_packets",
+			 (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
 			 (json_int_t)unsent, "tx_late", (json_int_t)late, "elapsed_s", elapsed,
 			 "generator_limited", gen_run_limited(g, sent, asked, elapsed));
 }
@@ -113,21 +127,23 @@ gen_streams_json(struct gen_ctx *g)
 		struct pvp_lat_summary l;
 		struct pvp_seq seq;
 		uint64_t rx_bytes, tx = w->tx.packets - g->tx_base[i].packets;
+		uint64_t offered = gen_ws_offered(g, i);
 
 		gen_rx_read(g, i, &seq, &l, &rx_bytes);
 		json_array_append_new(
 			arr,
-			json_pack("{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+			json_pack("{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
 				  "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
 				  "stream", w->wire_id, "name", w->st->ps->name, "port", w->port,
 				  "queue", w->queue, "tx_packets", (json_int_t)tx, "tx_bytes",
 				  (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
-				  (json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "rx_packets",
-				  (json_int_t)seq.rx, "rx_bytes", (json_int_t)rx_bytes, "lost",
-				  (json_int_t)pvp_seq_lost(&seq, tx), "dup", (json_int_t)seq.dup,
-				  "ooo", (json_int_t)seq.ooo, "gaps", (json_int_t)seq.gaps,
-				  "latency_ns", "count", (json_int_t)l.count, "min",
-				  (json_int_t)l.min, "avg", (json_int_t)l.avg, "max",
+				  (json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "tx_offered",
+				  (json_int_t)offered, "rx_packets", (json_int_t)seq.rx, "rx_bytes",
+				  (json_int_t)rx_bytes, "lost",
+				  (json_int_t)pvp_seq_lost(&seq, offered), "dup",
+				  (json_int_t)seq.dup, "ooo", (json_int_t)seq.ooo, "gaps",
+				  (json_int_t)seq.gaps, "latency_ns", "count", (json_int_t)l.count,
+				  "min", (json_int_t)l.min, "avg", (json_int_t)l.avg, "max",
 				  (json_int_t)l.max, "p50", (json_int_t)l.p50, "p90",
 				  (json_int_t)l.p90, "p99", (json_int_t)l.p99, "p99_9",
 				  (json_int_t)l.p99_9, "jitter", (json_int_t)l.jitter));
@@ -223,7 +239,7 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 		"rx", "lost", "dup", "ooo", "lat_min_us", "lat_avg_us", "lat_p99_us", "lat_max_us");
 	for (i = 0; i < g->nb_ws; i++) {
 		const struct gen_wstream *w = g->ws[i];
-		uint64_t tx = w->tx.packets - g->tx_base[i].packets, rxb;
+		uint64_t tx = gen_ws_offered(g, i), rxb;
 		struct pvp_lat_summary l;
 		struct pvp_seq seq;
 

@@ -516,7 +516,7 @@ gen_tx_lcore_main(void *arg)
 		prev_tsc = now;
 		for (i = 0; i < tl->nb_ws; i++) {
 			struct gen_wstream *w = tl->ws[i];
-			unsigned int n, sent, tries;
+			unsigned int n, sent, offered, tries;
 			uint64_t bytes;
 
 			if (w->done)
@@ -536,11 +536,11 @@ gen_tx_lcore_main(void *arg)
 			for (tries = 0; sent < n && tries < g->opt.tx_retry; tries++)
 				sent += rte_eth_tx_burst(tl->eth_port, tl->queue, pkts + sent,
 							 (uint16_t)(n - sent));
+			offered = sent;
 			if (unlikely(sent < n)) {
 				unsigned int k;
 				uint64_t ub = 0;
 
-				/* The tail was not sent: its sequence numbers are reused. */
 				for (k = sent; k < n; k++)
 					ub += pkts[k]->pkt_len;
 				if (w->st->tmpl_pools)
@@ -548,12 +548,21 @@ gen_tx_lcore_main(void *arg)
 						rte_mempool_put(pkts[k]->pool, pkts[k]);
 				else
 					rte_mempool_put_bulk(w->mp, (void **)pkts + sent, n - sent);
-				w->seq -= n - sent;
+				/*
+				 * retry: the tail's sequence numbers and pacing
+				 * slots are used again by the next burst. drop:
+				 * they are spent, so the receiver sees a gap
+				 * and the offered rate is kept.
+				 */
+				if (g->opt.tx_full_drop)
+					offered = n;
+				else
+					w->seq -= n - sent;
 				bytes -= ub;
 				w->tx.unsent += n - sent;
 			}
-			w->sent_run += sent;
-			w->burst_sent += sent;
+			w->sent_run += offered;
+			w->burst_sent += offered;
 			w->tx.packets += sent;
 			w->tx.bytes += bytes;
 			pvp_stats_txq_add(tl->stq, sent, bytes, n - sent);
