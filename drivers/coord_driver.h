@@ -39,16 +39,24 @@ struct coord_reason {
 
 /** The DESIGN.md counters of one port of a hop. */
 struct coord_port {
-	char name[64];		 /**< port name as in the topology file */
-	uint64_t rx_packets;	 /**< packets received */
-	uint64_t rx_bytes;	 /**< bytes received */
-	uint64_t tx_packets;	 /**< packets sent */
-	uint64_t tx_bytes;	 /**< bytes sent */
-	uint64_t rx_dropped;	 /**< dropped on receive (missed + no-mbuf + policing ...) */
-	uint64_t tx_dropped;	 /**< dropped on send (queue full ...) */
-	uint64_t rx_errors;	 /**< receive errors */
-	uint64_t tx_errors;	 /**< send errors */
-	unsigned int nb_reasons; /**< entries in reasons[] */
+	char name[64];	     /**< port name as in the topology file */
+	uint64_t rx_packets; /**< packets received */
+	uint64_t rx_bytes;   /**< bytes received */
+	uint64_t tx_packets; /**< packets sent */
+	uint64_t tx_bytes;   /**< bytes sent */
+	uint64_t rx_dropped; /**< dropped on receive (missed + no-mbuf + policing ...) */
+	uint64_t tx_dropped; /**< dropped on send (queue full ...) */
+	uint64_t rx_errors;  /**< receive errors */
+	uint64_t tx_errors;  /**< send errors */
+	/**
+	 * tx_dropped are packets the next hop refused: the TX ring is the
+	 * peer's RX ring (virtio-user, memif) and the sender gave them up
+	 * (pvpkit-gen --tx-full drop). They count as sent at this point and
+	 * as the next hop's loss on receive ("rx_ring_full"), as rx_missed
+	 * would on a NIC.
+	 */
+	bool tx_refused_by_peer;
+	unsigned int nb_reasons;			/**< entries in reasons[] */
 	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drops by reason */
 };
 

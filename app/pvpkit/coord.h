@@ -111,6 +111,9 @@ struct coord_point_result {
 	uint64_t packets;	 /**< counted at this point during the trial */
 	int64_t lost;		 /**< previous point's packets - this one's (0 at the first) */
 	uint64_t drop;		 /**< drops this hop counted at this point */
+	uint64_t refused;	 /**< tx point: packets the next hop refused,
+				  *   included in packets (coord_port's
+				  *   tx_refused_by_peer) */
 	unsigned int nb_reasons; /**< entries in reasons[] */
 	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drop by reason, non-zero */
 	int owner;	      /**< hop the attributed loss belongs to, or -1 */

@@ -56,7 +56,10 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 	fprintf(f, "  Packets %-*s: %14s", width, pt->label,
 		coord_fmt_count((int64_t)pr->packets, a, sizeof(a)));
 	if (first) {
-		if (pr->drop > 0)
+		if (pr->refused > 0)
+			fprintf(f, "  [Refused by the next hop %s]",
+				coord_fmt_count((int64_t)pr->refused, a, sizeof(a)));
+		else if (pr->drop > 0)
 			fprintf(f, "  [Not sent %s]",
 				coord_fmt_count((int64_t)pr->drop, a, sizeof(a)));
 		fputc('\n', f);
@@ -170,6 +173,8 @@ table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 		      (json_int_t)pr->lost, "drop", (json_int_t)pr->drop, "drop_reasons", reasons,
 		      "attributed", (json_int_t)pr->attributed, "unattributed",
 		      (json_int_t)pr->unattributed);
+	if (o != NULL && pr->refused != 0)
+		json_object_set_new(o, "refused", json_integer((json_int_t)pr->refused));
 	if (o != NULL)
 		json_object_set_new(o, "owner",
 				    pr->owner >= 0 ? json_string(t->hops[pr->owner].hop.name)

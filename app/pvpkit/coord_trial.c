@@ -334,6 +334,23 @@ trial_point_drops(const struct coord_port *a, const struct coord_port *b, bool t
 	}
 }
 
+/* Count @p value more under reason @p name at a point. */
+static void
+trial_add_reason(struct coord_point_result *pr, const char *name, uint64_t value)
+{
+	unsigned int i;
+
+	for (i = 0; i < pr->nb_reasons; i++)
+		if (strcmp(pr->reasons[i].name, name) == 0) {
+			pr->reasons[i].value += value;
+			return;
+		}
+	if (pr->nb_reasons >= COORD_MAX_REASONS)
+		return;
+	snprintf(pr->reasons[pr->nb_reasons].name, sizeof(pr->reasons[0].name), "%s", name);
+	pr->reasons[pr->nb_reasons++].value = value;
+}
+
 void
 coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		const struct coord_snap *after, struct coord_trial_result *r)
@@ -362,9 +379,20 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 					     : trial_u64_diff(a->rx_packets, b->rx_packets);
 			trial_point_drops(a, b, pt->tx, pr);
 			pr->owner = -1;
+			pr->refused = 0;
+			if (pt->tx && a->tx_refused_by_peer) {
+				/* Offered, then refused by the next hop: sent here. */
+				pr->refused = pr->drop;
+				pr->packets += pr->refused;
+			}
 			if (k == 0)
 				continue;
 			prev = &ch->points[k - 1];
+			if (!pt->tx && cr->pt[k - 1].refused != 0) {
+				/* The receiver's ring was full: its drop. */
+				pr->drop += cr->pt[k - 1].refused;
+				trial_add_reason(pr, "rx_ring_full", cr->pt[k - 1].refused);
+			}
 			pr->lost = (int64_t)cr->pt[k - 1].packets - (int64_t)pr->packets;
 			if (prev->hop == pt->hop && !prev->tx && pt->tx) {
 				/* In one side, out the other: the hop lost it. */

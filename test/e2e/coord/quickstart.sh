@@ -6,7 +6,7 @@
 # the CSV parses (rows flow counts, columns sizes), the plots exist and
 # are not empty pictures, every trial in the JSONL reconciles (hop losses
 # + unattributed == tx - rx), the final per-hop table was printed and the
-# testbed is down afterwards.
+# testbed is down afterwards, and every point found an NDR and a PDR.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
 
@@ -48,6 +48,10 @@ for goal in ("ndr", "pdr"):
     for r in body:
         if len(r) != len(sizes) + 1 or any(v and float(v) <= 0 for v in r[1:]):
             bad("%s.csv row %s" % (goal, r))
+        # The vswitch's refused packets are its loss, not a generator
+        # limit (--tx-full drop): every point must find a rate.
+        if any(not v for v in r[1:]):
+            bad("%s.csv row %s: no %s found" % (goal, r, goal.upper()))
     print("# %s.csv: %d x %d" % (goal, len(body), len(sizes)))
 for name in ("throughput_ndr", "throughput_pdr", "loss_per_hop"):
     for ext in ("png", "svg"):

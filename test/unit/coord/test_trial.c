@@ -175,6 +175,7 @@ static const char pvp_topology[] =
 struct mock_port_counts {
 	uint64_t rx, rx_drop, tx, tx_drop;
 	const char *rx_reason, *tx_reason;
+	bool refused; /* tx_drop are packets the next hop refused */
 };
 
 static void
@@ -189,6 +190,7 @@ mock_set_port(struct coord_snap *s, unsigned int i, const char *name,
 	p->tx_packets = base + c->tx;
 	p->rx_dropped = base + c->rx_drop;
 	p->tx_dropped = base + c->tx_drop;
+	p->tx_refused_by_peer = c->refused;
 	if (c->rx_reason != NULL) {
 		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
 			 c->rx_reason);
@@ -321,6 +323,35 @@ test_drop_at_vswitch(void)
 	CHECK(r.chain[0].pt[2].nb_reasons == 1 &&
 	      strcmp(r.chain[0].pt[2].reasons[0].name, "ovs_tx_failure_drops") == 0 &&
 	      r.chain[0].pt[2].reasons[0].value == 100);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/*
+ * The tester offered 1050; the vswitch's RX ring refused 50 of them
+ * (pvpkit-gen --tx-full drop on virtio-user): they are tester TX and the
+ * vswitch's loss on receive, as rx_missed would be on a NIC.
+ */
+static void
+test_refused_by_peer(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .tx_drop = 50, .refused = true, .rx = 1000};
+	struct mock_port_counts pass = {.rx = 1000, .tx = 1000};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256];
+
+	mock_scenario(&p0, &pass, &pass, &pass);
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.tx_packets == 1050 && r.rx_packets == 1000);
+	CHECK(r.chain[0].pt[0].packets == 1050 && r.chain[0].pt[0].refused == 50);
+	CHECK(r.chain[0].pt[1].lost == 50 && r.chain[0].pt[1].drop == 50);
+	CHECK(r.chain[0].pt[1].owner == 1 && r.chain[0].pt[1].attributed == 50);
+	CHECK(r.chain[0].pt[1].nb_reasons == 1 &&
+	      strcmp(r.chain[0].pt[1].reasons[0].name, "rx_ring_full") == 0 &&
+	      r.chain[0].pt[1].reasons[0].value == 50);
+	CHECK(r.hop_lost[0] == 0 && r.hop_lost[1] == 50 && r.hop_lost[2] == 0);
+	CHECK(r.unattributed == 0 && r.reconciled);
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
 }
@@ -508,6 +539,7 @@ main(void)
 {
 	test_zero_loss();
 	test_drop_at_vswitch();
+	test_refused_by_peer();
 	test_uncounted_inside_hop();
 	test_receiver_drop_and_unattributed();
 	test_generator_limited();
