@@ -135,15 +135,15 @@ say "search: NDR and PDR 0.1 % at sizes $sizes x flows $flows"
 say "  rates $min_rate..$max_rate, width $width, trials ${initial} s first," \
 	"${final} s final, at most $max_time trial-seconds per search"
 say "  every trial with its per-hop table: $out/run.log"
-# The full log keeps every trial's table; the terminal shows one line
-# per trial and the searches' results.
+# The full log keeps every trial's table; the terminal shows the progress line
+# of every trial (point, rate, loss, time left) and the searches' results.
 rc=0
 "$pvpkit" run --sizes "$sizes" --flows "$flows" --max-rate "$max_rate" \
 	--min-rate "$min_rate" --goal ndr --goal pdr=0.1% --width "$width" \
 	--initial-duration "$initial" --final-duration "$final" --max-time "$max_time" \
 	--out "$out" >"$out/run.log" 2>&1 &
 run_pid=$!
-tail -n +1 --pid=$run_pid -f "$out/run.log" | grep --line-buffered -E '^(==|--|   [a-z]|report: .*csv)' || true
+tail -n +1 --pid=$run_pid -f "$out/run.log" | grep --line-buffered -E '^(==|progress:|   [a-z]|report: .*csv)' || true
 wait $run_pid || rc=$?
 
 echo

@@ -26,6 +26,7 @@
 
 #include "coord.h"
 #include "coord_cmd.h"
+#include "coord_progress.h"
 #include "coord_report.h"
 #include "pvp_search.h"
 
@@ -40,8 +41,9 @@ struct cmd_search_opts {
 	const char *flow_type;	    /**< OpenFlow rule type for install_flows, or NULL */
 	struct pvp_search_params p; /**< the search's parameters */
 	double quiet_timeout_s;
-	bool tables;	  /**< print every trial's per-hop table */
-	bool goals_given; /**< --goal seen: replace the default */
+	bool tables;			/**< print every trial's per-hop table */
+	struct coord_progress progress; /**< the live progress line */
+	bool goals_given;		/**< --goal seen: replace the default */
 };
 
 static int __attribute__((format(printf, 1, 2))) cmd_bad(const char *fmt, ...)
@@ -248,6 +250,7 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 		fprintf(stderr, "pvpkit: search: %s\n", strerror(errno));
 		return -errno;
 	}
+	coord_progress_point(&o->progress, size, flows);
 	printf("== search %s: %u B, %u flows, %s, max %s pps, width %.2f %%\n", id, size, flows,
 	       o->p.algo == PVP_SEARCH_MLR ? "mlr" : "binary",
 	       coord_fmt_count((int64_t)o->p.max_rate, a, sizeof(a)), o->p.width_goal * 100);
@@ -255,8 +258,12 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 		c.rate = NULL;
 		c.rate_pps = st.rate;
 		c.duration_s = st.duration;
+		coord_progress_trial(&o->progress, st.index + 1, st.rate, st.duration);
 		ret = coord_trial_run(t, &c, &r, err, sizeof(err));
+		coord_progress_clear(&o->progress);
 		if (ret < 0) {
+			coord_progress_result(&o->progress, st.index + 1, st.rate, st.duration, -1);
+			coord_progress_clear(&o->progress);
 			fprintf(stderr, "pvpkit: trial %u not measured: %s\n", st.index + 1, err);
 			rc = 1;
 			break;
@@ -289,6 +296,11 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 		if (o->tables)
 			coord_table_print(stdout, t, &r);
 		fflush(stdout);
+		coord_progress_result(
+			&o->progress, st.index + 1, st.rate, st.duration,
+			r.tx_packets > 0 ? 100.0 * ((double)r.tx_packets - (double)r.rx_packets) /
+						   (double)r.tx_packets
+					 : 0.0);
 		memset(&m, 0, sizeof(m));
 		m.achieved_rate = r.traffic.achieved_pps;
 		m.tx = r.tx_packets;
@@ -297,6 +309,8 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 		coord_trial_result_clear(&r);
 		pvp_search_feed(s, &m);
 	}
+	coord_progress_clear(&o->progress);
+	coord_progress_point_done(&o->progress);
 	pvp_search_get_result(s, &res);
 	rec = coord_report_search_record(&o->p, &res, size, flows);
 	if (rec != NULL) {
@@ -541,6 +555,12 @@ cmd_search_or_run(int argc, char **argv, bool run)
 		coord_topology_free(t);
 		return 1;
 	}
+	/*
+	 * The status line: redrawn on stderr when that is a terminal, else
+	 * plain lines in order with the trials on stdout.
+	 */
+	coord_progress_init(&o.progress, isatty(STDERR_FILENO) ? stderr : stdout,
+			    nb_sizes * nb_flows, o.p.max_time);
 	for (i = 0; i < nb_sizes && rc == 0; i++) {
 		for (k = 0; k < nb_flows && rc == 0; k++) {
 			snprintf(id, sizeof(id), "%ld-%u-%u", (long)time(NULL), sizes[i], flows[k]);
