@@ -148,7 +148,7 @@ wait $run_pid || rc=$?
 
 echo
 say "per-hop table of the final trial:"
-awk '/^Trial on /{buf=""; keep=1} keep && /^(--|==|results:)/{keep=0; last=buf}
+awk '/^Trial on /{buf=""; keep=1} keep && /^(--|==|progress:|results:)/{keep=0; last=buf}
 	keep{buf=buf $0 "\n"} END{printf "%s", keep ? buf : last}' "$out/run.log"
 echo
 if [ -f "$out/ndr.csv" ]; then

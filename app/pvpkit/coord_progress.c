@@ -92,8 +92,8 @@ progress_show(struct coord_progress *p, const char *state)
 	char eta[32], el[32];
 	double now = progress_now();
 
-	if (p->f == NULL)
-		return;
+	if (p->f == NULL || (!p->tty && p->nb_points < 2))
+		return; /* one search: its trial lines say it all off a terminal */
 	fprintf(p->f, "%s[%u/%u %s] %s | elapsed %s, ETA %s%s",
 		p->tty ? "\r\033[K" : "progress: ", p->point + 1, p->nb_points, p->what, state,
 		coord_progress_fmt_s(now - p->t_run, el, sizeof(el)),
