@@ -63,6 +63,8 @@ struct gen_stream {
 	bool fast_vars;	       /* vars advanced incrementally (INC/DEC only) */
 	bool fast_inc1;	       /* one 4-byte var, +1 per flow: the --flows shortcut */
 	bool inc1_merge;       /* fast_inc1 whose L4 checksum is the signature's: one update */
+	bool sig_base;	       /* every template's signature is under one data checksum:
+				* set it from the wire stream's base sums, read nothing */
 };
 
 /* Incremental state of one INC/DEC variable on the per-packet path. */
@@ -92,6 +94,16 @@ struct gen_wstream {
 	uint16_t port;				   /* generator port index */
 	uint16_t queue;				   /* TX queue */
 	struct rte_mempool *mp;			   /* mbufs pre-filled with the stream's template */
+	/*
+	 * Unfolded one's complement sums (words as loaded from memory) of
+	 * what a checksum covers, less the words the TX lcore rewrites: per
+	 * template, the signature's checksum less seq and tx_ts (sig_base);
+	 * inc1_merge: the IP header checksum less the address, the L4 one
+	 * less the address, seq and tx_ts.
+	 */
+	uint32_t sig_sum[GEN_TMPL_POOLS];
+	uint32_t ip_sum;
+	uint32_t l4_sum;
 	struct rte_mempool *tmpl_mp[GEN_TMPL_POOLS]; /* tmpl_pools: template i's pool */
 	struct gen_tmpl_init {
 		struct gen_wstream *w; /* owner */

@@ -79,6 +79,89 @@ gen_tmpl_obj_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx
 	m->pkt_len = t->len;
 }
 
+/*
+ * The unfolded one's complement sum of what the checksum at @p csum_off
+ * of @p buf covers, less the @p n 16-bit words at @p offs[] (a checksum
+ * field holds the complement of its sum). Words as loaded from memory,
+ * as the TX lcore adds them.
+ */
+static uint32_t
+gen_sum_less(const uint8_t *buf, uint16_t csum_off, const uint16_t *offs, unsigned int n)
+{
+	uint16_t v;
+	uint32_t s;
+	unsigned int i;
+
+	memcpy(&v, buf + csum_off, 2);
+	s = (uint16_t)~v;
+	for (i = 0; i < n; i++) {
+		memcpy(&v, buf + offs[i], 2);
+		s += (uint16_t)~v;
+	}
+	return gen_fold(s);
+}
+
+/*
+ * Base sums of wire stream @p w (gen_wstream.sig_sum, ip_sum, l4_sum) from
+ * the frames its pools are filled with. Returns 0 or -ENOMEM.
+ */
+static int
+gen_ws_sums(struct gen_wstream *w)
+{
+	const struct gen_stream *st = w->st;
+	const struct pvp_stream *ps = st->ps;
+	const struct pvp_tmpl *t = &ps->tmpl[0];
+	uint16_t offs[6];
+	uint32_t i;
+	uint8_t *tmp;
+
+	for (i = 0; st->sig_base && i < ps->n_tmpl; i++) {
+		const struct pvp_tmpl *ti = &ps->tmpl[i];
+
+		offs[0] = ti->sig_off + 6; /* seq */
+		offs[1] = ti->sig_off + 8;
+		offs[2] = ti->sig_off + 10; /* tx_ts */
+		offs[3] = ti->sig_off + 12;
+		w->sig_sum[i] = gen_sum_less(w->tdata[i], ti->sig_csum.off[0], offs, 4);
+	}
+	if (!st->inc1_merge)
+		return 0;
+	/* The pool's frames hold flow flow_lo (gen_ws_obj_init). */
+	tmp = malloc(t->len);
+	if (tmp == NULL)
+		return -ENOMEM;
+	memcpy(tmp, w->tdata[0], t->len);
+	pvp_flow_build(ps, t, w->flow_lo, tmp);
+	gen_patch_sid(t, tmp, w->wire_id);
+	offs[0] = t->slot[0].off;
+	offs[1] = t->slot[0].off + 2;
+	w->ip_sum = gen_sum_less(tmp, t->slot[0].csum.off[0], offs, 2);
+	offs[2] = t->sig_off + 6;
+	offs[3] = t->sig_off + 8;
+	offs[4] = t->sig_off + 10;
+	offs[5] = t->sig_off + 12;
+	w->l4_sum = gen_sum_less(tmp, t->sig_csum.off[0], offs, 6);
+	free(tmp);
+	return 0;
+}
+
+/* Whether every template's signature is covered by one data checksum only. */
+static bool
+gen_sig_one_csum(const struct pvp_stream *ps)
+{
+	uint32_t i;
+
+	for (i = 0; i < ps->n_tmpl; i++) {
+		const struct pvp_tmpl *t = &ps->tmpl[i];
+
+		if (t->sig_off == 0 || t->sig_csum.n != 1 ||
+		    (t->sig_csum.flags[0] & ~PVP_CSUM_F_UDP) != PVP_CSUM_F_DATA ||
+		    t->sig_csum.flags[0] != ps->tmpl[0].sig_csum.flags[0])
+			return false;
+	}
+	return true;
+}
+
 /* Bytes that differ between flows of template @p t (from its start). */
 static uint16_t
 gen_hdr_copy(const struct pvp_stream *ps, const struct pvp_tmpl *t)
@@ -277,6 +360,8 @@ gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t
 			return NULL;
 		}
 	}
+	if (gen_ws_sums(w) != 0)
+		goto nomem;
 	gen_ws_reset(w);
 	return w;
 nomem:
@@ -340,6 +425,9 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 		st->multi_tmpl = ps->n_order > 1 || ps->n_tmpl > 1;
 		st->tmpl_pools = st->multi_tmpl && !ps->replay && ps->flows == 1 &&
 				 ps->n_tmpl <= GEN_TMPL_POOLS;
+		/* Frames that only ever hold their template (one flow, a pool per template). */
+		st->sig_base = !ps->replay && ps->flows == 1 &&
+			       (!st->multi_tmpl || st->tmpl_pools) && gen_sig_one_csum(ps);
 		per_lcore = (ps->flows + g->opt.tx_cores - 1) / g->opt.tx_cores;
 		if (!st->multi_tmpl && ps->flows > 1) {
 			st->hdr_copy = gen_hdr_copy(ps, &ps->tmpl[0]);

@@ -50,6 +50,26 @@ gen_stamp(const struct pvp_tmpl *t, uint8_t *pkt, uint32_t seq, uint32_t ts)
 	gen_csum_fix(pkt, &t->sig_csum, delta);
 }
 
+/*
+ * Stamp seq and tx_ts into a frame whose other bytes are its template's
+ * and set the one checksum covering them from @p sum: what it covers less
+ * seq, plus this burst's tx_ts words (gen_wstream.sig_sum). Nothing of the
+ * frame is read: two stores, and no dependency on the frame's last trip.
+ */
+static __rte_always_inline void
+gen_stamp_sum(uint8_t *pkt, uint16_t sig_off, uint16_t csum_off, uint32_t sum, uint32_t seq,
+	      uint64_t ts_hi, bool udp)
+{
+	uint32_t nseq = rte_cpu_to_be_32(seq);
+	uint64_t sig = ts_hi | nseq;
+	uint16_t r = (uint16_t)~gen_fold(sum + (nseq & 0xffff) + (nseq >> 16));
+
+	if (udp && r == 0)
+		r = 0xffff;
+	memcpy(pkt + sig_off + 6, &sig, 8);
+	memcpy(pkt + csum_off, &r, 2);
+}
+
 /* Write one variable's new value (big endian) and fix its checksums. */
 static __rte_always_inline void
 gen_var_write(uint8_t *pkt, const struct pvp_slot *sl, uint32_t v)
@@ -170,12 +190,32 @@ gen_mbuf_prep(struct rte_mbuf *m, uint64_t rearm, uint16_t len)
 }
 
 /*
+ * Take @p n mbufs from @p mp: straight from this lcore's cache @p c when
+ * it holds enough (the PMD's frees refill it), else rte_mempool_get_bulk().
+ * The mempool's own cache path copies the pointers one by one in reverse;
+ * this is a forward copy of the cache's top n (the most recently freed,
+ * still in the CPU cache). Returns 0, or -ENOBUFS with nothing taken.
+ */
+static __rte_always_inline int
+gen_mp_get(struct rte_mempool *mp, struct rte_mempool_cache *c, struct rte_mbuf **pkts,
+	   unsigned int n)
+{
+	if (likely(c != NULL && c->len >= n)) {
+		c->len -= n;
+		rte_memcpy(pkts, &c->objs[c->len], n * sizeof(void *));
+		return 0;
+	}
+	return rte_mempool_get_bulk(mp, (void **)pkts, n);
+}
+
+/*
  * Take @p n mbufs for the next packets of a tmpl_pools stream: each from
  * the pool of the template its place in the size cycle asks for, one bulk
  * get per template. Returns 0, or -ENOBUFS with nothing taken.
  */
 static __rte_always_inline int
-gen_ws_get_tmpl(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n)
+gen_ws_get_tmpl(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n,
+		unsigned int lcore)
 {
 	const struct pvp_stream *ps = w->st->ps;
 	void *objs[GEN_TMPL_POOLS][GEN_BURST];
@@ -189,7 +229,9 @@ gen_ws_get_tmpl(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned in
 			idx = 0;
 	}
 	for (t = 0; t < ps->n_tmpl; t++) {
-		if (cnt[t] != 0 && rte_mempool_get_bulk(w->tmpl_mp[t], objs[t], cnt[t]) != 0) {
+		if (cnt[t] != 0 &&
+		    gen_mp_get(w->tmpl_mp[t], rte_mempool_default_cache(w->tmpl_mp[t], lcore),
+			       (struct rte_mbuf **)objs[t], cnt[t]) != 0) {
 			while (t-- > 0)
 				if (cnt[t] != 0)
 					rte_mempool_put_bulk(w->tmpl_mp[t], objs[t], cnt[t]);
@@ -220,7 +262,26 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 	uint64_t bytes = 0;
 	unsigned int i, j;
 
-	if (st->tmpl_pools) {
+	if (st->tmpl_pools && st->sig_base) {
+		/* Each mbuf already holds its template (gen_ws_get_tmpl()). */
+		const uint16_t csum_off = ps->tmpl[0].sig_csum.off[0];
+		const bool udp = (ps->tmpl[0].sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+		const uint32_t tsum = (ts & 0xffff) + (ts >> 16);
+		uint32_t oi = w->order_idx;
+
+		for (i = 0; i < n; i++) {
+			uint32_t k = ps->order[oi];
+			const struct pvp_tmpl *t = &ps->tmpl[k];
+
+			if (++oi == ps->n_order)
+				oi = 0;
+			gen_mbuf_prep(pkts[i], rearm, t->len);
+			gen_stamp_sum(rte_pktmbuf_mtod(pkts[i], uint8_t *), t->sig_off, csum_off,
+				      w->sig_sum[k] + tsum, seq++, (uint64_t)ts << 32, udp);
+			bytes += t->len;
+		}
+		w->order_idx = oi;
+	} else if (st->tmpl_pools) {
 		/* Each mbuf already holds its template (gen_ws_get_tmpl()). */
 		for (i = 0; i < n; i++) {
 			const struct pvp_tmpl *t = &ps->tmpl[ps->order[w->order_idx]];
@@ -260,7 +321,19 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 		 * packet may alias anything, so fields of *w would be reloaded
 		 * after every one.
 		 */
-		if (ps->flows == 1 && t->sig_off != 0) {
+		if (st->sig_base) {
+			/* One flow: only seq and tx_ts change, the checksum from a sum. */
+			const uint16_t sig_off = t->sig_off, csum_off = t->sig_csum.off[0];
+			const bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+			const uint32_t sum = w->sig_sum[0] + (ts & 0xffff) + (ts >> 16);
+			const uint64_t ts_hi = (uint64_t)ts << 32;
+
+			for (i = 0; i < n; i++) {
+				gen_mbuf_prep(pkts[i], rearm, len);
+				gen_stamp_sum(rte_pktmbuf_mtod(pkts[i], uint8_t *), sig_off,
+					      csum_off, sum, seq++, ts_hi, udp);
+			}
+		} else if (ps->flows == 1 && t->sig_off != 0) {
 			for (i = 0; i < n; i++) {
 				gen_mbuf_prep(pkts[i], rearm, len);
 				gen_stamp(t, rte_pktmbuf_mtod(pkts[i], uint8_t *), seq++, ts);
@@ -284,39 +357,36 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 		} else if (st->inc1_merge) {
 			/*
 			 * The --flows shortcut: the source address and the
-			 * signature change, the IP checksum takes the address's
-			 * delta, the L4 checksum both in one update.
+			 * signature change; both checksums are set from sums
+			 * (gen_wstream.ip_sum, l4_sum), nothing of the frame is
+			 * read.
 			 */
 			const struct pvp_slot *sl = &t->slot[0];
 			uint32_t v = w->vs[0].cur, vmin = ps->vars[0].min, vmax = ps->vars[0].max;
 			uint64_t flow = w->flow, hi = w->flow_hi;
-			uint16_t ip_off = sl->csum.off[0], l4_off = t->sig_csum.off[0];
-			bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+			const uint16_t a_off = sl->off, ip_off = sl->csum.off[0];
+			const uint16_t l4_off = t->sig_csum.off[0], sig_off = t->sig_off;
+			const bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+			const uint32_t ip_sum = w->ip_sum;
+			const uint32_t l4_sum = w->l4_sum + (ts & 0xffff) + (ts >> 16);
+			const uint64_t ts_hi = (uint64_t)ts << 32;
 
 			for (i = 0; i < n; i++) {
 				uint8_t *d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
-				uint16_t *a = (uint16_t *)(d + sl->off);
-				uint16_t *sw = (uint16_t *)(d + t->sig_off + 6);
-				uint16_t *ipc = (uint16_t *)(d + ip_off),
-					 *l4c = (uint16_t *)(d + l4_off);
 				uint32_t nv = rte_cpu_to_be_32(v), nseq = rte_cpu_to_be_32(seq++);
-				uint16_t na[2], ns[4], r;
-				uint32_t dv, ds;
+				uint32_t sa = (nv & 0xffff) + (nv >> 16);
+				uint64_t sig = ts_hi | nseq;
+				uint16_t ipc = (uint16_t)~gen_fold(ip_sum + sa);
+				uint16_t r = (uint16_t)~gen_fold(l4_sum + sa + (nseq & 0xffff) +
+								 (nseq >> 16));
 
-				gen_mbuf_prep(pkts[i], rearm, len);
-				memcpy(na, &nv, 4);
-				memcpy(&ns[0], &nseq, 4);
-				memcpy(&ns[2], &ts, 4);
-				dv = (uint16_t)~a[0] + (uint16_t)~a[1] + na[0] + na[1];
-				ds = (uint16_t)~sw[0] + (uint16_t)~sw[1] + (uint16_t)~sw[2] +
-				     (uint16_t)~sw[3] + ns[0] + ns[1] + ns[2] + ns[3];
-				memcpy(a, na, 4);
-				memcpy(sw, ns, 8);
-				*ipc = (uint16_t)~gen_fold((uint16_t) ~*ipc + dv);
-				r = (uint16_t)~gen_fold((uint16_t) ~*l4c + dv + ds);
 				if (udp && r == 0)
 					r = 0xffff;
-				*l4c = r;
+				gen_mbuf_prep(pkts[i], rearm, len);
+				memcpy(d + a_off, &nv, 4);
+				memcpy(d + sig_off + 6, &sig, 8);
+				memcpy(d + ip_off, &ipc, 2);
+				memcpy(d + l4_off, &r, 2);
 				if (unlikely(++flow == hi)) {
 					w->flow = flow = w->flow_lo;
 					gen_vars_seek(w, flow);
@@ -462,6 +532,7 @@ gen_tx_lcore_main(void *arg)
 	double cyc2pkt[GEN_MAX_STREAMS];
 	uint64_t catchup[GEN_MAX_STREAMS];
 	struct rte_mbuf tmpl_mbuf;
+	const unsigned int lcore = rte_lcore_id();
 
 	/* The rearm word PMDs write: data_off, refcnt 1, one segment, port. */
 	memset(&tmpl_mbuf, 0, sizeof(tmpl_mbuf));
@@ -526,9 +597,10 @@ gen_tx_lcore_main(void *arg)
 			if (n == 0)
 				continue;
 			if (w->st->tmpl_pools) {
-				if (gen_ws_get_tmpl(w, pkts, n) != 0)
+				if (gen_ws_get_tmpl(w, pkts, n, lcore) != 0)
 					continue; /* all mbufs in flight: try again later */
-			} else if (rte_mempool_get_bulk(w->mp, (void **)pkts, n) != 0) {
+			} else if (gen_mp_get(w->mp, rte_mempool_default_cache(w->mp, lcore), pkts,
+					      n) != 0) {
 				continue;
 			}
 			bytes = gen_build(w, pkts, n, rearm, (uint32_t)now);
