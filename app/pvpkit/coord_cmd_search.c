@@ -136,6 +136,8 @@ enum {
 	SOPT_PHASES,
 	SOPT_MAX_TRIALS,
 	SOPT_MAX_TIME,
+	SOPT_EXCEED_RATIO,
+	SOPT_DURATION_SUM,
 	SOPT_RESULTS,
 	SOPT_OUT,
 	SOPT_FLOW_TYPE,
@@ -160,6 +162,8 @@ static const struct option search_longopts[] = {
 	{"phases", required_argument, NULL, SOPT_PHASES},
 	{"max-trials", required_argument, NULL, SOPT_MAX_TRIALS},
 	{"max-time", required_argument, NULL, SOPT_MAX_TIME},
+	{"exceed-ratio", required_argument, NULL, SOPT_EXCEED_RATIO},
+	{"duration-sum", required_argument, NULL, SOPT_DURATION_SUM},
 	{"results", required_argument, NULL, SOPT_RESULTS},
 	{"out", required_argument, NULL, SOPT_OUT},
 	{"flow-type", required_argument, NULL, SOPT_FLOW_TYPE},
@@ -209,6 +213,10 @@ search_usage(FILE *f, bool run)
 		"  --phases N            MLR intermediate phases (default 1)\n"
 		"  --max-trials N        trial budget per search (default none)\n"
 		"  --max-time S          trial-seconds budget per search (default none)\n"
+		"  --exceed-ratio R      share of a rate's trial time that may miss the\n"
+		"                        goal (RFC 9971; default 0: no trial may)\n"
+		"  --duration-sum S      trial time that decides a rate (RFC 9971;\n"
+		"                        default the final duration)\n"
 		"  --results FILE        JSON-lines results (default results.jsonl, or\n"
 		"                        OUT/results.jsonl for run)\n"
 		"  --quiet-timeout S     see pvpkit trial --help\n"
@@ -387,13 +395,17 @@ cmd_search_or_run(int argc, char **argv, bool run)
 	struct coord_topology *t;
 	unsigned int i, k, v;
 	double d, pps;
-	int opt, rc = 0;
+	int opt, li = 0, rc = 0;
+	char oname[40];
 
 	pvp_search_params_init(&o.p);
 	o.p.min_rate = 1000;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", search_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
+		/* The option's name for messages, whether --opt=V or --opt V. */
+		snprintf(oname, sizeof(oname), "--%s",
+			 opt >= SOPT_TOPOLOGY && opt < SOPT_HELP ? search_longopts[li].name : "");
 		switch (opt) {
 		case SOPT_TOPOLOGY:
 			o.topology = optarg;
@@ -401,8 +413,7 @@ cmd_search_or_run(int argc, char **argv, bool run)
 		case SOPT_SIZE:
 		case SOPT_SIZES:
 			if ((opt == SOPT_SIZE) == run)
-				return cmd_bad("%s: use --sizes for run, --size for search",
-					       argv[optind - 1]);
+				return cmd_bad("%s: use --sizes for run, --size for search", oname);
 			if (cmd_parse_list(optarg, 64, 9216, sizes, &nb_sizes) < 0)
 				return cmd_bad("sizes: \"%s\" must be 64..9216 (comma-separated)",
 					       optarg);
@@ -467,8 +478,7 @@ cmd_search_or_run(int argc, char **argv, bool run)
 		case SOPT_MAX_TIME:
 		case SOPT_QUIET_TIMEOUT:
 			if (cmd_parse_num(optarg, 0.01, 1e6, &d) < 0)
-				return cmd_bad("%s: must be a positive number of seconds",
-					       argv[optind - 1]);
+				return cmd_bad("%s: must be a positive number of seconds", oname);
 			if (opt == SOPT_INITIAL)
 				o.p.initial_duration = d;
 			else if (opt == SOPT_FINAL)
@@ -478,10 +488,28 @@ cmd_search_or_run(int argc, char **argv, bool run)
 			else
 				o.quiet_timeout_s = d;
 			break;
+		case SOPT_EXCEED_RATIO: {
+			char tmp[64];
+			size_t n = strlen(optarg);
+			bool pct = n > 0 && optarg[n - 1] == '%';
+
+			snprintf(tmp, sizeof(tmp), "%.*s", (int)(pct ? n - 1 : n), optarg);
+			if (cmd_parse_num(tmp, 0, pct ? 99.99 : 0.9999, &d) < 0)
+				return cmd_bad("--exceed-ratio: \"%s\" must be in [0, 1), like 0.5 "
+					       "or 50%%",
+					       optarg);
+			o.p.exceed_ratio = pct ? d / 100 : d;
+			break;
+		}
+		case SOPT_DURATION_SUM:
+			if (cmd_parse_num(optarg, 0.01, 1e6, &d) < 0)
+				return cmd_bad("%s: must be a positive number of seconds", oname);
+			o.p.duration_sum = d;
+			break;
 		case SOPT_PHASES:
 		case SOPT_MAX_TRIALS:
 			if (cmd_parse_list(optarg, 0, 100000, &v, &k) < 0 || k != 1)
-				return cmd_bad("%s: must be a count", argv[optind - 1]);
+				return cmd_bad("%s: must be a count", oname);
 			if (opt == SOPT_PHASES)
 				o.p.intermediate_phases = v;
 			else

@@ -30,6 +30,14 @@ enum search_kind {
 	KIND_UP,	/* external search above the lower bound */
 	KIND_MID,	/* bisection */
 	KIND_MIN,	/* the minimum rate (binary search's last resort) */
+	KIND_REPEAT,	/* an undecided load measured again (exceed ratio) */
+};
+
+/* What the trials at one load say of one goal (RFC 9971). */
+enum search_load_class {
+	LOAD_UNDECIDED, /* measured, but not enough to tell */
+	LOAD_FAILS,	/* an upper bound */
+	LOAD_PASSES,	/* a lower bound */
 };
 
 /* Per goal, per phase: progress of the external search. */
@@ -45,7 +53,9 @@ struct search_bounds {
 	double lower;
 	bool has_upper;
 	double upper;
-	double upper_loss; /* loss ratio of the upper bound's trial */
+	double upper_loss; /* loss ratio of the upper bound's last failed trial */
+	bool has_undecided;
+	double undecided; /* highest undecided load between the bounds */
 };
 
 struct pvp_search {
@@ -143,6 +153,10 @@ pvp_search_params_check(const struct pvp_search_params *p, const char **err)
 		e = "max_time must be >= 0";
 	else if (p->max_gen_limited < 1)
 		e = "max_gen_limited must be >= 1";
+	else if (!(p->exceed_ratio >= 0 && p->exceed_ratio < 1))
+		e = "exceed_ratio must be in [0, 1)";
+	else if (!(p->duration_sum >= 0) || !isfinite(p->duration_sum))
+		e = "duration_sum must be >= 0";
 	for (i = 0; e == NULL && i < p->nb_goals; i++)
 		if (!(p->loss_ratio[i] >= 0 && p->loss_ratio[i] < 1))
 			e = "loss ratio must be in [0, 1)";
@@ -225,16 +239,70 @@ trial_long_enough(const struct pvp_search_trial_rec *t, double duration)
 	return t->duration >= duration * (1 - SEARCH_EPS);
 }
 
+static bool
+same_rate(double a, double b)
+{
+	return fabs(a - b) <= SEARCH_EPS * fmax(fabs(a), fabs(b));
+}
+
+/* Trial time that decides a load in a phase of trials @p d s long. */
+static double
+search_duration_sum(const struct pvp_search *s, double d)
+{
+	double sum = s->p.duration_sum > 0 ? s->p.duration_sum : s->p.final_duration;
+
+	return sum * d / s->p.final_duration;
+}
+
 /*
- * Bounds of goal g: the upper bound from failures of any duration, the
- * lower bound from passes at least min_duration long and below the upper
- * bound (a pass above a failure is noise and proves nothing).
+ * RFC 9971's load classification for goal g at @p rate, with trials of
+ * @p d s and a duration sum @p dsum; *measured says whether any trial
+ * counted, *loss is the loss ratio of the last failed one.
  */
-static void
-search_bounds(const struct pvp_search *s, unsigned int g, double min_duration,
-	      struct search_bounds *b)
+static enum search_load_class
+search_load_class(const struct pvp_search *s, unsigned int g, double rate, double d, double dsum,
+		  bool *measured, double *loss)
 {
 	const struct pvp_search_trial_rec *t;
+	double good = 0, bad = 0, total, denom, missing, allowed;
+	unsigned int i;
+
+	for (i = 0; i < s->nb_trials; i++) {
+		t = &s->trials[i];
+		if (t->generator_limited || !same_rate(t->rate, rate))
+			continue;
+		if (!(t->met & (1u << g))) {
+			/* Loss in a short trial is real: count it in full. */
+			bad += fmax(t->duration, d);
+			*loss = t->loss_ratio;
+		} else if (trial_long_enough(t, d)) {
+			good += t->duration;
+		}
+	}
+	total = good + bad;
+	*measured = total > 0;
+	denom = fmax(dsum, total);
+	allowed = s->p.exceed_ratio * denom * (1 + SEARCH_EPS);
+	missing = dsum - total > dsum * SEARCH_EPS ? dsum - total : 0;
+	if (bad > allowed)
+		return LOAD_FAILS; /* even if all the missing time passed */
+	if (bad + missing <= allowed)
+		return LOAD_PASSES; /* even if all the missing time failed */
+	return LOAD_UNDECIDED;
+}
+
+/*
+ * Bounds of goal g with trials of @p d s: the lowest load that fails, the
+ * highest load below it that passes (a pass above a failure is noise and
+ * proves nothing), and the highest undecided load between them.
+ */
+static void
+search_bounds(const struct pvp_search *s, unsigned int g, double d, struct search_bounds *b)
+{
+	double dsum = search_duration_sum(s, d), loss = 0;
+	const struct pvp_search_trial_rec *t;
+	enum search_load_class c;
+	bool measured;
 	unsigned int i;
 
 	memset(b, 0, sizeof(*b));
@@ -242,22 +310,36 @@ search_bounds(const struct pvp_search *s, unsigned int g, double min_duration,
 		t = &s->trials[i];
 		if (t->generator_limited || (t->met & (1u << g)))
 			continue;
-		if (!b->has_upper || t->rate < b->upper) {
+		if (b->has_upper && t->rate >= b->upper)
+			continue;
+		if (search_load_class(s, g, t->rate, d, dsum, &measured, &loss) == LOAD_FAILS) {
 			b->has_upper = true;
 			b->upper = t->rate;
-			b->upper_loss = t->loss_ratio;
+			b->upper_loss = loss;
 		}
 	}
 	for (i = 0; i < s->nb_trials; i++) {
 		t = &s->trials[i];
-		if (t->generator_limited || !(t->met & (1u << g)) ||
-		    !trial_long_enough(t, min_duration))
+		if (t->generator_limited || (b->has_upper && t->rate >= b->upper))
 			continue;
-		if (b->has_upper && t->rate >= b->upper)
+		if (b->has_lower && t->rate <= b->lower)
 			continue;
-		if (!b->has_lower || t->rate > b->lower) {
+		c = search_load_class(s, g, t->rate, d, dsum, &measured, &loss);
+		if (c == LOAD_PASSES) {
 			b->has_lower = true;
 			b->lower = t->rate;
+		}
+	}
+	for (i = 0; i < s->nb_trials; i++) {
+		t = &s->trials[i];
+		if (t->generator_limited || (b->has_upper && t->rate >= b->upper) ||
+		    (b->has_lower && t->rate <= b->lower) ||
+		    (b->has_undecided && t->rate <= b->undecided))
+			continue;
+		if (search_load_class(s, g, t->rate, d, dsum, &measured, &loss) == LOAD_UNDECIDED &&
+		    measured) {
+			b->has_undecided = true;
+			b->undecided = t->rate;
 		}
 	}
 }
@@ -440,10 +522,15 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 			search_phase_reset(s);
 			continue;
 		}
-		if (s->p.algo == PVP_SEARCH_BINARY)
+		if (b.has_undecided) {
+			/* Finish what was started: the load needs more time. */
+			rate = b.undecided;
+			kind = KIND_REPEAT;
+		} else if (s->p.algo == PVP_SEARCH_BINARY) {
 			binary_next(s, &b, &rate, &kind);
-		else
+		} else {
 			mlr_next(s, g, &b, &rate, &kind);
+		}
 		if (!budget_left(s, d)) {
 			s->budget_exhausted = true;
 			s->done = true;

@@ -28,11 +28,24 @@
  *
  * Terms. A *goal* is a loss ratio: 0 for NDR (no drop rate), e.g. 0.001
  * for PDR at 0.1 %. A trial *meets* a goal when lost / tx <= loss ratio
- * (for NDR: no packet lost). For each goal the search reports:
- * - the *upper bound*: the lowest rate at which a trial, of any duration,
- *   did not meet the goal (loss seen in a short trial is real loss);
- * - the *lower bound*: the highest rate below the upper bound at which a
- *   trial of the final duration met the goal.
+ * (for NDR: no packet lost). Whether a rate (a *load*) meets a goal is
+ * decided from the trials at that load as RFC 9971 (MLRsearch) does,
+ * with a *duration sum* D (default: the final duration) and an *exceed
+ * ratio* E (default 0): summing the durations of the load's trials, "bad"
+ * ones (goal not met; a trial shorter than the phase's duration counts
+ * as one of that duration: loss seen in a short trial is real loss) and
+ * "good" ones (goal met, at least the phase's duration; shorter passes
+ * prove nothing), and counting the missing time up to D once as good
+ * (optimistic) and once as bad (pessimistic):
+ * - the load *fails* when even the optimistic share of bad time exceeds E;
+ * - the load *passes* when even the pessimistic share does not;
+ * - otherwise it is undecided and is measured again.
+ * With E = 0 and D = the final duration one failed trial fails a load and
+ * one passed final trial passes it (RFC 2544's rule). For each goal the
+ * search reports:
+ * - the *upper bound*: the lowest load that fails;
+ * - the *lower bound*: the highest load below the upper bound that passes
+ *   at the final duration.
  * The search ends when (upper - lower) / upper <= the width goal for every
  * goal, when the lower bound is the maximum rate, when even the minimum
  * rate fails, or when the trial or time budget runs out.
@@ -93,8 +106,19 @@ struct pvp_search_params {
 	unsigned int intermediate_phases;
 	unsigned int nb_goals;			 /**< goals used; default 1 */
 	double loss_ratio[PVP_SEARCH_MAX_GOALS]; /**< per goal, [0, 1); default {0} */
-	unsigned int max_trials;		 /**< 0: no limit */
-	double max_time;			 /**< total trial s, 0: no limit */
+	/**
+	 * RFC 9971 goal exceed ratio, [0, 1): the share of a load's trial
+	 * time that may miss the goal while the load still passes. Default 0.
+	 */
+	double exceed_ratio;
+	/**
+	 * RFC 9971 goal duration sum, s: trial time at a load needed to
+	 * decide it; 0 (default) means final_duration. Phases before the
+	 * last scale it by their duration over the final one.
+	 */
+	double duration_sum;
+	unsigned int max_trials; /**< 0: no limit */
+	double max_time;	 /**< total trial s, 0: no limit */
 	/**
 	 * After this many generator-limited trials in a row the search gives
 	 * up (the generator cannot reach even the reduced rate). Default 5.

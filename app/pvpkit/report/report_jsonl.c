@@ -212,11 +212,13 @@ coord_report_search_record(const struct pvp_search_params *p, const struct pvp_s
 
 	if (p == NULL || r == NULL)
 		return NULL;
-	params = json_pack("{s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f}", "min_pps", p->min_rate, "max_pps",
-			   p->max_rate, "width_goal", p->width_goal, "initial_duration_s",
-			   p->initial_duration, "final_duration_s", p->final_duration,
-			   "intermediate_phases", (json_int_t)p->intermediate_phases, "max_trials",
-			   (json_int_t)p->max_trials, "max_time_s", p->max_time);
+	params = json_pack(
+		"{s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f,s:f,s:f}", "min_pps", p->min_rate, "max_pps",
+		p->max_rate, "width_goal", p->width_goal, "initial_duration_s", p->initial_duration,
+		"final_duration_s", p->final_duration, "intermediate_phases",
+		(json_int_t)p->intermediate_phases, "max_trials", (json_int_t)p->max_trials,
+		"max_time_s", p->max_time, "exceed_ratio", p->exceed_ratio, "duration_sum_s",
+		p->duration_sum > 0 ? p->duration_sum : p->final_duration);
 	goals = json_array();
 	for (i = 0; goals != NULL && i < r->nb_goals; i++) {
 		g = &r->goal[i];

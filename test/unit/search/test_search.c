@@ -557,6 +557,108 @@ test_iterator(void)
 	}
 }
 
+/*
+ * A DUT that loses a few packets in the first trial at every load (a
+ * cold cache, say) and is a hard capacity otherwise: loads at or below
+ * the capacity pass 2 trials of 3.
+ */
+struct warmup_dut {
+	double capacity;
+	unsigned int nb_loads;
+	double load[512];
+};
+
+static int
+warmup_measure(double rate, double duration, void *arg, struct pvp_search_measurement *m)
+{
+	struct warmup_dut *w = arg;
+	uint64_t lost;
+	unsigned int i;
+	bool first = true;
+
+	for (i = 0; i < w->nb_loads; i++)
+		if (w->load[i] == rate)
+			first = false;
+	if (first && w->nb_loads < 512)
+		w->load[w->nb_loads++] = rate;
+	m->achieved_rate = rate;
+	m->tx = (uint64_t)llround(rate * duration);
+	lost = (uint64_t)llround(fmax(0, rate - w->capacity) * duration) + (first ? 10 : 0);
+	m->rx = m->tx > lost ? m->tx - lost : 0;
+	return 0;
+}
+
+/*
+ * RFC 9971 exceed ratio: with the default (0, one final trial) every load
+ * fails on its first trial and the NDR ends below the minimum; allowing
+ * a third of the time to fail over a duration sum of three final trials,
+ * every load is measured until decided and the NDR is the capacity.
+ */
+static void
+test_exceed_ratio(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	struct warmup_dut w;
+	unsigned int algo, i, at_bound;
+	const char *err;
+	double cap = 5e6;
+
+	for (algo = 0; algo < 2; algo++) {
+		params_base(&p, algo == 0 ? PVP_SEARCH_BINARY : PVP_SEARCH_MLR);
+		p.nb_goals = 1;
+		memset(&w, 0, sizeof(w));
+		w.capacity = cap;
+		CHECK(pvp_search_run(&p, warmup_measure, &w, &r) == 0, "run");
+		print_result(algo == 0 ? "binary warm-up, E=0" : "mlr warm-up, E=0", &r);
+		CHECK(r.goal[0].status == PVP_SEARCH_GOAL_BELOW_MIN, "E=0: status %s",
+		      pvp_search_goal_status_name(r.goal[0].status));
+
+		p.exceed_ratio = 0.34;
+		p.duration_sum = 3 * p.final_duration;
+		memset(&w, 0, sizeof(w));
+		w.capacity = cap;
+		{
+			struct pvp_search *s = pvp_search_create(&p);
+			struct pvp_search_trial t;
+			struct pvp_search_measurement m;
+
+			CHECK(s != NULL, "create");
+			if (s == NULL)
+				return;
+			while (pvp_search_next(s, &t) == 0) {
+				memset(&m, 0, sizeof(m));
+				warmup_measure(t.rate, t.duration, &w, &m);
+				pvp_search_feed(s, &m);
+			}
+			pvp_search_get_result(s, &r);
+			print_result(algo == 0 ? "binary warm-up, E=0.34 D=3"
+					       : "mlr warm-up, E=0.34 D=3",
+				     &r);
+			check_within(&r, cap, p.width_goal, "exceed ratio");
+			/*
+			 * The lower bound needed the whole duration sum: its
+			 * first trial failed (a short one counts as a final
+			 * one), two more final trials passed.
+			 */
+			for (i = 0, at_bound = 0; i < r.nb_trials; i++)
+				if (r.trials[i].rate == r.goal[0].lower_bound &&
+				    r.trials[i].duration >= p.final_duration)
+					at_bound++;
+			CHECK(at_bound == 2 || at_bound == 3,
+			      "%u final trials at the lower bound, not 2 or 3", at_bound);
+			pvp_search_destroy(s);
+		}
+	}
+	p.exceed_ratio = 1;
+	CHECK(pvp_search_params_check(&p, &err) < 0 && strstr(err, "exceed_ratio") != NULL,
+	      "exceed_ratio 1 accepted");
+	p.exceed_ratio = 0.5;
+	p.duration_sum = -1;
+	CHECK(pvp_search_params_check(&p, &err) < 0 && strstr(err, "duration_sum") != NULL,
+	      "duration_sum -1 accepted");
+}
+
 int
 main(void)
 {
@@ -568,6 +670,7 @@ main(void)
 	test_noisy();
 	test_bursty();
 	test_generator_limited();
+	test_exceed_ratio();
 	if (failures) {
 		printf("%d check(s) failed\n", failures);
 		return 1;
