@@ -49,6 +49,7 @@ enum {
 	OPT_NO_RX,
 	OPT_TXD,
 	OPT_RXD,
+	OPT_MTU,
 	OPT_POOL_SIZE,
 	OPT_SRC_MAC,
 	OPT_DST_MAC,
@@ -85,6 +86,7 @@ static const struct option gen_long_opts[] = {
 	{"no-rx", no_argument, NULL, OPT_NO_RX},
 	{"txd", required_argument, NULL, OPT_TXD},
 	{"rxd", required_argument, NULL, OPT_RXD},
+	{"mtu", required_argument, NULL, OPT_MTU},
 	{"pool-size", required_argument, NULL, OPT_POOL_SIZE},
 	{"src-mac", required_argument, NULL, OPT_SRC_MAC},
 	{"dst-mac", required_argument, NULL, OPT_DST_MAC},
@@ -135,6 +137,8 @@ gen_usage(const char *prog)
 	       "  --tx-cores N       TX lcores (= TX queues) per port (default 1)\n"
 	       "  --speed MBPS       link speed for ports that report none\n"
 	       "  --txd N, --rxd N   descriptors per queue (default 1024)\n"
+	       "  --mtu N            ports' MTU (IP packet bytes: frame - 18); default: as\n"
+	       "                     the port comes, raised to fit a --size over 1518\n"
 	       "  --pool-size N      mbufs per stream and TX lcore (default 8191)\n"
 	       "  --no-rx            do not poll RX\n"
 	       "  --idle-sleep US    sleep when idle / between bursts (shared CPUs)\n"
@@ -319,6 +323,9 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		case OPT_TXD:
 			o->nb_txd = (uint32_t)gen_parse_u64("txd", optarg, 64, 32768);
 			break;
+		case OPT_MTU:
+			o->mtu = (uint16_t)gen_parse_u64("mtu", optarg, 68, 9216 - 18);
+			break;
 		case OPT_RXD:
 			o->nb_rxd = (uint32_t)gen_parse_u64("rxd", optarg, 64, 32768);
 			break;
@@ -356,5 +363,9 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		gen_die("--token-file needs --server");
 	if (o->ctl != NULL && !o->server)
 		gen_die("--ctl needs --server");
+	/* A jumbo --size needs a port MTU to match; profiles say --mtu. */
+	if (o->mtu == 0 && o->profile == NULL && o->pcap == NULL && !o->imix &&
+	    o->size > RTE_ETHER_MAX_LEN)
+		o->mtu = (uint16_t)(o->size - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
 	return 0;
 }

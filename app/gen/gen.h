@@ -211,6 +211,8 @@ struct gen_opts {
 	bool no_rx;		/* do not start the RX engine */
 	uint32_t nb_txd;	/* TX descriptors */
 	uint32_t nb_rxd;	/* RX descriptors */
+	uint16_t mtu;		/* --mtu: ports' MTU (bytes of the IP packet), 0: as
+				 * the port comes, or raised for a jumbo --size */
 	uint32_t pool_size;	/* mbufs per wire stream pool */
 	char src_mac[32];	/* shortcut stream MACs, empty: port MAC / bcast */
 	char dst_mac[32];

@@ -26,6 +26,7 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	uint16_t nb_rxd = (uint16_t)g->opt.nb_rxd, nb_txd = (uint16_t)g->opt.nb_txd;
 	uint16_t nb_rxq = g->opt.no_rx ? 0 : 1;
 	char pname[RTE_MEMPOOL_NAMESIZE];
+	uint32_t room;
 	int socket, ret;
 	uint16_t q;
 
@@ -41,6 +42,14 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 		snprintf(err, errlen, "port %u (%s): %u TX queues asked, the device has %u",
 			 p->eth_port, p->name, p->nb_txq, info.max_tx_queues);
 		return -EINVAL;
+	}
+	if (g->opt.mtu != 0) {
+		if (g->opt.mtu < info.min_mtu || g->opt.mtu > info.max_mtu) {
+			snprintf(err, errlen, "port %u (%s): MTU %u asked, the device takes %u..%u",
+				 p->eth_port, p->name, g->opt.mtu, info.min_mtu, info.max_mtu);
+			return -EINVAL;
+		}
+		conf.rxmode.mtu = g->opt.mtu;
 	}
 	if (nb_rxq == 0 && info.max_rx_queues > 0)
 		nb_rxq = 1; /* some PMDs refuse zero RX queues; it stays unpolled */
@@ -58,11 +67,15 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	socket = rte_eth_dev_socket_id(p->eth_port);
 	if (socket < 0)
 		socket = (int)rte_socket_id();
+	/* RX mbufs hold a whole frame of the MTU, QinQ tags and FCS included. */
+	room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE, (uint32_t)RTE_PKTMBUF_HEADROOM +
+								    g->opt.mtu + RTE_ETHER_HDR_LEN +
+								    8 + RTE_ETHER_CRC_LEN);
 	snprintf(pname, sizeof(pname), "gen_rx%u", idx);
 	p->rx_mp = rte_mempool_lookup(pname);
 	if (p->rx_mp == NULL)
-		p->rx_mp = rte_pktmbuf_pool_create(pname, nb_rxd * 2 + 2048, 256, 0,
-						   RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+		p->rx_mp = rte_pktmbuf_pool_create(pname, nb_rxd * 2 + 2048, 256, 0, (uint16_t)room,
+						   socket);
 	if (p->rx_mp == NULL) {
 		snprintf(err, errlen, "port %u: no memory for the RX pool: %s", p->eth_port,
 			 rte_strerror(rte_errno));

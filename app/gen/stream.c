@@ -401,8 +401,9 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 			if (mtu != 0 && ps->tmpl[i].len > mtu + RTE_ETHER_HDR_LEN + 8) {
 				snprintf(err, errlen,
 					 "%s: stream %u (%s): frame of %u B is over the MTU %u of "
-					 "port %u",
-					 p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port);
+					 "port %u (start pvpkit-gen with --mtu %u)",
+					 p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port,
+					 ps->tmpl[i].len - RTE_ETHER_HDR_LEN);
 				return -EINVAL;
 			}
 		}

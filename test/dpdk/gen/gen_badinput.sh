@@ -38,6 +38,8 @@ expect "above the line rate" --rate 20Mpps
 expect "above the line rate" --rate 11Gbps
 expect "percent" --rate 101%
 expect "--size: 10 is out of range" --size 10
+expect "over the MTU 1500 of port 0 (start pvpkit-gen with --mtu 8982)" --size 9000 --mtu 1500
+expect "--mtu: 9300 is out of range" --mtu 9300
 expect "--size: 10000 is out of range" --size 10000
 expect "--flows: 0 is out of range" --flows 0
 expect "--duration" --duration -1

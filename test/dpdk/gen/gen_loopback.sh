@@ -38,6 +38,15 @@ json_get "$PVP_TMP/loop.json" \
     "0 < d['streams'][0]['latency_ns']['min'] <= d['streams'][0]['latency_ns']['p50'] <= d['streams'][0]['latency_ns']['max'] < 1e9" |
     grep -qx True || fail "latency not sane: $(json_get "$PVP_TMP/loop.json" "d['streams'][0]['latency_ns']")"
 
+info "net_ring loopback of 9000 B frames (jumbo: the MTU is raised)"
+"$PVP_GEN" $(pvp_eal loopj) -m 256 -l 0-1 --vdev net_ring0 -- \
+    --size 9000 --rate 5kpps --duration 0.5 --idle-sleep 50 --json "$PVP_TMP/jumbo.json" \
+    >"$PVP_TMP/jumbo.log" 2>&1 || { cat "$PVP_TMP/jumbo.log"; fail "jumbo loopback run failed"; }
+json_get "$PVP_TMP/jumbo.json" \
+    "(d['streams'][0]['tx_packets'], d['streams'][0]['rx_packets'], d['streams'][0]['lost'], d['streams'][0]['rx_bytes'])" |
+    grep -qx '(2500, 2500, 0, 22490000)' ||
+    fail "jumbo loopback: $(json_get "$PVP_TMP/jumbo.json" "d['streams'][0]")"
+
 info "faulty hop: drop 3, duplicate 1, reorder 2 of 1000"
 "$PVP_GEN" $(pvp_eal loop2) -m 256 -l 0-1 --vdev "net_pcap0,tx_pcap=$PVP_TMP/orig.pcap" -- \
     --no-rx --quiet --count 1000 --flows 10 >"$PVP_TMP/orig.log" 2>&1 ||

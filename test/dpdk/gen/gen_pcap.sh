@@ -48,6 +48,10 @@ check cache --count 1000 --lens 60:1000 --flows 100 --flow-fields ip.src
 gen_to_pcap big --size 1518 --flows 10 --count 100
 check big --count 100 --lens 1514:100 --flows 10 --flow-fields ip.src
 
+# Jumbo: a --size over 1518 raises the port's MTU to fit (8982 here).
+gen_to_pcap jumbo --size 9000 --flows 10 --count 50
+check jumbo --count 50 --lens 8996:50 --flows 10 --flow-fields ip.src
+
 # More flows than the flow cache (65536): fields written per packet.
 gen_to_pcap many --size 64 --flows 70000 --count 70000
 check many --count 70000 --lens 60:70000 --flows 70000 --flow-fields ip.src
