@@ -22,16 +22,7 @@
 #include "gen/gen_driver.h"
 #include "pvp_ctl.h"
 #include "pvp_stats.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 static unsigned int profile_loads, traffic_starts;
 static json_t *last_start_params, *last_load_params;
@@ -306,10 +297,5 @@ main(void)
 	json_decref(last_start_params);
 	json_decref(last_load_params);
 
-	if (failures != 0) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("all driver checks passed\n");
-	return 0;
+	return unit_check_end("driver");
 }

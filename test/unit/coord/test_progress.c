@@ -13,16 +13,7 @@
 #include <string.h>
 
 #include "coord_progress.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 static bool
 near(double a, double b)
@@ -103,10 +94,5 @@ main(void)
 	test_eta();
 	test_fmt();
 	test_plain_lines();
-	if (failures != 0) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("all progress checks passed\n");
-	return 0;
+	return unit_check_end("progress");
 }

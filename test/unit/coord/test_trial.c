@@ -16,16 +16,7 @@
 #include <jansson.h>
 
 #include "coord.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 /* ---- mock hops: counters jump from "cur" to "final" when traffic starts ---- */
 
@@ -546,10 +537,5 @@ main(void)
 	test_unreachable();
 	test_never_quiet();
 	test_table_exact();
-	if (failures != 0) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("all trial checks passed\n");
-	return 0;
+	return unit_check_end("trial");
 }

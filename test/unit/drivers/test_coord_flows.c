@@ -19,16 +19,7 @@
 
 #include "coord_flows.h"
 #include "pvp_pkt.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 /* Offsets in an untagged Ethernet/IPv4/UDP frame. */
 #define OFF_ETH_DST   0
@@ -178,10 +169,5 @@ main(void)
 	check_type("l4", 0, 37); /* IMIX: every template */
 	check_type("l2", 128, 70000);
 	check_errors();
-	if (failures != 0) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("coord_flows: all checks passed\n");
-	return 0;
+	return unit_check_end("coord_flows");
 }
