@@ -70,6 +70,34 @@ gen_stamp_sum(uint8_t *pkt, uint16_t sig_off, uint16_t csum_off, uint32_t sum, u
 	memcpy(pkt + csum_off, &r, 2);
 }
 
+/*
+ * The checksum field value (host byte order) for a covered sum @p sum
+ * (memory order, unfolded) plus the 32-bit big-endian value @p v.
+ */
+static __rte_always_inline uint32_t
+gen_csum_host(uint32_t sum, uint32_t v, bool udp)
+{
+	uint32_t nv = rte_cpu_to_be_32(v);
+	uint16_t r = (uint16_t)~gen_fold(sum + (nv & 0xffff) + (nv >> 16));
+
+	if (udp && r == 0)
+		r = 0xffff;
+	return rte_be_to_cpu_16(r);
+}
+
+/*
+ * Checksum @p r (host byte order) of a frame whose covered big-endian
+ * 32-bit fields, as a sum, grew by @p d (one's complement: a 32-bit field
+ * counts as its value mod 0xffff, so value + 1 adds 1 unless it wraps
+ * 2^32). The one's complement sum's +d is the field's -d; a UDP checksum
+ * is never 0 (0xffff stands for it), a TCP or IP one never 0xffff.
+ */
+static __rte_always_inline uint32_t
+gen_csum_sub(uint32_t r, uint32_t d, bool udp)
+{
+	return r - d + (r < d + udp ? 0xffff : 0);
+}
+
 /* Write one variable's new value (big endian) and fix its checksums. */
 static __rte_always_inline void
 gen_var_write(uint8_t *pkt, const struct pvp_slot *sl, uint32_t v)
@@ -249,6 +277,124 @@ gen_ws_get_tmpl(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned in
 }
 
 /*
+ * Build @p n packets of a sig_base stream of one template and one flow:
+ * only seq and tx_ts change. The checksum is computed for the burst's
+ * first packet; each next seq is the checksum - 1 (gen_csum_sub), except
+ * across 2^32, where every packet's is computed. Nothing of the frame is
+ * read. Not inlined: in the lcore loop its state would not fit in the
+ * registers. Returns the next seq.
+ */
+static __rte_noinline uint32_t
+gen_build_one(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm,
+	      uint32_t seq, uint32_t ts)
+{
+	const struct pvp_tmpl *t = &w->st->ps->tmpl[0];
+	/* The data starts at data_off, which the rearm word sets. */
+	const uint16_t sig_off = RTE_PKTMBUF_HEADROOM + t->sig_off + 6;
+	const uint16_t csum_off = RTE_PKTMBUF_HEADROOM + t->sig_csum.off[0];
+	const uint16_t len = t->len;
+	const bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+	const uint32_t sum = w->sig_sum[0] + (ts & 0xffff) + (ts >> 16);
+	const uint64_t ts_hi = (uint64_t)ts << 32;
+	uint32_t r = gen_csum_host(sum, seq, udp);
+	unsigned int i;
+
+	if (unlikely(seq > UINT32_MAX - n)) {
+		for (i = 0; i < n; i++, seq++) {
+			gen_mbuf_prep(pkts[i], rearm, len);
+			gen_stamp_sum(rte_pktmbuf_mtod(pkts[i], uint8_t *), t->sig_off,
+				      t->sig_csum.off[0], sum, seq, ts_hi, udp);
+		}
+		return seq;
+	}
+	for (i = 0; i < n; i++) {
+		uint8_t *b = pkts[i]->buf_addr;
+		uint64_t sig = ts_hi | rte_cpu_to_be_32(seq + i);
+		uint16_t c = rte_cpu_to_be_16((uint16_t)r);
+
+		gen_mbuf_prep(pkts[i], rearm, len);
+		memcpy(b + sig_off, &sig, 8);
+		memcpy(b + csum_off, &c, 2);
+		r = gen_csum_sub(r, 1, udp);
+	}
+	return seq + n;
+}
+
+/*
+ * Build @p n packets of an inc1_merge stream (the --flows shortcut): the
+ * source address and the signature change. Both checksums are computed
+ * from sums (gen_wstream.ip_sum, l4_sum) for a burst's first packet and
+ * after a wrap; in between, address + 1 and seq + 1 are IP checksum - 1
+ * and L4 checksum - 2. Nothing of the frame is read. Returns the next seq.
+ */
+static __rte_noinline uint32_t
+gen_build_inc1(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm,
+	       uint32_t seq, uint32_t ts)
+{
+	const struct pvp_stream *ps = w->st->ps;
+	const struct pvp_tmpl *t = &ps->tmpl[0];
+	const struct pvp_slot *sl = &t->slot[0];
+	const uint32_t vmin = ps->vars[0].min, vmax = ps->vars[0].max;
+	const uint64_t hi = w->flow_hi;
+	const uint16_t a_off = RTE_PKTMBUF_HEADROOM + sl->off;
+	const uint16_t ip_off = RTE_PKTMBUF_HEADROOM + sl->csum.off[0];
+	const uint16_t l4_off = RTE_PKTMBUF_HEADROOM + t->sig_csum.off[0];
+	const uint16_t sig_off = RTE_PKTMBUF_HEADROOM + t->sig_off + 6;
+	const uint16_t len = t->len;
+	const bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+	const uint32_t ip_sum = w->ip_sum;
+	const uint32_t l4_sum = w->l4_sum + (ts & 0xffff) + (ts >> 16);
+	const uint64_t ts_hi = (uint64_t)ts << 32;
+	uint32_t v = w->vs[0].cur;
+	uint64_t flow = w->flow;
+	unsigned int i = 0;
+
+	while (i < n) {
+		/* This packet's checksums from the sums, then as many easy steps as fit. */
+		uint32_t nv = rte_cpu_to_be_32(v);
+		uint32_t sa = (nv & 0xffff) + (nv >> 16);
+		uint32_t ipr = gen_csum_host(ip_sum + sa, 0, false);
+		uint32_t l4r = gen_csum_host(l4_sum + sa, seq, udp);
+		uint64_t easy = RTE_MIN((uint64_t)vmax - v, hi - flow - 1);
+		unsigned int k, end;
+
+		easy = RTE_MIN(easy, (uint64_t)UINT32_MAX - seq);
+		end = (unsigned int)RTE_MIN((uint64_t)n - i, easy + 1);
+		for (k = 0; k < end; k++) {
+			uint8_t *b = pkts[i + k]->buf_addr;
+			uint32_t a = rte_cpu_to_be_32(v + k);
+			uint64_t sig = ts_hi | rte_cpu_to_be_32(seq + k);
+			uint16_t c;
+
+			gen_mbuf_prep(pkts[i + k], rearm, len);
+			memcpy(b + a_off, &a, 4);
+			memcpy(b + sig_off, &sig, 8);
+			c = rte_cpu_to_be_16((uint16_t)ipr);
+			memcpy(b + ip_off, &c, 2);
+			c = rte_cpu_to_be_16((uint16_t)l4r);
+			memcpy(b + l4_off, &c, 2);
+			ipr = gen_csum_sub(ipr, 1, false);
+			l4r = gen_csum_sub(l4r, 2, udp);
+		}
+		/* end - 1 easy steps, then one that may wrap. */
+		i += end;
+		seq += end;
+		v += end - 1;
+		flow += end - 1;
+		if (unlikely(++flow == hi)) {
+			flow = w->flow_lo;
+			gen_vars_seek(w, flow);
+			v = w->vs[0].cur;
+		} else {
+			v = v == vmax ? vmin : v + 1;
+		}
+	}
+	w->flow = flow;
+	w->vs[0].cur = v;
+	return seq;
+}
+
+/*
  * Build @p n packets of wire stream @p w into @p pkts (taken from its
  * pool). Returns the bytes built.
  */
@@ -322,17 +468,7 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 		 * after every one.
 		 */
 		if (st->sig_base) {
-			/* One flow: only seq and tx_ts change, the checksum from a sum. */
-			const uint16_t sig_off = t->sig_off, csum_off = t->sig_csum.off[0];
-			const bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
-			const uint32_t sum = w->sig_sum[0] + (ts & 0xffff) + (ts >> 16);
-			const uint64_t ts_hi = (uint64_t)ts << 32;
-
-			for (i = 0; i < n; i++) {
-				gen_mbuf_prep(pkts[i], rearm, len);
-				gen_stamp_sum(rte_pktmbuf_mtod(pkts[i], uint8_t *), sig_off,
-					      csum_off, sum, seq++, ts_hi, udp);
-			}
+			seq = gen_build_one(w, pkts, n, rearm, seq, ts);
 		} else if (ps->flows == 1 && t->sig_off != 0) {
 			for (i = 0; i < n; i++) {
 				gen_mbuf_prep(pkts[i], rearm, len);
@@ -355,48 +491,7 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 			}
 			w->flow = w->flow_lo + (uint64_t)(img - w->cache) / hc;
 		} else if (st->inc1_merge) {
-			/*
-			 * The --flows shortcut: the source address and the
-			 * signature change; both checksums are set from sums
-			 * (gen_wstream.ip_sum, l4_sum), nothing of the frame is
-			 * read.
-			 */
-			const struct pvp_slot *sl = &t->slot[0];
-			uint32_t v = w->vs[0].cur, vmin = ps->vars[0].min, vmax = ps->vars[0].max;
-			uint64_t flow = w->flow, hi = w->flow_hi;
-			const uint16_t a_off = sl->off, ip_off = sl->csum.off[0];
-			const uint16_t l4_off = t->sig_csum.off[0], sig_off = t->sig_off;
-			const bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
-			const uint32_t ip_sum = w->ip_sum;
-			const uint32_t l4_sum = w->l4_sum + (ts & 0xffff) + (ts >> 16);
-			const uint64_t ts_hi = (uint64_t)ts << 32;
-
-			for (i = 0; i < n; i++) {
-				uint8_t *d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
-				uint32_t nv = rte_cpu_to_be_32(v), nseq = rte_cpu_to_be_32(seq++);
-				uint32_t sa = (nv & 0xffff) + (nv >> 16);
-				uint64_t sig = ts_hi | nseq;
-				uint16_t ipc = (uint16_t)~gen_fold(ip_sum + sa);
-				uint16_t r = (uint16_t)~gen_fold(l4_sum + sa + (nseq & 0xffff) +
-								 (nseq >> 16));
-
-				if (udp && r == 0)
-					r = 0xffff;
-				gen_mbuf_prep(pkts[i], rearm, len);
-				memcpy(d + a_off, &nv, 4);
-				memcpy(d + sig_off + 6, &sig, 8);
-				memcpy(d + ip_off, &ipc, 2);
-				memcpy(d + l4_off, &r, 2);
-				if (unlikely(++flow == hi)) {
-					w->flow = flow = w->flow_lo;
-					gen_vars_seek(w, flow);
-					v = w->vs[0].cur;
-				} else {
-					v = v == vmax ? vmin : v + 1;
-				}
-			}
-			w->flow = flow;
-			w->vs[0].cur = v;
+			seq = gen_build_inc1(w, pkts, n, rearm, seq, ts);
 		} else if (st->fast_inc1 && t->sig_off != 0) {
 			/* One address +1 per flow, wrapping: no per-var loop. */
 			const struct pvp_slot *sl = &t->slot[0];
