@@ -34,6 +34,7 @@ enum {
 	OPT_PCAP_AS_IS,
 	OPT_PORTS,
 	OPT_TX_CORES,
+	OPT_RX_CORES,
 	OPT_SPEED,
 	OPT_JSON,
 	OPT_SERVER,
@@ -71,6 +72,7 @@ static const struct option gen_long_opts[] = {
 	{"pcap-as-is", no_argument, NULL, OPT_PCAP_AS_IS},
 	{"ports", required_argument, NULL, OPT_PORTS},
 	{"tx-cores", required_argument, NULL, OPT_TX_CORES},
+	{"rx-cores", required_argument, NULL, OPT_RX_CORES},
 	{"speed", required_argument, NULL, OPT_SPEED},
 	{"json", required_argument, NULL, OPT_JSON},
 	{"server", no_argument, NULL, OPT_SERVER},
@@ -135,6 +137,7 @@ gen_usage(const char *prog)
 	       "Ports and cores:\n"
 	       "  --ports LIST       ethdev ids to use, e.g. 0,1 (default: all)\n"
 	       "  --tx-cores N       TX lcores (= TX queues) per port (default 1)\n"
+	       "  --rx-cores N       RX lcores (= RX queues per port, RSS) (default 1)\n"
 	       "  --speed MBPS       link speed for ports that report none\n"
 	       "  --txd N, --rxd N   descriptors per queue (default 1024)\n"
 	       "  --mtu N            ports' MTU (IP packet bytes: frame - 18); default: as\n"
@@ -220,6 +223,7 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 	o->flows = 1;
 	o->rate.unit = PVP_RATE_MAX;
 	o->tx_cores = 1;
+	o->rx_cores = 1;
 	o->drain_ms = 100;
 	o->catchup_us = 2000;
 	o->nb_txd = 1024;
@@ -274,6 +278,9 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 			break;
 		case OPT_TX_CORES:
 			o->tx_cores = (uint16_t)gen_parse_u64("tx-cores", optarg, 1, GEN_MAX_TXQ);
+			break;
+		case OPT_RX_CORES:
+			o->rx_cores = (uint16_t)gen_parse_u64("rx-cores", optarg, 1, GEN_MAX_RX);
 			break;
 		case OPT_SPEED:
 			o->speed_mbps = gen_parse_u64("speed", optarg, 1, 1000000);

@@ -250,7 +250,7 @@ gen_info(json_t *info, void *arg)
 						"eth_port", p->eth_port, "name", p->name, "mac",
 						mac, "link_up", link.link_status != 0, "speed_mbps",
 						(json_int_t)(p->link_bps / 1000000), "rxq",
-						g->opt.no_rx ? 0 : 1, "txq", p->nb_txq));
+						g->rx.nb, "txq", p->nb_txq));
 	}
 	pthread_mutex_lock(&gen_lock);
 	for (i = 0; i < g->nb_ws; i++) {

@@ -34,6 +34,7 @@ extern int gen_logtype;
 
 #define GEN_MAX_PORTS	 8	     /* ports one generator drives */
 #define GEN_MAX_TXQ	 8	     /* TX queues (= TX lcores) per port */
+#define GEN_MAX_RX	 8	     /* RX lcores (= RX queues per port) */
 #define GEN_MAX_STREAMS	 64	     /* profile streams */
 #define GEN_MAX_WSTREAMS 512	     /* wire streams: profile stream x TX queue */
 #define GEN_BURST	 32	     /* packets per TX/RX burst */
@@ -154,15 +155,25 @@ struct gen_tx_lcore {
 	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;
 
-/* The RX engine: one lcore polls queue 0 of every port. */
-struct gen_rx {
+/*
+ * An RX lcore: polls RX queue `queue` of every port and is the only
+ * writer of its per wire stream state; readers add the lcores up.
+ */
+struct gen_rx_lcore {
 	unsigned int lcore;	     /* RTE_MAX_LCORE: runs on the main lcore */
-	volatile uint32_t clear_req; /* control asks for a per-stream reset */
-	volatile uint32_t clear_ack; /* RX lcore did it */
+	uint16_t queue;		     /* RX queue it polls on every port */
+	volatile uint32_t clear_ack; /* last reset request carried out */
 	struct gen_ws_rx *ws;	     /* [GEN_MAX_WSTREAMS] */
 	uint64_t unsigned_rx;	     /* packets without a signature */
 	uint64_t bad_stream;	     /* signature with an unknown stream id */
 	struct pvp_stats_rxq *srq[GEN_MAX_PORTS];
+} __rte_cache_aligned;
+
+/* The RX engine: --rx-cores lcores, one RX queue of every port each. */
+struct gen_rx {
+	uint16_t nb;		     /* RX lcores; 0 with --no-rx */
+	volatile uint32_t clear_req; /* control asks for a per-stream reset */
+	struct gen_rx_lcore *rl[GEN_MAX_RX];
 };
 
 /* A port as the generator sees it. */
@@ -193,6 +204,7 @@ struct gen_opts {
 	uint16_t ports[GEN_MAX_PORTS]; /* ethdev ids (--ports), empty: all */
 	uint16_t nb_ports;
 	uint16_t tx_cores;	/* TX lcores (queues) per port */
+	uint16_t rx_cores;	/* RX lcores (queues per port, RSS when > 1) */
 	uint64_t speed_mbps;	/* link speed for ports without one */
 	const char *json;	/* --json FILE */
 	bool server;		/* --server */
@@ -339,8 +351,9 @@ int gen_rate_to_port_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t p
 /* rx.c */
 int gen_rx_setup(struct gen_ctx *g);
 int gen_rx_lcore_main(void *arg);
-unsigned int gen_rx_poll(struct gen_ctx *g);
-void gen_rx_service_clear(struct gen_ctx *g);
+unsigned int gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl);
+void gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl);
+uint64_t gen_rx_unsigned(const struct gen_ctx *g);
 int gen_rx_clear(struct gen_ctx *g);
 void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);

@@ -40,7 +40,7 @@ gen_on_signal(int sig)
 	gen_signal = sig;
 }
 
-/* Give TX lcores their (port, queue), and the RX engine an lcore if one is left. */
+/* Give TX lcores their (port, queue) and RX lcores their queue. */
 static int
 gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 {
@@ -57,7 +57,27 @@ gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 			 need, g->nb_ports, g->opt.tx_cores, rte_lcore_count() - 1);
 		return -EINVAL;
 	}
-	g->rx.lcore = RTE_MAX_LCORE;
+	/*
+	 * RX lcores: the workers after the TX ones. One RX lcore and no
+	 * worker left: the main lcore polls between its other duties.
+	 */
+	g->rx.nb = g->opt.no_rx ? 0 : g->opt.rx_cores;
+	if (g->rx.nb > 1 && rte_lcore_count() - 1 < need + g->rx.nb) {
+		snprintf(err, errlen,
+			 "%u TX and %u RX lcores needed but only %u worker lcore(s): give the "
+			 "EAL more (-l), the main lcore excluded",
+			 need, g->rx.nb, rte_lcore_count() - 1);
+		return -EINVAL;
+	}
+	for (q = 0; q < g->rx.nb; q++) {
+		g->rx.rl[q] = rte_zmalloc("gen_rx", sizeof(*g->rx.rl[q]), RTE_CACHE_LINE_SIZE);
+		if (g->rx.rl[q] == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		g->rx.rl[q]->lcore = RTE_MAX_LCORE;
+		g->rx.rl[q]->queue = q;
+	}
 	RTE_LCORE_FOREACH_WORKER(lcore)
 	{
 		if (w < need) {
@@ -78,8 +98,8 @@ gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 			tl->stq = pvp_stats_txq(g->stats, p, q);
 			tl->stopped = 1;
 			g->tx[g->nb_tx++] = tl;
-		} else if (w == need && !g->opt.no_rx) {
-			g->rx.lcore = lcore;
+		} else if (w - need < g->rx.nb) {
+			g->rx.rl[w - need]->lcore = lcore;
 		}
 		w++;
 	}
@@ -92,7 +112,8 @@ gen_stats_init(struct gen_ctx *g, char *err, size_t errlen)
 	uint16_t p;
 	int ret;
 
-	g->stats = pvp_stats_create("pvpkit-gen", g->nb_ports, 1, g->opt.tx_cores);
+	g->stats = pvp_stats_create("pvpkit-gen", g->nb_ports, RTE_MAX(g->opt.rx_cores, 1),
+				    g->opt.tx_cores);
 	if (g->stats == NULL) {
 		snprintf(err, errlen, "stats: %s", strerror(errno));
 		return -errno;
@@ -111,9 +132,9 @@ gen_stats_init(struct gen_ctx *g, char *err, size_t errlen)
 static void
 gen_main_turn(struct gen_ctx *g)
 {
-	if (g->rx.lcore == RTE_MAX_LCORE && !g->opt.no_rx) {
-		gen_rx_service_clear(g);
-		if (gen_rx_poll(g) == 0)
+	if (g->rx.nb != 0 && g->rx.rl[0]->lcore == RTE_MAX_LCORE) {
+		gen_rx_service_clear(g, g->rx.rl[0]);
+		if (gen_rx_poll(g, g->rx.rl[0]) == 0)
 			usleep(g->opt.idle_sleep_us != 0 ? g->opt.idle_sleep_us : 50);
 	} else {
 		usleep(1000);
@@ -265,8 +286,9 @@ main(int argc, char **argv)
 
 	for (i = 0; i < g->nb_tx; i++)
 		rte_eal_remote_launch(gen_tx_lcore_main, g->tx[i], g->tx[i]->lcore);
-	if (g->rx.lcore != RTE_MAX_LCORE)
-		rte_eal_remote_launch(gen_rx_lcore_main, g, g->rx.lcore);
+	for (i = 0; i < g->rx.nb; i++)
+		if (g->rx.rl[i]->lcore != RTE_MAX_LCORE)
+			rte_eal_remote_launch(gen_rx_lcore_main, g->rx.rl[i], g->rx.rl[i]->lcore);
 
 	status = g->opt.server ? gen_run_server(g) : gen_run_cli(g);
 	if (status == 0) {

@@ -24,7 +24,7 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	struct rte_eth_dev_info info;
 	struct rte_eth_link link;
 	uint16_t nb_rxd = (uint16_t)g->opt.nb_rxd, nb_txd = (uint16_t)g->opt.nb_txd;
-	uint16_t nb_rxq = g->opt.no_rx ? 0 : 1;
+	uint16_t nb_rxq = g->opt.no_rx ? 0 : g->opt.rx_cores;
 	char pname[RTE_MEMPOOL_NAMESIZE];
 	uint32_t room;
 	int socket, ret;
@@ -50,6 +50,19 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 			return -EINVAL;
 		}
 		conf.rxmode.mtu = g->opt.mtu;
+	}
+	if (nb_rxq > info.max_rx_queues) {
+		snprintf(err, errlen,
+			 "port %u (%s): %u RX queues asked (--rx-cores), the device has %u",
+			 p->eth_port, p->name, nb_rxq, info.max_rx_queues);
+		return -EINVAL;
+	}
+	if (nb_rxq > 1 && info.flow_type_rss_offloads != 0) {
+		/* Spread flows over the RX lcores; a device without RSS spreads its own way. */
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf =
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP) &
+			info.flow_type_rss_offloads;
 	}
 	if (nb_rxq == 0 && info.max_rx_queues > 0)
 		nb_rxq = 1; /* some PMDs refuse zero RX queues; it stays unpolled */

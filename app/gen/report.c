@@ -182,9 +182,7 @@ gen_report_json(struct gen_ctx *g)
 		return NULL;
 	json_object_set_new(root, "traffic", gen_traffic_json(g));
 	json_object_set_new(root, "streams", gen_streams_json(g));
-	json_object_set_new(
-		root, "unsigned_rx",
-		json_integer((json_int_t)__atomic_load_n(&g->rx.unsigned_rx, __ATOMIC_RELAXED)));
+	json_object_set_new(root, "unsigned_rx", json_integer((json_int_t)gen_rx_unsigned(g)));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
 }
@@ -250,8 +248,7 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 			w->wire_id, w->port, tx, seq.rx, pvp_seq_lost(&seq, tx), seq.dup, seq.ooo,
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
-	fprintf(f, "unsigned_rx %" PRIu64 "\n",
-		__atomic_load_n(&g->rx.unsigned_rx, __ATOMIC_RELAXED));
+	fprintf(f, "unsigned_rx %" PRIu64 "\n", gen_rx_unsigned(g));
 	for (i = 0; i < g->nb_tx; i++) {
 		const struct gen_tx_lcore *tl = g->tx[i];
 

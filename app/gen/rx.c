@@ -3,11 +3,15 @@
  */
 
 /*
- * RX engine: polls queue 0 of every port, finds the payload signature,
- * and keeps per wire stream sequence state (loss, duplicates, reorder)
- * and a latency histogram. It is the only writer of that state: a reset
- * (stats.clear, profile.load) is a request the RX loop carries out and
- * acknowledges, never a write from the control thread.
+ * RX engine: --rx-cores lcores, each polling one RX queue of every port
+ * (RSS spreads flows over the queues), finding the payload signature and
+ * keeping its own per wire stream sequence state (loss, duplicates,
+ * reorder) and latency histogram. Each lcore is the only writer of its
+ * state and readers add the lcores up: copies of one packet hash to one
+ * queue, so duplicates stay exact; loss is what was offered less what
+ * arrived once. A reset (stats.clear, profile.load) is a request every
+ * RX loop carries out and acknowledges, never a write from the control
+ * thread.
  */
 
 #include <string.h>
@@ -26,43 +30,49 @@ static double gen_ns_per_cycle;
 int
 gen_rx_setup(struct gen_ctx *g)
 {
-	uint16_t p, i;
+	struct gen_rx_lcore *rl;
+	uint16_t p, i, k;
 
 	gen_ns_per_cycle = 1e9 / (double)g->hz;
-	g->rx.ws =
-		rte_zmalloc("gen_rx_ws", sizeof(*g->rx.ws) * GEN_MAX_WSTREAMS, RTE_CACHE_LINE_SIZE);
-	if (g->rx.ws == NULL)
-		return -ENOMEM;
-	for (i = 0; i < GEN_MAX_WSTREAMS; i++) {
-		pvp_seq_init(&g->rx.ws[i].seq);
-		pvp_lat_init(&g->rx.ws[i].lat);
+	for (k = 0; k < g->rx.nb; k++) {
+		rl = g->rx.rl[k];
+		rl->ws = rte_zmalloc_socket(
+			"gen_rx_ws", sizeof(*rl->ws) * GEN_MAX_WSTREAMS, RTE_CACHE_LINE_SIZE,
+			rl->lcore == RTE_MAX_LCORE ? SOCKET_ID_ANY
+						   : (int)rte_lcore_to_socket_id(rl->lcore));
+		if (rl->ws == NULL)
+			return -ENOMEM;
+		for (i = 0; i < GEN_MAX_WSTREAMS; i++) {
+			pvp_seq_init(&rl->ws[i].seq);
+			pvp_lat_init(&rl->ws[i].lat);
+		}
+		for (p = 0; p < g->nb_ports; p++)
+			rl->srq[p] = pvp_stats_rxq(g->stats, p, rl->queue);
 	}
-	for (p = 0; p < g->nb_ports; p++)
-		g->rx.srq[p] = pvp_stats_rxq(g->stats, p, 0);
 	return 0;
 }
 
-/* Carry out a pending reset request. RX lcore only. */
+/* Carry out a pending reset request. @p rl's lcore only. */
 void
-gen_rx_service_clear(struct gen_ctx *g)
+gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl)
 {
 	uint32_t req = __atomic_load_n(&g->rx.clear_req, __ATOMIC_ACQUIRE);
 	uint16_t i;
 
-	if (req == g->rx.clear_ack)
+	if (req == rl->clear_ack)
 		return;
 	for (i = 0; i < GEN_MAX_WSTREAMS; i++) {
-		pvp_seq_init(&g->rx.ws[i].seq);
-		pvp_lat_init(&g->rx.ws[i].lat);
-		g->rx.ws[i].bytes = 0;
+		pvp_seq_init(&rl->ws[i].seq);
+		pvp_lat_init(&rl->ws[i].lat);
+		rl->ws[i].bytes = 0;
 	}
-	__atomic_store_n(&g->rx.unsigned_rx, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&g->rx.bad_stream, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&g->rx.clear_ack, req, __ATOMIC_RELEASE);
+	__atomic_store_n(&rl->unsigned_rx, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rl->bad_stream, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rl->clear_ack, req, __ATOMIC_RELEASE);
 }
 
 unsigned int
-gen_rx_poll(struct gen_ctx *g)
+gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 {
 	struct rte_mbuf *pkts[GEN_BURST];
 	unsigned int total = 0;
@@ -72,7 +82,7 @@ gen_rx_poll(struct gen_ctx *g)
 		uint64_t bytes = 0, nosig = 0, bad = 0;
 		uint32_t now;
 
-		n = rte_eth_rx_burst(g->port[p].eth_port, 0, pkts, GEN_BURST);
+		n = rte_eth_rx_burst(g->port[p].eth_port, rl->queue, pkts, GEN_BURST);
 		if (n == 0)
 			continue;
 		now = (uint32_t)rte_rdtsc();
@@ -92,20 +102,19 @@ gen_rx_poll(struct gen_ctx *g)
 				bad++;
 				continue;
 			}
-			r = &g->rx.ws[id];
+			r = &rl->ws[id];
 			pvp_seq_update(&r->seq, rte_be_to_cpu_32(sig->seq));
 			pvp_lat_update(&r->lat, (uint64_t)((double)(uint32_t)(now - sig->tx_ts) *
 							   gen_ns_per_cycle));
 			r->bytes += m->pkt_len;
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
-		pvp_stats_rxq_add(g->rx.srq[p], n, bytes);
+		pvp_stats_rxq_add(rl->srq[p], n, bytes);
 		if (nosig != 0)
-			__atomic_store_n(&g->rx.unsigned_rx, g->rx.unsigned_rx + nosig,
+			__atomic_store_n(&rl->unsigned_rx, rl->unsigned_rx + nosig,
 					 __ATOMIC_RELAXED);
 		if (bad != 0)
-			__atomic_store_n(&g->rx.bad_stream, g->rx.bad_stream + bad,
-					 __ATOMIC_RELAXED);
+			__atomic_store_n(&rl->bad_stream, rl->bad_stream + bad, __ATOMIC_RELAXED);
 		total += n;
 	}
 	return total;
@@ -114,12 +123,14 @@ gen_rx_poll(struct gen_ctx *g)
 int
 gen_rx_lcore_main(void *arg)
 {
-	struct gen_ctx *g = arg;
+	struct gen_rx_lcore *rl = arg;
+	struct gen_ctx *g = &gen;
 
-	GEN_LOG(INFO, "RX lcore %u polls %u port(s)", rte_lcore_id(), g->nb_ports);
+	GEN_LOG(INFO, "RX lcore %u polls queue %u of %u port(s)", rte_lcore_id(), rl->queue,
+		g->nb_ports);
 	while (!g->quit) {
-		gen_rx_service_clear(g);
-		if (gen_rx_poll(g) == 0 && g->opt.idle_sleep_us != 0)
+		gen_rx_service_clear(g, rl);
+		if (gen_rx_poll(g, rl) == 0 && g->opt.idle_sleep_us != 0)
 			usleep(g->opt.idle_sleep_us);
 	}
 	return 0;
@@ -130,15 +141,16 @@ gen_rx_clear(struct gen_ctx *g)
 {
 	uint32_t req = __atomic_add_fetch(&g->rx.clear_req, 1, __ATOMIC_RELEASE);
 	uint64_t deadline = rte_rdtsc() + 2 * g->hz;
+	uint16_t k;
 
-	if (g->opt.no_rx) {
-		gen_rx_service_clear(g);
-		return 0;
-	}
-	while (__atomic_load_n(&g->rx.clear_ack, __ATOMIC_ACQUIRE) != req) {
-		if (rte_rdtsc() > deadline)
-			return -ETIMEDOUT;
-		usleep(200);
+	for (k = 0; k < g->rx.nb; k++) {
+		struct gen_rx_lcore *rl = g->rx.rl[k];
+
+		while (__atomic_load_n(&rl->clear_ack, __ATOMIC_ACQUIRE) != req) {
+			if (rte_rdtsc() > deadline)
+				return -ETIMEDOUT;
+			usleep(200);
+		}
 	}
 	return 0;
 }
@@ -147,10 +159,36 @@ void
 gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp_lat_summary *lat,
 	    uint64_t *bytes)
 {
-	const struct gen_ws_rx *r = &g->rx.ws[wire_id];
+	struct pvp_lat sum;
+	uint16_t k;
 
-	/* Torn reads of a live tracker skew a packet at most. */
-	memcpy(seq, &r->seq, sizeof(*seq));
-	pvp_lat_read(&r->lat, lat);
-	*bytes = r->bytes;
+	pvp_seq_init(seq);
+	pvp_lat_init(&sum);
+	*bytes = 0;
+	for (k = 0; k < g->rx.nb; k++) {
+		const struct gen_ws_rx *r = &g->rx.rl[k]->ws[wire_id];
+
+		/* Torn reads of a live tracker skew a packet at most. */
+		seq->rx += r->seq.rx;
+		seq->dup += r->seq.dup;
+		seq->ooo += r->seq.ooo;
+		seq->gaps += r->seq.gaps;
+		if (r->seq.started && (!seq->started || r->seq.next > seq->next))
+			seq->next = r->seq.next;
+		seq->started |= r->seq.started;
+		pvp_lat_merge(&sum, &r->lat);
+		*bytes += r->bytes;
+	}
+	pvp_lat_read(&sum, lat);
+}
+
+uint64_t
+gen_rx_unsigned(const struct gen_ctx *g)
+{
+	uint64_t n = 0;
+	uint16_t k;
+
+	for (k = 0; k < g->rx.nb; k++)
+		n += __atomic_load_n(&g->rx.rl[k]->unsigned_rx, __ATOMIC_RELAXED);
+	return n;
 }
