@@ -20,6 +20,9 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #ifdef __SSSE3__
 #include <tmmintrin.h>
 #endif
@@ -112,9 +115,16 @@ struct fwd_seq_table {
 	uint64_t unsigned_rx;	   /**< packets without a signature */
 	uint64_t untracked;	   /**< signed packets of streams beyond FWD_SEQ_SLOTS */
 	uint32_t clear_ack;	   /**< last clear request handled */
-	struct fwd_seq_slot *last; /**< slot of the last packet (cheap hit) */
+	struct fwd_seq_slot *last; /**< slot of the current stream (set by fwd_seq_set_slot()) */
+	/** Frame bytes 12..27 and 32..47 that the fast check compares... */
+	uint8_t hdr_mask[32] __rte_aligned(16);
+	/** ...and their values: IPv4/UDP, the magic, last's stream id. */
+	uint8_t hdr_want[32] __rte_aligned(16);
 	struct fwd_seq_slot slot[FWD_SEQ_SLOTS]; /**< open addressing */
 } __rte_cache_aligned;
+
+/** Make a zeroed @p t ready (no current stream). */
+void fwd_seq_table_init(struct fwd_seq_table *t);
 
 /** Clear requests, incremented by the control thread. */
 extern uint32_t fwd_seq_clear_req;
@@ -126,86 +136,192 @@ void fwd_seq_check(struct fwd_seq_table *t, struct rte_mbuf **pkts, uint16_t n);
 struct fwd_seq_slot *fwd_seq_lookup(struct fwd_seq_table *t, uint16_t stream);
 
 /**
- * Sequence accounting of one burst, for engines that do it in their own
- * per-packet loop: fwd_seq_begin(), fwd_seq_one() per packet,
- * fwd_seq_end(). A local of the caller: the counters of the current
- * stream stay in registers and reach the table once per burst.
+ * Sequence accounting of one burst: fwd_seq_begin(), fwd_seq_one() per
+ * packet, fwd_seq_end(). A local of the caller, with the number that
+ * extends the run (@c next below) in another local of the caller, so
+ * that it stays in a register.
+ *
+ * Consecutive packets of the current stream whose sequence numbers follow
+ * each other form a run [run_start, next) that reaches the tracker only
+ * when the run breaks (another number, another stream, end of the burst):
+ * fwd_seq_apply() then accounts the whole run at once, exactly as
+ * pvp_seq_update() one number at a time would. In-order traffic and the
+ * duplicates of a replayed capture both come as runs, so a signed packet
+ * of the current stream costs one header check, one compare and one
+ * increment.
  */
 struct fwd_seq_burst {
 	struct fwd_seq_table *t; /**< the lcore's table */
-	struct fwd_seq_slot *s;	 /**< slot of the last signed packet, or NULL */
-	uint64_t rx;		 /**< packets of s not yet added to s->seq.rx */
-	uint64_t dup;		 /**< duplicates of s not yet added to s->seq.dup */
-	uint32_t unsigned_rx;	 /**< packets without a signature */
+	struct fwd_seq_slot *s;	 /**< slot of the current stream (t->last), or NULL */
+	uint32_t run_start;	 /**< first sequence number of the pending run */
+	uint32_t run_next;	 /**< the caller's next, around calls into fwd_seq.c */
+	uint32_t tracked;	 /**< packets of runs accounted so far */
 	uint32_t untracked;	 /**< signed packets beyond FWD_SEQ_SLOTS streams */
 };
 
-/** Start accounting a burst in @p t. */
-static __rte_always_inline void
+/** Offset of the signature in an untagged IPv4 (no options) / UDP frame. */
+#define FWD_SEQ_SIG_OFF (RTE_ETHER_HDR_LEN + 20 + 8)
+/** Shortest such frame that holds a signature. */
+#define FWD_SEQ_MIN_LEN (FWD_SEQ_SIG_OFF + PVP_SIG_LEN)
+
+/** Account numbers start .. start + count - 1 in @p s, in that order (fwd_seq.c). */
+void fwd_seq_apply(struct pvp_seq *s, uint32_t start, uint32_t count);
+
+/**
+ * Make @p s (NULL: none) the current stream of @p b: the fast check
+ * compares its id, the run starts empty.
+ */
+void fwd_seq_set_slot(struct fwd_seq_burst *b, struct fwd_seq_slot *s);
+
+/** A packet the fast check does not take (fwd_seq.c). */
+void fwd_seq_slow(struct fwd_seq_burst *b, const struct rte_mbuf *m);
+
+/** Number @p seq of the current stream breaks the run (fwd_seq.c). */
+void fwd_seq_restart(struct fwd_seq_burst *b, uint32_t seq);
+
+/** Start accounting a burst in @p t. @return the caller's next. */
+static __rte_always_inline uint32_t
 fwd_seq_begin(struct fwd_seq_burst *b, struct fwd_seq_table *t)
 {
+	struct fwd_seq_slot *s = t->last;
+
 	b->t = t;
-	b->s = t->last;
-	b->rx = 0;
-	b->dup = 0;
-	b->unsigned_rx = 0;
+	b->s = s;
+	b->tracked = 0;
 	b->untracked = 0;
+	/* An empty run that in-order traffic extends. */
+	b->run_start = s != NULL && s->seq.started != 0 ? s->seq.next : 0;
+	return b->run_start;
 }
 
-/* Add the pending counts to the current slot (readers load them relaxed). */
+/** Account the pending run [run_start, run_next), leave it empty. */
 static __rte_always_inline void
 fwd_seq_flush(struct fwd_seq_burst *b)
 {
-	struct pvp_seq *q;
+	const uint32_t count = b->run_next - b->run_start;
 
-	if (b->s == NULL || (b->rx | b->dup) == 0)
-		return;
-	q = &b->s->seq;
-	__atomic_store_n(&q->rx, q->rx + b->rx, __ATOMIC_RELAXED);
-	__atomic_store_n(&q->dup, q->dup + b->dup, __ATOMIC_RELAXED);
-	b->rx = 0;
-	b->dup = 0;
+	if (count != 0) {
+		fwd_seq_apply(&b->s->seq, b->run_start, count);
+		b->tracked += count;
+		b->run_start = b->run_next;
+	}
 }
 
-/** Account one packet of the burst. */
-static __rte_always_inline void
-fwd_seq_one(struct fwd_seq_burst *b, const struct rte_mbuf *m)
-{
-	const struct pvp_sig *sig = pvp_sig_find_inline(m);
-	uint32_t key;
+/*
+ * First bytes of EtherTypes that can carry a signature (IPv4, IPv6, VLAN,
+ * QinQ): any other frame is unsigned without parsing it.
+ */
+extern const uint8_t fwd_seq_maybe_ip[256];
 
-	if (sig == NULL) {
-		b->unsigned_rx++;
-		return;
-	}
-	key = (uint32_t)rte_be_to_cpu_16(sig->stream) + 1;
-	if (unlikely(b->s == NULL || b->s->key != key)) {
-		fwd_seq_flush(b);
-		b->s = fwd_seq_lookup(b->t, (uint16_t)(key - 1));
-		if (b->s == NULL) {
-			b->untracked++;
+/**
+ * Account one packet of the burst, given its data @p p and data_len
+ * @p len (@p t is b->t, @p next the caller's). The commonest signed frame
+ * (untagged IPv4 without options, not a fragment, UDP not to the VXLAN
+ * port, IP total length up to the end of the frame, signature of the
+ * current stream) is recognised with two masked 16-byte compares and two
+ * 16-bit ones, checks that pvp_sig_find_inline() also makes for it; a
+ * frame that is not IP at all is refused by the first byte of its
+ * EtherType; everything else goes to fwd_seq_slow(), which asks
+ * pvp_sig_find_inline(), so every packet gets the same answer as there.
+ */
+static __rte_always_inline void
+fwd_seq_one_data(struct fwd_seq_burst *b, const struct fwd_seq_table *t, uint32_t *next,
+		 const struct rte_mbuf *m, const uint8_t *p, uint32_t len)
+{
+	if (likely(len >= FWD_SEQ_MIN_LEN)) {
+		bool hdr_ok;
+
+#ifdef __SSE2__
+		const __m128i a = _mm_loadu_si128((const __m128i *)(p + 12));
+		const __m128i c = _mm_loadu_si128((const __m128i *)(p + 32));
+		const __m128i ea = _mm_cmpeq_epi8(
+			_mm_and_si128(a, _mm_load_si128((const __m128i *)t->hdr_mask)),
+			_mm_load_si128((const __m128i *)t->hdr_want));
+		const __m128i ec = _mm_cmpeq_epi8(
+			_mm_and_si128(c, _mm_load_si128((const __m128i *)(t->hdr_mask + 16))),
+			_mm_load_si128((const __m128i *)(t->hdr_want + 16)));
+
+		hdr_ok = _mm_movemask_epi8(_mm_and_si128(ea, ec)) == 0xffff;
+#else
+		uint64_t x[4], mk[4], w[4];
+
+		memcpy(x, p + 12, 16);
+		memcpy(x + 2, p + 32, 16);
+		memcpy(mk, t->hdr_mask, 32);
+		memcpy(w, t->hdr_want, 32);
+		hdr_ok = ((x[0] & mk[0]) ^ w[0]) == 0 && ((x[1] & mk[1]) ^ w[1]) == 0 &&
+			 ((x[2] & mk[2]) ^ w[2]) == 0 && ((x[3] & mk[3]) ^ w[3]) == 0;
+#endif
+		/*
+		 * IP total length exactly up to the end of the frame (the range
+		 * pvp_sig_find_inline() accepts, less Ethernet padding: padded
+		 * frames go the slow way), compared big endian; not VXLAN.
+		 */
+		if (likely(hdr_ok &&
+			   *(const unaligned_uint16_t *)(p + 16) ==
+				   rte_cpu_to_be_16((uint16_t)(len - RTE_ETHER_HDR_LEN)) &&
+			   *(const unaligned_uint16_t *)(p + 36) != RTE_BE16(4789))) {
+			const uint32_t seq = rte_be_to_cpu_32(
+				*(const unaligned_uint32_t *)(p + FWD_SEQ_SIG_OFF + 6));
+
+			if (likely(seq == *next)) {
+				*next = seq + 1;
+				return;
+			}
+			b->run_next = *next;
+			fwd_seq_restart(b, seq);
+			*next = b->run_next;
 			return;
 		}
+		/* Not signed: counted at the end of the burst. */
+		if (!hdr_ok && fwd_seq_maybe_ip[p[12]] == 0)
+			return;
 	}
-	pvp_seq_update_burst(&b->s->seq, rte_be_to_cpu_32(sig->seq), &b->rx, &b->dup);
+	b->run_next = *next;
+	fwd_seq_slow(b, m);
+	*next = b->run_next;
 }
 
-/** Publish what the burst counted. */
+/** fwd_seq_one_data() for engines that do not read the headers themselves. */
 static __rte_always_inline void
-fwd_seq_end(struct fwd_seq_burst *b)
+fwd_seq_one(struct fwd_seq_burst *b, const struct fwd_seq_table *t, uint32_t *next,
+	    const struct rte_mbuf *m)
+{
+	fwd_seq_one_data(b, t, next, m, rte_pktmbuf_mtod(m, const uint8_t *),
+			 rte_pktmbuf_data_len(m));
+}
+
+/**
+ * Publish what the burst of @p n packets counted; @p next is the caller's.
+ * The packets that were neither tracked nor untracked had no signature.
+ */
+static __rte_always_inline void
+fwd_seq_end(struct fwd_seq_burst *b, uint32_t next, uint16_t n)
 {
 	struct fwd_seq_table *t = b->t;
+	uint32_t unsigned_rx;
 
+	b->run_next = next;
 	fwd_seq_flush(b);
-	t->last = b->s;
-	if (b->unsigned_rx != 0)
-		__atomic_store_n(&t->unsigned_rx, t->unsigned_rx + b->unsigned_rx,
-				 __ATOMIC_RELAXED);
+	unsigned_rx = n - b->tracked - b->untracked;
+	if (unsigned_rx != 0)
+		__atomic_store_n(&t->unsigned_rx, t->unsigned_rx + unsigned_rx, __ATOMIC_RELAXED);
 	if (b->untracked != 0)
 		__atomic_store_n(&t->untracked, t->untracked + b->untracked, __ATOMIC_RELAXED);
 }
+
+/** Forget every stream and acknowledge clear request @p req (fwd_seq.c). */
+void fwd_seq_do_clear(struct fwd_seq_table *t, uint32_t req);
+
 /** Forget every stream if a clear was requested; called by the owning lcore. */
-void fwd_seq_poll_clear(struct fwd_seq_table *t);
+static __rte_always_inline void
+fwd_seq_poll_clear(struct fwd_seq_table *t)
+{
+	const uint32_t req = __atomic_load_n(&fwd_seq_clear_req, __ATOMIC_ACQUIRE);
+
+	if (unlikely(req != t->clear_ack))
+		fwd_seq_do_clear(t, req);
+}
 
 /** One (RX port, RX queue) -> (TX port, TX queue) flow of packets. */
 struct fwd_stream {

@@ -397,6 +397,7 @@ fwd_assign_streams(void)
 			if (lc->seq == NULL)
 				fwd_die("cannot allocate --seq-check tables: out of hugepage "
 					"memory");
+			fwd_seq_table_init(lc->seq);
 		}
 		app.lcores[k] = lc;
 	}
