@@ -89,13 +89,14 @@ gen_csum_host(uint32_t sum, uint32_t v, bool udp)
  * Checksum @p r (host byte order) of a frame whose covered big-endian
  * 32-bit fields, as a sum, grew by @p d (one's complement: a 32-bit field
  * counts as its value mod 0xffff, so value + 1 adds 1 unless it wraps
- * 2^32). The one's complement sum's +d is the field's -d; a UDP checksum
- * is never 0 (0xffff stands for it), a TCP or IP one never 0xffff.
+ * 2^32). The sum's +d is the checksum's -d, wrapping below @p lim:
+ * d + 1 for UDP (0xffff stands for 0, a UDP checksum is never 0), d for
+ * TCP and IP (never 0xffff).
  */
 static __rte_always_inline uint32_t
-gen_csum_sub(uint32_t r, uint32_t d, bool udp)
+gen_csum_sub(uint32_t r, uint32_t d, uint32_t lim)
 {
-	return r - d + (r < d + udp ? 0xffff : 0);
+	return r - d + (r < lim ? 0xffff : 0);
 }
 
 /* Write one variable's new value (big endian) and fix its checksums. */
@@ -296,6 +297,7 @@ gen_build_one(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int 
 	const bool udp = (t->sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
 	const uint32_t sum = w->sig_sum[0] + (ts & 0xffff) + (ts >> 16);
 	const uint64_t ts_hi = (uint64_t)ts << 32;
+	const uint32_t lim = 1 + udp;
 	uint32_t r = gen_csum_host(sum, seq, udp);
 	unsigned int i;
 
@@ -315,7 +317,7 @@ gen_build_one(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int 
 		gen_mbuf_prep(pkts[i], rearm, len);
 		memcpy(b + sig_off, &sig, 8);
 		memcpy(b + csum_off, &c, 2);
-		r = gen_csum_sub(r, 1, udp);
+		r = gen_csum_sub(r, 1, lim);
 	}
 	return seq + n;
 }
@@ -345,6 +347,7 @@ gen_build_inc1(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, ui
 	const uint32_t ip_sum = w->ip_sum;
 	const uint32_t l4_sum = w->l4_sum + (ts & 0xffff) + (ts >> 16);
 	const uint64_t ts_hi = (uint64_t)ts << 32;
+	const uint32_t lim = 2 + udp;
 	uint32_t v = w->vs[0].cur;
 	uint64_t flow = w->flow;
 	unsigned int i = 0;
@@ -373,8 +376,8 @@ gen_build_inc1(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, ui
 			memcpy(b + ip_off, &c, 2);
 			c = rte_cpu_to_be_16((uint16_t)l4r);
 			memcpy(b + l4_off, &c, 2);
-			ipr = gen_csum_sub(ipr, 1, false);
-			l4r = gen_csum_sub(l4r, 2, udp);
+			ipr = gen_csum_sub(ipr, 1, 1);
+			l4r = gen_csum_sub(l4r, 2, lim);
 		}
 		/* end - 1 easy steps, then one that may wrap. */
 		i += end;
@@ -395,6 +398,56 @@ gen_build_inc1(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, ui
 }
 
 /*
+ * Build @p n packets of a sig_base stream with one pool per template
+ * (IMIX of one flow): each mbuf already holds its template
+ * (gen_ws_get_tmpl()). Each template's checksum is computed for the
+ * burst's first seq; packet i of the burst has it - i (gen_csum_sub).
+ * Adds the bytes built to @p bytes. Returns the next seq.
+ */
+static __rte_noinline uint32_t
+gen_build_tmpl(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm,
+	       uint32_t seq, uint32_t ts, uint64_t *bytes)
+{
+	const struct pvp_stream *ps = w->st->ps;
+	const uint16_t csum_off = RTE_PKTMBUF_HEADROOM + ps->tmpl[0].sig_csum.off[0];
+	const bool udp = (ps->tmpl[0].sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
+	const uint32_t tsum = (ts & 0xffff) + (ts >> 16);
+	const uint64_t ts_hi = (uint64_t)ts << 32;
+	uint32_t r0[GEN_TMPL_POOLS];
+	uint16_t len[GEN_TMPL_POOLS], sig_off[GEN_TMPL_POOLS];
+	uint32_t oi = w->order_idx, k;
+	uint64_t b = 0;
+	unsigned int i;
+
+	for (k = 0; k < ps->n_tmpl; k++) {
+		r0[k] = gen_csum_host(w->sig_sum[k] + tsum, seq, udp);
+		len[k] = ps->tmpl[k].len;
+		sig_off[k] = RTE_PKTMBUF_HEADROOM + ps->tmpl[k].sig_off + 6;
+	}
+	for (i = 0; i < n; i++) {
+		uint8_t *d = pkts[i]->buf_addr;
+		uint64_t sig = ts_hi | rte_cpu_to_be_32(seq + i);
+		uint16_t c;
+
+		k = ps->order[oi];
+		if (++oi == ps->n_order)
+			oi = 0;
+		if (unlikely(seq + i < seq))
+			c = rte_cpu_to_be_16(
+				(uint16_t)gen_csum_host(w->sig_sum[k] + tsum, seq + i, udp));
+		else
+			c = rte_cpu_to_be_16((uint16_t)gen_csum_sub(r0[k], i, i + udp));
+		gen_mbuf_prep(pkts[i], rearm, len[k]);
+		memcpy(d + sig_off[k], &sig, 8);
+		memcpy(d + csum_off, &c, 2);
+		b += len[k];
+	}
+	w->order_idx = oi;
+	*bytes += b;
+	return seq + n;
+}
+
+/*
  * Build @p n packets of wire stream @p w into @p pkts (taken from its
  * pool). Returns the bytes built.
  */
@@ -409,24 +462,7 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 	unsigned int i, j;
 
 	if (st->tmpl_pools && st->sig_base) {
-		/* Each mbuf already holds its template (gen_ws_get_tmpl()). */
-		const uint16_t csum_off = ps->tmpl[0].sig_csum.off[0];
-		const bool udp = (ps->tmpl[0].sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
-		const uint32_t tsum = (ts & 0xffff) + (ts >> 16);
-		uint32_t oi = w->order_idx;
-
-		for (i = 0; i < n; i++) {
-			uint32_t k = ps->order[oi];
-			const struct pvp_tmpl *t = &ps->tmpl[k];
-
-			if (++oi == ps->n_order)
-				oi = 0;
-			gen_mbuf_prep(pkts[i], rearm, t->len);
-			gen_stamp_sum(rte_pktmbuf_mtod(pkts[i], uint8_t *), t->sig_off, csum_off,
-				      w->sig_sum[k] + tsum, seq++, (uint64_t)ts << 32, udp);
-			bytes += t->len;
-		}
-		w->order_idx = oi;
+		seq = gen_build_tmpl(w, pkts, n, rearm, seq, ts, &bytes);
 	} else if (st->tmpl_pools) {
 		/* Each mbuf already holds its template (gen_ws_get_tmpl()). */
 		for (i = 0; i < n; i++) {
