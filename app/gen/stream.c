@@ -431,28 +431,33 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 			       (!st->multi_tmpl || st->tmpl_pools) && gen_sig_one_csum(ps);
 		per_lcore = (ps->flows + g->opt.tx_cores - 1) / g->opt.tx_cores;
 		if (!st->multi_tmpl && ps->flows > 1) {
-			st->hdr_copy = gen_hdr_copy(ps, &ps->tmpl[0]);
-			if (per_lcore <= GEN_CACHE_FLOWS &&
+			const struct pvp_tmpl *t0 = &ps->tmpl[0];
+			const struct pvp_csum_loc *vc = &t0->slot[0].csum;
+			const struct pvp_csum_loc *sc = &t0->sig_csum;
+			bool fast = gen_vars_fast(ps);
+
+			st->hdr_copy = gen_hdr_copy(ps, t0);
+			/* IPv4 source +1: IP header checksum + the L4 one (pseudo header). */
+			st->inc1_merge = fast && ps->n_vars == 1 && ps->vars[0].op == PVP_VAR_INC &&
+					 ps->vars[0].step == 1 && ps->vars[0].div == 1 &&
+					 t0->slot[0].len == 4 && t0->sig_off != 0 &&
+					 (t0->slot[0].off & 1) == 0 && vc->n == 2 &&
+					 vc->flags[0] == PVP_CSUM_F_DATA &&
+					 (vc->flags[1] & ~PVP_CSUM_F_UDP) == PVP_CSUM_F_DATA &&
+					 sc->n == 1 && sc->off[0] == vc->off[1] &&
+					 sc->flags[0] == vc->flags[1];
+			/*
+			 * inc1_merge writes fewer bytes than a cached image and
+			 * reads none: it is used whatever the number of flows.
+			 */
+			if (!st->inc1_merge && per_lcore <= GEN_CACHE_FLOWS &&
 			    per_lcore * st->hdr_copy <= GEN_CACHE_BYTES)
 				st->cache_flows = (uint32_t)per_lcore;
 			else
-				st->fast_vars = gen_vars_fast(ps);
+				st->fast_vars = fast;
 			st->fast_inc1 = st->fast_vars && ps->n_vars == 1 &&
 					ps->vars[0].op == PVP_VAR_INC && ps->vars[0].step == 1 &&
-					ps->vars[0].div == 1 && ps->tmpl[0].slot[0].len == 4;
-			if (st->fast_inc1) {
-				const struct pvp_tmpl *t0 = &ps->tmpl[0];
-				const struct pvp_csum_loc *vc = &t0->slot[0].csum;
-				const struct pvp_csum_loc *sc = &t0->sig_csum;
-
-				/* IPv4 source: IP header checksum + the L4 one (pseudo header). */
-				st->inc1_merge =
-					t0->sig_off != 0 && (t0->slot[0].off & 1) == 0 &&
-					vc->n == 2 && vc->flags[0] == PVP_CSUM_F_DATA &&
-					(vc->flags[1] & ~PVP_CSUM_F_UDP) == PVP_CSUM_F_DATA &&
-					sc->n == 1 && sc->off[0] == vc->off[1] &&
-					sc->flags[0] == vc->flags[1];
-			}
+					ps->vars[0].div == 1 && t0->slot[0].len == 4;
 		}
 	}
 	for (q = 0; q < g->opt.tx_cores; q++) {
