@@ -116,6 +116,7 @@ struct fwd_seq_table {
 	uint64_t untracked;	   /**< signed packets of streams beyond FWD_SEQ_SLOTS */
 	uint32_t clear_ack;	   /**< last clear request handled */
 	struct fwd_seq_slot *last; /**< slot of the current stream (set by fwd_seq_set_slot()) */
+	uint32_t next_hint;	   /**< the number after the last one seen of last */
 	/** Frame bytes 12..27 and 32..47 that the fast check compares... */
 	uint8_t hdr_mask[32] __rte_aligned(16);
 	/** ...and their values: IPv4/UDP, the magic, last's stream id. */
@@ -189,8 +190,8 @@ fwd_seq_begin(struct fwd_seq_burst *b, struct fwd_seq_table *t)
 	b->s = s;
 	b->tracked = 0;
 	b->untracked = 0;
-	/* An empty run that in-order traffic extends. */
-	b->run_start = s != NULL && s->seq.started != 0 ? s->seq.next : 0;
+	/* An empty run that the traffic extends if it goes on as it stopped. */
+	b->run_start = t->next_hint;
 	return b->run_start;
 }
 
@@ -218,7 +219,7 @@ extern const uint8_t fwd_seq_maybe_ip[256];
  * @p len (@p t is b->t, @p next the caller's). The commonest signed frame
  * (untagged IPv4 without options, not a fragment, UDP not to the VXLAN
  * port, IP total length up to the end of the frame, signature of the
- * current stream) is recognised with two masked 16-byte compares and two
+ * current stream) is recognised with two masked 16-byte compares and three
  * 16-bit ones, checks that pvp_sig_find_inline() also makes for it; a
  * frame that is not IP at all is refused by the first byte of its
  * EtherType; everything else goes to fwd_seq_slow(), which asks
@@ -230,6 +231,17 @@ fwd_seq_one_data(struct fwd_seq_burst *b, const struct fwd_seq_table *t, uint32_
 {
 	if (likely(len >= FWD_SEQ_MIN_LEN)) {
 		bool hdr_ok;
+
+		/*
+		 * Not IPv4: not for the fast check, and if not IP at all, not
+		 * signed (counted at the end of the burst).
+		 */
+		if (unlikely(*(const unaligned_uint16_t *)(p + 12) !=
+			     RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
+			if (fwd_seq_maybe_ip[p[12]] == 0)
+				return;
+			goto slow;
+		}
 
 #ifdef __SSE2__
 		const __m128i a = _mm_loadu_si128((const __m128i *)(p + 12));
@@ -273,10 +285,8 @@ fwd_seq_one_data(struct fwd_seq_burst *b, const struct fwd_seq_table *t, uint32_
 			*next = b->run_next;
 			return;
 		}
-		/* Not signed: counted at the end of the burst. */
-		if (!hdr_ok && fwd_seq_maybe_ip[p[12]] == 0)
-			return;
 	}
+slow:
 	b->run_next = *next;
 	fwd_seq_slow(b, m);
 	*next = b->run_next;
@@ -303,6 +313,7 @@ fwd_seq_end(struct fwd_seq_burst *b, uint32_t next, uint16_t n)
 
 	b->run_next = next;
 	fwd_seq_flush(b);
+	t->next_hint = b->run_next;
 	unsigned_rx = n - b->tracked - b->untracked;
 	if (unsigned_rx != 0)
 		__atomic_store_n(&t->unsigned_rx, t->unsigned_rx + unsigned_rx, __ATOMIC_RELAXED);

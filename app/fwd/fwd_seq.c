@@ -140,6 +140,17 @@ fwd_seq_slow(struct fwd_seq_burst *b, const struct rte_mbuf *m)
 static bool
 seq_window_range(struct pvp_seq *s, uint32_t start, uint32_t count, bool set)
 {
+	const uint32_t first = start & (PVP_SEQ_WINDOW - 1);
+
+	if (count < 64 && (first & 63) + count <= 64) {
+		/* Within one word: a whole burst of in-order numbers, mostly. */
+		const uint64_t bits = ((UINT64_C(1) << count) - 1) << (first & 63);
+		uint64_t *w = &s->window[first >> 6];
+
+		if (set)
+			*w |= bits;
+		return set || (*w & bits) == bits;
+	}
 	while (count != 0) {
 		const uint32_t i = start & (PVP_SEQ_WINDOW - 1);
 		const uint32_t off = i & 63;
