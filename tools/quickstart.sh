@@ -56,7 +56,7 @@ if [ "${PVP_QUICKSTART_SMALL:-0}" = 1 ]; then
 	flows=1
 	initial=0.25
 	final=1
-	max_time=8
+	max_time=12
 fi
 
 die() { echo "quickstart: error: $*" >&2; exit 1; }
