@@ -88,7 +88,7 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 		now = (uint32_t)rte_rdtsc();
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = pkts[i];
-			const struct pvp_sig *sig = pvp_sig_find(m);
+			const struct pvp_sig *sig = pvp_sig_find_inline(m);
 			struct gen_ws_rx *r;
 			uint16_t id;
 
@@ -103,7 +103,7 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 				continue;
 			}
 			r = &rl->ws[id];
-			pvp_seq_update(&r->seq, rte_be_to_cpu_32(sig->seq));
+			pvp_seq_update_inline(&r->seq, rte_be_to_cpu_32(sig->seq));
 			pvp_lat_update(&r->lat, (uint64_t)((double)(uint32_t)(now - sig->tx_ts) *
 							   gen_ns_per_cycle));
 			r->bytes += m->pkt_len;
