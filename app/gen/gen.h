@@ -114,20 +114,21 @@ struct gen_wstream {
 	double pps;	/* requested, <= 0: unpaced */
 	uint64_t limit; /* packets to send in this run, 0: no limit */
 	/* TX lcore state. */
-	uint32_t seq;	      /* next sequence number */
-	uint64_t flow;	      /* next flow index */
-	uint32_t order_idx;   /* next template in the cycle */
-	uint64_t sent_run;    /* packets sent in this run */
-	uint64_t t0;	      /* pacing origin (TSC) */
-	uint64_t n0;	      /* packets sent at t0 */
-	uint64_t burst_pkts;  /* packets per burst, 0: continuous */
-	uint32_t nb_bursts;   /* bursts, 0: one */
-	uint64_t gap_tsc;     /* gap between bursts */
-	uint64_t burst_sent;  /* packets sent in the current burst */
-	uint32_t bursts_done; /* bursts finished */
-	uint64_t gap_until;   /* multi-burst: TSC when the next burst starts */
-	bool done;	      /* limit reached */
-	struct gen_ws_tx tx;  /* published counters */
+	uint32_t seq;		       /* next sequence number */
+	uint64_t flow;		       /* next flow index */
+	uint32_t order_idx;	       /* next template in the cycle */
+	uint8_t burst_tmpl[GEN_BURST]; /* tmpl_pools: template of each mbuf of the burst */
+	uint64_t sent_run;	       /* packets sent in this run */
+	uint64_t t0;		       /* pacing origin (TSC) */
+	uint64_t n0;		       /* packets sent at t0 */
+	uint64_t burst_pkts;	       /* packets per burst, 0: continuous */
+	uint32_t nb_bursts;	       /* bursts, 0: one */
+	uint64_t gap_tsc;	       /* gap between bursts */
+	uint64_t burst_sent;	       /* packets sent in the current burst */
+	uint32_t bursts_done;	       /* bursts finished */
+	uint64_t gap_until;	       /* multi-burst: TSC when the next burst starts */
+	bool done;		       /* limit reached */
+	struct gen_ws_tx tx;	       /* published counters */
 };
 
 /* Per wire stream RX state, written by the RX lcore only. */

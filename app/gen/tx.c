@@ -243,17 +243,19 @@ gen_mp_get(struct rte_mempool *mp, struct rte_mempool_cache *c, struct rte_mbuf 
  * get per template. Returns 0, or -ENOBUFS with nothing taken.
  */
 static __rte_always_inline int
-gen_ws_get_tmpl(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n,
-		unsigned int lcore)
+gen_ws_get_tmpl(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, unsigned int lcore)
 {
 	const struct pvp_stream *ps = w->st->ps;
 	void *objs[GEN_TMPL_POOLS][GEN_BURST];
 	unsigned int cnt[GEN_TMPL_POOLS] = {0}, pos[GEN_TMPL_POOLS] = {0};
+	uint8_t *tk = w->burst_tmpl;
 	uint32_t idx = w->order_idx;
 	unsigned int i, t;
 
 	for (i = 0; i < n; i++) {
-		cnt[ps->order[idx]]++;
+		t = ps->order[idx];
+		tk[i] = (uint8_t)t;
+		cnt[t]++;
 		if (++idx == ps->n_order)
 			idx = 0;
 	}
@@ -267,12 +269,9 @@ gen_ws_get_tmpl(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned in
 			return -ENOBUFS;
 		}
 	}
-	idx = w->order_idx;
 	for (i = 0; i < n; i++) {
-		t = ps->order[idx];
+		t = tk[i];
 		pkts[i] = objs[t][pos[t]++];
-		if (++idx == ps->n_order)
-			idx = 0;
 	}
 	return 0;
 }
@@ -399,10 +398,10 @@ gen_build_inc1(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, ui
 
 /*
  * Build @p n packets of a sig_base stream with one pool per template
- * (IMIX of one flow): each mbuf already holds its template
- * (gen_ws_get_tmpl()). Each template's checksum is computed for the
- * burst's first seq; packet i of the burst has it - i (gen_csum_sub).
- * Adds the bytes built to @p bytes. Returns the next seq.
+ * (IMIX of one flow): each mbuf already holds its template, noted in
+ * w->burst_tmpl by gen_ws_get_tmpl(). Each template's checksum is
+ * computed for the burst's first seq; packet i of the burst has it - i
+ * (gen_csum_sub). Adds the bytes built to @p bytes. Returns the next seq.
  */
 static __rte_noinline uint32_t
 gen_build_tmpl(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm,
@@ -413,11 +412,12 @@ gen_build_tmpl(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, ui
 	const bool udp = (ps->tmpl[0].sig_csum.flags[0] & PVP_CSUM_F_UDP) != 0;
 	const uint32_t tsum = (ts & 0xffff) + (ts >> 16);
 	const uint64_t ts_hi = (uint64_t)ts << 32;
+	const bool wraps = seq > UINT32_MAX - n;
+	const uint8_t *tk = w->burst_tmpl;
 	uint32_t r0[GEN_TMPL_POOLS];
 	uint16_t len[GEN_TMPL_POOLS], sig_off[GEN_TMPL_POOLS];
-	uint32_t oi = w->order_idx, k;
 	uint64_t b = 0;
-	unsigned int i;
+	unsigned int i, k;
 
 	for (k = 0; k < ps->n_tmpl; k++) {
 		r0[k] = gen_csum_host(w->sig_sum[k] + tsum, seq, udp);
@@ -429,10 +429,8 @@ gen_build_tmpl(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, ui
 		uint64_t sig = ts_hi | rte_cpu_to_be_32(seq + i);
 		uint16_t c;
 
-		k = ps->order[oi];
-		if (++oi == ps->n_order)
-			oi = 0;
-		if (unlikely(seq + i < seq))
+		k = tk[i];
+		if (unlikely(wraps))
 			c = rte_cpu_to_be_16(
 				(uint16_t)gen_csum_host(w->sig_sum[k] + tsum, seq + i, udp));
 		else
@@ -442,7 +440,7 @@ gen_build_tmpl(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, ui
 		memcpy(d + csum_off, &c, 2);
 		b += len[k];
 	}
-	w->order_idx = oi;
+	w->order_idx = (uint32_t)((w->order_idx + n) % ps->n_order);
 	*bytes += b;
 	return seq + n;
 }
