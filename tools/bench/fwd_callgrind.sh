@@ -83,7 +83,7 @@ for tool in $TOOLS; do
     PID=$!
     # Start counting the seconds once the port forwards (valgrind starts slowly).
     for _ in $(seq 600); do
-        grep -q "Start automatic packet forwarding\|forwarding lcore" "$TMP/$tool.log" && break
+        grep -q "packet forwarding - ports=\|forwarding lcore" "$TMP/$tool.log" && break
         sleep 0.1
     done
     sleep "$DUR"
