@@ -375,11 +375,15 @@ fwd_rx_burst_nocheck(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *by
 {
 	uint16_t n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fs->burst);
 	uint64_t b = 0;
-	uint16_t i;
+	unsigned int i;
 
 	if (n == 0)
 		return 0;
-	for (i = 0; i < n; i++)
+	/* Four at a time: the loop costs less than the additions. */
+	for (i = 0; i + 4 <= n; i += 4)
+		b += (uint64_t)pkts[i]->pkt_len + pkts[i + 1]->pkt_len + pkts[i + 2]->pkt_len +
+		     pkts[i + 3]->pkt_len;
+	for (; i < n; i++)
 		b += pkts[i]->pkt_len;
 	pvp_stats_rxq_add(fs->rxs, n, b);
 	*bytes = b;
