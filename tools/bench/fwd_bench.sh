@@ -154,6 +154,8 @@ print("%.3f %.3f %.2f" % (j["tx_pps"] / 1e6, j.get("tx_pps_per_cpu", float("nan"
                         j.get("cpu_seconds", float("nan")) / j["seconds"]))')
     cleanup
     rm -f "$TMP/vhost.sock"
+    # --in-memory still leaves an empty runtime directory per prefix.
+    rm -rf "/var/run/dpdk/$prefix" ${host:+"/var/run/dpdk/$host"}
     echo "$rate"
 }
 
