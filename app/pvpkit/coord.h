@@ -169,6 +169,9 @@ void coord_trial_result_clear(struct coord_trial_result *r);
 /** Print the per-hop table (ovs_perf layout) and the loss summary. */
 void coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r);
 
+/** (tester TX - RX) / TX of a trial; 0 when nothing was sent. */
+double coord_trial_loss_ratio(const struct coord_trial_result *r);
+
 /** The trial as JSON (a new reference, NULL on allocation failure). */
 json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r);
 

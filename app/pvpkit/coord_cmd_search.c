@@ -297,18 +297,13 @@ search_point(struct coord_topology *t, struct cmd_search_opts *o, unsigned int s
 		       coord_fmt_count((int64_t)st.rate, a, sizeof(a)), st.duration,
 		       coord_fmt_count((int64_t)r.tx_packets - (int64_t)r.rx_packets, b, sizeof(b)),
 		       coord_fmt_count((int64_t)r.tx_packets, err, sizeof(err)),
-		       r.tx_packets > 0 ? 100.0 * ((double)r.tx_packets - (double)r.rx_packets) /
-						  (double)r.tx_packets
-					: 0.0,
+		       100 * coord_trial_loss_ratio(&r),
 		       r.traffic.generator_limited ? " [generator-limited]" : "");
 		if (o->tables)
 			coord_table_print(stdout, t, &r);
 		fflush(stdout);
-		coord_progress_result(
-			&o->progress, st.index + 1, st.rate, st.duration,
-			r.tx_packets > 0 ? 100.0 * ((double)r.tx_packets - (double)r.rx_packets) /
-						   (double)r.tx_packets
-					 : 0.0);
+		coord_progress_result(&o->progress, st.index + 1, st.rate, st.duration,
+				      100 * coord_trial_loss_ratio(&r));
 		memset(&m, 0, sizeof(m));
 		m.achieved_rate = r.traffic.achieved_pps;
 		m.tx = r.tx_packets;

@@ -38,6 +38,14 @@ coord_fmt_count(int64_t v, char *buf, size_t len)
 	return buf;
 }
 
+double
+coord_trial_loss_ratio(const struct coord_trial_result *r)
+{
+	if (r->tx_packets == 0)
+		return 0;
+	return ((double)r->tx_packets - (double)r->rx_packets) / (double)r->tx_packets;
+}
+
 static double
 table_requested_pps(const struct coord_trial_result *r)
 {
@@ -87,7 +95,6 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 	char a[32], b[32], c[32], rate[64];
 	unsigned int ch, k, i, n;
 	int width = 0;
-	double lost_pct;
 
 	for (ch = 0; ch < t->nb_chains; ch++)
 		for (k = 0; k < t->chains[ch].nb_points; k++)
@@ -125,13 +132,11 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 			coord_fmt_count(r->hop_lost[i], a, sizeof(a)));
 	}
 	fprintf(f, "; unattributed %s\n", coord_fmt_count(r->unattributed, a, sizeof(a)));
-	lost_pct = r->tx_packets > 0 ? 100.0 * ((double)r->tx_packets - (double)r->rx_packets) /
-					       (double)r->tx_packets
-				     : 0;
 	fprintf(f, "  Total lost %s = tester TX %s - RX %s (%.4f %%)\n",
 		coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, a, sizeof(a)),
 		coord_fmt_count((int64_t)r->tx_packets, b, sizeof(b)),
-		coord_fmt_count((int64_t)r->rx_packets, c, sizeof(c)), lost_pct);
+		coord_fmt_count((int64_t)r->rx_packets, c, sizeof(c)),
+		100 * coord_trial_loss_ratio(r));
 	fprintf(f, "  Snapshot of all hops in %.1f ms; counters quiet after %.2f s\n",
 		r->snapshot_ms, r->quiet_s);
 	if (r->traffic.generator_limited)
@@ -210,12 +215,9 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		      !r->traffic.generator_limited && r->quiet, "tx_packets",
 		      (json_int_t)r->tx_packets, "rx_packets", (json_int_t)r->rx_packets, "lost",
 		      (json_int_t)r->tx_packets - (json_int_t)r->rx_packets, "loss_ratio",
-		      r->tx_packets > 0 ? ((double)r->tx_packets - (double)r->rx_packets) /
-						  (double)r->tx_packets
-					: 0.0,
-		      "hop_lost", hops, "unattributed", (json_int_t)r->unattributed, "reconciled",
-		      r->reconciled, "quiet", r->quiet, "quiet_s", r->quiet_s, "snapshot_ms",
-		      r->snapshot_ms, "chains", chains);
+		      coord_trial_loss_ratio(r), "hop_lost", hops, "unattributed",
+		      (json_int_t)r->unattributed, "reconciled", r->reconciled, "quiet", r->quiet,
+		      "quiet_s", r->quiet_s, "snapshot_ms", r->snapshot_ms, "chains", chains);
 	if (j == NULL)
 		return NULL;
 	if (r->conf.profile != NULL) {
