@@ -219,30 +219,6 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	return 0;
 }
 
-/*
- * The app's counters, and with --tx-full drop the ports' tx_dropped are
- * packets the next hop refused (coord_port::tx_refused_by_peer).
- */
-static int
-gen_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
-{
-	const char *tx_full;
-	json_t *res = NULL;
-	unsigned int i;
-	int ret;
-
-	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &res, 0, err, err_len);
-	if (ret < 0)
-		return ret;
-	ret = coord_ctl_hop_map_stats(hop, res, snap, err, err_len);
-	tx_full = json_string_value(json_object_get(json_object_get(res, "traffic"), "tx_full"));
-	if (ret == 0 && tx_full != NULL && strcmp(tx_full, "drop") == 0)
-		for (i = 0; i < snap->nb_ports; i++)
-			snap->port[i].tx_refused_by_peer = true;
-	json_decref(res);
-	return ret;
-}
-
 /* The app hop, plus "flow_base" (the same member as the ovs hop's). */
 static int
 gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
@@ -268,7 +244,7 @@ const struct coord_driver coord_driver_gen = {
 	.name = "gen",
 	.open = gen_open,
 	.close = coord_ctl_hop_close,
-	.snapshot = gen_snapshot,
+	.snapshot = coord_ctl_hop_snapshot,
 	.clear = coord_ctl_hop_clear,
 	.traffic_start = gen_traffic_start,
 	.traffic_stop = gen_traffic_stop,

@@ -26,6 +26,7 @@
 
 static unsigned int profile_loads, traffic_starts;
 static json_t *last_start_params, *last_load_params;
+static const char *fake_tx_full = "retry"; /* traffic.tx_full of stats.get */
 
 static json_t *
 fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
@@ -55,8 +56,9 @@ fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 	j = pvp_stats_snap_to_json(s);
 	free(s);
 	json_object_set_new(j, "traffic",
-			    json_pack("{s:b,s:f,s:f,s:b}", "running", 0, "requested_pps", 1000.0,
-				      "achieved_pps", 900.0, "generator_limited", 1));
+			    json_pack("{s:b,s:f,s:f,s:b,s:s}", "running", 0, "requested_pps",
+				      1000.0, "achieved_pps", 900.0, "generator_limited", 1,
+				      "tx_full", fake_tx_full));
 	json_object_set_new(j, "streams",
 			    json_pack("[{s:i,s:i,s:i,s:i}]", "stream", 0, "tx_packets", 90,
 				      "rx_packets", 88, "lost", 2));
@@ -232,6 +234,12 @@ main(void)
 	CHECK(reason(&snap.port[1], "rx_nombuf") == 2);
 	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 1);
 	CHECK(reason(&snap.port[1], "tx_full") == 4);
+	CHECK(!snap.port[0].tx_refused_by_peer && !snap.port[1].tx_refused_by_peer);
+	/* An app giving up what its peers refuse (--tx-full drop) says so. */
+	fake_tx_full = "drop";
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
+	CHECK(snap.port[0].tx_refused_by_peer && snap.port[1].tx_refused_by_peer);
+	fake_tx_full = "retry";
 	CHECK(coord_driver_fwd.clear(&guest, err, sizeof(err)) == 0);
 	coord_driver_fwd.close(&guest);
 
