@@ -112,8 +112,7 @@ gen_stats_init(struct gen_ctx *g, char *err, size_t errlen)
 	uint16_t p;
 	int ret;
 
-	g->stats = pvp_stats_create("pvpkit-gen", g->nb_ports, RTE_MAX(g->opt.rx_cores, 1),
-				    g->opt.tx_cores);
+	g->stats = pvp_stats_create("pvpkit-gen", g->nb_ports, g->opt.rx_cores, g->opt.tx_cores);
 	if (g->stats == NULL) {
 		snprintf(err, errlen, "stats: %s", strerror(errno));
 		return -errno;

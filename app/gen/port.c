@@ -81,9 +81,9 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	if (socket < 0)
 		socket = (int)rte_socket_id();
 	/* RX mbufs hold a whole frame of the MTU, QinQ tags and FCS included. */
-	room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE, (uint32_t)RTE_PKTMBUF_HEADROOM +
-								    g->opt.mtu + RTE_ETHER_HDR_LEN +
-								    8 + RTE_ETHER_CRC_LEN);
+	room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
+		       (uint32_t)RTE_PKTMBUF_HEADROOM + g->opt.mtu + RTE_ETHER_HDR_LEN +
+			       2 * RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN);
 	snprintf(pname, sizeof(pname), "gen_rx%u", idx);
 	p->rx_mp = rte_mempool_lookup(pname);
 	if (p->rx_mp == NULL)
