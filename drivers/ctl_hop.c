@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "pvp_ctl.h"
-#include "pvp_stats.h"
+#include "pvp_stats_json.h"
 
 #include "ctl_hop.h"
 

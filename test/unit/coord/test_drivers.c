@@ -21,7 +21,7 @@
 #include "fwd/fwd_driver.h"
 #include "gen/gen_driver.h"
 #include "pvp_ctl.h"
-#include "pvp_stats.h"
+#include "pvp_stats_json.h"
 #include "../unit_check.h"
 
 static unsigned int profile_loads, traffic_starts;
