@@ -70,6 +70,10 @@ open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 	struct stat st2;
 	int fd, ret;
 
+	if (path == NULL || path[0] == '\0') {
+		util_seterr(err, errlen, "empty file name");
+		return -EINVAL;
+	}
 	if (stat(path, st) < 0) {
 		ret = -errno;
 		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
@@ -96,9 +100,9 @@ open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 	return fd;
 }
 
-/* Read up to @p max bytes; -EFBIG when there are more. */
+/* Read up to @p max bytes of @p path; -EFBIG when there are more. */
 static int
-read_bounded(int fd, char *buf, size_t max, size_t *len)
+read_bounded(int fd, const char *path, char *buf, size_t max, size_t *len, char *err, size_t errlen)
 {
 	size_t off = 0;
 	ssize_t n;
@@ -107,15 +111,20 @@ read_bounded(int fd, char *buf, size_t max, size_t *len)
 		/* One byte more than allowed tells a file that grew. */
 		n = read(fd, buf + off, max + 1 - off);
 		if (n < 0) {
-			if (errno == EINTR)
+			int e = errno;
+
+			if (e == EINTR)
 				continue;
-			return -errno;
+			util_seterr(err, errlen, "%s: %s", path, strerror(e));
+			return -e;
 		}
 		if (n == 0)
 			break;
 		off += (size_t)n;
-		if (off > max)
+		if (off > max) {
+			util_seterr(err, errlen, "%s: grew while being read", path);
 			return -EFBIG;
+		}
 	}
 	*len = off;
 	return 0;
@@ -130,10 +139,6 @@ pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char 
 	int fd, ret;
 
 	*buf = NULL;
-	if (path == NULL || path[0] == '\0') {
-		util_seterr(err, errlen, "empty file name");
-		return -EINVAL;
-	}
 	fd = open_regular(path, &st, err, errlen);
 	if (fd < 0)
 		return fd;
@@ -151,12 +156,8 @@ pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char 
 		close(fd);
 		return -ENOMEM;
 	}
-	ret = read_bounded(fd, data, (size_t)st.st_size, &n);
+	ret = read_bounded(fd, path, data, (size_t)st.st_size, &n, err, errlen);
 	close(fd);
-	if (ret == -EFBIG)
-		util_seterr(err, errlen, "%s: grew while being read", path);
-	else if (ret < 0)
-		util_seterr(err, errlen, "%s: %s", path, strerror(-ret));
 	if (ret < 0) {
 		free(data);
 		return ret;
@@ -178,10 +179,6 @@ pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t er
 
 	if (outlen > 0)
 		out[0] = '\0';
-	if (path == NULL || path[0] == '\0') {
-		util_seterr(err, errlen, "empty file name");
-		return -EINVAL;
-	}
 	fd = open_regular(path, &st, err, errlen);
 	if (fd < 0)
 		return fd;
@@ -200,13 +197,8 @@ pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t er
 			    PVP_SECRET_MAX);
 		ret = -EFBIG;
 	}
-	if (ret == 0) {
-		ret = read_bounded(fd, data, (size_t)st.st_size, &n);
-		if (ret == -EFBIG)
-			util_seterr(err, errlen, "%s: grew while being read", path);
-		else if (ret < 0)
-			util_seterr(err, errlen, "%s: %s", path, strerror(-ret));
-	}
+	if (ret == 0)
+		ret = read_bounded(fd, path, data, (size_t)st.st_size, &n, err, errlen);
 	close(fd);
 	if (ret < 0)
 		return ret;

@@ -188,70 +188,78 @@ decimal_value(const char *s, size_t n, double *v)
 	return 0;
 }
 
+/* A unit after a number, and what it multiplies the number by. */
+struct unit {
+	const char *name;
+	double mult;
+};
+
+/*
+ * The decimal number @p s, optionally followed by one of @p units (""
+ * for none), in [min, max] after the unit is applied.
+ */
+static int
+decimal_in_range(const char *s, const struct unit *units, size_t nb_units, double min, double max,
+		 double *out)
+{
+	double v = 0;
+	size_t n, i;
+	int ret;
+
+	n = decimal_len(s, true, true);
+	if (n == 0)
+		return -EINVAL;
+	for (i = 0; i < nb_units; i++)
+		if (strcmp(s + n, units[i].name) == 0)
+			break;
+	if (i == nb_units)
+		return -EINVAL;
+	ret = decimal_value(s, n, &v);
+	if (ret < 0)
+		return ret;
+	v *= units[i].mult;
+	if (!(v >= min && v <= max))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int
 pvp_parse_double(const char *what, const char *s, double min, double max, double *out, char *err,
 		 size_t errlen)
 {
+	static const struct unit none[] = {{"", 1}};
 	char q[UTIL_QUOTE_LEN];
-	double v = 0;
-	size_t n;
 	int ret;
 
 	if (s == NULL)
 		s = "";
-	n = decimal_len(s, true, true);
-	if (n == 0 || s[n] != '\0')
-		ret = -EINVAL;
-	else
-		ret = decimal_value(s, n, &v);
-	if (ret == 0 && !(v >= min && v <= max))
-		ret = -ERANGE;
-	if (ret < 0) {
+	ret = decimal_in_range(s, none, 1, min, max, out);
+	if (ret < 0)
 		util_seterr(err, errlen, "%s%s\"%s\" must be a number in %.15g..%.15g",
 			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
-		return ret;
-	}
-	*out = v;
-	return 0;
+	return ret;
 }
 
 int
 pvp_parse_duration(const char *what, const char *s, double min_s, double max_s, double *out_s,
 		   char *err, size_t errlen)
 {
-	static const struct {
-		const char *unit;
-		double mult;
-	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
+	static const struct unit units[] = {
+		{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600},
+	};
 	char q[UTIL_QUOTE_LEN];
-	double v = 0;
-	unsigned int i;
-	size_t n;
-	int ret = -EINVAL;
+	int ret;
 
 	if (s == NULL)
 		s = "";
-	n = decimal_len(s, true, true);
-	if (n > 0) {
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (strcmp(s + n, units[i].unit) == 0)
-				break;
-		if (i < sizeof(units) / sizeof(units[0])) {
-			ret = decimal_value(s, n, &v);
-			v *= units[i].mult;
-		}
-	}
-	if (ret == 0 && !(v >= min_s && v <= max_s))
-		ret = -ERANGE;
-	if (ret < 0) {
+	ret = decimal_in_range(s, units, sizeof(units) / sizeof(units[0]), min_s, max_s, out_s);
+	if (ret < 0)
 		util_seterr(err, errlen,
 			    "%s%s\"%s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, "
 			    "500ms, 1h)",
 			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min_s, max_s);
-		return ret;
-	}
-	*out_s = v;
-	return 0;
+	return ret;
 }
 
 int
