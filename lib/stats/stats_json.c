@@ -157,6 +157,7 @@ fail:
 struct stats_parse {
 	char *err;	/* caller's buffer, may be NULL */
 	size_t err_len; /* its size */
+	char path[128]; /* member being read, "ports[1].rx_packets" */
 };
 
 static const char *
@@ -204,50 +205,55 @@ stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
 }
 
 /*
- * Member 'key' of 'obj' as a non-negative integer. Absent: -ENOENT
+ * Member 'key' of 'obj' into *v, its path into ps->path. Absent: -ENOENT
  * (and no message) when optional, else an error.
  */
+static int
+stats_member(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
+	     bool optional, const json_t **v)
+{
+	snprintf(ps->path, sizeof(ps->path), "%s%s", prefix, key);
+	*v = json_object_get(obj, key);
+	if (*v != NULL)
+		return 0;
+	return optional ? -ENOENT : stats_fail(ps, ps->path, "missing");
+}
+
+/* Member 'key' of 'obj' as a non-negative integer (see stats_member()). */
 static int
 stats_get_u64(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
 	      bool optional, uint64_t *out)
 {
-	const json_t *v = json_object_get(obj, key);
-	char path[128];
+	const json_t *v;
+	int rc = stats_member(ps, obj, prefix, key, optional, &v);
 
-	snprintf(path, sizeof(path), "%s%s", prefix, key);
-	if (v == NULL) {
-		if (optional)
-			return -ENOENT;
-		return stats_fail(ps, path, "missing");
-	}
+	if (rc < 0)
+		return rc;
 	if (!json_is_integer(v))
-		return stats_fail(ps, path, "expected a non-negative integer, got %s",
+		return stats_fail(ps, ps->path, "expected a non-negative integer, got %s",
 				  stats_json_type(v));
 	if (json_integer_value(v) < 0)
-		return stats_fail(ps, path,
+		return stats_fail(ps, ps->path,
 				  "expected a non-negative integer, got %" JSON_INTEGER_FORMAT,
 				  json_integer_value(v));
 	*out = (uint64_t)json_integer_value(v);
 	return 0;
 }
 
+/* Member 'key' of 'obj' as a string shorter than 'len' (see stats_member()). */
 static int
 stats_get_string(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
 		 bool optional, char *out, size_t len)
 {
-	const json_t *v = json_object_get(obj, key);
-	char path[128];
+	const json_t *v;
+	int rc = stats_member(ps, obj, prefix, key, optional, &v);
 
-	snprintf(path, sizeof(path), "%s%s", prefix, key);
-	if (v == NULL) {
-		if (optional)
-			return -ENOENT;
-		return stats_fail(ps, path, "missing");
-	}
+	if (rc < 0)
+		return rc;
 	if (!json_is_string(v))
-		return stats_fail(ps, path, "expected a string, got %s", stats_json_type(v));
+		return stats_fail(ps, ps->path, "expected a string, got %s", stats_json_type(v));
 	if (json_string_length(v) >= len)
-		return stats_fail(ps, path, "longer than %zu bytes", len - 1);
+		return stats_fail(ps, ps->path, "longer than %zu bytes", len - 1);
 	snprintf(out, len, "%s", json_string_value(v));
 	return 0;
 }
