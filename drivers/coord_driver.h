@@ -22,6 +22,8 @@
 
 #include <jansson.h>
 
+#include "pvp_stats_json.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,15 +41,17 @@ struct coord_reason {
 
 /** The DESIGN.md counters of one port of a hop. */
 struct coord_port {
-	char name[64];	     /**< port name as in the topology file */
-	uint64_t rx_packets; /**< packets received */
-	uint64_t rx_bytes;   /**< bytes received */
-	uint64_t tx_packets; /**< packets sent */
-	uint64_t tx_bytes;   /**< bytes sent */
-	uint64_t rx_dropped; /**< dropped on receive (missed + no-mbuf + policing ...) */
-	uint64_t tx_dropped; /**< dropped on send (queue full ...) */
-	uint64_t rx_errors;  /**< receive errors */
-	uint64_t tx_errors;  /**< send errors */
+	/** Port name as in the topology file. */
+	char name[64];
+	/**
+	 * The 8 counters of lib/stats, by the same names (doc/stats.rst):
+	 * rx_packets, rx_bytes, tx_packets, tx_bytes, rx_dropped (missed +
+	 * no-mbuf + policing ...), tx_dropped (queue full ...), rx_errors,
+	 * tx_errors.
+	 */
+#define COORD_PORT_X_COUNTER(name) uint64_t name;
+	PVP_STATS_FOREACH_COUNTER(COORD_PORT_X_COUNTER)
+#undef COORD_PORT_X_COUNTER
 	/**
 	 * tx_dropped are packets the next hop refused: the TX ring is the
 	 * peer's RX ring (virtio-user, memif) and the sender gave them up

@@ -6,23 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
 #include "pvp_ctl.h"
-#include "pvp_stats.h"
+#include "pvp_stats_json.h"
+#include "pvp_util.h"
 
 #include "ctl_hop.h"
-
-static uint64_t
-ctl_hop_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int
 ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
@@ -75,11 +66,16 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t 
 	}
 	token_file = json_string_value(json_object_get(conf, "token_file"));
 	if (token_file != NULL) {
-		struct pvp_ctl_error e = {0};
+		char e[256];
 
-		ret = pvp_ctl_read_token(token_file, h->token, sizeof(h->token), &e);
+		/*
+		 * The token goes to whatever host the topology names: only a
+		 * private regular file of ours is a token, never /etc/shadow
+		 * or a FIFO, and no error shows what the file holds.
+		 */
+		ret = pvp_secret_read(token_file, h->token, sizeof(h->token), e, sizeof(e));
 		if (ret < 0) {
-			snprintf(err, err_len, "hop %s: %s", hop->name, e.message);
+			snprintf(err, err_len, "hop %s: token_file %s", hop->name, e);
 			free(h);
 			return ret;
 		}
@@ -154,15 +150,12 @@ ctl_hop_reason(struct coord_port *p, const char *name, uint64_t value)
 static int
 ctl_hop_port_index(const struct pvp_stats_snap *s, const char *name)
 {
-	char *end;
-	long n;
+	uint32_t n;
 	int i;
 
-	if (name[0] == 'p' && name[1] >= '0' && name[1] <= '9') {
-		n = strtol(name + 1, &end, 10);
-		if (*end == '\0' && n >= 0 && n < s->nb_ports)
-			return (int)n;
-	}
+	if (name[0] == 'p' && pvp_parse_u32(NULL, name + 1, 0, UINT16_MAX, &n, NULL, 0) == 0 &&
+	    n < s->nb_ports)
+		return (int)n;
 	for (i = 0; i < s->nb_ports; i++)
 		if (strcmp(s->port[i].name, name) == 0)
 			return i;
@@ -198,7 +191,7 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 	 */
 	tx_full = json_string_value(json_object_get(json_object_get(stats, "traffic"), "tx_full"));
 	memset(snap, 0, sizeof(*snap));
-	snap->t_ns = ctl_hop_now_ns();
+	snap->t_ns = pvp_now_ns();
 	snap->nb_ports = h->nb_ports;
 	for (i = 0; i < h->nb_ports; i++) {
 		struct coord_port *p = &snap->port[i];

@@ -8,20 +8,12 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "pvp_util.h"
 
 #include "coord.h"
 #include "coord_progress.h"
-
-static double
-progress_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void
 coord_progress_init(struct coord_progress *p, FILE *f, unsigned int nb_points,
@@ -32,7 +24,7 @@ coord_progress_init(struct coord_progress *p, FILE *f, unsigned int nb_points,
 	p->tty = f != NULL && isatty(fileno(f));
 	p->nb_points = nb_points;
 	p->point_budget_s = point_budget_s;
-	p->t_run = progress_now();
+	p->t_run = pvp_now_s();
 	p->t_point = p->t_run;
 }
 
@@ -41,7 +33,7 @@ coord_progress_point(struct coord_progress *p, unsigned int size, unsigned int f
 {
 	char a[32];
 
-	p->t_point = progress_now();
+	p->t_point = pvp_now_s();
 	p->trial_s_point = 0;
 	snprintf(p->what, sizeof(p->what), "%u B, %s flows", size,
 		 coord_fmt_count(flows, a, sizeof(a)));
@@ -90,7 +82,7 @@ static void
 progress_show(struct coord_progress *p, const char *state)
 {
 	char eta[32], el[32];
-	double now = progress_now();
+	double now = pvp_now_s();
 
 	if (p->f == NULL || (!p->tty && p->nb_points < 2))
 		return; /* one search: its trial lines say it all off a terminal */
@@ -134,7 +126,7 @@ coord_progress_result(struct coord_progress *p, unsigned int n, double rate, dou
 void
 coord_progress_point_done(struct coord_progress *p)
 {
-	p->done_s += progress_now() - p->t_point;
+	p->done_s += pvp_now_s() - p->t_point;
 	p->point++;
 }
 

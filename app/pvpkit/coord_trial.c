@@ -23,29 +23,22 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 
 /** Set from a signal handler: abandon the trial (traffic is still stopped). */
 volatile sig_atomic_t coord_interrupted;
 
-static double
-trial_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Sleep @p s seconds in short steps so an interrupt is seen soon. */
 static int
 trial_sleep(double s)
 {
-	double end = trial_now_s() + s;
+	double end = pvp_now_s() + s;
 	struct timespec ts;
 	double left;
 
-	while ((left = end - trial_now_s()) > 0) {
+	while ((left = end - pvp_now_s()) > 0) {
 		if (coord_interrupted)
 			return -EINTR;
 		if (left > 0.05)
@@ -88,7 +81,7 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 	double t0;
 	int ret = 0;
 
-	t0 = trial_now_s();
+	t0 = pvp_now_s();
 	for (i = 0; i < t->nb_hops; i++) {
 		jobs[i].h = &t->hops[i];
 		jobs[i].snap = &snaps[i];
@@ -106,7 +99,7 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 		if (started[i])
 			pthread_join(tid[i], NULL);
 	if (ms != NULL)
-		*ms = (trial_now_s() - t0) * 1e3;
+		*ms = (pvp_now_s() - t0) * 1e3;
 	for (i = 0; i < t->nb_hops; i++) {
 		if (jobs[i].ret < 0 && ret == 0) {
 			ret = jobs[i].ret;
@@ -156,7 +149,7 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 	double timeout = c->quiet_timeout_s > 0 ? c->quiet_timeout_s : 5.0;
 	double poll = (c->poll_ms > 0 ? c->poll_ms : 50) / 1e3;
 	struct coord_snap *s;
-	double t0 = trial_now_s();
+	double t0 = pvp_now_s();
 	int cur = 0, ret;
 
 	s = calloc(2 * COORD_MAX_HOPS, sizeof(*s));
@@ -179,11 +172,11 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 			ret = 1;
 			break;
 		}
-		if (trial_now_s() - t0 > timeout)
+		if (pvp_now_s() - t0 > timeout)
 			break;
 	}
 	if (waited != NULL)
-		*waited = trial_now_s() - t0;
+		*waited = pvp_now_s() - t0;
 	free(s);
 	return ret;
 }

@@ -16,6 +16,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord_flows.h"
 #include "ctl_hop.h"
 #include "gen_driver.h"
@@ -35,15 +37,11 @@ gen_tx_ports(const struct coord_ctl_hop *h, unsigned int *ports)
 
 	for (i = 0; i < h->nb_ports; i++) {
 		const char *n = h->ports[i];
-		char *end;
-		unsigned long v;
+		uint32_t v;
 
 		ports[i] = i;
-		if (n[0] == 'p' && n[1] >= '0' && n[1] <= '9') {
-			v = strtoul(n + 1, &end, 10);
-			if (*end == '\0' && v < 65536)
-				ports[i] = (unsigned int)v;
-		}
+		if (n[0] == 'p' && pvp_parse_u32(NULL, n + 1, 0, 65535, &v, NULL, 0) == 0)
+			ports[i] = v;
 	}
 	return h->nb_ports;
 }

@@ -18,22 +18,14 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "pvp_util.h"
 
 #include "ovs_cmd.h"
 
 /* Output above this is cut (pmd-stats-show of many PMDs is a few KiB). */
 #define CMD_MAX_OUT (8u << 20)
-
-static uint64_t
-cmd_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 char *
 coord_ovs_sh_quote(const char *s)
@@ -138,7 +130,7 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 		  size_t err_len)
 {
 	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
-	uint64_t deadline = cmd_now_ms() + (timeout_ms != 0 ? timeout_ms : 10000);
+	uint64_t deadline = pvp_now_ms() + (timeout_ms != 0 ? timeout_ms : 10000);
 	size_t in_off = 0, cap = 4096, elen = 0;
 	char **v;
 	pid_t pid;
@@ -187,7 +179,7 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 	while (pout[0] >= 0 || perr[0] >= 0) {
 		struct pollfd pfd[3];
 		int nfd = 0, i_in = -1, i_out = -1, i_err = -1;
-		uint64_t now = cmd_now_ms();
+		uint64_t now = pvp_now_ms();
 		ssize_t n;
 
 		if (now >= deadline) {

@@ -21,24 +21,16 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
+
+#include "pvp_util.h"
 
 #include "ovsdb.h"
 
 /* A reply bigger than this is refused rather than buffered forever. */
 #define OVSDB_MAX_REPLY (64u << 20)
-
-static uint64_t
-ovsdb_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 int
 coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms, char *err,
@@ -84,7 +76,7 @@ ovsdb_wait(struct coord_ovsdb *db, short events, uint64_t deadline)
 	int rc;
 
 	for (;;) {
-		now = ovsdb_now_ms();
+		now = pvp_now_ms();
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		rc = poll(&pfd, 1, (int)(deadline - now));
@@ -131,7 +123,7 @@ fail:
 static int
 ovsdb_connect(struct coord_ovsdb *db, char *err, size_t err_len)
 {
-	uint64_t deadline = ovsdb_now_ms() + db->timeout_ms;
+	uint64_t deadline = pvp_now_ms() + db->timeout_ms;
 	const char *addr = db->remote;
 	int rc;
 
@@ -319,7 +311,7 @@ static int
 ovsdb_call_once(struct coord_ovsdb *db, const char *method, json_t *params, json_t **result,
 		char *err, size_t err_len)
 {
-	uint64_t deadline = ovsdb_now_ms() + db->timeout_ms;
+	uint64_t deadline = pvp_now_ms() + db->timeout_ms;
 	json_int_t id = (json_int_t)db->next_id++;
 	json_t *req, *msg = NULL;
 	int rc;

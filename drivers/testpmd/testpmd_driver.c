@@ -18,10 +18,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
+
+#include "pvp_util.h"
 
 #include "testpmd_driver.h"
 
@@ -296,7 +297,6 @@ static int
 tp_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
 {
 	struct tp_hop *h = hop->priv;
-	struct timespec ts;
 	unsigned int i;
 	int rc;
 
@@ -305,8 +305,7 @@ tp_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t er
 		if (rc < 0)
 			return rc;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->t_ns = pvp_now_ns();
 	snap->nb_ports = h->nb_ports;
 	return 0;
 }
@@ -368,17 +367,18 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 	json_array_foreach(ports, i, v)
 	{
 		const char *s = json_string_value(v);
-		char *end;
 		unsigned long id;
+		uint32_t u;
 
-		/* Port ids as strings ("0"), as numbers, or as "p0". */
+		/* Port ids as strings ("0"), as numbers, or as "p0"; base 10. */
 		if (json_is_integer(v)) {
 			id = (unsigned long)json_integer_value(v);
 			snprintf(h->ports[i], sizeof(h->ports[i]), "%lu", id);
-		} else if (s != NULL && s[0] != '\0' && strlen(s) < sizeof(h->ports[0])) {
-			id = strtoul(s[0] == 'p' ? s + 1 : s, &end, 10);
-			if (*end != '\0' || end == (s[0] == 'p' ? s + 1 : s))
-				id = 65536;
+		} else if (s != NULL && strlen(s) < sizeof(h->ports[0])) {
+			id = pvp_parse_u32(NULL, s[0] == 'p' ? s + 1 : s, 0, 65535, &u, NULL, 0) ==
+					     0
+				     ? u
+				     : 65536;
 			snprintf(h->ports[i], sizeof(h->ports[i]), "%s", s);
 		} else {
 			id = 65536;

@@ -4,9 +4,12 @@
 
 /**
  * @file
- * pvpkit counters shared by pvpkit-gen and pvpkit-fwd.
+ * pvpkit counters shared by pvpkit-gen and pvpkit-fwd (needs DPDK). The
+ * snapshot structs, diff, rates and the JSON form are in
+ * pvp_stats_json.h, which this header includes and which the coordinator
+ * uses alone, without DPDK.
  *
- * Rules (DESIGN.md "Counters"): every RX queue and every TX queue has one
+ * Rules (doc/stats.rst "Counting rules"): every RX queue and every TX queue has one
  * cache-aligned block of counters written by exactly one lcore, the one
  * that polls that queue. Readers (the control thread, telemetry) sum the
  * blocks of a port and add what the port itself counts (rte_eth_stats:
@@ -34,50 +37,11 @@
 
 #include <jansson.h>
 
+#include "pvp_stats_json.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Most ports one stats object can hold. */
-#define PVP_STATS_MAX_PORTS 32
-/** Most RX (and TX) queues per port. */
-#define PVP_STATS_MAX_QUEUES 16
-/** Bytes of preamble, SFD and inter-frame gap added per frame for L1 rates. */
-#define PVP_STATS_L1_OVERHEAD 20
-/** Bytes of FCS: counted in L1/L2 rates when the port does not count it. */
-#define PVP_STATS_FCS_LEN 4
-/** Most chosen xstats per port (see pvp_stats_set_xstats()). */
-#define PVP_STATS_MAX_XSTATS 16
-/** Longest xstat name plus its NUL (RTE_ETH_XSTATS_NAME_SIZE). */
-#define PVP_STATS_XSTAT_NAME_LEN 64
-
-/**
- * The port counters of the DESIGN.md contract, as an X-macro list so the
- * enum and the names stay in step.
- */
-/* X-macro lists read best one entry per line. */
-/* clang-format off */
-#define PVP_STATS_FOREACH_COUNTER(X) \
-	X(rx_packets)                \
-	X(rx_bytes)                  \
-	X(tx_packets)                \
-	X(tx_bytes)                  \
-	X(rx_dropped)                \
-	X(tx_dropped)                \
-	X(rx_errors)                 \
-	X(tx_errors)
-
-/** Index of one counter in pvp_stats_port_snap::c. */
-enum pvp_stats_counter {
-#define PVP_STATS_X_ENUM(name) PVP_STATS_##name,
-	PVP_STATS_FOREACH_COUNTER(PVP_STATS_X_ENUM)
-#undef PVP_STATS_X_ENUM
-	PVP_STATS_NB_COUNTERS /**< number of counters */
-};
-/* clang-format on */
-
-/** Names of the counters, indexed by enum pvp_stats_counter. */
-extern const char *const pvp_stats_counter_names[PVP_STATS_NB_COUNTERS];
 
 /** Counters of one RX queue. Written only by the lcore polling it. */
 struct pvp_stats_rxq {
@@ -222,56 +186,6 @@ extern const char *const pvp_stats_default_xstats[];
 /** Give a port a display name (e.g. "net_null0" or "vhost0"). @return 0 or -EINVAL. */
 int pvp_stats_set_port_name(struct pvp_stats *st, uint16_t port, const char *name);
 
-/** One queue's counters in a snapshot (RX or TX direction). */
-struct pvp_stats_queue_snap {
-	uint64_t packets; /**< packets */
-	uint64_t bytes;	  /**< bytes, without FCS */
-	uint64_t dropped; /**< dropped by the application */
-	uint64_t errors;  /**< errors */
-};
-
-/** One chosen xstat of a port in a snapshot, baseline already subtracted. */
-struct pvp_stats_xstat_snap {
-	char name[PVP_STATS_XSTAT_NAME_LEN]; /**< xstat name, as the PMD spells it */
-	uint64_t value;			     /**< count since bind or clear */
-};
-
-/** One port in a snapshot, baseline already subtracted. */
-struct pvp_stats_port_snap {
-	char name[64];			   /**< display name, may be empty */
-	int32_t eth_port_id;		   /**< bound ethdev, or -1 */
-	uint64_t c[PVP_STATS_NB_COUNTERS]; /**< totals: software + port's own */
-	uint64_t rx_missed;		   /**< part of rx_dropped: port imissed */
-	uint64_t rx_nombuf;		   /**< part of rx_dropped: no mbuf */
-	uint64_t rx_sw_dropped;		   /**< part of rx_dropped: by the app */
-	uint16_t nb_rxq;		   /**< RX queues in rxq[] */
-	uint16_t nb_txq;		   /**< TX queues in txq[] */
-	struct pvp_stats_queue_snap rxq[PVP_STATS_MAX_QUEUES]; /**< per RX queue */
-	struct pvp_stats_queue_snap txq[PVP_STATS_MAX_QUEUES]; /**< per TX queue */
-	uint16_t nb_xstats;				       /**< entries in xstats[] */
-	/** Chosen xstats the bound ethdev has: detail, not added to c[]. */
-	struct pvp_stats_xstat_snap xstats[PVP_STATS_MAX_XSTATS];
-};
-
-/** A consistent-enough reading of every port at one TSC instant. */
-struct pvp_stats_snap {
-	char name[64];					      /**< name of the counter set */
-	uint64_t tsc;					      /**< TSC when taken */
-	uint64_t hz;					      /**< TSC frequency */
-	uint16_t nb_ports;				      /**< ports in port[] */
-	struct pvp_stats_port_snap port[PVP_STATS_MAX_PORTS]; /**< per port */
-};
-
-/** Rates over an interval, per port. */
-struct pvp_stats_port_rates {
-	double rx_pps;	  /**< RX packets per second */
-	double tx_pps;	  /**< TX packets per second */
-	double rx_l2_bps; /**< RX bits per second counting frame + FCS */
-	double tx_l2_bps; /**< TX bits per second counting frame + FCS */
-	double rx_l1_bps; /**< RX bits per second also counting 20 B preamble+IFG */
-	double tx_l1_bps; /**< TX bits per second also counting 20 B preamble+IFG */
-};
-
 /**
  * Take a snapshot: sums every queue block of every port, adds the bound
  * ethdev's own counters, reads its chosen xstats, subtracts the baseline. Reader side only; safe
@@ -292,53 +206,6 @@ int pvp_stats_snapshot(struct pvp_stats *st, struct pvp_stats_snap *snap);
  * written. @return 0 or -EINVAL.
  */
 int pvp_stats_clear(struct pvp_stats *st);
-
-/**
- * @p out = @p later - @p earlier, counter by counter (tsc too, hz and
- * names from @p later). A counter smaller in @p later (a clear in
- * between) gives 0, never a wrapped value. @p out may be @p later or
- * @p earlier.
- * @return 0, or -EINVAL if the snapshots do not have the same shape
- *   (ports, queues per port).
- */
-int pvp_stats_diff(const struct pvp_stats_snap *later, const struct pvp_stats_snap *earlier,
-		   struct pvp_stats_snap *out);
-
-/**
- * Rates of one port of a difference snapshot (its tsc is the interval).
- * L2 counts bytes + 4 B FCS per frame, L1 adds 20 B more per frame.
- * @return 0, or -EINVAL (bad port, zero interval or hz).
- */
-int pvp_stats_rates(const struct pvp_stats_snap *diff, uint16_t port,
-		    struct pvp_stats_port_rates *rates);
-
-/**
- * JSON form of a snapshot (schema in doc/stats.rst):
- * {"name","tsc","hz","ports":[{"port","name","eth_port_id", the 8
- * counters by name, "rx_missed","rx_nombuf","rx_sw_dropped",
- * "rxq":[{"packets","bytes","dropped","errors"}],"txq":[...]}]}.
- * @return a new reference, or NULL on allocation failure.
- */
-json_t *pvp_stats_snap_to_json(const struct pvp_stats_snap *snap);
-
-/**
- * Parse the JSON form back (the coordinator reads other hops with it).
- * Required: "name", "tsc", "hz", "ports", and in each port "port" (its
- * index in "ports") and the 8 counters. Optional: the port "name",
- * "eth_port_id" (default -1), "rx_missed", "rx_nombuf", "rx_sw_dropped"
- * (default 0), "rxq", "txq", "xstats" (default none). Unknown members are ignored,
- * so the stats.get answers of every app (with "streams", "traffic" …)
- * parse as they are.
- *
- * @param err
- *   Optional: on failure, a one-line message naming the bad member,
- *   e.g. "ports[1].rx_packets: expected a non-negative integer, got a string".
- * @param err_len
- *   Size of @p err.
- * @return 0, or -EINVAL (@p snap is then zeroed or partly filled).
- */
-int pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *err,
-			     size_t err_len);
 
 /**
  * Export @p st through DPDK telemetry: "/pvpkit/stats" (all ports),

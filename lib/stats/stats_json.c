@@ -12,13 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_common.h>
-#include <rte_string_fns.h>
-
 #include <jansson.h>
 
-#include "pvp_stats.h"
-#include "stats_private.h"
+#include "pvp_stats_json.h"
+
+#define STATS_DIM(a)	(sizeof(a) / sizeof((a)[0]))
+#define STATS_MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* Names of the queue members, in struct pvp_stats_queue_snap order. */
 static const char *const stats_queue_names[] = {"packets", "bytes", "dropped", "errors"};
@@ -65,7 +64,7 @@ stats_queues_to_json(const struct pvp_stats_queue_snap *qs, uint16_t nb)
 
 		if (o == NULL || json_array_append_new(arr, o) != 0)
 			goto fail;
-		for (i = 0; i < RTE_DIM(stats_queue_names); i++)
+		for (i = 0; i < STATS_DIM(stats_queue_names); i++)
 			if (stats_json_set(o, stats_queue_names[i],
 					   stats_json_u64(*stats_queue_field(&tmp, i))) != 0)
 				goto fail;
@@ -84,7 +83,7 @@ stats_xstats_to_json(const struct pvp_stats_port_snap *ps)
 
 	if (o == NULL)
 		return NULL;
-	for (i = 0; i < RTE_MIN(ps->nb_xstats, PVP_STATS_MAX_XSTATS); i++)
+	for (i = 0; i < STATS_MIN(ps->nb_xstats, PVP_STATS_MAX_XSTATS); i++)
 		if (stats_json_set(o, ps->xstats[i].name, stats_json_u64(ps->xstats[i].value)) !=
 		    0) {
 			json_decref(o);
@@ -112,11 +111,11 @@ stats_port_to_json(const struct pvp_stats_port_snap *ps, uint16_t port)
 	    stats_json_set(o, "rx_nombuf", stats_json_u64(ps->rx_nombuf)) != 0 ||
 	    stats_json_set(o, "rx_sw_dropped", stats_json_u64(ps->rx_sw_dropped)) != 0 ||
 	    stats_json_set(o, "rxq",
-			   stats_queues_to_json(ps->rxq,
-						RTE_MIN(ps->nb_rxq, PVP_STATS_MAX_QUEUES))) != 0 ||
+			   stats_queues_to_json(
+				   ps->rxq, STATS_MIN(ps->nb_rxq, PVP_STATS_MAX_QUEUES))) != 0 ||
 	    stats_json_set(o, "txq",
-			   stats_queues_to_json(ps->txq,
-						RTE_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0 ||
+			   stats_queues_to_json(
+				   ps->txq, STATS_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0 ||
 	    stats_json_set(o, "xstats", stats_xstats_to_json(ps)) != 0)
 		goto fail;
 	return o;
@@ -145,7 +144,7 @@ pvp_stats_snap_to_json(const struct pvp_stats_snap *snap)
 	    stats_json_set(root, "hz", stats_json_u64(snap->hz)) != 0 ||
 	    json_object_set_new(root, "ports", ports) != 0)
 		goto fail;
-	for (p = 0; p < RTE_MIN(snap->nb_ports, PVP_STATS_MAX_PORTS); p++)
+	for (p = 0; p < STATS_MIN(snap->nb_ports, PVP_STATS_MAX_PORTS); p++)
 		if (json_array_append_new(ports, stats_port_to_json(&snap->port[p], p)) != 0)
 			goto fail;
 	return root;
@@ -158,6 +157,7 @@ fail:
 struct stats_parse {
 	char *err;	/* caller's buffer, may be NULL */
 	size_t err_len; /* its size */
+	char path[128]; /* member being read, "ports[1].rx_packets" */
 };
 
 static const char *
@@ -184,7 +184,7 @@ stats_json_type(const json_t *v)
 }
 
 static int stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
-	__rte_format_printf(3, 4);
+	__attribute__((format(printf, 3, 4)));
 
 static int
 stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
@@ -205,51 +205,56 @@ stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
 }
 
 /*
- * Member 'key' of 'obj' as a non-negative integer. Absent: -ENOENT
+ * Member 'key' of 'obj' into *v, its path into ps->path. Absent: -ENOENT
  * (and no message) when optional, else an error.
  */
+static int
+stats_member(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
+	     bool optional, const json_t **v)
+{
+	snprintf(ps->path, sizeof(ps->path), "%s%s", prefix, key);
+	*v = json_object_get(obj, key);
+	if (*v != NULL)
+		return 0;
+	return optional ? -ENOENT : stats_fail(ps, ps->path, "missing");
+}
+
+/* Member 'key' of 'obj' as a non-negative integer (see stats_member()). */
 static int
 stats_get_u64(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
 	      bool optional, uint64_t *out)
 {
-	const json_t *v = json_object_get(obj, key);
-	char path[128];
+	const json_t *v;
+	int rc = stats_member(ps, obj, prefix, key, optional, &v);
 
-	snprintf(path, sizeof(path), "%s%s", prefix, key);
-	if (v == NULL) {
-		if (optional)
-			return -ENOENT;
-		return stats_fail(ps, path, "missing");
-	}
+	if (rc < 0)
+		return rc;
 	if (!json_is_integer(v))
-		return stats_fail(ps, path, "expected a non-negative integer, got %s",
+		return stats_fail(ps, ps->path, "expected a non-negative integer, got %s",
 				  stats_json_type(v));
 	if (json_integer_value(v) < 0)
-		return stats_fail(ps, path,
+		return stats_fail(ps, ps->path,
 				  "expected a non-negative integer, got %" JSON_INTEGER_FORMAT,
 				  json_integer_value(v));
 	*out = (uint64_t)json_integer_value(v);
 	return 0;
 }
 
+/* Member 'key' of 'obj' as a string shorter than 'len' (see stats_member()). */
 static int
 stats_get_string(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
 		 bool optional, char *out, size_t len)
 {
-	const json_t *v = json_object_get(obj, key);
-	char path[128];
+	const json_t *v;
+	int rc = stats_member(ps, obj, prefix, key, optional, &v);
 
-	snprintf(path, sizeof(path), "%s%s", prefix, key);
-	if (v == NULL) {
-		if (optional)
-			return -ENOENT;
-		return stats_fail(ps, path, "missing");
-	}
+	if (rc < 0)
+		return rc;
 	if (!json_is_string(v))
-		return stats_fail(ps, path, "expected a string, got %s", stats_json_type(v));
+		return stats_fail(ps, ps->path, "expected a string, got %s", stats_json_type(v));
 	if (json_string_length(v) >= len)
-		return stats_fail(ps, path, "longer than %zu bytes", len - 1);
-	strlcpy(out, json_string_value(v), len);
+		return stats_fail(ps, ps->path, "longer than %zu bytes", len - 1);
+	snprintf(out, len, "%s", json_string_value(v));
 	return 0;
 }
 
@@ -281,7 +286,7 @@ stats_queues_from_json(struct stats_parse *ps, const json_t *port, const char *p
 			return stats_fail(ps, qprefix, "expected an object, got %s",
 					  stats_json_type(o));
 		}
-		for (i = 0; i < RTE_DIM(stats_queue_names); i++) {
+		for (i = 0; i < STATS_DIM(stats_queue_names); i++) {
 			rc = stats_get_u64(ps, o, qprefix, stats_queue_names[i], false,
 					   stats_queue_field(&qs[q], i));
 			if (rc < 0)
@@ -323,7 +328,7 @@ stats_xstats_from_json(struct stats_parse *ps, const json_t *port, const char *p
 		rc = stats_get_u64(ps, obj, xprefix, key, false, &x->value);
 		if (rc < 0)
 			return rc;
-		strlcpy(x->name, key, sizeof(x->name));
+		snprintf(x->name, sizeof(x->name), "%s", key);
 		out->nb_xstats++;
 	}
 	return 0;

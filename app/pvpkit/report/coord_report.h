@@ -65,6 +65,8 @@ extern "C" {
 #define COORD_REPORT_DEFAULT_LINE_RATE 10e9
 /** Most files one report writes. */
 #define COORD_REPORT_MAX_FILES 32
+/** Largest results file coord_report_load() reads (a few KiB per trial). */
+#define COORD_REPORT_MAX_FILE (256u << 20)
 
 /**
  * Append one record as one line to a JSON-lines file, then fsync it.
@@ -101,13 +103,20 @@ struct coord_report_load_info {
  * that are not JSON objects are skipped and counted. Empty lines are
  * ignored.
  *
+ * The file must be a regular file of at most COORD_REPORT_MAX_FILE bytes
+ * (a FIFO or /dev/zero is refused, not read), and a file with lines but
+ * no record at all is not a results file.
+ *
  * @param path
  *   The file.
  * @param info
- *   If not NULL, receives counts and the first warning.
+ *   If not NULL, receives counts and the first warning; on failure the
+ *   warning is the reason, e.g. "/dev/zero: not a regular file (a
+ *   character device)".
  * @return
  *   A new JSON array of the records (possibly empty), or NULL with errno
- *   set (the file could not be read).
+ *   set (ENOENT and the like, EINVAL: not a regular file or not a results
+ *   file, EFBIG: too large).
  */
 json_t *coord_report_load(const char *path, struct coord_report_load_info *info);
 

@@ -8,85 +8,35 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
+
+#include "pvp_util.h"
 
 #include "coord_report.h"
 #include "report_private.h"
 
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int
 coord_report_append(const char *path, const json_t *rec)
 {
-	struct stat st;
-	char *line, last;
-	size_t len;
-	int fd, ret;
-
 	if (path == NULL || !json_is_object(rec))
 		return -EINVAL;
-	line = json_dumps(rec, JSON_COMPACT);
-	if (line == NULL)
-		return -ENOMEM;
-	len = strlen(line);
-	line[len++] = '\n'; /* over the NUL: a JSON text never contains one */
-
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	/* A line cut short by a crash must not swallow this record. */
-	if (fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) == 1 &&
-	    last != '\n') {
-		ret = write_all(fd, "\n", 1);
-		if (ret < 0)
-			goto close;
-	}
-	ret = write_all(fd, line, len);
-	if (ret == 0 && fsync(fd) < 0)
-		ret = -errno;
-close:
-	if (close(fd) < 0 && ret == 0)
-		ret = -errno;
-out:
-	free(line);
-	return ret;
+	return pvp_jsonl_append(path, rec);
 }
 
+/* Count a bad line; keep the message of the first. */
 static void
-load_warn(struct coord_report_load_info *info, const char *path, unsigned int line,
-	  const char *what)
+load_warn(struct coord_report_load_info *info, unsigned int line, const char *msg)
 {
 	info->bad_lines++;
 	if (info->first_bad == 0) {
 		info->first_bad = line;
-		snprintf(info->warning, sizeof(info->warning), "%s:%u: %s", path, line, what);
+		snprintf(info->warning, sizeof(info->warning), "%s", msg);
 	}
 }
 
@@ -94,51 +44,23 @@ json_t *
 coord_report_load(const char *path, struct coord_report_load_info *info)
 {
 	struct coord_report_load_info dummy;
-	char *buf = NULL, *p, *nl, *end;
-	size_t cap = 0, len = 0, n;
-	json_error_t jerr;
+	char *buf, *p, *nl, *end, what[300];
 	unsigned int lineno = 0;
+	json_error_t jerr;
 	json_t *arr, *rec;
-	char what[200];
-	FILE *f;
+	size_t len;
+	int ret;
 
 	if (info == NULL)
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
-	f = fopen(path, "re");
-	if (f == NULL)
-		return NULL;
-	for (;;) {
-		if (cap - len < 65536) {
-			char *nb = realloc(buf, cap + 65536 + 1);
-
-			if (nb == NULL) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		errno = EIO;
+	/* Not a FIFO or a device (/dev/zero would never end), not unbounded. */
+	ret = pvp_file_read(path, COORD_REPORT_MAX_FILE, &buf, &len, info->warning,
+			    sizeof(info->warning));
+	if (ret < 0) {
+		errno = -ret;
 		return NULL;
 	}
-	fclose(f);
-	if (buf == NULL) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	buf[len] = '\0';
-
 	arr = json_array();
 	if (arr == NULL) {
 		free(buf);
@@ -160,25 +82,42 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		rec = json_loadb(p, (size_t)(nl - p), 0, &jerr);
 		if (rec == NULL && last_unterminated) {
 			info->truncated_tail = true;
-			load_warn(info, path, lineno,
-				  "last line is cut short (interrupted write?), skipped");
+			snprintf(what, sizeof(what),
+				 "%s:%u: last line is cut short (interrupted write?), skipped",
+				 path, lineno);
+			load_warn(info, lineno, what);
 			continue;
 		}
 		if (rec == NULL) {
-			snprintf(what, sizeof(what), "column %d: %s, line skipped", jerr.column,
-				 jerr.text);
-			load_warn(info, path, lineno, what);
+			/* jansson's position in the line, never the line's words. */
+			what[0] = '\0';
+			jerr.line = (int)lineno;
+			pvp_json_load_err(what, sizeof(what), path, &jerr);
+			snprintf(what + strlen(what), sizeof(what) - strlen(what),
+				 ", line skipped");
+			load_warn(info, lineno, what);
 			continue;
 		}
 		if (!json_is_object(rec)) {
 			json_decref(rec);
-			load_warn(info, path, lineno, "not a JSON object, line skipped");
+			snprintf(what, sizeof(what), "%s:%u: not a JSON object, line skipped", path,
+				 lineno);
+			load_warn(info, lineno, what);
 			continue;
 		}
 		json_array_append_new(arr, rec);
 		info->records++;
 	}
 	free(buf);
+	/* Lines, none of them a record: not a results file at all. */
+	if (info->records == 0 && info->bad_lines > (info->truncated_tail ? 1u : 0u)) {
+		snprintf(info->warning, sizeof(info->warning),
+			 "%s: not a results file (none of its %u lines is a JSON record)", path,
+			 info->bad_lines);
+		json_decref(arr);
+		errno = EINVAL;
+		return NULL;
+	}
 	return arr;
 }
 

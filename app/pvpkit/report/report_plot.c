@@ -204,6 +204,36 @@ plot_buf_add(struct plot_buf *b, const char *fmt, ...)
 		b->s[b->len] = '\0';
 }
 
+/* Create @p outdir/@p base.@p ext for writing; NULL with errno set. */
+static FILE *
+plot_file(const char *outdir, const char *base, const char *ext)
+{
+	char path[4096];
+
+	if (snprintf(path, sizeof(path), "%s/%s.%s", outdir, base, ext) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return fopen(path, "we");
+}
+
+/*
+ * Close the .dat file and start the gnuplot script next to it.
+ * NULL with errno set.
+ */
+static FILE *
+plot_script(FILE *dat, const char *outdir, const char *base)
+{
+	FILE *f;
+
+	if (fclose(dat) != 0)
+		return NULL;
+	f = plot_file(outdir, base, "gp");
+	if (f != NULL)
+		fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
+	return f;
+}
+
 /* Throughput vs packet size for one goal, one line per flow count. */
 static int
 plot_throughput(const json_t *summary, const char *goal, const char *outdir, const char *png,
@@ -212,7 +242,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	const json_t *sizes, *flows, *sz, *fl, *g;
 	double vmin = INFINITY, vmax = 0, v, m;
 	struct plot_buf plot = {NULL, 0, 0};
-	char path[4096], gname[32];
+	char gname[32];
 	size_t i, j;
 	FILE *f;
 
@@ -224,8 +254,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
 
-	snprintf(path, sizeof(path), "%s/%s.dat", outdir, base);
-	f = fopen(path, "we");
+	f = plot_file(outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
@@ -255,14 +284,9 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		}
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0)
-		return -errno;
-
-	snprintf(path, sizeof(path), "%s/%s.gp", outdir, base);
-	f = fopen(path, "we");
+	f = plot_script(f, outdir, base);
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
 	fprintf(f, "set datafile missing \"?\"\n");
 	fprintf(f, "set title \"%s: %s throughput vs packet size\" noenhanced\n", title, gname);
 	fprintf(f, "set xlabel \"Packet size (bytes, including 4 B FCS)\"\n");
@@ -322,7 +346,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	  bool *any)
 {
 	static const char base[] = "loss_per_hop";
-	char hops[PLOT_MAX_HOPS][64], path[4096], label[96], clean[64];
+	char hops[PLOT_MAX_HOPS][64], label[96], clean[64];
 	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width;
 	struct plot_buf plot = {NULL, 0, 0};
 	const json_t *rec, *v;
@@ -354,8 +378,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	if (every == 0)
 		every = 1;
 
-	snprintf(path, sizeof(path), "%s/%s.dat", outdir, base);
-	f = fopen(path, "we");
+	f = plot_file(outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit lost packets per hop, one row per trial (negative counts shown as "
@@ -400,14 +423,9 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		fputc('\n', f);
 		n++;
 	}
-	if (fclose(f) != 0)
-		return -errno;
-
-	snprintf(path, sizeof(path), "%s/%s.gp", outdir, base);
-	f = fopen(path, "we");
+	f = plot_script(f, outdir, base);
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
 	fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n", title);
 	/*
 	 * Percent of what the tester sent: trials at different rates and
@@ -446,14 +464,30 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	return 0;
 }
 
+/* List @p base.@p ext as written if gnuplot made it; -EIO with a note if not. */
+static int
+plot_made(const char *outdir, const char *base, const char *ext, struct coord_report_info *info)
+{
+	char name[80], path[4096];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%s.%s", base, ext);
+	snprintf(path, sizeof(path), "%s/%s", outdir, name);
+	if (stat(path, &st) < 0 || st.st_size == 0) {
+		snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s", name);
+		return -EIO;
+	}
+	report_add_file(info, name);
+	return 0;
+}
+
 /* Run one script; 0 if gnuplot succeeded and made every image. */
 static int
 plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png, bool svg,
 	 int log_fd, struct coord_report_info *info)
 {
-	char script[80], path[4096], name[80];
+	char script[80], name[80];
 	char *args[] = {script, NULL};
-	struct stat st;
 	int ret;
 
 	snprintf(script, sizeof(script), "%s.gp", base);
@@ -466,26 +500,10 @@ plot_run(const char *gnuplot, const char *outdir, const char *base, const char *
 	snprintf(name, sizeof(name), "%s.dat", base);
 	report_add_file(info, name);
 	report_add_file(info, script);
-	if (png[0] != '\0') {
-		snprintf(name, sizeof(name), "%s.png", base);
-		snprintf(path, sizeof(path), "%s/%s", outdir, name);
-		if (stat(path, &st) < 0 || st.st_size == 0) {
-			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s",
-				 name);
-			return -EIO;
-		}
-		report_add_file(info, name);
-	}
-	if (svg) {
-		snprintf(name, sizeof(name), "%s.svg", base);
-		snprintf(path, sizeof(path), "%s/%s", outdir, name);
-		if (stat(path, &st) < 0 || st.st_size == 0) {
-			snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s",
-				 name);
-			return -EIO;
-		}
-		report_add_file(info, name);
-	}
+	if (png[0] != '\0' && plot_made(outdir, base, "png", info) < 0)
+		return -EIO;
+	if (svg && plot_made(outdir, base, "svg", info) < 0)
+		return -EIO;
 	return 0;
 }
 

@@ -12,9 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
+
+#include "pvp_util.h"
 
 #include "coord_report.h"
 #include "report_private.h"
@@ -467,26 +468,6 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 	return ret;
 }
 
-static int
-mkdir_p(const char *dir)
-{
-	char tmp[4096], *c;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (c = tmp + 1; *c != '\0'; c++) {
-		if (*c != '/')
-			continue;
-		*c = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*c = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int
 coord_report_write_all(const json_t *records, const char *outdir, const struct coord_report_opts *o,
 		       struct coord_report_info *info)
@@ -510,7 +491,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	info->nb_files = 0;
 	info->plots_done = false;
 	info->plot_note[0] = '\0';
-	ret = mkdir_p(outdir);
+	ret = pvp_mkdir_p(outdir, 0755);
 	if (ret < 0)
 		return ret;
 	summary = coord_report_summary(records, o);

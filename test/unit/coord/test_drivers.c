@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -21,7 +22,7 @@
 #include "fwd/fwd_driver.h"
 #include "gen/gen_driver.h"
 #include "pvp_ctl.h"
-#include "pvp_stats.h"
+#include "pvp_stats_json.h"
 #include "../unit_check.h"
 
 static unsigned int profile_loads, traffic_starts;
@@ -294,6 +295,45 @@ main(void)
 		CHECK(coord_driver_gen.open(&moved, conf, err, sizeof(err)) == -EINVAL);
 		CHECK(strstr(err, "flow_base.l2: not a MAC") != NULL);
 		json_decref(conf);
+	}
+
+	/*
+	 * A token file is sent to the hop: only a private regular file is
+	 * read (never a FIFO, which would block, nor a file others may
+	 * read), and no message shows its content.
+	 */
+	{
+		struct coord_hop tok = {.name = "tok"};
+		char path[128], want[300];
+		json_error_t je;
+		FILE *f;
+
+		alarm(30);
+		snprintf(path, sizeof(path), "/tmp/coord-drv-token-%d", (int)getpid());
+		f = fopen(path, "w");
+		CHECK(f != NULL && fputs("root:SECRET:19000\n", f) >= 0 && fclose(f) == 0);
+		CHECK(chmod(path, 0640) == 0);
+		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:s}", "ctl", addr, "ports", "p0",
+				    "token_file", path);
+		CHECK(coord_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EACCES);
+		snprintf(want, sizeof(want),
+			 "hop tok: token_file %s: group or others may access it (mode 0640); "
+			 "chmod 600 it",
+			 path);
+		CHECK(strcmp(err, want) == 0);
+		CHECK(strstr(err, "SECRET") == NULL && strstr(err, "root") == NULL);
+		json_decref(conf);
+		unlink(path);
+		CHECK(mkfifo(path, 0600) == 0);
+		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:s}", "ctl", addr, "ports", "p0",
+				    "token_file", path);
+		CHECK(coord_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EINVAL);
+		snprintf(want, sizeof(want), "hop tok: token_file %s: not a regular file (a FIFO)",
+			 path);
+		CHECK(strcmp(err, want) == 0);
+		json_decref(conf);
+		unlink(path);
+		alarm(0);
 	}
 
 	/* The app goes away: the next call names the hop as unreachable. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -118,6 +119,59 @@ test_jsonl(void)
 
 	CHECK(coord_report_load("/nonexistent/x.jsonl", &li) == NULL && errno == ENOENT,
 	      "missing file");
+}
+
+/*
+ * Files that are not results are refused, not read: a FIFO nobody writes
+ * (an alarm turns a hang into a failure), a device that never ends, a
+ * file with no record at all, whose words never reach the message.
+ */
+static void
+test_load_refused(void)
+{
+	struct coord_report_load_info li;
+	char path[256], want[320];
+	json_t *arr;
+
+	alarm(30);
+	snprintf(path, sizeof(path), "%s/fifo", tmpdir);
+	CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+	CHECK(coord_report_load(path, &li) == NULL && errno == EINVAL, "FIFO refused");
+	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", path);
+	CHECK(strcmp(li.warning, want) == 0, "FIFO warning '%s'", li.warning);
+	unlink(path);
+
+	CHECK(coord_report_load("/dev/zero", &li) == NULL && errno == EINVAL, "/dev/zero refused");
+	CHECK(strcmp(li.warning, "/dev/zero: not a regular file (a character device)") == 0,
+	      "/dev/zero warning '%s'", li.warning);
+
+	snprintf(path, sizeof(path), "%s/shadow", tmpdir);
+	unlink(path);
+	append_raw(path, "root:$y$j9T$hash:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n");
+	CHECK(coord_report_load(path, &li) == NULL && errno == EINVAL, "not a results file");
+	snprintf(want, sizeof(want),
+		 "%s: not a results file (none of its 2 lines is a JSON record)", path);
+	CHECK(strcmp(li.warning, want) == 0, "not results '%s'", li.warning);
+
+	/* One bad line among records: skipped, and its words stay out. */
+	unlink(path);
+	append_raw(path, "{\"type\":\"trial\"}\nroot:secret\n");
+	arr = coord_report_load(path, &li);
+	CHECK(arr != NULL && li.records == 1 && li.bad_lines == 1, "one record, one bad line");
+	snprintf(want, sizeof(want), "%s:2:4: '[' or '{' expected, line skipped", path);
+	CHECK(strcmp(li.warning, want) == 0, "bad line warning '%s'", li.warning);
+	CHECK(strstr(li.warning, "secret") == NULL && strstr(li.warning, "root") == NULL,
+	      "no content in '%s'", li.warning);
+	json_decref(arr);
+	unlink(path);
+
+	/* An empty file is a run that measured nothing yet, not an error. */
+	append_raw(path, "");
+	arr = coord_report_load(path, &li);
+	CHECK(arr != NULL && json_array_size(arr) == 0 && li.warning[0] == '\0', "empty file");
+	json_decref(arr);
+	unlink(path);
+	alarm(0);
 }
 
 static json_t *
@@ -316,6 +370,7 @@ main(void)
 		return 1;
 	}
 	test_jsonl();
+	test_load_refused();
 	test_summary_csv();
 	test_search_record();
 	if (failures == 0) {

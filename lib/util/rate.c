@@ -2,27 +2,22 @@
  * Copyright (c) 2026 The pvpkit authors
  */
 
+/*
+ * The one rate parser of pvpkit: the generator's options, its control
+ * channel, stream profiles and the coordinator all read rates here, so
+ * "1e-300" or "nan" is refused the same way everywhere.
+ */
+
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "pvp_rate.h"
+#include "pvp_util.h"
+#include "util_private.h"
 
-static void __attribute__((format(printf, 3, 4)))
-rate_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define RATE_SYNTAX "expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%, max or a number (pps)"
 
 /* Strip a case-insensitive suffix; returns true when it was there. */
 static bool
@@ -36,20 +31,62 @@ strip_suffix(char *s, const char *suffix)
 	return true;
 }
 
+/* k, M, G at the end of @p buf: strip it and return its multiplier. */
+static double
+strip_prefix(char *buf)
+{
+	size_t n = strlen(buf);
+	double mult;
+
+	if (n == 0)
+		return 1;
+	switch (buf[n - 1]) {
+	case 'k':
+	case 'K':
+		mult = 1e3;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1e6;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1e9;
+		break;
+	default:
+		return 1;
+	}
+	buf[n - 1] = '\0';
+	return mult;
+}
+
+/* "nan", "inf", "infinity" in any case: a number, just not a finite one. */
+static bool
+is_nonfinite_word(const char *s)
+{
+	if (*s == '-')
+		s++;
+	return strcasecmp(s, "nan") == 0 || strcasecmp(s, "inf") == 0 ||
+	       strcasecmp(s, "infinity") == 0;
+}
+
 int
 pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 {
-	char buf[64], *end;
-	double mult = 1, v;
+	char buf[64], q[UTIL_QUOTE_LEN];
+	double mult = 1, v, lo, hi;
+	enum pvp_rate_unit unit;
 	size_t n;
+	int ret;
 
 	if (s == NULL || *s == '\0') {
-		rate_err(err, errlen, "empty rate");
+		util_seterr(err, errlen, "empty rate");
 		return -EINVAL;
 	}
+	util_quote(s, q, sizeof(q));
 	n = strlen(s);
 	if (n >= sizeof(buf)) {
-		rate_err(err, errlen, "rate \"%.20s...\" is too long", s);
+		util_seterr(err, errlen, "bad rate \"%s\": %s", q, RATE_SYNTAX);
 		return -EINVAL;
 	}
 	memcpy(buf, s, n + 1);
@@ -60,62 +97,61 @@ pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 		return 0;
 	}
 	if (strip_suffix(buf, "%")) {
-		r->unit = PVP_RATE_PERCENT;
+		unit = PVP_RATE_PERCENT;
 	} else if (strip_suffix(buf, "bps-l2")) {
-		r->unit = PVP_RATE_BPS_L2;
+		unit = PVP_RATE_BPS_L2;
 	} else if (strip_suffix(buf, "bps-l1") || strip_suffix(buf, "bps")) {
-		r->unit = PVP_RATE_BPS_L1;
+		unit = PVP_RATE_BPS_L1;
 	} else {
 		strip_suffix(buf, "pps");
-		r->unit = PVP_RATE_PPS;
+		unit = PVP_RATE_PPS;
 	}
-	n = strlen(buf);
-	if (n > 0 && r->unit != PVP_RATE_PERCENT) {
-		switch (buf[n - 1]) {
-		case 'k':
-		case 'K':
-			mult = 1e3;
-			break;
-		case 'm':
-		case 'M':
-			mult = 1e6;
-			break;
-		case 'g':
-		case 'G':
-			mult = 1e9;
-			break;
-		default:
-			break;
-		}
-		if (mult != 1)
-			buf[n - 1] = '\0';
+	if (unit != PVP_RATE_PERCENT)
+		mult = strip_prefix(buf);
+	if (is_nonfinite_word(buf)) {
+		util_seterr(err, errlen, "rate \"%s\" must be a positive finite number", q);
+		return -ERANGE;
 	}
-	if (buf[0] == '\0' || buf[0] == ' ') {
-		rate_err(err, errlen,
-			 "bad rate \"%s\": expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%%, "
-			 "max or a number (pps)",
-			 s);
+	/* Any decimal number, bounded by unit below; the message is ours. */
+	ret = pvp_parse_double(NULL, buf, -HUGE_VAL, HUGE_VAL, &v, NULL, 0);
+	if (ret == -EINVAL) {
+		util_seterr(err, errlen, "bad rate \"%s\": %s", q, RATE_SYNTAX);
 		return -EINVAL;
 	}
-	errno = 0;
-	v = strtod(buf, &end);
-	if (*end != '\0' || (errno == ERANGE && v != 0)) {
-		rate_err(err, errlen,
-			 "bad rate \"%s\": expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%%, "
-			 "max or a number (pps)",
-			 s);
-		return -EINVAL;
-	}
+	/* Beyond a double (1e400) or below a normal one (1e-320): out of range. */
+	if (ret == -ERANGE)
+		v = buf[0] == '-' ? -1 : NAN;
 	v *= mult;
-	if (!isfinite(v) || v <= 0) {
-		rate_err(err, errlen, "rate \"%s\" must be a positive finite number", s);
+	if (v <= 0) {
+		util_seterr(err, errlen, "rate \"%s\" must be a positive finite number", q);
 		return -ERANGE;
 	}
-	if (r->unit == PVP_RATE_PERCENT && v > 100) {
-		rate_err(err, errlen, "rate \"%s\": a percentage of line rate must be in (0, 100]",
-			 s);
+	switch (unit) {
+	case PVP_RATE_PERCENT:
+		lo = PVP_RATE_MIN_PERCENT;
+		hi = 100;
+		break;
+	case PVP_RATE_BPS_L1:
+	case PVP_RATE_BPS_L2:
+		lo = PVP_RATE_MIN_BPS;
+		hi = PVP_RATE_MAX_BPS;
+		break;
+	default:
+		lo = PVP_RATE_MIN_PPS;
+		hi = PVP_RATE_MAX_PPS;
+		break;
+	}
+	if (!(v >= lo && v <= hi)) {
+		if (unit == PVP_RATE_PERCENT)
+			util_seterr(err, errlen,
+				    "rate \"%s\": a percentage of line rate must be in %g..100", q,
+				    lo);
+		else
+			util_seterr(err, errlen, "rate \"%s\" must be in %g..%g %s", q, lo, hi,
+				    unit == PVP_RATE_PPS ? "pps" : "bps");
 		return -ERANGE;
 	}
+	r->unit = unit;
 	r->value = v;
 	return 0;
 }

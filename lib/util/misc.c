@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "pvp_util.h"
+
+uint64_t
+pvp_gcd64(uint64_t a, uint64_t b)
+{
+	while (b != 0) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+const char *
+pvp_mac_format(uint64_t mac, char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", (unsigned int)(mac >> 40) & 0xff,
+		 (unsigned int)(mac >> 32) & 0xff, (unsigned int)(mac >> 24) & 0xff,
+		 (unsigned int)(mac >> 16) & 0xff, (unsigned int)(mac >> 8) & 0xff,
+		 (unsigned int)mac & 0xff);
+	return buf;
+}
+
+const char *
+pvp_fmt_count(int64_t v, char *buf, size_t len)
+{
+	char digits[32];
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n, i, o = 0;
+
+	if (len == 0)
+		return buf;
+	n = (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, u);
+	if (v < 0 && o + 1 < len)
+		buf[o++] = '-';
+	for (i = 0; i < n && o + 1 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		if (o + 1 < len)
+			buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Numbers from the command line, the control channel and config files.
+ * The grammar is checked by hand before strtoull()/strtod() convert, so
+ * what they would also take (a base prefix, blanks, a sign on an unsigned
+ * number, "nan", "inf", hex floats) never gets through.
+ */
+
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvp_util.h"
+#include "util_private.h"
+
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Digits only, at least one. */
+static bool
+is_whole(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (!is_digit(*s))
+			return false;
+	return true;
+}
+
+/*
+ * Length of the decimal number at the start of @p s: ["-"] digits ["."
+ * digits] [("e"|"E") ["+"|"-"] digits], with a digit on at least one side
+ * of the point. 0 when there is none.
+ */
+static size_t
+decimal_len(const char *s, bool sign, bool exponent)
+{
+	const char *p = s;
+	size_t digits = 0;
+
+	if (sign && *p == '-')
+		p++;
+	for (; is_digit(*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; is_digit(*p); p++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (exponent && (*p == 'e' || *p == 'E')) {
+		const char *e = p + 1;
+
+		if (*e == '+' || *e == '-')
+			e++;
+		if (is_digit(*e)) {
+			while (is_digit(*e))
+				e++;
+			p = e;
+		}
+	}
+	return (size_t)(p - s);
+}
+
+/* True when the digits of a number (before any exponent) are all zero. */
+static bool
+all_zero(const char *s)
+{
+	for (; *s != '\0' && *s != 'e' && *s != 'E'; s++)
+		if (is_digit(*s) && *s != '0')
+			return false;
+	return true;
+}
+
+int
+pvp_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+	      size_t errlen)
+{
+	char q[UTIL_QUOTE_LEN];
+	unsigned long long v;
+	int ret = 0;
+
+	if (s == NULL)
+		s = "";
+	if (!is_whole(s)) {
+		ret = -EINVAL;
+	} else {
+		errno = 0;
+		v = strtoull(s, NULL, 10);
+		if (errno != 0 || v < min || v > max)
+			ret = -ERANGE;
+	}
+	if (ret < 0) {
+		util_seterr(err, errlen,
+			    "%s%s\"%s\" must be a whole number in %" PRIu64 "..%" PRIu64,
+			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
+		return ret;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+pvp_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out, char *err,
+	      size_t errlen)
+{
+	uint64_t v;
+	int ret;
+
+	ret = pvp_parse_u64(what, s, min, max, &v, err, errlen);
+	if (ret == 0)
+		*out = (uint32_t)v;
+	return ret;
+}
+
+int
+pvp_parse_u32_list(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+		   unsigned int cap, unsigned int *n, char *err, size_t errlen)
+{
+	char item[32], q[UTIL_QUOTE_LEN];
+	unsigned int count = 0;
+	const char *p = s != NULL ? s : "";
+	uint32_t v;
+	size_t len;
+	int ret;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		if (len == 0) {
+			util_seterr(err, errlen, "%s%s\"%s\": an empty item in the list",
+				    UTIL_WHAT(what), util_quote(s != NULL ? s : "", q, sizeof(q)));
+			return -EINVAL;
+		}
+		if (count == cap) {
+			util_seterr(err, errlen, "%s%smore than %u values", UTIL_WHAT(what), cap);
+			return -EINVAL;
+		}
+		/* A longer item is no number in range; keep enough to say so. */
+		if (len >= sizeof(item))
+			len = sizeof(item) - 1;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		ret = pvp_parse_u32(what, item, min, max, &v, err, errlen);
+		if (ret < 0)
+			return ret;
+		out[count++] = v;
+		p += strcspn(p, ",");
+		if (*p == '\0')
+			break;
+		p++;
+	}
+	*n = count;
+	return 0;
+}
+
+/*
+ * Convert the decimal number in the first @p n bytes of @p s (checked by
+ * decimal_len()); -ERANGE when it is beyond a double or too small to be
+ * a normal one without being zero.
+ */
+static int
+decimal_value(const char *s, size_t n, double *v)
+{
+	char buf[64];
+	double d;
+
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	d = strtod(buf, NULL);
+	if (!isfinite(d))
+		return -ERANGE;
+	if (d == 0 ? !all_zero(buf) : fabs(d) < DBL_MIN)
+		return -ERANGE;
+	*v = d;
+	return 0;
+}
+
+/* A unit after a number, and what it multiplies the number by. */
+struct unit {
+	const char *name;
+	double mult;
+};
+
+/*
+ * The decimal number @p s, optionally followed by one of @p units (""
+ * for none), in [min, max] after the unit is applied.
+ */
+static int
+decimal_in_range(const char *s, const struct unit *units, size_t nb_units, double min, double max,
+		 double *out)
+{
+	double v = 0;
+	size_t n, i;
+	int ret;
+
+	n = decimal_len(s, true, true);
+	if (n == 0)
+		return -EINVAL;
+	for (i = 0; i < nb_units; i++)
+		if (strcmp(s + n, units[i].name) == 0)
+			break;
+	if (i == nb_units)
+		return -EINVAL;
+	ret = decimal_value(s, n, &v);
+	if (ret < 0)
+		return ret;
+	v *= units[i].mult;
+	if (!(v >= min && v <= max))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int
+pvp_parse_double(const char *what, const char *s, double min, double max, double *out, char *err,
+		 size_t errlen)
+{
+	static const struct unit none[] = {{"", 1}};
+	char q[UTIL_QUOTE_LEN];
+	int ret;
+
+	if (s == NULL)
+		s = "";
+	ret = decimal_in_range(s, none, 1, min, max, out);
+	if (ret < 0)
+		util_seterr(err, errlen, "%s%s\"%s\" must be a number in %.15g..%.15g",
+			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
+	return ret;
+}
+
+int
+pvp_parse_duration(const char *what, const char *s, double min_s, double max_s, double *out_s,
+		   char *err, size_t errlen)
+{
+	static const struct unit units[] = {
+		{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600},
+	};
+	char q[UTIL_QUOTE_LEN];
+	int ret;
+
+	if (s == NULL)
+		s = "";
+	ret = decimal_in_range(s, units, sizeof(units) / sizeof(units[0]), min_s, max_s, out_s);
+	if (ret < 0)
+		util_seterr(err, errlen,
+			    "%s%s\"%s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, "
+			    "500ms, 1h)",
+			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min_s, max_s);
+	return ret;
+}
+
+int
+pvp_parse_count(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		char *err, size_t errlen)
+{
+	char q[UTIL_QUOTE_LEN];
+	double v = 0, mult = 0;
+	size_t n;
+	int ret = -EINVAL;
+
+	if (s == NULL)
+		s = "";
+	if (is_whole(s)) {
+		uint64_t u;
+
+		ret = pvp_parse_u64(NULL, s, min, max, &u, NULL, 0);
+		if (ret == 0) {
+			*out = u;
+			return 0;
+		}
+		goto fail;
+	}
+	n = decimal_len(s, false, false);
+	if (n > 0 && s[n] != '\0' && s[n + 1] == '\0') {
+		switch (s[n]) {
+		case 'k':
+		case 'K':
+			mult = 1e3;
+			break;
+		case 'M':
+			mult = 1e6;
+			break;
+		case 'G':
+			mult = 1e9;
+			break;
+		default:
+			break;
+		}
+	} else if (n > 0 && s[n] == '\0') {
+		mult = 1; /* "1.0": whole, checked below */
+	}
+	if (mult != 0) {
+		ret = decimal_value(s, n, &v);
+		v *= mult;
+		/* Above 2^53 a double no longer holds every whole number. */
+		if (ret == 0 &&
+		    (v != floor(v) || v > 9007199254740992.0 || v < (double)min || v > (double)max))
+			ret = v != floor(v) ? -EINVAL : -ERANGE;
+	}
+fail:
+	if (ret < 0) {
+		util_seterr(err, errlen,
+			    "%s%s\"%s\" must be a whole count in %" PRIu64 "..%" PRIu64
+			    " (e.g. 1000, 10k, 1.5M, 2G)",
+			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
+		return ret;
+	}
+	*out = (uint64_t)v;
+	return 0;
+}

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * What the coordinator and the data-plane apps both need, done once:
+ * strict number, duration and rate parsing, the error-buffer helper,
+ * the monotonic clock, safe reading of files a user or a peer names,
+ * JSON-lines append that survives a full disk, and the position of a
+ * JSON value as file:line:col.
+ *
+ * No DPDK: only libc, libm and jansson, so the coordinator links it on a
+ * machine without DPDK and the apps link it next to their EAL.
+ *
+ * Errors: functions return 0 or -errno and, where they take an
+ * (@c err, @c errlen) pair, write one line into it that names what was
+ * wrong (never the content of a file). @c err may be NULL.
+ */
+
+#ifndef PVP_UTIL_H
+#define PVP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- error buffer ---- */
+
+/**
+ * Write a formatted one-line message into @p err unless it already holds
+ * one: the first error wins, as with jansson's json_error_t, so a deep
+ * failure is not overwritten by its callers' more general words. Clear
+ * it (err[0] = '\0') before a sequence of steps.
+ *
+ * @param err
+ *   The buffer, or NULL (then nothing is written).
+ * @param len
+ *   Size of @p err; the message is cut to fit.
+ */
+void pvp_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- numbers ---- */
+
+/**
+ * Parse an unsigned decimal integer in [@p min, @p max].
+ *
+ * Only digits are accepted: base 10 always ("010" is 10, never 8), no
+ * sign, no "0x", no exponent, no blanks, nothing after the digits.
+ *
+ * @param what
+ *   Name for the message, e.g. "--flows" (may be NULL).
+ * @param s
+ *   The string.
+ * @param min
+ *   Smallest value accepted.
+ * @param max
+ *   Largest value accepted.
+ * @param out
+ *   The value on success, untouched otherwise.
+ * @param err
+ *   On failure, e.g. `--flows: "0x10" must be a whole number in 1..16777216`.
+ * @param errlen
+ *   Size of @p err.
+ * @return
+ *   0, -EINVAL (not a whole number) or -ERANGE (outside [min, max], or
+ *   beyond 64 bits).
+ */
+int pvp_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		  char *err, size_t errlen);
+
+/** pvp_parse_u64() into a uint32_t; @p max is at most UINT32_MAX. */
+int pvp_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+		  char *err, size_t errlen);
+
+/**
+ * Parse a comma-separated list of pvp_parse_u32() numbers ("64,128,1518").
+ *
+ * @param out
+ *   Filled with the values, in order.
+ * @param cap
+ *   Room in @p out; a longer list is an error.
+ * @param n
+ *   Number of values on success (at least 1).
+ * @return
+ *   0, -EINVAL (empty list or item, not a number, too many items) or
+ *   -ERANGE (an item out of range). The message names the bad item.
+ */
+int pvp_parse_u32_list(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+		       unsigned int cap, unsigned int *n, char *err, size_t errlen);
+
+/**
+ * Parse a decimal number in [@p min, @p max].
+ *
+ * Accepted: an optional '-', digits with an optional '.' fraction and an
+ * optional exponent ("1.5", "-2", "1e3", ".5"). Refused: "nan", "inf",
+ * hex floats ("0x1p3"), a leading '+' or blank, trailing text, values
+ * beyond the range of a double and non-zero values too small to be a
+ * normal double (1e-320): those are typing mistakes, never a setting.
+ *
+ * @return
+ *   0, -EINVAL (not a number) or -ERANGE (out of [min, max]); the message
+ *   reads `--duration: "nan" must be a number in 0.001..31536000`.
+ */
+int pvp_parse_double(const char *what, const char *s, double min, double max, double *out,
+		     char *err, size_t errlen);
+
+/**
+ * Parse a duration into seconds: a pvp_parse_double() number with an
+ * optional unit, "ms", "s", "m" or "h" ("10", "2.5s", "500ms", "1h").
+ * The range is checked in seconds after the unit is applied.
+ *
+ * @return 0, -EINVAL or -ERANGE.
+ */
+int pvp_parse_duration(const char *what, const char *s, double min_s, double max_s, double *out_s,
+		       char *err, size_t errlen);
+
+/**
+ * Parse a count with an optional decimal multiplier: "1000", "10k",
+ * "1.5M", "2G" (k = 1e3, M = 1e6, G = 1e9; the result must be whole).
+ *
+ * @return 0, -EINVAL or -ERANGE.
+ */
+int pvp_parse_count(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		    char *err, size_t errlen);
+
+/* ---- rates ---- */
+
+/** Bytes of FCS included in every pvpkit frame size. */
+#define PVP_FCS_LEN 4
+/** Bytes of preamble + SFD + inter-frame gap per frame on the wire. */
+#define PVP_L1_OVERHEAD 20
+
+/** Smallest packet rate accepted, in packets per second. */
+#define PVP_RATE_MIN_PPS 1.0
+/** Largest packet rate accepted (a 1.6 Tbit/s link of 64 B frames is 2.4e9). */
+#define PVP_RATE_MAX_PPS 1e11
+/** Smallest bit rate accepted (1 kbit/s is ~1.5 pps of 64 B frames). */
+#define PVP_RATE_MIN_BPS 1e3
+/** Largest bit rate accepted. */
+#define PVP_RATE_MAX_BPS 1e14
+/** Smallest percentage of the line rate accepted. */
+#define PVP_RATE_MIN_PERCENT 1e-6
+
+/** Unit of a parsed rate. */
+enum pvp_rate_unit {
+	PVP_RATE_PPS = 0, /**< packets per second */
+	PVP_RATE_BPS_L1,  /**< L1 bits per second (frame + FCS + 20 B) */
+	PVP_RATE_BPS_L2,  /**< L2 bits per second (frame + FCS) */
+	PVP_RATE_PERCENT, /**< percent of the line rate */
+	PVP_RATE_MAX,	  /**< as fast as possible; value unused */
+};
+
+/** A rate as the user wrote it. */
+struct pvp_rate {
+	enum pvp_rate_unit unit; /**< what value counts */
+	double value;		 /**< in the unit; > 0 (unused for MAX) */
+};
+
+/**
+ * Parse a rate string. Frame sizes everywhere in pvpkit INCLUDE the 4 B
+ * FCS (64..1518, jumbo up to 9216); on the wire every frame also takes
+ * 20 B of preamble, SFD and inter-frame gap. Accepted (units are
+ * case-insensitive; k = 1e3, M = 1e6, G = 1e9, decimal as link speeds
+ * are):
+ *
+ *   "1000", "1.5M", "2k"      packets per second (plain number = pps)
+ *   "500kpps", "1Mpps"        packets per second
+ *   "10Gbps", "10Gbps-l1"     L1 bits per second (the default for bps)
+ *   "9.5Gbps-l2"              L2 bits per second (frames with FCS)
+ *   "50%"                     percent of the line rate (L1), 0 < p <= 100
+ *   "max"                     as fast as the sender can
+ *
+ * Numbers follow pvp_parse_double() (no nan, inf or hex). Bounds:
+ * PVP_RATE_MIN_PPS..PVP_RATE_MAX_PPS, PVP_RATE_MIN_BPS..PVP_RATE_MAX_BPS,
+ * PVP_RATE_MIN_PERCENT..100.
+ *
+ * @param s
+ *   The string, e.g. "10Gbps", "1.5Mpps", "50%", "max", "14880952".
+ * @param r
+ *   Filled on success.
+ * @param err
+ *   Optional buffer for a one-line message on failure (may be NULL).
+ * @param errlen
+ *   Size of @p err.
+ * @return
+ *   0, or -EINVAL for a malformed string, -ERANGE for a value that is
+ *   zero, negative or outside the bounds.
+ */
+int pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen);
+
+/**
+ * Format a rate back into the canonical string ("1.5Mpps", "10Gbps",
+ * "9.5Gbps-l2", "50%", "max").
+ *
+ * @return the number of characters written (snprintf semantics).
+ */
+int pvp_rate_format(const struct pvp_rate *r, char *buf, size_t len);
+
+/**
+ * Convert a rate to packets per second.
+ *
+ * @param r
+ *   The rate.
+ * @param avg_size
+ *   Average frame size in bytes, FCS included (for IMIX: the mean over
+ *   one cycle).
+ * @param link_bps
+ *   Link speed in bit/s, 0 when unknown.
+ * @param pps
+ *   Result. For PVP_RATE_MAX: the line rate when @p link_bps is known,
+ *   else INFINITY (the caller treats it as "unpaced").
+ * @return
+ *   0, or -EINVAL when @p avg_size is not positive, or for a
+ *   percentage when @p link_bps is 0 (unknown link speed).
+ */
+int pvp_rate_to_pps(const struct pvp_rate *r, double avg_size, uint64_t link_bps, double *pps);
+
+/** Line rate in packets per second for @p avg_size byte frames (FCS included). */
+static inline double
+pvp_rate_line_pps(uint64_t link_bps, double avg_size)
+{
+	return (double)link_bps / ((avg_size + PVP_L1_OVERHEAD) * 8.0);
+}
+
+/** L1 bits per second of @p pps frames of @p avg_size bytes (FCS included). */
+static inline double
+pvp_rate_l1_bps(double pps, double avg_size)
+{
+	return pps * (avg_size + PVP_L1_OVERHEAD) * 8.0;
+}
+
+/** L2 bits per second of @p pps frames of @p avg_size bytes (FCS included). */
+static inline double
+pvp_rate_l2_bps(double pps, double avg_size)
+{
+	return pps * avg_size * 8.0;
+}
+
+/** True when @p r is "max". */
+static inline bool
+pvp_rate_is_max(const struct pvp_rate *r)
+{
+	return r->unit == PVP_RATE_MAX;
+}
+
+/* ---- clock, arithmetic, formatting ---- */
+
+/** CLOCK_MONOTONIC in nanoseconds: for intervals, never for dates. */
+static inline uint64_t
+pvp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/** CLOCK_MONOTONIC in milliseconds. */
+static inline uint64_t
+pvp_now_ms(void)
+{
+	return pvp_now_ns() / 1000000ull;
+}
+
+/** CLOCK_MONOTONIC in seconds, fractional. */
+static inline double
+pvp_now_s(void)
+{
+	return (double)pvp_now_ns() / 1e9;
+}
+
+/** Greatest common divisor; pvp_gcd64(0, b) is b, pvp_gcd64(0, 0) is 0. */
+uint64_t pvp_gcd64(uint64_t a, uint64_t b);
+
+/** Length of "xx:xx:xx:xx:xx:xx" plus its NUL. */
+#define PVP_MAC_STRLEN 18
+
+/**
+ * Format the 48-bit MAC address in the low bits of @p mac (first octet
+ * in bits 47..40) as "xx:xx:xx:xx:xx:xx".
+ *
+ * @return @p buf.
+ */
+const char *pvp_mac_format(uint64_t mac, char *buf, size_t len);
+
+/**
+ * Format @p v with thousands separators: 14880952 as "14,880,952",
+ * -1234 as "-1,234". Cut to fit @p len.
+ *
+ * @return @p buf.
+ */
+const char *pvp_fmt_count(int64_t v, char *buf, size_t len);
+
+/* ---- files ---- */
+
+/**
+ * Read a whole file a user or a remote peer names. The file is opened
+ * with O_NONBLOCK, so a FIFO without a writer cannot block the caller;
+ * anything that is not a regular file (FIFO, device, directory, socket)
+ * is refused, and so is a file larger than @p max_bytes, before any of
+ * it is read. Messages name the path and the reason, never the content.
+ *
+ * @param path
+ *   The file.
+ * @param max_bytes
+ *   Largest size accepted.
+ * @param buf
+ *   On success, a malloc'd buffer with the content and a NUL after it
+ *   (the caller frees it).
+ * @param len
+ *   On success, the number of bytes read (the NUL not counted). May be
+ *   NULL.
+ * @param err
+ *   E.g. "/tmp/f: not a regular file (a FIFO)", "big.json: 2 GiB is
+ *   over the 64 MiB limit".
+ * @return
+ *   0, -errno of open() or read(), -EINVAL (not a regular file), -EFBIG
+ *   (too large) or -ENOMEM.
+ */
+int pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
+		  size_t errlen);
+
+/** Largest secret file pvp_secret_read() accepts. */
+#define PVP_SECRET_MAX 4096
+
+/**
+ * Read a secret (a token) from the first line of a file, trimmed of
+ * blanks. The file must be a regular file owned by the reader's uid or
+ * root, not readable or writable by group or others (mode & 077 == 0),
+ * at most PVP_SECRET_MAX bytes, and the line printable ASCII. Messages
+ * never show any of the content.
+ *
+ * @param out
+ *   The secret, NUL-terminated.
+ * @param outlen
+ *   Size of @p out; a longer secret is an error.
+ * @return
+ *   0, -errno of open() or read(), -EACCES (owner or mode), -EINVAL
+ *   (not a regular file, empty, not printable), -EFBIG or -ENAMETOOLONG
+ *   (too long for @p out).
+ */
+int pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t errlen);
+
+/**
+ * Create a directory and its missing parents, like mkdir -p.
+ *
+ * @param mode
+ *   Mode of the directories created (e.g. 0755), before the umask.
+ * @return 0 (also when it exists already), or -errno (-ENOTDIR when a
+ *   part of the path is a file, -ENAMETOOLONG).
+ */
+int pvp_mkdir_p(const char *path, unsigned int mode);
+
+/**
+ * Check before a run that an output file can be written: an existing
+ * one must be a regular file opened for appending; a new one is
+ * created and removed again. A file system with no free block is
+ * refused too, so a long run does not end with nowhere to put its
+ * results.
+ *
+ * @param err
+ *   E.g. "out/results.jsonl: Permission denied",
+ *   "out: No such file or directory", "/dev/zero: not a regular file
+ *   (a character device)".
+ * @return 0 or -errno (-EINVAL for a file that is not a regular one,
+ *   -ENOSPC for a full file system).
+ */
+int pvp_path_check_writable(const char *path, char *err, size_t errlen);
+
+/**
+ * Append @p rec as one JSON line (compact, then '\n') to @p path,
+ * created 0644 if missing, and fsync it, so a crash or kill at any later
+ * point keeps it. If a crash left the file without a final newline, the
+ * record starts on a line of its own.
+ *
+ * When the line cannot be written whole (disk full, file size limit,
+ * I/O error), the file is truncated back to the length it had, so it
+ * stays valid JSON lines, and the error is returned: the caller still
+ * holds the record and can print it. One writer per file: the
+ * truncation assumes no one else appends meanwhile.
+ *
+ * @return 0, -EINVAL (not a JSON object or array, or not a regular
+ *   file), -ENOMEM, or -errno of open/write/fsync (-ENOSPC, -EFBIG …).
+ */
+int pvp_jsonl_append(const char *path, const json_t *rec);
+
+/* ---- positions in JSON text ---- */
+
+/**
+ * Line and column (both from 1) of the value at @p path in the JSON
+ * @p text, for messages like "profile.json:12:7: ...".
+ *
+ * @param path
+ *   Members and indexes as "streams[1].headers.ipv4"; "" is the root.
+ *   A member that is not there gives the position of the deepest
+ *   container found on the way.
+ * @param line
+ *   Line of the value.
+ * @param column
+ *   Column of the value (bytes).
+ */
+void pvp_json_locate(const char *text, const char *path, int *line, int *column);
+
+/**
+ * One-line message for a jansson load error: "source:line:col: text".
+ * jansson quotes the token it stopped at ("near 'root'"), which would
+ * print part of a file that may not be JSON at all (a secret); that part
+ * is left out. Keeps an earlier error, as pvp_err() does.
+ */
+void pvp_json_load_err(char *err, size_t len, const char *source, const json_error_t *jerr);
+
+/**
+ * pvp_err() with the position of @p path in @p text:
+ * "source:line:col: path: message", or "source: path: message" when
+ * @p text is NULL (the JSON was built in memory) and "source:line:col:
+ * message" when @p path is "".
+ */
+void pvp_json_path_err(char *err, size_t len, const char *source, const char *text,
+		       const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PVP_UTIL_H */

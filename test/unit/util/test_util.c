@@ -1,0 +1,931 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Unit tests of lib/util: tables of good and bad input with the exact
+ * message each gets, files that must be refused without blocking (an
+ * alarm turns a hang into a failure), and a JSON-lines append that hits
+ * a full disk for real (a file size limit always; a tiny tmpfs when run
+ * as root).
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "pvp_util.h"
+
+#include "../unit_check.h"
+
+#define DIM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Say which case a failed check was about. */
+#define CHECK_CASE(cond, ...)                                                                      \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "  case: ");                                               \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+		CHECK(cond);                                                                       \
+	} while (0)
+
+/* Compare a message with the one expected, showing both when they differ. */
+#define CHECK_MSG(got, want)                                                                       \
+	CHECK_CASE(strcmp((got), (want)) == 0, "got  \"%s\"\n        want \"%s\"", (got), (want))
+
+static char tmpdir[] = "/tmp/pvp-util-test.XXXXXX";
+
+static const char *
+tmp_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static void
+write_file(const char *path, const char *content, mode_t mode)
+{
+	int fd;
+
+	/* A fresh file: the last one may be read-only (0400). */
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(write(fd, content, strlen(content)) == (ssize_t)strlen(content));
+	CHECK(fchmod(fd, mode) == 0);
+	close(fd);
+}
+
+/* ---- numbers ---- */
+
+static void
+test_u64(void)
+{
+	static const struct {
+		const char *what, *s;
+		uint64_t min, max;
+		int rc;
+		uint64_t v;
+		const char *msg;
+	} cases[] = {
+		{"--flows", "1", 1, 16777216, 0, 1, ""},
+		{"--flows", "010", 1, 16777216, 0, 10, ""},
+		{"--flows", "16777216", 1, 16777216, 0, 16777216, ""},
+		{"--flows", "0x10", 1, 16777216, -EINVAL, 0,
+		 "--flows: \"0x10\" must be a whole number in 1..16777216"},
+		{"--flows", "+5", 1, 16777216, -EINVAL, 0,
+		 "--flows: \"+5\" must be a whole number in 1..16777216"},
+		{"--flows", "-1", 1, 16777216, -EINVAL, 0,
+		 "--flows: \"-1\" must be a whole number in 1..16777216"},
+		{"--flows", "1e3", 1, 16777216, -EINVAL, 0,
+		 "--flows: \"1e3\" must be a whole number in 1..16777216"},
+		{"--flows", "", 1, 16777216, -EINVAL, 0,
+		 "--flows: \"\" must be a whole number in 1..16777216"},
+		{"--flows", " 5", 1, 16777216, -EINVAL, 0,
+		 "--flows: \" 5\" must be a whole number in 1..16777216"},
+		{"--flows", "5 ", 1, 16777216, -EINVAL, 0,
+		 "--flows: \"5 \" must be a whole number in 1..16777216"},
+		{"--flows", "12abc", 1, 16777216, -EINVAL, 0,
+		 "--flows: \"12abc\" must be a whole number in 1..16777216"},
+		{"--flows", "0", 1, 16777216, -ERANGE, 0,
+		 "--flows: \"0\" must be a whole number in 1..16777216"},
+		{"--flows", "16777217", 1, 16777216, -ERANGE, 0,
+		 "--flows: \"16777217\" must be a whole number in 1..16777216"},
+		{"--count", "18446744073709551615", 0, UINT64_MAX, 0, UINT64_MAX, ""},
+		{"--count", "18446744073709551616", 0, UINT64_MAX, -ERANGE, 0,
+		 "--count: \"18446744073709551616\" must be a whole number in "
+		 "0..18446744073709551615"},
+		{NULL, "x", 0, 10, -EINVAL, 0, "\"x\" must be a whole number in 0..10"},
+		{"--size", "1\x1b[2J", 64, 9216, -EINVAL, 0,
+		 "--size: \"1?[2J\" must be a whole number in 64..9216"},
+		{"--size", "12345678901234567890123456789012345678901234567890", 64, 9216, -ERANGE,
+		 0,
+		 "--size: \"1234567890123456789012345678901234567890...\" must be a whole number "
+		 "in 64..9216"},
+	};
+	unsigned int i;
+
+	for (i = 0; i < DIM(cases); i++) {
+		char err[200] = "";
+		uint64_t v = 12345;
+		int rc;
+
+		rc = pvp_parse_u64(cases[i].what, cases[i].s, cases[i].min, cases[i].max, &v, err,
+				   sizeof(err));
+		CHECK_CASE(rc == cases[i].rc, "u64 \"%s\": rc %d", cases[i].s, rc);
+		CHECK_CASE(v == (rc == 0 ? cases[i].v : 12345), "u64 \"%s\": %" PRIu64, cases[i].s,
+			   v);
+		CHECK_MSG(err, cases[i].msg);
+	}
+}
+
+static void
+test_u32(void)
+{
+	uint32_t v = 0, list[4];
+	unsigned int n = 0;
+	char err[200] = "";
+
+	CHECK(pvp_parse_u32("--rxd", "4096", 64, 4096, &v, err, sizeof(err)) == 0 && v == 4096);
+	CHECK(pvp_parse_u32("--rxd", "4097", 64, 4096, &v, err, sizeof(err)) == -ERANGE);
+	CHECK_MSG(err, "--rxd: \"4097\" must be a whole number in 64..4096");
+
+	CHECK(pvp_parse_u32_list("--sizes", "64,128,1518", 64, 9216, list, 4, &n, err,
+				 sizeof(err)) == 0);
+	CHECK(n == 3 && list[0] == 64 && list[1] == 128 && list[2] == 1518);
+	CHECK(pvp_parse_u32_list("--sizes", "064", 64, 9216, list, 4, &n, err, sizeof(err)) == 0);
+	CHECK(n == 1 && list[0] == 64);
+	CHECK(pvp_parse_u32_list("--sizes", "64,0x40", 64, 9216, list, 4, &n, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK_MSG(err, "--sizes: \"0x40\" must be a whole number in 64..9216");
+	CHECK(pvp_parse_u32_list("--sizes", "64,63", 64, 9216, list, 4, &n, err, sizeof(err)) ==
+	      -ERANGE);
+	CHECK_MSG(err, "--sizes: \"63\" must be a whole number in 64..9216");
+	CHECK(pvp_parse_u32_list("--sizes", "64,,128", 64, 9216, list, 4, &n, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK_MSG(err, "--sizes: \"64,,128\": an empty item in the list");
+	CHECK(pvp_parse_u32_list("--sizes", "64,", 64, 9216, list, 4, &n, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK_MSG(err, "--sizes: \"64,\": an empty item in the list");
+	CHECK(pvp_parse_u32_list("--sizes", "", 64, 9216, list, 4, &n, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK_MSG(err, "--sizes: \"\": an empty item in the list");
+	CHECK(pvp_parse_u32_list("--sizes", "64,64,64,64,64", 64, 9216, list, 4, &n, err,
+				 sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "--sizes: more than 4 values");
+	CHECK(pvp_parse_u32_list("--sizes", "64,1234567890123456789012345678901234567890", 64, 9216,
+				 list, 4, &n, err, sizeof(err)) == -ERANGE);
+	CHECK_MSG(err, "--sizes: \"1234567890123456789012345678901\" must be a whole number in "
+		       "64..9216");
+}
+
+static void
+test_double(void)
+{
+	static const struct {
+		const char *s;
+		double min, max;
+		int rc;
+		double v;
+	} cases[] = {
+		{"1.5", 0, 10, 0, 1.5},
+		{"-2", -10, 10, 0, -2},
+		{".5", 0, 10, 0, 0.5},
+		{"5.", 0, 10, 0, 5},
+		{"010", 0, 100, 0, 10},
+		{"1e3", 0, 1e4, 0, 1000},
+		{"1E-3", 0, 1, 0, 0.001},
+		{"0", 0, 1, 0, 0},
+		{"0.000", 0, 1, 0, 0},
+		{"0e5", 0, 1, 0, 0},
+		{"1e-300", -1, 1, 0, 1e-300},
+		{"nan", 0, 10, -EINVAL, 0},
+		{"NaN", 0, 10, -EINVAL, 0},
+		{"inf", 0, 10, -EINVAL, 0},
+		{"-inf", -10, 10, -EINVAL, 0},
+		{"infinity", 0, 10, -EINVAL, 0},
+		{"0x10", 0, 100, -EINVAL, 0},
+		{"0x1p3", 0, 100, -EINVAL, 0},
+		{"+1", 0, 10, -EINVAL, 0},
+		{"1e", 0, 10, -EINVAL, 0},
+		{"e5", 0, 10, -EINVAL, 0},
+		{".", 0, 10, -EINVAL, 0},
+		{"-", 0, 10, -EINVAL, 0},
+		{"", 0, 10, -EINVAL, 0},
+		{" 1", 0, 10, -EINVAL, 0},
+		{"1 ", 0, 10, -EINVAL, 0},
+		{"1,5", 0, 10, -EINVAL, 0},
+		{"1e400", 0, DBL_MAX, -ERANGE, 0},
+		{"-1e400", -DBL_MAX, 0, -ERANGE, 0},
+		{"1e-320", 0, 1, -ERANGE, 0},
+		{"1e-400", 0, 1, -ERANGE, 0},
+		{"1e-300", 0.001, 10, -ERANGE, 0},
+		{"10.5", 0, 10, -ERANGE, 0},
+		{"-0.1", 0, 10, -ERANGE, 0},
+	};
+	char err[200] = "";
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < DIM(cases); i++) {
+		int rc;
+
+		v = -12345;
+		rc = pvp_parse_double("--x", cases[i].s, cases[i].min, cases[i].max, &v, err,
+				      sizeof(err));
+		CHECK_CASE(rc == cases[i].rc, "double \"%s\": rc %d", cases[i].s, rc);
+		CHECK_CASE(v == (rc == 0 ? cases[i].v : -12345), "double \"%s\": %g", cases[i].s,
+			   v);
+	}
+	CHECK(pvp_parse_double("--duration", "nan", 0.001, 86400.0 * 365, &v, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK_MSG(err, "--duration: \"nan\" must be a number in 0.001..31536000");
+	CHECK(pvp_parse_double("--duration", "1e300", 0.001, 86400.0 * 365, &v, err, sizeof(err)) ==
+	      -ERANGE);
+	CHECK_MSG(err, "--duration: \"1e300\" must be a number in 0.001..31536000");
+	CHECK(pvp_parse_double("--loss", "1e-320", 0, 1, &v, err, sizeof(err)) == -ERANGE);
+	CHECK_MSG(err, "--loss: \"1e-320\" must be a number in 0..1");
+	/* A success leaves an earlier message alone. */
+	CHECK(pvp_parse_double("--x", "1", 0, 1, &v, err, sizeof(err)) == 0);
+	CHECK_MSG(err, "--loss: \"1e-320\" must be a number in 0..1");
+	/* No buffer is fine. */
+	CHECK(pvp_parse_double("--x", "x", 0, 1, &v, NULL, 0) == -EINVAL);
+}
+
+static void
+test_duration(void)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		double v;
+	} cases[] = {
+		{"10", 0, 10},	       {"2.5", 0, 2.5},	      {"2.5s", 0, 2.5},
+		{"500ms", 0, 0.5},     {"2m", 0, 120},	      {"1h", 0, 3600},
+		{"1e3ms", 0, 1},       {"1ms", 0, 0.001},     {"0.5ms", -ERANGE, 0},
+		{"1e300", -ERANGE, 0}, {"-1s", -ERANGE, 0},   {"9000h", -ERANGE, 0},
+		{"nan", -EINVAL, 0},   {"10x", -EINVAL, 0},   {"10 s", -EINVAL, 0},
+		{"ms", -EINVAL, 0},    {"10sec", -EINVAL, 0}, {"10S", -EINVAL, 0},
+		{"", -EINVAL, 0},
+	};
+	char err[200] = "";
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < DIM(cases); i++) {
+		int rc;
+
+		v = -1;
+		rc = pvp_parse_duration("--duration", cases[i].s, 0.001, 86400.0 * 365, &v, err,
+					sizeof(err));
+		CHECK_CASE(rc == cases[i].rc, "duration \"%s\": rc %d", cases[i].s, rc);
+		CHECK_CASE(rc != 0 || fabs(v - cases[i].v) < 1e-12, "duration \"%s\": %g",
+			   cases[i].s, v);
+	}
+	CHECK(pvp_parse_duration("--duration", "nan", 0.001, 86400.0 * 365, &v, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK_MSG(err, "--duration: \"nan\" must be a duration in 0.001..31536000 s (e.g. 10, "
+		       "2.5s, 500ms, 1h)");
+}
+
+static void
+test_count(void)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		uint64_t v;
+	} cases[] = {
+		{"1000", 0, 1000},	 {"010", 0, 10},
+		{"10k", 0, 10000},	 {"10K", 0, 10000},
+		{"1.5M", 0, 1500000},	 {"2G", 0, 2000000000},
+		{"1.5k", 0, 1500},	 {"1.0", 0, 1},
+		{"1.0001k", -EINVAL, 0}, {"0.5", -EINVAL, 0},
+		{"10m", -EINVAL, 0},	 {"0x10", -EINVAL, 0},
+		{"1e3", -EINVAL, 0},	 {"-1", -EINVAL, 0},
+		{"k", -EINVAL, 0},	 {"", -EINVAL, 0},
+		{"10kk", -EINVAL, 0},	 {"0", -ERANGE, 0},
+		{"20G", -ERANGE, 0},	 {"99999999999999999999", -ERANGE, 0},
+	};
+	char err[200] = "";
+	unsigned int i;
+	uint64_t v;
+
+	for (i = 0; i < DIM(cases); i++) {
+		int rc;
+
+		v = 7;
+		rc = pvp_parse_count("--count", cases[i].s, 1, 10000000000ull, &v, err,
+				     sizeof(err));
+		CHECK_CASE(rc == cases[i].rc, "count \"%s\": rc %d", cases[i].s, rc);
+		CHECK_CASE(v == (rc == 0 ? cases[i].v : 7), "count \"%s\": %" PRIu64, cases[i].s,
+			   v);
+	}
+	CHECK(pvp_parse_count("--count", "1.5", 1, 100, &v, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "--count: \"1.5\" must be a whole count in 1..100 (e.g. 1000, 10k, 1.5M, "
+		       "2G)");
+	CHECK(pvp_parse_count("--count", "1k", 1, 100, &v, err, sizeof(err)) == -ERANGE);
+	CHECK_MSG(err, "--count: \"1k\" must be a whole count in 1..100 (e.g. 1000, 10k, 1.5M, "
+		       "2G)");
+	CHECK(pvp_parse_count("--count", "0x1", 1, 100, &v, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "--count: \"0x1\" must be a whole count in 1..100 (e.g. 1000, 10k, 1.5M, "
+		       "2G)");
+}
+
+/* ---- rates ---- */
+
+#define RATE_SYNTAX "expected e.g. 1Mpps, 500kpps, 10Gbps, 9Gbps-l2, 50%, max or a number (pps)"
+
+static void
+test_rate(void)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		enum pvp_rate_unit unit;
+		double v;
+		const char *msg;
+	} cases[] = {
+		{"14880952", 0, PVP_RATE_PPS, 14880952, ""},
+		{"1.5M", 0, PVP_RATE_PPS, 1.5e6, ""},
+		{"1.5m", 0, PVP_RATE_PPS, 1.5e6, ""},
+		{"2k", 0, PVP_RATE_PPS, 2000, ""},
+		{"500kpps", 0, PVP_RATE_PPS, 5e5, ""},
+		{"1Mpps", 0, PVP_RATE_PPS, 1e6, ""},
+		{"1MPPS", 0, PVP_RATE_PPS, 1e6, ""},
+		{"1e6", 0, PVP_RATE_PPS, 1e6, ""},
+		{"1", 0, PVP_RATE_PPS, 1, ""},
+		{"100G", 0, PVP_RATE_PPS, 1e11, ""},
+		{"5Gbps", 0, PVP_RATE_BPS_L1, 5e9, ""},
+		{"10Gbps-l1", 0, PVP_RATE_BPS_L1, 1e10, ""},
+		{"10gbps-L1", 0, PVP_RATE_BPS_L1, 1e10, ""},
+		{"9.5Gbps-l2", 0, PVP_RATE_BPS_L2, 9.5e9, ""},
+		{"1kbps", 0, PVP_RATE_BPS_L1, 1000, ""},
+		{"50%", 0, PVP_RATE_PERCENT, 50, ""},
+		{"100%", 0, PVP_RATE_PERCENT, 100, ""},
+		{"0.001%", 0, PVP_RATE_PERCENT, 0.001, ""},
+		{"max", 0, PVP_RATE_MAX, 0, ""},
+		{"MAX", 0, PVP_RATE_MAX, 0, ""},
+		{"", -EINVAL, 0, 0, "empty rate"},
+		{"fast", -EINVAL, 0, 0, "bad rate \"fast\": " RATE_SYNTAX},
+		{"10 Gbps", -EINVAL, 0, 0, "bad rate \"10 Gbps\": " RATE_SYNTAX},
+		{"Mpps", -EINVAL, 0, 0, "bad rate \"Mpps\": " RATE_SYNTAX},
+		{"%", -EINVAL, 0, 0, "bad rate \"%\": " RATE_SYNTAX},
+		{"10Gbpsx", -EINVAL, 0, 0, "bad rate \"10Gbpsx\": " RATE_SYNTAX},
+		{"0x10", -EINVAL, 0, 0, "bad rate \"0x10\": " RATE_SYNTAX},
+		{"+5", -EINVAL, 0, 0, "bad rate \"+5\": " RATE_SYNTAX},
+		{"50k%", -EINVAL, 0, 0, "bad rate \"50k%\": " RATE_SYNTAX},
+		{"0", -ERANGE, 0, 0, "rate \"0\" must be a positive finite number"},
+		{"-5kpps", -ERANGE, 0, 0, "rate \"-5kpps\" must be a positive finite number"},
+		{"nan", -ERANGE, 0, 0, "rate \"nan\" must be a positive finite number"},
+		{"inf", -ERANGE, 0, 0, "rate \"inf\" must be a positive finite number"},
+		{"-infpps", -ERANGE, 0, 0, "rate \"-infpps\" must be a positive finite number"},
+		{"1e-300", -ERANGE, 0, 0, "rate \"1e-300\" must be in 1..1e+11 pps"},
+		{"1e-320", -ERANGE, 0, 0, "rate \"1e-320\" must be in 1..1e+11 pps"},
+		{"1e400", -ERANGE, 0, 0, "rate \"1e400\" must be in 1..1e+11 pps"},
+		{"0.5", -ERANGE, 0, 0, "rate \"0.5\" must be in 1..1e+11 pps"},
+		{"101G", -ERANGE, 0, 0, "rate \"101G\" must be in 1..1e+11 pps"},
+		{"100bps", -ERANGE, 0, 0, "rate \"100bps\" must be in 1000..1e+14 bps"},
+		{"1e-300Gbps-l2", -ERANGE, 0, 0,
+		 "rate \"1e-300Gbps-l2\" must be in 1000..1e+14 bps"},
+		{"101%", -ERANGE, 0, 0,
+		 "rate \"101%\": a percentage of line rate must be in 1e-06..100"},
+		{"1e-9%", -ERANGE, 0, 0,
+		 "rate \"1e-9%\": a percentage of line rate must be in 1e-06..100"},
+	};
+	struct pvp_rate r;
+	char err[200], buf[64];
+	unsigned int i;
+	double pps;
+
+	for (i = 0; i < DIM(cases); i++) {
+		int rc;
+
+		err[0] = '\0';
+		rc = pvp_rate_parse(cases[i].s, &r, err, sizeof(err));
+		CHECK_CASE(rc == cases[i].rc, "rate \"%s\": rc %d", cases[i].s, rc);
+		if (rc == 0 && cases[i].rc == 0)
+			CHECK_CASE(r.unit == cases[i].unit &&
+					   fabs(r.value - cases[i].v) <= 1e-9 * cases[i].v,
+				   "rate \"%s\": unit %d value %g", cases[i].s, r.unit, r.value);
+		CHECK_MSG(err, cases[i].msg);
+	}
+	/* Format round trips. */
+	CHECK(pvp_rate_parse("1.5Mpps", &r, NULL, 0) == 0);
+	pvp_rate_format(&r, buf, sizeof(buf));
+	CHECK_MSG(buf, "1.5Mpps");
+	CHECK(pvp_rate_parse("9.5Gbps-l2", &r, NULL, 0) == 0);
+	pvp_rate_format(&r, buf, sizeof(buf));
+	CHECK_MSG(buf, "9.5Gbps-l2");
+	CHECK(pvp_rate_parse("50%", &r, NULL, 0) == 0);
+	pvp_rate_format(&r, buf, sizeof(buf));
+	CHECK_MSG(buf, "50%");
+	CHECK(pvp_rate_parse("10Gbps", &r, NULL, 0) == 0);
+	pvp_rate_format(&r, buf, sizeof(buf));
+	CHECK_MSG(buf, "10Gbps");
+
+	/* 10G line rate at 64 B (FCS included): 14880952.38 pps. */
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && fabs(pps - 14880952.38) < 0.01);
+	CHECK(pvp_rate_to_pps(&r, 0, 0, &pps) == -EINVAL);
+	CHECK(pvp_rate_parse("100%", &r, NULL, 0) == 0);
+	CHECK(pvp_rate_to_pps(&r, 64, 10000000000ULL, &pps) == 0 && fabs(pps - 14880952.38) < 0.01);
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == -EINVAL);
+	CHECK(pvp_rate_parse("10Gbps-l2", &r, NULL, 0) == 0);
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && fabs(pps - 19531250) < 0.01);
+	CHECK(pvp_rate_parse("max", &r, NULL, 0) == 0 && pvp_rate_is_max(&r));
+	CHECK(pvp_rate_to_pps(&r, 64, 0, &pps) == 0 && isinf(pps));
+	CHECK(pvp_rate_to_pps(&r, 64, 40000000000ULL, &pps) == 0 && fabs(pps - 59523809.52) < 0.01);
+	CHECK(fabs(pvp_rate_l1_bps(14880952.380952, 64) - 1e10) < 1);
+	CHECK(fabs(pvp_rate_l2_bps(1, 64) - 512) < 1e-9);
+}
+
+/* ---- error buffer, clock, small helpers ---- */
+
+static void
+test_misc(void)
+{
+	char err[32] = "", buf[PVP_MAC_STRLEN], cnt[32];
+	uint64_t t0, t1;
+	double s0, s1;
+
+	pvp_err(err, sizeof(err), "first %d", 1);
+	pvp_err(err, sizeof(err), "second %d", 2);
+	CHECK_MSG(err, "first 1");
+	pvp_err(NULL, 0, "nowhere");
+	err[0] = '\0';
+	pvp_err(err, 8, "a message longer than eight");
+	CHECK_MSG(err, "a messa");
+
+	t0 = pvp_now_ns();
+	s0 = pvp_now_s();
+	usleep(20000);
+	t1 = pvp_now_ns();
+	s1 = pvp_now_s();
+	CHECK(t1 - t0 >= 20000000ull && t1 - t0 < 2000000000ull);
+	CHECK(s1 - s0 >= 0.02 && s1 - s0 < 2);
+	CHECK(pvp_now_ms() >= t1 / 1000000ull);
+
+	CHECK(pvp_gcd64(12, 18) == 6);
+	CHECK(pvp_gcd64(0, 7) == 7);
+	CHECK(pvp_gcd64(7, 0) == 7);
+	CHECK(pvp_gcd64(0, 0) == 0);
+	CHECK(pvp_gcd64(1ull << 40, 1ull << 20) == 1ull << 20);
+	CHECK(pvp_gcd64(4294967311ull, 4294967291ull) == 1);
+
+	CHECK_MSG(pvp_mac_format(0x020000000001ull, buf, sizeof(buf)), "02:00:00:00:00:01");
+	CHECK_MSG(pvp_mac_format(0xffffa1b2c3d4e5f6ull, buf, sizeof(buf)), "a1:b2:c3:d4:e5:f6");
+
+	CHECK_MSG(pvp_fmt_count(0, cnt, sizeof(cnt)), "0");
+	CHECK_MSG(pvp_fmt_count(999, cnt, sizeof(cnt)), "999");
+	CHECK_MSG(pvp_fmt_count(1000, cnt, sizeof(cnt)), "1,000");
+	CHECK_MSG(pvp_fmt_count(14880952, cnt, sizeof(cnt)), "14,880,952");
+	CHECK_MSG(pvp_fmt_count(-1234, cnt, sizeof(cnt)), "-1,234");
+	CHECK_MSG(pvp_fmt_count(INT64_MIN, cnt, sizeof(cnt)), "-9,223,372,036,854,775,808");
+	CHECK_MSG(pvp_fmt_count(1234567, cnt, 6), "1,234");
+}
+
+/* ---- JSON positions ---- */
+
+static void
+test_json_pos(void)
+{
+	static const char text[] = "{\n"
+				   "  \"name\": \"a\\\"b\",\n"
+				   "  \"streams\": [\n"
+				   "    {\"size\": 64},\n"
+				   "    {\"size\": 9999, \"x\": [1, {\"y\": 2}]}\n"
+				   "  ]\n"
+				   "}\n";
+	static const struct {
+		const char *path;
+		int line, col;
+	} cases[] = {
+		{"", 1, 1},
+		{"name", 2, 11},
+		{"streams", 3, 14},
+		{"streams[0]", 4, 5},
+		{"streams[0].size", 4, 14},
+		{"streams[1].size", 5, 14},
+		{"streams[1].x[1].y", 5, 35},
+		{"streams[1].nope", 5, 5},
+		{"streams[5]", 3, 14},
+		{"nope.deeper", 1, 1},
+	};
+	char err[200] = "";
+	json_error_t jerr;
+	unsigned int i;
+	int line, col;
+	json_t *j;
+
+	for (i = 0; i < DIM(cases); i++) {
+		pvp_json_locate(text, cases[i].path, &line, &col);
+		CHECK_CASE(line == cases[i].line && col == cases[i].col, "locate \"%s\": %d:%d",
+			   cases[i].path, line, col);
+	}
+	pvp_json_path_err(err, sizeof(err), "p.json", text, "streams[1].size", "must be %d..%d", 64,
+			  9216);
+	CHECK_MSG(err, "p.json:5:14: streams[1].size: must be 64..9216");
+	pvp_json_path_err(err, sizeof(err), "p.json", text, "name", "later error");
+	CHECK_MSG(err, "p.json:5:14: streams[1].size: must be 64..9216");
+	err[0] = '\0';
+	pvp_json_path_err(err, sizeof(err), "p.json", NULL, "streams[1].size", "bad");
+	CHECK_MSG(err, "p.json: streams[1].size: bad");
+	err[0] = '\0';
+	pvp_json_path_err(err, sizeof(err), "p.json", text, "", "must be an object");
+	CHECK_MSG(err, "p.json:1:1: must be an object");
+
+	/* A file that is not JSON: none of its words in the message. */
+	j = json_loads("root:$y$j9T$secret:19000:0:99999:7:::\n", 0, &jerr);
+	CHECK(j == NULL);
+	err[0] = '\0';
+	pvp_json_load_err(err, sizeof(err), "/etc/shadow", &jerr);
+	CHECK_MSG(err, "/etc/shadow:1:4: '[' or '{' expected");
+	j = json_loads("{\"a\": 1,}", 0, &jerr);
+	CHECK(j == NULL);
+	err[0] = '\0';
+	pvp_json_load_err(err, sizeof(err), "t.json", &jerr);
+	CHECK_MSG(err, "t.json:1:9: string or '}' expected");
+	j = json_loads("{\"a\": 1", 0, &jerr);
+	CHECK(j == NULL);
+	err[0] = '\0';
+	pvp_json_load_err(err, sizeof(err), "t.json", &jerr);
+	CHECK_MSG(err, "t.json:1:7: '}' expected near end of file");
+}
+
+/* ---- files ---- */
+
+static void
+test_file_read(void)
+{
+	char path[256], want[512], err[256] = "", *buf = NULL;
+	size_t len = 0;
+	int fd;
+
+	tmp_path("ok.json", path, sizeof(path));
+	write_file(path, "{\"a\": 1}\n", 0644);
+	CHECK(pvp_file_read(path, 64, &buf, &len, err, sizeof(err)) == 0);
+	CHECK(buf != NULL && len == 9 && strcmp(buf, "{\"a\": 1}\n") == 0);
+	free(buf);
+	/* Exactly at the limit is fine, one byte over is not. */
+	CHECK(pvp_file_read(path, 9, &buf, &len, err, sizeof(err)) == 0);
+	free(buf);
+	CHECK(pvp_file_read(path, 8, &buf, &len, err, sizeof(err)) == -EFBIG && buf == NULL);
+	snprintf(want, sizeof(want), "%s: 9 bytes is over the 8 bytes limit", path);
+	CHECK_MSG(err, want);
+
+	tmp_path("empty", path, sizeof(path));
+	write_file(path, "", 0644);
+	CHECK(pvp_file_read(path, 64, &buf, &len, err, sizeof(err)) == 0 && len == 0 &&
+	      buf[0] == '\0');
+	free(buf);
+
+	/* A FIFO nobody writes: refused at once, not waited on. */
+	tmp_path("fifo", path, sizeof(path));
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK(pvp_file_read(path, 1 << 20, &buf, &len, err, sizeof(err)) == -EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", path);
+	CHECK_MSG(err, want);
+
+	CHECK(pvp_file_read("/dev/zero", 1 << 20, &buf, &len, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "/dev/zero: not a regular file (a character device)");
+	CHECK(pvp_file_read(tmpdir, 1 << 20, &buf, &len, err, sizeof(err)) == -EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file (a directory)", tmpdir);
+	CHECK_MSG(err, want);
+
+	tmp_path("missing", path, sizeof(path));
+	CHECK(pvp_file_read(path, 1 << 20, &buf, &len, err, sizeof(err)) == -ENOENT);
+	snprintf(want, sizeof(want), "%s: No such file or directory", path);
+	CHECK_MSG(err, want);
+	CHECK(pvp_file_read("", 1 << 20, &buf, &len, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "empty file name");
+
+	/* A huge (sparse) file is refused before a byte is read. */
+	tmp_path("huge", path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0 && ftruncate(fd, 100ll << 30) == 0);
+	close(fd);
+	CHECK(pvp_file_read(path, 64 << 20, &buf, &len, err, sizeof(err)) == -EFBIG);
+	snprintf(want, sizeof(want), "%s: 100 GiB is over the 64 MiB limit", path);
+	CHECK_MSG(err, want);
+	unlink(path);
+}
+
+static void
+test_secret_read(void)
+{
+	char path[256], want[512], err[256] = "", tok[64];
+	char big[PVP_SECRET_MAX + 16];
+
+	tmp_path("token", path, sizeof(path));
+	write_file(path, "  s3cr3t-TOKEN \nsecond line\n", 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == 0);
+	CHECK_MSG(tok, "s3cr3t-TOKEN");
+	write_file(path, "s3cr3t-TOKEN", 0400);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == 0);
+	CHECK_MSG(tok, "s3cr3t-TOKEN");
+
+	write_file(path, "s3cr3t-TOKEN\n", 0640);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+	snprintf(want, sizeof(want), "%s: group or others may access it (mode 0640); chmod 600 it",
+		 path);
+	CHECK_MSG(err, want);
+	CHECK(tok[0] == '\0');
+	write_file(path, "s3cr3t-TOKEN\n", 0604);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+	write_file(path, "s3cr3t-TOKEN\n", 0620);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+
+	write_file(path, "s3cr3t TOKEN\n", 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
+	snprintf(want, sizeof(want), "%s: the first line must be printable ASCII without blanks",
+		 path);
+	CHECK_MSG(err, want);
+	write_file(path, "s3cr3t\x01TOKEN\n", 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
+	write_file(path, "\n s3cr3t-TOKEN\n", 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
+	snprintf(want, sizeof(want), "%s: the first line is empty", path);
+	CHECK_MSG(err, want);
+	write_file(path, "s3cr3t-TOKEN-that-is-longer-than-the-buffer\n", 0600);
+	CHECK(pvp_secret_read(path, tok, 16, err, sizeof(err)) == -ENAMETOOLONG);
+	snprintf(want, sizeof(want), "%s: the secret is longer than 15 characters", path);
+	CHECK_MSG(err, want);
+
+	memset(big, 'A', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	write_file(path, big, 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EFBIG);
+	snprintf(want, sizeof(want), "%s: over the 4096 bytes a secret file may have", path);
+	CHECK_MSG(err, want);
+
+	/* Somebody else's file, when we can make one. */
+	write_file(path, "s3cr3t-TOKEN\n", 0600);
+	if (geteuid() == 0 && chown(path, 4242, 4242) == 0) {
+		CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+		snprintf(want, sizeof(want),
+			 "%s: owned by uid 4242, not by this user (uid 0) or root", path);
+		CHECK_MSG(err, want);
+	} else {
+		printf("secret owned by another user: skipped (needs root)\n");
+	}
+	unlink(path);
+
+	tmp_path("fifo", path, sizeof(path));
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", path);
+	CHECK_MSG(err, want);
+	CHECK(pvp_secret_read("/dev/zero", tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
+	/* A file any user may read is refused before it is read. */
+	CHECK(pvp_secret_read("/etc/passwd", tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+	CHECK(strstr(err, "root:") == NULL);
+	CHECK(tok[0] == '\0');
+}
+
+static void
+test_mkdir_p(void)
+{
+	char path[256], file[256];
+	struct stat st;
+
+	tmp_path("a/b//c/", path, sizeof(path));
+	CHECK(pvp_mkdir_p(path, 0755) == 0);
+	CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	CHECK(pvp_mkdir_p(path, 0755) == 0);
+	tmp_path("a/file", file, sizeof(file));
+	write_file(file, "x", 0644);
+	CHECK(pvp_mkdir_p(file, 0755) == -ENOTDIR);
+	tmp_path("a/file/sub", path, sizeof(path));
+	CHECK(pvp_mkdir_p(path, 0755) == -ENOTDIR);
+	CHECK(pvp_mkdir_p("", 0755) == -EINVAL);
+}
+
+static void
+test_check_writable(void)
+{
+	char path[256], want[512], err[256] = "";
+	struct stat st;
+
+	tmp_path("new.jsonl", path, sizeof(path));
+	CHECK(pvp_path_check_writable(path, err, sizeof(err)) == 0);
+	CHECK(stat(path, &st) < 0 && errno == ENOENT); /* not left behind */
+	write_file(path, "{}\n", 0644);
+	CHECK(pvp_path_check_writable(path, err, sizeof(err)) == 0);
+	CHECK(stat(path, &st) == 0 && st.st_size == 3); /* not touched */
+
+	tmp_path("nodir/x.jsonl", path, sizeof(path));
+	CHECK(pvp_path_check_writable(path, err, sizeof(err)) == -ENOENT);
+	snprintf(want, sizeof(want), "%s: No such file or directory", path);
+	CHECK_MSG(err, want);
+	CHECK(pvp_path_check_writable(tmpdir, err, sizeof(err)) == -EISDIR);
+	snprintf(want, sizeof(want), "%s: not a regular file (a directory)", tmpdir);
+	CHECK_MSG(err, want);
+	tmp_path("fifo", path, sizeof(path));
+	CHECK(pvp_path_check_writable(path, err, sizeof(err)) == -EINVAL);
+	CHECK(pvp_path_check_writable("/dev/zero", err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "/dev/zero: not a regular file (a character device)");
+
+	if (geteuid() != 0) {
+		tmp_path("ro", path, sizeof(path));
+		CHECK(mkdir(path, 0500) == 0);
+		tmp_path("ro/x.jsonl", path, sizeof(path));
+		CHECK(pvp_path_check_writable(path, err, sizeof(err)) == -EACCES);
+		snprintf(want, sizeof(want), "%s: Permission denied", path);
+		CHECK_MSG(err, want);
+	}
+}
+
+/* Lines of @p path, each checked to be a JSON object; -1 if one is not. */
+static int
+jsonl_count(const char *path)
+{
+	char line[8192];
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		json_t *j = json_loads(line, 0, NULL);
+
+		if (!json_is_object(j) || line[strlen(line) - 1] != '\n')
+			n = -1000;
+		json_decref(j);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static json_t *
+big_record(size_t bytes)
+{
+	char *pad = malloc(bytes + 1);
+	json_t *j;
+
+	memset(pad, 'x', bytes);
+	pad[bytes] = '\0';
+	j = json_pack("{s:s,s:s}", "type", "trial", "pad", pad);
+	free(pad);
+	return j;
+}
+
+static void
+test_jsonl_append(void)
+{
+	char path[256];
+	json_t *rec = json_pack("{s:s,s:i}", "type", "trial", "n", 1);
+	struct stat st;
+	pid_t pid;
+	int status, fd;
+
+	tmp_path("r.jsonl", path, sizeof(path));
+	CHECK(pvp_jsonl_append(path, rec) == 0);
+	CHECK(pvp_jsonl_append(path, rec) == 0);
+	CHECK(jsonl_count(path) == 2);
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+
+	/* A line a crash cut short: the next record starts a line of its own. */
+	fd = open(path, O_WRONLY | O_APPEND);
+	CHECK(fd >= 0 && write(fd, "{\"type\":\"tri", 12) == 12);
+	close(fd);
+	CHECK(pvp_jsonl_append(path, rec) == 0);
+	CHECK(jsonl_count(path) < 0); /* the cut line is still there */
+	CHECK(stat(path, &st) == 0);
+	{
+		char buf[512];
+		FILE *f = fopen(path, "r");
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+
+		fclose(f);
+		buf[n] = '\0';
+		CHECK(strstr(buf, "{\"type\":\"tri\n{\"type\":\"trial\",\"n\":1}\n") != NULL);
+	}
+	unlink(path);
+
+	CHECK(pvp_jsonl_append(path, json_integer(1)) == -EINVAL);
+	CHECK(pvp_jsonl_append(tmpdir, rec) < 0);
+	tmp_path("fifo", path, sizeof(path));
+	CHECK(pvp_jsonl_append(path, rec) == -EINVAL);
+
+	/*
+	 * The disk fills up in the middle of a line: a file size limit
+	 * (SIGXFSZ ignored, so write() says EFBIG) in a child, so the limit
+	 * never reaches the rest of the test.
+	 */
+	tmp_path("full.jsonl", path, sizeof(path));
+	CHECK(pvp_jsonl_append(path, rec) == 0);
+	CHECK(stat(path, &st) == 0);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = {.rlim_cur = (rlim_t)st.st_size + 1000,
+				    .rlim_max = RLIM_INFINITY};
+		json_t *big = big_record(4000);
+		int rc;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) < 0)
+			_exit(3);
+		rc = pvp_jsonl_append(path, big);
+		_exit(rc == -EFBIG ? 0 : 1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	{
+		struct stat st2;
+
+		CHECK(stat(path, &st2) == 0 && st2.st_size == st.st_size);
+	}
+	CHECK(jsonl_count(path) == 1);
+	CHECK(pvp_jsonl_append(path, rec) == 0);
+	CHECK(jsonl_count(path) == 2);
+	json_decref(rec);
+}
+
+/*
+ * A real full disk: a 64 KiB tmpfs in a mount namespace of a child (root
+ * only). Appends fill it; the one that does not fit returns -ENOSPC and
+ * leaves every earlier line whole; pvp_path_check_writable() then refuses
+ * a new file there.
+ */
+static void
+test_jsonl_enospc(void)
+{
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0) {
+		printf("full tmpfs: skipped (needs root to mount one)\n");
+		return;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		char dir[256], path[300], err[256] = "";
+		json_t *big = big_record(3000);
+		int i, rc = 0;
+
+		tmp_path("tmpfs", dir, sizeof(dir));
+		if (mkdir(dir, 0755) < 0 || unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount("pvp-util-test", dir, "tmpfs", 0, "size=64k") < 0)
+			_exit(77);
+		snprintf(path, sizeof(path), "%s/r.jsonl", dir);
+		for (i = 0; i < 1000; i++) {
+			rc = pvp_jsonl_append(path, big);
+			if (rc < 0)
+				break;
+		}
+		if (rc != -ENOSPC || i < 5 || jsonl_count(path) != i)
+			_exit(1);
+		snprintf(path, sizeof(path), "%s/new.jsonl", dir);
+		if (pvp_path_check_writable(path, err, sizeof(err)) != -ENOSPC)
+			_exit(2);
+		printf("full tmpfs: %d lines kept, then \"%s\"\n", i, err);
+		fflush(stdout);
+		umount(dir);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		printf("full tmpfs: skipped (no mount namespace here)\n");
+		return;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void
+cleanup(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
+int
+main(void)
+{
+	/* A refused FIFO or device that blocks after all fails here, not hangs. */
+	alarm(60);
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_u64();
+	test_u32();
+	test_double();
+	test_duration();
+	test_count();
+	test_rate();
+	test_misc();
+	test_json_pos();
+	test_file_read();
+	test_secret_read();
+	test_mkdir_p();
+	test_check_writable();
+	test_jsonl_append();
+	test_jsonl_enospc();
+	cleanup();
+	return unit_check_end("util");
+}
