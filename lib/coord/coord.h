@@ -4,9 +4,10 @@
 
 /**
  * @file
- * The coordinator's core, private to app/pvpkit (and its unit tests):
- * topology files, trials with per-hop loss attribution, the per-hop
- * table, the trial JSON and the JSON-lines results file.
+ * The coordinator's core (lib/coord, no DPDK): topology files, trials
+ * with per-hop loss attribution, the per-hop table, the trial JSON and
+ * the JSON-lines results file. Hops are reached through the drivers of
+ * coord_driver.h.
  */
 
 #ifndef COORD_H
