@@ -28,9 +28,7 @@
 #include "coord.h"
 #include "coord_driver.h"
 #include "coord_cmd.h"
-#ifdef COORD_HAVE_REPORT
 #include "coord_report.h"
-#endif
 
 #ifndef COORD_SOURCE_ROOT
 #define COORD_SOURCE_ROOT "."
@@ -67,11 +65,9 @@ main_usage(FILE *f)
 		   "\n"
 		   "Commands:\n"
 		   "  trial     run one trial through a topology and print the per-hop table\n"
-#ifdef COORD_HAVE_REPORT
 		   "  search    zero-loss throughput search (NDR/PDR) at one point\n"
 		   "  run       searches over packet sizes x flow counts, then the reports\n"
 		   "  report    rebuild summary JSON, CSV and plots from a results file\n"
-#endif
 		   "  testbed   up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)\n"
 		   "  help      this text; `pvpkit COMMAND --help` for a command's options\n");
 }
@@ -309,11 +305,7 @@ cmd_trial(int argc, char **argv)
 	}
 	/* The results file first: whatever happens next, the trial is kept. */
 	if (results_path != NULL) {
-#ifdef COORD_HAVE_REPORT
 		ret = coord_report_append(results_path, j);
-#else
-		ret = coord_results_append(results_path, j);
-#endif
 		if (ret < 0) {
 			fprintf(stderr, "pvpkit: %s: %s\n", results_path, strerror(-ret));
 			rc = 1;
@@ -420,14 +412,12 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "trial") == 0)
 		return cmd_trial(argc - 1, argv + 1);
-#ifdef COORD_HAVE_REPORT
 	if (strcmp(argv[1], "search") == 0)
 		return coord_cmd_search(argc - 1, argv + 1);
 	if (strcmp(argv[1], "run") == 0)
 		return coord_cmd_run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "report") == 0)
 		return coord_cmd_report(argc - 1, argv + 1);
-#endif
 	if (strcmp(argv[1], "testbed") == 0)
 		return cmd_testbed(argc - 1, argv + 1);
 	return usage_error("unknown command \"%s\"", argv[1]);
