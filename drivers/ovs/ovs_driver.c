@@ -1251,6 +1251,7 @@ ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 
 const struct coord_driver coord_driver_ovs = {
 	.name = "ovs",
+	.roles = COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS,
 	.open = ovs_open,
 	.close = ovs_close,
 	.snapshot = ovs_snapshot,

@@ -4,13 +4,90 @@
 
 /**
  * @file
- * Coordinator hop drivers: one struct of documented callbacks per kind of
- * hop, like Open vSwitch's struct netdev_class. A NULL callback means
- * "not supported by this kind of hop".
+ * The hop-driver contract: what the coordinator core (lib/coord) asks of
+ * every kind of hop, in the manner of Open vSwitch's netdev-provider.h.
+ * A driver is one constant struct coord_driver of callbacks (drivers/,
+ * listed in drivers/registry.c); a topology file names it per hop.
  *
+ * Roles
+ * -----
+ * coord_driver::roles says what a kind of hop does in a trial, and the
+ * core acts on the roles, never on which callbacks happen to be NULL:
+ *
+ * - COORD_ROLE_SOURCE: sends the trial's traffic and measures it
+ *   (pvpkit-gen). The core starts and stops every source around the
+ *   measured period and sums what they report.
+ * - COORD_ROLE_VSWITCH: forwards by rules the coordinator installs for
+ *   a flow type (OVS). The core hands every vswitch the rule type and
+ *   flow count before the trials that need them.
+ * - COORD_ROLE_COUNTERS: reports per-port counters; chain points may only
+ *   name ports of such hops (pvpkit-gen, pvpkit-fwd, OVS, testpmd).
+ * - COORD_ROLE_PASSIVE: only observed. The core never clears it, never
+ *   installs rules in it and never sends through it: a passive reader
+ *   (testpmd's telemetry: COUNTERS | PASSIVE) or a link with nothing to
+ *   read at all (wire: PASSIVE alone).
+ *
+ * The table below says which callbacks each role needs; coord_driver_check()
+ * enforces it, and a topology naming a driver that breaks it is refused.
+ *
+ *   callback        required when           must be NULL when
+ *   open, close     -                       -
+ *   snapshot        COUNTERS                not COUNTERS
+ *   clear           -                       PASSIVE
+ *   traffic_start   SOURCE                  not SOURCE
+ *   traffic_stop    SOURCE                  not SOURCE
+ *   traffic_result  -                       not SOURCE
+ *   install_flows   VSWITCH                 neither SOURCE nor VSWITCH
+ *   context         -                       -
+ *
+ * Threads
+ * -------
+ * The core calls every callback of every hop from its one main thread,
+ * one call at a time, except snapshot(): to read all hops as close in
+ * time as possible it runs each hop's snapshot() in a thread of its own,
+ * concurrently with the other hops' snapshots. Two callbacks of one hop
+ * never run at the same time, so a driver needs no lock for hop->priv;
+ * but snapshot() must not touch state shared between hops or
+ * non-reentrant library state (static buffers, strtok, the environment).
+ *
+ * Clearing
+ * --------
  * The coordinator never trusts a hop to clear its counters: a trial takes
  * one snapshot of every hop before traffic and one after, and works on
- * the difference (drivers may still implement clear for hops that can).
+ * the difference. clear() exists for what a difference cannot cover. It
+ * is called on every hop that is not PASSIVE once per trial, before the
+ * baseline snapshot, and must:
+ * 1. restart everything the driver reports outside snapshot() so that it
+ *    covers the coming trial only: a source's per-stream loss and latency
+ *    (traffic_result), per-trial figures in context() (OVS PMD cycles);
+ * 2. restart the hop's port counters too where the hop can (the pvpkit
+ *    apps can; OVS Interface statistics and DPDK telemetry cannot). The
+ *    core never relies on this.
+ * A driver with nothing under 1. and 2. leaves clear NULL. For each
+ * driver:
+ *
+ *   gen      stats.clear: per-stream loss and latency and the port
+ *            counters restart (the app keeps a reader-side baseline).
+ *   fwd      stats.clear: the port counters restart.
+ *   ovs      ovs-appctl dpif-netdev/pmd-stats-clear: the PMD statistics
+ *            in context() restart; Interface counters cannot be cleared.
+ *   testpmd  none (PASSIVE): telemetry is read-only and context() holds
+ *            nothing per trial.
+ *   wire     none (PASSIVE): nothing to read.
+ *
+ * Errors
+ * ------
+ * Every callback that can fail returns 0 or a negative errno and then
+ * writes one line, without a newline, to @p err (at most @p err_len
+ * bytes, always NUL-terminated when err_len > 0). The line names the hop
+ * or the driver ("hop guest: ...", "ovs: ..."); the core adds
+ * "hop NAME: " when it does not start with "hop ". A hop that does not
+ * answer at all returns -ENOTCONN, -ETIMEDOUT, -ECONNREFUSED, -ECONNRESET
+ * or -EPIPE (or says "unreachable" in @p err): the core then reports
+ * "hop NAME unreachable: ..." and gives the trial up. Other errors mean
+ * the hop answered and the request failed; from clear() they only add a
+ * warning to the trial, from any other callback they end it. Callbacks
+ * never print.
  */
 
 #ifndef COORD_DRIVER_H
@@ -37,7 +114,7 @@ struct coord_reason {
 	uint64_t value; /**< packets */
 };
 
-/** The DESIGN.md counters of one port of a hop. */
+/** The counters every hop reports for one port (doc/stats.rst). */
 struct coord_port {
 	char name[64];	     /**< port name as in the topology file */
 	uint64_t rx_packets; /**< packets received */
@@ -95,67 +172,122 @@ struct coord_traffic_result {
 
 struct coord_hop;
 
-/** A kind of hop. */
+/** What a kind of hop does in a trial: bits of coord_driver::roles. */
+enum coord_role {
+	COORD_ROLE_SOURCE = 1u << 0,   /**< sends and measures the trial's traffic */
+	COORD_ROLE_VSWITCH = 1u << 1,  /**< forwards by rules the coordinator installs */
+	COORD_ROLE_COUNTERS = 1u << 2, /**< reports per-port counters (chain points) */
+	COORD_ROLE_PASSIVE = 1u << 3,  /**< only observed: never cleared or configured */
+};
+
+/** A kind of hop: its roles and its callbacks (NULL: not supported). */
 struct coord_driver {
 	/** Driver name used in topology files: "gen", "fwd", "ovs", ... */
 	const char *name;
 
+	/** COORD_ROLE_* bits; see "Roles" above. */
+	unsigned int roles;
+
 	/**
-	 * Connect to the hop described by @p conf (the hop's object in the
-	 * topology file) and store private state in hop->priv.
-	 * @return 0, or -errno with @p err set to one line.
+	 * Check @p conf (the hop's object in the topology file), connect to
+	 * the hop and store private state in hop->priv. Connect here, not at
+	 * the first trial, so that a wrong address is reported before any
+	 * traffic. NULL: nothing to open (hop->priv stays NULL).
+	 * @return 0, or -errno with @p err set; on error nothing is left
+	 *   allocated and close() is not called.
 	 */
 	int (*open)(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len);
 
-	/** Disconnect and free hop->priv. */
+	/**
+	 * Disconnect and free hop->priv. Called once for every hop whose
+	 * open() succeeded (or that has no open()) when the topology is
+	 * freed, whatever happened in between.
+	 */
 	void (*close)(struct coord_hop *hop);
 
 	/**
-	 * Read every port's counters into @p snap, in the order of the hop's
-	 * ports in the topology. The values must be live (read at the call),
-	 * never a cached copy: the trial polls snapshots until they stop
-	 * changing, so a copy refreshed every few seconds (OVSDB Interface
-	 * statistics: every 5 s) looks quiet at once and gives a wrong table.
+	 * COUNTERS: read every port's counters into @p snap, in the order of
+	 * the hop's ports in the topology, and set snap->t_ns. The values must
+	 * be live (read at the call), never a cached copy: the trial polls
+	 * snapshots until they stop changing, so a copy refreshed every few
+	 * seconds (OVSDB Interface statistics: every 5 s) looks quiet at once
+	 * and gives a wrong table. Called from a thread of its own (see
+	 * "Threads"), many times per trial while counters settle, so it must
+	 * be bounded by the hop's timeout.
 	 * Drop reasons whose name contains "rx" are shown at rx points,
 	 * "tx" at tx points, others at both.
-	 * @return 0, or -errno with @p err set (an unreachable hop returns
-	 * -ENOTCONN or -ETIMEDOUT and says "hop <name> unreachable: ...").
+	 * @return 0, or -errno with @p err set (see "Errors").
 	 */
 	int (*snapshot)(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len);
 
-	/** Clear the hop's counters if it can. */
+	/**
+	 * Start a measurement period (see "Clearing"). Not called on PASSIVE
+	 * hops. @return 0, or -errno with @p err set: an unreachable hop ends
+	 * the trial, any other error is a warning in the trial's result.
+	 */
 	int (*clear)(struct coord_hop *hop, char *err, size_t err_len);
 
-	/** Start sending (traffic sources only). */
+	/**
+	 * SOURCE: start sending @p t and return at once; the core times the
+	 * trial and calls traffic_stop(). A source asked to send what it
+	 * cannot (a rate over its link) sends what it can and says so in
+	 * traffic_stop()'s generator_limited, rather than failing.
+	 * @return 0, or -errno with @p err set (nothing is being sent then).
+	 */
 	int (*traffic_start)(struct coord_hop *hop, const struct coord_traffic *t, char *err,
 			     size_t err_len);
 
-	/** Stop sending and fill @p res (traffic sources only). */
+	/**
+	 * SOURCE: stop sending and fill @p res (all but streams, which may
+	 * still be incomplete while packets are in flight). Called after
+	 * every successful traffic_start(), also when the trial is given up.
+	 * @return 0, or -errno with @p err set.
+	 */
 	int (*traffic_stop)(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
 			    size_t err_len);
 
 	/**
-	 * Install forwarding rules for @p flows flows of kind @p rule_type
-	 * ("normal", "l2", "l3", "l4") and check they are in place
-	 * (vswitch drivers). A traffic source that implements it only
-	 * remembers @p rule_type, so that its traffic matches the rules
-	 * when coord_traffic::flow_type is NULL.
+	 * VSWITCH: replace the hop's forwarding rules by rules for @p flows
+	 * flows of kind @p rule_type ("normal", "l2", "l3", "l4";
+	 * coord_flows.h) and check they are in place.
+	 * SOURCE: only remember @p rule_type, so that traffic matches the
+	 * rules when coord_traffic::flow_type is NULL.
+	 * @return 0, or -errno with @p err set.
 	 */
 	int (*install_flows)(struct coord_hop *hop, const char *rule_type, unsigned int flows,
 			     char *err, size_t err_len);
 
-	/** Extra context for reports (e.g. PMD stats) as JSON, or NULL. */
+	/**
+	 * Extra context for reports (PMD stats, the app's info) as JSON,
+	 * read once after the trial's final snapshot. Failing to read it
+	 * does not fail the trial.
+	 * @return a new reference, or NULL.
+	 */
 	json_t *(*context)(struct coord_hop *hop);
 
 	/**
-	 * Read the source's final measurement into @p res once every hop's
-	 * counters are quiet (per-stream counts are complete only then).
-	 * Optional: without it, what traffic_stop filled is used. The
+	 * SOURCE, optional: read the source's final measurement into @p res
+	 * once every hop's counters are quiet (per-stream counts are complete
+	 * only then). Without it, what traffic_stop() filled is used. The
 	 * caller owns res->streams afterwards (json_decref).
+	 * @return 0, or -errno with @p err set.
 	 */
 	int (*traffic_result)(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
 			      size_t err_len);
 };
+
+/** True when driver @p d has every role bit in @p role. */
+static inline bool
+coord_driver_has(const struct coord_driver *d, unsigned int role)
+{
+	return (d->roles & role) == role;
+}
+
+/**
+ * Check that @p d's callbacks match its roles (the table in "Roles").
+ * @return 0, or -EINVAL with @p err set to the first mismatch.
+ */
+int coord_driver_check(const struct coord_driver *d, char *err, size_t err_len);
 
 /** One hop of a topology. */
 struct coord_hop {

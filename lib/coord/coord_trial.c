@@ -95,7 +95,7 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 		jobs[i].err[0] = '\0';
 		jobs[i].ret = 0;
 		memset(&snaps[i], 0, sizeof(snaps[i]));
-		if (t->hops[i].hop.driver->snapshot == NULL)
+		if (!coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			continue;
 		if (pthread_create(&tid[i], NULL, trial_snap_thread, &jobs[i]) == 0)
 			started[i] = true;
@@ -191,7 +191,7 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 static bool
 trial_is_source(const struct coord_topo_hop *h)
 {
-	return h->opened && h->hop.driver->traffic_start != NULL;
+	return h->opened && coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE);
 }
 
 /* Stop every source; the first error wins but every source is asked. */
@@ -208,7 +208,7 @@ trial_stop_all(struct coord_topology *t, struct coord_traffic_result *res, char 
 		struct coord_topo_hop *h = &t->hops[i];
 		char e[256] = "";
 
-		if (!trial_is_source(h) || h->hop.driver->traffic_stop == NULL)
+		if (!trial_is_source(h))
 			continue;
 		memset(&one, 0, sizeof(one));
 		r = h->hop.driver->traffic_stop(&h->hop, &one, e, sizeof(e));
@@ -381,7 +381,8 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
 
-		if (!h->opened || h->hop.driver->clear == NULL)
+		if (!h->opened || coord_driver_has(h->hop.driver, COORD_ROLE_PASSIVE) ||
+		    h->hop.driver->clear == NULL)
 			continue;
 		ret = h->hop.driver->clear(&h->hop, err, err_len);
 		/*
