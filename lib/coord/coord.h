@@ -13,6 +13,7 @@
 #ifndef COORD_H
 #define COORD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +92,12 @@ void coord_topology_free(struct coord_topology *t);
  * @return 0, or the failing driver's -errno.
  */
 int coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
+
+/**
+ * Set it (from a SIGINT/SIGTERM handler) to give the running trial up:
+ * traffic is stopped and coord_trial_run() fails with "interrupted".
+ */
+extern volatile sig_atomic_t coord_interrupted;
 
 /** What a trial asks for. */
 struct coord_trial_conf {

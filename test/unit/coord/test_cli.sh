@@ -40,6 +40,11 @@ expect 0 "Usage: pvpkit trial [OPTIONS]" trial --help
 expect 2 'pvpkit: --size: "63" must be an integer in 64..9216' trial --size 63
 expect 2 'pvpkit: --flows: "0" must be an integer in 1..16777216' trial --flows 0
 expect 2 'pvpkit: --flows: "0x10" must be an integer in 1..16777216' trial --flows 0x10
+expect 2 'pvpkit: --flows: " 10" must be an integer in 1..16777216' trial --flows " 10"
+expect 2 'pvpkit: --flows: "+10" must be an integer in 1..16777216' trial --flows +10
+expect 2 'pvpkit: --duration: "nan" must be a number in 0.001..86400' trial --duration nan
+expect 2 'pvpkit: --duration: "inf" must be a number in 0.001..86400' trial --duration inf
+expect 2 'pvpkit: --duration: "0x10" must be a number in 0.001..86400' trial --duration 0x10
 expect 2 'pvpkit: --duration: "1e9" must be a number in 0.001..86400' trial --duration 1e9
 expect 2 'pvpkit: --warmup: "-1" must be a number in 0..3600' trial --warmup -1
 expect 2 'pvpkit: --quiet-timeout: "0" must be a number in 0.1..600' trial --quiet-timeout 0
@@ -72,6 +77,17 @@ expect 2 'pvpkit: --goal: "pdr=nan" must be ndr or pdr=RATIO (0.1%, 0.001) (see 
 	search --max-rate 1Mpps --goal pdr=nan
 expect 2 'pvpkit: --width: "0x1" must be like 0.005 or 0.5% (see --help)' \
 	search --max-rate 1Mpps --width 0x1
+expect 2 'pvpkit: --width: "nan" must be like 0.005 or 0.5% (see --help)' \
+	search --max-rate 1Mpps --width nan
+expect 2 'pvpkit: --goal: "pdr=0x1%" must be ndr or pdr=RATIO (0.1%, 0.001) (see --help)' \
+	search --max-rate 1Mpps --goal pdr=0x1%
+expect 2 'pvpkit: --exceed-ratio: "inf%" must be in [0, 1), like 0.5 or 50% (see --help)' \
+	search --max-rate 1Mpps --exceed-ratio inf%
+expect 2 "pvpkit: --duration-sum: must be a positive number of seconds (see --help)" \
+	search --max-rate 1Mpps --duration-sum " 1"
+expect 2 "pvpkit: --phases: must be a count (see --help)" search --max-rate 1Mpps --phases 1,2
+expect 2 'pvpkit: sizes: "64, 128" must be 64..9216 (comma-separated) (see --help)' \
+	run --max-rate 1Mpps --sizes "64, 128"
 expect 2 "pvpkit: --final-duration: must be a positive number of seconds (see --help)" \
 	search --max-rate 1Mpps --final-duration=inf
 expect 2 "pvpkit: --max-trials: must be a count (see --help)" search --max-rate 1Mpps --max-trials 0x5
@@ -120,7 +136,8 @@ done
 [ -r "$PVP_TMP/topology.json" ] || fail "fake_hops.py did not start"
 T=$PVP_TMP/topology.json
 
-"$PVP_COORD" trial --topology "$T" --rate 80kpps --duration 0.5 --json "$PVP_TMP/t.json" \
+# --flows 010 is ten (base 10, not octal), --duration 0.50 half a second.
+"$PVP_COORD" trial --topology "$T" --rate 80kpps --duration 0.50 --flows 010 --json "$PVP_TMP/t.json" \
 	--results "$PVP_TMP/t.jsonl" >"$PVP_TMP/trial.out" 2>&1 || bad "trial: exit $?"
 grep -q "^  Packets received by guest p0:         25,000  \[Lost 15,000 (guest), Drop 15,000: rx_missed 15,000\]$" \
 	"$PVP_TMP/trial.out" || bad "trial table: $(cat "$PVP_TMP/trial.out")"
@@ -135,7 +152,8 @@ lines = open(sys.argv[2]).read().splitlines()
 assert len(lines) == 1, lines
 r = json.loads(lines[0])
 for j in (t, r):
-    if not (j["tx_packets"] == 40000 and j["rx_packets"] == 25000 and j["reconciled"]):
+    if not (j["tx_packets"] == 40000 and j["rx_packets"] == 25000 and j["reconciled"]
+            and j["flows"] == 10):
         sys.exit("trial JSON: %s" % json.dumps(j)[:300])
 PY
 
