@@ -55,8 +55,8 @@
  * The coordinator never trusts a hop to clear its counters: a trial takes
  * one snapshot of every hop before traffic and one after, and works on
  * the difference. clear() exists for what a difference cannot cover. It
- * is called on every hop that is not PASSIVE once per trial, before the
- * baseline snapshot, and must:
+ * is called on every hop that is not PASSIVE once per trial, after any
+ * warm-up and before the baseline snapshot, and must:
  * 1. restart everything the driver reports outside snapshot() so that it
  *    covers the coming trial only: a source's per-stream loss and latency
  *    (traffic_result), per-trial figures in context() (OVS PMD cycles);
@@ -79,15 +79,18 @@
  * ------
  * Every callback that can fail returns 0 or a negative errno and then
  * writes one line, without a newline, to @p err (at most @p err_len
- * bytes, always NUL-terminated when err_len > 0). The line names the hop
- * or the driver ("hop guest: ...", "ovs: ..."); the core adds
- * "hop NAME: " when it does not start with "hop ". A hop that does not
- * answer at all returns -ENOTCONN, -ETIMEDOUT, -ECONNREFUSED, -ECONNRESET
- * or -EPIPE (or says "unreachable" in @p err): the core then reports
- * "hop NAME unreachable: ..." and gives the trial up. Other errors mean
- * the hop answered and the request failed; from clear() they only add a
- * warning to the trial, from any other callback they end it. Callbacks
- * never print.
+ * bytes, always NUL-terminated when err_len > 0), naming the hop or the
+ * driver ("hop guest: ...", "ovs: ..."); the core prints it as it is.
+ * Callbacks never print themselves.
+ *
+ * A hop that does not answer at all returns -ENOTCONN or -ETIMEDOUT
+ * (snapshot() also -ECONNREFUSED, -ECONNRESET or -EPIPE) and says
+ * "hop NAME unreachable: ..." (or "hop unreachable: ..."). Any error
+ * ends the trial, except from clear(): there only an unreachable hop
+ * (-ENOTCONN, -ETIMEDOUT) does, others become a warning in the trial's
+ * result. A snapshot() error without "unreachable" in its line is
+ * printed as "hop NAME unreachable: LINE" for those codes, and for
+ * others as "hop NAME: LINE" unless LINE already starts with "hop ".
  */
 
 #ifndef COORD_DRIVER_H
