@@ -3,9 +3,8 @@
  */
 
 /*
- * The table of hop drivers. drivers/meson.build defines COORD_HAVE_OVS /
- * COORD_HAVE_TESTPMD only when those folders build sources, so this file
- * links whatever state the other drivers are in.
+ * The table of hop drivers the coordinator knows, by topology name. A new
+ * driver is one line here and one folder under drivers/.
  */
 
 #include <stddef.h>
@@ -14,23 +13,13 @@
 #include "coord_driver.h"
 #include "fwd/fwd_driver.h"
 #include "gen/gen_driver.h"
-#include "wire/wire_driver.h"
-#ifdef COORD_HAVE_OVS
 #include "ovs/ovs_driver.h"
-#endif
-#ifdef COORD_HAVE_TESTPMD
 #include "testpmd/testpmd_driver.h"
-#endif
+#include "wire/wire_driver.h"
 
 const struct coord_driver *const coord_drivers[] = {
-	&coord_driver_gen,     &coord_driver_fwd,
-#ifdef COORD_HAVE_OVS
-	&coord_driver_ovs,
-#endif
-#ifdef COORD_HAVE_TESTPMD
-	&coord_driver_testpmd,
-#endif
-	&coord_driver_wire,    NULL,
+	&coord_driver_gen,     &coord_driver_fwd,  &coord_driver_ovs,
+	&coord_driver_testpmd, &coord_driver_wire, NULL,
 };
 
 const struct coord_driver *

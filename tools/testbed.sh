@@ -29,6 +29,7 @@ BRIDGE=br-pvp
 # Options and their defaults.
 RUNDIR=/run/pvpkit/testbed
 BUILD_DIR=${PVP_BUILD_DIR:-}
+BIN_DIR=${PVP_BIN_DIR:-}
 STANDIN=0
 TESTER=gen
 GUEST=fwd
@@ -51,7 +52,8 @@ usage() {
 usage: $PROG up|down|status [options]
   --dir RUNDIR         run dir (default /run/pvpkit/testbed)
   --build-dir DIR      pvpkit build dir (default \$PVP_BUILD_DIR, else
-                       $SRC_DIR/build)
+                       $SRC_DIR/build; an installed pvpkit sets
+                       \$PVP_BIN_DIR instead: the apps are taken from there)
   --standin            pvpkit-fwd (io, paired) as the vswitch, not OVS-DPDK
                        (automatic when OVS-DPDK is not installed)
   --tester gen|testpmd traffic source: pvpkit-gen (default) or dpdk-testpmd
@@ -114,9 +116,17 @@ case "$RUNDIR" in /*) ;; *) RUNDIR=$(pwd)/$RUNDIR ;; esac
 RUNDIR=${RUNDIR%/}
 [ ${#RUNDIR} -le 80 ] || die "--dir '$RUNDIR' is too long for unix sockets (80 characters at most)"
 
-[ -n "$BUILD_DIR" ] || BUILD_DIR=$SRC_DIR/build
-GEN_BIN=$BUILD_DIR/app/gen/pvpkit-gen
-FWD_BIN=$BUILD_DIR/app/fwd/pvpkit-fwd
+if [ -n "$BIN_DIR" ] && [ -z "$BUILD_DIR" ]; then
+	# Installed (pvpkit testbed from a prefix): the apps next to pvpkit.
+	GEN_BIN=$BIN_DIR/pvpkit-gen
+	FWD_BIN=$BIN_DIR/pvpkit-fwd
+	BUILD_HINT="not installed next to pvpkit (meson install)"
+else
+	[ -n "$BUILD_DIR" ] || BUILD_DIR=$SRC_DIR/build
+	GEN_BIN=$BUILD_DIR/app/gen/pvpkit-gen
+	FWD_BIN=$BUILD_DIR/app/fwd/pvpkit-fwd
+	BUILD_HINT="not built (meson setup $BUILD_DIR && ninja -C $BUILD_DIR)"
+fi
 TESTPMD_BIN=$(command -v dpdk-testpmd 2>/dev/null || echo /usr/bin/dpdk-testpmd)
 
 # DPDK file prefixes derived from the run dir, so two testbeds in two run
@@ -410,11 +420,11 @@ do_up() {
 		done
 	fi
 	[ "$TESTER" = testpmd ] || [ -x "$GEN_BIN" ] ||
-		die "$GEN_BIN not built (meson setup $BUILD_DIR && ninja -C $BUILD_DIR), or use --tester testpmd"
+		die "$GEN_BIN $BUILD_HINT, or use --tester testpmd"
 	[ "$GUEST" = testpmd ] || [ -x "$FWD_BIN" ] ||
-		die "$FWD_BIN not built (meson setup $BUILD_DIR && ninja -C $BUILD_DIR), or use --guest testpmd"
+		die "$FWD_BIN $BUILD_HINT, or use --guest testpmd"
 	[ "$STANDIN" = 0 ] || [ -x "$FWD_BIN" ] ||
-		die "$FWD_BIN not built (needed for the stand-in vswitch): ninja -C $BUILD_DIR"
+		die "$FWD_BIN $BUILD_HINT: needed for the stand-in vswitch"
 	{ [ "$TESTER" = gen ] && [ "$GUEST" = fwd ]; } || [ -x "$TESTPMD_BIN" ] ||
 		die "dpdk-testpmd not found (apt-get install dpdk)"
 	if [ -n "$(testbed_pids)" ]; then

@@ -4,22 +4,31 @@
 
 /**
  * @file
- * The pvpkit commands beyond trial (private to app/pvpkit).
+ * The pvpkit commands and what they share (private to app/pvpkit). Each
+ * command is one file (coord_cmd_<name>.c) with one entry point, listed in
+ * main.c's command table; coord_cli.c holds the option parsing and
+ * messages every command uses.
+ *
+ * Exit statuses of every command: 0 done, 1 not measured or not written
+ * (a hop unreachable, traffic refused, a file that cannot be written),
+ * 2 bad command line or topology.
  */
 
 #ifndef COORD_CMD_H
 #define COORD_CMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include <jansson.h>
+
+#include "coord.h"
 
 /** Default run dir of the local testbed (tools/testbed.sh). */
 #define COORD_TESTBED_RUNDIR "/run/pvpkit/testbed"
 
-/**
- * The local testbed's topology file: $PVP_TESTBED_RUNDIR/topology.json,
- * else COORD_TESTBED_RUNDIR/topology.json. @return @p buf.
- */
-const char *coord_default_topology(char *buf, size_t len);
+/** pvpkit trial: one trial and its per-hop table. @return the exit status. */
+int coord_cmd_trial(int argc, char **argv);
 
 /** pvpkit search: one point. @return the exit status. */
 int coord_cmd_search(int argc, char **argv);
@@ -29,5 +38,60 @@ int coord_cmd_run(int argc, char **argv);
 
 /** pvpkit report RESULTS: rebuild the reports. @return the exit status. */
 int coord_cmd_report(int argc, char **argv);
+
+/** pvpkit testbed up|down|status: tools/testbed.sh. @return the exit status. */
+int coord_cmd_testbed(int argc, char **argv);
+
+/**
+ * Print "pvpkit: MESSAGE (see @p see)" on stderr.
+ * @return 2, the exit status of a usage error.
+ */
+int coord_cli_usage_error(const char *see, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * Parse an unsigned integer strictly in base 10: digits only (no sign,
+ * space or "0x"; "010" is ten), within [@p min, @p max].
+ * @return 0, or -EINVAL (@p v untouched).
+ */
+int coord_cli_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned int *v);
+
+/**
+ * Parse a decimal number strictly: an optional '-', digits with an
+ * optional fraction and exponent ("0.5", "2e-3"); no "nan", "inf", hex,
+ * spaces or '+'. It must lie in [@p min, @p max].
+ * @return 0, or -EINVAL (@p v untouched).
+ */
+int coord_cli_parse_double(const char *s, double min, double max, double *v);
+
+/**
+ * As coord_cli_parse_uint, with the message "pvpkit: OPT: "S" must be an
+ * integer in MIN..MAX" on failure. @return 0 or -EINVAL.
+ */
+int coord_cli_opt_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
+		       unsigned int *v);
+
+/**
+ * As coord_cli_parse_double, with the message "pvpkit: OPT: "S" must be a
+ * number in MIN..MAX" on failure. @return 0 or -EINVAL.
+ */
+int coord_cli_opt_double(const char *opt, const char *s, double min, double max, double *v);
+
+/**
+ * The local testbed's topology file: $PVP_TESTBED_RUNDIR/topology.json,
+ * else COORD_TESTBED_RUNDIR/topology.json. @return @p buf.
+ */
+const char *coord_default_topology(char *buf, size_t len);
+
+/**
+ * Load the topology at @p path (the testbed's when NULL) and open every
+ * hop, printing the error line on failure.
+ * @return the topology, or NULL with *status the exit status (2 for a bad
+ *   file, 1 for a hop that cannot be opened).
+ */
+struct coord_topology *coord_cli_open_topology(const char *path, int *status);
+
+/** Write @p j to @p path, indented. @return 0, or -EIO after a message. */
+int coord_cli_write_json(const char *path, const json_t *j);
 
 #endif /* COORD_CMD_H */

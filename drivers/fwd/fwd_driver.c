@@ -13,6 +13,7 @@
 
 const struct coord_driver coord_driver_fwd = {
 	.name = "fwd",
+	.roles = COORD_ROLE_COUNTERS,
 	.open = coord_ctl_hop_open,
 	.close = coord_ctl_hop_close,
 	.snapshot = coord_ctl_hop_snapshot,

@@ -7,6 +7,9 @@
  * Hop driver "fwd": pvpkit-fwd (the guest loopback, or the stand-in
  * vswitch). Topology members as for "gen": "ctl", optional "token_file"
  * and "timeout_ms", "ports".
+ *
+ * Roles: COUNTERS. clear() is stats.clear: the app restarts its port
+ * counters (a reader-side baseline).
  */
 
 #ifndef COORD_FWD_DRIVER_H

@@ -240,6 +240,7 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",
+	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
 	.open = gen_open,
 	.close = coord_ctl_hop_close,
 	.snapshot = coord_ctl_hop_snapshot,

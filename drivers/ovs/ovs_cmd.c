@@ -124,14 +124,198 @@ cmd_child(char **argv, int in_fd, int out_fd, int err_fd)
 	_exit(127);
 }
 
+/* The child's three pipes and what goes through them. */
+struct cmd_io {
+	int pin[2];		   /* stdin: a socket pair (see cmd_spawn) */
+	int pout[2];		   /* stdout */
+	int perr[2];		   /* stderr */
+	const char *in;		   /* what to write to stdin, or NULL */
+	size_t in_len;		   /* bytes of in */
+	size_t in_off;		   /* bytes of in written */
+	size_t cap;		   /* bytes allocated for out->out */
+	size_t elen;		   /* bytes in out->err */
+	struct coord_ovs_out *out; /* the caller's result */
+};
+
+static void
+cmd_close_pipes(struct cmd_io *io)
+{
+	for (int i = 0; i < 2; i++) {
+		if (io->pin[i] >= 0)
+			close(io->pin[i]);
+		if (io->pout[i] >= 0)
+			close(io->pout[i]);
+		if (io->perr[i] >= 0)
+			close(io->perr[i]);
+		io->pin[i] = io->pout[i] = io->perr[i] = -1;
+	}
+}
+
+/* Start @p v (the command @p name, maybe through ssh) with its pipes.
+ * @return the child's pid, or -errno. */
+static pid_t
+cmd_spawn(char **v, const char *name, struct cmd_io *io, char *err, size_t err_len)
+{
+	pid_t pid;
+	int rc;
+
+	/* stdin is a socket pair, not a pipe: send(MSG_NOSIGNAL) to a child
+	 * that exited early fails with EPIPE instead of killing us with
+	 * SIGPIPE (a library must not change signal dispositions). */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, io->pin) < 0 ||
+	    pipe2(io->pout, O_CLOEXEC) < 0 || pipe2(io->perr, O_CLOEXEC) < 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: pipe: %s", name, strerror(-rc));
+		return rc;
+	}
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: fork: %s", name, strerror(-rc));
+		return rc;
+	}
+	if (pid == 0)
+		cmd_child(v, io->pin[0], io->pout[1], io->perr[1]);
+	close(io->pin[0]);
+	close(io->pout[1]);
+	close(io->perr[1]);
+	io->pin[0] = io->pout[1] = io->perr[1] = -1;
+	if (io->in == NULL || io->in_len == 0) {
+		close(io->pin[1]);
+		io->pin[1] = -1;
+	} else {
+		shutdown(io->pin[1], SHUT_RD);
+	}
+	return pid;
+}
+
+/* Write what the child's stdin can take now. */
+static void
+cmd_feed_stdin(struct cmd_io *io)
+{
+	ssize_t n;
+
+	n = send(io->pin[1], io->in + io->in_off, io->in_len - io->in_off,
+		 MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n > 0)
+		io->in_off += (size_t)n;
+	/* Close when done (the child sees EOF) or when it stopped reading. */
+	if ((n < 0 && errno != EAGAIN && errno != EINTR) || io->in_off == io->in_len) {
+		close(io->pin[1]);
+		io->pin[1] = -1;
+	}
+}
+
+/* Read stdout into out->out, growing it up to CMD_MAX_OUT. */
+static void
+cmd_read_stdout(struct cmd_io *io)
+{
+	struct coord_ovs_out *out = io->out;
+	char tmp[512];
+	ssize_t n;
+
+	if (out->len + 1 == io->cap && io->cap < CMD_MAX_OUT) {
+		char *nb = realloc(out->out, io->cap * 2);
+
+		if (nb != NULL) {
+			out->out = nb;
+			io->cap *= 2;
+		}
+	}
+	if (out->len + 1 < io->cap) {
+		n = read(io->pout[0], out->out + out->len, io->cap - 1 - out->len);
+		if (n > 0)
+			out->len += (size_t)n;
+	} else {
+		n = read(io->pout[0], tmp, sizeof(tmp)); /* over the cap: dropped */
+	}
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		close(io->pout[0]);
+		io->pout[0] = -1;
+	}
+	out->out[out->len] = '\0';
+}
+
+/* Read stderr into out->err, keeping what fits. */
+static void
+cmd_read_stderr(struct cmd_io *io)
+{
+	struct coord_ovs_out *out = io->out;
+	char tmp[512];
+	ssize_t n;
+
+	n = read(io->perr[0], tmp, sizeof(tmp));
+	if (n > 0 && io->elen + 1 < sizeof(out->err)) {
+		size_t c = (size_t)n < sizeof(out->err) - 1 - io->elen
+				   ? (size_t)n
+				   : sizeof(out->err) - 1 - io->elen;
+
+		memcpy(out->err + io->elen, tmp, c);
+		io->elen += c;
+		out->err[io->elen] = '\0';
+	}
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		close(io->perr[0]);
+		io->perr[0] = -1;
+	}
+}
+
+/*
+ * Feed stdin and drain stdout and stderr until the child closes both or
+ * @p deadline passes. @return 0, -ETIMEDOUT or -errno.
+ */
+static int
+cmd_pump(struct cmd_io *io, uint64_t deadline)
+{
+	while (io->pout[0] >= 0 || io->perr[0] >= 0) {
+		struct pollfd pfd[3];
+		int nfd = 0, i_in = -1, i_out = -1, i_err = -1;
+		uint64_t now = pvp_now_ms();
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (io->pin[1] >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = io->pin[1], .events = POLLOUT};
+			i_in = nfd++;
+		}
+		if (io->pout[0] >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = io->pout[0], .events = POLLIN};
+			i_out = nfd++;
+		}
+		if (io->perr[0] >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = io->perr[0], .events = POLLIN};
+			i_err = nfd++;
+		}
+		if (poll(pfd, nfd, (int)(deadline - now)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (i_in >= 0 && pfd[i_in].revents != 0)
+			cmd_feed_stdin(io);
+		if (i_out >= 0 && pfd[i_out].revents != 0)
+			cmd_read_stdout(io);
+		if (i_err >= 0 && pfd[i_err].revents != 0)
+			cmd_read_stderr(io);
+	}
+	return 0;
+}
+
 int
 coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], const char *in,
 		  size_t in_len, unsigned int timeout_ms, struct coord_ovs_out *out, char *err,
 		  size_t err_len)
 {
-	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
+	struct cmd_io io = {
+		.pin = {-1, -1},
+		.pout = {-1, -1},
+		.perr = {-1, -1},
+		.in = in,
+		.in_len = in_len,
+		.cap = 4096,
+		.out = out,
+	};
 	uint64_t deadline = pvp_now_ms() + (timeout_ms != 0 ? timeout_ms : 10000);
-	size_t in_off = 0, cap = 4096, elen = 0;
 	char **v;
 	pid_t pid;
 	int rc = 0, status;
@@ -139,7 +323,7 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 	memset(out, 0, sizeof(*out));
 	out->status = -1;
 	v = coord_ovs_cmd_argv(ssh, argv);
-	out->out = malloc(cap);
+	out->out = malloc(io.cap);
 	if (v == NULL || out->out == NULL) {
 		coord_ovs_argv_free(v);
 		free(out->out);
@@ -148,116 +332,12 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 		return -ENOMEM;
 	}
 	out->out[0] = '\0';
-	/* stdin is a socket pair, not a pipe: send(MSG_NOSIGNAL) to a child
-	 * that exited early fails with EPIPE instead of killing us with
-	 * SIGPIPE (a library must not change signal dispositions). */
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pin) < 0 ||
-	    pipe2(pout, O_CLOEXEC) < 0 || pipe2(perr, O_CLOEXEC) < 0) {
-		rc = -errno;
-		snprintf(err, err_len, "%s: pipe: %s", argv[0], strerror(-rc));
-		goto close_pipes;
-	}
-	pid = fork();
+	pid = cmd_spawn(v, argv[0], &io, err, err_len);
 	if (pid < 0) {
-		rc = -errno;
-		snprintf(err, err_len, "%s: fork: %s", argv[0], strerror(-rc));
+		rc = (int)pid;
 		goto close_pipes;
 	}
-	if (pid == 0)
-		cmd_child(v, pin[0], pout[1], perr[1]);
-	close(pin[0]);
-	close(pout[1]);
-	close(perr[1]);
-	pin[0] = pout[1] = perr[1] = -1;
-	if (in == NULL || in_len == 0) {
-		close(pin[1]);
-		pin[1] = -1;
-	} else {
-		shutdown(pin[1], SHUT_RD);
-	}
-
-	while (pout[0] >= 0 || perr[0] >= 0) {
-		struct pollfd pfd[3];
-		int nfd = 0, i_in = -1, i_out = -1, i_err = -1;
-		uint64_t now = pvp_now_ms();
-		ssize_t n;
-
-		if (now >= deadline) {
-			rc = -ETIMEDOUT;
-			break;
-		}
-		if (pin[1] >= 0) {
-			pfd[nfd] = (struct pollfd){.fd = pin[1], .events = POLLOUT};
-			i_in = nfd++;
-		}
-		if (pout[0] >= 0) {
-			pfd[nfd] = (struct pollfd){.fd = pout[0], .events = POLLIN};
-			i_out = nfd++;
-		}
-		if (perr[0] >= 0) {
-			pfd[nfd] = (struct pollfd){.fd = perr[0], .events = POLLIN};
-			i_err = nfd++;
-		}
-		if (poll(pfd, nfd, (int)(deadline - now)) < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (i_in >= 0 && pfd[i_in].revents != 0) {
-			n = send(pin[1], in + in_off, in_len - in_off, MSG_NOSIGNAL | MSG_DONTWAIT);
-			if (n > 0)
-				in_off += (size_t)n;
-			/* Close when done (the child sees EOF) or when it stopped
-			 * reading. */
-			if ((n < 0 && errno != EAGAIN && errno != EINTR) || in_off == in_len) {
-				close(pin[1]);
-				pin[1] = -1;
-			}
-		}
-		if (i_out >= 0 && pfd[i_out].revents != 0) {
-			char tmp[512];
-
-			if (out->len + 1 == cap && cap < CMD_MAX_OUT) {
-				char *nb = realloc(out->out, cap * 2);
-
-				if (nb != NULL) {
-					out->out = nb;
-					cap *= 2;
-				}
-			}
-			if (out->len + 1 < cap) {
-				n = read(pout[0], out->out + out->len, cap - 1 - out->len);
-				if (n > 0)
-					out->len += (size_t)n;
-			} else {
-				n = read(pout[0], tmp, sizeof(tmp)); /* over the cap: dropped */
-			}
-			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-				close(pout[0]);
-				pout[0] = -1;
-			}
-			out->out[out->len] = '\0';
-		}
-		if (i_err >= 0 && pfd[i_err].revents != 0) {
-			char tmp[512];
-
-			n = read(perr[0], tmp, sizeof(tmp));
-			if (n > 0 && elen + 1 < sizeof(out->err)) {
-				size_t c = (size_t)n < sizeof(out->err) - 1 - elen
-						   ? (size_t)n
-						   : sizeof(out->err) - 1 - elen;
-
-				memcpy(out->err + elen, tmp, c);
-				elen += c;
-				out->err[elen] = '\0';
-			}
-			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-				close(perr[0]);
-				perr[0] = -1;
-			}
-		}
-	}
+	rc = cmd_pump(&io, deadline);
 	if (rc < 0)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -271,14 +351,7 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 		snprintf(err, err_len, "%s: %s", argv[0], strerror(-rc));
 
 close_pipes:
-	for (int i = 0; i < 2; i++) {
-		if (pin[i] >= 0)
-			close(pin[i]);
-		if (pout[i] >= 0)
-			close(pout[i]);
-		if (perr[i] >= 0)
-			close(perr[i]);
-	}
+	cmd_close_pipes(&io);
 	coord_ovs_argv_free(v);
 	if (rc < 0) {
 		free(out->out);

@@ -17,6 +17,11 @@
  * comes from `ovs-appctl dpif-netdev/pmd-stats-show`; rules go in with
  * `ovs-ofctl`.
  *
+ * Roles: VSWITCH | COUNTERS. clear() runs `ovs-appctl
+ * dpif-netdev/pmd-stats-clear`, so the PMD statistics in context() cover
+ * one trial; OVS cannot clear Interface counters, which the trial's
+ * baseline snapshot covers.
+ *
  * Topology members (the hop's object):
  * - "db": "unix:PATH" or "tcp:HOST:PORT" of ovsdb-server (required).
  * - "ports": Interface names, e.g. ["phy0", "vhost0"] (required).

@@ -435,6 +435,7 @@ tp_context(struct coord_hop *hop)
 
 const struct coord_driver coord_driver_testpmd = {
 	.name = "testpmd",
+	.roles = COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE,
 	.open = tp_open,
 	.close = tp_close,
 	.snapshot = tp_snapshot,

@@ -51,6 +51,7 @@ wire_close(struct coord_hop *hop)
 
 const struct coord_driver coord_driver_wire = {
 	.name = "wire",
+	.roles = COORD_ROLE_PASSIVE,
 	.open = wire_open,
 	.close = wire_close,
 };

@@ -5,11 +5,12 @@
 /**
  * @file
  * Hop driver "wire": a cable (or a virtual link) between two tester
- * ports, for calibrating the generator alone. It has no counters of its
- * own (snapshot is NULL), so it never appears as a chain point: the
+ * ports, for calibrating the generator alone. Roles: PASSIVE only. It
+ * has no counters of its own, so it never appears as a chain point: the
  * chain goes tester TX → tester RX and whatever is lost between them is
- * the link's, shown as unattributed. Topology members: optional
- * "ports" and "links" (documentation: [["tester:p0", "tester:p1"]]).
+ * the link's, shown as unattributed. Nothing to clear. Topology members:
+ * optional "ports" and "links" (documentation: [["tester:p0",
+ * "tester:p1"]]).
  */
 
 #ifndef COORD_WIRE_DRIVER_H

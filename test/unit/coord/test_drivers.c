@@ -200,6 +200,38 @@ check_flow_types(struct coord_hop *tester, struct coord_traffic *t)
 	CHECK(coord_driver_gen.install_flows(tester, "l9", 1, err, sizeof(err)) == -EINVAL);
 }
 
+/* Every registered driver keeps the contract and has the roles its
+ * header promises. */
+static void
+check_roles(void)
+{
+	static const struct {
+		const char *name;
+		unsigned int roles;
+	} want[] = {
+		{"gen", COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS},
+		{"fwd", COORD_ROLE_COUNTERS},
+		{"ovs", COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS},
+		{"testpmd", COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE},
+		{"wire", COORD_ROLE_PASSIVE},
+	};
+	const struct coord_driver *d;
+	char err[160];
+	unsigned int i;
+
+	for (i = 0; coord_drivers[i] != NULL; i++) {
+		err[0] = '\0';
+		if (coord_driver_check(coord_drivers[i], err, sizeof(err)) < 0)
+			fprintf(stderr, "%s\n", err);
+		CHECK(err[0] == '\0');
+	}
+	CHECK(i == sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		d = coord_driver_find(want[i].name);
+		CHECK(d != NULL && d->roles == want[i].roles);
+	}
+}
+
 int
 main(void)
 {
@@ -221,6 +253,7 @@ main(void)
 	CHECK(coord_driver_find("fwd") == &coord_driver_fwd);
 	CHECK(coord_driver_find("wire") != NULL);
 	CHECK(coord_driver_find("nope") == NULL);
+	check_roles();
 
 	/* fwd: "p1" is port 1, the display name finds port 0. */
 	conf = hop_conf(addr, "[\"p1\", \"net_virtio_user0\"]");

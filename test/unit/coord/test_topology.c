@@ -25,17 +25,27 @@ fake_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 	return 0;
 }
 
-static const struct coord_driver fake_gen = {.name = "gen", .snapshot = fake_snapshot};
-static const struct coord_driver fake_fwd = {.name = "fwd", .snapshot = fake_snapshot};
-static const struct coord_driver fake_ovs = {.name = "ovs", .snapshot = fake_snapshot};
-static const struct coord_driver fake_testpmd = {.name = "testpmd", .snapshot = fake_snapshot};
-static const struct coord_driver fake_wire = {.name = "wire"};
+#define FAKE_COUNTERS(n)                                                                           \
+	{                                                                                          \
+		.name = n, .roles = COORD_ROLE_COUNTERS, .snapshot = fake_snapshot                 \
+	}
+
+static const struct coord_driver fake_gen = FAKE_COUNTERS("gen");
+static const struct coord_driver fake_fwd = FAKE_COUNTERS("fwd");
+static const struct coord_driver fake_ovs = FAKE_COUNTERS("ovs");
+static const struct coord_driver fake_testpmd = FAKE_COUNTERS("testpmd");
+static const struct coord_driver fake_wire = {.name = "wire", .roles = COORD_ROLE_PASSIVE};
+/* Drivers that break the contract (coord_driver_check): refused by name. */
+static const struct coord_driver fake_mute = {.name = "mute", .roles = COORD_ROLE_COUNTERS};
+static const struct coord_driver fake_nosource = {.name = "nosource",
+						  .roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
+						  .snapshot = fake_snapshot};
 
 static const struct coord_driver *
 fake_lookup(const char *name)
 {
-	const struct coord_driver *all[] = {&fake_gen, &fake_fwd, &fake_ovs, &fake_testpmd,
-					    &fake_wire};
+	const struct coord_driver *all[] = {&fake_gen,	&fake_fwd,  &fake_ovs,	   &fake_testpmd,
+					    &fake_wire, &fake_mute, &fake_nosource};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)

@@ -115,6 +115,7 @@ mock_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *err, si
 
 static const struct coord_driver mock_driver = {
 	.name = "mock",
+	.roles = COORD_ROLE_COUNTERS,
 	.open = mock_open,
 	.snapshot = mock_snapshot,
 	.clear = mock_clear,
@@ -122,6 +123,7 @@ static const struct coord_driver mock_driver = {
 
 static const struct coord_driver mock_gen_driver = {
 	.name = "mockgen",
+	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
 	.open = mock_open,
 	.snapshot = mock_snapshot,
 	.clear = mock_clear,

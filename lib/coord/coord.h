@@ -4,14 +4,16 @@
 
 /**
  * @file
- * The coordinator's core, private to app/pvpkit (and its unit tests):
- * topology files, trials with per-hop loss attribution, the per-hop
- * table, the trial JSON and the JSON-lines results file.
+ * The coordinator's core (lib/coord, no DPDK): topology files, trials
+ * with per-hop loss attribution, the per-hop table, the trial JSON and
+ * the JSON-lines results file. Hops are reached through the drivers of
+ * coord_driver.h.
  */
 
 #ifndef COORD_H
 #define COORD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +92,12 @@ void coord_topology_free(struct coord_topology *t);
  * @return 0, or the failing driver's -errno.
  */
 int coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
+
+/**
+ * Set it (from a SIGINT/SIGTERM handler) to give the running trial up:
+ * traffic is stopped and coord_trial_run() fails with "interrupted".
+ */
+extern volatile sig_atomic_t coord_interrupted;
 
 /** What a trial asks for. */
 struct coord_trial_conf {

@@ -63,6 +63,7 @@ topo_parse_hop(struct coord_topology *t, json_t *o, size_t i, coord_driver_looku
 	struct coord_topo_hop *h = &t->hops[i];
 	const char *name, *driver, *src = t->source;
 	json_t *ports, *p;
+	char why[160];
 	size_t j;
 
 	if (!json_is_object(o))
@@ -84,6 +85,8 @@ topo_parse_hop(struct coord_topology *t, json_t *o, size_t i, coord_driver_looku
 	if (h->hop.driver == NULL)
 		return topo_fail(src, err, err_len, "hops[%zu].driver: unknown driver \"%s\"", i,
 				 driver);
+	if (coord_driver_check(h->hop.driver, why, sizeof(why)) < 0)
+		return topo_fail(src, err, err_len, "hops[%zu].driver: %s", i, why);
 	ports = json_object_get(o, "ports");
 	if (ports == NULL) {
 		ports = json_array();
@@ -133,7 +136,7 @@ topo_parse_point(struct coord_topology *t, json_t *o, size_t c, size_t k, char *
 	if (hi < 0)
 		return topo_fail(src, err, err_len, "chains[%zu][%zu].hop: no hop named \"%s\"", c,
 				 k, hop);
-	if (t->hops[hi].hop.driver->snapshot == NULL)
+	if (!coord_driver_has(t->hops[hi].hop.driver, COORD_ROLE_COUNTERS))
 		return topo_fail(
 			src, err, err_len,
 			"chains[%zu][%zu].hop: hop \"%s\" (driver %s) has no counters to measure",
@@ -289,11 +292,14 @@ coord_topology_open(struct coord_topology *t, char *err, size_t err_len)
 	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
 
-		if (h->opened || h->hop.driver->open == NULL)
+		if (h->opened)
 			continue;
-		ret = h->hop.driver->open(&h->hop, h->conf, err, err_len);
-		if (ret < 0)
-			return ret;
+		/* A driver without open() has nothing to connect: open at once. */
+		if (h->hop.driver->open != NULL) {
+			ret = h->hop.driver->open(&h->hop, h->conf, err, err_len);
+			if (ret < 0)
+				return ret;
+		}
 		h->opened = true;
 	}
 	return 0;
@@ -326,7 +332,10 @@ coord_install_flows(struct coord_topology *t, const char *type, unsigned int flo
 	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
 
-		if (!h->opened || h->hop.driver->install_flows == NULL)
+		/* Vswitches install the rules, sources remember the type. */
+		if (!h->opened ||
+		    (h->hop.driver->roles & (COORD_ROLE_VSWITCH | COORD_ROLE_SOURCE)) == 0 ||
+		    h->hop.driver->install_flows == NULL)
 			continue;
 		ret = h->hop.driver->install_flows(&h->hop, type, flows, err, sizeof(err));
 		if (ret < 0) {

@@ -126,7 +126,7 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 
 	fprintf(f, "  Lost by hop:");
 	for (i = 0, n = 0; i < t->nb_hops; i++) {
-		if (t->hops[i].hop.driver->snapshot == NULL)
+		if (!coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			continue;
 		fprintf(f, "%s %s %s", n++ == 0 ? "" : ",", t->hops[i].hop.name,
 			coord_fmt_count(r->hop_lost[i], a, sizeof(a)));
@@ -203,7 +203,7 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		json_array_append_new(chains, pts);
 	}
 	for (i = 0; i < t->nb_hops; i++)
-		if (t->hops[i].hop.driver->snapshot != NULL)
+		if (coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			json_object_set_new(hops, t->hops[i].hop.name,
 					    json_integer((json_int_t)r->hop_lost[i]));
 	j = json_pack("{s:s,s:s,s:s,s:f,s:f,s:f,s:f,s:b,s:b,s:I,s:I,s:I,s:f,s:o,s:I,s:b,s:b,"

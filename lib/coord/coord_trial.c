@@ -88,7 +88,7 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 		jobs[i].err[0] = '\0';
 		jobs[i].ret = 0;
 		memset(&snaps[i], 0, sizeof(snaps[i]));
-		if (t->hops[i].hop.driver->snapshot == NULL)
+		if (!coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			continue;
 		if (pthread_create(&tid[i], NULL, trial_snap_thread, &jobs[i]) == 0)
 			started[i] = true;
@@ -184,7 +184,7 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 static bool
 trial_is_source(const struct coord_topo_hop *h)
 {
-	return h->opened && h->hop.driver->traffic_start != NULL;
+	return h->opened && coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE);
 }
 
 /* Stop every source; the first error wins but every source is asked. */
@@ -201,7 +201,7 @@ trial_stop_all(struct coord_topology *t, struct coord_traffic_result *res, char 
 		struct coord_topo_hop *h = &t->hops[i];
 		char e[256] = "";
 
-		if (!trial_is_source(h) || h->hop.driver->traffic_stop == NULL)
+		if (!trial_is_source(h))
 			continue;
 		memset(&one, 0, sizeof(one));
 		r = h->hop.driver->traffic_stop(&h->hop, &one, e, sizeof(e));
@@ -281,142 +281,6 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 		}
 	}
 	return 0;
-}
-
-static uint64_t
-trial_u64_diff(uint64_t after, uint64_t before)
-{
-	/* A counter that went backwards (hop restarted) reads as zero. */
-	return after >= before ? after - before : 0;
-}
-
-/* Does reason @p name belong to the rx or tx side of a port? */
-static bool
-trial_reason_matches(const char *name, bool tx)
-{
-	bool has_tx = strstr(name, "tx") != NULL, has_rx = strstr(name, "rx") != NULL;
-
-	if (has_tx == has_rx)
-		return true;
-	return tx ? has_tx : has_rx;
-}
-
-static void
-trial_point_drops(const struct coord_port *a, const struct coord_port *b, bool tx,
-		  struct coord_point_result *pr)
-{
-	unsigned int i, j;
-
-	pr->drop = tx ? trial_u64_diff(a->tx_dropped, b->tx_dropped)
-		      : trial_u64_diff(a->rx_dropped, b->rx_dropped);
-	pr->nb_reasons = 0;
-	for (i = 0; i < a->nb_reasons; i++) {
-		uint64_t before = 0, v;
-
-		if (!trial_reason_matches(a->reasons[i].name, tx))
-			continue;
-		for (j = 0; j < b->nb_reasons; j++)
-			if (strcmp(b->reasons[j].name, a->reasons[i].name) == 0)
-				before = b->reasons[j].value;
-		v = trial_u64_diff(a->reasons[i].value, before);
-		if (v == 0 || pr->nb_reasons >= COORD_MAX_REASONS)
-			continue;
-		pr->reasons[pr->nb_reasons] = a->reasons[i];
-		pr->reasons[pr->nb_reasons].value = v;
-		pr->nb_reasons++;
-	}
-}
-
-/* Count @p value more under reason @p name at a point. */
-static void
-trial_add_reason(struct coord_point_result *pr, const char *name, uint64_t value)
-{
-	unsigned int i;
-
-	for (i = 0; i < pr->nb_reasons; i++)
-		if (strcmp(pr->reasons[i].name, name) == 0) {
-			pr->reasons[i].value += value;
-			return;
-		}
-	if (pr->nb_reasons >= COORD_MAX_REASONS)
-		return;
-	snprintf(pr->reasons[pr->nb_reasons].name, sizeof(pr->reasons[0].name), "%s", name);
-	pr->reasons[pr->nb_reasons++].value = value;
-}
-
-void
-coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
-		const struct coord_snap *after, struct coord_trial_result *r)
-{
-	unsigned int c, k;
-	int64_t total_hops = 0;
-
-	memset(r->chain, 0, sizeof(r->chain));
-	memset(r->hop_lost, 0, sizeof(r->hop_lost));
-	r->unattributed = 0;
-	r->tx_packets = 0;
-	r->rx_packets = 0;
-	r->nb_chains = t->nb_chains;
-	for (c = 0; c < t->nb_chains; c++) {
-		const struct coord_chain *ch = &t->chains[c];
-		struct coord_chain_result *cr = &r->chain[c];
-
-		for (k = 0; k < ch->nb_points; k++) {
-			const struct coord_point *pt = &ch->points[k];
-			const struct coord_port *a = &after[pt->hop].port[pt->port];
-			const struct coord_port *b = &before[pt->hop].port[pt->port];
-			struct coord_point_result *pr = &cr->pt[k];
-			const struct coord_point *prev;
-
-			pr->packets = pt->tx ? trial_u64_diff(a->tx_packets, b->tx_packets)
-					     : trial_u64_diff(a->rx_packets, b->rx_packets);
-			trial_point_drops(a, b, pt->tx, pr);
-			pr->owner = -1;
-			pr->refused = 0;
-			if (pt->tx && a->tx_refused_by_peer) {
-				/* Offered, then refused by the next hop: sent here. */
-				pr->refused = pr->drop;
-				pr->packets += pr->refused;
-			}
-			if (k == 0)
-				continue;
-			prev = &ch->points[k - 1];
-			if (!pt->tx && cr->pt[k - 1].refused != 0) {
-				/* The receiver's ring was full: its drop. */
-				pr->drop += cr->pt[k - 1].refused;
-				trial_add_reason(pr, "rx_ring_full", cr->pt[k - 1].refused);
-			}
-			pr->lost = (int64_t)cr->pt[k - 1].packets - (int64_t)pr->packets;
-			if (prev->hop == pt->hop && !prev->tx && pt->tx) {
-				/* In one side, out the other: the hop lost it. */
-				pr->owner = (int)pt->hop;
-				pr->attributed = pr->lost > 0 ? pr->lost : 0;
-			} else if (!pt->tx) {
-				/*
-				 * A link: what the receiver counted as dropped
-				 * on arrival is the receiver's; the rest no
-				 * one saw.
-				 */
-				pr->owner = (int)pt->hop;
-				pr->attributed = pr->lost > 0 ? (pr->lost < (int64_t)pr->drop
-									 ? pr->lost
-									 : (int64_t)pr->drop)
-							      : 0;
-			}
-			pr->unattributed = pr->lost - pr->attributed;
-			if (pr->owner >= 0)
-				r->hop_lost[pr->owner] += pr->attributed;
-			r->unattributed += pr->unattributed;
-			total_hops += pr->attributed;
-		}
-		cr->tx = cr->pt[0].packets;
-		cr->rx = cr->pt[ch->nb_points - 1].packets;
-		r->tx_packets += cr->tx;
-		r->rx_packets += cr->rx;
-	}
-	/* Checked, not assumed: a bug here must show, not hide loss. */
-	r->reconciled =
-		total_hops + r->unattributed == (int64_t)r->tx_packets - (int64_t)r->rx_packets;
 }
 
 static void __attribute__((format(printf, 2, 3)))
@@ -510,7 +374,8 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
 
-		if (!h->opened || h->hop.driver->clear == NULL)
+		if (!h->opened || coord_driver_has(h->hop.driver, COORD_ROLE_PASSIVE) ||
+		    h->hop.driver->clear == NULL)
 			continue;
 		ret = h->hop.driver->clear(&h->hop, err, err_len);
 		/*

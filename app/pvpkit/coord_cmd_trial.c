@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit trial: one trial through a topology (coord_trial_run) and the
+ * per-hop table, optionally kept as JSON and appended to a results file.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "coord.h"
+#include "coord_cmd.h"
+#include "coord_report.h"
+
+/* Where usage errors point. */
+#define TRIAL_SEE "pvpkit --help"
+
+/* The command line of a trial. */
+struct trial_args {
+	struct coord_trial_conf conf; /* what the trial asks for */
+	const char *topology;	      /* topology file, NULL = the testbed's */
+	const char *json;	      /* --json FILE, or NULL */
+	const char *results;	      /* --results FILE, or NULL */
+	unsigned int flow_rules;      /* --flow-rules, 0 = as many as --flows */
+};
+
+static void
+trial_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pvpkit trial [OPTIONS]\n"
+		"\n"
+		"Clear all hops, (warm up,) send at RATE for DURATION, stop, wait until every\n"
+		"hop's counters are quiet, snapshot all hops and print where packets were lost.\n"
+		"\n"
+		"  --topology FILE     topology JSON (default: $PVP_TESTBED_RUNDIR/topology.json,\n"
+		"                      $PVP_TESTBED_RUNDIR defaults to " COORD_TESTBED_RUNDIR ")\n"
+		"  --size BYTES        frame size with FCS, 64..9216 (default 64)\n"
+		"  --flows N           flows, 1..16777216 (default 1)\n"
+		"  --profile FILE      generator profile instead of --size/--flows\n"
+		"  --flow-type TYPE    have the vswitch install TYPE rules (normal, l2, l3,\n"
+		"                      l4) for the flows and check them, and send traffic\n"
+		"                      that matches them (doc/pvp.rst, \"Flow types\")\n"
+		"  --flow-rules N      with --flow-type: install rules for N flows\n"
+		"                      (default --flows; fewer shows table misses)\n"
+		"  --rate RATE         per TX port: 100000, 500kpps, 1Mpps, 10%%, 5Gbps, max\n"
+		"                      (default 100kpps)\n"
+		"  --duration S        traffic time in seconds (default 10)\n"
+		"  --warmup S          warm-up traffic before the measured trial (default 0)\n"
+		"  --quiet-timeout S   wait at most S for counters to stop (default 5)\n"
+		"  --json FILE         write the trial as JSON\n"
+		"  --results FILE      append the trial as one JSON line (fsync'd)\n"
+		"  --help              this text\n"
+		"\n"
+		"Exit status: 0 measured, 1 not measured (hop unreachable...), 2 bad usage.\n");
+}
+
+enum {
+	OPT_TOPOLOGY = 256,
+	OPT_SIZE,
+	OPT_FLOWS,
+	OPT_PROFILE,
+	OPT_RATE,
+	OPT_DURATION,
+	OPT_WARMUP,
+	OPT_QUIET_TIMEOUT,
+	OPT_JSON,
+	OPT_RESULTS,
+	OPT_FLOW_TYPE,
+	OPT_FLOW_RULES,
+	OPT_HELP,
+};
+
+static const struct option trial_longopts[] = {
+	{"topology", required_argument, NULL, OPT_TOPOLOGY},
+	{"size", required_argument, NULL, OPT_SIZE},
+	{"flows", required_argument, NULL, OPT_FLOWS},
+	{"profile", required_argument, NULL, OPT_PROFILE},
+	{"rate", required_argument, NULL, OPT_RATE},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"quiet-timeout", required_argument, NULL, OPT_QUIET_TIMEOUT},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"results", required_argument, NULL, OPT_RESULTS},
+	{"flow-type", required_argument, NULL, OPT_FLOW_TYPE},
+	{"flow-rules", required_argument, NULL, OPT_FLOW_RULES},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+/*
+ * One option into @p a. @return 0 to go on, or the exit status: -1 for
+ * --help (exit 0 after the usage), 2 for a bad value.
+ */
+static int
+trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
+{
+	struct coord_trial_conf *c = &a->conf;
+
+	switch (opt) {
+	case OPT_TOPOLOGY:
+		a->topology = arg;
+		return 0;
+	case OPT_SIZE:
+		return coord_cli_opt_uint("--size", arg, 64, 9216, &c->size) < 0 ? 2 : 0;
+	case OPT_FLOWS:
+		return coord_cli_opt_uint("--flows", arg, 1, 16777216, &c->flows) < 0 ? 2 : 0;
+	case OPT_PROFILE:
+		c->profile = arg;
+		return 0;
+	case OPT_RATE:
+		c->rate = arg;
+		return 0;
+	case OPT_DURATION:
+		return coord_cli_opt_double("--duration", arg, 0.001, 86400, &c->duration_s) < 0
+			       ? 2
+			       : 0;
+	case OPT_WARMUP:
+		return coord_cli_opt_double("--warmup", arg, 0, 3600, &c->warmup_s) < 0 ? 2 : 0;
+	case OPT_QUIET_TIMEOUT:
+		return coord_cli_opt_double("--quiet-timeout", arg, 0.1, 600, &c->quiet_timeout_s) <
+				       0
+			       ? 2
+			       : 0;
+	case OPT_JSON:
+		a->json = arg;
+		return 0;
+	case OPT_RESULTS:
+		a->results = arg;
+		return 0;
+	case OPT_FLOW_TYPE:
+		if (strcmp(arg, "normal") != 0 && strcmp(arg, "l2") != 0 &&
+		    strcmp(arg, "l3") != 0 && strcmp(arg, "l4") != 0)
+			return coord_cli_usage_error(
+				TRIAL_SEE, "--flow-type: \"%s\" is not normal, l2, l3 or l4", arg);
+		c->flow_type = arg;
+		return 0;
+	case OPT_FLOW_RULES:
+		return coord_cli_opt_uint("--flow-rules", arg, 1, 16777216, &a->flow_rules) < 0 ? 2
+												: 0;
+	case OPT_HELP:
+		trial_usage(stdout);
+		return -1;
+	default:
+		return coord_cli_usage_error(TRIAL_SEE,
+					     "trial: unknown option or missing value: %s", word);
+	}
+}
+
+/* The command line into @p a. @return 0, or the exit status (-1: exit 0). */
+static int
+trial_parse_args(int argc, char **argv, struct trial_args *a)
+{
+	int opt, rc;
+
+	memset(a, 0, sizeof(*a));
+	a->conf.size = 64;
+	a->conf.flows = 1;
+	a->conf.rate = "100kpps";
+	a->conf.duration_s = 10;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", trial_longopts, NULL)) != -1) {
+		rc = trial_option(a, opt, optarg, argv[optind - 1]);
+		if (rc != 0)
+			return rc;
+	}
+	if (optind < argc)
+		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument \"%s\"",
+					     argv[optind]);
+	if (a->flow_rules != 0 && a->conf.flow_type == NULL)
+		return coord_cli_usage_error(TRIAL_SEE, "--flow-rules needs --flow-type");
+	if (coord_rate_parse(a->conf.rate, &a->conf.rate_pps) < 0)
+		return coord_cli_usage_error(TRIAL_SEE,
+					     "--rate: \"%s\" is not a rate (e.g. 100000, 500kpps, "
+					     "1Mpps, 10%%, 5Gbps, max)",
+					     a->conf.rate);
+	return 0;
+}
+
+/*
+ * Keep and show a measured trial: the results file first (whatever
+ * happens next, the trial is kept), then the table, then --json.
+ * @return the exit status.
+ */
+static int
+trial_output(const struct trial_args *a, const struct coord_topology *t,
+	     const struct coord_trial_result *r)
+{
+	json_t *j;
+	int ret, rc = 0;
+
+	j = coord_trial_to_json(t, r);
+	if (j == NULL) {
+		fprintf(stderr, "pvpkit: out of memory\n");
+		return 1;
+	}
+	if (a->results != NULL) {
+		ret = coord_report_append(a->results, j);
+		if (ret < 0) {
+			fprintf(stderr, "pvpkit: %s: %s\n", a->results, strerror(-ret));
+			rc = 1;
+		}
+	}
+	coord_table_print(stdout, t, r);
+	fflush(stdout);
+	if (a->json != NULL && coord_cli_write_json(a->json, j) < 0)
+		rc = 1;
+	json_decref(j);
+	return rc;
+}
+
+int
+coord_cmd_trial(int argc, char **argv)
+{
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	struct trial_args a;
+	const struct coord_trial_conf *c = &a.conf;
+	char err[512];
+	int rc;
+
+	rc = trial_parse_args(argc, argv, &a);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	t = coord_cli_open_topology(a.topology, &rc);
+	if (t == NULL)
+		return rc;
+	if (c->flow_type != NULL &&
+	    coord_install_flows(t, c->flow_type, a.flow_rules != 0 ? a.flow_rules : c->flows) < 0) {
+		coord_topology_free(t);
+		return 1;
+	}
+	if (coord_trial_run(t, c, &r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pvpkit: trial not measured: %s\n", err);
+		coord_topology_free(t);
+		return 1;
+	}
+	rc = trial_output(&a, t, &r);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+	return rc;
+}

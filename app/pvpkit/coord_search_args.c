@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The command line of pvpkit search and pvpkit run: one table of long
+ * options, one handler per kind of value (lists, rates, goals, seconds,
+ * ratios, counts), and the defaults that depend on the command.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "coord.h"
+#include "coord_cmd.h"
+#include "coord_search.h"
+
+/* Where usage errors point. */
+#define SEARCH_SEE "--help"
+
+#define search_bad(...) coord_cli_usage_error(SEARCH_SEE, __VA_ARGS__)
+
+enum {
+	SOPT_TOPOLOGY = 256,
+	SOPT_SIZE,
+	SOPT_FLOWS,
+	SOPT_SIZES,
+	SOPT_PROFILE,
+	SOPT_MIN_RATE,
+	SOPT_MAX_RATE,
+	SOPT_GOAL,
+	SOPT_ALGO,
+	SOPT_WIDTH,
+	SOPT_INITIAL,
+	SOPT_FINAL,
+	SOPT_PHASES,
+	SOPT_MAX_TRIALS,
+	SOPT_MAX_TIME,
+	SOPT_EXCEED_RATIO,
+	SOPT_DURATION_SUM,
+	SOPT_RESULTS,
+	SOPT_OUT,
+	SOPT_FLOW_TYPE,
+	SOPT_QUIET_TIMEOUT,
+	SOPT_NO_TABLES,
+	SOPT_HELP,
+};
+
+static const struct option search_longopts[] = {
+	{"topology", required_argument, NULL, SOPT_TOPOLOGY},
+	{"size", required_argument, NULL, SOPT_SIZE},
+	{"sizes", required_argument, NULL, SOPT_SIZES},
+	{"flows", required_argument, NULL, SOPT_FLOWS},
+	{"profile", required_argument, NULL, SOPT_PROFILE},
+	{"min-rate", required_argument, NULL, SOPT_MIN_RATE},
+	{"max-rate", required_argument, NULL, SOPT_MAX_RATE},
+	{"goal", required_argument, NULL, SOPT_GOAL},
+	{"algo", required_argument, NULL, SOPT_ALGO},
+	{"width", required_argument, NULL, SOPT_WIDTH},
+	{"initial-duration", required_argument, NULL, SOPT_INITIAL},
+	{"final-duration", required_argument, NULL, SOPT_FINAL},
+	{"phases", required_argument, NULL, SOPT_PHASES},
+	{"max-trials", required_argument, NULL, SOPT_MAX_TRIALS},
+	{"max-time", required_argument, NULL, SOPT_MAX_TIME},
+	{"exceed-ratio", required_argument, NULL, SOPT_EXCEED_RATIO},
+	{"duration-sum", required_argument, NULL, SOPT_DURATION_SUM},
+	{"results", required_argument, NULL, SOPT_RESULTS},
+	{"out", required_argument, NULL, SOPT_OUT},
+	{"flow-type", required_argument, NULL, SOPT_FLOW_TYPE},
+	{"quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT},
+	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
+	{"help", no_argument, NULL, SOPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static void
+search_usage(FILE *f, bool run)
+{
+	if (run)
+		fprintf(f, "Usage: pvpkit run --max-rate RATE [OPTIONS]\n"
+			   "\n"
+			   "A search per packet size x flow count (like ovs_perf), every trial\n"
+			   "appended to --results, then the reports (summary JSON, CSV, plots) in "
+			   "--out.\n"
+			   "\n"
+			   "  --sizes LIST          frame sizes with FCS (default "
+			   "64,128,256,512,1024,1514)\n"
+			   "  --flows LIST          flow counts (default "
+			   "10,1000,10000,100000,1000000)\n"
+			   "  --out DIR             reports directory (default results)\n"
+			   "  --flow-type TYPE      have the vswitch install TYPE rules (normal, "
+			   "l2, l3,\n"
+			   "                        l4) for each flow count and check them\n");
+	else
+		fprintf(f,
+			"Usage: pvpkit search --max-rate RATE [OPTIONS]\n"
+			"\n"
+			"Search one point for the highest rate meeting each goal; every trial is\n"
+			"appended to --results with its per-hop table, then the search record.\n"
+			"\n"
+			"  --size BYTES          frame size with FCS (default 64)\n"
+			"  --flows N             flow count (default 1)\n"
+			"  --profile FILE        generator profile instead of --size/--flows\n");
+	fprintf(f,
+		"  --topology FILE       (default: the local testbed's topology.json)\n"
+		"  --max-rate RATE       highest rate per TX port in pps (1Mpps, 500kpps ...)\n"
+		"  --min-rate RATE       lowest rate (default 1kpps)\n"
+		"  --goal GOAL           ndr, pdr=0.1%% ... (repeat; default ndr)\n"
+		"  --algo mlr|binary     search algorithm (default mlr)\n"
+		"  --width W             relative width goal, e.g. 0.005 or 0.5%% (default 0.5%%)\n"
+		"  --initial-duration S  MLR's first trials (default 1)\n"
+		"  --final-duration S    final trial duration (default 10)\n"
+		"  --phases N            MLR intermediate phases (default 1)\n"
+		"  --max-trials N        trial budget per search (default none)\n"
+		"  --max-time S          trial-seconds budget per search (default none)\n"
+		"  --exceed-ratio R      share of a rate's trial time that may miss the\n"
+		"                        goal (RFC 9971; default 0: no trial may)\n"
+		"  --duration-sum S      trial time that decides a rate (RFC 9971;\n"
+		"                        default the final duration)\n"
+		"  --results FILE        JSON-lines results (default results.jsonl, or\n"
+		"                        OUT/results.jsonl for run)\n"
+		"  --quiet-timeout S     see pvpkit trial --help\n"
+		"  --no-tables           one progress line per trial, no per-hop tables\n"
+		"  --help                this text\n");
+}
+
+/* "64,128" into @p out: base-10 integers in [min, max]. 0 or -EINVAL. */
+static int
+search_parse_list(const char *s, unsigned long min, unsigned long max, unsigned int *out,
+		  unsigned int *n)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	int ret = 0;
+
+	*n = 0;
+	if (copy == NULL)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n >= COORD_SEARCH_MAX_LIST)
+			ret = -EINVAL;
+		else
+			ret = coord_cli_parse_uint(tok, min, max, &out[(*n)++]);
+	}
+	free(copy);
+	return ret == 0 && *n > 0 ? 0 : -EINVAL;
+}
+
+/*
+ * A ratio written plain ("0.005") or in percent ("0.5%"), plain within
+ * [@p min, @p max] or percent within 100 times that. 0 or -EINVAL.
+ */
+static int
+search_parse_ratio(const char *s, double min, double max, double *v)
+{
+	size_t n = strlen(s);
+	bool pct = n > 0 && s[n - 1] == '%';
+	char tmp[64];
+	double d;
+
+	if (snprintf(tmp, sizeof(tmp), "%.*s", (int)(pct ? n - 1 : n), s) >= (int)sizeof(tmp))
+		return -EINVAL;
+	if (coord_cli_parse_double(tmp, pct ? min * 100 : min, pct ? max * 100 : max, &d) < 0)
+		return -EINVAL;
+	*v = pct ? d / 100 : d;
+	return 0;
+}
+
+/* "ndr", "pdr=0.1%", "pdr=0.001" into a loss ratio in [0, 1). */
+static int
+search_parse_goal(const char *s, double *ratio)
+{
+	if (strcasecmp(s, "ndr") == 0) {
+		*ratio = 0;
+		return 0;
+	}
+	if (strncasecmp(s, "pdr=", 4) != 0)
+		return -EINVAL;
+	if (search_parse_ratio(s + 4, 0, 1, ratio) < 0 || *ratio <= 0 || *ratio >= 1)
+		return -EINVAL;
+	return 0;
+}
+
+/* --size, --sizes, --flows. */
+static int
+search_opt_list(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+{
+	if (opt == SOPT_FLOWS) {
+		if (search_parse_list(arg, 1, 16777216, a->flows, &a->nb_flows) < 0 ||
+		    (!a->run && a->nb_flows != 1))
+			return search_bad("--flows: \"%s\" must be 1..16777216 (a list for run,"
+					  " one count for search)",
+					  arg);
+		return 0;
+	}
+	if ((opt == SOPT_SIZE) == a->run)
+		return search_bad("%s: use --sizes for run, --size for search", oname);
+	if (search_parse_list(arg, 64, 9216, a->sizes, &a->nb_sizes) < 0)
+		return search_bad("sizes: \"%s\" must be 64..9216 (comma-separated)", arg);
+	return 0;
+}
+
+/* --min-rate, --max-rate: packet rates only (the search counts packets). */
+static int
+search_opt_rate(struct coord_search_args *a, int opt, const char *arg)
+{
+	double pps;
+
+	if (coord_rate_parse(arg, &pps) < 0 || pps <= 0)
+		return search_bad("rate: \"%s\" must be a packet rate (100000, 500kpps, 1Mpps)",
+				  arg);
+	if (opt == SOPT_MIN_RATE)
+		a->p.min_rate = pps;
+	else
+		a->p.max_rate = pps;
+	return 0;
+}
+
+/* --goal, repeatable: the first one replaces the default (ndr). */
+static int
+search_opt_goal(struct coord_search_args *a, const char *arg)
+{
+	if (!a->goals_given) {
+		a->p.nb_goals = 0;
+		a->goals_given = true;
+	}
+	if (a->p.nb_goals >= PVP_SEARCH_MAX_GOALS ||
+	    search_parse_goal(arg, &a->p.loss_ratio[a->p.nb_goals]) < 0)
+		return search_bad("--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)", arg);
+	a->p.nb_goals++;
+	return 0;
+}
+
+/* The options that take seconds. */
+static int
+search_opt_seconds(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+{
+	double d;
+
+	if (coord_cli_parse_double(arg, 0.01, 1e6, &d) < 0)
+		return search_bad("%s: must be a positive number of seconds", oname);
+	if (opt == SOPT_INITIAL)
+		a->p.initial_duration = d;
+	else if (opt == SOPT_FINAL)
+		a->p.final_duration = d;
+	else if (opt == SOPT_MAX_TIME)
+		a->p.max_time = d;
+	else if (opt == SOPT_DURATION_SUM)
+		a->p.duration_sum = d;
+	else
+		a->quiet_timeout_s = d;
+	return 0;
+}
+
+/* --width and --exceed-ratio. */
+static int
+search_opt_ratio(struct coord_search_args *a, int opt, const char *arg)
+{
+	if (opt == SOPT_WIDTH) {
+		if (search_parse_ratio(arg, 1e-6, 0.99, &a->p.width_goal) < 0)
+			return search_bad("--width: \"%s\" must be like 0.005 or 0.5%%", arg);
+		return 0;
+	}
+	if (search_parse_ratio(arg, 0, 0.9999, &a->p.exceed_ratio) < 0)
+		return search_bad("--exceed-ratio: \"%s\" must be in [0, 1), like 0.5 or 50%%",
+				  arg);
+	return 0;
+}
+
+/* --phases and --max-trials. */
+static int
+search_opt_count(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+{
+	unsigned int v;
+
+	if (coord_cli_parse_uint(arg, 0, 100000, &v) < 0)
+		return search_bad("%s: must be a count", oname);
+	if (opt == SOPT_PHASES)
+		a->p.intermediate_phases = v;
+	else
+		a->p.max_trials = v;
+	return 0;
+}
+
+/*
+ * One option into @p a; @p oname is its name for messages, @p word the
+ * command-line word it came from. @return 0, -1 (--help) or 2.
+ */
+static int
+search_option(struct coord_search_args *a, int opt, const char *arg, const char *oname,
+	      const char *word)
+{
+	switch (opt) {
+	case SOPT_SIZE:
+	case SOPT_SIZES:
+	case SOPT_FLOWS:
+		return search_opt_list(a, opt, arg, oname);
+	case SOPT_MIN_RATE:
+	case SOPT_MAX_RATE:
+		return search_opt_rate(a, opt, arg);
+	case SOPT_GOAL:
+		return search_opt_goal(a, arg);
+	case SOPT_ALGO:
+		if (strcmp(arg, "mlr") == 0)
+			a->p.algo = PVP_SEARCH_MLR;
+		else if (strcmp(arg, "binary") == 0)
+			a->p.algo = PVP_SEARCH_BINARY;
+		else
+			return search_bad("--algo: \"%s\" must be mlr or binary", arg);
+		return 0;
+	case SOPT_WIDTH:
+	case SOPT_EXCEED_RATIO:
+		return search_opt_ratio(a, opt, arg);
+	case SOPT_INITIAL:
+	case SOPT_FINAL:
+	case SOPT_MAX_TIME:
+	case SOPT_QUIET_TIMEOUT:
+	case SOPT_DURATION_SUM:
+		return search_opt_seconds(a, opt, arg, oname);
+	case SOPT_PHASES:
+	case SOPT_MAX_TRIALS:
+		return search_opt_count(a, opt, arg, oname);
+	case SOPT_TOPOLOGY:
+		a->topology = arg;
+		return 0;
+	case SOPT_PROFILE:
+		a->profile = arg;
+		return 0;
+	case SOPT_RESULTS:
+		a->results = arg;
+		return 0;
+	case SOPT_OUT:
+		if (!a->run)
+			return search_bad("%s: only for run", "--out");
+		a->out = arg;
+		return 0;
+	case SOPT_FLOW_TYPE:
+		a->flow_type = arg;
+		return 0;
+	case SOPT_NO_TABLES:
+		a->tables = false;
+		return 0;
+	case SOPT_HELP:
+		search_usage(stdout, a->run);
+		return -1;
+	default:
+		return search_bad("unknown option or missing value: %s", word);
+	}
+}
+
+/* What was not given: the matrix (or point) and the results file. */
+static void
+search_defaults(struct coord_search_args *a)
+{
+	static const unsigned int def_sizes[] = {64, 128, 256, 512, 1024, 1514};
+	static const unsigned int def_flows[] = {10, 1000, 10000, 100000, 1000000};
+
+	if (a->nb_sizes == 0 && a->run) {
+		memcpy(a->sizes, def_sizes, sizeof(def_sizes));
+		a->nb_sizes = sizeof(def_sizes) / sizeof(def_sizes[0]);
+	} else if (a->nb_sizes == 0) {
+		a->sizes[0] = 64;
+		a->nb_sizes = 1;
+	}
+	if (a->nb_flows == 0 && a->run) {
+		memcpy(a->flows, def_flows, sizeof(def_flows));
+		a->nb_flows = sizeof(def_flows) / sizeof(def_flows[0]);
+	} else if (a->nb_flows == 0) {
+		a->flows[0] = 1;
+		a->nb_flows = 1;
+	}
+	if (a->results == NULL) {
+		if (a->run)
+			snprintf(a->results_buf, sizeof(a->results_buf), "%s/results.jsonl",
+				 a->out);
+		else
+			snprintf(a->results_buf, sizeof(a->results_buf), "results.jsonl");
+		a->results = a->results_buf;
+	}
+}
+
+int
+coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_args *a)
+{
+	const char *perr = NULL;
+	char oname[40];
+	int opt, li = 0, rc;
+
+	memset(a, 0, sizeof(*a));
+	a->run = run;
+	a->tables = true;
+	a->out = "results";
+	pvp_search_params_init(&a->p);
+	a->p.min_rate = 1000;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
+		/* The option's name for messages, whether --opt=V or --opt V. */
+		snprintf(oname, sizeof(oname), "--%s",
+			 opt >= SOPT_TOPOLOGY && opt < SOPT_HELP ? search_longopts[li].name : "");
+		rc = search_option(a, opt, optarg, oname, argv[optind - 1]);
+		if (rc != 0)
+			return rc;
+	}
+	if (optind < argc)
+		return search_bad("unexpected argument \"%s\"", argv[optind]);
+	if (a->p.max_rate <= 0)
+		return search_bad("%s is required", "--max-rate");
+	if (pvp_search_params_check(&a->p, &perr) < 0)
+		return search_bad("search parameters: %s", perr);
+	search_defaults(a);
+	return 0;
+}

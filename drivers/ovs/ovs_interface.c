@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Interface rows from OVSDB: one "transact" with one select per port
+ * returns every port's row in topology order in a single round trip. The
+ * rows give the OpenFlow port numbers (to map OpenFlow port stats), link
+ * states for context(), and the statistics column read with "stats":
+ * "ovsdb" (refreshed by ovs-vswitchd only every few seconds).
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "ovs_private.h"
+
+/* The transact params: one select per port, so result[i] is port i. */
+static json_t *
+ovs_select_params(const struct ovs_hop *h)
+{
+	json_t *params = json_pack("[s]", "Open_vSwitch");
+	unsigned int i;
+
+	for (i = 0; params != NULL && i < h->nb_ports; i++) {
+		json_t *op =
+			json_pack("{s:s, s:s, s:[[s,s,s]], s:[s,s,s,s,s]}", "op", "select", "table",
+				  "Interface", "where", "name", "==", h->ports[i], "columns",
+				  "name", "statistics", "ofport", "link_state", "options");
+
+		if (op == NULL || json_array_append_new(params, op) < 0) {
+			json_decref(params);
+			return NULL;
+		}
+	}
+	return params;
+}
+
+/*
+ * Run the select and check its shape. @return 0 with *rows an array of
+ * nb_ports row objects (new reference), or -errno with err set.
+ */
+int
+ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
+{
+	json_t *params = ovs_select_params(h), *result = NULL, *out;
+	unsigned int i;
+	int rc;
+
+	*rows = NULL;
+	if (params == NULL)
+		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+	rc = coord_ovsdb_call(&h->db, "transact", params, &result, err, err_len);
+	json_decref(params);
+	if (rc < 0)
+		return rc;
+	if (!json_is_array(result) || json_array_size(result) < h->nb_ports) {
+		json_decref(result);
+		return ovs_fail(err, err_len, -EPROTO,
+				"ovs: %s: malformed transact result (expected %u select results)",
+				h->db.remote, h->nb_ports);
+	}
+	out = json_array();
+	for (i = 0; i < h->nb_ports; i++) {
+		const json_t *r = json_array_get(result, i);
+		const json_t *e = json_object_get(r, "error");
+		const json_t *rs = json_object_get(r, "rows");
+
+		if (e != NULL) {
+			const char *d = json_string_value(json_object_get(r, "details"));
+
+			rc = ovs_fail(err, err_len, -EREMOTEIO, "ovs: %s: select %s: %s%s%s",
+				      h->db.remote, h->ports[i],
+				      json_is_string(e) ? json_string_value(e) : "error",
+				      d != NULL ? ": " : "", d != NULL ? d : "");
+			break;
+		}
+		if (!json_is_array(rs)) {
+			rc = ovs_fail(err, err_len, -EPROTO,
+				      "ovs: %s: malformed select result for %s (no \"rows\")",
+				      h->db.remote, h->ports[i]);
+			break;
+		}
+		if (json_array_size(rs) == 0) {
+			rc = ovs_fail(err, err_len, -ENOENT,
+				      "ovs: no Interface \"%s\" in %s (ovs-vsctl list-ifaces)",
+				      h->ports[i], h->db.remote);
+			break;
+		}
+		if (!json_is_object(json_array_get(rs, 0))) {
+			rc = ovs_fail(err, err_len, -EPROTO, "ovs: %s: malformed row for %s",
+				      h->db.remote, h->ports[i]);
+			break;
+		}
+		json_array_append(out, json_array_get(rs, 0));
+	}
+	json_decref(result);
+	if (rc < 0) {
+		json_decref(out);
+		return rc;
+	}
+	*rows = out;
+	return 0;
+}
+
+/*
+ * Look up @p key in an OVSDB map value ["map", [[k, v], ...]].
+ * @return 1 found (*v set), 0 absent, -EPROTO malformed.
+ */
+int
+ovs_map_get(const json_t *map, const char *key, uint64_t *v)
+{
+	const json_t *pairs, *pair;
+	size_t i;
+
+	if (!json_is_array(map) || json_array_size(map) != 2 ||
+	    !json_is_string(json_array_get(map, 0)) ||
+	    strcmp(json_string_value(json_array_get(map, 0)), "map") != 0)
+		return -EPROTO;
+	pairs = json_array_get(map, 1);
+	if (!json_is_array(pairs))
+		return -EPROTO;
+	json_array_foreach(pairs, i, pair)
+	{
+		const json_t *k = json_array_get(pair, 0), *val = json_array_get(pair, 1);
+
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_string(k))
+			return -EPROTO;
+		if (strcmp(json_string_value(k), key) != 0)
+			continue;
+		if (!json_is_integer(val) || json_integer_value(val) < 0)
+			return -EPROTO;
+		*v = (uint64_t)json_integer_value(val);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, struct coord_port *p,
+		char *err, size_t err_len)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} fields[] = {
+		{"rx_packets", offsetof(struct coord_port, rx_packets)},
+		{"rx_bytes", offsetof(struct coord_port, rx_bytes)},
+		{"tx_packets", offsetof(struct coord_port, tx_packets)},
+		{"tx_bytes", offsetof(struct coord_port, tx_bytes)},
+		{"rx_dropped", offsetof(struct coord_port, rx_dropped)},
+		{"tx_dropped", offsetof(struct coord_port, tx_dropped)},
+		{"rx_errors", offsetof(struct coord_port, rx_errors)},
+		{"tx_errors", offsetof(struct coord_port, tx_errors)},
+	};
+	const json_t *stats = json_object_get(row, "statistics");
+	unsigned int found = 0;
+	size_t i;
+	uint64_t v;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		rc = ovs_map_get(stats, fields[i].key, &v);
+		if (rc < 0)
+			return ovs_fail(err, err_len, -EPROTO,
+					"ovs: %s: malformed statistics of Interface %s",
+					h->db.remote, name);
+		if (rc == 1) {
+			*(uint64_t *)((char *)p + fields[i].off) = v;
+			found++;
+		}
+	}
+	/* A port whose netdev failed (or is still being created) has an
+	 * empty map: report it rather than zeros that look like a result. */
+	if (found == 0)
+		return ovs_fail(err, err_len, -ENODATA,
+				"ovs: Interface %s has no statistics (link_state %s)", name,
+				json_is_string(json_object_get(row, "link_state"))
+					? json_string_value(json_object_get(row, "link_state"))
+					: "unknown");
+	for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
+		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) != 1 ||
+		    p->nb_reasons == COORD_MAX_REASONS)
+			continue;
+		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
+			 ovs_drop_reasons[i]);
+		p->reasons[p->nb_reasons].value = v;
+		p->nb_reasons++;
+	}
+	return 0;
+}
+
+/* Counters as ovs-vswitchd last wrote them to OVSDB. */
+int
+ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len)
+{
+	struct timespec ts;
+	json_t *rows;
+	unsigned int i;
+	int rc;
+
+	rc = ovs_select(h, &rows, err, err_len);
+	if (rc < 0)
+		return rc;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->nb_ports = h->nb_ports;
+	for (i = 0; i < h->nb_ports && rc == 0; i++)
+		rc = ovs_row_to_port(h, json_array_get(rows, i), h->ports[i], &snap->port[i], err,
+				     err_len);
+	json_decref(rows);
+	return rc;
+}
+
+/* Refresh the OpenFlow port numbers of the hop's ports from OVSDB. */
+int
+ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len)
+{
+	json_t *rows;
+	unsigned int i;
+	int rc;
+
+	rc = ovs_select(h, &rows, err, err_len);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < h->nb_ports; i++) {
+		const json_t *of = json_object_get(json_array_get(rows, i), "ofport");
+
+		/* An Interface without a port number yet is ["set", []]. */
+		h->ofport[i] = json_is_integer(of) && json_integer_value(of) > 0
+				       ? (long)json_integer_value(of)
+				       : -1;
+	}
+	json_decref(rows);
+	return 0;
+}

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * OpenFlow 1.4 port statistics spoken directly to the bridge's management
+ * socket (unix:RUNDIR/BRIDGE.mgmt): the same numbers as `ovs-ofctl -O
+ * OpenFlow14 dump-ports`, without starting a process per snapshot (tens
+ * to hundreds of ms on a busy box, against ~1 ms here). OVS puts its
+ * custom counters (ovs_tx_failure_drops ...) in an Intel experimenter
+ * property of each port's entry: a count, then (name length, name,
+ * big-endian u64 value) records.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ovs_private.h"
+
+#define OFP14_VERSION		    0x05
+#define OFPT_HELLO		    0
+#define OFPT_ERROR		    1
+#define OFPT_ECHO_REQUEST	    2
+#define OFPT_ECHO_REPLY		    3
+#define OFPT_MULTIPART_REQUEST	    18
+#define OFPT_MULTIPART_REPLY	    19
+#define OFPMP_PORT_STATS	    4
+#define OFPMPF_REPLY_MORE	    1
+#define OFPPSPT_EXPERIMENTER	    0xffff
+#define OFP_INTEL_VENDOR_ID	    0x0000aa01
+#define OFP_INTEL_PORT_STATS_CUSTOM 2
+#define OFP_MAX_MSG		    65536
+
+static uint16_t
+ofp_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t
+ofp_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t
+ofp_be64(const uint8_t *p)
+{
+	return (uint64_t)ofp_be32(p) << 32 | ofp_be32(p + 4);
+}
+
+/* All-ones is OpenFlow's "this port has no such counter". */
+static uint64_t
+ofp_counter(const uint8_t *p)
+{
+	uint64_t v = ofp_be64(p);
+
+	return v == UINT64_MAX ? 0 : v;
+}
+
+/* Read exactly @p len bytes before @p deadline. 0 or -errno. */
+static int
+ofp_read_full(int fd, uint8_t *buf, size_t len, uint64_t deadline)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct timespec ts;
+		uint64_t now;
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, (int)(deadline - now)) <= 0)
+			continue;
+		n = read(fd, buf + off, len - off);
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0 && errno != EINTR && errno != EAGAIN)
+			return -errno;
+		if (n > 0)
+			off += (size_t)n;
+	}
+	return 0;
+}
+
+/* One OpenFlow message into @p buf (OFP_MAX_MSG). @return its length or -errno. */
+static int
+ofp_read_msg(int fd, uint8_t *buf, uint64_t deadline)
+{
+	uint16_t len;
+	int rc;
+
+	rc = ofp_read_full(fd, buf, 8, deadline);
+	if (rc < 0)
+		return rc;
+	len = ofp_be16(buf + 2);
+	if (len < 8)
+		return -EPROTO;
+	rc = ofp_read_full(fd, buf + 8, len - 8u, deadline);
+	return rc < 0 ? rc : len;
+}
+
+/* Parse the port entries of one OFPMP_PORT_STATS reply body. */
+static int
+ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned int max, int *n)
+{
+	while (len > 0) {
+		size_t elen, off;
+		struct ovs_ofp *e;
+
+		if (len < 80)
+			return -EPROTO;
+		elen = ofp_be16(b);
+		if (elen < 80 || elen > len || (unsigned int)*n == max)
+			return -EPROTO;
+		e = &o[(*n)++];
+		memset(e, 0, sizeof(*e));
+		e->ofport = (long)ofp_be32(b + 4);
+		if (e->ofport == 0xfffffffe)
+			e->ofport = 65534; /* OFPP_LOCAL as OpenFlow 1.0 numbers it */
+		e->p.rx_packets = ofp_counter(b + 16);
+		e->p.tx_packets = ofp_counter(b + 24);
+		e->p.rx_bytes = ofp_counter(b + 32);
+		e->p.tx_bytes = ofp_counter(b + 40);
+		e->p.rx_dropped = ofp_counter(b + 48);
+		e->p.tx_dropped = ofp_counter(b + 56);
+		e->p.rx_errors = ofp_counter(b + 64);
+		e->p.tx_errors = ofp_counter(b + 72);
+		/* Properties, each padded to 8 bytes. */
+		for (off = 80; off + 4 <= elen;) {
+			size_t plen = ofp_be16(b + off + 2), k, q, cnt, i;
+
+			if (plen < 4 || off + plen > elen)
+				return -EPROTO;
+			if (ofp_be16(b + off) == OFPPSPT_EXPERIMENTER && plen >= 16 &&
+			    ofp_be32(b + off + 4) == OFP_INTEL_VENDOR_ID &&
+			    ofp_be32(b + off + 8) == OFP_INTEL_PORT_STATS_CUSTOM) {
+				/* pad[2], then the number of counters. */
+				cnt = ofp_be16(b + off + 14);
+				q = off + 16;
+				for (i = 0; i < cnt; i++) {
+					char name[64];
+					size_t nl;
+
+					if (q + 1 > off + plen)
+						return -EPROTO;
+					nl = b[q];
+					if (q + 1 + nl + 8 > off + plen)
+						return -EPROTO;
+					snprintf(name, sizeof(name), "%.*s", (int)nl,
+						 (const char *)b + q + 1);
+					for (k = 0; k < OVS_NB_REASONS; k++) {
+						if (strcmp(name, ovs_drop_reasons[k]) == 0) {
+							e->has_reason[k] = true;
+							e->reason[k] = ofp_be64(b + q + 1 + nl);
+						}
+					}
+					q += 1 + nl + 8;
+				}
+			}
+			off += (plen + 7) & ~(size_t)7;
+		}
+		b += elen;
+		len -= elen;
+	}
+	return 0;
+}
+
+/* Connect to the bridge's management socket. @return the fd or -errno. */
+static int
+ofp_connect(const char *path, char *err, size_t err_len)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	int fd, rc;
+
+	if (strlen(path) >= sizeof(sun.sun_path))
+		return ovs_fail(err, err_len, -ENAMETOOLONG, "ovs: %s: path too long", path);
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return ovs_fail(err, err_len, -errno, "ovs: socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		rc = -errno;
+		close(fd);
+		return ovs_fail(err, err_len, rc, "hop unreachable: unix:%s: %s", path,
+				strerror(-rc));
+	}
+	return fd;
+}
+
+/* Say hello and ask for the stats of every port (OFPP_ANY). */
+static int
+ofp_send_request(int fd, const char *path, char *err, size_t err_len)
+{
+	static const uint8_t hello[8] = {OFP14_VERSION, OFPT_HELLO, 0, 8, 0, 0, 0, 1};
+	/* Eight bytes a line, as the protocol lays them out. */
+	/* clang-format off */
+	static const uint8_t req[24] = {
+		OFP14_VERSION, OFPT_MULTIPART_REQUEST, 0, 24, 0, 0, 0, 2, /* length, xid */
+		0, OFPMP_PORT_STATS, 0, 0, 0, 0, 0, 0,                    /* type, flags */
+		0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,                       /* OFPP_ANY */
+	};
+	/* clang-format on */
+
+	if (send(fd, hello, sizeof(hello), MSG_NOSIGNAL) != sizeof(hello) ||
+	    send(fd, req, sizeof(req), MSG_NOSIGNAL) != sizeof(req))
+		return ovs_fail(err, err_len, -errno, "hop unreachable: unix:%s: %s", path,
+				strerror(errno));
+	return 0;
+}
+
+/*
+ * Read messages until the last part of the port stats reply, answering
+ * echo requests on the way. @return the entries in @p o, or -errno.
+ */
+static int
+ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, struct ovs_ofp *o,
+		 unsigned int max, char *err, size_t err_len)
+{
+	bool more = true;
+	int n = 0, len;
+
+	while (more) {
+		len = ofp_read_msg(fd, buf, deadline);
+		if (len < 0)
+			return ovs_fail(err, err_len, len, "%sunix:%s: OpenFlow: %s",
+					len == -ETIMEDOUT ? "ovs: " : "hop unreachable: ", path,
+					strerror(-len));
+		switch (buf[1]) {
+		case OFPT_ECHO_REQUEST:
+			buf[1] = OFPT_ECHO_REPLY;
+			send(fd, buf, (size_t)len, MSG_NOSIGNAL);
+			break;
+		case OFPT_ERROR:
+			/* An OpenFlow 1.4 bridge refusal (protocols column). */
+			return ovs_fail(err, err_len, -EPROTO,
+					"ovs: unix:%s: OpenFlow error %u/%u (does the bridge allow "
+					"OpenFlow14?)",
+					path, len >= 12 ? ofp_be16(buf + 8) : 0,
+					len >= 12 ? ofp_be16(buf + 10) : 0);
+		case OFPT_MULTIPART_REPLY:
+			if (buf[0] != OFP14_VERSION || len < 16 || ofp_be32(buf + 4) != 2 ||
+			    ofp_be16(buf + 8) != OFPMP_PORT_STATS ||
+			    ofp_parse_port_stats(buf + 16, (size_t)len - 16, o, max, &n) < 0)
+				return ovs_fail(err, err_len, -EPROTO,
+						"ovs: unix:%s: malformed OpenFlow port stats reply",
+						path);
+			more = (ofp_be16(buf + 10) & OFPMPF_REPLY_MORE) != 0;
+			break;
+		default: /* OFPT_HELLO and anything unasked */
+			break;
+		}
+	}
+	return n;
+}
+
+/* Port stats of every port over OpenFlow 1.4 (ovs_private.h). */
+int
+ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o, unsigned int max,
+		   char *err, size_t err_len)
+{
+	struct timespec ts;
+	uint64_t deadline;
+	uint8_t *buf;
+	int fd, rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	deadline = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 + timeout_ms;
+	fd = ofp_connect(path, err, err_len);
+	if (fd < 0)
+		return fd;
+	buf = malloc(OFP_MAX_MSG);
+	if (buf == NULL) {
+		close(fd);
+		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+	}
+	rc = ofp_send_request(fd, path, err, err_len);
+	if (rc == 0)
+		rc = ofp_read_replies(fd, path, deadline, buf, o, max, err, err_len);
+	free(buf);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Private to drivers/ovs: the state of one ovs hop and what its files
+ * share. One file per job:
+ *
+ *   ovs_driver.c      the driver table: open, close, snapshot, clear, context
+ *   ovs_conf.c        the hop's topology members
+ *   ovs_interface.c   Interface rows from OVSDB: counters, OpenFlow numbers
+ *   ovs_openflow.c    OpenFlow 1.4 port stats on the bridge's socket
+ *   ovs_dump_ports.c  the text of `ovs-ofctl dump-ports`
+ *   ovs_stats.c       live counters from OpenFlow, mapped to topology ports
+ *   ovs_tool.c        ovs-ofctl and ovs-appctl, here or over ssh
+ *   ovs_flows.c       the rules of install_flows
+ *   ovsdb.c           the OVSDB JSON-RPC client
+ *   ovs_cmd.c         running a command with a timeout, here or over ssh
+ */
+
+#ifndef OVS_PRIVATE_H
+#define OVS_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "coord_driver.h"
+#include "ovs_cmd.h"
+#include "ovsdb.h"
+
+/*
+ * Drop reasons in OVS 3.1 Interface statistics, in the order reported
+ * (ovs_driver.c). ovs_tx_retries is not a drop (the packet went out on a
+ * retry): it is given in context() instead.
+ */
+#define OVS_NB_REASONS 7
+extern const char *const ovs_drop_reasons[OVS_NB_REASONS];
+
+/* One ovs hop (hop->priv). */
+struct ovs_hop {
+	struct coord_ovsdb db;		 /* ovsdb-server connection */
+	unsigned int nb_ports;		 /* entries in ports[] */
+	char ports[COORD_MAX_PORTS][64]; /* Interface names */
+	char bridge[64];		 /* for ovs-ofctl */
+	char ofctl_target[320];		 /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
+	char appctl_target[320];	 /* vswitchd unixctl, or "" */
+	struct coord_ovs_ssh ssh;	 /* where commands run */
+	unsigned int timeout_ms;	 /* per reply / command */
+	uint64_t l2_base;		 /* first MAC, as a number */
+	uint32_t l3_base;		 /* first IPv4 address */
+	unsigned int l4_base;		 /* first UDP port */
+	bool l2_reverse_dst;		 /* reverse l2 rules match dl_dst */
+	bool stats_ovsdb;		 /* counters from OVSDB, not OpenFlow */
+	long ofport[COORD_MAX_PORTS];	 /* OpenFlow port numbers, -1 unknown */
+};
+
+/* One port's entry of an OpenFlow port stats reply, from the socket
+ * (ovs_openflow.c) or from `ovs-ofctl dump-ports` text (ovs_dump_ports.c). */
+struct ovs_ofp {
+	long ofport;	     /* OpenFlow number; OFPP_LOCAL = 65534 */
+	struct coord_port p; /* rx/tx counters */
+	bool has_reason[OVS_NB_REASONS];
+	uint64_t reason[OVS_NB_REASONS];
+};
+
+/* Format one line into @p err; @return @p rc. */
+int ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ovs_conf.c: check the hop's topology members into @p h. 0 or -EINVAL. */
+int ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len);
+
+/*
+ * ovs_interface.c: one OVSDB select per port; *rows is an array of the
+ * hop's Interface rows in topology order (a new reference). 0 or -errno.
+ */
+int ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len);
+
+/* Look up @p key in an OVSDB map. 1 found (*v set), 0 absent, -EPROTO. */
+int ovs_map_get(const json_t *map, const char *key, uint64_t *v);
+
+/* Counters as ovs-vswitchd last wrote them to OVSDB ("stats": "ovsdb"). */
+int ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len);
+
+/* Refresh h->ofport[] from OVSDB. 0 or -errno. */
+int ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len);
+
+/*
+ * ovs_openflow.c: port stats of every port over OpenFlow 1.4 on the unix
+ * socket @p path. @return the number of entries in @p o, or -errno.
+ */
+int ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o,
+		       unsigned int max, char *err, size_t err_len);
+
+/* ovs_dump_ports.c: parse `ovs-ofctl dump-ports` text. Entries or -EPROTO. */
+int ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max);
+
+/* ovs_stats.c: live counters from OpenFlow port stats (the default). */
+int ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len);
+
+/* ovs_tool.c: run an OVS tool; a non-zero exit is -EIO with its stderr. */
+int ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t in_len,
+	     unsigned int timeout_ms, struct coord_ovs_out *out, char *err, size_t err_len);
+
+/* `ovs-appctl [-t TARGET] CMD`. */
+int ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *err,
+	       size_t err_len);
+
+/* ovs_flows.c: coord_driver::install_flows. */
+int ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flows, char *err,
+		      size_t err_len);
+
+#endif /* OVS_PRIVATE_H */

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * The hop-driver contract: what the coordinator core (lib/coord) asks of
+ * every kind of hop, in the manner of Open vSwitch's netdev-provider.h.
+ * A driver is one constant struct coord_driver of callbacks (drivers/,
+ * listed in drivers/registry.c); a topology file names it per hop.
+ *
+ * Roles
+ * -----
+ * coord_driver::roles says what a kind of hop does in a trial, and the
+ * core acts on the roles, never on which callbacks happen to be NULL:
+ *
+ * - COORD_ROLE_SOURCE: sends the trial's traffic and measures it
+ *   (pvpkit-gen). The core starts and stops every source around the
+ *   measured period and sums what they report.
+ * - COORD_ROLE_VSWITCH: forwards by rules the coordinator installs for
+ *   a flow type (OVS). The core hands every vswitch the rule type and
+ *   flow count before the trials that need them.
+ * - COORD_ROLE_COUNTERS: reports per-port counters; chain points may only
+ *   name ports of such hops (pvpkit-gen, pvpkit-fwd, OVS, testpmd).
+ * - COORD_ROLE_PASSIVE: only observed. The core never clears it, never
+ *   installs rules in it and never sends through it: a passive reader
+ *   (testpmd's telemetry: COUNTERS | PASSIVE) or a link with nothing to
+ *   read at all (wire: PASSIVE alone).
+ *
+ * The table below says which callbacks each role needs; coord_driver_check()
+ * enforces it, and a topology naming a driver that breaks it is refused.
+ *
+ *   callback        required when           must be NULL when
+ *   open, close     -                       -
+ *   snapshot        COUNTERS                not COUNTERS
+ *   clear           -                       PASSIVE
+ *   traffic_start   SOURCE                  not SOURCE
+ *   traffic_stop    SOURCE                  not SOURCE
+ *   traffic_result  -                       not SOURCE
+ *   install_flows   VSWITCH                 neither SOURCE nor VSWITCH
+ *   context         -                       -
+ *
+ * Threads
+ * -------
+ * The core calls every callback of every hop from its one main thread,
+ * one call at a time, except snapshot(): to read all hops as close in
+ * time as possible it runs each hop's snapshot() in a thread of its own,
+ * concurrently with the other hops' snapshots. Two callbacks of one hop
+ * never run at the same time, so a driver needs no lock for hop->priv;
+ * but snapshot() must not touch state shared between hops or
+ * non-reentrant library state (static buffers, strtok, the environment).
+ *
+ * Clearing
+ * --------
+ * The coordinator never trusts a hop to clear its counters: a trial takes
+ * one snapshot of every hop before traffic and one after, and works on
+ * the difference. clear() exists for what a difference cannot cover. It
+ * is called on every hop that is not PASSIVE once per trial, after any
+ * warm-up and before the baseline snapshot, and must:
+ * 1. restart everything the driver reports outside snapshot() so that it
+ *    covers the coming trial only: a source's per-stream loss and latency
+ *    (traffic_result), per-trial figures in context() (OVS PMD cycles);
+ * 2. restart the hop's port counters too where the hop can (the pvpkit
+ *    apps can; OVS Interface statistics and DPDK telemetry cannot). The
+ *    core never relies on this.
+ * A driver with nothing under 1. and 2. leaves clear NULL. For each
+ * driver:
+ *
+ *   gen      stats.clear: per-stream loss and latency and the port
+ *            counters restart (the app keeps a reader-side baseline).
+ *   fwd      stats.clear: the port counters restart.
+ *   ovs      ovs-appctl dpif-netdev/pmd-stats-clear: the PMD statistics
+ *            in context() restart; Interface counters cannot be cleared.
+ *   testpmd  none (PASSIVE): telemetry is read-only and context() holds
+ *            nothing per trial.
+ *   wire     none (PASSIVE): nothing to read.
+ *
+ * Errors
+ * ------
+ * Every callback that can fail returns 0 or a negative errno and then
+ * writes one line, without a newline, to @p err (at most @p err_len
+ * bytes, always NUL-terminated when err_len > 0), naming the hop or the
+ * driver ("hop guest: ...", "ovs: ..."); the core prints it as it is.
+ * Callbacks never print themselves.
+ *
+ * A hop that does not answer at all returns -ENOTCONN or -ETIMEDOUT
+ * (snapshot() also -ECONNREFUSED, -ECONNRESET or -EPIPE) and says
+ * "hop NAME unreachable: ..." (or "hop unreachable: ..."). Any error
+ * ends the trial, except from clear(): there only an unreachable hop
+ * (-ENOTCONN, -ETIMEDOUT) does, others become a warning in the trial's
+ * result. A snapshot() error without "unreachable" in its line is
+ * printed as "hop NAME unreachable: LINE" for those codes, and for
+ * others as "hop NAME: LINE" unless LINE already starts with "hop ".
+ */
+
+#ifndef COORD_DRIVER_H
+#define COORD_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "pvp_stats_json.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most ports a hop reports. */
+#define COORD_MAX_PORTS 16
+/** Most named drop reasons per port. */
+#define COORD_MAX_REASONS 8
+
+/** A named drop counter (e.g. "ovs_tx_failure_drops", "rx_missed"). */
+struct coord_reason {
+	char name[48];	/**< reason, as the hop names it */
+	uint64_t value; /**< packets */
+};
+
+/** The counters every hop reports for one port (doc/stats.rst). */
+struct coord_port {
+	/** Port name as in the topology file. */
+	char name[64];
+	/**
+	 * The 8 counters of lib/stats, by the same names (doc/stats.rst):
+	 * rx_packets, rx_bytes, tx_packets, tx_bytes, rx_dropped (missed +
+	 * no-mbuf + policing ...), tx_dropped (queue full ...), rx_errors,
+	 * tx_errors.
+	 */
+#define COORD_PORT_X_COUNTER(name) uint64_t name;
+	PVP_STATS_FOREACH_COUNTER(COORD_PORT_X_COUNTER)
+#undef COORD_PORT_X_COUNTER
+	/**
+	 * tx_dropped are packets the next hop refused: the TX ring is the
+	 * peer's RX ring (virtio-user, memif) and the sender gave them up
+	 * (pvpkit-gen --tx-full drop). They count as sent at this point and
+	 * as the next hop's loss on receive ("rx_ring_full"), as rx_missed
+	 * would on a NIC.
+	 */
+	bool tx_refused_by_peer;
+	unsigned int nb_reasons;			/**< entries in reasons[] */
+	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drops by reason */
+};
+
+/** One reading of every port of a hop. */
+struct coord_snap {
+	uint64_t t_ns;				 /**< CLOCK_MONOTONIC when read */
+	unsigned int nb_ports;			 /**< entries in port[] */
+	struct coord_port port[COORD_MAX_PORTS]; /**< per port, topology order */
+};
+
+/** What a traffic source is asked to send (gen and similar drivers). */
+struct coord_traffic {
+	double rate_pps;       /**< packets per second per TX port; 0 = max */
+	double duration_s;     /**< seconds */
+	unsigned int size;     /**< frame size with FCS (64..9216) */
+	unsigned int flows;    /**< flow count */
+	const char *profile;   /**< profile file instead of size/flows, or NULL */
+	const char *rate;      /**< rate as the user wrote it ("1Mpps", "10%",
+			       *   "5Gbps", "max"), given to the source as is;
+			       *   NULL: use rate_pps */
+	const char *flow_type; /**< rules the traffic must match (coord_flows.h):
+				 *   "l2", "l3", "l4" vary the destination MAC,
+				 *   IPv4 or UDP port like the vswitch's rules;
+				 *   "normal" the source IPv4; NULL: the type
+				 *   the source's install_flows was last given,
+				 *   else "normal". Ignored with a profile. */
+};
+
+/** What a traffic source measured (only sources fill it). */
+struct coord_traffic_result {
+	double requested_pps;	/**< rate asked for, all TX ports */
+	double achieved_pps;	/**< rate achieved, all TX ports */
+	bool generator_limited; /**< could not send what was asked */
+	json_t *streams;	/**< per-stream loss/latency from the source, or NULL */
+};
+
+struct coord_hop;
+
+/** What a kind of hop does in a trial: bits of coord_driver::roles. */
+enum coord_role {
+	COORD_ROLE_SOURCE = 1u << 0,   /**< sends and measures the trial's traffic */
+	COORD_ROLE_VSWITCH = 1u << 1,  /**< forwards by rules the coordinator installs */
+	COORD_ROLE_COUNTERS = 1u << 2, /**< reports per-port counters (chain points) */
+	COORD_ROLE_PASSIVE = 1u << 3,  /**< only observed: never cleared or configured */
+};
+
+/** A kind of hop: its roles and its callbacks (NULL: not supported). */
+struct coord_driver {
+	/** Driver name used in topology files: "gen", "fwd", "ovs", ... */
+	const char *name;
+
+	/** COORD_ROLE_* bits; see "Roles" above. */
+	unsigned int roles;
+
+	/**
+	 * Check @p conf (the hop's object in the topology file), connect to
+	 * the hop and store private state in hop->priv. Connect here, not at
+	 * the first trial, so that a wrong address is reported before any
+	 * traffic. NULL: nothing to open (hop->priv stays NULL).
+	 * @return 0, or -errno with @p err set; on error nothing is left
+	 *   allocated and close() is not called.
+	 */
+	int (*open)(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len);
+
+	/**
+	 * Disconnect and free hop->priv. Called once for every hop whose
+	 * open() succeeded (or that has no open()) when the topology is
+	 * freed, whatever happened in between.
+	 */
+	void (*close)(struct coord_hop *hop);
+
+	/**
+	 * COUNTERS: read every port's counters into @p snap, in the order of
+	 * the hop's ports in the topology, and set snap->t_ns. The values must
+	 * be live (read at the call), never a cached copy: the trial polls
+	 * snapshots until they stop changing, so a copy refreshed every few
+	 * seconds (OVSDB Interface statistics: every 5 s) looks quiet at once
+	 * and gives a wrong table. Called from a thread of its own (see
+	 * "Threads"), many times per trial while counters settle, so it must
+	 * be bounded by the hop's timeout.
+	 * Drop reasons whose name contains "rx" are shown at rx points,
+	 * "tx" at tx points, others at both.
+	 * @return 0, or -errno with @p err set (see "Errors").
+	 */
+	int (*snapshot)(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len);
+
+	/**
+	 * Start a measurement period (see "Clearing"). Not called on PASSIVE
+	 * hops. @return 0, or -errno with @p err set: an unreachable hop ends
+	 * the trial, any other error is a warning in the trial's result.
+	 */
+	int (*clear)(struct coord_hop *hop, char *err, size_t err_len);
+
+	/**
+	 * SOURCE: start sending @p t and return at once; the core times the
+	 * trial and calls traffic_stop(). A source asked to send what it
+	 * cannot (a rate over its link) sends what it can and says so in
+	 * traffic_stop()'s generator_limited, rather than failing.
+	 * @return 0, or -errno with @p err set (nothing is being sent then).
+	 */
+	int (*traffic_start)(struct coord_hop *hop, const struct coord_traffic *t, char *err,
+			     size_t err_len);
+
+	/**
+	 * SOURCE: stop sending and fill @p res (all but streams, which may
+	 * still be incomplete while packets are in flight). Called after
+	 * every successful traffic_start(), also when the trial is given up.
+	 * @return 0, or -errno with @p err set.
+	 */
+	int (*traffic_stop)(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+			    size_t err_len);
+
+	/**
+	 * VSWITCH: replace the hop's forwarding rules by rules for @p flows
+	 * flows of kind @p rule_type ("normal", "l2", "l3", "l4";
+	 * coord_flows.h) and check they are in place.
+	 * SOURCE: only remember @p rule_type, so that traffic matches the
+	 * rules when coord_traffic::flow_type is NULL.
+	 * @return 0, or -errno with @p err set.
+	 */
+	int (*install_flows)(struct coord_hop *hop, const char *rule_type, unsigned int flows,
+			     char *err, size_t err_len);
+
+	/**
+	 * Extra context for reports (PMD stats, the app's info) as JSON,
+	 * read once after the trial's final snapshot. Failing to read it
+	 * does not fail the trial.
+	 * @return a new reference, or NULL.
+	 */
+	json_t *(*context)(struct coord_hop *hop);
+
+	/**
+	 * SOURCE, optional: read the source's final measurement into @p res
+	 * once every hop's counters are quiet (per-stream counts are complete
+	 * only then). Without it, what traffic_stop() filled is used. The
+	 * caller owns res->streams afterwards (json_decref).
+	 * @return 0, or -errno with @p err set.
+	 */
+	int (*traffic_result)(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+			      size_t err_len);
+};
+
+/** True when driver @p d has every role bit in @p role. */
+static inline bool
+coord_driver_has(const struct coord_driver *d, unsigned int role)
+{
+	return (d->roles & role) == role;
+}
+
+/**
+ * Check that @p d's callbacks match its roles (the table in "Roles").
+ * @return 0, or -EINVAL with @p err set to the first mismatch.
+ */
+int coord_driver_check(const struct coord_driver *d, char *err, size_t err_len);
+
+/** One hop of a topology. */
+struct coord_hop {
+	char name[64];			   /**< hop name from the topology */
+	const struct coord_driver *driver; /**< its kind */
+	void *priv;			   /**< driver state */
+};
+
+/** Drivers known to the coordinator, NULL-terminated. */
+extern const struct coord_driver *const coord_drivers[];
+
+/** Find a driver by name. @return it, or NULL. */
+const struct coord_driver *coord_driver_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COORD_DRIVER_H */
