@@ -460,11 +460,14 @@ imix_gcd(const struct pvp_imix *imix, uint32_t n)
 uint32_t
 pvp_imix_cycle_len(const struct pvp_imix *imix, uint32_t n)
 {
-	uint32_t g = imix_gcd(imix, n), sum = 0, i;
+	uint32_t g = imix_gcd(imix, n), i;
+	uint64_t sum = 0;
 
+	/* 16 weights of up to 2^32 - 1 would wrap 32 bits: saturate, the
+	 * parser refuses cycles over 1,000,000 anyway. */
 	for (i = 0; i < n; i++)
 		sum += imix[i].weight / g;
-	return sum;
+	return sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
 }
 
 uint32_t

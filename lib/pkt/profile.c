@@ -755,9 +755,13 @@ parse_tuple(struct pctx *c, const json_t *o, const char *path, struct pvp_stream
 		}
 		v->div = div;
 		var_finish(v);
-		div *= v->period;
-		if (div > (UINT64_C(1) << 48)) {
-			fail(c, sub, "the tuple makes more than 2^48 flows");
+		/* Full IPv4 source and destination ranges make 2^64: checked,
+		 * never wrapped (a product of 0 is divided by later). */
+		if (__builtin_mul_overflow(div, v->period, &div) || div > PVP_PKT_MAX_FLOWS) {
+			fail(c, sub,
+			     "the tuple's ranges make more than 2^48 flows (%" PRIu64
+			     "): narrow them",
+			     PVP_PKT_MAX_FLOWS);
 			return -ERANGE;
 		}
 		s->n_vars++;
@@ -765,8 +769,22 @@ parse_tuple(struct pctx *c, const json_t *o, const char *path, struct pvp_stream
 	return 0;
 }
 
+/* lcm(a, b) of two periods (both >= 1), saturated at VARS_MANY. */
+#define VARS_MANY (UINT64_C(1) << 62)
+
+static uint64_t
+lcm_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	if (__builtin_mul_overflow(a / gcd64(a, b), b, &r) || r > VARS_MANY)
+		return VARS_MANY;
+	return r;
+}
+
 /* Distinct combinations the vars make over consecutive flow indices:
- * the lcm of the plain vars' periods and the tuple's product. */
+ * the lcm of the plain vars' periods and the tuple's product, saturated
+ * at VARS_MANY (far above PVP_PKT_MAX_FLOWS, so "flows" never exceeds it). */
 static uint64_t
 vars_distinct(const struct pvp_stream *s)
 {
@@ -774,24 +792,14 @@ vars_distinct(const struct pvp_stream *s)
 	unsigned int i;
 
 	for (i = 0; i < s->n_vars; i++) {
-		uint64_t p = s->vars[i].period, g;
+		uint64_t p = s->vars[i].period;
 
-		if (s->vars[i].tuple) {
-			tup *= p;
-			continue;
-		}
-		g = gcd64(l, p);
-		if (l / g > (UINT64_C(1) << 62) / p)
-			return UINT64_C(1) << 62;
-		l = l / g * p;
+		if (!s->vars[i].tuple)
+			l = lcm_sat(l, p);
+		else if (__builtin_mul_overflow(tup, p, &tup) || tup > VARS_MANY)
+			tup = VARS_MANY;
 	}
-	{
-		uint64_t g = gcd64(l, tup);
-
-		if (l / g > (UINT64_C(1) << 62) / tup)
-			return UINT64_C(1) << 62;
-		return l / g * tup;
-	}
+	return lcm_sat(l, tup);
 }
 
 /* ---- frames: size, imix, pcap ---- */
@@ -972,6 +980,11 @@ parse_mode(struct pctx *c, const json_t *v, const char *path, struct pvp_stream 
 		if (get_uint(c, json_object_get(b, "packets"), esub, 1, UINT64_C(1) << 48,
 			     &s->burst_packets) != 0)
 			return -EINVAL;
+		if (__builtin_mul_overflow((uint64_t)s->burst_count, s->burst_packets, &x) ||
+		    x > PVP_PKT_MAX_FLOWS) {
+			fail(c, sub, "count x packets is more than 2^48 packets");
+			return -ERANGE;
+		}
 		s->burst_gap_us = 0;
 		if (json_object_get(b, "gap_us") != NULL) {
 			pfmt(esub, sizeof(esub), "%s.gap_us", sub);
@@ -1164,6 +1177,13 @@ parse_stream(struct pctx *c, const json_t *o, const char *path, struct pvp_strea
 		rc = load_pcap(c, sub, s, json_string_value(pcap));
 		if (rc != 0)
 			return rc;
+		/* Replayed "loop" times: every frame, that many passes. */
+		if (s->loop > PVP_PKT_MAX_FLOWS / s->n_tmpl) {
+			pfmt(sub, sizeof(sub), "%s.loop", path);
+			fail(c, sub, "%" PRIu64 " passes over %u frames is more than 2^48 packets",
+			     s->loop, s->n_tmpl);
+			return -ERANGE;
+		}
 	} else if (imix != NULL) {
 		unsigned int i;
 

@@ -13,6 +13,9 @@ need_hugepages 64
 printf '{\n  "streams": [\n    {"port": 0, "size": 64,}\n  ]\n}\n' >"$PVP_TMP/syntax.json"
 printf '{\n  "streams": [\n    {"port": 0,\n     "size": 20}\n  ]\n}\n' >"$PVP_TMP/range.json"
 printf '{"streams": [{"port": 3, "size": 64}]}\n' >"$PVP_TMP/port.json"
+# Every IPv4 source x every destination: 2^64 flows, once a SIGFPE.
+printf '{"streams":[{"size":64,"tuple":{"src_ip":["0.0.0.0","255.255.255.255"],"dst_ip":["0.0.0.0","255.255.255.255"]}}]}\n' \
+    >"$PVP_TMP/tuple.json"
 n=0
 
 # expect TEXT GEN-OPTIONS...
@@ -48,6 +51,8 @@ expect "nonexistent.pcap" --pcap "$PVP_TMP/nonexistent.pcap"
 expect "syntax.json:3:" --profile "$PVP_TMP/syntax.json"
 expect "range.json:4:" --profile "$PVP_TMP/range.json"
 expect "unknown port 3" --profile "$PVP_TMP/port.json"
+expect "tuple.json:1:81: streams[0].tuple.dst_ip: the tuple's ranges make more than 2^48 flows" \
+    --profile "$PVP_TMP/tuple.json"
 expect "missing.json" --profile "$PVP_TMP/missing.json"
 expect "exclude each other" --imix --pcap x.pcap
 expect "TX lcores needed" --tx-cores 4

@@ -317,6 +317,11 @@ test_imix(void)
 	CHECK(maxrun <= 2, "clustered: run of %u", maxrun);
 	n = pvp_imix_expand(custom, 2, order);
 	CHECK(n == 4 && order[0] + order[1] + order[2] + order[3] == 1, "custom");
+	/* Weights whose sum passes 2^32 saturate rather than wrap (to 1 here). */
+	custom[0].weight = UINT32_MAX;
+	custom[1].weight = 2;
+	CHECK(pvp_imix_cycle_len(custom, 2) == UINT32_MAX, "cycle %u",
+	      pvp_imix_cycle_len(custom, 2));
 }
 
 /* ---- templates and the field engine ---- */
