@@ -45,6 +45,16 @@ pkt_fold(uint32_t s)
 	return (uint16_t)s;
 }
 
+/* Open @path for reading, never blocking: a regular file of at most
+ * @max_bytes (its size in @size, may be NULL), else an error naming the
+ * path and the reason, never the content. Returns an fd or -errno. */
+int pkt_file_open(const char *path, uint64_t max_bytes, uint64_t *size, char *err, size_t errlen);
+
+/* Read all of a file pkt_file_open() accepts into a malloc'd buffer with a
+ * NUL after it. Returns 0 or -errno with @err filled. */
+int pkt_file_read(const char *path, uint64_t max_bytes, char **buf, size_t *len, char *err,
+		  size_t errlen);
+
 /* Build the templates, the IMIX order and the slots of a parsed stream.
  * Returns 0 or -errno with a message in @msg. */
 int pkt_stream_build(struct pvp_stream *s, char *msg, size_t msglen, char *where, size_t wherelen);

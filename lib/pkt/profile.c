@@ -807,25 +807,35 @@ vars_distinct(const struct pvp_stream *s)
 static int
 load_pcap(struct pctx *c, const char *path, struct pvp_stream *s, const char *file)
 {
-	char ebuf[PCAP_ERRBUF_SIZE];
+	char ebuf[PCAP_ERRBUF_SIZE], emsg[PVP_PKT_ERR_LEN];
 	struct pcap_pkthdr *ph;
 	const u_char *data;
 	uint32_t cap = 0;
 	pcap_t *pc;
-	int rc;
+	int rc, fd;
+	FILE *fp;
 
 	if (file[0] == '/' || c->dir[0] == '\0' || strcmp(c->dir, ".") == 0)
 		pfmt(s->pcap, sizeof(s->pcap), "%s", file);
 	else
 		pfmt(s->pcap, sizeof(s->pcap), "%s/%s", c->dir, file);
-	if (access(s->pcap, R_OK) != 0) {
-		fail(c, path, "cannot read pcap \"%s\": %s", s->pcap, strerror(errno));
-		return -ENOENT;
+	/* Never blocks on a FIFO, refuses devices and huge files. */
+	fd = pkt_file_open(s->pcap, PVP_PKT_MAX_FILE, NULL, emsg, sizeof(emsg));
+	if (fd < 0) {
+		fail(c, path, "%s", emsg);
+		return fd;
 	}
-	pc = pcap_open_offline(s->pcap, ebuf);
+	fp = fdopen(fd, "rb");
+	if (fp == NULL) {
+		close(fd);
+		fail(c, path, "cannot read pcap \"%s\": %s", s->pcap, strerror(errno));
+		return -ENOMEM;
+	}
+	pc = pcap_fopen_offline(fp, ebuf); /* closes fp with pcap_close() */
 	if (pc == NULL) {
+		fclose(fp);
 		fail(c, path, "cannot read pcap \"%s\": %s", s->pcap, ebuf);
-		return -ENOENT;
+		return -EINVAL;
 	}
 	if (pcap_datalink(pc) != DLT_EN10MB) {
 		fail(c, path, "pcap \"%s\": link type %s, expected Ethernet (EN10MB)", s->pcap,
@@ -1327,6 +1337,15 @@ load_text(const char *text, size_t len, const char *source, const char *dir,
 		memset(err, 0, sizeof(*err));
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
+		/*
+		 * jansson quotes the token it stopped at ("near 'root'"): for a
+		 * file that is not a profile at all that is its content (a
+		 * password line), so only the position is kept.
+		 */
+		char *near = strstr(jerr.text, " near '");
+
+		if (near != NULL)
+			*near = '\0';
 		if (err != NULL) {
 			err->line = jerr.line;
 			err->column = jerr.column;
@@ -1350,45 +1369,22 @@ pvp_profile_load_str(const char *text, const char *source, struct pvp_pkt_error 
 struct pvp_profile *
 pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 {
+	char emsg[PVP_PKT_ERR_LEN];
 	struct pvp_profile *p;
 	char *text, *dcopy;
-	long n;
-	FILE *f;
-	int e;
+	size_t n;
+	int rc, e;
 
-	f = fopen(path, "rb");
-	if (f == NULL) {
-		e = errno;
-		if (err != NULL) {
-			memset(err, 0, sizeof(*err));
-			pfmt(err->text, sizeof(err->text), "%s: cannot open: %s", path,
-			     strerror(e));
-		}
-		errno = e;
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-	    n > 64 * 1024 * 1024) {
-		fclose(f);
+	if (err != NULL)
+		memset(err, 0, sizeof(*err));
+	/* Never blocks on a FIFO, refuses devices and huge files. */
+	rc = pkt_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
+	if (rc != 0) {
 		if (err != NULL)
-			pfmt(err->text, sizeof(err->text), "%s: cannot read (or over 64 MiB)",
-			     path);
-		errno = EINVAL;
+			pfmt(err->text, sizeof(err->text), "%s", emsg);
+		errno = -rc;
 		return NULL;
 	}
-	text = malloc(n + 1);
-	if (text == NULL || fread(text, 1, n, f) != (size_t)n) {
-		e = text == NULL ? ENOMEM : EIO;
-		free(text);
-		fclose(f);
-		if (err != NULL)
-			pfmt(err->text, sizeof(err->text), "%s: cannot read: %s", path,
-			     strerror(e));
-		errno = e;
-		return NULL;
-	}
-	fclose(f);
-	text[n] = '\0';
 	dcopy = strdup(path);
 	p = load_text(text, n, path, dcopy != NULL ? dirname(dcopy) : NULL, err);
 	e = errno;

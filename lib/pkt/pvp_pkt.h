@@ -72,6 +72,8 @@ extern "C" {
 #define PVP_PKT_FLOW_CACHE 65536
 /** UDP destination port of VXLAN. */
 #define PVP_PKT_VXLAN_PORT 4789
+/** Largest profile or pcap file read (bytes). */
+#define PVP_PKT_MAX_FILE (UINT64_C(64) << 20)
 /** Length of pvp_pkt_error::text. */
 #define PVP_PKT_ERR_LEN 384
 

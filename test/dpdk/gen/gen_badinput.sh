@@ -16,6 +16,7 @@ printf '{"streams": [{"port": 3, "size": 64}]}\n' >"$PVP_TMP/port.json"
 # Every IPv4 source x every destination: 2^64 flows, once a SIGFPE.
 printf '{"streams":[{"size":64,"tuple":{"src_ip":["0.0.0.0","255.255.255.255"],"dst_ip":["0.0.0.0","255.255.255.255"]}}]}\n' \
     >"$PVP_TMP/tuple.json"
+mkfifo "$PVP_TMP/fifo"
 n=0
 
 # expect TEXT GEN-OPTIONS...
@@ -23,7 +24,8 @@ expect() {
     local text=$1 rc lines
     shift
     n=$((n + 1))
-    "$PVP_GEN" $(pvp_eal "bad$n") -m 64 -l 0-1 --vdev net_null0,no-rx=1 -- "$@" \
+    # A hang (a FIFO once blocked open() for good) is a failure too.
+    timeout 60 "$PVP_GEN" $(pvp_eal "bad$n") -m 64 -l 0-1 --vdev net_null0,no-rx=1 -- "$@" \
         >"$PVP_TMP/out" 2>"$PVP_TMP/err"
     rc=$?
     lines=$(grep -c '^pvpkit-gen: ' "$PVP_TMP/err")
@@ -54,6 +56,13 @@ expect "unknown port 3" --profile "$PVP_TMP/port.json"
 expect "tuple.json:1:81: streams[0].tuple.dst_ip: the tuple's ranges make more than 2^48 flows" \
     --profile "$PVP_TMP/tuple.json"
 expect "missing.json" --profile "$PVP_TMP/missing.json"
+expect "fifo: not a regular file (a FIFO)" --profile "$PVP_TMP/fifo"
+expect "fifo: not a regular file (a FIFO)" --pcap "$PVP_TMP/fifo"
+expect "/dev/zero: not a regular file (a character device)" --pcap /dev/zero
+# Not a profile: the line gives the position, not the file's first word.
+echo 'root:x:0:0:root:/root:/bin/bash' >"$PVP_TMP/passwd"
+expect "passwd:1:4: '[' or '{' expected" --profile "$PVP_TMP/passwd"
+grep -q root "$PVP_TMP/err" && fail "the error line shows the file's content"
 expect "exclude each other" --imix --pcap x.pcap
 expect "TX lcores needed" --tx-cores 4
 expect "--imix-sizes" --imix-sizes 64:x
