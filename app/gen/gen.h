@@ -166,7 +166,10 @@ struct gen_rx_lcore {
 	volatile uint32_t clear_ack; /* last reset request carried out */
 	struct gen_ws_rx *ws;	     /* [GEN_MAX_WSTREAMS] */
 	uint64_t unsigned_rx;	     /* packets without a signature */
-	uint64_t bad_stream;	     /* signature with an unknown stream id */
+	uint64_t unknown_stream;     /* signed, but no wire stream of the loaded
+				      * profile has that id: every packet received
+				      * is in exactly one of a stream's rx_packets,
+				      * unsigned_rx or this */
 	struct pvp_stats_rxq *srq[GEN_MAX_PORTS];
 } __rte_cache_aligned;
 
@@ -355,6 +358,7 @@ int gen_rx_lcore_main(void *arg);
 unsigned int gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl);
 void gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl);
 uint64_t gen_rx_unsigned(const struct gen_ctx *g);
+uint64_t gen_rx_unknown_stream(const struct gen_ctx *g);
 int gen_rx_clear(struct gen_ctx *g);
 void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);

@@ -4,7 +4,8 @@
 
 /*
  * Reports: the JSON object that stats.get answers and --json writes
- * (lib/stats snapshot + "traffic" + "streams" + "unsigned_rx"), the
+ * (lib/stats snapshot + "traffic" + "streams" + "unsigned_rx" +
+ * "unknown_stream_rx"), the
  * summary table of a CLI run, and the periodic rate line.
  */
 
@@ -183,6 +184,8 @@ gen_report_json(struct gen_ctx *g)
 	json_object_set_new(root, "traffic", gen_traffic_json(g));
 	json_object_set_new(root, "streams", gen_streams_json(g));
 	json_object_set_new(root, "unsigned_rx", json_integer((json_int_t)gen_rx_unsigned(g)));
+	json_object_set_new(root, "unknown_stream_rx",
+			    json_integer((json_int_t)gen_rx_unknown_stream(g)));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
 }
@@ -248,7 +251,8 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 			w->wire_id, w->port, tx, seq.rx, pvp_seq_lost(&seq, tx), seq.dup, seq.ooo,
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
-	fprintf(f, "unsigned_rx %" PRIu64 "\n", gen_rx_unsigned(g));
+	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 "\n", gen_rx_unsigned(g),
+		gen_rx_unknown_stream(g));
 	for (i = 0; i < g->nb_tx; i++) {
 		const struct gen_tx_lcore *tl = g->tx[i];
 
