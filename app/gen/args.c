@@ -203,10 +203,16 @@ gen_parse_ports(const char *s, struct gen_opts *o)
 	strcpy(buf, s);
 	o->nb_ports = 0;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		uint16_t pid, i;
+
 		if (o->nb_ports == GEN_MAX_PORTS)
 			gen_die("--ports: at most %d ports", GEN_MAX_PORTS);
-		o->ports[o->nb_ports++] =
-			(uint16_t)gen_parse_u64("ports", tok, 0, RTE_MAX_ETHPORTS - 1);
+		pid = (uint16_t)gen_parse_u64("ports", tok, 0, RTE_MAX_ETHPORTS - 1);
+		/* A port is configured once: a second time fails as "busy". */
+		for (i = 0; i < o->nb_ports; i++)
+			if (o->ports[i] == pid)
+				gen_die("--ports: port %u is given twice", pid);
+		o->ports[o->nb_ports++] = pid;
 	}
 	if (o->nb_ports == 0)
 		gen_die("--ports: empty list");
@@ -350,11 +356,13 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 			exit(0);
 		case '?':
 		default:
-			if (optopt != 0)
-				gen_die("option --%s needs a value or is unknown",
-					optopt >= OPT_SIZE && optopt <= OPT_HELP
-						? gen_long_opts[optopt - OPT_SIZE].name
-						: "?");
+			/* optopt: a long option's value when its value is missing,
+			 * the letter of an unknown short option, 0 otherwise. */
+			if (optopt >= OPT_SIZE && optopt <= OPT_HELP)
+				gen_die("--%s needs a value (see --help)",
+					gen_long_opts[optopt - OPT_SIZE].name);
+			if (optopt > 0 && optopt < 256)
+				gen_die("unknown option '-%c' (see --help)", optopt);
 			gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}

@@ -370,6 +370,21 @@ nomem:
 	return NULL;
 }
 
+/*
+ * What the MTU of a port counts of a template: the IP packet, the frame
+ * less its Ethernet header and VLAN tags (and the FCS, not in the
+ * template). A frame that is not IP counts from after 14 bytes.
+ */
+static uint32_t
+gen_tmpl_l3_len(const struct pvp_tmpl *t)
+{
+	struct pvp_pkt_layout lay;
+
+	if (pvp_pkt_parse(t->data, t->len, &lay) == 0)
+		return t->len - lay.l3_off;
+	return t->len > RTE_ETHER_HDR_LEN ? t->len - RTE_ETHER_HDR_LEN : 0;
+}
+
 int
 gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen)
 {
@@ -397,13 +412,14 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 		}
 		rte_eth_dev_get_mtu(g->port[ps->port].eth_port, &mtu);
 		for (i = 0; i < ps->n_tmpl; i++) {
-			/* The MTU counts the IP packet: frame - 14 B Ethernet - 4 B FCS. */
-			if (mtu != 0 && ps->tmpl[i].len > mtu + RTE_ETHER_HDR_LEN + 8) {
+			uint32_t l3 = gen_tmpl_l3_len(&ps->tmpl[i]);
+
+			if (mtu != 0 && l3 > mtu) {
 				snprintf(err, errlen,
 					 "%s: stream %u (%s): frame of %u B is over the MTU %u of "
 					 "port %u (start pvpkit-gen with --mtu %u)",
 					 p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port,
-					 ps->tmpl[i].len - RTE_ETHER_HDR_LEN);
+					 l3);
 				return -EINVAL;
 			}
 		}

@@ -37,7 +37,11 @@ expect() {
 }
 
 expect "unknown option '--bogus'" --bogus
-expect "--rate" --rate
+expect "--rate needs a value" --rate
+expect "unknown option '-x'" -x
+expect "--ports: port 0 is given twice" --ports 0,0
+expect "frame of 1519 B is over the MTU 1500 of port 0 (start pvpkit-gen with --mtu 1501)" \
+    --imix-sizes 64:1,1519:1
 expect 'bad rate "fast"' --rate fast
 expect "above the line rate" --rate 20Mpps
 expect "above the line rate" --rate 11Gbps
