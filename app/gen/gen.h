@@ -45,6 +45,9 @@ extern int gen_logtype;
 /* Exit status for bad input (one line on stderr). */
 #define GEN_EXIT_USAGE 2
 
+/* Longest run, seconds (--duration, traffic.start's "duration"). */
+#define GEN_MAX_DURATION_S 86400.0
+
 /* Traffic states a TX lcore reads. */
 enum gen_tx_state {
 	GEN_TX_IDLE = 0, /* not sending */
@@ -265,6 +268,13 @@ struct gen_ctx {
 };
 
 extern struct gen_ctx gen;
+
+/* @p us microseconds in TSC cycles; 128-bit, as 2^40 us x 3 GHz passes 2^64. */
+static inline uint64_t
+gen_us_to_tsc(uint64_t us, uint64_t hz)
+{
+	return (uint64_t)((unsigned __int128)us * hz / 1000000);
+}
 
 /* Fold a 32-bit one's complement sum to 16 bits. */
 static __rte_always_inline uint32_t

@@ -5,8 +5,10 @@
 object per line) through the methods of notes/rpc.md, on a net_ring
 loopback port. Exits 1 with a message on the first wrong answer."""
 import json
+import os
 import socket
 import sys
+import tempfile
 import time
 
 
@@ -111,6 +113,19 @@ def main():
     err(c.call("traffic.update", {"rate": 1000}), -32003)
     err(c.call("profile.load", {"profile": {"streams": [{"port": 0, "size": 10}]}}), -32602)
     err(c.call("profile.load", {"path": "/nonexistent.json"}), -32602)
+    # Once a SIGFPE that took the server down: 2^64 flows.
+    full = {"streams": [{"size": 64, "tuple": {"src_ip": ["0.0.0.0", "255.255.255.255"],
+                                               "dst_ip": ["0.0.0.0", "255.255.255.255"]}}]}
+    err(c.call("profile.load", {"profile": full}), -32602)
+    # Once blocked the control thread for good.
+    d = tempfile.mkdtemp()
+    os.mkfifo(d + "/fifo")
+    err(c.call("profile.load", {"path": d + "/fifo"}), -32602)
+    os.unlink(d + "/fifo")
+    os.rmdir(d)
+    # Once wrapped the exact counts (tx_asked went negative).
+    err(c.call("traffic.start", {"rate": 1000, "duration": 1e300}), -32602)
+    assert ok(c.call("ping")) == "pong"
     err(c.call("no.such.method"), -32601)
     print("OK")
 
