@@ -9,13 +9,33 @@
 
 #include <stdint.h>
 
-#include <rte_log.h>
-
 #include "pvp_pkt.h"
 
-extern int pvp_pkt_logtype;
-#define PKT_LOG(level, fmt, ...)                                                                   \
-	rte_log(RTE_LOG_##level, pvp_pkt_logtype, "pvp.pkt: " fmt "\n", ##__VA_ARGS__)
+#define PKT_VXLAN_HLEN 8  /* VXLAN header */
+#define PKT_TCP_HLEN   20 /* TCP header without options */
+#define PKT_UDP_HLEN   8  /* UDP header */
+
+/* Big-endian 16-bit read at any alignment. */
+static inline uint16_t
+pkt_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Big-endian 16-bit write at any alignment. */
+static inline void
+pkt_wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+/* Whether [a, a + alen) and [b, b + blen) share a byte. */
+static inline bool
+pkt_overlap(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
 
 /* Ones' complement sum of bytes at absolute offset @off of a frame whose
  * checksummed regions all start at even offsets: a byte at an even offset
