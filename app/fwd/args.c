@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Command-line options of pvpkit-fwd (after the EAL's "--"). They are
+ * parsed before rte_eal_init(), so --help and every bad option answer
+ * without hugepages: one line on stderr and exit status 2.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fwd.h"
+
+/* clang-format off: one engine a line. */
+const struct fwd_engine *const fwd_engines[] = {
+	&fwd_io_engine, &fwd_macswap_engine, &fwd_mac_engine, &fwd_5tswap_engine, NULL,
+};
+/* clang-format on */
+
+void
+fwd_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pvpkit-fwd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(FWD_EXIT_USAGE);
+}
+
+void
+fwd_usage(FILE *f, const char *prog)
+{
+	const struct fwd_engine *const *e;
+
+	fprintf(f,
+		"Usage: %s [EAL options] -- [options]\n"
+		"  --mode MODE          forwarding mode (default io):\n",
+		prog);
+	for (e = fwd_engines; *e != NULL; e++)
+		fprintf(f, "                         %-8s %s\n", (*e)->name, (*e)->help);
+	fprintf(f,
+		"  --topology T         loop (rx N -> tx N, default), paired (0<->1, 2<->3),\n"
+		"                       chained (0->1->...->0)\n"
+		"  --peer-mac MAC       mode mac: destination MAC for every port; also\n"
+		"                       PORT=MAC (repeatable) or MAC0,MAC1,... by port index\n"
+		"  --rxq N / --txq N    queues per port (txq default: one per forwarding lcore)\n"
+		"  --rxd N / --txd N    descriptors per queue (default 1024)\n"
+		"  --burst N            RX burst (default 32, at most %d)\n"
+		"  --tx-retry N         retry a partly sent burst N times (default 0)\n"
+		"  --tx-retry-delay US  wait between retries (default 1)\n"
+		"  --seq-check          count per-stream sequence gaps of signed packets\n"
+		"  --ctl ADDR|none      control socket (default %s),\n"
+		"                       tcp:HOST:PORT needs --token-file beyond loopback\n"
+		"  --token-file F       file holding the control token\n"
+		"  --stats-period N     print one line per port every N seconds\n"
+		"  --duration N         stop after N seconds (default: until SIGINT/SIGTERM)\n"
+		"  --idle-sleep US      sleep US after %d empty polls in a row (default 0)\n"
+		"  --wait-link N        before forwarding, wait up to N s for every link up\n"
+		"  --help\n",
+		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS);
+}
+
+static unsigned long
+fwd_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v < min || v > max)
+		fwd_die("--%s %s: expected an integer in %lu..%lu", opt, s, min, max);
+	return v;
+}
+
+/* --peer-mac MAC (every port), PORT=MAC or MAC0,MAC1,... by port index. */
+static void
+fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
+{
+	char buf[1024], *tok, *save = NULL;
+	unsigned long idx;
+	const char *eq;
+	uint16_t n = 0;
+
+	eq = strchr(arg, '=');
+	if (eq != NULL) {
+		char num[16];
+
+		if ((size_t)(eq - arg) >= sizeof(num))
+			fwd_die("--peer-mac %s: expected PORT=MAC", arg);
+		memcpy(num, arg, eq - arg);
+		num[eq - arg] = '\0';
+		idx = fwd_parse_uint("peer-mac", num, 0, FWD_MAX_PORTS - 1);
+		if (rte_ether_unformat_addr(eq + 1, &conf->peer[idx]) != 0)
+			fwd_die("--peer-mac %s: bad MAC address", arg);
+		conf->peer_set[idx] = true;
+		return;
+	}
+	if (strchr(arg, ',') == NULL) {
+		if (rte_ether_unformat_addr(arg, &conf->peer_all) != 0)
+			fwd_die("--peer-mac %s: bad MAC address", arg);
+		conf->peer_all_set = true;
+		return;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		fwd_die("--peer-mac: list too long");
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (n >= FWD_MAX_PORTS)
+			fwd_die("--peer-mac: more than %d addresses", FWD_MAX_PORTS);
+		if (rte_ether_unformat_addr(tok, &conf->peer[n]) != 0)
+			fwd_die("--peer-mac %s: bad MAC address", tok);
+		conf->peer_set[n++] = true;
+	}
+}
+
+enum {
+	OPT_MODE = 256,
+	OPT_TOPOLOGY,
+	OPT_PEER_MAC,
+	OPT_RXQ,
+	OPT_TXQ,
+	OPT_RXD,
+	OPT_TXD,
+	OPT_BURST,
+	OPT_TX_RETRY,
+	OPT_TX_RETRY_DELAY,
+	OPT_SEQ_CHECK,
+	OPT_CTL,
+	OPT_TOKEN_FILE,
+	OPT_STATS_PERIOD,
+	OPT_DURATION,
+	OPT_IDLE_SLEEP,
+	OPT_WAIT_LINK,
+	OPT_HELP,
+};
+
+static const struct option fwd_long_options[] = {
+	{"mode", required_argument, NULL, OPT_MODE},
+	{"topology", required_argument, NULL, OPT_TOPOLOGY},
+	{"peer-mac", required_argument, NULL, OPT_PEER_MAC},
+	{"rxq", required_argument, NULL, OPT_RXQ},
+	{"txq", required_argument, NULL, OPT_TXQ},
+	{"rxd", required_argument, NULL, OPT_RXD},
+	{"txd", required_argument, NULL, OPT_TXD},
+	{"burst", required_argument, NULL, OPT_BURST},
+	{"tx-retry", required_argument, NULL, OPT_TX_RETRY},
+	{"tx-retry-delay", required_argument, NULL, OPT_TX_RETRY_DELAY},
+	{"seq-check", no_argument, NULL, OPT_SEQ_CHECK},
+	{"ctl", required_argument, NULL, OPT_CTL},
+	{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
+	{"wait-link", required_argument, NULL, OPT_WAIT_LINK},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+/* Options that take a whole number: its range and where it goes. */
+struct fwd_num_opt {
+	int id;	      /* OPT_* */
+	uint64_t min; /* smallest value accepted */
+	uint64_t max; /* largest value accepted */
+	size_t off;   /* offset of the field in struct fwd_conf */
+	uint8_t size; /* size of that field */
+};
+
+#define FWD_NUM(id, field, lo, hi)                                                                 \
+	{                                                                                          \
+		id, lo, hi, offsetof(struct fwd_conf, field),                                      \
+			sizeof(((struct fwd_conf *)0)->field)                                      \
+	}
+
+/* clang-format off: one option a line. */
+static const struct fwd_num_opt fwd_num_opts[] = {
+	FWD_NUM(OPT_RXQ, nb_rxq, 1, FWD_MAX_QUEUES),
+	FWD_NUM(OPT_TXQ, nb_txq, 1, FWD_MAX_QUEUES),
+	FWD_NUM(OPT_RXD, nb_rxd, 1, UINT16_MAX),
+	FWD_NUM(OPT_TXD, nb_txd, 1, UINT16_MAX),
+	FWD_NUM(OPT_BURST, burst, 1, FWD_MAX_BURST),
+	FWD_NUM(OPT_TX_RETRY, tx_retry, 0, UINT32_MAX),
+	FWD_NUM(OPT_TX_RETRY_DELAY, tx_retry_delay_us, 0, 1000000),
+	FWD_NUM(OPT_STATS_PERIOD, stats_period, 0, 86400),
+	FWD_NUM(OPT_DURATION, duration, 0, UINT_MAX),
+	FWD_NUM(OPT_IDLE_SLEEP, idle_sleep_us, 0, 1000000),
+	FWD_NUM(OPT_WAIT_LINK, wait_link, 0, 3600),
+};
+/* clang-format on */
+
+/* A whole-number option: parsed, range checked, stored. False if @id is none. */
+static bool
+fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
+{
+	const struct fwd_num_opt *n = NULL;
+	unsigned int i;
+	uint8_t *field;
+	uint64_t v;
+
+	for (i = 0; i < RTE_DIM(fwd_num_opts) && n == NULL; i++)
+		if (fwd_num_opts[i].id == id)
+			n = &fwd_num_opts[i];
+	if (n == NULL)
+		return false;
+	v = fwd_parse_uint(fwd_long_options[id - OPT_MODE].name, arg, n->min, n->max);
+	field = (uint8_t *)conf + n->off;
+	if (n->size == sizeof(uint16_t))
+		*(uint16_t *)field = (uint16_t)v;
+	else
+		*(uint32_t *)field = (uint32_t)v;
+	return true;
+}
+
+/* One option that is not a whole number. */
+static void
+fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, const char *prog)
+{
+	const struct fwd_engine *const *e;
+
+	switch (opt) {
+	case OPT_MODE:
+		for (e = fwd_engines; *e != NULL; e++)
+			if (strcmp((*e)->name, arg) == 0)
+				break;
+		if (*e == NULL)
+			fwd_die("--mode %s: unknown mode (io, macswap, mac, 5tswap)", arg);
+		conf->engine = *e;
+		break;
+	case OPT_TOPOLOGY:
+		if (strcmp(arg, "loop") == 0)
+			conf->topology = FWD_TOPO_LOOP;
+		else if (strcmp(arg, "paired") == 0)
+			conf->topology = FWD_TOPO_PAIRED;
+		else if (strcmp(arg, "chained") == 0)
+			conf->topology = FWD_TOPO_CHAINED;
+		else
+			fwd_die("--topology %s: unknown topology (loop, paired, chained)", arg);
+		break;
+	case OPT_PEER_MAC:
+		fwd_parse_peer_mac(arg, conf);
+		break;
+	case OPT_SEQ_CHECK:
+		conf->seq_check = true;
+		break;
+	case OPT_CTL:
+		conf->ctl = strcmp(arg, "none") == 0 ? NULL : arg;
+		conf->ctl_default = false;
+		break;
+	case OPT_TOKEN_FILE:
+		conf->token_file = arg;
+		break;
+	case OPT_HELP:
+		fwd_usage(stdout, prog);
+		exit(0);
+	default:
+		if (optopt != 0 && optopt < 256)
+			fwd_die("-%c: unknown option (try --help)", optopt);
+		fwd_die("%s: unknown option or missing value (try --help)", argv[optind - 1]);
+	}
+}
+
+void
+fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
+{
+	unsigned int i;
+	int opt;
+
+	*conf = (struct fwd_conf){
+		.engine = &fwd_io_engine,
+		.topology = FWD_TOPO_LOOP,
+		.nb_rxq = 1,
+		.nb_rxd = 1024,
+		.nb_txd = 1024,
+		.burst = 32,
+		.tx_retry_delay_us = 1,
+		.ctl = FWD_DEFAULT_CTL,
+		.ctl_default = true,
+	};
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", fwd_long_options, NULL)) != -1)
+		if (!fwd_parse_num_opt(opt, optarg, conf))
+			fwd_parse_opt(opt, optarg, conf, argv, prog);
+	if (optind < argc)
+		fwd_die("%s: unexpected argument (try --help)", argv[optind]);
+	if (conf->engine == &fwd_mac_engine && !conf->peer_all_set) {
+		for (i = 0; i < FWD_MAX_PORTS; i++)
+			if (conf->peer_set[i])
+				break;
+		if (i == FWD_MAX_PORTS)
+			fwd_die("--mode mac needs --peer-mac");
+	}
+	/* The next getopt user (the EAL) starts from scratch. */
+	optind = 1;
+	opterr = 1;
+}
+
+int
+fwd_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
+{
+	int i, eal_argc = argc;
+
+	*app_argv = calloc(argc + 1, sizeof(**app_argv));
+	if (*app_argv == NULL)
+		fwd_die("out of memory");
+	(*app_argv)[0] = argv[0];
+	*app_argc = 1;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 && i == 1) {
+			fwd_usage(stdout, argv[0]);
+			exit(0);
+		}
+		if (strcmp(argv[i], "--") == 0) {
+			eal_argc = i;
+			for (i = i + 1; i < argc; i++)
+				(*app_argv)[(*app_argc)++] = argv[i];
+			break;
+		}
+	}
+	return eal_argc;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * What pvpkit-fwd reports: one line per port every --stats-period
+ * seconds, the totals at the end, and the summary JSON (--json FILE, the
+ * same object stats.get answers): lib/stats' snapshot of every port and
+ * queue, and with --seq-check the streams, unsigned_rx and untracked_rx.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fwd.h"
+
+static struct pvp_stats_snap *snap_prev, *snap_now, *snap_diff;
+
+int
+fwd_report_init(const struct fwd_app *app)
+{
+	snap_prev = calloc(1, sizeof(*snap_prev));
+	snap_now = calloc(1, sizeof(*snap_now));
+	snap_diff = calloc(1, sizeof(*snap_diff));
+	if (snap_prev == NULL || snap_now == NULL || snap_diff == NULL)
+		return -ENOMEM;
+	pvp_stats_snapshot(app->stats, snap_prev);
+	return 0;
+}
+
+void
+fwd_report_free(void)
+{
+	free(snap_prev);
+	free(snap_now);
+	free(snap_diff);
+	snap_prev = snap_now = snap_diff = NULL;
+}
+
+void
+fwd_report_period(const struct fwd_app *app)
+{
+	uint16_t p;
+
+	if (pvp_stats_snapshot(app->stats, snap_now) != 0)
+		return;
+	if (pvp_stats_diff(snap_now, snap_prev, snap_diff) == 0) {
+		for (p = 0; p < snap_now->nb_ports; p++) {
+			const struct pvp_stats_port_snap *ps = &snap_now->port[p];
+			struct pvp_stats_port_rates r;
+
+			if (pvp_stats_rates(snap_diff, p, &r) != 0)
+				memset(&r, 0, sizeof(r));
+			printf("port %u %s: rx %.3f Mpps tx %.3f Mpps | rx_packets %" PRIu64
+			       " tx_packets %" PRIu64 " rx_dropped %" PRIu64 " tx_dropped %" PRIu64
+			       "\n",
+			       p, ps->name, r.rx_pps / 1e6, r.tx_pps / 1e6,
+			       ps->c[PVP_STATS_rx_packets], ps->c[PVP_STATS_tx_packets],
+			       ps->c[PVP_STATS_rx_dropped], ps->c[PVP_STATS_tx_dropped]);
+		}
+		fflush(stdout);
+	}
+	RTE_SWAP(snap_prev, snap_now);
+}
+
+void
+fwd_report_totals(const struct fwd_app *app)
+{
+	uint16_t p;
+	int c;
+
+	if (pvp_stats_snapshot(app->stats, snap_now) != 0)
+		return;
+	for (p = 0; p < snap_now->nb_ports; p++) {
+		printf("total port %u %s:", p, snap_now->port[p].name);
+		for (c = 0; c < PVP_STATS_NB_COUNTERS; c++)
+			printf(" %s=%" PRIu64, pvp_stats_counter_names[c], snap_now->port[p].c[c]);
+		printf("\n");
+	}
+	if (app->conf->seq_check) {
+		uint64_t unsigned_rx, untracked;
+		json_t *streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
+		size_t i;
+		json_t *s;
+
+		json_array_foreach(streams, i, s)
+			printf("total stream %" JSON_INTEGER_FORMAT
+			       ": rx_packets=%" JSON_INTEGER_FORMAT " gaps=%" JSON_INTEGER_FORMAT
+			       " dup=%" JSON_INTEGER_FORMAT " ooo=%" JSON_INTEGER_FORMAT "\n",
+			       json_integer_value(json_object_get(s, "stream")),
+			       json_integer_value(json_object_get(s, "rx_packets")),
+			       json_integer_value(json_object_get(s, "gaps")),
+			       json_integer_value(json_object_get(s, "dup")),
+			       json_integer_value(json_object_get(s, "ooo")));
+		printf("total unsigned_rx=%" PRIu64 " untracked_rx=%" PRIu64 "\n", unsigned_rx,
+		       untracked);
+		json_decref(streams);
+	}
+	fflush(stdout);
+}
