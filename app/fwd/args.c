@@ -67,6 +67,7 @@ fwd_usage(FILE *f, const char *prog)
 		"  --duration N         stop after N seconds (default: until SIGINT/SIGTERM)\n"
 		"  --idle-sleep US      sleep US after %d empty polls in a row (default 0)\n"
 		"  --wait-link N        before forwarding, wait up to N s for every link up\n"
+		"  --json FILE          at the end, write the counters as JSON (as stats.get)\n"
 		"  --help\n",
 		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS);
 }
@@ -143,6 +144,7 @@ enum {
 	OPT_DURATION,
 	OPT_IDLE_SLEEP,
 	OPT_WAIT_LINK,
+	OPT_JSON,
 	OPT_HELP,
 };
 
@@ -164,6 +166,7 @@ static const struct option fwd_long_options[] = {
 	{"duration", required_argument, NULL, OPT_DURATION},
 	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
 	{"wait-link", required_argument, NULL, OPT_WAIT_LINK},
+	{"json", required_argument, NULL, OPT_JSON},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -260,6 +263,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 	case OPT_TOKEN_FILE:
 		conf->token_file = arg;
 		break;
+	case OPT_JSON:
+		conf->json = arg;
+		break;
 	case OPT_HELP:
 		fwd_usage(stdout, prog);
 		exit(0);
@@ -274,6 +280,7 @@ void
 fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 {
 	unsigned int i;
+	char err[512];
 	int opt;
 
 	*conf = (struct fwd_conf){
@@ -301,6 +308,8 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 		if (i == FWD_MAX_PORTS)
 			fwd_die("--mode mac needs --peer-mac");
 	}
+	if (conf->json != NULL && fwd_report_check(conf->json, err, sizeof(err)) != 0)
+		fwd_die("--json %s", err);
 	/* The next getopt user (the EAL) starts from scratch. */
 	optind = 1;
 	opterr = 1;

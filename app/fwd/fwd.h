@@ -91,6 +91,7 @@ struct fwd_conf {
 	const char *ctl;			   /**< --ctl address, NULL = none */
 	bool ctl_default;			   /**< ctl is the default, not asked for */
 	const char *token_file;			   /**< --token-file */
+	const char *json;			   /**< --json FILE, NULL = none */
 	unsigned int stats_period;		   /**< --stats-period seconds, 0 = off */
 	unsigned int duration;			   /**< --duration seconds, 0 = until signalled */
 	uint32_t idle_sleep_us;			   /**< --idle-sleep, 0 = busy poll */
@@ -312,6 +313,23 @@ void fwd_report_period(const struct fwd_app *app);
 
 /** Print the final counters ("total port ..." lines, then --seq-check's). */
 void fwd_report_totals(const struct fwd_app *app);
+
+/**
+ * The summary JSON: lib/stats' snapshot object, and with --seq-check
+ * "streams", "unsigned_rx" and "untracked_rx". Also stats.get's answer.
+ * @return a new reference, or NULL when out of memory.
+ */
+json_t *fwd_report_json(const struct fwd_app *app);
+
+/**
+ * Check, before anything runs, that --json @p path can be written: a
+ * regular file (created and removed again when missing), opened without
+ * blocking. @return 0 or -errno with a line in @p err.
+ */
+int fwd_report_check(const char *path, char *err, size_t errlen);
+
+/** Write fwd_report_json() to @p path. @return 0 or -errno with a line in @p err. */
+int fwd_report_write(const struct fwd_app *app, const char *path, char *err, size_t errlen);
 
 /** Free what fwd_report_init() took. */
 void fwd_report_free(void);

@@ -215,7 +215,8 @@ int
 main(int argc, char **argv)
 {
 	struct pvp_ctl_server *ctl;
-	int eal_argc, app_argc, ret;
+	int eal_argc, app_argc, ret, status = 0;
+	char msg[512];
 	char **app_argv;
 	uint16_t k;
 
@@ -246,6 +247,10 @@ main(int argc, char **argv)
 	/* No control call may look at the lcores or the counters any more. */
 	pvp_ctl_server_destroy(ctl);
 	fwd_report_totals(&app);
+	if (conf.json != NULL && fwd_report_write(&app, conf.json, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "pvpkit-fwd: --json %s\n", msg);
+		status = 1;
+	}
 	fwd_ports_close(&app);
 	for (k = 0; k < app.nb_lcores; k++) {
 		rte_free(app.lcores[k]->seq);
@@ -256,5 +261,5 @@ main(int argc, char **argv)
 	rte_eal_cleanup();
 	/* Telemetry may still hold the counters until the EAL is gone. */
 	pvp_stats_destroy(app.stats);
-	return 0;
+	return status;
 }

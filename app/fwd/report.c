@@ -7,6 +7,8 @@
  * seconds, the totals at the end, and the summary JSON (--json FILE, the
  * same object stats.get answers): lib/stats' snapshot of every port and
  * queue, and with --seq-check the streams, unsigned_rx and untracked_rx.
+ * With --seq-check every packet received is in exactly one of a stream's
+ * rx_packets, unsigned_rx and untracked_rx.
  */
 
 #include <errno.h>
@@ -103,4 +105,111 @@ fwd_report_totals(const struct fwd_app *app)
 		json_decref(streams);
 	}
 	fflush(stdout);
+}
+
+json_t *
+fwd_report_json(const struct fwd_app *app)
+{
+	struct pvp_stats_snap *snap;
+	uint64_t unsigned_rx, untracked;
+	json_t *res, *streams;
+
+	snap = malloc(sizeof(*snap));
+	if (snap == NULL)
+		return NULL;
+	if (pvp_stats_snapshot(app->stats, snap) != 0) {
+		free(snap);
+		return NULL;
+	}
+	res = pvp_stats_snap_to_json(snap);
+	free(snap);
+	if (res == NULL || !app->conf->seq_check)
+		return res;
+	streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
+	if (streams == NULL) {
+		json_decref(res);
+		return NULL;
+	}
+	json_object_set_new(res, "streams", streams);
+	json_object_set_new(res, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
+	json_object_set_new(res, "untracked_rx", json_integer((json_int_t)untracked));
+	return res;
+}
+
+/*
+ * Open @p path for writing without blocking (a FIFO without a reader
+ * fails at once) and refuse anything but a regular file. @p create:
+ * O_CREAT | O_TRUNC, else the file must exist. Returns an fd or -errno.
+ */
+static int
+fwd_json_open(const char *path, int create)
+{
+	struct stat st;
+	int fd, e;
+
+	/* Opening a FIFO without a reader fails with ENXIO: say what it is. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | create, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int
+fwd_report_check(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	/* O_EXCL: a file made only to check it is removed again. */
+	fd = fwd_json_open(path, O_CREAT | O_EXCL);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (fd == -EEXIST)
+		fd = fwd_json_open(path, 0);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(err, errlen, "%s: %s", path, fd == -EINVAL ? "not a regular file" : strerror(-fd));
+	return fd;
+}
+
+int
+fwd_report_write(const struct fwd_app *app, const char *path, char *err, size_t errlen)
+{
+	json_t *root = fwd_report_json(app);
+	int fd, ret = 0;
+
+	if (root == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	fd = fwd_json_open(path, O_CREAT | O_TRUNC);
+	if (fd < 0) {
+		json_decref(root);
+		snprintf(err, errlen, "%s: %s", path,
+			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		return fd;
+	}
+	if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || write(fd, "\n", 1) != 1)
+		ret = -EIO;
+	if (close(fd) != 0 && ret == 0)
+		ret = -errno;
+	json_decref(root);
+	if (ret != 0)
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-ret));
+	return ret;
 }

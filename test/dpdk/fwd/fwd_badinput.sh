@@ -41,6 +41,14 @@ expect_early "burst 0" "burst 0" $NH --vdev net_null0 -- --burst 0
 expect_early "rxq 99" "rxq 99" $NH --vdev net_null0 -- --rxq 99
 expect_early "mac without peer" "needs --peer-mac" $NH --vdev net_null0 -- --mode mac
 expect_early "bad peer mac" "bad MAC" $NH --vdev net_null0 -- --mode mac --peer-mac 1:2:3
+# --json is checked before anything runs, and never blocks on a FIFO.
+mkfifo "$PVP_TMP/fifo"
+expect_early "json into a FIFO" "--json $PVP_TMP/fifo: not a regular file" $NH --vdev net_null0 -- \
+    --json "$PVP_TMP/fifo"
+expect_early "json into a missing folder" "--json $PVP_TMP/no/such.json: No such file or directory" \
+    $NH --vdev net_null0 -- --json "$PVP_TMP/no/such.json"
+expect_early "json into a device" "--json /dev/null: not a regular file" $NH --vdev net_null0 -- \
+    --json /dev/null
 expect "no ports" "no ports" $NH -- --ctl none
 expect "paired, odd ports" "even number of ports" $NH --vdev net_null0 -- --topology paired --ctl none
 # A pcap file with a header and no packets: net_pcap has one queue per file.
