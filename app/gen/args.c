@@ -3,14 +3,16 @@
  */
 
 /*
- * Command-line options of pvpkit-gen (after the EAL's "--"). Every bad
- * value ends the program with one line on stderr and exit status 2.
+ * Command-line options of pvpkit-gen (after the EAL's "--"). They are
+ * parsed before rte_eal_init(), so --help and every bad value answer
+ * without hugepages: one line on stderr and exit status 2.
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,10 +220,183 @@ gen_parse_ports(const char *s, struct gen_opts *o)
 		gen_die("--ports: empty list");
 }
 
+/* Options that take a whole number: its range and where it goes. */
+struct gen_num_opt {
+	int id;	      /* OPT_* */
+	uint64_t min; /* smallest value accepted */
+	uint64_t max; /* largest value accepted */
+	size_t off;   /* offset of the field in struct gen_opts */
+	uint8_t size; /* size of that field */
+};
+
+#define GEN_NUM(id, field, lo, hi)                                                                 \
+	{                                                                                          \
+		id, lo, hi, offsetof(struct gen_opts, field),                                      \
+			sizeof(((struct gen_opts *)0)->field)                                      \
+	}
+
+/* clang-format off: one option a line. */
+static const struct gen_num_opt gen_num_opts[] = {
+	GEN_NUM(OPT_SIZE, size, 64, 9216),
+	GEN_NUM(OPT_FLOWS, flows, 1, 16777216),
+	GEN_NUM(OPT_COUNT, count, 1, UINT64_MAX / 2),
+	GEN_NUM(OPT_BURSTS, bursts, 1, UINT32_MAX),
+	GEN_NUM(OPT_IBG, ibg_us, 0, 3600ULL * 1000000),
+	GEN_NUM(OPT_TX_CORES, tx_cores, 1, GEN_MAX_TXQ),
+	GEN_NUM(OPT_RX_CORES, rx_cores, 1, GEN_MAX_RX),
+	GEN_NUM(OPT_SPEED, speed_mbps, 1, 1000000),
+	GEN_NUM(OPT_IDLE_SLEEP, idle_sleep_us, 0, 1000000),
+	GEN_NUM(OPT_STATS_PERIOD, stats_period, 0, 3600),
+	GEN_NUM(OPT_DRAIN_MS, drain_ms, 0, 60000),
+	GEN_NUM(OPT_CATCHUP_US, catchup_us, 0, 10000000),
+	GEN_NUM(OPT_TX_RETRY, tx_retry, 0, 1000000),
+	GEN_NUM(OPT_TXD, nb_txd, 64, 32768),
+	GEN_NUM(OPT_RXD, nb_rxd, 64, 32768),
+	GEN_NUM(OPT_MTU, mtu, 68, 9216 - 18),
+	GEN_NUM(OPT_POOL_SIZE, pool_size, 1023, 1u << 22),
+};
+/* clang-format on */
+
+/* A whole-number option: parsed, range checked, stored. False if @p id is none. */
+static bool
+gen_parse_num_opt(int id, const char *arg, struct gen_opts *o)
+{
+	const struct gen_num_opt *n = NULL;
+	unsigned int i;
+	uint8_t *field;
+	uint64_t v;
+
+	for (i = 0; i < RTE_DIM(gen_num_opts) && n == NULL; i++)
+		if (gen_num_opts[i].id == id)
+			n = &gen_num_opts[i];
+	if (n == NULL)
+		return false;
+	v = gen_parse_u64(gen_long_opts[id - OPT_SIZE].name, arg, n->min, n->max);
+	field = (uint8_t *)o + n->off;
+	switch (n->size) {
+	case sizeof(uint16_t):
+		*(uint16_t *)field = (uint16_t)v;
+		break;
+	case sizeof(uint32_t):
+		*(uint32_t *)field = (uint32_t)v;
+		break;
+	default:
+		*(uint64_t *)field = v;
+		break;
+	}
+	return true;
+}
+
+/* The message for what getopt_long() returned '?' for. */
+static void __attribute__((noreturn)) gen_bad_option(char **argv)
+{
+	/* optopt: a long option's value when its value is missing, the
+	 * letter of an unknown short option, 0 otherwise. */
+	if (optopt >= OPT_SIZE && optopt <= OPT_HELP)
+		gen_die("--%s needs a value (see --help)", gen_long_opts[optopt - OPT_SIZE].name);
+	if (optopt > 0 && optopt < 256)
+		gen_die("unknown option '-%c' (see --help)", optopt);
+	gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
+}
+
+/* One option that is not a whole number. */
+static void
+gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
+{
+	char err[256];
+
+	switch (c) {
+	case OPT_RATE:
+		if (pvp_rate_parse(arg, &o->rate, err, sizeof(err)) != 0)
+			gen_die("--rate: %s", err);
+		o->rate_set = true;
+		break;
+	case OPT_DURATION:
+		o->duration_s = gen_parse_double("duration", arg, 0.001, 86400.0 * 365);
+		break;
+	case OPT_PROFILE:
+		o->profile = arg;
+		break;
+	case OPT_IMIX:
+		o->imix = true;
+		break;
+	case OPT_IMIX_SIZES:
+		o->imix = true;
+		o->imix_list = arg;
+		break;
+	case OPT_PCAP:
+		o->pcap = arg;
+		break;
+	case OPT_PCAP_AS_IS:
+		o->pcap_as_is = true;
+		break;
+	case OPT_PORTS:
+		gen_parse_ports(arg, o);
+		break;
+	case OPT_JSON:
+		o->json = arg;
+		break;
+	case OPT_SERVER:
+		o->server = true;
+		break;
+	case OPT_CTL:
+		o->ctl = arg;
+		break;
+	case OPT_TOKEN_FILE:
+		o->token_file = arg;
+		break;
+	case OPT_TX_FULL:
+		if (strcmp(arg, "drop") == 0)
+			o->tx_full_drop = true;
+		else if (strcmp(arg, "retry") == 0)
+			o->tx_full_drop = false;
+		else
+			gen_die("--tx-full: '%s' is not retry or drop", arg);
+		break;
+	case OPT_QUIET:
+		o->quiet = true;
+		break;
+	case OPT_NO_RX:
+		o->no_rx = true;
+		break;
+	case OPT_SRC_MAC:
+		snprintf(o->src_mac, sizeof(o->src_mac), "%s", arg);
+		break;
+	case OPT_DST_MAC:
+		snprintf(o->dst_mac, sizeof(o->dst_mac), "%s", arg);
+		break;
+	case OPT_HELP:
+		gen_usage(argv[0]);
+		exit(0);
+	default:
+		gen_bad_option(argv);
+	}
+}
+
+/* Options that only make sense together. */
+static void
+gen_args_check(struct gen_opts *o)
+{
+	if ((o->profile != NULL) + (o->pcap != NULL) + o->imix > 1)
+		gen_die("--profile, --pcap and --imix exclude each other");
+	if (o->pcap_as_is && o->pcap == NULL)
+		gen_die("--pcap-as-is needs --pcap");
+	if (o->bursts != 0 && o->count == 0)
+		gen_die("--bursts needs --count (packets per burst)");
+	if (o->token_file != NULL && !o->server)
+		gen_die("--token-file needs --server");
+	if (o->ctl != NULL && !o->server)
+		gen_die("--ctl needs --server");
+	/* A jumbo --size needs a port MTU to match; profiles say --mtu. */
+	if (o->mtu == 0 && o->profile == NULL && o->pcap == NULL && !o->imix &&
+	    o->size > RTE_ETHER_MAX_LEN)
+		o->mtu = (uint16_t)(o->size - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
+}
+
 int
 gen_args_parse(int argc, char **argv, struct gen_opts *o)
 {
-	char err[256];
+	char err[512];
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -238,149 +413,41 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", gen_long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SIZE:
-			o->size = (uint16_t)gen_parse_u64("size", optarg, 64, 9216);
-			break;
-		case OPT_FLOWS:
-			o->flows = (uint32_t)gen_parse_u64("flows", optarg, 1, 16777216);
-			break;
-		case OPT_RATE:
-			if (pvp_rate_parse(optarg, &o->rate, err, sizeof(err)) != 0)
-				gen_die("--rate: %s", err);
-			o->rate_set = true;
-			break;
-		case OPT_DURATION:
-			o->duration_s = gen_parse_double("duration", optarg, 0.001, 86400.0 * 365);
-			break;
-		case OPT_COUNT:
-			o->count = gen_parse_u64("count", optarg, 1, UINT64_MAX / 2);
-			break;
-		case OPT_BURSTS:
-			o->bursts = (uint32_t)gen_parse_u64("bursts", optarg, 1, UINT32_MAX);
-			break;
-		case OPT_IBG:
-			o->ibg_us = gen_parse_u64("ibg", optarg, 0, 3600ULL * 1000000);
-			break;
-		case OPT_PROFILE:
-			o->profile = optarg;
-			break;
-		case OPT_IMIX:
-			o->imix = true;
-			break;
-		case OPT_IMIX_SIZES:
-			o->imix = true;
-			o->imix_list = optarg;
-			break;
-		case OPT_PCAP:
-			o->pcap = optarg;
-			break;
-		case OPT_PCAP_AS_IS:
-			o->pcap_as_is = true;
-			break;
-		case OPT_PORTS:
-			gen_parse_ports(optarg, o);
-			break;
-		case OPT_TX_CORES:
-			o->tx_cores = (uint16_t)gen_parse_u64("tx-cores", optarg, 1, GEN_MAX_TXQ);
-			break;
-		case OPT_RX_CORES:
-			o->rx_cores = (uint16_t)gen_parse_u64("rx-cores", optarg, 1, GEN_MAX_RX);
-			break;
-		case OPT_SPEED:
-			o->speed_mbps = gen_parse_u64("speed", optarg, 1, 1000000);
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_SERVER:
-			o->server = true;
-			break;
-		case OPT_CTL:
-			o->ctl = optarg;
-			break;
-		case OPT_TOKEN_FILE:
-			o->token_file = optarg;
-			break;
-		case OPT_IDLE_SLEEP:
-			o->idle_sleep_us =
-				(uint32_t)gen_parse_u64("idle-sleep", optarg, 0, 1000000);
-			break;
-		case OPT_STATS_PERIOD:
-			o->stats_period = (uint32_t)gen_parse_u64("stats-period", optarg, 0, 3600);
-			break;
-		case OPT_DRAIN_MS:
-			o->drain_ms = (uint32_t)gen_parse_u64("drain-ms", optarg, 0, 60000);
-			break;
-		case OPT_CATCHUP_US:
-			o->catchup_us = (uint32_t)gen_parse_u64("catchup-us", optarg, 0, 10000000);
-			break;
-		case OPT_TX_RETRY:
-			o->tx_retry = (uint32_t)gen_parse_u64("tx-retry", optarg, 0, 1000000);
-			break;
-		case OPT_TX_FULL:
-			if (strcmp(optarg, "drop") == 0)
-				o->tx_full_drop = true;
-			else if (strcmp(optarg, "retry") == 0)
-				o->tx_full_drop = false;
-			else
-				gen_die("--tx-full: '%s' is not retry or drop", optarg);
-			break;
-		case OPT_QUIET:
-			o->quiet = true;
-			break;
-		case OPT_NO_RX:
-			o->no_rx = true;
-			break;
-		case OPT_TXD:
-			o->nb_txd = (uint32_t)gen_parse_u64("txd", optarg, 64, 32768);
-			break;
-		case OPT_MTU:
-			o->mtu = (uint16_t)gen_parse_u64("mtu", optarg, 68, 9216 - 18);
-			break;
-		case OPT_RXD:
-			o->nb_rxd = (uint32_t)gen_parse_u64("rxd", optarg, 64, 32768);
-			break;
-		case OPT_POOL_SIZE:
-			o->pool_size = (uint32_t)gen_parse_u64("pool-size", optarg, 1023, 1u << 22);
-			break;
-		case OPT_SRC_MAC:
-			snprintf(o->src_mac, sizeof(o->src_mac), "%s", optarg);
-			break;
-		case OPT_DST_MAC:
-			snprintf(o->dst_mac, sizeof(o->dst_mac), "%s", optarg);
-			break;
-		case OPT_HELP:
-			gen_usage(argv[0]);
-			exit(0);
-		case '?':
-		default:
-			/* optopt: a long option's value when its value is missing,
-			 * the letter of an unknown short option, 0 otherwise. */
-			if (optopt >= OPT_SIZE && optopt <= OPT_HELP)
-				gen_die("--%s needs a value (see --help)",
-					gen_long_opts[optopt - OPT_SIZE].name);
-			if (optopt > 0 && optopt < 256)
-				gen_die("unknown option '-%c' (see --help)", optopt);
-			gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
-		}
-	}
+	while ((c = getopt_long(argc, argv, "", gen_long_opts, NULL)) != -1)
+		if (!gen_parse_num_opt(c, optarg, o))
+			gen_parse_opt(c, optarg, o, argv);
 	if (optind < argc)
 		gen_die("unexpected argument '%s' (see --help)", argv[optind]);
-	if ((o->profile != NULL) + (o->pcap != NULL) + o->imix > 1)
-		gen_die("--profile, --pcap and --imix exclude each other");
-	if (o->pcap_as_is && o->pcap == NULL)
-		gen_die("--pcap-as-is needs --pcap");
-	if (o->bursts != 0 && o->count == 0)
-		gen_die("--bursts needs --count (packets per burst)");
-	if (o->token_file != NULL && !o->server)
-		gen_die("--token-file needs --server");
-	if (o->ctl != NULL && !o->server)
-		gen_die("--ctl needs --server");
-	/* A jumbo --size needs a port MTU to match; profiles say --mtu. */
-	if (o->mtu == 0 && o->profile == NULL && o->pcap == NULL && !o->imix &&
-	    o->size > RTE_ETHER_MAX_LEN)
-		o->mtu = (uint16_t)(o->size - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
+	gen_args_check(o);
+	if (o->json != NULL && gen_report_check(o->json, err, sizeof(err)) != 0)
+		gen_die("--json %s", err);
+	/* The next getopt user (the EAL) starts from scratch. */
+	optind = 1;
+	opterr = 1;
 	return 0;
+}
+
+int
+gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
+{
+	int i, eal_argc = argc;
+
+	*app_argv = calloc(argc + 1, sizeof(**app_argv));
+	if (*app_argv == NULL)
+		gen_die("out of memory");
+	(*app_argv)[0] = argv[0];
+	*app_argc = 1;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 && i == 1) {
+			gen_usage(argv[0]);
+			exit(0);
+		}
+		if (strcmp(argv[i], "--") == 0) {
+			eal_argc = i;
+			for (i = i + 1; i < argc; i++)
+				(*app_argv)[(*app_argc)++] = argv[i];
+			break;
+		}
+	}
+	return eal_argc;
 }

@@ -336,6 +336,11 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 }
 
 /* args.c */
+/* Split the command line at "--": the EAL's part stays in @p argv (its
+ * count is returned), ours goes to @p app_argv (malloc'd, @p app_argc
+ * entries, argv[0] first). "--help" as the first argument prints the
+ * usage and exits. */
+int gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv);
 int gen_args_parse(int argc, char **argv, struct gen_opts *o);
 void gen_usage(const char *prog);
 void gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -380,7 +385,11 @@ void gen_ctl_stop(void);
 /* report.c */
 json_t *gen_report_json(struct gen_ctx *g);
 void gen_report_print(struct gen_ctx *g, FILE *f);
-int gen_report_write(struct gen_ctx *g, const char *path);
+/* --json: checked before anything runs (a regular file, created and
+ * removed again when missing, opened without blocking), written at the
+ * end. Return 0 or -errno with a line in @p err. */
+int gen_report_check(const char *path, char *err, size_t errlen);
+int gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen);
 void gen_report_period(struct gen_ctx *g);
 
 #endif /* GEN_H */

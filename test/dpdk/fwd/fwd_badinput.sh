@@ -33,6 +33,15 @@ expect_early() {
     [ "$(wc -l <"$PVP_TMP/err")" = 1 ] || fail "$1: more than one line on stderr"
 }
 
+# Options are ours before the EAL's: with an EAL that cannot start (a
+# memory request no machine here meets, as on a box without hugepages)
+# --help still prints the usage and a bad option still gets its line.
+NOEAL="--in-memory --no-pci --file-prefix=pvpt-noeal-$$ -m 1000000 -l 0"
+timeout 60 "$PVP_FWD" $NOEAL -- --help >"$PVP_TMP/out" 2>"$PVP_TMP/err" || fail "--help without an EAL: exit $?"
+grep -q "^Usage: .*pvpkit-fwd \[EAL options\] -- \[options\]" "$PVP_TMP/out" || fail "--help: no usage"
+[ -s "$PVP_TMP/err" ] && fail "--help: stderr not empty: $(cat "$PVP_TMP/err")"
+expect_early "no EAL, unknown option" "unknown option" $NOEAL -- --bogus
+
 NH="$(fwd_eal_nohuge bad) -l 0"
 expect_early "unknown mode" "unknown mode" $NH --vdev net_null0 -- --mode foo
 expect_early "unknown topology" "unknown topology" $NH --vdev net_null0 -- --topology ring

@@ -9,6 +9,7 @@
 
 need_bin "$PVP_GEN"
 need_hugepages 64
+mkfifo "$PVP_TMP/fifo"
 
 printf '{\n  "streams": [\n    {"port": 0, "size": 64,}\n  ]\n}\n' >"$PVP_TMP/syntax.json"
 printf '{\n  "streams": [\n    {"port": 0,\n     "size": 20}\n  ]\n}\n' >"$PVP_TMP/range.json"
@@ -16,7 +17,6 @@ printf '{"streams": [{"port": 3, "size": 64}]}\n' >"$PVP_TMP/port.json"
 # Every IPv4 source x every destination: 2^64 flows, once a SIGFPE.
 printf '{"streams":[{"size":64,"tuple":{"src_ip":["0.0.0.0","255.255.255.255"],"dst_ip":["0.0.0.0","255.255.255.255"]}}]}\n' \
     >"$PVP_TMP/tuple.json"
-mkfifo "$PVP_TMP/fifo"
 n=0
 
 # expect TEXT GEN-OPTIONS...
@@ -35,6 +35,30 @@ expect() {
     grep '^pvpkit-gen: ' "$PVP_TMP/err" | grep -qF -- "$text" ||
         fail "[$*]: message does not contain '$text'"
 }
+
+# Options are ours before the EAL's: with an EAL that cannot start (a
+# memory request no machine here meets, as on a box without hugepages)
+# --help still prints the usage and bad options still get their own line.
+NOEAL="--in-memory --no-pci --file-prefix=pvpt-noeal-$$ -m 1000000 -l 0"
+timeout 60 "$PVP_GEN" $NOEAL -- --help >"$PVP_TMP/out" 2>"$PVP_TMP/err" ||
+    fail "--help without an EAL: exit $?"
+grep -q "^Usage: .*pvpkit-gen \[EAL options\] -- \[options\]" "$PVP_TMP/out" || fail "--help: no usage"
+[ -s "$PVP_TMP/err" ] && fail "--help: stderr not empty: $(cat "$PVP_TMP/err")"
+# expect_early TEXT GEN-OPTIONS...: exit 2 and that line alone on stderr.
+expect_early() {
+    local text=$1
+    shift
+    timeout 60 "$PVP_GEN" $NOEAL -- "$@" >"$PVP_TMP/out" 2>"$PVP_TMP/err"
+    rc=$?
+    info "[$*] (no EAL) -> rc $rc: $(cat "$PVP_TMP/err")"
+    [ $rc = 2 ] || fail "[$*] without an EAL: exit $rc, expected 2"
+    [ "$(wc -l <"$PVP_TMP/err")" = 1 ] || { cat "$PVP_TMP/err"; fail "[$*]: not one line"; }
+    grep -qF -- "pvpkit-gen: $text" "$PVP_TMP/err" || fail "[$*]: message does not contain '$text'"
+}
+expect_early "unknown option '--bogus'" --bogus
+expect_early "--size: 10 is out of range" --size 10
+expect_early "--json $PVP_TMP/fifo: not a regular file" --json "$PVP_TMP/fifo"
+expect_early "--json $PVP_TMP/no/such.json: No such file or directory" --json "$PVP_TMP/no/such.json"
 
 expect "unknown option '--bogus'" --bogus
 expect "--rate needs a value" --rate
