@@ -4,8 +4,9 @@
 
 /*
  * pvpkit-gen internals shared by its source files (one file per job:
- * main/args, ports, streams, TX engine, RX engine, control, report).
- * Never installed.
+ * main, args, port, profile (what the options ask for), stream (wire
+ * streams), tx + tx_build.h (TX engine), rx (RX engine), run (starting
+ * and stopping traffic), ctl (control methods), report). Never installed.
  */
 
 #ifndef GEN_H
@@ -349,8 +350,10 @@ void gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn
 int gen_ports_init(struct gen_ctx *g, char *err, size_t errlen);
 void gen_ports_close(struct gen_ctx *g);
 
-/* stream.c: load a profile, turn it into wire streams with their pools. */
+/* profile.c: the profile the command line asks for. */
 struct pvp_profile *gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen);
+
+/* stream.c: a profile turned into wire streams with their pools. */
 int gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen);
 void gen_streams_release(struct gen_ctx *g);
 
