@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
 """Drive pvpkit-gen --server over its unix socket (JSON-RPC 2.0, one
-object per line) through the methods of notes/rpc.md, on a net_ring
+object per line) through the methods of doc/gen.rst, on a net_ring
 loopback port. Exits 1 with a message on the first wrong answer."""
 import json
 import os
