@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,16 +56,17 @@ fwd_usage(FILE *f, const char *prog)
 		"  --peer-mac MAC       mode mac: destination MAC for every port; also\n"
 		"                       PORT=MAC (repeatable) or MAC0,MAC1,... by port index\n"
 		"  --rxq N / --txq N    queues per port (txq default: one per forwarding lcore)\n"
-		"  --rxd N / --txd N    descriptors per queue (default 1024)\n"
+		"  --rxd N / --txd N    descriptors per queue, 64..32768 (default 1024)\n"
 		"  --burst N            RX burst (default 32, at most %d)\n"
-		"  --tx-retry N         retry a partly sent burst N times (default 0)\n"
+		"  --tx-retry N         retry a partly sent burst N times, 0..1000000 (default 0)\n"
 		"  --tx-retry-delay US  wait between retries (default 1)\n"
 		"  --seq-check          count per-stream sequence gaps of signed packets\n"
 		"  --ctl ADDR|none      control socket (default %s),\n"
 		"                       tcp:HOST:PORT needs --token-file beyond loopback\n"
 		"  --token-file F       file holding the control token\n"
-		"  --stats-period N     print one line per port every N seconds\n"
-		"  --duration N         stop after N seconds (default: until SIGINT/SIGTERM)\n"
+		"  --stats-period N     print one line per port every N seconds, 0..3600\n"
+		"  --duration S         stop after S seconds, 0.001..86400, units ms s m h\n"
+		"                       (default: until SIGINT/SIGTERM)\n"
 		"  --idle-sleep US      sleep US after %d empty polls in a row (default 0)\n"
 		"  --wait-link N        before forwarding, wait up to N s for every link up\n"
 		"  --json FILE          at the end, write the counters as JSON (as stats.get)\n"
@@ -72,17 +74,82 @@ fwd_usage(FILE *f, const char *prog)
 		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS);
 }
 
-static unsigned long
-fwd_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max)
+/*
+ * Numbers on the command line are base 10, always: strtoul(..., 0) read
+ * "010" as 8 and took "0x10". The grammar is checked by hand before
+ * strtoull()/strtod() convert, so what they would also take (a base
+ * prefix, blanks, a sign, "nan", "inf", hex floats) never gets through.
+ * Messages are lib/util's (pvp_parse_u64(), pvp_parse_duration()), which
+ * will replace these once every binary links it.
+ */
+static uint64_t
+fwd_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long v;
-	char *end;
+	unsigned long long v = 0;
+	const char *p = s;
 
+	while (*p >= '0' && *p <= '9')
+		p++;
 	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v < min || v > max)
-		fwd_die("--%s %s: expected an integer in %lu..%lu", opt, s, min, max);
+	if (p != s && *p == '\0')
+		v = strtoull(s, NULL, 10);
+	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
+		fwd_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
+			min, max);
 	return v;
+}
+
+/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
+static size_t
+fwd_decimal_len(const char *s)
+{
+	const char *p = s + (*s == '-');
+	size_t digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (*p == 'e' || *p == 'E') {
+		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
+
+		if (*e >= '0' && *e <= '9') {
+			while (*e >= '0' && *e <= '9')
+				e++;
+			p = e;
+		}
+	}
+	return (size_t)(p - s);
+}
+
+/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
+static double
+fwd_parse_duration(const char *opt, const char *s, double min, double max)
+{
+	static const struct {
+		const char *name;
+		double mult;
+	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
+	size_t n = fwd_decimal_len(s);
+	char num[64];
+	unsigned int i;
+	double v;
+
+	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
+		if (strcmp(s + n, units[i].name) != 0)
+			continue;
+		memcpy(num, s, n);
+		num[n] = '\0';
+		v = strtod(num, NULL) * units[i].mult;
+		if (v >= min && v <= max)
+			return v;
+		break;
+	}
+	fwd_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
+		opt, s, min, max);
 }
 
 /* --peer-mac MAC (every port), PORT=MAC or MAC0,MAC1,... by port index. */
@@ -90,7 +157,7 @@ static void
 fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
 {
 	char buf[1024], *tok, *save = NULL;
-	unsigned long idx;
+	uint64_t idx;
 	const char *eq;
 	uint16_t n = 0;
 
@@ -102,7 +169,7 @@ fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
 			fwd_die("--peer-mac %s: expected PORT=MAC", arg);
 		memcpy(num, arg, eq - arg);
 		num[eq - arg] = '\0';
-		idx = fwd_parse_uint("peer-mac", num, 0, FWD_MAX_PORTS - 1);
+		idx = fwd_parse_u64("peer-mac", num, 0, FWD_MAX_PORTS - 1);
 		if (rte_ether_unformat_addr(eq + 1, &conf->peer[idx]) != 0)
 			fwd_die("--peer-mac %s: bad MAC address", arg);
 		conf->peer_set[idx] = true;
@@ -190,13 +257,12 @@ struct fwd_num_opt {
 static const struct fwd_num_opt fwd_num_opts[] = {
 	FWD_NUM(OPT_RXQ, nb_rxq, 1, FWD_MAX_QUEUES),
 	FWD_NUM(OPT_TXQ, nb_txq, 1, FWD_MAX_QUEUES),
-	FWD_NUM(OPT_RXD, nb_rxd, 1, UINT16_MAX),
-	FWD_NUM(OPT_TXD, nb_txd, 1, UINT16_MAX),
+	FWD_NUM(OPT_RXD, nb_rxd, 64, 32768),
+	FWD_NUM(OPT_TXD, nb_txd, 64, 32768),
 	FWD_NUM(OPT_BURST, burst, 1, FWD_MAX_BURST),
-	FWD_NUM(OPT_TX_RETRY, tx_retry, 0, UINT32_MAX),
+	FWD_NUM(OPT_TX_RETRY, tx_retry, 0, 1000000),
 	FWD_NUM(OPT_TX_RETRY_DELAY, tx_retry_delay_us, 0, 1000000),
-	FWD_NUM(OPT_STATS_PERIOD, stats_period, 0, 86400),
-	FWD_NUM(OPT_DURATION, duration, 0, UINT_MAX),
+	FWD_NUM(OPT_STATS_PERIOD, stats_period, 0, 3600),
 	FWD_NUM(OPT_IDLE_SLEEP, idle_sleep_us, 0, 1000000),
 	FWD_NUM(OPT_WAIT_LINK, wait_link, 0, 3600),
 };
@@ -216,7 +282,7 @@ fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
 			n = &fwd_num_opts[i];
 	if (n == NULL)
 		return false;
-	v = fwd_parse_uint(fwd_long_options[id - OPT_MODE].name, arg, n->min, n->max);
+	v = fwd_parse_u64(fwd_long_options[id - OPT_MODE].name, arg, n->min, n->max);
 	field = (uint8_t *)conf + n->off;
 	if (n->size == sizeof(uint16_t))
 		*(uint16_t *)field = (uint16_t)v;
@@ -255,6 +321,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		break;
 	case OPT_SEQ_CHECK:
 		conf->seq_check = true;
+		break;
+	case OPT_DURATION:
+		conf->duration_s = fwd_parse_duration("duration", arg, 0.001, FWD_MAX_DURATION_S);
 		break;
 	case OPT_CTL:
 		conf->ctl = strcmp(arg, "none") == 0 ? NULL : arg;

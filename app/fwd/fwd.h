@@ -44,6 +44,8 @@ extern int fwd_logtype;
 
 /** Exit code for bad input (options, ports, queues, EAL/hugepages). */
 #define FWD_EXIT_USAGE 2
+/** Longest --duration, seconds (pvpkit-gen's and pvpkit's too). */
+#define FWD_MAX_DURATION_S 86400.0
 /** Control socket when --ctl is not given. */
 #define FWD_DEFAULT_CTL "unix:/run/pvpkit/fwd.sock"
 /** Empty polls in a row before an lcore starts sleeping (--idle-sleep). */
@@ -93,7 +95,7 @@ struct fwd_conf {
 	const char *token_file;			   /**< --token-file */
 	const char *json;			   /**< --json FILE, NULL = none */
 	unsigned int stats_period;		   /**< --stats-period seconds, 0 = off */
-	unsigned int duration;			   /**< --duration seconds, 0 = until signalled */
+	double duration_s;			   /**< --duration, 0 = until signalled */
 	uint32_t idle_sleep_us;			   /**< --idle-sleep, 0 = busy poll */
 	unsigned int wait_link;			   /**< --wait-link seconds, 0 = no wait */
 	bool peer_all_set;			   /**< --peer-mac MAC given for all ports */

@@ -45,7 +45,7 @@ static struct fwd_conf conf;
 static volatile bool fwd_quit;
 static volatile bool fwd_running;
 static struct fwd_app app;
-static uint64_t tick_hz, tick_start, tick_next_print;
+static uint64_t tick_hz, tick_start, tick_next_print, tick_duration;
 
 static void
 fwd_signal(int sig)
@@ -60,7 +60,7 @@ fwd_tick(void)
 {
 	uint64_t now = rte_get_timer_cycles();
 
-	if (conf.duration != 0 && now - tick_start >= conf.duration * tick_hz)
+	if (tick_duration != 0 && now - tick_start >= tick_duration)
 		fwd_quit = true;
 	if (conf.stats_period != 0 && now >= tick_next_print) {
 		tick_next_print = now + conf.stats_period * tick_hz;
@@ -192,6 +192,7 @@ fwd_run(void)
 
 	tick_hz = rte_get_timer_hz();
 	tick_start = rte_get_timer_cycles();
+	tick_duration = (uint64_t)(conf.duration_s * (double)tick_hz);
 	tick_next_print = tick_start + conf.stats_period * tick_hz;
 	fwd_running = true;
 	for (k = 0; k < app.nb_lcores; k++) {

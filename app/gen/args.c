@@ -132,7 +132,8 @@ gen_usage(const char *prog)
 	       "Traffic:\n"
 	       "  --rate R           per port: pps, 1.5Mpps, 5Gbps (L1), 5Gbps-l2, 10%%, max\n"
 	       "                     (default max). A rate above the line rate is refused.\n"
-	       "  --duration S       seconds to send (default: until --count or SIGINT)\n"
+	       "  --duration S       seconds to send, 0.001..86400, units ms s m h\n"
+	       "                     (default: until --count or SIGINT)\n"
 	       "  --count N          packets per port (split over its streams)\n"
 	       "  --bursts K         multi-burst: K bursts of --count packets\n"
 	       "  --ibg US           gap between bursts, microseconds\n"
@@ -141,21 +142,22 @@ gen_usage(const char *prog)
 	       "  --tx-cores N       TX lcores (= TX queues) per port (default 1)\n"
 	       "  --rx-cores N       RX lcores (= RX queues per port, RSS) (default 1)\n"
 	       "  --speed MBPS       link speed for ports that report none\n"
-	       "  --txd N, --rxd N   descriptors per queue (default 1024)\n"
+	       "  --txd N, --rxd N   descriptors per queue, 64..32768 (default 1024)\n"
 	       "  --mtu N            ports' MTU (IP packet bytes: frame - 18); default: as\n"
 	       "                     the port comes, raised to fit a --size over 1518\n"
 	       "  --pool-size N      mbufs per stream and TX lcore (default 8191)\n"
 	       "  --no-rx            do not poll RX\n"
 	       "  --idle-sleep US    sleep when idle / between bursts (shared CPUs)\n"
 	       "  --catchup-us US    most backlog the pacer makes up after a stall (default 2000)\n"
-	       "  --tx-retry N       extra tries when the TX queue is full (default 0)\n"
+	       "  --tx-retry N       extra tries when the TX queue is full, 0..1000000 (default "
+	       "0)\n"
 	       "  --tx-full MODE     what a full TX queue does to the rest of a burst:\n"
 	       "                     retry (default: sent later, a generator limit) or\n"
 	       "                     drop (given up, counted unsent and lost: for a TX\n"
 	       "                     ring that is the peer's RX ring, virtio-user/memif)\n"
 	       "Output and control:\n"
 	       "  --json FILE        write the summary as JSON\n"
-	       "  --stats-period N   print rates every N seconds\n"
+	       "  --stats-period N   print rates every N seconds, 0..3600\n"
 	       "  --drain-ms N       wait for in-flight packets after TX stops (default 100)\n"
 	       "  --quiet            no summary table\n"
 	       "  --server           stay up, controlled over JSON-RPC (--ctl)\n"
@@ -164,34 +166,83 @@ gen_usage(const char *prog)
 	       prog);
 }
 
+/*
+ * Numbers on the command line are base 10, always: strtoull(..., 0) read
+ * "010" as 8 and took "0x40", while pvpkit read "010" as 10. The grammar
+ * is checked by hand before strtoull()/strtod() convert, so what they
+ * would also take (a base prefix, blanks, a sign, "nan", "inf", hex
+ * floats) never gets through. Messages are lib/util's (pvp_parse_u64(),
+ * pvp_parse_duration()), which will replace these once every binary
+ * links it.
+ */
 static uint64_t
 gen_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long long v = 0;
+	const char *p = s;
 
+	while (*p >= '0' && *p <= '9')
+		p++;
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno != 0 || end == s || *end != '\0' || s[0] == '-')
-		gen_die("--%s: '%s' is not a number", opt, s);
-	if (v < min || v > max)
-		gen_die("--%s: %llu is out of range %" PRIu64 "..%" PRIu64, opt, v, min, max);
+	if (p != s && *p == '\0')
+		v = strtoull(s, NULL, 10);
+	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
+		gen_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
+			min, max);
 	return v;
 }
 
-static double
-gen_parse_double(const char *opt, const char *s, double min, double max)
+/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
+static size_t
+gen_decimal_len(const char *s)
 {
-	double v;
-	char *end;
+	const char *p = s + (*s == '-');
+	size_t digits = 0;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0')
-		gen_die("--%s: '%s' is not a number", opt, s);
-	if (!(v >= min && v <= max))
-		gen_die("--%s: %s is out of range %g..%g", opt, s, min, max);
-	return v;
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (*p == 'e' || *p == 'E') {
+		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
+
+		if (*e >= '0' && *e <= '9') {
+			while (*e >= '0' && *e <= '9')
+				e++;
+			p = e;
+		}
+	}
+	return (size_t)(p - s);
+}
+
+/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
+static double
+gen_parse_duration(const char *opt, const char *s, double min, double max)
+{
+	static const struct {
+		const char *name;
+		double mult;
+	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
+	size_t n = gen_decimal_len(s);
+	char num[64];
+	unsigned int i;
+	double v;
+
+	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
+		if (strcmp(s + n, units[i].name) != 0)
+			continue;
+		memcpy(num, s, n);
+		num[n] = '\0';
+		v = strtod(num, NULL) * units[i].mult;
+		if (v >= min && v <= max)
+			return v;
+		break;
+	}
+	gen_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
+		opt, s, min, max);
 }
 
 static void
@@ -220,6 +271,35 @@ gen_parse_ports(const char *s, struct gen_opts *o)
 		gen_die("--ports: empty list");
 }
 
+/* --imix-sizes 64:7,570:4,1518:1: size[:weight] items (weight 1 when left out). */
+static void
+gen_parse_imix(const char *s, struct gen_opts *o)
+{
+	char buf[512], *tok, *save = NULL, *colon;
+
+	if (strlen(s) >= sizeof(buf))
+		gen_die("--imix-sizes: list too long");
+	strcpy(buf, s);
+	o->n_imix = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		struct pvp_imix *e = &o->imix_list[o->n_imix];
+
+		if (o->n_imix == PVP_PKT_MAX_IMIX)
+			gen_die("--imix-sizes: at most %d sizes", PVP_PKT_MAX_IMIX);
+		colon = strchr(tok, ':');
+		if (colon != NULL)
+			*colon = '\0';
+		e->size = (uint16_t)gen_parse_u64("imix-sizes", tok, PVP_PKT_MIN_SIZE,
+						  PVP_PKT_MAX_SIZE);
+		e->weight = colon == NULL
+				    ? 1
+				    : (uint32_t)gen_parse_u64("imix-sizes", colon + 1, 1, 1000000);
+		o->n_imix++;
+	}
+	if (o->n_imix == 0)
+		gen_die("--imix-sizes: empty list");
+}
+
 /* Options that take a whole number: its range and where it goes. */
 struct gen_num_opt {
 	int id;	      /* OPT_* */
@@ -239,7 +319,7 @@ struct gen_num_opt {
 static const struct gen_num_opt gen_num_opts[] = {
 	GEN_NUM(OPT_SIZE, size, 64, 9216),
 	GEN_NUM(OPT_FLOWS, flows, 1, 16777216),
-	GEN_NUM(OPT_COUNT, count, 1, UINT64_MAX / 2),
+	GEN_NUM(OPT_COUNT, count, 1, PVP_PKT_MAX_FLOWS),
 	GEN_NUM(OPT_BURSTS, bursts, 1, UINT32_MAX),
 	GEN_NUM(OPT_IBG, ibg_us, 0, 3600ULL * 1000000),
 	GEN_NUM(OPT_TX_CORES, tx_cores, 1, GEN_MAX_TXQ),
@@ -312,7 +392,7 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		o->rate_set = true;
 		break;
 	case OPT_DURATION:
-		o->duration_s = gen_parse_double("duration", arg, 0.001, 86400.0 * 365);
+		o->duration_s = gen_parse_duration("duration", arg, 0.001, GEN_MAX_DURATION_S);
 		break;
 	case OPT_PROFILE:
 		o->profile = arg;
@@ -322,7 +402,7 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		break;
 	case OPT_IMIX_SIZES:
 		o->imix = true;
-		o->imix_list = arg;
+		gen_parse_imix(arg, o);
 		break;
 	case OPT_PCAP:
 		o->pcap = arg;
@@ -383,6 +463,9 @@ gen_args_check(struct gen_opts *o)
 		gen_die("--pcap-as-is needs --pcap");
 	if (o->bursts != 0 && o->count == 0)
 		gen_die("--bursts needs --count (packets per burst)");
+	/* What a stream's mode may send in all (lib/pkt): tx_asked fits. */
+	if (o->bursts != 0 && o->count > PVP_PKT_MAX_FLOWS / o->bursts)
+		gen_die("--bursts x --count is more than 2^48 packets");
 	if (o->token_file != NULL && !o->server)
 		gen_die("--token-file needs --server");
 	if (o->ctl != NULL && !o->server)

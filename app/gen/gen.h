@@ -200,16 +200,17 @@ struct gen_opts {
 	uint32_t flows;	      /* flows for the shortcut stream */
 	struct pvp_rate rate; /* per port */
 	bool rate_set;
-	double duration_s;	       /* 0: until count or a signal */
-	uint64_t count;		       /* packets per port per burst, 0 = continuous */
-	uint32_t bursts;	       /* multi-burst count */
-	uint64_t ibg_us;	       /* gap between bursts */
-	const char *profile;	       /* --profile FILE */
-	bool imix;		       /* --imix */
-	const char *imix_list;	       /* --imix-sizes 64:7,570:4,1518:1 */
-	const char *pcap;	       /* --pcap FILE */
-	bool pcap_as_is;	       /* replay without signature */
-	uint16_t ports[GEN_MAX_PORTS]; /* ethdev ids (--ports), empty: all */
+	double duration_s;   /* 0: until count or a signal */
+	uint64_t count;	     /* packets per port per burst, 0 = continuous */
+	uint32_t bursts;     /* multi-burst count */
+	uint64_t ibg_us;     /* gap between bursts */
+	const char *profile; /* --profile FILE */
+	bool imix;	     /* --imix */
+	struct pvp_imix imix_list[PVP_PKT_MAX_IMIX]; /* --imix-sizes 64:7,570:4,1518:1 */
+	uint8_t n_imix;				     /* entries of imix_list, 0: none */
+	const char *pcap;			     /* --pcap FILE */
+	bool pcap_as_is;			     /* replay without signature */
+	uint16_t ports[GEN_MAX_PORTS];		     /* ethdev ids (--ports), empty: all */
 	uint16_t nb_ports;
 	uint16_t tx_cores;	/* TX lcores (queues) per port */
 	uint16_t rx_cores;	/* RX lcores (queues per port, RSS when > 1) */

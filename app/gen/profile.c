@@ -18,35 +18,16 @@
 
 #include "gen.h"
 
-/* Parse --imix-sizes "64:7,570:4,1518:1" into a profile JSON array. */
+/* --imix-sizes (parsed by args.c) as a profile's "imix" list. */
 static json_t *
-gen_imix_json(const char *list, char *err, size_t errlen)
+gen_imix_json(const struct gen_opts *o)
 {
 	json_t *arr = json_array();
-	char buf[512];
-	char *tok, *save = NULL;
+	unsigned int i;
 
-	if (strlen(list) >= sizeof(buf)) {
-		snprintf(err, errlen, "--imix-sizes: list too long");
-		json_decref(arr);
-		return NULL;
-	}
-	strcpy(buf, list);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		unsigned long size, weight = 1;
-		char *end;
-
-		size = strtoul(tok, &end, 10);
-		if (*end == ':')
-			weight = strtoul(end + 1, &end, 10);
-		if (*end != '\0' || end == tok) {
-			snprintf(err, errlen, "--imix-sizes: '%s' is not size[:weight]", tok);
-			json_decref(arr);
-			return NULL;
-		}
-		json_array_append_new(arr, json_pack("{s:I,s:I}", "size", (json_int_t)size,
-						     "weight", (json_int_t)weight));
-	}
+	for (i = 0; i < o->n_imix; i++)
+		json_array_append_new(arr, json_pack("{s:i,s:I}", "size", o->imix_list[i].size,
+						     "weight", (json_int_t)o->imix_list[i].weight));
 	return arr;
 }
 
@@ -91,7 +72,7 @@ gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
 		ports[i] = i;
 	if (g->opt.profile != NULL) {
 		p = pvp_profile_load(g->opt.profile, &e);
-	} else if (g->opt.pcap != NULL || g->opt.imix_list != NULL) {
+	} else if (g->opt.pcap != NULL || g->opt.n_imix != 0) {
 		json_t *root = json_object(), *streams = json_array();
 
 		json_object_set_new(root, "streams", streams);
@@ -104,21 +85,14 @@ gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
 				if (g->opt.pcap_as_is)
 					json_object_set_new(st, "replay", json_true());
 			} else {
-				json_t *imix = gen_imix_json(g->opt.imix_list, err, errlen);
-
-				if (imix == NULL) {
-					json_decref(st);
-					json_decref(root);
-					return NULL;
-				}
-				json_object_set_new(st, "imix", imix);
+				json_object_set_new(st, "imix", gen_imix_json(&g->opt));
 				if (g->opt.flows > 1)
 					json_object_set_new(st, "flows",
 							    json_integer((json_int_t)g->opt.flows));
 			}
 			json_array_append_new(streams, st);
 		}
-		p = pvp_profile_parse(root, g->opt.pcap != NULL ? g->opt.pcap : "--imix-sizes", &e);
+		p = pvp_profile_parse(root, g->opt.pcap != NULL ? "--pcap" : "--imix-sizes", &e);
 		json_decref(root);
 	} else {
 		p = pvp_profile_quick(g->opt.imix ? 0 : g->opt.size, g->opt.flows, ports,

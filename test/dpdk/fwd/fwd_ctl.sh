@@ -19,13 +19,15 @@ SUM=$PVP_TMP/fwd.json
 # Forwarding on lcore 0; the main lcore (and the control thread) on 1.
 fwd_start "$LOG" $(fwd_eal_nohuge ctl) -l 0-1 --main-lcore 1 \
     --vdev net_null0 --vdev net_null1 -- \
-    --mode macswap --topology paired --ctl "unix:$SOCK" --json "$SUM"
+    --mode macswap --topology paired --ctl "unix:$SOCK" --json "$SUM" --burst 016
 fwd_wait_sock "$SOCK" "$FWD_PID" || { cat "$LOG"; fail "control socket never answered"; }
 
 INFO=$($FWD_CTL "$SOCK" info) || fail "info"
 info "info: $INFO"
 [ "$(json_get "$INFO" 'j["app"]')" = pvpkit-fwd ] || fail "info: app"
 [ "$(json_get "$INFO" 'j["mode"], j["topology"]')" = "('macswap', 'paired')" ] || fail "info: mode/topology"
+# Base 10: --burst 016 is 16 (it was 14).
+[ "$(json_get "$INFO" 'j["burst"]')" = 16 ] || fail "info: --burst 016 is not 16"
 [ "$(json_get "$INFO" '[p["name"] for p in j["ports"]]')" = "['net_null0', 'net_null1']" ] || fail "info: port names"
 [ "$(json_get "$INFO" 'all(len(p["mac"]) == 17 and p["rxq"] == 1 and p["txq"] == 1 for p in j["ports"])')" = True ] ||
     fail "info: mac/queues"

@@ -56,7 +56,7 @@ expect_early() {
     grep -qF -- "pvpkit-gen: $text" "$PVP_TMP/err" || fail "[$*]: message does not contain '$text'"
 }
 expect_early "unknown option '--bogus'" --bogus
-expect_early "--size: 10 is out of range" --size 10
+expect_early '--size: "10" must be a whole number in 64..9216' --size 10
 expect_early "--json $PVP_TMP/fifo: not a regular file" --json "$PVP_TMP/fifo"
 expect_early "--json $PVP_TMP/no/such.json: No such file or directory" --json "$PVP_TMP/no/such.json"
 
@@ -70,12 +70,21 @@ expect 'bad rate "fast"' --rate fast
 expect "above the line rate" --rate 20Mpps
 expect "above the line rate" --rate 11Gbps
 expect "percent" --rate 101%
-expect "--size: 10 is out of range" --size 10
+expect '--size: "10" must be a whole number in 64..9216' --size 10
 expect "over the MTU 1500 of port 0 (start pvpkit-gen with --mtu 8982)" --size 9000 --mtu 1500
-expect "--mtu: 9300 is out of range" --mtu 9300
-expect "--size: 10000 is out of range" --size 10000
-expect "--flows: 0 is out of range" --flows 0
-expect "--duration" --duration -1
+expect '--mtu: "9300" must be a whole number in 68..9198' --mtu 9300
+expect '--size: "10000" must be a whole number in 64..9216' --size 10000
+expect '--flows: "0" must be a whole number in 1..16777216' --flows 0
+# Base 10 everywhere: no octal, no hex, no exponent, no sign.
+expect '--size: "0x40" must be a whole number in 64..9216' --size 0x40
+expect '--flows: "1e3" must be a whole number in 1..16777216' --flows 1e3
+expect '--count: "-5" must be a whole number in 1..281474976710656' --count -5
+expect '--duration: "-1" must be a duration in 0.001..86400 s' --duration -1
+expect '--duration: "nan" must be a duration in 0.001..86400 s' --duration nan
+expect '--duration: "1e30" must be a duration in 0.001..86400 s' --duration 1e30
+expect '--duration: "0x10" must be a duration in 0.001..86400 s' --duration 0x10
+expect '--duration: "5 s" must be a duration in 0.001..86400 s' --duration "5 s"
+expect "--bursts x --count is more than 2^48 packets" --bursts 4294967295 --count 281474976710656
 expect "unknown port 5" --ports 5
 expect "nonexistent.pcap" --pcap "$PVP_TMP/nonexistent.pcap"
 expect "syntax.json:3:" --profile "$PVP_TMP/syntax.json"
@@ -93,5 +102,18 @@ expect "passwd:1:4: '[' or '{' expected" --profile "$PVP_TMP/passwd"
 grep -q root "$PVP_TMP/err" && fail "the error line shows the file's content"
 expect "exclude each other" --imix --pcap x.pcap
 expect "TX lcores needed" --tx-cores 4
-expect "--imix-sizes" --imix-sizes 64:x
+expect '--imix-sizes: "x" must be a whole number in 1..1000000' --imix-sizes 64:x
+expect '--imix-sizes: "0x40" must be a whole number in 64..9216' --imix-sizes 0x40:1
+
+# What base 10 means: --flows 010 is ten flows (it was eight), and a
+# duration takes a unit: 50ms at 1000 pps is exactly 50 packets.
+"$PVP_GEN" $(pvp_eal ok1) -m 64 -l 0-1 --vdev net_null0,no-rx=1 --log-level=pvp.gen:info -- \
+    --flows 010 --count 20 --quiet >"$PVP_TMP/out" 2>&1 || { cat "$PVP_TMP/out"; fail "--flows 010"; }
+grep -q 'stream 0 "stream0" port 0 size 64 eth/ipv4/udp flows 10 vars 1' "$PVP_TMP/out" ||
+    { cat "$PVP_TMP/out"; fail "--flows 010 is not 10 flows"; }
+"$PVP_GEN" $(pvp_eal ok2) -m 64 -l 0-1 --vdev net_null0,no-rx=1 -- \
+    --rate 1000 --duration 50ms --quiet --json "$PVP_TMP/d.json" >"$PVP_TMP/out" 2>&1 ||
+    { cat "$PVP_TMP/out"; fail "--duration 50ms"; }
+"$PVP_PY" -c 'import json,sys; t=json.load(open(sys.argv[1]))["traffic"]; assert (t["tx_packets"], t["tx_asked"]) == (50, 50), t' \
+    "$PVP_TMP/d.json" || fail "--duration 50ms at 1000 pps is not 50 packets"
 echo "PASS"
