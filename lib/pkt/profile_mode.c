@@ -12,6 +12,14 @@
 
 #include "profile_private.h"
 
+/*
+ * A rate given as a bare number, in pps: what a link can carry, not a
+ * typing mistake (1e-300 pps ended a run early as if nothing were wrong).
+ * The bounds of lib/util's rate parser (PVP_RATE_MIN_PPS, _MAX_PPS).
+ */
+#define PROF_RATE_MIN_PPS 1.0
+#define PROF_RATE_MAX_PPS 1e11
+
 int
 prof_parse_rate(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s)
 {
@@ -24,8 +32,9 @@ prof_parse_rate(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 	if (json_is_number(v)) {
 		s->rate.unit = PVP_RATE_PPS;
 		s->rate.value = json_number_value(v);
-		if (!(s->rate.value > 0)) {
-			prof_fail(c, sub, "must be positive");
+		if (!(s->rate.value >= PROF_RATE_MIN_PPS && s->rate.value <= PROF_RATE_MAX_PPS)) {
+			prof_fail(c, sub, "%g pps is out of range %g..%g", s->rate.value,
+				  PROF_RATE_MIN_PPS, PROF_RATE_MAX_PPS);
 			return -ERANGE;
 		}
 	} else if (!json_is_string(v)) {
