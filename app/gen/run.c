@@ -92,6 +92,15 @@ gen_rate_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port, double 
 			 rs, port, p->name);
 		return -EINVAL;
 	}
+	/*
+	 * Below one packet a second the pacer sends nothing and the run
+	 * ends looking normal (1e-300 pps, 1e-9 %): a mistake, not a rate.
+	 */
+	if (!(*pps >= 1.0)) {
+		snprintf(err, errlen, "rate %s is %g pps on port %u, below 1 packet per second", rs,
+			 *pps, port);
+		return -ERANGE;
+	}
 	if (p->link_bps != 0 && *pps > pvp_rate_line_pps(p->link_bps, avg_size) * 1.000001) {
 		snprintf(err, errlen,
 			 "rate %s is above the line rate of port %u (%.0f pps at %.1f B on %" PRIu64

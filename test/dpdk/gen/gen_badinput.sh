@@ -70,6 +70,10 @@ expect 'bad rate "fast"' --rate fast
 expect "above the line rate" --rate 20Mpps
 expect "above the line rate" --rate 11Gbps
 expect "percent" --rate 101%
+# Below 1 pps: refused by the rate parser or, computed for the port, by
+# the generator (1e-9 % of 10 Gbps).
+expect "1e-300" --rate 1e-300
+expect "--rate: " --rate 1e-9%
 expect '--size: "10" must be a whole number in 64..9216' --size 10
 expect "over the MTU 1500 of port 0 (start pvpkit-gen with --mtu 8982)" --size 9000 --mtu 1500
 expect '--mtu: "9300" must be a whole number in 68..9198' --mtu 9300

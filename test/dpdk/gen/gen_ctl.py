@@ -123,6 +123,11 @@ def main():
     err(c.call("profile.load", {"path": d + "/fifo"}), -32602)
     os.unlink(d + "/fifo")
     os.rmdir(d)
+    # Once ended a run early as if nothing were wrong.
+    ok(c.call("traffic.start", {"rate": 1000}))
+    err(c.call("traffic.update", {"rate": "1e-300"}), -32602)
+    assert ok(c.call("stats.get"))["traffic"]["running"]
+    ok(c.call("traffic.stop"))
     # Once wrapped the exact counts (tx_asked went negative).
     err(c.call("traffic.start", {"rate": 1000, "duration": 1e300}), -32602)
     assert ok(c.call("ping")) == "pong"
