@@ -376,8 +376,9 @@ int gen_rx_setup(struct gen_ctx *g);
 int gen_rx_lcore_main(void *arg);
 unsigned int gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl);
 void gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl);
-uint64_t gen_rx_unsigned(const struct gen_ctx *g);
-uint64_t gen_rx_unknown_stream(const struct gen_ctx *g);
+/* Packets received outside every wire stream: without a signature, and
+ * signed with an id no wire stream has (summed over the RX lcores). */
+void gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream);
 int gen_rx_clear(struct gen_ctx *g);
 void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);

@@ -177,6 +177,7 @@ gen_lcores_json(struct gen_ctx *g)
 json_t *
 gen_report_json(struct gen_ctx *g)
 {
+	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
 	json_t *root;
 
@@ -187,9 +188,9 @@ gen_report_json(struct gen_ctx *g)
 		return NULL;
 	json_object_set_new(root, "traffic", gen_traffic_json(g));
 	json_object_set_new(root, "streams", gen_streams_json(g));
-	json_object_set_new(root, "unsigned_rx", json_integer((json_int_t)gen_rx_unsigned(g)));
-	json_object_set_new(root, "unknown_stream_rx",
-			    json_integer((json_int_t)gen_rx_unknown_stream(g)));
+	gen_rx_other(g, &unsigned_rx, &unknown);
+	json_object_set_new(root, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
+	json_object_set_new(root, "unknown_stream_rx", json_integer((json_int_t)unknown));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
 }
@@ -275,6 +276,7 @@ gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen)
 void
 gen_report_print(struct gen_ctx *g, FILE *f)
 {
+	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
 	json_t *tr = gen_traffic_json(g);
 	uint16_t p, i;
@@ -320,8 +322,8 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 			w->wire_id, w->port, tx, seq.rx, pvp_seq_lost(&seq, tx), seq.dup, seq.ooo,
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
-	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 "\n", gen_rx_unsigned(g),
-		gen_rx_unknown_stream(g));
+	gen_rx_other(g, &unsigned_rx, &unknown);
+	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 "\n", unsigned_rx, unknown);
 	for (i = 0; i < g->nb_tx; i++) {
 		const struct gen_tx_lcore *tl = g->tx[i];
 

@@ -190,24 +190,15 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 	pvp_lat_read(&sum, lat);
 }
 
-uint64_t
-gen_rx_unsigned(const struct gen_ctx *g)
+void
+gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream)
 {
-	uint64_t n = 0;
 	uint16_t k;
 
-	for (k = 0; k < g->rx.nb; k++)
-		n += __atomic_load_n(&g->rx.rl[k]->unsigned_rx, __ATOMIC_RELAXED);
-	return n;
-}
-
-uint64_t
-gen_rx_unknown_stream(const struct gen_ctx *g)
-{
-	uint64_t n = 0;
-	uint16_t k;
-
-	for (k = 0; k < g->rx.nb; k++)
-		n += __atomic_load_n(&g->rx.rl[k]->unknown_stream, __ATOMIC_RELAXED);
-	return n;
+	*unsigned_rx = 0;
+	*unknown_stream = 0;
+	for (k = 0; k < g->rx.nb; k++) {
+		*unsigned_rx += __atomic_load_n(&g->rx.rl[k]->unsigned_rx, __ATOMIC_RELAXED);
+		*unknown_stream += __atomic_load_n(&g->rx.rl[k]->unknown_stream, __ATOMIC_RELAXED);
+	}
 }

@@ -18,24 +18,12 @@ const struct pvp_imix pvp_imix_trex[3] = {
 };
 
 static uint32_t
-gcd32(uint32_t a, uint32_t b)
-{
-	while (b != 0) {
-		uint32_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-static uint32_t
 imix_gcd(const struct pvp_imix *imix, uint32_t n)
 {
 	uint32_t g = 0, i;
 
 	for (i = 0; i < n; i++)
-		g = gcd32(g, imix[i].weight);
+		g = (uint32_t)pkt_gcd64(g, imix[i].weight);
 	return g == 0 ? 1 : g;
 }
 

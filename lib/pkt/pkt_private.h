@@ -30,6 +30,19 @@ pkt_wr16(uint8_t *p, uint16_t v)
 	p[1] = v & 0xff;
 }
 
+/* Greatest common divisor; pkt_gcd64(0, b) is b. */
+static inline uint64_t
+pkt_gcd64(uint64_t a, uint64_t b)
+{
+	while (b != 0) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* Whether [a, a + alen) and [b, b + blen) share a byte. */
 static inline bool
 pkt_overlap(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)

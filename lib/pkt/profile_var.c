@@ -104,26 +104,15 @@ get_var_bound(struct prof_ctx *c, const json_t *v, const char *path, enum fkind 
 	return -EINVAL;
 }
 
-static uint64_t
-gcd64(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void
 prof_var_finish(struct pvp_var *v)
 {
 	uint64_t range = (uint64_t)v->max - v->min + 1;
 
-	v->period = v->op == PVP_VAR_RANDOM
-			    ? range
-			    : range / gcd64(range, v->step % range == 0 ? range : v->step % range);
+	v->period =
+		v->op == PVP_VAR_RANDOM
+			? range
+			: range / pkt_gcd64(range, v->step % range == 0 ? range : v->step % range);
 	if (v->div == 0)
 		v->div = 1;
 }
@@ -336,7 +325,7 @@ lcm_sat(uint64_t a, uint64_t b)
 {
 	uint64_t r;
 
-	if (__builtin_mul_overflow(a / gcd64(a, b), b, &r) || r > VARS_MANY)
+	if (__builtin_mul_overflow(a / pkt_gcd64(a, b), b, &r) || r > VARS_MANY)
 		return VARS_MANY;
 	return r;
 }
