@@ -100,41 +100,10 @@ nomem:
 static json_t *
 ctl_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
-	const struct fwd_app *app = arg;
-	struct pvp_stats_snap *snap;
-	json_t *res;
-	int ret;
+	json_t *res = fwd_report_json(arg);
 
-	snap = malloc(sizeof(*snap));
-	if (snap == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-		return NULL;
-	}
-	ret = pvp_stats_snapshot(app->stats, snap);
-	if (ret != 0) {
-		free(snap);
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "snapshot: %s", strerror(-ret));
-		return NULL;
-	}
-	res = pvp_stats_snap_to_json(snap);
-	free(snap);
-	if (res == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-		return NULL;
-	}
-	if (app->conf->seq_check) {
-		uint64_t unsigned_rx, untracked;
-		json_t *streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
-
-		if (streams == NULL) {
-			json_decref(res);
-			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-			return NULL;
-		}
-		json_object_set_new(res, "streams", streams);
-		json_object_set_new(res, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
-		json_object_set_new(res, "untracked_rx", json_integer((json_int_t)untracked));
-	}
+	if (res == NULL)
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "snapshot failed");
 	return res;
 }
 

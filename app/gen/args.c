@@ -3,14 +3,16 @@
  */
 
 /*
- * Command-line options of pvpkit-gen (after the EAL's "--"). Every bad
- * value ends the program with one line on stderr and exit status 2.
+ * Command-line options of pvpkit-gen (after the EAL's "--"). They are
+ * parsed before rte_eal_init(), so --help and every bad value answer
+ * without hugepages: one line on stderr and exit status 2.
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +132,8 @@ gen_usage(const char *prog)
 	       "Traffic:\n"
 	       "  --rate R           per port: pps, 1.5Mpps, 5Gbps (L1), 5Gbps-l2, 10%%, max\n"
 	       "                     (default max). A rate above the line rate is refused.\n"
-	       "  --duration S       seconds to send (default: until --count or SIGINT)\n"
+	       "  --duration S       seconds to send, 0.001..86400, units ms s m h\n"
+	       "                     (default: until --count or SIGINT)\n"
 	       "  --count N          packets per port (split over its streams)\n"
 	       "  --bursts K         multi-burst: K bursts of --count packets\n"
 	       "  --ibg US           gap between bursts, microseconds\n"
@@ -139,21 +142,22 @@ gen_usage(const char *prog)
 	       "  --tx-cores N       TX lcores (= TX queues) per port (default 1)\n"
 	       "  --rx-cores N       RX lcores (= RX queues per port, RSS) (default 1)\n"
 	       "  --speed MBPS       link speed for ports that report none\n"
-	       "  --txd N, --rxd N   descriptors per queue (default 1024)\n"
+	       "  --txd N, --rxd N   descriptors per queue, 64..32768 (default 1024)\n"
 	       "  --mtu N            ports' MTU (IP packet bytes: frame - 18); default: as\n"
 	       "                     the port comes, raised to fit a --size over 1518\n"
 	       "  --pool-size N      mbufs per stream and TX lcore (default 8191)\n"
 	       "  --no-rx            do not poll RX\n"
 	       "  --idle-sleep US    sleep when idle / between bursts (shared CPUs)\n"
 	       "  --catchup-us US    most backlog the pacer makes up after a stall (default 2000)\n"
-	       "  --tx-retry N       extra tries when the TX queue is full (default 0)\n"
+	       "  --tx-retry N       extra tries when the TX queue is full, 0..1000000 (default "
+	       "0)\n"
 	       "  --tx-full MODE     what a full TX queue does to the rest of a burst:\n"
 	       "                     retry (default: sent later, a generator limit) or\n"
 	       "                     drop (given up, counted unsent and lost: for a TX\n"
 	       "                     ring that is the peer's RX ring, virtio-user/memif)\n"
 	       "Output and control:\n"
 	       "  --json FILE        write the summary as JSON\n"
-	       "  --stats-period N   print rates every N seconds\n"
+	       "  --stats-period N   print rates every N seconds, 0..3600\n"
 	       "  --drain-ms N       wait for in-flight packets after TX stops (default 100)\n"
 	       "  --quiet            no summary table\n"
 	       "  --server           stay up, controlled over JSON-RPC (--ctl)\n"
@@ -162,34 +166,83 @@ gen_usage(const char *prog)
 	       prog);
 }
 
+/*
+ * Numbers on the command line are base 10, always: strtoull(..., 0) read
+ * "010" as 8 and took "0x40", while pvpkit read "010" as 10. The grammar
+ * is checked by hand before strtoull()/strtod() convert, so what they
+ * would also take (a base prefix, blanks, a sign, "nan", "inf", hex
+ * floats) never gets through. Messages are lib/util's (pvp_parse_u64(),
+ * pvp_parse_duration()), which will replace these once every binary
+ * links it.
+ */
 static uint64_t
 gen_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long long v = 0;
+	const char *p = s;
 
+	while (*p >= '0' && *p <= '9')
+		p++;
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno != 0 || end == s || *end != '\0' || s[0] == '-')
-		gen_die("--%s: '%s' is not a number", opt, s);
-	if (v < min || v > max)
-		gen_die("--%s: %llu is out of range %" PRIu64 "..%" PRIu64, opt, v, min, max);
+	if (p != s && *p == '\0')
+		v = strtoull(s, NULL, 10);
+	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
+		gen_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
+			min, max);
 	return v;
 }
 
-static double
-gen_parse_double(const char *opt, const char *s, double min, double max)
+/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
+static size_t
+gen_decimal_len(const char *s)
 {
-	double v;
-	char *end;
+	const char *p = s + (*s == '-');
+	size_t digits = 0;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0')
-		gen_die("--%s: '%s' is not a number", opt, s);
-	if (!(v >= min && v <= max))
-		gen_die("--%s: %s is out of range %g..%g", opt, s, min, max);
-	return v;
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (*p == 'e' || *p == 'E') {
+		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
+
+		if (*e >= '0' && *e <= '9') {
+			while (*e >= '0' && *e <= '9')
+				e++;
+			p = e;
+		}
+	}
+	return (size_t)(p - s);
+}
+
+/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
+static double
+gen_parse_duration(const char *opt, const char *s, double min, double max)
+{
+	static const struct {
+		const char *name;
+		double mult;
+	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
+	size_t n = gen_decimal_len(s);
+	char num[64];
+	unsigned int i;
+	double v;
+
+	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
+		if (strcmp(s + n, units[i].name) != 0)
+			continue;
+		memcpy(num, s, n);
+		num[n] = '\0';
+		v = strtod(num, NULL) * units[i].mult;
+		if (v >= min && v <= max)
+			return v;
+		break;
+	}
+	gen_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
+		opt, s, min, max);
 }
 
 static void
@@ -203,19 +256,230 @@ gen_parse_ports(const char *s, struct gen_opts *o)
 	strcpy(buf, s);
 	o->nb_ports = 0;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		uint16_t pid, i;
+
 		if (o->nb_ports == GEN_MAX_PORTS)
 			gen_die("--ports: at most %d ports", GEN_MAX_PORTS);
-		o->ports[o->nb_ports++] =
-			(uint16_t)gen_parse_u64("ports", tok, 0, RTE_MAX_ETHPORTS - 1);
+		pid = (uint16_t)gen_parse_u64("ports", tok, 0, RTE_MAX_ETHPORTS - 1);
+		/* A port is configured once: a second time fails as "busy". */
+		for (i = 0; i < o->nb_ports; i++)
+			if (o->ports[i] == pid)
+				gen_die("--ports: port %u is given twice", pid);
+		o->ports[o->nb_ports++] = pid;
 	}
 	if (o->nb_ports == 0)
 		gen_die("--ports: empty list");
 }
 
+/* --imix-sizes 64:7,570:4,1518:1: size[:weight] items (weight 1 when left out). */
+static void
+gen_parse_imix(const char *s, struct gen_opts *o)
+{
+	char buf[512], *tok, *save = NULL, *colon;
+
+	if (strlen(s) >= sizeof(buf))
+		gen_die("--imix-sizes: list too long");
+	strcpy(buf, s);
+	o->n_imix = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		struct pvp_imix *e = &o->imix_list[o->n_imix];
+
+		if (o->n_imix == PVP_PKT_MAX_IMIX)
+			gen_die("--imix-sizes: at most %d sizes", PVP_PKT_MAX_IMIX);
+		colon = strchr(tok, ':');
+		if (colon != NULL)
+			*colon = '\0';
+		e->size = (uint16_t)gen_parse_u64("imix-sizes", tok, PVP_PKT_MIN_SIZE,
+						  PVP_PKT_MAX_SIZE);
+		e->weight = colon == NULL
+				    ? 1
+				    : (uint32_t)gen_parse_u64("imix-sizes", colon + 1, 1, 1000000);
+		o->n_imix++;
+	}
+	if (o->n_imix == 0)
+		gen_die("--imix-sizes: empty list");
+}
+
+/* Options that take a whole number: its range and where it goes. */
+struct gen_num_opt {
+	int id;	      /* OPT_* */
+	uint64_t min; /* smallest value accepted */
+	uint64_t max; /* largest value accepted */
+	size_t off;   /* offset of the field in struct gen_opts */
+	uint8_t size; /* size of that field */
+};
+
+#define GEN_NUM(id, field, lo, hi)                                                                 \
+	{                                                                                          \
+		id, lo, hi, offsetof(struct gen_opts, field),                                      \
+			sizeof(((struct gen_opts *)0)->field)                                      \
+	}
+
+/* clang-format off: one option a line. */
+static const struct gen_num_opt gen_num_opts[] = {
+	GEN_NUM(OPT_SIZE, size, 64, 9216),
+	GEN_NUM(OPT_FLOWS, flows, 1, 16777216),
+	GEN_NUM(OPT_COUNT, count, 1, PVP_PKT_MAX_FLOWS),
+	GEN_NUM(OPT_BURSTS, bursts, 1, UINT32_MAX),
+	GEN_NUM(OPT_IBG, ibg_us, 0, 3600ULL * 1000000),
+	GEN_NUM(OPT_TX_CORES, tx_cores, 1, GEN_MAX_TXQ),
+	GEN_NUM(OPT_RX_CORES, rx_cores, 1, GEN_MAX_RX),
+	GEN_NUM(OPT_SPEED, speed_mbps, 1, 1000000),
+	GEN_NUM(OPT_IDLE_SLEEP, idle_sleep_us, 0, 1000000),
+	GEN_NUM(OPT_STATS_PERIOD, stats_period, 0, 3600),
+	GEN_NUM(OPT_DRAIN_MS, drain_ms, 0, 60000),
+	GEN_NUM(OPT_CATCHUP_US, catchup_us, 0, 10000000),
+	GEN_NUM(OPT_TX_RETRY, tx_retry, 0, 1000000),
+	GEN_NUM(OPT_TXD, nb_txd, 64, 32768),
+	GEN_NUM(OPT_RXD, nb_rxd, 64, 32768),
+	GEN_NUM(OPT_MTU, mtu, 68, 9216 - 18),
+	GEN_NUM(OPT_POOL_SIZE, pool_size, 1023, 1u << 22),
+};
+/* clang-format on */
+
+/* A whole-number option: parsed, range checked, stored. False if @p id is none. */
+static bool
+gen_parse_num_opt(int id, const char *arg, struct gen_opts *o)
+{
+	const struct gen_num_opt *n = NULL;
+	unsigned int i;
+	uint8_t *field;
+	uint64_t v;
+
+	for (i = 0; i < RTE_DIM(gen_num_opts) && n == NULL; i++)
+		if (gen_num_opts[i].id == id)
+			n = &gen_num_opts[i];
+	if (n == NULL)
+		return false;
+	v = gen_parse_u64(gen_long_opts[id - OPT_SIZE].name, arg, n->min, n->max);
+	field = (uint8_t *)o + n->off;
+	switch (n->size) {
+	case sizeof(uint16_t):
+		*(uint16_t *)field = (uint16_t)v;
+		break;
+	case sizeof(uint32_t):
+		*(uint32_t *)field = (uint32_t)v;
+		break;
+	default:
+		*(uint64_t *)field = v;
+		break;
+	}
+	return true;
+}
+
+/* The message for what getopt_long() returned '?' for. */
+static void __attribute__((noreturn)) gen_bad_option(char **argv)
+{
+	/* optopt: a long option's value when its value is missing, the
+	 * letter of an unknown short option, 0 otherwise. */
+	if (optopt >= OPT_SIZE && optopt <= OPT_HELP)
+		gen_die("--%s needs a value (see --help)", gen_long_opts[optopt - OPT_SIZE].name);
+	if (optopt > 0 && optopt < 256)
+		gen_die("unknown option '-%c' (see --help)", optopt);
+	gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
+}
+
+/* One option that is not a whole number. */
+static void
+gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
+{
+	char err[256];
+
+	switch (c) {
+	case OPT_RATE:
+		if (pvp_rate_parse(arg, &o->rate, err, sizeof(err)) != 0)
+			gen_die("--rate: %s", err);
+		o->rate_set = true;
+		break;
+	case OPT_DURATION:
+		o->duration_s = gen_parse_duration("duration", arg, 0.001, GEN_MAX_DURATION_S);
+		break;
+	case OPT_PROFILE:
+		o->profile = arg;
+		break;
+	case OPT_IMIX:
+		o->imix = true;
+		break;
+	case OPT_IMIX_SIZES:
+		o->imix = true;
+		gen_parse_imix(arg, o);
+		break;
+	case OPT_PCAP:
+		o->pcap = arg;
+		break;
+	case OPT_PCAP_AS_IS:
+		o->pcap_as_is = true;
+		break;
+	case OPT_PORTS:
+		gen_parse_ports(arg, o);
+		break;
+	case OPT_JSON:
+		o->json = arg;
+		break;
+	case OPT_SERVER:
+		o->server = true;
+		break;
+	case OPT_CTL:
+		o->ctl = arg;
+		break;
+	case OPT_TOKEN_FILE:
+		o->token_file = arg;
+		break;
+	case OPT_TX_FULL:
+		if (strcmp(arg, "drop") == 0)
+			o->tx_full_drop = true;
+		else if (strcmp(arg, "retry") == 0)
+			o->tx_full_drop = false;
+		else
+			gen_die("--tx-full: '%s' is not retry or drop", arg);
+		break;
+	case OPT_QUIET:
+		o->quiet = true;
+		break;
+	case OPT_NO_RX:
+		o->no_rx = true;
+		break;
+	case OPT_SRC_MAC:
+		snprintf(o->src_mac, sizeof(o->src_mac), "%s", arg);
+		break;
+	case OPT_DST_MAC:
+		snprintf(o->dst_mac, sizeof(o->dst_mac), "%s", arg);
+		break;
+	case OPT_HELP:
+		gen_usage(argv[0]);
+		exit(0);
+	default:
+		gen_bad_option(argv);
+	}
+}
+
+/* Options that only make sense together. */
+static void
+gen_args_check(struct gen_opts *o)
+{
+	if ((o->profile != NULL) + (o->pcap != NULL) + o->imix > 1)
+		gen_die("--profile, --pcap and --imix exclude each other");
+	if (o->pcap_as_is && o->pcap == NULL)
+		gen_die("--pcap-as-is needs --pcap");
+	if (o->bursts != 0 && o->count == 0)
+		gen_die("--bursts needs --count (packets per burst)");
+	/* What a stream's mode may send in all (lib/pkt): tx_asked fits. */
+	if (o->bursts != 0 && o->count > PVP_PKT_MAX_FLOWS / o->bursts)
+		gen_die("--bursts x --count is more than 2^48 packets");
+	if (o->token_file != NULL && !o->server)
+		gen_die("--token-file needs --server");
+	if (o->ctl != NULL && !o->server)
+		gen_die("--ctl needs --server");
+	/* A jumbo --size needs a port MTU to match; profiles say --mtu. */
+	if (o->mtu == 0 && o->profile == NULL && o->pcap == NULL && !o->imix &&
+	    o->size > RTE_ETHER_MAX_LEN)
+		o->mtu = (uint16_t)(o->size - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
+}
+
 int
 gen_args_parse(int argc, char **argv, struct gen_opts *o)
 {
-	char err[256];
+	char err[512];
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -232,147 +496,41 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", gen_long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SIZE:
-			o->size = (uint16_t)gen_parse_u64("size", optarg, 64, 9216);
-			break;
-		case OPT_FLOWS:
-			o->flows = (uint32_t)gen_parse_u64("flows", optarg, 1, 16777216);
-			break;
-		case OPT_RATE:
-			if (pvp_rate_parse(optarg, &o->rate, err, sizeof(err)) != 0)
-				gen_die("--rate: %s", err);
-			o->rate_set = true;
-			break;
-		case OPT_DURATION:
-			o->duration_s = gen_parse_double("duration", optarg, 0.001, 86400.0 * 365);
-			break;
-		case OPT_COUNT:
-			o->count = gen_parse_u64("count", optarg, 1, UINT64_MAX / 2);
-			break;
-		case OPT_BURSTS:
-			o->bursts = (uint32_t)gen_parse_u64("bursts", optarg, 1, UINT32_MAX);
-			break;
-		case OPT_IBG:
-			o->ibg_us = gen_parse_u64("ibg", optarg, 0, 3600ULL * 1000000);
-			break;
-		case OPT_PROFILE:
-			o->profile = optarg;
-			break;
-		case OPT_IMIX:
-			o->imix = true;
-			break;
-		case OPT_IMIX_SIZES:
-			o->imix = true;
-			o->imix_list = optarg;
-			break;
-		case OPT_PCAP:
-			o->pcap = optarg;
-			break;
-		case OPT_PCAP_AS_IS:
-			o->pcap_as_is = true;
-			break;
-		case OPT_PORTS:
-			gen_parse_ports(optarg, o);
-			break;
-		case OPT_TX_CORES:
-			o->tx_cores = (uint16_t)gen_parse_u64("tx-cores", optarg, 1, GEN_MAX_TXQ);
-			break;
-		case OPT_RX_CORES:
-			o->rx_cores = (uint16_t)gen_parse_u64("rx-cores", optarg, 1, GEN_MAX_RX);
-			break;
-		case OPT_SPEED:
-			o->speed_mbps = gen_parse_u64("speed", optarg, 1, 1000000);
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_SERVER:
-			o->server = true;
-			break;
-		case OPT_CTL:
-			o->ctl = optarg;
-			break;
-		case OPT_TOKEN_FILE:
-			o->token_file = optarg;
-			break;
-		case OPT_IDLE_SLEEP:
-			o->idle_sleep_us =
-				(uint32_t)gen_parse_u64("idle-sleep", optarg, 0, 1000000);
-			break;
-		case OPT_STATS_PERIOD:
-			o->stats_period = (uint32_t)gen_parse_u64("stats-period", optarg, 0, 3600);
-			break;
-		case OPT_DRAIN_MS:
-			o->drain_ms = (uint32_t)gen_parse_u64("drain-ms", optarg, 0, 60000);
-			break;
-		case OPT_CATCHUP_US:
-			o->catchup_us = (uint32_t)gen_parse_u64("catchup-us", optarg, 0, 10000000);
-			break;
-		case OPT_TX_RETRY:
-			o->tx_retry = (uint32_t)gen_parse_u64("tx-retry", optarg, 0, 1000000);
-			break;
-		case OPT_TX_FULL:
-			if (strcmp(optarg, "drop") == 0)
-				o->tx_full_drop = true;
-			else if (strcmp(optarg, "retry") == 0)
-				o->tx_full_drop = false;
-			else
-				gen_die("--tx-full: '%s' is not retry or drop", optarg);
-			break;
-		case OPT_QUIET:
-			o->quiet = true;
-			break;
-		case OPT_NO_RX:
-			o->no_rx = true;
-			break;
-		case OPT_TXD:
-			o->nb_txd = (uint32_t)gen_parse_u64("txd", optarg, 64, 32768);
-			break;
-		case OPT_MTU:
-			o->mtu = (uint16_t)gen_parse_u64("mtu", optarg, 68, 9216 - 18);
-			break;
-		case OPT_RXD:
-			o->nb_rxd = (uint32_t)gen_parse_u64("rxd", optarg, 64, 32768);
-			break;
-		case OPT_POOL_SIZE:
-			o->pool_size = (uint32_t)gen_parse_u64("pool-size", optarg, 1023, 1u << 22);
-			break;
-		case OPT_SRC_MAC:
-			snprintf(o->src_mac, sizeof(o->src_mac), "%s", optarg);
-			break;
-		case OPT_DST_MAC:
-			snprintf(o->dst_mac, sizeof(o->dst_mac), "%s", optarg);
-			break;
-		case OPT_HELP:
-			gen_usage(argv[0]);
-			exit(0);
-		case '?':
-		default:
-			if (optopt != 0)
-				gen_die("option --%s needs a value or is unknown",
-					optopt >= OPT_SIZE && optopt <= OPT_HELP
-						? gen_long_opts[optopt - OPT_SIZE].name
-						: "?");
-			gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
-		}
-	}
+	while ((c = getopt_long(argc, argv, "", gen_long_opts, NULL)) != -1)
+		if (!gen_parse_num_opt(c, optarg, o))
+			gen_parse_opt(c, optarg, o, argv);
 	if (optind < argc)
 		gen_die("unexpected argument '%s' (see --help)", argv[optind]);
-	if ((o->profile != NULL) + (o->pcap != NULL) + o->imix > 1)
-		gen_die("--profile, --pcap and --imix exclude each other");
-	if (o->pcap_as_is && o->pcap == NULL)
-		gen_die("--pcap-as-is needs --pcap");
-	if (o->bursts != 0 && o->count == 0)
-		gen_die("--bursts needs --count (packets per burst)");
-	if (o->token_file != NULL && !o->server)
-		gen_die("--token-file needs --server");
-	if (o->ctl != NULL && !o->server)
-		gen_die("--ctl needs --server");
-	/* A jumbo --size needs a port MTU to match; profiles say --mtu. */
-	if (o->mtu == 0 && o->profile == NULL && o->pcap == NULL && !o->imix &&
-	    o->size > RTE_ETHER_MAX_LEN)
-		o->mtu = (uint16_t)(o->size - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
+	gen_args_check(o);
+	if (o->json != NULL && gen_report_check(o->json, err, sizeof(err)) != 0)
+		gen_die("--json %s", err);
+	/* The next getopt user (the EAL) starts from scratch. */
+	optind = 1;
+	opterr = 1;
 	return 0;
+}
+
+int
+gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
+{
+	int i, eal_argc = argc;
+
+	*app_argv = calloc(argc + 1, sizeof(**app_argv));
+	if (*app_argv == NULL)
+		gen_die("out of memory");
+	(*app_argv)[0] = argv[0];
+	*app_argc = 1;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 && i == 1) {
+			gen_usage(argv[0]);
+			exit(0);
+		}
+		if (strcmp(argv[i], "--") == 0) {
+			eal_argc = i;
+			for (i = i + 1; i < argc; i++)
+				(*app_argv)[(*app_argc)++] = argv[i];
+			break;
+		}
+	}
+	return eal_argc;
 }

@@ -4,8 +4,9 @@
 
 /*
  * pvpkit-gen internals shared by its source files (one file per job:
- * main/args, ports, streams, TX engine, RX engine, control, report).
- * Never installed.
+ * main, args, port, profile (what the options ask for), stream (wire
+ * streams), tx + tx_build.h (TX engine), rx (RX engine), run (starting
+ * and stopping traffic), ctl (control methods), report). Never installed.
  */
 
 #ifndef GEN_H
@@ -44,6 +45,9 @@ extern int gen_logtype;
 
 /* Exit status for bad input (one line on stderr). */
 #define GEN_EXIT_USAGE 2
+
+/* Longest run, seconds (--duration, traffic.start's "duration"). */
+#define GEN_MAX_DURATION_S 86400.0
 
 /* Traffic states a TX lcore reads. */
 enum gen_tx_state {
@@ -166,7 +170,10 @@ struct gen_rx_lcore {
 	volatile uint32_t clear_ack; /* last reset request carried out */
 	struct gen_ws_rx *ws;	     /* [GEN_MAX_WSTREAMS] */
 	uint64_t unsigned_rx;	     /* packets without a signature */
-	uint64_t bad_stream;	     /* signature with an unknown stream id */
+	uint64_t unknown_stream;     /* signed, but no wire stream of the loaded
+				      * profile has that id: every packet received
+				      * is in exactly one of a stream's rx_packets,
+				      * unsigned_rx or this */
 	struct pvp_stats_rxq *srq[GEN_MAX_PORTS];
 } __rte_cache_aligned;
 
@@ -193,16 +200,17 @@ struct gen_opts {
 	uint32_t flows;	      /* flows for the shortcut stream */
 	struct pvp_rate rate; /* per port */
 	bool rate_set;
-	double duration_s;	       /* 0: until count or a signal */
-	uint64_t count;		       /* packets per port per burst, 0 = continuous */
-	uint32_t bursts;	       /* multi-burst count */
-	uint64_t ibg_us;	       /* gap between bursts */
-	const char *profile;	       /* --profile FILE */
-	bool imix;		       /* --imix */
-	const char *imix_list;	       /* --imix-sizes 64:7,570:4,1518:1 */
-	const char *pcap;	       /* --pcap FILE */
-	bool pcap_as_is;	       /* replay without signature */
-	uint16_t ports[GEN_MAX_PORTS]; /* ethdev ids (--ports), empty: all */
+	double duration_s;   /* 0: until count or a signal */
+	uint64_t count;	     /* packets per port per burst, 0 = continuous */
+	uint32_t bursts;     /* multi-burst count */
+	uint64_t ibg_us;     /* gap between bursts */
+	const char *profile; /* --profile FILE */
+	bool imix;	     /* --imix */
+	struct pvp_imix imix_list[PVP_PKT_MAX_IMIX]; /* --imix-sizes 64:7,570:4,1518:1 */
+	uint8_t n_imix;				     /* entries of imix_list, 0: none */
+	const char *pcap;			     /* --pcap FILE */
+	bool pcap_as_is;			     /* replay without signature */
+	uint16_t ports[GEN_MAX_PORTS];		     /* ethdev ids (--ports), empty: all */
 	uint16_t nb_ports;
 	uint16_t tx_cores;	/* TX lcores (queues) per port */
 	uint16_t rx_cores;	/* RX lcores (queues per port, RSS when > 1) */
@@ -262,6 +270,13 @@ struct gen_ctx {
 };
 
 extern struct gen_ctx gen;
+
+/* @p us microseconds in TSC cycles; 128-bit, as 2^40 us x 3 GHz passes 2^64. */
+static inline uint64_t
+gen_us_to_tsc(uint64_t us, uint64_t hz)
+{
+	return (uint64_t)((unsigned __int128)us * hz / 1000000);
+}
 
 /* Fold a 32-bit one's complement sum to 16 bits. */
 static __rte_always_inline uint32_t
@@ -323,6 +338,11 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 }
 
 /* args.c */
+/* Split the command line at "--": the EAL's part stays in @p argv (its
+ * count is returned), ours goes to @p app_argv (malloc'd, @p app_argc
+ * entries, argv[0] first). "--help" as the first argument prints the
+ * usage and exits. */
+int gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv);
 int gen_args_parse(int argc, char **argv, struct gen_opts *o);
 void gen_usage(const char *prog);
 void gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -331,8 +351,10 @@ void gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn
 int gen_ports_init(struct gen_ctx *g, char *err, size_t errlen);
 void gen_ports_close(struct gen_ctx *g);
 
-/* stream.c: load a profile, turn it into wire streams with their pools. */
+/* profile.c: the profile the command line asks for. */
 struct pvp_profile *gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen);
+
+/* stream.c: a profile turned into wire streams with their pools. */
 int gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen);
 void gen_streams_release(struct gen_ctx *g);
 
@@ -354,7 +376,9 @@ int gen_rx_setup(struct gen_ctx *g);
 int gen_rx_lcore_main(void *arg);
 unsigned int gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl);
 void gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl);
-uint64_t gen_rx_unsigned(const struct gen_ctx *g);
+/* Packets received outside every wire stream: without a signature, and
+ * signed with an id no wire stream has (summed over the RX lcores). */
+void gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream);
 int gen_rx_clear(struct gen_ctx *g);
 void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);
@@ -366,7 +390,11 @@ void gen_ctl_stop(void);
 /* report.c */
 json_t *gen_report_json(struct gen_ctx *g);
 void gen_report_print(struct gen_ctx *g, FILE *f);
-int gen_report_write(struct gen_ctx *g, const char *path);
+/* --json: checked before anything runs (a regular file, created and
+ * removed again when missing, opened without blocking), written at the
+ * end. Return 0 or -errno with a line in @p err. */
+int gen_report_check(const char *path, char *err, size_t errlen);
+int gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen);
 void gen_report_period(struct gen_ctx *g);
 
 #endif /* GEN_H */

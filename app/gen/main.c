@@ -4,7 +4,7 @@
 
 /*
  * pvpkit-gen: stateless traffic generator with per-stream loss and
- * latency (doc/gen.rst). l2fwd's skeleton: EAL init, options, ports,
+ * latency (doc/gen.rst). l2fwd's skeleton: options, EAL init, ports,
  * lcores launched once (TX lcores per port and queue, an RX lcore or RX
  * on the main lcore), then the main loop runs the CLI run or serves the
  * control channel until SIGINT/SIGTERM.
@@ -162,7 +162,7 @@ gen_check_run_end(struct gen_ctx *g)
 		if (g->ws[i]->limit != 0 || g->ws[i]->burst_pkts != 0)
 			limits = true;
 	/* Exact counts may need a little past the end to finish. */
-	grace = limits ? g->hz / 20 + (uint64_t)g->opt.catchup_us * g->hz / 1000000 : 0;
+	grace = limits ? g->hz / 20 + gen_us_to_tsc(g->opt.catchup_us, g->hz) : 0;
 	if (gen_traffic_tx_done(g) || (g->run_end_tsc != 0 && now >= g->run_end_tsc + grace))
 		gen_traffic_stop(g);
 	pthread_mutex_unlock(&gen_lock);
@@ -235,28 +235,14 @@ gen_run_server(struct gen_ctx *g)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+/* Ports, counters, lcores, the RX engine and the streams of the options. */
+static void
+gen_setup(struct gen_ctx *g)
 {
-	struct gen_ctx *g = &gen;
 	struct pvp_profile *prof;
 	char err[512];
-	unsigned int lcore;
-	int ret, status;
+	double pps;
 	uint16_t i;
-
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "pvpkit-gen: EAL init failed: %s\n", rte_strerror(rte_errno));
-		return GEN_EXIT_USAGE;
-	}
-	argc -= ret;
-	argv += ret;
-	argv[0] = (char *)"pvpkit-gen";
-	gen_args_parse(argc, argv, &g->opt);
-	g->hz = rte_get_tsc_hz();
-	signal(SIGINT, gen_on_signal);
-	signal(SIGTERM, gen_on_signal);
 
 	if (gen_ports_init(g, err, sizeof(err)) != 0)
 		gen_die("%s", err);
@@ -273,28 +259,55 @@ main(int argc, char **argv)
 		pvp_profile_free(prof);
 		gen_die("%s", err);
 	}
-	if (!g->opt.server && g->opt.rate_set) {
-		/* Refuse a bad rate before anything is sent. */
-		for (i = 0; i < g->nb_ports; i++) {
-			double pps;
+	/* Refuse a bad rate before anything is sent. */
+	for (i = 0; !g->opt.server && g->opt.rate_set && i < g->nb_ports; i++)
+		if (gen_rate_to_port_pps(g, &g->opt.rate, i, &pps, err, sizeof(err)) != 0)
+			gen_die("--rate: %s", err);
+}
 
-			if (gen_rate_to_port_pps(g, &g->opt.rate, i, &pps, err, sizeof(err)) != 0)
-				gen_die("--rate: %s", err);
-		}
-	}
+/* TX lcores, and RX lcores that are not the main one. */
+static void
+gen_launch(struct gen_ctx *g)
+{
+	uint16_t i;
 
 	for (i = 0; i < g->nb_tx; i++)
 		rte_eal_remote_launch(gen_tx_lcore_main, g->tx[i], g->tx[i]->lcore);
 	for (i = 0; i < g->rx.nb; i++)
 		if (g->rx.rl[i]->lcore != RTE_MAX_LCORE)
 			rte_eal_remote_launch(gen_rx_lcore_main, g->rx.rl[i], g->rx.rl[i]->lcore);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct gen_ctx *g = &gen;
+	int eal_argc, app_argc, ret, status;
+	unsigned int lcore;
+	char **app_argv;
+	char err[512];
+
+	/* Ours before the EAL's: --help and bad options need no hugepages. */
+	eal_argc = gen_args_split(argc, argv, &app_argc, &app_argv);
+	gen_args_parse(app_argc, app_argv, &g->opt);
+	ret = rte_eal_init(eal_argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "pvpkit-gen: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return GEN_EXIT_USAGE;
+	}
+	g->hz = rte_get_tsc_hz();
+	signal(SIGINT, gen_on_signal);
+	signal(SIGTERM, gen_on_signal);
+	gen_setup(g);
+	gen_launch(g);
 
 	status = g->opt.server ? gen_run_server(g) : gen_run_cli(g);
 	if (status == 0) {
 		if (!g->opt.quiet)
 			gen_report_print(g, stdout);
-		if (g->opt.json != NULL && gen_report_write(g, g->opt.json) != 0) {
-			fprintf(stderr, "pvpkit-gen: cannot write %s\n", g->opt.json);
+		if (g->opt.json != NULL &&
+		    gen_report_write(g, g->opt.json, err, sizeof(err)) != 0) {
+			fprintf(stderr, "pvpkit-gen: --json %s\n", err);
 			status = 1;
 		}
 	}
@@ -306,5 +319,6 @@ main(int argc, char **argv)
 	gen_streams_release(g);
 	rte_eal_cleanup();
 	pvp_stats_destroy(g->stats);
+	free(app_argv);
 	return status;
 }

@@ -4,13 +4,18 @@
 
 /*
  * Reports: the JSON object that stats.get answers and --json writes
- * (lib/stats snapshot + "traffic" + "streams" + "unsigned_rx"), the
+ * (lib/stats snapshot + "traffic" + "streams" + "unsigned_rx" +
+ * "unknown_stream_rx"), the
  * summary table of a CLI run, and the periodic rate line.
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 
@@ -172,6 +177,7 @@ gen_lcores_json(struct gen_ctx *g)
 json_t *
 gen_report_json(struct gen_ctx *g)
 {
+	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
 	json_t *root;
 
@@ -182,27 +188,95 @@ gen_report_json(struct gen_ctx *g)
 		return NULL;
 	json_object_set_new(root, "traffic", gen_traffic_json(g));
 	json_object_set_new(root, "streams", gen_streams_json(g));
-	json_object_set_new(root, "unsigned_rx", json_integer((json_int_t)gen_rx_unsigned(g)));
+	gen_rx_other(g, &unsigned_rx, &unknown);
+	json_object_set_new(root, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
+	json_object_set_new(root, "unknown_stream_rx", json_integer((json_int_t)unknown));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
 }
 
+/*
+ * Open @p path for writing without blocking (a FIFO without a reader
+ * fails at once) and refuse anything but a regular file. @p create:
+ * O_CREAT | O_TRUNC, else the file must exist. Returns an fd or -errno.
+ */
+static int
+gen_json_open(const char *path, int create)
+{
+	struct stat st;
+	int fd, e;
+
+	/* Opening a FIFO without a reader fails with ENXIO: say what it is. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | create, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
 int
-gen_report_write(struct gen_ctx *g, const char *path)
+gen_report_check(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	/* O_EXCL: a file made only to check it is removed again. */
+	fd = gen_json_open(path, O_CREAT | O_EXCL);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (fd == -EEXIST)
+		fd = gen_json_open(path, 0);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(err, errlen, "%s: %s", path, fd == -EINVAL ? "not a regular file" : strerror(-fd));
+	return fd;
+}
+
+int
+gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen)
 {
 	json_t *root = gen_report_json(g);
-	int ret;
+	int fd, ret = 0;
 
-	if (root == NULL)
+	if (root == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
-	ret = json_dump_file(root, path, JSON_INDENT(2) | JSON_SORT_KEYS);
+	}
+	fd = gen_json_open(path, O_CREAT | O_TRUNC);
+	if (fd < 0) {
+		json_decref(root);
+		snprintf(err, errlen, "%s: %s", path,
+			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		return fd;
+	}
+	if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || write(fd, "\n", 1) != 1)
+		ret = -EIO;
+	if (close(fd) != 0 && ret == 0)
+		ret = -errno;
 	json_decref(root);
-	return ret == 0 ? 0 : -EIO;
+	if (ret != 0)
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-ret));
+	return ret;
 }
 
 void
 gen_report_print(struct gen_ctx *g, FILE *f)
 {
+	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
 	json_t *tr = gen_traffic_json(g);
 	uint16_t p, i;
@@ -248,7 +322,8 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 			w->wire_id, w->port, tx, seq.rx, pvp_seq_lost(&seq, tx), seq.dup, seq.ooo,
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
-	fprintf(f, "unsigned_rx %" PRIu64 "\n", gen_rx_unsigned(g));
+	gen_rx_other(g, &unsigned_rx, &unknown);
+	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 "\n", unsigned_rx, unknown);
 	for (i = 0; i < g->nb_tx; i++) {
 		const struct gen_tx_lcore *tl = g->tx[i];
 

@@ -92,6 +92,15 @@ gen_rate_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port, double 
 			 rs, port, p->name);
 		return -EINVAL;
 	}
+	/*
+	 * Below one packet a second the pacer sends nothing and the run
+	 * ends looking normal (1e-300 pps, 1e-9 %): a mistake, not a rate.
+	 */
+	if (!(*pps >= 1.0)) {
+		snprintf(err, errlen, "rate %s is %g pps on port %u, below 1 packet per second", rs,
+			 *pps, port);
+		return -ERANGE;
+	}
 	if (p->link_bps != 0 && *pps > pvp_rate_line_pps(p->link_bps, avg_size) * 1.000001) {
 		snprintf(err, errlen,
 			 "rate %s is above the line rate of port %u (%.0f pps at %.1f B on %" PRIu64
@@ -189,6 +198,12 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		snprintf(err, errlen, "no streams loaded");
 		return -ENOENT;
 	}
+	/* 1e300 s made the exact counts wrap (tx_asked went negative). */
+	if (!(duration_s >= 0 && duration_s <= GEN_MAX_DURATION_S)) {
+		snprintf(err, errlen, "duration %g s is out of range 0..%.0f", duration_s,
+			 GEN_MAX_DURATION_S);
+		return -ERANGE;
+	}
 	/* A run that ended by itself is over even if the main loop has not seen it yet. */
 	if (g->running && gen_traffic_tx_done(g))
 		gen_traffic_stop(g);
@@ -221,7 +236,7 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		if (ps->mode != PVP_MODE_CONTINUOUS) {
 			per_stream = ps->burst_packets;
 			w->nb_bursts = ps->mode == PVP_MODE_MULTI_BURST ? ps->burst_count : 1;
-			w->gap_tsc = ps->burst_gap_us * g->hz / 1000000;
+			w->gap_tsc = gen_us_to_tsc(ps->burst_gap_us, g->hz);
 		} else if (ps->replay && ps->loop != 0 && g->opt.count == 0) {
 			/* A pcap replayed "loop" times: every frame, that many passes. */
 			per_stream = ps->loop * ps->n_order;
@@ -229,7 +244,7 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		} else if (g->opt.count != 0) {
 			per_stream = gen_split(g->opt.count, nb, rank);
 			w->nb_bursts = RTE_MAX(g->opt.bursts, 1u);
-			w->gap_tsc = g->opt.ibg_us * g->hz / 1000000;
+			w->gap_tsc = gen_us_to_tsc(g->opt.ibg_us, g->hz);
 		}
 		if (per_stream != 0) {
 			w->burst_pkts = gen_split(per_stream, nq, w->queue);

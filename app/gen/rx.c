@@ -67,7 +67,7 @@ gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl)
 		rl->ws[i].bytes = 0;
 	}
 	__atomic_store_n(&rl->unsigned_rx, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&rl->bad_stream, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rl->unknown_stream, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rl->clear_ack, req, __ATOMIC_RELEASE);
 }
 
@@ -75,6 +75,13 @@ unsigned int
 gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 {
 	struct rte_mbuf *pkts[GEN_BURST];
+	/*
+	 * Ids the loaded profile sends; the per-stream table has room for
+	 * GEN_MAX_WSTREAMS, but one no report shows would hide packets.
+	 * Zero while a profile is replaced: the clear that follows the load
+	 * drops what was counted meanwhile.
+	 */
+	const uint16_t nb_ws = __atomic_load_n(&g->nb_ws, __ATOMIC_RELAXED);
 	unsigned int total = 0;
 	uint16_t p, n, i;
 
@@ -98,7 +105,7 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 				continue;
 			}
 			id = rte_be_to_cpu_16(sig->stream);
-			if (id >= GEN_MAX_WSTREAMS) {
+			if (id >= nb_ws) {
 				bad++;
 				continue;
 			}
@@ -114,7 +121,8 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 			__atomic_store_n(&rl->unsigned_rx, rl->unsigned_rx + nosig,
 					 __ATOMIC_RELAXED);
 		if (bad != 0)
-			__atomic_store_n(&rl->bad_stream, rl->bad_stream + bad, __ATOMIC_RELAXED);
+			__atomic_store_n(&rl->unknown_stream, rl->unknown_stream + bad,
+					 __ATOMIC_RELAXED);
 		total += n;
 	}
 	return total;
@@ -182,13 +190,15 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 	pvp_lat_read(&sum, lat);
 }
 
-uint64_t
-gen_rx_unsigned(const struct gen_ctx *g)
+void
+gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream)
 {
-	uint64_t n = 0;
 	uint16_t k;
 
-	for (k = 0; k < g->rx.nb; k++)
-		n += __atomic_load_n(&g->rx.rl[k]->unsigned_rx, __ATOMIC_RELAXED);
-	return n;
+	*unsigned_rx = 0;
+	*unknown_stream = 0;
+	for (k = 0; k < g->rx.nb; k++) {
+		*unsigned_rx += __atomic_load_n(&g->rx.rl[k]->unsigned_rx, __ATOMIC_RELAXED);
+		*unknown_stream += __atomic_load_n(&g->rx.rl[k]->unknown_stream, __ATOMIC_RELAXED);
+	}
 }

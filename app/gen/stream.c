@@ -370,11 +370,26 @@ nomem:
 	return NULL;
 }
 
-int
-gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen)
+/*
+ * What the MTU of a port counts of a template: the IP packet, the frame
+ * less its Ethernet header and VLAN tags (and the FCS, not in the
+ * template). A frame that is not IP counts from after 14 bytes.
+ */
+static uint32_t
+gen_tmpl_l3_len(const struct pvp_tmpl *t)
+{
+	struct pvp_pkt_layout lay;
+
+	if (pvp_pkt_parse(t->data, t->len, &lay) == 0)
+		return t->len - lay.l3_off;
+	return t->len > RTE_ETHER_HDR_LEN ? t->len - RTE_ETHER_HDR_LEN : 0;
+}
+
+/* What pvpkit-gen can send of @p p on its ports: stream count, ports, MTU. */
+static int
+gen_profile_check(const struct gen_ctx *g, const struct pvp_profile *p, char *err, size_t errlen)
 {
 	uint32_t s, i;
-	uint16_t q, t;
 
 	if (p->n_streams == 0 || p->n_streams > GEN_MAX_STREAMS) {
 		snprintf(err, errlen, "%s: %u streams, pvpkit-gen takes 1..%d", p->source,
@@ -397,69 +412,77 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 		}
 		rte_eth_dev_get_mtu(g->port[ps->port].eth_port, &mtu);
 		for (i = 0; i < ps->n_tmpl; i++) {
-			/* The MTU counts the IP packet: frame - 14 B Ethernet - 4 B FCS. */
-			if (mtu != 0 && ps->tmpl[i].len > mtu + RTE_ETHER_HDR_LEN + 8) {
+			uint32_t l3 = gen_tmpl_l3_len(&ps->tmpl[i]);
+
+			if (mtu != 0 && l3 > mtu) {
 				snprintf(err, errlen,
 					 "%s: stream %u (%s): frame of %u B is over the MTU %u of "
 					 "port %u (start pvpkit-gen with --mtu %u)",
 					 p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port,
-					 ps->tmpl[i].len - RTE_ETHER_HDR_LEN);
+					 l3);
 				return -EINVAL;
 			}
 		}
 	}
+	return 0;
+}
 
-	gen_streams_release(g);
-	gen_pool_gen++;
-	g->profile = p;
-	g->nb_streams = (uint16_t)p->n_streams;
-	for (s = 0; s < p->n_streams; s++) {
-		struct gen_stream *st = &g->streams[s];
-		struct pvp_stream *ps = &p->streams[s];
-		uint64_t per_lcore;
+/*
+ * The TX path stream @p st takes (the flags of struct gen_stream), from
+ * its templates, flows and vars, for @p tx_cores TX lcores.
+ */
+static void
+gen_stream_paths(struct gen_stream *st, struct pvp_stream *ps, uint16_t tx_cores)
+{
+	const struct pvp_tmpl *t0 = &ps->tmpl[0];
+	const struct pvp_csum_loc *vc = &t0->slot[0].csum;
+	const struct pvp_csum_loc *sc = &t0->sig_csum;
+	uint64_t per_lcore = (ps->flows + tx_cores - 1) / tx_cores;
+	uint32_t i;
+	bool fast;
 
-		memset(st, 0, sizeof(*st));
-		st->ps = ps;
-		st->port = ps->port;
-		for (i = 0; i < ps->n_tmpl; i++)
-			st->max_len = RTE_MAX(st->max_len, ps->tmpl[i].len);
-		st->multi_tmpl = ps->n_order > 1 || ps->n_tmpl > 1;
-		st->tmpl_pools = st->multi_tmpl && !ps->replay && ps->flows == 1 &&
-				 ps->n_tmpl <= GEN_TMPL_POOLS;
-		/* Frames that only ever hold their template (one flow, a pool per template). */
-		st->sig_base = !ps->replay && ps->flows == 1 &&
-			       (!st->multi_tmpl || st->tmpl_pools) && gen_sig_one_csum(ps);
-		per_lcore = (ps->flows + g->opt.tx_cores - 1) / g->opt.tx_cores;
-		if (!st->multi_tmpl && ps->flows > 1) {
-			const struct pvp_tmpl *t0 = &ps->tmpl[0];
-			const struct pvp_csum_loc *vc = &t0->slot[0].csum;
-			const struct pvp_csum_loc *sc = &t0->sig_csum;
-			bool fast = gen_vars_fast(ps);
+	memset(st, 0, sizeof(*st));
+	st->ps = ps;
+	st->port = ps->port;
+	for (i = 0; i < ps->n_tmpl; i++)
+		st->max_len = RTE_MAX(st->max_len, ps->tmpl[i].len);
+	st->multi_tmpl = ps->n_order > 1 || ps->n_tmpl > 1;
+	st->tmpl_pools =
+		st->multi_tmpl && !ps->replay && ps->flows == 1 && ps->n_tmpl <= GEN_TMPL_POOLS;
+	/* Frames that only ever hold their template (one flow, a pool per template). */
+	st->sig_base = !ps->replay && ps->flows == 1 && (!st->multi_tmpl || st->tmpl_pools) &&
+		       gen_sig_one_csum(ps);
+	if (st->multi_tmpl || ps->flows <= 1)
+		return;
+	fast = gen_vars_fast(ps);
+	st->hdr_copy = gen_hdr_copy(ps, t0);
+	/* IPv4 source +1: IP header checksum + the L4 one (pseudo header). */
+	st->inc1_merge = fast && ps->n_vars == 1 && ps->vars[0].op == PVP_VAR_INC &&
+			 ps->vars[0].step == 1 && ps->vars[0].div == 1 && t0->slot[0].len == 4 &&
+			 t0->sig_off != 0 && (t0->slot[0].off & 1) == 0 && vc->n == 2 &&
+			 vc->flags[0] == PVP_CSUM_F_DATA &&
+			 (vc->flags[1] & ~PVP_CSUM_F_UDP) == PVP_CSUM_F_DATA && sc->n == 1 &&
+			 sc->off[0] == vc->off[1] && sc->flags[0] == vc->flags[1];
+	/*
+	 * inc1_merge writes fewer bytes than a cached image and reads none:
+	 * it is used whatever the number of flows.
+	 */
+	if (!st->inc1_merge && per_lcore <= GEN_CACHE_FLOWS &&
+	    per_lcore * st->hdr_copy <= GEN_CACHE_BYTES)
+		st->cache_flows = (uint32_t)per_lcore;
+	else
+		st->fast_vars = fast;
+	st->fast_inc1 = st->fast_vars && ps->n_vars == 1 && ps->vars[0].op == PVP_VAR_INC &&
+			ps->vars[0].step == 1 && ps->vars[0].div == 1 && t0->slot[0].len == 4;
+}
 
-			st->hdr_copy = gen_hdr_copy(ps, t0);
-			/* IPv4 source +1: IP header checksum + the L4 one (pseudo header). */
-			st->inc1_merge = fast && ps->n_vars == 1 && ps->vars[0].op == PVP_VAR_INC &&
-					 ps->vars[0].step == 1 && ps->vars[0].div == 1 &&
-					 t0->slot[0].len == 4 && t0->sig_off != 0 &&
-					 (t0->slot[0].off & 1) == 0 && vc->n == 2 &&
-					 vc->flags[0] == PVP_CSUM_F_DATA &&
-					 (vc->flags[1] & ~PVP_CSUM_F_UDP) == PVP_CSUM_F_DATA &&
-					 sc->n == 1 && sc->off[0] == vc->off[1] &&
-					 sc->flags[0] == vc->flags[1];
-			/*
-			 * inc1_merge writes fewer bytes than a cached image and
-			 * reads none: it is used whatever the number of flows.
-			 */
-			if (!st->inc1_merge && per_lcore <= GEN_CACHE_FLOWS &&
-			    per_lcore * st->hdr_copy <= GEN_CACHE_BYTES)
-				st->cache_flows = (uint32_t)per_lcore;
-			else
-				st->fast_vars = fast;
-			st->fast_inc1 = st->fast_vars && ps->n_vars == 1 &&
-					ps->vars[0].op == PVP_VAR_INC && ps->vars[0].step == 1 &&
-					ps->vars[0].div == 1 && t0->slot[0].len == 4;
-		}
-	}
+/* One wire stream per stream and TX queue, handed to its TX lcore. */
+static int
+gen_streams_wire(struct gen_ctx *g, const struct pvp_profile *p, char *err, size_t errlen)
+{
+	uint32_t s;
+	uint16_t q, t;
+
 	for (q = 0; q < g->opt.tx_cores; q++) {
 		for (s = 0; s < p->n_streams; s++) {
 			uint16_t wire_id = (uint16_t)(s + q * p->n_streams);
@@ -481,6 +504,27 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 		}
 	}
 	g->nb_ws = (uint16_t)(p->n_streams * g->opt.tx_cores);
+	return 0;
+}
+
+int
+gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen)
+{
+	uint32_t s;
+	int ret;
+
+	ret = gen_profile_check(g, p, err, errlen);
+	if (ret != 0)
+		return ret;
+	gen_streams_release(g);
+	gen_pool_gen++;
+	g->profile = p;
+	g->nb_streams = (uint16_t)p->n_streams;
+	for (s = 0; s < p->n_streams; s++)
+		gen_stream_paths(&g->streams[s], &p->streams[s], g->opt.tx_cores);
+	ret = gen_streams_wire(g, p, err, errlen);
+	if (ret != 0)
+		return ret;
 	for (s = 0; s < p->n_streams; s++) {
 		char line[256];
 
@@ -493,121 +537,4 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 						  : "");
 	}
 	return 0;
-}
-
-/* Parse --imix-sizes "64:7,570:4,1518:1" into a profile JSON array. */
-static json_t *
-gen_imix_json(const char *list, char *err, size_t errlen)
-{
-	json_t *arr = json_array();
-	char buf[512];
-	char *tok, *save = NULL;
-
-	if (strlen(list) >= sizeof(buf)) {
-		snprintf(err, errlen, "--imix-sizes: list too long");
-		json_decref(arr);
-		return NULL;
-	}
-	strcpy(buf, list);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		unsigned long size, weight = 1;
-		char *end;
-
-		size = strtoul(tok, &end, 10);
-		if (*end == ':')
-			weight = strtoul(end + 1, &end, 10);
-		if (*end != '\0' || end == tok) {
-			snprintf(err, errlen, "--imix-sizes: '%s' is not size[:weight]", tok);
-			json_decref(arr);
-			return NULL;
-		}
-		json_array_append_new(arr, json_pack("{s:I,s:I}", "size", (json_int_t)size,
-						     "weight", (json_int_t)weight));
-	}
-	return arr;
-}
-
-/* Overwrite the outer MACs of every template (--src-mac/--dst-mac). */
-static int
-gen_profile_set_macs(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen)
-{
-	struct rte_ether_addr src, dst;
-	uint32_t s, i;
-
-	if (g->opt.src_mac[0] != '\0' && rte_ether_unformat_addr(g->opt.src_mac, &src) != 0) {
-		snprintf(err, errlen, "--src-mac: '%s' is not a MAC address", g->opt.src_mac);
-		return -EINVAL;
-	}
-	if (g->opt.dst_mac[0] != '\0' && rte_ether_unformat_addr(g->opt.dst_mac, &dst) != 0) {
-		snprintf(err, errlen, "--dst-mac: '%s' is not a MAC address", g->opt.dst_mac);
-		return -EINVAL;
-	}
-	for (s = 0; s < p->n_streams; s++) {
-		for (i = 0; i < p->streams[s].n_tmpl; i++) {
-			uint8_t *d = p->streams[s].tmpl[i].data;
-
-			if (g->opt.dst_mac[0] != '\0')
-				memcpy(d, &dst, RTE_ETHER_ADDR_LEN);
-			if (g->opt.src_mac[0] != '\0')
-				memcpy(d + RTE_ETHER_ADDR_LEN, &src, RTE_ETHER_ADDR_LEN);
-		}
-	}
-	return 0;
-}
-
-struct pvp_profile *
-gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
-{
-	struct pvp_pkt_error e;
-	struct pvp_profile *p = NULL;
-	uint16_t ports[GEN_MAX_PORTS];
-	uint16_t i;
-
-	memset(&e, 0, sizeof(e));
-	for (i = 0; i < g->nb_ports; i++)
-		ports[i] = i;
-	if (g->opt.profile != NULL) {
-		p = pvp_profile_load(g->opt.profile, &e);
-	} else if (g->opt.pcap != NULL || g->opt.imix_list != NULL) {
-		json_t *root = json_object(), *streams = json_array();
-
-		json_object_set_new(root, "streams", streams);
-		for (i = 0; i < g->nb_ports; i++) {
-			json_t *st = json_object();
-
-			json_object_set_new(st, "port", json_integer(i));
-			if (g->opt.pcap != NULL) {
-				json_object_set_new(st, "pcap", json_string(g->opt.pcap));
-				if (g->opt.pcap_as_is)
-					json_object_set_new(st, "replay", json_true());
-			} else {
-				json_t *imix = gen_imix_json(g->opt.imix_list, err, errlen);
-
-				if (imix == NULL) {
-					json_decref(st);
-					json_decref(root);
-					return NULL;
-				}
-				json_object_set_new(st, "imix", imix);
-				if (g->opt.flows > 1)
-					json_object_set_new(st, "flows",
-							    json_integer((json_int_t)g->opt.flows));
-			}
-			json_array_append_new(streams, st);
-		}
-		p = pvp_profile_parse(root, g->opt.pcap != NULL ? g->opt.pcap : "--imix-sizes", &e);
-		json_decref(root);
-	} else {
-		p = pvp_profile_quick(g->opt.imix ? 0 : g->opt.size, g->opt.flows, ports,
-				      g->nb_ports, &e);
-	}
-	if (p == NULL) {
-		snprintf(err, errlen, "%s", e.text[0] != '\0' ? e.text : strerror(errno));
-		return NULL;
-	}
-	if (gen_profile_set_macs(g, p, err, errlen) != 0) {
-		pvp_profile_free(p);
-		return NULL;
-	}
-	return p;
 }

@@ -9,13 +9,46 @@
 
 #include <stdint.h>
 
-#include <rte_log.h>
-
 #include "pvp_pkt.h"
 
-extern int pvp_pkt_logtype;
-#define PKT_LOG(level, fmt, ...)                                                                   \
-	rte_log(RTE_LOG_##level, pvp_pkt_logtype, "pvp.pkt: " fmt "\n", ##__VA_ARGS__)
+#define PKT_VXLAN_HLEN 8  /* VXLAN header */
+#define PKT_TCP_HLEN   20 /* TCP header without options */
+#define PKT_UDP_HLEN   8  /* UDP header */
+
+/* Big-endian 16-bit read at any alignment. */
+static inline uint16_t
+pkt_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Big-endian 16-bit write at any alignment. */
+static inline void
+pkt_wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+/* Greatest common divisor; pkt_gcd64(0, b) is b. */
+static inline uint64_t
+pkt_gcd64(uint64_t a, uint64_t b)
+{
+	while (b != 0) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Whether [a, a + alen) and [b, b + blen) share a byte. */
+static inline bool
+pkt_overlap(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
 
 /* Ones' complement sum of bytes at absolute offset @off of a frame whose
  * checksummed regions all start at even offsets: a byte at an even offset
@@ -44,6 +77,16 @@ pkt_fold(uint32_t s)
 	s = (s & 0xffff) + (s >> 16);
 	return (uint16_t)s;
 }
+
+/* Open @path for reading, never blocking: a regular file of at most
+ * @max_bytes (its size in @size, may be NULL), else an error naming the
+ * path and the reason, never the content. Returns an fd or -errno. */
+int pkt_file_open(const char *path, uint64_t max_bytes, uint64_t *size, char *err, size_t errlen);
+
+/* Read all of a file pkt_file_open() accepts into a malloc'd buffer with a
+ * NUL after it. Returns 0 or -errno with @err filled. */
+int pkt_file_read(const char *path, uint64_t max_bytes, char **buf, size_t *len, char *err,
+		  size_t errlen);
 
 /* Build the templates, the IMIX order and the slots of a parsed stream.
  * Returns 0 or -errno with a message in @msg. */

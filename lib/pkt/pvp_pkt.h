@@ -65,10 +65,15 @@ extern "C" {
 #define PVP_PKT_MAX_IMIX 16
 /** Most streams in a profile. */
 #define PVP_PKT_MAX_STREAMS 1024
+/** Most flows of a stream (a tuple's product, "flows", loop and burst
+ *  packet counts stay within it too): 2^48. */
+#define PVP_PKT_MAX_FLOWS (UINT64_C(1) << 48)
 /** Suggested flow-cache limit: prebuild images when flows <= this. */
 #define PVP_PKT_FLOW_CACHE 65536
 /** UDP destination port of VXLAN. */
 #define PVP_PKT_VXLAN_PORT 4789
+/** Largest profile or pcap file read (bytes). */
+#define PVP_PKT_MAX_FILE (UINT64_C(64) << 20)
 /** Length of pvp_pkt_error::text. */
 #define PVP_PKT_ERR_LEN 384
 
@@ -343,7 +348,8 @@ void pvp_csum_apply(uint8_t *pkt, const struct pvp_csum_loc *loc, uint16_t d);
  */
 uint32_t pvp_imix_expand(const struct pvp_imix *imix, uint32_t n, uint32_t *order);
 
-/** Length of the cycle of an IMIX list: sum of weights / their gcd. */
+/** Length of the cycle of an IMIX list: sum of weights / their gcd,
+ *  saturated at UINT32_MAX. */
 uint32_t pvp_imix_cycle_len(const struct pvp_imix *imix, uint32_t n);
 
 /** TRex's IMIX: 64/594/1518 (60/590/1514 without FCS) at 28:20:4. */

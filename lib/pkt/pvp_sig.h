@@ -4,7 +4,7 @@
 
 /**
  * @file
- * The pvpkit payload signature (DESIGN.md "Payload signature").
+ * The pvpkit payload signature (doc/profiles.rst, "The payload signature").
  *
  * pvpkit-gen writes 14 bytes right after the L4 header (UDP/TCP, or the
  * inner L4 header of a VXLAN packet) of every packet it sends:

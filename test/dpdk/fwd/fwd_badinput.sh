@@ -33,14 +33,40 @@ expect_early() {
     [ "$(wc -l <"$PVP_TMP/err")" = 1 ] || fail "$1: more than one line on stderr"
 }
 
+# Options are ours before the EAL's: with an EAL that cannot start (a
+# memory request no machine here meets, as on a box without hugepages)
+# --help still prints the usage and a bad option still gets its line.
+NOEAL="--in-memory --no-pci --file-prefix=pvpt-noeal-$$ -m 1000000 -l 0"
+timeout 60 "$PVP_FWD" $NOEAL -- --help >"$PVP_TMP/out" 2>"$PVP_TMP/err" || fail "--help without an EAL: exit $?"
+grep -q "^Usage: .*pvpkit-fwd \[EAL options\] -- \[options\]" "$PVP_TMP/out" || fail "--help: no usage"
+[ -s "$PVP_TMP/err" ] && fail "--help: stderr not empty: $(cat "$PVP_TMP/err")"
+expect_early "no EAL, unknown option" "unknown option" $NOEAL -- --bogus
+
 NH="$(fwd_eal_nohuge bad) -l 0"
 expect_early "unknown mode" "unknown mode" $NH --vdev net_null0 -- --mode foo
 expect_early "unknown topology" "unknown topology" $NH --vdev net_null0 -- --topology ring
 expect_early "unknown option" "unknown option" $NH --vdev net_null0 -- --bogus
-expect_early "burst 0" "burst 0" $NH --vdev net_null0 -- --burst 0
-expect_early "rxq 99" "rxq 99" $NH --vdev net_null0 -- --rxq 99
+expect_early "burst 0" '--burst: "0" must be a whole number in 1..512' $NH --vdev net_null0 -- --burst 0
+expect_early "rxq 99" '--rxq: "99" must be a whole number in 1..' $NH --vdev net_null0 -- --rxq 99
+# Base 10 everywhere, and the same ranges as pvpkit-gen's.
+expect_early "hex burst" '--burst: "0x10" must be a whole number in 1..512' $NH --vdev net_null0 -- --burst 0x10
+expect_early "rxd 1" '--rxd: "1" must be a whole number in 64..32768' $NH --vdev net_null0 -- --rxd 1
+expect_early "stats-period 86400" '--stats-period: "86400" must be a whole number in 0..3600' $NH \
+    --vdev net_null0 -- --stats-period 86400
+expect_early "duration nan" '--duration: "nan" must be a duration in 0.001..86400 s' $NH \
+    --vdev net_null0 -- --duration nan
+expect_early "duration 0" '--duration: "0" must be a duration in 0.001..86400 s' $NH \
+    --vdev net_null0 -- --duration 0
 expect_early "mac without peer" "needs --peer-mac" $NH --vdev net_null0 -- --mode mac
 expect_early "bad peer mac" "bad MAC" $NH --vdev net_null0 -- --mode mac --peer-mac 1:2:3
+# --json is checked before anything runs, and never blocks on a FIFO.
+mkfifo "$PVP_TMP/fifo"
+expect_early "json into a FIFO" "--json $PVP_TMP/fifo: not a regular file" $NH --vdev net_null0 -- \
+    --json "$PVP_TMP/fifo"
+expect_early "json into a missing folder" "--json $PVP_TMP/no/such.json: No such file or directory" \
+    $NH --vdev net_null0 -- --json "$PVP_TMP/no/such.json"
+expect_early "json into a device" "--json /dev/null: not a regular file" $NH --vdev net_null0 -- \
+    --json /dev/null
 expect "no ports" "no ports" $NH -- --ctl none
 expect "paired, odd ports" "even number of ports" $NH --vdev net_null0 -- --topology paired --ctl none
 # A pcap file with a header and no packets: net_pcap has one queue per file.
@@ -55,4 +81,8 @@ expect "ctl beyond loopback, no token" "token" $NH --vdev net_null0 -- --ctl tcp
 # hugepages fails.
 expect "no hugepages" "cannot initialise the EAL" --in-memory --no-pci \
     --file-prefix=pvpt-nohuge-$$ -m 1000000 -l 0 --vdev net_null0 -- --ctl none
+# --duration is fractional, with units, as pvpkit-gen's and pvpkit's.
+timeout 30 "$PVP_FWD" $NH --vdev net_null0 -- --duration 200ms --ctl none --json "$PVP_TMP/d.json" \
+    >"$PVP_TMP/out" 2>&1 || { cat "$PVP_TMP/out"; fail "--duration 200ms: exit $?"; }
+[ "$(fwd_total "$PVP_TMP/d.json" 0 tx_packets)" -gt 0 ] || fail "--duration 200ms forwarded nothing"
 echo "PASS: $n bad inputs rejected with exit status 2 and one line"

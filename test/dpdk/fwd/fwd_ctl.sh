@@ -5,7 +5,8 @@
 # The control channel while forwarding at full speed (net_null -> net_null,
 # busy polling on lcore 0): info describes the ports; stats.get in a tight
 # loop never stops forwarding (the counters keep increasing), every
-# reading is monotonic and consistent; after SIGTERM, rx = tx + dropped.
+# reading is monotonic and consistent; after SIGTERM, rx = tx + dropped
+# in the --json summary.
 
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/fwd/fwd_lib.sh"
@@ -14,16 +15,19 @@ need_bin "$PVP_FWD"
 
 SOCK=$PVP_TMP/fwd.sock
 LOG=$PVP_TMP/fwd.log
+SUM=$PVP_TMP/fwd.json
 # Forwarding on lcore 0; the main lcore (and the control thread) on 1.
 fwd_start "$LOG" $(fwd_eal_nohuge ctl) -l 0-1 --main-lcore 1 \
     --vdev net_null0 --vdev net_null1 -- \
-    --mode macswap --topology paired --ctl "unix:$SOCK"
+    --mode macswap --topology paired --ctl "unix:$SOCK" --json "$SUM" --burst 016
 fwd_wait_sock "$SOCK" "$FWD_PID" || { cat "$LOG"; fail "control socket never answered"; }
 
 INFO=$($FWD_CTL "$SOCK" info) || fail "info"
 info "info: $INFO"
 [ "$(json_get "$INFO" 'j["app"]')" = pvpkit-fwd ] || fail "info: app"
 [ "$(json_get "$INFO" 'j["mode"], j["topology"]')" = "('macswap', 'paired')" ] || fail "info: mode/topology"
+# Base 10: --burst 016 is 16 (it was 14).
+[ "$(json_get "$INFO" 'j["burst"]')" = 16 ] || fail "info: --burst 016 is not 16"
 [ "$(json_get "$INFO" '[p["name"] for p in j["ports"]]')" = "['net_null0', 'net_null1']" ] || fail "info: port names"
 [ "$(json_get "$INFO" 'all(len(p["mac"]) == 17 and p["rxq"] == 1 and p["txq"] == 1 for p in j["ports"])')" = True ] ||
     fail "info: mac/queues"
@@ -52,11 +56,11 @@ T=$($PVP_PY "$PVP_SOURCE_DIR/tools/bench/fwd_telemetry.py" "pvpt-ctl-$$" /pvpkit
 kill -0 "$FWD_PID" || fail "pvpkit-fwd died"
 fwd_stop "$FWD_PID" || { cat "$LOG"; fail "exit status after SIGTERM"; }
 for p in 0 1; do
-    rx=$(fwd_total "$LOG" $((p ^ 1)) rx_packets)
-    tx=$(fwd_total "$LOG" $p tx_packets)
-    drop=$(fwd_total "$LOG" $p tx_dropped)
+    rx=$(fwd_total "$SUM" $((p ^ 1)) rx_packets)
+    tx=$(fwd_total "$SUM" $p tx_packets)
+    drop=$(fwd_total "$SUM" $p tx_dropped)
     info "port $((p ^ 1)) rx $rx -> port $p tx $tx + dropped $drop"
-    [ -n "$rx" ] && [ "$rx" -gt 0 ] || { cat "$LOG"; fail "no totals printed"; }
+    [ -n "$rx" ] && [ "$rx" -gt 0 ] || { cat "$LOG"; fail "no --json summary"; }
     [ "$rx" = $((tx + drop)) ] || fail "rx $rx != tx $tx + dropped $drop"
 done
 echo PASS

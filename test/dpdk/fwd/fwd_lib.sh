@@ -41,9 +41,11 @@ fwd_stop() {
     wait "$1"
 }
 
-# fwd_total LOG PORT COUNTER: a counter from the "total port" line.
+# fwd_total JSON PORT COUNTER: a port counter from the --json summary
+# pvpkit-fwd writes when it ends.
 fwd_total() {
-    sed -n "s/^total port $2 .*[ ]$3=\([0-9]*\).*/\1/p" "$1"
+    $PVP_PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["ports"][int(sys.argv[2])][sys.argv[3]])' \
+        "$1" "$2" "$3" 2>/dev/null
 }
 
 # json_get JSON EXPR: evaluate a python expression on the parsed JSON "j".

@@ -20,7 +20,8 @@ SOCK=$PVP_TMP/memif.sock
 FLOG=$PVP_TMP/fwd.log
 fwd_start "$FLOG" $(pvp_eal memif-fwd) -m 128 -l 0-1 \
     --vdev "net_memif0,role=server,socket=$SOCK" -- \
-    --mode macswap --topology loop --ctl "unix:$PVP_TMP/fwd.sock" --idle-sleep 50
+    --mode macswap --topology loop --ctl "unix:$PVP_TMP/fwd.sock" --idle-sleep 50 \
+    --json "$PVP_TMP/fwd.json"
 fpid=$FWD_PID
 fwd_wait_sock "$PVP_TMP/fwd.sock" "$fpid" || { cat "$FLOG"; fail "pvpkit-fwd did not start"; }
 
@@ -36,10 +37,11 @@ info "gen: tx rx lost dup ooo = $got"
 [ "$got" = "$N $N 0 0 0" ] || fail "over memif: tx rx lost dup ooo = $got, expected $N $N 0 0 0"
 
 fwd_stop "$fpid" || { cat "$FLOG"; fail "pvpkit-fwd exit status"; }
+FSUM=$PVP_TMP/fwd.json
 for c in rx_packets tx_packets; do
-    [ "$(fwd_total "$FLOG" 0 $c)" = "$N" ] ||
-        { cat "$FLOG"; fail "pvpkit-fwd $c $(fwd_total "$FLOG" 0 $c), expected $N"; }
+    [ "$(fwd_total "$FSUM" 0 $c)" = "$N" ] ||
+        { cat "$FLOG"; fail "pvpkit-fwd $c $(fwd_total "$FSUM" 0 $c), expected $N"; }
 done
-[ "$(fwd_total "$FLOG" 0 rx_dropped)$(fwd_total "$FLOG" 0 tx_dropped)" = 00 ] ||
+[ "$(fwd_total "$FSUM" 0 rx_dropped)$(fwd_total "$FSUM" 0 tx_dropped)" = 00 ] ||
     fail "pvpkit-fwd dropped packets over memif"
 echo PASS

@@ -22,13 +22,14 @@ PEER=02:00:00:00:00:99
 
 run_mode() {
     local mode=$1 extra=${2:-} out=$PVP_TMP/out-$1.pcap sock=$PVP_TMP/fwd-$1.sock
-    local log=$PVP_TMP/fwd-$1.log stats src rc
+    local log=$PVP_TMP/fwd-$1.log sum=$PVP_TMP/fwd-$1.json stats src rc pinfo
 
     # net_pcap needs no hugepages; one lcore that sleeps when idle.
     fwd_start "$log" $(fwd_eal_nohuge "pcap-$mode") -l 0 \
         --vdev "net_pcap0,rx_pcap=$IN,tx_pcap=$out" -- \
-        --mode "$mode" --ctl "unix:$sock" --idle-sleep 200 $extra
+        --mode "$mode" --ctl "unix:$sock" --idle-sleep 200 --json "$sum" $extra
     fwd_wait_sock "$sock" "$FWD_PID" || { cat "$log"; fail "$mode: control socket never answered"; }
+    pinfo=$($FWD_CTL "$sock" info) || fail "$mode: info"
     stats=$($FWD_CTL "$sock" --wait-tx "$N" 10) || { cat "$log"; fail "$mode: not all packets forwarded"; }
     [ "$(json_get "$stats" 'j["rx_packets"]')" = "$N" ] || fail "$mode: stats.get rx_packets != $N: $stats"
     [ "$(json_get "$stats" 'j["tx_packets"]')" = "$N" ] || fail "$mode: stats.get tx_packets != $N: $stats"
@@ -44,10 +45,10 @@ run_mode() {
     fwd_stop "$FWD_PID"
     rc=$?
     [ $rc = 0 ] || { cat "$log"; fail "$mode: exit status $rc after SIGTERM"; }
-    [ "$(fwd_total "$log" 0 rx_packets)" = "$total" ] || { cat "$log"; fail "$mode: printed rx_packets != $total"; }
-    [ "$(fwd_total "$log" 0 tx_packets)" = "$total" ] || { cat "$log"; fail "$mode: printed tx_packets != $total"; }
+    [ "$(fwd_total "$sum" 0 rx_packets)" = "$total" ] || { cat "$log"; fail "$mode: --json rx_packets != $total"; }
+    [ "$(fwd_total "$sum" 0 tx_packets)" = "$total" ] || { cat "$log"; fail "$mode: --json tx_packets != $total"; }
 
-    src=$(sed -n 's/^port 0 .* mac \([0-9A-Fa-f:]*\) .*/\1/p' "$log")
+    src=$(json_get "$pinfo" 'j["ports"][0]["mac"]')
     $PVP_PY "$FWD_DIR/fwd_pcap.py" check "$mode" "$IN" "$out" "$src" "$PEER" ||
         fail "$mode: output differs from what the mode should write"
     [ "$(tshark -r "$out" 2>/dev/null | wc -l)" = "$N" ] || fail "$mode: tshark does not read $N packets"
@@ -84,4 +85,28 @@ info "seq-check: $SEQ_STATS"
 info "after stats.clear: $CLEARED"
 [ "$(json_get "$CLEARED" 'j["ports"][0]["rx_packets"], j["ports"][0]["tx_packets"], j["streams"], j["unsigned_rx"]')" = \
     "(0, 0, [], 0)" ] || fail "stats.clear did not clear counters and streams"
+
+# Hostile frames (signed with many stream ids, bad magic, cut short, not
+# IP): every one is in exactly one of a stream's rx_packets, unsigned_rx
+# and untracked_rx of the --json summary.
+want=$($PVP_PY "$PVP_SOURCE_DIR/test/dpdk/gen/hostile_pcap.py" "$PVP_TMP/hostile.pcap") ||
+    fail "hostile_pcap.py"
+fwd_start "$PVP_TMP/hostile.log" $(fwd_eal_nohuge hostile) -l 0 \
+    --vdev "net_pcap0,rx_pcap=$PVP_TMP/hostile.pcap,tx_pcap=$PVP_TMP/hostile-out.pcap" -- \
+    --mode macswap --seq-check --ctl "unix:$PVP_TMP/hostile.sock" --idle-sleep 200 \
+    --json "$PVP_TMP/hostile.json"
+fwd_wait_sock "$PVP_TMP/hostile.sock" "$FWD_PID" || { cat "$PVP_TMP/hostile.log"; fail "hostile: no socket"; }
+$FWD_CTL "$PVP_TMP/hostile.sock" --wait-tx "$(json_get "$want" 'j["frames"]')" 10 >/dev/null ||
+    fail "hostile: not all frames forwarded"
+fwd_stop "$FWD_PID" || fail "hostile: exit status"
+got=$($PVP_PY - "$PVP_TMP/hostile.json" "$want" <<'PY'
+import json, sys
+d, w = json.load(open(sys.argv[1])), json.loads(sys.argv[2])
+streams = {str(s["stream"]): s["rx_packets"] for s in d["streams"]}
+print(d["ports"][0]["rx_packets"] == sum(streams.values()) + d["unsigned_rx"] + d["untracked_rx"],
+      streams == w["signed"], d["unsigned_rx"] == w["unsigned"])
+PY
+)
+info "hostile: $want -> adds up, streams, unsigned: $got"
+[ "$got" = "True True True" ] || fail "hostile frames not all accounted: $(cat "$PVP_TMP/hostile.json")"
 echo "PASS"

@@ -42,7 +42,7 @@ run() {
         # Guest on lcore 1.
         fwd_start "$glog" $(pvp_eal "vh-guest-$name") --single-file-segments -m 128 -l 1 \
             --vdev "virtio_user0,path=$sock,queues=1$guest_opt" -- \
-            --mode macswap --ctl "unix:$gsock" --idle-sleep 100
+            --mode macswap --ctl "unix:$gsock" --idle-sleep 100 --json "$PVP_TMP/guest-$name.json"
         gpid=$FWD_PID
     }
     # Whoever is the vhost-user server starts first.
@@ -76,7 +76,7 @@ run() {
     [ "$(port "$h" 0 rx_bytes)" = "$(port "$g" 0 rx_bytes)" ] || fail "$name: byte counts differ"
     fwd_stop "$gpid" || { cat "$glog"; fail "$name: guest exit status"; }
     fwd_stop "$hpid" || { cat "$hlog"; fail "$name: host exit status"; }
-    [ "$(fwd_total "$glog" 0 tx_packets)" = "$N" ] || fail "$name: guest printed totals"
+    [ "$(fwd_total "$PVP_TMP/guest-$name.json" 0 tx_packets)" = "$N" ] || fail "$name: guest --json summary"
     $PVP_PY "$FWD_DIR/fwd_pcap.py" check macswap "$IN" "$back" ||
         fail "$name: what came back is not the input MAC-swapped"
 }

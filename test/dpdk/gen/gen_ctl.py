@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
 """Drive pvpkit-gen --server over its unix socket (JSON-RPC 2.0, one
-object per line) through the methods of notes/rpc.md, on a net_ring
+object per line) through the methods of doc/gen.rst, on a net_ring
 loopback port. Exits 1 with a message on the first wrong answer."""
 import json
+import os
 import socket
 import sys
+import tempfile
 import time
 
 
@@ -111,6 +113,24 @@ def main():
     err(c.call("traffic.update", {"rate": 1000}), -32003)
     err(c.call("profile.load", {"profile": {"streams": [{"port": 0, "size": 10}]}}), -32602)
     err(c.call("profile.load", {"path": "/nonexistent.json"}), -32602)
+    # Once a SIGFPE that took the server down: 2^64 flows.
+    full = {"streams": [{"size": 64, "tuple": {"src_ip": ["0.0.0.0", "255.255.255.255"],
+                                               "dst_ip": ["0.0.0.0", "255.255.255.255"]}}]}
+    err(c.call("profile.load", {"profile": full}), -32602)
+    # Once blocked the control thread for good.
+    d = tempfile.mkdtemp()
+    os.mkfifo(d + "/fifo")
+    err(c.call("profile.load", {"path": d + "/fifo"}), -32602)
+    os.unlink(d + "/fifo")
+    os.rmdir(d)
+    # Once ended a run early as if nothing were wrong.
+    ok(c.call("traffic.start", {"rate": 1000}))
+    err(c.call("traffic.update", {"rate": "1e-300"}), -32602)
+    assert ok(c.call("stats.get"))["traffic"]["running"]
+    ok(c.call("traffic.stop"))
+    # Once wrapped the exact counts (tx_asked went negative).
+    err(c.call("traffic.start", {"rate": 1000, "duration": 1e300}), -32602)
+    assert ok(c.call("ping")) == "pong"
     err(c.call("no.such.method"), -32601)
     print("OK")
 

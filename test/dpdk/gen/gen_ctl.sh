@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The pvpkit authors
 #
 # pvpkit-gen --server on a net_ring loopback port: the control methods of
-# notes/rpc.md (gen_ctl.py), then SIGTERM: exit 0, summary and --json
+# doc/gen.rst (gen_ctl.py), then SIGTERM: exit 0, summary and --json
 # written.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 

@@ -9,12 +9,15 @@
  * tuple, incremental checksums) and the signature.
  */
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -317,6 +320,11 @@ test_imix(void)
 	CHECK(maxrun <= 2, "clustered: run of %u", maxrun);
 	n = pvp_imix_expand(custom, 2, order);
 	CHECK(n == 4 && order[0] + order[1] + order[2] + order[3] == 1, "custom");
+	/* Weights whose sum passes 2^32 saturate rather than wrap (to 1 here). */
+	custom[0].weight = UINT32_MAX;
+	custom[1].weight = 2;
+	CHECK(pvp_imix_cycle_len(custom, 2) == UINT32_MAX, "cycle %u",
+	      pvp_imix_cycle_len(custom, 2));
 }
 
 /* ---- templates and the field engine ---- */
@@ -750,6 +758,66 @@ test_sig_mbuf(void)
 	pvp_profile_free(p);
 }
 
+/* Load @path as a profile; true when refused with a message holding @want. */
+static bool
+refused(const char *path, const char *want)
+{
+	struct pvp_pkt_error err;
+	struct pvp_profile *p = pvp_profile_load(path, &err);
+
+	pvp_profile_free(p);
+	if (p == NULL && strstr(err.text, want) != NULL)
+		return true;
+	fprintf(stderr, "%s: %s\n", path, p != NULL ? "loaded" : err.text);
+	return false;
+}
+
+/*
+ * Files a user or a control client names: a FIFO without a writer once
+ * blocked open() for good (SIGTERM ignored); devices, directories and
+ * files over the limit are refused before anything is read. alarm()
+ * turns a hang back into a failure.
+ */
+static void
+test_files(void)
+{
+	char dir[] = "/tmp/pvp-test-files.XXXXXX", fifo[64], big[64], prof[64];
+	FILE *f;
+	int fd;
+
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(big, sizeof(big), "%s/big.json", dir);
+	snprintf(prof, sizeof(prof), "%s/p.json", dir);
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
+	alarm(10);
+	CHECK(refused(fifo, "fifo: not a regular file (a FIFO)"), "FIFO profile");
+	CHECK(refused("/dev/zero", "/dev/zero: not a regular file (a character device)"), "device");
+	CHECK(refused(dir, "not a regular file (a directory)"), "directory");
+	fd = open(big, O_CREAT | O_WRONLY, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)PVP_PKT_MAX_FILE + 1) == 0, "big file");
+	if (fd >= 0)
+		close(fd);
+	CHECK(refused(big, "big.json: 67108865 bytes is over the 64 MiB limit"), "big");
+	/* A pcap named by a profile goes the same way. */
+	f = fopen(prof, "w");
+	if (f != NULL) {
+		fprintf(f, "{\"streams\": [{\"pcap\": \"fifo\"}]}\n");
+		fclose(f);
+	}
+	CHECK(refused(prof, "streams[0].pcap: ") &&
+		      refused(prof, "fifo: not a regular file (a FIFO)"),
+	      "FIFO pcap");
+	alarm(0);
+	unlink(prof);
+	unlink(big);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -760,6 +828,7 @@ main(void)
 	test_templates();
 	test_engine();
 	test_sig_mbuf();
+	test_files();
 	printf("%d checks, %d failures\n", checks, failures);
 	return failures == 0 ? 0 : 1;
 }

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Command-line options of pvpkit-fwd (after the EAL's "--"). They are
+ * parsed before rte_eal_init(), so --help and every bad option answer
+ * without hugepages: one line on stderr and exit status 2.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fwd.h"
+
+/* clang-format off: one engine a line. */
+const struct fwd_engine *const fwd_engines[] = {
+	&fwd_io_engine, &fwd_macswap_engine, &fwd_mac_engine, &fwd_5tswap_engine, NULL,
+};
+/* clang-format on */
+
+void
+fwd_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pvpkit-fwd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(FWD_EXIT_USAGE);
+}
+
+void
+fwd_usage(FILE *f, const char *prog)
+{
+	const struct fwd_engine *const *e;
+
+	fprintf(f,
+		"Usage: %s [EAL options] -- [options]\n"
+		"  --mode MODE          forwarding mode (default io):\n",
+		prog);
+	for (e = fwd_engines; *e != NULL; e++)
+		fprintf(f, "                         %-8s %s\n", (*e)->name, (*e)->help);
+	fprintf(f,
+		"  --topology T         loop (rx N -> tx N, default), paired (0<->1, 2<->3),\n"
+		"                       chained (0->1->...->0)\n"
+		"  --peer-mac MAC       mode mac: destination MAC for every port; also\n"
+		"                       PORT=MAC (repeatable) or MAC0,MAC1,... by port index\n"
+		"  --rxq N / --txq N    queues per port (txq default: one per forwarding lcore)\n"
+		"  --rxd N / --txd N    descriptors per queue, 64..32768 (default 1024)\n"
+		"  --burst N            RX burst (default 32, at most %d)\n"
+		"  --tx-retry N         retry a partly sent burst N times, 0..1000000 (default 0)\n"
+		"  --tx-retry-delay US  wait between retries (default 1)\n"
+		"  --seq-check          count per-stream sequence gaps of signed packets\n"
+		"  --ctl ADDR|none      control socket (default %s),\n"
+		"                       tcp:HOST:PORT needs --token-file beyond loopback\n"
+		"  --token-file F       file holding the control token\n"
+		"  --stats-period N     print one line per port every N seconds, 0..3600\n"
+		"  --duration S         stop after S seconds, 0.001..86400, units ms s m h\n"
+		"                       (default: until SIGINT/SIGTERM)\n"
+		"  --idle-sleep US      sleep US after %d empty polls in a row (default 0)\n"
+		"  --wait-link N        before forwarding, wait up to N s for every link up\n"
+		"  --json FILE          at the end, write the counters as JSON (as stats.get)\n"
+		"  --help\n",
+		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS);
+}
+
+/*
+ * Numbers on the command line are base 10, always: strtoul(..., 0) read
+ * "010" as 8 and took "0x10". The grammar is checked by hand before
+ * strtoull()/strtod() convert, so what they would also take (a base
+ * prefix, blanks, a sign, "nan", "inf", hex floats) never gets through.
+ * Messages are lib/util's (pvp_parse_u64(), pvp_parse_duration()), which
+ * will replace these once every binary links it.
+ */
+static uint64_t
+fwd_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	errno = 0;
+	if (p != s && *p == '\0')
+		v = strtoull(s, NULL, 10);
+	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
+		fwd_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
+			min, max);
+	return v;
+}
+
+/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
+static size_t
+fwd_decimal_len(const char *s)
+{
+	const char *p = s + (*s == '-');
+	size_t digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (*p == 'e' || *p == 'E') {
+		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
+
+		if (*e >= '0' && *e <= '9') {
+			while (*e >= '0' && *e <= '9')
+				e++;
+			p = e;
+		}
+	}
+	return (size_t)(p - s);
+}
+
+/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
+static double
+fwd_parse_duration(const char *opt, const char *s, double min, double max)
+{
+	static const struct {
+		const char *name;
+		double mult;
+	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
+	size_t n = fwd_decimal_len(s);
+	char num[64];
+	unsigned int i;
+	double v;
+
+	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
+		if (strcmp(s + n, units[i].name) != 0)
+			continue;
+		memcpy(num, s, n);
+		num[n] = '\0';
+		v = strtod(num, NULL) * units[i].mult;
+		if (v >= min && v <= max)
+			return v;
+		break;
+	}
+	fwd_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
+		opt, s, min, max);
+}
+
+/* --peer-mac MAC (every port), PORT=MAC or MAC0,MAC1,... by port index. */
+static void
+fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
+{
+	char buf[1024], *tok, *save = NULL;
+	uint64_t idx;
+	const char *eq;
+	uint16_t n = 0;
+
+	eq = strchr(arg, '=');
+	if (eq != NULL) {
+		char num[16];
+
+		if ((size_t)(eq - arg) >= sizeof(num))
+			fwd_die("--peer-mac %s: expected PORT=MAC", arg);
+		memcpy(num, arg, eq - arg);
+		num[eq - arg] = '\0';
+		idx = fwd_parse_u64("peer-mac", num, 0, FWD_MAX_PORTS - 1);
+		if (rte_ether_unformat_addr(eq + 1, &conf->peer[idx]) != 0)
+			fwd_die("--peer-mac %s: bad MAC address", arg);
+		conf->peer_set[idx] = true;
+		return;
+	}
+	if (strchr(arg, ',') == NULL) {
+		if (rte_ether_unformat_addr(arg, &conf->peer_all) != 0)
+			fwd_die("--peer-mac %s: bad MAC address", arg);
+		conf->peer_all_set = true;
+		return;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		fwd_die("--peer-mac: list too long");
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (n >= FWD_MAX_PORTS)
+			fwd_die("--peer-mac: more than %d addresses", FWD_MAX_PORTS);
+		if (rte_ether_unformat_addr(tok, &conf->peer[n]) != 0)
+			fwd_die("--peer-mac %s: bad MAC address", tok);
+		conf->peer_set[n++] = true;
+	}
+}
+
+enum {
+	OPT_MODE = 256,
+	OPT_TOPOLOGY,
+	OPT_PEER_MAC,
+	OPT_RXQ,
+	OPT_TXQ,
+	OPT_RXD,
+	OPT_TXD,
+	OPT_BURST,
+	OPT_TX_RETRY,
+	OPT_TX_RETRY_DELAY,
+	OPT_SEQ_CHECK,
+	OPT_CTL,
+	OPT_TOKEN_FILE,
+	OPT_STATS_PERIOD,
+	OPT_DURATION,
+	OPT_IDLE_SLEEP,
+	OPT_WAIT_LINK,
+	OPT_JSON,
+	OPT_HELP,
+};
+
+static const struct option fwd_long_options[] = {
+	{"mode", required_argument, NULL, OPT_MODE},
+	{"topology", required_argument, NULL, OPT_TOPOLOGY},
+	{"peer-mac", required_argument, NULL, OPT_PEER_MAC},
+	{"rxq", required_argument, NULL, OPT_RXQ},
+	{"txq", required_argument, NULL, OPT_TXQ},
+	{"rxd", required_argument, NULL, OPT_RXD},
+	{"txd", required_argument, NULL, OPT_TXD},
+	{"burst", required_argument, NULL, OPT_BURST},
+	{"tx-retry", required_argument, NULL, OPT_TX_RETRY},
+	{"tx-retry-delay", required_argument, NULL, OPT_TX_RETRY_DELAY},
+	{"seq-check", no_argument, NULL, OPT_SEQ_CHECK},
+	{"ctl", required_argument, NULL, OPT_CTL},
+	{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
+	{"wait-link", required_argument, NULL, OPT_WAIT_LINK},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+/* Options that take a whole number: its range and where it goes. */
+struct fwd_num_opt {
+	int id;	      /* OPT_* */
+	uint64_t min; /* smallest value accepted */
+	uint64_t max; /* largest value accepted */
+	size_t off;   /* offset of the field in struct fwd_conf */
+	uint8_t size; /* size of that field */
+};
+
+#define FWD_NUM(id, field, lo, hi)                                                                 \
+	{                                                                                          \
+		id, lo, hi, offsetof(struct fwd_conf, field),                                      \
+			sizeof(((struct fwd_conf *)0)->field)                                      \
+	}
+
+/* clang-format off: one option a line. */
+static const struct fwd_num_opt fwd_num_opts[] = {
+	FWD_NUM(OPT_RXQ, nb_rxq, 1, FWD_MAX_QUEUES),
+	FWD_NUM(OPT_TXQ, nb_txq, 1, FWD_MAX_QUEUES),
+	FWD_NUM(OPT_RXD, nb_rxd, 64, 32768),
+	FWD_NUM(OPT_TXD, nb_txd, 64, 32768),
+	FWD_NUM(OPT_BURST, burst, 1, FWD_MAX_BURST),
+	FWD_NUM(OPT_TX_RETRY, tx_retry, 0, 1000000),
+	FWD_NUM(OPT_TX_RETRY_DELAY, tx_retry_delay_us, 0, 1000000),
+	FWD_NUM(OPT_STATS_PERIOD, stats_period, 0, 3600),
+	FWD_NUM(OPT_IDLE_SLEEP, idle_sleep_us, 0, 1000000),
+	FWD_NUM(OPT_WAIT_LINK, wait_link, 0, 3600),
+};
+/* clang-format on */
+
+/* A whole-number option: parsed, range checked, stored. False if @id is none. */
+static bool
+fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
+{
+	const struct fwd_num_opt *n = NULL;
+	unsigned int i;
+	uint8_t *field;
+	uint64_t v;
+
+	for (i = 0; i < RTE_DIM(fwd_num_opts) && n == NULL; i++)
+		if (fwd_num_opts[i].id == id)
+			n = &fwd_num_opts[i];
+	if (n == NULL)
+		return false;
+	v = fwd_parse_u64(fwd_long_options[id - OPT_MODE].name, arg, n->min, n->max);
+	field = (uint8_t *)conf + n->off;
+	if (n->size == sizeof(uint16_t))
+		*(uint16_t *)field = (uint16_t)v;
+	else
+		*(uint32_t *)field = (uint32_t)v;
+	return true;
+}
+
+/* One option that is not a whole number. */
+static void
+fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, const char *prog)
+{
+	const struct fwd_engine *const *e;
+
+	switch (opt) {
+	case OPT_MODE:
+		for (e = fwd_engines; *e != NULL; e++)
+			if (strcmp((*e)->name, arg) == 0)
+				break;
+		if (*e == NULL)
+			fwd_die("--mode %s: unknown mode (io, macswap, mac, 5tswap)", arg);
+		conf->engine = *e;
+		break;
+	case OPT_TOPOLOGY:
+		if (strcmp(arg, "loop") == 0)
+			conf->topology = FWD_TOPO_LOOP;
+		else if (strcmp(arg, "paired") == 0)
+			conf->topology = FWD_TOPO_PAIRED;
+		else if (strcmp(arg, "chained") == 0)
+			conf->topology = FWD_TOPO_CHAINED;
+		else
+			fwd_die("--topology %s: unknown topology (loop, paired, chained)", arg);
+		break;
+	case OPT_PEER_MAC:
+		fwd_parse_peer_mac(arg, conf);
+		break;
+	case OPT_SEQ_CHECK:
+		conf->seq_check = true;
+		break;
+	case OPT_DURATION:
+		conf->duration_s = fwd_parse_duration("duration", arg, 0.001, FWD_MAX_DURATION_S);
+		break;
+	case OPT_CTL:
+		conf->ctl = strcmp(arg, "none") == 0 ? NULL : arg;
+		conf->ctl_default = false;
+		break;
+	case OPT_TOKEN_FILE:
+		conf->token_file = arg;
+		break;
+	case OPT_JSON:
+		conf->json = arg;
+		break;
+	case OPT_HELP:
+		fwd_usage(stdout, prog);
+		exit(0);
+	default:
+		if (optopt != 0 && optopt < 256)
+			fwd_die("-%c: unknown option (try --help)", optopt);
+		fwd_die("%s: unknown option or missing value (try --help)", argv[optind - 1]);
+	}
+}
+
+void
+fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
+{
+	unsigned int i;
+	char err[512];
+	int opt;
+
+	*conf = (struct fwd_conf){
+		.engine = &fwd_io_engine,
+		.topology = FWD_TOPO_LOOP,
+		.nb_rxq = 1,
+		.nb_rxd = 1024,
+		.nb_txd = 1024,
+		.burst = 32,
+		.tx_retry_delay_us = 1,
+		.ctl = FWD_DEFAULT_CTL,
+		.ctl_default = true,
+	};
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", fwd_long_options, NULL)) != -1)
+		if (!fwd_parse_num_opt(opt, optarg, conf))
+			fwd_parse_opt(opt, optarg, conf, argv, prog);
+	if (optind < argc)
+		fwd_die("%s: unexpected argument (try --help)", argv[optind]);
+	if (conf->engine == &fwd_mac_engine && !conf->peer_all_set) {
+		for (i = 0; i < FWD_MAX_PORTS; i++)
+			if (conf->peer_set[i])
+				break;
+		if (i == FWD_MAX_PORTS)
+			fwd_die("--mode mac needs --peer-mac");
+	}
+	if (conf->json != NULL && fwd_report_check(conf->json, err, sizeof(err)) != 0)
+		fwd_die("--json %s", err);
+	/* The next getopt user (the EAL) starts from scratch. */
+	optind = 1;
+	opterr = 1;
+}
+
+int
+fwd_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
+{
+	int i, eal_argc = argc;
+
+	*app_argv = calloc(argc + 1, sizeof(**app_argv));
+	if (*app_argv == NULL)
+		fwd_die("out of memory");
+	(*app_argv)[0] = argv[0];
+	*app_argc = 1;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 && i == 1) {
+			fwd_usage(stdout, argv[0]);
+			exit(0);
+		}
+		if (strcmp(argv[i], "--") == 0) {
+			eal_argc = i;
+			for (i = i + 1; i < argc; i++)
+				(*app_argv)[(*app_argc)++] = argv[i];
+			break;
+		}
+	}
+	return eal_argc;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * What pvpkit-fwd reports: one line per port every --stats-period
+ * seconds, the totals at the end, and the summary JSON (--json FILE, the
+ * same object stats.get answers): lib/stats' snapshot of every port and
+ * queue, and with --seq-check the streams, unsigned_rx and untracked_rx.
+ * With --seq-check every packet received is in exactly one of a stream's
+ * rx_packets, unsigned_rx and untracked_rx.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fwd.h"
+
+static struct pvp_stats_snap *snap_prev, *snap_now, *snap_diff;
+
+int
+fwd_report_init(const struct fwd_app *app)
+{
+	snap_prev = calloc(1, sizeof(*snap_prev));
+	snap_now = calloc(1, sizeof(*snap_now));
+	snap_diff = calloc(1, sizeof(*snap_diff));
+	if (snap_prev == NULL || snap_now == NULL || snap_diff == NULL)
+		return -ENOMEM;
+	pvp_stats_snapshot(app->stats, snap_prev);
+	return 0;
+}
+
+void
+fwd_report_free(void)
+{
+	free(snap_prev);
+	free(snap_now);
+	free(snap_diff);
+	snap_prev = snap_now = snap_diff = NULL;
+}
+
+void
+fwd_report_period(const struct fwd_app *app)
+{
+	uint16_t p;
+
+	if (pvp_stats_snapshot(app->stats, snap_now) != 0)
+		return;
+	if (pvp_stats_diff(snap_now, snap_prev, snap_diff) == 0) {
+		for (p = 0; p < snap_now->nb_ports; p++) {
+			const struct pvp_stats_port_snap *ps = &snap_now->port[p];
+			struct pvp_stats_port_rates r;
+
+			if (pvp_stats_rates(snap_diff, p, &r) != 0)
+				memset(&r, 0, sizeof(r));
+			printf("port %u %s: rx %.3f Mpps tx %.3f Mpps | rx_packets %" PRIu64
+			       " tx_packets %" PRIu64 " rx_dropped %" PRIu64 " tx_dropped %" PRIu64
+			       "\n",
+			       p, ps->name, r.rx_pps / 1e6, r.tx_pps / 1e6,
+			       ps->c[PVP_STATS_rx_packets], ps->c[PVP_STATS_tx_packets],
+			       ps->c[PVP_STATS_rx_dropped], ps->c[PVP_STATS_tx_dropped]);
+		}
+		fflush(stdout);
+	}
+	RTE_SWAP(snap_prev, snap_now);
+}
+
+void
+fwd_report_totals(const struct fwd_app *app)
+{
+	uint16_t p;
+	int c;
+
+	if (pvp_stats_snapshot(app->stats, snap_now) != 0)
+		return;
+	for (p = 0; p < snap_now->nb_ports; p++) {
+		printf("total port %u %s:", p, snap_now->port[p].name);
+		for (c = 0; c < PVP_STATS_NB_COUNTERS; c++)
+			printf(" %s=%" PRIu64, pvp_stats_counter_names[c], snap_now->port[p].c[c]);
+		printf("\n");
+	}
+	if (app->conf->seq_check) {
+		uint64_t unsigned_rx, untracked;
+		json_t *streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
+		size_t i;
+		json_t *s;
+
+		json_array_foreach(streams, i, s)
+			printf("total stream %" JSON_INTEGER_FORMAT
+			       ": rx_packets=%" JSON_INTEGER_FORMAT " gaps=%" JSON_INTEGER_FORMAT
+			       " dup=%" JSON_INTEGER_FORMAT " ooo=%" JSON_INTEGER_FORMAT "\n",
+			       json_integer_value(json_object_get(s, "stream")),
+			       json_integer_value(json_object_get(s, "rx_packets")),
+			       json_integer_value(json_object_get(s, "gaps")),
+			       json_integer_value(json_object_get(s, "dup")),
+			       json_integer_value(json_object_get(s, "ooo")));
+		printf("total unsigned_rx=%" PRIu64 " untracked_rx=%" PRIu64 "\n", unsigned_rx,
+		       untracked);
+		json_decref(streams);
+	}
+	fflush(stdout);
+}
+
+json_t *
+fwd_report_json(const struct fwd_app *app)
+{
+	struct pvp_stats_snap *snap;
+	uint64_t unsigned_rx, untracked;
+	json_t *res, *streams;
+
+	snap = malloc(sizeof(*snap));
+	if (snap == NULL)
+		return NULL;
+	if (pvp_stats_snapshot(app->stats, snap) != 0) {
+		free(snap);
+		return NULL;
+	}
+	res = pvp_stats_snap_to_json(snap);
+	free(snap);
+	if (res == NULL || !app->conf->seq_check)
+		return res;
+	streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
+	if (streams == NULL) {
+		json_decref(res);
+		return NULL;
+	}
+	json_object_set_new(res, "streams", streams);
+	json_object_set_new(res, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
+	json_object_set_new(res, "untracked_rx", json_integer((json_int_t)untracked));
+	return res;
+}
+
+/*
+ * Open @p path for writing without blocking (a FIFO without a reader
+ * fails at once) and refuse anything but a regular file. @p create:
+ * O_CREAT | O_TRUNC, else the file must exist. Returns an fd or -errno.
+ */
+static int
+fwd_json_open(const char *path, int create)
+{
+	struct stat st;
+	int fd, e;
+
+	/* Opening a FIFO without a reader fails with ENXIO: say what it is. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | create, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int
+fwd_report_check(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	/* O_EXCL: a file made only to check it is removed again. */
+	fd = fwd_json_open(path, O_CREAT | O_EXCL);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (fd == -EEXIST)
+		fd = fwd_json_open(path, 0);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(err, errlen, "%s: %s", path, fd == -EINVAL ? "not a regular file" : strerror(-fd));
+	return fd;
+}
+
+int
+fwd_report_write(const struct fwd_app *app, const char *path, char *err, size_t errlen)
+{
+	json_t *root = fwd_report_json(app);
+	int fd, ret = 0;
+
+	if (root == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	fd = fwd_json_open(path, O_CREAT | O_TRUNC);
+	if (fd < 0) {
+		json_decref(root);
+		snprintf(err, errlen, "%s: %s", path,
+			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		return fd;
+	}
+	if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || write(fd, "\n", 1) != 1)
+		ret = -EIO;
+	if (close(fd) != 0 && ret == 0)
+		ret = -errno;
+	json_decref(root);
+	if (ret != 0)
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-ret));
+	return ret;
+}

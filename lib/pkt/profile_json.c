@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * What every part of the profile parser uses: errors with the position of
+ * the value they are about, and typed getters that check a member's type
+ * and range. jansson keeps no positions per value, so the position of a
+ * semantic error is found again by walking the text along the member
+ * path (locate()).
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ether.h>
+
+#include "profile_private.h"
+
+int
+prof_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* ---- positions ---- */
+
+static const char *
+skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *
+skip_string(const char *p)
+{
+	for (p++; *p != '\0' && *p != '"'; p++)
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+	return *p == '"' ? p + 1 : p;
+}
+
+static const char *
+skip_value(const char *p)
+{
+	int depth = 0;
+
+	do {
+		p = skip_ws(p);
+		if (*p == '"') {
+			p = skip_string(p);
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+			p++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+			p++;
+		} else if (*p == ',' || *p == ':') {
+			p++;
+		} else if (*p == '\0') {
+			return p;
+		} else {
+			while (*p != '\0' && *p != ',' && *p != '}' && *p != ']' && *p != ' ' &&
+			       *p != '\n' && *p != '\t' && *p != '\r')
+				p++;
+		}
+	} while (depth > 0);
+	return p;
+}
+
+/* Position of the value at @path ("streams[1].headers.ipv4") in valid
+ * JSON text; the deepest container found when a member is missing. */
+static const char *
+locate(const char *text, const char *path)
+{
+	const char *p = skip_ws(text), *q = path;
+
+	while (*q != '\0') {
+		if (*q == '.')
+			q++;
+		if (*q == '[') {
+			unsigned long idx = strtoul(q + 1, (char **)&q, 10), i;
+
+			q = strchr(q, ']');
+			if (q == NULL || *p != '[')
+				return p;
+			q++;
+			{
+				const char *a = skip_ws(p + 1);
+
+				for (i = 0; i < idx; i++) {
+					a = skip_ws(skip_value(a));
+					if (*a != ',')
+						return p;
+					a = skip_ws(a + 1);
+				}
+				p = a;
+			}
+		} else {
+			size_t klen = strcspn(q, ".[");
+			const char *a;
+
+			if (*p != '{')
+				return p;
+			a = skip_ws(p + 1);
+			for (;;) {
+				const char *k = a, *v;
+
+				if (*a != '"')
+					return p;
+				a = skip_string(a);
+				v = skip_ws(skip_ws(a) + 1);
+				if ((size_t)(a - k - 2) == klen && strncmp(k + 1, q, klen) == 0) {
+					a = v;
+					break;
+				}
+				a = skip_ws(skip_value(v));
+				if (*a != ',')
+					return p;
+				a = skip_ws(a + 1);
+			}
+			p = a;
+			q += klen;
+		}
+	}
+	return p;
+}
+
+void
+prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[PVP_PKT_ERR_LEN];
+	va_list ap;
+
+	if (c->err == NULL || c->err->text[0] != '\0')
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->text != NULL) {
+		const char *at = locate(c->text, path), *p;
+		int line = 1, col = 1;
+
+		for (p = c->text; p < at; p++) {
+			if (*p == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+		c->err->line = line;
+		c->err->column = col;
+		prof_fmt(c->err->text, sizeof(c->err->text), "%s:%d:%d: %s%s%s", c->source, line,
+			 col, path, *path != '\0' ? ": " : "", msg);
+	} else {
+		prof_fmt(c->err->text, sizeof(c->err->text), "%s: %s%s%s", c->source, path,
+			 *path != '\0' ? ": " : "", msg);
+	}
+}
+
+/* ---- typed getters ---- */
+
+int
+prof_check_keys(struct prof_ctx *c, const json_t *o, const char *path, const char *const *allowed)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(o)) {
+		prof_fail(c, path, "must be an object");
+		return -EINVAL;
+	}
+	json_object_foreach((json_t *)o, key, v)
+	{
+		const char *const *a;
+		char sub[256];
+
+		for (a = allowed; *a != NULL; a++)
+			if (strcmp(*a, key) == 0)
+				break;
+		if (*a == NULL) {
+			prof_fmt(sub, sizeof(sub), "%s%s%s", path, *path != '\0' ? "." : "", key);
+			prof_fail(c, sub, "unknown member");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int
+prof_get_uint(struct prof_ctx *c, const json_t *v, const char *path, uint64_t min, uint64_t max,
+	      uint64_t *out)
+{
+	json_int_t i;
+
+	if (!json_is_integer(v)) {
+		prof_fail(c, path, "must be an integer in %" PRIu64 "..%" PRIu64, min, max);
+		return -EINVAL;
+	}
+	i = json_integer_value(v);
+	if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
+		prof_fail(c, path, "%" JSON_INTEGER_FORMAT " is out of range %" PRIu64 "..%" PRIu64,
+			  i, min, max);
+		return -ERANGE;
+	}
+	*out = (uint64_t)i;
+	return 0;
+}
+
+int
+prof_get_u16(struct prof_ctx *c, const json_t *o, const char *key, const char *path, uint16_t min,
+	     uint16_t max, uint16_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	char sub[256];
+	uint64_t x;
+
+	if (v == NULL)
+		return 0;
+	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
+	if (prof_get_uint(c, v, sub, min, max, &x) != 0)
+		return -EINVAL;
+	*out = (uint16_t)x;
+	return 0;
+}
+
+int
+prof_get_mac(struct prof_ctx *c, const json_t *o, const char *key, const char *path,
+	     struct rte_ether_addr *out)
+{
+	json_t *v = json_object_get(o, key);
+	char sub[256];
+
+	if (v == NULL)
+		return 0;
+	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
+	if (!json_is_string(v) || rte_ether_unformat_addr(json_string_value(v), out) != 0) {
+		prof_fail(c, sub, "must be a MAC address string like \"02:00:00:00:00:01\"");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+prof_get_ip(struct prof_ctx *c, const json_t *o, const char *key, const char *path, int ver,
+	    uint8_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	char sub[256];
+
+	if (v == NULL)
+		return 0;
+	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
+	if (!json_is_string(v) ||
+	    inet_pton(ver == 4 ? AF_INET : AF_INET6, json_string_value(v), out) != 1) {
+		prof_fail(c, sub, "must be an IPv%d address string", ver);
+		return -EINVAL;
+	}
+	return 0;
+}

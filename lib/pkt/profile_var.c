@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The field engine's configuration: "vars" (variables that move
+ * together), "tuple" (ranges that nest, like TRex's STLVmTupleGen) and
+ * the number of distinct flows they make.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include <rte_ether.h>
+
+#include "profile_private.h"
+
+/* ---- vars and tuple ---- */
+
+enum fkind { F_RAW, F_MAC, F_VLAN, F_IP4, F_IP6, F_PORT };
+
+static int
+field_kind(const char *f, enum fkind *k)
+{
+	static const struct {
+		const char *name;
+		enum fkind kind;
+	} names[] = {
+		{"eth.src", F_MAC},    {"eth.dst", F_MAC},    {"vlan.id", F_VLAN},
+		{"vlan2.id", F_VLAN},  {"ipv4.src", F_IP4},   {"ipv4.dst", F_IP4},
+		{"ipv6.src", F_IP6},   {"ipv6.dst", F_IP6},   {"udp.sport", F_PORT},
+		{"udp.dport", F_PORT}, {"tcp.sport", F_PORT}, {"tcp.dport", F_PORT},
+	};
+	unsigned int i;
+
+	if (strncmp(f, "inner.", 6) == 0)
+		f += 6;
+	for (i = 0; i < RTE_DIM(names); i++)
+		if (strcmp(f, names[i].name) == 0) {
+			*k = names[i].kind;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* Header address a MAC or IPv6 var's high bytes go to. */
+static uint8_t *
+var_hdr_bytes(struct pvp_stream *s, const char *f)
+{
+	struct pvp_hdr *h = &s->outer;
+
+	if (strncmp(f, "inner.", 6) == 0) {
+		h = &s->inner;
+		f += 6;
+	}
+	if (strcmp(f, "eth.src") == 0)
+		return h->eth_src.addr_bytes;
+	if (strcmp(f, "eth.dst") == 0)
+		return h->eth_dst.addr_bytes;
+	if (strcmp(f, "ipv6.src") == 0)
+		return h->ip_src;
+	return h->ip_dst;
+}
+
+/* min/max of a var: a number, or an address string for MAC/IP fields.
+ * @hi receives the bytes above the low 32 bits (MAC: 2, IPv6: 12). */
+static int
+get_var_bound(struct prof_ctx *c, const json_t *v, const char *path, enum fkind k, uint8_t len,
+	      uint32_t *out, uint8_t *hi)
+{
+	uint64_t max = k == F_VLAN ? 4095 : k == F_PORT ? 65535 : (UINT64_C(1) << (8 * len)) - 1;
+	const char *str = json_string_value(v);
+	uint8_t b[16];
+	uint64_t x;
+
+	if (json_is_integer(v)) {
+		if (prof_get_uint(c, v, path, 0, max, &x) != 0)
+			return -EINVAL;
+		*out = (uint32_t)x;
+		return 0;
+	}
+	if (str != NULL && k == F_IP4 && inet_pton(AF_INET, str, b) == 1) {
+		*out = (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+		return 0;
+	}
+	if (str != NULL && k == F_IP6 && inet_pton(AF_INET6, str, b) == 1) {
+		memcpy(hi, b, 12);
+		*out = (uint32_t)b[12] << 24 | b[13] << 16 | b[14] << 8 | b[15];
+		return 0;
+	}
+	if (str != NULL && k == F_MAC && rte_ether_unformat_addr(str, (void *)b) == 0) {
+		memcpy(hi, b, 2);
+		*out = (uint32_t)b[2] << 24 | b[3] << 16 | b[4] << 8 | b[5];
+		return 0;
+	}
+	prof_fail(c, path, "must be %s",
+		  k == F_IP4   ? "an IPv4 address string or an integer"
+		  : k == F_IP6 ? "an IPv6 address string or an integer (low 32 bits)"
+		  : k == F_MAC ? "a MAC address string or an integer (low 32 bits)"
+			       : "an integer");
+	return -EINVAL;
+}
+
+void
+prof_var_finish(struct pvp_var *v)
+{
+	uint64_t range = (uint64_t)v->max - v->min + 1;
+
+	v->period =
+		v->op == PVP_VAR_RANDOM
+			? range
+			: range / pkt_gcd64(range, v->step % range == 0 ? range : v->step % range);
+	if (v->div == 0)
+		v->div = 1;
+}
+
+/* One member of "vars" into @v (headers already parsed). */
+static int
+parse_var(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s,
+	  struct pvp_var *v)
+{
+	static const char *const keys[] = {"field", "op", "min", "max", "step", "seed", NULL};
+	static const char *const rkeys[] = {"offset", "len", NULL};
+	json_t *f = json_object_get(o, "field"), *op = json_object_get(o, "op");
+	uint8_t hmin[12] = {0}, hmax[12] = {0};
+	enum fkind k = F_RAW;
+	char sub[256];
+	uint64_t x;
+
+	memset(v, 0, sizeof(*v));
+	v->step = 1;
+	v->div = 1;
+	if (prof_check_keys(c, o, path, keys) != 0)
+		return -EINVAL;
+	prof_fmt(sub, sizeof(sub), "%s.field", path);
+	if (json_is_string(f)) {
+		if (strncmp(json_string_value(f), "inner.", 6) == 0 && !s->vxlan &&
+		    s->pcap[0] == '\0' && json_object_get(o, "field") != NULL &&
+		    field_kind(json_string_value(f), &k) == 0) {
+			prof_fail(c, sub, "\"%s\": \"inner.\" fields need headers.vxlan",
+				  json_string_value(f));
+			return -EINVAL;
+		}
+		if (field_kind(json_string_value(f), &k) != 0) {
+			prof_fail(c, sub,
+				  "unknown field \"%s\": expected "
+				  "eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|"
+				  "ipv6.dst|"
+				  "udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for "
+				  "VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
+				  json_string_value(f));
+			return -EINVAL;
+		}
+		prof_fmt(v->field, sizeof(v->field), "%s", json_string_value(f));
+		v->len = k == F_VLAN || k == F_PORT ? 2 : 4;
+	} else if (json_is_object(f)) {
+		char rsub[280];
+
+		if (prof_check_keys(c, f, sub, rkeys) != 0)
+			return -EINVAL;
+		prof_fmt(rsub, sizeof(rsub), "%s.offset", sub);
+		if (prof_get_uint(c, json_object_get(f, "offset"), rsub, 0, PVP_PKT_MAX_SIZE, &x) !=
+		    0)
+			return -EINVAL;
+		v->offset = x;
+		prof_fmt(rsub, sizeof(rsub), "%s.len", sub);
+		if (prof_get_uint(c, json_object_get(f, "len"), rsub, 1, 4, &x) != 0)
+			return -EINVAL;
+		if (x == 3) {
+			prof_fail(c, rsub, "must be 1, 2 or 4");
+			return -EINVAL;
+		}
+		v->len = x;
+	} else {
+		prof_fail(c, f == NULL ? path : sub,
+			  "needs \"field\": a field name or {\"offset\", \"len\"}");
+		return -EINVAL;
+	}
+	if (op != NULL) {
+		const char *ops = json_string_value(op);
+
+		prof_fmt(sub, sizeof(sub), "%s.op", path);
+		if (ops != NULL && strcmp(ops, "inc") == 0) {
+			v->op = PVP_VAR_INC;
+		} else if (ops != NULL && strcmp(ops, "dec") == 0) {
+			v->op = PVP_VAR_DEC;
+		} else if (ops != NULL && strcmp(ops, "random") == 0) {
+			v->op = PVP_VAR_RANDOM;
+		} else {
+			prof_fail(c, sub, "must be \"inc\", \"dec\" or \"random\"");
+			return -EINVAL;
+		}
+	}
+	prof_fmt(sub, sizeof(sub), "%s.min", path);
+	if (json_object_get(o, "min") == NULL) {
+		prof_fail(c, path, "needs \"min\" and \"max\"");
+		return -EINVAL;
+	}
+	if (get_var_bound(c, json_object_get(o, "min"), sub, k, v->len, &v->min, hmin) != 0)
+		return -EINVAL;
+	prof_fmt(sub, sizeof(sub), "%s.max", path);
+	if (json_object_get(o, "max") == NULL) {
+		prof_fail(c, path, "needs \"min\" and \"max\"");
+		return -EINVAL;
+	}
+	if (get_var_bound(c, json_object_get(o, "max"), sub, k, v->len, &v->max, hmax) != 0)
+		return -EINVAL;
+	if (v->max < v->min) {
+		prof_fail(c, sub, "must be >= min (%u)", v->min);
+		return -ERANGE;
+	}
+	if ((k == F_MAC || k == F_IP6) && json_is_string(json_object_get(o, "min"))) {
+		size_t n = k == F_MAC ? 2 : 12;
+
+		if (json_is_string(json_object_get(o, "max")) && memcmp(hmin, hmax, n) != 0) {
+			prof_fail(c, sub, "must differ from min only in the low 32 bits");
+			return -EINVAL;
+		}
+		/* The var writes the low 32 bits; min's high bytes go into
+		 * the header so the whole address is what was asked. */
+		memcpy(var_hdr_bytes(s, v->field), hmin, n);
+	}
+	if (json_object_get(o, "step") != NULL) {
+		prof_fmt(sub, sizeof(sub), "%s.step", path);
+		if (prof_get_uint(c, json_object_get(o, "step"), sub, 1, UINT32_MAX, &x) != 0)
+			return -EINVAL;
+		v->step = x;
+	}
+	if (json_object_get(o, "seed") != NULL) {
+		prof_fmt(sub, sizeof(sub), "%s.seed", path);
+		if (prof_get_uint(c, json_object_get(o, "seed"), sub, 0, INT64_MAX, &x) != 0)
+			return -EINVAL;
+		v->seed = x;
+	}
+	prof_var_finish(v);
+	return 0;
+}
+
+/* "tuple": appended to s->vars, nested: src_ip varies fastest. */
+static int
+parse_tuple(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s)
+{
+	static const char *const keys[] = {"src_ip", "dst_ip", "sport", "dport", NULL};
+	const struct pvp_hdr *h = s->vxlan ? &s->inner : &s->outer;
+	const char *pre = s->vxlan ? "inner." : "";
+	const char *ip = h->ip_ver == 4 ? "ipv4" : "ipv6";
+	const char *l4 = h->l4_proto == IPPROTO_TCP ? "tcp" : "udp";
+	uint64_t div = 1;
+	unsigned int i;
+
+	if (prof_check_keys(c, o, path, keys) != 0)
+		return -EINVAL;
+	/* Nesting order: src_ip varies fastest, then dst_ip, sport, dport. */
+	for (i = 0; keys[i] != NULL; i++) {
+		json_t *r = json_object_get(o, keys[i]);
+		struct pvp_var *v;
+		enum fkind k = F_RAW;
+		uint8_t hmin[12], hmax[12];
+		char sub[256], esub[280];
+
+		if (r == NULL)
+			continue;
+		prof_fmt(sub, sizeof(sub), "%s.%s", path, keys[i]);
+		if (!json_is_array(r) || json_array_size(r) != 2) {
+			prof_fail(c, sub, "must be [min, max]");
+			return -EINVAL;
+		}
+		if (s->n_vars >= PVP_PKT_MAX_VARS) {
+			prof_fail(c, sub, "too many vars (at most %d with the tuple)",
+				  PVP_PKT_MAX_VARS);
+			return -E2BIG;
+		}
+		v = &s->vars[s->n_vars];
+		memset(v, 0, sizeof(*v));
+		v->tuple = true;
+		v->step = 1;
+		if (i < 2)
+			prof_fmt(v->field, sizeof(v->field), "%s%s.%s", pre, ip,
+				 i == 0 ? "src" : "dst");
+		else
+			prof_fmt(v->field, sizeof(v->field), "%s%s.%s", pre, l4, keys[i]);
+		field_kind(v->field, &k);
+		v->len = k == F_PORT ? 2 : 4;
+		prof_fmt(esub, sizeof(esub), "%s[0]", sub);
+		if (get_var_bound(c, json_array_get(r, 0), esub, k, v->len, &v->min, hmin) != 0)
+			return -EINVAL;
+		prof_fmt(esub, sizeof(esub), "%s[1]", sub);
+		if (get_var_bound(c, json_array_get(r, 1), esub, k, v->len, &v->max, hmax) != 0)
+			return -EINVAL;
+		if (v->max < v->min) {
+			prof_fail(c, esub, "must be >= min");
+			return -ERANGE;
+		}
+		if (k == F_IP6 && json_is_string(json_array_get(r, 0))) {
+			if (json_is_string(json_array_get(r, 1)) && memcmp(hmin, hmax, 12) != 0) {
+				prof_fail(c, esub, "must differ from min only in the low 32 bits");
+				return -EINVAL;
+			}
+			memcpy(var_hdr_bytes(s, v->field), hmin, 12);
+		}
+		v->div = div;
+		prof_var_finish(v);
+		/* Full IPv4 source and destination ranges make 2^64: checked,
+		 * never wrapped (a product of 0 is divided by later). */
+		if (__builtin_mul_overflow(div, v->period, &div) || div > PVP_PKT_MAX_FLOWS) {
+			prof_fail(c, sub,
+				  "the tuple's ranges make more than 2^48 flows (%" PRIu64
+				  "): narrow them",
+				  PVP_PKT_MAX_FLOWS);
+			return -ERANGE;
+		}
+		s->n_vars++;
+	}
+	return 0;
+}
+
+/* lcm(a, b) of two periods (both >= 1), saturated at VARS_MANY. */
+#define VARS_MANY (UINT64_C(1) << 62)
+
+static uint64_t
+lcm_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	if (__builtin_mul_overflow(a / pkt_gcd64(a, b), b, &r) || r > VARS_MANY)
+		return VARS_MANY;
+	return r;
+}
+
+/* Distinct combinations the vars make over consecutive flow indices:
+ * the lcm of the plain vars' periods and the tuple's product, saturated
+ * at VARS_MANY (far above PVP_PKT_MAX_FLOWS, so "flows" never exceeds it). */
+static uint64_t
+vars_distinct(const struct pvp_stream *s)
+{
+	uint64_t l = 1, tup = 1;
+	unsigned int i;
+
+	for (i = 0; i < s->n_vars; i++) {
+		uint64_t p = s->vars[i].period;
+
+		if (!s->vars[i].tuple)
+			l = lcm_sat(l, p);
+		else if (__builtin_mul_overflow(tup, p, &tup) || tup > VARS_MANY)
+			tup = VARS_MANY;
+	}
+	return lcm_sat(l, tup);
+}
+
+int
+prof_parse_vars(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s)
+{
+	char sub[256], esub[280];
+	json_t *v, *e;
+	size_t i;
+
+	if ((v = json_object_get(o, "vars")) != NULL) {
+		prof_fmt(sub, sizeof(sub), "%s.vars", path);
+		if (!json_is_array(v) || json_array_size(v) > PVP_PKT_MAX_VARS) {
+			prof_fail(c, sub, "must be a list of at most %d vars", PVP_PKT_MAX_VARS);
+			return -EINVAL;
+		}
+		json_array_foreach(v, i, e)
+		{
+			prof_fmt(esub, sizeof(esub), "%s[%zu]", sub, i);
+			if (parse_var(c, e, esub, s, &s->vars[s->n_vars]) != 0)
+				return -EINVAL;
+			s->n_vars++;
+		}
+	}
+	if ((v = json_object_get(o, "tuple")) != NULL) {
+		prof_fmt(sub, sizeof(sub), "%s.tuple", path);
+		if (json_object_get(o, "pcap") != NULL) {
+			prof_fail(c, sub, "not available with \"pcap\": use vars");
+			return -EINVAL;
+		}
+		if (parse_tuple(c, v, sub, s) != 0)
+			return -EINVAL;
+	}
+	if (s->replay && s->n_vars != 0) {
+		prof_fmt(sub, sizeof(sub), "%s.vars", path);
+		prof_fail(c, sub, "not available with \"replay\": frames are sent as captured");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "flows" without vars: @x source addresses of the (inner) header, one per flow. */
+static int
+flows_var(struct prof_ctx *c, const char *path, struct pvp_stream *s, uint64_t x)
+{
+	struct pvp_hdr *h = s->vxlan ? &s->inner : &s->outer;
+	struct pvp_var *fv = &s->vars[0];
+	const uint8_t *a = h->ip_ver == 4 ? h->ip_src : h->ip_src + 12;
+	uint32_t base = (uint32_t)a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3];
+
+	if (x - 1 > UINT32_MAX - base) {
+		prof_fail(c, path,
+			  "%" PRIu64 " flows from source address %u.%u.%u.%u run past the end of "
+			  "the address space",
+			  x, a[0], a[1], a[2], a[3]);
+		return -ERANGE;
+	}
+	memset(fv, 0, sizeof(*fv));
+	prof_fmt(fv->field, sizeof(fv->field), "%s%s.src", s->vxlan ? "inner." : "",
+		 h->ip_ver == 4 ? "ipv4" : "ipv6");
+	fv->len = 4;
+	fv->op = PVP_VAR_INC;
+	fv->min = base;
+	fv->max = base + (uint32_t)(x - 1);
+	fv->step = 1;
+	fv->div = 1;
+	prof_var_finish(fv);
+	s->n_vars = 1;
+	return 0;
+}
+
+int
+prof_parse_flows(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s)
+{
+	json_t *v = json_object_get(o, "flows");
+	uint64_t x, distinct = s->n_vars != 0 ? vars_distinct(s) : 1;
+	char sub[256];
+	int rc;
+
+	s->flows = distinct;
+	if (v == NULL)
+		return 0;
+	prof_fmt(sub, sizeof(sub), "%s.flows", path);
+	if (prof_get_uint(c, v, sub, 1, PVP_PKT_MAX_FLOWS, &x) != 0)
+		return -EINVAL;
+	if (s->n_vars == 0 && x > 1) {
+		if (json_object_get(o, "pcap") != NULL || s->replay) {
+			prof_fail(c, sub, "with \"pcap\", \"flows\" needs vars");
+			return -EINVAL;
+		}
+		rc = flows_var(c, sub, s, x);
+		if (rc != 0)
+			return rc;
+		distinct = x;
+	}
+	if (x > distinct) {
+		prof_fail(c, sub,
+			  "%" PRIu64 " flows, but the vars make only %" PRIu64
+			  " distinct combinations",
+			  x, distinct);
+		return -ERANGE;
+	}
+	s->flows = x;
+	return 0;
+}
