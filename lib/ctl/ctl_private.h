@@ -53,8 +53,10 @@
  */
 #define CTL_INPUT_TOTAL (32 * 1024 * 1024)
 #define CTL_INPUT_SMALL (64 * 1024)
-/** A connection must have been quiet this long before it may be evicted. */
+/** A proven connection must have been quiet this long before it may be evicted. */
 #define CTL_EVICT_IDLE_MS 1000
+/** A connection that has not proven itself may be evicted once this old. */
+#define CTL_EVICT_GRACE_MS 200
 /** Pipelined lines answered between two checks that the client is still there. */
 #define CTL_GONE_CHECK 16
 /** Bytes read from a socket at a time. */

@@ -262,26 +262,30 @@ ctl_peer_identify(struct ctl_conn *c, const struct sockaddr_storage *ss)
 
 /*
  * The connection to close for a newcomer, among those of @p host (all
- * when NULL): the oldest that has not proven itself (no token given, or
- * no request yet), else the one whose last request is oldest, if that
- * was at least CTL_EVICT_IDLE_MS ago. Returns its index, or -1 when
- * every connection is busy.
+ * when NULL): one whose client is gone already; else the oldest that has
+ * not proven itself (no token given, or no request yet) and is older
+ * than CTL_EVICT_GRACE_MS (a client that just connected is about to
+ * send its first request: a burst of them must not evict each other);
+ * else the one whose last request is oldest, if that was at least
+ * CTL_EVICT_IDLE_MS ago. Returns its index, or -1 when every connection
+ * is at work.
  */
 static long
-ctl_pick_victim(const struct pvp_ctl_server *srv, const char *host, uint64_t now)
+ctl_pick_victim(struct pvp_ctl_server *srv, const char *host, uint64_t now)
 {
 	long stranger = -1, idle = -1;
 	size_t i;
 
 	for (i = 0; i < srv->n_conns; i++) {
-		const struct ctl_conn *c = srv->conns[i];
+		struct ctl_conn *c = srv->conns[i];
 
 		if (host != NULL && strcmp(c->host, host) != 0)
 			continue;
-		if (c->closing || c->draining)
+		if (c->closing || c->draining || ctl_conn_gone(c))
 			return (long)i; /* on its way out anyway */
 		if (!c->proven) {
-			if (stranger < 0 || c->t_open < srv->conns[stranger]->t_open)
+			if (now - c->t_open >= CTL_EVICT_GRACE_MS &&
+			    (stranger < 0 || c->t_open < srv->conns[stranger]->t_open))
 				stranger = (long)i;
 		} else if (now - c->t_done >= CTL_EVICT_IDLE_MS) {
 			if (idle < 0 || c->t_done < srv->conns[idle]->t_done)

@@ -182,7 +182,7 @@ test_lockout_local(void)
 	for (i = 0; i < SLOW; i++)
 		slowfd[i] = ct_connect(addr, 5000);
 	pthread_create(&t, NULL, slow_main, &s);
-	usleep(300000);
+	usleep(500000);
 	ms = legit_ping_ms(addr, NULL);
 	printf("# unix, %d idle + %d slow connections: legitimate ping in %ld ms\n", IDLE, SLOW,
 	       ms);
@@ -194,6 +194,57 @@ test_lockout_local(void)
 	pthread_join(t, NULL);
 	close_all(idle, IDLE);
 	close_all(slowfd, SLOW);
+	ct_stop(pid);
+}
+
+struct burst {
+	const char *addr;
+	int ret;
+};
+
+static void *
+burst_main(void *arg)
+{
+	struct burst *b = arg;
+
+	b->ret = ct_ping(b->addr, NULL, 10000);
+	return NULL;
+}
+
+/*
+ * Strangers make room for a burst of clients that connect at once, but
+ * the clients of the burst, each about to send its request, do not
+ * evict each other.
+ */
+static void
+test_burst(void)
+{
+	enum { IDLE = 60, BURST = 100 };
+	struct pvp_ctl_server_conf conf = {0};
+	static struct burst b[BURST];
+	static int idle[IDLE];
+	pthread_t t[BURST];
+	char addr[256];
+	int i, ok = 0;
+	pid_t pid;
+
+	pid = spawn(&conf, "burst.sock", addr, sizeof(addr));
+	if (pid < 0)
+		return;
+	for (i = 0; i < IDLE; i++)
+		idle[i] = ct_connect(addr, 5000);
+	usleep(500000);
+	for (i = 0; i < BURST; i++) {
+		b[i] = (struct burst){.addr = addr, .ret = 1};
+		pthread_create(&t[i], NULL, burst_main, &b[i]);
+	}
+	for (i = 0; i < BURST; i++) {
+		pthread_join(t[i], NULL);
+		ok += b[i].ret == 0;
+	}
+	printf("# %d idle strangers, then %d clients at once: %d served\n", IDLE, BURST, ok);
+	CHECK(ok == BURST, "%d of %d clients of a burst served", ok, BURST);
+	close_all(idle, IDLE);
 	ct_stop(pid);
 }
 
@@ -223,7 +274,7 @@ test_lockout_token(void)
 		if (idle[i] >= 0 && i % 4 == 0)
 			ct_send_str(idle[i], "{\"jsonrpc\":\"2.0\",\"id\":1,\"meth");
 	}
-	usleep(300000);
+	usleep(500000);
 	ms = legit_ping_ms(addr, token);
 	printf("# tcp with a token, %d connections without it: legitimate ping in %ld ms\n", IDLE,
 	       ms);
@@ -621,6 +672,7 @@ main(void)
 	}
 	test_lockout_local();
 	test_lockout_token();
+	test_burst();
 	test_slowloris();
 	test_evict_idle();
 	test_per_peer();
