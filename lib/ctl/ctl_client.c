@@ -356,6 +356,12 @@ ctl_client_consume(struct pvp_ctl_client *c, size_t n)
 {
 	memmove(c->rbuf, c->rbuf + n, c->rlen - n);
 	c->rlen -= n;
+	/* One big answer must not pin its buffer for the client's life. */
+	if (c->rlen == 0 && c->rcap > 4 * CTL_READ_CHUNK) {
+		free(c->rbuf);
+		c->rbuf = NULL;
+		c->rcap = 0;
+	}
 }
 
 /*

@@ -228,20 +228,13 @@ ct_write_file(const char *path, const char *text, mode_t mode)
 	chmod(path, mode);
 }
 
-static volatile sig_atomic_t ct_child_quit;
-
-static void
-ct_child_signal(int sig)
-{
-	ct_child_quit = sig;
-}
-
 pid_t
 ct_spawn(const struct pvp_ctl_server_conf *conf, ct_setup_cb setup, char *address, size_t len)
 {
 	struct pvp_ctl_server *srv;
 	struct pvp_ctl_error err;
-	int p[2];
+	sigset_t term;
+	int p[2], sig;
 	pid_t pid;
 	ssize_t n;
 
@@ -253,7 +246,10 @@ ct_spawn(const struct pvp_ctl_server_conf *conf, ct_setup_cb setup, char *addres
 		return -1;
 	if (pid == 0) {
 		close(p[0]);
-		signal(SIGTERM, ct_child_signal);
+		/* Blocked before anything: sigwait() cannot miss an early SIGTERM. */
+		sigemptyset(&term);
+		sigaddset(&term, SIGTERM);
+		sigprocmask(SIG_BLOCK, &term, NULL);
 		srv = pvp_ctl_server_create(conf, &err);
 		if (srv == NULL) {
 			fprintf(stderr, "child server: %s\n", err.message);
@@ -266,8 +262,8 @@ ct_spawn(const struct pvp_ctl_server_conf *conf, ct_setup_cb setup, char *addres
 		n = write(p[1], pvp_ctl_server_address(srv),
 			  strlen(pvp_ctl_server_address(srv)) + 1);
 		close(p[1]);
-		while (!ct_child_quit && n > 0)
-			pause();
+		if (n > 0)
+			sigwait(&term, &sig);
 		pvp_ctl_server_destroy(srv);
 		_exit(0);
 	}
@@ -275,7 +271,7 @@ ct_spawn(const struct pvp_ctl_server_conf *conf, ct_setup_cb setup, char *addres
 	n = read(p[0], address, len - 1);
 	close(p[0]);
 	if (n <= 0) {
-		waitpid(pid, NULL, 0);
+		ct_stop(pid);
 		return -1;
 	}
 	address[n] = '\0';
@@ -285,8 +281,19 @@ ct_spawn(const struct pvp_ctl_server_conf *conf, ct_setup_cb setup, char *addres
 void
 ct_stop(pid_t pid)
 {
+	int i;
+
 	if (pid <= 0)
 		return;
 	kill(pid, SIGTERM);
+	/* Bounded: a child that does not stop is killed, never left behind. */
+	for (i = 0; i < 500; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(10000);
+	}
+	fprintf(stderr, "FAIL child server %d did not stop on SIGTERM; killed\n", (int)pid);
+	ct_failures++;
+	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 }

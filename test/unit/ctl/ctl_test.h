@@ -34,6 +34,21 @@ extern int ct_failures;
 		}                                                                                  \
 	} while (0)
 
+/*
+ * AddressSanitizer keeps freed memory in quarantine (256 MiB by default)
+ * and adds redzones: memory bounds measured by RSS do not hold under it.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define CT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CT_ASAN 1
+#endif
+#endif
+#ifndef CT_ASAN
+#define CT_ASAN 0
+#endif
+
 /** Generous bound for one call: 2 shared CPUs, many test programs at once. */
 #define CT_CALL_MS 20000
 

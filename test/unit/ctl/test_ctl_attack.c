@@ -446,7 +446,7 @@ test_memory(void)
 	char addr[256], *line;
 	long before, peak = 0, rss;
 	uint64_t end;
-	size_t len;
+	size_t len, cap;
 	json_t *a;
 	pid_t pid;
 
@@ -457,13 +457,16 @@ test_memory(void)
 	before = ct_rss_kb(pid);
 
 	/* A batch of 20,000: refused whole, with one small error. */
-	line = malloc((size_t)BATCH * 48 + 16);
+	cap = (size_t)BATCH * 48 + 16;
+	line = malloc(cap);
+	if (line == NULL)
+		return;
 	len = 0;
 	line[len++] = '[';
 	for (i = 0; i < BATCH; i++)
-		len += (size_t)sprintf(line + len,
-				       "%s{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"stats\"}",
-				       i ? "," : "", i);
+		len += (size_t)snprintf(line + len, cap - len,
+					"%s{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"stats\"}",
+					i ? "," : "", i);
 	line[len++] = ']';
 	line[len++] = '\n';
 	for (i = 0; i < CLIENTS; i++) {
@@ -485,11 +488,15 @@ test_memory(void)
 	close_all(fds, CLIENTS);
 
 	/* 5,000 pipelined requests each, never read: queued answers are bounded. */
-	line = malloc((size_t)PIPE * 48);
+	cap = (size_t)PIPE * 48;
+	line = malloc(cap);
+	if (line == NULL)
+		return;
 	len = 0;
 	for (i = 0; i < PIPE; i++)
-		len += (size_t)sprintf(line + len,
-				       "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"stats\"}\n", i);
+		len += (size_t)snprintf(line + len, cap - len,
+					"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"stats\"}\n",
+					i);
 	for (i = 0; i < CLIENTS; i++) {
 		fds[i] = ct_connect(addr, 5000);
 		/* The server stops reading: the send may block, so not all of it. */
@@ -509,7 +516,10 @@ test_memory(void)
 	printf("# server RSS %ld KiB before, %ld KiB at most under attack (+%ld KiB)\n", before,
 	       peak, peak - before);
 	printf("# %d of %d clients that never read were closed\n", closed, CLIENTS);
-	CHECK(peak - before < 48 * 1024, "server grew by %ld KiB", peak - before);
+	if (CT_ASAN)
+		printf("# AddressSanitizer build: the RSS bound is not checked\n");
+	else
+		CHECK(peak - before < 48 * 1024, "server grew by %ld KiB", peak - before);
 	CHECK(closed == CLIENTS, "clients that never read still connected: %d closed", closed);
 	ct_stop(pid);
 }
@@ -530,10 +540,10 @@ test_batch_answer_bound(void)
 		return;
 	line[len++] = '[';
 	for (i = 0; i < 64; i++)
-		len += (size_t)sprintf(line + len,
-				       "%s{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"big\","
-				       "\"params\":{\"n\":262144}}",
-				       i ? "," : "", i);
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+					"%s{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"big\","
+					"\"params\":{\"n\":262144}}",
+					i ? "," : "", i);
 	line[len++] = ']';
 	line[len++] = '\n';
 	fd = ct_connect(addr, 5000);
@@ -570,10 +580,10 @@ test_gone_client(void)
 		return;
 	line[len++] = '[';
 	for (i = 0; i < 64; i++)
-		len += (size_t)sprintf(line + len,
-				       "%s{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"sleep\","
-				       "\"params\":{\"ms\":50}}",
-				       i ? "," : "", i);
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+					"%s{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"sleep\","
+					"\"params\":{\"ms\":50}}",
+					i ? "," : "", i);
 	line[len++] = ']';
 	line[len++] = '\n';
 	t0 = ct_now_ms();
@@ -651,7 +661,7 @@ test_client_bound(void)
 	       err.message, (unsigned long long)(h.sent >> 20), after - before);
 	CHECK(ret == PVP_CTL_TRANSPORT_ERROR && strstr(err.message, "answer over 8 MiB") != NULL,
 	      "hostile answer: %d %s", ret, err.message);
-	CHECK(after - before < 40 * 1024, "client grew by %ld KiB", after - before);
+	CHECK(CT_ASAN || after - before < 40 * 1024, "client grew by %ld KiB", after - before);
 	json_decref(r);
 	pvp_ctl_client_close(c);
 	pthread_join(t, NULL);
