@@ -5,7 +5,6 @@ codes (tests only): one connection, line in, line out, every wait
 bounded. Standard library only."""
 import json
 import socket
-import time
 
 
 def connect(addr, timeout=5.0):
@@ -62,24 +61,6 @@ class Rpc:
 
     def close(self):
         self.s.close()
-
-
-def wait_ping(addr, pid_alive, timeout=20.0):
-    """Wait until the server at addr answers ping; False if it died."""
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            r = Rpc(addr, 2.0)
-            ok = r.call("ping").get("result") == "pong"
-            r.close()
-            if ok:
-                return True
-        except (OSError, RuntimeError, ValueError):
-            pass
-        if not pid_alive():
-            return False
-        time.sleep(0.1)
-    return False
 
 
 def rss_kb(pid):
