@@ -5,7 +5,8 @@
 /*
  * Control methods of pvpkit-fwd (notes: info, stats.get, stats.clear).
  * They run on lib/ctl's control thread and only read what the forwarding
- * lcores write.
+ * lcores write. None takes a parameter (so none has a number to range
+ * check); one sent anyway is refused with -32602.
  */
 
 #include <errno.h>
@@ -97,11 +98,27 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * The methods take no parameters: a client that sends some expects an
+ * effect it would not get, so it is told rather than ignored.
+ */
+static int
+ctl_no_params(const char *method, const json_t *params, struct pvp_ctl_error *err)
+{
+	if (params == NULL || json_object_size(params) + json_array_size(params) == 0)
+		return 0;
+	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s takes no parameters", method);
+	return -EINVAL;
+}
+
 static json_t *
 ctl_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
-	json_t *res = fwd_report_json(arg);
+	json_t *res;
 
+	if (ctl_no_params("stats.get", params, err) < 0)
+		return NULL;
+	res = fwd_report_json(arg);
 	if (res == NULL)
 		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "snapshot failed");
 	return res;
@@ -113,6 +130,8 @@ ctl_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
 	const struct fwd_app *app = arg;
 	int ret;
 
+	if (ctl_no_params("stats.clear", params, err) < 0)
+		return NULL;
 	ret = pvp_stats_clear(app->stats);
 	if (ret != 0) {
 		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "clear: %s", strerror(-ret));

@@ -42,6 +42,7 @@ enum {
 	OPT_SERVER,
 	OPT_CTL,
 	OPT_TOKEN_FILE,
+	OPT_CTL_FILES_DIR,
 	OPT_IDLE_SLEEP,
 	OPT_STATS_PERIOD,
 	OPT_DRAIN_MS,
@@ -80,6 +81,7 @@ static const struct option gen_long_opts[] = {
 	{"server", no_argument, NULL, OPT_SERVER},
 	{"ctl", required_argument, NULL, OPT_CTL},
 	{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+	{"ctl-files-dir", required_argument, NULL, OPT_CTL_FILES_DIR},
 	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
 	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
 	{"drain-ms", required_argument, NULL, OPT_DRAIN_MS},
@@ -162,7 +164,9 @@ gen_usage(const char *prog)
 	       "  --quiet            no summary table\n"
 	       "  --server           stay up, controlled over JSON-RPC (--ctl)\n"
 	       "  --ctl ADDR         control address (default unix:/run/pvpkit/gen.sock)\n"
-	       "  --token-file F     token for a non-loopback --ctl address\n",
+	       "  --token-file F     token for a non-loopback --ctl address\n"
+	       "  --ctl-files-dir D  profile.load reads files under D only (any client);\n"
+	       "                     without it, only unix-socket clients name files\n",
 	       prog);
 }
 
@@ -425,6 +429,9 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 	case OPT_TOKEN_FILE:
 		o->token_file = arg;
 		break;
+	case OPT_CTL_FILES_DIR:
+		o->files_dir = arg;
+		break;
 	case OPT_TX_FULL:
 		if (strcmp(arg, "drop") == 0)
 			o->tx_full_drop = true;
@@ -470,6 +477,8 @@ gen_args_check(struct gen_opts *o)
 		gen_die("--token-file needs --server");
 	if (o->ctl != NULL && !o->server)
 		gen_die("--ctl needs --server");
+	if (o->files_dir != NULL && !o->server)
+		gen_die("--ctl-files-dir needs --server");
 	/* A jumbo --size needs a port MTU to match; profiles say --mtu. */
 	if (o->mtu == 0 && o->profile == NULL && o->pcap == NULL && !o->imix &&
 	    o->size > RTE_ETHER_MAX_LEN)

@@ -7,12 +7,18 @@
  * profile.load, traffic.start, traffic.stop, traffic.update, stats.get,
  * stats.clear and the info members. They run on lib/ctl's control thread
  * and take gen_lock, which the main loop also takes to end a run whose
- * duration is over.
+ * duration is over. Every parameter is checked (range, type, unknown
+ * keys) before anything changes, and files named by a client are read
+ * under lib/ctl's file policy (doc/control.rst).
  */
 
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,47 +31,259 @@
 pthread_mutex_t gen_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pvp_ctl_server *gen_srv;
 
-/* Read a rate from a JSON number (pps) or string. */
+/*
+ * Bounds of the numbers a client may send. A rate or a duration outside
+ * them is a mistake (1e-300 pps, 1e300 s), never a setting: refused with
+ * -32602 naming the parameter and the range, never rounded into a run
+ * that ends at once or a count that overflows.
+ */
+#define GEN_CTL_PPS_MIN	     1.0
+#define GEN_CTL_PPS_MAX	     1e11 /* a 1.6 Tbit/s link of 64 B frames is 2.4e9 */
+#define GEN_CTL_BPS_MIN	     1e3
+#define GEN_CTL_BPS_MAX	     1e14
+#define GEN_CTL_PERCENT_MIN  1e-6
+#define GEN_CTL_DURATION_MIN 0.001
+#define GEN_CTL_DURATION_MAX (86400.0 * 365) /* as --duration */
+/* Largest profile and pcap files profile.load reads. */
+#define GEN_CTL_PROFILE_MAX (8 * 1024 * 1024)
+#define GEN_CTL_PCAP_MAX    (256 * 1024 * 1024)
+
+/* Refuse members not in @p allowed (NULL-terminated): a typo is not ignored. */
 static int
-gen_json_rate(const json_t *v, struct pvp_rate *r, struct pvp_ctl_error *err)
+gen_ctl_keys(const char *method, json_t *params, const char *const *allowed,
+	     struct pvp_ctl_error *err)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (params != NULL && !json_is_object(params) &&
+	    !(json_is_array(params) && json_array_size(params) == 0)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: params must be an object",
+				  method);
+		return -EINVAL;
+	}
+	if (!json_is_object(params))
+		return 0;
+	json_object_foreach(params, key, v)
+	{
+		for (i = 0; allowed[i] != NULL; i++)
+			if (strcmp(key, allowed[i]) == 0)
+				break;
+		if (allowed[i] == NULL) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "%s: unknown parameter \"%.64s\"", method, key);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A JSON number, finite, in [min, max]. */
+static int
+gen_ctl_number(const char *method, const char *name, const json_t *v, double min, double max,
+	       const char *unit, double *out, struct pvp_ctl_error *err)
+{
+	double x = json_number_value(v);
+
+	if (!json_is_number(v) || !isfinite(x) || x < min || x > max) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "%s: \"%s\" must be a number in %g..%g%s", method, name, min, max,
+				  unit);
+		return -ERANGE;
+	}
+	*out = x;
+	return 0;
+}
+
+/* A JSON integer (no fraction, no exponent) in [min, max]. */
+static int
+gen_ctl_integer(const char *method, const char *name, const json_t *v, json_int_t min,
+		json_int_t max, json_int_t *out, struct pvp_ctl_error *err)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "%s: \"%s\" must be an integer in %lld..%lld", method, name,
+				  (long long)min, (long long)max);
+		return -ERANGE;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* Read a rate from a JSON number (pps) or string, within the bounds above. */
+static int
+gen_json_rate(const char *method, const json_t *v, struct pvp_rate *r, struct pvp_ctl_error *err)
 {
 	char msg[256];
+	double lo, hi;
+	const char *unit;
 
 	if (json_is_number(v)) {
 		r->unit = PVP_RATE_PPS;
-		r->value = json_number_value(v);
-		if (!(r->value > 0)) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "rate must be > 0");
-			return -EINVAL;
-		}
-		return 0;
+		return gen_ctl_number(method, "rate", v, GEN_CTL_PPS_MIN, GEN_CTL_PPS_MAX, " (pps)",
+				      &r->value, err);
 	}
 	if (!json_is_string(v)) {
 		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "\"rate\" must be a number (pps) or a string");
+				  "%s: \"rate\" must be a number (pps) or a string", method);
 		return -EINVAL;
 	}
 	if (pvp_rate_parse(json_string_value(v), r, msg, sizeof(msg)) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "rate: %s", msg);
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"rate\": %s", method, msg);
 		return -EINVAL;
 	}
+	switch (r->unit) {
+	case PVP_RATE_MAX:
+		return 0;
+	case PVP_RATE_PPS:
+		lo = GEN_CTL_PPS_MIN, hi = GEN_CTL_PPS_MAX, unit = "pps";
+		break;
+	case PVP_RATE_PERCENT:
+		lo = GEN_CTL_PERCENT_MIN, hi = 100, unit = "%";
+		break;
+	default:
+		lo = GEN_CTL_BPS_MIN, hi = GEN_CTL_BPS_MAX, unit = "bps";
+		break;
+	}
+	if (!isfinite(r->value) || r->value < lo || r->value > hi) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "%s: \"rate\" \"%.40s\" is outside %g..%g %s", method,
+				  json_string_value(v), lo, hi, unit);
+		return -ERANGE;
+	}
 	return 0;
+}
+
+/* A method that takes no params: {} or [] or none. */
+static int
+gen_ctl_no_params(const char *method, json_t *params, struct pvp_ctl_error *err)
+{
+	static const char *const none[] = {NULL};
+
+	return gen_ctl_keys(method, params, none, err);
+}
+
+/*
+ * The pcap files a profile names are opened by lib/pkt by name: check
+ * each under the control channel's file policy first (a FIFO would
+ * block the control thread, a device or a huge file would be read) and
+ * give lib/pkt the checked, canonical name. @p rel_dir: the folder of
+ * the profile file, NULL for an inline profile.
+ */
+static int
+gen_ctl_check_pcaps(json_t *root, const char *rel_dir, struct pvp_ctl_error *err)
+{
+	char real[PATH_MAX];
+	json_t *streams = json_object_get(root, "streams"), *st, *pcap;
+	struct pvp_ctl_error e;
+	size_t i;
+	int ret;
+
+	json_array_foreach(streams, i, st)
+	{
+		pcap = json_object_get(st, "pcap");
+		if (!json_is_string(pcap))
+			continue; /* lib/pkt says what is wrong with it */
+		ret = pvp_ctl_file_check(json_string_value(pcap), rel_dir, GEN_CTL_PCAP_MAX, real,
+					 sizeof(real), &e);
+		if (ret < 0) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "profile.load: streams[%zu].pcap: %s", i, e.message);
+			return ret;
+		}
+		if (json_object_set_new(st, "pcap", json_string(real)) != 0) {
+			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Read, parse and check the profile file a client named. */
+static json_t *
+gen_ctl_profile_file(const char *path, bool has_dir, struct pvp_ctl_error *err)
+{
+	char real[PATH_MAX], *text = NULL, *cut;
+	struct pvp_ctl_error e;
+	json_error_t jerr;
+	json_t *root;
+	size_t len = 0;
+	int ret;
+
+	ret = pvp_ctl_file_read(path, NULL, GEN_CTL_PROFILE_MAX, &text, &len, real, sizeof(real),
+				&e);
+	if (ret < 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "profile.load: %s%s", e.message,
+				  ret == -EPERM && !has_dir
+					  ? "; start pvpkit-gen with --ctl-files-dir DIR, or send "
+					    "{\"profile\": {...}}"
+					  : "");
+		return NULL;
+	}
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (root == NULL) {
+		/* jansson quotes where it stopped ("near 'root'"): not for a file that may be a secret. */
+		cut = strstr(jerr.text, " near ");
+		if (cut != NULL)
+			*cut = '\0';
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "profile.load: %.200s:%d:%d: %s",
+				  path, jerr.line, jerr.column, jerr.text);
+		return NULL;
+	}
+	if (gen_ctl_check_pcaps(root, dirname(real), err) < 0) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }
 
 static json_t *
 gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
+	static const char *const keys[] = {"path", "profile", "size", "flows", NULL};
 	struct gen_ctx *g = arg;
 	struct pvp_profile *p = NULL;
 	struct pvp_pkt_error e;
 	char msg[512];
-	json_t *v, *res = NULL;
+	json_t *v, *root = NULL, *res = NULL;
+	const char *source = "<rpc>";
 
 	memset(&e, 0, sizeof(e));
-	if (!json_is_object(params)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "params: {\"path\"} | {\"profile\"} | {\"size\",\"flows\"}");
+	if (!json_is_object(params) || gen_ctl_keys("profile.load", params, keys, err) < 0 ||
+	    (json_object_get(params, "path") != NULL) +
+			    (json_object_get(params, "profile") != NULL) +
+			    (json_object_get(params, "size") != NULL ||
+			     json_object_get(params, "flows") != NULL) !=
+		    1) {
+		if (err->code == 0)
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "profile.load: params: {\"path\"} | {\"profile\"} | "
+					  "{\"size\",\"flows\"}");
 		return NULL;
+	}
+	/* Files are read and checked before the lock: the TX side never waits on them. */
+	if ((v = json_object_get(params, "path")) != NULL) {
+		if (!json_is_string(v)) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "profile.load: \"path\" must be a string");
+			return NULL;
+		}
+		source = json_string_value(v);
+		root = gen_ctl_profile_file(source, g->opt.files_dir != NULL, err);
+		if (root == NULL)
+			return NULL;
+	} else if ((v = json_object_get(params, "profile")) != NULL) {
+		root = json_deep_copy(v);
+		if (root == NULL) {
+			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+			return NULL;
+		}
+		if (gen_ctl_check_pcaps(root, NULL, err) < 0) {
+			json_decref(root);
+			return NULL;
+		}
 	}
 	pthread_mutex_lock(&gen_lock);
 	if (g->running && gen_traffic_tx_done(g))
@@ -74,30 +292,25 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 		pvp_ctl_error_set(err, PVP_CTL_BUSY, "traffic is running: stop it first");
 		goto out;
 	}
-	if ((v = json_object_get(params, "path")) != NULL) {
-		if (!json_is_string(v)) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"path\" must be a string");
-			goto out;
-		}
-		p = pvp_profile_load(json_string_value(v), &e);
-	} else if ((v = json_object_get(params, "profile")) != NULL) {
-		p = pvp_profile_parse(v, "<rpc>", &e);
+	if (root != NULL) {
+		p = pvp_profile_parse(root, source, &e);
 	} else {
-		json_t *js = json_object_get(params, "size"),
-		       *jf = json_object_get(params, "flows");
-		json_int_t size = js != NULL ? json_integer_value(js) : 64;
-		json_int_t flows = jf != NULL ? json_integer_value(jf) : 1;
+		json_int_t size = 64, flows = 1;
 		uint16_t ports[GEN_MAX_PORTS];
 		uint16_t i;
 
-		if ((js != NULL && !json_is_integer(js)) || (jf != NULL && !json_is_integer(jf)) ||
-		    (size != 0 && (size < PVP_PKT_MIN_SIZE || size > PVP_PKT_MAX_SIZE)) ||
-		    flows < 1 || flows > (1 << 24)) {
-			pvp_ctl_error_set(
-				err, PVP_CTL_INVALID_PARAMS,
-				"\"size\" must be 64..9216 (0: IMIX), \"flows\" 1..16777216");
+		if ((v = json_object_get(params, "size")) != NULL &&
+		    gen_ctl_integer("profile.load", "size", v, 0, PVP_PKT_MAX_SIZE, &size, err) < 0)
+			goto out;
+		if (size != 0 && size < PVP_PKT_MIN_SIZE) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "profile.load: \"size\" must be %d..%d (0: IMIX)",
+					  PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
 			goto out;
 		}
+		if ((v = json_object_get(params, "flows")) != NULL &&
+		    gen_ctl_integer("profile.load", "flows", v, 1, 1 << 24, &flows, err) < 0)
+			goto out;
 		for (i = 0; i < g->nb_ports; i++)
 			ports[i] = i;
 		p = pvp_profile_quick((uint16_t)size, (uint64_t)flows, ports, g->nb_ports, &e);
@@ -119,12 +332,14 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 	res = json_pack("{s:i}", "streams", g->nb_ws);
 out:
 	pthread_mutex_unlock(&gen_lock);
+	json_decref(root);
 	return res;
 }
 
 static json_t *
 gen_m_traffic_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
+	static const char *const keys[] = {"rate", "duration", NULL};
 	struct gen_ctx *g = arg;
 	struct pvp_rate rate = {.unit = PVP_RATE_MAX};
 	double duration = 0;
@@ -132,21 +347,18 @@ gen_m_traffic_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 	json_t *v;
 	int ret;
 
-	if (params != NULL && !json_is_object(params)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "params must be an object");
+	if (gen_ctl_keys("traffic.start", params, keys, err) < 0)
 		return NULL;
-	}
-	if (params != NULL && (v = json_object_get(params, "rate")) != NULL &&
-	    gen_json_rate(v, &rate, err) != 0)
+	if ((v = json_object_get(params, "rate")) != NULL &&
+	    gen_json_rate("traffic.start", v, &rate, err) != 0)
 		return NULL;
-	if (params != NULL && (v = json_object_get(params, "duration")) != NULL) {
-		if (!json_is_number(v) || json_number_value(v) < 0) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "\"duration\" must be a number >= 0");
-			return NULL;
-		}
-		duration = json_number_value(v);
-	}
+	/* 0 is "until traffic.stop", as an absent duration. */
+	if ((v = json_object_get(params, "duration")) != NULL &&
+	    !(json_is_number(v) && json_number_value(v) == 0) &&
+	    gen_ctl_number("traffic.start", "duration", v, GEN_CTL_DURATION_MIN,
+			   GEN_CTL_DURATION_MAX, " (seconds; 0: until traffic.stop)", &duration,
+			   err) != 0)
+		return NULL;
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_traffic_start(g, &rate, duration, msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
@@ -163,6 +375,8 @@ gen_m_traffic_stop(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
 	struct gen_ctx *g = arg;
 
+	if (gen_ctl_no_params("traffic.stop", params, err) < 0)
+		return NULL;
 	pthread_mutex_lock(&gen_lock);
 	gen_traffic_stop(g);
 	pthread_mutex_unlock(&gen_lock);
@@ -172,18 +386,22 @@ gen_m_traffic_stop(json_t *params, void *arg, struct pvp_ctl_error *err)
 static json_t *
 gen_m_traffic_update(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
+	static const char *const keys[] = {"rate", NULL};
 	struct gen_ctx *g = arg;
 	struct pvp_rate rate;
 	char msg[512];
 	json_t *v;
 	int ret;
 
-	v = json_is_object(params) ? json_object_get(params, "rate") : NULL;
+	if (gen_ctl_keys("traffic.update", params, keys, err) < 0)
+		return NULL;
+	v = json_object_get(params, "rate");
 	if (v == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "params: {\"rate\": ...}");
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "traffic.update: params: {\"rate\": ...}");
 		return NULL;
 	}
-	if (gen_json_rate(v, &rate, err) != 0)
+	if (gen_json_rate("traffic.update", v, &rate, err) != 0)
 		return NULL;
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_traffic_update(g, &rate, msg, sizeof(msg));
@@ -202,6 +420,8 @@ gen_m_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 	struct gen_ctx *g = arg;
 	json_t *res;
 
+	if (gen_ctl_no_params("stats.get", params, err) < 0)
+		return NULL;
 	pthread_mutex_lock(&gen_lock);
 	res = gen_report_json(g);
 	pthread_mutex_unlock(&gen_lock);
@@ -217,6 +437,8 @@ gen_m_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
 	uint16_t i;
 	int ret;
 
+	if (gen_ctl_no_params("stats.clear", params, err) < 0)
+		return NULL;
 	pthread_mutex_lock(&gen_lock);
 	pvp_stats_clear(g->stats);
 	for (i = 0; i < g->nb_ws; i++)
@@ -291,6 +513,7 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 	memset(&e, 0, sizeof(e));
 	conf.listen = g->opt.ctl != NULL ? g->opt.ctl : "unix:/run/pvpkit/gen.sock";
 	conf.token_file = g->opt.token_file;
+	conf.files_dir = g->opt.files_dir;
 	conf.app_name = "pvpkit-gen";
 	gen_srv = pvp_ctl_server_create(&conf, &e);
 	if (gen_srv == NULL) {

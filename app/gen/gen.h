@@ -219,6 +219,7 @@ struct gen_opts {
 	bool server;		/* --server */
 	const char *ctl;	/* --ctl ADDR */
 	const char *token_file; /* --token-file */
+	const char *files_dir;	/* --ctl-files-dir */
 	uint32_t idle_sleep_us; /* sleep when idle */
 	uint32_t stats_period;	/* s, 0: off */
 	uint32_t drain_ms;	/* wait for in-flight RX after TX stops */

@@ -310,8 +310,15 @@ ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_
 			return nl - c->rbuf;
 		}
 		scan = c->rlen;
-		if (c->rlen >= CTL_CLIENT_MAX_LINE)
-			return ctl_client_fail(c, err, "answer line too long");
+		/*
+		 * A hop that sends without end (hostile, or not a pvpkit app)
+		 * must not make the coordinator buffer it all.
+		 */
+		if (c->rlen > PVP_CTL_CLIENT_MAX_ANSWER) {
+			snprintf(what, sizeof(what), "answer over %d MiB: refused",
+				 PVP_CTL_CLIENT_MAX_ANSWER >> 20);
+			return ctl_client_fail(c, err, what);
+		}
 		if (c->rcap - c->rlen < CTL_READ_CHUNK) {
 			ncap = c->rcap ? c->rcap * 2 : CTL_READ_CHUNK * 2;
 			nb = realloc(c->rbuf, ncap);
@@ -349,6 +356,12 @@ ctl_client_consume(struct pvp_ctl_client *c, size_t n)
 {
 	memmove(c->rbuf, c->rbuf + n, c->rlen - n);
 	c->rlen -= n;
+	/* One big answer must not pin its buffer for the client's life. */
+	if (c->rlen == 0 && c->rcap > 4 * CTL_READ_CHUNK) {
+		free(c->rbuf);
+		c->rbuf = NULL;
+		c->rcap = 0;
+	}
 }
 
 /*

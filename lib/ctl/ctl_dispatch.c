@@ -9,11 +9,15 @@
  */
 
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "ctl_private.h"
 
@@ -23,6 +27,20 @@
 
 /* Built-ins, in the order "info" lists them. */
 static const char *const ctl_builtins[] = {"auth", "info", "ping"};
+
+/*
+ * The request a method callback is serving, for pvp_ctl_file_read(): set
+ * around each callback on the control thread (or the fuzz harness's).
+ */
+static __thread struct pvp_ctl_server *ctl_cur_srv;
+static __thread struct ctl_conn *ctl_cur_conn;
+
+void
+ctl_current(struct pvp_ctl_server **srv, struct ctl_conn **c)
+{
+	*srv = ctl_cur_srv;
+	*c = ctl_cur_conn;
+}
 
 void
 ctl_log(const struct pvp_ctl_server *srv, int level, const char *fmt, ...)
@@ -36,6 +54,32 @@ ctl_log(const struct pvp_ctl_server *srv, int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	srv->log_cb(level, msg, srv->log_arg);
+}
+
+void
+ctl_log_limited(struct pvp_ctl_server *srv, int level, const char *fmt, ...)
+{
+	uint64_t now = ctl_now_ms();
+	char msg[448];
+	va_list ap;
+
+	if (srv == NULL || srv->log_cb == NULL)
+		return;
+	/* An attack must not turn into a flood of log lines. */
+	if (srv->warn_ms != 0 && now - srv->warn_ms < 1000) {
+		srv->warn_quiet++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (srv->warn_quiet > 0)
+		ctl_log(srv, level, "%s (and %u more like it in the last second)", msg,
+			srv->warn_quiet);
+	else
+		ctl_log(srv, level, "%s", msg);
+	srv->warn_ms = now;
+	srv->warn_quiet = 0;
 }
 
 static int
@@ -88,9 +132,29 @@ ctl_server_alloc(const struct pvp_ctl_server_conf *conf, struct pvp_ctl_error *e
 	ret = ctl_addr_parse(conf->listen, &srv->addr, err);
 	if (ret < 0)
 		goto fail;
-	srv->max_request = conf->max_request ? conf->max_request : CTL_DEFAULT_MAX_REQUEST;
-	srv->max_clients = conf->max_clients ? conf->max_clients : CTL_DEFAULT_MAX_CLIENTS;
-	srv->idle_timeout_s = conf->idle_timeout_s ? conf->idle_timeout_s : CTL_DEFAULT_IDLE_S;
+#define CTL_OR(v, d) ((v) != 0 ? (v) : (d))
+	srv->max_request = CTL_OR(conf->max_request, CTL_DEFAULT_MAX_REQUEST);
+	srv->max_clients = CTL_OR(conf->max_clients, CTL_DEFAULT_MAX_CLIENTS);
+	srv->idle_timeout_s = CTL_OR(conf->idle_timeout_s, CTL_DEFAULT_IDLE_S);
+	srv->auth_timeout_ms = CTL_OR(conf->auth_timeout_ms, CTL_DEFAULT_AUTH_MS);
+	srv->line_timeout_ms = CTL_OR(conf->line_timeout_ms, CTL_DEFAULT_LINE_MS);
+	srv->write_timeout_ms = CTL_OR(conf->write_timeout_ms, CTL_DEFAULT_WRITE_MS);
+	srv->max_per_peer = CTL_OR(conf->max_per_peer, CTL_DEFAULT_MAX_PER_PEER);
+	srv->max_batch = CTL_OR(conf->max_batch, CTL_DEFAULT_MAX_BATCH);
+	srv->max_queued = CTL_OR(conf->max_queued, CTL_DEFAULT_MAX_QUEUED);
+#undef CTL_OR
+	if (conf->files_dir != NULL) {
+		struct stat st;
+
+		srv->files_dir = realpath(conf->files_dir, NULL);
+		if (srv->files_dir == NULL || stat(srv->files_dir, &st) < 0 ||
+		    !S_ISDIR(st.st_mode)) {
+			ret = srv->files_dir == NULL ? -errno : -ENOTDIR;
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "files directory %s: %s",
+					  conf->files_dir, strerror(-ret));
+			goto fail;
+		}
+	}
 	srv->app_name = strdup(conf->app_name != NULL ? conf->app_name : "pvpkit");
 	if (srv->app_name == NULL) {
 		ret = -ENOMEM;
@@ -135,6 +199,7 @@ ctl_server_free(struct pvp_ctl_server *srv)
 		free(srv->methods[i].name);
 	free(srv->methods);
 	free(srv->app_name);
+	free(srv->files_dir);
 	explicit_bzero(srv->token, sizeof(srv->token));
 	free(srv);
 }
@@ -189,6 +254,33 @@ ctl_conn_release(struct ctl_conn *c)
 	c->wbuf = NULL;
 	c->rlen = c->rcap = c->scan = 0;
 	c->wlen = c->woff = c->wcap = 0;
+}
+
+size_t
+ctl_conn_max_line(const struct pvp_ctl_server *srv, const struct ctl_conn *c)
+{
+	if (!c->authed && srv->max_request > CTL_PREAUTH_MAX_REQUEST)
+		return CTL_PREAUTH_MAX_REQUEST;
+	return srv->max_request;
+}
+
+bool
+ctl_conn_gone(struct ctl_conn *c)
+{
+	struct pollfd p = {.fd = c->fd, .events = 0};
+
+	if (c->gone)
+		return true;
+	/*
+	 * Only a socket closed both ways (or failed) counts: a client that
+	 * shut down its sending side (nc -N, socat at the end of its input)
+	 * still waits for the answers. A TCP peer that closed shows up once
+	 * an answer has been sent and reset; the batch limit bounds the
+	 * work done meanwhile.
+	 */
+	if (c->fd >= 0 && poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)) != 0)
+		c->gone = true;
+	return c->gone;
 }
 
 static int
@@ -336,9 +428,11 @@ ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params,
 /*
  * Answer one request object (or batch element). Returns the response, or
  * NULL for a notification (or when out of memory, which also drops it).
+ * With @p refuse, a valid request is answered -32003 with that message
+ * instead of being run.
  */
 static json_t *
-ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req)
+ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req, const char *refuse)
 {
 	struct pvp_ctl_error err = {0, ""};
 	const struct ctl_method *m;
@@ -370,7 +464,10 @@ ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req)
 	method = json_string_value(jm);
 
 	m = ctl_find_method(srv, method);
-	if (!c->authed && strcmp(method, "auth") != 0) {
+	if (refuse != NULL) {
+		pvp_ctl_error_set(&err, PVP_CTL_BUSY, "%s", refuse);
+		result = NULL;
+	} else if (!c->authed && strcmp(method, "auth") != 0) {
 		pvp_ctl_error_set(&err, PVP_CTL_UNAUTHORIZED,
 				  "unauthorized: call \"auth\" with the token first");
 		result = NULL;
@@ -379,7 +476,11 @@ ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req)
 				  method);
 		result = NULL;
 	} else if (m->cb != NULL) {
+		ctl_cur_srv = srv;
+		ctl_cur_conn = c;
 		result = m->cb(params, m->arg, &err);
+		ctl_cur_srv = NULL;
+		ctl_cur_conn = NULL;
 	} else if (strcmp(method, "ping") == 0) {
 		result = json_string("pong");
 	} else if (strcmp(method, "info") == 0) {
@@ -421,12 +522,82 @@ ctl_dump(json_t *resp)
 	return s;
 }
 
+/* A growing string: the answer to a batch, element by element. */
+struct ctl_str {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+static int
+ctl_str_add(struct ctl_str *b, const char *s, size_t len)
+{
+	if (ctl_buf_reserve(&b->p, &b->cap, b->len + len + 1) < 0)
+		return -ENOMEM;
+	memcpy(b->p + b->len, s, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+/*
+ * A batch: the array of the answers, NULL if all were notifications.
+ * At most max_batch requests; once the answers reach max_queued bytes
+ * the remaining requests are not run but answered -32003, so one line
+ * cannot make an answer of any size. A client that left gets no more
+ * work done for it.
+ */
+static char *
+ctl_handle_batch(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req)
+{
+	struct ctl_str out = {NULL, 0, 0};
+	char refuse[128], msg[128], *s;
+	const char *why = NULL;
+	size_t i, n = json_array_size(req);
+
+	if (n == 0)
+		return ctl_dump(ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST,
+						   "invalid request: empty batch"));
+	if (n > srv->max_batch) {
+		snprintf(msg, sizeof(msg), "invalid request: a batch of %zu requests; at most %u",
+			 n, srv->max_batch);
+		return ctl_dump(ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST, msg));
+	}
+	for (i = 0; i < n; i++) {
+		/* A failed auth closes the connection: answer nothing after it. */
+		if (c->closing)
+			break;
+		if (i > 0 && ctl_conn_gone(c))
+			break;
+		if (why == NULL && out.len >= srv->max_queued) {
+			snprintf(refuse, sizeof(refuse),
+				 "not run: the answers to this batch reached %zu bytes", out.len);
+			why = refuse;
+		}
+		s = ctl_dump(ctl_handle_request(srv, c, json_array_get(req, i), why));
+		if (s == NULL)
+			continue;
+		if (ctl_str_add(&out, out.len == 0 ? "[" : ",", 1) < 0 ||
+		    ctl_str_add(&out, s, strlen(s)) < 0) {
+			free(s);
+			free(out.p);
+			return NULL;
+		}
+		free(s);
+	}
+	if (c->gone || out.len == 0 || ctl_str_add(&out, "]", 1) < 0) {
+		free(out.p);
+		return NULL;
+	}
+	return out.p;
+}
+
 char *
 ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line, size_t len)
 {
 	json_error_t jerr;
-	json_t *req, *resp, *r;
-	size_t i;
+	json_t *req, *resp;
+	char *s;
 
 	req = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
 	if (req == NULL) {
@@ -435,32 +606,14 @@ ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line
 		snprintf(msg, sizeof(msg), "parse error: %s at column %d", jerr.text, jerr.column);
 		return ctl_dump(ctl_error_response(NULL, PVP_CTL_PARSE_ERROR, msg));
 	}
-	if (!json_is_array(req)) {
-		resp = ctl_handle_request(srv, c, req);
-		json_decref(req);
-		return ctl_dump(resp);
-	}
-	/* A batch: an array of the answers, none if all were notifications. */
-	if (json_array_size(req) == 0) {
-		json_decref(req);
-		return ctl_dump(ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST,
-						   "invalid request: empty batch"));
-	}
-	resp = json_array();
-	for (i = 0; resp != NULL && i < json_array_size(req); i++) {
-		/* A failed auth closes the connection: answer nothing after it. */
-		if (c->closing)
-			break;
-		r = ctl_handle_request(srv, c, json_array_get(req, i));
-		if (r != NULL)
-			json_array_append_new(resp, r);
+	if (json_is_array(req)) {
+		s = ctl_handle_batch(srv, c, req);
+	} else {
+		resp = ctl_handle_request(srv, c, req, NULL);
+		s = ctl_dump(resp);
 	}
 	json_decref(req);
-	if (resp != NULL && json_array_size(resp) == 0) {
-		json_decref(resp);
-		return NULL;
-	}
-	return ctl_dump(resp);
+	return s;
 }
 
 static int
@@ -478,22 +631,28 @@ ctl_conn_answer(struct ctl_conn *c, char *s)
 int
 ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c)
 {
-	size_t start = 0, end, len;
+	size_t start = 0, end, len, max = ctl_conn_max_line(srv, c);
+	unsigned int lines = 0;
 	char *nl, msg[128];
 	int ret = 0;
 
-	while (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH) {
+	c->partial = false;
+	while (!c->closing && c->wlen - c->woff < srv->max_queued) {
+		/* Pipelined requests of a client that left: stop working for it. */
+		if (++lines % CTL_GONE_CHECK == 0 && ctl_conn_gone(c))
+			break;
 		nl = c->rlen > c->scan ? memchr(c->rbuf + c->scan, '\n', c->rlen - c->scan) : NULL;
 		if (nl == NULL) {
 			c->scan = c->rlen;
-			if (c->rlen - start > srv->max_request)
+			if (c->rlen - start > max)
 				goto too_big;
+			c->partial = c->rlen > start;
 			break;
 		}
 		end = (size_t)(nl - c->rbuf);
 		len = end - start;
 		c->scan = end + 1;
-		if (len > srv->max_request)
+		if (len > max)
 			goto too_big;
 		if (len > 0 && c->rbuf[end - 1] == '\r')
 			len--;
@@ -502,6 +661,11 @@ ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c)
 			ret = ctl_conn_answer(c, ctl_handle_line(srv, c, c->rbuf + start, len));
 			if (ret < 0)
 				break;
+			/* Proven: not a stranger holding a slot without a word. */
+			c->proven = c->authed;
+			c->t_done = ctl_now_ms();
+			/* The token may have changed the limit. */
+			max = ctl_conn_max_line(srv, c);
 		}
 		start = end + 1;
 	}
@@ -509,14 +673,18 @@ ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c)
 		memmove(c->rbuf, c->rbuf + start, c->rlen - start);
 		c->rlen -= start;
 		c->scan -= start;
+		/* A line was taken: the next one starts its clock now. */
+		c->t_line = 0;
 	}
 	return ret;
 
 too_big:
-	snprintf(msg, sizeof(msg), "request too big: over %zu bytes; closing", srv->max_request);
-	ctl_log(srv, PVP_CTL_LOG_INFO, "ctl: %s: request over %zu bytes, closing", c->peer,
-		srv->max_request);
+	snprintf(msg, sizeof(msg), "request too big: over %zu bytes%s; closing", max,
+		 c->authed ? "" : " before \"auth\"");
+	ctl_log_limited(srv, PVP_CTL_LOG_INFO, "ctl: %s: request over %zu bytes, closing", c->peer,
+			max);
 	c->closing = true;
+	c->partial = false;
 	c->rlen = c->scan = 0;
 	return ctl_conn_answer(c, ctl_dump(ctl_error_response(NULL, PVP_CTL_REQUEST_TOO_BIG, msg)));
 }

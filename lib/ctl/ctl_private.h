@@ -21,27 +21,52 @@
 
 #include "pvp_ctl.h"
 
-#define CTL_DEFAULT_MAX_REQUEST (1024 * 1024)
-#define CTL_DEFAULT_MAX_CLIENTS 128
-#define CTL_DEFAULT_IDLE_S	300
+#define CTL_DEFAULT_MAX_REQUEST	 (1024 * 1024)
+#define CTL_DEFAULT_MAX_CLIENTS	 128
+#define CTL_DEFAULT_IDLE_S	 300
+#define CTL_DEFAULT_AUTH_MS	 5000
+#define CTL_DEFAULT_LINE_MS	 10000
+#define CTL_DEFAULT_WRITE_MS	 10000
+#define CTL_DEFAULT_MAX_PER_PEER 16
+#define CTL_DEFAULT_MAX_BATCH	 64
+#define CTL_DEFAULT_MAX_QUEUED	 (1024 * 1024)
 /** Longest token accepted, in bytes (without the NUL). */
 #define CTL_TOKEN_MAX 256
 /** Minimum token length. */
 #define CTL_TOKEN_MIN 16
+/** Largest token file read: one line and its blanks. */
+#define CTL_TOKEN_FILE_MAX 4096
 /*
- * Answers pending for one connection above which the server stops
- * reading from it until the client has read them: a client that sends
- * and never reads cannot make the server buffer without bound.
+ * Before a connection has given the token, its lines are "auth" calls:
+ * they need little room, and a stranger gets no more.
  */
-#define CTL_WBUF_HIGH (4 * 1024 * 1024)
+#define CTL_PREAUTH_MAX_REQUEST 4096
+/*
+ * Answers queued for all clients together above which only clients with
+ * nothing queued are served: many clients that never read cannot add up
+ * to more than this (plus one answer each).
+ */
+#define CTL_QUEUED_TOTAL(max_queued) ((max_queued)*16)
+/*
+ * Partial request lines buffered for all clients together above which the
+ * server stops reading from clients whose partial line is already long.
+ */
+#define CTL_INPUT_TOTAL (32 * 1024 * 1024)
+#define CTL_INPUT_SMALL (64 * 1024)
+/** A proven connection must have been quiet this long before it may be evicted. */
+#define CTL_EVICT_IDLE_MS 1000
+/** A connection that has not proven itself may be evicted once this old. */
+#define CTL_EVICT_GRACE_MS 200
+/** Pipelined lines answered between two checks that the client is still there. */
+#define CTL_GONE_CHECK 16
 /** Bytes read from a socket at a time. */
 #define CTL_READ_CHUNK (64 * 1024)
+/** Buffers above this size are freed once empty. */
+#define CTL_BUF_KEEP (64 * 1024)
 /** How long a connection closed for an error may drain its input. */
 #define CTL_DRAIN_MS 2000
 /** Most bytes discarded while draining before closing anyway. */
 #define CTL_DRAIN_MAX (16 * 1024 * 1024)
-/** Longest answer line a client accepts (stats of many streams are big). */
-#define CTL_CLIENT_MAX_LINE (256 * 1024 * 1024)
 
 /** A parsed control address. */
 struct ctl_addr {
@@ -60,21 +85,32 @@ struct ctl_method {
 
 /** Connection state of the server, one per client socket. */
 struct ctl_conn {
-	int fd;		      /* -1 in the fuzz harness */
-	char *rbuf;	      /* bytes received, not yet consumed */
-	size_t rlen;	      /* bytes in rbuf */
-	size_t rcap;	      /* allocated size of rbuf */
-	size_t scan;	      /* rbuf[0..scan) holds no newline */
-	char *wbuf;	      /* answers not yet written */
-	size_t wlen;	      /* bytes in wbuf */
-	size_t woff;	      /* bytes of wbuf already written */
-	size_t wcap;	      /* allocated size of wbuf */
-	bool authed;	      /* "auth" succeeded, or no token needed */
-	bool closing;	      /* read no more; close once wbuf is written */
-	bool draining;	      /* wbuf written, input discarded until EOF */
-	uint64_t drained;     /* bytes discarded while draining */
-	uint64_t deadline_ms; /* idle (or drain) deadline, monotonic ms */
-	char peer[64];	      /* for logs */
+	int fd;		   /* -1 in the fuzz harness */
+	char *rbuf;	   /* bytes received, not yet consumed */
+	size_t rlen;	   /* bytes in rbuf */
+	size_t rcap;	   /* allocated size of rbuf */
+	size_t scan;	   /* rbuf[0..scan) holds no newline */
+	char *wbuf;	   /* answers not yet written */
+	size_t wlen;	   /* bytes in wbuf */
+	size_t woff;	   /* bytes of wbuf already written */
+	size_t wcap;	   /* allocated size of wbuf */
+	bool authed;	   /* "auth" succeeded, or no token needed */
+	bool proven;	   /* authed and sent a whole request: not evicted first */
+	bool partial;	   /* rbuf ends with an unfinished line */
+	bool closing;	   /* read no more; close once wbuf is written */
+	bool draining;	   /* wbuf written, input discarded until EOF */
+	bool gone;	   /* the client left: do no more work for it */
+	bool is_unix;	   /* connected over a unix socket */
+	bool local;	   /* unix socket or loopback TCP */
+	uint64_t drained;  /* bytes discarded while draining */
+	uint64_t t_open;   /* accepted, monotonic ms */
+	uint64_t t_active; /* last byte received or sent */
+	uint64_t t_done;   /* last request answered (or t_open) */
+	uint64_t t_line;   /* first byte of the unfinished line, 0 if none */
+	uint64_t t_write;  /* last write progress while answers wait */
+	uint64_t t_drain;  /* end of draining */
+	char host[48];	   /* remote address without port; "" when local */
+	char peer[64];	   /* for logs */
 };
 
 /** The server. */
@@ -92,9 +128,16 @@ struct pvp_ctl_server {
 	char token[CTL_TOKEN_MAX + 1];
 	size_t token_len;
 	char *app_name;
+	char *files_dir; /* canonical, or NULL */
 	size_t max_request;
+	size_t max_queued;
 	unsigned int max_clients;
+	unsigned int max_per_peer;
+	unsigned int max_batch;
 	unsigned int idle_timeout_s;
+	unsigned int auth_timeout_ms;
+	unsigned int line_timeout_ms;
+	unsigned int write_timeout_ms;
 	struct ctl_method *methods;
 	size_t n_methods;
 	pvp_ctl_info_cb info_cb;
@@ -103,6 +146,8 @@ struct pvp_ctl_server {
 	void *log_arg;
 	struct ctl_conn **conns;
 	size_t n_conns;
+	uint64_t warn_ms;	 /* last rate-limited warning */
+	unsigned int warn_quiet; /* warnings not logged since */
 };
 
 /* ctl_common.c */
@@ -115,16 +160,26 @@ bool ctl_token_equal(const char *a, size_t alen, const char *b, size_t blen);
 /* ctl_dispatch.c */
 void ctl_log(const struct pvp_ctl_server *srv, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* ctl_log() at most once a second, saying how many were left out. */
+void ctl_log_limited(struct pvp_ctl_server *srv, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void ctl_conn_init(const struct pvp_ctl_server *srv, struct ctl_conn *c, int fd);
 void ctl_conn_release(struct ctl_conn *c);
 /* Append @p len received bytes to the connection's read buffer. */
 int ctl_conn_received(struct ctl_conn *c, const void *data, size_t len);
 /*
  * Answer the complete lines in the read buffer, into the write buffer,
- * until the write buffer is over CTL_WBUF_HIGH. A line over max_request
- * gets -32002 and sets closing. Returns 0 or -ENOMEM.
+ * until the write buffer holds max_queued bytes. A line over max_request
+ * (CTL_PREAUTH_MAX_REQUEST before the token) gets -32002 and sets
+ * closing. Sets c->partial. Returns 0 or -ENOMEM.
  */
 int ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c);
+/* The server and connection of the request a method callback serves. */
+void ctl_current(struct pvp_ctl_server **srv, struct ctl_conn **c);
+/* Longest line the connection may send now. */
+size_t ctl_conn_max_line(const struct pvp_ctl_server *srv, const struct ctl_conn *c);
+/* True when the client has left (its socket says so); sets c->gone. */
+bool ctl_conn_gone(struct ctl_conn *c);
 /* Answer one request line (no newline); NULL when nothing is answered. */
 char *ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line, size_t len);
 /* Create a server object with conf applied but no socket (fuzz harness). */

@@ -229,86 +229,218 @@ ctl_conn_close(struct pvp_ctl_server *srv, size_t i, const char *why)
 	srv->conns[i] = srv->conns[--srv->n_conns];
 }
 
+/*
+ * Name the peer for logs, and tell whether it is local (unix socket or
+ * loopback TCP) and, if not, its address without the port.
+ */
 static void
-ctl_peer_name(int fd, char *buf, size_t len)
+ctl_peer_identify(struct ctl_conn *c, const struct sockaddr_storage *ss)
 {
-	struct sockaddr_storage ss;
-	socklen_t sslen = sizeof(ss);
-
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
+	char *colon;
 
-	if (getpeername(fd, (struct sockaddr *)&ss, &sslen) < 0 || ss.ss_family == AF_UNIX) {
+	if (ss->ss_family == AF_UNIX) {
 		/* Unix peers have no address worth printing; their pid is. */
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0)
-			snprintf(buf, len, "unix pid %d", (int)cred.pid);
+		c->is_unix = c->local = true;
+		if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0)
+			snprintf(c->peer, sizeof(c->peer), "unix pid %d", (int)cred.pid);
 		else
-			snprintf(buf, len, "unix fd %d", fd);
+			snprintf(c->peer, sizeof(c->peer), "unix fd %d", c->fd);
 		return;
 	}
-	ctl_sockaddr_format((struct sockaddr *)&ss, buf, len);
+	ctl_sockaddr_format((const struct sockaddr *)ss, c->peer, sizeof(c->peer));
+	c->local = ctl_sockaddr_is_loopback((const struct sockaddr *)ss);
+	if (c->local)
+		return;
+	/* "tcp:192.0.2.1:5000" -> "192.0.2.1", "tcp:[2001:db8::1]:5000" -> "[2001:db8::1]" */
+	snprintf(c->host, sizeof(c->host), "%s", c->peer + 4);
+	colon = strrchr(c->host, ':');
+	if (colon != NULL)
+		*colon = '\0';
 }
+
+/*
+ * The connection to close for a newcomer, among those of @p host (all
+ * when NULL): one whose client is gone already; else the oldest that has
+ * not proven itself (no token given, or no request yet) and is older
+ * than CTL_EVICT_GRACE_MS (a client that just connected is about to
+ * send its first request: a burst of them must not evict each other);
+ * else the one whose last request is oldest, if that was at least
+ * CTL_EVICT_IDLE_MS ago. Returns its index, or -1 when every connection
+ * is at work.
+ */
+static long
+ctl_pick_victim(struct pvp_ctl_server *srv, const char *host, uint64_t now)
+{
+	long stranger = -1, idle = -1;
+	size_t i;
+
+	for (i = 0; i < srv->n_conns; i++) {
+		struct ctl_conn *c = srv->conns[i];
+
+		if (host != NULL && strcmp(c->host, host) != 0)
+			continue;
+		if (c->closing || c->draining || ctl_conn_gone(c))
+			return (long)i; /* on its way out anyway */
+		if (!c->proven) {
+			if (now - c->t_open >= CTL_EVICT_GRACE_MS &&
+			    (stranger < 0 || c->t_open < srv->conns[stranger]->t_open))
+				stranger = (long)i;
+		} else if (now - c->t_done >= CTL_EVICT_IDLE_MS) {
+			if (idle < 0 || c->t_done < srv->conns[idle]->t_done)
+				idle = (long)i;
+		}
+	}
+	return stranger >= 0 ? stranger : idle;
+}
+
+/* Tell a connection why it is closed (best effort) and close it. */
+static void
+ctl_evict(struct pvp_ctl_server *srv, size_t i, const char *why)
+{
+	static const char line[] = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32003,"
+				   "\"message\":\"closed to make room for another client\"}}\n";
+	struct ctl_conn *c = srv->conns[i];
+
+	ctl_log_limited(srv, PVP_CTL_LOG_WARNING, "ctl: %s: closed to make room (%s)", c->peer,
+			why);
+	/* Only if nothing else is half written: the line must stand alone. */
+	if (c->woff == c->wlen &&
+	    send(c->fd, line, sizeof(line) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		errno = 0;
+	ctl_conn_close(srv, i, why);
+}
+
+/* Refuse @p fd with one error line. */
+static void
+ctl_refuse(int fd, const char *message)
+{
+	char line[256], drain[4096];
+	int n;
+
+	n = snprintf(line, sizeof(line),
+		     "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32003,"
+		     "\"message\":\"%s\"}}\n",
+		     message);
+	/*
+	 * Best effort: the line fits any socket buffer. Reading what the
+	 * client sent already avoids a reset that would discard the line
+	 * before the client reads it.
+	 */
+	if (send(fd, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		errno = 0;
+	shutdown(fd, SHUT_WR);
+	while (recv(fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+		;
+	close(fd);
+}
+
+/*
+ * Make room for a newcomer. Returns false when it must be refused (every
+ * slot, or every slot of its address, is held by a client at work).
+ */
+static bool
+ctl_admit(struct pvp_ctl_server *srv, const struct ctl_conn *nc, uint64_t now)
+{
+	unsigned int same = 0;
+	size_t i;
+	long v;
+
+	if (!nc->local) {
+		for (i = 0; i < srv->n_conns; i++)
+			same += strcmp(srv->conns[i]->host, nc->host) == 0;
+		if (same >= srv->max_per_peer) {
+			v = ctl_pick_victim(srv, nc->host, now);
+			if (v < 0) {
+				ctl_log_limited(
+					srv, PVP_CTL_LOG_WARNING,
+					"ctl: refusing %s: %u connections from that address",
+					nc->peer, same);
+				return false;
+			}
+			ctl_evict(srv, (size_t)v, "too many connections from its address");
+		}
+	}
+	if (srv->n_conns >= srv->max_clients) {
+		v = ctl_pick_victim(srv, NULL, now);
+		if (v < 0) {
+			ctl_log_limited(srv, PVP_CTL_LOG_WARNING,
+					"ctl: refusing %s: %u clients connected, all at work",
+					nc->peer, srv->max_clients);
+			return false;
+		}
+		ctl_evict(srv, (size_t)v, "server full");
+	}
+	return true;
+}
+
+/* Connections accepted per poll() wake-up. */
+#define CTL_ACCEPT_ROUNDS 64
 
 /* Returns false when accept() runs out of descriptors (retry later). */
 static bool
 ctl_accept(struct pvp_ctl_server *srv)
 {
-	static const char busy[] = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32003,"
-				   "\"message\":\"too many clients; try again later\"}}\n";
+	struct sockaddr_storage ss;
+	socklen_t sslen;
 	struct ctl_conn *c, **conns;
-	char drain[4096];
+	unsigned int round;
+	uint64_t now;
 	int fd;
 
-	for (;;) {
-		fd = accept4(srv->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	/* A bounded number per wake-up: a flood of connects must not starve the clients. */
+	for (round = 0; round < CTL_ACCEPT_ROUNDS; round++) {
+		sslen = sizeof(ss);
+		fd = accept4(srv->lfd, (struct sockaddr *)&ss, &sslen,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
 			    errno == ENOMEM) {
-				ctl_log(srv, PVP_CTL_LOG_ERR, "ctl: accept: %s", strerror(errno));
+				ctl_log_limited(srv, PVP_CTL_LOG_ERR, "ctl: accept: %s",
+						strerror(errno));
 				return false;
 			}
 			return true;
 		}
-		if (srv->n_conns >= srv->max_clients) {
-			ctl_log(srv, PVP_CTL_LOG_WARNING,
-				"ctl: refusing a connection: %u clients connected",
-				srv->max_clients);
-			/*
-			 * Best effort: the line fits any socket buffer. Reading
-			 * what the client sent already avoids a reset that
-			 * would discard the line before the client reads it.
-			 */
-			if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL) < 0)
-				errno = 0;
-			shutdown(fd, SHUT_WR);
-			while (recv(fd, drain, sizeof(drain), 0) > 0)
-				;
-			close(fd);
-			continue;
-		}
 		c = malloc(sizeof(*c));
-		conns = realloc(srv->conns, (srv->n_conns + 1) * sizeof(*conns));
-		if (conns != NULL)
-			srv->conns = conns;
-		if (c == NULL || conns == NULL) {
+		if (c == NULL) {
 			ctl_log(srv, PVP_CTL_LOG_ERR, "ctl: out of memory, refusing a connection");
-			free(c);
 			close(fd);
 			continue;
 		}
 		ctl_conn_init(srv, c, fd);
-		ctl_peer_name(fd, c->peer, sizeof(c->peer));
-		c->deadline_ms = ctl_now_ms() + (uint64_t)srv->idle_timeout_s * 1000;
+		if (sslen == 0 || sslen > sizeof(ss))
+			ss.ss_family = AF_UNIX; /* unnamed unix peer */
+		ctl_peer_identify(c, &ss);
+		now = ctl_now_ms();
+		c->t_open = c->t_active = c->t_done = now;
+		if (!ctl_admit(srv, c, now)) {
+			ctl_refuse(fd, srv->n_conns >= srv->max_clients
+					       ? "too many clients; try again later"
+					       : "too many connections from your address");
+			free(c);
+			continue;
+		}
+		conns = realloc(srv->conns, (srv->n_conns + 1) * sizeof(*conns));
+		if (conns == NULL) {
+			ctl_log(srv, PVP_CTL_LOG_ERR, "ctl: out of memory, refusing a connection");
+			ctl_conn_release(c);
+			free(c);
+			continue;
+		}
+		srv->conns = conns;
 		srv->conns[srv->n_conns++] = c;
 		ctl_log(srv, PVP_CTL_LOG_DEBUG, "ctl: %s: connected", c->peer);
 	}
+	return true;
 }
 
 /* Write what is pending. Returns -1 when the connection is dead. */
 static int
-ctl_conn_flush(struct ctl_conn *c)
+ctl_conn_flush(struct ctl_conn *c, uint64_t now)
 {
 	ssize_t n;
 
@@ -321,20 +453,100 @@ ctl_conn_flush(struct ctl_conn *c)
 				return 0;
 			return -1;
 		}
+		if (n > 0)
+			c->t_write = c->t_active = now;
 		c->woff += (size_t)n;
 	}
 	c->woff = c->wlen = 0;
+	/* A burst of answers once must not pin its buffer for good. */
+	if (c->wcap > CTL_BUF_KEEP) {
+		free(c->wbuf);
+		c->wbuf = NULL;
+		c->wcap = 0;
+	}
 	return 0;
 }
 
 /* Rounds of answer-then-write per connection per poll() wake-up. */
 #define CTL_ROUNDS 8
 
+/*
+ * Totals over every connection, kept while the loop goes through them:
+ * what many clients together may make the server hold.
+ */
+struct ctl_totals {
+	size_t queued; /* answers not yet written */
+	size_t input;  /* request bytes buffered */
+};
+
+/* May the server answer more of @p c's requests now? */
+static bool
+ctl_conn_may_answer(const struct pvp_ctl_server *srv, const struct ctl_conn *c,
+		    const struct ctl_totals *t)
+{
+	size_t pending = c->wlen - c->woff;
+
+	if (c->closing || c->draining || c->gone || pending >= srv->max_queued)
+		return false;
+	/* Over the total, only clients that read what they asked get more. */
+	return pending == 0 || t->queued < CTL_QUEUED_TOTAL(srv->max_queued);
+}
+
+/* May the server read more of @p c's bytes now? */
+static bool
+ctl_conn_may_read(const struct pvp_ctl_server *srv, const struct ctl_conn *c,
+		  const struct ctl_totals *t)
+{
+	if (c->draining)
+		return true;
+	if (!ctl_conn_may_answer(srv, c, t))
+		return false;
+	/* Long unfinished lines wait while the total input is over budget. */
+	return c->rlen < CTL_INPUT_SMALL || t->input < CTL_INPUT_TOTAL;
+}
+
 /* Lines may wait unanswered while nothing is left to write: don't sleep. */
 static bool
-ctl_conn_has_work(const struct ctl_conn *c)
+ctl_conn_has_work(const struct pvp_ctl_server *srv, const struct ctl_conn *c,
+		  const struct ctl_totals *t)
 {
-	return !c->closing && c->woff == c->wlen && c->scan < c->rlen;
+	return ctl_conn_may_answer(srv, c, t) && c->woff == c->wlen && c->scan < c->rlen;
+}
+
+/* When @p c must be closed if nothing happens, and why. */
+static uint64_t
+ctl_conn_deadline(const struct pvp_ctl_server *srv, const struct ctl_conn *c, const char **why)
+{
+	uint64_t d, best;
+
+	if (c->draining) {
+		*why = "closed after an error";
+		return c->t_drain;
+	}
+	best = c->t_active + (uint64_t)srv->idle_timeout_s * 1000;
+	*why = "idle timeout";
+	if (!c->authed) {
+		d = c->t_open + srv->auth_timeout_ms;
+		if (d < best) {
+			best = d;
+			*why = "no valid token in time";
+		}
+	}
+	if (c->t_line != 0) {
+		d = c->t_line + srv->line_timeout_ms;
+		if (d < best) {
+			best = d;
+			*why = "request line not finished in time";
+		}
+	}
+	if (c->woff < c->wlen) {
+		d = c->t_write + srv->write_timeout_ms;
+		if (d < best) {
+			best = d;
+			*why = "does not read its answers";
+		}
+	}
+	return best;
 }
 
 /*
@@ -342,12 +554,21 @@ ctl_conn_has_work(const struct ctl_conn *c)
  * why it must be closed.
  */
 static const char *
-ctl_conn_event(struct pvp_ctl_server *srv, struct ctl_conn *c, short revents, uint64_t now)
+ctl_conn_event(struct pvp_ctl_server *srv, struct ctl_conn *c, short revents, uint64_t now,
+	       const struct ctl_totals *t)
 {
 	char chunk[CTL_READ_CHUNK];
 	unsigned int round;
+	bool had_pending = c->woff < c->wlen;
 	ssize_t n;
 
+	/*
+	 * Hung up both ways (a client that only stopped sending shows
+	 * POLLIN and an end of file instead): what it asked can no longer
+	 * be answered, so none of it is run.
+	 */
+	if ((revents & (POLLHUP | POLLERR)) != 0)
+		return c->draining ? "closed after an error" : "peer gone";
 	if (revents & (POLLIN | POLLHUP | POLLERR)) {
 		if (c->draining) {
 			n = recv(c->fd, chunk, sizeof(chunk), 0);
@@ -357,14 +578,14 @@ ctl_conn_event(struct pvp_ctl_server *srv, struct ctl_conn *c, short revents, ui
 				c->drained += (uint64_t)n;
 			if (c->drained > CTL_DRAIN_MAX)
 				return "closed after an error";
-		} else if (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH) {
+		} else if (ctl_conn_may_read(srv, c, t)) {
 			n = recv(c->fd, chunk, sizeof(chunk), 0);
 			if (n == 0)
 				return "peer closed";
 			if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
 				return "read error";
 			if (n > 0) {
-				c->deadline_ms = now + (uint64_t)srv->idle_timeout_s * 1000;
+				c->t_active = now;
 				if (ctl_conn_received(c, chunk, (size_t)n) < 0)
 					return "out of memory";
 			}
@@ -378,17 +599,33 @@ ctl_conn_event(struct pvp_ctl_server *srv, struct ctl_conn *c, short revents, ui
 	for (round = 0; !c->draining && round < CTL_ROUNDS; round++) {
 		size_t pending;
 
-		if (ctl_conn_process(srv, c) < 0)
+		if (ctl_conn_may_answer(srv, c, t) && ctl_conn_process(srv, c) < 0)
 			return "out of memory";
+		if (c->gone)
+			return "peer gone";
 		pending = c->wlen - c->woff;
 		if (pending == 0)
 			break;
-		if (ctl_conn_flush(c) < 0)
+		if (!had_pending) {
+			/* The write clock starts when answers start to wait. */
+			c->t_write = now;
+			had_pending = true;
+		}
+		if (ctl_conn_flush(c, now) < 0)
 			return "write error";
-		if (c->wlen - c->woff < pending)
-			c->deadline_ms = now + (uint64_t)srv->idle_timeout_s * 1000;
 		if (c->woff < c->wlen || c->closing || c->scan == c->rlen)
 			break;
+	}
+	/* An unfinished line has its own clock: a byte a second is not a request. */
+	if (c->partial && c->t_line == 0)
+		c->t_line = now;
+	else if (!c->partial)
+		c->t_line = 0;
+	/* Nothing buffered: give back what a big request took. */
+	if (c->rlen == 0 && c->rcap > CTL_BUF_KEEP) {
+		free(c->rbuf);
+		c->rbuf = NULL;
+		c->rcap = 0;
 	}
 	if (c->closing && !c->draining && c->woff == c->wlen) {
 		/*
@@ -398,7 +635,7 @@ ctl_conn_event(struct pvp_ctl_server *srv, struct ctl_conn *c, short revents, ui
 		 */
 		shutdown(c->fd, SHUT_WR);
 		c->draining = true;
-		c->deadline_ms = now + CTL_DRAIN_MS;
+		c->t_drain = now + CTL_DRAIN_MS;
 	}
 	return NULL;
 }
@@ -408,10 +645,11 @@ ctl_thread(void *arg)
 {
 	struct pvp_ctl_server *srv = arg;
 	struct pollfd *pfd = NULL, *np;
-	size_t cap = 0, i, n;
-	uint64_t now, wake_at, accept_retry = 0;
+	struct ctl_totals tot;
+	size_t cap = 0, i, n, before_q, before_in;
+	uint64_t now, d, wake_at, accept_retry = 0;
 	bool more = false;
-	const char *why;
+	const char *why, *late;
 	char b[64];
 	int timeout;
 
@@ -432,16 +670,22 @@ ctl_thread(void *arg)
 		pfd[1].fd = now >= accept_retry ? srv->lfd : -1;
 		pfd[1].events = POLLIN;
 		n = srv->n_conns;
+		tot.queued = tot.input = 0;
+		for (i = 0; i < n; i++) {
+			tot.queued += srv->conns[i]->wlen - srv->conns[i]->woff;
+			tot.input += srv->conns[i]->rlen;
+		}
 		/* Sleep until the nearest deadline: no wake-ups while idle. */
 		wake_at = accept_retry > now ? accept_retry : UINT64_MAX;
 		for (i = 0; i < n; i++) {
 			struct ctl_conn *c = srv->conns[i];
 
-			if (c->deadline_ms < wake_at)
-				wake_at = c->deadline_ms;
+			d = ctl_conn_deadline(srv, c, &late);
+			if (d < wake_at)
+				wake_at = d;
 			pfd[2 + i].fd = c->fd;
 			pfd[2 + i].events = 0;
-			if (c->draining || (!c->closing && c->wlen - c->woff < CTL_WBUF_HIGH))
+			if (ctl_conn_may_read(srv, c, &tot))
 				pfd[2 + i].events |= POLLIN;
 			if (c->woff < c->wlen)
 				pfd[2 + i].events |= POLLOUT;
@@ -471,13 +715,27 @@ ctl_thread(void *arg)
 		for (i = n; i-- > 0;) {
 			struct ctl_conn *c = srv->conns[i];
 
-			why = ctl_conn_event(srv, c, pfd[2 + i].revents, now);
-			if (why == NULL && now >= c->deadline_ms)
-				why = c->draining ? "closed after an error" : "idle timeout";
-			if (why != NULL)
-				ctl_conn_close(srv, i, why);
-			else if (ctl_conn_has_work(c))
-				more = true;
+			before_q = c->wlen - c->woff;
+			before_in = c->rlen;
+			why = ctl_conn_event(srv, c, pfd[2 + i].revents, now, &tot);
+			if (why == NULL && now >= ctl_conn_deadline(srv, c, &late)) {
+				why = late;
+				if (!c->draining)
+					ctl_log_limited(srv, PVP_CTL_LOG_INFO,
+							"ctl: %s: closing: %s", c->peer, why);
+			}
+			if (why == NULL) {
+				tot.queued += c->wlen - c->woff;
+				tot.queued -= before_q;
+				tot.input += c->rlen;
+				tot.input -= before_in;
+				if (ctl_conn_has_work(srv, c, &tot))
+					more = true;
+				continue;
+			}
+			tot.queued -= before_q;
+			tot.input -= before_in;
+			ctl_conn_close(srv, i, why);
 		}
 		if (pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
 			/* Out of descriptors: stop accepting for a moment, don't spin. */

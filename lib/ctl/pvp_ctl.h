@@ -19,9 +19,12 @@
  * "tcp:[v6addr]:PORT".
  *
  * Requests without "id" are notifications and get no answer. A batch (a
- * JSON array of requests) gets one line with the array of the answers.
- * A wrong token in "auth" closes the connection after the error answer.
- * Protocol, limits and examples: doc/control.rst.
+ * JSON array of at most max_batch requests) gets one line with the array
+ * of the answers. A wrong token in "auth" closes the connection after the
+ * error answer. Clients that never authenticate, never finish a line or
+ * never read their answers are closed, and evicted first when the server
+ * is full, so they cannot lock out the others or make it grow without
+ * bound. Protocol, limits and examples: doc/control.rst.
  */
 
 #ifndef PVP_CTL_H
@@ -73,14 +76,36 @@ void pvp_ctl_error_set(struct pvp_ctl_error *err, int code, const char *fmt, ...
  */
 typedef json_t *(*pvp_ctl_method_cb)(json_t *params, void *arg, struct pvp_ctl_error *err);
 
-/** Server settings. Zero values mean the defaults given. */
+/**
+ * Server settings. Zero values mean the defaults given. The limits keep
+ * one client, or many that never authenticate, never read or send slowly,
+ * from locking the others out or making the server grow without bound;
+ * doc/control.rst explains each.
+ */
 struct pvp_ctl_server_conf {
-	const char *listen;	     /**< address (see @file); required */
-	const char *token_file;	     /**< file holding the token; required off loopback */
-	const char *app_name;	     /**< "info" returns it, e.g. "pvpkit-fwd" */
-	size_t max_request;	     /**< bytes per request line; default 1 MiB */
-	unsigned int max_clients;    /**< concurrent connections; default 128 */
-	unsigned int idle_timeout_s; /**< close idle connections after; default 300 */
+	const char *listen;	       /**< address (see @file); required */
+	const char *token_file;	       /**< file holding the token; required off loopback */
+	const char *app_name;	       /**< "info" returns it, e.g. "pvpkit-fwd" */
+	size_t max_request;	       /**< bytes per request line; default 1 MiB
+					  (4 KiB until a token is given) */
+	unsigned int max_clients;      /**< concurrent connections; default 128 */
+	unsigned int idle_timeout_s;   /**< close idle connections after; default 300 */
+	unsigned int auth_timeout_ms;  /**< with a token: "auth" must succeed this
+					   soon after connecting; default 5000 */
+	unsigned int line_timeout_ms;  /**< a request line, once begun, must end
+					   this soon; default 10000 */
+	unsigned int write_timeout_ms; /**< answers waiting with no byte taken by
+					    the client this long close it;
+					    default 10000 */
+	unsigned int max_per_peer;     /**< connections per remote (non-loopback)
+					    address; default 16 */
+	unsigned int max_batch;	       /**< requests per batch; default 64 */
+	size_t max_queued;	       /**< answer bytes queued per client before
+					    its requests wait; default 1 MiB */
+	const char *files_dir;	       /**< if set, files named in requests must
+					    lie under it (any client); if NULL,
+					    only unix-socket clients may name
+					    files. See pvp_ctl_file_read(). */
 };
 
 /** Opaque server. */
@@ -192,12 +217,70 @@ int pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, j
 /** Close and free. NULL is a no-op. */
 void pvp_ctl_client_close(struct pvp_ctl_client *c);
 
+/** Longest answer line a client accepts; a longer one fails the call. */
+#define PVP_CTL_CLIENT_MAX_ANSWER (8 * 1024 * 1024)
+
 /**
- * Read a token file: the first line, whitespace trimmed, at least 16
- * and at most 256 printable characters. A file that other users can read
- * or write is refused (-EACCES). @return 0, or -errno with @p err filled.
+ * Read a token file: one line, whitespace trimmed, of 16 to 256
+ * printable ASCII characters without blanks. Refused before anything is
+ * read: a file that is not a regular one (FIFO, device, directory), one
+ * owned by another user than the caller or root, one that the group or
+ * other users may read or write (like ssh does for keys; -EACCES), one
+ * over 4 KiB (-EFBIG). Refused after reading: more than one line, blanks
+ * or other characters inside the token, a wrong length (-EINVAL). The
+ * messages never show any of the file's content.
+ *
+ * @return 0, or -errno with @p err filled.
  */
 int pvp_ctl_read_token(const char *path, char *token, size_t len, struct pvp_ctl_error *err);
+
+/**
+ * Read a file a client named in the request being served (call it only
+ * from a method callback, on the control thread), under the server's
+ * file policy:
+ *
+ * - with pvp_ctl_server_conf::files_dir, the file must lie under that
+ *   directory once every symbolic link is resolved, whoever asks; a
+ *   relative path is relative to it (or to @p rel_dir);
+ * - without it, only clients on a unix socket may name files (the
+ *   socket's mode decides who they are); TCP clients, loopback included,
+ *   are refused (-EPERM).
+ *
+ * Only regular files of at most @p max_bytes are read: a FIFO, a device,
+ * a directory or a bigger file is refused without being opened for
+ * reading, so nothing a client names can block the control thread.
+ *
+ * @param path
+ *   As the client gave it.
+ * @param rel_dir
+ *   Directory a relative @p path is relative to (e.g. the folder of the
+ *   profile that names it); NULL for files_dir or, without one, the
+ *   server's working directory.
+ * @param max_bytes
+ *   Largest size accepted.
+ * @param buf
+ *   The content, malloc'd with a NUL after it (the caller frees it).
+ * @param len
+ *   Bytes read (the NUL not counted); may be NULL.
+ * @param resolved
+ *   Receives the canonical path (no links); may be NULL.
+ * @param rlen
+ *   Size of @p resolved.
+ * @param err
+ *   -32602 and a one-line reason naming @p path, never the content.
+ * @return 0, -EPERM (policy), -EINVAL (not a regular file), -EFBIG,
+ *   -ENOMEM, or -errno of the file system (-ENOENT ...).
+ */
+int pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char **buf,
+		      size_t *len, char *resolved, size_t rlen, struct pvp_ctl_error *err);
+
+/**
+ * The checks of pvp_ctl_file_read() without reading: for a file that
+ * another library will open by name (a pcap named in a profile).
+ * @return as pvp_ctl_file_read().
+ */
+int pvp_ctl_file_check(const char *path, const char *rel_dir, size_t max_bytes, char *resolved,
+		       size_t rlen, struct pvp_ctl_error *err);
 
 #ifdef __cplusplus
 }

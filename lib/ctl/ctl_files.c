@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Files a client names in a request (a profile, a pcap): where they may
+ * be, and reading them without letting a FIFO, a device or a huge file
+ * block or swell the control thread.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "ctl_private.h"
+
+/* What a file that is not a regular one is, for messages. */
+static const char *
+ctl_file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* True when the canonical @p p is @p dir or lies under it. */
+static bool
+ctl_path_under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return true;
+	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+/*
+ * Apply the policy to @p path and resolve it into @p out (canonical,
+ * PATH_MAX bytes). Returns 0 or -errno with @p err filled.
+ */
+static int
+ctl_file_resolve(const char *path, const char *rel_dir, char *out, const char **files_dir,
+		 struct pvp_ctl_error *err)
+{
+	struct pvp_ctl_server *srv;
+	struct ctl_conn *c;
+	char full[PATH_MAX];
+	const char *base;
+	int n;
+
+	ctl_current(&srv, &c);
+	if (srv == NULL || c == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR,
+				  "a file can be read only for a request being served");
+		return -EINVAL;
+	}
+	*files_dir = srv->files_dir;
+	if (path == NULL || path[0] == '\0') {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "empty file name");
+		return -EINVAL;
+	}
+	/*
+	 * Without a files directory, only clients the socket's file mode
+	 * let in may have the server open files for them: over TCP, even
+	 * loopback, any local user could.
+	 */
+	if (srv->files_dir == NULL && !c->is_unix) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "\"%.200s\": files are read only for unix-socket clients "
+				  "(this server has no files directory)",
+				  path);
+		return -EPERM;
+	}
+	base = path[0] == '/' ? NULL : rel_dir != NULL ? rel_dir : srv->files_dir;
+	n = base != NULL ? snprintf(full, sizeof(full), "%s/%s", base, path)
+			 : snprintf(full, sizeof(full), "%s", path);
+	if (n < 0 || (size_t)n >= sizeof(full)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": name too long", path);
+		return -ENAMETOOLONG;
+	}
+	/* realpath() only looks up names: a FIFO is not opened here. */
+	if (realpath(full, out) == NULL) {
+		n = -errno;
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
+				  strerror(-n));
+		return n;
+	}
+	if (srv->files_dir != NULL && !ctl_path_under(out, srv->files_dir)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "\"%.200s\" is outside the files directory %s", path,
+				  srv->files_dir);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* A regular file of at most @p max bytes? */
+static int
+ctl_file_stat_ok(const char *path, const struct stat *st, size_t max, struct pvp_ctl_error *err)
+{
+	if (!S_ISREG(st->st_mode)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s, not read", path,
+				  ctl_file_kind(st->st_mode));
+		return -EINVAL;
+	}
+	if ((unsigned long long)st->st_size > (unsigned long long)max) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "\"%.200s\": %lld bytes, over the limit of %zu", path,
+				  (long long)st->st_size, max);
+		return -EFBIG;
+	}
+	return 0;
+}
+
+int
+pvp_ctl_file_check(const char *path, const char *rel_dir, size_t max_bytes, char *resolved,
+		   size_t rlen, struct pvp_ctl_error *err)
+{
+	char real[PATH_MAX];
+	const char *dir;
+	struct stat st;
+	int ret;
+
+	ret = ctl_file_resolve(path, rel_dir, real, &dir, err);
+	if (ret < 0)
+		return ret;
+	if (stat(real, &st) < 0) {
+		ret = -errno;
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
+				  strerror(-ret));
+		return ret;
+	}
+	ret = ctl_file_stat_ok(path, &st, max_bytes, err);
+	if (ret == 0 && resolved != NULL && snprintf(resolved, rlen, "%s", real) >= (int)rlen) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": name too long", path);
+		ret = -ENAMETOOLONG;
+	}
+	return ret;
+}
+
+int
+pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char **buf, size_t *len,
+		  char *resolved, size_t rlen, struct pvp_ctl_error *err)
+{
+	char real[PATH_MAX], link[64], now_at[PATH_MAX], *data;
+	struct stat st, fst;
+	const char *dir;
+	size_t got = 0;
+	ssize_t n;
+	int fd, ret;
+
+	*buf = NULL;
+	ret = ctl_file_resolve(path, rel_dir, real, &dir, err);
+	if (ret < 0)
+		return ret;
+	if (stat(real, &st) < 0)
+		goto fs_error;
+	/* Refused before open(): opening a device may do something. */
+	ret = ctl_file_stat_ok(path, &st, max_bytes, err);
+	if (ret < 0)
+		return ret;
+	/*
+	 * The name may have been replaced since it was checked: never wait
+	 * in open() (O_NONBLOCK: a FIFO opens at once), never follow a new
+	 * link, and check again what was opened.
+	 */
+	fd = open(real, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		goto fs_error;
+	if (fstat(fd, &fst) < 0) {
+		close(fd);
+		goto fs_error;
+	}
+	ret = ctl_file_stat_ok(path, &fst, max_bytes, err);
+	if (ret == 0 && (fst.st_dev != st.st_dev || fst.st_ino != st.st_ino))
+		ret = -EAGAIN;
+	if (ret == 0 && dir != NULL) {
+		/* A directory on the way swapped for a link out of the files directory. */
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, now_at, sizeof(now_at) - 1);
+		if (n < 0 || (now_at[n] = '\0', !ctl_path_under(now_at, dir)))
+			ret = -EAGAIN;
+	}
+	if (ret == -EAGAIN)
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "\"%.200s\" changed while being opened; not read", path);
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	data = malloc((size_t)fst.st_size + 1);
+	if (data == NULL) {
+		close(fd);
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		return -ENOMEM;
+	}
+	/* One byte more than the size: a file that grows is not read on. */
+	while (got <= (size_t)fst.st_size) {
+		n = read(fd, data + got, (size_t)fst.st_size + 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	if (ret == 0 && got > (size_t)fst.st_size)
+		ret = -EAGAIN;
+	if (ret < 0) {
+		free(data);
+		if (ret == -EAGAIN)
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "\"%.200s\" grew while being read; not read", path);
+		else
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
+					  strerror(-ret));
+		return ret;
+	}
+	data[got] = '\0';
+	*buf = data;
+	if (len != NULL)
+		*len = got;
+	if (resolved != NULL)
+		snprintf(resolved, rlen, "%s", real);
+	return 0;
+
+fs_error:
+	ret = -errno;
+	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path, strerror(-ret));
+	return ret;
+}
