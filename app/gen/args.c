@@ -54,6 +54,8 @@ enum {
 	OPT_POOL_SIZE,
 	OPT_SRC_MAC,
 	OPT_DST_MAC,
+	OPT_TREX,
+	OPT_TREX_REMOTE,
 	OPT_HELP,
 };
 
@@ -92,6 +94,8 @@ static const struct option gen_long_opts[] = {
 	{"pool-size", required_argument, NULL, OPT_POOL_SIZE},
 	{"src-mac", required_argument, NULL, OPT_SRC_MAC},
 	{"dst-mac", required_argument, NULL, OPT_DST_MAC},
+	{"trex", optional_argument, NULL, OPT_TREX},
+	{"trex-remote", no_argument, NULL, OPT_TREX_REMOTE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -158,7 +162,11 @@ gen_usage(const char *prog)
 	       "  --quiet            no summary table\n"
 	       "  --server           stay up, controlled over JSON-RPC (--ctl)\n"
 	       "  --ctl ADDR         control address (default unix:/run/pvpkit/gen.sock)\n"
-	       "  --token-file F     token for a non-loopback --ctl address\n",
+	       "  --token-file F     token for a non-loopback --ctl address\n"
+	       "  --trex [ADDR]      serve TRex's stateless API to TRex clients instead\n"
+	       "                     (doc/trex.rst): ADDR [HOST][:PORT[:PUB_PORT]], default\n"
+	       "                     127.0.0.1:4501:4500\n"
+	       "  --trex-remote      allow a non-loopback --trex HOST (no token)\n",
 	       prog);
 }
 
@@ -345,6 +353,15 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		case OPT_DST_MAC:
 			snprintf(o->dst_mac, sizeof(o->dst_mac), "%s", optarg);
 			break;
+		case OPT_TREX:
+			/* "--trex ADDR" as well as "--trex=ADDR". */
+			if (optarg == NULL && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			o->trex = optarg != NULL ? optarg : "";
+			break;
+		case OPT_TREX_REMOTE:
+			o->trex_remote = true;
+			break;
 		case OPT_HELP:
 			gen_usage(argv[0]);
 			exit(0);
@@ -366,6 +383,16 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		gen_die("--pcap-as-is needs --pcap");
 	if (o->bursts != 0 && o->count == 0)
 		gen_die("--bursts needs --count (packets per burst)");
+	if (o->trex_remote && o->trex == NULL)
+		gen_die("--trex-remote needs --trex");
+	if (o->trex != NULL) {
+		if (o->server || o->ctl != NULL || o->token_file != NULL)
+			gen_die("--trex excludes --server, --ctl and --token-file");
+		if (gen_trex_check_opt(o->trex, o->trex_remote, err, sizeof(err)) != 0)
+			gen_die("%s", err);
+		/* Streams and runs come from the TRex clients: stay up like --server. */
+		o->server = true;
+	}
 	if (o->token_file != NULL && !o->server)
 		gen_die("--token-file needs --server");
 	if (o->ctl != NULL && !o->server)
