@@ -203,6 +203,9 @@ vm_flow_var(struct vm_ctx *c, const json_t *in, bool rand_limit)
 		return -EINVAL;
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return vm_fail(c, "'size' must be 1, 2, 4 or 8");
+	if (json_object_get(in, "value_list") != NULL &&
+	    !json_is_null(json_object_get(in, "value_list")))
+		return vm_fail(c, "flow_var '%s': value_list is not supported by pvpkit-gen", name);
 	d = vm_new(c, name);
 	if (d == NULL)
 		return -EINVAL;
@@ -231,9 +234,6 @@ vm_flow_var(struct vm_ctx *c, const json_t *in, bool rand_limit)
 			d->limit = 0;
 		return 0;
 	}
-	if (json_object_get(in, "value_list") != NULL &&
-	    !json_is_null(json_object_get(in, "value_list")))
-		return vm_fail(c, "flow_var '%s': value_list is not supported by pvpkit-gen", name);
 	op = vm_str(c, in, "op", NULL);
 	if (op == NULL || vm_uint(c, in, "step", 1, &step) != 0 ||
 	    vm_uint(c, in, "init_value", (int64_t)d->min, &init) != 0)
