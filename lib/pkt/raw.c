@@ -120,6 +120,10 @@ pvp_stream_build_raw(struct pvp_stream *s, const uint8_t *frame, uint32_t len, b
 			t->slot[i].len = v->len;
 		}
 	} else {
+		/* What the frame holds, for pvp_stream_summary(). */
+		s->outer.ip_ver = lay.ip_ver;
+		s->outer.l4_proto = lay.l4_proto;
+		s->outer.n_vlan = (uint8_t)RTE_MIN((lay.l3_off - RTE_ETHER_HDR_LEN) / 4, 2);
 		if (sign)
 			raw_sign(s, t, &lay);
 		pkt_csum_full(t->data, &lay);

@@ -12,6 +12,24 @@ need_hugepages 128
 "$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq (run tools/bootstrap.sh)"
 ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
 
+# Bad --trex options: one line on stderr, exit status 2, before any port.
+badopt() {
+    local want=$1 out rc
+    shift
+    out=$("$PVP_GEN" $(pvp_eal trexbad) -m 64 --vdev net_null0 -- "$@" 2>&1 >/dev/null)
+    rc=$?
+    [ $rc = 2 ] || fail "$* exited $rc, expected 2"
+    echo "$out" | grep -v '^EAL\|^TELEMETRY' | grep -qF -e "$want" || fail "$*: expected '$want', got '$out'"
+    info "refused as expected: $*"
+}
+badopt "is not a loopback address: TRex clients send no token" --trex 10.1.2.3
+badopt "is not a loopback address" --trex "*:4501"
+badopt "PORT must be 1..65535" --trex 127.0.0.1:99999
+badopt "expected [HOST][:PORT[:PUB_PORT]]" --trex nohost.example:4501
+badopt "the async port must differ from PORT" --trex 127.0.0.1:4501:4501
+badopt "--trex excludes --server, --ctl and --token-file" --trex --server
+badopt "--trex-remote needs --trex" --trex-remote
+
 # Two free TCP ports on the loopback for the request and async sockets.
 read -r rpc pub < <("$PVP_PY" -c 'import socket
 a, b = socket.socket(), socket.socket()
