@@ -14,7 +14,7 @@
 # the medians (trex/native: 1.00 is the same speed).
 #
 # usage: tools/bench/trex_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-f FLOWS]
-# Stop every other DPDK/OVS process first (flock /tmp/pvpkit-heavy.lock ...).
+# Stop every other DPDK/OVS process first: a busy poller halves the result.
 
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
