@@ -41,10 +41,13 @@ esac
 
 [ "$(id -u)" = 0 ] || die "must run as root (hugepages, packages): sudo $0"
 
-# Build, tests (tshark, scapy, socat), testbed (OVS with DPDK), plots.
+# Build, tests (tshark, scapy, socat, python3-zmq for the TRex protocol
+# tests), testbed (OVS with DPDK), plots. libzmq3-dev and zlib1g-dev build
+# pvpkit-gen's TRex server (--trex).
 packages=(
     build-essential pkg-config meson ninja-build
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
+    libzmq3-dev zlib1g-dev python3-zmq
     openvswitch-switch-dpdk
     tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
     gnuplot-nox clang-format git

@@ -57,6 +57,8 @@ enum {
 	OPT_POOL_SIZE,
 	OPT_SRC_MAC,
 	OPT_DST_MAC,
+	OPT_TREX,
+	OPT_TREX_REMOTE,
 	OPT_HELP,
 };
 
@@ -96,6 +98,8 @@ static const struct option gen_long_opts[] = {
 	{"pool-size", required_argument, NULL, OPT_POOL_SIZE},
 	{"src-mac", required_argument, NULL, OPT_SRC_MAC},
 	{"dst-mac", required_argument, NULL, OPT_DST_MAC},
+	{"trex", optional_argument, NULL, OPT_TREX},
+	{"trex-remote", no_argument, NULL, OPT_TREX_REMOTE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -166,7 +170,11 @@ gen_usage(const char *prog)
 	       "  --ctl ADDR         control address (default unix:/run/pvpkit/gen.sock)\n"
 	       "  --token-file F     token for a non-loopback --ctl address\n"
 	       "  --ctl-files-dir D  profile.load reads files under D only (any client);\n"
-	       "                     without it, only unix-socket clients name files\n",
+	       "                     without it, only unix-socket clients name files\n"
+	       "  --trex [ADDR]      serve TRex's stateless API to TRex clients instead\n"
+	       "                     (doc/trex.rst): ADDR [HOST][:PORT[:PUB_PORT]], default\n"
+	       "                     127.0.0.1:4501:4500\n"
+	       "  --trex-remote      allow a non-loopback --trex HOST (no token)\n",
 	       prog);
 }
 
@@ -452,6 +460,15 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 	case OPT_DST_MAC:
 		snprintf(o->dst_mac, sizeof(o->dst_mac), "%s", arg);
 		break;
+	case OPT_TREX:
+		/* "--trex ADDR" as well as "--trex=ADDR". */
+		if (arg == NULL && argv[optind] != NULL && argv[optind][0] != '-')
+			arg = argv[optind++];
+		o->trex = arg != NULL ? arg : "";
+		break;
+	case OPT_TREX_REMOTE:
+		o->trex_remote = true;
+		break;
 	case OPT_HELP:
 		gen_usage(argv[0]);
 		exit(0);
@@ -473,6 +490,18 @@ gen_args_check(struct gen_opts *o)
 	/* What a stream's mode may send in all (lib/pkt): tx_asked fits. */
 	if (o->bursts != 0 && o->count > PVP_PKT_MAX_FLOWS / o->bursts)
 		gen_die("--bursts x --count is more than 2^48 packets");
+	if (o->trex_remote && o->trex == NULL)
+		gen_die("--trex-remote needs --trex");
+	if (o->trex != NULL) {
+		char err[256];
+
+		if (o->server || o->ctl != NULL || o->token_file != NULL || o->files_dir != NULL)
+			gen_die("--trex excludes --server, --ctl, --token-file and --ctl-files-dir");
+		if (gen_trex_check_opt(o->trex, o->trex_remote, err, sizeof(err)) != 0)
+			gen_die("%s", err);
+		/* Streams and runs come from the TRex clients: stay up like --server. */
+		o->server = true;
+	}
 	if (o->token_file != NULL && !o->server)
 		gen_die("--token-file needs --server");
 	if (o->ctl != NULL && !o->server)

@@ -238,6 +238,9 @@ struct gen_opts {
 	uint32_t pool_size;	/* mbufs per wire stream pool */
 	char src_mac[32];	/* shortcut stream MACs, empty: port MAC / bcast */
 	char dst_mac[32];
+	const char *trex; /* --trex [ADDR]: serve TRex's stateless API (NULL: off,
+				 * "": the default 127.0.0.1:4501:4500) */
+	bool trex_remote; /* --trex-remote: a non-loopback --trex address */
 };
 
 /* The whole generator. */
@@ -387,6 +390,13 @@ void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 /* ctl.c */
 int gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen);
 void gen_ctl_stop(void);
+
+/* trex/: TRex's stateless RPC protocol (--trex, doc/trex.rst). */
+int gen_trex_parse_addr(const char *addr, bool remote, char *host, size_t hostlen, uint16_t *rpc,
+			uint16_t *pub, char *err, size_t errlen);
+int gen_trex_check_opt(const char *addr, bool remote, char *err, size_t errlen);
+int gen_trex_start(struct gen_ctx *g, char *err, size_t errlen);
+void gen_trex_stop(void);
 
 /* report.c */
 json_t *gen_report_json(struct gen_ctx *g);

@@ -219,7 +219,8 @@ gen_run_server(struct gen_ctx *g)
 	uint64_t next_period = 0;
 	char err[512];
 
-	if (gen_ctl_start(g, err, sizeof(err)) != 0) {
+	if ((g->opt.trex != NULL ? gen_trex_start(g, err, sizeof(err))
+				 : gen_ctl_start(g, err, sizeof(err))) != 0) {
 		fprintf(stderr, "pvpkit-gen: %s\n", err);
 		return GEN_EXIT_USAGE;
 	}
@@ -231,7 +232,10 @@ gen_run_server(struct gen_ctx *g)
 	pthread_mutex_lock(&gen_lock);
 	gen_traffic_stop(g);
 	pthread_mutex_unlock(&gen_lock);
-	gen_ctl_stop();
+	if (g->opt.trex != NULL)
+		gen_trex_stop();
+	else
+		gen_ctl_stop();
 	return 0;
 }
 

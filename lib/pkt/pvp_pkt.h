@@ -271,6 +271,26 @@ struct pvp_profile *pvp_profile_quick(uint16_t size, uint64_t flows, const uint1
 void pvp_profile_free(struct pvp_profile *p);
 
 /**
+ * Build a stream from a frame given as bytes (lib/pkt/raw.c), for senders
+ * that get frames rather than headers (pvpkit-gen --trex). The caller
+ * fills @p s (zeroed) with name, id, port, mode and its vars, each a raw
+ * byte offset (field "", len 1, 2 or 4, min, max, step, div, period) and
+ * sets flows; this makes the one template: the frame padded with zeros
+ * to 60 B, every IPv4/UDP/TCP checksum valid (a zero UDP checksum over
+ * IPv4 stays zero), the signature after the last L4 header when @p sign,
+ * the IP payload has room and no var writes there (t->sig_off is 0
+ * otherwise), and flow 0 applied. Free it with the profile
+ * (pvp_profile_free()).
+ *
+ * @param len
+ *   Bytes of @p frame, FCS not included: 14..9212.
+ * @return
+ *   0, or -EINVAL (bad frame or var: @p msg says which), -E2BIG, -ENOMEM.
+ */
+int pvp_stream_build_raw(struct pvp_stream *s, const uint8_t *frame, uint32_t len, bool sign,
+			 char *msg, size_t msglen);
+
+/**
  * One line describing a stream, for logs and tests, e.g.
  * "stream 0 \"s0\" port 0 size 64 ipv4/udp flows 1000 vars 1
  * mode continuous rate 1Mpps".

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit-gen --trex: TRex's stateless RPC protocol (doc/trex.rst). One
+ * thread owns both ZeroMQ sockets and runs every method and the periodic
+ * work (ends of runs, rates); the data path is driven only through the
+ * same per-lcore controls as run.c. Files by job:
+ *   trex_server.c  sockets, compressed framing, JSON-RPC, api_h, owners,
+ *                  sessions and async events
+ *   trex_cmds.c    version, system info, port status and attributes
+ *   trex_stream.c  TRex stream JSON into lib/pkt streams, the loaded profile
+ *   trex_vm.c      the field engine (VM instructions) into lib/pkt vars
+ *   trex_run.c     per-port start, stop, pause, resume, update
+ *   trex_stats.c   global, port, xstats and pgid (flow stats, latency)
+ * Never installed.
+ */
+
+#ifndef GEN_TREX_H
+#define GEN_TREX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "gen.h"
+
+/** TRex's stateless API: "STL" 5.1 (v2.90 clients ask 5.0, v3.x 5.1). */
+#define TREX_API_NAME  "STL"
+#define TREX_API_MAJOR 5
+#define TREX_API_MINOR 1
+
+/** Largest request taken (after decompression). */
+#define TREX_MSG_MAX (16u << 20)
+/** Streams one port may hold. */
+#define TREX_MAX_PORT_STREAMS GEN_MAX_STREAMS
+/** Sessions that get async events. */
+#define TREX_MAX_SESSIONS 64
+/** Events queued for one session before it is dropped as gone. */
+#define TREX_SESSION_QUEUE 8192
+
+/* JSON-RPC error codes, TRex's spelling of the RFC's. */
+#define TREX_E_PARSE	   (-32700)
+#define TREX_E_INVALID_REQ (-32600)
+#define TREX_E_NO_METHOD   (-32601)
+#define TREX_E_PARAMS	   (-32602)
+#define TREX_E_INTERNAL	   (-32603)
+#define TREX_E_EXEC	   (-32000)
+
+/* Async event types (TRex's publisher ids). */
+enum trex_event {
+	TREX_EV_PORT_STARTED = 0,
+	TREX_EV_PORT_STOPPED = 1,
+	TREX_EV_PORT_PAUSED = 2,
+	TREX_EV_PORT_RESUMED = 3,
+	TREX_EV_PORT_FINISHED_TX = 4,
+	TREX_EV_PORT_ACQUIRED = 5,
+	TREX_EV_PORT_RELEASED = 6,
+	TREX_EV_PROFILE_STARTED = 10,
+	TREX_EV_PROFILE_STOPPED = 11,
+	TREX_EV_PROFILE_PAUSED = 12,
+	TREX_EV_PROFILE_RESUMED = 13,
+	TREX_EV_PROFILE_FINISHED_TX = 14,
+	TREX_EV_SERVER_STOPPED = 100,
+};
+
+/** A method's failure: JSON-RPC code and TRex's "specific_err" text. */
+struct trex_err {
+	int code;      /**< TREX_E_* */
+	char msg[512]; /**< one line */
+};
+
+/* Port states as get_port_status names them. */
+enum trex_port_state {
+	TREX_PORT_IDLE = 0, /* no streams */
+	TREX_PORT_STREAMS,  /* streams, not sending */
+	TREX_PORT_TX,	    /* sending */
+	TREX_PORT_PAUSE,    /* paused */
+};
+
+/* TRex rate types of a stream ("mode.rate.type"). */
+enum trex_rate_type {
+	TREX_RATE_PPS = 0,
+	TREX_RATE_BPS_L1,
+	TREX_RATE_BPS_L2,
+	TREX_RATE_PERCENT,
+};
+
+/* One stream as add_stream gave it, translated. */
+struct trex_stream {
+	uint32_t id;		       /* TRex stream id */
+	uint16_t port;		       /* its port */
+	json_t *json;		       /* the "stream" object as given (get_stream) */
+	bool enabled;		       /* "enabled" */
+	bool self_start;	       /* "self_start" */
+	bool start_paused;	       /* "start_paused" */
+	enum pvp_mode mode;	       /* continuous, single_burst, multi_burst */
+	uint64_t burst_pkts;	       /* single_burst total_pkts / pkts_per_burst */
+	uint32_t burst_count;	       /* multi_burst count */
+	double ibg_us;		       /* multi_burst inter-burst gap */
+	enum trex_rate_type rate_type; /* "mode.rate.type" */
+	double rate_value;	       /* "mode.rate.value" */
+	double isg_us;		       /* "isg": delay before the first packet */
+	bool fs;		       /* flow_stats enabled */
+	bool fs_latency;	       /* flow_stats rule_type "latency" */
+	uint32_t pgid;		       /* flow_stats stream_id */
+	uint8_t *pkt;		       /* packet bytes, FCS not included */
+	uint32_t len;		       /* bytes in pkt */
+	uint32_t n_vars;	       /* lib/pkt vars of the field engine */
+	struct pvp_var vars[PVP_PKT_MAX_VARS];
+	uint64_t flows; /* flows the vars make (1: none) */
+	/* Run state. */
+	int ps;	       /* index in the loaded profile, -1: not loaded */
+	bool paused;   /* pause_streams, or start_paused until resumed */
+	double pps;    /* packets per second at factor 1 */
+	double factor; /* update_streams' own factor, 1 otherwise */
+};
+
+/* One port as TRex clients see it. */
+struct trex_port {
+	enum trex_port_state state;
+	bool owned;	     /* acquired */
+	char owner[64];	     /* user */
+	uint32_t session_id; /* owner's session */
+	char handler[16];    /* what owned methods must send */
+	bool promisc;	     /* promiscuous as set */
+	bool allmulti;	     /* multicast as set */
+	uint32_t nb_streams; /* streams[] in use, sorted by id */
+	struct trex_stream *streams[TREX_MAX_PORT_STREAMS];
+	/* Current run. */
+	double factor;	    /* multiplier in force */
+	double duration;    /* s, <= 0: none */
+	uint64_t start_tsc; /* when it started (0: pending, see start_at) */
+	uint64_t start_at;  /* isg: TSC when the lcores start, 0: started */
+	uint64_t due_tsc;   /* planned end of a duration, 0: none */
+	uint64_t end_tsc;   /* backstop: stop no later than this, 0: none */
+	bool exact;	    /* duration made exact counts */
+	uint64_t pause_tsc; /* when paused */
+	double max_pps;	    /* at factor 1, for validate and multipliers */
+	double max_bps_l1;
+	double max_bps_l2;
+};
+
+/* The server. */
+struct trex_ctx {
+	struct gen_ctx *g;
+	void *zctx;	 /* ZeroMQ context */
+	void *rep;	 /* REP socket: requests */
+	void *pub;	 /* PUB socket: async triggers */
+	char rpc_ep[96]; /* bound endpoints */
+	char pub_ep[96];
+	char api_h[16];	    /* handler returned by api_sync_v2 */
+	volatile bool stop; /* ask the thread to end */
+	uint64_t boot_tsc;  /* for uptime */
+	struct trex_port port[GEN_MAX_PORTS];
+	uint64_t streams_gen; /* bumped by every stream change */
+	uint64_t loaded_gen;  /* streams_gen of the loaded profile */
+	bool loaded_any;      /* a profile of TRex streams is loaded */
+	uint32_t nb_loaded;   /* streams in the loaded profile */
+	struct trex_stream *loaded[GEN_MAX_STREAMS];
+	uint32_t ver_id; /* pgid counters' version (bumped per load) */
+};
+
+extern struct trex_ctx trex;
+
+/* A method: params is an object (never NULL); returns the result or NULL with @p e set. */
+typedef json_t *(*trex_method_fn)(json_t *params, struct trex_err *e);
+
+/* trex_server.c: errors, parameters, events, ownership. */
+json_t *trex_fail(struct trex_err *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int trex_param_port(json_t *p, uint16_t *port, struct trex_err *e);
+int trex_param_bool(json_t *p, const char *name, int def, bool *v, struct trex_err *e);
+int trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v,
+		    struct trex_err *e);
+int trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_t *v,
+		   struct trex_err *e);
+int trex_param_double(json_t *p, const char *name, bool has_def, double def, double *v,
+		      struct trex_err *e);
+const char *trex_param_str(json_t *p, const char *name, const char *def, struct trex_err *e);
+json_t *trex_param_obj(json_t *p, const char *name, struct trex_err *e);
+json_t *trex_param_array(json_t *p, const char *name, struct trex_err *e);
+int trex_param_profile(json_t *p, bool allow_all, struct trex_err *e);
+void trex_event(enum trex_event type, json_t *data);
+void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
+double trex_now_sec(void);
+void trex_session_owner(uint32_t id);
+json_t *trex_supported_list(void);
+
+/* trex_cmds.c: general and port methods. */
+json_t *trex_m_api_sync_v2(json_t *p, struct trex_err *e);
+json_t *trex_m_api_sync(json_t *p, struct trex_err *e);
+json_t *trex_m_get_version(json_t *p, struct trex_err *e);
+json_t *trex_m_ping(json_t *p, struct trex_err *e);
+json_t *trex_m_get_system_info(json_t *p, struct trex_err *e);
+json_t *trex_m_get_supported_cmds(json_t *p, struct trex_err *e);
+json_t *trex_m_get_port_status(json_t *p, struct trex_err *e);
+json_t *trex_m_get_owner(json_t *p, struct trex_err *e);
+json_t *trex_m_acquire(json_t *p, struct trex_err *e);
+json_t *trex_m_release(json_t *p, struct trex_err *e);
+json_t *trex_m_set_port_attr(json_t *p, struct trex_err *e);
+json_t *trex_m_service(json_t *p, struct trex_err *e);
+json_t *trex_m_set_rx_feature(json_t *p, struct trex_err *e);
+json_t *trex_m_remove_rx_filters(json_t *p, struct trex_err *e);
+json_t *trex_m_capture(json_t *p, struct trex_err *e);
+json_t *trex_m_get_tpg_status(json_t *p, struct trex_err *e);
+const char *trex_state_name(enum trex_port_state s);
+
+/* trex_stream.c: streams and the loaded profile. */
+json_t *trex_m_add_stream(json_t *p, struct trex_err *e);
+json_t *trex_m_remove_stream(json_t *p, struct trex_err *e);
+json_t *trex_m_remove_all_streams(json_t *p, struct trex_err *e);
+json_t *trex_m_get_stream_list(json_t *p, struct trex_err *e);
+json_t *trex_m_get_all_streams(json_t *p, struct trex_err *e);
+json_t *trex_m_get_stream(json_t *p, struct trex_err *e);
+void trex_stream_free(struct trex_stream *s);
+void trex_streams_clear(uint16_t port);
+int trex_profile_load(struct trex_err *e);
+int trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e);
+
+/* trex_vm.c: the field engine. */
+int trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len);
+
+/* trex_run.c: traffic. */
+json_t *trex_m_start_traffic(json_t *p, struct trex_err *e);
+json_t *trex_m_stop_traffic(json_t *p, struct trex_err *e);
+json_t *trex_m_pause_traffic(json_t *p, struct trex_err *e);
+json_t *trex_m_resume_traffic(json_t *p, struct trex_err *e);
+json_t *trex_m_update_traffic(json_t *p, struct trex_err *e);
+json_t *trex_m_pause_streams(json_t *p, struct trex_err *e);
+json_t *trex_m_resume_streams(json_t *p, struct trex_err *e);
+json_t *trex_m_update_streams(json_t *p, struct trex_err *e);
+json_t *trex_m_validate(json_t *p, struct trex_err *e);
+void trex_port_halt(uint16_t port);
+void trex_run_tick(void);
+int trex_run_next_ms(void);
+bool trex_port_active(uint16_t port);
+
+/* trex_stats.c: counters. */
+json_t *trex_m_get_global_stats(json_t *p, struct trex_err *e);
+json_t *trex_m_get_port_stats(json_t *p, struct trex_err *e);
+json_t *trex_m_get_port_xstats_names(json_t *p, struct trex_err *e);
+json_t *trex_m_get_port_xstats_values(json_t *p, struct trex_err *e);
+json_t *trex_m_get_active_pgids(json_t *p, struct trex_err *e);
+json_t *trex_m_get_pgid_stats(json_t *p, struct trex_err *e);
+void trex_stats_tick(void);
+
+#endif /* GEN_TREX_H */

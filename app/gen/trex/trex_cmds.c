@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * TRex methods about the server and its ports: the API handshake,
+ * version and system information, port status and attributes,
+ * ownership, and the service-mode, RX-feature and capture methods that a
+ * client's reset() calls to turn things off (pvpkit-gen has them off, so
+ * "off" is answered and "on" is refused by name).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus.h>
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_random.h>
+
+#include "trex.h"
+
+const char *
+trex_state_name(enum trex_port_state s)
+{
+	switch (s) {
+	case TREX_PORT_STREAMS:
+		return "STREAMS";
+	case TREX_PORT_TX:
+		return "TX";
+	case TREX_PORT_PAUSE:
+		return "PAUSE";
+	default:
+		return "IDLE";
+	}
+}
+
+static json_t *
+trex_api_verify(const char *name, int64_t major, int64_t minor, struct trex_err *e)
+{
+	if (strcmp(name, TREX_API_NAME) != 0)
+		return trex_fail(e, TREX_E_EXEC,
+				 "RPC configuration mismatch - server RPC configuration: '%s', "
+				 "client RPC configuration: '%s'",
+				 TREX_API_NAME, name);
+	if (major < TREX_API_MAJOR)
+		return trex_fail(e, TREX_E_EXEC,
+				 "RPC version mismatch: a newer client version is required "
+				 "(API type '%s': server %d.%d, client %" PRId64 ".%" PRId64 ")",
+				 TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
+	if (major > TREX_API_MAJOR || minor > TREX_API_MINOR)
+		return trex_fail(e, TREX_E_EXEC,
+				 "Version mismatch: your client version is too new to be "
+				 "supported by the server (API type '%s': server %d.%d, client "
+				 "%" PRId64 ".%" PRId64 ")",
+				 TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
+	return json_string(trex.api_h);
+}
+
+json_t *
+trex_m_api_sync_v2(json_t *p, struct trex_err *e)
+{
+	const char *name = trex_param_str(p, "name", NULL, e);
+	int64_t major, minor;
+	json_t *h;
+
+	if (name == NULL || trex_param_int(p, "major", 0, 0, &major, e) != 0 ||
+	    trex_param_int(p, "minor", 0, 0, &minor, e) != 0)
+		return NULL;
+	h = trex_api_verify(name, major, minor, e);
+	return h != NULL ? json_pack("{s:o}", "api_h", h) : NULL;
+}
+
+/* The first handshake (GUI clients): {"api_vers": [{"type": "core", "major", "minor"}]}. */
+json_t *
+trex_m_api_sync(json_t *p, struct trex_err *e)
+{
+	json_t *vers = trex_param_array(p, "api_vers", e), *v, *h;
+	const char *type;
+	int64_t major, minor;
+
+	if (vers == NULL)
+		return NULL;
+	if (json_array_size(vers) != 1 || !json_is_object(json_array_get(vers, 0)))
+		return trex_fail(e, TREX_E_PARAMS, "'api_vers' should be a list of size 1");
+	v = json_array_get(vers, 0);
+	type = trex_param_str(v, "type", NULL, e);
+	if (type == NULL || trex_param_int(v, "major", 0, 0, &major, e) != 0 ||
+	    trex_param_int(v, "minor", 0, 0, &minor, e) != 0)
+		return NULL;
+	if (strcmp(type, "core") != 0)
+		return trex_fail(e, TREX_E_PARAMS, "'type' must be 'core', got '%s'", type);
+	h = trex_api_verify(TREX_API_NAME, major, minor, e);
+	if (h == NULL)
+		return NULL;
+	return json_pack("{s:[{s:s,s:o}]}", "api_vers", "type", type, "api_h", h);
+}
+
+json_t *
+trex_m_get_version(json_t *p, struct trex_err *e)
+{
+	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "version", "pvpkit-gen " PVP_VERSION,
+			 "build_date", __DATE__, "build_time", __TIME__, "built_by", "pvpkit",
+			 "mode", TREX_API_NAME);
+}
+
+json_t *
+trex_m_ping(json_t *p, struct trex_err *e)
+{
+	return json_pack("{s:f}", "ts", trex_now_sec());
+}
+
+/* The CPU model from /proc/cpuinfo, as TRex reports it. */
+static void
+trex_cpu_model(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) != 0 || c == NULL)
+			continue;
+		c++;
+		while (*c == ' ')
+			c++;
+		c[strcspn(c, "\n")] = '\0';
+		snprintf(buf, len, "%s", c);
+		break;
+	}
+	fclose(f);
+}
+
+/* A vdev (net_ring, net_pcap, virtio-user, ...) rather than a device on a bus. */
+static bool
+trex_port_virtual(const struct rte_eth_dev_info *info)
+{
+	const struct rte_bus *bus = info->device != NULL ? rte_dev_bus(info->device) : NULL;
+
+	return bus == NULL || strcmp(rte_bus_name(bus), "vdev") == 0;
+}
+
+json_t *
+trex_m_get_system_info(json_t *p, struct trex_err *e)
+{
+	struct gen_ctx *g = trex.g;
+	char host[256] = "", cpu[128];
+	json_t *ports = json_array();
+	uint16_t i, t;
+
+	gethostname(host, sizeof(host) - 1);
+	trex_cpu_model(cpu, sizeof(cpu));
+	for (i = 0; i < g->nb_ports; i++) {
+		const struct gen_port *gp = &g->port[i];
+		struct rte_eth_dev_info info;
+		char mac[RTE_ETHER_ADDR_FMT_SIZE];
+		json_t *cores = json_array();
+
+		memset(&info, 0, sizeof(info));
+		rte_eth_dev_info_get(gp->eth_port, &info);
+		rte_ether_format_addr(mac, sizeof(mac), &gp->mac);
+		for (t = 0; t < g->nb_tx; t++)
+			if (g->tx[t]->port == i)
+				json_array_append_new(cores, json_integer(g->tx[t]->lcore));
+		json_array_append_new(
+			ports,
+			json_pack("{s:i,s:s,s:s,s:i,s:s,s:s,s:s,s:{s:[sss],s:i},s:b,s:b,s:b,s:b,"
+				  "s:b,s:b,s:b,s:[],s:o}",
+				  "index", i, "driver",
+				  info.driver_name != NULL ? info.driver_name : "unknown",
+				  "pci_addr", gp->name, "numa", rte_eth_dev_socket_id(gp->eth_port),
+				  "hw_mac", mac, "stack", "legacy", "description", gp->name, "rx",
+				  "caps", "flow_stats", "latency", "rx_bytes", "counters",
+				  GEN_MAX_STREAMS, "is_fc_supported", 0, "is_led_supported", 0,
+				  "is_link_supported", 0, "is_prom_supported", 1,
+				  "is_vxlan_supported", 0, "is_ieee1588_supported", 0, "is_virtual",
+				  trex_port_virtual(&info), "supp_speeds", "cores", cores));
+	}
+	return json_pack("{s:s,s:I,s:i,s:i,s:s,s:b,s:b,s:i,s:o}", "hostname", host, "uptime",
+			 (json_int_t)((rte_rdtsc() - trex.boot_tsc) / g->hz), "dp_core_count",
+			 g->nb_tx, "dp_core_count_per_port", g->opt.tx_cores, "core_type", cpu,
+			 "is_multiqueue_mode", g->opt.tx_cores > 1, "advanced_per_stream_stats", 1,
+			 "port_count", g->nb_ports, "ports", ports);
+}
+
+json_t *
+trex_m_get_supported_cmds(json_t *p, struct trex_err *e)
+{
+	return trex_supported_list();
+}
+
+/* TRex's port attributes: link, speed, filters, layer config, VLANs. */
+static json_t *
+trex_port_attr(uint16_t port)
+{
+	const struct gen_port *gp = &trex.g->port[port];
+	struct rte_eth_link link;
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+	memset(&link, 0, sizeof(link));
+	rte_eth_link_get_nowait(gp->eth_port, &link);
+	rte_ether_format_addr(mac, sizeof(mac), &gp->mac);
+	return json_pack("{s:{s:b},s:{s:b},s:{s:b},s:f,s:s,s:[],s:{s:i},s:{s:{s:s,s:s,s:s},"
+			 "s:{s:s},s:{s:b}},s:{s:[]}}",
+			 "promiscuous", "enabled", trex.port[port].promisc, "multicast", "enabled",
+			 trex.port[port].allmulti, "link", "up", link.link_status != 0, "speed",
+			 (double)gp->link_bps / 1e9, "rx_filter_mode", "hw", "vxlan_fs", "fc",
+			 "mode", 0, "layer_cfg", "ether", "src", mac, "dst", "00:00:00:00:00:00",
+			 "state", "configured", "ipv4", "state", "none", "ipv6", "enabled", 0,
+			 "vlan", "tags");
+}
+
+json_t *
+trex_m_get_port_status(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	uint32_t max_id = 0, i;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	for (i = 0; i < tp->nb_streams; i++)
+		max_id = RTE_MAX(max_id, tp->streams[i]->id);
+	return json_pack("{s:s,s:s,s:{s:s},s:b,s:b,s:i,s:I,s:o,s:{s:{s:b},s:{s:b},s:{s:b},"
+			 "s:{s:b},s:{s:b},s:{s:b}}}",
+			 "owner", tp->owned ? tp->owner : "", "state", trex_state_name(tp->state),
+			 "state_profile", "_", trex_state_name(tp->state), "service", 0,
+			 "service_filtered", 0, "profile_count", tp->nb_streams != 0,
+			 "max_stream_id", (json_int_t)max_id, "attr", trex_port_attr(port),
+			 "rx_info", "latency", "is_active", 0, "queue", "is_active", 0, "stack",
+			 "is_active", 0, "grat_arp", "is_active", 0, "capture_port", "is_active", 0,
+			 "capwap_proxy", "is_active", 0);
+}
+
+json_t *
+trex_m_get_owner(json_t *p, struct trex_err *e)
+{
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0)
+		return NULL;
+	return json_pack("{s:s}", "owner",
+			 trex.port[port].owned ? trex.port[port].owner : "<FREE>");
+}
+
+json_t *
+trex_m_acquire(json_t *p, struct trex_err *e)
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+	struct trex_port *tp;
+	const char *user;
+	uint64_t sid;
+	bool force, used_force;
+	uint16_t port, i;
+
+	if (trex_param_port(p, &port, e) != 0 ||
+	    (user = trex_param_str(p, "user", NULL, e)) == NULL ||
+	    trex_param_bool(p, "force", -1, &force, e) != 0 ||
+	    trex_param_uint(p, "session_id", UINT32_MAX, -1, &sid, e) != 0)
+		return NULL;
+	if (strlen(user) >= sizeof(tp->owner))
+		return trex_fail(e, TREX_E_PARAMS, "'user' is longer than %zu characters",
+				 sizeof(tp->owner) - 1);
+	tp = &trex.port[port];
+	used_force = tp->owned && force;
+	if (tp->owned && !force) {
+		if (strcmp(tp->owner, user) != 0)
+			return trex_fail(e, TREX_E_EXEC, "port is already taken by '%s'",
+					 tp->owner);
+		if (tp->session_id != (uint32_t)sid)
+			return trex_fail(e, TREX_E_EXEC,
+					 "port is already owned by another session of '%s'", user);
+	} else {
+		snprintf(tp->owner, sizeof(tp->owner), "%s", user);
+		tp->session_id = (uint32_t)sid;
+		for (i = 0; i < 8; i++)
+			tp->handler[i] = abc[rte_rand_max(sizeof(abc) - 1)];
+		tp->handler[8] = '\0';
+		tp->owned = true;
+	}
+	trex_session_owner((uint32_t)sid);
+	trex_event(TREX_EV_PORT_ACQUIRED,
+		   json_pack("{s:i,s:s,s:I,s:b}", "port_id", port, "who", user, "session_id",
+			     (json_int_t)sid, "force", used_force));
+	return json_string(tp->handler);
+}
+
+json_t *
+trex_m_release(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	uint16_t port;
+	json_t *ev;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	if (tp->state == TREX_PORT_TX || tp->state == TREX_PORT_PAUSE)
+		return trex_fail(e, TREX_E_EXEC,
+				 "cannot release a port that is active: stop traffic first");
+	ev = json_pack("{s:i,s:s,s:I}", "port_id", port, "who", tp->owner, "session_id",
+		       (json_int_t)tp->session_id);
+	tp->owned = false;
+	tp->owner[0] = '\0';
+	tp->handler[0] = '\0';
+	tp->session_id = 0;
+	trex_event(TREX_EV_PORT_RELEASED, ev);
+	return json_object();
+}
+
+/* Promiscuous or all-multicast on a port; virtual ports that filter nothing need none. */
+static int
+trex_port_filter(uint16_t port, bool allmulti, bool on, struct trex_err *e)
+{
+	uint16_t ep = trex.g->port[port].eth_port;
+	int ret;
+
+	if (allmulti)
+		ret = on ? rte_eth_allmulticast_enable(ep) : rte_eth_allmulticast_disable(ep);
+	else
+		ret = on ? rte_eth_promiscuous_enable(ep) : rte_eth_promiscuous_disable(ep);
+	/*
+	 * vdevs such as net_ring, net_pcap and virtio-user over vhost-user
+	 * have no MAC filter to switch: they already take every frame.
+	 */
+	if (ret == -ENOTSUP || ret == -ENOSYS)
+		ret = 0;
+	if (ret != 0) {
+		trex_fail(e, TREX_E_EXEC, "Error applying %s attribute, return value: %d",
+			  allmulti ? "multicast" : "promiscuous", ret);
+		return ret;
+	}
+	if (allmulti)
+		trex.port[port].allmulti = on;
+	else
+		trex.port[port].promisc = on;
+	return 0;
+}
+
+json_t *
+trex_m_set_port_attr(json_t *p, struct trex_err *e)
+{
+	json_t *attr, *v;
+	const char *name;
+	uint16_t port;
+	bool on;
+
+	if (trex_param_port(p, &port, e) != 0 || (attr = trex_param_obj(p, "attr", e)) == NULL)
+		return NULL;
+	/* All checked first: an error changes nothing. */
+	json_object_foreach(attr, name, v)
+	{
+		if (strcmp(name, "promiscuous") != 0 && strcmp(name, "multicast") != 0)
+			return trex_fail(e, TREX_E_EXEC,
+					 "attribute '%s' is not supported by pvpkit-gen (only "
+					 "promiscuous and multicast)",
+					 name);
+		if (!json_is_object(v) || trex_param_bool(v, "enabled", -1, &on, e) != 0)
+			return trex_fail(e, TREX_E_PARAMS, "'%s' needs {\"enabled\": bool}", name);
+	}
+	json_object_foreach(attr, name, v)
+	{
+		trex_param_bool(v, "enabled", -1, &on, e);
+		if (trex_port_filter(port, strcmp(name, "multicast") == 0, on, e) != 0)
+			return NULL;
+	}
+	return json_object();
+}
+
+json_t *
+trex_m_service(json_t *p, struct trex_err *e)
+{
+	bool on;
+
+	if (trex_param_bool(p, "enabled", -1, &on, e) != 0)
+		return NULL;
+	if (on)
+		return trex_fail(e, TREX_E_EXEC, "service mode is not supported by pvpkit-gen");
+	return json_object();
+}
+
+json_t *
+trex_m_set_rx_feature(json_t *p, struct trex_err *e)
+{
+	const char *type = trex_param_str(p, "type", NULL, e);
+	bool on;
+
+	if (type == NULL || trex_param_bool(p, "enabled", -1, &on, e) != 0)
+		return NULL;
+	if (strcmp(type, "queue") != 0 && strcmp(type, "server") != 0 &&
+	    strcmp(type, "capwap_proxy") != 0)
+		return trex_fail(e, TREX_E_PARAMS, "'type' must be queue, server or capwap_proxy");
+	if (on)
+		return trex_fail(e, TREX_E_EXEC, "RX feature '%s' is not supported by pvpkit-gen",
+				 type);
+	return json_object();
+}
+
+/* pvpkit-gen counts its signature on every RX packet all the time: no filter to remove. */
+json_t *
+trex_m_remove_rx_filters(json_t *p, struct trex_err *e)
+{
+	if (trex_param_profile(p, false, e) != 0)
+		return NULL;
+	return json_object();
+}
+
+json_t *
+trex_m_capture(json_t *p, struct trex_err *e)
+{
+	const char *cmd = trex_param_str(p, "command", NULL, e);
+
+	if (cmd == NULL)
+		return NULL;
+	if (strcmp(cmd, "status") == 0)
+		return json_array();
+	return trex_fail(e, TREX_E_EXEC, "capture '%s' is not supported by pvpkit-gen", cmd);
+}
+
+/* Tagged packet groups are never enabled here: force-acquiring clients ask first. */
+json_t *
+trex_m_get_tpg_status(json_t *p, struct trex_err *e)
+{
+	const char *user = trex_param_str(p, "username", "", e);
+	json_t *port = json_object_get(p, "port_id");
+	uint16_t id;
+
+	if (user == NULL)
+		return NULL;
+	if ((user[0] != '\0') == (port != NULL && !json_is_null(port)))
+		return trex_fail(e, TREX_E_EXEC,
+				 "Should provide exactly one of port_id and username to get TPG "
+				 "status");
+	if (port != NULL && !json_is_null(port) && trex_param_port(p, &id, e) != 0)
+		return NULL;
+	return json_pack("{s:b,s:{}}", "enabled", 0, "data");
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The --trex address, checked when the options are read. Built with or
+ * without libzmq: without it --trex is refused with a line that says
+ * why, and the server entry points are not there to call.
+ *
+ * ADDR is [HOST][:PORT[:PUB_PORT]]: HOST an IPv4 address, "localhost" or
+ * "*" (every address); PORT the request port (TRex's 4501), PUB_PORT the
+ * async port (default PORT - 1, TRex's 4500). A HOST other than a
+ * loopback address needs --trex-remote: TRex clients send no token, so
+ * anyone who reaches the port may drive the generator.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* A port number 1..65535 from @p s (up to @p end), or -1. */
+static long
+trex_opt_port(const char *s, const char *end)
+{
+	char buf[8];
+	char *e;
+	long v;
+
+	if (end - s <= 0 || end - s >= (long)sizeof(buf))
+		return -1;
+	memcpy(buf, s, end - s);
+	buf[end - s] = '\0';
+	if (buf[0] < '0' || buf[0] > '9')
+		return -1;
+	v = strtol(buf, &e, 10);
+	return *e == '\0' && v >= 1 && v <= 65535 ? v : -1;
+}
+
+int
+gen_trex_parse_addr(const char *addr, bool remote, char *host, size_t hostlen, uint16_t *rpc,
+		    uint16_t *pub, char *err, size_t errlen)
+{
+	const char *a = addr != NULL ? addr : "";
+	const char *c1 = strchr(a, ':'), *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
+	size_t hl = c1 != NULL ? (size_t)(c1 - a) : strlen(a);
+	struct in_addr in;
+	long r = 4501, p;
+
+	if (hl >= hostlen || hl >= 64) {
+		snprintf(err, errlen, "--trex: '%s': host too long", a);
+		return -EINVAL;
+	}
+	memcpy(host, a, hl);
+	host[hl] = '\0';
+	if (host[0] == '\0' || strcmp(host, "localhost") == 0)
+		snprintf(host, hostlen, "127.0.0.1");
+	if (strcmp(host, "*") != 0 && inet_pton(AF_INET, host, &in) != 1) {
+		snprintf(err, errlen,
+			 "--trex: '%s': expected [HOST][:PORT[:PUB_PORT]] with HOST an IPv4 "
+			 "address, localhost or *",
+			 a);
+		return -EINVAL;
+	}
+	if (c1 != NULL) {
+		r = trex_opt_port(c1 + 1, c2 != NULL ? c2 : c1 + strlen(c1));
+		if (r < 0) {
+			snprintf(err, errlen, "--trex: '%s': PORT must be 1..65535", a);
+			return -EINVAL;
+		}
+	}
+	p = r - 1;
+	if (c2 != NULL) {
+		p = trex_opt_port(c2 + 1, c2 + strlen(c2));
+		if (p < 0) {
+			snprintf(err, errlen, "--trex: '%s': PUB_PORT must be 1..65535", a);
+			return -EINVAL;
+		}
+	}
+	if (p < 1 || p == r) {
+		snprintf(err, errlen,
+			 "--trex: '%s': the async port must differ from PORT (1..65535)", a);
+		return -EINVAL;
+	}
+	if (!remote && (strcmp(host, "*") == 0 || (ntohl(in.s_addr) >> 24) != 127)) {
+		snprintf(err, errlen,
+			 "--trex: '%s' is not a loopback address: TRex clients send no token, so "
+			 "give --trex-remote to serve it anyway",
+			 host);
+		return -EPERM;
+	}
+	*rpc = (uint16_t)r;
+	*pub = (uint16_t)p;
+	return 0;
+}
+
+int
+gen_trex_check_opt(const char *addr, bool remote, char *err, size_t errlen)
+{
+	char host[64];
+	uint16_t r, p;
+
+#ifndef GEN_HAVE_TREX
+	RTE_SET_USED(addr);
+	RTE_SET_USED(remote);
+	RTE_SET_USED(host);
+	RTE_SET_USED(r);
+	RTE_SET_USED(p);
+	snprintf(err, errlen,
+		 "--trex: this pvpkit-gen was built without libzmq and zlib (install "
+		 "libzmq3-dev and zlib1g-dev, then rebuild)");
+	return -ENOTSUP;
+#else
+	return gen_trex_parse_addr(addr, remote, host, sizeof(host), &r, &p, err, errlen);
+#endif
+}
+
+#ifndef GEN_HAVE_TREX
+int
+gen_trex_start(struct gen_ctx *g, char *err, size_t errlen)
+{
+	RTE_SET_USED(g);
+	return gen_trex_check_opt(NULL, false, err, errlen);
+}
+
+void
+gen_trex_stop(void)
+{
+}
+#endif

@@ -1,0 +1,754 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Traffic per port, as TRex clients drive it: start with a multiplier
+ * and a duration, stop, pause, resume, update, and the per-stream
+ * pause/resume/update. pvpkit-gen's own runs (run.c) start every port at
+ * once; here each port's TX lcores are started and stopped on their own,
+ * through the same controls (state, run_gen, stopped) and the same wire
+ * stream fields, so the TX path is the one native profiles take.
+ *
+ * The streams of all ports are loaded together (trex_profile_load()):
+ * a port starting while none sends reloads them if any changed; a port
+ * starting while another sends uses what is loaded, so changing a
+ * port's streams while another port sends takes a stop of that port.
+ *
+ * A port that finishes by itself (bursts sent, duration over) is seen by
+ * trex_run_tick() on the server thread, which sends TRex's "finished"
+ * events: that is what makes a client's wait_on_traffic() return.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "trex.h"
+
+/* How long a stop may wait for a TX lcore to leave its burst. */
+#define TREX_HALT_MS 500
+
+/* A client's multiplier ("mul"). */
+struct trex_mul {
+	enum { MUL_RAW, MUL_BPS, MUL_BPSL1, MUL_PPS, MUL_PCT } type;
+	enum { MUL_ABS, MUL_ADD, MUL_SUB } op;
+	double value;
+};
+
+static int
+trex_mul_parse(json_t *p, struct trex_mul *m, struct trex_err *e)
+{
+	static const char *const types[] = {"raw", "bps", "bpsl1", "pps", "percentage"};
+	static const char *const ops[] = {"abs", "add", "sub"};
+	json_t *o = trex_param_obj(p, "mul", e);
+	const char *t, *op;
+	unsigned int i;
+
+	if (o == NULL || (t = trex_param_str(o, "type", NULL, e)) == NULL ||
+	    (op = trex_param_str(o, "op", "abs", e)) == NULL ||
+	    trex_param_double(o, "value", false, 0, &m->value, e) != 0)
+		return -EINVAL;
+	for (i = 0; i < RTE_DIM(types) && strcmp(types[i], t) != 0; i++)
+		;
+	if (i == RTE_DIM(types)) {
+		trex_fail(e, TREX_E_PARAMS, "'type' must be raw, bps, bpsl1, pps or percentage");
+		return -EINVAL;
+	}
+	m->type = i;
+	for (i = 0; i < RTE_DIM(ops) && strcmp(ops[i], op) != 0; i++)
+		;
+	if (i == RTE_DIM(ops)) {
+		trex_fail(e, TREX_E_PARAMS, "'op' must be abs, add or sub");
+		return -EINVAL;
+	}
+	m->op = i;
+	if (!(m->value > 0)) {
+		trex_fail(e, TREX_E_PARAMS, "multiplier can't be zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+bool
+trex_port_active(uint16_t port)
+{
+	return trex.port[port].state == TREX_PORT_TX || trex.port[port].state == TREX_PORT_PAUSE;
+}
+
+static struct trex_stream *
+trex_ws_stream(const struct gen_wstream *w)
+{
+	uint16_t id = w->st->ps->id;
+
+	return id < trex.nb_loaded ? trex.loaded[id] : NULL;
+}
+
+/* Base rates of a port's streams (factor 1) and their sums. */
+static int
+trex_port_rates(uint16_t port, struct trex_err *e)
+{
+	struct trex_port *tp = &trex.port[port];
+	uint32_t i;
+
+	tp->max_pps = tp->max_bps_l1 = tp->max_bps_l2 = 0;
+	for (i = 0; i < tp->nb_streams; i++) {
+		struct trex_stream *s = tp->streams[i];
+		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN;
+
+		if (trex_stream_pps(s, port, &s->pps, e) != 0)
+			return -EINVAL;
+		if (!s->enabled || !s->self_start)
+			continue;
+		tp->max_pps += s->pps;
+		tp->max_bps_l2 += s->pps * size * 8;
+		tp->max_bps_l1 += s->pps * (size + PVP_L1_OVERHEAD) * 8;
+	}
+	return 0;
+}
+
+/* TRex's effective factor: @p m against the port's base rates, capped at line rate. */
+static int
+trex_factor(uint16_t port, const struct trex_mul *m, bool force, double cur, double *factor,
+	    struct trex_err *e)
+{
+	const struct trex_port *tp = &trex.port[port];
+	double speed = (double)trex.g->port[port].link_bps, f;
+
+	switch (m->type) {
+	case MUL_RAW:
+		f = m->value;
+		break;
+	case MUL_BPS:
+		f = m->value / tp->max_bps_l2;
+		break;
+	case MUL_BPSL1:
+		f = m->value / tp->max_bps_l1;
+		break;
+	case MUL_PPS:
+		f = m->value / tp->max_pps;
+		break;
+	default:
+		if (m->op != MUL_ABS) {
+			f = cur * m->value / 100.0;
+			break;
+		}
+		if (speed <= 0) {
+			trex_fail(e, TREX_E_EXEC,
+				  "a percentage needs the port's speed, and port %u reports none: "
+				  "start pvpkit-gen with --speed MBPS",
+				  port);
+			return -EINVAL;
+		}
+		f = m->value / 100.0 * speed / tp->max_bps_l1;
+		break;
+	}
+	if (m->op == MUL_ADD)
+		f = cur + f;
+	else if (m->op == MUL_SUB)
+		f = cur - f;
+	if (!(f > 0) || !isfinite(f)) {
+		trex_fail(e, TREX_E_EXEC,
+			  m->op == MUL_SUB ? "Update request will lower traffic to "
+					     "less than zero"
+					   : "Factor must be positive, got: %g",
+			  f);
+		return -EINVAL;
+	}
+	if (speed > 0 && !force) {
+		if (f * tp->max_bps_l1 / speed > 1.0001) {
+			trex_fail(e, TREX_E_EXEC,
+				  "Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
+				  f * tp->max_bps_l1 / 1e9, speed / 1e9);
+			return -ERANGE;
+		}
+		f = RTE_MIN(f, speed / tp->max_bps_l1);
+	}
+	*factor = f;
+	return 0;
+}
+
+static uint64_t
+trex_split(uint64_t total, uint64_t n, uint64_t i)
+{
+	return total / n + (i < total % n ? 1 : 0);
+}
+
+/*
+ * Set the wire streams of @p port for a new run (@p fresh) or a new
+ * rate: pps from the factor, and for a fresh run the counts (bursts,
+ * a duration's exact count) and which streams take part.
+ */
+static void
+trex_port_program(uint16_t port, bool fresh)
+{
+	struct gen_ctx *g = trex.g;
+	struct trex_port *tp = &trex.port[port];
+	uint16_t nq = g->port[port].nb_txq, i;
+
+	if (fresh)
+		tp->exact = false;
+	for (i = 0; i < g->nb_ws; i++) {
+		struct gen_wstream *w = g->ws[i];
+		struct trex_stream *s = trex_ws_stream(w);
+		double pps;
+
+		if (w->port != port)
+			continue;
+		if (s == NULL) {
+			w->done = true;
+			continue;
+		}
+		if (fresh)
+			s->factor = 1;
+		pps = s->pps * tp->factor * s->factor / nq;
+		if (!fresh) {
+			/* A new rate: a duration's exact count no longer holds. */
+			w->limit = 0;
+			*(volatile double *)&w->pps = pps;
+			continue;
+		}
+		w->pps = pps;
+		w->sent_run = 0;
+		w->burst_sent = 0;
+		w->bursts_done = 0;
+		w->gap_until = 0;
+		w->limit = 0;
+		w->burst_pkts = 0;
+		w->nb_bursts = 0;
+		w->gap_tsc = 0;
+		s->paused = s->start_paused;
+		if (s->mode != PVP_MODE_CONTINUOUS) {
+			w->burst_pkts = trex_split(s->burst_pkts, nq, w->queue);
+			w->nb_bursts = s->mode == PVP_MODE_MULTI_BURST ? s->burst_count : 1;
+			w->gap_tsc = (uint64_t)(s->ibg_us * (double)g->hz / 1e6);
+		} else if (tp->duration > 0) {
+			w->limit = (uint64_t)llround(pps * tp->duration);
+			tp->exact = true;
+		}
+		w->done = !s->enabled || !s->self_start || s->paused ||
+			  (s->mode != PVP_MODE_CONTINUOUS && w->burst_pkts == 0) ||
+			  (s->mode == PVP_MODE_CONTINUOUS && tp->duration > 0 && w->limit == 0);
+	}
+}
+
+/* Set the TX lcores of @p port going (again): each takes the new settings in. */
+static void
+trex_lcores_go(uint16_t port)
+{
+	struct gen_ctx *g = trex.g;
+	uint16_t t;
+
+	for (t = 0; t < g->nb_tx; t++) {
+		struct gen_tx_lcore *tl = g->tx[t];
+
+		if (tl->port != port)
+			continue;
+		tl->finish_tsc = 0;
+		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&tl->state, GEN_TX_RUN, __ATOMIC_RELEASE);
+	}
+}
+
+/* New rates for the lcores of @p port without stopping them. */
+static void
+trex_lcores_retake(uint16_t port)
+{
+	struct gen_ctx *g = trex.g;
+	uint16_t t;
+
+	for (t = 0; t < g->nb_tx; t++)
+		if (g->tx[t]->port == port)
+			__atomic_add_fetch(&g->tx[t]->run_gen, 1, __ATOMIC_RELEASE);
+}
+
+/* Whether every TX lcore of @p port is idle and has said so. */
+static bool
+trex_lcores_idle(uint16_t port)
+{
+	struct gen_ctx *g = trex.g;
+	uint16_t t;
+
+	for (t = 0; t < g->nb_tx; t++) {
+		struct gen_tx_lcore *tl = g->tx[t];
+
+		if (tl->port != port)
+			continue;
+		if (__atomic_load_n(&tl->state, __ATOMIC_ACQUIRE) == GEN_TX_RUN ||
+		    __atomic_load_n(&tl->stopped, __ATOMIC_ACQUIRE) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* Stop the TX lcores of @p port, waiting (bounded) for them to leave their burst. */
+void
+trex_port_halt(uint16_t port)
+{
+	struct gen_ctx *g = trex.g;
+	uint64_t deadline;
+	uint16_t t;
+
+	for (t = 0; t < g->nb_tx; t++)
+		if (g->tx[t]->port == port)
+			__atomic_store_n(&g->tx[t]->state, GEN_TX_IDLE, __ATOMIC_RELEASE);
+	deadline = rte_rdtsc() + g->hz * TREX_HALT_MS / 1000;
+	while (!trex_lcores_idle(port) && rte_rdtsc() < deadline)
+		usleep(100);
+	if (!trex_lcores_idle(port))
+		GEN_LOG(WARNING, "TX lcore of port %u did not stop within %d ms", port,
+			TREX_HALT_MS);
+}
+
+static bool
+trex_port_paused_streams(uint16_t port)
+{
+	const struct trex_port *tp = &trex.port[port];
+	uint32_t i;
+
+	for (i = 0; i < tp->nb_streams; i++)
+		if (tp->streams[i]->paused && tp->streams[i]->ps >= 0)
+			return true;
+	return false;
+}
+
+/* End of a run: by the client (stop) or by itself (finished). */
+static void
+trex_port_end(uint16_t port, bool finished)
+{
+	struct trex_port *tp = &trex.port[port];
+
+	trex_port_halt(port);
+	tp->state = tp->nb_streams != 0 ? TREX_PORT_STREAMS : TREX_PORT_IDLE;
+	tp->start_at = 0;
+	tp->due_tsc = 0;
+	tp->end_tsc = 0;
+	if (finished)
+		trex_event_port(TREX_EV_PORT_FINISHED_TX, TREX_EV_PROFILE_FINISHED_TX, port);
+	else
+		trex_event_port(TREX_EV_PORT_STOPPED, TREX_EV_PROFILE_STOPPED, port);
+}
+
+/* The common "isg" of a port's streams (TRex's inter-stream gap before the first packet). */
+static int
+trex_port_isg(uint16_t port, double *isg, struct trex_err *e)
+{
+	const struct trex_port *tp = &trex.port[port];
+	bool first = true;
+	uint32_t i;
+
+	*isg = 0;
+	for (i = 0; i < tp->nb_streams; i++) {
+		const struct trex_stream *s = tp->streams[i];
+
+		if (!s->enabled || !s->self_start)
+			continue;
+		if (!first && s->isg_us != *isg) {
+			trex_fail(e, TREX_E_EXEC,
+				  "streams of port %u have different isg values: pvpkit-gen delays "
+				  "a whole port, so they must be equal",
+				  port);
+			return -ENOTSUP;
+		}
+		*isg = s->isg_us;
+		first = false;
+	}
+	return 0;
+}
+
+json_t *
+trex_m_start_traffic(json_t *p, struct trex_err *e)
+{
+	struct gen_ctx *g = trex.g;
+	struct trex_port *tp;
+	struct trex_mul m;
+	double duration, isg, factor;
+	uint64_t now;
+	bool force;
+	uint16_t port, q;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_param_double(p, "duration", true, -1, &duration, e) != 0 ||
+	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0)
+		return NULL;
+	if (m.op != MUL_ABS)
+		return trex_fail(e, TREX_E_PARAMS,
+				 "start message can only specify absolute speed "
+				 "rate");
+	tp = &trex.port[port];
+	if (tp->state == TREX_PORT_IDLE)
+		return trex_fail(e, TREX_E_EXEC,
+				 "unable to start traffic - no streams attached to "
+				 "port");
+	if (trex_port_active(port)) {
+		if (!force)
+			return trex_fail(e, TREX_E_EXEC,
+					 "port %u is active: stop it or start with force", port);
+		trex_port_end(port, false);
+	}
+	if (trex_port_rates(port, e) != 0 || trex_port_isg(port, &isg, e) != 0)
+		return NULL;
+	if (tp->max_pps <= 0)
+		return trex_fail(e, TREX_E_EXEC,
+				 "unable to start traffic - no enabled streams "
+				 "with self_start on port %u",
+				 port);
+	if (trex_factor(port, &m, force, 1, &factor, e) != 0)
+		return NULL;
+	if (!trex.loaded_any || trex.loaded_gen != trex.streams_gen) {
+		for (q = 0; q < g->nb_ports; q++)
+			if (trex_port_active(q))
+				return trex_fail(e, TREX_E_EXEC,
+						 "port %u is active and streams changed since they "
+						 "were loaded: pvpkit-gen loads the streams of all "
+						 "ports together, stop port %u first",
+						 q, q);
+		if (trex_profile_load(e) != 0)
+			return NULL;
+	}
+	tp->factor = factor;
+	tp->duration = duration;
+	trex_port_program(port, true);
+	now = rte_rdtsc();
+	tp->start_at = isg > 0 ? now + (uint64_t)(isg * (double)g->hz / 1e6) : 0;
+	tp->start_tsc = tp->start_at != 0 ? tp->start_at : now;
+	tp->due_tsc = duration > 0 ? tp->start_tsc + (uint64_t)(duration * (double)g->hz) : 0;
+	/* Exact counts may end a little past the due time: a bounded wait (run.c's rule). */
+	tp->end_tsc = tp->due_tsc;
+	if (tp->due_tsc != 0 && tp->exact) {
+		double grace = duration / 4 < 0.5 ? 0.5 : duration / 4 > 5.0 ? 5.0 : duration / 4;
+
+		tp->end_tsc += (uint64_t)(grace * (double)g->hz);
+	}
+	tp->state = TREX_PORT_TX;
+	if (tp->start_at == 0)
+		trex_lcores_go(port);
+	trex_event_port(TREX_EV_PORT_STARTED, TREX_EV_PROFILE_STARTED, port);
+	return json_pack("{s:f,s:f}", "multiplier", factor, "ts", trex_now_sec());
+}
+
+json_t *
+trex_m_stop_traffic(json_t *p, struct trex_err *e)
+{
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
+		return NULL;
+	if (trex_port_active(port))
+		trex_port_end(port, false);
+	return json_object();
+}
+
+json_t *
+trex_m_pause_traffic(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	if (tp->state != TREX_PORT_TX)
+		return trex_fail(e, TREX_E_EXEC, "pause is valid only while transmitting");
+	trex_port_halt(port);
+	tp->pause_tsc = rte_rdtsc();
+	tp->state = TREX_PORT_PAUSE;
+	trex_event_port(TREX_EV_PORT_PAUSED, TREX_EV_PROFILE_PAUSED, port);
+	return json_object();
+}
+
+json_t *
+trex_m_resume_traffic(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	uint64_t gap;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	if (tp->state != TREX_PORT_PAUSE)
+		return trex_fail(e, TREX_E_EXEC, "resume is valid only while paused");
+	/* The time paused does not count against a duration. */
+	gap = rte_rdtsc() - tp->pause_tsc;
+	if (tp->due_tsc != 0) {
+		tp->due_tsc += gap;
+		tp->end_tsc += gap;
+	}
+	if (tp->start_at != 0)
+		tp->start_at += gap;
+	tp->state = TREX_PORT_TX;
+	if (tp->start_at == 0)
+		trex_lcores_go(port);
+	trex_event_port(TREX_EV_PORT_RESUMED, TREX_EV_PROFILE_RESUMED, port);
+	return json_object();
+}
+
+json_t *
+trex_m_update_traffic(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	struct trex_mul m;
+	double factor;
+	bool force;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0 ||
+	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	if (tp->state != TREX_PORT_TX)
+		return trex_fail(e, TREX_E_EXEC, "port %u is not transmitting", port);
+	if (trex_factor(port, &m, force, tp->factor, &factor, e) != 0)
+		return NULL;
+	tp->factor = factor;
+	trex_port_program(port, false);
+	/* Without exact counts the due time is the end again. */
+	tp->exact = false;
+	tp->end_tsc = tp->due_tsc;
+	trex_lcores_retake(port);
+	return json_pack("{s:f}", "multiplier", factor);
+}
+
+/* The listed streams of a transmitting or paused port; NULL-terminated in @p out. */
+static int
+trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *what,
+		struct trex_err *e)
+{
+	struct trex_port *tp = &trex.port[port];
+	json_t *ids = trex_param_array(p, "stream_ids", e), *x;
+	size_t i, n = 0;
+
+	if (ids == NULL)
+		return -EINVAL;
+	if (!trex_port_active(port)) {
+		trex_fail(e, TREX_E_EXEC, "port should be either paused or transmitting");
+		return -EINVAL;
+	}
+	if (json_array_size(ids) == 0) {
+		trex_fail(e, TREX_E_PARAMS, "please specify streams to %s", what);
+		return -EINVAL;
+	}
+	json_array_foreach(ids, i, x)
+	{
+		uint32_t k;
+
+		for (k = 0; k < tp->nb_streams; k++)
+			if (json_is_integer(x) && tp->streams[k]->id == json_integer_value(x))
+				break;
+		if (k == tp->nb_streams || tp->streams[k]->ps < 0) {
+			trex_fail(e, TREX_E_EXEC,
+				  "%s_streams: stream %" JSON_INTEGER_FORMAT
+				  " does not exists in profile_id(_)",
+				  what, json_is_integer(x) ? json_integer_value(x) : -1);
+			return -ENOENT;
+		}
+		if (n < TREX_MAX_PORT_STREAMS)
+			out[n++] = tp->streams[k];
+	}
+	out[n] = NULL;
+	return 0;
+}
+
+/* Pause (or resume) the wire streams of @p s. */
+static void
+trex_stream_hold(struct trex_stream *s, bool hold)
+{
+	struct gen_ctx *g = trex.g;
+	uint16_t i;
+
+	s->paused = hold;
+	for (i = 0; i < g->nb_ws; i++)
+		if (trex_ws_stream(g->ws[i]) == s)
+			g->ws[i]->done = hold || (s->mode != PVP_MODE_CONTINUOUS &&
+						  g->ws[i]->burst_pkts == 0);
+}
+
+json_t *
+trex_m_pause_streams(json_t *p, struct trex_err *e)
+{
+	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
+	uint16_t port;
+	unsigned int i;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_stream_ids(p, port, list, "pause", e) != 0)
+		return NULL;
+	for (i = 0; list[i] != NULL; i++)
+		trex_stream_hold(list[i], true);
+	return json_object();
+}
+
+json_t *
+trex_m_resume_streams(json_t *p, struct trex_err *e)
+{
+	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
+	uint16_t port;
+	unsigned int i;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_stream_ids(p, port, list, "resume", e) != 0)
+		return NULL;
+	for (i = 0; list[i] != NULL; i++)
+		trex_stream_hold(list[i], false);
+	/* An lcore whose streams were all held went idle: set it going again. */
+	if (trex.port[port].state == TREX_PORT_TX && trex.port[port].start_at == 0) {
+		if (trex_lcores_idle(port))
+			trex_lcores_go(port);
+		else
+			trex_lcores_retake(port);
+	}
+	return json_object();
+}
+
+json_t *
+trex_m_update_streams(json_t *p, struct trex_err *e)
+{
+	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
+	struct trex_port *tp;
+	struct trex_mul m;
+	bool force;
+	uint16_t port;
+	unsigned int i;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0 ||
+	    trex_stream_ids(p, port, list, "update", e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	for (i = 0; list[i] != NULL; i++) {
+		struct trex_stream *s = list[i];
+		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN, f;
+		double sp = s->pps * tp->factor;
+
+		/* The multiplier is against this stream's own rate at the port's factor. */
+		switch (m.type) {
+		case MUL_RAW:
+			f = m.value;
+			break;
+		case MUL_BPS:
+			f = m.value / (sp * size * 8);
+			break;
+		case MUL_BPSL1:
+			f = m.value / (sp * (size + PVP_L1_OVERHEAD) * 8);
+			break;
+		case MUL_PPS:
+			f = m.value / sp;
+			break;
+		default:
+			f = m.value / 100.0 * (double)trex.g->port[port].link_bps /
+			    (sp * (size + PVP_L1_OVERHEAD) * 8);
+			break;
+		}
+		if (m.op == MUL_ADD)
+			f = s->factor + f;
+		else if (m.op == MUL_SUB)
+			f = s->factor - f;
+		if (!(f > 0) || !isfinite(f))
+			return trex_fail(e, TREX_E_EXEC,
+					 "update of stream %u: the rate would be zero or less "
+					 "(percentages need --speed)",
+					 s->id);
+		s->factor = f;
+	}
+	trex_port_program(port, false);
+	tp->exact = false;
+	tp->end_tsc = tp->due_tsc;
+	trex_lcores_retake(port);
+	return json_pack("{s:f}", "multiplier", tp->factor);
+}
+
+json_t *
+trex_m_validate(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	double speed, dur = 0;
+	uint32_t i;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	if (tp->nb_streams == 0)
+		return trex_fail(e, TREX_E_EXEC, "no streams attached to port");
+	if (trex_port_rates(port, e) != 0)
+		return NULL;
+	/* Expected duration: the longest burst stream at factor 1; 0 when any is endless. */
+	for (i = 0; i < tp->nb_streams; i++) {
+		const struct trex_stream *s = tp->streams[i];
+		double d;
+
+		if (!s->enabled || !s->self_start)
+			continue;
+		if (s->mode == PVP_MODE_CONTINUOUS) {
+			dur = -1;
+			break;
+		}
+		d = s->isg_us +
+		    (double)s->burst_pkts * (s->mode == PVP_MODE_MULTI_BURST ? s->burst_count : 1) /
+			    s->pps * 1e6 +
+		    (s->mode == PVP_MODE_MULTI_BURST ? s->ibg_us * (s->burst_count - 1) : 0);
+		dur = RTE_MAX(dur, d);
+	}
+	speed = (double)trex.g->port[port].link_bps;
+	return json_pack("{s:{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f},s:{s:f,s:i,s:[]}}", "rate",
+			 "max_bps_l2", tp->max_bps_l2, "max_bps_l1", tp->max_bps_l1, "max_pps",
+			 tp->max_pps, "max_line_util",
+			 speed > 0 ? tp->max_bps_l1 / speed * 100.01 : 0.0, "min_bps_l2", 0.0,
+			 "min_bps_l1", 0.0, "min_pps", 0.0, "min_line_util", 0.0, "graph",
+			 "expected_duration", dur, "events_count", 0, "events");
+}
+
+void
+trex_run_tick(void)
+{
+	struct gen_ctx *g = trex.g;
+	uint64_t now = rte_rdtsc();
+	uint16_t port;
+
+	for (port = 0; port < g->nb_ports; port++) {
+		struct trex_port *tp = &trex.port[port];
+
+		if (tp->state != TREX_PORT_TX)
+			continue;
+		if (tp->start_at != 0) {
+			if (now < tp->start_at)
+				continue;
+			tp->start_at = 0;
+			trex_lcores_go(port);
+			continue;
+		}
+		if (trex_lcores_idle(port) && !trex_port_paused_streams(port))
+			trex_port_end(port, true);
+		else if (tp->end_tsc != 0 && now >= tp->end_tsc)
+			trex_port_end(port, true);
+	}
+}
+
+/* How long the server thread may wait for a request: short while a port waits on time. */
+int
+trex_run_next_ms(void)
+{
+	struct gen_ctx *g = trex.g;
+	uint64_t now = rte_rdtsc(), next = UINT64_MAX;
+	uint16_t port;
+
+	for (port = 0; port < g->nb_ports; port++) {
+		const struct trex_port *tp = &trex.port[port];
+
+		if (tp->state != TREX_PORT_TX)
+			continue;
+		if (tp->start_at != 0)
+			next = RTE_MIN(next, tp->start_at);
+		/* A run that ends by itself is seen within 2 ms. */
+		next = RTE_MIN(next, now + g->hz / 500);
+	}
+	if (next == UINT64_MAX)
+		return 20;
+	return next <= now ? 0 : (int)RTE_MIN((next - now) * 1000 / g->hz, (uint64_t)20);
+}

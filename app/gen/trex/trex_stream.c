@@ -1,0 +1,653 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * TRex streams: add_stream's JSON (base64 packet bytes, mode and rate,
+ * flow_stats, the field engine) checked and translated when it arrives,
+ * so a stream pvpkit-gen cannot send is refused then, by name; and the
+ * profile that the streams of every port make together, loaded into the
+ * generator (stream.c) when a port starts and something changed since
+ * the last load.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "trex.h"
+
+/* ---- base64 (RFC 4648, the packet's "binary") ---- */
+
+static int
+trex_b64_val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Decode @p in into a new buffer; NULL on bad input (errno EINVAL) or memory. */
+static uint8_t *
+trex_b64_decode(const char *in, uint32_t *len)
+{
+	size_t n = strlen(in), i, o = 0;
+	uint32_t acc = 0;
+	int bits = 0, pad = 0;
+	uint8_t *out;
+
+	out = malloc(n / 4 * 3 + 3);
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		int v;
+
+		if (in[i] == '=') {
+			pad++;
+			continue;
+		}
+		v = trex_b64_val((unsigned char)in[i]);
+		if (v < 0 || pad != 0) {
+			free(out);
+			errno = EINVAL;
+			return NULL;
+		}
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[o++] = (uint8_t)(acc >> bits);
+		}
+	}
+	if (pad > 2 || (n % 4) != 0) {
+		free(out);
+		errno = EINVAL;
+		return NULL;
+	}
+	*len = (uint32_t)o;
+	return out;
+}
+
+/* ---- the stream table of a port ---- */
+
+void
+trex_stream_free(struct trex_stream *s)
+{
+	uint32_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < trex.nb_loaded; i++)
+		if (trex.loaded[i] == s)
+			trex.loaded[i] = NULL;
+	json_decref(s->json);
+	free(s->pkt);
+	free(s);
+}
+
+static struct trex_stream *
+trex_stream_find(uint16_t port, uint32_t id, uint32_t *idx)
+{
+	struct trex_port *tp = &trex.port[port];
+	uint32_t i;
+
+	for (i = 0; i < tp->nb_streams; i++)
+		if (tp->streams[i]->id == id) {
+			if (idx != NULL)
+				*idx = i;
+			return tp->streams[i];
+		}
+	return NULL;
+}
+
+void
+trex_streams_clear(uint16_t port)
+{
+	struct trex_port *tp = &trex.port[port];
+	uint32_t i;
+
+	for (i = 0; i < tp->nb_streams; i++)
+		trex_stream_free(tp->streams[i]);
+	if (tp->nb_streams != 0)
+		trex.streams_gen++;
+	tp->nb_streams = 0;
+	tp->state = TREX_PORT_IDLE;
+}
+
+int
+trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e)
+{
+	static const enum pvp_rate_unit unit[] = {
+		[TREX_RATE_PPS] = PVP_RATE_PPS,
+		[TREX_RATE_BPS_L1] = PVP_RATE_BPS_L1,
+		[TREX_RATE_BPS_L2] = PVP_RATE_BPS_L2,
+		[TREX_RATE_PERCENT] = PVP_RATE_PERCENT,
+	};
+	struct pvp_rate r = {.unit = unit[s->rate_type], .value = s->rate_value};
+	uint64_t link = trex.g->port[port].link_bps;
+	/* TRex pads short packets to 60 B and counts the 4 B FCS in rates. */
+	double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN;
+
+	if (pvp_rate_to_pps(&r, size, link, pps) != 0 || !(*pps > 0)) {
+		trex_fail(e, TREX_E_EXEC,
+			  "stream %u: a percentage rate needs the port's speed, and port %u "
+			  "reports none: start pvpkit-gen with --speed MBPS",
+			  s->id, port);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A lib/pkt stream for @p ts (the template is built: callers free it). */
+static int
+trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id, char *msg,
+		 size_t len)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "port%u.stream%u", ts->port, ts->id);
+	s->id = id;
+	s->port = ts->port;
+	s->mode = ts->mode;
+	s->burst_packets = ts->burst_pkts;
+	s->burst_count = ts->burst_count;
+	s->burst_gap_us = (uint64_t)(ts->ibg_us + 0.5);
+	s->n_vars = ts->n_vars;
+	memcpy(s->vars, ts->vars, sizeof(s->vars));
+	s->flows = ts->flows;
+	return pvp_stream_build_raw(s, ts->pkt, ts->len, true, msg, len);
+}
+
+static void
+trex_pvp_stream_free(struct pvp_stream *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->n_tmpl; i++)
+		free(s->tmpl[i].data);
+	free(s->tmpl);
+	free(s->order);
+	s->tmpl = NULL;
+	s->order = NULL;
+	s->n_tmpl = 0;
+}
+
+static int
+trex_parse_mode(json_t *mode, struct trex_stream *s, struct trex_err *e)
+{
+	const char *type = trex_param_str(mode, "type", NULL, e), *rt;
+	json_t *rate;
+	uint64_t x;
+
+	if (type == NULL)
+		return -EINVAL;
+	if (strcmp(type, "continuous") == 0) {
+		s->mode = PVP_MODE_CONTINUOUS;
+	} else if (strcmp(type, "single_burst") == 0) {
+		s->mode = PVP_MODE_BURST;
+		if (trex_param_uint(mode, "total_pkts", UINT32_MAX, -1, &s->burst_pkts, e) != 0)
+			return -EINVAL;
+		if (s->burst_pkts == 0) {
+			trex_fail(e, TREX_E_PARAMS, "single_burst: 'total_pkts' cannot be zero.");
+			return -EINVAL;
+		}
+	} else if (strcmp(type, "multi_burst") == 0) {
+		s->mode = PVP_MODE_MULTI_BURST;
+		if (trex_param_double(mode, "ibg", false, 0, &s->ibg_us, e) != 0 ||
+		    trex_param_uint(mode, "count", UINT32_MAX, -1, &x, e) != 0 ||
+		    trex_param_uint(mode, "pkts_per_burst", UINT32_MAX, -1, &s->burst_pkts, e) != 0)
+			return -EINVAL;
+		s->burst_count = (uint32_t)x;
+		if (s->burst_pkts == 0 || s->burst_count == 0 || s->ibg_us < 0) {
+			trex_fail(e, TREX_E_PARAMS,
+				  "multi_burst: 'pkts_per_burst' and 'count' cannot be zero, 'ibg' "
+				  "cannot be negative.");
+			return -EINVAL;
+		}
+	} else {
+		trex_fail(e, TREX_E_PARAMS, "bad stream type provided: '%s'", type);
+		return -EINVAL;
+	}
+	rate = trex_param_obj(mode, "rate", e);
+	if (rate == NULL || (rt = trex_param_str(rate, "type", NULL, e)) == NULL ||
+	    trex_param_double(rate, "value", false, 0, &s->rate_value, e) != 0)
+		return -EINVAL;
+	if (strcmp(rt, "pps") == 0)
+		s->rate_type = TREX_RATE_PPS;
+	else if (strcmp(rt, "bps_L1") == 0)
+		s->rate_type = TREX_RATE_BPS_L1;
+	else if (strcmp(rt, "bps_L2") == 0)
+		s->rate_type = TREX_RATE_BPS_L2;
+	else if (strcmp(rt, "percentage") == 0)
+		s->rate_type = TREX_RATE_PERCENT;
+	else {
+		trex_fail(e, TREX_E_PARAMS, "'type' must be pps, bps_L1, bps_L2 or percentage");
+		return -EINVAL;
+	}
+	if (!(s->rate_value > 0) || (s->rate_type == TREX_RATE_PERCENT && s->rate_value > 100)) {
+		trex_fail(e, TREX_E_PARAMS, "rate value %g must be > 0 (a percentage at most 100)",
+			  s->rate_value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+trex_parse_flow_stats(json_t *fs, struct trex_stream *s, struct trex_err *e)
+{
+	const char *rt;
+	bool b;
+	uint64_t pgid;
+
+	if (trex_param_bool(fs, "enabled", -1, &s->fs, e) != 0)
+		return -EINVAL;
+	if (!s->fs)
+		return 0;
+	if (trex_param_uint(fs, "stream_id", UINT32_MAX, -1, &pgid, e) != 0 ||
+	    (rt = trex_param_str(fs, "rule_type", NULL, e)) == NULL)
+		return -EINVAL;
+	s->pgid = (uint32_t)pgid;
+	if (strcmp(rt, "stats") == 0) {
+		s->fs_latency = false;
+	} else if (strcmp(rt, "latency") == 0) {
+		s->fs_latency = true;
+	} else {
+		trex_fail(e, TREX_E_EXEC,
+			  "flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
+		return -ENOTSUP;
+	}
+	if (trex_param_bool(fs, "vxlan", 0, &b, e) != 0)
+		return -EINVAL;
+	if (b) {
+		trex_fail(e, TREX_E_EXEC,
+			  "flow_stats 'vxlan' is not needed: pvpkit-gen finds its "
+			  "signature inside VXLAN itself; send it false");
+		return -ENOTSUP;
+	}
+	if (trex_param_bool(fs, "ieee_1588", 0, &b, e) != 0)
+		return -EINVAL;
+	if (b) {
+		trex_fail(e, TREX_E_EXEC, "flow_stats 'ieee_1588' is not supported by pvpkit-gen");
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* The same pgid on two streams must be of one kind (TRex's rule). */
+static int
+trex_pgid_check(const struct trex_stream *s, struct trex_err *e)
+{
+	uint16_t p;
+	uint32_t i;
+
+	for (p = 0; p < trex.g->nb_ports; p++)
+		for (i = 0; i < trex.port[p].nb_streams; i++) {
+			const struct trex_stream *o = trex.port[p].streams[i];
+
+			if (o->fs && o->pgid == s->pgid && o->fs_latency != s->fs_latency) {
+				trex_fail(e, TREX_E_EXEC,
+					  "flow_stats id %u is already used by a %s stream",
+					  s->pgid, o->fs_latency ? "latency" : "stats");
+				return -EEXIST;
+			}
+		}
+	return 0;
+}
+
+static struct trex_stream *
+trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
+{
+	struct trex_stream *s = calloc(1, sizeof(*s));
+	json_t *pkt, *vm, *fs, *mode;
+	const char *bin;
+	struct pvp_stream ps;
+	char msg[PVP_PKT_ERR_LEN];
+	int64_t flags, next, core;
+	uint16_t mtu = 0;
+	int ret;
+
+	if (s == NULL) {
+		trex_fail(e, TREX_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	s->id = id;
+	s->port = port;
+	s->ps = -1;
+	s->factor = 1;
+	if (trex_param_bool(st, "enabled", -1, &s->enabled, e) != 0 ||
+	    trex_param_bool(st, "self_start", -1, &s->self_start, e) != 0 ||
+	    trex_param_bool(st, "start_paused", 0, &s->start_paused, e) != 0 ||
+	    trex_param_int(st, "flags", 1, 0, &flags, e) != 0 ||
+	    trex_param_double(st, "isg", true, 0, &s->isg_us, e) != 0 ||
+	    trex_param_int(st, "next_stream_id", 1, -1, &next, e) != 0 ||
+	    trex_param_int(st, "core_id", 1, -1, &core, e) != 0)
+		goto fail;
+	if (next >= 0) {
+		trex_fail(e, TREX_E_EXEC,
+			  "stream %u: stream chains (next_stream_id %" PRId64 ") are not supported "
+			  "by pvpkit-gen",
+			  id, next);
+		goto fail;
+	}
+	if (flags & 8) {
+		trex_fail(e, TREX_E_EXEC, "stream %u: null streams are not supported by pvpkit-gen",
+			  id);
+		goto fail;
+	}
+	if (core >= (int64_t)trex.g->opt.tx_cores) {
+		trex_fail(e, TREX_E_EXEC,
+			  "Core ID is: %" PRId64 ". It must be an integer between 0 "
+			  "and %u (inclusive).",
+			  core, trex.g->opt.tx_cores - 1);
+		goto fail;
+	}
+	if (s->isg_us < 0 || s->isg_us > 1e7) {
+		trex_fail(e, TREX_E_PARAMS, "stream %u: 'isg' must be 0..10000000 us", id);
+		goto fail;
+	}
+	if ((mode = trex_param_obj(st, "mode", e)) == NULL || trex_parse_mode(mode, s, e) != 0)
+		goto fail;
+	if ((pkt = trex_param_obj(st, "packet", e)) == NULL ||
+	    (bin = trex_param_str(pkt, "binary", NULL, e)) == NULL)
+		goto fail;
+	s->pkt = trex_b64_decode(bin, &s->len);
+	if (s->pkt == NULL) {
+		trex_fail(e, TREX_E_PARAMS, "stream %u: 'packet.binary' is not base64", id);
+		goto fail;
+	}
+	if (s->len < RTE_ETHER_HDR_LEN || s->len > PVP_PKT_MAX_SIZE - PVP_FCS_LEN) {
+		trex_fail(e, TREX_E_EXEC,
+			  "Bad packet size provided: %u. Should be between %u and %u", s->len,
+			  RTE_ETHER_HDR_LEN, PVP_PKT_MAX_SIZE - PVP_FCS_LEN);
+		goto fail;
+	}
+	rte_eth_dev_get_mtu(trex.g->port[port].eth_port, &mtu);
+	if (mtu != 0 && s->len > (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8) {
+		trex_fail(e, TREX_E_EXEC,
+			  "stream %u: a packet of %u B is over the MTU %u of port %u (start "
+			  "pvpkit-gen with --mtu %u)",
+			  id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
+		goto fail;
+	}
+	if ((vm = trex_param_obj(st, "vm", e)) == NULL)
+		goto fail;
+	ret = trex_vm_translate(vm, s, msg, sizeof(msg));
+	if (ret != 0) {
+		trex_fail(e, ret == -EINVAL ? TREX_E_PARAMS : TREX_E_INTERNAL, "stream %u: %s", id,
+			  msg);
+		goto fail;
+	}
+	if ((fs = trex_param_obj(st, "flow_stats", e)) == NULL ||
+	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0))
+		goto fail;
+	/* Build it once now: what cannot be sent is refused here, not at start. */
+	ret = trex_stream_fill(s, &ps, 0, msg, sizeof(msg));
+	if (ret == 0 && s->fs && ps.tmpl[0].sig_off == 0) {
+		snprintf(msg, sizeof(msg),
+			 "flow_stats needs room for pvpkit's %u B signature after the L4 header "
+			 "of an IP packet, and no field engine write there",
+			 PVP_SIG_LEN);
+		ret = -EINVAL;
+	}
+	trex_pvp_stream_free(&ps);
+	if (ret != 0) {
+		trex_fail(e, TREX_E_EXEC, "stream %u: %s", id, msg);
+		goto fail;
+	}
+	s->json = json_incref(st);
+	return s;
+fail:
+	free(s->pkt);
+	free(s);
+	return NULL;
+}
+
+/* A port whose streams may change: not sending. */
+static int
+trex_port_writable(uint16_t port, struct trex_err *e)
+{
+	if (trex.port[port].state == TREX_PORT_TX || trex.port[port].state == TREX_PORT_PAUSE) {
+		trex_fail(e, TREX_E_EXEC, "port %u is active: stop it before changing its streams",
+			  port);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+json_t *
+trex_m_add_stream(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	struct trex_stream *s;
+	json_t *st;
+	uint64_t id;
+	uint32_t i;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, e) != 0 ||
+	    (st = trex_param_obj(p, "stream", e)) == NULL || trex_port_writable(port, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	if (trex_stream_find(port, (uint32_t)id, NULL) != NULL)
+		return trex_fail(e, TREX_E_EXEC, "stream %u already exists in profile_id(_)",
+				 (uint32_t)id);
+	if (tp->nb_streams == TREX_MAX_PORT_STREAMS)
+		return trex_fail(e, TREX_E_EXEC, "port %u has %u streams: pvpkit-gen takes %u",
+				 port, tp->nb_streams, TREX_MAX_PORT_STREAMS);
+	s = trex_stream_parse(st, port, (uint32_t)id, e);
+	if (s == NULL)
+		return NULL;
+	/* Kept sorted by id: the loaded profile lists them in that order. */
+	for (i = tp->nb_streams; i > 0 && tp->streams[i - 1]->id > s->id; i--)
+		tp->streams[i] = tp->streams[i - 1];
+	tp->streams[i] = s;
+	tp->nb_streams++;
+	tp->state = TREX_PORT_STREAMS;
+	trex.streams_gen++;
+	return json_object();
+}
+
+json_t *
+trex_m_remove_stream(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	struct trex_stream *s;
+	uint64_t id;
+	uint32_t idx;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, e) != 0)
+		return NULL;
+	s = trex_stream_find(port, (uint32_t)id, &idx);
+	if (s == NULL)
+		return trex_fail(e, TREX_E_EXEC, "stream %u does not exists in profile_id(_)",
+				 (uint32_t)id);
+	if (trex_port_writable(port, e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	memmove(&tp->streams[idx], &tp->streams[idx + 1],
+		(tp->nb_streams - idx - 1) * sizeof(tp->streams[0]));
+	tp->nb_streams--;
+	trex_stream_free(s);
+	if (tp->nb_streams == 0)
+		tp->state = TREX_PORT_IDLE;
+	trex.streams_gen++;
+	return json_object();
+}
+
+json_t *
+trex_m_remove_all_streams(json_t *p, struct trex_err *e)
+{
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_port_writable(port, e) != 0)
+		return NULL;
+	trex_streams_clear(port);
+	return json_object();
+}
+
+static bool
+trex_profile_all(json_t *p)
+{
+	const char *s = json_string_value(json_object_get(p, "profile_id"));
+
+	return s != NULL && strcmp(s, "*") == 0;
+}
+
+json_t *
+trex_m_get_stream_list(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	json_t *ids = json_array();
+	uint32_t i;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0) {
+		json_decref(ids);
+		return NULL;
+	}
+	tp = &trex.port[port];
+	for (i = 0; i < tp->nb_streams; i++)
+		json_array_append_new(ids, json_integer(tp->streams[i]->id));
+	if (trex_profile_all(p))
+		return json_pack("{s:o}", "_", ids);
+	return ids;
+}
+
+json_t *
+trex_m_get_all_streams(json_t *p, struct trex_err *e)
+{
+	struct trex_port *tp;
+	json_t *streams = json_object();
+	char key[16];
+	uint32_t i;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0) {
+		json_decref(streams);
+		return NULL;
+	}
+	tp = &trex.port[port];
+	for (i = 0; i < tp->nb_streams; i++) {
+		snprintf(key, sizeof(key), "%u", tp->streams[i]->id);
+		json_object_set(streams, key, tp->streams[i]->json);
+	}
+	/* Clients without profiles read "streams", those with them "profiles". */
+	return json_pack("{s:O,s:{s:o}}", "streams", streams, "profiles", "_", streams);
+}
+
+json_t *
+trex_m_get_stream(json_t *p, struct trex_err *e)
+{
+	struct trex_stream *s;
+	json_t *j;
+	uint64_t id;
+	bool get_pkt;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, e) != 0 ||
+	    trex_param_bool(p, "get_pkt", 0, &get_pkt, e) != 0)
+		return NULL;
+	s = trex_stream_find(port, (uint32_t)id, NULL);
+	if (s == NULL)
+		return trex_fail(e, TREX_E_EXEC,
+				 "stream id %u, profile id _ on port %u does not exists",
+				 (uint32_t)id, port);
+	j = json_deep_copy(s->json);
+	if (!get_pkt)
+		json_object_del(j, "packet");
+	return json_pack("{s:o}", "stream", j);
+}
+
+/* ---- the loaded profile ---- */
+
+int
+trex_profile_load(struct trex_err *e)
+{
+	struct gen_ctx *g = trex.g;
+	struct trex_stream *list[GEN_MAX_STREAMS];
+	struct pvp_profile *prof;
+	char msg[512];
+	uint32_t n = 0, i;
+	uint16_t port;
+	int ret;
+
+	for (port = 0; port < g->nb_ports; port++)
+		for (i = 0; i < trex.port[port].nb_streams; i++) {
+			struct trex_stream *s = trex.port[port].streams[i];
+
+			if (!s->enabled)
+				continue;
+			if (n == GEN_MAX_STREAMS || (n + 1) * g->opt.tx_cores > GEN_MAX_WSTREAMS) {
+				trex_fail(e, TREX_E_EXEC,
+					  "more than %u enabled streams on all ports together: "
+					  "pvpkit-gen sends at most %u (%u per TX core)",
+					  n,
+					  RTE_MIN(GEN_MAX_STREAMS,
+						  GEN_MAX_WSTREAMS / g->opt.tx_cores),
+					  GEN_MAX_WSTREAMS / g->opt.tx_cores);
+				return -E2BIG;
+			}
+			list[n++] = s;
+		}
+	if (n == 0) {
+		trex_fail(e, TREX_E_EXEC, "unable to start traffic - no enabled streams");
+		return -ENOENT;
+	}
+	prof = calloc(1, sizeof(*prof));
+	if (prof != NULL)
+		prof->streams = calloc(n, sizeof(*prof->streams));
+	if (prof == NULL || prof->streams == NULL) {
+		free(prof);
+		trex_fail(e, TREX_E_INTERNAL, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(prof->source, sizeof(prof->source), "<trex>");
+	prof->n_streams = n;
+	for (i = 0; i < n; i++) {
+		ret = trex_stream_fill(list[i], &prof->streams[i], (uint16_t)i, msg, sizeof(msg));
+		if (ret != 0) {
+			pvp_profile_free(prof);
+			trex_fail(e, TREX_E_EXEC, "port %u stream %u: %s", list[i]->port,
+				  list[i]->id, msg);
+			return ret;
+		}
+	}
+	ret = gen_streams_setup(g, prof, msg, sizeof(msg));
+	if (ret != 0) {
+		pvp_profile_free(prof);
+		trex.loaded_any = false;
+		trex.nb_loaded = 0;
+		trex_fail(e, TREX_E_EXEC, "%s", msg);
+		return ret;
+	}
+	for (i = 0; i < trex.nb_loaded; i++)
+		if (trex.loaded[i] != NULL)
+			trex.loaded[i]->ps = -1;
+	for (i = 0; i < n; i++) {
+		trex.loaded[i] = list[i];
+		list[i]->ps = (int)i;
+	}
+	trex.nb_loaded = n;
+	trex.loaded_any = true;
+	trex.loaded_gen = trex.streams_gen;
+	/* New wire streams: their counters start again, under a new version. */
+	trex.ver_id++;
+	if (gen_rx_clear(g) != 0)
+		GEN_LOG(WARNING, "RX lcore did not answer the clear of a new profile");
+	return 0;
+}
