@@ -495,13 +495,26 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 	return 0;
 }
 
+/* A plain decimal of 1..9 digits: no sign, blank or base prefix that
+ * strtoul() would take and read as another number. */
+static bool
+gen_imix_num(const char *s, unsigned long *v, char **end)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (n == 0 || n > 9)
+		return false;
+	*v = strtoul(s, end, 10);
+	return true;
+}
+
 /* Parse --imix-sizes "64:7,570:4,1518:1" into a profile JSON array. */
 static json_t *
 gen_imix_json(const char *list, char *err, size_t errlen)
 {
 	json_t *arr = json_array();
 	char buf[512];
-	char *tok, *save = NULL;
+	char *tok, *rest;
 
 	if (strlen(list) >= sizeof(buf)) {
 		snprintf(err, errlen, "--imix-sizes: list too long");
@@ -509,13 +522,14 @@ gen_imix_json(const char *list, char *err, size_t errlen)
 		return NULL;
 	}
 	strcpy(buf, list);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		unsigned long size, weight = 1;
-		char *end;
+	/* strsep, not strtok: an empty entry (",,") is an error, not skipped. */
+	for (rest = buf; (tok = strsep(&rest, ",")) != NULL;) {
+		unsigned long size = 0, weight = 1;
+		char *end = tok;
 
-		size = strtoul(tok, &end, 10);
-		if (*end == ':')
-			weight = strtoul(end + 1, &end, 10);
+		if (gen_imix_num(tok, &size, &end) && *end == ':' &&
+		    !gen_imix_num(end + 1, &weight, &end))
+			end = tok;
 		if (*end != '\0' || end == tok) {
 			snprintf(err, errlen, "--imix-sizes: '%s' is not size[:weight]", tok);
 			json_decref(arr);
