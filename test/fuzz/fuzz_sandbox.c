@@ -17,8 +17,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -27,6 +29,44 @@
 #include "fuzz_sandbox.h"
 
 char fuzz_sandbox_dir[128];
+
+/* Successful connects per socket path (the fake servers of one harness). */
+static struct {
+	char path[108];
+	unsigned long n;
+} counts[8];
+static pthread_mutex_t counts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+count_connect(const char *path)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&counts_lock);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (counts[i].path[0] == '\0')
+			snprintf(counts[i].path, sizeof(counts[i].path), "%s", path);
+		if (strcmp(counts[i].path, path) == 0) {
+			counts[i].n++;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&counts_lock);
+}
+
+unsigned long
+fuzz_sandbox_connects(const char *path)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	pthread_mutex_lock(&counts_lock);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (strcmp(counts[i].path, path) == 0)
+			n = counts[i].n;
+	pthread_mutex_unlock(&counts_lock);
+	return n;
+}
 
 int __real_connect(int fd, const struct sockaddr *sa, socklen_t len);
 int __wrap_connect(int fd, const struct sockaddr *sa, socklen_t len);
@@ -48,8 +88,13 @@ __wrap_connect(int fd, const struct sockaddr *sa, socklen_t len)
 	if (sa != NULL && sa->sa_family == AF_UNIX && n > 0 &&
 	    len > offsetof(struct sockaddr_un, sun_path) + n &&
 	    strncmp(sun->sun_path, fuzz_sandbox_dir, n) == 0 && sun->sun_path[n] == '/' &&
-	    strstr(sun->sun_path, "..") == NULL)
-		return __real_connect(fd, sa, len);
+	    strstr(sun->sun_path, "..") == NULL) {
+		int rc = __real_connect(fd, sa, len);
+
+		if (rc == 0 || errno == EINPROGRESS)
+			count_connect(sun->sun_path);
+		return rc;
+	}
 	errno = ECONNREFUSED;
 	return -1;
 }

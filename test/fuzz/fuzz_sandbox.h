@@ -13,4 +13,11 @@
  */
 extern char fuzz_sandbox_dir[128];
 
+/**
+ * Connections the code under test made to the unix socket @p path so far
+ * (connect() succeeded or is in progress), so a fake server can tell when
+ * it has served them all.
+ */
+unsigned long fuzz_sandbox_connects(const char *path);
+
 #endif /* FUZZ_SANDBOX_H */
