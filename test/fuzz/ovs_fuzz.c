@@ -13,11 +13,14 @@
  *  - the bridge's OpenFlow management socket br0.mgmt that plays back
  *    the input's OpenFlow part on every connection: the OpenFlow 1.4
  *    multipart port-stats replies (with OVS's custom-statistics
- *    experimenter property), hellos, echo requests and errors.
+ *    experimenter property), hellos, echo requests and errors;
+ *  - or, for a hop whose bridge is reached through ovs-ofctl (no rundir,
+ *    or over ssh), a stand-in ovs-ofctl first in PATH that prints the
+ *    OpenFlow part as the text of `ovs-ofctl dump-ports`.
  *
- * Input: byte 0 flags (bit 0: "stats": "ovsdb"), bytes 1-2 the length
- * of the OVSDB part (big endian), the OVSDB part, then the OpenFlow
- * part. Each snapshot must give two ports with their names, or fail in
+ * Input: byte 0 flags (bit 0: "stats": "ovsdb", else bit 1: counters
+ * from the ovs-ofctl text), bytes 1-2 the length of the OVSDB part (big
+ * endian), the OVSDB part, then the OpenFlow part. Each snapshot must give two ports with their names, or fail in
  * one line; nothing may crash, leak, hang, or wait for a reply once the
  * fake server has said all it had.
  */
@@ -27,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -42,7 +46,8 @@
 #define FUZZ_OVS_MAX (64u << 10)
 
 static struct fuzz_server ovsdb_srv, of_srv;
-static json_t *conf[2];
+static json_t *conf[3];
+static char ofctl_out[160];
 static bool ready;
 
 /* The current input's parts, and whether OVSDB's was played already. */
@@ -93,7 +98,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct coord_snap *snap;
 	char err[512];
 	size_t n;
-	int rc, k;
+	int rc, k, mode;
 
 	if (!ready)
 		LLVMFuzzerInitialize(NULL, NULL);
@@ -108,11 +113,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	of_len = size - 3 - n;
 	db_played = false;
 
+	mode = data[0] & 1 ? 1 : data[0] & 2 ? 2 : 0;
+	if (mode == 2) {
+		/* What the stand-in ovs-ofctl prints. */
+		FILE *f = fopen(ofctl_out, "wb");
+
+		if (f == NULL || fwrite(of_part, 1, of_len, f) != of_len || fclose(f) != 0)
+			abort();
+	}
 	snap = calloc(1, sizeof(*snap));
 	if (snap == NULL)
 		abort();
 	memset(err, 0, sizeof(err));
-	rc = coord_driver_ovs.open(&hop, conf[data[0] & 1], err, sizeof(err));
+	rc = coord_driver_ovs.open(&hop, conf[mode], err, sizeof(err));
 	if (rc == 0) {
 		for (k = 0; k < 2; k++) {
 			memset(err, 0, sizeof(err));
@@ -148,6 +161,10 @@ fuzz_cleanup(void)
 	fuzz_server_stop(&of_srv);
 	json_decref(conf[0]);
 	json_decref(conf[1]);
+	json_decref(conf[2]);
+	unlink(ofctl_out);
+	snprintf(ofctl_out, sizeof(ofctl_out), "%s/ovs-ofctl", fuzz_sandbox_dir);
+	unlink(ofctl_out);
 	rmdir(fuzz_sandbox_dir);
 }
 
@@ -155,7 +172,9 @@ int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *tmp = getenv("TMPDIR");
-	char db[160], mgmt[160];
+	char db[160], mgmt[160], newpath[4096];
+	const char *path;
+	FILE *f;
 	int i;
 
 	snprintf(fuzz_sandbox_dir, sizeof(fuzz_sandbox_dir), "%s/pvp-ovs-fuzz.XXXXXX",
@@ -176,6 +195,21 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 			abort();
 		json_object_set_new(conf[i], "db", json_sprintf("unix:%s", db));
 	}
+	/* Without a rundir the bridge is reached through ovs-ofctl: ours. */
+	conf[2] = json_deep_copy(conf[0]);
+	if (conf[2] == NULL)
+		abort();
+	json_object_del(conf[2], "rundir");
+	snprintf(ofctl_out, sizeof(ofctl_out), "%s/ovs-ofctl", fuzz_sandbox_dir);
+	f = fopen(ofctl_out, "w");
+	if (f == NULL || fprintf(f, "#!/bin/sh\nexec cat \"$PVP_FUZZ_OFCTL_OUT\"\n") < 0 ||
+	    fclose(f) != 0 || chmod(ofctl_out, 0700) != 0)
+		abort();
+	path = getenv("PATH");
+	snprintf(newpath, sizeof(newpath), "%s:%s", fuzz_sandbox_dir, path != NULL ? path : "/bin");
+	setenv("PATH", newpath, 1);
+	snprintf(ofctl_out, sizeof(ofctl_out), "%s/dump-ports.txt", fuzz_sandbox_dir);
+	setenv("PVP_FUZZ_OFCTL_OUT", ofctl_out, 1);
 	ready = true;
 	atexit(fuzz_cleanup);
 	return 0;
