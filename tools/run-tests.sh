@@ -81,9 +81,15 @@ if $sanitize; then
     if [ ! -f "$asan_dir/build.ninja" ]; then
         asan_cc=${CC:-}
         [ -z "$asan_cc" ] && command -v clang >/dev/null && asan_cc=clang
+        asan_cflags=-fno-omit-frame-pointer
+        # clang: every library also carries libFuzzer's coverage, which is
+        # what builds the NAME_fuzz harnesses (test/fuzz/meson.build).
+        "${asan_cc:-cc}" --version 2>/dev/null | grep -q clang &&
+            asan_cflags="$asan_cflags -fsanitize=fuzzer-no-link"
         CC=${asan_cc:-cc} meson setup "$asan_dir" "$top" -Db_sanitize=address,undefined \
-            -Db_lundef=false -Dc_args=-fno-omit-frame-pointer -Dwerror="$([ -n "${CI:-}" ] && echo true || echo false)" \
-            >/dev/null || asan_ok=false
+            -Db_lundef=false -Dc_args="$asan_cflags" \
+            -Dwerror="$([ -n "${CI:-}" ] && echo true || echo false)" >/dev/null ||
+            asan_ok=false
     fi
     if $asan_ok && ! ninja -C "$asan_dir" >"$asan_dir/build.log" 2>&1; then
         tail -n 40 "$asan_dir/build.log" >&2
