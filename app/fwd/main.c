@@ -77,6 +77,8 @@ static volatile bool fwd_running;
 static struct fwd_app app;
 static struct rte_mempool *port_pool[FWD_MAX_PORTS];
 static bool port_started[FWD_MAX_PORTS];
+/* Set once rte_eal_init() succeeded: fwd_die() must then clean up. */
+static bool fwd_eal_up;
 
 /* Setup failure: one line on stderr, exit code 2 (bad input, or the
  * machine cannot do what was asked). rte_exit() would print two lines. */
@@ -89,6 +91,10 @@ static void __rte_noreturn __attribute__((format(printf, 1, 2))) fwd_die(const c
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	/* Drivers hold malloc'd state (the pcap PMD's libpcap handles) that
+	 * only the EAL's cleanup releases. */
+	if (fwd_eal_up)
+		rte_eal_cleanup();
 	exit(FWD_EXIT_USAGE);
 }
 
@@ -751,6 +757,7 @@ main(int argc, char **argv)
 	if (ret < 0)
 		fwd_die("cannot initialise the EAL: %s (hugepages? see the EAL messages above)",
 			rte_strerror(rte_errno));
+	fwd_eal_up = true;
 
 	signal(SIGINT, fwd_signal);
 	signal(SIGTERM, fwd_signal);
