@@ -20,7 +20,7 @@ expect() {
     local text=$1 rc lines
     shift
     n=$((n + 1))
-    "$PVP_GEN" $(pvp_eal "bad$n") -m 64 -l 0-1 --vdev net_null0,no-rx=1 -- "$@" \
+    "$PVP_GEN" $(pvp_eal "bad$n") -m 64 -l 0-1 --vdev "${vdev:-net_null0,no-rx=1}" -- "$@" \
         >"$PVP_TMP/out" 2>"$PVP_TMP/err"
     rc=$?
     lines=$(grep -c '^pvpkit-gen: ' "$PVP_TMP/err")
@@ -52,4 +52,9 @@ expect "missing.json" --profile "$PVP_TMP/missing.json"
 expect "exclude each other" --imix --pcap x.pcap
 expect "TX lcores needed" --tx-cores 4
 expect "--imix-sizes" --imix-sizes 64:x
+# An error after EAL init with a driver that holds malloc'd state (the
+# pcap PMD's libpcap handles): the EAL is cleaned up before the exit, so
+# the sanitizer build's leak check passes too.
+vdev="net_pcap0,rx_pcap=$PVP_SOURCE_DIR/test/unit/pkt/profiles/frames.pcap,tx_pcap=$PVP_TMP/o.pcap" \
+    expect "TX lcores needed" --tx-cores 4
 echo "PASS"
