@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
+
 #include "fwd.h"
 
 /* clang-format off: one engine a line. */
@@ -25,6 +27,9 @@ const struct fwd_engine *const fwd_engines[] = {
 	&fwd_io_engine, &fwd_macswap_engine, &fwd_mac_engine, &fwd_5tswap_engine, NULL,
 };
 /* clang-format on */
+
+/* Set once rte_eal_init() succeeded: fwd_die() must then clean up. */
+bool fwd_eal_up;
 
 void
 fwd_die(const char *fmt, ...)
@@ -36,6 +41,10 @@ fwd_die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	/* Drivers hold malloc'd state (the pcap PMD's libpcap handles) that
+	 * only the EAL's cleanup releases. */
+	if (fwd_eal_up)
+		rte_eal_cleanup();
 	exit(FWD_EXIT_USAGE);
 }
 

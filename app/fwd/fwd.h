@@ -259,10 +259,13 @@ const char *fwd_topology_name(enum fwd_topology t);
 
 /* Options (args.c). */
 
+/** True once rte_eal_init() succeeded: fwd_die() then cleans the EAL up. */
+extern bool fwd_eal_up;
+
 /**
  * Setup failure: one line on stderr, exit status FWD_EXIT_USAGE (bad
  * input, or the machine cannot do what was asked). rte_exit() would
- * print two lines.
+ * print two lines. After rte_eal_init() the EAL is cleaned up first.
  */
 void fwd_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

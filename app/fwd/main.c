@@ -227,6 +227,7 @@ main(int argc, char **argv)
 	if (ret < 0)
 		fwd_die("cannot initialise the EAL: %s (hugepages? see the EAL messages above)",
 			rte_strerror(rte_errno));
+	fwd_eal_up = true;
 	signal(SIGINT, fwd_signal);
 	signal(SIGTERM, fwd_signal);
 

@@ -283,33 +283,16 @@ gen_parse_ports(const char *s, struct gen_opts *o)
 		gen_die("--ports: empty list");
 }
 
-/* --imix-sizes 64:7,570:4,1518:1: size[:weight] items (weight 1 when left out). */
+/* --imix-sizes 64:7,570:4,1518:1 (lib/pkt's grammar). */
 static void
 gen_parse_imix(const char *s, struct gen_opts *o)
 {
-	char buf[512], *tok, *save = NULL, *colon;
+	uint32_t n = 0;
+	char err[256];
 
-	if (strlen(s) >= sizeof(buf))
-		gen_die("--imix-sizes: list too long");
-	strcpy(buf, s);
-	o->n_imix = 0;
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		struct pvp_imix *e = &o->imix_list[o->n_imix];
-
-		if (o->n_imix == PVP_PKT_MAX_IMIX)
-			gen_die("--imix-sizes: at most %d sizes", PVP_PKT_MAX_IMIX);
-		colon = strchr(tok, ':');
-		if (colon != NULL)
-			*colon = '\0';
-		e->size = (uint16_t)gen_parse_u64("imix-sizes", tok, PVP_PKT_MIN_SIZE,
-						  PVP_PKT_MAX_SIZE);
-		e->weight = colon == NULL
-				    ? 1
-				    : (uint32_t)gen_parse_u64("imix-sizes", colon + 1, 1, 1000000);
-		o->n_imix++;
-	}
-	if (o->n_imix == 0)
-		gen_die("--imix-sizes: empty list");
+	if (pvp_imix_parse("--imix-sizes", s, o->imix_list, &n, err, sizeof(err)) != 0)
+		gen_die("%s", err);
+	o->n_imix = (uint8_t)n;
 }
 
 /* Options that take a whole number: its range and where it goes. */
@@ -496,7 +479,8 @@ gen_args_check(struct gen_opts *o)
 		char err[256];
 
 		if (o->server || o->ctl != NULL || o->token_file != NULL || o->files_dir != NULL)
-			gen_die("--trex excludes --server, --ctl, --token-file and --ctl-files-dir");
+			gen_die("--trex excludes --server, --ctl, --token-file and "
+				"--ctl-files-dir");
 		if (gen_trex_check_opt(o->trex, o->trex_remote, err, sizeof(err)) != 0)
 			gen_die("%s", err);
 		/* Streams and runs come from the TRex clients: stay up like --server. */

@@ -3,11 +3,17 @@
  */
 
 /*
- * IMIX: the cycle of template indices that gives a list of frame sizes
- * in its exact proportions, interleaved.
+ * IMIX: the size[:weight] list a user writes, and the cycle of template
+ * indices that gives its frame sizes in their exact proportions,
+ * interleaved.
  */
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pvp_util.h"
 
 #include "pkt_private.h"
 
@@ -63,4 +69,42 @@ pvp_imix_expand(const struct pvp_imix *imix, uint32_t n, uint32_t *order)
 		order[k] = best;
 	}
 	return total;
+}
+
+int
+pvp_imix_parse(const char *what, const char *s, struct pvp_imix *out, uint32_t *n, char *err,
+	       size_t errlen)
+{
+	char buf[PVP_PKT_MAX_IMIX * 20], *tok, *rest, *colon;
+	uint32_t count = 0, size, weight;
+	int ret;
+
+	if (strlen(s) >= sizeof(buf)) {
+		snprintf(err, errlen, "%s: list too long", what);
+		return -E2BIG;
+	}
+	strcpy(buf, s);
+	/* strsep, not strtok: an empty entry (",,") is an error, not skipped. */
+	for (rest = buf; (tok = strsep(&rest, ",")) != NULL;) {
+		if (count == PVP_PKT_MAX_IMIX) {
+			snprintf(err, errlen, "%s: at most %d sizes", what, PVP_PKT_MAX_IMIX);
+			return -E2BIG;
+		}
+		colon = strchr(tok, ':');
+		if (colon != NULL)
+			*colon = '\0';
+		weight = 1;
+		ret = pvp_parse_u32(what, tok, PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE, &size, err,
+				    errlen);
+		if (ret == 0 && colon != NULL)
+			ret = pvp_parse_u32(what, colon + 1, 1, PVP_PKT_MAX_IMIX_WEIGHT, &weight,
+					    err, errlen);
+		if (ret != 0)
+			return ret;
+		out[count].size = (uint16_t)size;
+		out[count].weight = weight;
+		count++;
+	}
+	*n = count;
+	return 0;
 }

@@ -372,6 +372,28 @@ uint32_t pvp_imix_expand(const struct pvp_imix *imix, uint32_t n, uint32_t *orde
  *  saturated at UINT32_MAX. */
 uint32_t pvp_imix_cycle_len(const struct pvp_imix *imix, uint32_t n);
 
+/** Largest weight of an IMIX entry. */
+#define PVP_PKT_MAX_IMIX_WEIGHT 1000000
+
+/**
+ * Parse an IMIX list as users write it: "64:7,570:4,1518:1", size[:weight]
+ * entries (weight 1 when left out), plain decimals, no empty entry.
+ *
+ * @param what
+ *   Names the input in messages, e.g. "--imix-sizes".
+ * @param out
+ *   At least PVP_PKT_MAX_IMIX entries.
+ * @param n
+ *   Entries written, on success.
+ * @param err
+ *   On failure, one line: `--imix-sizes: "x" must be a whole number in 1..1000000`.
+ * @return
+ *   0, -EINVAL (not a number), -ERANGE (outside its range) or -E2BIG (more
+ *   than PVP_PKT_MAX_IMIX entries, or too long).
+ */
+int pvp_imix_parse(const char *what, const char *s, struct pvp_imix *out, uint32_t *n, char *err,
+		   size_t errlen);
+
 /** TRex's IMIX: 64/594/1518 (60/590/1514 without FCS) at 28:20:4. */
 extern const struct pvp_imix pvp_imix_trex[3];
 

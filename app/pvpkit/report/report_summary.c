@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,8 +75,11 @@ sum_point_get(struct sum_state *s, const json_t *rec)
 	struct sum_point *p;
 	unsigned int i;
 
-	if (size <= 0 || flows <= 0)
-		return NULL; /* a profile trial: no point in the size x flows grid */
+	/* A profile trial, or numbers no run writes (1e18, 64.5): no point in
+	 * the size x flows grid, and no conversion out of an int's range. */
+	if (!(size >= 1 && size <= UINT_MAX && flows >= 1 && flows <= UINT_MAX) ||
+	    size != (unsigned int)size || flows != (unsigned int)flows)
+		return NULL;
 	for (i = 0; i < s->nb_pts; i++)
 		if (s->pts[i].size == (unsigned int)size && s->pts[i].flows == (unsigned int)flows)
 			return &s->pts[i];
