@@ -15,10 +15,11 @@ need_bin "$PVP_FWD"
 
 SOCK=$PVP_TMP/fwd.sock
 LOG=$PVP_TMP/fwd.log
+SUM=$PVP_TMP/fwd.json
 # Forwarding on lcore 0; the main lcore (and the control thread) on 1.
 fwd_start "$LOG" $(fwd_eal_nohuge ctlattack) -l 0-1 --main-lcore 1 \
     --vdev net_null0 --vdev net_null1 -- \
-    --mode macswap --topology paired --ctl "unix:$SOCK"
+    --mode macswap --topology paired --ctl "unix:$SOCK" --json "$SUM"
 fwd_wait_sock "$SOCK" "$FWD_PID" || { cat "$LOG"; fail "control socket never answered"; }
 
 "$PVP_PY" "$PVP_SOURCE_DIR/test/dpdk/ctl/fwd_ctl_attack.py" "$SOCK" "$FWD_PID" ||
@@ -26,10 +27,10 @@ fwd_wait_sock "$SOCK" "$FWD_PID" || { cat "$LOG"; fail "control socket never ans
 kill -0 "$FWD_PID" || fail "pvpkit-fwd died"
 fwd_stop "$FWD_PID" || { cat "$LOG"; fail "exit status after SIGTERM"; }
 for p in 0 1; do
-    rx=$(fwd_total "$LOG" $((p ^ 1)) rx_packets)
-    tx=$(fwd_total "$LOG" $p tx_packets)
-    drop=$(fwd_total "$LOG" $p tx_dropped)
-    [ -n "$rx" ] && [ "$rx" -gt 0 ] || { cat "$LOG"; fail "no totals printed"; }
+    rx=$(fwd_total "$SUM" $((p ^ 1)) rx_packets)
+    tx=$(fwd_total "$SUM" $p tx_packets)
+    drop=$(fwd_total "$SUM" $p tx_dropped)
+    [ -n "$rx" ] && [ "$rx" -gt 0 ] || { cat "$LOG"; fail "no --json summary"; }
     [ "$rx" = $((tx + drop)) ] || fail "rx $rx != tx $tx + dropped $drop"
 done
 echo "PASS"

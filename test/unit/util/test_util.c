@@ -775,7 +775,7 @@ test_jsonl_append(void)
 	json_t *rec = json_pack("{s:s,s:i}", "type", "trial", "n", 1);
 	struct stat st;
 	pid_t pid;
-	int status, fd;
+	int status = 0, fd;
 
 	tmp_path("r.jsonl", path, sizeof(path));
 	CHECK(pvp_jsonl_append(path, rec) == 0);
@@ -851,7 +851,7 @@ static void
 test_jsonl_enospc(void)
 {
 	pid_t pid;
-	int status;
+	int status = 0;
 
 	if (geteuid() != 0) {
 		printf("full tmpfs: skipped (needs root to mount one)\n");
