@@ -100,10 +100,20 @@ static int
 ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
 {
 	struct ovs_hop *h = hop->priv;
+	unsigned int i;
+	int rc;
 
-	if (h->stats_ovsdb)
-		return ovs_snapshot_ovsdb(h, snap, err, err_len);
-	return ovs_snapshot_openflow(h, snap, err, err_len);
+	if (h->stats_ovsdb) {
+		/* OVSDB has no port age: only counters going back tell. */
+		for (i = 0; i < COORD_MAX_PORTS; i++)
+			h->duration[i] = -1;
+		rc = ovs_snapshot_ovsdb(h, snap, err, err_len);
+	} else {
+		rc = ovs_snapshot_openflow(h, snap, err, err_len);
+	}
+	if (rc < 0)
+		return rc;
+	return ovs_restart_check(h, snap, err, err_len);
 }
 
 static int
@@ -112,6 +122,11 @@ ovs_clear(struct coord_hop *hop, char *err, size_t err_len)
 	struct coord_ovs_out out;
 	int rc;
 
+	/* A restart since the last trial took pvpkit's rules: put them back
+	 * first, or the baseline snapshot fails on it. */
+	rc = ovs_restart_recover(hop, err, err_len);
+	if (rc < 0)
+		return rc;
 	/* Interface statistics cannot be cleared (the coordinator works on
 	 * differences); the PMD counters can, so context() covers one trial. */
 	rc = ovs_appctl(hop->priv, "dpif-netdev/pmd-stats-clear", &out, err, err_len);
@@ -151,6 +166,8 @@ ovs_context(struct coord_hop *hop)
 		json_decref(rows);
 	}
 	json_object_set_new(ctx, "ports", ports);
+	if (h->note[0] != '\0')
+		json_object_set_new(ctx, "restart", json_string(h->note));
 	return ctx;
 }
 
