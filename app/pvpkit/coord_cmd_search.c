@@ -42,17 +42,28 @@ struct search_point {
 	char error[640];		 /* why the search stopped early, or "" */
 };
 
+/* Print @p j whole on stdout: what could not be kept is not lost. */
+static void
+search_print_json(const json_t *j)
+{
+	char *line = json_dumps(j, JSON_COMPACT);
+
+	if (line != NULL)
+		printf("%s\n", line);
+	fflush(stdout);
+	free(line);
+}
+
 /*
  * Append @p j to the results file. When that fails (full disk ...), the
- * record is printed on stdout instead, whole, so what was measured is
- * not lost: the file itself stays valid JSON lines (pvp_jsonl_append
- * takes a partial line back). The first failure is said once on stderr.
- * @return 0 or -errno.
+ * caller prints the record on stdout instead, whole: the file itself
+ * stays valid JSON lines (pvp_jsonl_append takes a partial line back),
+ * and nothing more is written to it. The first failure is said once on
+ * stderr. @return 0 or -errno.
  */
 static int
 search_append(struct search_point *sp, const json_t *j, const char *what)
 {
-	char *line;
 	int ret;
 
 	ret = sp->not_kept ? -EIO : coord_report_append(sp->a->results, j);
@@ -62,35 +73,33 @@ search_append(struct search_point *sp, const json_t *j, const char *what)
 		fprintf(stderr, "pvpkit: %s: %s: %s not kept; its JSON line follows on stdout\n",
 			sp->a->results, strerror(-ret), what);
 	sp->not_kept = true;
-	line = json_dumps(j, JSON_COMPACT);
-	if (line != NULL)
-		printf("%s\n", line);
-	fflush(stdout);
-	free(line);
 	return ret;
 }
 
-/* The trial's JSON with its place in the search, appended to the results. */
-static int
+/*
+ * The trial's JSON with its place in the search, appended to the
+ * results. @return the JSON (the caller puts it), NULL on allocation
+ * failure; *ret: 0 or the append's -errno.
+ */
+static json_t *
 search_keep_trial(struct search_point *sp, const struct pvp_search_trial *st,
-		  const struct coord_trial_result *r)
+		  const struct coord_trial_result *r, int *ret)
 {
 	json_t *j = coord_trial_to_json(sp->t, r);
 	char what[32];
-	int ret;
 
+	*ret = 0;
 	if (j == NULL)
-		return 0;
+		return NULL;
 	json_object_set_new(j, "search",
 			    json_pack("{s:s,s:I,s:I,s:I}", "id", sp->id, "trial",
 				      (json_int_t)st->index, "phase", (json_int_t)st->phase, "goal",
 				      (json_int_t)st->goal));
 	snprintf(what, sizeof(what), "trial %u", st->index + 1);
-	ret = search_append(sp, j, what);
-	json_decref(j);
-	if (ret == 0)
+	*ret = search_append(sp, j, what);
+	if (*ret == 0)
 		sp->nb_kept++;
-	return ret;
+	return j;
 }
 
 /* The trial's line (and table), then the progress line. */
@@ -133,6 +142,7 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 	struct pvp_search_measurement m;
 	struct coord_trial_result r;
 	char err[512];
+	json_t *j;
 	int ret;
 
 	coord_progress_trial(sp->progress, st->index + 1, st->rate, st->duration);
@@ -152,14 +162,18 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 		return 1;
 	}
 	/* Kept first, shown whatever became of it: a trial that could not
-	 * be written is still on stdout, and the search stops there. */
-	ret = search_keep_trial(sp, st, &r);
+	 * be written follows its line whole on stdout, and the search stops
+	 * there. */
+	j = search_keep_trial(sp, st, &r, &ret);
 	search_show_trial(sp, st, &r);
 	if (ret < 0) {
+		search_print_json(j);
+		json_decref(j);
 		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->results, strerror(-ret));
 		coord_trial_result_clear(&r);
 		return 1;
 	}
+	json_decref(j);
 	memset(&m, 0, sizeof(m));
 	m.achieved_rate = r.traffic.achieved_pps;
 	m.tx = r.tx_packets;
@@ -195,6 +209,8 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 		json_object_set_new(rec, "partial", json_true());
 	}
 	ret = search_append(sp, rec, "search record");
+	if (ret < 0)
+		search_print_json(rec);
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;
 }
