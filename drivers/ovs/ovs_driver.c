@@ -90,6 +90,19 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	rc = ovs_load_ofports(h, err, err_len);
 	if (rc < 0)
 		goto fail;
+	/*
+	 * The ports' age now, so that a restart before the first trial's
+	 * baseline is seen too (ovs_restart.c). Best effort: a failure here
+	 * shows again, with its message, at the first snapshot.
+	 */
+	if (!h->stats_ovsdb) {
+		struct coord_snap *snap = calloc(1, sizeof(*snap));
+		char e[256];
+
+		if (snap != NULL && ovs_snapshot_openflow(h, snap, e, sizeof(e)) == 0)
+			ovs_restart_check(h, snap, e, sizeof(e));
+		free(snap);
+	}
 	return 0;
 fail:
 	ovs_close(hop);

@@ -42,10 +42,22 @@ ovs_restart() {
 
 coord_trial first --size 64 --flows 1 --rate 5kpps --duration 1 ||
 	{ cat "$PVP_TMP/first.err"; fail "first trial failed"; }
-coord_trial restart --size 64 --flows 1 --rate 5kpps --duration 2 &
+# Packets OVS received from the tester (OpenFlow port 1, phy0).
+phy_rx() {
+	coord_ofctl dump-ports br-pvp 1 | sed -n 's/.*rx pkts=\([0-9]*\).*/\1/p'
+}
+
+rx0=$(phy_rx)
+coord_trial restart --size 64 --flows 1 --rate 5kpps --duration 3 &
 trial_pid=$!
 pvp_track "$trial_pid"
-sleep 0.7
+# Stop the coordinator once the traffic flows: it is then in the trial's
+# sleep, after its baseline snapshot.
+for _ in $(seq 100); do
+	[ "$(phy_rx)" -gt $((rx0 + 500)) ] && break
+	sleep 0.1
+done
+[ "$(phy_rx)" -gt $((rx0 + 500)) ] || fail "the trial's traffic did not start"
 coord_pid=$(pgrep -f "pvpkit trial .*$PVP_TMP/restart.json")
 [ -n "$coord_pid" ] || fail "cannot find the coordinator"
 kill -STOP $coord_pid

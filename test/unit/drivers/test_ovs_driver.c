@@ -962,16 +962,16 @@ test_restart(const char *dir)
 	      "counters back: %d %s", rc, err);
 	coord_driver_ovs.close(&hop);
 
-	/* Rules pvpkit did not install: gone for good, every trial fails. */
+	/* Rules pvpkit did not install: gone for good, every trial fails.
+	 * open() reads the ports' age already: a restart between open and
+	 * the first trial's baseline is seen too. */
+	setenv("FAKE_DUMP", dump, 1);
 	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err), 10000);
 	CHECK(rc == 0, "reopen: %s", err);
-	setenv("FAKE_DUMP", dump, 1);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
-	CHECK(rc == 0, "before: %d %s", rc, err);
 	setenv("FAKE_DUMP", young, 1);
 	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -ESTALE && strstr(err, "pvpkit did not install them") != NULL,
-	      "not our rules: %d %s", rc, err);
+	      "restart before the first snapshot: %d %s", rc, err);
 	rc = coord_driver_ovs.clear(&hop, err, sizeof(err));
 	CHECK(rc == 0, "clear: %d %s", rc, err);
 	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
