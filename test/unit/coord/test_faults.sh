@@ -87,6 +87,19 @@ for sig in TERM INT; do
 	info "SIG$sig: exit $want, $n trials kept"
 done
 
+# pvpkit trial: the same, exit 143 and one line.
+"$PVP_COORD" trial --topology "$T" --rate 10kpps --duration 3 --results "$PVP_TMP/t.jsonl" \
+	>"$PVP_TMP/trial.out" 2>"$PVP_TMP/trial.err" &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 143 ] || fail "trial SIGTERM: exit $rc, want 143"
+[ "$(cat "$PVP_TMP/trial.err")" = "pvpkit: interrupted by SIGTERM: trial not measured (traffic stopped)" ] ||
+	fail "trial SIGTERM: $(cat "$PVP_TMP/trial.err")"
+[ -e "$PVP_TMP/t.jsonl" ] && fail "trial SIGTERM: an interrupted trial was kept"
+
 # Output paths are checked before any hop is contacted.
 out=$("$PVP_COORD" trial --topology "$T" --json "$PVP_TMP/no/t.json" 2>&1)
 [ $? = 1 ] && [ "$out" = "pvpkit: --json: $PVP_TMP/no/t.json: No such file or directory" ] ||
