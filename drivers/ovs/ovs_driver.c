@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -39,6 +40,15 @@ ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
 	vsnprintf(err, err_len, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+static uint64_t
+ovs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void
@@ -99,8 +109,10 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		struct coord_snap *snap = calloc(1, sizeof(*snap));
 		char e[256];
 
-		if (snap != NULL && ovs_snapshot_openflow(h, snap, e, sizeof(e)) == 0)
+		if (snap != NULL && ovs_snapshot_openflow(h, snap, e, sizeof(e)) == 0) {
+			h->read_end_ns = ovs_now_ns();
 			ovs_restart_check(h, snap, e, sizeof(e));
+		}
 		free(snap);
 	}
 	return 0;
@@ -126,6 +138,7 @@ ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t e
 	}
 	if (rc < 0)
 		return rc;
+	h->read_end_ns = ovs_now_ns();
 	return ovs_restart_check(h, snap, err, err_len);
 }
 

@@ -46,8 +46,11 @@ extern const char *const ovs_drop_reasons[OVS_NB_REASONS];
  * starts again from 0, and so do their counters.
  */
 struct ovs_ident {
-	bool valid;		      /* a snapshot filled it */
-	double born[COORD_MAX_PORTS]; /* CLOCK_MONOTONIC s the port was created, < 0 unknown */
+	bool valid; /* a snapshot filled it */
+	/* When each port was created, CLOCK_MONOTONIC s: between [0] (the
+	 * request's time less the age) and [1] (the reply's time less the
+	 * age); < 0 unknown. */
+	double born[COORD_MAX_PORTS][2];
 	struct coord_port last[COORD_MAX_PORTS]; /* counters of the last snapshot */
 };
 
@@ -70,6 +73,7 @@ struct ovs_hop {
 	/* Seconds each port has existed at the last read (OpenFlow port
 	 * stats "duration"), < 0 when the counters' source has none. */
 	double duration[COORD_MAX_PORTS];
+	uint64_t read_end_ns;	  /* CLOCK_MONOTONIC when the last reading ended */
 	struct ovs_ident ident;	  /* what the last snapshot saw */
 	bool restarted;		  /* a restart was seen and not yet dealt with */
 	bool recover_failed;	  /* putting pvpkit's rules back failed */

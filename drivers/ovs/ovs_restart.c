@@ -23,11 +23,12 @@
 #include "ovs_private.h"
 
 /*
- * How much younger than before a port must look to count as re-created:
- * its age and our clock are read a request apart (milliseconds), and a
- * restart takes seconds.
+ * How much younger than before a port must look to count as re-created,
+ * beyond the time the readings took (a port's birth is only known to lie
+ * between a request and its reply, which can be a second apart on a
+ * loaded machine): ages are exact to the ms, a restart takes seconds.
  */
-#define OVS_BORN_SLACK_S 1.0
+#define OVS_BORN_SLACK_S 0.5
 
 /* The first counter of @p now below @p last, or NULL. */
 static const char *
@@ -64,18 +65,22 @@ ovs_rules_fate(const struct ovs_hop *h, char *buf, size_t len)
 int
 ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, size_t err_len)
 {
-	double now = (double)snap->t_ns / 1e9;
+	double t0 = (double)snap->t_ns / 1e9, t1 = (double)h->read_end_ns / 1e9;
 	char why[160] = "", fate[224];
 	unsigned int i;
 
+	if (t1 < t0)
+		t1 = t0;
 	for (i = 0; i < snap->nb_ports && i < COORD_MAX_PORTS; i++) {
-		double born = h->duration[i] >= 0 ? now - h->duration[i] : -1;
+		double lo = h->duration[i] >= 0 ? t0 - h->duration[i] : -1;
+		double hi = h->duration[i] >= 0 ? t1 - h->duration[i] : -1;
 		const char *ctr;
 		uint64_t was, is;
 
 		if (h->ident.valid && why[0] == '\0') {
-			if (born >= 0 && h->ident.born[i] >= 0 &&
-			    born > h->ident.born[i] + OVS_BORN_SLACK_S)
+			/* Born after the old port's latest possible birth. */
+			if (lo >= 0 && h->ident.born[i][1] >= 0 &&
+			    lo > h->ident.born[i][1] + OVS_BORN_SLACK_S)
 				snprintf(why, sizeof(why), "port %s was created again %.1f s ago",
 					 h->ports[i], h->duration[i]);
 			else if ((ctr = ovs_counter_back(&h->ident.last[i], &snap->port[i], &was,
@@ -84,7 +89,8 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 					 h->ports[i], ctr, (unsigned long long)was,
 					 (unsigned long long)is);
 		}
-		h->ident.born[i] = born;
+		h->ident.born[i][0] = lo;
+		h->ident.born[i][1] = hi;
 		h->ident.last[i] = snap->port[i];
 	}
 	h->ident.valid = true;
