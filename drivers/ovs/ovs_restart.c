@@ -10,8 +10,9 @@
  * it runs on whatever rules, or none, the new daemon has. The hop keeps
  * what its last snapshot saw: every port's age (OpenFlow port stats
  * "duration", which a new daemon restarts from 0 when it creates the
- * port) and its counters; a port younger than before or a counter lower
- * than before ends the trial with a line that says so. Rules pvpkit put
+ * port) and its counters; a port younger than before (or, where the age
+ * is unknown, a counter lower than before) ends the trial with a line
+ * that says so. Rules pvpkit put
  * in (install_flows) are put back before the next trial; others it
  * cannot know, so every later trial fails until the user restores them.
  */
@@ -66,7 +67,7 @@ int
 ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, size_t err_len)
 {
 	double t0 = (double)snap->t_ns / 1e9, t1 = (double)h->read_end_ns / 1e9;
-	char why[160] = "", fate[224];
+	char why[192] = "", fate[224];
 	unsigned int i;
 
 	if (t1 < t0)
@@ -77,17 +78,30 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 		const char *ctr;
 		uint64_t was, is;
 
+		/*
+		 * A restart: born after the old port's latest possible birth.
+		 * Counters that went back on a port of unchanged age are not
+		 * one: OVS resets a vhost port's counters when its peer goes
+		 * away (a guest killed), and that peer's own hop says so. Only
+		 * where the age is unknown ("stats": "ovsdb") are they the
+		 * sign of a restart.
+		 */
 		if (h->ident.valid && why[0] == '\0') {
-			/* Born after the old port's latest possible birth. */
 			if (lo >= 0 && h->ident.born[i][1] >= 0 &&
 			    lo > h->ident.born[i][1] + OVS_BORN_SLACK_S)
-				snprintf(why, sizeof(why), "port %s was created again %.1f s ago",
+				snprintf(why, sizeof(why),
+					 "ovs-vswitchd restarted (port %s was created again %.1f s "
+					 "ago)",
 					 h->ports[i], h->duration[i]);
-			else if ((ctr = ovs_counter_back(&h->ident.last[i], &snap->port[i], &was,
+			else if (lo < 0 &&
+				 (ctr = ovs_counter_back(&h->ident.last[i], &snap->port[i], &was,
 							 &is)) != NULL)
-				snprintf(why, sizeof(why), "port %s %s went back from %llu to %llu",
-					 h->ports[i], ctr, (unsigned long long)was,
-					 (unsigned long long)is);
+				snprintf(
+					why, sizeof(why),
+					"ovs-vswitchd restarted or port %s was reset (%s went back "
+					"from %llu to %llu)",
+					h->ports[i], ctr, (unsigned long long)was,
+					(unsigned long long)is);
 		}
 		h->ident.born[i][0] = lo;
 		h->ident.born[i][1] = hi;
@@ -97,10 +111,11 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 	if (why[0] != '\0') {
 		h->restarted = true;
 		ovs_rules_fate(h, fate, sizeof(fate));
-		return ovs_fail(err, err_len, -ESTALE,
-				"ovs-vswitchd restarted (%s): counters across a restart cannot be "
-				"compared, trial not valid; %s",
-				why, fate);
+		return ovs_fail(
+			err, err_len, -ESTALE,
+			"%s: counters across a restart cannot be compared, trial not valid; "
+			"%s",
+			why, fate);
 	}
 	if (h->restarted && h->rules_type[0] == '\0') {
 		/* Nothing put the rules back: every trial on this bridge is
