@@ -61,6 +61,9 @@ done
 [ "$(phy_rx)" -gt $((rx0 + 500)) ] || fail "the trial's traffic did not start"
 coord_pid=$(pgrep -f "pvpkit trial .*$PVP_TMP/restart.json")
 [ -n "$coord_pid" ] || fail "cannot find the coordinator"
+# Killed at exit if the test fails while it is stopped (SIGKILL reaches
+# a stopped process; SIGTERM would wait for a SIGCONT).
+pvp_track "$coord_pid"
 kill -STOP $coord_pid
 ovs_restart
 kill -CONT $coord_pid
