@@ -94,4 +94,17 @@ struct coord_topology *coord_cli_open_topology(const char *path, int *status);
 /** Write @p j to @p path, indented. @return 0, or -EIO after a message. */
 int coord_cli_write_json(const char *path, const json_t *j);
 
+/**
+ * "SIGINT", "SIGTERM" (what coord_interrupted holds once a signal came),
+ * else "a signal".
+ */
+const char *coord_signal_name(int sig);
+
+/**
+ * Check before a run that output file @p path (--json, --results) can be
+ * written, so a run does not end with nowhere to put what it measured.
+ * @return 0, or 1 after the message "pvpkit: OPT: FILE: reason".
+ */
+int coord_cli_check_output(const char *opt, const char *path);
+
 #endif /* COORD_CMD_H */

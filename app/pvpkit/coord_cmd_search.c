@@ -36,27 +36,70 @@ struct search_point {
 	unsigned int flows;		 /* flow count */
 	const char *id;			 /* search id in the results */
 	char started[32];		 /* UTC, ISO 8601 */
+	unsigned int nb_kept;		 /* trials in the results file, whole run */
+	unsigned int interrupted_trial;	 /* trial a signal stopped (from 1), or 0 */
+	bool not_kept;			 /* an append failed: nothing more is written */
+	char error[640];		 /* why the search stopped early, or "" */
 };
 
-/* The trial's JSON with its place in the search, appended to the results. */
-static int
-search_keep_trial(struct search_point *sp, const struct pvp_search_trial *st,
-		  const struct coord_trial_result *r)
+/* Print @p j whole on stdout: what could not be kept is not lost. */
+static void
+search_print_json(const json_t *j)
 {
-	json_t *j = coord_trial_to_json(sp->t, r);
+	char *line = json_dumps(j, JSON_COMPACT);
+
+	if (line != NULL)
+		printf("%s\n", line);
+	fflush(stdout);
+	free(line);
+}
+
+/*
+ * Append @p j to the results file. When that fails (full disk ...), the
+ * caller prints the record on stdout instead, whole: the file itself
+ * stays valid JSON lines (pvp_jsonl_append takes a partial line back),
+ * and nothing more is written to it. The first failure is said once on
+ * stderr. @return 0 or -errno.
+ */
+static int
+search_append(struct search_point *sp, const json_t *j, const char *what)
+{
 	int ret;
 
-	if (j == NULL)
+	ret = sp->not_kept ? -EIO : coord_report_append(sp->a->results, j);
+	if (ret == 0)
 		return 0;
+	if (!sp->not_kept)
+		fprintf(stderr, "pvpkit: %s: %s: %s not kept; its JSON line follows on stdout\n",
+			sp->a->results, strerror(-ret), what);
+	sp->not_kept = true;
+	return ret;
+}
+
+/*
+ * The trial's JSON with its place in the search, appended to the
+ * results. @return the JSON (the caller puts it), NULL on allocation
+ * failure; *ret: 0 or the append's -errno.
+ */
+static json_t *
+search_keep_trial(struct search_point *sp, const struct pvp_search_trial *st,
+		  const struct coord_trial_result *r, int *ret)
+{
+	json_t *j = coord_trial_to_json(sp->t, r);
+	char what[32];
+
+	*ret = 0;
+	if (j == NULL)
+		return NULL;
 	json_object_set_new(j, "search",
 			    json_pack("{s:s,s:I,s:I,s:I}", "id", sp->id, "trial",
 				      (json_int_t)st->index, "phase", (json_int_t)st->phase, "goal",
 				      (json_int_t)st->goal));
-	ret = coord_report_append(sp->a->results, j);
-	json_decref(j);
-	if (ret < 0)
-		fprintf(stderr, "pvpkit: %s: %s\n", sp->a->results, strerror(-ret));
-	return ret;
+	snprintf(what, sizeof(what), "trial %u", st->index + 1);
+	*ret = search_append(sp, j, what);
+	if (*ret == 0)
+		sp->nb_kept++;
+	return j;
 }
 
 /* The trial's line (and table), then the progress line. */
@@ -99,6 +142,7 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 	struct pvp_search_measurement m;
 	struct coord_trial_result r;
 	char err[512];
+	json_t *j;
 	int ret;
 
 	coord_progress_trial(sp->progress, st->index + 1, st->rate, st->duration);
@@ -107,14 +151,29 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 	if (ret < 0) {
 		coord_progress_result(sp->progress, st->index + 1, st->rate, st->duration, -1);
 		coord_progress_clear(sp->progress);
-		fprintf(stderr, "pvpkit: trial %u not measured: %s\n", st->index + 1, err);
+		if (coord_interrupted) {
+			/* Said once for the whole run (search_or_run). */
+			sp->interrupted_trial = st->index + 1;
+			return 1;
+		}
+		snprintf(sp->error, sizeof(sp->error), "trial %u not measured: %s", st->index + 1,
+			 err);
+		fprintf(stderr, "pvpkit: %s\n", sp->error);
 		return 1;
 	}
-	if (search_keep_trial(sp, st, &r) < 0) {
+	/* Kept first, shown whatever became of it: a trial that could not
+	 * be written follows its line whole on stdout, and the search stops
+	 * there. */
+	j = search_keep_trial(sp, st, &r, &ret);
+	search_show_trial(sp, st, &r);
+	if (ret < 0) {
+		search_print_json(j);
+		json_decref(j);
+		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->results, strerror(-ret));
 		coord_trial_result_clear(&r);
 		return 1;
 	}
-	search_show_trial(sp, st, &r);
+	json_decref(j);
 	memset(&m, 0, sizeof(m));
 	m.achieved_rate = r.traffic.achieved_pps;
 	m.tx = r.tx_packets;
@@ -140,13 +199,20 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 	json_object_set_new(rec, "topology", json_string(sp->t->name));
 	if (failed)
 		json_object_set_new(rec, "failed", json_true());
-	ret = coord_report_append(sp->a->results, rec);
-	json_decref(rec);
-	if (ret < 0) {
-		fprintf(stderr, "pvpkit: %s: %s\n", sp->a->results, strerror(-ret));
-		return 1;
+	/* A search cut short says why, so it is never read as complete. */
+	if (coord_interrupted) {
+		json_object_set_new(rec, "interrupted",
+				    json_string(coord_signal_name(coord_interrupted)));
+		json_object_set_new(rec, "partial", json_true());
+	} else if (sp->error[0] != '\0') {
+		json_object_set_new(rec, "error", json_string(sp->error));
+		json_object_set_new(rec, "partial", json_true());
 	}
-	return 0;
+	ret = search_append(sp, rec, "search record");
+	if (ret < 0)
+		search_print_json(rec);
+	json_decref(rec);
+	return ret < 0 ? 1 : 0;
 }
 
 /* The search's summary: one line, then one per goal. */
@@ -156,9 +222,11 @@ search_show_result(const char *id, const struct pvp_search_result *res)
 	unsigned int g, pdr = 0;
 	char a[32], b[32];
 
-	printf("== search %s: %u trials, %.1f trial-seconds%s%s\n", id, res->nb_trials,
+	printf("== search %s: %u trials, %.1f trial-seconds%s%s%s%s\n", id, res->nb_trials,
 	       res->total_time, res->budget_exhausted ? ", budget exhausted" : "",
-	       res->aborted ? ", aborted: the generator could not send" : "");
+	       res->aborted ? ", aborted: the generator could not send" : "",
+	       coord_interrupted ? ", interrupted by " : "",
+	       coord_interrupted ? coord_signal_name(coord_interrupted) : "");
 	for (g = 0; g < res->nb_goals; g++) {
 		const struct pvp_search_goal_result *gr = &res->goal[g];
 		char name[32];
@@ -200,6 +268,7 @@ search_point(struct search_point *sp)
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	sp->error[0] = '\0';
 	if (o->flow_type != NULL && coord_install_flows(sp->t, o->flow_type, sp->flows) < 0)
 		return 1;
 	s = pvp_search_create(&o->p);
@@ -211,8 +280,10 @@ search_point(struct search_point *sp)
 	printf("== search %s: %u B, %u flows, %s, max %s pps, width %.2f %%\n", sp->id, sp->size,
 	       sp->flows, o->p.algo == PVP_SEARCH_MLR ? "mlr" : "binary",
 	       coord_fmt_count((int64_t)o->p.max_rate, a, sizeof(a)), o->p.width_goal * 100);
-	while (rc == 0 && pvp_search_next(s, &st) == 0)
+	while (rc == 0 && !coord_interrupted && pvp_search_next(s, &st) == 0)
 		rc = search_trial(sp, s, &st);
+	if (coord_interrupted)
+		rc = 1;
 	coord_progress_clear(sp->progress);
 	coord_progress_point_done(sp->progress);
 	pvp_search_get_result(s, &res);
@@ -264,9 +335,12 @@ search_reports(const struct coord_search_args *a)
 	return 0;
 }
 
-/* Every point of the matrix in turn, until one fails. @return 0 or 1. */
+/*
+ * Every point of the matrix in turn, until one fails or a signal comes.
+ * @return 0 or 1; *kept: whether the results file holds everything.
+ */
 static int
-search_matrix(struct coord_search_args *a, struct coord_topology *t)
+search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 {
 	struct coord_progress progress;
 	struct search_point sp = {.a = a, .progress = &progress, .t = t};
@@ -280,8 +354,8 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t)
 	 */
 	coord_progress_init(&progress, isatty(STDERR_FILENO) ? stderr : stdout,
 			    a->nb_sizes * a->nb_flows, a->p.max_time);
-	for (i = 0; i < a->nb_sizes && rc == 0; i++) {
-		for (k = 0; k < a->nb_flows && rc == 0; k++) {
+	for (i = 0; i < a->nb_sizes && rc == 0 && !coord_interrupted; i++) {
+		for (k = 0; k < a->nb_flows && rc == 0 && !coord_interrupted; k++) {
 			snprintf(id, sizeof(id), "%ld-%u-%u", (long)time(NULL), a->sizes[i],
 				 a->flows[k]);
 			sp.size = a->sizes[i];
@@ -289,6 +363,18 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t)
 			sp.id = id;
 			rc = search_point(&sp) != 0 ? 1 : 0;
 		}
+	}
+	*kept = !sp.not_kept;
+	if (coord_interrupted) {
+		char at[48] = "";
+
+		if (sp.interrupted_trial != 0)
+			snprintf(at, sizeof(at), " during trial %u (traffic stopped)",
+				 sp.interrupted_trial);
+		fprintf(stderr,
+			"pvpkit: interrupted by %s%s: %u finished trial(s) kept in %s, the "
+			"search marked partial\n",
+			coord_signal_name(coord_interrupted), at, sp.nb_kept, a->results);
 	}
 	return rc;
 }
@@ -298,6 +384,7 @@ search_or_run(int argc, char **argv, bool run)
 {
 	struct coord_search_args *a;
 	struct coord_topology *t;
+	bool kept = true;
 	int rc;
 
 	a = calloc(1, sizeof(*a));
@@ -315,15 +402,25 @@ search_or_run(int argc, char **argv, bool run)
 		free(a);
 		return 1;
 	}
+	/* Before any hop is contacted: a run must not end with nowhere to
+	 * put its results. */
+	if (coord_cli_check_output("--results", a->results) != 0) {
+		free(a);
+		return 1;
+	}
 	t = coord_cli_open_topology(a->topology, &rc);
 	if (t != NULL) {
-		rc = search_matrix(a, t);
+		rc = search_matrix(a, t, &kept);
 		coord_topology_free(t);
 		printf("results: %s\n", a->results);
-		if (run && search_reports(a) != 0)
+		/* What is known, also after a signal; nothing when the results
+		 * could not be written (the reports would lack them). */
+		if (run && kept && search_reports(a) != 0)
 			rc = 1;
 	}
 	free(a);
+	if (coord_interrupted)
+		return 128 + coord_interrupted;
 	return rc;
 }
 

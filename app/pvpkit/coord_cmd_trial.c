@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -58,7 +59,8 @@ trial_usage(FILE *f)
 		"  --results FILE      append the trial as one JSON line (fsync'd)\n"
 		"  --help              this text\n"
 		"\n"
-		"Exit status: 0 measured, 1 not measured (hop unreachable...), 2 bad usage.\n");
+		"Exit status: 0 measured, 1 not measured (hop unreachable...) or not kept,\n"
+		"2 bad usage, 130/143 stopped by SIGINT/SIGTERM.\n");
 }
 
 enum {
@@ -204,7 +206,16 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 	if (a->results != NULL) {
 		ret = coord_report_append(a->results, j);
 		if (ret < 0) {
-			fprintf(stderr, "pvpkit: %s: %s\n", a->results, strerror(-ret));
+			char *line = json_dumps(j, JSON_COMPACT);
+
+			/* Not lost: the line goes to stdout, the file stays
+			 * valid JSON lines (a partial line is taken back). */
+			fprintf(stderr,
+				"pvpkit: %s: %s: trial not kept; its JSON line follows on stdout\n",
+				a->results, strerror(-ret));
+			if (line != NULL)
+				printf("%s\n", line);
+			free(line);
 			rc = 1;
 		}
 	}
@@ -229,6 +240,10 @@ coord_cmd_trial(int argc, char **argv)
 	rc = trial_parse_args(argc, argv, &a);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
+	/* Before any hop is contacted, not after the trial. */
+	if (coord_cli_check_output("--results", a.results) != 0 ||
+	    coord_cli_check_output("--json", a.json) != 0)
+		return 1;
 	t = coord_cli_open_topology(a.topology, &rc);
 	if (t == NULL)
 		return rc;
@@ -238,8 +253,15 @@ coord_cmd_trial(int argc, char **argv)
 		return 1;
 	}
 	if (coord_trial_run(t, c, &r, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pvpkit: trial not measured: %s\n", err);
 		coord_topology_free(t);
+		if (coord_interrupted) {
+			fprintf(stderr,
+				"pvpkit: interrupted by %s: trial not measured (traffic "
+				"stopped)\n",
+				coord_signal_name(coord_interrupted));
+			return 128 + coord_interrupted;
+		}
+		fprintf(stderr, "pvpkit: trial not measured: %s\n", err);
 		return 1;
 	}
 	rc = trial_output(&a, t, &r);

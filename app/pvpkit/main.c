@@ -8,12 +8,16 @@
  * below; what they share is in coord_cli.c.
  *
  * Exit status: 0 done, 1 the trial could not be measured (a hop
- * unreachable, traffic refused), 2 bad command line or topology.
+ * unreachable, traffic refused) or kept, 2 bad command line or topology,
+ * 128 + N after signal N (SIGINT 130, SIGTERM 143) stopped a trial or
+ * search.
  */
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "pvp_util.h"
 
 #include "coord.h"
 #include "coord_cmd.h"
@@ -35,11 +39,33 @@ static const struct coord_command coord_commands[] = {
 	{NULL, NULL, NULL},
 };
 
+/* The first SIGINT/SIGTERM asks the command to stop cleanly (traffic
+ * stopped, finished trials kept); SA_RESETHAND lets a second one kill. */
 static void
 coord_on_signal(int sig)
 {
-	(void)sig;
-	coord_interrupted = 1;
+	coord_interrupted = sig;
+}
+
+const char *
+coord_signal_name(int sig)
+{
+	if (sig == SIGINT)
+		return "SIGINT";
+	if (sig == SIGTERM)
+		return "SIGTERM";
+	return "a signal";
+}
+
+int
+coord_cli_check_output(const char *opt, const char *path)
+{
+	char err[512];
+
+	if (path == NULL || pvp_path_check_writable(path, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "pvpkit: %s: %s\n", opt, err);
+	return 1;
 }
 
 static void
@@ -64,6 +90,7 @@ main(int argc, char **argv)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = coord_on_signal;
+	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);

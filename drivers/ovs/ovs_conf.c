@@ -190,8 +190,10 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: \"stats\" must be \"openflow\" or \"ovsdb\"");
 	h->stats_ovsdb = stats != NULL && strcmp(stats, "ovsdb") == 0;
-	for (i = 0; i < COORD_MAX_PORTS; i++)
+	for (i = 0; i < COORD_MAX_PORTS; i++) {
 		h->ofport[i] = -1;
+		h->duration[i] = -1;
+	}
 	l2rev = json_string_value(json_object_get(conf, "l2_reverse_match"));
 	if (l2rev != NULL && strcmp(l2rev, "dl_src") != 0 && strcmp(l2rev, "dl_dst") != 0)
 		return ovs_fail(err, err_len, -EINVAL,

@@ -64,7 +64,8 @@ ovs_ofp_pairs(char *s, char dir, struct ovs_ofp *o)
  * Parse the text of `ovs-ofctl -O OpenFlow14 --no-names dump-ports`:
  *   port  1: rx pkts=N, bytes=N, drop=N, errs=?, ...
  *            tx pkts=N, bytes=N, drop=N, errs=?, coll=?
- *            duration=...s / rx rfc2819 ... / tx rfc2819 ...
+ *            duration=...s
+ *            rx rfc2819 ... / tx rfc2819 ...
  *            CUSTOM Statistics
  *                       ovs_tx_retries=0, ovs_tx_failure_drops=0, ...
  * @return the number of ports in @p o (at most @p max), or -EPROTO.
@@ -89,6 +90,7 @@ ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max)
 			if (colon == NULL || (unsigned int)n == max)
 				return -EPROTO;
 			memset(&o[n], 0, sizeof(o[n]));
+			o[n].duration_s = -1;
 			if (strncmp(num, "LOCAL", 5) == 0) {
 				o[n].ofport = 65534;
 			} else {
@@ -105,13 +107,20 @@ ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max)
 		if (strncmp(l, "rx pkts=", 8) == 0 || strncmp(l, "tx pkts=", 8) == 0) {
 			if (ovs_ofp_pairs(l + 3, l[0], &o[n - 1]) < 0)
 				return -EPROTO;
+		} else if (strncmp(l, "duration=", 9) == 0) {
+			char *end;
+			double d = strtod(l + 9, &end);
+
+			/* The port's age tells a restarted ovs-vswitchd. */
+			if (end != l + 9 && *end == 's' && d >= 0)
+				o[n - 1].duration_s = d;
 		} else if (strncmp(l, "CUSTOM Statistics", 17) == 0) {
 			mode = 'c';
 		} else if (mode == 'c' && strchr(l, '=') != NULL) {
 			if (ovs_ofp_pairs(l, 'c', &o[n - 1]) < 0)
 				return -EPROTO;
 		}
-		/* duration=, rx/tx rfc2819 ...: not needed. */
+		/* rx/tx rfc2819 ...: not needed. */
 	}
 	return n;
 }

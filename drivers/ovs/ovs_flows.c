@@ -190,5 +190,10 @@ ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 		return ovs_fail(err, err_len, -EIO,
 				"ovs: %s has %llu rules after installing %u (%s)", h->bridge, got,
 				expect, rule_type);
+	/* Remembered to put them back after a restart (ovs_restart.c). */
+	snprintf(h->rules_type, sizeof(h->rules_type), "%s", rule_type);
+	h->rules_flows = flows;
+	h->restarted = false;
+	h->recover_failed = false;
 	return 0;
 }

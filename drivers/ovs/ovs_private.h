@@ -14,6 +14,7 @@
  *   ovs_stats.c       live counters from OpenFlow, mapped to topology ports
  *   ovs_tool.c        ovs-ofctl and ovs-appctl, here or over ssh
  *   ovs_flows.c       the rules of install_flows
+ *   ovs_restart.c     noticing that ovs-vswitchd restarted under a trial
  *   ovsdb.c           the OVSDB JSON-RPC client
  *   ovs_cmd.c         running a command with a timeout, here or over ssh
  */
@@ -39,6 +40,20 @@
 #define OVS_NB_REASONS 7
 extern const char *const ovs_drop_reasons[OVS_NB_REASONS];
 
+/*
+ * Who ovs-vswitchd is, as seen through its ports: a restarted daemon (or
+ * a port deleted and added again) creates its ports anew, so their age
+ * starts again from 0, and so do their counters.
+ */
+struct ovs_ident {
+	bool valid; /* a snapshot filled it */
+	/* When each port was created, CLOCK_MONOTONIC s: between [0] (the
+	 * request's time less the age) and [1] (the reply's time less the
+	 * age); < 0 unknown. */
+	double born[COORD_MAX_PORTS][2];
+	struct coord_port last[COORD_MAX_PORTS]; /* counters of the last snapshot */
+};
+
 /* One ovs hop (hop->priv). */
 struct ovs_hop {
 	struct coord_ovsdb db;		 /* ovsdb-server connection */
@@ -55,12 +70,23 @@ struct ovs_hop {
 	bool l2_reverse_dst;		 /* reverse l2 rules match dl_dst */
 	bool stats_ovsdb;		 /* counters from OVSDB, not OpenFlow */
 	long ofport[COORD_MAX_PORTS];	 /* OpenFlow port numbers, -1 unknown */
+	/* Seconds each port has existed at the last read (OpenFlow port
+	 * stats "duration"), < 0 when the counters' source has none. */
+	double duration[COORD_MAX_PORTS];
+	uint64_t read_end_ns;	  /* CLOCK_MONOTONIC when the last reading ended */
+	struct ovs_ident ident;	  /* what the last snapshot saw */
+	bool restarted;		  /* a restart was seen and not yet dealt with */
+	bool recover_failed;	  /* putting pvpkit's rules back failed */
+	char rules_type[8];	  /* rule type pvpkit installed, "" = none */
+	unsigned int rules_flows; /* flows of those rules */
+	char note[256];		  /* for context(): what clear() did, or "" */
 };
 
 /* One port's entry of an OpenFlow port stats reply, from the socket
  * (ovs_openflow.c) or from `ovs-ofctl dump-ports` text (ovs_dump_ports.c). */
 struct ovs_ofp {
 	long ofport;	     /* OpenFlow number; OFPP_LOCAL = 65534 */
+	double duration_s;   /* seconds since the port was created, < 0 unknown */
 	struct coord_port p; /* rx/tx counters */
 	bool has_reason[OVS_NB_REASONS];
 	uint64_t reason[OVS_NB_REASONS];
@@ -112,5 +138,19 @@ int ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, ch
 /* ovs_flows.c: coord_driver::install_flows. */
 int ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flows, char *err,
 		      size_t err_len);
+
+/*
+ * ovs_restart.c: compare a snapshot with the last one. A port younger
+ * than before or a counter lower than before means ovs-vswitchd restarted
+ * (or the port was re-created): the rules on the bridge are gone and the
+ * counters cannot be subtracted. @return 0, or -ESTALE with @p err set.
+ */
+int ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, size_t err_len);
+
+/*
+ * ovs_restart.c: before a trial (clear), put back the rules pvpkit
+ * installed if a restart took them. @return 0, or -errno with @p err set.
+ */
+int ovs_restart_recover(struct coord_hop *hop, char *err, size_t err_len);
 
 #endif /* OVS_PRIVATE_H */

@@ -94,6 +94,7 @@ map:
 					h->ports[i], h->bridge);
 		}
 		*p = o[j].p;
+		h->duration[i] = o[j].duration_s;
 		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
 		for (k = 0; k < OVS_NB_REASONS; k++) {
 			if (!o[j].has_reason[k] || p->nb_reasons == COORD_MAX_REASONS)

@@ -868,6 +868,128 @@ test_tools(const char *dir)
 	fake_stop(&f);
 }
 
+/* A dump-ports reply of a bridge whose ports are @p age s old (NULL: no age). */
+static void
+write_dump(const char *path, unsigned int pkts, const char *age)
+{
+	FILE *f = fopen(path, "w");
+	int port;
+
+	fprintf(f, "OFPST_PORT reply (OF1.4) (xid=0x2): 2 ports\n");
+	for (port = 1; port <= 2; port++) {
+		fprintf(f,
+			"  port  %d: rx pkts=%u, bytes=%u, drop=0, errs=?, frame=?, over=?, crc=?\n"
+			"           tx pkts=%u, bytes=%u, drop=0, errs=?, coll=?\n",
+			port, pkts, pkts * 64, pkts, pkts * 64);
+		if (age != NULL)
+			fprintf(f, "           duration=%ss\n", age);
+	}
+	fclose(f);
+}
+
+/*
+ * ovs-vswitchd restarted between two snapshots: its ports are young
+ * again (or a counter went back). The snapshot fails with a line that
+ * says so and what became of the rules; pvpkit's own rules are put back
+ * by the next clear(), others make every later snapshot fail.
+ */
+static void
+test_restart(const char *dir)
+{
+	struct fake_ovsdb f;
+	struct coord_hop hop;
+	struct coord_snap s;
+	char err[512], p[512], extra[512], dump[512], young[512], back[512];
+	const char *text;
+	json_t *ctx;
+	int rc;
+
+	drv_case = "restart";
+	write_ofctl(dir);
+	snprintf(dump, sizeof(dump), "%s/test/unit/drivers/data/ofctl-dump-ports-of14.txt",
+		 getenv("PVP_SOURCE_DIR"));
+	snprintf(young, sizeof(young), "%s/young.txt", dir);
+	write_dump(young, 10, "2.000");
+	snprintf(back, sizeof(back), "%s/back.txt", dir);
+	write_dump(back, 5, "1000.000");
+	fake_start(&f, FAKE_OK, dir);
+	snprintf(extra, sizeof(extra),
+		 ", \"bridge\": \"br-pvp\", \"vswitchd_ctl\": \"%s/ovs-vswitchd.ctl\"", dir);
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err), 10000);
+	CHECK(rc == 0, "open: %s", err);
+	if (rc != 0) {
+		fake_stop(&f);
+		return;
+	}
+	rc = coord_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
+	CHECK(rc == 0, "l2: %s", err);
+	setenv("FAKE_DUMP", dump, 1);
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == 0, "before: %d %s", rc, err);
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == 0, "same daemon: %d %s", rc, err);
+
+	/* Ports 2 s old where they were 101 s old: a new daemon. */
+	setenv("FAKE_DUMP", young, 1);
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == -ESTALE &&
+		      strstr(err, "ovs-vswitchd restarted (port phy0 was created again 2.0 s "
+				  "ago)") == err &&
+		      strstr(err, "trial not valid") != NULL &&
+		      strstr(err, "the l2 rules pvpkit installed on br-pvp are gone") != NULL,
+	      "young ports: %d %s", rc, err);
+	/* The next trial: clear() installs the rules again and says so. */
+	snprintf(p, sizeof(p), "%s/ofctl.args", dir);
+	unlink(p);
+	rc = coord_driver_ovs.clear(&hop, err, sizeof(err));
+	CHECK(rc == 0, "clear after restart: %d %s", rc, err);
+	text = read_text(p);
+	CHECK(strstr(text, "del-flows br-pvp\nadd-flows br-pvp -\n") != NULL,
+	      "rules installed again:\n%s", text);
+	snprintf(p, sizeof(p), "%s/flows", dir);
+	CHECK(strstr(read_text(p), "dl_dst=02:00:00:00:00:01,actions=output:vhost0") != NULL,
+	      "the same l2 rules:\n%s", read_text(p));
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == 0, "baseline after recovery: %d %s", rc, err);
+	ctx = coord_driver_ovs.context(&hop);
+	text = json_string_value(json_object_get(ctx, "restart"));
+	CHECK(text != NULL && strstr(text, "installed its l2 rules for 2 flows again") != NULL,
+	      "context says so: %s", text != NULL ? text : "(none)");
+	json_decref(ctx);
+
+	/* Counters back on ports no younger than before: a vhost peer went
+	 * away and OVS reset them; not a restart. */
+	setenv("FAKE_DUMP", back, 1);
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == 0, "counters reset, same daemon: %d %s", rc, err);
+	/* Where the age is unknown, counters back are the only sign. */
+	write_dump(back, 3, NULL);
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == -ESTALE &&
+		      strstr(err, "ovs-vswitchd restarted or port phy0 was reset (rx_packets "
+				  "went back from 5 to 3)") == err,
+	      "counters back, age unknown: %d %s", rc, err);
+	coord_driver_ovs.close(&hop);
+
+	/* Rules pvpkit did not install: gone for good, every trial fails.
+	 * open() reads the ports' age already: a restart between open and
+	 * the first trial's baseline is seen too. */
+	setenv("FAKE_DUMP", dump, 1);
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err), 10000);
+	CHECK(rc == 0, "reopen: %s", err);
+	setenv("FAKE_DUMP", young, 1);
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == -ESTALE && strstr(err, "pvpkit did not install them") != NULL,
+	      "restart before the first snapshot: %d %s", rc, err);
+	rc = coord_driver_ovs.clear(&hop, err, sizeof(err));
+	CHECK(rc == 0, "clear: %d %s", rc, err);
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == -ESTALE && strstr(err, "ovs-vswitchd restarted earlier") == err,
+	      "later trials fail: %d %s", rc, err);
+	coord_driver_ovs.close(&hop);
+	fake_stop(&f);
+}
+
 static void
 test_cmd(void)
 {
@@ -927,6 +1049,7 @@ main(void)
 	test_conf_errors(dir);
 	test_cmd();
 	test_tools(dir);
+	test_restart(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);

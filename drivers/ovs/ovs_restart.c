@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * A restarted ovs-vswitchd. Its Interface counters start again from 0 and
+ * its OpenFlow tables start empty (they are not kept in OVSDB), so a
+ * trial across a restart subtracts counters of two different daemons
+ * (negative losses that cancel into a small figure) and the trial after
+ * it runs on whatever rules, or none, the new daemon has. The hop keeps
+ * what its last snapshot saw: every port's age (OpenFlow port stats
+ * "duration", which a new daemon restarts from 0 when it creates the
+ * port) and its counters; a port younger than before (or, where the age
+ * is unknown, a counter lower than before) ends the trial with a line
+ * that says so. Rules pvpkit put
+ * in (install_flows) are put back before the next trial; others it
+ * cannot know, so every later trial fails until the user restores them.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ovs_private.h"
+
+/*
+ * How much younger than before a port must look to count as re-created,
+ * beyond the time the readings took (a port's birth is only known to lie
+ * between a request and its reply, which can be a second apart on a
+ * loaded machine): ages are exact to the ms, a restart takes seconds.
+ */
+#define OVS_BORN_SLACK_S 0.5
+
+/* The first counter of @p now below @p last, or NULL. */
+static const char *
+ovs_counter_back(const struct coord_port *last, const struct coord_port *now, uint64_t *was,
+		 uint64_t *is)
+{
+#define OVS_X_BACK(name)                                                                           \
+	if (now->name < last->name) {                                                              \
+		*was = last->name;                                                                 \
+		*is = now->name;                                                                   \
+		return #name;                                                                      \
+	}
+	PVP_STATS_FOREACH_COUNTER(OVS_X_BACK)
+#undef OVS_X_BACK
+	return NULL;
+}
+
+/* What became of the rules, for the restart message. */
+static void
+ovs_rules_fate(const struct ovs_hop *h, char *buf, size_t len)
+{
+	if (h->rules_type[0] != '\0')
+		snprintf(buf, len,
+			 "the %s rules pvpkit installed on %s are gone (put back before the "
+			 "next trial)",
+			 h->rules_type, h->bridge);
+	else
+		snprintf(buf, len,
+			 "the OpenFlow rules on %s are gone and pvpkit did not install them "
+			 "(restore them, e.g. pvpkit testbed down and up, or use --flow-type)",
+			 h->bridge[0] != '\0' ? h->bridge : "the bridge");
+}
+
+int
+ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, size_t err_len)
+{
+	double t0 = (double)snap->t_ns / 1e9, t1 = (double)h->read_end_ns / 1e9;
+	char why[192] = "", fate[224];
+	unsigned int i;
+
+	if (t1 < t0)
+		t1 = t0;
+	for (i = 0; i < snap->nb_ports && i < COORD_MAX_PORTS; i++) {
+		double lo = h->duration[i] >= 0 ? t0 - h->duration[i] : -1;
+		double hi = h->duration[i] >= 0 ? t1 - h->duration[i] : -1;
+		const char *ctr;
+		uint64_t was, is;
+
+		/*
+		 * A restart: born after the old port's latest possible birth.
+		 * Counters that went back on a port of unchanged age are not
+		 * one: OVS resets a vhost port's counters when its peer goes
+		 * away (a guest killed), and that peer's own hop says so. Only
+		 * where the age is unknown ("stats": "ovsdb") are they the
+		 * sign of a restart.
+		 */
+		if (h->ident.valid && why[0] == '\0') {
+			if (lo >= 0 && h->ident.born[i][1] >= 0 &&
+			    lo > h->ident.born[i][1] + OVS_BORN_SLACK_S)
+				snprintf(why, sizeof(why),
+					 "ovs-vswitchd restarted (port %s was created again %.1f s "
+					 "ago)",
+					 h->ports[i], h->duration[i]);
+			else if (lo < 0 &&
+				 (ctr = ovs_counter_back(&h->ident.last[i], &snap->port[i], &was,
+							 &is)) != NULL)
+				snprintf(
+					why, sizeof(why),
+					"ovs-vswitchd restarted or port %s was reset (%s went back "
+					"from %llu to %llu)",
+					h->ports[i], ctr, (unsigned long long)was,
+					(unsigned long long)is);
+		}
+		h->ident.born[i][0] = lo;
+		h->ident.born[i][1] = hi;
+		h->ident.last[i] = snap->port[i];
+	}
+	h->ident.valid = true;
+	if (why[0] != '\0') {
+		h->restarted = true;
+		ovs_rules_fate(h, fate, sizeof(fate));
+		return ovs_fail(
+			err, err_len, -ESTALE,
+			"%s: counters across a restart cannot be compared, trial not valid; "
+			"%s",
+			why, fate);
+	}
+	if (h->restarted && h->rules_type[0] == '\0') {
+		/* Nothing put the rules back: every trial on this bridge is
+		 * wrong until the user does. */
+		ovs_rules_fate(h, fate, sizeof(fate));
+		return ovs_fail(err, err_len, -ESTALE, "ovs-vswitchd restarted earlier: %s", fate);
+	}
+	if (h->restarted && h->recover_failed)
+		return ovs_fail(
+			err, err_len, -ESTALE,
+			"ovs-vswitchd restarted earlier and pvpkit could not install its %s "
+			"rules on %s again",
+			h->rules_type, h->bridge);
+	return 0;
+}
+
+int
+ovs_restart_recover(struct coord_hop *hop, char *err, size_t err_len)
+{
+	struct ovs_hop *h = hop->priv;
+	char type[sizeof(h->rules_type)];
+	int rc;
+
+	h->note[0] = '\0';
+	if (!h->restarted || h->rules_type[0] == '\0')
+		return 0;
+	snprintf(type, sizeof(type), "%s", h->rules_type);
+	rc = ovs_install_flows(hop, type, h->rules_flows, err, err_len);
+	if (rc < 0) {
+		/* The trial's snapshots fail on it (ovs_restart_check). */
+		h->recover_failed = true;
+		return rc;
+	}
+	snprintf(h->note, sizeof(h->note),
+		 "ovs-vswitchd restarted before this trial; pvpkit installed its %s rules for %u "
+		 "flows again",
+		 type, h->rules_flows);
+	return 0;
+}
