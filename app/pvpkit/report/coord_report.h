@@ -65,6 +65,8 @@ extern "C" {
 #define COORD_REPORT_DEFAULT_LINE_RATE 10e9
 /** Most files one report writes. */
 #define COORD_REPORT_MAX_FILES 32
+/** Most repeated searches of one point that a summary takes in. */
+#define COORD_REPORT_MAX_REPEAT 1000
 /** Largest results file coord_report_load() reads (a few KiB per trial). */
 #define COORD_REPORT_MAX_FILE (256u << 20)
 
@@ -168,6 +170,22 @@ json_t *coord_report_search_record(const struct pvp_search_params *p,
  */
 bool coord_report_trial_reconciles(const json_t *trial);
 
+/** Figures over the repeated searches of one point and goal. */
+struct coord_report_stats {
+	unsigned int n;	 /**< values */
+	double median;	 /**< the middle value (mean of the two middle ones) */
+	double min;	 /**< smallest */
+	double max;	 /**< largest */
+	bool has_spread; /**< n >= 3: spread is meaningful */
+	double spread;	 /**< (max - min) / median, relative range */
+};
+
+/**
+ * Median, min, max and (three values or more) the relative range of
+ * @p n values. @p v is not changed; n = 0 gives all zero.
+ */
+void coord_report_stats(const double *v, unsigned int n, struct coord_report_stats *st);
+
 /** Report options. */
 struct coord_report_opts {
 	/** Line rate when no record says; default COORD_REPORT_DEFAULT_LINE_RATE. */
@@ -222,6 +240,17 @@ json_t *coord_report_summary(const json_t *records, const struct coord_report_op
  *   0, -ENOENT if no point has that goal, or -errno.
  */
 int coord_report_write_csv(const json_t *summary, const char *goal, const char *path);
+
+/**
+ * Write one goal's repeated searches as CSV, one row per point:
+ * "size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,
+ * conditional_pps,searches_pps" (the last: every search's lower bound,
+ * space-separated, "-" for none). Empty fields where a figure does not
+ * exist (spread needs three searches).
+ *
+ * @return 0 or -errno.
+ */
+int coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path);
 
 /** What a report wrote. */
 struct coord_report_info {

@@ -242,6 +242,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	const json_t *sizes, *flows, *sz, *fl, *g;
 	double vmin = INFINITY, vmax = 0, v, m;
 	struct plot_buf plot = {NULL, 0, 0};
+	bool rep = false;
 	char gname[32];
 	size_t i, j;
 	FILE *f;
@@ -253,16 +254,25 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 			gname[i] = (char)(gname[i] - 32);
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
+	/* Repeated searches: each flow count gets min and max for error bars. */
+	json_array_foreach(sizes, i, sz) json_array_foreach(
+		flows, j, fl) if (report_num(plot_goal_at(summary, goal, json_integer_value(sz),
+							  json_integer_value(fl)),
+					     "repeats", 0) > 1) rep = true;
 
 	f = plot_file(outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
-		"# pvpkit %s throughput in Mpps; sizes include the 4 B FCS; \"?\" = not "
+		"# pvpkit %s throughput in Mpps%s; sizes include the 4 B FCS; \"?\" = not "
 		"measured\n# size theoretical_max",
-		gname);
+		gname, rep ? " (median, min, max of the repeated searches)" : "");
 	json_array_foreach(flows, j, fl)
+	{
 		fprintf(f, " %" JSON_INTEGER_FORMAT "_flows", json_integer_value(fl));
+		if (rep)
+			fprintf(f, " min max");
+	}
 	fputc('\n', f);
 	json_array_foreach(sizes, i, sz)
 	{
@@ -278,8 +288,12 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 				if (v > 0)
 					vmin = fmin(vmin, v);
 				fprintf(f, " %.6f", v);
+				if (rep)
+					fprintf(f, " %.6f %.6f",
+						report_num(g, "min_pps", v * 1e6) / 1e6,
+						report_num(g, "max_pps", v * 1e6) / 1e6);
 			} else {
-				fprintf(f, " ?");
+				fprintf(f, rep ? " ? ? ?" : " ?");
 			}
 		}
 		fputc('\n', f);
@@ -314,10 +328,20 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		     "title \"theoretical max (%g Gbit/s)\"",
 		     base, line_rate / 1e9);
 	json_array_foreach(flows, j, fl)
-		plot_buf_add(&plot,
-			     ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
-			     "title \"%" JSON_INTEGER_FORMAT " flows\"",
-			     j + 3, json_integer_value(fl));
+	{
+		if (rep)
+			plot_buf_add(&plot,
+				     ", \\\n  \"\" using 1:%zu:%zu:%zu with yerrorlines lw 2 pt 7 "
+				     "lc %zu title \"%" JSON_INTEGER_FORMAT
+				     " flows (median, min..max)\"",
+				     3 * j + 3, 3 * j + 4, 3 * j + 5, j + 1,
+				     json_integer_value(fl));
+		else
+			plot_buf_add(&plot,
+				     ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
+				     "title \"%" JSON_INTEGER_FORMAT " flows\"",
+				     j + 3, json_integer_value(fl));
+	}
 	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);
 	if (fclose(f) != 0)
