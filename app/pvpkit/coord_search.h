@@ -14,8 +14,12 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "pvp_search.h"
 
+/** Most --repeat. */
+#define COORD_SEARCH_MAX_REPEAT 100
 /** Most sizes / flow counts in a matrix. */
 #define COORD_SEARCH_MAX_LIST 16
 
@@ -36,7 +40,40 @@ struct coord_search_args {
 	unsigned int nb_flows;			   /**< entries in flows[] */
 	unsigned int flows[COORD_SEARCH_MAX_LIST]; /**< flow counts */
 	char results_buf[PATH_MAX];		   /**< storage for a default results */
+	unsigned int repeat;			   /**< searches per point, >= 1 */
+	const char *preset;			   /**< --preset NAME, or NULL */
 };
+
+/** The searches of one point, for the line that sums them up. */
+struct coord_repeats {
+	unsigned int n;							 /**< searches added */
+	unsigned int nb_goals;						 /**< goals per search */
+	double loss_ratio[PVP_SEARCH_MAX_GOALS];			 /**< the goals */
+	bool has_lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< per search, goal */
+	double lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< lower bounds */
+	double delivered[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS]; /**< conditional tput */
+	unsigned int remeasured; /**< generator-limited trials measured again */
+	unsigned int recovered;	 /**< of those, sent cleanly */
+};
+
+/** Mark a trial record's "search" member: "warmup", "gen_remeasure" when set. */
+void coord_search_tag_trial(json_t *trial, const struct pvp_search_trial *st);
+
+/**
+ * Add "preset" and (with @p group) "repeat": {"group", "index", "of"} to
+ * a search record.
+ */
+void coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const char *group,
+			     unsigned int index);
+
+/** Start summing up a point's searches. */
+void coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p);
+
+/** Add one finished search. */
+void coord_repeats_add(struct coord_repeats *r, const struct pvp_search_result *res);
+
+/** Print "== repeats GROUP: ..." and a line per goal: median, min, max, spread. */
+void coord_repeats_show(const struct coord_repeats *r, const char *group);
 
 /**
  * Parse the command line of search (@p run false) or run into @p a, with

@@ -47,6 +47,10 @@ enum {
 	SOPT_FLOW_TYPE,
 	SOPT_QUIET_TIMEOUT,
 	SOPT_NO_TABLES,
+	SOPT_REPEAT,
+	SOPT_PRESET,
+	SOPT_WARMUP,
+	SOPT_GEN_REMEASURE,
 	SOPT_HELP,
 };
 
@@ -73,6 +77,10 @@ static const struct option search_longopts[] = {
 	{"flow-type", required_argument, NULL, SOPT_FLOW_TYPE},
 	{"quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT},
 	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
+	{"repeat", required_argument, NULL, SOPT_REPEAT},
+	{"preset", required_argument, NULL, SOPT_PRESET},
+	{"warmup", required_argument, NULL, SOPT_WARMUP},
+	{"gen-remeasure", required_argument, NULL, SOPT_GEN_REMEASURE},
 	{"help", no_argument, NULL, SOPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -123,6 +131,15 @@ search_usage(FILE *f, bool run)
 		"                        default the final duration)\n"
 		"  --results FILE        JSON-lines results (default results.jsonl, or\n"
 		"                        OUT/results.jsonl for run)\n"
+		"  --warmup S            a warm-up trial at --max-rate first, ignored\n"
+		"                        (default none)\n"
+		"  --gen-remeasure N     run a generator-limited trial again up to N times\n"
+		"                        before the ceiling moves (default 1)\n"
+		"  --repeat N            search each point N times: median, min, max\n"
+		"                        and spread in the reports (default 1)\n"
+		"  --preset csit         FD.io CSIT's settings for noisy DUTs: goals ndr and\n"
+		"                        pdr=0.5%%, 1 s trials, duration sum 21 s, exceed\n"
+		"                        ratio 0.5, 1 s warm-up; later options override\n"
 		"  --quiet-timeout S     see pvpkit trial --help\n"
 		"  --no-tables           one progress line per trial, no per-hop tables\n"
 		"  --help                this text\n");
@@ -277,12 +294,48 @@ search_opt_count(struct coord_search_args *a, int opt, const char *arg, const ch
 {
 	unsigned int v;
 
+	if (opt == SOPT_REPEAT) {
+		if (coord_cli_parse_uint(arg, 1, COORD_SEARCH_MAX_REPEAT, &a->repeat) < 0)
+			return search_bad("--repeat: \"%s\" must be 1..%d", arg,
+					  COORD_SEARCH_MAX_REPEAT);
+		return 0;
+	}
+	if (opt == SOPT_GEN_REMEASURE) {
+		if (coord_cli_parse_uint(arg, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
+					 &a->p.gen_remeasure) < 0)
+			return search_bad("--gen-remeasure: \"%s\" must be 0..%d", arg,
+					  PVP_SEARCH_MAX_GEN_REMEASURE);
+		return 0;
+	}
 	if (coord_cli_parse_uint(arg, 0, 100000, &v) < 0)
 		return search_bad("%s: must be a count", oname);
 	if (opt == SOPT_PHASES)
 		a->p.intermediate_phases = v;
 	else
 		a->p.max_trials = v;
+	return 0;
+}
+
+/*
+ * --preset: settings under a name instead of folklore. csit: FD.io CSIT's
+ * MLRsearch for noisy DUTs (NDR and PDR 0.5 %, 1 s trials decided over
+ * 21 s with half of the time allowed to miss the goal, a warm-up trial).
+ */
+static int
+search_preset(struct coord_search_args *a, const char *name)
+{
+	if (strcmp(name, "csit") != 0)
+		return search_bad("--preset: \"%s\" must be csit", name);
+	a->preset = "csit";
+	a->p.nb_goals = 2;
+	a->p.loss_ratio[0] = 0;
+	a->p.loss_ratio[1] = 0.005;
+	a->p.initial_duration = 1;
+	a->p.final_duration = 1;
+	a->p.duration_sum = 21;
+	a->p.exceed_ratio = 0.5;
+	a->p.warmup_duration = 1;
+	a->p.width_goal = 0.005;
 	return 0;
 }
 
@@ -323,7 +376,16 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		return search_opt_seconds(a, opt, arg, oname);
 	case SOPT_PHASES:
 	case SOPT_MAX_TRIALS:
+	case SOPT_REPEAT:
+	case SOPT_GEN_REMEASURE:
 		return search_opt_count(a, opt, arg, oname);
+	case SOPT_WARMUP:
+		/* 0 turns a preset's warm-up off. */
+		if (coord_cli_parse_double(arg, 0, 1e6, &a->p.warmup_duration) < 0)
+			return search_bad("%s: must be a number of seconds (0: none)", oname);
+		return 0;
+	case SOPT_PRESET:
+		return 0; /* applied before the other options */
 	case SOPT_TOPOLOGY:
 		a->topology = arg;
 		return 0;
@@ -396,8 +458,15 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 	a->out = "results";
 	pvp_search_params_init(&a->p);
 	a->p.min_rate = 1000;
+	a->repeat = 1;
+	/* The preset first, whatever its place: every other option overrides it. */
 	optind = 1;
 	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
+		if (opt == SOPT_PRESET && search_preset(a, optarg) != 0)
+			return 2;
+	}
+	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
 		/* The option's name for messages, whether --opt=V or --opt V. */
 		snprintf(oname, sizeof(oname), "--%s",

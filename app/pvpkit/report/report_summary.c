@@ -145,7 +145,8 @@ static bool
 trial_is_dut_result(const json_t *t)
 {
 	return !json_is_true(json_object_get(t, "generator_limited")) &&
-	       !json_is_false(json_object_get(t, "dut_result"));
+	       !json_is_false(json_object_get(t, "dut_result")) &&
+	       !json_is_true(json_object_get(json_object_get(t, "search"), "warmup"));
 }
 
 static bool

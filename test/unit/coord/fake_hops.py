@@ -12,7 +12,9 @@ counting the rest as rx_missed (rx_dropped); gen p1 receives what fwd
 sent. The counters move when traffic.stop is called, so the trial's quiet
 wait sees them settled at once.
 
-Usage: fake_hops.py DIR CAP_PPS
+Usage: fake_hops.py DIR CAP_PPS [STALL]
+With STALL = N, the Nth traffic.start sends only 85 % of the rate asked and
+says generator_limited (a stall of a busy tester).
 Writes DIR/topology.json once both sockets listen; runs until killed.
 """
 
@@ -39,6 +41,9 @@ state = {
     "size": 64,
     "requested": 0.0,
     "achieved": 0.0,
+    "starts": 0,
+    "stall": 0,  # the traffic.start that stalls (1-based), 0: none
+    "limited": False,
 }
 
 
@@ -46,6 +51,10 @@ def apply_traffic(cap):
     """Move the counters for the traffic that just stopped."""
     rate, duration = state["running"]
     size = state["size"] - 4
+    asked = rate
+    state["limited"] = state["starts"] == state["stall"]
+    if state["limited"]:
+        rate *= 0.85
     sent = int(rate * duration)
     passed = min(sent, int(cap * duration))
     g, f = state["gen"], state["fwd"]
@@ -59,7 +68,7 @@ def apply_traffic(cap):
     f[1]["tx_bytes"] += passed * size
     g[1]["rx_packets"] += passed
     g[1]["rx_bytes"] += passed * size
-    state["requested"] = rate
+    state["requested"] = asked
     state["achieved"] = rate
     state["running"] = None
 
@@ -74,7 +83,8 @@ def stats(hop):
     out = {"name": "pvpkit-" + hop, "tsc": 1, "hz": 1000000000, "ports": ports}
     if hop == "gen":
         out["traffic"] = {"requested_pps": state["requested"],
-                          "achieved_pps": state["achieved"], "generator_limited": False}
+                          "achieved_pps": state["achieved"],
+                          "generator_limited": state["limited"]}
     return out
 
 
@@ -101,6 +111,7 @@ def handle(hop, method, params, cap):
             except ValueError:
                 rate = 1e5  # "max", "10%": the pretend link's speed
             state["running"] = (rate, float(params["duration"]))
+            state["starts"] += 1
             return {}
         if method == "traffic.stop":
             if state["running"] is not None:
@@ -143,6 +154,8 @@ def listen(path, hop, cap):
 
 def main():
     d, cap = sys.argv[1], float(sys.argv[2])
+    if len(sys.argv) > 3:
+        state["stall"] = int(sys.argv[3])
     for hop in ("gen", "fwd"):
         listen(os.path.join(d, hop + ".sock"), hop, cap)
     topo = {
