@@ -342,6 +342,22 @@ search_reports(const struct coord_search_args *a)
 	return 0;
 }
 
+/* The latency step of a point, at fractions of what its searches found. */
+static int
+search_latency(struct coord_search_args *a, struct coord_topology *t, const struct search_point *sp,
+	       const struct coord_repeats *reps)
+{
+	char ref[32];
+	double pps;
+
+	if (!coord_latency_reference(reps, ref, sizeof(ref), &pps)) {
+		printf("== latency %u B, %u flows: skipped, no search found a %s rate\n", sp->size,
+		       sp->flows, ref);
+		return 0;
+	}
+	return coord_latency_point(a, t, sp->size, sp->flows, ref, pps);
+}
+
 /*
  * Every point of the matrix in turn, until one fails or a signal comes.
  * @return 0 or 1; *kept: whether the results file holds everything.
@@ -362,6 +378,8 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 	 */
 	coord_progress_init(&progress, isatty(STDERR_FILENO) ? stderr : stdout,
 			    a->nb_sizes * a->nb_flows * a->repeat, a->p.max_time);
+	if (a->lat_floor != NULL && coord_latency_floor(a) != 0)
+		return 1;
 	for (i = 0; i < a->nb_sizes && rc == 0 && !coord_interrupted; i++) {
 		for (k = 0; k < a->nb_flows && rc == 0 && !coord_interrupted; k++) {
 			snprintf(group, sizeof(group), "%ld-%u-%u", (long)time(NULL), a->sizes[i],
@@ -383,6 +401,8 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 			}
 			if (a->repeat > 1)
 				coord_repeats_show(&reps, group);
+			if (a->latency && rc == 0 && !coord_interrupted)
+				rc = search_latency(a, t, &sp, &reps);
 		}
 	}
 	*kept = !sp.not_kept;

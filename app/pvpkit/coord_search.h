@@ -13,11 +13,16 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <jansson.h>
 
 #include "pvp_search.h"
 
+struct coord_topology;
+
+/** Most latency loads. */
+#define COORD_LAT_MAX_LOADS 16
 /** Most --repeat. */
 #define COORD_SEARCH_MAX_REPEAT 100
 /** Most sizes / flow counts in a matrix. */
@@ -42,6 +47,12 @@ struct coord_search_args {
 	char results_buf[PATH_MAX];		   /**< storage for a default results */
 	unsigned int repeat;			   /**< searches per point, >= 1 */
 	const char *preset;			   /**< --preset NAME, or NULL */
+	bool latency;				   /**< latency trials after each point */
+	unsigned int nb_lat_loads;		   /**< entries in lat_loads[] */
+	double lat_loads[COORD_LAT_MAX_LOADS];	   /**< % of the reference rate; 0 = low rate */
+	double lat_duration;			   /**< s per latency trial */
+	double lat_low_rate;			   /**< pps of the 0 % load */
+	const char *lat_floor;			   /**< results of a wire run, or NULL */
 };
 
 /** The searches of one point, for the line that sums them up. */
@@ -74,6 +85,31 @@ void coord_repeats_add(struct coord_repeats *r, const struct pvp_search_result *
 
 /** Print "== repeats GROUP: ..." and a line per goal: median, min, max, spread. */
 void coord_repeats_show(const struct coord_repeats *r, const char *group);
+
+/**
+ * The latency step of a point: a trial at each load of @p a (percent of
+ * @p ref_pps, 0 = the low fixed rate), each appended to the results with
+ * its "latency" member, and a line of figures per load.
+ * @return 0, or 1 (a trial not measured or not kept).
+ */
+int coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
+			unsigned int size, unsigned int flows, const char *ref_name,
+			double ref_pps);
+
+/**
+ * The reference of the latency step from a point's searches: the last
+ * PDR goal (the first NDR when there is none), median of the lower
+ * bounds. @return true with @p name and @p pps set, false when no search
+ * found a lower bound.
+ */
+bool coord_latency_reference(const struct coord_repeats *r, char *name, size_t len, double *pps);
+
+/**
+ * --latency-floor FILE: the tester's floor from a wire run's latency
+ * trials (the lowest load), printed and appended to the results as a
+ * "latency_floor" record. @return 0, or 1 after a message.
+ */
+int coord_latency_floor(const struct coord_search_args *a);
 
 /**
  * Parse the command line of search (@p run false) or run into @p a, with

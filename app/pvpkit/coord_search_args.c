@@ -51,6 +51,11 @@ enum {
 	SOPT_PRESET,
 	SOPT_WARMUP,
 	SOPT_GEN_REMEASURE,
+	SOPT_LATENCY,
+	SOPT_LAT_LOADS,
+	SOPT_LAT_DURATION,
+	SOPT_LAT_LOW_RATE,
+	SOPT_LAT_FLOOR,
 	SOPT_HELP,
 };
 
@@ -81,6 +86,11 @@ static const struct option search_longopts[] = {
 	{"preset", required_argument, NULL, SOPT_PRESET},
 	{"warmup", required_argument, NULL, SOPT_WARMUP},
 	{"gen-remeasure", required_argument, NULL, SOPT_GEN_REMEASURE},
+	{"latency", no_argument, NULL, SOPT_LATENCY},
+	{"latency-loads", required_argument, NULL, SOPT_LAT_LOADS},
+	{"latency-duration", required_argument, NULL, SOPT_LAT_DURATION},
+	{"latency-low-rate", required_argument, NULL, SOPT_LAT_LOW_RATE},
+	{"latency-floor", required_argument, NULL, SOPT_LAT_FLOOR},
 	{"help", no_argument, NULL, SOPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -140,6 +150,14 @@ search_usage(FILE *f, bool run)
 		"  --preset csit         FD.io CSIT's settings for noisy DUTs: goals ndr and\n"
 		"                        pdr=0.5%%, 1 s trials, duration sum 21 s, exceed\n"
 		"                        ratio 0.5, 1 s warm-up; later options override\n"
+		"  --latency             after each point, latency trials at fractions of\n"
+		"                        the PDR (NDR without a PDR goal) found\n"
+		"  --latency-loads LIST  percent of that rate, 0 = the low rate (default\n"
+		"                        0,10,50,90; implies --latency)\n"
+		"  --latency-duration S  per latency trial (default 5)\n"
+		"  --latency-low-rate R  the 0 %% load (default 1kpps)\n"
+		"  --latency-floor FILE  results of a --latency run on a wire topology:\n"
+		"                        the tester's floor, stated in the reports\n"
 		"  --quiet-timeout S     see pvpkit trial --help\n"
 		"  --no-tables           one progress line per trial, no per-hop tables\n"
 		"  --help                this text\n");
@@ -339,6 +357,52 @@ search_preset(struct coord_search_args *a, const char *name)
 	return 0;
 }
 
+/* The latency step's options. */
+static int
+search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+{
+	char *copy, *tok, *save = NULL;
+	double pps;
+	int ret = 0;
+
+	a->latency = true;
+	switch (opt) {
+	case SOPT_LAT_LOADS:
+		copy = strdup(arg);
+		if (copy == NULL)
+			return search_bad("out of memory");
+		a->nb_lat_loads = 0;
+		for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (a->nb_lat_loads >= COORD_LAT_MAX_LOADS ||
+			    coord_cli_parse_double(tok, 0, 100, &a->lat_loads[a->nb_lat_loads++]) <
+				    0)
+				ret = -EINVAL;
+		}
+		free(copy);
+		if (ret < 0 || a->nb_lat_loads == 0)
+			return search_bad("--latency-loads: \"%s\" must be up to %d percentages"
+					  " in 0..100 (0: the low rate)",
+					  arg, COORD_LAT_MAX_LOADS);
+		return 0;
+	case SOPT_LAT_DURATION:
+		if (coord_cli_parse_double(arg, 0.01, 86400, &a->lat_duration) < 0)
+			return search_bad("%s: must be a positive number of seconds", oname);
+		return 0;
+	case SOPT_LAT_LOW_RATE:
+		if (coord_rate_parse(arg, &pps) < 0 || pps <= 0)
+			return search_bad("%s: \"%s\" must be a packet rate (1000, 10kpps)", oname,
+					  arg);
+		a->lat_low_rate = pps;
+		return 0;
+	case SOPT_LAT_FLOOR:
+		a->lat_floor = arg;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /*
  * One option into @p a; @p oname is its name for messages, @p word the
  * command-line word it came from. @return 0, -1 (--help) or 2.
@@ -386,6 +450,12 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		return 0;
 	case SOPT_PRESET:
 		return 0; /* applied before the other options */
+	case SOPT_LATENCY:
+	case SOPT_LAT_LOADS:
+	case SOPT_LAT_DURATION:
+	case SOPT_LAT_LOW_RATE:
+	case SOPT_LAT_FLOOR:
+		return search_opt_latency(a, opt, arg, oname);
 	case SOPT_TOPOLOGY:
 		a->topology = arg;
 		return 0;
@@ -459,6 +529,14 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 	pvp_search_params_init(&a->p);
 	a->p.min_rate = 1000;
 	a->repeat = 1;
+	/* Latency: CSIT's loads (0 = a low fixed rate), 5 s each. */
+	a->nb_lat_loads = 4;
+	a->lat_loads[0] = 0;
+	a->lat_loads[1] = 10;
+	a->lat_loads[2] = 50;
+	a->lat_loads[3] = 90;
+	a->lat_duration = 5;
+	a->lat_low_rate = 1000;
 	/* The preset first, whatever its place: every other option overrides it. */
 	optind = 1;
 	opterr = 0;

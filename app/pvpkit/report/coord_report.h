@@ -51,6 +51,7 @@
 
 #include <jansson.h>
 
+#include "pvp_lat.h"
 #include "pvp_search.h"
 
 #ifdef __cplusplus
@@ -186,6 +187,21 @@ struct coord_report_stats {
  */
 void coord_report_stats(const double *v, unsigned int n, struct coord_report_stats *st);
 
+/**
+ * The latency of a trial record, every stream's histogram merged
+ * ("streams"[i]."latency_ns"."histogram", as pvpkit-gen reports it).
+ *
+ * @param trial
+ *   A "trial" record.
+ * @param lat
+ *   Receives the merged histogram (empty when no stream has one).
+ * @param clock
+ *   If not NULL, receives the streams' clock ("tsc"), or "" if none says.
+ * @return
+ *   The number of streams merged, or -EINVAL when a histogram is invalid.
+ */
+int coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock);
+
 /** Report options. */
 struct coord_report_opts {
 	/** Line rate when no record says; default COORD_REPORT_DEFAULT_LINE_RATE. */
@@ -251,6 +267,16 @@ int coord_report_write_csv(const json_t *summary, const char *goal, const char *
  * @return 0 or -errno.
  */
 int coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path);
+
+/**
+ * Write the latency entries of a summary as CSV, one row per point and
+ * load: "size,flows,load_pct,rate_pps,reference,loss_ratio,min_us,avg_us,
+ * p50_us,p90_us,p99_us,p99_9_us,p99_99_us,max_us,jitter_us,clock", and a
+ * last "# tester floor ..." line when the summary has a latency floor.
+ *
+ * @return 0, -ENOENT if no point has latency entries, or -errno.
+ */
+int coord_report_write_latency_csv(const json_t *summary, const char *path);
 
 /** What a report wrote. */
 struct coord_report_info {

@@ -34,6 +34,19 @@ double report_max_pps(double line_rate_bps, double size);
 int report_plots(const json_t *records, const json_t *summary, const char *outdir,
 		 const struct coord_report_opts *o, struct coord_report_info *info);
 
+/**
+ * The latency entries of a point (size, flows): the last latency trial at
+ * each load, sorted by load. @return a new array, or NULL if none.
+ */
+json_t *report_latency_point(const json_t *records, unsigned int size, unsigned int flows);
+
+/** The last "latency_floor" record's figures, or NULL. */
+json_t *report_latency_floor(const json_t *records);
+
+/** Make latency.{dat,gp,png,svg} when a point has latency entries. */
+int report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
+			const char *title, bool *any);
+
 /** Record @p name as written in @p info. */
 void report_add_file(struct coord_report_info *info, const char *name);
 

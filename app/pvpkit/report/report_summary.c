@@ -446,6 +446,12 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 					report_num(p->search, "generator_limited_trials", 0) > 0),
 			       "theoretical_max_pps", report_max_pps(line_rate, p->size), "goals",
 			       goals);
+		if (pj != NULL) {
+			json_t *lat = report_latency_point(records, p->size, p->flows);
+
+			if (lat != NULL)
+				json_object_set_new(pj, "latency", lat);
+		}
 		if (pj == NULL || json_array_append_new(pts, pj) < 0) {
 			json_decref(pts);
 			pts = NULL;
@@ -465,6 +471,10 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	}
 	/* How often a generator-limited trial was measured again, and came back clean. */
 	if (sum != NULL) {
+		json_t *floor = report_latency_floor(records);
+
+		if (floor != NULL)
+			json_object_set_new(sum, "latency_floor", floor);
 		json_object_set_new(sum, "generator_remeasured", json_integer(remeasured));
 		json_object_set_new(sum, "generator_recovered", json_integer(recovered));
 	}
@@ -693,6 +703,12 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 			goto out;
 		report_add_file(info, name);
 	}
+	snprintf(path, sizeof(path), "%s/latency.csv", outdir);
+	ret = coord_report_write_latency_csv(summary, path);
+	if (ret == 0)
+		report_add_file(info, "latency.csv");
+	else if (ret != -ENOENT)
+		goto out;
 	ret = 0;
 	if (o->plots)
 		report_plots(records, summary, outdir, o, info); /* a missing plot is a note */

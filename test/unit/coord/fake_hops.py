@@ -70,7 +70,37 @@ def apply_traffic(cap):
     g[1]["rx_bytes"] += passed * size
     state["requested"] = asked
     state["achieved"] = rate
+    state["streams"] = fake_streams(rate, passed)
     state["running"] = None
+
+
+def bucket_low(v):
+    """lib/lat's bucket of v, by its lowest latency (32 sub-buckets)."""
+    if v < 32:
+        return v
+    width = 1 << (v.bit_length() - 1 - 5)
+    return v // width * width
+
+
+def fake_streams(rate, passed):
+    """One stream whose latency grows with the load: 99 % of the packets at
+    10 us + rate / 10 ns, 1 % ten times that (lib/lat's JSON form)."""
+    lo = bucket_low(10000 + int(rate / 10))
+    hi = bucket_low(10 * lo)
+    n_hi = passed // 100
+    n_lo = passed - n_hi
+    buckets = [[lo, n_lo]] if n_lo else []
+    if n_hi:
+        buckets.append([hi, n_hi])
+    total = lo * n_lo + hi * n_hi
+    summ = {"count": passed, "min": lo if n_lo else hi, "max": hi if n_hi else lo,
+            "avg": total // passed if passed else 0, "p50": lo, "p90": lo, "p99": lo,
+            "p99_9": hi, "p99_99": hi, "jitter": 0, "clock": "tsc",
+            "histogram": {"unit": "ns", "sub_bits": 5, "count": passed, "sum": total,
+                          "min": lo if n_lo else hi, "max": hi if n_hi else lo, "jitter": 0,
+                          "buckets": buckets}}
+    return [{"stream": 0, "name": "s0", "tx_packets": passed, "rx_packets": passed,
+             "latency_ns": summ}]
 
 
 def stats(hop):
@@ -85,6 +115,8 @@ def stats(hop):
         out["traffic"] = {"requested_pps": state["requested"],
                           "achieved_pps": state["achieved"],
                           "generator_limited": state["limited"]}
+        if state.get("streams"):
+            out["streams"] = state["streams"]
     return out
 
 

@@ -136,5 +136,55 @@ ndr = s["goals"][0]
 assert 49000 <= ndr["lower_pps"] <= 50000, ndr
 PY
 
+# --latency: after the search, trials at 0 (the low rate), 10, 50 and 90 %
+# of the PDR found, their histograms kept, the summary's latency entries,
+# latency.csv and the tester floor from a "wire" run's results.
+out=$("$PVP_COORD" search --max-rate 1Mpps --latency-loads 10,101 2>&1)
+[ $? = 2 ] && [ "$out" = 'pvpkit: --latency-loads: "10,101" must be up to 16 percentages in 0..100 (0: the low rate) (see --help)' ] ||
+	bad "--latency-loads 101: $out"
+start_fake "$PVP_TMP/e" 50000
+"$PVP_COORD" search --topology "$PVP_TMP/e/topology.json" --max-rate 100kpps --no-tables \
+	--initial-duration 0.05 --final-duration 0.1 --latency-loads 0,50 --latency-duration 0.1 \
+	--results "$PVP_TMP/wire.jsonl" >"$PVP_TMP/wire.out" 2>&1 || bad "wire latency: exit $?"
+"$PVP_COORD" run --topology "$PVP_TMP/e/topology.json" --max-rate 100kpps --no-tables \
+	--sizes 64 --flows 1 --goal ndr --goal pdr=1% --initial-duration 0.05 --final-duration 0.1 \
+	--latency --latency-duration 0.1 --latency-low-rate 2kpps \
+	--latency-floor "$PVP_TMP/wire.jsonl" --out "$PVP_TMP/lat" >"$PVP_TMP/lat.out" 2>&1 ||
+	bad "run --latency: exit $?"
+grep -q '^== latency floor (wire.jsonl, tsc clock): min 10.0 us, p50 10.1 us, p99 10.1 us$' \
+	"$PVP_TMP/lat.out" || bad "floor line: $(grep floor "$PVP_TMP/lat.out")"
+grep -q '^== latency 64 B, 1 flows: 4 loads of pdr 50,[0-9]* pps, 0.1 s each$' "$PVP_TMP/lat.out" ||
+	bad "latency header: $(grep '^== latency' "$PVP_TMP/lat.out")"
+grep -q '^-- latency 0 % (2,000 pps): lost 0 of 200; us min 10.0 p50 10.1 p90 10.1 p99 10.1 p99.9 98.3 p99.99 98.3 max 98.3 (tsc clock)$' \
+	"$PVP_TMP/lat.out" || bad "latency 0 %: $(grep '^-- latency 0' "$PVP_TMP/lat.out")"
+[ "$(grep -c '^-- latency ' "$PVP_TMP/lat.out")" = 4 ] || bad "not 4 latency trials"
+grep -q "^report: $PVP_TMP/lat/latency.csv$" "$PVP_TMP/lat.out" || bad "no latency.csv"
+"$PVP_PY" - "$PVP_TMP/lat" <<'PY' || bad "latency records"
+import json, sys
+d = sys.argv[1]
+recs = [json.loads(l) for l in open(d + "/results.jsonl")]
+assert recs[0]["type"] == "latency_floor" and recs[0]["min_ns"] == 9984, recs[0]
+lt = [r for r in recs if r["type"] == "trial" and "latency" in r]
+assert [r["latency"]["load_pct"] for r in lt] == [0, 10, 50, 90], lt
+ref = lt[0]["latency"]["reference_pps"]
+assert lt[0]["latency"]["reference"] == "pdr" and 50000 < ref < 51000, lt[0]["latency"]
+assert lt[0]["requested_pps"] == 2000 and abs(lt[3]["requested_pps"] - 0.9 * ref) < 1e-6
+h = lt[0]["streams"][0]["latency_ns"]["histogram"]
+# 10 us + 200 ns in its 256 ns wide bucket; ten times that in a 4 us one.
+assert h["buckets"] == [[9984, 198], [98304, 2]], h
+sm = json.load(open(d + "/summary.json"))
+lat = sm["points"][0]["latency"]
+assert [e["load_pct"] for e in lat] == [0, 10, 50, 90], lat
+e = lat[2]
+# The middle of each bucket (12288 + 127, 122880 exact: the max clamps it).
+assert e["p50_ns"] == 12415 and e["p99_9_ns"] == 122880 and e["clock"] == "tsc", e
+assert e["streams"][0]["p99_ns"] == 12288, e["streams"]
+assert sm["latency_floor"]["source"] == "wire.jsonl" and sm["latency_floor"]["p50_ns"] == 10111
+csv = open(d + "/latency.csv").read().splitlines()
+assert csv[0].startswith("size,flows,load_pct,rate_pps,reference,loss_ratio,min_us,avg_us,p50_us")
+assert csv[1] == "64,1,0,2000,pdr,0,9.984,10.867,10.111,10.111,10.111,98.304,98.304,98.304,0.000,tsc", csv[1]
+assert csv[-1] == "# tester floor (wire.jsonl, tsc clock, 1000 pps): min 9.984 us, p50 10.111 us, p99 10.111 us", csv[-1]
+PY
+
 [ "$nfail" = 0 ] || fail "$nfail check(s) failed"
 echo "ok"
