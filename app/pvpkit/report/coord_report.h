@@ -278,6 +278,32 @@ int coord_report_write_repeats_csv(const json_t *summary, const char *goal, cons
  */
 int coord_report_write_latency_csv(const json_t *summary, const char *path);
 
+/**
+ * Compare two summaries point by point and goal by goal. Each run's
+ * figure is a range: min..max of its repeated searches (the lower bound
+ * alone for one search), the top widened by the search's width, (upper -
+ * lower) / upper. A *regression* is a new range entirely below the old
+ * one, a *progression* entirely above; overlapping ranges are
+ * "within-noise", a goal without a rate on either side
+ * "not-comparable". Points or goals in only one run are left out.
+ *
+ * @param old_sum
+ *   The reference summary (coord_report_summary()).
+ * @param new_sum
+ *   The summary under test.
+ * @param regressions
+ *   Receives the number of regressions.
+ * @param progressions
+ *   Receives the number of progressions.
+ * @return
+ *   {"rows": [{"size", "flows", "goal", "old": {"pps", "lo_pps", "hi_pps",
+ *   "repeats"} or null, "new": ..., "change": (new - old) / old,
+ *   "verdict"}], "regressions", "progressions"}, or NULL on allocation
+ *   failure.
+ */
+json_t *coord_report_compare(const json_t *old_sum, const json_t *new_sum,
+			     unsigned int *regressions, unsigned int *progressions);
+
 /** What a report wrote. */
 struct coord_report_info {
 	struct coord_report_load_info load;	/**< coord_report_rebuild() only */
@@ -287,6 +313,16 @@ struct coord_report_info {
 	/** Why plots were not made (gnuplot missing or failed), empty if made. */
 	char plot_note[256];
 };
+
+/**
+ * Plot a comparison (coord_report_compare()) as compare.{dat,gp,png,svg}
+ * in @p outdir: per point and goal, old and new medians with their ranges
+ * as error bars.
+ *
+ * @return 0, or -errno with @p info->plot_note saying why.
+ */
+int coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
+			      const char *title, struct coord_report_info *info);
 
 /**
  * Which image terminals a gnuplot has.

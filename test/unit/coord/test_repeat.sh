@@ -186,5 +186,34 @@ assert csv[1] == "64,1,0,2000,pdr,0,9.984,10.867,10.111,10.111,10.111,98.304,98.
 assert csv[-1] == "# tester floor (wire.jsonl, tsc clock, 1000 pps): min 9.984 us, p50 10.111 us, p99 10.111 us", csv[-1]
 PY
 
+# compare: the 50 kpps runs against a 40 kpps one. Down is a regression
+# (exit 3), up a progression, a run against itself within noise.
+out=$("$PVP_COORD" compare "$PVP_TMP/rep" 2>&1)
+[ $? = 2 ] && [ "$out" = "pvpkit: compare: usage: pvpkit compare OLD NEW [--out DIR] (see --help)" ] ||
+	bad "compare usage: $out"
+out=$("$PVP_COORD" compare "$PVP_TMP/nonexistent" "$PVP_TMP/rep" 2>&1)
+[ $? = 1 ] && [ "$out" = "pvpkit: compare: $PVP_TMP/nonexistent: No such file or directory" ] ||
+	bad "compare missing: $out"
+start_fake "$PVP_TMP/f" 40000
+"$PVP_COORD" run --topology "$PVP_TMP/f/topology.json" --max-rate 100kpps --sizes 64 \
+	--flows 1,10 --initial-duration 0.05 --final-duration 0.1 --repeat 3 --no-tables \
+	--goal ndr --goal pdr=1% --out "$PVP_TMP/slow" >"$PVP_TMP/slow.out" 2>&1 || bad "run slow: exit $?"
+"$PVP_COORD" compare "$PVP_TMP/rep" "$PVP_TMP/slow" --out "$PVP_TMP/cmp" >"$PVP_TMP/cmp.out" 2>&1
+rc=$?
+[ "$rc" = 3 ] || bad "compare down: exit $rc, expected 3: $(cat "$PVP_TMP/cmp.out")"
+grep -q '^    64        1 ndr             50,000 \[50,000..50,251\]        40,000 \[40,000..40,201\]  -20.0 %  regression$' \
+	"$PVP_TMP/cmp.out" || bad "compare row: $(sed -n 2p "$PVP_TMP/cmp.out")"
+grep -q '^4 compared, 4 regression(s), 0 progression(s)$' "$PVP_TMP/cmp.out" ||
+	bad "compare totals: $(grep compared "$PVP_TMP/cmp.out")"
+"$PVP_PY" -c "import json,sys; c=json.load(open(sys.argv[1])); assert c['regressions'] == 4, c" \
+	"$PVP_TMP/cmp/compare.json" || bad "compare.json"
+"$PVP_COORD" compare "$PVP_TMP/slow/summary.json" "$PVP_TMP/rep/results.jsonl" >"$PVP_TMP/cmp2.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q '^4 compared, 0 regression(s), 4 progression(s)$' "$PVP_TMP/cmp2.out" ||
+	bad "compare up: exit $rc: $(tail -1 "$PVP_TMP/cmp2.out")"
+"$PVP_COORD" compare "$PVP_TMP/rep" "$PVP_TMP/rep" >"$PVP_TMP/cmp3.out" 2>&1 &&
+	grep -q '^4 compared, 0 regression(s), 0 progression(s)$' "$PVP_TMP/cmp3.out" ||
+	bad "compare same: $(tail -1 "$PVP_TMP/cmp3.out")"
+
 [ "$nfail" = 0 ] || fail "$nfail check(s) failed"
 echo "ok"

@@ -451,6 +451,98 @@ test_repeats(void)
 	json_decref(recs);
 }
 
+/* A summary of one point (64 B, 10 flows) with an "ndr" goal as given. */
+static json_t *
+cmp_summary(double pps, double lo, double hi, double lower, double upper, int repeats)
+{
+	json_t *g = json_pack("{s:f,s:f,s:f,s:i}", "pps", pps, "lower_pps", lower, "upper_pps",
+			      upper, "repeats", repeats);
+
+	if (repeats > 1) {
+		json_object_set_new(g, "min_pps", json_real(lo));
+		json_object_set_new(g, "max_pps", json_real(hi));
+	}
+	return json_pack("{s:[{s:i,s:i,s:{s:o}}]}", "points", "size", 64, "flows", 10, "goals",
+			 "ndr", g);
+}
+
+/* One comparison's verdict; *change receives its relative change. */
+static const char *
+cmp_verdict(json_t *old, json_t *new, unsigned int *regr, unsigned int *progr, double *change)
+{
+	static char v[32];
+	json_t *c = coord_report_compare(old, new, regr, progr);
+	const json_t *row = json_array_get(json_object_get(c, "rows"), 0);
+
+	snprintf(v, sizeof(v), "%s", json_string_value(json_object_get(row, "verdict")));
+	*change = json_number_value(json_object_get(row, "change"));
+	json_decref(c);
+	json_decref(old);
+	json_decref(new);
+	return v;
+}
+
+/*
+ * The regression flag follows both runs' measured noise: repeated
+ * searches give a range (min..max), widened by the search width; only
+ * ranges that do not overlap differ.
+ */
+static void
+test_compare(void)
+{
+	unsigned int r, p;
+	double ch;
+	const char *v;
+	json_t *c;
+
+	/* Old 100k..120k over 5 searches; new 90k..99k, width 0.5 %: below. */
+	v = cmp_verdict(cmp_summary(110000, 100000, 120000, 110000, 110550, 5),
+			cmp_summary(95000, 90000, 99000, 95000, 95477, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "regression") == 0 && r == 1 && p == 0 && near(ch, -15000.0 / 110000),
+	      "clear drop: %s %u %g", v, r, ch);
+	/* The same medians with the new max at 99.8k: 99.8k / 0.995 reaches 100.3k. */
+	v = cmp_verdict(cmp_summary(110000, 100000, 120000, 110000, 110550, 5),
+			cmp_summary(95000, 90000, 99800, 95000, 95477, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "within-noise") == 0 && r == 0, "overlap by the width: %s", v);
+	/* A wide old run hides a 10 % drop: noise, not a regression. */
+	v = cmp_verdict(cmp_summary(110000, 60000, 180000, 110000, 110550, 5),
+			cmp_summary(99000, 95000, 103000, 99000, 99500, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "within-noise") == 0 && r == 0, "noisy old: %s", v);
+	/* Up, beyond the old max widened by its width. */
+	v = cmp_verdict(cmp_summary(110000, 100000, 120000, 110000, 110550, 5),
+			cmp_summary(130000, 121000, 140000, 130000, 130650, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "progression") == 0 && p == 1 && r == 0, "rise: %s", v);
+	/* One search each: the bounds are the range. 100k..105k vs 98k..99k. */
+	v = cmp_verdict(cmp_summary(100000, 0, 0, 100000, 105000, 1),
+			cmp_summary(98000, 0, 0, 98000, 99000, 1), &r, &p, &ch);
+	CHECK(strcmp(v, "regression") == 0, "single searches, below: %s", v);
+	v = cmp_verdict(cmp_summary(100000, 0, 0, 100000, 105000, 1),
+			cmp_summary(99500, 0, 0, 99500, 100600, 1), &r, &p, &ch);
+	CHECK(strcmp(v, "within-noise") == 0, "single searches, within the width: %s", v);
+	/* No rate on one side; a point only one run has is left out. */
+	c = cmp_summary(100000, 0, 0, 100000, 105000, 1);
+	json_object_set_new(
+		json_object_get(
+			json_object_get(json_array_get(json_object_get(c, "points"), 0), "goals"),
+			"ndr"),
+		"pps", json_null());
+	v = cmp_verdict(cmp_summary(100000, 0, 0, 100000, 105000, 1), c, &r, &p, &ch);
+	CHECK(strcmp(v, "not-comparable") == 0 && r == 0, "no rate: %s", v);
+	{
+		json_t *o = cmp_summary(100000, 0, 0, 100000, 105000, 1);
+		json_t *n = cmp_summary(100000, 0, 0, 100000, 105000, 1);
+		json_t *x;
+
+		json_object_set_new(json_array_get(json_object_get(n, "points"), 0), "flows",
+				    json_integer(11));
+		x = coord_report_compare(o, n, &r, &p);
+		CHECK(json_array_size(json_object_get(x, "rows")) == 0, "unmatched point compared");
+		json_decref(x);
+		json_decref(o);
+		json_decref(n);
+	}
+}
+
 int
 main(void)
 {
@@ -465,6 +557,7 @@ main(void)
 	test_summary_csv();
 	test_search_record();
 	test_repeats();
+	test_compare();
 	if (failures == 0) {
 		/* Only our own temporary directory, built above. */
 		snprintf(cmd, sizeof(cmd), "%s/results.jsonl", tmpdir);
