@@ -122,6 +122,24 @@ compare_print(const json_t *cmp)
 	}
 }
 
+/* What the run was, from its metadata: a difference here explains many. */
+static void
+compare_meta(const char *label, const char *path, const json_t *sum)
+{
+	const json_t *m = json_object_get(sum, "metadata"), *v;
+	const char *hop, *ovs = NULL;
+
+	json_object_foreach(json_object_get(m, "vswitch"), hop,
+			    v) if (json_is_string(json_object_get(v, "ovs_version"))) ovs =
+		json_string_value(json_object_get(v, "ovs_version"));
+	printf("%s %s: pvpkit %s, topology %s, dut \"%s\", cpu \"%s\", ovs %s\n", label, path,
+	       json_string_value(json_object_get(m, "pvpkit_version")) ?: "?",
+	       json_string_value(json_object_get(m, "topology")) ?: "?",
+	       json_string_value(json_object_get(m, "dut")) ?: "",
+	       json_string_value(json_object_get(json_object_get(m, "host"), "cpu_model")) ?: "?",
+	       ovs != NULL ? ovs : "-");
+}
+
 /* --out: compare.json and the plot. 0, or 1 after a message. */
 static int
 compare_write(const json_t *cmp, const char *out, const char *old, const char *new)
@@ -179,6 +197,8 @@ coord_cmd_compare(int argc, char **argv)
 		json_decref(old);
 		return 1;
 	}
+	compare_meta("old", argv[1], old);
+	compare_meta("new", argv[2], new);
 	cmp = coord_report_compare(old, new, &regr, &progr);
 	json_decref(old);
 	json_decref(new);

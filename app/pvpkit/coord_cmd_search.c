@@ -378,6 +378,8 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 	 */
 	coord_progress_init(&progress, isatty(STDERR_FILENO) ? stderr : stdout,
 			    a->nb_sizes * a->nb_flows * a->repeat, a->p.max_time);
+	if (coord_search_run_record(a, t) != 0)
+		return 1;
 	if (a->lat_floor != NULL && coord_latency_floor(a) != 0)
 		return 1;
 	for (i = 0; i < a->nb_sizes && rc == 0 && !coord_interrupted; i++) {

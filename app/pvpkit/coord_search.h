@@ -53,6 +53,7 @@ struct coord_search_args {
 	double lat_duration;			   /**< s per latency trial */
 	double lat_low_rate;			   /**< pps of the 0 % load */
 	const char *lat_floor;			   /**< results of a wire run, or NULL */
+	const char *dut;			   /**< --dut: what the user measures */
 };
 
 /** The searches of one point, for the line that sums them up. */
@@ -76,6 +77,15 @@ void coord_search_tag_trial(json_t *trial, const struct pvp_search_trial *st);
  */
 void coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const char *group,
 			     unsigned int index);
+
+/**
+ * The "run" record that makes results comparable, appended first:
+ * pvpkit's version, the topology, the user's DUT description, the host
+ * (CPU model, CPUs, kernel) and every hop's context (OVS: its version,
+ * DPDK's, other_config and the PMD rxq assignment).
+ * @return 0, or 1 after a message (not written).
+ */
+int coord_search_run_record(const struct coord_search_args *a, struct coord_topology *t);
 
 /** Start summing up a point's searches. */
 void coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p);

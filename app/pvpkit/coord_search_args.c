@@ -56,6 +56,7 @@ enum {
 	SOPT_LAT_DURATION,
 	SOPT_LAT_LOW_RATE,
 	SOPT_LAT_FLOOR,
+	SOPT_DUT,
 	SOPT_HELP,
 };
 
@@ -91,6 +92,7 @@ static const struct option search_longopts[] = {
 	{"latency-duration", required_argument, NULL, SOPT_LAT_DURATION},
 	{"latency-low-rate", required_argument, NULL, SOPT_LAT_LOW_RATE},
 	{"latency-floor", required_argument, NULL, SOPT_LAT_FLOOR},
+	{"dut", required_argument, NULL, SOPT_DUT},
 	{"help", no_argument, NULL, SOPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -158,6 +160,8 @@ search_usage(FILE *f, bool run)
 		"  --latency-low-rate R  the 0 %% load (default 1kpps)\n"
 		"  --latency-floor FILE  results of a --latency run on a wire topology:\n"
 		"                        the tester's floor, stated in the reports\n"
+		"  --dut TEXT            what is measured (\"OVS 3.1, 2 PMDs on cores 2,3\"),\n"
+		"                        kept in the results for compare\n"
 		"  --quiet-timeout S     see pvpkit trial --help\n"
 		"  --no-tables           one progress line per trial, no per-hop tables\n"
 		"  --help                this text\n");
@@ -464,6 +468,11 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		return 0;
 	case SOPT_RESULTS:
 		a->results = arg;
+		return 0;
+	case SOPT_DUT:
+		if (strlen(arg) > 1024)
+			return search_bad("--dut: at most 1024 characters");
+		a->dut = arg;
 		return 0;
 	case SOPT_OUT:
 		if (!a->run)

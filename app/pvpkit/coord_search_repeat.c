@@ -10,6 +10,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -108,4 +113,80 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 		printf("   generator-limited trials measured again: %u, sent cleanly then: %u\n",
 		       r->remeasured, r->recovered);
 	fflush(stdout);
+}
+
+/* The host's CPU model from /proc/cpuinfo ("model name"), or "". */
+static json_t *
+search_cpu_model(void)
+{
+	char line[512], *v;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	json_t *j = NULL;
+
+	while (f != NULL && j == NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) != 0 || (v = strchr(line, ':')) == NULL)
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		j = json_string(v);
+	}
+	if (f != NULL)
+		fclose(f);
+	return j != NULL ? j : json_string("");
+}
+
+int
+coord_search_run_record(const struct coord_search_args *a, struct coord_topology *t)
+{
+	json_t *rec, *hops, *goals, *ctx;
+	struct utsname u;
+	char started[32], name[32];
+	unsigned int i, pdr = 0;
+	struct tm tm;
+	time_t now = time(NULL);
+	int ret;
+
+	gmtime_r(&now, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof(u));
+	goals = json_array();
+	for (i = 0; i < a->p.nb_goals; i++) {
+		coord_report_goal_name(a->p.loss_ratio[i], pdr, name, sizeof(name));
+		if (a->p.loss_ratio[i] != 0)
+			pdr++;
+		json_array_append_new(goals, json_pack("{s:s,s:f}", "name", name, "loss_ratio",
+						       a->p.loss_ratio[i]));
+	}
+	/* Every hop's context once: for OVS its versions, other_config and PMDs. */
+	hops = json_object();
+	for (i = 0; i < t->nb_hops; i++) {
+		const struct coord_topo_hop *h = &t->hops[i];
+
+		ctx = h->opened && h->hop.driver->context != NULL
+			      ? h->hop.driver->context((struct coord_hop *)(uintptr_t)&h->hop)
+			      : NULL;
+		json_object_set_new(
+			hops, h->hop.name,
+			json_pack("{s:s,s:o*}", "driver", h->hop.driver->name, "context", ctx));
+	}
+	rec = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:o,s:{s:o,s:I,s:s,s:s},s:o,s:o}", "type", "run",
+			"schema", COORD_REPORT_SCHEMA, "command", a->run ? "run" : "search",
+			"pvpkit_version", PVP_VERSION, "started", started, "topology", t->name,
+			"dut", a->dut != NULL ? json_string(a->dut) : json_null(), "host",
+			"cpu_model", search_cpu_model(), "cpus",
+			(json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "kernel", u.release, "machine",
+			u.machine, "hops", hops, "goals", goals);
+	if (rec == NULL)
+		return 0;
+	if (a->flow_type != NULL)
+		json_object_set_new(rec, "flow_type", json_string(a->flow_type));
+	ret = coord_report_append(a->results, rec);
+	json_decref(rec);
+	if (ret < 0) {
+		fprintf(stderr, "pvpkit: %s: %s\n", a->results, strerror(-ret));
+		return 1;
+	}
+	return 0;
 }

@@ -372,6 +372,34 @@ distinct(const struct sum_state *s, bool sizes)
 	return arr;
 }
 
+/*
+ * What makes a run comparable, from its "run" record: pvpkit's version,
+ * the topology, the DUT as the user described it, the host, and each
+ * vswitch hop's versions, other_config and PMD rxq assignment.
+ */
+static json_t *
+report_metadata(const json_t *run)
+{
+	static const char *const keys[] = {"pvpkit_version", "started", "topology", "dut", "host"};
+	json_t *m = json_object(), *vs = json_object();
+	const json_t *h;
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_get(run, keys[i]) != NULL)
+			json_object_set(m, keys[i], json_object_get(run, keys[i]));
+	json_object_foreach(json_object_get(run, "hops"), name, h)
+	{
+		const json_t *v = json_object_get(json_object_get(h, "context"), "vswitch");
+
+		if (v != NULL)
+			json_object_set(vs, name, (json_t *)(uintptr_t)v);
+	}
+	json_object_set_new(m, "vswitch", vs);
+	return m;
+}
+
 json_t *
 coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 {
@@ -470,6 +498,8 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		json_decref(names);
 	}
 	/* How often a generator-limited trial was measured again, and came back clean. */
+	if (sum != NULL && run != NULL)
+		json_object_set_new(sum, "metadata", report_metadata(run));
 	if (sum != NULL) {
 		json_t *floor = report_latency_floor(records);
 

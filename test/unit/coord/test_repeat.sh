@@ -149,7 +149,8 @@ start_fake "$PVP_TMP/e" 50000
 "$PVP_COORD" run --topology "$PVP_TMP/e/topology.json" --max-rate 100kpps --no-tables \
 	--sizes 64 --flows 1 --goal ndr --goal pdr=1% --initial-duration 0.05 --final-duration 0.1 \
 	--latency --latency-duration 0.1 --latency-low-rate 2kpps \
-	--latency-floor "$PVP_TMP/wire.jsonl" --out "$PVP_TMP/lat" >"$PVP_TMP/lat.out" 2>&1 ||
+	--latency-floor "$PVP_TMP/wire.jsonl" --dut "fake, capacity 50 kpps" --out "$PVP_TMP/lat" \
+	>"$PVP_TMP/lat.out" 2>&1 ||
 	bad "run --latency: exit $?"
 grep -q '^== latency floor (wire.jsonl, tsc clock): min 10.0 us, p50 10.1 us, p99 10.1 us$' \
 	"$PVP_TMP/lat.out" || bad "floor line: $(grep floor "$PVP_TMP/lat.out")"
@@ -163,7 +164,12 @@ grep -q "^report: $PVP_TMP/lat/latency.csv$" "$PVP_TMP/lat.out" || bad "no laten
 import json, sys
 d = sys.argv[1]
 recs = [json.loads(l) for l in open(d + "/results.jsonl")]
-assert recs[0]["type"] == "latency_floor" and recs[0]["min_ns"] == 9984, recs[0]
+run = recs[0]
+assert run["type"] == "run" and run["topology"] == "fake" and run["pvpkit_version"], run
+assert run["host"]["cpus"] >= 1 and "cpu_model" in run["host"], run
+assert run["dut"] == "fake, capacity 50 kpps", run["dut"]
+assert sorted(run["hops"]) == ["guest", "tester"], run["hops"]
+assert recs[1]["type"] == "latency_floor" and recs[1]["min_ns"] == 9984, recs[1]
 lt = [r for r in recs if r["type"] == "trial" and "latency" in r]
 assert [r["latency"]["load_pct"] for r in lt] == [0, 10, 50, 90], lt
 ref = lt[0]["latency"]["reference_pps"]
@@ -179,6 +185,7 @@ e = lat[2]
 # The middle of each bucket (12288 + 127, 122880 exact: the max clamps it).
 assert e["p50_ns"] == 12415 and e["p99_9_ns"] == 122880 and e["clock"] == "tsc", e
 assert e["streams"][0]["p99_ns"] == 12288, e["streams"]
+assert sm["metadata"]["dut"] == "fake, capacity 50 kpps" and sm["metadata"]["topology"] == "fake"
 assert sm["latency_floor"]["source"] == "wire.jsonl" and sm["latency_floor"]["p50_ns"] == 10111
 csv = open(d + "/latency.csv").read().splitlines()
 assert csv[0].startswith("size,flows,load_pct,rate_pps,reference,loss_ratio,min_us,avg_us,p50_us")
@@ -202,7 +209,9 @@ start_fake "$PVP_TMP/f" 40000
 rc=$?
 [ "$rc" = 3 ] || bad "compare down: exit $rc, expected 3: $(cat "$PVP_TMP/cmp.out")"
 grep -q '^    64        1 ndr             50,000 \[50,000..50,251\]        40,000 \[40,000..40,201\]  -20.0 %  regression$' \
-	"$PVP_TMP/cmp.out" || bad "compare row: $(sed -n 2p "$PVP_TMP/cmp.out")"
+	"$PVP_TMP/cmp.out" || bad "compare row: $(sed -n 4p "$PVP_TMP/cmp.out")"
+grep -q "^old $PVP_TMP/rep: pvpkit [0-9.]*, topology fake, dut \"\", cpu \".*\", ovs -$" \
+	"$PVP_TMP/cmp.out" || bad "compare metadata: $(head -1 "$PVP_TMP/cmp.out")"
 grep -q '^4 compared, 4 regression(s), 0 progression(s)$' "$PVP_TMP/cmp.out" ||
 	bad "compare totals: $(grep compared "$PVP_TMP/cmp.out")"
 "$PVP_PY" -c "import json,sys; c=json.load(open(sys.argv[1])); assert c['regressions'] == 4, c" \
