@@ -34,6 +34,8 @@ static const struct coord_command coord_commands[] = {
 	{"search", "zero-loss throughput search (NDR/PDR) at one point", coord_cmd_search},
 	{"run", "searches over packet sizes x flow counts, then the reports", coord_cmd_run},
 	{"report", "rebuild summary JSON, CSV and plots from a results file", coord_cmd_report},
+	{"soak", "a long trial at a fixed load, read every interval; Ctrl-C keeps it",
+	 coord_cmd_soak},
 	{"compare", "two runs side by side; exit 3 on a regression beyond their noise",
 	 coord_cmd_compare},
 	{"testbed", "up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)",

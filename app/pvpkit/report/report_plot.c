@@ -613,6 +613,19 @@ plot_run(const char *gnuplot, const char *outdir, const char *base, const char *
 	return 0;
 }
 
+void
+report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot)
+{
+	plot_finish(f, base, png, svg, 1000, plot);
+}
+
+int
+report_plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png,
+		bool svg, int log_fd, struct coord_report_info *info)
+{
+	return plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+}
+
 int
 report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	     const struct coord_report_opts *o, struct coord_report_info *info)
@@ -663,6 +676,9 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	ret = report_plot_latency(summary, outdir, png, svg, title, &any_lat);
 	if (ret == 0 && any_lat)
 		ret = plot_run(gnuplot, outdir, "latency", png, svg, log_fd, info);
+	if (ret < 0)
+		failed = ret;
+	ret = report_write_soak(records, outdir, png, svg, title, info, true, gnuplot, log_fd);
 	if (ret < 0)
 		failed = ret;
 	ret = plot_loss(records, outdir, png, svg, title, &any_loss);

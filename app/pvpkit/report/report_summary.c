@@ -502,6 +502,10 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		json_object_set_new(sum, "metadata", report_metadata(run));
 	if (sum != NULL) {
 		json_t *floor = report_latency_floor(records);
+		json_t *soak = report_soak_summary(records);
+
+		if (soak != NULL)
+			json_object_set_new(sum, "soak", soak);
 
 		if (floor != NULL)
 			json_object_set_new(sum, "latency_floor", floor);
@@ -739,7 +743,9 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 		report_add_file(info, "latency.csv");
 	else if (ret != -ENOENT)
 		goto out;
-	ret = 0;
+	ret = report_write_soak(records, outdir, "", false, "", info, false, NULL, -1);
+	if (ret < 0)
+		goto out;
 	if (o->plots)
 		report_plots(records, summary, outdir, o, info); /* a missing plot is a note */
 	else

@@ -23,6 +23,7 @@ import os
 import socket
 import sys
 import threading
+import time
 
 lock = threading.Lock()
 PORT_KEYS = ("rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "rx_dropped", "tx_dropped",
@@ -37,7 +38,7 @@ state = {
     "gen": zero_ports(2),
     "fwd": zero_ports(2),
     "fwd_missed": 0,
-    "running": None,  # (rate, duration) while traffic runs
+    "running": None,  # while traffic runs: rate, duration, t0, sent and passed so far
     "size": 64,
     "requested": 0.0,
     "achieved": 0.0,
@@ -47,16 +48,22 @@ state = {
 }
 
 
-def apply_traffic(cap):
-    """Move the counters for the traffic that just stopped."""
-    rate, duration = state["running"]
+def apply_traffic(cap, final=True):
+    """Move the counters for the traffic sent so far (the time since the
+    start, at most the duration), so a soak that reads the counters while
+    traffic runs sees them grow; final: the traffic stops."""
+    run = state["running"]
+    rate, duration = run["rate"], run["duration"]
+    elapsed = min(time.monotonic() - run["t0"], duration)
     size = state["size"] - 4
     asked = rate
     state["limited"] = state["starts"] == state["stall"]
     if state["limited"]:
         rate *= 0.85
-    sent = int(rate * duration)
-    passed = min(sent, int(cap * duration))
+    sent_all = int(rate * elapsed)
+    passed_all = min(sent_all, int(cap * elapsed))
+    sent, passed = sent_all - run["sent"], passed_all - run["passed"]
+    run["sent"], run["passed"] = sent_all, passed_all
     g, f = state["gen"], state["fwd"]
     g[0]["tx_packets"] += sent
     g[0]["tx_bytes"] += sent * size
@@ -70,8 +77,9 @@ def apply_traffic(cap):
     g[1]["rx_bytes"] += passed * size
     state["requested"] = asked
     state["achieved"] = rate
-    state["streams"] = fake_streams(rate, passed)
-    state["running"] = None
+    state["streams"] = fake_streams(rate, passed_all)
+    if final:
+        state["running"] = None
 
 
 def bucket_low(v):
@@ -127,6 +135,8 @@ def handle(hop, method, params, cap):
         if method == "info":
             return {"name": "pvpkit-" + hop, "fake": True}
         if method == "stats.get":
+            if state["running"] is not None:
+                apply_traffic(cap, final=False)
             return stats(hop)
         if method == "stats.clear":
             return {}
@@ -142,7 +152,8 @@ def handle(hop, method, params, cap):
                 rate = float(str(rate)[:-4] if mult != 1 else rate) * mult
             except ValueError:
                 rate = 1e5  # "max", "10%": the pretend link's speed
-            state["running"] = (rate, float(params["duration"]))
+            state["running"] = {"rate": rate, "duration": float(params["duration"]),
+                                "t0": time.monotonic(), "sent": 0, "passed": 0}
             state["starts"] += 1
             return {}
         if method == "traffic.stop":
