@@ -113,13 +113,16 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 {
 	char a[32], b[32], c[32];
 
-	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s\n",
+	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s\n",
 	       st->index + 1, st->phase, st->nb_phases,
 	       coord_fmt_count((int64_t)st->rate, a, sizeof(a)), st->duration,
 	       coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, b, sizeof(b)),
 	       coord_fmt_count((int64_t)r->tx_packets, c, sizeof(c)),
 	       100 * coord_trial_loss_ratio(r),
-	       r->traffic.generator_limited ? " [generator-limited]" : "");
+	       r->traffic.generator_limited ? " [generator-limited]" : "",
+	       st->warmup	   ? " [warm-up, ignored]"
+	       : st->gen_remeasure ? " [measured again]"
+				   : "");
 	if (sp->a->tables)
 		coord_table_print(stdout, sp->t, r);
 	fflush(stdout);

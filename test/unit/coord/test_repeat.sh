@@ -91,6 +91,7 @@ start_fake "$PVP_TMP/b" 50000 3
 	--initial-duration 0.05 --final-duration 0.1 --no-tables \
 	--results "$PVP_TMP/stall.jsonl" >"$PVP_TMP/stall.out" 2>&1 || bad "search stall: exit $?"
 grep -q "^-- trial 3 .*\[generator-limited\]$" "$PVP_TMP/stall.out" || bad "no limited trial 3"
+grep -q "^-- trial 4 .* \[measured again\]$" "$PVP_TMP/stall.out" || bad "trial 4 not marked"
 grep -q "^   ndr      ok: lower 50,000 pps" "$PVP_TMP/stall.out" ||
 	bad "stall capped the search: $(tail -4 "$PVP_TMP/stall.out")"
 grep -q "^   1 generator-limited trial(s), not counted as DUT results; measured again 1, sent cleanly 1;" \
@@ -121,6 +122,8 @@ start_fake "$PVP_TMP/d" 50000
 	--width 2% --no-tables --results "$PVP_TMP/csit.jsonl" >"$PVP_TMP/csit.out" 2>&1 ||
 	bad "search --preset csit: exit $?"
 grep -q "^   pdr      ok: lower" "$PVP_TMP/csit.out" || bad "csit: $(tail -4 "$PVP_TMP/csit.out")"
+grep -q "^-- trial 1 (phase 0/1): 100,000 pps for 0.1 s: .* \[warm-up, ignored\]$" "$PVP_TMP/csit.out" ||
+	bad "warm-up not marked: $(grep '^-- trial 1 ' "$PVP_TMP/csit.out")"
 "$PVP_PY" - "$PVP_TMP/csit.jsonl" <<'PY' || bad "csit records"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
