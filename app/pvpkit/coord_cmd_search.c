@@ -401,6 +401,8 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 					snprintf(id, sizeof(id), "%s", group);
 				sp.id = id;
 				sp.repeat = r;
+				/* A search that never started adds an empty result. */
+				memset(&sp.last, 0, sizeof(sp.last));
 				rc = search_point(&sp) != 0 ? 1 : 0;
 				coord_repeats_add(&reps, &sp.last);
 			}
