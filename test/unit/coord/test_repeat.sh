@@ -293,5 +293,16 @@ assert len(iv) >= 3 and tot["type"] == "soak" and tot["interrupted"] is True, (l
 assert tot["t_s"] < 5 and tot["tx_packets"] >= sum(r["tx_packets"] for r in iv), tot
 PY
 
+# The plots, when gnuplot is there: error bars for the repeats, the
+# latency curves, loss and latency over time, the comparison.
+if command -v gnuplot >/dev/null 2>&1; then
+	grep -q "with yerrorlines" "$PVP_TMP/rep/throughput_ndr.gp" || bad "no error bars"
+	grep -q "^# size theoretical_max 1_flows min max 10_flows min max$" \
+		"$PVP_TMP/rep/throughput_ndr.dat" || bad "throughput .dat: $(sed -n 2p "$PVP_TMP/rep/throughput_ndr.dat")"
+	for f in rep/throughput_ndr lat/latency soak/soak cmp/compare; do
+		[ "$(stat -c %s "$PVP_TMP/$f.png" 2>/dev/null || echo 0)" -gt 5000 ] || bad "no $f.png"
+	done
+fi
+
 [ "$nfail" = 0 ] || fail "$nfail check(s) failed"
 echo "ok"
