@@ -56,6 +56,17 @@ ovs_info(struct ovs_hop *h)
 	}
 	json_decref(params);
 	json_decref(result);
+	/*
+	 * The database has ovs_version only when a startup script put it there
+	 * (ovs-ctl does, a private vswitchd does not): ask the daemon itself.
+	 */
+	memset(&out, 0, sizeof(out));
+	if (json_object_get(info, "ovs_version") == NULL &&
+	    ovs_appctl(h, "version", &out, err, sizeof(err)) == 0 && out.out != NULL) {
+		out.out[strcspn(out.out, "\n")] = '\0';
+		json_object_set_new(info, "ovs_version", json_string(out.out));
+	}
+	free(out.out);
 	memset(&out, 0, sizeof(out));
 	if (ovs_appctl(h, "dpif-netdev/pmd-rxq-show", &out, err, sizeof(err)) == 0)
 		json_object_set_new(info, "pmd_rxq_show", json_string(out.out));

@@ -682,7 +682,7 @@ test_tools(const char *dir)
 {
 	struct fake_ovsdb f;
 	struct coord_hop hop;
-	char err[256], p[512], extra[256];
+	char err[256], p[512], extra[512];
 	const char *text;
 	json_t *ctx;
 	int rc;
@@ -864,8 +864,9 @@ test_tools(const char *dir)
 	snprintf(extra, sizeof(extra),
 		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-clear\n"
 		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-show\n"
+		 "-t %s/ovs-vswitchd.ctl version\n"
 		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-rxq-show\n",
-		 dir, dir, dir);
+		 dir, dir, dir, dir);
 	CHECK(strcmp(read_text(p), extra) == 0, "ovs-appctl calls:\n%s", read_text(p));
 	coord_driver_ovs.close(&hop);
 	fake_stop(&f);
