@@ -60,7 +60,7 @@ struct soak_run {
 	double t0;				 /* pvp_now_s() at the start */
 	double t_stop;				 /* pvp_now_s() when the sources stopped */
 	unsigned int n;				 /* intervals read */
-	bool interrupted;			 /* Ctrl-C (SIGINT) or SIGTERM ended it */
+	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
 };
 
 static void
@@ -381,7 +381,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		return 0;
 	if (strcmp(type, "soak") == 0) {
 		json_object_set_new(rec, "planned_s", json_real(s->a->duration_s));
-		json_object_set_new(rec, "interrupted", json_boolean(s->interrupted));
+		json_object_set_new(rec, "interrupted", json_boolean(s->interrupted != 0));
 	}
 	if (ls.count > 0)
 		json_object_set_new(rec, "latency_ns",
@@ -470,7 +470,7 @@ soak_stop(struct soak_run *s)
 	}
 }
 
-/* The soak itself. 0 done or interrupted (all kept), 1 not measured. */
+/* The soak itself. 0 done, 1 not measured, 128 + N after signal N (all kept). */
 static int
 soak_run(struct soak_run *s)
 {
@@ -509,7 +509,7 @@ soak_run(struct soak_run *s)
 		if (next >= end)
 			break;
 	}
-	s->interrupted = coord_interrupted != 0;
+	s->interrupted = coord_interrupted;
 	soak_stop(s);
 	s->t_stop = pvp_now_s();
 	/* In flight at the stop: give it a moment to arrive, then the totals. */
@@ -520,9 +520,13 @@ soak_run(struct soak_run *s)
 	soak_latency(s, s->lat_now);
 	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, s->lat_now) != 0)
 		return 1;
-	if (s->interrupted)
-		printf("soak interrupted after %.1f s of %.1f s: every interval read is kept\n",
-		       s->t_stop - s->t0, s->a->duration_s);
+	if (s->interrupted) {
+		printf("soak interrupted by %s after %.1f s of %.1f s: every interval read is "
+		       "kept\n",
+		       coord_signal_name(s->interrupted), s->t_stop - s->t0, s->a->duration_s);
+		/* As an interrupted search: 128 + the signal. */
+		return 128 + s->interrupted;
+	}
 	return 0;
 }
 

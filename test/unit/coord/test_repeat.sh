@@ -281,8 +281,10 @@ grep -q '^soak .*lost 0 (0.0000 %)' "$PVP_TMP/soak90.out" || bad "90 % of the PD
 soak_pid=$!
 sleep 1.5
 kill -INT "$soak_pid"
-wait "$soak_pid" || bad "interrupted soak: exit $?"
-grep -q '^soak interrupted after [0-9.]* s of 30.0 s: every interval read is kept$' \
+wait "$soak_pid"
+rc=$?
+[ "$rc" = 130 ] || bad "interrupted soak: exit $rc, want 130"
+grep -q '^soak interrupted by SIGINT after [0-9.]* s of 30.0 s: every interval read is kept$' \
 	"$PVP_TMP/soakint.out" || bad "no interrupted line: $(tail -3 "$PVP_TMP/soakint.out")"
 "$PVP_PY" - "$PVP_TMP/soakint/soak.jsonl" <<'PY' || bad "interrupted soak records"
 import json, sys
