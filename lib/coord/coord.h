@@ -228,6 +228,9 @@ void coord_table_print(FILE *f, const struct coord_topology *t, const struct coo
 /** Name of a check in JSON and messages ("signature", "drops", ...). */
 const char *coord_check_name(enum coord_check c);
 
+/** The first reason @p r is invalid, or "" when it is not. */
+const char *coord_trial_invalid_reason(const struct coord_trial_result *r);
+
 /** True when @p r is a DUT result: not generator-limited, quiet, valid. */
 bool coord_trial_dut_result(const struct coord_trial_result *r);
 

@@ -43,6 +43,17 @@ coord_check_name(enum coord_check c)
 	return (unsigned int)c < COORD_CHECK_MAX ? attr_check_names[c] : "unknown";
 }
 
+const char *
+coord_trial_invalid_reason(const struct coord_trial_result *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_findings; i++)
+		if (r->findings[i].invalid)
+			return r->findings[i].text;
+	return r->invalid ? "a check failed (see the table)" : "";
+}
+
 bool
 coord_trial_dut_result(const struct coord_trial_result *r)
 {
