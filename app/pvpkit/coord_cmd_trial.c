@@ -29,6 +29,7 @@ struct trial_args {
 	const char *json;	      /* --json FILE, or NULL */
 	const char *results;	      /* --results FILE, or NULL */
 	unsigned int flow_rules;      /* --flow-rules, 0 = as many as --flows */
+	unsigned int max_burst;	      /* --max-burst, 0 = only record it */
 };
 
 static void
@@ -55,12 +56,16 @@ trial_usage(FILE *f)
 		"  --duration S        traffic time in seconds (default 10)\n"
 		"  --warmup S          warm-up traffic before the measured trial (default 0)\n"
 		"  --quiet-timeout S   wait at most S for counters to stop (default 5)\n"
+		"  --max-burst N       flag the trial if the generator sent more than N packets\n"
+		"                      back to back ahead of its schedule (catch-up after a\n"
+		"                      stall; default: only record the largest burst)\n"
 		"  --json FILE         write the trial as JSON\n"
 		"  --results FILE      append the trial as one JSON line (fsync'd)\n"
 		"  --help              this text\n"
 		"\n"
-		"Exit status: 0 measured, 1 not measured (hop unreachable...) or not kept,\n"
-		"2 bad usage, 130/143 stopped by SIGINT/SIGTERM.\n");
+		"Exit status: 0 measured, 1 not measured (hop unreachable...), not kept or\n"
+		"invalid (a hop restarted or its counters went backwards), 2 bad usage,\n"
+		"130/143 stopped by SIGINT/SIGTERM.\n");
 }
 
 enum {
@@ -76,6 +81,7 @@ enum {
 	OPT_RESULTS,
 	OPT_FLOW_TYPE,
 	OPT_FLOW_RULES,
+	OPT_MAX_BURST,
 	OPT_HELP,
 };
 
@@ -92,6 +98,7 @@ static const struct option trial_longopts[] = {
 	{"results", required_argument, NULL, OPT_RESULTS},
 	{"flow-type", required_argument, NULL, OPT_FLOW_TYPE},
 	{"flow-rules", required_argument, NULL, OPT_FLOW_RULES},
+	{"max-burst", required_argument, NULL, OPT_MAX_BURST},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -146,6 +153,11 @@ trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 	case OPT_FLOW_RULES:
 		return coord_cli_opt_uint("--flow-rules", arg, 1, 16777216, &a->flow_rules) < 0 ? 2
 												: 0;
+	case OPT_MAX_BURST:
+		if (coord_cli_opt_uint("--max-burst", arg, 1, 100000000, &a->max_burst) < 0)
+			return 2;
+		c->max_burst = a->max_burst;
+		return 0;
 	case OPT_HELP:
 		trial_usage(stdout);
 		return -1;
@@ -224,6 +236,11 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 	if (a->json != NULL && coord_cli_write_json(a->json, j) < 0)
 		rc = 1;
 	json_decref(j);
+	if (r->invalid) {
+		/* Kept and shown for the record, but it measured nothing. */
+		fprintf(stderr, "pvpkit: trial invalid: %s\n", coord_trial_invalid_reason(r));
+		rc = 1;
+	}
 	return rc;
 }
 

@@ -46,6 +46,7 @@ enum {
 	SOPT_OUT,
 	SOPT_FLOW_TYPE,
 	SOPT_QUIET_TIMEOUT,
+	SOPT_MAX_BURST,
 	SOPT_NO_TABLES,
 	SOPT_HELP,
 };
@@ -72,6 +73,7 @@ static const struct option search_longopts[] = {
 	{"out", required_argument, NULL, SOPT_OUT},
 	{"flow-type", required_argument, NULL, SOPT_FLOW_TYPE},
 	{"quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT},
+	{"max-burst", required_argument, NULL, SOPT_MAX_BURST},
 	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
 	{"help", no_argument, NULL, SOPT_HELP},
 	{NULL, 0, NULL, 0},
@@ -124,6 +126,8 @@ search_usage(FILE *f, bool run)
 		"  --results FILE        JSON-lines results (default results.jsonl, or\n"
 		"                        OUT/results.jsonl for run)\n"
 		"  --quiet-timeout S     see pvpkit trial --help\n"
+		"  --max-burst N         flag trials whose generator sent more than N packets\n"
+		"                        back to back after a stall (default: only record it)\n"
 		"  --no-tables           one progress line per trial, no per-hop tables\n"
 		"  --help                this text\n");
 }
@@ -324,6 +328,9 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 	case SOPT_PHASES:
 	case SOPT_MAX_TRIALS:
 		return search_opt_count(a, opt, arg, oname);
+	case SOPT_MAX_BURST:
+		return coord_cli_opt_uint("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2
+											       : 0;
 	case SOPT_TOPOLOGY:
 		a->topology = arg;
 		return 0;

@@ -175,6 +175,24 @@ struct coord_traffic_result {
 	double achieved_pps;	/**< rate achieved, all TX ports */
 	bool generator_limited; /**< could not send what was asked */
 	json_t *streams;	/**< per-stream loss/latency from the source, or NULL */
+	/**
+	 * The source's own accounting of what it sent and received, by the
+	 * payload signature (traffic_result only; the core checks the chain's
+	 * port counters against it). Every frame the source received is in
+	 * exactly one of sig_rx, unsigned_rx and unknown_stream_rx.
+	 */
+	bool has_sig;		    /**< the sig_ and _rx members below are set */
+	uint64_t sig_offered;	    /**< packets its streams offered, all streams */
+	uint64_t sig_rx;	    /**< signed packets of its streams received,
+				     *   duplicates included */
+	uint64_t sig_lost;	    /**< its streams' loss by sequence number */
+	uint64_t sig_dup;	    /**< duplicates among sig_rx */
+	uint64_t unsigned_rx;	    /**< frames received without a signature */
+	uint64_t unknown_stream_rx; /**< signed frames of no stream it sends */
+	bool has_max_burst;	    /**< max_burst is set */
+	uint64_t max_burst;	    /**< most packets its pacer sent back to back
+				     *   ahead of the schedule (catch-up after a
+				     *   stall), largest over its streams */
 };
 
 struct coord_hop;

@@ -10,7 +10,13 @@ The model: traffic.start at R pps for D s sends N = R * D packets on gen
 p0; fwd receives them on p0 and forwards at most CAP * D of them on p1,
 counting the rest as rx_missed (rx_dropped); gen p1 receives what fwd
 sent. The counters move when traffic.stop is called, so the trial's quiet
-wait sees them settled at once.
+wait sees them settled at once. The gen hop also reports its per-stream
+accounting since its last stats.clear (one stream, no duplicates) and a
+largest burst of 40 packets.
+
+Faults on request: "fake.restart" {"times": N} on either socket makes the
+guest "restart" at the next N traffic.stop calls (its counters start
+again from zero after that trial's traffic).
 
 Usage: fake_hops.py DIR CAP_PPS
 Writes DIR/topology.json once both sockets listen; runs until killed.
@@ -39,6 +45,9 @@ state = {
     "size": 64,
     "requested": 0.0,
     "achieved": 0.0,
+    "sig_offered": 0,
+    "sig_rx": 0,
+    "restarts": 0,
 }
 
 
@@ -62,6 +71,12 @@ def apply_traffic(cap):
     state["requested"] = rate
     state["achieved"] = rate
     state["running"] = None
+    state["sig_offered"] += sent
+    state["sig_rx"] += passed
+    if state["restarts"] > 0:
+        state["restarts"] -= 1
+        state["fwd"] = zero_ports(2)
+        state["fwd_missed"] = 0
 
 
 def stats(hop):
@@ -74,7 +89,13 @@ def stats(hop):
     out = {"name": "pvpkit-" + hop, "tsc": 1, "hz": 1000000000, "ports": ports}
     if hop == "gen":
         out["traffic"] = {"requested_pps": state["requested"],
-                          "achieved_pps": state["achieved"], "generator_limited": False}
+                          "achieved_pps": state["achieved"], "generator_limited": False,
+                          "max_burst": 40}
+        off, rx = state["sig_offered"], state["sig_rx"]
+        out["streams"] = [{"stream": 0, "tx_offered": off, "rx_packets": rx,
+                           "lost": off - rx, "dup": 0}]
+        out["unsigned_rx"] = 0
+        out["unknown_stream_rx"] = 0
     return out
 
 
@@ -87,6 +108,11 @@ def handle(hop, method, params, cap):
         if method == "stats.get":
             return stats(hop)
         if method == "stats.clear":
+            if hop == "gen":
+                state["sig_offered"] = state["sig_rx"] = 0
+            return {}
+        if method == "fake.restart":
+            state["restarts"] = int(params["times"])
             return {}
         if hop != "gen":
             raise KeyError(method)

@@ -153,15 +153,74 @@ assert len(lines) == 1, lines
 r = json.loads(lines[0])
 for j in (t, r):
     if not (j["tx_packets"] == 40000 and j["rx_packets"] == 25000 and j["reconciled"]
-            and j["flows"] == 10):
+            and j["flows"] == 10 and not j["invalid"] and j["dut_result"]
+            and j["checks"]["signature"] == "ok" and j["max_burst"] == 40
+            and j["checks"]["burst"] == "recorded" and j["findings"] == []):
         sys.exit("trial JSON: %s" % json.dumps(j)[:300])
 PY
+grep -q "^  Checks: signature ok (lost 15,000, dup 0, unsigned 0, unknown stream 0), drop counters ok, no negative loss, counters monotonic, largest burst 40$" \
+	"$PVP_TMP/trial.out" || bad "trial: no checks line: $(cat "$PVP_TMP/trial.out")"
+
+# --max-burst flags the trial (still a measurement: exit 0).
+expect 2 'pvpkit: --max-burst: "0" must be an integer in 1..100000000' trial --max-burst 0
+"$PVP_COORD" trial --topology "$T" --rate 80kpps --duration 0.5 --max-burst 32 \
+	--json "$PVP_TMP/b.json" >"$PVP_TMP/burst.out" 2>&1 || bad "trial --max-burst: exit $?"
+grep -q "^CHECK FAILED: burst: the generator sent 40 packets back to back ahead of its schedule (catch-up after a stall), over --max-burst 32$" \
+	"$PVP_TMP/burst.out" || bad "trial --max-burst: $(cat "$PVP_TMP/burst.out")"
+"$PVP_PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j["checks"]["burst"] == "failed" and j["max_burst_limit"] == 32 and not j["reconciled"] and j["dut_result"]))' \
+	"$PVP_TMP/b.json" || bad "trial --max-burst JSON"
+
+# The guest restarts during a trial: its counters go backwards. The trial
+# is kept for the record but is invalid, names the hop, and exits 1.
+fake_restart() {
+	"$PVP_PY" - "$PVP_TMP/fwd.sock" "$1" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "fake.restart",
+                      "params": {"times": int(sys.argv[2])}}).encode() + b"\n")
+s.recv(4096)
+PY
+}
+fake_restart 1
+"$PVP_COORD" trial --topology "$T" --rate 80kpps --duration 0.5 --results "$PVP_TMP/inv.jsonl" \
+	>"$PVP_TMP/inv.out" 2>"$PVP_TMP/inv.err"
+rc=$?
+[ "$rc" = 1 ] || bad "invalid trial: exit $rc, expected 1"
+[ "$(cat "$PVP_TMP/inv.err")" = "pvpkit: trial invalid: hop guest: p0 rx_packets went backwards (50,000 -> 0) (and 5 more counters): the hop restarted or its counters were reset" ] ||
+	bad "invalid trial said: $(cat "$PVP_TMP/inv.err")"
+grep -q "^INVALID: this trial is not a measurement of the DUT$" "$PVP_TMP/inv.out" ||
+	bad "invalid trial table: $(cat "$PVP_TMP/inv.out")"
+"$PVP_PY" -c 'import json,sys; j=json.loads(open(sys.argv[1]).read()); sys.exit(not (j["invalid"] and not j["dut_result"] and j["checks"]["counter_backwards"] == "failed" and j["findings"][0]["hop"] == "guest"))' \
+	"$PVP_TMP/inv.jsonl" || bad "invalid trial JSON: $(cat "$PVP_TMP/inv.jsonl")"
 
 "$PVP_COORD" search --topology "$T" --max-rate 100kpps --initial-duration 0.05 \
 	--final-duration 0.1 --no-tables --results "$PVP_TMP/s.jsonl" >"$PVP_TMP/search.out" 2>&1 ||
 	bad "search: exit $?"
 grep -q "^   ndr      ok: lower 50,000 pps, upper 50,[0-9]* pps, width 0.[0-9]* %$" \
 	"$PVP_TMP/search.out" || bad "search: $(tail -3 "$PVP_TMP/search.out")"
+
+# An invalid trial in a search is neither pass nor fail: kept, not fed to
+# the search, run again; the search ends as without it.
+fake_restart 1
+"$PVP_COORD" search --topology "$T" --max-rate 100kpps --initial-duration 0.05 \
+	--final-duration 0.1 --no-tables --results "$PVP_TMP/si.jsonl" >"$PVP_TMP/si.out" 2>&1 ||
+	bad "search with an invalid trial: exit $?"
+grep -q "^-- trial 1 (phase 0/[0-9]*): 100,000 pps for 0.1 s: lost [0-9,]* of [0-9,]* ([0-9.]* %) \[INVALID, not fed to the search\]$" \
+	"$PVP_TMP/si.out" || bad "search: invalid trial not shown: $(head -5 "$PVP_TMP/si.out")"
+grep -q "^pvpkit: trial 1 invalid: hop guest" "$PVP_TMP/si.out" || bad "search: no invalid line"
+grep -q "^   ndr      ok: lower 50,000 pps, upper 50,[0-9]* pps, width 0.[0-9]* %$" \
+	"$PVP_TMP/si.out" || bad "search after an invalid trial: $(tail -3 "$PVP_TMP/si.out")"
+[ "$(grep -c '"invalid": *true' "$PVP_TMP/si.jsonl")" = 1 ] || bad "search: invalid trial not kept"
+# A hop that restarts at every trial stops the search.
+fake_restart 3
+"$PVP_COORD" search --topology "$T" --max-rate 100kpps --initial-duration 0.05 \
+	--final-duration 0.1 --no-tables --results "$PVP_TMP/sx.jsonl" >"$PVP_TMP/sx.out" 2>&1
+rc=$?
+[ "$rc" = 1 ] || bad "search with a hop restarting: exit $rc, expected 1"
+grep -q "^pvpkit: trial 1 invalid 3 times in a row; search stopped$" "$PVP_TMP/sx.out" ||
+	bad "search with a hop restarting: $(tail -3 "$PVP_TMP/sx.out")"
+fake_restart 0
 
 "$PVP_COORD" run --topology "$T" --max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 \
 	--no-tables --sizes 64,128 --flows 1,10 --out "$PVP_TMP/out" >"$PVP_TMP/run.out" 2>&1 ||
