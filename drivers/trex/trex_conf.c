@@ -195,13 +195,10 @@ trex_conf_parse(const json_t *conf, struct trex_conf *c, char *path, size_t path
 	if (conf_int(conf, "pgid_base", 0, 1000000, &n, path, path_len, why, why_len) < 0)
 		return -EINVAL;
 	c->pgid_base = (uint32_t)n;
-	v = json_object_get(conf, "backstop_s");
-	if (v != NULL) {
-		if (!json_is_number(v) || json_number_value(v) < 1 || json_number_value(v) > 3600)
-			return conf_fail(path, path_len, "backstop_s", why, why_len,
-					 "must be a number of seconds in 1..3600");
-		c->backstop_s = json_number_value(v);
-	}
+	n = (long long)c->backstop_s;
+	if (conf_int(conf, "backstop_s", 1, 3600, &n, path, path_len, why, why_len) < 0)
+		return -EINVAL;
+	c->backstop_s = (double)n;
 	v = json_object_get(conf, "user");
 	if (v != NULL) {
 		s = json_string_value(v);

@@ -58,6 +58,7 @@ struct trex_hop {
 	bool owned[COORD_MAX_PORTS];		  /* acquired (handler valid) */
 	char handler[COORD_MAX_PORTS][64];	  /* from acquire */
 	double speed_bps[COORD_MAX_PORTS];	  /* link speed, 0 = not reported */
+	bool ours[COORD_MAX_PORTS];		  /* held under our user name already */
 	char flow_type[8];			  /* from install_flows, "" = normal */
 	char loaded[64];			  /* traffic on the server, "" = none known */
 	unsigned int nb_pgids;			  /* streams with flow_stats loaded */
@@ -327,10 +328,12 @@ static void
 trex_close(struct coord_hop *hop)
 {
 	struct trex_hop *h = hop->priv;
+	char e[512];
 
 	if (h == NULL)
 		return;
-	if (h->rpc != NULL && h->api_h[0] != '\0')
+	/* A server that went away gets one handshake, not one wait per call. */
+	if (h->rpc != NULL && (h->api_h[0] != '\0' || trex_handshake(hop, e, sizeof(e)) == 0))
 		trex_release_all(hop);
 	trex_rpc_close(h->rpc);
 	json_decref(h->pg_base);
@@ -338,7 +341,12 @@ trex_close(struct coord_hop *hop)
 	hop->priv = NULL;
 }
 
-/* Acquire every port; the port's owner is named when TRex refuses. */
+/*
+ * Acquire every port; the port's owner is named when TRex refuses. A
+ * port held under our own user name is an earlier pvpkit run's that
+ * could not release it (killed, server unreachable at its end): taken
+ * back without "force", or every later run would need it.
+ */
 static int
 trex_acquire(struct coord_hop *hop, char *err, size_t err_len)
 {
@@ -355,7 +363,7 @@ trex_acquire(struct coord_hop *hop, char *err, size_t err_len)
 				    json_pack("{s:I,s:s,s:I,s:b}", "port_id",
 					      (json_int_t)h->c.port_id[k], "user", h->c.user,
 					      "session_id", (json_int_t)h->session_id, "force",
-					      h->c.force),
+					      h->c.force || h->ours[k]),
 				    &res, why, sizeof(why), err, err_len);
 		if (ret == -EREMOTEIO) {
 			snprintf(err, err_len, "hop %s: TRex port %u cannot be acquired: %s%s",
@@ -441,6 +449,9 @@ trex_ports_info(struct coord_hop *hop, char *err, size_t err_len)
 	{
 		const json_t *sp = json_object_get(json_object_get(x, "attr"), "speed");
 
+		const char *owner = json_string_value(json_object_get(x, "owner"));
+
+		h->ours[i] = owner != NULL && strcmp(owner, h->c.user) == 0;
 		/* TRex reports Gbit/s. */
 		h->speed_bps[i] = json_is_number(sp) && json_number_value(sp) > 0
 					  ? json_number_value(sp) * 1e9
@@ -879,6 +890,16 @@ trex_pg_sum(const json_t *pg, const char *key)
 	return sum;
 }
 
+/* A pgid counter since the baseline @p base (NULL: since the load). */
+static uint64_t
+trex_pg_since(const json_t *pg, const json_t *base, const char *key)
+{
+	uint64_t now = trex_pg_sum(pg, key), then = base != NULL ? trex_pg_sum(base, key) : 0;
+
+	/* Counters that went back restarted: all of now is new. */
+	return now >= then ? now - then : now;
+}
+
 static int
 trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
 		    size_t err_len)
@@ -911,10 +932,10 @@ trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, cha
 		/* A new ver_id: the counters restarted since the baseline. */
 		if (h->pg_base != NULL && ver == bver)
 			base = json_object_get(json_object_get(h->pg_base, "flow_stats"), key);
-		tx = trex_pg_sum(fs, "tp") - (base != NULL ? trex_pg_sum(base, "tp") : 0);
-		rx = trex_pg_sum(fs, "rp") - (base != NULL ? trex_pg_sum(base, "rp") : 0);
-		txb = trex_pg_sum(fs, "tb") - (base != NULL ? trex_pg_sum(base, "tb") : 0);
-		rxb = trex_pg_sum(fs, "rb") - (base != NULL ? trex_pg_sum(base, "rb") : 0);
+		tx = trex_pg_since(fs, base, "tp");
+		rx = trex_pg_since(fs, base, "rp");
+		txb = trex_pg_since(fs, base, "tb");
+		rxb = trex_pg_since(fs, base, "rb");
 		o = json_pack("{s:I,s:s+,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "stream",
 			      (json_int_t)h->pgid[i], "name", "trex pgid ", key, "port",
 			      (json_int_t)h->pgid_port[i], "size", (json_int_t)h->pgid_size[i],
