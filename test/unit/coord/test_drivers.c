@@ -219,6 +219,7 @@ check_roles(void)
 		{"fwd", COORD_ROLE_COUNTERS},
 		{"ovs", COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS},
 		{"testpmd", COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE},
+		{"trex", COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS},
 		{"wire", COORD_ROLE_PASSIVE},
 	};
 	const struct coord_driver *d;

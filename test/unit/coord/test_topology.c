@@ -34,6 +34,7 @@ static const struct coord_driver fake_gen = FAKE_COUNTERS("gen");
 static const struct coord_driver fake_fwd = FAKE_COUNTERS("fwd");
 static const struct coord_driver fake_ovs = FAKE_COUNTERS("ovs");
 static const struct coord_driver fake_testpmd = FAKE_COUNTERS("testpmd");
+static const struct coord_driver fake_trex = FAKE_COUNTERS("trex");
 static const struct coord_driver fake_wire = {.name = "wire", .roles = COORD_ROLE_PASSIVE};
 /* Drivers that break the contract (coord_driver_check): refused by name. */
 static const struct coord_driver fake_mute = {.name = "mute", .roles = COORD_ROLE_COUNTERS};
@@ -44,8 +45,8 @@ static const struct coord_driver fake_nosource = {.name = "nosource",
 static const struct coord_driver *
 fake_lookup(const char *name)
 {
-	const struct coord_driver *all[] = {&fake_gen,	&fake_fwd,  &fake_ovs,	   &fake_testpmd,
-					    &fake_wire, &fake_mute, &fake_nosource};
+	const struct coord_driver *all[] = {&fake_gen,	&fake_fwd,  &fake_ovs,	&fake_testpmd,
+					    &fake_trex, &fake_wire, &fake_mute, &fake_nosource};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
