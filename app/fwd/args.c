@@ -20,6 +20,8 @@
 
 #include <rte_eal.h>
 
+#include "pvp_util.h"
+
 #include "fwd.h"
 
 /* clang-format off: one engine a line. */
@@ -84,81 +86,20 @@ fwd_usage(FILE *f, const char *prog)
 }
 
 /*
- * Numbers on the command line are base 10, always: strtoul(..., 0) read
- * "010" as 8 and took "0x10". The grammar is checked by hand before
- * strtoull()/strtod() convert, so what they would also take (a base
- * prefix, blanks, a sign, "nan", "inf", hex floats) never gets through.
- * Messages are lib/util's (pvp_parse_u64(), pvp_parse_duration()), which
- * will replace these once every binary links it.
+ * Numbers on the command line are lib/util's, as in pvpkit-gen and
+ * pvpkit: base 10 always ("010" is ten, "0x10" is refused), the same
+ * range and message for the same option in every binary.
  */
 static uint64_t
 fwd_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v = 0;
-	const char *p = s;
+	char name[64], err[256];
+	uint64_t v = 0;
 
-	while (*p >= '0' && *p <= '9')
-		p++;
-	errno = 0;
-	if (p != s && *p == '\0')
-		v = strtoull(s, NULL, 10);
-	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
-		fwd_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
-			min, max);
+	snprintf(name, sizeof(name), "--%s", opt);
+	if (pvp_parse_u64(name, s, min, max, &v, err, sizeof(err)) < 0)
+		fwd_die("%s", err);
 	return v;
-}
-
-/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
-static size_t
-fwd_decimal_len(const char *s)
-{
-	const char *p = s + (*s == '-');
-	size_t digits = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++)
-		digits++;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			digits++;
-	if (digits == 0)
-		return 0;
-	if (*p == 'e' || *p == 'E') {
-		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
-
-		if (*e >= '0' && *e <= '9') {
-			while (*e >= '0' && *e <= '9')
-				e++;
-			p = e;
-		}
-	}
-	return (size_t)(p - s);
-}
-
-/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
-static double
-fwd_parse_duration(const char *opt, const char *s, double min, double max)
-{
-	static const struct {
-		const char *name;
-		double mult;
-	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
-	size_t n = fwd_decimal_len(s);
-	char num[64];
-	unsigned int i;
-	double v;
-
-	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
-		if (strcmp(s + n, units[i].name) != 0)
-			continue;
-		memcpy(num, s, n);
-		num[n] = '\0';
-		v = strtod(num, NULL) * units[i].mult;
-		if (v >= min && v <= max)
-			return v;
-		break;
-	}
-	fwd_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
-		opt, s, min, max);
 }
 
 /* --peer-mac MAC (every port), PORT=MAC or MAC0,MAC1,... by port index. */
@@ -305,6 +246,7 @@ static void
 fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, const char *prog)
 {
 	const struct fwd_engine *const *e;
+	char err[256];
 
 	switch (opt) {
 	case OPT_MODE:
@@ -332,7 +274,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		conf->seq_check = true;
 		break;
 	case OPT_DURATION:
-		conf->duration_s = fwd_parse_duration("duration", arg, 0.001, FWD_MAX_DURATION_S);
+		if (pvp_parse_duration("--duration", arg, 0.001, FWD_MAX_DURATION_S,
+				       &conf->duration_s, err, sizeof(err)) < 0)
+			fwd_die("%s", err);
 		break;
 	case OPT_CTL:
 		conf->ctl = strcmp(arg, "none") == 0 ? NULL : arg;

@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "gen.h"
 
 enum {
@@ -179,82 +181,20 @@ gen_usage(const char *prog)
 }
 
 /*
- * Numbers on the command line are base 10, always: strtoull(..., 0) read
- * "010" as 8 and took "0x40", while pvpkit read "010" as 10. The grammar
- * is checked by hand before strtoull()/strtod() convert, so what they
- * would also take (a base prefix, blanks, a sign, "nan", "inf", hex
- * floats) never gets through. Messages are lib/util's (pvp_parse_u64(),
- * pvp_parse_duration()), which will replace these once every binary
- * links it.
+ * Numbers on the command line are lib/util's, as in pvpkit-fwd and
+ * pvpkit: base 10 always ("010" is ten, "0x40" is refused), the same
+ * range and message for the same option in every binary.
  */
 static uint64_t
 gen_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v = 0;
-	const char *p = s;
+	char name[64], err[256];
+	uint64_t v = 0;
 
-	while (*p >= '0' && *p <= '9')
-		p++;
-	errno = 0;
-	if (p != s && *p == '\0')
-		v = strtoull(s, NULL, 10);
-	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
-		gen_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
-			min, max);
+	snprintf(name, sizeof(name), "--%s", opt);
+	if (pvp_parse_u64(name, s, min, max, &v, err, sizeof(err)) < 0)
+		gen_die("%s", err);
 	return v;
-}
-
-/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
-static size_t
-gen_decimal_len(const char *s)
-{
-	const char *p = s + (*s == '-');
-	size_t digits = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++)
-		digits++;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			digits++;
-	if (digits == 0)
-		return 0;
-	if (*p == 'e' || *p == 'E') {
-		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
-
-		if (*e >= '0' && *e <= '9') {
-			while (*e >= '0' && *e <= '9')
-				e++;
-			p = e;
-		}
-	}
-	return (size_t)(p - s);
-}
-
-/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
-static double
-gen_parse_duration(const char *opt, const char *s, double min, double max)
-{
-	static const struct {
-		const char *name;
-		double mult;
-	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
-	size_t n = gen_decimal_len(s);
-	char num[64];
-	unsigned int i;
-	double v;
-
-	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
-		if (strcmp(s + n, units[i].name) != 0)
-			continue;
-		memcpy(num, s, n);
-		num[n] = '\0';
-		v = strtod(num, NULL) * units[i].mult;
-		if (v >= min && v <= max)
-			return v;
-		break;
-	}
-	gen_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
-		opt, s, min, max);
 }
 
 static void
@@ -387,7 +327,9 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		o->rate_set = true;
 		break;
 	case OPT_DURATION:
-		o->duration_s = gen_parse_duration("duration", arg, 0.001, GEN_MAX_DURATION_S);
+		if (pvp_parse_duration("--duration", arg, 0.001, GEN_MAX_DURATION_S,
+				       &o->duration_s, err, sizeof(err)) < 0)
+			gen_die("%s", err);
 		break;
 	case OPT_PROFILE:
 		o->profile = arg;
