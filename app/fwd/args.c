@@ -292,9 +292,8 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		fwd_usage(stdout, prog);
 		exit(0);
 	default:
-		if (optopt != 0 && optopt < 256)
-			fwd_die("-%c: unknown option (try --help)", optopt);
-		fwd_die("%s: unknown option or missing value (try --help)", argv[optind - 1]);
+		pvp_opt_error(fwd_long_options, optopt, argv[optind - 1], err, sizeof(err));
+		fwd_die("%s (see --help)", err);
 	}
 }
 
@@ -322,7 +321,7 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 		if (!fwd_parse_num_opt(opt, optarg, conf))
 			fwd_parse_opt(opt, optarg, conf, argv, prog);
 	if (optind < argc)
-		fwd_die("%s: unexpected argument (try --help)", argv[optind]);
+		fwd_die("unexpected argument '%.40s' (see --help)", argv[optind]);
 	if (conf->engine == &fwd_mac_engine && !conf->peer_all_set) {
 		for (i = 0; i < FWD_MAX_PORTS; i++)
 			if (conf->peer_set[i])

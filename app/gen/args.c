@@ -305,13 +305,10 @@ gen_parse_num_opt(int id, const char *arg, struct gen_opts *o)
 /* The message for what getopt_long() returned '?' for. */
 static void __attribute__((noreturn)) gen_bad_option(char **argv)
 {
-	/* optopt: a long option's value when its value is missing, the
-	 * letter of an unknown short option, 0 otherwise. */
-	if (optopt >= OPT_SIZE && optopt <= OPT_HELP)
-		gen_die("--%s needs a value (see --help)", gen_long_opts[optopt - OPT_SIZE].name);
-	if (optopt > 0 && optopt < 256)
-		gen_die("unknown option '-%c' (see --help)", optopt);
-	gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
+	char err[128];
+
+	pvp_opt_error(gen_long_opts, optopt, argv[optind - 1], err, sizeof(err));
+	gen_die("%s (see --help)", err);
 }
 
 /* One option that is not a whole number. */
@@ -327,8 +324,8 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		o->rate_set = true;
 		break;
 	case OPT_DURATION:
-		if (pvp_parse_duration("--duration", arg, 0.001, GEN_MAX_DURATION_S,
-				       &o->duration_s, err, sizeof(err)) < 0)
+		if (pvp_parse_duration("--duration", arg, 0.001, GEN_MAX_DURATION_S, &o->duration_s,
+				       err, sizeof(err)) < 0)
 			gen_die("%s", err);
 		break;
 	case OPT_PROFILE:
@@ -464,7 +461,7 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		if (!gen_parse_num_opt(c, optarg, o))
 			gen_parse_opt(c, optarg, o, argv);
 	if (optind < argc)
-		gen_die("unexpected argument '%s' (see --help)", argv[optind]);
+		gen_die("unexpected argument '%.40s' (see --help)", argv[optind]);
 	gen_args_check(o);
 	if (o->json != NULL && gen_report_check(o->json, err, sizeof(err)) != 0)
 		gen_die("--json %s", err);

@@ -104,8 +104,9 @@ coord_cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps)
 		char q[48];
 
 		snprintf(q, sizeof(q), "%.40s", s);
-		fprintf(stderr, "pvpkit: %s: \"%s\" must be a packet rate (100000, 500kpps, 1Mpps)\n",
-			opt, q);
+		fprintf(stderr,
+			"pvpkit: %s: \"%s\" must be a packet rate (100000, 500kpps, 1Mpps)\n", opt,
+			q);
 		return -EINVAL;
 	}
 	return 0;

@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 #include "coord_cmd.h"
 #include "coord_report.h"
@@ -106,6 +108,7 @@ static int
 trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 {
 	struct coord_trial_conf *c = &a->conf;
+	char err[128];
 
 	switch (opt) {
 	case OPT_TOPOLOGY:
@@ -128,8 +131,8 @@ trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 	case OPT_WARMUP:
 		return coord_cli_opt_duration("--warmup", arg, 0, 3600, &c->warmup_s) < 0 ? 2 : 0;
 	case OPT_QUIET_TIMEOUT:
-		return coord_cli_opt_duration("--quiet-timeout", arg, 0.1, 600, &c->quiet_timeout_s) <
-				       0
+		return coord_cli_opt_duration("--quiet-timeout", arg, 0.1, 600,
+					      &c->quiet_timeout_s) < 0
 			       ? 2
 			       : 0;
 	case OPT_JSON:
@@ -152,8 +155,8 @@ trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 		trial_usage(stdout);
 		return -1;
 	default:
-		return coord_cli_usage_error(TRIAL_SEE,
-					     "trial: unknown option or missing value: %s", word);
+		pvp_opt_error(trial_longopts, optopt, word, err, sizeof(err));
+		return coord_cli_usage_error(TRIAL_SEE, "trial: %s", err);
 	}
 }
 
@@ -177,7 +180,7 @@ trial_parse_args(int argc, char **argv, struct trial_args *a)
 			return rc;
 	}
 	if (optind < argc)
-		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument \"%s\"",
+		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument '%.40s'",
 					     argv[optind]);
 	if (a->flow_rules != 0 && a->conf.flow_type == NULL)
 		return coord_cli_usage_error(TRIAL_SEE, "--flow-rules needs --flow-type");

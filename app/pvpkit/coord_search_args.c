@@ -145,8 +145,8 @@ search_parse_ratio(const char *s, double min, double max, double *v)
 
 	if (snprintf(tmp, sizeof(tmp), "%.*s", (int)(pct ? n - 1 : n), s) >= (int)sizeof(tmp))
 		return -EINVAL;
-	if (pvp_parse_double(NULL, tmp, pct ? min * 100 : min, pct ? max * 100 : max, &d, NULL,
-			     0) < 0)
+	if (pvp_parse_double(NULL, tmp, pct ? min * 100 : min, pct ? max * 100 : max, &d, NULL, 0) <
+	    0)
 		return -EINVAL;
 	*v = pct ? d / 100 : d;
 	return 0;
@@ -281,6 +281,8 @@ static int
 search_option(struct coord_search_args *a, int opt, const char *arg, const char *oname,
 	      const char *word)
 {
+	char err[128];
+
 	switch (opt) {
 	case SOPT_SIZE:
 	case SOPT_SIZES:
@@ -335,7 +337,8 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		search_usage(stdout, a->run);
 		return -1;
 	default:
-		return search_bad("unknown option or missing value: %s", word);
+		pvp_opt_error(search_longopts, optopt, word, err, sizeof(err));
+		return search_bad("%s", err);
 	}
 }
 
@@ -394,7 +397,7 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 			return rc;
 	}
 	if (optind < argc)
-		return search_bad("unexpected argument \"%s\"", argv[optind]);
+		return search_bad("unexpected argument '%.40s'", argv[optind]);
 	if (a->p.max_rate <= 0)
 		return search_bad("%s is required", "--max-rate");
 	if (pvp_search_params_check(&a->p, &perr) < 0)

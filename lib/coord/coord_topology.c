@@ -31,11 +31,11 @@
 
 /* What the parse of one file carries around. */
 struct topo_ctx {
-	struct coord_topology *t;      /* being filled */
-	const char *text;	       /* the file's text, for positions */
-	coord_driver_lookup_t lookup;  /* driver by name */
-	char *err;		       /* first error wins */
-	size_t err_len;		       /* size of err */
+	struct coord_topology *t;     /* being filled */
+	const char *text;	      /* the file's text, for positions */
+	coord_driver_lookup_t lookup; /* driver by name */
+	char *err;		      /* first error wins */
+	size_t err_len;		      /* size of err */
 };
 
 /* "source:line:col: path: message" at the value @p path; -EINVAL. */
@@ -102,8 +102,8 @@ static int topo_check_value(struct topo_ctx *c, const json_t *v, const char *pat
 
 /* The members of object @p o: only @p common and those in @p members. */
 static int
-topo_check_object(struct topo_ctx *c, const json_t *o, const char *path,
-		  const char *const *common, const struct coord_conf_member *members)
+topo_check_object(struct topo_ctx *c, const json_t *o, const char *path, const char *const *common,
+		  const struct coord_conf_member *members)
 {
 	const char *key;
 	json_t *v;
@@ -143,8 +143,9 @@ topo_check_value(struct topo_ctx *c, const json_t *v, const char *path,
 	case COORD_CONF_STRING:
 		s = json_string_value(v);
 		if (s == NULL || (int64_t)strlen(s) < m->min || (int64_t)strlen(s) > m->max)
-			return topo_fail(c, path, "must be a string of %" PRId64 "..%" PRId64
-					 " characters", m->min, m->max);
+			return topo_fail(c, path,
+					 "must be a string of %" PRId64 "..%" PRId64 " characters",
+					 m->min, m->max);
 		if (m->values != NULL && !topo_in(m->values, s)) {
 			char list[160] = "";
 
@@ -170,8 +171,9 @@ topo_check_value(struct topo_ctx *c, const json_t *v, const char *path,
 	default:
 		n = json_array_size(v);
 		if (!json_is_array(v) || (int64_t)n < m->min || (int64_t)n > m->max)
-			return topo_fail(c, path, "must be a list of %" PRId64 "..%" PRId64 " items",
-					 m->min, m->max);
+			return topo_fail(c, path,
+					 "must be a list of %" PRId64 "..%" PRId64 " items", m->min,
+					 m->max);
 		json_array_foreach(v, i, item)
 		{
 			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
@@ -400,10 +402,19 @@ coord_topology_load(const char *path, coord_driver_lookup_t lookup, char *err, s
 {
 	struct coord_topology *t;
 	char *text = NULL;
+	size_t len = 0;
 
 	/* Never blocks on a FIFO, never reads /dev/zero or a huge file. */
-	if (pvp_file_read(path, TOPO_MAX_BYTES, &text, NULL, err, err_len) < 0)
+	if (pvp_file_read(path, TOPO_MAX_BYTES, &text, &len, err, err_len) < 0)
 		return NULL;
+	/* The parser reads up to the first NUL: a binary file would pass as
+	 * its text before it. */
+	if (memchr(text, '\0', len) != NULL) {
+		snprintf(err, err_len, "%s: not a JSON text file (a NUL byte at offset %zu)", path,
+			 (size_t)((char *)memchr(text, '\0', len) - text));
+		free(text);
+		return NULL;
+	}
 	t = coord_topology_parse(text, path, lookup, err, err_len);
 	free(text);
 	return t;

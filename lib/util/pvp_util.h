@@ -131,6 +131,25 @@ int pvp_parse_duration(const char *what, const char *s, double min_s, double max
 int pvp_parse_count(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		    char *err, size_t errlen);
 
+/* ---- command lines ---- */
+
+struct option;
+
+/**
+ * The message for what getopt_long() (with opterr = 0) returned '?' for:
+ * "--rate needs a value", "unknown option '-x'", "unknown option
+ * '--bogus'". The same words in every binary.
+ *
+ * @param longopts
+ *   The table given to getopt_long().
+ * @param optopt_
+ *   getopt's optopt after the '?'.
+ * @param word
+ *   The command-line word it stopped at (argv[optind - 1]).
+ */
+void pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char *err,
+		   size_t errlen);
+
 /* ---- rates ---- */
 
 /** Bytes of FCS included in every pvpkit frame size. */
