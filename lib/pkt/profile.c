@@ -226,7 +226,7 @@ pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 	if (err != NULL)
 		memset(err, 0, sizeof(*err));
 	/* Never blocks on a FIFO, refuses devices and huge files. */
-	rc = pkt_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
+	rc = pvp_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
 	if (rc != 0) {
 		if (err != NULL)
 			prof_fmt(err->text, sizeof(err->text), "%s", emsg);

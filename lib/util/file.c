@@ -131,6 +131,33 @@ read_bounded(int fd, const char *path, char *buf, size_t max, size_t *len, char 
 }
 
 int
+pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, size_t errlen)
+{
+	char a[32], b[32];
+	struct stat st;
+	int fd, flags;
+
+	fd = open_regular(path, &st, err, errlen);
+	if (fd < 0)
+		return fd;
+	if ((uint64_t)st.st_size > max_bytes) {
+		util_seterr(err, errlen, "%s: %s is over the %s limit", path,
+			    fmt_bytes((uint64_t)st.st_size, a, sizeof(a)),
+			    fmt_bytes(max_bytes, b, sizeof(b)));
+		close(fd);
+		return -EFBIG;
+	}
+	/* A regular file never blocks: the reader (libpcap's stdio) needs
+	 * no EAGAIN handling either way, but gets a plain descriptor. */
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	if (size != NULL)
+		*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+int
 pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err, size_t errlen)
 {
 	char a[32], b[32], *data;

@@ -347,6 +347,18 @@ const char *pvp_fmt_count(int64_t v, char *buf, size_t len);
 int pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
 		  size_t errlen);
 
+/**
+ * Open a file a user or a remote peer names for a reader that needs a
+ * descriptor (libpcap): the checks of pvp_file_read() (regular file
+ * only, never blocking on a FIFO, at most @p max_bytes), without reading.
+ *
+ * @param size
+ *   The file's size on success; may be NULL.
+ * @return
+ *   The descriptor (the caller closes it), or -errno as pvp_file_read().
+ */
+int pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, size_t errlen);
+
 /** Largest secret file pvp_secret_read() accepts. */
 #define PVP_SECRET_MAX 4096
 
