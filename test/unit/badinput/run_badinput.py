@@ -155,6 +155,20 @@ def run_case(binary, case, name, eal, sanitized, record=False):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def free_hugepages():
+    try:
+        with open("/proc/mounts", encoding="utf-8") as f:
+            if "hugetlbfs" not in f.read():
+                return 0
+        with open("/proc/meminfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("HugePages_Free:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit("usage: run_badinput.py BINARY TABLE [--eal]")
@@ -163,6 +177,9 @@ def main():
     record = "--record" in sys.argv[3:]
     if not os.access(binary, os.X_OK):
         print("SKIP: not built: %s" % binary)
+        sys.exit(77)
+    if eal and free_hugepages() < 128:
+        print("SKIP: needs 128 free 2 MB hugepages and hugetlbfs (run tools/bootstrap.sh)")
         sys.exit(77)
     with open(binary, "rb") as f:
         sanitized = b"__asan_init" in f.read()
