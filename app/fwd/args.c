@@ -188,23 +188,10 @@ static const struct option fwd_long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Options that take a whole number: its range and where it goes. */
-struct fwd_num_opt {
-	int id;	      /* OPT_* */
-	uint64_t min; /* smallest value accepted */
-	uint64_t max; /* largest value accepted */
-	size_t off;   /* offset of the field in struct fwd_conf */
-	uint8_t size; /* size of that field */
-};
-
-#define FWD_NUM(id, field, lo, hi)                                                                 \
-	{                                                                                          \
-		id, lo, hi, offsetof(struct fwd_conf, field),                                      \
-			sizeof(((struct fwd_conf *)0)->field)                                      \
-	}
+#define FWD_NUM(id, field, lo, hi) PVP_NUM_OPT(struct fwd_conf, id, field, lo, hi)
 
 /* clang-format off: one option a line. */
-static const struct fwd_num_opt fwd_num_opts[] = {
+static const struct pvp_num_opt fwd_num_opts[] = {
 	FWD_NUM(OPT_RXQ, nb_rxq, 1, FWD_MAX_QUEUES),
 	FWD_NUM(OPT_TXQ, nb_txq, 1, FWD_MAX_QUEUES),
 	FWD_NUM(OPT_RXD, nb_rxd, 64, 32768),
@@ -218,27 +205,18 @@ static const struct fwd_num_opt fwd_num_opts[] = {
 };
 /* clang-format on */
 
-/* A whole-number option: parsed, range checked, stored. False if @id is none. */
+/* A whole-number option: parsed, range checked, stored. False if @p id is none. */
 static bool
 fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
 {
-	const struct fwd_num_opt *n = NULL;
-	unsigned int i;
-	uint8_t *field;
-	uint64_t v;
+	char err[256];
+	int ret;
 
-	for (i = 0; i < RTE_DIM(fwd_num_opts) && n == NULL; i++)
-		if (fwd_num_opts[i].id == id)
-			n = &fwd_num_opts[i];
-	if (n == NULL)
-		return false;
-	v = fwd_parse_u64(fwd_long_options[id - OPT_MODE].name, arg, n->min, n->max);
-	field = (uint8_t *)conf + n->off;
-	if (n->size == sizeof(uint16_t))
-		*(uint16_t *)field = (uint16_t)v;
-	else
-		*(uint32_t *)field = (uint32_t)v;
-	return true;
+	ret = pvp_num_opt_parse(fwd_num_opts, RTE_DIM(fwd_num_opts), fwd_long_options, id, arg,
+				conf, err, sizeof(err));
+	if (ret < 0)
+		fwd_die("%s", err);
+	return ret > 0;
 }
 
 /* One option that is not a whole number. */
@@ -339,24 +317,15 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 int
 fwd_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
 {
-	int i, eal_argc = argc;
+	bool help;
+	int eal_argc;
 
-	*app_argv = calloc(argc + 1, sizeof(**app_argv));
-	if (*app_argv == NULL)
+	eal_argc = pvp_args_split(argc, argv, app_argc, app_argv, &help);
+	if (eal_argc < 0)
 		fwd_die("out of memory");
-	(*app_argv)[0] = argv[0];
-	*app_argc = 1;
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 && i == 1) {
-			fwd_usage(stdout, argv[0]);
-			exit(0);
-		}
-		if (strcmp(argv[i], "--") == 0) {
-			eal_argc = i;
-			for (i = i + 1; i < argc; i++)
-				(*app_argv)[(*app_argc)++] = argv[i];
-			break;
-		}
+	if (help) {
+		fwd_usage(stdout, argv[0]);
+		exit(0);
 	}
 	return eal_argc;
 }

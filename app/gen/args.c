@@ -235,23 +235,10 @@ gen_parse_imix(const char *s, struct gen_opts *o)
 	o->n_imix = (uint8_t)n;
 }
 
-/* Options that take a whole number: its range and where it goes. */
-struct gen_num_opt {
-	int id;	      /* OPT_* */
-	uint64_t min; /* smallest value accepted */
-	uint64_t max; /* largest value accepted */
-	size_t off;   /* offset of the field in struct gen_opts */
-	uint8_t size; /* size of that field */
-};
-
-#define GEN_NUM(id, field, lo, hi)                                                                 \
-	{                                                                                          \
-		id, lo, hi, offsetof(struct gen_opts, field),                                      \
-			sizeof(((struct gen_opts *)0)->field)                                      \
-	}
+#define GEN_NUM(id, field, lo, hi) PVP_NUM_OPT(struct gen_opts, id, field, lo, hi)
 
 /* clang-format off: one option a line. */
-static const struct gen_num_opt gen_num_opts[] = {
+static const struct pvp_num_opt gen_num_opts[] = {
 	GEN_NUM(OPT_SIZE, size, 64, 9216),
 	GEN_NUM(OPT_FLOWS, flows, 1, 16777216),
 	GEN_NUM(OPT_COUNT, count, 1, PVP_PKT_MAX_FLOWS),
@@ -276,30 +263,14 @@ static const struct gen_num_opt gen_num_opts[] = {
 static bool
 gen_parse_num_opt(int id, const char *arg, struct gen_opts *o)
 {
-	const struct gen_num_opt *n = NULL;
-	unsigned int i;
-	uint8_t *field;
-	uint64_t v;
+	char err[256];
+	int ret;
 
-	for (i = 0; i < RTE_DIM(gen_num_opts) && n == NULL; i++)
-		if (gen_num_opts[i].id == id)
-			n = &gen_num_opts[i];
-	if (n == NULL)
-		return false;
-	v = gen_parse_u64(gen_long_opts[id - OPT_SIZE].name, arg, n->min, n->max);
-	field = (uint8_t *)o + n->off;
-	switch (n->size) {
-	case sizeof(uint16_t):
-		*(uint16_t *)field = (uint16_t)v;
-		break;
-	case sizeof(uint32_t):
-		*(uint32_t *)field = (uint32_t)v;
-		break;
-	default:
-		*(uint64_t *)field = v;
-		break;
-	}
-	return true;
+	ret = pvp_num_opt_parse(gen_num_opts, RTE_DIM(gen_num_opts), gen_long_opts, id, arg, o, err,
+				sizeof(err));
+	if (ret < 0)
+		gen_die("%s", err);
+	return ret > 0;
 }
 
 /* The message for what getopt_long() returned '?' for. */
@@ -474,24 +445,15 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 int
 gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
 {
-	int i, eal_argc = argc;
+	bool help;
+	int eal_argc;
 
-	*app_argv = calloc(argc + 1, sizeof(**app_argv));
-	if (*app_argv == NULL)
+	eal_argc = pvp_args_split(argc, argv, app_argc, app_argv, &help);
+	if (eal_argc < 0)
 		gen_die("out of memory");
-	(*app_argv)[0] = argv[0];
-	*app_argc = 1;
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 && i == 1) {
-			gen_usage(argv[0]);
-			exit(0);
-		}
-		if (strcmp(argv[i], "--") == 0) {
-			eal_argc = i;
-			for (i = i + 1; i < argc; i++)
-				(*app_argv)[(*app_argc)++] = argv[i];
-			break;
-		}
+	if (help) {
+		gen_usage(argv[0]);
+		exit(0);
 	}
 	return eal_argc;
 }

@@ -160,30 +160,23 @@ pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, siz
 int
 pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err, size_t errlen)
 {
-	char a[32], b[32], *data;
-	struct stat st;
+	uint64_t size = 0;
 	size_t n = 0;
+	char *data;
 	int fd, ret;
 
 	*buf = NULL;
-	fd = open_regular(path, &st, err, errlen);
+	fd = pvp_file_open(path, max_bytes, &size, err, errlen);
 	if (fd < 0)
 		return fd;
-	if ((uint64_t)st.st_size > max_bytes) {
-		util_seterr(err, errlen, "%s: %s is over the %s limit", path,
-			    fmt_bytes((uint64_t)st.st_size, a, sizeof(a)),
-			    fmt_bytes(max_bytes, b, sizeof(b)));
-		close(fd);
-		return -EFBIG;
-	}
 	/* What fstat says, one byte to see the file grow, and the NUL. */
-	data = malloc((size_t)st.st_size + 2);
+	data = malloc((size_t)size + 2);
 	if (data == NULL) {
 		util_seterr(err, errlen, "%s: out of memory", path);
 		close(fd);
 		return -ENOMEM;
 	}
-	ret = read_bounded(fd, path, data, (size_t)st.st_size, &n, err, errlen);
+	ret = read_bounded(fd, path, data, (size_t)size, &n, err, errlen);
 	close(fd);
 	if (ret < 0) {
 		free(data);
