@@ -68,16 +68,6 @@ coord_cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t ma
 }
 
 int
-coord_cli_opt_double(const char *opt, const char *s, double min, double max, double *v)
-{
-	char err[256];
-
-	if (pvp_parse_double(opt, s, min, max, v, err, sizeof(err)) < 0)
-		return cli_bad_value(err);
-	return 0;
-}
-
-int
 coord_cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v)
 {
 	char err[256];

@@ -65,9 +65,6 @@ int coord_cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max
 int coord_cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max,
 			   unsigned int *out, unsigned int cap, unsigned int *n);
 
-/** A decimal number in [@p min, @p max] (pvp_parse_double()). */
-int coord_cli_opt_double(const char *opt, const char *s, double min, double max, double *v);
-
 /** Seconds with an optional unit, ms s m h (pvp_parse_duration()). */
 int coord_cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v);
 
