@@ -21,7 +21,8 @@ TABLE holds one folder per case:
   expected  line 1: the exit status; line 2: the one line on stderr
 
 @TMP@ (the case's private folder), @SRC@ (the source tree) and @CASE@
-(the case's folder) are replaced in args, setup and expected.
+(the case's folder) are replaced in args, setup and expected; @TMP@ in
+input too.
 
 Every case must end within its time (no hang), by exit, not by a signal
 (status < 128: no crash), with the expected status and, on stderr,
@@ -56,7 +57,10 @@ def subst(text, tmp, case):
 def setup(case, tmp):
     path = os.path.join(case, "setup")
     if os.path.exists(os.path.join(case, "input")):
-        shutil.copyfile(os.path.join(case, "input"), os.path.join(tmp, "input"))
+        with open(os.path.join(case, "input"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(tmp, "input"), "wb") as f:
+            f.write(data.replace(b"@TMP@", tmp.encode()))
         os.chmod(os.path.join(tmp, "input"), 0o600)
     if not os.path.exists(path):
         return
