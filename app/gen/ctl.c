@@ -39,7 +39,7 @@ static struct pvp_ctl_server *gen_srv;
  * the command line (PVP_RATE_MIN_PPS ... in lib/util).
  */
 #define GEN_CTL_DURATION_MIN 0.001
-#define GEN_CTL_DURATION_MAX (86400.0 * 365) /* as --duration */
+#define GEN_CTL_DURATION_MAX GEN_MAX_DURATION_S /* as --duration */
 /* Largest profile and pcap files profile.load reads. */
 #define GEN_CTL_PROFILE_MAX (8 * 1024 * 1024)
 #define GEN_CTL_PCAP_MAX    (256 * 1024 * 1024)

@@ -116,7 +116,7 @@ search_usage(FILE *f, bool run)
 		"  --width W             relative width goal, e.g. 0.005 or 0.5%% (default 0.5%%)\n"
 		"  --initial-duration S  MLR's first trials (default 1)\n"
 		"  --final-duration S    final trial duration (default 10)\n"
-		"                        (durations: 0.01..1000000 s, units ms s m h)\n"
+		"                        (0.01..86400 s; every duration takes ms s m h)\n"
 		"  --phases N            MLR intermediate phases, 0..100000 (default 1)\n"
 		"  --max-trials N        trial budget per search, 0..100000 (default none)\n"
 		"  --max-time S          trial-seconds budget per search (default none)\n"
@@ -230,7 +230,10 @@ search_opt_seconds(struct coord_search_args *a, int opt, const char *arg, const 
 		a->quiet_timeout_s = d;
 		return 0;
 	}
-	if (coord_cli_opt_duration(oname, arg, 0.01, 1e6, &d) < 0)
+	/* A trial lasts at most a day, as pvpkit trial's and the generator's
+	 * --duration; budgets and sums of trials may be longer. */
+	if (coord_cli_opt_duration(oname, arg, 0.01,
+				   opt == SOPT_INITIAL || opt == SOPT_FINAL ? 86400 : 1e6, &d) < 0)
 		return 2;
 	if (opt == SOPT_INITIAL)
 		a->p.initial_duration = d;
