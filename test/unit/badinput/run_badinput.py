@@ -93,6 +93,15 @@ def setup(case, tmp):
             raise ValueError("setup: unknown verb %r" % verb)
 
 
+def remove_eal_runtime(args):
+    """The EAL keeps a runtime folder per file prefix, --in-memory too."""
+    base = "/var/run/dpdk" if os.geteuid() == 0 else os.path.join(
+        os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")
+    for a in args:
+        if a.startswith("--file-prefix="):
+            shutil.rmtree(os.path.join(base, a.split("=", 1)[1]), ignore_errors=True)
+
+
 def limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
@@ -130,6 +139,8 @@ def run_case(binary, case, name, eal, sanitized, record=False):
                                preexec_fn=None if eal or sanitized else limit_memory)
         except subprocess.TimeoutExpired:
             return "hung (no exit within %d s)" % TIMEOUT_S
+        finally:
+            remove_eal_runtime(args)
         err = p.stderr.decode("utf-8", "replace").splitlines()
         if p.returncode < 0 or p.returncode >= 128:
             return "crashed: status %d, stderr %r" % (p.returncode, err[-3:])
