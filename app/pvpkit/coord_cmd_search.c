@@ -10,11 +10,9 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +24,7 @@
 #include "coord_report.h"
 #include "coord_search.h"
 #include "pvp_search.h"
+#include "pvp_util.h"
 
 /* One search at one point of the matrix. */
 struct search_point {
@@ -335,26 +334,6 @@ search_point(struct search_point *sp)
 	return rc;
 }
 
-/* mkdir -p for the reports directory. */
-static int
-search_mkdir_p(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /* run: the reports, rebuilt from the results file alone. @return 0 or 1. */
 static int
 search_reports(const struct coord_search_args *a)
@@ -426,7 +405,7 @@ search_or_run(int argc, char **argv, bool run)
 	struct coord_search_args *a;
 	struct coord_topology *t;
 	bool kept = true;
-	int rc;
+	int rc, ret;
 
 	a = calloc(1, sizeof(*a));
 	if (a == NULL) {
@@ -438,8 +417,8 @@ search_or_run(int argc, char **argv, bool run)
 		free(a);
 		return rc < 0 ? 0 : rc;
 	}
-	if (run && search_mkdir_p(a->out) < 0) {
-		fprintf(stderr, "pvpkit: %s: %s\n", a->out, strerror(errno));
+	if (run && (ret = pvp_mkdir_p(a->out, 0755)) < 0) {
+		fprintf(stderr, "pvpkit: %s: %s\n", a->out, strerror(-ret));
 		free(a);
 		return 1;
 	}

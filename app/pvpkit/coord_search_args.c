@@ -15,6 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 #include "coord_cmd.h"
 #include "coord_search.h"
@@ -116,8 +118,9 @@ search_usage(FILE *f, bool run)
 		"  --width W             relative width goal, e.g. 0.005 or 0.5%% (default 0.5%%)\n"
 		"  --initial-duration S  MLR's first trials (default 1)\n"
 		"  --final-duration S    final trial duration (default 10)\n"
-		"  --phases N            MLR intermediate phases (default 1)\n"
-		"  --max-trials N        trial budget per search (default none)\n"
+		"                        (0.01..86400 s; every duration takes ms s m h)\n"
+		"  --phases N            MLR intermediate phases, 0..100000 (default 1)\n"
+		"  --max-trials N        trial budget per search, 0..100000 (default none)\n"
 		"  --max-time S          trial-seconds budget per search (default none)\n"
 		"  --exceed-ratio R      share of a rate's trial time that may miss the\n"
 		"                        goal (RFC 9971; default 0: no trial may)\n"
@@ -130,28 +133,6 @@ search_usage(FILE *f, bool run)
 		"                        back to back after a stall (default: only record it)\n"
 		"  --no-tables           one progress line per trial, no per-hop tables\n"
 		"  --help                this text\n");
-}
-
-/* "64,128" into @p out: base-10 integers in [min, max]. 0 or -EINVAL. */
-static int
-search_parse_list(const char *s, unsigned long min, unsigned long max, unsigned int *out,
-		  unsigned int *n)
-{
-	char *copy = strdup(s), *tok, *save = NULL;
-	int ret = 0;
-
-	*n = 0;
-	if (copy == NULL)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= COORD_SEARCH_MAX_LIST)
-			ret = -EINVAL;
-		else
-			ret = coord_cli_parse_uint(tok, min, max, &out[(*n)++]);
-	}
-	free(copy);
-	return ret == 0 && *n > 0 ? 0 : -EINVAL;
 }
 
 /*
@@ -168,7 +149,8 @@ search_parse_ratio(const char *s, double min, double max, double *v)
 
 	if (snprintf(tmp, sizeof(tmp), "%.*s", (int)(pct ? n - 1 : n), s) >= (int)sizeof(tmp))
 		return -EINVAL;
-	if (coord_cli_parse_double(tmp, pct ? min * 100 : min, pct ? max * 100 : max, &d) < 0)
+	if (pvp_parse_double(NULL, tmp, pct ? min * 100 : min, pct ? max * 100 : max, &d, NULL, 0) <
+	    0)
 		return -EINVAL;
 	*v = pct ? d / 100 : d;
 	return 0;
@@ -194,29 +176,29 @@ static int
 search_opt_list(struct coord_search_args *a, int opt, const char *arg, const char *oname)
 {
 	if (opt == SOPT_FLOWS) {
-		if (search_parse_list(arg, 1, 16777216, a->flows, &a->nb_flows) < 0 ||
-		    (!a->run && a->nb_flows != 1))
-			return search_bad("--flows: \"%s\" must be 1..16777216 (a list for run,"
-					  " one count for search)",
-					  arg);
+		if (coord_cli_opt_u32_list(oname, arg, 1, 16777216, a->flows, COORD_SEARCH_MAX_LIST,
+					   &a->nb_flows) < 0)
+			return 2;
+		if (!a->run && a->nb_flows != 1)
+			return search_bad("--flows: one flow count for search (a list for run)");
 		return 0;
 	}
 	if ((opt == SOPT_SIZE) == a->run)
 		return search_bad("%s: use --sizes for run, --size for search", oname);
-	if (search_parse_list(arg, 64, 9216, a->sizes, &a->nb_sizes) < 0)
-		return search_bad("sizes: \"%s\" must be 64..9216 (comma-separated)", arg);
-	return 0;
+	return coord_cli_opt_u32_list(oname, arg, 64, 9216, a->sizes, COORD_SEARCH_MAX_LIST,
+				      &a->nb_sizes) < 0
+		       ? 2
+		       : 0;
 }
 
 /* --min-rate, --max-rate: packet rates only (the search counts packets). */
 static int
-search_opt_rate(struct coord_search_args *a, int opt, const char *arg)
+search_opt_rate(struct coord_search_args *a, int opt, const char *arg, const char *oname)
 {
 	double pps;
 
-	if (coord_rate_parse(arg, &pps) < 0 || pps <= 0)
-		return search_bad("rate: \"%s\" must be a packet rate (100000, 500kpps, 1Mpps)",
-				  arg);
+	if (coord_cli_opt_rate(oname, arg, true, &pps) < 0)
+		return 2;
 	if (opt == SOPT_MIN_RATE)
 		a->p.min_rate = pps;
 	else
@@ -245,18 +227,26 @@ search_opt_seconds(struct coord_search_args *a, int opt, const char *arg, const 
 {
 	double d;
 
-	if (coord_cli_parse_double(arg, 0.01, 1e6, &d) < 0)
-		return search_bad("%s: must be a positive number of seconds", oname);
+	if (opt == SOPT_QUIET_TIMEOUT) {
+		/* As pvpkit trial's --quiet-timeout. */
+		if (coord_cli_opt_duration(oname, arg, 0.1, 600, &d) < 0)
+			return 2;
+		a->quiet_timeout_s = d;
+		return 0;
+	}
+	/* A trial lasts at most a day, as pvpkit trial's and the generator's
+	 * --duration; budgets and sums of trials may be longer. */
+	if (coord_cli_opt_duration(oname, arg, 0.01,
+				   opt == SOPT_INITIAL || opt == SOPT_FINAL ? 86400 : 1e6, &d) < 0)
+		return 2;
 	if (opt == SOPT_INITIAL)
 		a->p.initial_duration = d;
 	else if (opt == SOPT_FINAL)
 		a->p.final_duration = d;
 	else if (opt == SOPT_MAX_TIME)
 		a->p.max_time = d;
-	else if (opt == SOPT_DURATION_SUM)
-		a->p.duration_sum = d;
 	else
-		a->quiet_timeout_s = d;
+		a->p.duration_sum = d;
 	return 0;
 }
 
@@ -281,8 +271,8 @@ search_opt_count(struct coord_search_args *a, int opt, const char *arg, const ch
 {
 	unsigned int v;
 
-	if (coord_cli_parse_uint(arg, 0, 100000, &v) < 0)
-		return search_bad("%s: must be a count", oname);
+	if (coord_cli_opt_u32(oname, arg, 0, 100000, &v) < 0)
+		return 2;
 	if (opt == SOPT_PHASES)
 		a->p.intermediate_phases = v;
 	else
@@ -298,6 +288,8 @@ static int
 search_option(struct coord_search_args *a, int opt, const char *arg, const char *oname,
 	      const char *word)
 {
+	char err[128];
+
 	switch (opt) {
 	case SOPT_SIZE:
 	case SOPT_SIZES:
@@ -305,7 +297,7 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		return search_opt_list(a, opt, arg, oname);
 	case SOPT_MIN_RATE:
 	case SOPT_MAX_RATE:
-		return search_opt_rate(a, opt, arg);
+		return search_opt_rate(a, opt, arg, oname);
 	case SOPT_GOAL:
 		return search_opt_goal(a, arg);
 	case SOPT_ALGO:
@@ -329,8 +321,8 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 	case SOPT_MAX_TRIALS:
 		return search_opt_count(a, opt, arg, oname);
 	case SOPT_MAX_BURST:
-		return coord_cli_opt_uint("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2
-											       : 0;
+		return coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2
+											      : 0;
 	case SOPT_TOPOLOGY:
 		a->topology = arg;
 		return 0;
@@ -355,7 +347,8 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		search_usage(stdout, a->run);
 		return -1;
 	default:
-		return search_bad("unknown option or missing value: %s", word);
+		pvp_opt_error(search_longopts, optopt, word, err, sizeof(err));
+		return search_bad("%s", err);
 	}
 }
 
@@ -414,7 +407,7 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 			return rc;
 	}
 	if (optind < argc)
-		return search_bad("unexpected argument \"%s\"", argv[optind]);
+		return search_bad("unexpected argument '%.40s'", argv[optind]);
 	if (a->p.max_rate <= 0)
 		return search_bad("%s is required", "--max-rate");
 	if (pvp_search_params_check(&a->p, &perr) < 0)

@@ -287,9 +287,16 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	return 0;
 }
 
+static const struct coord_conf_member gen_conf[] = {
+	COORD_CTL_HOP_CONF,
+	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
+	{.name = NULL},
+};
+
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
+	.conf = gen_conf,
 	.open = gen_open,
 	.close = coord_ctl_hop_close,
 	.snapshot = coord_ctl_hop_snapshot,

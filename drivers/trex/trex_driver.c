@@ -1009,9 +1009,32 @@ trex_context(struct coord_hop *hop)
 	return ctx;
 }
 
+/* The members for the core's check at load time (file:line:col); open()
+ * still checks what a table cannot say (MAC syntax, port ids). */
+static const char *const trex_fs_values[] = {"stats", "latency", "off", NULL};
+static const struct coord_conf_member trex_conf_table[] = {
+	{.name = "server", .type = COORD_CONF_STRING, .min = 1, .max = 255},
+	{.name = "sync_port", .type = COORD_CONF_UINT, .min = 1, .max = 65535},
+	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 100, .max = 600000},
+	{.name = "user", .type = COORD_CONF_STRING, .min = 1, .max = 63},
+	{.name = "force", .type = COORD_CONF_BOOL},
+	{.name = "src_mac", .type = COORD_CONF_STRING, .min = 17, .max = 17},
+	{.name = "dst_mac", .type = COORD_CONF_STRING, .min = 17, .max = 17},
+	{.name = "flow_stats",
+	 .type = COORD_CONF_STRING,
+	 .min = 2,
+	 .max = 7,
+	 .values = trex_fs_values},
+	{.name = "pgid_base", .type = COORD_CONF_UINT, .min = 0, .max = 1000000},
+	{.name = "backstop_s", .type = COORD_CONF_UINT, .min = 1, .max = 3600},
+	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
+	{.name = NULL},
+};
+
 const struct coord_driver coord_driver_trex = {
 	.name = "trex",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
+	.conf = trex_conf_table,
 	.open = trex_open,
 	.close = trex_close,
 	.snapshot = trex_snapshot,

@@ -246,14 +246,6 @@ json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_t
  */
 int coord_results_append(const char *path, const json_t *j);
 
-/**
- * Parse a rate for the CLI: "1000", "1.5M", "500kpps", "1Mpps" give
- * @p pps; "10%", "5Gbps", "9.5Gbps-l2", "max" are valid but left to the
- * source (pps = 0).
- * @return 0 or -EINVAL.
- */
-int coord_rate_parse(const char *s, double *pps);
-
 /** "1,234,567" into @p buf; returns buf. */
 const char *coord_fmt_count(int64_t v, char *buf, size_t len);
 
