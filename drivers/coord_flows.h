@@ -30,6 +30,8 @@
 
 #include <jansson.h>
 
+#include "coord_driver.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -56,6 +58,14 @@ coord_flow_base_default(struct coord_flow_base *b)
 	b->l3 = COORD_FLOW_BASE_L3;
 	b->l4 = COORD_FLOW_BASE_L4;
 }
+
+/** "flow_base" in a topology file, checked when the file is loaded. */
+static const struct coord_conf_member coord_flow_base_conf[] = {
+	{.name = "l2", .type = COORD_CONF_STRING, .min = 11, .max = 17},
+	{.name = "l3", .type = COORD_CONF_STRING, .min = 7, .max = 15},
+	{.name = "l4", .type = COORD_CONF_UINT, .min = 0, .max = 65535},
+	{.name = NULL},
+};
 
 /**
  * Read a hop's "flow_base" member: {"l2": "02:00:00:00:00:00", "l3":

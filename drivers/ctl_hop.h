@@ -22,6 +22,14 @@
 /** Default time allowed for one control call. */
 #define COORD_CTL_TIMEOUT_MS 3000
 
+/** The members of a hop reached over lib/ctl, for coord_driver::conf. */
+#define COORD_CTL_HOP_CONF                                                                         \
+	{.name = "ctl", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 255},        \
+		{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},          \
+	{                                                                                          \
+		.name = "token_file", .type = COORD_CONF_STRING, .min = 1, .max = 4095             \
+	}
+
 /** State of one hop reached over lib/ctl (hop->priv). */
 struct coord_ctl_hop {
 	char addr[256];			  /**< "unix:/x.sock", "tcp:h:p" */

@@ -15,11 +15,17 @@
 #include "gen/gen_driver.h"
 #include "ovs/ovs_driver.h"
 #include "testpmd/testpmd_driver.h"
+#include "trex/trex_driver.h"
 #include "wire/wire_driver.h"
 
 const struct coord_driver *const coord_drivers[] = {
-	&coord_driver_gen,     &coord_driver_fwd,  &coord_driver_ovs,
-	&coord_driver_testpmd, &coord_driver_wire, NULL,
+	&coord_driver_gen,
+	&coord_driver_fwd,
+	&coord_driver_ovs,
+	&coord_driver_testpmd,
+	&coord_driver_trex,
+	&coord_driver_wire,
+	NULL,
 };
 
 const struct coord_driver *

@@ -20,6 +20,8 @@
 
 #include <rte_eal.h>
 
+#include "pvp_util.h"
+
 #include "fwd.h"
 
 /* clang-format off: one engine a line. */
@@ -84,81 +86,20 @@ fwd_usage(FILE *f, const char *prog)
 }
 
 /*
- * Numbers on the command line are base 10, always: strtoul(..., 0) read
- * "010" as 8 and took "0x10". The grammar is checked by hand before
- * strtoull()/strtod() convert, so what they would also take (a base
- * prefix, blanks, a sign, "nan", "inf", hex floats) never gets through.
- * Messages are lib/util's (pvp_parse_u64(), pvp_parse_duration()), which
- * will replace these once every binary links it.
+ * Numbers on the command line are lib/util's, as in pvpkit-gen and
+ * pvpkit: base 10 always ("010" is ten, "0x10" is refused), the same
+ * range and message for the same option in every binary.
  */
 static uint64_t
 fwd_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v = 0;
-	const char *p = s;
+	char name[64], err[256];
+	uint64_t v = 0;
 
-	while (*p >= '0' && *p <= '9')
-		p++;
-	errno = 0;
-	if (p != s && *p == '\0')
-		v = strtoull(s, NULL, 10);
-	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
-		fwd_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
-			min, max);
+	snprintf(name, sizeof(name), "--%s", opt);
+	if (pvp_parse_u64(name, s, min, max, &v, err, sizeof(err)) < 0)
+		fwd_die("%s", err);
 	return v;
-}
-
-/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
-static size_t
-fwd_decimal_len(const char *s)
-{
-	const char *p = s + (*s == '-');
-	size_t digits = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++)
-		digits++;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			digits++;
-	if (digits == 0)
-		return 0;
-	if (*p == 'e' || *p == 'E') {
-		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
-
-		if (*e >= '0' && *e <= '9') {
-			while (*e >= '0' && *e <= '9')
-				e++;
-			p = e;
-		}
-	}
-	return (size_t)(p - s);
-}
-
-/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
-static double
-fwd_parse_duration(const char *opt, const char *s, double min, double max)
-{
-	static const struct {
-		const char *name;
-		double mult;
-	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
-	size_t n = fwd_decimal_len(s);
-	char num[64];
-	unsigned int i;
-	double v;
-
-	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
-		if (strcmp(s + n, units[i].name) != 0)
-			continue;
-		memcpy(num, s, n);
-		num[n] = '\0';
-		v = strtod(num, NULL) * units[i].mult;
-		if (v >= min && v <= max)
-			return v;
-		break;
-	}
-	fwd_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
-		opt, s, min, max);
 }
 
 /* --peer-mac MAC (every port), PORT=MAC or MAC0,MAC1,... by port index. */
@@ -247,23 +188,10 @@ static const struct option fwd_long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Options that take a whole number: its range and where it goes. */
-struct fwd_num_opt {
-	int id;	      /* OPT_* */
-	uint64_t min; /* smallest value accepted */
-	uint64_t max; /* largest value accepted */
-	size_t off;   /* offset of the field in struct fwd_conf */
-	uint8_t size; /* size of that field */
-};
-
-#define FWD_NUM(id, field, lo, hi)                                                                 \
-	{                                                                                          \
-		id, lo, hi, offsetof(struct fwd_conf, field),                                      \
-			sizeof(((struct fwd_conf *)0)->field)                                      \
-	}
+#define FWD_NUM(id, field, lo, hi) PVP_NUM_OPT(struct fwd_conf, id, field, lo, hi)
 
 /* clang-format off: one option a line. */
-static const struct fwd_num_opt fwd_num_opts[] = {
+static const struct pvp_num_opt fwd_num_opts[] = {
 	FWD_NUM(OPT_RXQ, nb_rxq, 1, FWD_MAX_QUEUES),
 	FWD_NUM(OPT_TXQ, nb_txq, 1, FWD_MAX_QUEUES),
 	FWD_NUM(OPT_RXD, nb_rxd, 64, 32768),
@@ -277,27 +205,18 @@ static const struct fwd_num_opt fwd_num_opts[] = {
 };
 /* clang-format on */
 
-/* A whole-number option: parsed, range checked, stored. False if @id is none. */
+/* A whole-number option: parsed, range checked, stored. False if @p id is none. */
 static bool
 fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
 {
-	const struct fwd_num_opt *n = NULL;
-	unsigned int i;
-	uint8_t *field;
-	uint64_t v;
+	char err[256];
+	int ret;
 
-	for (i = 0; i < RTE_DIM(fwd_num_opts) && n == NULL; i++)
-		if (fwd_num_opts[i].id == id)
-			n = &fwd_num_opts[i];
-	if (n == NULL)
-		return false;
-	v = fwd_parse_u64(fwd_long_options[id - OPT_MODE].name, arg, n->min, n->max);
-	field = (uint8_t *)conf + n->off;
-	if (n->size == sizeof(uint16_t))
-		*(uint16_t *)field = (uint16_t)v;
-	else
-		*(uint32_t *)field = (uint32_t)v;
-	return true;
+	ret = pvp_num_opt_parse(fwd_num_opts, RTE_DIM(fwd_num_opts), fwd_long_options, id, arg,
+				conf, err, sizeof(err));
+	if (ret < 0)
+		fwd_die("%s", err);
+	return ret > 0;
 }
 
 /* One option that is not a whole number. */
@@ -305,6 +224,7 @@ static void
 fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, const char *prog)
 {
 	const struct fwd_engine *const *e;
+	char err[256];
 
 	switch (opt) {
 	case OPT_MODE:
@@ -332,7 +252,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		conf->seq_check = true;
 		break;
 	case OPT_DURATION:
-		conf->duration_s = fwd_parse_duration("duration", arg, 0.001, FWD_MAX_DURATION_S);
+		if (pvp_parse_duration("--duration", arg, 0.001, FWD_MAX_DURATION_S,
+				       &conf->duration_s, err, sizeof(err)) < 0)
+			fwd_die("%s", err);
 		break;
 	case OPT_CTL:
 		conf->ctl = strcmp(arg, "none") == 0 ? NULL : arg;
@@ -348,9 +270,8 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		fwd_usage(stdout, prog);
 		exit(0);
 	default:
-		if (optopt != 0 && optopt < 256)
-			fwd_die("-%c: unknown option (try --help)", optopt);
-		fwd_die("%s: unknown option or missing value (try --help)", argv[optind - 1]);
+		pvp_opt_error(fwd_long_options, optopt, argv[optind - 1], err, sizeof(err));
+		fwd_die("%s (see --help)", err);
 	}
 }
 
@@ -378,7 +299,7 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 		if (!fwd_parse_num_opt(opt, optarg, conf))
 			fwd_parse_opt(opt, optarg, conf, argv, prog);
 	if (optind < argc)
-		fwd_die("%s: unexpected argument (try --help)", argv[optind]);
+		fwd_die("unexpected argument '%.40s' (see --help)", argv[optind]);
 	if (conf->engine == &fwd_mac_engine && !conf->peer_all_set) {
 		for (i = 0; i < FWD_MAX_PORTS; i++)
 			if (conf->peer_set[i])
@@ -396,24 +317,15 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 int
 fwd_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
 {
-	int i, eal_argc = argc;
+	bool help;
+	int eal_argc;
 
-	*app_argv = calloc(argc + 1, sizeof(**app_argv));
-	if (*app_argv == NULL)
+	eal_argc = pvp_args_split(argc, argv, app_argc, app_argv, &help);
+	if (eal_argc < 0)
 		fwd_die("out of memory");
-	(*app_argv)[0] = argv[0];
-	*app_argc = 1;
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 && i == 1) {
-			fwd_usage(stdout, argv[0]);
-			exit(0);
-		}
-		if (strcmp(argv[i], "--") == 0) {
-			eal_argc = i;
-			for (i = i + 1; i < argc; i++)
-				(*app_argv)[(*app_argc)++] = argv[i];
-			break;
-		}
+	if (help) {
+		fwd_usage(stdout, argv[0]);
+		exit(0);
 	}
 	return eal_argc;
 }

@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "gen.h"
 
 enum {
@@ -179,82 +181,20 @@ gen_usage(const char *prog)
 }
 
 /*
- * Numbers on the command line are base 10, always: strtoull(..., 0) read
- * "010" as 8 and took "0x40", while pvpkit read "010" as 10. The grammar
- * is checked by hand before strtoull()/strtod() convert, so what they
- * would also take (a base prefix, blanks, a sign, "nan", "inf", hex
- * floats) never gets through. Messages are lib/util's (pvp_parse_u64(),
- * pvp_parse_duration()), which will replace these once every binary
- * links it.
+ * Numbers on the command line are lib/util's, as in pvpkit-fwd and
+ * pvpkit: base 10 always ("010" is ten, "0x40" is refused), the same
+ * range and message for the same option in every binary.
  */
 static uint64_t
 gen_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v = 0;
-	const char *p = s;
+	char name[64], err[256];
+	uint64_t v = 0;
 
-	while (*p >= '0' && *p <= '9')
-		p++;
-	errno = 0;
-	if (p != s && *p == '\0')
-		v = strtoull(s, NULL, 10);
-	if (p == s || *p != '\0' || errno != 0 || v < min || v > max)
-		gen_die("--%s: \"%.40s\" must be a whole number in %" PRIu64 "..%" PRIu64, opt, s,
-			min, max);
+	snprintf(name, sizeof(name), "--%s", opt);
+	if (pvp_parse_u64(name, s, min, max, &v, err, sizeof(err)) < 0)
+		gen_die("%s", err);
 	return v;
-}
-
-/* Length of the decimal number at the start of @p s ([-]d[.d][e[+-]d]), 0 if none. */
-static size_t
-gen_decimal_len(const char *s)
-{
-	const char *p = s + (*s == '-');
-	size_t digits = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++)
-		digits++;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			digits++;
-	if (digits == 0)
-		return 0;
-	if (*p == 'e' || *p == 'E') {
-		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
-
-		if (*e >= '0' && *e <= '9') {
-			while (*e >= '0' && *e <= '9')
-				e++;
-			p = e;
-		}
-	}
-	return (size_t)(p - s);
-}
-
-/* A duration in seconds: a decimal number and an optional unit (ms, s, m, h). */
-static double
-gen_parse_duration(const char *opt, const char *s, double min, double max)
-{
-	static const struct {
-		const char *name;
-		double mult;
-	} units[] = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
-	size_t n = gen_decimal_len(s);
-	char num[64];
-	unsigned int i;
-	double v;
-
-	for (i = 0; n != 0 && n < sizeof(num) && i < RTE_DIM(units); i++) {
-		if (strcmp(s + n, units[i].name) != 0)
-			continue;
-		memcpy(num, s, n);
-		num[n] = '\0';
-		v = strtod(num, NULL) * units[i].mult;
-		if (v >= min && v <= max)
-			return v;
-		break;
-	}
-	gen_die("--%s: \"%.40s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, 500ms, 1h)",
-		opt, s, min, max);
 }
 
 static void
@@ -295,23 +235,10 @@ gen_parse_imix(const char *s, struct gen_opts *o)
 	o->n_imix = (uint8_t)n;
 }
 
-/* Options that take a whole number: its range and where it goes. */
-struct gen_num_opt {
-	int id;	      /* OPT_* */
-	uint64_t min; /* smallest value accepted */
-	uint64_t max; /* largest value accepted */
-	size_t off;   /* offset of the field in struct gen_opts */
-	uint8_t size; /* size of that field */
-};
-
-#define GEN_NUM(id, field, lo, hi)                                                                 \
-	{                                                                                          \
-		id, lo, hi, offsetof(struct gen_opts, field),                                      \
-			sizeof(((struct gen_opts *)0)->field)                                      \
-	}
+#define GEN_NUM(id, field, lo, hi) PVP_NUM_OPT(struct gen_opts, id, field, lo, hi)
 
 /* clang-format off: one option a line. */
-static const struct gen_num_opt gen_num_opts[] = {
+static const struct pvp_num_opt gen_num_opts[] = {
 	GEN_NUM(OPT_SIZE, size, 64, 9216),
 	GEN_NUM(OPT_FLOWS, flows, 1, 16777216),
 	GEN_NUM(OPT_COUNT, count, 1, PVP_PKT_MAX_FLOWS),
@@ -336,42 +263,23 @@ static const struct gen_num_opt gen_num_opts[] = {
 static bool
 gen_parse_num_opt(int id, const char *arg, struct gen_opts *o)
 {
-	const struct gen_num_opt *n = NULL;
-	unsigned int i;
-	uint8_t *field;
-	uint64_t v;
+	char err[256];
+	int ret;
 
-	for (i = 0; i < RTE_DIM(gen_num_opts) && n == NULL; i++)
-		if (gen_num_opts[i].id == id)
-			n = &gen_num_opts[i];
-	if (n == NULL)
-		return false;
-	v = gen_parse_u64(gen_long_opts[id - OPT_SIZE].name, arg, n->min, n->max);
-	field = (uint8_t *)o + n->off;
-	switch (n->size) {
-	case sizeof(uint16_t):
-		*(uint16_t *)field = (uint16_t)v;
-		break;
-	case sizeof(uint32_t):
-		*(uint32_t *)field = (uint32_t)v;
-		break;
-	default:
-		*(uint64_t *)field = v;
-		break;
-	}
-	return true;
+	ret = pvp_num_opt_parse(gen_num_opts, RTE_DIM(gen_num_opts), gen_long_opts, id, arg, o, err,
+				sizeof(err));
+	if (ret < 0)
+		gen_die("%s", err);
+	return ret > 0;
 }
 
 /* The message for what getopt_long() returned '?' for. */
 static void __attribute__((noreturn)) gen_bad_option(char **argv)
 {
-	/* optopt: a long option's value when its value is missing, the
-	 * letter of an unknown short option, 0 otherwise. */
-	if (optopt >= OPT_SIZE && optopt <= OPT_HELP)
-		gen_die("--%s needs a value (see --help)", gen_long_opts[optopt - OPT_SIZE].name);
-	if (optopt > 0 && optopt < 256)
-		gen_die("unknown option '-%c' (see --help)", optopt);
-	gen_die("unknown option '%s' (see --help)", argv[optind - 1]);
+	char err[128];
+
+	pvp_opt_error(gen_long_opts, optopt, argv[optind - 1], err, sizeof(err));
+	gen_die("%s (see --help)", err);
 }
 
 /* One option that is not a whole number. */
@@ -387,7 +295,9 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		o->rate_set = true;
 		break;
 	case OPT_DURATION:
-		o->duration_s = gen_parse_duration("duration", arg, 0.001, GEN_MAX_DURATION_S);
+		if (pvp_parse_duration("--duration", arg, 0.001, GEN_MAX_DURATION_S, &o->duration_s,
+				       err, sizeof(err)) < 0)
+			gen_die("%s", err);
 		break;
 	case OPT_PROFILE:
 		o->profile = arg;
@@ -522,7 +432,7 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		if (!gen_parse_num_opt(c, optarg, o))
 			gen_parse_opt(c, optarg, o, argv);
 	if (optind < argc)
-		gen_die("unexpected argument '%s' (see --help)", argv[optind]);
+		gen_die("unexpected argument '%.40s' (see --help)", argv[optind]);
 	gen_args_check(o);
 	if (o->json != NULL && gen_report_check(o->json, err, sizeof(err)) != 0)
 		gen_die("--json %s", err);
@@ -535,24 +445,15 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 int
 gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
 {
-	int i, eal_argc = argc;
+	bool help;
+	int eal_argc;
 
-	*app_argv = calloc(argc + 1, sizeof(**app_argv));
-	if (*app_argv == NULL)
+	eal_argc = pvp_args_split(argc, argv, app_argc, app_argv, &help);
+	if (eal_argc < 0)
 		gen_die("out of memory");
-	(*app_argv)[0] = argv[0];
-	*app_argc = 1;
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 && i == 1) {
-			gen_usage(argv[0]);
-			exit(0);
-		}
-		if (strcmp(argv[i], "--") == 0) {
-			eal_argc = i;
-			for (i = i + 1; i < argc; i++)
-				(*app_argv)[(*app_argc)++] = argv[i];
-			break;
-		}
+	if (help) {
+		gen_usage(argv[0]);
+		exit(0);
 	}
 	return eal_argc;
 }

@@ -123,6 +123,9 @@ struct gen_wstream {
 	uint32_t order_idx;	       /* next template in the cycle */
 	uint8_t burst_tmpl[GEN_BURST]; /* tmpl_pools: template of each mbuf of the burst */
 	uint64_t sent_run;	       /* packets sent in this run */
+	uint64_t max_due;	       /* paced: most packets due at once in this run,
+					* sent back to back (the catch-up burst after a
+					* stall); reset by the control side with sent_run */
 	uint64_t t0;		       /* pacing origin (TSC) */
 	uint64_t n0;		       /* packets sent at t0 */
 	uint64_t burst_pkts;	       /* packets per burst, 0: continuous */

@@ -296,7 +296,10 @@ main(int argc, char **argv)
 	gen_args_parse(app_argc, app_argv, &g->opt);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "pvpkit-gen: EAL init failed: %s\n", rte_strerror(rte_errno));
+		fprintf(stderr,
+			"pvpkit-gen: cannot initialise the EAL: %s (hugepages? see the EAL "
+			"messages above)\n",
+			rte_strerror(rte_errno));
 		return GEN_EXIT_USAGE;
 	}
 	g->hz = rte_get_tsc_hz();

@@ -98,6 +98,18 @@ gen_ws_offered(const struct gen_ctx *g, uint16_t i)
 	return tx->packets - base->packets + (g->opt.tx_full_drop ? tx->unsent - base->unsent : 0);
 }
 
+/* The largest burst ahead of the schedule of the run, over all streams. */
+static uint64_t
+gen_run_max_burst(const struct gen_ctx *g)
+{
+	uint64_t m = 0;
+	uint16_t i;
+
+	for (i = 0; i < g->nb_ws; i++)
+		m = RTE_MAX(m, g->ws[i]->max_due);
+	return m;
+}
+
 static json_t *
 gen_traffic_json(struct gen_ctx *g)
 {
@@ -114,11 +126,12 @@ gen_traffic_json(struct gen_ctx *g)
 	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
 	asked = gen_run_asked(g);
 	pvp_rate_format(&g->rate, rs, sizeof(rs));
-	return json_pack("{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:f,s:b}", "running", g->running,
+	return json_pack("{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:b}", "running", g->running,
 			 "tx_full", g->opt.tx_full_drop ? "drop" : "retry", "rate", rs,
 			 "requested_pps", g->requested_pps, "achieved_pps", achieved, "tx_packets",
 			 (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
-			 (json_int_t)unsent, "tx_late", (json_int_t)late, "elapsed_s", elapsed,
+			 (json_int_t)unsent, "tx_late", (json_int_t)late, "max_burst",
+			 (json_int_t)gen_run_max_burst(g), "elapsed_s", elapsed,
 			 "generator_limited", gen_run_limited(g, sent, asked, elapsed));
 }
 
@@ -156,21 +169,21 @@ gen_streams_json(struct gen_ctx *g)
 		uint64_t offered = gen_ws_offered(g, i);
 
 		gen_rx_read(g, i, &seq, &l, &rx_bytes);
-		st = json_pack("{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-			       "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
-			       "stream", w->wire_id, "name", w->st->ps->name, "port", w->port,
-			       "queue", w->queue, "tx_packets", (json_int_t)tx, "tx_bytes",
-			       (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
-			       (json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "tx_offered",
-			       (json_int_t)offered, "rx_packets", (json_int_t)seq.rx, "rx_bytes",
-			       (json_int_t)rx_bytes, "lost",
-			       (json_int_t)pvp_seq_lost(&seq, offered), "dup", (json_int_t)seq.dup,
-			       "ooo", (json_int_t)seq.ooo, "gaps", (json_int_t)seq.gaps,
-			       "latency_ns", "count", (json_int_t)l.count, "min", (json_int_t)l.min,
-			       "avg", (json_int_t)l.avg, "max", (json_int_t)l.max, "p50",
-			       (json_int_t)l.p50, "p90", (json_int_t)l.p90, "p99",
-			       (json_int_t)l.p99, "p99_9", (json_int_t)l.p99_9, "jitter",
-			       (json_int_t)l.jitter);
+		st = json_pack(
+			"{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+			"s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
+			"stream", w->wire_id, "name", w->st->ps->name, "port", w->port, "queue",
+			w->queue, "max_burst", (json_int_t)w->max_due, "tx_packets", (json_int_t)tx,
+			"tx_bytes", (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
+			(json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "tx_offered",
+			(json_int_t)offered, "rx_packets", (json_int_t)seq.rx, "rx_bytes",
+			(json_int_t)rx_bytes, "lost", (json_int_t)pvp_seq_lost(&seq, offered),
+			"dup", (json_int_t)seq.dup, "ooo", (json_int_t)seq.ooo, "gaps",
+			(json_int_t)seq.gaps, "latency_ns", "count", (json_int_t)l.count, "min",
+			(json_int_t)l.min, "avg", (json_int_t)l.avg, "max", (json_int_t)l.max,
+			"p50", (json_int_t)l.p50, "p90", (json_int_t)l.p90, "p99",
+			(json_int_t)l.p99, "p99_9", (json_int_t)l.p99_9, "jitter",
+			(json_int_t)l.jitter);
 		if (st != NULL) {
 			json_object_set_new(json_object_get(st, "latency_ns"), "p99_99",
 					    json_integer((json_int_t)l.p99_99));
@@ -313,13 +326,14 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 	fprintf(f, "\n=== pvpkit-gen summary ===\n");
 	fprintf(f,
 		"rate %s: requested %.0f pps, achieved %.0f pps over %.3f s, "
-		"tx_unsent %" PRIu64 ", tx_late %" PRIu64 "%s\n",
+		"tx_unsent %" PRIu64 ", tx_late %" PRIu64 ", max_burst %" PRIu64 "%s\n",
 		json_string_value(json_object_get(tr, "rate")),
 		json_real_value(json_object_get(tr, "requested_pps")),
 		json_real_value(json_object_get(tr, "achieved_pps")),
 		json_real_value(json_object_get(tr, "elapsed_s")),
 		(uint64_t)json_integer_value(json_object_get(tr, "tx_unsent")),
 		(uint64_t)json_integer_value(json_object_get(tr, "tx_late")),
+		(uint64_t)json_integer_value(json_object_get(tr, "max_burst")),
 		json_is_true(json_object_get(tr, "generator_limited")) ? " (GENERATOR LIMITED)"
 								       : "");
 	fprintf(f, "%-4s %-20s %14s %14s %12s %12s\n", "port", "name", "tx_packets", "rx_packets",

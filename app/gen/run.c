@@ -226,6 +226,7 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		g->requested_pps += w->pps;
 		w->done = false;
 		w->sent_run = 0;
+		w->max_due = 0;
 		w->burst_sent = 0;
 		w->bursts_done = 0;
 		w->gap_until = 0;

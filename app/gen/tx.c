@@ -11,7 +11,9 @@
  * the signature is stamped. Pacing is a token bucket on the TSC: the
  * target count at time t is base + (t - t0) * pps / hz; a backlog larger
  * than --catchup-us worth of packets (after a stall) is given up and
- * counted as "late" instead of being sent as one long burst. How each
+ * counted as "late" instead of being sent as one long burst; the largest
+ * backlog sent at once is recorded (max_due) so that a trial can say how
+ * bursty its pacing really was. How each
  * kind of stream is built is in tx_build.h.
  */
 
@@ -136,6 +138,7 @@ gen_ws_budget(struct gen_tx_lcore *tl, struct gen_wstream *w, uint64_t now, doub
 	}
 	if (cyc2pkt > 0) {
 		uint64_t target = w->n0 + (uint64_t)((double)(now - w->t0) * cyc2pkt);
+		uint64_t due;
 
 		if (target <= w->sent_run)
 			return 0;
@@ -147,8 +150,12 @@ gen_ws_budget(struct gen_tx_lcore *tl, struct gen_wstream *w, uint64_t now, doub
 			w->tx.late += skip;
 			target -= skip;
 		}
-		if (n > target - w->sent_run)
-			n = target - w->sent_run;
+		/* What is due now goes out back to back: the pacing's burst. */
+		due = target - w->sent_run;
+		if (due > w->max_due)
+			w->max_due = due;
+		if (n > due)
+			n = due;
 	}
 	RTE_SET_USED(tl);
 	return (unsigned int)n;

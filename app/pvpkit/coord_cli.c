@@ -3,15 +3,13 @@
  */
 
 /*
- * What every pvpkit command shares: strict number parsing with one-line
- * errors, the default topology, loading and opening a topology, writing
- * JSON. Numbers are base 10 and plain: strtod and strtoul alone would
- * take "nan", "inf", " 5", "+5" and hexadecimal ("0x10" as sixteen).
+ * What every pvpkit command shares: option values read by lib/util's
+ * parsers with one-line errors (the same grammar, ranges and words as
+ * pvpkit-gen and pvpkit-fwd), the default topology, loading and opening
+ * a topology, writing JSON.
  */
 
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +17,8 @@
 #include <string.h>
 
 #include <jansson.h>
+
+#include "pvp_util.h"
 
 #include "coord_cmd.h"
 #include "coord_driver.h"
@@ -36,85 +36,70 @@ coord_cli_usage_error(const char *see, const char *fmt, ...)
 	return 2;
 }
 
-/* Skip a run of decimal digits; @return how many there were. */
-static size_t
-cli_digits(const char **p)
+/* The message of a bad value, one line: "pvpkit: " and lib/util's words. */
+static int
+cli_bad_value(const char *err)
 {
-	const char *s = *p;
-
-	while (isdigit((unsigned char)**p))
-		(*p)++;
-	return (size_t)(*p - s);
+	fprintf(stderr, "pvpkit: %s\n", err);
+	return -EINVAL;
 }
 
 int
-coord_cli_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned int *v)
+coord_cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *v)
 {
-	const char *p = s;
-	unsigned long x;
+	char err[256];
+	uint32_t x;
 
-	if (s == NULL || cli_digits(&p) == 0 || *p != '\0')
-		return -EINVAL;
-	errno = 0;
-	x = strtoul(s, NULL, 10);
-	if (errno != 0 || x < min || x > max || x > 0xffffffffUL)
-		return -EINVAL;
-	*v = (unsigned int)x;
-	return 0;
-}
-
-int
-coord_cli_parse_double(const char *s, double min, double max, double *v)
-{
-	const char *p = s;
-	size_t n;
-	double x;
-
-	if (s == NULL)
-		return -EINVAL;
-	if (*p == '-')
-		p++;
-	n = cli_digits(&p);
-	if (*p == '.') {
-		p++;
-		n += cli_digits(&p);
-	}
-	if (n == 0)
-		return -EINVAL;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '-' || *p == '+')
-			p++;
-		if (cli_digits(&p) == 0)
-			return -EINVAL;
-	}
-	if (*p != '\0')
-		return -EINVAL;
-	errno = 0;
-	x = strtod(s, NULL);
-	if (errno != 0 || !isfinite(x) || x < min || x > max)
-		return -EINVAL;
+	if (pvp_parse_u32(opt, s, min, max, &x, err, sizeof(err)) < 0)
+		return cli_bad_value(err);
 	*v = x;
 	return 0;
 }
 
 int
-coord_cli_opt_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
-		   unsigned int *v)
+coord_cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max,
+		       unsigned int *out, unsigned int cap, unsigned int *n)
 {
-	if (coord_cli_parse_uint(s, min, max, v) == 0)
-		return 0;
-	fprintf(stderr, "pvpkit: %s: \"%s\" must be an integer in %lu..%lu\n", opt, s, min, max);
-	return -EINVAL;
+	char err[256];
+
+	if (pvp_parse_u32_list(opt, s, min, max, out, cap, n, err, sizeof(err)) < 0)
+		return cli_bad_value(err);
+	return 0;
 }
 
 int
-coord_cli_opt_double(const char *opt, const char *s, double min, double max, double *v)
+coord_cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v)
 {
-	if (coord_cli_parse_double(s, min, max, v) == 0)
-		return 0;
-	fprintf(stderr, "pvpkit: %s: \"%s\" must be a number in %g..%g\n", opt, s, min, max);
-	return -EINVAL;
+	char err[256];
+
+	if (pvp_parse_duration(opt, s, min_s, max_s, v, err, sizeof(err)) < 0)
+		return cli_bad_value(err);
+	return 0;
+}
+
+int
+coord_cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps)
+{
+	struct pvp_rate r;
+	char err[256];
+
+	if (pvp_rate_parse(s, &r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pvpkit: %s: %s\n", opt, err);
+		return -EINVAL;
+	}
+	/* Bits per second and percentages are left to the source, which
+	 * knows its link speed and frame sizes; a search counts packets. */
+	*pps = r.unit == PVP_RATE_PPS ? r.value : 0;
+	if (pps_only && r.unit != PVP_RATE_PPS) {
+		char q[48];
+
+		snprintf(q, sizeof(q), "%.40s", s);
+		fprintf(stderr,
+			"pvpkit: %s: \"%s\" must be a packet rate (100000, 500kpps, 1Mpps)\n", opt,
+			q);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The default topology: the one the local testbed wrote. */

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -55,33 +56,30 @@ int coord_cmd_testbed(int argc, char **argv);
 int coord_cli_usage_error(const char *see, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/**
- * Parse an unsigned integer strictly in base 10: digits only (no sign,
- * space or "0x"; "010" is ten), within [@p min, @p max].
- * @return 0, or -EINVAL (@p v untouched).
+/*
+ * Option values, read by lib/util's parsers (base 10 always, no "nan",
+ * "inf", hex, blanks or sign on a count) with the same ranges and words
+ * as pvpkit-gen and pvpkit-fwd. On a bad value each prints one line,
+ * "pvpkit: OPT: "S" must be ...", and returns -EINVAL (@p v untouched);
+ * else 0.
  */
-int coord_cli_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned int *v);
+
+/** A whole number in [@p min, @p max] (pvp_parse_u32()). */
+int coord_cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *v);
+
+/** A list "64,128" of pvp_parse_u32() numbers, at most @p cap of them. */
+int coord_cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max,
+			   unsigned int *out, unsigned int cap, unsigned int *n);
+
+/** Seconds with an optional unit, ms s m h (pvp_parse_duration()). */
+int coord_cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v);
 
 /**
- * Parse a decimal number strictly: an optional '-', digits with an
- * optional fraction and exponent ("0.5", "2e-3"); no "nan", "inf", hex,
- * spaces or '+'. It must lie in [@p min, @p max].
- * @return 0, or -EINVAL (@p v untouched).
+ * A rate (pvp_rate_parse()): @p pps gets packets per second, or 0 for a
+ * bit rate, a percentage or "max" (left to the source, which knows its
+ * link). With @p pps_only, only a packet rate is accepted.
  */
-int coord_cli_parse_double(const char *s, double min, double max, double *v);
-
-/**
- * As coord_cli_parse_uint, with the message "pvpkit: OPT: "S" must be an
- * integer in MIN..MAX" on failure. @return 0 or -EINVAL.
- */
-int coord_cli_opt_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
-		       unsigned int *v);
-
-/**
- * As coord_cli_parse_double, with the message "pvpkit: OPT: "S" must be a
- * number in MIN..MAX" on failure. @return 0 or -EINVAL.
- */
-int coord_cli_opt_double(const char *opt, const char *s, double min, double max, double *v);
+int coord_cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps);
 
 /**
  * The local testbed's topology file: $PVP_TESTBED_RUNDIR/topology.json,

@@ -10,11 +10,9 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +24,7 @@
 #include "coord_report.h"
 #include "coord_search.h"
 #include "pvp_search.h"
+#include "pvp_util.h"
 
 /* One search at one point of the matrix. */
 struct search_point {
@@ -113,13 +112,15 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 {
 	char a[32], b[32], c[32];
 
-	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s\n",
+	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s%s%s\n",
 	       st->index + 1, st->phase, st->nb_phases,
 	       coord_fmt_count((int64_t)st->rate, a, sizeof(a)), st->duration,
 	       coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, b, sizeof(b)),
 	       coord_fmt_count((int64_t)r->tx_packets, c, sizeof(c)),
 	       100 * coord_trial_loss_ratio(r),
 	       r->traffic.generator_limited ? " [generator-limited]" : "",
+	       r->invalid ? " [INVALID, not fed to the search]" : "",
+	       !r->invalid && !r->reconciled ? " [checks failed]" : "",
 	       st->warmup	   ? " [warm-up, ignored]"
 	       : st->gen_remeasure ? " [measured again]"
 				   : "");
@@ -131,11 +132,18 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 }
 
 /*
- * Run the trial the search asks for, keep it, show it and feed the
- * search its measurement. @return 0, or 1 (not measured or not kept).
+ * Tries of one trial the search asks for while they come out invalid (a
+ * hop restarted, counters reset): an invalid trial is neither a pass nor
+ * a fail, so it is run again; a hop that keeps doing it stops the search.
+ */
+#define SEARCH_INVALID_TRIES 3
+
+/*
+ * One try of a trial. @return 0 fed to the search, 1 invalid (kept and
+ * shown, not fed), -1 not measured or not kept.
  */
 static int
-search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_search_trial *st)
+search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pvp_search_trial *st)
 {
 	struct coord_trial_conf c = {
 		.size = sp->size,
@@ -145,6 +153,7 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 		.flow_type = sp->a->flow_type,
 		.rate_pps = st->rate,
 		.duration_s = st->duration,
+		.max_burst = sp->a->max_burst,
 	};
 	struct pvp_search_measurement m;
 	struct coord_trial_result r;
@@ -161,12 +170,12 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 		if (coord_interrupted) {
 			/* Said once for the whole run (search_or_run). */
 			sp->interrupted_trial = st->index + 1;
-			return 1;
+			return -1;
 		}
 		snprintf(sp->error, sizeof(sp->error), "trial %u not measured: %s", st->index + 1,
 			 err);
 		fprintf(stderr, "pvpkit: %s\n", sp->error);
-		return 1;
+		return -1;
 	}
 	/* Kept first, shown whatever became of it: a trial that could not
 	 * be written follows its line whole on stdout, and the search stops
@@ -178,9 +187,15 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 		json_decref(j);
 		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->results, strerror(-ret));
 		coord_trial_result_clear(&r);
-		return 1;
+		return -1;
 	}
 	json_decref(j);
+	if (r.invalid) {
+		fprintf(stderr, "pvpkit: trial %u invalid: %s\n", st->index + 1,
+			coord_trial_invalid_reason(&r));
+		coord_trial_result_clear(&r);
+		return 1;
+	}
 	memset(&m, 0, sizeof(m));
 	m.achieved_rate = r.traffic.achieved_pps;
 	m.tx = r.tx_packets;
@@ -189,6 +204,31 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 	coord_trial_result_clear(&r);
 	pvp_search_feed(s, &m);
 	return 0;
+}
+
+/*
+ * Run the trial the search asks for, keep it, show it and feed the
+ * search its measurement; an invalid trial is kept and shown but not fed,
+ * and run again. @return 0, or 1 (not measured, not kept, or invalid
+ * SEARCH_INVALID_TRIES times).
+ */
+static int
+search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_search_trial *st)
+{
+	unsigned int tries;
+	int ret;
+
+	for (tries = 1;; tries++) {
+		ret = search_trial_once(sp, s, st);
+		if (ret <= 0)
+			return -ret;
+		if (tries == SEARCH_INVALID_TRIES)
+			break;
+	}
+	snprintf(sp->error, sizeof(sp->error), "trial %u invalid %u times in a row; search stopped",
+		 st->index + 1, SEARCH_INVALID_TRIES);
+	fprintf(stderr, "pvpkit: %s\n", sp->error);
+	return 1;
 }
 
 /* The search record, appended after its trials. @return 0 or 1. */
@@ -304,26 +344,6 @@ search_point(struct search_point *sp)
 	return rc;
 }
 
-/* mkdir -p for the reports directory. */
-static int
-search_mkdir_p(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /* run: the reports, rebuilt from the results file alone. @return 0 or 1. */
 static int
 search_reports(const struct coord_search_args *a)
@@ -433,7 +453,7 @@ search_or_run(int argc, char **argv, bool run)
 	struct coord_search_args *a;
 	struct coord_topology *t;
 	bool kept = true;
-	int rc;
+	int rc, ret;
 
 	a = calloc(1, sizeof(*a));
 	if (a == NULL) {
@@ -445,8 +465,8 @@ search_or_run(int argc, char **argv, bool run)
 		free(a);
 		return rc < 0 ? 0 : rc;
 	}
-	if (run && search_mkdir_p(a->out) < 0) {
-		fprintf(stderr, "pvpkit: %s: %s\n", a->out, strerror(errno));
+	if (run && (ret = pvp_mkdir_p(a->out, 0755)) < 0) {
+		fprintf(stderr, "pvpkit: %s: %s\n", a->out, strerror(-ret));
 		free(a);
 		return 1;
 	}

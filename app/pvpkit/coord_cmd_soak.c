@@ -169,11 +169,8 @@ soak_parse(int argc, char **argv, struct soak_args *a)
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			if (coord_rate_parse(optarg, &a->rate_pps) < 0 || a->rate_pps <= 0)
-				return coord_cli_usage_error(
-					SOAK_SEE,
-					"--rate: \"%s\" must be a packet rate (100kpps, 1Mpps)",
-					optarg);
+			if (coord_cli_opt_rate("--rate", optarg, true, &a->rate_pps) < 0)
+				return 2;
 			break;
 		case 'F':
 			n = strlen(optarg);
@@ -181,12 +178,13 @@ soak_parse(int argc, char **argv, struct soak_args *a)
 				char tmp[32];
 
 				snprintf(tmp, sizeof(tmp), "%.*s", (int)(n - 1), optarg);
-				if (coord_cli_parse_double(tmp, 0.01, 100, &a->pdr_fraction) < 0)
+				if (pvp_parse_double("--pdr-fraction", tmp, 0.01, 100,
+						     &a->pdr_fraction, err, sizeof(err)) < 0)
 					a->pdr_fraction = -1;
 				else
 					a->pdr_fraction /= 100;
-			} else if (coord_cli_parse_double(optarg, 0.0001, 1, &a->pdr_fraction) <
-				   0) {
+			} else if (pvp_parse_double("--pdr-fraction", optarg, 0.0001, 1,
+						    &a->pdr_fraction, err, sizeof(err)) < 0) {
 				a->pdr_fraction = -1;
 			}
 			if (a->pdr_fraction <= 0)
@@ -209,11 +207,11 @@ soak_parse(int argc, char **argv, struct soak_args *a)
 				return coord_cli_usage_error(SOAK_SEE, "%s", err);
 			break;
 		case 's':
-			if (coord_cli_opt_uint("--size", optarg, 64, 9216, &a->size) < 0)
+			if (coord_cli_opt_u32("--size", optarg, 64, 9216, &a->size) < 0)
 				return 2;
 			break;
 		case 'n':
-			if (coord_cli_opt_uint("--flows", optarg, 1, 16777216, &a->flows) < 0)
+			if (coord_cli_opt_u32("--flows", optarg, 1, 16777216, &a->flows) < 0)
 				return 2;
 			break;
 		case 'T':

@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 #include "coord_cmd.h"
 #include "coord_report.h"
@@ -29,6 +31,7 @@ struct trial_args {
 	const char *json;	      /* --json FILE, or NULL */
 	const char *results;	      /* --results FILE, or NULL */
 	unsigned int flow_rules;      /* --flow-rules, 0 = as many as --flows */
+	unsigned int max_burst;	      /* --max-burst, 0 = only record it */
 };
 
 static void
@@ -52,15 +55,21 @@ trial_usage(FILE *f)
 		"                      (default --flows; fewer shows table misses)\n"
 		"  --rate RATE         per TX port: 100000, 500kpps, 1Mpps, 10%%, 5Gbps, max\n"
 		"                      (default 100kpps)\n"
-		"  --duration S        traffic time in seconds (default 10)\n"
-		"  --warmup S          warm-up traffic before the measured trial (default 0)\n"
-		"  --quiet-timeout S   wait at most S for counters to stop (default 5)\n"
+		"  --duration S        traffic time, 0.001..86400 s, units ms s m h (default 10)\n"
+		"  --warmup S          warm-up traffic before the measured trial, 0..3600 s\n"
+		"                      (default 0)\n"
+		"  --quiet-timeout S   wait at most S (0.1..600 s) for counters to stop\n"
+		"                      (default 5)\n"
+		"  --max-burst N       flag the trial if the generator sent more than N packets\n"
+		"                      back to back ahead of its schedule (catch-up after a\n"
+		"                      stall; default: only record the largest burst)\n"
 		"  --json FILE         write the trial as JSON\n"
 		"  --results FILE      append the trial as one JSON line (fsync'd)\n"
 		"  --help              this text\n"
 		"\n"
-		"Exit status: 0 measured, 1 not measured (hop unreachable...) or not kept,\n"
-		"2 bad usage, 130/143 stopped by SIGINT/SIGTERM.\n");
+		"Exit status: 0 measured, 1 not measured (hop unreachable...), not kept or\n"
+		"invalid (a hop restarted or its counters went backwards), 2 bad usage,\n"
+		"130/143 stopped by SIGINT/SIGTERM.\n");
 }
 
 enum {
@@ -76,6 +85,7 @@ enum {
 	OPT_RESULTS,
 	OPT_FLOW_TYPE,
 	OPT_FLOW_RULES,
+	OPT_MAX_BURST,
 	OPT_HELP,
 };
 
@@ -92,6 +102,7 @@ static const struct option trial_longopts[] = {
 	{"results", required_argument, NULL, OPT_RESULTS},
 	{"flow-type", required_argument, NULL, OPT_FLOW_TYPE},
 	{"flow-rules", required_argument, NULL, OPT_FLOW_RULES},
+	{"max-burst", required_argument, NULL, OPT_MAX_BURST},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -104,30 +115,31 @@ static int
 trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 {
 	struct coord_trial_conf *c = &a->conf;
+	char err[128];
 
 	switch (opt) {
 	case OPT_TOPOLOGY:
 		a->topology = arg;
 		return 0;
 	case OPT_SIZE:
-		return coord_cli_opt_uint("--size", arg, 64, 9216, &c->size) < 0 ? 2 : 0;
+		return coord_cli_opt_u32("--size", arg, 64, 9216, &c->size) < 0 ? 2 : 0;
 	case OPT_FLOWS:
-		return coord_cli_opt_uint("--flows", arg, 1, 16777216, &c->flows) < 0 ? 2 : 0;
+		return coord_cli_opt_u32("--flows", arg, 1, 16777216, &c->flows) < 0 ? 2 : 0;
 	case OPT_PROFILE:
 		c->profile = arg;
 		return 0;
 	case OPT_RATE:
 		c->rate = arg;
-		return 0;
+		return coord_cli_opt_rate("--rate", arg, false, &c->rate_pps) < 0 ? 2 : 0;
 	case OPT_DURATION:
-		return coord_cli_opt_double("--duration", arg, 0.001, 86400, &c->duration_s) < 0
+		return coord_cli_opt_duration("--duration", arg, 0.001, 86400, &c->duration_s) < 0
 			       ? 2
 			       : 0;
 	case OPT_WARMUP:
-		return coord_cli_opt_double("--warmup", arg, 0, 3600, &c->warmup_s) < 0 ? 2 : 0;
+		return coord_cli_opt_duration("--warmup", arg, 0, 3600, &c->warmup_s) < 0 ? 2 : 0;
 	case OPT_QUIET_TIMEOUT:
-		return coord_cli_opt_double("--quiet-timeout", arg, 0.1, 600, &c->quiet_timeout_s) <
-				       0
+		return coord_cli_opt_duration("--quiet-timeout", arg, 0.1, 600,
+					      &c->quiet_timeout_s) < 0
 			       ? 2
 			       : 0;
 	case OPT_JSON:
@@ -144,14 +156,19 @@ trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 		c->flow_type = arg;
 		return 0;
 	case OPT_FLOW_RULES:
-		return coord_cli_opt_uint("--flow-rules", arg, 1, 16777216, &a->flow_rules) < 0 ? 2
-												: 0;
+		return coord_cli_opt_u32("--flow-rules", arg, 1, 16777216, &a->flow_rules) < 0 ? 2
+											       : 0;
+	case OPT_MAX_BURST:
+		if (coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0)
+			return 2;
+		c->max_burst = a->max_burst;
+		return 0;
 	case OPT_HELP:
 		trial_usage(stdout);
 		return -1;
 	default:
-		return coord_cli_usage_error(TRIAL_SEE,
-					     "trial: unknown option or missing value: %s", word);
+		pvp_opt_error(trial_longopts, optopt, word, err, sizeof(err));
+		return coord_cli_usage_error(TRIAL_SEE, "trial: %s", err);
 	}
 }
 
@@ -165,6 +182,7 @@ trial_parse_args(int argc, char **argv, struct trial_args *a)
 	a->conf.size = 64;
 	a->conf.flows = 1;
 	a->conf.rate = "100kpps";
+	a->conf.rate_pps = 100000;
 	a->conf.duration_s = 10;
 	optind = 1;
 	opterr = 0;
@@ -174,15 +192,10 @@ trial_parse_args(int argc, char **argv, struct trial_args *a)
 			return rc;
 	}
 	if (optind < argc)
-		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument \"%s\"",
+		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument '%.40s'",
 					     argv[optind]);
 	if (a->flow_rules != 0 && a->conf.flow_type == NULL)
 		return coord_cli_usage_error(TRIAL_SEE, "--flow-rules needs --flow-type");
-	if (coord_rate_parse(a->conf.rate, &a->conf.rate_pps) < 0)
-		return coord_cli_usage_error(TRIAL_SEE,
-					     "--rate: \"%s\" is not a rate (e.g. 100000, 500kpps, "
-					     "1Mpps, 10%%, 5Gbps, max)",
-					     a->conf.rate);
 	return 0;
 }
 
@@ -224,6 +237,11 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 	if (a->json != NULL && coord_cli_write_json(a->json, j) < 0)
 		rc = 1;
 	json_decref(j);
+	if (r->invalid) {
+		/* Kept and shown for the record, but it measured nothing. */
+		fprintf(stderr, "pvpkit: trial invalid: %s\n", coord_trial_invalid_reason(r));
+		rc = 1;
+	}
 	return rc;
 }
 

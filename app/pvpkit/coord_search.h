@@ -38,6 +38,7 @@ struct coord_search_args {
 	const char *out;			   /**< run: reports directory */
 	struct pvp_search_params p;		   /**< the search's parameters */
 	double quiet_timeout_s;			   /**< per trial; 0 = the core's default */
+	unsigned int max_burst;			   /**< --max-burst, 0 = only record it */
 	bool tables;				   /**< print every trial's per-hop table */
 	bool goals_given;			   /**< --goal seen: it replaces the default */
 	unsigned int nb_sizes;			   /**< entries in sizes[] */

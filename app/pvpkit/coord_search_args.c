@@ -15,6 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 #include "coord_cmd.h"
 #include "coord_search.h"
@@ -46,6 +48,7 @@ enum {
 	SOPT_OUT,
 	SOPT_FLOW_TYPE,
 	SOPT_QUIET_TIMEOUT,
+	SOPT_MAX_BURST,
 	SOPT_NO_TABLES,
 	SOPT_REPEAT,
 	SOPT_PRESET,
@@ -82,6 +85,7 @@ static const struct option search_longopts[] = {
 	{"out", required_argument, NULL, SOPT_OUT},
 	{"flow-type", required_argument, NULL, SOPT_FLOW_TYPE},
 	{"quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT},
+	{"max-burst", required_argument, NULL, SOPT_MAX_BURST},
 	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
 	{"repeat", required_argument, NULL, SOPT_REPEAT},
 	{"preset", required_argument, NULL, SOPT_PRESET},
@@ -134,8 +138,9 @@ search_usage(FILE *f, bool run)
 		"  --width W             relative width goal, e.g. 0.005 or 0.5%% (default 0.5%%)\n"
 		"  --initial-duration S  MLR's first trials (default 1)\n"
 		"  --final-duration S    final trial duration (default 10)\n"
-		"  --phases N            MLR intermediate phases (default 1)\n"
-		"  --max-trials N        trial budget per search (default none)\n"
+		"                        (0.01..86400 s; every duration takes ms s m h)\n"
+		"  --phases N            MLR intermediate phases, 0..100000 (default 1)\n"
+		"  --max-trials N        trial budget per search, 0..100000 (default none)\n"
 		"  --max-time S          trial-seconds budget per search (default none)\n"
 		"  --exceed-ratio R      share of a rate's trial time that may miss the\n"
 		"                        goal (RFC 9971; default 0: no trial may)\n"
@@ -163,30 +168,10 @@ search_usage(FILE *f, bool run)
 		"  --dut TEXT            what is measured (\"OVS 3.1, 2 PMDs on cores 2,3\"),\n"
 		"                        kept in the results for compare\n"
 		"  --quiet-timeout S     see pvpkit trial --help\n"
+		"  --max-burst N         flag trials whose generator sent more than N packets\n"
+		"                        back to back after a stall (default: only record it)\n"
 		"  --no-tables           one progress line per trial, no per-hop tables\n"
 		"  --help                this text\n");
-}
-
-/* "64,128" into @p out: base-10 integers in [min, max]. 0 or -EINVAL. */
-static int
-search_parse_list(const char *s, unsigned long min, unsigned long max, unsigned int *out,
-		  unsigned int *n)
-{
-	char *copy = strdup(s), *tok, *save = NULL;
-	int ret = 0;
-
-	*n = 0;
-	if (copy == NULL)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= COORD_SEARCH_MAX_LIST)
-			ret = -EINVAL;
-		else
-			ret = coord_cli_parse_uint(tok, min, max, &out[(*n)++]);
-	}
-	free(copy);
-	return ret == 0 && *n > 0 ? 0 : -EINVAL;
 }
 
 /*
@@ -203,7 +188,8 @@ search_parse_ratio(const char *s, double min, double max, double *v)
 
 	if (snprintf(tmp, sizeof(tmp), "%.*s", (int)(pct ? n - 1 : n), s) >= (int)sizeof(tmp))
 		return -EINVAL;
-	if (coord_cli_parse_double(tmp, pct ? min * 100 : min, pct ? max * 100 : max, &d) < 0)
+	if (pvp_parse_double(NULL, tmp, pct ? min * 100 : min, pct ? max * 100 : max, &d, NULL, 0) <
+	    0)
 		return -EINVAL;
 	*v = pct ? d / 100 : d;
 	return 0;
@@ -229,29 +215,29 @@ static int
 search_opt_list(struct coord_search_args *a, int opt, const char *arg, const char *oname)
 {
 	if (opt == SOPT_FLOWS) {
-		if (search_parse_list(arg, 1, 16777216, a->flows, &a->nb_flows) < 0 ||
-		    (!a->run && a->nb_flows != 1))
-			return search_bad("--flows: \"%s\" must be 1..16777216 (a list for run,"
-					  " one count for search)",
-					  arg);
+		if (coord_cli_opt_u32_list(oname, arg, 1, 16777216, a->flows, COORD_SEARCH_MAX_LIST,
+					   &a->nb_flows) < 0)
+			return 2;
+		if (!a->run && a->nb_flows != 1)
+			return search_bad("--flows: one flow count for search (a list for run)");
 		return 0;
 	}
 	if ((opt == SOPT_SIZE) == a->run)
 		return search_bad("%s: use --sizes for run, --size for search", oname);
-	if (search_parse_list(arg, 64, 9216, a->sizes, &a->nb_sizes) < 0)
-		return search_bad("sizes: \"%s\" must be 64..9216 (comma-separated)", arg);
-	return 0;
+	return coord_cli_opt_u32_list(oname, arg, 64, 9216, a->sizes, COORD_SEARCH_MAX_LIST,
+				      &a->nb_sizes) < 0
+		       ? 2
+		       : 0;
 }
 
 /* --min-rate, --max-rate: packet rates only (the search counts packets). */
 static int
-search_opt_rate(struct coord_search_args *a, int opt, const char *arg)
+search_opt_rate(struct coord_search_args *a, int opt, const char *arg, const char *oname)
 {
 	double pps;
 
-	if (coord_rate_parse(arg, &pps) < 0 || pps <= 0)
-		return search_bad("rate: \"%s\" must be a packet rate (100000, 500kpps, 1Mpps)",
-				  arg);
+	if (coord_cli_opt_rate(oname, arg, true, &pps) < 0)
+		return 2;
 	if (opt == SOPT_MIN_RATE)
 		a->p.min_rate = pps;
 	else
@@ -280,18 +266,26 @@ search_opt_seconds(struct coord_search_args *a, int opt, const char *arg, const 
 {
 	double d;
 
-	if (coord_cli_parse_double(arg, 0.01, 1e6, &d) < 0)
-		return search_bad("%s: must be a positive number of seconds", oname);
+	if (opt == SOPT_QUIET_TIMEOUT) {
+		/* As pvpkit trial's --quiet-timeout. */
+		if (coord_cli_opt_duration(oname, arg, 0.1, 600, &d) < 0)
+			return 2;
+		a->quiet_timeout_s = d;
+		return 0;
+	}
+	/* A trial lasts at most a day, as pvpkit trial's and the generator's
+	 * --duration; budgets and sums of trials may be longer. */
+	if (coord_cli_opt_duration(oname, arg, 0.01,
+				   opt == SOPT_INITIAL || opt == SOPT_FINAL ? 86400 : 1e6, &d) < 0)
+		return 2;
 	if (opt == SOPT_INITIAL)
 		a->p.initial_duration = d;
 	else if (opt == SOPT_FINAL)
 		a->p.final_duration = d;
 	else if (opt == SOPT_MAX_TIME)
 		a->p.max_time = d;
-	else if (opt == SOPT_DURATION_SUM)
-		a->p.duration_sum = d;
 	else
-		a->quiet_timeout_s = d;
+		a->p.duration_sum = d;
 	return 0;
 }
 
@@ -316,21 +310,18 @@ search_opt_count(struct coord_search_args *a, int opt, const char *arg, const ch
 {
 	unsigned int v;
 
-	if (opt == SOPT_REPEAT) {
-		if (coord_cli_parse_uint(arg, 1, COORD_SEARCH_MAX_REPEAT, &a->repeat) < 0)
-			return search_bad("--repeat: \"%s\" must be 1..%d", arg,
-					  COORD_SEARCH_MAX_REPEAT);
-		return 0;
-	}
-	if (opt == SOPT_GEN_REMEASURE) {
-		if (coord_cli_parse_uint(arg, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
-					 &a->p.gen_remeasure) < 0)
-			return search_bad("--gen-remeasure: \"%s\" must be 0..%d", arg,
-					  PVP_SEARCH_MAX_GEN_REMEASURE);
-		return 0;
-	}
-	if (coord_cli_parse_uint(arg, 0, 100000, &v) < 0)
-		return search_bad("%s: must be a count", oname);
+	if (opt == SOPT_REPEAT)
+		return coord_cli_opt_u32("--repeat", arg, 1, COORD_SEARCH_MAX_REPEAT, &a->repeat) <
+				       0
+			       ? 2
+			       : 0;
+	if (opt == SOPT_GEN_REMEASURE)
+		return coord_cli_opt_u32("--gen-remeasure", arg, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
+					 &a->p.gen_remeasure) < 0
+			       ? 2
+			       : 0;
+	if (coord_cli_opt_u32(oname, arg, 0, 100000, &v) < 0)
+		return 2;
 	if (opt == SOPT_PHASES)
 		a->p.intermediate_phases = v;
 	else
@@ -365,8 +356,7 @@ search_preset(struct coord_search_args *a, const char *name)
 static int
 search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const char *oname)
 {
-	char *copy, *tok, *save = NULL;
-	double pps;
+	char *copy, *tok, *save = NULL, err[160];
 	int ret = 0;
 
 	a->latency = true;
@@ -379,8 +369,8 @@ search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const 
 		for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
 		     tok = strtok_r(NULL, ",", &save)) {
 			if (a->nb_lat_loads >= COORD_LAT_MAX_LOADS ||
-			    coord_cli_parse_double(tok, 0, 100, &a->lat_loads[a->nb_lat_loads++]) <
-				    0)
+			    pvp_parse_double(oname, tok, 0, 100, &a->lat_loads[a->nb_lat_loads++],
+					     err, sizeof(err)) < 0)
 				ret = -EINVAL;
 		}
 		free(copy);
@@ -390,15 +380,15 @@ search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const 
 					  arg, COORD_LAT_MAX_LOADS);
 		return 0;
 	case SOPT_LAT_DURATION:
-		if (coord_cli_parse_double(arg, 0.01, 86400, &a->lat_duration) < 0)
-			return search_bad("%s: must be a positive number of seconds", oname);
-		return 0;
+		return coord_cli_opt_duration("--latency-duration", arg, 0.01, 86400,
+					      &a->lat_duration) < 0
+			       ? 2
+			       : 0;
 	case SOPT_LAT_LOW_RATE:
-		if (coord_rate_parse(arg, &pps) < 0 || pps <= 0)
-			return search_bad("%s: \"%s\" must be a packet rate (1000, 10kpps)", oname,
-					  arg);
-		a->lat_low_rate = pps;
-		return 0;
+		return coord_cli_opt_rate("--latency-low-rate", arg, true, &a->lat_low_rate) < 0 ||
+				       a->lat_low_rate <= 0
+			       ? 2
+			       : 0;
 	case SOPT_LAT_FLOOR:
 		a->lat_floor = arg;
 		return 0;
@@ -415,6 +405,8 @@ static int
 search_option(struct coord_search_args *a, int opt, const char *arg, const char *oname,
 	      const char *word)
 {
+	char err[128];
+
 	switch (opt) {
 	case SOPT_SIZE:
 	case SOPT_SIZES:
@@ -422,7 +414,7 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		return search_opt_list(a, opt, arg, oname);
 	case SOPT_MIN_RATE:
 	case SOPT_MAX_RATE:
-		return search_opt_rate(a, opt, arg);
+		return search_opt_rate(a, opt, arg, oname);
 	case SOPT_GOAL:
 		return search_opt_goal(a, arg);
 	case SOPT_ALGO:
@@ -447,11 +439,14 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 	case SOPT_REPEAT:
 	case SOPT_GEN_REMEASURE:
 		return search_opt_count(a, opt, arg, oname);
+	case SOPT_MAX_BURST:
+		return coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2
+											      : 0;
 	case SOPT_WARMUP:
 		/* 0 turns a preset's warm-up off. */
-		if (coord_cli_parse_double(arg, 0, 1e6, &a->p.warmup_duration) < 0)
-			return search_bad("%s: must be a number of seconds (0: none)", oname);
-		return 0;
+		return coord_cli_opt_duration("--warmup", arg, 0, 1e6, &a->p.warmup_duration) < 0
+			       ? 2
+			       : 0;
 	case SOPT_PRESET:
 		return 0; /* applied before the other options */
 	case SOPT_LATENCY:
@@ -489,7 +484,8 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		search_usage(stdout, a->run);
 		return -1;
 	default:
-		return search_bad("unknown option or missing value: %s", word);
+		pvp_opt_error(search_longopts, optopt, word, err, sizeof(err));
+		return search_bad("%s", err);
 	}
 }
 
@@ -563,7 +559,7 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 			return rc;
 	}
 	if (optind < argc)
-		return search_bad("unexpected argument \"%s\"", argv[optind]);
+		return search_bad("unexpected argument '%.40s'", argv[optind]);
 	if (a->p.max_rate <= 0)
 		return search_bad("%s is required", "--max-rate");
 	if (pvp_search_params_check(&a->p, &perr) < 0)

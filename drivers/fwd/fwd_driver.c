@@ -11,9 +11,15 @@
 #include "ctl_hop.h"
 #include "fwd_driver.h"
 
+static const struct coord_conf_member fwd_conf[] = {
+	COORD_CTL_HOP_CONF,
+	{.name = NULL},
+};
+
 const struct coord_driver coord_driver_fwd = {
 	.name = "fwd",
 	.roles = COORD_ROLE_COUNTERS,
+	.conf = fwd_conf,
 	.open = coord_ctl_hop_open,
 	.close = coord_ctl_hop_close,
 	.snapshot = coord_ctl_hop_snapshot,

@@ -10,6 +10,8 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +146,50 @@ start:
 	return ret;
 }
 
+/* A non-negative integer member of @p o into @p v. @return false if absent. */
+static bool
+gen_count(const json_t *o, const char *key, uint64_t *v)
+{
+	const json_t *j = json_object_get(o, key);
+
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return false;
+	*v = (uint64_t)json_integer_value(j);
+	return true;
+}
+
+/*
+ * The generator's accounting by signature: what its streams offered,
+ * received (duplicates included), lost and saw twice, and the frames it
+ * received outside every stream (no signature; a stream id it does not
+ * send). Left unset (has_sig false) when any figure is missing, so the
+ * core never checks against a partial account.
+ */
+static void
+gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
+{
+	const json_t *streams = json_object_get(stats, "streams"), *st;
+	uint64_t off, rx, lost, dup;
+	size_t i;
+
+	res->has_sig = false;
+	res->sig_offered = res->sig_rx = res->sig_lost = res->sig_dup = 0;
+	if (!json_is_array(streams) || !gen_count(stats, "unsigned_rx", &res->unsigned_rx) ||
+	    !gen_count(stats, "unknown_stream_rx", &res->unknown_stream_rx))
+		return;
+	json_array_foreach(streams, i, st)
+	{
+		if (!gen_count(st, "tx_offered", &off) || !gen_count(st, "rx_packets", &rx) ||
+		    !gen_count(st, "lost", &lost) || !gen_count(st, "dup", &dup))
+			return;
+		res->sig_offered += off;
+		res->sig_rx += rx;
+		res->sig_lost += lost;
+		res->sig_dup += dup;
+	}
+	res->has_sig = true;
+}
+
 /* Fill @p res from a stats.get answer's "traffic" and "streams". */
 static void
 gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams)
@@ -154,11 +200,14 @@ gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_
 	res->requested_pps = json_number_value(json_object_get(tr, "requested_pps"));
 	res->achieved_pps = json_number_value(json_object_get(tr, "achieved_pps"));
 	res->generator_limited = json_is_true(json_object_get(tr, "generator_limited"));
+	res->has_max_burst = gen_count(tr, "max_burst", &res->max_burst);
 	streams = json_object_get(stats, "streams");
 	if (with_streams && json_is_array(streams)) {
 		json_decref(res->streams);
 		res->streams = json_incref(streams);
 	}
+	if (with_streams)
+		gen_fill_sig(stats, res);
 }
 
 static int
@@ -238,9 +287,16 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	return 0;
 }
 
+static const struct coord_conf_member gen_conf[] = {
+	COORD_CTL_HOP_CONF,
+	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
+	{.name = NULL},
+};
+
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
+	.conf = gen_conf,
 	.open = gen_open,
 	.close = coord_ctl_hop_close,
 	.snapshot = coord_ctl_hop_snapshot,

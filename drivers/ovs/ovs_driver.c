@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "coord_flows.h"
 #include "ovs_driver.h"
 #include "ovs_private.h"
 
@@ -198,9 +199,36 @@ ovs_context(struct coord_hop *hop)
 	return ctx;
 }
 
+/* Checked when the topology is loaded; ovs_open_conf() checks the rest. */
+static const char *const ovs_stats_values[] = {"openflow", "ovsdb", NULL};
+static const char *const ovs_l2rev_values[] = {"dl_src", "dl_dst", NULL};
+static const struct coord_conf_member ovs_ssh_conf[] = {
+	{.name = "host", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 255},
+	{.name = "user", .type = COORD_CONF_STRING, .min = 1, .max = 63},
+	{.name = "key", .type = COORD_CONF_STRING, .min = 1, .max = 255},
+	{.name = "port", .type = COORD_CONF_UINT, .min = 1, .max = 65535},
+	{.name = NULL},
+};
+static const struct coord_conf_member ovs_conf[] = {
+	{.name = "db", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 255},
+	{.name = "bridge", .type = COORD_CONF_STRING, .min = 1, .max = 63},
+	{.name = "rundir", .type = COORD_CONF_STRING, .min = 1, .max = 255},
+	{.name = "vswitchd_ctl", .type = COORD_CONF_STRING, .min = 1, .max = 319},
+	{.name = "stats", .type = COORD_CONF_STRING, .max = 16, .values = ovs_stats_values},
+	{.name = "l2_reverse_match",
+	 .type = COORD_CONF_STRING,
+	 .max = 16,
+	 .values = ovs_l2rev_values},
+	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},
+	{.name = "ssh", .type = COORD_CONF_OBJECT, .members = ovs_ssh_conf},
+	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
+	{.name = NULL},
+};
+
 const struct coord_driver coord_driver_ovs = {
 	.name = "ovs",
 	.roles = COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS,
+	.conf = ovs_conf,
 	.open = ovs_open,
 	.close = ovs_close,
 	.snapshot = ovs_snapshot,

@@ -433,9 +433,18 @@ tp_context(struct coord_hop *hop)
 	return json_pack("{s:s, s:O?}", "telemetry", h->path, "greeting", h->greeting);
 }
 
+/* Checked when the topology is loaded; tp_open_conf() checks the rest. */
+static const struct coord_conf_member tp_conf[] = {
+	{.name = "telemetry", .type = COORD_CONF_STRING, .min = 1, .max = 107},
+	{.name = "file_prefix", .type = COORD_CONF_STRING, .min = 1, .max = 64},
+	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},
+	{.name = NULL},
+};
+
 const struct coord_driver coord_driver_testpmd = {
 	.name = "testpmd",
 	.roles = COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE,
+	.conf = tp_conf,
 	.open = tp_open,
 	.close = tp_close,
 	.snapshot = tp_snapshot,

@@ -49,9 +49,20 @@ wire_close(struct coord_hop *hop)
 	hop->priv = NULL;
 }
 
+/* "links": [["hop:port", "hop:port"], ...], checked when the file is loaded. */
+static const struct coord_conf_member wire_end = {
+	.name = "", .type = COORD_CONF_STRING, .min = 3, .max = 127};
+static const struct coord_conf_member wire_link = {
+	.name = "", .type = COORD_CONF_ARRAY, .min = 2, .max = 2, .members = &wire_end};
+static const struct coord_conf_member wire_conf[] = {
+	{.name = "links", .type = COORD_CONF_ARRAY, .min = 0, .max = 64, .members = &wire_link},
+	{.name = NULL},
+};
+
 const struct coord_driver coord_driver_wire = {
 	.name = "wire",
 	.roles = COORD_ROLE_PASSIVE,
+	.conf = wire_conf,
 	.open = wire_open,
 	.close = wire_close,
 };

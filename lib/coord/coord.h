@@ -112,6 +112,30 @@ struct coord_trial_conf {
 	unsigned int poll_ms;	/**< poll period while waiting; 0 = 50 ms */
 	const char *flow_type;	/**< OpenFlow rule type the traffic matches
 				 *   (coord_traffic::flow_type), or NULL */
+	uint64_t max_burst;	/**< flag a source burst ahead of the schedule
+				 *   larger than this (packets); 0 = only record it */
+};
+
+/** What the checks of a trial look at (coord_finding::check). */
+enum coord_check {
+	COORD_CHECK_SIGNATURE, /**< the chain's tester TX/RX against the source's
+				*   own per-stream signature accounting */
+	COORD_CHECK_DROPS,     /**< a hop's loss against its own drop counters */
+	COORD_CHECK_NEGATIVE,  /**< more packets at a point than at the one before */
+	COORD_CHECK_BACKWARDS, /**< a counter went backwards between the snapshots */
+	COORD_CHECK_BURST,     /**< the source's largest burst against max_burst */
+	COORD_CHECK_MAX,
+};
+
+/** Most findings a trial keeps (the first ones). */
+#define COORD_MAX_FINDINGS 16
+
+/** A check that failed. */
+struct coord_finding {
+	enum coord_check check; /**< which one */
+	int hop;		/**< the hop it names, or -1 */
+	bool invalid;		/**< the trial is not a measurement (see coord_trial_result) */
+	char text[224];		/**< one line, naming the hop */
 };
 
 /** The result of one chain point. */
@@ -127,6 +151,7 @@ struct coord_point_result {
 	int owner;	      /**< hop the attributed loss belongs to, or -1 */
 	int64_t attributed;   /**< part of lost given to owner */
 	int64_t unattributed; /**< part of lost no counter explains */
+	unsigned int flags;   /**< bit (1 << enum coord_check): a check failed here */
 };
 
 /** Per-chain results. */
@@ -147,18 +172,41 @@ struct coord_trial_result {
 	int64_t unattributed;				   /**< loss no hop explains */
 	uint64_t tx_packets;				   /**< tester TX, all chains */
 	uint64_t rx_packets;				   /**< tester RX, all chains */
-	bool reconciled;    /**< hop losses + unattributed == TX - RX */
-	bool quiet;	    /**< counters stopped moving in time */
-	double quiet_s;	    /**< time until they did */
-	double snapshot_ms; /**< the final snapshot of all hops */
-	json_t *context;    /**< {hop: driver context}, or NULL */
-	json_t *warnings;   /**< array of one-line strings, or NULL */
+	int64_t hop_drops[COORD_MAX_HOPS];		   /**< drops each hop counted
+							    *   on the chains' path */
+	/**
+	 * Every check passed: the chains' tester TX and RX agree with the
+	 * source's signature accounting, no hop counted more drops than it
+	 * lost, no point has more packets than the one before, no counter
+	 * went backwards, no burst over conf.max_burst. A failed check is a
+	 * finding; the sum of hop losses and unattributed always equals
+	 * TX - RX by construction and is not one of them.
+	 */
+	bool reconciled;
+	/**
+	 * Not a measurement of the DUT: a counter went backwards (a hop
+	 * restarted or was reset) or a receiver counted more than its
+	 * sender sent on a link. Never a DUT result; `pvpkit trial` exits 1.
+	 */
+	bool invalid;
+	/** COORD_CHECK_SIGNATURE ran (the source reported its accounting and
+	 *  every chain starts and ends at a source). */
+	bool sig_checked;
+	unsigned int nb_findings;			   /**< entries in findings[] */
+	struct coord_finding findings[COORD_MAX_FINDINGS]; /**< failed checks, in order */
+	unsigned int nb_lost_findings; /**< findings beyond COORD_MAX_FINDINGS */
+	bool quiet;		       /**< counters stopped moving in time */
+	double quiet_s;		       /**< time until they did */
+	double snapshot_ms;	       /**< the final snapshot of all hops */
+	json_t *context;	       /**< {hop: driver context}, or NULL */
+	json_t *warnings;	       /**< array of one-line strings, or NULL */
 };
 
 /**
  * Attribute the loss of every chain from the snapshots before and after
- * (indexed by hop) and fill the chain/hop/total members of @p r. Pure:
- * no I/O. Prints nothing; check r->reconciled.
+ * (indexed by hop), fill the chain/hop/total members of @p r and run the
+ * checks (r->reconciled, r->invalid, r->findings), using r->traffic and
+ * r->conf.max_burst as set by the caller. Pure: no I/O. Prints nothing.
  */
 void coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		     const struct coord_snap *after, struct coord_trial_result *r);
@@ -177,6 +225,15 @@ void coord_trial_result_clear(struct coord_trial_result *r);
 /** Print the per-hop table (ovs_perf layout) and the loss summary. */
 void coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r);
 
+/** Name of a check in JSON and messages ("signature", "drops", ...). */
+const char *coord_check_name(enum coord_check c);
+
+/** The first reason @p r is invalid, or "" when it is not. */
+const char *coord_trial_invalid_reason(const struct coord_trial_result *r);
+
+/** True when @p r is a DUT result: not generator-limited, quiet, valid. */
+bool coord_trial_dut_result(const struct coord_trial_result *r);
+
 /** (tester TX - RX) / TX of a trial; 0 when nothing was sent. */
 double coord_trial_loss_ratio(const struct coord_trial_result *r);
 
@@ -188,14 +245,6 @@ json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_t
  * @return 0 or -errno.
  */
 int coord_results_append(const char *path, const json_t *j);
-
-/**
- * Parse a rate for the CLI: "1000", "1.5M", "500kpps", "1Mpps" give
- * @p pps; "10%", "5Gbps", "9.5Gbps-l2", "max" are valid but left to the
- * source (pps = 0).
- * @return 0 or -EINVAL.
- */
-int coord_rate_parse(const char *s, double *pps);
 
 /** "1,234,567" into @p buf; returns buf. */
 const char *coord_fmt_count(int64_t v, char *buf, size_t len);

@@ -12,13 +12,77 @@
  * that hop's. Across a link (a tx point, then the next hop's rx point)
  * the receiver owns what it counted as dropped on arrival; the rest no
  * counter explains and is reported as unattributed, never hidden.
+ *
+ * Attribution alone always adds up (each point's loss is the previous
+ * count minus its own), so it proves nothing. The checks below compare
+ * figures that come from different counters and can disagree: the
+ * source's per-stream signature accounting against the port counters,
+ * each hop's loss against its own drop counters, each count against the
+ * one before it on the path, each counter against its value before.
  */
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "coord.h"
+
+static const char *const attr_check_names[COORD_CHECK_MAX] = {
+	[COORD_CHECK_SIGNATURE] = "signature",
+	[COORD_CHECK_DROPS] = "drops",
+	[COORD_CHECK_NEGATIVE] = "negative_loss",
+	[COORD_CHECK_BACKWARDS] = "counter_backwards",
+	[COORD_CHECK_BURST] = "burst",
+};
+
+const char *
+coord_check_name(enum coord_check c)
+{
+	return (unsigned int)c < COORD_CHECK_MAX ? attr_check_names[c] : "unknown";
+}
+
+const char *
+coord_trial_invalid_reason(const struct coord_trial_result *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_findings; i++)
+		if (r->findings[i].invalid)
+			return r->findings[i].text;
+	return r->invalid ? "a check failed (see the table)" : "";
+}
+
+bool
+coord_trial_dut_result(const struct coord_trial_result *r)
+{
+	return !r->traffic.generator_limited && r->quiet && !r->invalid;
+}
+
+/* Record a failed check; the first COORD_MAX_FINDINGS are kept. */
+static void __attribute__((format(printf, 5, 6)))
+attr_finding(struct coord_trial_result *r, enum coord_check check, int hop, bool invalid,
+	     const char *fmt, ...)
+{
+	struct coord_finding *f;
+	va_list ap;
+
+	r->reconciled = false;
+	if (invalid)
+		r->invalid = true;
+	if (r->nb_findings >= COORD_MAX_FINDINGS) {
+		r->nb_lost_findings++;
+		return;
+	}
+	f = &r->findings[r->nb_findings++];
+	f->check = check;
+	f->hop = hop;
+	f->invalid = invalid;
+	va_start(ap, fmt);
+	vsnprintf(f->text, sizeof(f->text), fmt, ap);
+	va_end(ap);
+}
 
 static uint64_t
 attr_diff(uint64_t after, uint64_t before)
@@ -81,6 +145,258 @@ attr_add_reason(struct coord_point_result *pr, const char *name, uint64_t value)
 	pr->reasons[pr->nb_reasons++].value = value;
 }
 
+/* Counter names and offsets of struct coord_port, for messages. */
+#define ATTR_X_COUNTER(name) {#name, offsetof(struct coord_port, name)},
+static const struct {
+	const char *name;
+	size_t off;
+} attr_counters[] = {PVP_STATS_FOREACH_COUNTER(ATTR_X_COUNTER)};
+#undef ATTR_X_COUNTER
+
+/*
+ * A counter that went backwards between the snapshots: the hop restarted
+ * or its counters were reset, and no difference of this hop means
+ * anything. Marks every chain point on such a port.
+ */
+static void
+attr_check_backwards(const struct coord_topology *t, const struct coord_snap *before,
+		     const struct coord_snap *after, struct coord_trial_result *r)
+{
+	unsigned int h, p, i, j, c, k;
+	char a[32], b[32];
+
+	for (h = 0; h < t->nb_hops; h++) {
+		const struct coord_snap *sb = &before[h], *sa = &after[h];
+		unsigned int n = sb->nb_ports < sa->nb_ports ? sb->nb_ports : sa->nb_ports;
+		unsigned int nb_back = 0;
+		char first[160] = "";
+
+		if (!coord_driver_has(t->hops[h].hop.driver, COORD_ROLE_COUNTERS))
+			continue;
+		for (p = 0; p < n && p < COORD_MAX_PORTS; p++) {
+			const struct coord_port *pb = &sb->port[p], *pa = &sa->port[p];
+			bool back = false;
+
+			for (i = 0; i < sizeof(attr_counters) / sizeof(attr_counters[0]); i++) {
+				uint64_t vb, va;
+
+				memcpy(&vb, (const char *)pb + attr_counters[i].off, sizeof(vb));
+				memcpy(&va, (const char *)pa + attr_counters[i].off, sizeof(va));
+				if (va >= vb)
+					continue;
+				back = true;
+				if (nb_back++ == 0)
+					snprintf(first, sizeof(first),
+						 "%s %s went backwards (%s -> %s)",
+						 t->hops[h].ports[p], attr_counters[i].name,
+						 coord_fmt_count((int64_t)vb, b, sizeof(b)),
+						 coord_fmt_count((int64_t)va, a, sizeof(a)));
+			}
+			for (i = 0; i < pa->nb_reasons; i++)
+				for (j = 0; j < pb->nb_reasons; j++) {
+					if (strcmp(pa->reasons[i].name, pb->reasons[j].name) != 0 ||
+					    pa->reasons[i].value >= pb->reasons[j].value)
+						continue;
+					back = true;
+					if (nb_back++ == 0)
+						snprintf(first, sizeof(first),
+							 "%s %s went backwards (%s -> %s)",
+							 t->hops[h].ports[p], pa->reasons[i].name,
+							 coord_fmt_count(
+								 (int64_t)pb->reasons[j].value, b,
+								 sizeof(b)),
+							 coord_fmt_count(
+								 (int64_t)pa->reasons[i].value, a,
+								 sizeof(a)));
+				}
+			if (!back)
+				continue;
+			for (c = 0; c < t->nb_chains; c++)
+				for (k = 0; k < t->chains[c].nb_points; k++)
+					if (t->chains[c].points[k].hop == h &&
+					    t->chains[c].points[k].port == p)
+						r->chain[c].pt[k].flags |= 1u
+									   << COORD_CHECK_BACKWARDS;
+		}
+		if (nb_back == 0)
+			continue;
+		if (nb_back > 1)
+			snprintf(a, sizeof(a), " (and %u more counters)", nb_back - 1);
+		else
+			a[0] = '\0';
+		attr_finding(r, COORD_CHECK_BACKWARDS, (int)h, true,
+			     "hop %s: %s%s: the hop restarted or its counters were reset",
+			     t->hops[h].hop.name, first, a);
+	}
+}
+
+/* How many times (hop, port, dir) of point @p pt appears in all chains. */
+static unsigned int
+attr_point_uses(const struct coord_topology *t, const struct coord_point *pt)
+{
+	unsigned int c, k, n = 0;
+
+	for (c = 0; c < t->nb_chains; c++)
+		for (k = 0; k < t->chains[c].nb_points; k++) {
+			const struct coord_point *q = &t->chains[c].points[k];
+
+			n += q->hop == pt->hop && q->port == pt->port && q->tx == pt->tx;
+		}
+	return n;
+}
+
+/*
+ * More packets at a point than at the one before. Inside a hop it
+ * emitted more than it received (flooding, packets of its own, a wrong
+ * counter): flagged. On a link the receiver counted more than its sender
+ * sent, which no link does: the two counters are not of one trial (a
+ * reset, a restart, other traffic on the port), so the trial is invalid.
+ * Points shared by several chains carry their traffic together, and
+ * points whose counters went backwards are already invalid: neither is
+ * judged here.
+ */
+static void
+attr_check_negative(const struct coord_topology *t, struct coord_trial_result *r)
+{
+	unsigned int c, k;
+	char a[32], b[32], d[32];
+
+	for (c = 0; c < t->nb_chains; c++)
+		for (k = 1; k < t->chains[c].nb_points; k++) {
+			const struct coord_point *pt = &t->chains[c].points[k];
+			const struct coord_point *prev = &t->chains[c].points[k - 1];
+			struct coord_point_result *pr = &r->chain[c].pt[k];
+			bool in_hop = prev->hop == pt->hop && !prev->tx && pt->tx;
+
+			/* A counter that went backwards already says why. */
+			if (pr->lost >= 0 || attr_point_uses(t, pt) > 1 ||
+			    attr_point_uses(t, prev) > 1 ||
+			    ((pr->flags | r->chain[c].pt[k - 1].flags) &
+			     (1u << COORD_CHECK_BACKWARDS)))
+				continue;
+			pr->flags |= 1u << COORD_CHECK_NEGATIVE;
+			coord_fmt_count(-pr->lost, a, sizeof(a));
+			coord_fmt_count((int64_t)pr->packets, b, sizeof(b));
+			coord_fmt_count((int64_t)r->chain[c].pt[k - 1].packets, d, sizeof(d));
+			if (in_hop)
+				attr_finding(r, COORD_CHECK_NEGATIVE, (int)pt->hop, false,
+					     "hop %s emitted %s more than it received (%s \"%s\", "
+					     "%s \"%s\")",
+					     t->hops[pt->hop].hop.name, a, d, prev->label, b,
+					     pt->label);
+			else
+				attr_finding(
+					r, COORD_CHECK_NEGATIVE, (int)pt->hop, true,
+					"hop %s counted %s more than hop %s sent it (%s \"%s\", "
+					"%s \"%s\"): the counters are not of one trial",
+					t->hops[pt->hop].hop.name, a, t->hops[prev->hop].hop.name,
+					d, prev->label, b, pt->label);
+		}
+}
+
+/*
+ * Each hop's loss against its own drop counters: a hop cannot have
+ * counted more drops on the path than the packets it lost there. The
+ * rest of its loss (an OpenFlow drop rule, a table miss) is loss no
+ * counter of its own explains, reported but not a failure.
+ */
+static void
+attr_check_drops(const struct coord_topology *t, struct coord_trial_result *r)
+{
+	unsigned int h;
+	char a[32], b[32];
+
+	for (h = 0; h < t->nb_hops; h++) {
+		if (r->hop_drops[h] <= r->hop_lost[h])
+			continue;
+		attr_finding(r, COORD_CHECK_DROPS, (int)h, false,
+			     "hop %s counted %s drops on the path but lost %s packets there",
+			     t->hops[h].hop.name, coord_fmt_count(r->hop_drops[h], a, sizeof(a)),
+			     coord_fmt_count(r->hop_lost[h], b, sizeof(b)));
+	}
+}
+
+/* Does every chain start and end at a traffic source? */
+static bool
+attr_chains_at_source(const struct coord_topology *t)
+{
+	unsigned int c;
+
+	for (c = 0; c < t->nb_chains; c++) {
+		const struct coord_chain *ch = &t->chains[c];
+
+		if (!coord_driver_has(t->hops[ch->points[0].hop].hop.driver, COORD_ROLE_SOURCE) ||
+		    !coord_driver_has(t->hops[ch->points[ch->nb_points - 1].hop].hop.driver,
+				      COORD_ROLE_SOURCE))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The chains' tester TX and RX (port counters) against the source's own
+ * accounting by signature: TX must be what its streams offered, and every
+ * frame it received must be in exactly one of its counters, so that the
+ * chain's loss is its streams' loss less duplicates, unsigned frames and
+ * frames of unknown streams.
+ */
+static void
+attr_check_signature(const struct coord_topology *t, struct coord_trial_result *r)
+{
+	const struct coord_traffic_result *s = &r->traffic;
+	uint64_t rx_acc;
+	int64_t lost, sig_net;
+	char a[32], b[32], c[32], d[32], e[32], f[32];
+
+	r->sig_checked = s->has_sig && attr_chains_at_source(t);
+	if (!r->sig_checked)
+		return;
+	rx_acc = s->sig_rx + s->unsigned_rx + s->unknown_stream_rx;
+	lost = (int64_t)r->tx_packets - (int64_t)r->rx_packets;
+	sig_net = (int64_t)s->sig_lost - (int64_t)s->sig_dup - (int64_t)s->unsigned_rx -
+		  (int64_t)s->unknown_stream_rx;
+	if (r->tx_packets != s->sig_offered)
+		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
+			     "signature: tester TX counted %s, its streams offered %s",
+			     coord_fmt_count((int64_t)r->tx_packets, a, sizeof(a)),
+			     coord_fmt_count((int64_t)s->sig_offered, b, sizeof(b)));
+	if (r->rx_packets != rx_acc)
+		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
+			     "signature: tester RX counted %s, its streams account for %s (%s "
+			     "signed, %s unsigned, %s unknown stream)",
+			     coord_fmt_count((int64_t)r->rx_packets, a, sizeof(a)),
+			     coord_fmt_count((int64_t)rx_acc, b, sizeof(b)),
+			     coord_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
+			     coord_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
+			     coord_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)));
+	if (lost != sig_net)
+		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
+			     "signature: chain lost %s, the streams %s (lost %s - duplicates %s - "
+			     "unsigned %s - unknown stream %s)",
+			     coord_fmt_count(lost, a, sizeof(a)),
+			     coord_fmt_count(sig_net, b, sizeof(b)),
+			     coord_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
+			     coord_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
+			     coord_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
+			     coord_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)));
+}
+
+/* The source's largest burst ahead of its schedule against the limit. */
+static void
+attr_check_burst(struct coord_trial_result *r)
+{
+	char a[32], b[32];
+
+	if (r->conf.max_burst == 0 || !r->traffic.has_max_burst ||
+	    r->traffic.max_burst <= r->conf.max_burst)
+		return;
+	attr_finding(r, COORD_CHECK_BURST, -1, false,
+		     "burst: the generator sent %s packets back to back ahead of its schedule "
+		     "(catch-up after a stall), over --max-burst %s",
+		     coord_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
+		     coord_fmt_count((int64_t)r->conf.max_burst, b, sizeof(b)));
+}
+
 void
 coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		const struct coord_snap *after, struct coord_trial_result *r)
@@ -90,6 +406,11 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 
 	memset(r->chain, 0, sizeof(r->chain));
 	memset(r->hop_lost, 0, sizeof(r->hop_lost));
+	memset(r->hop_drops, 0, sizeof(r->hop_drops));
+	r->nb_findings = 0;
+	r->nb_lost_findings = 0;
+	r->invalid = false;
+	r->sig_checked = false;
 	r->unattributed = 0;
 	r->tx_packets = 0;
 	r->rx_packets = 0;
@@ -123,6 +444,9 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 				pr->drop += cr->pt[k - 1].refused;
 				attr_add_reason(pr, "rx_ring_full", cr->pt[k - 1].refused);
 			}
+			/* Refused packets are the next hop's drops, not this one's. */
+			if (pr->refused == 0)
+				r->hop_drops[pt->hop] += (int64_t)pr->drop;
 			pr->lost = (int64_t)cr->pt[k - 1].packets - (int64_t)pr->packets;
 			if (prev->hop == pt->hop && !prev->tx && pt->tx) {
 				/* In one side, out the other: the hop lost it. */
@@ -151,7 +475,15 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		r->tx_packets += cr->tx;
 		r->rx_packets += cr->rx;
 	}
-	/* Checked, not assumed: a bug here must show, not hide loss. */
-	r->reconciled =
-		total_hops + r->unattributed == (int64_t)r->tx_packets - (int64_t)r->rx_packets;
+	r->reconciled = true;
+	/* An identity of the arithmetic above, kept as a guard against bugs. */
+	if (total_hops + r->unattributed != (int64_t)r->tx_packets - (int64_t)r->rx_packets)
+		attr_finding(r, COORD_CHECK_DROPS, -1, false,
+			     "per-hop losses + unattributed do not add up to tester TX - RX "
+			     "(a pvpkit bug: please report it)");
+	attr_check_backwards(t, before, after, r);
+	attr_check_negative(t, r);
+	attr_check_drops(t, r);
+	attr_check_signature(t, r);
+	attr_check_burst(r);
 }

@@ -175,9 +175,53 @@ struct coord_traffic_result {
 	double achieved_pps;	/**< rate achieved, all TX ports */
 	bool generator_limited; /**< could not send what was asked */
 	json_t *streams;	/**< per-stream loss/latency from the source, or NULL */
+	/**
+	 * The source's own accounting of what it sent and received, by the
+	 * payload signature (traffic_result only; the core checks the chain's
+	 * port counters against it). Every frame the source received is in
+	 * exactly one of sig_rx, unsigned_rx and unknown_stream_rx.
+	 */
+	bool has_sig;		    /**< the sig_ and _rx members below are set */
+	uint64_t sig_offered;	    /**< packets its streams offered, all streams */
+	uint64_t sig_rx;	    /**< signed packets of its streams received,
+				     *   duplicates included */
+	uint64_t sig_lost;	    /**< its streams' loss by sequence number */
+	uint64_t sig_dup;	    /**< duplicates among sig_rx */
+	uint64_t unsigned_rx;	    /**< frames received without a signature */
+	uint64_t unknown_stream_rx; /**< signed frames of no stream it sends */
+	bool has_max_burst;	    /**< max_burst is set */
+	uint64_t max_burst;	    /**< most packets its pacer sent back to back
+				     *   ahead of the schedule (catch-up after a
+				     *   stall), largest over its streams */
 };
 
 struct coord_hop;
+
+/** Type of a member of a hop's object in a topology file. */
+enum coord_conf_type {
+	COORD_CONF_STRING, /**< a string of min..max bytes, one of values[] if given */
+	COORD_CONF_UINT,   /**< an integer in min..max */
+	COORD_CONF_BOOL,   /**< true or false */
+	COORD_CONF_OBJECT, /**< an object with the members in members[] only */
+	COORD_CONF_ARRAY,  /**< a list of min..max items, each as members[0] */
+};
+
+/**
+ * One member a hop of a driver may have in a topology file. A table of
+ * them ends with a NULL name. The core checks every hop's object against
+ * its driver's table (coord_driver::conf) when the file is loaded, before
+ * any hop is opened: an unknown member, a wrong type or a value out of
+ * range is an error with the file, line and column of the value.
+ */
+struct coord_conf_member {
+	const char *name;			 /**< member name; NULL ends a table */
+	enum coord_conf_type type;		 /**< what the value must be */
+	bool required;				 /**< a hop without it is refused */
+	int64_t min;				 /**< smallest integer, length or item count */
+	int64_t max;				 /**< largest integer, length or item count */
+	const char *const *values;		 /**< STRING: allowed values, NULL-ended, or NULL */
+	const struct coord_conf_member *members; /**< OBJECT: its members; ARRAY: the item */
+};
 
 /** What a kind of hop does in a trial: bits of coord_driver::roles. */
 enum coord_role {
@@ -196,7 +240,18 @@ struct coord_driver {
 	unsigned int roles;
 
 	/**
-	 * Check @p conf (the hop's object in the topology file), connect to
+	 * The members a hop of this driver may have in a topology file
+	 * besides "name", "driver", "ports" and "comment" (NULL-name ended).
+	 * The core checks them for every hop before any hop is opened, so a
+	 * typo or a bad value in the last hop is reported, with its
+	 * file:line:col, before the first one is contacted. NULL: no check
+	 * by the core, open() alone checks its members.
+	 */
+	const struct coord_conf_member *conf;
+
+	/**
+	 * Check @p conf (the hop's object in the topology file; its types and
+	 * ranges were already checked against @c conf), connect to
 	 * the hop and store private state in hop->priv. Connect here, not at
 	 * the first trial, so that a wrong address is reported before any
 	 * traffic. NULL: nothing to open (hop->priv stays NULL).

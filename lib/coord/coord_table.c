@@ -54,6 +54,86 @@ table_requested_pps(const struct coord_trial_result *r)
 	return r->conf.rate_pps;
 }
 
+/* "  !negative loss" and the like after a point whose checks failed. */
+static void
+table_point_flags(FILE *f, unsigned int flags)
+{
+	if (flags & (1u << COORD_CHECK_NEGATIVE))
+		fprintf(f, "  !negative loss");
+	if (flags & (1u << COORD_CHECK_BACKWARDS))
+		fprintf(f, "  !counter went backwards");
+}
+
+/* Did check @p c fail? */
+static bool
+table_failed(const struct coord_trial_result *r, enum coord_check c)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_findings; i++)
+		if (r->findings[i].check == c)
+			return true;
+	return false;
+}
+
+/* "ok", "failed" or "unchecked" for the JSON. */
+static const char *
+table_check_state(const struct coord_trial_result *r, enum coord_check c)
+{
+	if (c == COORD_CHECK_SIGNATURE && !r->sig_checked)
+		return "unchecked";
+	if (c == COORD_CHECK_BURST && (!r->traffic.has_max_burst || r->conf.max_burst == 0))
+		return r->traffic.has_max_burst ? "recorded" : "unchecked";
+	return table_failed(r, c) ? "failed" : "ok";
+}
+
+/*
+ * The line that says what was checked and how it went, and the loss no
+ * drop counter of its hop explains; then one line per failed check.
+ */
+static void
+table_checks(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r)
+{
+	char a[32], b[32], c[32], d[32];
+	unsigned int i, n = 0;
+
+	fprintf(f, "  Checks: signature %s",
+		!r->sig_checked				 ? "not checked"
+		: table_failed(r, COORD_CHECK_SIGNATURE) ? "FAILED"
+							 : "ok");
+	if (r->sig_checked)
+		fprintf(f, " (lost %s, dup %s, unsigned %s, unknown stream %s)",
+			coord_fmt_count((int64_t)r->traffic.sig_lost, a, sizeof(a)),
+			coord_fmt_count((int64_t)r->traffic.sig_dup, b, sizeof(b)),
+			coord_fmt_count((int64_t)r->traffic.unsigned_rx, c, sizeof(c)),
+			coord_fmt_count((int64_t)r->traffic.unknown_stream_rx, d, sizeof(d)));
+	fprintf(f, ", drop counters %s", table_failed(r, COORD_CHECK_DROPS) ? "FAILED" : "ok");
+	for (i = 0; i < t->nb_hops; i++) {
+		if (r->hop_lost[i] <= r->hop_drops[i])
+			continue;
+		fprintf(f, "%s%s %s on none", n++ == 0 ? " (" : ", ", t->hops[i].hop.name,
+			coord_fmt_count(r->hop_lost[i] - r->hop_drops[i], a, sizeof(a)));
+	}
+	if (n > 0)
+		fputc(')', f);
+	fprintf(f, ", %s, %s",
+		table_failed(r, COORD_CHECK_NEGATIVE) ? "NEGATIVE LOSS" : "no negative loss",
+		table_failed(r, COORD_CHECK_BACKWARDS) ? "COUNTERS WENT BACKWARDS"
+						       : "counters monotonic");
+	if (r->traffic.has_max_burst)
+		fprintf(f, ", largest burst %s%s",
+			coord_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
+			table_failed(r, COORD_CHECK_BURST) ? " OVER --max-burst" : "");
+	fputc('\n', f);
+	for (i = 0; i < r->nb_findings; i++)
+		fprintf(f, "%s: %s\n", r->findings[i].invalid ? "INVALID" : "CHECK FAILED",
+			r->findings[i].text);
+	if (r->nb_lost_findings > 0)
+		fprintf(f, "CHECK FAILED: %u more findings not shown\n", r->nb_lost_findings);
+	if (r->invalid)
+		fprintf(f, "INVALID: this trial is not a measurement of the DUT\n");
+}
+
 static void
 table_point(FILE *f, const struct coord_topology *t, const struct coord_point *pt,
 	    const struct coord_point_result *pr, bool first, int width)
@@ -86,7 +166,9 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 	for (i = 0; i < pr->nb_reasons; i++)
 		fprintf(f, "%s%s %s", i == 0 ? ": " : ", ", pr->reasons[i].name,
 			coord_fmt_count((int64_t)pr->reasons[i].value, a, sizeof(a)));
-	fprintf(f, "]\n");
+	fprintf(f, "]");
+	table_point_flags(f, pr->flags);
+	fputc('\n', f);
 }
 
 void
@@ -139,6 +221,7 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		100 * coord_trial_loss_ratio(r));
 	fprintf(f, "  Snapshot of all hops in %.1f ms; counters quiet after %.2f s\n",
 		r->snapshot_ms, r->quiet_s);
+	table_checks(f, t, r);
 	if (r->traffic.generator_limited)
 		fprintf(f,
 			"WARNING: generator-limited: the generator sent %s pps of the %s asked;"
@@ -157,9 +240,19 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		json_array_foreach(r->warnings, w, v)
 			fprintf(f, "WARNING: %s\n", json_string_value(v));
 	}
-	if (!r->reconciled)
-		fprintf(f, "WARNING: per-hop losses + unattributed do not add up to tester TX - RX"
-			   " (a pvpkit bug: please report it)\n");
+}
+
+/* The names of the checks that failed at a point. */
+static json_t *
+table_flags_json(unsigned int flags)
+{
+	json_t *a = json_array();
+	unsigned int c;
+
+	for (c = 0; c < COORD_CHECK_MAX; c++)
+		if (flags & (1u << c))
+			json_array_append_new(a, json_string(coord_check_name(c)));
+	return a;
 }
 
 static json_t *
@@ -184,7 +277,56 @@ table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 		json_object_set_new(o, "owner",
 				    pr->owner >= 0 ? json_string(t->hops[pr->owner].hop.name)
 						   : json_null());
+	if (o != NULL)
+		json_object_set_new(o, "flags", table_flags_json(pr->flags));
 	return o;
+}
+
+/* "checks", "findings", "signature", "max_burst" and "hop_drops". */
+static void
+table_checks_json(json_t *j, const struct coord_topology *t, const struct coord_trial_result *r)
+{
+	json_t *checks = json_object(), *findings = json_array(), *drops = json_object();
+	unsigned int c, i;
+
+	for (c = 0; c < COORD_CHECK_MAX; c++)
+		json_object_set_new(checks, coord_check_name(c),
+				    json_string(table_check_state(r, c)));
+	for (i = 0; i < r->nb_findings; i++) {
+		const struct coord_finding *fd = &r->findings[i];
+
+		json_array_append_new(
+			findings,
+			json_pack("{s:s,s:o,s:b,s:s}", "check", coord_check_name(fd->check), "hop",
+				  fd->hop >= 0 ? json_string(t->hops[fd->hop].hop.name)
+					       : json_null(),
+				  "invalid", fd->invalid, "message", fd->text));
+	}
+	for (i = 0; i < t->nb_hops; i++)
+		if (coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
+			json_object_set_new(drops, t->hops[i].hop.name,
+					    json_integer((json_int_t)r->hop_drops[i]));
+	json_object_set_new(j, "checks", checks);
+	json_object_set_new(j, "findings", findings);
+	json_object_set_new(j, "hop_drops", drops);
+	json_object_set_new(j, "invalid", json_boolean(r->invalid));
+	if (r->traffic.has_sig)
+		json_object_set_new(j, "signature",
+				    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "offered",
+					      (json_int_t)r->traffic.sig_offered, "rx",
+					      (json_int_t)r->traffic.sig_rx, "lost",
+					      (json_int_t)r->traffic.sig_lost, "dup",
+					      (json_int_t)r->traffic.sig_dup, "unsigned_rx",
+					      (json_int_t)r->traffic.unsigned_rx,
+					      "unknown_stream_rx",
+					      (json_int_t)r->traffic.unknown_stream_rx));
+	json_object_set_new(j, "max_burst",
+			    r->traffic.has_max_burst
+				    ? json_integer((json_int_t)r->traffic.max_burst)
+				    : json_null());
+	if (r->conf.max_burst != 0)
+		json_object_set_new(j, "max_burst_limit",
+				    json_integer((json_int_t)r->conf.max_burst));
 }
 
 json_t *
@@ -212,8 +354,8 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		      r->conf.duration_s, "warmup_s", r->conf.warmup_s, "requested_pps",
 		      table_requested_pps(r), "achieved_pps", r->traffic.achieved_pps,
 		      "generator_limited", r->traffic.generator_limited, "dut_result",
-		      !r->traffic.generator_limited && r->quiet, "tx_packets",
-		      (json_int_t)r->tx_packets, "rx_packets", (json_int_t)r->rx_packets, "lost",
+		      coord_trial_dut_result(r), "tx_packets", (json_int_t)r->tx_packets,
+		      "rx_packets", (json_int_t)r->rx_packets, "lost",
 		      (json_int_t)r->tx_packets - (json_int_t)r->rx_packets, "loss_ratio",
 		      coord_trial_loss_ratio(r), "hop_lost", hops, "unattributed",
 		      (json_int_t)r->unattributed, "reconciled", r->reconciled, "quiet", r->quiet,
@@ -232,6 +374,7 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		json_object_set_new(j, "rate", json_real(r->conf.rate_pps));
 	else
 		json_object_set_new(j, "rate", json_string("max"));
+	table_checks_json(j, t, r);
 	if (r->traffic.streams != NULL)
 		json_object_set(j, "streams", r->traffic.streams);
 	if (r->context != NULL)

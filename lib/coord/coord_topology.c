@@ -5,12 +5,15 @@
 /*
  * Topology files (see doc/pvp.rst and /examples/topologies). The parser
  * checks everything a trial relies on before any hop is contacted: each
- * hop's driver exists, port names are unique, and every chain point names
- * an existing hop, one of its ports, and a direction. The first error
- * wins, jansson style.
+ * hop's driver exists, its members are those its driver declares, with
+ * the right types and ranges (coord_driver::conf), port names are unique,
+ * and every chain point names an existing hop, one of its ports, and a
+ * direction. Errors give file:line:col of the value; the first one wins,
+ * jansson style.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,10 +22,25 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 
-static int __attribute__((format(printf, 4, 5)))
-topo_fail(const char *source, char *err, size_t err_len, const char *fmt, ...)
+/* Largest topology file read. */
+#define TOPO_MAX_BYTES (4 * 1024 * 1024)
+
+/* What the parse of one file carries around. */
+struct topo_ctx {
+	struct coord_topology *t;     /* being filled */
+	const char *text;	      /* the file's text, for positions */
+	coord_driver_lookup_t lookup; /* driver by name */
+	char *err;		      /* first error wins */
+	size_t err_len;		      /* size of err */
+};
+
+/* "source:line:col: path: message" at the value @p path; -EINVAL. */
+static int __attribute__((format(printf, 3, 4)))
+topo_fail(struct topo_ctx *c, const char *path, const char *fmt, ...)
 {
 	char msg[384];
 	va_list ap;
@@ -30,7 +48,7 @@ topo_fail(const char *source, char *err, size_t err_len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(err, err_len, "%s: %s", source, msg);
+	pvp_json_path_err(c->err, c->err_len, c->t->source, c->text, path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -56,61 +74,170 @@ topo_find_port(const struct coord_topo_hop *h, const char *name)
 	return -1;
 }
 
-static int
-topo_parse_hop(struct coord_topology *t, json_t *o, size_t i, coord_driver_lookup_t lookup,
-	       char *err, size_t err_len)
+/* Members every hop and every chain point may have, whatever the driver. */
+static const char *const topo_hop_common[] = {"name", "driver", "ports", "comment", NULL};
+static const char *const topo_point_members[] = {"hop", "port", "dir", "label", "comment", NULL};
+static const char *const topo_root_members[] = {"name", "comment", "hops", "chains", NULL};
+
+static bool
+topo_in(const char *const *list, const char *s)
 {
-	struct coord_topo_hop *h = &t->hops[i];
-	const char *name, *driver, *src = t->source;
-	json_t *ports, *p;
-	char why[160];
-	size_t j;
+	for (; list != NULL && *list != NULL; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+static const struct coord_conf_member *
+topo_member(const struct coord_conf_member *m, const char *name)
+{
+	for (; m != NULL && m->name != NULL; m++)
+		if (strcmp(m->name, name) == 0)
+			return m;
+	return NULL;
+}
+
+static int topo_check_value(struct topo_ctx *c, const json_t *v, const char *path,
+			    const struct coord_conf_member *m);
+
+/* The members of object @p o: only @p common and those in @p members. */
+static int
+topo_check_object(struct topo_ctx *c, const json_t *o, const char *path, const char *const *common,
+		  const struct coord_conf_member *members)
+{
+	const char *key;
+	json_t *v;
+	char sub[256];
 
 	if (!json_is_object(o))
-		return topo_fail(src, err, err_len, "hops[%zu]: must be an object", i);
+		return topo_fail(c, path, "must be an object");
+	json_object_foreach((json_t *)o, key, v)
+	{
+		const struct coord_conf_member *m = topo_member(members, key);
+
+		snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] != '\0' ? "." : "", key);
+		if (topo_in(common, key))
+			continue;
+		if (m == NULL)
+			return topo_fail(c, sub, "unknown member");
+		if (topo_check_value(c, v, sub, m) < 0)
+			return -EINVAL;
+	}
+	for (; members != NULL && members->name != NULL; members++)
+		if (members->required && json_object_get(o, members->name) == NULL)
+			return topo_fail(c, path, "\"%s\" is required", members->name);
+	return 0;
+}
+
+/* One value against its description in a driver's table. */
+static int
+topo_check_value(struct topo_ctx *c, const json_t *v, const char *path,
+		 const struct coord_conf_member *m)
+{
+	const char *s;
+	char sub[256];
+	json_t *item;
+	size_t i, n;
+
+	switch (m->type) {
+	case COORD_CONF_STRING:
+		s = json_string_value(v);
+		if (s == NULL || (int64_t)strlen(s) < m->min || (int64_t)strlen(s) > m->max)
+			return topo_fail(c, path,
+					 "must be a string of %" PRId64 "..%" PRId64 " characters",
+					 m->min, m->max);
+		if (m->values != NULL && !topo_in(m->values, s)) {
+			char list[160] = "";
+
+			for (i = 0; m->values[i] != NULL; i++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list),
+					 "%s\"%s\"", i > 0 ? ", " : "", m->values[i]);
+			return topo_fail(c, path, "must be one of %s", list);
+		}
+		return 0;
+	case COORD_CONF_UINT:
+		if (!json_is_integer(v) || json_integer_value(v) < m->min ||
+		    json_integer_value(v) > m->max)
+			return topo_fail(c, path, "must be an integer in %" PRId64 "..%" PRId64,
+					 m->min, m->max);
+		return 0;
+	case COORD_CONF_BOOL:
+		if (!json_is_boolean(v))
+			return topo_fail(c, path, "must be true or false");
+		return 0;
+	case COORD_CONF_OBJECT:
+		return topo_check_object(c, v, path, NULL, m->members);
+	case COORD_CONF_ARRAY:
+	default:
+		n = json_array_size(v);
+		if (!json_is_array(v) || (int64_t)n < m->min || (int64_t)n > m->max)
+			return topo_fail(c, path,
+					 "must be a list of %" PRId64 "..%" PRId64 " items", m->min,
+					 m->max);
+		json_array_foreach(v, i, item)
+		{
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+			if (topo_check_value(c, item, sub, m->members) < 0)
+				return -EINVAL;
+		}
+		return 0;
+	}
+}
+
+static int
+topo_parse_hop(struct topo_ctx *c, json_t *o, size_t i)
+{
+	struct coord_topology *t = c->t;
+	struct coord_topo_hop *h = &t->hops[i];
+	const char *name, *driver;
+	json_t *ports, *p;
+	char why[160], path[64], sub[96];
+	size_t j;
+
+	snprintf(path, sizeof(path), "hops[%zu]", i);
+	if (!json_is_object(o))
+		return topo_fail(c, path, "must be an object");
+	snprintf(sub, sizeof(sub), "%s.name", path);
 	name = json_string_value(json_object_get(o, "name"));
 	if (name == NULL || name[0] == '\0')
-		return topo_fail(src, err, err_len,
-				 "hops[%zu].name: a non-empty string is required", i);
+		return topo_fail(c, sub, "a non-empty string is required");
 	if (strlen(name) >= sizeof(h->hop.name))
-		return topo_fail(src, err, err_len, "hops[%zu].name: longer than %zu characters", i,
-				 sizeof(h->hop.name) - 1);
+		return topo_fail(c, sub, "longer than %zu characters", sizeof(h->hop.name) - 1);
 	if (topo_find_hop(t, name) >= 0)
-		return topo_fail(src, err, err_len, "hops[%zu].name: hop \"%s\" defined twice", i,
-				 name);
+		return topo_fail(c, sub, "hop \"%s\" defined twice", name);
+	snprintf(sub, sizeof(sub), "%s.driver", path);
 	driver = json_string_value(json_object_get(o, "driver"));
 	if (driver == NULL)
-		return topo_fail(src, err, err_len, "hops[%zu].driver: a string is required", i);
-	h->hop.driver = lookup(driver);
+		return topo_fail(c, sub, "a string is required");
+	h->hop.driver = c->lookup(driver);
 	if (h->hop.driver == NULL)
-		return topo_fail(src, err, err_len, "hops[%zu].driver: unknown driver \"%s\"", i,
-				 driver);
+		return topo_fail(c, sub, "unknown driver \"%s\"", driver);
 	if (coord_driver_check(h->hop.driver, why, sizeof(why)) < 0)
-		return topo_fail(src, err, err_len, "hops[%zu].driver: %s", i, why);
+		return topo_fail(c, sub, "%s", why);
+	/* The driver's members: every hop's, before any hop is opened. */
+	if (h->hop.driver->conf != NULL &&
+	    topo_check_object(c, o, path, topo_hop_common, h->hop.driver->conf) < 0)
+		return -EINVAL;
+	snprintf(sub, sizeof(sub), "%s.ports", path);
 	ports = json_object_get(o, "ports");
 	if (ports == NULL) {
 		ports = json_array();
 		json_object_set_new(o, "ports", ports);
 	}
 	if (!json_is_array(ports))
-		return topo_fail(src, err, err_len, "hops[%zu].ports: must be a list of names", i);
+		return topo_fail(c, sub, "must be a list of names");
 	if (json_array_size(ports) > COORD_MAX_PORTS)
-		return topo_fail(src, err, err_len, "hops[%zu].ports: more than %d ports", i,
-				 COORD_MAX_PORTS);
+		return topo_fail(c, sub, "more than %d ports", COORD_MAX_PORTS);
 	snprintf(h->hop.name, sizeof(h->hop.name), "%s", name);
 	json_array_foreach(ports, j, p)
 	{
 		const char *pn = json_string_value(p);
 
+		snprintf(sub, sizeof(sub), "%s.ports[%zu]", path, j);
 		if (pn == NULL || pn[0] == '\0' || strlen(pn) >= sizeof(h->ports[0]))
-			return topo_fail(
-				src, err, err_len,
-				"hops[%zu].ports[%zu]: a port name (1..63 characters) is required",
-				i, j);
+			return topo_fail(c, sub, "a port name (1..63 characters) is required");
 		if (topo_find_port(h, pn) >= 0)
-			return topo_fail(src, err, err_len,
-					 "hops[%zu].ports[%zu]: port \"%s\" listed twice", i, j,
-					 pn);
+			return topo_fail(c, sub, "port \"%s\" listed twice", pn);
 		snprintf(h->ports[j], sizeof(h->ports[j]), "%s", pn);
 		h->nb_ports = j + 1;
 	}
@@ -120,44 +247,42 @@ topo_parse_hop(struct coord_topology *t, json_t *o, size_t i, coord_driver_looku
 }
 
 static int
-topo_parse_point(struct coord_topology *t, json_t *o, size_t c, size_t k, char *err, size_t err_len)
+topo_parse_point(struct topo_ctx *c, json_t *o, size_t ci, size_t k)
 {
-	struct coord_point *pt = &t->chains[c].points[k];
-	const char *hop, *port, *dir, *label, *src = t->source;
+	struct coord_topology *t = c->t;
+	struct coord_point *pt = &t->chains[ci].points[k];
+	const char *hop, *port, *dir, *label;
+	char path[64], sub[96];
 	int hi, pi;
 
-	if (!json_is_object(o))
-		return topo_fail(src, err, err_len, "chains[%zu][%zu]: must be an object", c, k);
+	snprintf(path, sizeof(path), "chains[%zu][%zu]", ci, k);
+	if (topo_check_object(c, o, path, topo_point_members, NULL) < 0)
+		return -EINVAL;
+	snprintf(sub, sizeof(sub), "%s.hop", path);
 	hop = json_string_value(json_object_get(o, "hop"));
 	if (hop == NULL)
-		return topo_fail(src, err, err_len, "chains[%zu][%zu].hop: a hop name is required",
-				 c, k);
+		return topo_fail(c, sub, "a hop name is required");
 	hi = topo_find_hop(t, hop);
 	if (hi < 0)
-		return topo_fail(src, err, err_len, "chains[%zu][%zu].hop: no hop named \"%s\"", c,
-				 k, hop);
+		return topo_fail(c, sub, "no hop named \"%s\"", hop);
 	if (!coord_driver_has(t->hops[hi].hop.driver, COORD_ROLE_COUNTERS))
-		return topo_fail(
-			src, err, err_len,
-			"chains[%zu][%zu].hop: hop \"%s\" (driver %s) has no counters to measure",
-			c, k, hop, t->hops[hi].hop.driver->name);
+		return topo_fail(c, sub, "hop \"%s\" (driver %s) has no counters to measure", hop,
+				 t->hops[hi].hop.driver->name);
+	snprintf(sub, sizeof(sub), "%s.port", path);
 	port = json_string_value(json_object_get(o, "port"));
 	if (port == NULL)
-		return topo_fail(src, err, err_len,
-				 "chains[%zu][%zu].port: a port name is required", c, k);
+		return topo_fail(c, sub, "a port name is required");
 	pi = topo_find_port(&t->hops[hi], port);
 	if (pi < 0)
-		return topo_fail(src, err, err_len,
-				 "chains[%zu][%zu].port: hop \"%s\" has no port \"%s\"", c, k, hop,
-				 port);
+		return topo_fail(c, sub, "hop \"%s\" has no port \"%s\"", hop, port);
+	snprintf(sub, sizeof(sub), "%s.dir", path);
 	dir = json_string_value(json_object_get(o, "dir"));
 	if (dir == NULL || (strcmp(dir, "rx") != 0 && strcmp(dir, "tx") != 0))
-		return topo_fail(src, err, err_len,
-				 "chains[%zu][%zu].dir: must be \"rx\" or \"tx\"", c, k);
+		return topo_fail(c, sub, "must be \"rx\" or \"tx\"");
+	snprintf(sub, sizeof(sub), "%s.label", path);
 	label = json_string_value(json_object_get(o, "label"));
 	if (json_object_get(o, "label") != NULL && label == NULL)
-		return topo_fail(src, err, err_len, "chains[%zu][%zu].label: must be a string", c,
-				 k);
+		return topo_fail(c, sub, "must be a string");
 	pt->hop = (unsigned int)hi;
 	pt->port = (unsigned int)pi;
 	pt->tx = strcmp(dir, "tx") == 0;
@@ -169,87 +294,106 @@ topo_parse_point(struct coord_topology *t, json_t *o, size_t c, size_t k, char *
 	return 0;
 }
 
+/* "name", or the file's base name without its extension. */
+static void
+topo_name(struct coord_topology *t, const char *source)
+{
+	const char *name = json_string_value(json_object_get(t->root, "name"));
+	char *tmp, *dot, *b;
+
+	if (name != NULL) {
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		return;
+	}
+	tmp = strdup(source);
+	if (tmp == NULL)
+		return;
+	b = basename(tmp);
+	dot = strrchr(b, '.');
+	if (dot != NULL && dot != b)
+		*dot = '\0';
+	snprintf(t->name, sizeof(t->name), "%s", b);
+	free(tmp);
+}
+
+static int
+topo_parse_chains(struct topo_ctx *c)
+{
+	json_t *chains = json_object_get(c->t->root, "chains"), *pts, *p;
+	char path[32];
+	size_t i, k;
+
+	if (!json_is_array(chains) || json_array_size(chains) == 0)
+		return topo_fail(c, "chains", "a non-empty list of chains is required");
+	if (json_array_size(chains) > COORD_MAX_CHAINS)
+		return topo_fail(c, "chains", "more than %d chains", COORD_MAX_CHAINS);
+	json_array_foreach(chains, i, pts)
+	{
+		snprintf(path, sizeof(path), "chains[%zu]", i);
+		if (!json_is_array(pts) || json_array_size(pts) < 2)
+			return topo_fail(c, path, "a list of at least 2 points is required");
+		if (json_array_size(pts) > COORD_MAX_POINTS)
+			return topo_fail(c, path, "more than %d points", COORD_MAX_POINTS);
+		json_array_foreach(pts, k, p)
+		{
+			if (topo_parse_point(c, p, i, k) < 0)
+				return -EINVAL;
+		}
+		c->t->chains[i].nb_points = json_array_size(pts);
+		c->t->nb_chains = i + 1;
+	}
+	return 0;
+}
+
 struct coord_topology *
 coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t lookup, char *err,
 		     size_t err_len)
 {
-	struct coord_topology *t;
-	json_t *hops, *chains, *v, *pts, *p;
+	struct topo_ctx c = {.text = text, .lookup = lookup, .err = err, .err_len = err_len};
+	json_t *hops, *v;
 	json_error_t je;
-	const char *name;
-	size_t i, k;
-	char *tmp;
+	size_t i;
 
-	t = calloc(1, sizeof(*t));
-	if (t == NULL) {
-		snprintf(err, err_len, "%s: out of memory", source);
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
+	c.t = calloc(1, sizeof(*c.t));
+	if (c.t == NULL) {
+		pvp_err(err, err_len, "%s: out of memory", source);
 		return NULL;
 	}
-	snprintf(t->source, sizeof(t->source), "%s", source);
-	t->root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
-	if (t->root == NULL) {
-		snprintf(err, err_len, "%s:%d:%d: %s", source, je.line, je.column, je.text);
+	snprintf(c.t->source, sizeof(c.t->source), "%s", source);
+	c.t->root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+	if (c.t->root == NULL) {
+		/* Without jansson's "near 'root'": the file may be a secret. */
+		pvp_json_load_err(err, err_len, source, &je);
 		goto fail;
 	}
-	if (!json_is_object(t->root)) {
-		topo_fail(source, err, err_len, "the topology must be a JSON object");
+	if (!json_is_object(c.t->root)) {
+		topo_fail(&c, "", "the topology must be a JSON object");
 		goto fail;
 	}
-	name = json_string_value(json_object_get(t->root, "name"));
-	if (name != NULL) {
-		snprintf(t->name, sizeof(t->name), "%s", name);
-	} else {
-		tmp = strdup(source);
-		if (tmp != NULL) {
-			char *dot, *b = basename(tmp);
-
-			dot = strrchr(b, '.');
-			if (dot != NULL && dot != b)
-				*dot = '\0';
-			snprintf(t->name, sizeof(t->name), "%s", b);
-			free(tmp);
-		}
-	}
-	hops = json_object_get(t->root, "hops");
+	if (topo_check_object(&c, c.t->root, "", topo_root_members, NULL) < 0)
+		goto fail;
+	topo_name(c.t, source);
+	hops = json_object_get(c.t->root, "hops");
 	if (!json_is_array(hops) || json_array_size(hops) == 0) {
-		topo_fail(source, err, err_len, "hops: a non-empty list of hops is required");
+		topo_fail(&c, "hops", "a non-empty list of hops is required");
 		goto fail;
 	}
 	if (json_array_size(hops) > COORD_MAX_HOPS) {
-		topo_fail(source, err, err_len, "hops: more than %d hops", COORD_MAX_HOPS);
+		topo_fail(&c, "hops", "more than %d hops", COORD_MAX_HOPS);
 		goto fail;
 	}
-	json_array_foreach(hops, i,
-			   v) if (topo_parse_hop(t, v, i, lookup, err, err_len) < 0) goto fail;
-	chains = json_object_get(t->root, "chains");
-	if (!json_is_array(chains) || json_array_size(chains) == 0) {
-		topo_fail(source, err, err_len, "chains: a non-empty list of chains is required");
-		goto fail;
-	}
-	if (json_array_size(chains) > COORD_MAX_CHAINS) {
-		topo_fail(source, err, err_len, "chains: more than %d chains", COORD_MAX_CHAINS);
-		goto fail;
-	}
-	json_array_foreach(chains, i, pts)
+	json_array_foreach(hops, i, v)
 	{
-		if (!json_is_array(pts) || json_array_size(pts) < 2) {
-			topo_fail(source, err, err_len,
-				  "chains[%zu]: a list of at least 2 points is required", i);
+		if (topo_parse_hop(&c, v, i) < 0)
 			goto fail;
-		}
-		if (json_array_size(pts) > COORD_MAX_POINTS) {
-			topo_fail(source, err, err_len, "chains[%zu]: more than %d points", i,
-				  COORD_MAX_POINTS);
-			goto fail;
-		}
-		json_array_foreach(pts, k,
-				   p) if (topo_parse_point(t, p, i, k, err, err_len) < 0) goto fail;
-		t->chains[i].nb_points = json_array_size(pts);
-		t->nb_chains = i + 1;
 	}
-	return t;
+	if (topo_parse_chains(&c) < 0)
+		goto fail;
+	return c.t;
 fail:
-	coord_topology_free(t);
+	coord_topology_free(c.t);
 	return NULL;
 }
 
@@ -259,25 +403,18 @@ coord_topology_load(const char *path, coord_driver_lookup_t lookup, char *err, s
 	struct coord_topology *t;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f, *m;
-	char buf[4096];
-	size_t n;
 
-	f = fopen(path, "r");
-	if (f == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	/* Never blocks on a FIFO, never reads /dev/zero or a huge file. */
+	if (pvp_file_read(path, TOPO_MAX_BYTES, &text, &len, err, err_len) < 0)
+		return NULL;
+	/* The parser reads up to the first NUL: a binary file would pass as
+	 * its text before it. */
+	if (memchr(text, '\0', len) != NULL) {
+		snprintf(err, err_len, "%s: not a JSON text file (a NUL byte at offset %zu)", path,
+			 (size_t)((char *)memchr(text, '\0', len) - text));
+		free(text);
 		return NULL;
 	}
-	m = open_memstream(&text, &len);
-	if (m == NULL) {
-		fclose(f);
-		snprintf(err, err_len, "%s: out of memory", path);
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, m);
-	fclose(f);
-	fclose(m);
 	t = coord_topology_parse(text, path, lookup, err, err_len);
 	free(text);
 	return t;

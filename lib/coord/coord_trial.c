@@ -187,6 +187,33 @@ trial_is_source(const struct coord_topo_hop *h)
 	return h->opened && coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE);
 }
 
+/* The largest burst of any source. */
+static void
+trial_add_burst(struct coord_traffic_result *res, const struct coord_traffic_result *one)
+{
+	if (!one->has_max_burst)
+		return;
+	if (!res->has_max_burst || one->max_burst > res->max_burst)
+		res->max_burst = one->max_burst;
+	res->has_max_burst = true;
+}
+
+/*
+ * Add one source's signature accounting. With several sources the sums
+ * are checked against the chains' sums, so every source must report it.
+ */
+static void
+trial_add_sig(struct coord_traffic_result *res, const struct coord_traffic_result *one, bool first)
+{
+	res->has_sig = (first || res->has_sig) && one->has_sig;
+	res->sig_offered += one->sig_offered;
+	res->sig_rx += one->sig_rx;
+	res->sig_lost += one->sig_lost;
+	res->sig_dup += one->sig_dup;
+	res->unsigned_rx += one->unsigned_rx;
+	res->unknown_stream_rx += one->unknown_stream_rx;
+}
+
 /* Stop every source; the first error wins but every source is asked. */
 static int
 trial_stop_all(struct coord_topology *t, struct coord_traffic_result *res, char *err,
@@ -212,6 +239,7 @@ trial_stop_all(struct coord_topology *t, struct coord_traffic_result *res, char 
 		res->requested_pps += one.requested_pps;
 		res->achieved_pps += one.achieved_pps;
 		res->generator_limited |= one.generator_limited;
+		trial_add_burst(res, &one);
 		json_decref(one.streams);
 	}
 	return ret;
@@ -259,7 +287,7 @@ trial_start_all(struct coord_topology *t, const struct coord_trial_conf *c, doub
 static int
 trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *err, size_t err_len)
 {
-	unsigned int i;
+	unsigned int i, n = 0;
 	size_t k;
 	json_t *s;
 	int ret;
@@ -268,11 +296,18 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 		struct coord_topo_hop *h = &t->hops[i];
 		struct coord_traffic_result one = {0};
 
-		if (!trial_is_source(h) || h->hop.driver->traffic_result == NULL)
+		if (!trial_is_source(h))
 			continue;
+		/* A source without a final read has no signature accounting. */
+		if (h->hop.driver->traffic_result == NULL) {
+			trial_add_sig(res, &one, n++ == 0);
+			continue;
+		}
 		ret = h->hop.driver->traffic_result(&h->hop, &one, err, err_len);
 		if (ret < 0)
 			return ret;
+		trial_add_sig(res, &one, n++ == 0);
+		trial_add_burst(res, &one);
 		if (one.streams != NULL) {
 			if (res->streams == NULL)
 				res->streams = json_array();

@@ -29,7 +29,7 @@ imix_gcd(const struct pvp_imix *imix, uint32_t n)
 	uint32_t g = 0, i;
 
 	for (i = 0; i < n; i++)
-		g = (uint32_t)pkt_gcd64(g, imix[i].weight);
+		g = (uint32_t)pvp_gcd64(g, imix[i].weight);
 	return g == 0 ? 1 : g;
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "pvp_pkt.h"
+#include "pvp_util.h"
 
 #define PKT_VXLAN_HLEN 8  /* VXLAN header */
 #define PKT_TCP_HLEN   20 /* TCP header without options */
@@ -28,19 +29,6 @@ pkt_wr16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
 	p[1] = v & 0xff;
-}
-
-/* Greatest common divisor; pkt_gcd64(0, b) is b. */
-static inline uint64_t
-pkt_gcd64(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* Whether [a, a + alen) and [b, b + blen) share a byte. */
@@ -77,16 +65,6 @@ pkt_fold(uint32_t s)
 	s = (s & 0xffff) + (s >> 16);
 	return (uint16_t)s;
 }
-
-/* Open @path for reading, never blocking: a regular file of at most
- * @max_bytes (its size in @size, may be NULL), else an error naming the
- * path and the reason, never the content. Returns an fd or -errno. */
-int pkt_file_open(const char *path, uint64_t max_bytes, uint64_t *size, char *err, size_t errlen);
-
-/* Read all of a file pkt_file_open() accepts into a malloc'd buffer with a
- * NUL after it. Returns 0 or -errno with @err filled. */
-int pkt_file_read(const char *path, uint64_t max_bytes, char **buf, size_t *len, char *err,
-		  size_t errlen);
 
 /* Build the templates, the IMIX order and the slots of a parsed stream.
  * Returns 0 or -errno with a message in @msg. */

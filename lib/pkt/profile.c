@@ -183,22 +183,23 @@ load_text(const char *text, size_t len, const char *source, const char *dir,
 	prof_fmt(c.dir, sizeof(c.dir), "%s", dir != NULL ? dir : "");
 	if (err != NULL)
 		memset(err, 0, sizeof(*err));
+	/* jansson stops at a NUL as at the end: a binary file would be
+	 * misread as the text before it. */
+	if (memchr(text, '\0', len) != NULL) {
+		if (err != NULL)
+			prof_fmt(err->text, sizeof(err->text),
+				 "%s: not a JSON text file (a NUL byte at offset %zu)", source,
+				 (size_t)((const char *)memchr(text, '\0', len) - text));
+		errno = EINVAL;
+		return NULL;
+	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
-		/*
-		 * jansson quotes the token it stopped at ("near 'root'"): for a
-		 * file that is not a profile at all that is its content (a
-		 * password line), so only the position is kept.
-		 */
-		char *near = strstr(jerr.text, " near '");
-
-		if (near != NULL)
-			*near = '\0';
+		/* Without jansson's "near 'root'": the file may be a secret. */
 		if (err != NULL) {
 			err->line = jerr.line;
 			err->column = jerr.column;
-			prof_fmt(err->text, sizeof(err->text), "%s:%d:%d: %s", source, jerr.line,
-				 jerr.column, jerr.text);
+			pvp_json_load_err(err->text, sizeof(err->text), source, &jerr);
 		}
 		errno = EINVAL;
 		return NULL;
@@ -226,7 +227,7 @@ pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 	if (err != NULL)
 		memset(err, 0, sizeof(*err));
 	/* Never blocks on a FIFO, refuses devices and huge files. */
-	rc = pkt_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
+	rc = pvp_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
 	if (rc != 0) {
 		if (err != NULL)
 			prof_fmt(err->text, sizeof(err->text), "%s", emsg);

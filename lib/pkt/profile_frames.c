@@ -36,7 +36,7 @@ load_pcap(struct prof_ctx *c, const char *path, struct pvp_stream *s, const char
 	else
 		prof_fmt(s->pcap, sizeof(s->pcap), "%s/%s", c->dir, file);
 	/* Never blocks on a FIFO, refuses devices and huge files. */
-	fd = pkt_file_open(s->pcap, PVP_PKT_MAX_FILE, NULL, emsg, sizeof(emsg));
+	fd = pvp_file_open(s->pcap, PVP_PKT_MAX_FILE, NULL, emsg, sizeof(emsg));
 	if (fd < 0) {
 		prof_fail(c, path, "%s", emsg);
 		return fd;

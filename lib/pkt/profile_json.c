@@ -7,7 +7,7 @@
  * the value they are about, and typed getters that check a member's type
  * and range. jansson keeps no positions per value, so the position of a
  * semantic error is found again by walking the text along the member
- * path (locate()).
+ * path (lib/util's pvp_json_locate()).
  */
 
 #include <arpa/inet.h>
@@ -33,111 +33,6 @@ prof_fmt(char *buf, size_t len, const char *fmt, ...)
 	return n;
 }
 
-/* ---- positions ---- */
-
-static const char *
-skip_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-static const char *
-skip_string(const char *p)
-{
-	for (p++; *p != '\0' && *p != '"'; p++)
-		if (*p == '\\' && p[1] != '\0')
-			p++;
-	return *p == '"' ? p + 1 : p;
-}
-
-static const char *
-skip_value(const char *p)
-{
-	int depth = 0;
-
-	do {
-		p = skip_ws(p);
-		if (*p == '"') {
-			p = skip_string(p);
-		} else if (*p == '{' || *p == '[') {
-			depth++;
-			p++;
-		} else if (*p == '}' || *p == ']') {
-			depth--;
-			p++;
-		} else if (*p == ',' || *p == ':') {
-			p++;
-		} else if (*p == '\0') {
-			return p;
-		} else {
-			while (*p != '\0' && *p != ',' && *p != '}' && *p != ']' && *p != ' ' &&
-			       *p != '\n' && *p != '\t' && *p != '\r')
-				p++;
-		}
-	} while (depth > 0);
-	return p;
-}
-
-/* Position of the value at @path ("streams[1].headers.ipv4") in valid
- * JSON text; the deepest container found when a member is missing. */
-static const char *
-locate(const char *text, const char *path)
-{
-	const char *p = skip_ws(text), *q = path;
-
-	while (*q != '\0') {
-		if (*q == '.')
-			q++;
-		if (*q == '[') {
-			unsigned long idx = strtoul(q + 1, (char **)&q, 10), i;
-
-			q = strchr(q, ']');
-			if (q == NULL || *p != '[')
-				return p;
-			q++;
-			{
-				const char *a = skip_ws(p + 1);
-
-				for (i = 0; i < idx; i++) {
-					a = skip_ws(skip_value(a));
-					if (*a != ',')
-						return p;
-					a = skip_ws(a + 1);
-				}
-				p = a;
-			}
-		} else {
-			size_t klen = strcspn(q, ".[");
-			const char *a;
-
-			if (*p != '{')
-				return p;
-			a = skip_ws(p + 1);
-			for (;;) {
-				const char *k = a, *v;
-
-				if (*a != '"')
-					return p;
-				a = skip_string(a);
-				v = skip_ws(skip_ws(a) + 1);
-				if ((size_t)(a - k - 2) == klen && strncmp(k + 1, q, klen) == 0) {
-					a = v;
-					break;
-				}
-				a = skip_ws(skip_value(v));
-				if (*a != ',')
-					return p;
-				a = skip_ws(a + 1);
-			}
-			p = a;
-			q += klen;
-		}
-	}
-	return p;
-}
-
 void
 prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
 {
@@ -150,17 +45,9 @@ prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (c->text != NULL) {
-		const char *at = locate(c->text, path), *p;
-		int line = 1, col = 1;
+		int line, col;
 
-		for (p = c->text; p < at; p++) {
-			if (*p == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
+		pvp_json_locate(c->text, path, &line, &col);
 		c->err->line = line;
 		c->err->column = col;
 		prof_fmt(c->err->text, sizeof(c->err->text), "%s:%d:%d: %s%s%s", c->source, line,

@@ -112,7 +112,7 @@ prof_var_finish(struct pvp_var *v)
 	v->period =
 		v->op == PVP_VAR_RANDOM
 			? range
-			: range / pkt_gcd64(range, v->step % range == 0 ? range : v->step % range);
+			: range / pvp_gcd64(range, v->step % range == 0 ? range : v->step % range);
 	if (v->div == 0)
 		v->div = 1;
 }
@@ -325,7 +325,7 @@ lcm_sat(uint64_t a, uint64_t b)
 {
 	uint64_t r;
 
-	if (__builtin_mul_overflow(a / pkt_gcd64(a, b), b, &r) || r > VARS_MANY)
+	if (__builtin_mul_overflow(a / pvp_gcd64(a, b), b, &r) || r > VARS_MANY)
 		return VARS_MANY;
 	return r;
 }

@@ -131,14 +131,12 @@ read_bounded(int fd, const char *path, char *buf, size_t max, size_t *len, char 
 }
 
 int
-pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err, size_t errlen)
+pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, size_t errlen)
 {
-	char a[32], b[32], *data;
+	char a[32], b[32];
 	struct stat st;
-	size_t n = 0;
-	int fd, ret;
+	int fd, flags;
 
-	*buf = NULL;
 	fd = open_regular(path, &st, err, errlen);
 	if (fd < 0)
 		return fd;
@@ -149,14 +147,36 @@ pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char 
 		close(fd);
 		return -EFBIG;
 	}
+	/* A regular file never blocks: the reader (libpcap's stdio) needs
+	 * no EAGAIN handling either way, but gets a plain descriptor. */
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	if (size != NULL)
+		*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+int
+pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err, size_t errlen)
+{
+	uint64_t size = 0;
+	size_t n = 0;
+	char *data;
+	int fd, ret;
+
+	*buf = NULL;
+	fd = pvp_file_open(path, max_bytes, &size, err, errlen);
+	if (fd < 0)
+		return fd;
 	/* What fstat says, one byte to see the file grow, and the NUL. */
-	data = malloc((size_t)st.st_size + 2);
+	data = malloc((size_t)size + 2);
 	if (data == NULL) {
 		util_seterr(err, errlen, "%s: out of memory", path);
 		close(fd);
 		return -ENOMEM;
 	}
-	ret = read_bounded(fd, path, data, (size_t)st.st_size, &n, err, errlen);
+	ret = read_bounded(fd, path, data, (size_t)size, &n, err, errlen);
 	close(fd);
 	if (ret < 0) {
 		free(data);

@@ -131,6 +131,68 @@ int pvp_parse_duration(const char *what, const char *s, double min_s, double max
 int pvp_parse_count(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		    char *err, size_t errlen);
 
+/* ---- command lines ---- */
+
+struct option;
+
+/**
+ * The message for what getopt_long() (with opterr = 0) returned '?' for:
+ * "--rate needs a value", "unknown option '-x'", "unknown option
+ * '--bogus'". The same words in every binary.
+ *
+ * @param longopts
+ *   The table given to getopt_long().
+ * @param optopt_
+ *   getopt's optopt after the '?'.
+ * @param word
+ *   The command-line word it stopped at (argv[optind - 1]).
+ */
+void pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char *err,
+		   size_t errlen);
+
+/** A whole-number option: its range and the field it is stored in. */
+struct pvp_num_opt {
+	int id;	      /**< the option's val in the getopt_long() table */
+	uint64_t min; /**< smallest value accepted */
+	uint64_t max; /**< largest value accepted */
+	size_t off;   /**< offset of the field in the options struct */
+	uint8_t size; /**< size of that field: 1, 2, 4 or 8 */
+};
+
+/** A pvp_num_opt for @p field of struct @p type. */
+#define PVP_NUM_OPT(type, id, field, lo, hi)                                                       \
+	{                                                                                          \
+		(id), (lo), (hi), offsetof(type, field), sizeof(((type *)0)->field)                \
+	}
+
+/**
+ * If @p id is in @p table, parse @p arg with pvp_parse_u64() in its
+ * range and store it in its field of @p conf.
+ *
+ * @param longopts
+ *   The getopt_long() table, for the option's name in messages
+ *   (`--rxd: "1" must be a whole number in 64..32768`).
+ * @return
+ *   1 stored, 0 not a whole-number option, or -EINVAL / -ERANGE with
+ *   @p err set.
+ */
+int pvp_num_opt_parse(const struct pvp_num_opt *table, size_t n, const struct option *longopts,
+		      int id, const char *arg, void *conf, char *err, size_t errlen);
+
+/**
+ * Split "prog [EAL options] -- [app options]": the app's options are
+ * parsed first, so --help and a bad option answer without hugepages.
+ *
+ * @param app_argv
+ *   A new array: argv[0], then what follows "--" (the caller frees it).
+ * @param help
+ *   Set when argv[1] is "--help" (then nothing else is filled).
+ * @return
+ *   The number of arguments for the EAL (argv[0] up to "--"), or
+ *   -ENOMEM.
+ */
+int pvp_args_split(int argc, char **argv, int *app_argc, char ***app_argv, bool *help);
+
 /* ---- rates ---- */
 
 /** Bytes of FCS included in every pvpkit frame size. */
@@ -327,6 +389,18 @@ const char *pvp_fmt_count(int64_t v, char *buf, size_t len);
  */
 int pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
 		  size_t errlen);
+
+/**
+ * Open a file a user or a remote peer names for a reader that needs a
+ * descriptor (libpcap): the checks of pvp_file_read() (regular file
+ * only, never blocking on a FIFO, at most @p max_bytes), without reading.
+ *
+ * @param size
+ *   The file's size on success; may be NULL.
+ * @return
+ *   The descriptor (the caller closes it), or -errno as pvp_file_read().
+ */
+int pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, size_t errlen);
 
 /** Largest secret file pvp_secret_read() accepts. */
 #define PVP_SECRET_MAX 4096

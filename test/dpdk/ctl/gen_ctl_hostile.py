@@ -39,7 +39,7 @@ def refused(c, method, params, *words, code=INVALID_PARAMS):
 def numbers(c):
     c.ok("profile.load", {"size": 64, "flows": 1})
     for p, words in (
-            ({"rate": 1000, "duration": 1e300}, ('"duration"', "0.001..3.1536e+07")),
+            ({"rate": 1000, "duration": 1e300}, ('"duration"', "0.001..86400")),
             ({"rate": 1000, "duration": -1}, ('"duration"',)),
             ({"rate": 1000, "duration": "10"}, ('"duration"',)),
             ({"rate": 1000, "duration": 1e-9}, ('"duration"',)),

@@ -10,7 +10,13 @@ The model: traffic.start at R pps for D s sends N = R * D packets on gen
 p0; fwd receives them on p0 and forwards at most CAP * D of them on p1,
 counting the rest as rx_missed (rx_dropped); gen p1 receives what fwd
 sent. The counters move when traffic.stop is called, so the trial's quiet
-wait sees them settled at once.
+wait sees them settled at once. The gen hop also reports its per-stream
+accounting since its last stats.clear (one stream, no duplicates) and a
+largest burst of 40 packets.
+
+Faults on request: "fake.restart" {"times": N} on either socket makes the
+guest "restart" at the next N traffic.stop calls (its counters start
+again from zero after that trial's traffic).
 
 Usage: fake_hops.py DIR CAP_PPS [STALL]
 With STALL = N, the Nth traffic.start sends only 85 % of the rate asked and
@@ -45,6 +51,9 @@ state = {
     "starts": 0,
     "stall": 0,  # the traffic.start that stalls (1-based), 0: none
     "limited": False,
+    "sig_offered": 0,
+    "sig_rx": 0,
+    "restarts": 0,
 }
 
 
@@ -78,8 +87,14 @@ def apply_traffic(cap, final=True):
     state["requested"] = asked
     state["achieved"] = rate
     state["streams"] = fake_streams(rate, passed_all)
+    state["sig_offered"] += sent
+    state["sig_rx"] += passed
     if final:
         state["running"] = None
+        if state["restarts"] > 0:
+            state["restarts"] -= 1
+            state["fwd"] = zero_ports(2)
+            state["fwd_missed"] = 0
 
 
 def bucket_low(v):
@@ -107,8 +122,7 @@ def fake_streams(rate, passed):
             "histogram": {"unit": "ns", "sub_bits": 5, "count": passed, "sum": total,
                           "min": lo if n_lo else hi, "max": hi if n_hi else lo, "jitter": 0,
                           "buckets": buckets}}
-    return [{"stream": 0, "name": "s0", "tx_packets": passed, "rx_packets": passed,
-             "latency_ns": summ}]
+    return [{"stream": 0, "name": "s0", "tx_packets": passed, "latency_ns": summ}]
 
 
 def stats(hop):
@@ -122,9 +136,14 @@ def stats(hop):
     if hop == "gen":
         out["traffic"] = {"requested_pps": state["requested"],
                           "achieved_pps": state["achieved"],
-                          "generator_limited": state["limited"]}
+                          "generator_limited": state["limited"], "max_burst": 40}
+        off, rx = state["sig_offered"], state["sig_rx"]
+        st = {"stream": 0, "tx_offered": off, "rx_packets": rx, "lost": off - rx, "dup": 0}
         if state.get("streams"):
-            out["streams"] = state["streams"]
+            st.update(state["streams"][0])
+        out["streams"] = [st]
+        out["unsigned_rx"] = 0
+        out["unknown_stream_rx"] = 0
     return out
 
 
@@ -139,6 +158,11 @@ def handle(hop, method, params, cap):
                 apply_traffic(cap, final=False)
             return stats(hop)
         if method == "stats.clear":
+            if hop == "gen":
+                state["sig_offered"] = state["sig_rx"] = 0
+            return {}
+        if method == "fake.restart":
+            state["restarts"] = int(params["times"])
             return {}
         if hop != "gen":
             raise KeyError(method)

@@ -28,6 +28,7 @@
 static unsigned int profile_loads, traffic_starts;
 static json_t *last_start_params, *last_load_params;
 static const char *fake_tx_full = "retry"; /* traffic.tx_full of stats.get */
+static bool fake_unknown_rx = true;	   /* stats.get has "unknown_stream_rx" */
 
 static json_t *
 fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
@@ -57,12 +58,17 @@ fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 	j = pvp_stats_snap_to_json(s);
 	free(s);
 	json_object_set_new(j, "traffic",
-			    json_pack("{s:b,s:f,s:f,s:b,s:s}", "running", 0, "requested_pps",
+			    json_pack("{s:b,s:f,s:f,s:b,s:s,s:i}", "running", 0, "requested_pps",
 				      1000.0, "achieved_pps", 900.0, "generator_limited", 1,
-				      "tx_full", fake_tx_full));
+				      "tx_full", fake_tx_full, "max_burst", 41));
 	json_object_set_new(j, "streams",
-			    json_pack("[{s:i,s:i,s:i,s:i}]", "stream", 0, "tx_packets", 90,
-				      "rx_packets", 88, "lost", 2));
+			    json_pack("[{s:i,s:i,s:i,s:i,s:i,s:i},{s:i,s:i,s:i,s:i,s:i,s:i}]",
+				      "stream", 0, "tx_packets", 60, "tx_offered", 60, "rx_packets",
+				      59, "lost", 2, "dup", 1, "stream", 1, "tx_packets", 30,
+				      "tx_offered", 30, "rx_packets", 30, "lost", 0, "dup", 0));
+	json_object_set_new(j, "unsigned_rx", json_integer(8));
+	if (fake_unknown_rx)
+		json_object_set_new(j, "unknown_stream_rx", json_integer(3));
 	return j;
 }
 
@@ -213,6 +219,7 @@ check_roles(void)
 		{"fwd", COORD_ROLE_COUNTERS},
 		{"ovs", COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS},
 		{"testpmd", COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE},
+		{"trex", COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS},
 		{"wire", COORD_ROLE_PASSIVE},
 	};
 	const struct coord_driver *d;
@@ -302,8 +309,21 @@ main(void)
 	check_flow_types(&tester, &t);
 	CHECK(coord_driver_gen.traffic_stop(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(res.requested_pps == 1000 && res.achieved_pps == 900 && res.generator_limited);
+	CHECK(res.has_max_burst && res.max_burst == 41);
+	/* traffic_stop() runs before packets settle: no signature account yet. */
+	CHECK(!res.has_sig);
 	CHECK(coord_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
-	CHECK(json_array_size(res.streams) == 1);
+	CHECK(json_array_size(res.streams) == 2);
+	/* The generator's own accounting, every received frame in one counter. */
+	CHECK(res.has_sig && res.sig_offered == 90 && res.sig_rx == 89 && res.sig_lost == 2 &&
+	      res.sig_dup == 1 && res.unsigned_rx == 8 && res.unknown_stream_rx == 3);
+	json_decref(res.streams);
+	res.streams = NULL;
+	/* A generator that leaves a counter out gives no account to check against. */
+	fake_unknown_rx = false;
+	CHECK(coord_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
+	CHECK(!res.has_sig);
+	fake_unknown_rx = true;
 	json_decref(res.streams);
 
 	/* "flow_base" as in the ovs hop moves the traffic with the rules. */

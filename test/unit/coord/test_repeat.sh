@@ -16,19 +16,19 @@ bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 
 # Usage errors first.
 out=$("$PVP_COORD" search --max-rate 1Mpps --repeat 0 2>&1)
-[ $? = 2 ] && [ "$out" = 'pvpkit: --repeat: "0" must be 1..100 (see --help)' ] ||
+[ $? = 2 ] && [ "$out" = 'pvpkit: --repeat: "0" must be a whole number in 1..100' ] ||
 	bad "--repeat 0: $out"
 out=$("$PVP_COORD" search --max-rate 1Mpps --repeat 101 2>&1)
-[ $? = 2 ] && [ "$out" = 'pvpkit: --repeat: "101" must be 1..100 (see --help)' ] ||
+[ $? = 2 ] && [ "$out" = 'pvpkit: --repeat: "101" must be a whole number in 1..100' ] ||
 	bad "--repeat 101: $out"
 out=$("$PVP_COORD" search --max-rate 1Mpps --preset fast 2>&1)
 [ $? = 2 ] && [ "$out" = 'pvpkit: --preset: "fast" must be csit (see --help)' ] ||
 	bad "--preset fast: $out"
 out=$("$PVP_COORD" search --max-rate 1Mpps --gen-remeasure 9 2>&1)
-[ $? = 2 ] && [ "$out" = 'pvpkit: --gen-remeasure: "9" must be 0..8 (see --help)' ] ||
+[ $? = 2 ] && [ "$out" = 'pvpkit: --gen-remeasure: "9" must be a whole number in 0..8' ] ||
 	bad "--gen-remeasure 9: $out"
 out=$("$PVP_COORD" search --max-rate 1Mpps --warmup -1 2>&1)
-[ $? = 2 ] && [ "$out" = 'pvpkit: --warmup: must be a number of seconds (0: none) (see --help)' ] ||
+[ $? = 2 ] && [ "$out" = 'pvpkit: --warmup: "-1" must be a duration in 0..1000000 s (e.g. 10, 2.5s, 500ms, 1h)' ] ||
 	bad "--warmup -1: $out"
 
 # fake_hops DIR CAP [STALL]: a pretend path that forwards at most CAP pps.
@@ -255,7 +255,7 @@ assert len(iv) == 4 and [r["n"] for r in iv] == [1, 2, 3, 4], iv
 # Live readings are taken one hop after the other, so an interval's split
 # is near, not exact; it still adds up, and the totals at the end are exact.
 for r in iv:
-    assert r["reconciled"] and sum(r["hop_lost"].values()) + r["unattributed"] == r["lost"], r
+    assert sum(r["hop_lost"].values()) + r["unattributed"] == r["lost"], r
     assert r["hop_lost"]["guest"] >= 0.9 * r["lost"] > 0, r
     assert abs(r["loss_ratio"] - 1 / 6) < 0.01, r
     assert abs(r["latency_ns"]["count"] - r["rx_packets"]) <= 0.01 * r["rx_packets"], r

@@ -34,7 +34,29 @@ static const struct coord_driver fake_gen = FAKE_COUNTERS("gen");
 static const struct coord_driver fake_fwd = FAKE_COUNTERS("fwd");
 static const struct coord_driver fake_ovs = FAKE_COUNTERS("ovs");
 static const struct coord_driver fake_testpmd = FAKE_COUNTERS("testpmd");
+static const struct coord_driver fake_trex = FAKE_COUNTERS("trex");
 static const struct coord_driver fake_wire = {.name = "wire", .roles = COORD_ROLE_PASSIVE};
+/* A driver that declares its members: the loader checks them all. */
+static const char *const strict_modes[] = {"fast", "slow", NULL};
+static const struct coord_conf_member strict_sub[] = {
+	{.name = "port", .type = COORD_CONF_UINT, .min = 1, .max = 65535},
+	{.name = NULL},
+};
+static const struct coord_conf_member strict_item = {
+	.name = "", .type = COORD_CONF_STRING, .min = 1, .max = 8};
+static const struct coord_conf_member strict_conf[] = {
+	{.name = "addr", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 32},
+	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},
+	{.name = "mode", .type = COORD_CONF_STRING, .max = 8, .values = strict_modes},
+	{.name = "verbose", .type = COORD_CONF_BOOL},
+	{.name = "ssh", .type = COORD_CONF_OBJECT, .members = strict_sub},
+	{.name = "tags", .type = COORD_CONF_ARRAY, .min = 1, .max = 2, .members = &strict_item},
+	{.name = NULL},
+};
+static const struct coord_driver fake_strict = {.name = "strict",
+						.roles = COORD_ROLE_COUNTERS,
+						.conf = strict_conf,
+						.snapshot = fake_snapshot};
 /* Drivers that break the contract (coord_driver_check): refused by name. */
 static const struct coord_driver fake_mute = {.name = "mute", .roles = COORD_ROLE_COUNTERS};
 static const struct coord_driver fake_nosource = {.name = "nosource",
@@ -44,8 +66,9 @@ static const struct coord_driver fake_nosource = {.name = "nosource",
 static const struct coord_driver *
 fake_lookup(const char *name)
 {
-	const struct coord_driver *all[] = {&fake_gen,	&fake_fwd,  &fake_ovs,	   &fake_testpmd,
-					    &fake_wire, &fake_mute, &fake_nosource};
+	const struct coord_driver *all[] = {&fake_gen,	   &fake_fwd,	   &fake_ovs,
+					    &fake_testpmd, &fake_trex,	   &fake_wire,
+					    &fake_mute,	   &fake_nosource, &fake_strict};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)

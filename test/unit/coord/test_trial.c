@@ -35,6 +35,8 @@ static struct mock_state mocks[4];
 static unsigned int nb_mocks;
 static double mock_requested, mock_achieved;
 static bool mock_limited;
+/* What the source's traffic_result reports (signature accounting, burst). */
+static struct coord_traffic_result mock_final;
 
 static struct mock_state *
 mock_find(const char *name)
@@ -113,6 +115,17 @@ mock_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *err, si
 	return 0;
 }
 
+static int
+mock_result(struct coord_hop *hop, struct coord_traffic_result *res, char *err, size_t err_len)
+{
+	(void)hop;
+	(void)err;
+	(void)err_len;
+	*res = mock_final;
+	res->streams = NULL;
+	return 0;
+}
+
 static const struct coord_driver mock_driver = {
 	.name = "mock",
 	.roles = COORD_ROLE_COUNTERS,
@@ -129,6 +142,7 @@ static const struct coord_driver mock_gen_driver = {
 	.clear = mock_clear,
 	.traffic_start = mock_start,
 	.traffic_stop = mock_stop,
+	.traffic_result = mock_result,
 };
 
 static const struct coord_driver *
@@ -242,6 +256,47 @@ mock_scenario(const struct mock_port_counts *p0, const struct mock_port_counts *
 	mock_requested = 100000;
 	mock_achieved = 100000;
 	mock_limited = false;
+	memset(&mock_final, 0, sizeof(mock_final));
+}
+
+/*
+ * The source's own accounting for a trial where @p tx were offered and
+ * @p rx received back, all signed and once each: what a generator that
+ * counts right reports.
+ */
+static void
+mock_sig(uint64_t tx, uint64_t rx)
+{
+	mock_final.has_sig = true;
+	mock_final.sig_offered = tx;
+	mock_final.sig_rx = rx;
+	mock_final.sig_lost = tx - rx;
+}
+
+/* Does @p r have a finding of check @p c naming hop @p hop (-1: any)? */
+static bool
+has_finding(const struct coord_trial_result *r, enum coord_check c, int hop, bool invalid)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_findings; i++)
+		if (r->findings[i].check == c && (hop < 0 || r->findings[i].hop == hop) &&
+		    r->findings[i].invalid == invalid)
+			return true;
+	return false;
+}
+
+/* The per-hop table of @p r as a string (free it). */
+static char *
+table_of(const struct coord_topology *t, const struct coord_trial_result *r)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	coord_table_print(f, t, r);
+	fclose(f);
+	return out;
 }
 
 static const struct coord_trial_conf quick = {
@@ -453,7 +508,8 @@ test_never_quiet(void)
 	CHECK(coord_topology_open(t, err, sizeof(err)) == 0);
 	CHECK(coord_trial_run(t, &c, &r, err, sizeof(err)) == 0);
 	CHECK(!r.quiet);
-	CHECK(r.reconciled);
+	/* The guest's count grew after the vswitch's was read: not one trial. */
+	CHECK(!r.reconciled && r.invalid && has_finding(&r, COORD_CHECK_NEGATIVE, 2, true));
 	f = open_memstream(&out, &len);
 	coord_table_print(f, t, &r);
 	fclose(f);
@@ -483,7 +539,9 @@ test_table_exact(void)
 		"  Packets received by tester   :        998,940  [Lost 0, Drop 0]\n"
 		"  Lost by hop: tester 0, vswitch 1,000, guest 50; unattributed 10\n"
 		"  Total lost 1,060 = tester TX 1,000,000 - RX 998,940 (0.1060 %)\n"
-		"  Snapshot of all hops in 2.5 ms; counters quiet after 0.10 s\n";
+		"  Snapshot of all hops in 2.5 ms; counters quiet after 0.10 s\n"
+		"  Checks: signature not checked, drop counters ok, no negative loss, counters "
+		"monotonic\n";
 	struct mock_port_counts p0 = {.tx = 1000000, .rx = 998940};
 	struct mock_port_counts phy0 = {.rx = 1000000, .tx = 998940};
 	struct mock_port_counts vhost0 = {
@@ -527,6 +585,322 @@ test_table_exact(void)
 	coord_topology_free(t);
 }
 
+/*
+ * The generator's per-stream accounting agrees with the port counters:
+ * the check runs and passes, also with unsigned frames and frames of an
+ * unknown stream received (each is in exactly one counter).
+ */
+static void
+test_signature_ok(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 950};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 950};
+	struct mock_port_counts vhost0 = {
+		.tx = 950, .tx_drop = 50, .tx_reason = "ovs_tx_failure_drops", .rx = 950};
+	struct mock_port_counts vnic0 = {.rx = 950, .tx = 950};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	/*
+	 * Of the 950 frames back, 940 are the streams' (2 of them twice), 6
+	 * lost their signature and 4 carry a stream id the generator does not
+	 * send: 1000 - 938 unique = 62 lost by sequence number.
+	 */
+	mock_sig(1000, 940);
+	mock_final.sig_lost = 62;
+	mock_final.sig_dup = 2;
+	mock_final.unsigned_rx = 6;
+	mock_final.unknown_stream_rx = 4;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.sig_checked && r.reconciled && !r.invalid && r.nb_findings == 0);
+	out = table_of(t, &r);
+	CHECK(strstr(out, "  Checks: signature ok (lost 62, dup 2, unsigned 6, unknown stream 4), "
+			  "drop counters ok, no negative loss, counters monotonic\n") != NULL);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	CHECK(json_is_true(json_object_get(j, "reconciled")));
+	CHECK(json_is_false(json_object_get(j, "invalid")));
+	CHECK(json_is_true(json_object_get(j, "dut_result")));
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "checks"), "signature")),
+		     "ok") == 0);
+	CHECK(json_integer_value(
+		      json_object_get(json_object_get(j, "signature"), "unknown_stream_rx")) == 4);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/* A tester whose RX port counter is wrong: the streams received fewer. */
+static void
+test_signature_wrong_rx(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 1000};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j;
+
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mock_sig(1000, 990);
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.sig_checked && !r.reconciled && !r.invalid);
+	CHECK(has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
+	out = table_of(t, &r);
+	CHECK(strstr(out, "CHECK FAILED: signature: tester RX counted 1,000, its streams account "
+			  "for 990 (990 signed, 0 unsigned, 0 unknown stream)\n") != NULL);
+	CHECK(strstr(out, "CHECK FAILED: signature: chain lost 0, the streams 10 (lost 10 - "
+			  "duplicates 0 - unsigned 0 - unknown stream 0)\n") != NULL);
+	CHECK(strstr(out, "  Checks: signature FAILED") != NULL);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	CHECK(json_is_false(json_object_get(j, "reconciled")));
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "checks"), "signature")),
+		     "failed") == 0);
+	CHECK(json_array_size(json_object_get(j, "findings")) == 2);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/*
+ * Frames a generator received but reported in no counter (signed frames
+ * of an unknown stream left out): the chain's RX is more than the
+ * streams account for, and the check says so.
+ */
+static void
+test_signature_uncounted_frames(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 1040};
+	struct mock_port_counts pass = {.rx = 1000, .tx = 1000};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 1040};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256];
+
+	mock_scenario(&p0, &phy0, &pass, &pass);
+	mock_sig(1000, 1000);
+	mock_final.unsigned_rx = 30; /* 10 of the 40 extra frames counted nowhere */
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(!r.reconciled && has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
+	/* The vswitch emitted 40 more than it received: flagged too. */
+	CHECK(has_finding(&r, COORD_CHECK_NEGATIVE, 1, false) && !r.invalid);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/* A hop whose drop counter says more than it lost: a wrong counter. */
+static void
+test_drops_exceed_loss(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 900};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 900};
+	struct mock_port_counts vhost0 = {
+		.tx = 900, .tx_drop = 150, .tx_reason = "ovs_tx_failure_drops", .rx = 900};
+	struct mock_port_counts vnic0 = {.rx = 900, .tx = 900};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.hop_lost[1] == 100 && r.hop_drops[1] == 150);
+	CHECK(!r.reconciled && !r.invalid && has_finding(&r, COORD_CHECK_DROPS, 1, false));
+	out = table_of(t, &r);
+	CHECK(strstr(out, "CHECK FAILED: hop vswitch counted 150 drops on the path but lost 100 "
+			  "packets there\n") != NULL);
+	free(out);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/*
+ * Loss a hop's counters do not explain (an OpenFlow drop rule) is the
+ * hop's and is shown, but it is not a failure; nor is policing, which OVS
+ * counts as an RX drop of a packet it also counted as received.
+ */
+static void
+test_drops_uncounted_and_policing(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 500};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 500};
+	struct mock_port_counts vhost0 = {
+		.tx = 750, .rx = 750, .rx_drop = 250, .rx_reason = "ovs_rx_qos_drops"};
+	struct mock_port_counts vnic0 = {.rx = 750, .tx = 750};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.hop_lost[1] == 500 && r.hop_drops[1] == 250);
+	CHECK(r.reconciled && r.nb_findings == 0);
+	out = table_of(t, &r);
+	CHECK(strstr(out, "drop counters ok (vswitch 250 on none)") != NULL);
+	free(out);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/* A hop that emits more than it received: flagged, the hop named. */
+static void
+test_negative_in_hop(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 1100};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 1100};
+	struct mock_port_counts vhost0 = {.tx = 1100, .rx = 1100};
+	struct mock_port_counts vnic0 = {.rx = 1100, .tx = 1100};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j, *pt;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(!r.reconciled && !r.invalid && has_finding(&r, COORD_CHECK_NEGATIVE, 1, false));
+	CHECK(r.chain[0].pt[2].flags == 1u << COORD_CHECK_NEGATIVE);
+	out = table_of(t, &r);
+	CHECK(strstr(out, "  Packets sent to virtual      :          1,100  [Lost -100 "
+			  "(unattributed), Drop 0]  !negative loss\n") != NULL);
+	CHECK(strstr(out, "CHECK FAILED: hop vswitch emitted 100 more than it received (1,000 "
+			  "\"received by physical\", 1,100 \"sent to virtual\")\n") != NULL);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	pt = json_array_get(json_array_get(json_object_get(j, "chains"), 0), 2);
+	CHECK(json_array_size(json_object_get(pt, "flags")) == 1 &&
+	      strcmp(json_string_value(json_array_get(json_object_get(pt, "flags"), 0)),
+		     "negative_loss") == 0);
+	CHECK(json_is_true(json_object_get(j, "dut_result")));
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/* A receiver that counted more than its sender sent: not one trial. */
+static void
+test_negative_on_link(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 1000};
+	struct mock_port_counts vhost0 = {.tx = 700, .rx = 1000};
+	struct mock_port_counts vnic0 = {.rx = 1000, .tx = 1000};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256];
+	json_t *j;
+
+	mock_scenario(&p0, &p0, &vhost0, &vnic0);
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	/* The vswitch "lost" 300 and the guest "found" them again. */
+	CHECK(r.hop_lost[1] == 300 && r.unattributed == -300);
+	CHECK(r.invalid && has_finding(&r, COORD_CHECK_NEGATIVE, 2, true));
+	j = coord_trial_to_json(t, &r);
+	CHECK(json_is_true(json_object_get(j, "invalid")));
+	CHECK(json_is_false(json_object_get(j, "dut_result")));
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/*
+ * The vswitch restarted mid-trial (OVS killed and started again): its
+ * counters after the trial are below those before. Read as differences
+ * they gave negative losses that cancelled into a small unattributed
+ * figure and a DUT result; the trial must be invalid and name the hop.
+ */
+static void
+test_counter_backwards(void)
+{
+	struct mock_port_counts p0 = {.tx = 200000, .rx = 75560};
+	struct mock_port_counts vnic0 = {.rx = 200000, .tx = 200000};
+	struct mock_port_counts zero = {0};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j;
+
+	mock_scenario(&p0, &zero, &zero, &vnic0);
+	/* Restarted: its counters start again from 0 and reach 75,560 / 124,440. */
+	mocks[1].cur.port[0].rx_packets = 130000;
+	mocks[1].cur.port[0].tx_packets = 130000;
+	mocks[1].final.port[0].rx_packets = 124440;
+	mocks[1].final.port[0].tx_packets = 75560;
+	mocks[1].final.port[1].rx_packets = 75560;
+	mocks[1].final.port[1].tx_packets = 124440;
+	mocks[1].final.port[1].rx_dropped = 0;
+	mocks[1].final.port[1].tx_dropped = 0;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.invalid && !r.reconciled);
+	CHECK(has_finding(&r, COORD_CHECK_BACKWARDS, 1, true));
+	CHECK(r.chain[0].pt[1].flags & (1u << COORD_CHECK_BACKWARDS));
+	out = table_of(t, &r);
+	CHECK(strstr(out, "INVALID: hop vswitch: phy0 rx_packets went backwards (130,000 -> "
+			  "124,440) (and 3 more counters): the hop restarted or its counters were "
+			  "reset\n") != NULL);
+	/* Nothing else: the rest follows from the reset. */
+	CHECK(r.nb_findings == 1);
+	CHECK(strstr(out, "INVALID: this trial is not a measurement of the DUT\n") != NULL);
+	CHECK(strstr(out, "!counter went backwards") != NULL);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	CHECK(json_is_true(json_object_get(j, "invalid")));
+	CHECK(json_is_false(json_object_get(j, "dut_result")));
+	CHECK(strcmp(json_string_value(json_object_get(
+			     json_array_get(json_object_get(j, "findings"), 0), "hop")),
+		     "vswitch") == 0);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/* The generator's largest catch-up burst: recorded, flagged over the limit. */
+static void
+test_burst(void)
+{
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
+	struct coord_trial_conf c = quick;
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j;
+
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mock_final.has_max_burst = true;
+	mock_final.max_burst = 320;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.traffic.max_burst == 320 && r.reconciled);
+	j = coord_trial_to_json(t, &r);
+	CHECK(json_integer_value(json_object_get(j, "max_burst")) == 320);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "checks"), "burst")),
+		     "recorded") == 0);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+
+	c.max_burst = 270;
+	t = coord_topology_parse(pvp_topology, "pvp-mock.json", mock_lookup, err, sizeof(err));
+	CHECK(t != NULL && coord_topology_open(t, err, sizeof(err)) == 0);
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mock_final.has_max_burst = true;
+	mock_final.max_burst = 320;
+	CHECK(coord_trial_run(t, &c, &r, err, sizeof(err)) == 0);
+	CHECK(!r.reconciled && !r.invalid && has_finding(&r, COORD_CHECK_BURST, -1, false));
+	out = table_of(t, &r);
+	CHECK(strstr(out, ", largest burst 320 OVER --max-burst\n") != NULL);
+	CHECK(strstr(out,
+		     "CHECK FAILED: burst: the generator sent 320 packets back to back ahead "
+		     "of its schedule (catch-up after a stall), over --max-burst 270\n") != NULL);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	CHECK(json_integer_value(json_object_get(j, "max_burst_limit")) == 270);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "checks"), "burst")),
+		     "failed") == 0);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
 int
 main(void)
 {
@@ -539,5 +913,14 @@ main(void)
 	test_unreachable();
 	test_never_quiet();
 	test_table_exact();
+	test_signature_ok();
+	test_signature_wrong_rx();
+	test_signature_uncounted_frames();
+	test_drops_exceed_loss();
+	test_drops_uncounted_and_policing();
+	test_negative_in_hop();
+	test_negative_on_link();
+	test_counter_backwards();
+	test_burst();
 	return unit_check_end("trial");
 }

@@ -801,7 +801,7 @@ test_files(void)
 	CHECK(fd >= 0 && ftruncate(fd, (off_t)PVP_PKT_MAX_FILE + 1) == 0, "big file");
 	if (fd >= 0)
 		close(fd);
-	CHECK(refused(big, "big.json: 67108865 bytes is over the 64 MiB limit"), "big");
+	CHECK(refused(big, "big.json: 64.0 MiB is over the 64 MiB limit"), "big");
 	/* A pcap named by a profile goes the same way. */
 	f = fopen(prof, "w");
 	if (f != NULL) {

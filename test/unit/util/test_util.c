@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <sched.h>
@@ -439,6 +440,65 @@ test_rate(void)
 }
 
 /* ---- error buffer, clock, small helpers ---- */
+
+/* The command-line skeleton: option errors, number tables, the EAL split. */
+struct opt_conf {
+	uint16_t rxd;
+	uint32_t burst;
+	uint64_t count;
+};
+
+static void
+test_cmdline(void)
+{
+	static const struct option longopts[] = {
+		{"rxd", required_argument, NULL, 256},
+		{"burst", required_argument, NULL, 257},
+		{"count", required_argument, NULL, 258},
+		{"quiet", no_argument, NULL, 259},
+		{NULL, 0, NULL, 0},
+	};
+	static const struct pvp_num_opt nums[] = {
+		PVP_NUM_OPT(struct opt_conf, 256, rxd, 64, 32768),
+		PVP_NUM_OPT(struct opt_conf, 257, burst, 1, 512),
+		PVP_NUM_OPT(struct opt_conf, 258, count, 1, UINT64_C(1) << 48),
+	};
+	char *argv[] = {"prog", "-l", "0", "--", "--rxd", "512", NULL};
+	char *help[] = {"prog", "--help", NULL};
+	struct opt_conf c = {0};
+	char err[128] = "", **app;
+	int app_argc, n;
+	bool h;
+
+	pvp_opt_error(longopts, 256, "--rxd", err, sizeof(err));
+	CHECK_MSG(err, "--rxd needs a value");
+	pvp_opt_error(longopts, 259, "--quiet=1", err, sizeof(err));
+	CHECK_MSG(err, "--quiet takes no value");
+	pvp_opt_error(longopts, 'x', "-x", err, sizeof(err));
+	CHECK_MSG(err, "unknown option '-x'");
+	pvp_opt_error(longopts, 0, "--bogus\033[2J", err, sizeof(err));
+	CHECK_MSG(err, "unknown option '--bogus?[2J'");
+
+	CHECK(pvp_num_opt_parse(nums, DIM(nums), longopts, 256, "010", &c, err, sizeof(err)) ==
+	      -ERANGE);
+	CHECK_MSG(err, "--rxd: \"010\" must be a whole number in 64..32768");
+	CHECK(pvp_num_opt_parse(nums, DIM(nums), longopts, 257, "0x10", &c, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK_MSG(err, "--burst: \"0x10\" must be a whole number in 1..512");
+	CHECK(pvp_num_opt_parse(nums, DIM(nums), longopts, 256, "0100", &c, err, sizeof(err)) == 1);
+	CHECK(pvp_num_opt_parse(nums, DIM(nums), longopts, 258, "281474976710656", &c, err,
+				sizeof(err)) == 1);
+	CHECK(c.rxd == 100 && c.count == UINT64_C(1) << 48);
+	CHECK(pvp_num_opt_parse(nums, DIM(nums), longopts, 259, NULL, &c, err, sizeof(err)) == 0);
+
+	n = pvp_args_split(6, argv, &app_argc, &app, &h);
+	CHECK(n == 3 && !h && app_argc == 3 && strcmp(app[1], "--rxd") == 0 &&
+	      strcmp(app[2], "512") == 0 && app[3] == NULL);
+	free(app);
+	n = pvp_args_split(2, help, &app_argc, &app, &h);
+	CHECK(h);
+	free(app);
+}
 
 static void
 test_misc(void)
@@ -919,6 +979,7 @@ main(void)
 	test_count();
 	test_rate();
 	test_misc();
+	test_cmdline();
 	test_json_pos();
 	test_file_read();
 	test_secret_read();

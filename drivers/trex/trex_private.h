@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Inside the trex hop driver. Files by job:
+ *   trex_rpc.c     ZeroMQ REQ transport, compressed framing, JSON-RPC
+ *   trex_conf.c    the hop's topology members
+ *   trex_stream.c  a trial's traffic as TRex streams (packet, field engine)
+ *   trex_driver.c  the coord_driver callbacks
+ * Never installed.
+ */
+
+#ifndef TREX_PRIVATE_H
+#define TREX_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "coord_driver.h"
+#include "coord_flows.h"
+#include "trex_rpc.h"
+
+/** TRex's default RPC (REQ/REP) port. */
+#define TREX_DEF_SYNC_PORT 4501
+/** TRex's client waits 3 s for every answer. */
+#define TREX_DEF_TIMEOUT_MS 3000
+/** First pgid (flow_stats id) the driver gives its streams. */
+#define TREX_DEF_PGID_BASE 1000
+/** Streams one port gets from one trial: one, or three for IMIX. */
+#define TREX_MAX_PORT_STREAMS 3
+
+/** What the hop's streams ask of TRex's flow statistics. */
+enum trex_fs_mode {
+	TREX_FS_STATS = 0, /**< flow_stats rule "stats": per-stream counts */
+	TREX_FS_LATENCY,   /**< rule "latency": counts, loss, latency */
+	TREX_FS_OFF,	   /**< no flow_stats (servers or NICs without it) */
+};
+
+/** The hop's topology members (trex_driver.h lists them). */
+struct trex_conf {
+	char server[256];		       /**< host name or address */
+	unsigned int sync_port;		       /**< RPC port */
+	int timeout_ms;			       /**< per request */
+	char user[64];			       /**< owner name given to acquire */
+	bool force;			       /**< acquire ports other users hold */
+	unsigned int nb_ports;		       /**< topology ports */
+	char port_name[COORD_MAX_PORTS][64];   /**< their names, topology order */
+	unsigned int port_id[COORD_MAX_PORTS]; /**< their TRex port ids */
+	uint64_t src_mac;		       /**< frames' source MAC */
+	uint64_t dst_mac;		       /**< frames' destination MAC */
+	enum trex_fs_mode fs;		       /**< "flow_stats" */
+	uint32_t pgid_base;		       /**< "pgid_base" */
+	double backstop_s;		       /**< "backstop_s": TRex stops itself this late */
+	struct coord_flow_base flow_base;      /**< "flow_base", as the ovs and gen hops */
+};
+
+/**
+ * Check the hop's object: every member known and well formed.
+ * @param path on error, the member at fault ("sync_port", "ports[2]",
+ *   "" for the object), so a caller holding the file's text can say
+ *   where it is.
+ * @return 0, or -EINVAL with @p why set (no hop name, no position).
+ */
+int trex_conf_parse(const json_t *conf, struct trex_conf *c, char *path, size_t path_len, char *why,
+		    size_t why_len);
+
+/** The streams of one port for one trial. */
+struct trex_port_streams {
+	unsigned int nb;			  /**< streams (1, or 3 for IMIX) */
+	json_t *stream[TREX_MAX_PORT_STREAMS];	  /**< add_stream "stream" objects */
+	uint32_t pgid[TREX_MAX_PORT_STREAMS];	  /**< their pgids (flow_stats on) */
+	unsigned int size[TREX_MAX_PORT_STREAMS]; /**< frame size with FCS */
+};
+
+/**
+ * Build the TRex streams of topology port @p k for @p size (with FCS;
+ * 0: IMIX) and @p flows flows of @p type ("normal" varies the source
+ * IPv4 from 16.0.0.1 as pvpkit-gen's --flows does; "l2", "l3", "l4" the
+ * field the vswitch's rules match, from c->flow_base).
+ * @return 0, or -EINVAL / -ENOMEM with @p why set.
+ */
+int trex_streams_build(const struct trex_conf *c, unsigned int k, const char *type,
+		       unsigned int size, unsigned int flows, struct trex_port_streams *ps,
+		       char *why, size_t why_len);
+
+/** Drop the references in @p ps. */
+void trex_streams_free(struct trex_port_streams *ps);
+
+/** Mean frame size (with FCS) of what trex_streams_build() sends for @p size. */
+double trex_streams_avg_size(unsigned int size);
+
+/** Base64 (RFC 4648) of @p len bytes into a new string, or NULL. */
+char *trex_base64(const uint8_t *data, size_t len);
+
+#endif /* TREX_PRIVATE_H */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The command-line skeleton pvpkit-gen, pvpkit-fwd and pvpkit share: the
+ * split between the EAL's options and the app's, whole-number options
+ * from one table each (parsed, range checked, stored), and the words for
+ * what getopt_long() refused, so the same mistake reads alike in all
+ * three.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvp_util.h"
+#include "util_private.h"
+
+void
+pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char *err,
+	      size_t errlen)
+{
+	char q[UTIL_QUOTE_LEN];
+	const struct option *o;
+
+	/* A long option whose value is missing, or that got one it takes
+	 * not: getopt_long() sets optopt to its val. */
+	for (o = longopts; optopt_ != 0 && o != NULL && o->name != NULL; o++) {
+		if (o->flag != NULL || o->val != optopt_)
+			continue;
+		/* "--quiet=1": a value for an option that takes none. */
+		util_seterr(err, errlen,
+			    o->has_arg == no_argument ? "--%s takes no value"
+						      : "--%s needs a value",
+			    o->name);
+		return;
+	}
+	if (optopt_ > 0 && optopt_ < 256 && optopt_ != '?') {
+		util_seterr(err, errlen, "unknown option '-%c'", optopt_);
+		return;
+	}
+	util_seterr(err, errlen, "unknown option '%s'",
+		    util_quote(word != NULL ? word : "", q, sizeof(q)));
+}
+
+/* The long name of option @p id in @p longopts, or "?". */
+static const char *
+opt_name(const struct option *longopts, int id)
+{
+	const struct option *o;
+
+	for (o = longopts; o != NULL && o->name != NULL; o++)
+		if (o->flag == NULL && o->val == id)
+			return o->name;
+	return "?";
+}
+
+int
+pvp_num_opt_parse(const struct pvp_num_opt *table, size_t n, const struct option *longopts, int id,
+		  const char *arg, void *conf, char *err, size_t errlen)
+{
+	const struct pvp_num_opt *t = NULL;
+	char name[64];
+	uint8_t *field;
+	uint64_t v;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n && t == NULL; i++)
+		if (table[i].id == id)
+			t = &table[i];
+	if (t == NULL)
+		return 0;
+	snprintf(name, sizeof(name), "--%s", opt_name(longopts, id));
+	ret = pvp_parse_u64(name, arg, t->min, t->max, &v, err, errlen);
+	if (ret < 0)
+		return ret;
+	field = (uint8_t *)conf + t->off;
+	switch (t->size) {
+	case sizeof(uint8_t):
+		*field = (uint8_t)v;
+		break;
+	case sizeof(uint16_t):
+		*(uint16_t *)(void *)field = (uint16_t)v;
+		break;
+	case sizeof(uint32_t):
+		*(uint32_t *)(void *)field = (uint32_t)v;
+		break;
+	default:
+		*(uint64_t *)(void *)field = v;
+		break;
+	}
+	return 1;
+}
+
+int
+pvp_args_split(int argc, char **argv, int *app_argc, char ***app_argv, bool *help)
+{
+	int i, eal_argc = argc;
+
+	*help = false;
+	*app_argv = calloc((size_t)argc + 1, sizeof(**app_argv));
+	if (*app_argv == NULL)
+		return -ENOMEM;
+	(*app_argv)[0] = argv[0];
+	*app_argc = 1;
+	for (i = 1; i < argc; i++) {
+		/* "prog --help": the app's usage, not the EAL's. */
+		if (i == 1 && strcmp(argv[i], "--help") == 0) {
+			*help = true;
+			return 1;
+		}
+		if (strcmp(argv[i], "--") == 0) {
+			eal_argc = i;
+			for (i = i + 1; i < argc; i++)
+				(*app_argv)[(*app_argc)++] = argv[i];
+			break;
+		}
+	}
+	return eal_argc;
+}
