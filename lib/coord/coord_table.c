@@ -171,6 +171,30 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 	fputc('\n', f);
 }
 
+/* A chain's own loss: its first point (tester TX) minus its last (RX). */
+static void
+table_chain_counts(const struct coord_topology *t, const struct coord_trial_result *r,
+		   unsigned int ch, uint64_t *tx, uint64_t *rx)
+{
+	*tx = r->chain[ch].pt[0].packets;
+	*rx = r->chain[ch].pt[t->chains[ch].nb_points - 1].packets;
+}
+
+static void
+table_chain_total(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r,
+		  unsigned int ch)
+{
+	char a[32], b[32], c[32];
+	uint64_t tx, rx;
+
+	table_chain_counts(t, r, ch, &tx, &rx);
+	fprintf(f, "  Chain %u lost %s = TX %s - RX %s (%.4f %%)\n", ch + 1,
+		coord_fmt_count((int64_t)tx - (int64_t)rx, a, sizeof(a)),
+		coord_fmt_count((int64_t)tx, b, sizeof(b)),
+		coord_fmt_count((int64_t)rx, c, sizeof(c)),
+		tx > 0 ? 100.0 * ((double)tx - (double)rx) / (double)tx : 0.0);
+}
+
 void
 coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r)
 {
@@ -204,6 +228,9 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		for (k = 0; k < t->chains[ch].nb_points; k++)
 			table_point(f, t, &t->chains[ch].points[k], &r->chain[ch].pt[k], k == 0,
 				    width);
+		/* Several chains (directions, parallel chains): each its own total. */
+		if (t->nb_chains > 1)
+			table_chain_total(f, t, r, ch);
 	}
 
 	fprintf(f, "  Lost by hop:");
@@ -332,12 +359,20 @@ table_checks_json(json_t *j, const struct coord_topology *t, const struct coord_
 json_t *
 coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r)
 {
-	json_t *j, *chains, *hops, *pts;
+	json_t *j, *chains, *hops, *pts, *shared, *totals;
 	unsigned int c, k, i;
 
 	chains = json_array();
 	hops = json_object();
+	totals = json_array();
 	for (c = 0; c < t->nb_chains; c++) {
+		uint64_t tx, rx;
+
+		table_chain_counts(t, r, c, &tx, &rx);
+		json_array_append_new(totals,
+				      json_pack("{s:I,s:I,s:I}", "tx_packets", (json_int_t)tx,
+						"rx_packets", (json_int_t)rx, "lost",
+						(json_int_t)tx - (json_int_t)rx));
 		pts = json_array();
 		for (k = 0; k < t->chains[c].nb_points; k++)
 			json_array_append_new(pts, table_point_json(t, &t->chains[c].points[k],
@@ -360,8 +395,11 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		      coord_trial_loss_ratio(r), "hop_lost", hops, "unattributed",
 		      (json_int_t)r->unattributed, "reconciled", r->reconciled, "quiet", r->quiet,
 		      "quiet_s", r->quiet_s, "snapshot_ms", r->snapshot_ms, "chains", chains);
-	if (j == NULL)
+	if (j == NULL) {
+		json_decref(totals);
 		return NULL;
+	}
+	json_object_set_new(j, "chain_totals", totals);
 	if (r->conf.profile != NULL) {
 		json_object_set_new(j, "profile", json_string(r->conf.profile));
 	} else {
@@ -381,5 +419,13 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		json_object_set(j, "context", r->context);
 	if (r->warnings != NULL)
 		json_object_set(j, "warnings", r->warnings);
+	/*
+	 * A topology whose pollers share cores (the local testbed on a small
+	 * box says so) marks every trial, so that its figures are never read
+	 * as dedicated-core results.
+	 */
+	shared = json_object_get(json_object_get(t->root, "testbed"), "shared_cores");
+	if (json_is_boolean(shared))
+		json_object_set_new(j, "shared_cores", json_boolean(json_is_true(shared)));
 	return j;
 }
