@@ -579,7 +579,7 @@ test_table_exact(void)
 	fclose(f);
 	if (strcmp(out, expected) != 0) {
 		fprintf(stderr, "table differs; got:\n%s\nexpected:\n%s\n", out, expected);
-		failures++;
+		unit_check_failures++;
 	}
 	free(out);
 	coord_topology_free(t);
