@@ -212,7 +212,7 @@ void coord_attribute(const struct coord_topology *t, const struct coord_snap *be
 		     const struct coord_snap *after, struct coord_trial_result *r);
 
 /**
- * Run one trial (DESIGN.md "Trial") on an opened topology.
+ * Run one trial (doc/design.rst, "A trial") on an opened topology.
  * @return 0, or -errno with @p err set ("hop X unreachable: ..."); on
  *   error @p r holds nothing to report.
  */

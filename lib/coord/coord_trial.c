@@ -3,7 +3,7 @@
  */
 
 /*
- * One trial (DESIGN.md "Trial") and the attribution of every lost packet.
+ * One trial (doc/design.rst, "A trial") and the attribution of every lost packet.
  *
  * The coordinator never trusts hops to clear: it asks them to (so the
  * generator resets its per-stream state) and still works on the
@@ -311,7 +311,8 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 		if (one.streams != NULL) {
 			if (res->streams == NULL)
 				res->streams = json_array();
-			json_array_foreach(one.streams, k, s) json_array_append(res->streams, s);
+			json_array_foreach(one.streams, k, s)
+				json_array_append(res->streams, s);
 			json_decref(one.streams);
 		}
 	}
