@@ -57,8 +57,7 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t 
 	if (json_is_integer(v) && json_integer_value(v) > 0)
 		h->timeout_ms = (int)json_integer_value(v);
 	ports = json_object_get(conf, "ports");
-	json_array_foreach(ports, i, v)
-	{
+	json_array_foreach(ports, i, v) {
 		if (i >= COORD_MAX_PORTS)
 			break;
 		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", json_string_value(v));

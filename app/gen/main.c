@@ -78,8 +78,7 @@ gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 		g->rx.rl[q]->lcore = RTE_MAX_LCORE;
 		g->rx.rl[q]->queue = q;
 	}
-	RTE_LCORE_FOREACH_WORKER(lcore)
-	{
+	RTE_LCORE_FOREACH_WORKER(lcore) {
 		if (w < need) {
 			struct gen_tx_lcore *tl;
 
@@ -321,7 +320,7 @@ main(int argc, char **argv)
 
 	g->quit = true;
 	RTE_LCORE_FOREACH_WORKER(lcore)
-	rte_eal_wait_lcore(lcore);
+		rte_eal_wait_lcore(lcore);
 	gen_ports_close(g);
 	gen_streams_release(g);
 	rte_eal_cleanup();

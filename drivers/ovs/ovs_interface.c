@@ -126,8 +126,7 @@ ovs_map_get(const json_t *map, const char *key, uint64_t *v)
 	pairs = json_array_get(map, 1);
 	if (!json_is_array(pairs))
 		return -EPROTO;
-	json_array_foreach(pairs, i, pair)
-	{
+	json_array_foreach(pairs, i, pair) {
 		const json_t *k = json_array_get(pair, 0), *val = json_array_get(pair, 1);
 
 		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_string(k))

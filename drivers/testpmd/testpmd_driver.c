@@ -284,8 +284,7 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: malformed %s reply", h->path,
 			       cmd);
 	}
-	json_object_foreach(xs, k, v)
-	{
+	json_object_foreach(xs, k, v) {
 		if (json_is_integer(v) && json_integer_value(v) >= 0 && tp_xstat_is_drop(k))
 			tp_reason(p, k, (uint64_t)json_integer_value(v));
 	}
@@ -364,8 +363,7 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 		return tp_fail(err, err_len, -EINVAL,
 			       "testpmd: \"ports\" must list 1..%d ethdev port ids",
 			       COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v)
-	{
+	json_array_foreach(ports, i, v) {
 		const char *s = json_string_value(v);
 		unsigned long id;
 		uint32_t u;

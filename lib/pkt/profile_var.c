@@ -363,8 +363,7 @@ prof_parse_vars(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 			prof_fail(c, sub, "must be a list of at most %d vars", PVP_PKT_MAX_VARS);
 			return -EINVAL;
 		}
-		json_array_foreach(v, i, e)
-		{
+		json_array_foreach(v, i, e) {
 			prof_fmt(esub, sizeof(esub), "%s[%zu]", sub, i);
 			if (parse_var(c, e, esub, s, &s->vars[s->n_vars]) != 0)
 				return -EINVAL;

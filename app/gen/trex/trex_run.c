@@ -534,8 +534,7 @@ trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *
 		trex_fail(e, TREX_E_PARAMS, "please specify streams to %s", what);
 		return -EINVAL;
 	}
-	json_array_foreach(ids, i, x)
-	{
+	json_array_foreach(ids, i, x) {
 		uint32_t k;
 
 		for (k = 0; k < tp->nb_streams; k++)

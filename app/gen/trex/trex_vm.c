@@ -577,8 +577,7 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	c->msg = msg;
 	c->len = len;
 	/* Definitions first: writes may come in any order after them. */
-	json_array_foreach(ins, i, in)
-	{
+	json_array_foreach(ins, i, in) {
 		const char *type;
 
 		c->ins = (unsigned int)i;
@@ -609,8 +608,7 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	ret = vm_chain(c);
 	if (ret != 0)
 		goto out;
-	json_array_foreach(ins, i, in)
-	{
+	json_array_foreach(ins, i, in) {
 		const char *type = json_string_value(json_object_get(in, "type"));
 
 		c->ins = (unsigned int)i;
