@@ -57,7 +57,8 @@ void coord_ctl_hop_close(struct coord_hop *hop);
 /**
  * Call @p method; on a transport error reconnect once and retry, so an
  * app restarted between trials is found again. A hop that still does
- * not answer gives "hop unreachable: ...".
+ * not answer gives "hop NAME unreachable: ..." and an unreachable code
+ * (coord_err_unreachable()).
  * @return 0 (with *result a new reference) or -errno with @p err set.
  */
 int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,

@@ -197,8 +197,8 @@ ofp_connect(const char *path, char *err, size_t err_len)
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		rc = -errno;
 		close(fd);
-		return ovs_fail(err, err_len, rc, "hop unreachable: unix:%s: %s", path,
-				strerror(-rc));
+		return ovs_fail(err, err_len, coord_err_connect(rc), "hop unreachable: unix:%s: %s",
+				path, strerror(-rc));
 	}
 	return fd;
 }
@@ -219,8 +219,8 @@ ofp_send_request(int fd, const char *path, char *err, size_t err_len)
 
 	if (send(fd, hello, sizeof(hello), MSG_NOSIGNAL) != sizeof(hello) ||
 	    send(fd, req, sizeof(req), MSG_NOSIGNAL) != sizeof(req))
-		return ovs_fail(err, err_len, -errno, "hop unreachable: unix:%s: %s", path,
-				strerror(errno));
+		return ovs_fail(err, err_len, coord_err_connect(-errno),
+				"hop unreachable: unix:%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -238,7 +238,8 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, stru
 	while (more) {
 		len = ofp_read_msg(fd, buf, deadline);
 		if (len < 0)
-			return ovs_fail(err, err_len, len, "%sunix:%s: OpenFlow: %s",
+			return ovs_fail(err, err_len, coord_err_connect(len),
+					"%sunix:%s: OpenFlow: %s",
 					len == -ETIMEDOUT ? "ovs: " : "hop unreachable: ", path,
 					strerror(-len));
 		switch (buf[1]) {

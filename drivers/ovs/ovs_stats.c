@@ -65,6 +65,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 
 			snprintf(e2, sizeof(e2), "%s", err);
 			snprintf(err, err_len, "hop unreachable: %s", e2);
+			rc = -ENOTCONN;
 		}
 		return rc;
 	}

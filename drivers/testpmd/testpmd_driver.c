@@ -78,14 +78,14 @@ tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 		return tp_fail(err, err_len, -ETIMEDOUT, "testpmd: %s: no reply to %s within %u ms",
 			       h->path, what, h->timeout_ms);
 	if (rc < 0)
-		return tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
-			       strerror(errno));
+		return tp_fail(err, err_len, coord_err_connect(-errno), "hop unreachable: %s: %s",
+			       h->path, strerror(errno));
 	do {
 		n = recv(h->fd, h->buf, h->max_len, MSG_TRUNC);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
-			       strerror(errno));
+		return tp_fail(err, err_len, coord_err_connect(-errno), "hop unreachable: %s: %s",
+			       h->path, strerror(errno));
 	if (n == 0)
 		return tp_fail(err, err_len, -ECONNRESET,
 			       "hop unreachable: %s: the application closed the socket", h->path);
@@ -113,7 +113,8 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 		int rc = -errno;
 
 		tp_disconnect(h);
-		return tp_fail(err, err_len, rc, "hop unreachable: %s: %s", h->path, strerror(-rc));
+		return tp_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s: %s",
+			       h->path, strerror(-rc));
 	}
 	/* The greeting: {"version": ..., "pid": ..., "max_output_len": N}. */
 	h->max_len = 16384;
@@ -161,8 +162,8 @@ tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_
 				return rc;
 		}
 		if (send(h->fd, cmd, strlen(cmd), MSG_NOSIGNAL) < 0) {
-			rc = tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
-				     strerror(errno));
+			rc = tp_fail(err, err_len, coord_err_connect(-errno),
+				     "hop unreachable: %s: %s", h->path, strerror(errno));
 			tp_disconnect(h);
 			if (fresh)
 				return rc;

@@ -83,19 +83,27 @@
  * driver ("hop guest: ...", "ovs: ..."); the core prints it as it is.
  * Callbacks never print themselves.
  *
- * A hop that does not answer at all returns -ENOTCONN or -ETIMEDOUT
- * (snapshot() also -ECONNREFUSED, -ECONNRESET or -EPIPE) and says
- * "hop NAME unreachable: ..." (or "hop unreachable: ..."). Any error
- * ends the trial, except from clear(): there only an unreachable hop
- * (-ENOTCONN, -ETIMEDOUT) does, others become a warning in the trial's
- * result. A snapshot() error without "unreachable" in its line is
- * printed as "hop NAME unreachable: LINE" for those codes, and for
- * others as "hop NAME: LINE" unless LINE already starts with "hop ".
+ * The error's type is its code, never its text. A hop that does not
+ * answer at all (no connection, connection refused or lost, no reply in
+ * time) is *unreachable*: its driver returns a code for which
+ * coord_err_unreachable() is true (-ENOTCONN, -ETIMEDOUT, -ECONNREFUSED,
+ * -ECONNRESET, -EPIPE, -EHOSTUNREACH, -ENETUNREACH), passing a failed
+ * connect()'s errno through coord_err_connect() so that a socket file
+ * that is missing (-ENOENT) reads as unreachable too; every other code
+ * means the hop answered and something else went wrong (-EPROTO a bad
+ * reply, -ENOENT a port it does not have, -EINVAL a bad config...).
+ *
+ * Any error ends the trial, except from clear(): there only an
+ * unreachable hop does, others become a warning in the trial's result.
+ * The core prints a driver's line as it is when it starts with "hop "
+ * (the driver named the hop), else as "hop NAME: LINE", or
+ * "hop NAME unreachable: LINE" for an unreachable code.
  */
 
 #ifndef COORD_DRIVER_H
 #define COORD_DRIVER_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +115,40 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * True when a callback's return @p code says the hop did not answer at
+ * all (see "Errors"), false for any other error and for success.
+ */
+static inline bool
+coord_err_unreachable(int code)
+{
+	switch (-code) {
+	case ENOTCONN:
+	case ETIMEDOUT:
+	case ECONNREFUSED:
+	case ECONNRESET:
+	case EPIPE:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * The code to return for a connect() (or first send) to a hop that
+ * failed with -errno @p code: @p code when it already reads as
+ * unreachable, else -ECONNREFUSED (a unix socket that does not exist
+ * (-ENOENT) or may not be opened (-EACCES) is a hop that cannot be
+ * reached, not a bad request).
+ */
+static inline int
+coord_err_connect(int code)
+{
+	return coord_err_unreachable(code) ? code : -ECONNREFUSED;
+}
 
 /** Most ports a hop reports. */
 #define COORD_MAX_PORTS 16
@@ -284,8 +326,9 @@ struct coord_driver {
 
 	/**
 	 * Start a measurement period (see "Clearing"). Not called on PASSIVE
-	 * hops. @return 0, or -errno with @p err set: an unreachable hop ends
-	 * the trial, any other error is a warning in the trial's result.
+	 * hops. @return 0, or -errno with @p err set: an unreachable hop
+	 * (coord_err_unreachable()) ends the trial, any other error is a
+	 * warning in the trial's result.
 	 */
 	int (*clear)(struct coord_hop *hop, char *err, size_t err_len);
 

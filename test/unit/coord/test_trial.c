@@ -29,6 +29,9 @@ struct mock_state {
 	bool moving; /* counters never stop after traffic */
 	bool started;
 	unsigned int clears;
+	int dead_code;	      /* when dead: this code and line, if set */
+	const char *dead_msg; /* (else -ENOTCONN, "hop X unreachable: ...") */
+	int clear_code;	      /* clear() fails with this, if set */
 };
 
 static struct mock_state mocks[4];
@@ -68,6 +71,10 @@ mock_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 
 	if (m->moving && m->started)
 		m->cur.port[0].rx_packets++;
+	if (m->dead && m->dead_msg != NULL) {
+		snprintf(err, err_len, "%s", m->dead_msg);
+		return m->dead_code;
+	}
 	if (m->dead) {
 		snprintf(err, err_len, "hop %s unreachable: connection refused", hop->name);
 		return -ENOTCONN;
@@ -79,9 +86,13 @@ mock_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 static int
 mock_clear(struct coord_hop *hop, char *err, size_t err_len)
 {
-	(void)err;
-	(void)err_len;
-	((struct mock_state *)hop->priv)->clears++;
+	struct mock_state *m = hop->priv;
+
+	m->clears++;
+	if (m->clear_code != 0) {
+		snprintf(err, err_len, "clear failed");
+		return m->clear_code;
+	}
 	return 0;
 }
 
@@ -483,6 +494,57 @@ test_unreachable(void)
 	mocks[2].die_on_traffic = true;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) < 0);
 	CHECK(strstr(err, "hop guest unreachable") != NULL);
+	coord_topology_free(t);
+}
+
+/*
+ * An error's type is its code, not its text: a refused connection with
+ * no "unreachable" in the driver's line is an unreachable hop, and a
+ * protocol error whose line happens to say "unreachable" is not.
+ */
+static void
+test_error_types(void)
+{
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256] = "";
+
+	CHECK(coord_err_unreachable(-ECONNREFUSED) && coord_err_unreachable(-ETIMEDOUT));
+	CHECK(!coord_err_unreachable(-ENOENT) && !coord_err_unreachable(-EPROTO));
+	CHECK(!coord_err_unreachable(0));
+	CHECK(coord_err_connect(-ENOENT) == -ECONNREFUSED);
+	CHECK(coord_err_connect(-ECONNRESET) == -ECONNRESET);
+
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].die_on_traffic = true;
+	mocks[2].dead_code = -ECONNREFUSED;
+	mocks[2].dead_msg = "unix:/x: connect: No such file or directory";
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == -ECONNREFUSED);
+	CHECK(strcmp(err, "hop guest unreachable: unix:/x: connect: No such file or directory") ==
+		      0,
+	      "%s", err);
+	coord_topology_free(t);
+
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].die_on_traffic = true;
+	mocks[2].dead_code = -EPROTO;
+	mocks[2].dead_msg = "bad answer: \"unreachable\" is not a counter";
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == -EPROTO);
+	CHECK(strcmp(err, "hop guest: bad answer: \"unreachable\" is not a counter") == 0, "%s",
+	      err);
+	coord_topology_free(t);
+
+	/* clear(): an unreachable code ends the trial, another one warns. */
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].clear_code = -ECONNRESET;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == -ECONNRESET);
+	coord_topology_free(t);
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].clear_code = -EPROTO;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0, "%s", err);
+	CHECK(json_array_size(r.warnings) == 1);
+	coord_trial_result_clear(&r);
 	coord_topology_free(t);
 }
 
@@ -911,6 +973,7 @@ main(void)
 	test_receiver_drop_and_unattributed();
 	test_generator_limited();
 	test_unreachable();
+	test_error_types();
 	test_never_quiet();
 	test_table_exact();
 	test_signature_ok();

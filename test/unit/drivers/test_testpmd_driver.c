@@ -268,7 +268,8 @@ test_errors(const char *dir)
 	rc = open_hop(&hop,
 		      "{\"telemetry\": \"/nonexistent/dpdk_telemetry.v2\", \"ports\": [\"0\"]}",
 		      err, sizeof(err));
-	CHECK(rc == -ENOENT && strncmp(err, "hop unreachable: ", 17) == 0, "rc %d %s", rc, err);
+	CHECK(rc == -ECONNREFUSED && strncmp(err, "hop unreachable: ", 17) == 0, "rc %d %s", rc,
+	      err);
 	CHECK(hop.priv == NULL, "failed open left priv");
 
 	unit_check_case = "conf errors";
