@@ -134,18 +134,6 @@ coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, js
 	return ret == PVP_CTL_TIMEOUT ? -ETIMEDOUT : -ENOTCONN;
 }
 
-static void
-ctl_hop_reason(struct coord_port *p, const char *name, uint64_t value)
-{
-	struct coord_reason *r;
-
-	if (p->nb_reasons >= COORD_MAX_REASONS)
-		return;
-	r = &p->reasons[p->nb_reasons++];
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->value = value;
-}
-
 static int
 ctl_hop_port_index(const struct pvp_stats_snap *s, const char *name)
 {
@@ -213,10 +201,10 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		p->tx_dropped = ps->c[PVP_STATS_tx_dropped];
 		p->rx_errors = ps->c[PVP_STATS_rx_errors];
 		p->tx_errors = ps->c[PVP_STATS_tx_errors];
-		ctl_hop_reason(p, "rx_missed", ps->rx_missed);
-		ctl_hop_reason(p, "rx_nombuf", ps->rx_nombuf);
-		ctl_hop_reason(p, "rx_sw_dropped", ps->rx_sw_dropped);
-		ctl_hop_reason(p, "tx_full", ps->c[PVP_STATS_tx_dropped]);
+		coord_port_add_reason(p, COORD_REASON_rx_missed, ps->rx_missed);
+		coord_port_add_reason(p, COORD_REASON_rx_nombuf, ps->rx_nombuf);
+		coord_port_add_reason(p, COORD_REASON_rx_sw_dropped, ps->rx_sw_dropped);
+		coord_port_add_reason(p, COORD_REASON_tx_full, ps->c[PVP_STATS_tx_dropped]);
 		p->tx_refused_by_peer = tx_full != NULL && strcmp(tx_full, "drop") == 0;
 	}
 	free(s);

@@ -32,6 +32,17 @@ const char *const ovs_drop_reasons[OVS_NB_REASONS] = {
 	"rx_mbuf_allocation_errors", /* no mbuf (physical DPDK ports) */
 };
 
+/* The same, as the coordinator names them (coord_driver.h's vocabulary). */
+const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS] = {
+	COORD_REASON_ovs_rx_qos_drops,
+	COORD_REASON_rx_missed,
+	COORD_REASON_ovs_tx_failure_drops,
+	COORD_REASON_ovs_tx_mtu_exceeded_drops,
+	COORD_REASON_ovs_tx_qos_drops,
+	COORD_REASON_ovs_tx_invalid_hwol_drops,
+	COORD_REASON_rx_nombuf,
+};
+
 int
 ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
 {

@@ -186,13 +186,8 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 					? json_string_value(json_object_get(row, "link_state"))
 					: "unknown");
 	for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
-		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) != 1 ||
-		    p->nb_reasons == COORD_MAX_REASONS)
-			continue;
-		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-			 ovs_drop_reasons[i]);
-		p->reasons[p->nb_reasons].value = v;
-		p->nb_reasons++;
+		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) == 1)
+			coord_port_add_reason(p, ovs_drop_reason_ids[i], v);
 	}
 	return 0;
 }

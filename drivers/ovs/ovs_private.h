@@ -39,6 +39,9 @@
  */
 #define OVS_NB_REASONS 7
 extern const char *const ovs_drop_reasons[OVS_NB_REASONS];
+/* What each of ovs_drop_reasons[] is called in coord_driver.h's vocabulary
+ * (rx_missed_errors is rx_missed, rx_mbuf_allocation_errors rx_nombuf). */
+extern const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS];
 
 /*
  * Who ovs-vswitchd is, as seen through its ports: a restarted daemon (or

@@ -98,12 +98,8 @@ map:
 		h->duration[i] = o[j].duration_s;
 		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
 		for (k = 0; k < OVS_NB_REASONS; k++) {
-			if (!o[j].has_reason[k] || p->nb_reasons == COORD_MAX_REASONS)
-				continue;
-			snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-				 ovs_drop_reasons[k]);
-			p->reasons[p->nb_reasons].value = o[j].reason[k];
-			p->nb_reasons++;
+			if (o[j].has_reason[k])
+				coord_port_add_reason(p, ovs_drop_reason_ids[k], o[j].reason[k]);
 		}
 	}
 	free(o);

@@ -209,14 +209,19 @@ tp_u64(const json_t *o, const char *k, uint64_t *v)
 	return 0;
 }
 
-static void
-tp_reason(struct coord_port *p, const char *name, uint64_t v)
+/*
+ * The side of a drop xstat: DPDK names every xstat of a port's receive
+ * path "rx_..." and of its send path "tx_..." (rte_ethdev's own names and
+ * the PMDs' follow this); anything else is shown on both sides.
+ */
+static enum coord_side
+tp_xstat_side(const char *name)
 {
-	if (p->nb_reasons == COORD_MAX_REASONS)
-		return;
-	snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s", name);
-	p->reasons[p->nb_reasons].value = v;
-	p->nb_reasons++;
+	if (strncmp(name, "rx_", 3) == 0)
+		return COORD_SIDE_RX;
+	if (strncmp(name, "tx_", 3) == 0)
+		return COORD_SIDE_TX;
+	return COORD_SIDE_BOTH;
 }
 
 /* xstats that count dropped packets, beyond what ethdev stats have. */
@@ -273,8 +278,8 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 	p->rx_dropped = imissed + nombuf;
 	p->rx_errors = ierr;
 	p->tx_errors = oerr;
-	tp_reason(p, "imissed", imissed);
-	tp_reason(p, "rx_nombuf", nombuf);
+	coord_port_add_reason(p, COORD_REASON_rx_missed, imissed);
+	coord_port_add_reason(p, COORD_REASON_rx_nombuf, nombuf);
 
 	snprintf(cmd, sizeof(cmd), "/ethdev/xstats,%u", h->port_id[i]);
 	rc = tp_query(h, cmd, &xs, err, err_len);
@@ -287,7 +292,8 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 	}
 	json_object_foreach(xs, k, v) {
 		if (json_is_integer(v) && json_integer_value(v) >= 0 && tp_xstat_is_drop(k))
-			tp_reason(p, k, (uint64_t)json_integer_value(v));
+			coord_port_add_named_reason(p, k, tp_xstat_side(k),
+						    (uint64_t)json_integer_value(v));
 	}
 	json_decref(xs);
 	return 0;

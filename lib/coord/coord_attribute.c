@@ -91,15 +91,13 @@ attr_diff(uint64_t after, uint64_t before)
 	return after >= before ? after - before : 0;
 }
 
-/* Does reason @p name belong to the rx or tx side of a port? */
+/* Is reason @p r shown at a tx (or rx) point? Its side says (coord_driver.h). */
 static bool
-attr_reason_side(const char *name, bool tx)
+attr_reason_side(const struct coord_reason *r, bool tx)
 {
-	bool has_tx = strstr(name, "tx") != NULL, has_rx = strstr(name, "rx") != NULL;
-
-	if (has_tx == has_rx)
+	if (r->side == COORD_SIDE_BOTH)
 		return true;
-	return tx ? has_tx : has_rx;
+	return tx ? r->side == COORD_SIDE_TX : r->side == COORD_SIDE_RX;
 }
 
 static void
@@ -114,7 +112,7 @@ attr_point_drops(const struct coord_port *a, const struct coord_port *b, bool tx
 	for (i = 0; i < a->nb_reasons; i++) {
 		uint64_t before = 0, v;
 
-		if (!attr_reason_side(a->reasons[i].name, tx))
+		if (!attr_reason_side(&a->reasons[i], tx))
 			continue;
 		for (j = 0; j < b->nb_reasons; j++)
 			if (strcmp(b->reasons[j].name, a->reasons[i].name) == 0)
@@ -142,6 +140,7 @@ attr_add_reason(struct coord_point_result *pr, const char *name, uint64_t value)
 	if (pr->nb_reasons >= COORD_MAX_REASONS)
 		return;
 	snprintf(pr->reasons[pr->nb_reasons].name, sizeof(pr->reasons[0].name), "%s", name);
+	pr->reasons[pr->nb_reasons].side = COORD_SIDE_RX;
 	pr->reasons[pr->nb_reasons++].value = value;
 }
 
@@ -442,7 +441,8 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			if (!pt->tx && cr->pt[k - 1].refused != 0) {
 				/* The receiver's ring was full: its drop. */
 				pr->drop += cr->pt[k - 1].refused;
-				attr_add_reason(pr, "rx_ring_full", cr->pt[k - 1].refused);
+				attr_add_reason(pr, coord_reason_name(COORD_REASON_rx_ring_full),
+						cr->pt[k - 1].refused);
 			}
 			/* Refused packets are the next hop's drops, not this one's. */
 			if (pr->refused == 0)

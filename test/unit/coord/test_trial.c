@@ -209,16 +209,11 @@ mock_set_port(struct coord_snap *s, unsigned int i, const char *name,
 	p->rx_dropped = base + c->rx_drop;
 	p->tx_dropped = base + c->tx_drop;
 	p->tx_refused_by_peer = c->refused;
-	if (c->rx_reason != NULL) {
-		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-			 c->rx_reason);
-		p->reasons[p->nb_reasons++].value = base + c->rx_drop;
-	}
-	if (c->tx_reason != NULL) {
-		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-			 c->tx_reason);
-		p->reasons[p->nb_reasons++].value = base + c->tx_drop;
-	}
+	/* Reasons of the vocabulary take its side; "both" for the others. */
+	if (c->rx_reason != NULL)
+		coord_port_add_named_reason(p, c->rx_reason, COORD_SIDE_BOTH, base + c->rx_drop);
+	if (c->tx_reason != NULL)
+		coord_port_add_named_reason(p, c->tx_reason, COORD_SIDE_BOTH, base + c->tx_drop);
 	if (i + 1 > s->nb_ports)
 		s->nb_ports = i + 1;
 }
@@ -546,6 +541,37 @@ test_error_types(void)
 	CHECK(json_array_size(r.warnings) == 1);
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
+}
+
+/*
+ * Drop reasons carry their side: the vocabulary's own, or the one the
+ * driver gives a name it does not know; never one guessed from the name.
+ */
+static void
+test_reason_sides(void)
+{
+	struct coord_port p;
+
+	memset(&p, 0, sizeof(p));
+	CHECK(strcmp(coord_reason_name(COORD_REASON_rx_missed), "rx_missed") == 0);
+	CHECK(coord_reason_side(COORD_REASON_rx_missed) == COORD_SIDE_RX);
+	CHECK(coord_reason_side(COORD_REASON_tx_full) == COORD_SIDE_TX);
+	CHECK(coord_reason_side(COORD_REASON_ovs_rx_qos_drops) == COORD_SIDE_RX);
+	CHECK(coord_reason_name(COORD_NB_REASON_IDS) == NULL);
+	coord_port_add_reason(&p, COORD_REASON_ovs_tx_failure_drops, 5);
+	/* A known name takes the vocabulary's side whatever the caller says. */
+	coord_port_add_named_reason(&p, "rx_nombuf", COORD_SIDE_TX, 6);
+	/* An unknown name keeps the side it is given, "rx" in it or not. */
+	coord_port_add_named_reason(&p, "rx_xoff_packets_sent", COORD_SIDE_TX, 7);
+	CHECK(p.nb_reasons == 3);
+	CHECK(strcmp(p.reasons[0].name, "ovs_tx_failure_drops") == 0 &&
+	      p.reasons[0].side == COORD_SIDE_TX && p.reasons[0].value == 5);
+	CHECK(p.reasons[1].side == COORD_SIDE_RX && p.reasons[1].value == 6);
+	CHECK(p.reasons[2].side == COORD_SIDE_TX && p.reasons[2].value == 7);
+	while (p.nb_reasons < COORD_MAX_REASONS)
+		coord_port_add_reason(&p, COORD_REASON_tx_full, 1);
+	coord_port_add_reason(&p, COORD_REASON_tx_full, 1);
+	CHECK(p.nb_reasons == COORD_MAX_REASONS);
 }
 
 /* Counters that never stop: the trial says so instead of pretending. */
@@ -974,6 +1000,7 @@ main(void)
 	test_generator_limited();
 	test_unreachable();
 	test_error_types();
+	test_reason_sides();
 	test_never_quiet();
 	test_table_exact();
 	test_signature_ok();

@@ -188,9 +188,12 @@ test_ok(const char *dir)
 		CHECK_U64(s.port[0].tx_errors, 0);
 		/* imissed and rx_nombuf; virtio has no other drop xstat. */
 		CHECK_U64(s.port[0].nb_reasons, 2);
-		CHECK(strcmp(s.port[0].reasons[0].name, "imissed") == 0 &&
+		CHECK(strcmp(s.port[0].reasons[0].name, "rx_missed") == 0 &&
 			      strcmp(s.port[0].reasons[1].name, "rx_nombuf") == 0,
 		      "reasons %s %s", s.port[0].reasons[0].name, s.port[0].reasons[1].name);
+		CHECK(s.port[0].reasons[0].side == COORD_SIDE_RX &&
+			      s.port[0].reasons[1].side == COORD_SIDE_RX,
+		      "reason sides");
 		rc = coord_driver_testpmd.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "second snapshot: %s", err);
 		CHECK_U64(f.commands, 4);
