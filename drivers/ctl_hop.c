@@ -155,7 +155,6 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 {
 	struct coord_ctl_hop *h = hop->priv;
 	struct pvp_stats_snap *s;
-	const char *tx_full;
 	char perr[256] = "";
 	unsigned int i;
 	int ret, idx;
@@ -171,12 +170,6 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		free(s);
 		return ret;
 	}
-	/*
-	 * An app whose TX rings are its peers' RX rings and that gives up
-	 * what they refuse (pvpkit-gen --tx-full drop) says so: its
-	 * tx_dropped are the next hop's loss (coord_port::tx_refused_by_peer).
-	 */
-	tx_full = json_string_value(json_object_get(json_object_get(stats, "traffic"), "tx_full"));
 	memset(snap, 0, sizeof(*snap));
 	snap->t_ns = pvp_now_ns();
 	snap->nb_ports = h->nb_ports;
@@ -205,7 +198,6 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		coord_port_add_reason(p, COORD_REASON_rx_nombuf, ps->rx_nombuf);
 		coord_port_add_reason(p, COORD_REASON_rx_sw_dropped, ps->rx_sw_dropped);
 		coord_port_add_reason(p, COORD_REASON_tx_full, ps->c[PVP_STATS_tx_dropped]);
-		p->tx_refused_by_peer = tx_full != NULL && strcmp(tx_full, "drop") == 0;
 	}
 	free(s);
 	return 0;

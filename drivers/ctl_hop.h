@@ -67,7 +67,6 @@ int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params
 /**
  * Map a stats.get result onto the topology's ports: "pN" is the app's
  * port index N; any other name matches the app's port display name.
- * With "traffic": {"tx_full": "drop"} every port's tx_refused_by_peer is set.
  * @return 0 or -errno with @p err set.
  */
 int coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,

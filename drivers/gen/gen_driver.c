@@ -246,6 +246,32 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 }
 
 /*
+ * The shared app mapping, plus what only pvpkit-gen says: with --tx-full
+ * drop ("traffic": {"tx_full": "drop"}) it gives up what its peers'
+ * full rings refuse, so its tx_dropped are the next hop's loss
+ * (coord_port::tx_refused_by_peer).
+ */
+static int
+gen_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+{
+	const char *tx_full;
+	json_t *out = NULL;
+	unsigned int i;
+	int ret;
+
+	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &out, 0, err, err_len);
+	if (ret < 0)
+		return ret;
+	ret = coord_ctl_hop_map_stats(hop, out, snap, err, err_len);
+	tx_full = json_string_value(json_object_get(json_object_get(out, "traffic"), "tx_full"));
+	if (ret == 0 && tx_full != NULL && strcmp(tx_full, "drop") == 0)
+		for (i = 0; i < snap->nb_ports; i++)
+			snap->port[i].tx_refused_by_peer = true;
+	json_decref(out);
+	return ret;
+}
+
+/*
  * Not a vswitch: remember the rule type so that the traffic of the next
  * trials matches the rules the vswitch hop installs in the same pass.
  */
@@ -299,7 +325,7 @@ const struct coord_driver coord_driver_gen = {
 	.conf = gen_conf,
 	.open = gen_open,
 	.close = coord_ctl_hop_close,
-	.snapshot = coord_ctl_hop_snapshot,
+	.snapshot = gen_snapshot,
 	.clear = coord_ctl_hop_clear,
 	.traffic_start = gen_traffic_start,
 	.traffic_stop = gen_traffic_stop,
