@@ -196,7 +196,6 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 int
 ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len)
 {
-	struct timespec ts;
 	json_t *rows;
 	unsigned int i;
 	int rc;
@@ -204,8 +203,7 @@ ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t
 	rc = ovs_select(h, &rows, err, err_len);
 	if (rc < 0)
 		return rc;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->t_ns = pvp_now_ns();
 	snap->nb_ports = h->nb_ports;
 	for (i = 0; i < h->nb_ports && rc == 0; i++)
 		rc = ovs_row_to_port(h, json_array_get(rows, i), h->ports[i], &snap->port[i], err,

@@ -75,12 +75,9 @@ ofp_read_full(int fd, uint8_t *buf, size_t len, uint64_t deadline)
 
 	while (off < len) {
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		struct timespec ts;
-		uint64_t now;
+		uint64_t now = pvp_now_ms();
 		ssize_t n;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		if (poll(&pfd, 1, (int)(deadline - now)) <= 0)
@@ -275,13 +272,11 @@ int
 ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o, unsigned int max,
 		   char *err, size_t err_len)
 {
-	struct timespec ts;
 	uint64_t deadline;
 	uint8_t *buf;
 	int fd, rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 + timeout_ms;
+	deadline = pvp_now_ms() + timeout_ms;
 	fd = ofp_connect(path, err, err_len);
 	if (fd < 0)
 		return fd;

@@ -28,6 +28,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord_driver.h"
 #include "ovs_cmd.h"
 #include "ovsdb.h"

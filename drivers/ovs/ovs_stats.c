@@ -31,7 +31,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 			      h->ofctl_target, NULL};
 	struct ovs_ofp *o;
 	struct coord_ovs_out out;
-	struct timespec ts;
+	uint64_t t_ns;
 	unsigned int i, k, max = 1024;
 	bool reloaded = false;
 	int n, rc;
@@ -44,7 +44,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 			reloaded = true;
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t_ns = pvp_now_ns();
 	o = calloc(max, sizeof(*o));
 	if (o == NULL)
 		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
@@ -78,7 +78,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 				h->ofctl_target);
 	}
 map:
-	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->t_ns = t_ns;
 	snap->nb_ports = h->nb_ports;
 	for (i = 0; i < h->nb_ports; i++) {
 		struct coord_port *p = &snap->port[i];

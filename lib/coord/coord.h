@@ -246,7 +246,4 @@ json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_t
  */
 int coord_results_append(const char *path, const json_t *j);
 
-/** "1,234,567" into @p buf; returns buf. */
-const char *coord_fmt_count(int64_t v, char *buf, size_t len);
-
 #endif /* COORD_H */

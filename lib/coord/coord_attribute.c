@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 
 static const char *const attr_check_names[COORD_CHECK_MAX] = {
@@ -188,8 +190,8 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 					snprintf(first, sizeof(first),
 						 "%s %s went backwards (%s -> %s)",
 						 t->hops[h].ports[p], attr_counters[i].name,
-						 coord_fmt_count((int64_t)vb, b, sizeof(b)),
-						 coord_fmt_count((int64_t)va, a, sizeof(a)));
+						 pvp_fmt_count((int64_t)vb, b, sizeof(b)),
+						 pvp_fmt_count((int64_t)va, a, sizeof(a)));
 			}
 			for (i = 0; i < pa->nb_reasons; i++)
 				for (j = 0; j < pb->nb_reasons; j++) {
@@ -198,15 +200,14 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 						continue;
 					back = true;
 					if (nb_back++ == 0)
-						snprintf(first, sizeof(first),
-							 "%s %s went backwards (%s -> %s)",
-							 t->hops[h].ports[p], pa->reasons[i].name,
-							 coord_fmt_count(
-								 (int64_t)pb->reasons[j].value, b,
-								 sizeof(b)),
-							 coord_fmt_count(
-								 (int64_t)pa->reasons[i].value, a,
-								 sizeof(a)));
+						snprintf(
+							first, sizeof(first),
+							"%s %s went backwards (%s -> %s)",
+							t->hops[h].ports[p], pa->reasons[i].name,
+							pvp_fmt_count((int64_t)pb->reasons[j].value,
+								      b, sizeof(b)),
+							pvp_fmt_count((int64_t)pa->reasons[i].value,
+								      a, sizeof(a)));
 				}
 			if (!back)
 				continue;
@@ -274,9 +275,9 @@ attr_check_negative(const struct coord_topology *t, struct coord_trial_result *r
 			     (1u << COORD_CHECK_BACKWARDS)))
 				continue;
 			pr->flags |= 1u << COORD_CHECK_NEGATIVE;
-			coord_fmt_count(-pr->lost, a, sizeof(a));
-			coord_fmt_count((int64_t)pr->packets, b, sizeof(b));
-			coord_fmt_count((int64_t)r->chain[c].pt[k - 1].packets, d, sizeof(d));
+			pvp_fmt_count(-pr->lost, a, sizeof(a));
+			pvp_fmt_count((int64_t)pr->packets, b, sizeof(b));
+			pvp_fmt_count((int64_t)r->chain[c].pt[k - 1].packets, d, sizeof(d));
 			if (in_hop)
 				attr_finding(r, COORD_CHECK_NEGATIVE, (int)pt->hop, false,
 					     "hop %s emitted %s more than it received (%s \"%s\", "
@@ -310,8 +311,8 @@ attr_check_drops(const struct coord_topology *t, struct coord_trial_result *r)
 			continue;
 		attr_finding(r, COORD_CHECK_DROPS, (int)h, false,
 			     "hop %s counted %s drops on the path but lost %s packets there",
-			     t->hops[h].hop.name, coord_fmt_count(r->hop_drops[h], a, sizeof(a)),
-			     coord_fmt_count(r->hop_lost[h], b, sizeof(b)));
+			     t->hops[h].hop.name, pvp_fmt_count(r->hop_drops[h], a, sizeof(a)),
+			     pvp_fmt_count(r->hop_lost[h], b, sizeof(b)));
 	}
 }
 
@@ -357,27 +358,27 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 	if (r->tx_packets != s->sig_offered)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester TX counted %s, its streams offered %s",
-			     coord_fmt_count((int64_t)r->tx_packets, a, sizeof(a)),
-			     coord_fmt_count((int64_t)s->sig_offered, b, sizeof(b)));
+			     pvp_fmt_count((int64_t)r->tx_packets, a, sizeof(a)),
+			     pvp_fmt_count((int64_t)s->sig_offered, b, sizeof(b)));
 	if (r->rx_packets != rx_acc)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester RX counted %s, its streams account for %s (%s "
 			     "signed, %s unsigned, %s unknown stream)",
-			     coord_fmt_count((int64_t)r->rx_packets, a, sizeof(a)),
-			     coord_fmt_count((int64_t)rx_acc, b, sizeof(b)),
-			     coord_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
-			     coord_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
-			     coord_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)));
+			     pvp_fmt_count((int64_t)r->rx_packets, a, sizeof(a)),
+			     pvp_fmt_count((int64_t)rx_acc, b, sizeof(b)),
+			     pvp_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
+			     pvp_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
+			     pvp_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)));
 	if (lost != sig_net)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: chain lost %s, the streams %s (lost %s - duplicates %s - "
 			     "unsigned %s - unknown stream %s)",
-			     coord_fmt_count(lost, a, sizeof(a)),
-			     coord_fmt_count(sig_net, b, sizeof(b)),
-			     coord_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
-			     coord_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
-			     coord_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
-			     coord_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)));
+			     pvp_fmt_count(lost, a, sizeof(a)),
+			     pvp_fmt_count(sig_net, b, sizeof(b)),
+			     pvp_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
+			     pvp_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
+			     pvp_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
+			     pvp_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)));
 }
 
 /* The source's largest burst ahead of its schedule against the limit. */
@@ -392,8 +393,8 @@ attr_check_burst(struct coord_trial_result *r)
 	attr_finding(r, COORD_CHECK_BURST, -1, false,
 		     "burst: the generator sent %s packets back to back ahead of its schedule "
 		     "(catch-up after a stall), over --max-burst %s",
-		     coord_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
-		     coord_fmt_count((int64_t)r->conf.max_burst, b, sizeof(b)));
+		     pvp_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
+		     pvp_fmt_count((int64_t)r->conf.max_burst, b, sizeof(b)));
 }
 
 void

@@ -59,7 +59,7 @@ ctl_log(const struct pvp_ctl_server *srv, int level, const char *fmt, ...)
 void
 ctl_log_limited(struct pvp_ctl_server *srv, int level, const char *fmt, ...)
 {
-	uint64_t now = ctl_now_ms();
+	uint64_t now = pvp_now_ms();
 	char msg[448];
 	va_list ap;
 
@@ -663,7 +663,7 @@ ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c)
 				break;
 			/* Proven: not a stranger holding a slot without a word. */
 			c->proven = c->authed;
-			c->t_done = ctl_now_ms();
+			c->t_done = pvp_now_ms();
 			/* The token may have changed the limit. */
 			max = ctl_conn_max_line(srv, c);
 		}

@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "pvp_ctl.h"
 
 #define CTL_DEFAULT_MAX_REQUEST	 (1024 * 1024)
@@ -154,7 +156,6 @@ struct pvp_ctl_server {
 int ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err);
 bool ctl_sockaddr_is_loopback(const struct sockaddr *sa);
 int ctl_sockaddr_format(const struct sockaddr *sa, char *buf, size_t len);
-uint64_t ctl_now_ms(void);
 bool ctl_token_equal(const char *a, size_t alen, const char *b, size_t blen);
 
 /* ctl_dispatch.c */

@@ -415,7 +415,7 @@ ctl_accept(struct pvp_ctl_server *srv)
 		if (sslen == 0 || sslen > sizeof(ss))
 			ss.ss_family = AF_UNIX; /* unnamed unix peer */
 		ctl_peer_identify(c, &ss);
-		now = ctl_now_ms();
+		now = pvp_now_ms();
 		c->t_open = c->t_active = c->t_done = now;
 		if (!ctl_admit(srv, c, now)) {
 			ctl_refuse(fd, srv->n_conns >= srv->max_clients
@@ -664,7 +664,7 @@ ctl_thread(void *arg)
 			pfd = np;
 			cap = srv->n_conns + 2;
 		}
-		now = ctl_now_ms();
+		now = pvp_now_ms();
 		pfd[0].fd = srv->wake[0];
 		pfd[0].events = POLLIN;
 		pfd[1].fd = now >= accept_retry ? srv->lfd : -1;
@@ -710,7 +710,7 @@ ctl_thread(void *arg)
 			if (read(srv->wake[0], b, sizeof(b)) >= 0 || errno != EAGAIN)
 				break;
 		}
-		now = ctl_now_ms();
+		now = pvp_now_ms();
 		/* From the end: closing swaps the last connection into slot i. */
 		for (i = n; i-- > 0;) {
 			struct ctl_conn *c = srv->conns[i];

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pvp_util.h"
+
 #include "trex.h"
 
 /* Most variables (a tuple counts two) one stream may define. */
@@ -81,23 +83,11 @@ static int __attribute__((format(printf, 2, 3))) vm_fail(struct vm_ctx *c, const
 	return -EINVAL;
 }
 
-static uint64_t
-vm_gcd(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* lcm of a and b, or 0 past VM_MAX_FLOWS. */
 static uint64_t
 vm_lcm(uint64_t a, uint64_t b)
 {
-	uint64_t g = vm_gcd(a, b), q = a / g;
+	uint64_t g = pvp_gcd64(a, b), q = a / g;
 
 	if (q != 0 && b > VM_MAX_FLOWS / q)
 		return 0;
