@@ -187,6 +187,16 @@ void trex_event(enum trex_event type, json_t *data);
 void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
 double trex_now_sec(void);
 void trex_session_owner(uint32_t id);
+/* The publish_now and get_async_events methods (trex_events.c). */
+json_t *trex_m_publish_now(json_t *p, struct trex_err *e);
+json_t *trex_m_get_async_events(json_t *p, struct trex_err *e);
+/* Drop every session and its queued events. */
+void trex_sessions_free(void);
+/*
+ * A request's text with integer literals above INT64_MAX made reals
+ * (trex_params.c); a new text, or NULL when there is none to change.
+ */
+char *trex_big_ints(const char *text, size_t len, size_t *olen);
 json_t *trex_supported_list(void);
 
 /* trex_cmds.c: general and port methods. */
