@@ -248,6 +248,21 @@ void trex_run_tick(void);
 int trex_run_next_ms(void);
 bool trex_port_active(uint16_t port);
 
+/* A client's multiplier ("mul"). */
+struct trex_mul {
+	enum { MUL_RAW, MUL_BPS, MUL_BPSL1, MUL_PPS, MUL_PCT } type;
+	enum { MUL_ABS, MUL_ADD, MUL_SUB } op;
+	double value;
+};
+
+/* trex_run.c, shared with the per-stream methods of trex_run_streams.c. */
+int trex_mul_parse(json_t *p, struct trex_mul *m, struct trex_err *e);
+struct trex_stream *trex_ws_stream(const struct gen_wstream *w);
+void trex_port_program(uint16_t port, bool fresh);
+void trex_lcores_go(uint16_t port);
+void trex_lcores_retake(uint16_t port);
+bool trex_lcores_idle(uint16_t port);
+
 /* trex_stats.c: counters. */
 json_t *trex_m_get_global_stats(json_t *p, struct trex_err *e);
 json_t *trex_m_get_port_stats(json_t *p, struct trex_err *e);
