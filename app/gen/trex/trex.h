@@ -197,6 +197,8 @@ void trex_sessions_free(void);
  * (trex_params.c); a new text, or NULL when there is none to change.
  */
 char *trex_big_ints(const char *text, size_t len, size_t *olen);
+/* A stream's packet from base64 (RFC 4648): malloc'd, or NULL; *len its size. */
+uint8_t *trex_b64_decode(const char *in, uint32_t *len);
 json_t *trex_supported_list(void);
 
 /* trex_cmds.c: general and port methods. */
