@@ -21,8 +21,8 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 	struct coord_ctl_hop *h = hop->priv;
 	struct pvp_ctl_error e = {0};
 
-	/* A new connection may be a restarted app: forget what it had loaded. */
-	h->loaded[0] = '\0';
+	/* A new connection may be a restarted app (coord_ctl_hop::connects). */
+	h->connects++;
 	h->client =
 		pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL, h->timeout_ms, &e);
 	if (h->client == NULL) {
@@ -97,6 +97,7 @@ coord_ctl_hop_close(struct coord_hop *hop)
 	if (h == NULL)
 		return;
 	pvp_ctl_client_close(h->client);
+	free(h->app);
 	free(h);
 	hop->priv = NULL;
 }

@@ -27,6 +27,20 @@
 /* traffic.stop waits for the TX lcores: allow more than a plain call. */
 #define GEN_STOP_TIMEOUT_MS 10000
 
+/* What only a generator's hop keeps (coord_ctl_hop::app). */
+struct gen_hop {
+	char loaded[320];		  /* profile last loaded, "" = none */
+	unsigned int loaded_conn;	  /* coord_ctl_hop::connects it was loaded on */
+	char flow_type[8];		  /* from install_flows, "" = normal */
+	struct coord_flow_base flow_base; /* "flow_base" member, as the ovs hop's */
+};
+
+static struct gen_hop *
+gen_hop(struct coord_hop *hop)
+{
+	return ((struct coord_ctl_hop *)hop->priv)->app;
+}
+
 /*
  * The generator's port index of each topology port: "pN" is port N (as in
  * the stats mapping), any other name its position. These are the TX ports:
@@ -55,7 +69,8 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		   size_t key_len, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
-	const char *type = t->flow_type != NULL ? t->flow_type : h->flow_type;
+	struct gen_hop *g = gen_hop(hop);
+	const char *type = t->flow_type != NULL ? t->flow_type : g->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
 	char why[256];
 	json_t *prof;
@@ -84,7 +99,7 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		ports[0] = 0;
 		n = 1;
 	}
-	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &h->flow_base, why,
+	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &g->flow_base, why,
 				   sizeof(why));
 	if (prof == NULL) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
@@ -104,8 +119,9 @@ static int
 gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
+	struct gen_hop *g = gen_hop(hop);
 	json_t *params, *res = NULL;
-	char key[sizeof(h->loaded)];
+	char key[sizeof(g->loaded)];
 	int ret;
 
 	/*
@@ -116,7 +132,8 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	ret = gen_profile_params(hop, t, &params, key, sizeof(key), err, err_len);
 	if (ret < 0)
 		return ret;
-	if (strcmp(key, h->loaded) == 0) {
+	/* Loaded on this connection: a new one may reach a restarted app. */
+	if (g->loaded_conn == h->connects && strcmp(key, g->loaded) == 0) {
 		json_decref(params);
 		goto start;
 	}
@@ -124,10 +141,11 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	json_decref(params);
 	json_decref(res);
 	if (ret < 0) {
-		h->loaded[0] = '\0';
+		g->loaded[0] = '\0';
 		return ret;
 	}
-	snprintf(h->loaded, sizeof(h->loaded), "%s", key);
+	snprintf(g->loaded, sizeof(g->loaded), "%s", key);
+	g->loaded_conn = h->connects;
 start:
 	if (t->rate != NULL)
 		params = json_pack("{s:s,s:f}", "rate", t->rate, "duration", t->duration_s);
@@ -279,7 +297,7 @@ static int
 gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flows, char *err,
 		  size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct gen_hop *g = gen_hop(hop);
 
 	(void)flows;
 	if (rule_type == NULL || coord_flow_type_matched(rule_type) < 0) {
@@ -287,7 +305,7 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 			 hop->name, rule_type != NULL ? rule_type : "");
 		return -EINVAL;
 	}
-	snprintf(h->flow_type, sizeof(h->flow_type), "%s",
+	snprintf(g->flow_type, sizeof(g->flow_type), "%s",
 		 strcmp(rule_type, "normal") == 0 ? "" : rule_type);
 	return 0;
 }
@@ -297,6 +315,7 @@ static int
 gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h;
+	struct gen_hop *g;
 	char why[128];
 	int ret;
 
@@ -304,7 +323,14 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	if (ret < 0)
 		return ret;
 	h = hop->priv;
-	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &h->flow_base, why,
+	g = calloc(1, sizeof(*g));
+	if (g == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		coord_ctl_hop_close(hop);
+		return -ENOMEM;
+	}
+	h->app = g;
+	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &g->flow_base, why,
 				  sizeof(why)) < 0) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
 		coord_ctl_hop_close(hop);

@@ -313,6 +313,21 @@ main(void)
 	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == 2);
 	CHECK(json_number_value(json_object_get(last_start_params, "rate")) == 5000);
+	/*
+	 * A restarted generator has nothing loaded: once the hop has
+	 * reconnected (a trial clears before it starts), the same profile
+	 * is loaded again.
+	 */
+	pvp_ctl_server_destroy(srv);
+	srv = fake_server(addr);
+	CHECK(srv != NULL);
+	if (srv == NULL)
+		return 1;
+	CHECK(coord_driver_gen.clear(&tester, err, sizeof(err)) == 0, "%s", err);
+	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0, "%s", err);
+	CHECK(profile_loads == 3);
+	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(profile_loads == 3);
 	check_flow_types(&tester, &t);
 	CHECK(coord_driver_gen.traffic_stop(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(res.requested_pps == 1000 && res.achieved_pps == 900 && res.generator_limited);
