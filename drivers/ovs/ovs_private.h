@@ -97,9 +97,9 @@ struct ovs_ofp {
 	uint64_t reason[OVS_NB_REASONS];
 };
 
-/* Format one line into @p err; @return @p rc. */
-int ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* Format one line into @p err; @return @p rc (coord_fail(), by its
+ * ovs name). */
+#define ovs_fail coord_fail
 
 /* ovs_conf.c: check the hop's topology members into @p h. 0 or -EINVAL. */
 int ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len);

@@ -124,3 +124,14 @@ coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_s
 			side = coord_reasons[i].side;
 	port_add(p, name, side, value);
 }
+
+int
+coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, err_len, fmt, ap);
+	va_end(ap);
+	return code;
+}

@@ -451,6 +451,14 @@ void coord_port_add_reason(struct coord_port *p, enum coord_reason_id id, uint64
 void coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_side side,
 				 uint64_t value);
 
+/**
+ * Write one error line to @p err (see "Errors") and return @p code, so
+ * that a driver can fail in one statement: return coord_fail(err,
+ * err_len, -EPROTO, "hop %s: ...", ...).
+ */
+int coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /** One hop of a topology. */
 struct coord_hop {
 	char name[64];			   /**< hop name from the topology */
