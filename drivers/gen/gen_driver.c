@@ -115,27 +115,27 @@ out:
 	return 0;
 }
 
+/*
+ * Have the generator hold the profile of @p t. Searches run many trials
+ * of one profile: it is loaded once (building the templates of many
+ * flows takes the generator time), again only on a new connection,
+ * which may reach a restarted generator.
+ */
 static int
-gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+gen_load(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
 	struct gen_hop *g = gen_hop(hop);
-	json_t *params, *res = NULL;
+	json_t *params = NULL, *res = NULL;
 	char key[sizeof(g->loaded)];
 	int ret;
 
-	/*
-	 * Searches run many trials of one profile: load it once, since
-	 * building the templates of many flows takes the generator time.
-	 */
-	params = NULL;
 	ret = gen_profile_params(hop, t, &params, key, sizeof(key), err, err_len);
 	if (ret < 0)
 		return ret;
-	/* Loaded on this connection: a new one may reach a restarted app. */
 	if (g->loaded_conn == h->connects && strcmp(key, g->loaded) == 0) {
 		json_decref(params);
-		goto start;
+		return 0;
 	}
 	ret = coord_ctl_hop_call(hop, "profile.load", params, &res, 0, err, err_len);
 	json_decref(params);
@@ -146,7 +146,15 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	}
 	snprintf(g->loaded, sizeof(g->loaded), "%s", key);
 	g->loaded_conn = h->connects;
-start:
+	return 0;
+}
+
+static int
+gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+{
+	json_t *params, *res = NULL;
+	int ret;
+
 	if (t->rate != NULL)
 		params = json_pack("{s:s,s:f}", "rate", t->rate, "duration", t->duration_s);
 	else if (t->rate_pps > 0)
@@ -157,7 +165,6 @@ start:
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
 	}
-	res = NULL;
 	ret = coord_ctl_hop_call(hop, "traffic.start", params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
@@ -195,8 +202,7 @@ gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 	if (!json_is_array(streams) || !gen_count(stats, "unsigned_rx", &res->unsigned_rx) ||
 	    !gen_count(stats, "unknown_stream_rx", &res->unknown_stream_rx))
 		return;
-	json_array_foreach(streams, i, st)
-	{
+	json_array_foreach(streams, i, st) {
 		if (!gen_count(st, "tx_offered", &off) || !gen_count(st, "rx_packets", &rx) ||
 		    !gen_count(st, "lost", &lost) || !gen_count(st, "dup", &dup))
 			return;
@@ -206,6 +212,34 @@ gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 		res->sig_dup += dup;
 	}
 	res->has_sig = true;
+}
+
+static int
+gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+	struct gen_hop *g = gen_hop(hop);
+	json_t *res = NULL;
+	int ret;
+
+	ret = gen_load(hop, t, err, err_len);
+	if (ret == 0)
+		ret = gen_start(hop, t, err, err_len);
+	if (ret < 0 || g->loaded_conn == h->connects)
+		return ret;
+	/*
+	 * The connection was new by the time traffic.start went through (a
+	 * warm-up starts before anything else talks to the hop): a restarted
+	 * generator started what it had, not this profile. Stop, load, start.
+	 */
+	ret = coord_ctl_hop_call(hop, "traffic.stop", NULL, &res, GEN_STOP_TIMEOUT_MS, err,
+				 err_len);
+	json_decref(res);
+	if (ret == 0)
+		ret = gen_load(hop, t, err, err_len);
+	if (ret == 0)
+		ret = gen_start(hop, t, err, err_len);
+	return ret;
 }
 
 /* Fill @p res from a stats.get answer's "traffic" and "streams". */

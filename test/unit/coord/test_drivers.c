@@ -328,6 +328,24 @@ main(void)
 	CHECK(profile_loads == 3);
 	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == 3);
+	/*
+	 * Restarted again, and traffic started first thing (a warm-up): the
+	 * start reaches the new generator, which runs what it had; the
+	 * driver stops it, loads the profile and starts again.
+	 */
+	pvp_ctl_server_destroy(srv);
+	srv = fake_server(addr);
+	CHECK(srv != NULL);
+	if (srv == NULL)
+		return 1;
+	{
+		unsigned int starts = traffic_starts;
+
+		CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0, "%s",
+		      err);
+		CHECK(profile_loads == 4 && traffic_starts == starts + 2, "loads %u starts %u",
+		      profile_loads, traffic_starts - starts);
+	}
 	check_flow_types(&tester, &t);
 	CHECK(coord_driver_gen.traffic_stop(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(res.requested_pps == 1000 && res.achieved_pps == 900 && res.generator_limited);
