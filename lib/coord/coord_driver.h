@@ -80,8 +80,8 @@
  * Every callback that can fail returns 0 or a negative errno and then
  * writes one line, without a newline, to @p err (at most @p err_len
  * bytes, always NUL-terminated when err_len > 0), naming the hop or the
- * driver ("hop guest: ...", "ovs: ..."); the core prints it as it is.
- * Callbacks never print themselves.
+ * driver ("hop guest: ...", "ovs: ..."). Callbacks never print
+ * themselves.
  *
  * The error's type is its code, never its text. A hop that does not
  * answer at all (no connection, connection refused or lost, no reply in
@@ -95,9 +95,10 @@
  *
  * Any error ends the trial, except from clear(): there only an
  * unreachable hop does, others become a warning in the trial's result.
- * The core prints a driver's line as it is when it starts with "hop "
- * (the driver named the hop), else as "hop NAME: LINE", or
- * "hop NAME unreachable: LINE" for an unreachable code.
+ * The core prints a driver's line as it is, except a snapshot()'s (the
+ * hops are read together, so the line must say which one failed): one
+ * that does not start with "hop " becomes "hop NAME: LINE", or "hop NAME
+ * unreachable: LINE" for an unreachable code.
  */
 
 #ifndef COORD_DRIVER_H
