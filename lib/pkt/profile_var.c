@@ -154,6 +154,17 @@ parse_var(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stre
 				  json_string_value(f));
 			return -EINVAL;
 		}
+		/*
+		 * Port 4789 is what makes the frame VXLAN to every receiver
+		 * (ours included): varied, the frames are no longer VXLAN and
+		 * the signature after the inner headers is never found.
+		 */
+		if (s->vxlan && strcmp(json_string_value(f), "udp.dport") == 0) {
+			prof_fail(c, sub,
+				  "\"udp.dport\" is VXLAN's port 4789 and cannot vary; vary "
+				  "\"udp.sport\" (the entropy port) or \"inner.udp.dport\"");
+			return -EINVAL;
+		}
 		prof_fmt(v->field, sizeof(v->field), "%s", json_string_value(f));
 		v->len = k == F_VLAN || k == F_PORT ? 2 : 4;
 	} else if (json_is_object(f)) {
