@@ -861,7 +861,12 @@ test_jsonl_append(void)
 	}
 	unlink(path);
 
-	CHECK(pvp_jsonl_append(path, json_integer(1)) == -EINVAL);
+	{
+		json_t *one = json_integer(1);
+
+		CHECK(pvp_jsonl_append(path, one) == -EINVAL);
+		json_decref(one);
+	}
 	CHECK(pvp_jsonl_append(tmpdir, rec) < 0);
 	tmp_path("fifo", path, sizeof(path));
 	CHECK(pvp_jsonl_append(path, rec) == -EINVAL);
