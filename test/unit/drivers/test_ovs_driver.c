@@ -904,7 +904,7 @@ test_restart(const char *dir)
 	json_t *ctx;
 	int rc;
 
-	drv_case = "restart";
+	unit_check_case = "restart";
 	write_ofctl(dir);
 	snprintf(dump, sizeof(dump), "%s/test/unit/drivers/data/ofctl-dump-ports-of14.txt",
 		 getenv("PVP_SOURCE_DIR"));
