@@ -166,11 +166,10 @@ plot_goal_at(const json_t *summary, const char *goal, json_int_t size, json_int_
 	const json_t *q;
 	size_t k;
 
-	json_array_foreach(json_object_get(summary, "points"), k,
-			   q) if (json_integer_value(json_object_get(q, "size")) == size &&
-				  json_integer_value(json_object_get(q, "flows")) ==
-					  flows) return json_object_get(json_object_get(q, "goals"),
-									goal);
+	json_array_foreach(json_object_get(summary, "points"), k, q)
+		if (json_integer_value(json_object_get(q, "size")) == size &&
+		    json_integer_value(json_object_get(q, "flows")) == flows)
+			return json_object_get(json_object_get(q, "goals"), goal);
 	return NULL;
 }
 
@@ -264,13 +263,11 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	json_array_foreach(flows, j, fl)
 		fprintf(f, " %" JSON_INTEGER_FORMAT "_flows", json_integer_value(fl));
 	fputc('\n', f);
-	json_array_foreach(sizes, i, sz)
-	{
+	json_array_foreach(sizes, i, sz) {
 		m = report_max_pps(line_rate, (double)json_integer_value(sz)) / 1e6;
 		vmax = fmax(vmax, m);
 		fprintf(f, "%" JSON_INTEGER_FORMAT " %.6f", json_integer_value(sz), m);
-		json_array_foreach(flows, j, fl)
-		{
+		json_array_foreach(flows, j, fl) {
 			g = plot_goal_at(summary, goal, json_integer_value(sz),
 					 json_integer_value(fl));
 			if (json_is_number(json_object_get(g, "mpps"))) {
@@ -356,8 +353,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	FILE *f;
 	int idx;
 
-	json_array_foreach(records, i, rec)
-	{
+	json_array_foreach(records, i, rec) {
 		if (!report_is_type(rec, "trial") ||
 		    !json_is_object(json_object_get(rec, "hop_lost")))
 			continue;
@@ -389,14 +385,12 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	}
 	fprintf(f, " unattributed\n");
 	n = 0;
-	json_array_foreach(records, i, rec)
-	{
+	json_array_foreach(records, i, rec) {
 		if (!report_is_type(rec, "trial") ||
 		    !json_is_object(json_object_get(rec, "hop_lost")))
 			continue;
 		memset(vals, 0, sizeof(vals));
-		json_object_foreach(json_object_get(rec, "hop_lost"), key, v)
-		{
+		json_object_foreach(json_object_get(rec, "hop_lost"), key, v) {
 			idx = plot_hop_index(hops, &nb_hops, key);
 			if (idx >= 0 && json_is_number(v))
 				vals[idx] = fmax(0, json_number_value(v));
@@ -541,8 +535,7 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
 
 	if (json_array_size(json_object_get(summary, "points")) > 0) {
-		json_array_foreach(json_object_get(summary, "goals"), i, g)
-		{
+		json_array_foreach(json_object_get(summary, "goals"), i, g) {
 			ret = plot_throughput(summary, json_string_value(g), outdir, png, svg,
 					      title,
 					      report_num(summary, "line_rate_bps",

@@ -119,8 +119,7 @@ sum_goals_from(struct sum_state *s, const json_t *goals)
 	const json_t *g;
 	size_t i;
 
-	json_array_foreach(goals, i, g)
-	{
+	json_array_foreach(goals, i, g) {
 		const char *name = report_str(g, "name", NULL);
 
 		if (name != NULL)
@@ -173,8 +172,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 
 	*has_lo = *has_hi = false;
 	*lo = *hi = 0;
-	json_array_foreach(records, i, t)
-	{
+	json_array_foreach(records, i, t) {
 		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
 		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
 			continue;
@@ -185,8 +183,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 			*hi = rate;
 		}
 	}
-	json_array_foreach(records, i, t)
-	{
+	json_array_foreach(records, i, t) {
 		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
 		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
 			continue;
@@ -207,8 +204,9 @@ search_goal(const json_t *search, const char *name)
 	const json_t *g;
 	size_t i;
 
-	json_array_foreach(json_object_get(search, "goals"), i,
-			   g) if (strcmp(report_str(g, "name", ""), name) == 0) return g;
+	json_array_foreach(json_object_get(search, "goals"), i, g)
+		if (strcmp(report_str(g, "name", ""), name) == 0)
+			return g;
 	return NULL;
 }
 
@@ -304,8 +302,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		o = &dflt;
 	}
 	memset(&s, 0, sizeof(s));
-	json_array_foreach(records, k, rec)
-	{
+	json_array_foreach(records, k, rec) {
 		if (report_is_type(rec, "run")) {
 			run = rec;
 		} else if (report_is_type(rec, "trial")) {
@@ -404,10 +401,10 @@ summary_point(const json_t *summary, json_int_t size, json_int_t flows)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(summary, "points"), i,
-			   p) if (json_integer_value(json_object_get(p, "size")) == size &&
-				  json_integer_value(json_object_get(p, "flows")) ==
-					  flows) return p;
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "size")) == size &&
+		    json_integer_value(json_object_get(p, "flows")) == flows)
+			return p;
 	return NULL;
 }
 
@@ -425,9 +422,9 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 		return -EINVAL;
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
-	json_array_foreach(json_object_get(summary, "points"), i,
-			   p) if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
-		found = true;
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
+			found = true;
 	if (!found)
 		return -ENOENT;
 
@@ -450,11 +447,9 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 	json_array_foreach(sizes, i, sz)
 		fprintf(f, ",%" JSON_INTEGER_FORMAT, json_integer_value(sz));
 	fputc('\n', f);
-	json_array_foreach(flows, j, fl)
-	{
+	json_array_foreach(flows, j, fl) {
 		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(fl));
-		json_array_foreach(sizes, i, sz)
-		{
+		json_array_foreach(sizes, i, sz) {
 			p = summary_point(summary, json_integer_value(sz), json_integer_value(fl));
 			g = json_object_get(json_object_get(p, "goals"), goal);
 			fputc(',', f);
@@ -508,8 +503,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 		goto out;
 	}
 	report_add_file(info, "summary.json");
-	json_array_foreach(json_object_get(summary, "goals"), i, g)
-	{
+	json_array_foreach(json_object_get(summary, "goals"), i, g) {
 		snprintf(name, sizeof(name), "%s.csv", json_string_value(g));
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
 		ret = coord_report_write_csv(summary, json_string_value(g), path);
