@@ -169,9 +169,8 @@ table_chain_total(FILE *f, const struct coord_topology *t, const struct coord_tr
 
 	table_chain_counts(t, r, ch, &tx, &rx);
 	fprintf(f, "  Chain %u lost %s = TX %s - RX %s (%.4f %%)\n", ch + 1,
-		coord_fmt_count((int64_t)tx - (int64_t)rx, a, sizeof(a)),
-		coord_fmt_count((int64_t)tx, b, sizeof(b)),
-		coord_fmt_count((int64_t)rx, c, sizeof(c)),
+		pvp_fmt_count((int64_t)tx - (int64_t)rx, a, sizeof(a)),
+		pvp_fmt_count((int64_t)tx, b, sizeof(b)), pvp_fmt_count((int64_t)rx, c, sizeof(c)),
 		tx > 0 ? 100.0 * ((double)tx - (double)rx) / (double)tx : 0.0);
 }
 
