@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pvp_util.h"
+
 #include "coord_flows.h"
 
 int
@@ -24,15 +26,6 @@ coord_flow_type_matched(const char *type)
 	if (strcmp(type, "l2") == 0 || strcmp(type, "l3") == 0 || strcmp(type, "l4") == 0)
 		return 1;
 	return -EINVAL;
-}
-
-static void
-flows_mac(uint64_t m, char *s, size_t len)
-{
-	snprintf(s, len, "%02x:%02x:%02x:%02x:%02x:%02x", (unsigned int)(m >> 40) & 0xff,
-		 (unsigned int)(m >> 32) & 0xff, (unsigned int)(m >> 24) & 0xff,
-		 (unsigned int)(m >> 16) & 0xff, (unsigned int)(m >> 8) & 0xff,
-		 (unsigned int)m & 0xff);
 }
 
 static void
@@ -56,8 +49,8 @@ flows_var(const char *type, unsigned int flows, const struct coord_flow_base *b,
 				 flows);
 			return NULL;
 		}
-		flows_mac(b->l2, lo, sizeof(lo));
-		flows_mac(b->l2 + flows - 1, hi, sizeof(hi));
+		pvp_mac_format(b->l2, lo, sizeof(lo));
+		pvp_mac_format(b->l2 + flows - 1, hi, sizeof(hi));
 		return json_pack("{s:s,s:s,s:s,s:s}", "field", "eth.dst", "op", "inc", "min", lo,
 				 "max", hi);
 	}

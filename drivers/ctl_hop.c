@@ -21,8 +21,8 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 	struct coord_ctl_hop *h = hop->priv;
 	struct pvp_ctl_error e = {0};
 
-	/* A new connection may be a restarted app: forget what it had loaded. */
-	h->loaded[0] = '\0';
+	/* A new connection may be a restarted app (coord_ctl_hop::connects). */
+	h->connects++;
 	h->client =
 		pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL, h->timeout_ms, &e);
 	if (h->client == NULL) {
@@ -57,8 +57,7 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t 
 	if (json_is_integer(v) && json_integer_value(v) > 0)
 		h->timeout_ms = (int)json_integer_value(v);
 	ports = json_object_get(conf, "ports");
-	json_array_foreach(ports, i, v)
-	{
+	json_array_foreach(ports, i, v) {
 		if (i >= COORD_MAX_PORTS)
 			break;
 		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", json_string_value(v));
@@ -98,6 +97,7 @@ coord_ctl_hop_close(struct coord_hop *hop)
 	if (h == NULL)
 		return;
 	pvp_ctl_client_close(h->client);
+	free(h->app);
 	free(h);
 	hop->priv = NULL;
 }
@@ -135,18 +135,6 @@ coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, js
 	return ret == PVP_CTL_TIMEOUT ? -ETIMEDOUT : -ENOTCONN;
 }
 
-static void
-ctl_hop_reason(struct coord_port *p, const char *name, uint64_t value)
-{
-	struct coord_reason *r;
-
-	if (p->nb_reasons >= COORD_MAX_REASONS)
-		return;
-	r = &p->reasons[p->nb_reasons++];
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->value = value;
-}
-
 static int
 ctl_hop_port_index(const struct pvp_stats_snap *s, const char *name)
 {
@@ -168,7 +156,6 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 {
 	struct coord_ctl_hop *h = hop->priv;
 	struct pvp_stats_snap *s;
-	const char *tx_full;
 	char perr[256] = "";
 	unsigned int i;
 	int ret, idx;
@@ -184,12 +171,6 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		free(s);
 		return ret;
 	}
-	/*
-	 * An app whose TX rings are its peers' RX rings and that gives up
-	 * what they refuse (pvpkit-gen --tx-full drop) says so: its
-	 * tx_dropped are the next hop's loss (coord_port::tx_refused_by_peer).
-	 */
-	tx_full = json_string_value(json_object_get(json_object_get(stats, "traffic"), "tx_full"));
 	memset(snap, 0, sizeof(*snap));
 	snap->t_ns = pvp_now_ns();
 	snap->nb_ports = h->nb_ports;
@@ -214,11 +195,10 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		p->tx_dropped = ps->c[PVP_STATS_tx_dropped];
 		p->rx_errors = ps->c[PVP_STATS_rx_errors];
 		p->tx_errors = ps->c[PVP_STATS_tx_errors];
-		ctl_hop_reason(p, "rx_missed", ps->rx_missed);
-		ctl_hop_reason(p, "rx_nombuf", ps->rx_nombuf);
-		ctl_hop_reason(p, "rx_sw_dropped", ps->rx_sw_dropped);
-		ctl_hop_reason(p, "tx_full", ps->c[PVP_STATS_tx_dropped]);
-		p->tx_refused_by_peer = tx_full != NULL && strcmp(tx_full, "drop") == 0;
+		coord_port_add_reason(p, COORD_REASON_rx_missed, ps->rx_missed);
+		coord_port_add_reason(p, COORD_REASON_rx_nombuf, ps->rx_nombuf);
+		coord_port_add_reason(p, COORD_REASON_rx_sw_dropped, ps->rx_sw_dropped);
+		coord_port_add_reason(p, COORD_REASON_tx_full, ps->c[PVP_STATS_tx_dropped]);
 	}
 	free(s);
 	return 0;

@@ -17,7 +17,6 @@
 #include <jansson.h>
 
 #include "coord_driver.h"
-#include "coord_flows.h"
 
 /** Default time allowed for one control call. */
 #define COORD_CTL_TIMEOUT_MS 3000
@@ -32,16 +31,21 @@
 
 /** State of one hop reached over lib/ctl (hop->priv). */
 struct coord_ctl_hop {
-	char addr[256];			  /**< "unix:/x.sock", "tcp:h:p" */
-	char token[256];		  /**< token, when token_file given */
-	int has_token;			  /**< token[] is set */
-	int timeout_ms;			  /**< per call */
-	unsigned int nb_ports;		  /**< ports in the topology */
-	char ports[COORD_MAX_PORTS][64];  /**< their names, topology order */
-	struct pvp_ctl_client *client;	  /**< NULL until connected */
-	char loaded[320];		  /**< gen: profile last loaded, "" = unknown */
-	char flow_type[8];		  /**< gen: from install_flows, "" = normal */
-	struct coord_flow_base flow_base; /**< gen: "flow_base" member, as the ovs hop's */
+	char addr[256];			 /**< "unix:/x.sock", "tcp:h:p" */
+	char token[256];		 /**< token, when token_file given */
+	int has_token;			 /**< token[] is set */
+	int timeout_ms;			 /**< per call */
+	unsigned int nb_ports;		 /**< ports in the topology */
+	char ports[COORD_MAX_PORTS][64]; /**< their names, topology order */
+	struct pvp_ctl_client *client;	 /**< NULL until connected */
+	/**
+	 * Connections made so far. A new one may reach a restarted app, so a
+	 * driver that remembers what the app holds (gen: the loaded profile)
+	 * compares this with the value it had then.
+	 */
+	unsigned int connects;
+	/** The driver's own state (malloc'd, freed by close), or NULL. */
+	void *app;
 };
 
 /**
@@ -57,7 +61,8 @@ void coord_ctl_hop_close(struct coord_hop *hop);
 /**
  * Call @p method; on a transport error reconnect once and retry, so an
  * app restarted between trials is found again. A hop that still does
- * not answer gives "hop unreachable: ...".
+ * not answer gives "hop NAME unreachable: ..." and an unreachable code
+ * (coord_err_unreachable()).
  * @return 0 (with *result a new reference) or -errno with @p err set.
  */
 int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
@@ -66,7 +71,6 @@ int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params
 /**
  * Map a stats.get result onto the topology's ports: "pN" is the app's
  * port index N; any other name matches the app's port display name.
- * With "traffic": {"tx_full": "drop"} every port's tx_refused_by_peer is set.
  * @return 0 or -errno with @p err set.
  */
 int coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,

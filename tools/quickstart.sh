@@ -23,6 +23,10 @@
 #   --max-time S          trial-seconds budget per search (default 40)
 #   --trial-only          one trial instead: --size, --flow-count, --rate,
 #                         --duration (defaults 64, 1000, 100kpps, 5)
+#   --ports 2             bidirectional PVP: two tester ports, the guest
+#                         paired (testbed up --ports 2); rates are per port
+#   --guests N            N guests in series (2: PVVP)
+#   --chains N            N parallel PVP chains
 # Env:   PVP_BUILD_DIR, PVP_TESTBED_RUNDIR (default /run/pvpkit/testbed),
 #        PVP_QUICKSTART_SMALL=1: one point (64 B, 1 flow), short trials
 #        (what the e2e test runs)
@@ -50,6 +54,7 @@ size=64
 flow_count=1000
 rate=100kpps
 duration=5
+tb_args=()
 
 if [ "${PVP_QUICKSTART_SMALL:-0}" = 1 ]; then
 	sizes=64
@@ -80,7 +85,11 @@ while [ $# -gt 0 ]; do
 	--flow-count) flow_count=${2:?--flow-count needs a count}; shift 2 ;;
 	--rate) rate=${2:?--rate needs a rate}; shift 2 ;;
 	--duration) duration=${2:?--duration needs seconds}; shift 2 ;;
-	-h | --help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--ports | --guests | --chains)
+		tb_args+=("$1" "${2:?$1 needs a number}")
+		shift 2
+		;;
+	-h | --help) sed -n '4,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -118,7 +127,7 @@ tb_down() {
 trap tb_down EXIT
 trap 'exit 130' INT TERM
 say "testbed up"
-"$pvpkit" testbed up
+"$pvpkit" testbed up ${tb_args[@]+"${tb_args[@]}"}
 
 if $trial_only; then
 	say "trial: $size B, $flow_count flows, $rate for $duration s"

@@ -30,6 +30,7 @@
 #include <jansson.h>
 
 #include "pvp_stats.h"
+#include "pvp_util.h"
 #include "fwd_seq.h"
 
 extern int fwd_logtype;
@@ -325,13 +326,6 @@ void fwd_report_totals(const struct fwd_app *app);
  * @return a new reference, or NULL when out of memory.
  */
 json_t *fwd_report_json(const struct fwd_app *app);
-
-/**
- * Check, before anything runs, that --json @p path can be written: a
- * regular file (created and removed again when missing), opened without
- * blocking. @return 0 or -errno with a line in @p err.
- */
-int fwd_report_check(const char *path, char *err, size_t errlen);
 
 /** Write fwd_report_json() to @p path. @return 0 or -errno with a line in @p err. */
 int fwd_report_write(const struct fwd_app *app, const char *path, char *err, size_t errlen);

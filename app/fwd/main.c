@@ -128,8 +128,7 @@ fwd_setup(void)
 {
 	uint16_t pid, k, i;
 
-	RTE_ETH_FOREACH_DEV(pid)
-	{
+	RTE_ETH_FOREACH_DEV(pid) {
 		if (app.nb_ports >= FWD_MAX_PORTS)
 			fwd_die("more than %d ports", FWD_MAX_PORTS);
 		app.port_ids[app.nb_ports++] = pid;

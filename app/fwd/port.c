@@ -57,8 +57,7 @@ fwd_assign_streams(struct fwd_app *app)
 	unsigned int fl[RTE_MAX_LCORE], nb_fl = 0, lcore, k, total;
 	uint16_t p, q;
 
-	RTE_LCORE_FOREACH_WORKER(lcore)
-	{
+	RTE_LCORE_FOREACH_WORKER(lcore) {
 		fl[nb_fl++] = lcore;
 	}
 	/* With a single lcore, the main lcore forwards (and keeps time). */

@@ -434,7 +434,7 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 	if (optind < argc)
 		gen_die("unexpected argument '%.40s' (see --help)", argv[optind]);
 	gen_args_check(o);
-	if (o->json != NULL && gen_report_check(o->json, err, sizeof(err)) != 0)
+	if (o->json != NULL && pvp_json_file_check(o->json, err, sizeof(err)) != 0)
 		gen_die("--json %s", err);
 	/* The next getopt user (the EAL) starts from scratch. */
 	optind = 1;

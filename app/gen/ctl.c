@@ -61,8 +61,7 @@ gen_ctl_keys(const char *method, json_t *params, const char *const *allowed,
 	}
 	if (!json_is_object(params))
 		return 0;
-	json_object_foreach(params, key, v)
-	{
+	json_object_foreach(params, key, v) {
 		for (i = 0; allowed[i] != NULL; i++)
 			if (strcmp(key, allowed[i]) == 0)
 				break;
@@ -157,8 +156,7 @@ gen_ctl_check_pcaps(json_t *root, const char *rel_dir, struct pvp_ctl_error *err
 	size_t i;
 	int ret;
 
-	json_array_foreach(streams, i, st)
-	{
+	json_array_foreach(streams, i, st) {
 		pcap = json_object_get(st, "pcap");
 		if (!json_is_string(pcap))
 			continue; /* lib/pkt says what is wrong with it */

@@ -409,7 +409,6 @@ void gen_report_print(struct gen_ctx *g, FILE *f);
 /* --json: checked before anything runs (a regular file, created and
  * removed again when missing, opened without blocking), written at the
  * end. Return 0 or -errno with a line in @p err. */
-int gen_report_check(const char *path, char *err, size_t errlen);
 int gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen);
 void gen_report_period(struct gen_ctx *g);
 

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +79,7 @@ gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 		g->rx.rl[q]->lcore = RTE_MAX_LCORE;
 		g->rx.rl[q]->queue = q;
 	}
-	RTE_LCORE_FOREACH_WORKER(lcore)
-	{
+	RTE_LCORE_FOREACH_WORKER(lcore) {
 		if (w < need) {
 			struct gen_tx_lcore *tl;
 
@@ -239,6 +239,31 @@ gen_run_server(struct gen_ctx *g)
 	return 0;
 }
 
+/*
+ * A setup error after rte_eal_init(): close every port the EAL probed and
+ * clean the EAL up before the exit, so what the PMDs hold (net_pcap's
+ * libpcap handles) is released, then exit as gen_die() does.
+ */
+static void __attribute__((format(printf, 1, 2), noreturn)) gen_setup_die(const char *fmt, ...)
+{
+	char msg[600];
+	uint16_t pid;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* A started port must be stopped first; others say nothing then. */
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (rte_eth_dev_close(pid) != 0) {
+			rte_eth_dev_stop(pid);
+			rte_eth_dev_close(pid);
+		}
+	}
+	rte_eal_cleanup();
+	gen_die("%s", msg);
+}
+
 /* Ports, counters, lcores, the RX engine and the streams of the options. */
 static void
 gen_setup(struct gen_ctx *g)
@@ -249,24 +274,24 @@ gen_setup(struct gen_ctx *g)
 	uint16_t i;
 
 	if (gen_ports_init(g, err, sizeof(err)) != 0)
-		gen_die("%s", err);
+		gen_setup_die("%s", err);
 	if (gen_stats_init(g, err, sizeof(err)) != 0)
-		gen_die("%s", err);
+		gen_setup_die("%s", err);
 	if (gen_lcores_assign(g, err, sizeof(err)) != 0)
-		gen_die("%s", err);
+		gen_setup_die("%s", err);
 	if (gen_rx_setup(g) != 0)
-		gen_die("out of memory");
+		gen_setup_die("out of memory");
 	prof = gen_profile_from_opts(g, err, sizeof(err));
 	if (prof == NULL)
-		gen_die("%s", err);
+		gen_setup_die("%s", err);
 	if (gen_streams_setup(g, prof, err, sizeof(err)) != 0) {
 		pvp_profile_free(prof);
-		gen_die("%s", err);
+		gen_setup_die("%s", err);
 	}
 	/* Refuse a bad rate before anything is sent. */
 	for (i = 0; !g->opt.server && g->opt.rate_set && i < g->nb_ports; i++)
 		if (gen_rate_to_port_pps(g, &g->opt.rate, i, &pps, err, sizeof(err)) != 0)
-			gen_die("--rate: %s", err);
+			gen_setup_die("--rate: %s", err);
 }
 
 /* TX lcores, and RX lcores that are not the main one. */
@@ -321,7 +346,7 @@ main(int argc, char **argv)
 
 	g->quit = true;
 	RTE_LCORE_FOREACH_WORKER(lcore)
-	rte_eal_wait_lcore(lcore);
+		rte_eal_wait_lcore(lcore);
 	gen_ports_close(g);
 	gen_streams_release(g);
 	rte_eal_cleanup();

@@ -141,8 +141,7 @@ gen_ports_init(struct gen_ctx *g, char *err, size_t errlen)
 
 	g->nb_ports = 0;
 	if (g->opt.nb_ports == 0) {
-		RTE_ETH_FOREACH_DEV(pid)
-		{
+		RTE_ETH_FOREACH_DEV(pid) {
 			if (g->nb_ports == GEN_MAX_PORTS)
 				break;
 			g->port[g->nb_ports++].eth_port = pid;

@@ -10,13 +10,10 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 
@@ -233,81 +230,14 @@ gen_report_json(struct gen_ctx *g)
 	return root;
 }
 
-/*
- * Open @p path for writing without blocking (a FIFO without a reader
- * fails at once) and refuse anything but a regular file. @p create:
- * O_CREAT | O_TRUNC, else the file must exist. Returns an fd or -errno.
- */
-static int
-gen_json_open(const char *path, int create)
-{
-	struct stat st;
-	int fd, e;
-
-	/* Opening a FIFO without a reader fails with ENXIO: say what it is. */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return -EINVAL;
-	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | create, 0644);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		close(fd);
-		return -e;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	return fd;
-}
-
-int
-gen_report_check(const char *path, char *err, size_t errlen)
-{
-	int fd;
-
-	/* O_EXCL: a file made only to check it is removed again. */
-	fd = gen_json_open(path, O_CREAT | O_EXCL);
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
-		return 0;
-	}
-	if (fd == -EEXIST)
-		fd = gen_json_open(path, 0);
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	snprintf(err, errlen, "%s: %s", path, fd == -EINVAL ? "not a regular file" : strerror(-fd));
-	return fd;
-}
-
 int
 gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen)
 {
 	json_t *root = gen_report_json(g);
-	int fd, ret = 0;
+	int ret;
 
-	if (root == NULL) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	fd = gen_json_open(path, O_CREAT | O_TRUNC);
-	if (fd < 0) {
-		json_decref(root);
-		snprintf(err, errlen, "%s: %s", path,
-			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
-		return fd;
-	}
-	if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || write(fd, "\n", 1) != 1)
-		ret = -EIO;
-	if (close(fd) != 0 && ret == 0)
-		ret = -errno;
+	ret = pvp_json_file_write(path, root, err, errlen);
 	json_decref(root);
-	if (ret != 0)
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-ret));
 	return ret;
 }
 

@@ -87,7 +87,7 @@ compare_fmt(const json_t *side, const char *key, char *buf, size_t len)
 
 	if (!json_is_number(v))
 		return "-";
-	return coord_fmt_count((int64_t)(json_number_value(v) + 0.5), buf, len);
+	return pvp_fmt_count((int64_t)(json_number_value(v) + 0.5), buf, len);
 }
 
 static void
@@ -99,8 +99,7 @@ compare_print(const json_t *cmp)
 
 	printf("%6s %8s %-8s %30s %30s %8s  %s\n", "size", "flows", "goal", "old pps [lo..hi]",
 	       "new pps [lo..hi]", "change", "verdict");
-	json_array_foreach(json_object_get(cmp, "rows"), i, row)
-	{
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
 		o = json_object_get(row, "old");
 		n = json_object_get(row, "new");
 		snprintf(rng[0], sizeof(rng[0]), "%s [%s..%s]", compare_fmt(o, "pps", a, sizeof(a)),
@@ -129,9 +128,9 @@ compare_meta(const char *label, const char *path, const json_t *sum)
 	const json_t *m = json_object_get(sum, "metadata"), *v;
 	const char *hop, *ovs = NULL;
 
-	json_object_foreach(json_object_get(m, "vswitch"), hop,
-			    v) if (json_is_string(json_object_get(v, "ovs_version"))) ovs =
-		json_string_value(json_object_get(v, "ovs_version"));
+	json_object_foreach(json_object_get(m, "vswitch"), hop, v)
+		if (json_is_string(json_object_get(v, "ovs_version")))
+			ovs = json_string_value(json_object_get(v, "ovs_version"));
 	printf("%s %s: pvpkit %s, topology %s, dut \"%s\", cpu \"%s\", ovs %s\n", label, path,
 	       json_string_value(json_object_get(m, "pvpkit_version")) ?: "?",
 	       json_string_value(json_object_get(m, "topology")) ?: "?",

@@ -114,10 +114,9 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 
 	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s%s%s\n",
 	       st->index + 1, st->phase, st->nb_phases,
-	       coord_fmt_count((int64_t)st->rate, a, sizeof(a)), st->duration,
-	       coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, b, sizeof(b)),
-	       coord_fmt_count((int64_t)r->tx_packets, c, sizeof(c)),
-	       100 * coord_trial_loss_ratio(r),
+	       pvp_fmt_count((int64_t)st->rate, a, sizeof(a)), st->duration,
+	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, b, sizeof(b)),
+	       pvp_fmt_count((int64_t)r->tx_packets, c, sizeof(c)), 100 * coord_trial_loss_ratio(r),
 	       r->traffic.generator_limited ? " [generator-limited]" : "",
 	       r->invalid ? " [INVALID, not fed to the search]" : "",
 	       !r->invalid && !r->reconciled ? " [checks failed]" : "",
@@ -284,10 +283,8 @@ search_show_result(const char *id, const struct pvp_search_result *res)
 			pdr++;
 		printf("   %-8s %s: lower %s pps, upper %s pps, width %.2f %%%s%s\n", name,
 		       pvp_search_goal_status_name(gr->status),
-		       gr->has_lower ? coord_fmt_count((int64_t)gr->lower_bound, a, sizeof(a))
-				     : "-",
-		       gr->has_upper ? coord_fmt_count((int64_t)gr->upper_bound, b, sizeof(b))
-				     : "-",
+		       gr->has_lower ? pvp_fmt_count((int64_t)gr->lower_bound, a, sizeof(a)) : "-",
+		       gr->has_upper ? pvp_fmt_count((int64_t)gr->upper_bound, b, sizeof(b)) : "-",
 		       gr->rel_width * 100,
 		       gr->reached_max_rate ? " (reached the maximum rate)" : "",
 		       gr->generator_limited ? " (the generator, not the DUT, was the limit)" : "");
@@ -296,7 +293,7 @@ search_show_result(const char *id, const struct pvp_search_result *res)
 		printf("   %u generator-limited trial(s), not counted as DUT results; measured"
 		       " again %u, sent cleanly %u; generator ceiling %s pps\n",
 		       res->nb_gen_limited, res->nb_gen_remeasured, res->nb_gen_recovered,
-		       coord_fmt_count((int64_t)res->gen_ceiling, a, sizeof(a)));
+		       pvp_fmt_count((int64_t)res->gen_ceiling, a, sizeof(a)));
 	fflush(stdout);
 }
 
@@ -327,7 +324,7 @@ search_point(struct search_point *sp)
 	coord_progress_point(sp->progress, sp->size, sp->flows);
 	printf("== search %s: %u B, %u flows, %s, max %s pps, width %.2f %%\n", sp->id, sp->size,
 	       sp->flows, o->p.algo == PVP_SEARCH_MLR ? "mlr" : "binary",
-	       coord_fmt_count((int64_t)o->p.max_rate, a, sizeof(a)), o->p.width_goal * 100);
+	       pvp_fmt_count((int64_t)o->p.max_rate, a, sizeof(a)), o->p.width_goal * 100);
 	while (rc == 0 && !coord_interrupted && pvp_search_next(s, &st) == 0)
 		rc = search_trial(sp, s, &st);
 	if (coord_interrupted)

@@ -113,16 +113,15 @@ soak_pdr(struct soak_args *a, double *pps)
 	}
 	sum = coord_report_summary(recs, NULL);
 	json_decref(recs);
-	json_array_foreach(json_object_get(sum, "points"), i, p)
-	{
+	json_array_foreach(json_object_get(sum, "points"), i, p) {
 		if (json_integer_value(json_object_get(p, "size")) != a->size ||
 		    json_integer_value(json_object_get(p, "flows")) != a->flows)
 			continue;
 		/* The last goal with a loss ratio: the PDR the run searched. */
-		json_object_foreach(json_object_get(p, "goals"), name,
-				    g) if (json_number_value(json_object_get(g, "loss_ratio")) >
-						   0 &&
-					   json_is_number(json_object_get(g, "pps"))) best = g;
+		json_object_foreach(json_object_get(p, "goals"), name, g)
+			if (json_number_value(json_object_get(g, "loss_ratio")) > 0 &&
+			    json_is_number(json_object_get(g, "pps")))
+				best = g;
 		if (best != NULL)
 			*pps = json_number_value(json_object_get(best, "pps"));
 	}
@@ -396,8 +395,8 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		return 1;
 	}
 	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)", type, t_s,
-	       coord_fmt_count((int64_t)r.tx_packets, a, sizeof(a)),
-	       coord_fmt_count((int64_t)r.rx_packets, b, sizeof(b)), lost,
+	       pvp_fmt_count((int64_t)r.tx_packets, a, sizeof(a)),
+	       pvp_fmt_count((int64_t)r.rx_packets, b, sizeof(b)), lost,
 	       r.tx_packets > 0 ? 100.0 * (double)lost / (double)r.tx_packets : 0.0);
 	if (ls.count > 0)
 		printf("; latency us p50 %.1f p99 %.1f max %.1f", ls.p50 / 1e3, ls.p99 / 1e3,

@@ -17,6 +17,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 #include "coord_report.h"
 #include "coord_search.h"
@@ -76,9 +78,9 @@ lat_show(double load, double rate, const struct coord_trial_result *r, const jso
 	any = s.count > 0;
 	printf("-- latency %g %% (%s pps): lost %s of %s; us min %s p50 %s p90 %s p99 %s p99.9 %s "
 	       "p99.99 %s max %s (%s clock)\n",
-	       load, coord_fmt_count((int64_t)rate, a[0], sizeof(a[0])),
-	       coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, lost, sizeof(lost)),
-	       coord_fmt_count((int64_t)r->tx_packets, tx, sizeof(tx)),
+	       load, pvp_fmt_count((int64_t)rate, a[0], sizeof(a[0])),
+	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, lost, sizeof(lost)),
+	       pvp_fmt_count((int64_t)r->tx_packets, tx, sizeof(tx)),
 	       lat_us(s.min, any, a[1], sizeof(a[1])), lat_us(s.p50, any, a[2], sizeof(a[2])),
 	       lat_us(s.p90, any, a[3], sizeof(a[3])), lat_us(s.p99, any, a[4], sizeof(a[4])),
 	       lat_us(s.p99_9, any, a[5], sizeof(a[5])), lat_us(s.p99_99, any, a[6], sizeof(a[6])),
@@ -98,7 +100,7 @@ coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
 	int ret;
 
 	printf("== latency %u B, %u flows: %u loads of %s %s pps, %.1f s each\n", size, flows,
-	       a->nb_lat_loads, ref_name, coord_fmt_count((int64_t)ref_pps, buf, sizeof(buf)),
+	       a->nb_lat_loads, ref_name, pvp_fmt_count((int64_t)ref_pps, buf, sizeof(buf)),
 	       a->lat_duration);
 	for (i = 0; i < a->nb_lat_loads && !coord_interrupted; i++) {
 		memset(&c, 0, sizeof(c));
@@ -159,8 +161,7 @@ coord_latency_floor(const struct coord_search_args *a)
 		return 1;
 	}
 	/* The wire run's lowest load: the tester's own path, least queueing. */
-	json_array_foreach(recs, i, rec)
-	{
+	json_array_foreach(recs, i, rec) {
 		const json_t *lm = json_object_get(rec, "latency");
 
 		if (!json_is_object(lm))

@@ -18,6 +18,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 #include "coord_report.h"
 #include "coord_search.h"
@@ -104,10 +106,10 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 		else
 			snprintf(e, sizeof(e), "spread needs 3 searches");
 		printf("   %-8s median %s pps (min %s, max %s, %s) over %u; delivered %s pps\n",
-		       name, coord_fmt_count((int64_t)st.median, a, sizeof(a)),
-		       coord_fmt_count((int64_t)st.min, b, sizeof(b)),
-		       coord_fmt_count((int64_t)st.max, c, sizeof(c)), e, n,
-		       coord_fmt_count((int64_t)ds.median, dl, sizeof(dl)));
+		       name, pvp_fmt_count((int64_t)st.median, a, sizeof(a)),
+		       pvp_fmt_count((int64_t)st.min, b, sizeof(b)),
+		       pvp_fmt_count((int64_t)st.max, c, sizeof(c)), e, n,
+		       pvp_fmt_count((int64_t)ds.median, dl, sizeof(dl)));
 	}
 	if (r->remeasured > 0)
 		printf("   generator-limited trials measured again: %u, sent cleanly then: %u\n",

@@ -27,6 +27,20 @@
 /* traffic.stop waits for the TX lcores: allow more than a plain call. */
 #define GEN_STOP_TIMEOUT_MS 10000
 
+/* What only a generator's hop keeps (coord_ctl_hop::app). */
+struct gen_hop {
+	char loaded[320];		  /* profile last loaded, "" = none */
+	unsigned int loaded_conn;	  /* coord_ctl_hop::connects it was loaded on */
+	char flow_type[8];		  /* from install_flows, "" = normal */
+	struct coord_flow_base flow_base; /* "flow_base" member, as the ovs hop's */
+};
+
+static struct gen_hop *
+gen_hop(struct coord_hop *hop)
+{
+	return ((struct coord_ctl_hop *)hop->priv)->app;
+}
+
 /*
  * The generator's port index of each topology port: "pN" is port N (as in
  * the stats mapping), any other name its position. These are the TX ports:
@@ -55,7 +69,8 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		   size_t key_len, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
-	const char *type = t->flow_type != NULL ? t->flow_type : h->flow_type;
+	struct gen_hop *g = gen_hop(hop);
+	const char *type = t->flow_type != NULL ? t->flow_type : g->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
 	char why[256];
 	json_t *prof;
@@ -84,7 +99,7 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		ports[0] = 0;
 		n = 1;
 	}
-	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &h->flow_base, why,
+	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &g->flow_base, why,
 				   sizeof(why));
 	if (prof == NULL) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
@@ -100,35 +115,46 @@ out:
 	return 0;
 }
 
+/*
+ * Have the generator hold the profile of @p t. Searches run many trials
+ * of one profile: it is loaded once (building the templates of many
+ * flows takes the generator time), again only on a new connection,
+ * which may reach a restarted generator.
+ */
 static int
-gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+gen_load(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
-	json_t *params, *res = NULL;
-	char key[sizeof(h->loaded)];
+	struct gen_hop *g = gen_hop(hop);
+	json_t *params = NULL, *res = NULL;
+	char key[sizeof(g->loaded)];
 	int ret;
 
-	/*
-	 * Searches run many trials of one profile: load it once, since
-	 * building the templates of many flows takes the generator time.
-	 */
-	params = NULL;
 	ret = gen_profile_params(hop, t, &params, key, sizeof(key), err, err_len);
 	if (ret < 0)
 		return ret;
-	if (strcmp(key, h->loaded) == 0) {
+	if (g->loaded_conn == h->connects && strcmp(key, g->loaded) == 0) {
 		json_decref(params);
-		goto start;
+		return 0;
 	}
 	ret = coord_ctl_hop_call(hop, "profile.load", params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
 	if (ret < 0) {
-		h->loaded[0] = '\0';
+		g->loaded[0] = '\0';
 		return ret;
 	}
-	snprintf(h->loaded, sizeof(h->loaded), "%s", key);
-start:
+	snprintf(g->loaded, sizeof(g->loaded), "%s", key);
+	g->loaded_conn = h->connects;
+	return 0;
+}
+
+static int
+gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+{
+	json_t *params, *res = NULL;
+	int ret;
+
 	if (t->rate != NULL)
 		params = json_pack("{s:s,s:f}", "rate", t->rate, "duration", t->duration_s);
 	else if (t->rate_pps > 0)
@@ -139,7 +165,6 @@ start:
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
 	}
-	res = NULL;
 	ret = coord_ctl_hop_call(hop, "traffic.start", params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
@@ -177,8 +202,7 @@ gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 	if (!json_is_array(streams) || !gen_count(stats, "unsigned_rx", &res->unsigned_rx) ||
 	    !gen_count(stats, "unknown_stream_rx", &res->unknown_stream_rx))
 		return;
-	json_array_foreach(streams, i, st)
-	{
+	json_array_foreach(streams, i, st) {
 		if (!gen_count(st, "tx_offered", &off) || !gen_count(st, "rx_packets", &rx) ||
 		    !gen_count(st, "lost", &lost) || !gen_count(st, "dup", &dup))
 			return;
@@ -188,6 +212,34 @@ gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 		res->sig_dup += dup;
 	}
 	res->has_sig = true;
+}
+
+static int
+gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+	struct gen_hop *g = gen_hop(hop);
+	json_t *res = NULL;
+	int ret;
+
+	ret = gen_load(hop, t, err, err_len);
+	if (ret == 0)
+		ret = gen_start(hop, t, err, err_len);
+	if (ret < 0 || g->loaded_conn == h->connects)
+		return ret;
+	/*
+	 * The connection was new by the time traffic.start went through (a
+	 * warm-up starts before anything else talks to the hop): a restarted
+	 * generator started what it had, not this profile. Stop, load, start.
+	 */
+	ret = coord_ctl_hop_call(hop, "traffic.stop", NULL, &res, GEN_STOP_TIMEOUT_MS, err,
+				 err_len);
+	json_decref(res);
+	if (ret == 0)
+		ret = gen_load(hop, t, err, err_len);
+	if (ret == 0)
+		ret = gen_start(hop, t, err, err_len);
+	return ret;
 }
 
 /* Fill @p res from a stats.get answer's "traffic" and "streams". */
@@ -246,6 +298,32 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 }
 
 /*
+ * The shared app mapping, plus what only pvpkit-gen says: with --tx-full
+ * drop ("traffic": {"tx_full": "drop"}) it gives up what its peers'
+ * full rings refuse, so its tx_dropped are the next hop's loss
+ * (coord_port::tx_refused_by_peer).
+ */
+static int
+gen_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+{
+	const char *tx_full;
+	json_t *out = NULL;
+	unsigned int i;
+	int ret;
+
+	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &out, 0, err, err_len);
+	if (ret < 0)
+		return ret;
+	ret = coord_ctl_hop_map_stats(hop, out, snap, err, err_len);
+	tx_full = json_string_value(json_object_get(json_object_get(out, "traffic"), "tx_full"));
+	if (ret == 0 && tx_full != NULL && strcmp(tx_full, "drop") == 0)
+		for (i = 0; i < snap->nb_ports; i++)
+			snap->port[i].tx_refused_by_peer = true;
+	json_decref(out);
+	return ret;
+}
+
+/*
  * Not a vswitch: remember the rule type so that the traffic of the next
  * trials matches the rules the vswitch hop installs in the same pass.
  */
@@ -253,7 +331,7 @@ static int
 gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flows, char *err,
 		  size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct gen_hop *g = gen_hop(hop);
 
 	(void)flows;
 	if (rule_type == NULL || coord_flow_type_matched(rule_type) < 0) {
@@ -261,7 +339,7 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 			 hop->name, rule_type != NULL ? rule_type : "");
 		return -EINVAL;
 	}
-	snprintf(h->flow_type, sizeof(h->flow_type), "%s",
+	snprintf(g->flow_type, sizeof(g->flow_type), "%s",
 		 strcmp(rule_type, "normal") == 0 ? "" : rule_type);
 	return 0;
 }
@@ -271,6 +349,7 @@ static int
 gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h;
+	struct gen_hop *g;
 	char why[128];
 	int ret;
 
@@ -278,7 +357,14 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	if (ret < 0)
 		return ret;
 	h = hop->priv;
-	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &h->flow_base, why,
+	g = calloc(1, sizeof(*g));
+	if (g == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		coord_ctl_hop_close(hop);
+		return -ENOMEM;
+	}
+	h->app = g;
+	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &g->flow_base, why,
 				  sizeof(why)) < 0) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
 		coord_ctl_hop_close(hop);
@@ -299,7 +385,7 @@ const struct coord_driver coord_driver_gen = {
 	.conf = gen_conf,
 	.open = gen_open,
 	.close = coord_ctl_hop_close,
-	.snapshot = coord_ctl_hop_snapshot,
+	.snapshot = gen_snapshot,
 	.clear = coord_ctl_hop_clear,
 	.traffic_start = gen_traffic_start,
 	.traffic_stop = gen_traffic_stop,

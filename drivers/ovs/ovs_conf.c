@@ -70,8 +70,7 @@ ovs_conf_ports(struct ovs_hop *h, const json_t *ports, char *err, size_t err_len
 	    json_array_size(ports) > COORD_MAX_PORTS)
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: \"ports\" must list 1..%d Interface names", COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v)
-	{
+	json_array_foreach(ports, i, v) {
 		const char *p = json_string_value(v);
 
 		if (!ovs_name_ok(p) || strlen(p) >= sizeof(h->ports[0]))

@@ -10,7 +10,6 @@
  */
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,25 +31,16 @@ const char *const ovs_drop_reasons[OVS_NB_REASONS] = {
 	"rx_mbuf_allocation_errors", /* no mbuf (physical DPDK ports) */
 };
 
-int
-ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static uint64_t
-ovs_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+/* The same, as the coordinator names them (coord_driver.h's vocabulary). */
+const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS] = {
+	COORD_REASON_ovs_rx_qos_drops,
+	COORD_REASON_rx_missed,
+	COORD_REASON_ovs_tx_failure_drops,
+	COORD_REASON_ovs_tx_mtu_exceeded_drops,
+	COORD_REASON_ovs_tx_qos_drops,
+	COORD_REASON_ovs_tx_invalid_hwol_drops,
+	COORD_REASON_rx_nombuf,
+};
 
 static void
 ovs_close(struct coord_hop *hop)
@@ -111,7 +101,7 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		char e[256];
 
 		if (snap != NULL && ovs_snapshot_openflow(h, snap, e, sizeof(e)) == 0) {
-			h->read_end_ns = ovs_now_ns();
+			h->read_end_ns = pvp_now_ns();
 			ovs_restart_check(h, snap, e, sizeof(e));
 		}
 		free(snap);
@@ -139,7 +129,7 @@ ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t e
 	}
 	if (rc < 0)
 		return rc;
-	h->read_end_ns = ovs_now_ns();
+	h->read_end_ns = pvp_now_ns();
 	return ovs_restart_check(h, snap, err, err_len);
 }
 

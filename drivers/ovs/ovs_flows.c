@@ -48,15 +48,6 @@ ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	return 0;
 }
 
-static void
-ovs_fmt_mac(uint64_t m, char *s, size_t len)
-{
-	snprintf(s, len, "%02x:%02x:%02x:%02x:%02x:%02x", (unsigned int)(m >> 40) & 0xff,
-		 (unsigned int)(m >> 32) & 0xff, (unsigned int)(m >> 24) & 0xff,
-		 (unsigned int)(m >> 16) & 0xff, (unsigned int)(m >> 8) & 0xff,
-		 (unsigned int)m & 0xff);
-}
-
 /*
  * The flow table text for ovs-ofctl add-flows. ports[0] is the physical
  * port, ports[1] the virtual one. Flow i matches base + i; the rules back
@@ -94,7 +85,7 @@ ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, cha
 		for (i = 0; i < flows && rc == 0; i++) {
 			char mac[24];
 
-			ovs_fmt_mac(h->l2_base + i, mac, sizeof(mac));
+			pvp_mac_format(h->l2_base + i, mac, sizeof(mac));
 			rc = ovs_buf_add(text, len, &cap,
 					 "priority=10,in_port=%s,dl_dst=%s,actions=output:%s\n"
 					 "priority=10,in_port=%s,%s=%s,actions=output:%s\n",

@@ -24,8 +24,10 @@ ovs_info_map(const json_t *m)
 	const json_t *kv;
 	size_t i;
 
-	json_array_foreach(json_array_get(m, 1), i, kv) if (json_is_string(json_array_get(kv, 0)))
-		json_object_set(o, json_string_value(json_array_get(kv, 0)), json_array_get(kv, 1));
+	json_array_foreach(json_array_get(m, 1), i, kv)
+		if (json_is_string(json_array_get(kv, 0)))
+			json_object_set(o, json_string_value(json_array_get(kv, 0)),
+					json_array_get(kv, 1));
 	return o;
 }
 

@@ -126,8 +126,7 @@ ovs_map_get(const json_t *map, const char *key, uint64_t *v)
 	pairs = json_array_get(map, 1);
 	if (!json_is_array(pairs))
 		return -EPROTO;
-	json_array_foreach(pairs, i, pair)
-	{
+	json_array_foreach(pairs, i, pair) {
 		const json_t *k = json_array_get(pair, 0), *val = json_array_get(pair, 1);
 
 		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_string(k))
@@ -187,13 +186,8 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 					? json_string_value(json_object_get(row, "link_state"))
 					: "unknown");
 	for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
-		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) != 1 ||
-		    p->nb_reasons == COORD_MAX_REASONS)
-			continue;
-		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-			 ovs_drop_reasons[i]);
-		p->reasons[p->nb_reasons].value = v;
-		p->nb_reasons++;
+		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) == 1)
+			coord_port_add_reason(p, ovs_drop_reason_ids[i], v);
 	}
 	return 0;
 }
@@ -202,7 +196,6 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 int
 ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len)
 {
-	struct timespec ts;
 	json_t *rows;
 	unsigned int i;
 	int rc;
@@ -210,8 +203,7 @@ ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t
 	rc = ovs_select(h, &rows, err, err_len);
 	if (rc < 0)
 		return rc;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->t_ns = pvp_now_ns();
 	snap->nb_ports = h->nb_ports;
 	for (i = 0; i < h->nb_ports && rc == 0; i++)
 		rc = ovs_row_to_port(h, json_array_get(rows, i), h->ports[i], &snap->port[i], err,

@@ -75,12 +75,9 @@ ofp_read_full(int fd, uint8_t *buf, size_t len, uint64_t deadline)
 
 	while (off < len) {
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		struct timespec ts;
-		uint64_t now;
+		uint64_t now = pvp_now_ms();
 		ssize_t n;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		if (poll(&pfd, 1, (int)(deadline - now)) <= 0)
@@ -197,8 +194,8 @@ ofp_connect(const char *path, char *err, size_t err_len)
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		rc = -errno;
 		close(fd);
-		return ovs_fail(err, err_len, rc, "hop unreachable: unix:%s: %s", path,
-				strerror(-rc));
+		return ovs_fail(err, err_len, coord_err_connect(rc), "hop unreachable: unix:%s: %s",
+				path, strerror(-rc));
 	}
 	return fd;
 }
@@ -219,8 +216,8 @@ ofp_send_request(int fd, const char *path, char *err, size_t err_len)
 
 	if (send(fd, hello, sizeof(hello), MSG_NOSIGNAL) != sizeof(hello) ||
 	    send(fd, req, sizeof(req), MSG_NOSIGNAL) != sizeof(req))
-		return ovs_fail(err, err_len, -errno, "hop unreachable: unix:%s: %s", path,
-				strerror(errno));
+		return ovs_fail(err, err_len, coord_err_connect(-errno),
+				"hop unreachable: unix:%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -238,7 +235,8 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, stru
 	while (more) {
 		len = ofp_read_msg(fd, buf, deadline);
 		if (len < 0)
-			return ovs_fail(err, err_len, len, "%sunix:%s: OpenFlow: %s",
+			return ovs_fail(err, err_len, coord_err_connect(len),
+					"%sunix:%s: OpenFlow: %s",
 					len == -ETIMEDOUT ? "ovs: " : "hop unreachable: ", path,
 					strerror(-len));
 		switch (buf[1]) {
@@ -274,13 +272,11 @@ int
 ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o, unsigned int max,
 		   char *err, size_t err_len)
 {
-	struct timespec ts;
 	uint64_t deadline;
 	uint8_t *buf;
 	int fd, rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 + timeout_ms;
+	deadline = pvp_now_ms() + timeout_ms;
 	fd = ofp_connect(path, err, err_len);
 	if (fd < 0)
 		return fd;

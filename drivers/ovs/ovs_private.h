@@ -28,6 +28,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord_driver.h"
 #include "ovs_cmd.h"
 #include "ovsdb.h"
@@ -39,6 +41,9 @@
  */
 #define OVS_NB_REASONS 7
 extern const char *const ovs_drop_reasons[OVS_NB_REASONS];
+/* What each of ovs_drop_reasons[] is called in coord_driver.h's vocabulary
+ * (rx_missed_errors is rx_missed, rx_mbuf_allocation_errors rx_nombuf). */
+extern const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS];
 
 /*
  * Who ovs-vswitchd is, as seen through its ports: a restarted daemon (or
@@ -92,9 +97,9 @@ struct ovs_ofp {
 	uint64_t reason[OVS_NB_REASONS];
 };
 
-/* Format one line into @p err; @return @p rc. */
-int ovs_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* Format one line into @p err; @return @p rc (coord_fail(), by its
+ * ovs name). */
+#define ovs_fail coord_fail
 
 /* ovs_conf.c: check the hop's topology members into @p h. 0 or -EINVAL. */
 int ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len);

@@ -31,7 +31,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 			      h->ofctl_target, NULL};
 	struct ovs_ofp *o;
 	struct coord_ovs_out out;
-	struct timespec ts;
+	uint64_t t_ns;
 	unsigned int i, k, max = 1024;
 	bool reloaded = false;
 	int n, rc;
@@ -44,7 +44,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 			reloaded = true;
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t_ns = pvp_now_ns();
 	o = calloc(max, sizeof(*o));
 	if (o == NULL)
 		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
@@ -65,6 +65,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 
 			snprintf(e2, sizeof(e2), "%s", err);
 			snprintf(err, err_len, "hop unreachable: %s", e2);
+			rc = -ENOTCONN;
 		}
 		return rc;
 	}
@@ -77,7 +78,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 				h->ofctl_target);
 	}
 map:
-	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->t_ns = t_ns;
 	snap->nb_ports = h->nb_ports;
 	for (i = 0; i < h->nb_ports; i++) {
 		struct coord_port *p = &snap->port[i];
@@ -97,12 +98,8 @@ map:
 		h->duration[i] = o[j].duration_s;
 		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
 		for (k = 0; k < OVS_NB_REASONS; k++) {
-			if (!o[j].has_reason[k] || p->nb_reasons == COORD_MAX_REASONS)
-				continue;
-			snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-				 ovs_drop_reasons[k]);
-			p->reasons[p->nb_reasons].value = o[j].reason[k];
-			p->nb_reasons++;
+			if (o[j].has_reason[k])
+				coord_port_add_reason(p, ovs_drop_reason_ids[k], o[j].reason[k]);
 		}
 	}
 	free(o);

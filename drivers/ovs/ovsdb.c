@@ -27,6 +27,7 @@
 
 #include "pvp_util.h"
 
+#include "coord_driver.h"
 #include "ovsdb.h"
 
 /* A reply bigger than this is refused rather than buffered forever. */
@@ -165,8 +166,10 @@ ovsdb_connect(struct coord_ovsdb *db, char *err, size_t err_len)
 		memcpy(sun.sun_path, path, strlen(path) + 1);
 		rc = ovsdb_connect_addr(db, (struct sockaddr *)&sun, sizeof(sun), deadline);
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		snprintf(err, err_len, "hop unreachable: %s: %s", addr, strerror(-rc));
+		rc = coord_err_connect(rc);
+	}
 	return rc;
 }
 
@@ -199,6 +202,7 @@ ovsdb_send(struct coord_ovsdb *db, const json_t *msg, uint64_t deadline, char *e
 			rc = -errno;
 		}
 		snprintf(err, err_len, "hop unreachable: %s: send: %s", db->remote, strerror(-rc));
+		rc = coord_err_connect(rc);
 		break;
 	}
 	free(text);
@@ -271,7 +275,7 @@ ovsdb_recv(struct coord_ovsdb *db, json_t **out, uint64_t deadline, char *err, s
 			rc = -errno;
 			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote,
 				 strerror(-rc));
-			return rc;
+			return coord_err_connect(rc);
 		}
 		rc = ovsdb_wait(db, POLLIN, deadline);
 		if (rc == -ETIMEDOUT) {
@@ -282,7 +286,7 @@ ovsdb_recv(struct coord_ovsdb *db, json_t **out, uint64_t deadline, char *err, s
 		if (rc < 0) {
 			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote,
 				 strerror(-rc));
-			return rc;
+			return coord_err_connect(rc);
 		}
 	}
 }

@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,20 +40,6 @@ struct tp_hop {
 	json_t *greeting;		       /* the server's greeting */
 };
 
-static int tp_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-tp_fail(char *err, size_t err_len, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 static void
 tp_disconnect(struct tp_hop *h)
 {
@@ -75,24 +60,26 @@ tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 		rc = poll(&pfd, 1, (int)h->timeout_ms);
 	} while (rc < 0 && errno == EINTR);
 	if (rc == 0)
-		return tp_fail(err, err_len, -ETIMEDOUT, "testpmd: %s: no reply to %s within %u ms",
-			       h->path, what, h->timeout_ms);
+		return coord_fail(err, err_len, -ETIMEDOUT,
+				  "testpmd: %s: no reply to %s within %u ms", h->path, what,
+				  h->timeout_ms);
 	if (rc < 0)
-		return tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
-			       strerror(errno));
+		return coord_fail(err, err_len, coord_err_connect(-errno),
+				  "hop unreachable: %s: %s", h->path, strerror(errno));
 	do {
 		n = recv(h->fd, h->buf, h->max_len, MSG_TRUNC);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
-			       strerror(errno));
+		return coord_fail(err, err_len, coord_err_connect(-errno),
+				  "hop unreachable: %s: %s", h->path, strerror(errno));
 	if (n == 0)
-		return tp_fail(err, err_len, -ECONNRESET,
-			       "hop unreachable: %s: the application closed the socket", h->path);
+		return coord_fail(err, err_len, -ECONNRESET,
+				  "hop unreachable: %s: the application closed the socket",
+				  h->path);
 	if ((size_t)n > h->max_len)
-		return tp_fail(err, err_len, -EMSGSIZE,
-			       "testpmd: %s: reply to %s over %zu bytes (truncated)", h->path, what,
-			       h->max_len);
+		return coord_fail(err, err_len, -EMSGSIZE,
+				  "testpmd: %s: reply to %s over %zu bytes (truncated)", h->path,
+				  what, h->max_len);
 	h->buf[n] = '\0';
 	return n;
 }
@@ -107,13 +94,14 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 
 	h->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (h->fd < 0)
-		return tp_fail(err, err_len, -errno, "testpmd: socket: %s", strerror(errno));
+		return coord_fail(err, err_len, -errno, "testpmd: socket: %s", strerror(errno));
 	memcpy(sun.sun_path, h->path, strlen(h->path) + 1);
 	if (connect(h->fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		int rc = -errno;
 
 		tp_disconnect(h);
-		return tp_fail(err, err_len, rc, "hop unreachable: %s: %s", h->path, strerror(-rc));
+		return coord_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s: %s",
+				  h->path, strerror(-rc));
 	}
 	/* The greeting: {"version": ..., "pid": ..., "max_output_len": N}. */
 	h->max_len = 16384;
@@ -127,10 +115,10 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 	mol = json_object_get(h->greeting, "max_output_len");
 	if (!json_is_object(h->greeting) || !json_is_integer(mol) || json_integer_value(mol) <= 0) {
 		tp_disconnect(h);
-		return tp_fail(err, err_len, -EPROTO,
-			       "testpmd: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
-			       h->greeting == NULL ? ": " : "",
-			       h->greeting == NULL ? jerr.text : "");
+		return coord_fail(err, err_len, -EPROTO,
+				  "testpmd: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
+				  h->greeting == NULL ? ": " : "",
+				  h->greeting == NULL ? jerr.text : "");
 	}
 	h->max_len = (size_t)json_integer_value(mol);
 	if (h->max_len > TP_MAX_BUF)
@@ -161,8 +149,8 @@ tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_
 				return rc;
 		}
 		if (send(h->fd, cmd, strlen(cmd), MSG_NOSIGNAL) < 0) {
-			rc = tp_fail(err, err_len, -errno, "hop unreachable: %s: %s", h->path,
-				     strerror(errno));
+			rc = coord_fail(err, err_len, coord_err_connect(-errno),
+					"hop unreachable: %s: %s", h->path, strerror(errno));
 			tp_disconnect(h);
 			if (fresh)
 				return rc;
@@ -182,14 +170,14 @@ tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_
 	reply = json_loadb(h->buf, (size_t)n, 0, &jerr);
 	if (reply == NULL) {
 		tp_disconnect(h);
-		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: malformed reply to %s: %s",
-			       h->path, cmd, jerr.text);
+		return coord_fail(err, err_len, -EPROTO, "testpmd: %s: malformed reply to %s: %s",
+				  h->path, cmd, jerr.text);
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)strcspn(cmd, ","), cmd);
 	if (!json_is_object(reply) || json_object_get(reply, key) == NULL) {
 		json_decref(reply);
-		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: reply to %s has no \"%s\"",
-			       h->path, cmd, key);
+		return coord_fail(err, err_len, -EPROTO, "testpmd: %s: reply to %s has no \"%s\"",
+				  h->path, cmd, key);
 	}
 	*val = json_incref(json_object_get(reply, key));
 	json_decref(reply);
@@ -208,14 +196,19 @@ tp_u64(const json_t *o, const char *k, uint64_t *v)
 	return 0;
 }
 
-static void
-tp_reason(struct coord_port *p, const char *name, uint64_t v)
+/*
+ * The side of a drop xstat: DPDK names every xstat of a port's receive
+ * path "rx_..." and of its send path "tx_..." (rte_ethdev's own names and
+ * the PMDs' follow this); anything else is shown on both sides.
+ */
+static enum coord_side
+tp_xstat_side(const char *name)
 {
-	if (p->nb_reasons == COORD_MAX_REASONS)
-		return;
-	snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s", name);
-	p->reasons[p->nb_reasons].value = v;
-	p->nb_reasons++;
+	if (strncmp(name, "rx_", 3) == 0)
+		return COORD_SIDE_RX;
+	if (strncmp(name, "tx_", 3) == 0)
+		return COORD_SIDE_TX;
+	return COORD_SIDE_BOTH;
 }
 
 /* xstats that count dropped packets, beyond what ethdev stats have. */
@@ -252,17 +245,17 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 		return rc;
 	if (json_is_null(st)) {
 		json_decref(st);
-		return tp_fail(err, err_len, -ENODEV, "testpmd: %s: no ethdev port %u", h->path,
-			       h->port_id[i]);
+		return coord_fail(err, err_len, -ENODEV, "testpmd: %s: no ethdev port %u", h->path,
+				  h->port_id[i]);
 	}
 	if (tp_u64(st, "ipackets", &ipk) < 0 || tp_u64(st, "opackets", &opk) < 0 ||
 	    tp_u64(st, "ibytes", &ib) < 0 || tp_u64(st, "obytes", &ob) < 0 ||
 	    tp_u64(st, "imissed", &imissed) < 0 || tp_u64(st, "rx_nombuf", &nombuf) < 0 ||
 	    tp_u64(st, "ierrors", &ierr) < 0 || tp_u64(st, "oerrors", &oerr) < 0) {
 		json_decref(st);
-		return tp_fail(err, err_len, -EPROTO,
-			       "testpmd: %s: malformed %s reply (missing or bad counters)", h->path,
-			       cmd);
+		return coord_fail(err, err_len, -EPROTO,
+				  "testpmd: %s: malformed %s reply (missing or bad counters)",
+				  h->path, cmd);
 	}
 	json_decref(st);
 	p->rx_packets = ipk;
@@ -272,8 +265,8 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 	p->rx_dropped = imissed + nombuf;
 	p->rx_errors = ierr;
 	p->tx_errors = oerr;
-	tp_reason(p, "imissed", imissed);
-	tp_reason(p, "rx_nombuf", nombuf);
+	coord_port_add_reason(p, COORD_REASON_rx_missed, imissed);
+	coord_port_add_reason(p, COORD_REASON_rx_nombuf, nombuf);
 
 	snprintf(cmd, sizeof(cmd), "/ethdev/xstats,%u", h->port_id[i]);
 	rc = tp_query(h, cmd, &xs, err, err_len);
@@ -281,13 +274,13 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 		return rc;
 	if (!json_is_object(xs)) {
 		json_decref(xs);
-		return tp_fail(err, err_len, -EPROTO, "testpmd: %s: malformed %s reply", h->path,
-			       cmd);
+		return coord_fail(err, err_len, -EPROTO, "testpmd: %s: malformed %s reply", h->path,
+				  cmd);
 	}
-	json_object_foreach(xs, k, v)
-	{
+	json_object_foreach(xs, k, v) {
 		if (json_is_integer(v) && json_integer_value(v) >= 0 && tp_xstat_is_drop(k))
-			tp_reason(p, k, (uint64_t)json_integer_value(v));
+			coord_port_add_named_reason(p, k, tp_xstat_side(k),
+						    (uint64_t)json_integer_value(v));
 	}
 	json_decref(xs);
 	return 0;
@@ -336,15 +329,16 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 
 	if (path != NULL) {
 		if (path[0] == '\0' || strlen(path) >= sizeof(h->path))
-			return tp_fail(err, err_len, -EINVAL, "testpmd: \"telemetry\": bad path");
+			return coord_fail(err, err_len, -EINVAL,
+					  "testpmd: \"telemetry\": bad path");
 		snprintf(h->path, sizeof(h->path), "%s", path);
 	} else if (pfx != NULL) {
 		const char *xdg = getenv("XDG_RUNTIME_DIR");
 		int n;
 
 		if (pfx[0] == '\0' || strchr(pfx, '/') != NULL)
-			return tp_fail(err, err_len, -EINVAL,
-				       "testpmd: \"file_prefix\": bad prefix");
+			return coord_fail(err, err_len, -EINVAL,
+					  "testpmd: \"file_prefix\": bad prefix");
 		/* Where DPDK 22.11 puts it (eal_get_runtime_dir). */
 		if (getuid() == 0 || xdg == NULL)
 			n = snprintf(h->path, sizeof(h->path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
@@ -353,19 +347,19 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 			n = snprintf(h->path, sizeof(h->path), "%s/dpdk/%s/dpdk_telemetry.v2", xdg,
 				     pfx);
 		if (n < 0 || (size_t)n >= sizeof(h->path))
-			return tp_fail(err, err_len, -EINVAL, "testpmd: \"file_prefix\": too long");
+			return coord_fail(err, err_len, -EINVAL,
+					  "testpmd: \"file_prefix\": too long");
 	} else {
-		return tp_fail(
+		return coord_fail(
 			err, err_len, -EINVAL,
 			"testpmd: \"telemetry\" (socket path) or \"file_prefix\" is required");
 	}
 	if (!json_is_array(ports) || json_array_size(ports) == 0 ||
 	    json_array_size(ports) > COORD_MAX_PORTS)
-		return tp_fail(err, err_len, -EINVAL,
-			       "testpmd: \"ports\" must list 1..%d ethdev port ids",
-			       COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v)
-	{
+		return coord_fail(err, err_len, -EINVAL,
+				  "testpmd: \"ports\" must list 1..%d ethdev port ids",
+				  COORD_MAX_PORTS);
+	json_array_foreach(ports, i, v) {
 		const char *s = json_string_value(v);
 		unsigned long id;
 		uint32_t u;
@@ -384,15 +378,16 @@ tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
 			id = 65536;
 		}
 		if (id > 65535 || (json_is_integer(v) && json_integer_value(v) < 0))
-			return tp_fail(err, err_len, -EINVAL,
-				       "testpmd: ports[%zu]: an ethdev port id (\"0\", \"1\", ...)",
-				       i);
+			return coord_fail(
+				err, err_len, -EINVAL,
+				"testpmd: ports[%zu]: an ethdev port id (\"0\", \"1\", ...)", i);
 		h->port_id[i] = (unsigned int)id;
 	}
 	h->nb_ports = (unsigned int)json_array_size(ports);
 	if (to != NULL && (!json_is_integer(to) || json_integer_value(to) <= 0 ||
 			   json_integer_value(to) > 600000))
-		return tp_fail(err, err_len, -EINVAL, "testpmd: \"timeout_ms\" must be 1..600000");
+		return coord_fail(err, err_len, -EINVAL,
+				  "testpmd: \"timeout_ms\" must be 1..600000");
 	h->timeout_ms = to != NULL ? (unsigned int)json_integer_value(to) : 2000;
 	return 0;
 }
@@ -404,12 +399,12 @@ tp_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	int rc;
 
 	if (h == NULL)
-		return tp_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
+		return coord_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
 	h->fd = -1;
 	hop->priv = h;
 	h->buf = malloc(TP_MAX_BUF + 1);
 	if (h->buf == NULL) {
-		rc = tp_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
+		rc = coord_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
 		goto fail;
 	}
 	rc = tp_open_conf(h, conf, err, err_len);

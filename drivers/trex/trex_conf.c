@@ -120,8 +120,7 @@ conf_ports(const json_t *ports, struct trex_conf *c, char *path, size_t path_len
 		return conf_fail(path, path_len, "ports", why, why_len,
 				 "must list 1..%d TRex ports (\"0\", \"1\" ... or \"p0\" ...)",
 				 COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v)
-	{
+	json_array_foreach(ports, i, v) {
 		const char *n = json_string_value(v);
 		char member[32];
 
@@ -161,8 +160,7 @@ trex_conf_parse(const json_t *conf, struct trex_conf *c, char *path, size_t path
 	c->backstop_s = 10;
 	if (!json_is_object(conf))
 		return conf_fail(path, path_len, "", why, why_len, "a hop must be an object");
-	json_object_foreach((json_t *)conf, key, v)
-	{
+	json_object_foreach((json_t *)conf, key, v) {
 		for (i = 0; trex_conf_members[i] != NULL; i++)
 			if (strcmp(key, trex_conf_members[i]) == 0)
 				break;

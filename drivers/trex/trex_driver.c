@@ -216,8 +216,7 @@ trex_per_port(struct coord_hop *hop, const char *method, json_t *extra, bool own
 	ret = trex_err(hop, method, ret, e, err, err_len);
 	if (ret < 0)
 		goto out;
-	json_array_foreach(out, i, x)
-	{
+	json_array_foreach(out, i, x) {
 		const json_t *er = json_object_get(x, "error");
 
 		if (er != NULL && json_object_get(x, "jsonrpc") != NULL) {
@@ -445,8 +444,7 @@ trex_ports_info(struct coord_hop *hop, char *err, size_t err_len)
 	ret = trex_per_port(hop, "get_port_status", NULL, false, &res, err, err_len);
 	if (ret < 0)
 		return ret;
-	json_array_foreach(res, i, x)
-	{
+	json_array_foreach(res, i, x) {
 		const json_t *sp = json_object_get(json_object_get(x, "attr"), "speed");
 
 		const char *owner = json_string_value(json_object_get(x, "owner"));
@@ -558,11 +556,9 @@ trex_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 		 */
 		p->rx_dropped = ierrors;
 		p->tx_errors = oerrors;
-		p->nb_reasons = 2;
-		snprintf(p->reasons[0].name, sizeof(p->reasons[0].name), "rx_ierrors");
-		p->reasons[0].value = ierrors;
-		snprintf(p->reasons[1].name, sizeof(p->reasons[1].name), "tx_oerrors");
-		p->reasons[1].value = oerrors;
+		p->nb_reasons = 0;
+		coord_port_add_named_reason(p, "rx_ierrors", COORD_SIDE_RX, ierrors);
+		coord_port_add_named_reason(p, "tx_oerrors", COORD_SIDE_TX, oerrors);
 	}
 	json_decref(res);
 	return 0;
@@ -702,8 +698,7 @@ trex_load(struct coord_hop *hop, const struct coord_traffic *t, const char *type
 		ret = trex_rpc_batch(h->rpc, batch, &out, e, sizeof(e));
 		json_decref(batch);
 		ret = trex_err(hop, "add_stream", ret, e, err, err_len);
-		json_array_foreach(out, j, x)
-		{
+		json_array_foreach(out, j, x) {
 			const json_t *er = json_object_get(x, "error");
 			const char *m;
 
@@ -884,9 +879,9 @@ trex_pg_sum(const json_t *pg, const char *key)
 	const char *port;
 	uint64_t sum = 0;
 
-	json_object_foreach((json_t *)o, port,
-			    v) if (json_is_integer(v) && json_integer_value(v) > 0) sum +=
-		(uint64_t)json_integer_value(v);
+	json_object_foreach((json_t *)o, port, v)
+		if (json_is_integer(v) && json_integer_value(v) > 0)
+			sum += (uint64_t)json_integer_value(v);
 	return sum;
 }
 

@@ -408,8 +408,7 @@ trex_rpc_batch(struct trex_rpc *r, const json_t *batch, json_t **results, char *
 
 	if (reqs == NULL)
 		goto nomem;
-	json_array_foreach(batch, i, x)
-	{
+	json_array_foreach(batch, i, x) {
 		const char *m = json_string_value(json_object_get(x, "method"));
 
 		if (m == NULL || json_array_append_new(
@@ -431,8 +430,7 @@ trex_rpc_batch(struct trex_rpc *r, const json_t *batch, json_t **results, char *
 	if (out == NULL)
 		goto nomem;
 	/* TRex answers a batch in order; ids are checked one by one. */
-	json_array_foreach(rep, i, x)
-	{
+	json_array_foreach(rep, i, x) {
 		const char *m =
 			json_string_value(json_object_get(json_array_get(reqs, i), "method"));
 		int c = rpc_check_reply(x, id0 + (json_int_t)i, m, e, sizeof(e));

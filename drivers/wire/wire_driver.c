@@ -27,8 +27,7 @@ wire_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		return 0;
 	if (!json_is_array(links))
 		goto bad;
-	json_array_foreach(links, i, l)
-	{
+	json_array_foreach(links, i, l) {
 		const char *a = json_string_value(json_array_get(l, 0));
 		const char *b = json_string_value(json_array_get(l, 1));
 

@@ -212,7 +212,7 @@ void coord_attribute(const struct coord_topology *t, const struct coord_snap *be
 		     const struct coord_snap *after, struct coord_trial_result *r);
 
 /**
- * Run one trial (DESIGN.md "Trial") on an opened topology.
+ * Run one trial (doc/design.rst, "A trial") on an opened topology.
  * @return 0, or -errno with @p err set ("hop X unreachable: ..."); on
  *   error @p r holds nothing to report.
  */
@@ -245,8 +245,5 @@ json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_t
  * @return 0 or -errno.
  */
 int coord_results_append(const char *path, const json_t *j);
-
-/** "1,234,567" into @p buf; returns buf. */
-const char *coord_fmt_count(int64_t v, char *buf, size_t len);
 
 #endif /* COORD_H */

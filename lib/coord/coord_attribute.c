@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
 
 static const char *const attr_check_names[COORD_CHECK_MAX] = {
@@ -91,15 +93,13 @@ attr_diff(uint64_t after, uint64_t before)
 	return after >= before ? after - before : 0;
 }
 
-/* Does reason @p name belong to the rx or tx side of a port? */
+/* Is reason @p r shown at a tx (or rx) point? Its side says (coord_driver.h). */
 static bool
-attr_reason_side(const char *name, bool tx)
+attr_reason_side(const struct coord_reason *r, bool tx)
 {
-	bool has_tx = strstr(name, "tx") != NULL, has_rx = strstr(name, "rx") != NULL;
-
-	if (has_tx == has_rx)
+	if (r->side == COORD_SIDE_BOTH)
 		return true;
-	return tx ? has_tx : has_rx;
+	return tx ? r->side == COORD_SIDE_TX : r->side == COORD_SIDE_RX;
 }
 
 static void
@@ -114,7 +114,7 @@ attr_point_drops(const struct coord_port *a, const struct coord_port *b, bool tx
 	for (i = 0; i < a->nb_reasons; i++) {
 		uint64_t before = 0, v;
 
-		if (!attr_reason_side(a->reasons[i].name, tx))
+		if (!attr_reason_side(&a->reasons[i], tx))
 			continue;
 		for (j = 0; j < b->nb_reasons; j++)
 			if (strcmp(b->reasons[j].name, a->reasons[i].name) == 0)
@@ -142,6 +142,7 @@ attr_add_reason(struct coord_point_result *pr, const char *name, uint64_t value)
 	if (pr->nb_reasons >= COORD_MAX_REASONS)
 		return;
 	snprintf(pr->reasons[pr->nb_reasons].name, sizeof(pr->reasons[0].name), "%s", name);
+	pr->reasons[pr->nb_reasons].side = COORD_SIDE_RX;
 	pr->reasons[pr->nb_reasons++].value = value;
 }
 
@@ -189,8 +190,8 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 					snprintf(first, sizeof(first),
 						 "%s %s went backwards (%s -> %s)",
 						 t->hops[h].ports[p], attr_counters[i].name,
-						 coord_fmt_count((int64_t)vb, b, sizeof(b)),
-						 coord_fmt_count((int64_t)va, a, sizeof(a)));
+						 pvp_fmt_count((int64_t)vb, b, sizeof(b)),
+						 pvp_fmt_count((int64_t)va, a, sizeof(a)));
 			}
 			for (i = 0; i < pa->nb_reasons; i++)
 				for (j = 0; j < pb->nb_reasons; j++) {
@@ -199,15 +200,14 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 						continue;
 					back = true;
 					if (nb_back++ == 0)
-						snprintf(first, sizeof(first),
-							 "%s %s went backwards (%s -> %s)",
-							 t->hops[h].ports[p], pa->reasons[i].name,
-							 coord_fmt_count(
-								 (int64_t)pb->reasons[j].value, b,
-								 sizeof(b)),
-							 coord_fmt_count(
-								 (int64_t)pa->reasons[i].value, a,
-								 sizeof(a)));
+						snprintf(
+							first, sizeof(first),
+							"%s %s went backwards (%s -> %s)",
+							t->hops[h].ports[p], pa->reasons[i].name,
+							pvp_fmt_count((int64_t)pb->reasons[j].value,
+								      b, sizeof(b)),
+							pvp_fmt_count((int64_t)pa->reasons[i].value,
+								      a, sizeof(a)));
 				}
 			if (!back)
 				continue;
@@ -275,9 +275,9 @@ attr_check_negative(const struct coord_topology *t, struct coord_trial_result *r
 			     (1u << COORD_CHECK_BACKWARDS)))
 				continue;
 			pr->flags |= 1u << COORD_CHECK_NEGATIVE;
-			coord_fmt_count(-pr->lost, a, sizeof(a));
-			coord_fmt_count((int64_t)pr->packets, b, sizeof(b));
-			coord_fmt_count((int64_t)r->chain[c].pt[k - 1].packets, d, sizeof(d));
+			pvp_fmt_count(-pr->lost, a, sizeof(a));
+			pvp_fmt_count((int64_t)pr->packets, b, sizeof(b));
+			pvp_fmt_count((int64_t)r->chain[c].pt[k - 1].packets, d, sizeof(d));
 			if (in_hop)
 				attr_finding(r, COORD_CHECK_NEGATIVE, (int)pt->hop, false,
 					     "hop %s emitted %s more than it received (%s \"%s\", "
@@ -311,8 +311,8 @@ attr_check_drops(const struct coord_topology *t, struct coord_trial_result *r)
 			continue;
 		attr_finding(r, COORD_CHECK_DROPS, (int)h, false,
 			     "hop %s counted %s drops on the path but lost %s packets there",
-			     t->hops[h].hop.name, coord_fmt_count(r->hop_drops[h], a, sizeof(a)),
-			     coord_fmt_count(r->hop_lost[h], b, sizeof(b)));
+			     t->hops[h].hop.name, pvp_fmt_count(r->hop_drops[h], a, sizeof(a)),
+			     pvp_fmt_count(r->hop_lost[h], b, sizeof(b)));
 	}
 }
 
@@ -358,27 +358,27 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 	if (r->tx_packets != s->sig_offered)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester TX counted %s, its streams offered %s",
-			     coord_fmt_count((int64_t)r->tx_packets, a, sizeof(a)),
-			     coord_fmt_count((int64_t)s->sig_offered, b, sizeof(b)));
+			     pvp_fmt_count((int64_t)r->tx_packets, a, sizeof(a)),
+			     pvp_fmt_count((int64_t)s->sig_offered, b, sizeof(b)));
 	if (r->rx_packets != rx_acc)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester RX counted %s, its streams account for %s (%s "
 			     "signed, %s unsigned, %s unknown stream)",
-			     coord_fmt_count((int64_t)r->rx_packets, a, sizeof(a)),
-			     coord_fmt_count((int64_t)rx_acc, b, sizeof(b)),
-			     coord_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
-			     coord_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
-			     coord_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)));
+			     pvp_fmt_count((int64_t)r->rx_packets, a, sizeof(a)),
+			     pvp_fmt_count((int64_t)rx_acc, b, sizeof(b)),
+			     pvp_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
+			     pvp_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
+			     pvp_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)));
 	if (lost != sig_net)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: chain lost %s, the streams %s (lost %s - duplicates %s - "
 			     "unsigned %s - unknown stream %s)",
-			     coord_fmt_count(lost, a, sizeof(a)),
-			     coord_fmt_count(sig_net, b, sizeof(b)),
-			     coord_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
-			     coord_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
-			     coord_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
-			     coord_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)));
+			     pvp_fmt_count(lost, a, sizeof(a)),
+			     pvp_fmt_count(sig_net, b, sizeof(b)),
+			     pvp_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
+			     pvp_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
+			     pvp_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
+			     pvp_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)));
 }
 
 /* The source's largest burst ahead of its schedule against the limit. */
@@ -393,8 +393,8 @@ attr_check_burst(struct coord_trial_result *r)
 	attr_finding(r, COORD_CHECK_BURST, -1, false,
 		     "burst: the generator sent %s packets back to back ahead of its schedule "
 		     "(catch-up after a stall), over --max-burst %s",
-		     coord_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
-		     coord_fmt_count((int64_t)r->conf.max_burst, b, sizeof(b)));
+		     pvp_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
+		     pvp_fmt_count((int64_t)r->conf.max_burst, b, sizeof(b)));
 }
 
 void
@@ -442,7 +442,8 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			if (!pt->tx && cr->pt[k - 1].refused != 0) {
 				/* The receiver's ring was full: its drop. */
 				pr->drop += cr->pt[k - 1].refused;
-				attr_add_reason(pr, "rx_ring_full", cr->pt[k - 1].refused);
+				attr_add_reason(pr, coord_reason_name(COORD_REASON_rx_ring_full),
+						cr->pt[k - 1].refused);
 			}
 			/* Refused packets are the next hop's drops, not this one's. */
 			if (pr->refused == 0)

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "coord_driver.h"
 
@@ -69,4 +70,68 @@ coord_driver_check(const struct coord_driver *d, char *err, size_t err_len)
 				   "through",
 				   n);
 	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum coord_side side;
+} coord_reasons[COORD_NB_REASON_IDS] = {
+#define COORD_REASON_X_ENTRY(name, side, what) [COORD_REASON_##name] = {#name, COORD_SIDE_##side},
+	COORD_FOREACH_REASON(COORD_REASON_X_ENTRY)
+#undef COORD_REASON_X_ENTRY
+};
+
+const char *
+coord_reason_name(enum coord_reason_id id)
+{
+	return (unsigned int)id < COORD_NB_REASON_IDS ? coord_reasons[id].name : NULL;
+}
+
+enum coord_side
+coord_reason_side(enum coord_reason_id id)
+{
+	return (unsigned int)id < COORD_NB_REASON_IDS ? coord_reasons[id].side : COORD_SIDE_BOTH;
+}
+
+static void
+port_add(struct coord_port *p, const char *name, enum coord_side side, uint64_t value)
+{
+	struct coord_reason *r;
+
+	if (p->nb_reasons >= COORD_MAX_REASONS)
+		return;
+	r = &p->reasons[p->nb_reasons++];
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->side = side;
+	r->value = value;
+}
+
+void
+coord_port_add_reason(struct coord_port *p, enum coord_reason_id id, uint64_t value)
+{
+	if ((unsigned int)id < COORD_NB_REASON_IDS)
+		port_add(p, coord_reasons[id].name, coord_reasons[id].side, value);
+}
+
+void
+coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_side side,
+			    uint64_t value)
+{
+	unsigned int i;
+
+	for (i = 0; i < COORD_NB_REASON_IDS; i++)
+		if (strcmp(coord_reasons[i].name, name) == 0)
+			side = coord_reasons[i].side;
+	port_add(p, name, side, value);
+}
+
+int
+coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, err_len, fmt, ap);
+	va_end(ap);
+	return code;
 }

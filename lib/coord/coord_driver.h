@@ -80,22 +80,31 @@
  * Every callback that can fail returns 0 or a negative errno and then
  * writes one line, without a newline, to @p err (at most @p err_len
  * bytes, always NUL-terminated when err_len > 0), naming the hop or the
- * driver ("hop guest: ...", "ovs: ..."); the core prints it as it is.
- * Callbacks never print themselves.
+ * driver ("hop guest: ...", "ovs: ..."). Callbacks never print
+ * themselves.
  *
- * A hop that does not answer at all returns -ENOTCONN or -ETIMEDOUT
- * (snapshot() also -ECONNREFUSED, -ECONNRESET or -EPIPE) and says
- * "hop NAME unreachable: ..." (or "hop unreachable: ..."). Any error
- * ends the trial, except from clear(): there only an unreachable hop
- * (-ENOTCONN, -ETIMEDOUT) does, others become a warning in the trial's
- * result. A snapshot() error without "unreachable" in its line is
- * printed as "hop NAME unreachable: LINE" for those codes, and for
- * others as "hop NAME: LINE" unless LINE already starts with "hop ".
+ * The error's type is its code, never its text. A hop that does not
+ * answer at all (no connection, connection refused or lost, no reply in
+ * time) is *unreachable*: its driver returns a code for which
+ * coord_err_unreachable() is true (-ENOTCONN, -ETIMEDOUT, -ECONNREFUSED,
+ * -ECONNRESET, -EPIPE, -EHOSTUNREACH, -ENETUNREACH), passing a failed
+ * connect()'s errno through coord_err_connect() so that a socket file
+ * that is missing (-ENOENT) reads as unreachable too; every other code
+ * means the hop answered and something else went wrong (-EPROTO a bad
+ * reply, -ENOENT a port it does not have, -EINVAL a bad config...).
+ *
+ * Any error ends the trial, except from clear(): there only an
+ * unreachable hop does, others become a warning in the trial's result.
+ * The core prints a driver's line as it is, except a snapshot()'s (the
+ * hops are read together, so the line must say which one failed): one
+ * that does not start with "hop " becomes "hop NAME: LINE", or "hop NAME
+ * unreachable: LINE" for an unreachable code.
  */
 
 #ifndef COORD_DRIVER_H
 #define COORD_DRIVER_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -108,15 +117,87 @@
 extern "C" {
 #endif
 
+/**
+ * True when a callback's return @p code says the hop did not answer at
+ * all (see "Errors"), false for any other error and for success.
+ */
+static inline bool
+coord_err_unreachable(int code)
+{
+	switch (-code) {
+	case ENOTCONN:
+	case ETIMEDOUT:
+	case ECONNREFUSED:
+	case ECONNRESET:
+	case EPIPE:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * The code to return for a connect() (or first send) to a hop that
+ * failed with -errno @p code: @p code when it already reads as
+ * unreachable, else -ECONNREFUSED (a unix socket that does not exist
+ * (-ENOENT) or may not be opened (-EACCES) is a hop that cannot be
+ * reached, not a bad request).
+ */
+static inline int
+coord_err_connect(int code)
+{
+	return coord_err_unreachable(code) ? code : -ECONNREFUSED;
+}
+
 /** Most ports a hop reports. */
 #define COORD_MAX_PORTS 16
 /** Most named drop reasons per port. */
 #define COORD_MAX_REASONS 8
 
-/** A named drop counter (e.g. "ovs_tx_failure_drops", "rx_missed"). */
+/** The side of a port a drop reason belongs to. */
+enum coord_side {
+	COORD_SIDE_BOTH, /**< shown at the port's rx and tx points */
+	COORD_SIDE_RX,	 /**< dropped on receive: shown at rx points */
+	COORD_SIDE_TX,	 /**< dropped on send: shown at tx points */
+};
+
+/**
+ * The drop-reason vocabulary, X(name, side, meaning): one name for one
+ * thing in every driver, and the side it belongs to, so the core never
+ * guesses a side from a name. A driver reports a reason of this list
+ * with coord_port_add_reason(); one the list does not know (a PMD's
+ * own xstat, passed through as it is named) with
+ * coord_port_add_named_reason() and an explicit side.
+ */
+#define COORD_FOREACH_REASON(X)                                                                    \
+	X(rx_missed, RX, "no room in the port's RX ring (ethdev imissed, OVS rx_missed_errors)")   \
+	X(rx_nombuf, RX, "no mbuf to receive into (OVS rx_mbuf_allocation_errors)")                \
+	X(rx_sw_dropped, RX, "received, then dropped by the application")                          \
+	X(rx_ring_full, RX, "refused by this receiver's full ring, counted by the sender")         \
+	X(tx_full, TX, "TX ring full, not sent (the pvpkit apps' tx_dropped)")                     \
+	X(ovs_rx_qos_drops, RX, "OVS ingress policing")                                            \
+	X(ovs_tx_failure_drops, TX, "OVS could not send: the guest's or NIC's ring was full")      \
+	X(ovs_tx_mtu_exceeded_drops, TX, "OVS: frame over the port MTU")                           \
+	X(ovs_tx_qos_drops, TX, "OVS egress policing")                                             \
+	X(ovs_tx_invalid_hwol_drops, TX, "OVS: bad offload metadata")
+
+/** The reasons of COORD_FOREACH_REASON, by name: COORD_REASON_rx_missed ... */
+/* clang-format off */
+enum coord_reason_id {
+#define COORD_REASON_X_ENUM(name, side, what) COORD_REASON_##name,
+	COORD_FOREACH_REASON(COORD_REASON_X_ENUM)
+#undef COORD_REASON_X_ENUM
+	COORD_NB_REASON_IDS /**< number of reasons in the vocabulary */
+};
+/* clang-format on */
+
+/** A named drop counter of a port. */
 struct coord_reason {
-	char name[48];	/**< reason, as the hop names it */
-	uint64_t value; /**< packets */
+	char name[48];	      /**< a name of COORD_FOREACH_REASON, or the hop's own */
+	enum coord_side side; /**< where it is shown (COORD_SIDE_BOTH when unknown) */
+	uint64_t value;	      /**< packets */
 };
 
 /** The counters every hop reports for one port (doc/stats.rst). */
@@ -276,16 +357,17 @@ struct coord_driver {
 	 * and gives a wrong table. Called from a thread of its own (see
 	 * "Threads"), many times per trial while counters settle, so it must
 	 * be bounded by the hop's timeout.
-	 * Drop reasons whose name contains "rx" are shown at rx points,
-	 * "tx" at tx points, others at both.
+	 * Drop reasons come from the vocabulary (COORD_FOREACH_REASON) or
+	 * carry their side; each is shown at the points of its side.
 	 * @return 0, or -errno with @p err set (see "Errors").
 	 */
 	int (*snapshot)(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len);
 
 	/**
 	 * Start a measurement period (see "Clearing"). Not called on PASSIVE
-	 * hops. @return 0, or -errno with @p err set: an unreachable hop ends
-	 * the trial, any other error is a warning in the trial's result.
+	 * hops. @return 0, or -errno with @p err set: an unreachable hop
+	 * (coord_err_unreachable()) ends the trial, any other error is a
+	 * warning in the trial's result.
 	 */
 	int (*clear)(struct coord_hop *hop, char *err, size_t err_len);
 
@@ -350,6 +432,33 @@ coord_driver_has(const struct coord_driver *d, unsigned int role)
  * @return 0, or -EINVAL with @p err set to the first mismatch.
  */
 int coord_driver_check(const struct coord_driver *d, char *err, size_t err_len);
+
+/** The name of vocabulary reason @p id ("rx_missed"), or NULL. */
+const char *coord_reason_name(enum coord_reason_id id);
+
+/** The side of vocabulary reason @p id. */
+enum coord_side coord_reason_side(enum coord_reason_id id);
+
+/**
+ * Add reason @p id with @p value to port @p p (nothing when its
+ * COORD_MAX_REASONS entries are used).
+ */
+void coord_port_add_reason(struct coord_port *p, enum coord_reason_id id, uint64_t value);
+
+/**
+ * Add a reason the vocabulary does not know, named as the hop names it,
+ * with its side. A @p name of the vocabulary takes the vocabulary's side.
+ */
+void coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_side side,
+				 uint64_t value);
+
+/**
+ * Write one error line to @p err (see "Errors") and return @p code, so
+ * that a driver can fail in one statement: return coord_fail(err,
+ * err_len, -EPROTO, "hop %s: ...", ...).
+ */
+int coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /** One hop of a topology. */
 struct coord_hop {

@@ -36,7 +36,7 @@ coord_progress_point(struct coord_progress *p, unsigned int size, unsigned int f
 	p->t_point = pvp_now_s();
 	p->trial_s_point = 0;
 	snprintf(p->what, sizeof(p->what), "%u B, %s flows", size,
-		 coord_fmt_count(flows, a, sizeof(a)));
+		 pvp_fmt_count(flows, a, sizeof(a)));
 }
 
 double
@@ -103,7 +103,7 @@ coord_progress_trial(struct coord_progress *p, unsigned int n, double rate, doub
 	if (!p->tty)
 		return; /* plain output: one line per trial, when it ends */
 	snprintf(state, sizeof(state), "trial %u: %s pps for %.1f s ...", n,
-		 coord_fmt_count((int64_t)rate, a, sizeof(a)), duration);
+		 pvp_fmt_count((int64_t)rate, a, sizeof(a)), duration);
 	progress_show(p, state);
 }
 
@@ -116,10 +116,10 @@ coord_progress_result(struct coord_progress *p, unsigned int n, double rate, dou
 	p->trial_s_point += duration;
 	if (loss_pct < 0)
 		snprintf(state, sizeof(state), "trial %u: %s pps: not measured", n,
-			 coord_fmt_count((int64_t)rate, a, sizeof(a)));
+			 pvp_fmt_count((int64_t)rate, a, sizeof(a)));
 	else
 		snprintf(state, sizeof(state), "trial %u: %s pps, loss %.4f %%", n,
-			 coord_fmt_count((int64_t)rate, a, sizeof(a)), loss_pct);
+			 pvp_fmt_count((int64_t)rate, a, sizeof(a)), loss_pct);
 	progress_show(p, state);
 }
 

@@ -14,29 +14,9 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord.h"
-
-const char *
-coord_fmt_count(int64_t v, char *buf, size_t len)
-{
-	char digits[32];
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	size_t n, i, o = 0;
-
-	n = (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, u);
-	if (len == 0)
-		return buf;
-	if (v < 0 && o + 1 < len)
-		buf[o++] = '-';
-	for (i = 0; i < n && o + 1 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0 && o + 1 < len)
-			buf[o++] = ',';
-		if (o + 1 < len)
-			buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
 
 double
 coord_trial_loss_ratio(const struct coord_trial_result *r)
@@ -103,16 +83,16 @@ table_checks(FILE *f, const struct coord_topology *t, const struct coord_trial_r
 							 : "ok");
 	if (r->sig_checked)
 		fprintf(f, " (lost %s, dup %s, unsigned %s, unknown stream %s)",
-			coord_fmt_count((int64_t)r->traffic.sig_lost, a, sizeof(a)),
-			coord_fmt_count((int64_t)r->traffic.sig_dup, b, sizeof(b)),
-			coord_fmt_count((int64_t)r->traffic.unsigned_rx, c, sizeof(c)),
-			coord_fmt_count((int64_t)r->traffic.unknown_stream_rx, d, sizeof(d)));
+			pvp_fmt_count((int64_t)r->traffic.sig_lost, a, sizeof(a)),
+			pvp_fmt_count((int64_t)r->traffic.sig_dup, b, sizeof(b)),
+			pvp_fmt_count((int64_t)r->traffic.unsigned_rx, c, sizeof(c)),
+			pvp_fmt_count((int64_t)r->traffic.unknown_stream_rx, d, sizeof(d)));
 	fprintf(f, ", drop counters %s", table_failed(r, COORD_CHECK_DROPS) ? "FAILED" : "ok");
 	for (i = 0; i < t->nb_hops; i++) {
 		if (r->hop_lost[i] <= r->hop_drops[i])
 			continue;
 		fprintf(f, "%s%s %s on none", n++ == 0 ? " (" : ", ", t->hops[i].hop.name,
-			coord_fmt_count(r->hop_lost[i] - r->hop_drops[i], a, sizeof(a)));
+			pvp_fmt_count(r->hop_lost[i] - r->hop_drops[i], a, sizeof(a)));
 	}
 	if (n > 0)
 		fputc(')', f);
@@ -122,7 +102,7 @@ table_checks(FILE *f, const struct coord_topology *t, const struct coord_trial_r
 						       : "counters monotonic");
 	if (r->traffic.has_max_burst)
 		fprintf(f, ", largest burst %s%s",
-			coord_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
+			pvp_fmt_count((int64_t)r->traffic.max_burst, a, sizeof(a)),
 			table_failed(r, COORD_CHECK_BURST) ? " OVER --max-burst" : "");
 	fputc('\n', f);
 	for (i = 0; i < r->nb_findings; i++)
@@ -142,33 +122,56 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 	unsigned int i;
 
 	fprintf(f, "  Packets %-*s: %14s", width, pt->label,
-		coord_fmt_count((int64_t)pr->packets, a, sizeof(a)));
+		pvp_fmt_count((int64_t)pr->packets, a, sizeof(a)));
 	if (first) {
 		if (pr->refused > 0)
 			fprintf(f, "  [Refused by the next hop %s]",
-				coord_fmt_count((int64_t)pr->refused, a, sizeof(a)));
+				pvp_fmt_count((int64_t)pr->refused, a, sizeof(a)));
 		else if (pr->drop > 0)
 			fprintf(f, "  [Not sent %s]",
-				coord_fmt_count((int64_t)pr->drop, a, sizeof(a)));
+				pvp_fmt_count((int64_t)pr->drop, a, sizeof(a)));
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "  [Lost %s", coord_fmt_count(pr->lost, a, sizeof(a)));
+	fprintf(f, "  [Lost %s", pvp_fmt_count(pr->lost, a, sizeof(a)));
 	if (pr->attributed != 0 && pr->unattributed == 0)
 		fprintf(f, " (%s)", t->hops[pr->owner].hop.name);
 	else if (pr->attributed != 0)
 		fprintf(f, " (%s %s, unattributed %s)", t->hops[pr->owner].hop.name,
-			coord_fmt_count(pr->attributed, b, sizeof(b)),
-			coord_fmt_count(pr->unattributed, c, sizeof(c)));
+			pvp_fmt_count(pr->attributed, b, sizeof(b)),
+			pvp_fmt_count(pr->unattributed, c, sizeof(c)));
 	else if (pr->unattributed != 0)
 		fprintf(f, " (unattributed)");
-	fprintf(f, ", Drop %s", coord_fmt_count((int64_t)pr->drop, a, sizeof(a)));
+	fprintf(f, ", Drop %s", pvp_fmt_count((int64_t)pr->drop, a, sizeof(a)));
 	for (i = 0; i < pr->nb_reasons; i++)
 		fprintf(f, "%s%s %s", i == 0 ? ": " : ", ", pr->reasons[i].name,
-			coord_fmt_count((int64_t)pr->reasons[i].value, a, sizeof(a)));
+			pvp_fmt_count((int64_t)pr->reasons[i].value, a, sizeof(a)));
 	fprintf(f, "]");
 	table_point_flags(f, pr->flags);
 	fputc('\n', f);
+}
+
+/* A chain's own loss: its first point (tester TX) minus its last (RX). */
+static void
+table_chain_counts(const struct coord_topology *t, const struct coord_trial_result *r,
+		   unsigned int ch, uint64_t *tx, uint64_t *rx)
+{
+	*tx = r->chain[ch].pt[0].packets;
+	*rx = r->chain[ch].pt[t->chains[ch].nb_points - 1].packets;
+}
+
+static void
+table_chain_total(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r,
+		  unsigned int ch)
+{
+	char a[32], b[32], c[32];
+	uint64_t tx, rx;
+
+	table_chain_counts(t, r, ch, &tx, &rx);
+	fprintf(f, "  Chain %u lost %s = TX %s - RX %s (%.4f %%)\n", ch + 1,
+		pvp_fmt_count((int64_t)tx - (int64_t)rx, a, sizeof(a)),
+		pvp_fmt_count((int64_t)tx, b, sizeof(b)), pvp_fmt_count((int64_t)rx, c, sizeof(c)),
+		tx > 0 ? 100.0 * ((double)tx - (double)rx) / (double)tx : 0.0);
 }
 
 void
@@ -188,7 +191,7 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		fprintf(f, "profile %s", r->conf.profile);
 	else
 		fprintf(f, "%u B, %s flows", r->conf.size,
-			coord_fmt_count(r->conf.flows, a, sizeof(a)));
+			pvp_fmt_count(r->conf.flows, a, sizeof(a)));
 	if (r->conf.rate != NULL)
 		snprintf(rate, sizeof(rate), "%s", r->conf.rate);
 	else if (r->conf.rate_pps > 0)
@@ -196,14 +199,17 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 	else
 		snprintf(rate, sizeof(rate), "max");
 	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.duration_s, rate,
-		coord_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)),
-		coord_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), c, sizeof(c)));
+		pvp_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)),
+		pvp_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), c, sizeof(c)));
 	for (ch = 0; ch < t->nb_chains; ch++) {
 		if (t->nb_chains > 1)
 			fprintf(f, " Chain %u:\n", ch + 1);
 		for (k = 0; k < t->chains[ch].nb_points; k++)
 			table_point(f, t, &t->chains[ch].points[k], &r->chain[ch].pt[k], k == 0,
 				    width);
+		/* Several chains (directions, parallel chains): each its own total. */
+		if (t->nb_chains > 1)
+			table_chain_total(f, t, r, ch);
 	}
 
 	fprintf(f, "  Lost by hop:");
@@ -211,13 +217,13 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		if (!coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			continue;
 		fprintf(f, "%s %s %s", n++ == 0 ? "" : ",", t->hops[i].hop.name,
-			coord_fmt_count(r->hop_lost[i], a, sizeof(a)));
+			pvp_fmt_count(r->hop_lost[i], a, sizeof(a)));
 	}
-	fprintf(f, "; unattributed %s\n", coord_fmt_count(r->unattributed, a, sizeof(a)));
+	fprintf(f, "; unattributed %s\n", pvp_fmt_count(r->unattributed, a, sizeof(a)));
 	fprintf(f, "  Total lost %s = tester TX %s - RX %s (%.4f %%)\n",
-		coord_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, a, sizeof(a)),
-		coord_fmt_count((int64_t)r->tx_packets, b, sizeof(b)),
-		coord_fmt_count((int64_t)r->rx_packets, c, sizeof(c)),
+		pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, a, sizeof(a)),
+		pvp_fmt_count((int64_t)r->tx_packets, b, sizeof(b)),
+		pvp_fmt_count((int64_t)r->rx_packets, c, sizeof(c)),
 		100 * coord_trial_loss_ratio(r));
 	fprintf(f, "  Snapshot of all hops in %.1f ms; counters quiet after %.2f s\n",
 		r->snapshot_ms, r->quiet_s);
@@ -226,8 +232,8 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		fprintf(f,
 			"WARNING: generator-limited: the generator sent %s pps of the %s asked;"
 			" this is not a DUT result\n",
-			coord_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), a, sizeof(a)),
-			coord_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)));
+			pvp_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), a, sizeof(a)),
+			pvp_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)));
 	if (!r->quiet)
 		fprintf(f,
 			"WARNING: counters still moving after %.2f s: packets in flight may"
@@ -332,12 +338,20 @@ table_checks_json(json_t *j, const struct coord_topology *t, const struct coord_
 json_t *
 coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r)
 {
-	json_t *j, *chains, *hops, *pts;
+	json_t *j, *chains, *hops, *pts, *shared, *totals;
 	unsigned int c, k, i;
 
 	chains = json_array();
 	hops = json_object();
+	totals = json_array();
 	for (c = 0; c < t->nb_chains; c++) {
+		uint64_t tx, rx;
+
+		table_chain_counts(t, r, c, &tx, &rx);
+		json_array_append_new(totals,
+				      json_pack("{s:I,s:I,s:I}", "tx_packets", (json_int_t)tx,
+						"rx_packets", (json_int_t)rx, "lost",
+						(json_int_t)tx - (json_int_t)rx));
 		pts = json_array();
 		for (k = 0; k < t->chains[c].nb_points; k++)
 			json_array_append_new(pts, table_point_json(t, &t->chains[c].points[k],
@@ -360,8 +374,11 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		      coord_trial_loss_ratio(r), "hop_lost", hops, "unattributed",
 		      (json_int_t)r->unattributed, "reconciled", r->reconciled, "quiet", r->quiet,
 		      "quiet_s", r->quiet_s, "snapshot_ms", r->snapshot_ms, "chains", chains);
-	if (j == NULL)
+	if (j == NULL) {
+		json_decref(totals);
 		return NULL;
+	}
+	json_object_set_new(j, "chain_totals", totals);
 	if (r->conf.profile != NULL) {
 		json_object_set_new(j, "profile", json_string(r->conf.profile));
 	} else {
@@ -381,5 +398,13 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		json_object_set(j, "context", r->context);
 	if (r->warnings != NULL)
 		json_object_set(j, "warnings", r->warnings);
+	/*
+	 * A topology whose pollers share cores (the local testbed on a small
+	 * box says so) marks every trial, so that its figures are never read
+	 * as dedicated-core results.
+	 */
+	shared = json_object_get(json_object_get(t->root, "testbed"), "shared_cores");
+	if (json_is_boolean(shared))
+		json_object_set_new(j, "shared_cores", json_boolean(json_is_true(shared)));
 	return j;
 }

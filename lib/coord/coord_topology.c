@@ -111,8 +111,7 @@ topo_check_object(struct topo_ctx *c, const json_t *o, const char *path, const c
 
 	if (!json_is_object(o))
 		return topo_fail(c, path, "must be an object");
-	json_object_foreach((json_t *)o, key, v)
-	{
+	json_object_foreach((json_t *)o, key, v) {
 		const struct coord_conf_member *m = topo_member(members, key);
 
 		snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] != '\0' ? "." : "", key);
@@ -174,8 +173,7 @@ topo_check_value(struct topo_ctx *c, const json_t *v, const char *path,
 			return topo_fail(c, path,
 					 "must be a list of %" PRId64 "..%" PRId64 " items", m->min,
 					 m->max);
-		json_array_foreach(v, i, item)
-		{
+		json_array_foreach(v, i, item) {
 			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
 			if (topo_check_value(c, item, sub, m->members) < 0)
 				return -EINVAL;
@@ -229,8 +227,7 @@ topo_parse_hop(struct topo_ctx *c, json_t *o, size_t i)
 	if (json_array_size(ports) > COORD_MAX_PORTS)
 		return topo_fail(c, sub, "more than %d ports", COORD_MAX_PORTS);
 	snprintf(h->hop.name, sizeof(h->hop.name), "%s", name);
-	json_array_foreach(ports, j, p)
-	{
+	json_array_foreach(ports, j, p) {
 		const char *pn = json_string_value(p);
 
 		snprintf(sub, sizeof(sub), "%s.ports[%zu]", path, j);
@@ -327,15 +324,13 @@ topo_parse_chains(struct topo_ctx *c)
 		return topo_fail(c, "chains", "a non-empty list of chains is required");
 	if (json_array_size(chains) > COORD_MAX_CHAINS)
 		return topo_fail(c, "chains", "more than %d chains", COORD_MAX_CHAINS);
-	json_array_foreach(chains, i, pts)
-	{
+	json_array_foreach(chains, i, pts) {
 		snprintf(path, sizeof(path), "chains[%zu]", i);
 		if (!json_is_array(pts) || json_array_size(pts) < 2)
 			return topo_fail(c, path, "a list of at least 2 points is required");
 		if (json_array_size(pts) > COORD_MAX_POINTS)
 			return topo_fail(c, path, "more than %d points", COORD_MAX_POINTS);
-		json_array_foreach(pts, k, p)
-		{
+		json_array_foreach(pts, k, p) {
 			if (topo_parse_point(c, p, i, k) < 0)
 				return -EINVAL;
 		}
@@ -384,8 +379,7 @@ coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t
 		topo_fail(&c, "hops", "more than %d hops", COORD_MAX_HOPS);
 		goto fail;
 	}
-	json_array_foreach(hops, i, v)
-	{
+	json_array_foreach(hops, i, v) {
 		if (topo_parse_hop(&c, v, i) < 0)
 			goto fail;
 	}

@@ -3,7 +3,7 @@
  */
 
 /*
- * One trial (DESIGN.md "Trial") and the attribution of every lost packet.
+ * One trial (doc/design.rst, "A trial") and the attribution of every lost packet.
  *
  * The coordinator never trusts hops to clear: it asks them to (so the
  * generator resets its per-stream state) and still works on the
@@ -103,15 +103,13 @@ trial_snap_all(struct coord_topology *t, struct coord_snap *snaps, double *ms, c
 	for (i = 0; i < t->nb_hops; i++) {
 		if (jobs[i].ret < 0 && ret == 0) {
 			ret = jobs[i].ret;
-			bool gone = ret == -ENOTCONN || ret == -ETIMEDOUT || ret == -ECONNREFUSED ||
-				    ret == -ECONNRESET || ret == -EPIPE;
-
-			if (strstr(jobs[i].err, "unreachable") != NULL ||
-			    (!gone && strncmp(jobs[i].err, "hop ", 4) == 0))
+			/* The type is the code (coord_driver.h "Errors"), never the text. */
+			if (strncmp(jobs[i].err, "hop ", 4) == 0)
 				snprintf(err, err_len, "%s", jobs[i].err);
 			else
 				snprintf(err, err_len, "hop %s%s: %s", t->hops[i].hop.name,
-					 gone ? " unreachable" : "", jobs[i].err);
+					 coord_err_unreachable(ret) ? " unreachable" : "",
+					 jobs[i].err);
 		}
 	}
 	return ret;
@@ -311,7 +309,8 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 		if (one.streams != NULL) {
 			if (res->streams == NULL)
 				res->streams = json_array();
-			json_array_foreach(one.streams, k, s) json_array_append(res->streams, s);
+			json_array_foreach(one.streams, k, s)
+				json_array_append(res->streams, s);
 			json_decref(one.streams);
 		}
 	}
@@ -417,7 +416,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		 * The baseline snapshot makes clearing optional; only a hop
 		 * that is gone stops the trial.
 		 */
-		if (ret == -ENOTCONN || ret == -ETIMEDOUT)
+		if (coord_err_unreachable(ret))
 			goto out;
 		if (ret < 0)
 			trial_warn(r, "%s (counters not cleared; the baseline is used)", err);

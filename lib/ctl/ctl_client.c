@@ -36,7 +36,7 @@ ctl_left(uint64_t deadline)
 
 	if (deadline == 0)
 		return -1;
-	now = ctl_now_ms();
+	now = pvp_now_ms();
 	if (now >= deadline)
 		return 0;
 	return deadline - now > 60000 ? 60000 : (int)(deadline - now);
@@ -45,7 +45,7 @@ ctl_left(uint64_t deadline)
 static uint64_t
 ctl_deadline(int timeout_ms)
 {
-	return timeout_ms > 0 ? ctl_now_ms() + (uint64_t)timeout_ms : 0;
+	return timeout_ms > 0 ? pvp_now_ms() + (uint64_t)timeout_ms : 0;
 }
 
 /* Wait for @p events. Returns 1 when ready, 0 on timeout, -errno. */

@@ -40,15 +40,6 @@ pvp_ctl_error_set(struct pvp_ctl_error *err, int code, const char *fmt, ...)
 		*nl = ' ';
 }
 
-uint64_t
-ctl_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 int
 ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err)
 {

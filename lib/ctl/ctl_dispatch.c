@@ -3,7 +3,7 @@
  */
 
 /*
- * The server without its sockets: method table, per-connection buffers,
+ * The server without its sockets: per-connection buffers,
  * line splitting and JSON-RPC 2.0 dispatch. Kept apart from the socket
  * code so the fuzz harness can drive exactly what a client reaches.
  */
@@ -25,9 +25,6 @@
 #define PVP_VERSION "unknown"
 #endif
 
-/* Built-ins, in the order "info" lists them. */
-static const char *const ctl_builtins[] = {"auth", "info", "ping"};
-
 /*
  * The request a method callback is serving, for pvp_ctl_file_read(): set
  * around each callback on the control thread (or the fuzz harness's).
@@ -40,198 +37,6 @@ ctl_current(struct pvp_ctl_server **srv, struct ctl_conn **c)
 {
 	*srv = ctl_cur_srv;
 	*c = ctl_cur_conn;
-}
-
-void
-ctl_log(const struct pvp_ctl_server *srv, int level, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (srv == NULL || srv->log_cb == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	srv->log_cb(level, msg, srv->log_arg);
-}
-
-void
-ctl_log_limited(struct pvp_ctl_server *srv, int level, const char *fmt, ...)
-{
-	uint64_t now = ctl_now_ms();
-	char msg[448];
-	va_list ap;
-
-	if (srv == NULL || srv->log_cb == NULL)
-		return;
-	/* An attack must not turn into a flood of log lines. */
-	if (srv->warn_ms != 0 && now - srv->warn_ms < 1000) {
-		srv->warn_quiet++;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (srv->warn_quiet > 0)
-		ctl_log(srv, level, "%s (and %u more like it in the last second)", msg,
-			srv->warn_quiet);
-	else
-		ctl_log(srv, level, "%s", msg);
-	srv->warn_ms = now;
-	srv->warn_quiet = 0;
-}
-
-static int
-ctl_add_method(struct pvp_ctl_server *srv, const char *name, pvp_ctl_method_cb cb, void *arg)
-{
-	struct ctl_method *m;
-	char *copy;
-	size_t i;
-
-	for (i = 0; i < srv->n_methods; i++)
-		if (strcmp(srv->methods[i].name, name) == 0)
-			return -EEXIST;
-	copy = strdup(name);
-	if (copy == NULL)
-		return -ENOMEM;
-	m = realloc(srv->methods, (srv->n_methods + 1) * sizeof(*m));
-	if (m == NULL) {
-		free(copy);
-		return -ENOMEM;
-	}
-	srv->methods = m;
-	m[srv->n_methods].name = copy;
-	m[srv->n_methods].cb = cb;
-	m[srv->n_methods].arg = arg;
-	srv->n_methods++;
-	return 0;
-}
-
-struct pvp_ctl_server *
-ctl_server_alloc(const struct pvp_ctl_server_conf *conf, struct pvp_ctl_error *err)
-{
-	struct pvp_ctl_server *srv;
-	size_t i;
-	int ret;
-
-	if (conf == NULL || conf->listen == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "no control address given");
-		errno = EINVAL;
-		return NULL;
-	}
-	srv = calloc(1, sizeof(*srv));
-	if (srv == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-		errno = ENOMEM;
-		return NULL;
-	}
-	srv->lfd = -1;
-	srv->wake[0] = -1;
-	srv->wake[1] = -1;
-	ret = ctl_addr_parse(conf->listen, &srv->addr, err);
-	if (ret < 0)
-		goto fail;
-#define CTL_OR(v, d) ((v) != 0 ? (v) : (d))
-	srv->max_request = CTL_OR(conf->max_request, CTL_DEFAULT_MAX_REQUEST);
-	srv->max_clients = CTL_OR(conf->max_clients, CTL_DEFAULT_MAX_CLIENTS);
-	srv->idle_timeout_s = CTL_OR(conf->idle_timeout_s, CTL_DEFAULT_IDLE_S);
-	srv->auth_timeout_ms = CTL_OR(conf->auth_timeout_ms, CTL_DEFAULT_AUTH_MS);
-	srv->line_timeout_ms = CTL_OR(conf->line_timeout_ms, CTL_DEFAULT_LINE_MS);
-	srv->write_timeout_ms = CTL_OR(conf->write_timeout_ms, CTL_DEFAULT_WRITE_MS);
-	srv->max_per_peer = CTL_OR(conf->max_per_peer, CTL_DEFAULT_MAX_PER_PEER);
-	srv->max_batch = CTL_OR(conf->max_batch, CTL_DEFAULT_MAX_BATCH);
-	srv->max_queued = CTL_OR(conf->max_queued, CTL_DEFAULT_MAX_QUEUED);
-#undef CTL_OR
-	if (conf->files_dir != NULL) {
-		struct stat st;
-
-		srv->files_dir = realpath(conf->files_dir, NULL);
-		if (srv->files_dir == NULL || stat(srv->files_dir, &st) < 0 ||
-		    !S_ISDIR(st.st_mode)) {
-			ret = srv->files_dir == NULL ? -errno : -ENOTDIR;
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "files directory %s: %s",
-					  conf->files_dir, strerror(-ret));
-			goto fail;
-		}
-	}
-	srv->app_name = strdup(conf->app_name != NULL ? conf->app_name : "pvpkit");
-	if (srv->app_name == NULL) {
-		ret = -ENOMEM;
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-		goto fail;
-	}
-	if (conf->token_file != NULL) {
-		ret = pvp_ctl_read_token(conf->token_file, srv->token, sizeof(srv->token), err);
-		if (ret < 0)
-			goto fail;
-		srv->token_len = strlen(srv->token);
-		srv->need_token = true;
-	}
-	for (i = 0; i < sizeof(ctl_builtins) / sizeof(ctl_builtins[0]); i++) {
-		ret = ctl_add_method(srv, ctl_builtins[i], NULL, NULL);
-		if (ret < 0) {
-			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-			goto fail;
-		}
-	}
-	return srv;
-
-fail:
-	ctl_server_free(srv);
-	errno = -ret;
-	return NULL;
-}
-
-void
-ctl_server_free(struct pvp_ctl_server *srv)
-{
-	size_t i;
-
-	if (srv == NULL)
-		return;
-	for (i = 0; i < srv->n_conns; i++) {
-		ctl_conn_release(srv->conns[i]);
-		free(srv->conns[i]);
-	}
-	free(srv->conns);
-	for (i = 0; i < srv->n_methods; i++)
-		free(srv->methods[i].name);
-	free(srv->methods);
-	free(srv->app_name);
-	free(srv->files_dir);
-	explicit_bzero(srv->token, sizeof(srv->token));
-	free(srv);
-}
-
-int
-pvp_ctl_server_register(struct pvp_ctl_server *srv, const char *method, pvp_ctl_method_cb cb,
-			void *arg)
-{
-	if (srv == NULL || method == NULL || method[0] == '\0' || cb == NULL)
-		return -EINVAL;
-	/* The method table is read by the control thread without a lock. */
-	if (srv->started)
-		return -EBUSY;
-	return ctl_add_method(srv, method, cb, arg);
-}
-
-void
-pvp_ctl_server_set_info(struct pvp_ctl_server *srv, pvp_ctl_info_cb cb, void *arg)
-{
-	if (srv == NULL)
-		return;
-	srv->info_cb = cb;
-	srv->info_arg = arg;
-}
-
-void
-pvp_ctl_server_set_log(struct pvp_ctl_server *srv, pvp_ctl_log_cb cb, void *arg)
-{
-	if (srv == NULL)
-		return;
-	srv->log_cb = cb;
-	srv->log_arg = arg;
 }
 
 void
@@ -663,7 +468,7 @@ ctl_conn_process(struct pvp_ctl_server *srv, struct ctl_conn *c)
 				break;
 			/* Proven: not a stranger holding a slot without a word. */
 			c->proven = c->authed;
-			c->t_done = ctl_now_ms();
+			c->t_done = pvp_now_ms();
 			/* The token may have changed the limit. */
 			max = ctl_conn_max_line(srv, c);
 		}

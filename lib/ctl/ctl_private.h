@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "pvp_ctl.h"
 
 #define CTL_DEFAULT_MAX_REQUEST	 (1024 * 1024)
@@ -154,8 +156,17 @@ struct pvp_ctl_server {
 int ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err);
 bool ctl_sockaddr_is_loopback(const struct sockaddr *sa);
 int ctl_sockaddr_format(const struct sockaddr *sa, char *buf, size_t len);
-uint64_t ctl_now_ms(void);
 bool ctl_token_equal(const char *a, size_t alen, const char *b, size_t blen);
+
+/* ctl_listen.c: bind the listening socket; 0 or -errno with @p err set. */
+int ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err);
+int ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, struct pvp_ctl_error *err);
+
+/* ctl_admit.c */
+/* Close connection @p i (logging @p why) and drop it from srv->conns. */
+void ctl_conn_close(struct pvp_ctl_server *srv, size_t i, const char *why);
+/* Accept newcomers; false when accept() ran out of descriptors. */
+bool ctl_accept(struct pvp_ctl_server *srv);
 
 /* ctl_dispatch.c */
 void ctl_log(const struct pvp_ctl_server *srv, int level, const char *fmt, ...)

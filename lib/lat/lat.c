@@ -189,8 +189,7 @@ pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err)
 		why = "not a histogram with sub_bits 5";
 	else if (count < 0 || sum < 0 || min < 0 || max < 0 || jit < 0 || !json_is_array(buckets))
 		why = "count, sum, min, max, jitter or buckets missing";
-	json_array_foreach(buckets, i, e)
-	{
+	json_array_foreach(buckets, i, e) {
 		if (why != NULL)
 			break;
 		low = json_integer_value(json_array_get(e, 0));

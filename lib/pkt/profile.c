@@ -145,8 +145,7 @@ parse_root(struct prof_ctx *c, const json_t *root)
 		errno = ENOMEM;
 		return NULL;
 	}
-	json_array_foreach(arr, i, e)
-	{
+	json_array_foreach(arr, i, e) {
 		char path[32];
 
 		prof_fmt(path, sizeof(path), "streams[%zu]", i);

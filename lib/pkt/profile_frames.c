@@ -137,8 +137,7 @@ parse_imix(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_str
 			  PVP_PKT_MAX_IMIX);
 		return -EINVAL;
 	}
-	json_array_foreach(v, i, e)
-	{
+	json_array_foreach(v, i, e) {
 		char sub[256], esub[280];
 		uint64_t x;
 

@@ -84,8 +84,7 @@ parse_vlan(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_hdr
 		prof_fail(c, path, "must be a VLAN id or a list of 0..2 ids (2 = QinQ)");
 		return -EINVAL;
 	}
-	json_array_foreach(v, i, e)
-	{
+	json_array_foreach(v, i, e) {
 		prof_fmt(esub, sizeof(esub), "%s[%zu]", path, i);
 		if (prof_get_uint(c, e, esub, 0, 4095, &id) != 0)
 			return -EINVAL;

@@ -70,8 +70,7 @@ prof_check_keys(struct prof_ctx *c, const json_t *o, const char *path, const cha
 		prof_fail(c, path, "must be an object");
 		return -EINVAL;
 	}
-	json_object_foreach((json_t *)o, key, v)
-	{
+	json_object_foreach((json_t *)o, key, v) {
 		const char *const *a;
 		char sub[256];
 

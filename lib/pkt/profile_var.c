@@ -117,6 +117,46 @@ prof_var_finish(struct pvp_var *v)
 		v->div = 1;
 }
 
+/*
+ * A var's "field" given by name (@p sub: its path for messages): known,
+ * allowed on this stream's headers, and its length into @p v and kind
+ * into @p k.
+ */
+static int
+parse_var_name(struct prof_ctx *c, const char *name, const char *sub, const struct pvp_stream *s,
+	       struct pvp_var *v, enum fkind *k)
+{
+	if (strncmp(name, "inner.", 6) == 0 && !s->vxlan && s->pcap[0] == '\0' &&
+	    field_kind(name, k) == 0) {
+		prof_fail(c, sub, "\"%s\": \"inner.\" fields need headers.vxlan", name);
+		return -EINVAL;
+	}
+	if (field_kind(name, k) != 0) {
+		prof_fail(c, sub,
+			  "unknown field \"%s\": expected "
+			  "eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|"
+			  "ipv6.dst|"
+			  "udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for "
+			  "VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
+			  name);
+		return -EINVAL;
+	}
+	/*
+	 * Port 4789 is what makes the frame VXLAN to every receiver (ours
+	 * included): varied, the frames are no longer VXLAN and the
+	 * signature after the inner headers is never found.
+	 */
+	if (s->vxlan && strcmp(name, "udp.dport") == 0) {
+		prof_fail(c, sub,
+			  "\"udp.dport\" is VXLAN's port 4789 and cannot vary; vary "
+			  "\"udp.sport\" (the entropy port) or \"inner.udp.dport\"");
+		return -EINVAL;
+	}
+	prof_fmt(v->field, sizeof(v->field), "%s", name);
+	v->len = *k == F_VLAN || *k == F_PORT ? 2 : 4;
+	return 0;
+}
+
 /* One member of "vars" into @v (headers already parsed). */
 static int
 parse_var(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s,
@@ -137,25 +177,8 @@ parse_var(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stre
 		return -EINVAL;
 	prof_fmt(sub, sizeof(sub), "%s.field", path);
 	if (json_is_string(f)) {
-		if (strncmp(json_string_value(f), "inner.", 6) == 0 && !s->vxlan &&
-		    s->pcap[0] == '\0' && json_object_get(o, "field") != NULL &&
-		    field_kind(json_string_value(f), &k) == 0) {
-			prof_fail(c, sub, "\"%s\": \"inner.\" fields need headers.vxlan",
-				  json_string_value(f));
+		if (parse_var_name(c, json_string_value(f), sub, s, v, &k) != 0)
 			return -EINVAL;
-		}
-		if (field_kind(json_string_value(f), &k) != 0) {
-			prof_fail(c, sub,
-				  "unknown field \"%s\": expected "
-				  "eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|"
-				  "ipv6.dst|"
-				  "udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for "
-				  "VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
-				  json_string_value(f));
-			return -EINVAL;
-		}
-		prof_fmt(v->field, sizeof(v->field), "%s", json_string_value(f));
-		v->len = k == F_VLAN || k == F_PORT ? 2 : 4;
 	} else if (json_is_object(f)) {
 		char rsub[280];
 
@@ -363,8 +386,7 @@ prof_parse_vars(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 			prof_fail(c, sub, "must be a list of at most %d vars", PVP_PKT_MAX_VARS);
 			return -EINVAL;
 		}
-		json_array_foreach(v, i, e)
-		{
+		json_array_foreach(v, i, e) {
 			prof_fmt(esub, sizeof(esub), "%s[%zu]", sub, i);
 			if (parse_var(c, e, esub, s, &s->vars[s->n_vars]) != 0)
 				return -EINVAL;

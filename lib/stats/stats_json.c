@@ -318,8 +318,7 @@ stats_xstats_from_json(struct stats_parse *ps, const json_t *port, const char *p
 		return stats_fail(ps, path, "%zu xstats, at most %d", json_object_size(obj),
 				  PVP_STATS_MAX_XSTATS);
 	snprintf(xprefix, sizeof(xprefix), "%s.", path);
-	json_object_foreach((json_t *)(uintptr_t)obj, key, v)
-	{
+	json_object_foreach((json_t *)(uintptr_t)obj, key, v) {
 		struct pvp_stats_xstat_snap *x = &out->xstats[out->nb_xstats];
 
 		if (key[0] == '\0' || strlen(key) >= sizeof(x->name))

@@ -88,7 +88,7 @@ array_item(const char *p, unsigned long idx)
 static const char *
 object_member(const char *p, const char *key, size_t klen)
 {
-	const char *k, *v;
+	const char *k, *kend, *v;
 
 	if (*p != '{')
 		return NULL;
@@ -97,9 +97,14 @@ object_member(const char *p, const char *key, size_t klen)
 		if (*p != '"')
 			return NULL;
 		k = p;
-		p = skip_string(p);
-		v = skip_ws(skip_ws(p) + 1);
-		if ((size_t)(p - k) == klen + 2 && strncmp(k + 1, key, klen) == 0)
+		kend = skip_string(p);
+		p = skip_ws(kend);
+		/* Text cut inside a key has no ':', and nothing may be read past
+		 * the NUL that ends it: stop there. */
+		if (*p != ':')
+			return NULL;
+		v = skip_ws(p + 1);
+		if ((size_t)(kend - k) == klen + 2 && strncmp(k + 1, key, klen) == 0)
 			return v;
 		p = skip_ws(skip_value(v));
 		if (*p != ',')

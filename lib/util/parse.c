@@ -127,7 +127,7 @@ int
 pvp_parse_u32_list(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out,
 		   unsigned int cap, unsigned int *n, char *err, size_t errlen)
 {
-	char item[32], q[UTIL_QUOTE_LEN];
+	char item[UTIL_QUOTE_MAX + 2], q[UTIL_QUOTE_LEN];
 	unsigned int count = 0;
 	const char *p = s != NULL ? s : "";
 	uint32_t v;
@@ -145,9 +145,19 @@ pvp_parse_u32_list(const char *what, const char *s, uint32_t min, uint32_t max, 
 			util_seterr(err, errlen, "%s%smore than %u values", UTIL_WHAT(what), cap);
 			return -EINVAL;
 		}
-		/* A longer item is no number in range; keep enough to say so. */
-		if (len >= sizeof(item))
-			len = sizeof(item) - 1;
+		/*
+		 * An item longer than a quote is refused as it is quoted (cut,
+		 * with "..."): parsing only its first bytes would read
+		 * "000...0003120junk" as 3120.
+		 */
+		if (len >= sizeof(item)) {
+			memcpy(item, p, sizeof(item) - 1);
+			item[sizeof(item) - 1] = '\0';
+			util_seterr(err, errlen,
+				    "%s%s\"%s\" must be a whole number in %" PRIu32 "..%" PRIu32,
+				    UTIL_WHAT(what), util_quote(item, q, sizeof(q)), min, max);
+			return -EINVAL;
+		}
 		memcpy(item, p, len);
 		item[len] = '\0';
 		ret = pvp_parse_u32(what, item, min, max, &v, err, errlen);

@@ -466,6 +466,27 @@ int pvp_path_check_writable(const char *path, char *err, size_t errlen);
  */
 int pvp_jsonl_append(const char *path, const json_t *rec);
 
+/**
+ * Check, before anything runs, that a JSON document can be written to
+ * @p path later (--json FILE): a regular file (created and removed again
+ * when missing), opened without blocking, so a FIFO or device is refused
+ * at once.
+ *
+ * @return 0 or -errno (-EINVAL: not a regular file) with "PATH: reason"
+ *   in @p err.
+ */
+int pvp_json_file_check(const char *path, char *err, size_t errlen);
+
+/**
+ * Write @p doc (indented, keys sorted, then '\n') to @p path, created
+ * 0644 or truncated, refusing anything but a regular file.
+ *
+ * @param doc
+ *   The document; NULL (a failed allocation) gives -ENOMEM.
+ * @return 0 or -errno with "PATH: reason" in @p err.
+ */
+int pvp_json_file_write(const char *path, const json_t *doc, char *err, size_t errlen);
+
 /* ---- positions in JSON text ---- */
 
 /**

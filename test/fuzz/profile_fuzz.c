@@ -65,8 +65,7 @@ pcap_names_safe(const uint8_t *data, size_t size)
 	if (root == NULL)
 		return true; /* the profile parser fails before any file */
 	streams = json_object_get(root, "streams");
-	json_array_foreach(streams, i, s)
-	{
+	json_array_foreach(streams, i, s) {
 		const char *p = json_string_value(json_object_get(s, "pcap"));
 
 		if (p != NULL && (p[0] == '\0' || strchr(p, '/') != NULL || strcmp(p, ".") == 0 ||

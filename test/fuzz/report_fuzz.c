@@ -65,8 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	summary = coord_report_summary(records, &opts);
 	FUZZ_CHECK(json_is_object(summary), "summary is not an object");
 	goals = json_object_get(summary, "goals");
-	json_array_foreach(goals, i, v)
-	{
+	json_array_foreach(goals, i, v) {
 		int rc;
 
 		goal = json_string_value(v);

@@ -187,6 +187,18 @@ void trex_event(enum trex_event type, json_t *data);
 void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
 double trex_now_sec(void);
 void trex_session_owner(uint32_t id);
+/* The publish_now and get_async_events methods (trex_events.c). */
+json_t *trex_m_publish_now(json_t *p, struct trex_err *e);
+json_t *trex_m_get_async_events(json_t *p, struct trex_err *e);
+/* Drop every session and its queued events. */
+void trex_sessions_free(void);
+/*
+ * A request's text with integer literals above INT64_MAX made reals
+ * (trex_params.c); a new text, or NULL when there is none to change.
+ */
+char *trex_big_ints(const char *text, size_t len, size_t *olen);
+/* A stream's packet from base64 (RFC 4648): malloc'd, or NULL; *len its size. */
+uint8_t *trex_b64_decode(const char *in, uint32_t *len);
 json_t *trex_supported_list(void);
 
 /* trex_cmds.c: general and port methods. */
@@ -237,6 +249,21 @@ void trex_port_halt(uint16_t port);
 void trex_run_tick(void);
 int trex_run_next_ms(void);
 bool trex_port_active(uint16_t port);
+
+/* A client's multiplier ("mul"). */
+struct trex_mul {
+	enum { MUL_RAW, MUL_BPS, MUL_BPSL1, MUL_PPS, MUL_PCT } type;
+	enum { MUL_ABS, MUL_ADD, MUL_SUB } op;
+	double value;
+};
+
+/* trex_run.c, shared with the per-stream methods of trex_run_streams.c. */
+int trex_mul_parse(json_t *p, struct trex_mul *m, struct trex_err *e);
+struct trex_stream *trex_ws_stream(const struct gen_wstream *w);
+void trex_port_program(uint16_t port, bool fresh);
+void trex_lcores_go(uint16_t port);
+void trex_lcores_retake(uint16_t port);
+bool trex_lcores_idle(uint16_t port);
 
 /* trex_stats.c: counters. */
 json_t *trex_m_get_global_stats(json_t *p, struct trex_err *e);

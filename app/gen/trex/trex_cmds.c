@@ -357,8 +357,7 @@ trex_m_set_port_attr(json_t *p, struct trex_err *e)
 	if (trex_param_port(p, &port, e) != 0 || (attr = trex_param_obj(p, "attr", e)) == NULL)
 		return NULL;
 	/* All checked first: an error changes nothing. */
-	json_object_foreach(attr, name, v)
-	{
+	json_object_foreach(attr, name, v) {
 		if (strcmp(name, "promiscuous") != 0 && strcmp(name, "multicast") != 0)
 			return trex_fail(e, TREX_E_EXEC,
 					 "attribute '%s' is not supported by pvpkit-gen (only "
@@ -367,8 +366,7 @@ trex_m_set_port_attr(json_t *p, struct trex_err *e)
 		if (!json_is_object(v) || trex_param_bool(v, "enabled", -1, &on, e) != 0)
 			return trex_fail(e, TREX_E_PARAMS, "'%s' needs {\"enabled\": bool}", name);
 	}
-	json_object_foreach(attr, name, v)
-	{
+	json_object_foreach(attr, name, v) {
 		trex_param_bool(v, "enabled", -1, &on, e);
 		if (trex_port_filter(port, strcmp(name, "multicast") == 0, on, e) != 0)
 			return NULL;

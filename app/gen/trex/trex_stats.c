@@ -329,8 +329,9 @@ trex_m_get_active_pgids(json_t *p, struct trex_err *e)
 
 			if (!s->fs)
 				continue;
-			json_array_foreach(a, k, x) if ((uint32_t)json_integer_value(x) == s->pgid)
-				dup = true;
+			json_array_foreach(a, k, x)
+				if ((uint32_t)json_integer_value(x) == s->pgid)
+					dup = true;
 			if (!dup)
 				json_array_append_new(a, json_integer(s->pgid));
 		}
@@ -443,8 +444,7 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 	fs = json_object();
 	lat = json_pack("{s:{s:i,s:i}}", "g", "bad_hdr", 0, "old_flow", 0);
 	ver = json_object();
-	json_array_foreach(ids, i, x)
-	{
+	json_array_foreach(ids, i, x) {
 		const struct trex_pg *pg;
 		json_t *o;
 

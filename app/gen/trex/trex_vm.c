@@ -35,39 +35,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pvp_util.h"
+
 #include "trex.h"
+#include "trex_vm_private.h"
 
-/* Most variables (a tuple counts two) one stream may define. */
-#define VM_MAX_DEFS 32
-/* Most flows a stream may cycle through (lib/pkt's tuple bound). */
-#define VM_MAX_FLOWS (UINT64_C(1) << 48)
-
-/* A variable as the instructions define it. */
-struct vm_def {
-	char name[64];	   /* "x", or "t.ip" / "t.port" of a tuple "t" */
-	char next[64];	   /* next_var, "" if none */
-	unsigned int size; /* bytes: 1, 2, 4 or 8 */
-	enum pvp_var_op op;
-	uint64_t min, max; /* after padding */
-	uint64_t step;
-	uint64_t seed;
-	uint64_t period; /* values before it repeats */
-	uint64_t limit;	 /* a hard reset of the whole stream after this many, 0: none */
-	uint64_t div;	 /* packets per move (set by the chains) */
-	bool div_set;
-};
-
-struct vm_ctx {
-	struct trex_stream *s;
-	struct vm_def def[VM_MAX_DEFS];
-	unsigned int nb;
-	char *msg;
-	size_t len;
-	unsigned int ins;	       /* index of the instruction being read */
-	uint8_t src[PVP_PKT_MAX_VARS]; /* def[] index of each lib/pkt var */
-};
-
-static int __attribute__((format(printf, 2, 3))) vm_fail(struct vm_ctx *c, const char *fmt, ...)
+int
+trex_vm_fail(struct vm_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -81,37 +55,25 @@ static int __attribute__((format(printf, 2, 3))) vm_fail(struct vm_ctx *c, const
 	return -EINVAL;
 }
 
-static uint64_t
-vm_gcd(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* lcm of a and b, or 0 past VM_MAX_FLOWS. */
 static uint64_t
 vm_lcm(uint64_t a, uint64_t b)
 {
-	uint64_t g = vm_gcd(a, b), q = a / g;
+	uint64_t g = pvp_gcd64(a, b), q = a / g;
 
 	if (q != 0 && b > VM_MAX_FLOWS / q)
 		return 0;
 	return q * b;
 }
 
-static uint64_t
-vm_size_max(unsigned int size)
+uint64_t
+trex_vm_size_max(unsigned int size)
 {
 	return size >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
 }
 
-static struct vm_def *
-vm_find(struct vm_ctx *c, const char *name)
+struct vm_def *
+trex_vm_find(struct vm_ctx *c, const char *name)
 {
 	unsigned int i;
 
@@ -122,25 +84,25 @@ vm_find(struct vm_ctx *c, const char *name)
 }
 
 /* Members as TRex's parser reads them; @p what names the instruction. */
-static int
-vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, uint64_t *v)
+int
+trex_vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, uint64_t *v)
 {
 	json_t *x = json_object_get(o, key);
 
 	if (x == NULL || json_is_null(x)) {
 		if (def < 0)
-			return vm_fail(c, "'%s' is missing", key);
+			return trex_vm_fail(c, "'%s' is missing", key);
 		*v = (uint64_t)def;
 		return 0;
 	}
 	if (!json_is_integer(x) || json_integer_value(x) < 0)
-		return vm_fail(c, "'%s' must be a non-negative integer", key);
+		return trex_vm_fail(c, "'%s' must be a non-negative integer", key);
 	*v = (uint64_t)json_integer_value(x);
 	return 0;
 }
 
-static int
-vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v)
+int
+trex_vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v)
 {
 	json_t *x = json_object_get(o, key);
 
@@ -149,23 +111,23 @@ vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t 
 		return 0;
 	}
 	if (!json_is_integer(x))
-		return vm_fail(c, "'%s' must be an integer", key);
+		return trex_vm_fail(c, "'%s' must be an integer", key);
 	*v = json_integer_value(x);
 	return 0;
 }
 
-static const char *
-vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def)
+const char *
+trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def)
 {
 	json_t *x = json_object_get(o, key);
 
 	if (x == NULL || json_is_null(x)) {
 		if (def == NULL)
-			vm_fail(c, "'%s' is missing", key);
+			trex_vm_fail(c, "'%s' is missing", key);
 		return def;
 	}
 	if (!json_is_string(x)) {
-		vm_fail(c, "'%s' must be a string", key);
+		trex_vm_fail(c, "'%s' must be a string", key);
 		return NULL;
 	}
 	return json_string_value(x);
@@ -176,13 +138,13 @@ vm_new(struct vm_ctx *c, const char *name)
 {
 	struct vm_def *d;
 
-	if (vm_find(c, name) != NULL) {
-		vm_fail(c, "variable '%s' is defined twice", name);
+	if (trex_vm_find(c, name) != NULL) {
+		trex_vm_fail(c, "variable '%s' is defined twice", name);
 		return NULL;
 	}
 	if (c->nb == VM_MAX_DEFS || strlen(name) >= sizeof(d->name)) {
-		vm_fail(c, "variable '%s': at most %d variables of up to %zu characters", name,
-			VM_MAX_DEFS, sizeof(d->name) - 1);
+		trex_vm_fail(c, "variable '%s': at most %d variables of up to %zu characters", name,
+			     VM_MAX_DEFS, sizeof(d->name) - 1);
 		return NULL;
 	}
 	d = &c->def[c->nb++];
@@ -194,38 +156,40 @@ vm_new(struct vm_ctx *c, const char *name)
 static int
 vm_flow_var(struct vm_ctx *c, const json_t *in, bool rand_limit)
 {
-	const char *name = vm_str(c, in, "name", NULL), *op, *next;
+	const char *name = trex_vm_str(c, in, "name", NULL), *op, *next;
 	uint64_t size = 0, init = 0, step = 0, range, pad;
 	struct vm_def *d;
 
-	if (name == NULL || (next = vm_str(c, in, "next_var", "")) == NULL ||
-	    vm_uint(c, in, "size", -1, &size) != 0)
+	if (name == NULL || (next = trex_vm_str(c, in, "next_var", "")) == NULL ||
+	    trex_vm_uint(c, in, "size", -1, &size) != 0)
 		return -EINVAL;
 	if (size != 1 && size != 2 && size != 4 && size != 8)
-		return vm_fail(c, "'size' must be 1, 2, 4 or 8");
+		return trex_vm_fail(c, "'size' must be 1, 2, 4 or 8");
 	if (json_object_get(in, "value_list") != NULL &&
 	    !json_is_null(json_object_get(in, "value_list")))
-		return vm_fail(c, "flow_var '%s': value_list is not supported by pvpkit-gen", name);
+		return trex_vm_fail(c, "flow_var '%s': value_list is not supported by pvpkit-gen",
+				    name);
 	d = vm_new(c, name);
 	if (d == NULL)
 		return -EINVAL;
 	d->size = (unsigned int)size;
 	snprintf(d->next, sizeof(d->next), "%s", next);
-	if (vm_uint(c, in, "min_value", -1, &d->min) != 0 ||
-	    vm_uint(c, in, "max_value", -1, &d->max) != 0)
+	if (trex_vm_uint(c, in, "min_value", -1, &d->min) != 0 ||
+	    trex_vm_uint(c, in, "max_value", -1, &d->max) != 0)
 		return -EINVAL;
-	if (d->max < d->min || d->max > vm_size_max(d->size))
-		return vm_fail(c,
-			       "flow_var '%s': min_value %" PRIu64 ", max_value %" PRIu64
-			       " do not fit %u byte(s) in order",
-			       name, d->min, d->max, d->size);
+	if (d->max < d->min || d->max > trex_vm_size_max(d->size))
+		return trex_vm_fail(c,
+				    "flow_var '%s': min_value %" PRIu64 ", max_value %" PRIu64
+				    " do not fit %u byte(s) in order",
+				    name, d->min, d->max, d->size);
 	range = d->max - d->min + 1;
 	if (rand_limit) {
-		if (vm_uint(c, in, "limit", -1, &d->limit) != 0 ||
-		    vm_uint(c, in, "seed", 0, &d->seed) != 0)
+		if (trex_vm_uint(c, in, "limit", -1, &d->limit) != 0 ||
+		    trex_vm_uint(c, in, "seed", 0, &d->seed) != 0)
 			return -EINVAL;
 		if (d->limit == 0)
-			return vm_fail(c, "flow_var_rand_limit '%s': 'limit' must be >= 1", name);
+			return trex_vm_fail(c, "flow_var_rand_limit '%s': 'limit' must be >= 1",
+					    name);
 		d->op = PVP_VAR_RANDOM;
 		d->step = 1;
 		/* lib/pkt's random is a permutation: a limit above the range repeats it. */
@@ -234,18 +198,18 @@ vm_flow_var(struct vm_ctx *c, const json_t *in, bool rand_limit)
 			d->limit = 0;
 		return 0;
 	}
-	op = vm_str(c, in, "op", NULL);
-	if (op == NULL || vm_uint(c, in, "step", 1, &step) != 0 ||
-	    vm_uint(c, in, "init_value", (int64_t)d->min, &init) != 0)
+	op = trex_vm_str(c, in, "op", NULL);
+	if (op == NULL || trex_vm_uint(c, in, "step", 1, &step) != 0 ||
+	    trex_vm_uint(c, in, "init_value", (int64_t)d->min, &init) != 0)
 		return -EINVAL;
 	if (step == 0)
-		return vm_fail(c, "flow_var '%s': step cannot be 0", name);
+		return trex_vm_fail(c, "flow_var '%s': step cannot be 0", name);
 	if (init < d->min || init > d->max)
-		return vm_fail(c,
-			       "flow_var '%s': init_value %" PRIu64
-			       " should be in range from min value %" PRIu64
-			       " to max value %" PRIu64,
-			       name, init, d->min, d->max);
+		return trex_vm_fail(c,
+				    "flow_var '%s': init_value %" PRIu64
+				    " should be in range from min value %" PRIu64
+				    " to max value %" PRIu64,
+				    name, init, d->min, d->max);
 	d->step = step;
 	if (strcmp(op, "random") == 0) {
 		d->op = PVP_VAR_RANDOM;
@@ -254,28 +218,29 @@ vm_flow_var(struct vm_ctx *c, const json_t *in, bool rand_limit)
 		return 0;
 	}
 	if (strcmp(op, "inc") != 0 && strcmp(op, "dec") != 0)
-		return vm_fail(c, "flow_var '%s': 'op' must be inc, dec or random", name);
+		return trex_vm_fail(c, "flow_var '%s': 'op' must be inc, dec or random", name);
 	d->op = op[0] == 'i' ? PVP_VAR_INC : PVP_VAR_DEC;
 	/* TRex pads a range the step does not divide into a true cycle. */
 	pad = range % step;
 	if (pad != 0) {
-		if (d->op == PVP_VAR_INC && d->max + (step - pad) <= vm_size_max(d->size))
+		if (d->op == PVP_VAR_INC && d->max + (step - pad) <= trex_vm_size_max(d->size))
 			d->max += step - pad;
 		else if (d->op == PVP_VAR_DEC && d->min >= step - pad)
 			d->min -= step - pad;
 		else
-			return vm_fail(c,
-				       "flow_var '%s': could not pad range to be a true cycle - "
-				       "'(max_value - min_value + 1) %% step' should be zero",
-				       name);
+			return trex_vm_fail(
+				c,
+				"flow_var '%s': could not pad range to be a true cycle - "
+				"'(max_value - min_value + 1) %% step' should be zero",
+				name);
 		range = d->max - d->min + 1;
 	}
 	if ((d->op == PVP_VAR_INC && init != d->min) || (d->op == PVP_VAR_DEC && init != d->max))
-		return vm_fail(c,
-			       "flow_var '%s': an init_value other than %s_value (%" PRIu64
-			       ") is not supported by pvpkit-gen",
-			       name, d->op == PVP_VAR_INC ? "min" : "max",
-			       d->op == PVP_VAR_INC ? d->min : d->max);
+		return trex_vm_fail(c,
+				    "flow_var '%s': an init_value other than %s_value (%" PRIu64
+				    ") is not supported by pvpkit-gen",
+				    name, d->op == PVP_VAR_INC ? "min" : "max",
+				    d->op == PVP_VAR_INC ? d->min : d->max);
 	d->period = range / step;
 	return 0;
 }
@@ -283,25 +248,26 @@ vm_flow_var(struct vm_ctx *c, const json_t *in, bool rand_limit)
 static int
 vm_tuple(struct vm_ctx *c, const json_t *in)
 {
-	const char *name = vm_str(c, in, "name", NULL);
+	const char *name = trex_vm_str(c, in, "name", NULL);
 	uint64_t ipmin = 0, ipmax = 0, pmin = 0, pmax = 0, limit = 0, flags = 0;
 	struct vm_def *ip, *port;
 	char n[80];
 
-	if (name == NULL || vm_uint(c, in, "ip_min", -1, &ipmin) != 0 ||
-	    vm_uint(c, in, "ip_max", -1, &ipmax) != 0 ||
-	    vm_uint(c, in, "port_min", -1, &pmin) != 0 ||
-	    vm_uint(c, in, "port_max", -1, &pmax) != 0 ||
-	    vm_uint(c, in, "limit_flows", 0, &limit) != 0 ||
-	    vm_uint(c, in, "flags", 0, &flags) != 0)
+	if (name == NULL || trex_vm_uint(c, in, "ip_min", -1, &ipmin) != 0 ||
+	    trex_vm_uint(c, in, "ip_max", -1, &ipmax) != 0 ||
+	    trex_vm_uint(c, in, "port_min", -1, &pmin) != 0 ||
+	    trex_vm_uint(c, in, "port_max", -1, &pmax) != 0 ||
+	    trex_vm_uint(c, in, "limit_flows", 0, &limit) != 0 ||
+	    trex_vm_uint(c, in, "flags", 0, &flags) != 0)
 		return -EINVAL;
 	if (flags & 1)
-		return vm_fail(c,
-			       "tuple_flow_var '%s': unlimited flows (flags 1) are not supported "
-			       "by pvpkit-gen",
-			       name);
+		return trex_vm_fail(
+			c,
+			"tuple_flow_var '%s': unlimited flows (flags 1) are not supported "
+			"by pvpkit-gen",
+			name);
 	if (ipmax < ipmin || ipmax > UINT32_MAX || pmax < pmin || pmax > UINT16_MAX)
-		return vm_fail(c, "tuple_flow_var '%s': bad IP or port range", name);
+		return trex_vm_fail(c, "tuple_flow_var '%s': bad IP or port range", name);
 	snprintf(n, sizeof(n), "%s.ip", name);
 	ip = vm_new(c, n);
 	if (ip == NULL)
@@ -343,15 +309,15 @@ vm_chain(struct vm_ctx *c)
 
 		if (c->def[i].next[0] == '\0')
 			continue;
-		b = vm_find(c, c->def[i].next);
+		b = trex_vm_find(c, c->def[i].next);
 		if (b == NULL)
-			return vm_fail(c, "next_var '%s' of '%s' is not defined", c->def[i].next,
-				       c->def[i].name);
+			return trex_vm_fail(c, "next_var '%s' of '%s' is not defined",
+					    c->def[i].next, c->def[i].name);
 		/* A tuple's fields move on their own (their div is set already). */
 		if (b->div_set)
-			return vm_fail(c,
-				       "next_var '%s' of '%s': a tuple's field cannot be chained",
-				       c->def[i].next, c->def[i].name);
+			return trex_vm_fail(
+				c, "next_var '%s' of '%s': a tuple's field cannot be chained",
+				c->def[i].next, c->def[i].name);
 	}
 	/* Roots (named by nobody) move every packet; then follow the chains. */
 	for (i = 0; i < c->nb; i++) {
@@ -373,156 +339,22 @@ vm_chain(struct vm_ctx *c)
 
 			if (!a->div_set || a->next[0] == '\0')
 				continue;
-			b = vm_find(c, a->next);
+			b = trex_vm_find(c, a->next);
 			if (b->div_set)
 				continue;
 			if (a->div > VM_MAX_FLOWS / a->period)
-				return vm_fail(c,
-					       "the next_var chain through '%s' makes more than "
-					       "2^48 flows",
-					       a->name);
+				return trex_vm_fail(
+					c,
+					"the next_var chain through '%s' makes more than "
+					"2^48 flows",
+					a->name);
 			b->div = a->div * a->period;
 			b->div_set = true;
 		}
 	for (i = 0; i < c->nb; i++)
 		if (!c->def[i].div_set)
-			return vm_fail(c, "variable '%s' is in a next_var loop", c->def[i].name);
-	return 0;
-}
-
-/* One write (plain or masked) into a lib/pkt var. */
-static int
-vm_write(struct vm_ctx *c, const json_t *in, bool masked)
-{
-	struct trex_stream *s = c->s;
-	const char *name = vm_str(c, in, "name", NULL);
-	uint64_t off = 0, cast, mask = 0, lo, hi, span;
-	int64_t add = 0, shift = 0;
-	bool be = true;
-	const json_t *x;
-	struct vm_def *d;
-	struct pvp_var *v;
-	unsigned int len;
-
-	if (name == NULL || vm_uint(c, in, "pkt_offset", -1, &off) != 0 ||
-	    vm_int(c, in, "add_value", 0, &add) != 0)
-		return -EINVAL;
-	x = json_object_get(in, "is_big_endian");
-	if (x != NULL && !json_is_null(x)) {
-		if (!json_is_boolean(x))
-			return vm_fail(c, "'is_big_endian' must be a boolean");
-		be = json_is_true(x);
-	}
-	d = vm_find(c, name);
-	if (d == NULL)
-		return vm_fail(c, "write of '%s': no such flow variable", name);
-	cast = d->size;
-	if (masked) {
-		if (vm_uint(c, in, "pkt_cast_size", -1, &cast) != 0 ||
-		    vm_uint(c, in, "mask", -1, &mask) != 0 ||
-		    vm_int(c, in, "shift", 0, &shift) != 0)
-			return -EINVAL;
-		if (cast != 1 && cast != 2 && cast != 4)
-			return vm_fail(c, "'pkt_cast_size' must be 1, 2 or 4");
-		if (shift < 0)
-			return vm_fail(c,
-				       "write_mask_flow_var of '%s': a right shift is not "
-				       "supported by pvpkit-gen",
-				       name);
-	}
-	if (!be && cast > 1)
-		return vm_fail(c,
-			       "write of '%s': little endian writes are not supported by "
-			       "pvpkit-gen",
-			       name);
-	if (s->n_vars == PVP_PKT_MAX_VARS)
-		return vm_fail(c, "write of '%s': at most %d writes per stream", name,
-			       PVP_PKT_MAX_VARS);
-	/* The values written, before any mask. */
-	if ((add < 0 && d->min < (uint64_t)-add) ||
-	    (add > 0 && d->max > vm_size_max(d->size) - (uint64_t)add))
-		return vm_fail(c,
-			       "write of '%s': add_value %" PRId64 " makes the values wrap, "
-			       "which pvpkit-gen does not support",
-			       name, add);
-	lo = d->min + (uint64_t)add;
-	hi = d->max + (uint64_t)add;
-	v = &s->vars[s->n_vars];
-	memset(v, 0, sizeof(*v));
-	v->op = d->op;
-	v->step = (uint32_t)d->step;
-	v->seed = d->seed;
-	v->div = d->div;
-	v->period = d->period;
-	if (masked) {
-		uint64_t cmax = vm_size_max((unsigned int)cast), orig = 0, bits;
-		unsigned int i;
-
-		if (off + cast > s->len)
-			return vm_fail(c,
-				       "write of '%s': offset %" PRIu64 " + %" PRIu64
-				       " bytes is past the %u B packet",
-				       name, off, cast, s->len);
-		for (i = 0; i < cast; i++)
-			orig = orig << 8 | s->pkt[off + i];
-		bits = ((hi == 0 ? 1 : UINT64_C(1) << (64 - __builtin_clzll(hi))) - 1);
-		if (shift >= 32 || (bits << shift) > cmax || ((bits << shift) & ~mask & cmax) != 0)
-			return vm_fail(c,
-				       "write_mask_flow_var of '%s': values up to %" PRIu64
-				       " shifted by %" PRId64 " do not fit mask 0x%" PRIx64
-				       ": not supported by pvpkit-gen",
-				       name, hi, shift, mask);
-		if (d->op == PVP_VAR_RANDOM && shift != 0)
-			return vm_fail(c,
-				       "write_mask_flow_var of '%s': a shifted random variable "
-				       "is not supported by pvpkit-gen",
-				       name);
-		/* The bits outside the mask stay as in the packet. */
-		orig &= ~mask & cmax;
-		span = ((d->max - d->min + 1) << shift) - 1;
-		lo = orig + (lo << shift);
-		hi = lo + span;
-		if (hi > cmax)
-			return vm_fail(c,
-				       "write_mask_flow_var of '%s': the values overflow %" PRIu64
-				       " byte(s)",
-				       name, cast);
-		v->step = (uint32_t)(d->step << shift);
-		len = (unsigned int)cast;
-	} else if (d->size == 8) {
-		uint32_t high = (uint32_t)(lo >> 32);
-		unsigned int i;
-
-		if (high != (uint32_t)(hi >> 32))
-			return vm_fail(c,
-				       "write of '%s': an 8-byte variable whose high 4 bytes "
-				       "change is not supported by pvpkit-gen",
-				       name);
-		if (off + 8 > s->len)
-			return vm_fail(c,
-				       "write of '%s': offset %" PRIu64
-				       " + 8 bytes is past the %u B packet",
-				       name, off, s->len);
-		/* The constant high half goes into the packet, the var writes the low. */
-		for (i = 0; i < 4; i++)
-			s->pkt[off + i] = (uint8_t)(high >> (24 - 8 * i));
-		off += 4;
-		lo &= UINT32_MAX;
-		hi &= UINT32_MAX;
-		len = 4;
-	} else {
-		len = d->size;
-	}
-	if (off > UINT16_MAX)
-		return vm_fail(c, "write of '%s': offset %" PRIu64 " is too large", name, off);
-	if (v->step == 0 || (uint64_t)v->step != (d->step << (masked ? shift : 0)))
-		return vm_fail(c, "write of '%s': step %" PRIu64 " is too large", name, d->step);
-	c->src[s->n_vars] = (uint8_t)(d - c->def);
-	v->offset = (uint16_t)off;
-	v->len = (uint8_t)len;
-	v->min = (uint32_t)lo;
-	v->max = (uint32_t)hi;
-	s->n_vars++;
+			return trex_vm_fail(c, "variable '%s' is in a next_var loop",
+					    c->def[i].name);
 	return 0;
 }
 
@@ -534,15 +366,16 @@ vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 	uint64_t off = 0, l2 = 0, l3 = 0, l4 = 0;
 
 	if (strcmp(type, "fix_checksum_ipv4") == 0) {
-		if (vm_uint(c, in, "pkt_offset", -1, &off) != 0)
+		if (trex_vm_uint(c, in, "pkt_offset", -1, &off) != 0)
 			return -EINVAL;
 		if (off + 20 > s->len || (s->pkt[off] >> 4) != 4)
-			return vm_fail(c, "fix_checksum_ipv4: no IPv4 header at offset %" PRIu64,
-				       off);
+			return trex_vm_fail(
+				c, "fix_checksum_ipv4: no IPv4 header at offset %" PRIu64, off);
 		return 0;
 	}
-	if (vm_uint(c, in, "l2_len", -1, &l2) != 0 || vm_uint(c, in, "l3_len", -1, &l3) != 0 ||
-	    vm_uint(c, in, "l4_type", -1, &l4) != 0)
+	if (trex_vm_uint(c, in, "l2_len", -1, &l2) != 0 ||
+	    trex_vm_uint(c, in, "l3_len", -1, &l3) != 0 ||
+	    trex_vm_uint(c, in, "l4_type", -1, &l4) != 0)
 		return -EINVAL;
 	/* A UDP checksum of 0 means "none" to lib/pkt: give it one to compute. */
 	if (l4 == 11 && l2 + l3 + 8 <= s->len && s->pkt[l2 + l3 + 6] == 0 &&
@@ -577,13 +410,12 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	c->msg = msg;
 	c->len = len;
 	/* Definitions first: writes may come in any order after them. */
-	json_array_foreach(ins, i, in)
-	{
+	json_array_foreach(ins, i, in) {
 		const char *type;
 
 		c->ins = (unsigned int)i;
-		if (!json_is_object(in) || (type = vm_str(c, in, "type", NULL)) == NULL) {
-			ret = vm_fail(c, "expected an object with a 'type'");
+		if (!json_is_object(in) || (type = trex_vm_str(c, in, "type", NULL)) == NULL) {
+			ret = trex_vm_fail(c, "expected an object with a 'type'");
 			goto out;
 		}
 		if (strcmp(type, "flow_var") == 0)
@@ -599,9 +431,9 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 			ret = 0;
 		else if (strcmp(type, "trim_pkt_size") == 0 ||
 			 strcmp(type, "fix_checksum_icmpv6") == 0)
-			ret = vm_fail(c, "'%s' is not supported by pvpkit-gen", type);
+			ret = trex_vm_fail(c, "'%s' is not supported by pvpkit-gen", type);
 		else
-			ret = vm_fail(c, "unknown instruction type '%s'", type);
+			ret = trex_vm_fail(c, "unknown instruction type '%s'", type);
 		if (ret != 0)
 			goto out;
 	}
@@ -609,15 +441,14 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	ret = vm_chain(c);
 	if (ret != 0)
 		goto out;
-	json_array_foreach(ins, i, in)
-	{
+	json_array_foreach(ins, i, in) {
 		const char *type = json_string_value(json_object_get(in, "type"));
 
 		c->ins = (unsigned int)i;
 		if (strcmp(type, "write_flow_var") == 0)
-			ret = vm_write(c, in, false);
+			ret = trex_vm_write(c, in, false);
 		else if (strcmp(type, "write_mask_flow_var") == 0)
-			ret = vm_write(c, in, true);
+			ret = trex_vm_write(c, in, true);
 		else if (strncmp(type, "fix_checksum_", 13) == 0)
 			ret = vm_checksum(c, in, type);
 		if (ret != 0)
@@ -636,10 +467,10 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 			continue;
 		if (d->limit != 0) {
 			if (limit != 0 && limit != d->limit) {
-				ret = vm_fail(c,
-					      "two different flow limits (%" PRIu64 ", %" PRIu64
-					      ") are not supported by pvpkit-gen",
-					      limit, d->limit);
+				ret = trex_vm_fail(c,
+						   "two different flow limits (%" PRIu64
+						   ", %" PRIu64 ") are not supported by pvpkit-gen",
+						   limit, d->limit);
 				goto out;
 			}
 			limit = d->limit;
@@ -647,17 +478,18 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 		}
 		flows = vm_lcm(flows, d->div * d->period);
 		if (flows == 0) {
-			ret = vm_fail(c, "the variables make more than 2^48 flows");
+			ret = trex_vm_fail(c, "the variables make more than 2^48 flows");
 			goto out;
 		}
 	}
 	if (limit != 0) {
 		if (limit % flows != 0) {
-			ret = vm_fail(c,
-				      "a flow limit of %" PRIu64 " that the other variables' "
-				      "cycle of %" PRIu64 " does not divide is not supported by "
-				      "pvpkit-gen",
-				      limit, flows);
+			ret = trex_vm_fail(c,
+					   "a flow limit of %" PRIu64 " that the other variables' "
+					   "cycle of %" PRIu64
+					   " does not divide is not supported by "
+					   "pvpkit-gen",
+					   limit, flows);
 			goto out;
 		}
 		flows = limit;

@@ -58,9 +58,9 @@ cmp_point(const json_t *sum, double size, double flows)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(sum, "points"), i,
-			   p) if (report_num(p, "size", -1) == size &&
-				  report_num(p, "flows", -1) == flows) return p;
+	json_array_foreach(json_object_get(sum, "points"), i, p)
+		if (report_num(p, "size", -1) == size && report_num(p, "flows", -1) == flows)
+			return p;
 	return NULL;
 }
 
@@ -86,13 +86,11 @@ coord_report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int 
 	*regressions = *progressions = 0;
 	if (rows == NULL)
 		return NULL;
-	json_array_foreach(json_object_get(new_sum, "points"), i, np)
-	{
+	json_array_foreach(json_object_get(new_sum, "points"), i, np) {
 		op = cmp_point(old_sum, report_num(np, "size", -1), report_num(np, "flows", -1));
 		if (op == NULL)
 			continue;
-		json_object_foreach(json_object_get(np, "goals"), goal, ng)
-		{
+		json_object_foreach(json_object_get(np, "goals"), goal, ng) {
 			og = json_object_get(json_object_get(op, "goals"), goal);
 			if (og == NULL)
 				continue;

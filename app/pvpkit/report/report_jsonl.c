@@ -208,8 +208,7 @@ coord_report_trial_reconciles(const json_t *trial)
 	    !json_is_integer(un))
 		return false;
 	sum = json_integer_value(un);
-	json_object_foreach(hops, key, v)
-	{
+	json_object_foreach(hops, key, v) {
 		if (!json_is_integer(v))
 			return false;
 		sum += json_integer_value(v);

@@ -35,8 +35,7 @@ coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char 
 	one = malloc(sizeof(*one));
 	if (one == NULL)
 		return -ENOMEM;
-	json_array_foreach(json_object_get(trial, "streams"), i, st)
-	{
+	json_array_foreach(json_object_get(trial, "streams"), i, st) {
 		l = json_object_get(st, "latency_ns");
 		if (json_object_get(l, "histogram") == NULL)
 			continue;
@@ -99,8 +98,7 @@ lat_entry(const json_t *t)
 	json_object_set_new(o, "clock", json_string(clock));
 	/* Per stream: what the generator itself read of each histogram. */
 	streams = json_array();
-	json_array_foreach(json_object_get(t, "streams"), i, st)
-	{
+	json_array_foreach(json_object_get(t, "streams"), i, st) {
 		l = json_object_get(st, "latency_ns");
 		so = json_pack("{s:O*,s:O*,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stream",
 			       json_object_get(st, "stream"), "name", json_object_get(st, "name"),
@@ -136,8 +134,7 @@ report_latency_point(const json_t *records, unsigned int size, unsigned int flow
 	size_t k;
 
 	/* The last trial at each load: a rerun in the same file replaces it. */
-	json_array_foreach(records, k, t)
-	{
+	json_array_foreach(records, k, t) {
 		if (!report_is_type(t, "trial") || !json_is_object(json_object_get(t, "latency")) ||
 		    report_num(t, "size", -1) != size || report_num(t, "flows", -1) != flows)
 			continue;
@@ -171,7 +168,9 @@ report_latency_floor(const json_t *records)
 	const json_t *rec, *last = NULL;
 	size_t i;
 
-	json_array_foreach(records, i, rec) if (report_is_type(rec, "latency_floor")) last = rec;
+	json_array_foreach(records, i, rec)
+		if (report_is_type(rec, "latency_floor"))
+			last = rec;
 	if (last == NULL)
 		return NULL;
 	return json_pack("{s:s,s:f,s:f,s:f,s:f,s:f,s:s}", "source", report_str(last, "source", ""),
@@ -192,8 +191,9 @@ coord_report_write_latency_csv(const json_t *summary, const char *path)
 	int ret = 0;
 	FILE *f;
 
-	json_array_foreach(json_object_get(summary, "points"), i,
-			   p) if (json_array_size(json_object_get(p, "latency")) > 0) any = true;
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_array_size(json_object_get(p, "latency")) > 0)
+			any = true;
 	if (!any)
 		return -ENOENT;
 	f = fopen(path, "we");
@@ -201,10 +201,8 @@ coord_report_write_latency_csv(const json_t *summary, const char *path)
 		return -errno;
 	fprintf(f, "size,flows,load_pct,rate_pps,reference,loss_ratio,min_us,avg_us,p50_us,p90_us,"
 		   "p99_us,p99_9_us,p99_99_us,max_us,jitter_us,clock\n");
-	json_array_foreach(json_object_get(summary, "points"), i, p)
-	{
-		json_array_foreach(json_object_get(p, "latency"), k, e)
-		{
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
+		json_array_foreach(json_object_get(p, "latency"), k, e) {
 			fprintf(f, "%.0f,%.0f,%g,%.0f,%s,%.6g", report_num(p, "size", 0),
 				report_num(p, "flows", 0), report_num(e, "load_pct", 0),
 				report_num(e, "rate_pps", 0), report_str(e, "reference", ""),

@@ -166,11 +166,10 @@ plot_goal_at(const json_t *summary, const char *goal, json_int_t size, json_int_
 	const json_t *q;
 	size_t k;
 
-	json_array_foreach(json_object_get(summary, "points"), k,
-			   q) if (json_integer_value(json_object_get(q, "size")) == size &&
-				  json_integer_value(json_object_get(q, "flows")) ==
-					  flows) return json_object_get(json_object_get(q, "goals"),
-									goal);
+	json_array_foreach(json_object_get(summary, "points"), k, q)
+		if (json_integer_value(json_object_get(q, "size")) == size &&
+		    json_integer_value(json_object_get(q, "flows")) == flows)
+			return json_object_get(json_object_get(q, "goals"), goal);
 	return NULL;
 }
 
@@ -255,10 +254,12 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
 	/* Repeated searches: each flow count gets min and max for error bars. */
-	json_array_foreach(sizes, i, sz) json_array_foreach(
-		flows, j, fl) if (report_num(plot_goal_at(summary, goal, json_integer_value(sz),
-							  json_integer_value(fl)),
-					     "repeats", 0) > 1) rep = true;
+	json_array_foreach(sizes, i, sz)
+		json_array_foreach(flows, j, fl)
+			if (report_num(plot_goal_at(summary, goal, json_integer_value(sz),
+						    json_integer_value(fl)),
+				       "repeats", 0) > 1)
+				rep = true;
 
 	f = plot_file(outdir, base, "dat");
 	if (f == NULL)
@@ -267,20 +268,17 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		"# pvpkit %s throughput in Mpps%s; sizes include the 4 B FCS; \"?\" = not "
 		"measured\n# size theoretical_max",
 		gname, rep ? " (median, min, max of the repeated searches)" : "");
-	json_array_foreach(flows, j, fl)
-	{
+	json_array_foreach(flows, j, fl) {
 		fprintf(f, " %" JSON_INTEGER_FORMAT "_flows", json_integer_value(fl));
 		if (rep)
 			fprintf(f, " min max");
 	}
 	fputc('\n', f);
-	json_array_foreach(sizes, i, sz)
-	{
+	json_array_foreach(sizes, i, sz) {
 		m = report_max_pps(line_rate, (double)json_integer_value(sz)) / 1e6;
 		vmax = fmax(vmax, m);
 		fprintf(f, "%" JSON_INTEGER_FORMAT " %.6f", json_integer_value(sz), m);
-		json_array_foreach(flows, j, fl)
-		{
+		json_array_foreach(flows, j, fl) {
 			g = plot_goal_at(summary, goal, json_integer_value(sz),
 					 json_integer_value(fl));
 			if (json_is_number(json_object_get(g, "mpps"))) {
@@ -327,8 +325,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		     "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
 		     "title \"theoretical max (%g Gbit/s)\"",
 		     base, line_rate / 1e9);
-	json_array_foreach(flows, j, fl)
-	{
+	json_array_foreach(flows, j, fl) {
 		if (rep)
 			plot_buf_add(&plot,
 				     ", \\\n  \"\" using 1:%zu:%zu:%zu with yerrorlines lw 2 pt 7 "
@@ -369,66 +366,70 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 	size_t a, b;
 	FILE *f;
 
-	json_array_foreach(json_object_get(summary, "points"), a,
-			   p){json_array_foreach(json_object_get(p, "latency"), b, e){
-		if (n < sizeof(series) / sizeof(series[0])){series[n] = e;
-	pts[n++] = p;
-}
-}
-}
-*any = n > 0;
-if (n == 0)
-	return 0;
-f = plot_file(outdir, base, "dat");
-if (f == NULL)
-	return -errno;
-fprintf(f, "# pvpkit latency in us per percentile; one column per point and load\n# x "
-	   "percentile");
-for (i = 0; i < n; i++)
-	fprintf(f, " %.0fB_%.0ff_%g%%", report_num(pts[i], "size", 0),
-		report_num(pts[i], "flows", 0), report_num(series[i], "load_pct", 0));
-fputc('\n', f);
-for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-	fprintf(f, "%u %s", k, names[k]);
+	json_array_foreach(json_object_get(summary, "points"), a, p) {
+		json_array_foreach(json_object_get(p, "latency"), b, e) {
+			if (n < sizeof(series) / sizeof(series[0])) {
+				series[n] = e;
+				pts[n++] = p;
+			}
+		}
+	}
+	*any = n > 0;
+	if (n == 0)
+		return 0;
+	f = plot_file(outdir, base, "dat");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# pvpkit latency in us per percentile; one column per point and load\n# x "
+		   "percentile");
 	for (i = 0; i < n; i++)
-		fprintf(f, " %.3f", report_num(series[i], keys[k], 0) / 1e3);
+		fprintf(f, " %.0fB_%.0ff_%g%%", report_num(pts[i], "size", 0),
+			report_num(pts[i], "flows", 0), report_num(series[i], "load_pct", 0));
 	fputc('\n', f);
-}
-f = plot_script(f, outdir, base);
-if (f == NULL)
-	return -errno;
-fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title,
-	report_str(series[0], "clock", "?"));
-fprintf(f, "set xlabel \"Percentile\"\nset ylabel \"Latency (us)\"\nset logscale y\n");
-fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 6\n");
-floor = json_object_get(summary, "latency_floor");
-if (floor != NULL)
-	fprintf(f,
-		"set label 1 \"tester floor (wire calibration): min %.3f us, p50 %.3f us, "
-		"p99 %.3f us\" at screen 0.02, screen 0.03 noenhanced\n",
-		report_num(floor, "min_ns", 0) / 1e3, report_num(floor, "p50_ns", 0) / 1e3,
-		report_num(floor, "p99_ns", 0) / 1e3);
-for (i = 0; i < n; i++) {
-	snprintf(label, sizeof(label), "%.0f B %.0f flows, %g %% of %s (%.0f pps)",
-		 report_num(pts[i], "size", 0), report_num(pts[i], "flows", 0),
-		 report_num(series[i], "load_pct", 0), report_str(series[i], "reference", ""),
-		 report_num(series[i], "rate_pps", 0));
-	plot_clean(label, sizeof(label), label);
-	if (i == 0)
-		plot_buf_add(&plot,
-			     "plot \"%s.dat\" using 1:%u:xtic(2) with linespoints lw 2 pt 7 "
-			     "title \"%s\"",
-			     base, i + 3, label);
-	else
-		plot_buf_add(&plot,
-			     ", \\\n  \"\" using 1:%u with linespoints lw 2 pt 7 title \"%s\"",
-			     i + 3, label);
-}
-plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
-free(plot.s);
-if (fclose(f) != 0)
-	return -errno;
-return 0;
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		fprintf(f, "%u %s", k, names[k]);
+		for (i = 0; i < n; i++)
+			fprintf(f, " %.3f", report_num(series[i], keys[k], 0) / 1e3);
+		fputc('\n', f);
+	}
+	f = plot_script(f, outdir, base);
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title,
+		report_str(series[0], "clock", "?"));
+	fprintf(f, "set xlabel \"Percentile\"\nset ylabel \"Latency (us)\"\nset logscale y\n");
+	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 6\n");
+	floor = json_object_get(summary, "latency_floor");
+	if (floor != NULL)
+		fprintf(f,
+			"set label 1 \"tester floor (wire calibration): min %.3f us, p50 %.3f us, "
+			"p99 %.3f us\" at screen 0.02, screen 0.03 noenhanced\n",
+			report_num(floor, "min_ns", 0) / 1e3, report_num(floor, "p50_ns", 0) / 1e3,
+			report_num(floor, "p99_ns", 0) / 1e3);
+	for (i = 0; i < n; i++) {
+		snprintf(label, sizeof(label), "%.0f B %.0f flows, %g %% of %s (%.0f pps)",
+			 report_num(pts[i], "size", 0), report_num(pts[i], "flows", 0),
+			 report_num(series[i], "load_pct", 0),
+			 report_str(series[i], "reference", ""),
+			 report_num(series[i], "rate_pps", 0));
+		plot_clean(label, sizeof(label), label);
+		if (i == 0)
+			plot_buf_add(
+				&plot,
+				"plot \"%s.dat\" using 1:%u:xtic(2) with linespoints lw 2 pt 7 "
+				"title \"%s\"",
+				base, i + 3, label);
+		else
+			plot_buf_add(
+				&plot,
+				", \\\n  \"\" using 1:%u with linespoints lw 2 pt 7 title \"%s\"",
+				i + 3, label);
+	}
+	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
+	free(plot.s);
+	if (fclose(f) != 0)
+		return -errno;
+	return 0;
 }
 
 /* Index of @p name in @p hops, added if new; -1 when full. */
@@ -462,8 +463,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	FILE *f;
 	int idx;
 
-	json_array_foreach(records, i, rec)
-	{
+	json_array_foreach(records, i, rec) {
 		if (!report_is_type(rec, "trial") ||
 		    !json_is_object(json_object_get(rec, "hop_lost")))
 			continue;
@@ -495,14 +495,12 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	}
 	fprintf(f, " unattributed\n");
 	n = 0;
-	json_array_foreach(records, i, rec)
-	{
+	json_array_foreach(records, i, rec) {
 		if (!report_is_type(rec, "trial") ||
 		    !json_is_object(json_object_get(rec, "hop_lost")))
 			continue;
 		memset(vals, 0, sizeof(vals));
-		json_object_foreach(json_object_get(rec, "hop_lost"), key, v)
-		{
+		json_object_foreach(json_object_get(rec, "hop_lost"), key, v) {
 			idx = plot_hop_index(hops, &nb_hops, key);
 			if (idx >= 0 && json_is_number(v))
 				vals[idx] = fmax(0, json_number_value(v));
@@ -660,8 +658,7 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
 
 	if (json_array_size(json_object_get(summary, "points")) > 0) {
-		json_array_foreach(json_object_get(summary, "goals"), i, g)
-		{
+		json_array_foreach(json_object_get(summary, "goals"), i, g) {
 			ret = plot_throughput(summary, json_string_value(g), outdir, png, svg,
 					      title,
 					      report_num(summary, "line_rate_bps",
@@ -718,8 +715,7 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit compare, Mpps: x label old old_lo old_hi new new_lo new_hi\n");
-	json_array_foreach(json_object_get(cmp, "rows"), i, row)
-	{
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
 		o = json_object_get(row, "old");
 		n = json_object_get(row, "new");
 		if (!json_is_object(o) || !json_is_object(n))

@@ -30,7 +30,9 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	FILE *f, *d;
 	int ret = 0;
 
-	json_array_foreach(records, i, rec) if (report_is_type(rec, "soak_interval")) n++;
+	json_array_foreach(records, i, rec)
+		if (report_is_type(rec, "soak_interval"))
+			n++;
 	if (n == 0)
 		return 0;
 	/* The CSV on the first call (plots false), the plot on the second. */
@@ -45,8 +47,7 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 			"p99_us,max_us\n");
 	if (d != NULL)
 		fprintf(d, "# pvpkit soak: t_s loss_pct p50_us p99_us max_us\n");
-	json_array_foreach(records, i, rec)
-	{
+	json_array_foreach(records, i, rec) {
 		if (!report_is_type(rec, "soak_interval"))
 			continue;
 		lat = json_object_get(rec, "latency_ns");
@@ -115,8 +116,7 @@ report_soak_summary(const json_t *records)
 	json_t *o;
 	size_t i;
 
-	json_array_foreach(records, i, rec)
-	{
+	json_array_foreach(records, i, rec) {
 		if (report_is_type(rec, "soak_interval")) {
 			n++;
 			if (report_num(rec, "loss_ratio", 0) > worst)

@@ -120,8 +120,7 @@ sum_goals_from(struct sum_state *s, const json_t *goals)
 	const json_t *g;
 	size_t i;
 
-	json_array_foreach(goals, i, g)
-	{
+	json_array_foreach(goals, i, g) {
 		const char *name = report_str(g, "name", NULL);
 
 		if (name != NULL)
@@ -175,8 +174,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 
 	*has_lo = *has_hi = false;
 	*lo = *hi = 0;
-	json_array_foreach(records, i, t)
-	{
+	json_array_foreach(records, i, t) {
 		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
 		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
 			continue;
@@ -187,8 +185,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 			*hi = rate;
 		}
 	}
-	json_array_foreach(records, i, t)
-	{
+	json_array_foreach(records, i, t) {
 		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
 		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
 			continue;
@@ -209,8 +206,9 @@ search_goal(const json_t *search, const char *name)
 	const json_t *g;
 	size_t i;
 
-	json_array_foreach(json_object_get(search, "goals"), i,
-			   g) if (strcmp(report_str(g, "name", ""), name) == 0) return g;
+	json_array_foreach(json_object_get(search, "goals"), i, g)
+		if (strcmp(report_str(g, "name", ""), name) == 0)
+			return g;
 	return NULL;
 }
 
@@ -234,8 +232,7 @@ point_group(const json_t *records, const struct sum_point *p)
 		json_array_append(arr, (json_t *)(uintptr_t)p->search);
 		return arr;
 	}
-	json_array_foreach(records, i, rec)
-	{
+	json_array_foreach(records, i, rec) {
 		if (!report_is_type(rec, "search") || report_num(rec, "size", -1) != p->size ||
 		    report_num(rec, "flows", -1) != p->flows ||
 		    strcmp(report_str(json_object_get(rec, "repeat"), "group", ""), grp) != 0)
@@ -255,8 +252,7 @@ group_stats(const json_t *group, const char *goal, const char *key, json_t *all,
 	const json_t *rec, *g;
 	size_t i;
 
-	json_array_foreach(group, i, rec)
-	{
+	json_array_foreach(group, i, rec) {
 		g = search_goal(rec, goal);
 		if (g != NULL && json_is_number(json_object_get(g, key)) &&
 		    n < COORD_REPORT_MAX_REPEAT) {
@@ -389,8 +385,7 @@ report_metadata(const json_t *run)
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (json_object_get(run, keys[i]) != NULL)
 			json_object_set(m, keys[i], json_object_get(run, keys[i]));
-	json_object_foreach(json_object_get(run, "hops"), name, h)
-	{
+	json_object_foreach(json_object_get(run, "hops"), name, h) {
 		const json_t *v = json_object_get(json_object_get(h, "context"), "vswitch");
 
 		if (v != NULL)
@@ -418,8 +413,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		o = &dflt;
 	}
 	memset(&s, 0, sizeof(s));
-	json_array_foreach(records, k, rec)
-	{
+	json_array_foreach(records, k, rec) {
 		if (report_is_type(rec, "run")) {
 			run = rec;
 		} else if (report_is_type(rec, "trial")) {
@@ -541,10 +535,10 @@ summary_point(const json_t *summary, json_int_t size, json_int_t flows)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(summary, "points"), i,
-			   p) if (json_integer_value(json_object_get(p, "size")) == size &&
-				  json_integer_value(json_object_get(p, "flows")) ==
-					  flows) return p;
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "size")) == size &&
+		    json_integer_value(json_object_get(p, "flows")) == flows)
+			return p;
 	return NULL;
 }
 
@@ -562,9 +556,9 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 		return -EINVAL;
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
-	json_array_foreach(json_object_get(summary, "points"), i,
-			   p) if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
-		found = true;
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
+			found = true;
 	if (!found)
 		return -ENOENT;
 
@@ -587,11 +581,9 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 	json_array_foreach(sizes, i, sz)
 		fprintf(f, ",%" JSON_INTEGER_FORMAT, json_integer_value(sz));
 	fputc('\n', f);
-	json_array_foreach(flows, j, fl)
-	{
+	json_array_foreach(flows, j, fl) {
 		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(fl));
-		json_array_foreach(sizes, i, sz)
-		{
+		json_array_foreach(sizes, i, sz) {
 			p = summary_point(summary, json_integer_value(sz), json_integer_value(fl));
 			g = json_object_get(json_object_get(p, "goals"), goal);
 			fputc(',', f);
@@ -617,10 +609,8 @@ summary_has_repeats(const json_t *summary)
 	const char *name;
 	size_t i;
 
-	json_array_foreach(json_object_get(summary, "points"), i, p)
-	{
-		json_object_foreach(json_object_get(p, "goals"), name, g)
-		{
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
+		json_object_foreach(json_object_get(p, "goals"), name, g) {
 			if (report_num(g, "repeats", 0) > 1)
 				return true;
 		}
@@ -644,8 +634,7 @@ coord_report_write_repeats_csv(const json_t *summary, const char *goal, const ch
 		return -errno;
 	fprintf(f, "size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,conditional_pps,"
 		   "searches_pps\n");
-	json_array_foreach(json_object_get(summary, "points"), i, p)
-	{
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
 		g = json_object_get(json_object_get(p, "goals"), goal);
 		if (g == NULL || report_num(g, "repeats", 0) < 1)
 			continue;
@@ -668,8 +657,7 @@ coord_report_write_repeats_csv(const json_t *summary, const char *goal, const ch
 		if (json_is_number(json_object_get(g, "conditional_pps")))
 			fprintf(f, "%.0f", report_num(g, "conditional_pps", 0));
 		fputc(',', f);
-		json_array_foreach(json_object_get(g, "searches_pps"), k, v)
-		{
+		json_array_foreach(json_object_get(g, "searches_pps"), k, v) {
 			snprintf(num, sizeof(num), "%.0f", json_number_value(v));
 			fprintf(f, "%s%s", k ? " " : "", json_is_number(v) ? num : "-");
 		}
@@ -718,8 +706,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 		goto out;
 	}
 	report_add_file(info, "summary.json");
-	json_array_foreach(json_object_get(summary, "goals"), i, g)
-	{
+	json_array_foreach(json_object_get(summary, "goals"), i, g) {
 		snprintf(name, sizeof(name), "%s.csv", json_string_value(g));
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
 		ret = coord_report_write_csv(summary, json_string_value(g), path);

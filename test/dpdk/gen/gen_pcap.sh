@@ -151,7 +151,8 @@ def frames(p):
         out.append(f.read(struct.unpack("<IIII", h)[2]))
 a, b = frames(sys.argv[1]), frames(sys.argv[2])
 print("# replay: %d frames from %d" % (len(b), len(a)))
-assert b == a * 3
+if b != a * 3:
+    sys.exit("replay is not the file three times")
 PY
 
 echo "PASS"

@@ -76,7 +76,7 @@ t = json.load(open(sys.argv[1]))
 pts = t["chains"][0]
 ok = eval(sys.argv[2])
 if not ok:
-    print("# assertion false:", sys.argv[2])
+    print("# check false:", sys.argv[2])
     print("# trial:", json.dumps({k: t[k] for k in ("tx_packets", "rx_packets", "hop_lost", "unattributed", "reconciled")}))
 sys.exit(0 if ok else 1)
 PY

@@ -71,8 +71,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "drv_probe: %s:%d: %s\n", argv[1], jerr.line, jerr.text);
 		return 1;
 	}
-	json_array_foreach(json_object_get(topo, "hops"), i, h)
-	{
+	json_array_foreach(json_object_get(topo, "hops"), i, h) {
 		if (strcmp(json_string_value(json_object_get(h, "name")), argv[2]) == 0)
 			break;
 	}

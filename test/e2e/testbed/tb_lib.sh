@@ -92,3 +92,74 @@ tb_wait_quiet() {
 	done
 	fail "counters still moving after 30 s: $*"
 }
+
+# The layouts (--ports 2, --guests N, --chains N) need OVS-DPDK, both apps
+# and the coordinator; OVS's userspace datapath is one per machine.
+tb_need_layout() {
+	tb_need
+	tb_need_ovs
+	need_bin "$PVP_GEN"
+	need_bin "$PVP_FWD"
+	need_bin "$PVP_COORD"
+	if pgrep -f ovs-vswitchd-dpdk >/dev/null 2>&1; then
+		skip "another ovs-vswitchd runs on this machine (one OVS-DPDK testbed at a time)"
+	fi
+}
+
+# ovs-ofctl on the testbed's bridge.
+tb_ofctl() {
+	env OVS_RUNDIR="$TB_DIR" OVS_DBDIR="$TB_DIR" OVS_LOGDIR="$TB_DIR" \
+		ovs-ofctl "$@"
+}
+
+# A trial on the testbed ($TB_TOPO, default its topology.json): JSON to
+# $PVP_TMP/$1.json, the table to $1.out.
+tb_trial() {
+	local name=$1
+	shift
+	"$PVP_COORD" trial --topology "${TB_TOPO:-$TB_DIR/topology.json}" --json "$PVP_TMP/$name.json" \
+		--results "$PVP_TMP/results.jsonl" "$@" >"$PVP_TMP/$name.out" 2>"$PVP_TMP/$name.err" ||
+		{ cat "$PVP_TMP/$name.out" "$PVP_TMP/$name.err"; fail "trial $name failed"; }
+	cat "$PVP_TMP/$name.out"
+}
+
+# Python over the trial JSON `t` (chains: t["chains"]); fail with $3.
+tb_trial_assert() {
+	local name=$1 expr=$2 what=$3
+	"$PVP_PY" - "$PVP_TMP/$name.json" "$expr" <<'PY' || fail "$what"
+import json, sys
+t = json.load(open(sys.argv[1]))
+ch = t["chains"]
+def lost(c):
+    return c[0]["packets"] - c[-1]["packets"]
+ok = eval(sys.argv[2])
+if not ok:
+    print("# assertion false:", sys.argv[2])
+    print("# per chain (tx, rx):", [(c[0]["packets"], c[-1]["packets"]) for c in ch])
+    print("# trial:", json.dumps({k: t.get(k) for k in ("tx_packets", "rx_packets", "hop_lost", "unattributed", "reconciled")}))
+sys.exit(0 if ok else 1)
+PY
+}
+
+# A short NDR search through the testbed; every trial must reconcile and
+# the search must end with an NDR.
+tb_search() {
+	"$PVP_COORD" search --topology "${TB_TOPO:-$TB_DIR/topology.json}" --size 64 --flows 4 \
+		--max-rate "${1:-20kpps}" --min-rate 1kpps --goal ndr --width 20% \
+		--initial-duration 0.25 --final-duration 1 --max-time "${2:-8}" --no-tables \
+		--results "$PVP_TMP/search.jsonl" >"$PVP_TMP/search.out" 2>&1 ||
+		{ cat "$PVP_TMP/search.out"; fail "search failed"; }
+	cat "$PVP_TMP/search.out"
+	"$PVP_PY" - "$PVP_TMP/search.jsonl" <<'PY' || fail "search result"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+trials = [r for r in recs if r["type"] == "trial"]
+search = [r for r in recs if r["type"] == "search"][-1]
+bad = [t for t in trials if sum(t["hop_lost"].values()) + t["unattributed"] != t["tx_packets"] - t["rx_packets"]]
+if not trials or bad:
+    print("FAIL: no trials, or a trial that does not reconcile"); sys.exit(1)
+lo = search["goals"][0]["lower_pps"]
+print("# %d trials; NDR lower bound %s pps" % (len(trials), lo))
+sys.exit(0 if lo is not None and lo > 0 else 1)
+PY
+}

@@ -29,6 +29,9 @@ struct mock_state {
 	bool moving; /* counters never stop after traffic */
 	bool started;
 	unsigned int clears;
+	int dead_code;	      /* when dead: this code and line, if set */
+	const char *dead_msg; /* (else -ENOTCONN, "hop X unreachable: ...") */
+	int clear_code;	      /* clear() fails with this, if set */
 };
 
 static struct mock_state mocks[4];
@@ -68,6 +71,10 @@ mock_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 
 	if (m->moving && m->started)
 		m->cur.port[0].rx_packets++;
+	if (m->dead && m->dead_msg != NULL) {
+		snprintf(err, err_len, "%s", m->dead_msg);
+		return m->dead_code;
+	}
 	if (m->dead) {
 		snprintf(err, err_len, "hop %s unreachable: connection refused", hop->name);
 		return -ENOTCONN;
@@ -79,9 +86,13 @@ mock_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 static int
 mock_clear(struct coord_hop *hop, char *err, size_t err_len)
 {
-	(void)err;
-	(void)err_len;
-	((struct mock_state *)hop->priv)->clears++;
+	struct mock_state *m = hop->priv;
+
+	m->clears++;
+	if (m->clear_code != 0) {
+		snprintf(err, err_len, "clear failed");
+		return m->clear_code;
+	}
 	return 0;
 }
 
@@ -198,16 +209,11 @@ mock_set_port(struct coord_snap *s, unsigned int i, const char *name,
 	p->rx_dropped = base + c->rx_drop;
 	p->tx_dropped = base + c->tx_drop;
 	p->tx_refused_by_peer = c->refused;
-	if (c->rx_reason != NULL) {
-		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-			 c->rx_reason);
-		p->reasons[p->nb_reasons++].value = base + c->rx_drop;
-	}
-	if (c->tx_reason != NULL) {
-		snprintf(p->reasons[p->nb_reasons].name, sizeof(p->reasons[0].name), "%s",
-			 c->tx_reason);
-		p->reasons[p->nb_reasons++].value = base + c->tx_drop;
-	}
+	/* Reasons of the vocabulary take its side; "both" for the others. */
+	if (c->rx_reason != NULL)
+		coord_port_add_named_reason(p, c->rx_reason, COORD_SIDE_BOTH, base + c->rx_drop);
+	if (c->tx_reason != NULL)
+		coord_port_add_named_reason(p, c->tx_reason, COORD_SIDE_BOTH, base + c->tx_drop);
 	if (i + 1 > s->nb_ports)
 		s->nb_ports = i + 1;
 }
@@ -486,6 +492,88 @@ test_unreachable(void)
 	coord_topology_free(t);
 }
 
+/*
+ * An error's type is its code, not its text: a refused connection with
+ * no "unreachable" in the driver's line is an unreachable hop, and a
+ * protocol error whose line happens to say "unreachable" is not.
+ */
+static void
+test_error_types(void)
+{
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256] = "";
+
+	CHECK(coord_err_unreachable(-ECONNREFUSED) && coord_err_unreachable(-ETIMEDOUT));
+	CHECK(!coord_err_unreachable(-ENOENT) && !coord_err_unreachable(-EPROTO));
+	CHECK(!coord_err_unreachable(0));
+	CHECK(coord_err_connect(-ENOENT) == -ECONNREFUSED);
+	CHECK(coord_err_connect(-ECONNRESET) == -ECONNRESET);
+
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].die_on_traffic = true;
+	mocks[2].dead_code = -ECONNREFUSED;
+	mocks[2].dead_msg = "unix:/x: connect: No such file or directory";
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == -ECONNREFUSED);
+	CHECK(strcmp(err, "hop guest unreachable: unix:/x: connect: No such file or directory") ==
+		      0,
+	      "%s", err);
+	coord_topology_free(t);
+
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].die_on_traffic = true;
+	mocks[2].dead_code = -EPROTO;
+	mocks[2].dead_msg = "bad answer: \"unreachable\" is not a counter";
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == -EPROTO);
+	CHECK(strcmp(err, "hop guest: bad answer: \"unreachable\" is not a counter") == 0, "%s",
+	      err);
+	coord_topology_free(t);
+
+	/* clear(): an unreachable code ends the trial, another one warns. */
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].clear_code = -ECONNRESET;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == -ECONNRESET);
+	coord_topology_free(t);
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mocks[2].clear_code = -EPROTO;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0, "%s", err);
+	CHECK(json_array_size(r.warnings) == 1);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
+/*
+ * Drop reasons carry their side: the vocabulary's own, or the one the
+ * driver gives a name it does not know; never one guessed from the name.
+ */
+static void
+test_reason_sides(void)
+{
+	struct coord_port p;
+
+	memset(&p, 0, sizeof(p));
+	CHECK(strcmp(coord_reason_name(COORD_REASON_rx_missed), "rx_missed") == 0);
+	CHECK(coord_reason_side(COORD_REASON_rx_missed) == COORD_SIDE_RX);
+	CHECK(coord_reason_side(COORD_REASON_tx_full) == COORD_SIDE_TX);
+	CHECK(coord_reason_side(COORD_REASON_ovs_rx_qos_drops) == COORD_SIDE_RX);
+	CHECK(coord_reason_name(COORD_NB_REASON_IDS) == NULL);
+	coord_port_add_reason(&p, COORD_REASON_ovs_tx_failure_drops, 5);
+	/* A known name takes the vocabulary's side whatever the caller says. */
+	coord_port_add_named_reason(&p, "rx_nombuf", COORD_SIDE_TX, 6);
+	/* An unknown name keeps the side it is given, "rx" in it or not. */
+	coord_port_add_named_reason(&p, "rx_xoff_packets_sent", COORD_SIDE_TX, 7);
+	CHECK(p.nb_reasons == 3);
+	CHECK(strcmp(p.reasons[0].name, "ovs_tx_failure_drops") == 0 &&
+	      p.reasons[0].side == COORD_SIDE_TX && p.reasons[0].value == 5);
+	CHECK(p.reasons[1].side == COORD_SIDE_RX && p.reasons[1].value == 6);
+	CHECK(p.reasons[2].side == COORD_SIDE_TX && p.reasons[2].value == 7);
+	while (p.nb_reasons < COORD_MAX_REASONS)
+		coord_port_add_reason(&p, COORD_REASON_tx_full, 1);
+	coord_port_add_reason(&p, COORD_REASON_tx_full, 1);
+	CHECK(p.nb_reasons == COORD_MAX_REASONS);
+}
+
 /* Counters that never stop: the trial says so instead of pretending. */
 static void
 test_never_quiet(void)
@@ -579,7 +667,7 @@ test_table_exact(void)
 	fclose(f);
 	if (strcmp(out, expected) != 0) {
 		fprintf(stderr, "table differs; got:\n%s\nexpected:\n%s\n", out, expected);
-		failures++;
+		unit_check_failures++;
 	}
 	free(out);
 	coord_topology_free(t);
@@ -911,6 +999,8 @@ main(void)
 	test_receiver_drop_and_unattributed();
 	test_generator_limited();
 	test_unreachable();
+	test_error_types();
+	test_reason_sides();
 	test_never_quiet();
 	test_table_exact();
 	test_signature_ok();

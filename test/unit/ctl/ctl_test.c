@@ -19,8 +19,6 @@
 
 #include "ctl_test.h"
 
-int ct_failures;
-
 uint64_t
 ct_now_ms(void)
 {
@@ -158,7 +156,7 @@ ct_answer(int fd)
 	j = json_loads(line, JSON_DECODE_ANY, NULL);
 	if (j == NULL) {
 		fprintf(stderr, "FAIL the server sent invalid JSON: %.200s\n", line);
-		ct_failures++;
+		unit_check_failures++;
 	}
 	free(line);
 	return j;
@@ -293,7 +291,7 @@ ct_stop(pid_t pid)
 		usleep(10000);
 	}
 	fprintf(stderr, "FAIL child server %d did not stop on SIGTERM; killed\n", (int)pid);
-	ct_failures++;
+	unit_check_failures++;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 }

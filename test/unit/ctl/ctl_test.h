@@ -20,19 +20,7 @@
 #include <jansson.h>
 
 #include "pvp_ctl.h"
-
-/** Checks that failed so far. */
-extern int ct_failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __func__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			ct_failures++;                                                             \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 /*
  * AddressSanitizer keeps freed memory in quarantine (256 MiB by default)

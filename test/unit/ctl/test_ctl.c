@@ -149,7 +149,7 @@ start_server(const char *listen, const char *token_file, size_t max_request,
 	srv = pvp_ctl_server_create(&conf, &err);
 	if (srv == NULL) {
 		fprintf(stderr, "FAIL create %s: %s\n", listen, err.message);
-		ct_failures++;
+		unit_check_failures++;
 		return NULL;
 	}
 	CHECK(pvp_ctl_server_register(srv, "echo", m_echo, NULL) == 0, "register echo");
@@ -176,7 +176,7 @@ raw_connect(const char *address)
 
 	if (fd < 0) {
 		fprintf(stderr, "FAIL raw connect %s: %s\n", address, strerror(errno));
-		ct_failures++;
+		unit_check_failures++;
 	}
 	return fd;
 }
@@ -194,13 +194,13 @@ raw_expect(int fd, const char *line, size_t len, int code, const char *id_json, 
 
 	if (raw_send(fd, line, len) < 0 || raw_send(fd, "\n", 1) < 0) {
 		fprintf(stderr, "FAIL line %d: send\n", where);
-		ct_failures++;
+		unit_check_failures++;
 		return;
 	}
 	a = raw_answer(fd);
 	if (a == NULL) {
 		fprintf(stderr, "FAIL line %d: no answer to %.100s\n", where, line);
-		ct_failures++;
+		unit_check_failures++;
 		return;
 	}
 	if (answer_code(a) != code) {
@@ -208,14 +208,14 @@ raw_expect(int fd, const char *line, size_t len, int code, const char *id_json, 
 
 		fprintf(stderr, "FAIL line %d: %.100s: want %d, got %s\n", where, line, code, s);
 		free(s);
-		ct_failures++;
+		unit_check_failures++;
 	}
 	if (id_json != NULL) {
 		want_id = json_loads(id_json, JSON_DECODE_ANY, NULL);
 		if (!json_equal(want_id, json_object_get(a, "id"))) {
 			fprintf(stderr, "FAIL line %d: %.100s: id is not %s\n", where, line,
 				id_json);
-			ct_failures++;
+			unit_check_failures++;
 		}
 	}
 	json_decref(want_id);
@@ -551,7 +551,7 @@ test_concurrent(const char *address)
 		w[i] = (struct worker){.address = address, .index = i};
 		if (pthread_create(&t[i], NULL, worker_main, &w[i]) != 0) {
 			fprintf(stderr, "FAIL pthread_create %d\n", i);
-			ct_failures++;
+			unit_check_failures++;
 			w[i].index = -1;
 		}
 	}
@@ -1018,8 +1018,8 @@ main(void)
 	path_in_dir(path, sizeof(path), "token-short");
 	unlink(path);
 	rmdir(dir);
-	if (ct_failures != 0) {
-		printf("%d check(s) failed\n", ct_failures);
+	if (unit_check_failures != 0) {
+		printf("%d check(s) failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("all ctl checks passed\n");

@@ -693,8 +693,8 @@ main(void)
 	snprintf(path, sizeof(path), "%s/token", dir);
 	unlink(path);
 	rmdir(dir);
-	if (ct_failures != 0) {
-		printf("%d check(s) failed\n", ct_failures);
+	if (unit_check_failures != 0) {
+		printf("%d check(s) failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("all ctl attack checks passed\n");

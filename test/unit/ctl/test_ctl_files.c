@@ -357,8 +357,8 @@ main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
-	if (ct_failures != 0) {
-		printf("%d check(s) failed\n", ct_failures);
+	if (unit_check_failures != 0) {
+		printf("%d check(s) failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("all ctl file checks passed\n");

@@ -4,7 +4,7 @@
 
 /*
  * Small helpers shared by the driver unit tests: checks that count
- * failures instead of aborting, and loading recorded replies from
+ * unit_check_failures instead of aborting, and loading recorded replies from
  * test/unit/drivers/data.
  */
 
@@ -19,19 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-static int drv_failures;
-static const char *drv_case = "";
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			drv_failures++;                                                            \
-			fprintf(stderr, "FAIL %s: %s:%d: %s: ", drv_case, __FILE__, __LINE__,      \
-				#cond);                                                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 #define CHECK_U64(got, want)                                                                       \
 	CHECK((unsigned long long)(got) == (unsigned long long)(want), "%s = %llu, want %llu",     \

@@ -167,7 +167,7 @@ test_ok(const char *dir)
 	json_t *ctx;
 	int rc;
 
-	drv_case = "snapshot ok";
+	unit_check_case = "snapshot ok";
 	tfake_start(&f, TFAKE_OK, dir);
 	snprintf(conf, sizeof(conf), "{\"telemetry\": \"%s\", \"ports\": [\"0\"]}", f.path);
 	rc = open_hop(&hop, conf, err, sizeof(err));
@@ -188,9 +188,12 @@ test_ok(const char *dir)
 		CHECK_U64(s.port[0].tx_errors, 0);
 		/* imissed and rx_nombuf; virtio has no other drop xstat. */
 		CHECK_U64(s.port[0].nb_reasons, 2);
-		CHECK(strcmp(s.port[0].reasons[0].name, "imissed") == 0 &&
+		CHECK(strcmp(s.port[0].reasons[0].name, "rx_missed") == 0 &&
 			      strcmp(s.port[0].reasons[1].name, "rx_nombuf") == 0,
 		      "reasons %s %s", s.port[0].reasons[0].name, s.port[0].reasons[1].name);
+		CHECK(s.port[0].reasons[0].side == COORD_SIDE_RX &&
+			      s.port[0].reasons[1].side == COORD_SIDE_RX,
+		      "reason sides");
 		rc = coord_driver_testpmd.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "second snapshot: %s", err);
 		CHECK_U64(f.commands, 4);
@@ -204,7 +207,7 @@ test_ok(const char *dir)
 		CHECK(hop.priv == NULL, "close left priv");
 	}
 
-	drv_case = "no such port";
+	unit_check_case = "no such port";
 	snprintf(conf, sizeof(conf), "{\"telemetry\": \"%s\", \"ports\": [\"0\", \"7\"]}", f.path);
 	rc = open_hop(&hop, conf, err, sizeof(err));
 	CHECK(rc == 0, "open: %s", err);
@@ -253,25 +256,26 @@ test_errors(const char *dir)
 	char err[256];
 	int rc;
 
-	drv_case = "malformed reply";
+	unit_check_case = "malformed reply";
 	expect_error(dir, TFAKE_MALFORMED, false, -EPROTO, "malformed reply to /ethdev/stats,0");
-	drv_case = "missing counter";
+	unit_check_case = "missing counter";
 	expect_error(dir, TFAKE_MISSING, false, -EPROTO, "missing or bad counters");
-	drv_case = "bad greeting";
+	unit_check_case = "bad greeting";
 	expect_error(dir, TFAKE_BAD_GREETING, true, -EPROTO, "not a DPDK telemetry v2 greeting");
-	drv_case = "socket closed";
+	unit_check_case = "socket closed";
 	expect_error(dir, TFAKE_CLOSE, false, -ECONNRESET, "hop unreachable");
-	drv_case = "no reply";
+	unit_check_case = "no reply";
 	expect_error(dir, TFAKE_SILENT, false, -ETIMEDOUT, "within 300 ms");
 
-	drv_case = "socket gone";
+	unit_check_case = "socket gone";
 	rc = open_hop(&hop,
 		      "{\"telemetry\": \"/nonexistent/dpdk_telemetry.v2\", \"ports\": [\"0\"]}",
 		      err, sizeof(err));
-	CHECK(rc == -ENOENT && strncmp(err, "hop unreachable: ", 17) == 0, "rc %d %s", rc, err);
+	CHECK(rc == -ECONNREFUSED && strncmp(err, "hop unreachable: ", 17) == 0, "rc %d %s", rc,
+	      err);
 	CHECK(hop.priv == NULL, "failed open left priv");
 
-	drv_case = "conf errors";
+	unit_check_case = "conf errors";
 	rc = open_hop(&hop, "{\"ports\": [\"0\"]}", err, sizeof(err));
 	CHECK(rc == -EINVAL && strstr(err, "file_prefix") != NULL, "no socket: %s", err);
 	rc = open_hop(&hop, "{\"file_prefix\": \"../x\", \"ports\": [\"0\"]}", err, sizeof(err));
@@ -296,8 +300,8 @@ main(void)
 	test_ok(dir);
 	test_errors(dir);
 	rmdir(dir);
-	if (drv_failures != 0) {
-		fprintf(stderr, "%d check(s) failed\n", drv_failures);
+	if (unit_check_failures != 0) {
+		fprintf(stderr, "%d check(s) failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("testpmd driver: all checks passed\n");

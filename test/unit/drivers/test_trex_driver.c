@@ -152,7 +152,8 @@ xfake_serve(struct xfake *f, zmq_msg_t *msg)
 		json_t *x;
 
 		rep = json_array();
-		json_array_foreach(req, i, x) json_array_append_new(rep, xfake_answer(f, x));
+		json_array_foreach(req, i, x)
+			json_array_append_new(rep, xfake_answer(f, x));
 	} else {
 		rep = xfake_answer(f, req);
 	}
@@ -247,13 +248,12 @@ xfake_req(struct xfake *f, const char *method, int n)
 	size_t i;
 
 	pthread_mutex_lock(&f->mu);
-	json_array_foreach(f->log, i, x) if (strcmp(json_string_value(json_object_get(x, "method")),
-						    method) == 0 &&
-					     n-- == 0)
-	{
-		found = json_object_get(x, "params");
-		break;
-	}
+	json_array_foreach(f->log, i, x)
+		if (strcmp(json_string_value(json_object_get(x, "method")), method) == 0 &&
+		    n-- == 0) {
+			found = json_object_get(x, "params");
+			break;
+		}
 	pthread_mutex_unlock(&f->mu);
 	return found;
 }
@@ -343,7 +343,7 @@ test_open_and_snapshot(void)
 	json_t *p, *ctx;
 	int rc;
 
-	drv_case = "open and snapshot";
+	unit_check_case = "open and snapshot";
 	xfake_start(&f, XF_OK, NULL);
 	conf_for(conf, sizeof(conf), &f, ", \"user\": \"lab\"");
 	rc = open_hop(&hop, conf, err, sizeof(err));
@@ -417,7 +417,7 @@ test_traffic(void)
 	size_t n;
 	int rc;
 
-	drv_case = "traffic";
+	unit_check_case = "traffic";
 	xfake_start(&f, XF_OK, NULL);
 	conf_for(conf, sizeof(conf), &f, "");
 	rc = open_hop(&hop, conf, err, sizeof(err));
@@ -567,7 +567,7 @@ test_streams(void)
 	json_t *p;
 	int rc;
 
-	drv_case = "streams";
+	unit_check_case = "streams";
 	xfake_start(&f, XF_OK, NULL);
 	conf_for(conf, sizeof(conf), &f, ", \"flow_stats\": \"latency\"");
 	rc = open_hop(&hop, conf, err, sizeof(err));
@@ -631,7 +631,7 @@ test_refusals(void)
 	json_t *rec;
 	int rc;
 
-	drv_case = "refusals";
+	unit_check_case = "refusals";
 	xfake_start(&f, XF_REFUSE, "acquire");
 	rec = rec_load("trex-acquire-taken.json");
 	f.fail_reply = json_incref(json_object_get(rec, "error"));
@@ -711,7 +711,7 @@ test_conf(void)
 	unsigned int i;
 	int rc;
 
-	drv_case = "conf";
+	unit_check_case = "conf";
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		rc = open_hop(&hop, cases[i].conf, err, sizeof(err));
 		CHECK(rc == -EINVAL && strncmp(err, cases[i].err, strlen(cases[i].err)) == 0,
@@ -743,7 +743,7 @@ test_transport(void)
 	unsigned int i;
 	int rc;
 
-	drv_case = "transport";
+	unit_check_case = "transport";
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		xfake_start(&f, cases[i].mode, cases[i].method);
 		conf_for(conf, sizeof(conf), &f, "");
@@ -800,8 +800,8 @@ main(void)
 	test_streams();
 	test_refusals();
 	test_transport();
-	if (drv_failures != 0) {
-		fprintf(stderr, "%d check(s) failed\n", drv_failures);
+	if (unit_check_failures != 0) {
+		fprintf(stderr, "%d check(s) failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("PASS\n");

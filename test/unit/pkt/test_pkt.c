@@ -23,20 +23,7 @@
 #include <rte_mbuf.h>
 
 #include "pvp_pkt.h"
-
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		checks++;                                                                          \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 static inline uint16_t
 rd16(const uint8_t *p)
@@ -829,6 +816,6 @@ main(void)
 	test_engine();
 	test_sig_mbuf();
 	test_files();
-	printf("%d checks, %d failures\n", checks, failures);
-	return failures == 0 ? 0 : 1;
+	printf("%d checks, %d failures\n", unit_check_count, unit_check_failures);
+	return unit_check_failures == 0 ? 0 : 1;
 }

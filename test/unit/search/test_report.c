@@ -22,18 +22,7 @@
 #include "coord_report.h"
 #include "pvp_search.h"
 #include "report_fixture.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 static char tmpdir[] = "/tmp/pvp-test-report-XXXXXX";
 
@@ -197,10 +186,10 @@ point(const json_t *sum, int size, int flows)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(sum, "points"), i,
-			   p) if (json_integer_value(json_object_get(p, "size")) == size &&
-				  json_integer_value(json_object_get(p, "flows")) ==
-					  flows) return p;
+	json_array_foreach(json_object_get(sum, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "size")) == size &&
+		    json_integer_value(json_object_get(p, "flows")) == flows)
+			return p;
 	return NULL;
 }
 
@@ -558,7 +547,7 @@ main(void)
 	test_search_record();
 	test_repeats();
 	test_compare();
-	if (failures == 0) {
+	if (unit_check_failures == 0) {
 		/* Only our own temporary directory, built above. */
 		snprintf(cmd, sizeof(cmd), "%s/results.jsonl", tmpdir);
 		unlink(cmd);
@@ -572,6 +561,6 @@ main(void)
 		printf("all report checks passed\n");
 		return 0;
 	}
-	printf("%d check(s) failed; files kept in %s\n", failures, tmpdir);
+	printf("%d check(s) failed; files kept in %s\n", unit_check_failures, tmpdir);
 	return 1;
 }

@@ -20,18 +20,7 @@
 
 #include "coord_report.h"
 #include "report_fixture.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 static long
 file_size(const char *dir, const char *name)
@@ -140,8 +129,8 @@ main(void)
 	      "missing gnuplot: ret %d note '%s'", ret, info.plot_note);
 	printf("missing gnuplot note: %s\n", info.plot_note);
 
-	if (failures) {
-		printf("%d check(s) failed; files kept in %s\n", failures, outdir);
+	if (unit_check_failures) {
+		printf("%d check(s) failed; files kept in %s\n", unit_check_failures, outdir);
 		return 1;
 	}
 	if (keep == NULL) {

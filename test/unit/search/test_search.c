@@ -15,18 +15,7 @@
 #include <string.h>
 
 #include "pvp_search.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
+#include "../unit_check.h"
 
 /* A simulated device under test. */
 struct sim {
@@ -860,8 +849,8 @@ main(void)
 	test_generator_stall();
 	test_warmup();
 	test_conditional();
-	if (failures) {
-		printf("%d check(s) failed\n", failures);
+	if (unit_check_failures) {
+		printf("%d check(s) failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("all search checks passed\n");

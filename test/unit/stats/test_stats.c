@@ -363,8 +363,8 @@ main(void)
 	test_set_xstats();
 	test_json_live();
 	test_concurrent();
-	if (failures != 0) {
-		printf("%d checks failed\n", failures);
+	if (unit_check_failures != 0) {
+		printf("%d checks failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("all checks passed\n");

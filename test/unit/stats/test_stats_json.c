@@ -305,8 +305,8 @@ main(int argc, char **argv)
 	test_rates();
 	test_json();
 	test_json_cases(argv[1]);
-	if (failures != 0) {
-		printf("%d checks failed\n", failures);
+	if (unit_check_failures != 0) {
+		printf("%d checks failed\n", unit_check_failures);
 		return 1;
 	}
 	printf("all checks passed\n");

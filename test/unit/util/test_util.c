@@ -175,8 +175,13 @@ test_u32(void)
 	CHECK_MSG(err, "--sizes: more than 4 values");
 	CHECK(pvp_parse_u32_list("--sizes", "64,1234567890123456789012345678901234567890", 64, 9216,
 				 list, 4, &n, err, sizeof(err)) == -ERANGE);
-	CHECK_MSG(err, "--sizes: \"1234567890123456789012345678901\" must be a whole number in "
-		       "64..9216");
+	CHECK_MSG(err, "--sizes: \"1234567890123456789012345678901234567890\" must be a whole "
+		       "number in 64..9216");
+	/* Longer than a quote: refused whole, not read from its first bytes. */
+	CHECK(pvp_parse_u32_list("--sizes", "64,00000000000000000000000000000000000000003120x", 64,
+				 9216, list, 4, &n, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "--sizes: \"0000000000000000000000000000000000000000...\" must be a whole "
+		       "number in 64..9216");
 }
 
 static void
@@ -861,7 +866,12 @@ test_jsonl_append(void)
 	}
 	unlink(path);
 
-	CHECK(pvp_jsonl_append(path, json_integer(1)) == -EINVAL);
+	{
+		json_t *one = json_integer(1);
+
+		CHECK(pvp_jsonl_append(path, one) == -EINVAL);
+		json_decref(one);
+	}
 	CHECK(pvp_jsonl_append(tmpdir, rec) < 0);
 	tmp_path("fifo", path, sizeof(path));
 	CHECK(pvp_jsonl_append(path, rec) == -EINVAL);

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * What the TRex RPC server reads from a request: errors in TRex's shape,
+ * typed parameters with TRex's defaults and messages, the unsigned
+ * integers above 2^63 some clients send, before jansson sees them, and
+ * the base64 of a stream's packet.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "trex.h"
+
+/* ---- errors and parameters ---- */
+
+json_t *
+trex_fail(struct trex_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->code = code;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+double
+trex_now_sec(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static const char *
+trex_json_type(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "object";
+	case JSON_ARRAY:
+		return "array";
+	case JSON_STRING:
+		return "string";
+	case JSON_INTEGER:
+		return json_integer_value(v) < 0 ? "int" : "uint";
+	case JSON_REAL:
+		return "double";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "boolean";
+	default:
+		return "null";
+	}
+}
+
+/* The member, or NULL with a "missing" error (TRex's wording). */
+static json_t *
+trex_member(json_t *p, const char *name, struct trex_err *e)
+{
+	json_t *v = json_object_get(p, name);
+
+	if (v == NULL || json_is_null(v))
+		trex_fail(e, TREX_E_PARAMS, "field '%s' is missing", name);
+	return v != NULL && !json_is_null(v) ? v : NULL;
+}
+
+static int
+trex_bad_type(json_t *v, const char *name, const char *want, struct trex_err *e)
+{
+	trex_fail(e, TREX_E_PARAMS, "'%s' is '%s', expecting '%s'", name, trex_json_type(v), want);
+	return -EINVAL;
+}
+
+int
+trex_param_port(json_t *p, uint16_t *port, struct trex_err *e)
+{
+	uint64_t v;
+	char list[64];
+	int n = 0;
+	uint16_t i;
+
+	if (trex_param_uint(p, "port_id", 255, -1, &v, e) != 0)
+		return -EINVAL;
+	if (v >= trex.g->nb_ports) {
+		for (i = 0; i < trex.g->nb_ports && n < (int)sizeof(list) - 4; i++)
+			n += snprintf(list + n, sizeof(list) - n, " %u", i);
+		trex_fail(e, TREX_E_EXEC, "invalid port id - should be:%s", list);
+		return -EINVAL;
+	}
+	*port = (uint16_t)v;
+	return 0;
+}
+
+int
+trex_param_bool(json_t *p, const char *name, int def, bool *v, struct trex_err *e)
+{
+	json_t *x = json_object_get(p, name);
+
+	if ((x == NULL || json_is_null(x)) && def >= 0) {
+		*v = def != 0;
+		return 0;
+	}
+	x = trex_member(p, name, e);
+	if (x == NULL)
+		return -EINVAL;
+	if (!json_is_boolean(x))
+		return trex_bad_type(x, name, "bool", e);
+	*v = json_is_true(x);
+	return 0;
+}
+
+int
+trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v,
+		struct trex_err *e)
+{
+	json_t *x = json_object_get(p, name);
+
+	if ((x == NULL || json_is_null(x)) && def >= 0) {
+		*v = (uint64_t)def;
+		return 0;
+	}
+	x = trex_member(p, name, e);
+	if (x == NULL)
+		return -EINVAL;
+	if (!json_is_integer(x) || json_integer_value(x) < 0)
+		return trex_bad_type(x, name,
+				     max <= 0xff	 ? "byte"
+				     : max <= 0xffff	 ? "uint16"
+				     : max <= 0xffffffff ? "uint32"
+							 : "uint64",
+				     e);
+	if ((uint64_t)json_integer_value(x) > max) {
+		trex_fail(e, TREX_E_PARAMS, "'%s' has size bigger than %s.", name,
+			  max <= 0xff	  ? "uint8"
+			  : max <= 0xffff ? "uint16"
+					  : "uint32");
+		return -ERANGE;
+	}
+	*v = (uint64_t)json_integer_value(x);
+	return 0;
+}
+
+int
+trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_t *v,
+	       struct trex_err *e)
+{
+	json_t *x = json_object_get(p, name);
+
+	if ((x == NULL || json_is_null(x)) && def_set) {
+		*v = def;
+		return 0;
+	}
+	x = trex_member(p, name, e);
+	if (x == NULL)
+		return -EINVAL;
+	if (!json_is_integer(x))
+		return trex_bad_type(x, name, "int", e);
+	*v = json_integer_value(x);
+	return 0;
+}
+
+int
+trex_param_double(json_t *p, const char *name, bool has_def, double def, double *v,
+		  struct trex_err *e)
+{
+	json_t *x = json_object_get(p, name);
+
+	if ((x == NULL || json_is_null(x)) && has_def) {
+		*v = def;
+		return 0;
+	}
+	x = trex_member(p, name, e);
+	if (x == NULL)
+		return -EINVAL;
+	if (!json_is_number(x))
+		return trex_bad_type(x, name, "double", e);
+	*v = json_number_value(x);
+	return 0;
+}
+
+const char *
+trex_param_str(json_t *p, const char *name, const char *def, struct trex_err *e)
+{
+	json_t *x = json_object_get(p, name);
+
+	if ((x == NULL || json_is_null(x)) && def != NULL)
+		return def;
+	x = trex_member(p, name, e);
+	if (x == NULL)
+		return NULL;
+	if (!json_is_string(x)) {
+		trex_bad_type(x, name, "string", e);
+		return NULL;
+	}
+	return json_string_value(x);
+}
+
+json_t *
+trex_param_obj(json_t *p, const char *name, struct trex_err *e)
+{
+	json_t *x = trex_member(p, name, e);
+
+	if (x != NULL && !json_is_object(x)) {
+		trex_bad_type(x, name, "object", e);
+		return NULL;
+	}
+	return x;
+}
+
+json_t *
+trex_param_array(json_t *p, const char *name, struct trex_err *e)
+{
+	json_t *x = trex_member(p, name, e);
+
+	if (x != NULL && !json_is_array(x)) {
+		trex_bad_type(x, name, "array", e);
+		return NULL;
+	}
+	return x;
+}
+
+/*
+ * "profile_id": pvpkit-gen has TRex's default profile "_" only (it does
+ * not announce get_profile_list, so clients do not use others); "*"
+ * (all profiles) is taken where @p allow_all.
+ */
+int
+trex_param_profile(json_t *p, bool allow_all, struct trex_err *e)
+{
+	json_t *x = json_object_get(p, "profile_id");
+	const char *s;
+
+	if (x == NULL || json_is_null(x))
+		return 0;
+	s = json_is_string(x) ? json_string_value(x) : NULL;
+	if (s != NULL && (strcmp(s, "_") == 0 || (allow_all && strcmp(s, "*") == 0)))
+		return 0;
+	trex_fail(e, TREX_E_EXEC, "profile_id '%s': pvpkit-gen has the default profile '_' only",
+		  s != NULL ? s : trex_json_type(x));
+	return -ENOTSUP;
+}
+
+/*
+ * jansson's integers are signed 64-bit; TRex clients send some unsigned
+ * ones above that (core_mask is 2^64 - 1). Such a literal becomes a real
+ * (".0" appended): read where a real is fine, refused by name where an
+ * integer is needed. Returns a new text, or NULL when there is none.
+ */
+char *
+trex_big_ints(const char *text, size_t len, size_t *olen)
+{
+	char *out = malloc(len + len / 4 + 16);
+	bool str = false;
+	size_t i = 0, o = 0;
+
+	if (out == NULL)
+		return NULL;
+	while (i < len) {
+		char ch = text[i];
+
+		if (str) {
+			out[o++] = text[i++];
+			if (ch == '\\' && i < len)
+				out[o++] = text[i++];
+			else if (ch == '"')
+				str = false;
+			continue;
+		}
+		if (ch == '"') {
+			str = true;
+			out[o++] = text[i++];
+			continue;
+		}
+		if (ch >= '0' && ch <= '9') {
+			size_t j = i;
+			bool big;
+
+			while (j < len && text[j] >= '0' && text[j] <= '9')
+				j++;
+			big = j - i > 19 ||
+			      (j - i == 19 && memcmp(text + i, "9223372036854775807", 19) > 0);
+			memcpy(out + o, text + i, j - i);
+			o += j - i;
+			if (big &&
+			    (j == len || (text[j] != '.' && text[j] != 'e' && text[j] != 'E'))) {
+				if (o + 2 > len + len / 4 + 16)
+					break;
+				out[o++] = '.';
+				out[o++] = '0';
+			}
+			i = j;
+			continue;
+		}
+		out[o++] = text[i++];
+		if (o + 2 > len + len / 4 + 16)
+			break;
+	}
+	if (i < len) {
+		free(out);
+		return NULL;
+	}
+	*olen = o;
+	return out;
+}
+
+/* A whole message: a request or a batch; the reply text (malloc'd). */
+
+/* ---- base64 (RFC 4648, the packet's "binary") ---- */
+
+static int
+trex_b64_val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Decode @p in into a new buffer; NULL on bad input (errno EINVAL) or memory. */
+uint8_t *
+trex_b64_decode(const char *in, uint32_t *len)
+{
+	size_t n = strlen(in), i, o = 0;
+	uint32_t acc = 0;
+	int bits = 0, pad = 0;
+	uint8_t *out;
+
+	out = malloc(n / 4 * 3 + 3);
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		int v;
+
+		if (in[i] == '=') {
+			pad++;
+			continue;
+		}
+		v = trex_b64_val((unsigned char)in[i]);
+		if (v < 0 || pad != 0) {
+			free(out);
+			errno = EINVAL;
+			return NULL;
+		}
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[o++] = (uint8_t)(acc >> bits);
+		}
+	}
+	if (pad > 2 || (n % 4) != 0) {
+		free(out);
+		errno = EINVAL;
+		return NULL;
+	}
+	*len = (uint32_t)o;
+	return out;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Per-stream control of a running port, as TRex clients drive it:
+ * pause_streams, resume_streams and update_streams act on some of a
+ * transmitting or paused port's streams, through the same TX lcore
+ * controls as the whole port (trex_run.c).
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "trex.h"
+
+/* The listed streams of a transmitting or paused port; NULL-terminated in @p out. */
+static int
+trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *what,
+		struct trex_err *e)
+{
+	struct trex_port *tp = &trex.port[port];
+	json_t *ids = trex_param_array(p, "stream_ids", e), *x;
+	size_t i, n = 0;
+
+	if (ids == NULL)
+		return -EINVAL;
+	if (!trex_port_active(port)) {
+		trex_fail(e, TREX_E_EXEC, "port should be either paused or transmitting");
+		return -EINVAL;
+	}
+	if (json_array_size(ids) == 0) {
+		trex_fail(e, TREX_E_PARAMS, "please specify streams to %s", what);
+		return -EINVAL;
+	}
+	json_array_foreach(ids, i, x) {
+		uint32_t k;
+
+		for (k = 0; k < tp->nb_streams; k++)
+			if (json_is_integer(x) && tp->streams[k]->id == json_integer_value(x))
+				break;
+		if (k == tp->nb_streams || tp->streams[k]->ps < 0) {
+			trex_fail(e, TREX_E_EXEC,
+				  "%s_streams: stream %" JSON_INTEGER_FORMAT
+				  " does not exists in profile_id(_)",
+				  what, json_is_integer(x) ? json_integer_value(x) : -1);
+			return -ENOENT;
+		}
+		if (n < TREX_MAX_PORT_STREAMS)
+			out[n++] = tp->streams[k];
+	}
+	out[n] = NULL;
+	return 0;
+}
+
+/* Pause (or resume) the wire streams of @p s. */
+static void
+trex_stream_hold(struct trex_stream *s, bool hold)
+{
+	struct gen_ctx *g = trex.g;
+	uint16_t i;
+
+	s->paused = hold;
+	for (i = 0; i < g->nb_ws; i++)
+		if (trex_ws_stream(g->ws[i]) == s)
+			g->ws[i]->done = hold || (s->mode != PVP_MODE_CONTINUOUS &&
+						  g->ws[i]->burst_pkts == 0);
+}
+
+json_t *
+trex_m_pause_streams(json_t *p, struct trex_err *e)
+{
+	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
+	uint16_t port;
+	unsigned int i;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_stream_ids(p, port, list, "pause", e) != 0)
+		return NULL;
+	for (i = 0; list[i] != NULL; i++)
+		trex_stream_hold(list[i], true);
+	return json_object();
+}
+
+json_t *
+trex_m_resume_streams(json_t *p, struct trex_err *e)
+{
+	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
+	uint16_t port;
+	unsigned int i;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_stream_ids(p, port, list, "resume", e) != 0)
+		return NULL;
+	for (i = 0; list[i] != NULL; i++)
+		trex_stream_hold(list[i], false);
+	/* An lcore whose streams were all held went idle: set it going again. */
+	if (trex.port[port].state == TREX_PORT_TX && trex.port[port].start_at == 0) {
+		if (trex_lcores_idle(port))
+			trex_lcores_go(port);
+		else
+			trex_lcores_retake(port);
+	}
+	return json_object();
+}
+
+json_t *
+trex_m_update_streams(json_t *p, struct trex_err *e)
+{
+	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
+	struct trex_port *tp;
+	struct trex_mul m;
+	bool force;
+	uint16_t port;
+	unsigned int i;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
+	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0 ||
+	    trex_stream_ids(p, port, list, "update", e) != 0)
+		return NULL;
+	tp = &trex.port[port];
+	for (i = 0; list[i] != NULL; i++) {
+		struct trex_stream *s = list[i];
+		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN, f;
+		double sp = s->pps * tp->factor;
+
+		/* The multiplier is against this stream's own rate at the port's factor. */
+		switch (m.type) {
+		case MUL_RAW:
+			f = m.value;
+			break;
+		case MUL_BPS:
+			f = m.value / (sp * size * 8);
+			break;
+		case MUL_BPSL1:
+			f = m.value / (sp * (size + PVP_L1_OVERHEAD) * 8);
+			break;
+		case MUL_PPS:
+			f = m.value / sp;
+			break;
+		default:
+			f = m.value / 100.0 * (double)trex.g->port[port].link_bps /
+			    (sp * (size + PVP_L1_OVERHEAD) * 8);
+			break;
+		}
+		if (m.op == MUL_ADD)
+			f = s->factor + f;
+		else if (m.op == MUL_SUB)
+			f = s->factor - f;
+		if (!(f > 0) || !isfinite(f))
+			return trex_fail(e, TREX_E_EXEC,
+					 "update of stream %u: the rate would be zero or less "
+					 "(percentages need --speed)",
+					 s->id);
+		s->factor = f;
+	}
+	trex_port_program(port, false);
+	tp->exact = false;
+	tp->end_tsc = tp->due_tsc;
+	trex_lcores_retake(port);
+	return json_pack("{s:f}", "multiplier", tp->factor);
+}

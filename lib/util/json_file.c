@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * A JSON document written to a file a user names (pvpkit-gen and
+ * pvpkit-fwd --json FILE): checked before the run, so a wrong path
+ * fails at once and not after an hour of traffic, and written so that
+ * a FIFO or a device named by mistake is refused, never blocked on.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "pvp_util.h"
+
+/*
+ * Open @p path for writing without blocking (a FIFO without a reader
+ * fails at once) and refuse anything but a regular file. @p create:
+ * O_CREAT | O_TRUNC, else the file must exist. Returns an fd or -errno.
+ */
+static int
+json_file_open(const char *path, int create)
+{
+	struct stat st;
+	int fd, e;
+
+	/* Opening a FIFO without a reader fails with ENXIO: say what it is. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | create, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int
+pvp_json_file_check(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	/* O_EXCL: a file made only to check it is removed again. */
+	fd = json_file_open(path, O_CREAT | O_EXCL);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (fd == -EEXIST)
+		fd = json_file_open(path, 0);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(err, errlen, "%s: %s", path, fd == -EINVAL ? "not a regular file" : strerror(-fd));
+	return fd;
+}
+
+int
+pvp_json_file_write(const char *path, const json_t *doc, char *err, size_t errlen)
+{
+	int fd, ret = 0;
+
+	if (doc == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	fd = json_file_open(path, O_CREAT | O_TRUNC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path,
+			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		return fd;
+	}
+	if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || write(fd, "\n", 1) != 1)
+		ret = -EIO;
+	if (close(fd) != 0 && ret == 0)
+		ret = -errno;
+	if (ret != 0)
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-ret));
+	return ret;
+}

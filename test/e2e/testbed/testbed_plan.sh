@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+#
+# testbed.sh plan (no root, nothing started): the layouts' OVS rules and
+# the core plan, dedicated when the CPU list has one core per poller plus
+# housekeeping, shared (and said so) otherwise; bad options get one line
+# and exit 1.
+. "$PVP_SOURCE_DIR/test/lib/common.sh"
+
+TB=$PVP_SOURCE_DIR/tools/testbed.sh
+
+plan() { "$TB" plan --dir "$PVP_TMP/tb" "$@" 2>&1; }
+expect_line() {
+	echo "$1" | grep -qxF -- "$2" || { echo "$1"; fail "no line '$2'"; }
+}
+
+info "default: one port, one guest; on 2 CPUs shared"
+out=$(plan --cpus 0-1) || fail "plan failed: $out"
+expect_line "$out" "flow: phy0 -> vhost0 (in_port=1,actions=output:2)"
+expect_line "$out" "flow: vhost0 -> phy0 (in_port=2,actions=output:1)"
+expect_line "$out" "ovs pmds: cpu 1 (pmd-cpu-mask 0x2)"
+expect_line "$out" "cores: shared (4 pollers, 2 CPU(s); 5 needed for dedicated cores)"
+
+info "--ports 2 on 8 CPUs: one core per poller"
+out=$(plan --ports 2 --cpus 2-9) || fail "plan failed: $out"
+expect_line "$out" "guest: paired on vhost0 vhost1"
+expect_line "$out" "flow: phy0 -> vhost0 (in_port=1,actions=output:3)"
+expect_line "$out" "flow: vhost1 -> phy1 (in_port=4,actions=output:2)"
+expect_line "$out" "flow: phy1 -> vhost1 (in_port=2,actions=output:4)"
+expect_line "$out" "flow: vhost0 -> phy0 (in_port=3,actions=output:1)"
+expect_line "$out" "housekeeping: cpu 2"
+expect_line "$out" "ovs pmds: cpu 3 (pmd-cpu-mask 0x8)"
+expect_line "$out" "tester tx: cpu 4 5; tester rx: cpu 6"
+expect_line "$out" "guest: cpu 7"
+expect_line "$out" "cores: dedicated (5 pollers and housekeeping on 6 of 8 CPU(s))"
+
+info "--guests 2: PVVP, one way from phy0 back to phy0"
+out=$(plan --guests 2 --cpus 0-1) || fail "plan failed: $out"
+expect_line "$out" "flow: phy0 -> vhost0 (in_port=1,actions=output:2)"
+expect_line "$out" "flow: vhost1 -> vhost2 (in_port=3,actions=output:4)"
+expect_line "$out" "flow: vhost3 -> phy0 (in_port=5,actions=output:1)"
+[ "$(echo "$out" | grep -c '^flow:')" = 3 ] || { echo "$out"; fail "PVVP: not three rules"; }
+
+info "--chains 3 on 16 CPUs: a PMD per chain; on 2 CPUs one PMD"
+out=$(plan --chains 3 --cpus 0-15) || fail "plan failed: $out"
+expect_line "$out" "ovs pmds: cpu 1 2 3 (pmd-cpu-mask 0xe)"
+expect_line "$out" "guest3: cpu 10"
+expect_line "$out" "cores: dedicated (10 pollers and housekeeping on 11 of 16 CPU(s))"
+out=$(plan --chains 3 --cpus 0-1) || fail "plan failed: $out"
+expect_line "$out" "ovs pmds: cpu 1 (pmd-cpu-mask 0x2)"
+out=$(plan --pmds 2 --cpus 60-70) || fail "plan failed: $out"
+expect_line "$out" "ovs pmds: cpu 61 62 (pmd-cpu-mask 0x6000000000000000)"
+
+info "the topology each layout writes is the shipped example (which the parser's test reads)"
+for spec in ":pvp-ovs-local" "--ports 2:pvp-ovs-local-2port" "--guests 2:pvvp-ovs-local" \
+	"--chains 2:pvp-ovs-local-2chains" "--standin:pvp-standin-local"; do
+	# shellcheck disable=SC2086
+	"$TB" plan --cpus 0-1 ${spec%%:*} | sed -n '/^topology.json:$/,$p' | tail -n +2 >"$PVP_TMP/t.json"
+	"$PVP_PY" - "$PVP_TMP/t.json" "$PVP_SOURCE_DIR/examples/topologies/${spec#*:}.json" <<'PY' ||
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+tb = a.pop("testbed")
+if tb["shared_cores"] is not True or tb["cpus"] != "0 1" or tb["pmds"] != 1:
+    print("# testbed member:", tb)
+    sys.exit(1)
+b.pop("comment", None)
+sys.exit(0 if a == b else 1)
+PY
+		fail "plan ${spec%%:*}: topology differs from ${spec#*:}.json"
+done
+out=$(plan --netns --cpus 0-1 | sed -n '/^topology.json:$/,$p' | tail -n +2)
+tb_check_py() { "$PVP_PY" -c "import json,sys; j=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$1"; }
+tb_check_py "$out" 'j["hops"][0]["ctl"].startswith("tcp:10.") and j["hops"][0]["token_file"].endswith("/tb/gen.token")' ||
+	fail "--netns: the tester is not on TCP with a token: $out"
+tb_check_py "$out" 'j["hops"][1]["db"].startswith("tcp:127.0.0.1:") and j["hops"][2]["token_file"].endswith("/tb/fwd.token")' ||
+	fail "--netns: OVSDB or the guest: $out"
+
+info "bad options: one line, exit 1"
+while IFS='|' read -r args msg; do
+	# shellcheck disable=SC2086
+	out=$(plan $args </dev/null)
+	rc=$?
+	[ "$rc" = 1 ] || fail "plan $args: exit $rc"
+	[ "$out" = "testbed.sh: error: $msg" ] || fail "plan $args: '$out', not '$msg'"
+done <<'EOF_CASES'
+--ports 3|--ports must be 1 or 2
+--ports 010|--ports: '010' is not a number
+--guests 0|--guests must be 1..4
+--chains 5|--chains must be 1..4
+--chains 2 --ports 2|--chains cannot be combined with --ports 2 or --guests
+--cpus 1-0|--cpus '1-0': not a CPU list (e.g. 2-5,8)
+--cpus 3,3|--cpus '3,3': a CPU is listed twice
+--cpus x|--cpus 'x': not a CPU list (e.g. 2-5,8)
+--pmds 0|--pmds must be at least 1
+--pmds 3 --cpus 0-1|--pmds 3: only 2 CPU(s) to put PMDs on
+--ports|--ports needs a value
+EOF_CASES
+info "ok"
