@@ -389,6 +389,8 @@ void gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unkn
 int gen_rx_clear(struct gen_ctx *g);
 void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);
+/* The latency histogram of wire stream @p wire_id, all RX lcores merged. */
+void gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat);
 
 /* ctl.c */
 int gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen);

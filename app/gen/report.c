@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -131,10 +132,30 @@ gen_traffic_json(struct gen_ctx *g)
 			 "generator_limited", gen_run_limited(g, sent, asked, elapsed));
 }
 
+/*
+ * The stream's latency histogram (lib/lat's sparse JSON form) into its
+ * "latency_ns", with the clock the figures come from: the host TSC, read
+ * when the TX burst is built and when the RX burst is received (software
+ * timestamps: they include the tester's own queueing, which a wire
+ * calibration measures).
+ */
+static void
+gen_stream_hist(struct gen_ctx *g, uint16_t i, json_t *lat)
+{
+	struct pvp_lat *h = malloc(sizeof(*h));
+
+	json_object_set_new(lat, "clock", json_string("tsc"));
+	if (h == NULL)
+		return;
+	gen_rx_lat(g, i, h);
+	json_object_set_new(lat, "histogram", pvp_lat_to_json(h));
+	free(h);
+}
+
 static json_t *
 gen_streams_json(struct gen_ctx *g)
 {
-	json_t *arr = json_array();
+	json_t *arr = json_array(), *st;
 	uint16_t i;
 
 	for (i = 0; i < g->nb_ws; i++) {
@@ -145,24 +166,27 @@ gen_streams_json(struct gen_ctx *g)
 		uint64_t offered = gen_ws_offered(g, i);
 
 		gen_rx_read(g, i, &seq, &l, &rx_bytes);
-		json_array_append_new(
-			arr,
-			json_pack("{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-				  "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
-				  "stream", w->wire_id, "name", w->st->ps->name, "port", w->port,
-				  "queue", w->queue, "max_burst", (json_int_t)w->max_due,
-				  "tx_packets", (json_int_t)tx, "tx_bytes",
-				  (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
-				  (json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "tx_offered",
-				  (json_int_t)offered, "rx_packets", (json_int_t)seq.rx, "rx_bytes",
-				  (json_int_t)rx_bytes, "lost",
-				  (json_int_t)pvp_seq_lost(&seq, offered), "dup",
-				  (json_int_t)seq.dup, "ooo", (json_int_t)seq.ooo, "gaps",
-				  (json_int_t)seq.gaps, "latency_ns", "count", (json_int_t)l.count,
-				  "min", (json_int_t)l.min, "avg", (json_int_t)l.avg, "max",
-				  (json_int_t)l.max, "p50", (json_int_t)l.p50, "p90",
-				  (json_int_t)l.p90, "p99", (json_int_t)l.p99, "p99_9",
-				  (json_int_t)l.p99_9, "jitter", (json_int_t)l.jitter));
+		st = json_pack(
+			"{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+			"s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
+			"stream", w->wire_id, "name", w->st->ps->name, "port", w->port, "queue",
+			w->queue, "max_burst", (json_int_t)w->max_due, "tx_packets", (json_int_t)tx,
+			"tx_bytes", (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
+			(json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "tx_offered",
+			(json_int_t)offered, "rx_packets", (json_int_t)seq.rx, "rx_bytes",
+			(json_int_t)rx_bytes, "lost", (json_int_t)pvp_seq_lost(&seq, offered),
+			"dup", (json_int_t)seq.dup, "ooo", (json_int_t)seq.ooo, "gaps",
+			(json_int_t)seq.gaps, "latency_ns", "count", (json_int_t)l.count, "min",
+			(json_int_t)l.min, "avg", (json_int_t)l.avg, "max", (json_int_t)l.max,
+			"p50", (json_int_t)l.p50, "p90", (json_int_t)l.p90, "p99",
+			(json_int_t)l.p99, "p99_9", (json_int_t)l.p99_9, "jitter",
+			(json_int_t)l.jitter);
+		if (st != NULL) {
+			json_object_set_new(json_object_get(st, "latency_ns"), "p99_99",
+					    json_integer((json_int_t)l.p99_99));
+			gen_stream_hist(g, i, json_object_get(st, "latency_ns"));
+		}
+		json_array_append_new(arr, st);
 	}
 	return arr;
 }

@@ -191,6 +191,16 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 }
 
 void
+gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat)
+{
+	uint16_t k;
+
+	pvp_lat_init(lat);
+	for (k = 0; k < g->rx.nb; k++)
+		pvp_lat_merge(lat, &g->rx.rl[k]->ws[wire_id].lat);
+}
+
+void
 gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream)
 {
 	uint16_t k;

@@ -40,6 +40,12 @@ int coord_cmd_run(int argc, char **argv);
 /** pvpkit report RESULTS: rebuild the reports. @return the exit status. */
 int coord_cmd_report(int argc, char **argv);
 
+/** pvpkit soak: a long trial read every interval. @return the exit status. */
+int coord_cmd_soak(int argc, char **argv);
+
+/** pvpkit compare OLD NEW: @return the exit status (3: a regression). */
+int coord_cmd_compare(int argc, char **argv);
+
 /** pvpkit testbed up|down|status: tools/testbed.sh. @return the exit status. */
 int coord_cmd_testbed(int argc, char **argv);
 

@@ -39,6 +39,9 @@ struct search_point {
 	unsigned int interrupted_trial;	 /* trial a signal stopped (from 1), or 0 */
 	bool not_kept;			 /* an append failed: nothing more is written */
 	char error[640];		 /* why the search stopped early, or "" */
+	const char *group;		 /* repeat group (the point's id), NULL: no repeats */
+	unsigned int repeat;		 /* 1-based index of this search in the group */
+	struct pvp_search_result last;	 /* the last search's result (trials not kept) */
 };
 
 /* Print @p j whole on stdout: what could not be kept is not lost. */
@@ -94,6 +97,7 @@ search_keep_trial(struct search_point *sp, const struct pvp_search_trial *st,
 			    json_pack("{s:s,s:I,s:I,s:I}", "id", sp->id, "trial",
 				      (json_int_t)st->index, "phase", (json_int_t)st->phase, "goal",
 				      (json_int_t)st->goal));
+	coord_search_tag_trial(j, st);
 	snprintf(what, sizeof(what), "trial %u", st->index + 1);
 	*ret = search_append(sp, j, what);
 	if (*ret == 0)
@@ -108,14 +112,17 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 {
 	char a[32], b[32], c[32];
 
-	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s%s\n",
+	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s%s%s\n",
 	       st->index + 1, st->phase, st->nb_phases,
 	       pvp_fmt_count((int64_t)st->rate, a, sizeof(a)), st->duration,
 	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, b, sizeof(b)),
 	       pvp_fmt_count((int64_t)r->tx_packets, c, sizeof(c)), 100 * coord_trial_loss_ratio(r),
 	       r->traffic.generator_limited ? " [generator-limited]" : "",
 	       r->invalid ? " [INVALID, not fed to the search]" : "",
-	       !r->invalid && !r->reconciled ? " [checks failed]" : "");
+	       !r->invalid && !r->reconciled ? " [checks failed]" : "",
+	       st->warmup	   ? " [warm-up, ignored]"
+	       : st->gen_remeasure ? " [measured again]"
+				   : "");
 	if (sp->a->tables)
 		coord_table_print(stdout, sp->t, r);
 	fflush(stdout);
@@ -247,6 +254,7 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 		json_object_set_new(rec, "error", json_string(sp->error));
 		json_object_set_new(rec, "partial", json_true());
 	}
+	coord_search_tag_record(rec, sp->a, sp->group, sp->repeat);
 	ret = search_append(sp, rec, "search record");
 	if (ret < 0)
 		search_print_json(rec);
@@ -282,9 +290,10 @@ search_show_result(const char *id, const struct pvp_search_result *res)
 		       gr->generator_limited ? " (the generator, not the DUT, was the limit)" : "");
 	}
 	if (res->nb_gen_limited > 0)
-		printf("   %u generator-limited trial(s), not counted as DUT results; generator"
-		       " ceiling %s pps\n",
-		       res->nb_gen_limited, pvp_fmt_count((int64_t)res->gen_ceiling, a, sizeof(a)));
+		printf("   %u generator-limited trial(s), not counted as DUT results; measured"
+		       " again %u, sent cleanly %u; generator ceiling %s pps\n",
+		       res->nb_gen_limited, res->nb_gen_remeasured, res->nb_gen_recovered,
+		       pvp_fmt_count((int64_t)res->gen_ceiling, a, sizeof(a)));
 	fflush(stdout);
 }
 
@@ -326,6 +335,8 @@ search_point(struct search_point *sp)
 	if (search_keep_result(sp, &res, rc != 0) != 0)
 		rc = 1;
 	search_show_result(sp->id, &res);
+	sp->last = res;
+	sp->last.trials = NULL;
 	pvp_search_destroy(s);
 	return rc;
 }
@@ -351,6 +362,22 @@ search_reports(const struct coord_search_args *a)
 	return 0;
 }
 
+/* The latency step of a point, at fractions of what its searches found. */
+static int
+search_latency(struct coord_search_args *a, struct coord_topology *t, const struct search_point *sp,
+	       const struct coord_repeats *reps)
+{
+	char ref[32];
+	double pps;
+
+	if (!coord_latency_reference(reps, ref, sizeof(ref), &pps)) {
+		printf("== latency %u B, %u flows: skipped, no search found a %s rate\n", sp->size,
+		       sp->flows, ref);
+		return 0;
+	}
+	return coord_latency_point(a, t, sp->size, sp->flows, ref, pps);
+}
+
 /*
  * Every point of the matrix in turn, until one fails or a signal comes.
  * @return 0 or 1; *kept: whether the results file holds everything.
@@ -360,8 +387,9 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 {
 	struct coord_progress progress;
 	struct search_point sp = {.a = a, .progress = &progress, .t = t};
-	unsigned int i, k;
-	char id[64];
+	struct coord_repeats reps;
+	unsigned int i, k, r;
+	char id[80], group[64];
 	int rc = 0;
 
 	/*
@@ -369,15 +397,36 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 	 * plain lines in order with the trials on stdout.
 	 */
 	coord_progress_init(&progress, isatty(STDERR_FILENO) ? stderr : stdout,
-			    a->nb_sizes * a->nb_flows, a->p.max_time);
+			    a->nb_sizes * a->nb_flows * a->repeat, a->p.max_time);
+	if (coord_search_run_record(a, t) != 0)
+		return 1;
+	if (a->lat_floor != NULL && coord_latency_floor(a) != 0)
+		return 1;
 	for (i = 0; i < a->nb_sizes && rc == 0 && !coord_interrupted; i++) {
 		for (k = 0; k < a->nb_flows && rc == 0 && !coord_interrupted; k++) {
-			snprintf(id, sizeof(id), "%ld-%u-%u", (long)time(NULL), a->sizes[i],
+			snprintf(group, sizeof(group), "%ld-%u-%u", (long)time(NULL), a->sizes[i],
 				 a->flows[k]);
 			sp.size = a->sizes[i];
 			sp.flows = a->flows[k];
-			sp.id = id;
-			rc = search_point(&sp) != 0 ? 1 : 0;
+			sp.group = a->repeat > 1 ? group : NULL;
+			coord_repeats_init(&reps, &a->p);
+			/* Every search of a point is kept, each under its own id. */
+			for (r = 1; r <= a->repeat && rc == 0 && !coord_interrupted; r++) {
+				if (a->repeat > 1)
+					snprintf(id, sizeof(id), "%s-r%u", group, r);
+				else
+					snprintf(id, sizeof(id), "%s", group);
+				sp.id = id;
+				sp.repeat = r;
+				/* A search that never started adds an empty result. */
+				memset(&sp.last, 0, sizeof(sp.last));
+				rc = search_point(&sp) != 0 ? 1 : 0;
+				coord_repeats_add(&reps, &sp.last);
+			}
+			if (a->repeat > 1)
+				coord_repeats_show(&reps, group);
+			if (a->latency && rc == 0 && !coord_interrupted)
+				rc = search_latency(a, t, &sp, &reps);
 		}
 	}
 	*kept = !sp.not_kept;

@@ -13,9 +13,18 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
 
 #include "pvp_search.h"
 
+struct coord_topology;
+
+/** Most latency loads. */
+#define COORD_LAT_MAX_LOADS 16
+/** Most --repeat. */
+#define COORD_SEARCH_MAX_REPEAT 100
 /** Most sizes / flow counts in a matrix. */
 #define COORD_SEARCH_MAX_LIST 16
 
@@ -37,7 +46,81 @@ struct coord_search_args {
 	unsigned int nb_flows;			   /**< entries in flows[] */
 	unsigned int flows[COORD_SEARCH_MAX_LIST]; /**< flow counts */
 	char results_buf[PATH_MAX];		   /**< storage for a default results */
+	unsigned int repeat;			   /**< searches per point, >= 1 */
+	const char *preset;			   /**< --preset NAME, or NULL */
+	bool latency;				   /**< latency trials after each point */
+	unsigned int nb_lat_loads;		   /**< entries in lat_loads[] */
+	double lat_loads[COORD_LAT_MAX_LOADS];	   /**< % of the reference rate; 0 = low rate */
+	double lat_duration;			   /**< s per latency trial */
+	double lat_low_rate;			   /**< pps of the 0 % load */
+	const char *lat_floor;			   /**< results of a wire run, or NULL */
+	const char *dut;			   /**< --dut: what the user measures */
 };
+
+/** The searches of one point, for the line that sums them up. */
+struct coord_repeats {
+	unsigned int n;							 /**< searches added */
+	unsigned int nb_goals;						 /**< goals per search */
+	double loss_ratio[PVP_SEARCH_MAX_GOALS];			 /**< the goals */
+	bool has_lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< per search, goal */
+	double lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< lower bounds */
+	double delivered[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS]; /**< conditional tput */
+	unsigned int remeasured; /**< generator-limited trials measured again */
+	unsigned int recovered;	 /**< of those, sent cleanly */
+};
+
+/** Mark a trial record's "search" member: "warmup", "gen_remeasure" when set. */
+void coord_search_tag_trial(json_t *trial, const struct pvp_search_trial *st);
+
+/**
+ * Add "preset" and (with @p group) "repeat": {"group", "index", "of"} to
+ * a search record.
+ */
+void coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const char *group,
+			     unsigned int index);
+
+/**
+ * The "run" record that makes results comparable, appended first:
+ * pvpkit's version, the topology, the user's DUT description, the host
+ * (CPU model, CPUs, kernel) and every hop's context (OVS: its version,
+ * DPDK's, other_config and the PMD rxq assignment).
+ * @return 0, or 1 after a message (not written).
+ */
+int coord_search_run_record(const struct coord_search_args *a, struct coord_topology *t);
+
+/** Start summing up a point's searches. */
+void coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p);
+
+/** Add one finished search. */
+void coord_repeats_add(struct coord_repeats *r, const struct pvp_search_result *res);
+
+/** Print "== repeats GROUP: ..." and a line per goal: median, min, max, spread. */
+void coord_repeats_show(const struct coord_repeats *r, const char *group);
+
+/**
+ * The latency step of a point: a trial at each load of @p a (percent of
+ * @p ref_pps, 0 = the low fixed rate), each appended to the results with
+ * its "latency" member, and a line of figures per load.
+ * @return 0, or 1 (a trial not measured or not kept).
+ */
+int coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
+			unsigned int size, unsigned int flows, const char *ref_name,
+			double ref_pps);
+
+/**
+ * The reference of the latency step from a point's searches: the last
+ * PDR goal (the first NDR when there is none), median of the lower
+ * bounds. @return true with @p name and @p pps set, false when no search
+ * found a lower bound.
+ */
+bool coord_latency_reference(const struct coord_repeats *r, char *name, size_t len, double *pps);
+
+/**
+ * --latency-floor FILE: the tester's floor from a wire run's latency
+ * trials (the lowest load), printed and appended to the results as a
+ * "latency_floor" record. @return 0, or 1 after a message.
+ */
+int coord_latency_floor(const struct coord_search_args *a);
 
 /**
  * Parse the command line of search (@p run false) or run into @p a, with

@@ -50,6 +50,16 @@ enum {
 	SOPT_QUIET_TIMEOUT,
 	SOPT_MAX_BURST,
 	SOPT_NO_TABLES,
+	SOPT_REPEAT,
+	SOPT_PRESET,
+	SOPT_WARMUP,
+	SOPT_GEN_REMEASURE,
+	SOPT_LATENCY,
+	SOPT_LAT_LOADS,
+	SOPT_LAT_DURATION,
+	SOPT_LAT_LOW_RATE,
+	SOPT_LAT_FLOOR,
+	SOPT_DUT,
 	SOPT_HELP,
 };
 
@@ -77,6 +87,16 @@ static const struct option search_longopts[] = {
 	{"quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT},
 	{"max-burst", required_argument, NULL, SOPT_MAX_BURST},
 	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
+	{"repeat", required_argument, NULL, SOPT_REPEAT},
+	{"preset", required_argument, NULL, SOPT_PRESET},
+	{"warmup", required_argument, NULL, SOPT_WARMUP},
+	{"gen-remeasure", required_argument, NULL, SOPT_GEN_REMEASURE},
+	{"latency", no_argument, NULL, SOPT_LATENCY},
+	{"latency-loads", required_argument, NULL, SOPT_LAT_LOADS},
+	{"latency-duration", required_argument, NULL, SOPT_LAT_DURATION},
+	{"latency-low-rate", required_argument, NULL, SOPT_LAT_LOW_RATE},
+	{"latency-floor", required_argument, NULL, SOPT_LAT_FLOOR},
+	{"dut", required_argument, NULL, SOPT_DUT},
 	{"help", no_argument, NULL, SOPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -128,6 +148,25 @@ search_usage(FILE *f, bool run)
 		"                        default the final duration)\n"
 		"  --results FILE        JSON-lines results (default results.jsonl, or\n"
 		"                        OUT/results.jsonl for run)\n"
+		"  --warmup S            a warm-up trial at --max-rate first, ignored\n"
+		"                        (default none)\n"
+		"  --gen-remeasure N     run a generator-limited trial again up to N times\n"
+		"                        before the ceiling moves (default 1)\n"
+		"  --repeat N            search each point N times: median, min, max\n"
+		"                        and spread in the reports (default 1)\n"
+		"  --preset csit         FD.io CSIT's settings for noisy DUTs: goals ndr and\n"
+		"                        pdr=0.5%%, 1 s trials, duration sum 21 s, exceed\n"
+		"                        ratio 0.5, 1 s warm-up; later options override\n"
+		"  --latency             after each point, latency trials at fractions of\n"
+		"                        the PDR (NDR without a PDR goal) found\n"
+		"  --latency-loads LIST  percent of that rate, 0 = the low rate (default\n"
+		"                        0,10,50,90; implies --latency)\n"
+		"  --latency-duration S  per latency trial (default 5)\n"
+		"  --latency-low-rate R  the 0 %% load (default 1kpps)\n"
+		"  --latency-floor FILE  results of a --latency run on a wire topology:\n"
+		"                        the tester's floor, stated in the reports\n"
+		"  --dut TEXT            what is measured (\"OVS 3.1, 2 PMDs on cores 2,3\"),\n"
+		"                        kept in the results for compare\n"
 		"  --quiet-timeout S     see pvpkit trial --help\n"
 		"  --max-burst N         flag trials whose generator sent more than N packets\n"
 		"                        back to back after a stall (default: only record it)\n"
@@ -271,6 +310,16 @@ search_opt_count(struct coord_search_args *a, int opt, const char *arg, const ch
 {
 	unsigned int v;
 
+	if (opt == SOPT_REPEAT)
+		return coord_cli_opt_u32("--repeat", arg, 1, COORD_SEARCH_MAX_REPEAT, &a->repeat) <
+				       0
+			       ? 2
+			       : 0;
+	if (opt == SOPT_GEN_REMEASURE)
+		return coord_cli_opt_u32("--gen-remeasure", arg, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
+					 &a->p.gen_remeasure) < 0
+			       ? 2
+			       : 0;
 	if (coord_cli_opt_u32(oname, arg, 0, 100000, &v) < 0)
 		return 2;
 	if (opt == SOPT_PHASES)
@@ -278,6 +327,74 @@ search_opt_count(struct coord_search_args *a, int opt, const char *arg, const ch
 	else
 		a->p.max_trials = v;
 	return 0;
+}
+
+/*
+ * --preset: settings under a name instead of folklore. csit: FD.io CSIT's
+ * MLRsearch for noisy DUTs (NDR and PDR 0.5 %, 1 s trials decided over
+ * 21 s with half of the time allowed to miss the goal, a warm-up trial).
+ */
+static int
+search_preset(struct coord_search_args *a, const char *name)
+{
+	if (strcmp(name, "csit") != 0)
+		return search_bad("--preset: \"%s\" must be csit", name);
+	a->preset = "csit";
+	a->p.nb_goals = 2;
+	a->p.loss_ratio[0] = 0;
+	a->p.loss_ratio[1] = 0.005;
+	a->p.initial_duration = 1;
+	a->p.final_duration = 1;
+	a->p.duration_sum = 21;
+	a->p.exceed_ratio = 0.5;
+	a->p.warmup_duration = 1;
+	a->p.width_goal = 0.005;
+	return 0;
+}
+
+/* The latency step's options. */
+static int
+search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+{
+	char *copy, *tok, *save = NULL, err[160];
+	int ret = 0;
+
+	a->latency = true;
+	switch (opt) {
+	case SOPT_LAT_LOADS:
+		copy = strdup(arg);
+		if (copy == NULL)
+			return search_bad("out of memory");
+		a->nb_lat_loads = 0;
+		for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (a->nb_lat_loads >= COORD_LAT_MAX_LOADS ||
+			    pvp_parse_double(oname, tok, 0, 100, &a->lat_loads[a->nb_lat_loads++],
+					     err, sizeof(err)) < 0)
+				ret = -EINVAL;
+		}
+		free(copy);
+		if (ret < 0 || a->nb_lat_loads == 0)
+			return search_bad("--latency-loads: \"%s\" must be up to %d percentages"
+					  " in 0..100 (0: the low rate)",
+					  arg, COORD_LAT_MAX_LOADS);
+		return 0;
+	case SOPT_LAT_DURATION:
+		return coord_cli_opt_duration("--latency-duration", arg, 0.01, 86400,
+					      &a->lat_duration) < 0
+			       ? 2
+			       : 0;
+	case SOPT_LAT_LOW_RATE:
+		return coord_cli_opt_rate("--latency-low-rate", arg, true, &a->lat_low_rate) < 0 ||
+				       a->lat_low_rate <= 0
+			       ? 2
+			       : 0;
+	case SOPT_LAT_FLOOR:
+		a->lat_floor = arg;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 /*
@@ -319,10 +436,25 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		return search_opt_seconds(a, opt, arg, oname);
 	case SOPT_PHASES:
 	case SOPT_MAX_TRIALS:
+	case SOPT_REPEAT:
+	case SOPT_GEN_REMEASURE:
 		return search_opt_count(a, opt, arg, oname);
 	case SOPT_MAX_BURST:
 		return coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2
 											      : 0;
+	case SOPT_WARMUP:
+		/* 0 turns a preset's warm-up off. */
+		return coord_cli_opt_duration("--warmup", arg, 0, 1e6, &a->p.warmup_duration) < 0
+			       ? 2
+			       : 0;
+	case SOPT_PRESET:
+		return 0; /* applied before the other options */
+	case SOPT_LATENCY:
+	case SOPT_LAT_LOADS:
+	case SOPT_LAT_DURATION:
+	case SOPT_LAT_LOW_RATE:
+	case SOPT_LAT_FLOOR:
+		return search_opt_latency(a, opt, arg, oname);
 	case SOPT_TOPOLOGY:
 		a->topology = arg;
 		return 0;
@@ -331,6 +463,11 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		return 0;
 	case SOPT_RESULTS:
 		a->results = arg;
+		return 0;
+	case SOPT_DUT:
+		if (strlen(arg) > 1024)
+			return search_bad("--dut: at most 1024 characters");
+		a->dut = arg;
 		return 0;
 	case SOPT_OUT:
 		if (!a->run)
@@ -396,8 +533,23 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 	a->out = "results";
 	pvp_search_params_init(&a->p);
 	a->p.min_rate = 1000;
+	a->repeat = 1;
+	/* Latency: CSIT's loads (0 = a low fixed rate), 5 s each. */
+	a->nb_lat_loads = 4;
+	a->lat_loads[0] = 0;
+	a->lat_loads[1] = 10;
+	a->lat_loads[2] = 50;
+	a->lat_loads[3] = 90;
+	a->lat_duration = 5;
+	a->lat_low_rate = 1000;
+	/* The preset first, whatever its place: every other option overrides it. */
 	optind = 1;
 	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
+		if (opt == SOPT_PRESET && search_preset(a, optarg) != 0)
+			return 2;
+	}
+	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
 		/* The option's name for messages, whether --opt=V or --opt V. */
 		snprintf(oname, sizeof(oname), "--%s",

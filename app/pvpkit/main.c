@@ -9,8 +9,8 @@
  *
  * Exit status: 0 done, 1 the trial could not be measured (a hop
  * unreachable, traffic refused) or kept, 2 bad command line or topology,
- * 128 + N after signal N (SIGINT 130, SIGTERM 143) stopped a trial or
- * search.
+ * 3 (compare) a regression, 128 + N after signal N (SIGINT 130, SIGTERM
+ * 143) stopped a trial or search.
  */
 
 #include <signal.h>
@@ -34,6 +34,10 @@ static const struct coord_command coord_commands[] = {
 	{"search", "zero-loss throughput search (NDR/PDR) at one point", coord_cmd_search},
 	{"run", "searches over packet sizes x flow counts, then the reports", coord_cmd_run},
 	{"report", "rebuild summary JSON, CSV and plots from a results file", coord_cmd_report},
+	{"soak", "a long trial at a fixed load, read every interval; Ctrl-C keeps it",
+	 coord_cmd_soak},
+	{"compare", "two runs side by side; exit 3 on a regression beyond their noise",
+	 coord_cmd_compare},
 	{"testbed", "up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)",
 	 coord_cmd_testbed},
 	{NULL, NULL, NULL},

@@ -185,6 +185,7 @@ ovs_context(struct coord_hop *hop)
 	json_object_set_new(ctx, "ports", ports);
 	if (h->note[0] != '\0')
 		json_object_set_new(ctx, "restart", json_string(h->note));
+	json_object_set_new(ctx, "vswitch", ovs_info(h));
 	return ctx;
 }
 

@@ -140,6 +140,9 @@ int ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t
 int ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *err,
 	       size_t err_len);
 
+/* ovs_info.c: versions, other_config and PMD rxq assignment, for context(). */
+json_t *ovs_info(struct ovs_hop *h);
+
 /* ovs_flows.c: coord_driver::install_flows. */
 int ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flows, char *err,
 		      size_t err_len);

@@ -31,6 +31,7 @@ enum search_kind {
 	KIND_MID,	/* bisection */
 	KIND_MIN,	/* the minimum rate (binary search's last resort) */
 	KIND_REPEAT,	/* an undecided load measured again (exceed ratio) */
+	KIND_WARMUP,	/* the warm-up trial, whose result is ignored */
 };
 
 /* What the trials at one load say of one goal (RFC 9971). */
@@ -67,6 +68,14 @@ struct pvp_search {
 	double eff_max; /* max_rate, lowered when the generator falls short */
 	unsigned int gen_in_row;
 	unsigned int nb_gen_limited;
+	unsigned int gen_retries;	/* re-measures of the current limited rate */
+	unsigned int nb_gen_remeasured; /* re-measures asked, all rates */
+	unsigned int nb_gen_recovered;	/* re-measures the generator sent cleanly */
+	bool warmup_done;		/* the warm-up trial ran (or none was asked) */
+	bool retry;			/* next trial: the limited one again */
+	struct pvp_search_trial retry_trial;
+	enum search_kind retry_kind;
+	unsigned int retry_goal;
 	unsigned int nb_phases;
 	double phase_duration[PVP_SEARCH_MAX_PHASES + 2];
 	double phase_width[PVP_SEARCH_MAX_PHASES + 2];
@@ -123,6 +132,7 @@ pvp_search_params_init(struct pvp_search_params *p)
 	p->nb_goals = 1;
 	p->loss_ratio[0] = 0;
 	p->max_gen_limited = 5;
+	p->gen_remeasure = 1;
 }
 
 int
@@ -157,6 +167,10 @@ pvp_search_params_check(const struct pvp_search_params *p, const char **err)
 		e = "exceed_ratio must be in [0, 1)";
 	else if (!(p->duration_sum >= 0) || !isfinite(p->duration_sum))
 		e = "duration_sum must be >= 0";
+	else if (!(p->warmup_duration >= 0) || !isfinite(p->warmup_duration))
+		e = "warmup_duration must be >= 0";
+	else if (p->gen_remeasure > PVP_SEARCH_MAX_GEN_REMEASURE)
+		e = "gen_remeasure must be 0..PVP_SEARCH_MAX_GEN_REMEASURE";
 	for (i = 0; e == NULL && i < p->nb_goals; i++)
 		if (!(p->loss_ratio[i] >= 0 && p->loss_ratio[i] < 1))
 			e = "loss ratio must be in [0, 1)";
@@ -193,6 +207,7 @@ pvp_search_create(const struct pvp_search_params *p)
 		return NULL;
 	s->p = *p;
 	s->eff_max = p->max_rate;
+	s->warmup_done = !(p->warmup_duration > 0);
 
 	/*
 	 * Phases: binary search has one, at the final duration. MLR goes
@@ -232,6 +247,16 @@ pvp_search_destroy(struct pvp_search *s)
 	free(s);
 }
 
+/*
+ * A DUT result: neither generator-limited nor the warm-up trial, which
+ * only primes caches and flow tables and says nothing about a load.
+ */
+static bool
+trial_counts(const struct pvp_search_trial_rec *t)
+{
+	return !t->generator_limited && !t->warmup;
+}
+
 /* The trial counts as a pass for the lower bound at this duration. */
 static bool
 trial_long_enough(const struct pvp_search_trial_rec *t, double duration)
@@ -269,7 +294,7 @@ search_load_class(const struct pvp_search *s, unsigned int g, double rate, doubl
 
 	for (i = 0; i < s->nb_trials; i++) {
 		t = &s->trials[i];
-		if (t->generator_limited || !same_rate(t->rate, rate))
+		if (!trial_counts(t) || !same_rate(t->rate, rate))
 			continue;
 		if (!(t->met & (1u << g))) {
 			/* Loss in a short trial is real: count it in full. */
@@ -308,7 +333,7 @@ search_bounds(const struct pvp_search *s, unsigned int g, double d, struct searc
 	memset(b, 0, sizeof(*b));
 	for (i = 0; i < s->nb_trials; i++) {
 		t = &s->trials[i];
-		if (t->generator_limited || (t->met & (1u << g)))
+		if (!trial_counts(t) || (t->met & (1u << g)))
 			continue;
 		if (b->has_upper && t->rate >= b->upper)
 			continue;
@@ -320,7 +345,7 @@ search_bounds(const struct pvp_search *s, unsigned int g, double d, struct searc
 	}
 	for (i = 0; i < s->nb_trials; i++) {
 		t = &s->trials[i];
-		if (t->generator_limited || (b->has_upper && t->rate >= b->upper))
+		if (!trial_counts(t) || (b->has_upper && t->rate >= b->upper))
 			continue;
 		if (b->has_lower && t->rate <= b->lower)
 			continue;
@@ -332,7 +357,7 @@ search_bounds(const struct pvp_search *s, unsigned int g, double d, struct searc
 	}
 	for (i = 0; i < s->nb_trials; i++) {
 		t = &s->trials[i];
-		if (t->generator_limited || (b->has_upper && t->rate >= b->upper) ||
+		if (!trial_counts(t) || (b->has_upper && t->rate >= b->upper) ||
 		    (b->has_lower && t->rate <= b->lower) ||
 		    (b->has_undecided && t->rate <= b->undecided))
 			continue;
@@ -355,8 +380,7 @@ search_candidate(const struct pvp_search *s, unsigned int g, double min_duration
 
 	for (i = 0; i < s->nb_trials; i++) {
 		t = &s->trials[i];
-		if (t->generator_limited || !(t->met & (1u << g)) ||
-		    trial_long_enough(t, min_duration))
+		if (!trial_counts(t) || !(t->met & (1u << g)) || trial_long_enough(t, min_duration))
 			continue;
 		if (t->rate <= lo || t->rate >= hi || t->rate > s->eff_max)
 			continue;
@@ -505,6 +529,41 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		*t = s->pending_trial;
 		return 0;
 	}
+	if (!s->done && !s->warmup_done) {
+		if (!budget_left(s, s->p.warmup_duration)) {
+			s->budget_exhausted = true;
+			s->done = true;
+			return 1;
+		}
+		memset(&s->pending_trial, 0, sizeof(s->pending_trial));
+		s->pending_trial.rate = s->p.max_rate;
+		s->pending_trial.duration = s->p.warmup_duration;
+		s->pending_trial.index = s->nb_trials;
+		s->pending_trial.nb_phases = s->nb_phases;
+		s->pending_trial.warmup = true;
+		s->pending_kind = KIND_WARMUP;
+		s->pending_goal = 0;
+		s->pending = true;
+		*t = s->pending_trial;
+		return 0;
+	}
+	if (!s->done && s->retry) {
+		/* The same trial again: one stall must not lower the ceiling. */
+		s->retry = false;
+		if (!budget_left(s, s->retry_trial.duration)) {
+			s->budget_exhausted = true;
+			s->done = true;
+			return 1;
+		}
+		s->pending_trial = s->retry_trial;
+		s->pending_trial.index = s->nb_trials;
+		s->pending_trial.gen_remeasure = true;
+		s->pending_kind = s->retry_kind;
+		s->pending_goal = s->retry_goal;
+		s->pending = true;
+		*t = s->pending_trial;
+		return 0;
+	}
 	while (!s->done) {
 		d = s->phase_duration[s->phase];
 		w = s->phase_width[s->phase];
@@ -537,6 +596,7 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 			break;
 		}
 		s->pending = true;
+		memset(&s->pending_trial, 0, sizeof(s->pending_trial));
 		s->pending_trial.rate = rate;
 		s->pending_trial.duration = d;
 		s->pending_trial.index = s->nb_trials;
@@ -595,14 +655,37 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	/* A trial that sent nothing proves nothing about the DUT. */
 	t->generator_limited = m->generator_limited || m->tx == 0;
 	t->phase = s->phase;
+	t->warmup = s->pending_kind == KIND_WARMUP;
+	t->gen_remeasure = s->pending_trial.gen_remeasure;
 	s->total_time += t->duration;
 
+	if (t->warmup) {
+		/* Primes the path; neither a bound nor the generator's ceiling. */
+		s->warmup_done = true;
+		return 0;
+	}
 	if (t->generator_limited) {
 		/*
-		 * Not a DUT result: it moves no bound. The generator showed
-		 * what it can send; never ask for more than that again.
+		 * Not a DUT result: it moves no bound. A stall of the tester
+		 * (a busy host) can starve one trial of a rate it sends well
+		 * otherwise: measure the same trial again, a bounded number
+		 * of times, before the ceiling moves.
 		 */
 		s->nb_gen_limited++;
+		if (s->gen_retries < s->p.gen_remeasure) {
+			s->gen_retries++;
+			s->nb_gen_remeasured++;
+			s->retry = true;
+			s->retry_trial = s->pending_trial;
+			s->retry_kind = s->pending_kind;
+			s->retry_goal = s->pending_goal;
+			return 0;
+		}
+		/*
+		 * Limited again: the generator showed what it can send; never
+		 * ask for more than that again.
+		 */
+		s->gen_retries = 0;
 		s->gen_in_row++;
 		if (m->achieved_rate > 0 && m->achieved_rate < t->rate)
 			s->eff_max = fmin(s->eff_max, m->achieved_rate * (1 - s->p.width_goal));
@@ -616,6 +699,9 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 		}
 		return 0;
 	}
+	if (t->gen_remeasure)
+		s->nb_gen_recovered++;
+	s->gen_retries = 0;
 	s->gen_in_row = 0;
 
 	for (g = 0; g < s->p.nb_goals; g++) {
@@ -649,6 +735,29 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	return 0;
 }
 
+/*
+ * CSIT's conditional throughput, simply: what the DUT delivered at a
+ * load, the packets received back over the time of the final-duration
+ * DUT trials at that load.
+ */
+static double
+search_delivered(const struct pvp_search *s, double rate)
+{
+	const struct pvp_search_trial_rec *t;
+	double rx = 0, secs = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->nb_trials; i++) {
+		t = &s->trials[i];
+		if (!trial_counts(t) || !same_rate(t->rate, rate) ||
+		    !trial_long_enough(t, s->p.final_duration))
+			continue;
+		rx += (double)t->rx;
+		secs += t->duration;
+	}
+	return secs > 0 ? rx / secs : 0;
+}
+
 int
 pvp_search_get_result(const struct pvp_search *s, struct pvp_search_result *r)
 {
@@ -665,6 +774,8 @@ pvp_search_get_result(const struct pvp_search *s, struct pvp_search_result *r)
 	r->trials = s->trials;
 	r->total_time = s->total_time;
 	r->nb_gen_limited = s->nb_gen_limited;
+	r->nb_gen_remeasured = s->nb_gen_remeasured;
+	r->nb_gen_recovered = s->nb_gen_recovered;
 	r->gen_ceiling = s->eff_max;
 	r->budget_exhausted = s->budget_exhausted;
 	r->aborted = s->aborted;
@@ -681,6 +792,8 @@ pvp_search_get_result(const struct pvp_search *s, struct pvp_search_result *r)
 		gr->upper_bound = b.has_upper ? b.upper : 0;
 		if (b.has_lower && b.has_upper)
 			gr->rel_width = (b.upper - b.lower) / b.upper;
+		if (b.has_lower)
+			gr->conditional_throughput = search_delivered(s, b.lower);
 		if (b.has_lower && rate_at_least(b.lower, s->eff_max)) {
 			gr->status = PVP_SEARCH_GOAL_AT_MAX;
 			gr->reached_max_rate = true;

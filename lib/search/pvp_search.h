@@ -68,6 +68,8 @@ extern "C" {
 #define PVP_SEARCH_MAX_GOALS 8
 /** Most intermediate phases of the MLR search. */
 #define PVP_SEARCH_MAX_PHASES 8
+/** Most re-measures of a generator-limited trial (gen_remeasure). */
+#define PVP_SEARCH_MAX_GEN_REMEASURE 8
 /** Default relative width goal: 0.5 %. */
 #define PVP_SEARCH_DEFAULT_WIDTH 0.005
 
@@ -124,6 +126,19 @@ struct pvp_search_params {
 	 * up (the generator cannot reach even the reduced rate). Default 5.
 	 */
 	unsigned int max_gen_limited;
+	/**
+	 * How often a generator-limited trial is run again, at the same
+	 * rate and duration, before the search lowers its ceiling to what
+	 * the generator sent: one stall of a busy tester must not cap the
+	 * search. 0..PVP_SEARCH_MAX_GEN_REMEASURE; default 1.
+	 */
+	unsigned int gen_remeasure;
+	/**
+	 * Seconds of a warm-up trial at max_rate before the search, whose
+	 * result is ignored (it only primes caches and flow tables, as
+	 * CSIT's warm-up does); 0 (default): none.
+	 */
+	double warmup_duration;
 };
 
 /** The trial the caller must run next. */
@@ -135,6 +150,8 @@ struct pvp_search_trial {
 	unsigned int phase;	/**< MLR phase, 0 = initial; 0 for binary */
 	unsigned int nb_phases; /**< phases in this search (1 for binary) */
 	unsigned int goal;	/**< index of the goal this trial narrows */
+	bool warmup;		/**< the warm-up trial: its result is ignored */
+	bool gen_remeasure;	/**< a generator-limited trial measured again */
 };
 
 /** What the caller measured in that trial. */
@@ -165,6 +182,8 @@ struct pvp_search_trial_rec {
 	bool generator_limited; /**< not a DUT result */
 	unsigned int phase;	/**< MLR phase (0 = initial); 0 for binary */
 	uint32_t met;		/**< bit g set: the trial met goal g */
+	bool warmup;		/**< the warm-up trial, not a DUT result */
+	bool gen_remeasure;	/**< re-measure of a generator-limited trial */
 };
 
 /** How a goal's search ended. */
@@ -191,6 +210,12 @@ struct pvp_search_goal_result {
 	 * DUT may do more; the generator, not the DUT, was the limit.
 	 */
 	bool generator_limited;
+	/**
+	 * Conditional throughput (CSIT): the rate the DUT delivered at the
+	 * lower bound, packets received back over the time of the
+	 * final-duration trials at that load; 0 without a lower bound.
+	 */
+	double conditional_throughput;
 };
 
 /** The answer of a whole search. Pointers stay valid until destroy. */
@@ -201,6 +226,8 @@ struct pvp_search_result {
 	const struct pvp_search_trial_rec *trials;		  /**< in the order run */
 	double total_time;					  /**< sum of trial durations, s */
 	unsigned int nb_gen_limited;				  /**< generator-limited trials */
+	unsigned int nb_gen_remeasured; /**< limited trials measured again */
+	unsigned int nb_gen_recovered;	/**< of those, sent cleanly the second time */
 	/** Highest rate the generator proved it can send; max_rate if never limited. */
 	double gen_ceiling;
 	bool budget_exhausted; /**< max_trials or max_time stopped it */

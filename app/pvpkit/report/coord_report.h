@@ -51,6 +51,7 @@
 
 #include <jansson.h>
 
+#include "pvp_lat.h"
 #include "pvp_search.h"
 
 #ifdef __cplusplus
@@ -65,6 +66,8 @@ extern "C" {
 #define COORD_REPORT_DEFAULT_LINE_RATE 10e9
 /** Most files one report writes. */
 #define COORD_REPORT_MAX_FILES 32
+/** Most repeated searches of one point that a summary takes in. */
+#define COORD_REPORT_MAX_REPEAT 1000
 /** Largest results file coord_report_load() reads (a few KiB per trial). */
 #define COORD_REPORT_MAX_FILE (256u << 20)
 
@@ -168,6 +171,37 @@ json_t *coord_report_search_record(const struct pvp_search_params *p,
  */
 bool coord_report_trial_reconciles(const json_t *trial);
 
+/** Figures over the repeated searches of one point and goal. */
+struct coord_report_stats {
+	unsigned int n;	 /**< values */
+	double median;	 /**< the middle value (mean of the two middle ones) */
+	double min;	 /**< smallest */
+	double max;	 /**< largest */
+	bool has_spread; /**< n >= 3: spread is meaningful */
+	double spread;	 /**< (max - min) / median, relative range */
+};
+
+/**
+ * Median, min, max and (three values or more) the relative range of
+ * @p n values. @p v is not changed; n = 0 gives all zero.
+ */
+void coord_report_stats(const double *v, unsigned int n, struct coord_report_stats *st);
+
+/**
+ * The latency of a trial record, every stream's histogram merged
+ * ("streams"[i]."latency_ns"."histogram", as pvpkit-gen reports it).
+ *
+ * @param trial
+ *   A "trial" record.
+ * @param lat
+ *   Receives the merged histogram (empty when no stream has one).
+ * @param clock
+ *   If not NULL, receives the streams' clock ("tsc"), or "" if none says.
+ * @return
+ *   The number of streams merged, or -EINVAL when a histogram is invalid.
+ */
+int coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock);
+
 /** Report options. */
 struct coord_report_opts {
 	/** Line rate when no record says; default COORD_REPORT_DEFAULT_LINE_RATE. */
@@ -223,6 +257,53 @@ json_t *coord_report_summary(const json_t *records, const struct coord_report_op
  */
 int coord_report_write_csv(const json_t *summary, const char *goal, const char *path);
 
+/**
+ * Write one goal's repeated searches as CSV, one row per point:
+ * "size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,
+ * conditional_pps,searches_pps" (the last: every search's lower bound,
+ * space-separated, "-" for none). Empty fields where a figure does not
+ * exist (spread needs three searches).
+ *
+ * @return 0 or -errno.
+ */
+int coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path);
+
+/**
+ * Write the latency entries of a summary as CSV, one row per point and
+ * load: "size,flows,load_pct,rate_pps,reference,loss_ratio,min_us,avg_us,
+ * p50_us,p90_us,p99_us,p99_9_us,p99_99_us,max_us,jitter_us,clock", and a
+ * last "# tester floor ..." line when the summary has a latency floor.
+ *
+ * @return 0, -ENOENT if no point has latency entries, or -errno.
+ */
+int coord_report_write_latency_csv(const json_t *summary, const char *path);
+
+/**
+ * Compare two summaries point by point and goal by goal. Each run's
+ * figure is a range: min..max of its repeated searches (the lower bound
+ * alone for one search), the top widened by the search's width, (upper -
+ * lower) / upper. A *regression* is a new range entirely below the old
+ * one, a *progression* entirely above; overlapping ranges are
+ * "within-noise", a goal without a rate on either side
+ * "not-comparable". Points or goals in only one run are left out.
+ *
+ * @param old_sum
+ *   The reference summary (coord_report_summary()).
+ * @param new_sum
+ *   The summary under test.
+ * @param regressions
+ *   Receives the number of regressions.
+ * @param progressions
+ *   Receives the number of progressions.
+ * @return
+ *   {"rows": [{"size", "flows", "goal", "old": {"pps", "lo_pps", "hi_pps",
+ *   "repeats"} or null, "new": ..., "change": (new - old) / old,
+ *   "verdict"}], "regressions", "progressions"}, or NULL on allocation
+ *   failure.
+ */
+json_t *coord_report_compare(const json_t *old_sum, const json_t *new_sum,
+			     unsigned int *regressions, unsigned int *progressions);
+
 /** What a report wrote. */
 struct coord_report_info {
 	struct coord_report_load_info load;	/**< coord_report_rebuild() only */
@@ -232,6 +313,16 @@ struct coord_report_info {
 	/** Why plots were not made (gnuplot missing or failed), empty if made. */
 	char plot_note[256];
 };
+
+/**
+ * Plot a comparison (coord_report_compare()) as compare.{dat,gp,png,svg}
+ * in @p outdir: per point and goal, old and new medians with their ranges
+ * as error bars.
+ *
+ * @return 0, or -errno with @p info->plot_note saying why.
+ */
+int coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
+			      const char *title, struct coord_report_info *info);
 
 /**
  * Which image terminals a gnuplot has.

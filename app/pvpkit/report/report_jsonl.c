@@ -152,34 +152,38 @@ coord_report_search_record(const struct pvp_search_params *p, const struct pvp_s
 	if (p == NULL || r == NULL)
 		return NULL;
 	params = json_pack(
-		"{s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f,s:f,s:f}", "min_pps", p->min_rate, "max_pps",
-		p->max_rate, "width_goal", p->width_goal, "initial_duration_s", p->initial_duration,
-		"final_duration_s", p->final_duration, "intermediate_phases",
+		"{s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f,s:f,s:f,s:f,s:I}", "min_pps", p->min_rate,
+		"max_pps", p->max_rate, "width_goal", p->width_goal, "initial_duration_s",
+		p->initial_duration, "final_duration_s", p->final_duration, "intermediate_phases",
 		(json_int_t)p->intermediate_phases, "max_trials", (json_int_t)p->max_trials,
 		"max_time_s", p->max_time, "exceed_ratio", p->exceed_ratio, "duration_sum_s",
-		p->duration_sum > 0 ? p->duration_sum : p->final_duration);
+		p->duration_sum > 0 ? p->duration_sum : p->final_duration, "warmup_s",
+		p->warmup_duration, "gen_remeasure", (json_int_t)p->gen_remeasure);
 	goals = json_array();
 	for (i = 0; goals != NULL && i < r->nb_goals; i++) {
 		g = &r->goal[i];
 		coord_report_goal_name(g->loss_ratio, pdr, name, sizeof(name));
 		if (g->loss_ratio != 0)
 			pdr++;
-		o = json_pack("{s:s,s:f,s:s,s:o,s:o,s:f,s:b,s:b}", "name", name, "loss_ratio",
+		o = json_pack("{s:s,s:f,s:s,s:o,s:o,s:f,s:b,s:b,s:o}", "name", name, "loss_ratio",
 			      g->loss_ratio, "status", pvp_search_goal_status_name(g->status),
 			      "lower_pps", json_rate(g->has_lower, g->lower_bound), "upper_pps",
 			      json_rate(g->has_upper, g->upper_bound), "rel_width", g->rel_width,
 			      "reached_max_rate", g->reached_max_rate, "generator_limited",
-			      g->generator_limited);
+			      g->generator_limited, "conditional_pps",
+			      json_rate(g->has_lower, g->conditional_throughput));
 		if (o == NULL || json_array_append_new(goals, o) < 0) {
 			json_decref(goals);
 			goals = NULL;
 		}
 	}
-	rec = json_pack("{s:s,s:i,s:I,s:I,s:s,s:o*,s:o*,s:I,s:f,s:I,s:f,s:b,s:b}", "type", "search",
-			"schema", COORD_REPORT_SCHEMA, "size", (json_int_t)size, "flows",
+	rec = json_pack("{s:s,s:i,s:I,s:I,s:s,s:o*,s:o*,s:I,s:f,s:I,s:I,s:I,s:f,s:b,s:b}", "type",
+			"search", "schema", COORD_REPORT_SCHEMA, "size", (json_int_t)size, "flows",
 			(json_int_t)flows, "algo", pvp_search_algo_name(p->algo), "params", params,
 			"goals", goals, "trials", (json_int_t)r->nb_trials, "trial_seconds",
 			r->total_time, "generator_limited_trials", (json_int_t)r->nb_gen_limited,
+			"generator_remeasured", (json_int_t)r->nb_gen_remeasured,
+			"generator_recovered", (json_int_t)r->nb_gen_recovered,
 			"generator_ceiling_pps", r->gen_ceiling, "budget_exhausted",
 			r->budget_exhausted, "aborted", r->aborted);
 	if (rec != NULL && (params == NULL || goals == NULL)) {

@@ -241,6 +241,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	const json_t *sizes, *flows, *sz, *fl, *g;
 	double vmin = INFINITY, vmax = 0, v, m;
 	struct plot_buf plot = {NULL, 0, 0};
+	bool rep = false;
 	char gname[32];
 	size_t i, j;
 	FILE *f;
@@ -252,16 +253,26 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 			gname[i] = (char)(gname[i] - 32);
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
+	/* Repeated searches: each flow count gets min and max for error bars. */
+	json_array_foreach(sizes, i, sz)
+		json_array_foreach(flows, j, fl)
+			if (report_num(plot_goal_at(summary, goal, json_integer_value(sz),
+						    json_integer_value(fl)),
+				       "repeats", 0) > 1)
+				rep = true;
 
 	f = plot_file(outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
-		"# pvpkit %s throughput in Mpps; sizes include the 4 B FCS; \"?\" = not "
+		"# pvpkit %s throughput in Mpps%s; sizes include the 4 B FCS; \"?\" = not "
 		"measured\n# size theoretical_max",
-		gname);
-	json_array_foreach(flows, j, fl)
+		gname, rep ? " (median, min, max of the repeated searches)" : "");
+	json_array_foreach(flows, j, fl) {
 		fprintf(f, " %" JSON_INTEGER_FORMAT "_flows", json_integer_value(fl));
+		if (rep)
+			fprintf(f, " min max");
+	}
 	fputc('\n', f);
 	json_array_foreach(sizes, i, sz) {
 		m = report_max_pps(line_rate, (double)json_integer_value(sz)) / 1e6;
@@ -275,8 +286,12 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 				if (v > 0)
 					vmin = fmin(vmin, v);
 				fprintf(f, " %.6f", v);
+				if (rep)
+					fprintf(f, " %.6f %.6f",
+						report_num(g, "min_pps", v * 1e6) / 1e6,
+						report_num(g, "max_pps", v * 1e6) / 1e6);
 			} else {
-				fprintf(f, " ?");
+				fprintf(f, rep ? " ? ? ?" : " ?");
 			}
 		}
 		fputc('\n', f);
@@ -310,11 +325,106 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		     "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
 		     "title \"theoretical max (%g Gbit/s)\"",
 		     base, line_rate / 1e9);
-	json_array_foreach(flows, j, fl)
-		plot_buf_add(&plot,
-			     ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
-			     "title \"%" JSON_INTEGER_FORMAT " flows\"",
-			     j + 3, json_integer_value(fl));
+	json_array_foreach(flows, j, fl) {
+		if (rep)
+			plot_buf_add(&plot,
+				     ", \\\n  \"\" using 1:%zu:%zu:%zu with yerrorlines lw 2 pt 7 "
+				     "lc %zu title \"%" JSON_INTEGER_FORMAT
+				     " flows (median, min..max)\"",
+				     3 * j + 3, 3 * j + 4, 3 * j + 5, j + 1,
+				     json_integer_value(fl));
+		else
+			plot_buf_add(&plot,
+				     ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
+				     "title \"%" JSON_INTEGER_FORMAT " flows\"",
+				     j + 3, json_integer_value(fl));
+	}
+	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
+	free(plot.s);
+	if (fclose(f) != 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Latency under load: one curve per point and load across the
+ * percentiles (min, p50 ... p99.99, max), HdrHistogram's picture; a log
+ * axis because the tail is orders of magnitude above the median.
+ */
+int
+report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
+		    const char *title, bool *any)
+{
+	static const char base[] = "latency";
+	static const char *const keys[] = {"min_ns",   "p50_ns",    "p90_ns", "p99_ns",
+					   "p99_9_ns", "p99_99_ns", "max_ns"};
+	static const char *const names[] = {"min", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
+	const json_t *series[64], *pts[64], *p, *e, *floor;
+	struct plot_buf plot = {NULL, 0, 0};
+	unsigned int n = 0, i, k;
+	char label[128];
+	size_t a, b;
+	FILE *f;
+
+	json_array_foreach(json_object_get(summary, "points"), a, p) {
+		json_array_foreach(json_object_get(p, "latency"), b, e) {
+			if (n < sizeof(series) / sizeof(series[0])) {
+				series[n] = e;
+				pts[n++] = p;
+			}
+		}
+	}
+	*any = n > 0;
+	if (n == 0)
+		return 0;
+	f = plot_file(outdir, base, "dat");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# pvpkit latency in us per percentile; one column per point and load\n# x "
+		   "percentile");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %.0fB_%.0ff_%g%%", report_num(pts[i], "size", 0),
+			report_num(pts[i], "flows", 0), report_num(series[i], "load_pct", 0));
+	fputc('\n', f);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		fprintf(f, "%u %s", k, names[k]);
+		for (i = 0; i < n; i++)
+			fprintf(f, " %.3f", report_num(series[i], keys[k], 0) / 1e3);
+		fputc('\n', f);
+	}
+	f = plot_script(f, outdir, base);
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title,
+		report_str(series[0], "clock", "?"));
+	fprintf(f, "set xlabel \"Percentile\"\nset ylabel \"Latency (us)\"\nset logscale y\n");
+	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 6\n");
+	floor = json_object_get(summary, "latency_floor");
+	if (floor != NULL)
+		fprintf(f,
+			"set label 1 \"tester floor (wire calibration): min %.3f us, p50 %.3f us, "
+			"p99 %.3f us\" at screen 0.02, screen 0.03 noenhanced\n",
+			report_num(floor, "min_ns", 0) / 1e3, report_num(floor, "p50_ns", 0) / 1e3,
+			report_num(floor, "p99_ns", 0) / 1e3);
+	for (i = 0; i < n; i++) {
+		snprintf(label, sizeof(label), "%.0f B %.0f flows, %g %% of %s (%.0f pps)",
+			 report_num(pts[i], "size", 0), report_num(pts[i], "flows", 0),
+			 report_num(series[i], "load_pct", 0),
+			 report_str(series[i], "reference", ""),
+			 report_num(series[i], "rate_pps", 0));
+		plot_clean(label, sizeof(label), label);
+		if (i == 0)
+			plot_buf_add(
+				&plot,
+				"plot \"%s.dat\" using 1:%u:xtic(2) with linespoints lw 2 pt 7 "
+				"title \"%s\"",
+				base, i + 3, label);
+		else
+			plot_buf_add(
+				&plot,
+				", \\\n  \"\" using 1:%u with linespoints lw 2 pt 7 title \"%s\"",
+				i + 3, label);
+	}
 	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);
 	if (fclose(f) != 0)
@@ -501,13 +611,26 @@ plot_run(const char *gnuplot, const char *outdir, const char *base, const char *
 	return 0;
 }
 
+void
+report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot)
+{
+	plot_finish(f, base, png, svg, 1000, plot);
+}
+
+int
+report_plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png,
+		bool svg, int log_fd, struct coord_report_info *info)
+{
+	return plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+}
+
 int
 report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	     const struct coord_report_opts *o, struct coord_report_info *info)
 {
 	char png[16], base[64], title[128], path[4096];
 	const char *gnuplot = o->gnuplot != NULL ? o->gnuplot : "gnuplot";
-	bool svg, any_loss;
+	bool svg, any_loss, any_lat;
 	const json_t *g;
 	size_t i;
 	int ret, log_fd, failed = 0;
@@ -547,6 +670,14 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 				failed = ret;
 		}
 	}
+	ret = report_plot_latency(summary, outdir, png, svg, title, &any_lat);
+	if (ret == 0 && any_lat)
+		ret = plot_run(gnuplot, outdir, "latency", png, svg, log_fd, info);
+	if (ret < 0)
+		failed = ret;
+	ret = report_write_soak(records, outdir, png, svg, title, info, true, gnuplot, log_fd);
+	if (ret < 0)
+		failed = ret;
 	ret = plot_loss(records, outdir, png, svg, title, &any_loss);
 	if (ret == 0 && any_loss)
 		ret = plot_run(gnuplot, outdir, "loss_per_hop", png, svg, log_fd, info);
@@ -556,4 +687,75 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	if (failed == 0)
 		info->plots_done = true;
 	return failed;
+}
+
+int
+coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
+			  const char *title, struct coord_report_info *info)
+{
+	static const char base[] = "compare";
+	char png[16], path[4096], label[96], clean[96];
+	const json_t *row, *o, *n;
+	unsigned int nb = 0;
+	size_t i;
+	bool svg;
+	FILE *f;
+	int ret, log_fd;
+
+	if (gnuplot == NULL)
+		gnuplot = "gnuplot";
+	ret = coord_report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
+	if (ret < 0 || (png[0] == '\0' && !svg)) {
+		snprintf(info->plot_note, sizeof(info->plot_note),
+			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
+			 gnuplot);
+		return ret < 0 ? ret : -ENOTSUP;
+	}
+	f = plot_file(outdir, base, "dat");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# pvpkit compare, Mpps: x label old old_lo old_hi new new_lo new_hi\n");
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
+		o = json_object_get(row, "old");
+		n = json_object_get(row, "new");
+		if (!json_is_object(o) || !json_is_object(n))
+			continue;
+		snprintf(label, sizeof(label), "%.0fB %.0ff %s%s", report_num(row, "size", 0),
+			 report_num(row, "flows", 0), report_str(row, "goal", ""),
+			 strcmp(report_str(row, "verdict", ""), "regression") == 0    ? " (regr.)"
+			 : strcmp(report_str(row, "verdict", ""), "progression") == 0 ? " (progr.)"
+										      : "");
+		plot_clean(clean, sizeof(clean), label);
+		fprintf(f, "%u \"%s\" %.6f %.6f %.6f %.6f %.6f %.6f\n", nb, clean,
+			report_num(o, "pps", 0) / 1e6, report_num(o, "lo_pps", 0) / 1e6,
+			report_num(o, "hi_pps", 0) / 1e6, report_num(n, "pps", 0) / 1e6,
+			report_num(n, "lo_pps", 0) / 1e6, report_num(n, "hi_pps", 0) / 1e6);
+		nb++;
+	}
+	f = plot_script(f, outdir, base);
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "set title \"%s\" noenhanced\n", title);
+	fprintf(f, "set ylabel \"Throughput (Mpps), median and range\"\nset grid ytics\n");
+	fprintf(f,
+		"set xtics rotate by 30 right noenhanced\nset bmargin 8\nset key outside right "
+		"top\nset xrange [-0.5:%u.5]\nset yrange [0:*]\n",
+		nb > 0 ? nb - 1 : 0);
+	snprintf(path, sizeof(path),
+		 "plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
+		 "title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
+		 "title \"new\"",
+		 base);
+	plot_finish(f, base, png, svg, 1000, path);
+	if (fclose(f) != 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
+	log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log_fd < 0)
+		return -errno;
+	ret = plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+	close(log_fd);
+	if (ret == 0)
+		info->plots_done = true;
+	return ret;
 }

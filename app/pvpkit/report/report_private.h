@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -33,6 +34,38 @@ double report_max_pps(double line_rate_bps, double size);
  */
 int report_plots(const json_t *records, const json_t *summary, const char *outdir,
 		 const struct coord_report_opts *o, struct coord_report_info *info);
+
+/**
+ * The latency entries of a point (size, flows): the last latency trial at
+ * each load, sorted by load. @return a new array, or NULL if none.
+ */
+json_t *report_latency_point(const json_t *records, unsigned int size, unsigned int flows);
+
+/** The last "latency_floor" record's figures, or NULL. */
+json_t *report_latency_floor(const json_t *records);
+
+/** Make latency.{dat,gp,png,svg} when a point has latency entries. */
+int report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
+			const char *title, bool *any);
+
+/**
+ * soak.csv from the "soak_interval" records and, when @p plots, the plot
+ * of loss and latency over time (soak.{dat,gp,png,svg}). Nothing when
+ * there are no such records. @return 0 or -errno.
+ */
+int report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
+		      const char *title, struct coord_report_info *info, bool plots,
+		      const char *gnuplot, int log_fd);
+
+/** The soak's totals and its worst interval, or NULL when no soak records. */
+json_t *report_soak_summary(const json_t *records);
+
+/** The end of a plot script: terminals and outputs for @p base. */
+void report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot);
+
+/** Run @p base.gp; list what it made in @p info. 0 or -EIO with a note. */
+int report_plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png,
+		    bool svg, int log_fd, struct coord_report_info *info);
 
 /** Record @p name as written in @p info. */
 void report_add_file(struct coord_report_info *info, const char *name);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,8 @@ static bool
 trial_is_dut_result(const json_t *t)
 {
 	return !json_is_true(json_object_get(t, "generator_limited")) &&
-	       !json_is_false(json_object_get(t, "dut_result"));
+	       !json_is_false(json_object_get(t, "dut_result")) &&
+	       !json_is_true(json_object_get(json_object_get(t, "search"), "warmup"));
 }
 
 static bool
@@ -210,21 +212,89 @@ search_goal(const json_t *search, const char *name)
 	return NULL;
 }
 
+/*
+ * The searches that make a point: every search of the last one's repeat
+ * group ("repeat": {"group": ...}, one `--repeat N`), else the last search
+ * alone, so a rerun appended to the same file replaces the older one.
+ * A new array holding references, or NULL.
+ */
+static json_t *
+point_group(const json_t *records, const struct sum_point *p)
+{
+	const char *grp = report_str(json_object_get(p->search, "repeat"), "group", NULL);
+	json_t *arr = json_array();
+	const json_t *rec;
+	size_t i;
+
+	if (arr == NULL || p->search == NULL)
+		return arr;
+	if (grp == NULL) {
+		json_array_append(arr, (json_t *)(uintptr_t)p->search);
+		return arr;
+	}
+	json_array_foreach(records, i, rec) {
+		if (!report_is_type(rec, "search") || report_num(rec, "size", -1) != p->size ||
+		    report_num(rec, "flows", -1) != p->flows ||
+		    strcmp(report_str(json_object_get(rec, "repeat"), "group", ""), grp) != 0)
+			continue;
+		json_array_append(arr, (json_t *)(uintptr_t)rec);
+	}
+	return arr;
+}
+
+/* Median, min, max and spread of a goal's @p key over the group. */
+static unsigned int
+group_stats(const json_t *group, const char *goal, const char *key, json_t *all,
+	    struct coord_report_stats *st)
+{
+	double v[COORD_REPORT_MAX_REPEAT];
+	unsigned int n = 0;
+	const json_t *rec, *g;
+	size_t i;
+
+	json_array_foreach(group, i, rec) {
+		g = search_goal(rec, goal);
+		if (g != NULL && json_is_number(json_object_get(g, key)) &&
+		    n < COORD_REPORT_MAX_REPEAT) {
+			v[n++] = report_num(g, key, 0);
+			if (all != NULL)
+				json_array_append_new(all, json_real(v[n - 1]));
+		} else if (all != NULL) {
+			json_array_append_new(all, json_null());
+		}
+	}
+	coord_report_stats(v, n, st);
+	return n;
+}
+
 static json_t *
 goal_json(const json_t *records, const struct sum_point *p, const struct sum_goal *goal,
 	  double line_rate)
 {
 	bool has_lo, has_hi, at_max = false, gen = false;
+	struct coord_report_stats lo_st, hi_st, cond_st;
 	const char *status, *source;
+	json_t *group = NULL, *all = NULL, *j;
 	double lo, hi, maxpps;
+	unsigned int n = 0;
 	const json_t *sg;
 
 	sg = p->search != NULL ? search_goal(p->search, goal->name) : NULL;
+	memset(&lo_st, 0, sizeof(lo_st));
+	memset(&cond_st, 0, sizeof(cond_st));
 	if (sg != NULL) {
-		has_lo = json_is_number(json_object_get(sg, "lower_pps"));
-		lo = report_num(sg, "lower_pps", 0);
-		has_hi = json_is_number(json_object_get(sg, "upper_pps"));
-		hi = report_num(sg, "upper_pps", 0);
+		/*
+		 * One search gives its bounds; repeats give their medians,
+		 * status and flags of the last.
+		 */
+		group = point_group(records, p);
+		all = json_array();
+		n = (unsigned int)json_array_size(group);
+		has_lo = group_stats(group, goal->name, "lower_pps", all, &lo_st) > 0;
+		lo = lo_st.median;
+		has_hi = group_stats(group, goal->name, "upper_pps", NULL, &hi_st) > 0;
+		hi = hi_st.median;
+		group_stats(group, goal->name, "conditional_pps", NULL, &cond_st);
 		status = report_str(sg, "status", "unknown");
 		at_max = json_is_true(json_object_get(sg, "reached_max_rate"));
 		gen = json_is_true(json_object_get(sg, "generator_limited"));
@@ -237,15 +307,29 @@ goal_json(const json_t *records, const struct sum_point *p, const struct sum_goa
 		source = "trials";
 	}
 	maxpps = report_max_pps(line_rate, p->size);
-	return json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:b,s:b}", "loss_ratio",
-			 goal->loss_ratio, "pps", has_lo ? json_real(lo) : json_null(), "mpps",
-			 has_lo ? json_real(lo / 1e6) : json_null(), "l1_gbps",
-			 has_lo ? json_real(lo * (p->size + COORD_REPORT_L1_OVERHEAD) * 8 / 1e9)
-				: json_null(),
-			 "line_rate_pct", has_lo ? json_real(100 * lo / maxpps) : json_null(),
-			 "lower_pps", has_lo ? json_real(lo) : json_null(), "upper_pps",
-			 has_hi ? json_real(hi) : json_null(), "status", status, "source", source,
-			 "reached_max_rate", at_max, "generator_limited", gen);
+	j = json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:b,s:b,s:I}", "loss_ratio",
+		      goal->loss_ratio, "pps", has_lo ? json_real(lo) : json_null(), "mpps",
+		      has_lo ? json_real(lo / 1e6) : json_null(), "l1_gbps",
+		      has_lo ? json_real(lo * (p->size + COORD_REPORT_L1_OVERHEAD) * 8 / 1e9)
+			     : json_null(),
+		      "line_rate_pct", has_lo ? json_real(100 * lo / maxpps) : json_null(),
+		      "lower_pps", has_lo ? json_real(lo) : json_null(), "upper_pps",
+		      has_hi ? json_real(hi) : json_null(), "status", status, "source", source,
+		      "reached_max_rate", at_max, "generator_limited", gen, "repeats",
+		      (json_int_t)n);
+	if (j != NULL && sg != NULL) {
+		json_object_set_new(j, "searches_pps", all);
+		all = NULL;
+		json_object_set_new(j, "min_pps", lo_st.n ? json_real(lo_st.min) : json_null());
+		json_object_set_new(j, "max_pps", lo_st.n ? json_real(lo_st.max) : json_null());
+		json_object_set_new(j, "spread",
+				    lo_st.has_spread ? json_real(lo_st.spread) : json_null());
+		json_object_set_new(j, "conditional_pps",
+				    cond_st.n ? json_real(cond_st.median) : json_null());
+	}
+	json_decref(all);
+	json_decref(group);
+	return j;
 }
 
 static int
@@ -284,6 +368,33 @@ distinct(const struct sum_state *s, bool sizes)
 	return arr;
 }
 
+/*
+ * What makes a run comparable, from its "run" record: pvpkit's version,
+ * the topology, the DUT as the user described it, the host, and each
+ * vswitch hop's versions, other_config and PMD rxq assignment.
+ */
+static json_t *
+report_metadata(const json_t *run)
+{
+	static const char *const keys[] = {"pvpkit_version", "started", "topology", "dut", "host"};
+	json_t *m = json_object(), *vs = json_object();
+	const json_t *h;
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_get(run, keys[i]) != NULL)
+			json_object_set(m, keys[i], json_object_get(run, keys[i]));
+	json_object_foreach(json_object_get(run, "hops"), name, h) {
+		const json_t *v = json_object_get(json_object_get(h, "context"), "vswitch");
+
+		if (v != NULL)
+			json_object_set(vs, name, (json_t *)(uintptr_t)v);
+	}
+	json_object_set_new(m, "vswitch", vs);
+	return m;
+}
+
 json_t *
 coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 {
@@ -293,7 +404,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	struct sum_point *p;
 	json_t *sum = NULL, *pts, *pj, *goals, *gj, *names;
 	double line_rate, total_s = 0;
-	unsigned int i, g, trials = 0, searches = 0;
+	unsigned int i, g, trials = 0, searches = 0, remeasured = 0, recovered = 0;
 	const char *title;
 	size_t k;
 
@@ -317,6 +428,8 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 				p->gen_limited = true;
 		} else if (report_is_type(rec, "search")) {
 			searches++;
+			remeasured += (unsigned int)report_num(rec, "generator_remeasured", 0);
+			recovered += (unsigned int)report_num(rec, "generator_recovered", 0);
 			sum_goals_from(&s, json_object_get(rec, "goals"));
 			p = sum_point_get(&s, rec);
 			if (p != NULL)
@@ -355,6 +468,12 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 					report_num(p->search, "generator_limited_trials", 0) > 0),
 			       "theoretical_max_pps", report_max_pps(line_rate, p->size), "goals",
 			       goals);
+		if (pj != NULL) {
+			json_t *lat = report_latency_point(records, p->size, p->flows);
+
+			if (lat != NULL)
+				json_object_set_new(pj, "latency", lat);
+		}
 		if (pj == NULL || json_array_append_new(pts, pj) < 0) {
 			json_decref(pts);
 			pts = NULL;
@@ -371,6 +490,21 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	else {
 		json_decref(pts);
 		json_decref(names);
+	}
+	/* How often a generator-limited trial was measured again, and came back clean. */
+	if (sum != NULL && run != NULL)
+		json_object_set_new(sum, "metadata", report_metadata(run));
+	if (sum != NULL) {
+		json_t *floor = report_latency_floor(records);
+		json_t *soak = report_soak_summary(records);
+
+		if (soak != NULL)
+			json_object_set_new(sum, "soak", soak);
+
+		if (floor != NULL)
+			json_object_set_new(sum, "latency_floor", floor);
+		json_object_set_new(sum, "generator_remeasured", json_integer(remeasured));
+		json_object_set_new(sum, "generator_recovered", json_integer(recovered));
 	}
 	free(s.pts);
 	return sum;
@@ -467,6 +601,75 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 	return ret;
 }
 
+/* Whether any point of the summary was searched more than once. */
+static bool
+summary_has_repeats(const json_t *summary)
+{
+	const json_t *p, *g;
+	const char *name;
+	size_t i;
+
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
+		json_object_foreach(json_object_get(p, "goals"), name, g) {
+			if (report_num(g, "repeats", 0) > 1)
+				return true;
+		}
+	}
+	return false;
+}
+
+int
+coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path)
+{
+	const json_t *p, *g, *v;
+	char num[32];
+	size_t i, k;
+	int ret = 0;
+	FILE *f;
+
+	if (summary == NULL || goal == NULL || path == NULL)
+		return -EINVAL;
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,conditional_pps,"
+		   "searches_pps\n");
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
+		g = json_object_get(json_object_get(p, "goals"), goal);
+		if (g == NULL || report_num(g, "repeats", 0) < 1)
+			continue;
+		fprintf(f, "%.0f,%.0f,%.0f", report_num(p, "size", 0), report_num(p, "flows", 0),
+			report_num(g, "repeats", 0));
+		/* Empty where a figure does not exist (no lower bound, n < 3). */
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "pps")))
+			fprintf(f, "%.0f", report_num(g, "pps", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "min_pps")))
+			fprintf(f, "%.0f", report_num(g, "min_pps", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "max_pps")))
+			fprintf(f, "%.0f", report_num(g, "max_pps", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "spread")))
+			fprintf(f, "%.2f", 100 * report_num(g, "spread", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "conditional_pps")))
+			fprintf(f, "%.0f", report_num(g, "conditional_pps", 0));
+		fputc(',', f);
+		json_array_foreach(json_object_get(g, "searches_pps"), k, v) {
+			snprintf(num, sizeof(num), "%.0f", json_number_value(v));
+			fprintf(f, "%s%s", k ? " " : "", json_is_number(v) ? num : "-");
+		}
+		fputc('\n', f);
+	}
+	if (fflush(f) != 0 || ferror(f))
+		ret = -EIO;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
+}
+
 int
 coord_report_write_all(const json_t *records, const char *outdir, const struct coord_report_opts *o,
 		       struct coord_report_info *info)
@@ -512,8 +715,24 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 		if (ret < 0)
 			goto out;
 		report_add_file(info, name);
+		if (!summary_has_repeats(summary))
+			continue;
+		snprintf(name, sizeof(name), "%s_repeats.csv", json_string_value(g));
+		snprintf(path, sizeof(path), "%s/%s", outdir, name);
+		ret = coord_report_write_repeats_csv(summary, json_string_value(g), path);
+		if (ret < 0)
+			goto out;
+		report_add_file(info, name);
 	}
-	ret = 0;
+	snprintf(path, sizeof(path), "%s/latency.csv", outdir);
+	ret = coord_report_write_latency_csv(summary, path);
+	if (ret == 0)
+		report_add_file(info, "latency.csv");
+	else if (ret != -ENOENT)
+		goto out;
+	ret = report_write_soak(records, outdir, "", false, "", info, false, NULL, -1);
+	if (ret < 0)
+		goto out;
 	if (o->plots)
 		report_plots(records, summary, outdir, o, info); /* a missing plot is a note */
 	else

@@ -18,7 +18,9 @@ Faults on request: "fake.restart" {"times": N} on either socket makes the
 guest "restart" at the next N traffic.stop calls (its counters start
 again from zero after that trial's traffic).
 
-Usage: fake_hops.py DIR CAP_PPS
+Usage: fake_hops.py DIR CAP_PPS [STALL]
+With STALL = N, the Nth traffic.start sends only 85 % of the rate asked and
+says generator_limited (a stall of a busy tester).
 Writes DIR/topology.json once both sockets listen; runs until killed.
 """
 
@@ -27,6 +29,7 @@ import os
 import socket
 import sys
 import threading
+import time
 
 lock = threading.Lock()
 PORT_KEYS = ("rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "rx_dropped", "tx_dropped",
@@ -41,22 +44,35 @@ state = {
     "gen": zero_ports(2),
     "fwd": zero_ports(2),
     "fwd_missed": 0,
-    "running": None,  # (rate, duration) while traffic runs
+    "running": None,  # while traffic runs: rate, duration, t0, sent and passed so far
     "size": 64,
     "requested": 0.0,
     "achieved": 0.0,
+    "starts": 0,
+    "stall": 0,  # the traffic.start that stalls (1-based), 0: none
+    "limited": False,
     "sig_offered": 0,
     "sig_rx": 0,
     "restarts": 0,
 }
 
 
-def apply_traffic(cap):
-    """Move the counters for the traffic that just stopped."""
-    rate, duration = state["running"]
+def apply_traffic(cap, final=True):
+    """Move the counters for the traffic sent so far (the time since the
+    start, at most the duration), so a soak that reads the counters while
+    traffic runs sees them grow; final: the traffic stops."""
+    run = state["running"]
+    rate, duration = run["rate"], run["duration"]
+    elapsed = min(time.monotonic() - run["t0"], duration)
     size = state["size"] - 4
-    sent = int(rate * duration)
-    passed = min(sent, int(cap * duration))
+    asked = rate
+    state["limited"] = state["starts"] == state["stall"]
+    if state["limited"]:
+        rate *= 0.85
+    sent_all = int(rate * elapsed)
+    passed_all = min(sent_all, int(cap * elapsed))
+    sent, passed = sent_all - run["sent"], passed_all - run["passed"]
+    run["sent"], run["passed"] = sent_all, passed_all
     g, f = state["gen"], state["fwd"]
     g[0]["tx_packets"] += sent
     g[0]["tx_bytes"] += sent * size
@@ -68,15 +84,45 @@ def apply_traffic(cap):
     f[1]["tx_bytes"] += passed * size
     g[1]["rx_packets"] += passed
     g[1]["rx_bytes"] += passed * size
-    state["requested"] = rate
+    state["requested"] = asked
     state["achieved"] = rate
-    state["running"] = None
+    state["streams"] = fake_streams(rate, passed_all)
     state["sig_offered"] += sent
     state["sig_rx"] += passed
-    if state["restarts"] > 0:
-        state["restarts"] -= 1
-        state["fwd"] = zero_ports(2)
-        state["fwd_missed"] = 0
+    if final:
+        state["running"] = None
+        if state["restarts"] > 0:
+            state["restarts"] -= 1
+            state["fwd"] = zero_ports(2)
+            state["fwd_missed"] = 0
+
+
+def bucket_low(v):
+    """lib/lat's bucket of v, by its lowest latency (32 sub-buckets)."""
+    if v < 32:
+        return v
+    width = 1 << (v.bit_length() - 1 - 5)
+    return v // width * width
+
+
+def fake_streams(rate, passed):
+    """One stream whose latency grows with the load: 99 % of the packets at
+    10 us + rate / 10 ns, 1 % ten times that (lib/lat's JSON form)."""
+    lo = bucket_low(10000 + int(rate / 10))
+    hi = bucket_low(10 * lo)
+    n_hi = passed // 100
+    n_lo = passed - n_hi
+    buckets = [[lo, n_lo]] if n_lo else []
+    if n_hi:
+        buckets.append([hi, n_hi])
+    total = lo * n_lo + hi * n_hi
+    summ = {"count": passed, "min": lo if n_lo else hi, "max": hi if n_hi else lo,
+            "avg": total // passed if passed else 0, "p50": lo, "p90": lo, "p99": lo,
+            "p99_9": hi, "p99_99": hi, "jitter": 0, "clock": "tsc",
+            "histogram": {"unit": "ns", "sub_bits": 5, "count": passed, "sum": total,
+                          "min": lo if n_lo else hi, "max": hi if n_hi else lo, "jitter": 0,
+                          "buckets": buckets}}
+    return [{"stream": 0, "name": "s0", "tx_packets": passed, "latency_ns": summ}]
 
 
 def stats(hop):
@@ -89,11 +135,13 @@ def stats(hop):
     out = {"name": "pvpkit-" + hop, "tsc": 1, "hz": 1000000000, "ports": ports}
     if hop == "gen":
         out["traffic"] = {"requested_pps": state["requested"],
-                          "achieved_pps": state["achieved"], "generator_limited": False,
-                          "max_burst": 40}
+                          "achieved_pps": state["achieved"],
+                          "generator_limited": state["limited"], "max_burst": 40}
         off, rx = state["sig_offered"], state["sig_rx"]
-        out["streams"] = [{"stream": 0, "tx_offered": off, "rx_packets": rx,
-                           "lost": off - rx, "dup": 0}]
+        st = {"stream": 0, "tx_offered": off, "rx_packets": rx, "lost": off - rx, "dup": 0}
+        if state.get("streams"):
+            st.update(state["streams"][0])
+        out["streams"] = [st]
         out["unsigned_rx"] = 0
         out["unknown_stream_rx"] = 0
     return out
@@ -106,6 +154,8 @@ def handle(hop, method, params, cap):
         if method == "info":
             return {"name": "pvpkit-" + hop, "fake": True}
         if method == "stats.get":
+            if state["running"] is not None:
+                apply_traffic(cap, final=False)
             return stats(hop)
         if method == "stats.clear":
             if hop == "gen":
@@ -126,7 +176,9 @@ def handle(hop, method, params, cap):
                 rate = float(str(rate)[:-4] if mult != 1 else rate) * mult
             except ValueError:
                 rate = 1e5  # "max", "10%": the pretend link's speed
-            state["running"] = (rate, float(params["duration"]))
+            state["running"] = {"rate": rate, "duration": float(params["duration"]),
+                                "t0": time.monotonic(), "sent": 0, "passed": 0}
+            state["starts"] += 1
             return {}
         if method == "traffic.stop":
             if state["running"] is not None:
@@ -169,6 +221,8 @@ def listen(path, hop, cap):
 
 def main():
     d, cap = sys.argv[1], float(sys.argv[2])
+    if len(sys.argv) > 3:
+        state["stall"] = int(sys.argv[3])
     for hop in ("gen", "fwd"):
         listen(os.path.join(d, hop + ".sock"), hop, cap)
     topo = {

@@ -132,7 +132,9 @@ lost=$(sed -n 's/.*: trial \([0-9]*\) not kept.*/\1/p' "$PVP_TMP/search.err")
 import json, sys
 text = open(sys.argv[1]).read()
 assert text.endswith("\n"), "last line cut"
-kept = [json.loads(l)["search"]["trial"] for l in text.splitlines()]
+recs = [json.loads(l) for l in text.splitlines()]
+# The run record (versions, host) comes first; then the trials.
+kept = [r["search"]["trial"] for r in recs if r["type"] == "trial"]
 lost = int(sys.argv[3]) - 1
 assert kept == list(range(lost)), "kept %s, lost %d" % (kept, lost)
 out = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]

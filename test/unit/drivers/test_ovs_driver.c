@@ -682,7 +682,7 @@ test_tools(const char *dir)
 {
 	struct fake_ovsdb f;
 	struct coord_hop hop;
-	char err[256], p[512], extra[256];
+	char err[256], p[512], extra[512];
 	const char *text;
 	json_t *ctx;
 	int rc;
@@ -857,12 +857,16 @@ test_tools(const char *dir)
 		      json_object_get(json_object_get(json_object_get(ctx, "ports"), "phy0"),
 				      "ovs_tx_retries") != NULL,
 	      "phy0 ovs_tx_retries");
+	/* What makes runs comparable: versions, other_config, rxq placement. */
+	CHECK(json_is_object(json_object_get(ctx, "vswitch")), "no vswitch info");
 	json_decref(ctx);
 	snprintf(p, sizeof(p), "%s/appctl.args", dir);
 	snprintf(extra, sizeof(extra),
 		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-clear\n"
-		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-show\n",
-		 dir, dir);
+		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-stats-show\n"
+		 "-t %s/ovs-vswitchd.ctl version\n"
+		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-rxq-show\n",
+		 dir, dir, dir, dir);
 	CHECK(strcmp(read_text(p), extra) == 0, "ovs-appctl calls:\n%s", read_text(p));
 	coord_driver_ovs.close(&hop);
 	fake_stop(&f);

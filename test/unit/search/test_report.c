@@ -349,6 +349,189 @@ test_search_record(void)
 	json_decref(rec);
 }
 
+/* A search record with one NDR goal, as the coordinator writes it. */
+static json_t *
+rep_search(const char *group, int index, double lower, double upper, double cond)
+{
+	json_t *rec =
+		json_pack("{s:s,s:i,s:i,s:[{s:s,s:f,s:s,s:f,s:f,s:f,s:b,s:b}],s:i,s:i}", "type",
+			  "search", "size", 64, "flows", 10, "goals", "name", "ndr", "loss_ratio",
+			  0.0, "status", "ok", "lower_pps", lower, "upper_pps", upper,
+			  "conditional_pps", cond, "reached_max_rate", 0, "generator_limited", 0,
+			  "generator_remeasured", 1, "generator_recovered", index % 2);
+
+	if (group != NULL)
+		json_object_set_new(
+			rec, "repeat",
+			json_pack("{s:s,s:i,s:i}", "group", group, "index", index, "of", 4));
+	return rec;
+}
+
+/*
+ * Repeated searches of one point: the summary gives the median of the
+ * last repeat group (an older lone search of the point is left out),
+ * min, max, the relative range, the delivered rate, and the repeats CSV.
+ */
+static void
+test_repeats(void)
+{
+	static const char want_csv[] =
+		"size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,conditional_pps,"
+		"searches_pps\n"
+		"64,10,4,115000,100000,178000,67.83,114000,110000 178000 100000 120000\n";
+	struct coord_report_stats st;
+	static const double even[] = {4, 1, 3, 2}, odd[] = {5, 1, 3};
+	json_t *recs = json_array(), *sum;
+	const json_t *p;
+	char path[256], *text;
+
+	coord_report_stats(even, 4, &st);
+	CHECK(st.n == 4 && st.median == 2.5 && st.min == 1 && st.max == 4 && st.has_spread &&
+		      near(st.spread, 3 / 2.5),
+	      "even: median %g spread %g", st.median, st.spread);
+	coord_report_stats(odd, 2, &st);
+	CHECK(st.median == 3 && !st.has_spread, "two values: median %g, spread %d", st.median,
+	      st.has_spread);
+	coord_report_stats(odd, 3, &st);
+	CHECK(st.median == 3 && near(st.spread, 4.0 / 3), "odd: median %g", st.median);
+	coord_report_stats(odd, 0, &st);
+	CHECK(st.n == 0 && st.median == 0 && !st.has_spread, "empty");
+
+	json_array_append_new(recs, rep_search(NULL, 0, 50000, 51000, 50000));
+	json_array_append_new(recs, rep_search("g1", 1, 110000, 112000, 109000));
+	json_array_append_new(recs, rep_search("g1", 2, 178000, 180000, 177000));
+	json_array_append_new(recs, rep_search("g1", 3, 100000, 101000, 99000));
+	json_array_append_new(recs, rep_search("g1", 4, 120000, 122000, 119000));
+	sum = coord_report_summary(recs, NULL);
+	p = point(sum, 64, 10);
+	CHECK(p != NULL, "point");
+	CHECK(goal_num(p, "ndr", "repeats") == 4, "repeats %g", goal_num(p, "ndr", "repeats"));
+	CHECK(goal_num(p, "ndr", "pps") == 115000 && goal_num(p, "ndr", "lower_pps") == 115000,
+	      "median %g", goal_num(p, "ndr", "pps"));
+	CHECK(goal_num(p, "ndr", "upper_pps") == 117000, "upper median %g",
+	      goal_num(p, "ndr", "upper_pps"));
+	CHECK(goal_num(p, "ndr", "min_pps") == 100000 && goal_num(p, "ndr", "max_pps") == 178000,
+	      "min %g max %g", goal_num(p, "ndr", "min_pps"), goal_num(p, "ndr", "max_pps"));
+	CHECK(near(goal_num(p, "ndr", "spread"), 78000.0 / 115000), "spread %g",
+	      goal_num(p, "ndr", "spread"));
+	CHECK(goal_num(p, "ndr", "conditional_pps") == 114000, "conditional %g",
+	      goal_num(p, "ndr", "conditional_pps"));
+	CHECK(json_integer_value(json_object_get(sum, "generator_remeasured")) == 5 &&
+		      json_integer_value(json_object_get(sum, "generator_recovered")) == 2,
+	      "re-measure counts");
+	snprintf(path, sizeof(path), "%s/ndr_repeats.csv", tmpdir);
+	CHECK(coord_report_write_repeats_csv(sum, "ndr", path) == 0, "repeats csv");
+	text = read_file(path);
+	CHECK(text != NULL && strcmp(text, want_csv) == 0, "repeats csv:\n%s", text);
+	free(text);
+	unlink(path);
+	json_decref(sum);
+
+	/* A single search (no repeat group) is its own figure, no spread. */
+	json_array_clear(recs);
+	json_array_append_new(recs, rep_search(NULL, 0, 50000, 51000, 49000));
+	sum = coord_report_summary(recs, NULL);
+	p = point(sum, 64, 10);
+	CHECK(goal_num(p, "ndr", "repeats") == 1 && goal_num(p, "ndr", "pps") == 50000 &&
+		      isnan(goal_num(p, "ndr", "spread")) &&
+		      goal_num(p, "ndr", "upper_pps") == 51000,
+	      "single search");
+	json_decref(sum);
+	json_decref(recs);
+}
+
+/* A summary of one point (64 B, 10 flows) with an "ndr" goal as given. */
+static json_t *
+cmp_summary(double pps, double lo, double hi, double lower, double upper, int repeats)
+{
+	json_t *g = json_pack("{s:f,s:f,s:f,s:i}", "pps", pps, "lower_pps", lower, "upper_pps",
+			      upper, "repeats", repeats);
+
+	if (repeats > 1) {
+		json_object_set_new(g, "min_pps", json_real(lo));
+		json_object_set_new(g, "max_pps", json_real(hi));
+	}
+	return json_pack("{s:[{s:i,s:i,s:{s:o}}]}", "points", "size", 64, "flows", 10, "goals",
+			 "ndr", g);
+}
+
+/* One comparison's verdict; *change receives its relative change. */
+static const char *
+cmp_verdict(json_t *old, json_t *new, unsigned int *regr, unsigned int *progr, double *change)
+{
+	static char v[32];
+	json_t *c = coord_report_compare(old, new, regr, progr);
+	const json_t *row = json_array_get(json_object_get(c, "rows"), 0);
+
+	snprintf(v, sizeof(v), "%s", json_string_value(json_object_get(row, "verdict")));
+	*change = json_number_value(json_object_get(row, "change"));
+	json_decref(c);
+	json_decref(old);
+	json_decref(new);
+	return v;
+}
+
+/*
+ * The regression flag follows both runs' measured noise: repeated
+ * searches give a range (min..max), widened by the search width; only
+ * ranges that do not overlap differ.
+ */
+static void
+test_compare(void)
+{
+	unsigned int r, p;
+	double ch;
+	const char *v;
+	json_t *c;
+
+	/* Old 100k..120k over 5 searches; new 90k..99k, width 0.5 %: below. */
+	v = cmp_verdict(cmp_summary(110000, 100000, 120000, 110000, 110550, 5),
+			cmp_summary(95000, 90000, 99000, 95000, 95477, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "regression") == 0 && r == 1 && p == 0 && near(ch, -15000.0 / 110000),
+	      "clear drop: %s %u %g", v, r, ch);
+	/* The same medians with the new max at 99.8k: 99.8k / 0.995 reaches 100.3k. */
+	v = cmp_verdict(cmp_summary(110000, 100000, 120000, 110000, 110550, 5),
+			cmp_summary(95000, 90000, 99800, 95000, 95477, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "within-noise") == 0 && r == 0, "overlap by the width: %s", v);
+	/* A wide old run hides a 10 % drop: noise, not a regression. */
+	v = cmp_verdict(cmp_summary(110000, 60000, 180000, 110000, 110550, 5),
+			cmp_summary(99000, 95000, 103000, 99000, 99500, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "within-noise") == 0 && r == 0, "noisy old: %s", v);
+	/* Up, beyond the old max widened by its width. */
+	v = cmp_verdict(cmp_summary(110000, 100000, 120000, 110000, 110550, 5),
+			cmp_summary(130000, 121000, 140000, 130000, 130650, 5), &r, &p, &ch);
+	CHECK(strcmp(v, "progression") == 0 && p == 1 && r == 0, "rise: %s", v);
+	/* One search each: the bounds are the range. 100k..105k vs 98k..99k. */
+	v = cmp_verdict(cmp_summary(100000, 0, 0, 100000, 105000, 1),
+			cmp_summary(98000, 0, 0, 98000, 99000, 1), &r, &p, &ch);
+	CHECK(strcmp(v, "regression") == 0, "single searches, below: %s", v);
+	v = cmp_verdict(cmp_summary(100000, 0, 0, 100000, 105000, 1),
+			cmp_summary(99500, 0, 0, 99500, 100600, 1), &r, &p, &ch);
+	CHECK(strcmp(v, "within-noise") == 0, "single searches, within the width: %s", v);
+	/* No rate on one side; a point only one run has is left out. */
+	c = cmp_summary(100000, 0, 0, 100000, 105000, 1);
+	json_object_set_new(
+		json_object_get(
+			json_object_get(json_array_get(json_object_get(c, "points"), 0), "goals"),
+			"ndr"),
+		"pps", json_null());
+	v = cmp_verdict(cmp_summary(100000, 0, 0, 100000, 105000, 1), c, &r, &p, &ch);
+	CHECK(strcmp(v, "not-comparable") == 0 && r == 0, "no rate: %s", v);
+	{
+		json_t *o = cmp_summary(100000, 0, 0, 100000, 105000, 1);
+		json_t *n = cmp_summary(100000, 0, 0, 100000, 105000, 1);
+		json_t *x;
+
+		json_object_set_new(json_array_get(json_object_get(n, "points"), 0), "flows",
+				    json_integer(11));
+		x = coord_report_compare(o, n, &r, &p);
+		CHECK(json_array_size(json_object_get(x, "rows")) == 0, "unmatched point compared");
+		json_decref(x);
+		json_decref(o);
+		json_decref(n);
+	}
+}
+
 int
 main(void)
 {
@@ -362,6 +545,8 @@ main(void)
 	test_load_refused();
 	test_summary_csv();
 	test_search_record();
+	test_repeats();
+	test_compare();
 	if (unit_check_failures == 0) {
 		/* Only our own temporary directory, built above. */
 		snprintf(cmd, sizeof(cmd), "%s/results.jsonl", tmpdir);

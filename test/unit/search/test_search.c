@@ -32,6 +32,8 @@ struct sim {
 	double excess_loss;
 	uint64_t prng; /* xorshift64* state */
 	unsigned int trials;
+	unsigned int stall_trial; /* 1-based trial the generator stalls in (85 %); 0: none */
+	uint64_t first_loss;	  /* packets the first trial loses at any rate (cold path) */
 };
 
 static uint64_t
@@ -63,6 +65,10 @@ sim_measure(double rate, double duration, void *arg, struct pvp_search_measureme
 		sent = s->gen_max;
 		m->generator_limited = true;
 	}
+	if (s->trials == s->stall_trial) {
+		sent = rate * 0.85;
+		m->generator_limited = true;
+	}
 	if (s->jitter > 0)
 		cap *= 1 + s->jitter * (2 * sim_uniform(s) - 1);
 	m->achieved_rate = sent;
@@ -74,6 +80,8 @@ sim_measure(double rate, double duration, void *arg, struct pvp_search_measureme
 	lost = (uint64_t)llround(fmax(0, sent - cap) * duration *
 				 (s->excess_loss > 0 ? s->excess_loss : 1));
 	m->rx = m->tx > lost ? m->tx - lost : 0;
+	if (s->trials == 1 && s->first_loss > 0)
+		m->rx = m->rx > s->first_loss ? m->rx - s->first_loss : 0;
 	if (s->burst_prob > 0 && sim_uniform(s) < s->burst_prob) {
 		loss = 1 + sim_rand(s) % s->burst_max;
 		m->rx = m->rx > loss ? m->rx - loss : 0;
@@ -439,7 +447,11 @@ test_generator_limited(void)
 	s.gen_max = 1; /* below min_rate: every trial falls short */
 	CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
 	n = s.trials;
-	CHECK(r.aborted && n == p.max_gen_limited, "aborted %d after %u trials", r.aborted, n);
+	/* Each rate is measured twice (one re-measure) before the ceiling moves. */
+	CHECK(r.aborted && n == p.max_gen_limited * (1 + p.gen_remeasure),
+	      "aborted %d after %u trials", r.aborted, n);
+	CHECK(r.nb_gen_remeasured == p.max_gen_limited && r.nb_gen_recovered == 0,
+	      "re-measured %u, recovered %u", r.nb_gen_remeasured, r.nb_gen_recovered);
 	CHECK(r.goal[0].status == PVP_SEARCH_GOAL_INCOMPLETE, "status %s",
 	      pvp_search_goal_status_name(r.goal[0].status));
 }
@@ -648,6 +660,180 @@ test_exceed_ratio(void)
 	      "duration_sum -1 accepted");
 }
 
+/*
+ * One stall of the generator (one trial sends 85 % of what was asked) must
+ * not cap the search: the trial is measured again and, sent cleanly the
+ * second time, the ceiling stays. Without re-measures (gen_remeasure 0) the
+ * one stall caps the search below the DUT's capacity, as it used to.
+ */
+static void
+test_generator_stall(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	struct sim s;
+	unsigned int i, n_re = 0;
+	struct pvp_search *it;
+	struct pvp_search_trial t;
+	struct pvp_search_measurement m;
+
+	params_base(&p, PVP_SEARCH_MLR);
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate * 0.6;
+	s.stall_trial = 3;
+	it = pvp_search_create(&p);
+	CHECK(it != NULL, "create");
+	while (pvp_search_next(it, &t) == 0) {
+		if (t.gen_remeasure)
+			n_re++;
+		memset(&m, 0, sizeof(m));
+		sim_measure(t.rate, t.duration, &s, &m);
+		pvp_search_feed(it, &m);
+	}
+	pvp_search_get_result(it, &r);
+	print_result("mlr one stall, re-measure 1", &r);
+	CHECK(r.nb_gen_limited == 1 && r.nb_gen_remeasured == 1 && r.nb_gen_recovered == 1 &&
+		      n_re == 1,
+	      "limited %u re-measured %u recovered %u (trials flagged %u)", r.nb_gen_limited,
+	      r.nb_gen_remeasured, r.nb_gen_recovered, n_re);
+	CHECK(r.gen_ceiling == p.max_rate, "ceiling moved to %.0f", r.gen_ceiling);
+	CHECK(r.trials[2].generator_limited && !r.trials[2].gen_remeasure &&
+		      r.trials[3].gen_remeasure && r.trials[3].rate == r.trials[2].rate &&
+		      r.trials[3].duration == r.trials[2].duration,
+	      "trial 4 is not trial 3 again");
+	check_within(&r, s.capacity, p.width_goal, "one stall");
+	CHECK(!r.goal[0].generator_limited, "one stall flagged the result generator-limited");
+	pvp_search_destroy(it);
+
+	params_base(&p, PVP_SEARCH_MLR);
+	p.gen_remeasure = 0;
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate * 0.6;
+	s.stall_trial = 3;
+	CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+	print_result("mlr one stall, re-measure 0", &r);
+	CHECK(r.nb_gen_remeasured == 0 && r.gen_ceiling < s.capacity,
+	      "without re-measures the stall should cap the search (ceiling %.0f)", r.gen_ceiling);
+	for (i = 0; i < r.nb_goals; i++)
+		CHECK(r.goal[i].generator_limited, "goal %u not capped by the stall", i);
+
+	p.gen_remeasure = PVP_SEARCH_MAX_GEN_REMEASURE + 1;
+	CHECK(pvp_search_params_check(&p, NULL) == -EINVAL, "gen_remeasure 9 accepted");
+}
+
+/*
+ * The warm-up trial runs first at the maximum rate for warmup_duration
+ * and is ignored: a DUT whose first trial loses (cold caches, flows being
+ * installed) gives the same bounds as one that never does.
+ */
+static void
+test_warmup(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r, ref;
+	struct sim s;
+
+	params_base(&p, PVP_SEARCH_MLR);
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate;
+	CHECK(pvp_search_run(&p, sim_measure, &s, &ref) == 0, "reference run");
+
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate;
+	s.first_loss = 1000;
+	CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "cold run");
+	CHECK(r.goal[0].lower_bound < ref.goal[0].lower_bound &&
+		      r.goal[0].status != PVP_SEARCH_GOAL_AT_MAX,
+	      "a lossy first trial should hurt without a warm-up (%.0f vs %.0f)",
+	      r.goal[0].lower_bound, ref.goal[0].lower_bound);
+
+	p.warmup_duration = 2;
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate;
+	s.first_loss = 1000;
+	{
+		struct pvp_search *it = pvp_search_create(&p);
+		struct pvp_search_trial t;
+		struct pvp_search_measurement m;
+
+		CHECK(it != NULL && pvp_search_next(it, &t) == 0, "first trial");
+		CHECK(t.warmup && t.rate == p.max_rate && t.duration == 2 && t.index == 0,
+		      "warm-up trial %d %.0f %.1f", t.warmup, t.rate, t.duration);
+		while (pvp_search_next(it, &t) == 0) {
+			memset(&m, 0, sizeof(m));
+			sim_measure(t.rate, t.duration, &s, &m);
+			pvp_search_feed(it, &m);
+		}
+		pvp_search_get_result(it, &r);
+		print_result("mlr cold first trial, warm-up 2 s", &r);
+		CHECK(r.trials[0].warmup && !r.trials[1].warmup, "warm-up not recorded");
+		CHECK(r.goal[0].lower_bound == ref.goal[0].lower_bound &&
+			      r.goal[0].upper_bound == ref.goal[0].upper_bound,
+		      "warm-up not ignored: %.0f..%.0f vs %.0f..%.0f", r.goal[0].lower_bound,
+		      r.goal[0].upper_bound, ref.goal[0].lower_bound, ref.goal[0].upper_bound);
+		CHECK(r.total_time == ref.total_time + 2, "warm-up time %.1f vs %.1f", r.total_time,
+		      ref.total_time);
+		pvp_search_destroy(it);
+	}
+	p.warmup_duration = -1;
+	CHECK(pvp_search_params_check(&p, NULL) == -EINVAL, "warmup_duration -1 accepted");
+}
+
+/*
+ * Conditional throughput: what the DUT delivered at the lower bound. A
+ * hard capacity loses nothing there (delivered = offered); a PDR lower
+ * bound above the capacity delivers the capacity.
+ */
+static void
+test_conditional(void)
+{
+	struct pvp_search_params p;
+	struct pvp_search_result r;
+	double rx = 0, secs = 0;
+	struct sim s;
+	unsigned int i;
+
+	params_base(&p, PVP_SEARCH_MLR);
+	p.nb_goals = 2;
+	p.loss_ratio[1] = 0.05;
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate * 0.5;
+	CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+	CHECK(fabs(r.goal[0].conditional_throughput - r.goal[0].lower_bound) <= 0.1,
+	      "NDR delivered %.1f at %.1f", r.goal[0].conditional_throughput,
+	      r.goal[0].lower_bound);
+	/* Recompute the PDR figure from the trial list with the iterator. */
+	{
+		struct pvp_search *it = pvp_search_create(&p);
+		struct pvp_search_trial t;
+		struct pvp_search_measurement m;
+
+		memset(&s, 0, sizeof(s));
+		s.capacity = p.max_rate * 0.5;
+		while (pvp_search_next(it, &t) == 0) {
+			memset(&m, 0, sizeof(m));
+			sim_measure(t.rate, t.duration, &s, &m);
+			pvp_search_feed(it, &m);
+		}
+		pvp_search_get_result(it, &r);
+		for (i = 0; i < r.nb_trials; i++) {
+			if (r.trials[i].rate != r.goal[1].lower_bound ||
+			    r.trials[i].duration < p.final_duration)
+				continue;
+			rx += (double)r.trials[i].rx;
+			secs += r.trials[i].duration;
+		}
+		CHECK(secs > 0 && fabs(r.goal[1].conditional_throughput - rx / secs) < 1e-6,
+		      "PDR delivered %.1f, trials say %.1f", r.goal[1].conditional_throughput,
+		      secs > 0 ? rx / secs : 0);
+		CHECK(r.goal[1].lower_bound > s.capacity &&
+			      fabs(r.goal[1].conditional_throughput - s.capacity) <= 1,
+		      "PDR at %.0f delivers %.1f, capacity %.0f", r.goal[1].lower_bound,
+		      r.goal[1].conditional_throughput, s.capacity);
+		pvp_search_destroy(it);
+	}
+}
+
 int
 main(void)
 {
@@ -660,6 +846,9 @@ main(void)
 	test_bursty();
 	test_generator_limited();
 	test_exceed_ratio();
+	test_generator_stall();
+	test_warmup();
+	test_conditional();
 	if (unit_check_failures) {
 		printf("%d check(s) failed\n", unit_check_failures);
 		return 1;

@@ -2,11 +2,18 @@
  * Copyright (c) 2026 The pvpkit authors
  */
 
+/*
+ * Latency histograms: pvp_lat.h explains the buckets and their precision.
+ */
+
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "pvp_sig.h"
+#include <jansson.h>
+
+#include "pvp_lat.h"
 
 #define SUB (1u << PVP_LAT_SUB_BITS)
 
@@ -128,5 +135,92 @@ pvp_lat_read(const struct pvp_lat *l, struct pvp_lat_summary *s)
 	s->p90 = pvp_lat_percentile(l, 90);
 	s->p99 = pvp_lat_percentile(l, 99);
 	s->p99_9 = pvp_lat_percentile(l, 99.9);
+	s->p99_99 = pvp_lat_percentile(l, 99.99);
 	s->jitter = l->jitter16 >> 4;
+}
+
+json_t *
+pvp_lat_to_json(const struct pvp_lat *l)
+{
+	json_t *j, *b = json_array();
+	unsigned int i;
+
+	if (b == NULL)
+		return NULL;
+	for (i = 0; i < PVP_LAT_NB_BUCKETS; i++) {
+		if (l->bucket[i] == 0)
+			continue;
+		if (json_array_append_new(b, json_pack("[I,I]", (json_int_t)pvp_lat_bucket_low(i),
+						       (json_int_t)l->bucket[i])) < 0) {
+			json_decref(b);
+			return NULL;
+		}
+	}
+	j = json_pack("{s:s,s:i,s:I,s:I,s:I,s:I,s:I,s:o}", "unit", "ns", "sub_bits",
+		      PVP_LAT_SUB_BITS, "count", (json_int_t)l->count, "sum", (json_int_t)l->sum_ns,
+		      "min", (json_int_t)(l->count ? l->min_ns : 0), "max", (json_int_t)l->max_ns,
+		      "jitter", (json_int_t)(l->jitter16 >> 4), "buckets", b);
+	return j;
+}
+
+/* A non-negative integer member; -1 when absent or not one. */
+static json_int_t
+lat_uint(const json_t *j, const char *key)
+{
+	const json_t *v = json_object_get(j, key);
+
+	return json_is_integer(v) && json_integer_value(v) >= 0 ? json_integer_value(v) : -1;
+}
+
+int
+pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err)
+{
+	json_int_t count = lat_uint(j, "count"), sum = lat_uint(j, "sum");
+	json_int_t min = lat_uint(j, "min"), max = lat_uint(j, "max"), jit = lat_uint(j, "jitter");
+	const json_t *buckets = json_object_get(j, "buckets"), *e;
+	const char *why = NULL;
+	uint64_t total = 0;
+	json_int_t low, n;
+	unsigned int b;
+	size_t i;
+
+	pvp_lat_init(l);
+	if (!json_is_object(j) || lat_uint(j, "sub_bits") != PVP_LAT_SUB_BITS)
+		why = "not a histogram with sub_bits 5";
+	else if (count < 0 || sum < 0 || min < 0 || max < 0 || jit < 0 || !json_is_array(buckets))
+		why = "count, sum, min, max, jitter or buckets missing";
+	json_array_foreach(buckets, i, e) {
+		if (why != NULL)
+			break;
+		low = json_integer_value(json_array_get(e, 0));
+		n = json_integer_value(json_array_get(e, 1));
+		if (json_array_size(e) != 2 || !json_is_integer(json_array_get(e, 0)) ||
+		    !json_is_integer(json_array_get(e, 1)) || low < 0 || n <= 0) {
+			why = "a bucket is not [low_ns, count]";
+			break;
+		}
+		b = pvp_lat_bucket((uint64_t)low);
+		if (pvp_lat_bucket_low(b) != (uint64_t)low) {
+			why = "a bucket's low_ns is no bucket boundary";
+			break;
+		}
+		l->bucket[b] += (uint64_t)n;
+		total += (uint64_t)n;
+	}
+	if (why == NULL && total != (uint64_t)count)
+		why = "bucket counts do not add up to count";
+	if (why == NULL && count > 0 && !(min <= max))
+		why = "min above max";
+	if (why != NULL) {
+		pvp_lat_init(l);
+		if (err != NULL)
+			*err = why;
+		return -EINVAL;
+	}
+	l->count = (uint64_t)count;
+	l->sum_ns = (uint64_t)sum;
+	l->min_ns = count > 0 ? (uint64_t)min : UINT64_MAX;
+	l->max_ns = (uint64_t)max;
+	l->jitter16 = (uint64_t)jit << 4;
+	return 0;
 }

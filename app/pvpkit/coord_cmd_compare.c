@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit compare OLD NEW [--out DIR]: two runs (results directories,
+ * results files or summary.json files) side by side, point by point and
+ * goal by goal, with a regression flagged only where the change exceeds
+ * what both runs measured as noise (coord_report_compare()). Exit status
+ * 3 on a regression, so a CI pipeline can gate on it.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "pvp_util.h"
+
+#include "coord.h"
+#include "coord_cmd.h"
+#include "coord_report.h"
+
+#define COMPARE_USAGE "pvpkit compare OLD NEW [--out DIR]"
+
+/* The exit status of a comparison that found a regression. */
+#define COMPARE_REGRESSION 3
+
+/* A summary from a results dir, a results file or a summary.json. NULL after a message. */
+static json_t *
+compare_load(const char *path)
+{
+	struct coord_report_load_info li;
+	char buf[4096];
+	json_t *recs, *sum;
+	json_error_t e;
+	struct stat st;
+	size_t n = strlen(path);
+
+	memset(&li, 0, sizeof(li));
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "pvpkit: compare: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(buf, sizeof(buf), "%s/results.jsonl", path);
+		if (stat(buf, &st) < 0) {
+			snprintf(buf, sizeof(buf), "%s/summary.json", path);
+			return compare_load(buf);
+		}
+		return compare_load(buf);
+	}
+	if (n < 6 || strcmp(path + n - 6, ".jsonl") != 0) {
+		/* A summary: one JSON document with "points". */
+		sum = json_load_file(path, 0, &e);
+		if (json_is_object(sum) && json_is_array(json_object_get(sum, "points")))
+			return sum;
+		json_decref(sum);
+		if (sum == NULL && e.line > 1) {
+			fprintf(stderr, "pvpkit: compare: %s:%d:%d: %s\n", path, e.line, e.column,
+				e.text);
+			return NULL;
+		}
+	}
+	recs = coord_report_load(path, &li);
+	if (recs == NULL) {
+		fprintf(stderr, "pvpkit: compare: %s\n",
+			li.warning[0] != '\0' ? li.warning : strerror(errno));
+		return NULL;
+	}
+	if (li.warning[0] != '\0')
+		fprintf(stderr, "pvpkit: warning: %s\n", li.warning);
+	sum = coord_report_summary(recs, NULL);
+	json_decref(recs);
+	if (sum == NULL)
+		fprintf(stderr, "pvpkit: compare: %s: out of memory\n", path);
+	return sum;
+}
+
+/* "1,234,567" or "-". */
+static const char *
+compare_fmt(const json_t *side, const char *key, char *buf, size_t len)
+{
+	const json_t *v = json_object_get(side, key);
+
+	if (!json_is_number(v))
+		return "-";
+	return pvp_fmt_count((int64_t)(json_number_value(v) + 0.5), buf, len);
+}
+
+static void
+compare_print(const json_t *cmp)
+{
+	char a[32], b[32], c[32], d[32], e[32], f[32], rng[2][80], chg[16];
+	const json_t *row, *o, *n;
+	size_t i;
+
+	printf("%6s %8s %-8s %30s %30s %8s  %s\n", "size", "flows", "goal", "old pps [lo..hi]",
+	       "new pps [lo..hi]", "change", "verdict");
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
+		o = json_object_get(row, "old");
+		n = json_object_get(row, "new");
+		snprintf(rng[0], sizeof(rng[0]), "%s [%s..%s]", compare_fmt(o, "pps", a, sizeof(a)),
+			 compare_fmt(o, "lo_pps", b, sizeof(b)),
+			 compare_fmt(o, "hi_pps", c, sizeof(c)));
+		snprintf(rng[1], sizeof(rng[1]), "%s [%s..%s]", compare_fmt(n, "pps", d, sizeof(d)),
+			 compare_fmt(n, "lo_pps", e, sizeof(e)),
+			 compare_fmt(n, "hi_pps", f, sizeof(f)));
+		if (json_is_number(json_object_get(row, "change")))
+			snprintf(chg, sizeof(chg), "%+.1f %%",
+				 100 * json_number_value(json_object_get(row, "change")));
+		else
+			snprintf(chg, sizeof(chg), "-");
+		printf("%6.0f %8.0f %-8s %30s %30s %8s  %s\n",
+		       json_number_value(json_object_get(row, "size")),
+		       json_number_value(json_object_get(row, "flows")),
+		       json_string_value(json_object_get(row, "goal")), rng[0], rng[1], chg,
+		       json_string_value(json_object_get(row, "verdict")));
+	}
+}
+
+/* What the run was, from its metadata: a difference here explains many. */
+static void
+compare_meta(const char *label, const char *path, const json_t *sum)
+{
+	const json_t *m = json_object_get(sum, "metadata"), *v;
+	const char *hop, *ovs = NULL;
+
+	json_object_foreach(json_object_get(m, "vswitch"), hop, v)
+		if (json_is_string(json_object_get(v, "ovs_version")))
+			ovs = json_string_value(json_object_get(v, "ovs_version"));
+	printf("%s %s: pvpkit %s, topology %s, dut \"%s\", cpu \"%s\", ovs %s\n", label, path,
+	       json_string_value(json_object_get(m, "pvpkit_version")) ?: "?",
+	       json_string_value(json_object_get(m, "topology")) ?: "?",
+	       json_string_value(json_object_get(m, "dut")) ?: "",
+	       json_string_value(json_object_get(json_object_get(m, "host"), "cpu_model")) ?: "?",
+	       ovs != NULL ? ovs : "-");
+}
+
+/* --out: compare.json and the plot. 0, or 1 after a message. */
+static int
+compare_write(const json_t *cmp, const char *out, const char *old, const char *new)
+{
+	struct coord_report_info info;
+	char path[4096], title[256];
+	unsigned int i;
+
+	int ret = pvp_mkdir_p(out, 0755);
+
+	if (ret < 0) {
+		fprintf(stderr, "pvpkit: compare: %s: %s\n", out, strerror(-ret));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/compare.json", out);
+	if (coord_cli_write_json(path, cmp) < 0)
+		return 1;
+	printf("report: %s\n", path);
+	memset(&info, 0, sizeof(info));
+	snprintf(title, sizeof(title), "pvpkit compare: %s (old) vs %s (new)", old, new);
+	coord_report_compare_plot(cmp, out, NULL, title, &info);
+	for (i = 0; i < info.nb_files; i++)
+		printf("report: %s/%s\n", out, info.files[i]);
+	if (info.plot_note[0] != '\0')
+		printf("plots: %s\n", info.plot_note);
+	return 0;
+}
+
+int
+coord_cmd_compare(int argc, char **argv)
+{
+	unsigned int regr, progr;
+	const char *out = NULL;
+	json_t *old, *new, *cmp;
+	int rc;
+
+	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
+		printf("Usage: " COMPARE_USAGE "\n"
+		       "Compare two runs (results directories, results.jsonl or summary.json)\n"
+		       "point by point and goal by goal. A change is a regression only when the\n"
+		       "new range (min..max of the repeated searches, widened by the search\n"
+		       "width) lies entirely below the old one. Exit status 3 on a regression.\n"
+		       "--out DIR writes compare.json and compare.png there.\n");
+		return 0;
+	}
+	if (argc == 5 && strcmp(argv[3], "--out") == 0)
+		out = argv[4];
+	else if (argc != 3)
+		return coord_cli_usage_error("--help", "compare: usage: %s", COMPARE_USAGE);
+	old = compare_load(argv[1]);
+	if (old == NULL)
+		return 1;
+	new = compare_load(argv[2]);
+	if (new == NULL) {
+		json_decref(old);
+		return 1;
+	}
+	compare_meta("old", argv[1], old);
+	compare_meta("new", argv[2], new);
+	cmp = coord_report_compare(old, new, &regr, &progr);
+	json_decref(old);
+	json_decref(new);
+	if (cmp == NULL) {
+		fprintf(stderr, "pvpkit: compare: out of memory\n");
+		return 1;
+	}
+	compare_print(cmp);
+	printf("%zu compared, %u regression(s), %u progression(s)\n",
+	       json_array_size(json_object_get(cmp, "rows")), regr, progr);
+	rc = out != NULL ? compare_write(cmp, out, argv[1], argv[2]) : 0;
+	json_decref(cmp);
+	if (rc != 0)
+		return rc;
+	return regr > 0 ? COMPARE_REGRESSION : 0;
+}

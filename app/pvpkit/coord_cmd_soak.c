@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit soak: one long trial at a fixed load, read every interval
+ * without stopping the traffic, so that periodic drops, leaks and slowly
+ * growing latency show up as a time series. Each interval's per-hop loss
+ * (coord_attribute() between two snapshots) and latency (the difference
+ * of pvpkit-gen's cumulative histograms) is appended to the results file
+ * as it is read, so Ctrl-C keeps everything measured; the reports
+ * (soak.csv, a plot of loss and latency over time) are rebuilt from that
+ * file alone.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "pvp_lat.h"
+#include "pvp_util.h"
+
+#include "coord.h"
+#include "coord_cmd.h"
+#include "coord_report.h"
+
+#define SOAK_SEE "pvpkit soak --help"
+
+/* The command line. */
+struct soak_args {
+	const char *topology;
+	const char *results;
+	const char *out;
+	const char *from;      /* results to take the PDR from (--pdr-fraction) */
+	unsigned int size;     /* frame size with FCS */
+	unsigned int flows;    /* flow count */
+	double rate_pps;       /* --rate, or the fraction of the PDR */
+	double pdr_fraction;   /* 0: --rate given */
+	double duration_s;     /* planned */
+	double interval_s;     /* between readings */
+	const char *flow_type; /* rule type for install_flows */
+};
+
+/* The state while soaking. */
+struct soak_run {
+	struct soak_args *a;
+	struct coord_topology *t;
+	struct coord_snap first[COORD_MAX_HOPS]; /* after the clear */
+	struct coord_snap prev[COORD_MAX_HOPS];	 /* last reading */
+	struct coord_snap now[COORD_MAX_HOPS];	 /* this reading */
+	struct pvp_lat *lat_prev;		 /* cumulative histogram at the last reading */
+	struct pvp_lat *lat_now;		 /* cumulative now */
+	struct pvp_lat *lat_int;		 /* this interval */
+	double t0;				 /* pvp_now_s() at the start */
+	double t_stop;				 /* pvp_now_s() when the sources stopped */
+	unsigned int n;				 /* intervals read */
+	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
+};
+
+static void
+soak_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pvpkit soak (--rate RATE | --pdr-fraction F --from RESULTS) --duration D\n"
+		"                   [OPTIONS]\n"
+		"\n"
+		"One long trial at a fixed load, read every --interval without stopping: per\n"
+		"interval the per-hop loss and the latency (from pvpkit-gen's histograms)\n"
+		"are appended to --results as they are read (Ctrl-C keeps them), then the\n"
+		"reports: soak.csv and a plot of loss and latency over time in --out.\n"
+		"\n"
+		"  --rate RATE           packet rate per TX port (100kpps, 1Mpps ...)\n"
+		"  --pdr-fraction F      a fraction (0.9 or 90%%) of the PDR that a run or\n"
+		"                        search found for this point in --from RESULTS\n"
+		"  --from RESULTS        results file (or directory) of that run\n"
+		"  --duration D          how long: 90, 30m, 2h (up to 7 days)\n"
+		"  --interval S          between readings (default 1, at least 0.1)\n"
+		"  --size BYTES          frame size with FCS (default 64)\n"
+		"  --flows N             flow count (default 1)\n"
+		"  --flow-type TYPE      have the vswitch install TYPE rules first\n"
+		"  --topology FILE       (default: the local testbed's topology.json)\n"
+		"  --results FILE        JSON lines (default OUT/soak.jsonl)\n"
+		"  --out DIR             reports directory (default soak)\n");
+}
+
+/* The PDR of (size, flows) in a results file or directory. 0 or 2. */
+static int
+soak_pdr(struct soak_args *a, double *pps)
+{
+	struct coord_report_load_info li;
+	char path[4096];
+	json_t *recs, *sum;
+	const json_t *p, *g, *best = NULL;
+	const char *name;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s", a->from);
+	recs = coord_report_load(path, &li);
+	if (recs == NULL && errno == EINVAL) {
+		snprintf(path, sizeof(path), "%s/results.jsonl", a->from);
+		recs = coord_report_load(path, &li);
+	}
+	if (recs == NULL) {
+		fprintf(stderr, "pvpkit: --from: %s\n",
+			li.warning[0] != '\0' ? li.warning : strerror(errno));
+		return 2;
+	}
+	sum = coord_report_summary(recs, NULL);
+	json_decref(recs);
+	json_array_foreach(json_object_get(sum, "points"), i, p) {
+		if (json_integer_value(json_object_get(p, "size")) != a->size ||
+		    json_integer_value(json_object_get(p, "flows")) != a->flows)
+			continue;
+		/* The last goal with a loss ratio: the PDR the run searched. */
+		json_object_foreach(json_object_get(p, "goals"), name, g)
+			if (json_number_value(json_object_get(g, "loss_ratio")) > 0 &&
+			    json_is_number(json_object_get(g, "pps")))
+				best = g;
+		if (best != NULL)
+			*pps = json_number_value(json_object_get(best, "pps"));
+	}
+	json_decref(sum);
+	if (best == NULL) {
+		fprintf(stderr,
+			"pvpkit: --from: %s has no PDR for %u B, %u flows (search with "
+			"--goal pdr=...)\n",
+			a->from, a->size, a->flows);
+		return 2;
+	}
+	return 0;
+}
+
+static int
+soak_parse(int argc, char **argv, struct soak_args *a)
+{
+	static const struct option opts[] = {
+		{"rate", required_argument, NULL, 'r'},
+		{"pdr-fraction", required_argument, NULL, 'F'},
+		{"from", required_argument, NULL, 'f'},
+		{"duration", required_argument, NULL, 'd'},
+		{"interval", required_argument, NULL, 'i'},
+		{"size", required_argument, NULL, 's'},
+		{"flows", required_argument, NULL, 'n'},
+		{"flow-type", required_argument, NULL, 'T'},
+		{"topology", required_argument, NULL, 't'},
+		{"results", required_argument, NULL, 'R'},
+		{"out", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char err[160];
+	size_t n;
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	a->size = 64;
+	a->flows = 1;
+	a->interval_s = 1;
+	a->out = "soak";
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			if (coord_cli_opt_rate("--rate", optarg, true, &a->rate_pps) < 0)
+				return 2;
+			break;
+		case 'F':
+			n = strlen(optarg);
+			if (n > 0 && optarg[n - 1] == '%') {
+				char tmp[32];
+
+				snprintf(tmp, sizeof(tmp), "%.*s", (int)(n - 1), optarg);
+				if (pvp_parse_double("--pdr-fraction", tmp, 0.01, 100,
+						     &a->pdr_fraction, err, sizeof(err)) < 0)
+					a->pdr_fraction = -1;
+				else
+					a->pdr_fraction /= 100;
+			} else if (pvp_parse_double("--pdr-fraction", optarg, 0.0001, 1,
+						    &a->pdr_fraction, err, sizeof(err)) < 0) {
+				a->pdr_fraction = -1;
+			}
+			if (a->pdr_fraction <= 0)
+				return coord_cli_usage_error(SOAK_SEE,
+							     "--pdr-fraction: \"%s\" must be in "
+							     "(0, 1], like 0.9 or 90%%",
+							     optarg);
+			break;
+		case 'f':
+			a->from = optarg;
+			break;
+		case 'd':
+			if (pvp_parse_duration("--duration", optarg, 0.1, 7 * 86400, &a->duration_s,
+					       err, sizeof(err)) < 0)
+				return coord_cli_usage_error(SOAK_SEE, "%s", err);
+			break;
+		case 'i':
+			if (pvp_parse_duration("--interval", optarg, 0.1, 3600, &a->interval_s, err,
+					       sizeof(err)) < 0)
+				return coord_cli_usage_error(SOAK_SEE, "%s", err);
+			break;
+		case 's':
+			if (coord_cli_opt_u32("--size", optarg, 64, 9216, &a->size) < 0)
+				return 2;
+			break;
+		case 'n':
+			if (coord_cli_opt_u32("--flows", optarg, 1, 16777216, &a->flows) < 0)
+				return 2;
+			break;
+		case 'T':
+			a->flow_type = optarg;
+			break;
+		case 't':
+			a->topology = optarg;
+			break;
+		case 'R':
+			a->results = optarg;
+			break;
+		case 'o':
+			a->out = optarg;
+			break;
+		case 'h':
+			soak_usage(stdout);
+			return -1;
+		default:
+			return coord_cli_usage_error(SOAK_SEE,
+						     "soak: unknown option or missing value: %s",
+						     argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return coord_cli_usage_error(SOAK_SEE, "soak: unexpected argument \"%s\"",
+					     argv[optind]);
+	if ((a->rate_pps > 0) == (a->pdr_fraction > 0))
+		return coord_cli_usage_error(SOAK_SEE,
+					     "soak: give --rate or --pdr-fraction, not both");
+	if (a->pdr_fraction > 0 && a->from == NULL)
+		return coord_cli_usage_error(SOAK_SEE, "soak: --pdr-fraction needs --from RESULTS");
+	if (a->duration_s <= 0)
+		return coord_cli_usage_error(SOAK_SEE, "soak: --duration is required");
+	return 0;
+}
+
+/* Sleep until @p until (pvp_now_s()), waking for an interrupt. */
+static void
+soak_sleep_until(double until)
+{
+	struct timespec ts;
+	double left;
+
+	while (!coord_interrupted && (left = until - pvp_now_s()) > 0) {
+		if (left > 0.05)
+			left = 0.05;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Snapshot every hop with counters into @p snap. 0 or -errno after a message. */
+static int
+soak_snapshot(struct soak_run *s, struct coord_snap *snap)
+{
+	char err[256];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < s->t->nb_hops; i++) {
+		struct coord_topo_hop *h = &s->t->hops[i];
+
+		memset(&snap[i], 0, sizeof(snap[i]));
+		if (!coord_driver_has(h->hop.driver, COORD_ROLE_COUNTERS) ||
+		    h->hop.driver->snapshot == NULL)
+			continue;
+		ret = h->hop.driver->snapshot(&h->hop, &snap[i], err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "pvpkit: soak: %s\n", err);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Every source's cumulative histogram, merged. Streams missing: empty. */
+static void
+soak_latency(struct soak_run *s, struct pvp_lat *out)
+{
+	struct coord_traffic_result res;
+	json_t *trial;
+	char err[256];
+	unsigned int i;
+
+	pvp_lat_init(out);
+	for (i = 0; i < s->t->nb_hops; i++) {
+		struct coord_topo_hop *h = &s->t->hops[i];
+		struct pvp_lat one;
+
+		if (!coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE) ||
+		    h->hop.driver->traffic_result == NULL)
+			continue;
+		memset(&res, 0, sizeof(res));
+		if (h->hop.driver->traffic_result(&h->hop, &res, err, sizeof(err)) < 0)
+			continue;
+		trial = json_pack("{s:O*}", "streams", res.streams);
+		json_decref(res.streams);
+		if (trial != NULL && coord_report_trial_latency(trial, &one, NULL) > 0)
+			pvp_lat_merge(out, &one);
+		json_decref(trial);
+	}
+}
+
+/* @p now minus @p prev, bucket by bucket: the interval's samples. */
+static void
+soak_lat_diff(const struct pvp_lat *now, const struct pvp_lat *prev, struct pvp_lat *d)
+{
+	unsigned int b;
+	bool first = true;
+
+	pvp_lat_init(d);
+	for (b = 0; b < PVP_LAT_NB_BUCKETS; b++) {
+		d->bucket[b] =
+			now->bucket[b] >= prev->bucket[b] ? now->bucket[b] - prev->bucket[b] : 0;
+		d->count += d->bucket[b];
+		if (d->bucket[b] == 0)
+			continue;
+		/* Min and max of an interval: its extreme buckets. */
+		if (first)
+			d->min_ns = pvp_lat_bucket_low(b);
+		first = false;
+		d->max_ns =
+			b + 1 < PVP_LAT_NB_BUCKETS ? pvp_lat_bucket_low(b + 1) - 1 : now->max_ns;
+	}
+	d->sum_ns = now->sum_ns >= prev->sum_ns ? now->sum_ns - prev->sum_ns : 0;
+	if (d->count > 0) {
+		d->min_ns = d->min_ns > now->min_ns ? d->min_ns : now->min_ns;
+		d->max_ns = d->max_ns < now->max_ns ? d->max_ns : now->max_ns;
+	}
+}
+
+/* Loss between two readings as a record; 0 or 1 (not kept). */
+static int
+soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, double t_s,
+	  double span_s, const struct pvp_lat *lat)
+{
+	struct coord_trial_result r;
+	struct pvp_lat_summary ls;
+	json_t *rec, *hops;
+	char a[32], b[32];
+	unsigned int i;
+	int64_t lost;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	coord_attribute(s->t, from, s->now, &r);
+	hops = json_object();
+	for (i = 0; i < s->t->nb_hops; i++)
+		if (coord_driver_has(s->t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
+			json_object_set_new(hops, s->t->hops[i].hop.name,
+					    json_integer((json_int_t)r.hop_lost[i]));
+	lost = (int64_t)r.tx_packets - (int64_t)r.rx_packets;
+	pvp_lat_read(lat, &ls);
+	rec = json_pack("{s:s,s:I,s:f,s:f,s:f,s:I,s:I,s:I,s:f,s:o,s:I,s:b,s:f,s:f,s:I,s:I}", "type",
+			type, "n", (json_int_t)s->n, "t_s", t_s, "interval_s", span_s, "rate_pps",
+			s->a->rate_pps, "tx_packets", (json_int_t)r.tx_packets, "rx_packets",
+			(json_int_t)r.rx_packets, "lost", (json_int_t)lost, "loss_ratio",
+			r.tx_packets > 0 ? (double)lost / (double)r.tx_packets : 0.0, "hop_lost",
+			hops, "unattributed", (json_int_t)r.unattributed, "reconciled",
+			r.reconciled, "tx_pps", span_s > 0 ? (double)r.tx_packets / span_s : 0.0,
+			"rx_pps", span_s > 0 ? (double)r.rx_packets / span_s : 0.0, "size",
+			(json_int_t)s->a->size, "flows", (json_int_t)s->a->flows);
+	if (rec == NULL)
+		return 0;
+	if (strcmp(type, "soak") == 0) {
+		json_object_set_new(rec, "planned_s", json_real(s->a->duration_s));
+		json_object_set_new(rec, "interrupted", json_boolean(s->interrupted != 0));
+	}
+	if (ls.count > 0)
+		json_object_set_new(rec, "latency_ns",
+				    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s}", "count",
+					      (json_int_t)ls.count, "min", (json_int_t)ls.min,
+					      "avg", (json_int_t)ls.avg, "p50", (json_int_t)ls.p50,
+					      "p99", (json_int_t)ls.p99, "p99_9",
+					      (json_int_t)ls.p99_9, "p99_99", (json_int_t)ls.p99_99,
+					      "max", (json_int_t)ls.max, "clock", "tsc"));
+	ret = coord_report_append(s->a->results, rec);
+	json_decref(rec);
+	if (ret < 0) {
+		fprintf(stderr, "pvpkit: %s: %s\n", s->a->results, strerror(-ret));
+		return 1;
+	}
+	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)", type, t_s,
+	       pvp_fmt_count((int64_t)r.tx_packets, a, sizeof(a)),
+	       pvp_fmt_count((int64_t)r.rx_packets, b, sizeof(b)), lost,
+	       r.tx_packets > 0 ? 100.0 * (double)lost / (double)r.tx_packets : 0.0);
+	if (ls.count > 0)
+		printf("; latency us p50 %.1f p99 %.1f max %.1f", ls.p50 / 1e3, ls.p99 / 1e3,
+		       ls.max / 1e3);
+	printf("\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* Clear, start the sources. 0, or 1 after a message. */
+static int
+soak_start(struct soak_run *s)
+{
+	struct coord_traffic tr = {
+		.rate_pps = s->a->rate_pps,
+		.duration_s = s->a->duration_s,
+		.size = s->a->size,
+		.flows = s->a->flows,
+		.flow_type = s->a->flow_type,
+	};
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < s->t->nb_hops; i++) {
+		struct coord_topo_hop *h = &s->t->hops[i];
+
+		if (h->hop.driver->clear != NULL &&
+		    !coord_driver_has(h->hop.driver, COORD_ROLE_PASSIVE) &&
+		    h->hop.driver->clear(&h->hop, err, sizeof(err)) < 0) {
+			fprintf(stderr, "pvpkit: soak: %s\n", err);
+			return 1;
+		}
+	}
+	if (soak_snapshot(s, s->first) < 0)
+		return 1;
+	memcpy(s->prev, s->first, sizeof(s->prev));
+	for (i = 0; i < s->t->nb_hops; i++) {
+		struct coord_topo_hop *h = &s->t->hops[i];
+
+		if (!coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE))
+			continue;
+		if (h->hop.driver->traffic_start(&h->hop, &tr, err, sizeof(err)) < 0) {
+			fprintf(stderr, "pvpkit: soak: %s\n", err);
+			return 1;
+		}
+	}
+	s->t0 = pvp_now_s();
+	return 0;
+}
+
+/* Stop every source; the last counters settle for a moment. */
+static void
+soak_stop(struct soak_run *s)
+{
+	struct coord_traffic_result res;
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < s->t->nb_hops; i++) {
+		struct coord_topo_hop *h = &s->t->hops[i];
+
+		if (!coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE))
+			continue;
+		memset(&res, 0, sizeof(res));
+		if (h->hop.driver->traffic_stop(&h->hop, &res, err, sizeof(err)) < 0)
+			fprintf(stderr, "pvpkit: soak: %s\n", err);
+		json_decref(res.streams);
+	}
+}
+
+/* The soak itself. 0 done, 1 not measured, 128 + N after signal N (all kept). */
+static int
+soak_run(struct soak_run *s)
+{
+	double next, now, end;
+	unsigned int k;
+	int rc;
+
+	if (soak_start(s) != 0)
+		return 1;
+	soak_latency(s, s->lat_prev);
+	end = s->t0 + s->a->duration_s;
+	for (k = 1; !coord_interrupted; k++) {
+		/* From the start, not from the last reading: no drift; the last is the end. */
+		next = s->t0 + k * s->a->interval_s;
+		if (next > end - s->a->interval_s * 1e-3)
+			next = end;
+		soak_sleep_until(next);
+		if (coord_interrupted)
+			break;
+		if (soak_snapshot(s, s->now) < 0) {
+			soak_stop(s);
+			return 1;
+		}
+		now = pvp_now_s();
+		soak_latency(s, s->lat_now);
+		soak_lat_diff(s->lat_now, s->lat_prev, s->lat_int);
+		s->n++;
+		rc = soak_keep(s, s->prev, "soak_interval", now - s->t0,
+			       (double)(s->now[0].t_ns - s->prev[0].t_ns) / 1e9, s->lat_int);
+		if (rc != 0) {
+			soak_stop(s);
+			return 1;
+		}
+		memcpy(s->prev, s->now, sizeof(s->prev));
+		memcpy(s->lat_prev, s->lat_now, sizeof(*s->lat_prev));
+		if (next >= end)
+			break;
+	}
+	s->interrupted = coord_interrupted;
+	soak_stop(s);
+	s->t_stop = pvp_now_s();
+	/* In flight at the stop: give it a moment to arrive, then the totals. */
+	coord_interrupted = 0;
+	soak_sleep_until(pvp_now_s() + 0.5);
+	if (soak_snapshot(s, s->now) < 0)
+		return 1;
+	soak_latency(s, s->lat_now);
+	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, s->lat_now) != 0)
+		return 1;
+	if (s->interrupted) {
+		printf("soak interrupted by %s after %.1f s of %.1f s: every interval read is "
+		       "kept\n",
+		       coord_signal_name(s->interrupted), s->t_stop - s->t0, s->a->duration_s);
+		/* As an interrupted search: 128 + the signal. */
+		return 128 + s->interrupted;
+	}
+	return 0;
+}
+
+int
+coord_cmd_soak(int argc, char **argv)
+{
+	struct coord_report_info info;
+	struct soak_args a;
+	struct soak_run *s;
+	char results[4096];
+	double pdr = 0;
+	unsigned int i;
+	int rc;
+
+	rc = soak_parse(argc, argv, &a);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	if (a.pdr_fraction > 0) {
+		rc = soak_pdr(&a, &pdr);
+		if (rc != 0)
+			return rc;
+		a.rate_pps = pdr * a.pdr_fraction;
+	}
+	rc = pvp_mkdir_p(a.out, 0755);
+	if (rc < 0) {
+		fprintf(stderr, "pvpkit: %s: %s\n", a.out, strerror(-rc));
+		return 1;
+	}
+	if (a.results == NULL) {
+		snprintf(results, sizeof(results), "%s/soak.jsonl", a.out);
+		a.results = results;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s != NULL) {
+		s->lat_prev = malloc(sizeof(*s->lat_prev));
+		s->lat_now = malloc(sizeof(*s->lat_now));
+		s->lat_int = malloc(sizeof(*s->lat_int));
+	}
+	if (s == NULL || s->lat_prev == NULL || s->lat_now == NULL || s->lat_int == NULL) {
+		fprintf(stderr, "pvpkit: out of memory\n");
+		rc = 1;
+		goto out;
+	}
+	s->a = &a;
+	s->t = coord_cli_open_topology(a.topology, &rc);
+	if (s->t == NULL)
+		goto out;
+	if (a.flow_type != NULL && coord_install_flows(s->t, a.flow_type, a.flows) < 0) {
+		rc = 1;
+		goto out;
+	}
+	printf("== soak: %u B, %u flows at %.0f pps%s for %.0f s, read every %.1f s\n", a.size,
+	       a.flows, a.rate_pps, a.pdr_fraction > 0 ? " (a fraction of the PDR)" : "",
+	       a.duration_s, a.interval_s);
+	if (a.pdr_fraction > 0)
+		printf("   %.4g of the PDR %.0f pps in %s\n", a.pdr_fraction, pdr, a.from);
+	fflush(stdout);
+	rc = soak_run(s);
+	printf("results: %s\n", a.results);
+	memset(&info, 0, sizeof(info));
+	if (coord_report_rebuild(a.results, a.out, NULL, &info) == 0) {
+		for (i = 0; i < info.nb_files; i++)
+			printf("report: %s/%s\n", a.out, info.files[i]);
+		if (info.plot_note[0] != '\0')
+			printf("plots: %s\n", info.plot_note);
+	}
+out:
+	if (s != NULL) {
+		coord_topology_free(s->t);
+		free(s->lat_prev);
+		free(s->lat_now);
+		free(s->lat_int);
+		free(s);
+	}
+	return rc;
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * What pvpkit search | run adds for repeated searches, presets and the
+ * generator-limited rule: the tags on trial and search records, and the
+ * line that sums up the searches of one point.
+ */
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "pvp_util.h"
+
+#include "coord.h"
+#include "coord_report.h"
+#include "coord_search.h"
+#include "pvp_search.h"
+
+void
+coord_search_tag_trial(json_t *trial, const struct pvp_search_trial *st)
+{
+	json_t *s = json_object_get(trial, "search");
+
+	if (s == NULL)
+		return;
+	/* Only when set: older readers see the records they know. */
+	if (st->warmup)
+		json_object_set_new(s, "warmup", json_true());
+	if (st->gen_remeasure)
+		json_object_set_new(s, "gen_remeasure", json_true());
+}
+
+void
+coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const char *group,
+			unsigned int index)
+{
+	if (a->preset != NULL)
+		json_object_set_new(rec, "preset", json_string(a->preset));
+	if (group != NULL)
+		json_object_set_new(rec, "repeat",
+				    json_pack("{s:s,s:I,s:I}", "group", group, "index",
+					      (json_int_t)index, "of", (json_int_t)a->repeat));
+}
+
+void
+coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p)
+{
+	memset(r, 0, sizeof(*r));
+	r->nb_goals = p->nb_goals;
+	memcpy(r->loss_ratio, p->loss_ratio, sizeof(r->loss_ratio));
+}
+
+void
+coord_repeats_add(struct coord_repeats *r, const struct pvp_search_result *res)
+{
+	unsigned int g;
+
+	if (r->n >= COORD_SEARCH_MAX_REPEAT)
+		return;
+	for (g = 0; g < r->nb_goals && g < res->nb_goals; g++) {
+		r->has_lower[r->n][g] = res->goal[g].has_lower;
+		r->lower[r->n][g] = res->goal[g].lower_bound;
+		r->delivered[r->n][g] = res->goal[g].conditional_throughput;
+	}
+	r->remeasured += res->nb_gen_remeasured;
+	r->recovered += res->nb_gen_recovered;
+	r->n++;
+}
+
+void
+coord_repeats_show(const struct coord_repeats *r, const char *group)
+{
+	double v[COORD_SEARCH_MAX_REPEAT], d[COORD_SEARCH_MAX_REPEAT];
+	struct coord_report_stats st, ds;
+	unsigned int g, i, n, pdr = 0;
+	char name[32], a[32], b[32], c[32], dl[32], e[32];
+
+	printf("== repeats %s: %u searches\n", group, r->n);
+	for (g = 0; g < r->nb_goals; g++) {
+		coord_report_goal_name(r->loss_ratio[g], pdr, name, sizeof(name));
+		if (r->loss_ratio[g] != 0)
+			pdr++;
+		for (i = n = 0; i < r->n; i++) {
+			if (!r->has_lower[i][g])
+				continue;
+			v[n] = r->lower[i][g];
+			d[n++] = r->delivered[i][g];
+		}
+		coord_report_stats(v, n, &st);
+		coord_report_stats(d, n, &ds);
+		if (n == 0) {
+			printf("   %-8s no lower bound in any search\n", name);
+			continue;
+		}
+		if (st.has_spread)
+			snprintf(e, sizeof(e), "spread %.1f %%", 100 * st.spread);
+		else
+			snprintf(e, sizeof(e), "spread needs 3 searches");
+		printf("   %-8s median %s pps (min %s, max %s, %s) over %u; delivered %s pps\n",
+		       name, pvp_fmt_count((int64_t)st.median, a, sizeof(a)),
+		       pvp_fmt_count((int64_t)st.min, b, sizeof(b)),
+		       pvp_fmt_count((int64_t)st.max, c, sizeof(c)), e, n,
+		       pvp_fmt_count((int64_t)ds.median, dl, sizeof(dl)));
+	}
+	if (r->remeasured > 0)
+		printf("   generator-limited trials measured again: %u, sent cleanly then: %u\n",
+		       r->remeasured, r->recovered);
+	fflush(stdout);
+}
+
+/* The host's CPU model from /proc/cpuinfo ("model name"), or "". */
+static json_t *
+search_cpu_model(void)
+{
+	char line[512], *v;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	json_t *j = NULL;
+
+	while (f != NULL && j == NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) != 0 || (v = strchr(line, ':')) == NULL)
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		j = json_string(v);
+	}
+	if (f != NULL)
+		fclose(f);
+	return j != NULL ? j : json_string("");
+}
+
+int
+coord_search_run_record(const struct coord_search_args *a, struct coord_topology *t)
+{
+	json_t *rec, *hops, *goals, *ctx;
+	struct utsname u;
+	char started[32], name[32];
+	unsigned int i, pdr = 0;
+	struct tm tm;
+	time_t now = time(NULL);
+	int ret;
+
+	gmtime_r(&now, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof(u));
+	goals = json_array();
+	for (i = 0; i < a->p.nb_goals; i++) {
+		coord_report_goal_name(a->p.loss_ratio[i], pdr, name, sizeof(name));
+		if (a->p.loss_ratio[i] != 0)
+			pdr++;
+		json_array_append_new(goals, json_pack("{s:s,s:f}", "name", name, "loss_ratio",
+						       a->p.loss_ratio[i]));
+	}
+	/* Every hop's context once: for OVS its versions, other_config and PMDs. */
+	hops = json_object();
+	for (i = 0; i < t->nb_hops; i++) {
+		const struct coord_topo_hop *h = &t->hops[i];
+
+		ctx = h->opened && h->hop.driver->context != NULL
+			      ? h->hop.driver->context((struct coord_hop *)(uintptr_t)&h->hop)
+			      : NULL;
+		json_object_set_new(
+			hops, h->hop.name,
+			json_pack("{s:s,s:o*}", "driver", h->hop.driver->name, "context", ctx));
+	}
+	rec = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:o,s:{s:o,s:I,s:s,s:s},s:o,s:o}", "type", "run",
+			"schema", COORD_REPORT_SCHEMA, "command", a->run ? "run" : "search",
+			"pvpkit_version", PVP_VERSION, "started", started, "topology", t->name,
+			"dut", a->dut != NULL ? json_string(a->dut) : json_null(), "host",
+			"cpu_model", search_cpu_model(), "cpus",
+			(json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "kernel", u.release, "machine",
+			u.machine, "hops", hops, "goals", goals);
+	if (rec == NULL)
+		return 0;
+	if (a->flow_type != NULL)
+		json_object_set_new(rec, "flow_type", json_string(a->flow_type));
+	ret = coord_report_append(a->results, rec);
+	json_decref(rec);
+	if (ret < 0) {
+		fprintf(stderr, "pvpkit: %s: %s\n", a->results, strerror(-ret));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Latency under load, from the records alone: the trials a search's
+ * latency step ran (a trial with a "latency" member: its load in percent
+ * of the reference goal's rate), every stream's histogram merged, and the
+ * tester's floor measured on a wire topology ("latency_floor" record).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "pvp_lat.h"
+
+#include "coord_report.h"
+#include "report_private.h"
+
+int
+coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock)
+{
+	struct pvp_lat *one;
+	const json_t *st, *l;
+	int n = 0;
+	size_t i;
+
+	pvp_lat_init(lat);
+	if (clock != NULL)
+		*clock = "";
+	one = malloc(sizeof(*one));
+	if (one == NULL)
+		return -ENOMEM;
+	json_array_foreach(json_object_get(trial, "streams"), i, st) {
+		l = json_object_get(st, "latency_ns");
+		if (json_object_get(l, "histogram") == NULL)
+			continue;
+		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL) < 0) {
+			free(one);
+			return -EINVAL;
+		}
+		pvp_lat_merge(lat, one);
+		if (clock != NULL && json_is_string(json_object_get(l, "clock")))
+			*clock = json_string_value(json_object_get(l, "clock"));
+		n++;
+	}
+	free(one);
+	return n;
+}
+
+/* The figures of a histogram, in ns, into @p o. */
+static void
+lat_figures(json_t *o, const struct pvp_lat *l)
+{
+	struct pvp_lat_summary s;
+
+	pvp_lat_read(l, &s);
+	json_object_set_new(o, "count", json_integer((json_int_t)s.count));
+	json_object_set_new(o, "min_ns", json_integer((json_int_t)s.min));
+	json_object_set_new(o, "avg_ns", json_integer((json_int_t)s.avg));
+	json_object_set_new(o, "p50_ns", json_integer((json_int_t)s.p50));
+	json_object_set_new(o, "p90_ns", json_integer((json_int_t)s.p90));
+	json_object_set_new(o, "p99_ns", json_integer((json_int_t)s.p99));
+	json_object_set_new(o, "p99_9_ns", json_integer((json_int_t)s.p99_9));
+	json_object_set_new(o, "p99_99_ns", json_integer((json_int_t)s.p99_99));
+	json_object_set_new(o, "max_ns", json_integer((json_int_t)s.max));
+	json_object_set_new(o, "jitter_ns", json_integer((json_int_t)s.jitter));
+}
+
+/* One latency trial as a summary entry, or NULL (no histogram). */
+static json_t *
+lat_entry(const json_t *t)
+{
+	const json_t *lm = json_object_get(t, "latency"), *st, *l;
+	struct pvp_lat *h = malloc(sizeof(*h));
+	json_t *o = NULL, *streams, *so;
+	const char *clock;
+	size_t i;
+
+	if (h == NULL)
+		return NULL;
+	if (coord_report_trial_latency(t, h, &clock) <= 0)
+		goto out;
+	o = json_pack("{s:f,s:f,s:s,s:f,s:f,s:f,s:f,s:f}", "load_pct",
+		      report_num(lm, "load_pct", 0), "rate_pps", report_num(t, "requested_pps", 0),
+		      "reference", report_str(lm, "reference", ""), "reference_pps",
+		      report_num(lm, "reference_pps", 0), "duration_s",
+		      report_num(t, "duration_s", 0), "tx_packets", report_num(t, "tx_packets", 0),
+		      "rx_packets", report_num(t, "rx_packets", 0), "loss_ratio",
+		      report_num(t, "loss_ratio", 0));
+	if (o == NULL)
+		goto out;
+	lat_figures(o, h);
+	json_object_set_new(o, "clock", json_string(clock));
+	/* Per stream: what the generator itself read of each histogram. */
+	streams = json_array();
+	json_array_foreach(json_object_get(t, "streams"), i, st) {
+		l = json_object_get(st, "latency_ns");
+		so = json_pack("{s:O*,s:O*,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stream",
+			       json_object_get(st, "stream"), "name", json_object_get(st, "name"),
+			       "count", report_num(l, "count", 0), "min_ns",
+			       report_num(l, "min", 0), "avg_ns", report_num(l, "avg", 0), "p50_ns",
+			       report_num(l, "p50", 0), "p90_ns", report_num(l, "p90", 0), "p99_ns",
+			       report_num(l, "p99", 0), "p99_9_ns", report_num(l, "p99_9", 0),
+			       "p99_99_ns", report_num(l, "p99_99", 0), "max_ns",
+			       report_num(l, "max", 0), "jitter_ns", report_num(l, "jitter", 0));
+		json_array_append_new(streams, so);
+	}
+	json_object_set_new(o, "streams", streams);
+out:
+	free(h);
+	return o;
+}
+
+static int
+load_cmp(const void *a, const void *b)
+{
+	double x = report_num(*(json_t *const *)a, "load_pct", 0);
+	double y = report_num(*(json_t *const *)b, "load_pct", 0);
+
+	return x < y ? -1 : x > y;
+}
+
+json_t *
+report_latency_point(const json_t *records, unsigned int size, unsigned int flows)
+{
+	json_t *by_load[64], *arr, *e;
+	unsigned int n = 0, i;
+	const json_t *t;
+	size_t k;
+
+	/* The last trial at each load: a rerun in the same file replaces it. */
+	json_array_foreach(records, k, t) {
+		if (!report_is_type(t, "trial") || !json_is_object(json_object_get(t, "latency")) ||
+		    report_num(t, "size", -1) != size || report_num(t, "flows", -1) != flows)
+			continue;
+		e = lat_entry(t);
+		if (e == NULL)
+			continue;
+		for (i = 0; i < n; i++)
+			if (report_num(by_load[i], "load_pct", -1) == report_num(e, "load_pct", -2))
+				break;
+		if (i < n) {
+			json_decref(by_load[i]);
+			by_load[i] = e;
+		} else if (n < sizeof(by_load) / sizeof(by_load[0])) {
+			by_load[n++] = e;
+		} else {
+			json_decref(e);
+		}
+	}
+	if (n == 0)
+		return NULL;
+	qsort(by_load, n, sizeof(by_load[0]), load_cmp);
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, by_load[i]);
+	return arr;
+}
+
+json_t *
+report_latency_floor(const json_t *records)
+{
+	const json_t *rec, *last = NULL;
+	size_t i;
+
+	json_array_foreach(records, i, rec)
+		if (report_is_type(rec, "latency_floor"))
+			last = rec;
+	if (last == NULL)
+		return NULL;
+	return json_pack("{s:s,s:f,s:f,s:f,s:f,s:f,s:s}", "source", report_str(last, "source", ""),
+			 "rate_pps", report_num(last, "rate_pps", 0), "min_ns",
+			 report_num(last, "min_ns", 0), "p50_ns", report_num(last, "p50_ns", 0),
+			 "p99_ns", report_num(last, "p99_ns", 0), "max_ns",
+			 report_num(last, "max_ns", 0), "clock", report_str(last, "clock", ""));
+}
+
+int
+coord_report_write_latency_csv(const json_t *summary, const char *path)
+{
+	static const char *const cols[] = {"min_ns",   "avg_ns",    "p50_ns", "p90_ns",	  "p99_ns",
+					   "p99_9_ns", "p99_99_ns", "max_ns", "jitter_ns"};
+	const json_t *p, *e, *floor = json_object_get(summary, "latency_floor");
+	bool any = false;
+	size_t i, k, c;
+	int ret = 0;
+	FILE *f;
+
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_array_size(json_object_get(p, "latency")) > 0)
+			any = true;
+	if (!any)
+		return -ENOENT;
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "size,flows,load_pct,rate_pps,reference,loss_ratio,min_us,avg_us,p50_us,p90_us,"
+		   "p99_us,p99_9_us,p99_99_us,max_us,jitter_us,clock\n");
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
+		json_array_foreach(json_object_get(p, "latency"), k, e) {
+			fprintf(f, "%.0f,%.0f,%g,%.0f,%s,%.6g", report_num(p, "size", 0),
+				report_num(p, "flows", 0), report_num(e, "load_pct", 0),
+				report_num(e, "rate_pps", 0), report_str(e, "reference", ""),
+				report_num(e, "loss_ratio", 0));
+			for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+				fprintf(f, ",%.3f", report_num(e, cols[c], 0) / 1e3);
+			fprintf(f, ",%s\n", report_str(e, "clock", ""));
+		}
+	}
+	/* The tester's own floor (wire calibration), stated with the figures. */
+	if (floor != NULL)
+		fprintf(f,
+			"# tester floor (%s, %s clock, %.0f pps): min %.3f us, p50 %.3f us, p99 "
+			"%.3f us\n",
+			report_str(floor, "source", ""), report_str(floor, "clock", ""),
+			report_num(floor, "rate_pps", 0), report_num(floor, "min_ns", 0) / 1e3,
+			report_num(floor, "p50_ns", 0) / 1e3, report_num(floor, "p99_ns", 0) / 1e3);
+	if (fflush(f) != 0 || ferror(f))
+		ret = -EIO;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
+}
