@@ -78,6 +78,18 @@ topo_find_port(const struct coord_topo_hop *h, const char *name)
 static const char *const topo_hop_common[] = {"name", "driver", "ports", "comment", NULL};
 static const char *const topo_point_members[] = {"hop", "port", "dir", "label", "comment", NULL};
 static const char *const topo_root_members[] = {"name", "comment", "hops", "chains", NULL};
+/* What `pvpkit testbed up` says of the machine it set up (its cores). */
+static const struct coord_conf_member topo_testbed_members[] = {
+	{.name = "shared_cores", .type = COORD_CONF_BOOL},
+	{.name = "cpus", .type = COORD_CONF_STRING, .max = 1024},
+	{.name = "pollers", .type = COORD_CONF_UINT, .max = 1024},
+	{.name = "pmds", .type = COORD_CONF_UINT, .max = 1024},
+	{.name = NULL},
+};
+static const struct coord_conf_member topo_root_conf[] = {
+	{.name = "testbed", .type = COORD_CONF_OBJECT, .members = topo_testbed_members},
+	{.name = NULL},
+};
 
 static bool
 topo_in(const char *const *list, const char *s)
@@ -367,7 +379,7 @@ coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t
 		topo_fail(&c, "", "the topology must be a JSON object");
 		goto fail;
 	}
-	if (topo_check_object(&c, c.t->root, "", topo_root_members, NULL) < 0)
+	if (topo_check_object(&c, c.t->root, "", topo_root_members, topo_root_conf) < 0)
 		goto fail;
 	topo_name(c.t, source);
 	hops = json_object_get(c.t->root, "hops");
