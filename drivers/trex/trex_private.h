@@ -96,4 +96,72 @@ double trex_streams_avg_size(unsigned int size);
 /** Base64 (RFC 4648) of @p len bytes into a new string, or NULL. */
 char *trex_base64(const uint8_t *data, size_t len);
 
+/* API class and version asked: any STL 5.x server accepts 5.0 (TRex v2.90+). */
+#define TREX_API_CLASS "STL"
+#define TREX_API_MAJOR 5
+#define TREX_API_MINOR 0
+/*
+ * Generator-limited: TRex's own TX rate just before the stop and the rate
+ * its counters give over the run both fell short of the rate asked by
+ * more than this share (one alone can be off: a rate window that has
+ * not filled yet, the start's round trip in a short trial).
+ */
+#define TREX_LIMIT_TOLERANCE 0.02
+/* Streams of one hop: a port's streams times its ports. */
+#define TREX_MAX_STREAMS (COORD_MAX_PORTS * TREX_MAX_PORT_STREAMS)
+
+/* State of one trex hop (hop->priv). */
+struct trex_hop {
+	struct trex_conf c;			  /* topology members */
+	struct trex_rpc *rpc;			  /* the REQ connection */
+	char api_h[64];				  /* from api_sync_v2; "" = handshake due */
+	uint32_t session_id;			  /* ours, for acquire */
+	bool owned[COORD_MAX_PORTS];		  /* acquired (handler valid) */
+	char handler[COORD_MAX_PORTS][64];	  /* from acquire */
+	double speed_bps[COORD_MAX_PORTS];	  /* link speed, 0 = not reported */
+	bool ours[COORD_MAX_PORTS];		  /* held under our user name already */
+	char flow_type[8];			  /* from install_flows, "" = normal */
+	char loaded[64];			  /* traffic on the server, "" = none known */
+	unsigned int nb_pgids;			  /* streams with flow_stats loaded */
+	uint32_t pgid[TREX_MAX_STREAMS];	  /* their pgids */
+	unsigned int pgid_port[TREX_MAX_STREAMS]; /* their topology port */
+	unsigned int pgid_size[TREX_MAX_STREAMS]; /* their frame size with FCS */
+	json_t *pg_base;			  /* get_pgid_stats at clear(), or NULL */
+	bool running;				  /* between traffic_start and _stop */
+	bool clamped;				  /* rate asked over the line: sent line rate */
+	double asked_pps[COORD_MAX_PORTS];	  /* per port, as asked */
+	uint64_t base_opackets[COORD_MAX_PORTS];  /* at the start */
+	uint64_t base_oerrors[COORD_MAX_PORTS];	  /* at the start */
+	uint64_t t_start_ns;			  /* after the last start_traffic */
+	double last_tx_pps[COORD_MAX_PORTS];	  /* m_total_tx_pps before the stop */
+};
+
+/* The session (trex_session.c). */
+int trex_acquire(struct coord_hop *hop, char *err, size_t err_len);
+int trex_call(struct coord_hop *hop, const char *method, json_t *params, json_t **res, char *err,
+	      size_t err_len);
+int trex_counter(struct coord_hop *hop, const json_t *st, const char *name, unsigned int port,
+		 uint64_t *v, char *err, size_t err_len);
+int trex_do(struct coord_hop *hop, const char *method, json_t *params, char *err, size_t err_len);
+int trex_err(struct coord_hop *hop, const char *method, int ret, const char *e, char *err,
+	     size_t err_len);
+int trex_handshake(struct coord_hop *hop, char *err, size_t err_len);
+int trex_per_port(struct coord_hop *hop, const char *method, json_t *extra, bool owned,
+		  json_t **res, char *err, size_t err_len);
+int trex_ports_info(struct coord_hop *hop, char *err, size_t err_len);
+void trex_release_all(struct coord_hop *hop);
+int trex_reset(struct coord_hop *hop, char *err, size_t err_len);
+
+/* Counters (trex_driver.c). */
+int trex_pgid_stats(struct coord_hop *hop, json_t **res, char *err, size_t err_len);
+int trex_port_stats(struct coord_hop *hop, json_t **res, char *err, size_t err_len);
+
+/* Traffic (trex_traffic.c). */
+int trex_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err,
+		       size_t err_len);
+int trex_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+		      size_t err_len);
+int trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+			size_t err_len);
+
 #endif /* TREX_PRIVATE_H */

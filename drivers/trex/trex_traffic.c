@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * Hop driver "trex", the trial's traffic: rates per port, the streams
+ * loaded, start and stop, and the result from TRex's own figures (port
+ * counters, pgid counts, generator-limited).
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "pvp_util.h"
+
+#include "coord_flows.h"
+#include "trex_driver.h"
+#include "trex_private.h"
+
+/* ---- traffic ---- */
+
+/* The pps each port is asked for, from the trial's rate. */
+static int
+trex_rates(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+{
+	struct trex_hop *h = hop->priv;
+	double avg = trex_streams_avg_size(t->size), pps = t->rate_pps, percent = -1;
+	struct pvp_rate r;
+	char why[256];
+	unsigned int k;
+
+	if (t->rate != NULL) {
+		if (pvp_rate_parse(t->rate, &r, why, sizeof(why)) < 0) {
+			snprintf(err, err_len, "hop %s: %s", hop->name, why);
+			return -EINVAL;
+		}
+		switch (r.unit) {
+		case PVP_RATE_PPS:
+			pps = r.value;
+			break;
+		case PVP_RATE_BPS_L1:
+			pps = r.value / ((avg + PVP_L1_OVERHEAD) * 8);
+			break;
+		case PVP_RATE_BPS_L2:
+			pps = r.value / (avg * 8);
+			break;
+		case PVP_RATE_PERCENT:
+			percent = r.value;
+			break;
+		case PVP_RATE_MAX:
+			percent = 100;
+			break;
+		}
+	} else if (pps <= 0) {
+		percent = 100;
+	}
+	h->clamped = false;
+	for (k = 0; k < h->c.nb_ports; k++) {
+		double line = h->speed_bps[k] / ((avg + PVP_L1_OVERHEAD) * 8);
+
+		if (percent >= 0 && line <= 0) {
+			snprintf(err, err_len,
+				 "hop %s: TRex port %u reports no link speed: give the rate in pps "
+				 "or bit/s, not as a percentage or max",
+				 hop->name, h->c.port_id[k]);
+			return -EINVAL;
+		}
+		h->asked_pps[k] = percent >= 0 ? line * percent / 100 : pps;
+		/* Over the line TRex refuses to start: send what the line takes and
+		 * say so (the contract's generator-limited, not a failed trial). */
+		if (line > 0 && h->asked_pps[k] > line * (1 + 1e-9))
+			h->clamped = true;
+	}
+	return 0;
+}
+
+/* Replace the streams on every port with the trial's traffic. */
+static int
+trex_load(struct coord_hop *hop, const struct coord_traffic *t, const char *type, char *err,
+	  size_t err_len)
+{
+	struct trex_hop *h = hop->priv;
+	struct trex_port_streams ps;
+	char why[256];
+	unsigned int k, i;
+	int ret;
+
+	ret = trex_reset(hop, err, err_len);
+	if (ret < 0)
+		return ret;
+	for (k = 0; k < h->c.nb_ports; k++) {
+		json_t *batch = json_array(), *out = NULL, *x;
+		char e[512] = "";
+		size_t j;
+
+		ret = trex_streams_build(&h->c, k, type, t->size, t->flows, &ps, why, sizeof(why));
+		if (ret < 0) {
+			json_decref(batch);
+			snprintf(err, err_len, "hop %s: %s", hop->name, why);
+			return ret;
+		}
+		for (i = 0; batch != NULL && i < ps.nb; i++)
+			json_array_append_new(
+				batch, json_pack("{s:s,s:{s:s,s:I,s:s,s:s,s:i,s:O}}", "method",
+						 "add_stream", "params", "api_h", h->api_h,
+						 "port_id", (json_int_t)h->c.port_id[k], "handler",
+						 h->handler[k], "profile_id", "_", "stream_id",
+						 i + 1, "stream", ps.stream[i]));
+		if (batch == NULL || json_array_size(batch) != ps.nb) {
+			json_decref(batch);
+			trex_streams_free(&ps);
+			snprintf(err, err_len, "hop %s: out of memory", hop->name);
+			return -ENOMEM;
+		}
+		ret = trex_rpc_batch(h->rpc, batch, &out, e, sizeof(e));
+		json_decref(batch);
+		ret = trex_err(hop, "add_stream", ret, e, err, err_len);
+		json_array_foreach(out, j, x) {
+			const json_t *er = json_object_get(x, "error");
+			const char *m;
+
+			if (ret < 0 || er == NULL || json_object_get(x, "jsonrpc") == NULL)
+				continue;
+			m = json_string_value(json_object_get(er, "specific_err"));
+			if (m == NULL)
+				m = json_string_value(json_object_get(er, "message"));
+			snprintf(err, err_len,
+				 "hop %s: TRex refused add_stream (%u B frames) on port %u: %s",
+				 hop->name, ps.size[j], h->c.port_id[k],
+				 m != NULL ? m : "no message");
+			ret = -EPROTO;
+		}
+		json_decref(out);
+		if (ret == 0 && h->c.fs != TREX_FS_OFF)
+			for (i = 0; i < ps.nb; i++) {
+				h->pgid[h->nb_pgids] = ps.pgid[i];
+				h->pgid_port[h->nb_pgids] = h->c.port_id[k];
+				h->pgid_size[h->nb_pgids] = ps.size[i];
+				h->nb_pgids++;
+			}
+		trex_streams_free(&ps);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int
+trex_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
+{
+	struct trex_hop *h = hop->priv;
+	const char *type = t->flow_type != NULL	     ? t->flow_type
+			   : h->flow_type[0] != '\0' ? h->flow_type
+						     : "normal";
+	json_t *res = NULL;
+	char key[sizeof(h->loaded)];
+	unsigned int k;
+	int ret;
+
+	if (t->profile != NULL) {
+		snprintf(
+			err, err_len,
+			"hop %s: a pvpkit-gen profile (--profile) cannot be sent by a TRex tester; "
+			"give --size and --flows",
+			hop->name);
+		return -ENOTSUP;
+	}
+	if (!(t->duration_s > 0)) {
+		snprintf(err, err_len, "hop %s: the trial needs a duration", hop->name);
+		return -EINVAL;
+	}
+	ret = trex_rates(hop, t, err, err_len);
+	if (ret < 0)
+		return ret;
+	snprintf(key, sizeof(key), "%u:%u:%s", t->size, t->flows, type);
+	if (strcmp(key, h->loaded) != 0) {
+		ret = trex_load(hop, t, type, err, err_len);
+		if (ret < 0) {
+			h->loaded[0] = '\0';
+			return ret;
+		}
+		snprintf(h->loaded, sizeof(h->loaded), "%s", key);
+	}
+	ret = trex_port_stats(hop, &res, err, err_len);
+	for (k = 0; ret == 0 && k < h->c.nb_ports; k++) {
+		const json_t *st = json_array_get(res, k);
+
+		ret = trex_counter(hop, st, "opackets", h->c.port_id[k], &h->base_opackets[k], err,
+				   err_len);
+		if (ret == 0)
+			ret = trex_counter(hop, st, "oerrors", h->c.port_id[k], &h->base_oerrors[k],
+					   err, err_len);
+	}
+	json_decref(res);
+	if (ret < 0)
+		return ret;
+	for (k = 0; k < h->c.nb_ports; k++) {
+		double line =
+			h->speed_bps[k] / ((trex_streams_avg_size(t->size) + PVP_L1_OVERHEAD) * 8);
+		json_t *mul;
+
+		if (line > 0 && h->asked_pps[k] > line)
+			mul = json_pack("{s:s,s:f,s:s}", "type", "percentage", "value", 100.0, "op",
+					"abs");
+		else
+			mul = json_pack("{s:s,s:f,s:s}", "type", "pps", "value", h->asked_pps[k],
+					"op", "abs");
+		ret = trex_do(hop, "start_traffic",
+			      json_pack("{s:I,s:s,s:s,s:o,s:f,s:b}", "port_id",
+					(json_int_t)h->c.port_id[k], "handler", h->handler[k],
+					"profile_id", "_", "mul", mul, "duration",
+					t->duration_s + h->c.backstop_s, "force", 0),
+			      err, err_len);
+		if (ret < 0) {
+			char e2[256];
+			json_t *r2 = NULL;
+
+			/* Nothing may be left sending: stop the ports started so far. */
+			trex_per_port(hop, "stop_traffic", json_pack("{s:s}", "profile_id", "_"),
+				      true, &r2, e2, sizeof(e2));
+			json_decref(r2);
+			return ret;
+		}
+	}
+	h->t_start_ns = pvp_now_ns();
+	h->running = true;
+	return 0;
+}
+
+int
+trex_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+		  size_t err_len)
+{
+	struct trex_hop *h = hop->priv;
+	double elapsed, asked = 0, tx_pps = 0, achieved = 0;
+	uint64_t t_pre, sent, v;
+	json_t *pre = NULL, *post = NULL;
+	bool oerrors = false;
+	unsigned int k;
+	int ret, ret2;
+
+	h->running = false;
+	/* TRex's own rate while it still sends, then stop. */
+	t_pre = pvp_now_ns();
+	ret = trex_port_stats(hop, &pre, err, err_len);
+	ret2 = trex_per_port(hop, "stop_traffic", json_pack("{s:s}", "profile_id", "_"), true,
+			     &post, err, err_len);
+	json_decref(post);
+	post = NULL;
+	if (ret2 < 0) {
+		json_decref(pre);
+		return ret2;
+	}
+	if (ret == 0)
+		ret = trex_port_stats(hop, &post, err, err_len);
+	if (ret < 0) {
+		json_decref(pre);
+		return ret;
+	}
+	elapsed = (double)(t_pre - h->t_start_ns) / 1e9;
+	for (k = 0; k < h->c.nb_ports; k++) {
+		const json_t *a = json_array_get(pre, k), *x = json_object_get(a, "m_total_tx_pps");
+
+		asked += h->asked_pps[k];
+		h->last_tx_pps[k] = json_is_number(x) ? json_number_value(x) : 0;
+		tx_pps += h->last_tx_pps[k];
+		ret = trex_counter(hop, a, "opackets", h->c.port_id[k], &v, err, err_len);
+		if (ret < 0)
+			break;
+		sent = v >= h->base_opackets[k] ? v - h->base_opackets[k] : 0;
+		achieved += elapsed > 0 ? (double)sent / elapsed : 0;
+		ret = trex_counter(hop, json_array_get(post, k), "oerrors", h->c.port_id[k], &v,
+				   err, err_len);
+		if (ret < 0)
+			break;
+		if (v > h->base_oerrors[k])
+			oerrors = true;
+	}
+	json_decref(pre);
+	json_decref(post);
+	if (ret < 0)
+		return ret;
+	res->requested_pps = asked;
+	res->achieved_pps = achieved;
+	res->generator_limited = h->clamped || oerrors ||
+				 (achieved < asked * (1 - TREX_LIMIT_TOLERANCE) &&
+				  tx_pps < asked * (1 - TREX_LIMIT_TOLERANCE));
+	return 0;
+}
+
+/* A pgid's counter summed over the ports, from a get_pgid_stats entry. */
+static uint64_t
+trex_pg_sum(const json_t *pg, const char *key)
+{
+	const json_t *o = json_object_get(pg, key), *v;
+	const char *port;
+	uint64_t sum = 0;
+
+	json_object_foreach((json_t *)o, port, v)
+		if (json_is_integer(v) && json_integer_value(v) > 0)
+			sum += (uint64_t)json_integer_value(v);
+	return sum;
+}
+
+/* A pgid counter since the baseline @p base (NULL: since the load). */
+static uint64_t
+trex_pg_since(const json_t *pg, const json_t *base, const char *key)
+{
+	uint64_t now = trex_pg_sum(pg, key), then = base != NULL ? trex_pg_sum(base, key) : 0;
+
+	/* Counters that went back restarted: all of now is new. */
+	return now >= then ? now - then : now;
+}
+
+int
+trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
+		    size_t err_len)
+{
+	struct trex_hop *h = hop->priv;
+	json_t *st = NULL, *arr;
+	unsigned int i;
+	int ret;
+
+	if (h->c.fs == TREX_FS_OFF || h->nb_pgids == 0)
+		return 0;
+	ret = trex_pgid_stats(hop, &st, err, err_len);
+	if (ret < 0)
+		return ret;
+	arr = json_array();
+	for (i = 0; arr != NULL && i < h->nb_pgids; i++) {
+		char key[16];
+		const json_t *fs, *base = NULL, *lat;
+		uint64_t tx, rx, txb, rxb;
+		json_int_t ver, bver;
+		json_t *o;
+
+		snprintf(key, sizeof(key), "%u", h->pgid[i]);
+		fs = json_object_get(json_object_get(st, "flow_stats"), key);
+		if (fs == NULL)
+			continue;
+		ver = json_integer_value(json_object_get(json_object_get(st, "ver_id"), key));
+		bver = json_integer_value(
+			json_object_get(json_object_get(h->pg_base, "ver_id"), key));
+		/* A new ver_id: the counters restarted since the baseline. */
+		if (h->pg_base != NULL && ver == bver)
+			base = json_object_get(json_object_get(h->pg_base, "flow_stats"), key);
+		tx = trex_pg_since(fs, base, "tp");
+		rx = trex_pg_since(fs, base, "rp");
+		txb = trex_pg_since(fs, base, "tb");
+		rxb = trex_pg_since(fs, base, "rb");
+		o = json_pack("{s:I,s:s+,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "stream",
+			      (json_int_t)h->pgid[i], "name", "trex pgid ", key, "port",
+			      (json_int_t)h->pgid_port[i], "size", (json_int_t)h->pgid_size[i],
+			      "tx_packets", (json_int_t)tx, "tx_bytes", (json_int_t)txb,
+			      "rx_packets", (json_int_t)rx, "rx_bytes", (json_int_t)rxb, "lost",
+			      (json_int_t)(tx > rx ? tx - rx : 0));
+		lat = json_object_get(json_object_get(json_object_get(st, "latency"), key), "lat");
+		if (o != NULL && lat != NULL)
+			/* TRex gives µs; pvpkit's streams carry ns. Since the load,
+			 * not since clear(): TRex has no baseline for these. */
+			json_object_set_new(
+				o, "latency_ns",
+				json_pack(
+					"{s:f,s:f,s:f,s:f}", "min",
+					json_number_value(json_object_get(lat, "total_min")) * 1e3,
+					"avg",
+					json_number_value(json_object_get(lat, "average")) * 1e3,
+					"max",
+					json_number_value(json_object_get(lat, "total_max")) * 1e3,
+					"jitter",
+					json_number_value(json_object_get(lat, "jit")) * 1e3));
+		json_array_append_new(arr, o);
+	}
+	json_decref(st);
+	if (arr == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		return -ENOMEM;
+	}
+	json_decref(res->streams);
+	res->streams = arr;
+	return 0;
+}
