@@ -70,4 +70,7 @@ int report_plot_run(const char *gnuplot, const char *outdir, const char *base, c
 /** Record @p name as written in @p info. */
 void report_add_file(struct coord_report_info *info, const char *name);
 
+/** True when a point of @p summary was searched more than once (report_csv.c). */
+bool report_summary_has_repeats(const json_t *summary);
+
 #endif /* REPORT_PRIVATE_H */

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The summary's CSV files: <goal>.csv (one row per packet size, one
+ * column per flow count) and <goal>_repeats.csv (every search of a
+ * repeated point).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "pvp_util.h"
+
+#include "coord_report.h"
+#include "report_private.h"
+
+/* A CSV field: quoted when it holds a comma, quote or newline. */
+static void
+csv_field(FILE *f, const char *v)
+{
+	const char *c;
+
+	if (strpbrk(v, ",\"\r\n") == NULL) {
+		fputs(v, f);
+		return;
+	}
+	fputc('"', f);
+	for (c = v; *c != '\0'; c++) {
+		if (*c == '"')
+			fputc('"', f);
+		fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+static const json_t *
+summary_point(const json_t *summary, json_int_t size, json_int_t flows)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "size")) == size &&
+		    json_integer_value(json_object_get(p, "flows")) == flows)
+			return p;
+	return NULL;
+}
+
+int
+coord_report_write_csv(const json_t *summary, const char *goal, const char *path)
+{
+	const json_t *sizes, *flows, *sz, *fl, *p, *g;
+	char title[256], upper[32], num[32];
+	bool found = false;
+	size_t i, j;
+	int ret = 0;
+	FILE *f;
+
+	if (summary == NULL || goal == NULL || path == NULL)
+		return -EINVAL;
+	sizes = json_object_get(summary, "sizes");
+	flows = json_object_get(summary, "flow_counts");
+	json_array_foreach(json_object_get(summary, "points"), i, p)
+		if (json_object_get(json_object_get(p, "goals"), goal) != NULL)
+			found = true;
+	if (!found)
+		return -ENOENT;
+
+	for (i = 0; goal[i] != '\0' && i + 1 < sizeof(upper); i++)
+		upper[i] = (char)(goal[i] >= 'a' && goal[i] <= 'z' ? goal[i] - 32 : goal[i]);
+	upper[i] = '\0';
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	/* ovs_perf: title row, ",Packet size", "Number of flows,<sizes>", rows. */
+	if (strlen(report_str(summary, "flow_type", "")) > 0)
+		snprintf(title, sizeof(title), "%s, %s flows, %s (pps)",
+			 report_str(summary, "title", "pvpkit"),
+			 report_str(summary, "flow_type", ""), upper);
+	else
+		snprintf(title, sizeof(title), "%s, %s (pps)",
+			 report_str(summary, "title", "pvpkit"), upper);
+	csv_field(f, title);
+	fputs("\n,Packet size\nNumber of flows", f);
+	json_array_foreach(sizes, i, sz)
+		fprintf(f, ",%" JSON_INTEGER_FORMAT, json_integer_value(sz));
+	fputc('\n', f);
+	json_array_foreach(flows, j, fl) {
+		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(fl));
+		json_array_foreach(sizes, i, sz) {
+			p = summary_point(summary, json_integer_value(sz), json_integer_value(fl));
+			g = json_object_get(json_object_get(p, "goals"), goal);
+			fputc(',', f);
+			if (json_is_number(json_object_get(g, "pps"))) {
+				snprintf(num, sizeof(num), "%.0f", report_num(g, "pps", 0));
+				fputs(num, f);
+			}
+		}
+		fputc('\n', f);
+	}
+	if (fflush(f) != 0 || ferror(f))
+		ret = -EIO;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
+}
+
+/* Whether any point of the summary was searched more than once. */
+bool
+report_summary_has_repeats(const json_t *summary)
+{
+	const json_t *p, *g;
+	const char *name;
+	size_t i;
+
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
+		json_object_foreach(json_object_get(p, "goals"), name, g) {
+			if (report_num(g, "repeats", 0) > 1)
+				return true;
+		}
+	}
+	return false;
+}
+
+int
+coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path)
+{
+	const json_t *p, *g, *v;
+	char num[32];
+	size_t i, k;
+	int ret = 0;
+	FILE *f;
+
+	if (summary == NULL || goal == NULL || path == NULL)
+		return -EINVAL;
+	f = fopen(path, "we");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,conditional_pps,"
+		   "searches_pps\n");
+	json_array_foreach(json_object_get(summary, "points"), i, p) {
+		g = json_object_get(json_object_get(p, "goals"), goal);
+		if (g == NULL || report_num(g, "repeats", 0) < 1)
+			continue;
+		fprintf(f, "%.0f,%.0f,%.0f", report_num(p, "size", 0), report_num(p, "flows", 0),
+			report_num(g, "repeats", 0));
+		/* Empty where a figure does not exist (no lower bound, n < 3). */
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "pps")))
+			fprintf(f, "%.0f", report_num(g, "pps", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "min_pps")))
+			fprintf(f, "%.0f", report_num(g, "min_pps", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "max_pps")))
+			fprintf(f, "%.0f", report_num(g, "max_pps", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "spread")))
+			fprintf(f, "%.2f", 100 * report_num(g, "spread", 0));
+		fputc(',', f);
+		if (json_is_number(json_object_get(g, "conditional_pps")))
+			fprintf(f, "%.0f", report_num(g, "conditional_pps", 0));
+		fputc(',', f);
+		json_array_foreach(json_object_get(g, "searches_pps"), k, v) {
+			snprintf(num, sizeof(num), "%.0f", json_number_value(v));
+			fprintf(f, "%s%s", k ? " " : "", json_is_number(v) ? num : "-");
+		}
+		fputc('\n', f);
+	}
+	if (fflush(f) != 0 || ferror(f))
+		ret = -EIO;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
+}
