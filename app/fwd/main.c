@@ -222,6 +222,9 @@ main(int argc, char **argv)
 
 	eal_argc = fwd_args_split(argc, argv, &app_argc, &app_argv);
 	fwd_args_parse(app_argc, app_argv, argv[0], &conf);
+	/* Options keep pointers to argv's strings, not to this array: freed
+	 * before the EAL, whose failure exits (the leak check would see it). */
+	free(app_argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0)
 		fwd_die("cannot initialise the EAL: %s (hugepages? see the EAL messages above)",
@@ -258,7 +261,6 @@ main(int argc, char **argv)
 		rte_free(app.lcores[k]);
 	}
 	fwd_report_free();
-	free(app_argv);
 	rte_eal_cleanup();
 	/* Telemetry may still hold the counters until the EAL is gone. */
 	pvp_stats_destroy(app.stats);

@@ -319,6 +319,9 @@ main(int argc, char **argv)
 	/* Ours before the EAL's: --help and bad options need no hugepages. */
 	eal_argc = gen_args_split(argc, argv, &app_argc, &app_argv);
 	gen_args_parse(app_argc, app_argv, &g->opt);
+	/* Options keep pointers to argv's strings, not to this array: freed
+	 * before the EAL, whose failure exits (the leak check would see it). */
+	free(app_argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
 		fprintf(stderr,
@@ -351,6 +354,5 @@ main(int argc, char **argv)
 	gen_streams_release(g);
 	rte_eal_cleanup();
 	pvp_stats_destroy(g->stats);
-	free(app_argv);
 	return status;
 }

@@ -210,7 +210,12 @@ xfake_start(struct xfake *f, enum xfake_mode mode, const char *mode_method)
 	f->rec_status = rec_load("trex-get-port-status.json");
 	f->rec_stats = rec_load("trex-get-port-stats.json");
 	f->rec_version = rec_load("trex-get-version.json");
-	f->pgid = json_deep_copy(json_object_get(rec_load("trex-get-pgid-stats.json"), "result"));
+	{
+		json_t *pg = rec_load("trex-get-pgid-stats.json");
+
+		f->pgid = json_deep_copy(json_object_get(pg, "result"));
+		json_decref(pg);
+	}
 	f->zctx = zmq_ctx_new();
 	f->rep = zmq_socket(f->zctx, ZMQ_REP);
 	zmq_setsockopt(f->rep, ZMQ_LINGER, &zero, sizeof(zero));
