@@ -13,9 +13,11 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -119,4 +121,75 @@ coord_report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int 
 	}
 	return json_pack("{s:o,s:I,s:I}", "rows", rows, "regressions", (json_int_t)*regressions,
 			 "progressions", (json_int_t)*progressions);
+}
+
+int
+coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
+			  const char *title, struct coord_report_info *info)
+{
+	static const char base[] = "compare";
+	char png[16], path[4096], label[96], clean[96];
+	const json_t *row, *o, *n;
+	unsigned int nb = 0;
+	size_t i;
+	bool svg;
+	FILE *f;
+	int ret, log_fd;
+
+	if (gnuplot == NULL)
+		gnuplot = "gnuplot";
+	ret = coord_report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
+	if (ret < 0 || (png[0] == '\0' && !svg)) {
+		snprintf(info->plot_note, sizeof(info->plot_note),
+			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
+			 gnuplot);
+		return ret < 0 ? ret : -ENOTSUP;
+	}
+	f = report_plot_file(outdir, base, "dat");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# pvpkit compare, Mpps: x label old old_lo old_hi new new_lo new_hi\n");
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
+		o = json_object_get(row, "old");
+		n = json_object_get(row, "new");
+		if (!json_is_object(o) || !json_is_object(n))
+			continue;
+		snprintf(label, sizeof(label), "%.0fB %.0ff %s%s", report_num(row, "size", 0),
+			 report_num(row, "flows", 0), report_str(row, "goal", ""),
+			 strcmp(report_str(row, "verdict", ""), "regression") == 0    ? " (regr.)"
+			 : strcmp(report_str(row, "verdict", ""), "progression") == 0 ? " (progr.)"
+										      : "");
+		report_plot_clean(clean, sizeof(clean), label);
+		fprintf(f, "%u \"%s\" %.6f %.6f %.6f %.6f %.6f %.6f\n", nb, clean,
+			report_num(o, "pps", 0) / 1e6, report_num(o, "lo_pps", 0) / 1e6,
+			report_num(o, "hi_pps", 0) / 1e6, report_num(n, "pps", 0) / 1e6,
+			report_num(n, "lo_pps", 0) / 1e6, report_num(n, "hi_pps", 0) / 1e6);
+		nb++;
+	}
+	f = report_plot_script(f, outdir, base);
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "set title \"%s\" noenhanced\n", title);
+	fprintf(f, "set ylabel \"Throughput (Mpps), median and range\"\nset grid ytics\n");
+	fprintf(f,
+		"set xtics rotate by 30 right noenhanced\nset bmargin 8\nset key outside right "
+		"top\nset xrange [-0.5:%u.5]\nset yrange [0:*]\n",
+		nb > 0 ? nb - 1 : 0);
+	snprintf(path, sizeof(path),
+		 "plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
+		 "title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
+		 "title \"new\"",
+		 base);
+	report_plot_finish(f, base, png, svg, path);
+	if (fclose(f) != 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
+	log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log_fd < 0)
+		return -errno;
+	ret = report_plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+	close(log_fd);
+	if (ret == 0)
+		info->plots_done = true;
+	return ret;
 }

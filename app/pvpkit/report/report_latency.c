@@ -226,3 +226,89 @@ coord_report_write_latency_csv(const json_t *summary, const char *path)
 		ret = -errno;
 	return ret;
 }
+
+/*
+ * Latency under load: one curve per point and load across the
+ * percentiles (min, p50 ... p99.99, max), HdrHistogram's picture; a log
+ * axis because the tail is orders of magnitude above the median.
+ */
+int
+report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
+		    const char *title, bool *any)
+{
+	static const char base[] = "latency";
+	static const char *const keys[] = {"min_ns",   "p50_ns",    "p90_ns", "p99_ns",
+					   "p99_9_ns", "p99_99_ns", "max_ns"};
+	static const char *const names[] = {"min", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
+	const json_t *series[64], *pts[64], *p, *e, *floor;
+	struct report_plot_buf plot = {NULL, 0, 0};
+	unsigned int n = 0, i, k;
+	char label[128];
+	size_t a, b;
+	FILE *f;
+
+	json_array_foreach(json_object_get(summary, "points"), a, p) {
+		json_array_foreach(json_object_get(p, "latency"), b, e) {
+			if (n < sizeof(series) / sizeof(series[0])) {
+				series[n] = e;
+				pts[n++] = p;
+			}
+		}
+	}
+	*any = n > 0;
+	if (n == 0)
+		return 0;
+	f = report_plot_file(outdir, base, "dat");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# pvpkit latency in us per percentile; one column per point and load\n# x "
+		   "percentile");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %.0fB_%.0ff_%g%%", report_num(pts[i], "size", 0),
+			report_num(pts[i], "flows", 0), report_num(series[i], "load_pct", 0));
+	fputc('\n', f);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		fprintf(f, "%u %s", k, names[k]);
+		for (i = 0; i < n; i++)
+			fprintf(f, " %.3f", report_num(series[i], keys[k], 0) / 1e3);
+		fputc('\n', f);
+	}
+	f = report_plot_script(f, outdir, base);
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title,
+		report_str(series[0], "clock", "?"));
+	fprintf(f, "set xlabel \"Percentile\"\nset ylabel \"Latency (us)\"\nset logscale y\n");
+	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 6\n");
+	floor = json_object_get(summary, "latency_floor");
+	if (floor != NULL)
+		fprintf(f,
+			"set label 1 \"tester floor (wire calibration): min %.3f us, p50 %.3f us, "
+			"p99 %.3f us\" at screen 0.02, screen 0.03 noenhanced\n",
+			report_num(floor, "min_ns", 0) / 1e3, report_num(floor, "p50_ns", 0) / 1e3,
+			report_num(floor, "p99_ns", 0) / 1e3);
+	for (i = 0; i < n; i++) {
+		snprintf(label, sizeof(label), "%.0f B %.0f flows, %g %% of %s (%.0f pps)",
+			 report_num(pts[i], "size", 0), report_num(pts[i], "flows", 0),
+			 report_num(series[i], "load_pct", 0),
+			 report_str(series[i], "reference", ""),
+			 report_num(series[i], "rate_pps", 0));
+		report_plot_clean(label, sizeof(label), label);
+		if (i == 0)
+			report_plot_buf_add(
+				&plot,
+				"plot \"%s.dat\" using 1:%u:xtic(2) with linespoints lw 2 pt 7 "
+				"title \"%s\"",
+				base, i + 3, label);
+		else
+			report_plot_buf_add(
+				&plot,
+				", \\\n  \"\" using 1:%u with linespoints lw 2 pt 7 title \"%s\"",
+				i + 3, label);
+	}
+	report_plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
+	free(plot.s);
+	if (fclose(f) != 0)
+		return -errno;
+	return 0;
+}

@@ -36,8 +36,8 @@
  * Text safe inside a gnuplot double-quoted string or a quoted data
  * field: names come from user files and must not end the string.
  */
-static void
-plot_clean(char *dst, size_t len, const char *src)
+void
+report_plot_clean(char *dst, size_t len, const char *src)
 {
 	size_t i;
 
@@ -173,15 +173,8 @@ plot_goal_at(const json_t *summary, const char *goal, json_int_t size, json_int_
 	return NULL;
 }
 
-/* A growing string for a long plot command. */
-struct plot_buf {
-	char *s;
-	size_t len;
-	size_t cap;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-plot_buf_add(struct plot_buf *b, const char *fmt, ...)
+void
+report_plot_buf_add(struct report_plot_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -204,8 +197,8 @@ plot_buf_add(struct plot_buf *b, const char *fmt, ...)
 }
 
 /* Create @p outdir/@p base.@p ext for writing; NULL with errno set. */
-static FILE *
-plot_file(const char *outdir, const char *base, const char *ext)
+FILE *
+report_plot_file(const char *outdir, const char *base, const char *ext)
 {
 	char path[4096];
 
@@ -220,14 +213,14 @@ plot_file(const char *outdir, const char *base, const char *ext)
  * Close the .dat file and start the gnuplot script next to it.
  * NULL with errno set.
  */
-static FILE *
-plot_script(FILE *dat, const char *outdir, const char *base)
+FILE *
+report_plot_script(FILE *dat, const char *outdir, const char *base)
 {
 	FILE *f;
 
 	if (fclose(dat) != 0)
 		return NULL;
-	f = plot_file(outdir, base, "gp");
+	f = report_plot_file(outdir, base, "gp");
 	if (f != NULL)
 		fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
 	return f;
@@ -240,14 +233,14 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 {
 	const json_t *sizes, *flows, *sz, *fl, *g;
 	double vmin = INFINITY, vmax = 0, v, m;
-	struct plot_buf plot = {NULL, 0, 0};
+	struct report_plot_buf plot = {NULL, 0, 0};
 	bool rep = false;
 	char gname[32];
 	size_t i, j;
 	FILE *f;
 
 	snprintf(base, base_len, "throughput_%s", goal);
-	plot_clean(gname, sizeof(gname), goal);
+	report_plot_clean(gname, sizeof(gname), goal);
 	for (i = 0; gname[i] != '\0'; i++)
 		if (gname[i] >= 'a' && gname[i] <= 'z')
 			gname[i] = (char)(gname[i] - 32);
@@ -261,7 +254,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 				       "repeats", 0) > 1)
 				rep = true;
 
-	f = plot_file(outdir, base, "dat");
+	f = report_plot_file(outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
@@ -296,7 +289,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		}
 		fputc('\n', f);
 	}
-	f = plot_script(f, outdir, base);
+	f = report_plot_script(f, outdir, base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set datafile missing \"?\"\n");
@@ -321,109 +314,23 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		fprintf(f, "set logscale y\n");
 	else
 		fprintf(f, "set yrange [0:*]\n");
-	plot_buf_add(&plot,
-		     "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
-		     "title \"theoretical max (%g Gbit/s)\"",
-		     base, line_rate / 1e9);
+	report_plot_buf_add(&plot,
+			    "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
+			    "title \"theoretical max (%g Gbit/s)\"",
+			    base, line_rate / 1e9);
 	json_array_foreach(flows, j, fl) {
 		if (rep)
-			plot_buf_add(&plot,
-				     ", \\\n  \"\" using 1:%zu:%zu:%zu with yerrorlines lw 2 pt 7 "
-				     "lc %zu title \"%" JSON_INTEGER_FORMAT
-				     " flows (median, min..max)\"",
-				     3 * j + 3, 3 * j + 4, 3 * j + 5, j + 1,
-				     json_integer_value(fl));
-		else
-			plot_buf_add(&plot,
-				     ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
-				     "title \"%" JSON_INTEGER_FORMAT " flows\"",
-				     j + 3, json_integer_value(fl));
-	}
-	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
-	free(plot.s);
-	if (fclose(f) != 0)
-		return -errno;
-	return 0;
-}
-
-/*
- * Latency under load: one curve per point and load across the
- * percentiles (min, p50 ... p99.99, max), HdrHistogram's picture; a log
- * axis because the tail is orders of magnitude above the median.
- */
-int
-report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
-		    const char *title, bool *any)
-{
-	static const char base[] = "latency";
-	static const char *const keys[] = {"min_ns",   "p50_ns",    "p90_ns", "p99_ns",
-					   "p99_9_ns", "p99_99_ns", "max_ns"};
-	static const char *const names[] = {"min", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
-	const json_t *series[64], *pts[64], *p, *e, *floor;
-	struct plot_buf plot = {NULL, 0, 0};
-	unsigned int n = 0, i, k;
-	char label[128];
-	size_t a, b;
-	FILE *f;
-
-	json_array_foreach(json_object_get(summary, "points"), a, p) {
-		json_array_foreach(json_object_get(p, "latency"), b, e) {
-			if (n < sizeof(series) / sizeof(series[0])) {
-				series[n] = e;
-				pts[n++] = p;
-			}
-		}
-	}
-	*any = n > 0;
-	if (n == 0)
-		return 0;
-	f = plot_file(outdir, base, "dat");
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "# pvpkit latency in us per percentile; one column per point and load\n# x "
-		   "percentile");
-	for (i = 0; i < n; i++)
-		fprintf(f, " %.0fB_%.0ff_%g%%", report_num(pts[i], "size", 0),
-			report_num(pts[i], "flows", 0), report_num(series[i], "load_pct", 0));
-	fputc('\n', f);
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		fprintf(f, "%u %s", k, names[k]);
-		for (i = 0; i < n; i++)
-			fprintf(f, " %.3f", report_num(series[i], keys[k], 0) / 1e3);
-		fputc('\n', f);
-	}
-	f = plot_script(f, outdir, base);
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title,
-		report_str(series[0], "clock", "?"));
-	fprintf(f, "set xlabel \"Percentile\"\nset ylabel \"Latency (us)\"\nset logscale y\n");
-	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 6\n");
-	floor = json_object_get(summary, "latency_floor");
-	if (floor != NULL)
-		fprintf(f,
-			"set label 1 \"tester floor (wire calibration): min %.3f us, p50 %.3f us, "
-			"p99 %.3f us\" at screen 0.02, screen 0.03 noenhanced\n",
-			report_num(floor, "min_ns", 0) / 1e3, report_num(floor, "p50_ns", 0) / 1e3,
-			report_num(floor, "p99_ns", 0) / 1e3);
-	for (i = 0; i < n; i++) {
-		snprintf(label, sizeof(label), "%.0f B %.0f flows, %g %% of %s (%.0f pps)",
-			 report_num(pts[i], "size", 0), report_num(pts[i], "flows", 0),
-			 report_num(series[i], "load_pct", 0),
-			 report_str(series[i], "reference", ""),
-			 report_num(series[i], "rate_pps", 0));
-		plot_clean(label, sizeof(label), label);
-		if (i == 0)
-			plot_buf_add(
+			report_plot_buf_add(
 				&plot,
-				"plot \"%s.dat\" using 1:%u:xtic(2) with linespoints lw 2 pt 7 "
-				"title \"%s\"",
-				base, i + 3, label);
+				", \\\n  \"\" using 1:%zu:%zu:%zu with yerrorlines lw 2 pt 7 "
+				"lc %zu title \"%" JSON_INTEGER_FORMAT
+				" flows (median, min..max)\"",
+				3 * j + 3, 3 * j + 4, 3 * j + 5, j + 1, json_integer_value(fl));
 		else
-			plot_buf_add(
-				&plot,
-				", \\\n  \"\" using 1:%u with linespoints lw 2 pt 7 title \"%s\"",
-				i + 3, label);
+			report_plot_buf_add(&plot,
+					    ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
+					    "title \"%" JSON_INTEGER_FORMAT " flows\"",
+					    j + 3, json_integer_value(fl));
 	}
 	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);
@@ -455,7 +362,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	static const char base[] = "loss_per_hop";
 	char hops[PLOT_MAX_HOPS][64], label[96], clean[64];
 	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width;
-	struct plot_buf plot = {NULL, 0, 0};
+	struct report_plot_buf plot = {NULL, 0, 0};
 	const json_t *rec, *v;
 	const char *key;
 	double total = 0, vals[PLOT_MAX_HOPS + 1];
@@ -484,13 +391,13 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	if (every == 0)
 		every = 1;
 
-	f = plot_file(outdir, base, "dat");
+	f = report_plot_file(outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit lost packets per hop, one row per trial (negative counts shown as "
 		   "0)\n# trial label tester_tx");
 	for (h = 0; h < nb_hops; h++) {
-		plot_clean(clean, sizeof(clean), hops[h]);
+		report_plot_clean(clean, sizeof(clean), hops[h]);
 		fprintf(f, " \"%s\"", clean);
 	}
 	fprintf(f, " unattributed\n");
@@ -518,7 +425,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 			else
 				snprintf(label, sizeof(label), "%u", n + 1);
 		}
-		plot_clean(clean, sizeof(clean), label);
+		report_plot_clean(clean, sizeof(clean), label);
 		fprintf(f, "%u \"%s\" %.0f", n + 1, clean, report_num(rec, "tx_packets", 0));
 		for (h = 0; h <= nb_hops; h++) {
 			fprintf(f, " %.0f", vals[h]);
@@ -527,7 +434,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		fputc('\n', f);
 		n++;
 	}
-	f = plot_script(f, outdir, base);
+	f = report_plot_script(f, outdir, base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n", title);
@@ -547,19 +454,20 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		fprintf(f, "set label 1 \"no loss in any trial\" at graph 0.5, graph 0.5 center\n");
 	for (h = 0; h <= nb_hops; h++) {
 		if (h < nb_hops)
-			plot_clean(clean, sizeof(clean), hops[h]);
+			report_plot_clean(clean, sizeof(clean), hops[h]);
 		else
 			snprintf(clean, sizeof(clean), "unattributed");
 		if (h == 0)
-			plot_buf_add(&plot,
-				     "plot \"%s.dat\" using ($3 > 0 ? 100 * $4 / $3 : 0):xtic(2) "
-				     "title \"%s\"",
-				     base, clean);
+			report_plot_buf_add(
+				&plot,
+				"plot \"%s.dat\" using ($3 > 0 ? 100 * $4 / $3 : 0):xtic(2) "
+				"title \"%s\"",
+				base, clean);
 		else
-			plot_buf_add(&plot,
-				     ", \\\n  \"\" using ($3 > 0 ? 100 * $%u / $3 : 0) "
-				     "title \"%s\"%s",
-				     h + 4, clean, h == nb_hops ? " lc rgb \"gray40\"" : "");
+			report_plot_buf_add(&plot,
+					    ", \\\n  \"\" using ($3 > 0 ? 100 * $%u / $3 : 0) "
+					    "title \"%s\"%s",
+					    h + 4, clean, h == nb_hops ? " lc rgb \"gray40\"" : "");
 	}
 	plot_finish(f, base, png, svg, width, plot.s != NULL ? plot.s : "");
 	free(plot.s);
@@ -655,7 +563,7 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 			 "cannot write %.200s/gnuplot.log", outdir);
 		return ret;
 	}
-	plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
+	report_plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
 
 	if (json_array_size(json_object_get(summary, "points")) > 0) {
 		json_array_foreach(json_object_get(summary, "goals"), i, g) {
@@ -687,75 +595,4 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	if (failed == 0)
 		info->plots_done = true;
 	return failed;
-}
-
-int
-coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
-			  const char *title, struct coord_report_info *info)
-{
-	static const char base[] = "compare";
-	char png[16], path[4096], label[96], clean[96];
-	const json_t *row, *o, *n;
-	unsigned int nb = 0;
-	size_t i;
-	bool svg;
-	FILE *f;
-	int ret, log_fd;
-
-	if (gnuplot == NULL)
-		gnuplot = "gnuplot";
-	ret = coord_report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
-	if (ret < 0 || (png[0] == '\0' && !svg)) {
-		snprintf(info->plot_note, sizeof(info->plot_note),
-			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
-			 gnuplot);
-		return ret < 0 ? ret : -ENOTSUP;
-	}
-	f = plot_file(outdir, base, "dat");
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "# pvpkit compare, Mpps: x label old old_lo old_hi new new_lo new_hi\n");
-	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
-		o = json_object_get(row, "old");
-		n = json_object_get(row, "new");
-		if (!json_is_object(o) || !json_is_object(n))
-			continue;
-		snprintf(label, sizeof(label), "%.0fB %.0ff %s%s", report_num(row, "size", 0),
-			 report_num(row, "flows", 0), report_str(row, "goal", ""),
-			 strcmp(report_str(row, "verdict", ""), "regression") == 0    ? " (regr.)"
-			 : strcmp(report_str(row, "verdict", ""), "progression") == 0 ? " (progr.)"
-										      : "");
-		plot_clean(clean, sizeof(clean), label);
-		fprintf(f, "%u \"%s\" %.6f %.6f %.6f %.6f %.6f %.6f\n", nb, clean,
-			report_num(o, "pps", 0) / 1e6, report_num(o, "lo_pps", 0) / 1e6,
-			report_num(o, "hi_pps", 0) / 1e6, report_num(n, "pps", 0) / 1e6,
-			report_num(n, "lo_pps", 0) / 1e6, report_num(n, "hi_pps", 0) / 1e6);
-		nb++;
-	}
-	f = plot_script(f, outdir, base);
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "set title \"%s\" noenhanced\n", title);
-	fprintf(f, "set ylabel \"Throughput (Mpps), median and range\"\nset grid ytics\n");
-	fprintf(f,
-		"set xtics rotate by 30 right noenhanced\nset bmargin 8\nset key outside right "
-		"top\nset xrange [-0.5:%u.5]\nset yrange [0:*]\n",
-		nb > 0 ? nb - 1 : 0);
-	snprintf(path, sizeof(path),
-		 "plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
-		 "title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
-		 "title \"new\"",
-		 base);
-	plot_finish(f, base, png, svg, 1000, path);
-	if (fclose(f) != 0)
-		return -errno;
-	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
-	log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (log_fd < 0)
-		return -errno;
-	ret = plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
-	close(log_fd);
-	if (ret == 0)
-		info->plots_done = true;
-	return ret;
 }

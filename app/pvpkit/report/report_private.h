@@ -73,4 +73,29 @@ void report_add_file(struct coord_report_info *info, const char *name);
 /** True when a point of @p summary was searched more than once (report_csv.c). */
 bool report_summary_has_repeats(const json_t *summary);
 
+/* gnuplot helpers shared by the plots (report_plot.c). */
+
+/** A growing string for a long plot command. */
+struct report_plot_buf {
+	char *s;    /**< the text, NUL-terminated; NULL until the first add */
+	size_t len; /**< bytes used */
+	size_t cap; /**< bytes allocated */
+};
+
+/** Append to @p b; on allocation failure the text stays as it was. */
+void report_plot_buf_add(struct report_plot_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * Text safe inside a gnuplot double-quoted string or a quoted data
+ * field: names come from user files and must not end the string.
+ */
+void report_plot_clean(char *dst, size_t len, const char *src);
+
+/** Create @p outdir/@p base.@p ext for writing; NULL with errno set. */
+FILE *report_plot_file(const char *outdir, const char *base, const char *ext);
+
+/** Close the .dat file and start the gnuplot script next to it; NULL with errno set. */
+FILE *report_plot_script(FILE *dat, const char *outdir, const char *base);
+
 #endif /* REPORT_PRIVATE_H */
