@@ -365,6 +365,13 @@ struct pvp_profile *gen_profile_from_opts(struct gen_ctx *g, char *err, size_t e
 int gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen);
 void gen_streams_release(struct gen_ctx *g);
 
+/*
+ * A wire stream's state for a new run at @p pps (the pacing, bursts, the
+ * run's counts and its largest burst), for gen_traffic_start() and the
+ * TRex server's start alike (run.c).
+ */
+void gen_ws_run_reset(struct gen_wstream *w, double pps);
+
 /* tx.c */
 int gen_tx_lcore_main(void *arg);
 void gen_ws_reset(struct gen_wstream *w);

@@ -184,6 +184,21 @@ gen_stream_rank(struct gen_ctx *g, uint16_t s, unsigned int *nb)
 	return rank;
 }
 
+void
+gen_ws_run_reset(struct gen_wstream *w, double pps)
+{
+	w->pps = pps;
+	w->sent_run = 0;
+	w->max_due = 0;
+	w->burst_sent = 0;
+	w->bursts_done = 0;
+	w->gap_until = 0;
+	w->limit = 0;
+	w->burst_pkts = 0;
+	w->nb_bursts = 0;
+	w->gap_tsc = 0;
+}
+
 int
 gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s, char *err,
 		  size_t errlen)
@@ -222,18 +237,9 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		unsigned int nb, rank = gen_stream_rank(g, ps->id, &nb);
 		uint64_t per_stream = 0;
 
-		w->pps = ws_pps[i];
+		gen_ws_run_reset(w, ws_pps[i]);
 		g->requested_pps += w->pps;
 		w->done = false;
-		w->sent_run = 0;
-		w->max_due = 0;
-		w->burst_sent = 0;
-		w->bursts_done = 0;
-		w->gap_until = 0;
-		w->limit = 0;
-		w->burst_pkts = 0;
-		w->nb_bursts = 0;
-		w->gap_tsc = 0;
 		if (ps->mode != PVP_MODE_CONTINUOUS) {
 			per_stream = ps->burst_packets;
 			w->nb_bursts = ps->mode == PVP_MODE_MULTI_BURST ? ps->burst_count : 1;

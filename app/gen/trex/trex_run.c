@@ -205,15 +205,7 @@ trex_port_program(uint16_t port, bool fresh)
 			*(volatile double *)&w->pps = pps;
 			continue;
 		}
-		w->pps = pps;
-		w->sent_run = 0;
-		w->burst_sent = 0;
-		w->bursts_done = 0;
-		w->gap_until = 0;
-		w->limit = 0;
-		w->burst_pkts = 0;
-		w->nb_bursts = 0;
-		w->gap_tsc = 0;
+		gen_ws_run_reset(w, pps);
 		s->paused = s->start_paused;
 		if (s->mode != PVP_MODE_CONTINUOUS) {
 			w->burst_pkts = trex_split(s->burst_pkts, nq, w->queue);
