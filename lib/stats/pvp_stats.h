@@ -183,6 +183,15 @@ int pvp_stats_set_xstats(struct pvp_stats *st, const char *const *names, unsigne
 /** The default chosen xstats, NULL-terminated (doc/stats.rst says why each). */
 extern const char *const pvp_stats_default_xstats[];
 
+/**
+ * The TSC frequency in Hz, measured against CLOCK_MONOTONIC_RAW once
+ * (200 ms, on the first call): rte_get_tsc_hz() where the measurement
+ * agrees with it to 1e-4 (the CPU stated it), the measurement where it
+ * does not (DPDK's own estimate is rounded to 10 MHz). Call it once
+ * before the data path starts; every later call returns at once.
+ */
+uint64_t pvp_stats_tsc_hz(void);
+
 /** Give a port a display name (e.g. "net_null0" or "vhost0"). @return 0 or -EINVAL. */
 int pvp_stats_set_port_name(struct pvp_stats *st, uint16_t port, const char *name);
 
@@ -191,8 +200,7 @@ int pvp_stats_set_port_name(struct pvp_stats *st, uint16_t port, const char *nam
  * ethdev's own counters, reads its chosen xstats, subtracts the baseline. Reader side only; safe
  * while writers run. Takes a reader-side lock, never blocks writers.
  * Every counter of a later snapshot is >= the same counter of an earlier
- * one unless pvp_stats_clear() ran in between. hz is rte_get_tsc_hz(), or,
- * before rte_eal_init(), a frequency measured once (20 ms) on first use.
+ * one unless pvp_stats_clear() ran in between. hz is pvp_stats_tsc_hz().
  * When a bound ethdev cannot be read (stopped, closed), its last reading
  * is used.
  *

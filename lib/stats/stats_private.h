@@ -76,7 +76,7 @@ struct pvp_stats {
 /* Stop exporting 'st' through telemetry if it is the exported set. */
 void pvp_stats_telemetry_forget(const struct pvp_stats *st);
 
-/* TSC frequency: rte_get_tsc_hz() after EAL init, else measured once. */
+/* pvp_stats_tsc_hz(), for the library's own files. */
 uint64_t stats_tsc_hz(void);
 
 #endif /* PVP_STATS_PRIVATE_H */
