@@ -25,6 +25,7 @@
 #include <rte_ethdev.h>
 
 #include "pvp_ctl.h"
+#include "pvp_util.h"
 
 #include "gen.h"
 
@@ -40,6 +41,9 @@ static struct pvp_ctl_server *gen_srv;
  */
 #define GEN_CTL_DURATION_MIN 0.001
 #define GEN_CTL_DURATION_MAX GEN_MAX_DURATION_S /* as --duration */
+/* How far traffic.start's start_at may lie ahead of and behind our clock. */
+#define GEN_CTL_START_AHEAD_S 60.0
+#define GEN_CTL_START_SKEW_S  10.0
 /* Largest profile and pcap files profile.load reads. */
 #define GEN_CTL_PROFILE_MAX (8 * 1024 * 1024)
 #define GEN_CTL_PCAP_MAX    (256 * 1024 * 1024)
@@ -302,6 +306,7 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 	}
 	memset(g->tx_base, 0, sizeof(g->tx_base));
 	g->run_start_tsc = 0;
+	g->run_start_at = 0;
 	g->requested_pps = 0;
 	gen_rx_clear(g);
 	res = json_pack("{s:i}", "streams", g->nb_ws);
@@ -314,10 +319,10 @@ out:
 static json_t *
 gen_m_traffic_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 {
-	static const char *const keys[] = {"rate", "duration", NULL};
+	static const char *const keys[] = {"rate", "duration", "start_at", NULL};
 	struct gen_ctx *g = arg;
 	struct pvp_rate rate = {.unit = PVP_RATE_MAX};
-	double duration = 0;
+	double duration = 0, start_at = 0, now;
 	char msg[512];
 	json_t *v;
 	int ret;
@@ -334,8 +339,34 @@ gen_m_traffic_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 			   GEN_CTL_DURATION_MAX, " (seconds; 0: until traffic.stop)", &duration,
 			   err) != 0)
 		return NULL;
+	/*
+	 * A start at a given CLOCK_REALTIME second, near now: a time far off
+	 * is a coordinator whose clock is not ours (no NTP), which a run
+	 * must not wait for, nor pretend was simultaneous.
+	 */
+	if ((v = json_object_get(params, "start_at")) != NULL) {
+		now = pvp_realtime_s();
+		start_at = json_number_value(v);
+		if (!json_is_number(v) || !isfinite(start_at)) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "traffic.start: \"start_at\" must be a number"
+					  " (CLOCK_REALTIME seconds)");
+			return NULL;
+		}
+		if (start_at < now - GEN_CTL_START_SKEW_S ||
+		    start_at > now + GEN_CTL_START_AHEAD_S) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "traffic.start: \"start_at\" is %.4g s %s this host's"
+					  " clock (at most %.0f s ahead, %.0f s behind): are the"
+					  " clocks synchronised?",
+					  fabs(start_at - now),
+					  start_at > now ? "ahead of" : "behind",
+					  GEN_CTL_START_AHEAD_S, GEN_CTL_START_SKEW_S);
+			return NULL;
+		}
+	}
 	pthread_mutex_lock(&gen_lock);
-	ret = gen_traffic_start(g, &rate, duration, msg, sizeof(msg));
+	ret = gen_traffic_start(g, &rate, duration, start_at, msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
 		pvp_ctl_error_set(err, ret == -EBUSY ? PVP_CTL_BUSY : PVP_CTL_INVALID_PARAMS, "%s",

@@ -159,6 +159,8 @@ struct gen_tx_lcore {
 	volatile uint32_t acked_gen; /* run_gen the lcore has taken in */
 	volatile uint32_t stopped;   /* 1 when idle (acknowledges a stop) */
 	uint64_t finish_tsc;	     /* when the lcore finished a run by itself */
+	uint64_t first_tsc;	     /* its first packet of the run, 0: none yet */
+	uint64_t start_tsc;	     /* the run's start: sends nothing before it */
 	uint64_t cycles_busy;	     /* TSC spent in bursts that sent something */
 	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;
@@ -264,11 +266,13 @@ struct gen_ctx {
 	volatile bool quit; /* SIGINT/SIGTERM or end of a CLI run */
 	/* Current run, written by the control side. */
 	bool running;
-	struct pvp_rate rate; /* rate of the current run */
-	double requested_pps; /* total over all ports */
-	uint64_t run_start_tsc;
-	uint64_t run_stop_tsc; /* 0 while running */
-	uint64_t run_end_tsc;  /* planned end (duration), 0: none */
+	struct pvp_rate rate;	/* rate of the current run */
+	double requested_pps;	/* total over all ports */
+	uint64_t run_start_tsc; /* may lie ahead: a start at a given time */
+	double run_start_rt;	/* CLOCK_REALTIME (s) of run_start_tsc */
+	double run_start_at;	/* the time traffic.start asked for, 0: none */
+	uint64_t run_stop_tsc;	/* 0 while running */
+	uint64_t run_end_tsc;	/* planned end (duration), 0: none */
 	/* Reader-side baselines (stats.clear) for TX per-stream counters. */
 	struct gen_ws_tx tx_base[GEN_MAX_WSTREAMS];
 	/* Mempools of replaced profiles, freed once every mbuf is back. */
@@ -376,9 +380,17 @@ void gen_ws_run_reset(struct gen_wstream *w, double pps);
 int gen_tx_lcore_main(void *arg);
 void gen_ws_reset(struct gen_wstream *w);
 
-/* run.c: starting, updating, stopping traffic (CLI and control). */
-int gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s, char *err,
-		      size_t errlen);
+/*
+ * run.c: starting, updating, stopping traffic (CLI and control).
+ * gen_traffic_start(): @p start_at is the CLOCK_REALTIME second (with
+ * its fraction) the first packet is due, so that several generators,
+ * on one host or on hosts whose clocks agree (NTP, PTP), start
+ * together; 0 starts at once, as does a time already past.
+ */
+int gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s,
+		      double start_at, char *err, size_t errlen);
+/* The CLOCK_REALTIME second of TSC value @p tsc (near the present). */
+double gen_tsc_to_realtime(const struct gen_ctx *g, uint64_t tsc);
 int gen_traffic_update(struct gen_ctx *g, const struct pvp_rate *rate, char *err, size_t errlen);
 void gen_traffic_stop(struct gen_ctx *g);
 bool gen_traffic_tx_done(struct gen_ctx *g);

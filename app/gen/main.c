@@ -190,7 +190,7 @@ gen_run_cli(struct gen_ctx *g)
 	int ret;
 
 	pthread_mutex_lock(&gen_lock);
-	ret = gen_traffic_start(g, &g->opt.rate, g->opt.duration_s, err, sizeof(err));
+	ret = gen_traffic_start(g, &g->opt.rate, g->opt.duration_s, 0, err, sizeof(err));
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
 		fprintf(stderr, "pvpkit-gen: %s\n", err);
@@ -330,7 +330,8 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return GEN_EXIT_USAGE;
 	}
-	g->hz = rte_get_tsc_hz();
+	/* Pacing, durations, latency and start times all count in it. */
+	g->hz = pvp_stats_tsc_hz();
 	signal(SIGINT, gen_on_signal);
 	signal(SIGTERM, gen_on_signal);
 	gen_setup(g);

@@ -34,7 +34,34 @@ gen_run_totals(struct gen_ctx *g, uint64_t *sent, double *elapsed)
 		return;
 	}
 	end = g->running ? rte_rdtsc() : g->run_stop_tsc;
-	*elapsed = (double)(end - g->run_start_tsc) / (double)g->hz;
+	/* A start at a given time still ahead (or stopped before it came). */
+	*elapsed = end > g->run_start_tsc ? (double)(end - g->run_start_tsc) / (double)g->hz : 0;
+}
+
+/*
+ * When the run began: the time traffic.start asked for (start_at, null
+ * without one), the time it was due here (start_s), and the first packet
+ * any TX lcore sent (first_tx_s, null before it), as CLOCK_REALTIME
+ * seconds. A coordinator with several generators compares their
+ * first_tx_s to say how far apart they started.
+ */
+static json_t *
+gen_start_json(const struct gen_ctx *g)
+{
+	uint64_t first = 0;
+	uint16_t i;
+
+	for (i = 0; i < g->nb_tx; i++) {
+		uint64_t f = g->tx[i]->first_tsc;
+
+		if (f != 0 && (first == 0 || f < first))
+			first = f;
+	}
+	return json_pack("{s:o,s:o,s:o}", "start_at",
+			 g->run_start_at > 0 ? json_real(g->run_start_at) : json_null(), "start_s",
+			 g->run_start_tsc != 0 ? json_real(g->run_start_rt) : json_null(),
+			 "first_tx_s",
+			 first != 0 ? json_real(gen_tsc_to_realtime(g, first)) : json_null());
 }
 
 /* Packets the run's exact counts ask for, 0 when a stream has none. */
@@ -123,13 +150,14 @@ gen_traffic_json(struct gen_ctx *g)
 	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
 	asked = gen_run_asked(g);
 	pvp_rate_format(&g->rate, rs, sizeof(rs));
-	return json_pack("{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:b}", "running", g->running,
-			 "tx_full", g->opt.tx_full_drop ? "drop" : "retry", "rate", rs,
+	return json_pack("{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:b,s:o}", "running",
+			 g->running, "tx_full", g->opt.tx_full_drop ? "drop" : "retry", "rate", rs,
 			 "requested_pps", g->requested_pps, "achieved_pps", achieved, "tx_packets",
 			 (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
 			 (json_int_t)unsent, "tx_late", (json_int_t)late, "max_burst",
 			 (json_int_t)gen_run_max_burst(g), "elapsed_s", elapsed,
-			 "generator_limited", gen_run_limited(g, sent, asked, elapsed));
+			 "generator_limited", gen_run_limited(g, sent, asked, elapsed), "start",
+			 gen_start_json(g));
 }
 
 /*

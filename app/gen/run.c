@@ -31,6 +31,8 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
+#include "pvp_util.h"
+
 #include "gen.h"
 
 /*
@@ -199,10 +201,21 @@ gen_ws_run_reset(struct gen_wstream *w, double pps)
 	w->gap_tsc = 0;
 }
 
-int
-gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s, char *err,
-		  size_t errlen)
+double
+gen_tsc_to_realtime(const struct gen_ctx *g, uint64_t tsc)
 {
+	uint64_t now = rte_rdtsc();
+	double rt = pvp_realtime_s();
+
+	return tsc >= now ? rt + (double)(tsc - now) / (double)g->hz
+			  : rt - (double)(now - tsc) / (double)g->hz;
+}
+
+int
+gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s,
+		  double start_at, char *err, size_t errlen)
+{
+	double rt;
 	double ws_pps[GEN_MAX_WSTREAMS];
 	bool exact = false;
 	uint64_t now;
@@ -264,6 +277,19 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 			exact = true;
 	}
 	now = rte_rdtsc();
+	rt = pvp_realtime_s();
+	/*
+	 * A start at a given time: the TX lcores take the run now and send
+	 * from that TSC on; the run's end, exact counts and rates all count
+	 * from it. A time already past (a slow control path, clocks apart)
+	 * starts at once; first_tx in the report says how late it was.
+	 */
+	g->run_start_at = start_at;
+	if (start_at > rt) {
+		now += (uint64_t)((start_at - rt) * (double)g->hz);
+		rt = start_at;
+	}
+	g->run_start_rt = rt;
 	g->rate = *rate;
 	g->run_start_tsc = now;
 	g->run_stop_tsc = 0;
@@ -278,6 +304,8 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		struct gen_tx_lcore *tl = g->tx[i];
 
 		tl->finish_tsc = 0;
+		tl->first_tsc = 0;
+		tl->start_tsc = now;
 		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
 		__atomic_store_n(&tl->state, GEN_TX_RUN, __ATOMIC_RELEASE);

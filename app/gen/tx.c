@@ -179,6 +179,9 @@ gen_tx_take_run(struct gen_ctx *g, struct gen_tx_lcore *tl, double *cyc2pkt, uin
 						  (uint64_t)(w->pps * g->opt.catchup_us / 1e6))
 					: 0;
 	}
+	/* A run that starts at a given time paces from that time. */
+	if (now < tl->start_tsc)
+		now = tl->start_tsc;
 	for (i = 0; i < tl->nb_ws; i++) {
 		struct gen_wstream *w = tl->ws[i];
 
@@ -285,6 +288,28 @@ gen_tx_idle(struct gen_ctx *g, struct gen_tx_lcore *tl)
 		rte_pause();
 }
 
+/*
+ * Spin this long before a start at a given time: a sleep can overrun
+ * by a scheduler tick or more on a busy host.
+ */
+#define GEN_START_SPIN_US 2000
+
+/*
+ * Before a start at a given time: sleep (--idle-sleep) while it is far,
+ * spin for the last stretch so the first burst leaves on time.
+ */
+static void
+gen_tx_wait_start(const struct gen_ctx *g, const struct gen_tx_lcore *tl, uint64_t now)
+{
+	uint64_t left = tl->start_tsc - now;
+	uint64_t spin = GEN_START_SPIN_US + 2 * (uint64_t)g->opt.idle_sleep_us;
+
+	if (g->opt.idle_sleep_us != 0 && left > gen_us_to_tsc(spin, g->hz))
+		usleep(g->opt.idle_sleep_us);
+	else
+		rte_pause();
+}
+
 int
 gen_tx_lcore_main(void *arg)
 {
@@ -323,6 +348,12 @@ gen_tx_lcore_main(void *arg)
 		 * the busy-cycles account all use it (rdtsc traps in some VMs).
 		 */
 		now = rte_rdtsc();
+		if (unlikely(now < tl->start_tsc)) {
+			/* A start at a given time that has not come yet. */
+			prev_sent = 0;
+			gen_tx_wait_start(g, tl, now);
+			continue;
+		}
 		if (prev_sent != 0)
 			tl->cycles_busy += now - prev_tsc;
 		prev_tsc = now;
@@ -337,6 +368,8 @@ gen_tx_lcore_main(void *arg)
 		/* Cycles of a turn that sent are counted at the next turn. */
 		prev_sent = sent_any;
 		if (sent_any != 0) {
+			if (unlikely(tl->first_tsc == 0))
+				tl->first_tsc = now;
 			tl->pkts_busy += sent_any;
 		} else if (active == 0) {
 			/* Every stream is done: the run is over for this lcore. */

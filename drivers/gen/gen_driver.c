@@ -161,6 +161,12 @@ gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_
 		params = json_pack("{s:f,s:f}", "rate", t->rate_pps, "duration", t->duration_s);
 	else
 		params = json_pack("{s:s,s:f}", "rate", "max", "duration", t->duration_s);
+	/* Several sources: the generator waits for the agreed time itself. */
+	if (params != NULL && t->start_at > 0 &&
+	    json_object_set_new(params, "start_at", json_real(t->start_at)) != 0) {
+		json_decref(params);
+		params = NULL;
+	}
 	if (params == NULL) {
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
@@ -246,13 +252,16 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 static void
 gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams)
 {
-	const json_t *tr = json_object_get(stats, "traffic");
+	const json_t *tr = json_object_get(stats, "traffic"), *first;
 	json_t *streams;
 
 	res->requested_pps = json_number_value(json_object_get(tr, "requested_pps"));
 	res->achieved_pps = json_number_value(json_object_get(tr, "achieved_pps"));
 	res->generator_limited = json_is_true(json_object_get(tr, "generator_limited"));
 	res->has_max_burst = gen_count(tr, "max_burst", &res->max_burst);
+	first = json_object_get(json_object_get(tr, "start"), "first_tx_s");
+	res->has_first_tx = json_is_number(first);
+	res->first_tx_s = res->has_first_tx ? json_number_value(first) : 0;
 	streams = json_object_get(stats, "streams");
 	if (with_streams && json_is_array(streams)) {
 		json_decref(res->streams);
@@ -382,6 +391,7 @@ static const struct coord_conf_member gen_conf[] = {
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
+	.timed_start = true,
 	.conf = gen_conf,
 	.open = gen_open,
 	.close = coord_ctl_hop_close,

@@ -64,7 +64,13 @@ struct coord_topology {
 	unsigned int nb_chains;			     /**< entries in chains[] */
 	struct coord_chain chains[COORD_MAX_CHAINS]; /**< in file order */
 	json_t *root;				     /**< the parsed file */
+	/** Lead of a start at a given time given to several sources: the
+	 *  "start_lead_ms" member, else COORD_START_LEAD_MS. */
+	unsigned int start_lead_ms;
 };
+
+/** Default time between the start calls and the start itself with several sources. */
+#define COORD_START_LEAD_MS 250
 
 /**
  * Parse topology text. Syntax errors read "source:line:col: message",
@@ -198,8 +204,21 @@ struct coord_trial_result {
 	bool quiet;		       /**< counters stopped moving in time */
 	double quiet_s;		       /**< time until they did */
 	double snapshot_ms;	       /**< the final snapshot of all hops */
-	json_t *context;	       /**< {hop: driver context}, or NULL */
-	json_t *warnings;	       /**< array of one-line strings, or NULL */
+	/**
+	 * Several sources: how many, the CLOCK_REALTIME second they were
+	 * asked to start at, and when each sent its first packet (per hop,
+	 * has_first_tx false for a source that does not say); start_skew_ms
+	 * is the spread of those first packets (has_start_skew: two or more
+	 * sources said).
+	 */
+	unsigned int nb_sources;
+	double start_at;
+	bool has_first_tx[COORD_MAX_HOPS];
+	double first_tx_s[COORD_MAX_HOPS];
+	bool has_start_skew;
+	double start_skew_ms;
+	json_t *context;  /**< {hop: driver context}, or NULL */
+	json_t *warnings; /**< array of one-line strings, or NULL */
 };
 
 /**

@@ -248,6 +248,14 @@ struct coord_traffic {
 				 *   "normal" the source IPv4; NULL: the type
 				 *   the source's install_flows was last given,
 				 *   else "normal". Ignored with a profile. */
+	/**
+	 * CLOCK_REALTIME second (with its fraction) at which the source must
+	 * send its first packet, so that several sources, on one host or on
+	 * hosts whose clocks are synchronised, start together; 0: at once.
+	 * Only given to drivers with coord_driver::timed_start; the core
+	 * starts the others itself at that time.
+	 */
+	double start_at;
 };
 
 /** What a traffic source measured (only sources fill it). */
@@ -270,6 +278,9 @@ struct coord_traffic_result {
 	uint64_t sig_dup;	    /**< duplicates among sig_rx */
 	uint64_t unsigned_rx;	    /**< frames received without a signature */
 	uint64_t unknown_stream_rx; /**< signed frames of no stream it sends */
+	bool has_first_tx;	    /**< first_tx_s is set */
+	double first_tx_s;	    /**< CLOCK_REALTIME second of the run's first
+				     *   packet, as the source measured it */
 	bool has_max_burst;	    /**< max_burst is set */
 	uint64_t max_burst;	    /**< most packets its pacer sent back to back
 				     *   ahead of the schedule (catch-up after a
@@ -319,6 +330,16 @@ struct coord_driver {
 
 	/** COORD_ROLE_* bits; see "Roles" above. */
 	unsigned int roles;
+
+	/**
+	 * SOURCE: traffic_start() honours coord_traffic::start_at (returns at
+	 * once and sends from that time on) and traffic_stop() or
+	 * traffic_result() report first_tx_s. With several sources the core
+	 * gives them all one start time a little ahead (see "Several
+	 * sources" in doc/design.rst); a source without it is started by the
+	 * core when that time comes.
+	 */
+	bool timed_start;
 
 	/**
 	 * The members a hop of this driver may have in a topology file

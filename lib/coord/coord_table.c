@@ -227,6 +227,14 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		100 * coord_trial_loss_ratio(r));
 	fprintf(f, "  Snapshot of all hops in %.1f ms; counters quiet after %.2f s\n",
 		r->snapshot_ms, r->quiet_s);
+	if (r->nb_sources > 1 && r->has_start_skew)
+		fprintf(f, "  %u sources started %.3f ms apart (first packets; start lead %u ms)\n",
+			r->nb_sources, r->start_skew_ms, t->start_lead_ms);
+	else if (r->nb_sources > 1)
+		fprintf(f,
+			"  %u sources; how far apart they started is not known (a source does"
+			" not report its first packet)\n",
+			r->nb_sources);
 	table_checks(f, t, r);
 	if (r->traffic.generator_limited)
 		fprintf(f,
@@ -335,6 +343,28 @@ table_checks_json(json_t *j, const struct coord_topology *t, const struct coord_
 				    json_integer((json_int_t)r->conf.max_burst));
 }
 
+/*
+ * Several sources: the time they were given, when each sent its first
+ * packet, and how far apart those were (doc/design.rst, "Several
+ * sources").
+ */
+static json_t *
+table_start_json(const struct coord_topology *t, const struct coord_trial_result *r)
+{
+	json_t *first = json_object();
+	unsigned int i;
+
+	for (i = 0; i < t->nb_hops; i++)
+		if (t->hops[i].opened && coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_SOURCE))
+			json_object_set_new(first, t->hops[i].hop.name,
+					    r->has_first_tx[i] ? json_real(r->first_tx_s[i])
+							       : json_null());
+	return json_pack("{s:I,s:o,s:I,s:o,s:o}", "sources", (json_int_t)r->nb_sources, "start_at",
+			 r->start_at > 0 ? json_real(r->start_at) : json_null(), "lead_ms",
+			 (json_int_t)t->start_lead_ms, "first_tx_s", first, "skew_ms",
+			 r->has_start_skew ? json_real(r->start_skew_ms) : json_null());
+}
+
 json_t *
 coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r)
 {
@@ -398,6 +428,8 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		json_object_set(j, "context", r->context);
 	if (r->warnings != NULL)
 		json_object_set(j, "warnings", r->warnings);
+	if (r->nb_sources > 1)
+		json_object_set_new(j, "start", table_start_json(t, r));
 	/*
 	 * A topology whose pollers share cores (the local testbed on a small
 	 * box says so) marks every trial, so that its figures are never read

@@ -88,6 +88,8 @@ static const struct coord_conf_member topo_testbed_members[] = {
 };
 static const struct coord_conf_member topo_root_conf[] = {
 	{.name = "testbed", .type = COORD_CONF_OBJECT, .members = topo_testbed_members},
+	/* Several sources start together this long after they are asked to. */
+	{.name = "start_lead_ms", .type = COORD_CONF_UINT, .min = 1, .max = 30000},
 	{.name = NULL},
 };
 
@@ -382,6 +384,8 @@ coord_topology_parse(const char *text, const char *source, coord_driver_lookup_t
 	if (topo_check_object(&c, c.t->root, "", topo_root_members, topo_root_conf) < 0)
 		goto fail;
 	topo_name(c.t, source);
+	v = json_object_get(c.t->root, "start_lead_ms");
+	c.t->start_lead_ms = v != NULL ? (unsigned int)json_integer_value(v) : COORD_START_LEAD_MS;
 	hops = json_object_get(c.t->root, "hops");
 	if (!json_is_array(hops) || json_array_size(hops) == 0) {
 		topo_fail(&c, "hops", "a non-empty list of hops is required");

@@ -179,6 +179,20 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 	return ret;
 }
 
+static void __attribute__((format(printf, 2, 3)))
+trial_warn(struct coord_trial_result *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->warnings == NULL)
+		r->warnings = json_array();
+	json_array_append_new(r->warnings, json_string(msg));
+}
+
 static bool
 trial_is_source(const struct coord_topo_hop *h)
 {
@@ -243,9 +257,17 @@ trial_stop_all(struct coord_topology *t, struct coord_traffic_result *res, char 
 	return ret;
 }
 
+/*
+ * Start every source. With several, they are given one CLOCK_REALTIME
+ * time t->start_lead_ms ahead (doc/design.rst, "Several sources"): the
+ * sources that can wait for it themselves (timed_start) are asked first
+ * and return at once; the others are started by the core when the time
+ * comes. @p start_at gets that time (0 with one source). @p r, when not
+ * NULL, gets a warning if the start calls outlasted the lead.
+ */
 static int
 trial_start_all(struct coord_topology *t, const struct coord_trial_conf *c, double duration,
-		char *err, size_t err_len)
+		double *start_at, struct coord_trial_result *r, char *err, size_t err_len)
 {
 	struct coord_traffic tr = {
 		.rate_pps = c->rate_pps,
@@ -257,34 +279,93 @@ trial_start_all(struct coord_topology *t, const struct coord_trial_conf *c, doub
 		.flow_type = c->flow_type,
 	};
 	struct coord_traffic_result ignored;
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, pass;
+	double at = 0, late;
 	int ret;
 
-	for (i = 0; i < t->nb_hops; i++) {
-		struct coord_topo_hop *h = &t->hops[i];
-
-		if (!trial_is_source(h))
-			continue;
-		ret = h->hop.driver->traffic_start(&h->hop, &tr, err, err_len);
-		if (ret < 0) {
-			char e2[256];
-
-			trial_stop_all(t, &ignored, e2, sizeof(e2));
-			return ret;
-		}
-		n++;
-	}
+	for (i = 0; i < t->nb_hops; i++)
+		n += trial_is_source(&t->hops[i]);
 	if (n == 0) {
 		snprintf(err, err_len, "%s: no hop can send traffic (no \"gen\" hop?)", t->source);
 		return -ENOENT;
 	}
+	if (n > 1)
+		at = pvp_realtime_s() + t->start_lead_ms / 1e3;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < t->nb_hops; i++) {
+			struct coord_topo_hop *h = &t->hops[i];
+			bool timed = h->hop.driver->timed_start;
+
+			if (!trial_is_source(h) || (pass == 0) != timed)
+				continue;
+			tr.start_at = timed ? at : 0;
+			ret = 0;
+			if (!timed && at > 0 && (late = at - pvp_realtime_s()) > 0)
+				ret = trial_sleep(late);
+			if (ret == 0)
+				ret = h->hop.driver->traffic_start(&h->hop, &tr, err, err_len);
+			else
+				snprintf(err, err_len, "interrupted");
+			if (ret < 0) {
+				char e2[256];
+
+				trial_stop_all(t, &ignored, e2, sizeof(e2));
+				return ret;
+			}
+		}
+		late = pvp_realtime_s() - at;
+		if (pass == 0 && at > 0 && late > 0 && r != NULL)
+			trial_warn(r,
+				   "starting the sources took %.0f ms longer than the topology's"
+				   " start_lead_ms (%u): they may have started apart",
+				   late * 1e3, t->start_lead_ms);
+	}
+	*start_at = at;
 	return 0;
+}
+
+/* Sleep the trial's @p duration, from @p start_at when traffic starts then. */
+static int
+trial_sleep_run(double start_at, double duration)
+{
+	double ahead = start_at > 0 ? start_at - pvp_realtime_s() : 0;
+
+	return trial_sleep(duration + (ahead > 0 ? ahead : 0));
+}
+
+/*
+ * How far apart the sources' first packets left. Sources that start
+ * later than the trial's duration allows to overlap much are a warning:
+ * the chains then carried traffic at different times.
+ */
+static void
+trial_start_skew(const struct coord_topology *t, struct coord_trial_result *r)
+{
+	double lo = 0, hi = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->nb_hops; i++) {
+		if (!r->has_first_tx[i])
+			continue;
+		if (n++ == 0 || r->first_tx_s[i] < lo)
+			lo = r->first_tx_s[i];
+		if (n == 1 || r->first_tx_s[i] > hi)
+			hi = r->first_tx_s[i];
+	}
+	if (r->nb_sources < 2 || n < 2)
+		return;
+	r->has_start_skew = true;
+	r->start_skew_ms = (hi - lo) * 1e3;
+	if (r->start_skew_ms > 10 * r->conf.duration_s) /* 1 % of the trial */
+		trial_warn(r, "the sources started %.3f ms apart, over 1 %% of the trial",
+			   r->start_skew_ms);
 }
 
 /* Final per-stream results, once counters are quiet. */
 static int
-trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *err, size_t err_len)
+trial_collect(struct coord_topology *t, struct coord_trial_result *r, char *err, size_t err_len)
 {
+	struct coord_traffic_result *res = &r->traffic;
 	unsigned int i, n = 0;
 	size_t k;
 	json_t *s;
@@ -296,6 +377,7 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 
 		if (!trial_is_source(h))
 			continue;
+		r->nb_sources++;
 		/* A source without a final read has no signature accounting. */
 		if (h->hop.driver->traffic_result == NULL) {
 			trial_add_sig(res, &one, n++ == 0);
@@ -304,6 +386,8 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 		ret = h->hop.driver->traffic_result(&h->hop, &one, err, err_len);
 		if (ret < 0)
 			return ret;
+		r->has_first_tx[i] = one.has_first_tx;
+		r->first_tx_s[i] = one.first_tx_s;
 		trial_add_sig(res, &one, n++ == 0);
 		trial_add_burst(res, &one);
 		if (one.streams != NULL) {
@@ -314,21 +398,8 @@ trial_collect(struct coord_topology *t, struct coord_traffic_result *res, char *
 			json_decref(one.streams);
 		}
 	}
+	trial_start_skew(t, r);
 	return 0;
-}
-
-static void __attribute__((format(printf, 2, 3)))
-trial_warn(struct coord_trial_result *r, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (r->warnings == NULL)
-		r->warnings = json_array();
-	json_array_append_new(r->warnings, json_string(msg));
 }
 
 void
@@ -367,6 +438,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 {
 	struct coord_snap *before = NULL, *after = NULL;
 	struct coord_traffic_result ignored;
+	double start_at;
 	unsigned int i;
 	time_t now;
 	struct tm tm;
@@ -386,10 +458,10 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	}
 
 	if (c->warmup_s > 0) {
-		ret = trial_start_all(t, c, c->warmup_s, err, err_len);
+		ret = trial_start_all(t, c, c->warmup_s, &start_at, NULL, err, err_len);
 		if (ret < 0)
 			goto out;
-		ret = trial_sleep(c->warmup_s);
+		ret = trial_sleep_run(start_at, c->warmup_s);
 		if (ret < 0) {
 			snprintf(err, err_len, "interrupted");
 			trial_stop_all(t, &ignored, err, 0);
@@ -425,10 +497,10 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	if (ret < 0)
 		goto out;
 
-	ret = trial_start_all(t, c, c->duration_s, err, err_len);
+	ret = trial_start_all(t, c, c->duration_s, &r->start_at, r, err, err_len);
 	if (ret < 0)
 		goto out;
-	ret = trial_sleep(c->duration_s);
+	ret = trial_sleep_run(r->start_at, c->duration_s);
 	if (ret < 0) {
 		snprintf(err, err_len, "interrupted");
 		trial_stop_all(t, &ignored, err, 0);
@@ -447,7 +519,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	ret = trial_snap_all(t, after, &r->snapshot_ms, err, err_len);
 	if (ret < 0)
 		goto out;
-	ret = trial_collect(t, &r->traffic, err, err_len);
+	ret = trial_collect(t, r, err, err_len);
 	if (ret < 0)
 		goto out;
 	coord_attribute(t, before, after, r);

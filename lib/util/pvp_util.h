@@ -339,6 +339,19 @@ pvp_now_s(void)
 	return (double)pvp_now_ns() / 1e9;
 }
 
+/**
+ * CLOCK_REALTIME in seconds, fractional: for times agreed between hosts
+ * (a start at a given time), never for intervals.
+ */
+static inline double
+pvp_realtime_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /** Greatest common divisor; pvp_gcd64(0, b) is b, pvp_gcd64(0, 0) is 0. */
 uint64_t pvp_gcd64(uint64_t a, uint64_t b);
 

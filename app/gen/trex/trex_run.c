@@ -234,6 +234,8 @@ trex_lcores_go(uint16_t port)
 		if (tl->port != port)
 			continue;
 		tl->finish_tsc = 0;
+		tl->first_tsc = 0;
+		tl->start_tsc = 0; /* isg is the TRex port's own start_at */
 		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
 		__atomic_store_n(&tl->state, GEN_TX_RUN, __ATOMIC_RELEASE);

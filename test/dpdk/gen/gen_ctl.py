@@ -100,6 +100,8 @@ def main():
     check(s["tx_packets"] == 0 and s["rx_packets"] == 0, s)
     check(st["ports"][0]["tx_packets"] == 0 and st["ports"][0]["rx_packets"] == 0)
 
+    timed_start(c)
+
     # Profile object, rate as a string, changed while running.
     prof = {"streams": [{"port": 0, "size": 64, "name": "a"},
                         {"port": 0, "size": 256, "name": "b", "rate": "5kpps"}]}
@@ -140,6 +142,43 @@ def main():
     check(ok(c.call("ping")) == "pong")
     err(c.call("no.such.method"), -32601)
     print("OK")
+
+
+def timed_start(c):
+    """traffic.start at a given CLOCK_REALTIME time: nothing leaves before
+    it, the exact count follows from it, and stats say when it began."""
+    ok(c.call("profile.load", {"size": 64, "flows": 1}))
+    at = time.time() + 0.6
+    ok(c.call("traffic.start", {"rate": 10000, "duration": 0.5, "start_at": at}))
+    st = ok(c.call("stats.get"))
+    tr = st["traffic"]
+    check(tr["running"] and tr["tx_packets"] == 0, tr)
+    check(tr["start"]["start_at"] == at and tr["start"]["first_tx_s"] is None, tr["start"])
+    check(abs(tr["start"]["start_s"] - at) < 1e-6, tr["start"])
+    time.sleep(0.3)
+    check(ok(c.call("stats.get"))["traffic"]["tx_packets"] == 0, "sent before start_at")
+    st = wait_stopped(c)
+    tr = st["traffic"]
+    first = tr["start"]["first_tx_s"]
+    print("# timed start: first packet %.3f ms after start_at" % ((first - at) * 1e3))
+    check(at <= first < at + 0.05, (first, at))
+    check(tr["tx_packets"] == 5000 and not tr["generator_limited"], tr)
+    check(0.45 < tr["elapsed_s"] < 0.7, tr)
+    # A start stopped before its time sends nothing and is not "limited".
+    ok(c.call("traffic.start", {"rate": 10000, "duration": 1, "start_at": time.time() + 5}))
+    ok(c.call("traffic.stop"))
+    tr = ok(c.call("stats.get"))["traffic"]
+    check(not tr["running"] and tr["tx_packets"] == 0 and tr["elapsed_s"] == 0, tr)
+    # A time long past or far ahead is a clock problem, said as one.
+    err(c.call("traffic.start", {"rate": 1000, "start_at": time.time() - 3600}), -32602)
+    err(c.call("traffic.start", {"rate": 1000, "start_at": time.time() + 3600}), -32602)
+    err(c.call("traffic.start", {"rate": 1000, "start_at": "soon"}), -32602)
+    err(c.call("traffic.start", {"rate": 1000, "start_at": 1e308}), -32602)
+    # Just past (a slow control path): starts at once, first_tx_s says so.
+    at = time.time() - 0.2
+    ok(c.call("traffic.start", {"rate": 10000, "duration": 0.2, "start_at": at}))
+    tr = wait_stopped(c)["traffic"]
+    check(tr["start"]["first_tx_s"] - at > 0.19 and tr["tx_packets"] == 2000, tr)
 
 
 main()

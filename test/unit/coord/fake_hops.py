@@ -18,9 +18,16 @@ Faults on request: "fake.restart" {"times": N} on either socket makes the
 guest "restart" at the next N traffic.stop calls (its counters start
 again from zero after that trial's traffic).
 
-Usage: fake_hops.py DIR CAP_PPS [STALL]
+traffic.start's "start_at" (a CLOCK_REALTIME second) is honoured as
+pvpkit-gen does: the traffic runs from then on, and stats.get's
+traffic.start.first_tx_s says when it began (the time of the call if the
+start time had passed).
+
+Usage: fake_hops.py DIR CAP_PPS [STALL [START_DELAY_MS]]
 With STALL = N, the Nth traffic.start sends only 85 % of the rate asked and
-says generator_limited (a stall of a busy tester).
+says generator_limited (a stall of a busy tester). START_DELAY_MS delays
+every traffic.start by that long before it takes effect (a tester far
+away on a slow control path).
 Writes DIR/topology.json once both sockets listen; runs until killed.
 """
 
@@ -54,6 +61,8 @@ state = {
     "sig_offered": 0,
     "sig_rx": 0,
     "restarts": 0,
+    "start": None,  # traffic.start's start_at, start_s and first_tx_s
+    "start_delay": 0.0,  # seconds every traffic.start takes to arrive
 }
 
 
@@ -137,6 +146,8 @@ def stats(hop):
         out["traffic"] = {"requested_pps": state["requested"],
                           "achieved_pps": state["achieved"],
                           "generator_limited": state["limited"], "max_burst": 40}
+        if state["start"] is not None:
+            out["traffic"]["start"] = state["start"]
         off, rx = state["sig_offered"], state["sig_rx"]
         st = {"stream": 0, "tx_offered": off, "rx_packets": rx, "lost": off - rx, "dup": 0}
         if state.get("streams"):
@@ -176,8 +187,14 @@ def handle(hop, method, params, cap):
                 rate = float(str(rate)[:-4] if mult != 1 else rate) * mult
             except ValueError:
                 rate = 1e5  # "max", "10%": the pretend link's speed
+            time.sleep(state["start_delay"])
+            now = time.time()
+            at = params.get("start_at")
+            first = max(at, now) if at is not None else now
+            state["start"] = {"start_at": at, "start_s": first, "first_tx_s": first}
             state["running"] = {"rate": rate, "duration": float(params["duration"]),
-                                "t0": time.monotonic(), "sent": 0, "passed": 0}
+                                "t0": time.monotonic() + (first - now), "sent": 0,
+                                "passed": 0}
             state["starts"] += 1
             return {}
         if method == "traffic.stop":
@@ -223,6 +240,8 @@ def main():
     d, cap = sys.argv[1], float(sys.argv[2])
     if len(sys.argv) > 3:
         state["stall"] = int(sys.argv[3])
+    if len(sys.argv) > 4:
+        state["start_delay"] = float(sys.argv[4]) / 1e3
     for hop in ("gen", "fwd"):
         listen(os.path.join(d, hop + ".sock"), hop, cap)
     topo = {
