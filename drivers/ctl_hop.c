@@ -26,7 +26,12 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 	h->client =
 		pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL, h->timeout_ms, &e);
 	if (h->client == NULL) {
-		snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr, e.message);
+		/* lib/ctl names the address in its connect errors: name it once. */
+		if (strncmp(e.message, h->addr, strlen(h->addr)) == 0)
+			snprintf(err, err_len, "hop %s unreachable: %s", hop->name, e.message);
+		else
+			snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr,
+				 e.message);
 		return -ENOTCONN;
 	}
 	return 0;
