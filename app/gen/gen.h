@@ -389,6 +389,13 @@ void gen_ws_reset(struct gen_wstream *w);
  */
 int gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s,
 		      double start_at, char *err, size_t errlen);
+/*
+ * Set TX lcore @p tl going with the settings of the wire streams as they
+ * are now, sending from @p start_tsc on (0: at once); and whether it is
+ * idle and has said so. For the native runs and the TRex server alike.
+ */
+void gen_tx_lcore_go(struct gen_tx_lcore *tl, uint64_t start_tsc);
+bool gen_tx_lcore_idle(struct gen_tx_lcore *tl);
 /* The CLOCK_REALTIME second of TSC value @p tsc (near the present). */
 double gen_tsc_to_realtime(const struct gen_ctx *g, uint64_t tsc);
 int gen_traffic_update(struct gen_ctx *g, const struct pvp_rate *rate, char *err, size_t errlen);

@@ -211,6 +211,25 @@ gen_tsc_to_realtime(const struct gen_ctx *g, uint64_t tsc)
 			  : rt - (double)(now - tsc) / (double)g->hz;
 }
 
+void
+gen_tx_lcore_go(struct gen_tx_lcore *tl, uint64_t start_tsc)
+{
+	tl->finish_tsc = 0;
+	tl->first_tsc = 0;
+	tl->start_tsc = start_tsc;
+	/* Settings first: the lcore reads them once it sees run_gen move. */
+	__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tl->state, GEN_TX_RUN, __ATOMIC_RELEASE);
+}
+
+bool
+gen_tx_lcore_idle(struct gen_tx_lcore *tl)
+{
+	return __atomic_load_n(&tl->state, __ATOMIC_ACQUIRE) != GEN_TX_RUN &&
+	       __atomic_load_n(&tl->stopped, __ATOMIC_ACQUIRE) != 0;
+}
+
 int
 gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duration_s,
 		  double start_at, char *err, size_t errlen)
@@ -300,16 +319,8 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 		g->run_end_tsc += gen_backstop_tsc(g, duration_s);
 	}
 	g->running = true;
-	for (i = 0; i < g->nb_tx; i++) {
-		struct gen_tx_lcore *tl = g->tx[i];
-
-		tl->finish_tsc = 0;
-		tl->first_tsc = 0;
-		tl->start_tsc = now;
-		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&tl->state, GEN_TX_RUN, __ATOMIC_RELEASE);
-	}
+	for (i = 0; i < g->nb_tx; i++)
+		gen_tx_lcore_go(g->tx[i], now);
 	return 0;
 }
 
@@ -353,13 +364,9 @@ gen_traffic_tx_done(struct gen_ctx *g)
 {
 	uint16_t i;
 
-	for (i = 0; i < g->nb_tx; i++) {
-		struct gen_tx_lcore *tl = g->tx[i];
-
-		if (__atomic_load_n(&tl->state, __ATOMIC_ACQUIRE) == GEN_TX_RUN ||
-		    __atomic_load_n(&tl->stopped, __ATOMIC_ACQUIRE) == 0)
+	for (i = 0; i < g->nb_tx; i++)
+		if (!gen_tx_lcore_idle(g->tx[i]))
 			return false;
-	}
 	return true;
 }
 

@@ -231,14 +231,9 @@ trex_lcores_go(uint16_t port)
 	for (t = 0; t < g->nb_tx; t++) {
 		struct gen_tx_lcore *tl = g->tx[t];
 
-		if (tl->port != port)
-			continue;
-		tl->finish_tsc = 0;
-		tl->first_tsc = 0;
-		tl->start_tsc = 0; /* isg is the TRex port's own start_at */
-		__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&tl->state, GEN_TX_RUN, __ATOMIC_RELEASE);
+		/* isg is the TRex port's own start_at: the lcores start at once. */
+		if (tl->port == port)
+			gen_tx_lcore_go(tl, 0);
 	}
 }
 
@@ -264,10 +259,7 @@ trex_lcores_idle(uint16_t port)
 	for (t = 0; t < g->nb_tx; t++) {
 		struct gen_tx_lcore *tl = g->tx[t];
 
-		if (tl->port != port)
-			continue;
-		if (__atomic_load_n(&tl->state, __ATOMIC_ACQUIRE) == GEN_TX_RUN ||
-		    __atomic_load_n(&tl->stopped, __ATOMIC_ACQUIRE) == 0)
+		if (tl->port == port && !gen_tx_lcore_idle(tl))
 			return false;
 	}
 	return true;

@@ -12,23 +12,13 @@
 need_bin "$PVP_COORD"
 need_cmd "$PVP_PY"
 
-HERE=$PVP_SOURCE_DIR/test/unit/coord
+. "$PVP_SOURCE_DIR/test/unit/coord/fake_lib.sh"
 nfail=0
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 
-start_fake() {
-	mkdir -p "$1"
-	"$PVP_PY" "$HERE/fake_hops.py" "$@" &
-	pvp_track $!
-	for _ in $(seq 50); do
-		[ -r "$1/topology.json" ] && return 0
-		sleep 0.1
-	done
-	fail "fake_hops.py did not start"
-}
-start_fake "$PVP_TMP/a" 50000
+fake_start "$PVP_TMP/a" 50000
 # Site b's control path is slow: every traffic.start takes 50 ms to arrive.
-start_fake "$PVP_TMP/b" 50000 0 50
+fake_start "$PVP_TMP/b" 50000 0 50
 
 # One topology of both sites: two testers, two guests, a chain each.
 # merge LEAD_MS OUT (LEAD_MS "-": no start_lead_ms member)
