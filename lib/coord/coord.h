@@ -238,6 +238,44 @@ void coord_attribute(const struct coord_topology *t, const struct coord_snap *be
 int coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		    struct coord_trial_result *r, char *err, size_t err_len);
 
+/**
+ * Start every source of @p t sending @p traffic. With several sources
+ * they are all given one CLOCK_REALTIME time t->start_lead_ms ahead
+ * (doc/design.rst, "Several sources"); @p start_at gets it (0 with one
+ * source), and @p warnings (when not NULL) a line if the start calls
+ * outlasted the lead. On error the sources already started are stopped.
+ * @return 0, or -errno with @p err set.
+ */
+int coord_sources_start(struct coord_topology *t, const struct coord_traffic *traffic,
+			double *start_at, json_t **warnings, char *err, size_t err_len);
+
+/**
+ * Stop every source; @p res gets the sums of what they said (rates,
+ * generator_limited, the largest burst; no streams). Every source is
+ * asked, the first error is returned (@p err may have err_len 0).
+ */
+int coord_sources_stop(struct coord_topology *t, struct coord_traffic_result *res, char *err,
+		       size_t err_len);
+
+/** True for an opened hop whose driver is a traffic source. */
+bool coord_hop_is_source(const struct coord_topo_hop *h);
+
+/** Keep the larger of two sources' largest bursts in @p res. */
+void coord_traffic_add_burst(struct coord_traffic_result *res,
+			     const struct coord_traffic_result *one);
+
+/** Append one formatted line to the JSON array *@p warnings (made if NULL). */
+void coord_warn(json_t **warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * Sleep @p s seconds in short steps, so that coord_interrupted is seen
+ * soon. @return 0, or -EINTR once it is set.
+ */
+int coord_sleep(double s);
+
+/** Sleep until @p duration after @p start_at (CLOCK_REALTIME, 0: now). As coord_sleep(). */
+int coord_sleep_run(double start_at, double duration);
+
 /** Release what a result holds (streams, context). */
 void coord_trial_result_clear(struct coord_trial_result *r);
 

@@ -30,9 +30,8 @@
 /** Set from a signal handler: abandon the trial (traffic is still stopped). */
 volatile sig_atomic_t coord_interrupted;
 
-/* Sleep @p s seconds in short steps so an interrupt is seen soon. */
-static int
-trial_sleep(double s)
+int
+coord_sleep(double s)
 {
 	double end = pvp_now_s() + s;
 	struct timespec ts;
@@ -157,7 +156,7 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 	}
 	ret = trial_snap_all(t, s, NULL, err, err_len);
 	while (ret == 0) {
-		ret = trial_sleep(poll);
+		ret = coord_sleep(poll);
 		if (ret < 0) {
 			snprintf(err, err_len, "interrupted");
 			break;
@@ -179,37 +178,6 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 	return ret;
 }
 
-static void __attribute__((format(printf, 2, 3)))
-trial_warn(struct coord_trial_result *r, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (r->warnings == NULL)
-		r->warnings = json_array();
-	json_array_append_new(r->warnings, json_string(msg));
-}
-
-static bool
-trial_is_source(const struct coord_topo_hop *h)
-{
-	return h->opened && coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE);
-}
-
-/* The largest burst of any source. */
-static void
-trial_add_burst(struct coord_traffic_result *res, const struct coord_traffic_result *one)
-{
-	if (!one->has_max_burst)
-		return;
-	if (!res->has_max_burst || one->max_burst > res->max_burst)
-		res->max_burst = one->max_burst;
-	res->has_max_burst = true;
-}
-
 /*
  * Add one source's signature accounting. With several sources the sums
  * are checked against the chains' sums, so every source must report it.
@@ -224,113 +192,6 @@ trial_add_sig(struct coord_traffic_result *res, const struct coord_traffic_resul
 	res->sig_dup += one->sig_dup;
 	res->unsigned_rx += one->unsigned_rx;
 	res->unknown_stream_rx += one->unknown_stream_rx;
-}
-
-/* Stop every source; the first error wins but every source is asked. */
-static int
-trial_stop_all(struct coord_topology *t, struct coord_traffic_result *res, char *err,
-	       size_t err_len)
-{
-	struct coord_traffic_result one;
-	unsigned int i;
-	int ret = 0, r;
-
-	memset(res, 0, sizeof(*res));
-	for (i = 0; i < t->nb_hops; i++) {
-		struct coord_topo_hop *h = &t->hops[i];
-		char e[256] = "";
-
-		if (!trial_is_source(h))
-			continue;
-		memset(&one, 0, sizeof(one));
-		r = h->hop.driver->traffic_stop(&h->hop, &one, e, sizeof(e));
-		if (r < 0 && ret == 0) {
-			ret = r;
-			snprintf(err, err_len, "%s", e);
-		}
-		res->requested_pps += one.requested_pps;
-		res->achieved_pps += one.achieved_pps;
-		res->generator_limited |= one.generator_limited;
-		trial_add_burst(res, &one);
-		json_decref(one.streams);
-	}
-	return ret;
-}
-
-/*
- * Start every source. With several, they are given one CLOCK_REALTIME
- * time t->start_lead_ms ahead (doc/design.rst, "Several sources"): the
- * sources that can wait for it themselves (timed_start) are asked first
- * and return at once; the others are started by the core when the time
- * comes. @p start_at gets that time (0 with one source). @p r, when not
- * NULL, gets a warning if the start calls outlasted the lead.
- */
-static int
-trial_start_all(struct coord_topology *t, const struct coord_trial_conf *c, double duration,
-		double *start_at, struct coord_trial_result *r, char *err, size_t err_len)
-{
-	struct coord_traffic tr = {
-		.rate_pps = c->rate_pps,
-		.duration_s = duration,
-		.size = c->size,
-		.flows = c->flows,
-		.profile = c->profile,
-		.rate = c->rate,
-		.flow_type = c->flow_type,
-	};
-	struct coord_traffic_result ignored;
-	unsigned int i, n = 0, pass;
-	double at = 0, late;
-	int ret;
-
-	for (i = 0; i < t->nb_hops; i++)
-		n += trial_is_source(&t->hops[i]);
-	if (n == 0) {
-		snprintf(err, err_len, "%s: no hop can send traffic (no \"gen\" hop?)", t->source);
-		return -ENOENT;
-	}
-	if (n > 1)
-		at = pvp_realtime_s() + t->start_lead_ms / 1e3;
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < t->nb_hops; i++) {
-			struct coord_topo_hop *h = &t->hops[i];
-			bool timed = h->hop.driver->timed_start;
-
-			if (!trial_is_source(h) || (pass == 0) != timed)
-				continue;
-			tr.start_at = timed ? at : 0;
-			ret = 0;
-			if (!timed && at > 0 && (late = at - pvp_realtime_s()) > 0)
-				ret = trial_sleep(late);
-			if (ret == 0)
-				ret = h->hop.driver->traffic_start(&h->hop, &tr, err, err_len);
-			else
-				snprintf(err, err_len, "interrupted");
-			if (ret < 0) {
-				char e2[256];
-
-				trial_stop_all(t, &ignored, e2, sizeof(e2));
-				return ret;
-			}
-		}
-		late = pvp_realtime_s() - at;
-		if (pass == 0 && at > 0 && late > 0 && r != NULL)
-			trial_warn(r,
-				   "starting the sources took %.0f ms longer than the topology's"
-				   " start_lead_ms (%u): they may have started apart",
-				   late * 1e3, t->start_lead_ms);
-	}
-	*start_at = at;
-	return 0;
-}
-
-/* Sleep the trial's @p duration, from @p start_at when traffic starts then. */
-static int
-trial_sleep_run(double start_at, double duration)
-{
-	double ahead = start_at > 0 ? start_at - pvp_realtime_s() : 0;
-
-	return trial_sleep(duration + (ahead > 0 ? ahead : 0));
 }
 
 /*
@@ -357,7 +218,8 @@ trial_start_skew(const struct coord_topology *t, struct coord_trial_result *r)
 	r->has_start_skew = true;
 	r->start_skew_ms = (hi - lo) * 1e3;
 	if (r->start_skew_ms > 10 * r->conf.duration_s) /* 1 % of the trial */
-		trial_warn(r, "the sources started %.3f ms apart, over 1 %% of the trial",
+		coord_warn(&r->warnings,
+			   "the sources started %.3f ms apart, over 1 %% of the trial",
 			   r->start_skew_ms);
 }
 
@@ -375,7 +237,7 @@ trial_collect(struct coord_topology *t, struct coord_trial_result *r, char *err,
 		struct coord_topo_hop *h = &t->hops[i];
 		struct coord_traffic_result one = {0};
 
-		if (!trial_is_source(h))
+		if (!coord_hop_is_source(h))
 			continue;
 		r->nb_sources++;
 		/* A source without a final read has no signature accounting. */
@@ -389,7 +251,7 @@ trial_collect(struct coord_topology *t, struct coord_trial_result *r, char *err,
 		r->has_first_tx[i] = one.has_first_tx;
 		r->first_tx_s[i] = one.first_tx_s;
 		trial_add_sig(res, &one, n++ == 0);
-		trial_add_burst(res, &one);
+		coord_traffic_add_burst(res, &one);
 		if (one.streams != NULL) {
 			if (res->streams == NULL)
 				res->streams = json_array();
@@ -437,6 +299,14 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		struct coord_trial_result *r, char *err, size_t err_len)
 {
 	struct coord_snap *before = NULL, *after = NULL;
+	struct coord_traffic tr = {
+		.rate_pps = c->rate_pps,
+		.size = c->size,
+		.flows = c->flows,
+		.profile = c->profile,
+		.rate = c->rate,
+		.flow_type = c->flow_type,
+	};
 	struct coord_traffic_result ignored;
 	double start_at;
 	unsigned int i;
@@ -458,16 +328,17 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	}
 
 	if (c->warmup_s > 0) {
-		ret = trial_start_all(t, c, c->warmup_s, &start_at, NULL, err, err_len);
+		tr.duration_s = c->warmup_s;
+		ret = coord_sources_start(t, &tr, &start_at, NULL, err, err_len);
 		if (ret < 0)
 			goto out;
-		ret = trial_sleep_run(start_at, c->warmup_s);
+		ret = coord_sleep_run(start_at, c->warmup_s);
 		if (ret < 0) {
 			snprintf(err, err_len, "interrupted");
-			trial_stop_all(t, &ignored, err, 0);
+			coord_sources_stop(t, &ignored, err, 0);
 			goto out;
 		}
-		ret = trial_stop_all(t, &ignored, err, err_len);
+		ret = coord_sources_stop(t, &ignored, err, err_len);
 		if (ret < 0)
 			goto out;
 		q = trial_wait_quiet(t, c, NULL, err, err_len);
@@ -491,22 +362,24 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		if (coord_err_unreachable(ret))
 			goto out;
 		if (ret < 0)
-			trial_warn(r, "%s (counters not cleared; the baseline is used)", err);
+			coord_warn(&r->warnings, "%s (counters not cleared; the baseline is used)",
+				   err);
 	}
 	ret = trial_snap_all(t, before, NULL, err, err_len);
 	if (ret < 0)
 		goto out;
 
-	ret = trial_start_all(t, c, c->duration_s, &r->start_at, r, err, err_len);
+	tr.duration_s = c->duration_s;
+	ret = coord_sources_start(t, &tr, &r->start_at, &r->warnings, err, err_len);
 	if (ret < 0)
 		goto out;
-	ret = trial_sleep_run(r->start_at, c->duration_s);
+	ret = coord_sleep_run(r->start_at, c->duration_s);
 	if (ret < 0) {
 		snprintf(err, err_len, "interrupted");
-		trial_stop_all(t, &ignored, err, 0);
+		coord_sources_stop(t, &ignored, err, 0);
 		goto out;
 	}
-	ret = trial_stop_all(t, &r->traffic, err, err_len);
+	ret = coord_sources_stop(t, &r->traffic, err, err_len);
 	if (ret < 0)
 		goto out;
 
