@@ -208,9 +208,15 @@ OFCTL=("${OVS_ENV[@]}" ovs-ofctl)
 #   G_TOPO[g]   its pvpkit-fwd topology (loop: one port; paired: two)
 #   FLOWS       "IN OUT" OVS port pairs, one OpenFlow rule each
 #   OFPORT[p]   requested OpenFlow port numbers
+#   GUESTS_IN[p] guests a packet has passed when it comes in on OVS port p
+#   VLAN[p]     access VLAN of OVS port p: one per two-port segment
+#               (both ways of one flow), so that the NORMAL action (flow
+#               type "normal") cannot flood from one segment into another;
+#               unset with one segment, or when a port is in two (PVVP
+#               through one tester port: normal cannot be isolated there)
 
 declare -a TPORTS G_NAME G_HOP G_PORTS G_TOPO
-declare -A OFPORT
+declare -A OFPORT GUESTS_IN VLAN
 FLOWS=()
 
 layout() {
@@ -275,6 +281,56 @@ layout() {
 	done
 	NTP=$nt
 	NG=${#G_NAME[@]}
+	layout_guests_in
+	layout_vlans
+}
+
+# GUESTS_IN: walk each chain from its tester port, counting guests.
+layout_guests_in() {
+	local k at out n i f g gp
+	GUESTS_IN=()
+	for ((k = 0; k < NTP; k++)); do
+		at=phy$k n=0
+		for ((i = 0; i <= 2 * MAX_GUESTS + 2; i++)); do
+			out=""
+			for f in "${FLOWS[@]}"; do
+				set -- $f
+				[ "$1" = "$at" ] && out=$2
+			done
+			[ -n "$out" ] || break
+			GUESTS_IN[$at]=$n
+			case "$out" in phy*) break ;; esac
+			n=$((n + 1))
+			for ((g = 0; g < ${#G_NAME[@]}; g++)); do
+				read -r -a gp <<<"${G_PORTS[g]}"
+				[ "${gp[0]}" = "$out" ] && at=${gp[${#gp[@]} - 1]}
+				[ "${gp[${#gp[@]} - 1]}" = "$out" ] && at=${gp[0]}
+			done
+		done
+	done
+}
+
+layout_vlans() {
+	local f seg tag=0 p
+	local -A peer=()
+	VLAN=()
+	for f in "${FLOWS[@]}"; do
+		set -- $f
+		for p in "$1:$2" "$2:$1"; do
+			if [ -n "${peer[${p%%:*}]:-}" ] && [ "${peer[${p%%:*}]}" != "${p#*:}" ]; then
+				return 0
+			fi
+			peer[${p%%:*}]=${p#*:}
+		done
+	done
+	for f in "${FLOWS[@]}"; do
+		set -- $f
+		[ -n "${VLAN[$1]:-}" ] && continue
+		tag=$((tag + 1))
+		VLAN[$1]=$tag
+		VLAN[$2]=$tag
+	done
+	[ "$tag" -gt 1 ] || VLAN=()
 }
 
 # --- cores -------------------------------------------------------------------
@@ -638,7 +694,9 @@ add_app_ports() {
 		wait_for "$app socket $RUNDIR/$p.sock" sock_exists "$RUNDIR/$p.sock"
 		WATCH_PID=$(pidfile_pid "$RUNDIR/ovs-vswitchd.pid") WATCH_NAME=ovs-vswitchd
 		WATCH_LOG=$RUNDIR/ovs-vswitchd.log
-		"${VSCTL[@]}" add-port "$BRIDGE" "$p" -- set Interface "$p" \
+		# shellcheck disable=SC2046
+		"${VSCTL[@]}" add-port "$BRIDGE" "$p" $([ -z "${VLAN[$p]:-}" ] || echo "tag=${VLAN[$p]}") \
+			-- set Interface "$p" \
 			type=dpdkvhostuserclient ofport_request="${OFPORT[$p]}" \
 			options:vhost-server-path="$RUNDIR/$p.sock" ||
 			fail_up "cannot add port $p to $BRIDGE"
@@ -763,6 +821,31 @@ chain_points() {
 	printf '\n  ]'
 }
 
+# The fields a guest in --fwd-mode swaps: the rules for flow types l2,
+# l3, l4 after an odd number of such guests match the source field.
+guest_swaps() {
+	case "$FWD_MODE" in
+	macswap) echo '"l2"' ;;
+	5tswap) echo '"l2", "l3", "l4"' ;;
+	esac
+}
+
+# The ovs hop's "forward" member: the FLOWS pairs, in order, for the
+# driver's l2/l3/l4 rules.
+forward_json() {
+	local f out="" sw
+	sw=$(guest_swaps)
+	for f in "${FLOWS[@]}"; do
+		set -- $f
+		out="$out, {\"in\": \"$1\", \"out\": \"$2\""
+		if [ -n "$sw" ] && [ $((${GUESTS_IN[$1]:-0} % 2)) = 1 ]; then
+			out="$out, \"swapped\": [$sw]"
+		fi
+		out="$out}"
+	done
+	printf '%s' "${out#, }"
+}
+
 topology_json() {
 	local name vsw_hop ovs_ports="" p g k chains=() starts=()
 	LBL_T="" LBL_P=""
@@ -787,10 +870,10 @@ topology_json() {
 		for ((g = 0; g < NG; g++)); do
 			for p in ${G_PORTS[g]}; do ovs_ports="$ovs_ports, \"$p\""; done
 		done
-		vsw_hop=$(printf '    {"name": "vswitch", "driver": "ovs", "db": %s, "rundir": %s, "bridge": "%s",\n     "vswitchd_ctl": %s, "stats": "openflow", "ports": [%s]}' \
+		vsw_hop=$(printf '    {"name": "vswitch", "driver": "ovs", "db": %s, "rundir": %s, "bridge": "%s",\n     "vswitchd_ctl": %s, "stats": "openflow", "ports": [%s],\n     "forward": [%s]}' \
 			"$(json_str "$([ "$NETNS" = 1 ] && echo "tcp:127.0.0.1:$DB_PORT" || echo "unix:$RUNDIR/db.sock")")" \
 			"$(json_str "$RUNDIR")" "$BRIDGE" \
-			"$(json_str "$RUNDIR/ovs-vswitchd.ctl")" "${ovs_ports#, }")
+			"$(json_str "$RUNDIR/ovs-vswitchd.ctl")" "${ovs_ports#, }" "$(forward_json)")
 	fi
 	# Chains: from each tester port that has a flow out of it.
 	for p in "${TPORTS[@]}"; do
@@ -943,7 +1026,7 @@ cores_words() {
 # --- plan ------------------------------------------------------------------
 
 do_plan() {
-	local g f
+	local g f p
 	echo "layout: tester ports ${TPORTS[*]}$(layout_words)"
 	for ((g = 0; g < NG; g++)); do
 		echo "${G_HOP[g]}: ${G_TOPO[g]} on ${G_PORTS[g]}"
@@ -951,6 +1034,9 @@ do_plan() {
 	for f in "${FLOWS[@]}"; do
 		set -- $f
 		echo "flow: $1 -> $2 (in_port=${OFPORT[$1]},actions=output:${OFPORT[$2]})"
+	done
+	for p in "${TPORTS[@]}" $(for ((g = 0; g < NG; g++)); do echo ${G_PORTS[g]}; done); do
+		[ -z "${VLAN[$p]:-}" ] || echo "vlan: $p tag ${VLAN[$p]}"
 	done
 	echo "cpus: ${CPU_LIST[*]}"
 	echo "housekeeping: cpu $HK_CPU"

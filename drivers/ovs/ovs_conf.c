@@ -159,10 +159,81 @@ ovs_conf_flow_base(struct ovs_hop *h, const json_t *conf, char *err, size_t err_
 	return 0;
 }
 
+/* The index of port @p name in the hop's "ports", or -1. */
+static int
+ovs_port_index(const struct ovs_hop *h, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name != NULL && i < h->nb_ports; i++)
+		if (strcmp(h->ports[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * "forward": [{"in": "phy0", "out": "vhost0"}, {"in": "vhost0", "out":
+ * "phy0", "swapped": ["l2"]}, ...]: the port pairs install_flows writes
+ * rules for, each in port once (two rules with one match and different
+ * outputs would replace each other). "swapped" names the flow types
+ * whose value arrives in the source field on "in" (a macswap guest
+ * before it: l2; 5tswap: l2, l3, l4).
+ */
+static int
+ovs_conf_forward(struct ovs_hop *h, const json_t *fwd, char *err, size_t err_len)
+{
+	static const char *const types[] = {"l2", "l3", "l4"};
+	const json_t *pair, *sw, *t;
+	size_t i, k, j;
+
+	if (!json_is_array(fwd) || json_array_size(fwd) == 0 || json_array_size(fwd) > h->nb_ports)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: \"forward\" must list 1..%u {\"in\", \"out\"} port pairs",
+				h->nb_ports);
+	json_array_foreach(fwd, i, pair) {
+		struct ovs_pair *p = &h->pairs[i];
+		int in = ovs_port_index(h, json_string_value(json_object_get(pair, "in")));
+		int out = ovs_port_index(h, json_string_value(json_object_get(pair, "out")));
+
+		if (in < 0 || out < 0 || in == out)
+			return ovs_fail(err, err_len, -EINVAL,
+					"ovs: forward[%zu]: \"in\" and \"out\" must be two of the "
+					"hop's ports",
+					i);
+		for (k = 0; k < i; k++)
+			if (h->pairs[k].in == (unsigned int)in)
+				return ovs_fail(err, err_len, -EINVAL,
+						"ovs: forward[%zu]: %s is the in port of "
+						"forward[%zu] already",
+						i, h->ports[in], k);
+		p->in = (unsigned int)in;
+		p->out = (unsigned int)out;
+		p->swapped = 0;
+		sw = json_object_get(pair, "swapped");
+		if (sw != NULL && !json_is_array(sw))
+			return ovs_fail(err, err_len, -EINVAL,
+					"ovs: forward[%zu].swapped: a list of l2, l3, l4", i);
+		json_array_foreach(sw, k, t) {
+			for (j = 0; j < 3; j++)
+				if (json_is_string(t) &&
+				    strcmp(json_string_value(t), types[j]) == 0)
+					break;
+			if (j == 3)
+				return ovs_fail(err, err_len, -EINVAL,
+						"ovs: forward[%zu].swapped: a list of l2, l3, l4",
+						i);
+			p->swapped |= 1u << j;
+		}
+	}
+	h->nb_pairs = (unsigned int)json_array_size(fwd);
+	return 0;
+}
+
 int
 ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 {
 	const json_t *ssh = json_object_get(conf, "ssh");
+	const json_t *fwd = json_object_get(conf, "forward");
 	const json_t *to = json_object_get(conf, "timeout_ms");
 	const char *stats, *l2rev;
 	unsigned int i;
@@ -198,5 +269,12 @@ ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: \"l2_reverse_match\" must be \"dl_src\" or \"dl_dst\"");
 	h->l2_reverse_dst = l2rev != NULL && strcmp(l2rev, "dl_dst") == 0;
-	return 0;
+	h->nb_pairs = 0;
+	if (fwd == NULL)
+		return 0;
+	if (l2rev != NULL)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: \"l2_reverse_match\" and \"forward\" together: say which "
+				"pairs match dl_src in their \"swapped\"");
+	return ovs_conf_forward(h, fwd, err, err_len);
 }

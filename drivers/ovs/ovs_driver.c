@@ -199,6 +199,17 @@ static const struct coord_conf_member ovs_ssh_conf[] = {
 	{.name = "port", .type = COORD_CONF_UINT, .min = 1, .max = 65535},
 	{.name = NULL},
 };
+static const char *const ovs_swap_values[] = {"l2", "l3", "l4", NULL};
+static const struct coord_conf_member ovs_swap_item = {
+	.name = "", .type = COORD_CONF_STRING, .min = 2, .max = 2, .values = ovs_swap_values};
+static const struct coord_conf_member ovs_pair_conf[] = {
+	{.name = "in", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 63},
+	{.name = "out", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 63},
+	{.name = "swapped", .type = COORD_CONF_ARRAY, .max = 3, .members = &ovs_swap_item},
+	{.name = NULL},
+};
+static const struct coord_conf_member ovs_pair_item = {
+	.name = "", .type = COORD_CONF_OBJECT, .members = ovs_pair_conf};
 static const struct coord_conf_member ovs_conf[] = {
 	{.name = "db", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 255},
 	{.name = "bridge", .type = COORD_CONF_STRING, .min = 1, .max = 63},
@@ -212,6 +223,11 @@ static const struct coord_conf_member ovs_conf[] = {
 	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},
 	{.name = "ssh", .type = COORD_CONF_OBJECT, .members = ovs_ssh_conf},
 	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
+	{.name = "forward",
+	 .type = COORD_CONF_ARRAY,
+	 .min = 1,
+	 .max = COORD_MAX_PORTS,
+	 .members = &ovs_pair_item},
 	{.name = NULL},
 };
 

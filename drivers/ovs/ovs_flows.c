@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,9 @@
 
 #include "ovs_private.h"
 
-/* Most flows install_flows writes per direction. */
+/* Most flows install_flows writes per pair, and most rules in all. */
 #define OVS_MAX_FLOWS 1000000u
+#define OVS_MAX_RULES 2000000u
 
 /* Append one formatted line to a growing buffer. */
 static int ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
@@ -49,78 +51,146 @@ ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 }
 
 /*
- * The flow table text for ovs-ofctl add-flows. ports[0] is the physical
- * port, ports[1] the virtual one. Flow i matches base + i; the rules back
- * from the guest match the same value (l3/l4: the guest changes no IP or
- * port; l2: by default dl_src, since the PVP guest swaps the MACs).
+ * The pairs rules are written for: the "forward" member, or without it
+ * the one-port PVP, ports[0] (physical) <-> ports[1] (virtual), whose
+ * way back comes from a macswap guest (l2 value in dl_src) unless
+ * "l2_reverse_match" says dl_dst. @return the pair count, or -EINVAL.
+ */
+static int
+ovs_rule_pairs(const struct ovs_hop *h, const char *type, struct ovs_pair *pairs, char *err,
+	       size_t err_len)
+{
+	if (h->nb_pairs > 0) {
+		memcpy(pairs, h->pairs, h->nb_pairs * sizeof(pairs[0]));
+		return (int)h->nb_pairs;
+	}
+	if (h->nb_ports != 2)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: %s rules on %u ports need \"forward\" (the in/out port "
+				"pairs); without it exactly 2 ports (physical, virtual)",
+				type, h->nb_ports);
+	pairs[0] = (struct ovs_pair){.in = 0, .out = 1, .swapped = 0};
+	pairs[1] = (struct ovs_pair){
+		.in = 1, .out = 0, .swapped = h->l2_reverse_dst ? 0 : OVS_SWAP_L2};
+	return 2;
+}
+
+/*
+ * NORMAL learns MACs and floods the unknown to every port of the VLAN:
+ * with several forwarding pairs it is right only if they are separate
+ * segments of two ports each ({in, out} of one pair, both ways), each in
+ * its own VLAN (tools/testbed.sh gives each an access tag). A port in
+ * two pairs with different peers (PVVP through one tester port: phy0 ->
+ * vhost0 and vhost3 -> phy0) would make NORMAL flood around the loop.
+ */
+static int
+ovs_normal_check(const struct ovs_hop *h, char *err, size_t err_len)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < h->nb_pairs; i++) {
+		const struct ovs_pair *a = &h->pairs[i];
+
+		for (k = 0; k < h->nb_pairs; k++) {
+			const struct ovs_pair *b = &h->pairs[k];
+			bool shares = b->in == a->in || b->in == a->out || b->out == a->in ||
+				      b->out == a->out;
+			bool same = (b->in == a->in && b->out == a->out) ||
+				    (b->in == a->out && b->out == a->in);
+
+			if (shares && !same)
+				return ovs_fail(
+					err, err_len, -EINVAL,
+					"ovs: normal rules cannot keep %s -> %s apart from %s -> "
+					"%s (NORMAL floods to every port of a segment): use l2, "
+					"l3 or l4",
+					h->ports[a->in], h->ports[a->out], h->ports[b->in],
+					h->ports[b->out]);
+		}
+	}
+	return 0;
+}
+
+/* The rule of flow @p i on @p pair. */
+static int
+ovs_pair_rule(const struct ovs_hop *h, const char *type, const struct ovs_pair *pair,
+	      unsigned int i, char **text, size_t *len, size_t *cap)
+{
+	const char *in = h->ports[pair->in], *out = h->ports[pair->out];
+
+	if (strcmp(type, "l2") == 0) {
+		char mac[24];
+
+		pvp_mac_format(h->l2_base + i, mac, sizeof(mac));
+		return ovs_buf_add(text, len, cap,
+				   "priority=10,in_port=%s,%s=%s,actions=output:%s\n", in,
+				   pair->swapped & OVS_SWAP_L2 ? "dl_src" : "dl_dst", mac, out);
+	}
+	if (strcmp(type, "l3") == 0) {
+		uint32_t a = h->l3_base + i;
+
+		return ovs_buf_add(text, len, cap,
+				   "priority=10,ip,in_port=%s,%s=%u.%u.%u.%u,actions=output:%s\n",
+				   in, pair->swapped & OVS_SWAP_L3 ? "nw_src" : "nw_dst", a >> 24,
+				   (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff, out);
+	}
+	return ovs_buf_add(text, len, cap, "priority=10,udp,in_port=%s,%s=%u,actions=output:%s\n",
+			   in, pair->swapped & OVS_SWAP_L4 ? "tp_src" : "tp_dst", h->l4_base + i,
+			   out);
+}
+
+/*
+ * The flow table text for ovs-ofctl add-flows: for flow i (i = 0 ..
+ * flows - 1), one rule per pair matching base + i in the field that
+ * holds it on that pair's in port (dst, or src where "swapped" says a
+ * guest swapped it).
  */
 static int
 ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, char **text,
 	      size_t *len, unsigned int *expect, char *err, size_t err_len)
 {
-	const char *phy = h->ports[0], *vm = h->ports[1];
+	struct ovs_pair pairs[COORD_MAX_PORTS];
+	unsigned int i, k, n;
 	size_t cap = 0;
-	unsigned int i;
 	int rc = 0;
 
 	*text = NULL;
 	*len = 0;
 	if (strcmp(type, "normal") == 0) {
+		rc = ovs_normal_check(h, err, err_len);
+		if (rc < 0)
+			return rc;
 		*expect = 1;
 		rc = ovs_buf_add(text, len, &cap, "priority=0,actions=NORMAL\n");
 		goto out;
 	}
-	if (h->nb_ports != 2)
-		return ovs_fail(
-			err, err_len, -EINVAL,
-			"ovs: %s rules need exactly 2 ports (physical, virtual), hop has %u", type,
-			h->nb_ports);
-	if (flows == 0 || flows > OVS_MAX_FLOWS)
-		return ovs_fail(err, err_len, -EINVAL, "ovs: flows must be 1..%u", OVS_MAX_FLOWS);
-	*expect = 2 * flows;
-	if (strcmp(type, "l2") == 0) {
-		if (h->l2_base + flows - 1 > 0xffffffffffffull)
-			return ovs_fail(err, err_len, -ERANGE,
-					"ovs: %u flows overflow the MAC range", flows);
-		for (i = 0; i < flows && rc == 0; i++) {
-			char mac[24];
-
-			pvp_mac_format(h->l2_base + i, mac, sizeof(mac));
-			rc = ovs_buf_add(text, len, &cap,
-					 "priority=10,in_port=%s,dl_dst=%s,actions=output:%s\n"
-					 "priority=10,in_port=%s,%s=%s,actions=output:%s\n",
-					 phy, mac, vm, vm, h->l2_reverse_dst ? "dl_dst" : "dl_src",
-					 mac, phy);
-		}
-	} else if (strcmp(type, "l3") == 0) {
-		if ((uint64_t)h->l3_base + flows - 1 > 0xffffffffull)
-			return ovs_fail(err, err_len, -ERANGE,
-					"ovs: %u flows overflow the IPv4 range", flows);
-		for (i = 0; i < flows && rc == 0; i++) {
-			uint32_t a = h->l3_base + i;
-			char ip[20];
-
-			snprintf(ip, sizeof(ip), "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
-				 (a >> 8) & 0xff, a & 0xff);
-			rc = ovs_buf_add(text, len, &cap,
-					 "priority=10,ip,in_port=%s,nw_dst=%s,actions=output:%s\n"
-					 "priority=10,ip,in_port=%s,nw_dst=%s,actions=output:%s\n",
-					 phy, ip, vm, vm, ip, phy);
-		}
-	} else if (strcmp(type, "l4") == 0) {
-		if (h->l4_base + flows - 1 > 65535)
-			return ovs_fail(err, err_len, -ERANGE,
-					"ovs: %u flows from UDP port %u overflow 65535", flows,
-					h->l4_base);
-		for (i = 0; i < flows && rc == 0; i++)
-			rc = ovs_buf_add(text, len, &cap,
-					 "priority=10,udp,in_port=%s,tp_dst=%u,actions=output:%s\n"
-					 "priority=10,udp,in_port=%s,tp_dst=%u,actions=output:%s\n",
-					 phy, h->l4_base + i, vm, vm, h->l4_base + i, phy);
-	} else {
+	if (strcmp(type, "l2") != 0 && strcmp(type, "l3") != 0 && strcmp(type, "l4") != 0)
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: unknown rule type \"%s\" (normal, l2, l3, l4)", type);
-	}
+	rc = ovs_rule_pairs(h, type, pairs, err, err_len);
+	if (rc < 0)
+		return rc;
+	n = (unsigned int)rc;
+	rc = 0;
+	if (flows == 0 || flows > OVS_MAX_FLOWS)
+		return ovs_fail(err, err_len, -EINVAL, "ovs: flows must be 1..%u", OVS_MAX_FLOWS);
+	if ((uint64_t)flows * n > OVS_MAX_RULES)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: %u flows on %u port pairs are %llu rules (at most %u)", flows,
+				n, (unsigned long long)flows * n, OVS_MAX_RULES);
+	if (strcmp(type, "l2") == 0 && h->l2_base + flows - 1 > 0xffffffffffffull)
+		return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the MAC range",
+				flows);
+	if (strcmp(type, "l3") == 0 && (uint64_t)h->l3_base + flows - 1 > 0xffffffffull)
+		return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the IPv4 range",
+				flows);
+	if (strcmp(type, "l4") == 0 && h->l4_base + flows - 1 > 65535)
+		return ovs_fail(err, err_len, -ERANGE,
+				"ovs: %u flows from UDP port %u overflow 65535", flows, h->l4_base);
+	*expect = flows * n;
+	for (i = 0; i < flows && rc == 0; i++)
+		for (k = 0; k < n && rc == 0; k++)
+			rc = ovs_pair_rule(h, type, &pairs[k], i, text, len, &cap);
 out:
 	if (rc < 0) {
 		free(*text);

@@ -59,6 +59,20 @@ struct ovs_ident {
 	struct coord_port last[COORD_MAX_PORTS]; /* counters of the last snapshot */
 };
 
+/* Flow types whose value reaches a pair's in port in the source field
+ * (ovs_pair::swapped): a guest before it swapped that layer. */
+#define OVS_SWAP_L2 (1u << 0)
+#define OVS_SWAP_L3 (1u << 1)
+#define OVS_SWAP_L4 (1u << 2)
+
+/* One forwarding pair of install_flows ("forward" member): what comes in
+ * on ports[in] goes out on ports[out]. */
+struct ovs_pair {
+	unsigned int in;      /* index in ovs_hop::ports */
+	unsigned int out;     /* index in ovs_hop::ports */
+	unsigned int swapped; /* OVS_SWAP_* bits */
+};
+
 /* One ovs hop (hop->priv). */
 struct ovs_hop {
 	struct coord_ovsdb db;		 /* ovsdb-server connection */
@@ -73,8 +87,12 @@ struct ovs_hop {
 	uint32_t l3_base;		 /* first IPv4 address */
 	unsigned int l4_base;		 /* first UDP port */
 	bool l2_reverse_dst;		 /* reverse l2 rules match dl_dst */
-	bool stats_ovsdb;		 /* counters from OVSDB, not OpenFlow */
-	long ofport[COORD_MAX_PORTS];	 /* OpenFlow port numbers, -1 unknown */
+	/* The "forward" pairs, at most one per in port; 0 pairs: the
+	 * one-port PVP of ports[0] (physical) and ports[1] (virtual). */
+	struct ovs_pair pairs[COORD_MAX_PORTS];
+	unsigned int nb_pairs;
+	bool stats_ovsdb;	      /* counters from OVSDB, not OpenFlow */
+	long ofport[COORD_MAX_PORTS]; /* OpenFlow port numbers, -1 unknown */
 	/* Seconds each port has existed at the last read (OpenFlow port
 	 * stats "duration"), < 0 when the counters' source has none. */
 	double duration[COORD_MAX_PORTS];

@@ -503,6 +503,22 @@ test_conf_errors(const char *dir)
 		 "\"300.1.1.1\"}}",
 		 "flow_base.l3"},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"timeout_ms\": -1}", "timeout_ms"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": [{\"in\": \"a\", "
+		 "\"out\": \"c\"}]}",
+		 "forward[0]: \"in\" and \"out\" must be two of the hop's ports"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": [{\"in\": \"a\", "
+		 "\"out\": \"a\"}]}",
+		 "forward[0]"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\", \"c\"], \"forward\": [{\"in\": "
+		 "\"a\", \"out\": \"b\"}, {\"in\": \"a\", \"out\": \"c\"}]}",
+		 "forward[1]: a is the in port of forward[0] already"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": [{\"in\": \"a\", "
+		 "\"out\": \"b\", \"swapped\": [\"l7\"]}]}",
+		 "forward[0].swapped: a list of l2, l3, l4"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": []}", "1..2"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"l2_reverse_match\": "
+		 "\"dl_dst\", \"forward\": [{\"in\": \"a\", \"out\": \"b\"}]}",
+		 "\"l2_reverse_match\" and \"forward\" together"},
 	};
 	struct coord_hop hop;
 	char err[256];
@@ -872,6 +888,133 @@ test_tools(const char *dir)
 	fake_stop(&f);
 }
 
+/*
+ * install_flows with a "forward" member: the 2-port PVP (four pairs, the
+ * ways back from the macswap guest matching dl_src), a pair of a 5tswap
+ * guest (l3 and l4 from the source fields), a hop of four ports without
+ * "forward" refused, and normal refused where one port is in two pairs
+ * (PVVP through one tester port: NORMAL would flood around the loop).
+ * Runs after test_tools (fake ovs-ofctl in PATH, FAKE_DIR set).
+ */
+static void
+test_forward(const char *dir)
+{
+	static const char *const names[] = {"phy1", "vhost1", "vhost2", "vhost3"};
+	const char *fwd2 =
+		", \"bridge\": \"br-pvp\", \"forward\": [{\"in\": \"phy0\", \"out\": \"vhost0\"}, "
+		"{\"in\": \"vhost1\", \"out\": \"phy1\", \"swapped\": [\"l2\"]}, {\"in\": "
+		"\"phy1\", "
+		"\"out\": \"vhost1\"}, {\"in\": \"vhost0\", \"out\": \"phy0\", \"swapped\": "
+		"[\"l2\", "
+		"\"l3\", \"l4\"]}]";
+	const char *pvvp =
+		", \"bridge\": \"br-pvp\", \"forward\": [{\"in\": \"phy0\", \"out\": \"vhost0\"}, "
+		"{\"in\": \"vhost1\", \"out\": \"vhost2\", \"swapped\": [\"l2\"]}, {\"in\": "
+		"\"vhost3\", \"out\": \"phy0\"}]";
+	struct fake_ovsdb f;
+	struct coord_hop hop;
+	char err[256], p[512];
+	const char *text;
+	json_t *row, *vhost0 = NULL;
+	size_t i;
+	int rc;
+
+	unit_check_case = "install_flows forward";
+	fake_start(&f, FAKE_OK, dir);
+	/* More Interface rows: copies of vhost0's under other names. */
+	json_array_foreach(f.rows, i, row) {
+		if (strcmp(json_string_value(json_object_get(row, "name")), "vhost0") == 0)
+			vhost0 = row;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && vhost0 != NULL; i++) {
+		json_t *r = json_deep_copy(vhost0);
+
+		json_object_set_new(r, "name", json_string(names[i]));
+		json_array_append_new(f.rows, r);
+	}
+	snprintf(p, sizeof(p), "%s/flows", dir);
+
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"phy1\", \"vhost0\", \"vhost1\"]", fwd2, err,
+		      sizeof(err), 10000);
+	CHECK(rc == 0, "open 2-port: %s", err);
+	if (rc == 0) {
+		rc = coord_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
+		CHECK(rc == 0, "l2: %d %s", rc, err);
+		text = read_text(p);
+		CHECK(strcmp(text, "priority=10,in_port=phy0,dl_dst=02:00:00:00:00:00,actions="
+				   "output:vhost0\n"
+				   "priority=10,in_port=vhost1,dl_src=02:00:00:00:00:00,actions="
+				   "output:phy1\n"
+				   "priority=10,in_port=phy1,dl_dst=02:00:00:00:00:00,actions="
+				   "output:vhost1\n"
+				   "priority=10,in_port=vhost0,dl_src=02:00:00:00:00:00,actions="
+				   "output:phy0\n"
+				   "priority=10,in_port=phy0,dl_dst=02:00:00:00:00:01,actions="
+				   "output:vhost0\n"
+				   "priority=10,in_port=vhost1,dl_src=02:00:00:00:00:01,actions="
+				   "output:phy1\n"
+				   "priority=10,in_port=phy1,dl_dst=02:00:00:00:00:01,actions="
+				   "output:vhost1\n"
+				   "priority=10,in_port=vhost0,dl_src=02:00:00:00:00:01,actions="
+				   "output:phy0\n") == 0,
+		      "2-port l2 flows:\n%s", text);
+		rc = coord_driver_ovs.install_flows(&hop, "l3", 1, err, sizeof(err));
+		CHECK(rc == 0, "l3: %d %s", rc, err);
+		text = read_text(p);
+		CHECK(strstr(text, "ip,in_port=vhost1,nw_dst=10.0.0.0,actions=output:phy1\n") !=
+				      NULL &&
+			      strstr(text,
+				     "ip,in_port=vhost0,nw_src=10.0.0.0,actions=output:phy0\n") !=
+				      NULL,
+		      "l3 flows (5tswap pair from nw_src):\n%s", text);
+		rc = coord_driver_ovs.install_flows(&hop, "l4", 1000, err, sizeof(err));
+		CHECK(rc == 0, "l4: %d %s", rc, err);
+		text = read_text(p);
+		CHECK(strstr(text, "udp,in_port=vhost0,tp_src=2023,actions=output:phy0\n") != NULL,
+		      "l4 last flow back through the 5tswap pair");
+		rc = coord_driver_ovs.install_flows(&hop, "l4", 600000, err, sizeof(err));
+		CHECK(rc == -EINVAL &&
+			      strstr(err, "600000 flows on 4 port pairs are 2400000 rules") != NULL,
+		      "too many rules: %d %s", rc, err);
+		rc = coord_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
+		CHECK(rc == 0, "normal on two segments: %d %s", rc, err);
+		coord_driver_ovs.close(&hop);
+	}
+
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"phy1\", \"vhost0\", \"vhost1\"]",
+		      ", \"bridge\": \"br-pvp\"", err, sizeof(err), 10000);
+	CHECK(rc == 0, "open 4 ports without forward: %s", err);
+	if (rc == 0) {
+		rc = coord_driver_ovs.install_flows(&hop, "l3", 4, err, sizeof(err));
+		CHECK(rc == -EINVAL && strstr(err, "l3 rules on 4 ports need \"forward\"") != NULL,
+		      "no forward: %d %s", rc, err);
+		coord_driver_ovs.close(&hop);
+	}
+
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\", \"vhost1\", \"vhost2\", \"vhost3\"]",
+		      pvvp, err, sizeof(err), 10000);
+	CHECK(rc == 0, "open PVVP: %s", err);
+	if (rc == 0) {
+		rc = coord_driver_ovs.install_flows(&hop, "l2", 3, err, sizeof(err));
+		CHECK(rc == 0, "PVVP l2: %d %s", rc, err);
+		text = read_text(p);
+		CHECK(strstr(text,
+			     "in_port=vhost1,dl_src=02:00:00:00:00:02,actions=output:vhost2\n") !=
+				      NULL &&
+			      strstr(text, "in_port=vhost3,dl_dst=02:00:00:00:00:02,actions=output:"
+					   "phy0\n") != NULL,
+		      "PVVP l2 flows:\n%s", text);
+		rc = coord_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
+		CHECK(rc == -EINVAL &&
+			      strcmp(err, "ovs: normal rules cannot keep phy0 -> vhost0 apart from "
+					  "vhost3 -> phy0 (NORMAL floods to every port of a "
+					  "segment): use l2, l3 or l4") == 0,
+		      "PVVP normal: %d %s", rc, err);
+		coord_driver_ovs.close(&hop);
+	}
+	fake_stop(&f);
+}
+
 /* A dump-ports reply of a bridge whose ports are @p age s old (NULL: no age). */
 static void
 write_dump(const char *path, unsigned int pkts, const char *age)
@@ -1053,6 +1196,7 @@ main(void)
 	test_conf_errors(dir);
 	test_cmd();
 	test_tools(dir);
+	test_forward(dir);
 	test_restart(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
