@@ -36,6 +36,13 @@
  * - "flow_base": {"l2": "02:00:00:00:00:00", "l3": "10.0.0.0",
  *   "l4": 1024}: first value matched by install_flows (flow i matches
  *   base + i).
+ * - "forward": [{"in": "phy0", "out": "vhost0"}, {"in": "vhost0", "out":
+ *   "phy0", "swapped": ["l2"]}]: the port pairs install_flows writes
+ *   l2/l3/l4 rules for, each in port once; "swapped" names the flow
+ *   types whose value reaches that in port in the source field (behind a
+ *   macswap guest: l2; 5tswap: l2, l3, l4). Without it the hop must have
+ *   two ports, physical then virtual, and "l2_reverse_match" says what
+ *   the way back matches (dl_src by default).
  */
 
 #ifndef COORD_OVS_DRIVER_H

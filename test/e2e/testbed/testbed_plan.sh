@@ -29,6 +29,11 @@ expect_line "$out" "flow: phy0 -> vhost0 (in_port=1,actions=output:3)"
 expect_line "$out" "flow: vhost1 -> phy1 (in_port=4,actions=output:2)"
 expect_line "$out" "flow: phy1 -> vhost1 (in_port=2,actions=output:4)"
 expect_line "$out" "flow: vhost0 -> phy0 (in_port=3,actions=output:1)"
+# NORMAL floods within a VLAN: each direction's segment its own.
+expect_line "$out" "vlan: phy0 tag 1"
+expect_line "$out" "vlan: vhost0 tag 1"
+expect_line "$out" "vlan: phy1 tag 2"
+expect_line "$out" "vlan: vhost1 tag 2"
 expect_line "$out" "housekeeping: cpu 2"
 expect_line "$out" "ovs pmds: cpu 3 (pmd-cpu-mask 0x8)"
 expect_line "$out" "tester tx: cpu 4 5; tester rx: cpu 6"
@@ -41,11 +46,20 @@ expect_line "$out" "flow: phy0 -> vhost0 (in_port=1,actions=output:2)"
 expect_line "$out" "flow: vhost1 -> vhost2 (in_port=3,actions=output:4)"
 expect_line "$out" "flow: vhost3 -> phy0 (in_port=5,actions=output:1)"
 [ "$(echo "$out" | grep -c '^flow:')" = 3 ] || { echo "$out"; fail "PVVP: not three rules"; }
+# phy0 is in two segments: no VLANs (the ovs driver refuses normal).
+! echo "$out" | grep -q '^vlan:' || { echo "$out"; fail "PVVP: VLAN tags"; }
+expect_line "$out" '     "forward": [{"in": "phy0", "out": "vhost0"}, {"in": "vhost1", "out": "vhost2", "swapped": ["l2"]}, {"in": "vhost3", "out": "phy0"}]},'
+out=$(plan --guests 2 --fwd-mode 5tswap --cpus 0-1) || fail "plan failed: $out"
+expect_line "$out" '     "forward": [{"in": "phy0", "out": "vhost0"}, {"in": "vhost1", "out": "vhost2", "swapped": ["l2", "l3", "l4"]}, {"in": "vhost3", "out": "phy0"}]},'
+out=$(plan --fwd-mode io --cpus 0-1) || fail "plan failed: $out"
+expect_line "$out" '     "forward": [{"in": "phy0", "out": "vhost0"}, {"in": "vhost0", "out": "phy0"}]},'
+! echo "$out" | grep -q '^vlan:' || { echo "$out"; fail "one-port PVP: VLAN tags"; }
 
 info "--chains 3 on 16 CPUs: a PMD per chain; on 2 CPUs one PMD"
 out=$(plan --chains 3 --cpus 0-15) || fail "plan failed: $out"
 expect_line "$out" "ovs pmds: cpu 1 2 3 (pmd-cpu-mask 0xe)"
 expect_line "$out" "guest3: cpu 10"
+expect_line "$out" "vlan: vhost2 tag 3"
 expect_line "$out" "cores: dedicated (10 pollers and housekeeping on 11 of 16 CPU(s))"
 out=$(plan --chains 3 --cpus 0-1) || fail "plan failed: $out"
 expect_line "$out" "ovs pmds: cpu 1 (pmd-cpu-mask 0x2)"
