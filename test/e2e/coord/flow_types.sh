@@ -21,6 +21,9 @@ N=100
 # $3 how many phy->vhost rules must have counted packets.
 check_rules() {
 	local type=$1 rules=$2 hit=$3
+	# OVS credits rules with their packets in revalidator rounds.
+	env OVS_RUNDIR="$TB_DIR" ovs-appctl -t "$TB_DIR/ovs-vswitchd.ctl" revalidator/wait ||
+		fail "$type: ovs-appctl revalidator/wait failed"
 	coord_ofctl --names dump-flows "$MGMT" >"$PVP_TMP/$type-flows.txt" ||
 		fail "$type: ovs-ofctl dump-flows failed"
 	"$PVP_PY" - "$PVP_TMP/$type-flows.txt" "$type" "$rules" "$hit" <<'PY' ||
