@@ -6,8 +6,9 @@
  * pvpkit compare OLD NEW [--out DIR]: two runs (results directories,
  * results files or summary.json files) side by side, point by point and
  * goal by goal, with a regression flagged only where the change exceeds
- * what both runs measured as noise (coord_report_compare()). Exit status
- * 3 on a regression, so a CI pipeline can gate on it.
+ * what both runs measured as noise (coord_report_compare()), throughput
+ * and latency alike. Exit status 3 on a regression, so a CI pipeline can
+ * gate on it.
  */
 
 #include <errno.h>
@@ -121,6 +122,52 @@ compare_print(const json_t *cmp)
 	}
 }
 
+/* "12.3 [12.1..12.6]" in us, "12.3 [-]" without a range, or "-". */
+static const char *
+compare_lat_fmt(const json_t *side, char *buf, size_t len)
+{
+	if (!json_is_object(side))
+		return "-";
+	if (json_is_number(json_object_get(side, "lo_ns")))
+		snprintf(buf, len, "%.1f [%.1f..%.1f]",
+			 json_number_value(json_object_get(side, "ns")) / 1e3,
+			 json_number_value(json_object_get(side, "lo_ns")) / 1e3,
+			 json_number_value(json_object_get(side, "hi_ns")) / 1e3);
+	else
+		snprintf(buf, len, "%.1f [-]",
+			 json_number_value(json_object_get(side, "ns")) / 1e3);
+	return buf;
+}
+
+/* The latency rows: one per point, load and figure. */
+static void
+compare_print_latency(const json_t *cmp)
+{
+	const json_t *rows = json_object_get(cmp, "latency_rows"), *row;
+	char o[64], n[64], chg[16];
+	size_t i;
+
+	if (json_array_size(rows) == 0)
+		return;
+	printf("%6s %8s %5s %-7s %24s %24s %8s  %s\n", "size", "flows", "load", "latency",
+	       "old us [lo..hi]", "new us [lo..hi]", "change", "verdict");
+	json_array_foreach(rows, i, row) {
+		if (json_is_number(json_object_get(row, "change")))
+			snprintf(chg, sizeof(chg), "%+.1f %%",
+				 100 * json_number_value(json_object_get(row, "change")));
+		else
+			snprintf(chg, sizeof(chg), "-");
+		printf("%6.0f %8.0f %4g%% %-7s %24s %24s %8s  %s\n",
+		       json_number_value(json_object_get(row, "size")),
+		       json_number_value(json_object_get(row, "flows")),
+		       json_number_value(json_object_get(row, "load_pct")),
+		       json_string_value(json_object_get(row, "figure")),
+		       compare_lat_fmt(json_object_get(row, "old"), o, sizeof(o)),
+		       compare_lat_fmt(json_object_get(row, "new"), n, sizeof(n)), chg,
+		       json_string_value(json_object_get(row, "verdict")));
+	}
+}
+
 /* What the run was, from its metadata: a difference here explains many. */
 static void
 compare_meta(const char *label, const char *path, const json_t *sum)
@@ -180,8 +227,13 @@ coord_cmd_compare(int argc, char **argv)
 		       "Compare two runs (results directories, results.jsonl or summary.json)\n"
 		       "point by point and goal by goal. A change is a regression only when the\n"
 		       "new range (min..max of the repeated searches, widened by the search\n"
-		       "width) lies entirely below the old one. Exit status 3 on a regression.\n"
-		       "--out DIR writes compare.json and compare.png there.\n");
+		       "width) lies entirely below the old one. Latency per load and\n"
+		       "percentile (p50, p99, p99.99, max): a regression only when the new\n"
+		       "range (each round's confidence interval from its histogram, over the\n"
+		       "rounds of --repeat) lies entirely above the old one. Exit status 3 on a\n"
+		       "regression of either.\n"
+		       "--out DIR writes compare.json, compare.png and compare_latency.png "
+		       "there.\n");
 		return 0;
 	}
 	if (argc == 5 && strcmp(argv[3], "--out") == 0)
@@ -206,8 +258,11 @@ coord_cmd_compare(int argc, char **argv)
 		return 1;
 	}
 	compare_print(cmp);
+	compare_print_latency(cmp);
 	printf("%zu compared, %u regression(s), %u progression(s)\n",
-	       json_array_size(json_object_get(cmp, "rows")), regr, progr);
+	       json_array_size(json_object_get(cmp, "rows")) +
+		       json_array_size(json_object_get(cmp, "latency_rows")),
+	       regr, progr);
 	rc = out != NULL ? compare_write(cmp, out, argv[1], argv[2]) : 0;
 	json_decref(cmp);
 	if (rc != 0)

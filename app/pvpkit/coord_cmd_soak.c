@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,32 @@
 #include "coord.h"
 #include "coord_cmd.h"
 #include "coord_report.h"
+#include "coord_search.h"
 
 #define SOAK_SEE "pvpkit soak --help"
+
+/*
+ * The search options soak passes on, word for word, to the search it
+ * runs first when --pdr-fraction comes without --from: pvpkit search
+ * parses and checks them, so both commands mean the same by each.
+ */
+static const char *const soak_search_opts[] = {
+	"--max-rate",	      "--min-rate",	  "--goal",	 "--algo",	    "--width",
+	"--initial-duration", "--final-duration", "--phases",	 "--max-trials",    "--max-time",
+	"--exceed-ratio",     "--duration-sum",	  "--warmup",	 "--gen-remeasure", "--repeat",
+	"--preset",	      "--quiet-timeout",  "--max-burst", "--dut",	    "--no-tables",
+};
+
+/* soak's own options (soak_parse()). */
+#define SOAK_NB_OWN_OPTS    12
+#define SOAK_NB_SEARCH_OPTS (sizeof(soak_search_opts) / sizeof(soak_search_opts[0]))
+/* getopt values of the passed-on options: SOAK_OPT_SEARCH + their index. */
+#define SOAK_OPT_SEARCH 1000
+/* Words of the search's command line: ours, each passed-on option twice, the goal. */
+#define SOAK_SEARCH_ARGV (24 + 2 * 64)
+
+/* The PDR goal a search for a soak looks for when none is given: CSIT's. */
+#define SOAK_DEFAULT_PDR "pdr=0.5%"
 
 /* The command line. */
 struct soak_args {
@@ -45,6 +70,10 @@ struct soak_args {
 	double duration_s;     /* planned */
 	double interval_s;     /* between readings */
 	const char *flow_type; /* rule type for install_flows */
+	/* Passed-on search options ("--max-rate", "1Mpps", ...). */
+	const char *search_argv[2 * 64];
+	unsigned int nb_search_argv; /* words in search_argv */
+	bool search_goal;	     /* a --goal among them */
 };
 
 /* The state while soaking. */
@@ -61,37 +90,47 @@ struct soak_run {
 	double t_stop;				 /* pvp_now_s() when the sources stopped */
 	unsigned int n;				 /* intervals read */
 	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
+	bool not_kept;				 /* an append failed: records go to stdout */
 };
 
 static void
 soak_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: pvpkit soak (--rate RATE | --pdr-fraction F --from RESULTS) --duration D\n"
-		"                   [OPTIONS]\n"
-		"\n"
-		"One long trial at a fixed load, read every --interval without stopping: per\n"
-		"interval the per-hop loss and the latency (from pvpkit-gen's histograms)\n"
-		"are appended to --results as they are read (Ctrl-C keeps them), then the\n"
-		"reports: soak.csv and a plot of loss and latency over time in --out.\n"
-		"\n"
-		"  --rate RATE           packet rate per TX port (100kpps, 1Mpps ...)\n"
-		"  --pdr-fraction F      a fraction (0.9 or 90%%) of the PDR that a run or\n"
-		"                        search found for this point in --from RESULTS\n"
-		"  --from RESULTS        results file (or directory) of that run\n"
-		"  --duration D          how long: 90, 30m, 2h (up to 7 days)\n"
-		"  --interval S          between readings (default 1, at least 0.1)\n"
-		"  --size BYTES          frame size with FCS (default 64)\n"
-		"  --flows N             flow count (default 1)\n"
-		"  --flow-type TYPE      have the vswitch install TYPE rules first\n"
-		"  --topology FILE       (default: the local testbed's topology.json)\n"
-		"  --results FILE        JSON lines (default OUT/soak.jsonl)\n"
-		"  --out DIR             reports directory (default soak)\n");
+	fprintf(f, "Usage: pvpkit soak (--rate RATE | --pdr-fraction F [--from RESULTS])\n"
+		   "                   --duration D [OPTIONS]\n"
+		   "\n"
+		   "One long trial at a fixed load, read every --interval without stopping: per\n"
+		   "interval the per-hop loss and the latency (from pvpkit-gen's histograms)\n"
+		   "are appended to --results as they are read (Ctrl-C keeps them), then the\n"
+		   "reports: soak.csv and a plot of loss and latency over time in --out.\n"
+		   "\n"
+		   "  --rate RATE           packet rate per TX port (100kpps, 1Mpps ...)\n"
+		   "  --pdr-fraction F      a fraction (0.9 or 90%%) of the PDR of this point:\n"
+		   "                        the one a run or search found in --from RESULTS,\n"
+		   "                        else a search run first through the same topology\n"
+		   "                        and kept in --results (PDR goal pdr=0.5%% unless\n"
+		   "                        --goal or --preset names one)\n"
+		   "  --from RESULTS        results file (or directory) of that run\n"
+		   "  --duration D          how long: 90, 30m, 2h (up to 7 days)\n"
+		   "  --interval S          between readings (default 1, at least 0.1)\n"
+		   "  --size BYTES          frame size with FCS (default 64)\n"
+		   "  --flows N             flow count (default 1)\n"
+		   "  --flow-type TYPE      have the vswitch install TYPE rules first\n"
+		   "  --topology FILE       (default: the local testbed's topology.json)\n"
+		   "  --results FILE        JSON lines (default OUT/soak.jsonl)\n"
+		   "  --out DIR             reports directory (default soak)\n"
+		   "\n"
+		   "The search before the soak (--pdr-fraction without --from) takes pvpkit\n"
+		   "search's options: --max-rate (required), --min-rate, --goal, --algo, --width,\n"
+		   "--initial-duration, --final-duration, --phases, --max-trials, --max-time,\n"
+		   "--exceed-ratio, --duration-sum, --warmup, --gen-remeasure, --repeat,\n"
+		   "--preset, --quiet-timeout, --max-burst, --dut, --no-tables (see pvpkit\n"
+		   "search --help).\n");
 }
 
-/* The PDR of (size, flows) in a results file or directory. 0 or 2. */
+/* The PDR of (size, flows) in a results file or directory. 0, 1 (@p searched) or 2. */
 static int
-soak_pdr(struct soak_args *a, double *pps)
+soak_pdr(struct soak_args *a, bool searched, double *pps)
 {
 	struct coord_report_load_info li;
 	char path[4096];
@@ -126,6 +165,11 @@ soak_pdr(struct soak_args *a, double *pps)
 			*pps = json_number_value(json_object_get(best, "pps"));
 	}
 	json_decref(sum);
+	if (best == NULL && searched) {
+		fprintf(stderr, "pvpkit: soak: the search found no PDR for %u B, %u flows\n",
+			a->size, a->flows);
+		return 1;
+	}
 	if (best == NULL) {
 		fprintf(stderr,
 			"pvpkit: --from: %s has no PDR for %u B, %u flows (search with "
@@ -139,7 +183,8 @@ soak_pdr(struct soak_args *a, double *pps)
 static int
 soak_parse(int argc, char **argv, struct soak_args *a)
 {
-	static const struct option opts[] = {
+	struct option opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS + 1];
+	static const struct option own[] = {
 		{"rate", required_argument, NULL, 'r'},
 		{"pdr-fraction", required_argument, NULL, 'F'},
 		{"from", required_argument, NULL, 'f'},
@@ -152,11 +197,23 @@ soak_parse(int argc, char **argv, struct soak_args *a)
 		{"results", required_argument, NULL, 'R'},
 		{"out", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
 	};
 	char err[160];
-	size_t n;
+	size_t n, i;
 	int opt;
+
+	/* Ours, then the search's that are passed on, then the end. */
+	_Static_assert(sizeof(own) / sizeof(own[0]) == SOAK_NB_OWN_OPTS, "soak options");
+	memcpy(opts, own, sizeof(own));
+	for (i = 0; i < SOAK_NB_SEARCH_OPTS; i++) {
+		opts[SOAK_NB_OWN_OPTS + i].name = soak_search_opts[i] + 2;
+		opts[SOAK_NB_OWN_OPTS + i].has_arg = strcmp(soak_search_opts[i], "--no-tables") == 0
+							     ? no_argument
+							     : required_argument;
+		opts[SOAK_NB_OWN_OPTS + i].flag = NULL;
+		opts[SOAK_NB_OWN_OPTS + i].val = SOAK_OPT_SEARCH + (int)i;
+	}
+	memset(&opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS], 0, sizeof(opts[0]));
 
 	memset(a, 0, sizeof(*a));
 	a->size = 64;
@@ -228,10 +285,24 @@ soak_parse(int argc, char **argv, struct soak_args *a)
 		case 'h':
 			soak_usage(stdout);
 			return -1;
-		default:
+		case '?':
+		case ':':
 			return coord_cli_usage_error(SOAK_SEE,
 						     "soak: unknown option or missing value: %s",
 						     argv[optind - 1]);
+		default:
+			/* A search option, kept as given for the search. */
+			i = (size_t)(opt - SOAK_OPT_SEARCH);
+			if (i >= SOAK_NB_SEARCH_OPTS ||
+			    a->nb_search_argv + 2 > sizeof(a->search_argv) / sizeof(char *))
+				return coord_cli_usage_error(SOAK_SEE,
+							     "soak: too many search options");
+			a->search_argv[a->nb_search_argv++] = soak_search_opts[i];
+			if (opts[SOAK_NB_OWN_OPTS + i].has_arg == required_argument)
+				a->search_argv[a->nb_search_argv++] = optarg;
+			if (strcmp(soak_search_opts[i], "--goal") == 0)
+				a->search_goal = true;
+			break;
 		}
 	}
 	if (optind < argc)
@@ -240,11 +311,76 @@ soak_parse(int argc, char **argv, struct soak_args *a)
 	if ((a->rate_pps > 0) == (a->pdr_fraction > 0))
 		return coord_cli_usage_error(SOAK_SEE,
 					     "soak: give --rate or --pdr-fraction, not both");
-	if (a->pdr_fraction > 0 && a->from == NULL)
-		return coord_cli_usage_error(SOAK_SEE, "soak: --pdr-fraction needs --from RESULTS");
+	if (a->nb_search_argv > 0 && (a->pdr_fraction <= 0 || a->from != NULL))
+		return coord_cli_usage_error(SOAK_SEE,
+					     "soak: search options (%s ...) are for --pdr-fraction "
+					     "without --from",
+					     a->search_argv[0]);
 	if (a->duration_s <= 0)
 		return coord_cli_usage_error(SOAK_SEE, "soak: --duration is required");
 	return 0;
+}
+
+/*
+ * --pdr-fraction without --from: the point searched first, through the
+ * same topology and into the same results file, by pvpkit search itself
+ * with the passed-on options (and the default PDR goal when no goal or
+ * preset names one). @p run false: only check the options, before any hop
+ * is contacted. @return 0, 2 (bad options) or the search's exit status.
+ */
+static int
+soak_search(struct soak_args *a, bool run)
+{
+	const char *argv[SOAK_SEARCH_ARGV];
+	struct coord_search_args *sa;
+	char size[16], flows[16];
+	unsigned int i, g;
+	bool pdr = false;
+	int argc = 0, rc;
+
+	snprintf(size, sizeof(size), "%u", a->size);
+	snprintf(flows, sizeof(flows), "%u", a->flows);
+	argv[argc++] = "search";
+	argv[argc++] = "--size";
+	argv[argc++] = size;
+	argv[argc++] = "--flows";
+	argv[argc++] = flows;
+	argv[argc++] = "--results";
+	argv[argc++] = a->results;
+	if (a->topology != NULL) {
+		argv[argc++] = "--topology";
+		argv[argc++] = a->topology;
+	}
+	if (a->flow_type != NULL) {
+		argv[argc++] = "--flow-type";
+		argv[argc++] = a->flow_type;
+	}
+	for (i = 0; i < a->nb_search_argv; i++)
+		argv[argc++] = a->search_argv[i];
+	sa = calloc(1, sizeof(*sa));
+	if (sa == NULL) {
+		fprintf(stderr, "pvpkit: out of memory\n");
+		return 1;
+	}
+	rc = coord_search_parse_args(argc, (char **)(uintptr_t)argv, false, sa);
+	for (g = 0; rc == 0 && g < sa->p.nb_goals; g++)
+		if (sa->p.loss_ratio[g] > 0)
+			pdr = true;
+	free(sa);
+	if (rc != 0)
+		return 2;
+	if (!pdr && a->search_goal)
+		return coord_cli_usage_error(SOAK_SEE, "soak: --pdr-fraction needs a PDR among "
+						       "the goals (--goal pdr=0.5%%)");
+	if (!pdr) {
+		argv[argc++] = "--goal";
+		argv[argc++] = SOAK_DEFAULT_PDR;
+	}
+	if (!run)
+		return 0;
+	printf("== soak: searching %u B, %u flows first, for the PDR\n", a->size, a->flows);
+	fflush(stdout);
+	return coord_cmd_search(argc, (char **)(uintptr_t)argv);
 }
 
 /* Sleep until @p until (pvp_now_s()), waking for an interrupt. */
@@ -343,7 +479,18 @@ soak_lat_diff(const struct pvp_lat *now, const struct pvp_lat *prev, struct pvp_
 	}
 }
 
-/* Loss between two readings as a record; 0 or 1 (not kept). */
+/* Print @p j whole on stdout. */
+static void
+soak_print_json(const json_t *j)
+{
+	char *line = json_dumps(j, JSON_COMPACT);
+
+	if (line != NULL)
+		printf("%s\n", line);
+	free(line);
+}
+
+/* Loss between two readings as a record; 0 or 1 (not kept: it is on stdout). */
 static int
 soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, double t_s,
 	  double span_s, const struct pvp_lat *lat)
@@ -388,12 +535,23 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 					      "p99", (json_int_t)ls.p99, "p99_9",
 					      (json_int_t)ls.p99_9, "p99_99", (json_int_t)ls.p99_99,
 					      "max", (json_int_t)ls.max, "clock", "tsc"));
-	ret = coord_report_append(s->a->results, rec);
-	json_decref(rec);
-	if (ret < 0) {
-		fprintf(stderr, "pvpkit: %s: %s\n", s->a->results, strerror(-ret));
-		return 1;
+	/*
+	 * Kept first, shown whatever became of it; a record the file cannot
+	 * take follows its line whole on stdout, and so does every later
+	 * one (the file stays whole JSON lines, pvp_jsonl_append takes a
+	 * partial line back). The first failure is said once on stderr.
+	 */
+	ret = s->not_kept ? -EIO : coord_report_append(s->a->results, rec);
+	if (ret < 0 && !s->not_kept) {
+		if (strcmp(type, "soak") == 0)
+			snprintf(a, sizeof(a), "soak totals");
+		else
+			snprintf(a, sizeof(a), "soak interval %u", s->n);
+		fprintf(stderr, "pvpkit: %s: %s: %s not kept; its JSON line follows on stdout\n",
+			s->a->results, strerror(-ret), a);
 	}
+	if (ret < 0)
+		s->not_kept = true;
 	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)", type, t_s,
 	       pvp_fmt_count((int64_t)r.tx_packets, a, sizeof(a)),
 	       pvp_fmt_count((int64_t)r.rx_packets, b, sizeof(b)), lost,
@@ -402,8 +560,11 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		printf("; latency us p50 %.1f p99 %.1f max %.1f", ls.p50 / 1e3, ls.p99 / 1e3,
 		       ls.max / 1e3);
 	printf("\n");
+	if (ret < 0)
+		soak_print_json(rec);
+	json_decref(rec);
 	fflush(stdout);
-	return 0;
+	return ret < 0 ? 1 : 0;
 }
 
 /* Clear, start the sources. 0, or 1 after a message. */
@@ -473,7 +634,6 @@ soak_run(struct soak_run *s)
 {
 	double next, now, end;
 	unsigned int k;
-	int rc;
 
 	if (soak_start(s) != 0)
 		return 1;
@@ -495,12 +655,10 @@ soak_run(struct soak_run *s)
 		soak_latency(s, s->lat_now);
 		soak_lat_diff(s->lat_now, s->lat_prev, s->lat_int);
 		s->n++;
-		rc = soak_keep(s, s->prev, "soak_interval", now - s->t0,
-			       (double)(s->now[0].t_ns - s->prev[0].t_ns) / 1e9, s->lat_int);
-		if (rc != 0) {
-			soak_stop(s);
-			return 1;
-		}
+		/* Not kept: it is on stdout, and the soak ends with its totals. */
+		if (soak_keep(s, s->prev, "soak_interval", now - s->t0,
+			      (double)(s->now[0].t_ns - s->prev[0].t_ns) / 1e9, s->lat_int) != 0)
+			break;
 		memcpy(s->prev, s->now, sizeof(s->prev));
 		memcpy(s->lat_prev, s->lat_now, sizeof(*s->lat_prev));
 		if (next >= end)
@@ -515,7 +673,8 @@ soak_run(struct soak_run *s)
 	if (soak_snapshot(s, s->now) < 0)
 		return 1;
 	soak_latency(s, s->lat_now);
-	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, s->lat_now) != 0)
+	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, s->lat_now) != 0 ||
+	    s->not_kept)
 		return 1;
 	if (s->interrupted) {
 		printf("soak interrupted by %s after %.1f s of %.1f s: every interval read is "
@@ -534,6 +693,7 @@ coord_cmd_soak(int argc, char **argv)
 	struct soak_args a;
 	struct soak_run *s;
 	char results[4096];
+	bool searched = false;
 	double pdr = 0;
 	unsigned int i;
 	int rc;
@@ -541,20 +701,37 @@ coord_cmd_soak(int argc, char **argv)
 	rc = soak_parse(argc, argv, &a);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
-	if (a.pdr_fraction > 0) {
-		rc = soak_pdr(&a, &pdr);
+	if (a.results == NULL) {
+		snprintf(results, sizeof(results), "%s/soak.jsonl", a.out);
+		a.results = results;
+	}
+	if (a.pdr_fraction > 0 && a.from != NULL) {
+		rc = soak_pdr(&a, false, &pdr);
 		if (rc != 0)
 			return rc;
 		a.rate_pps = pdr * a.pdr_fraction;
+	} else if (a.pdr_fraction > 0) {
+		/* Bad search options are refused before anything runs. */
+		rc = soak_search(&a, false);
+		if (rc != 0)
+			return rc;
 	}
 	rc = pvp_mkdir_p(a.out, 0755);
 	if (rc < 0) {
 		fprintf(stderr, "pvpkit: %s: %s\n", a.out, strerror(-rc));
 		return 1;
 	}
-	if (a.results == NULL) {
-		snprintf(results, sizeof(results), "%s/soak.jsonl", a.out);
-		a.results = results;
+	if (a.pdr_fraction > 0 && a.from == NULL) {
+		rc = soak_search(&a, true);
+		if (rc != 0)
+			return rc;
+		/* The PDR that search found, from the file it was kept in. */
+		a.from = a.results;
+		searched = true;
+		rc = soak_pdr(&a, true, &pdr);
+		if (rc != 0)
+			return rc;
+		a.rate_pps = pdr * a.pdr_fraction;
 	}
 	s = calloc(1, sizeof(*s));
 	if (s != NULL) {
@@ -579,7 +756,8 @@ coord_cmd_soak(int argc, char **argv)
 	       a.flows, a.rate_pps, a.pdr_fraction > 0 ? " (a fraction of the PDR)" : "",
 	       a.duration_s, a.interval_s);
 	if (a.pdr_fraction > 0)
-		printf("   %.4g of the PDR %.0f pps in %s\n", a.pdr_fraction, pdr, a.from);
+		printf("   %.4g of the PDR %.0f pps %s %s\n", a.pdr_fraction, pdr,
+		       searched ? "the search found, kept in" : "in", a.from);
 	fflush(stdout);
 	rc = soak_run(s);
 	printf("results: %s\n", a.results);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -63,7 +64,7 @@ lat_us(uint64_t ns, bool any, char *buf, size_t len)
 
 /* The figures of one latency trial, one line. */
 static void
-lat_show(double load, double rate, const struct coord_trial_result *r, const json_t *trial)
+lat_show(const char *load, double rate, const struct coord_trial_result *r, const json_t *trial)
 {
 	char a[8][24], tx[32], lost[32];
 	struct pvp_lat *h = malloc(sizeof(*h));
@@ -76,7 +77,7 @@ lat_show(double load, double rate, const struct coord_trial_result *r, const jso
 		pvp_lat_read(h, &s);
 	free(h);
 	any = s.count > 0;
-	printf("-- latency %g %% (%s pps): lost %s of %s; us min %s p50 %s p90 %s p99 %s p99.9 %s "
+	printf("-- latency %s (%s pps): lost %s of %s; us min %s p50 %s p90 %s p99 %s p99.9 %s "
 	       "p99.99 %s max %s (%s clock)\n",
 	       load, pvp_fmt_count((int64_t)rate, a[0], sizeof(a[0])),
 	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, lost, sizeof(lost)),
@@ -88,55 +89,95 @@ lat_show(double load, double rate, const struct coord_trial_result *r, const jso
 	fflush(stdout);
 }
 
+/* Print @p j whole on stdout: a record the results file could not take is not lost. */
+static void
+lat_print_json(const json_t *j)
+{
+	char *line = json_dumps(j, JSON_COMPACT);
+
+	if (line != NULL)
+		printf("%s\n", line);
+	fflush(stdout);
+	free(line);
+}
+
 int
 coord_latency_point(const struct coord_search_args *a, struct coord_topology *t, unsigned int size,
 		    unsigned int flows, const char *ref_name, double ref_pps)
 {
+	unsigned int i, round, rounds = a->repeat > 1 ? a->repeat : 1;
 	struct coord_trial_result r;
 	struct coord_trial_conf c;
-	char err[512], buf[32];
-	unsigned int i;
+	char err[512], buf[32], set[64], load[48];
 	json_t *j;
 	int ret;
 
-	printf("== latency %u B, %u flows: %u loads of %s %s pps, %.1f s each\n", size, flows,
+	/*
+	 * With --repeat N the loads are measured in N rounds, all loads in
+	 * each: the spread between rounds is the run's own latency noise,
+	 * which compare weighs a change against. The set names the rounds
+	 * that belong together, so a later rerun in the same file replaces
+	 * them all.
+	 */
+	snprintf(set, sizeof(set), "%ld-%u-%u", (long)time(NULL), size, flows);
+	printf("== latency %u B, %u flows: %u loads of %s %s pps, %.1f s each", size, flows,
 	       a->nb_lat_loads, ref_name, pvp_fmt_count((int64_t)ref_pps, buf, sizeof(buf)),
 	       a->lat_duration);
-	for (i = 0; i < a->nb_lat_loads && !coord_interrupted; i++) {
-		memset(&c, 0, sizeof(c));
-		c.size = size;
-		c.flows = flows;
-		c.profile = a->profile;
-		c.flow_type = a->flow_type;
-		c.quiet_timeout_s = a->quiet_timeout_s;
-		c.duration_s = a->lat_duration;
-		c.rate_pps =
-			a->lat_loads[i] > 0 ? ref_pps * a->lat_loads[i] / 100 : a->lat_low_rate;
-		ret = coord_trial_run(t, &c, &r, err, sizeof(err));
-		if (ret < 0) {
-			fprintf(stderr, "pvpkit: latency trial at %g %% not measured: %s\n",
-				a->lat_loads[i], err);
-			return 1;
-		}
-		j = coord_trial_to_json(t, &r);
-		if (j != NULL) {
-			json_object_set_new(j, "latency",
-					    json_pack("{s:f,s:s,s:f}", "load_pct", a->lat_loads[i],
-						      "reference", ref_name, "reference_pps",
-						      ref_pps));
-			ret = coord_report_append(a->results, j);
+	if (rounds > 1)
+		printf(", %u rounds", rounds);
+	printf("\n");
+	for (round = 1; round <= rounds && !coord_interrupted; round++) {
+		for (i = 0; i < a->nb_lat_loads && !coord_interrupted; i++) {
+			memset(&c, 0, sizeof(c));
+			c.size = size;
+			c.flows = flows;
+			c.profile = a->profile;
+			c.flow_type = a->flow_type;
+			c.quiet_timeout_s = a->quiet_timeout_s;
+			c.duration_s = a->lat_duration;
+			c.rate_pps = a->lat_loads[i] > 0 ? ref_pps * a->lat_loads[i] / 100
+							 : a->lat_low_rate;
+			ret = coord_trial_run(t, &c, &r, err, sizeof(err));
 			if (ret < 0) {
-				fprintf(stderr, "pvpkit: %s: %s\n", a->results, strerror(-ret));
+				fprintf(stderr, "pvpkit: latency trial at %g %% not measured: %s\n",
+					a->lat_loads[i], err);
+				return 1;
+			}
+			j = coord_trial_to_json(t, &r);
+			if (j == NULL) {
+				coord_trial_result_clear(&r);
+				continue;
+			}
+			json_object_set_new(j, "latency",
+					    json_pack("{s:f,s:s,s:f,s:s,s:I,s:I}", "load_pct",
+						      a->lat_loads[i], "reference", ref_name,
+						      "reference_pps", ref_pps, "set", set, "round",
+						      (json_int_t)round, "rounds",
+						      (json_int_t)rounds));
+			ret = coord_report_append(a->results, j);
+			if (ret < 0)
+				fprintf(stderr,
+					"pvpkit: %s: %s: latency trial at %g %% not kept; its JSON "
+					"line follows on stdout\n",
+					a->results, strerror(-ret), a->lat_loads[i]);
+			if (rounds > 1)
+				snprintf(load, sizeof(load), "%g %%, round %u/%u", a->lat_loads[i],
+					 round, rounds);
+			else
+				snprintf(load, sizeof(load), "%g %%", a->lat_loads[i]);
+			lat_show(load, c.rate_pps, &r, j);
+			if (ret < 0) {
+				/* Nothing measured is lost, and nothing more is run. */
+				lat_print_json(j);
 				json_decref(j);
 				coord_trial_result_clear(&r);
 				return 1;
 			}
-			lat_show(a->lat_loads[i], c.rate_pps, &r, j);
 			json_decref(j);
+			if (a->tables)
+				coord_table_print(stdout, t, &r);
+			coord_trial_result_clear(&r);
 		}
-		if (a->tables)
-			coord_table_print(stdout, t, &r);
-		coord_trial_result_clear(&r);
 	}
 	return 0;
 }
@@ -196,11 +237,15 @@ coord_latency_floor(const struct coord_search_args *a)
 	if (fl == NULL)
 		return 1;
 	ret = coord_report_append(a->results, fl);
-	json_decref(fl);
 	if (ret < 0) {
-		fprintf(stderr, "pvpkit: %s: %s\n", a->results, strerror(-ret));
+		fprintf(stderr,
+			"pvpkit: %s: %s: latency floor not kept; its JSON line follows on stdout\n",
+			a->results, strerror(-ret));
+		lat_print_json(fl);
+		json_decref(fl);
 		return 1;
 	}
+	json_decref(fl);
 	printf("== latency floor (%s, %s clock): min %s us, p50 %s us, p99 %s us\n", base, clock,
 	       lat_us(s.min, true, u[0], sizeof(u[0])), lat_us(s.p50, true, u[1], sizeof(u[1])),
 	       lat_us(s.p99, true, u[2], sizeof(u[2])));

@@ -287,18 +287,27 @@ int coord_report_write_latency_csv(const json_t *summary, const char *path);
  * "within-noise", a goal without a rate on either side
  * "not-comparable". Points or goals in only one run are left out.
  *
+ * Latency, per point both runs have, per load either measured and per
+ * figure (p50, p99, p99_99, max): the entries' "range_ns" are the ranges,
+ * and a *regression* is a new range entirely above the old one. A load
+ * only one run measured is "not-comparable", a figure without a range on
+ * either side (the maximum of a single round) "not-judged".
+ *
  * @param old_sum
  *   The reference summary (coord_report_summary()).
  * @param new_sum
  *   The summary under test.
  * @param regressions
- *   Receives the number of regressions.
+ *   Receives the number of regressions, throughput and latency.
  * @param progressions
- *   Receives the number of progressions.
+ *   Receives the number of progressions, throughput and latency.
  * @return
  *   {"rows": [{"size", "flows", "goal", "old": {"pps", "lo_pps", "hi_pps",
  *   "repeats"} or null, "new": ..., "change": (new - old) / old,
- *   "verdict"}], "regressions", "progressions"}, or NULL on allocation
+ *   "verdict"}], "latency_rows": [{"size", "flows", "load_pct", "figure",
+ *   "old": {"ns", "lo_ns", "hi_ns", "trials", "rate_pps"} or null, "new":
+ *   ..., "change", "verdict"}], "regressions", "progressions",
+ *   "latency_regressions", "latency_progressions"}, or NULL on allocation
  *   failure.
  */
 json_t *coord_report_compare(const json_t *old_sum, const json_t *new_sum,
@@ -317,7 +326,8 @@ struct coord_report_info {
 /**
  * Plot a comparison (coord_report_compare()) as compare.{dat,gp,png,svg}
  * in @p outdir: per point and goal, old and new medians with their ranges
- * as error bars.
+ * as error bars; with latency rows on both sides also
+ * compare_latency.{dat,gp,png,svg}, the latency figures with theirs.
  *
  * @return 0, or -errno with @p info->plot_note saying why.
  */

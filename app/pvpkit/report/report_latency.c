@@ -10,6 +10,8 @@
  */
 
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,48 +73,207 @@ lat_figures(json_t *o, const struct pvp_lat *l)
 	json_object_set_new(o, "jitter_ns", json_integer((json_int_t)s.jitter));
 }
 
-/* One latency trial as a summary entry, or NULL (no histogram). */
-static json_t *
-lat_entry(const json_t *t)
+/*
+ * How far a percentile of one trial can be trusted, from its histogram
+ * alone: the distribution-free confidence interval of a quantile. Of n
+ * samples, the rank of the p-quantile's estimate is binomial with mean
+ * n p and deviation sqrt(n p (1 - p)); the samples at ranks n p -/+
+ * LAT_CI_Z deviations bound the true quantile with about 95 %
+ * confidence, and the bucket edges around those ranks add the
+ * histogram's own precision. Few samples above a tail percentile widen
+ * it to the maximum, as they should.
+ */
+#define LAT_CI_Z 1.96
+
+/* The bucket that holds the sample of rank @p k (1-based). */
+static unsigned int
+lat_rank_bucket(const struct pvp_lat *l, double k)
 {
-	const json_t *lm = json_object_get(t, "latency"), *st, *l;
-	struct pvp_lat *h = malloc(sizeof(*h));
-	json_t *o = NULL, *streams, *so;
-	const char *clock;
+	uint64_t seen = 0;
+	unsigned int b;
+
+	for (b = 0; b < PVP_LAT_NB_BUCKETS; b++) {
+		seen += l->bucket[b];
+		if ((double)seen >= k)
+			return b;
+	}
+	return PVP_LAT_NB_BUCKETS - 1;
+}
+
+/* @p pct's confidence interval in @p l, in ns: *lo..*hi. */
+static void
+lat_interval(const struct pvp_lat *l, double pct, double *lo, double *hi)
+{
+	double n = (double)l->count, p = pct / 100, sd = sqrt(n * p * (1 - p));
+	double rl = floor(n * p - LAT_CI_Z * sd), ru = ceil(n * p + LAT_CI_Z * sd);
+	unsigned int b;
+
+	rl = rl < 1 ? 1 : rl;
+	ru = ru > n ? n : ru < 1 ? 1 : ru;
+	b = lat_rank_bucket(l, rl);
+	*lo = fmax((double)pvp_lat_bucket_low(b), (double)l->min_ns);
+	b = lat_rank_bucket(l, ru);
+	*hi = b + 1 < PVP_LAT_NB_BUCKETS ? (double)pvp_lat_bucket_low(b + 1) - 1
+					 : (double)l->max_ns;
+	*hi = fmin(*hi, (double)l->max_ns);
+	*lo = fmin(*lo, *hi);
+}
+
+/* The percentiles a latency entry gives a noise range for. */
+static const struct {
+	const char *name; /* in "range_ns" */
+	double pct;	  /* 100: the maximum */
+} lat_ranged[] = {
+	{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99_9", 99.9}, {"p99_99", 99.99}, {"max", 100},
+};
+
+/*
+ * "range_ns": what the entry's figures could be, from the trials at one
+ * load: each trial's confidence interval of each percentile, from the
+ * lowest to the highest over the rounds. The maximum is one sample per
+ * trial with no interval of its own: it gets a range only from two
+ * rounds or more (their lowest and highest maximum).
+ */
+static json_t *
+lat_ranges(struct pvp_lat *const *h, unsigned int n)
+{
+	json_t *r = json_object();
+	double lo, hi, a, b;
+	unsigned int i, k;
+
+	for (k = 0; r != NULL && k < sizeof(lat_ranged) / sizeof(lat_ranged[0]); k++) {
+		if (lat_ranged[k].pct >= 100 && n < 2)
+			continue;
+		lo = INFINITY;
+		hi = 0;
+		for (i = 0; i < n; i++) {
+			if (h[i]->count == 0)
+				continue;
+			if (lat_ranged[k].pct >= 100)
+				a = b = (double)h[i]->max_ns;
+			else
+				lat_interval(h[i], lat_ranged[k].pct, &a, &b);
+			lo = fmin(lo, a);
+			hi = fmax(hi, b);
+		}
+		if (lo <= hi)
+			json_object_set_new(r, lat_ranged[k].name, json_pack("[f,f]", lo, hi));
+	}
+	return r;
+}
+
+/* Stream @p k's histogram of every trial in @p trials, merged, into @p out. 0 or -errno. */
+static int
+lat_stream_merged(const json_t *trials, size_t k, struct pvp_lat *out, struct pvp_lat *one)
+{
+	const json_t *t, *l;
 	size_t i;
 
-	if (h == NULL)
-		return NULL;
-	if (coord_report_trial_latency(t, h, &clock) <= 0)
+	pvp_lat_init(out);
+	json_array_foreach(trials, i, t) {
+		l = json_object_get(json_array_get(json_object_get(t, "streams"), k), "latency_ns");
+		if (json_object_get(l, "histogram") == NULL)
+			continue;
+		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL) < 0)
+			return -EINVAL;
+		pvp_lat_merge(out, one);
+	}
+	return 0;
+}
+
+/* Per stream: what the generator read of it, or over several rounds their merge. */
+static json_t *
+lat_streams(const json_t *trials, struct pvp_lat *m, struct pvp_lat *one)
+{
+	const json_t *last = json_array_get(trials, json_array_size(trials) - 1), *st, *l;
+	struct pvp_lat_summary s;
+	json_t *streams = json_array(), *so;
+	size_t i;
+
+	json_array_foreach(json_object_get(last, "streams"), i, st) {
+		l = json_object_get(st, "latency_ns");
+		if (json_array_size(trials) > 1 && lat_stream_merged(trials, i, m, one) == 0) {
+			pvp_lat_read(m, &s);
+			so = json_pack("{s:O*,s:O*,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+				       "stream", json_object_get(st, "stream"), "name",
+				       json_object_get(st, "name"), "count", (json_int_t)s.count,
+				       "min_ns", (json_int_t)s.min, "avg_ns", (json_int_t)s.avg,
+				       "p50_ns", (json_int_t)s.p50, "p90_ns", (json_int_t)s.p90,
+				       "p99_ns", (json_int_t)s.p99, "p99_9_ns", (json_int_t)s.p99_9,
+				       "p99_99_ns", (json_int_t)s.p99_99, "max_ns",
+				       (json_int_t)s.max, "jitter_ns", (json_int_t)s.jitter);
+		} else {
+			so = json_pack(
+				"{s:O*,s:O*,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stream",
+				json_object_get(st, "stream"), "name", json_object_get(st, "name"),
+				"count", report_num(l, "count", 0), "min_ns",
+				report_num(l, "min", 0), "avg_ns", report_num(l, "avg", 0),
+				"p50_ns", report_num(l, "p50", 0), "p90_ns",
+				report_num(l, "p90", 0), "p99_ns", report_num(l, "p99", 0),
+				"p99_9_ns", report_num(l, "p99_9", 0), "p99_99_ns",
+				report_num(l, "p99_99", 0), "max_ns", report_num(l, "max", 0),
+				"jitter_ns", report_num(l, "jitter", 0));
+		}
+		json_array_append_new(streams, so);
+	}
+	return streams;
+}
+
+/*
+ * The trials at one load (one round each, oldest first) as a summary
+ * entry: their histograms merged, the noise ranges, the last trial's
+ * rate and reference. NULL when none has a histogram.
+ */
+static json_t *
+lat_entry(const json_t *trials)
+{
+	const json_t *t = json_array_get(trials, json_array_size(trials) - 1);
+	const json_t *lm = json_object_get(t, "latency"), *x;
+	unsigned int n = 0, i;
+	struct pvp_lat *h[COORD_REPORT_MAX_REPEAT], *all = malloc(sizeof(*all));
+	struct pvp_lat *one = malloc(sizeof(*one));
+	double tx = 0, rx = 0;
+	json_t *o = NULL;
+	const char *clock = "";
+	size_t k;
+
+	if (all == NULL || one == NULL)
 		goto out;
-	o = json_pack("{s:f,s:f,s:s,s:f,s:f,s:f,s:f,s:f}", "load_pct",
+	pvp_lat_init(all);
+	json_array_foreach(trials, k, x) {
+		if (n == COORD_REPORT_MAX_REPEAT)
+			break;
+		h[n] = malloc(sizeof(*h[n]));
+		if (h[n] == NULL)
+			goto out;
+		if (coord_report_trial_latency(x, h[n], &clock) <= 0) {
+			free(h[n]);
+			continue;
+		}
+		pvp_lat_merge(all, h[n]);
+		tx += report_num(x, "tx_packets", 0);
+		rx += report_num(x, "rx_packets", 0);
+		n++;
+	}
+	if (n == 0)
+		goto out;
+	o = json_pack("{s:f,s:f,s:s,s:f,s:f,s:f,s:f,s:f,s:I}", "load_pct",
 		      report_num(lm, "load_pct", 0), "rate_pps", report_num(t, "requested_pps", 0),
 		      "reference", report_str(lm, "reference", ""), "reference_pps",
 		      report_num(lm, "reference_pps", 0), "duration_s",
-		      report_num(t, "duration_s", 0), "tx_packets", report_num(t, "tx_packets", 0),
-		      "rx_packets", report_num(t, "rx_packets", 0), "loss_ratio",
-		      report_num(t, "loss_ratio", 0));
+		      report_num(t, "duration_s", 0), "tx_packets", tx, "rx_packets", rx,
+		      "loss_ratio", tx > 0 ? (tx - rx) / tx : 0.0, "trials", (json_int_t)n);
 	if (o == NULL)
 		goto out;
-	lat_figures(o, h);
+	lat_figures(o, all);
 	json_object_set_new(o, "clock", json_string(clock));
-	/* Per stream: what the generator itself read of each histogram. */
-	streams = json_array();
-	json_array_foreach(json_object_get(t, "streams"), i, st) {
-		l = json_object_get(st, "latency_ns");
-		so = json_pack("{s:O*,s:O*,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stream",
-			       json_object_get(st, "stream"), "name", json_object_get(st, "name"),
-			       "count", report_num(l, "count", 0), "min_ns",
-			       report_num(l, "min", 0), "avg_ns", report_num(l, "avg", 0), "p50_ns",
-			       report_num(l, "p50", 0), "p90_ns", report_num(l, "p90", 0), "p99_ns",
-			       report_num(l, "p99", 0), "p99_9_ns", report_num(l, "p99_9", 0),
-			       "p99_99_ns", report_num(l, "p99_99", 0), "max_ns",
-			       report_num(l, "max", 0), "jitter_ns", report_num(l, "jitter", 0));
-		json_array_append_new(streams, so);
-	}
-	json_object_set_new(o, "streams", streams);
+	json_object_set_new(o, "range_ns", lat_ranges(h, n));
+	json_object_set_new(o, "streams", lat_streams(trials, all, one));
 out:
-	free(h);
+	for (i = 0; i < n; i++)
+		free(h[i]);
+	free(all);
+	free(one);
 	return o;
 }
 
@@ -129,35 +290,52 @@ json_t *
 report_latency_point(const json_t *records, unsigned int size, unsigned int flows)
 {
 	json_t *by_load[64], *arr, *e;
-	unsigned int n = 0, i;
-	const json_t *t;
-	size_t k;
+	unsigned int n = 0, i, k;
+	const json_t *t, *last;
+	const char *set;
+	size_t j;
 
-	/* The last trial at each load: a rerun in the same file replaces it. */
-	json_array_foreach(records, k, t) {
+	/*
+	 * Per load, the trials of the last set ("latency": {"set"}: the
+	 * rounds of one --repeat); a later set replaces them, and a trial
+	 * without a set is a set of its own.
+	 */
+	json_array_foreach(records, j, t) {
 		if (!report_is_type(t, "trial") || !json_is_object(json_object_get(t, "latency")) ||
 		    report_num(t, "size", -1) != size || report_num(t, "flows", -1) != flows)
 			continue;
-		e = lat_entry(t);
-		if (e == NULL)
-			continue;
+		set = report_str(json_object_get(t, "latency"), "set", NULL);
 		for (i = 0; i < n; i++)
-			if (report_num(by_load[i], "load_pct", -1) == report_num(e, "load_pct", -2))
+			if (report_num(json_object_get(json_array_get(by_load[i], 0), "latency"),
+				       "load_pct", -1) ==
+			    report_num(json_object_get(t, "latency"), "load_pct", -2))
 				break;
-		if (i < n) {
-			json_decref(by_load[i]);
-			by_load[i] = e;
-		} else if (n < sizeof(by_load) / sizeof(by_load[0])) {
-			by_load[n++] = e;
-		} else {
-			json_decref(e);
+		if (i == n) {
+			if (n == sizeof(by_load) / sizeof(by_load[0]))
+				continue;
+			by_load[n] = json_array();
+			if (by_load[n] == NULL)
+				break;
+			n++;
 		}
+		last = json_array_get(by_load[i], json_array_size(by_load[i]) - 1);
+		if (last != NULL &&
+		    (set == NULL ||
+		     strcmp(report_str(json_object_get(last, "latency"), "set", ""), set) != 0))
+			json_array_clear(by_load[i]);
+		json_array_append(by_load[i], (json_t *)(uintptr_t)t);
 	}
-	if (n == 0)
+	for (i = k = 0; i < n; i++) {
+		e = lat_entry(by_load[i]);
+		json_decref(by_load[i]);
+		if (e != NULL)
+			by_load[k++] = e;
+	}
+	if (k == 0)
 		return NULL;
-	qsort(by_load, n, sizeof(by_load[0]), load_cmp);
+	qsort(by_load, k, sizeof(by_load[0]), load_cmp);
 	arr = json_array();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < k; i++)
 		json_array_append_new(arr, by_load[i]);
 	return arr;
 }

@@ -36,8 +36,11 @@ int report_plots(const json_t *records, const json_t *summary, const char *outdi
 		 const struct coord_report_opts *o, struct coord_report_info *info);
 
 /**
- * The latency entries of a point (size, flows): the last latency trial at
- * each load, sorted by load. @return a new array, or NULL if none.
+ * The latency entries of a point (size, flows), sorted by load: per load
+ * the trials of the last set (the rounds of one --repeat; a trial without
+ * a set alone), their histograms merged, with "trials" and "range_ns"
+ * (each percentile's confidence interval per trial, lowest to highest
+ * over the rounds). @return a new array, or NULL if none.
  */
 json_t *report_latency_point(const json_t *records, unsigned int size, unsigned int flows);
 

@@ -227,6 +227,68 @@ rc=$?
 	grep -q '^4 compared, 0 regression(s), 0 progression(s)$' "$PVP_TMP/cmp3.out" ||
 	bad "compare same: $(tail -1 "$PVP_TMP/cmp3.out")"
 
+# Latency with --repeat: every load in each of 2 rounds, one summary entry
+# per load with the rounds' noise range. compare then weighs latency too:
+# fake_hops' latency grows with the rate, so the 40 kpps path measured at
+# 10/50/90 % of its lower PDR has lower latency than the 50 kpps one
+# (progressions), the same 2 kpps low load the same (within noise), and a
+# maximum of one round is not judged. The other way round the latency
+# regressions alone make the exit status 3, though throughput went up.
+"$PVP_COORD" run --topology "$PVP_TMP/f/topology.json" --max-rate 100kpps --sizes 64 --flows 1 \
+	--goal ndr --goal pdr=1% --initial-duration 0.05 --final-duration 0.1 --repeat 2 \
+	--latency --latency-duration 0.1 --latency-low-rate 2kpps --no-tables \
+	--out "$PVP_TMP/latrep" >"$PVP_TMP/latrep.out" 2>&1 || bad "run --repeat 2 --latency: exit $?"
+grep -q '^== latency 64 B, 1 flows: 4 loads of pdr 40,[0-9]* pps, 0.1 s each, 2 rounds$' \
+	"$PVP_TMP/latrep.out" || bad "rounds header: $(grep '^== latency' "$PVP_TMP/latrep.out")"
+[ "$(grep -c '^-- latency [0-9]* %, round [12]/2 ' "$PVP_TMP/latrep.out")" = 8 ] ||
+	bad "not 8 latency trials in 2 rounds: $(grep '^-- latency' "$PVP_TMP/latrep.out")"
+"$PVP_PY" - "$PVP_TMP/latrep" <<'PY' || bad "latency rounds records"
+import json, sys
+d = sys.argv[1]
+recs = [json.loads(l) for l in open(d + "/results.jsonl")]
+lt = [r["latency"] for r in recs if r["type"] == "trial" and "latency" in r]
+assert [(l["load_pct"], l["round"], l["rounds"]) for l in lt] == \
+    [(x, r, 2) for r in (1, 2) for x in (0, 10, 50, 90)], lt
+assert len({l["set"] for l in lt}) == 1, lt
+lat = json.load(open(d + "/summary.json"))["points"][0]["latency"]
+assert [e["load_pct"] for e in lat] == [0, 10, 50, 90] and all(e["trials"] == 2 for e in lat), lat
+for e in lat:
+    r = e["range_ns"]
+    assert sorted(r) == ["max", "p50", "p90", "p99", "p99_9", "p99_99"], r
+    assert r["p50"][0] <= e["p50_ns"] <= r["p50"][1] and r["max"][1] == e["max_ns"], e
+PY
+"$PVP_COORD" compare "$PVP_TMP/lat" "$PVP_TMP/latrep" --out "$PVP_TMP/cmplat" >"$PVP_TMP/cmplat.out" 2>&1
+rc=$?
+[ "$rc" = 3 ] || bad "compare lat/latrep: exit $rc: $(cat "$PVP_TMP/cmplat.out")"
+grep -q '^  size    flows  load latency          old us \[lo..hi\]          new us \[lo..hi\]   change  verdict$' \
+	"$PVP_TMP/cmplat.out" || bad "no latency table: $(cat "$PVP_TMP/cmplat.out")"
+grep -Eq '^    64        1   50% p50 +12\.[0-9] \[[0-9.]+\.\.[0-9.]+\] +1[12]\.[0-9] \[[0-9.]+\.\.[0-9.]+\] +-[0-9.]+ %  progression$' \
+	"$PVP_TMP/cmplat.out" || bad "50 % p50 row: $(grep ' 50% p50' "$PVP_TMP/cmplat.out")"
+grep -Eq '^    64        1    0% p50 .*  within-noise$' "$PVP_TMP/cmplat.out" ||
+	bad "0 % p50 row: $(grep ' 0% p50' "$PVP_TMP/cmplat.out")"
+grep -Eq '^    64        1   50% max +[0-9.]+ \[-\] .*  not-judged$' "$PVP_TMP/cmplat.out" ||
+	bad "max row: $(grep ' 50% max' "$PVP_TMP/cmplat.out")"
+"$PVP_PY" - "$PVP_TMP/cmplat/compare.json" <<'PY' || bad "compare.json latency rows"
+import json, sys
+c = json.load(open(sys.argv[1]))
+rows = c["latency_rows"]
+assert len(rows) == 16 and c["latency_regressions"] == 0, c
+v = {(r["load_pct"], r["figure"]): r["verdict"] for r in rows}
+assert all(v[(x, "p50")] == "progression" for x in (10, 50, 90)), v
+assert v[(0, "p50")] == "within-noise" and v[(90, "max")] == "not-judged", v
+assert c["latency_progressions"] >= 3 and c["regressions"] == 2, c
+PY
+"$PVP_COORD" compare "$PVP_TMP/latrep" "$PVP_TMP/lat" >"$PVP_TMP/cmplat2.out" 2>&1
+rc=$?
+[ "$rc" = 3 ] || bad "latency regression alone: exit $rc, want 3"
+grep -q '^    64        1 ndr .* progression$' "$PVP_TMP/cmplat2.out" &&
+	grep -Eq '^    64        1   50% p50 .*  regression$' "$PVP_TMP/cmplat2.out" ||
+	bad "latency regression rows: $(cat "$PVP_TMP/cmplat2.out")"
+if command -v gnuplot >/dev/null 2>&1; then
+	[ "$(stat -c %s "$PVP_TMP/cmplat/compare_latency.png" 2>/dev/null || echo 0)" -gt 5000 ] ||
+		bad "no compare_latency.png"
+fi
+
 # soak: usage, a run at 60 kpps through the 50 kpps path read every
 # 0.3 s (every interval loses a sixth at the guest), a soak at 90 % of the
 # PDR of an earlier run, and Ctrl-C keeping what was read.
@@ -276,6 +338,45 @@ grep -q "^   0.9 of the PDR 50,[0-9]* pps in $PVP_TMP/rep$" "$PVP_TMP/soak90.out
 	grep -q "^   0.9 of the PDR 50[0-9]* pps in $PVP_TMP/rep$" "$PVP_TMP/soak90.out" ||
 	bad "soak pdr line: $(sed -n 2p "$PVP_TMP/soak90.out")"
 grep -q '^soak .*lost 0 (0.0000 %)' "$PVP_TMP/soak90.out" || bad "90 % of the PDR lost packets"
+# --pdr-fraction without --from: the point searched first (pvpkit
+# search's options passed on, its records kept in the soak's results),
+# then the soak at that fraction of the PDR found. Search options without
+# that case, a goal list without a PDR and a bad search option are
+# refused before anything runs.
+out=$("$PVP_COORD" soak --rate 1kpps --duration 1 --max-rate 100kpps 2>&1)
+[ $? = 2 ] && [ "$out" = "pvpkit: soak: search options (--max-rate ...) are for --pdr-fraction without --from (see pvpkit soak --help)" ] ||
+	bad "soak --rate with a search option: $out"
+out=$("$PVP_COORD" soak --pdr-fraction 0.5 --duration 1 --max-rate 100kpps --goal ndr 2>&1)
+[ $? = 2 ] && [ "$out" = "pvpkit: soak: --pdr-fraction needs a PDR among the goals (--goal pdr=0.5%) (see pvpkit soak --help)" ] ||
+	bad "soak search without a PDR goal: $out"
+out=$("$PVP_COORD" soak --pdr-fraction 0.5 --duration 1 --width 7 --out "$PVP_TMP/nosoak" 2>&1)
+[ $? = 2 ] && [ "$out" = 'pvpkit: --width: "7" must be like 0.005 or 0.5% (see --help)' ] &&
+	[ ! -e "$PVP_TMP/nosoak" ] || bad "soak search with a bad option: $out"
+"$PVP_COORD" soak --topology "$PVP_TMP/g/topology.json" --pdr-fraction 0.8 --flows 10 \
+	--duration 0.4 --interval 0.2 --max-rate 100kpps --initial-duration 0.05 \
+	--final-duration 0.1 --no-tables --out "$PVP_TMP/soaks" >"$PVP_TMP/soaks.out" 2>&1 ||
+	bad "soak with its own search: exit $?"
+grep -q '^== soak: searching 64 B, 10 flows first, for the PDR$' "$PVP_TMP/soaks.out" &&
+	grep -q '^   pdr      ok: lower 50,[0-9]* pps' "$PVP_TMP/soaks.out" ||
+	bad "soak search lines: $(grep '^==' "$PVP_TMP/soaks.out")"
+grep -q "^   0.8 of the PDR 50[0-9]* pps the search found, kept in $PVP_TMP/soaks/soak.jsonl$" \
+	"$PVP_TMP/soaks.out" || bad "soak pdr line: $(grep 'of the PDR' "$PVP_TMP/soaks.out")"
+grep -q '^soak .*lost 0 (0.0000 %)' "$PVP_TMP/soaks.out" || bad "80 % of the PDR lost packets"
+"$PVP_PY" - "$PVP_TMP/soaks" <<'PY' || bad "soak-with-search records"
+import json, sys
+d = sys.argv[1]
+recs = [json.loads(l) for l in open(d + "/soak.jsonl")]
+types = [r["type"] for r in recs]
+# The run record, the search's trials and record, then the soak's.
+assert types[0] == "run" and types.index("search") < types.index("soak_interval"), types
+s = [r for r in recs if r["type"] == "search"][0]
+assert [g["name"] for g in s["goals"]] == ["pdr"] and s["goals"][0]["loss_ratio"] == 0.005, s
+pdr = s["goals"][0]["lower_pps"]
+iv = [r for r in recs if r["type"] == "soak_interval"]
+assert len(iv) == 2 and all(abs(r["rate_pps"] - 0.8 * pdr) < 1e-6 for r in iv), (pdr, iv)
+sm = json.load(open(d + "/summary.json"))
+assert sm["points"][0]["goals"]["pdr"]["pps"] == pdr and sm["soak"]["intervals"] == 2, sm
+PY
 "$PVP_COORD" soak --topology "$PVP_TMP/g/topology.json" --rate 40kpps --duration 30 \
 	--interval 0.2 --out "$PVP_TMP/soakint" >"$PVP_TMP/soakint.out" 2>&1 &
 soak_pid=$!

@@ -5,7 +5,8 @@
 /*
  * coord_report without gnuplot: the JSON-lines file (append, reload,
  * a truncated last line, a fragment in the middle), the summary values,
- * the CSV layout byte for byte, the search record, reconciliation.
+ * the CSV layout byte for byte, the search record, reconciliation, and
+ * compare's verdicts on throughput and latency from synthetic records.
  */
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <jansson.h>
 
 #include "coord_report.h"
+#include "pvp_lat.h"
 #include "pvp_search.h"
 #include "report_fixture.h"
 #include "../unit_check.h"
@@ -532,6 +534,216 @@ test_compare(void)
 	}
 }
 
+/*
+ * A latency trial record at (64 B, 10 flows) as the latency step writes
+ * it: round @p round of set @p set at @p load % (set NULL: no set, as
+ * before rounds), one stream whose @p n samples are @p base_ns plus
+ * 0..@p step_ns * 99 in even steps (i % 100), and @p tail samples at ten
+ * times the base.
+ */
+static json_t *
+lat_trial(double load, const char *set, int round, int rounds, uint64_t base_ns, uint64_t step_ns,
+	  unsigned int n, unsigned int tail)
+{
+	struct pvp_lat *h = malloc(sizeof(*h));
+	json_t *t, *lm;
+	unsigned int i;
+
+	pvp_lat_init(h);
+	for (i = 0; i < n; i++)
+		pvp_lat_update(h, base_ns + step_ns * (i % 100));
+	for (i = 0; i < tail; i++)
+		pvp_lat_update(h, 10 * base_ns);
+	lm = json_pack("{s:f,s:s,s:f}", "load_pct", load, "reference", "pdr", "reference_pps",
+		       100000.0);
+	if (set != NULL) {
+		json_object_set_new(lm, "set", json_string(set));
+		json_object_set_new(lm, "round", json_integer(round));
+		json_object_set_new(lm, "rounds", json_integer(rounds));
+	}
+	t = json_pack("{s:s,s:i,s:i,s:f,s:f,s:I,s:I,s:o,s:[{s:i,s:{s:o,s:s}}]}", "type", "trial",
+		      "size", 64, "flows", 10, "requested_pps", load * 1000, "duration_s", 1.0,
+		      "tx_packets", (json_int_t)(n + tail), "rx_packets", (json_int_t)(n + tail),
+		      "latency", lm, "streams", "stream", 0, "latency_ns", "histogram",
+		      pvp_lat_to_json(h), "clock", "tsc");
+	free(h);
+	return t;
+}
+
+/* A summary of latency trials: @p rounds rounds at 50 %, round r's base @p base[r]. */
+static json_t *
+lat_summary(const char *set, int rounds, const uint64_t *base, uint64_t step)
+{
+	json_t *recs = json_array(), *sum;
+	int r;
+
+	for (r = 0; r < rounds; r++)
+		json_array_append_new(recs,
+				      lat_trial(50, set, r + 1, rounds, base[r], step, 10000, 2));
+	sum = coord_report_summary(recs, NULL);
+	json_decref(recs);
+	return sum;
+}
+
+/* The latency row of @p figure at 50 % in @p cmp, or NULL. */
+static const json_t *
+lat_row(const json_t *cmp, const char *figure)
+{
+	const json_t *row;
+	size_t i;
+
+	json_array_foreach(json_object_get(cmp, "latency_rows"), i, row)
+		if (strcmp(json_string_value(json_object_get(row, "figure")), figure) == 0 &&
+		    json_number_value(json_object_get(row, "load_pct")) == 50)
+			return row;
+	return NULL;
+}
+
+static const char *
+lat_verdict(const json_t *cmp, const char *figure)
+{
+	const json_t *row = lat_row(cmp, figure);
+
+	return row != NULL ? json_string_value(json_object_get(row, "verdict")) : "(no row)";
+}
+
+/*
+ * Latency ranges and verdicts: each round's confidence interval of a
+ * percentile from its histogram (here checked to the bucket), over the
+ * rounds; a regression when the new range lies above the old one.
+ */
+static void
+test_compare_latency(void)
+{
+	static const uint64_t b10[] = {10000, 10000, 10000}, b14[] = {14000, 14000, 14000},
+			      wide[] = {9000, 12000, 10500}, mid[] = {10200, 10400, 10300};
+	json_t *recs, *sum, *o, *n, *c;
+	const json_t *e, *r, *row;
+	unsigned int regr, progr;
+
+	/* One round of 100 samples 1000..1990 ns: the median's ranks are
+	 * 50 -/+ 1.96 * 5, i.e. 40 (1390 ns, bucket 1376..1407) and 60 (1590
+	 * ns, bucket 1568..1599); the maximum has no range of its own. */
+	recs = json_array();
+	json_array_append_new(recs, lat_trial(50, NULL, 0, 0, 1000, 10, 100, 0));
+	sum = coord_report_summary(recs, NULL);
+	e = json_array_get(json_object_get(point(sum, 64, 10), "latency"), 0);
+	r = json_object_get(json_object_get(e, "range_ns"), "p50");
+	CHECK(json_number_value(json_array_get(r, 0)) == 1376 &&
+		      json_number_value(json_array_get(r, 1)) == 1599,
+	      "p50 range %g..%g", json_number_value(json_array_get(r, 0)),
+	      json_number_value(json_array_get(r, 1)));
+	CHECK(json_number_value(json_object_get(e, "trials")) == 1 &&
+		      json_object_get(json_object_get(e, "range_ns"), "max") == NULL,
+	      "one round: no max range");
+	json_decref(sum);
+
+	/* Three rounds of one set are one entry; a later set replaces them. */
+	json_array_clear(recs);
+	json_array_append_new(recs, lat_trial(50, "s1", 1, 2, 50000, 10, 1000, 0));
+	json_array_append_new(recs, lat_trial(50, "s1", 2, 2, 50000, 10, 1000, 0));
+	json_array_append_new(recs, lat_trial(50, "s2", 1, 3, 10000, 10, 1000, 0));
+	json_array_append_new(recs, lat_trial(50, "s2", 2, 3, 12000, 10, 1000, 0));
+	json_array_append_new(recs, lat_trial(50, "s2", 3, 3, 11000, 10, 1000, 1));
+	sum = coord_report_summary(recs, NULL);
+	e = json_array_get(json_object_get(point(sum, 64, 10), "latency"), 0);
+	r = json_object_get(json_object_get(e, "range_ns"), "max");
+	CHECK(json_array_size(json_object_get(point(sum, 64, 10), "latency")) == 1 &&
+		      json_number_value(json_object_get(e, "trials")) == 3 &&
+		      json_number_value(json_object_get(e, "count")) == 3001,
+	      "set s2's three rounds, merged: trials %g count %g",
+	      json_number_value(json_object_get(e, "trials")),
+	      json_number_value(json_object_get(e, "count")));
+	/* Maxima 10990, 12990 and 110000 (the tail sample). */
+	CHECK(json_number_value(json_array_get(r, 0)) == 10990 &&
+		      json_number_value(json_array_get(r, 1)) == 110000,
+	      "max range over rounds %g..%g", json_number_value(json_array_get(r, 0)),
+	      json_number_value(json_array_get(r, 1)));
+	json_decref(sum);
+	json_decref(recs);
+
+	/*
+	 * 10 us -> 14 us in three rounds each: p50, p99 and the maxima up
+	 * beyond both runs' noise, exit-worthy. p99.99 of 10,002 samples has
+	 * two above it: its interval reaches from the body to the tail, and
+	 * a change there is not shown to be more than noise.
+	 */
+	o = lat_summary("a", 3, b10, 20);
+	n = lat_summary("b", 3, b14, 20);
+	c = coord_report_compare(o, n, &regr, &progr);
+	CHECK(strcmp(lat_verdict(c, "p50"), "regression") == 0 &&
+		      strcmp(lat_verdict(c, "p99"), "regression") == 0 &&
+		      strcmp(lat_verdict(c, "p99_99"), "within-noise") == 0 &&
+		      strcmp(lat_verdict(c, "max"), "regression") == 0,
+	      "10 -> 14 us: %s %s %s %s", lat_verdict(c, "p50"), lat_verdict(c, "p99"),
+	      lat_verdict(c, "p99_99"), lat_verdict(c, "max"));
+	CHECK(json_integer_value(json_object_get(c, "latency_regressions")) == 3 && regr >= 3 &&
+		      json_array_size(json_object_get(c, "latency_rows")) == 4,
+	      "latency regressions %u", regr);
+	row = lat_row(c, "p50");
+	CHECK(near(json_number_value(json_object_get(row, "change")),
+		   (json_number_value(json_object_get(json_object_get(row, "new"), "ns")) -
+		    json_number_value(json_object_get(json_object_get(row, "old"), "ns"))) /
+			   json_number_value(json_object_get(json_object_get(row, "old"), "ns"))) &&
+		      json_number_value(json_object_get(row, "change")) > 0.35,
+	      "p50 change %g", json_number_value(json_object_get(row, "change")));
+	json_decref(c);
+	/* The other way round: progressions, no regression. */
+	c = coord_report_compare(n, o, &regr, &progr);
+	CHECK(strcmp(lat_verdict(c, "p50"), "progression") == 0 &&
+		      json_integer_value(json_object_get(c, "latency_regressions")) == 0 &&
+		      json_integer_value(json_object_get(c, "latency_progressions")) == 3,
+	      "14 -> 10 us: %s", lat_verdict(c, "p50"));
+	json_decref(c);
+	json_decref(n);
+
+	/* Old rounds at 9, 12 and 10.5 us: a new 10.2..10.4 us lies inside
+	 * that noise although its median is 2 % off. */
+	n = lat_summary("b", 3, mid, 20);
+	json_decref(o);
+	o = lat_summary("a", 3, wide, 20);
+	c = coord_report_compare(o, n, &regr, &progr);
+	CHECK(strcmp(lat_verdict(c, "p50"), "within-noise") == 0 &&
+		      strcmp(lat_verdict(c, "p99"), "within-noise") == 0 &&
+		      strcmp(lat_verdict(c, "max"), "within-noise") == 0 &&
+		      json_integer_value(json_object_get(c, "latency_regressions")) == 0,
+	      "within the old rounds' spread: %s %s %s", lat_verdict(c, "p50"),
+	      lat_verdict(c, "p99"), lat_verdict(c, "max"));
+	json_decref(c);
+	json_decref(n);
+	json_decref(o);
+
+	/* One round each: the histograms' intervals judge the percentiles,
+	 * the maximum (one sample) is not judged. */
+	o = lat_summary("a", 1, b10, 20);
+	n = lat_summary("b", 1, b14, 20);
+	c = coord_report_compare(o, n, &regr, &progr);
+	CHECK(strcmp(lat_verdict(c, "p50"), "regression") == 0 &&
+		      strcmp(lat_verdict(c, "max"), "not-judged") == 0 &&
+		      json_integer_value(json_object_get(c, "latency_regressions")) == 2,
+	      "one round each: p50 %s, max %s", lat_verdict(c, "p50"), lat_verdict(c, "max"));
+	json_decref(c);
+
+	/* A run without latency data on one side: shown, never a verdict. */
+	json_decref(o);
+	o = cmp_summary(100000, 0, 0, 100000, 105000, 1);
+	json_object_set_new(json_array_get(json_object_get(n, "points"), 0), "goals",
+			    json_object());
+	c = coord_report_compare(o, n, &regr, &progr);
+	row = lat_row(c, "p99");
+	CHECK(row != NULL && strcmp(lat_verdict(c, "p99"), "not-comparable") == 0 &&
+		      json_is_null(json_object_get(row, "old")) &&
+		      json_is_object(json_object_get(row, "new")) && regr == 0 && progr == 0,
+	      "latency on one side only: %s, %u regressions", lat_verdict(c, "p99"), regr);
+	json_decref(c);
+	c = coord_report_compare(n, o, &regr, &progr);
+	CHECK(strcmp(lat_verdict(c, "p50"), "not-comparable") == 0 && regr == 0,
+	      "latency only in the old run: %s", lat_verdict(c, "p50"));
+	json_decref(c);
+	json_decref(o);
+	json_decref(n);
+}
+
 int
 main(void)
 {
@@ -547,6 +759,7 @@ main(void)
 	test_search_record();
 	test_repeats();
 	test_compare();
+	test_compare_latency();
 	if (unit_check_failures == 0) {
 		/* Only our own temporary directory, built above. */
 		snprintf(cmd, sizeof(cmd), "%s/results.jsonl", tmpdir);
