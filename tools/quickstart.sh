@@ -4,10 +4,13 @@
 #
 # The main job, from a fresh clone on Debian 12, as root: install and
 # build (tools/bootstrap.sh), bring the local OVS-DPDK testbed up, search
-# NDR and PDR (0.1 % loss) at 64 and 1518 B with 1 and 1000 flows, print
-# the per-hop table of the final trial and the NDR summary, write the
-# results (JSONL, summary JSON, CSV, PNG/SVG plots) to a results
-# directory, and take the testbed down (on any exit, Ctrl-C included).
+# NDR and PDR (0.1 % loss) at 64 and 1518 B with 1 and 1000 flows, each
+# point 3 times, then latency trials at 0/10/50/90 % of the PDR found (in
+# 3 rounds); print the per-hop table of the final trial, the NDR table,
+# the repeats' median, min, max and spread and the latency figures;
+# write the results (JSONL, summary JSON, CSV, PNG/SVG plots) to a
+# results directory, and take the testbed down (on any exit, Ctrl-C
+# included).
 #
 # Usage: sudo tools/quickstart.sh [OPTIONS]
 #   --out DIR             results directory (default results/<UTC timestamp>)
@@ -19,8 +22,12 @@
 #   --min-rate RATE       search floor (default 10kpps)
 #   --width W             relative width goal (default 5%)
 #   --initial-duration S  first (short) trials (default 0.5)
-#   --final-duration S    final trials (default 3)
-#   --max-time S          trial-seconds budget per search (default 40)
+#   --final-duration S    final trials (default 2)
+#   --max-time S          trial-seconds budget per search (default 24)
+#   --repeat N            searches per point (default 3): median, min, max,
+#                         spread; also the latency rounds
+#   --latency-duration S  per latency trial (default 1)
+#   --no-latency          no latency trials
 #   --trial-only          one trial instead: --size, --flow-count, --rate,
 #                         --duration (defaults 64, 1000, 100kpps, 5)
 #   --ports 2             bidirectional PVP: two tester ports, the guest
@@ -31,7 +38,7 @@
 #        PVP_QUICKSTART_SMALL=1: one point (64 B, 1 flow), short trials
 #        (what the e2e test runs)
 #
-# The defaults fit 2 shared cores in well under 10 minutes: the
+# The defaults fit 2 shared cores in about 5 minutes: the
 # generator, the OVS PMD and the guest all poll, so the rates this box
 # reaches are far below a NIC's (see doc/quickstart.rst).
 
@@ -48,8 +55,11 @@ max_rate=300kpps
 min_rate=10kpps
 width=5%
 initial=0.5
-final=3
-max_time=40
+final=2
+max_time=24
+repeat=3
+latency=true
+lat_duration=1
 size=64
 flow_count=1000
 rate=100kpps
@@ -62,6 +72,7 @@ if [ "${PVP_QUICKSTART_SMALL:-0}" = 1 ]; then
 	initial=0.25
 	final=1
 	max_time=12
+	lat_duration=0.5
 fi
 
 die() { echo "quickstart: error: $*" >&2; exit 1; }
@@ -80,6 +91,9 @@ while [ $# -gt 0 ]; do
 	--initial-duration) initial=${2:?--initial-duration needs seconds}; shift 2 ;;
 	--final-duration) final=${2:?--final-duration needs seconds}; shift 2 ;;
 	--max-time) max_time=${2:?--max-time needs seconds}; shift 2 ;;
+	--repeat) repeat=${2:?--repeat needs a count}; shift 2 ;;
+	--latency-duration) lat_duration=${2:?--latency-duration needs seconds}; shift 2 ;;
+	--no-latency) latency=false; shift ;;
 	--trial-only) trial_only=true; shift ;;
 	--size) size=${2:?--size needs bytes}; shift 2 ;;
 	--flow-count) flow_count=${2:?--flow-count needs a count}; shift 2 ;;
@@ -89,7 +103,7 @@ while [ $# -gt 0 ]; do
 		tb_args+=("$1" "${2:?$1 needs a number}")
 		shift 2
 		;;
-	-h | --help) sed -n '4,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -140,19 +154,24 @@ if $trial_only; then
 	exit 0
 fi
 
-say "search: NDR and PDR 0.1 % at sizes $sizes x flows $flows"
+lat_args=()
+$latency && lat_args=(--latency --latency-duration "$lat_duration")
+say "search: NDR and PDR 0.1 % at sizes $sizes x flows $flows, $repeat times each"
 say "  rates $min_rate..$max_rate, width $width, trials ${initial} s first," \
 	"${final} s final, at most $max_time trial-seconds per search"
+$latency && say "  then latency at 0/10/50/90 % of the PDR, $lat_duration s per trial, $repeat rounds"
 say "  every trial with its per-hop table: $out/run.log"
 # The full log keeps every trial's table; the terminal shows the progress line
-# of every trial (point, rate, loss, time left) and the searches' results.
+# of every trial (point, rate, loss, time left), the searches' results, the
+# repeats' summary and the latency figures.
 rc=0
 "$pvpkit" run --sizes "$sizes" --flows "$flows" --max-rate "$max_rate" \
 	--min-rate "$min_rate" --goal ndr --goal pdr=0.1% --width "$width" \
 	--initial-duration "$initial" --final-duration "$final" --max-time "$max_time" \
-	--out "$out" >"$out/run.log" 2>&1 &
+	--repeat "$repeat" ${lat_args[@]+"${lat_args[@]}"} --out "$out" >"$out/run.log" 2>&1 &
 run_pid=$!
-tail -n +1 --pid=$run_pid -f "$out/run.log" | grep --line-buffered -E '^(==|progress:|   [a-z]|report: .*csv)' || true
+tail -n +1 --pid=$run_pid -f "$out/run.log" |
+	grep --line-buffered -E '^(==|progress:|   [a-z]|-- latency|report: .*csv)' || true
 wait $run_pid || rc=$?
 
 echo
@@ -163,6 +182,19 @@ echo
 if [ -f "$out/ndr.csv" ]; then
 	say "NDR (pps; rows: flow counts, columns: frame sizes), $out/ndr.csv:"
 	sed 's/^/  /' "$out/ndr.csv"
+fi
+for goal in ndr pdr; do
+	[ -f "$out/${goal}_repeats.csv" ] || continue
+	echo
+	say "${goal^^} over the repeats (pps; spread = (max - min) / median), $out/${goal}_repeats.csv:"
+	sed 's/^/  /' "$out/${goal}_repeats.csv"
+done
+if [ -f "$out/latency.csv" ]; then
+	echo
+	say "latency (us; load in % of the PDR, 0 % = 1 kpps; $repeat rounds merged), $out/latency.csv:"
+	awk -F, 'NR == 1 {print "  size,flows,load_pct,rate_pps,p50_us,p99_us,p99_99_us,max_us"; next}
+		/^#/ {next} {printf "  %s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4, $9, $11, $13, $14}' \
+		"$out/latency.csv"
 fi
 echo
 say "results in $out:"

@@ -6,8 +6,10 @@
  * Latency under load (pvpkit search | run --latency): after a point's
  * searches, one trial at each load, in percent of the reference goal's
  * rate (0 % = a low fixed rate), as CSIT measures latency at fixed
- * fractions of PDR. The figures come from pvpkit-gen's per-stream
- * histograms (lib/lat), which the trial record keeps whole.
+ * fractions of PDR; with --repeat N, N rounds of all loads, so that
+ * compare knows the run's own latency noise. The figures come from
+ * pvpkit-gen's per-stream histograms (lib/lat), which the trial record
+ * keeps whole.
  */
 
 #include <errno.h>

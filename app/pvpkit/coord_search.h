@@ -99,8 +99,10 @@ void coord_repeats_show(const struct coord_repeats *r, const char *group);
 
 /**
  * The latency step of a point: a trial at each load of @p a (percent of
- * @p ref_pps, 0 = the low fixed rate), each appended to the results with
- * its "latency" member, and a line of figures per load.
+ * @p ref_pps, 0 = the low fixed rate), in @p a->repeat rounds of every
+ * load, each appended to the results with its "latency" member (load,
+ * reference, set, round, rounds), and a line of figures per trial. A
+ * trial the results file cannot take is printed whole on stdout.
  * @return 0, or 1 (a trial not measured or not kept).
  */
 int coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,

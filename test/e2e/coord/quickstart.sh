@@ -6,7 +6,9 @@
 # the CSV parses (rows flow counts, columns sizes), the plots exist and
 # are not empty pictures, every trial in the JSONL reconciles (hop losses
 # + unattributed == tx - rx), the final per-hop table was printed and the
-# testbed is down afterwards, and every point found an NDR and a PDR.
+# testbed is down afterwards, and every point found an NDR and a PDR. The
+# summary shows the repeats (3 searches per point: median, min, max,
+# spread) and the latency figures at 0/10/50/90 % of the PDR (3 rounds).
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
 
@@ -25,6 +27,18 @@ cat "$PVP_TMP/qs.out"
 grep -q "^quickstart: per-hop table of the final trial" "$PVP_TMP/qs.out" &&
 	grep -q "^Trial on " "$PVP_TMP/qs.out" || fail "no per-hop table printed"
 grep -q "^quickstart: testbed down" "$PVP_TMP/qs.out" || fail "testbed not taken down"
+# A search may end without a lower bound for a goal (its budget spent):
+# one goal with all three is enough to show the summary.
+grep -Eq '^   (ndr|pdr)      median [0-9,]+ pps \(min [0-9,]+, max [0-9,]+, spread [0-9.]+ %\) over 3; delivered' \
+	"$PVP_TMP/qs.out" || fail "no repeats line with median, min, max and spread"
+grep -q '^quickstart: NDR over the repeats (pps; spread = (max - min) / median)' "$PVP_TMP/qs.out" &&
+	grep -Eq '^  64,1,3,[0-9]+,[0-9]+,[0-9]+,[0-9.]*,' "$PVP_TMP/qs.out" ||
+	fail "no NDR repeats table in the summary"
+grep -q '^quickstart: latency (us; load in % of the PDR' "$PVP_TMP/qs.out" &&
+	grep -Eq '^  64,1,50,[0-9]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+$' "$PVP_TMP/qs.out" ||
+	fail "no latency figures in the summary"
+[ "$(grep -c '^-- latency [0-9]* %, round [123]/3 ' "$PVP_TMP/qs.out")" = 12 ] ||
+	fail "not 4 loads x 3 rounds of latency trials"
 if [ -r "$TB_DIR/ovs-vswitchd.pid" ] && kill -0 "$(cat "$TB_DIR/ovs-vswitchd.pid")" 2>/dev/null; then
 	fail "ovs-vswitchd still runs after the quickstart"
 fi
@@ -61,6 +75,20 @@ for name in ("throughput_ndr", "throughput_pdr", "loss_per_hop"):
 png = open(os.path.join(out, "loss_per_hop.png"), "rb").read(8)
 if png != b"\x89PNG\r\n\x1a\n":
     bad("loss_per_hop.png is not a PNG")
+pt = summary["points"][0]
+if any(g["repeats"] != 3 for g in pt["goals"].values()) or \
+        all(g["spread"] is None for g in pt["goals"].values()):
+    bad("goals: %s" % pt["goals"])
+lat = pt.get("latency", [])
+if [e["load_pct"] for e in lat] != [0, 10, 50, 90] or any(e["trials"] != 3 for e in lat):
+    bad("latency entries: %s" % [(e["load_pct"], e["trials"]) for e in lat])
+g = next(g for g in pt["goals"].values() if g["spread"] is not None)
+print("# median %.0f pps, spread %.1f %%; p50 at 50 %% %.1f us" % (
+    g["pps"], 100 * g["spread"], lat[2]["p50_ns"] / 1e3))
+for name in ("latency",):
+    p = os.path.join(out, name + ".png")
+    if not os.path.exists(p) or os.path.getsize(p) < 4096:
+        bad("%s missing or too small to be a plot" % p)
 recs = [json.loads(l) for l in open(os.path.join(out, "results.jsonl"))]
 trials = [r for r in recs if r["type"] == "trial"]
 if not trials or not any(r["type"] == "search" for r in recs):
