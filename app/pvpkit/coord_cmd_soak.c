@@ -357,6 +357,7 @@ soak_search(struct soak_args *a, bool run)
 	}
 	for (i = 0; i < a->nb_search_argv; i++)
 		argv[argc++] = a->search_argv[i];
+	argv[argc] = NULL;
 	sa = calloc(1, sizeof(*sa));
 	if (sa == NULL) {
 		fprintf(stderr, "pvpkit: out of memory\n");
@@ -375,6 +376,7 @@ soak_search(struct soak_args *a, bool run)
 	if (!pdr) {
 		argv[argc++] = "--goal";
 		argv[argc++] = SOAK_DEFAULT_PDR;
+		argv[argc] = NULL;
 	}
 	if (!run)
 		return 0;
@@ -578,8 +580,10 @@ soak_start(struct soak_run *s)
 		.flows = s->a->flows,
 		.flow_type = s->a->flow_type,
 	};
+	json_t *warnings = NULL, *w;
+	double at = 0, ahead;
 	char err[256];
-	unsigned int i;
+	size_t i;
 
 	for (i = 0; i < s->t->nb_hops; i++) {
 		struct coord_topo_hop *h = &s->t->hops[i];
@@ -594,17 +598,18 @@ soak_start(struct soak_run *s)
 	if (soak_snapshot(s, s->first) < 0)
 		return 1;
 	memcpy(s->prev, s->first, sizeof(s->prev));
-	for (i = 0; i < s->t->nb_hops; i++) {
-		struct coord_topo_hop *h = &s->t->hops[i];
-
-		if (!coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE))
-			continue;
-		if (h->hop.driver->traffic_start(&h->hop, &tr, err, sizeof(err)) < 0) {
-			fprintf(stderr, "pvpkit: soak: %s\n", err);
-			return 1;
-		}
+	/* Several sources start together, as in a trial (lib/coord). */
+	if (coord_sources_start(s->t, &tr, &at, &warnings, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pvpkit: soak: %s\n", err);
+		json_decref(warnings);
+		return 1;
 	}
-	s->t0 = pvp_now_s();
+	json_array_foreach(warnings, i, w)
+		fprintf(stderr, "pvpkit: soak: warning: %s\n", json_string_value(w));
+	json_decref(warnings);
+	/* The intervals count from when the traffic starts: at the start time, if ahead. */
+	ahead = at > 0 ? at - pvp_realtime_s() : 0;
+	s->t0 = pvp_now_s() + (ahead > 0 ? ahead : 0);
 	return 0;
 }
 
@@ -614,18 +619,9 @@ soak_stop(struct soak_run *s)
 {
 	struct coord_traffic_result res;
 	char err[256];
-	unsigned int i;
 
-	for (i = 0; i < s->t->nb_hops; i++) {
-		struct coord_topo_hop *h = &s->t->hops[i];
-
-		if (!coord_driver_has(h->hop.driver, COORD_ROLE_SOURCE))
-			continue;
-		memset(&res, 0, sizeof(res));
-		if (h->hop.driver->traffic_stop(&h->hop, &res, err, sizeof(err)) < 0)
-			fprintf(stderr, "pvpkit: soak: %s\n", err);
-		json_decref(res.streams);
-	}
+	if (coord_sources_stop(s->t, &res, err, sizeof(err)) < 0)
+		fprintf(stderr, "pvpkit: soak: %s\n", err);
 }
 
 /* The soak itself. 0 done, 1 not measured, 128 + N after signal N (all kept). */
