@@ -11,7 +11,6 @@
 need_bin "$PVP_COORD"
 need_cmd "$PVP_PY"
 
-HERE=$PVP_SOURCE_DIR/test/unit/coord
 nfail=0
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 
@@ -78,13 +77,8 @@ rc=$?
 	bad "testbed with a missing script said: $out"
 
 # End to end against the pretend path: 80 kpps through a 50 kpps guest.
-"$PVP_PY" "$HERE/fake_hops.py" "$PVP_TMP" 50000 &
-pvp_track $!
-for _ in $(seq 50); do
-	[ -r "$PVP_TMP/topology.json" ] && break
-	sleep 0.1
-done
-[ -r "$PVP_TMP/topology.json" ] || fail "fake_hops.py did not start"
+. "$PVP_SOURCE_DIR/test/unit/coord/fake_lib.sh"
+fake_start "$PVP_TMP" 50000
 T=$PVP_TMP/topology.json
 
 # --flows 010 is ten (base 10, not octal), --duration 0.50 half a second.

@@ -14,14 +14,8 @@
 need_bin "$PVP_COORD"
 need_cmd "$PVP_PY"
 
-HERE=$PVP_SOURCE_DIR/test/unit/coord
-"$PVP_PY" "$HERE/fake_hops.py" "$PVP_TMP" 50000 &
-pvp_track $!
-for _ in $(seq 50); do
-	[ -r "$PVP_TMP/topology.json" ] && break
-	sleep 0.1
-done
-[ -r "$PVP_TMP/topology.json" ] || fail "fake_hops.py did not start"
+. "$PVP_SOURCE_DIR/test/unit/coord/fake_lib.sh"
+fake_start "$PVP_TMP" 50000
 T=$PVP_TMP/topology.json
 
 # A search of many short trials in the background; results to $1.

@@ -10,7 +10,6 @@
 need_bin "$PVP_COORD"
 need_cmd "$PVP_PY"
 
-HERE=$PVP_SOURCE_DIR/test/unit/coord
 nfail=0
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 
@@ -31,21 +30,11 @@ out=$("$PVP_COORD" search --max-rate 1Mpps --warmup -1 2>&1)
 [ $? = 2 ] && [ "$out" = 'pvpkit: --warmup: "-1" must be a duration in 0..1000000 s (e.g. 10, 2.5s, 500ms, 1h)' ] ||
 	bad "--warmup -1: $out"
 
-# fake_hops DIR CAP [STALL]: a pretend path that forwards at most CAP pps.
-start_fake() {
-	mkdir -p "$1"
-	"$PVP_PY" "$HERE/fake_hops.py" "$@" &
-	pvp_track $!
-	for _ in $(seq 50); do
-		[ -r "$1/topology.json" ] && return 0
-		sleep 0.1
-	done
-	fail "fake_hops.py did not start"
-}
+. "$PVP_SOURCE_DIR/test/unit/coord/fake_lib.sh"
 
 # --repeat 3 over two points: three searches each, every one kept, the
 # median line, and the summary and repeats CSV from the records alone.
-start_fake "$PVP_TMP/a" 50000
+fake_start "$PVP_TMP/a" 50000
 "$PVP_COORD" run --topology "$PVP_TMP/a/topology.json" --max-rate 100kpps --sizes 64 \
 	--flows 1,10 --initial-duration 0.05 --final-duration 0.1 --repeat 3 --no-tables \
 	--goal ndr --goal pdr=1% --out "$PVP_TMP/rep" >"$PVP_TMP/rep.out" 2>&1 || bad "run --repeat: exit $?"
@@ -86,7 +75,7 @@ PY
 
 # One stall of the generator (the 3rd trial sends 85 %): measured again,
 # sent cleanly, the ceiling stays and the search finds the capacity.
-start_fake "$PVP_TMP/b" 50000 3
+fake_start "$PVP_TMP/b" 50000 3
 "$PVP_COORD" search --topology "$PVP_TMP/b/topology.json" --max-rate 100kpps \
 	--initial-duration 0.05 --final-duration 0.1 --no-tables \
 	--results "$PVP_TMP/stall.jsonl" >"$PVP_TMP/stall.out" 2>&1 || bad "search stall: exit $?"
@@ -107,7 +96,7 @@ assert s["generator_remeasured"] == 1 and s["generator_recovered"] == 1, s
 assert s["generator_ceiling_pps"] == 100000, s["generator_ceiling_pps"]
 PY
 # The same stall with --gen-remeasure 0 caps the search, as it used to.
-start_fake "$PVP_TMP/c" 50000 1
+fake_start "$PVP_TMP/c" 50000 1
 "$PVP_COORD" search --topology "$PVP_TMP/c/topology.json" --max-rate 100kpps \
 	--initial-duration 0.05 --final-duration 0.1 --no-tables --gen-remeasure 0 \
 	--results "$PVP_TMP/stall0.jsonl" >"$PVP_TMP/stall0.out" 2>&1 || bad "search stall0: exit $?"
@@ -116,7 +105,7 @@ grep -q "generator ceiling 84,575 pps$" "$PVP_TMP/stall0.out" ||
 
 # --preset csit (durations shortened for the test): its goals, decision
 # rule and warm-up trial, recorded; the warm-up is ignored.
-start_fake "$PVP_TMP/d" 50000
+fake_start "$PVP_TMP/d" 50000
 "$PVP_COORD" search --topology "$PVP_TMP/d/topology.json" --max-rate 100kpps --preset csit \
 	--initial-duration 0.05 --final-duration 0.05 --duration-sum 0.15 --warmup 0.05 \
 	--width 2% --no-tables --results "$PVP_TMP/csit.jsonl" >"$PVP_TMP/csit.out" 2>&1 ||
@@ -145,7 +134,7 @@ PY
 out=$("$PVP_COORD" search --max-rate 1Mpps --latency-loads 10,101 2>&1)
 [ $? = 2 ] && [ "$out" = 'pvpkit: --latency-loads: "10,101" must be up to 16 percentages in 0..100 (0: the low rate) (see --help)' ] ||
 	bad "--latency-loads 101: $out"
-start_fake "$PVP_TMP/e" 50000
+fake_start "$PVP_TMP/e" 50000
 "$PVP_COORD" search --topology "$PVP_TMP/e/topology.json" --max-rate 100kpps --no-tables \
 	--initial-duration 0.05 --final-duration 0.1 --latency-loads 0,50 --latency-duration 0.1 \
 	--results "$PVP_TMP/wire.jsonl" >"$PVP_TMP/wire.out" 2>&1 || bad "wire latency: exit $?"
@@ -204,7 +193,7 @@ out=$("$PVP_COORD" compare "$PVP_TMP/rep" 2>&1)
 out=$("$PVP_COORD" compare "$PVP_TMP/nonexistent" "$PVP_TMP/rep" 2>&1)
 [ $? = 1 ] && [ "$out" = "pvpkit: compare: $PVP_TMP/nonexistent: No such file or directory" ] ||
 	bad "compare missing: $out"
-start_fake "$PVP_TMP/f" 40000
+fake_start "$PVP_TMP/f" 40000
 "$PVP_COORD" run --topology "$PVP_TMP/f/topology.json" --max-rate 100kpps --sizes 64 \
 	--flows 1,10 --initial-duration 0.05 --final-duration 0.1 --repeat 3 --no-tables \
 	--goal ndr --goal pdr=1% --out "$PVP_TMP/slow" >"$PVP_TMP/slow.out" 2>&1 || bad "run slow: exit $?"
@@ -301,7 +290,7 @@ out=$("$PVP_COORD" soak --rate 1kpps 2>&1)
 out=$("$PVP_COORD" soak --pdr-fraction 1.5 --duration 1 2>&1)
 [ $? = 2 ] && [ "$out" = 'pvpkit: --pdr-fraction: "1.5" must be in (0, 1], like 0.9 or 90% (see pvpkit soak --help)' ] ||
 	bad "soak fraction: $out"
-start_fake "$PVP_TMP/g" 50000
+fake_start "$PVP_TMP/g" 50000
 "$PVP_COORD" soak --topology "$PVP_TMP/g/topology.json" --rate 60kpps --duration 1.2 \
 	--interval 0.3 --out "$PVP_TMP/soak" >"$PVP_TMP/soak.out" 2>&1 || bad "soak: exit $?"
 [ "$(grep -c '^soak_interval ' "$PVP_TMP/soak.out")" = 4 ] || bad "not 4 intervals: $(cat "$PVP_TMP/soak.out")"
@@ -381,8 +370,8 @@ PY
 # at one time the topology's lead (250 ms) ahead, as a trial does, and
 # counts its intervals from then, so the first interval is as full as the
 # others and the totals are both sources' whole traffic.
-start_fake "$PVP_TMP/s1" 50000
-start_fake "$PVP_TMP/s2" 50000
+fake_start "$PVP_TMP/s1" 50000
+fake_start "$PVP_TMP/s2" 50000
 "$PVP_PY" - "$PVP_TMP" <<'PY' || bad "two-site topology"
 import json, sys
 d = sys.argv[1]
