@@ -17,3 +17,30 @@ fake_start() {
 	done
 	fail "fake_hops.py did not start"
 }
+
+# fake_merge OUT LEAD_MS DIR...: one topology of several fake_start sites
+# (hops renamed NAME_SITE, SITE the dir's base name; a chain each), as a
+# coordinator with a tester per host sees them. LEAD_MS "-": no
+# start_lead_ms member.
+fake_merge() {
+	"$PVP_PY" - "$@" <<'PY'
+import json, os, sys
+out, lead, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+topo = {"name": "two-testers", "hops": [], "chains": []}
+for d in dirs:
+    site = os.path.basename(d)
+    t = json.load(open(d + "/topology.json"))
+    ren = {h["name"]: h["name"] + "_" + site for h in t["hops"]}
+    for h in t["hops"]:
+        h["name"] = ren[h["name"]]
+        topo["hops"].append(h)
+    for c in t["chains"]:
+        for p in c:
+            p["hop"] = ren[p["hop"]]
+            p.pop("label", None)
+        topo["chains"].append(c)
+if lead != "-":
+    topo["start_lead_ms"] = int(lead)
+json.dump(topo, open(out, "w"), indent=1)
+PY
+}

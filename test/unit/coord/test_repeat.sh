@@ -372,23 +372,7 @@ PY
 # others and the totals are both sources' whole traffic.
 fake_start "$PVP_TMP/s1" 50000
 fake_start "$PVP_TMP/s2" 50000
-"$PVP_PY" - "$PVP_TMP" <<'PY' || bad "two-site topology"
-import json, sys
-d = sys.argv[1]
-topo = {"name": "two-testers", "hops": [], "chains": []}
-for site in ("s1", "s2"):
-    t = json.load(open(f"{d}/{site}/topology.json"))
-    ren = {h["name"]: h["name"] + "_" + site for h in t["hops"]}
-    for h in t["hops"]:
-        h["name"] = ren[h["name"]]
-        topo["hops"].append(h)
-    for c in t["chains"]:
-        for p in c:
-            p["hop"] = ren[p["hop"]]
-            p.pop("label", None)
-        topo["chains"].append(c)
-json.dump(topo, open(f"{d}/two.json", "w"), indent=1)
-PY
+fake_merge "$PVP_TMP/two.json" - "$PVP_TMP/s1" "$PVP_TMP/s2" || bad "two-site topology"
 "$PVP_COORD" soak --topology "$PVP_TMP/two.json" --rate 10kpps --duration 0.6 --interval 0.2 \
 	--out "$PVP_TMP/soak2" >"$PVP_TMP/soak2.out" 2>&1 || bad "soak, two testers: exit $?"
 "$PVP_PY" - "$PVP_TMP/soak2/soak.jsonl" <<'PY' || bad "two-tester soak: $(cat "$PVP_TMP/soak2.out")"

@@ -20,33 +20,9 @@ fake_start "$PVP_TMP/a" 50000
 # Site b's control path is slow: every traffic.start takes 50 ms to arrive.
 fake_start "$PVP_TMP/b" 50000 0 50
 
-# One topology of both sites: two testers, two guests, a chain each.
-# merge LEAD_MS OUT (LEAD_MS "-": no start_lead_ms member)
-merge() {
-	"$PVP_PY" - "$PVP_TMP" "$1" "$2" <<'PY'
-import json, sys
-d, lead, out = sys.argv[1:]
-topo = {"name": "two-testers", "hops": [], "chains": []}
-for site in ("a", "b"):
-    t = json.load(open(f"{d}/{site}/topology.json"))
-    ren = {h["name"]: h["name"] + "_" + site for h in t["hops"]}
-    for h in t["hops"]:
-        h["name"] = ren[h["name"]]
-        topo["hops"].append(h)
-    for c in t["chains"]:
-        for p in c:
-            p["hop"] = ren[p["hop"]]
-            p.pop("label", None)
-        topo["chains"].append(c)
-if lead != "-":
-    topo["start_lead_ms"] = int(lead)
-json.dump(topo, open(out, "w"), indent=1)
-PY
-}
-
 # The default lead covers the slow start call: both started at the one
 # time, 0 ms apart.
-merge - "$PVP_TMP/two.json"
+fake_merge "$PVP_TMP/two.json" - "$PVP_TMP/a" "$PVP_TMP/b"
 t0=$(date +%s.%N)
 "$PVP_COORD" trial --topology "$PVP_TMP/two.json" --rate 10kpps --duration 0.2 \
 	--json "$PVP_TMP/two.out.json" >"$PVP_TMP/two.out" 2>&1 || bad "trial: exit $? $(cat "$PVP_TMP/two.out")"
@@ -69,7 +45,7 @@ PY
 
 # A lead of 1 ms: site b's start arrives 50 ms after the time given, so
 # it starts late; the skew (about 50 ms) and a warning say so.
-merge 1 "$PVP_TMP/late.json"
+fake_merge "$PVP_TMP/late.json" 1 "$PVP_TMP/a" "$PVP_TMP/b"
 "$PVP_COORD" trial --topology "$PVP_TMP/late.json" --rate 10kpps --duration 0.2 \
 	--json "$PVP_TMP/late.out.json" >"$PVP_TMP/late.out" 2>&1 || bad "late trial: exit $?"
 grep -Eq '^  2 sources started [0-9]+\.[0-9]{3} ms apart \(first packets; start lead 1 ms\)$' \
