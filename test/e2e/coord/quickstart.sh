@@ -27,10 +27,20 @@ cat "$PVP_TMP/qs.out"
 grep -q "^quickstart: per-hop table of the final trial" "$PVP_TMP/qs.out" &&
 	grep -q "^Trial on " "$PVP_TMP/qs.out" || fail "no per-hop table printed"
 grep -q "^quickstart: testbed down" "$PVP_TMP/qs.out" || fail "testbed not taken down"
-# A search may end without a lower bound for a goal (its budget spent):
-# one goal with all three is enough to show the summary.
-grep -Eq '^   (ndr|pdr)      median [0-9,]+ pps \(min [0-9,]+, max [0-9,]+, spread [0-9.]+ %\) over 3; delivered' \
-	"$PVP_TMP/qs.out" || fail "no repeats line with median, min, max and spread"
+# A search may end without a lower bound for a goal (its budget spent on
+# a busy host): the spread then needs the three, and the summary must say
+# so, with the search that did not finish saying why.
+searches=$(grep -c '^== search .*: [0-9]* trials, [0-9.]* trial-seconds' "$PVP_TMP/qs.out")
+[ "$searches" = 3 ] || fail "$searches searches, not 3"
+if grep -Eq '^   (ndr|pdr)      median [0-9,]+ pps \(min [0-9,]+, max [0-9,]+, spread [0-9.]+ %\) over 3; delivered' \
+	"$PVP_TMP/qs.out"; then
+	echo "# three searches ended with a lower bound: spread given"
+elif grep -Eq '^   (ndr|pdr)      median [0-9,]+ pps \(min [0-9,]+, max [0-9,]+, spread needs 3 searches\) over [12]; delivered' \
+	"$PVP_TMP/qs.out" && grep -q '^== search .*, budget exhausted$' "$PVP_TMP/qs.out"; then
+	echo "# a search spent its budget on this busy host: the spread says it needs 3"
+else
+	fail "no repeats line with median, min, max and spread"
+fi
 grep -q '^quickstart: NDR over the repeats (pps; spread = (max - min) / median)' "$PVP_TMP/qs.out" &&
 	grep -Eq '^  64,1,3,[0-9]+,[0-9]+,[0-9]+,[0-9.]*,' "$PVP_TMP/qs.out" ||
 	fail "no NDR repeats table in the summary"
@@ -76,15 +86,15 @@ png = open(os.path.join(out, "loss_per_hop.png"), "rb").read(8)
 if png != b"\x89PNG\r\n\x1a\n":
     bad("loss_per_hop.png is not a PNG")
 pt = summary["points"][0]
-if any(g["repeats"] != 3 for g in pt["goals"].values()) or \
-        all(g["spread"] is None for g in pt["goals"].values()):
+if any(g["repeats"] != 3 for g in pt["goals"].values()):
     bad("goals: %s" % pt["goals"])
 lat = pt.get("latency", [])
 if [e["load_pct"] for e in lat] != [0, 10, 50, 90] or any(e["trials"] != 3 for e in lat):
     bad("latency entries: %s" % [(e["load_pct"], e["trials"]) for e in lat])
-g = next(g for g in pt["goals"].values() if g["spread"] is not None)
-print("# median %.0f pps, spread %.1f %%; p50 at 50 %% %.1f us" % (
-    g["pps"], 100 * g["spread"], lat[2]["p50_ns"] / 1e3))
+g = pt["goals"]["ndr"]
+print("# NDR median %.0f pps, spread %s; p50 at 50 %% %.1f us" % (
+    g["pps"], "%.1f %%" % (100 * g["spread"]) if g["spread"] is not None else "-",
+    lat[2]["p50_ns"] / 1e3))
 for name in ("latency",):
     p = os.path.join(out, name + ".png")
     if not os.path.exists(p) or os.path.getsize(p) < 4096:
