@@ -75,6 +75,8 @@ pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t 
 		errno = EINVAL;
 		return NULL;
 	}
+	/* Measure the TSC now, not in the first snapshot a trial times. */
+	(void)pvp_stats_tsc_hz();
 	st = calloc(1, sizeof(*st));
 	if (st == NULL) {
 		errno = ENOMEM;
