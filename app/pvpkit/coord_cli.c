@@ -137,6 +137,17 @@ coord_cli_open_topology(const char *path, int *status)
 	return t;
 }
 
+void
+coord_cli_print_record(const json_t *j)
+{
+	char *line = json_dumps(j, JSON_COMPACT);
+
+	if (line != NULL)
+		printf("%s\n", line);
+	fflush(stdout);
+	free(line);
+}
+
 int
 coord_cli_write_json(const char *path, const json_t *j)
 {

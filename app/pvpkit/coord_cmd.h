@@ -98,6 +98,12 @@ struct coord_topology *coord_cli_open_topology(const char *path, int *status);
 /** Write @p j to @p path, indented. @return 0, or -EIO after a message. */
 int coord_cli_write_json(const char *path, const json_t *j);
 
+/*
+ * Print @p j as one JSON line on stdout and flush: a record the results
+ * file could not take is not lost.
+ */
+void coord_cli_print_record(const json_t *j);
+
 /**
  * "SIGINT", "SIGTERM" (what coord_interrupted holds once a signal came),
  * else "a signal".

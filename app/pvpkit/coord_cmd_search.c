@@ -44,18 +44,6 @@ struct search_point {
 	struct pvp_search_result last;	 /* the last search's result (trials not kept) */
 };
 
-/* Print @p j whole on stdout: what could not be kept is not lost. */
-static void
-search_print_json(const json_t *j)
-{
-	char *line = json_dumps(j, JSON_COMPACT);
-
-	if (line != NULL)
-		printf("%s\n", line);
-	fflush(stdout);
-	free(line);
-}
-
 /*
  * Append @p j to the results file. When that fails (full disk ...), the
  * caller prints the record on stdout instead, whole: the file itself
@@ -182,7 +170,7 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 	j = search_keep_trial(sp, st, &r, &ret);
 	search_show_trial(sp, st, &r);
 	if (ret < 0) {
-		search_print_json(j);
+		coord_cli_print_record(j);
 		json_decref(j);
 		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->results, strerror(-ret));
 		coord_trial_result_clear(&r);
@@ -257,7 +245,7 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 	coord_search_tag_record(rec, sp->a, sp->group, sp->repeat);
 	ret = search_append(sp, rec, "search record");
 	if (ret < 0)
-		search_print_json(rec);
+		coord_cli_print_record(rec);
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;
 }

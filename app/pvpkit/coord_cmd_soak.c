@@ -481,17 +481,6 @@ soak_lat_diff(const struct pvp_lat *now, const struct pvp_lat *prev, struct pvp_
 	}
 }
 
-/* Print @p j whole on stdout. */
-static void
-soak_print_json(const json_t *j)
-{
-	char *line = json_dumps(j, JSON_COMPACT);
-
-	if (line != NULL)
-		printf("%s\n", line);
-	free(line);
-}
-
 /* Loss between two readings as a record; 0 or 1 (not kept: it is on stdout). */
 static int
 soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, double t_s,
@@ -563,7 +552,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		       ls.max / 1e3);
 	printf("\n");
 	if (ret < 0)
-		soak_print_json(rec);
+		coord_cli_print_record(rec);
 	json_decref(rec);
 	fflush(stdout);
 	return ret < 0 ? 1 : 0;

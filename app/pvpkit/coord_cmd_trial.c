@@ -219,16 +219,12 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 	if (a->results != NULL) {
 		ret = coord_report_append(a->results, j);
 		if (ret < 0) {
-			char *line = json_dumps(j, JSON_COMPACT);
-
 			/* Not lost: the line goes to stdout, the file stays
 			 * valid JSON lines (a partial line is taken back). */
 			fprintf(stderr,
 				"pvpkit: %s: %s: trial not kept; its JSON line follows on stdout\n",
 				a->results, strerror(-ret));
-			if (line != NULL)
-				printf("%s\n", line);
-			free(line);
+			coord_cli_print_record(j);
 			rc = 1;
 		}
 	}

@@ -23,6 +23,7 @@
 #include "pvp_util.h"
 
 #include "coord.h"
+#include "coord_cmd.h"
 #include "coord_report.h"
 #include "coord_search.h"
 #include "pvp_lat.h"
@@ -89,18 +90,6 @@ lat_show(const char *load, double rate, const struct coord_trial_result *r, cons
 	       lat_us(s.p99_9, any, a[5], sizeof(a[5])), lat_us(s.p99_99, any, a[6], sizeof(a[6])),
 	       lat_us(s.max, any, a[7], sizeof(a[7])), clock[0] != '\0' ? clock : "no");
 	fflush(stdout);
-}
-
-/* Print @p j whole on stdout: a record the results file could not take is not lost. */
-static void
-lat_print_json(const json_t *j)
-{
-	char *line = json_dumps(j, JSON_COMPACT);
-
-	if (line != NULL)
-		printf("%s\n", line);
-	fflush(stdout);
-	free(line);
 }
 
 int
@@ -170,7 +159,7 @@ coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
 			lat_show(load, c.rate_pps, &r, j);
 			if (ret < 0) {
 				/* Nothing measured is lost, and nothing more is run. */
-				lat_print_json(j);
+				coord_cli_print_record(j);
 				json_decref(j);
 				coord_trial_result_clear(&r);
 				return 1;
@@ -243,7 +232,7 @@ coord_latency_floor(const struct coord_search_args *a)
 		fprintf(stderr,
 			"pvpkit: %s: %s: latency floor not kept; its JSON line follows on stdout\n",
 			a->results, strerror(-ret));
-		lat_print_json(fl);
+		coord_cli_print_record(fl);
 		json_decref(fl);
 		return 1;
 	}
