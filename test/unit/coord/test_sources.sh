@@ -55,7 +55,8 @@ import json, sys
 t = json.load(open(sys.argv[1]))
 s = t["start"]
 a, b = s["first_tx_s"]["tester_a"], s["first_tx_s"]["tester_b"]
-assert a == s["start_at"] and b - a >= 0.045, s
+# Site a may miss a 1 ms lead too on a busy host; b misses it by its 50 ms.
+assert a >= s["start_at"] and b - a >= 0.045, s
 assert abs(s["skew_ms"] - (b - a) * 1e3) < 1e-6, s
 w = " ".join(t.get("warnings", []))
 assert "longer than the topology's start_lead_ms (1)" in w, w
