@@ -131,7 +131,7 @@ gen_usage(const char *prog)
 	       "  --size N           frame size, FCS included (default 64)\n"
 	       "  --flows N          flows of the shortcut stream, varied on source\n"
 	       "                     IPv4 address then source UDP port (default 1)\n"
-	       "  --imix             TRex IMIX 64/594/1518 (60/590/1514 without FCS) at 28:20:4\n"
+	       "  --imix             TRex IMIX 64/594/1518 (60/590/1514 without FCS) at 28:16:4\n"
 	       "  --imix-sizes L     custom IMIX, e.g. 64:7,570:4,1518:1 (size:weight)\n"
 	       "  --profile FILE     JSON stream profile (see doc/gen.rst)\n"
 	       "  --pcap FILE        frames of a pcap file as templates, looped\n"

@@ -48,7 +48,7 @@ static const struct {
 	unsigned int weight;
 } trex_imix[TREX_MAX_PORT_STREAMS] = {
 	{64, 28},
-	{594, 20},
+	{594, 16},
 	{1518, 4},
 };
 

@@ -19,7 +19,7 @@
 
 const struct pvp_imix pvp_imix_trex[3] = {
 	{.size = 64, .weight = 28},
-	{.size = 594, .weight = 20},
+	{.size = 594, .weight = 16},
 	{.size = 1518, .weight = 4},
 };
 

@@ -259,7 +259,7 @@ struct pvp_profile *pvp_profile_parse(const json_t *root, const char *source,
 
 /**
  * The command-line shortcut: one UDP/IPv4 stream per port in @p ports,
- * each of @p size bytes (0 = TRex IMIX 64/594/1518 at 28:20:4) and
+ * each of @p size bytes (0 = TRex IMIX 64/594/1518 at 28:16:4) and
  * @p flows flows (the source IPv4 address increments from 16.0.0.1, one
  * per flow, 1..3758096383 flows). Stream i goes to ports[i], MACs and IPs are the
  * defaults of doc/profiles.rst.
@@ -359,8 +359,8 @@ void pvp_csum_apply(uint8_t *pkt, const struct pvp_csum_loc *loc, uint16_t d);
 
 /**
  * Expand an IMIX list into a cycle of entry indices with exact
- * proportions, interleaved (smooth weighted round robin): weights 28:20:4
- * give a cycle of 13 (after dividing by the gcd) with 7, 5 and 1 of each.
+ * proportions, interleaved (smooth weighted round robin): weights 28:16:4
+ * give a cycle of 12 (after dividing by the gcd) with 7, 4 and 1 of each.
  *
  * @param order
  *   Output array of at least pvp_imix_cycle_len() entries.
@@ -394,7 +394,7 @@ uint32_t pvp_imix_cycle_len(const struct pvp_imix *imix, uint32_t n);
 int pvp_imix_parse(const char *what, const char *s, struct pvp_imix *out, uint32_t *n, char *err,
 		   size_t errlen);
 
-/** TRex's IMIX: 64/594/1518 (60/590/1514 without FCS) at 28:20:4. */
+/** TRex's IMIX: 64/594/1518 (60/590/1514 without FCS) at 28:16:4. */
 extern const struct pvp_imix pvp_imix_trex[3];
 
 /**

@@ -12,7 +12,7 @@
 # Cases:  a  64 B, 1 flow          pvpkit-gen vs testpmd txonly
 #         b  64 B, 1,000,000 flows pvpkit-gen vs testpmd flowgen --flowgen-flows=1000000
 #         c  1518 B, 1 flow        pvpkit-gen vs testpmd txonly --txpkts=1514
-#         d  IMIX (TRex 64/594/1518 at 28:20:4)  pvpkit-gen only (testpmd has no IMIX)
+#         d  IMIX (TRex 64/594/1518 at 28:16:4)  pvpkit-gen only (testpmd has no IMIX)
 # Sizes include the FCS: 64 B is 60 B in the mbuf (testpmd --txpkts=60).
 #
 # usage: tools/bench/gen_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-c CASES]

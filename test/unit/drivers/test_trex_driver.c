@@ -601,7 +601,7 @@ test_streams(void)
 			     "latency") == 0,
 		      "latency rule");
 	}
-	/* IMIX: three streams at 28:20:4 pps, 60/590/1514 bytes. */
+	/* IMIX: three streams at 28:16:4 pps, 60/590/1514 bytes. */
 	t.size = 0;
 	t.flows = 1;
 	coord_driver_trex.install_flows(&hop, "normal", 1, err, sizeof(err));
@@ -609,7 +609,7 @@ test_streams(void)
 	CHECK(rc == 0, "imix: %s", err);
 	coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	for (i = 0; i < 3; i++) {
-		static const unsigned int len[3] = {60, 590, 1514}, w[3] = {28, 20, 4};
+		static const unsigned int len[3] = {60, 590, 1514}, w[3] = {28, 16, 4};
 
 		p = xfake_req(&f, "add_stream", 3 + (int)i);
 		CHECK(p != NULL && stream_pkt(p, pkt, sizeof(pkt)) == len[i] &&

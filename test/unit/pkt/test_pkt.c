@@ -294,16 +294,16 @@ test_imix(void)
 	uint32_t order[64], cnt[3] = {0}, n, i, run = 0, maxrun = 0;
 	struct pvp_imix custom[2] = {{.size = 64, .weight = 3}, {.size = 1518, .weight = 1}};
 
-	CHECK(pvp_imix_cycle_len(pvp_imix_trex, 3) == 13, "cycle");
+	CHECK(pvp_imix_cycle_len(pvp_imix_trex, 3) == 12, "cycle");
 	n = pvp_imix_expand(pvp_imix_trex, 3, order);
-	CHECK(n == 13, "n %u", n);
+	CHECK(n == 12, "n %u", n);
 	for (i = 0; i < n; i++) {
 		cnt[order[i]]++;
 		run = (i > 0 && order[i] == order[i - 1]) ? run + 1 : 1;
 		if (run > maxrun)
 			maxrun = run;
 	}
-	CHECK(cnt[0] == 7 && cnt[1] == 5 && cnt[2] == 1, "%u %u %u", cnt[0], cnt[1], cnt[2]);
+	CHECK(cnt[0] == 7 && cnt[1] == 4 && cnt[2] == 1, "%u %u %u", cnt[0], cnt[1], cnt[2]);
 	CHECK(maxrun <= 2, "clustered: run of %u", maxrun);
 	n = pvp_imix_expand(custom, 2, order);
 	CHECK(n == 4 && order[0] + order[1] + order[2] + order[3] == 1, "custom");
@@ -696,15 +696,15 @@ test_engine(void)
 		      strstr(err.text, "command line: streams[0].flows: ") == err.text,
 	      "%s", err.text);
 	p = pvp_profile_quick(0, 1, ports, 1, &err);
-	CHECK(p != NULL && p->streams[0].n_tmpl == 3 && p->streams[0].n_order == 13 &&
-		      fabs(p->streams[0].avg_size - (64.0 * 7 + 594 * 5 + 1518) / 13) < 1e-9,
+	CHECK(p != NULL && p->streams[0].n_tmpl == 3 && p->streams[0].n_order == 12 &&
+		      fabs(p->streams[0].avg_size - (64.0 * 7 + 594 * 4 + 1518) / 12) < 1e-9,
 	      "quick imix");
 	if (p != NULL) {
 		uint32_t cnt[3] = {0};
 
-		for (i = 0; i < 13 * 4; i++)
+		for (i = 0; i < 12 * 4; i++)
 			cnt[pvp_stream_tmpl(&p->streams[0], i) - p->streams[0].tmpl]++;
-		CHECK(cnt[0] == 28 && cnt[1] == 20 && cnt[2] == 4, "imix 28:20:4");
+		CHECK(cnt[0] == 28 && cnt[1] == 16 && cnt[2] == 4, "imix 28:16:4");
 	}
 	pvp_profile_free(p);
 }
