@@ -6,7 +6,7 @@
 # packages the build, the tests and the local testbed need, reserve 2 MB
 # hugepages and mount hugetlbfs, then build with meson/ninja.
 #
-# Usage: sudo tools/bootstrap.sh [--hugepages N] [--build-dir DIR] [--werror]
+# Usage (as root): tools/bootstrap.sh [--hugepages N] [--build-dir DIR] [--werror]
 #                                [--no-build] [--no-packages]
 # Env:   PVP_HUGEPAGES (default 2048 pages = 4 GiB), PVP_BUILD_DIR (default build)
 
@@ -39,7 +39,7 @@ case "$hugepages" in
 ''|*[!0-9]*) die "--hugepages must be a number of 2 MB pages, got '$hugepages'" ;;
 esac
 
-[ "$(id -u)" = 0 ] || die "must run as root (hugepages, packages): sudo $0"
+[ "$(id -u)" = 0 ] || die "must run as root (hugepages, packages): as root, or sudo $0"
 
 # Build, tests (tshark, scapy, socat, python3-zmq for the TRex protocol
 # tests), testbed (OVS with DPDK), plots. libzmq3-dev and zlib1g-dev build

@@ -12,7 +12,7 @@
 # results directory, and take the testbed down (on any exit, Ctrl-C
 # included).
 #
-# Usage: sudo tools/quickstart.sh [OPTIONS]
+# Usage (as root): tools/quickstart.sh [OPTIONS]
 #   --out DIR             results directory (default results/<UTC timestamp>)
 #   --build-dir DIR       build directory (default $PVP_BUILD_DIR, else build)
 #   --no-bootstrap        skip tools/bootstrap.sh (packages, hugepages)
@@ -108,7 +108,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-[ "$(id -u)" = 0 ] || die "run as root: sudo $0 (hugepages, OVS-DPDK, /run/pvpkit)"
+[ "$(id -u)" = 0 ] || die "run as root (hugepages, OVS-DPDK, /run/pvpkit): as root, or sudo $0"
 t_start=$(date +%s)
 
 if $bootstrap && [ -x "$top/tools/bootstrap.sh" ]; then

@@ -9,7 +9,7 @@
 # both; the sanitizer build's tests are named "asan:NAME". Exits non-zero
 # when anything failed. CI (.ci/run) calls exactly this.
 #
-# Usage: sudo tools/run-tests.sh [--sanitize | --no-sanitize] [meson test args]
+# Usage (as root): tools/run-tests.sh [--sanitize | --no-sanitize] [meson test args]
 #   (no args)       every suite, then unit and dpdk under the sanitizers
 #   meson test args the normal build only, e.g. --suite dpdk (as before)
 #   --sanitize      the sanitizer build only (suites unit and dpdk unless
