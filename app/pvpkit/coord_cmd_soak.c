@@ -177,6 +177,19 @@ soak_pdr(struct soak_args *a, bool searched, double *pps)
 			a->from, a->size, a->flows);
 		return 2;
 	}
+	/*
+	 * A PDR of 0 or below (a hand-edited or broken file) is no rate to
+	 * soak at: refused as --rate would be, never sent as "max".
+	 */
+	if (!(*pps * a->pdr_fraction >= PVP_RATE_MIN_PPS &&
+	      *pps * a->pdr_fraction <= PVP_RATE_MAX_PPS)) {
+		fprintf(stderr,
+			"pvpkit: --from: %s: the PDR for %u B, %u flows is %g pps; %g of it is "
+			"not a rate (%g..%g pps)\n",
+			a->from, a->size, a->flows, *pps, a->pdr_fraction, PVP_RATE_MIN_PPS,
+			PVP_RATE_MAX_PPS);
+		return searched ? 1 : 2;
+	}
 	return 0;
 }
 

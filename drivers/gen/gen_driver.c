@@ -155,12 +155,11 @@ gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_
 	json_t *params, *res = NULL;
 	int ret;
 
+	/* rate_pps is positive here (gen_traffic_start): "max" only by name. */
 	if (t->rate != NULL)
 		params = json_pack("{s:s,s:f}", "rate", t->rate, "duration", t->duration_s);
-	else if (t->rate_pps > 0)
-		params = json_pack("{s:f,s:f}", "rate", t->rate_pps, "duration", t->duration_s);
 	else
-		params = json_pack("{s:s,s:f}", "rate", "max", "duration", t->duration_s);
+		params = json_pack("{s:f,s:f}", "rate", t->rate_pps, "duration", t->duration_s);
 	/* Several sources: the generator waits for the agreed time itself. */
 	if (params != NULL && t->start_at > 0 &&
 	    json_object_set_new(params, "start_at", json_real(t->start_at)) != 0) {
@@ -228,7 +227,9 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	json_t *res = NULL;
 	int ret;
 
-	ret = gen_load(hop, t, err, err_len);
+	ret = coord_traffic_check_rate(hop, t, err, err_len);
+	if (ret == 0)
+		ret = gen_load(hop, t, err, err_len);
 	if (ret == 0)
 		ret = gen_start(hop, t, err, err_len);
 	if (ret < 0 || g->loaded_conn == h->connects)

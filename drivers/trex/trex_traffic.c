@@ -35,7 +35,12 @@ trex_rates(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 	struct pvp_rate r;
 	char why[256];
 	unsigned int k;
+	int ret;
 
+	/* Line rate only by name ("max", "100%"), never for a rate of 0. */
+	ret = coord_traffic_check_rate(hop, t, err, err_len);
+	if (ret < 0)
+		return ret;
 	if (t->rate != NULL) {
 		if (pvp_rate_parse(t->rate, &r, why, sizeof(why)) < 0) {
 			snprintf(err, err_len, "hop %s: %s", hop->name, why);
@@ -58,8 +63,6 @@ trex_rates(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 			percent = 100;
 			break;
 		}
-	} else if (pps <= 0) {
-		percent = 100;
 	}
 	h->clamped = false;
 	for (k = 0; k < h->c.nb_ports; k++) {

@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -134,4 +135,16 @@ coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
 	vsnprintf(err, err_len, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+int
+coord_traffic_check_rate(const struct coord_hop *hop, const struct coord_traffic *t, char *err,
+			 size_t err_len)
+{
+	if (t->rate != NULL || (isfinite(t->rate_pps) && t->rate_pps > 0))
+		return 0;
+	return coord_fail(err, err_len, -EINVAL,
+			  "hop %s: rate %g pps must be positive (line rate is asked for as "
+			  "\"max\")",
+			  hop->name, t->rate_pps);
 }

@@ -234,14 +234,16 @@ struct coord_snap {
 
 /** What a traffic source is asked to send (gen and similar drivers). */
 struct coord_traffic {
-	double rate_pps;       /**< packets per second per TX port; 0 = max */
+	double rate_pps;       /**< packets per second per TX port, > 0 when
+			       *   rate is NULL (coord_traffic_check_rate()) */
 	double duration_s;     /**< seconds */
 	unsigned int size;     /**< frame size with FCS (64..9216) */
 	unsigned int flows;    /**< flow count */
 	const char *profile;   /**< profile file instead of size/flows, or NULL */
 	const char *rate;      /**< rate as the user wrote it ("1Mpps", "10%",
 			       *   "5Gbps", "max"), given to the source as is;
-			       *   NULL: use rate_pps */
+			       *   NULL: use rate_pps. Line rate only when
+			       *   asked for by name, "max" or "100%" */
 	const char *flow_type; /**< rules the traffic must match (coord_flows.h):
 				 *   "l2", "l3", "l4" vary the destination MAC,
 				 *   IPv4 or UDP port like the vswitch's rules;
@@ -472,6 +474,16 @@ void coord_port_add_reason(struct coord_port *p, enum coord_reason_id id, uint64
  */
 void coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_side side,
 				 uint64_t value);
+
+/**
+ * The rate check every source makes before it sends: without a rate
+ * string, rate_pps must be a positive finite number. Nothing maps an
+ * unset, zero or negative rate to line rate (a PDR of 0 read from a
+ * results file would otherwise flood the DUT); "max" is asked for by name.
+ * @return 0, or -EINVAL with "hop NAME: rate ... must be positive" in @p err.
+ */
+int coord_traffic_check_rate(const struct coord_hop *hop, const struct coord_traffic *t, char *err,
+			     size_t err_len);
 
 /**
  * Write one error line to @p err (see "Errors") and return @p code, so

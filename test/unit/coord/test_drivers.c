@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +315,30 @@ main(void)
 	CHECK(profile_loads == 2);
 	CHECK(json_number_value(json_object_get(last_start_params, "rate")) == 5000);
 	/*
+	 * A rate that is not positive (a PDR of 0 in a results file times a
+	 * fraction) is refused, never sent as "max": line rate into the DUT
+	 * only when asked for by name.
+	 */
+	{
+		static const double bad[] = {0, -2500, NAN};
+		unsigned int starts = traffic_starts, i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			t.rate_pps = bad[i];
+			CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) ==
+				      -EINVAL,
+			      "rate %g", bad[i]);
+			CHECK(strstr(err, "must be positive") != NULL, "%s", err);
+		}
+		CHECK(traffic_starts == starts, "%u starts sent", traffic_starts - starts);
+		t.rate = "max";
+		CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+		CHECK(strcmp(json_string_value(json_object_get(last_start_params, "rate")),
+			     "max") == 0);
+		t.rate = NULL;
+		t.rate_pps = 5000;
+	}
+	/*
 	 * A restarted generator has nothing loaded: once the hop has
 	 * reconnected (a trial clears before it starts), the same profile
 	 * is loaded again.
@@ -369,8 +394,11 @@ main(void)
 	/* "flow_base" as in the ovs hop moves the traffic with the rules. */
 	{
 		struct coord_hop moved = {.name = "moved"};
-		struct coord_traffic t3 = {
-			.size = 64, .flows = 4, .duration_s = 1, .flow_type = "l3"};
+		struct coord_traffic t3 = {.size = 64,
+					   .flows = 4,
+					   .duration_s = 1,
+					   .rate_pps = 1000,
+					   .flow_type = "l3"};
 		json_error_t je;
 
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",

@@ -537,8 +537,15 @@ test_traffic(void)
 	rc = coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	CHECK(rc == 0 && r.generator_limited && r.requested_pps == 20e6,
 	      "over the line: limited, asked %f", r.requested_pps);
-	/* A pvpkit-gen profile cannot be sent. */
+	/* A rate of 0 or below is refused, not sent as line rate. */
 	t.rate = NULL;
+	t.rate_pps = -2500;
+	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	CHECK(rc == -EINVAL && strstr(err, "must be positive") != NULL, "rate -2500: %d %s", rc,
+	      err);
+	CHECK(xfake_req(&f, "start_traffic", 5) == NULL, "rate -2500 sent to TRex");
+	t.rate_pps = 10000;
+	/* A pvpkit-gen profile cannot be sent. */
 	t.profile = "x.json";
 	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == -ENOTSUP && strstr(err, "--profile") != NULL, "profile: %d %s", rc, err);
