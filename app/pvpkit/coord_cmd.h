@@ -9,9 +9,12 @@
  * main.c's command table; coord_cli.c holds the option parsing and
  * messages every command uses.
  *
- * Exit statuses of every command: 0 done, 1 not measured or not written
- * (a hop unreachable, traffic refused, a file that cannot be written),
- * 2 bad command line or topology.
+ * Exit statuses of every command (the table in doc/man/pvpkit.1): 0
+ * done, 1 not measured or not written (a hop unreachable, traffic
+ * refused, a file that cannot be written, an invalid trial), 2 bad
+ * command line or topology, 3 a regression (compare),
+ * COORD_EXIT_CHECK_FAILED a trial measured but a check failed, 128 + N
+ * after signal N.
  */
 
 #ifndef COORD_CMD_H
@@ -24,6 +27,16 @@
 #include <jansson.h>
 
 #include "coord.h"
+
+/**
+ * Exit status of a trial, search, run or soak that measured everything
+ * but where a truth check failed in some trial (a hop counted more drops
+ * than it lost, more packets at a point than at the one before, a burst
+ * over --max-burst, the signature accounting disagrees): the results
+ * stand, but a CI must not read them as clean. Below 1 (not measured)
+ * and signals in precedence.
+ */
+#define COORD_EXIT_CHECK_FAILED 4
 
 /** Default run dir of the local testbed (tools/testbed.sh). */
 #define COORD_TESTBED_RUNDIR "/run/pvpkit/testbed"

@@ -42,6 +42,8 @@ struct search_point {
 	const char *group;		 /* repeat group (the point's id), NULL: no repeats */
 	unsigned int repeat;		 /* 1-based index of this search in the group */
 	struct pvp_search_result last;	 /* the last search's result (trials not kept) */
+	json_t *checks_failed;		 /* this search's trials (from 1) with a failed check */
+	unsigned int run_checks_failed;	 /* trials with a failed check, whole run */
 };
 
 /*
@@ -119,6 +121,42 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 }
 
 /*
+ * A measured trial whose checks failed is kept and fed to the search,
+ * but the search says so and exits COORD_EXIT_CHECK_FAILED.
+ */
+static void
+search_note_trial(struct search_point *sp, const struct pvp_search_trial *st,
+		  const struct coord_trial_result *r)
+{
+	if (r->reconciled)
+		return;
+	json_array_append_new(sp->checks_failed, json_integer(st->index + 1));
+	sp->run_checks_failed++;
+}
+
+/* "2, 4, 5" from a JSON array of trial numbers, "..." at the end when cut. */
+static const char *
+search_trial_list(const json_t *trials, char *buf, size_t len)
+{
+	const json_t *e;
+	char item[32];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(trials, i, e) {
+		snprintf(item, sizeof(item), "%s%" JSON_INTEGER_FORMAT, i > 0 ? ", " : "",
+			 json_integer_value(e));
+		/* Room kept for ", ..." after the last whole number. */
+		if (n + strlen(item) + sizeof(", ...") > len) {
+			snprintf(buf + n, len - n, ", ...");
+			break;
+		}
+		n += (size_t)snprintf(buf + n, len - n, "%s", item);
+	}
+	return buf;
+}
+
+/*
  * Tries of one trial the search asks for while they come out invalid (a
  * hop restarted, counters reset): an invalid trial is neither a pass nor
  * a fail, so it is run again; a hop that keeps doing it stops the search.
@@ -183,6 +221,7 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 		coord_trial_result_clear(&r);
 		return 1;
 	}
+	search_note_trial(sp, st, &r);
 	memset(&m, 0, sizeof(m));
 	m.achieved_rate = r.traffic.achieved_pps;
 	m.tx = r.tx_packets;
@@ -233,6 +272,9 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 	json_object_set_new(rec, "topology", json_string(sp->t->name));
 	if (failed)
 		json_object_set_new(rec, "failed", json_true());
+	/* Only when there is something to say: older readers see what they know. */
+	if (json_array_size(sp->checks_failed) > 0)
+		json_object_set(rec, "checks_failed", sp->checks_failed);
 	/* A search cut short says why, so it is never read as complete. */
 	if (coord_interrupted) {
 		json_object_set_new(rec, "interrupted",
@@ -250,12 +292,13 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 	return ret < 0 ? 1 : 0;
 }
 
-/* The search's summary: one line, then one per goal. */
+/* The search's summary: one line, then one per goal, then what to doubt. */
 static void
-search_show_result(const char *id, const struct pvp_search_result *res)
+search_show_result(const struct search_point *sp, const struct pvp_search_result *res)
 {
+	const char *id = sp->id;
 	unsigned int g, pdr = 0;
-	char a[32], b[32];
+	char a[32], b[32], list[160];
 
 	printf("== search %s: %u trials, %.1f trial-seconds%s%s%s%s\n", id, res->nb_trials,
 	       res->total_time, res->budget_exhausted ? ", budget exhausted" : "",
@@ -282,6 +325,11 @@ search_show_result(const char *id, const struct pvp_search_result *res)
 		       " again %u, sent cleanly %u; generator ceiling %s pps\n",
 		       res->nb_gen_limited, res->nb_gen_remeasured, res->nb_gen_recovered,
 		       pvp_fmt_count((int64_t)res->gen_ceiling, a, sizeof(a)));
+	if (json_array_size(sp->checks_failed) > 0)
+		printf("   CHECK FAILED in %zu trial(s): %s (see their tables; measured and fed "
+		       "to the search)\n",
+		       json_array_size(sp->checks_failed),
+		       search_trial_list(sp->checks_failed, list, sizeof(list)));
 	fflush(stdout);
 }
 
@@ -298,6 +346,8 @@ search_point(struct search_point *sp)
 	char a[32];
 	int rc = 0;
 
+	json_decref(sp->checks_failed);
+	sp->checks_failed = json_array();
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -322,7 +372,7 @@ search_point(struct search_point *sp)
 	pvp_search_get_result(s, &res);
 	if (search_keep_result(sp, &res, rc != 0) != 0)
 		rc = 1;
-	search_show_result(sp->id, &res);
+	search_show_result(sp, &res);
 	sp->last = res;
 	sp->last.trials = NULL;
 	pvp_search_destroy(s);
@@ -368,10 +418,12 @@ search_latency(struct coord_search_args *a, struct coord_topology *t, const stru
 
 /*
  * Every point of the matrix in turn, until one fails or a signal comes.
- * @return 0 or 1; *kept: whether the results file holds everything.
+ * @return 0 or 1; *kept: whether the results file holds everything;
+ *   *checks_failed: trials measured with a failed check.
  */
 static int
-search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
+search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
+	      unsigned int *checks_failed)
 {
 	struct coord_progress progress;
 	struct search_point sp = {.a = a, .progress = &progress, .t = t};
@@ -410,6 +462,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 				memset(&sp.last, 0, sizeof(sp.last));
 				rc = search_point(&sp) != 0 ? 1 : 0;
 				coord_repeats_add(&reps, &sp.last);
+				reps.checks_failed += json_array_size(sp.checks_failed);
 			}
 			if (a->repeat > 1)
 				coord_repeats_show(&reps, group);
@@ -418,6 +471,8 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept)
 		}
 	}
 	*kept = !sp.not_kept;
+	*checks_failed = sp.run_checks_failed;
+	json_decref(sp.checks_failed);
 	if (coord_interrupted) {
 		char at[48] = "";
 
@@ -437,6 +492,7 @@ search_or_run(int argc, char **argv, bool run)
 {
 	struct coord_search_args *a;
 	struct coord_topology *t;
+	unsigned int checks_failed = 0;
 	bool kept = true;
 	int rc, ret;
 
@@ -463,7 +519,7 @@ search_or_run(int argc, char **argv, bool run)
 	}
 	t = coord_cli_open_topology(a->topology, &rc);
 	if (t != NULL) {
-		rc = search_matrix(a, t, &kept);
+		rc = search_matrix(a, t, &kept, &checks_failed);
 		coord_topology_free(t);
 		printf("results: %s\n", a->results);
 		/* What is known, also after a signal; nothing when the results
@@ -474,6 +530,14 @@ search_or_run(int argc, char **argv, bool run)
 	free(a);
 	if (coord_interrupted)
 		return 128 + coord_interrupted;
+	/* Measured and kept, but not clean: a CI gating on the exit status sees it. */
+	if (rc == 0 && checks_failed > 0) {
+		fprintf(stderr,
+			"pvpkit: %u trial(s) measured with a failed check (CHECK FAILED in the "
+			"summary)\n",
+			checks_failed);
+		rc = COORD_EXIT_CHECK_FAILED;
+	}
 	return rc;
 }
 

@@ -91,6 +91,7 @@ struct soak_run {
 	unsigned int n;				 /* intervals read */
 	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
 	bool not_kept;				 /* an append failed: records go to stdout */
+	bool checks_failed;			 /* a check failed on the totals */
 };
 
 static void
@@ -564,6 +565,16 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		printf("; latency us p50 %.1f p99 %.1f max %.1f", ls.p50 / 1e3, ls.p99 / 1e3,
 		       ls.max / 1e3);
 	printf("\n");
+	/*
+	 * The totals are read once the counters settled, so their checks
+	 * hold as a trial's do; an interval's readings are taken one hop
+	 * after the other while traffic runs and only add up.
+	 */
+	if (strcmp(type, "soak") == 0 && !r.reconciled) {
+		s->checks_failed = true;
+		for (i = 0; i < r.nb_findings; i++)
+			printf("CHECK FAILED: %s\n", r.findings[i].text);
+	}
 	if (ret < 0)
 		coord_cli_print_record(rec);
 	json_decref(rec);
@@ -691,7 +702,7 @@ coord_cmd_soak(int argc, char **argv)
 	struct soak_args a;
 	struct soak_run *s;
 	char results[4096];
-	bool searched = false;
+	bool searched = false, search_checks = false;
 	double pdr = 0;
 	unsigned int i;
 	int rc;
@@ -721,7 +732,9 @@ coord_cmd_soak(int argc, char **argv)
 	}
 	if (a.pdr_fraction > 0 && a.from == NULL) {
 		rc = soak_search(&a, true);
-		if (rc != 0)
+		/* A check failed in some trial: the PDR stands, said at the end. */
+		search_checks = rc == COORD_EXIT_CHECK_FAILED;
+		if (rc != 0 && !search_checks)
 			return rc;
 		/* The PDR that search found, from the file it was kept in. */
 		a.from = a.results;
@@ -758,6 +771,12 @@ coord_cmd_soak(int argc, char **argv)
 		       searched ? "the search found, kept in" : "in", a.from);
 	fflush(stdout);
 	rc = soak_run(s);
+	if (rc == 0 && (search_checks || s->checks_failed)) {
+		fprintf(stderr,
+			"pvpkit: soak measured, but a check failed in %s (CHECK FAILED above)\n",
+			s->checks_failed ? "its totals" : "the search before it");
+		rc = COORD_EXIT_CHECK_FAILED;
+	}
 	printf("results: %s\n", a.results);
 	memset(&info, 0, sizeof(info));
 	if (coord_report_rebuild(a.results, a.out, NULL, &info) == 0) {

@@ -237,6 +237,13 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 		/* Kept and shown for the record, but it measured nothing. */
 		fprintf(stderr, "pvpkit: trial invalid: %s\n", coord_trial_invalid_reason(r));
 		rc = 1;
+	} else if (!r->reconciled) {
+		/* A measurement, but not one a CI may take as clean. */
+		fprintf(stderr,
+			"pvpkit: trial measured, but %u check(s) failed (CHECK FAILED above)\n",
+			r->nb_findings + r->nb_lost_findings);
+		if (rc == 0)
+			rc = COORD_EXIT_CHECK_FAILED;
 	}
 	return rc;
 }

@@ -65,8 +65,9 @@ struct coord_repeats {
 	bool has_lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< per search, goal */
 	double lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< lower bounds */
 	double delivered[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS]; /**< conditional tput */
-	unsigned int remeasured; /**< generator-limited trials measured again */
-	unsigned int recovered;	 /**< of those, sent cleanly */
+	unsigned int remeasured;    /**< generator-limited trials measured again */
+	unsigned int recovered;	    /**< of those, sent cleanly */
+	unsigned int checks_failed; /**< trials with a failed check, all searches */
 };
 
 /** Mark a trial record's "search" member: "warmup", "gen_remeasure" when set. */

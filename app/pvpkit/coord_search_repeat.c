@@ -114,6 +114,10 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 	if (r->remeasured > 0)
 		printf("   generator-limited trials measured again: %u, sent cleanly then: %u\n",
 		       r->remeasured, r->recovered);
+	/* What the searches' own summaries said, so the figures above are not
+	 * taken for clean ones. */
+	if (r->checks_failed > 0)
+		printf("   CHECK FAILED in %u trial(s) of these searches\n", r->checks_failed);
 	fflush(stdout);
 }
 

@@ -107,10 +107,15 @@ PY
 grep -q "^  Checks: signature ok (lost 15,000, dup 0, unsigned 0, unknown stream 0), drop counters ok, no negative loss, counters monotonic, largest burst 40$" \
 	"$PVP_TMP/trial.out" || bad "trial: no checks line: $(cat "$PVP_TMP/trial.out")"
 
-# --max-burst flags the trial (still a measurement: exit 0).
+# --max-burst flags the trial: still a measurement, kept and written, but
+# a failed check is its own exit status, 4, so a CI gating on it sees it.
 expect 2 'pvpkit: --max-burst: "0" must be a whole number in 1..100000000' trial --max-burst 0
 "$PVP_COORD" trial --topology "$T" --rate 80kpps --duration 0.5 --max-burst 32 \
-	--json "$PVP_TMP/b.json" >"$PVP_TMP/burst.out" 2>&1 || bad "trial --max-burst: exit $?"
+	--json "$PVP_TMP/b.json" >"$PVP_TMP/burst.out" 2>"$PVP_TMP/burst.err"
+rc=$?
+[ "$rc" = 4 ] || bad "trial --max-burst: exit $rc, expected 4"
+[ "$(cat "$PVP_TMP/burst.err")" = "pvpkit: trial measured, but 1 check(s) failed (CHECK FAILED above)" ] ||
+	bad "trial --max-burst said: $(cat "$PVP_TMP/burst.err")"
 grep -q "^CHECK FAILED: burst: the generator sent 40 packets back to back ahead of its schedule (catch-up after a stall), over --max-burst 32$" \
 	"$PVP_TMP/burst.out" || bad "trial --max-burst: $(cat "$PVP_TMP/burst.out")"
 "$PVP_PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j["checks"]["burst"] == "failed" and j["max_burst_limit"] == 32 and not j["reconciled"] and j["dut_result"]))' \
@@ -167,6 +172,42 @@ rc=$?
 grep -q "^pvpkit: trial 1 invalid 3 times in a row; search stopped$" "$PVP_TMP/sx.out" ||
 	bad "search with a hop restarting: $(tail -3 "$PVP_TMP/sx.out")"
 fake_restart 0
+
+# A failed check in a search's trials (every trial's burst of 40 over
+# --max-burst 32): the trials are measured and fed to the search, but the
+# summary names them, the search record lists them, and the exit status
+# is 4; so do repeated searches, a run and a soak's search.
+S="search --topology $T --max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 --no-tables"
+# shellcheck disable=SC2086 # $S is words
+"$PVP_COORD" $S --max-burst 32 --results "$PVP_TMP/sc.jsonl" >"$PVP_TMP/sc.out" 2>"$PVP_TMP/sc.err"
+rc=$?
+[ "$rc" = 4 ] || bad "search with failed checks: exit $rc, expected 4"
+grep -q "^   ndr      ok: lower 50,000 pps" "$PVP_TMP/sc.out" || bad "search with failed checks: no result"
+grep -q "^   CHECK FAILED in 6 trial(s): 1, 2, 3, 4, 5, 6 (see their tables; measured and fed to the search)$" \
+	"$PVP_TMP/sc.out" || bad "search with failed checks: summary $(tail -4 "$PVP_TMP/sc.out")"
+[ "$(cat "$PVP_TMP/sc.err")" = "pvpkit: 6 trial(s) measured with a failed check (CHECK FAILED in the summary)" ] ||
+	bad "search with failed checks said: $(cat "$PVP_TMP/sc.err")"
+"$PVP_PY" -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; s=[x for x in r if x.get("type") == "search"][-1]; sys.exit(s["checks_failed"] != [1, 2, 3, 4, 5, 6])' \
+	"$PVP_TMP/sc.jsonl" || bad "search record: no checks_failed"
+# shellcheck disable=SC2086
+"$PVP_COORD" $S --max-burst 32 --repeat 2 --results "$PVP_TMP/sr.jsonl" >"$PVP_TMP/sr.out" 2>&1
+rc=$?
+[ "$rc" = 4 ] || bad "repeated searches with failed checks: exit $rc, expected 4"
+grep -q "^   CHECK FAILED in 12 trial(s) of these searches$" "$PVP_TMP/sr.out" ||
+	bad "repeats summary: $(grep -A4 '^== repeats' "$PVP_TMP/sr.out")"
+"$PVP_COORD" run --topology "$T" --max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 \
+	--no-tables --sizes 64 --flows 1 --max-burst 32 --out "$PVP_TMP/runc" >"$PVP_TMP/runc.out" 2>&1
+rc=$?
+[ "$rc" = 4 ] || bad "run with failed checks: exit $rc, expected 4"
+[ -s "$PVP_TMP/runc/ndr.csv" ] || bad "run with failed checks: no reports"
+"$PVP_COORD" soak --topology "$T" --pdr-fraction 0.9 --duration 0.4 --interval 0.2 \
+	--max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 --no-tables --goal pdr=1% \
+	--max-burst 32 --out "$PVP_TMP/soakc" >"$PVP_TMP/soakc.out" 2>"$PVP_TMP/soakc.err"
+rc=$?
+[ "$rc" = 4 ] || bad "soak after a search with failed checks: exit $rc, expected 4"
+grep -q "^soak  *0.4 s: tx " "$PVP_TMP/soakc.out" || bad "soak did not run after its search's failed checks"
+[ "$(tail -1 "$PVP_TMP/soakc.err")" = "pvpkit: soak measured, but a check failed in the search before it (CHECK FAILED above)" ] ||
+	bad "soak with failed checks said: $(cat "$PVP_TMP/soakc.err")"
 
 "$PVP_COORD" run --topology "$T" --max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 \
 	--no-tables --sizes 64,128 --flows 1,10 --out "$PVP_TMP/out" >"$PVP_TMP/run.out" 2>&1 ||
