@@ -43,6 +43,11 @@ struct search_point {
 	unsigned int repeat;		 /* 1-based index of this search in the group */
 	struct pvp_search_result last;	 /* the last search's result (trials not kept) */
 	json_t *checks_failed;		 /* this search's trials (from 1) with a failed check */
+	json_t *lossy_bursts;		 /* [trial, largest burst] of its lossy trials */
+	bool has_absorbed;		 /* a trial without loss said its largest burst */
+	uint64_t absorbed;		 /* the largest burst of such a trial, */
+	unsigned int absorbed_trial;	 /* and which (from 1) */
+	bool burst_warned;		 /* this search ended with a burst warning */
 	unsigned int run_checks_failed;	 /* trials with a failed check, whole run */
 };
 
@@ -121,17 +126,67 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 }
 
 /*
- * A measured trial whose checks failed is kept and fed to the search,
- * but the search says so and exits COORD_EXIT_CHECK_FAILED.
+ * What a measured trial tells beyond its loss: a failed check (kept,
+ * fed to the search, but the search says so and exits
+ * COORD_EXIT_CHECK_FAILED), and for --max-burst auto the largest burst
+ * the path took without loss, or a lossy trial's burst to weigh against
+ * it when the search ends. A warm-up is not a rate the search weighs.
  */
 static void
 search_note_trial(struct search_point *sp, const struct pvp_search_trial *st,
 		  const struct coord_trial_result *r)
 {
-	if (r->reconciled)
+	if (!r->reconciled) {
+		json_array_append_new(sp->checks_failed, json_integer(st->index + 1));
+		sp->run_checks_failed++;
+	}
+	if (!sp->a->burst_auto || !r->traffic.has_max_burst || st->warmup)
 		return;
-	json_array_append_new(sp->checks_failed, json_integer(st->index + 1));
-	sp->run_checks_failed++;
+	if (r->tx_packets > r->rx_packets)
+		json_array_append_new(sp->lossy_bursts,
+				      json_pack("[I,I]", (json_int_t)st->index + 1,
+						(json_int_t)r->traffic.max_burst));
+	else if (!sp->has_absorbed || r->traffic.max_burst > sp->absorbed) {
+		sp->has_absorbed = true;
+		sp->absorbed = r->traffic.max_burst;
+		sp->absorbed_trial = st->index + 1;
+	}
+}
+
+/*
+ * --max-burst auto at the end of a search: the lossy trials whose largest
+ * burst was over the largest one a trial without loss came through. Their
+ * loss may be the tester's catch-up bursts overflowing a buffer or a
+ * policer's bucket the DUT would never see from a smooth sender.
+ * @return {"absorbed", "absorbed_trial", "largest_burst", "trials"}, or
+ *   NULL when there is none (or no trial without loss to compare with).
+ */
+static json_t *
+search_burst_warning(const struct search_point *sp)
+{
+	json_int_t most = 0, b;
+	const json_t *e;
+	json_t *trials;
+	size_t i;
+
+	if (!sp->has_absorbed)
+		return NULL;
+	trials = json_array();
+	json_array_foreach(sp->lossy_bursts, i, e) {
+		b = json_integer_value(json_array_get(e, 1));
+		if (b <= (json_int_t)sp->absorbed)
+			continue;
+		json_array_append(trials, json_array_get(e, 0));
+		if (b > most)
+			most = b;
+	}
+	if (json_array_size(trials) == 0) {
+		json_decref(trials);
+		return NULL;
+	}
+	return json_pack("{s:I,s:I,s:I,s:o}", "absorbed", (json_int_t)sp->absorbed,
+			 "absorbed_trial", (json_int_t)sp->absorbed_trial, "largest_burst", most,
+			 "trials", trials);
 }
 
 /* "2, 4, 5" from a JSON array of trial numbers, "..." at the end when cut. */
@@ -259,7 +314,8 @@ search_trial(struct search_point *sp, struct pvp_search *s, const struct pvp_sea
 
 /* The search record, appended after its trials. @return 0 or 1. */
 static int
-search_keep_result(struct search_point *sp, const struct pvp_search_result *res, bool failed)
+search_keep_result(struct search_point *sp, const struct pvp_search_result *res, bool failed,
+		   const json_t *burst)
 {
 	json_t *rec;
 	int ret;
@@ -275,6 +331,8 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 	/* Only when there is something to say: older readers see what they know. */
 	if (json_array_size(sp->checks_failed) > 0)
 		json_object_set(rec, "checks_failed", sp->checks_failed);
+	if (burst != NULL)
+		json_object_set(rec, "burst_warning", (json_t *)(uintptr_t)burst);
 	/* A search cut short says why, so it is never read as complete. */
 	if (coord_interrupted) {
 		json_object_set_new(rec, "interrupted",
@@ -294,7 +352,8 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 
 /* The search's summary: one line, then one per goal, then what to doubt. */
 static void
-search_show_result(const struct search_point *sp, const struct pvp_search_result *res)
+search_show_result(const struct search_point *sp, const struct pvp_search_result *res,
+		   const json_t *burst)
 {
 	const char *id = sp->id;
 	unsigned int g, pdr = 0;
@@ -330,6 +389,16 @@ search_show_result(const struct search_point *sp, const struct pvp_search_result
 		       "to the search)\n",
 		       json_array_size(sp->checks_failed),
 		       search_trial_list(sp->checks_failed, list, sizeof(list)));
+	if (burst != NULL)
+		printf("   warning: trial(s) %s lost packets after bursts of up to %s packets, "
+		       "over the %s the path took without loss (trial %" JSON_INTEGER_FORMAT
+		       "): that loss may be the tester's, not the DUT's (--max-burst, "
+		       "doc/search.rst)\n",
+		       search_trial_list(json_object_get(burst, "trials"), list, sizeof(list)),
+		       pvp_fmt_count(json_integer_value(json_object_get(burst, "largest_burst")), a,
+				     sizeof(a)),
+		       pvp_fmt_count((int64_t)sp->absorbed, b, sizeof(b)),
+		       json_integer_value(json_object_get(burst, "absorbed_trial")));
 	fflush(stdout);
 }
 
@@ -341,13 +410,18 @@ search_point(struct search_point *sp)
 	struct pvp_search_result res;
 	struct pvp_search_trial st;
 	struct pvp_search *s;
+	json_t *burst;
 	time_t now;
 	struct tm tm;
 	char a[32];
 	int rc = 0;
 
 	json_decref(sp->checks_failed);
+	json_decref(sp->lossy_bursts);
 	sp->checks_failed = json_array();
+	sp->lossy_bursts = json_array();
+	sp->has_absorbed = false;
+	sp->burst_warned = false;
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -370,9 +444,12 @@ search_point(struct search_point *sp)
 	coord_progress_clear(sp->progress);
 	coord_progress_point_done(sp->progress);
 	pvp_search_get_result(s, &res);
-	if (search_keep_result(sp, &res, rc != 0) != 0)
+	burst = search_burst_warning(sp);
+	sp->burst_warned = burst != NULL;
+	if (search_keep_result(sp, &res, rc != 0, burst) != 0)
 		rc = 1;
-	search_show_result(sp, &res);
+	search_show_result(sp, &res, burst);
+	json_decref(burst);
 	sp->last = res;
 	sp->last.trials = NULL;
 	pvp_search_destroy(s);
@@ -463,6 +540,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 				rc = search_point(&sp) != 0 ? 1 : 0;
 				coord_repeats_add(&reps, &sp.last);
 				reps.checks_failed += json_array_size(sp.checks_failed);
+				reps.burst_warned += sp.burst_warned;
 			}
 			if (a->repeat > 1)
 				coord_repeats_show(&reps, group);
@@ -473,6 +551,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 	*kept = !sp.not_kept;
 	*checks_failed = sp.run_checks_failed;
 	json_decref(sp.checks_failed);
+	json_decref(sp.lossy_bursts);
 	if (coord_interrupted) {
 		char at[48] = "";
 

@@ -38,7 +38,8 @@ struct coord_search_args {
 	const char *out;			   /**< run: reports directory */
 	struct pvp_search_params p;		   /**< the search's parameters */
 	double quiet_timeout_s;			   /**< per trial; 0 = the core's default */
-	unsigned int max_burst;			   /**< --max-burst, 0 = only record it */
+	unsigned int max_burst;			   /**< --max-burst N, 0 = no such check */
+	bool burst_auto;			   /**< --max-burst auto (the default) */
 	bool tables;				   /**< print every trial's per-hop table */
 	bool goals_given;			   /**< --goal seen: it replaces the default */
 	unsigned int nb_sizes;			   /**< entries in sizes[] */
@@ -68,6 +69,7 @@ struct coord_repeats {
 	unsigned int remeasured;    /**< generator-limited trials measured again */
 	unsigned int recovered;	    /**< of those, sent cleanly */
 	unsigned int checks_failed; /**< trials with a failed check, all searches */
+	unsigned int burst_warned;  /**< searches that ended with a burst warning */
 };
 
 /** Mark a trial record's "search" member: "warmup", "gen_remeasure" when set. */

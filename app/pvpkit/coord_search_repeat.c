@@ -118,6 +118,10 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 	 * taken for clean ones. */
 	if (r->checks_failed > 0)
 		printf("   CHECK FAILED in %u trial(s) of these searches\n", r->checks_failed);
+	if (r->burst_warned > 0)
+		printf("   warning: %u search(es) had lossy trials with bursts over what the path "
+		       "took without loss\n",
+		       r->burst_warned);
 	fflush(stdout);
 }
 

@@ -16,7 +16,10 @@ largest burst of 40 packets.
 
 Faults on request: "fake.restart" {"times": N} on either socket makes the
 guest "restart" at the next N traffic.stop calls (its counters start
-again from zero after that trial's traffic).
+again from zero after that trial's traffic). "fake.burst" {"over_cap": B}
+makes the gen hop report a largest burst of B packets for traffic over
+the guest's CAP (a tester catching up in bursts that overflow a policer's
+bucket), 40 below it; B = 0: always 40.
 
 traffic.start's "start_at" (a CLOCK_REALTIME second) is honoured as
 pvpkit-gen does: the traffic runs from then on, and stats.get's
@@ -63,6 +66,8 @@ state = {
     "restarts": 0,
     "start": None,  # traffic.start's start_at, start_s and first_tx_s
     "start_delay": 0.0,  # seconds every traffic.start takes to arrive
+    "cap": 0.0,  # the guest's CAP_PPS
+    "burst_over_cap": 0,  # largest burst said for traffic over CAP (fake.burst), 0: 40
 }
 
 
@@ -145,7 +150,10 @@ def stats(hop):
     if hop == "gen":
         out["traffic"] = {"requested_pps": state["requested"],
                           "achieved_pps": state["achieved"],
-                          "generator_limited": state["limited"], "max_burst": 40}
+                          "generator_limited": state["limited"],
+                          "max_burst": state["burst_over_cap"]
+                          if state["burst_over_cap"] and state["achieved"] > state["cap"]
+                          else 40}
         if state["start"] is not None:
             out["traffic"]["start"] = state["start"]
         off, rx = state["sig_offered"], state["sig_rx"]
@@ -174,6 +182,9 @@ def handle(hop, method, params, cap):
             return {}
         if method == "fake.restart":
             state["restarts"] = int(params["times"])
+            return {}
+        if method == "fake.burst":
+            state["burst_over_cap"] = int(params["over_cap"])
             return {}
         if hop != "gen":
             raise KeyError(method)
@@ -238,6 +249,7 @@ def listen(path, hop, cap):
 
 def main():
     d, cap = sys.argv[1], float(sys.argv[2])
+    state["cap"] = cap
     if len(sys.argv) > 3:
         state["stall"] = int(sys.argv[3])
     if len(sys.argv) > 4:
