@@ -18,6 +18,19 @@ fake_start() {
 	fail "fake_hops.py did not start"
 }
 
+# fake_call SOCK METHOD PARAMS: one control call on a fake hop's socket
+# (fake.restart, fake.burst: see fake_hops.py), its answer ignored.
+fake_call() {
+	"$PVP_PY" - "$@" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": sys.argv[2],
+                      "params": json.loads(sys.argv[3])}).encode() + b"\n")
+s.recv(4096)
+PY
+}
+
 # fake_merge OUT LEAD_MS DIR...: one topology of several fake_start sites
 # (hops renamed NAME_SITE, SITE the dir's base name; a chain each), as a
 # coordinator with a tester per host sees them. LEAD_MS "-": no

@@ -124,14 +124,7 @@ grep -q "^CHECK FAILED: burst: the generator sent 40 packets back to back ahead 
 # The guest restarts during a trial: its counters go backwards. The trial
 # is kept for the record but is invalid, names the hop, and exits 1.
 fake_restart() {
-	"$PVP_PY" - "$PVP_TMP/fwd.sock" "$1" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "fake.restart",
-                      "params": {"times": int(sys.argv[2])}}).encode() + b"\n")
-s.recv(4096)
-PY
+	fake_call "$PVP_TMP/fwd.sock" fake.restart "{\"times\": $1}"
 }
 fake_restart 1
 "$PVP_COORD" trial --topology "$T" --rate 80kpps --duration 0.5 --results "$PVP_TMP/inv.jsonl" \
@@ -214,14 +207,7 @@ grep -q "^soak  *0.4 s: tx " "$PVP_TMP/soakc.out" || bad "soak did not run after
 # (--max-burst auto) the summary names the lossy trials whose burst was
 # over the 40 the path took without loss; the search record keeps it;
 # still exit 0 (a warning, not a failed check). --max-burst off: silent.
-"$PVP_PY" - "$PVP_TMP/gen.sock" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "fake.burst",
-                      "params": {"over_cap": 300}}).encode() + b"\n")
-s.recv(4096)
-PY
+fake_call "$PVP_TMP/gen.sock" fake.burst '{"over_cap": 300}'
 # shellcheck disable=SC2086
 "$PVP_COORD" $S --results "$PVP_TMP/sb.jsonl" >"$PVP_TMP/sb.out" 2>&1 || bad "search, bursts: exit $?"
 grep -q "^   warning: trial(s) 1, 3, 5 lost packets after bursts of up to 300 packets, over the 40 the path took without loss (trial 2): that loss may be the tester's, not the DUT's (--max-burst, doc/search.rst)$" \
@@ -233,14 +219,7 @@ grep -q "^   warning: trial(s) 1, 3, 5 lost packets after bursts of up to 300 pa
 	bad "search --max-burst off: exit $?"
 ! grep -q "warning" "$PVP_TMP/so.out" || bad "search --max-burst off warned"
 expect 2 'pvpkit: --max-burst: "auto1" must be a whole number in 1..100000000' search --max-rate 1Mpps --max-burst auto1
-"$PVP_PY" - "$PVP_TMP/gen.sock" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "fake.burst",
-                      "params": {"over_cap": 0}}).encode() + b"\n")
-s.recv(4096)
-PY
+fake_call "$PVP_TMP/gen.sock" fake.burst '{"over_cap": 0}'
 
 "$PVP_COORD" run --topology "$T" --max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 \
 	--no-tables --sizes 64,128 --flows 1,10 --out "$PVP_TMP/out" >"$PVP_TMP/run.out" 2>&1 ||
