@@ -81,20 +81,22 @@ lat_show(const char *load, double rate, const struct coord_trial_result *r, cons
 	free(h);
 	any = s.count > 0;
 	printf("-- latency %s (%s pps): lost %s of %s; us min %s p50 %s p90 %s p99 %s p99.9 %s "
-	       "p99.99 %s max %s (%s clock)\n",
+	       "p99.99 %s max %s (%s clock)%s\n",
 	       load, pvp_fmt_count((int64_t)rate, a[0], sizeof(a[0])),
 	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, lost, sizeof(lost)),
 	       pvp_fmt_count((int64_t)r->tx_packets, tx, sizeof(tx)),
 	       lat_us(s.min, any, a[1], sizeof(a[1])), lat_us(s.p50, any, a[2], sizeof(a[2])),
 	       lat_us(s.p90, any, a[3], sizeof(a[3])), lat_us(s.p99, any, a[4], sizeof(a[4])),
 	       lat_us(s.p99_9, any, a[5], sizeof(a[5])), lat_us(s.p99_99, any, a[6], sizeof(a[6])),
-	       lat_us(s.max, any, a[7], sizeof(a[7])), clock[0] != '\0' ? clock : "no");
+	       lat_us(s.max, any, a[7], sizeof(a[7])), clock[0] != '\0' ? clock : "no",
+	       !r->invalid && !r->reconciled ? " [checks failed]" : "");
 	fflush(stdout);
 }
 
 int
 coord_latency_point(const struct coord_search_args *a, struct coord_topology *t, unsigned int size,
-		    unsigned int flows, const char *ref_name, double ref_pps)
+		    unsigned int flows, const char *ref_name, double ref_pps,
+		    unsigned int *checks_failed)
 {
 	unsigned int i, round, rounds = a->repeat > 1 ? a->repeat : 1;
 	struct coord_trial_result r;
@@ -125,6 +127,7 @@ coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
 			c.profile = a->profile;
 			c.flow_type = a->flow_type;
 			c.quiet_timeout_s = a->quiet_timeout_s;
+			c.max_burst = a->max_burst;
 			c.duration_s = a->lat_duration;
 			c.rate_pps = a->lat_loads[i] > 0 ? ref_pps * a->lat_loads[i] / 100
 							 : a->lat_low_rate;
@@ -157,6 +160,8 @@ coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
 			else
 				snprintf(load, sizeof(load), "%g %%", a->lat_loads[i]);
 			lat_show(load, c.rate_pps, &r, j);
+			if (!r.invalid && !r.reconciled)
+				(*checks_failed)++;
 			if (ret < 0) {
 				/* Nothing measured is lost, and nothing more is run. */
 				coord_cli_print_record(j);

@@ -106,11 +106,13 @@ void coord_repeats_show(const struct coord_repeats *r, const char *group);
  * load, each appended to the results with its "latency" member (load,
  * reference, set, round, rounds), and a line of figures per trial. A
  * trial the results file cannot take is printed whole on stdout.
+ * @p checks_failed is incremented for each trial measured with a failed
+ * check (its line says "[checks failed]").
  * @return 0, or 1 (a trial not measured or not kept).
  */
 int coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
-			unsigned int size, unsigned int flows, const char *ref_name,
-			double ref_pps);
+			unsigned int size, unsigned int flows, const char *ref_name, double ref_pps,
+			unsigned int *checks_failed);
 
 /**
  * The reference of the latency step from a point's searches: the last

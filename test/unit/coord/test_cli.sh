@@ -178,7 +178,7 @@ rc=$?
 grep -q "^   ndr      ok: lower 50,000 pps" "$PVP_TMP/sc.out" || bad "search with failed checks: no result"
 grep -q "^   CHECK FAILED in 6 trial(s): 1, 2, 3, 4, 5, 6 (see their tables; measured and fed to the search)$" \
 	"$PVP_TMP/sc.out" || bad "search with failed checks: summary $(tail -4 "$PVP_TMP/sc.out")"
-[ "$(cat "$PVP_TMP/sc.err")" = "pvpkit: 6 trial(s) measured with a failed check (CHECK FAILED in the summary)" ] ||
+[ "$(cat "$PVP_TMP/sc.err")" = "pvpkit: 6 trial(s) measured with a failed check (\"[checks failed]\" above)" ] ||
 	bad "search with failed checks said: $(cat "$PVP_TMP/sc.err")"
 "$PVP_PY" -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; s=[x for x in r if x.get("type") == "search"][-1]; sys.exit(s["checks_failed"] != [1, 2, 3, 4, 5, 6])' \
 	"$PVP_TMP/sc.jsonl" || bad "search record: no checks_failed"
@@ -189,10 +189,15 @@ rc=$?
 grep -q "^   CHECK FAILED in 12 trial(s) of these searches$" "$PVP_TMP/sr.out" ||
 	bad "repeats summary: $(grep -A4 '^== repeats' "$PVP_TMP/sr.out")"
 "$PVP_COORD" run --topology "$T" --max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 \
-	--no-tables --sizes 64 --flows 1 --max-burst 32 --out "$PVP_TMP/runc" >"$PVP_TMP/runc.out" 2>&1
+	--no-tables --sizes 64 --flows 1 --max-burst 32 --latency-loads 50 --latency-duration 0.1 \
+	--out "$PVP_TMP/runc" >"$PVP_TMP/runc.out" 2>"$PVP_TMP/runc.err"
 rc=$?
 [ "$rc" = 4 ] || bad "run with failed checks: exit $rc, expected 4"
 [ -s "$PVP_TMP/runc/ndr.csv" ] || bad "run with failed checks: no reports"
+grep -q "^-- latency 50 % (25,000 pps): lost 0 of 2,500; .* \[checks failed\]$" "$PVP_TMP/runc.out" ||
+	bad "run: latency trial with a failed check: $(grep '^-- latency' "$PVP_TMP/runc.out")"
+[ "$(cat "$PVP_TMP/runc.err")" = 'pvpkit: 7 trial(s) measured with a failed check ("[checks failed]" above)' ] ||
+	bad "run with failed checks said: $(cat "$PVP_TMP/runc.err")"
 "$PVP_COORD" soak --topology "$T" --pdr-fraction 0.9 --duration 0.4 --interval 0.2 \
 	--max-rate 100kpps --initial-duration 0.05 --final-duration 0.1 --no-tables --goal pdr=1% \
 	--max-burst 32 --out "$PVP_TMP/soakc" >"$PVP_TMP/soakc.out" 2>"$PVP_TMP/soakc.err"
