@@ -43,7 +43,7 @@ struct search_point {
 	unsigned int repeat;		 /* 1-based index of this search in the group */
 	struct pvp_search_result last;	 /* the last search's result (trials not kept) */
 	json_t *checks_failed;		 /* this search's trials (from 1) with a failed check */
-	json_t *lossy_bursts;		 /* [trial, largest burst] of its lossy trials */
+	json_t *lossy_bursts;		 /* [trial, largest burst, rate] of its lossy trials */
 	bool has_absorbed;		 /* a trial without loss said its largest burst */
 	uint64_t absorbed;		 /* the largest burst of such a trial, */
 	unsigned int absorbed_trial;	 /* and which (from 1) */
@@ -144,8 +144,8 @@ search_note_trial(struct search_point *sp, const struct pvp_search_trial *st,
 		return;
 	if (r->tx_packets > r->rx_packets)
 		json_array_append_new(sp->lossy_bursts,
-				      json_pack("[I,I]", (json_int_t)st->index + 1,
-						(json_int_t)r->traffic.max_burst));
+				      json_pack("[I,I,f]", (json_int_t)st->index + 1,
+						(json_int_t)r->traffic.max_burst, st->rate));
 	else if (!sp->has_absorbed || r->traffic.max_burst > sp->absorbed) {
 		sp->has_absorbed = true;
 		sp->absorbed = r->traffic.max_burst;
@@ -154,27 +154,36 @@ search_note_trial(struct search_point *sp, const struct pvp_search_trial *st,
 }
 
 /*
- * --max-burst auto at the end of a search: the lossy trials whose largest
- * burst was over the largest one a trial without loss came through. Their
- * loss may be the tester's catch-up bursts overflowing a buffer or a
- * policer's bucket the DUT would never see from a smooth sender.
+ * --max-burst auto at the end of a search: the lossy trials, at or below
+ * the highest upper bound the search found, whose largest burst was over
+ * the largest one a trial without loss came through. Their loss may be
+ * the tester's catch-up bursts overflowing a buffer or a policer's bucket
+ * that a smooth sender would not, and it set a bound. Lossy trials above
+ * every upper bound decided nothing and are not named: a search starts
+ * over the capacity, where any path loses.
  * @return {"absorbed", "absorbed_trial", "largest_burst", "trials"}, or
  *   NULL when there is none (or no trial without loss to compare with).
  */
 static json_t *
-search_burst_warning(const struct search_point *sp)
+search_burst_warning(const struct search_point *sp, const struct pvp_search_result *res)
 {
 	json_int_t most = 0, b;
+	double upper = 0;
 	const json_t *e;
 	json_t *trials;
+	unsigned int g;
 	size_t i;
 
-	if (!sp->has_absorbed)
+	for (g = 0; g < res->nb_goals; g++)
+		if (res->goal[g].has_upper && res->goal[g].upper_bound > upper)
+			upper = res->goal[g].upper_bound;
+	if (!sp->has_absorbed || upper <= 0)
 		return NULL;
 	trials = json_array();
 	json_array_foreach(sp->lossy_bursts, i, e) {
 		b = json_integer_value(json_array_get(e, 1));
-		if (b <= (json_int_t)sp->absorbed)
+		if (b <= (json_int_t)sp->absorbed ||
+		    json_number_value(json_array_get(e, 2)) > upper * (1 + 1e-9))
 			continue;
 		json_array_append(trials, json_array_get(e, 0));
 		if (b > most)
@@ -390,10 +399,10 @@ search_show_result(const struct search_point *sp, const struct pvp_search_result
 		       json_array_size(sp->checks_failed),
 		       search_trial_list(sp->checks_failed, list, sizeof(list)));
 	if (burst != NULL)
-		printf("   warning: trial(s) %s lost packets after bursts of up to %s packets, "
-		       "over the %s the path took without loss (trial %" JSON_INTEGER_FORMAT
-		       "): that loss may be the tester's, not the DUT's (--max-burst, "
-		       "doc/search.rst)\n",
+		printf("   warning: trial(s) %s, at or below an upper bound, lost packets after "
+		       "bursts of up to %s packets, over the %s the path took without loss "
+		       "(trial %" JSON_INTEGER_FORMAT "): the bound may be the tester's, not the "
+		       "DUT's (--max-burst, doc/search.rst)\n",
 		       search_trial_list(json_object_get(burst, "trials"), list, sizeof(list)),
 		       pvp_fmt_count(json_integer_value(json_object_get(burst, "largest_burst")), a,
 				     sizeof(a)),
@@ -444,7 +453,7 @@ search_point(struct search_point *sp)
 	coord_progress_clear(sp->progress);
 	coord_progress_point_done(sp->progress);
 	pvp_search_get_result(s, &res);
-	burst = search_burst_warning(sp);
+	burst = search_burst_warning(sp, &res);
 	sp->burst_warned = burst != NULL;
 	if (search_keep_result(sp, &res, rc != 0, burst) != 0)
 		rc = 1;
