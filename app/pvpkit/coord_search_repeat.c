@@ -119,8 +119,8 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 	if (r->checks_failed > 0)
 		printf("   CHECK FAILED in %u trial(s) of these searches\n", r->checks_failed);
 	if (r->burst_warned > 0)
-		printf("   warning: %u search(es) had lossy trials with bursts over what the path "
-		       "took without loss\n",
+		printf("   warning: %u search(es) had a bound set by lossy trials with bursts over "
+		       "what the path took without loss\n",
 		       r->burst_warned);
 	fflush(stdout);
 }

@@ -221,6 +221,11 @@ grep -q "^   warning: trial(s) 5, at or below an upper bound, lost packets after
 "$PVP_PY" -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; s=[x for x in r if x.get("type") == "search"][-1]; sys.exit(s["burst_warning"] != {"absorbed": 40, "absorbed_trial": 2, "largest_burst": 300, "trials": [5]} or "checks_failed" in s)' \
 	"$PVP_TMP/sb.jsonl" || bad "search record: burst_warning $(tail -1 "$PVP_TMP/sb.jsonl")"
 # shellcheck disable=SC2086
+"$PVP_COORD" $S --repeat 2 --results "$PVP_TMP/sbr.jsonl" >"$PVP_TMP/sbr.out" 2>&1 ||
+	bad "repeated searches, bursts: exit $?"
+grep -q "^   warning: 2 search(es) had a bound set by lossy trials with bursts over what the path took without loss$" \
+	"$PVP_TMP/sbr.out" || bad "repeats summary, bursts: $(grep -A4 '^== repeats' "$PVP_TMP/sbr.out")"
+# shellcheck disable=SC2086
 "$PVP_COORD" $S --max-burst off --results "$PVP_TMP/so.jsonl" >"$PVP_TMP/so.out" 2>&1 ||
 	bad "search --max-burst off: exit $?"
 ! grep -q "warning" "$PVP_TMP/so.out" || bad "search --max-burst off warned"
