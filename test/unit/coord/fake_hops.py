@@ -19,7 +19,9 @@ guest "restart" at the next N traffic.stop calls (its counters start
 again from zero after that trial's traffic). "fake.burst" {"over_cap": B}
 makes the gen hop report a largest burst of B packets for traffic over
 the guest's CAP (a tester catching up in bursts that overflow a policer's
-bucket), 40 below it; B = 0: always 40.
+bucket), 40 below it; B = 0: always 40. "fake.extra_drops" {"n": N}
+makes the guest count N more rx_missed than it lost at every
+traffic.stop (a wrong drop counter: the drops check fails).
 
 traffic.start's "start_at" (a CLOCK_REALTIME second) is honoured as
 pvpkit-gen does: the traffic runs from then on, and stats.get's
@@ -68,6 +70,7 @@ state = {
     "start_delay": 0.0,  # seconds every traffic.start takes to arrive
     "cap": 0.0,  # the guest's CAP_PPS
     "burst_over_cap": 0,  # largest burst said for traffic over CAP (fake.burst), 0: 40
+    "extra_drops": 0,  # drops the guest counts beyond its loss per stop (fake.extra_drops)
 }
 
 
@@ -104,6 +107,8 @@ def apply_traffic(cap, final=True):
     state["sig_offered"] += sent
     state["sig_rx"] += passed
     if final:
+        f[0]["rx_dropped"] += state["extra_drops"]
+        state["fwd_missed"] += state["extra_drops"]
         state["running"] = None
         if state["restarts"] > 0:
             state["restarts"] -= 1
@@ -185,6 +190,9 @@ def handle(hop, method, params, cap):
             return {}
         if method == "fake.burst":
             state["burst_over_cap"] = int(params["over_cap"])
+            return {}
+        if method == "fake.extra_drops":
+            state["extra_drops"] = int(params["n"])
             return {}
         if hop != "gen":
             raise KeyError(method)

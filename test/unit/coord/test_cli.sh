@@ -207,6 +207,18 @@ grep -q "^soak  *0.4 s: tx " "$PVP_TMP/soakc.out" || bad "soak did not run after
 [ "$(tail -1 "$PVP_TMP/soakc.err")" = "pvpkit: soak measured, but a check failed in the search before it (CHECK FAILED above)" ] ||
 	bad "soak with failed checks said: $(cat "$PVP_TMP/soakc.err")"
 
+# A guest that counts more drops than it lost fails the drops check of a
+# soak's totals (read once the counters settled): exit 4, said on stderr.
+fake_call "$PVP_TMP/fwd.sock" fake.extra_drops '{"n": 7}'
+"$PVP_COORD" soak --topology "$T" --rate 40kpps --duration 0.4 --interval 0.2 \
+	--out "$PVP_TMP/soakd" >"$PVP_TMP/soakd.out" 2>"$PVP_TMP/soakd.err"
+rc=$?
+fake_call "$PVP_TMP/fwd.sock" fake.extra_drops '{"n": 0}'
+[ "$rc" = 4 ] || bad "soak with failed checks in its totals: exit $rc, expected 4"
+grep -q "^CHECK FAILED: .*guest" "$PVP_TMP/soakd.out" || bad "soak totals: no CHECK FAILED line: $(cat "$PVP_TMP/soakd.out")"
+[ "$(cat "$PVP_TMP/soakd.err")" = "pvpkit: soak measured, but a check failed in its totals (CHECK FAILED above)" ] ||
+	bad "soak with failed totals said: $(cat "$PVP_TMP/soakd.err")"
+
 # The tester catches up in bursts of 300 packets whenever it sends over the
 # guest's 50 kpps (a policer's bucket it overflows): by default
 # (--max-burst auto) the summary names the lossy trials at or below the
