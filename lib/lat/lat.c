@@ -224,3 +224,16 @@ pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err)
 	l->jitter16 = (uint64_t)jit << 4;
 	return 0;
 }
+
+bool
+pvp_lat_clock_known(const char *name)
+{
+	/* pvpkit-gen's software timestamps; a hardware clock would join here. */
+	static const char *const clocks[] = {"tsc"};
+	size_t i;
+
+	for (i = 0; name != NULL && i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (strcmp(name, clocks[i]) == 0)
+			return true;
+	return false;
+}

@@ -19,6 +19,7 @@
 #ifndef PVP_LAT_H
 #define PVP_LAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -111,6 +112,16 @@ json_t *pvp_lat_to_json(const struct pvp_lat *l);
  *   when not NULL.
  */
 int pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err);
+
+/**
+ * Whether @p name is a clock a latency figure is measured with ("tsc":
+ * the host TSC at TX burst build and at RX). Results files and
+ * generators name the clock; only these names are passed on, so a
+ * peer's or a file's text never reaches a report or a plot script.
+ * @param name
+ *   The name, or NULL (not known).
+ */
+bool pvp_lat_clock_known(const char *name);
 
 #ifdef __cplusplus
 }

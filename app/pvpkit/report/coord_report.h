@@ -142,6 +142,15 @@ const char *coord_report_goal_name(double loss_ratio, unsigned int pdr_index, ch
 				   size_t len);
 
 /**
+ * Whether @p name can be a goal's name, as coord_report_goal_name()
+ * writes them: a lower-case letter, then lower-case letters, digits and
+ * ".%+-" ("ndr", "pdr", "pdr0.5%", "pdr1e-05%"), shorter than 32 bytes.
+ * A goal names files (<goal>.csv, throughput_<goal>.png) and appears in
+ * plot scripts: a record's other names are ignored, never written.
+ */
+bool coord_report_goal_name_ok(const char *name);
+
+/**
  * Build a "search" record from a finished search.
  *
  * @param p
@@ -196,7 +205,9 @@ void coord_report_stats(const double *v, unsigned int n, struct coord_report_sta
  * @param lat
  *   Receives the merged histogram (empty when no stream has one).
  * @param clock
- *   If not NULL, receives the streams' clock ("tsc"), or "" if none says.
+ *   If not NULL, receives the streams' clock ("tsc"), "" if none says,
+ *   or "unknown" for a name pvp_lat_clock_known() does not know (a
+ *   file's text is never passed on).
  * @return
  *   The number of streams merged, or -EINVAL when a histogram is invalid.
  */

@@ -326,7 +326,7 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 			  const char *title, struct coord_report_info *info)
 {
 	static const char base[] = "compare";
-	char png[16], path[4096], label[96], clean[96];
+	char png[16], path[4096], label[96], clean[96], ctitle[256];
 	const json_t *row, *o, *n;
 	unsigned int nb = 0;
 	size_t i;
@@ -336,6 +336,9 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 
 	if (gnuplot == NULL)
 		gnuplot = "gnuplot";
+	/* The title names the runs' paths: any text, never the end of a string. */
+	report_plot_clean(ctitle, sizeof(ctitle), title);
+	title = ctitle;
 	ret = coord_report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
 	if (ret < 0 || (png[0] == '\0' && !svg)) {
 		snprintf(info->plot_note, sizeof(info->plot_note),

@@ -133,6 +133,17 @@ coord_report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf, siz
 	return buf;
 }
 
+bool
+coord_report_goal_name_ok(const char *name)
+{
+	size_t n;
+
+	if (name == NULL || !(name[0] >= 'a' && name[0] <= 'z'))
+		return false;
+	n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789.%+-");
+	return name[n] == '\0' && n < 32;
+}
+
 /* A rate that may be absent: null rather than a made-up 0. */
 static json_t *
 json_rate(bool valid, double v)

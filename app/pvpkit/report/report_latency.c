@@ -47,7 +47,9 @@ coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char 
 		}
 		pvp_lat_merge(lat, one);
 		if (clock != NULL && json_is_string(json_object_get(l, "clock")))
-			*clock = json_string_value(json_object_get(l, "clock"));
+			*clock = pvp_lat_clock_known(report_str(l, "clock", NULL))
+					 ? report_str(l, "clock", NULL)
+					 : "unknown";
 		n++;
 	}
 	free(one);
@@ -355,7 +357,10 @@ report_latency_floor(const json_t *records)
 			 "rate_pps", report_num(last, "rate_pps", 0), "min_ns",
 			 report_num(last, "min_ns", 0), "p50_ns", report_num(last, "p50_ns", 0),
 			 "p99_ns", report_num(last, "p99_ns", 0), "max_ns",
-			 report_num(last, "max_ns", 0), "clock", report_str(last, "clock", ""));
+			 report_num(last, "max_ns", 0), "clock",
+			 pvp_lat_clock_known(report_str(last, "clock", NULL))
+				 ? report_str(last, "clock", NULL)
+				 : "unknown");
 }
 
 int
@@ -421,7 +426,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 	const json_t *series[64], *pts[64], *p, *e, *floor;
 	struct report_plot_buf plot = {NULL, 0, 0};
 	unsigned int n = 0, i, k;
-	char label[128];
+	char label[128], clock[32];
 	size_t a, b;
 	FILE *f;
 
@@ -454,8 +459,8 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 	f = report_plot_script(f, outdir, base);
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title,
-		report_str(series[0], "clock", "?"));
+	report_plot_clean(clock, sizeof(clock), report_str(series[0], "clock", "?"));
+	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title, clock);
 	fprintf(f, "set xlabel \"Percentile\"\nset ylabel \"Latency (us)\"\nset logscale y\n");
 	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 6\n");
 	floor = json_object_get(summary, "latency_floor");

@@ -26,13 +26,17 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	const json_t *rec, *lat;
 	char path[4096];
 	unsigned int n = 0;
+	bool any_lat = false;
 	size_t i;
 	FILE *f, *d;
 	int ret = 0;
 
-	json_array_foreach(records, i, rec)
-		if (report_is_type(rec, "soak_interval"))
+	json_array_foreach(records, i, rec) {
+		if (report_is_type(rec, "soak_interval")) {
 			n++;
+			any_lat |= json_object_get(rec, "latency_ns") != NULL;
+		}
+	}
 	if (n == 0)
 		return 0;
 	/* The CSV on the first call (plots false), the plot on the second. */
@@ -92,15 +96,19 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	fprintf(f, "set title \"%s: soak, loss and latency per interval (tsc clock)\" noenhanced\n",
 		title);
 	fprintf(f, "set xlabel \"Time (s)\"\nset ylabel \"Lost (%% of tester TX)\"\n");
-	fprintf(f,
-		"set y2label \"Latency (us)\"\nset y2tics\nset ytics nomirror\nset logscale y2\n");
+	if (any_lat)
+		fprintf(f, "set y2label \"Latency (us)\"\nset y2tics\nset ytics nomirror\nset "
+			   "logscale y2\n");
 	fprintf(f, "set yrange [0:*]\nset grid\nset key outside right top\n");
+	/* Without latency the y2 lines would have no point and gnuplot fails. */
 	report_plot_finish(
 		f, "soak", png, svg,
-		"plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
-		"\"lost %\", \\\n  \"\" using 1:3 axes x1y2 with lines lw 2 title \"p50\", "
-		"\\\n  \"\" using 1:4 axes x1y2 with lines lw 2 title \"p99\", \\\n  \"\" "
-		"using 1:5 axes x1y2 with lines lw 1 title \"max\"");
+		any_lat ? "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
+			  "\"lost %\", \\\n  \"\" using 1:3 axes x1y2 with lines lw 2 title "
+			  "\"p50\", \\\n  \"\" using 1:4 axes x1y2 with lines lw 2 title \"p99\", "
+			  "\\\n  \"\" using 1:5 axes x1y2 with lines lw 1 title \"max\""
+			: "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
+			  "\"lost %\"");
 	if (fclose(f) != 0)
 		return -errno;
 	ret = report_plot_run(gnuplot, outdir, "soak", png, svg, log_fd, info);

@@ -105,6 +105,9 @@ sum_goal_add(struct sum_state *s, const char *name, double ratio)
 {
 	unsigned int i;
 
+	/* A name that is no goal's would name a file anywhere ("../x"). */
+	if (!coord_report_goal_name_ok(name))
+		return;
 	for (i = 0; i < s->nb_goals; i++)
 		if (strcmp(s->goals[i].name, name) == 0)
 			return;

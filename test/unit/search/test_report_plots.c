@@ -9,6 +9,7 @@
  * at the pictures.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,138 @@ listed(const struct coord_report_info *info, const char *name)
 		if (strcmp(info->files[i], name) == 0)
 			return true;
 	return false;
+}
+
+/* Remove the files in @p dir, then @p dir (no subdirectories expected). */
+static void
+rm_dir(const char *dir)
+{
+	char path[1024];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d != NULL)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* Text that ends a gnuplot string and runs a command, if it can. */
+static const char *const hostile[][2] = {
+	{"tsc\" noenhanced\nsystem \"touch ", "\"\n#"},
+	{"`touch ", "`"},
+	{"x\\\"; system \"touch ", "\"; #"},
+};
+
+/* Append the records of a run whose every name is @p h; 0 or -1. */
+static int
+hostile_results(const char *path, const char *h)
+{
+	json_t *recs[6];
+	unsigned int i;
+	int ret = 0;
+
+	recs[0] = json_pack("{s:s,s:s,s:[{s:s,s:i},{s:s,s:i},{s:s,s:i}]}", "type", "run", "title",
+			    h, "goals", "name", "ndr", "loss_ratio", 0, "name", "../../../escaped",
+			    "loss_ratio", 0, "name", h, "loss_ratio", 0);
+	recs[1] = json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:{s:i,s:i,s:i},s:i}", "type", "trial",
+			    "size", 64, "flows", 10, "requested_pps", 1000, "duration_s", 1,
+			    "tx_packets", 1000, "rx_packets", 990, "hop_lost", h, 5, "ovs", 5,
+			    "../x", 0, "unattributed", 0);
+	recs[2] = json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:{s:f,s:s},s:[{s:i,s:s,s:{s:s,s:{s:s,"
+			    "s:i,s:i,s:i,s:i,s:i,s:i,s:[[i,i]]}}}]}",
+			    "type", "trial", "size", 64, "flows", 10, "requested_pps", 100,
+			    "duration_s", 1, "tx_packets", 100, "rx_packets", 100, "latency",
+			    "load_pct", 10.0, "reference", h, "streams", "stream", 0, "name", h,
+			    "latency_ns", "clock", h, "histogram", "unit", "ns", "sub_bits", 5,
+			    "count", 100, "sum", 1024000, "min", 10240, "max", 10240, "jitter", 0,
+			    "buckets", 10240, 100);
+	recs[3] = json_pack("{s:s,s:i,s:i,s:[{s:s,s:i,s:s,s:i},{s:s,s:i,s:s,s:i},{s:s,s:i,s:s,"
+			    "s:i}]}",
+			    "type", "search", "size", 64, "flows", 10, "goals", "name", "ndr",
+			    "loss_ratio", 0, "status", "ok", "lower_pps", 900, "name",
+			    "../../../escaped", "loss_ratio", 0, "status", "ok", "lower_pps", 900,
+			    "name", h, "loss_ratio", 0, "status", "ok", "lower_pps", 900);
+	recs[4] =
+		json_pack("{s:s,s:f,s:f,s:i,s:i,s:f}", "type", "soak_interval", "t_s", 1.0,
+			  "interval_s", 1.0, "tx_packets", 10, "rx_packets", 10, "loss_ratio", 0.0);
+	recs[5] = json_pack("{s:s,s:s,s:f,s:s}", "type", "latency_floor", "source", h, "rate_pps",
+			    1000.0, "clock", h);
+	for (i = 0; i < 6; i++) {
+		if (recs[i] == NULL || coord_report_append(path, recs[i]) != 0)
+			ret = -1;
+		json_decref(recs[i]);
+	}
+	return ret;
+}
+
+/*
+ * Every plot with hostile names: a run title, goal, hop, clock,
+ * reference and stream name that end a gnuplot string and run a command
+ * (the marker file must not appear), and a goal that names a path out of
+ * the output directory (no CSV there). Then compare, titled with run
+ * paths that do the same.
+ */
+static void
+check_hostile(const char *dir)
+{
+	char out[300], results[400], mark[400], esc[400], h[600], title[1400];
+	struct coord_report_info info;
+	struct coord_report_opts o;
+	unsigned int regr, progr, k;
+	json_t *recs, *sum, *cmp;
+	struct stat st;
+	int ret;
+
+	snprintf(out, sizeof(out), "%s/a/b/c", dir);
+	snprintf(mark, sizeof(mark), "%s/marker", dir);
+	snprintf(esc, sizeof(esc), "%s/escaped.csv", dir);
+	snprintf(results, sizeof(results), "%s/a/hostile.jsonl", dir);
+	snprintf(h, sizeof(h), "%s/a", dir);
+	mkdir(h, 0755);
+	snprintf(h, sizeof(h), "%s/a/b", dir);
+	mkdir(h, 0755);
+	mkdir(out, 0755);
+	for (k = 0; k < sizeof(hostile) / sizeof(hostile[0]); k++) {
+		snprintf(h, sizeof(h), "%s%s%s", hostile[k][0], mark, hostile[k][1]);
+		unit_check_case = h;
+		unlink(results);
+		CHECK(hostile_results(results, h) == 0);
+		coord_report_opts_init(&o);
+		ret = coord_report_rebuild(results, out, &o, &info);
+		CHECK(ret == 0, "rebuild: %s", strerror(-ret));
+		CHECK(info.plots_done, "plots: %s", info.plot_note);
+		CHECK(stat(mark, &st) < 0, "a plot script ran a command");
+		CHECK(stat(esc, &st) < 0, "a goal's CSV was written outside the output directory");
+
+		recs = coord_report_load(results, NULL);
+		sum = coord_report_summary(recs, NULL);
+		cmp = coord_report_compare(sum, sum, &regr, &progr);
+		CHECK(cmp != NULL);
+		snprintf(title, sizeof(title), "pvpkit compare: %s (old) vs %s (new)", h, h);
+		memset(&info, 0, sizeof(info));
+		ret = coord_report_compare_plot(cmp, out, NULL, title, &info);
+		CHECK(ret == 0 && info.plots_done, "compare plot: %d %s", ret, info.plot_note);
+		CHECK(stat(mark, &st) < 0, "compare's plot script ran a command");
+		json_decref(cmp);
+		json_decref(sum);
+		json_decref(recs);
+		unlink(mark);
+		unlink(esc);
+	}
+	unit_check_case = NULL;
+	if (unit_check_failures == 0) {
+		rm_dir(out);
+		snprintf(out, sizeof(out), "%s/a/b", dir);
+		rm_dir(out);
+		snprintf(out, sizeof(out), "%s/a", dir);
+		rm_dir(out);
+	}
 }
 
 int
@@ -120,6 +253,8 @@ main(void)
 	o.plots = false;
 	ret = coord_report_rebuild(results, outdir, &o, &info);
 	CHECK(ret == 0 && !info.plots_done && info.plot_note[0] != '\0', "no plots");
+
+	check_hostile(outdir);
 
 	/* A missing gnuplot is a note, not a failure. */
 	o.plots = true;
