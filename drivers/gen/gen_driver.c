@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "pvp_lat.h"
 #include "pvp_util.h"
 
 #include "coord_flows.h"
@@ -249,6 +250,92 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	return ret;
 }
 
+/* The counters of a stream and of its "latency_ns" (pvpkit-gen's stats.get). */
+static const char *const gen_stream_counts[] = {
+	"stream",     "port",	    "queue",	"max_burst", "tx_packets", "tx_bytes", "tx_unsent",
+	"tx_offered", "rx_packets", "rx_bytes", "lost",	     "dup",	   "ooo",      "gaps",
+};
+static const char *const gen_lat_counts[] = {
+	"count", "min", "avg", "max", "p50", "p90", "p99", "p99_9", "p99_99", "jitter",
+};
+
+/* Longest stream name passed on (a profile's names are short). */
+#define GEN_STREAM_NAME_MAX 64
+
+/* Copy the non-negative integers @p keys of @p from into @p to. */
+static void
+gen_copy_counts(const json_t *from, json_t *to, const char *const *keys, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (gen_count(from, keys[i], &v))
+			json_object_set_new(to, keys[i], json_integer((json_int_t)v));
+}
+
+/* A stream's "name" if it is short printable ASCII, else NULL. */
+static const char *
+gen_stream_name(const json_t *st)
+{
+	const char *name = json_string_value(json_object_get(st, "name"));
+	size_t i;
+
+	if (name == NULL || strlen(name) > GEN_STREAM_NAME_MAX)
+		return NULL;
+	for (i = 0; name[i] != '\0'; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e)
+			return NULL;
+	return name;
+}
+
+/*
+ * The trial record's "streams" from a stats.get answer: the generator is
+ * a peer, and its text ends up in results files, reports and plot
+ * scripts. Only the members pvpkit-gen defines are kept, each only with
+ * a value of its kind: counters as non-negative integers, a short
+ * printable name, a known clock, a histogram that decodes (written again
+ * by lib/lat). NULL when the answer has none or memory runs out.
+ */
+static json_t *
+gen_streams_copy(const json_t *streams)
+{
+	const json_t *st, *lat;
+	json_t *out = json_array(), *o, *l, *h;
+	struct pvp_lat *one = malloc(sizeof(*one));
+	size_t i;
+
+	if (out == NULL || one == NULL) {
+		json_decref(out);
+		free(one);
+		return NULL;
+	}
+	json_array_foreach(streams, i, st) {
+		o = json_object();
+		if (o == NULL || json_array_append_new(out, o) < 0)
+			break;
+		gen_copy_counts(st, o, gen_stream_counts,
+				sizeof(gen_stream_counts) / sizeof(gen_stream_counts[0]));
+		if (gen_stream_name(st) != NULL)
+			json_object_set_new(o, "name", json_string(gen_stream_name(st)));
+		lat = json_object_get(st, "latency_ns");
+		if (!json_is_object(lat))
+			continue;
+		l = json_object();
+		if (l == NULL || json_object_set_new(o, "latency_ns", l) < 0)
+			break;
+		gen_copy_counts(lat, l, gen_lat_counts,
+				sizeof(gen_lat_counts) / sizeof(gen_lat_counts[0]));
+		if (pvp_lat_clock_known(json_string_value(json_object_get(lat, "clock"))))
+			json_object_set(l, "clock", json_object_get(lat, "clock"));
+		if (pvp_lat_from_json(json_object_get(lat, "histogram"), one, NULL) == 0 &&
+		    (h = pvp_lat_to_json(one)) != NULL)
+			json_object_set_new(l, "histogram", h);
+	}
+	free(one);
+	return out;
+}
+
 /* Fill @p res from a stats.get answer's "traffic" and "streams". */
 static void
 gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams)
@@ -266,7 +353,7 @@ gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_
 	streams = json_object_get(stats, "streams");
 	if (with_streams && json_is_array(streams)) {
 		json_decref(res->streams);
-		res->streams = json_incref(streams);
+		res->streams = gen_streams_copy(streams);
 	}
 	if (with_streams)
 		gen_fill_sig(stats, res);

@@ -67,6 +67,18 @@ fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 				      "stream", 0, "tx_packets", 60, "tx_offered", 60, "rx_packets",
 				      59, "lost", 2, "dup", 1, "stream", 1, "tx_packets", 30,
 				      "tx_offered", 30, "rx_packets", 30, "lost", 0, "dup", 0));
+	/*
+	 * What a hostile generator could add: a clock that would end a plot
+	 * script's string and run a command, members and values of its own.
+	 */
+	json_object_update_new(json_array_get(json_object_get(j, "streams"), 0),
+			       json_pack("{s:s,s:s,s:{s:s,s:i,s:s,s:{s:s}}}", "name",
+					 "s0\"\nsystem \"id\"", "evil", "x", "latency_ns", "clock",
+					 "tsc\" noenhanced\nsystem \"id > /tmp/x\"", "count", 5,
+					 "p50", "7", "histogram", "unit", "ns"));
+	json_object_update_new(json_array_get(json_object_get(j, "streams"), 1),
+			       json_pack("{s:s,s:{s:s,s:i}}", "name", "s1", "latency_ns", "clock",
+					 "tsc", "count", 6));
 	json_object_set_new(j, "unsigned_rx", json_integer(8));
 	if (fake_unknown_rx)
 		json_object_set_new(j, "unknown_stream_rx", json_integer(3));
@@ -379,6 +391,22 @@ main(void)
 	CHECK(!res.has_sig);
 	CHECK(coord_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(json_array_size(res.streams) == 2);
+	{
+		/* Only pvpkit-gen's members, each with a value of its kind. */
+		const json_t *s0 = json_array_get(res.streams, 0);
+		const json_t *s1 = json_array_get(res.streams, 1);
+		const json_t *l0 = json_object_get(s0, "latency_ns");
+		const json_t *l1 = json_object_get(s1, "latency_ns");
+
+		CHECK(json_object_get(s0, "evil") == NULL && json_object_get(s0, "name") == NULL);
+		CHECK(json_integer_value(json_object_get(s0, "rx_packets")) == 59);
+		CHECK(json_integer_value(json_object_get(l0, "count")) == 5);
+		CHECK(json_object_get(l0, "clock") == NULL && json_object_get(l0, "p50") == NULL &&
+		      json_object_get(l0, "histogram") == NULL);
+		CHECK(json_is_string(json_object_get(l1, "clock")) &&
+		      strcmp(json_string_value(json_object_get(l1, "clock")), "tsc") == 0);
+		CHECK(strcmp(json_string_value(json_object_get(s1, "name")), "s1") == 0);
+	}
 	/* The generator's own accounting, every received frame in one counter. */
 	CHECK(res.has_sig && res.sig_offered == 90 && res.sig_rx == 89 && res.sig_lost == 2 &&
 	      res.sig_dup == 1 && res.unsigned_rx == 8 && res.unknown_stream_rx == 3);
