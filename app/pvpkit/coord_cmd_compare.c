@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -34,11 +35,12 @@ static json_t *
 compare_load(const char *path)
 {
 	struct coord_report_load_info li;
-	char buf[4096];
+	char buf[4096], *text;
 	json_t *recs, *sum;
 	json_error_t e;
 	struct stat st;
-	size_t n = strlen(path);
+	size_t n = strlen(path), len;
+	int ret;
 
 	memset(&li, 0, sizeof(li));
 	if (stat(path, &st) < 0) {
@@ -54,8 +56,18 @@ compare_load(const char *path)
 		return compare_load(buf);
 	}
 	if (n < 6 || strcmp(path + n - 6, ".jsonl") != 0) {
-		/* A summary: one JSON document with "points". */
-		sum = json_load_file(path, 0, &e);
+		/*
+		 * A summary: one JSON document with "points", read as every
+		 * named file is (a FIFO or a device would never end).
+		 */
+		buf[0] = '\0';
+		ret = pvp_file_read(path, COORD_REPORT_MAX_FILE, &text, &len, buf, sizeof(buf));
+		if (ret < 0) {
+			fprintf(stderr, "pvpkit: compare: %s\n", buf);
+			return NULL;
+		}
+		sum = json_loadb(text, len, 0, &e);
+		free(text);
 		if (json_is_object(sum) && json_is_array(json_object_get(sum, "points")))
 			return sum;
 		json_decref(sum);
