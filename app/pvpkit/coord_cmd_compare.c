@@ -203,18 +203,32 @@ static int
 compare_write(const json_t *cmp, const char *out, const char *old, const char *new)
 {
 	struct coord_report_info info;
-	char path[4096], title[256];
+	char path[4096], title[256], err[512] = "";
+	struct pvp_out f;
 	unsigned int i;
+	int ret;
 
-	int ret = pvp_mkdir_p(out, 0755);
-
+	ret = pvp_mkdir_p(out, 0755);
 	if (ret < 0) {
 		fprintf(stderr, "pvpkit: compare: %s: %s\n", out, strerror(-ret));
 		return 1;
 	}
+	/* Nobody else may plant names (links) where the files go. */
 	snprintf(path, sizeof(path), "%s/compare.json", out);
-	if (coord_cli_write_json(path, cmp) < 0)
+	ret = pvp_out_dir_check(out, err, sizeof(err));
+	if (ret == 0)
+		ret = pvp_out_open(&f, path, err, sizeof(err));
+	if (ret == 0 && json_dumpf(cmp, f.f, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
+		pvp_out_abort(&f);
+		pvp_err(err, sizeof(err), "%s: cannot write", path);
+		ret = -EIO;
+	}
+	if (ret == 0)
+		ret = pvp_out_commit(&f, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "pvpkit: compare: %s\n", err);
 		return 1;
+	}
 	printf("report: %s\n", path);
 	memset(&info, 0, sizeof(info));
 	snprintf(title, sizeof(title), "pvpkit compare: %s (old) vs %s (new)", old, new);

@@ -47,9 +47,11 @@ coord_cmd_report(int argc, char **argv)
 	}
 	memset(&info, 0, sizeof(info));
 	ret = coord_report_rebuild(argv[1], out, NULL, &info);
-	/* On failure the load's warning is the reason: one line. */
+	/* On failure the report's error or the load's warning is the reason: one line. */
 	if (ret < 0) {
-		if (info.load.warning[0] != '\0')
+		if (info.error[0] != '\0')
+			fprintf(stderr, "pvpkit: report: %s\n", info.error);
+		else if (info.load.warning[0] != '\0')
 			fprintf(stderr, "pvpkit: report: %s\n", info.load.warning);
 		else
 			fprintf(stderr, "pvpkit: report: %s: %s\n", argv[1], strerror(-ret));

@@ -476,7 +476,10 @@ search_reports(const struct coord_search_args *a)
 	memset(&info, 0, sizeof(info));
 	ret = coord_report_rebuild(a->results, a->out, NULL, &info);
 	if (ret < 0) {
-		fprintf(stderr, "pvpkit: report: %s\n", strerror(-ret));
+		fprintf(stderr, "pvpkit: report: %s\n",
+			info.error[0] != '\0'	       ? info.error
+			: info.load.warning[0] != '\0' ? info.load.warning
+						       : strerror(-ret));
 		return 1;
 	}
 	for (i = 0; i < info.nb_files; i++)

@@ -784,6 +784,8 @@ coord_cmd_soak(int argc, char **argv)
 			printf("report: %s/%s\n", a.out, info.files[i]);
 		if (info.plot_note[0] != '\0')
 			printf("plots: %s\n", info.plot_note);
+	} else if (info.error[0] != '\0') {
+		fprintf(stderr, "pvpkit: report: %s\n", info.error);
 	}
 out:
 	if (s != NULL) {

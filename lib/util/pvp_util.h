@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -499,6 +500,49 @@ int pvp_json_file_check(const char *path, char *err, size_t errlen);
  * @return 0 or -errno with "PATH: reason" in @p err.
  */
 int pvp_json_file_write(const char *path, const json_t *doc, char *err, size_t errlen);
+
+/* ---- output files ---- */
+
+/**
+ * Check a directory before files are written into it: it must be owned
+ * by the caller (effective uid) and not writable by others, so nobody
+ * else can plant a name (a symlink to a file of the caller's) that a
+ * writer, or a program it runs, would then use.
+ * @param err
+ *   E.g. "out: owned by uid 1000, not by this user (uid 0): not writing
+ *   there", "out: writable by others (mode 1777): not writing there".
+ * @return 0, -errno of stat(), -ENOTDIR or -EPERM.
+ */
+int pvp_out_dir_check(const char *dir, char *err, size_t errlen);
+
+/** An output file being written (pvp_out_open() to pvp_out_commit()). */
+struct pvp_out {
+	FILE *f;	     /**< where to write; NULL once committed or aborted */
+	char path[4096];     /**< the final name */
+	char tmp[4096 + 12]; /**< the name it is written under until then */
+};
+
+/**
+ * Start writing @p path: the content goes to a new file beside it
+ * (created exclusively, mode 0644, never through a symlink), which
+ * pvp_out_commit() renames over @p path. Whatever @p path is meanwhile
+ * (missing, a file, a planted symlink) is replaced, never written
+ * through. Every report file is written this way.
+ * @return 0 with @p o->f open, or -errno with "PATH: reason" in @p err.
+ */
+int pvp_out_open(struct pvp_out *o, const char *path, char *err, size_t errlen);
+
+/**
+ * Finish a pvp_out_open() file: flush, close and rename it over its
+ * final name. On failure the temporary file is removed and the final
+ * name left as it was.
+ * @return 0 or -errno (-EIO for a failed write) with "PATH: cannot
+ *   write: reason" in @p err.
+ */
+int pvp_out_commit(struct pvp_out *o, char *err, size_t errlen);
+
+/** Give up a pvp_out_open() file: close and remove it. No-op when closed. */
+void pvp_out_abort(struct pvp_out *o);
 
 /* ---- positions in JSON text ---- */
 

@@ -70,6 +70,8 @@ extern "C" {
 #define COORD_REPORT_MAX_REPEAT 1000
 /** Largest results file coord_report_load() reads (a few KiB per trial). */
 #define COORD_REPORT_MAX_FILE (256u << 20)
+/** Longest one gnuplot script may run by default, in seconds. */
+#define COORD_REPORT_GNUPLOT_TIMEOUT_S 60
 
 /**
  * Append one record as one line to a JSON-lines file, then fsync it.
@@ -221,6 +223,12 @@ struct coord_report_opts {
 	const char *title;
 	/** gnuplot program (looked up in PATH); default "gnuplot". */
 	const char *gnuplot;
+	/**
+	 * Longest one plot script may run, in seconds, before gnuplot is
+	 * killed and the plot noted as not made; 0 (the default):
+	 * COORD_REPORT_GNUPLOT_TIMEOUT_S.
+	 */
+	unsigned int gnuplot_timeout_s;
 	/** Make plots; default true. */
 	bool plots;
 };
@@ -332,6 +340,8 @@ struct coord_report_info {
 	bool plots_done;			/**< gnuplot ran and made every image */
 	/** Why plots were not made (gnuplot missing or failed), empty if made. */
 	char plot_note[256];
+	/** Why the report failed, one line ("out: writable by others ..."), or empty. */
+	char error[256];
 };
 
 /**

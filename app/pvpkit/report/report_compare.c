@@ -20,11 +20,9 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -264,6 +262,7 @@ cmp_plot_latency(const json_t *cmp, const char *outdir, const char *png, bool sv
 {
 	char label[96], clean[96], plot[256];
 	const json_t *row, *o, *n;
+	struct pvp_out out;
 	unsigned int nb = 0;
 	FILE *f = NULL;
 	size_t i;
@@ -275,7 +274,7 @@ cmp_plot_latency(const json_t *cmp, const char *outdir, const char *png, bool sv
 		if (!json_is_object(o) || !json_is_object(n))
 			continue;
 		if (f == NULL) {
-			f = report_plot_file(outdir, lat_base, "dat");
+			f = report_plot_file(&out, outdir, lat_base, "dat");
 			if (f == NULL)
 				return -errno;
 			fprintf(f, "# pvpkit compare, latency in us: x label old old_lo old_hi new "
@@ -299,7 +298,7 @@ cmp_plot_latency(const json_t *cmp, const char *outdir, const char *png, bool sv
 	}
 	if (f == NULL)
 		return 0;
-	f = report_plot_script(f, outdir, lat_base);
+	f = report_plot_script(&out, outdir, lat_base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set title \"%s: latency\" noenhanced\n", title);
@@ -315,7 +314,7 @@ cmp_plot_latency(const json_t *cmp, const char *outdir, const char *png, bool sv
 		 "title \"new\"",
 		 lat_base);
 	report_plot_finish(f, lat_base, png, svg, plot);
-	if (fclose(f) != 0)
+	if (report_plot_close(&out) != 0)
 		return -errno;
 	*any = true;
 	return 0;
@@ -328,14 +327,16 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 	static const char base[] = "compare";
 	char png[16], path[4096], label[96], clean[96], ctitle[256];
 	const json_t *row, *o, *n;
+	struct report_gp gp = {.prog = gnuplot != NULL ? gnuplot : "gnuplot",
+			       .timeout_s = COORD_REPORT_GNUPLOT_TIMEOUT_S};
+	struct pvp_out out, log;
 	unsigned int nb = 0;
 	size_t i;
 	bool svg, lat;
 	FILE *f;
-	int ret, log_fd;
+	int ret;
 
-	if (gnuplot == NULL)
-		gnuplot = "gnuplot";
+	gnuplot = gp.prog;
 	/* The title names the runs' paths: any text, never the end of a string. */
 	report_plot_clean(ctitle, sizeof(ctitle), title);
 	title = ctitle;
@@ -346,7 +347,7 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 			 gnuplot);
 		return ret < 0 ? ret : -ENOTSUP;
 	}
-	f = report_plot_file(outdir, base, "dat");
+	f = report_plot_file(&out, outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit compare, Mpps: x label old old_lo old_hi new new_lo new_hi\n");
@@ -367,7 +368,7 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 			report_num(n, "lo_pps", 0) / 1e6, report_num(n, "hi_pps", 0) / 1e6);
 		nb++;
 	}
-	f = report_plot_script(f, outdir, base);
+	f = report_plot_script(&out, outdir, base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set title \"%s\" noenhanced\n", title);
@@ -382,19 +383,19 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 		 "title \"new\"",
 		 base);
 	report_plot_finish(f, base, png, svg, path);
-	if (fclose(f) != 0)
+	if (report_plot_close(&out) != 0)
 		return -errno;
 	ret = cmp_plot_latency(cmp, outdir, png, svg, title, &lat);
 	if (ret < 0)
 		return ret;
-	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
-	log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (log_fd < 0)
-		return -errno;
-	ret = report_plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+	ret = report_plot_log_open(&log, &gp, outdir, info);
+	if (ret < 0)
+		return ret;
+	ret = report_plot_run(&gp, outdir, base, png, svg, info);
 	if (ret == 0 && lat)
-		ret = report_plot_run(gnuplot, outdir, lat_base, png, svg, log_fd, info);
-	close(log_fd);
+		ret = report_plot_run(&gp, outdir, lat_base, png, svg, info);
+	if (pvp_out_commit(&log, info->plot_note, sizeof(info->plot_note)) < 0 && ret == 0)
+		ret = -EIO;
 	if (ret == 0)
 		info->plots_done = true;
 	return ret;

@@ -58,9 +58,10 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 {
 	const json_t *sizes, *flows, *sz, *fl, *p, *g;
 	char title[256], upper[32], num[32];
+	struct pvp_out out;
 	bool found = false;
 	size_t i, j;
-	int ret = 0;
+	int ret;
 	FILE *f;
 
 	if (summary == NULL || goal == NULL || path == NULL)
@@ -76,9 +77,10 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 	for (i = 0; goal[i] != '\0' && i + 1 < sizeof(upper); i++)
 		upper[i] = (char)(goal[i] >= 'a' && goal[i] <= 'z' ? goal[i] - 32 : goal[i]);
 	upper[i] = '\0';
-	f = fopen(path, "we");
-	if (f == NULL)
-		return -errno;
+	ret = pvp_out_open(&out, path, NULL, 0);
+	if (ret < 0)
+		return ret;
+	f = out.f;
 	/* ovs_perf: title row, ",Packet size", "Number of flows,<sizes>", rows. */
 	if (strlen(report_str(summary, "flow_type", "")) > 0)
 		snprintf(title, sizeof(title), "%s, %s flows, %s (pps)",
@@ -105,11 +107,7 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 		}
 		fputc('\n', f);
 	}
-	if (fflush(f) != 0 || ferror(f))
-		ret = -EIO;
-	if (fclose(f) != 0 && ret == 0)
-		ret = -errno;
-	return ret;
+	return pvp_out_commit(&out, NULL, 0);
 }
 
 /* Whether any point of the summary was searched more than once. */
@@ -133,16 +131,18 @@ int
 coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path)
 {
 	const json_t *p, *g, *v;
+	struct pvp_out out;
 	char num[32];
 	size_t i, k;
-	int ret = 0;
+	int ret;
 	FILE *f;
 
 	if (summary == NULL || goal == NULL || path == NULL)
 		return -EINVAL;
-	f = fopen(path, "we");
-	if (f == NULL)
-		return -errno;
+	ret = pvp_out_open(&out, path, NULL, 0);
+	if (ret < 0)
+		return ret;
+	f = out.f;
 	fprintf(f, "size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,conditional_pps,"
 		   "searches_pps\n");
 	json_array_foreach(json_object_get(summary, "points"), i, p) {
@@ -174,9 +174,5 @@ coord_report_write_repeats_csv(const json_t *summary, const char *goal, const ch
 		}
 		fputc('\n', f);
 	}
-	if (fflush(f) != 0 || ferror(f))
-		ret = -EIO;
-	if (fclose(f) != 0 && ret == 0)
-		ret = -errno;
-	return ret;
+	return pvp_out_commit(&out, NULL, 0);
 }

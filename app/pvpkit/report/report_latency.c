@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "pvp_lat.h"
+#include "pvp_util.h"
 
 #include "coord_report.h"
 #include "report_private.h"
@@ -369,9 +370,10 @@ coord_report_write_latency_csv(const json_t *summary, const char *path)
 	static const char *const cols[] = {"min_ns",   "avg_ns",    "p50_ns", "p90_ns",	  "p99_ns",
 					   "p99_9_ns", "p99_99_ns", "max_ns", "jitter_ns"};
 	const json_t *p, *e, *floor = json_object_get(summary, "latency_floor");
+	struct pvp_out out;
 	bool any = false;
 	size_t i, k, c;
-	int ret = 0;
+	int ret;
 	FILE *f;
 
 	json_array_foreach(json_object_get(summary, "points"), i, p)
@@ -379,9 +381,10 @@ coord_report_write_latency_csv(const json_t *summary, const char *path)
 			any = true;
 	if (!any)
 		return -ENOENT;
-	f = fopen(path, "we");
-	if (f == NULL)
-		return -errno;
+	ret = pvp_out_open(&out, path, NULL, 0);
+	if (ret < 0)
+		return ret;
+	f = out.f;
 	fprintf(f, "size,flows,load_pct,rate_pps,reference,loss_ratio,min_us,avg_us,p50_us,p90_us,"
 		   "p99_us,p99_9_us,p99_99_us,max_us,jitter_us,clock\n");
 	json_array_foreach(json_object_get(summary, "points"), i, p) {
@@ -403,11 +406,7 @@ coord_report_write_latency_csv(const json_t *summary, const char *path)
 			report_str(floor, "source", ""), report_str(floor, "clock", ""),
 			report_num(floor, "rate_pps", 0), report_num(floor, "min_ns", 0) / 1e3,
 			report_num(floor, "p50_ns", 0) / 1e3, report_num(floor, "p99_ns", 0) / 1e3);
-	if (fflush(f) != 0 || ferror(f))
-		ret = -EIO;
-	if (fclose(f) != 0 && ret == 0)
-		ret = -errno;
-	return ret;
+	return pvp_out_commit(&out, NULL, 0);
 }
 
 /*
@@ -427,6 +426,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 	struct report_plot_buf plot = {NULL, 0, 0};
 	unsigned int n = 0, i, k;
 	char label[128], clock[32];
+	struct pvp_out out;
 	size_t a, b;
 	FILE *f;
 
@@ -441,7 +441,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 	*any = n > 0;
 	if (n == 0)
 		return 0;
-	f = report_plot_file(outdir, base, "dat");
+	f = report_plot_file(&out, outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit latency in us per percentile; one column per point and load\n# x "
@@ -456,7 +456,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			fprintf(f, " %.3f", report_num(series[i], keys[k], 0) / 1e3);
 		fputc('\n', f);
 	}
-	f = report_plot_script(f, outdir, base);
+	f = report_plot_script(&out, outdir, base);
 	if (f == NULL)
 		return -errno;
 	report_plot_clean(clock, sizeof(clock), report_str(series[0], "clock", "?"));
@@ -491,7 +491,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 	}
 	report_plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
 	free(plot.s);
-	if (fclose(f) != 0)
+	if (report_plot_close(&out) != 0)
 		return -errno;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,9 +21,12 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
+
+#include "pvp_util.h"
 
 #include "coord_report.h"
 #include "report_private.h"
@@ -49,14 +53,22 @@ report_plot_clean(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
+/* How often a running gnuplot is looked at, in ms, for its timeout. */
+#define PLOT_POLL_MS 10
+
 /*
- * Run gnuplot with @p argv_tail after the program name, in @p dir, with
- * stdout and stderr to @p out_fd. Returns its exit status, 127 if it
- * could not be run, or -errno.
+ * Run gnuplot with @p args after the program name, in @p dir, with
+ * stdout and stderr to @p out_fd, for at most @p timeout_s seconds (its
+ * process group is killed then: a huge plot must not hold the report
+ * for good). Returns its exit status, 127 if it could not be run,
+ * -ETIMEDOUT, or -errno.
  */
 static int
-plot_exec(const char *gnuplot, const char *dir, char *const args[], int out_fd)
+plot_exec(const char *gnuplot, const char *dir, char *const args[], int out_fd,
+	  unsigned int timeout_s)
 {
+	uint64_t deadline = pvp_now_ms() + (uint64_t)timeout_s * 1000;
+	struct timespec nap = {0, PLOT_POLL_MS * 1000000L};
 	char *argv[8];
 	pid_t pid, w;
 	int st, i;
@@ -72,6 +84,7 @@ plot_exec(const char *gnuplot, const char *dir, char *const args[], int out_fd)
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 
+		setpgid(0, 0);
 		if (nul >= 0)
 			dup2(nul, STDIN_FILENO);
 		dup2(out_fd, STDOUT_FILENO);
@@ -81,9 +94,19 @@ plot_exec(const char *gnuplot, const char *dir, char *const args[], int out_fd)
 		execvp(gnuplot, argv);
 		_exit(127);
 	}
-	do {
-		w = waitpid(pid, &st, 0);
-	} while (w < 0 && errno == EINTR);
+	for (;;) {
+		w = waitpid(pid, &st, WNOHANG);
+		if (w != 0 || pvp_now_ms() >= deadline)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (w == 0) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		return -ETIMEDOUT;
+	}
 	if (w < 0)
 		return -errno;
 	if (WIFEXITED(st))
@@ -112,7 +135,7 @@ coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, b
 	if (fd < 0)
 		return -errno;
 	unlink(tmpl);
-	st = plot_exec(gnuplot, NULL, args, fd);
+	st = plot_exec(gnuplot, NULL, args, fd, COORD_REPORT_GNUPLOT_TIMEOUT_S);
 	if (st != 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		close(fd);
 		return st == 127 ? -ENOENT : -EIO;
@@ -196,34 +219,52 @@ report_plot_buf_add(struct report_plot_buf *b, const char *fmt, ...)
 		b->s[b->len] = '\0';
 }
 
-/* Create @p outdir/@p base.@p ext for writing; NULL with errno set. */
+/* Start @p outdir/@p base.@p ext (pvp_out_open()); its FILE, or NULL with errno set. */
 FILE *
-report_plot_file(const char *outdir, const char *base, const char *ext)
+report_plot_file(struct pvp_out *o, const char *outdir, const char *base, const char *ext)
 {
 	char path[4096];
+	int ret;
 
 	if (snprintf(path, sizeof(path), "%s/%s.%s", outdir, base, ext) >= (int)sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	return fopen(path, "we");
+	ret = pvp_out_open(o, path, NULL, 0);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	return o->f;
 }
 
 /*
- * Close the .dat file and start the gnuplot script next to it.
+ * Finish the .dat file and start the gnuplot script next to it, in @p o.
  * NULL with errno set.
  */
 FILE *
-report_plot_script(FILE *dat, const char *outdir, const char *base)
+report_plot_script(struct pvp_out *o, const char *outdir, const char *base)
 {
 	FILE *f;
 
-	if (fclose(dat) != 0)
+	if (report_plot_close(o) != 0)
 		return NULL;
-	f = report_plot_file(outdir, base, "gp");
+	f = report_plot_file(o, outdir, base, "gp");
 	if (f != NULL)
 		fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
 	return f;
+}
+
+int
+report_plot_close(struct pvp_out *o)
+{
+	int ret = pvp_out_commit(o, NULL, 0);
+
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
 }
 
 /* Throughput vs packet size for one goal, one line per flow count. */
@@ -235,6 +276,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	double vmin = INFINITY, vmax = 0, v, m;
 	struct report_plot_buf plot = {NULL, 0, 0};
 	bool rep = false;
+	struct pvp_out out;
 	char gname[32];
 	size_t i, j;
 	FILE *f;
@@ -254,7 +296,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 				       "repeats", 0) > 1)
 				rep = true;
 
-	f = report_plot_file(outdir, base, "dat");
+	f = report_plot_file(&out, outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
@@ -289,7 +331,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		}
 		fputc('\n', f);
 	}
-	f = report_plot_script(f, outdir, base);
+	f = report_plot_script(&out, outdir, base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set datafile missing \"?\"\n");
@@ -334,7 +376,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	}
 	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);
-	if (fclose(f) != 0)
+	if (report_plot_close(&out) != 0)
 		return -errno;
 	return 0;
 }
@@ -366,6 +408,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	const json_t *rec, *v;
 	const char *key;
 	double total = 0, vals[PLOT_MAX_HOPS + 1];
+	struct pvp_out out;
 	size_t i;
 	FILE *f;
 	int idx;
@@ -391,7 +434,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	if (every == 0)
 		every = 1;
 
-	f = report_plot_file(outdir, base, "dat");
+	f = report_plot_file(&out, outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit lost packets per hop, one row per trial (negative counts shown as "
@@ -434,7 +477,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		fputc('\n', f);
 		n++;
 	}
-	f = report_plot_script(f, outdir, base);
+	f = report_plot_script(&out, outdir, base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n", title);
@@ -471,7 +514,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	}
 	plot_finish(f, base, png, svg, width, plot.s != NULL ? plot.s : "");
 	free(plot.s);
-	if (fclose(f) != 0)
+	if (report_plot_close(&out) != 0)
 		return -errno;
 	return 0;
 }
@@ -495,15 +538,28 @@ plot_made(const char *outdir, const char *base, const char *ext, struct coord_re
 
 /* Run one script; 0 if gnuplot succeeded and made every image. */
 static int
-plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png, bool svg,
-	 int log_fd, struct coord_report_info *info)
+plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
+	 bool svg, struct coord_report_info *info)
 {
-	char script[80], name[80];
+	static const char *const images[] = {"png", "svg"};
+	char script[80], name[80], path[4096];
 	char *args[] = {script, NULL};
+	unsigned int k;
 	int ret;
 
 	snprintf(script, sizeof(script), "%s.gp", base);
-	ret = plot_exec(gnuplot, outdir, args, log_fd);
+	/* gnuplot opens its outputs by name: a link left there is not followed. */
+	for (k = 0; k < sizeof(images) / sizeof(images[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", outdir, base, images[k]);
+		unlink(path);
+	}
+	ret = plot_exec(gp->prog, outdir, args, gp->log_fd, gp->timeout_s);
+	if (ret == -ETIMEDOUT) {
+		snprintf(info->plot_note, sizeof(info->plot_note),
+			 "gnuplot %s did not finish in %u s: stopped, its plot not made", script,
+			 gp->timeout_s);
+		return -EIO;
+	}
 	if (ret != 0) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "gnuplot %s exited with status %d: see gnuplot.log", script, ret);
@@ -519,6 +575,20 @@ plot_run(const char *gnuplot, const char *outdir, const char *base, const char *
 	return 0;
 }
 
+int
+report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *outdir,
+		     struct coord_report_info *info)
+{
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
+	ret = pvp_out_open(log, path, info->plot_note, sizeof(info->plot_note));
+	if (ret == 0)
+		gp->log_fd = fileno(log->f);
+	return ret;
+}
+
 void
 report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot)
 {
@@ -526,43 +596,43 @@ report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const c
 }
 
 int
-report_plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png,
-		bool svg, int log_fd, struct coord_report_info *info)
+report_plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
+		bool svg, struct coord_report_info *info)
 {
-	return plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+	return plot_run(gp, outdir, base, png, svg, info);
 }
 
 int
 report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	     const struct coord_report_opts *o, struct coord_report_info *info)
 {
-	char png[16], base[64], title[128], path[4096];
-	const char *gnuplot = o->gnuplot != NULL ? o->gnuplot : "gnuplot";
+	char png[16], base[64], title[128];
+	struct report_gp gp = {
+		.prog = o->gnuplot != NULL ? o->gnuplot : "gnuplot",
+		.timeout_s = o->gnuplot_timeout_s > 0 ? o->gnuplot_timeout_s
+						      : COORD_REPORT_GNUPLOT_TIMEOUT_S,
+	};
 	bool svg, any_loss, any_lat;
+	struct pvp_out log;
 	const json_t *g;
 	size_t i;
-	int ret, log_fd, failed = 0;
+	int ret, failed = 0;
 
-	ret = coord_report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
+	ret = coord_report_gnuplot_terminals(gp.prog, png, sizeof(png), &svg);
 	if (ret < 0) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
-			 gnuplot);
+			 gp.prog);
 		return ret;
 	}
 	if (png[0] == '\0' && !svg) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
-			 "plots skipped: %s has neither a png nor an svg terminal", gnuplot);
+			 "plots skipped: %s has neither a png nor an svg terminal", gp.prog);
 		return -ENOTSUP;
 	}
-	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
-	log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (log_fd < 0) {
-		ret = -errno;
-		snprintf(info->plot_note, sizeof(info->plot_note),
-			 "cannot write %.200s/gnuplot.log", outdir);
+	ret = report_plot_log_open(&log, &gp, outdir, info);
+	if (ret < 0)
 		return ret;
-	}
 	report_plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
 
 	if (json_array_size(json_object_get(summary, "points")) > 0) {
@@ -573,25 +643,27 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 							 COORD_REPORT_DEFAULT_LINE_RATE),
 					      base, sizeof(base));
 			if (ret == 0)
-				ret = plot_run(gnuplot, outdir, base, png, svg, log_fd, info);
+				ret = plot_run(&gp, outdir, base, png, svg, info);
 			if (ret < 0)
 				failed = ret;
 		}
 	}
 	ret = report_plot_latency(summary, outdir, png, svg, title, &any_lat);
 	if (ret == 0 && any_lat)
-		ret = plot_run(gnuplot, outdir, "latency", png, svg, log_fd, info);
+		ret = plot_run(&gp, outdir, "latency", png, svg, info);
 	if (ret < 0)
 		failed = ret;
-	ret = report_write_soak(records, outdir, png, svg, title, info, true, gnuplot, log_fd);
+	ret = report_write_soak(records, outdir, png, svg, title, info, true, &gp);
 	if (ret < 0)
 		failed = ret;
 	ret = plot_loss(records, outdir, png, svg, title, &any_loss);
 	if (ret == 0 && any_loss)
-		ret = plot_run(gnuplot, outdir, "loss_per_hop", png, svg, log_fd, info);
+		ret = plot_run(&gp, outdir, "loss_per_hop", png, svg, info);
 	if (ret < 0)
 		failed = ret;
-	close(log_fd);
+	ret = pvp_out_commit(&log, info->plot_note, sizeof(info->plot_note));
+	if (ret < 0)
+		failed = ret;
 	if (failed == 0)
 		info->plots_done = true;
 	return failed;

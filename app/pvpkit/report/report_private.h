@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord_report.h"
 
 /** Number member of @p o, or @p dflt if absent or not a number. */
@@ -51,6 +53,13 @@ json_t *report_latency_floor(const json_t *records);
 int report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
 			const char *title, bool *any);
 
+/** How gnuplot runs: the program, where its messages go, how long it may take. */
+struct report_gp {
+	const char *prog;	/**< program name or path */
+	int log_fd;		/**< gnuplot.log: its stdout and stderr */
+	unsigned int timeout_s; /**< longest one script may run before it is killed */
+};
+
 /**
  * soak.csv from the "soak_interval" records and, when @p plots, the plot
  * of loss and latency over time (soak.{dat,gp,png,svg}). Nothing when
@@ -58,7 +67,7 @@ int report_plot_latency(const json_t *summary, const char *outdir, const char *p
  */
 int report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
 		      const char *title, struct coord_report_info *info, bool plots,
-		      const char *gnuplot, int log_fd);
+		      const struct report_gp *gp);
 
 /** The soak's totals and its worst interval, or NULL when no soak records. */
 json_t *report_soak_summary(const json_t *records);
@@ -66,9 +75,17 @@ json_t *report_soak_summary(const json_t *records);
 /** The end of a plot script: terminals and outputs for @p base. */
 void report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot);
 
-/** Run @p base.gp; list what it made in @p info. 0 or -EIO with a note. */
-int report_plot_run(const char *gnuplot, const char *outdir, const char *base, const char *png,
-		    bool svg, int log_fd, struct coord_report_info *info);
+/**
+ * Run @p base.gp (old images removed first, so gnuplot never writes
+ * through a link left there); list what it made in @p info.
+ * @return 0, or -EIO (failed, or killed after @p gp->timeout_s) with a note.
+ */
+int report_plot_run(const struct report_gp *gp, const char *outdir, const char *base,
+		    const char *png, bool svg, struct coord_report_info *info);
+
+/** Create gnuplot.log in @p outdir into @p log, @p gp->log_fd its descriptor. 0 or -errno with a note. */
+int report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *outdir,
+			 struct coord_report_info *info);
 
 /** Record @p name as written in @p info. */
 void report_add_file(struct coord_report_info *info, const char *name);
@@ -95,10 +112,17 @@ void report_plot_buf_add(struct report_plot_buf *b, const char *fmt, ...)
  */
 void report_plot_clean(char *dst, size_t len, const char *src);
 
-/** Create @p outdir/@p base.@p ext for writing; NULL with errno set. */
-FILE *report_plot_file(const char *outdir, const char *base, const char *ext);
+/**
+ * Start writing @p outdir/@p base.@p ext into @p o (pvp_out_open(): a
+ * new file renamed over the name when done, never through a link).
+ * @return its FILE, or NULL with errno set.
+ */
+FILE *report_plot_file(struct pvp_out *o, const char *outdir, const char *base, const char *ext);
 
-/** Close the .dat file and start the gnuplot script next to it; NULL with errno set. */
-FILE *report_plot_script(FILE *dat, const char *outdir, const char *base);
+/** Finish the .dat file in @p o and start the gnuplot script next to it; NULL with errno set. */
+FILE *report_plot_script(struct pvp_out *o, const char *outdir, const char *base);
+
+/** Finish @p o (pvp_out_commit()): 0, or -1 with errno set, as fclose(). */
+int report_plot_close(struct pvp_out *o);
 
 #endif /* REPORT_PRIVATE_H */

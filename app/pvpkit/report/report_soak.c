@@ -21,9 +21,10 @@
 int
 report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
 		  const char *title, struct coord_report_info *info, bool plots,
-		  const char *gnuplot, int log_fd)
+		  const struct report_gp *gp)
 {
 	const json_t *rec, *lat;
+	struct pvp_out out;
 	char path[4096];
 	unsigned int n = 0;
 	bool any_lat = false;
@@ -41,10 +42,11 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 		return 0;
 	/* The CSV on the first call (plots false), the plot on the second. */
 	snprintf(path, sizeof(path), "%s/%s", outdir, plots ? "soak.dat" : "soak.csv");
-	f = plots ? NULL : fopen(path, "we");
-	d = plots ? fopen(path, "we") : NULL;
-	if (f == NULL && d == NULL)
-		return -errno;
+	ret = pvp_out_open(&out, path, NULL, 0);
+	if (ret < 0)
+		return ret;
+	f = plots ? NULL : out.f;
+	d = plots ? out.f : NULL;
 	if (f != NULL)
 		fprintf(f,
 			"t_s,interval_s,tx_packets,rx_packets,lost,loss_pct,tx_pps,rx_pps,p50_us,"
@@ -80,18 +82,15 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 		}
 	}
 	if (f != NULL) {
-		if (fclose(f) != 0)
-			return -errno;
+		ret = pvp_out_commit(&out, NULL, 0);
+		if (ret < 0)
+			return ret;
 		report_add_file(info, "soak.csv");
 		return 0;
 	}
-	if (fclose(d) != 0)
-		return -errno;
-	snprintf(path, sizeof(path), "%s/soak.gp", outdir);
-	f = fopen(path, "we");
+	f = report_plot_script(&out, outdir, "soak");
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "# Written by pvpkit report; run again with: gnuplot soak.gp\n");
 	fprintf(f, "set datafile missing \"?\"\n");
 	fprintf(f, "set title \"%s: soak, loss and latency per interval (tsc clock)\" noenhanced\n",
 		title);
@@ -109,10 +108,9 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 			  "\\\n  \"\" using 1:5 axes x1y2 with lines lw 1 title \"max\""
 			: "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
 			  "\"lost %\"");
-	if (fclose(f) != 0)
+	if (report_plot_close(&out) != 0)
 		return -errno;
-	ret = report_plot_run(gnuplot, outdir, "soak", png, svg, log_fd, info);
-	return ret;
+	return report_plot_run(gp, outdir, "soak", png, svg, info);
 }
 
 json_t *

@@ -520,6 +520,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	struct coord_report_opts dflt;
 	struct coord_report_info local;
 	char path[4096], name[64];
+	struct pvp_out out;
 	json_t *summary;
 	const json_t *g;
 	size_t i;
@@ -536,18 +537,35 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	info->nb_files = 0;
 	info->plots_done = false;
 	info->plot_note[0] = '\0';
+	info->error[0] = '\0';
 	ret = pvp_mkdir_p(outdir, 0755);
+	if (ret < 0) {
+		pvp_err(info->error, sizeof(info->error), "%s: %s", outdir, strerror(-ret));
+		return ret;
+	}
+	/* Nobody else may plant names (links) where the report writes. */
+	ret = pvp_out_dir_check(outdir, info->error, sizeof(info->error));
 	if (ret < 0)
 		return ret;
 	summary = coord_report_summary(records, o);
-	if (summary == NULL)
+	if (summary == NULL) {
+		pvp_err(info->error, sizeof(info->error), "summary: out of memory");
 		return -ENOMEM;
+	}
 
 	snprintf(path, sizeof(path), "%s/summary.json", outdir);
-	if (json_dump_file(summary, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0) {
+	ret = pvp_out_open(&out, path, info->error, sizeof(info->error));
+	if (ret < 0)
+		goto out;
+	if (json_dumpf(summary, out.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0) {
+		pvp_out_abort(&out);
+		pvp_err(info->error, sizeof(info->error), "%s: cannot write", path);
 		ret = -EIO;
 		goto out;
 	}
+	ret = pvp_out_commit(&out, info->error, sizeof(info->error));
+	if (ret < 0)
+		goto out;
 	report_add_file(info, "summary.json");
 	json_array_foreach(json_object_get(summary, "goals"), i, g) {
 		snprintf(name, sizeof(name), "%s.csv", json_string_value(g));
@@ -556,7 +574,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 		if (ret == -ENOENT)
 			continue;
 		if (ret < 0)
-			goto out;
+			goto out_file;
 		report_add_file(info, name);
 		if (!report_summary_has_repeats(summary))
 			continue;
@@ -564,7 +582,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
 		ret = coord_report_write_repeats_csv(summary, json_string_value(g), path);
 		if (ret < 0)
-			goto out;
+			goto out_file;
 		report_add_file(info, name);
 	}
 	snprintf(path, sizeof(path), "%s/latency.csv", outdir);
@@ -572,14 +590,18 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	if (ret == 0)
 		report_add_file(info, "latency.csv");
 	else if (ret != -ENOENT)
-		goto out;
-	ret = report_write_soak(records, outdir, "", false, "", info, false, NULL, -1);
+		goto out_file;
+	snprintf(path, sizeof(path), "%s/soak.csv", outdir);
+	ret = report_write_soak(records, outdir, "", false, "", info, false, NULL);
 	if (ret < 0)
-		goto out;
+		goto out_file;
 	if (o->plots)
 		report_plots(records, summary, outdir, o, info); /* a missing plot is a note */
 	else
 		snprintf(info->plot_note, sizeof(info->plot_note), "plots not asked for");
+	goto out;
+out_file:
+	pvp_err(info->error, sizeof(info->error), "%s: cannot write: %s", path, strerror(-ret));
 out:
 	json_decref(summary);
 	return ret;
@@ -594,8 +616,10 @@ coord_report_rebuild(const char *results, const char *outdir, const struct coord
 	int ret;
 
 	records = coord_report_load(results, &li);
-	if (info != NULL)
+	if (info != NULL) {
 		info->load = li;
+		info->error[0] = '\0';
+	}
 	if (records == NULL)
 		return -errno;
 	ret = coord_report_write_all(records, outdir, o, info);

@@ -176,6 +176,67 @@ check_hostile(const char *dir)
 	}
 }
 
+/*
+ * Names planted in the output directory as symlinks to a file of the
+ * caller's: each report file replaces its link, the file stays as it was.
+ * A directory of another owner, or one that others can write, is refused.
+ */
+static void
+check_links(const char *dir, const char *results)
+{
+	static const char *const names[] = {"summary.json",	  "ndr.csv",
+					    "gnuplot.log",	  "throughput_ndr.gp",
+					    "throughput_ndr.png", "loss_per_hop.dat"};
+	char out[300], victim[300], path[400], buf[16];
+	struct coord_report_info info;
+	struct coord_report_opts o;
+	struct stat st;
+	unsigned int k;
+	FILE *f;
+	int ret;
+
+	snprintf(out, sizeof(out), "%s/links", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	mkdir(out, 0755);
+	f = fopen(victim, "w");
+	CHECK(f != NULL && fputs("precious", f) >= 0 && fclose(f) == 0);
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s", out, names[k]);
+		CHECK(symlink(victim, path) == 0, "%s", names[k]);
+	}
+	coord_report_opts_init(&o);
+	ret = coord_report_rebuild(results, out, &o, &info);
+	CHECK(ret == 0 && info.plots_done, "rebuild: %s %s", strerror(-ret), info.plot_note);
+	f = fopen(victim, "r");
+	CHECK(f != NULL && fgets(buf, sizeof(buf), f) != NULL && strcmp(buf, "precious") == 0 &&
+		      stat(victim, &st) == 0 && st.st_size == 8,
+	      "a report wrote through a planted link");
+	if (f != NULL)
+		fclose(f);
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s", out, names[k]);
+		CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode), "%s is still a link", names[k]);
+	}
+
+	/* Others may write the directory: refused, with the reason. */
+	chmod(out, 0777);
+	ret = coord_report_rebuild(results, out, &o, &info);
+	CHECK(ret == -EPERM && strstr(info.error, "writable by others") != NULL, "%d '%s'", ret,
+	      info.error);
+	chmod(out, 0755);
+	/* Another user's directory (the test runs as root: give it away). */
+	if (geteuid() == 0 && chown(out, 4242, (gid_t)-1) == 0) {
+		ret = coord_report_rebuild(results, out, &o, &info);
+		CHECK(ret == -EPERM && strstr(info.error, "owned by uid 4242") != NULL, "%d '%s'",
+		      ret, info.error);
+		CHECK(chown(out, 0, (gid_t)-1) == 0);
+	}
+	if (unit_check_failures == 0) {
+		rm_dir(out);
+		unlink(victim);
+	}
+}
+
 int
 main(void)
 {
@@ -255,6 +316,7 @@ main(void)
 	CHECK(ret == 0 && !info.plots_done && info.plot_note[0] != '\0', "no plots");
 
 	check_hostile(outdir);
+	check_links(outdir, results);
 
 	/* A missing gnuplot is a note, not a failure. */
 	o.plots = true;
