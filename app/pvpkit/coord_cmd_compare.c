@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,8 @@ compare_fmt(const json_t *side, const char *key, char *buf, size_t len)
 {
 	const json_t *v = json_object_get(side, key);
 
-	if (!json_is_number(v))
+	/* A summary's number may be anything: out of int64_t's range is undefined. */
+	if (!json_is_number(v) || !(fabs(json_number_value(v)) < 9e18))
 		return "-";
 	return pvp_fmt_count((int64_t)(json_number_value(v) + 0.5), buf, len);
 }

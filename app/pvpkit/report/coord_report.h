@@ -70,6 +70,12 @@ extern "C" {
 #define COORD_REPORT_MAX_REPEAT 1000
 /** Largest results file coord_report_load() reads (a few KiB per trial). */
 #define COORD_REPORT_MAX_FILE (256u << 20)
+/**
+ * Most records coord_report_load() takes: a day's soak at one interval a
+ * second is 86,400; a million bounds the memory (each record is a
+ * jansson object, hundreds of bytes even when empty) and the time.
+ */
+#define COORD_REPORT_MAX_RECORDS 1000000u
 /** Longest one gnuplot script may run by default, in seconds. */
 #define COORD_REPORT_GNUPLOT_TIMEOUT_S 60
 

@@ -44,7 +44,7 @@ json_t *
 coord_report_load(const char *path, struct coord_report_load_info *info)
 {
 	struct coord_report_load_info dummy;
-	char *buf, *p, *nl, *end, what[300];
+	char *buf, *p, *nl, *end, what[sizeof(info->warning)];
 	unsigned int lineno = 0;
 	json_error_t jerr;
 	json_t *arr, *rec;
@@ -79,6 +79,15 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		lineno++;
 		if (strspn(p, " \t\r") == (size_t)(nl - p))
 			continue;
+		if (info->records == COORD_REPORT_MAX_RECORDS) {
+			snprintf(info->warning, sizeof(info->warning),
+				 "%s:%u: more than %u records, the most a report reads", path,
+				 lineno, COORD_REPORT_MAX_RECORDS);
+			free(buf);
+			json_decref(arr);
+			errno = EFBIG;
+			return NULL;
+		}
 		rec = json_loadb(p, (size_t)(nl - p), 0, &jerr);
 		if (rec == NULL && last_unterminated) {
 			info->truncated_tail = true;
@@ -231,8 +240,14 @@ double
 report_num(const json_t *o, const char *key, double dflt)
 {
 	json_t *v = json_object_get(o, key);
+	double d = json_is_number(v) ? json_number_value(v) : dflt;
 
-	return json_is_number(v) ? json_number_value(v) : dflt;
+	/*
+	 * No run writes a figure beyond REPORT_NUM_MAX (a trillion seconds, a
+	 * counter at 100 Mpps for 300 years); 1e308 would make sums and
+	 * products infinite, which JSON cannot hold.
+	 */
+	return fabs(d) <= REPORT_NUM_MAX ? d : dflt;
 }
 
 const char *

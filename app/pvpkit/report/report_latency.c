@@ -265,7 +265,7 @@ lat_entry(const json_t *trials)
 		      "reference", report_str(lm, "reference", ""), "reference_pps",
 		      report_num(lm, "reference_pps", 0), "duration_s",
 		      report_num(t, "duration_s", 0), "tx_packets", tx, "rx_packets", rx,
-		      "loss_ratio", tx > 0 ? (tx - rx) / tx : 0.0, "trials", (json_int_t)n);
+		      "loss_ratio", tx >= 1 ? (tx - rx) / tx : 0.0, "trials", (json_int_t)n);
 	if (o == NULL)
 		goto out;
 	lat_figures(o, all);

@@ -17,7 +17,10 @@
 
 #include "coord_report.h"
 
-/** Number member of @p o, or @p dflt if absent or not a number. */
+/** Largest magnitude report_num() takes from a record. */
+#define REPORT_NUM_MAX 1e18
+
+/** Number member of @p o, or @p dflt if absent, not a number or beyond ±REPORT_NUM_MAX. */
 double report_num(const json_t *o, const char *key, double dflt);
 
 /** String member of @p o, or @p dflt. */

@@ -69,6 +69,18 @@ report_add_file(struct coord_report_info *info, const char *name)
 	snprintf(info->files[info->nb_files++], sizeof(info->files[0]), "%s", name);
 }
 
+/*
+ * A count member as an unsigned int: a file's number may be anything
+ * (-1, 1e300), and converting one out of range is undefined.
+ */
+static unsigned int
+report_count(const json_t *rec, const char *key)
+{
+	double v = report_num(rec, key, 0);
+
+	return v >= 1 && v <= UINT_MAX / 2 ? (unsigned int)v : 0;
+}
+
 static struct sum_point *
 sum_point_get(struct sum_state *s, const json_t *rec)
 {
@@ -431,8 +443,8 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 				p->gen_limited = true;
 		} else if (report_is_type(rec, "search")) {
 			searches++;
-			remeasured += (unsigned int)report_num(rec, "generator_remeasured", 0);
-			recovered += (unsigned int)report_num(rec, "generator_recovered", 0);
+			remeasured += report_count(rec, "generator_remeasured");
+			recovered += report_count(rec, "generator_recovered");
 			sum_goals_from(&s, json_object_get(rec, "goals"));
 			p = sum_point_get(&s, rec);
 			if (p != NULL)
@@ -447,7 +459,8 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		qsort(s.pts, s.nb_pts, sizeof(*s.pts), point_cmp);
 
 	line_rate = report_num(run, "line_rate_bps", o->line_rate_bps);
-	if (!(line_rate > 0))
+	/* Below 1 kbit/s (1e-300) the share of the line rate would be infinite. */
+	if (!(line_rate >= PVP_RATE_MIN_BPS))
 		line_rate = COORD_REPORT_DEFAULT_LINE_RATE;
 	title = o->title != NULL ? o->title : report_str(run, "title", "pvpkit");
 
