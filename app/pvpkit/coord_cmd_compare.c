@@ -69,6 +69,16 @@ compare_load(const char *path)
 		}
 		sum = json_loadb(text, len, 0, &e);
 		free(text);
+		if (json_is_object(sum) &&
+		    json_array_size(json_object_get(sum, "points")) > COORD_REPORT_MAX_POINTS) {
+			/* Every point is looked up in the other run: n x n. */
+			fprintf(stderr,
+				"pvpkit: compare: %s: more than %u points, the most a comparison "
+				"takes\n",
+				path, COORD_REPORT_MAX_POINTS);
+			json_decref(sum);
+			return NULL;
+		}
 		if (json_is_object(sum) && json_is_array(json_object_get(sum, "points")))
 			return sum;
 		json_decref(sum);
@@ -88,7 +98,11 @@ compare_load(const char *path)
 		fprintf(stderr, "pvpkit: warning: %s\n", li.warning);
 	sum = coord_report_summary(recs, NULL);
 	json_decref(recs);
-	if (sum == NULL)
+	if (sum == NULL && errno == E2BIG)
+		fprintf(stderr,
+			"pvpkit: compare: %s: more than %u points, the most a report takes\n", path,
+			COORD_REPORT_MAX_POINTS);
+	else if (sum == NULL)
 		fprintf(stderr, "pvpkit: compare: %s: out of memory\n", path);
 	return sum;
 }

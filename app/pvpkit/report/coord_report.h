@@ -76,6 +76,11 @@ extern "C" {
  * jansson object, hundreds of bytes even when empty) and the time.
  */
 #define COORD_REPORT_MAX_RECORDS 1000000u
+/**
+ * Most points (packet size x flow count) a summary or a comparison
+ * takes: 64 sizes by 64 flow counts, far more than any search plan.
+ */
+#define COORD_REPORT_MAX_POINTS 4096u
 /** Longest one gnuplot script may run by default, in seconds. */
 #define COORD_REPORT_GNUPLOT_TIMEOUT_S 60
 
@@ -261,8 +266,9 @@ void coord_report_opts_init(struct coord_report_opts *o);
  * @param o
  *   Options; NULL for defaults.
  * @return
- *   A new summary object (schema in doc/reports.rst), or NULL on
- *   allocation failure.
+ *   A new summary object (schema in doc/reports.rst), or NULL with
+ *   errno ENOMEM (allocation failure) or E2BIG (records of more than
+ *   COORD_REPORT_MAX_POINTS points).
  */
 json_t *coord_report_summary(const json_t *records, const struct coord_report_opts *o);
 

@@ -35,6 +35,11 @@
 #define PLOT_MAX_HOPS 32
 /* Widest loss plot, in pixels; more trials thin out the x labels. */
 #define PLOT_MAX_WIDTH 2400
+/*
+ * Most trials the loss plot shows (the last ones): more bars than pixels
+ * show nothing more, and 200,000 took gnuplot minutes.
+ */
+#define PLOT_MAX_TRIALS 2000
 
 /*
  * Text safe inside a gnuplot double-quoted string or a quoted data
@@ -403,7 +408,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 {
 	static const char base[] = "loss_per_hop";
 	char hops[PLOT_MAX_HOPS][64], label[96], clean[64];
-	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width;
+	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width, skip, seen = 0;
 	struct report_plot_buf plot = {NULL, 0, 0};
 	const json_t *rec, *v;
 	const char *key;
@@ -424,6 +429,8 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	*any = nb_trials > 0;
 	if (nb_trials == 0)
 		return 0;
+	skip = nb_trials > PLOT_MAX_TRIALS ? nb_trials - PLOT_MAX_TRIALS : 0;
+	nb_trials -= skip;
 	/*
 	 * A long run gets a wider picture, up to a limit, and one x label
 	 * every few trials so that the labels never overlap.
@@ -447,7 +454,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	n = 0;
 	json_array_foreach(records, i, rec) {
 		if (!report_is_type(rec, "trial") ||
-		    !json_is_object(json_object_get(rec, "hop_lost")))
+		    !json_is_object(json_object_get(rec, "hop_lost")) || seen++ < skip)
 			continue;
 		memset(vals, 0, sizeof(vals));
 		json_object_foreach(json_object_get(rec, "hop_lost"), key, v) {
@@ -459,17 +466,18 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		label[0] = '\0';
 		if (n % every == 0) {
 			if (report_num(rec, "size", 0) > 0)
-				snprintf(label, sizeof(label), "%u: %.0fB %.0ff %.3gMpps%s", n + 1,
-					 report_num(rec, "size", 0), report_num(rec, "flows", 0),
+				snprintf(label, sizeof(label), "%u: %.0fB %.0ff %.3gMpps%s",
+					 skip + n + 1, report_num(rec, "size", 0),
+					 report_num(rec, "flows", 0),
 					 report_num(rec, "requested_pps", 0) / 1e6,
 					 json_is_true(json_object_get(rec, "generator_limited"))
 						 ? " (gen)"
 						 : "");
 			else
-				snprintf(label, sizeof(label), "%u", n + 1);
+				snprintf(label, sizeof(label), "%u", skip + n + 1);
 		}
 		report_plot_clean(clean, sizeof(clean), label);
-		fprintf(f, "%u \"%s\" %.0f", n + 1, clean, report_num(rec, "tx_packets", 0));
+		fprintf(f, "%u \"%s\" %.0f", skip + n + 1, clean, report_num(rec, "tx_packets", 0));
 		for (h = 0; h <= nb_hops; h++) {
 			fprintf(f, " %.0f", vals[h]);
 			total += vals[h];
@@ -480,7 +488,13 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	f = report_plot_script(&out, outdir, base);
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n", title);
+	if (skip > 0)
+		fprintf(f,
+			"set title \"%s: lost packets per hop, the last %u of %u trials\" "
+			"noenhanced\n",
+			title, nb_trials, nb_trials + skip);
+	else
+		fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n", title);
 	/*
 	 * Percent of what the tester sent: trials at different rates and
 	 * durations stay comparable on one axis; the .dat has the packets.

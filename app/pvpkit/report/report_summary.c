@@ -30,6 +30,7 @@ struct sum_point {
 	double trial_seconds;
 	bool gen_limited;
 	const json_t *search; /* last search record of the point, borrowed */
+	json_t *recs;	      /* its trial and search records, in order */
 };
 
 struct sum_goal {
@@ -41,6 +42,8 @@ struct sum_state {
 	struct sum_point *pts;
 	unsigned int nb_pts;
 	unsigned int cap_pts;
+	unsigned int last; /* the point found last: records of one point come together */
+	bool too_many_pts; /* a record of a point past COORD_REPORT_MAX_POINTS */
 	struct sum_goal goals[PVP_SEARCH_MAX_GOALS];
 	unsigned int nb_goals;
 };
@@ -81,6 +84,16 @@ report_count(const json_t *rec, const char *key)
 	return v >= 1 && v <= UINT_MAX / 2 ? (unsigned int)v : 0;
 }
 
+static void
+sum_state_free(struct sum_state *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nb_pts; i++)
+		json_decref(s->pts[i].recs);
+	free(s->pts);
+}
+
 static struct sum_point *
 sum_point_get(struct sum_state *s, const json_t *rec)
 {
@@ -93,9 +106,20 @@ sum_point_get(struct sum_state *s, const json_t *rec)
 	if (!(size >= 1 && size <= UINT_MAX && flows >= 1 && flows <= UINT_MAX) ||
 	    size != (unsigned int)size || flows != (unsigned int)flows)
 		return NULL;
-	for (i = 0; i < s->nb_pts; i++)
-		if (s->pts[i].size == (unsigned int)size && s->pts[i].flows == (unsigned int)flows)
+	if (s->last < s->nb_pts && s->pts[s->last].size == (unsigned int)size &&
+	    s->pts[s->last].flows == (unsigned int)flows)
+		return &s->pts[s->last];
+	for (i = 0; i < s->nb_pts; i++) {
+		if (s->pts[i].size == (unsigned int)size &&
+		    s->pts[i].flows == (unsigned int)flows) {
+			s->last = i;
 			return &s->pts[i];
+		}
+	}
+	if (s->nb_pts == COORD_REPORT_MAX_POINTS) {
+		s->too_many_pts = true;
+		return NULL;
+	}
 	if (s->nb_pts == s->cap_pts) {
 		unsigned int cap = s->cap_pts ? 2 * s->cap_pts : 16;
 
@@ -105,10 +129,14 @@ sum_point_get(struct sum_state *s, const json_t *rec)
 		s->pts = p;
 		s->cap_pts = cap;
 	}
-	p = &s->pts[s->nb_pts++];
+	p = &s->pts[s->nb_pts];
 	memset(p, 0, sizeof(*p));
+	p->recs = json_array();
+	if (p->recs == NULL)
+		return NULL;
 	p->size = (unsigned int)size;
 	p->flows = (unsigned int)flows;
+	s->last = s->nb_pts++;
 	return p;
 }
 
@@ -283,8 +311,7 @@ group_stats(const json_t *group, const char *goal, const char *key, json_t *all,
 }
 
 static json_t *
-goal_json(const json_t *records, const struct sum_point *p, const struct sum_goal *goal,
-	  double line_rate)
+goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_rate)
 {
 	bool has_lo, has_hi, at_max = false, gen = false;
 	struct coord_report_stats lo_st, hi_st, cond_st;
@@ -302,7 +329,7 @@ goal_json(const json_t *records, const struct sum_point *p, const struct sum_goa
 		 * One search gives its bounds; repeats give their medians,
 		 * status and flags of the last.
 		 */
-		group = point_group(records, p);
+		group = point_group(p->recs, p);
 		all = json_array();
 		n = (unsigned int)json_array_size(group);
 		has_lo = group_stats(group, goal->name, "lower_pps", all, &lo_st) > 0;
@@ -315,7 +342,7 @@ goal_json(const json_t *records, const struct sum_point *p, const struct sum_goa
 		gen = json_is_true(json_object_get(sg, "generator_limited"));
 		source = "search";
 	} else {
-		goal_from_trials(records, p, goal->loss_ratio, &has_lo, &lo, &has_hi, &hi);
+		goal_from_trials(p->recs, p, goal->loss_ratio, &has_lo, &lo, &has_hi, &hi);
 		if (!has_lo && !has_hi)
 			return NULL;
 		status = "from-trials";
@@ -437,6 +464,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			p = sum_point_get(&s, rec);
 			if (p == NULL)
 				continue;
+			json_array_append(p->recs, (json_t *)(uintptr_t)rec);
 			p->trials++;
 			p->trial_seconds += report_num(rec, "duration_s", 0);
 			if (json_is_true(json_object_get(rec, "generator_limited")))
@@ -447,9 +475,16 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			recovered += report_count(rec, "generator_recovered");
 			sum_goals_from(&s, json_object_get(rec, "goals"));
 			p = sum_point_get(&s, rec);
-			if (p != NULL)
+			if (p != NULL) {
+				json_array_append(p->recs, (json_t *)(uintptr_t)rec);
 				p->search = rec;
+			}
 		}
+	}
+	if (s.too_many_pts) {
+		sum_state_free(&s);
+		errno = E2BIG;
+		return NULL;
 	}
 	if (s.nb_goals == 0 && run != NULL)
 		sum_goals_from(&s, json_object_get(run, "goals"));
@@ -472,7 +507,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		p = &s.pts[i];
 		goals = json_object();
 		for (g = 0; goals != NULL && g < s.nb_goals; g++) {
-			gj = goal_json(records, p, &s.goals[g], line_rate);
+			gj = goal_json(p, &s.goals[g], line_rate);
 			if (gj != NULL)
 				json_object_set_new(goals, s.goals[g].name, gj);
 		}
@@ -485,7 +520,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			       "theoretical_max_pps", report_max_pps(line_rate, p->size), "goals",
 			       goals);
 		if (pj != NULL) {
-			json_t *lat = report_latency_point(records, p->size, p->flows);
+			json_t *lat = report_latency_point(p->recs, p->size, p->flows);
 
 			if (lat != NULL)
 				json_object_set_new(pj, "latency", lat);
@@ -522,7 +557,9 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		json_object_set_new(sum, "generator_remeasured", json_integer(remeasured));
 		json_object_set_new(sum, "generator_recovered", json_integer(recovered));
 	}
-	free(s.pts);
+	sum_state_free(&s);
+	if (sum == NULL)
+		errno = ENOMEM;
 	return sum;
 }
 
@@ -561,6 +598,12 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	if (ret < 0)
 		return ret;
 	summary = coord_report_summary(records, o);
+	if (summary == NULL && errno == E2BIG) {
+		pvp_err(info->error, sizeof(info->error),
+			"more than %u points (packet size x flows), the most a report takes",
+			COORD_REPORT_MAX_POINTS);
+		return -E2BIG;
+	}
 	if (summary == NULL) {
 		pvp_err(info->error, sizeof(info->error), "summary: out of memory");
 		return -ENOMEM;

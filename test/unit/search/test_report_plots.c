@@ -237,6 +237,51 @@ check_links(const char *dir, const char *results)
 	}
 }
 
+/* More trials than the loss plot shows: the last ones, and its title says so. */
+static void
+check_many_trials(const char *dir)
+{
+	char out[300], results[400], path[400], line[256];
+	struct coord_report_info info;
+	struct coord_report_opts o;
+	unsigned int i, rows = 0;
+	bool said = false;
+	json_t *rec;
+	FILE *f;
+	int ret;
+
+	snprintf(out, sizeof(out), "%s/many", dir);
+	snprintf(results, sizeof(results), "%s/many/results.jsonl", dir);
+	mkdir(out, 0755);
+	for (i = 0; i < 2001; i++) {
+		rec = json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:{s:i},s:i}", "type", "trial",
+				"size", 64, "flows", 1, "requested_pps", 1000, "duration_s", 1,
+				"tx_packets", 1000, "rx_packets", 999, "hop_lost", "ovs", 1,
+				"unattributed", 0);
+		CHECK(rec != NULL && coord_report_append(results, rec) == 0);
+		json_decref(rec);
+	}
+	coord_report_opts_init(&o);
+	ret = coord_report_rebuild(results, out, &o, &info);
+	CHECK(ret == 0 && info.plots_done, "rebuild: %s %s", strerror(-ret), info.plot_note);
+	snprintf(path, sizeof(path), "%s/loss_per_hop.dat", out);
+	f = fopen(path, "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		rows += line[0] != '#';
+	if (f != NULL)
+		fclose(f);
+	CHECK(rows == 2000, "%u rows", rows);
+	snprintf(path, sizeof(path), "%s/loss_per_hop.gp", out);
+	f = fopen(path, "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		said |= strstr(line, "the last 2000 of 2001 trials") != NULL;
+	if (f != NULL)
+		fclose(f);
+	CHECK(said, "the title does not say which trials");
+	if (unit_check_failures == 0)
+		rm_dir(out);
+}
+
 int
 main(void)
 {
@@ -317,6 +362,7 @@ main(void)
 
 	check_hostile(outdir);
 	check_links(outdir, results);
+	check_many_trials(outdir);
 
 	/* A missing gnuplot is a note, not a failure. */
 	o.plots = true;
