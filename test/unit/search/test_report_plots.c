@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include <unistd.h>
 
 #include <jansson.h>
+
+#include "pvp_util.h"
 
 #include "coord_report.h"
 #include "report_fixture.h"
@@ -282,6 +285,45 @@ check_many_trials(const char *dir)
 		rm_dir(out);
 }
 
+/*
+ * A gnuplot that never finishes (a stand-in that names a png terminal,
+ * then sleeps): killed after the timeout, the note says so.
+ */
+static void
+check_timeout(const char *dir, const char *results)
+{
+	char out[300], prog[300];
+	struct coord_report_info info;
+	struct coord_report_opts o;
+	uint64_t t0;
+	FILE *f;
+	int ret;
+
+	snprintf(out, sizeof(out), "%s/slow", dir);
+	snprintf(prog, sizeof(prog), "%s/slow-gnuplot", dir);
+	mkdir(out, 0755);
+	f = fopen(prog, "w");
+	CHECK(f != NULL &&
+	      fputs("#!/bin/sh\n[ \"$1\" = -e ] && { echo ' png'; exit 0; }\n"
+		    "exec sleep 30\n",
+		    f) >= 0 &&
+	      fclose(f) == 0 && chmod(prog, 0755) == 0);
+	coord_report_opts_init(&o);
+	o.gnuplot = prog;
+	o.gnuplot_timeout_s = 1;
+	t0 = pvp_now_ms();
+	ret = coord_report_rebuild(results, out, &o, &info);
+	CHECK(ret == 0 && !info.plots_done &&
+		      strstr(info.plot_note, "did not finish in 1 s: stopped") != NULL,
+	      "%d '%s'", ret, info.plot_note);
+	/* One script after another, each stopped after a second, not 30. */
+	CHECK(pvp_now_ms() - t0 < 20000, "%" PRIu64 " ms", pvp_now_ms() - t0);
+	if (unit_check_failures == 0) {
+		rm_dir(out);
+		unlink(prog);
+	}
+}
+
 int
 main(void)
 {
@@ -363,6 +405,7 @@ main(void)
 	check_hostile(outdir);
 	check_links(outdir, results);
 	check_many_trials(outdir);
+	check_timeout(outdir, results);
 
 	/* A missing gnuplot is a note, not a failure. */
 	o.plots = true;
