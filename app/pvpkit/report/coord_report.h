@@ -77,6 +77,13 @@ extern "C" {
  */
 #define COORD_REPORT_MAX_RECORDS 1000000u
 /**
+ * Most JSON values (objects, arrays, members' values) coord_report_load()
+ * takes from all records together: each is about 140 bytes in memory, so
+ * about 560 MB at most; a trial record has tens to a hundred, a day's
+ * soak at one interval a second about 2 million in all.
+ */
+#define COORD_REPORT_MAX_VALUES 4000000u
+/**
  * Most points (packet size x flow count) a summary or a comparison
  * takes: 64 sizes by 64 flow counts, far more than any search plan.
  */
@@ -120,8 +127,10 @@ struct coord_report_load_info {
  * ignored.
  *
  * The file must be a regular file of at most COORD_REPORT_MAX_FILE bytes
- * (a FIFO or /dev/zero is refused, not read), and a file with lines but
- * no record at all is not a results file.
+ * (a FIFO or /dev/zero is refused, not read), with at most
+ * COORD_REPORT_MAX_RECORDS records of COORD_REPORT_MAX_VALUES JSON values
+ * in all (what bounds the memory), and a file with lines but no record
+ * at all is not a results file.
  *
  * @param path
  *   The file.
@@ -132,7 +141,7 @@ struct coord_report_load_info {
  * @return
  *   A new JSON array of the records (possibly empty), or NULL with errno
  *   set (ENOENT and the like, EINVAL: not a regular file or not a results
- *   file, EFBIG: too large).
+ *   file, EFBIG: too large, too many records or values).
  */
 json_t *coord_report_load(const char *path, struct coord_report_load_info *info);
 

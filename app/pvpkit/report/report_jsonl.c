@@ -40,12 +40,30 @@ load_warn(struct coord_report_load_info *info, unsigned int line, const char *ms
 	}
 }
 
+/* The values in @p v, itself included. */
+static size_t
+load_values(const json_t *v)
+{
+	const json_t *x;
+	const char *key;
+	size_t n = 1, i;
+
+	if (json_is_object(v))
+		json_object_foreach((json_t *)(uintptr_t)v, key, x)
+			n += load_values(x);
+	else if (json_is_array(v))
+		json_array_foreach(v, i, x)
+			n += load_values(x);
+	return n;
+}
+
 json_t *
 coord_report_load(const char *path, struct coord_report_load_info *info)
 {
 	struct coord_report_load_info dummy;
 	char *buf, *p, *nl, *end, what[sizeof(info->warning)];
 	unsigned int lineno = 0;
+	size_t values = 0;
 	json_error_t jerr;
 	json_t *arr, *rec;
 	size_t len;
@@ -113,6 +131,18 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 				 lineno);
 			load_warn(info, lineno, what);
 			continue;
+		}
+		/* Records bound the count, values the memory (wide records). */
+		values += load_values(rec);
+		if (values > COORD_REPORT_MAX_VALUES) {
+			json_decref(rec);
+			snprintf(info->warning, sizeof(info->warning),
+				 "%s:%u: more than %u JSON values, the most a report reads", path,
+				 lineno, COORD_REPORT_MAX_VALUES);
+			free(buf);
+			json_decref(arr);
+			errno = EFBIG;
+			return NULL;
 		}
 		json_array_append_new(arr, rec);
 		info->records++;
