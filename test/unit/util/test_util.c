@@ -963,6 +963,71 @@ test_jsonl_enospc(void)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/*
+ * Output files: a planted link is replaced, never written through; a
+ * failed write leaves the old file; directories of others refused.
+ */
+static void
+test_out(void)
+{
+	char dir[256], path[300], victim[300], buf[32], err[256];
+	struct pvp_out o;
+	struct stat st;
+	FILE *f;
+
+	tmp_path("out", dir, sizeof(dir));
+	tmp_path("victim", victim, sizeof(victim));
+	CHECK(mkdir(dir, 0755) == 0);
+	f = fopen(victim, "w");
+	CHECK(f != NULL && fputs("precious", f) >= 0 && fclose(f) == 0);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	CHECK(symlink(victim, path) == 0);
+	err[0] = '\0';
+	CHECK(pvp_out_dir_check(dir, err, sizeof(err)) == 0);
+	CHECK(pvp_out_open(&o, path, err, sizeof(err)) == 0);
+	fputs("{}\n", o.f);
+	CHECK(pvp_out_commit(&o, err, sizeof(err)) == 0, "%s", err);
+	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0644);
+	f = fopen(victim, "r");
+	CHECK(f != NULL && fgets(buf, sizeof(buf), f) != NULL);
+	CHECK_MSG(buf, "precious");
+	if (f != NULL)
+		fclose(f);
+	/* Given up: the file keeps what it had, no temporary file is left. */
+	CHECK(pvp_out_open(&o, path, err, sizeof(err)) == 0);
+	fputs("half", o.f);
+	pvp_out_abort(&o);
+	f = fopen(path, "r");
+	CHECK(f != NULL && fgets(buf, sizeof(buf), f) != NULL);
+	CHECK_MSG(buf, "{}\n");
+	if (f != NULL)
+		fclose(f);
+	CHECK(stat(o.tmp, &st) < 0 && errno == ENOENT);
+	/* A directory where the file should be: refused by the rename. */
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	err[0] = '\0';
+	CHECK(pvp_out_open(&o, path, err, sizeof(err)) == 0);
+	CHECK(pvp_out_commit(&o, err, sizeof(err)) < 0 && strstr(err, "cannot write") != NULL, "%s",
+	      err);
+	CHECK(rmdir(path) == 0);
+
+	CHECK(chmod(dir, 0777) == 0);
+	err[0] = '\0';
+	CHECK(pvp_out_dir_check(dir, err, sizeof(err)) == -EPERM);
+	snprintf(buf, sizeof(buf), "%.30s", strstr(err, "writable by others") ?: "");
+	CHECK_MSG(buf, "writable by others (mode 0777)");
+	CHECK(chmod(dir, 0755) == 0);
+	if (geteuid() == 0 && chown(dir, 4242, (gid_t)-1) == 0) {
+		err[0] = '\0';
+		CHECK(pvp_out_dir_check(dir, err, sizeof(err)) == -EPERM &&
+			      strstr(err, "owned by uid 4242, not by this user (uid 0)") != NULL,
+		      "%s", err);
+	}
+	err[0] = '\0';
+	CHECK(pvp_out_dir_check(victim, err, sizeof(err)) == -ENOTDIR);
+}
+
 static void
 cleanup(void)
 {
@@ -997,6 +1062,7 @@ main(void)
 	test_check_writable();
 	test_jsonl_append();
 	test_jsonl_enospc();
+	test_out();
 	cleanup();
 	return unit_check_end("util");
 }
