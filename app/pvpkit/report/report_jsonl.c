@@ -62,7 +62,8 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 {
 	struct coord_report_load_info dummy;
 	char *buf, *p, *nl, *end, what[sizeof(info->warning)];
-	unsigned int lineno = 0;
+	unsigned int lineno = 0, max = 0;
+	const char *over = NULL; /* the bound a record went past */
 	size_t values = 0;
 	json_error_t jerr;
 	json_t *arr, *rec;
@@ -98,13 +99,9 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		if (strspn(p, " \t\r") == (size_t)(nl - p))
 			continue;
 		if (info->records == COORD_REPORT_MAX_RECORDS) {
-			snprintf(info->warning, sizeof(info->warning),
-				 "%s:%u: more than %u records, the most a report reads", path,
-				 lineno, COORD_REPORT_MAX_RECORDS);
-			free(buf);
-			json_decref(arr);
-			errno = EFBIG;
-			return NULL;
+			over = "records";
+			max = COORD_REPORT_MAX_RECORDS;
+			break;
 		}
 		rec = json_loadb(p, (size_t)(nl - p), 0, &jerr);
 		if (rec == NULL && last_unterminated) {
@@ -136,18 +133,22 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		values += load_values(rec);
 		if (values > COORD_REPORT_MAX_VALUES) {
 			json_decref(rec);
-			snprintf(info->warning, sizeof(info->warning),
-				 "%s:%u: more than %u JSON values, the most a report reads", path,
-				 lineno, COORD_REPORT_MAX_VALUES);
-			free(buf);
-			json_decref(arr);
-			errno = EFBIG;
-			return NULL;
+			over = "JSON values";
+			max = COORD_REPORT_MAX_VALUES;
+			break;
 		}
 		json_array_append_new(arr, rec);
 		info->records++;
 	}
 	free(buf);
+	if (over != NULL) {
+		snprintf(info->warning, sizeof(info->warning),
+			 "%s:%u: more than %u %s, the most a report reads", path, lineno, max,
+			 over);
+		json_decref(arr);
+		errno = EFBIG;
+		return NULL;
+	}
 	/* Lines, none of them a record: not a results file at all. */
 	if (info->records == 0 && info->bad_lines > (info->truncated_tail ? 1u : 0u)) {
 		snprintf(info->warning, sizeof(info->warning),
