@@ -47,6 +47,15 @@ listed(const struct coord_report_info *info, const char *name)
 	return false;
 }
 
+/* Write @p text to @p path; true on success. */
+static bool
+put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	return f != NULL && fputs(text, f) >= 0 && fclose(f) == 0;
+}
+
 /* Remove the files in @p dir, then @p dir (no subdirectories expected). */
 static void
 rm_dir(const char *dir)
@@ -201,8 +210,7 @@ check_links(const char *dir, const char *results)
 	snprintf(out, sizeof(out), "%s/links", dir);
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	mkdir(out, 0755);
-	f = fopen(victim, "w");
-	CHECK(f != NULL && fputs("precious", f) >= 0 && fclose(f) == 0);
+	CHECK(put_file(victim, "precious"));
 	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		snprintf(path, sizeof(path), "%s/%s", out, names[k]);
 		CHECK(symlink(victim, path) == 0, "%s", names[k]);
@@ -296,18 +304,14 @@ check_timeout(const char *dir, const char *results)
 	struct coord_report_info info;
 	struct coord_report_opts o;
 	uint64_t t0;
-	FILE *f;
 	int ret;
 
 	snprintf(out, sizeof(out), "%s/slow", dir);
 	snprintf(prog, sizeof(prog), "%s/slow-gnuplot", dir);
 	mkdir(out, 0755);
-	f = fopen(prog, "w");
-	CHECK(f != NULL &&
-	      fputs("#!/bin/sh\n[ \"$1\" = -e ] && { echo ' png'; exit 0; }\n"
-		    "exec sleep 30\n",
-		    f) >= 0 &&
-	      fclose(f) == 0 && chmod(prog, 0755) == 0);
+	CHECK(put_file(prog, "#!/bin/sh\n[ \"$1\" = -e ] && { echo ' png'; exit 0; }\n"
+			     "exec sleep 30\n") &&
+	      chmod(prog, 0755) == 0);
 	coord_report_opts_init(&o);
 	o.gnuplot = prog;
 	o.gnuplot_timeout_s = 1;
