@@ -7,6 +7,7 @@
  * What the coordinator and the data-plane apps both need, done once:
  * strict number, duration and rate parsing, the error-buffer helper,
  * the monotonic clock, safe reading of files a user or a peer names,
+ * safe writing of output files, running a program with a deadline,
  * JSON-lines append that survives a full disk, and the position of a
  * JSON value as file:line:col.
  *
@@ -543,6 +544,39 @@ int pvp_out_commit(struct pvp_out *o, char *err, size_t errlen);
 
 /** Give up a pvp_out_open() file: close and remove it. No-op when closed. */
 void pvp_out_abort(struct pvp_out *o);
+
+/* ---- running programs ---- */
+
+/** A program to run with pvp_child_run(). */
+struct pvp_child {
+	char *const *argv;	 /**< NULL-terminated; argv[0] looked up in PATH */
+	const char *dir;	 /**< directory it runs in, or NULL: the caller's */
+	const char *in;		 /**< what to write on its stdin, or NULL */
+	size_t in_len;		 /**< bytes of @c in */
+	int out_fd;		 /**< >= 0: its stdout and stderr go there, not captured */
+	bool err_to_out;	 /**< captured stderr goes into out->out with stdout */
+	unsigned int timeout_ms; /**< longest it may run; 0: 10 s */
+	size_t max_out;		 /**< most stdout bytes kept; 0: 8 MiB */
+};
+
+/** What a program run with pvp_child_run() did. */
+struct pvp_child_out {
+	char *out;     /**< stdout, NUL-terminated (malloc'd; free it) */
+	size_t len;    /**< bytes in out */
+	char err[256]; /**< first line of stderr, or "" */
+	int status;    /**< exit status (127: could not be run), or -1 when killed */
+};
+
+/**
+ * Run a program by fork/exec with its argv (never through a shell), with
+ * stdin from @p c->in and stdout and stderr captured (or sent to
+ * @p c->out_fd), for at most @p c->timeout_ms: then it is killed with its
+ * whole process group (it leads one of its own).
+ * @return 0 when it ran (check @p out->status; @p out->out is set), or
+ *   -errno (-ETIMEDOUT: killed) with "argv0: reason" in @p err and
+ *   @p out->out NULL.
+ */
+int pvp_child_run(const struct pvp_child *c, struct pvp_child_out *out, char *err, size_t errlen);
 
 /* ---- positions in JSON text ---- */
 

@@ -58,98 +58,67 @@ report_plot_clean(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
-/* How often a running gnuplot is looked at, in ms, for its timeout. */
-#define PLOT_POLL_MS 10
-
 /*
- * Run gnuplot with @p args after the program name, in @p dir, with
- * stdout and stderr to @p out_fd, for at most @p timeout_s seconds (its
- * process group is killed then: a huge plot must not hold the report
- * for good). Returns its exit status, 127 if it could not be run,
+ * Run gnuplot with @p args after the program name, in @p dir, for at
+ * most @p timeout_s seconds (killed then, with its helpers: a huge plot
+ * must not hold the report for good). Its stdout and stderr go to
+ * @p out_fd, or when it is negative into @p out (the caller frees
+ * out->out). Returns its exit status (127: it could not be run),
  * -ETIMEDOUT, or -errno.
  */
 static int
-plot_exec(const char *gnuplot, const char *dir, char *const args[], int out_fd,
-	  unsigned int timeout_s)
+plot_exec(const char *gnuplot, const char *dir, const char *const args[], int out_fd,
+	  unsigned int timeout_s, struct pvp_child_out *out)
 {
-	uint64_t deadline = pvp_now_ms() + (uint64_t)timeout_s * 1000;
-	struct timespec nap = {0, PLOT_POLL_MS * 1000000L};
+	struct pvp_child_out local;
 	char *argv[8];
-	pid_t pid, w;
-	int st, i;
+	struct pvp_child c = {
+		.argv = argv,
+		.dir = dir,
+		.out_fd = out_fd,
+		.err_to_out = true,
+		.timeout_ms = timeout_s * 1000,
+		.max_out = 65536,
+	};
+	int i, ret;
 
 	argv[0] = (char *)(uintptr_t)gnuplot;
 	for (i = 0; args[i] != NULL && i < 6; i++)
-		argv[i + 1] = args[i];
+		argv[i + 1] = (char *)(uintptr_t)args[i];
 	argv[i + 1] = NULL;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		if (nul >= 0)
-			dup2(nul, STDIN_FILENO);
-		dup2(out_fd, STDOUT_FILENO);
-		dup2(out_fd, STDERR_FILENO);
-		if (dir != NULL && chdir(dir) < 0)
-			_exit(126);
-		execvp(gnuplot, argv);
-		_exit(127);
-	}
-	for (;;) {
-		w = waitpid(pid, &st, WNOHANG);
-		if (w != 0 || pvp_now_ms() >= deadline)
-			break;
-		nanosleep(&nap, NULL);
-	}
-	if (w == 0) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		return -ETIMEDOUT;
-	}
-	if (w < 0)
-		return -errno;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	if (out == NULL)
+		out = &local;
+	ret = pvp_child_run(&c, out, NULL, 0);
+	if (ret < 0)
+		return ret;
+	if (out == &local)
+		free(local.out);
+	return out->status < 0 ? 128 : out->status;
 }
 
 int
 coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg)
 {
-	char *args[] = {"-e", "set terminal", NULL};
-	char tmpl[] = "/tmp/pvpkit-gnuplot-XXXXXX";
-	char buf[65536], *line, *save = NULL, word[32];
+	const char *const args[] = {"-e", "set terminal", NULL};
+	char *line, *save = NULL, word[32];
 	bool cairo = false, gd = false;
-	size_t len = 0;
-	ssize_t n;
-	int fd, st;
+	struct pvp_child_out out;
+	int st;
 
 	if (gnuplot == NULL)
 		gnuplot = "gnuplot";
 	if (png_len > 0)
 		png[0] = '\0';
 	*svg = false;
-	/* A file, not a pipe: no deadlock whatever gnuplot writes. */
-	fd = mkostemp(tmpl, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(tmpl);
-	st = plot_exec(gnuplot, NULL, args, fd, COORD_REPORT_GNUPLOT_TIMEOUT_S);
-	if (st != 0 || lseek(fd, 0, SEEK_SET) < 0) {
-		close(fd);
+	/* Captured: stdout is drained as gnuplot writes, whatever it writes. */
+	st = plot_exec(gnuplot, NULL, args, -1, COORD_REPORT_GNUPLOT_TIMEOUT_S, &out);
+	if (st != 0) {
+		if (st > 0)
+			free(out.out);
 		return st == 127 ? -ENOENT : -EIO;
 	}
-	while (len + 1 < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	buf[len] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(out.out, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, " %31s", word) != 1)
 			continue;
 		if (strcmp(word, "pngcairo") == 0)
@@ -159,6 +128,7 @@ coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, b
 		else if (strcmp(word, "svg") == 0)
 			*svg = true;
 	}
+	free(out.out);
 	if (cairo)
 		snprintf(png, png_len, "pngcairo");
 	else if (gd)
@@ -557,7 +527,7 @@ plot_run(const struct report_gp *gp, const char *outdir, const char *base, const
 {
 	static const char *const images[] = {"png", "svg"};
 	char script[80], name[80], path[4096];
-	char *args[] = {script, NULL};
+	const char *const args[] = {script, NULL};
 	unsigned int k;
 	int ret;
 
@@ -567,7 +537,7 @@ plot_run(const struct report_gp *gp, const char *outdir, const char *base, const
 		snprintf(path, sizeof(path), "%s/%s.%s", outdir, base, images[k]);
 		unlink(path);
 	}
-	ret = plot_exec(gp->prog, outdir, args, gp->log_fd, gp->timeout_s);
+	ret = plot_exec(gp->prog, outdir, args, gp->log_fd, gp->timeout_s, NULL);
 	if (ret == -ETIMEDOUT) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "gnuplot %s did not finish in %u s: stopped, its plot not made", script,

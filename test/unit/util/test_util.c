@@ -1028,6 +1028,64 @@ test_out(void)
 	CHECK(pvp_out_dir_check(victim, err, sizeof(err)) == -ENOTDIR);
 }
 
+/*
+ * Programs: stdin fed, stdout and the first stderr line captured, the exit
+ * status, a missing program, and a deadline that kills the whole group.
+ */
+static void
+test_child(void)
+{
+	char *cat[] = {"cat", NULL},
+	     *sh_err[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+	char *none[] = {"/nonexistent/prog", NULL};
+	char pidfile[256], *slow[] = {"sh", "-c", NULL, NULL}, script[400], err[256], buf[32];
+	struct pvp_child c = {.argv = cat, .in = "hello", .in_len = 5, .out_fd = -1};
+	struct pvp_child_out out;
+	uint64_t t0;
+	pid_t bg = 0;
+	FILE *f;
+
+	CHECK(pvp_child_run(&c, &out, NULL, 0) == 0 && out.status == 0);
+	CHECK(out.out != NULL && out.len == 5 && strcmp(out.out, "hello") == 0);
+	free(out.out);
+	c = (struct pvp_child){.argv = sh_err, .out_fd = -1};
+	CHECK(pvp_child_run(&c, &out, NULL, 0) == 0 && out.status == 3);
+	CHECK(strcmp(out.out, "out\n") == 0 && strcmp(out.err, "err") == 0);
+	free(out.out);
+	c.err_to_out = true;
+	CHECK(pvp_child_run(&c, &out, NULL, 0) == 0 && out.status == 3);
+	CHECK(strstr(out.out, "out\n") != NULL && strstr(out.out, "err\n") != NULL);
+	free(out.out);
+	c = (struct pvp_child){.argv = none, .out_fd = -1};
+	CHECK(pvp_child_run(&c, &out, NULL, 0) == 0 && out.status == 127);
+	free(out.out);
+
+	/* Past the deadline: killed with what it started, the message says so. */
+	tmp_path("bg.pid", pidfile, sizeof(pidfile));
+	snprintf(script, sizeof(script), "sleep 30 & echo $! > %s; wait", pidfile);
+	slow[2] = script;
+	c = (struct pvp_child){.argv = slow, .out_fd = -1, .timeout_ms = 300};
+	err[0] = '\0';
+	t0 = pvp_now_ms();
+	CHECK(pvp_child_run(&c, &out, err, sizeof(err)) == -ETIMEDOUT && out.out == NULL);
+	CHECK(pvp_now_ms() - t0 < 5000);
+	CHECK_MSG(err, "sh: no answer within 300 ms");
+	f = fopen(pidfile, "r");
+	CHECK(f != NULL && fgets(buf, sizeof(buf), f) != NULL && (bg = atoi(buf)) > 0);
+	if (f != NULL)
+		fclose(f);
+	/* The background sleep was in the group: gone (a zombie of init at most). */
+	for (t0 = pvp_now_ms(); bg > 0 && kill(bg, 0) == 0 && pvp_now_ms() - t0 < 2000;)
+		usleep(10000);
+	snprintf(script, sizeof(script), "/proc/%d/stat", (int)bg);
+	f = fopen(script, "r");
+	CHECK(f == NULL ||
+		      (fgets(script, sizeof(script), f) != NULL && strstr(script, ") Z") != NULL),
+	      "the command's background child survived its deadline");
+	if (f != NULL)
+		fclose(f);
+}
+
 static void
 cleanup(void)
 {
@@ -1063,6 +1121,7 @@ main(void)
 	test_jsonl_append();
 	test_jsonl_enospc();
 	test_out();
+	test_child();
 	cleanup();
 	return unit_check_end("util");
 }
