@@ -368,7 +368,7 @@ vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 	if (strcmp(type, "fix_checksum_ipv4") == 0) {
 		if (trex_vm_uint(c, in, "pkt_offset", -1, &off) != 0)
 			return -EINVAL;
-		if (off + 20 > s->len || (s->pkt[off] >> 4) != 4)
+		if (off > s->len || s->len - off < 20 || (s->pkt[off] >> 4) != 4)
 			return trex_vm_fail(
 				c, "fix_checksum_ipv4: no IPv4 header at offset %" PRIu64, off);
 		return 0;
@@ -377,10 +377,19 @@ vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 	    trex_vm_uint(c, in, "l3_len", -1, &l3) != 0 ||
 	    trex_vm_uint(c, in, "l4_type", -1, &l4) != 0)
 		return -EINVAL;
+	/*
+	 * Each length against what the packet has left, never their sum:
+	 * lengths near 2^63 made l2 + l3 wrap to just before the packet.
+	 */
+	if (l2 > s->len || l3 > s->len - l2)
+		return trex_vm_fail(c,
+				    "fix_checksum_hw: l2_len %" PRIu64 " + l3_len %" PRIu64
+				    " is past the %u B packet",
+				    l2, l3, s->len);
+	off = l2 + l3;
 	/* A UDP checksum of 0 means "none" to lib/pkt: give it one to compute. */
-	if (l4 == 11 && l2 + l3 + 8 <= s->len && s->pkt[l2 + l3 + 6] == 0 &&
-	    s->pkt[l2 + l3 + 7] == 0)
-		s->pkt[l2 + l3 + 7] = 1;
+	if (l4 == 11 && s->len - off >= 8 && s->pkt[off + 6] == 0 && s->pkt[off + 7] == 0)
+		s->pkt[off + 7] = 1;
 	return 0;
 }
 

@@ -33,7 +33,7 @@ vm_write_masked(struct vm_ctx *c, const struct vm_def *d, const char *name, uint
 	uint64_t cmax = trex_vm_size_max((unsigned int)cast), orig = 0, bits, span;
 	unsigned int i;
 
-	if (off + cast > s->len)
+	if (off > s->len || cast > s->len - off)
 		return trex_vm_fail(c,
 				    "write of '%s': offset %" PRIu64 " + %" PRIu64
 				    " bytes is past the %u B packet",
@@ -82,7 +82,7 @@ vm_write_wide(struct vm_ctx *c, const char *name, uint64_t *off, uint64_t *lo, u
 				    "write of '%s': an 8-byte variable whose high 4 bytes "
 				    "change is not supported by pvpkit-gen",
 				    name);
-	if (*off + 8 > s->len)
+	if (*off > s->len || s->len - *off < 8)
 		return trex_vm_fail(
 			c, "write of '%s': offset %" PRIu64 " + 8 bytes is past the %u B packet",
 			name, *off, s->len);
@@ -170,8 +170,12 @@ trex_vm_write(struct vm_ctx *c, const json_t *in, bool masked)
 	} else {
 		len = d->size;
 	}
-	if (off > UINT16_MAX)
-		return trex_vm_fail(c, "write of '%s': offset %" PRIu64 " is too large", name, off);
+	/* Checked here rather than when the profile is loaded: add_stream says what is wrong. */
+	if (off > s->len || len > s->len - off)
+		return trex_vm_fail(c,
+				    "write of '%s': offset %" PRIu64 " + %u bytes is past the %u B "
+				    "packet",
+				    name, off, len, s->len);
 	if (v->step == 0 || (uint64_t)v->step != (d->step << (masked ? shift : 0)))
 		return trex_vm_fail(c, "write of '%s': step %" PRIu64 " is too large", name,
 				    d->step);
