@@ -34,6 +34,11 @@
 
 /** Largest request taken (after decompression). */
 #define TREX_MSG_MAX (16u << 20)
+/**
+ * Most bytes of JSON kept of one stream for get_stream: a 9 KB packet
+ * in base64 and a field engine of every variable and write fit easily.
+ */
+#define TREX_STREAM_JSON_MAX (64u << 10)
 /** Streams one port may hold. */
 #define TREX_MAX_PORT_STREAMS GEN_MAX_STREAMS
 /** Sessions that get async events. */

@@ -245,6 +245,47 @@ trex_pgid_check(const struct trex_stream *s, struct trex_err *e)
 	return 0;
 }
 
+/*
+ * What get_stream gives back of a stream: the members TRex's stream
+ * has, no others, and no more than TREX_STREAM_JSON_MAX bytes of them.
+ * Keeping the object as given kept whatever a client added to it for as
+ * long as the stream lived (16 MiB an add_stream). NULL with @p e set.
+ */
+static json_t *
+trex_stream_kept(json_t *st, uint32_t id, struct trex_err *e)
+{
+	static const char *const known[] = {
+		"enabled",	"self_start",  "start_paused",	 "isg",	 "core_id", "flags",
+		"action_count", "random_seed", "next_stream_id", "mode", "packet",  "vm",
+		"flow_stats",	"rx_stats",
+	};
+	json_t *kept = json_object(), *x;
+	unsigned int i;
+	size_t size;
+
+	if (kept == NULL) {
+		trex_fail(e, TREX_E_INTERNAL, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < RTE_DIM(known); i++) {
+		x = json_object_get(st, known[i]);
+		if (x != NULL && json_object_set(kept, known[i], x) != 0) {
+			json_decref(kept);
+			trex_fail(e, TREX_E_INTERNAL, "out of memory");
+			return NULL;
+		}
+	}
+	size = json_dumpb(kept, NULL, 0, JSON_COMPACT);
+	if (size > TREX_STREAM_JSON_MAX) {
+		json_decref(kept);
+		trex_fail(e, TREX_E_EXEC,
+			  "stream %u: %zu bytes of JSON; pvpkit-gen keeps %u at most", id, size,
+			  TREX_STREAM_JSON_MAX);
+		return NULL;
+	}
+	return kept;
+}
+
 static struct trex_stream *
 trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 {
@@ -345,7 +386,9 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 		trex_fail(e, TREX_E_EXEC, "stream %u: %s", id, msg);
 		goto fail;
 	}
-	s->json = json_incref(st);
+	s->json = trex_stream_kept(st, id, e);
+	if (s->json == NULL)
+		goto fail;
 	return s;
 fail:
 	free(s->pkt);

@@ -262,6 +262,18 @@ def main():
     check(a.call("get_port_status", {"port_id": 0})["state"] == "STREAMS", "state STREAMS")
     a.port_call("remove_stream", 0, {"stream_id": 1})
     a.port_error("remove_stream", 0, {"stream_id": 1}, contains="stream 1 does not exists")
+
+    print("# a stream's unknown members are not kept (16 MiB each once), known ones are bounded")
+    junk = dict(stream(FRAME), junk="j" * (4 << 20))
+    a.port_call("add_stream", 0, {"stream_id": 9, "stream": junk})
+    got = a.call("get_stream", {"port_id": 0, "stream_id": 9, "get_pkt": True})["stream"]
+    check("junk" not in got and got["packet"] == junk["packet"] and got["mode"] == junk["mode"],
+          "get_stream kept %s" % sorted(got))
+    a.port_call("remove_stream", 0, {"stream_id": 9})
+    big = stream(FRAME)
+    big["packet"]["meta"] = "m" * (1 << 20)
+    a.port_error("add_stream", 0, {"stream_id": 9, "stream": big},
+                 contains="bytes of JSON; pvpkit-gen keeps 65536 at most")
     a.port_error("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1}, "duration": -1,
                                       "force": False}, contains="no streams attached to port")
 
