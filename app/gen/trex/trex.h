@@ -34,6 +34,8 @@
 
 /** Largest request taken (after decompression). */
 #define TREX_MSG_MAX (16u << 20)
+/** Requests one batch may hold (lib/ctl's bound). */
+#define TREX_MAX_BATCH 64
 /**
  * Most bytes of JSON kept of one stream for get_stream: a 9 KB packet
  * in base64 and a field engine of every variable and write fit easily.
@@ -202,6 +204,11 @@ void trex_sessions_free(void);
  * (trex_params.c); a new text, or NULL when there is none to change.
  */
 char *trex_big_ints(const char *text, size_t len, size_t *olen);
+/*
+ * The entries of the batch (JSON array) @p text holds, counted without
+ * parsing it; 0 when it is no array. Exact for valid JSON.
+ */
+size_t trex_batch_size(const char *text, size_t len);
 /* A stream's packet from base64 (RFC 4648): malloc'd, or NULL; *len its size. */
 uint8_t *trex_b64_decode(const char *in, uint32_t *len);
 json_t *trex_supported_list(void);

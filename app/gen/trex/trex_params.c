@@ -313,6 +313,38 @@ trex_big_ints(const char *text, size_t len, size_t *olen)
 	return out;
 }
 
+size_t
+trex_batch_size(const char *text, size_t len)
+{
+	size_t i = 0, n = 1, depth = 0;
+	bool str = false;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	if (i == len || text[i] != '[')
+		return 0;
+	for (; i < len; i++) {
+		char ch = text[i];
+
+		if (str) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				str = false;
+		} else if (ch == '"') {
+			str = true;
+		} else if (ch == '[' || ch == '{') {
+			depth++;
+		} else if (ch == ']' || ch == '}') {
+			if (depth-- == 1)
+				break;
+		} else if (ch == ',' && depth == 1) {
+			n++;
+		}
+	}
+	return n;
+}
+
 /* A whole message: a request or a batch; the reply text (malloc'd). */
 
 /* ---- base64 (RFC 4648, the packet's "binary") ---- */

@@ -7,7 +7,7 @@ compressed requests, refusals by name, bad api_h, malformed and oversized
 messages, a client that goes away mid-request, two clients fighting over
 the port, async events with consecutive seq, and exact counters.
 
-Usage: trex_proto.py RPC_PORT PUB_PORT
+Usage: trex_proto.py RPC_PORT PUB_PORT SERVER_PID
 """
 import struct
 import sys
@@ -17,7 +17,7 @@ import zmq
 
 from trex_wire import MAGIC, Client, Subscriber, fail, stream, udp_frame, zip_msg
 
-RPC, PUB = int(sys.argv[1]), int(sys.argv[2])
+RPC, PUB, PID = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 FRAME = udp_frame(22)  # 64 B without FCS: 68 B counted by TRex's rules
 
 
@@ -56,6 +56,15 @@ class Events:
 
 def port_stats(c):
     return c.call("get_port_stats", {"port_id": 0})
+
+
+def peak_rss():
+    """The server's peak resident memory (VmHWM), bytes."""
+    with open("/proc/%d/status" % PID) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) << 10
+    fail("no VmHWM for pid %d" % PID)
 
 
 def main():
@@ -317,6 +326,19 @@ def main():
           % (after["opackets"] - before["opackets"]))
     check(after["ipackets"] - before["ipackets"] == 20000, "duration run received %d"
           % (after["ipackets"] - before["ipackets"]))
+
+    print("# a batch over 64 requests is refused before it is parsed, at once, in bounded memory")
+    hwm = peak_rss()
+    t0 = time.time()
+    r = a.raw(zip_msg(b"[" + b"1," * ((16 << 20) // 2 - 2) + b"1]"))  # 16 KB, 16 MiB unzipped
+    took = time.time() - t0
+    check(b'"code":-32600' in r and b"a batch of 8388607 requests; at most 64" in r, "batch: %s" % r[:200])
+    check(took < 2, "a refused batch took %.1f s" % took)
+    check(peak_rss() - hwm < 64 << 20, "a refused batch took %d MiB" % ((peak_rss() - hwm) >> 20))
+    r = a.raw(b"[" + b'{"jsonrpc":"2.0","id":1,"method":"ping"},' * 64 + b"1]")
+    check(b"a batch of 65 requests; at most 64" in r, "65: %s" % r[:200])
+    r = a.raw(b"[" + b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2],"b":"],"}},' * 63 + b"1]")
+    check(r.count(b'"result"') == 63, "a batch of 64: %s" % r[:200])
 
     print("# percentages from the reported speed; the line rate is enforced")
     val = a.port_call("validate", 0)

@@ -49,7 +49,7 @@ done
 grep -q "TRex stateless server (API STL 5.1) on tcp://127.0.0.1:$rpc" "$PVP_TMP/gen.log" ||
     { cat "$PVP_TMP/gen.log"; fail "no server line"; }
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
-"$PVP_PY" trex_proto.py "$rpc" "$pub" || { cat "$PVP_TMP/gen.log"; fail "protocol"; }
+"$PVP_PY" trex_proto.py "$rpc" "$pub" "$pid" || { cat "$PVP_TMP/gen.log"; fail "protocol"; }
 kill -TERM $pid
 wait $pid
 rc=$?
