@@ -161,6 +161,8 @@ struct gen_tx_lcore {
 	uint64_t finish_tsc;	     /* when the lcore finished a run by itself */
 	uint64_t first_tsc;	     /* its first packet of the run, 0: none yet */
 	uint64_t start_tsc;	     /* the run's start: sends nothing before it */
+	volatile uint64_t stop_tsc;  /* the run's end: sends nothing from it on, 0: none;
+				      * control may move it while the lcore runs */
 	uint64_t cycles_busy;	     /* TSC spent in bursts that sent something */
 	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;
@@ -391,10 +393,11 @@ int gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double dur
 		      double start_at, char *err, size_t errlen);
 /*
  * Set TX lcore @p tl going with the settings of the wire streams as they
- * are now, sending from @p start_tsc on (0: at once); and whether it is
- * idle and has said so. For the native runs and the TRex server alike.
+ * are now, sending from @p start_tsc on (0: at once) until @p stop_tsc
+ * (0: no end); and whether it is idle and has said so. For the native
+ * runs and the TRex server alike.
  */
-void gen_tx_lcore_go(struct gen_tx_lcore *tl, uint64_t start_tsc);
+void gen_tx_lcore_go(struct gen_tx_lcore *tl, uint64_t start_tsc, uint64_t stop_tsc);
 bool gen_tx_lcore_idle(struct gen_tx_lcore *tl);
 /* The CLOCK_REALTIME second of TSC value @p tsc (near the present). */
 double gen_tsc_to_realtime(const struct gen_ctx *g, uint64_t tsc);

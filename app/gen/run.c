@@ -212,11 +212,12 @@ gen_tsc_to_realtime(const struct gen_ctx *g, uint64_t tsc)
 }
 
 void
-gen_tx_lcore_go(struct gen_tx_lcore *tl, uint64_t start_tsc)
+gen_tx_lcore_go(struct gen_tx_lcore *tl, uint64_t start_tsc, uint64_t stop_tsc)
 {
 	tl->finish_tsc = 0;
 	tl->first_tsc = 0;
 	tl->start_tsc = start_tsc;
+	tl->stop_tsc = stop_tsc;
 	/* Settings first: the lcore reads them once it sees run_gen move. */
 	__atomic_store_n(&tl->stopped, 0, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&tl->run_gen, 1, __ATOMIC_RELEASE);
@@ -320,7 +321,7 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 	}
 	g->running = true;
 	for (i = 0; i < g->nb_tx; i++)
-		gen_tx_lcore_go(g->tx[i], now);
+		gen_tx_lcore_go(g->tx[i], now, 0);
 	return 0;
 }
 

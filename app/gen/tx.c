@@ -354,6 +354,12 @@ gen_tx_lcore_main(void *arg)
 			gen_tx_wait_start(g, tl, now);
 			continue;
 		}
+		if (unlikely(tl->stop_tsc != 0 && now >= tl->stop_tsc)) {
+			/* The run's end, kept here: control may be busy elsewhere. */
+			tl->finish_tsc = now;
+			__atomic_store_n(&tl->state, GEN_TX_IDLE, __ATOMIC_RELEASE);
+			continue;
+		}
 		if (prev_sent != 0)
 			tl->cycles_busy += now - prev_tsc;
 		prev_tsc = now;

@@ -221,7 +221,11 @@ trex_port_program(uint16_t port, bool fresh)
 	}
 }
 
-/* Set the TX lcores of @p port going (again): each takes the new settings in. */
+/*
+ * Set the TX lcores of @p port going (again): each takes the new settings
+ * in, and stops by itself at the run's end: the server thread may be
+ * busy with a request then.
+ */
 void
 trex_lcores_go(uint16_t port)
 {
@@ -233,11 +237,11 @@ trex_lcores_go(uint16_t port)
 
 		/* isg is the TRex port's own start_at: the lcores start at once. */
 		if (tl->port == port)
-			gen_tx_lcore_go(tl, 0);
+			gen_tx_lcore_go(tl, 0, trex.port[port].end_tsc);
 	}
 }
 
-/* New rates for the lcores of @p port without stopping them. */
+/* New rates, and the end in force, for the lcores of @p port without stopping them. */
 void
 trex_lcores_retake(uint16_t port)
 {
@@ -245,8 +249,10 @@ trex_lcores_retake(uint16_t port)
 	uint16_t t;
 
 	for (t = 0; t < g->nb_tx; t++)
-		if (g->tx[t]->port == port)
+		if (g->tx[t]->port == port) {
+			g->tx[t]->stop_tsc = trex.port[port].end_tsc;
 			__atomic_add_fetch(&g->tx[t]->run_gen, 1, __ATOMIC_RELEASE);
+		}
 }
 
 /* Whether every TX lcore of @p port is idle and has said so. */

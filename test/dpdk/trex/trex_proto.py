@@ -340,6 +340,27 @@ def main():
     r = a.raw(b"[" + b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2],"b":"],"}},' * 63 + b"1]")
     check(r.count(b'"result"') == 63, "a batch of 64: %s" % r[:200])
 
+    print("# a run ends on time while the server thread is busy with a long request")
+    before = port_stats(a)
+    a.port_call("start_traffic", 0, {"mul": {"type": "pps", "op": "abs", "value": 10000},
+                                     "duration": 0.2, "force": False})
+    # A new rate leaves no exact count: the time alone ends the run.
+    a.port_call("update_traffic", 0, {"mul": {"type": "pps", "op": "abs", "value": 10000}, "force": False})
+    slow = Client(RPC, timeout_ms=30000)
+    t0 = time.time()
+    r = slow.raw(b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":['
+                 + b"[]," * ((16 << 20) // 3 - 20) + b"1]}}")
+    took = time.time() - t0
+    slow.close()
+    check(b'"result"' in r, "the long request: %s" % r[:200])
+    ev_a.wait(4)
+    time.sleep(0.1)
+    sent = port_stats(a)["opackets"] - before["opackets"]
+    print("# 0.2 s at 10 kpps sent %d packets; the server thread was busy for %.2f s" % (sent, took))
+    # Ended by the server thread, the run would have sent 10 kpps for as long as it was busy.
+    check(took > 0.4, "the long request took only %.2f s: it shows nothing" % took)
+    check(1000 <= sent <= 3000, "0.2 s at 10 kpps sent %d packets" % sent)
+
     print("# percentages from the reported speed; the line rate is enforced")
     val = a.port_call("validate", 0)
     check(abs(val["rate"]["max_pps"] - 100) < 1e-6, "validate %s" % val["rate"])
