@@ -172,6 +172,14 @@ struct trex_ctx {
 
 extern struct trex_ctx trex;
 
+/*
+ * One message as it came (trex_server.c): a request or a batch, plain or
+ * in the compressed framing. Returns the reply (malloc'd: compressed when
+ * the request was, plain JSON for a message that could not be read) and
+ * its length in *rlen; NULL when out of memory. Takes gen_lock itself.
+ */
+char *trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen);
+
 /* A method: params is an object (never NULL); returns the result or NULL with @p e set. */
 typedef json_t *(*trex_method_fn)(json_t *params, struct trex_err *e);
 

@@ -344,11 +344,11 @@ trex_handle_text(const char *text, size_t len)
 	return out;
 }
 
-/* Reply to a request that could not be read: plain JSON, id null. */
-static void trex_send_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Reply to a message that could not be read: plain JSON, id null (malloc'd, or NULL). */
+static char *trex_error_text(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void
-trex_send_error(int code, const char *fmt, ...)
+static char *
+trex_error_text(int code, const char *fmt, ...)
 {
 	struct trex_err e = {.code = code};
 	va_list ap;
@@ -361,12 +361,7 @@ trex_send_error(int code, const char *fmt, ...)
 	r = trex_error_reply(NULL, &e);
 	s = json_dumps(r, JSON_COMPACT);
 	json_decref(r);
-	if (s == NULL) {
-		zmq_send(trex.rep, "", 0, 0);
-		return;
-	}
-	zmq_send(trex.rep, s, strlen(s), 0);
-	free(s);
+	return s;
 }
 
 static uint32_t
@@ -375,15 +370,91 @@ trex_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* @p reply in the compressed framing, or NULL (then it goes plain). */
+static char *
+trex_zip(const char *reply, size_t rlen, size_t *zlen)
+{
+	uLongf zl = compressBound(rlen);
+	char *z = malloc(zl + 8);
+	uint32_t m = htonl(TREX_ZIP_MAGIC), n = htonl((uint32_t)rlen);
+
+	if (z == NULL || compress((Bytef *)z + 8, &zl, (const Bytef *)reply, rlen) != Z_OK) {
+		free(z);
+		return NULL;
+	}
+	memcpy(z, &m, 4);
+	memcpy(z + 4, &n, 4);
+	*zlen = zl + 8;
+	return z;
+}
+
+char *
+trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
+{
+	uint8_t *plain = NULL;
+	char *reply, *zreply;
+	size_t zlen;
+
+	if (len >= 8 && trex_be32(data) == TREX_ZIP_MAGIC) {
+		uLongf out = trex_be32(data + 4);
+
+		if (out > TREX_MSG_MAX) {
+			reply = trex_error_text(
+				TREX_E_INVALID_REQ,
+				"request of %lu bytes is over the limit of %u bytes",
+				(unsigned long)out, TREX_MSG_MAX);
+			goto plain;
+		}
+		plain = malloc(out + 1);
+		if (plain == NULL || uncompress(plain, &out, data + 8, len - 8) != Z_OK ||
+		    out != trex_be32(data + 4)) {
+			free(plain);
+			reply = trex_error_text(
+				TREX_E_PARSE,
+				"compressed request: bad zlib data or length mismatch");
+			goto plain;
+		}
+		reply = trex_handle_text((const char *)plain, out);
+		free(plain);
+		if (reply == NULL)
+			return NULL;
+		zreply = trex_zip(reply, strlen(reply), &zlen);
+		if (zreply == NULL)
+			goto plain;
+		free(reply);
+		*rlen = zlen;
+		return zreply;
+	}
+	if (len > TREX_MSG_MAX)
+		reply = trex_error_text(TREX_E_INVALID_REQ,
+					"request of %zu bytes is over the limit of %u bytes", len,
+					TREX_MSG_MAX);
+	else
+		reply = trex_handle_text((const char *)data, len);
+plain:
+	if (reply != NULL)
+		*rlen = strlen(reply);
+	return reply;
+}
+
+/* Send @p s of @p len bytes and free it; NULL: an "out of memory" error instead. */
+static void
+trex_send(char *s, size_t len)
+{
+	if (s == NULL) {
+		s = trex_error_text(TREX_E_INTERNAL, "out of memory");
+		len = s != NULL ? strlen(s) : 0;
+	}
+	zmq_send(trex.rep, s != NULL ? s : "", len, 0);
+	free(s);
+}
+
 /* Receive one request, answer it. */
 static void
 trex_serve_one(void)
 {
-	const uint8_t *data;
-	uint8_t *plain = NULL;
-	char *reply, *zreply = NULL;
-	bool zipped = false;
-	size_t len, rlen;
+	char *reply;
+	size_t rlen = 0;
 	zmq_msg_t msg;
 	int more = 0;
 	size_t ml = sizeof(more);
@@ -405,67 +476,13 @@ trex_serve_one(void)
 			zmq_getsockopt(trex.rep, ZMQ_RCVMORE, &more, &ml);
 		} while (more);
 		zmq_msg_close(&msg);
-		trex_send_error(TREX_E_INVALID_REQ, "a request is one message part");
+		reply = trex_error_text(TREX_E_INVALID_REQ, "a request is one message part");
+		trex_send(reply, reply != NULL ? strlen(reply) : 0);
 		return;
 	}
-	data = zmq_msg_data(&msg);
-	len = zmq_msg_size(&msg);
-	if (len >= 8 && trex_be32(data) == TREX_ZIP_MAGIC) {
-		uLongf out = trex_be32(data + 4);
-
-		if (out > TREX_MSG_MAX) {
-			zmq_msg_close(&msg);
-			trex_send_error(TREX_E_INVALID_REQ,
-					"request of %lu bytes is over the limit of %u bytes",
-					(unsigned long)out, TREX_MSG_MAX);
-			return;
-		}
-		plain = malloc(out + 1);
-		if (plain == NULL || uncompress(plain, &out, data + 8, len - 8) != Z_OK ||
-		    out != trex_be32(data + 4)) {
-			free(plain);
-			zmq_msg_close(&msg);
-			trex_send_error(TREX_E_PARSE,
-					"compressed request: bad zlib data or length mismatch");
-			return;
-		}
-		zipped = true;
-		data = plain;
-		len = out;
-	} else if (len > TREX_MSG_MAX) {
-		zmq_msg_close(&msg);
-		trex_send_error(TREX_E_INVALID_REQ,
-				"request of %zu bytes is over the limit of %u bytes", len,
-				TREX_MSG_MAX);
-		return;
-	}
-	reply = trex_handle_text((const char *)data, len);
-	free(plain);
+	reply = trex_handle_msg(zmq_msg_data(&msg), zmq_msg_size(&msg), &rlen);
 	zmq_msg_close(&msg);
-	if (reply == NULL) {
-		trex_send_error(TREX_E_INTERNAL, "out of memory");
-		return;
-	}
-	rlen = strlen(reply);
-	if (zipped) {
-		uLongf zl = compressBound(rlen);
-
-		zreply = malloc(zl + 8);
-		if (zreply != NULL &&
-		    compress((Bytef *)zreply + 8, &zl, (Bytef *)reply, rlen) == Z_OK) {
-			uint32_t m = htonl(TREX_ZIP_MAGIC), n = htonl((uint32_t)rlen);
-
-			memcpy(zreply, &m, 4);
-			memcpy(zreply + 4, &n, 4);
-			zmq_send(trex.rep, zreply, zl + 8, 0);
-			free(zreply);
-			free(reply);
-			return;
-		}
-		free(zreply);
-	}
-	zmq_send(trex.rep, reply, rlen, 0);
-	free(reply);
+	trex_send(reply, rlen);
 }
 
 static void *
