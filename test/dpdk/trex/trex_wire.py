@@ -6,6 +6,7 @@ a ZeroMQ REQ socket, each request optionally in TRex's compressed framing
 (4-byte magic 0xABE85CEA and the 4-byte uncompressed length, big endian,
 then zlib), and a SUB socket for the async "{}" triggers."""
 import json
+import os
 import struct
 import sys
 import time
@@ -18,6 +19,16 @@ MAGIC = 0xABE85CEA
 
 def fail(msg):
     sys.exit("FAIL: " + msg)
+
+
+def capture(data):
+    """With PVP_TREX_CAPTURE=FILE, each request up to 64 KiB is appended to
+    FILE (4-byte big-endian length, then the bytes as sent): the seeds of
+    the trex fuzz corpus (test/fuzz/trex_corpus.py)."""
+    path = os.environ.get("PVP_TREX_CAPTURE")
+    if path and len(data) <= 65536:
+        with open(path, "ab") as f:
+            f.write(struct.pack(">I", len(data)) + data)
 
 
 def zip_msg(raw):
@@ -55,6 +66,7 @@ class Client:
 
     def raw(self, data):
         """Send bytes as they are; return the reply's bytes, unzipped."""
+        capture(data)
         t0 = time.time()
         self.sock.send(data)
         rep = self.sock.recv()
