@@ -9,8 +9,9 @@
  * then a zlib stream) and a PUB socket on which a "{}" tells subscribed
  * clients to pull their events with get_async_events. One thread owns
  * both sockets: it waits for a request at most a few milliseconds, so
- * the ends of runs and the rates are looked after in between, and no
- * method waits on the data path for more than a few hundred ms.
+ * the events of runs that ended and the rates are looked after in
+ * between (the TX lcores end a run on time by themselves), and no method
+ * waits on the data path for more than a few hundred ms.
  */
 
 #include <arpa/inet.h>
