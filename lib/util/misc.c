@@ -30,6 +30,13 @@ pvp_mac_format(uint64_t mac, char *buf, size_t len)
 }
 
 const char *
+pvp_ipv4_format(uint32_t ip, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff);
+	return buf;
+}
+
+const char *
 pvp_fmt_count(int64_t v, char *buf, size_t len)
 {
 	char digits[32];

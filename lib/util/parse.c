@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "pvp_util.h"
 #include "util_private.h"
 
@@ -329,5 +331,53 @@ fail:
 		return ret;
 	}
 	*out = (uint64_t)v;
+	return 0;
+}
+
+static int
+util_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+pvp_parse_mac(const char *s, uint64_t *mac)
+{
+	uint64_t v = 0;
+	int i, d, n;
+
+	if (s == NULL)
+		return -EINVAL;
+	/* Six octets of one or two hex digits ("2:0:0:0:0:1" as sscanf's
+	 * "%2x" read them), colons between, nothing else. */
+	for (i = 0; i < 6; i++) {
+		unsigned int octet = 0;
+
+		for (n = 0; n < 2 && (d = util_hex_digit(*s)) >= 0; n++, s++)
+			octet = octet * 16 + (unsigned int)d;
+		if (n == 0 || *s != (i < 5 ? ':' : '\0'))
+			return -EINVAL;
+		if (i < 5)
+			s++;
+		v = (v << 8) | octet;
+	}
+	*mac = v;
+	return 0;
+}
+
+int
+pvp_parse_ipv4(const char *s, uint32_t *ip)
+{
+	struct in_addr a;
+
+	if (s == NULL || inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*ip = ntohl(a.s_addr);
 	return 0;
 }

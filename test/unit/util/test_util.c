@@ -18,6 +18,7 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -546,6 +547,338 @@ test_misc(void)
 	CHECK_MSG(pvp_fmt_count(-1234, cnt, sizeof(cnt)), "-1,234");
 	CHECK_MSG(pvp_fmt_count(INT64_MIN, cnt, sizeof(cnt)), "-9,223,372,036,854,775,808");
 	CHECK_MSG(pvp_fmt_count(1234567, cnt, 6), "1,234");
+}
+
+/* ---- MAC and IPv4 addresses ---- */
+
+static void
+test_addr(void)
+{
+	static const char *const bad_mac[] = {
+		"",
+		"02:00:00:00:00",
+		"02:00:00:00:00:00:00",
+		"020:0:0:0:0:0",
+		"02-00-00-00-00-00",
+		"g2:00:00:00:00:00",
+		" 2:00:00:00:00:00",
+		"02:00:00:00:00:00 ",
+		"02::00:00:00:00",
+	};
+	static const char *const bad_ip[] = {
+		"", "10.0.0", "10.0.0.256", "10.0.0.1.2", " 10.0.0.1", "10.0.0.1 ", "a.b.c.d",
+	};
+	char buf[PVP_IPV4_STRLEN];
+	uint64_t mac = 7;
+	uint32_t ip = 7;
+	size_t i;
+
+	unit_check_case = "addresses";
+	CHECK(pvp_parse_mac("02:00:00:00:00:01", &mac) == 0 && mac == 0x020000000001ull);
+	CHECK(pvp_parse_mac("A1:b2:C3:d4:E5:f6", &mac) == 0 && mac == 0xa1b2c3d4e5f6ull);
+	/* One digit an octet, as the sscanf("%2x") it replaces read them. */
+	CHECK(pvp_parse_mac("2:0:0:0:0:1", &mac) == 0 && mac == 0x020000000001ull);
+	for (i = 0; i < sizeof(bad_mac) / sizeof(bad_mac[0]); i++) {
+		mac = 7;
+		CHECK(pvp_parse_mac(bad_mac[i], &mac) == -EINVAL && mac == 7, "\"%s\"", bad_mac[i]);
+	}
+	CHECK(pvp_parse_mac(NULL, &mac) == -EINVAL);
+	CHECK(pvp_parse_ipv4("10.0.0.1", &ip) == 0 && ip == 0x0a000001u);
+	CHECK(pvp_parse_ipv4("255.255.255.255", &ip) == 0 && ip == 0xffffffffu);
+	for (i = 0; i < sizeof(bad_ip) / sizeof(bad_ip[0]); i++) {
+		ip = 7;
+		CHECK(pvp_parse_ipv4(bad_ip[i], &ip) == -EINVAL && ip == 7, "\"%s\"", bad_ip[i]);
+	}
+	CHECK_MSG(pvp_ipv4_format(0x0a000001u, buf, sizeof(buf)), "10.0.0.1");
+	CHECK_MSG(pvp_ipv4_format(0xffffffffu, buf, sizeof(buf)), "255.255.255.255");
+}
+
+/* ---- schemas ---- */
+
+struct sch_ssh {
+	char host[16];
+	uint16_t port;
+};
+
+struct sch_pair {
+	char in[8];
+	unsigned int swapped[3];
+	unsigned int nb_swapped;
+};
+
+struct sch_conf {
+	char name[16];
+	uint32_t timeout_ms;
+	int8_t offset;
+	double backstop_s;
+	bool force;
+	unsigned int mode;
+	uint64_t mac;
+	uint32_t ip;
+	struct sch_ssh ssh;
+	char ports[4][8];
+	unsigned int nb_ports;
+	struct sch_pair pairs[2];
+	unsigned int nb_pairs;
+};
+
+static const char *const sch_modes[] = {"stats", "latency", "off", NULL};
+static const struct pvp_schema_member sch_ssh_members[] = {
+	{.name = "host",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 15,
+	 PVP_SCHEMA_AT(struct sch_ssh, host),
+	 .help = "where"},
+	{.name = "port",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 1,
+	 .max = 65535,
+	 .def = "22",
+	 PVP_SCHEMA_AT(struct sch_ssh, port)},
+	{.name = NULL},
+};
+static const struct pvp_schema_member sch_port = {
+	.name = "", .type = PVP_SCHEMA_STRING, .min = 1, .max = 7, .size = 8};
+static const struct pvp_schema_member sch_swap = {
+	.name = "", .type = PVP_SCHEMA_ENUM, .values = sch_modes, .size = sizeof(unsigned int)};
+static const struct pvp_schema_member sch_pair_members[] = {
+	{.name = "in",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 7,
+	 PVP_SCHEMA_AT(struct sch_pair, in)},
+	{.name = "swapped",
+	 .type = PVP_SCHEMA_ARRAY,
+	 .max = 3,
+	 .members = &sch_swap,
+	 PVP_SCHEMA_AT(struct sch_pair, swapped),
+	 .count_offset = offsetof(struct sch_pair, nb_swapped)},
+	{.name = "comment", .type = PVP_SCHEMA_STRING, .max = 80},
+	{.name = NULL},
+};
+static const struct pvp_schema_member sch_pair = {.name = "",
+						  .type = PVP_SCHEMA_OBJECT,
+						  .members = sch_pair_members,
+						  .size = sizeof(struct sch_pair)};
+static const struct pvp_schema_member sch_members[] = {
+	{.name = "name",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 15,
+	 PVP_SCHEMA_AT(struct sch_conf, name),
+	 .help = "the name"},
+	{.name = "timeout_ms",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 1,
+	 .max = 600000,
+	 .def = "3000",
+	 PVP_SCHEMA_AT(struct sch_conf, timeout_ms),
+	 .help = "per request"},
+	{.name = "offset",
+	 .type = PVP_SCHEMA_INT,
+	 .min = -5,
+	 .max = 5,
+	 .def = "-2",
+	 PVP_SCHEMA_AT(struct sch_conf, offset)},
+	{.name = "backstop_s",
+	 .type = PVP_SCHEMA_DOUBLE,
+	 .min = 0,
+	 .max = 10,
+	 .def = "2.5",
+	 PVP_SCHEMA_AT(struct sch_conf, backstop_s)},
+	{.name = "force",
+	 .type = PVP_SCHEMA_BOOL,
+	 .def = "false",
+	 PVP_SCHEMA_AT(struct sch_conf, force)},
+	{.name = "mode",
+	 .type = PVP_SCHEMA_ENUM,
+	 .values = sch_modes,
+	 .def = "latency",
+	 PVP_SCHEMA_AT(struct sch_conf, mode)},
+	{.name = "mac",
+	 .type = PVP_SCHEMA_MAC,
+	 .def = "02:00:00:00:00:01",
+	 PVP_SCHEMA_AT(struct sch_conf, mac)},
+	{.name = "ip",
+	 .type = PVP_SCHEMA_IPV4,
+	 .def = "10.0.0.0",
+	 PVP_SCHEMA_AT(struct sch_conf, ip)},
+	{.name = "ssh",
+	 .type = PVP_SCHEMA_OBJECT,
+	 .members = sch_ssh_members,
+	 PVP_SCHEMA_AT(struct sch_conf, ssh)},
+	{.name = "ports",
+	 .type = PVP_SCHEMA_ARRAY,
+	 .min = 1,
+	 .max = 4,
+	 .members = &sch_port,
+	 PVP_SCHEMA_AT(struct sch_conf, ports),
+	 .count_offset = offsetof(struct sch_conf, nb_ports)},
+	{.name = "pairs",
+	 .type = PVP_SCHEMA_ARRAY,
+	 .max = 2,
+	 .members = &sch_pair,
+	 PVP_SCHEMA_AT(struct sch_conf, pairs),
+	 .count_offset = offsetof(struct sch_conf, nb_pairs)},
+	{.name = "tag", .type = PVP_SCHEMA_STRING, .max = 8, .values = sch_modes},
+	{.name = NULL},
+};
+
+static void
+test_schema_check(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"{\"name\": \"a\", \"ports\": [\"p\"]}", ""},
+		{"{\"ports\": [\"p\"]}", "in.json:1:1: \"name\" is required"},
+		{"{\"name\": \"a\",\n \"colour\": 1}", "in.json:2:12: colour: unknown member"},
+		{"{\"name\": \"\"}", "in.json:1:10: name: must be a string of 1..15 characters"},
+		{"{\"name\": \"a\", \"timeout_ms\": 0}",
+		 "in.json:1:29: timeout_ms: must be an integer in 1..600000"},
+		{"{\"name\": \"a\", \"timeout_ms\": 1.5}",
+		 "in.json:1:29: timeout_ms: must be an integer in 1..600000"},
+		{"{\"name\": \"a\", \"offset\": -6}",
+		 "in.json:1:25: offset: must be an integer in -5..5"},
+		{"{\"name\": \"a\", \"backstop_s\": \"1\"}",
+		 "in.json:1:29: backstop_s: must be a number in 0..10"},
+		{"{\"name\": \"a\", \"force\": 1}", "in.json:1:24: force: must be true or false"},
+		{"{\"name\": \"a\", \"mode\": \"on\"}",
+		 "in.json:1:23: mode: must be one of \"stats\", \"latency\", \"off\""},
+		{"{\"name\": \"a\", \"tag\": \"on\"}",
+		 "in.json:1:22: tag: must be one of \"stats\", \"latency\", \"off\""},
+		{"{\"name\": \"a\", \"tag\": 1}",
+		 "in.json:1:22: tag: must be a string of 0..8 characters"},
+		{"{\"name\": \"a\", \"mac\": \"02:00\"}",
+		 "in.json:1:22: mac: must be a MAC address \"xx:xx:xx:xx:xx:xx\""},
+		{"{\"name\": \"a\", \"ip\": \"10.0.0\"}",
+		 "in.json:1:21: ip: must be an IPv4 address \"a.b.c.d\""},
+		{"{\"name\": \"a\", \"ssh\": {}}", "in.json:1:22: ssh: \"host\" is required"},
+		{"{\"name\": \"a\", \"ssh\": {\"host\": \"h\", \"port\": 0}}",
+		 "in.json:1:44: ssh.port: must be an integer in 1..65535"},
+		{"{\"name\": \"a\", \"ssh\": []}", "in.json:1:22: ssh: must be an object"},
+		{"{\"name\": \"a\", \"ports\": []}",
+		 "in.json:1:24: ports: must be a list of 1..4 items"},
+		{"{\"name\": \"a\", \"ports\": [\"p\", 1]}",
+		 "in.json:1:30: ports[1]: must be a string of 1..7 characters"},
+		{"{\"name\": \"a\", \"pairs\": [{\"in\": \"p\", \"swapped\": [\"l9\"]}]}",
+		 "in.json:1:49: pairs[0].swapped[0]: must be one of \"stats\", \"latency\", "
+		 "\"off\""},
+	};
+	struct pvp_schema_src src = {.source = "in.json"};
+	static const char *const skip[] = {"driver", NULL};
+	char err[256];
+	json_t *o;
+	size_t i;
+	int ret;
+
+	unit_check_case = "schema check";
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		o = json_loads(cases[i].text, 0, NULL);
+		src.text = cases[i].text;
+		err[0] = '\0';
+		ret = pvp_schema_check(sch_members, o, "", &src, err, sizeof(err));
+		CHECK(ret == (cases[i].want[0] != '\0' ? -EINVAL : 0), "%s: %d", cases[i].text,
+		      ret);
+		CHECK_MSG(err, cases[i].want);
+		json_decref(o);
+	}
+	/* Members the caller checks itself, and a path of a nested object. */
+	o = json_pack("{s:s,s:s,s:[s]}", "name", "a", "driver", "x", "ports", "p");
+	src.text = NULL;
+	src.skip = skip;
+	err[0] = '\0';
+	CHECK(pvp_schema_check(sch_members, o, "hops[2]", &src, err, sizeof(err)) == 0, "%s", err);
+	src.skip = NULL;
+	CHECK(pvp_schema_check(sch_members, o, "hops[2]", &src, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "in.json: hops[2].driver: unknown member");
+	err[0] = '\0';
+	CHECK(pvp_schema_check(sch_members, o, "hops[2]", NULL, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "hops[2].driver: unknown member");
+	json_decref(o);
+}
+
+static void
+test_schema_decode(void)
+{
+	static const char full[] =
+		"{\"name\": \"b\", \"timeout_ms\": 70000, \"offset\": 3, \"backstop_s\": 1.5, "
+		"\"force\": true, \"mode\": \"off\", \"mac\": \"a1:b2:c3:d4:e5:f6\", \"ip\": "
+		"\"192.0.2.1\", \"ssh\": {\"host\": \"dut\", \"port\": 2222}, \"ports\": [\"p0\", "
+		"\"p1\"], \"pairs\": [{\"in\": \"p0\", \"swapped\": [\"off\", \"stats\"]}], "
+		"\"tag\": \"stats\"}";
+	struct sch_conf c;
+	char err[256];
+	json_t *o, *back;
+
+	unit_check_case = "schema decode";
+	/* Defaults where the object says nothing. */
+	memset(&c, 0x5a, sizeof(c));
+	o = json_loads("{\"name\": \"a\", \"ports\": [\"p\"]}", 0, NULL);
+	err[0] = '\0';
+	CHECK(pvp_schema_decode(sch_members, o, &c, err, sizeof(err)) == 0, "%s", err);
+	CHECK(strcmp(c.name, "a") == 0 && c.timeout_ms == 3000 && c.offset == -2);
+	CHECK(c.backstop_s == 2.5 && !c.force && c.mode == 1 && c.mac == 0x020000000001ull);
+	CHECK(c.ip == 0x0a000000u && c.ssh.host[0] == '\0' && c.ssh.port == 22);
+	CHECK(c.nb_ports == 1 && strcmp(c.ports[0], "p") == 0 && c.nb_pairs == 0);
+	json_decref(o);
+
+	/* Every member given; then written back as it was read. */
+	o = json_loads(full, 0, NULL);
+	CHECK(pvp_schema_decode(sch_members, o, &c, err, sizeof(err)) == 0, "%s", err);
+	CHECK(c.timeout_ms == 70000 && c.offset == 3 && c.backstop_s == 1.5 && c.force);
+	CHECK(c.mode == 2 && c.mac == 0xa1b2c3d4e5f6ull && c.ip == 0xc0000201u);
+	CHECK(strcmp(c.ssh.host, "dut") == 0 && c.ssh.port == 2222);
+	CHECK(c.nb_ports == 2 && strcmp(c.ports[1], "p1") == 0);
+	CHECK(c.nb_pairs == 1 && strcmp(c.pairs[0].in, "p0") == 0 && c.pairs[0].nb_swapped == 2 &&
+	      c.pairs[0].swapped[0] == 2 && c.pairs[0].swapped[1] == 0);
+	back = pvp_schema_encode(sch_members, &c);
+	/* "tag" has no place in the struct: checked, never kept. */
+	json_object_del(o, "tag");
+	CHECK(json_equal(o, back), "%s", json_dumps(back, JSON_COMPACT | JSON_SORT_KEYS));
+	json_decref(back);
+	json_decref(o);
+
+	/* Errors: the check's, without a position, and what the struct cannot hold. */
+	err[0] = '\0';
+	o = json_loads("{\"name\": \"a\", \"ssh\": {\"host\": \"h\", \"port\": 70000}}", 0, NULL);
+	CHECK(pvp_schema_decode(sch_members, o, &c, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "ssh.port: must be an integer in 1..65535");
+	json_decref(o);
+	err[0] = '\0';
+	CHECK(pvp_schema_decode(sch_members, NULL, &c, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "\"name\" is required");
+}
+
+static void
+test_schema_doc(void)
+{
+	static const char want[] = "=================== ========================== "
+				   "===================== ===========\n"
+				   "member              type                       default"
+				   "               meaning\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	unit_check_case = "schema doc";
+	f = open_memstream(&buf, &len);
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	CHECK(pvp_schema_doc(sch_members, f) == 0);
+	fclose(f);
+	CHECK(strncmp(buf, want, strlen(want)) == 0, "%s", buf);
+	CHECK(strstr(buf, "\n``timeout_ms``      integer, 1..600000") != NULL, "%s", buf);
+	CHECK(strstr(buf, "``3000``") != NULL && strstr(buf, "per request\n") != NULL);
+	CHECK(strstr(buf, "\n``ssh.host``   ") != NULL && strstr(buf, "required") != NULL);
+	CHECK(strstr(buf, "\n``pairs[].swapped`` list, 0..3 items") != NULL, "%s", buf);
+	CHECK(strstr(buf, "one of stats, latency, off") != NULL);
+	free(buf);
 }
 
 /* ---- JSON positions ---- */
@@ -1114,6 +1447,10 @@ main(void)
 	test_misc();
 	test_cmdline();
 	test_json_pos();
+	test_addr();
+	test_schema_check();
+	test_schema_decode();
+	test_schema_doc();
 	test_file_read();
 	test_secret_read();
 	test_mkdir_p();
