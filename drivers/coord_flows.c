@@ -16,6 +16,27 @@
 
 #include "coord_flows.h"
 
+const struct pvp_schema_member coord_flow_base_members[] = {
+	{.name = "l2",
+	 .type = PVP_SCHEMA_MAC,
+	 .def = "02:00:00:00:00:00",
+	 PVP_SCHEMA_AT(struct coord_flow_base, l2),
+	 .help = "destination MAC of l2 flow 0"},
+	{.name = "l3",
+	 .type = PVP_SCHEMA_IPV4,
+	 .def = "10.0.0.0",
+	 PVP_SCHEMA_AT(struct coord_flow_base, l3),
+	 .help = "destination IPv4 of l3 flow 0"},
+	{.name = "l4",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 0,
+	 .max = 65535,
+	 .def = "1024",
+	 PVP_SCHEMA_AT(struct coord_flow_base, l4),
+	 .help = "destination UDP port of l4 flow 0"},
+	{.name = NULL},
+};
+
 int
 coord_flow_type_matched(const char *type)
 {
@@ -26,12 +47,6 @@ coord_flow_type_matched(const char *type)
 	if (strcmp(type, "l2") == 0 || strcmp(type, "l3") == 0 || strcmp(type, "l4") == 0)
 		return 1;
 	return -EINVAL;
-}
-
-static void
-flows_ip(uint32_t a, char *s, size_t len)
-{
-	snprintf(s, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
 }
 
 /* The one variable of every stream: the field the rules match. */
@@ -59,8 +74,8 @@ flows_var(const char *type, unsigned int flows, const struct coord_flow_base *b,
 			snprintf(err, err_len, "%u l3 flows overflow the IPv4 range", flows);
 			return NULL;
 		}
-		flows_ip(b->l3, lo, sizeof(lo));
-		flows_ip(b->l3 + flows - 1, hi, sizeof(hi));
+		pvp_ipv4_format(b->l3, lo, sizeof(lo));
+		pvp_ipv4_format(b->l3 + flows - 1, hi, sizeof(hi));
 		return json_pack("{s:s,s:s,s:s,s:s}", "field", "ipv4.dst", "op", "inc", "min", lo,
 				 "max", hi);
 	}

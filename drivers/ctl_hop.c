@@ -23,8 +23,8 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 
 	/* A new connection may be a restarted app (coord_ctl_hop::connects). */
 	h->connects++;
-	h->client =
-		pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL, h->timeout_ms, &e);
+	h->client = pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL,
+					   (int)h->timeout_ms, &e);
 	if (h->client == NULL) {
 		/* lib/ctl names the address in its connect errors: name it once. */
 		if (strncmp(e.message, h->addr, strlen(h->addr)) == 0)
@@ -38,38 +38,21 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 }
 
 int
-coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
+coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
+		   const struct pvp_schema_member *members, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h;
-	const json_t *ports, *v;
-	const char *ctl, *token_file;
-	size_t i;
 	int ret;
 
-	ctl = json_string_value(json_object_get(conf, "ctl"));
-	if (ctl == NULL || ctl[0] == '\0') {
-		snprintf(err, err_len, "hop %s: \"ctl\" (control address) is required", hop->name);
-		return -EINVAL;
-	}
 	h = calloc(1, sizeof(*h));
-	if (h == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
+	if (h == NULL)
+		return coord_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
+	ret = coord_hop_conf(hop, members, conf, h, err, err_len);
+	if (ret < 0) {
+		free(h);
+		return ret;
 	}
-	snprintf(h->addr, sizeof(h->addr), "%s", ctl);
-	h->timeout_ms = COORD_CTL_TIMEOUT_MS;
-	v = json_object_get(conf, "timeout_ms");
-	if (json_is_integer(v) && json_integer_value(v) > 0)
-		h->timeout_ms = (int)json_integer_value(v);
-	ports = json_object_get(conf, "ports");
-	json_array_foreach(ports, i, v) {
-		if (i >= COORD_MAX_PORTS)
-			break;
-		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", json_string_value(v));
-		h->nb_ports = i + 1;
-	}
-	token_file = json_string_value(json_object_get(conf, "token_file"));
-	if (token_file != NULL) {
+	if (h->token_file[0] != '\0') {
 		char e[256];
 
 		/*
@@ -77,7 +60,7 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t 
 		 * private regular file of ours is a token, never /etc/shadow
 		 * or a FIFO, and no error shows what the file holds.
 		 */
-		ret = pvp_secret_read(token_file, h->token, sizeof(h->token), e, sizeof(e));
+		ret = pvp_secret_read(h->token_file, h->token, sizeof(h->token), e, sizeof(e));
 		if (ret < 0) {
 			snprintf(err, err_len, "hop %s: token_file %s", hop->name, e);
 			free(h);
@@ -116,7 +99,7 @@ coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, js
 	int attempt, ret;
 
 	if (timeout_ms <= 0)
-		timeout_ms = h->timeout_ms;
+		timeout_ms = (int)h->timeout_ms;
 	for (attempt = 0; attempt < 2; attempt++) {
 		if (h->client == NULL) {
 			ret = ctl_hop_connect(hop, err, err_len);

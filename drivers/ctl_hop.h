@@ -13,28 +13,19 @@
 #define COORD_CTL_HOP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
 #include "coord_driver.h"
 
-/** Default time allowed for one control call. */
-#define COORD_CTL_TIMEOUT_MS 3000
-
-/** The members of a hop reached over lib/ctl, for coord_driver::conf. */
-#define COORD_CTL_HOP_CONF                                                                         \
-	{.name = "ctl", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 255},        \
-		{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},          \
-	{                                                                                          \
-		.name = "token_file", .type = COORD_CONF_STRING, .min = 1, .max = 4095             \
-	}
-
 /** State of one hop reached over lib/ctl (hop->priv). */
 struct coord_ctl_hop {
-	char addr[256];			 /**< "unix:/x.sock", "tcp:h:p" */
+	char addr[256];			 /**< "ctl": "unix:/x.sock", "tcp:h:p" */
+	char token_file[4096];		 /**< "token_file", or "" */
 	char token[256];		 /**< token, when token_file given */
 	int has_token;			 /**< token[] is set */
-	int timeout_ms;			 /**< per call */
+	uint32_t timeout_ms;		 /**< per call */
 	unsigned int nb_ports;		 /**< ports in the topology */
 	char ports[COORD_MAX_PORTS][64]; /**< their names, topology order */
 	struct pvp_ctl_client *client;	 /**< NULL until connected */
@@ -48,12 +39,33 @@ struct coord_ctl_hop {
 	void *app;
 };
 
+/** The members of a hop reached over lib/ctl, for coord_driver::conf. */
+#define COORD_CTL_HOP_MEMBERS                                                                      \
+	{.name = "ctl",                                                                            \
+	 .type = PVP_SCHEMA_STRING,                                                                \
+	 .required = true,                                                                         \
+	 .min = 1,                                                                                 \
+	 .max = 255,                                                                               \
+	 PVP_SCHEMA_AT(struct coord_ctl_hop, addr),                                                \
+	 .help = "the app's control address: unix:PATH or tcp:HOST:PORT"},                         \
+		COORD_HOP_TIMEOUT_MEMBER(struct coord_ctl_hop, timeout_ms),                        \
+		{.name = "token_file",                                                             \
+		 .type = PVP_SCHEMA_STRING,                                                        \
+		 .min = 1,                                                                         \
+		 .max = 4095,                                                                      \
+		 PVP_SCHEMA_AT(struct coord_ctl_hop, token_file),                                  \
+		 .help = "a private file holding the app's token"},                                \
+		COORD_HOP_PORTS_MEMBER(struct coord_ctl_hop, ports, nb_ports, 0,                   \
+				       "the app's ports: \"pN\" (its port N) or a port's name")
+
 /**
- * Parse the hop's topology object ("ctl", optional "token_file",
- * "timeout_ms", "ports") and connect. Sets hop->priv.
+ * Decode the hop's topology object through @p members (the driver's
+ * table: COORD_CTL_HOP_MEMBERS and what the driver adds) and connect.
+ * Sets hop->priv.
  * @return 0 or -errno with @p err set.
  */
-int coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len);
+int coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
+		       const struct pvp_schema_member *members, char *err, size_t err_len);
 
 /** Close the connection and free hop->priv. */
 void coord_ctl_hop_close(struct coord_hop *hop);

@@ -11,16 +11,22 @@
 #include "ctl_hop.h"
 #include "fwd_driver.h"
 
-static const struct coord_conf_member fwd_conf[] = {
-	COORD_CTL_HOP_CONF,
+static const struct pvp_schema_member fwd_conf[] = {
+	COORD_CTL_HOP_MEMBERS,
 	{.name = NULL},
 };
+
+static int
+fwd_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
+{
+	return coord_ctl_hop_open(hop, conf, fwd_conf, err, err_len);
+}
 
 const struct coord_driver coord_driver_fwd = {
 	.name = "fwd",
 	.roles = COORD_ROLE_COUNTERS,
 	.conf = fwd_conf,
-	.open = coord_ctl_hop_open,
+	.open = fwd_open,
 	.close = coord_ctl_hop_close,
 	.snapshot = coord_ctl_hop_snapshot,
 	.clear = coord_ctl_hop_clear,

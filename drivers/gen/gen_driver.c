@@ -441,16 +441,26 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	return 0;
 }
 
+static const struct pvp_schema_member gen_conf[] = {
+	COORD_CTL_HOP_MEMBERS,
+	/* Decoded by gen_open() into its own struct, not coord_ctl_hop. */
+	{.name = "flow_base",
+	 .type = PVP_SCHEMA_OBJECT,
+	 .members = coord_flow_base_members,
+	 .help = "where l2/l3/l4 flows start, as the ovs hop's rules"},
+	{.name = NULL},
+};
+
 /* The app hop, plus "flow_base" (the same member as the ovs hop's). */
 static int
 gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h;
 	struct gen_hop *g;
-	char why[128];
+	char why[128] = "";
 	int ret;
 
-	ret = coord_ctl_hop_open(hop, conf, err, err_len);
+	ret = coord_ctl_hop_open(hop, conf, gen_conf, err, err_len);
 	if (ret < 0)
 		return ret;
 	h = hop->priv;
@@ -461,20 +471,15 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		return -ENOMEM;
 	}
 	h->app = g;
-	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &g->flow_base, why,
-				  sizeof(why)) < 0) {
-		snprintf(err, err_len, "hop %s: %s", hop->name, why);
+	/* Checked with the rest of the hop already: this only fills it in. */
+	if (pvp_schema_decode(coord_flow_base_members, json_object_get(conf, "flow_base"), NULL,
+			      &g->flow_base, why, sizeof(why)) < 0) {
+		snprintf(err, err_len, "hop %s: flow_base.%s", hop->name, why);
 		coord_ctl_hop_close(hop);
 		return -EINVAL;
 	}
 	return 0;
 }
-
-static const struct coord_conf_member gen_conf[] = {
-	COORD_CTL_HOP_CONF,
-	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
-	{.name = NULL},
-};
 
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",

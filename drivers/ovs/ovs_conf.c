@@ -59,103 +59,31 @@ ovs_path_ok(const char *s)
 	return s != NULL && s[0] != '\0' && s[0] != '-' && strpbrk(s, "\n\r") == NULL;
 }
 
-/* "ports": the Interface names, topology order. */
+/* Names that reach commands: the table checked their types and lengths. */
 static int
-ovs_conf_ports(struct ovs_hop *h, const json_t *ports, char *err, size_t err_len)
+ovs_conf_names(struct ovs_hop *h, char *err, size_t err_len)
 {
-	const json_t *v;
-	size_t i;
+	unsigned int i;
 
-	if (!json_is_array(ports) || json_array_size(ports) == 0 ||
-	    json_array_size(ports) > COORD_MAX_PORTS)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: \"ports\" must list 1..%d Interface names", COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v) {
-		const char *p = json_string_value(v);
-
-		if (!ovs_name_ok(p) || strlen(p) >= sizeof(h->ports[0]))
+	for (i = 0; i < h->nb_ports; i++)
+		if (!ovs_name_ok(h->ports[i]))
 			return ovs_fail(err, err_len, -EINVAL,
-					"ovs: ports[%zu]: not an Interface name (letters, digits, "
+					"ovs: ports[%u]: not an Interface name (letters, digits, "
 					"'_', '-', '.'; 1..63)",
 					i);
-		snprintf(h->ports[i], sizeof(h->ports[i]), "%s", p);
-	}
-	h->nb_ports = (unsigned int)json_array_size(ports);
-	return 0;
-}
-
-/* "bridge", "rundir", "vswitchd_ctl": where ovs-ofctl and ovs-appctl go. */
-static int
-ovs_conf_targets(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
-{
-	const char *bridge = json_string_value(json_object_get(conf, "bridge"));
-	const char *rundir = json_string_value(json_object_get(conf, "rundir"));
-	const char *ctl = json_string_value(json_object_get(conf, "vswitchd_ctl"));
-
-	if (bridge == NULL)
-		bridge = "br-pvp";
-	if (!ovs_name_ok(bridge) || strlen(bridge) >= sizeof(h->bridge))
+	if (!ovs_name_ok(h->bridge))
 		return ovs_fail(err, err_len, -EINVAL, "ovs: \"bridge\": not a bridge name");
-	snprintf(h->bridge, sizeof(h->bridge), "%s", bridge);
-	if (rundir != NULL && !ovs_path_ok(rundir))
+	if (h->rundir[0] != '\0' && !ovs_path_ok(h->rundir))
 		return ovs_fail(err, err_len, -EINVAL, "ovs: \"rundir\": not a path");
-	if (ctl != NULL && !ovs_path_ok(ctl))
+	if (h->appctl_target[0] != '\0' && !ovs_path_ok(h->appctl_target))
 		return ovs_fail(err, err_len, -EINVAL, "ovs: \"vswitchd_ctl\": not a path");
-	if (rundir != NULL)
-		snprintf(h->ofctl_target, sizeof(h->ofctl_target), "unix:%s/%s.mgmt", rundir,
-			 bridge);
-	else
-		snprintf(h->ofctl_target, sizeof(h->ofctl_target), "%s", bridge);
-	if (ctl != NULL)
-		snprintf(h->appctl_target, sizeof(h->appctl_target), "%s", ctl);
-	else if (rundir != NULL)
-		snprintf(h->appctl_target, sizeof(h->appctl_target), "%s/ovs-vswitchd.ctl", rundir);
-	return 0;
-}
-
-/* "ssh": {"host", "user", "key", "port"}, key authentication only. */
-static int
-ovs_conf_ssh(struct ovs_hop *h, const json_t *ssh, char *err, size_t err_len)
-{
-	const char *host = json_string_value(json_object_get(ssh, "host"));
-	const char *user = json_string_value(json_object_get(ssh, "user"));
-	const char *key = json_string_value(json_object_get(ssh, "key"));
-	const json_t *port = json_object_get(ssh, "port");
-
-	if (!json_is_object(ssh) || host == NULL || !ovs_host_ok(host) ||
-	    strlen(host) >= sizeof(h->ssh.host))
+	if (h->ssh.host[0] != '\0' && !ovs_host_ok(h->ssh.host))
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: \"ssh\" needs a \"host\" (a host name or address)");
-	if (json_object_get(ssh, "password") != NULL)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: \"ssh\": passwords are not supported, use a key");
-	if (user != NULL && (!ovs_name_ok(user) || strlen(user) >= sizeof(h->ssh.user)))
+	if (h->ssh.user[0] != '\0' && !ovs_name_ok(h->ssh.user))
 		return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"user\"");
-	if (key != NULL && (!ovs_path_ok(key) || strlen(key) >= sizeof(h->ssh.key)))
+	if (h->ssh.key[0] != '\0' && !ovs_path_ok(h->ssh.key))
 		return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"key\" path");
-	if (port != NULL && (!json_is_integer(port) || json_integer_value(port) < 1 ||
-			     json_integer_value(port) > 65535))
-		return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"port\"");
-	snprintf(h->ssh.host, sizeof(h->ssh.host), "%s", host);
-	snprintf(h->ssh.user, sizeof(h->ssh.user), "%s", user != NULL ? user : "");
-	snprintf(h->ssh.key, sizeof(h->ssh.key), "%s", key != NULL ? key : "");
-	h->ssh.port = port != NULL ? (unsigned int)json_integer_value(port) : 0;
-	return 0;
-}
-
-/* "flow_base": the same member and bases as the gen driver's traffic
- * (coord_flows.h), so that rule i matches flow i. */
-static int
-ovs_conf_flow_base(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
-{
-	struct coord_flow_base base;
-	char why[128];
-
-	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &base, why, sizeof(why)) < 0)
-		return ovs_fail(err, err_len, -EINVAL, "ovs: %s", why);
-	h->l2_base = base.l2;
-	h->l3_base = base.l3;
-	h->l4_base = base.l4;
 	return 0;
 }
 
@@ -165,7 +93,7 @@ ovs_port_index(const struct ovs_hop *h, const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; name != NULL && i < h->nb_ports; i++)
+	for (i = 0; i < h->nb_ports; i++)
 		if (strcmp(h->ports[i], name) == 0)
 			return (int)i;
 	return -1;
@@ -180,101 +108,202 @@ ovs_port_index(const struct ovs_hop *h, const char *name)
  * before it: l2; 5tswap: l2, l3, l4).
  */
 static int
-ovs_conf_forward(struct ovs_hop *h, const json_t *fwd, char *err, size_t err_len)
+ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 {
-	static const char *const types[] = {"l2", "l3", "l4"};
-	const json_t *pair, *sw, *t;
-	size_t i, k, j;
+	unsigned int i, k;
 
-	if (!json_is_array(fwd) || json_array_size(fwd) == 0 || json_array_size(fwd) > h->nb_ports)
+	if (h->nb_forward > h->nb_ports)
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: \"forward\" must list 1..%u {\"in\", \"out\"} port pairs",
 				h->nb_ports);
-	json_array_foreach(fwd, i, pair) {
+	for (i = 0; i < h->nb_forward; i++) {
+		const struct ovs_pair_conf *pc = &h->forward[i];
 		struct ovs_pair *p = &h->pairs[i];
-		int in = ovs_port_index(h, json_string_value(json_object_get(pair, "in")));
-		int out = ovs_port_index(h, json_string_value(json_object_get(pair, "out")));
+		int in = ovs_port_index(h, pc->in);
+		int out = ovs_port_index(h, pc->out);
 
 		if (in < 0 || out < 0 || in == out)
 			return ovs_fail(err, err_len, -EINVAL,
-					"ovs: forward[%zu]: \"in\" and \"out\" must be two of the "
+					"ovs: forward[%u]: \"in\" and \"out\" must be two of the "
 					"hop's ports",
 					i);
 		for (k = 0; k < i; k++)
 			if (h->pairs[k].in == (unsigned int)in)
 				return ovs_fail(err, err_len, -EINVAL,
-						"ovs: forward[%zu]: %s is the in port of "
-						"forward[%zu] already",
+						"ovs: forward[%u]: %s is the in port of "
+						"forward[%u] already",
 						i, h->ports[in], k);
 		p->in = (unsigned int)in;
 		p->out = (unsigned int)out;
 		p->swapped = 0;
-		sw = json_object_get(pair, "swapped");
-		if (sw != NULL && !json_is_array(sw))
-			return ovs_fail(err, err_len, -EINVAL,
-					"ovs: forward[%zu].swapped: a list of l2, l3, l4", i);
-		json_array_foreach(sw, k, t) {
-			for (j = 0; j < 3; j++)
-				if (json_is_string(t) &&
-				    strcmp(json_string_value(t), types[j]) == 0)
-					break;
-			if (j == 3)
-				return ovs_fail(err, err_len, -EINVAL,
-						"ovs: forward[%zu].swapped: a list of l2, l3, l4",
-						i);
-			p->swapped |= 1u << j;
-		}
+		/* OVS_SWAP_L2 is bit 0 as "l2" is word 0 of ovs_swap_values. */
+		for (k = 0; k < pc->nb_swapped; k++)
+			p->swapped |= 1u << pc->swapped[k];
 	}
-	h->nb_pairs = (unsigned int)json_array_size(fwd);
+	h->nb_pairs = h->nb_forward;
 	return 0;
 }
 
+static const char *const ovs_stats_values[] = {"openflow", "ovsdb", NULL};
+static const char *const ovs_l2rev_values[] = {"dl_src", "dl_dst", NULL};
+static const char *const ovs_swap_values[] = {"l2", "l3", "l4", NULL};
+static const struct pvp_schema_member ovs_ssh_members[] = {
+	{.name = "host",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 255,
+	 PVP_SCHEMA_AT(struct coord_ovs_ssh, host),
+	 .help = "host name or address the commands run on"},
+	{.name = "user",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 63,
+	 PVP_SCHEMA_AT(struct coord_ovs_ssh, user),
+	 .help = "remote user (ssh's default)"},
+	{.name = "key",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 255,
+	 PVP_SCHEMA_AT(struct coord_ovs_ssh, key),
+	 .help = "private key file (ssh's default)"},
+	{.name = "port",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 1,
+	 .max = 65535,
+	 PVP_SCHEMA_AT(struct coord_ovs_ssh, port),
+	 .help = "ssh port (ssh's default)"},
+	{.name = NULL},
+};
+static const struct pvp_schema_member ovs_swap_item = {.name = "",
+						       .type = PVP_SCHEMA_ENUM,
+						       .values = ovs_swap_values,
+						       .size = sizeof(unsigned int)};
+static const struct pvp_schema_member ovs_pair_members[] = {
+	{.name = "in",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 63,
+	 PVP_SCHEMA_AT(struct ovs_pair_conf, in),
+	 .help = "the port traffic comes in on"},
+	{.name = "out",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 63,
+	 PVP_SCHEMA_AT(struct ovs_pair_conf, out),
+	 .help = "the port it goes out on"},
+	{.name = "swapped",
+	 .type = PVP_SCHEMA_ARRAY,
+	 .max = 3,
+	 .members = &ovs_swap_item,
+	 PVP_SCHEMA_AT(struct ovs_pair_conf, swapped),
+	 .count_offset = offsetof(struct ovs_pair_conf, nb_swapped),
+	 .help = "flow types whose value arrives in the source field"},
+	{.name = NULL},
+};
+static const struct pvp_schema_member ovs_pair_item = {.name = "",
+						       .type = PVP_SCHEMA_OBJECT,
+						       .members = ovs_pair_members,
+						       .size = sizeof(struct ovs_pair_conf)};
+
+const struct pvp_schema_member ovs_conf_members[] = {
+	{.name = "db",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 255,
+	 PVP_SCHEMA_AT(struct ovs_hop, db_remote),
+	 .help = "ovsdb-server: unix:PATH or tcp:HOST:PORT"},
+	COORD_HOP_PORTS_MEMBER(struct ovs_hop, ports, nb_ports, 1,
+			       "Interface names, in the order chain points name them"),
+	{.name = "bridge",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 63,
+	 .def = "br-pvp",
+	 PVP_SCHEMA_AT(struct ovs_hop, bridge),
+	 .help = "the bridge the rules go to"},
+	{.name = "rundir",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 255,
+	 PVP_SCHEMA_AT(struct ovs_hop, rundir),
+	 .help = "a private OVS run dir: RUNDIR/BRIDGE.mgmt, RUNDIR/ovs-vswitchd.ctl"},
+	{.name = "vswitchd_ctl",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 319,
+	 PVP_SCHEMA_AT(struct ovs_hop, appctl_target),
+	 .help = "ovs-vswitchd's unixctl socket (ovs-appctl -t)"},
+	{.name = "stats",
+	 .type = PVP_SCHEMA_ENUM,
+	 .values = ovs_stats_values,
+	 .def = "openflow",
+	 PVP_SCHEMA_AT(struct ovs_hop, stats_ovsdb),
+	 .help = "live OpenFlow port stats, or OVSDB's (up to 5 s old)"},
+	{.name = "l2_reverse_match",
+	 .type = PVP_SCHEMA_ENUM,
+	 .values = ovs_l2rev_values,
+	 .def = "dl_src",
+	 PVP_SCHEMA_AT(struct ovs_hop, l2_reverse_dst),
+	 .help = "what reverse l2 rules match without \"forward\""},
+	COORD_HOP_TIMEOUT_MEMBER(struct ovs_hop, timeout_ms),
+	{.name = "ssh",
+	 .type = PVP_SCHEMA_OBJECT,
+	 .members = ovs_ssh_members,
+	 PVP_SCHEMA_AT(struct ovs_hop, ssh),
+	 .help = "run ovs-ofctl/ovs-appctl on another host (key only)"},
+	{.name = "flow_base",
+	 .type = PVP_SCHEMA_OBJECT,
+	 .members = coord_flow_base_members,
+	 PVP_SCHEMA_AT(struct ovs_hop, flow_base),
+	 .help = "where l2/l3/l4 flows start, as the source's traffic"},
+	{.name = "forward",
+	 .type = PVP_SCHEMA_ARRAY,
+	 .min = 1,
+	 .max = COORD_MAX_PORTS,
+	 .members = &ovs_pair_item,
+	 PVP_SCHEMA_AT(struct ovs_hop, forward),
+	 .count_offset = offsetof(struct ovs_hop, nb_forward),
+	 .help = "the port pairs install_flows writes rules for"},
+	{.name = NULL},
+};
+
 int
-ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len)
+ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, char *err,
+	      size_t err_len)
 {
-	const json_t *ssh = json_object_get(conf, "ssh");
-	const json_t *fwd = json_object_get(conf, "forward");
-	const json_t *to = json_object_get(conf, "timeout_ms");
-	const char *stats, *l2rev;
 	unsigned int i;
 	int rc;
 
-	if (to != NULL && (!json_is_integer(to) || json_integer_value(to) <= 0 ||
-			   json_integer_value(to) > 600000))
-		return ovs_fail(err, err_len, -EINVAL, "ovs: \"timeout_ms\" must be 1..600000");
-	h->timeout_ms = to != NULL ? (unsigned int)json_integer_value(to) : 5000;
-	rc = coord_ovsdb_init(&h->db, json_string_value(json_object_get(conf, "db")), h->timeout_ms,
-			      err, err_len);
+	rc = coord_hop_conf(hop, ovs_conf_members, conf, h, err, err_len);
 	if (rc == 0)
-		rc = ovs_conf_ports(h, json_object_get(conf, "ports"), err, err_len);
+		rc = ovs_conf_names(h, err, err_len);
 	if (rc == 0)
-		rc = ovs_conf_targets(h, conf, err, err_len);
-	if (rc == 0 && ssh != NULL)
-		rc = ovs_conf_ssh(h, ssh, err, err_len);
-	if (rc == 0)
-		rc = ovs_conf_flow_base(h, conf, err, err_len);
+		rc = coord_ovsdb_init(&h->db, h->db_remote, h->timeout_ms, err, err_len);
 	if (rc < 0)
 		return rc;
-	stats = json_string_value(json_object_get(conf, "stats"));
-	if (stats != NULL && strcmp(stats, "ovsdb") != 0 && strcmp(stats, "openflow") != 0)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: \"stats\" must be \"openflow\" or \"ovsdb\"");
-	h->stats_ovsdb = stats != NULL && strcmp(stats, "ovsdb") == 0;
+	/* Where ovs-ofctl and ovs-appctl go. */
+	if (h->rundir[0] != '\0')
+		snprintf(h->ofctl_target, sizeof(h->ofctl_target), "unix:%s/%s.mgmt", h->rundir,
+			 h->bridge);
+	else
+		snprintf(h->ofctl_target, sizeof(h->ofctl_target), "%s", h->bridge);
+	if (h->appctl_target[0] == '\0' && h->rundir[0] != '\0')
+		snprintf(h->appctl_target, sizeof(h->appctl_target), "%s/ovs-vswitchd.ctl",
+			 h->rundir);
 	for (i = 0; i < COORD_MAX_PORTS; i++) {
 		h->ofport[i] = -1;
 		h->duration[i] = -1;
 	}
-	l2rev = json_string_value(json_object_get(conf, "l2_reverse_match"));
-	if (l2rev != NULL && strcmp(l2rev, "dl_src") != 0 && strcmp(l2rev, "dl_dst") != 0)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: \"l2_reverse_match\" must be \"dl_src\" or \"dl_dst\"");
-	h->l2_reverse_dst = l2rev != NULL && strcmp(l2rev, "dl_dst") == 0;
 	h->nb_pairs = 0;
-	if (fwd == NULL)
+	if (h->nb_forward == 0)
 		return 0;
-	if (l2rev != NULL)
+	if (json_object_get(conf, "l2_reverse_match") != NULL)
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: \"l2_reverse_match\" and \"forward\" together: say which "
 				"pairs match dl_src in their \"swapped\"");
-	return ovs_conf_forward(h, fwd, err, err_len);
+	return ovs_conf_forward(h, err, err_len);
 }

@@ -67,7 +67,7 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	h->db.fd = -1;
 	hop->priv = h;
-	rc = ovs_open_conf(h, conf, err, err_len);
+	rc = ovs_open_conf(hop, h, conf, err, err_len);
 	if (rc < 0)
 		goto fail;
 	/* Connect now so a wrong address shows up before any trial. */
@@ -189,52 +189,10 @@ ovs_context(struct coord_hop *hop)
 	return ctx;
 }
 
-/* Checked when the topology is loaded; ovs_open_conf() checks the rest. */
-static const char *const ovs_stats_values[] = {"openflow", "ovsdb", NULL};
-static const char *const ovs_l2rev_values[] = {"dl_src", "dl_dst", NULL};
-static const struct coord_conf_member ovs_ssh_conf[] = {
-	{.name = "host", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 255},
-	{.name = "user", .type = COORD_CONF_STRING, .min = 1, .max = 63},
-	{.name = "key", .type = COORD_CONF_STRING, .min = 1, .max = 255},
-	{.name = "port", .type = COORD_CONF_UINT, .min = 1, .max = 65535},
-	{.name = NULL},
-};
-static const char *const ovs_swap_values[] = {"l2", "l3", "l4", NULL};
-static const struct coord_conf_member ovs_swap_item = {
-	.name = "", .type = COORD_CONF_STRING, .min = 2, .max = 2, .values = ovs_swap_values};
-static const struct coord_conf_member ovs_pair_conf[] = {
-	{.name = "in", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 63},
-	{.name = "out", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 63},
-	{.name = "swapped", .type = COORD_CONF_ARRAY, .max = 3, .members = &ovs_swap_item},
-	{.name = NULL},
-};
-static const struct coord_conf_member ovs_pair_item = {
-	.name = "", .type = COORD_CONF_OBJECT, .members = ovs_pair_conf};
-static const struct coord_conf_member ovs_conf[] = {
-	{.name = "db", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 255},
-	{.name = "bridge", .type = COORD_CONF_STRING, .min = 1, .max = 63},
-	{.name = "rundir", .type = COORD_CONF_STRING, .min = 1, .max = 255},
-	{.name = "vswitchd_ctl", .type = COORD_CONF_STRING, .min = 1, .max = 319},
-	{.name = "stats", .type = COORD_CONF_STRING, .max = 16, .values = ovs_stats_values},
-	{.name = "l2_reverse_match",
-	 .type = COORD_CONF_STRING,
-	 .max = 16,
-	 .values = ovs_l2rev_values},
-	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},
-	{.name = "ssh", .type = COORD_CONF_OBJECT, .members = ovs_ssh_conf},
-	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
-	{.name = "forward",
-	 .type = COORD_CONF_ARRAY,
-	 .min = 1,
-	 .max = COORD_MAX_PORTS,
-	 .members = &ovs_pair_item},
-	{.name = NULL},
-};
-
 const struct coord_driver coord_driver_ovs = {
 	.name = "ovs",
 	.roles = COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS,
-	.conf = ovs_conf,
+	.conf = ovs_conf_members,
 	.open = ovs_open,
 	.close = ovs_close,
 	.snapshot = ovs_snapshot,

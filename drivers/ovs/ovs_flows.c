@@ -121,13 +121,13 @@ ovs_pair_rule(const struct ovs_hop *h, const char *type, const struct ovs_pair *
 	if (strcmp(type, "l2") == 0) {
 		char mac[24];
 
-		pvp_mac_format(h->l2_base + i, mac, sizeof(mac));
+		pvp_mac_format(h->flow_base.l2 + i, mac, sizeof(mac));
 		return ovs_buf_add(text, len, cap,
 				   "priority=10,in_port=%s,%s=%s,actions=output:%s\n", in,
 				   pair->swapped & OVS_SWAP_L2 ? "dl_src" : "dl_dst", mac, out);
 	}
 	if (strcmp(type, "l3") == 0) {
-		uint32_t a = h->l3_base + i;
+		uint32_t a = h->flow_base.l3 + i;
 
 		return ovs_buf_add(text, len, cap,
 				   "priority=10,ip,in_port=%s,%s=%u.%u.%u.%u,actions=output:%s\n",
@@ -135,8 +135,8 @@ ovs_pair_rule(const struct ovs_hop *h, const char *type, const struct ovs_pair *
 				   (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff, out);
 	}
 	return ovs_buf_add(text, len, cap, "priority=10,udp,in_port=%s,%s=%u,actions=output:%s\n",
-			   in, pair->swapped & OVS_SWAP_L4 ? "tp_src" : "tp_dst", h->l4_base + i,
-			   out);
+			   in, pair->swapped & OVS_SWAP_L4 ? "tp_src" : "tp_dst",
+			   h->flow_base.l4 + i, out);
 }
 
 /*
@@ -178,15 +178,16 @@ ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, cha
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: %u flows on %u port pairs are %llu rules (at most %u)", flows,
 				n, (unsigned long long)flows * n, OVS_MAX_RULES);
-	if (strcmp(type, "l2") == 0 && h->l2_base + flows - 1 > 0xffffffffffffull)
+	if (strcmp(type, "l2") == 0 && h->flow_base.l2 + flows - 1 > 0xffffffffffffull)
 		return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the MAC range",
 				flows);
-	if (strcmp(type, "l3") == 0 && (uint64_t)h->l3_base + flows - 1 > 0xffffffffull)
+	if (strcmp(type, "l3") == 0 && (uint64_t)h->flow_base.l3 + flows - 1 > 0xffffffffull)
 		return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the IPv4 range",
 				flows);
-	if (strcmp(type, "l4") == 0 && h->l4_base + flows - 1 > 65535)
+	if (strcmp(type, "l4") == 0 && h->flow_base.l4 + flows - 1 > 65535)
 		return ovs_fail(err, err_len, -ERANGE,
-				"ovs: %u flows from UDP port %u overflow 65535", flows, h->l4_base);
+				"ovs: %u flows from UDP port %u overflow 65535", flows,
+				h->flow_base.l4);
 	*expect = flows * n;
 	for (i = 0; i < flows && rc == 0; i++)
 		for (k = 0; k < n && rc == 0; k++)

@@ -31,6 +31,7 @@
 #include "pvp_util.h"
 
 #include "coord_driver.h"
+#include "coord_flows.h"
 #include "ovs_cmd.h"
 #include "ovsdb.h"
 
@@ -73,25 +74,39 @@ struct ovs_pair {
 	unsigned int swapped; /* OVS_SWAP_* bits */
 };
 
-/* One ovs hop (hop->priv). */
+/* One "forward" pair as the topology names it; ovs_conf.c makes it an
+ * ovs_pair. */
+struct ovs_pair_conf {
+	char in[64];		 /* in port's name */
+	char out[64];		 /* out port's name */
+	unsigned int swapped[3]; /* "swapped": indexes in l2, l3, l4 */
+	unsigned int nb_swapped; /* entries in swapped[] */
+};
+
+/* One ovs hop (hop->priv). Its topology members (ovs_conf_members) are
+ * decoded into it. */
 struct ovs_hop {
-	struct coord_ovsdb db;		 /* ovsdb-server connection */
-	unsigned int nb_ports;		 /* entries in ports[] */
-	char ports[COORD_MAX_PORTS][64]; /* Interface names */
-	char bridge[64];		 /* for ovs-ofctl */
-	char ofctl_target[320];		 /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
-	char appctl_target[320];	 /* vswitchd unixctl, or "" */
-	struct coord_ovs_ssh ssh;	 /* where commands run */
-	unsigned int timeout_ms;	 /* per reply / command */
-	uint64_t l2_base;		 /* first MAC, as a number */
-	uint32_t l3_base;		 /* first IPv4 address */
-	unsigned int l4_base;		 /* first UDP port */
-	bool l2_reverse_dst;		 /* reverse l2 rules match dl_dst */
+	struct coord_ovsdb db;		  /* ovsdb-server connection */
+	char db_remote[256];		  /* "db" */
+	char rundir[256];		  /* "rundir", or "" */
+	unsigned int nb_ports;		  /* entries in ports[] */
+	char ports[COORD_MAX_PORTS][64];  /* Interface names */
+	char bridge[64];		  /* for ovs-ofctl */
+	char ofctl_target[336];		  /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
+	char appctl_target[320];	  /* "vswitchd_ctl": vswitchd unixctl, or "" */
+	struct coord_ovs_ssh ssh;	  /* where commands run */
+	uint32_t timeout_ms;		  /* per reply / command */
+	struct coord_flow_base flow_base; /* first l2/l3/l4 value */
+	/* Reverse l2 rules match dl_dst: "l2_reverse_match" word 1. */
+	unsigned int l2_reverse_dst;
+	struct ovs_pair_conf forward[COORD_MAX_PORTS]; /* "forward" */
+	unsigned int nb_forward;		       /* its pairs */
 	/* The "forward" pairs, at most one per in port; 0 pairs: the
 	 * one-port PVP of ports[0] (physical) and ports[1] (virtual). */
 	struct ovs_pair pairs[COORD_MAX_PORTS];
 	unsigned int nb_pairs;
-	bool stats_ovsdb;	      /* counters from OVSDB, not OpenFlow */
+	/* Counters from OVSDB, not OpenFlow: "stats" word 1. */
+	unsigned int stats_ovsdb;
 	long ofport[COORD_MAX_PORTS]; /* OpenFlow port numbers, -1 unknown */
 	/* Seconds each port has existed at the last read (OpenFlow port
 	 * stats "duration"), < 0 when the counters' source has none. */
@@ -119,8 +134,14 @@ struct ovs_ofp {
  * ovs name). */
 #define ovs_fail coord_fail
 
-/* ovs_conf.c: check the hop's topology members into @p h. 0 or -EINVAL. */
-int ovs_open_conf(struct ovs_hop *h, const json_t *conf, char *err, size_t err_len);
+/* ovs_conf.c: the hop's topology members (coord_driver::conf). */
+extern const struct pvp_schema_member ovs_conf_members[];
+
+/* ovs_conf.c: decode the hop's topology members into @p h and check what
+ * the table cannot (names that reach commands, the forward pairs). 0 or
+ * -EINVAL. */
+int ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, char *err,
+		  size_t err_len);
 
 /*
  * ovs_interface.c: one OVSDB select per port; *rows is an array of the

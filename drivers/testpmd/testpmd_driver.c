@@ -28,8 +28,11 @@
 /* Largest reply accepted, whatever the greeting says. */
 #define TP_MAX_BUF (1u << 20)
 
+/* One testpmd hop (hop->priv); its topology members (tp_conf) are
+ * decoded into it. */
 struct tp_hop {
-	char path[108];			       /* telemetry socket */
+	char path[108];			       /* "telemetry": the socket */
+	char file_prefix[65];		       /* "file_prefix", or "" */
 	int fd;				       /* connection, -1 when closed */
 	unsigned int timeout_ms;	       /* per reply */
 	size_t max_len;			       /* from the greeting */
@@ -38,6 +41,26 @@ struct tp_hop {
 	char ports[COORD_MAX_PORTS][64];       /* names as in the topology */
 	unsigned int port_id[COORD_MAX_PORTS]; /* ethdev port ids */
 	json_t *greeting;		       /* the server's greeting */
+};
+
+/* The hop's topology members, decoded into struct tp_hop. */
+static const struct pvp_schema_member tp_conf[] = {
+	{.name = "telemetry",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 107,
+	 PVP_SCHEMA_AT(struct tp_hop, path),
+	 .help = "the app's dpdk_telemetry.v2 socket"},
+	{.name = "file_prefix",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 64,
+	 PVP_SCHEMA_AT(struct tp_hop, file_prefix),
+	 .help = "or the app's --file-prefix: DPDK's run dir gives the socket"},
+	COORD_HOP_PORTS_MEMBER(struct tp_hop, ports, nb_ports, 1,
+			       "ethdev port ids, \"0\" or \"p0\""),
+	COORD_HOP_TIMEOUT_MEMBER(struct tp_hop, timeout_ms),
+	{.name = NULL},
 };
 
 static void
@@ -317,78 +340,45 @@ tp_close(struct coord_hop *hop)
 	hop->priv = NULL;
 }
 
+/* What the table cannot say: the socket's path, the ethdev port ids. */
 static int
-tp_open_conf(struct tp_hop *h, const json_t *conf, char *err, size_t err_len)
+tp_open_conf(struct tp_hop *h, char *err, size_t err_len)
 {
-	const char *path = json_string_value(json_object_get(conf, "telemetry"));
-	const char *pfx = json_string_value(json_object_get(conf, "file_prefix"));
-	const json_t *ports = json_object_get(conf, "ports");
-	const json_t *to = json_object_get(conf, "timeout_ms");
-	const json_t *v;
-	size_t i;
+	unsigned int i;
+	uint32_t id;
 
-	if (path != NULL) {
-		if (path[0] == '\0' || strlen(path) >= sizeof(h->path))
-			return coord_fail(err, err_len, -EINVAL,
-					  "testpmd: \"telemetry\": bad path");
-		snprintf(h->path, sizeof(h->path), "%s", path);
-	} else if (pfx != NULL) {
+	if (h->path[0] == '\0' && h->file_prefix[0] != '\0') {
 		const char *xdg = getenv("XDG_RUNTIME_DIR");
 		int n;
 
-		if (pfx[0] == '\0' || strchr(pfx, '/') != NULL)
+		if (strchr(h->file_prefix, '/') != NULL)
 			return coord_fail(err, err_len, -EINVAL,
 					  "testpmd: \"file_prefix\": bad prefix");
 		/* Where DPDK 22.11 puts it (eal_get_runtime_dir). */
 		if (getuid() == 0 || xdg == NULL)
 			n = snprintf(h->path, sizeof(h->path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
-				     pfx);
+				     h->file_prefix);
 		else
 			n = snprintf(h->path, sizeof(h->path), "%s/dpdk/%s/dpdk_telemetry.v2", xdg,
-				     pfx);
+				     h->file_prefix);
 		if (n < 0 || (size_t)n >= sizeof(h->path))
 			return coord_fail(err, err_len, -EINVAL,
 					  "testpmd: \"file_prefix\": too long");
-	} else {
+	} else if (h->path[0] == '\0') {
 		return coord_fail(
 			err, err_len, -EINVAL,
 			"testpmd: \"telemetry\" (socket path) or \"file_prefix\" is required");
 	}
-	if (!json_is_array(ports) || json_array_size(ports) == 0 ||
-	    json_array_size(ports) > COORD_MAX_PORTS)
-		return coord_fail(err, err_len, -EINVAL,
-				  "testpmd: \"ports\" must list 1..%d ethdev port ids",
-				  COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v) {
-		const char *s = json_string_value(v);
-		unsigned long id;
-		uint32_t u;
+	/* Port ids as "0" or "p0"; base 10. */
+	for (i = 0; i < h->nb_ports; i++) {
+		const char *s = h->ports[i];
 
-		/* Port ids as strings ("0"), as numbers, or as "p0"; base 10. */
-		if (json_is_integer(v)) {
-			id = (unsigned long)json_integer_value(v);
-			snprintf(h->ports[i], sizeof(h->ports[i]), "%lu", id);
-		} else if (s != NULL && strlen(s) < sizeof(h->ports[0])) {
-			id = pvp_parse_u32(NULL, s[0] == 'p' ? s + 1 : s, 0, 65535, &u, NULL, 0) ==
-					     0
-				     ? u
-				     : 65536;
-			snprintf(h->ports[i], sizeof(h->ports[i]), "%s", s);
-		} else {
-			id = 65536;
-		}
-		if (id > 65535 || (json_is_integer(v) && json_integer_value(v) < 0))
+		if (pvp_parse_u32(NULL, s[0] == 'p' ? s + 1 : s, 0, 65535, &id, NULL, 0) < 0)
 			return coord_fail(
 				err, err_len, -EINVAL,
-				"testpmd: ports[%zu]: an ethdev port id (\"0\", \"1\", ...)", i);
-		h->port_id[i] = (unsigned int)id;
+				"testpmd: ports[%u]: an ethdev port id (\"0\", \"1\", ...)", i);
+		h->port_id[i] = id;
 	}
-	h->nb_ports = (unsigned int)json_array_size(ports);
-	if (to != NULL && (!json_is_integer(to) || json_integer_value(to) <= 0 ||
-			   json_integer_value(to) > 600000))
-		return coord_fail(err, err_len, -EINVAL,
-				  "testpmd: \"timeout_ms\" must be 1..600000");
-	h->timeout_ms = to != NULL ? (unsigned int)json_integer_value(to) : 2000;
 	return 0;
 }
 
@@ -407,7 +397,9 @@ tp_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		rc = coord_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
 		goto fail;
 	}
-	rc = tp_open_conf(h, conf, err, err_len);
+	rc = coord_hop_conf(hop, tp_conf, conf, h, err, err_len);
+	if (rc == 0)
+		rc = tp_open_conf(h, err, err_len);
 	if (rc < 0)
 		goto fail;
 	/* Connect now so a wrong path shows up before any trial. */
@@ -427,14 +419,6 @@ tp_context(struct coord_hop *hop)
 
 	return json_pack("{s:s, s:O?}", "telemetry", h->path, "greeting", h->greeting);
 }
-
-/* Checked when the topology is loaded; tp_open_conf() checks the rest. */
-static const struct coord_conf_member tp_conf[] = {
-	{.name = "telemetry", .type = COORD_CONF_STRING, .min = 1, .max = 107},
-	{.name = "file_prefix", .type = COORD_CONF_STRING, .min = 1, .max = 64},
-	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},
-	{.name = NULL},
-};
 
 const struct coord_driver coord_driver_testpmd = {
 	.name = "testpmd",

@@ -3,14 +3,14 @@
  */
 
 /*
- * The trex hop's topology members (trex_driver.h lists them). Strict: a
- * member the driver does not know is refused by name, since a misspelt
- * "force" or "sync_port" silently ignored would send traffic somewhere
- * else than the user meant.
+ * The trex hop's topology members (trex_driver.h lists them), as one
+ * table: the topology loader checks it, trex_conf_parse() decodes it.
+ * Strict: a member the driver does not know is refused by name, since a
+ * misspelt "force" or "sync_port" silently ignored would send traffic
+ * somewhere else than the user meant.
  */
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,51 +20,12 @@
 
 #include "trex_private.h"
 
-/* Members of a trex hop, the common ones ("name", "driver", "ports", "comment") first. */
-static const char *const trex_conf_members[] = {
-	"comment",    "name",	    "driver",	 "ports",   "server",  "sync_port",
-	"timeout_ms", "user",	    "force",	 "src_mac", "dst_mac", "flow_stats",
-	"pgid_base",  "backstop_s", "flow_base", NULL,
-};
-
-static int __attribute__((format(printf, 6, 7)))
-conf_fail(char *path, size_t path_len, const char *member, char *why, size_t why_len,
-	  const char *fmt, ...)
-{
-	va_list ap;
-
-	snprintf(path, path_len, "%s", member);
-	va_start(ap, fmt);
-	vsnprintf(why, why_len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-/* "xx:xx:xx:xx:xx:xx" as a number. */
-static int
-conf_mac(const char *s, uint64_t *mac)
-{
-	unsigned int m[6];
-	char extra;
-	int i;
-
-	if (s == NULL || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3], &m[4],
-				&m[5], &extra) != 6)
-		return -EINVAL;
-	*mac = 0;
-	for (i = 0; i < 6; i++)
-		*mac = (*mac << 8) | m[i];
-	return 0;
-}
-
 /* Host names and addresses only: the value ends up in a ZeroMQ endpoint. */
 static bool
 conf_host_ok(const char *s)
 {
 	size_t i;
 
-	if (s == NULL || s[0] == '\0' || strlen(s) >= 256)
-		return false;
 	for (i = 0; s[i] != '\0'; i++) {
 		char ch = s[i];
 
@@ -82,8 +43,6 @@ conf_port_id(const char *n, unsigned int *id)
 {
 	uint32_t v;
 
-	if (n == NULL)
-		return -EINVAL;
 	if (n[0] == 'p')
 		n++;
 	if (pvp_parse_u32(NULL, n, 0, 254, &v, NULL, 0) < 0)
@@ -92,160 +51,110 @@ conf_port_id(const char *n, unsigned int *id)
 	return 0;
 }
 
-static int
-conf_int(const json_t *conf, const char *name, long long min, long long max, long long *v,
-	 char *path, size_t path_len, char *why, size_t why_len)
-{
-	const json_t *x = json_object_get(conf, name);
+static const char *const trex_fs_values[] = {"stats", "latency", "off", NULL};
 
-	if (x == NULL)
-		return 0;
-	if (!json_is_integer(x) || json_integer_value(x) < min || json_integer_value(x) > max)
-		return conf_fail(path, path_len, name, why, why_len,
-				 "must be a whole number in %lld..%lld", min, max);
-	*v = json_integer_value(x);
-	return 0;
-}
-
-static int
-conf_ports(const json_t *ports, struct trex_conf *c, char *path, size_t path_len, char *why,
-	   size_t why_len)
-{
-	const json_t *v;
-	unsigned int j;
-	size_t i;
-
-	if (!json_is_array(ports) || json_array_size(ports) == 0 ||
-	    json_array_size(ports) > COORD_MAX_PORTS)
-		return conf_fail(path, path_len, "ports", why, why_len,
-				 "must list 1..%d TRex ports (\"0\", \"1\" ... or \"p0\" ...)",
-				 COORD_MAX_PORTS);
-	json_array_foreach(ports, i, v) {
-		const char *n = json_string_value(v);
-		char member[32];
-
-		snprintf(member, sizeof(member), "ports[%zu]", i);
-		if (conf_port_id(n, &c->port_id[i]) < 0 || strlen(n) >= sizeof(c->port_name[0]))
-			return conf_fail(
-				path, path_len, member, why, why_len,
-				"a TRex port id is required: \"N\" or \"pN\", N in 0..254");
-		for (j = 0; j < i; j++)
-			if (c->port_id[j] == c->port_id[i])
-				return conf_fail(path, path_len, member, why, why_len,
-						 "TRex port %u listed twice", c->port_id[i]);
-		snprintf(c->port_name[i], sizeof(c->port_name[i]), "%s", n);
-		c->nb_ports = i + 1;
-	}
-	return 0;
-}
+const struct pvp_schema_member trex_conf_members[] = {
+	COORD_HOP_PORTS_MEMBER(
+		struct trex_conf, port_name, nb_ports, 1,
+		"TRex port ids, \"0\" or \"p0\", in the order chain points name them"),
+	{.name = "server",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 255,
+	 .def = "127.0.0.1",
+	 PVP_SCHEMA_AT(struct trex_conf, server),
+	 .help = "host name or address of the TRex server"},
+	{.name = "sync_port",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 1,
+	 .max = 65535,
+	 .def = "4501",
+	 PVP_SCHEMA_AT(struct trex_conf, sync_port),
+	 .help = "its RPC port (TRex's default)"},
+	/* At least 100 ms: TRex answers its own client within 3 s. */
+	{.name = "timeout_ms",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 100,
+	 .max = 600000,
+	 .def = COORD_STR(COORD_HOP_TIMEOUT_MS),
+	 PVP_SCHEMA_AT(struct trex_conf, timeout_ms),
+	 .help = "bound on each request (TRex's client's)"},
+	{.name = "user",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 1,
+	 .max = 63,
+	 .def = "pvpkit",
+	 PVP_SCHEMA_AT(struct trex_conf, user),
+	 .help = "the owner name ports are acquired as"},
+	{.name = "force",
+	 .type = PVP_SCHEMA_BOOL,
+	 .def = "false",
+	 PVP_SCHEMA_AT(struct trex_conf, force),
+	 .help = "take ports another user holds"},
+	{.name = "src_mac",
+	 .type = PVP_SCHEMA_MAC,
+	 .def = "02:00:00:00:00:01",
+	 PVP_SCHEMA_AT(struct trex_conf, src_mac),
+	 .help = "the frames' source MAC (pvpkit-gen's)"},
+	{.name = "dst_mac",
+	 .type = PVP_SCHEMA_MAC,
+	 .def = "02:00:00:00:00:02",
+	 PVP_SCHEMA_AT(struct trex_conf, dst_mac),
+	 .help = "the frames' destination MAC (pvpkit-gen's)"},
+	{.name = "flow_stats",
+	 .type = PVP_SCHEMA_ENUM,
+	 .values = trex_fs_values,
+	 .def = "stats",
+	 PVP_SCHEMA_AT(struct trex_conf, fs),
+	 .help = "per-stream counts asked of TRex (off: none)"},
+	{.name = "pgid_base",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 0,
+	 .max = 1000000,
+	 .def = "1000",
+	 PVP_SCHEMA_AT(struct trex_conf, pgid_base),
+	 .help = "first pgid: port k's streams take pgid_base + 3k ..."},
+	{.name = "backstop_s",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 1,
+	 .max = 3600,
+	 .def = "10",
+	 PVP_SCHEMA_AT(struct trex_conf, backstop_s),
+	 .help = "TRex stops by itself this long after the trial's end (s)"},
+	{.name = "flow_base",
+	 .type = PVP_SCHEMA_OBJECT,
+	 .members = coord_flow_base_members,
+	 PVP_SCHEMA_AT(struct trex_conf, flow_base),
+	 .help = "where l2/l3/l4 flows start, as the ovs hop's rules"},
+	{.name = NULL},
+};
 
 int
-trex_conf_parse(const json_t *conf, struct trex_conf *c, char *path, size_t path_len, char *why,
-		size_t why_len)
+trex_conf_parse(const struct coord_hop *hop, const json_t *conf, struct trex_conf *c, char *err,
+		size_t err_len)
 {
-	const char *key, *s;
-	const json_t *v;
-	long long n;
-	unsigned int i;
+	unsigned int i, j;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	snprintf(c->server, sizeof(c->server), "127.0.0.1");
-	c->sync_port = TREX_DEF_SYNC_PORT;
-	c->timeout_ms = TREX_DEF_TIMEOUT_MS;
-	snprintf(c->user, sizeof(c->user), "pvpkit");
-	c->src_mac = 0x020000000001ull;
-	c->dst_mac = 0x020000000002ull;
-	c->pgid_base = TREX_DEF_PGID_BASE;
-	c->backstop_s = 10;
-	if (!json_is_object(conf))
-		return conf_fail(path, path_len, "", why, why_len, "a hop must be an object");
-	json_object_foreach((json_t *)conf, key, v) {
-		for (i = 0; trex_conf_members[i] != NULL; i++)
-			if (strcmp(key, trex_conf_members[i]) == 0)
-				break;
-		if (trex_conf_members[i] == NULL)
-			return conf_fail(path, path_len, key, why, why_len,
-					 "unknown member of a trex hop (server, sync_port, "
-					 "timeout_ms, user, force, src_mac, dst_mac, flow_stats, "
-					 "pgid_base, backstop_s, flow_base)");
-	}
-	ret = conf_ports(json_object_get(conf, "ports"), c, path, path_len, why, why_len);
+	ret = coord_hop_conf(hop, trex_conf_members, conf, c, err, err_len);
 	if (ret < 0)
 		return ret;
-	v = json_object_get(conf, "server");
-	if (v != NULL) {
-		s = json_string_value(v);
-		if (!conf_host_ok(s))
-			return conf_fail(path, path_len, "server", why, why_len,
-					 "a host name or address is required");
-		snprintf(c->server, sizeof(c->server), "%s", s);
+	for (i = 0; i < c->nb_ports; i++) {
+		if (conf_port_id(c->port_name[i], &c->port_id[i]) < 0)
+			return coord_fail(
+				err, err_len, -EINVAL,
+				"hop %s: ports[%u]: a TRex port id is required: \"N\" or \"pN\", "
+				"N in 0..254",
+				hop->name, i);
+		for (j = 0; j < i; j++)
+			if (c->port_id[j] == c->port_id[i])
+				return coord_fail(err, err_len, -EINVAL,
+						  "hop %s: ports[%u]: TRex port %u listed twice",
+						  hop->name, i, c->port_id[i]);
 	}
-	n = c->sync_port;
-	if (conf_int(conf, "sync_port", 1, 65535, &n, path, path_len, why, why_len) < 0)
-		return -EINVAL;
-	c->sync_port = (unsigned int)n;
-	n = c->timeout_ms;
-	if (conf_int(conf, "timeout_ms", 100, 600000, &n, path, path_len, why, why_len) < 0)
-		return -EINVAL;
-	c->timeout_ms = (int)n;
-	n = c->pgid_base;
-	if (conf_int(conf, "pgid_base", 0, 1000000, &n, path, path_len, why, why_len) < 0)
-		return -EINVAL;
-	c->pgid_base = (uint32_t)n;
-	n = (long long)c->backstop_s;
-	if (conf_int(conf, "backstop_s", 1, 3600, &n, path, path_len, why, why_len) < 0)
-		return -EINVAL;
-	c->backstop_s = (double)n;
-	v = json_object_get(conf, "user");
-	if (v != NULL) {
-		s = json_string_value(v);
-		if (s == NULL || s[0] == '\0' || strlen(s) >= sizeof(c->user))
-			return conf_fail(path, path_len, "user", why, why_len,
-					 "a name of 1..%zu characters is required",
-					 sizeof(c->user) - 1);
-		snprintf(c->user, sizeof(c->user), "%s", s);
-	}
-	v = json_object_get(conf, "force");
-	if (v != NULL) {
-		if (!json_is_boolean(v))
-			return conf_fail(path, path_len, "force", why, why_len,
-					 "must be true or false");
-		c->force = json_is_true(v);
-	}
-	v = json_object_get(conf, "src_mac");
-	if (v != NULL && conf_mac(json_string_value(v), &c->src_mac) < 0)
-		return conf_fail(path, path_len, "src_mac", why, why_len,
-				 "a MAC address \"xx:xx:xx:xx:xx:xx\" is required");
-	v = json_object_get(conf, "dst_mac");
-	if (v != NULL && conf_mac(json_string_value(v), &c->dst_mac) < 0)
-		return conf_fail(path, path_len, "dst_mac", why, why_len,
-				 "a MAC address \"xx:xx:xx:xx:xx:xx\" is required");
-	v = json_object_get(conf, "flow_stats");
-	if (v != NULL) {
-		s = json_string_value(v);
-		if (s != NULL && strcmp(s, "stats") == 0)
-			c->fs = TREX_FS_STATS;
-		else if (s != NULL && strcmp(s, "latency") == 0)
-			c->fs = TREX_FS_LATENCY;
-		else if (s != NULL && strcmp(s, "off") == 0)
-			c->fs = TREX_FS_OFF;
-		else
-			return conf_fail(path, path_len, "flow_stats", why, why_len,
-					 "must be \"stats\", \"latency\" or \"off\"");
-	}
-	if (coord_flow_base_parse(json_object_get(conf, "flow_base"), &c->flow_base, why, why_len) <
-	    0) {
-		/* coord_flow_base_parse() says "flow_base.l2: not a MAC": split it. */
-		const char *colon = strstr(why, ": ");
-
-		if (colon != NULL && (size_t)(colon - why) < path_len) {
-			snprintf(path, path_len, "%.*s", (int)(colon - why), why);
-			memmove(why, colon + 2, strlen(colon + 2) + 1);
-		} else {
-			snprintf(path, path_len, "flow_base");
-		}
-		return -EINVAL;
-	}
+	if (!conf_host_ok(c->server))
+		return coord_fail(err, err_len, -EINVAL,
+				  "hop %s: server: a host name or address is required", hop->name);
 	return 0;
 }

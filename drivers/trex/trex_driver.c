@@ -58,7 +58,7 @@ static int
 trex_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 {
 	struct trex_hop *h;
-	char path[64], why[400], ep[300];
+	char why[400], ep[300];
 	int ret;
 
 	h = calloc(1, sizeof(*h));
@@ -66,9 +66,7 @@ trex_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
 	}
-	if (trex_conf_parse(conf, &h->c, path, sizeof(path), why, sizeof(why)) < 0) {
-		snprintf(err, err_len, "hop %s: %s%s%s", hop->name, path,
-			 path[0] != '\0' ? ": " : "", why);
+	if (trex_conf_parse(hop, conf, &h->c, err, err_len) < 0) {
 		free(h);
 		return -EINVAL;
 	}
@@ -235,32 +233,10 @@ trex_context(struct coord_hop *hop)
 	return ctx;
 }
 
-/* The members for the core's check at load time (file:line:col); open()
- * still checks what a table cannot say (MAC syntax, port ids). */
-static const char *const trex_fs_values[] = {"stats", "latency", "off", NULL};
-static const struct coord_conf_member trex_conf_table[] = {
-	{.name = "server", .type = COORD_CONF_STRING, .min = 1, .max = 255},
-	{.name = "sync_port", .type = COORD_CONF_UINT, .min = 1, .max = 65535},
-	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 100, .max = 600000},
-	{.name = "user", .type = COORD_CONF_STRING, .min = 1, .max = 63},
-	{.name = "force", .type = COORD_CONF_BOOL},
-	{.name = "src_mac", .type = COORD_CONF_STRING, .min = 17, .max = 17},
-	{.name = "dst_mac", .type = COORD_CONF_STRING, .min = 17, .max = 17},
-	{.name = "flow_stats",
-	 .type = COORD_CONF_STRING,
-	 .min = 2,
-	 .max = 7,
-	 .values = trex_fs_values},
-	{.name = "pgid_base", .type = COORD_CONF_UINT, .min = 0, .max = 1000000},
-	{.name = "backstop_s", .type = COORD_CONF_UINT, .min = 1, .max = 3600},
-	{.name = "flow_base", .type = COORD_CONF_OBJECT, .members = coord_flow_base_conf},
-	{.name = NULL},
-};
-
 const struct coord_driver coord_driver_trex = {
 	.name = "trex",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
-	.conf = trex_conf_table,
+	.conf = trex_conf_members,
 	.open = trex_open,
 	.close = trex_close,
 	.snapshot = trex_snapshot,

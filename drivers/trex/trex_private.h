@@ -24,12 +24,6 @@
 #include "coord_flows.h"
 #include "trex_rpc.h"
 
-/** TRex's default RPC (REQ/REP) port. */
-#define TREX_DEF_SYNC_PORT 4501
-/** TRex's client waits 3 s for every answer. */
-#define TREX_DEF_TIMEOUT_MS 3000
-/** First pgid (flow_stats id) the driver gives its streams. */
-#define TREX_DEF_PGID_BASE 1000
 /** Streams one port gets from one trial: one, or three for IMIX. */
 #define TREX_MAX_PORT_STREAMS 3
 
@@ -40,11 +34,11 @@ enum trex_fs_mode {
 	TREX_FS_OFF,	   /**< no flow_stats (servers or NICs without it) */
 };
 
-/** The hop's topology members (trex_driver.h lists them). */
+/** The hop's topology members (trex_conf_members), decoded. */
 struct trex_conf {
 	char server[256];		       /**< host name or address */
 	unsigned int sync_port;		       /**< RPC port */
-	int timeout_ms;			       /**< per request */
+	uint32_t timeout_ms;		       /**< per request */
 	char user[64];			       /**< owner name given to acquire */
 	bool force;			       /**< acquire ports other users hold */
 	unsigned int nb_ports;		       /**< topology ports */
@@ -52,21 +46,22 @@ struct trex_conf {
 	unsigned int port_id[COORD_MAX_PORTS]; /**< their TRex port ids */
 	uint64_t src_mac;		       /**< frames' source MAC */
 	uint64_t dst_mac;		       /**< frames' destination MAC */
-	enum trex_fs_mode fs;		       /**< "flow_stats" */
+	unsigned int fs;		       /**< "flow_stats": an enum trex_fs_mode */
 	uint32_t pgid_base;		       /**< "pgid_base" */
-	double backstop_s;		       /**< "backstop_s": TRex stops itself this late */
+	unsigned int backstop_s;	       /**< "backstop_s": TRex stops itself this late */
 	struct coord_flow_base flow_base;      /**< "flow_base", as the ovs and gen hops */
 };
 
+/** The hop's topology members (coord_driver::conf). */
+extern const struct pvp_schema_member trex_conf_members[];
+
 /**
- * Check the hop's object: every member known and well formed.
- * @param path on error, the member at fault ("sync_port", "ports[2]",
- *   "" for the object), so a caller holding the file's text can say
- *   where it is.
- * @return 0, or -EINVAL with @p why set (no hop name, no position).
+ * Decode the hop's object into @p c through trex_conf_members and check
+ * what the table cannot say (port ids, the server's characters).
+ * @return 0, or -EINVAL with "hop NAME: member: message" in @p err.
  */
-int trex_conf_parse(const json_t *conf, struct trex_conf *c, char *path, size_t path_len, char *why,
-		    size_t why_len);
+int trex_conf_parse(const struct coord_hop *hop, const json_t *conf, struct trex_conf *c, char *err,
+		    size_t err_len);
 
 /** The streams of one port for one trial. */
 struct trex_port_streams {

@@ -10,36 +10,57 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "wire_driver.h"
 
+/* The hop's topology members, decoded. */
+struct wire_conf {
+	char links[64][2][128]; /* "links": [["hop:port", "hop:port"], ...] */
+	unsigned int nb_links;	/* its entries */
+};
+
+static const struct pvp_schema_member wire_end = {
+	.name = "", .type = PVP_SCHEMA_STRING, .min = 3, .max = 127, .size = 128};
+static const struct pvp_schema_member wire_link = {.name = "",
+						   .type = PVP_SCHEMA_ARRAY,
+						   .min = 2,
+						   .max = 2,
+						   .members = &wire_end,
+						   .size = 2 * 128};
+static const struct pvp_schema_member wire_conf_members[] = {
+	{.name = "links",
+	 .type = PVP_SCHEMA_ARRAY,
+	 .min = 0,
+	 .max = 64,
+	 .members = &wire_link,
+	 PVP_SCHEMA_AT(struct wire_conf, links),
+	 .count_offset = offsetof(struct wire_conf, nb_links),
+	 .help = "the link's two ends, [\"hop:port\", \"hop:port\"]"},
+	{.name = NULL},
+};
+
 static int
 wire_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 {
-	const json_t *links, *l;
-	size_t i;
+	struct wire_conf *c = calloc(1, sizeof(*c));
+	unsigned int i;
+	int ret;
 
-	links = json_object_get(conf, "links");
-	if (links == NULL)
-		return 0;
-	if (!json_is_array(links))
-		goto bad;
-	json_array_foreach(links, i, l) {
-		const char *a = json_string_value(json_array_get(l, 0));
-		const char *b = json_string_value(json_array_get(l, 1));
-
-		if (json_array_size(l) != 2 || a == NULL || b == NULL || strchr(a, ':') == NULL ||
-		    strchr(b, ':') == NULL)
-			goto bad;
-	}
-	return 0;
-bad:
-	snprintf(err, err_len, "hop %s: \"links\" must be [[\"hop:port\", \"hop:port\"], ...]",
-		 hop->name);
-	return -EINVAL;
+	if (c == NULL)
+		return coord_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
+	ret = coord_hop_conf(hop, wire_conf_members, conf, c, err, err_len);
+	for (i = 0; ret == 0 && i < c->nb_links; i++)
+		if (strchr(c->links[i][0], ':') == NULL || strchr(c->links[i][1], ':') == NULL)
+			ret = coord_fail(err, err_len, -EINVAL,
+					 "hop %s: \"links\" must be [[\"hop:port\", \"hop:port\"], "
+					 "...]",
+					 hop->name);
+	free(c);
+	return ret;
 }
 
 static void
@@ -48,20 +69,10 @@ wire_close(struct coord_hop *hop)
 	hop->priv = NULL;
 }
 
-/* "links": [["hop:port", "hop:port"], ...], checked when the file is loaded. */
-static const struct coord_conf_member wire_end = {
-	.name = "", .type = COORD_CONF_STRING, .min = 3, .max = 127};
-static const struct coord_conf_member wire_link = {
-	.name = "", .type = COORD_CONF_ARRAY, .min = 2, .max = 2, .members = &wire_end};
-static const struct coord_conf_member wire_conf[] = {
-	{.name = "links", .type = COORD_CONF_ARRAY, .min = 0, .max = 64, .members = &wire_link},
-	{.name = NULL},
-};
-
 const struct coord_driver coord_driver_wire = {
 	.name = "wire",
 	.roles = COORD_ROLE_PASSIVE,
-	.conf = wire_conf,
+	.conf = wire_conf_members,
 	.open = wire_open,
 	.close = wire_close,
 };

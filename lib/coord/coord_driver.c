@@ -148,3 +148,19 @@ coord_traffic_check_rate(const struct coord_hop *hop, const struct coord_traffic
 			  "\"max\")",
 			  hop->name, t->rate_pps);
 }
+
+const char *const coord_hop_common[] = {"name", "driver", "comment", NULL};
+
+const struct pvp_schema_member coord_hop_port = {
+	.name = "", .type = PVP_SCHEMA_STRING, .min = 1, .max = 63, .size = 64};
+
+int
+coord_hop_conf(const struct coord_hop *hop, const struct pvp_schema_member *members,
+	       const json_t *conf, void *obj, char *err, size_t err_len)
+{
+	char why[384] = "";
+
+	if (pvp_schema_decode(members, conf, coord_hop_common, obj, why, sizeof(why)) < 0)
+		return coord_fail(err, err_len, -EINVAL, "hop %s: %s", hop->name, why);
+	return 0;
+}

@@ -112,6 +112,7 @@
 #include <jansson.h>
 
 #include "pvp_stats_json.h"
+#include "pvp_util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -291,31 +292,52 @@ struct coord_traffic_result {
 
 struct coord_hop;
 
-/** Type of a member of a hop's object in a topology file. */
-enum coord_conf_type {
-	COORD_CONF_STRING, /**< a string of min..max bytes, one of values[] if given */
-	COORD_CONF_UINT,   /**< an integer in min..max */
-	COORD_CONF_BOOL,   /**< true or false */
-	COORD_CONF_OBJECT, /**< an object with the members in members[] only */
-	COORD_CONF_ARRAY,  /**< a list of min..max items, each as members[0] */
-};
+/**
+ * Default bound on one exchange with a hop (a control call, an OVSDB
+ * reply, an OVS command, a telemetry reply, a TRex request), the same
+ * for every driver: 3 s, what TRex's own client waits. A hop's
+ * "timeout_ms" member overrides it.
+ */
+#define COORD_HOP_TIMEOUT_MS 3000
+/* COORD_HOP_TIMEOUT_MS as the text of a schema default. */
+#define COORD_STR_(x) #x
+#define COORD_STR(x)  COORD_STR_(x)
+
+/** coord_driver::conf's "timeout_ms" member, the same in every driver. */
+#define COORD_HOP_TIMEOUT_MEMBER(st, field)                                                        \
+	{                                                                                          \
+		.name = "timeout_ms", .type = PVP_SCHEMA_UINT, .min = 1, .max = 600000,            \
+		.def = COORD_STR(COORD_HOP_TIMEOUT_MS), PVP_SCHEMA_AT(st, field),                  \
+		.help = "bound on each exchange with the hop (ms)",                                \
+	}
 
 /**
- * One member a hop of a driver may have in a topology file. A table of
- * them ends with a NULL name. The core checks every hop's object against
- * its driver's table (coord_driver::conf) when the file is loaded, before
- * any hop is opened: an unknown member, a wrong type or a value out of
- * range is an error with the file, line and column of the value.
+ * coord_driver::conf's "ports" member: at least @p least (0 or 1) names,
+ * at most COORD_MAX_PORTS, into char array @p field of struct @p st with
+ * their count in @p count. The topology loader checks the names
+ * themselves; open() decodes them with the rest.
  */
-struct coord_conf_member {
-	const char *name;			 /**< member name; NULL ends a table */
-	enum coord_conf_type type;		 /**< what the value must be */
-	bool required;				 /**< a hop without it is refused */
-	int64_t min;				 /**< smallest integer, length or item count */
-	int64_t max;				 /**< largest integer, length or item count */
-	const char *const *values;		 /**< STRING: allowed values, NULL-ended, or NULL */
-	const struct coord_conf_member *members; /**< OBJECT: its members; ARRAY: the item */
-};
+#define COORD_HOP_PORTS_MEMBER(st, field, count, least, text)                                      \
+	{                                                                                          \
+		.name = "ports", .type = PVP_SCHEMA_ARRAY, .required = (least) > 0,                \
+		.min = (least), .max = COORD_MAX_PORTS, .members = &coord_hop_port,                \
+		PVP_SCHEMA_AT(st, field), .count_offset = offsetof(st, count), .help = (text),     \
+	}
+
+/** Members of every hop, checked by the topology loader, not in coord_driver::conf. */
+extern const char *const coord_hop_common[];
+
+/** A port name in a hop's "ports" (1..63 characters), the item of a driver's "ports" member. */
+extern const struct pvp_schema_member coord_hop_port;
+
+/**
+ * Decode the hop's object @p conf into @p obj through the driver's table
+ * @p members (pvp_schema_decode(), the members of coord_hop_common[]
+ * left out, defaults applied).
+ * @return 0, or -EINVAL with "hop NAME: path: message" in @p err.
+ */
+int coord_hop_conf(const struct coord_hop *hop, const struct pvp_schema_member *members,
+		   const json_t *conf, void *obj, char *err, size_t err_len);
 
 /** What a kind of hop does in a trial: bits of coord_driver::roles. */
 enum coord_role {
@@ -348,10 +370,12 @@ struct coord_driver {
 	 * besides "name", "driver", "ports" and "comment" (NULL-name ended).
 	 * The core checks them for every hop before any hop is opened, so a
 	 * typo or a bad value in the last hop is reported, with its
-	 * file:line:col, before the first one is contacted. NULL: no check
-	 * by the core, open() alone checks its members.
+	 * file:line:col, before the first one is contacted. open() decodes
+	 * the same table into its struct (coord_hop_conf()), and
+	 * doc/hop-members.rst is written from it (pvpkit-schema-doc). NULL:
+	 * no check by the core, open() alone checks its members.
 	 */
-	const struct coord_conf_member *conf;
+	const struct pvp_schema_member *conf;
 
 	/**
 	 * Check @p conf (the hop's object in the topology file; its types and

@@ -13,7 +13,6 @@
  */
 
 #include <errno.h>
-#include <inttypes.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,121 +78,28 @@ static const char *const topo_hop_common[] = {"name", "driver", "ports", "commen
 static const char *const topo_point_members[] = {"hop", "port", "dir", "label", "comment", NULL};
 static const char *const topo_root_members[] = {"name", "comment", "hops", "chains", NULL};
 /* What `pvpkit testbed up` says of the machine it set up (its cores). */
-static const struct coord_conf_member topo_testbed_members[] = {
-	{.name = "shared_cores", .type = COORD_CONF_BOOL},
-	{.name = "cpus", .type = COORD_CONF_STRING, .max = 1024},
-	{.name = "pollers", .type = COORD_CONF_UINT, .max = 1024},
-	{.name = "pmds", .type = COORD_CONF_UINT, .max = 1024},
+static const struct pvp_schema_member topo_testbed_members[] = {
+	{.name = "shared_cores", .type = PVP_SCHEMA_BOOL},
+	{.name = "cpus", .type = PVP_SCHEMA_STRING, .max = 1024},
+	{.name = "pollers", .type = PVP_SCHEMA_UINT, .max = 1024},
+	{.name = "pmds", .type = PVP_SCHEMA_UINT, .max = 1024},
 	{.name = NULL},
 };
-static const struct coord_conf_member topo_root_conf[] = {
-	{.name = "testbed", .type = COORD_CONF_OBJECT, .members = topo_testbed_members},
+static const struct pvp_schema_member topo_root_conf[] = {
+	{.name = "testbed", .type = PVP_SCHEMA_OBJECT, .members = topo_testbed_members},
 	/* Several sources start together this long after they are asked to. */
-	{.name = "start_lead_ms", .type = COORD_CONF_UINT, .min = 1, .max = 30000},
+	{.name = "start_lead_ms", .type = PVP_SCHEMA_UINT, .min = 1, .max = 30000},
 	{.name = NULL},
 };
-
-static bool
-topo_in(const char *const *list, const char *s)
-{
-	for (; list != NULL && *list != NULL; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
-}
-
-static const struct coord_conf_member *
-topo_member(const struct coord_conf_member *m, const char *name)
-{
-	for (; m != NULL && m->name != NULL; m++)
-		if (strcmp(m->name, name) == 0)
-			return m;
-	return NULL;
-}
-
-static int topo_check_value(struct topo_ctx *c, const json_t *v, const char *path,
-			    const struct coord_conf_member *m);
 
 /* The members of object @p o: only @p common and those in @p members. */
 static int
 topo_check_object(struct topo_ctx *c, const json_t *o, const char *path, const char *const *common,
-		  const struct coord_conf_member *members)
+		  const struct pvp_schema_member *members)
 {
-	const char *key;
-	json_t *v;
-	char sub[256];
+	const struct pvp_schema_src src = {.source = c->t->source, .text = c->text, .skip = common};
 
-	if (!json_is_object(o))
-		return topo_fail(c, path, "must be an object");
-	json_object_foreach((json_t *)o, key, v) {
-		const struct coord_conf_member *m = topo_member(members, key);
-
-		snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] != '\0' ? "." : "", key);
-		if (topo_in(common, key))
-			continue;
-		if (m == NULL)
-			return topo_fail(c, sub, "unknown member");
-		if (topo_check_value(c, v, sub, m) < 0)
-			return -EINVAL;
-	}
-	for (; members != NULL && members->name != NULL; members++)
-		if (members->required && json_object_get(o, members->name) == NULL)
-			return topo_fail(c, path, "\"%s\" is required", members->name);
-	return 0;
-}
-
-/* One value against its description in a driver's table. */
-static int
-topo_check_value(struct topo_ctx *c, const json_t *v, const char *path,
-		 const struct coord_conf_member *m)
-{
-	const char *s;
-	char sub[256];
-	json_t *item;
-	size_t i, n;
-
-	switch (m->type) {
-	case COORD_CONF_STRING:
-		s = json_string_value(v);
-		if (s == NULL || (int64_t)strlen(s) < m->min || (int64_t)strlen(s) > m->max)
-			return topo_fail(c, path,
-					 "must be a string of %" PRId64 "..%" PRId64 " characters",
-					 m->min, m->max);
-		if (m->values != NULL && !topo_in(m->values, s)) {
-			char list[160] = "";
-
-			for (i = 0; m->values[i] != NULL; i++)
-				snprintf(list + strlen(list), sizeof(list) - strlen(list),
-					 "%s\"%s\"", i > 0 ? ", " : "", m->values[i]);
-			return topo_fail(c, path, "must be one of %s", list);
-		}
-		return 0;
-	case COORD_CONF_UINT:
-		if (!json_is_integer(v) || json_integer_value(v) < m->min ||
-		    json_integer_value(v) > m->max)
-			return topo_fail(c, path, "must be an integer in %" PRId64 "..%" PRId64,
-					 m->min, m->max);
-		return 0;
-	case COORD_CONF_BOOL:
-		if (!json_is_boolean(v))
-			return topo_fail(c, path, "must be true or false");
-		return 0;
-	case COORD_CONF_OBJECT:
-		return topo_check_object(c, v, path, NULL, m->members);
-	case COORD_CONF_ARRAY:
-	default:
-		n = json_array_size(v);
-		if (!json_is_array(v) || (int64_t)n < m->min || (int64_t)n > m->max)
-			return topo_fail(c, path,
-					 "must be a list of %" PRId64 "..%" PRId64 " items", m->min,
-					 m->max);
-		json_array_foreach(v, i, item) {
-			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-			if (topo_check_value(c, item, sub, m->members) < 0)
-				return -EINVAL;
-		}
-		return 0;
-	}
+	return pvp_schema_check(members, o, path, &src, c->err, c->err_len);
 }
 
 static int

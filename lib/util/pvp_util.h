@@ -698,10 +698,12 @@ int pvp_schema_check(const struct pvp_schema_member *members, const json_t *o, c
  * pvp_schema_check() @p o (NULL: an empty object), then fill @p obj from
  * it: every member with a size, its default where @p o lacks it (zero
  * where there is no default).
+ * @param skip members of @p o that are not the table's (a hop's "name"),
+ *   NULL-ended, or NULL.
  * @return 0, or -EINVAL with "path: message" in @p err.
  */
-int pvp_schema_decode(const struct pvp_schema_member *members, const json_t *o, void *obj,
-		      char *err, size_t err_len);
+int pvp_schema_decode(const struct pvp_schema_member *members, const json_t *o,
+		      const char *const *skip, void *obj, char *err, size_t err_len);
 
 /**
  * The object @p obj holds, as JSON: every member with a size.

@@ -332,15 +332,16 @@ schema_store_object(const struct pvp_schema_member *members, const json_t *o, ch
 }
 
 int
-pvp_schema_decode(const struct pvp_schema_member *members, const json_t *o, void *obj, char *err,
-		  size_t err_len)
+pvp_schema_decode(const struct pvp_schema_member *members, const json_t *o, const char *const *skip,
+		  void *obj, char *err, size_t err_len)
 {
+	const struct pvp_schema_src src = {.skip = skip};
 	json_t *empty = NULL;
 	int ret;
 
 	if (o == NULL)
 		o = empty = json_object();
-	ret = pvp_schema_check(members, o, "", NULL, err, err_len);
+	ret = pvp_schema_check(members, o, "", &src, err, err_len);
 	if (ret == 0)
 		ret = schema_store_object(members, o, obj, "", err, err_len);
 	json_decref(empty);

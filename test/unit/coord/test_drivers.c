@@ -442,7 +442,7 @@ main(void)
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",
 				    "flow_base", "l2", "nope");
 		CHECK(coord_driver_gen.open(&moved, conf, err, sizeof(err)) == -EINVAL);
-		CHECK(strstr(err, "flow_base.l2: not a MAC") != NULL);
+		CHECK(strstr(err, "flow_base.l2: must be a MAC address") != NULL, "%s", err);
 		json_decref(conf);
 	}
 

@@ -38,19 +38,19 @@ static const struct coord_driver fake_trex = FAKE_COUNTERS("trex");
 static const struct coord_driver fake_wire = {.name = "wire", .roles = COORD_ROLE_PASSIVE};
 /* A driver that declares its members: the loader checks them all. */
 static const char *const strict_modes[] = {"fast", "slow", NULL};
-static const struct coord_conf_member strict_sub[] = {
-	{.name = "port", .type = COORD_CONF_UINT, .min = 1, .max = 65535},
+static const struct pvp_schema_member strict_sub[] = {
+	{.name = "port", .type = PVP_SCHEMA_UINT, .min = 1, .max = 65535},
 	{.name = NULL},
 };
-static const struct coord_conf_member strict_item = {
-	.name = "", .type = COORD_CONF_STRING, .min = 1, .max = 8};
-static const struct coord_conf_member strict_conf[] = {
-	{.name = "addr", .type = COORD_CONF_STRING, .required = true, .min = 1, .max = 32},
-	{.name = "timeout_ms", .type = COORD_CONF_UINT, .min = 1, .max = 600000},
-	{.name = "mode", .type = COORD_CONF_STRING, .max = 8, .values = strict_modes},
-	{.name = "verbose", .type = COORD_CONF_BOOL},
-	{.name = "ssh", .type = COORD_CONF_OBJECT, .members = strict_sub},
-	{.name = "tags", .type = COORD_CONF_ARRAY, .min = 1, .max = 2, .members = &strict_item},
+static const struct pvp_schema_member strict_item = {
+	.name = "", .type = PVP_SCHEMA_STRING, .min = 1, .max = 8};
+static const struct pvp_schema_member strict_conf[] = {
+	{.name = "addr", .type = PVP_SCHEMA_STRING, .required = true, .min = 1, .max = 32},
+	{.name = "timeout_ms", .type = PVP_SCHEMA_UINT, .min = 1, .max = 600000},
+	{.name = "mode", .type = PVP_SCHEMA_STRING, .max = 8, .values = strict_modes},
+	{.name = "verbose", .type = PVP_SCHEMA_BOOL},
+	{.name = "ssh", .type = PVP_SCHEMA_OBJECT, .members = strict_sub},
+	{.name = "tags", .type = PVP_SCHEMA_ARRAY, .min = 1, .max = 2, .members = &strict_item},
 	{.name = NULL},
 };
 static const struct coord_driver fake_strict = {.name = "strict",

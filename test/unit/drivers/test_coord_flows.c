@@ -58,6 +58,16 @@ field_of(const char *type, const struct coord_flow_base *b, unsigned int *off, u
 	}
 }
 
+/* The bases a hop without "flow_base" gets. */
+static void
+flow_base_default(struct coord_flow_base *b)
+{
+	char err[128] = "";
+
+	CHECK(pvp_schema_decode(coord_flow_base_members, NULL, NULL, b, err, sizeof(err)) == 0,
+	      "%s", err);
+}
+
 static void
 check_type(const char *type, unsigned int size, unsigned int flows)
 {
@@ -70,7 +80,7 @@ check_type(const char *type, unsigned int size, unsigned int flows)
 	char err[256];
 	json_t *j;
 
-	coord_flow_base_default(&b);
+	flow_base_default(&b);
 	field_of(type, &b, &off, &len, &base);
 	j = coord_flows_profile(type, size, flows, ports, 2, &b, err, sizeof(err));
 	CHECK(j != NULL);
@@ -130,21 +140,19 @@ check_errors(void)
 	char err[256];
 	json_t *j;
 
-	coord_flow_base_default(&b);
+	flow_base_default(&b);
 	/* exactly as many UDP ports as the ovs driver accepts: 1024..65535 */
-	j = coord_flows_profile("l4", 64, 65536 - COORD_FLOW_BASE_L4, &port, 1, &b, err,
-				sizeof(err));
+	j = coord_flows_profile("l4", 64, 65536 - b.l4, &port, 1, &b, err, sizeof(err));
 	CHECK(j != NULL);
 	json_decref(j);
 	err[0] = '\0';
-	j = coord_flows_profile("l4", 64, 65537 - COORD_FLOW_BASE_L4, &port, 1, &b, err,
-				sizeof(err));
+	j = coord_flows_profile("l4", 64, 65537 - b.l4, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "overflow 65535") != NULL);
 	/* a MAC variable covers 32 bits: carrying into the high bytes is refused */
 	b.l2 = 0x02000000ffffull << 16 | 0xfff0;
 	j = coord_flows_profile("l2", 64, 17, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "32 bits") != NULL);
-	coord_flow_base_default(&b);
+	flow_base_default(&b);
 	j = coord_flows_profile("normal", 64, 10, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "matches no field") != NULL);
 	j = coord_flows_profile("l7", 64, 10, &port, 1, &b, err, sizeof(err));

@@ -495,7 +495,7 @@ test_conf_errors(const char *dir)
 		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"bridge\": \"$(x)\"}", "bridge"},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": \"h\", "
 		 "\"password\": \"x\"}}",
-		 "passwords"},
+		 "ssh.password: unknown member"},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"p\"], \"ssh\": {\"host\": "
 		 "\"-oProxyCommand=x\"}}",
 		 "host"},
@@ -514,8 +514,13 @@ test_conf_errors(const char *dir)
 		 "forward[1]: a is the in port of forward[0] already"},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": [{\"in\": \"a\", "
 		 "\"out\": \"b\", \"swapped\": [\"l7\"]}]}",
-		 "forward[0].swapped: a list of l2, l3, l4"},
-		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": []}", "1..2"},
+		 "forward[0].swapped[0]: must be one of \"l2\", \"l3\", \"l4\""},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": []}",
+		 "forward: must be a list of 1..16 items"},
+		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"forward\": [{\"in\": \"a\", "
+		 "\"out\": \"b\"}, {\"in\": \"b\", \"out\": \"a\"}, {\"in\": \"a\", \"out\": "
+		 "\"b\"}]}",
+		 "\"forward\" must list 1..2"},
 		{"{\"db\": \"unix:/x\", \"ports\": [\"a\", \"b\"], \"l2_reverse_match\": "
 		 "\"dl_dst\", \"forward\": [{\"in\": \"a\", \"out\": \"b\"}]}",
 		 "\"l2_reverse_match\" and \"forward\" together"},

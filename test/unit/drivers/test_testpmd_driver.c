@@ -282,7 +282,7 @@ test_errors(const char *dir)
 	CHECK(rc == -EINVAL && strstr(err, "file_prefix") != NULL, "bad prefix: %s", err);
 	rc = open_hop(&hop, "{\"file_prefix\": \"x\", \"ports\": [\"eth0\"]}", err, sizeof(err));
 	CHECK(rc == -EINVAL && strstr(err, "ports[0]") != NULL, "bad port: %s", err);
-	rc = open_hop(&hop, "{\"file_prefix\": \"pvp-no-such-prefix\", \"ports\": [\"p0\", 1]}",
+	rc = open_hop(&hop, "{\"file_prefix\": \"pvp-no-such-prefix\", \"ports\": [\"p0\", \"1\"]}",
 		      err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, "pvp-no-such-prefix/dpdk_telemetry.v2") != NULL,
 	      "prefix path: %s", err);

@@ -698,25 +698,24 @@ test_conf(void)
 	static const struct {
 		const char *conf, *err;
 	} cases[] = {
-		{"{\"ports\": [\"0\"], \"colour\": 1}",
-		 "hop tester: colour: unknown member of a trex hop"},
-		{"{\"ports\": []}", "hop tester: ports: must list 1..16 TRex ports"},
+		{"{\"ports\": [\"0\"], \"colour\": 1}", "hop tester: colour: unknown member"},
+		{"{\"ports\": []}", "hop tester: ports: must be a list of 1..16 items"},
 		{"{\"ports\": [\"eth0\"]}", "hop tester: ports[0]: a TRex port id is required"},
 		{"{\"ports\": [\"0\", \"p0\"]}", "hop tester: ports[1]: TRex port 0 listed twice"},
 		{"{\"ports\": [\"0\"], \"sync_port\": 0}",
-		 "hop tester: sync_port: must be a whole number in 1..65535"},
+		 "hop tester: sync_port: must be an integer in 1..65535"},
 		{"{\"ports\": [\"0\"], \"server\": \"a b\"}",
 		 "hop tester: server: a host name or address is required"},
 		{"{\"ports\": [\"0\"], \"force\": \"yes\"}",
 		 "hop tester: force: must be true or false"},
 		{"{\"ports\": [\"0\"], \"dst_mac\": \"02:00\"}",
-		 "hop tester: dst_mac: a MAC address"},
+		 "hop tester: dst_mac: must be a MAC address"},
 		{"{\"ports\": [\"0\"], \"flow_stats\": \"on\"}",
-		 "hop tester: flow_stats: must be \"stats\", \"latency\" or \"off\""},
+		 "hop tester: flow_stats: must be one of \"stats\", \"latency\", \"off\""},
 		{"{\"ports\": [\"0\"], \"flow_base\": {\"l3\": \"10.0.0\"}}",
-		 "hop tester: flow_base.l3: not an IPv4 address"},
+		 "hop tester: flow_base.l3: must be an IPv4 address"},
 		{"{\"ports\": [\"0\"], \"timeout_ms\": 5}",
-		 "hop tester: timeout_ms: must be a whole number in 100..600000"},
+		 "hop tester: timeout_ms: must be an integer in 100..600000"},
 	};
 	struct coord_hop hop;
 	char err[512];

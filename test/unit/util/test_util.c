@@ -820,7 +820,7 @@ test_schema_decode(void)
 	memset(&c, 0x5a, sizeof(c));
 	o = json_loads("{\"name\": \"a\", \"ports\": [\"p\"]}", 0, NULL);
 	err[0] = '\0';
-	CHECK(pvp_schema_decode(sch_members, o, &c, err, sizeof(err)) == 0, "%s", err);
+	CHECK(pvp_schema_decode(sch_members, o, NULL, &c, err, sizeof(err)) == 0, "%s", err);
 	CHECK(strcmp(c.name, "a") == 0 && c.timeout_ms == 3000 && c.offset == -2);
 	CHECK(c.backstop_s == 2.5 && !c.force && c.mode == 1 && c.mac == 0x020000000001ull);
 	CHECK(c.ip == 0x0a000000u && c.ssh.host[0] == '\0' && c.ssh.port == 22);
@@ -829,7 +829,7 @@ test_schema_decode(void)
 
 	/* Every member given; then written back as it was read. */
 	o = json_loads(full, 0, NULL);
-	CHECK(pvp_schema_decode(sch_members, o, &c, err, sizeof(err)) == 0, "%s", err);
+	CHECK(pvp_schema_decode(sch_members, o, NULL, &c, err, sizeof(err)) == 0, "%s", err);
 	CHECK(c.timeout_ms == 70000 && c.offset == 3 && c.backstop_s == 1.5 && c.force);
 	CHECK(c.mode == 2 && c.mac == 0xa1b2c3d4e5f6ull && c.ip == 0xc0000201u);
 	CHECK(strcmp(c.ssh.host, "dut") == 0 && c.ssh.port == 2222);
@@ -846,11 +846,11 @@ test_schema_decode(void)
 	/* Errors: the check's, without a position, and what the struct cannot hold. */
 	err[0] = '\0';
 	o = json_loads("{\"name\": \"a\", \"ssh\": {\"host\": \"h\", \"port\": 70000}}", 0, NULL);
-	CHECK(pvp_schema_decode(sch_members, o, &c, err, sizeof(err)) == -EINVAL);
+	CHECK(pvp_schema_decode(sch_members, o, NULL, &c, err, sizeof(err)) == -EINVAL);
 	CHECK_MSG(err, "ssh.port: must be an integer in 1..65535");
 	json_decref(o);
 	err[0] = '\0';
-	CHECK(pvp_schema_decode(sch_members, NULL, &c, err, sizeof(err)) == -EINVAL);
+	CHECK(pvp_schema_decode(sch_members, NULL, NULL, &c, err, sizeof(err)) == -EINVAL);
 	CHECK_MSG(err, "\"name\" is required");
 }
 
