@@ -475,7 +475,13 @@ schema_doc_type(const struct pvp_schema_member *m, char *buf, size_t len)
 		return;
 	case PVP_SCHEMA_ARRAY:
 	default:
-		snprintf(buf, len, "list, %" PRId64 "..%" PRId64 " items", m->min, m->max);
+		if (m->members->values != NULL) {
+			schema_words(m->members->values, "", list, sizeof(list));
+			snprintf(buf, len, "list of %s (%" PRId64 "..%" PRId64 ")", list, m->min,
+				 m->max);
+		} else {
+			snprintf(buf, len, "list, %" PRId64 "..%" PRId64 " items", m->min, m->max);
+		}
 		return;
 	}
 }

@@ -857,9 +857,9 @@ test_schema_decode(void)
 static void
 test_schema_doc(void)
 {
-	static const char want[] = "=================== ========================== "
+	static const char want[] = "=================== ================================== "
 				   "===================== ===========\n"
-				   "member              type                       default"
+				   "member              type                               default"
 				   "               meaning\n";
 	char *buf = NULL;
 	size_t len = 0;
@@ -876,7 +876,8 @@ test_schema_doc(void)
 	CHECK(strstr(buf, "\n``timeout_ms``      integer, 1..600000") != NULL, "%s", buf);
 	CHECK(strstr(buf, "``3000``") != NULL && strstr(buf, "per request\n") != NULL);
 	CHECK(strstr(buf, "\n``ssh.host``   ") != NULL && strstr(buf, "required") != NULL);
-	CHECK(strstr(buf, "\n``pairs[].swapped`` list, 0..3 items") != NULL, "%s", buf);
+	CHECK(strstr(buf, "\n``pairs[].swapped`` list of stats, latency, off (0..3)") != NULL, "%s",
+	      buf);
 	CHECK(strstr(buf, "one of stats, latency, off") != NULL);
 	free(buf);
 }

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit-hop-doc: write doc/hop-members.rst, every driver's topology
+ * members as a table, from the tables the topology loader checks and the
+ * drivers decode (coord_driver::conf). The unit test hop-doc fails when
+ * the committed file is not what this writes, so the doc cannot drift
+ * from the code: change a table, then run
+ *
+ *   build/drivers/pvpkit-hop-doc > doc/hop-members.rst
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "coord_driver.h"
+
+int
+main(void)
+{
+	unsigned int i;
+	size_t k;
+
+	printf(".. SPDX-License-Identifier: BSD-3-Clause\n"
+	       "   Copyright (c) 2026 The pvpkit authors\n"
+	       "\n"
+	       ".. Written by build/drivers/pvpkit-hop-doc from the drivers' tables;\n"
+	       "   the unit test hop-doc fails when this file differs. Do not edit.\n"
+	       "\n"
+	       "Hop members by driver\n"
+	       "=====================\n"
+	       "\n"
+	       "Every hop of a topology file has ``name`` and ``driver`` and may have\n"
+	       "``ports`` and ``comment``; the members below are its driver's. The\n"
+	       "topology loader checks each hop against its driver's table before any\n"
+	       "hop is contacted (an unknown member, a wrong type or a value out of\n"
+	       "range is an error with the file's line and column), and the driver\n"
+	       "reads the hop through the same table, defaults included\n"
+	       "(doc/design.rst, \"Writing a hop driver\").\n");
+	for (i = 0; coord_drivers[i] != NULL; i++) {
+		const struct coord_driver *d = coord_drivers[i];
+
+		printf("\n``%s``\n", d->name);
+		for (k = 0; k < strlen(d->name) + 4; k++)
+			putchar('-');
+		printf("\n\n");
+		if (d->conf == NULL) {
+			printf("No members of its own.\n");
+			continue;
+		}
+		if (pvp_schema_doc(d->conf, stdout) < 0) {
+			fprintf(stderr, "pvpkit-hop-doc: cannot write the %s table\n", d->name);
+			return 1;
+		}
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
+}
