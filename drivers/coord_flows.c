@@ -38,82 +38,86 @@ const struct pvp_schema_member coord_flow_base_members[] = {
 };
 
 int
-coord_flow_type_matched(const char *type)
+coord_flows_check(enum coord_flow_type type, unsigned int flows, const struct coord_flow_base *b,
+		  char *err, size_t err_len)
 {
-	if (type == NULL)
-		return -EINVAL;
-	if (strcmp(type, "normal") == 0)
-		return 0;
-	if (strcmp(type, "l2") == 0 || strcmp(type, "l3") == 0 || strcmp(type, "l4") == 0)
-		return 1;
-	return -EINVAL;
+	if (flows == 0)
+		return coord_fail(err, err_len, -EINVAL, "flows must be at least 1");
+	/* The sources vary the low 32 bits of a MAC; the high 16 come from
+	 * the base, so the walk may not carry into them. */
+	if (type == COORD_FLOW_l2 && (b->l2 & 0xffffffffull) + flows - 1 > 0xffffffffull)
+		return coord_fail(err, err_len, -ERANGE,
+				  "%u l2 flows overflow the low 32 bits of the MAC", flows);
+	if (type == COORD_FLOW_l3 && (uint64_t)b->l3 + flows - 1 > 0xffffffffull)
+		return coord_fail(err, err_len, -ERANGE, "%u l3 flows overflow the IPv4 range",
+				  flows);
+	if (type == COORD_FLOW_l4 && b->l4 + (uint64_t)flows - 1 > 65535)
+		return coord_fail(err, err_len, -ERANGE,
+				  "%u l4 flows from UDP port %u overflow 65535", flows, b->l4);
+	return 0;
+}
+
+int
+coord_flows_remember(const struct coord_hop *hop, const char *rule_type, char *kept,
+		     size_t kept_len, char *err, size_t err_len)
+{
+	enum coord_flow_type ft;
+
+	if (coord_flow_type_parse(rule_type, &ft) < 0)
+		return coord_fail(err, err_len, -EINVAL,
+				  "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
+				  hop->name, rule_type != NULL ? rule_type : "");
+	snprintf(kept, kept_len, "%s", ft == COORD_FLOW_normal ? "" : rule_type);
+	return 0;
 }
 
 /* The one variable of every stream: the field the rules match. */
 static json_t *
-flows_var(const char *type, unsigned int flows, const struct coord_flow_base *b, char *err,
-	  size_t err_len)
+flows_var(enum coord_flow_type type, unsigned int flows, const struct coord_flow_base *b)
 {
 	char lo[24], hi[24];
 
-	if (strcmp(type, "l2") == 0) {
-		/* pvpkit-gen varies the low 32 bits of a MAC; the high 16 come
-		 * from min, so the range may not carry into them. */
-		if ((b->l2 & 0xffffffffull) + flows - 1 > 0xffffffffull) {
-			snprintf(err, err_len, "%u l2 flows overflow the low 32 bits of the MAC",
-				 flows);
-			return NULL;
-		}
+	if (type == COORD_FLOW_l2) {
 		pvp_mac_format(b->l2, lo, sizeof(lo));
 		pvp_mac_format(b->l2 + flows - 1, hi, sizeof(hi));
 		return json_pack("{s:s,s:s,s:s,s:s}", "field", "eth.dst", "op", "inc", "min", lo,
 				 "max", hi);
 	}
-	if (strcmp(type, "l3") == 0) {
-		if ((uint64_t)b->l3 + flows - 1 > 0xffffffffull) {
-			snprintf(err, err_len, "%u l3 flows overflow the IPv4 range", flows);
-			return NULL;
-		}
+	if (type == COORD_FLOW_l3) {
 		pvp_ipv4_format(b->l3, lo, sizeof(lo));
 		pvp_ipv4_format(b->l3 + flows - 1, hi, sizeof(hi));
 		return json_pack("{s:s,s:s,s:s,s:s}", "field", "ipv4.dst", "op", "inc", "min", lo,
 				 "max", hi);
-	}
-	if (b->l4 + (uint64_t)flows - 1 > 65535) {
-		snprintf(err, err_len, "%u l4 flows from UDP port %u overflow 65535", flows, b->l4);
-		return NULL;
 	}
 	return json_pack("{s:s,s:s,s:I,s:I}", "field", "udp.dport", "op", "inc", "min",
 			 (json_int_t)b->l4, "max", (json_int_t)(b->l4 + flows - 1));
 }
 
 json_t *
-coord_flows_profile(const char *type, unsigned int size, unsigned int flows,
+coord_flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
 		    const unsigned int *ports, unsigned int nb_ports,
 		    const struct coord_flow_base *b, char *err, size_t err_len)
 {
 	json_t *streams, *var, *s;
 	unsigned int i;
 
-	if (coord_flow_type_matched(type) != 1) {
-		snprintf(err, err_len, "flow type \"%s\" matches no field (l2, l3, l4)",
-			 type != NULL ? type : "");
+	if (type == COORD_FLOW_normal) {
+		snprintf(err, err_len, "flow type \"normal\" matches no field (l2, l3, l4)");
 		return NULL;
 	}
-	if (flows == 0 || nb_ports == 0 || ports == NULL) {
-		snprintf(err, err_len, "%s",
-			 flows == 0 ? "flows must be at least 1" : "no TX port");
+	if (nb_ports == 0 || ports == NULL) {
+		snprintf(err, err_len, "no TX port");
 		return NULL;
 	}
+	if (coord_flows_check(type, flows, b, err, err_len) < 0)
+		return NULL;
 	streams = json_array();
 	if (streams == NULL)
 		goto nomem;
 	for (i = 0; i < nb_ports; i++) {
-		var = flows_var(type, flows, b, err, err_len);
-		if (var == NULL) {
-			json_decref(streams);
-			return NULL;
-		}
+		var = flows_var(type, flows, b);
+		if (var == NULL)
+			goto nomem_streams;
 		s = json_pack("{s:I,s:I,s:[o]}", "port", (json_int_t)ports[i], "flows",
 			      (json_int_t)flows, "vars", var);
 		if (s == NULL)

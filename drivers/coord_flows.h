@@ -52,11 +52,24 @@ struct coord_flow_base {
 extern const struct pvp_schema_member coord_flow_base_members[];
 
 /**
- * Whether @p type is a known flow type.
- * @return 1 for "l2", "l3", "l4" (rules that match a varied field),
- * 0 for "normal", -EINVAL otherwise.
+ * The one check of @p flows flows of @p type from bases @p b, for the
+ * vswitch's rules and the source's traffic alike: at least one flow, and
+ * the varied field may not leave its range. An l2 walk may not carry out
+ * of the MAC's low 32 bits, since pvpkit-gen and TRex vary a 4-byte
+ * field there; rules past that would match traffic no source sends.
+ * @return 0, or -ERANGE (-EINVAL for 0 flows) with @p err set.
  */
-int coord_flow_type_matched(const char *type);
+int coord_flows_check(enum coord_flow_type type, unsigned int flows,
+		      const struct coord_flow_base *b, char *err, size_t err_len);
+
+/**
+ * install_flows() of a source: keep @p rule_type in @p kept ("" for
+ * "normal"), so that the next trials' traffic matches the rules a
+ * vswitch hop installs in the same pass.
+ * @return 0, or -EINVAL with "hop NAME: unknown flow type ..." in @p err.
+ */
+int coord_flows_remember(const struct coord_hop *hop, const char *rule_type, char *kept,
+			 size_t kept_len, char *err, size_t err_len);
 
 /**
  * The pvpkit-gen profile ({"streams": [...]}, doc/profiles.rst) for
@@ -67,7 +80,7 @@ int coord_flow_type_matched(const char *type);
  * @return a new reference, or NULL with @p err set (unknown or "normal"
  * type, flows out of the field's range, no port).
  */
-json_t *coord_flows_profile(const char *type, unsigned int size, unsigned int flows,
+json_t *coord_flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
 			    const unsigned int *ports, unsigned int nb_ports,
 			    const struct coord_flow_base *b, char *err, size_t err_len);
 

@@ -36,6 +36,17 @@ coord_cli_usage_error(const char *see, const char *fmt, ...)
 	return 2;
 }
 
+int
+coord_cli_opt_flow_type(const char *see, const char *s)
+{
+	enum coord_flow_type t;
+
+	if (coord_flow_type_parse(s, &t) < 0)
+		return coord_cli_usage_error(see, "--flow-type: \"%s\" is not normal, l2, l3 or l4",
+					     s);
+	return 0;
+}
+
 /* The message of a bad value, one line: "pvpkit: " and lib/util's words. */
 static int
 cli_bad_value(const char *err)

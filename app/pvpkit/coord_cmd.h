@@ -69,6 +69,12 @@ int coord_cmd_testbed(int argc, char **argv);
 int coord_cli_usage_error(const char *see, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/**
+ * --flow-type's value, one of coord_flow_type_names (the one parser):
+ * 0, or 2 after a usage error that points to @p see.
+ */
+int coord_cli_opt_flow_type(const char *see, const char *s);
+
 /*
  * Option values, read by lib/util's parsers (base 10 always, no "nan",
  * "inf", hex, blanks or sign on a count) with the same ranges and words

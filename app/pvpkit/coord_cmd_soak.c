@@ -285,6 +285,8 @@ soak_parse(int argc, char **argv, struct soak_args *a)
 				return 2;
 			break;
 		case 'T':
+			if (coord_cli_opt_flow_type(SOAK_SEE, optarg) != 0)
+				return 2;
 			a->flow_type = optarg;
 			break;
 		case 't':

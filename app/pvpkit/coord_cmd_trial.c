@@ -149,10 +149,8 @@ trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 		a->results = arg;
 		return 0;
 	case OPT_FLOW_TYPE:
-		if (strcmp(arg, "normal") != 0 && strcmp(arg, "l2") != 0 &&
-		    strcmp(arg, "l3") != 0 && strcmp(arg, "l4") != 0)
-			return coord_cli_usage_error(
-				TRIAL_SEE, "--flow-type: \"%s\" is not normal, l2, l3 or l4", arg);
+		if (coord_cli_opt_flow_type(TRIAL_SEE, arg) != 0)
+			return 2;
 		c->flow_type = arg;
 		return 0;
 	case OPT_FLOW_RULES:

@@ -483,6 +483,8 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		a->out = arg;
 		return 0;
 	case SOPT_FLOW_TYPE:
+		if (coord_cli_opt_flow_type(SEARCH_SEE, arg) != 0)
+			return 2;
 		a->flow_type = arg;
 		return 0;
 	case SOPT_NO_TABLES:

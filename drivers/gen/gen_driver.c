@@ -73,22 +73,21 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 	struct gen_hop *g = gen_hop(hop);
 	const char *type = t->flow_type != NULL ? t->flow_type : g->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
+	enum coord_flow_type ft = COORD_FLOW_normal;
 	char why[256];
 	json_t *prof;
-	int m;
 
 	if (t->profile != NULL) {
 		snprintf(key, key_len, "path:%s", t->profile);
 		*params = json_pack("{s:s}", "path", t->profile);
 		goto out;
 	}
-	m = type[0] != '\0' ? coord_flow_type_matched(type) : 0;
-	if (m < 0) {
+	if (type[0] != '\0' && coord_flow_type_parse(type, &ft) < 0) {
 		snprintf(err, err_len, "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
 			 hop->name, type);
 		return -EINVAL;
 	}
-	if (m == 0) {
+	if (ft == COORD_FLOW_normal) {
 		/* NORMAL forwards anything: the --flows shortcut (source IPs). */
 		snprintf(key, key_len, "size:%u,flows:%u", t->size, t->flows);
 		*params = json_pack("{s:I,s:I}", "size", (json_int_t)t->size, "flows",
@@ -100,7 +99,7 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		ports[0] = 0;
 		n = 1;
 	}
-	prof = coord_flows_profile(type, t->size, t->flows, ports, n, &g->flow_base, why,
+	prof = coord_flows_profile(ft, t->size, t->flows, ports, n, &g->flow_base, why,
 				   sizeof(why));
 	if (prof == NULL) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
@@ -431,14 +430,8 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	struct gen_hop *g = gen_hop(hop);
 
 	(void)flows;
-	if (rule_type == NULL || coord_flow_type_matched(rule_type) < 0) {
-		snprintf(err, err_len, "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
-			 hop->name, rule_type != NULL ? rule_type : "");
-		return -EINVAL;
-	}
-	snprintf(g->flow_type, sizeof(g->flow_type), "%s",
-		 strcmp(rule_type, "normal") == 0 ? "" : rule_type);
-	return 0;
+	return coord_flows_remember(hop, rule_type, g->flow_type, sizeof(g->flow_type), err,
+				    err_len);
 }
 
 static const struct pvp_schema_member gen_conf[] = {

@@ -136,7 +136,8 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 		p->in = (unsigned int)in;
 		p->out = (unsigned int)out;
 		p->swapped = 0;
-		/* OVS_SWAP_L2 is bit 0 as "l2" is word 0 of ovs_swap_values. */
+		/* Word k of the swapped values is flow type l2 + k: OVS_SWAP_L2
+		 * is bit 0. */
 		for (k = 0; k < pc->nb_swapped; k++)
 			p->swapped |= 1u << pc->swapped[k];
 	}
@@ -146,7 +147,6 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 
 static const char *const ovs_stats_values[] = {"openflow", "ovsdb", NULL};
 static const char *const ovs_l2rev_values[] = {"dl_src", "dl_dst", NULL};
-static const char *const ovs_swap_values[] = {"l2", "l3", "l4", NULL};
 static const struct pvp_schema_member ovs_ssh_members[] = {
 	{.name = "host",
 	 .type = PVP_SCHEMA_STRING,
@@ -175,10 +175,11 @@ static const struct pvp_schema_member ovs_ssh_members[] = {
 	 .help = "ssh port (ssh's default)"},
 	{.name = NULL},
 };
-static const struct pvp_schema_member ovs_swap_item = {.name = "",
-						       .type = PVP_SCHEMA_ENUM,
-						       .values = ovs_swap_values,
-						       .size = sizeof(unsigned int)};
+static const struct pvp_schema_member ovs_swap_item = {
+	.name = "",
+	.type = PVP_SCHEMA_ENUM,
+	.values = &coord_flow_type_names[COORD_FLOW_l2],
+	.size = sizeof(unsigned int)};
 static const struct pvp_schema_member ovs_pair_members[] = {
 	{.name = "in",
 	 .type = PVP_SCHEMA_STRING,

@@ -113,12 +113,12 @@ ovs_normal_check(const struct ovs_hop *h, char *err, size_t err_len)
 
 /* The rule of flow @p i on @p pair. */
 static int
-ovs_pair_rule(const struct ovs_hop *h, const char *type, const struct ovs_pair *pair,
+ovs_pair_rule(const struct ovs_hop *h, enum coord_flow_type type, const struct ovs_pair *pair,
 	      unsigned int i, char **text, size_t *len, size_t *cap)
 {
 	const char *in = h->ports[pair->in], *out = h->ports[pair->out];
 
-	if (strcmp(type, "l2") == 0) {
+	if (type == COORD_FLOW_l2) {
 		char mac[24];
 
 		pvp_mac_format(h->flow_base.l2 + i, mac, sizeof(mac));
@@ -126,7 +126,7 @@ ovs_pair_rule(const struct ovs_hop *h, const char *type, const struct ovs_pair *
 				   "priority=10,in_port=%s,%s=%s,actions=output:%s\n", in,
 				   pair->swapped & OVS_SWAP_L2 ? "dl_src" : "dl_dst", mac, out);
 	}
-	if (strcmp(type, "l3") == 0) {
+	if (type == COORD_FLOW_l3) {
 		uint32_t a = h->flow_base.l3 + i;
 
 		return ovs_buf_add(text, len, cap,
@@ -146,17 +146,22 @@ ovs_pair_rule(const struct ovs_hop *h, const char *type, const struct ovs_pair *
  * guest swapped it).
  */
 static int
-ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, char **text,
+ovs_flow_text(const struct ovs_hop *h, const char *type_name, unsigned int flows, char **text,
 	      size_t *len, unsigned int *expect, char *err, size_t err_len)
 {
 	struct ovs_pair pairs[COORD_MAX_PORTS];
+	enum coord_flow_type type;
 	unsigned int i, k, n;
+	char why[160] = "";
 	size_t cap = 0;
 	int rc = 0;
 
 	*text = NULL;
 	*len = 0;
-	if (strcmp(type, "normal") == 0) {
+	if (coord_flow_type_parse(type_name, &type) < 0)
+		return ovs_fail(err, err_len, -EINVAL,
+				"ovs: unknown rule type \"%s\" (normal, l2, l3, l4)", type_name);
+	if (type == COORD_FLOW_normal) {
 		rc = ovs_normal_check(h, err, err_len);
 		if (rc < 0)
 			return rc;
@@ -164,10 +169,7 @@ ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, cha
 		rc = ovs_buf_add(text, len, &cap, "priority=0,actions=NORMAL\n");
 		goto out;
 	}
-	if (strcmp(type, "l2") != 0 && strcmp(type, "l3") != 0 && strcmp(type, "l4") != 0)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: unknown rule type \"%s\" (normal, l2, l3, l4)", type);
-	rc = ovs_rule_pairs(h, type, pairs, err, err_len);
+	rc = ovs_rule_pairs(h, type_name, pairs, err, err_len);
 	if (rc < 0)
 		return rc;
 	n = (unsigned int)rc;
@@ -178,16 +180,9 @@ ovs_flow_text(const struct ovs_hop *h, const char *type, unsigned int flows, cha
 		return ovs_fail(err, err_len, -EINVAL,
 				"ovs: %u flows on %u port pairs are %llu rules (at most %u)", flows,
 				n, (unsigned long long)flows * n, OVS_MAX_RULES);
-	if (strcmp(type, "l2") == 0 && h->flow_base.l2 + flows - 1 > 0xffffffffffffull)
-		return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the MAC range",
-				flows);
-	if (strcmp(type, "l3") == 0 && (uint64_t)h->flow_base.l3 + flows - 1 > 0xffffffffull)
-		return ovs_fail(err, err_len, -ERANGE, "ovs: %u flows overflow the IPv4 range",
-				flows);
-	if (strcmp(type, "l4") == 0 && h->flow_base.l4 + flows - 1 > 65535)
-		return ovs_fail(err, err_len, -ERANGE,
-				"ovs: %u flows from UDP port %u overflow 65535", flows,
-				h->flow_base.l4);
+	rc = coord_flows_check(type, flows, &h->flow_base, why, sizeof(why));
+	if (rc < 0)
+		return ovs_fail(err, err_len, rc, "ovs: %s", why);
 	*expect = flows * n;
 	for (i = 0; i < flows && rc == 0; i++)
 		for (k = 0; k < n && rc == 0; k++)

@@ -201,14 +201,8 @@ trex_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int fl
 	struct trex_hop *h = hop->priv;
 
 	(void)flows;
-	if (rule_type == NULL || coord_flow_type_matched(rule_type) < 0) {
-		snprintf(err, err_len, "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
-			 hop->name, rule_type != NULL ? rule_type : "");
-		return -EINVAL;
-	}
-	snprintf(h->flow_type, sizeof(h->flow_type), "%s",
-		 strcmp(rule_type, "normal") == 0 ? "" : rule_type);
-	return 0;
+	return coord_flows_remember(hop, rule_type, h->flow_type, sizeof(h->flow_type), err,
+				    err_len);
 }
 
 /* The server's version, where it is, and what it did in the last run. */

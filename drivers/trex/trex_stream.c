@@ -188,57 +188,49 @@ trex_streams_build(const struct trex_conf *c, unsigned int k, const char *type, 
 	uint32_t src_ip = TREX_NORMAL_SRC, dst_ip = TREX_DEF_DST_IP;
 	unsigned int dport = TREX_DEF_DPORT, vsize = 4, off = TREX_OFF_IP_SRC, i;
 	const struct coord_flow_base *b = &c->flow_base;
+	enum coord_flow_type ft = COORD_FLOW_normal;
 	bool ip_csum = true;
 
 	memset(ps, 0, sizeof(*ps));
-	if (flows == 0) {
-		snprintf(why, why_len, "flows must be at least 1");
+	if (type != NULL && type[0] != '\0' && coord_flow_type_parse(type, &ft) < 0) {
+		snprintf(why, why_len, "unknown flow type \"%s\" (normal, l2, l3, l4)", type);
 		return -EINVAL;
 	}
 	if (size != 0 && (size < 64 || size > 9216)) {
 		snprintf(why, why_len, "frame size %u is not in 64..9216", size);
 		return -EINVAL;
 	}
-	if (type == NULL || strcmp(type, "normal") == 0 || type[0] == '\0') {
+	why[0] = '\0';
+	if (coord_flows_check(ft, flows, b, why, why_len) < 0)
+		return -EINVAL;
+	switch (ft) {
+	case COORD_FLOW_l2:
+		/* A 4-byte var over the low 32 bits of the MAC, as pvpkit-gen. */
+		dst_mac = b->l2;
+		min = b->l2 & 0xffffffffull;
+		off = TREX_OFF_ETH_DST + 2;
+		ip_csum = false;
+		break;
+	case COORD_FLOW_l3:
+		dst_ip = b->l3;
+		min = b->l3;
+		off = TREX_OFF_IP_DST;
+		break;
+	case COORD_FLOW_l4:
+		dport = b->l4;
+		min = b->l4;
+		vsize = 2;
+		off = TREX_OFF_UDP_DST;
+		ip_csum = false;
+		break;
+	default:
 		/* pvpkit-gen's --flows: 16.0.0.1 + i, up to 223.255.255.255. */
 		if ((uint64_t)TREX_NORMAL_SRC + flows - 1 > 0xdfffffffull) {
 			snprintf(why, why_len, "%u flows overflow the source IPv4 range", flows);
 			return -EINVAL;
 		}
 		min = TREX_NORMAL_SRC;
-	} else if (strcmp(type, "l2") == 0) {
-		/* A 4-byte var over the low 32 bits of the MAC, as pvpkit-gen. */
-		if ((b->l2 & 0xffffffffull) + flows - 1 > 0xffffffffull) {
-			snprintf(why, why_len, "%u l2 flows overflow the low 32 bits of the MAC",
-				 flows);
-			return -EINVAL;
-		}
-		dst_mac = b->l2;
-		min = b->l2 & 0xffffffffull;
-		off = TREX_OFF_ETH_DST + 2;
-		ip_csum = false;
-	} else if (strcmp(type, "l3") == 0) {
-		if ((uint64_t)b->l3 + flows - 1 > 0xffffffffull) {
-			snprintf(why, why_len, "%u l3 flows overflow the IPv4 range", flows);
-			return -EINVAL;
-		}
-		dst_ip = b->l3;
-		min = b->l3;
-		off = TREX_OFF_IP_DST;
-	} else if (strcmp(type, "l4") == 0) {
-		if (b->l4 + (uint64_t)flows - 1 > 65535) {
-			snprintf(why, why_len, "%u l4 flows from UDP port %u overflow 65535", flows,
-				 b->l4);
-			return -EINVAL;
-		}
-		dport = b->l4;
-		min = b->l4;
-		vsize = 2;
-		off = TREX_OFF_UDP_DST;
-		ip_csum = false;
-	} else {
-		snprintf(why, why_len, "unknown flow type \"%s\" (normal, l2, l3, l4)", type);
-		return -EINVAL;
+		break;
 	}
 	max = min + flows - 1;
 	ps->nb = size != 0 ? 1 : TREX_MAX_PORT_STREAMS;

@@ -164,3 +164,23 @@ coord_hop_conf(const struct coord_hop *hop, const struct pvp_schema_member *memb
 		return coord_fail(err, err_len, -EINVAL, "hop %s: %s", hop->name, why);
 	return 0;
 }
+
+const char *const coord_flow_type_names[] = {
+#define COORD_FLOW_NAME(n) #n,
+	COORD_FOREACH_FLOW_TYPE(COORD_FLOW_NAME)
+#undef COORD_FLOW_NAME
+		NULL,
+};
+
+int
+coord_flow_type_parse(const char *s, enum coord_flow_type *type)
+{
+	unsigned int i;
+
+	for (i = 0; s != NULL && i < COORD_FLOW_NB; i++)
+		if (strcmp(s, coord_flow_type_names[i]) == 0) {
+			*type = (enum coord_flow_type)i;
+			return 0;
+		}
+	return -EINVAL;
+}

@@ -324,6 +324,31 @@ struct coord_hop;
 		PVP_SCHEMA_AT(st, field), .count_offset = offsetof(st, count), .help = (text),     \
 	}
 
+/**
+ * Flow types: what a vswitch's rules match and what a source varies
+ * (drivers/coord_flows.h says which field). X(name) for each, in the
+ * order of enum coord_flow_type.
+ */
+#define COORD_FOREACH_FLOW_TYPE(X) X(normal) X(l2) X(l3) X(l4)
+
+/** A flow type: COORD_FLOW_normal, COORD_FLOW_l2, ... */
+enum coord_flow_type {
+#define COORD_FLOW_ENUM(n) COORD_FLOW_##n,
+	COORD_FOREACH_FLOW_TYPE(COORD_FLOW_ENUM)
+#undef COORD_FLOW_ENUM
+		COORD_FLOW_NB, /**< number of flow types */
+};
+
+/** "normal", "l2", "l3", "l4", NULL: a schema's values, a message's list. */
+extern const char *const coord_flow_type_names[];
+
+/**
+ * The one parser of a flow type's name, for the command line and the
+ * drivers alike.
+ * @return 0 with *@p type set, or -EINVAL (@p s NULL or unknown).
+ */
+int coord_flow_type_parse(const char *s, enum coord_flow_type *type);
+
 /** Members of every hop, checked by the topology loader, not in coord_driver::conf. */
 extern const char *const coord_hop_common[];
 

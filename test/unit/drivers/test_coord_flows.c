@@ -40,14 +40,14 @@ rd(const uint8_t *p, unsigned int len)
 
 /* The field a type varies: offset, length, and flow 0's value. */
 static void
-field_of(const char *type, const struct coord_flow_base *b, unsigned int *off, unsigned int *len,
-	 uint64_t *base)
+field_of(enum coord_flow_type type, const struct coord_flow_base *b, unsigned int *off,
+	 unsigned int *len, uint64_t *base)
 {
-	if (strcmp(type, "l2") == 0) {
+	if (type == COORD_FLOW_l2) {
 		*off = OFF_ETH_DST;
 		*len = 6;
 		*base = b->l2;
-	} else if (strcmp(type, "l3") == 0) {
+	} else if (type == COORD_FLOW_l3) {
 		*off = OFF_IP_DST;
 		*len = 4;
 		*base = b->l3;
@@ -69,7 +69,7 @@ flow_base_default(struct coord_flow_base *b)
 }
 
 static void
-check_type(const char *type, unsigned int size, unsigned int flows)
+check_type(enum coord_flow_type type, unsigned int size, unsigned int flows)
 {
 	const unsigned int ports[2] = {0, 1};
 	struct coord_flow_base b;
@@ -85,14 +85,14 @@ check_type(const char *type, unsigned int size, unsigned int flows)
 	j = coord_flows_profile(type, size, flows, ports, 2, &b, err, sizeof(err));
 	CHECK(j != NULL);
 	if (j == NULL) {
-		fprintf(stderr, "%s: %s\n", type, err);
+		fprintf(stderr, "%s: %s\n", coord_flow_type_names[type], err);
 		return;
 	}
 	p = pvp_profile_parse(j, "<test>", &e);
 	json_decref(j);
 	CHECK(p != NULL);
 	if (p == NULL) {
-		fprintf(stderr, "%s: %s\n", type, e.text);
+		fprintf(stderr, "%s: %s\n", coord_flow_type_names[type], e.text);
 		return;
 	}
 	CHECK(p->n_streams == 2);
@@ -118,7 +118,7 @@ check_type(const char *type, unsigned int size, unsigned int flows)
 						if (i != 24 && i != 25 && img[i] != ref[i])
 							break;
 				CHECK(i == OFF_IP_SRC + 4);
-				if (strcmp(type, "l4") != 0)
+				if (type != COORD_FLOW_l4)
 					CHECK(rd(img + OFF_UDP_DPORT, 2) ==
 					      rd(ref + OFF_UDP_DPORT, 2));
 			}
@@ -142,40 +142,67 @@ check_errors(void)
 
 	flow_base_default(&b);
 	/* exactly as many UDP ports as the ovs driver accepts: 1024..65535 */
-	j = coord_flows_profile("l4", 64, 65536 - b.l4, &port, 1, &b, err, sizeof(err));
+	j = coord_flows_profile(COORD_FLOW_l4, 64, 65536 - b.l4, &port, 1, &b, err, sizeof(err));
 	CHECK(j != NULL);
 	json_decref(j);
 	err[0] = '\0';
-	j = coord_flows_profile("l4", 64, 65537 - b.l4, &port, 1, &b, err, sizeof(err));
+	j = coord_flows_profile(COORD_FLOW_l4, 64, 65537 - b.l4, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "overflow 65535") != NULL);
 	/* a MAC variable covers 32 bits: carrying into the high bytes is refused */
 	b.l2 = 0x02000000ffffull << 16 | 0xfff0;
-	j = coord_flows_profile("l2", 64, 17, &port, 1, &b, err, sizeof(err));
+	j = coord_flows_profile(COORD_FLOW_l2, 64, 17, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "32 bits") != NULL);
 	flow_base_default(&b);
-	j = coord_flows_profile("normal", 64, 10, &port, 1, &b, err, sizeof(err));
+	j = coord_flows_profile(COORD_FLOW_normal, 64, 10, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "matches no field") != NULL);
-	j = coord_flows_profile("l7", 64, 10, &port, 1, &b, err, sizeof(err));
+	j = coord_flows_profile(COORD_FLOW_l3, 64, 0, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL);
-	j = coord_flows_profile("l3", 64, 0, &port, 1, &b, err, sizeof(err));
-	CHECK(j == NULL);
-	j = coord_flows_profile("l3", 64, 10, &port, 0, &b, err, sizeof(err));
+	j = coord_flows_profile(COORD_FLOW_l3, 64, 10, &port, 0, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "no TX port") != NULL);
-	CHECK(coord_flow_type_matched("normal") == 0);
-	CHECK(coord_flow_type_matched("l2") == 1);
-	CHECK(coord_flow_type_matched("L2") == -EINVAL);
-	CHECK(coord_flow_type_matched(NULL) == -EINVAL);
+}
+
+/* One parser and one check for the command line, the rules and the traffic. */
+static void
+check_parse(void)
+{
+	enum coord_flow_type t = COORD_FLOW_NB;
+	struct coord_flow_base b;
+	char err[256] = "";
+
+	CHECK(coord_flow_type_parse("normal", &t) == 0 && t == COORD_FLOW_normal);
+	CHECK(coord_flow_type_parse("l2", &t) == 0 && t == COORD_FLOW_l2);
+	CHECK(coord_flow_type_parse("l4", &t) == 0 && t == COORD_FLOW_l4);
+	t = COORD_FLOW_NB;
+	CHECK(coord_flow_type_parse("L2", &t) == -EINVAL && t == COORD_FLOW_NB);
+	CHECK(coord_flow_type_parse("l7", &t) == -EINVAL);
+	CHECK(coord_flow_type_parse("", &t) == -EINVAL);
+	CHECK(coord_flow_type_parse(NULL, &t) == -EINVAL);
+	CHECK(strcmp(coord_flow_type_names[COORD_FLOW_l3], "l3") == 0);
+	CHECK(coord_flow_type_names[COORD_FLOW_NB] == NULL);
+	flow_base_default(&b);
+	CHECK(coord_flows_check(COORD_FLOW_normal, 1, &b, err, sizeof(err)) == 0);
+	CHECK(coord_flows_check(COORD_FLOW_l3, 0, &b, err, sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "flows must be at least 1") == 0, "%s", err);
+	/* The l2 limit is the sources' 32 bits, for the rules too. */
+	b.l2 = 0x0200fffffff0ull;
+	CHECK(coord_flows_check(COORD_FLOW_l2, 16, &b, err, sizeof(err)) == 0);
+	CHECK(coord_flows_check(COORD_FLOW_l2, 17, &b, err, sizeof(err)) == -ERANGE);
+	CHECK(strcmp(err, "17 l2 flows overflow the low 32 bits of the MAC") == 0, "%s", err);
+	b.l3 = 0xfffffff0u;
+	CHECK(coord_flows_check(COORD_FLOW_l3, 17, &b, err, sizeof(err)) == -ERANGE);
+	CHECK(strcmp(err, "17 l3 flows overflow the IPv4 range") == 0, "%s", err);
 }
 
 int
 main(void)
 {
-	check_type("l2", 64, 100);
-	check_type("l3", 64, 100);
-	check_type("l4", 64, 100);
-	check_type("l3", 1518, 1);
-	check_type("l4", 0, 37); /* IMIX: every template */
-	check_type("l2", 128, 70000);
+	check_type(COORD_FLOW_l2, 64, 100);
+	check_type(COORD_FLOW_l3, 64, 100);
+	check_type(COORD_FLOW_l4, 64, 100);
+	check_type(COORD_FLOW_l3, 1518, 1);
+	check_type(COORD_FLOW_l4, 0, 37); /* IMIX: every template */
+	check_type(COORD_FLOW_l2, 128, 70000);
 	check_errors();
+	check_parse();
 	return unit_check_end("coord_flows");
 }
