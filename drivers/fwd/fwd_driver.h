@@ -5,8 +5,8 @@
 /**
  * @file
  * Hop driver "fwd": pvpkit-fwd (the guest loopback, or the stand-in
- * vswitch). Topology members as for "gen": "ctl", optional "token_file"
- * and "timeout_ms", "ports".
+ * vswitch). Topology members: COORD_CTL_HOP_MEMBERS, in
+ * doc/hop-members.rst.
  *
  * Roles: COUNTERS. clear() is stats.clear: the app restarts its port
  * counters (a reader-side baseline).

@@ -5,9 +5,9 @@
 /**
  * @file
  * Hop driver "gen": pvpkit-gen as a measured hop and the trial's traffic
- * source. Topology members: "ctl" (control address), optional
- * "token_file" (required by the app off loopback), "timeout_ms",
- * "ports" ("pN" = the generator's port N, or its port display name).
+ * source. Topology members: gen_conf (COORD_CTL_HOP_MEMBERS and
+ * "flow_base"), in doc/hop-members.rst; "token_file" is required by the
+ * app off loopback.
  */
 
 #ifndef COORD_GEN_DRIVER_H

@@ -3,9 +3,10 @@
  */
 
 /*
- * The ovs hop's topology members (ovs_driver.h lists them). Every name
- * that ends up in an ovs-ofctl/ovs-appctl argument is checked here, so
- * nothing a topology says is read as an option or as flow syntax.
+ * The ovs hop's topology members: their table, and what it cannot say.
+ * Every name that ends up in an ovs-ofctl/ovs-appctl argument is checked
+ * here, so nothing a topology says is read as an option or as flow
+ * syntax.
  */
 
 #include <errno.h>

@@ -22,27 +22,14 @@
  * one trial; OVS cannot clear Interface counters, which the trial's
  * baseline snapshot covers.
  *
- * Topology members (the hop's object):
- * - "db": "unix:PATH" or "tcp:HOST:PORT" of ovsdb-server (required).
- * - "ports": Interface names, e.g. ["phy0", "vhost0"] (required).
- * - "bridge": bridge for install_flows (default "br-pvp").
- * - "rundir": a private OVS run dir: ovs-ofctl talks to
- *   RUNDIR/BRIDGE.mgmt and ovs-appctl to RUNDIR/ovs-vswitchd.ctl.
- * - "vswitchd_ctl": ovs-vswitchd's unixctl socket (overrides rundir's).
- * - "ssh": {"host", "user", "key", "port"}: run ovs-appctl/ovs-ofctl on
- *   that host with key authentication (ssh -o BatchMode=yes).
- * - "stats": "openflow" (default) or "ovsdb", see above.
- * - "timeout_ms": bound on each OVSDB reply and each command (5000).
- * - "flow_base": {"l2": "02:00:00:00:00:00", "l3": "10.0.0.0",
- *   "l4": 1024}: first value matched by install_flows (flow i matches
- *   base + i).
- * - "forward": [{"in": "phy0", "out": "vhost0"}, {"in": "vhost0", "out":
- *   "phy0", "swapped": ["l2"]}]: the port pairs install_flows writes
- *   l2/l3/l4 rules for, each in port once; "swapped" names the flow
- *   types whose value reaches that in port in the source field (behind a
- *   macswap guest: l2; 5tswap: l2, l3, l4). Without it the hop must have
- *   two ports, physical then virtual, and "l2_reverse_match" says what
- *   the way back matches (dl_src by default).
+ * Topology members: ovs_conf_members (ovs_conf.c), their types, ranges
+ * and defaults in doc/hop-members.rst. "forward": [{"in": "phy0", "out":
+ * "vhost0"}, {"in": "vhost0", "out": "phy0", "swapped": ["l2"]}] are the
+ * port pairs install_flows writes l2/l3/l4 rules for, each in port once;
+ * "swapped" names the flow types whose value reaches that in port in the
+ * source field (behind a macswap guest: l2; 5tswap: l2, l3, l4). Without
+ * it the hop must have two ports, physical then virtual, and
+ * "l2_reverse_match" says what the way back matches (dl_src by default).
  */
 
 #ifndef COORD_OVS_DRIVER_H

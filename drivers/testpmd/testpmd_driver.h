@@ -10,13 +10,10 @@
  * the driver speaks the telemetry v2 protocol (SOCK_SEQPACKET, a greeting
  * JSON, then one JSON reply per command) itself.
  *
- * Topology members (the hop's object):
- * - "telemetry": path of the socket, e.g.
- *   "/var/run/dpdk/PREFIX/dpdk_telemetry.v2"; or
- * - "file_prefix": the app's --file-prefix (the socket is then looked for
- *   in /var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX when not root).
- * - "ports": ethdev port ids as strings, e.g. ["0", "1"] (required).
- * - "timeout_ms": bound on each reply (default 2000).
+ * Topology members: tp_conf (doc/hop-members.rst). "telemetry" names the
+ * socket, or "file_prefix" the app's --file-prefix (the socket is then
+ * looked for in /var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX
+ * when not root).
  *
  * Counters: ipackets/ibytes/opackets/obytes -> rx/tx packets/bytes,
  * imissed + rx_nombuf -> rx_dropped, ierrors -> rx_errors, oerrors ->
