@@ -17,6 +17,18 @@
 
 #define SUB (1u << PVP_LAT_SUB_BITS)
 
+/*
+ * a + b, held at UINT64_MAX: merged histograms of long soaks or hostile
+ * results files must not wrap to a small count (or to 0, a divisor).
+ */
+static uint64_t
+lat_add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 void
 pvp_lat_init(struct pvp_lat *l)
 {
@@ -73,22 +85,28 @@ pvp_lat_update(struct pvp_lat *l, uint64_t ns)
 void
 pvp_lat_merge(struct pvp_lat *dst, const struct pvp_lat *src)
 {
+	double jitter16;
 	unsigned int i;
 
 	if (src->count == 0)
 		return;
-	dst->jitter16 = (uint64_t)(((double)dst->jitter16 * dst->count +
-				    (double)src->jitter16 * src->count) /
-				   (double)(dst->count + src->count));
-	dst->count += src->count;
-	dst->sum_ns += src->sum_ns;
+	/*
+	 * Weights summed as doubles: the counts' sum may not fit 64 bits. A
+	 * mean near UINT64_MAX rounds up to 2^64, which no uint64_t holds.
+	 */
+	jitter16 = ((double)dst->jitter16 * (double)dst->count +
+		    (double)src->jitter16 * (double)src->count) /
+		   ((double)dst->count + (double)src->count);
+	dst->jitter16 = jitter16 < 0x1p64 ? (uint64_t)jitter16 : UINT64_MAX;
+	dst->count = lat_add_sat(dst->count, src->count);
+	dst->sum_ns = lat_add_sat(dst->sum_ns, src->sum_ns);
 	if (src->min_ns < dst->min_ns)
 		dst->min_ns = src->min_ns;
 	if (src->max_ns > dst->max_ns)
 		dst->max_ns = src->max_ns;
 	dst->last_ns = src->last_ns;
 	for (i = 0; i < PVP_LAT_NB_BUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
+		dst->bucket[i] = lat_add_sat(dst->bucket[i], src->bucket[i]);
 }
 
 uint64_t
@@ -105,7 +123,7 @@ pvp_lat_percentile(const struct pvp_lat *l, double pct)
 	if (rank == 0)
 		rank = 1;
 	for (b = 0; b < PVP_LAT_NB_BUCKETS; b++) {
-		seen += l->bucket[b];
+		seen = lat_add_sat(seen, l->bucket[b]);
 		if (seen >= rank)
 			break;
 	}
@@ -204,8 +222,12 @@ pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err)
 			why = "a bucket's low_ns is no bucket boundary";
 			break;
 		}
-		l->bucket[b] += (uint64_t)n;
-		total += (uint64_t)n;
+		/* Counts that wrap could be made to add up to any "count". */
+		if (__builtin_add_overflow(total, (uint64_t)n, &total) ||
+		    __builtin_add_overflow(l->bucket[b], (uint64_t)n, &l->bucket[b])) {
+			why = "bucket counts add up to more than 64 bits";
+			break;
+		}
 	}
 	if (why == NULL && total != (uint64_t)count)
 		why = "bucket counts do not add up to count";
@@ -221,7 +243,7 @@ pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err)
 	l->sum_ns = (uint64_t)sum;
 	l->min_ns = count > 0 ? (uint64_t)min : UINT64_MAX;
 	l->max_ns = (uint64_t)max;
-	l->jitter16 = (uint64_t)jit << 4;
+	l->jitter16 = (uint64_t)jit > UINT64_MAX >> 4 ? UINT64_MAX : (uint64_t)jit << 4;
 	return 0;
 }
 

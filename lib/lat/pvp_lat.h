@@ -81,7 +81,8 @@ void pvp_lat_update(struct pvp_lat *l, uint64_t ns);
 
 /**
  * Add @p src into @p dst (several RX lcores, several streams). Jitter
- * becomes the count-weighted mean of both.
+ * becomes the count-weighted mean of both. Counts and sums that would
+ * pass 2^64 - 1 are held there rather than wrapped.
  */
 void pvp_lat_merge(struct pvp_lat *dst, const struct pvp_lat *src);
 
@@ -107,7 +108,7 @@ json_t *pvp_lat_to_json(const struct pvp_lat *l);
 /**
  * Rebuild a histogram from pvp_lat_to_json()'s form. Every bucket's
  * low_ns must be a bucket's lowest latency, the counts must add up to
- * "count", and "sub_bits" must be PVP_LAT_SUB_BITS.
+ * "count" without passing 64 bits, and "sub_bits" must be PVP_LAT_SUB_BITS.
  * @return 0, or -EINVAL (@p l then empty) with a static reason in @p err
  *   when not NULL.
  */

@@ -6,7 +6,8 @@
  * lib/lat with synthetic samples: every percentile is the middle of the
  * bucket of the sample of its rank, computed here independently, and
  * within 1/64 of that sample; the JSON form reads back to the same
- * histogram; bad JSON is refused with a reason.
+ * histogram; bad JSON is refused with a reason; counts near 2^64 neither
+ * wrap nor divide by zero.
  */
 
 #include <errno.h>
@@ -198,11 +199,56 @@ test_json(void)
 	json_decref(j);
 }
 
+/*
+ * Counts near 2^64, as three results files of INT64_MAX-ish histograms
+ * give them: merging holds at UINT64_MAX (the sum of the counts once
+ * wrapped to 0 and divided by it), and bucket counts that wrap to match
+ * "count" are refused.
+ */
+static void
+test_overflow(void)
+{
+	static struct pvp_lat a, b, c;
+	const char *err = NULL;
+	json_t *j;
+
+	j = json_pack("{s:s,s:i,s:I,s:I,s:I,s:I,s:I,s:[[I,I]]}", "unit", "ns", "sub_bits", 5,
+		      "count", (json_int_t)INT64_MAX, "sum", (json_int_t)INT64_MAX, "min",
+		      (json_int_t)1, "max", (json_int_t)1, "jitter", (json_int_t)INT64_MAX,
+		      "buckets", (json_int_t)1, (json_int_t)INT64_MAX);
+	CHECK(j != NULL && pvp_lat_from_json(j, &a, &err) == 0 &&
+		      pvp_lat_from_json(j, &b, &err) == 0,
+	      "INT64_MAX histogram refused: %s", err);
+	json_object_set_new(j, "count", json_integer(2));
+	json_array_set_new(json_object_get(j, "buckets"), 0, json_pack("[i,i]", 1, 2));
+	CHECK(pvp_lat_from_json(j, &c, &err) == 0, "2-sample histogram refused: %s", err);
+	pvp_lat_merge(&a, &b);
+	pvp_lat_merge(&a, &c);
+	CHECK(a.count == UINT64_MAX && a.sum_ns == UINT64_MAX && a.bucket[1] == UINT64_MAX,
+	      "count %" PRIu64 " sum %" PRIu64 " bucket %" PRIu64 " not held at 2^64 - 1", a.count,
+	      a.sum_ns, a.bucket[1]);
+	CHECK(a.jitter16 == UINT64_MAX && pvp_lat_percentile(&a, 50) == 1,
+	      "jitter16 %" PRIu64 " p50 %" PRIu64, a.jitter16, pvp_lat_percentile(&a, 50));
+	json_decref(j);
+
+	/* 2^63 - 1 + 2^63 - 1 + 7 wraps to 5. */
+	j = json_pack("{s:s,s:i,s:I,s:I,s:I,s:I,s:I,s:[[I,I],[I,I],[I,I]]}", "unit", "ns",
+		      "sub_bits", 5, "count", (json_int_t)5, "sum", (json_int_t)5, "min",
+		      (json_int_t)0, "max", (json_int_t)2, "jitter", (json_int_t)0, "buckets",
+		      (json_int_t)0, (json_int_t)INT64_MAX, (json_int_t)1, (json_int_t)INT64_MAX,
+		      (json_int_t)2, (json_int_t)7);
+	CHECK(j != NULL && pvp_lat_from_json(j, &a, &err) == -EINVAL &&
+		      strcmp(err, "bucket counts add up to more than 64 bits") == 0 && a.count == 0,
+	      "wrapping buckets: %s", err);
+	json_decref(j);
+}
+
 int
 main(void)
 {
 	test_percentiles();
 	test_json();
+	test_overflow();
 	if (failures) {
 		printf("%d check(s) failed\n", failures);
 		return 1;
