@@ -102,6 +102,8 @@ char *trex_base64(const uint8_t *data, size_t len);
  * not filled yet, the start's round trip in a short trial).
  */
 #define TREX_LIMIT_TOLERANCE 0.02
+/* Slowest link speed believed, in Gbit/s (TRex's unit): 10 Mbit/s Ethernet. */
+#define TREX_SPEED_MIN_GBPS 0.01
 /* Streams of one hop: a port's streams times its ports. */
 #define TREX_MAX_STREAMS (COORD_MAX_PORTS * TREX_MAX_PORT_STREAMS)
 

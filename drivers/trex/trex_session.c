@@ -224,17 +224,29 @@ trex_handshake(struct coord_hop *hop, char *err, size_t err_len)
 	return 0;
 }
 
-/* A counter of a get_port_stats result; missing or negative is a bad answer. */
+/*
+ * A counter of a get_port_stats result; missing, negative or past 2^63 - 1
+ * (what the results and the coordinator's signed counts hold) is a bad
+ * answer: a lying 1e308 once read as -2^63 packets sent and 0 loss.
+ */
 int
 trex_counter(struct coord_hop *hop, const json_t *st, const char *name, unsigned int port,
 	     uint64_t *v, char *err, size_t err_len)
 {
 	const json_t *x = json_object_get(st, name);
 
-	if (!json_is_number(x) || json_number_value(x) < 0) {
+	if (!json_is_number(x)) {
 		snprintf(err, err_len,
 			 "hop %s: bad answer from TRex: get_port_stats of port %u has no \"%s\"",
 			 hop->name, port, name);
+		return -EPROTO;
+	}
+	if (!(json_number_value(x) >= 0 && json_number_value(x) < 0x1p63)) {
+		snprintf(
+			err, err_len,
+			"hop %s: bad answer from TRex: get_port_stats of port %u has \"%s\" %.17g, "
+			"not a counter in 0..2^63-1",
+			hop->name, port, name, json_number_value(x));
 		return -EPROTO;
 	}
 	*v = json_is_integer(x) ? (uint64_t)json_integer_value(x) : (uint64_t)json_real_value(x);
@@ -378,8 +390,14 @@ trex_ports_info(struct coord_hop *hop, char *err, size_t err_len)
 		const char *owner = json_string_value(json_object_get(x, "owner"));
 
 		h->ours[i] = owner != NULL && strcmp(owner, h->c.user) == 0;
-		/* TRex reports Gbit/s. */
-		h->speed_bps[i] = json_is_number(sp) && json_number_value(sp) > 0
+		/*
+		 * TRex reports Gbit/s. One below 10 Mbit/s (Ethernet's slowest)
+		 * or above the fastest rate pvpkit takes is unknown: a lying
+		 * 5e-324 once made every rate "over the line", sent at 100 %.
+		 */
+		h->speed_bps[i] = json_is_number(sp) &&
+						  json_number_value(sp) >= TREX_SPEED_MIN_GBPS &&
+						  json_number_value(sp) * 1e9 <= PVP_RATE_MAX_BPS
 					  ? json_number_value(sp) * 1e9
 					  : 0;
 	}

@@ -298,28 +298,55 @@ trex_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char 
 	return 0;
 }
 
-/* A pgid's counter summed over the ports, from a get_pgid_stats entry. */
-static uint64_t
-trex_pg_sum(const json_t *pg, const char *key)
+/*
+ * A pgid's counter summed over the ports, from a get_pgid_stats entry,
+ * into @p sum. A per-port count that is not a whole number in
+ * 0..2^63-1, or a sum past it, is a bad answer: sums that wrapped once
+ * read as tx 3, rx 2^63-1, lost 0.
+ */
+static int
+trex_pg_sum(struct coord_hop *hop, const json_t *pg, unsigned int pgid, const char *key,
+	    uint64_t *sum, char *err, size_t err_len)
 {
 	const json_t *o = json_object_get(pg, key), *v;
 	const char *port;
-	uint64_t sum = 0;
 
-	json_object_foreach((json_t *)o, port, v)
-		if (json_is_integer(v) && json_integer_value(v) > 0)
-			sum += (uint64_t)json_integer_value(v);
-	return sum;
+	*sum = 0;
+	json_object_foreach((json_t *)o, port, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(err, err_len,
+				 "hop %s: bad answer from TRex: get_pgid_stats of pgid %u has "
+				 "\"%s\" of port %s out of 0..2^63-1",
+				 hop->name, pgid, key, port);
+			return -EPROTO;
+		}
+		/* Both below 2^63: their sum fits 64 bits. */
+		*sum += (uint64_t)json_integer_value(v);
+		if (*sum > INT64_MAX) {
+			snprintf(err, err_len,
+				 "hop %s: bad answer from TRex: get_pgid_stats of pgid %u has "
+				 "\"%s\" summed over its ports past 2^63-1",
+				 hop->name, pgid, key);
+			return -EPROTO;
+		}
+	}
+	return 0;
 }
 
 /* A pgid counter since the baseline @p base (NULL: since the load). */
-static uint64_t
-trex_pg_since(const json_t *pg, const json_t *base, const char *key)
+static int
+trex_pg_since(struct coord_hop *hop, const json_t *pg, const json_t *base, unsigned int pgid,
+	      const char *key, uint64_t *since, char *err, size_t err_len)
 {
-	uint64_t now = trex_pg_sum(pg, key), then = base != NULL ? trex_pg_sum(base, key) : 0;
+	uint64_t now, then = 0;
+	int ret;
 
+	ret = trex_pg_sum(hop, pg, pgid, key, &now, err, err_len);
+	if (ret == 0 && base != NULL)
+		ret = trex_pg_sum(hop, base, pgid, key, &then, err, err_len);
 	/* Counters that went back restarted: all of now is new. */
-	return now >= then ? now - then : now;
+	*since = now >= then ? now - then : now;
+	return ret;
 }
 
 int
@@ -340,7 +367,7 @@ trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, cha
 	for (i = 0; arr != NULL && i < h->nb_pgids; i++) {
 		char key[16];
 		const json_t *fs, *base = NULL, *lat;
-		uint64_t tx, rx, txb, rxb;
+		uint64_t tx = 0, rx = 0, txb = 0, rxb = 0;
 		json_int_t ver, bver;
 		json_t *o;
 
@@ -354,10 +381,15 @@ trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, cha
 		/* A new ver_id: the counters restarted since the baseline. */
 		if (h->pg_base != NULL && ver == bver)
 			base = json_object_get(json_object_get(h->pg_base, "flow_stats"), key);
-		tx = trex_pg_since(fs, base, "tp");
-		rx = trex_pg_since(fs, base, "rp");
-		txb = trex_pg_since(fs, base, "tb");
-		rxb = trex_pg_since(fs, base, "rb");
+		ret = trex_pg_since(hop, fs, base, h->pgid[i], "tp", &tx, err, err_len);
+		if (ret == 0)
+			ret = trex_pg_since(hop, fs, base, h->pgid[i], "rp", &rx, err, err_len);
+		if (ret == 0)
+			ret = trex_pg_since(hop, fs, base, h->pgid[i], "tb", &txb, err, err_len);
+		if (ret == 0)
+			ret = trex_pg_since(hop, fs, base, h->pgid[i], "rb", &rxb, err, err_len);
+		if (ret < 0)
+			break;
 		o = json_pack("{s:I,s:s+,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "stream",
 			      (json_int_t)h->pgid[i], "name", "trex pgid ", key, "port",
 			      (json_int_t)h->pgid_port[i], "size", (json_int_t)h->pgid_size[i],
@@ -382,6 +414,10 @@ trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, cha
 		json_array_append_new(arr, o);
 	}
 	json_decref(st);
+	if (ret < 0) {
+		json_decref(arr);
+		return ret;
+	}
 	if (arr == NULL) {
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;

@@ -8,7 +8,8 @@
  * (data/trex-*.json, the same layout as TRex's), logs every request, and
  * on demand refuses a method with a recorded error, stays silent, or
  * breaks the protocol (not JSON, a wrong id, bad compressed framing, a
- * missing counter).
+ * missing counter) or lies (counters past 64 bits, pgid sums that wrap,
+ * a link speed of 5e-324 Gbit/s).
  */
 
 #include <errno.h>
@@ -54,7 +55,8 @@ struct xfake {
 	json_int_t opackets, ipackets, oerrors, ierrors;
 	double tx_pps;
 	bool no_ipackets;
-	json_t *pgid; /* get_pgid_stats result */
+	json_t *stats_lie; /* members that replace get_port_stats' (NULL: none) */
+	json_t *pgid;	   /* get_pgid_stats result */
 	json_t *rec_sysinfo, *rec_status, *rec_stats, *rec_version;
 };
 
@@ -112,6 +114,8 @@ xfake_answer(struct xfake *f, json_t *req)
 		json_object_set_new(res, "m_total_tx_pps", json_real(f->tx_pps));
 		if (f->no_ipackets)
 			json_object_del(res, "ipackets");
+		if (f->stats_lie != NULL)
+			json_object_update(res, f->stats_lie);
 	} else
 		res = json_object();
 	pthread_mutex_unlock(&f->mu);
@@ -242,6 +246,7 @@ xfake_stop(struct xfake *f)
 	json_decref(f->rec_stats);
 	json_decref(f->rec_version);
 	json_decref(f->pgid);
+	json_decref(f->stats_lie);
 	pthread_mutex_destroy(&f->mu);
 }
 
@@ -802,6 +807,95 @@ test_transport(void)
 	xfake_stop(&f);
 }
 
+/*
+ * A server that lies: a 1e308 counter, pgid counts whose sum wraps past
+ * 64 bits (once tx 3, rx 2^63-1, lost 0) are bad answers; a link speed of
+ * 5e-324 Gbit/s is no speed (it once turned 10 kpps into 100 % of a line).
+ */
+static void
+test_lies(void)
+{
+	struct coord_traffic t = {.rate_pps = 10000, .duration_s = 1, .size = 64, .flows = 1};
+	struct coord_traffic_result r;
+	struct coord_snap s;
+	struct xfake f;
+	struct coord_hop hop;
+	char conf[512], err[512];
+	json_t *p;
+	int rc;
+
+	unit_check_case = "lies";
+	xfake_start(&f, XF_OK, NULL);
+	json_object_set_new(json_object_get(json_object_get(f.rec_status, "result"), "attr"),
+			    "speed", json_real(5e-324));
+	conf_for(conf, sizeof(conf), &f, "");
+	rc = open_hop(&hop, conf, err, sizeof(err));
+	CHECK(rc == 0, "open: %d %s", rc, err);
+	if (rc != 0)
+		goto out;
+	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	p = xfake_req(&f, "start_traffic", 0);
+	CHECK(rc == 0 && p != NULL &&
+		      strcmp(json_string_value(json_object_get(json_object_get(p, "mul"), "type")),
+			     "pps") == 0 &&
+		      json_number_value(json_object_get(json_object_get(p, "mul"), "value")) ==
+			      10000,
+	      "tiny speed: %s", p != NULL ? json_dumps(p, 0) : err);
+	coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	t.rate = "50%";
+	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	CHECK(rc == -EINVAL && strstr(err, "reports no link speed") != NULL,
+	      "tiny speed, 50%%: %d %s", rc, err);
+	t.rate = NULL;
+
+	f.stats_lie = json_pack("{s:f}", "opackets", 1e308);
+	rc = coord_driver_trex.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == -EPROTO &&
+		      strcmp(err, "hop tester: bad answer from TRex: get_port_stats of port 0 has "
+				  "\"opackets\" 1e+308, not a counter in "
+				  "0..2^63-1") == 0,
+	      "opackets 1e308: %d %s", rc, err);
+	json_object_set_new(f.stats_lie, "opackets", json_real(0x1p63));
+	rc = coord_driver_trex.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == -EPROTO && strstr(err, "not a counter in 0..2^63-1") != NULL,
+	      "opackets 2^63: %d %s", rc, err);
+	json_decref(f.stats_lie);
+	f.stats_lie = NULL;
+	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	CHECK(rc == 0, "start: %d %s", rc, err);
+	f.stats_lie = json_pack("{s:f}", "opackets", 1e308);
+	rc = coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO && strstr(err, "\"opackets\" 1e+308") != NULL,
+	      "stop, opackets 1e308: %d %s", rc, err);
+	json_decref(f.stats_lie);
+	f.stats_lie = NULL;
+
+	/* Three ports' tp: 2^63-1 + 2^63-1 + 5 wraps to 3. */
+	json_object_set_new(
+		json_object_get(json_object_get(json_object_get(f.pgid, "flow_stats"), "1000"),
+				"tp"),
+		"1", json_integer(INT64_MAX));
+	json_object_set_new(
+		json_object_get(json_object_get(json_object_get(f.pgid, "flow_stats"), "1000"),
+				"tp"),
+		"2", json_integer(INT64_MAX));
+	json_object_set_new(
+		json_object_get(json_object_get(json_object_get(f.pgid, "flow_stats"), "1000"),
+				"rp"),
+		"0", json_integer(INT64_MAX));
+	r.streams = NULL;
+	rc = coord_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO && r.streams == NULL &&
+		      strcmp(err, "hop tester: bad answer from TRex: get_pgid_stats of pgid 1000 "
+				  "has \"tp\" summed over its ports past 2^63-1") == 0,
+	      "wrapping pgid counts: %d %s %s", rc, err,
+	      r.streams != NULL ? json_dumps(r.streams, 0) : "");
+	json_decref(r.streams);
+	coord_driver_trex.close(&hop);
+out:
+	xfake_stop(&f);
+}
+
 int
 main(void)
 {
@@ -811,6 +905,7 @@ main(void)
 	test_streams();
 	test_refusals();
 	test_transport();
+	test_lies();
 	if (unit_check_failures != 0) {
 		fprintf(stderr, "%d check(s) failed\n", unit_check_failures);
 		return 1;
