@@ -295,8 +295,8 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		o->rate_set = true;
 		break;
 	case OPT_DURATION:
-		if (pvp_parse_duration("--duration", arg, 0.001, GEN_MAX_DURATION_S, &o->duration_s,
-				       err, sizeof(err)) < 0)
+		if (pvp_parse_duration("--duration", arg, GEN_MIN_DURATION_S, GEN_MAX_DURATION_S,
+				       &o->duration_s, err, sizeof(err)) < 0)
 			gen_die("%s", err);
 		break;
 	case OPT_PROFILE:

@@ -39,7 +39,7 @@ static struct pvp_ctl_server *gen_srv;
  * that ends at once or a count that overflows. Rates are bounded as on
  * the command line (PVP_RATE_MIN_PPS ... in lib/util).
  */
-#define GEN_CTL_DURATION_MIN 0.001
+#define GEN_CTL_DURATION_MIN GEN_MIN_DURATION_S
 #define GEN_CTL_DURATION_MAX GEN_MAX_DURATION_S /* as --duration */
 /* How far traffic.start's start_at may lie ahead of and behind our clock. */
 #define GEN_CTL_START_AHEAD_S 60.0

@@ -46,7 +46,8 @@ extern int gen_logtype;
 /* Exit status for bad input (one line on stderr). */
 #define GEN_EXIT_USAGE 2
 
-/* Longest run, seconds (--duration, traffic.start's "duration"). */
+/* Shortest and longest run, seconds (--duration, traffic.start's and TRex's "duration"). */
+#define GEN_MIN_DURATION_S 0.001
 #define GEN_MAX_DURATION_S 86400.0
 
 /* Traffic states a TX lcore reads. */

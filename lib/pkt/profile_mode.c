@@ -95,7 +95,7 @@ parse_mode(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_str
 		if (json_object_get(b, "gap_us") != NULL) {
 			prof_fmt(esub, sizeof(esub), "%s.gap_us", sub);
 			if (prof_get_uint(c, json_object_get(b, "gap_us"), esub, 0,
-					  UINT64_C(1) << 40, &s->burst_gap_us) != 0)
+					  PVP_PKT_MAX_GAP_US, &s->burst_gap_us) != 0)
 				return -EINVAL;
 		}
 		return 0;

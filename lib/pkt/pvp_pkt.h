@@ -68,6 +68,8 @@ extern "C" {
 /** Most flows of a stream (a tuple's product, "flows", loop and burst
  *  packet counts stay within it too): 2^48. */
 #define PVP_PKT_MAX_FLOWS (UINT64_C(1) << 48)
+/** Longest gap between the bursts of a multi-burst stream, us (2^40: 12.7 days). */
+#define PVP_PKT_MAX_GAP_US (UINT64_C(1) << 40)
 /** Suggested flow-cache limit: prebuild images when flows <= this. */
 #define PVP_PKT_FLOW_CACHE 65536
 /** UDP destination port of VXLAN. */

@@ -261,6 +261,13 @@ struct pvp_rate {
 int pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen);
 
 /**
+ * The bounds pvp_rate_parse() holds a value of @p unit to (pps, bit/s or
+ * percent), for rates that arrive as numbers (a TRex stream's).
+ * @p lo and @p hi are 0 for PVP_RATE_MAX.
+ */
+void pvp_rate_bounds(enum pvp_rate_unit unit, double *lo, double *hi);
+
+/**
  * Format a rate back into the canonical string ("1.5Mpps", "10Gbps",
  * "9.5Gbps-l2", "50%", "max").
  *

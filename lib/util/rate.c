@@ -70,6 +70,29 @@ is_nonfinite_word(const char *s)
 	       strcasecmp(s, "infinity") == 0;
 }
 
+void
+pvp_rate_bounds(enum pvp_rate_unit unit, double *lo, double *hi)
+{
+	switch (unit) {
+	case PVP_RATE_PERCENT:
+		*lo = PVP_RATE_MIN_PERCENT;
+		*hi = 100;
+		break;
+	case PVP_RATE_BPS_L1:
+	case PVP_RATE_BPS_L2:
+		*lo = PVP_RATE_MIN_BPS;
+		*hi = PVP_RATE_MAX_BPS;
+		break;
+	case PVP_RATE_PPS:
+		*lo = PVP_RATE_MIN_PPS;
+		*hi = PVP_RATE_MAX_PPS;
+		break;
+	default:
+		*lo = *hi = 0;
+		break;
+	}
+}
+
 int
 pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 {
@@ -126,21 +149,7 @@ pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 		util_seterr(err, errlen, "rate \"%s\" must be a positive finite number", q);
 		return -ERANGE;
 	}
-	switch (unit) {
-	case PVP_RATE_PERCENT:
-		lo = PVP_RATE_MIN_PERCENT;
-		hi = 100;
-		break;
-	case PVP_RATE_BPS_L1:
-	case PVP_RATE_BPS_L2:
-		lo = PVP_RATE_MIN_BPS;
-		hi = PVP_RATE_MAX_BPS;
-		break;
-	default:
-		lo = PVP_RATE_MIN_PPS;
-		hi = PVP_RATE_MAX_PPS;
-		break;
-	}
+	pvp_rate_bounds(unit, &lo, &hi);
 	if (!(v >= lo && v <= hi)) {
 		if (unit == PVP_RATE_PERCENT)
 			util_seterr(err, errlen,

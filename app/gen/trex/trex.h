@@ -279,6 +279,14 @@ struct trex_mul {
 
 /* trex_run.c, shared with the per-stream methods of trex_run_streams.c. */
 int trex_mul_parse(json_t *p, struct trex_mul *m, struct trex_err *e);
+/*
+ * Whether @p port may send at port factor @p f, each stream at its own
+ * factor (1 when @p fresh): within pvpkit-gen's rate bounds always, and
+ * within the line unless @p force. @p l1_unit gets the L1 bit/s at
+ * factor 1. Returns 0 or -ERANGE with TRex's message in @p e.
+ */
+int trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
+		   struct trex_err *e);
 struct trex_stream *trex_ws_stream(const struct gen_wstream *w);
 void trex_port_program(uint16_t port, bool fresh);
 void trex_lcores_go(uint16_t port);

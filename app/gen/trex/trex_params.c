@@ -289,10 +289,22 @@ trex_big_ints(const char *text, size_t len, size_t *olen)
 				j++;
 			big = j - i > 19 ||
 			      (j - i == 19 && memcmp(text + i, "9223372036854775807", 19) > 0);
+			if (j < len && (text[j] == '.' || text[j] == 'e' || text[j] == 'E')) {
+				/*
+				 * Already a real: its fraction and exponent are
+				 * copied whole, so that 20 digits after the point
+				 * are not taken for a big integer of their own.
+				 */
+				while (j < len &&
+				       ((text[j] >= '0' && text[j] <= '9') || text[j] == '.' ||
+					text[j] == 'e' || text[j] == 'E' || text[j] == '+' ||
+					text[j] == '-'))
+					j++;
+				big = false;
+			}
 			memcpy(out + o, text + i, j - i);
 			o += j - i;
-			if (big &&
-			    (j == len || (text[j] != '.' && text[j] != 'e' && text[j] != 'E'))) {
+			if (big) {
 				if (o + 2 > len + len / 4 + 16)
 					break;
 				out[o++] = '.';

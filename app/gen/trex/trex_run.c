@@ -104,13 +104,51 @@ trex_port_rates(uint16_t port, struct trex_err *e)
 	return 0;
 }
 
-/* TRex's effective factor: @p m against the port's base rates, capped at line rate. */
-static int
-trex_factor(uint16_t port, const struct trex_mul *m, bool force, double cur, double *factor,
-	    struct trex_err *e)
+int
+trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit, struct trex_err *e)
 {
 	const struct trex_port *tp = &trex.port[port];
-	double speed = (double)trex.g->port[port].link_bps, f;
+	double speed = (double)trex.g->port[port].link_bps, pps = 0, l1 = 0;
+	uint32_t i;
+
+	for (i = 0; i < tp->nb_streams; i++) {
+		const struct trex_stream *s = tp->streams[i];
+		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN;
+		double sp = s->pps * (fresh ? 1 : s->factor);
+
+		if (!s->enabled || !s->self_start)
+			continue;
+		pps += sp;
+		l1 += sp * (size + PVP_L1_OVERHEAD) * 8;
+	}
+	/* The bounds of a native rate: counts and TSC gaps from them fit 64 bits. */
+	if (!(f * pps <= PVP_RATE_MAX_PPS && f * l1 <= PVP_RATE_MAX_BPS)) {
+		trex_fail(e, TREX_E_EXEC,
+			  "port %u would send %g pps (%g Gbps L1): pvpkit-gen sends at most %g pps "
+			  "and %g Gbps",
+			  port, f * pps, f * l1 / 1e9, PVP_RATE_MAX_PPS, PVP_RATE_MAX_BPS / 1e9);
+		return -ERANGE;
+	}
+	if (speed > 0 && !force && f * l1 / speed > 1.0001) {
+		trex_fail(e, TREX_E_EXEC,
+			  "Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
+			  f * l1 / 1e9, speed / 1e9);
+		return -ERANGE;
+	}
+	*l1_unit = l1;
+	return 0;
+}
+
+/*
+ * TRex's effective factor: @p m against the port's base rates, capped at
+ * line rate; @p fresh for a start (every stream's own factor back to 1).
+ */
+static int
+trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, double cur,
+	    double *factor, struct trex_err *e)
+{
+	const struct trex_port *tp = &trex.port[port];
+	double speed = (double)trex.g->port[port].link_bps, f, l1;
 
 	switch (m->type) {
 	case MUL_RAW:
@@ -152,15 +190,10 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, double cur, dou
 			  f);
 		return -EINVAL;
 	}
-	if (speed > 0 && !force) {
-		if (f * tp->max_bps_l1 / speed > 1.0001) {
-			trex_fail(e, TREX_E_EXEC,
-				  "Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
-				  f * tp->max_bps_l1 / 1e9, speed / 1e9);
-			return -ERANGE;
-		}
-		f = RTE_MIN(f, speed / tp->max_bps_l1);
-	}
+	if (trex_port_fits(port, f, fresh, force, &l1, e) != 0)
+		return -ERANGE;
+	if (speed > 0 && !force)
+		f = RTE_MIN(f, speed / l1);
 	*factor = f;
 	return 0;
 }
@@ -365,6 +398,11 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 		return trex_fail(e, TREX_E_PARAMS,
 				 "start message can only specify absolute speed "
 				 "rate");
+	/* TRex's -1 (any value up to 0) is "until stop_traffic"; a time is bounded as natively. */
+	if (duration > 0 && !(duration >= GEN_MIN_DURATION_S && duration <= GEN_MAX_DURATION_S))
+		return trex_fail(e, TREX_E_PARAMS,
+				 "'duration' %g must be -1 (until stop_traffic) or %g..%g seconds",
+				 duration, GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
 	tp = &trex.port[port];
 	if (tp->state == TREX_PORT_IDLE)
 		return trex_fail(e, TREX_E_EXEC,
@@ -383,7 +421,7 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 				 "unable to start traffic - no enabled streams "
 				 "with self_start on port %u",
 				 port);
-	if (trex_factor(port, &m, force, 1, &factor, e) != 0)
+	if (trex_factor(port, &m, force, true, 1, &factor, e) != 0)
 		return NULL;
 	if (!trex.loaded_any || trex.loaded_gen != trex.streams_gen) {
 		for (q = 0; q < g->nb_ports; q++)
@@ -489,7 +527,7 @@ trex_m_update_traffic(json_t *p, struct trex_err *e)
 	tp = &trex.port[port];
 	if (tp->state != TREX_PORT_TX)
 		return trex_fail(e, TREX_E_EXEC, "port %u is not transmitting", port);
-	if (trex_factor(port, &m, force, tp->factor, &factor, e) != 0)
+	if (trex_factor(port, &m, force, false, tp->factor, &factor, e) != 0)
 		return NULL;
 	tp->factor = factor;
 	trex_port_program(port, false);

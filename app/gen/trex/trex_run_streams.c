@@ -113,6 +113,7 @@ json_t *
 trex_m_update_streams(json_t *p, struct trex_err *e)
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
+	double was[TREX_MAX_PORT_STREAMS], l1;
 	struct trex_port *tp;
 	struct trex_mul m;
 	bool force;
@@ -124,6 +125,8 @@ trex_m_update_streams(json_t *p, struct trex_err *e)
 	    trex_stream_ids(p, port, list, "update", e) != 0)
 		return NULL;
 	tp = &trex.port[port];
+	for (i = 0; list[i] != NULL; i++)
+		was[i] = list[i]->factor;
 	for (i = 0; list[i] != NULL; i++) {
 		struct trex_stream *s = list[i];
 		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN, f;
@@ -152,12 +155,20 @@ trex_m_update_streams(json_t *p, struct trex_err *e)
 			f = s->factor + f;
 		else if (m.op == MUL_SUB)
 			f = s->factor - f;
-		if (!(f > 0) || !isfinite(f))
-			return trex_fail(e, TREX_E_EXEC,
-					 "update of stream %u: the rate would be zero or less "
-					 "(percentages need --speed)",
-					 s->id);
+		if (!(f > 0) || !isfinite(f)) {
+			trex_fail(e, TREX_E_EXEC,
+				  "update of stream %u: the rate would be zero or less "
+				  "(percentages need --speed)",
+				  s->id);
+			break;
+		}
 		s->factor = f;
+	}
+	/* The port's new rate is checked as update_traffic's: the line unless forced. */
+	if (list[i] != NULL || trex_port_fits(port, tp->factor, false, force, &l1, e) != 0) {
+		for (i = 0; list[i] != NULL; i++)
+			list[i]->factor = was[i];
+		return NULL;
 	}
 	trex_port_program(port, false);
 	tp->exact = false;

@@ -279,6 +279,9 @@ trex_handle_one(json_t *req)
 		res = trex_m_publish_now(params, &e);
 	else
 		res = trex_m_get_async_events(params, &e);
+	/* A method that failed without saying why (an answer jansson could not build). */
+	if (res == NULL && e.msg[0] == '\0')
+		trex_fail(&e, TREX_E_INTERNAL, "%s: the answer could not be built", name);
 	if (res == NULL)
 		return trex_error_reply(id, &e);
 	return json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", res);

@@ -440,6 +440,11 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 				 1024 + 128);
 	for (port = 0; port < g->nb_ports; port++)
 		running |= trex_port_active(port);
+	/* pgids are 32-bit: 2^32 + 5 is no pgid, never pgid 5. */
+	json_array_foreach(ids, i, x)
+		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+		    json_integer_value(x) > UINT32_MAX)
+			return trex_fail(e, TREX_E_PARAMS, "'pgids' item %zu is not a uint32", i);
 	trex_pg_count();
 	fs = json_object();
 	lat = json_pack("{s:{s:i,s:i}}", "g", "bad_hdr", 0, "old_flow", 0);
@@ -448,8 +453,6 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 		const struct trex_pg *pg;
 		json_t *o;
 
-		if (!json_is_integer(x) || json_integer_value(x) < 0)
-			continue;
 		pg = trex_pg_find((uint32_t)json_integer_value(x), false);
 		if (pg == NULL)
 			continue;

@@ -66,16 +66,18 @@ trex_streams_clear(uint16_t port)
 	tp->state = TREX_PORT_IDLE;
 }
 
+/* A stream's rate type as a lib/util rate unit. */
+static const enum pvp_rate_unit trex_rate_unit[] = {
+	[TREX_RATE_PPS] = PVP_RATE_PPS,
+	[TREX_RATE_BPS_L1] = PVP_RATE_BPS_L1,
+	[TREX_RATE_BPS_L2] = PVP_RATE_BPS_L2,
+	[TREX_RATE_PERCENT] = PVP_RATE_PERCENT,
+};
+
 int
 trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e)
 {
-	static const enum pvp_rate_unit unit[] = {
-		[TREX_RATE_PPS] = PVP_RATE_PPS,
-		[TREX_RATE_BPS_L1] = PVP_RATE_BPS_L1,
-		[TREX_RATE_BPS_L2] = PVP_RATE_BPS_L2,
-		[TREX_RATE_PERCENT] = PVP_RATE_PERCENT,
-	};
-	struct pvp_rate r = {.unit = unit[s->rate_type], .value = s->rate_value};
+	struct pvp_rate r = {.unit = trex_rate_unit[s->rate_type], .value = s->rate_value};
 	uint64_t link = trex.g->port[port].link_bps;
 	/* TRex pads short packets to 60 B and counts the 4 B FCS in rates. */
 	double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN;
@@ -127,6 +129,7 @@ static int
 trex_parse_mode(json_t *mode, struct trex_stream *s, struct trex_err *e)
 {
 	const char *type = trex_param_str(mode, "type", NULL, e), *rt;
+	double lo, hi;
 	json_t *rate;
 	uint64_t x;
 
@@ -155,6 +158,13 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, struct trex_err *e)
 				  "cannot be negative.");
 			return -EINVAL;
 		}
+		/* A profile's gap_us bound: the gap in TSC cycles fits 64 bits. */
+		if (s->ibg_us > (double)PVP_PKT_MAX_GAP_US) {
+			trex_fail(e, TREX_E_PARAMS,
+				  "multi_burst: 'ibg' %g must be 0..%" PRIu64 " us", s->ibg_us,
+				  PVP_PKT_MAX_GAP_US);
+			return -ERANGE;
+		}
 	} else {
 		trex_fail(e, TREX_E_PARAMS, "bad stream type provided: '%s'", type);
 		return -EINVAL;
@@ -175,9 +185,13 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, struct trex_err *e)
 		trex_fail(e, TREX_E_PARAMS, "'type' must be pps, bps_L1, bps_L2 or percentage");
 		return -EINVAL;
 	}
-	if (!(s->rate_value > 0) || (s->rate_type == TREX_RATE_PERCENT && s->rate_value > 100)) {
-		trex_fail(e, TREX_E_PARAMS, "rate value %g must be > 0 (a percentage at most 100)",
-			  s->rate_value);
+	pvp_rate_bounds(trex_rate_unit[s->rate_type], &lo, &hi);
+	if (!(s->rate_value >= lo && s->rate_value <= hi)) {
+		trex_fail(e, TREX_E_PARAMS, "rate value %g must be > 0, within %g..%g %s",
+			  s->rate_value, lo, hi,
+			  s->rate_type == TREX_RATE_PERCENT ? "%"
+			  : s->rate_type == TREX_RATE_PPS   ? "pps"
+							    : "bps");
 		return -EINVAL;
 	}
 	return 0;

@@ -144,7 +144,8 @@ trex_vm_write(struct vm_ctx *c, const json_t *in, bool masked)
 		return trex_vm_fail(c, "write of '%s': at most %d writes per stream", name,
 				    PVP_PKT_MAX_VARS);
 	/* The values written, before any mask. */
-	if ((add < 0 && d->min < (uint64_t)-add) ||
+	/* Negated unsigned: -add overflows for -2^63. */
+	if ((add < 0 && d->min < -(uint64_t)add) ||
 	    (add > 0 && d->max > trex_vm_size_max(d->size) - (uint64_t)add))
 		return trex_vm_fail(c,
 				    "write of '%s': add_value %" PRId64 " makes the values wrap, "

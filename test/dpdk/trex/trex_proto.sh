@@ -3,7 +3,8 @@
 # Copyright (c) 2026 The pvpkit authors
 #
 # pvpkit-gen --trex on a net_ring loopback port, driven by the wire-protocol
-# client of this folder (trex_proto.py); then SIGTERM: exit status 0.
+# client of this folder (trex_proto.py, then trex_values.py's bounds); then
+# SIGTERM: exit status 0.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 
 need_bin "$PVP_GEN"
@@ -50,6 +51,7 @@ grep -q "TRex stateless server (API STL 5.1) on tcp://127.0.0.1:$rpc" "$PVP_TMP/
     { cat "$PVP_TMP/gen.log"; fail "no server line"; }
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
 "$PVP_PY" trex_proto.py "$rpc" "$pub" "$pid" || { cat "$PVP_TMP/gen.log"; fail "protocol"; }
+"$PVP_PY" trex_values.py "$rpc" "$pub" || { cat "$PVP_TMP/gen.log"; fail "values"; }
 kill -TERM $pid
 wait $pid
 rc=$?
