@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coord_driver.h"
+#include "registry.h"
 
 int
 main(void)
@@ -39,8 +40,8 @@ main(void)
 	       "range is an error with the file's line and column), and the driver\n"
 	       "reads the hop through the same table, defaults included\n"
 	       "(doc/design.rst, \"Writing a hop driver\").\n");
-	for (i = 0; coord_drivers[i] != NULL; i++) {
-		const struct coord_driver *d = coord_drivers[i];
+	for (i = 0; hop_drivers[i] != NULL; i++) {
+		const struct coord_driver *d = hop_drivers[i];
 
 		printf("\n``%s``\n", d->name);
 		for (k = 0; k < strlen(d->name) + 4; k++)

@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "coord_driver.h"
 #include "fwd/fwd_driver.h"
 #include "gen/gen_driver.h"
 #include "ovs/ovs_driver.h"
@@ -18,7 +17,9 @@
 #include "trex/trex_driver.h"
 #include "wire/wire_driver.h"
 
-const struct coord_driver *const coord_drivers[] = {
+#include "registry.h"
+
+const struct coord_driver *const hop_drivers[] = {
 	&coord_driver_gen,
 	&coord_driver_fwd,
 	&coord_driver_ovs,
@@ -29,14 +30,14 @@ const struct coord_driver *const coord_drivers[] = {
 };
 
 const struct coord_driver *
-coord_driver_find(const char *name)
+hop_driver_find(const char *name)
 {
 	unsigned int i;
 
 	if (name == NULL)
 		return NULL;
-	for (i = 0; coord_drivers[i] != NULL; i++)
-		if (strcmp(coord_drivers[i]->name, name) == 0)
-			return coord_drivers[i];
+	for (i = 0; hop_drivers[i] != NULL; i++)
+		if (strcmp(hop_drivers[i]->name, name) == 0)
+			return hop_drivers[i];
 	return NULL;
 }

@@ -22,6 +22,7 @@
 
 #include "coord_cmd.h"
 #include "coord_driver.h"
+#include "registry.h"
 
 int
 coord_cli_usage_error(const char *see, const char *fmt, ...)
@@ -132,7 +133,7 @@ coord_cli_open_topology(const char *path, int *status)
 
 	if (path == NULL)
 		path = coord_default_topology(buf, sizeof(buf));
-	t = coord_topology_load(path, coord_driver_find, err, sizeof(err));
+	t = coord_topology_load(path, hop_driver_find, err, sizeof(err));
 	if (t == NULL) {
 		fprintf(stderr, "pvpkit: %s\n", err);
 		*status = 2;

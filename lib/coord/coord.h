@@ -29,7 +29,7 @@
 /** Most measurement points per chain. */
 #define COORD_MAX_POINTS 32
 
-/** Finds a driver by name (coord_driver_find, or a test's mock table). */
+/** Finds a driver by name (hop_driver_find, or a test's mock table). */
 typedef const struct coord_driver *(*coord_driver_lookup_t)(const char *name);
 
 /** One measurement point of a chain. */

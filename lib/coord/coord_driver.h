@@ -7,7 +7,7 @@
  * The hop-driver contract: what the coordinator core (lib/coord) asks of
  * every kind of hop, in the manner of Open vSwitch's netdev-provider.h.
  * A driver is one constant struct coord_driver of callbacks (drivers/,
- * listed in drivers/registry.c); a topology file names it per hop.
+ * listed in drivers/registry.h); a topology file names it per hop.
  *
  * Roles
  * -----
@@ -548,12 +548,6 @@ struct coord_hop {
 	const struct coord_driver *driver; /**< its kind */
 	void *priv;			   /**< driver state */
 };
-
-/** Drivers known to the coordinator, NULL-terminated. */
-extern const struct coord_driver *const coord_drivers[];
-
-/** Find a driver by name. @return it, or NULL. */
-const struct coord_driver *coord_driver_find(const char *name);
 
 #ifdef __cplusplus
 }

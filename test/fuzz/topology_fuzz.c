@@ -24,6 +24,7 @@
 
 #include "coord.h"
 #include "coord_driver.h"
+#include "registry.h"
 
 #include "fuzz.h"
 #include "fuzz_sandbox.h"
@@ -79,7 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	text = fuzz_strndup(data, size);
 	memset(err, 0, sizeof(err));
-	t = coord_topology_parse(text, "fuzz.json", coord_driver_find, err, sizeof(err));
+	t = coord_topology_parse(text, "fuzz.json", hop_driver_find, err, sizeof(err));
 	if (t == NULL) {
 		fuzz_check_message(err, sizeof(err));
 		free(text);

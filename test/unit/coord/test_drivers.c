@@ -24,6 +24,7 @@
 #include "gen/gen_driver.h"
 #include "pvp_ctl.h"
 #include "pvp_stats_json.h"
+#include "registry.h"
 #include "../unit_check.h"
 
 static unsigned int profile_loads, traffic_starts;
@@ -239,15 +240,15 @@ check_roles(void)
 	char err[160];
 	unsigned int i;
 
-	for (i = 0; coord_drivers[i] != NULL; i++) {
+	for (i = 0; hop_drivers[i] != NULL; i++) {
 		err[0] = '\0';
-		if (coord_driver_check(coord_drivers[i], err, sizeof(err)) < 0)
+		if (coord_driver_check(hop_drivers[i], err, sizeof(err)) < 0)
 			fprintf(stderr, "%s\n", err);
 		CHECK(err[0] == '\0');
 	}
 	CHECK(i == sizeof(want) / sizeof(want[0]));
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		d = coord_driver_find(want[i].name);
+		d = hop_driver_find(want[i].name);
 		CHECK(d != NULL && d->roles == want[i].roles);
 	}
 }
@@ -269,10 +270,10 @@ main(void)
 	CHECK(srv != NULL);
 	if (srv == NULL)
 		return 1;
-	CHECK(coord_driver_find("gen") == &coord_driver_gen);
-	CHECK(coord_driver_find("fwd") == &coord_driver_fwd);
-	CHECK(coord_driver_find("wire") != NULL);
-	CHECK(coord_driver_find("nope") == NULL);
+	CHECK(hop_driver_find("gen") == &coord_driver_gen);
+	CHECK(hop_driver_find("fwd") == &coord_driver_fwd);
+	CHECK(hop_driver_find("wire") != NULL);
+	CHECK(hop_driver_find("nope") == NULL);
 	check_roles();
 
 	/* fwd: "p1" is port 1, the display name finds port 0. */
