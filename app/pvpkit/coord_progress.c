@@ -12,7 +12,6 @@
 
 #include "pvp_util.h"
 
-#include "coord.h"
 #include "coord_progress.h"
 
 void
