@@ -4,7 +4,9 @@
 
 /*
  * The table of hop drivers the coordinator knows, by topology name. A new
- * driver is one line here and one folder under drivers/.
+ * driver is one line here and one folder under drivers/. A driver that
+ * was renamed keeps its old name as an alias, so topology files written
+ * for it still load.
  */
 
 #include <stddef.h>
@@ -13,7 +15,7 @@
 #include "fwd/fwd_driver.h"
 #include "gen/gen_driver.h"
 #include "ovs/ovs_driver.h"
-#include "testpmd/testpmd_driver.h"
+#include "telemetry/telemetry_driver.h"
 #include "trex/trex_driver.h"
 #include "wire/wire_driver.h"
 
@@ -23,10 +25,19 @@ const struct coord_driver *const hop_drivers[] = {
 	&coord_driver_gen,
 	&coord_driver_fwd,
 	&coord_driver_ovs,
-	&coord_driver_testpmd,
+	&coord_driver_telemetry,
 	&coord_driver_trex,
 	&coord_driver_wire,
 	NULL,
+};
+
+/* Old names still accepted in topology files. */
+static const struct {
+	const char *name;		   /* the old name */
+	const struct coord_driver *driver; /* the driver it now is */
+} hop_aliases[] = {
+	/* A DPDK telemetry client reads any DPDK app, not only testpmd. */
+	{"testpmd", &coord_driver_telemetry},
 };
 
 const struct coord_driver *
@@ -39,5 +50,8 @@ hop_driver_find(const char *name)
 	for (i = 0; hop_drivers[i] != NULL; i++)
 		if (strcmp(hop_drivers[i]->name, name) == 0)
 			return hop_drivers[i];
+	for (i = 0; i < sizeof(hop_aliases) / sizeof(hop_aliases[0]); i++)
+		if (strcmp(hop_aliases[i].name, name) == 0)
+			return hop_aliases[i].driver;
 	return NULL;
 }

@@ -738,7 +738,7 @@ app_hop() {
 	done
 	ports=${ports#, }
 	if [ "$kind" = testpmd ]; then
-		printf '    {"name": "%s", "driver": "testpmd", "telemetry": %s, "ports": [%s]}' \
+		printf '    {"name": "%s", "driver": "telemetry", "telemetry": %s, "ports": [%s]}' \
 			"$name" "$(json_str "$(telemetry_path "$TB_ID-$pname")")" "$ports"
 	else
 		[ "$NETNS" = 0 ] || tok=", \"token_file\": $(json_str "$RUNDIR/$pname.token")"

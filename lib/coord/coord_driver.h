@@ -21,10 +21,10 @@
  *   a flow type (OVS). The core hands every vswitch the rule type and
  *   flow count before the trials that need them.
  * - COORD_ROLE_COUNTERS: reports per-port counters; chain points may only
- *   name ports of such hops (pvpkit-gen, pvpkit-fwd, OVS, testpmd).
+ *   name ports of such hops (pvpkit-gen, pvpkit-fwd, OVS, telemetry).
  * - COORD_ROLE_PASSIVE: only observed. The core never clears it, never
  *   installs rules in it and never sends through it: a passive reader
- *   (testpmd's telemetry: COUNTERS | PASSIVE) or a link with nothing to
+ *   (a DPDK app's telemetry: COUNTERS | PASSIVE) or a link with nothing to
  *   read at all (wire: PASSIVE alone).
  *
  * The table below says which callbacks each role needs; coord_driver_check()
@@ -71,8 +71,8 @@
  *   fwd      stats.clear: the port counters restart.
  *   ovs      ovs-appctl dpif-netdev/pmd-stats-clear: the PMD statistics
  *            in context() restart; Interface counters cannot be cleared.
- *   testpmd  none (PASSIVE): telemetry is read-only and context() holds
- *            nothing per trial.
+ *   telemetry none (PASSIVE): DPDK telemetry is read-only and context()
+ *            holds nothing per trial.
  *   wire     none (PASSIVE): nothing to read.
  *
  * Errors

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # A testpmd guest read through its DPDK telemetry socket (driver
-# "testpmd"): the per-hop table has the guest's counts at both guest
+# "telemetry"): the per-hop table has the guest's counts at both guest
 # points, and reconciles with nothing unattributed, as with pvpkit-fwd.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
@@ -9,7 +9,7 @@
 coord_need_testbed
 need_cmd dpdk-testpmd
 coord_tb_up --guest testpmd
-grep -q '"driver": "testpmd"' "$TB_DIR/topology.json" || fail "the guest is not a testpmd hop"
+grep -q '"driver": "telemetry"' "$TB_DIR/topology.json" || fail "the guest is not a telemetry hop"
 
 coord_trial tp --size 64 --flows 10 --rate 5kpps --duration 2 ||
 	{ cat "$PVP_TMP/tp.err"; fail "trial failed"; }

@@ -3,7 +3,7 @@
  */
 
 /*
- * drv_probe: drive one hop of a topology file through the ovs or testpmd
+ * drv_probe: drive one hop of a topology file through the ovs or telemetry
  * driver and print what it returned as JSON, so the testbed's e2e tests
  * can check the drivers against a real OVS-DPDK and a real testpmd
  * without the coordinator.
@@ -21,7 +21,7 @@
 
 #include "coord_driver.h"
 #include "ovs_driver.h"
-#include "testpmd_driver.h"
+#include "telemetry_driver.h"
 
 static json_t *
 snap_json(const struct coord_snap *s)
@@ -82,11 +82,11 @@ main(int argc, char **argv)
 	dname = json_string_value(json_object_get(h, "driver"));
 	if (strcmp(dname, "ovs") == 0)
 		drv = &coord_driver_ovs;
-	else if (strcmp(dname, "testpmd") == 0)
-		drv = &coord_driver_testpmd;
+	else if (strcmp(dname, "telemetry") == 0 || strcmp(dname, "testpmd") == 0)
+		drv = &coord_driver_telemetry;
 	else {
-		fprintf(stderr, "drv_probe: hop %s has driver %s (ovs or testpmd here)\n", argv[2],
-			dname);
+		fprintf(stderr, "drv_probe: hop %s has driver %s (ovs or telemetry here)\n",
+			argv[2], dname);
 		return 1;
 	}
 	snprintf(hop.name, sizeof(hop.name), "%s", argv[2]);

@@ -19,9 +19,11 @@
 
 #include <jansson.h>
 
+#include "coord.h"
 #include "coord_driver.h"
 #include "fwd/fwd_driver.h"
 #include "gen/gen_driver.h"
+#include "telemetry/telemetry_driver.h"
 #include "pvp_ctl.h"
 #include "pvp_stats_json.h"
 #include "registry.h"
@@ -232,7 +234,7 @@ check_roles(void)
 		{"gen", COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS},
 		{"fwd", COORD_ROLE_COUNTERS},
 		{"ovs", COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS},
-		{"testpmd", COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE},
+		{"telemetry", COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE},
 		{"trex", COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS},
 		{"wire", COORD_ROLE_PASSIVE},
 	};
@@ -251,6 +253,39 @@ check_roles(void)
 		d = hop_driver_find(want[i].name);
 		CHECK(d != NULL && d->roles == want[i].roles);
 	}
+}
+
+/*
+ * The DPDK telemetry client was first named "testpmd"; topology files
+ * that say so still load, as the same driver under its own name.
+ */
+static void
+check_alias(void)
+{
+	static const char text[] =
+		"{\"hops\": ["
+		"{\"name\": \"new\", \"driver\": \"telemetry\", \"file_prefix\": \"a\", "
+		"\"ports\": [\"0\"]},"
+		"{\"name\": \"old\", \"driver\": \"testpmd\", \"file_prefix\": \"b\", "
+		"\"ports\": [\"0\"]}],"
+		"\"chains\": [[{\"hop\": \"new\", \"port\": \"0\", \"dir\": \"tx\"}, "
+		"{\"hop\": \"old\", \"port\": \"0\", \"dir\": \"rx\"}]]}";
+	struct coord_topology *t;
+	char err[256] = "";
+
+	CHECK(hop_driver_find("telemetry") == &coord_driver_telemetry);
+	CHECK(hop_driver_find("testpmd") == &coord_driver_telemetry);
+	t = coord_topology_parse(text, "alias.json", hop_driver_find, err, sizeof(err));
+	if (t == NULL)
+		fprintf(stderr, "%s\n", err);
+	CHECK(t != NULL);
+	if (t == NULL)
+		return;
+	CHECK(t->nb_hops == 2);
+	CHECK(t->hops[0].hop.driver == &coord_driver_telemetry);
+	CHECK(t->hops[1].hop.driver == &coord_driver_telemetry);
+	CHECK(strcmp(t->hops[1].hop.driver->name, "telemetry") == 0);
+	coord_topology_free(t);
 }
 
 int
@@ -275,6 +310,7 @@ main(void)
 	CHECK(hop_driver_find("wire") != NULL);
 	CHECK(hop_driver_find("nope") == NULL);
 	check_roles();
+	check_alias();
 
 	/* fwd: "p1" is port 1, the display name finds port 0. */
 	conf = hop_conf(addr, "[\"p1\", \"net_virtio_user0\"]");

@@ -4,11 +4,12 @@
 
 /**
  * @file
- * Hop driver "testpmd": any DPDK application (dpdk-testpmd as the guest
+ * Hop driver "telemetry": any DPDK application (dpdk-testpmd as the guest
  * or as the vswitch) read through its DPDK telemetry socket, so users can
  * keep testpmd and still get per-hop numbers. No EAL in the coordinator:
  * the driver speaks the telemetry v2 protocol (SOCK_SEQPACKET, a greeting
- * JSON, then one JSON reply per command) itself.
+ * JSON, then one JSON reply per command) itself. Topology files may still
+ * name it "testpmd", its first name (drivers/registry.c keeps the alias).
  *
  * Topology members: tp_conf (doc/hop-members.rst). "telemetry" names the
  * socket, or "file_prefix" the app's --file-prefix (the socket is then
@@ -22,12 +23,12 @@
  * this hop's rx and tx points).
  */
 
-#ifndef COORD_TESTPMD_DRIVER_H
-#define COORD_TESTPMD_DRIVER_H
+#ifndef COORD_TELEMETRY_DRIVER_H
+#define COORD_TELEMETRY_DRIVER_H
 
 #include "coord_driver.h"
 
 /** The driver. */
-extern const struct coord_driver coord_driver_testpmd;
+extern const struct coord_driver coord_driver_telemetry;
 
-#endif /* COORD_TESTPMD_DRIVER_H */
+#endif /* COORD_TELEMETRY_DRIVER_H */

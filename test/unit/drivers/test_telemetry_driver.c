@@ -3,7 +3,7 @@
  */
 
 /*
- * The testpmd hop driver against a fake DPDK telemetry server: a thread
+ * The telemetry hop driver against a fake DPDK telemetry server: a thread
  * on a SOCK_SEQPACKET socket that greets and answers like DPDK 22.11 with
  * replies recorded from dpdk-testpmd (data/telemetry-*.json), or breaks
  * the protocol (malformed JSON, a missing counter, a bad greeting, a
@@ -24,7 +24,7 @@
 #include <jansson.h>
 
 #include "drv_test.h"
-#include "testpmd_driver.h"
+#include "telemetry_driver.h"
 
 enum tfake_mode {
 	TFAKE_OK,	    /* recorded replies */
@@ -150,9 +150,9 @@ open_hop(struct coord_hop *hop, const char *conf_text, char *err, size_t err_len
 
 	memset(hop, 0, sizeof(*hop));
 	snprintf(hop->name, sizeof(hop->name), "guest");
-	hop->driver = &coord_driver_testpmd;
+	hop->driver = &coord_driver_telemetry;
 	err[0] = '\0';
-	rc = coord_driver_testpmd.open(hop, conf, err, err_len);
+	rc = coord_driver_telemetry.open(hop, conf, err, err_len);
 	json_decref(conf);
 	return rc;
 }
@@ -174,7 +174,7 @@ test_ok(const char *dir)
 	CHECK(rc == 0, "open: %d %s", rc, err);
 	if (rc == 0) {
 		memset(&s, 0xff, sizeof(s));
-		rc = coord_driver_testpmd.snapshot(&hop, &s, err, sizeof(err));
+		rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		CHECK_U64(s.nb_ports, 1);
 		CHECK(strcmp(s.port[0].name, "0") == 0, "name %s", s.port[0].name);
@@ -194,16 +194,16 @@ test_ok(const char *dir)
 		CHECK(s.port[0].reasons[0].side == COORD_SIDE_RX &&
 			      s.port[0].reasons[1].side == COORD_SIDE_RX,
 		      "reason sides");
-		rc = coord_driver_testpmd.snapshot(&hop, &s, err, sizeof(err));
+		rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "second snapshot: %s", err);
 		CHECK_U64(f.commands, 4);
-		ctx = coord_driver_testpmd.context(&hop);
+		ctx = coord_driver_telemetry.context(&hop);
 		CHECK(strcmp(json_string_value(
 				     json_object_get(json_object_get(ctx, "greeting"), "version")),
 			     "DPDK 22.11.11") == 0,
 		      "context greeting");
 		json_decref(ctx);
-		coord_driver_testpmd.close(&hop);
+		coord_driver_telemetry.close(&hop);
 		CHECK(hop.priv == NULL, "close left priv");
 	}
 
@@ -212,10 +212,10 @@ test_ok(const char *dir)
 	rc = open_hop(&hop, conf, err, sizeof(err));
 	CHECK(rc == 0, "open: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_testpmd.snapshot(&hop, &s, err, sizeof(err));
+		rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == -ENODEV && strstr(err, "no ethdev port 7") != NULL, "rc %d %s", rc,
 		      err);
-		coord_driver_testpmd.close(&hop);
+		coord_driver_telemetry.close(&hop);
 	}
 	tfake_stop(&f);
 }
@@ -239,9 +239,9 @@ expect_error(const char *dir, enum tfake_mode mode, bool at_open, int want_rc, c
 		CHECK(rc == 0, "open: %s", err);
 		if (rc == 0) {
 			err[0] = '\0';
-			rc = coord_driver_testpmd.snapshot(&hop, &s, err, sizeof(err));
+			rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 			CHECK(rc == want_rc, "rc %d (%s), want %d", rc, err, want_rc);
-			coord_driver_testpmd.close(&hop);
+			coord_driver_telemetry.close(&hop);
 		}
 	}
 	CHECK(strstr(err, want) != NULL, "error \"%s\" lacks \"%s\"", err, want);
@@ -304,6 +304,6 @@ main(void)
 		fprintf(stderr, "%d check(s) failed\n", unit_check_failures);
 		return 1;
 	}
-	printf("testpmd driver: all checks passed\n");
+	printf("telemetry driver: all checks passed\n");
 	return 0;
 }

@@ -3,8 +3,8 @@
  */
 
 /*
- * Hop driver "testpmd": DPDK telemetry v2 client. The socket is
- * SOCK_SEQPACKET, so each reply is one message: no framing to do, but the
+ * Hop driver "telemetry" (alias "testpmd"): DPDK telemetry v2 client.
+ * The socket is SOCK_SEQPACKET, so each reply is one message: no framing to do, but the
  * receive buffer must hold the largest reply the server may send (it says
  * how large in its greeting, "max_output_len").
  */
@@ -23,12 +23,12 @@
 
 #include "pvp_util.h"
 
-#include "testpmd_driver.h"
+#include "telemetry_driver.h"
 
 /* Largest reply accepted, whatever the greeting says. */
 #define TP_MAX_BUF (1u << 20)
 
-/* One testpmd hop (hop->priv); its topology members (tp_conf) are
+/* One telemetry hop (hop->priv); its topology members (tp_conf) are
  * decoded into it. */
 struct tp_hop {
 	char path[108];			       /* "telemetry": the socket */
@@ -84,7 +84,7 @@ tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 	} while (rc < 0 && errno == EINTR);
 	if (rc == 0)
 		return coord_fail(err, err_len, -ETIMEDOUT,
-				  "testpmd: %s: no reply to %s within %u ms", h->path, what,
+				  "telemetry: %s: no reply to %s within %u ms", h->path, what,
 				  h->timeout_ms);
 	if (rc < 0)
 		return coord_fail(err, err_len, coord_err_connect(-errno),
@@ -101,7 +101,7 @@ tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 				  h->path);
 	if ((size_t)n > h->max_len)
 		return coord_fail(err, err_len, -EMSGSIZE,
-				  "testpmd: %s: reply to %s over %zu bytes (truncated)", h->path,
+				  "telemetry: %s: reply to %s over %zu bytes (truncated)", h->path,
 				  what, h->max_len);
 	h->buf[n] = '\0';
 	return n;
@@ -117,7 +117,7 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 
 	h->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (h->fd < 0)
-		return coord_fail(err, err_len, -errno, "testpmd: socket: %s", strerror(errno));
+		return coord_fail(err, err_len, -errno, "telemetry: socket: %s", strerror(errno));
 	memcpy(sun.sun_path, h->path, strlen(h->path) + 1);
 	if (connect(h->fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		int rc = -errno;
@@ -139,7 +139,7 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 	if (!json_is_object(h->greeting) || !json_is_integer(mol) || json_integer_value(mol) <= 0) {
 		tp_disconnect(h);
 		return coord_fail(err, err_len, -EPROTO,
-				  "testpmd: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
+				  "telemetry: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
 				  h->greeting == NULL ? ": " : "",
 				  h->greeting == NULL ? jerr.text : "");
 	}
@@ -193,13 +193,13 @@ tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_
 	reply = json_loadb(h->buf, (size_t)n, 0, &jerr);
 	if (reply == NULL) {
 		tp_disconnect(h);
-		return coord_fail(err, err_len, -EPROTO, "testpmd: %s: malformed reply to %s: %s",
+		return coord_fail(err, err_len, -EPROTO, "telemetry: %s: malformed reply to %s: %s",
 				  h->path, cmd, jerr.text);
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)strcspn(cmd, ","), cmd);
 	if (!json_is_object(reply) || json_object_get(reply, key) == NULL) {
 		json_decref(reply);
-		return coord_fail(err, err_len, -EPROTO, "testpmd: %s: reply to %s has no \"%s\"",
+		return coord_fail(err, err_len, -EPROTO, "telemetry: %s: reply to %s has no \"%s\"",
 				  h->path, cmd, key);
 	}
 	*val = json_incref(json_object_get(reply, key));
@@ -268,8 +268,8 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 		return rc;
 	if (json_is_null(st)) {
 		json_decref(st);
-		return coord_fail(err, err_len, -ENODEV, "testpmd: %s: no ethdev port %u", h->path,
-				  h->port_id[i]);
+		return coord_fail(err, err_len, -ENODEV, "telemetry: %s: no ethdev port %u",
+				  h->path, h->port_id[i]);
 	}
 	if (tp_u64(st, "ipackets", &ipk) < 0 || tp_u64(st, "opackets", &opk) < 0 ||
 	    tp_u64(st, "ibytes", &ib) < 0 || tp_u64(st, "obytes", &ob) < 0 ||
@@ -277,7 +277,7 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 	    tp_u64(st, "ierrors", &ierr) < 0 || tp_u64(st, "oerrors", &oerr) < 0) {
 		json_decref(st);
 		return coord_fail(err, err_len, -EPROTO,
-				  "testpmd: %s: malformed %s reply (missing or bad counters)",
+				  "telemetry: %s: malformed %s reply (missing or bad counters)",
 				  h->path, cmd);
 	}
 	json_decref(st);
@@ -297,8 +297,8 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 		return rc;
 	if (!json_is_object(xs)) {
 		json_decref(xs);
-		return coord_fail(err, err_len, -EPROTO, "testpmd: %s: malformed %s reply", h->path,
-				  cmd);
+		return coord_fail(err, err_len, -EPROTO, "telemetry: %s: malformed %s reply",
+				  h->path, cmd);
 	}
 	json_object_foreach(xs, k, v) {
 		if (json_is_integer(v) && json_integer_value(v) >= 0 && tp_xstat_is_drop(k))
@@ -353,7 +353,7 @@ tp_open_conf(struct tp_hop *h, char *err, size_t err_len)
 
 		if (strchr(h->file_prefix, '/') != NULL)
 			return coord_fail(err, err_len, -EINVAL,
-					  "testpmd: \"file_prefix\": bad prefix");
+					  "telemetry: \"file_prefix\": bad prefix");
 		/* Where DPDK 22.11 puts it (eal_get_runtime_dir). */
 		if (getuid() == 0 || xdg == NULL)
 			n = snprintf(h->path, sizeof(h->path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
@@ -363,11 +363,11 @@ tp_open_conf(struct tp_hop *h, char *err, size_t err_len)
 				     h->file_prefix);
 		if (n < 0 || (size_t)n >= sizeof(h->path))
 			return coord_fail(err, err_len, -EINVAL,
-					  "testpmd: \"file_prefix\": too long");
+					  "telemetry: \"file_prefix\": too long");
 	} else if (h->path[0] == '\0') {
 		return coord_fail(
 			err, err_len, -EINVAL,
-			"testpmd: \"telemetry\" (socket path) or \"file_prefix\" is required");
+			"telemetry: \"telemetry\" (socket path) or \"file_prefix\" is required");
 	}
 	/* Port ids as "0" or "p0"; base 10. */
 	for (i = 0; i < h->nb_ports; i++) {
@@ -376,7 +376,7 @@ tp_open_conf(struct tp_hop *h, char *err, size_t err_len)
 		if (pvp_parse_u32(NULL, s[0] == 'p' ? s + 1 : s, 0, 65535, &id, NULL, 0) < 0)
 			return coord_fail(
 				err, err_len, -EINVAL,
-				"testpmd: ports[%u]: an ethdev port id (\"0\", \"1\", ...)", i);
+				"telemetry: ports[%u]: an ethdev port id (\"0\", \"1\", ...)", i);
 		h->port_id[i] = id;
 	}
 	return 0;
@@ -389,12 +389,12 @@ tp_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	int rc;
 
 	if (h == NULL)
-		return coord_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
+		return coord_fail(err, err_len, -ENOMEM, "telemetry: out of memory");
 	h->fd = -1;
 	hop->priv = h;
 	h->buf = malloc(TP_MAX_BUF + 1);
 	if (h->buf == NULL) {
-		rc = coord_fail(err, err_len, -ENOMEM, "testpmd: out of memory");
+		rc = coord_fail(err, err_len, -ENOMEM, "telemetry: out of memory");
 		goto fail;
 	}
 	rc = coord_hop_conf(hop, tp_conf, conf, h, err, err_len);
@@ -420,8 +420,8 @@ tp_context(struct coord_hop *hop)
 	return json_pack("{s:s, s:O?}", "telemetry", h->path, "greeting", h->greeting);
 }
 
-const struct coord_driver coord_driver_testpmd = {
-	.name = "testpmd",
+const struct coord_driver coord_driver_telemetry = {
+	.name = "telemetry",
 	.roles = COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE,
 	.conf = tp_conf,
 	.open = tp_open,
