@@ -110,8 +110,9 @@ gen_trex_check_opt(const char *addr, bool remote, char *err, size_t errlen)
 	RTE_SET_USED(r);
 	RTE_SET_USED(p);
 	snprintf(err, errlen,
-		 "--trex: this pvpkit-gen was built without libzmq and zlib (install "
-		 "libzmq3-dev and zlib1g-dev, then rebuild)");
+		 "--trex: this pvpkit-gen was built without its TRex server "
+		 "(meson -Dtrex=disabled); rebuild with -Dtrex=enabled (needs libzmq3-dev and "
+		 "zlib1g-dev)");
 	return -ENOTSUP;
 #else
 	return gen_trex_parse_addr(addr, remote, host, sizeof(host), &r, &p, err, errlen);
