@@ -149,6 +149,18 @@ coord_cli_open_topology(const char *path, int *status)
 	return t;
 }
 
+int
+coord_cli_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
+{
+	char err[512] = "";
+	int ret;
+
+	ret = coord_install_flows(t, type, flows, err, sizeof(err));
+	if (ret < 0)
+		fprintf(stderr, "pvpkit: %s\n", err);
+	return ret;
+}
+
 void
 coord_cli_print_record(const json_t *j)
 {

@@ -114,6 +114,13 @@ const char *coord_default_topology(char *buf, size_t len);
  */
 struct coord_topology *coord_cli_open_topology(const char *path, int *status);
 
+/**
+ * coord_install_flows(), printing the error line on failure (lib/coord
+ * never prints).
+ * @return 0, or the failing driver's -errno.
+ */
+int coord_cli_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
+
 /** Write @p j to @p path, indented. @return 0, or -EIO after a message. */
 int coord_cli_write_json(const char *path, const json_t *j);
 

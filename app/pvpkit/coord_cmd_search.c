@@ -435,7 +435,7 @@ search_point(struct search_point *sp)
 	gmtime_r(&now, &tm);
 	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	sp->error[0] = '\0';
-	if (o->flow_type != NULL && coord_install_flows(sp->t, o->flow_type, sp->flows) < 0)
+	if (o->flow_type != NULL && coord_cli_install_flows(sp->t, o->flow_type, sp->flows) < 0)
 		return 1;
 	s = pvp_search_create(&o->p);
 	if (s == NULL) {

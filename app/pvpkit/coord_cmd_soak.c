@@ -761,7 +761,7 @@ coord_cmd_soak(int argc, char **argv)
 	s->t = coord_cli_open_topology(a.topology, &rc);
 	if (s->t == NULL)
 		goto out;
-	if (a.flow_type != NULL && coord_install_flows(s->t, a.flow_type, a.flows) < 0) {
+	if (a.flow_type != NULL && coord_cli_install_flows(s->t, a.flow_type, a.flows) < 0) {
 		rc = 1;
 		goto out;
 	}

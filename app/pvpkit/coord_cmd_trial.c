@@ -267,7 +267,8 @@ coord_cmd_trial(int argc, char **argv)
 	if (t == NULL)
 		return rc;
 	if (c->flow_type != NULL &&
-	    coord_install_flows(t, c->flow_type, a.flow_rules != 0 ? a.flow_rules : c->flows) < 0) {
+	    coord_cli_install_flows(t, c->flow_type, a.flow_rules != 0 ? a.flow_rules : c->flows) <
+		    0) {
 		coord_topology_free(t);
 		return 1;
 	}

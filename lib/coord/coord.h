@@ -94,10 +94,11 @@ void coord_topology_free(struct coord_topology *t);
 /**
  * Give every opened hop that has install_flows the rule type: vswitches
  * install and count the rules, the traffic source remembers the type so
- * that its flows match them. Prints the first failure on stderr.
- * @return 0, or the failing driver's -errno.
+ * that its flows match them. Stops at the first failure.
+ * @return 0, or the failing driver's -errno with its message in @p err.
  */
-int coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
+int coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows, char *err,
+			size_t err_len);
 
 /**
  * Set it (from a SIGINT/SIGTERM handler) to give the running trial up:

@@ -376,9 +376,9 @@ coord_topology_free(struct coord_topology *t)
 }
 
 int
-coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
+coord_install_flows(struct coord_topology *t, const char *type, unsigned int flows, char *err,
+		    size_t err_len)
 {
-	char err[512];
 	unsigned int i;
 	int ret;
 
@@ -390,11 +390,9 @@ coord_install_flows(struct coord_topology *t, const char *type, unsigned int flo
 		    (h->hop.driver->roles & (COORD_ROLE_VSWITCH | COORD_ROLE_SOURCE)) == 0 ||
 		    h->hop.driver->install_flows == NULL)
 			continue;
-		ret = h->hop.driver->install_flows(&h->hop, type, flows, err, sizeof(err));
-		if (ret < 0) {
-			fprintf(stderr, "pvpkit: %s\n", err);
+		ret = h->hop.driver->install_flows(&h->hop, type, flows, err, err_len);
+		if (ret < 0)
 			return ret;
-		}
 	}
 	return 0;
 }
