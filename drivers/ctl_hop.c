@@ -62,7 +62,7 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
 		 */
 		ret = pvp_secret_read(h->token_file, h->token, sizeof(h->token), e, sizeof(e));
 		if (ret < 0) {
-			snprintf(err, err_len, "hop %s: token_file %s", hop->name, e);
+			snprintf(err, err_len, "hop %s: %s", hop->name, e);
 			free(h);
 			return ret;
 		}

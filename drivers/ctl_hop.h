@@ -18,12 +18,13 @@
 #include <jansson.h>
 
 #include "coord_driver.h"
+#include "pvp_util.h"
 
 /** State of one hop reached over lib/ctl (hop->priv). */
 struct coord_ctl_hop {
 	char addr[256];			 /**< "ctl": "unix:/x.sock", "tcp:h:p" */
 	char token_file[4096];		 /**< "token_file", or "" */
-	char token[256];		 /**< token, when token_file given */
+	char token[PVP_SECRET_SIZE];	 /**< token, when token_file given */
 	int has_token;			 /**< token[] is set */
 	uint32_t timeout_ms;		 /**< per call */
 	unsigned int nb_ports;		 /**< ports in the topology */

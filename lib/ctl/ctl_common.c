@@ -9,7 +9,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,6 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 
 #include "ctl_private.h"
@@ -176,161 +174,4 @@ ctl_token_equal(const char *a, size_t alen, const char *b, size_t blen)
 	for (i = 0; i < blen; i++)
 		diff |= (unsigned char)b[i] ^ (unsigned char)(i < alen ? a[i] : 0);
 	return diff == 0;
-}
-
-/* What a file that is not a regular one is, for messages. */
-static const char *
-ctl_token_kind(mode_t m)
-{
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "a device";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
-/*
- * The file's kind, owner and mode, before and after open(): a token file
- * is a secret of the user who runs us, like an ssh key.
- */
-static int
-ctl_token_stat_ok(const char *path, const struct stat *st, struct pvp_ctl_error *err)
-{
-	uid_t me = geteuid();
-
-	if (!S_ISREG(st->st_mode)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file %s: %s, not read", path,
-				  ctl_token_kind(st->st_mode));
-		return -EINVAL;
-	}
-	if (st->st_uid != me && st->st_uid != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "token file %s is owned by uid %u, not by you (uid %u) or root",
-				  path, (unsigned int)st->st_uid, (unsigned int)me);
-		return -EACCES;
-	}
-	if ((st->st_mode & 077) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "token file %s is accessible by %s (mode %03o); chmod 600 it",
-				  path, (st->st_mode & 007) != 0 ? "other users" : "its group",
-				  (unsigned int)(st->st_mode & 0777));
-		return -EACCES;
-	}
-	if (st->st_size > CTL_TOKEN_FILE_MAX) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "token file %s: %lld bytes; a token file is one line of at most "
-				  "%d characters",
-				  path, (long long)st->st_size, CTL_TOKEN_MAX);
-		return -EFBIG;
-	}
-	return 0;
-}
-
-int
-pvp_ctl_read_token(const char *path, char *token, size_t len, struct pvp_ctl_error *err)
-{
-	char buf[CTL_TOKEN_FILE_MAX + 1];
-	struct stat st, fst;
-	size_t got = 0, i, start, end;
-	ssize_t n;
-	int fd, ret;
-
-	if (path == NULL || token == NULL || len == 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file: bad arguments");
-		return -EINVAL;
-	}
-	/* Judged before it is opened: opening a FIFO or a device may block or act. */
-	if (stat(path, &st) < 0)
-		goto sys_error;
-	ret = ctl_token_stat_ok(path, &st, err);
-	if (ret < 0)
-		return ret;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		goto sys_error;
-	if (fstat(fd, &fst) < 0) {
-		close(fd);
-		goto sys_error;
-	}
-	ret = ctl_token_stat_ok(path, &fst, err);
-	if (ret < 0) {
-		close(fd);
-		return ret;
-	}
-	while (got < sizeof(buf)) {
-		n = read(fd, buf + got, sizeof(buf) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			goto sys_error;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	ret = 0;
-	if (got > CTL_TOKEN_FILE_MAX) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "token file %s grew over %d bytes while being read", path,
-				  CTL_TOKEN_FILE_MAX);
-		ret = -EFBIG;
-		goto out;
-	}
-	/* One line; blanks around it are allowed, anything after it is not. */
-	for (start = 0; start < got && isspace((unsigned char)buf[start]); start++)
-		;
-	for (end = start; end < got && buf[end] != '\n' && buf[end] != '\r'; end++)
-		;
-	for (i = end; i < got; i++) {
-		if (!isspace((unsigned char)buf[i])) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "token file %s holds more than one line; a token file "
-					  "is the token alone",
-					  path);
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	while (end > start && isspace((unsigned char)buf[end - 1]))
-		end--;
-	for (i = start; i < end; i++) {
-		if ((unsigned char)buf[i] <= ' ' || (unsigned char)buf[i] >= 0x7f) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "token file %s: the token must be printable ASCII "
-					  "without blanks",
-					  path);
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	if (end - start < CTL_TOKEN_MIN) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "token file %s: the token must be at least %d characters", path,
-				  CTL_TOKEN_MIN);
-		ret = -EINVAL;
-		goto out;
-	}
-	if (end - start > CTL_TOKEN_MAX || end - start >= len) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "token file %s: the token is longer than %zu characters", path,
-				  len - 1 < CTL_TOKEN_MAX ? len - 1 : (size_t)CTL_TOKEN_MAX);
-		ret = -ENAMETOOLONG;
-		goto out;
-	}
-	memcpy(token, buf + start, end - start);
-	token[end - start] = '\0';
-out:
-	explicit_bzero(buf, sizeof(buf));
-	return ret;
-
-sys_error:
-	ret = -errno;
-	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "token file %s: %s", path, strerror(-ret));
-	return ret;
 }

@@ -143,9 +143,14 @@ ctl_server_alloc(const struct pvp_ctl_server_conf *conf, struct pvp_ctl_error *e
 		goto fail;
 	}
 	if (conf->token_file != NULL) {
-		ret = pvp_ctl_read_token(conf->token_file, srv->token, sizeof(srv->token), err);
-		if (ret < 0)
+		char msg[sizeof(err->message)] = "";
+
+		ret = pvp_secret_read(conf->token_file, srv->token, sizeof(srv->token), msg,
+				      sizeof(msg));
+		if (ret < 0) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s", msg);
 			goto fail;
+		}
 		srv->token_len = strlen(srv->token);
 		srv->need_token = true;
 	}

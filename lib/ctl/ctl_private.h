@@ -32,12 +32,6 @@
 #define CTL_DEFAULT_MAX_PER_PEER 16
 #define CTL_DEFAULT_MAX_BATCH	 64
 #define CTL_DEFAULT_MAX_QUEUED	 (1024 * 1024)
-/** Longest token accepted, in bytes (without the NUL). */
-#define CTL_TOKEN_MAX 256
-/** Minimum token length. */
-#define CTL_TOKEN_MIN 16
-/** Largest token file read: one line and its blanks. */
-#define CTL_TOKEN_FILE_MAX 4096
 /*
  * Before a connection has given the token, its lines are "auth" calls:
  * they need little room, and a stranger gets no more.
@@ -127,7 +121,7 @@ struct pvp_ctl_server {
 	pthread_t thread;
 	bool started;
 	bool need_token;
-	char token[CTL_TOKEN_MAX + 1];
+	char token[PVP_SECRET_SIZE];
 	size_t token_len;
 	char *app_name;
 	char *files_dir; /* canonical, or NULL */

@@ -221,20 +221,6 @@ void pvp_ctl_client_close(struct pvp_ctl_client *c);
 #define PVP_CTL_CLIENT_MAX_ANSWER (8 * 1024 * 1024)
 
 /**
- * Read a token file: one line, whitespace trimmed, of 16 to 256
- * printable ASCII characters without blanks. Refused before anything is
- * read: a file that is not a regular one (FIFO, device, directory), one
- * owned by another user than the caller or root, one that the group or
- * other users may read or write (like ssh does for keys; -EACCES), one
- * over 4 KiB (-EFBIG). Refused after reading: more than one line, blanks
- * or other characters inside the token, a wrong length (-EINVAL). The
- * messages never show any of the file's content.
- *
- * @return 0, or -errno with @p err filled.
- */
-int pvp_ctl_read_token(const char *path, char *token, size_t len, struct pvp_ctl_error *err);
-
-/**
  * Read a file a client named in the request being served (call it only
  * from a method callback, on the control thread), under the server's
  * file policy:

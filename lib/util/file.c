@@ -189,68 +189,132 @@ pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char 
 	return 0;
 }
 
-int
-pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t errlen)
+/*
+ * The kind, owner, mode and size of a token file, judged on what stat()
+ * says before it is opened and again on what was opened: a token is a
+ * secret of the user who runs us, like an ssh key.
+ */
+static int
+secret_stat_ok(const char *path, const struct stat *st, char *err, size_t errlen)
 {
-	char data[PVP_SECRET_MAX + 2];
-	size_t n = 0, start, end, i;
-	struct stat st;
-	int fd, ret;
+	uid_t me = geteuid();
 
-	if (outlen > 0)
-		out[0] = '\0';
-	fd = open_regular(path, &st, err, errlen);
-	if (fd < 0)
-		return fd;
-	ret = 0;
-	if (st.st_uid != geteuid() && st.st_uid != 0) {
-		util_seterr(err, errlen, "%s: owned by uid %u, not by this user (uid %u) or root",
-			    path, (unsigned int)st.st_uid, (unsigned int)geteuid());
-		ret = -EACCES;
-	} else if ((st.st_mode & 077) != 0) {
-		util_seterr(err, errlen,
-			    "%s: group or others may access it (mode %04o); chmod 600 it", path,
-			    (unsigned int)(st.st_mode & 07777));
-		ret = -EACCES;
-	} else if (st.st_size > PVP_SECRET_MAX) {
-		util_seterr(err, errlen, "%s: over the %u bytes a secret file may have", path,
-			    PVP_SECRET_MAX);
-		ret = -EFBIG;
+	if (!S_ISREG(st->st_mode)) {
+		util_seterr(err, errlen, "token file %s: %s, not read", path,
+			    file_kind(st->st_mode));
+		return -EINVAL;
 	}
-	if (ret == 0)
-		ret = read_bounded(fd, path, data, (size_t)st.st_size, &n, err, errlen);
-	close(fd);
-	if (ret < 0)
-		return ret;
-	/* First line only, trimmed of blanks on both sides. */
-	for (end = 0; end < n && data[end] != '\n'; end++)
+	if (st->st_uid != me && st->st_uid != 0) {
+		util_seterr(err, errlen,
+			    "token file %s is owned by uid %u, not by you (uid %u) or root", path,
+			    (unsigned int)st->st_uid, (unsigned int)me);
+		return -EACCES;
+	}
+	if ((st->st_mode & 077) != 0) {
+		util_seterr(err, errlen,
+			    "token file %s is accessible by %s (mode %03o); chmod 600 it", path,
+			    (st->st_mode & 007) != 0 ? "other users" : "its group",
+			    (unsigned int)(st->st_mode & 0777));
+		return -EACCES;
+	}
+	if (st->st_size > PVP_SECRET_MAX) {
+		util_seterr(err, errlen,
+			    "token file %s: %lld bytes; a token file is one line of at most %d "
+			    "characters",
+			    path, (long long)st->st_size, PVP_SECRET_MAX_LEN);
+		return -EFBIG;
+	}
+	return 0;
+}
+
+/* The token in the @p n bytes of @p data, by the rules of pvp_secret_read(). */
+static int
+secret_parse(const char *path, const char *data, size_t n, char *out, size_t outlen, char *err,
+	     size_t errlen)
+{
+	size_t start, end, i, max;
+
+	/* The token is on the first line; blanks around it are allowed. */
+	for (start = 0; start < n && data[start] != '\n' && isspace((unsigned char)data[start]);
+	     start++)
 		;
-	for (start = 0; start < end && isspace((unsigned char)data[start]); start++)
+	for (end = start; end < n && data[end] != '\n' && data[end] != '\r'; end++)
 		;
 	while (end > start && isspace((unsigned char)data[end - 1]))
 		end--;
-	ret = 0;
 	if (start == end) {
-		util_seterr(err, errlen, "%s: the first line is empty", path);
-		ret = -EINVAL;
+		util_seterr(err, errlen, "token file %s: the first line holds no token", path);
+		return -EINVAL;
 	}
-	for (i = start; ret == 0 && i < end; i++) {
-		if (data[i] < 0x21 || data[i] > 0x7e) {
+	for (i = end; i < n; i++) {
+		if (!isspace((unsigned char)data[i])) {
 			util_seterr(err, errlen,
-				    "%s: the first line must be printable ASCII without blanks",
+				    "token file %s holds more than one line; a token file is the "
+				    "token alone",
 				    path);
-			ret = -EINVAL;
+			return -EINVAL;
 		}
 	}
-	if (ret == 0 && end - start >= outlen) {
-		util_seterr(err, errlen, "%s: the secret is longer than %zu characters", path,
-			    outlen > 0 ? outlen - 1 : 0);
-		ret = -ENAMETOOLONG;
+	for (i = start; i < end; i++) {
+		if ((unsigned char)data[i] <= ' ' || (unsigned char)data[i] >= 0x7f) {
+			util_seterr(
+				err, errlen,
+				"token file %s: the token must be printable ASCII without blanks",
+				path);
+			return -EINVAL;
+		}
 	}
-	if (ret == 0) {
-		memcpy(out, data + start, end - start);
-		out[end - start] = '\0';
+	if (end - start < PVP_SECRET_MIN_LEN) {
+		util_seterr(err, errlen, "token file %s: the token must be at least %d characters",
+			    path, PVP_SECRET_MIN_LEN);
+		return -EINVAL;
 	}
+	max = outlen > 0 && outlen - 1 < PVP_SECRET_MAX_LEN ? outlen - 1 : PVP_SECRET_MAX_LEN;
+	if (end - start > max) {
+		util_seterr(err, errlen, "token file %s: the token is longer than %zu characters",
+			    path, max);
+		return -ENAMETOOLONG;
+	}
+	memcpy(out, data + start, end - start);
+	out[end - start] = '\0';
+	return 0;
+}
+
+int
+pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t errlen)
+{
+	char data[PVP_SECRET_MAX + 1];
+	struct stat st;
+	size_t n = 0;
+	int fd, ret;
+
+	if (out == NULL || outlen == 0) {
+		util_seterr(err, errlen, "token file: no room for the token");
+		return -EINVAL;
+	}
+	out[0] = '\0';
+	if (path == NULL || path[0] == '\0') {
+		util_seterr(err, errlen, "token file: empty file name");
+		return -EINVAL;
+	}
+	/* Judged before it is opened: opening a FIFO or a device may block or act. */
+	if (stat(path, &st) < 0) {
+		ret = -errno;
+		util_seterr(err, errlen, "token file %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = secret_stat_ok(path, &st, err, errlen);
+	if (ret < 0)
+		return ret;
+	fd = open_regular(path, &st, err, errlen);
+	if (fd < 0)
+		return fd;
+	ret = secret_stat_ok(path, &st, err, errlen);
+	if (ret == 0)
+		ret = read_bounded(fd, path, data, (size_t)st.st_size, &n, err, errlen);
+	close(fd);
+	if (ret == 0)
+		ret = secret_parse(path, data, n, out, outlen, err, errlen);
 	/* What was read stays on the stack no longer than needed. */
 	explicit_bzero(data, sizeof(data));
 	return ret;

@@ -444,24 +444,39 @@ int pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, c
  */
 int pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, size_t errlen);
 
-/** Largest secret file pvp_secret_read() accepts. */
+/** Largest token file pvp_secret_read() accepts, in bytes. */
 #define PVP_SECRET_MAX 4096
+/** Shortest token accepted, in characters. */
+#define PVP_SECRET_MIN_LEN 16
+/** Longest token accepted, in characters (without the NUL). */
+#define PVP_SECRET_MAX_LEN 256
+/** Room for any token and its NUL. */
+#define PVP_SECRET_SIZE (PVP_SECRET_MAX_LEN + 1)
 
 /**
- * Read a secret (a token) from the first line of a file, trimmed of
- * blanks. The file must be a regular file owned by the reader's uid or
- * root, not readable or writable by group or others (mode & 077 == 0),
- * at most PVP_SECRET_MAX bytes, and the line printable ASCII. Messages
- * never show any of the content.
+ * Read a token (the shared secret of a control channel) from a token
+ * file: the one reader for the server that checks the token (lib/ctl)
+ * and the client that sends it (the coordinator's hop drivers), so both
+ * accept the same files.
+ *
+ * Refused before anything is read: a file that is not a regular one
+ * (FIFO, device, directory: never opened), one owned by another user
+ * than the caller or root, one the group or other users may read or
+ * write (like ssh does for keys; -EACCES), one over PVP_SECRET_MAX bytes
+ * (-EFBIG). Refused after reading: a first line without the token, more
+ * than one line (blanks around the token and empty lines after it are
+ * allowed), blanks or other characters than printable ASCII inside it,
+ * fewer than PVP_SECRET_MIN_LEN characters (-EINVAL), more than
+ * PVP_SECRET_MAX_LEN or than @p out holds (-ENAMETOOLONG). Messages
+ * start with "token file PATH" and never show any of the content.
  *
  * @param out
- *   The secret, NUL-terminated.
+ *   The token, NUL-terminated; "" on failure.
  * @param outlen
- *   Size of @p out; a longer secret is an error.
+ *   Size of @p out (PVP_SECRET_SIZE takes every token).
  * @return
- *   0, -errno of open() or read(), -EACCES (owner or mode), -EINVAL
- *   (not a regular file, empty, not printable), -EFBIG or -ENAMETOOLONG
- *   (too long for @p out).
+ *   0, -errno of stat(), open() or read(), -EACCES, -EINVAL, -EFBIG or
+ *   -ENAMETOOLONG.
  */
 int pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t errlen);
 

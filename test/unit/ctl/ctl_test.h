@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "pvp_ctl.h"
+#include "pvp_util.h"
 #include "../unit_check.h"
 
 /*

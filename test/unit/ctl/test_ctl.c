@@ -575,7 +575,7 @@ test_tcp_and_tokens(void)
 	struct pvp_ctl_server *srv;
 	struct pvp_ctl_client *c;
 	struct pvp_ctl_error err;
-	char tok_path[128], bad_path[128], short_path[128], loop[128], buf[300];
+	char tok_path[128], bad_path[128], short_path[128], loop[128], buf[300], msg[256];
 	const char *port;
 	json_t *r = NULL;
 	int ret;
@@ -587,11 +587,13 @@ test_tcp_and_tokens(void)
 	ct_write_file(bad_path, "s3cret-token-0123456789abcdef\n", 0644);
 	ct_write_file(short_path, "short\n", 0600);
 
-	CHECK(pvp_ctl_read_token(tok_path, buf, sizeof(buf), &err) == 0, "%s", err.message);
+	/* The server reads its token file with lib/util's reader, as the client does. */
+	CHECK(pvp_secret_read(tok_path, buf, sizeof(buf), msg, sizeof(msg)) == 0, "%s", msg);
 	CHECK(strcmp(buf, token) == 0, "trimmed first line: '%s'", buf);
-	CHECK(pvp_ctl_read_token(bad_path, buf, sizeof(buf), &err) == -EACCES, "world-readable");
-	CHECK(pvp_ctl_read_token(short_path, buf, sizeof(buf), &err) == -EINVAL, "short");
-	CHECK(pvp_ctl_read_token("/nonexistent/token", buf, sizeof(buf), &err) == -ENOENT,
+	CHECK(pvp_secret_read(bad_path, buf, sizeof(buf), msg, sizeof(msg)) == -EACCES,
+	      "world-readable");
+	CHECK(pvp_secret_read(short_path, buf, sizeof(buf), msg, sizeof(msg)) == -EINVAL, "short");
+	CHECK(pvp_secret_read("/nonexistent/token", buf, sizeof(buf), msg, sizeof(msg)) == -ENOENT,
 	      "missing");
 
 	/* Beyond loopback without a token: refused with a clear line. */

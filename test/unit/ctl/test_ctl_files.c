@@ -4,7 +4,7 @@
 
 /*
  * Files the control channel reads: token files (the server's and the
- * coordinator's, pvp_ctl_read_token) and files a client names in a
+ * coordinator's, pvp_secret_read of lib/util) and files a client names in a
  * request (pvp_ctl_file_read, pvp_ctl_file_check). A hostile read found
  * "/etc/shadow" accepted as a token file (its first line then sent in
  * clear), group-readable token files accepted, and a FIFO named in a
@@ -32,16 +32,16 @@ path_in_dir(char *buf, size_t len, const char *name)
 
 static const char good[] = "tok-0123456789abcdefXYZ";
 
-/* pvp_ctl_read_token on @p path; the message must never show @p secret. */
+/* pvp_secret_read on @p path; the message must never show @p secret. */
 static int
 read_token(const char *path, const char *secret, char *msg, size_t len)
 {
 	struct pvp_ctl_error err = {0, ""};
-	char buf[300] = "";
+	char buf[PVP_SECRET_SIZE] = "";
 	uint64_t t0 = ct_now_ms();
 	int ret;
 
-	ret = pvp_ctl_read_token(path, buf, sizeof(buf), &err);
+	ret = pvp_secret_read(path, buf, sizeof(buf), err.message, sizeof(err.message));
 	CHECK(ct_now_ms() - t0 < 1000, "%s: reading the token took %llu ms", path,
 	      (unsigned long long)(ct_now_ms() - t0));
 	if (secret != NULL)
@@ -124,7 +124,8 @@ test_token_files(void)
 	CHECK(read_token(p, NULL, msg, sizeof(msg)) == -EINVAL && strstr(msg, "a FIFO"), "FIFO: %s",
 	      msg);
 	unlink(p);
-	CHECK(read_token("/dev/zero", NULL, msg, sizeof(msg)) == -EINVAL && strstr(msg, "a device"),
+	CHECK(read_token("/dev/zero", NULL, msg, sizeof(msg)) == -EINVAL &&
+		      strstr(msg, "a character device"),
 	      "/dev/zero: %s", msg);
 	CHECK(read_token(dir, NULL, msg, sizeof(msg)) == -EINVAL && strstr(msg, "a directory"),
 	      "directory: %s", msg);

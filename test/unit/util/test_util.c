@@ -1008,60 +1008,99 @@ test_file_read(void)
 	unlink(path);
 }
 
+/*
+ * The one token-file reader of the server (lib/ctl) and the client (the
+ * coordinator's hop drivers): before it was shared, the client took the
+ * first line of any length and ignored the rest, the server wanted the
+ * token alone and at least 16 characters, so a file one accepted the
+ * other refused. The stricter rule of each is kept.
+ */
 static void
 test_secret_read(void)
 {
-	char path[256], want[512], err[256] = "", tok[64];
-	char big[PVP_SECRET_MAX + 16];
+	char path[256], want[512], err[256] = "", tok[PVP_SECRET_SIZE];
+	char big[PVP_SECRET_MAX + 16], line[PVP_SECRET_MAX_LEN + 2];
 
 	tmp_path("token", path, sizeof(path));
-	write_file(path, "  s3cr3t-TOKEN \nsecond line\n", 0600);
+	write_file(path, "  s3cr3t-TOKEN-0123456789 \r\n\n", 0600);
 	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == 0);
-	CHECK_MSG(tok, "s3cr3t-TOKEN");
-	write_file(path, "s3cr3t-TOKEN", 0400);
+	CHECK_MSG(tok, "s3cr3t-TOKEN-0123456789");
+	write_file(path, "s3cr3t-TOKEN-0123456789", 0400);
 	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == 0);
-	CHECK_MSG(tok, "s3cr3t-TOKEN");
-
-	write_file(path, "s3cr3t-TOKEN\n", 0640);
-	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
-	snprintf(want, sizeof(want), "%s: group or others may access it (mode 0640); chmod 600 it",
+	CHECK_MSG(tok, "s3cr3t-TOKEN-0123456789");
+	/* The longest token, and the buffer that holds it. */
+	memset(line, 'x', PVP_SECRET_MAX_LEN);
+	line[PVP_SECRET_MAX_LEN] = '\0';
+	write_file(path, line, 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == 0);
+	CHECK(strlen(tok) == PVP_SECRET_MAX_LEN);
+	line[PVP_SECRET_MAX_LEN] = 'x';
+	line[PVP_SECRET_MAX_LEN + 1] = '\0';
+	write_file(path, line, 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -ENAMETOOLONG);
+	snprintf(want, sizeof(want), "token file %s: the token is longer than 256 characters",
 		 path);
+	CHECK_MSG(err, want);
+
+	/* What the client accepted before and the server did not. */
+	write_file(path, "s3cr3t-TOKEN-0123456789\nsecond line\n", 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
+	snprintf(want, sizeof(want),
+		 "token file %s holds more than one line; a token file is the token alone", path);
 	CHECK_MSG(err, want);
 	CHECK(tok[0] == '\0');
-	write_file(path, "s3cr3t-TOKEN\n", 0604);
-	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
-	write_file(path, "s3cr3t-TOKEN\n", 0620);
-	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
-
-	write_file(path, "s3cr3t TOKEN\n", 0600);
+	write_file(path, "s3cr3t-TOKEN\n", 0600);
 	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
-	snprintf(want, sizeof(want), "%s: the first line must be printable ASCII without blanks",
+	snprintf(want, sizeof(want), "token file %s: the token must be at least 16 characters",
 		 path);
 	CHECK_MSG(err, want);
-	write_file(path, "s3cr3t\x01TOKEN\n", 0600);
+	/* What the server accepted before and the client did not. */
+	write_file(path, "\n s3cr3t-TOKEN-0123456789\n", 0600);
 	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
-	write_file(path, "\n s3cr3t-TOKEN\n", 0600);
-	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
-	snprintf(want, sizeof(want), "%s: the first line is empty", path);
+	snprintf(want, sizeof(want), "token file %s: the first line holds no token", path);
 	CHECK_MSG(err, want);
+
+	write_file(path, "s3cr3t-TOKEN-0123456789\n", 0640);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+	snprintf(want, sizeof(want),
+		 "token file %s is accessible by its group (mode 640); chmod 600 it", path);
+	CHECK_MSG(err, want);
+	CHECK(tok[0] == '\0');
+	write_file(path, "s3cr3t-TOKEN-0123456789\n", 0604);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+	snprintf(want, sizeof(want),
+		 "token file %s is accessible by other users (mode 604); chmod 600 it", path);
+	CHECK_MSG(err, want);
+	write_file(path, "s3cr3t-TOKEN-0123456789\n", 0620);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
+
+	write_file(path, "s3cr3t TOKEN-0123456789\n", 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
+	snprintf(want, sizeof(want),
+		 "token file %s: the token must be printable ASCII without blanks", path);
+	CHECK_MSG(err, want);
+	write_file(path, "s3cr3t\x01TOKEN-0123456789\n", 0600);
+	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
 	write_file(path, "s3cr3t-TOKEN-that-is-longer-than-the-buffer\n", 0600);
-	CHECK(pvp_secret_read(path, tok, 16, err, sizeof(err)) == -ENAMETOOLONG);
-	snprintf(want, sizeof(want), "%s: the secret is longer than 15 characters", path);
+	CHECK(pvp_secret_read(path, tok, 20, err, sizeof(err)) == -ENAMETOOLONG);
+	snprintf(want, sizeof(want), "token file %s: the token is longer than 19 characters", path);
 	CHECK_MSG(err, want);
 
 	memset(big, 'A', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	write_file(path, big, 0600);
 	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EFBIG);
-	snprintf(want, sizeof(want), "%s: over the 4096 bytes a secret file may have", path);
+	snprintf(want, sizeof(want),
+		 "token file %s: %zu bytes; a token file is one line of at most 256 characters",
+		 path, sizeof(big) - 1);
 	CHECK_MSG(err, want);
 
 	/* Somebody else's file, when we can make one. */
-	write_file(path, "s3cr3t-TOKEN\n", 0600);
+	write_file(path, "s3cr3t-TOKEN-0123456789\n", 0600);
 	if (geteuid() == 0 && chown(path, 4242, 4242) == 0) {
 		CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EACCES);
 		snprintf(want, sizeof(want),
-			 "%s: owned by uid 4242, not by this user (uid 0) or root", path);
+			 "token file %s is owned by uid 4242, not by you (uid 0) or root", path);
 		CHECK_MSG(err, want);
 	} else {
 		printf("secret owned by another user: skipped (needs root)\n");
@@ -1070,7 +1109,7 @@ test_secret_read(void)
 
 	tmp_path("fifo", path, sizeof(path));
 	CHECK(pvp_secret_read(path, tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
-	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", path);
+	snprintf(want, sizeof(want), "token file %s: a FIFO, not read", path);
 	CHECK_MSG(err, want);
 	CHECK(pvp_secret_read("/dev/zero", tok, sizeof(tok), err, sizeof(err)) == -EINVAL);
 	/* A file any user may read is refused before it is read. */
