@@ -9,7 +9,6 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,23 +17,6 @@
 #include <sys/stat.h>
 
 #include "ctl_private.h"
-
-/* What a file that is not a regular one is, for messages. */
-static const char *
-ctl_file_kind(mode_t m)
-{
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
 
 /* True when the canonical @p p is @p dir or lies under it. */
 static bool
@@ -113,7 +95,7 @@ ctl_file_stat_ok(const char *path, const struct stat *st, size_t max, struct pvp
 {
 	if (!S_ISREG(st->st_mode)) {
 		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s, not read", path,
-				  ctl_file_kind(st->st_mode));
+				  pvp_file_kind(st->st_mode));
 		return -EINVAL;
 	}
 	if ((unsigned long long)st->st_size > (unsigned long long)max) {
@@ -155,10 +137,10 @@ int
 pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char **buf, size_t *len,
 		  char *resolved, size_t rlen, struct pvp_ctl_error *err)
 {
-	char real[PATH_MAX], link[64], now_at[PATH_MAX], *data;
+	char real[PATH_MAX], link[64], now_at[PATH_MAX], msg[256];
 	struct stat st, fst;
 	const char *dir;
-	size_t got = 0;
+	uint64_t size;
 	ssize_t n;
 	int fd, ret;
 
@@ -166,27 +148,31 @@ pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char 
 	ret = ctl_file_resolve(path, rel_dir, real, &dir, err);
 	if (ret < 0)
 		return ret;
-	if (stat(real, &st) < 0)
-		goto fs_error;
-	/* Refused before open(): opening a device may do something. */
+	if (stat(real, &st) < 0) {
+		ret = -errno;
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
+				  strerror(-ret));
+		return ret;
+	}
+	/* Refused before open(), in the client's words: opening a device may do something. */
 	ret = ctl_file_stat_ok(path, &st, max_bytes, err);
 	if (ret < 0)
 		return ret;
 	/*
-	 * The name may have been replaced since it was checked: never wait
-	 * in open() (O_NONBLOCK: a FIFO opens at once), never follow a new
-	 * link, and check again what was opened.
+	 * The name may have been replaced since it was checked: lib/util
+	 * opens it without waiting (a FIFO opens at once) and only as a
+	 * regular file within the limit; what it opened must be the file
+	 * checked above, and still inside the files directory.
 	 */
-	fd = open(real, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		goto fs_error;
-	if (fstat(fd, &fst) < 0) {
-		close(fd);
-		goto fs_error;
+	fd = pvp_file_open(real, max_bytes, &size, msg, sizeof(msg));
+	if (fd < 0 && fd != -EINVAL && fd != -EFBIG && fd != -EAGAIN) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
+				  strerror(-fd));
+		return fd;
 	}
-	ret = ctl_file_stat_ok(path, &fst, max_bytes, err);
-	if (ret == 0 && (fst.st_dev != st.st_dev || fst.st_ino != st.st_ino))
-		ret = -EAGAIN;
+	ret = fd < 0 || fstat(fd, &fst) < 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino
+		      ? -EAGAIN
+		      : 0;
 	if (ret == 0 && dir != NULL) {
 		/* A directory on the way swapped for a link out of the files directory. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
@@ -194,52 +180,24 @@ pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char 
 		if (n < 0 || (now_at[n] = '\0', !ctl_path_under(now_at, dir)))
 			ret = -EAGAIN;
 	}
+	if (ret == 0)
+		ret = pvp_file_read_fd(fd, real, size, buf, len, msg, sizeof(msg));
+	if (fd >= 0)
+		close(fd);
 	if (ret == -EAGAIN)
 		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
 				  "\"%.200s\" changed while being opened; not read", path);
-	if (ret < 0) {
-		close(fd);
-		return ret;
-	}
-	data = malloc((size_t)fst.st_size + 1);
-	if (data == NULL) {
-		close(fd);
+	else if (ret == -EFBIG)
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "\"%.200s\" grew while being read; not read", path);
+	else if (ret == -ENOMEM)
 		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-		return -ENOMEM;
-	}
-	/* One byte more than the size: a file that grows is not read on. */
-	while (got <= (size_t)fst.st_size) {
-		n = read(fd, data + got, (size_t)fst.st_size + 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	ret = n < 0 ? -errno : 0;
-	close(fd);
-	if (ret == 0 && got > (size_t)fst.st_size)
-		ret = -EAGAIN;
-	if (ret < 0) {
-		free(data);
-		if (ret == -EAGAIN)
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "\"%.200s\" grew while being read; not read", path);
-		else
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
-					  strerror(-ret));
+	else if (ret < 0)
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
+				  strerror(-ret));
+	if (ret < 0)
 		return ret;
-	}
-	data[got] = '\0';
-	*buf = data;
-	if (len != NULL)
-		*len = got;
 	if (resolved != NULL)
 		snprintf(resolved, rlen, "%s", real);
 	return 0;
-
-fs_error:
-	ret = -errno;
-	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path, strerror(-ret));
-	return ret;
 }

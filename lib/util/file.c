@@ -24,9 +24,8 @@
 #include "pvp_util.h"
 #include "util_private.h"
 
-/* What a file that is not a regular one is, for the message. */
-static const char *
-file_kind(mode_t mode)
+const char *
+pvp_file_kind(unsigned int mode)
 {
 	if (S_ISDIR(mode))
 		return "a directory";
@@ -81,7 +80,7 @@ open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 	}
 	if (!S_ISREG(st->st_mode)) {
 		util_seterr(err, errlen, "%s: not a regular file (%s)", path,
-			    file_kind(st->st_mode));
+			    pvp_file_kind(st->st_mode));
 		return -EINVAL;
 	}
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -158,26 +157,21 @@ pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, siz
 }
 
 int
-pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err, size_t errlen)
+pvp_file_read_fd(int fd, const char *path, uint64_t size, char **buf, size_t *len, char *err,
+		 size_t errlen)
 {
-	uint64_t size = 0;
 	size_t n = 0;
 	char *data;
-	int fd, ret;
+	int ret;
 
 	*buf = NULL;
-	fd = pvp_file_open(path, max_bytes, &size, err, errlen);
-	if (fd < 0)
-		return fd;
 	/* What fstat says, one byte to see the file grow, and the NUL. */
 	data = malloc((size_t)size + 2);
 	if (data == NULL) {
 		util_seterr(err, errlen, "%s: out of memory", path);
-		close(fd);
 		return -ENOMEM;
 	}
 	ret = read_bounded(fd, path, data, (size_t)size, &n, err, errlen);
-	close(fd);
 	if (ret < 0) {
 		free(data);
 		return ret;
@@ -187,6 +181,21 @@ pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char 
 	if (len != NULL)
 		*len = n;
 	return 0;
+}
+
+int
+pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err, size_t errlen)
+{
+	uint64_t size = 0;
+	int fd, ret;
+
+	*buf = NULL;
+	fd = pvp_file_open(path, max_bytes, &size, err, errlen);
+	if (fd < 0)
+		return fd;
+	ret = pvp_file_read_fd(fd, path, size, buf, len, err, errlen);
+	close(fd);
+	return ret;
 }
 
 /*
@@ -201,7 +210,7 @@ secret_stat_ok(const char *path, const struct stat *st, char *err, size_t errlen
 
 	if (!S_ISREG(st->st_mode)) {
 		util_seterr(err, errlen, "token file %s: %s, not read", path,
-			    file_kind(st->st_mode));
+			    pvp_file_kind(st->st_mode));
 		return -EINVAL;
 	}
 	if (st->st_uid != me && st->st_uid != 0) {
@@ -376,7 +385,7 @@ pvp_path_check_writable(const char *path, char *err, size_t errlen)
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode)) {
 			util_seterr(err, errlen, "%s: not a regular file (%s)", path,
-				    file_kind(st.st_mode));
+				    pvp_file_kind(st.st_mode));
 			return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		}
 		fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);

@@ -444,6 +444,38 @@ int pvp_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, c
  */
 int pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, size_t errlen);
 
+/**
+ * Read the whole of a file pvp_file_open() opened: the one bounded read
+ * loop of pvp_file_read() and of lib/ctl's files a client names, which
+ * add their own checks between the open and the read.
+ *
+ * @param fd
+ *   The descriptor (left open: the caller closes it).
+ * @param path
+ *   The file's name, for messages.
+ * @param size
+ *   The size pvp_file_open() gave: a file that has more bytes by now
+ *   (it grew, or it is a /proc file whose size says nothing) is refused.
+ * @param buf
+ *   On success, a malloc'd buffer with the content and a NUL after it.
+ * @param len
+ *   On success, the number of bytes read; may be NULL.
+ * @return
+ *   0, -errno of read(), -EFBIG ("PATH: grew while being read") or
+ *   -ENOMEM.
+ */
+int pvp_file_read_fd(int fd, const char *path, uint64_t size, char **buf, size_t *len, char *err,
+		     size_t errlen);
+
+/**
+ * What a file that is not a regular one is, for messages: "a FIFO", "a
+ * character device", "a block device", "a directory", "a socket".
+ *
+ * @param mode
+ *   st_mode from stat().
+ */
+const char *pvp_file_kind(unsigned int mode);
+
 /** Largest token file pvp_secret_read() accepts, in bytes. */
 #define PVP_SECRET_MAX 4096
 /** Shortest token accepted, in characters. */

@@ -956,6 +956,7 @@ static void
 test_file_read(void)
 {
 	char path[256], want[512], err[256] = "", *buf = NULL;
+	uint64_t size = 0;
 	size_t len = 0;
 	int fd;
 
@@ -1006,6 +1007,39 @@ test_file_read(void)
 	snprintf(want, sizeof(want), "%s: 100 GiB is over the 64 MiB limit", path);
 	CHECK_MSG(err, want);
 	unlink(path);
+
+	/*
+	 * pvp_file_read_fd(), the read loop lib/ctl shares: a file that grew
+	 * after pvp_file_open() measured it, or a /proc file whose size (0)
+	 * says nothing, is refused rather than read on.
+	 */
+	tmp_path("grows", path, sizeof(path));
+	write_file(path, "0123456789", 0644);
+	err[0] = '\0';
+	fd = pvp_file_open(path, 64, &size, err, sizeof(err));
+	CHECK(fd >= 0 && size == 10);
+	CHECK(pvp_file_read_fd(fd, path, size, &buf, &len, err, sizeof(err)) == 0 && len == 10 &&
+	      strcmp(buf, "0123456789") == 0);
+	free(buf);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	{
+		int wfd = open(path, O_WRONLY | O_APPEND);
+
+		CHECK(wfd >= 0 && write(wfd, " and more", 9) == 9);
+		close(wfd);
+	}
+	CHECK(pvp_file_read_fd(fd, path, size, &buf, &len, err, sizeof(err)) == -EFBIG &&
+	      buf == NULL);
+	snprintf(want, sizeof(want), "%s: grew while being read", path);
+	CHECK_MSG(err, want);
+	close(fd);
+	unlink(path);
+	err[0] = '\0';
+	CHECK(pvp_file_read("/proc/self/status", 1 << 20, &buf, &len, err, sizeof(err)) == -EFBIG);
+	CHECK_MSG(err, "/proc/self/status: grew while being read");
+
+	CHECK(strcmp(pvp_file_kind(S_IFIFO), "a FIFO") == 0);
+	CHECK(strcmp(pvp_file_kind(S_IFCHR), "a character device") == 0);
 }
 
 /*
