@@ -68,57 +68,15 @@ coord_ovsdb_close(struct coord_ovsdb *db)
 	db->cap = 0;
 }
 
-/* Wait for @p events on db->fd until @p deadline. 0, -ETIMEDOUT or -errno. */
-static int
-ovsdb_wait(struct coord_ovsdb *db, short events, uint64_t deadline)
-{
-	struct pollfd pfd = {.fd = db->fd, .events = events};
-	uint64_t now;
-	int rc;
-
-	for (;;) {
-		now = pvp_now_ms();
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		rc = poll(&pfd, 1, (int)(deadline - now));
-		if (rc > 0)
-			return 0;
-		if (rc == 0)
-			return -ETIMEDOUT;
-		if (errno != EINTR)
-			return -errno;
-	}
-}
-
-/* Non-blocking connect bounded by the timeout. */
+/* Connect db->fd to @p sa, bounded by the deadline. 0 or -errno. */
 static int
 ovsdb_connect_addr(struct coord_ovsdb *db, const struct sockaddr *sa, socklen_t salen,
 		   uint64_t deadline)
 {
-	int rc, soerr = 0;
-	socklen_t sl = sizeof(soerr);
+	int fd = pvp_sock_connect(sa, salen, deadline);
 
-	db->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (db->fd < 0)
-		return -errno;
-	if (connect(db->fd, sa, salen) == 0)
-		return 0;
-	if (errno != EINPROGRESS) {
-		rc = -errno;
-		goto fail;
-	}
-	rc = ovsdb_wait(db, POLLOUT, deadline);
-	if (rc < 0)
-		goto fail;
-	if (getsockopt(db->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
-		soerr = errno;
-	if (soerr == 0)
-		return 0;
-	rc = -soerr;
-fail:
-	close(db->fd);
-	db->fd = -1;
-	return rc;
+	db->fd = fd < 0 ? -1 : fd;
+	return fd < 0 ? fd : 0;
 }
 
 static int
@@ -195,7 +153,7 @@ ovsdb_send(struct coord_ovsdb *db, const json_t *msg, uint64_t deadline, char *e
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			rc = ovsdb_wait(db, POLLOUT, deadline);
+			rc = pvp_sock_wait(db->fd, POLLOUT, deadline);
 			if (rc == 0)
 				continue;
 		} else {
@@ -277,7 +235,7 @@ ovsdb_recv(struct coord_ovsdb *db, json_t **out, uint64_t deadline, char *err, s
 				 strerror(-rc));
 			return coord_err_connect(rc);
 		}
-		rc = ovsdb_wait(db, POLLIN, deadline);
+		rc = pvp_sock_wait(db->fd, POLLIN, deadline);
 		if (rc == -ETIMEDOUT) {
 			snprintf(err, err_len, "ovsdb: %s: no reply within %u ms", db->remote,
 				 db->timeout_ms);

@@ -48,75 +48,19 @@ ctl_deadline(int timeout_ms)
 	return timeout_ms > 0 ? pvp_now_ms() + (uint64_t)timeout_ms : 0;
 }
 
-/* Wait for @p events. Returns 1 when ready, 0 on timeout, -errno. */
+/* Connect to one address of @p address; the descriptor, or -1 with @p err set. */
 static int
-ctl_wait(int fd, short events, uint64_t deadline)
-{
-	struct pollfd p = {.fd = fd, .events = events};
-	int left, r;
-
-	for (;;) {
-		left = ctl_left(deadline);
-		if (left == 0)
-			return 0;
-		r = poll(&p, 1, left);
-		if (r > 0)
-			return 1;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-	}
-}
-
-static int
-ctl_connect_one(int family, const struct sockaddr *sa, socklen_t salen, uint64_t deadline,
+ctl_connect_one(const struct sockaddr *sa, socklen_t salen, uint64_t deadline,
 		struct pvp_ctl_error *err, const char *address)
 {
-	socklen_t len = sizeof(int);
-	int fd, r, soerr = 0;
+	int fd = pvp_sock_connect(sa, salen, deadline);
 
-	fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: socket: %s", address,
-				  strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		if (connect(fd, sa, salen) == 0)
-			return fd;
-		if (errno == EINTR)
-			continue;
-		/* A unix listener with a full backlog says EAGAIN: retry. */
-		if (errno == EAGAIN && family == AF_UNIX) {
-			if (ctl_left(deadline) == 0)
-				goto timeout;
-			usleep(5000);
-			continue;
-		}
-		break;
-	}
-	if (errno != EINPROGRESS) {
+	if (fd == -ETIMEDOUT)
+		pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: connect: timed out", address);
+	else if (fd < 0)
 		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connect: %s", address,
-				  strerror(errno));
-		close(fd);
-		return -1;
-	}
-	r = ctl_wait(fd, POLLOUT, deadline);
-	if (r == 0)
-		goto timeout;
-	if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connect: %s", address,
-				  strerror(soerr != 0 ? soerr
-					   : r < 0    ? -r
-						      : errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-
-timeout:
-	pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: connect: timed out", address);
-	close(fd);
-	return -1;
+				  strerror(-fd));
+	return fd < 0 ? -1 : fd;
 }
 
 struct pvp_ctl_client *
@@ -144,8 +88,7 @@ pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms,
 		memset(&sun, 0, sizeof(sun));
 		sun.sun_family = AF_UNIX;
 		strcpy(sun.sun_path, a.path);
-		fd = ctl_connect_one(AF_UNIX, (struct sockaddr *)&sun, sizeof(sun), deadline, err,
-				     address);
+		fd = ctl_connect_one((struct sockaddr *)&sun, sizeof(sun), deadline, err, address);
 	} else {
 		struct addrinfo hints, *ai, *res0 = NULL;
 
@@ -160,8 +103,7 @@ pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms,
 			return NULL;
 		}
 		for (ai = res0; ai != NULL && fd < 0; ai = ai->ai_next)
-			fd = ctl_connect_one(ai->ai_family, ai->ai_addr, ai->ai_addrlen, deadline,
-					     err, address);
+			fd = ctl_connect_one(ai->ai_addr, ai->ai_addrlen, deadline, err, address);
 		freeaddrinfo(res0);
 	}
 	if (fd < 0)
@@ -275,8 +217,8 @@ ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t de
 			snprintf(what, sizeof(what), "send: %s", strerror(errno));
 			return ctl_client_salvage(c, err, what);
 		}
-		r = ctl_wait(c->fd, POLLOUT, deadline);
-		if (r == 0) {
+		r = pvp_sock_wait(c->fd, POLLOUT, deadline);
+		if (r == -ETIMEDOUT) {
 			/* Half a request on the wire cannot be taken back. */
 			if (off > 0)
 				return ctl_client_fail(c, err, "send timed out mid-request");
@@ -340,8 +282,8 @@ ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_
 			snprintf(what, sizeof(what), "recv: %s", strerror(errno));
 			return ctl_client_fail(c, err, what);
 		}
-		r = ctl_wait(c->fd, POLLIN, deadline);
-		if (r == 0) {
+		r = pvp_sock_wait(c->fd, POLLIN, deadline);
+		if (r == -ETIMEDOUT) {
 			pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: no answer in time",
 					  c->address);
 			return PVP_CTL_TIMEOUT;

@@ -8,8 +8,8 @@
  * strict number, duration and rate parsing, the error-buffer helper,
  * the monotonic clock, safe reading of files a user or a peer names,
  * safe writing of output files, running a program with a deadline,
- * JSON-lines append that survives a full disk, and the position of a
- * JSON value as file:line:col.
+ * JSON-lines append that survives a full disk, the position of a JSON
+ * value as file:line:col, and socket clients with a deadline.
  *
  * No DPDK: only libc, libm and jansson, so the coordinator links it on a
  * machine without DPDK and the apps link it next to their EAL.
@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#include <sys/socket.h>
 
 #include <jansson.h>
 
@@ -651,6 +652,34 @@ struct pvp_child_out {
  *   @p out->out NULL.
  */
 int pvp_child_run(const struct pvp_child *c, struct pvp_child_out *out, char *err, size_t errlen);
+
+/* ---- sockets ---- */
+
+/**
+ * Wait until @p fd is ready for @p events (POLLIN, POLLOUT; an error or
+ * hang-up on it counts as ready, the next call says which) or until
+ * @p deadline_ms passes. EINTR is retried.
+ *
+ * @param deadline_ms
+ *   A pvp_now_ms() time; 0 waits for as long as it takes.
+ * @return 0 ready, -ETIMEDOUT, or -errno of poll().
+ */
+int pvp_sock_wait(int fd, short events, uint64_t deadline_ms);
+
+/**
+ * Connect a stream socket to @p sa (AF_UNIX, AF_INET, AF_INET6) before
+ * @p deadline_ms: the one client connect of lib/ctl and the coordinator's
+ * drivers. A unix listener whose backlog is full is tried again every
+ * 5 ms until the deadline.
+ *
+ * @param deadline_ms
+ *   A pvp_now_ms() time; 0: no deadline.
+ * @return
+ *   The descriptor, non-blocking and close-on-exec (the caller closes
+ *   it), or -errno: -ETIMEDOUT when the deadline passed, else the
+ *   connect error (-ECONNREFUSED, -ENOENT, ...).
+ */
+int pvp_sock_connect(const struct sockaddr *sa, socklen_t salen, uint64_t deadline_ms);
 
 /* ---- positions in JSON text ---- */
 

@@ -22,11 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <netinet/in.h>
 
 #include <jansson.h>
 
@@ -1493,6 +1497,71 @@ test_child(void)
 		fclose(f);
 }
 
+/*
+ * The socket client of lib/ctl and the OVSDB client: connects and waits
+ * end at the deadline whatever the peer does, and errors come back as
+ * -errno.
+ */
+static void
+test_sock(void)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct sockaddr_in sin = {.sin_family = AF_INET};
+	socklen_t slen = sizeof(sin);
+	int lfd, fd, fd2, pair[2];
+	uint64_t t0;
+
+	/* A listener: connected, non-blocking. */
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/sock", tmpdir);
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	CHECK(lfd >= 0 && bind(lfd, (struct sockaddr *)&sun, sizeof(sun)) == 0 &&
+	      listen(lfd, 0) == 0);
+	fd = pvp_sock_connect((struct sockaddr *)&sun, sizeof(sun), pvp_now_ms() + 1000);
+	CHECK(fd >= 0 && (fcntl(fd, F_GETFL) & O_NONBLOCK) != 0);
+	/* Its backlog full: tried again until the deadline, then -ETIMEDOUT. */
+	fd2 = fd >= 0 ? pvp_sock_connect((struct sockaddr *)&sun, sizeof(sun), pvp_now_ms() + 50)
+		      : -1;
+	if (fd2 >= 0) {
+		/* The kernel took one more: the next is refused. */
+		t0 = pvp_now_ms();
+		CHECK(pvp_sock_connect((struct sockaddr *)&sun, sizeof(sun), t0 + 50) ==
+		      -ETIMEDOUT);
+		CHECK(pvp_now_ms() - t0 >= 50 && pvp_now_ms() - t0 < 1000);
+		close(fd2);
+	} else {
+		CHECK(fd2 == -ETIMEDOUT);
+	}
+	if (fd >= 0)
+		close(fd);
+	close(lfd);
+	/* Nobody there any more. */
+	CHECK(pvp_sock_connect((struct sockaddr *)&sun, sizeof(sun), pvp_now_ms() + 1000) ==
+	      -ECONNREFUSED);
+	unlink(sun.sun_path);
+	CHECK(pvp_sock_connect((struct sockaddr *)&sun, sizeof(sun), pvp_now_ms() + 1000) ==
+	      -ENOENT);
+
+	/* TCP: a port just closed refuses. */
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	CHECK(lfd >= 0 && bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
+	      getsockname(lfd, (struct sockaddr *)&sin, &slen) == 0);
+	close(lfd);
+	CHECK(pvp_sock_connect((struct sockaddr *)&sin, sizeof(sin), pvp_now_ms() + 1000) ==
+	      -ECONNREFUSED);
+
+	/* Waiting: ready at once, or -ETIMEDOUT at the deadline. */
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0);
+	CHECK(pvp_sock_wait(pair[0], POLLOUT, pvp_now_ms() + 1000) == 0);
+	t0 = pvp_now_ms();
+	CHECK(pvp_sock_wait(pair[0], POLLIN, t0 + 50) == -ETIMEDOUT);
+	CHECK(pvp_now_ms() - t0 >= 50 && pvp_now_ms() - t0 < 1000);
+	CHECK(write(pair[1], "x", 1) == 1);
+	CHECK(pvp_sock_wait(pair[0], POLLIN, 0) == 0);
+	close(pair[0]);
+	close(pair[1]);
+}
+
 static void
 cleanup(void)
 {
@@ -1533,6 +1602,7 @@ main(void)
 	test_jsonl_enospc();
 	test_out();
 	test_child();
+	test_sock();
 	cleanup();
 	return unit_check_end("util");
 }

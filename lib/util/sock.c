@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The client side of a stream socket with a deadline, for every client
+ * in pvpkit (lib/ctl's, the OVSDB one of the ovs driver): a peer that
+ * never answers, a connect to a host that drops SYNs, a listener with a
+ * full backlog all end at the caller's deadline, never later.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+#include <sys/socket.h>
+
+#include "pvp_util.h"
+
+int
+pvp_sock_wait(int fd, short events, uint64_t deadline_ms)
+{
+	struct pollfd p = {.fd = fd, .events = events};
+	uint64_t now;
+	int left, r;
+
+	for (;;) {
+		left = -1;
+		if (deadline_ms != 0) {
+			now = pvp_now_ms();
+			if (now >= deadline_ms)
+				return -ETIMEDOUT;
+			/* Bounded, so a clock step is noticed within a minute. */
+			left = deadline_ms - now > 60000 ? 60000 : (int)(deadline_ms - now);
+		}
+		r = poll(&p, 1, left);
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+int
+pvp_sock_connect(const struct sockaddr *sa, socklen_t salen, uint64_t deadline_ms)
+{
+	socklen_t len = sizeof(int);
+	int fd, r, soerr = 0;
+
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (connect(fd, sa, salen) == 0)
+			return fd;
+		if (errno == EINTR)
+			continue;
+		/* A unix listener with a full backlog says EAGAIN: try again. */
+		if (errno == EAGAIN && sa->sa_family == AF_UNIX) {
+			if (deadline_ms != 0 && pvp_now_ms() >= deadline_ms) {
+				r = -ETIMEDOUT;
+				goto fail;
+			}
+			usleep(5000);
+			continue;
+		}
+		break;
+	}
+	if (errno != EINPROGRESS) {
+		r = -errno;
+		goto fail;
+	}
+	r = pvp_sock_wait(fd, POLLOUT, deadline_ms);
+	if (r < 0)
+		goto fail;
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0)
+		soerr = errno;
+	if (soerr == 0)
+		return fd;
+	r = -soerr;
+fail:
+	close(fd);
+	return r;
+}
