@@ -533,7 +533,7 @@ search_defaults(struct coord_search_args *a)
 int
 coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_args *a)
 {
-	const char *perr = NULL;
+	char perr[128] = "";
 	char oname[40];
 	int opt, li = 0, rc;
 
@@ -575,7 +575,7 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 		return search_bad("unexpected argument '%.40s'", argv[optind]);
 	if (a->p.max_rate <= 0)
 		return search_bad("%s is required", "--max-rate");
-	if (pvp_search_params_check(&a->p, &perr) < 0)
+	if (pvp_search_params_check(&a->p, perr, sizeof(perr)) < 0)
 		return search_bad("search parameters: %s", perr);
 	search_defaults(a);
 	return 0;

@@ -327,7 +327,7 @@ gen_streams_copy(const json_t *streams)
 				sizeof(gen_lat_counts) / sizeof(gen_lat_counts[0]));
 		if (pvp_lat_clock_known(json_string_value(json_object_get(lat, "clock"))))
 			json_object_set(l, "clock", json_object_get(lat, "clock"));
-		if (pvp_lat_from_json(json_object_get(lat, "histogram"), one, NULL) == 0 &&
+		if (pvp_lat_from_json(json_object_get(lat, "histogram"), one, NULL, 0) == 0 &&
 		    (h = pvp_lat_to_json(one)) != NULL)
 			json_object_set_new(l, "histogram", h);
 	}

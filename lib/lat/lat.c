@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "pvp_lat.h"
 
 #define SUB (1u << PVP_LAT_SUB_BITS)
@@ -191,7 +193,7 @@ lat_uint(const json_t *j, const char *key)
 }
 
 int
-pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err)
+pvp_lat_from_json(const json_t *j, struct pvp_lat *l, char *err, size_t err_len)
 {
 	json_int_t count = lat_uint(j, "count"), sum = lat_uint(j, "sum");
 	json_int_t min = lat_uint(j, "min"), max = lat_uint(j, "max"), jit = lat_uint(j, "jitter");
@@ -235,8 +237,7 @@ pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err)
 		why = "min above max";
 	if (why != NULL) {
 		pvp_lat_init(l);
-		if (err != NULL)
-			*err = why;
+		pvp_err(err, err_len, "%s", why);
 		return -EINVAL;
 	}
 	l->count = (uint64_t)count;

@@ -20,6 +20,7 @@
 #define PVP_LAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -109,10 +110,10 @@ json_t *pvp_lat_to_json(const struct pvp_lat *l);
  * Rebuild a histogram from pvp_lat_to_json()'s form. Every bucket's
  * low_ns must be a bucket's lowest latency, the counts must add up to
  * "count" without passing 64 bits, and "sub_bits" must be PVP_LAT_SUB_BITS.
- * @return 0, or -EINVAL (@p l then empty) with a static reason in @p err
- *   when not NULL.
+ * @return 0, or -EINVAL (@p l then empty) with the reason in @p err (the
+ *   first error kept: pvp_err(); @p err may be NULL).
  */
-int pvp_lat_from_json(const json_t *j, struct pvp_lat *l, const char **err);
+int pvp_lat_from_json(const json_t *j, struct pvp_lat *l, char *err, size_t err_len);
 
 /**
  * Whether @p name is a clock a latency figure is measured with ("tsc":

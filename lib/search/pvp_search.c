@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pvp_util.h"
+
 #include "pvp_search.h"
 
 #include "search_private.h"
@@ -65,7 +67,7 @@ pvp_search_params_init(struct pvp_search_params *p)
 }
 
 int
-pvp_search_params_check(const struct pvp_search_params *p, const char **err)
+pvp_search_params_check(const struct pvp_search_params *p, char *err, size_t err_len)
 {
 	const char *e = NULL;
 	unsigned int i;
@@ -103,9 +105,10 @@ pvp_search_params_check(const struct pvp_search_params *p, const char **err)
 	for (i = 0; e == NULL && i < p->nb_goals; i++)
 		if (!(p->loss_ratio[i] >= 0 && p->loss_ratio[i] < 1))
 			e = "loss ratio must be in [0, 1)";
-	if (err != NULL)
-		*err = e;
-	return e == NULL ? 0 : -EINVAL;
+	if (e == NULL)
+		return 0;
+	pvp_err(err, err_len, "%s", e);
+	return -EINVAL;
 }
 
 /* Start a phase: the external search of every goal starts afresh. */
@@ -127,7 +130,7 @@ pvp_search_create(const struct pvp_search_params *p)
 	struct pvp_search *s;
 	unsigned int i, last;
 
-	if (pvp_search_params_check(p, NULL) < 0) {
+	if (pvp_search_params_check(p, NULL, 0) < 0) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -58,6 +58,7 @@
 #define PVP_SEARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -253,11 +254,14 @@ void pvp_search_params_init(struct pvp_search_params *p);
  * @param p
  *   Parameters.
  * @param err
- *   If not NULL, receives a static text saying what is wrong.
+ *   What is wrong, one line (the first error kept: pvp_err()); may be
+ *   NULL.
+ * @param err_len
+ *   Size of @p err.
  * @return
  *   0 or -EINVAL.
  */
-int pvp_search_params_check(const struct pvp_search_params *p, const char **err);
+int pvp_search_params_check(const struct pvp_search_params *p, char *err, size_t err_len);
 
 /**
  * Create a search.

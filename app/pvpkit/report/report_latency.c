@@ -42,7 +42,7 @@ coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char 
 		l = json_object_get(st, "latency_ns");
 		if (json_object_get(l, "histogram") == NULL)
 			continue;
-		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL) < 0) {
+		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL, 0) < 0) {
 			free(one);
 			return -EINVAL;
 		}
@@ -177,7 +177,7 @@ lat_stream_merged(const json_t *trials, size_t k, struct pvp_lat *out, struct pv
 		l = json_object_get(json_array_get(json_object_get(t, "streams"), k), "latency_ns");
 		if (json_object_get(l, "histogram") == NULL)
 			continue;
-		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL) < 0)
+		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL, 0) < 0)
 			return -EINVAL;
 		pvp_lat_merge(out, one);
 	}

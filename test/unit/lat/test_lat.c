@@ -151,11 +151,19 @@ test_percentiles(void)
 	CHECK(s.count == 0 && s.min == 0 && s.p50 == 0 && pvp_lat_percentile(&l, 99) == 0, "empty");
 }
 
+/* pvp_lat_from_json() with a cleared message: it keeps the first error. */
+static int
+from_json(const json_t *j, struct pvp_lat *l, char *err, size_t len)
+{
+	err[0] = '\0';
+	return pvp_lat_from_json(j, l, err, len);
+}
+
 static void
 test_json(void)
 {
 	static struct pvp_lat l, r;
-	const char *err = NULL;
+	char err[128] = "";
 	json_t *j, *bad;
 	uint64_t x;
 
@@ -165,7 +173,7 @@ test_json(void)
 	pvp_lat_update(&l, (uint64_t)1 << 45); /* the overflow bucket */
 	j = pvp_lat_to_json(&l);
 	CHECK(j != NULL, "to_json");
-	CHECK(pvp_lat_from_json(j, &r, &err) == 0, "from_json: %s", err);
+	CHECK(pvp_lat_from_json(j, &r, err, sizeof(err)) == 0, "from_json: %s", err);
 	CHECK(memcmp(l.bucket, r.bucket, sizeof(l.bucket)) == 0 && r.count == l.count &&
 		      r.sum_ns == l.sum_ns && r.min_ns == l.min_ns && r.max_ns == l.max_ns &&
 		      r.jitter16 >> 4 == l.jitter16 >> 4,
@@ -175,27 +183,33 @@ test_json(void)
 	/* 1001 ns lies inside a 16 ns bucket, not at its start. */
 	bad = json_deep_copy(j);
 	json_array_set_new(json_object_get(bad, "buckets"), 0, json_pack("[i,i]", 1001, 1));
-	CHECK(pvp_lat_from_json(bad, &r, &err) == -EINVAL &&
+	CHECK(from_json(bad, &r, err, sizeof(err)) == -EINVAL &&
 		      strcmp(err, "a bucket's low_ns is no bucket boundary") == 0 && r.count == 0,
 	      "boundary: %s", err);
 	json_decref(bad);
 	bad = json_deep_copy(j);
 	json_object_set_new(bad, "count", json_integer(1));
-	CHECK(pvp_lat_from_json(bad, &r, &err) == -EINVAL &&
+	CHECK(from_json(bad, &r, err, sizeof(err)) == -EINVAL &&
 		      strcmp(err, "bucket counts do not add up to count") == 0,
 	      "count: %s", err);
 	json_decref(bad);
 	bad = json_deep_copy(j);
 	json_object_set_new(bad, "sub_bits", json_integer(4));
-	CHECK(pvp_lat_from_json(bad, &r, &err) == -EINVAL, "sub_bits 4 accepted");
+	CHECK(from_json(bad, &r, err, sizeof(err)) == -EINVAL, "sub_bits 4 accepted");
 	json_decref(bad);
 	bad = json_deep_copy(j);
 	json_array_set_new(json_object_get(bad, "buckets"), 0, json_string("x"));
-	CHECK(pvp_lat_from_json(bad, &r, &err) == -EINVAL &&
+	CHECK(from_json(bad, &r, err, sizeof(err)) == -EINVAL &&
 		      strcmp(err, "a bucket is not [low_ns, count]") == 0,
 	      "string bucket: %s", err);
 	json_decref(bad);
-	CHECK(pvp_lat_from_json(NULL, &r, &err) == -EINVAL, "NULL accepted");
+	CHECK(from_json(NULL, &r, err, sizeof(err)) == -EINVAL, "NULL accepted");
+	/* An earlier error in the buffer is kept, as everywhere. */
+	snprintf(err, sizeof(err), "earlier");
+	CHECK(pvp_lat_from_json(NULL, &r, err, sizeof(err)) == -EINVAL &&
+		      strcmp(err, "earlier") == 0,
+	      "first error overwritten: %s", err);
+	CHECK(pvp_lat_from_json(NULL, &r, NULL, 0) == -EINVAL, "NULL err");
 	json_decref(j);
 }
 
@@ -209,19 +223,20 @@ static void
 test_overflow(void)
 {
 	static struct pvp_lat a, b, c;
-	const char *err = NULL;
+	char err[128] = "";
 	json_t *j;
 
 	j = json_pack("{s:s,s:i,s:I,s:I,s:I,s:I,s:I,s:[[I,I]]}", "unit", "ns", "sub_bits", 5,
 		      "count", (json_int_t)INT64_MAX, "sum", (json_int_t)INT64_MAX, "min",
 		      (json_int_t)1, "max", (json_int_t)1, "jitter", (json_int_t)INT64_MAX,
 		      "buckets", (json_int_t)1, (json_int_t)INT64_MAX);
-	CHECK(j != NULL && pvp_lat_from_json(j, &a, &err) == 0 &&
-		      pvp_lat_from_json(j, &b, &err) == 0,
+	CHECK(j != NULL && pvp_lat_from_json(j, &a, err, sizeof(err)) == 0 &&
+		      pvp_lat_from_json(j, &b, err, sizeof(err)) == 0,
 	      "INT64_MAX histogram refused: %s", err);
 	json_object_set_new(j, "count", json_integer(2));
 	json_array_set_new(json_object_get(j, "buckets"), 0, json_pack("[i,i]", 1, 2));
-	CHECK(pvp_lat_from_json(j, &c, &err) == 0, "2-sample histogram refused: %s", err);
+	CHECK(pvp_lat_from_json(j, &c, err, sizeof(err)) == 0, "2-sample histogram refused: %s",
+	      err);
 	pvp_lat_merge(&a, &b);
 	pvp_lat_merge(&a, &c);
 	CHECK(a.count == UINT64_MAX && a.sum_ns == UINT64_MAX && a.bucket[1] == UINT64_MAX,
@@ -237,7 +252,7 @@ test_overflow(void)
 		      (json_int_t)0, "max", (json_int_t)2, "jitter", (json_int_t)0, "buckets",
 		      (json_int_t)0, (json_int_t)INT64_MAX, (json_int_t)1, (json_int_t)INT64_MAX,
 		      (json_int_t)2, (json_int_t)7);
-	CHECK(j != NULL && pvp_lat_from_json(j, &a, &err) == -EINVAL &&
+	CHECK(j != NULL && pvp_lat_from_json(j, &a, err, sizeof(err)) == -EINVAL &&
 		      strcmp(err, "bucket counts add up to more than 64 bits") == 0 && a.count == 0,
 	      "wrapping buckets: %s", err);
 	json_decref(j);

@@ -466,16 +466,19 @@ test_iterator(void)
 	struct pvp_search_result r;
 	struct pvp_search *s;
 	struct sim sim;
-	const char *err;
+	char err[128];
 	int ret, algo;
 
 	params_base(&p, PVP_SEARCH_MLR);
 	p.max_rate = 0;
-	CHECK(pvp_search_params_check(&p, &err) == -EINVAL && err != NULL, "max_rate 0 accepted");
+	CHECK((err[0] = '\0', pvp_search_params_check(&p, err, sizeof(err))) == -EINVAL &&
+		      err[0] != '\0',
+	      "max_rate 0 accepted");
 	CHECK(pvp_search_create(&p) == NULL && errno == EINVAL, "create with bad params");
 	params_base(&p, PVP_SEARCH_MLR);
 	p.loss_ratio[1] = 1.5;
-	CHECK(pvp_search_params_check(&p, &err) == -EINVAL, "loss ratio 1.5 accepted");
+	CHECK((err[0] = '\0', pvp_search_params_check(&p, err, sizeof(err))) == -EINVAL,
+	      "loss ratio 1.5 accepted");
 	pvp_search_destroy(NULL);
 
 	params_base(&p, PVP_SEARCH_MLR);
@@ -602,7 +605,7 @@ test_exceed_ratio(void)
 	struct pvp_search_result r;
 	struct warmup_dut w;
 	unsigned int algo, i, at_bound;
-	const char *err;
+	char err[128];
 	double cap = 5e6;
 
 	for (algo = 0; algo < 2; algo++) {
@@ -652,11 +655,13 @@ test_exceed_ratio(void)
 		}
 	}
 	p.exceed_ratio = 1;
-	CHECK(pvp_search_params_check(&p, &err) < 0 && strstr(err, "exceed_ratio") != NULL,
+	CHECK((err[0] = '\0', pvp_search_params_check(&p, err, sizeof(err))) < 0 &&
+		      strstr(err, "exceed_ratio") != NULL,
 	      "exceed_ratio 1 accepted");
 	p.exceed_ratio = 0.5;
 	p.duration_sum = -1;
-	CHECK(pvp_search_params_check(&p, &err) < 0 && strstr(err, "duration_sum") != NULL,
+	CHECK((err[0] = '\0', pvp_search_params_check(&p, err, sizeof(err))) < 0 &&
+		      strstr(err, "duration_sum") != NULL,
 	      "duration_sum -1 accepted");
 }
 
@@ -718,7 +723,7 @@ test_generator_stall(void)
 		CHECK(r.goal[i].generator_limited, "goal %u not capped by the stall", i);
 
 	p.gen_remeasure = PVP_SEARCH_MAX_GEN_REMEASURE + 1;
-	CHECK(pvp_search_params_check(&p, NULL) == -EINVAL, "gen_remeasure 9 accepted");
+	CHECK(pvp_search_params_check(&p, NULL, 0) == -EINVAL, "gen_remeasure 9 accepted");
 }
 
 /*
@@ -776,7 +781,7 @@ test_warmup(void)
 		pvp_search_destroy(it);
 	}
 	p.warmup_duration = -1;
-	CHECK(pvp_search_params_check(&p, NULL) == -EINVAL, "warmup_duration -1 accepted");
+	CHECK(pvp_search_params_check(&p, NULL, 0) == -EINVAL, "warmup_duration -1 accepted");
 }
 
 /*
