@@ -68,23 +68,23 @@ ovs_conf_names(struct ovs_hop *h, char *err, size_t err_len)
 
 	for (i = 0; i < h->nb_ports; i++)
 		if (!ovs_name_ok(h->ports[i]))
-			return ovs_fail(err, err_len, -EINVAL,
-					"ovs: ports[%u]: not an Interface name (letters, digits, "
-					"'_', '-', '.'; 1..63)",
-					i);
+			return coord_fail(err, err_len, -EINVAL,
+					  "ovs: ports[%u]: not an Interface name (letters, digits, "
+					  "'_', '-', '.'; 1..63)",
+					  i);
 	if (!ovs_name_ok(h->bridge))
-		return ovs_fail(err, err_len, -EINVAL, "ovs: \"bridge\": not a bridge name");
+		return coord_fail(err, err_len, -EINVAL, "ovs: \"bridge\": not a bridge name");
 	if (h->rundir[0] != '\0' && !ovs_path_ok(h->rundir))
-		return ovs_fail(err, err_len, -EINVAL, "ovs: \"rundir\": not a path");
+		return coord_fail(err, err_len, -EINVAL, "ovs: \"rundir\": not a path");
 	if (h->appctl_target[0] != '\0' && !ovs_path_ok(h->appctl_target))
-		return ovs_fail(err, err_len, -EINVAL, "ovs: \"vswitchd_ctl\": not a path");
+		return coord_fail(err, err_len, -EINVAL, "ovs: \"vswitchd_ctl\": not a path");
 	if (h->ssh.host[0] != '\0' && !ovs_host_ok(h->ssh.host))
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: \"ssh\" needs a \"host\" (a host name or address)");
+		return coord_fail(err, err_len, -EINVAL,
+				  "ovs: \"ssh\" needs a \"host\" (a host name or address)");
 	if (h->ssh.user[0] != '\0' && !ovs_name_ok(h->ssh.user))
-		return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"user\"");
+		return coord_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"user\"");
 	if (h->ssh.key[0] != '\0' && !ovs_path_ok(h->ssh.key))
-		return ovs_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"key\" path");
+		return coord_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"key\" path");
 	return 0;
 }
 
@@ -114,9 +114,9 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 	unsigned int i, k;
 
 	if (h->nb_forward > h->nb_ports)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: \"forward\" must list 1..%u {\"in\", \"out\"} port pairs",
-				h->nb_ports);
+		return coord_fail(err, err_len, -EINVAL,
+				  "ovs: \"forward\" must list 1..%u {\"in\", \"out\"} port pairs",
+				  h->nb_ports);
 	for (i = 0; i < h->nb_forward; i++) {
 		const struct ovs_pair_conf *pc = &h->forward[i];
 		struct ovs_pair *p = &h->pairs[i];
@@ -124,16 +124,16 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 		int out = ovs_port_index(h, pc->out);
 
 		if (in < 0 || out < 0 || in == out)
-			return ovs_fail(err, err_len, -EINVAL,
-					"ovs: forward[%u]: \"in\" and \"out\" must be two of the "
-					"hop's ports",
-					i);
+			return coord_fail(err, err_len, -EINVAL,
+					  "ovs: forward[%u]: \"in\" and \"out\" must be two of the "
+					  "hop's ports",
+					  i);
 		for (k = 0; k < i; k++)
 			if (h->pairs[k].in == (unsigned int)in)
-				return ovs_fail(err, err_len, -EINVAL,
-						"ovs: forward[%u]: %s is the in port of "
-						"forward[%u] already",
-						i, h->ports[in], k);
+				return coord_fail(err, err_len, -EINVAL,
+						  "ovs: forward[%u]: %s is the in port of "
+						  "forward[%u] already",
+						  i, h->ports[in], k);
 		p->in = (unsigned int)in;
 		p->out = (unsigned int)out;
 		p->swapped = 0;
@@ -304,8 +304,8 @@ ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, char
 	if (h->nb_forward == 0)
 		return 0;
 	if (json_object_get(conf, "l2_reverse_match") != NULL)
-		return ovs_fail(err, err_len, -EINVAL,
-				"ovs: \"l2_reverse_match\" and \"forward\" together: say which "
-				"pairs match dl_src in their \"swapped\"");
+		return coord_fail(err, err_len, -EINVAL,
+				  "ovs: \"l2_reverse_match\" and \"forward\" together: say which "
+				  "pairs match dl_src in their \"swapped\"");
 	return ovs_conf_forward(h, err, err_len);
 }

@@ -55,16 +55,16 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 
 	*rows = NULL;
 	if (params == NULL)
-		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	rc = coord_ovsdb_call(&h->db, "transact", params, &result, err, err_len);
 	json_decref(params);
 	if (rc < 0)
 		return rc;
 	if (!json_is_array(result) || json_array_size(result) < h->nb_ports) {
 		json_decref(result);
-		return ovs_fail(err, err_len, -EPROTO,
-				"ovs: %s: malformed transact result (expected %u select results)",
-				h->db.remote, h->nb_ports);
+		return coord_fail(err, err_len, -EPROTO,
+				  "ovs: %s: malformed transact result (expected %u select results)",
+				  h->db.remote, h->nb_ports);
 	}
 	out = json_array();
 	for (i = 0; i < h->nb_ports; i++) {
@@ -75,27 +75,27 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 		if (e != NULL) {
 			const char *d = json_string_value(json_object_get(r, "details"));
 
-			rc = ovs_fail(err, err_len, -EREMOTEIO, "ovs: %s: select %s: %s%s%s",
-				      h->db.remote, h->ports[i],
-				      json_is_string(e) ? json_string_value(e) : "error",
-				      d != NULL ? ": " : "", d != NULL ? d : "");
+			rc = coord_fail(err, err_len, -EREMOTEIO, "ovs: %s: select %s: %s%s%s",
+					h->db.remote, h->ports[i],
+					json_is_string(e) ? json_string_value(e) : "error",
+					d != NULL ? ": " : "", d != NULL ? d : "");
 			break;
 		}
 		if (!json_is_array(rs)) {
-			rc = ovs_fail(err, err_len, -EPROTO,
-				      "ovs: %s: malformed select result for %s (no \"rows\")",
-				      h->db.remote, h->ports[i]);
+			rc = coord_fail(err, err_len, -EPROTO,
+					"ovs: %s: malformed select result for %s (no \"rows\")",
+					h->db.remote, h->ports[i]);
 			break;
 		}
 		if (json_array_size(rs) == 0) {
-			rc = ovs_fail(err, err_len, -ENOENT,
-				      "ovs: no Interface \"%s\" in %s (ovs-vsctl list-ifaces)",
-				      h->ports[i], h->db.remote);
+			rc = coord_fail(err, err_len, -ENOENT,
+					"ovs: no Interface \"%s\" in %s (ovs-vsctl list-ifaces)",
+					h->ports[i], h->db.remote);
 			break;
 		}
 		if (!json_is_object(json_array_get(rs, 0))) {
-			rc = ovs_fail(err, err_len, -EPROTO, "ovs: %s: malformed row for %s",
-				      h->db.remote, h->ports[i]);
+			rc = coord_fail(err, err_len, -EPROTO, "ovs: %s: malformed row for %s",
+					h->db.remote, h->ports[i]);
 			break;
 		}
 		json_array_append(out, json_array_get(rs, 0));
@@ -169,9 +169,9 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		rc = ovs_map_get(stats, fields[i].key, &v);
 		if (rc < 0)
-			return ovs_fail(err, err_len, -EPROTO,
-					"ovs: %s: malformed statistics of Interface %s",
-					h->db.remote, name);
+			return coord_fail(err, err_len, -EPROTO,
+					  "ovs: %s: malformed statistics of Interface %s",
+					  h->db.remote, name);
 		if (rc == 1) {
 			*(uint64_t *)((char *)p + fields[i].off) = v;
 			found++;
@@ -180,11 +180,11 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 	/* A port whose netdev failed (or is still being created) has an
 	 * empty map: report it rather than zeros that look like a result. */
 	if (found == 0)
-		return ovs_fail(err, err_len, -ENODATA,
-				"ovs: Interface %s has no statistics (link_state %s)", name,
-				json_is_string(json_object_get(row, "link_state"))
-					? json_string_value(json_object_get(row, "link_state"))
-					: "unknown");
+		return coord_fail(err, err_len, -ENODATA,
+				  "ovs: Interface %s has no statistics (link_state %s)", name,
+				  json_is_string(json_object_get(row, "link_state"))
+					  ? json_string_value(json_object_get(row, "link_state"))
+					  : "unknown");
 	for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
 		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) == 1)
 			coord_port_add_reason(p, ovs_drop_reason_ids[i], v);

@@ -186,16 +186,16 @@ ofp_connect(const char *path, char *err, size_t err_len)
 	int fd, rc;
 
 	if (strlen(path) >= sizeof(sun.sun_path))
-		return ovs_fail(err, err_len, -ENAMETOOLONG, "ovs: %s: path too long", path);
+		return coord_fail(err, err_len, -ENAMETOOLONG, "ovs: %s: path too long", path);
 	memcpy(sun.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return ovs_fail(err, err_len, -errno, "ovs: socket: %s", strerror(errno));
+		return coord_fail(err, err_len, -errno, "ovs: socket: %s", strerror(errno));
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		rc = -errno;
 		close(fd);
-		return ovs_fail(err, err_len, coord_err_connect(rc), "hop unreachable: unix:%s: %s",
-				path, strerror(-rc));
+		return coord_fail(err, err_len, coord_err_connect(rc),
+				  "hop unreachable: unix:%s: %s", path, strerror(-rc));
 	}
 	return fd;
 }
@@ -216,8 +216,8 @@ ofp_send_request(int fd, const char *path, char *err, size_t err_len)
 
 	if (send(fd, hello, sizeof(hello), MSG_NOSIGNAL) != sizeof(hello) ||
 	    send(fd, req, sizeof(req), MSG_NOSIGNAL) != sizeof(req))
-		return ovs_fail(err, err_len, coord_err_connect(-errno),
-				"hop unreachable: unix:%s: %s", path, strerror(errno));
+		return coord_fail(err, err_len, coord_err_connect(-errno),
+				  "hop unreachable: unix:%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -235,10 +235,10 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, stru
 	while (more) {
 		len = ofp_read_msg(fd, buf, deadline);
 		if (len < 0)
-			return ovs_fail(err, err_len, coord_err_connect(len),
-					"%sunix:%s: OpenFlow: %s",
-					len == -ETIMEDOUT ? "ovs: " : "hop unreachable: ", path,
-					strerror(-len));
+			return coord_fail(err, err_len, coord_err_connect(len),
+					  "%sunix:%s: OpenFlow: %s",
+					  len == -ETIMEDOUT ? "ovs: " : "hop unreachable: ", path,
+					  strerror(-len));
 		switch (buf[1]) {
 		case OFPT_ECHO_REQUEST:
 			buf[1] = OFPT_ECHO_REPLY;
@@ -246,18 +246,19 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, stru
 			break;
 		case OFPT_ERROR:
 			/* An OpenFlow 1.4 bridge refusal (protocols column). */
-			return ovs_fail(err, err_len, -EPROTO,
-					"ovs: unix:%s: OpenFlow error %u/%u (does the bridge allow "
-					"OpenFlow14?)",
-					path, len >= 12 ? ofp_be16(buf + 8) : 0,
-					len >= 12 ? ofp_be16(buf + 10) : 0);
+			return coord_fail(
+				err, err_len, -EPROTO,
+				"ovs: unix:%s: OpenFlow error %u/%u (does the bridge allow "
+				"OpenFlow14?)",
+				path, len >= 12 ? ofp_be16(buf + 8) : 0,
+				len >= 12 ? ofp_be16(buf + 10) : 0);
 		case OFPT_MULTIPART_REPLY:
 			if (buf[0] != OFP14_VERSION || len < 16 || ofp_be32(buf + 4) != 2 ||
 			    ofp_be16(buf + 8) != OFPMP_PORT_STATS ||
 			    ofp_parse_port_stats(buf + 16, (size_t)len - 16, o, max, &n) < 0)
-				return ovs_fail(err, err_len, -EPROTO,
-						"ovs: unix:%s: malformed OpenFlow port stats reply",
-						path);
+				return coord_fail(
+					err, err_len, -EPROTO,
+					"ovs: unix:%s: malformed OpenFlow port stats reply", path);
 			more = (ofp_be16(buf + 10) & OFPMPF_REPLY_MORE) != 0;
 			break;
 		default: /* OFPT_HELLO and anything unasked */
@@ -283,7 +284,7 @@ ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o,
 	buf = malloc(OFP_MAX_MSG);
 	if (buf == NULL) {
 		close(fd);
-		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	}
 	rc = ofp_send_request(fd, path, err, err_len);
 	if (rc == 0)

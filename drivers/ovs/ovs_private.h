@@ -130,10 +130,6 @@ struct ovs_ofp {
 	uint64_t reason[OVS_NB_REASONS];
 };
 
-/* Format one line into @p err; @return @p rc (coord_fail(), by its
- * ovs name). */
-#define ovs_fail coord_fail
-
 /* ovs_conf.c: the hop's topology members (coord_driver::conf). */
 extern const struct pvp_schema_member ovs_conf_members[];
 

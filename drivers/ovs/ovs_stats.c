@@ -47,7 +47,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	t_ns = pvp_now_ns();
 	o = calloc(max, sizeof(*o));
 	if (o == NULL)
-		return ovs_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	if (h->ssh.host[0] == '\0' && strncmp(h->ofctl_target, "unix:", 5) == 0) {
 		/* A local management socket: speak OpenFlow ourselves. */
 		n = ovs_ofp_dump_ports(h->ofctl_target + 5, h->timeout_ms, o, max, err, err_len);
@@ -73,9 +73,9 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	free(out.out);
 	if (n < 0) {
 		free(o);
-		return ovs_fail(err, err_len, -EPROTO,
-				"ovs: unexpected ovs-ofctl dump-ports output from %s",
-				h->ofctl_target);
+		return coord_fail(err, err_len, -EPROTO,
+				  "ovs: unexpected ovs-ofctl dump-ports output from %s",
+				  h->ofctl_target);
 	}
 map:
 	snap->t_ns = t_ns;
@@ -90,9 +90,9 @@ map:
 			/* Renumbered (port re-added)? Look again once. */
 			h->ofport[i] = -1;
 			free(o);
-			return ovs_fail(err, err_len, -ENOENT,
-					"ovs: Interface %s is not on bridge %s (dump-ports)",
-					h->ports[i], h->bridge);
+			return coord_fail(err, err_len, -ENOENT,
+					  "ovs: Interface %s is not on bridge %s (dump-ports)",
+					  h->ports[i], h->bridge);
 		}
 		*p = o[j].p;
 		h->duration[i] = o[j].duration_s;
