@@ -224,12 +224,10 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 	static const char *const keys[] = {"path", "profile", "size", "flows", NULL};
 	struct gen_ctx *g = arg;
 	struct pvp_profile *p = NULL;
-	struct pvp_pkt_error e;
+	char e[PVP_PKT_ERR_LEN] = "";
 	char msg[512];
 	json_t *v, *root = NULL, *res = NULL;
 	const char *source = "<rpc>";
-
-	memset(&e, 0, sizeof(e));
 	if (!json_is_object(params) || gen_ctl_keys("profile.load", params, keys, err) < 0 ||
 	    (json_object_get(params, "path") != NULL) +
 			    (json_object_get(params, "profile") != NULL) +
@@ -272,7 +270,7 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 		goto out;
 	}
 	if (root != NULL) {
-		p = pvp_profile_parse(root, source, &e);
+		p = pvp_profile_parse(root, source, e, sizeof(e));
 	} else {
 		json_int_t size = 64, flows = 1;
 		uint16_t ports[GEN_MAX_PORTS];
@@ -292,11 +290,12 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 			goto out;
 		for (i = 0; i < g->nb_ports; i++)
 			ports[i] = i;
-		p = pvp_profile_quick((uint16_t)size, (uint64_t)flows, ports, g->nb_ports, &e);
+		p = pvp_profile_quick((uint16_t)size, (uint64_t)flows, ports, g->nb_ports, e,
+				      sizeof(e));
 	}
 	if (p == NULL) {
 		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s",
-				  e.text[0] != '\0' ? e.text : strerror(errno));
+				  e[0] != '\0' ? e : strerror(errno));
 		goto out;
 	}
 	if (gen_streams_setup(g, p, msg, sizeof(msg)) != 0) {

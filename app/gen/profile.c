@@ -62,16 +62,14 @@ gen_profile_set_macs(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t
 struct pvp_profile *
 gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
 {
-	struct pvp_pkt_error e;
+	char e[PVP_PKT_ERR_LEN] = "";
 	struct pvp_profile *p = NULL;
 	uint16_t ports[GEN_MAX_PORTS];
 	uint16_t i;
-
-	memset(&e, 0, sizeof(e));
 	for (i = 0; i < g->nb_ports; i++)
 		ports[i] = i;
 	if (g->opt.profile != NULL) {
-		p = pvp_profile_load(g->opt.profile, &e);
+		p = pvp_profile_load(g->opt.profile, e, sizeof(e));
 	} else if (g->opt.pcap != NULL || g->opt.n_imix != 0) {
 		json_t *root = json_object(), *streams = json_array();
 
@@ -92,14 +90,15 @@ gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
 			}
 			json_array_append_new(streams, st);
 		}
-		p = pvp_profile_parse(root, g->opt.pcap != NULL ? "--pcap" : "--imix-sizes", &e);
+		p = pvp_profile_parse(root, g->opt.pcap != NULL ? "--pcap" : "--imix-sizes", e,
+				      sizeof(e));
 		json_decref(root);
 	} else {
 		p = pvp_profile_quick(g->opt.imix ? 0 : g->opt.size, g->opt.flows, ports,
-				      g->nb_ports, &e);
+				      g->nb_ports, e, sizeof(e));
 	}
 	if (p == NULL) {
-		snprintf(err, errlen, "%s", e.text[0] != '\0' ? e.text : strerror(errno));
+		snprintf(err, errlen, "%s", e[0] != '\0' ? e : strerror(errno));
 		return NULL;
 	}
 	if (gen_profile_set_macs(g, p, err, errlen) != 0) {

@@ -122,7 +122,7 @@ parse_root(struct prof_ctx *c, const json_t *root)
 	int rc = -EINVAL;
 
 	if (c->err != NULL)
-		memset(c->err, 0, sizeof(*c->err));
+		c->err[0] = '\0';
 	if (prof_check_keys(c, root, "", keys) != 0) {
 		errno = EINVAL;
 		return NULL;
@@ -163,30 +163,37 @@ parse_root(struct prof_ctx *c, const json_t *root)
 }
 
 struct pvp_profile *
-pvp_profile_parse(const json_t *root, const char *source, struct pvp_pkt_error *err)
+pvp_profile_parse(const json_t *root, const char *source, char *err, size_t err_len)
 {
-	struct prof_ctx c = {.source = source != NULL ? source : "<profile>", .err = err};
+	struct prof_ctx c = {.source = source != NULL ? source : "<profile>",
+			     .err = err_len > 0 ? err : NULL,
+			     .err_len = err_len};
 
 	return parse_root(&c, root);
 }
 
 static struct pvp_profile *
-load_text(const char *text, size_t len, const char *source, const char *dir,
-	  struct pvp_pkt_error *err)
+load_text(const char *text, size_t len, const char *source, const char *dir, char *err,
+	  size_t err_len)
 {
-	struct prof_ctx c = {.source = source, .text = text, .err = err};
+	struct prof_ctx c = {.source = source,
+			     .text = text,
+			     .err = err_len > 0 ? err : NULL,
+			     .err_len = err_len};
 	struct pvp_profile *p;
 	json_error_t jerr;
 	json_t *root;
 
 	prof_fmt(c.dir, sizeof(c.dir), "%s", dir != NULL ? dir : "");
+	if (err_len == 0)
+		err = NULL;
 	if (err != NULL)
-		memset(err, 0, sizeof(*err));
+		err[0] = '\0';
 	/* jansson stops at a NUL as at the end: a binary file would be
 	 * misread as the text before it. */
 	if (memchr(text, '\0', len) != NULL) {
 		if (err != NULL)
-			prof_fmt(err->text, sizeof(err->text),
+			prof_fmt(err, err_len,
 				 "%s: not a JSON text file (a NUL byte at offset %zu)", source,
 				 (size_t)((const char *)memchr(text, '\0', len) - text));
 		errno = EINVAL;
@@ -195,11 +202,8 @@ load_text(const char *text, size_t len, const char *source, const char *dir,
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		/* Without jansson's "near 'root'": the file may be a secret. */
-		if (err != NULL) {
-			err->line = jerr.line;
-			err->column = jerr.column;
-			pvp_json_load_err(err->text, sizeof(err->text), source, &jerr);
-		}
+		if (err != NULL)
+			pvp_json_load_err(err, err_len, source, &jerr);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -209,13 +213,14 @@ load_text(const char *text, size_t len, const char *source, const char *dir,
 }
 
 struct pvp_profile *
-pvp_profile_load_str(const char *text, const char *source, struct pvp_pkt_error *err)
+pvp_profile_load_str(const char *text, const char *source, char *err, size_t err_len)
 {
-	return load_text(text, strlen(text), source != NULL ? source : "<profile>", NULL, err);
+	return load_text(text, strlen(text), source != NULL ? source : "<profile>", NULL, err,
+			 err_len);
 }
 
 struct pvp_profile *
-pvp_profile_load(const char *path, struct pvp_pkt_error *err)
+pvp_profile_load(const char *path, char *err, size_t err_len)
 {
 	char emsg[PVP_PKT_ERR_LEN];
 	struct pvp_profile *p;
@@ -223,18 +228,20 @@ pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 	size_t n;
 	int rc, e;
 
+	if (err_len == 0)
+		err = NULL;
 	if (err != NULL)
-		memset(err, 0, sizeof(*err));
+		err[0] = '\0';
 	/* Never blocks on a FIFO, refuses devices and huge files. */
 	rc = pvp_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
 	if (rc != 0) {
 		if (err != NULL)
-			prof_fmt(err->text, sizeof(err->text), "%s", emsg);
+			prof_fmt(err, err_len, "%s", emsg);
 		errno = -rc;
 		return NULL;
 	}
 	dcopy = strdup(path);
-	p = load_text(text, n, path, dcopy != NULL ? dirname(dcopy) : NULL, err);
+	p = load_text(text, n, path, dcopy != NULL ? dirname(dcopy) : NULL, err, err_len);
 	e = errno;
 	free(dcopy);
 	free(text);
@@ -244,24 +251,26 @@ pvp_profile_load(const char *path, struct pvp_pkt_error *err)
 
 struct pvp_profile *
 pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports, unsigned int n_ports,
-		  struct pvp_pkt_error *err)
+		  char *err, size_t err_len)
 {
 	struct pvp_profile *p;
 	json_t *root, *arr;
 	unsigned int i;
 
+	if (err_len == 0)
+		err = NULL;
 	if (err != NULL)
-		memset(err, 0, sizeof(*err));
+		err[0] = '\0';
 	if (n_ports == 0 || ports == NULL || flows == 0 ||
 	    (size != 0 && (size < PVP_PKT_MIN_SIZE || size > PVP_PKT_MAX_SIZE))) {
 		if (err == NULL) {
 			/* nothing to fill */
 		} else if (n_ports == 0 || ports == NULL) {
-			prof_fmt(err->text, sizeof(err->text), "no TX port");
+			prof_fmt(err, err_len, "no TX port");
 		} else if (flows == 0) {
-			prof_fmt(err->text, sizeof(err->text), "flows must be at least 1");
+			prof_fmt(err, err_len, "flows must be at least 1");
 		} else {
-			prof_fmt(err->text, sizeof(err->text),
+			prof_fmt(err, err_len,
 				 "size %u is out of range %u..%u (frame size with FCS)", size,
 				 PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
 		}
@@ -280,7 +289,7 @@ pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports, unsigned
 		json_array_append_new(arr, s);
 	}
 	root = json_pack("{s:o}", "streams", arr);
-	p = pvp_profile_parse(root, "command line", err);
+	p = pvp_profile_parse(root, "command line", err, err_len);
 	json_decref(root);
 	return p;
 }

@@ -249,10 +249,9 @@ parse_stream_size(struct prof_ctx *c, const json_t *size, const char *path, stru
 	if (size != NULL) {
 		if (prof_get_uint(c, size, sub, PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE, &x) != 0) {
 			if (c->err != NULL) {
-				size_t n = strlen(c->err->text);
+				size_t n = strlen(c->err);
 
-				prof_fmt(c->err->text + n, sizeof(c->err->text) - n,
-					 " (frame size with FCS)");
+				prof_fmt(c->err + n, c->err_len - n, " (frame size with FCS)");
 			}
 			return -EINVAL;
 		}

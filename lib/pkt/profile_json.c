@@ -39,7 +39,7 @@ prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
 	char msg[PVP_PKT_ERR_LEN];
 	va_list ap;
 
-	if (c->err == NULL || c->err->text[0] != '\0')
+	if (c->err == NULL || c->err[0] != '\0')
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -48,12 +48,10 @@ prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
 		int line, col;
 
 		pvp_json_locate(c->text, path, &line, &col);
-		c->err->line = line;
-		c->err->column = col;
-		prof_fmt(c->err->text, sizeof(c->err->text), "%s:%d:%d: %s%s%s", c->source, line,
-			 col, path, *path != '\0' ? ": " : "", msg);
+		prof_fmt(c->err, c->err_len, "%s:%d:%d: %s%s%s", c->source, line, col, path,
+			 *path != '\0' ? ": " : "", msg);
 	} else {
-		prof_fmt(c->err->text, sizeof(c->err->text), "%s: %s%s%s", c->source, path,
+		prof_fmt(c->err, c->err_len, "%s: %s%s%s", c->source, path,
 			 *path != '\0' ? ": " : "", msg);
 	}
 }

@@ -30,10 +30,11 @@
 
 /* One parse. */
 struct prof_ctx {
-	const char *source;	   /* name in messages */
-	const char *text;	   /* the JSON text, NULL when unknown */
-	char dir[PATH_MAX];	   /* folder for relative pcap paths */
-	struct pvp_pkt_error *err; /* may be NULL */
+	const char *source; /* name in messages */
+	const char *text;   /* the JSON text, NULL when unknown */
+	char dir[PATH_MAX]; /* folder for relative pcap paths */
+	char *err;	    /* the message, first error kept; may be NULL */
+	size_t err_len;	    /* size of err, > 0 when err is set */
 };
 
 /* ---- profile_json.c ---- */

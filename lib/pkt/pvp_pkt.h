@@ -76,17 +76,13 @@ extern "C" {
 #define PVP_PKT_VXLAN_PORT 4789
 /** Largest profile or pcap file read (bytes). */
 #define PVP_PKT_MAX_FILE (UINT64_C(64) << 20)
-/** Length of pvp_pkt_error::text. */
+/**
+ * Size of an error buffer that holds any message of the profile parsers,
+ * one line ready to print: "file:line:col: streams[1].size: must be
+ * 64..9216 ...". The parsers clear the buffer they are given, then keep
+ * the first error (jansson style).
+ */
 #define PVP_PKT_ERR_LEN 384
-
-/** Error out-parameter of the parsers (jansson style: the first error wins). */
-struct pvp_pkt_error {
-	int line;   /**< 1-based line of the error, 0 when unknown */
-	int column; /**< 1-based column, 0 when unknown */
-	/** The whole one-line message, ready to print:
-	 *  "file:line:col: streams[1].size: must be 64..9216 ..." */
-	char text[PVP_PKT_ERR_LEN];
-};
 
 /** One header stack: the outer headers, or the inner frame of VXLAN. */
 struct pvp_hdr {
@@ -243,21 +239,21 @@ struct pvp_profile {
  *   The profile, or NULL with errno set (EINVAL for bad content, ENOENT
  *   and friends for files, ENOMEM).
  */
-struct pvp_profile *pvp_profile_load(const char *path, struct pvp_pkt_error *err);
+struct pvp_profile *pvp_profile_load(const char *path, char *err, size_t err_len);
 
 /**
  * Same as pvp_profile_load() from a string in memory.
  * @param source name used in messages (e.g. "<rpc>").
  */
-struct pvp_profile *pvp_profile_load_str(const char *text, const char *source,
-					 struct pvp_pkt_error *err);
+struct pvp_profile *pvp_profile_load_str(const char *text, const char *source, char *err,
+					 size_t err_len);
 
 /**
  * Same from an already parsed object (e.g. the "profile" member of a
  * profile.load request). Errors carry no line/column.
  */
-struct pvp_profile *pvp_profile_parse(const json_t *root, const char *source,
-				      struct pvp_pkt_error *err);
+struct pvp_profile *pvp_profile_parse(const json_t *root, const char *source, char *err,
+				      size_t err_len);
 
 /**
  * The command-line shortcut: one UDP/IPv4 stream per port in @p ports,
@@ -267,7 +263,7 @@ struct pvp_profile *pvp_profile_parse(const json_t *root, const char *source,
  * defaults of doc/profiles.rst.
  */
 struct pvp_profile *pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports,
-				      unsigned int n_ports, struct pvp_pkt_error *err);
+				      unsigned int n_ports, char *err, size_t err_len);
 
 /** Free a profile and its templates. NULL is a no-op. */
 void pvp_profile_free(struct pvp_profile *p);

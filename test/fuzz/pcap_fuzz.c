@@ -33,14 +33,14 @@ static char profiles[3][512];
 static void
 load(const char *text)
 {
-	struct pvp_pkt_error err;
+	char err[PVP_PKT_ERR_LEN] = "";
 	struct pvp_profile *p;
 	uint32_t i;
 
-	memset(&err, 0x5a, sizeof(err));
-	p = pvp_profile_load_str(text, "<pcap-fuzz>", &err);
+	memset(err, 0x5a, sizeof(err));
+	p = pvp_profile_load_str(text, "<pcap-fuzz>", err, sizeof(err));
 	if (p == NULL) {
-		fuzz_check_message(err.text, sizeof(err.text));
+		fuzz_check_message(err, sizeof(err));
 		return;
 	}
 	FUZZ_CHECK(p->n_streams == 1, "%u streams", p->n_streams);

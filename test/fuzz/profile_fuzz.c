@@ -139,7 +139,7 @@ check_stream(const struct pvp_stream *s)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pvp_pkt_error err;
+	char err[PVP_PKT_ERR_LEN] = "";
 	struct pvp_profile *p;
 	uint32_t i;
 	FILE *f;
@@ -152,13 +152,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
 
-	memset(&err, 0x5a, sizeof(err));
-	p = pvp_profile_load(profile_path, &err);
+	memset(err, 0x5a, sizeof(err));
+	p = pvp_profile_load(profile_path, err, sizeof(err));
 	if (p == NULL) {
 		FUZZ_CHECK(errno != 0, "NULL profile without errno");
-		fuzz_check_message(err.text, sizeof(err.text));
-		FUZZ_CHECK(strncmp(err.text, profile_path, strlen(profile_path)) == 0,
-			   "message does not name the file: %s", err.text);
+		fuzz_check_message(err, sizeof(err));
+		FUZZ_CHECK(strncmp(err, profile_path, strlen(profile_path)) == 0,
+			   "message does not name the file: %s", err);
 		return 0;
 	}
 	FUZZ_CHECK(p->n_streams >= 1 && p->n_streams <= PVP_PKT_MAX_STREAMS, "%u streams",

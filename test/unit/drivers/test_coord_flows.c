@@ -73,7 +73,7 @@ check_type(enum coord_flow_type type, unsigned int size, unsigned int flows)
 {
 	const unsigned int ports[2] = {0, 1};
 	struct coord_flow_base b;
-	struct pvp_pkt_error e;
+	char e[PVP_PKT_ERR_LEN] = "";
 	struct pvp_profile *p;
 	unsigned int off, len, s, k, f, i;
 	uint64_t base;
@@ -88,11 +88,11 @@ check_type(enum coord_flow_type type, unsigned int size, unsigned int flows)
 		fprintf(stderr, "%s: %s\n", coord_flow_type_names[type], err);
 		return;
 	}
-	p = pvp_profile_parse(j, "<test>", &e);
+	p = pvp_profile_parse(j, "<test>", e, sizeof(e));
 	json_decref(j);
 	CHECK(p != NULL);
 	if (p == NULL) {
-		fprintf(stderr, "%s: %s\n", coord_flow_type_names[type], e.text);
+		fprintf(stderr, "%s: %s\n", coord_flow_type_names[type], e);
 		return;
 	}
 	CHECK(p->n_streams == 2);

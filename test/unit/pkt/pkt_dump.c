@@ -22,7 +22,7 @@
 int
 main(int argc, char **argv)
 {
-	struct pvp_pkt_error err;
+	char err[PVP_PKT_ERR_LEN] = "";
 	struct pvp_profile *p;
 	uint64_t npkt = 1000, n;
 	pcap_dumper_t *dump = NULL;
@@ -34,9 +34,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: %s PROFILE [OUT.pcap [PACKETS]]\n", argv[0]);
 		return 2;
 	}
-	p = pvp_profile_load(argv[1], &err);
+	p = pvp_profile_load(argv[1], err, sizeof(err));
 	if (p == NULL) {
-		printf("%s\n", err.text);
+		printf("%s\n", err);
 		return 2;
 	}
 	for (i = 0; i < p->n_streams; i++) {

@@ -360,10 +360,10 @@ frame_ok(const uint8_t *d, uint32_t len, char *why, size_t whylen)
 static struct pvp_profile *
 load(const char *json)
 {
-	struct pvp_pkt_error err;
-	struct pvp_profile *p = pvp_profile_load_str(json, "<test>", &err);
+	char err[PVP_PKT_ERR_LEN] = "";
+	struct pvp_profile *p = pvp_profile_load_str(json, "<test>", err, sizeof(err));
 
-	CHECK(p != NULL, "load failed: %s", err.text);
+	CHECK(p != NULL, "load failed: %s", err);
 	return p;
 }
 
@@ -373,7 +373,7 @@ test_templates(void)
 	struct pvp_profile *p;
 	const struct pvp_tmpl *t;
 	const struct pvp_sig *sig;
-	struct pvp_pkt_error err;
+	char err[PVP_PKT_ERR_LEN] = "";
 	char why[64];
 	const uint8_t *d;
 
@@ -422,8 +422,8 @@ test_templates(void)
 	/* Too small for QinQ + IPv6 + TCP + signature. */
 	p = pvp_profile_load_str("{\"streams\": [{\"size\": 99, \"headers\": {\"vlan\": [1, 2],"
 				 " \"ipv6\": {}, \"tcp\": {}}}]}",
-				 "<test>", &err);
-	CHECK(p == NULL && strstr(err.text, "minimum 100") != NULL, "%s", err.text);
+				 "<test>", err, sizeof(err));
+	CHECK(p == NULL && strstr(err, "minimum 100") != NULL, "%s", err);
 
 	/* VXLAN over IPv4 (outer UDP checksum 0) and over IPv6 (valid). */
 	p = load("{\"streams\": [{\"size\": 128, \"headers\": {\"vxlan\": {\"vni\": 4242,"
@@ -556,7 +556,7 @@ static void
 test_engine(void)
 {
 	struct pvp_profile *p, *q;
-	struct pvp_pkt_error err;
+	char err[PVP_PKT_ERR_LEN] = "";
 	const struct pvp_stream *s;
 	uint16_t ports[2] = {0, 1};
 	uint64_t i;
@@ -629,8 +629,8 @@ test_engine(void)
 	pvp_profile_free(p);
 	p = pvp_profile_load_str("{\"streams\": [{\"flows\": 51, \"tuple\": {\"src_ip\":"
 				 "[\"16.0.0.1\", \"16.0.0.10\"], \"sport\": [1025, 1029]}}]}",
-				 "<t>", &err);
-	CHECK(p == NULL && strstr(err.text, "only 50 distinct") != NULL, "%s", err.text);
+				 "<t>", err, sizeof(err));
+	CHECK(p == NULL && strstr(err, "only 50 distinct") != NULL, "%s", err);
 
 	/* Bare flows on every header kind, including VXLAN over IPv6 where
 	 * the outer UDP checksum covers the inner checksums too. */
@@ -681,21 +681,27 @@ test_engine(void)
 	}
 
 	/* The command-line shortcut. */
-	p = pvp_profile_quick(64, 1000, ports, 2, &err);
+	p = pvp_profile_quick(64, 1000, ports, 2, err, sizeof(err));
 	CHECK(p != NULL && p->n_streams == 2 && p->streams[1].port == 1 && p->streams[1].id == 1 &&
 		      p->streams[0].flows == 1000,
-	      "quick %s", err.text);
+	      "quick %s", err);
 	if (p != NULL)
 		CHECK(count_distinct(&p->streams[0], 1000) == 1000, "quick distinct");
 	pvp_profile_free(p);
-	CHECK(pvp_profile_quick(50, 1, ports, 1, &err) == NULL &&
-		      strcmp(err.text, "size 50 is out of range 64..9216 (frame size with FCS)") ==
-			      0,
-	      "%s", err.text);
-	CHECK(pvp_profile_quick(64, 5000000000ULL, ports, 1, &err) == NULL &&
-		      strstr(err.text, "command line: streams[0].flows: ") == err.text,
-	      "%s", err.text);
-	p = pvp_profile_quick(0, 1, ports, 1, &err);
+	CHECK(pvp_profile_quick(50, 1, ports, 1, err, sizeof(err)) == NULL &&
+		      strcmp(err, "size 50 is out of range 64..9216 (frame size with FCS)") == 0,
+	      "%s", err);
+	CHECK(pvp_profile_quick(64, 5000000000ULL, ports, 1, err, sizeof(err)) == NULL &&
+		      strstr(err, "command line: streams[0].flows: ") == err,
+	      "%s", err);
+	/* The message is optional: no buffer, or one of no room, is left alone. */
+	CHECK(pvp_profile_quick(50, 1, ports, 1, NULL, 0) == NULL && errno == EINVAL,
+	      "quick without a message");
+	snprintf(err, sizeof(err), "untouched");
+	CHECK(pvp_profile_load_str("{\"streams\": 1}", "<t>", err, 0) == NULL && errno == EINVAL &&
+		      strcmp(err, "untouched") == 0,
+	      "a buffer of size 0 written: %s", err);
+	p = pvp_profile_quick(0, 1, ports, 1, err, sizeof(err));
 	CHECK(p != NULL && p->streams[0].n_tmpl == 3 && p->streams[0].n_order == 12 &&
 		      fabs(p->streams[0].avg_size - (64.0 * 7 + 594 * 4 + 1518) / 12) < 1e-9,
 	      "quick imix");
@@ -749,13 +755,13 @@ test_sig_mbuf(void)
 static bool
 refused(const char *path, const char *want)
 {
-	struct pvp_pkt_error err;
-	struct pvp_profile *p = pvp_profile_load(path, &err);
+	char err[PVP_PKT_ERR_LEN] = "";
+	struct pvp_profile *p = pvp_profile_load(path, err, sizeof(err));
 
 	pvp_profile_free(p);
-	if (p == NULL && strstr(err.text, want) != NULL)
+	if (p == NULL && strstr(err, want) != NULL)
 		return true;
-	fprintf(stderr, "%s: %s\n", path, p != NULL ? "loaded" : err.text);
+	fprintf(stderr, "%s: %s\n", path, p != NULL ? "loaded" : err);
 	return false;
 }
 

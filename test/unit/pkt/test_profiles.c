@@ -40,14 +40,14 @@ static int
 run_case(const char *name, int update)
 {
 	static char got[1 << 16], want[1 << 16];
-	struct pvp_pkt_error err;
+	char err[PVP_PKT_ERR_LEN] = "";
 	struct pvp_profile *p;
 	size_t n = 0;
 	FILE *f;
 
-	p = pvp_profile_load("input.json", &err);
+	p = pvp_profile_load("input.json", err, sizeof(err));
 	if (p == NULL) {
-		snprintf(got, sizeof(got), "%s", err.text);
+		snprintf(got, sizeof(got), "%s", err);
 	} else {
 		uint32_t i;
 
