@@ -122,7 +122,7 @@ ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t e
 	if (h->stats_ovsdb) {
 		/* OVSDB has no port age: only counters going back tell. */
 		for (i = 0; i < COORD_MAX_PORTS; i++)
-			h->duration[i] = -1;
+			h->age_known[i] = false;
 		rc = ovs_snapshot_ovsdb(h, snap, err, err_len);
 	} else {
 		rc = ovs_snapshot_openflow(h, snap, err, err_len);

@@ -90,7 +90,6 @@ ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max)
 			if (colon == NULL || (unsigned int)n == max)
 				return -EPROTO;
 			memset(&o[n], 0, sizeof(o[n]));
-			o[n].duration_s = -1;
 			if (strncmp(num, "LOCAL", 5) == 0) {
 				o[n].ofport = 65534;
 			} else {
@@ -112,8 +111,10 @@ ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max)
 			double d = strtod(l + 9, &end);
 
 			/* The port's age tells a restarted ovs-vswitchd. */
-			if (end != l + 9 && *end == 's' && d >= 0)
+			if (end != l + 9 && *end == 's' && d >= 0) {
+				o[n - 1].has_duration = true;
 				o[n - 1].duration_s = d;
+			}
 		} else if (strncmp(l, "CUSTOM Statistics", 17) == 0) {
 			mode = 'c';
 		} else if (mode == 'c' && strchr(l, '=') != NULL) {

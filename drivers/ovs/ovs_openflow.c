@@ -128,7 +128,12 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
 		e->ofport = (long)ofp_be32(b + 4);
 		if (e->ofport == 0xfffffffe)
 			e->ofport = 65534; /* OFPP_LOCAL as OpenFlow 1.0 numbers it */
-		/* duration_sec, duration_nsec: the port's age. */
+		/*
+		 * duration_sec, duration_nsec: the port's age; OVS sends
+		 * UINT32_MAX for an age it does not know (and ovs-ofctl then
+		 * prints no "duration=").
+		 */
+		e->has_duration = ofp_be32(b + 8) != UINT32_MAX;
 		e->duration_s = ofp_be32(b + 8) + ofp_be32(b + 12) / 1e9;
 		e->p.rx_packets = ofp_counter(b + 16);
 		e->p.tx_packets = ofp_counter(b + 24);

@@ -52,11 +52,17 @@ extern const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS];
  * starts again from 0, and so do their counters.
  */
 struct ovs_ident {
-	bool valid; /* a snapshot filled it */
-	/* When each port was created, CLOCK_MONOTONIC s: between [0] (the
-	 * request's time less the age) and [1] (the reply's time less the
-	 * age); < 0 unknown. */
-	double born[COORD_MAX_PORTS][2];
+	bool valid;	   /* a snapshot filled it */
+	uint64_t t_end_ns; /* CLOCK_MONOTONIC when that snapshot's reading ended */
+	/*
+	 * Each port's age in that snapshot, where age_known[i]. Ages come
+	 * from the host ovs-vswitchd runs on and may exceed this host's
+	 * uptime: they are only compared with each other and with local
+	 * intervals, never subtracted from the local clock (doc/design.rst,
+	 * "Clocks").
+	 */
+	bool age_known[COORD_MAX_PORTS];
+	double age[COORD_MAX_PORTS];
 	struct coord_port last[COORD_MAX_PORTS]; /* counters of the last snapshot */
 };
 
@@ -109,7 +115,9 @@ struct ovs_hop {
 	unsigned int stats_ovsdb;
 	long ofport[COORD_MAX_PORTS]; /* OpenFlow port numbers, -1 unknown */
 	/* Seconds each port has existed at the last read (OpenFlow port
-	 * stats "duration"), < 0 when the counters' source has none. */
+	 * stats "duration"), where age_known[i]: OVSDB has no age, and
+	 * OpenFlow may say "unknown". */
+	bool age_known[COORD_MAX_PORTS];
 	double duration[COORD_MAX_PORTS];
 	uint64_t read_end_ns;	  /* CLOCK_MONOTONIC when the last reading ended */
 	struct ovs_ident ident;	  /* what the last snapshot saw */
@@ -124,7 +132,8 @@ struct ovs_hop {
  * (ovs_openflow.c) or from `ovs-ofctl dump-ports` text (ovs_dump_ports.c). */
 struct ovs_ofp {
 	long ofport;	     /* OpenFlow number; OFPP_LOCAL = 65534 */
-	double duration_s;   /* seconds since the port was created, < 0 unknown */
+	bool has_duration;   /* the reply gave the port's age */
+	double duration_s;   /* seconds since the port was created */
 	struct coord_port p; /* rx/tx counters */
 	bool has_reason[OVS_NB_REASONS];
 	uint64_t reason[OVS_NB_REASONS];

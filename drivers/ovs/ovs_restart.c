@@ -10,11 +10,11 @@
  * it runs on whatever rules, or none, the new daemon has. The hop keeps
  * what its last snapshot saw: every port's age (OpenFlow port stats
  * "duration", which a new daemon restarts from 0 when it creates the
- * port) and its counters; a port younger than before (or, where the age
- * is unknown, a counter lower than before) ends the trial with a line
- * that says so. Rules pvpkit put
- * in (install_flows) are put back before the next trial; others it
- * cannot know, so every later trial fails until the user restores them.
+ * port) and its counters; a port younger than its old age plus the time
+ * since (or, where an age is unknown, a counter lower than before) ends
+ * the trial with a line that says so. Rules pvpkit put in (install_flows)
+ * are put back before the next trial; others it cannot know, so every
+ * later trial fails until the user restores them.
  */
 
 #include <errno.h>
@@ -24,10 +24,12 @@
 #include "ovs_private.h"
 
 /*
- * How much younger than before a port must look to count as re-created,
- * beyond the time the readings took (a port's birth is only known to lie
- * between a request and its reply, which can be a second apart on a
- * loaded machine): ages are exact to the ms, a restart takes seconds.
+ * How much younger than expected a port must look to count as re-created.
+ * The time between two readings is taken from the end of the first to the
+ * start of the second (an age is only known to be read between a request
+ * and its reply, which can be a second apart on a loaded machine), so a
+ * port of the same daemon never looks younger; ages are exact to the ms,
+ * a restart takes seconds.
  */
 #define OVS_BORN_SLACK_S 0.5
 
@@ -66,34 +68,38 @@ ovs_rules_fate(const struct ovs_hop *h, char *buf, size_t len)
 int
 ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, size_t err_len)
 {
-	double t0 = (double)snap->t_ns / 1e9, t1 = (double)h->read_end_ns / 1e9;
+	/*
+	 * The local time between the end of the last reading and the start
+	 * of this one: every port of the same daemon aged at least that
+	 * much. Both ends are this host's clock, so the difference is exact
+	 * whatever the clock's origin; the ports' ages are the remote
+	 * host's and are never subtracted from it (a port may be older than
+	 * this host's uptime).
+	 */
+	double gap = (double)(int64_t)(snap->t_ns - h->ident.t_end_ns) / 1e9;
 	char why[192] = "", fate[224];
 	unsigned int i;
 
-	if (t1 < t0)
-		t1 = t0;
 	for (i = 0; i < snap->nb_ports && i < COORD_MAX_PORTS; i++) {
-		double lo = h->duration[i] >= 0 ? t0 - h->duration[i] : -1;
-		double hi = h->duration[i] >= 0 ? t1 - h->duration[i] : -1;
+		bool known = h->age_known[i] && h->ident.age_known[i];
 		const char *ctr;
 		uint64_t was, is;
 
 		/*
-		 * A restart: born after the old port's latest possible birth.
-		 * Counters that went back on a port of unchanged age are not
-		 * one: OVS resets a vhost port's counters when its peer goes
-		 * away (a guest killed), and that peer's own hop says so. Only
-		 * where the age is unknown ("stats": "ovsdb") are they the
-		 * sign of a restart.
+		 * A restart: the port is younger than its old age plus the
+		 * time since, so it was born after the old port. Counters that
+		 * went back on a port of unchanged age are not one: OVS resets
+		 * a vhost port's counters when its peer goes away (a guest
+		 * killed), and that peer's own hop says so. Only where an age
+		 * is unknown ("stats": "ovsdb") are they the sign of a restart.
 		 */
 		if (h->ident.valid && why[0] == '\0') {
-			if (lo >= 0 && h->ident.born[i][1] >= 0 &&
-			    lo > h->ident.born[i][1] + OVS_BORN_SLACK_S)
+			if (known && h->ident.age[i] + gap - h->duration[i] > OVS_BORN_SLACK_S)
 				snprintf(why, sizeof(why),
 					 "ovs-vswitchd restarted (port %s was created again %.1f s "
 					 "ago)",
 					 h->ports[i], h->duration[i]);
-			else if (lo < 0 &&
+			else if (!known &&
 				 (ctr = ovs_counter_back(&h->ident.last[i], &snap->port[i], &was,
 							 &is)) != NULL)
 				snprintf(
@@ -103,10 +109,11 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 					h->ports[i], ctr, (unsigned long long)was,
 					(unsigned long long)is);
 		}
-		h->ident.born[i][0] = lo;
-		h->ident.born[i][1] = hi;
+		h->ident.age_known[i] = h->age_known[i];
+		h->ident.age[i] = h->duration[i];
 		h->ident.last[i] = snap->port[i];
 	}
+	h->ident.t_end_ns = h->read_end_ns;
 	h->ident.valid = true;
 	if (why[0] != '\0') {
 		h->restarted = true;

@@ -95,6 +95,7 @@ map:
 					  h->ports[i], h->bridge);
 		}
 		*p = o[j].p;
+		h->age_known[i] = o[j].has_duration;
 		h->duration[i] = o[j].duration_s;
 		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
 		for (k = 0; k < OVS_NB_REASONS; k++) {

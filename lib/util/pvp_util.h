@@ -325,7 +325,13 @@ pvp_rate_is_max(const struct pvp_rate *r)
 
 /* ---- clock, arithmetic, formatting ---- */
 
-/** CLOCK_MONOTONIC in nanoseconds: for intervals, never for dates. */
+/**
+ * CLOCK_MONOTONIC in nanoseconds: for intervals, never for dates. Its
+ * origin is this host's boot, so a duration read from another host (a
+ * port's age, an uptime) may exceed it: compare such durations with
+ * differences of two readings, never subtract them from one
+ * (doc/design.rst, "Clocks").
+ */
 static inline uint64_t
 pvp_now_ns(void)
 {

@@ -28,6 +28,7 @@
 #include "drv_test.h"
 #include "ovs_cmd.h"
 #include "ovs_driver.h"
+#include "ovs_private.h"
 
 enum fake_mode {
 	FAKE_OK,	/* rows from the recording */
@@ -1142,6 +1143,153 @@ test_restart(const char *dir)
 	fake_stop(&f);
 }
 
+/*
+ * One reading of ovs_restart_check()'s inputs: the request @p dt_s after
+ * the last reading's end, by this host's clock *now_ns, the reply 20 ms
+ * later; both ports @p age s old (where @p known) with @p pkts packets.
+ */
+static int
+restart_read(struct ovs_hop *h, uint64_t *now_ns, double dt_s, bool known, double age,
+	     uint64_t pkts, char *err, size_t err_len)
+{
+	struct coord_snap s;
+	unsigned int i;
+
+	memset(&s, 0, sizeof(s));
+	*now_ns += (uint64_t)(dt_s * 1e9);
+	s.t_ns = *now_ns;
+	s.nb_ports = h->nb_ports;
+	for (i = 0; i < h->nb_ports; i++) {
+		s.port[i].rx_packets = pkts;
+		h->age_known[i] = known;
+		h->duration[i] = age;
+	}
+	*now_ns += 20000000;
+	h->read_end_ns = *now_ns;
+	err[0] = '\0';
+	return ovs_restart_check(h, &s, err, err_len);
+}
+
+/*
+ * The restart logic whatever this host's CLOCK_MONOTONIC says: a
+ * coordinator booted 30 s ago driving an OVS whose ports are three weeks
+ * old, one up for 30 years (a time namespace moved forward) driving a new
+ * OVS. Ages must never be subtracted from the local clock: a port older
+ * than this host's uptime is still a port whose age is known.
+ */
+static void
+test_restart_clock(void)
+{
+	static const struct {
+		uint64_t boot_s; /* this host's clock at the first reading */
+		double age;	 /* the ports' age then */
+	} clk[] = {
+		{30, 21 * 86400.0},
+		{0, 1000.0},
+		{30ull * 365 * 86400, 2.5},
+		{30ull * 365 * 86400, 21 * 86400.0},
+	};
+	char err[512], name[64];
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(clk) / sizeof(clk[0]); i++) {
+		struct ovs_hop *h = calloc(1, sizeof(*h));
+		uint64_t now = clk[i].boot_s * 1000000000ull;
+		double age = clk[i].age;
+
+		snprintf(name, sizeof(name), "restart, clock at %llu s, ports %.1f s old",
+			 (unsigned long long)clk[i].boot_s, age);
+		unit_check_case = name;
+		h->nb_ports = 2;
+		snprintf(h->ports[0], sizeof(h->ports[0]), "phy0");
+		snprintf(h->ports[1], sizeof(h->ports[1]), "vhost0");
+		snprintf(h->bridge, sizeof(h->bridge), "br-pvp");
+		rc = restart_read(h, &now, 0, true, age, 100, err, sizeof(err));
+		CHECK(rc == 0, "first reading: %d %s", rc, err);
+		/* The ports aged as long as the clock ran (the reply took 20 ms). */
+		age += 10.02;
+		rc = restart_read(h, &now, 10, true, age, 200, err, sizeof(err));
+		CHECK(rc == 0, "same daemon: %d %s", rc, err);
+		/* A vhost peer went away: counters reset, ages go on. */
+		age += 5.02;
+		rc = restart_read(h, &now, 5, true, age, 7, err, sizeof(err));
+		CHECK(rc == 0, "counters reset, same daemon: %d %s", rc, err);
+		rc = restart_read(h, &now, 5, true, 1.5, 9, err, sizeof(err));
+		CHECK(rc == -ESTALE &&
+			      strstr(err, "ovs-vswitchd restarted (port phy0 was created again "
+					  "1.5 s ago)") == err,
+		      "young ports: %d %s", rc, err);
+		free(h);
+
+		/* No age (OVSDB counters): counters going back are the sign. */
+		h = calloc(1, sizeof(*h));
+		now = clk[i].boot_s * 1000000000ull;
+		h->nb_ports = 1;
+		snprintf(h->ports[0], sizeof(h->ports[0]), "phy0");
+		rc = restart_read(h, &now, 0, false, 0, 100, err, sizeof(err));
+		CHECK(rc == 0, "first reading, no age: %d %s", rc, err);
+		rc = restart_read(h, &now, 1, false, 0, 200, err, sizeof(err));
+		CHECK(rc == 0, "no age, counters on: %d %s", rc, err);
+		rc = restart_read(h, &now, 1, false, 0, 3, err, sizeof(err));
+		CHECK(rc == -ESTALE && strstr(err, "ovs-vswitchd restarted or port phy0 was reset "
+						   "(rx_packets went back from 200 to 3)") == err,
+		      "no age, counters back: %d %s", rc, err);
+		free(h);
+	}
+}
+
+/*
+ * A port stats reply whose ages are UINT32_MAX (OVS's "unknown", which
+ * ovs-ofctl prints as no "duration=") is not a port 136 years old:
+ * counters going back on it are a restart.
+ */
+static void
+test_restart_of_unknown_age(const char *dir)
+{
+	struct fake_ovsdb f;
+	struct of_fake of;
+	struct coord_hop hop;
+	struct coord_snap s;
+	char err[512], extra[512];
+	size_t off, elen;
+	int rc;
+
+	unit_check_case = "restart, OpenFlow age unknown";
+	fake_start(&f, FAKE_OK, dir);
+	of_start(&of, OF_OK, dir);
+	snprintf(extra, sizeof(extra), ", \"rundir\": \"%s\", \"bridge\": \"br-pvp\"", dir);
+	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err), 10000);
+	CHECK(rc == 0, "open: %s", err);
+	if (rc != 0) {
+		of_stop(&of);
+		fake_stop(&f);
+		return;
+	}
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == 0, "baseline: %d %s", rc, err);
+	/* After the 16 B of headers, entries of length elen: duration_sec at
+	 * 8, rx_packets at 16. The fake thread reads the reply only when a
+	 * request comes. */
+	for (off = 16; off + 24 <= of.reply_len; off += elen) {
+		uint8_t *e = (uint8_t *)of.reply + off;
+
+		elen = (size_t)e[0] << 8 | e[1];
+		if (elen < 80)
+			break;
+		memset(e + 8, 0xff, 4);
+		memset(e + 16, 0, 8);
+	}
+	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	CHECK(rc == -ESTALE &&
+		      strstr(err, "ovs-vswitchd restarted or port phy0 was reset (rx_packets "
+				  "went back from 9051 to 0)") == err,
+	      "counters back, age unknown: %d %s", rc, err);
+	coord_driver_ovs.close(&hop);
+	of_stop(&of);
+	fake_stop(&f);
+}
+
 static void
 test_cmd(void)
 {
@@ -1203,6 +1351,8 @@ main(void)
 	test_tools(dir);
 	test_forward(dir);
 	test_restart(dir);
+	test_restart_clock();
+	test_restart_of_unknown_age(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
