@@ -184,10 +184,17 @@ PFX_OVS=$TB_ID-ovs
 DPDK_RUNTIME=/var/run/dpdk
 # --netns: namespace NS_PFX-NAME per app, a veth pair to it from here,
 # 10.NET.K.1/30 on this side, .2 in the namespace (K: 0 the tester, g+1
-# guest g); the control port inside; OVSDB on loopback TCP.
+# guest g); the control port inside; OVSDB on loopback TCP. NET is
+# proposed by the run dir's checksum and taken only when free
+# (netns_choose); up records it in testbed.env.
 TB_SUM=$(printf '%s' "$RUNDIR" | cksum | cut -d' ' -f1)
 NS_PFX=$TB_ID
-NS_NET=$((TB_SUM % 200 + 20))
+NS_NET_MIN=20
+NS_NET_COUNT=200
+NS_NET=$((TB_SUM % NS_NET_COUNT + NS_NET_MIN))
+# Held while a testbed chooses its NET and creates the addresses that
+# show the choice to others.
+NETNS_LOCK=${PVP_TESTBED_LOCK:-/run/lock/pvpkit-testbed-netns.lock}
 VETH_PFX=pv$((TB_SUM % 100000))
 CTL_PORT=7001
 DB_PORT=$((16000 + TB_SUM % 20000))
@@ -547,6 +554,101 @@ netns_prepare() {
 		fail_up "cannot write $RUNDIR/$1.token"
 }
 
+# a.b.c.d as a number.
+ip4_num() {
+	local IFS=. a b c d
+	read -r a b c d <<<"$1"
+	echo $(((a << 24) | (b << 16) | (c << 8) | d))
+}
+
+# Every IPv4 address and route on this host and in each named network
+# namespace, one "KIND PREFIX WHERE" line each (KIND addr or route,
+# PREFIX a.b.c.d/len). Namespaces need root to enter: without it only
+# this host's are seen (plan). Default routes cover everything and say
+# nothing about a range: left out.
+netns_ip4_in_use() {
+	local ns where
+	for ns in "" $(ip netns list 2>/dev/null | awk '{print $1}'); do
+		where=${ns:+in namespace $ns}
+		where=${where:-on this host}
+		ip ${ns:+-n "$ns"} -4 -o addr show 2>/dev/null |
+			awk -v w="$where" '{ print "addr", $4, w }'
+		ip ${ns:+-n "$ns"} -4 route show table all 2>/dev/null | awk -v w="$where" '
+			{
+				p = $1
+				if (p ~ /^(local|broadcast|unicast|unreachable|blackhole|prohibit|throw|multicast|anycast|nat)$/)
+					p = $2
+				if (p == "default" || p !~ /^[0-9.]+(\/[0-9]+)?$/)
+					next
+				if (p !~ /\//)
+					p = p "/32"
+				print "route", p, w
+			}'
+	done
+}
+
+# --netns: pick NS_NET, the first free 10.NET.0.0/16 from the one the run
+# dir's checksum proposes on (wrapping round NS_NET_MIN..+NS_NET_COUNT).
+# A range is taken when an address there, or a route into it, exists on
+# this host or in any named network namespace: another testbed's veths
+# (whatever it chose), a lab network, a container bridge. An address
+# whose network covers the range counts (10.0.0.5/8 on a LAN: 10.NET.K.2
+# may be a neighbour); a route wider than a /16 does not (a VPN's
+# 10.0.0.0/8: the testbed's connected /30s are more specific and take
+# over only their own addresses, on this host). Sets NS_NET and
+# NETNS_NOTE (why the proposal was passed over, or ""); 1 with
+# NETNS_NOTE saying why when every range is taken.
+netns_choose() {
+	local kind pfx where n i j net len hit first="" kinds=() nums=() lens=() pfxs=() wheres=()
+	while read -r kind pfx where; do
+		kinds+=("$kind")
+		nums+=("$(ip4_num "${pfx%/*}")")
+		lens+=("${pfx#*/}")
+		pfxs+=("$pfx")
+		wheres+=("$where")
+	done < <(netns_ip4_in_use)
+	NETNS_NOTE=""
+	for ((i = 0; i < NS_NET_COUNT; i++)); do
+		n=$(((TB_SUM + i) % NS_NET_COUNT + NS_NET_MIN))
+		net=$(((10 << 24) | (n << 16)))
+		hit=""
+		for ((j = 0; j < ${#kinds[@]}; j++)); do
+			len=${lens[j]}
+			[ "${kinds[j]}" = route ] && [ "$len" -lt 16 ] && continue
+			[ "$len" -gt 16 ] && len=16
+			# Two prefixes overlap when they agree on the shorter one's bits.
+			if [ "$len" = 0 ] || [ $(((nums[j] ^ net) >> (32 - len))) = 0 ]; then
+				hit="${kinds[j]} ${pfxs[j]} ${wheres[j]}"
+				break
+			fi
+		done
+		if [ -z "$hit" ]; then
+			NS_NET=$n
+			[ -z "$first" ] || NETNS_NOTE="$first; using 10.$n.0.0/16"
+			return 0
+		fi
+		[ -n "$first" ] || first="10.$n.0.0/16 is in use ($hit)"
+	done
+	NETNS_NOTE="no free 10.N.0.0/16 for --netns (N $NS_NET_MIN..$((NS_NET_MIN + NS_NET_COUNT - 1))) on this host or in its network namespaces; the first proposed: $first"
+	return 1
+}
+
+# --netns: choose the range and create every namespace, under NETNS_LOCK
+# so that two testbeds coming up at once never take the same range (each
+# sees the other's addresses once it holds the lock).
+netns_setup() {
+	local fd g
+	mkdir -p "${NETNS_LOCK%/*}" && exec {fd}>"$NETNS_LOCK" ||
+		fail_up "cannot open the lock $NETNS_LOCK"
+	flock -w "$WAIT_S" "$fd" ||
+		fail_up "another testbed held $NETNS_LOCK for ${WAIT_S} s (--wait)"
+	netns_choose || fail_up "$NETNS_NOTE"
+	[ -z "$NETNS_NOTE" ] || say "netns: $NETNS_NOTE"
+	netns_prepare gen 0
+	for ((g = 0; g < NG; g++)); do netns_prepare "${G_NAME[g]}" $((g + 1)); done
+	exec {fd}>&-
+}
+
 netns_exec() {
 	[ "$NETNS" = 1 ] && echo "ip netns exec $NS_PFX-$1"
 }
@@ -567,7 +669,6 @@ start_tester() {
 		# ring is the vswitch not keeping up, counted as its loss the
 		# way rx_missed is on a NIC, not a generator limit. One TX
 		# worker lcore per port; RX on the main lcore.
-		[ "$NETNS" = 0 ] || netns_prepare gen 0
 		# shellcheck disable=SC2046,SC2086
 		spawn gen "$RUNDIR/gen.log" $(netns_exec gen) "$GEN_BIN" \
 			$(eal_lcores "$GEN_MAIN_CPU" "${GEN_TX_CPUS[@]}") \
@@ -594,7 +695,6 @@ start_guest() {
 		k=$((k + 1))
 	done
 	if [ "$GUEST" = fwd ]; then
-		[ "$NETNS" = 0 ] || netns_prepare "$name" $((g + 1))
 		# shellcheck disable=SC2046,SC2086
 		spawn "$name" "$RUNDIR/$name.log" $(netns_exec "$name") "$FWD_BIN" \
 			$(eal_lcores "$HK_CPU_APPS" "${GUEST_CPUS[g]}") $(eal_common "$TB_ID-$name") \
@@ -962,6 +1062,7 @@ do_up() {
 	# Interrupted half way: take down what was started.
 	trap 'WATCH_PID="" WATCH_LOG=""; fail_up "interrupted"' INT TERM
 	chmod 0755 "$RUNDIR"
+	[ "$NETNS" = 0 ] || netns_setup
 	cat >"$RUNDIR/testbed.env" <<EOV
 STANDIN=$STANDIN
 TESTER=$TESTER
@@ -974,6 +1075,7 @@ CPUS="${CPU_LIST[*]}"
 SHARED_CORES=$SHARED_CORES
 POLLERS=$POLLERS
 NETNS=$NETNS
+NS_NET=$NS_NET
 EOV
 
 	# The virtio-user servers own the sockets and wait in EAL init until
@@ -1027,6 +1129,9 @@ cores_words() {
 
 do_plan() {
 	local g f p
+	# What up would choose now (without up's lock: a testbed coming up
+	# meanwhile may change it). An error first, alone.
+	[ "$NETNS" = 0 ] || netns_choose || die "$NETNS_NOTE"
 	echo "layout: tester ports ${TPORTS[*]}$(layout_words)"
 	for ((g = 0; g < NG; g++)); do
 		echo "${G_HOP[g]}: ${G_TOPO[g]} on ${G_PORTS[g]}"
@@ -1049,6 +1154,13 @@ do_plan() {
 		echo "cores: shared ($POLLERS pollers, ${#CPU_LIST[@]} CPU(s); $((POLLERS + 1)) needed for dedicated cores)"
 	else
 		echo "cores: dedicated ($POLLERS pollers and housekeeping on $((POLLERS + 1)) of ${#CPU_LIST[@]} CPU(s))"
+	fi
+	if [ "$NETNS" = 1 ]; then
+		[ -z "$NETNS_NOTE" ] || echo "netns: $NETNS_NOTE"
+		echo "netns: gen in $NS_PFX-gen, 10.$NS_NET.0.1/30 here, 10.$NS_NET.0.2 there"
+		for ((g = 0; g < NG; g++)); do
+			echo "netns: ${G_NAME[g]} in $NS_PFX-${G_NAME[g]}, 10.$NS_NET.$((g + 1)).1/30 here, 10.$NS_NET.$((g + 1)).2 there"
+		done
 	fi
 	echo "topology.json:"
 	topology_json

@@ -68,13 +68,28 @@ done
 ssh -o BatchMode=yes -p "$port" -i "$D/id_ed25519" root@127.0.0.1 -- true ||
 	{ cat "$D/sshd.log"; skip "sshd on 127.0.0.1:$port does not let the test key in"; }
 
+# The range the run dir's checksum proposes is taken, as another
+# testbed's veth would take it (an address in a namespace of its own):
+# up must choose another and record it, and status must reach the apps
+# there.
+sum=$(printf '%s' "$TB_DIR" | cksum | cut -d' ' -f1)
+taken=$((sum % 200 + 20))
+occ=pvpocc$$
+ip netns add "$occ" || fail "ip netns add $occ"
+trap '"$TB_SCRIPT" down -q --dir "$TB_DIR" >/dev/null 2>&1; ip netns del "$occ"; pvp_cleanup' EXIT
+ip -n "$occ" link add occ0 type veth peer name occ1 &&
+	ip -n "$occ" addr add "10.$taken.0.1/24" dev occ0 || fail "an address in $occ"
+
 tb_up --netns
+grep -qx "NS_NET=[0-9]*" "$TB_DIR/testbed.env" && ! grep -qx "NS_NET=$taken" "$TB_DIR/testbed.env" ||
+	{ cat "$TB_DIR/testbed.env"; fail "up --netns took 10.$taken.0.0/16, in use in $occ"; }
 tb status >"$PVP_TMP/status" || { cat "$PVP_TMP/status"; fail "status after up --netns"; }
 grep -q "^gen: running (pid [0-9]*), control answers$" "$PVP_TMP/status" ||
 	{ cat "$PVP_TMP/status"; fail "status: the tester's TCP control does not answer"; }
 topo=$(cat "$TB_DIR/topology.json")
 tb_check "$topo" 'j["hops"][0]["ctl"].startswith("tcp:10.") and j["hops"][0]["token_file"].endswith("/gen.token")' \
 	"tester over TCP with a token"
+tb_check "$topo" 'not j["hops"][0]["ctl"].startswith("tcp:10.'"$taken"'.")' "tester not in the range in use"
 tb_check "$topo" 'j["hops"][2]["ctl"].startswith("tcp:10.") and j["hops"][2]["token_file"].endswith("/fwd.token")' \
 	"guest over TCP with a token"
 tb_check "$topo" 'j["hops"][1]["db"].startswith("tcp:127.0.0.1:")' "OVSDB over TCP"
