@@ -137,12 +137,10 @@ topo_parse_hop(struct topo_ctx *c, json_t *o, size_t i)
 	    topo_check_object(c, o, path, topo_hop_common, h->hop.driver->conf) < 0)
 		return -EINVAL;
 	snprintf(sub, sizeof(sub), "%s.ports", path);
+	/* A hop without ports (a wire) has none; the hop's object is left
+	 * as written, since its driver decodes it through its own table. */
 	ports = json_object_get(o, "ports");
-	if (ports == NULL) {
-		ports = json_array();
-		json_object_set_new(o, "ports", ports);
-	}
-	if (!json_is_array(ports))
+	if (ports != NULL && !json_is_array(ports))
 		return topo_fail(c, sub, "must be a list of names");
 	if (json_array_size(ports) > COORD_MAX_PORTS)
 		return topo_fail(c, sub, "more than %d ports", COORD_MAX_PORTS);

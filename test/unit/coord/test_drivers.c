@@ -24,6 +24,7 @@
 #include "fwd/fwd_driver.h"
 #include "gen/gen_driver.h"
 #include "telemetry/telemetry_driver.h"
+#include "wire/wire_driver.h"
 #include "pvp_ctl.h"
 #include "pvp_stats_json.h"
 #include "registry.h"
@@ -288,6 +289,43 @@ check_alias(void)
 	coord_topology_free(t);
 }
 
+/* A wire hop opens with or without "ports": the loader leaves a hop's
+ * object as written (it once added "ports": [], which the wire driver's
+ * table then refused as an unknown member). */
+static void
+check_wire(void)
+{
+	static const char text[] =
+		"{\"hops\": ["
+		"{\"name\": \"t\", \"driver\": \"telemetry\", \"file_prefix\": \"a\", "
+		"\"ports\": [\"0\", \"1\"]},"
+		"{\"name\": \"bare\", \"driver\": \"wire\", \"links\": [[\"t:0\", \"t:1\"]]},"
+		"{\"name\": \"named\", \"driver\": \"wire\", \"ports\": [\"a\", \"b\"]}],"
+		"\"chains\": [[{\"hop\": \"t\", \"port\": \"0\", \"dir\": \"tx\"}, "
+		"{\"hop\": \"t\", \"port\": \"1\", \"dir\": \"rx\"}]]}";
+	struct coord_topology *t;
+	char err[256] = "";
+	size_t i;
+
+	t = coord_topology_parse(text, "wire.json", hop_driver_find, err, sizeof(err));
+	if (t == NULL)
+		fprintf(stderr, "%s\n", err);
+	CHECK(t != NULL);
+	if (t == NULL)
+		return;
+	CHECK(json_object_get(t->hops[1].conf, "ports") == NULL);
+	for (i = 1; i < 3; i++) {
+		int rc = coord_driver_wire.open(&t->hops[i].hop, t->hops[i].conf, err, sizeof(err));
+
+		if (rc != 0)
+			fprintf(stderr, "%s\n", err);
+		CHECK(rc == 0);
+		if (rc == 0)
+			coord_driver_wire.close(&t->hops[i].hop);
+	}
+	coord_topology_free(t);
+}
+
 int
 main(void)
 {
@@ -311,6 +349,7 @@ main(void)
 	CHECK(hop_driver_find("nope") == NULL);
 	check_roles();
 	check_alias();
+	check_wire();
 
 	/* fwd: "p1" is port 1, the display name finds port 0. */
 	conf = hop_conf(addr, "[\"p1\", \"net_virtio_user0\"]");
