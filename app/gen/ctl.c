@@ -507,9 +507,12 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 		const char *name;
 		pvp_ctl_method_cb cb;
 	} methods[] = {
-		{"profile.load", gen_m_profile_load}, {"traffic.start", gen_m_traffic_start},
-		{"traffic.stop", gen_m_traffic_stop}, {"traffic.update", gen_m_traffic_update},
-		{"stats.get", gen_m_stats_get},	      {"stats.clear", gen_m_stats_clear},
+		{PVP_GEN_M_PROFILE_LOAD, gen_m_profile_load},
+		{PVP_GEN_M_TRAFFIC_START, gen_m_traffic_start},
+		{PVP_GEN_M_TRAFFIC_STOP, gen_m_traffic_stop},
+		{PVP_GEN_M_TRAFFIC_UPDATE, gen_m_traffic_update},
+		{PVP_GEN_M_STATS_GET, gen_m_stats_get},
+		{PVP_GEN_M_STATS_CLEAR, gen_m_stats_clear},
 	};
 	unsigned int i;
 	int ret;

@@ -60,7 +60,7 @@ gen_start_json(const struct gen_ctx *g)
 	return json_pack("{s:o,s:o,s:o}", "start_at",
 			 g->run_start_at > 0 ? json_real(g->run_start_at) : json_null(), "start_s",
 			 g->run_start_tsc != 0 ? json_real(g->run_start_rt) : json_null(),
-			 "first_tx_s",
+			 PVP_GEN_K_FIRST_TX_S,
 			 first != 0 ? json_real(gen_tsc_to_realtime(g, first)) : json_null());
 }
 
@@ -150,14 +150,14 @@ gen_traffic_json(struct gen_ctx *g)
 	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
 	asked = gen_run_asked(g);
 	pvp_rate_format(&g->rate, rs, sizeof(rs));
-	return json_pack("{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:b,s:o}", "running",
-			 g->running, "tx_full", g->opt.tx_full_drop ? "drop" : "retry", "rate", rs,
-			 "requested_pps", g->requested_pps, "achieved_pps", achieved, "tx_packets",
-			 (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
-			 (json_int_t)unsent, "tx_late", (json_int_t)late, "max_burst",
-			 (json_int_t)gen_run_max_burst(g), "elapsed_s", elapsed,
-			 "generator_limited", gen_run_limited(g, sent, asked, elapsed), "start",
-			 gen_start_json(g));
+	return json_pack(
+		"{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:b,s:o}", "running", g->running,
+		PVP_GEN_K_TX_FULL, g->opt.tx_full_drop ? "drop" : "retry", "rate", rs,
+		PVP_GEN_K_REQUESTED_PPS, g->requested_pps, PVP_GEN_K_ACHIEVED_PPS, achieved,
+		"tx_packets", (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
+		(json_int_t)unsent, "tx_late", (json_int_t)late, PVP_GEN_K_MAX_BURST,
+		(json_int_t)gen_run_max_burst(g), "elapsed_s", elapsed, PVP_GEN_K_GENERATOR_LIMITED,
+		gen_run_limited(g, sent, asked, elapsed), PVP_GEN_K_START, gen_start_json(g));
 }
 
 /*
@@ -200,15 +200,15 @@ gen_streams_json(struct gen_ctx *g)
 			"stream", w->wire_id, "name", w->st->ps->name, "port", w->port, "queue",
 			w->queue, "max_burst", (json_int_t)w->max_due, "tx_packets", (json_int_t)tx,
 			"tx_bytes", (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
-			(json_int_t)(w->tx.unsent - g->tx_base[i].unsent), "tx_offered",
-			(json_int_t)offered, "rx_packets", (json_int_t)seq.rx, "rx_bytes",
-			(json_int_t)rx_bytes, "lost", (json_int_t)pvp_seq_lost(&seq, offered),
-			"dup", (json_int_t)seq.dup, "ooo", (json_int_t)seq.ooo, "gaps",
-			(json_int_t)seq.gaps, "latency_ns", "count", (json_int_t)l.count, "min",
-			(json_int_t)l.min, "avg", (json_int_t)l.avg, "max", (json_int_t)l.max,
-			"p50", (json_int_t)l.p50, "p90", (json_int_t)l.p90, "p99",
-			(json_int_t)l.p99, "p99_9", (json_int_t)l.p99_9, "jitter",
-			(json_int_t)l.jitter);
+			(json_int_t)(w->tx.unsent - g->tx_base[i].unsent), PVP_GEN_K_TX_OFFERED,
+			(json_int_t)offered, PVP_GEN_K_RX_PACKETS, (json_int_t)seq.rx, "rx_bytes",
+			(json_int_t)rx_bytes, PVP_GEN_K_LOST,
+			(json_int_t)pvp_seq_lost(&seq, offered), PVP_GEN_K_DUP, (json_int_t)seq.dup,
+			"ooo", (json_int_t)seq.ooo, "gaps", (json_int_t)seq.gaps, "latency_ns",
+			"count", (json_int_t)l.count, "min", (json_int_t)l.min, "avg",
+			(json_int_t)l.avg, "max", (json_int_t)l.max, "p50", (json_int_t)l.p50,
+			"p90", (json_int_t)l.p90, "p99", (json_int_t)l.p99, "p99_9",
+			(json_int_t)l.p99_9, "jitter", (json_int_t)l.jitter);
 		if (st != NULL) {
 			json_object_set_new(json_object_get(st, "latency_ns"), "p99_99",
 					    json_integer((json_int_t)l.p99_99));
@@ -249,11 +249,11 @@ gen_report_json(struct gen_ctx *g)
 	root = pvp_stats_snap_to_json(&snap);
 	if (root == NULL)
 		return NULL;
-	json_object_set_new(root, "traffic", gen_traffic_json(g));
-	json_object_set_new(root, "streams", gen_streams_json(g));
+	json_object_set_new(root, PVP_GEN_K_TRAFFIC, gen_traffic_json(g));
+	json_object_set_new(root, PVP_GEN_K_STREAMS, gen_streams_json(g));
 	gen_rx_other(g, &unsigned_rx, &unknown);
-	json_object_set_new(root, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
-	json_object_set_new(root, "unknown_stream_rx", json_integer((json_int_t)unknown));
+	json_object_set_new(root, PVP_GEN_K_UNSIGNED_RX, json_integer((json_int_t)unsigned_rx));
+	json_object_set_new(root, PVP_GEN_K_UNKNOWN_STREAM_RX, json_integer((json_int_t)unknown));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
 }

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "pvp_lat.h"
+#include "pvp_stats_json.h"
 #include "pvp_util.h"
 
 #include "coord_flows.h"
@@ -137,7 +138,7 @@ gen_load(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t
 		json_decref(params);
 		return 0;
 	}
-	ret = coord_ctl_hop_call(hop, "profile.load", params, &res, 0, err, err_len);
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_PROFILE_LOAD, params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
 	if (ret < 0) {
@@ -170,7 +171,7 @@ gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
 	}
-	ret = coord_ctl_hop_call(hop, "traffic.start", params, &res, 0, err, err_len);
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_START, params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
 	return ret;
@@ -198,18 +199,20 @@ gen_count(const json_t *o, const char *key, uint64_t *v)
 static void
 gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 {
-	const json_t *streams = json_object_get(stats, "streams"), *st;
+	const json_t *streams = json_object_get(stats, PVP_GEN_K_STREAMS), *st;
 	uint64_t off, rx, lost, dup;
 	size_t i;
 
 	res->has_sig = false;
 	res->sig_offered = res->sig_rx = res->sig_lost = res->sig_dup = 0;
-	if (!json_is_array(streams) || !gen_count(stats, "unsigned_rx", &res->unsigned_rx) ||
-	    !gen_count(stats, "unknown_stream_rx", &res->unknown_stream_rx))
+	if (!json_is_array(streams) ||
+	    !gen_count(stats, PVP_GEN_K_UNSIGNED_RX, &res->unsigned_rx) ||
+	    !gen_count(stats, PVP_GEN_K_UNKNOWN_STREAM_RX, &res->unknown_stream_rx))
 		return;
 	json_array_foreach(streams, i, st) {
-		if (!gen_count(st, "tx_offered", &off) || !gen_count(st, "rx_packets", &rx) ||
-		    !gen_count(st, "lost", &lost) || !gen_count(st, "dup", &dup))
+		if (!gen_count(st, PVP_GEN_K_TX_OFFERED, &off) ||
+		    !gen_count(st, PVP_GEN_K_RX_PACKETS, &rx) ||
+		    !gen_count(st, PVP_GEN_K_LOST, &lost) || !gen_count(st, PVP_GEN_K_DUP, &dup))
 			return;
 		res->sig_offered += off;
 		res->sig_rx += rx;
@@ -239,7 +242,7 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	 * warm-up starts before anything else talks to the hop): a restarted
 	 * generator started what it had, not this profile. Stop, load, start.
 	 */
-	ret = coord_ctl_hop_call(hop, "traffic.stop", NULL, &res, GEN_STOP_TIMEOUT_MS, err,
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_STOP, NULL, &res, GEN_STOP_TIMEOUT_MS, err,
 				 err_len);
 	json_decref(res);
 	if (ret == 0)
@@ -339,17 +342,17 @@ gen_streams_copy(const json_t *streams)
 static void
 gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams)
 {
-	const json_t *tr = json_object_get(stats, "traffic"), *first;
+	const json_t *tr = json_object_get(stats, PVP_GEN_K_TRAFFIC), *first;
 	json_t *streams;
 
-	res->requested_pps = json_number_value(json_object_get(tr, "requested_pps"));
-	res->achieved_pps = json_number_value(json_object_get(tr, "achieved_pps"));
-	res->generator_limited = json_is_true(json_object_get(tr, "generator_limited"));
-	res->has_max_burst = gen_count(tr, "max_burst", &res->max_burst);
-	first = json_object_get(json_object_get(tr, "start"), "first_tx_s");
+	res->requested_pps = json_number_value(json_object_get(tr, PVP_GEN_K_REQUESTED_PPS));
+	res->achieved_pps = json_number_value(json_object_get(tr, PVP_GEN_K_ACHIEVED_PPS));
+	res->generator_limited = json_is_true(json_object_get(tr, PVP_GEN_K_GENERATOR_LIMITED));
+	res->has_max_burst = gen_count(tr, PVP_GEN_K_MAX_BURST, &res->max_burst);
+	first = json_object_get(json_object_get(tr, PVP_GEN_K_START), PVP_GEN_K_FIRST_TX_S);
 	res->has_first_tx = json_is_number(first);
 	res->first_tx_s = res->has_first_tx ? json_number_value(first) : 0;
-	streams = json_object_get(stats, "streams");
+	streams = json_object_get(stats, PVP_GEN_K_STREAMS);
 	if (with_streams && json_is_array(streams)) {
 		json_decref(res->streams);
 		res->streams = gen_streams_copy(streams);
@@ -364,13 +367,13 @@ gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *
 	json_t *out = NULL;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, "traffic.stop", NULL, &out, GEN_STOP_TIMEOUT_MS, err,
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_STOP, NULL, &out, GEN_STOP_TIMEOUT_MS, err,
 				 err_len);
 	json_decref(out);
 	if (ret < 0)
 		return ret;
 	out = NULL;
-	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &out, 0, err, err_len);
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
 	gen_fill_result(out, res, 0);
@@ -385,7 +388,7 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 	json_t *out = NULL;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &out, 0, err, err_len);
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
 	gen_fill_result(out, res, 1);
@@ -407,11 +410,12 @@ gen_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t e
 	unsigned int i;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &out, 0, err, err_len);
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
 	ret = coord_ctl_hop_map_stats(hop, out, snap, err, err_len);
-	tx_full = json_string_value(json_object_get(json_object_get(out, "traffic"), "tx_full"));
+	tx_full = json_string_value(
+		json_object_get(json_object_get(out, PVP_GEN_K_TRAFFIC), PVP_GEN_K_TX_FULL));
 	if (ret == 0 && tx_full != NULL && strcmp(tx_full, "drop") == 0)
 		for (i = 0; i < snap->nb_ports; i++)
 			snap->port[i].tx_refused_by_peer = true;
