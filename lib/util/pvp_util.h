@@ -687,6 +687,24 @@ int pvp_sock_wait(int fd, short events, uint64_t deadline_ms);
  */
 int pvp_sock_connect(const struct sockaddr *sa, socklen_t salen, uint64_t deadline_ms);
 
+/* ---- base64 ---- */
+
+/**
+ * base64 (RFC 4648, standard alphabet, with padding) of @p len bytes.
+ * @return a malloc'd NUL-terminated string, or NULL (errno ENOMEM).
+ */
+char *pvp_b64_encode(const void *in, size_t len);
+
+/**
+ * Decode @p n characters of base64 (RFC 4648, standard alphabet, padded
+ * to a multiple of 4, '=' only at the end).
+ * @param len
+ *   Set to the number of bytes decoded.
+ * @return a malloc'd buffer, or NULL with errno EINVAL (not base64) or
+ *   ENOMEM.
+ */
+uint8_t *pvp_b64_decode(const char *in, size_t n, size_t *len);
+
 /* ---- positions in JSON text ---- */
 
 /**
