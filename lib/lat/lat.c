@@ -112,9 +112,26 @@ pvp_lat_merge(struct pvp_lat *dst, const struct pvp_lat *src)
 }
 
 uint64_t
+pvp_lat_bucket_value(const struct pvp_lat *l, unsigned int b)
+{
+	uint64_t lo, hi, v;
+
+	if (b >= PVP_LAT_NB_BUCKETS - 1)
+		return l->max_ns;
+	lo = pvp_lat_bucket_low(b);
+	hi = pvp_lat_bucket_low(b + 1) - 1;
+	v = lo + (hi - lo) / 2;
+	if (v < l->min_ns)
+		v = l->min_ns;
+	if (v > l->max_ns)
+		v = l->max_ns;
+	return v;
+}
+
+uint64_t
 pvp_lat_percentile(const struct pvp_lat *l, double pct)
 {
-	uint64_t rank, seen = 0, lo, hi, v;
+	uint64_t rank, seen = 0;
 	unsigned int b;
 
 	if (l->count == 0 || !(pct > 0))
@@ -129,16 +146,7 @@ pvp_lat_percentile(const struct pvp_lat *l, double pct)
 		if (seen >= rank)
 			break;
 	}
-	if (b >= PVP_LAT_NB_BUCKETS - 1)
-		return l->max_ns;
-	lo = pvp_lat_bucket_low(b);
-	hi = pvp_lat_bucket_low(b + 1) - 1;
-	v = lo + (hi - lo) / 2;
-	if (v < l->min_ns)
-		v = l->min_ns;
-	if (v > l->max_ns)
-		v = l->max_ns;
-	return v;
+	return pvp_lat_bucket_value(l, b);
 }
 
 void
