@@ -161,11 +161,11 @@ gen_traffic_json(struct gen_ctx *g)
 }
 
 /*
- * The stream's latency histogram (lib/lat's sparse JSON form) into its
- * "latency_ns", with the clock the figures come from: the host TSC, read
- * when the TX burst is built and when the RX burst is received (software
- * timestamps: they include the tester's own queueing, which a wire
- * calibration measures).
+ * The stream's latency histogram (lib/lat's sparse JSON form, with its
+ * HdrHistogram encoding as "hdrh") into its "latency_ns", with the clock
+ * the figures come from: the host TSC, read when the TX burst is built
+ * and when the RX burst is received (software timestamps: they include
+ * the tester's own queueing, which a wire calibration measures).
  */
 static void
 gen_stream_hist(struct gen_ctx *g, uint16_t i, json_t *lat)
@@ -176,7 +176,7 @@ gen_stream_hist(struct gen_ctx *g, uint16_t i, json_t *lat)
 	if (h == NULL)
 		return;
 	gen_rx_lat(g, i, h);
-	json_object_set_new(lat, "histogram", pvp_lat_to_json(h));
+	json_object_set_new(lat, "histogram", pvp_lat_to_json_hdrh(h));
 	free(h);
 }
 

@@ -5,7 +5,7 @@
 # RX side of pvpkit-gen:
 # 1. net_ring loopback (the port's TX ring is its RX ring): every packet
 #    comes back, zero loss, no duplicates or reordering, latency > 0 and
-#    under a second.
+#    under a second, in the histogram's HdrHistogram form too.
 # 2. A faulty hop: the generator's own pcap output is rewritten (drop 3,
 #    duplicate 1, reorder 2) and replayed into the RX of a second run that
 #    sends the same sequence again; the counts reported must be exact.
@@ -38,6 +38,11 @@ json_get "$PVP_TMP/loop.json" "(d['streams'][0]['lost'], d['streams'][0]['dup'],
 json_get "$PVP_TMP/loop.json" \
     "0 < d['streams'][0]['latency_ns']['min'] <= d['streams'][0]['latency_ns']['p50'] <= d['streams'][0]['latency_ns']['max'] < 1e9" |
     grep -qx True || fail "latency not sane: $(json_get "$PVP_TMP/loop.json" "d['streams'][0]['latency_ns']")"
+# The histogram in HdrHistogram's form too, read by a decoder of its own:
+# every packet received.
+hdrh=$(json_get "$PVP_TMP/loop.json" "d['streams'][0]['latency_ns']['histogram']['hdrh']")
+n=$("$PVP_PY" "$PVP_SOURCE_DIR/test/lib/hdrh_total.py" "$hdrh") || fail "hdrh does not decode: $hdrh"
+[ "$n" = "$rx" ] || fail "hdrh holds $n samples of $rx"
 
 info "net_ring loopback of 9000 B frames (jumbo: the MTU is raised)"
 "$PVP_GEN" $(pvp_eal loopj) -m 256 -l 0-1 --vdev net_ring0 -- \
