@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -385,6 +386,7 @@ trex_pg_latency(uint32_t pgid, bool running)
 	uint64_t lost = 0, ooo = 0, dup = 0;
 	json_t *lat, *er;
 	uint16_t w, k;
+	char *hdrh;
 
 	pvp_lat_init(&sum);
 	for (w = 0; w < g->nb_ws; w++) {
@@ -411,6 +413,12 @@ trex_pg_latency(uint32_t pgid, bool running)
 			(json_int_t)(s.max / 1000), "average", (double)s.avg / 1000.0, "jit",
 			(json_int_t)(s.jitter / 1000), "histogram");
 	trex_lat_hist(&sum, json_object_get(lat, "histogram"));
+	/* HdrHistogram's form as TRex's --hdrh gives it (usec, 1 us..10 s, 3
+	 * digits), which CSIT's and NFVbench's clients decode. */
+	hdrh = pvp_lat_hdrh(&sum, 1000, 10000000, 3);
+	if (hdrh != NULL)
+		json_object_set_new(lat, "hdrh", json_string(hdrh));
+	free(hdrh);
 	er = json_object();
 	if (lost != 0)
 		json_object_set_new(er, "drp", json_integer((json_int_t)lost));

@@ -9,6 +9,7 @@ the port, async events with consecutive seq, and exact counters.
 
 Usage: trex_proto.py RPC_PORT PUB_PORT SERVER_PID
 """
+import os
 import struct
 import sys
 import time
@@ -16,6 +17,10 @@ import time
 import zmq
 
 from trex_wire import MAGIC, Client, Subscriber, fail, stream, udp_frame, zip_msg
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from hdrh_total import hdrh_total  # noqa: E402
+
 
 RPC, PUB, PID = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 FRAME = udp_frame(22)  # 64 B without FCS: 68 B counted by TRex's rules
@@ -443,6 +448,7 @@ def main():
     check(pg["flow_stats"]["9"]["tp"]["0"] == 1000 and pg["flow_stats"]["9"]["rp"]["0"] == 1000,
           "latency pgid counts %s" % pg["flow_stats"]["9"])
     check(sum(lat["lat"]["histogram"].values()) == 1000, "histogram %s" % lat["lat"]["histogram"])
+    check(hdrh_total(lat["lat"]["hdrh"]) == 1000, "hdrh %s" % lat["lat"]["hdrh"])
     check(lat["lat"]["total_max"] >= lat["lat"]["total_min"] >= 0 and lat["lat"]["average"] > 0, "lat %s" % lat)
     check(lat["er"] == {}, "latency errors %s" % lat["er"])
     check("12345" not in pg["flow_stats"], "unknown pgid answered")
