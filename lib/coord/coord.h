@@ -298,10 +298,4 @@ double coord_trial_loss_ratio(const struct coord_trial_result *r);
 /** The trial as JSON (a new reference, NULL on allocation failure). */
 json_t *coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r);
 
-/**
- * Append @p j as one line to @p path and fsync, so a crash later keeps it.
- * @return 0 or -errno.
- */
-int coord_results_append(const char *path, const json_t *j);
-
 #endif /* COORD_H */
