@@ -166,7 +166,8 @@ test_reference_percentiles(void)
 static void
 test_encode_as_hdrhistogram_c(void)
 {
-	static const struct {
+	/* Not static: the last case's string is another table's member. */
+	const struct {
 		int64_t lowest, highest;
 		int digits;
 		int64_t vc[6];
