@@ -22,6 +22,7 @@
 
 #include "coord_cmd.h"
 #include "coord_driver.h"
+#include "coord_report.h"
 #include "registry.h"
 
 int
@@ -161,15 +162,27 @@ coord_cli_install_flows(struct coord_topology *t, const char *type, unsigned int
 	return ret;
 }
 
-void
-coord_cli_print_record(const json_t *j)
+int
+coord_sink_keep(struct coord_sink *s, const json_t *j, const char *what)
 {
-	char *line = json_dumps(j, JSON_COMPACT);
+	char *line;
+	int ret;
 
+	if (s->path == NULL)
+		return 0;
+	ret = s->not_kept ? -EIO : coord_report_append(s->path, j);
+	if (ret == 0)
+		return 0;
+	if (!s->not_kept)
+		fprintf(stderr, "pvpkit: %s: %s: %s not kept; its JSON line follows on stdout\n",
+			s->path, strerror(-ret), what);
+	s->not_kept = true;
+	line = json_dumps(j, JSON_COMPACT);
 	if (line != NULL)
 		printf("%s\n", line);
 	fflush(stdout);
 	free(line);
+	return ret;
 }
 
 int

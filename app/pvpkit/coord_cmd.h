@@ -124,11 +124,22 @@ int coord_cli_install_flows(struct coord_topology *t, const char *type, unsigned
 /** Write @p j to @p path, indented. @return 0, or -EIO after a message. */
 int coord_cli_write_json(const char *path, const json_t *j);
 
+/** Where a command's records go: its results file while that takes them. */
+struct coord_sink {
+	const char *path; /**< JSON-lines results file, NULL: records are not kept */
+	bool not_kept;	  /**< an append failed: every later record goes to stdout */
+};
+
 /*
- * Print @p j as one JSON line on stdout and flush: a record the results
- * file could not take is not lost.
+ * Keep record @p j: append it to the sink's file. When that fails (full
+ * disk ...), or failed before, the record is printed whole as one JSON
+ * line on stdout instead, so nothing measured is lost; the file stays
+ * whole JSON lines (pvp_jsonl_append takes a partial line back) and
+ * nothing more is written to it. The first failure is said once on
+ * stderr: "pvpkit: FILE: reason: WHAT not kept; its JSON line follows on
+ * stdout". @return 0 (kept, or no file), or -errno (printed instead).
  */
-void coord_cli_print_record(const json_t *j);
+int coord_sink_keep(struct coord_sink *s, const json_t *j, const char *what);
 
 /**
  * "SIGINT", "SIGTERM" (what coord_interrupted holds once a signal came),

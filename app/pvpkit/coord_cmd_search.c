@@ -37,7 +37,6 @@ struct search_point {
 	char started[32];		 /* UTC, ISO 8601 */
 	unsigned int nb_kept;		 /* trials in the results file, whole run */
 	unsigned int interrupted_trial;	 /* trial a signal stopped (from 1), or 0 */
-	bool not_kept;			 /* an append failed: nothing more is written */
 	char error[640];		 /* why the search stopped early, or "" */
 	const char *group;		 /* repeat group (the point's id), NULL: no repeats */
 	unsigned int repeat;		 /* 1-based index of this search in the group */
@@ -50,28 +49,6 @@ struct search_point {
 	bool burst_warned;		 /* this search ended with a burst warning */
 	unsigned int run_checks_failed;	 /* trials with a failed check, whole run */
 };
-
-/*
- * Append @p j to the results file. When that fails (full disk ...), the
- * caller prints the record on stdout instead, whole: the file itself
- * stays valid JSON lines (pvp_jsonl_append takes a partial line back),
- * and nothing more is written to it. The first failure is said once on
- * stderr. @return 0 or -errno.
- */
-static int
-search_append(struct search_point *sp, const json_t *j, const char *what)
-{
-	int ret;
-
-	ret = sp->not_kept ? -EIO : coord_report_append(sp->a->results, j);
-	if (ret == 0)
-		return 0;
-	if (!sp->not_kept)
-		fprintf(stderr, "pvpkit: %s: %s: %s not kept; its JSON line follows on stdout\n",
-			sp->a->results, strerror(-ret), what);
-	sp->not_kept = true;
-	return ret;
-}
 
 /*
  * The trial's JSON with its place in the search, appended to the
@@ -94,7 +71,7 @@ search_keep_trial(struct search_point *sp, const struct pvp_search_trial *st,
 				      (json_int_t)st->goal));
 	coord_search_tag_trial(j, st);
 	snprintf(what, sizeof(what), "trial %u", st->index + 1);
-	*ret = search_append(sp, j, what);
+	*ret = coord_sink_keep(&sp->a->sink, j, what);
 	if (*ret == 0)
 		sp->nb_kept++;
 	return j;
@@ -272,7 +249,6 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 	j = search_keep_trial(sp, st, &r, &ret);
 	search_show_trial(sp, st, &r);
 	if (ret < 0) {
-		coord_cli_print_record(j);
 		json_decref(j);
 		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->results, strerror(-ret));
 		coord_trial_result_clear(&r);
@@ -352,9 +328,7 @@ search_keep_result(struct search_point *sp, const struct pvp_search_result *res,
 		json_object_set_new(rec, "partial", json_true());
 	}
 	coord_search_tag_record(rec, sp->a, sp->group, sp->repeat);
-	ret = search_append(sp, rec, "search record");
-	if (ret < 0)
-		coord_cli_print_record(rec);
+	ret = coord_sink_keep(&sp->a->sink, rec, "search record");
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;
 }
@@ -560,7 +534,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 				rc = search_latency(a, t, &sp, &reps);
 		}
 	}
-	*kept = !sp.not_kept;
+	*kept = !a->sink.not_kept;
 	*checks_failed = sp.run_checks_failed;
 	json_decref(sp.checks_failed);
 	json_decref(sp.lossy_bursts);
@@ -604,6 +578,7 @@ search_or_run(int argc, char **argv, bool run)
 	}
 	/* Before any hop is contacted: a run must not end with nowhere to
 	 * put its results. */
+	a->sink.path = a->results;
 	if (coord_cli_check_output("--results", a->results) != 0) {
 		free(a);
 		return 1;

@@ -90,7 +90,7 @@ struct soak_run {
 	double t_stop;				 /* pvp_now_s() when the sources stopped */
 	unsigned int n;				 /* intervals read */
 	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
-	bool not_kept;				 /* an append failed: records go to stdout */
+	struct coord_sink sink;			 /* the results, else stdout */
 	bool checks_failed;			 /* a check failed on the totals */
 };
 
@@ -542,23 +542,12 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 					      "p99", (json_int_t)ls.p99, "p99_9",
 					      (json_int_t)ls.p99_9, "p99_99", (json_int_t)ls.p99_99,
 					      "max", (json_int_t)ls.max, "clock", "tsc"));
-	/*
-	 * Kept first, shown whatever became of it; a record the file cannot
-	 * take follows its line whole on stdout, and so does every later
-	 * one (the file stays whole JSON lines, pvp_jsonl_append takes a
-	 * partial line back). The first failure is said once on stderr.
-	 */
-	ret = s->not_kept ? -EIO : coord_report_append(s->a->results, rec);
-	if (ret < 0 && !s->not_kept) {
-		if (strcmp(type, "soak") == 0)
-			snprintf(a, sizeof(a), "soak totals");
-		else
-			snprintf(a, sizeof(a), "soak interval %u", s->n);
-		fprintf(stderr, "pvpkit: %s: %s: %s not kept; its JSON line follows on stdout\n",
-			s->a->results, strerror(-ret), a);
-	}
-	if (ret < 0)
-		s->not_kept = true;
+	/* Kept first (or on stdout), shown whatever became of it. */
+	if (strcmp(type, "soak") == 0)
+		snprintf(a, sizeof(a), "soak totals");
+	else
+		snprintf(a, sizeof(a), "soak interval %u", s->n);
+	ret = coord_sink_keep(&s->sink, rec, a);
 	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)", type, t_s,
 	       pvp_fmt_count((int64_t)r.tx_packets, a, sizeof(a)),
 	       pvp_fmt_count((int64_t)r.rx_packets, b, sizeof(b)), lost,
@@ -577,8 +566,6 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		for (i = 0; i < r.nb_findings; i++)
 			printf("CHECK FAILED: %s\n", r.findings[i].text);
 	}
-	if (ret < 0)
-		coord_cli_print_record(rec);
 	json_decref(rec);
 	fflush(stdout);
 	return ret < 0 ? 1 : 0;
@@ -685,7 +672,7 @@ soak_run(struct soak_run *s)
 		return 1;
 	soak_latency(s, s->lat_now);
 	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, s->lat_now) != 0 ||
-	    s->not_kept)
+	    s->sink.not_kept)
 		return 1;
 	if (s->interrupted) {
 		printf("soak interrupted by %s after %.1f s of %.1f s: every interval read is "
@@ -758,6 +745,7 @@ coord_cmd_soak(int argc, char **argv)
 		goto out;
 	}
 	s->a = &a;
+	s->sink.path = a.results;
 	s->t = coord_cli_open_topology(a.topology, &rc);
 	if (s->t == NULL)
 		goto out;

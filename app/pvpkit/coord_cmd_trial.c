@@ -206,26 +206,17 @@ static int
 trial_output(const struct trial_args *a, const struct coord_topology *t,
 	     const struct coord_trial_result *r)
 {
+	struct coord_sink sink = {.path = a->results};
 	json_t *j;
-	int ret, rc = 0;
+	int rc = 0;
 
 	j = coord_trial_to_json(t, r);
 	if (j == NULL) {
 		fprintf(stderr, "pvpkit: out of memory\n");
 		return 1;
 	}
-	if (a->results != NULL) {
-		ret = coord_report_append(a->results, j);
-		if (ret < 0) {
-			/* Not lost: the line goes to stdout, the file stays
-			 * valid JSON lines (a partial line is taken back). */
-			fprintf(stderr,
-				"pvpkit: %s: %s: trial not kept; its JSON line follows on stdout\n",
-				a->results, strerror(-ret));
-			coord_cli_print_record(j);
-			rc = 1;
-		}
-	}
+	if (coord_sink_keep(&sink, j, "trial") < 0)
+		rc = 1;
 	coord_table_print(stdout, t, r);
 	fflush(stdout);
 	if (a->json != NULL && coord_cli_write_json(a->json, j) < 0)

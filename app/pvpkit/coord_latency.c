@@ -94,7 +94,7 @@ lat_show(const char *load, double rate, const struct coord_trial_result *r, cons
 }
 
 int
-coord_latency_point(const struct coord_search_args *a, struct coord_topology *t, unsigned int size,
+coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsigned int size,
 		    unsigned int flows, const char *ref_name, double ref_pps,
 		    unsigned int *checks_failed)
 {
@@ -148,12 +148,8 @@ coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
 						      "reference_pps", ref_pps, "set", set, "round",
 						      (json_int_t)round, "rounds",
 						      (json_int_t)rounds));
-			ret = coord_report_append(a->results, j);
-			if (ret < 0)
-				fprintf(stderr,
-					"pvpkit: %s: %s: latency trial at %g %% not kept; its JSON "
-					"line follows on stdout\n",
-					a->results, strerror(-ret), a->lat_loads[i]);
+			snprintf(load, sizeof(load), "latency trial at %g %%", a->lat_loads[i]);
+			ret = coord_sink_keep(&a->sink, j, load);
 			if (rounds > 1)
 				snprintf(load, sizeof(load), "%g %%, round %u/%u", a->lat_loads[i],
 					 round, rounds);
@@ -164,7 +160,6 @@ coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
 				(*checks_failed)++;
 			if (ret < 0) {
 				/* Nothing measured is lost, and nothing more is run. */
-				coord_cli_print_record(j);
 				json_decref(j);
 				coord_trial_result_clear(&r);
 				return 1;
@@ -179,7 +174,7 @@ coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
 }
 
 int
-coord_latency_floor(const struct coord_search_args *a)
+coord_latency_floor(struct coord_search_args *a)
 {
 	struct coord_report_load_info li;
 	const json_t *rec, *best = NULL;
@@ -232,16 +227,10 @@ coord_latency_floor(const struct coord_search_args *a)
 	json_decref(recs);
 	if (fl == NULL)
 		return 1;
-	ret = coord_report_append(a->results, fl);
-	if (ret < 0) {
-		fprintf(stderr,
-			"pvpkit: %s: %s: latency floor not kept; its JSON line follows on stdout\n",
-			a->results, strerror(-ret));
-		coord_cli_print_record(fl);
-		json_decref(fl);
-		return 1;
-	}
+	ret = coord_sink_keep(&a->sink, fl, "latency floor");
 	json_decref(fl);
+	if (ret < 0)
+		return 1;
 	printf("== latency floor (%s, %s clock): min %s us, p50 %s us, p99 %s us\n", base, clock,
 	       lat_us(s.min, true, u[0], sizeof(u[0])), lat_us(s.p50, true, u[1], sizeof(u[1])),
 	       lat_us(s.p99, true, u[2], sizeof(u[2])));

@@ -19,6 +19,8 @@
 
 #include "pvp_search.h"
 
+#include "coord_cmd.h"
+
 struct coord_topology;
 
 /** Most latency loads. */
@@ -33,6 +35,7 @@ struct coord_search_args {
 	bool run;				   /**< run: a matrix and the reports */
 	const char *topology;			   /**< topology file, NULL = the testbed's */
 	const char *results;			   /**< JSON-lines results file */
+	struct coord_sink sink;			   /**< where records go: results, else stdout */
 	const char *profile;			   /**< generator profile, or NULL */
 	const char *flow_type;			   /**< rule type for install_flows, or NULL */
 	const char *out;			   /**< run: reports directory */
@@ -89,7 +92,7 @@ void coord_search_tag_record(json_t *rec, const struct coord_search_args *a, con
  * DPDK's, other_config and the PMD rxq assignment).
  * @return 0, or 1 after a message (not written).
  */
-int coord_search_run_record(const struct coord_search_args *a, struct coord_topology *t);
+int coord_search_run_record(struct coord_search_args *a, struct coord_topology *t);
 
 /** Start summing up a point's searches. */
 void coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p);
@@ -110,8 +113,8 @@ void coord_repeats_show(const struct coord_repeats *r, const char *group);
  * check (its line says "[checks failed]").
  * @return 0, or 1 (a trial not measured or not kept).
  */
-int coord_latency_point(const struct coord_search_args *a, struct coord_topology *t,
-			unsigned int size, unsigned int flows, const char *ref_name, double ref_pps,
+int coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsigned int size,
+			unsigned int flows, const char *ref_name, double ref_pps,
 			unsigned int *checks_failed);
 
 /**
@@ -127,7 +130,7 @@ bool coord_latency_reference(const struct coord_repeats *r, char *name, size_t l
  * trials (the lowest load), printed and appended to the results as a
  * "latency_floor" record. @return 0, or 1 after a message.
  */
-int coord_latency_floor(const struct coord_search_args *a);
+int coord_latency_floor(struct coord_search_args *a);
 
 /**
  * Parse the command line of search (@p run false) or run into @p a, with

@@ -147,7 +147,7 @@ search_cpu_model(void)
 }
 
 int
-coord_search_run_record(const struct coord_search_args *a, struct coord_topology *t)
+coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 {
 	json_t *rec, *hops, *goals, *ctx;
 	struct utsname u;
@@ -192,11 +192,7 @@ coord_search_run_record(const struct coord_search_args *a, struct coord_topology
 		return 0;
 	if (a->flow_type != NULL)
 		json_object_set_new(rec, "flow_type", json_string(a->flow_type));
-	ret = coord_report_append(a->results, rec);
+	ret = coord_sink_keep(&a->sink, rec, "run record");
 	json_decref(rec);
-	if (ret < 0) {
-		fprintf(stderr, "pvpkit: %s: %s\n", a->results, strerror(-ret));
-		return 1;
-	}
-	return 0;
+	return ret < 0 ? 1 : 0;
 }

@@ -31,7 +31,8 @@ search_start() {
 # Wait until file $1 holds $2 trial lines.
 wait_trials() {
 	for _ in $(seq 300); do
-		[ "$(grep -c '"type":"trial"' "$1" 2>/dev/null)" -ge "$2" ] && return 0
+		n=$(grep -c '"type":"trial"' "$1" 2>/dev/null)
+		[ "${n:-0}" -ge "$2" ] && return 0
 		kill -0 "$SEARCH_PID" 2>/dev/null || fail "search ended early: $(cat "$PVP_TMP/search.err")"
 		sleep 0.05
 	done
