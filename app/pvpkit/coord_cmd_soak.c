@@ -14,7 +14,6 @@
  */
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,50 +30,7 @@
 #include "coord_cmd.h"
 #include "coord_report.h"
 #include "coord_search.h"
-
-#define SOAK_SEE "pvpkit soak --help"
-
-/*
- * The search options soak passes on, word for word, to the search it
- * runs first when --pdr-fraction comes without --from: pvpkit search
- * parses and checks them, so both commands mean the same by each.
- */
-static const char *const soak_search_opts[] = {
-	"--max-rate",	      "--min-rate",	  "--goal",	 "--algo",	    "--width",
-	"--initial-duration", "--final-duration", "--phases",	 "--max-trials",    "--max-time",
-	"--exceed-ratio",     "--duration-sum",	  "--warmup",	 "--gen-remeasure", "--repeat",
-	"--preset",	      "--quiet-timeout",  "--max-burst", "--dut",	    "--no-tables",
-};
-
-/* soak's own options (soak_parse()). */
-#define SOAK_NB_OWN_OPTS    12
-#define SOAK_NB_SEARCH_OPTS (sizeof(soak_search_opts) / sizeof(soak_search_opts[0]))
-/* getopt values of the passed-on options: SOAK_OPT_SEARCH + their index. */
-#define SOAK_OPT_SEARCH 1000
-/* Words of the search's command line: ours, each passed-on option twice, the goal. */
-#define SOAK_SEARCH_ARGV (24 + 2 * 64)
-
-/* The PDR goal a search for a soak looks for when none is given: CSIT's. */
-#define SOAK_DEFAULT_PDR "pdr=0.5%"
-
-/* The command line. */
-struct soak_args {
-	const char *topology;
-	const char *results;
-	const char *out;
-	const char *from;      /* results to take the PDR from (--pdr-fraction) */
-	unsigned int size;     /* frame size with FCS */
-	unsigned int flows;    /* flow count */
-	double rate_pps;       /* --rate, or the fraction of the PDR */
-	double pdr_fraction;   /* 0: --rate given */
-	double duration_s;     /* planned */
-	double interval_s;     /* between readings */
-	const char *flow_type; /* rule type for install_flows */
-	/* Passed-on search options ("--max-rate", "1Mpps", ...). */
-	const char *search_argv[2 * 64];
-	unsigned int nb_search_argv; /* words in search_argv */
-	bool search_goal;	     /* a --goal among them */
-};
+#include "coord_soak.h"
 
 /* The state while soaking. */
 struct soak_run {
@@ -93,313 +49,6 @@ struct soak_run {
 	struct coord_sink sink;			 /* the results, else stdout */
 	bool checks_failed;			 /* a check failed on the totals */
 };
-
-static void
-soak_usage(FILE *f)
-{
-	fprintf(f, "Usage: pvpkit soak (--rate RATE | --pdr-fraction F [--from RESULTS])\n"
-		   "                   --duration D [OPTIONS]\n"
-		   "\n"
-		   "One long trial at a fixed load, read every --interval without stopping: per\n"
-		   "interval the per-hop loss and the latency (from pvpkit-gen's histograms)\n"
-		   "are appended to --results as they are read (Ctrl-C keeps them), then the\n"
-		   "reports: soak.csv and a plot of loss and latency over time in --out.\n"
-		   "\n"
-		   "  --rate RATE           packet rate per TX port (100kpps, 1Mpps ...)\n"
-		   "  --pdr-fraction F      a fraction (0.9 or 90%%) of the PDR of this point:\n"
-		   "                        the one a run or search found in --from RESULTS,\n"
-		   "                        else a search run first through the same topology\n"
-		   "                        and kept in --results (PDR goal pdr=0.5%% unless\n"
-		   "                        --goal or --preset names one)\n"
-		   "  --from RESULTS        results file (or directory) of that run\n"
-		   "  --duration D          how long: 90, 30m, 2h (up to 7 days)\n"
-		   "  --interval S          between readings (default 1, at least 0.1)\n"
-		   "  --size BYTES          frame size with FCS (default 64)\n"
-		   "  --flows N             flow count (default 1)\n"
-		   "  --flow-type TYPE      have the vswitch install TYPE rules first\n"
-		   "  --topology FILE       (default: the local testbed's topology.json)\n"
-		   "  --results FILE        JSON lines (default OUT/soak.jsonl)\n"
-		   "  --out DIR             reports directory (default soak)\n"
-		   "\n"
-		   "The search before the soak (--pdr-fraction without --from) takes pvpkit\n"
-		   "search's options: --max-rate (required), --min-rate, --goal, --algo, --width,\n"
-		   "--initial-duration, --final-duration, --phases, --max-trials, --max-time,\n"
-		   "--exceed-ratio, --duration-sum, --warmup, --gen-remeasure, --repeat,\n"
-		   "--preset, --quiet-timeout, --max-burst, --dut, --no-tables (see pvpkit\n"
-		   "search --help).\n");
-}
-
-/* The PDR of (size, flows) in a results file or directory. 0, 1 (@p searched) or 2. */
-static int
-soak_pdr(struct soak_args *a, bool searched, double *pps)
-{
-	struct coord_report_load_info li;
-	char path[4096];
-	json_t *recs, *sum;
-	const json_t *p, *g, *best = NULL;
-	const char *name;
-	size_t i;
-
-	snprintf(path, sizeof(path), "%s", a->from);
-	recs = coord_report_load(path, &li);
-	if (recs == NULL && errno == EINVAL) {
-		snprintf(path, sizeof(path), "%s/results.jsonl", a->from);
-		recs = coord_report_load(path, &li);
-	}
-	if (recs == NULL) {
-		fprintf(stderr, "pvpkit: --from: %s\n",
-			li.warning[0] != '\0' ? li.warning : strerror(errno));
-		return 2;
-	}
-	sum = coord_report_summary(recs, NULL);
-	json_decref(recs);
-	json_array_foreach(json_object_get(sum, "points"), i, p) {
-		if (json_integer_value(json_object_get(p, "size")) != a->size ||
-		    json_integer_value(json_object_get(p, "flows")) != a->flows)
-			continue;
-		/* The last goal with a loss ratio: the PDR the run searched. */
-		json_object_foreach(json_object_get(p, "goals"), name, g)
-			if (json_number_value(json_object_get(g, "loss_ratio")) > 0 &&
-			    json_is_number(json_object_get(g, "pps")))
-				best = g;
-		if (best != NULL)
-			*pps = json_number_value(json_object_get(best, "pps"));
-	}
-	json_decref(sum);
-	if (best == NULL && searched) {
-		fprintf(stderr, "pvpkit: soak: the search found no PDR for %u B, %u flows\n",
-			a->size, a->flows);
-		return 1;
-	}
-	if (best == NULL) {
-		fprintf(stderr,
-			"pvpkit: --from: %s has no PDR for %u B, %u flows (search with "
-			"--goal pdr=...)\n",
-			a->from, a->size, a->flows);
-		return 2;
-	}
-	/*
-	 * A PDR of 0 or below (a hand-edited or broken file) is no rate to
-	 * soak at: refused as --rate would be, never sent as "max".
-	 */
-	if (!(*pps * a->pdr_fraction >= PVP_RATE_MIN_PPS &&
-	      *pps * a->pdr_fraction <= PVP_RATE_MAX_PPS)) {
-		fprintf(stderr,
-			"pvpkit: --from: %s: the PDR for %u B, %u flows is %g pps; %g of it is "
-			"not a rate (%g..%g pps)\n",
-			a->from, a->size, a->flows, *pps, a->pdr_fraction, PVP_RATE_MIN_PPS,
-			PVP_RATE_MAX_PPS);
-		return searched ? 1 : 2;
-	}
-	return 0;
-}
-
-static int
-soak_parse(int argc, char **argv, struct soak_args *a)
-{
-	struct option opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS + 1];
-	static const struct option own[] = {
-		{"rate", required_argument, NULL, 'r'},
-		{"pdr-fraction", required_argument, NULL, 'F'},
-		{"from", required_argument, NULL, 'f'},
-		{"duration", required_argument, NULL, 'd'},
-		{"interval", required_argument, NULL, 'i'},
-		{"size", required_argument, NULL, 's'},
-		{"flows", required_argument, NULL, 'n'},
-		{"flow-type", required_argument, NULL, 'T'},
-		{"topology", required_argument, NULL, 't'},
-		{"results", required_argument, NULL, 'R'},
-		{"out", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-	};
-	char err[160];
-	size_t n, i;
-	int opt;
-
-	/* Ours, then the search's that are passed on, then the end. */
-	_Static_assert(sizeof(own) / sizeof(own[0]) == SOAK_NB_OWN_OPTS, "soak options");
-	memcpy(opts, own, sizeof(own));
-	for (i = 0; i < SOAK_NB_SEARCH_OPTS; i++) {
-		opts[SOAK_NB_OWN_OPTS + i].name = soak_search_opts[i] + 2;
-		opts[SOAK_NB_OWN_OPTS + i].has_arg = strcmp(soak_search_opts[i], "--no-tables") == 0
-							     ? no_argument
-							     : required_argument;
-		opts[SOAK_NB_OWN_OPTS + i].flag = NULL;
-		opts[SOAK_NB_OWN_OPTS + i].val = SOAK_OPT_SEARCH + (int)i;
-	}
-	memset(&opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS], 0, sizeof(opts[0]));
-
-	memset(a, 0, sizeof(*a));
-	a->size = 64;
-	a->flows = 1;
-	a->interval_s = 1;
-	a->out = "soak";
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			if (coord_cli_opt_rate("--rate", optarg, true, &a->rate_pps) < 0)
-				return 2;
-			break;
-		case 'F':
-			n = strlen(optarg);
-			if (n > 0 && optarg[n - 1] == '%') {
-				char tmp[32];
-
-				snprintf(tmp, sizeof(tmp), "%.*s", (int)(n - 1), optarg);
-				if (pvp_parse_double("--pdr-fraction", tmp, 0.01, 100,
-						     &a->pdr_fraction, err, sizeof(err)) < 0)
-					a->pdr_fraction = -1;
-				else
-					a->pdr_fraction /= 100;
-			} else if (pvp_parse_double("--pdr-fraction", optarg, 0.0001, 1,
-						    &a->pdr_fraction, err, sizeof(err)) < 0) {
-				a->pdr_fraction = -1;
-			}
-			if (a->pdr_fraction <= 0)
-				return coord_cli_usage_error(SOAK_SEE,
-							     "--pdr-fraction: \"%s\" must be in "
-							     "(0, 1], like 0.9 or 90%%",
-							     optarg);
-			break;
-		case 'f':
-			a->from = optarg;
-			break;
-		case 'd':
-			if (pvp_parse_duration("--duration", optarg, 0.1, 7 * 86400, &a->duration_s,
-					       err, sizeof(err)) < 0)
-				return coord_cli_usage_error(SOAK_SEE, "%s", err);
-			break;
-		case 'i':
-			if (pvp_parse_duration("--interval", optarg, 0.1, 3600, &a->interval_s, err,
-					       sizeof(err)) < 0)
-				return coord_cli_usage_error(SOAK_SEE, "%s", err);
-			break;
-		case 's':
-			if (coord_cli_opt_u32("--size", optarg, 64, 9216, &a->size) < 0)
-				return 2;
-			break;
-		case 'n':
-			if (coord_cli_opt_u32("--flows", optarg, 1, 16777216, &a->flows) < 0)
-				return 2;
-			break;
-		case 'T':
-			if (coord_cli_opt_flow_type(SOAK_SEE, optarg) != 0)
-				return 2;
-			a->flow_type = optarg;
-			break;
-		case 't':
-			a->topology = optarg;
-			break;
-		case 'R':
-			a->results = optarg;
-			break;
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'h':
-			soak_usage(stdout);
-			return -1;
-		case '?':
-		case ':':
-			return coord_cli_usage_error(SOAK_SEE,
-						     "soak: unknown option or missing value: %s",
-						     argv[optind - 1]);
-		default:
-			/* A search option, kept as given for the search. */
-			i = (size_t)(opt - SOAK_OPT_SEARCH);
-			if (i >= SOAK_NB_SEARCH_OPTS ||
-			    a->nb_search_argv + 2 > sizeof(a->search_argv) / sizeof(char *))
-				return coord_cli_usage_error(SOAK_SEE,
-							     "soak: too many search options");
-			a->search_argv[a->nb_search_argv++] = soak_search_opts[i];
-			if (opts[SOAK_NB_OWN_OPTS + i].has_arg == required_argument)
-				a->search_argv[a->nb_search_argv++] = optarg;
-			if (strcmp(soak_search_opts[i], "--goal") == 0)
-				a->search_goal = true;
-			break;
-		}
-	}
-	if (optind < argc)
-		return coord_cli_usage_error(SOAK_SEE, "soak: unexpected argument \"%s\"",
-					     argv[optind]);
-	if ((a->rate_pps > 0) == (a->pdr_fraction > 0))
-		return coord_cli_usage_error(SOAK_SEE,
-					     "soak: give --rate or --pdr-fraction, not both");
-	if (a->nb_search_argv > 0 && (a->pdr_fraction <= 0 || a->from != NULL))
-		return coord_cli_usage_error(SOAK_SEE,
-					     "soak: search options (%s ...) are for --pdr-fraction "
-					     "without --from",
-					     a->search_argv[0]);
-	if (a->duration_s <= 0)
-		return coord_cli_usage_error(SOAK_SEE, "soak: --duration is required");
-	return 0;
-}
-
-/*
- * --pdr-fraction without --from: the point searched first, through the
- * same topology and into the same results file, by pvpkit search itself
- * with the passed-on options (and the default PDR goal when no goal or
- * preset names one). @p run false: only check the options, before any hop
- * is contacted. @return 0, 2 (bad options) or the search's exit status.
- */
-static int
-soak_search(struct soak_args *a, bool run)
-{
-	const char *argv[SOAK_SEARCH_ARGV];
-	struct coord_search_args *sa;
-	char size[16], flows[16];
-	unsigned int i, g;
-	bool pdr = false;
-	int argc = 0, rc;
-
-	snprintf(size, sizeof(size), "%u", a->size);
-	snprintf(flows, sizeof(flows), "%u", a->flows);
-	argv[argc++] = "search";
-	argv[argc++] = "--size";
-	argv[argc++] = size;
-	argv[argc++] = "--flows";
-	argv[argc++] = flows;
-	argv[argc++] = "--results";
-	argv[argc++] = a->results;
-	if (a->topology != NULL) {
-		argv[argc++] = "--topology";
-		argv[argc++] = a->topology;
-	}
-	if (a->flow_type != NULL) {
-		argv[argc++] = "--flow-type";
-		argv[argc++] = a->flow_type;
-	}
-	for (i = 0; i < a->nb_search_argv; i++)
-		argv[argc++] = a->search_argv[i];
-	argv[argc] = NULL;
-	sa = calloc(1, sizeof(*sa));
-	if (sa == NULL) {
-		fprintf(stderr, "pvpkit: out of memory\n");
-		return 1;
-	}
-	rc = coord_search_parse_args(argc, (char **)(uintptr_t)argv, false, sa);
-	for (g = 0; rc == 0 && g < sa->p.nb_goals; g++)
-		if (sa->p.loss_ratio[g] > 0)
-			pdr = true;
-	free(sa);
-	if (rc != 0)
-		return 2;
-	if (!pdr && a->search_goal)
-		return coord_cli_usage_error(SOAK_SEE, "soak: --pdr-fraction needs a PDR among "
-						       "the goals (--goal pdr=0.5%%)");
-	if (!pdr) {
-		argv[argc++] = "--goal";
-		argv[argc++] = SOAK_DEFAULT_PDR;
-		argv[argc] = NULL;
-	}
-	if (!run)
-		return 0;
-	printf("== soak: searching %u B, %u flows first, for the PDR\n", a->size, a->flows);
-	fflush(stdout);
-	return coord_cmd_search(argc, (char **)(uintptr_t)argv);
-}
 
 /* Sleep until @p until (pvp_now_s()), waking for an interrupt. */
 static void
@@ -696,7 +345,7 @@ coord_cmd_soak(int argc, char **argv)
 	unsigned int i;
 	int rc;
 
-	rc = soak_parse(argc, argv, &a);
+	rc = coord_soak_parse(argc, argv, &a);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
 	if (a.results == NULL) {
@@ -704,13 +353,13 @@ coord_cmd_soak(int argc, char **argv)
 		a.results = results;
 	}
 	if (a.pdr_fraction > 0 && a.from != NULL) {
-		rc = soak_pdr(&a, false, &pdr);
+		rc = coord_soak_pdr(&a, false, &pdr);
 		if (rc != 0)
 			return rc;
 		a.rate_pps = pdr * a.pdr_fraction;
 	} else if (a.pdr_fraction > 0) {
 		/* Bad search options are refused before anything runs. */
-		rc = soak_search(&a, false);
+		rc = coord_soak_search(&a, false);
 		if (rc != 0)
 			return rc;
 	}
@@ -720,7 +369,7 @@ coord_cmd_soak(int argc, char **argv)
 		return 1;
 	}
 	if (a.pdr_fraction > 0 && a.from == NULL) {
-		rc = soak_search(&a, true);
+		rc = coord_soak_search(&a, true);
 		/* A check failed in some trial: the PDR stands, said at the end. */
 		search_checks = rc == COORD_EXIT_CHECK_FAILED;
 		if (rc != 0 && !search_checks)
@@ -728,7 +377,7 @@ coord_cmd_soak(int argc, char **argv)
 		/* The PDR that search found, from the file it was kept in. */
 		a.from = a.results;
 		searched = true;
-		rc = soak_pdr(&a, true, &pdr);
+		rc = coord_soak_pdr(&a, true, &pdr);
 		if (rc != 0)
 			return rc;
 		a.rate_pps = pdr * a.pdr_fraction;

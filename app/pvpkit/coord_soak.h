@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit soak's command line (coord_soak_args.c) as its run
+ * (coord_cmd_soak.c) takes it: the options, the PDR a --pdr-fraction is
+ * a fraction of, and the search run first when no results give it.
+ */
+
+#ifndef COORD_SOAK_H
+#define COORD_SOAK_H
+
+#include <stdbool.h>
+
+/* The command line. */
+struct soak_args {
+	const char *topology;
+	const char *results;
+	const char *out;
+	const char *from;      /* results to take the PDR from (--pdr-fraction) */
+	unsigned int size;     /* frame size with FCS */
+	unsigned int flows;    /* flow count */
+	double rate_pps;       /* --rate, or the fraction of the PDR */
+	double pdr_fraction;   /* 0: --rate given */
+	double duration_s;     /* planned */
+	double interval_s;     /* between readings */
+	const char *flow_type; /* rule type for install_flows */
+	/* Passed-on search options ("--max-rate", "1Mpps", ...). */
+	const char *search_argv[2 * 64];
+	unsigned int nb_search_argv; /* words in search_argv */
+	bool search_goal;	     /* a --goal among them */
+};
+
+/*
+ * Parse and check soak's command line into @p a. @return 0, -1 (--help
+ * printed), or 2 after a usage message.
+ */
+int coord_soak_parse(int argc, char **argv, struct soak_args *a);
+
+/*
+ * The PDR of (size, flows) in results file or directory a->from, into
+ * @p pps. @p searched: the search just run wrote it. @return 0, 1 (the
+ * search found none) or 2 (bad --from) after a message.
+ */
+int coord_soak_pdr(struct soak_args *a, bool searched, double *pps);
+
+/*
+ * --pdr-fraction without --from: the point searched first, through the
+ * same topology and into the same results file, by pvpkit search itself
+ * with the passed-on options (and the default PDR goal when no goal or
+ * preset names one). @p run false: only check the options, before any hop
+ * is contacted. @return 0, 2 (bad options) or the search's exit status.
+ */
+int coord_soak_search(struct soak_args *a, bool run);
+
+#endif /* COORD_SOAK_H */
