@@ -5,7 +5,8 @@
 /*
  * pvpkit-hop-doc: write doc/hop-members.rst, every driver's topology
  * members as a table, from the tables the topology loader checks and the
- * drivers decode (coord_driver::conf). The unit test hop-doc fails when
+ * drivers decode (coord_driver::conf), and the answers the drivers read
+ * back through tables their peers write with. The unit test hop-doc fails when
  * the committed file is not what this writes, so the doc cannot drift
  * from the code: change a table, then run
  *
@@ -14,6 +15,8 @@
 
 #include <stdio.h>
 #include <string.h>
+
+#include "pvp_gen_answer.h"
 
 #include "coord_driver.h"
 #include "registry.h"
@@ -55,6 +58,21 @@ main(void)
 			fprintf(stderr, "pvpkit-hop-doc: cannot write the %s table\n", d->name);
 			return 1;
 		}
+	}
+	printf("\nAnswers the drivers read\n"
+	       "========================\n"
+	       "\n"
+	       "``gen``: pvpkit-gen's ``stats.get`` answer, member ``traffic``\n"
+	       "---------------------------------------------------------------\n"
+	       "\n"
+	       "pvpkit-gen writes it and the gen driver reads it through this one\n"
+	       "table; members the table does not name are let be (a newer\n"
+	       "pvpkit-gen may say more), a value of the wrong type is an error\n"
+	       "naming the member (doc/control.rst).\n"
+	       "\n");
+	if (pvp_schema_doc(pvp_gen_traffic_members, stdout) < 0) {
+		fprintf(stderr, "pvpkit-hop-doc: cannot write the gen answer table\n");
+		return 1;
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -23,6 +23,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "pvp_gen_answer.h"
 #include "pvp_pkt.h"
 #include "pvp_rate.h"
 #include "pvp_sig.h"

@@ -39,14 +39,11 @@ gen_run_totals(struct gen_ctx *g, uint64_t *sent, double *elapsed)
 }
 
 /*
- * When the run began: the time traffic.start asked for (start_at, null
- * without one), the time it was due here (start_s), and the first packet
- * any TX lcore sent (first_tx_s, null before it), as CLOCK_REALTIME
- * seconds. A coordinator with several generators compares their
- * first_tx_s to say how far apart they started.
+ * When the run began (struct pvp_gen_start): the time traffic.start asked
+ * for, the time it was due here, and the first packet any TX lcore sent.
  */
-static json_t *
-gen_start_json(const struct gen_ctx *g)
+static void
+gen_start_fill(const struct gen_ctx *g, struct pvp_gen_start *st)
 {
 	uint64_t first = 0;
 	uint16_t i;
@@ -57,11 +54,12 @@ gen_start_json(const struct gen_ctx *g)
 		if (f != 0 && (first == 0 || f < first))
 			first = f;
 	}
-	return json_pack("{s:o,s:o,s:o}", "start_at",
-			 g->run_start_at > 0 ? json_real(g->run_start_at) : json_null(), "start_s",
-			 g->run_start_tsc != 0 ? json_real(g->run_start_rt) : json_null(),
-			 PVP_GEN_K_FIRST_TX_S,
-			 first != 0 ? json_real(gen_tsc_to_realtime(g, first)) : json_null());
+	st->has_start_at = g->run_start_at > 0;
+	st->start_at = g->run_start_at;
+	st->has_start_s = g->run_start_tsc != 0;
+	st->start_s = g->run_start_rt;
+	st->has_first_tx = first != 0;
+	st->first_tx_s = first != 0 ? gen_tsc_to_realtime(g, first) : 0;
 }
 
 /* Packets the run's exact counts ask for, 0 when a stream has none. */
@@ -137,27 +135,26 @@ gen_run_max_burst(const struct gen_ctx *g)
 static json_t *
 gen_traffic_json(struct gen_ctx *g)
 {
-	uint64_t sent, unsent = 0, late = 0, asked;
-	double elapsed, achieved;
-	char rs[64];
+	struct pvp_gen_traffic tr = {
+		.running = g->running,
+		.tx_full = g->opt.tx_full_drop ? PVP_GEN_TX_FULL_DROP : PVP_GEN_TX_FULL_RETRY,
+		.requested_pps = g->requested_pps,
+		.max_burst = gen_run_max_burst(g),
+		.has_max_burst = true,
+	};
 	uint16_t i;
 
-	gen_run_totals(g, &sent, &elapsed);
+	gen_run_totals(g, &tr.tx_packets, &tr.elapsed_s);
 	for (i = 0; i < g->nb_ws; i++) {
-		unsent += g->ws[i]->tx.unsent - g->tx_base[i].unsent;
-		late += g->ws[i]->tx.late - g->tx_base[i].late;
+		tr.tx_unsent += g->ws[i]->tx.unsent - g->tx_base[i].unsent;
+		tr.tx_late += g->ws[i]->tx.late - g->tx_base[i].late;
 	}
-	achieved = elapsed > 0 ? (double)sent / elapsed : 0;
-	asked = gen_run_asked(g);
-	pvp_rate_format(&g->rate, rs, sizeof(rs));
-	return json_pack(
-		"{s:b,s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:b,s:o}", "running", g->running,
-		PVP_GEN_K_TX_FULL, g->opt.tx_full_drop ? "drop" : "retry", "rate", rs,
-		PVP_GEN_K_REQUESTED_PPS, g->requested_pps, PVP_GEN_K_ACHIEVED_PPS, achieved,
-		"tx_packets", (json_int_t)sent, "tx_asked", (json_int_t)asked, "tx_unsent",
-		(json_int_t)unsent, "tx_late", (json_int_t)late, PVP_GEN_K_MAX_BURST,
-		(json_int_t)gen_run_max_burst(g), "elapsed_s", elapsed, PVP_GEN_K_GENERATOR_LIMITED,
-		gen_run_limited(g, sent, asked, elapsed), PVP_GEN_K_START, gen_start_json(g));
+	tr.achieved_pps = tr.elapsed_s > 0 ? (double)tr.tx_packets / tr.elapsed_s : 0;
+	tr.tx_asked = gen_run_asked(g);
+	tr.generator_limited = gen_run_limited(g, tr.tx_packets, tr.tx_asked, tr.elapsed_s);
+	pvp_rate_format(&g->rate, tr.rate, sizeof(tr.rate));
+	gen_start_fill(g, &tr.start);
+	return pvp_schema_encode(pvp_gen_traffic_members, &tr);
 }
 
 /*

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "pvp_lat.h"
+#include "pvp_gen_answer.h"
 #include "pvp_stats_json.h"
 #include "pvp_util.h"
 
@@ -338,20 +339,42 @@ gen_streams_copy(const json_t *streams)
 	return out;
 }
 
-/* Fill @p res from a stats.get answer's "traffic" and "streams". */
-static void
-gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams)
+/*
+ * A stats.get answer's "traffic", read through the table pvpkit-gen
+ * writes it with. @return 0, or -EPROTO naming the member that is wrong.
+ */
+static int
+gen_read_traffic(const json_t *stats, struct pvp_gen_traffic *tr, char *err, size_t err_len)
 {
-	const json_t *tr = json_object_get(stats, PVP_GEN_K_TRAFFIC), *first;
-	json_t *streams;
+	char why[256] = "";
 
-	res->requested_pps = json_number_value(json_object_get(tr, PVP_GEN_K_REQUESTED_PPS));
-	res->achieved_pps = json_number_value(json_object_get(tr, PVP_GEN_K_ACHIEVED_PPS));
-	res->generator_limited = json_is_true(json_object_get(tr, PVP_GEN_K_GENERATOR_LIMITED));
-	res->has_max_burst = gen_count(tr, PVP_GEN_K_MAX_BURST, &res->max_burst);
-	first = json_object_get(json_object_get(tr, PVP_GEN_K_START), PVP_GEN_K_FIRST_TX_S);
-	res->has_first_tx = json_is_number(first);
-	res->first_tx_s = res->has_first_tx ? json_number_value(first) : 0;
+	memset(tr, 0, sizeof(*tr));
+	if (pvp_schema_read(pvp_gen_traffic_members, json_object_get(stats, PVP_GEN_K_TRAFFIC), tr,
+			    why, sizeof(why)) == 0)
+		return 0;
+	pvp_err(err, err_len, "%s answer: %s.%s", PVP_GEN_M_STATS_GET, PVP_GEN_K_TRAFFIC, why);
+	return -EPROTO;
+}
+
+/* Fill @p res from a stats.get answer's "traffic" and "streams". @return 0 or -errno. */
+static int
+gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams, char *err,
+		size_t err_len)
+{
+	struct pvp_gen_traffic tr;
+	json_t *streams;
+	int ret;
+
+	ret = gen_read_traffic(stats, &tr, err, err_len);
+	if (ret < 0)
+		return ret;
+	res->requested_pps = tr.requested_pps;
+	res->achieved_pps = tr.achieved_pps;
+	res->generator_limited = tr.generator_limited;
+	res->has_max_burst = tr.has_max_burst;
+	res->max_burst = tr.max_burst;
+	res->has_first_tx = tr.start.has_first_tx;
+	res->first_tx_s = tr.start.first_tx_s;
 	streams = json_object_get(stats, PVP_GEN_K_STREAMS);
 	if (with_streams && json_is_array(streams)) {
 		json_decref(res->streams);
@@ -359,6 +382,7 @@ gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_
 	}
 	if (with_streams)
 		gen_fill_sig(stats, res);
+	return 0;
 }
 
 static int
@@ -376,9 +400,9 @@ gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *
 	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
-	gen_fill_result(out, res, 0);
+	ret = gen_fill_result(out, res, 0, err, err_len);
 	json_decref(out);
-	return 0;
+	return ret;
 }
 
 static int
@@ -391,9 +415,9 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
-	gen_fill_result(out, res, 1);
+	ret = gen_fill_result(out, res, 1, err, err_len);
 	json_decref(out);
-	return 0;
+	return ret;
 }
 
 /*
@@ -405,7 +429,7 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 static int
 gen_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
 {
-	const char *tx_full;
+	struct pvp_gen_traffic tr;
 	json_t *out = NULL;
 	unsigned int i;
 	int ret;
@@ -414,9 +438,9 @@ gen_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t e
 	if (ret < 0)
 		return ret;
 	ret = coord_ctl_hop_map_stats(hop, out, snap, err, err_len);
-	tx_full = json_string_value(
-		json_object_get(json_object_get(out, PVP_GEN_K_TRAFFIC), PVP_GEN_K_TX_FULL));
-	if (ret == 0 && tx_full != NULL && strcmp(tx_full, "drop") == 0)
+	if (ret == 0)
+		ret = gen_read_traffic(out, &tr, err, err_len);
+	if (ret == 0 && tr.tx_full == PVP_GEN_TX_FULL_DROP)
 		for (i = 0; i < snap->nb_ports; i++)
 			snap->port[i].tx_refused_by_peer = true;
 	json_decref(out);

@@ -168,35 +168,6 @@ json_t *pvp_stats_snap_to_json(const struct pvp_stats_snap *snap);
 int pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *err,
 			     size_t err_len);
 
-/*
- * pvpkit-gen's control channel (doc/control.rst): the method names and the
- * members of its stats.get answer that the gen driver reads back, named
- * once so that the server that writes them and the driver that reads them
- * cannot drift apart.
- */
-#define PVP_GEN_M_PROFILE_LOAD	 "profile.load"
-#define PVP_GEN_M_TRAFFIC_START	 "traffic.start"
-#define PVP_GEN_M_TRAFFIC_STOP	 "traffic.stop"
-#define PVP_GEN_M_TRAFFIC_UPDATE "traffic.update"
-#define PVP_GEN_M_STATS_GET	 "stats.get"
-#define PVP_GEN_M_STATS_CLEAR	 "stats.clear"
-
-#define PVP_GEN_K_TRAFFIC	    "traffic"
-#define PVP_GEN_K_TX_FULL	    "tx_full"
-#define PVP_GEN_K_REQUESTED_PPS	    "requested_pps"
-#define PVP_GEN_K_ACHIEVED_PPS	    "achieved_pps"
-#define PVP_GEN_K_GENERATOR_LIMITED "generator_limited"
-#define PVP_GEN_K_MAX_BURST	    "max_burst"
-#define PVP_GEN_K_START		    "start"
-#define PVP_GEN_K_FIRST_TX_S	    "first_tx_s"
-#define PVP_GEN_K_STREAMS	    "streams"
-#define PVP_GEN_K_TX_OFFERED	    "tx_offered"
-#define PVP_GEN_K_RX_PACKETS	    "rx_packets"
-#define PVP_GEN_K_LOST		    "lost"
-#define PVP_GEN_K_DUP		    "dup"
-#define PVP_GEN_K_UNSIGNED_RX	    "unsigned_rx"
-#define PVP_GEN_K_UNKNOWN_STREAM_RX "unknown_stream_rx"
-
 #ifdef __cplusplus
 }
 #endif

@@ -95,6 +95,9 @@ struct pvp_schema_member {
 	size_t offset;				 /**< where the value lives in the struct */
 	size_t size;				 /**< its size; 0: checked, never decoded */
 	size_t count_offset;			 /**< ARRAY: unsigned int item count */
+	bool nullable;				 /**< null is a value: "not known (yet)" */
+	bool has_present;			 /**< a bool at present_offset says */
+	size_t present_offset;			 /**< whether the value was given (not null) */
 	const char *def;  /**< default as JSON text ("3000", "\"x\""), or NULL */
 	const char *help; /**< one line for the doc table, or NULL */
 };
@@ -103,11 +106,19 @@ struct pvp_schema_member {
 #define PVP_SCHEMA_AT(type, field)                                                                 \
 	.offset = offsetof(type, field), .size = sizeof(((type *)0)->field)
 
+/**
+ * .has_present and .present_offset: bool @p field of struct @p type is
+ * true when the member's value was given (present and not null); a value
+ * not given is encoded as null (.nullable) or left out.
+ */
+#define PVP_SCHEMA_PRESENT(type, field) .has_present = true, .present_offset = offsetof(type, field)
+
 /** Where a value being checked came from, for its messages. */
 struct pvp_schema_src {
 	const char *source;	 /**< file name, or NULL: messages are "path: message" */
 	const char *text;	 /**< the file's JSON text for line:col, or NULL */
 	const char *const *skip; /**< names of the top object the caller checks, or NULL */
+	bool open;		 /**< members not in the table are let be (a peer's answer) */
 };
 
 /**
@@ -131,6 +142,15 @@ int pvp_schema_check(const struct pvp_schema_member *members, const json_t *o, c
  */
 int pvp_schema_decode(const struct pvp_schema_member *members, const json_t *o,
 		      const char *const *skip, void *obj, char *err, size_t err_len);
+
+/**
+ * pvp_schema_decode() for what a peer answers: members not in the table,
+ * at any depth, are let be (a newer peer may say more), and a member
+ * missing is its default (its present flag false). A value of the wrong
+ * type or out of range is still refused, with its path.
+ */
+int pvp_schema_read(const struct pvp_schema_member *members, const json_t *o, void *obj, char *err,
+		    size_t err_len);
 
 /**
  * The object @p obj holds, as JSON: every member with a size.

@@ -89,7 +89,7 @@ schema_check_object(const struct pvp_schema_member *members, const json_t *o, co
 		const struct pvp_schema_member *m = schema_find(members, key);
 
 		snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] != '\0' ? "." : "", key);
-		if (schema_in(skip, key))
+		if (schema_in(skip, key) || (m == NULL && src != NULL && src->open))
 			continue;
 		if (m == NULL)
 			return schema_fail(src, sub, err, err_len, "unknown member");
@@ -114,6 +114,8 @@ schema_check_value(const struct pvp_schema_member *m, const json_t *v, const cha
 	uint32_t ip;
 	size_t i, n;
 
+	if (m->nullable && json_is_null(v))
+		return 0;
 	switch (m->type) {
 	case PVP_SCHEMA_STRING:
 		if (s == NULL || (int64_t)strlen(s) < m->min || (int64_t)strlen(s) > m->max)
@@ -319,6 +321,10 @@ schema_store_object(const struct pvp_schema_member *members, const json_t *o, ch
 		if (m->size == 0)
 			continue;
 		snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] != '\0' ? "." : "", m->name);
+		if (json_is_null(v))
+			v = NULL; /* nullable (checked): not known, as if absent */
+		if (m->has_present)
+			*(bool *)(base + m->present_offset) = v != NULL;
 		def = v == NULL ? schema_default(m) : NULL;
 		ret = schema_store(m, v != NULL ? v : def, base + m->offset, sub, err, err_len);
 		json_decref(def);
@@ -331,21 +337,39 @@ schema_store_object(const struct pvp_schema_member *members, const json_t *o, ch
 	return 0;
 }
 
-int
-pvp_schema_decode(const struct pvp_schema_member *members, const json_t *o, const char *const *skip,
-		  void *obj, char *err, size_t err_len)
+/* Check @p o (NULL: an empty object) as @p src says, then fill @p obj. */
+static int
+schema_decode(const struct pvp_schema_member *members, const json_t *o,
+	      const struct pvp_schema_src *src, void *obj, char *err, size_t err_len)
 {
-	const struct pvp_schema_src src = {.skip = skip};
 	json_t *empty = NULL;
 	int ret;
 
 	if (o == NULL)
 		o = empty = json_object();
-	ret = pvp_schema_check(members, o, "", &src, err, err_len);
+	ret = pvp_schema_check(members, o, "", src, err, err_len);
 	if (ret == 0)
 		ret = schema_store_object(members, o, obj, "", err, err_len);
 	json_decref(empty);
 	return ret;
+}
+
+int
+pvp_schema_decode(const struct pvp_schema_member *members, const json_t *o, const char *const *skip,
+		  void *obj, char *err, size_t err_len)
+{
+	const struct pvp_schema_src src = {.skip = skip};
+
+	return schema_decode(members, o, &src, obj, err, err_len);
+}
+
+int
+pvp_schema_read(const struct pvp_schema_member *members, const json_t *o, void *obj, char *err,
+		size_t err_len)
+{
+	const struct pvp_schema_src src = {.open = true};
+
+	return schema_decode(members, o, &src, obj, err, err_len);
 }
 
 static json_t *schema_encode_object(const struct pvp_schema_member *members, const char *base);
@@ -391,6 +415,13 @@ schema_encode_object(const struct pvp_schema_member *members, const char *base)
 	for (m = members; o != NULL && m != NULL && m->name != NULL; m++) {
 		if (m->size == 0)
 			continue;
+		if (m->has_present && !*(const bool *)(base + m->present_offset)) {
+			if (m->nullable && json_object_set_new(o, m->name, json_null()) < 0) {
+				json_decref(o);
+				return NULL;
+			}
+			continue;
+		}
 		if (m->type == PVP_SCHEMA_ARRAY) {
 			n = *(const unsigned int *)(base + m->count_offset);
 			v = json_array();
@@ -498,6 +529,9 @@ schema_doc_rows(struct schema_doc *d, const struct pvp_schema_member *members, c
 		snprintf(name, sizeof(name), "%s%s", prefix, m->name);
 		snprintf(row[0], sizeof(row[0]), "``%s``", name);
 		schema_doc_type(m, row[1], sizeof(row[1]));
+		if (m->nullable)
+			snprintf(row[1] + strlen(row[1]), sizeof(row[1]) - strlen(row[1]),
+				 " or null");
 		if (m->required)
 			snprintf(row[2], sizeof(row[2]), "required");
 		else if (m->def != NULL)

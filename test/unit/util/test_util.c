@@ -858,6 +858,82 @@ test_schema_decode(void)
 	CHECK_MSG(err, "\"name\" is required");
 }
 
+/* A peer's answer: a nullable time, a count that may be missing, room to grow. */
+struct sch_answer {
+	double first_s;
+	uint64_t burst;
+	bool has_first;
+	bool has_burst;
+	struct sch_ssh ssh;
+};
+static const struct pvp_schema_member sch_answer_members[] = {
+	{.name = "first_s",
+	 .type = PVP_SCHEMA_DOUBLE,
+	 .max = 1000000,
+	 .nullable = true,
+	 PVP_SCHEMA_AT(struct sch_answer, first_s),
+	 PVP_SCHEMA_PRESENT(struct sch_answer, has_first)},
+	{.name = "burst",
+	 .type = PVP_SCHEMA_UINT,
+	 .max = 1000,
+	 PVP_SCHEMA_AT(struct sch_answer, burst),
+	 PVP_SCHEMA_PRESENT(struct sch_answer, has_burst)},
+	{.name = "ssh",
+	 .type = PVP_SCHEMA_OBJECT,
+	 .members = sch_ssh_members,
+	 PVP_SCHEMA_AT(struct sch_answer, ssh)},
+	{.name = NULL},
+};
+
+static void
+test_schema_read(void)
+{
+	struct sch_answer a;
+	char err[256];
+	json_t *o, *back;
+
+	unit_check_case = "schema read";
+	/* Unknown members at any depth are let be; null and missing are "not given". */
+	o = json_loads("{\"first_s\": null, \"newer\": 1, \"ssh\": {\"host\": \"h\", \"x\": [1]}}",
+		       0, NULL);
+	memset(&a, 0x5a, sizeof(a));
+	err[0] = '\0';
+	CHECK(pvp_schema_read(sch_answer_members, o, &a, err, sizeof(err)) == 0, "%s", err);
+	CHECK(!a.has_first && a.first_s == 0 && !a.has_burst && a.burst == 0);
+	CHECK(strcmp(a.ssh.host, "h") == 0 && a.ssh.port == 22);
+	/* The strict decoder of a file refuses the same object. */
+	CHECK(pvp_schema_decode(sch_answer_members, o, NULL, &a, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "newer: unknown member");
+	/* Not given: null where nullable, left out where not. */
+	back = pvp_schema_encode(sch_answer_members, &a);
+	CHECK(json_is_null(json_object_get(back, "first_s")) &&
+	      json_object_get(back, "burst") == NULL);
+	json_decref(back);
+	json_decref(o);
+
+	/* Given: present, and written back. */
+	o = json_loads("{\"first_s\": 12.5, \"burst\": 0, \"ssh\": {\"host\": \"h\"}}", 0, NULL);
+	CHECK(pvp_schema_read(sch_answer_members, o, &a, err, sizeof(err)) == 0, "%s", err);
+	CHECK(a.has_first && a.first_s == 12.5 && a.has_burst && a.burst == 0);
+	back = pvp_schema_encode(sch_answer_members, &a);
+	CHECK(json_real_value(json_object_get(back, "first_s")) == 12.5 &&
+	      json_integer_value(json_object_get(back, "burst")) == 0);
+	json_decref(back);
+	json_decref(o);
+
+	/* A wrong type is still an error with its path; null where not nullable too. */
+	err[0] = '\0';
+	o = json_loads("{\"ssh\": {\"port\": \"22\"}}", 0, NULL);
+	CHECK(pvp_schema_read(sch_answer_members, o, &a, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "ssh.port: must be an integer in 1..65535");
+	json_decref(o);
+	err[0] = '\0';
+	o = json_loads("{\"burst\": null}", 0, NULL);
+	CHECK(pvp_schema_read(sch_answer_members, o, &a, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "burst: must be an integer in 0..1000");
+	json_decref(o);
+}
+
 static void
 test_schema_doc(void)
 {
@@ -1593,6 +1669,7 @@ main(void)
 	test_addr();
 	test_schema_check();
 	test_schema_decode();
+	test_schema_read();
 	test_schema_doc();
 	test_file_read();
 	test_secret_read();

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * pvpkit-gen's control channel as its gen hop driver reads it back
+ * (doc/control.rst): the method names, and the members of the stats.get
+ * answer described once, as schema tables, so that the server that
+ * writes them (pvp_schema_encode()) and the driver that reads them
+ * (pvp_schema_read()) cannot drift apart, and doc/hop-members.rst shows
+ * the same table. No DPDK: the coordinator links it.
+ */
+
+#ifndef PVP_GEN_ANSWER_H
+#define PVP_GEN_ANSWER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pvp_schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PVP_GEN_M_PROFILE_LOAD	 "profile.load"
+#define PVP_GEN_M_TRAFFIC_START	 "traffic.start"
+#define PVP_GEN_M_TRAFFIC_STOP	 "traffic.stop"
+#define PVP_GEN_M_TRAFFIC_UPDATE "traffic.update"
+#define PVP_GEN_M_STATS_GET	 "stats.get"
+#define PVP_GEN_M_STATS_CLEAR	 "stats.clear"
+
+/* Members of the stats.get answer (pvp_gen_traffic_members is "traffic"). */
+#define PVP_GEN_K_TRAFFIC	    "traffic"
+#define PVP_GEN_K_STREAMS	    "streams"
+#define PVP_GEN_K_TX_OFFERED	    "tx_offered"
+#define PVP_GEN_K_RX_PACKETS	    "rx_packets"
+#define PVP_GEN_K_LOST		    "lost"
+#define PVP_GEN_K_DUP		    "dup"
+#define PVP_GEN_K_UNSIGNED_RX	    "unsigned_rx"
+#define PVP_GEN_K_UNKNOWN_STREAM_RX "unknown_stream_rx"
+
+/** What pvpkit-gen does with a packet its port's full ring refuses (--tx-full). */
+enum pvp_gen_tx_full {
+	PVP_GEN_TX_FULL_RETRY, /**< send it again: the rate drops, nothing is lost */
+	PVP_GEN_TX_FULL_DROP,  /**< give it up: the next hop's loss */
+};
+
+/**
+ * When the run began, as CLOCK_REALTIME seconds: a coordinator with
+ * several generators compares their first_tx_s to say how far apart
+ * they started.
+ */
+struct pvp_gen_start {
+	double start_at;   /**< the time traffic.start asked for */
+	double start_s;	   /**< the time it was due here */
+	double first_tx_s; /**< the first packet any TX lcore sent */
+	bool has_start_at; /**< traffic.start asked for a time */
+	bool has_start_s;  /**< a run started */
+	bool has_first_tx; /**< a packet was sent */
+};
+
+/** stats.get's "traffic": the run as a whole since the last clear. */
+struct pvp_gen_traffic {
+	bool running;		    /**< streams are being sent */
+	unsigned int tx_full;	    /**< enum pvp_gen_tx_full */
+	char rate[64];		    /**< the rate as asked ("1Mpps", "max") */
+	double requested_pps;	    /**< packets per second asked, 0: unpaced */
+	double achieved_pps;	    /**< packets sent over the time they took */
+	uint64_t tx_packets;	    /**< packets the ports took */
+	uint64_t tx_asked;	    /**< packets exact counts ask for, 0: no count */
+	uint64_t tx_unsent;	    /**< packets a full ring refused */
+	uint64_t tx_late;	    /**< bursts sent behind their schedule */
+	uint64_t max_burst;	    /**< the largest burst ahead of the schedule */
+	double elapsed_s;	    /**< from the start to the last packet */
+	bool generator_limited;	    /**< it could not send what was asked */
+	bool has_max_burst;	    /**< max_burst was said */
+	struct pvp_gen_start start; /**< when the run began */
+};
+
+/** The members of struct pvp_gen_traffic, NULL-ended. */
+extern const struct pvp_schema_member pvp_gen_traffic_members[];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PVP_GEN_ANSWER_H */
