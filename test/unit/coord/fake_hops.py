@@ -19,7 +19,8 @@ guest "restart" at the next N traffic.stop calls (its counters start
 again from zero after that trial's traffic). "fake.burst" {"over_cap": B}
 makes the gen hop report a largest burst of B packets for traffic over
 the guest's CAP (a tester catching up in bursts that overflow a policer's
-bucket), 40 below it; B = 0: always 40. "fake.extra_drops" {"n": N}
+bucket), 40 below it; B = 0: always 40. "fake.bad_traffic" {MEMBER: V}
+makes stats.get's traffic say V for MEMBER. "fake.extra_drops" {"n": N}
 makes the guest count N more rx_missed than it lost at every
 traffic.stop (a wrong drop counter: the drops check fails).
 
@@ -71,6 +72,7 @@ state = {
     "cap": 0.0,  # the guest's CAP_PPS
     "burst_over_cap": 0,  # largest burst said for traffic over CAP (fake.burst), 0: 40
     "extra_drops": 0,  # drops the guest counts beyond its loss per stop (fake.extra_drops)
+    "bad_traffic": {},  # members stats.get's traffic says instead (fake.bad_traffic)
 }
 
 
@@ -159,6 +161,7 @@ def stats(hop):
                           "max_burst": state["burst_over_cap"]
                           if state["burst_over_cap"] and state["achieved"] > state["cap"]
                           else 40}
+        out["traffic"].update(state["bad_traffic"])
         if state["start"] is not None:
             out["traffic"]["start"] = state["start"]
         off, rx = state["sig_offered"], state["sig_rx"]
@@ -193,6 +196,9 @@ def handle(hop, method, params, cap):
             return {}
         if method == "fake.extra_drops":
             state["extra_drops"] = int(params["n"])
+            return {}
+        if method == "fake.bad_traffic":
+            state["bad_traffic"] = params
             return {}
         if hop != "gen":
             raise KeyError(method)

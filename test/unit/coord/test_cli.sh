@@ -207,6 +207,17 @@ grep -q "^soak  *0.4 s: tx " "$PVP_TMP/soakc.out" || bad "soak did not run after
 [ "$(tail -1 "$PVP_TMP/soakc.err")" = "pvpkit: soak measured, but a check failed in the search before it (CHECK FAILED above)" ] ||
 	bad "soak with failed checks said: $(cat "$PVP_TMP/soakc.err")"
 
+# pvpkit-gen's answer is read through the table it is written with: a
+# member of the wrong type is an error naming it, never a 0.
+fake_call "$PVP_TMP/gen.sock" fake.bad_traffic '{"achieved_pps": "fast"}'
+"$PVP_COORD" trial --topology "$T" --rate 10kpps --duration 0.1 >"$PVP_TMP/badans.out" \
+	2>"$PVP_TMP/badans.err"
+rc=$?
+fake_call "$PVP_TMP/gen.sock" fake.bad_traffic '{}'
+[ "$rc" = 1 ] || bad "trial with a bad gen answer: exit $rc, expected 1"
+grep -q "stats.get answer: traffic.achieved_pps: must be a number in 0\.\." "$PVP_TMP/badans.err" ||
+	bad "trial with a bad gen answer said: $(cat "$PVP_TMP/badans.err")"
+
 # A guest that counts more drops than it lost fails the drops check of a
 # soak's totals (read once the counters settled): exit 4, said on stderr.
 fake_call "$PVP_TMP/fwd.sock" fake.extra_drops '{"n": 7}'
