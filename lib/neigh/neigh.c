@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * ARP and IPv6 neighbour discovery on frame bytes (pvp_neigh.h). Frames
+ * come from a wire: every field is read with memcpy (no alignment is
+ * assumed) and every length is checked before it is read. ICMPv6
+ * checksums are DPDK's (rte_ipv6_udptcp_cksum), so what the responder
+ * writes is what any DPDK user would check it against.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+
+#include "pvp_util.h"
+
+#include "pvp_neigh.h"
+
+/* ICMPv6 neighbour discovery (RFC 4861 section 4). */
+#define ND_TYPE_RS	 133 /* router solicitation: the first type of ND */
+#define ND_TYPE_NS	 135
+#define ND_TYPE_NA	 136
+#define ND_TYPE_REDIRECT 137 /* the last one */
+#define ND_HOP_LIMIT	 255 /* every ND frame has it: proof it was not routed */
+#define ND_OPT_SLLA	 1   /* source link-layer address option */
+#define ND_OPT_TLLA	 2   /* target link-layer address option */
+#define ND_NA_ROUTER	 0x80
+#define ND_NA_SOLICITED	 0x40
+#define ND_NA_OVERRIDE	 0x20
+#define ND_MSG_LEN	 24 /* type, code, cksum, flags/reserved, target */
+#define ND_OPT_LLA_LEN	 8  /* a link-layer address option for Ethernet */
+#define ARP_LEN		 28 /* an Ethernet/IPv4 ARP packet */
+
+static const uint8_t neigh_bcast[RTE_ETHER_ADDR_LEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+static const uint8_t neigh_all_nodes[16] = {0xff, 0x02, [15] = 0x01};
+
+static uint16_t
+rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void
+wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void
+wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, (uint16_t)(v >> 16));
+	wr16(p + 2, (uint16_t)v);
+}
+
+/* The frame's L3 offset, EtherType and VLAN (0: untagged); false if too short. */
+static bool
+neigh_l2(const uint8_t *f, uint32_t len, uint32_t *l3, uint16_t *etype, uint16_t *vlan)
+{
+	if (len < RTE_ETHER_HDR_LEN)
+		return false;
+	*etype = rd16(f + 12);
+	*vlan = 0;
+	*l3 = RTE_ETHER_HDR_LEN;
+	if (*etype == RTE_ETHER_TYPE_VLAN) {
+		if (len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+			return false;
+		*vlan = rd16(f + 14) & 0xfff;
+		*etype = rd16(f + 16);
+		*l3 += RTE_VLAN_HLEN;
+	}
+	return true;
+}
+
+/* An Ethernet header (and @p c's tag) into @p out, cleared to the minimum frame; the L3 offset. */
+static uint32_t
+neigh_eth(const struct pvp_neigh_cfg *c, const uint8_t *dst, uint16_t etype, uint8_t *out)
+{
+	memset(out, 0, PVP_NEIGH_FRAME_MAX);
+	memcpy(out, dst, RTE_ETHER_ADDR_LEN);
+	memcpy(out + RTE_ETHER_ADDR_LEN, &c->mac, RTE_ETHER_ADDR_LEN);
+	if (c->vlan == 0) {
+		wr16(out + 12, etype);
+		return RTE_ETHER_HDR_LEN;
+	}
+	wr16(out + 12, RTE_ETHER_TYPE_VLAN);
+	wr16(out + 14, c->vlan);
+	wr16(out + 16, etype);
+	return RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+}
+
+/* Frames shorter than Ethernet's minimum are padded (the zeros are there already). */
+static uint16_t
+neigh_pad(uint32_t len)
+{
+	return (uint16_t)RTE_MAX(len, (uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN));
+}
+
+bool
+pvp_neigh_owns4(const struct pvp_neigh_cfg *c, uint32_t ip)
+{
+	return (c->ip4 != 0 && ip == c->ip4) ||
+	       (c->ans4.set && ip >= c->ans4.lo && ip <= c->ans4.hi);
+}
+
+bool
+pvp_neigh_owns6(const struct pvp_neigh_cfg *c, const uint8_t ip6[16])
+{
+	return (c->has_ip6 && memcmp(ip6, c->ip6, 16) == 0) ||
+	       (c->ans6.set && memcmp(ip6, c->ans6.lo, 16) >= 0 &&
+		memcmp(ip6, c->ans6.hi, 16) <= 0);
+}
+
+/* An ARP packet of @p op at @p a. Addresses in network order as they go on the wire. */
+static void
+neigh_arp_write(uint8_t *a, uint16_t op, const void *sha, uint32_t sip, const void *tha,
+		uint32_t tip)
+{
+	wr16(a, RTE_ARP_HRD_ETHER);
+	wr16(a + 2, RTE_ETHER_TYPE_IPV4);
+	a[4] = RTE_ETHER_ADDR_LEN;
+	a[5] = 4;
+	wr16(a + 6, op);
+	memcpy(a + 8, sha, RTE_ETHER_ADDR_LEN);
+	wr32(a + 14, sip);
+	memcpy(a + 18, tha, RTE_ETHER_ADDR_LEN);
+	wr32(a + 24, tip);
+}
+
+static enum pvp_neigh_verdict
+neigh_arp_input(const struct pvp_neigh_cfg *c, const uint8_t *a, uint32_t n, uint8_t *out,
+		uint16_t *out_len, struct pvp_neigh_peer *peer, struct pvp_neigh_stats *st)
+{
+	uint32_t sip, tip, l3;
+	uint16_t op;
+
+	st->arp_rx++;
+	if (n < ARP_LEN || rd16(a) != RTE_ARP_HRD_ETHER || rd16(a + 2) != RTE_ETHER_TYPE_IPV4 ||
+	    a[4] != RTE_ETHER_ADDR_LEN || a[5] != 4)
+		goto ignore;
+	op = rd16(a + 6);
+	sip = rd32(a + 14);
+	tip = rd32(a + 24);
+	if (op == RTE_ARP_OP_REQUEST && pvp_neigh_owns4(c, tip) && sip != tip) {
+		l3 = neigh_eth(c, a + 8, RTE_ETHER_TYPE_ARP, out);
+		neigh_arp_write(out + l3, RTE_ARP_OP_REPLY, &c->mac, tip, a + 8, sip);
+		*out_len = neigh_pad(l3 + ARP_LEN);
+		st->arp_answered++;
+		return PVP_NEIGH_REPLY;
+	}
+	/* A reply, or a gratuitous request (sender and target the same). */
+	if (peer != NULL && c->gw4 != 0 && sip == c->gw4 &&
+	    (op == RTE_ARP_OP_REPLY || (op == RTE_ARP_OP_REQUEST && sip == tip))) {
+		memset(peer, 0, sizeof(*peer));
+		peer->family = AF_INET;
+		peer->ip4 = sip;
+		memcpy(&peer->mac, a + 8, RTE_ETHER_ADDR_LEN);
+		st->arp_learnt++;
+		return PVP_NEIGH_LEARNT;
+	}
+ignore:
+	st->ignored++;
+	return PVP_NEIGH_IGNORED;
+}
+
+/* The link-layer address option of @p type in ND options @p o (@p n bytes), or NULL. */
+static const uint8_t *
+neigh_nd_lla(const uint8_t *o, uint32_t n, uint8_t type)
+{
+	while (n >= 8) {
+		uint32_t olen = (uint32_t)o[1] * 8;
+
+		/* A zero length would loop for ever: RFC 4861 says drop the frame. */
+		if (olen == 0 || olen > n)
+			return NULL;
+		if (o[0] == type && olen == ND_OPT_LLA_LEN)
+			return o + 2;
+		o += olen;
+		n -= olen;
+	}
+	return NULL;
+}
+
+/* An IPv6 ND frame from @p src to @p dst (@p dmac) with @p c's tag: type, flags, target, option. */
+static uint16_t
+neigh_nd_write(const struct pvp_neigh_cfg *c, const uint8_t *dmac, const uint8_t *src,
+	       const uint8_t *dst, uint8_t type, uint8_t flags, const uint8_t *target, uint8_t opt,
+	       uint8_t *out)
+{
+	uint32_t l3 = neigh_eth(c, dmac, RTE_ETHER_TYPE_IPV6, out);
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(out + l3);
+	uint8_t *icmp = out + l3 + sizeof(*ip);
+	uint16_t cksum;
+
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16(ND_MSG_LEN + ND_OPT_LLA_LEN);
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = ND_HOP_LIMIT;
+	memcpy(ip->src_addr, src, 16);
+	memcpy(ip->dst_addr, dst, 16);
+	icmp[0] = type;
+	icmp[4] = flags;
+	memcpy(icmp + 8, target, 16);
+	icmp[ND_MSG_LEN] = opt;
+	icmp[ND_MSG_LEN + 1] = 1;
+	memcpy(icmp + ND_MSG_LEN + 2, &c->mac, RTE_ETHER_ADDR_LEN);
+	/* Stored as computed: the sum is over memory words, as it is checked. */
+	cksum = rte_ipv6_udptcp_cksum(ip, icmp);
+	memcpy(icmp + 2, &cksum, 2);
+	return neigh_pad(l3 + sizeof(*ip) + ND_MSG_LEN + ND_OPT_LLA_LEN);
+}
+
+static enum pvp_neigh_verdict
+neigh_nd_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
+	       uint8_t *out, uint16_t *out_len, struct pvp_neigh_peer *peer,
+	       struct pvp_neigh_stats *st)
+{
+	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
+	const uint8_t *icmp = f + l3 + sizeof(*ip), *target, *lla;
+	static const uint8_t unspec[16];
+	uint32_t plen;
+
+	st->nd_rx++;
+	plen = rd16(f + l3 + 4);
+	if (f[l3 + 7] != ND_HOP_LIMIT || plen < ND_MSG_LEN ||
+	    plen > len - l3 - (uint32_t)sizeof(*ip) || icmp[1] != 0 ||
+	    rte_ipv6_udptcp_cksum_verify(ip, icmp) != 0)
+		goto ignore;
+	target = icmp + 8;
+	if (icmp[0] == ND_TYPE_NS && pvp_neigh_owns6(c, target)) {
+		const uint8_t *dmac = f + RTE_ETHER_ADDR_LEN, *dst = f + l3 + 8;
+		uint8_t flags = ND_NA_OVERRIDE | ND_NA_SOLICITED;
+
+		lla = neigh_nd_lla(icmp + ND_MSG_LEN, plen - ND_MSG_LEN, ND_OPT_SLLA);
+		if (lla != NULL)
+			dmac = lla;
+		/* Duplicate address detection asks from "::": answer all nodes (4.4). */
+		if (memcmp(dst, unspec, 16) == 0) {
+			static const uint8_t all_nodes_mac[] = {0x33, 0x33, 0, 0, 0, 1};
+
+			dmac = all_nodes_mac;
+			dst = neigh_all_nodes;
+			flags = ND_NA_OVERRIDE;
+		}
+		*out_len = neigh_nd_write(c, dmac, target, dst, ND_TYPE_NA, flags, target,
+					  ND_OPT_TLLA, out);
+		st->ns_answered++;
+		return PVP_NEIGH_REPLY;
+	}
+	if (icmp[0] == ND_TYPE_NA && peer != NULL && c->has_gw6 &&
+	    memcmp(target, c->gw6, 16) == 0) {
+		lla = neigh_nd_lla(icmp + ND_MSG_LEN, plen - ND_MSG_LEN, ND_OPT_TLLA);
+		memset(peer, 0, sizeof(*peer));
+		peer->family = AF_INET6;
+		memcpy(peer->ip6, target, 16);
+		/* An advertisement without the option comes from the target itself. */
+		memcpy(&peer->mac, lla != NULL ? lla : f + RTE_ETHER_ADDR_LEN, RTE_ETHER_ADDR_LEN);
+		st->na_learnt++;
+		return PVP_NEIGH_LEARNT;
+	}
+ignore:
+	st->ignored++;
+	return PVP_NEIGH_IGNORED;
+}
+
+/* IPv6 carrying ICMPv6 of a neighbour discovery type, without extension headers. */
+static bool
+neigh_is_nd(const uint8_t *f, uint32_t l3, uint32_t len)
+{
+	uint8_t type;
+
+	if (len < l3 + sizeof(struct rte_ipv6_hdr) + ND_MSG_LEN || f[l3 + 6] != IPPROTO_ICMPV6)
+		return false;
+	type = f[l3 + sizeof(struct rte_ipv6_hdr)];
+	return type >= ND_TYPE_RS && type <= ND_TYPE_REDIRECT;
+}
+
+bool
+pvp_neigh_is_neigh(const uint8_t *frame, uint32_t len)
+{
+	uint16_t etype, vlan;
+	uint32_t l3;
+
+	if (!neigh_l2(frame, len, &l3, &etype, &vlan))
+		return false;
+	return etype == RTE_ETHER_TYPE_ARP ||
+	       (etype == RTE_ETHER_TYPE_IPV6 && neigh_is_nd(frame, l3, len));
+}
+
+enum pvp_neigh_verdict
+pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t len, uint8_t *out,
+		uint16_t *out_len, struct pvp_neigh_peer *peer, struct pvp_neigh_stats *st)
+{
+	uint16_t etype, vlan;
+	uint32_t l3;
+
+	if (!neigh_l2(frame, len, &l3, &etype, &vlan))
+		return PVP_NEIGH_NONE;
+	if (etype == RTE_ETHER_TYPE_ARP) {
+		if (vlan != c->vlan) {
+			st->arp_rx++;
+			st->ignored++;
+			return PVP_NEIGH_IGNORED;
+		}
+		return neigh_arp_input(c, frame + l3, len - l3, out, out_len, peer, st);
+	}
+	if (etype != RTE_ETHER_TYPE_IPV6 || !neigh_is_nd(frame, l3, len))
+		return PVP_NEIGH_NONE;
+	if (vlan != c->vlan) {
+		st->nd_rx++;
+		st->ignored++;
+		return PVP_NEIGH_IGNORED;
+	}
+	return neigh_nd_input(c, frame, l3, len, out, out_len, peer, st);
+}
+
+uint16_t
+pvp_neigh_arp_request(const struct pvp_neigh_cfg *c, uint32_t target, uint8_t *out)
+{
+	static const uint8_t zero[RTE_ETHER_ADDR_LEN];
+	uint32_t l3 = neigh_eth(c, neigh_bcast, RTE_ETHER_TYPE_ARP, out);
+
+	neigh_arp_write(out + l3, RTE_ARP_OP_REQUEST, &c->mac, c->ip4, zero, target);
+	return neigh_pad(l3 + ARP_LEN);
+}
+
+uint16_t
+pvp_neigh_garp(const struct pvp_neigh_cfg *c, uint8_t *out)
+{
+	if (c->ip4 == 0)
+		return 0;
+	return pvp_neigh_arp_request(c, c->ip4, out);
+}
+
+uint16_t
+pvp_neigh_ns(const struct pvp_neigh_cfg *c, const uint8_t target[16], uint8_t *out)
+{
+	/* The solicited-node multicast address and its MAC (RFC 4291 2.7.1, RFC 2464 7). */
+	uint8_t dst[16] = {0xff, 0x02, [11] = 0x01, [12] = 0xff};
+	uint8_t dmac[RTE_ETHER_ADDR_LEN] = {0x33, 0x33, 0xff};
+
+	memcpy(dst + 13, target + 13, 3);
+	memcpy(dmac + 3, target + 13, 3);
+	return neigh_nd_write(c, dmac, c->ip6, dst, ND_TYPE_NS, 0, target, ND_OPT_SLLA, out);
+}
+
+uint16_t
+pvp_neigh_unsolicited_na(const struct pvp_neigh_cfg *c, uint8_t *out)
+{
+	static const uint8_t dmac[RTE_ETHER_ADDR_LEN] = {0x33, 0x33, 0, 0, 0, 1};
+
+	if (!c->has_ip6)
+		return 0;
+	return neigh_nd_write(c, dmac, c->ip6, neigh_all_nodes, ND_TYPE_NA, ND_NA_OVERRIDE, c->ip6,
+			      ND_OPT_TLLA, out);
+}
+
+/* "LO-HI" of IPv4 addresses. */
+static int
+neigh_parse_range4(const char *what, const char *v, struct pvp_neigh_range4 *r, char *err,
+		   size_t errlen)
+{
+	char lo[64];
+	const char *dash = strchr(v, '-');
+
+	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo)) {
+		pvp_err(err, errlen, "%s: answer '%s' is not LO-HI", what, v);
+		return -EINVAL;
+	}
+	memcpy(lo, v, (size_t)(dash - v));
+	lo[dash - v] = '\0';
+	if (pvp_parse_ipv4(lo, &r->lo) != 0 || pvp_parse_ipv4(dash + 1, &r->hi) != 0 ||
+	    r->lo > r->hi) {
+		pvp_err(err, errlen, "%s: answer '%s' is not LO-HI of IPv4 addresses, LO <= HI",
+			what, v);
+		return -EINVAL;
+	}
+	r->set = true;
+	return 0;
+}
+
+/* "LO-HI" of IPv6 addresses. */
+static int
+neigh_parse_range6(const char *what, const char *v, struct pvp_neigh_range6 *r, char *err,
+		   size_t errlen)
+{
+	char lo[64];
+	const char *dash = strchr(v, '-');
+
+	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo)) {
+		pvp_err(err, errlen, "%s: answer6 '%s' is not LO-HI", what, v);
+		return -EINVAL;
+	}
+	memcpy(lo, v, (size_t)(dash - v));
+	lo[dash - v] = '\0';
+	if (inet_pton(AF_INET6, lo, r->lo) != 1 || inet_pton(AF_INET6, dash + 1, r->hi) != 1 ||
+	    memcmp(r->lo, r->hi, 16) > 0) {
+		pvp_err(err, errlen, "%s: answer6 '%s' is not LO-HI of IPv6 addresses, LO <= HI",
+			what, v);
+		return -EINVAL;
+	}
+	r->set = true;
+	return 0;
+}
+
+/* One KEY=VALUE of an address option. */
+static int
+neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neigh_cfg *c, char *err,
+	       size_t errlen)
+{
+	char name[96];
+	double s;
+
+	/* lib/util's number messages start with the name they are given. */
+	snprintf(name, sizeof(name), "%s: %s", what, key);
+	if (strcmp(key, "ip") == 0 || strcmp(key, "gw") == 0) {
+		uint32_t *ip = key[0] == 'i' ? &c->ip4 : &c->gw4;
+
+		if (pvp_parse_ipv4(v, ip) != 0 || *ip == 0 || *ip == UINT32_MAX) {
+			pvp_err(err, errlen, "%s: %s '%s' is not an IPv4 address of a host", what,
+				key, v);
+			return -EINVAL;
+		}
+	} else if (strcmp(key, "ip6") == 0 || strcmp(key, "gw6") == 0) {
+		uint8_t *ip6 = key[0] == 'i' ? c->ip6 : c->gw6;
+		static const uint8_t unspec[16];
+
+		if (inet_pton(AF_INET6, v, ip6) != 1 || ip6[0] == 0xff ||
+		    memcmp(ip6, unspec, 16) == 0) {
+			pvp_err(err, errlen, "%s: %s '%s' is not a unicast IPv6 address", what, key,
+				v);
+			return -EINVAL;
+		}
+		*(key[0] == 'i' ? &c->has_ip6 : &c->has_gw6) = true;
+	} else if (strcmp(key, "vlan") == 0) {
+		uint32_t vlan;
+
+		if (pvp_parse_u32(name, v, 1, 4094, &vlan, err, errlen) != 0)
+			return -EINVAL;
+		c->vlan = (uint16_t)vlan;
+	} else if (strcmp(key, "answer") == 0) {
+		return neigh_parse_range4(what, v, &c->ans4, err, errlen);
+	} else if (strcmp(key, "answer6") == 0) {
+		return neigh_parse_range6(what, v, &c->ans6, err, errlen);
+	} else if (strcmp(key, "announce") == 0) {
+		if (pvp_parse_duration(name, v, 0.01, 3600, &s, err, errlen) != 0)
+			return -EINVAL;
+		c->announce_ms = (uint32_t)(s * 1000 + 0.5);
+	} else {
+		pvp_err(err, errlen,
+			"%s: unknown key '%s' (ip, gw, ip6, gw6, vlan, answer, answer6, announce)",
+			what, key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, char *err, size_t errlen)
+{
+	static const char *const keys[] = {"ip",   "gw",     "ip6",	"gw6",
+					   "vlan", "answer", "answer6", "announce"};
+	char buf[PVP_NEIGH_OPT_MAX], *tok, *save = NULL;
+	unsigned int seen = 0, k;
+
+	if (strlen(s) >= sizeof(buf)) {
+		pvp_err(err, errlen, "%s: longer than %d characters", what, PVP_NEIGH_OPT_MAX - 1);
+		return -EINVAL;
+	}
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (eq == NULL) {
+			pvp_err(err, errlen, "%s: '%s' is not KEY=VALUE", what, tok);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		for (k = 0; k < RTE_DIM(keys); k++)
+			if (strcmp(tok, keys[k]) == 0)
+				break;
+		if (k < RTE_DIM(keys) && (seen & (1u << k)) != 0) {
+			pvp_err(err, errlen, "%s: %s is given twice", what, tok);
+			return -EINVAL;
+		}
+		seen |= k < RTE_DIM(keys) ? 1u << k : 0;
+		if (neigh_parse_kv(what, tok, eq + 1, c, err, errlen) != 0)
+			return -EINVAL;
+	}
+	if (c->gw4 != 0 && c->ip4 == 0) {
+		pvp_err(err, errlen, "%s: gw needs ip (the address ARP asks from)", what);
+		return -EINVAL;
+	}
+	if (c->has_gw6 && !c->has_ip6) {
+		pvp_err(err, errlen, "%s: gw6 needs ip6 (the address ND asks from)", what);
+		return -EINVAL;
+	}
+	if (c->ip4 == 0 && !c->has_ip6) {
+		pvp_err(err, errlen, "%s: give ip or ip6", what);
+		return -EINVAL;
+	}
+	return 0;
+}
