@@ -61,6 +61,10 @@ enum {
 	OPT_DST_MAC,
 	OPT_TREX,
 	OPT_TREX_REMOTE,
+	OPT_ADDR,
+	OPT_L3,
+	OPT_RESOLVE_TRIES,
+	OPT_RESOLVE_WAIT,
 	OPT_HELP,
 };
 
@@ -102,6 +106,10 @@ static const struct option gen_long_opts[] = {
 	{"dst-mac", required_argument, NULL, OPT_DST_MAC},
 	{"trex", optional_argument, NULL, OPT_TREX},
 	{"trex-remote", no_argument, NULL, OPT_TREX_REMOTE},
+	{"addr", required_argument, NULL, OPT_ADDR},
+	{"l3", no_argument, NULL, OPT_L3},
+	{"resolve-tries", required_argument, NULL, OPT_RESOLVE_TRIES},
+	{"resolve-wait", required_argument, NULL, OPT_RESOLVE_WAIT},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -137,6 +145,14 @@ gen_usage(const char *prog)
 	       "  --pcap FILE        frames of a pcap file as templates, looped\n"
 	       "  --pcap-as-is       replay the pcap frames unchanged (no signature)\n"
 	       "  --src-mac M, --dst-mac M   MACs of the shortcut stream\n"
+	       "Addresses (ARP / IPv6 ND, doc/gen.rst):\n"
+	       "  --addr P:KEY=V,... port P's addresses: ip=A, ip6=A6 (answered for),\n"
+	       "                     gw=G, gw6=G6 (resolved with --l3), vlan=V,\n"
+	       "                     answer=LO-HI, answer6=LO-HI (answered for too),\n"
+	       "                     announce=S (gratuitous ARP / unsolicited NA period)\n"
+	       "  --l3               resolve each port's gateway at start and send to it\n"
+	       "  --resolve-tries N  requests per gateway, 1..100 (default 5)\n"
+	       "  --resolve-wait S   wait for an answer to each, 0.01..60 s (default 0.5)\n"
 	       "Traffic:\n"
 	       "  --rate R           per port: pps, 1.5Mpps, 5Gbps (L1), 5Gbps-l2, 10%%, max\n"
 	       "                     (default max). A rate above the line rate is refused.\n"
@@ -256,6 +272,7 @@ static const struct pvp_num_opt gen_num_opts[] = {
 	GEN_NUM(OPT_RXD, nb_rxd, 64, 32768),
 	GEN_NUM(OPT_MTU, mtu, 68, 9216 - 18),
 	GEN_NUM(OPT_POOL_SIZE, pool_size, 1023, 1u << 22),
+	GEN_NUM(OPT_RESOLVE_TRIES, resolve_tries, 1, 100),
 };
 /* clang-format on */
 
@@ -280,6 +297,28 @@ static void __attribute__((noreturn)) gen_bad_option(char **argv)
 
 	pvp_opt_error(gen_long_opts, optopt, argv[optind - 1], err, sizeof(err));
 	gen_die("%s (see --help)", err);
+}
+
+/* --addr P:KEY=VALUE,... (lib/neigh's grammar after the port). */
+static void
+gen_parse_addr(const char *s, struct gen_opts *o)
+{
+	const char *colon = strchr(s, ':');
+	char num[16], what[32], err[256] = "";
+	uint32_t p;
+
+	if (colon == NULL || (size_t)(colon - s) >= sizeof(num))
+		gen_die("--addr: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.1)", s);
+	memcpy(num, s, (size_t)(colon - s));
+	num[colon - s] = '\0';
+	if (pvp_parse_u32("--addr PORT", num, 0, GEN_MAX_PORTS - 1, &p, err, sizeof(err)) != 0)
+		gen_die("%s", err);
+	if (o->addr_set[p])
+		gen_die("--addr: port %u is given twice", p);
+	snprintf(what, sizeof(what), "--addr %u", p);
+	if (pvp_neigh_parse(what, colon + 1, &o->addr[p], err, sizeof(err)) != 0)
+		gen_die("%s", err);
+	o->addr_set[p] = true;
 }
 
 /* One option that is not a whole number. */
@@ -362,12 +401,44 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 	case OPT_TREX_REMOTE:
 		o->trex_remote = true;
 		break;
+	case OPT_ADDR:
+		gen_parse_addr(arg, o);
+		break;
+	case OPT_L3:
+		o->l3 = true;
+		break;
+	case OPT_RESOLVE_WAIT:
+		if (pvp_parse_duration("--resolve-wait", arg, 0.01, 60, &o->resolve_wait_s, err,
+				       sizeof(err)) < 0)
+			gen_die("%s", err);
+		break;
 	case OPT_HELP:
 		gen_usage(argv[0]);
 		exit(0);
 	default:
 		gen_bad_option(argv);
 	}
+}
+
+/* --addr and --l3: what they need. */
+static void
+gen_args_check_addr(const struct gen_opts *o)
+{
+	bool any = false, gw = false;
+	unsigned int p;
+
+	for (p = 0; p < GEN_MAX_PORTS; p++) {
+		any |= o->addr_set[p];
+		gw |= o->addr_set[p] && (o->addr[p].gw4 != 0 || o->addr[p].has_gw6);
+	}
+	if (any && o->no_rx)
+		gen_die("--addr answers ARP/ND on the RX path: it excludes --no-rx");
+	if (o->l3 && !gw)
+		gen_die("--l3 needs a gateway: --addr P:ip=A,gw=G (or ip6=,gw6=)");
+	if (o->l3 && o->dst_mac[0] != '\0')
+		gen_die("--l3 sends to the resolved gateways: it excludes --dst-mac");
+	if (o->l3 && o->trex != NULL)
+		gen_die("--l3 is for native runs; TRex clients resolve with set_l3_mode");
 }
 
 /* Options that only make sense together. */
@@ -383,6 +454,7 @@ gen_args_check(struct gen_opts *o)
 	/* What a stream's mode may send in all (lib/pkt): tx_asked fits. */
 	if (o->bursts != 0 && o->count > PVP_PKT_MAX_FLOWS / o->bursts)
 		gen_die("--bursts x --count is more than 2^48 packets");
+	gen_args_check_addr(o);
 	if (o->trex_remote && o->trex == NULL)
 		gen_die("--trex-remote needs --trex");
 	if (o->trex != NULL) {
@@ -425,6 +497,8 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 	o->nb_txd = 1024;
 	o->nb_rxd = 1024;
 	o->pool_size = 8191;
+	o->resolve_tries = 5;
+	o->resolve_wait_s = 0.5;
 
 	optind = 1;
 	opterr = 0;

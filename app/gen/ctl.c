@@ -298,6 +298,8 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 				  e[0] != '\0' ? e : strerror(errno));
 		goto out;
 	}
+	/* --l3: a loaded profile goes to the resolved gateways too. */
+	gen_neigh_apply(g, p);
 	if (gen_streams_setup(g, p, msg, sizeof(msg)) != 0) {
 		pvp_profile_free(p);
 		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s", msg);

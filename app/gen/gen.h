@@ -24,6 +24,7 @@
 #include <rte_mempool.h>
 
 #include "pvp_gen_answer.h"
+#include "pvp_neigh.h"
 #include "pvp_pkt.h"
 #include "pvp_rate.h"
 #include "pvp_sig.h"
@@ -182,7 +183,15 @@ struct gen_rx_lcore {
 	uint64_t unknown_stream;     /* signed, but no wire stream of the loaded
 				      * profile has that id: every packet received
 				      * is in exactly one of a stream's rx_packets,
-				      * unsigned_rx or this */
+				      * unsigned_rx, neigh_rx or this */
+	uint64_t neigh_rx;	     /* ARP and ND frames (neigh.c), not unsigned_rx */
+	/* Written by this lcore only, in neigh.c. */
+	struct pvp_neigh_stats nst[GEN_MAX_PORTS]; /* what those frames were */
+	uint64_t unanswered[GEN_MAX_PORTS]; /* replies refused: over the rate limit, queue full */
+	uint64_t announced[GEN_MAX_PORTS];  /* gratuitous ARPs and unsolicited NAs sent */
+	uint64_t ann_next[GEN_MAX_PORTS]; /* TSC of a port's next announcement */
+	uint64_t lim_tsc;		  /* the reply limit's last refill */
+	uint32_t lim_tokens;		  /* replies it still allows */
 	struct pvp_stats_rxq *srq[GEN_MAX_PORTS];
 } __rte_cache_aligned;
 
@@ -199,6 +208,8 @@ struct gen_port {
 	char name[64];	   /* device name */
 	struct rte_ether_addr mac;
 	uint16_t nb_txq;	   /* TX queues (= TX lcores) */
+	uint16_t nb_svcq;	   /* service TX queues after them: one per RX lcore
+				    * for ARP/ND replies (--addr), else 0 */
 	uint64_t link_bps;	   /* from the link, or --speed; 0 unknown */
 	struct rte_mempool *rx_mp; /* RX mbufs */
 };
@@ -250,6 +261,18 @@ struct gen_opts {
 	const char *trex; /* --trex [ADDR]: serve TRex's stateless API (NULL: off,
 				 * "": the default 127.0.0.1:4501:4500) */
 	bool trex_remote; /* --trex-remote: a non-loopback --trex address */
+	struct pvp_neigh_cfg addr[GEN_MAX_PORTS]; /* --addr P:..., MAC set at setup */
+	bool addr_set[GEN_MAX_PORTS];		  /* port P has an --addr */
+	bool l3;				  /* --l3: send to the resolved gateways */
+	uint32_t resolve_tries;			  /* requests per gateway */
+	double resolve_wait_s;			  /* wait for an answer to each */
+};
+
+/* A port's neighbour state (neigh.c). */
+struct gen_neigh {
+	struct rte_ether_addr gw_mac; /* the gateway's MAC, once resolved */
+	bool resolved;		      /* --l3 found it */
+	struct rte_mempool *mp;	      /* mbufs of replies and announcements */
 };
 
 /* The whole generator. */
@@ -265,6 +288,7 @@ struct gen_ctx {
 	uint16_t nb_tx;
 	struct gen_tx_lcore *tx[GEN_MAX_PORTS * GEN_MAX_TXQ];
 	struct gen_rx rx;
+	struct gen_neigh neigh[GEN_MAX_PORTS];
 	struct pvp_stats *stats;
 	uint64_t hz;
 	volatile bool quit; /* SIGINT/SIGTERM or end of a CLI run */
@@ -422,6 +446,25 @@ void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);
 /* The latency histogram of wire stream @p wire_id, all RX lcores merged. */
 void gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat);
+
+/*
+ * neigh.c: ARP / ND of the --addr ports. gen_neigh_setup() makes the
+ * reply pools; gen_neigh_resolve() (--l3) finds every gateway before
+ * the lcores start, answering the peers' requests meanwhile, or says
+ * which port's gateway did not answer; gen_neigh_apply() writes the
+ * resolved MACs into a profile's templates. gen_neigh_rx() is the RX
+ * engine's hook for frames without a signature: true when it was ARP or
+ * ND (counted and answered here); gen_neigh_service() sends the periodic
+ * announcements from RX lcore 0. gen_neigh_json(): per port, what the
+ * responder did.
+ */
+int gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen);
+int gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen);
+void gen_neigh_apply(const struct gen_ctx *g, struct pvp_profile *p);
+bool gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, struct rte_mbuf *m);
+void gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl);
+json_t *gen_neigh_json(const struct gen_ctx *g);
+uint64_t gen_neigh_rx_total(const struct gen_ctx *g);
 
 /* ctl.c */
 int gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen);

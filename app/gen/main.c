@@ -133,6 +133,7 @@ gen_main_turn(struct gen_ctx *g)
 {
 	if (g->rx.nb != 0 && g->rx.rl[0]->lcore == RTE_MAX_LCORE) {
 		gen_rx_service_clear(g, g->rx.rl[0]);
+		gen_neigh_service(g, g->rx.rl[0]);
 		if (gen_rx_poll(g, g->rx.rl[0]) == 0)
 			usleep(g->opt.idle_sleep_us != 0 ? g->opt.idle_sleep_us : 50);
 	} else {
@@ -281,6 +282,8 @@ gen_setup(struct gen_ctx *g)
 		gen_setup_die("%s", err);
 	if (gen_rx_setup(g) != 0)
 		gen_setup_die("out of memory");
+	if (gen_neigh_setup(g, err, sizeof(err)) != 0 || gen_neigh_resolve(g, err, sizeof(err)) != 0)
+		gen_setup_die("%s", err);
 	prof = gen_profile_from_opts(g, err, sizeof(err));
 	if (prof == NULL)
 		gen_setup_die("%s", err);

@@ -105,5 +105,6 @@ gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
 		pvp_profile_free(p);
 		return NULL;
 	}
+	gen_neigh_apply(g, p);
 	return p;
 }

@@ -5,7 +5,7 @@
 /*
  * Reports: the JSON object that stats.get answers and --json writes
  * (lib/stats snapshot + "traffic" + "streams" + "unsigned_rx" +
- * "unknown_stream_rx"), the
+ * "unknown_stream_rx" + "neigh_rx" + "neigh"), the
  * summary table of a CLI run, and the periodic rate line.
  */
 
@@ -251,6 +251,8 @@ gen_report_json(struct gen_ctx *g)
 	gen_rx_other(g, &unsigned_rx, &unknown);
 	json_object_set_new(root, PVP_GEN_K_UNSIGNED_RX, json_integer((json_int_t)unsigned_rx));
 	json_object_set_new(root, PVP_GEN_K_UNKNOWN_STREAM_RX, json_integer((json_int_t)unknown));
+	json_object_set_new(root, PVP_GEN_K_NEIGH_RX, json_integer((json_int_t)gen_neigh_rx_total(g)));
+	json_object_set_new(root, PVP_GEN_K_NEIGH, gen_neigh_json(g));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
 }
@@ -317,7 +319,8 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
 	gen_rx_other(g, &unsigned_rx, &unknown);
-	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 "\n", unsigned_rx, unknown);
+	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 " neigh_rx %" PRIu64 "\n",
+		unsigned_rx, unknown, gen_neigh_rx_total(g));
 	for (i = 0; i < g->nb_tx; i++) {
 		const struct gen_tx_lcore *tl = g->tx[i];
 

@@ -68,6 +68,10 @@ gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	}
 	__atomic_store_n(&rl->unsigned_rx, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rl->unknown_stream, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rl->neigh_rx, 0, __ATOMIC_RELAXED);
+	memset(rl->nst, 0, sizeof(rl->nst));
+	memset(rl->unanswered, 0, sizeof(rl->unanswered));
+	memset(rl->announced, 0, sizeof(rl->announced));
 	__atomic_store_n(&rl->clear_ack, req, __ATOMIC_RELEASE);
 }
 
@@ -86,7 +90,7 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	uint16_t p, n, i;
 
 	for (p = 0; p < g->nb_ports; p++) {
-		uint64_t bytes = 0, nosig = 0, bad = 0;
+		uint64_t bytes = 0, nosig = 0, bad = 0, neigh = 0;
 		uint32_t now;
 
 		n = rte_eth_rx_burst(g->port[p].eth_port, rl->queue, pkts, GEN_BURST);
@@ -101,7 +105,11 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 
 			bytes += m->pkt_len;
 			if (sig == NULL) {
-				nosig++;
+				/* ARP/ND is counted (and answered) apart. */
+				if (gen_neigh_rx(g, rl, p, m))
+					neigh++;
+				else
+					nosig++;
 				continue;
 			}
 			id = rte_be_to_cpu_16(sig->stream);
@@ -120,6 +128,8 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 		if (nosig != 0)
 			__atomic_store_n(&rl->unsigned_rx, rl->unsigned_rx + nosig,
 					 __ATOMIC_RELAXED);
+		if (neigh != 0)
+			__atomic_store_n(&rl->neigh_rx, rl->neigh_rx + neigh, __ATOMIC_RELAXED);
 		if (bad != 0)
 			__atomic_store_n(&rl->unknown_stream, rl->unknown_stream + bad,
 					 __ATOMIC_RELAXED);
@@ -138,6 +148,7 @@ gen_rx_lcore_main(void *arg)
 		g->nb_ports);
 	while (!g->quit) {
 		gen_rx_service_clear(g, rl);
+		gen_neigh_service(g, rl);
 		if (gen_rx_poll(g, rl) == 0 && g->opt.idle_sleep_us != 0)
 			usleep(g->opt.idle_sleep_us);
 	}

@@ -40,6 +40,8 @@ extern "C" {
 #define PVP_GEN_K_DUP		    "dup"
 #define PVP_GEN_K_UNSIGNED_RX	    "unsigned_rx"
 #define PVP_GEN_K_UNKNOWN_STREAM_RX "unknown_stream_rx"
+#define PVP_GEN_K_NEIGH_RX	    "neigh_rx" /* ARP/ND frames: not unsigned_rx */
+#define PVP_GEN_K_NEIGH		    "neigh"    /* per port: the ARP/ND responder */
 
 /** What pvpkit-gen does with a packet its port's full ring refuses (--tx-full). */
 enum pvp_gen_tx_full {

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * ARP and IPv6 neighbour discovery of pvpkit-gen's ports (--addr, --l3),
+ * lib/neigh's responder wired to the RX engine. Its hook sees only the
+ * frames without a signature, so signed traffic is checked exactly as
+ * before; ARP/ND frames are counted in neigh_rx, never in unsigned_rx.
+ * Replies leave by a service TX queue of the RX lcore's own (the TX
+ * lcores' queues are theirs alone), from a small pool of their own, at
+ * most GEN_NEIGH_REPLY_PPS per RX lcore: a flood of requests costs
+ * replies, never traffic or counts. Gateways are resolved before the
+ * lcores start, by the main thread, which owns every queue then.
+ */
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "pvp_util.h"
+
+#include "gen.h"
+
+/* Replies an RX lcore sends per second at most, and in a row. */
+#define GEN_NEIGH_REPLY_PPS   50000
+#define GEN_NEIGH_REPLY_BURST 256
+/* mbufs of a port's reply pool: enough for a full service queue and then some. */
+#define GEN_NEIGH_POOL 2047
+
+/* The address a port's gateway is, as text, for messages. */
+static const char *
+gen_neigh_gw_str(const struct pvp_neigh_cfg *c, char *buf, size_t len)
+{
+	if (c->gw4 != 0)
+		return pvp_ipv4_format(c->gw4, buf, len);
+	return inet_ntop(AF_INET6, c->gw6, buf, (socklen_t)len);
+}
+
+int
+gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t p;
+
+	for (p = g->nb_ports; p < GEN_MAX_PORTS; p++) {
+		if (g->opt.addr_set[p]) {
+			snprintf(err, errlen, "--addr %u: there is no port %u (%u port(s))", p, p,
+				 g->nb_ports);
+			return -EINVAL;
+		}
+	}
+	for (p = 0; p < g->nb_ports; p++) {
+		g->opt.addr[p].mac = g->port[p].mac;
+		if (!g->opt.addr_set[p])
+			continue;
+		snprintf(name, sizeof(name), "gen_neigh%u", p);
+		g->neigh[p].mp = rte_mempool_lookup(name);
+		if (g->neigh[p].mp == NULL)
+			g->neigh[p].mp = rte_pktmbuf_pool_create(
+				name, GEN_NEIGH_POOL, 64, 0, RTE_PKTMBUF_HEADROOM + 128,
+				rte_eth_dev_socket_id(g->port[p].eth_port));
+		if (g->neigh[p].mp == NULL) {
+			snprintf(err, errlen, "port %u: no memory for ARP/ND replies: %s", p,
+				 rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Send @p len bytes of @p frame on port @p p's service queue @p q; false if not sent. */
+static bool
+gen_neigh_send(struct gen_ctx *g, uint16_t p, uint16_t q, const uint8_t *frame, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(g->neigh[p].mp);
+
+	if (m == NULL)
+		return false;
+	memcpy(rte_pktmbuf_append(m, len), frame, len);
+	if (rte_eth_tx_burst(g->port[p].eth_port, g->port[p].nb_txq + q, &m, 1) == 1)
+		return true;
+	rte_pktmbuf_free(m);
+	return false;
+}
+
+/* Whether the reply limit of @p rl allows one more now (token bucket). */
+static bool
+gen_neigh_allow(struct gen_ctx *g, struct gen_rx_lcore *rl)
+{
+	uint64_t now = rte_rdtsc(), add;
+
+	add = (now - rl->lim_tsc) * GEN_NEIGH_REPLY_PPS / g->hz;
+	if (add != 0) {
+		rl->lim_tokens =
+			(uint32_t)RTE_MIN((uint64_t)GEN_NEIGH_REPLY_BURST, rl->lim_tokens + add);
+		rl->lim_tsc = now;
+	}
+	if (rl->lim_tokens == 0)
+		return false;
+	rl->lim_tokens--;
+	return true;
+}
+
+bool
+gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, struct rte_mbuf *m)
+{
+	uint8_t out[PVP_NEIGH_FRAME_MAX];
+	enum pvp_neigh_verdict v;
+	uint16_t len = 0;
+
+	v = pvp_neigh_input(&g->opt.addr[port], rte_pktmbuf_mtod(m, const uint8_t *),
+			    rte_pktmbuf_data_len(m), out, &len, NULL, &rl->nst[port]);
+	if (v == PVP_NEIGH_NONE)
+		return false;
+	if (v == PVP_NEIGH_REPLY &&
+	    !(gen_neigh_allow(g, rl) && gen_neigh_send(g, port, rl->queue, out, len)))
+		__atomic_store_n(&rl->unanswered[port], rl->unanswered[port] + 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+void
+gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl)
+{
+	uint8_t out[PVP_NEIGH_FRAME_MAX];
+	uint64_t now;
+	uint16_t p, len;
+
+	/* One lcore announces: every RX lcore would multiply the rate. */
+	if (rl->queue != 0)
+		return;
+	now = 0;
+	for (p = 0; p < g->nb_ports; p++) {
+		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
+
+		if (!g->opt.addr_set[p] || c->announce_ms == 0)
+			continue;
+		if (now == 0)
+			now = rte_rdtsc();
+		if (now < rl->ann_next[p])
+			continue;
+		rl->ann_next[p] = now + gen_us_to_tsc((uint64_t)c->announce_ms * 1000, g->hz);
+		len = pvp_neigh_garp(c, out);
+		if (len != 0 && gen_neigh_send(g, p, 0, out, len))
+			__atomic_store_n(&rl->announced[p], rl->announced[p] + 1, __ATOMIC_RELAXED);
+		len = pvp_neigh_unsolicited_na(c, out);
+		if (len != 0 && gen_neigh_send(g, p, 0, out, len))
+			__atomic_store_n(&rl->announced[p], rl->announced[p] + 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* Ask for every gateway not resolved yet; how many are left. */
+static unsigned int
+gen_neigh_ask(struct gen_ctx *g)
+{
+	uint8_t out[PVP_NEIGH_FRAME_MAX];
+	unsigned int left = 0;
+	uint16_t p, len;
+
+	for (p = 0; p < g->nb_ports; p++) {
+		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
+
+		if (!g->opt.addr_set[p] || g->neigh[p].resolved || (c->gw4 == 0 && !c->has_gw6))
+			continue;
+		len = c->gw4 != 0 ? pvp_neigh_arp_request(c, c->gw4, out)
+				  : pvp_neigh_ns(c, c->gw6, out);
+		/* A request the queue refuses is one of the tries. */
+		gen_neigh_send(g, p, 0, out, len);
+		left++;
+	}
+	return left;
+}
+
+/* Poll every RX queue once before the lcores run: answer, learn, drop the rest. */
+static void
+gen_neigh_poll(struct gen_ctx *g, struct pvp_neigh_stats *st)
+{
+	uint8_t out[PVP_NEIGH_FRAME_MAX];
+	struct rte_mbuf *pkts[GEN_BURST];
+	struct pvp_neigh_peer peer;
+	uint16_t p, q, n, i, len;
+
+	for (p = 0; p < g->nb_ports; p++) {
+		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
+
+		for (q = 0; q < g->rx.nb; q++) {
+			n = rte_eth_rx_burst(g->port[p].eth_port, q, pkts, GEN_BURST);
+			for (i = 0; i < n; i++) {
+				enum pvp_neigh_verdict v;
+
+				len = 0;
+				v = pvp_neigh_input(c, rte_pktmbuf_mtod(pkts[i], const uint8_t *),
+						    rte_pktmbuf_data_len(pkts[i]), out, &len, &peer,
+						    st);
+				if (v == PVP_NEIGH_REPLY && g->opt.addr_set[p])
+					gen_neigh_send(g, p, 0, out, len);
+				/* The gateway resolved is the one the port asks for. */
+				if (v == PVP_NEIGH_LEARNT && !g->neigh[p].resolved &&
+				    (c->gw4 != 0) == (peer.family == AF_INET)) {
+					g->neigh[p].gw_mac = peer.mac;
+					g->neigh[p].resolved = true;
+				}
+			}
+			rte_pktmbuf_free_bulk(pkts, n);
+		}
+	}
+}
+
+int
+gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen)
+{
+	uint64_t wait = (uint64_t)(g->opt.resolve_wait_s * (double)g->hz), deadline;
+	struct pvp_neigh_stats st;
+	char ip[INET6_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	uint32_t t;
+	uint16_t p;
+
+	if (!g->opt.l3)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	for (t = 0; t < g->opt.resolve_tries && gen_neigh_ask(g) != 0; t++) {
+		deadline = rte_rdtsc() + wait;
+		while (rte_rdtsc() < deadline) {
+			gen_neigh_poll(g, &st);
+			usleep(100);
+		}
+	}
+	for (p = 0; p < g->nb_ports; p++) {
+		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
+
+		if (!g->opt.addr_set[p] || (c->gw4 == 0 && !c->has_gw6))
+			continue;
+		gen_neigh_gw_str(c, ip, sizeof(ip));
+		if (!g->neigh[p].resolved) {
+			snprintf(err, errlen,
+				 "--l3: port %u: gateway %s did not answer %u %s in %.1f s "
+				 "(is it on the link, on VLAN %u?)",
+				 p, ip, g->opt.resolve_tries,
+				 c->gw4 != 0 ? "ARP requests" : "neighbour solicitations",
+				 g->opt.resolve_tries * g->opt.resolve_wait_s, c->vlan);
+			return -EHOSTUNREACH;
+		}
+		rte_ether_format_addr(mac, sizeof(mac), &g->neigh[p].gw_mac);
+		GEN_LOG(NOTICE, "port %u: gateway %s is at %s", p, ip, mac);
+	}
+	return 0;
+}
+
+void
+gen_neigh_apply(const struct gen_ctx *g, struct pvp_profile *p)
+{
+	uint32_t s, i;
+
+	if (!g->opt.l3)
+		return;
+	for (s = 0; s < p->n_streams; s++) {
+		uint16_t port = p->streams[s].port;
+
+		if (port >= g->nb_ports || !g->neigh[port].resolved)
+			continue;
+		for (i = 0; i < p->streams[s].n_tmpl; i++) {
+			uint8_t *d = p->streams[s].tmpl[i].data;
+
+			memcpy(d, &g->neigh[port].gw_mac, RTE_ETHER_ADDR_LEN);
+			memcpy(d + RTE_ETHER_ADDR_LEN, &g->port[port].mac, RTE_ETHER_ADDR_LEN);
+		}
+	}
+}
+
+uint64_t
+gen_neigh_rx_total(const struct gen_ctx *g)
+{
+	uint64_t n = 0;
+	uint16_t k;
+
+	for (k = 0; k < g->rx.nb; k++)
+		n += __atomic_load_n(&g->rx.rl[k]->neigh_rx, __ATOMIC_RELAXED);
+	return n;
+}
+
+json_t *
+gen_neigh_json(const struct gen_ctx *g)
+{
+	json_t *arr = json_array();
+	char buf[INET6_ADDRSTRLEN];
+	uint16_t p, k;
+
+	for (p = 0; p < g->nb_ports; p++) {
+		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
+		struct pvp_neigh_stats sum;
+		uint64_t unanswered = 0, announced = 0;
+		json_t *o = json_object();
+
+		memset(&sum, 0, sizeof(sum));
+		for (k = 0; k < g->rx.nb; k++) {
+			const struct gen_rx_lcore *rl = g->rx.rl[k];
+
+			/* Torn reads of live counters are off by a frame at most. */
+#define GEN_NEIGH_ADD(name, help) sum.name += rl->nst[p].name;
+			PVP_NEIGH_COUNTERS(GEN_NEIGH_ADD)
+#undef GEN_NEIGH_ADD
+			unanswered += __atomic_load_n(&rl->unanswered[p], __ATOMIC_RELAXED);
+			announced += __atomic_load_n(&rl->announced[p], __ATOMIC_RELAXED);
+		}
+		json_object_set_new(o, "port", json_integer(p));
+		if (c->ip4 != 0)
+			json_object_set_new(o, "ip",
+					    json_string(pvp_ipv4_format(c->ip4, buf, sizeof(buf))));
+		if (c->has_ip6)
+			json_object_set_new(
+				o, "ip6",
+				json_string(inet_ntop(AF_INET6, c->ip6, buf, sizeof(buf))));
+		if (c->vlan != 0)
+			json_object_set_new(o, "vlan", json_integer(c->vlan));
+		if (c->gw4 != 0 || c->has_gw6)
+			json_object_set_new(o, "gateway",
+					    json_string(gen_neigh_gw_str(c, buf, sizeof(buf))));
+		if (g->neigh[p].resolved) {
+			char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+			rte_ether_format_addr(mac, sizeof(mac), &g->neigh[p].gw_mac);
+			json_object_set_new(o, "gateway_mac", json_string(mac));
+		}
+#define GEN_NEIGH_JSON(name, help)                                                                 \
+	json_object_set_new(o, #name, json_integer((json_int_t)sum.name));
+		PVP_NEIGH_COUNTERS(GEN_NEIGH_JSON)
+#undef GEN_NEIGH_JSON
+		json_object_set_new(o, "unanswered", json_integer((json_int_t)unanswered));
+		json_object_set_new(o, "announced", json_integer((json_int_t)announced));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
