@@ -166,6 +166,9 @@ struct gen_tx_lcore {
 	uint64_t start_tsc;	     /* the run's start: sends nothing before it */
 	volatile uint64_t stop_tsc;  /* the run's end: sends nothing from it on, 0: none;
 				      * control may move it while the lcore runs */
+	struct rte_ring *svc;	     /* queue 0 of an --addr port: ARP/ND frames of
+				      * the RX lcores to send (neigh.c), else NULL */
+	uint64_t svc_unsent;	     /* of those, refused by a full TX queue */
 	uint64_t cycles_busy;	     /* TSC spent in bursts that sent something */
 	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;
@@ -208,8 +211,6 @@ struct gen_port {
 	char name[64];	   /* device name */
 	struct rte_ether_addr mac;
 	uint16_t nb_txq;	   /* TX queues (= TX lcores) */
-	uint16_t nb_svcq;	   /* service TX queues after them: one per RX lcore
-				    * for ARP/ND replies (--addr), else 0 */
 	uint64_t link_bps;	   /* from the link, or --speed; 0 unknown */
 	struct rte_mempool *rx_mp; /* RX mbufs */
 };
@@ -273,6 +274,8 @@ struct gen_neigh {
 	struct rte_ether_addr gw_mac; /* the gateway's MAC, once resolved */
 	bool resolved;		      /* --l3 found it */
 	struct rte_mempool *mp;	      /* mbufs of replies and announcements */
+	struct rte_ring *ring;	      /* to the TX lcore of the port's queue 0 */
+	struct gen_tx_lcore *tl;      /* that lcore */
 };
 
 /* The whole generator. */
@@ -454,14 +457,16 @@ void gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat);
  * which port's gateway did not answer; gen_neigh_apply() writes the
  * resolved MACs into a profile's templates. gen_neigh_rx() is the RX
  * engine's hook for frames without a signature: true when it was ARP or
- * ND (counted and answered here); gen_neigh_service() sends the periodic
- * announcements from RX lcore 0. gen_neigh_json(): per port, what the
- * responder did.
+ * ND (counted, and answered through the ring of the port's queue 0);
+ * gen_neigh_tx() is the TX lcore's side of that ring;
+ * gen_neigh_service() queues the periodic announcements from RX lcore 0.
+ * gen_neigh_json(): per port, what the responder did.
  */
 int gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen);
 int gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen);
 void gen_neigh_apply(const struct gen_ctx *g, struct pvp_profile *p);
 bool gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, struct rte_mbuf *m);
+void gen_neigh_tx(struct gen_tx_lcore *tl);
 void gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl);
 json_t *gen_neigh_json(const struct gen_ctx *g);
 uint64_t gen_neigh_rx_total(const struct gen_ctx *g);

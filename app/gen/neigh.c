@@ -7,11 +7,13 @@
  * lib/neigh's responder wired to the RX engine. Its hook sees only the
  * frames without a signature, so signed traffic is checked exactly as
  * before; ARP/ND frames are counted in neigh_rx, never in unsigned_rx.
- * Replies leave by a service TX queue of the RX lcore's own (the TX
- * lcores' queues are theirs alone), from a small pool of their own, at
- * most GEN_NEIGH_REPLY_PPS per RX lcore: a flood of requests costs
- * replies, never traffic or counts. Gateways are resolved before the
- * lcores start, by the main thread, which owns every queue then.
+ * Replies go through a ring to the TX lcore of the port's queue 0, which
+ * sends them between its bursts: a TX queue is one lcore's alone, and an
+ * extra queue for them would not reach the peer on devices whose queues
+ * come in pairs (memif, virtio). They come from a small pool of their
+ * own, at most GEN_NEIGH_REPLY_PPS per RX lcore: a flood of requests
+ * costs replies, never traffic or counts. Gateways are resolved before
+ * the lcores start, by the main thread, which owns every queue then.
  */
 
 #include <arpa/inet.h>
@@ -23,6 +25,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "pvp_util.h"
 
@@ -31,8 +34,9 @@
 /* Replies an RX lcore sends per second at most, and in a row. */
 #define GEN_NEIGH_REPLY_PPS   50000
 #define GEN_NEIGH_REPLY_BURST 256
-/* mbufs of a port's reply pool: enough for a full service queue and then some. */
-#define GEN_NEIGH_POOL 2047
+/* mbufs of a port's reply pool: a full ring, a full TX queue's worth more. */
+#define GEN_NEIGH_RING 1024
+#define GEN_NEIGH_POOL 4095
 
 /* The address a port's gateway is, as text, for messages. */
 static const char *
@@ -47,7 +51,7 @@ int
 gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint16_t p;
+	uint16_t p, k;
 
 	for (p = g->nb_ports; p < GEN_MAX_PORTS; p++) {
 		if (g->opt.addr_set[p]) {
@@ -71,23 +75,74 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 				 rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
+		snprintf(name, sizeof(name), "gen_neigh_r%u", p);
+		/* Any RX lcore enqueues, the one TX lcore dequeues. */
+		g->neigh[p].ring =
+			rte_ring_create(name, GEN_NEIGH_RING,
+					rte_eth_dev_socket_id(g->port[p].eth_port), RING_F_SC_DEQ);
+		if (g->neigh[p].ring == NULL) {
+			snprintf(err, errlen, "port %u: no memory for ARP/ND replies: %s", p,
+				 rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		for (k = 0; k < g->nb_tx; k++)
+			if (g->tx[k]->port == p && g->tx[k]->queue == 0)
+				g->neigh[p].tl = g->tx[k];
+		g->neigh[p].tl->svc = g->neigh[p].ring;
 	}
 	return 0;
 }
 
-/* Send @p len bytes of @p frame on port @p p's service queue @p q; false if not sent. */
-static bool
-gen_neigh_send(struct gen_ctx *g, uint16_t p, uint16_t q, const uint8_t *frame, uint16_t len)
+/* @p len bytes of @p frame in an mbuf of port @p p's pool, or NULL. */
+static struct rte_mbuf *
+gen_neigh_mbuf(struct gen_ctx *g, uint16_t p, const uint8_t *frame, uint16_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(g->neigh[p].mp);
 
+	if (m != NULL)
+		memcpy(rte_pktmbuf_append(m, len), frame, len);
+	return m;
+}
+
+/* Queue @p frame for the TX lcore of port @p p's queue 0; false if not queued. */
+static bool
+gen_neigh_queue(struct gen_ctx *g, uint16_t p, const uint8_t *frame, uint16_t len)
+{
+	struct rte_mbuf *m = gen_neigh_mbuf(g, p, frame, len);
+
 	if (m == NULL)
 		return false;
-	memcpy(rte_pktmbuf_append(m, len), frame, len);
-	if (rte_eth_tx_burst(g->port[p].eth_port, g->port[p].nb_txq + q, &m, 1) == 1)
+	if (rte_ring_enqueue(g->neigh[p].ring, m) == 0)
 		return true;
 	rte_pktmbuf_free(m);
 	return false;
+}
+
+/* Send @p frame on port @p p's queue 0 before the TX lcores run (the resolver's). */
+static void
+gen_neigh_send_now(struct gen_ctx *g, uint16_t p, const uint8_t *frame, uint16_t len)
+{
+	struct rte_mbuf *m = gen_neigh_mbuf(g, p, frame, len);
+
+	if (m != NULL && rte_eth_tx_burst(g->port[p].eth_port, 0, &m, 1) == 0)
+		rte_pktmbuf_free(m);
+}
+
+void
+gen_neigh_tx(struct gen_tx_lcore *tl)
+{
+	struct rte_mbuf *m[GEN_BURST];
+	unsigned int n;
+	uint16_t sent;
+
+	n = rte_ring_dequeue_burst(tl->svc, (void **)m, GEN_BURST, NULL);
+	if (n == 0)
+		return;
+	sent = rte_eth_tx_burst(tl->eth_port, tl->queue, m, (uint16_t)n);
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+		__atomic_store_n(&tl->svc_unsent, tl->svc_unsent + n - sent, __ATOMIC_RELAXED);
+	}
 }
 
 /* Whether the reply limit of @p rl allows one more now (token bucket). */
@@ -119,8 +174,7 @@ gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, struct r
 			    rte_pktmbuf_data_len(m), out, &len, NULL, &rl->nst[port]);
 	if (v == PVP_NEIGH_NONE)
 		return false;
-	if (v == PVP_NEIGH_REPLY &&
-	    !(gen_neigh_allow(g, rl) && gen_neigh_send(g, port, rl->queue, out, len)))
+	if (v == PVP_NEIGH_REPLY && !(gen_neigh_allow(g, rl) && gen_neigh_queue(g, port, out, len)))
 		__atomic_store_n(&rl->unanswered[port], rl->unanswered[port] + 1, __ATOMIC_RELAXED);
 	return true;
 }
@@ -147,10 +201,10 @@ gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl)
 			continue;
 		rl->ann_next[p] = now + gen_us_to_tsc((uint64_t)c->announce_ms * 1000, g->hz);
 		len = pvp_neigh_garp(c, out);
-		if (len != 0 && gen_neigh_send(g, p, 0, out, len))
+		if (len != 0 && gen_neigh_queue(g, p, out, len))
 			__atomic_store_n(&rl->announced[p], rl->announced[p] + 1, __ATOMIC_RELAXED);
 		len = pvp_neigh_unsolicited_na(c, out);
-		if (len != 0 && gen_neigh_send(g, p, 0, out, len))
+		if (len != 0 && gen_neigh_queue(g, p, out, len))
 			__atomic_store_n(&rl->announced[p], rl->announced[p] + 1, __ATOMIC_RELAXED);
 	}
 }
@@ -171,7 +225,7 @@ gen_neigh_ask(struct gen_ctx *g)
 		len = c->gw4 != 0 ? pvp_neigh_arp_request(c, c->gw4, out)
 				  : pvp_neigh_ns(c, c->gw6, out);
 		/* A request the queue refuses is one of the tries. */
-		gen_neigh_send(g, p, 0, out, len);
+		gen_neigh_send_now(g, p, out, len);
 		left++;
 	}
 	return left;
@@ -199,7 +253,7 @@ gen_neigh_poll(struct gen_ctx *g, struct pvp_neigh_stats *st)
 						    rte_pktmbuf_data_len(pkts[i]), out, &len, &peer,
 						    st);
 				if (v == PVP_NEIGH_REPLY && g->opt.addr_set[p])
-					gen_neigh_send(g, p, 0, out, len);
+					gen_neigh_send_now(g, p, out, len);
 				/* The gateway resolved is the one the port asks for. */
 				if (v == PVP_NEIGH_LEARNT && !g->neigh[p].resolved &&
 				    (c->gw4 != 0) == (peer.family == AF_INET)) {
@@ -308,6 +362,10 @@ gen_neigh_json(const struct gen_ctx *g)
 			unanswered += __atomic_load_n(&rl->unanswered[p], __ATOMIC_RELAXED);
 			announced += __atomic_load_n(&rl->announced[p], __ATOMIC_RELAXED);
 		}
+		/* Queued, then refused by a full TX queue: not answered either. */
+		if (g->neigh[p].tl != NULL)
+			unanswered +=
+				__atomic_load_n(&g->neigh[p].tl->svc_unsent, __ATOMIC_RELAXED);
 		json_object_set_new(o, "port", json_integer(p));
 		if (c->ip4 != 0)
 			json_object_set_new(o, "ip",

@@ -66,14 +66,7 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	}
 	if (nb_rxq == 0 && info.max_rx_queues > 0)
 		nb_rxq = 1; /* some PMDs refuse zero RX queues; it stays unpolled */
-	if (p->nb_txq + p->nb_svcq > info.max_tx_queues) {
-		snprintf(err, errlen,
-			 "port %u (%s): %u TX queues and %u for ARP/ND replies (--addr) asked, "
-			 "the device has %u",
-			 p->eth_port, p->name, p->nb_txq, p->nb_svcq, info.max_tx_queues);
-		return -EINVAL;
-	}
-	ret = rte_eth_dev_configure(p->eth_port, nb_rxq, p->nb_txq + p->nb_svcq, &conf);
+	ret = rte_eth_dev_configure(p->eth_port, nb_rxq, p->nb_txq, &conf);
 	if (ret != 0) {
 		snprintf(err, errlen, "port %u (%s): configure failed: %s", p->eth_port, p->name,
 			 rte_strerror(-ret));
@@ -109,7 +102,7 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 			return ret;
 		}
 	}
-	for (q = 0; q < p->nb_txq + p->nb_svcq; q++) {
+	for (q = 0; q < p->nb_txq; q++) {
 		struct rte_eth_txconf txc = info.default_txconf;
 
 		txc.offloads = conf.txmode.offloads;
@@ -171,8 +164,6 @@ gen_ports_init(struct gen_ctx *g, char *err, size_t errlen)
 	}
 	for (i = 0; i < g->nb_ports; i++) {
 		g->port[i].nb_txq = g->opt.tx_cores;
-		/* ARP/ND replies leave by a queue of each RX lcore's own. */
-		g->port[i].nb_svcq = g->opt.addr_set[i] ? g->opt.rx_cores : 0;
 		ret = gen_port_init(g, &g->port[i], i, err, errlen);
 		if (ret != 0)
 			return ret;

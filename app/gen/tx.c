@@ -332,6 +332,9 @@ gen_tx_lcore_main(void *arg)
 		uint64_t now;
 		uint16_t i;
 
+		/* ARP/ND replies (--addr): the queue is this lcore's alone. */
+		if (unlikely(tl->svc != NULL))
+			gen_neigh_tx(tl);
 		if (rg != seen_gen) {
 			gen_tx_take_run(g, tl, cyc2pkt, catchup);
 			seen_gen = rg;

@@ -12,8 +12,8 @@
  *  - pvp_sig_find_inline() gives the same answer as pvp_sig_find() and
  *    pvp_sig_find_buf() for every frame (the inline fast path claims so);
  *  - every frame is counted exactly once: RX queue packets = frames, and
- *    unsigned + unknown stream + per-stream rx = frames, each as the
- *    non-inline finder predicts;
+ *    unsigned + ARP/ND + unknown stream + per-stream rx = frames, each as
+ *    the non-inline finder and lib/neigh's classifier predict;
  *  - each stream's tracker equals one fed the same sequence numbers by
  *    the non-inline pvp_seq_update(), and its latency histogram has one
  *    sample per packet with ordered percentiles.
@@ -125,7 +125,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct pvp_seq shadow[GEN_MAX_WSTREAMS];
 	static uint8_t touched[GEN_MAX_WSTREAMS];
-	uint64_t want_nosig = 0, want_bad = 0, want_bytes = 0, signed_rx = 0;
+	uint64_t want_nosig = 0, want_neigh = 0, want_bad = 0, want_bytes = 0, signed_rx = 0;
 	uint16_t ids[FUZZ_RX_MAX_FRAMES];
 	unsigned int i, n_ids = 0;
 	struct pvp_stats_rxq *q;
@@ -170,7 +170,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(pvp_sig_find_buf(bufs[n_frames], (uint32_t)len) == sig,
 			   "frame %u: pvp_sig_find_buf disagrees", n_frames);
 		want_bytes += len;
-		if (sig == NULL) {
+		if (sig == NULL && pvp_neigh_is_neigh(bufs[n_frames], (uint32_t)len)) {
+			want_neigh++;
+		} else if (sig == NULL) {
 			want_nosig++;
 		} else {
 			uint16_t id = rte_be_to_cpu_16(sig->stream);
@@ -198,7 +200,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* pvpkit-gen's RX loop, until the port is empty. */
 	q = rl.srq[0];
 	q->packets = q->bytes = 0;
-	rl.unsigned_rx = rl.unknown_stream = 0;
+	rl.unsigned_rx = rl.unknown_stream = rl.neigh_rx = 0;
 	freed = 0;
 	while (gen_rx_poll(&gen, &rl) != 0)
 		;
@@ -209,6 +211,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   "RX queue counted %llu packets %llu bytes, want %u %llu",
 		   (unsigned long long)q->packets, (unsigned long long)q->bytes, n_frames,
 		   (unsigned long long)want_bytes);
+	FUZZ_CHECK(rl.neigh_rx == want_neigh, "ARP/ND %llu (want %llu)",
+		   (unsigned long long)rl.neigh_rx, (unsigned long long)want_neigh);
 	FUZZ_CHECK(rl.unsigned_rx == want_nosig && rl.unknown_stream == want_bad,
 		   "unsigned %llu (want %llu), unknown stream %llu (want %llu)",
 		   (unsigned long long)rl.unsigned_rx, (unsigned long long)want_nosig,

@@ -28,7 +28,7 @@ trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT
 SOCK=$PVP_TMP/memif.sock
 info "two memif ports resolve each other (ARP and ND), then send to the resolved MACs"
 timeout 60 "$PVP_GEN" --no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 \
-    --lcores '0@0,1@1,2@1' \
+    --lcores "0@0,1@1,2@1" \
     --vdev "net_memif0,role=server,socket=$SOCK,mac=02:00:00:00:00:0a" \
     --vdev "net_memif1,role=client,socket=$SOCK,mac=02:00:00:00:00:0b" -- \
     --addr 0:ip=10.0.0.1,gw=10.0.0.2,ip6=2001:db8::1,announce=100ms \
