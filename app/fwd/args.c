@@ -66,6 +66,9 @@ fwd_usage(FILE *f, const char *prog)
 		"                       chained (0->1->...->0)\n"
 		"  --peer-mac MAC       mode mac: destination MAC for every port; also\n"
 		"                       PORT=MAC (repeatable) or MAC0,MAC1,... by port index\n"
+		"  --addr P:KEY=V,...   port P answers ARP/ND for its guest addresses:\n"
+		"                       ip=A, ip6=A6, vlan=V, answer=LO-HI, answer6=LO-HI\n"
+		"                       (lib/neigh's grammar; such frames are not forwarded)\n"
 		"  --rxq N / --txq N    queues per port (txq default: one per forwarding lcore)\n"
 		"  --rxd N / --txd N    descriptors per queue, 64..32768 (default 1024)\n"
 		"  --burst N            RX burst (default 32, at most %d)\n"
@@ -143,10 +146,37 @@ fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
 	}
 }
 
+/* --addr P:KEY=VALUE,... (lib/neigh's grammar after the port index). */
+static void
+fwd_parse_addr(const char *arg, struct fwd_conf *conf)
+{
+	const char *colon = strchr(arg, ':');
+	char num[16], what[32], err[256] = "";
+	uint64_t idx;
+
+	if (colon == NULL || (size_t)(colon - arg) >= sizeof(num))
+		fwd_die("--addr: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.2)", arg);
+	memcpy(num, arg, (size_t)(colon - arg));
+	num[colon - arg] = '\0';
+	idx = fwd_parse_u64("addr PORT", num, 0, FWD_MAX_PORTS - 1);
+	if (conf->addr_set[idx])
+		fwd_die("--addr: port %u is given twice", (unsigned int)idx);
+	snprintf(what, sizeof(what), "--addr %u", (unsigned int)idx);
+	if (pvp_neigh_parse(what, colon + 1, &conf->addr[idx], err, sizeof(err)) != 0)
+		fwd_die("%s", err);
+	/* Resolving is the tester's job; the guest only answers. */
+	if (conf->addr[idx].gw4 != 0 || conf->addr[idx].has_gw6 ||
+	    conf->addr[idx].announce_ms != 0)
+		fwd_die("--addr %u: pvpkit-fwd only answers (ip, ip6, vlan, answer, answer6)",
+			(unsigned int)idx);
+	conf->addr_set[idx] = true;
+}
+
 enum {
 	OPT_MODE = 256,
 	OPT_TOPOLOGY,
 	OPT_PEER_MAC,
+	OPT_ADDR,
 	OPT_RXQ,
 	OPT_TXQ,
 	OPT_RXD,
@@ -169,6 +199,7 @@ static const struct option fwd_long_options[] = {
 	{"mode", required_argument, NULL, OPT_MODE},
 	{"topology", required_argument, NULL, OPT_TOPOLOGY},
 	{"peer-mac", required_argument, NULL, OPT_PEER_MAC},
+	{"addr", required_argument, NULL, OPT_ADDR},
 	{"rxq", required_argument, NULL, OPT_RXQ},
 	{"txq", required_argument, NULL, OPT_TXQ},
 	{"rxd", required_argument, NULL, OPT_RXD},
@@ -247,6 +278,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		break;
 	case OPT_PEER_MAC:
 		fwd_parse_peer_mac(arg, conf);
+		break;
+	case OPT_ADDR:
+		fwd_parse_addr(arg, conf);
 		break;
 	case OPT_SEQ_CHECK:
 		conf->seq_check = true;

@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "pvp_neigh.h"
 #include "pvp_stats.h"
 #include "pvp_util.h"
 #include "fwd_seq.h"
@@ -103,6 +104,8 @@ struct fwd_conf {
 	struct rte_ether_addr peer_all;		   /**< that MAC */
 	bool peer_set[FWD_MAX_PORTS];		   /**< --peer-mac for this port index */
 	struct rte_ether_addr peer[FWD_MAX_PORTS]; /**< per port index */
+	bool addr_set[FWD_MAX_PORTS];		   /**< --addr for this port index */
+	struct pvp_neigh_cfg addr[FWD_MAX_PORTS];  /**< its addresses (MAC set at start) */
 };
 
 /** One (RX port, RX queue) -> (TX port, TX queue) flow of packets. */
@@ -121,6 +124,11 @@ struct fwd_stream {
 	struct fwd_seq_table *seq;    /**< lcore's table with --seq-check, else NULL */
 	struct rte_ether_addr tx_src; /**< mode mac: the TX port's MAC */
 	struct rte_ether_addr tx_dst; /**< mode mac: the peer MAC of the TX port */
+	const struct pvp_neigh_cfg *neigh; /**< --addr of the RX port: ARP/ND is
+					    * answered, not forwarded; else NULL */
+	uint64_t neigh_rx;		   /**< ARP/ND frames taken out of the bursts */
+	struct pvp_neigh_stats nst;	   /**< what they were (lib/neigh) */
+	uint64_t neigh_unsent;		   /**< replies the TX queue refused */
 } __rte_cache_aligned;
 
 /** State of one forwarding lcore, allocated on its socket. */
@@ -131,6 +139,16 @@ struct fwd_lcore {
 	struct fwd_seq_table *seq; /**< with --seq-check, else NULL */
 	struct fwd_stream streams[FWD_MAX_LCORE_STREAMS]; /**< polled in turn */
 } __rte_cache_aligned;
+
+/**
+ * Take the ARP/ND frames out of burst @p pkts (@p n) of @p fs, answer
+ * those for its addresses on the RX port (fwd_neigh.c) and free them.
+ * @param bytes
+ *   Less the bytes taken out.
+ * @return the packets left, in order.
+ */
+uint16_t fwd_neigh_filter(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n,
+			  uint64_t *bytes);
 
 /**
  * Receive one burst on @p fs and publish the RX counters once; no
@@ -158,6 +176,8 @@ fwd_rx_burst_nocheck(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *by
 		b += pkts[i]->pkt_len;
 	pvp_stats_rxq_add(fs->rxs, n, b);
 	*bytes = b;
+	if (unlikely(fs->neigh != NULL))
+		return fwd_neigh_filter(fs, pkts, n, bytes);
 	return n;
 }
 
@@ -244,6 +264,7 @@ struct fwd_app {
 	uint16_t nb_txq;			 /**< TX queues per port */
 	uint16_t nb_lcores;			 /**< forwarding lcores used */
 	struct fwd_lcore *lcores[RTE_MAX_LCORE]; /**< by rank */
+	struct pvp_neigh_cfg neigh[FWD_MAX_PORTS]; /**< --addr with the port's MAC */
 	volatile bool *running;			 /**< false once forwarding stopped */
 };
 

@@ -285,6 +285,32 @@ fwd_wait_link(const struct fwd_app *app, const volatile bool *quit)
 		conf->wait_link);
 }
 
+/* --addr: each port's addresses with its MAC, given to the streams it receives on. */
+static void
+fwd_set_stream_neigh(struct fwd_app *app)
+{
+	const struct fwd_conf *conf = app->conf;
+	uint16_t p, k, s;
+
+	for (p = app->nb_ports; p < FWD_MAX_PORTS; p++)
+		if (conf->addr_set[p])
+			fwd_die("--addr %u: there is no port %u (%u port(s))", p, p, app->nb_ports);
+	for (p = 0; p < app->nb_ports; p++) {
+		if (!conf->addr_set[p])
+			continue;
+		app->neigh[p] = conf->addr[p];
+		rte_eth_macaddr_get(app->port_ids[p], &app->neigh[p].mac);
+	}
+	for (k = 0; k < app->nb_lcores; k++) {
+		for (s = 0; s < app->lcores[k]->nb_streams; s++) {
+			struct fwd_stream *fs = &app->lcores[k]->streams[s];
+
+			if (conf->addr_set[fs->rx_idx])
+				fs->neigh = &app->neigh[fs->rx_idx];
+		}
+	}
+}
+
 void
 fwd_ports_init(struct fwd_app *app)
 {
@@ -294,6 +320,7 @@ fwd_ports_init(struct fwd_app *app)
 		fwd_port_init(app, p);
 	if (app->conf->engine == &fwd_mac_engine)
 		fwd_set_stream_macs(app);
+	fwd_set_stream_neigh(app);
 }
 
 void

@@ -104,6 +104,51 @@ fwd_report_totals(const struct fwd_app *app)
 	fflush(stdout);
 }
 
+/* --addr: "neigh_rx" (ARP/ND frames, never forwarded) and per port "neigh". */
+static void
+fwd_report_neigh(const struct fwd_app *app, json_t *res)
+{
+	json_t *arr = json_array();
+	uint64_t total = 0;
+	uint16_t p, k, s;
+
+	for (p = 0; p < app->nb_ports; p++) {
+		struct pvp_neigh_stats sum;
+		uint64_t unsent = 0;
+		json_t *o;
+
+		if (!app->conf->addr_set[p])
+			continue;
+		memset(&sum, 0, sizeof(sum));
+		for (k = 0; k < app->nb_lcores; k++) {
+			for (s = 0; s < app->lcores[k]->nb_streams; s++) {
+				const struct fwd_stream *fs = &app->lcores[k]->streams[s];
+
+				if (fs->rx_idx != p)
+					continue;
+				/* Torn reads of live counters are off by a frame at most. */
+#define FWD_NEIGH_ADD(name, help) sum.name += fs->nst.name;
+				PVP_NEIGH_COUNTERS(FWD_NEIGH_ADD)
+#undef FWD_NEIGH_ADD
+				total += __atomic_load_n(&fs->neigh_rx, __ATOMIC_RELAXED);
+				unsent += __atomic_load_n(&fs->neigh_unsent, __ATOMIC_RELAXED);
+			}
+		}
+		o = json_pack("{s:i}", "port", p);
+#define FWD_NEIGH_JSON(name, help) json_object_set_new(o, #name, json_integer((json_int_t)sum.name));
+		PVP_NEIGH_COUNTERS(FWD_NEIGH_JSON)
+#undef FWD_NEIGH_JSON
+		json_object_set_new(o, "unanswered", json_integer((json_int_t)unsent));
+		json_array_append_new(arr, o);
+	}
+	if (json_array_size(arr) == 0) {
+		json_decref(arr);
+		return;
+	}
+	json_object_set_new(res, "neigh_rx", json_integer((json_int_t)total));
+	json_object_set_new(res, "neigh", arr);
+}
+
 json_t *
 fwd_report_json(const struct fwd_app *app)
 {
@@ -120,6 +165,8 @@ fwd_report_json(const struct fwd_app *app)
 	}
 	res = pvp_stats_snap_to_json(snap);
 	free(snap);
+	if (res != NULL)
+		fwd_report_neigh(app, res);
 	if (res == NULL || !app->conf->seq_check)
 		return res;
 	streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
