@@ -165,8 +165,7 @@ fwd_parse_addr(const char *arg, struct fwd_conf *conf)
 	if (pvp_neigh_parse(what, colon + 1, &conf->addr[idx], err, sizeof(err)) != 0)
 		fwd_die("%s", err);
 	/* Resolving is the tester's job; the guest only answers. */
-	if (conf->addr[idx].gw4 != 0 || conf->addr[idx].has_gw6 ||
-	    conf->addr[idx].announce_ms != 0)
+	if (conf->addr[idx].gw4 != 0 || conf->addr[idx].has_gw6 || conf->addr[idx].announce_ms != 0)
 		fwd_die("--addr %u: pvpkit-fwd only answers (ip, ip6, vlan, answer, answer6)",
 			(unsigned int)idx);
 	conf->addr_set[idx] = true;

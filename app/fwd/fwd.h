@@ -110,20 +110,20 @@ struct fwd_conf {
 
 /** One (RX port, RX queue) -> (TX port, TX queue) flow of packets. */
 struct fwd_stream {
-	uint16_t rx_port;	      /**< ethdev port id polled */
-	uint16_t rx_queue;	      /**< RX queue polled */
-	uint16_t tx_port;	      /**< ethdev port id sent to */
-	uint16_t tx_queue;	      /**< TX queue (owned by this lcore) */
-	uint16_t burst;		      /**< RX burst size */
-	uint16_t rx_idx;	      /**< stats index of the RX port */
-	uint16_t tx_idx;	      /**< stats index of the TX port */
-	uint32_t tx_retry;	      /**< extra TX attempts */
-	uint32_t tx_retry_delay_us;   /**< wait between attempts */
-	struct pvp_stats_rxq *rxs;    /**< counters of the RX queue */
-	struct pvp_stats_txq *txs;    /**< counters of this lcore's TX queue */
-	struct fwd_seq_table *seq;    /**< lcore's table with --seq-check, else NULL */
-	struct rte_ether_addr tx_src; /**< mode mac: the TX port's MAC */
-	struct rte_ether_addr tx_dst; /**< mode mac: the peer MAC of the TX port */
+	uint16_t rx_port;		   /**< ethdev port id polled */
+	uint16_t rx_queue;		   /**< RX queue polled */
+	uint16_t tx_port;		   /**< ethdev port id sent to */
+	uint16_t tx_queue;		   /**< TX queue (owned by this lcore) */
+	uint16_t burst;			   /**< RX burst size */
+	uint16_t rx_idx;		   /**< stats index of the RX port */
+	uint16_t tx_idx;		   /**< stats index of the TX port */
+	uint32_t tx_retry;		   /**< extra TX attempts */
+	uint32_t tx_retry_delay_us;	   /**< wait between attempts */
+	struct pvp_stats_rxq *rxs;	   /**< counters of the RX queue */
+	struct pvp_stats_txq *txs;	   /**< counters of this lcore's TX queue */
+	struct fwd_seq_table *seq;	   /**< lcore's table with --seq-check, else NULL */
+	struct rte_ether_addr tx_src;	   /**< mode mac: the TX port's MAC */
+	struct rte_ether_addr tx_dst;	   /**< mode mac: the peer MAC of the TX port */
 	const struct pvp_neigh_cfg *neigh; /**< --addr of the RX port: ARP/ND is
 					    * answered, not forwarded; else NULL */
 	uint64_t neigh_rx;		   /**< ARP/ND frames taken out of the bursts */
@@ -257,15 +257,15 @@ fwd_macswap_one(struct rte_mbuf *m)
 
 /** What the control methods need to see. */
 struct fwd_app {
-	const struct fwd_conf *conf;		 /**< options */
-	struct pvp_stats *stats;		 /**< counters */
-	uint16_t nb_ports;			 /**< ports forwarded */
-	uint16_t port_ids[FWD_MAX_PORTS];	 /**< stats index -> ethdev port id */
-	uint16_t nb_txq;			 /**< TX queues per port */
-	uint16_t nb_lcores;			 /**< forwarding lcores used */
-	struct fwd_lcore *lcores[RTE_MAX_LCORE]; /**< by rank */
+	const struct fwd_conf *conf;		   /**< options */
+	struct pvp_stats *stats;		   /**< counters */
+	uint16_t nb_ports;			   /**< ports forwarded */
+	uint16_t port_ids[FWD_MAX_PORTS];	   /**< stats index -> ethdev port id */
+	uint16_t nb_txq;			   /**< TX queues per port */
+	uint16_t nb_lcores;			   /**< forwarding lcores used */
+	struct fwd_lcore *lcores[RTE_MAX_LCORE];   /**< by rank */
 	struct pvp_neigh_cfg neigh[FWD_MAX_PORTS]; /**< --addr with the port's MAC */
-	volatile bool *running;			 /**< false once forwarding stopped */
+	volatile bool *running;			   /**< false once forwarding stopped */
 };
 
 struct pvp_ctl_server;

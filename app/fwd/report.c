@@ -126,7 +126,7 @@ fwd_report_neigh(const struct fwd_app *app, json_t *res)
 
 				if (fs->rx_idx != p)
 					continue;
-				/* Torn reads of live counters are off by a frame at most. */
+					/* Torn reads of live counters are off by a frame at most. */
 #define FWD_NEIGH_ADD(name, help) sum.name += fs->nst.name;
 				PVP_NEIGH_COUNTERS(FWD_NEIGH_ADD)
 #undef FWD_NEIGH_ADD
@@ -135,7 +135,8 @@ fwd_report_neigh(const struct fwd_app *app, json_t *res)
 			}
 		}
 		o = json_pack("{s:i}", "port", p);
-#define FWD_NEIGH_JSON(name, help) json_object_set_new(o, #name, json_integer((json_int_t)sum.name));
+#define FWD_NEIGH_JSON(name, help)                                                                 \
+	json_object_set_new(o, #name, json_integer((json_int_t)sum.name));
 		PVP_NEIGH_COUNTERS(FWD_NEIGH_JSON)
 #undef FWD_NEIGH_JSON
 		json_object_set_new(o, "unanswered", json_integer((json_int_t)unsent));

@@ -192,9 +192,9 @@ struct gen_rx_lcore {
 	struct pvp_neigh_stats nst[GEN_MAX_PORTS]; /* what those frames were */
 	uint64_t unanswered[GEN_MAX_PORTS]; /* replies refused: over the rate limit, queue full */
 	uint64_t announced[GEN_MAX_PORTS];  /* gratuitous ARPs and unsolicited NAs sent */
-	uint64_t ann_next[GEN_MAX_PORTS]; /* TSC of a port's next announcement */
-	uint64_t lim_tsc;		  /* the reply limit's last refill */
-	uint32_t lim_tokens;		  /* replies it still allows */
+	uint64_t ann_next[GEN_MAX_PORTS];   /* TSC of a port's next announcement */
+	uint64_t lim_tsc;		    /* the reply limit's last refill */
+	uint32_t lim_tokens;		    /* replies it still allows */
 	struct pvp_stats_rxq *srq[GEN_MAX_PORTS];
 } __rte_cache_aligned;
 

@@ -282,7 +282,8 @@ gen_setup(struct gen_ctx *g)
 		gen_setup_die("%s", err);
 	if (gen_rx_setup(g) != 0)
 		gen_setup_die("out of memory");
-	if (gen_neigh_setup(g, err, sizeof(err)) != 0 || gen_neigh_resolve(g, err, sizeof(err)) != 0)
+	if (gen_neigh_setup(g, err, sizeof(err)) != 0 ||
+	    gen_neigh_resolve(g, err, sizeof(err)) != 0)
 		gen_setup_die("%s", err);
 	prof = gen_profile_from_opts(g, err, sizeof(err));
 	if (prof == NULL)

@@ -251,7 +251,8 @@ gen_report_json(struct gen_ctx *g)
 	gen_rx_other(g, &unsigned_rx, &unknown);
 	json_object_set_new(root, PVP_GEN_K_UNSIGNED_RX, json_integer((json_int_t)unsigned_rx));
 	json_object_set_new(root, PVP_GEN_K_UNKNOWN_STREAM_RX, json_integer((json_int_t)unknown));
-	json_object_set_new(root, PVP_GEN_K_NEIGH_RX, json_integer((json_int_t)gen_neigh_rx_total(g)));
+	json_object_set_new(root, PVP_GEN_K_NEIGH_RX,
+			    json_integer((json_int_t)gen_neigh_rx_total(g)));
 	json_object_set_new(root, PVP_GEN_K_NEIGH, gen_neigh_json(g));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	return root;
