@@ -88,6 +88,10 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 		for (k = 0; k < g->nb_tx; k++)
 			if (g->tx[k]->port == p && g->tx[k]->queue == 0)
 				g->neigh[p].tl = g->tx[k];
+		if (g->neigh[p].tl == NULL) {
+			snprintf(err, errlen, "port %u: no TX lcore sends on its queue 0", p);
+			return -EINVAL;
+		}
 		g->neigh[p].tl->svc = g->neigh[p].ring;
 	}
 	return 0;
@@ -151,7 +155,10 @@ gen_neigh_allow(struct gen_ctx *g, struct gen_rx_lcore *rl)
 {
 	uint64_t now = rte_rdtsc(), add;
 
-	add = (now - rl->lim_tsc) * GEN_NEIGH_REPLY_PPS / g->hz;
+	/* A second or more since the last refill fills the bucket (and keeps
+	 * the product below 2^64 whatever the TSC reads). */
+	add = now - rl->lim_tsc >= g->hz ? GEN_NEIGH_REPLY_BURST
+					 : (now - rl->lim_tsc) * GEN_NEIGH_REPLY_PPS / g->hz;
 	if (add != 0) {
 		rl->lim_tokens =
 			(uint32_t)RTE_MIN((uint64_t)GEN_NEIGH_REPLY_BURST, rl->lim_tokens + add);
