@@ -483,6 +483,14 @@ pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, char *
 		pvp_err(err, errlen, "%s: longer than %d characters", what, PVP_NEIGH_OPT_MAX - 1);
 		return -EINVAL;
 	}
+	/* Messages quote the text: it must be one printable line. */
+	for (k = 0; s[k] != '\0'; k++) {
+		if (s[k] <= ' ' || s[k] > '~') {
+			pvp_err(err, errlen, "%s: character %#04x at %u is not allowed", what,
+				(unsigned int)(unsigned char)s[k], k + 1);
+			return -EINVAL;
+		}
+	}
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');

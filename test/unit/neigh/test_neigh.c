@@ -287,6 +287,8 @@ test_parse(void)
 		{"ip=10.0.0.1,answer=16.0.0.9", "--addr 0: answer '16.0.0.9' is not LO-HI"},
 		{"ip6=::1,answer6=::9-::1",
 		 "--addr 0: answer6 '::9-::1' is not LO-HI of IPv6 addresses, LO <= HI"},
+		{"ip=10.0.0.1,\nvlan=7", "--addr 0: character 0x0a at 13 is not allowed"},
+		{"ip=10.0.0.1 ", "--addr 0: character 0x20 at 12 is not allowed"},
 		{"ip=10.0.0.1,vlan=4095", NULL /* checked by prefix below */},
 		{"ip=10.0.0.1,announce=0", NULL},
 	};
