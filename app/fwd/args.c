@@ -146,28 +146,23 @@ fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
 	}
 }
 
-/* --addr P:KEY=VALUE,... (lib/neigh's grammar after the port index). */
+/* --addr P:KEY=VALUE,... (lib/neigh's grammar); the guest only answers. */
 static void
 fwd_parse_addr(const char *arg, struct fwd_conf *conf)
 {
-	const char *colon = strchr(arg, ':');
-	char num[16], what[32], err[256] = "";
-	uint64_t idx;
+	struct pvp_neigh_cfg c;
+	char err[256] = "";
+	uint32_t idx;
 
-	if (colon == NULL || (size_t)(colon - arg) >= sizeof(num))
-		fwd_die("--addr: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.2)", arg);
-	memcpy(num, arg, (size_t)(colon - arg));
-	num[colon - arg] = '\0';
-	idx = fwd_parse_u64("addr PORT", num, 0, FWD_MAX_PORTS - 1);
-	if (conf->addr_set[idx])
-		fwd_die("--addr: port %u is given twice", (unsigned int)idx);
-	snprintf(what, sizeof(what), "--addr %u", (unsigned int)idx);
-	if (pvp_neigh_parse(what, colon + 1, &conf->addr[idx], err, sizeof(err)) != 0)
+	memset(&c, 0, sizeof(c));
+	if (pvp_neigh_parse_port("--addr", arg, FWD_MAX_PORTS - 1, &idx, &c, err, sizeof(err)) != 0)
 		fwd_die("%s", err);
-	/* Resolving is the tester's job; the guest only answers. */
-	if (conf->addr[idx].gw4 != 0 || conf->addr[idx].has_gw6 || conf->addr[idx].announce_ms != 0)
-		fwd_die("--addr %u: pvpkit-fwd only answers (ip, ip6, vlan, answer, answer6)",
-			(unsigned int)idx);
+	if (conf->addr_set[idx])
+		fwd_die("--addr: port %u is given twice", idx);
+	/* Resolving and announcing are the tester's jobs. */
+	if (c.gw4 != 0 || c.has_gw6 || c.announce_ms != 0)
+		fwd_die("--addr %u: pvpkit-fwd only answers (ip, ip6, vlan, answer, answer6)", idx);
+	conf->addr[idx] = c;
 	conf->addr_set[idx] = true;
 }
 

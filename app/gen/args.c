@@ -299,25 +299,20 @@ static void __attribute__((noreturn)) gen_bad_option(char **argv)
 	gen_die("%s (see --help)", err);
 }
 
-/* --addr P:KEY=VALUE,... (lib/neigh's grammar after the port). */
+/* --addr P:KEY=VALUE,... (lib/neigh's grammar). */
 static void
 gen_parse_addr(const char *s, struct gen_opts *o)
 {
-	const char *colon = strchr(s, ':');
-	char num[16], what[32], err[256] = "";
+	struct pvp_neigh_cfg c;
+	char err[256] = "";
 	uint32_t p;
 
-	if (colon == NULL || (size_t)(colon - s) >= sizeof(num))
-		gen_die("--addr: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.1)", s);
-	memcpy(num, s, (size_t)(colon - s));
-	num[colon - s] = '\0';
-	if (pvp_parse_u32("--addr PORT", num, 0, GEN_MAX_PORTS - 1, &p, err, sizeof(err)) != 0)
+	memset(&c, 0, sizeof(c));
+	if (pvp_neigh_parse_port("--addr", s, GEN_MAX_PORTS - 1, &p, &c, err, sizeof(err)) != 0)
 		gen_die("%s", err);
 	if (o->addr_set[p])
 		gen_die("--addr: port %u is given twice", p);
-	snprintf(what, sizeof(what), "--addr %u", p);
-	if (pvp_neigh_parse(what, colon + 1, &o->addr[p], err, sizeof(err)) != 0)
-		gen_die("%s", err);
+	o->addr[p] = c;
 	o->addr_set[p] = true;
 }
 

@@ -525,3 +525,24 @@ pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, char *
 	}
 	return 0;
 }
+
+int
+pvp_neigh_parse_port(const char *opt, const char *s, uint32_t max_port, uint32_t *port,
+		     struct pvp_neigh_cfg *c, char *err, size_t errlen)
+{
+	const char *colon = strchr(s, ':');
+	char num[16], what[64];
+
+	if (colon == NULL || (size_t)(colon - s) >= sizeof(num)) {
+		pvp_err(err, errlen, "%s: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.1)",
+			opt, s);
+		return -EINVAL;
+	}
+	memcpy(num, s, (size_t)(colon - s));
+	num[colon - s] = '\0';
+	snprintf(what, sizeof(what), "%s PORT", opt);
+	if (pvp_parse_u32(what, num, 0, max_port, port, err, errlen) != 0)
+		return -EINVAL;
+	snprintf(what, sizeof(what), "%s %u", opt, *port);
+	return pvp_neigh_parse(what, colon + 1, c, err, errlen);
+}

@@ -155,6 +155,16 @@ uint16_t pvp_neigh_unsolicited_na(const struct pvp_neigh_cfg *c, uint8_t *out);
 int pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, char *err,
 		    size_t errlen);
 
+/**
+ * Parse "PORT:KEY=VALUE,..." (an --addr option of @p opt, e.g. "--addr"):
+ * the port index, at most @p max_port, into @p port, the rest by
+ * pvp_neigh_parse() into @p c with "@p opt PORT" in its messages.
+ *
+ * @return 0, or -EINVAL with one line in @p err.
+ */
+int pvp_neigh_parse_port(const char *opt, const char *s, uint32_t max_port, uint32_t *port,
+			 struct pvp_neigh_cfg *c, char *err, size_t errlen);
+
 /** Whether @p c owns or answers for @p ip (host order). */
 bool pvp_neigh_owns4(const struct pvp_neigh_cfg *c, uint32_t ip);
 

@@ -312,6 +312,26 @@ test_parse(void)
 			CHECK(rc == -EINVAL && strcmp(err, cases[i].msg) == 0, "%s: %s", cases[i].s,
 			      err);
 	}
+	/* The PORT: prefix of --addr, for pvpkit-gen and pvpkit-fwd alike. */
+	{
+		uint32_t port = 0;
+
+		memset(&c, 0, sizeof(c));
+		CHECK(pvp_neigh_parse_port("--addr", "3:ip=10.0.0.1", 7, &port, &c, err,
+					   sizeof(err)) == 0 &&
+		      port == 3 && c.ip4 == 0x0a000001);
+		err[0] = '\0';
+		CHECK(pvp_neigh_parse_port("--addr", "3:ip=1.2.3", 7, &port, &c, err,
+					   sizeof(err)) != 0 &&
+			      strcmp(err,
+				     "--addr 3: ip '1.2.3' is not an IPv4 address of a host") == 0,
+		      "%s", err);
+		err[0] = '\0';
+		CHECK(pvp_neigh_parse_port("--addr", "ip=10.0.0.1", 7, &port, &c, err,
+					   sizeof(err)) != 0 &&
+			      strstr(err, "is not PORT:KEY=VALUE") != NULL,
+		      "%s", err);
+	}
 	memset(&c, 0, sizeof(c));
 	CHECK(pvp_neigh_parse("x", cases[2].s, &c, err, sizeof(err)) == 0);
 	CHECK(c.ip4 == 0x0a000001 && c.gw4 == 0x0a0000fe && c.vlan == 4094 &&
