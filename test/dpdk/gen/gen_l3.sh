@@ -45,12 +45,16 @@ json_get "$PVP_TMP/l3.json" "[(s['tx_packets'] > 0, s['tx_packets'] == s['rx_pac
     fail "streams: $(json_get "$PVP_TMP/l3.json" "[(s['tx_packets'], s['rx_packets'], s['lost']) for s in d['streams']]")"
 json_get "$PVP_TMP/l3.json" "(d['unsigned_rx'], d['unknown_stream_rx'])" | grep -qx '(0, 0)' ||
     fail "unsigned/unknown: $(json_get "$PVP_TMP/l3.json" "(d['unsigned_rx'], d['unknown_stream_rx'])")"
-# Port 0 announces every 100 ms: a gratuitous ARP and an unsolicited NA,
-# port 1 counts them (the ARP one names its gateway: learnt).
+# Port 0 announces every 100 ms: a gratuitous ARP and an unsolicited NA;
+# port 1 counts them (nothing is learnt once traffic runs: ignored), and
+# every frame its RX queue took is in exactly one counter.
 ann=$(json_get "$PVP_TMP/l3.json" "d['neigh'][0]['announced']")
 [ "$ann" -ge 10 ] || fail "port 0 announced $ann times in 1 s (every 100 ms asked)"
-json_get "$PVP_TMP/l3.json" "d['neigh_rx'] == sum(n['arp_rx'] + n['nd_rx'] for n in d['neigh']) and d['neigh'][1]['arp_learnt'] >= 5 and d['neigh'][1]['nd_rx'] >= 5" |
+n1="d['neigh'][1]"
+json_get "$PVP_TMP/l3.json" "d['neigh_rx'] == sum(n['arp_rx'] + n['nd_rx'] for n in d['neigh']) and $n1['arp_rx'] >= 5 and $n1['nd_rx'] >= 5 and $n1['ignored'] == $n1['arp_rx'] + $n1['nd_rx']" |
     grep -qx True || fail "neigh counters: $(json_get "$PVP_TMP/l3.json" "(d['neigh_rx'], d['neigh'])")"
+json_get "$PVP_TMP/l3.json" "sum(q['packets'] for p in d['ports'] for q in p['rxq']) == sum(s['rx_packets'] for s in d['streams']) + d['neigh_rx'] + d['unsigned_rx'] + d['unknown_stream_rx']" |
+    grep -qx True || fail "RX frames not each in one counter"
 rm -f /dev/hugepages/${PREFIX}*
 
 info "20000 ARP requests as fast as net_pcap replays them, while traffic runs"
