@@ -469,6 +469,8 @@ bool gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, str
 void gen_neigh_tx(struct gen_tx_lcore *tl);
 void gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl);
 json_t *gen_neigh_json(const struct gen_ctx *g);
+/* The summary's line per --addr port; says so when requests went unanswered. */
+void gen_neigh_print(const struct gen_ctx *g, FILE *f);
 uint64_t gen_neigh_rx_total(const struct gen_ctx *g);
 
 /* ctl.c */

@@ -402,3 +402,33 @@ gen_neigh_json(const struct gen_ctx *g)
 	}
 	return arr;
 }
+
+void
+gen_neigh_print(const struct gen_ctx *g, FILE *f)
+{
+	json_t *arr = gen_neigh_json(g), *o;
+	size_t i;
+
+	json_array_foreach(arr, i, o) {
+		json_int_t un = json_integer_value(json_object_get(o, "unanswered"));
+
+		if (!g->opt.addr_set[i])
+			continue;
+		fprintf(f,
+			"neigh port %zu: ARP %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
+			" for us), ND %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
+			" for us), %" JSON_INTEGER_FORMAT " ignored, %" JSON_INTEGER_FORMAT
+			" announced, %" JSON_INTEGER_FORMAT " replies not sent%s\n",
+			i, json_integer_value(json_object_get(o, "arp_rx")),
+			json_integer_value(json_object_get(o, "arp_answered")),
+			json_integer_value(json_object_get(o, "nd_rx")),
+			json_integer_value(json_object_get(o, "ns_answered")),
+			json_integer_value(json_object_get(o, "ignored")),
+			json_integer_value(json_object_get(o, "announced")), un,
+			un != 0 ? " (over " RTE_STR(
+					  GEN_NEIGH_REPLY_PPS) " a second per RX lcore or a full "
+							       "TX queue: a flood?)"
+				: "");
+	}
+	json_decref(arr);
+}

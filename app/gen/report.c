@@ -322,6 +322,7 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 	gen_rx_other(g, &unsigned_rx, &unknown);
 	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 " neigh_rx %" PRIu64 "\n",
 		unsigned_rx, unknown, gen_neigh_rx_total(g));
+	gen_neigh_print(g, f);
 	for (i = 0; i < g->nb_tx; i++) {
 		const struct gen_tx_lcore *tl = g->tx[i];
 

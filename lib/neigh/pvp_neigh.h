@@ -61,10 +61,10 @@ struct pvp_neigh_cfg {
 /** Counters of the responder, X(name, help): an enum-free list in step with the struct. */
 #define PVP_NEIGH_COUNTERS(X)                                                                      \
 	X(arp_rx, "ARP frames received")                                                           \
-	X(arp_answered, "ARP requests for an address of ours, answered")                           \
+	X(arp_answered, "ARP requests for an address of ours: a reply written")                    \
 	X(arp_learnt, "ARP replies and gratuitous ARPs that named a watched address")              \
 	X(nd_rx, "ICMPv6 neighbour discovery frames received")                                     \
-	X(ns_answered, "neighbour solicitations for an address of ours, answered")                 \
+	X(ns_answered, "neighbour solicitations for an address of ours: a reply written")          \
 	X(na_learnt, "neighbour advertisements that named a watched address")                      \
 	X(ignored, "ARP/ND frames not for us, of another VLAN, or malformed")
 /* clang-format on */

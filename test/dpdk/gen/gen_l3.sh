@@ -93,4 +93,9 @@ unans=$(json_get "$PVP_TMP/flood.json" "d['neigh'][0]['unanswered']")
 info "replies sent $replies, unanswered (over the limit) $unans"
 [ $((replies + unans)) = 20000 ] || fail "replies $replies + unanswered $unans != 20000"
 [ "$replies" -ge 256 ] || fail "only $replies replies"
+# The summary says it, in one line, when requests went unanswered.
+if [ "$unans" != 0 ]; then
+    grep -q "^neigh port 0: ARP 20000 in (20000 for us), .* $unans replies not sent (over 50000 a second per RX lcore or a full TX queue: a flood?)$" \
+        "$PVP_TMP/flood.log" || fail "no line about the $unans unanswered requests"
+fi
 echo "PASS"
