@@ -210,6 +210,9 @@ gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 	    !gen_count(stats, PVP_GEN_K_UNSIGNED_RX, &res->unsigned_rx) ||
 	    !gen_count(stats, PVP_GEN_K_UNKNOWN_STREAM_RX, &res->unknown_stream_rx))
 		return;
+	/* ARP/ND frames (--addr): a generator from before them says nothing. */
+	if (!gen_count(stats, PVP_GEN_K_NEIGH_RX, &res->neigh_rx))
+		res->neigh_rx = 0;
 	json_array_foreach(streams, i, st) {
 		if (!gen_count(st, PVP_GEN_K_TX_OFFERED, &off) ||
 		    !gen_count(st, PVP_GEN_K_RX_PACKETS, &rx) ||

@@ -337,8 +337,9 @@ attr_chains_at_source(const struct coord_topology *t)
  * The chains' tester TX and RX (port counters) against the source's own
  * accounting by signature: TX must be what its streams offered, and every
  * frame it received must be in exactly one of its counters, so that the
- * chain's loss is its streams' loss less duplicates, unsigned frames and
- * frames of unknown streams.
+ * chain's loss is its streams' loss less duplicates, unsigned frames,
+ * ARP/ND frames (a routed DUT's neighbour traffic) and frames of unknown
+ * streams.
  */
 static void
 attr_check_signature(const struct coord_topology *t, struct coord_trial_result *r)
@@ -346,15 +347,15 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 	const struct coord_traffic_result *s = &r->traffic;
 	uint64_t rx_acc;
 	int64_t lost, sig_net;
-	char a[32], b[32], c[32], d[32], e[32], f[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
 
 	r->sig_checked = s->has_sig && attr_chains_at_source(t);
 	if (!r->sig_checked)
 		return;
-	rx_acc = s->sig_rx + s->unsigned_rx + s->unknown_stream_rx;
+	rx_acc = s->sig_rx + s->unsigned_rx + s->neigh_rx + s->unknown_stream_rx;
 	lost = (int64_t)r->tx_packets - (int64_t)r->rx_packets;
 	sig_net = (int64_t)s->sig_lost - (int64_t)s->sig_dup - (int64_t)s->unsigned_rx -
-		  (int64_t)s->unknown_stream_rx;
+		  (int64_t)s->neigh_rx - (int64_t)s->unknown_stream_rx;
 	if (r->tx_packets != s->sig_offered)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester TX counted %s, its streams offered %s",
@@ -363,22 +364,28 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 	if (r->rx_packets != rx_acc)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester RX counted %s, its streams account for %s (%s "
-			     "signed, %s unsigned, %s unknown stream)",
+			     "signed, %s unsigned, %s unknown stream%s%s%s)",
 			     pvp_fmt_count((int64_t)r->rx_packets, a, sizeof(a)),
 			     pvp_fmt_count((int64_t)rx_acc, b, sizeof(b)),
 			     pvp_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
 			     pvp_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
-			     pvp_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)));
+			     pvp_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)),
+			     s->neigh_rx != 0 ? ", " : "",
+			     s->neigh_rx != 0 ? pvp_fmt_count((int64_t)s->neigh_rx, f, sizeof(f))
+					      : "",
+			     s->neigh_rx != 0 ? " ARP/ND" : "");
 	if (lost != sig_net)
-		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
-			     "signature: chain lost %s, the streams %s (lost %s - duplicates %s - "
-			     "unsigned %s - unknown stream %s)",
-			     pvp_fmt_count(lost, a, sizeof(a)),
-			     pvp_fmt_count(sig_net, b, sizeof(b)),
-			     pvp_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
-			     pvp_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
-			     pvp_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
-			     pvp_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)));
+		attr_finding(
+			r, COORD_CHECK_SIGNATURE, -1, false,
+			"signature: chain lost %s, the streams %s (lost %s - duplicates %s - "
+			"unsigned %s - unknown stream %s%s%s)",
+			pvp_fmt_count(lost, a, sizeof(a)), pvp_fmt_count(sig_net, b, sizeof(b)),
+			pvp_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
+			pvp_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
+			pvp_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
+			pvp_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)),
+			s->neigh_rx != 0 ? " - ARP/ND " : "",
+			s->neigh_rx != 0 ? pvp_fmt_count((int64_t)s->neigh_rx, g, sizeof(g)) : "");
 }
 
 /* The source's largest burst ahead of its schedule against the limit. */

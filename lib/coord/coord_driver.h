@@ -271,7 +271,7 @@ struct coord_traffic_result {
 	 * The source's own accounting of what it sent and received, by the
 	 * payload signature (traffic_result only; the core checks the chain's
 	 * port counters against it). Every frame the source received is in
-	 * exactly one of sig_rx, unsigned_rx and unknown_stream_rx.
+	 * exactly one of sig_rx, unsigned_rx, neigh_rx and unknown_stream_rx.
 	 */
 	bool has_sig;		    /**< the sig_ and _rx members below are set */
 	uint64_t sig_offered;	    /**< packets its streams offered, all streams */
@@ -281,6 +281,8 @@ struct coord_traffic_result {
 	uint64_t sig_dup;	    /**< duplicates among sig_rx */
 	uint64_t unsigned_rx;	    /**< frames received without a signature */
 	uint64_t unknown_stream_rx; /**< signed frames of no stream it sends */
+	uint64_t neigh_rx;	    /**< ARP/ND frames it received (0 when it
+				     *   does not say: an older generator) */
 	bool has_first_tx;	    /**< first_tx_s is set */
 	double first_tx_s;	    /**< CLOCK_REALTIME second of the run's first
 				     *   packet, as the source measured it */

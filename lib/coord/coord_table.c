@@ -87,6 +87,9 @@ table_checks(FILE *f, const struct coord_topology *t, const struct coord_trial_r
 			pvp_fmt_count((int64_t)r->traffic.sig_dup, b, sizeof(b)),
 			pvp_fmt_count((int64_t)r->traffic.unsigned_rx, c, sizeof(c)),
 			pvp_fmt_count((int64_t)r->traffic.unknown_stream_rx, d, sizeof(d)));
+	if (r->sig_checked && r->traffic.neigh_rx != 0)
+		fprintf(f, " (ARP/ND %s)",
+			pvp_fmt_count((int64_t)r->traffic.neigh_rx, a, sizeof(a)));
 	fprintf(f, ", drop counters %s", table_failed(r, COORD_CHECK_DROPS) ? "FAILED" : "ok");
 	for (i = 0; i < t->nb_hops; i++) {
 		if (r->hop_lost[i] <= r->hop_drops[i])
@@ -334,6 +337,9 @@ table_checks_json(json_t *j, const struct coord_topology *t, const struct coord_
 					      (json_int_t)r->traffic.unsigned_rx,
 					      "unknown_stream_rx",
 					      (json_int_t)r->traffic.unknown_stream_rx));
+	if (r->traffic.has_sig)
+		json_object_set_new(json_object_get(j, "signature"), "neigh_rx",
+				    json_integer((json_int_t)r->traffic.neigh_rx));
 	json_object_set_new(j, "max_burst",
 			    r->traffic.has_max_burst
 				    ? json_integer((json_int_t)r->traffic.max_burst)

@@ -192,6 +192,7 @@ trial_add_sig(struct coord_traffic_result *res, const struct coord_traffic_resul
 	res->sig_dup += one->sig_dup;
 	res->unsigned_rx += one->unsigned_rx;
 	res->unknown_stream_rx += one->unknown_stream_rx;
+	res->neigh_rx += one->neigh_rx;
 }
 
 /*

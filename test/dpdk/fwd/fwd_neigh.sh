@@ -6,7 +6,8 @@
 # its addresses (a routed vswitch resolves the VM before it forwards to
 # it). Through net_pcap: an ARP request and an NS for the guest, an ARP
 # request for another host, and 5 UDP frames. Out come the 5 UDP frames
-# (forwarded) and exactly two replies, to the asker, from the port's MAC;
+# (forwarded) and exactly two replies, to the asker, from the port's MAC
+# (the Ethernet source, the ARP sender and the NA's target option agree);
 # the three ARP/ND frames are never forwarded and are counted in neigh_rx.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/fwd/fwd_lib.sh"
@@ -44,22 +45,23 @@ with open(sys.argv[1], "wb") as f:
         f.write(struct.pack("<IIII", 1, i, len(fr), len(fr)) + fr)
 PY
 timeout 60 "$PVP_FWD" $(fwd_eal_nohuge neigh) -l 0 \
-    --vdev "net_pcap0,rx_pcap=$PVP_TMP/in.pcap,tx_pcap=$PVP_TMP/out.pcap,mac=02:00:00:00:00:02" -- \
+    --vdev "net_pcap0,rx_pcap=$PVP_TMP/in.pcap,tx_pcap=$PVP_TMP/out.pcap" -- \
     --addr 0:ip=10.0.0.2,ip6=2001:db8::2 --duration 1 --idle-sleep 200 --ctl none \
     --json "$PVP_TMP/fwd.json" >"$PVP_TMP/fwd.log" 2>&1 || { cat "$PVP_TMP/fwd.log"; fail "fwd run failed"; }
 got=$("$PVP_PY" - "$PVP_TMP/out.pcap" "$PVP_TMP/fwd.json" <<'PY'
 import json, struct, sys
 data = open(sys.argv[1], "rb").read()
 off, kinds = 24, []
+asker = bytes.fromhex("020000000099")
 while off < len(data):
     incl = struct.unpack_from("<IIII", data, off)[2]
     fr = data[off + 16:off + 16 + incl]
     off += 16 + incl
     if fr[12:14] == b"\x08\x06":
-        ok = fr[0:6] == bytes.fromhex("020000000099") and fr[20:22] == b"\0\2" and fr[22:28] == bytes.fromhex("020000000002") and fr[28:32] == bytes([10, 0, 0, 2])
+        ok = fr[0:6] == bytes.fromhex("020000000099") and fr[20:22] == b"\0\2" and fr[22:28] == fr[6:12] != asker and fr[28:32] == bytes([10, 0, 0, 2])
         kinds.append("arp-reply" if ok else "arp?")
     elif fr[12:14] == b"\x86\xdd":
-        ok = fr[54] == 136 and fr[0:6] == bytes.fromhex("020000000099") and fr[58] == 0x60
+        ok = fr[54] == 136 and fr[0:6] == asker and fr[58] == 0x60 and fr[6:12] == fr[80:86]
         kinds.append("na" if ok else "nd?")
     else:
         kinds.append("udp")

@@ -721,6 +721,58 @@ test_signature_ok(void)
 	coord_topology_free(t);
 }
 
+/*
+ * A routed DUT's neighbour traffic: 20 ARP/ND frames reach the tester
+ * besides the streams' 950, and the generator counts them in neigh_rx.
+ * Without neigh_rx in its accounting the signature check failed ("tester
+ * RX counted 970, its streams account for 950").
+ */
+static void
+test_signature_neigh(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 970};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 970};
+	struct mock_port_counts vhost0 = {
+		.tx = 950, .tx_drop = 50, .tx_reason = "ovs_tx_failure_drops", .rx = 950};
+	struct mock_port_counts vnic0 = {.rx = 950, .tx = 950};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	mock_sig(1000, 950);
+	mock_final.sig_lost = 50;
+	mock_final.neigh_rx = 20;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.sig_checked && !has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
+	out = table_of(t, &r);
+	CHECK(strstr(out, "  Checks: signature ok (lost 50, dup 0, unsigned 0, unknown stream 0) "
+			  "(ARP/ND 20)") != NULL,
+	      "%s", out);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	CHECK(json_integer_value(json_object_get(json_object_get(j, "signature"), "neigh_rx")) ==
+	      20);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+	/* The same frames the generator did not count: the check says so. */
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	mock_sig(1000, 950);
+	mock_final.sig_lost = 50;
+	mock_final.neigh_rx = 15;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	out = table_of(t, &r);
+	CHECK(strstr(out,
+		     "CHECK FAILED: signature: tester RX counted 970, its streams account "
+		     "for 965 (950 signed, 0 unsigned, 0 unknown stream, 15 ARP/ND)\n") != NULL,
+	      "%s", out);
+	free(out);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
 /* A tester whose RX port counter is wrong: the streams received fewer. */
 static void
 test_signature_wrong_rx(void)
@@ -1004,6 +1056,7 @@ main(void)
 	test_never_quiet();
 	test_table_exact();
 	test_signature_ok();
+	test_signature_neigh();
 	test_signature_wrong_rx();
 	test_signature_uncounted_frames();
 	test_drops_exceed_loss();
