@@ -9,7 +9,8 @@
 #    gratuitous ARPs reach port 1 during the run and are counted in
 #    neigh_rx, never in unsigned_rx.
 # 2. A flood of 20000 ARP requests (net_pcap replays them as fast as it is
-#    polled, well over 1 Mpps) while traffic runs: every one is counted,
+#    polled: 32 back to back per poll, with no gap) while traffic runs:
+#    every one is counted,
 #    replies beyond the limit are counted unanswered, the traffic and its
 #    counters are whole.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
