@@ -3,9 +3,10 @@
  */
 
 /*
- * pvpkit report RESULTS.jsonl [--out DIR]: rebuild summary.json, the CSV
- * per goal and the plots from a results file alone (app/pvpkit/report),
- * for instance on another machine than the one that measured.
+ * pvpkit report RESULTS.jsonl [--out DIR] [--html]: rebuild summary.json,
+ * the CSV per goal and the plots (and report.html, the page) from a
+ * results file alone (app/pvpkit/report), for instance on another machine
+ * than the one that measured.
  */
 
 #include <limits.h>
@@ -15,27 +16,37 @@
 #include "coord_cmd.h"
 #include "coord_report.h"
 
-#define REPORT_USAGE "pvpkit report RESULTS.jsonl [--out DIR]"
+#define REPORT_USAGE "pvpkit report RESULTS.jsonl [--out DIR] [--html]"
 
 int
 coord_cmd_report(int argc, char **argv)
 {
+	struct coord_report_opts opts;
 	struct coord_report_info info;
 	const char *out = NULL;
 	char dir[PATH_MAX], *slash;
 	unsigned int i;
-	int ret;
+	int a, ret;
 
 	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
 		printf("Usage: " REPORT_USAGE "\n"
 		       "Rebuild summary.json, <goal>.csv and the plots from a results file alone\n"
-		       "(default DIR: the results file's directory).\n");
+		       "(default DIR: the results file's directory); --html also writes\n"
+		       "report.html, one self-contained page (inline CSS and SVG plots).\n");
 		return 0;
 	}
-	if (argc == 4 && strcmp(argv[2], "--out") == 0)
-		out = argv[3];
-	else if (argc != 2)
+	coord_report_opts_init(&opts);
+	for (a = 2; a < argc; a++) {
+		if (strcmp(argv[a], "--out") == 0 && a + 1 < argc && out == NULL)
+			out = argv[++a];
+		else if (strcmp(argv[a], "--html") == 0 && !opts.html)
+			opts.html = true;
+		else
+			return coord_cli_usage_error("--help", "report: usage: %s", REPORT_USAGE);
+	}
+	if (argc < 2)
 		return coord_cli_usage_error("--help", "report: usage: %s", REPORT_USAGE);
+	opts.results = argv[1];
 	if (out == NULL) {
 		snprintf(dir, sizeof(dir), "%s", argv[1]);
 		slash = strrchr(dir, '/');
@@ -46,7 +57,7 @@ coord_cmd_report(int argc, char **argv)
 		out = dir;
 	}
 	memset(&info, 0, sizeof(info));
-	ret = coord_report_rebuild(argv[1], out, NULL, &info);
+	ret = coord_report_rebuild(argv[1], out, &opts, &info);
 	/* On failure the report's error or the load's warning is the reason: one line. */
 	if (ret < 0) {
 		if (info.error[0] != '\0')

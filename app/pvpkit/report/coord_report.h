@@ -251,6 +251,10 @@ struct coord_report_opts {
 	unsigned int gnuplot_timeout_s;
 	/** Make plots; default true. */
 	bool plots;
+	/** Also write report.html (one self-contained page); default false. */
+	bool html;
+	/** The results file report.html links to, as given; NULL: not linked. */
+	const char *results;
 };
 
 /**

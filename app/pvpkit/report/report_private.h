@@ -75,6 +75,14 @@ int report_write_soak(const json_t *records, const char *outdir, const char *png
 /** The soak's totals and its worst interval, or NULL when no soak records. */
 json_t *report_soak_summary(const json_t *records);
 
+/**
+ * report.html in @p outdir from @p summary and @p records, linking
+ * o->results and the files already in @p info; adds its name to @p info.
+ * @return 0, or -errno with info->error saying why.
+ */
+int report_write_html(const json_t *records, const json_t *summary, const char *outdir,
+		      const struct coord_report_opts *o, struct coord_report_info *info);
+
 /** The end of a plot script: terminals and outputs for @p base. */
 void report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot);
 

@@ -655,6 +655,9 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 		report_plots(records, summary, outdir, o, info); /* a missing plot is a note */
 	else
 		snprintf(info->plot_note, sizeof(info->plot_note), "plots not asked for");
+	/* Last, so that the page links every file written. */
+	if (o->html)
+		ret = report_write_html(records, summary, outdir, o, info);
 	goto out;
 out_file:
 	pvp_err(info->error, sizeof(info->error), "%s: cannot write: %s", path, strerror(-ret));

@@ -52,7 +52,7 @@ out=$(PVP_TESTBED_RUNDIR=$PVP_TMP/tb "$PVP_COORD" trial 2>&1)
 # search, run, report.
 expect 0 "Usage: pvpkit search --max-rate RATE [OPTIONS]" search --help
 expect 0 "Usage: pvpkit run --max-rate RATE [OPTIONS]" run --help
-expect 0 "Usage: pvpkit report RESULTS.jsonl [--out DIR]" report --help
+expect 0 "Usage: pvpkit report RESULTS.jsonl [--out DIR] [--html]" report --help
 
 # testbed: the script is found and given the run dir.
 expect 2 "Usage: pvpkit testbed up|down|status [ARGS...]" testbed
