@@ -96,6 +96,7 @@ dpkg-deb -x "$PVP_TMP/src/pvpkit_${version}_"*.deb "$PVP_TMP/x"
 needed=$(readelf -d "$PVP_TMP/x/usr/bin/pvpkit" | grep NEEDED)
 [ -n "$needed" ] || fail "readelf shows no NEEDED in pvpkit"
 ! echo "$needed" | grep -q 'librte_' || fail "pvpkit needs DPDK: $needed"
+! grep -q "$src" "$PVP_TMP/x/usr/bin/pvpkit" || fail "pvpkit holds its build path $src"
 ! dpkg-deb -f "$PVP_TMP/src/pvpkit_${version}_"*.deb Depends | grep -q 'librte' ||
 	fail "pvpkit depends on DPDK: $(dpkg-deb -f "$PVP_TMP/src/pvpkit_${version}_"*.deb Depends)"
 dpkg-deb -f "$PVP_TMP/src/pvpkit-gen_${version}_"*.deb Depends | grep -q 'librte-eal' ||
