@@ -177,6 +177,15 @@ table_chain_total(FILE *f, const struct coord_topology *t, const struct coord_tr
 		tx > 0 ? 100.0 * ((double)tx - (double)rx) / (double)tx : 0.0);
 }
 
+/* Is the guest of @p t a QEMU VM without KVM (testbed up --vm on TCG)? */
+static bool
+table_vm_tcg(const struct coord_topology *t)
+{
+	const char *vm = json_string_value(json_object_get(json_object_get(t->root, "testbed"), "vm"));
+
+	return vm != NULL && strcmp(vm, "vm-tcg") == 0;
+}
+
 void
 coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r)
 {
@@ -245,6 +254,9 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 			" this is not a DUT result\n",
 			pvp_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), a, sizeof(a)),
 			pvp_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)));
+	if (table_vm_tcg(t))
+		fprintf(f, "WARNING: functional only: the guest is a QEMU VM without KVM (vm-tcg);"
+			   " these are not performance figures\n");
 	if (!r->quiet)
 		fprintf(f,
 			"WARNING: counters still moving after %.2f s: packets in flight may"
@@ -374,7 +386,7 @@ table_start_json(const struct coord_topology *t, const struct coord_trial_result
 json_t *
 coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r)
 {
-	json_t *j, *chains, *hops, *pts, *shared, *totals;
+	json_t *j, *chains, *hops, *pts, *shared, *totals, *vm;
 	unsigned int c, k, i;
 
 	chains = json_array();
@@ -444,5 +456,13 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 	shared = json_object_get(json_object_get(t->root, "testbed"), "shared_cores");
 	if (json_is_boolean(shared))
 		json_object_set_new(j, "shared_cores", json_boolean(json_is_true(shared)));
+	/* A guest emulated by QEMU without KVM forwards at a fraction of
+	 * what the vswitch can: its figures are functional only. */
+	vm = json_object_get(json_object_get(t->root, "testbed"), "vm");
+	if (json_is_string(vm)) {
+		json_object_set(j, "vm", vm);
+		if (table_vm_tcg(t))
+			json_object_set_new(j, "functional_only", json_true());
+	}
 	return j;
 }

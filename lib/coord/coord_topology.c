@@ -77,9 +77,12 @@ topo_find_port(const struct coord_topo_hop *h, const char *name)
 static const char *const topo_hop_common[] = {"name", "driver", "ports", "comment", NULL};
 static const char *const topo_point_members[] = {"hop", "port", "dir", "label", "comment", NULL};
 static const char *const topo_root_members[] = {"name", "comment", "hops", "chains", NULL};
-/* What `pvpkit testbed up` says of the machine it set up (its cores). */
+/* QEMU guests (testbed up --vm): with KVM, or emulated (TCG). */
+static const char *const topo_vm_kinds[] = {"vm-kvm", "vm-tcg", NULL};
+/* What `pvpkit testbed up` says of the machine it set up (its cores, its guests). */
 static const struct pvp_schema_member topo_testbed_members[] = {
 	{.name = "shared_cores", .type = PVP_SCHEMA_BOOL},
+	{.name = "vm", .type = PVP_SCHEMA_STRING, .max = 16, .values = topo_vm_kinds},
 	{.name = "cpus", .type = PVP_SCHEMA_STRING, .max = 1024},
 	{.name = "pollers", .type = PVP_SCHEMA_UINT, .max = 1024},
 	{.name = "pmds", .type = PVP_SCHEMA_UINT, .max = 1024},

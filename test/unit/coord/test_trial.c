@@ -453,6 +453,51 @@ test_receiver_drop_and_unattributed(void)
 	coord_topology_free(t);
 }
 
+/*
+ * A guest the testbed runs in QEMU without KVM (testbed up --vm, TCG):
+ * every record and table says its figures are functional only; a KVM
+ * guest's are not marked; an unknown kind is refused.
+ */
+static void
+test_vm_tcg(void)
+{
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
+	static const char *const kinds[] = {"vm-tcg", "vm-kvm"};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char text[sizeof(pvp_topology) + 64], err[256];
+	unsigned int i;
+	char *table;
+	json_t *j;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text), "{\"testbed\": {\"vm\": \"%s\"}, %s", kinds[i],
+			 pvp_topology + 1);
+		mock_scenario(&p0, &p0, &p0, &p0);
+		t = coord_topology_parse(text, "pvp-vm.json", mock_lookup, err, sizeof(err));
+		CHECK(t != NULL);
+		if (t == NULL) {
+			fprintf(stderr, "parse: %s\n", err);
+			continue;
+		}
+		CHECK(coord_topology_open(t, err, sizeof(err)) == 0);
+		CHECK(coord_trial_run(t, &quick, &r, err, sizeof(err)) == 0);
+		j = coord_trial_to_json(t, &r);
+		CHECK(strcmp(json_string_value(json_object_get(j, "vm")), kinds[i]) == 0);
+		CHECK(json_is_true(json_object_get(j, "functional_only")) == (i == 0));
+		table = table_of(t, &r);
+		CHECK((strstr(table, "WARNING: functional only: the guest is a QEMU VM without KVM") !=
+		       NULL) == (i == 0));
+		free(table);
+		json_decref(j);
+		coord_trial_result_clear(&r);
+		coord_topology_free(t);
+	}
+	snprintf(text, sizeof(text), "{\"testbed\": {\"vm\": \"vm-xen\"}, %s", pvp_topology + 1);
+	CHECK(coord_topology_parse(text, "pvp-vm.json", mock_lookup, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "testbed.vm") != NULL);
+}
+
 static void
 test_generator_limited(void)
 {
@@ -1050,6 +1095,7 @@ main(void)
 	test_uncounted_inside_hop();
 	test_receiver_drop_and_unattributed();
 	test_generator_limited();
+	test_vm_tcg();
 	test_unreachable();
 	test_error_types();
 	test_reason_sides();
