@@ -62,6 +62,10 @@ die() { echo "$PROG: error: $*" >&2; exit 1; }
 say() { [ "$QUIET" = 1 ] || echo "$PROG: $*"; }
 QUIET=0
 
+# --vm: the guests as QEMU VMs.
+# shellcheck source=tools/testbed-vm.sh
+. "$SRC_DIR/tools/testbed-vm.sh"
+
 usage() {
 	cat <<EOF
 usage: $PROG up|down|status|plan [options]
@@ -94,6 +98,7 @@ usage: $PROG up|down|status|plan [options]
   --mem MB             EAL memory per app (default 256)
   --wait S             bound on each wait for a port or socket (default 30)
   -q, --quiet          print errors only
+$(vm_usage)
 plan prints the layout and the cores up would use, and starts nothing.
 EOF
 }
@@ -130,7 +135,10 @@ while [ $# -gt 0 ]; do
 	--wait) need_arg "$@"; WAIT_S=$2; shift ;;
 	-q | --quiet) QUIET=1 ;;
 	-h | --help) usage; exit 0 ;;
-	*) usage >&2; die "unknown option '$1'" ;;
+	*)
+		vm_option "$@" || { usage >&2; die "unknown option '$1'"; }
+		shift $((VM_SHIFT - 1))
+		;;
 	esac
 	shift
 done
@@ -156,6 +164,7 @@ case "$NPORTS" in 1 | 2) ;; *) die "--ports must be 1 or 2" ;; esac
 [ "$MEM_MB" -ge 64 ] || die "--mem must be at least 64"
 [ "$NETNS" = 0 ] || { [ "$TESTER" = gen ] && [ "$GUEST" = fwd ] && [ "$STANDIN" = 0 ]; } ||
 	die "--netns needs pvpkit-gen, pvpkit-fwd and OVS-DPDK"
+vm_check_options
 
 # Unix socket paths must fit sun_path (108 bytes with the NUL).
 case "$RUNDIR" in /*) ;; *) RUNDIR=$(pwd)/$RUNDIR ;; esac
@@ -466,7 +475,7 @@ pidfile_pid() {
 testbed_pids() {
 	local dir_re
 	dir_re=$(printf '%s' "$RUNDIR/" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
-	pgrep -f "^[^ ]*(ovs-vswitchd|ovsdb-server|dpdk-testpmd|pvpkit-gen|pvpkit-fwd)[^ ]* .*($dir_re|$TB_ID-)" 2>/dev/null
+	pgrep -f "^[^ ]*(ovs-vswitchd|ovsdb-server|dpdk-testpmd|pvpkit-gen|pvpkit-fwd|qemu-system-x86_64)[^ ]* .*($dir_re|$TB_ID-)" 2>/dev/null
 }
 
 # Wait until "$@" succeeds; at most WAIT_S seconds. Fails early when the
@@ -518,7 +527,9 @@ sock_exists() { [ -S "$1" ]; }
 # The control address of app $1 (gen, fwd, fwdN) with index $2 (0 the
 # tester, g+1 guest g).
 app_ctl() {
-	if [ "$NETNS" = 1 ]; then
+	if [ "$VM" = 1 ] && [ "$2" -gt 0 ]; then
+		echo "tcp:127.0.0.1:$(vm_ctl_port $(($2 - 1)))"
+	elif [ "$NETNS" = 1 ]; then
 		echo "tcp:10.$NS_NET.$2.2:$CTL_PORT"
 	else
 		echo "unix:$RUNDIR/$1.sock"
@@ -689,6 +700,7 @@ start_tester() {
 # Guest g: pvpkit-fwd (or testpmd) on one virtio-user port per OVS port.
 start_guest() {
 	local g=$1 k=0 p vdevs=() name
+	[ "$VM" = 0 ] || { vm_start_guest "$g"; return; }
 	name=${G_NAME[g]}
 	for p in ${G_PORTS[g]}; do
 		vdevs+=(--vdev "net_virtio_user$k,path=$RUNDIR/$p.sock,server=1,queues=1,queue_size=1024")
@@ -801,6 +813,7 @@ add_app_ports() {
 			options:vhost-server-path="$RUNDIR/$p.sock" ||
 			fail_up "cannot add port $p to $BRIDGE"
 	done
+	[ "${PORTS_NO_WAIT:-0}" = 0 ] || return 0
 	for p in "$@"; do
 		wait_for "port $p did not come up" iface_up "$p"
 	done
@@ -841,7 +854,8 @@ app_hop() {
 		printf '    {"name": "%s", "driver": "telemetry", "telemetry": %s, "ports": [%s]}' \
 			"$name" "$(json_str "$(telemetry_path "$TB_ID-$pname")")" "$ports"
 	else
-		[ "$NETNS" = 0 ] || tok=", \"token_file\": $(json_str "$RUNDIR/$pname.token")"
+		{ [ "$NETNS" = 0 ] && { [ "$VM" = 0 ] || [ "$idx" = 0 ]; }; } ||
+			tok=", \"token_file\": $(json_str "$RUNDIR/$pname.token")"
 		printf '    {"name": "%s", "driver": "%s", "ctl": %s%s, "ports": [%s]}' \
 			"$name" "$kind" "$(json_str "$(app_ctl "$pname" "$idx")")" "$tok" "$ports"
 	fi
@@ -989,9 +1003,9 @@ topology_json() {
 	fi
 	{
 		printf '{\n  "name": "%s",\n' "$name"
-		printf '  "testbed": {"shared_cores": %s, "cpus": "%s", "pollers": %d, "pmds": %d},\n' \
+		printf '  "testbed": {"shared_cores": %s, "cpus": "%s", "pollers": %d, "pmds": %d%s},\n' \
 			"$([ "$SHARED_CORES" = 1 ] && echo true || echo false)" "${CPU_LIST[*]}" \
-			"$POLLERS" "$PMDS"
+			"$POLLERS" "$PMDS" "$([ "$VM" = 0 ] || printf ', "vm": "%s"' "$VM_KIND")"
 		printf '  "hops": [\n'
 		app_hop tester "$TESTER" gen "$NTP" 0
 		printf ',\n%s' "$vsw_hop"
@@ -1015,6 +1029,7 @@ write_topology() {
 hugepages_needed() {
 	# 2 MB pages: each app's --mem, OVS's socket memory.
 	local mb=$((MEM_MB * (1 + NG)))
+	[ "$VM" = 0 ] || mb=$((MEM_MB + VM_MEM_MB * NG))
 	if [ "$STANDIN" = 1 ]; then mb=$((mb + MEM_MB)); else mb=$((mb + OVS_SOCKET_MEM)); fi
 	echo $(((mb + 1) / 2))
 }
@@ -1056,6 +1071,7 @@ do_up() {
 	if [ -n "$(testbed_pids)" ]; then
 		die "a testbed already runs in $RUNDIR ($PROG status --dir $RUNDIR; $PROG down --dir $RUNDIR)"
 	fi
+	[ "$VM" = 0 ] || vm_prepare
 
 	QUIET=1 do_down
 	mkdir -p "$RUNDIR" || die "cannot create $RUNDIR"
@@ -1063,6 +1079,7 @@ do_up() {
 	trap 'WATCH_PID="" WATCH_LOG=""; fail_up "interrupted"' INT TERM
 	chmod 0755 "$RUNDIR"
 	[ "$NETNS" = 0 ] || netns_setup
+	[ "$VM" = 0 ] || vm_keys
 	cat >"$RUNDIR/testbed.env" <<EOV
 STANDIN=$STANDIN
 TESTER=$TESTER
@@ -1076,6 +1093,8 @@ SHARED_CORES=$SHARED_CORES
 POLLERS=$POLLERS
 NETNS=$NETNS
 NS_NET=$NS_NET
+VM=$VM
+VM_KIND=${VM_KIND:-}
 EOV
 
 	# The virtio-user servers own the sockets and wait in EAL init until
@@ -1099,6 +1118,18 @@ EOV
 		# as its port is up (testpmd --tx-first) meets a missing port.
 		start_ovs
 		for ((g = 0; g < NG; g++)); do
+			if [ "$VM" = 1 ]; then
+				# QEMU waits for OVS to connect before it boots
+				# the guest; the links come up once the guest's
+				# pvpkit-fwd starts its ports.
+				# shellcheck disable=SC2086
+				PORTS_NO_WAIT=1 add_app_ports "${G_NAME[g]}" ${G_PORTS[g]}
+				vm_wait_ready "$g"
+				for p in ${G_PORTS[g]}; do
+					wait_for "port $p did not come up" iface_up "$p"
+				done
+				continue
+			fi
 			# shellcheck disable=SC2086
 			add_app_ports "${G_NAME[g]}" ${G_PORTS[g]}
 			wait_app_ready "${G_NAME[g]}" "$GUEST" $((g + 1))
@@ -1108,7 +1139,7 @@ EOV
 	fi
 	write_topology
 	trap - INT TERM
-	say "up: $RUNDIR/topology.json ($([ "$STANDIN" = 1 ] && echo "stand-in vswitch" || echo "OVS-DPDK"), tester $TESTER, guest $GUEST$(layout_words)$(cores_words))"
+	say "up: $RUNDIR/topology.json ($([ "$STANDIN" = 1 ] && echo "stand-in vswitch" || echo "OVS-DPDK"), tester $TESTER, guest $GUEST$(layout_words)$(cores_words)$(vm_words))"
 }
 
 layout_words() {
@@ -1170,6 +1201,7 @@ do_plan() {
 
 do_down() {
 	local pids="" p f i
+	vm_down
 	for f in "$RUNDIR"/*.pid; do
 		p=$(pidfile_pid "$f") && pids="$pids $p"
 	done
@@ -1200,7 +1232,10 @@ do_down() {
 			"$RUNDIR"/*.snoop "$RUNDIR"/*.pid "$RUNDIR"/conf.db \
 			"$RUNDIR"/.conf.db.~lock~ "$RUNDIR"/topology.json \
 			"$RUNDIR"/topology.json.tmp "$RUNDIR"/flows.txt \
-			"$RUNDIR"/testbed.env "$RUNDIR"/*.token
+			"$RUNDIR"/testbed.env "$RUNDIR"/*.token "$RUNDIR"/*.qmp \
+			"$RUNDIR"/*.bind "$RUNDIR"/*.authorized_keys "$RUNDIR"/ssh_config
+		rm -rf "$RUNDIR/ssh"
+		rm -f "$RUNDIR"/fwd*.conf
 	fi
 	local ns
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
@@ -1325,7 +1360,8 @@ do_status() {
 				echo "$name: running (pid $p)"
 			else
 				local tok=""
-				[ "$NETNS" = 0 ] || tok=$RUNDIR/$name.token
+				[ "$NETNS" = 0 ] && { [ "${VM:-0}" = 0 ] || [ "$name" = gen ]; } ||
+					tok=$RUNDIR/$name.token
 				ctl_ping "${ent#*:}" "$tok"
 				case $? in
 				0) echo "$name: running (pid $p), control answers" ;;
@@ -1373,6 +1409,7 @@ do_status() {
 	elif [ -n "${SHARED_CORES:-}" ]; then
 		echo "cores: dedicated (CPUs ${CPUS:-?})"
 	fi
+	[ "${VM:-0}" = 0 ] || echo "guests: ${VM_KIND:-?}$([ "$VM_KIND" = vm-tcg ] && echo ' (QEMU without KVM: functional only, not performance figures)')"
 	if [ "$bad" != 0 ]; then
 		echo "testbed: degraded"
 		return 1
