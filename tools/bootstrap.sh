@@ -45,7 +45,8 @@ esac
 # tests), testbed (OVS with DPDK), plots. libzmq3-dev and zlib1g-dev build
 # pvpkit-gen's TRex server (--trex). debhelper and lintian build and check
 # the Debian packages (debian/, the e2e test deb_install); chromium renders
-# report.html in the unit test report_html.
+# report.html in the unit test report_html. qemu-system-x86, mmdebstrap,
+# e2fsprogs and openssh-client: the testbed's QEMU guest (testbed up --vm).
 packages=(
     build-essential pkg-config meson ninja-build debhelper lintian
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
@@ -53,6 +54,7 @@ packages=(
     openvswitch-switch-dpdk
     tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
     gnuplot-nox clang-format git chromium
+    qemu-system-x86 mmdebstrap e2fsprogs openssh-client
 )
 
 if $do_packages; then

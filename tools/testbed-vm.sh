@@ -76,16 +76,20 @@ vm_ctl_port() { echo $((40000 + (TB_SUM % 2000) * 8 + 2 * $1)); }
 vm_ssh_port() { echo $((40000 + (TB_SUM % 2000) * 8 + 2 * $1 + 1)); }
 
 # The accelerator and CPU model QEMU gets ("kvm host", "tcg max"): KVM
-# when asked or when /dev/kvm opens and QEMU can set up a KVM vCPU with it.
-# Under nested virtualisation the host CPU model may offer an MSR the
-# outer hypervisor refuses (QEMU aborts: "failed to set MSR 0x10a"): the
-# same model without it is tried next.
+# when asked or when the image's kernel starts under it, else TCG. A
+# /dev/kvm that opens is not enough: under nested virtualisation the
+# host CPU model may offer an MSR the outer hypervisor refuses (QEMU
+# aborts: "failed to set MSR 0x10a"; the model without it is tried next),
+# and a KVM guest may never get past the kernel's decompressor (seen on
+# the CI machines): the kernel must print its banner within 15 s.
 vm_choose_accel() {
 	local cpu
 	if [ "$VM_ACCEL" != tcg ] && [ -w /dev/kvm ]; then
 		for cpu in host host,-arch-capabilities; do
-			if echo quit | timeout 20 "$QEMU_BIN" -machine q35 -accel kvm -cpu "$cpu" -S \
-				-nodefaults -display none -monitor stdio >/dev/null 2>&1; then
+			if timeout 15 "$QEMU_BIN" -machine q35 -accel kvm -cpu "$cpu" -m 256 \
+				-nodefaults -display none -serial stdio -kernel "$VM_IMG/vmlinuz" \
+				-append "console=ttyS0 panic=-1" -no-reboot </dev/null 2>/dev/null |
+				grep -q -m1 "Linux version"; then
 				echo "kvm $cpu"
 				return 0
 			fi
@@ -102,11 +106,12 @@ vm_prepare() {
 	command -v "$QEMU_BIN" >/dev/null ||
 		die "$QEMU_BIN not found (apt-get install qemu-system-x86)"
 	command -v ssh-keygen >/dev/null || die "ssh-keygen not found (apt-get install openssh-client)"
-	VM_QEMU_ACCEL=$(vm_choose_accel) || die "--vm-accel kvm: /dev/kvm does not work here"
-	VM_KIND=vm-${VM_QEMU_ACCEL% *}
 	VM_IMG=$(PVP_BUILD_DIR=$BUILD_DIR "$SRC_DIR/tools/guest-image.sh" --cache "$VM_CACHE" \
 		--fwd-bin "$FWD_BIN" $([ "$QUIET" = 1 ] && echo -q)) ||
 		die "no guest image (tools/guest-image.sh --cache $VM_CACHE)"
+	VM_QEMU_ACCEL=$(vm_choose_accel) ||
+		die "--vm-accel kvm: no KVM guest starts here (/dev/kvm: $([ -w /dev/kvm ] && echo "opens, the kernel does not boot" || echo absent))"
+	VM_KIND=vm-${VM_QEMU_ACCEL% *}
 	for ((g = 0; g < NG; g++)); do
 		for p in $(vm_ctl_port "$g") $(vm_ssh_port "$g"); do
 			! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null ||
@@ -183,7 +188,7 @@ vm_start_guest() {
 		-object "memory-backend-file,id=mem0,size=${VM_MEM_MB}M,mem-path=/dev/hugepages,share=on" \
 		-numa node,memdev=mem0 \
 		-kernel "$VM_IMG/vmlinuz" -initrd "$VM_IMG/initrd.img" \
-		-append "console=ttyS0 root=/dev/vda rw quiet hugepagesz=2M hugepages=$VM_GUEST_HUGEPAGES vfio.enable_unsafe_noiommu_mode=1 systemd.show_status=false" \
+		-append "console=ttyS0 root=/dev/vda rw hugepagesz=2M hugepages=$VM_GUEST_HUGEPAGES vfio.enable_unsafe_noiommu_mode=1 systemd.show_status=false" \
 		-drive "file=$VM_IMG/rootfs.img,if=virtio,format=raw,snapshot=on" \
 		-chardev "file,id=con,path=$RUNDIR/$name.log,append=on" -serial chardev:con \
 		-qmp "unix:$RUNDIR/$name.qmp,server=on,wait=off" \
