@@ -1005,7 +1005,7 @@ topology_json() {
 		printf '{\n  "name": "%s",\n' "$name"
 		printf '  "testbed": {"shared_cores": %s, "cpus": "%s", "pollers": %d, "pmds": %d%s},\n' \
 			"$([ "$SHARED_CORES" = 1 ] && echo true || echo false)" "${CPU_LIST[*]}" \
-			"$POLLERS" "$PMDS" "$([ "$VM" = 0 ] || printf ', "vm": "%s"' "$VM_KIND")"
+			"$POLLERS" "$PMDS" "$([ -z "${VM_KIND:-}" ] || printf ', "vm": "%s"' "$VM_KIND")"
 		printf '  "hops": [\n'
 		app_hop tester "$TESTER" gen "$NTP" 0
 		printf ',\n%s' "$vsw_hop"

@@ -110,5 +110,14 @@ done <<'EOF_CASES'
 --pmds 0|--pmds must be at least 1
 --pmds 3 --cpus 0-1|--pmds 3: only 2 CPU(s) to put PMDs on
 --ports|--ports needs a value
+--vm --vm-mem 100|--vm-mem must be at least 512
+--vm --vm-mem 513|--vm-mem must be a multiple of 2 (hugepages)
+--vm --vm-mem x|--vm-mem: 'x' is not a number
+--vm --vm-boot-wait 1m|--vm-boot-wait: '1m' is not a number
+--vm --vm-accel xen|--vm-accel must be kvm, tcg or auto
+--vm --guest testpmd|--vm runs pvpkit-fwd in the guest (dpdk-testpmd is in the image, for ssh)
+--vm --netns|--vm cannot be combined with --netns (the VM is the guest's isolation)
+--vm --standin|--vm needs OVS-DPDK (vhost-user ports), not --standin
+--vm-boot-wait|--vm-boot-wait needs a value
 EOF_CASES
 info "ok"
