@@ -179,6 +179,13 @@ ln -sf /lib/systemd/system/systemd-networkd.service \
 # and nothing waits for a network that is configured statically.
 rm -f "$ROOT"/etc/ssh/ssh_host_*
 rm -f "$ROOT/etc/systemd/system/network-online.target.wants/systemd-networkd-wait-online.service"
+# Under TCG every unit costs seconds of boot: none that a forwarder VM
+# without a screen, timers or binfmt needs (the serial console keeps its
+# getty; Debian's dpdk.service only reads a config that is empty here).
+for u in getty@tty1.service dpdk.service systemd-binfmt.service apt-daily.timer \
+	apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer; do
+	ln -sf /dev/null "$ROOT/etc/systemd/system/$u"
+done
 echo pvpkit-guest >"$ROOT/etc/hostname"
 echo "LABEL=pvpkit-root / ext4 rw,noatime 0 1" >"$ROOT/etc/fstab"
 : >"$ROOT/etc/machine-id"
