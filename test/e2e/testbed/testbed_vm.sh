@@ -23,8 +23,8 @@ need_cmd mmdebstrap
 need_cmd mkfs.ext4
 need_cmd ssh
 need_cmd socat
-# The tester's and OVS's memory plus the VM's 1 GB.
-need_hugepages 1400
+# 2 MB pages: the tester's 256 MB, OVS's 512 MB and the VM's 1 GB.
+need_hugepages 900
 img=$("$PVP_SOURCE_DIR/tools/guest-image.sh" --build-dir "$PVP_BUILD_DIR" 2>"$PVP_TMP/image.err") || {
 	cat "$PVP_TMP/image.err"
 	skip "no guest image: tools/guest-image.sh failed (Debian mirror unreachable?)"
