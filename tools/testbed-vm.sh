@@ -235,7 +235,7 @@ vm_words() {
 	local g t=""
 	[ "$VM" = 1 ] || return 0
 	for ((g = 0; g < NG; g++)); do t="$t ${VM_BOOT[g]:-?}"; done
-	printf '; %s, booted in%s s' "$VM_KIND" "$(echo $t | sed 's/ / s, /g')"
+	printf '; %s, booted in %s s' "$VM_KIND" "$(echo $t | sed 's/ / s, /g')"
 }
 
 # Ask each guest to power off (ACPI, over QMP), so that its systemd stops
