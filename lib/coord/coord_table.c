@@ -181,7 +181,8 @@ table_chain_total(FILE *f, const struct coord_topology *t, const struct coord_tr
 static bool
 table_vm_tcg(const struct coord_topology *t)
 {
-	const char *vm = json_string_value(json_object_get(json_object_get(t->root, "testbed"), "vm"));
+	const char *vm =
+		json_string_value(json_object_get(json_object_get(t->root, "testbed"), "vm"));
 
 	return vm != NULL && strcmp(vm, "vm-tcg") == 0;
 }

@@ -486,7 +486,8 @@ test_vm_tcg(void)
 		CHECK(strcmp(json_string_value(json_object_get(j, "vm")), kinds[i]) == 0);
 		CHECK(json_is_true(json_object_get(j, "functional_only")) == (i == 0));
 		table = table_of(t, &r);
-		CHECK((strstr(table, "WARNING: functional only: the guest is a QEMU VM without KVM") !=
+		CHECK((strstr(table,
+			      "WARNING: functional only: the guest is a QEMU VM without KVM") !=
 		       NULL) == (i == 0));
 		free(table);
 		json_decref(j);
