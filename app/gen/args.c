@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "pvp_metrics.h"
 #include "pvp_util.h"
 
 #include "gen.h"
@@ -65,6 +66,7 @@ enum {
 	OPT_L3,
 	OPT_RESOLVE_TRIES,
 	OPT_RESOLVE_WAIT,
+	OPT_METRICS,
 	OPT_HELP,
 };
 
@@ -110,6 +112,7 @@ static const struct option gen_long_opts[] = {
 	{"l3", no_argument, NULL, OPT_L3},
 	{"resolve-tries", required_argument, NULL, OPT_RESOLVE_TRIES},
 	{"resolve-wait", required_argument, NULL, OPT_RESOLVE_WAIT},
+	{"metrics", required_argument, NULL, OPT_METRICS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -192,8 +195,22 @@ gen_usage(const char *prog)
 	       "  --trex [ADDR]      serve TRex's stateless API to TRex clients instead\n"
 	       "                     (doc/trex.rst): ADDR [HOST][:PORT[:PUB_PORT]], default\n"
 	       "                     127.0.0.1:4501:4500\n"
-	       "  --trex-remote      allow a non-loopback --trex HOST (no token)\n",
+	       "  --trex-remote      allow a non-loopback --trex HOST (no token)\n"
+	       "  --metrics ADDR     serve Prometheus/OpenMetrics at http://ADDR/metrics:\n"
+	       "                     PORT, HOST:PORT or [V6]:PORT (HOST 127.0.0.1 when\n"
+	       "                     left out; doc/metrics.rst)\n",
 	       prog);
+}
+
+/* --metrics ADDR is refused here, before the EAL, like every other bad option. */
+static void
+gen_metrics_opt(const char *addr)
+{
+	char host[64], err[256];
+	uint16_t port;
+
+	if (pvp_metrics_addr_parse(addr, host, sizeof(host), &port, err, sizeof(err)) != 0)
+		gen_die("%s", err);
 }
 
 /*
@@ -406,6 +423,10 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		if (pvp_parse_duration("--resolve-wait", arg, 0.01, 60, &o->resolve_wait_s, err,
 				       sizeof(err)) < 0)
 			gen_die("%s", err);
+		break;
+	case OPT_METRICS:
+		gen_metrics_opt(arg);
+		o->metrics = arg;
 		break;
 	case OPT_HELP:
 		gen_usage(argv[0]);

@@ -267,6 +267,8 @@ struct gen_opts {
 	bool l3;				  /* --l3: send to the resolved gateways */
 	uint32_t resolve_tries;			  /* requests per gateway */
 	double resolve_wait_s;			  /* wait for an answer to each */
+	/* --metrics ADDR: serve /metrics there (NULL: off). */
+	const char *metrics;
 };
 
 /* A port's neighbour state (neigh.c). */
@@ -476,6 +478,10 @@ uint64_t gen_neigh_rx_total(const struct gen_ctx *g);
 /* ctl.c */
 int gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen);
 void gen_ctl_stop(void);
+
+/* metrics.c: --metrics, served from a thread of lib/metrics (doc/metrics.rst). */
+int gen_metrics_start(struct gen_ctx *g, char *err, size_t errlen);
+void gen_metrics_stop(void);
 
 /* trex/: TRex's stateless RPC protocol (--trex, doc/trex.rst). */
 int gen_trex_parse_addr(const char *addr, bool remote, char *host, size_t hostlen, uint16_t *rpc,

@@ -339,6 +339,8 @@ main(int argc, char **argv)
 	signal(SIGINT, gen_on_signal);
 	signal(SIGTERM, gen_on_signal);
 	gen_setup(g);
+	if (gen_metrics_start(g, err, sizeof(err)) != 0)
+		gen_setup_die("%s", err);
 	gen_launch(g);
 
 	status = g->opt.server ? gen_run_server(g) : gen_run_cli(g);
@@ -352,6 +354,8 @@ main(int argc, char **argv)
 		}
 	}
 
+	/* Before the streams it reads are freed. */
+	gen_metrics_stop();
 	g->quit = true;
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		rte_eal_wait_lcore(lcore);
