@@ -20,6 +20,7 @@
 
 #include <rte_eal.h>
 
+#include "pvp_metrics.h"
 #include "pvp_util.h"
 
 #include "fwd.h"
@@ -84,6 +85,9 @@ fwd_usage(FILE *f, const char *prog)
 		"  --idle-sleep US      sleep US after %d empty polls in a row (default 0)\n"
 		"  --wait-link N        before forwarding, wait up to N s for every link up\n"
 		"  --json FILE          at the end, write the counters as JSON (as stats.get)\n"
+		"  --metrics ADDR       serve Prometheus/OpenMetrics at http://ADDR/metrics:\n"
+		"                       PORT, HOST:PORT or [V6]:PORT (HOST 127.0.0.1 when\n"
+		"                       left out)\n"
 		"  --help\n",
 		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS);
 }
@@ -186,6 +190,7 @@ enum {
 	OPT_IDLE_SLEEP,
 	OPT_WAIT_LINK,
 	OPT_JSON,
+	OPT_METRICS,
 	OPT_HELP,
 };
 
@@ -209,6 +214,7 @@ static const struct option fwd_long_options[] = {
 	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
 	{"wait-link", required_argument, NULL, OPT_WAIT_LINK},
 	{"json", required_argument, NULL, OPT_JSON},
+	{"metrics", required_argument, NULL, OPT_METRICS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -242,6 +248,17 @@ fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
 	if (ret < 0)
 		fwd_die("%s", err);
 	return ret > 0;
+}
+
+/* --metrics ADDR is refused here, before the EAL, like every other bad option. */
+static void
+fwd_metrics_opt(const char *addr)
+{
+	char host[64], err[256];
+	uint16_t port;
+
+	if (pvp_metrics_addr_parse(addr, host, sizeof(host), &port, err, sizeof(err)) != 0)
+		fwd_die("%s", err);
 }
 
 /* One option that is not a whole number. */
@@ -293,6 +310,10 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		break;
 	case OPT_JSON:
 		conf->json = arg;
+		break;
+	case OPT_METRICS:
+		fwd_metrics_opt(arg);
+		conf->metrics = arg;
 		break;
 	case OPT_HELP:
 		fwd_usage(stdout, prog);

@@ -96,6 +96,7 @@ struct fwd_conf {
 	bool ctl_default;			   /**< ctl is the default, not asked for */
 	const char *token_file;			   /**< --token-file */
 	const char *json;			   /**< --json FILE, NULL = none */
+	const char *metrics;			   /**< --metrics ADDR, NULL = none */
 	unsigned int stats_period;		   /**< --stats-period seconds, 0 = off */
 	double duration_s;			   /**< --duration, 0 = until signalled */
 	uint32_t idle_sleep_us;			   /**< --idle-sleep, 0 = busy poll */
@@ -275,6 +276,14 @@ struct pvp_ctl_server;
  * @return the server, or NULL with @p msg (one line) filled.
  */
 struct pvp_ctl_server *fwd_ctl_start(struct fwd_app *app, char *msg, size_t len);
+
+struct pvp_metrics_server;
+
+/**
+ * Serve @p app's counters at conf->metrics (fwd_metrics.c).
+ * @return the server, or NULL with @p msg (one line) filled.
+ */
+struct pvp_metrics_server *fwd_metrics_start(struct fwd_app *app, char *msg, size_t len);
 
 /** Name of a topology. */
 const char *fwd_topology_name(enum fwd_topology t);

@@ -33,6 +33,7 @@
 #include <rte_malloc.h>
 
 #include "pvp_ctl.h"
+#include "pvp_metrics.h"
 #include "pvp_stats.h"
 #include "fwd.h"
 
@@ -214,6 +215,7 @@ fwd_run(void)
 int
 main(int argc, char **argv)
 {
+	struct pvp_metrics_server *metrics = NULL;
 	struct pvp_ctl_server *ctl;
 	int eal_argc, app_argc, ret, status = 0;
 	char msg[512];
@@ -235,6 +237,11 @@ main(int argc, char **argv)
 
 	fwd_setup();
 	ctl = fwd_export();
+	if (conf.metrics != NULL) {
+		metrics = fwd_metrics_start(&app, msg, sizeof(msg));
+		if (metrics == NULL)
+			fwd_die("%s", msg);
+	}
 	fwd_ports_print(&app);
 	printf("pvpkit-fwd: mode %s, topology %s, %u forwarding lcore(s), ctl %s%s\n",
 	       conf.engine->name, fwd_topology_name(conf.topology), app.nb_lcores,
@@ -250,6 +257,7 @@ main(int argc, char **argv)
 
 	/* No control call may look at the lcores or the counters any more. */
 	pvp_ctl_server_destroy(ctl);
+	pvp_metrics_server_stop(metrics);
 	fwd_report_totals(&app);
 	if (conf.json != NULL && fwd_report_write(&app, conf.json, msg, sizeof(msg)) != 0) {
 		fprintf(stderr, "pvpkit-fwd: --json %s\n", msg);

@@ -103,11 +103,13 @@ pvp_metrics_http_parse(const char *buf, size_t len, struct pvp_metrics_req *req)
 	n = (size_t)(eol - (sp2 + 1));
 	if (n > 0 && sp2[n] == '\r')
 		n--;
-	if (n != 8 || memcmp(sp2 + 1, "HTTP/1.", 7) != 0) {
-		req->status = n >= 5 && memcmp(sp2 + 1, "HTTP/", 5) == 0 ? 505 : 400;
+	/* HTTP/D.D: 1.0 and 1.1 are served, another version is 505. */
+	if (n != 8 || memcmp(sp2 + 1, "HTTP/", 5) != 0 || sp2[6] < '0' || sp2[6] > '9' ||
+	    sp2[7] != '.' || sp2[8] < '0' || sp2[8] > '9') {
+		req->status = 400;
 		return 1;
 	}
-	if (sp2[8] != '0' && sp2[8] != '1') {
+	if (sp2[6] != '1' || sp2[8] > '1') {
 		req->status = 505;
 		return 1;
 	}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * --metrics: pvpkit-fwd's counters for Prometheus. Each request takes the
+ * snapshot stats.get answers (fwd_report_json(), reader side only) on
+ * lib/metrics' own thread; the forwarding lcores do nothing for it.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pvp_metrics.h"
+
+#include "fwd.h"
+
+/*
+ * Add (lcore, port, queue, dir) unless it is there: an lcore sends on
+ * its TX queue for several streams.
+ */
+static void
+fwd_metrics_lcore_add(json_t *arr, unsigned int lcore, uint16_t port, uint16_t queue,
+		      const char *dir)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(arr, i, o)
+		if (json_integer_value(json_object_get(o, "lcore")) == lcore &&
+		    json_integer_value(json_object_get(o, "port")) == port &&
+		    json_integer_value(json_object_get(o, "queue")) == queue &&
+		    strcmp(json_string_value(json_object_get(o, "direction")), dir) == 0)
+			return;
+	json_array_append_new(arr, json_pack("{s:i,s:i,s:i,s:s}", "lcore", lcore, "port", port,
+					     "queue", queue, "direction", dir));
+}
+
+/* Which lcore polls which RX queue and owns which TX queue. */
+static json_t *
+fwd_metrics_lcores(const struct fwd_app *app)
+{
+	json_t *arr = json_array();
+	uint16_t k, s;
+
+	for (k = 0; arr != NULL && k < app->nb_lcores; k++) {
+		const struct fwd_lcore *lc = app->lcores[k];
+
+		for (s = 0; s < lc->nb_streams; s++) {
+			const struct fwd_stream *fs = &lc->streams[s];
+
+			fwd_metrics_lcore_add(arr, lc->lcore_id, fs->rx_idx, fs->rx_queue, "rx");
+			fwd_metrics_lcore_add(arr, lc->lcore_id, fs->tx_idx, fs->tx_queue, "tx");
+		}
+	}
+	return arr;
+}
+
+static int
+fwd_metrics_collect(struct pvp_om *om, void *arg)
+{
+	const struct fwd_app *app = arg;
+	json_t *stats = fwd_report_json(app), *lcores = fwd_metrics_lcores(app);
+	int ret;
+
+	ret = stats != NULL && lcores != NULL
+		      ? pvp_metrics_from_stats(om, "pvpkit-fwd", stats, lcores)
+		      : -ENOMEM;
+	json_decref(stats);
+	json_decref(lcores);
+	return ret;
+}
+
+struct pvp_metrics_server *
+fwd_metrics_start(struct fwd_app *app, char *msg, size_t len)
+{
+	struct pvp_metrics_server *srv;
+
+	msg[0] = '\0';
+	srv = pvp_metrics_server_start(app->conf->metrics, fwd_metrics_collect, app, msg, len);
+	if (srv != NULL) {
+		FWD_LOG(INFO, "metrics on %s", pvp_metrics_server_url(srv));
+		printf("pvpkit-fwd: metrics on %s\n", pvp_metrics_server_url(srv));
+		fflush(stdout);
+	}
+	return srv;
+}
