@@ -254,7 +254,7 @@ fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
 static void
 fwd_metrics_opt(const char *addr)
 {
-	char host[64], err[256];
+	char host[64], err[256] = "";
 	uint16_t port;
 
 	if (pvp_metrics_addr_parse(addr, host, sizeof(host), &port, err, sizeof(err)) != 0)

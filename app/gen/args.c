@@ -206,7 +206,7 @@ gen_usage(const char *prog)
 static void
 gen_metrics_opt(const char *addr)
 {
-	char host[64], err[256];
+	char host[64], err[256] = "";
 	uint16_t port;
 
 	if (pvp_metrics_addr_parse(addr, host, sizeof(host), &port, err, sizeof(err)) != 0)

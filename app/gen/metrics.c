@@ -74,6 +74,7 @@ gen_metrics_start(struct gen_ctx *g, char *err, size_t errlen)
 {
 	if (g->opt.metrics == NULL)
 		return 0;
+	err[0] = '\0';
 	gen_metrics_srv =
 		pvp_metrics_server_start(g->opt.metrics, gen_metrics_collect, g, err, errlen);
 	if (gen_metrics_srv == NULL)
