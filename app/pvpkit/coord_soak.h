@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 
+#include "coord_soak_metrics.h"
+
 /* The command line. */
 struct soak_args {
 	const char *topology;
@@ -30,6 +32,8 @@ struct soak_args {
 	const char *search_argv[2 * 64];
 	unsigned int nb_search_argv; /* words in search_argv */
 	bool search_goal;	     /* a --goal among them */
+	/* --push-metrics, --metrics-file. */
+	struct coord_soak_metrics metrics;
 };
 
 /*

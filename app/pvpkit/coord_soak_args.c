@@ -40,7 +40,7 @@ static const char *const soak_search_opts[] = {
 };
 
 /* soak's own options (soak_parse()). */
-#define SOAK_NB_OWN_OPTS    12
+#define SOAK_NB_OWN_OPTS    14
 #define SOAK_NB_SEARCH_OPTS (sizeof(soak_search_opts) / sizeof(soak_search_opts[0]))
 /* getopt values of the passed-on options: SOAK_OPT_SEARCH + their index. */
 #define SOAK_OPT_SEARCH 1000
@@ -76,6 +76,10 @@ soak_usage(FILE *f)
 		   "  --topology FILE       (default: the local testbed's topology.json)\n"
 		   "  --results FILE        JSON lines (default OUT/soak.jsonl)\n"
 		   "  --out DIR             reports directory (default soak)\n"
+		   "  --push-metrics URL    PUT each interval's figures to a Pushgateway:\n"
+		   "                        http://HOST:9091/metrics/job/NAME (doc/metrics.rst)\n"
+		   "  --metrics-file FILE   replace FILE with each interval's figures\n"
+		   "                        (OpenMetrics text)\n"
 		   "\n"
 		   "The search before the soak (--pdr-fraction without --from) takes pvpkit\n"
 		   "search's options: --max-rate (required), --min-rate, --goal, --algo, --width,\n"
@@ -165,6 +169,8 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		{"topology", required_argument, NULL, 't'},
 		{"results", required_argument, NULL, 'R'},
 		{"out", required_argument, NULL, 'o'},
+		{"push-metrics", required_argument, NULL, 'P'},
+		{"metrics-file", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 	};
 	char err[160];
@@ -253,6 +259,12 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		case 'o':
 			a->out = optarg;
 			break;
+		case 'P':
+			a->metrics.push_url = optarg;
+			break;
+		case 'M':
+			a->metrics.file = optarg;
+			break;
 		case 'h':
 			soak_usage(stdout);
 			return -1;
@@ -289,7 +301,7 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 					     a->search_argv[0]);
 	if (a->duration_s <= 0)
 		return coord_cli_usage_error(SOAK_SEE, "soak: --duration is required");
-	return 0;
+	return coord_soak_metrics_check(&a->metrics, SOAK_SEE);
 }
 
 int
