@@ -47,6 +47,8 @@ esac
 # the Debian packages (debian/, the e2e test deb_install); chromium renders
 # report.html in the unit test report_html. qemu-system-x86, mmdebstrap,
 # e2fsprogs and openssh-client: the testbed's QEMU guest (testbed up --vm).
+# prometheus (with promtool) and curl check --metrics with the real tools
+# (test/dpdk/metrics).
 packages=(
     build-essential pkg-config meson ninja-build debhelper lintian
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
@@ -55,6 +57,7 @@ packages=(
     tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
     gnuplot-nox clang-format git chromium
     qemu-system-x86 mmdebstrap e2fsprogs openssh-client
+    prometheus curl
 )
 
 if $do_packages; then

@@ -43,9 +43,8 @@ gen_metrics_lcores(const struct gen_ctx *g)
 			lc = rte_get_main_lcore();
 		for (p = 0; p < g->nb_ports; p++)
 			json_array_append_new(arr, json_pack("{s:i,s:i,s:i,s:s}", "lcore", lc,
-							     "port", p, "queue",
-							     g->rx.rl[i]->queue, "direction",
-							     "rx"));
+							     "port", p, "queue", g->rx.rl[i]->queue,
+							     "direction", "rx"));
 	}
 	return arr;
 }

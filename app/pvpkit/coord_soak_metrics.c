@@ -28,15 +28,13 @@ static const struct {
 	double scale;
 } soak_gauges[] = {
 	{"n", "pvpkit_soak_interval", NULL, "Number of the interval (from 1).", 1},
-	{"t_s", "pvpkit_soak_elapsed_seconds", "seconds", "Time from the start of the traffic.",
-	 1},
+	{"t_s", "pvpkit_soak_elapsed_seconds", "seconds", "Time from the start of the traffic.", 1},
 	{"interval_s", "pvpkit_soak_interval_seconds", "seconds", "Length of the interval.", 1},
 	{"rate_pps", "pvpkit_soak_rate_pps", NULL, "Packet rate asked for, per TX port.", 1},
 	{"tx_packets", "pvpkit_soak_tx_packets", NULL, "Packets sent in the interval.", 1},
 	{"rx_packets", "pvpkit_soak_rx_packets", NULL, "Packets received in the interval.", 1},
 	{"lost", "pvpkit_soak_lost_packets", NULL, "tx_packets - rx_packets of the interval.", 1},
-	{"loss_ratio", "pvpkit_soak_loss_ratio", NULL, "lost over tx_packets of the interval.",
-	 1},
+	{"loss_ratio", "pvpkit_soak_loss_ratio", NULL, "lost over tx_packets of the interval.", 1},
 	{"unattributed", "pvpkit_soak_unattributed_packets", NULL,
 	 "Loss of the interval that no hop's drop counter explains.", 1},
 	{"tx_pps", "pvpkit_soak_tx_pps", NULL, "Packets sent per second in the interval.", 1},
@@ -44,8 +42,7 @@ static const struct {
 };
 
 /* The latency summary members, in the order they are written. */
-static const char *const soak_lat_stats[] = {"min", "avg", "p50", "p99", "p99_9", "p99_99",
-					     "max"};
+static const char *const soak_lat_stats[] = {"min", "avg", "p50", "p99", "p99_9", "p99_99", "max"};
 
 static int
 soak_metrics_render(const json_t *rec, struct pvp_om *om)
@@ -99,7 +96,9 @@ coord_soak_metrics_check(const struct coord_soak_metrics *m, const char *see)
 static void
 soak_metrics_push(struct coord_soak_metrics *m, const json_t *rec, double budget_s)
 {
-	unsigned int ms = budget_s < 0.05 ? 50 : budget_s > 2 ? 2000 : (unsigned int)(budget_s * 1e3);
+	unsigned int ms = budget_s < 0.05 ? 50
+			  : budget_s > 2  ? 2000
+					  : (unsigned int)(budget_s * 1e3);
 	char err[512] = "";
 	struct pvp_om om;
 	int ret;
@@ -107,8 +106,8 @@ soak_metrics_push(struct coord_soak_metrics *m, const json_t *rec, double budget
 	pvp_om_init(&om, PVP_OM_PROMETHEUS);
 	ret = soak_metrics_render(rec, &om);
 	if (ret == 0)
-		ret = pvp_metrics_http_send(m->push_url, "PUT", PVP_OM_CT_PROMETHEUS, om.buf, om.len,
-					    ms, err, sizeof(err));
+		ret = pvp_metrics_http_send(m->push_url, "PUT", PVP_OM_CT_PROMETHEUS, om.buf,
+					    om.len, ms, err, sizeof(err));
 	else
 		pvp_err(err, sizeof(err), "%s", strerror(-ret));
 	pvp_om_free(&om);

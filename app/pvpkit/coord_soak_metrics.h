@@ -35,7 +35,6 @@ int coord_soak_metrics_check(const struct coord_soak_metrics *m, const char *see
  * Push and/or write the figures of one soak_interval record @p rec
  * (soak's JSON line) within @p budget_s seconds for the push.
  */
-void coord_soak_metrics_interval(struct coord_soak_metrics *m, const json_t *rec,
-				 double budget_s);
+void coord_soak_metrics_interval(struct coord_soak_metrics *m, const json_t *rec, double budget_s);
 
 #endif /* COORD_SOAK_METRICS_H */

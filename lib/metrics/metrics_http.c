@@ -94,7 +94,7 @@ pvp_metrics_http_parse(const char *buf, size_t len, struct pvp_metrics_req *req)
 		req->status = 400;
 		return 1;
 	}
-	for (sp2 = sp1 + 1; sp2 < eol && *sp2 > ' ' && *sp2 < 0x7f; sp2++)
+	for (sp2 = sp1 + 1; sp2<eol && * sp2> ' ' && *sp2 < 0x7f; sp2++)
 		;
 	if (sp2 == sp1 + 1 || sp2 >= eol || *sp2 != ' ' || sp1[1] != '/') {
 		req->status = 400;
@@ -147,8 +147,8 @@ pvp_metrics_http_parse(const char *buf, size_t len, struct pvp_metrics_req *req)
 /* ---- addresses ---- */
 
 int
-pvp_metrics_addr_parse(const char *addr, char *host, size_t host_len, uint16_t *port,
-		       char *err, size_t err_len)
+pvp_metrics_addr_parse(const char *addr, char *host, size_t host_len, uint16_t *port, char *err,
+		       size_t err_len)
 {
 	const char *colon, *h;
 	struct in6_addr a6;
@@ -169,8 +169,10 @@ pvp_metrics_addr_parse(const char *addr, char *host, size_t host_len, uint16_t *
 			h++;
 			hl -= 2;
 		} else if (memchr(h, ':', hl) != NULL) {
-			pvp_err(err, err_len, "--metrics \"%s\": an IPv6 address goes in brackets, "
-					      "[::1]:PORT", addr);
+			pvp_err(err, err_len,
+				"--metrics \"%s\": an IPv6 address goes in brackets, "
+				"[::1]:PORT",
+				addr);
 			return -EINVAL;
 		}
 	}
@@ -202,15 +204,15 @@ pvp_metrics_addr_parse(const char *addr, char *host, size_t host_len, uint16_t *
 /* ---- the server ---- */
 
 struct mh_client {
-	int fd;			  /* -1: free */
-	uint64_t deadline_ms;	  /* the request must be in by then */
-	size_t len;		  /* bytes in buf */
+	int fd;		      /* -1: free */
+	uint64_t deadline_ms; /* the request must be in by then */
+	size_t len;	      /* bytes in buf */
 	char buf[PVP_METRICS_MAX_REQUEST];
 };
 
 struct pvp_metrics_server {
-	int lfd;		     /* listening socket */
-	int stop[2];		     /* a byte on stop[1] ends the thread */
+	int lfd;     /* listening socket */
+	int stop[2]; /* a byte on stop[1] ends the thread */
 	pthread_t thread;
 	pvp_metrics_collect_cb collect;
 	void *arg;
@@ -429,8 +431,7 @@ pvp_metrics_server_start(const char *addr, pvp_metrics_collect_cb collect, void 
 		goto fail;
 	}
 	srv->lfd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (srv->lfd < 0 ||
-	    setsockopt(srv->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	if (srv->lfd < 0 || setsockopt(srv->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(srv->lfd, res->ai_addr, res->ai_addrlen) < 0 || listen(srv->lfd, 64) < 0 ||
 	    getsockname(srv->lfd, (struct sockaddr *)&ss, &sl) < 0 ||
 	    pipe2(srv->stop, O_CLOEXEC) < 0) {

@@ -56,8 +56,7 @@ om_reserve(struct pvp_om *om, size_t n)
 	om->cap = cap;
 }
 
-static void __attribute__((format(printf, 2, 3)))
-om_printf(struct pvp_om *om, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3))) om_printf(struct pvp_om *om, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -119,8 +118,8 @@ pvp_om_family(struct pvp_om *om, const char *name, enum pvp_om_type type, const 
 	size_t nl = name != NULL ? strlen(name) : 0, ul = unit != NULL ? strlen(unit) : 0;
 
 	if (!om_name_ok(name) || nl + 7 > sizeof(om->family) ||
-	    (unit != NULL && (ul + 1 > nl || name[nl - ul - 1] != '_' ||
-			      strcmp(name + nl - ul, unit) != 0))) {
+	    (unit != NULL &&
+	     (ul + 1 > nl || name[nl - ul - 1] != '_' || strcmp(name + nl - ul, unit) != 0))) {
 		om->err = om->err != 0 ? om->err : -EINVAL;
 		return;
 	}
@@ -136,8 +135,8 @@ pvp_om_family(struct pvp_om *om, const char *name, enum pvp_om_type type, const 
 
 /* NAME{labels[,le="..."]} with the current family's NAME and @p suffix. */
 static void
-om_series(struct pvp_om *om, const char *suffix, const struct pvp_om_label *labels,
-	  unsigned int nb, const char *le)
+om_series(struct pvp_om *om, const char *suffix, const struct pvp_om_label *labels, unsigned int nb,
+	  const char *le)
 {
 	unsigned int i;
 
@@ -215,8 +214,7 @@ pvp_om_uint(struct pvp_om *om, const struct pvp_om_label *labels, unsigned int n
 
 void
 pvp_om_histogram(struct pvp_om *om, const struct pvp_om_label *labels, unsigned int nb_labels,
-		 const double *le, const uint64_t *cum, unsigned int nb, double sum,
-		 uint64_t count)
+		 const double *le, const uint64_t *cum, unsigned int nb, double sum, uint64_t count)
 {
 	char b[32];
 	unsigned int i;

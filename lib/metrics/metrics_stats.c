@@ -19,11 +19,11 @@
 
 /* One counter kept per port, queue or stream: JSON member, family. */
 struct ms_member {
-	const char *key;	   /* member of the JSON object */
-	const char *family;	   /* metric family */
-	enum pvp_om_type type;	   /* counter or gauge */
-	const char *unit;	   /* "bytes", or NULL */
-	const char *help;	   /* HELP text */
+	const char *key;       /* member of the JSON object */
+	const char *family;    /* metric family */
+	enum pvp_om_type type; /* counter or gauge */
+	const char *unit;      /* "bytes", or NULL */
+	const char *help;      /* HELP text */
 };
 
 /* Per port and direction ("rx", "tx"): the two members of each row. */
@@ -47,7 +47,8 @@ static const char *const ms_rx_reasons[] = {"rx_missed", "rx_nombuf", "rx_sw_dro
 static const struct ms_member ms_queue[] = {
 	{"packets", "pvpkit_queue_packets", PVP_OM_COUNTER, NULL,
 	 "Packets of one RX or TX queue (one lcore polls each)."},
-	{"bytes", "pvpkit_queue_bytes", PVP_OM_COUNTER, "bytes", "Bytes of one queue, without FCS."},
+	{"bytes", "pvpkit_queue_bytes", PVP_OM_COUNTER, "bytes",
+	 "Bytes of one queue, without FCS."},
 	{"dropped", "pvpkit_queue_dropped_packets", PVP_OM_COUNTER, NULL,
 	 "Packets one queue's lcore dropped."},
 	{"errors", "pvpkit_queue_error_packets", PVP_OM_COUNTER, NULL,
@@ -312,10 +313,11 @@ ms_lcores(struct pvp_om *om, const json_t *ports, const json_t *lcores)
 				    ed == NULL || strcmp(ed, dir) != 0)
 					continue;
 				q = json_array_get(
-					json_object_get(json_array_get(ports,
-								       (size_t)json_integer_value(
-									       json_object_get(e, "port"))),
-							strcmp(dir, "rx") == 0 ? "rxq" : "txq"),
+					json_object_get(
+						json_array_get(ports,
+							       (size_t)json_integer_value(
+								       json_object_get(e, "port"))),
+						strcmp(dir, "rx") == 0 ? "rxq" : "txq"),
 					(size_t)json_integer_value(json_object_get(e, "queue")));
 				if (ms_uint(q, key[f], &v))
 					sum += v;
@@ -335,7 +337,8 @@ ms_stream_labels(const json_t *s, char *id, char *port, size_t len, struct pvp_o
 	const json_t *name = json_object_get(s, "name"), *p = json_object_get(s, "port");
 	unsigned int n = 0;
 
-	snprintf(id, len, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(s, "stream")));
+	snprintf(id, len, "%" JSON_INTEGER_FORMAT,
+		 json_integer_value(json_object_get(s, "stream")));
 	l[n++] = (struct pvp_om_label){"stream", id};
 	if (json_is_string(name))
 		l[n++] = (struct pvp_om_label){"name", json_string_value(name)};
@@ -479,8 +482,7 @@ pvp_metrics_from_stats(struct pvp_om *om, const char *app, const json_t *stats,
 	for (f = 0; f < sizeof(ms_top) / sizeof(ms_top[0]); f++) {
 		if (json_object_get(stats, ms_top[f].key) == NULL)
 			continue;
-		pvp_om_family(om, ms_top[f].family, ms_top[f].type, ms_top[f].unit,
-			      ms_top[f].help);
+		pvp_om_family(om, ms_top[f].family, ms_top[f].type, ms_top[f].unit, ms_top[f].help);
 		ms_sample(om, &ms_top[f], stats, NULL, 0);
 	}
 	traffic = json_object_get(stats, "traffic");

@@ -60,13 +60,13 @@ struct pvp_om_label {
 
 /** A text exposition being written (pvp_om_init() to pvp_om_free()). */
 struct pvp_om {
-	char *buf;		 /**< the text, NUL-terminated */
-	size_t len;		 /**< bytes in buf */
-	size_t cap;		 /**< room in buf */
-	enum pvp_om_format fmt;	 /**< what is written */
-	enum pvp_om_type type;	 /**< of the current family */
-	char family[128];	 /**< the current family's name */
-	int err;		 /**< first error (-ENOMEM, -EINVAL), 0 while fine */
+	char *buf;		/**< the text, NUL-terminated */
+	size_t len;		/**< bytes in buf */
+	size_t cap;		/**< room in buf */
+	enum pvp_om_format fmt; /**< what is written */
+	enum pvp_om_type type;	/**< of the current family */
+	char family[128];	/**< the current family's name */
+	int err;		/**< first error (-ENOMEM, -EINVAL), 0 while fine */
 };
 
 /** Start an empty exposition in format @p fmt. */
@@ -107,9 +107,9 @@ void pvp_om_uint(struct pvp_om *om, const struct pvp_om_label *labels, unsigned 
  * @param count
  *   Number of observations (the +Inf bucket).
  */
-void pvp_om_histogram(struct pvp_om *om, const struct pvp_om_label *labels,
-		      unsigned int nb_labels, const double *le, const uint64_t *cum, unsigned int nb,
-		      double sum, uint64_t count);
+void pvp_om_histogram(struct pvp_om *om, const struct pvp_om_label *labels, unsigned int nb_labels,
+		      const double *le, const uint64_t *cum, unsigned int nb, double sum,
+		      uint64_t count);
 
 /**
  * End the exposition ("# EOF" in OpenMetrics).
@@ -195,8 +195,8 @@ struct pvp_metrics_server;
  * @return 0, or -EINVAL with e.g. `--metrics "x:1": HOST must be an IP
  *   address or localhost` in @p err.
  */
-int pvp_metrics_addr_parse(const char *addr, char *host, size_t host_len, uint16_t *port,
-			   char *err, size_t err_len);
+int pvp_metrics_addr_parse(const char *addr, char *host, size_t host_len, uint16_t *port, char *err,
+			   size_t err_len);
 
 /**
  * Bind @p addr (pvp_metrics_addr_parse()) and serve GET /metrics from a

@@ -118,7 +118,8 @@ test_from_stats(void)
 		"pvpkit_port_packets_total{port=\"0\",name=\"p0\",direction=\"rx\"} 10\n",
 		"pvpkit_port_bytes_total{port=\"0\",name=\"p0\",direction=\"tx\"} 660\n",
 		"pvpkit_port_dropped_packets_total{port=\"0\",name=\"p0\",direction=\"rx\"} 3\n",
-		"pvpkit_port_rx_drop_reason_packets_total{port=\"0\",name=\"p0\",reason=\"rx_missed\"} "
+		"pvpkit_port_rx_drop_reason_packets_total{port=\"0\",name=\"p0\",reason=\"rx_"
+		"missed\"} "
 		"2\n",
 		"pvpkit_port_xstat_total{port=\"0\",name=\"p0\",xstat=\"rx_q0_errors\"} 5\n",
 		"pvpkit_queue_packets_total{port=\"0\",name=\"p0\",direction=\"tx\",queue=\"0\","
@@ -128,7 +129,8 @@ test_from_stats(void)
 		"pvpkit_traffic_running 1\n",
 		"pvpkit_traffic_late_slots_total 0\n",
 		"pvpkit_stream_lost_packets{stream=\"0\",name=\"s\",port=\"0\"} 3\n",
-		"pvpkit_stream_loss_ratio{stream=\"0\",name=\"s\",port=\"0\"} 0.27272727272727271\n",
+		"pvpkit_stream_loss_ratio{stream=\"0\",name=\"s\",port=\"0\"} "
+		"0.27272727272727271\n",
 		"pvpkit_stream_latency_seconds_bucket{stream=\"0\",name=\"s\",port=\"0\","
 		"le=\"1.28e-07\"} 1\n",
 		"pvpkit_stream_latency_seconds_bucket{stream=\"0\",name=\"s\",port=\"0\","
@@ -164,14 +166,15 @@ test_from_stats(void)
 	pvp_om_init(&om, PVP_OM_OPENMETRICS);
 	CHECK(pvp_metrics_from_stats(&om, "x", lcores, NULL) == -EINVAL);
 	pvp_om_free(&om);
-	json_integer_set(json_object_get(json_object_get(json_object_get(json_array_get(
-									 json_object_get(stats,
-											 "streams"),
-									 0),
-								 "latency_ns"),
-						 "histogram"),
-			 "count"),
-			 4);
+	json_integer_set(
+		json_object_get(
+			json_object_get(
+				json_object_get(
+					json_array_get(json_object_get(stats, "streams"), 0),
+					"latency_ns"),
+				"histogram"),
+			"count"),
+		4);
 	pvp_om_init(&om, PVP_OM_OPENMETRICS);
 	CHECK(pvp_metrics_from_stats(&om, "x", stats, NULL) == -EINVAL);
 	pvp_om_free(&om);
@@ -240,8 +243,7 @@ test_parse(void)
 	memset(big, 'a', PVP_METRICS_MAX_REQUEST);
 	memcpy(big, "GET /metrics HTTP/1.1\r\nX: ", 26);
 	CHECK(pvp_metrics_http_parse(big, PVP_METRICS_MAX_REQUEST - 1, &req) == 0);
-	CHECK(pvp_metrics_http_parse(big, PVP_METRICS_MAX_REQUEST, &req) == 1 &&
-	      req.status == 431);
+	CHECK(pvp_metrics_http_parse(big, PVP_METRICS_MAX_REQUEST, &req) == 1 && req.status == 431);
 	free(big);
 	unit_check_case = NULL;
 }
@@ -263,8 +265,9 @@ test_addr(void)
 		{"65536", NULL, 0, "--metrics \"65536\": PORT must be a whole number in 0..65535"},
 		{"x:1", NULL, 0, "--metrics \"x:1\": HOST must be an IP address or localhost"},
 		{":1", NULL, 0, "--metrics \":1\": expected PORT, HOST:PORT or [V6]:PORT"},
-		{"::1:80", NULL, 0, "--metrics \"::1:80\": an IPv6 address goes in brackets, "
-				    "[::1]:PORT"},
+		{"::1:80", NULL, 0,
+		 "--metrics \"::1:80\": an IPv6 address goes in brackets, "
+		 "[::1]:PORT"},
 		{"1.2.3.4:", NULL, 0,
 		 "--metrics \"1.2.3.4:\": PORT must be a whole number in 0..65535"},
 		{"1.2.3.4:0x10", NULL, 0,
@@ -414,14 +417,16 @@ test_server(void)
 
 	exchange(port, "HEAD /metrics HTTP/1.1\r\n\r\n", 26, ans, sizeof(ans));
 	CHECK(strncmp(ans, "HTTP/1.1 200 OK\r\n", 17) == 0 &&
-	      strcmp(ans + strlen(ans) - 4, "\r\n\r\n") == 0, "%s", ans);
+		      strcmp(ans + strlen(ans) - 4, "\r\n\r\n") == 0,
+	      "%s", ans);
 
 	exchange(port, "GET /nope HTTP/1.1\r\n\r\n", 22, ans, sizeof(ans));
 	CHECK(strncmp(ans, "HTTP/1.1 404 Not Found\r\n", 24) == 0, "%s", ans);
 	exchange(port, "PUT /metrics HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", 46, ans,
 		 sizeof(ans));
 	CHECK(strncmp(ans, "HTTP/1.1 405 Method Not Allowed\r\n", 33) == 0 &&
-	      strstr(ans, "Allow: GET, HEAD\r\n") != NULL, "%s", ans);
+		      strstr(ans, "Allow: GET, HEAD\r\n") != NULL,
+	      "%s", ans);
 	exchange(port, "hello\r\n\r\n", 9, ans, sizeof(ans));
 	CHECK(strncmp(ans, "HTTP/1.1 400 Bad Request\r\n", 26) == 0, "%s", ans);
 	big = malloc(PVP_METRICS_MAX_REQUEST + 100);
