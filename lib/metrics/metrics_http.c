@@ -454,6 +454,8 @@ pvp_metrics_server_start(const char *addr, pvp_metrics_collect_cb collect, void 
 		errno = e;
 		goto fail;
 	}
+	/* Named, so top -H and /proc say which thread serves and on which CPU. */
+	pthread_setname_np(srv->thread, "pvp-metrics");
 	freeaddrinfo(res);
 	return srv;
 fail:

@@ -4,17 +4,20 @@
 #
 # What --metrics costs the data path: pvpkit-gen (one TX core, unpaced,
 # into net_null0,no-rx=1) and pvpkit-fwd (io, one forwarding core,
-# net_null0 to itself) with --metrics off and on, alternating within each
-# run. With it on, a scraper GETs /metrics SCRAPES times a second the
-# whole time (Prometheus scrapes every 15 s by default: 10/s is a
-# hundred and fifty times that). The sending/forwarding core is lcore 0
-# on CPU 0; the main lcore, the metrics thread and the scraper share
-# CPU 1 (-l 0-1 --main-lcore 1). Rates come from each app's --json
-# (tx_packets over the run). The table gives the median and spread
-# (min..max) over the runs and the ratio of the medians, on / off.
+# net_null0 to itself), in four variants taken in turn within each run:
+#   off   no --metrics
+#   idle  --metrics, never scraped
+#   1hz   --metrics, scraped once a second (Prometheus' default is every 15 s)
+#   10hz  --metrics, scraped ten times a second
+# The sending/forwarding core is lcore 0 on CPU 0; the main lcore, the
+# metrics thread ("pvp-metrics") and the scraper (curl) share CPU 1
+# (-l 0-1 --main-lcore 1); the script prints the thread's CPUs. Rates
+# come from each app's --json (tx_packets over the run). The table gives
+# the median and spread (min..max) over the runs and each variant's
+# median over off's.
 #
-# usage: tools/bench/metrics_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-q SCRAPES]
-#   e.g. tools/bench/metrics_bench.sh -b build -r 5 -s 4 -q 10
+# usage: tools/bench/metrics_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS]
+#   e.g. tools/bench/metrics_bench.sh -b build -r 5 -s 4
 # Stop every other DPDK/OVS process first: a busy poller halves the result.
 
 set -u
@@ -23,14 +26,12 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=$SRC/build
 RUNS=5
 SECS=4
-SCRAPES=10
-while getopts "b:r:s:q:" o; do
+while getopts "b:r:s:" o; do
     case $o in
     b) BUILD=$OPTARG ;;
     r) RUNS=$OPTARG ;;
     s) SECS=$OPTARG ;;
-    q) SCRAPES=$OPTARG ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,21p' "$0"; exit 2 ;;
     esac
 done
 GEN=$BUILD/app/gen/pvpkit-gen
@@ -42,26 +43,30 @@ OUT=$(mktemp -d /tmp/metrics-bench.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 EAL="--in-memory --no-pci -m 256 -l 0-1 --main-lcore 1 --log-level=lib.eal:error"
 
-# scrape LOG: GET the URL the app printed in LOG, SCRAPES a second, until it exits.
+# scrape LOG PERIOD: GET the URL the app printed in LOG every PERIOD s until
+# it exits; the count goes to LOG.scrapes, the metrics thread's CPUs to LOG.cpus.
 scrape() {
-    local url="" n=0
+    local url="" n=0 pid=$3
     for _ in $(seq 100); do
         url=$(grep -o 'metrics on http://[^ ]*' "$1" | cut -d' ' -f3)
         [ -n "$url" ] && break
         sleep 0.05
     done
     [ -n "$url" ] || return
+    grep -l pvp-metrics /proc/"$pid"/task/*/comm 2>/dev/null | head -1 |
+        sed 's/comm$/status/' | xargs -r grep Cpus_allowed_list >"$1.cpus"
+    [ "$2" = 0 ] && return
     while curl -sf -o /dev/null "$url"; do
         n=$((n + 1))
-        sleep "$("$PY" -c "print(1 / $SCRAPES)")"
+        sleep "$2"
     done
     echo "$n" >"$1.scrapes"
 }
 
-# one TOOL ON RUN: a run of gen or fwd, its packets per second on stdout.
+# one TOOL VARIANT RUN: a run of gen or fwd, its packets per second on stdout.
 one() {
-    local tool=$1 on=$2 run=$3 log="$OUT/$1-$2-$3.log" json="$OUT/$1-$2-$3.json" m=()
-    [ "$on" = on ] && m=(--metrics 127.0.0.1:0)
+    local tool=$1 var=$2 run=$3 log="$OUT/$1-$2-$3.log" json="$OUT/$1-$2-$3.json" m=()
+    [ "$var" != off ] && m=(--metrics 127.0.0.1:0)
     if [ "$tool" = gen ]; then
         "$GEN" $EAL --file-prefix mb$$ --vdev net_null0,no-rx=1 -- --no-rx --quiet \
             --duration "$SECS" --json "$json" "${m[@]}" >"$log" 2>&1 &
@@ -69,37 +74,39 @@ one() {
         "$FWD" $EAL --file-prefix mb$$ --vdev net_null0 -- --ctl none \
             --duration "$SECS" --json "$json" "${m[@]}" >"$log" 2>&1 &
     fi
-    local pid=$!
-    [ "$on" = on ] && taskset -c 1 bash -c "$(declare -f scrape); SCRAPES=$SCRAPES PY=$PY scrape $log" &
+    local pid=$! period=0
+    case $var in 1hz) period=1 ;; 10hz) period=0.1 ;; esac
+    [ "$var" != off ] && taskset -c 1 bash -c "$(declare -f scrape); scrape $log $period $pid" &
     wait $pid
     wait
     "$PY" -c "
-import json, sys
+import json
 d = json.load(open('$json'))
 print(d['ports'][0]['tx_packets'] / $SECS)"
 }
 
-printf "%-4s %-4s %s\n" tool run "off_pps on_pps scrapes" >"$OUT/raw"
+VARS="off idle 1hz 10hz"
+echo "tool run variant pps scrapes" >"$OUT/raw"
 for run in $(seq "$RUNS"); do
     for tool in gen fwd; do
-        off=$(one "$tool" off "$run")
-        on=$(one "$tool" on "$run")
-        printf "%-4s %-4s %s %s %s\n" "$tool" "$run" "$off" "$on" \
-            "$(cat "$OUT/$tool-on-$run.log.scrapes" 2>/dev/null || echo 0)" >>"$OUT/raw"
+        for var in $VARS; do
+            pps=$(one "$tool" "$var" "$run")
+            echo "$tool $run $var $pps $(cat "$OUT/$tool-$var-$run.log.scrapes" 2>/dev/null || echo 0)" >>"$OUT/raw"
+        done
     done
 done
 cat "$OUT/raw"
+cat "$OUT"/*-idle-1.log.cpus 2>/dev/null | sed 's/^/pvp-metrics thread /'
 "$PY" - "$OUT/raw" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:]]
-print("%-4s %22s %22s %12s %8s" % ("tool", "off Mpps med (min..max)", "on Mpps med (min..max)",
-                                  "on/off", "scrapes"))
+print("%-4s %-5s %26s %8s %8s" % ("tool", "var", "Mpps median (min..max)", "/off", "scrapes"))
 for tool in ("gen", "fwd"):
-    off = [float(r[2]) / 1e6 for r in rows if r[0] == tool]
-    on = [float(r[3]) / 1e6 for r in rows if r[0] == tool]
-    sc = [int(r[4]) for r in rows if r[0] == tool]
-    f = lambda v: "%.3f (%.3f..%.3f)" % (statistics.median(v), min(v), max(v))
-    print("%-4s %22s %22s %12.4f %8d" % (tool, f(off), f(on),
-                                        statistics.median(on) / statistics.median(off),
-                                        statistics.median(sc)))
+    base = statistics.median(float(r[3]) for r in rows if r[0] == tool and r[2] == "off")
+    for var in ("off", "idle", "1hz", "10hz"):
+        v = [float(r[3]) / 1e6 for r in rows if r[0] == tool and r[2] == var]
+        sc = [int(r[4]) for r in rows if r[0] == tool and r[2] == var]
+        print("%-4s %-5s %26s %8.3f %8d" % (tool, var, "%.2f (%.2f..%.2f)" % (
+            statistics.median(v), min(v), max(v)), statistics.median(v) * 1e6 / base,
+            statistics.median(sc)))
 PY
