@@ -15,6 +15,7 @@ need_bin "$PVP_FWD"
 need_hugepages 256
 need_cmd curl
 need_cmd promtool
+need_cmd prometheus
 [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
 
 OM_ACCEPT='Accept: application/openmetrics-text;version=1.0.0'
@@ -72,7 +73,6 @@ check_both_formats gen "$gurl"
 grep -q '^pvpkit_stream_latency_seconds_bucket{stream="0",name="stream0",port="0",le="+Inf"} ' \
     "$PVP_TMP/gen.om" || fail "gen: no latency histogram"
 
-command -v prometheus >/dev/null 2>&1 || { echo "PASS (promtool only; SKIP prometheus: not installed)"; exit 0; }
 pport=$("$PVP_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 target=${gurl#http://}
 target=${target%/metrics}
