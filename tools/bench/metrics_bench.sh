@@ -9,6 +9,9 @@
 #   idle  --metrics, never scraped
 #   1hz   --metrics, scraped once a second (Prometheus' default is every 15 s)
 #   10hz  --metrics, scraped ten times a second
+#   curl  no --metrics, the same scraper at 10/s on CPU 1 getting a file of
+#         the same size from a static server (python3 -m http.server): what
+#         the scraper's own work costs on a shared machine
 # The sending/forwarding core is lcore 0 on CPU 0; the main lcore, the
 # metrics thread ("pvp-metrics") and the scraper (curl) share CPU 1
 # (-l 0-1 --main-lcore 1); the script prints the thread's CPUs. Rates
@@ -31,7 +34,7 @@ while getopts "b:r:s:" o; do
     b) BUILD=$OPTARG ;;
     r) RUNS=$OPTARG ;;
     s) SECS=$OPTARG ;;
-    *) sed -n '2,21p' "$0"; exit 2 ;;
+    *) sed -n '2,24p' "$0"; exit 2 ;;
     esac
 done
 GEN=$BUILD/app/gen/pvpkit-gen
@@ -42,6 +45,16 @@ PY=/usr/bin/python3
 OUT=$(mktemp -d /tmp/metrics-bench.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 EAL="--in-memory --no-pci -m 256 -l 0-1 --main-lcore 1 --log-level=lib.eal:error"
+
+# The curl variant's static server, on CPU 1 as the scraper: a file as large
+# as a pvpkit-gen answer.
+mkdir -p "$OUT/static"
+head -c 12000 /dev/zero | tr '\0' x >"$OUT/static/metrics"
+SPORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+taskset -c 1 "$PY" -m http.server "$SPORT" --bind 127.0.0.1 --directory "$OUT/static" \
+    >/dev/null 2>&1 &
+SPID=$!
+trap 'kill $SPID 2>/dev/null; rm -rf "$OUT"' EXIT
 
 # scrape LOG PERIOD: GET the URL the app printed in LOG every PERIOD s until
 # it exits; the count goes to LOG.scrapes, the metrics thread's CPUs to LOG.cpus.
@@ -63,10 +76,20 @@ scrape() {
     echo "$n" >"$1.scrapes"
 }
 
+# static PID: the curl variant's scraper, until PID exits.
+static() {
+    local n=0
+    while kill -0 "$1" 2>/dev/null && curl -sf -o /dev/null "http://127.0.0.1:$SPORT/metrics"; do
+        n=$((n + 1))
+        sleep 0.1
+    done
+    echo "$n"
+}
+
 # one TOOL VARIANT RUN: a run of gen or fwd, its packets per second on stdout.
 one() {
     local tool=$1 var=$2 run=$3 log="$OUT/$1-$2-$3.log" json="$OUT/$1-$2-$3.json" m=()
-    [ "$var" != off ] && m=(--metrics 127.0.0.1:0)
+    case $var in idle | 1hz | 10hz) m=(--metrics 127.0.0.1:0) ;; esac
     if [ "$tool" = gen ]; then
         "$GEN" $EAL --file-prefix mb$$ --vdev net_null0,no-rx=1 -- --no-rx --quiet \
             --duration "$SECS" --json "$json" "${m[@]}" >"$log" 2>&1 &
@@ -76,7 +99,9 @@ one() {
     fi
     local pid=$! period=0
     case $var in 1hz) period=1 ;; 10hz) period=0.1 ;; esac
-    [ "$var" != off ] && taskset -c 1 bash -c "$(declare -f scrape); scrape $log $period $pid" &
+    [ ${#m[@]} -gt 0 ] && taskset -c 1 bash -c "$(declare -f scrape); scrape $log $period $pid" &
+    [ "$var" = curl ] &&
+        taskset -c 1 bash -c "SPORT=$SPORT; $(declare -f static); static $pid >$log.scrapes" &
     wait $pid
     wait
     "$PY" -c "
@@ -85,7 +110,7 @@ d = json.load(open('$json'))
 print(d['ports'][0]['tx_packets'] / $SECS)"
 }
 
-VARS="off idle 1hz 10hz"
+VARS="off idle 1hz 10hz curl"
 echo "tool run variant pps scrapes" >"$OUT/raw"
 for run in $(seq "$RUNS"); do
     for tool in gen fwd; do
@@ -103,7 +128,7 @@ rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:]]
 print("%-4s %-5s %26s %8s %8s" % ("tool", "var", "Mpps median (min..max)", "/off", "scrapes"))
 for tool in ("gen", "fwd"):
     base = statistics.median(float(r[3]) for r in rows if r[0] == tool and r[2] == "off")
-    for var in ("off", "idle", "1hz", "10hz"):
+    for var in ("off", "idle", "1hz", "10hz", "curl"):
         v = [float(r[3]) / 1e6 for r in rows if r[0] == tool and r[2] == var]
         sc = [int(r[4]) for r in rows if r[0] == tool and r[2] == var]
         print("%-4s %-5s %26s %8.3f %8d" % (tool, var, "%.2f (%.2f..%.2f)" % (

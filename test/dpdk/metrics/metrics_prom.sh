@@ -114,10 +114,16 @@ t = json.load(sys.stdin)["data"]["activeTargets"][0]
 print(t["health"], repr(t["lastError"]))')
 [ "$health" = "up ''" ] || fail "target health: $health"
 rate=$(query 'rate(pvpkit_port_packets_total{direction="tx"}[8s])')
+ach=$(query 'pvpkit_traffic_achieved_pps')
 p99=$(query 'histogram_quantile(0.99, rate(pvpkit_stream_latency_seconds_bucket[8s]))')
-info "prometheus: tx rate $rate pps (asked $RATE), latency p99 $p99 s"
-"$PVP_PY" -c 'import sys; r = float(sys.argv[1]); sys.exit(not (0.8 * int(sys.argv[2]) < r < 1.2 * int(sys.argv[2])))' \
-    "$rate" $RATE || fail "rate through prometheus: $rate pps, asked $RATE"
+info "prometheus: tx rate $rate pps (asked $RATE, gen says it achieved $ach), latency p99 $p99 s"
+# Within 20 % of the rate asked, or, on a CPU shared so much that the
+# generator fell behind, within 10 % of what it says it achieved.
+"$PVP_PY" -c '
+import sys
+r, asked, ach = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+sys.exit(not (0.8 * asked < r < 1.2 * asked or 0.9 * ach < r < 1.1 * ach))' \
+    "$rate" $RATE "$ach" || fail "rate through prometheus: $rate pps, asked $RATE, achieved $ach"
 "$PVP_PY" -c 'import math, sys; q = float(sys.argv[1]); sys.exit(not (0 < q < 1))' "$p99" ||
     fail "latency p99 through prometheus: $p99"
 kill -TERM $gpid
