@@ -22,6 +22,7 @@
 #include "pvp_metrics.h"
 #include "pvp_util.h"
 
+#include "capture.h"
 #include "gen.h"
 
 enum {
@@ -67,6 +68,7 @@ enum {
 	OPT_RESOLVE_TRIES,
 	OPT_RESOLVE_WAIT,
 	OPT_METRICS,
+	OPT_CAPTURE,
 	OPT_HELP,
 };
 
@@ -113,6 +115,7 @@ static const struct option gen_long_opts[] = {
 	{"resolve-tries", required_argument, NULL, OPT_RESOLVE_TRIES},
 	{"resolve-wait", required_argument, NULL, OPT_RESOLVE_WAIT},
 	{"metrics", required_argument, NULL, OPT_METRICS},
+	{"capture", required_argument, NULL, OPT_CAPTURE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -187,6 +190,9 @@ gen_usage(const char *prog)
 	       "  --stats-period N   print rates every N seconds, 0..3600\n"
 	       "  --drain-ms N       wait for in-flight packets after TX stops (default 100)\n"
 	       "  --quiet            no summary table\n"
+	       "  --capture FILE[,filter=BPF][,count=N][,bytes=N][,port=P][,dir=rx|tx]\n"
+	       "                     write the frames a BPF filter takes to a pcap file\n"
+	       "                     (default: every port, both ways, bytes=64M)\n"
 	       "  --server           stay up, controlled over JSON-RPC (--ctl)\n"
 	       "  --ctl ADDR         control address (default unix:/run/pvpkit/gen.sock)\n"
 	       "  --token-file F     token for a non-loopback --ctl address\n"
@@ -372,6 +378,9 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 	case OPT_JSON:
 		o->json = arg;
 		break;
+	case OPT_CAPTURE:
+		o->capture = arg;
+		break;
 	case OPT_SERVER:
 		o->server = true;
 		break;
@@ -526,6 +535,14 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 	gen_args_check(o);
 	if (o->json != NULL && pvp_json_file_check(o->json, err, sizeof(err)) != 0)
 		gen_die("--json %s", err);
+	if (o->capture != NULL) {
+		struct gen_cap_conf cc;
+		char buf[1024];
+
+		err[0] = '\0';
+		if (gen_cap_parse(o->capture, &cc, buf, sizeof(buf), err, sizeof(err)) != 0)
+			gen_die("%s", err);
+	}
 	/* The next getopt user (the EAL) starts from scratch. */
 	optind = 1;
 	opterr = 1;

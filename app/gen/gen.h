@@ -237,6 +237,7 @@ struct gen_opts {
 	uint16_t rx_cores;	/* RX lcores (queues per port, RSS when > 1) */
 	uint64_t speed_mbps;	/* link speed for ports without one */
 	const char *json;	/* --json FILE */
+	const char *capture;	/* --capture FILE[,...] (capture.h) */
 	bool server;		/* --server */
 	const char *ctl;	/* --ctl ADDR */
 	const char *token_file; /* --token-file */

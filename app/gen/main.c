@@ -26,6 +26,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "capture.h"
 #include "gen.h"
 
 RTE_LOG_REGISTER_DEFAULT(gen_logtype, NOTICE);
@@ -298,6 +299,32 @@ gen_setup(struct gen_ctx *g)
 			gen_setup_die("--rate: %s", err);
 }
 
+/*
+ * --capture: started before the lcores send or receive anything, so the
+ * file holds the run from its first frame; ended by gen_cap_fini().
+ */
+static void
+gen_capture_open(struct gen_ctx *g)
+{
+	static char buf[1024];
+	struct gen_cap_conf c;
+	char err[512] = "";
+	uint64_t mask = g->nb_ports >= 64 ? UINT64_MAX : (1ull << g->nb_ports) - 1;
+	uint32_t id;
+
+	if (g->opt.capture == NULL)
+		return;
+	/* Checked with the options: only the port count is new. */
+	if (gen_cap_parse(g->opt.capture, &c, buf, sizeof(buf), err, sizeof(err)) != 0)
+		gen_setup_die("%s", err);
+	if (((c.ports[GEN_CAP_RX] | c.ports[GEN_CAP_TX]) & mask) == 0)
+		gen_setup_die("--capture: port is out of range (%u port(s))", g->nb_ports);
+	c.ports[GEN_CAP_RX] &= mask;
+	c.ports[GEN_CAP_TX] &= mask;
+	if (gen_cap_start(&c, &id, NULL, err, sizeof(err)) != 0)
+		gen_setup_die("--capture %s", err);
+}
+
 /* TX lcores, and RX lcores that are not the main one. */
 static void
 gen_launch(struct gen_ctx *g)
@@ -341,9 +368,12 @@ main(int argc, char **argv)
 	gen_setup(g);
 	if (gen_metrics_start(g, err, sizeof(err)) != 0)
 		gen_setup_die("%s", err);
+	gen_capture_open(g);
 	gen_launch(g);
 
 	status = g->opt.server ? gen_run_server(g) : gen_run_cli(g);
+	/* The capture file is whole and its counts final before the report. */
+	gen_cap_stop_all();
 	if (status == 0) {
 		if (!g->opt.quiet)
 			gen_report_print(g, stdout);
@@ -359,6 +389,7 @@ main(int argc, char **argv)
 	g->quit = true;
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		rte_eal_wait_lcore(lcore);
+	gen_cap_fini();
 	gen_ports_close(g);
 	gen_streams_release(g);
 	rte_eal_cleanup();

@@ -17,6 +17,7 @@
 
 #include <rte_cycles.h>
 
+#include "capture.h"
 #include "gen.h"
 
 /* Packets the current (or last) run sent, and its length in seconds. */
@@ -237,6 +238,7 @@ gen_lcores_json(struct gen_ctx *g)
 json_t *
 gen_report_json(struct gen_ctx *g)
 {
+	struct gen_cap_info cap;
 	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
 	json_t *root;
@@ -255,6 +257,14 @@ gen_report_json(struct gen_ctx *g)
 			    json_integer((json_int_t)gen_neigh_rx_total(g)));
 	json_object_set_new(root, PVP_GEN_K_NEIGH, gen_neigh_json(g));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
+	if (gen_cap_totals(&cap))
+		json_object_set_new(root, PVP_GEN_K_CAPTURE,
+				    json_pack("{s:I,s:I,s:I,s:I,s:I}", "matched",
+					      (json_int_t)cap.matched, PVP_GEN_K_CAPTURED,
+					      (json_int_t)cap.captured, "bytes",
+					      (json_int_t)cap.bytes, "over_limit",
+					      (json_int_t)cap.over, "dropped",
+					      (json_int_t)cap.dropped));
 	return root;
 }
 
@@ -272,6 +282,7 @@ gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen)
 void
 gen_report_print(struct gen_ctx *g, FILE *f)
 {
+	struct gen_cap_info cap;
 	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
 	json_t *tr = gen_traffic_json(g);
@@ -323,6 +334,11 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 " neigh_rx %" PRIu64 "\n",
 		unsigned_rx, unknown, gen_neigh_rx_total(g));
 	gen_neigh_print(g, f);
+	if (gen_cap_totals(&cap))
+		fprintf(f,
+			"captured %" PRIu64 " (%" PRIu64 " bytes) of %" PRIu64
+			" matched, over_limit %" PRIu64 ", dropped %" PRIu64 "\n",
+			cap.captured, cap.bytes, cap.matched, cap.over, cap.dropped);
 	for (i = 0; i < g->nb_tx; i++) {
 		const struct gen_tx_lcore *tl = g->tx[i];
 

@@ -23,6 +23,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "capture.h"
 #include "gen.h"
 
 static double gen_ns_per_cycle;
@@ -97,6 +98,7 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 		if (n == 0)
 			continue;
 		now = (uint32_t)rte_rdtsc();
+		gen_cap_burst(p, GEN_CAP_RX, pkts, n);
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = pkts[i];
 			const struct pvp_sig *sig = pvp_sig_find_inline(m);

@@ -30,6 +30,7 @@
 #include <rte_pause.h>
 #include <rte_vect.h>
 
+#include "capture.h"
 #include "tx_build.h"
 
 void
@@ -262,6 +263,7 @@ gen_tx_ws(struct gen_ctx *g, struct gen_tx_lcore *tl, struct gen_wstream *w, uin
 		return 0;
 	}
 	bytes = gen_build(w, pkts, n, rearm, (uint32_t)now);
+	gen_cap_burst(tl->port, GEN_CAP_TX, pkts, n);
 	sent = rte_eth_tx_burst(tl->eth_port, tl->queue, pkts, (uint16_t)n);
 	for (tries = 0; sent < n && tries < g->opt.tx_retry; tries++)
 		sent += rte_eth_tx_burst(tl->eth_port, tl->queue, pkts + sent,

@@ -30,6 +30,9 @@ extern "C" {
 #define PVP_GEN_M_TRAFFIC_UPDATE "traffic.update"
 #define PVP_GEN_M_STATS_GET	 "stats.get"
 #define PVP_GEN_M_STATS_CLEAR	 "stats.clear"
+#define PVP_GEN_M_CAPTURE_START	 "capture.start"
+#define PVP_GEN_M_CAPTURE_STOP	 "capture.stop"
+#define PVP_GEN_M_CAPTURE_STATUS "capture.status"
 
 /* Members of the stats.get answer (pvp_gen_traffic_members is "traffic"). */
 #define PVP_GEN_K_TRAFFIC	    "traffic"
@@ -42,6 +45,8 @@ extern "C" {
 #define PVP_GEN_K_UNKNOWN_STREAM_RX "unknown_stream_rx"
 #define PVP_GEN_K_NEIGH_RX	    "neigh_rx" /* ARP/ND frames: not unsigned_rx */
 #define PVP_GEN_K_NEIGH		    "neigh"    /* per port: the ARP/ND responder */
+#define PVP_GEN_K_CAPTURE	    "capture"  /* captures' counts, once one ran */
+#define PVP_GEN_K_CAPTURED	    "captured" /* frames a capture kept (also in their counter) */
 
 /** What pvpkit-gen does with a packet its port's full ring refuses (--tx-full). */
 enum pvp_gen_tx_full {

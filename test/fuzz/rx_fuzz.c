@@ -29,6 +29,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "capture.h"
 #include "gen.h"
 
 #include "fuzz.h"
@@ -36,6 +37,18 @@
 /* What pvpkit-gen's app/gen/main.c defines. */
 int gen_logtype;
 struct gen_ctx gen;
+
+/* No capture runs here (app/gen/capture.c): the RX hook stays off. */
+volatile uint32_t gen_cap_on;
+
+void
+gen_cap_burst_slow(uint16_t port, enum gen_cap_dir dir, struct rte_mbuf **pkts, unsigned int n)
+{
+	RTE_SET_USED(port);
+	RTE_SET_USED(dir);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+}
 
 #define FUZZ_RX_MAX_FRAMES 96
 #define FUZZ_RX_MAX_LEN	   9216
