@@ -748,7 +748,7 @@ gen_cap_parse(const char *arg, struct gen_cap_conf *c, char *buf, size_t buflen,
 	      size_t errlen)
 {
 	uint64_t port = UINT64_MAX;
-	char *save = NULL, *tok, *v;
+	char *save = NULL, *tok, *v, msg[400] = "";
 	bool rx = true, tx = true;
 	int ret;
 
@@ -797,5 +797,9 @@ gen_cap_parse(const char *arg, struct gen_cap_conf *c, char *buf, size_t buflen,
 	}
 	c->ports[GEN_CAP_RX] = rx ? (port == UINT64_MAX ? UINT64_MAX : 1ull << port) : 0;
 	c->ports[GEN_CAP_TX] = tx ? (port == UINT64_MAX ? UINT64_MAX : 1ull << port) : 0;
-	return gen_cap_filter_check(c->filter, err, errlen);
+	if (gen_cap_filter_check(c->filter, msg, sizeof(msg)) != 0) {
+		pvp_err(err, errlen, "--capture: %s", msg);
+		return -EINVAL;
+	}
+	return 0;
 }

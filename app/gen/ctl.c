@@ -5,7 +5,7 @@
 /*
  * Control methods of --server (notes: doc/gen.rst "Control"):
  * profile.load, traffic.start, traffic.stop, traffic.update, stats.get,
- * stats.clear and the info members. They run on lib/ctl's control thread
+ * stats.clear, capture.start/stop/status and the info members. They run on lib/ctl's control thread
  * and take gen_lock, which the main loop also takes to end a run whose
  * duration is over. Every parameter is checked (range, type, unknown
  * keys) before anything changes, and files named by a client are read
@@ -27,6 +27,7 @@
 #include "pvp_ctl.h"
 #include "pvp_util.h"
 
+#include "capture.h"
 #include "gen.h"
 
 pthread_mutex_t gen_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -459,6 +460,139 @@ gen_m_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
 	return json_object();
 }
 
+/*
+ * capture.start: a pcap file of the frames a BPF filter takes, written
+ * while traffic runs (capture.h). The file is a new one, named by a
+ * plain name, in --ctl-files-dir: a client never picks a path to write.
+ */
+static json_t *
+gen_m_capture_start(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	static const char *const keys[] = {"file", "filter", "count", "bytes", "port", "dir", NULL};
+	static const char *const m = PVP_GEN_M_CAPTURE_START;
+	struct gen_ctx *g = arg;
+	struct gen_cap_conf c;
+	char path[PATH_MAX], msg[512] = "";
+	const char *name, *dir;
+	json_int_t v, port = -1;
+	uint32_t id;
+	uint64_t mask;
+
+	if (gen_ctl_keys(m, params, keys, err) < 0)
+		return NULL;
+	memset(&c, 0, sizeof(c));
+	name = json_string_value(json_object_get(params, "file"));
+	if (name == NULL || name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "%s: \"file\" must be a file name (no '/', no leading '.')", m);
+		return NULL;
+	}
+	if (g->opt.files_dir == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "%s: start pvpkit-gen with --ctl-files-dir DIR: captures are "
+				  "written there",
+				  m);
+		return NULL;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", g->opt.files_dir, name) >= sizeof(path)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"file\" is too long", m);
+		return NULL;
+	}
+	c.file = path;
+	c.file_excl = true;
+	c.bytes = GEN_CAP_DEF_BYTES;
+	if (json_object_get(params, "filter") != NULL) {
+		c.filter = json_string_value(json_object_get(params, "filter"));
+		if (c.filter == NULL) {
+			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+					  "%s: \"filter\" must be a string (pcap-filter(7))", m);
+			return NULL;
+		}
+	}
+	if (json_object_get(params, "count") != NULL) {
+		if (gen_ctl_integer(m, "count", json_object_get(params, "count"), 1,
+				    GEN_CAP_MAX_COUNT, &v, err) < 0)
+			return NULL;
+		c.count = (uint64_t)v;
+	}
+	if (json_object_get(params, "bytes") != NULL) {
+		if (gen_ctl_integer(m, "bytes", json_object_get(params, "bytes"), 1,
+				    (json_int_t)GEN_CAP_MAX_BYTES, &v, err) < 0)
+			return NULL;
+		c.bytes = (uint64_t)v;
+	}
+	if (json_object_get(params, "port") != NULL &&
+	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, g->nb_ports - 1, &port,
+			    err) < 0)
+		return NULL;
+	mask = port >= 0 ? 1ull << port
+			 : (g->nb_ports >= 64 ? UINT64_MAX : (1ull << g->nb_ports) - 1);
+	dir = json_string_value(json_object_get(params, "dir"));
+	if (json_object_get(params, "dir") != NULL &&
+	    (dir == NULL || (strcmp(dir, "rx") != 0 && strcmp(dir, "tx") != 0))) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"dir\" must be rx or tx", m);
+		return NULL;
+	}
+	c.ports[GEN_CAP_RX] = dir == NULL || dir[0] == 'r' ? mask : 0;
+	c.ports[GEN_CAP_TX] = dir == NULL || dir[0] == 't' ? mask : 0;
+	if (gen_cap_start(&c, &id, NULL, msg, sizeof(msg)) != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", m, msg);
+		return NULL;
+	}
+	return json_pack("{s:I,s:s}", "id", (json_int_t)id, "file", name);
+}
+
+static json_t *
+gen_ctl_capture_json(const struct gen_cap_info *i)
+{
+	return json_pack("{s:I,s:b,s:s,s:I,s:I,s:I,s:I,s:I}", "id", (json_int_t)i->id, "active",
+			 i->active, "filter", i->filter, "matched", (json_int_t)i->matched,
+			 PVP_GEN_K_CAPTURED, (json_int_t)i->captured, "bytes",
+			 (json_int_t)i->bytes, "over_limit", (json_int_t)i->over, "dropped",
+			 (json_int_t)i->dropped);
+}
+
+/* capture.stop: the file is whole when the answer comes; the capture is forgotten. */
+static json_t *
+gen_m_capture_stop(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	static const char *const keys[] = {"id", NULL};
+	struct gen_cap_info info;
+	char msg[256] = "";
+	json_int_t id;
+
+	RTE_SET_USED(arg);
+	if (gen_ctl_keys(PVP_GEN_M_CAPTURE_STOP, params, keys, err) < 0 ||
+	    gen_ctl_integer(PVP_GEN_M_CAPTURE_STOP, "id", json_object_get(params, "id"), 1,
+			    UINT32_MAX, &id, err) < 0)
+		return NULL;
+	if (gen_cap_stop((uint32_t)id, &info, msg, sizeof(msg)) != 0 ||
+	    gen_cap_remove((uint32_t)id, msg, sizeof(msg)) != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", PVP_GEN_M_CAPTURE_STOP,
+				  msg);
+		return NULL;
+	}
+	return gen_ctl_capture_json(&info);
+}
+
+static json_t *
+gen_m_capture_status(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	struct gen_cap_info info[GEN_CAP_MAX];
+	json_t *res = json_array();
+	unsigned int n, i;
+
+	RTE_SET_USED(arg);
+	if (gen_ctl_no_params(PVP_GEN_M_CAPTURE_STATUS, params, err) < 0) {
+		json_decref(res);
+		return NULL;
+	}
+	n = gen_cap_status(info, RTE_DIM(info));
+	for (i = 0; i < n; i++)
+		json_array_append_new(res, gen_ctl_capture_json(&info[i]));
+	return res;
+}
+
 static int
 gen_info(json_t *info, void *arg)
 {
@@ -515,6 +649,9 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 		{PVP_GEN_M_TRAFFIC_UPDATE, gen_m_traffic_update},
 		{PVP_GEN_M_STATS_GET, gen_m_stats_get},
 		{PVP_GEN_M_STATS_CLEAR, gen_m_stats_clear},
+		{PVP_GEN_M_CAPTURE_START, gen_m_capture_start},
+		{PVP_GEN_M_CAPTURE_STOP, gen_m_capture_stop},
+		{PVP_GEN_M_CAPTURE_STATUS, gen_m_capture_status},
 	};
 	unsigned int i;
 	int ret;
