@@ -95,6 +95,7 @@ struct gen_cap {
 	struct gen_cap_pkt **buf; /* buffer: limit entries, a ring */
 	uint64_t head;		 /* buffer: oldest entry */
 	uint64_t nb;		 /* buffer: entries held */
+	uint64_t buf_bytes;	 /* buffer: their bytes */
 };
 
 /* An lcore's grace-period counter, on a line of its own. */
@@ -136,8 +137,7 @@ gen_cap_filter_check(const char *filter, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	if (pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0) {
-		pvp_err(err, errlen, "BPF filter '%.200s' does not compile: %s", filter,
-			pcap_geterr(p));
+		pvp_err(err, errlen, "%s", pcap_geterr(p));
 		ret = -EINVAL;
 	} else {
 		pcap_freecode(&prog);
@@ -238,6 +238,19 @@ gen_cap_burst_slow(uint16_t port, enum gen_cap_dir dir, struct rte_mbuf **pkts, 
 
 /* ---- writer ---- */
 
+/* Take the oldest frame out of @p c's buffer (c->lock held); the caller frees it. */
+static struct gen_cap_pkt *
+gen_cap_buf_pop(struct gen_cap *c)
+{
+	struct gen_cap_pkt *p = c->buf[c->head];
+
+	__atomic_sub_fetch(&gen_cap_mem, p->len, __ATOMIC_RELAXED);
+	c->buf_bytes -= p->len;
+	c->head = (c->head + 1) % c->limit;
+	c->nb--;
+	return p;
+}
+
 static void
 gen_cap_store(struct gen_cap_rec *r)
 {
@@ -279,15 +292,11 @@ gen_cap_store(struct gen_cap_rec *r)
 		p->dir = r->dir;
 		p->len = r->len;
 		memcpy(p->data, r->data, r->len);
-		if (c->nb == c->limit) {
-			/* Cyclic: the oldest goes. */
-			__atomic_sub_fetch(&gen_cap_mem, c->buf[c->head]->len, __ATOMIC_RELAXED);
-			free(c->buf[c->head]);
-			c->head = (c->head + 1) % c->limit;
-			c->nb--;
-		}
+		if (c->nb == c->limit)
+			free(gen_cap_buf_pop(c)); /* cyclic: the oldest goes */
 		c->buf[(c->head + c->nb) % c->limit] = p;
 		c->nb++;
+		c->buf_bytes += p->len;
 	}
 	c->captured++;
 	c->cap_bytes += r->wirelen;
@@ -433,12 +442,8 @@ gen_cap_release(struct gen_cap *c)
 		pcap_close(c->dead);
 	c->dump = NULL;
 	c->dead = NULL;
-	while (c->nb != 0) {
-		__atomic_sub_fetch(&gen_cap_mem, c->buf[c->head]->len, __ATOMIC_RELAXED);
-		free(c->buf[c->head]);
-		c->head = (c->head + 1) % c->limit;
-		c->nb--;
-	}
+	while (c->nb != 0)
+		free(gen_cap_buf_pop(c));
 	free(c->buf);
 	c->buf = NULL;
 	if (c->has_prog)
@@ -451,6 +456,7 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 	      size_t errlen)
 {
 	struct gen_cap *c = NULL;
+	char msg[256] = "";
 	unsigned int s;
 	pcap_t *p;
 	int ret;
@@ -469,9 +475,12 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 		pvp_err(err, errlen, "capture: a file capture cannot be cyclic");
 		return -EINVAL;
 	}
-	ret = gen_cap_filter_check(conf->filter, err, errlen);
-	if (ret != 0)
+	ret = gen_cap_filter_check(conf->filter, msg, sizeof(msg));
+	if (ret != 0) {
+		pvp_err(err, errlen, "capture: BPF filter '%.200s' does not compile: %s",
+			conf->filter, msg);
 		return ret;
+	}
 	pthread_mutex_lock(&gen_cap_mtx);
 	for (s = 0; s < GEN_CAP_MAX && c == NULL; s++)
 		if (gen_caps[s].state == GEN_CAP_FREE)
@@ -495,7 +504,7 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 	c->full = 0;
 	c->matched = c->res_bytes = c->over = c->dropped = 0;
 	c->captured = c->cap_bytes = c->fetched = 0;
-	c->head = c->nb = 0;
+	c->head = c->nb = c->buf_bytes = 0;
 	snprintf(c->filter, sizeof(c->filter), "%s", conf->filter != NULL ? conf->filter : "");
 	if (c->filter[0] != '\0') {
 		/* Compiled before, so only memory can fail here. */
@@ -555,6 +564,7 @@ gen_cap_info_of(struct gen_cap *c, struct gen_cap_info *i)
 	i->bytes = c->cap_bytes;
 	i->fetched = c->fetched;
 	i->pending = c->nb;
+	i->buf_bytes = c->buf_bytes;
 	i->start_ts = c->start_ts;
 }
 
@@ -670,13 +680,10 @@ gen_cap_fetch(uint32_t id, uint32_t max, void (*cb)(void *arg, const struct gen_
 	}
 	pthread_mutex_lock(&c->lock);
 	for (k = 0; k < max && c->nb != 0; k++) {
-		struct gen_cap_pkt *p = c->buf[c->head];
+		struct gen_cap_pkt *p = gen_cap_buf_pop(c);
 
 		cb(arg, p);
-		__atomic_sub_fetch(&gen_cap_mem, p->len, __ATOMIC_RELAXED);
 		free(p);
-		c->head = (c->head + 1) % c->limit;
-		c->nb--;
 		c->fetched++;
 	}
 	if (k != 0)
@@ -798,7 +805,8 @@ gen_cap_parse(const char *arg, struct gen_cap_conf *c, char *buf, size_t buflen,
 	c->ports[GEN_CAP_RX] = rx ? (port == UINT64_MAX ? UINT64_MAX : 1ull << port) : 0;
 	c->ports[GEN_CAP_TX] = tx ? (port == UINT64_MAX ? UINT64_MAX : 1ull << port) : 0;
 	if (gen_cap_filter_check(c->filter, msg, sizeof(msg)) != 0) {
-		pvp_err(err, errlen, "--capture: %s", msg);
+		pvp_err(err, errlen, "--capture: BPF filter '%.200s' does not compile: %s",
+			c->filter, msg);
 		return -EINVAL;
 	}
 	return 0;

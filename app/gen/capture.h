@@ -61,6 +61,7 @@ struct gen_cap_info {
 	uint64_t dropped;   /* matched, not kept: ring or copies full */
 	uint64_t fetched;   /* buffer: frames handed to clients */
 	uint64_t pending;   /* buffer: frames waiting to be fetched */
+	uint64_t buf_bytes; /* buffer: their bytes */
 	double start_ts;    /* CLOCK_REALTIME s of the start */
 };
 
@@ -94,7 +95,7 @@ gen_cap_burst(uint16_t port, enum gen_cap_dir dir, struct rte_mbuf **pkts, unsig
 
 /*
  * Whether @p filter compiles (libpcap, Ethernet link type); -EINVAL
- * with libpcap's reason in @p err when not.
+ * with libpcap's reason alone in @p err when not (callers say what).
  */
 int gen_cap_filter_check(const char *filter, char *err, size_t errlen);
 

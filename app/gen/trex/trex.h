@@ -236,9 +236,11 @@ json_t *trex_m_set_port_attr(json_t *p, struct trex_err *e);
 json_t *trex_m_service(json_t *p, struct trex_err *e);
 json_t *trex_m_set_rx_feature(json_t *p, struct trex_err *e);
 json_t *trex_m_remove_rx_filters(json_t *p, struct trex_err *e);
-json_t *trex_m_capture(json_t *p, struct trex_err *e);
 json_t *trex_m_get_tpg_status(json_t *p, struct trex_err *e);
 const char *trex_state_name(enum trex_port_state s);
+
+/* trex_capture.c: the "capture" method. */
+json_t *trex_m_capture(json_t *p, struct trex_err *e);
 
 /* trex_stream.c: streams and the loaded profile. */
 json_t *trex_m_add_stream(json_t *p, struct trex_err *e);

@@ -5,9 +5,9 @@
 /*
  * TRex methods about the server and its ports: the API handshake,
  * version and system information, port status and attributes,
- * ownership, and the service-mode, RX-feature and capture methods that a
- * client's reset() calls to turn things off (pvpkit-gen has them off, so
- * "off" is answered and "on" is refused by name).
+ * ownership, and the service-mode and RX-feature methods that a client's
+ * reset() calls to turn things off (pvpkit-gen has them off, so "off" is
+ * answered and "on" is refused by name). Captures: trex_capture.c.
  */
 
 #include <errno.h>
@@ -410,18 +410,6 @@ trex_m_remove_rx_filters(json_t *p, struct trex_err *e)
 	if (trex_param_profile(p, false, e) != 0)
 		return NULL;
 	return json_object();
-}
-
-json_t *
-trex_m_capture(json_t *p, struct trex_err *e)
-{
-	const char *cmd = trex_param_str(p, "command", NULL, e);
-
-	if (cmd == NULL)
-		return NULL;
-	if (strcmp(cmd, "status") == 0)
-		return json_array();
-	return trex_fail(e, TREX_E_EXEC, "capture '%s' is not supported by pvpkit-gen", cmd);
 }
 
 /* Tagged packet groups are never enabled here: force-acquiring clients ask first. */

@@ -148,7 +148,7 @@ def main():
         check(k in port_stats(a), "port stats lack %s" % k)
     check(a.call("get_active_pgids")["ids"] == {"flow_stats": [], "latency": []}, "pgids")
     check(a.call("capture", {"command": "status"}) == [], "capture status")
-    a.error("capture", {"command": "start"}, contains="not supported by pvpkit-gen")
+    a.error("capture", {"command": "start"}, code=-32602, contains="field 'limit' is missing")
 
     print("# the async channel: publish_now triggers a {}; events carry consecutive seq")
     ev_a = Events(a)

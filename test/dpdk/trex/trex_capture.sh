@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+#
+# pvpkit-gen --trex on a net_ring loopback port: TRex's capture method
+# (trex_capture.py); the frames fetched through a BPF filter, written to a
+# pcap as TRex's client does, read back by tshark. About 10 s.
+. "$PVP_SOURCE_DIR/test/lib/common.sh"
+
+need_bin "$PVP_GEN"
+need_hugepages 128
+need_cmd tshark
+[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
+"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq (run tools/bootstrap.sh)"
+ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+
+read -r rpc pub < <("$PVP_PY" -c 'import socket
+a, b = socket.socket(), socket.socket()
+a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
+print(a.getsockname()[1], b.getsockname()[1])')
+
+"$PVP_GEN" $(pvp_eal trexcap) -m 256 -l 0-1 --vdev net_ring0 -- \
+    --trex "127.0.0.1:$rpc:$pub" --speed 10000 --idle-sleep 50 \
+    >"$PVP_TMP/gen.log" 2>&1 &
+pid=$!
+pvp_track $pid
+for _ in $(seq 50); do
+    grep -q "TRex stateless server" "$PVP_TMP/gen.log" && break
+    kill -0 $pid 2>/dev/null || { cat "$PVP_TMP/gen.log"; fail "pvpkit-gen exited"; }
+    sleep 0.1
+done
+cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
+"$PVP_PY" trex_capture.py "$rpc" "$pub" "$PVP_TMP/fetched.pcap" ||
+    { cat "$PVP_TMP/gen.log"; fail "capture"; }
+# What the filter took, as tshark reads it: every frame UDP 16.0.0.2 -> :53.
+all=$(tshark -r "$PVP_TMP/fetched.pcap" 2>/dev/null | wc -l)
+dns=$(tshark -r "$PVP_TMP/fetched.pcap" -Y 'ip.src == 16.0.0.2 && udp.dstport == 53' 2>/dev/null | wc -l)
+[ "$all" -ge 100 ] || fail "tshark reads $all frames, expected 100 or more"
+[ "$dns" = "$all" ] || fail "tshark: $dns of $all frames match the filter"
+info "tshark: $dns of $all fetched frames are UDP 16.0.0.2 -> port 53"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 0 ] || { cat "$PVP_TMP/gen.log"; fail "exit status $rc after SIGTERM"; }
+echo "PASS"
