@@ -16,7 +16,10 @@
 # Sizes include the FCS: 64 B is 60 B in the mbuf (testpmd --txpkts=60).
 #
 # usage: tools/bench/gen_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-c CASES]
+#                                 [-g 'MORE PVPKIT-GEN OPTIONS']
 #   e.g. tools/bench/gen_bench.sh -b build -r 5 -s 5 -c abcd
+#   -g: e.g. -g '--capture /tmp/c.pcap,filter=arp,dir=tx' (what a capture
+#   whose filter takes nothing costs the TX lcore)
 # Stop every other DPDK/OVS process first: a busy poller halves the result.
 
 set -u
@@ -27,14 +30,16 @@ RUNS=3
 SECS=4
 WARM=2
 CASES=abcd
-while getopts "b:r:s:c:w:" o; do
+GEN_MORE=""
+while getopts "b:r:s:c:w:g:" o; do
     case $o in
     b) BUILD=$OPTARG ;;
     r) RUNS=$OPTARG ;;
     s) SECS=$OPTARG ;;
     c) CASES=$OPTARG ;;
     w) WARM=$OPTARG ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    g) GEN_MORE=$OPTARG ;;
+    *) sed -n '2,25p' "$0"; exit 2 ;;
     esac
 done
 GEN=$BUILD/app/gen/pvpkit-gen
@@ -73,7 +78,8 @@ measure() {
         c) args=(--size 1518) ;;
         d) args=(--imix) ;;
         esac
-        "$GEN" $(eal "$prefix") -- --no-rx --quiet --rate max "${args[@]}" \
+        # shellcheck disable=SC2086 # -g's options, split as a shell would
+        "$GEN" $(eal "$prefix") -- --no-rx --quiet --rate max "${args[@]}" $GEN_MORE \
             >"$OUT/$prefix.log" 2>&1 &
         ;;
     testpmd)

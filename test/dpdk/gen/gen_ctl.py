@@ -181,4 +181,5 @@ def timed_start(c):
     check(tr["start"]["first_tx_s"] - at > 0.19 and tr["tx_packets"] == 2000, tr)
 
 
-main()
+if __name__ == "__main__":
+    main()
