@@ -174,6 +174,8 @@ gen_cap_frame(struct gen_cap *c, uint16_t slot, uint16_t port, enum gen_cap_dir 
 			return;
 		}
 		data = rte_pktmbuf_read(m, 0, len, r->data);
+		if (data != r->data)
+			memcpy(r->data, data, len); /* it was in the first segment after all */
 	}
 	if (c->has_prog) {
 		struct pcap_pkthdr h = {.caplen = len, .len = wirelen};
