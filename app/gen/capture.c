@@ -586,44 +586,24 @@ gen_cap_halt(struct gen_cap *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
-int
-gen_cap_stop(uint32_t id, struct gen_cap_info *info, char *err, size_t errlen)
-{
-	struct gen_cap *c;
-	int ret = 0;
-
-	pthread_mutex_lock(&gen_cap_mtx);
-	c = gen_cap_find(id);
-	if (c == NULL) {
-		pvp_err(err, errlen, "capture ID not found");
-		ret = -ENOENT;
-	} else {
-		gen_cap_halt(c);
-		pthread_mutex_lock(&c->lock);
-		if (info != NULL)
-			gen_cap_info_of(c, info);
-		pthread_mutex_unlock(&c->lock);
-	}
-	pthread_mutex_unlock(&gen_cap_mtx);
-	return ret;
-}
-
-int
-gen_cap_remove(uint32_t id, char *err, size_t errlen)
+/* Stop capture @p id, its counts in @p info; @p forget: remove it too. */
+static int
+gen_cap_end(uint32_t id, struct gen_cap_info *info, bool forget, char *err, size_t errlen)
 {
 	struct gen_cap_info i;
 	struct gen_cap *c;
-	int ret = 0;
 
 	pthread_mutex_lock(&gen_cap_mtx);
 	c = gen_cap_find(id);
 	if (c == NULL) {
+		pthread_mutex_unlock(&gen_cap_mtx);
 		pvp_err(err, errlen, "capture ID not found");
-		ret = -ENOENT;
-	} else {
-		gen_cap_halt(c);
-		pthread_mutex_lock(&c->lock);
-		gen_cap_info_of(c, &i);
+		return -ENOENT;
+	}
+	gen_cap_halt(c);
+	pthread_mutex_lock(&c->lock);
+	gen_cap_info_of(c, &i);
+	if (forget) {
 		gen_cap_gone.matched += i.matched;
 		gen_cap_gone.captured += i.captured;
 		gen_cap_gone.bytes += i.bytes;
@@ -631,10 +611,24 @@ gen_cap_remove(uint32_t id, char *err, size_t errlen)
 		gen_cap_gone.dropped += i.dropped;
 		gen_cap_release(c);
 		c->state = GEN_CAP_FREE;
-		pthread_mutex_unlock(&c->lock);
 	}
+	pthread_mutex_unlock(&c->lock);
 	pthread_mutex_unlock(&gen_cap_mtx);
-	return ret;
+	if (info != NULL)
+		*info = i;
+	return 0;
+}
+
+int
+gen_cap_stop(uint32_t id, struct gen_cap_info *info, char *err, size_t errlen)
+{
+	return gen_cap_end(id, info, false, err, errlen);
+}
+
+int
+gen_cap_remove(uint32_t id, char *err, size_t errlen)
+{
+	return gen_cap_end(id, NULL, true, err, errlen);
 }
 
 unsigned int
