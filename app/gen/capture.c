@@ -86,16 +86,16 @@ struct gen_cap {
 	uint32_t id;
 	double start_ts;
 	char filter[256];
-	pcap_t *dead;		 /* file: handle of dump */
-	pcap_dumper_t *dump;	 /* file */
-	uint64_t captured;	 /* stored */
-	uint64_t cap_bytes;	 /* their bytes */
-	uint64_t fetched;	 /* buffer: handed out */
-	uint64_t limit;		 /* buffer: capacity in frames */
+	pcap_t *dead;		  /* file: handle of dump */
+	pcap_dumper_t *dump;	  /* file */
+	uint64_t captured;	  /* stored */
+	uint64_t cap_bytes;	  /* their bytes */
+	uint64_t fetched;	  /* buffer: handed out */
+	uint64_t limit;		  /* buffer: capacity in frames */
 	struct gen_cap_pkt **buf; /* buffer: limit entries, a ring */
-	uint64_t head;		 /* buffer: oldest entry */
-	uint64_t nb;		 /* buffer: entries held */
-	uint64_t buf_bytes;	 /* buffer: their bytes */
+	uint64_t head;		  /* buffer: oldest entry */
+	uint64_t nb;		  /* buffer: entries held */
+	uint64_t buf_bytes;	  /* buffer: their bytes */
 };
 
 /* An lcore's grace-period counter, on a line of its own. */
@@ -115,9 +115,9 @@ static struct rte_ring *gen_cap_ring;
 static pthread_t gen_cap_thr;
 static bool gen_cap_thr_started;
 static volatile bool gen_cap_thr_stop;
-static uint64_t gen_cap_enq;	/* records enqueued (lcores, atomic) */
-static uint64_t gen_cap_done;	/* records the writer finished (atomic) */
-static uint64_t gen_cap_mem;	/* bytes of all fetch buffers (atomic) */
+static uint64_t gen_cap_enq;  /* records enqueued (lcores, atomic) */
+static uint64_t gen_cap_done; /* records the writer finished (atomic) */
+static uint64_t gen_cap_mem;  /* bytes of all fetch buffers (atomic) */
 static uint32_t gen_cap_next_id = 1;
 /* Counts of removed captures, for the report's totals. */
 static struct gen_cap_info gen_cap_gone;
@@ -341,8 +341,7 @@ gen_cap_engine(char *err, size_t errlen)
 	gen_cap_ring = rte_ring_create("gen_cap", GEN_CAP_RING, SOCKET_ID_ANY, RING_F_SC_DEQ);
 	gen_cap_thr_stop = false;
 	if (gen_cap_mp == NULL || gen_cap_ring == NULL ||
-	    rte_ctrl_thread_create(&gen_cap_thr, "pvp-capture", NULL, gen_cap_writer, NULL) !=
-		    0) {
+	    rte_ctrl_thread_create(&gen_cap_thr, "pvp-capture", NULL, gen_cap_writer, NULL) != 0) {
 		pvp_err(err, errlen, "capture: no memory for its ring and copies (%zu kB)",
 			(size_t)GEN_CAP_RING * (sizeof(struct gen_cap_rec) + GEN_CAP_SNAP) / 1024);
 		rte_ring_free(gen_cap_ring);
@@ -488,7 +487,8 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 		if (gen_caps[s].state == GEN_CAP_FREE)
 			c = &gen_caps[s];
 	if (c == NULL) {
-		pvp_err(err, errlen, "capture: %u captures exist already (remove one)", GEN_CAP_MAX);
+		pvp_err(err, errlen, "capture: %u captures exist already (remove one)",
+			GEN_CAP_MAX);
 		ret = -ENOSPC;
 		goto out;
 	}
@@ -669,8 +669,9 @@ gen_cap_fetch(uint32_t id, uint32_t max, void (*cb)(void *arg, const struct gen_
 	pthread_mutex_lock(&gen_cap_mtx);
 	c = gen_cap_find(id);
 	if (c == NULL || c->to_file) {
-		pvp_err(err, errlen, c == NULL ? "capture ID not found"
-					       : "capture writes a file: nothing to fetch");
+		pvp_err(err, errlen,
+			c == NULL ? "capture ID not found"
+				  : "capture writes a file: nothing to fetch");
 		ret = c == NULL ? -ENOENT : -EINVAL;
 		goto out;
 	}
@@ -763,8 +764,9 @@ gen_cap_parse(const char *arg, struct gen_cap_conf *c, char *buf, size_t buflen,
 	}
 	c->file = strtok_r(buf, ",", &save);
 	if (c->file == NULL || strchr(c->file, '=') != NULL) {
-		pvp_err(err, errlen, "--capture: FILE[,filter=BPF][,count=N][,bytes=N][,port=P]"
-				     "[,dir=rx|tx] must start with the file");
+		pvp_err(err, errlen,
+			"--capture: FILE[,filter=BPF][,count=N][,bytes=N][,port=P]"
+			"[,dir=rx|tx] must start with the file");
 		return -EINVAL;
 	}
 	while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
@@ -793,8 +795,10 @@ gen_cap_parse(const char *arg, struct gen_cap_conf *c, char *buf, size_t buflen,
 		else
 			ret = -EINVAL;
 		if (ret == -EINVAL && err != NULL && err[0] == '\0')
-			pvp_err(err, errlen, "--capture: '%.40s=%.40s' is not one of filter=BPF, "
-					     "count=N, bytes=N, port=P, dir=rx|tx", tok, v);
+			pvp_err(err, errlen,
+				"--capture: '%.40s=%.40s' is not one of filter=BPF, "
+				"count=N, bytes=N, port=P, dir=rx|tx",
+				tok, v);
 		if (ret != 0)
 			return ret;
 	}

@@ -20,11 +20,11 @@
 #include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
-#define GEN_CAP_MAX	   10		  /* captures at once (as TRex) */
-#define GEN_CAP_MAX_COUNT  1000000	  /* most frames a capture keeps */
-#define GEN_CAP_MAX_BYTES  (1ull << 32)	  /* most frame bytes a capture keeps */
-#define GEN_CAP_DEF_BYTES  (64ull << 20)  /* --capture's bytes= when not given */
-#define GEN_CAP_MEM_BYTES  (256ull << 20) /* most bytes kept for fetching, all captures */
+#define GEN_CAP_MAX	  10		 /* captures at once (as TRex) */
+#define GEN_CAP_MAX_COUNT 1000000	 /* most frames a capture keeps */
+#define GEN_CAP_MAX_BYTES (1ull << 32)	 /* most frame bytes a capture keeps */
+#define GEN_CAP_DEF_BYTES (64ull << 20)	 /* --capture's bytes= when not given */
+#define GEN_CAP_MEM_BYTES (256ull << 20) /* most bytes kept for fetching, all captures */
 
 /* Which side of a port a frame was seen on. */
 enum gen_cap_dir {
@@ -47,31 +47,31 @@ struct gen_cap_conf {
 /* A capture as gen_cap_status() reports it. */
 struct gen_cap_info {
 	uint32_t id;
-	bool active;	    /* still taking frames */
-	bool to_file;	    /* writes a pcap file */
-	bool cyclic;	    /* conf.cyclic */
-	uint64_t ports[2];  /* conf.ports */
-	char filter[256];   /* conf.filter, "" for none */
-	uint64_t limit;	    /* conf.count */
+	bool active;	      /* still taking frames */
+	bool to_file;	      /* writes a pcap file */
+	bool cyclic;	      /* conf.cyclic */
+	uint64_t ports[2];    /* conf.ports */
+	char filter[256];     /* conf.filter, "" for none */
+	uint64_t limit;	      /* conf.count */
 	uint64_t limit_bytes; /* conf.bytes */
-	uint64_t matched;   /* frames that passed the ports and the filter */
-	uint64_t captured;  /* frames written or buffered */
-	uint64_t bytes;	    /* their bytes */
-	uint64_t over;	    /* matched past a limit (fixed), not kept */
-	uint64_t dropped;   /* matched, not kept: ring or copies full */
-	uint64_t fetched;   /* buffer: frames handed to clients */
-	uint64_t pending;   /* buffer: frames waiting to be fetched */
-	uint64_t buf_bytes; /* buffer: their bytes */
-	double start_ts;    /* CLOCK_REALTIME s of the start */
+	uint64_t matched;     /* frames that passed the ports and the filter */
+	uint64_t captured;    /* frames written or buffered */
+	uint64_t bytes;	      /* their bytes */
+	uint64_t over;	      /* matched past a limit (fixed), not kept */
+	uint64_t dropped;     /* matched, not kept: ring or copies full */
+	uint64_t fetched;     /* buffer: frames handed to clients */
+	uint64_t pending;     /* buffer: frames waiting to be fetched */
+	uint64_t buf_bytes;   /* buffer: their bytes */
+	double start_ts;      /* CLOCK_REALTIME s of the start */
 };
 
 /* One buffered frame, as gen_cap_fetch() hands it out. */
 struct gen_cap_pkt {
-	double ts;	  /* CLOCK_REALTIME s it was seen */
-	uint64_t index;	  /* 1, 2, ... in the order of matching */
-	uint16_t port;	  /* generator port */
-	uint8_t dir;	  /* enum gen_cap_dir */
-	uint32_t len;	  /* bytes of data (the whole frame, without FCS) */
+	double ts;	/* CLOCK_REALTIME s it was seen */
+	uint64_t index; /* 1, 2, ... in the order of matching */
+	uint16_t port;	/* generator port */
+	uint8_t dir;	/* enum gen_cap_dir */
+	uint32_t len;	/* bytes of data (the whole frame, without FCS) */
 	uint8_t data[];
 };
 

@@ -547,9 +547,8 @@ gen_ctl_capture_json(const struct gen_cap_info *i)
 {
 	return json_pack("{s:I,s:b,s:s,s:I,s:I,s:I,s:I,s:I}", "id", (json_int_t)i->id, "active",
 			 i->active, "filter", i->filter, "matched", (json_int_t)i->matched,
-			 PVP_GEN_K_CAPTURED, (json_int_t)i->captured, "bytes",
-			 (json_int_t)i->bytes, "over_limit", (json_int_t)i->over, "dropped",
-			 (json_int_t)i->dropped);
+			 PVP_GEN_K_CAPTURED, (json_int_t)i->captured, "bytes", (json_int_t)i->bytes,
+			 "over_limit", (json_int_t)i->over, "dropped", (json_int_t)i->dropped);
 }
 
 /* capture.stop: the file is whole when the answer comes; the capture is forgotten. */

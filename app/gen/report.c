@@ -258,13 +258,12 @@ gen_report_json(struct gen_ctx *g)
 	json_object_set_new(root, PVP_GEN_K_NEIGH, gen_neigh_json(g));
 	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
 	if (gen_cap_totals(&cap))
-		json_object_set_new(root, PVP_GEN_K_CAPTURE,
-				    json_pack("{s:I,s:I,s:I,s:I,s:I}", "matched",
-					      (json_int_t)cap.matched, PVP_GEN_K_CAPTURED,
-					      (json_int_t)cap.captured, "bytes",
-					      (json_int_t)cap.bytes, "over_limit",
-					      (json_int_t)cap.over, "dropped",
-					      (json_int_t)cap.dropped));
+		json_object_set_new(
+			root, PVP_GEN_K_CAPTURE,
+			json_pack("{s:I,s:I,s:I,s:I,s:I}", "matched", (json_int_t)cap.matched,
+				  PVP_GEN_K_CAPTURED, (json_int_t)cap.captured, "bytes",
+				  (json_int_t)cap.bytes, "over_limit", (json_int_t)cap.over,
+				  "dropped", (json_int_t)cap.dropped));
 	return root;
 }
 

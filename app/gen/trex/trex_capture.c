@@ -73,10 +73,11 @@ trex_cap_start(json_t *p, struct trex_err *e)
 	    trex_cap_ports(p, "rx", &c.ports[GEN_CAP_RX], e) != 0)
 		return NULL;
 	if (strcmp(mode, "fixed") != 0 && strcmp(mode, "cyclic") != 0)
-		return trex_fail(e, TREX_E_PARAMS, "field 'mode' can only be one of [fixed, cyclic]");
+		return trex_fail(e, TREX_E_PARAMS,
+				 "field 'mode' can only be one of [fixed, cyclic]");
 	if (gen_cap_filter_check(c.filter, msg, sizeof(msg)) != 0)
-		return trex_fail(e, TREX_E_PARAMS, "BPF filter: '%.200s' is not a valid pattern: %s",
-				 c.filter, msg);
+		return trex_fail(e, TREX_E_PARAMS,
+				 "BPF filter: '%.200s' is not a valid pattern: %s", c.filter, msg);
 	if (endpoint[0] != '\0')
 		return trex_fail(e, TREX_E_EXEC,
 				 "capture endpoint '%.100s' is not supported by pvpkit-gen: fetch "
@@ -130,11 +131,10 @@ trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt)
 
 	if (b64 == NULL)
 		return;
-	json_array_append_new(f->pkts,
-			      json_pack("{s:f,s:s,s:i,s:I,s:i,s:s}", "ts", pkt->ts, "binary", b64,
-					"port", pkt->port, "index", (json_int_t)pkt->index,
-					"wirelen", pkt->len, "origin",
-					pkt->dir == GEN_CAP_TX ? "TX" : "RX"));
+	json_array_append_new(f->pkts, json_pack("{s:f,s:s,s:i,s:I,s:i,s:s}", "ts", pkt->ts,
+						 "binary", b64, "port", pkt->port, "index",
+						 (json_int_t)pkt->index, "wirelen", pkt->len,
+						 "origin", pkt->dir == GEN_CAP_TX ? "TX" : "RX"));
 	free(b64);
 }
 
@@ -173,15 +173,15 @@ trex_cap_status(void)
 		const struct gen_cap_info *i = &info[k];
 
 		json_array_append_new(
-			res, json_pack("{s:I,s:I,s:I,s:{s:I,s:I,s:s},s:s,s:I,s:I,s:I,s:s}", "id",
-				       (json_int_t)i->id, "matched", (json_int_t)i->matched,
-				       "fetched", (json_int_t)i->fetched, "filter", "tx",
-				       (json_int_t)i->ports[GEN_CAP_TX], "rx",
-				       (json_int_t)i->ports[GEN_CAP_RX], "bpf", i->filter, "state",
-				       i->active ? "ACTIVE" : "STOPPED", "count",
-				       (json_int_t)i->pending, "bytes", (json_int_t)i->buf_bytes,
-				       "limit", (json_int_t)i->limit, "mode",
-				       i->cyclic ? "cyclic" : "fixed"));
+			res,
+			json_pack("{s:I,s:I,s:I,s:{s:I,s:I,s:s},s:s,s:I,s:I,s:I,s:s}", "id",
+				  (json_int_t)i->id, "matched", (json_int_t)i->matched, "fetched",
+				  (json_int_t)i->fetched, "filter", "tx",
+				  (json_int_t)i->ports[GEN_CAP_TX], "rx",
+				  (json_int_t)i->ports[GEN_CAP_RX], "bpf", i->filter, "state",
+				  i->active ? "ACTIVE" : "STOPPED", "count", (json_int_t)i->pending,
+				  "bytes", (json_int_t)i->buf_bytes, "limit", (json_int_t)i->limit,
+				  "mode", i->cyclic ? "cyclic" : "fixed"));
 	}
 	return res;
 }
