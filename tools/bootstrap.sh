@@ -49,10 +49,12 @@ esac
 # e2fsprogs and openssh-client: the testbed's QEMU guest (testbed up --vm).
 # prometheus (with promtool) and curl check --metrics with the real tools
 # (test/dpdk/metrics).
+# python3-yaml and python3-texttable are what TRex's own Python client
+# takes from Debian (doc/trex.rst).
 packages=(
     build-essential pkg-config meson ninja-build debhelper lintian
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
-    libzmq3-dev zlib1g-dev python3-zmq
+    libzmq3-dev zlib1g-dev python3-zmq python3-yaml python3-texttable
     openvswitch-switch-dpdk
     tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
     gnuplot-nox clang-format git chromium
