@@ -62,6 +62,8 @@ pvp_var_value(const struct pvp_var *v, uint64_t flow)
 	uint64_t range = (uint64_t)v->max - v->min + 1;
 	uint64_t k = v->div > 1 ? flow / v->div : flow;
 
+	if (v->op == PVP_VAR_TABLE)
+		return v->table[k % v->period];
 	/* Divisions are the cost here: skip those that change nothing
 	 * (the usual case is flow < range and step 1). */
 	if (k >= range)

@@ -105,6 +105,7 @@ enum pvp_var_op {
 	PVP_VAR_INC = 0, /**< min, min+step, ... wrapping within [min, max] */
 	PVP_VAR_DEC,	 /**< max, max-step, ... wrapping within [min, max] */
 	PVP_VAR_RANDOM,	 /**< a seeded pseudo-random permutation of [min, max] */
+	PVP_VAR_TABLE,	 /**< table[k % period]: a sequence computed at setup */
 };
 
 /**
@@ -112,6 +113,9 @@ enum pvp_var_op {
  * k = (f / div): INC gives min + (k * step mod range), DEC the mirror from
  * max, RANDOM a permutation of [min, max] seeded by @c seed (so distinct
  * k within a range give distinct values, and runs are repeatable).
+ * TABLE gives table[k % period]: a sequence another engine computed at
+ * setup (TRex's field engine run packet by packet), which the caller
+ * owns and keeps while the stream is sent.
  * Values are at most 32 bits; for IPv6 addresses and MACs the variable
  * covers the low 32 bits (min and max must share the high bytes).
  */
@@ -128,6 +132,7 @@ struct pvp_var {
 			     *   ranges before it in a tuple */
 	uint64_t period;    /**< distinct values over consecutive k */
 	bool tuple;	    /**< made by the stream's "tuple" member */
+	uint32_t *table;    /**< TABLE: @c period values in [min, max], never written */
 };
 
 /** Transmission modes. */

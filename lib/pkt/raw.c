@@ -77,10 +77,11 @@ pvp_stream_build_raw(struct pvp_stream *s, const uint8_t *frame, uint32_t len, b
 		const struct pvp_var *v = &s->vars[i];
 
 		if (v->field[0] != '\0' || (v->len != 1 && v->len != 2 && v->len != 4) ||
-		    v->max < v->min || v->step == 0 || v->div == 0) {
+		    v->max < v->min || v->step == 0 || v->div == 0 ||
+		    (v->op == PVP_VAR_TABLE && (v->table == NULL || v->period == 0))) {
 			snprintf(msg, msglen,
 				 "vars[%u]: expected a raw offset, len 1, 2 or 4, "
-				 "min <= max, step and div >= 1",
+				 "min <= max, step and div >= 1, a table of period >= 1",
 				 i);
 			return -EINVAL;
 		}

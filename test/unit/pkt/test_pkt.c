@@ -715,6 +715,69 @@ test_engine(void)
 	pvp_profile_free(p);
 }
 
+/*
+ * A TABLE var (values computed elsewhere, e.g. TRex's engine) on a raw
+ * frame: flow f writes table[f % period], the IPv4 and UDP checksums
+ * follow, and a var without its table is refused.
+ */
+static void
+test_table(void)
+{
+	static uint32_t tab[3] = {0x0a000009, 0x0a000001, 0x0a000005};
+	uint8_t frame[60] = {0}, buf[60];
+	struct pvp_stream s;
+	char msg[PVP_PKT_ERR_LEN];
+	uint64_t f;
+
+	/* Ethernet / IPv4 (total length 46) / UDP 1025 -> 12. */
+	frame[12] = 0x08;
+	frame[14] = 0x45;
+	frame[17] = 46;
+	frame[22] = 64;
+	frame[23] = 17;
+	frame[26] = 10;
+	frame[30] = 48;
+	frame[34] = 0x04;
+	frame[35] = 0x01;
+	frame[37] = 12;
+	frame[39] = 26;
+	memset(&s, 0, sizeof(s));
+	s.n_vars = 1;
+	s.vars[0] = (struct pvp_var){.offset = 26,
+				     .len = 4,
+				     .op = PVP_VAR_TABLE,
+				     .min = 0x0a000001,
+				     .max = 0x0a000009,
+				     .step = 1,
+				     .div = 1,
+				     .period = 3,
+				     .table = tab};
+	s.flows = 3;
+	CHECK(pvp_stream_build_raw(&s, frame, sizeof(frame), true, msg, sizeof(msg)) == 0, "%s",
+	      msg);
+	for (f = 0; s.tmpl != NULL && f < 7; f++) {
+		struct pvp_pkt_layout lay;
+
+		pvp_flow_build(&s, &s.tmpl[0], f, buf);
+		CHECK(pvp_var_value(&s.vars[0], f) == tab[f % 3] && buf[29] == (tab[f % 3] & 0xff),
+		      "table flow %" PRIu64, f);
+		CHECK(pvp_pkt_parse(buf, sizeof(buf), &lay) == 0 &&
+			      rte_raw_cksum(buf + 14, 20) == 0xffff,
+		      "table flow %" PRIu64 ": IPv4 checksum", f);
+	}
+	free(s.tmpl != NULL ? s.tmpl[0].data : NULL);
+	free(s.tmpl);
+	free(s.order);
+	s.tmpl = NULL;
+	s.order = NULL;
+	s.vars[0].table = NULL;
+	CHECK(pvp_stream_build_raw(&s, frame, sizeof(frame), true, msg, sizeof(msg)) == -EINVAL &&
+		      strstr(msg, "a table of period >= 1") != NULL,
+	      "%s", msg);
+	free(s.tmpl);
+	free(s.order);
+}
+
 /* pvp_sig_find() on an mbuf laid over a plain buffer (no EAL). */
 static void
 test_sig_mbuf(void)
@@ -820,6 +883,7 @@ main(void)
 	test_imix();
 	test_templates();
 	test_engine();
+	test_table();
 	test_sig_mbuf();
 	test_files();
 	printf("%d checks, %d failures\n", unit_check_count, unit_check_failures);
