@@ -117,7 +117,9 @@ struct trex_stream {
 	uint32_t len;		       /* bytes in pkt */
 	uint32_t n_vars;	       /* lib/pkt vars of the field engine */
 	struct pvp_var vars[PVP_PKT_MAX_VARS];
-	uint64_t flows; /* flows the vars make (1: none) */
+	uint64_t flows;	      /* flows the vars make (1: none) */
+	uint32_t random_seed; /* "random_seed": TRex's random sequence, 0: none asked */
+	uint32_t *vm_table;   /* the TABLE vars' values (trex_vm_sim.c), owned */
 	/* Run state. */
 	int ps;	       /* index in the loaded profile, -1: not loaded */
 	bool paused;   /* pause_streams, or start_paused until resumed */

@@ -33,6 +33,7 @@ trex_stream_free(struct trex_stream *s)
 		if (trex.loaded[i] == s)
 			trex.loaded[i] = NULL;
 	json_decref(s->json);
+	free(s->vm_table);
 	free(s->pkt);
 	free(s);
 }
@@ -308,7 +309,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	const char *bin;
 	struct pvp_stream ps;
 	char msg[PVP_PKT_ERR_LEN];
-	int64_t flags, next, core;
+	int64_t flags, next, core, seed;
 	uint16_t mtu = 0;
 	int ret;
 
@@ -326,7 +327,8 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	    trex_param_int(st, "flags", 1, 0, &flags, e) != 0 ||
 	    trex_param_double(st, "isg", true, 0, &s->isg_us, e) != 0 ||
 	    trex_param_int(st, "next_stream_id", 1, -1, &next, e) != 0 ||
-	    trex_param_int(st, "core_id", 1, -1, &core, e) != 0)
+	    trex_param_int(st, "core_id", 1, -1, &core, e) != 0 ||
+	    trex_param_int(st, "random_seed", 1, 0, &seed, e) != 0)
 		goto fail;
 	if (next >= 0) {
 		trex_fail(e, TREX_E_EXEC,
@@ -347,6 +349,11 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 			  core, trex.g->opt.tx_cores - 1);
 		goto fail;
 	}
+	if (seed < 0 || seed > UINT32_MAX) {
+		trex_fail(e, TREX_E_PARAMS, "stream %u: 'random_seed' must be 0..4294967295", id);
+		goto fail;
+	}
+	s->random_seed = (uint32_t)seed;
 	if (s->isg_us < 0 || s->isg_us > 1e7) {
 		trex_fail(e, TREX_E_PARAMS, "stream %u: 'isg' must be 0..10000000 us", id);
 		goto fail;
@@ -405,6 +412,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 		goto fail;
 	return s;
 fail:
+	free(s->vm_table);
 	free(s->pkt);
 	free(s);
 	return NULL;

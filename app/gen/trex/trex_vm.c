@@ -359,8 +359,8 @@ vm_chain(struct vm_ctx *c)
 }
 
 /* Checksum instructions: lib/pkt keeps the checksums; check what is asked is there. */
-static int
-vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
+int
+trex_vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 {
 	struct trex_stream *s = c->s;
 	uint64_t off = 0, l2 = 0, l3 = 0, l4 = 0;
@@ -391,6 +391,26 @@ vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 	if (l4 == 11 && s->len - off >= 8 && s->pkt[off + 6] == 0 && s->pkt[off + 7] == 0)
 		s->pkt[off + 7] = 1;
 	return 0;
+}
+
+/* Whether @p ins asks for TRex's own random sequence: a repeatable random, or a seed. */
+static bool
+vm_wants_sim(const json_t *ins, const struct trex_stream *s)
+{
+	const json_t *in;
+	size_t i;
+
+	json_array_foreach(ins, i, in) {
+		const char *type = json_string_value(json_object_get(in, "type"));
+		const char *op = json_string_value(json_object_get(in, "op"));
+
+		if (type != NULL && strcmp(type, "flow_var_rand_limit") == 0)
+			return true;
+		if (type != NULL && strcmp(type, "flow_var") == 0 && op != NULL &&
+		    strcmp(op, "random") == 0 && s->random_seed != 0)
+			return true;
+	}
+	return false;
 }
 
 int
@@ -458,8 +478,9 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 			ret = trex_vm_write(c, in, false);
 		else if (strcmp(type, "write_mask_flow_var") == 0)
 			ret = trex_vm_write(c, in, true);
-		else if (strncmp(type, "fix_checksum_", 13) == 0)
-			ret = vm_checksum(c, in, type);
+		else if (strcmp(type, "fix_checksum_ipv4") == 0 ||
+			 strcmp(type, "fix_checksum_hw") == 0)
+			ret = trex_vm_checksum(c, in, type);
 		if (ret != 0)
 			goto out;
 	}
@@ -505,6 +526,18 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	}
 	s->flows = flows;
 out:
+	/*
+	 * What the closed form cannot say exactly, and TRex's own random
+	 * sequences when a seed asks for them, come from running TRex's
+	 * engine (trex_vm_sim.c). Where the closed form holds, its vars are
+	 * kept when the cycle is longer than the tables pvpkit keeps.
+	 */
+	if (ret == -EINVAL || (ret == 0 && vm_wants_sim(ins, s))) {
+		int r = trex_vm_sim(c, ins, ret == 0);
+
+		if (r != -ERANGE || ret != 0)
+			ret = r;
+	}
 	free(c);
 	return ret;
 }

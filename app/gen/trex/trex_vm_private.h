@@ -60,6 +60,15 @@ int trex_vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def
 int trex_vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v);
 /* Member @p key of @p o as a string (@p def NULL: required). */
 const char *trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def);
+/* fix_checksum_ipv4 or fix_checksum_hw (@p type): what it fixes is there. */
+int trex_vm_checksum(struct vm_ctx *c, const json_t *in, const char *type);
+/*
+ * Run TRex's engine (@p ins) packet by packet over one cycle of its state
+ * and make c->s's vars TABLE vars of it (s->vm_table). @return 0,
+ * -ERANGE when @p need_cycle and the cycle is longer than pvpkit keeps
+ * (nothing changed), -EINVAL (c's message set) or -ENOMEM.
+ */
+int trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle);
 /* One write_flow_var (or write_mask_flow_var when @p masked) as a lib/pkt var. */
 int trex_vm_write(struct vm_ctx *c, const json_t *in, bool masked);
 

@@ -54,7 +54,7 @@ def main():
          "min_value": 0, "max_value": 9},
         {"type": "write_flow_var", "name": "a", "pkt_offset": 26, "add_value": -(1 << 63),
          "is_big_endian": True}])},
-        contains="add_value -9223372036854775808 makes the values wrap")
+        contains="add_value -9223372036854775808 must be a 32-bit integer")
 
     print("# the longest gap still answers validate (no Internal Server Error)")
     a.port_call("add_stream", 0, {"stream_id": 1, "stream": stream(FRAME, mode={
