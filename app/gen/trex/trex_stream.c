@@ -109,7 +109,8 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	s->n_vars = ts->n_vars;
 	memcpy(s->vars, ts->vars, sizeof(s->vars));
 	s->flows = ts->flows;
-	return pvp_stream_build_raw(s, ts->pkt, ts->len, true, msg, len);
+	/* TRex sends a packet's bytes as given: the signature only where flow_stats asks. */
+	return pvp_stream_build_raw(s, ts->pkt, ts->len, ts->fs, msg, len);
 }
 
 static void

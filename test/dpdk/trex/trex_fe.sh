@@ -38,6 +38,6 @@ rc=$?
 tshark -r "$PVP_TMP/out.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
     -T fields -e ip.src -e ip.dsfield -e ip.id -e udp.srcport -e udp.dstport \
     -e icmpv6.echo.sequence_number -e icmpv6.checksum.status -e ip.checksum.status \
-    -e udp.checksum.status >"$PVP_TMP/fields.txt" || fail "tshark"
+    -e udp.checksum.status -e data.data >"$PVP_TMP/fields.txt" || fail "tshark"
 "$PVP_PY" trex_fe.py check "$PVP_TMP/fields.txt" || fail "frames"
 echo "PASS"
