@@ -14,9 +14,8 @@ Usage: trex_fe.py send RPC_PORT PUB_PORT
 import socket
 import struct
 import sys
-import time
 
-from trex_wire import fail, stream, udp_frame
+from trex_wire import fail, stream, udp_frame, wait_streams
 
 A_PKTS, B_PKTS = 60, 12
 LIST = [10, 20, 30, 40, 50]
@@ -87,13 +86,7 @@ def send(rpc, pub):
     c.port_call("add_stream", 0, {"stream_id": 2, "stream": stream(frame_b(), vm=VM_B, mode=burst)})
     c.port_call("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1},
                                      "duration": -1, "force": False})
-    end = time.time() + 15
-    while time.time() < end:
-        if c.call("get_port_status", {"port_id": 0})["state"] == "STREAMS":
-            break
-        time.sleep(0.05)
-    else:
-        fail("bursts not over within 15 s")
+    wait_streams(c, 0)
     c.port_call("release", 0)
     print("# sent %d + %d packets" % (A_PKTS, B_PKTS))
 

@@ -13,9 +13,8 @@ Usage: trex_vm.py send RPC_PORT PUB_PORT
 import socket
 import struct
 import sys
-import time
 
-from trex_wire import fail, stream, udp_frame
+from trex_wire import fail, stream, udp_frame, wait_streams
 
 A_PKTS, B_PKTS = 120, 12
 
@@ -83,13 +82,7 @@ def send(rpc, pub):
     before = c.call("get_port_stats", {"port_id": 0})["opackets"]
     c.port_call("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1}, "duration": -1,
                                      "force": False})
-    end = time.time() + 15
-    while time.time() < end:
-        if c.call("get_port_status", {"port_id": 0})["state"] == "STREAMS":
-            break
-        time.sleep(0.05)
-    else:
-        fail("bursts not over within 15 s")
+    wait_streams(c, 0)
     sent = c.call("get_port_stats", {"port_id": 0})["opackets"] - before
     if sent != A_PKTS + B_PKTS:
         fail("sent %d, expected %d" % (sent, A_PKTS + B_PKTS))

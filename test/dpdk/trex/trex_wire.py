@@ -160,6 +160,17 @@ class Subscriber:
         self.ctx.term()
 
 
+def wait_streams(c, port, timeout=15):
+    """Wait until @port's bursts are over (its state back to STREAMS)."""
+    import time
+    end = time.time() + timeout
+    while time.time() < end:
+        if c.call("get_port_status", {"port_id": port})["state"] == "STREAMS":
+            return
+        time.sleep(0.05)
+    fail("bursts not over within %d s" % timeout)
+
+
 def stream(pkt, mode=None, vm=None, fs=None, enabled=True, self_start=True, isg=0.0,
            start_paused=False):
     """A stream object in TRex's add_stream layout."""

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+#
+# pvpkit-gen --trex for the TRex tests: source it after test/lib/common.sh.
+# trex_gen_up TAG VDEV... starts pvpkit-gen on two free loopback ports,
+# its ports the --vdev arguments given, and sets $rpc, $pub and $pid once
+# the server listens.
+
+trex_gen_up() {
+    local tag=$1 v vdevs=()
+    shift
+    for v in "$@"; do vdevs+=(--vdev "$v"); done
+    read -r rpc pub < <("$PVP_PY" -c 'import socket
+a, b = socket.socket(), socket.socket()
+a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
+print(a.getsockname()[1], b.getsockname()[1])')
+    "$PVP_GEN" $(pvp_eal "$tag") -m 256 -l 0-1 "${vdevs[@]}" -- \
+        --trex "127.0.0.1:$rpc:$pub" --no-rx --speed 1000 --idle-sleep 50 \
+        >"$PVP_TMP/gen.log" 2>&1 &
+    pid=$!
+    pvp_track $pid
+    for _ in $(seq 50); do
+        grep -q "TRex stateless server" "$PVP_TMP/gen.log" && return 0
+        kill -0 $pid 2>/dev/null || { cat "$PVP_TMP/gen.log"; fail "pvpkit-gen exited"; }
+        sleep 0.1
+    done
+    cat "$PVP_TMP/gen.log"
+    fail "no TRex server within 5 s"
+}
+
+# Stop pvpkit-gen (its pcap is complete once the port is closed).
+trex_gen_down() {
+    local rc
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    [ $rc = 0 ] || { cat "$PVP_TMP/gen.log"; fail "exit status $rc after SIGTERM"; }
+}
