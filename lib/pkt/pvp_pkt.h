@@ -204,6 +204,8 @@ struct pvp_stream {
 	bool replay;				/**< pcap frames sent as captured: no signature,
 			      *   no vars */
 	uint64_t loop;				/**< replay: passes over the file, 0 = forever */
+	bool keep_csum; /**< raw frames: checksums as given, the vars carry every byte
+			 *   that changes (checksums included); no signature */
 
 	/* Headers (not used for pcap). */
 	struct pvp_hdr outer; /**< outer (or only) headers */
@@ -282,8 +284,9 @@ void pvp_profile_free(struct pvp_profile *p);
  * to 60 B, every IPv4/UDP/TCP checksum valid (a zero UDP checksum over
  * IPv4 stays zero), the signature after the last L4 header when @p sign,
  * the IP payload has room and no var writes there (t->sig_off is 0
- * otherwise), and flow 0 applied. Free it with the profile
- * (pvp_profile_free()).
+ * otherwise), and flow 0 applied. With s->keep_csum the frame's bytes
+ * stay as given (checksums too, no signature) and the vars only write
+ * their bytes. Free it with the profile (pvp_profile_free()).
  *
  * @param len
  *   Bytes of @p frame, FCS not included: 14..9212.

@@ -105,8 +105,11 @@ pvp_stream_build_raw(struct pvp_stream *s, const uint8_t *frame, uint32_t len, b
 	s->size = t->size;
 	s->avg_size = t->size;
 
-	if (pvp_pkt_parse(t->data, t->len, &lay) != 0) {
-		/* Not IP: no checksum to keep, no signature; the vars are plain bytes. */
+	if (s->keep_csum || pvp_pkt_parse(t->data, t->len, &lay) != 0) {
+		/*
+		 * Not IP, or bytes as given: no checksum to keep, no signature;
+		 * the vars are plain bytes.
+		 */
 		for (i = 0; i < s->n_vars; i++) {
 			const struct pvp_var *v = &s->vars[i];
 

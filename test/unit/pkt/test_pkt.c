@@ -768,6 +768,21 @@ test_table(void)
 	free(s.tmpl != NULL ? s.tmpl[0].data : NULL);
 	free(s.tmpl);
 	free(s.order);
+	/* keep_csum: the frame's (zero) checksums stay, only the var's bytes move. */
+	s.keep_csum = true;
+	CHECK(pvp_stream_build_raw(&s, frame, sizeof(frame), true, msg, sizeof(msg)) == 0 &&
+		      s.tmpl[0].sig_off == 0,
+	      "%s", msg);
+	for (f = 0; s.tmpl != NULL && f < 4; f++) {
+		pvp_flow_build(&s, &s.tmpl[0], f, buf);
+		CHECK(buf[29] == (tab[f % 3] & 0xff) && buf[24] == 0 && buf[25] == 0 &&
+			      buf[40] == 0 && buf[41] == 0,
+		      "keep_csum flow %" PRIu64, f);
+	}
+	free(s.tmpl != NULL ? s.tmpl[0].data : NULL);
+	free(s.tmpl);
+	free(s.order);
+	s.keep_csum = false;
 	s.tmpl = NULL;
 	s.order = NULL;
 	s.vars[0].table = NULL;
