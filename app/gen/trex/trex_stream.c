@@ -109,7 +109,12 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	s->n_vars = ts->n_vars;
 	memcpy(s->vars, ts->vars, sizeof(s->vars));
 	s->flows = ts->flows;
-	/* TRex sends a packet's bytes as given: the signature only where flow_stats asks. */
+	/*
+	 * TRex sends a packet's bytes as given: the signature only where
+	 * flow_stats asks, and without it, checksums as TRex leaves them
+	 * (its engine's tables carry every byte that changes).
+	 */
+	s->keep_csum = !ts->fs && (ts->n_vars == 0 || ts->vm_table != NULL);
 	return pvp_stream_build_raw(s, ts->pkt, ts->len, ts->fs, msg, len);
 }
 
@@ -383,6 +388,10 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 			  id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
 		goto fail;
 	}
+	/* flow_stats first: the field engine keeps checksums itself only without it. */
+	if ((fs = trex_param_obj(st, "flow_stats", e)) == NULL ||
+	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0))
+		goto fail;
 	if ((vm = trex_param_obj(st, "vm", e)) == NULL)
 		goto fail;
 	ret = trex_vm_translate(vm, s, msg, sizeof(msg));
@@ -391,9 +400,6 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 			  msg);
 		goto fail;
 	}
-	if ((fs = trex_param_obj(st, "flow_stats", e)) == NULL ||
-	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0))
-		goto fail;
 	/* Build it once now: what cannot be sent is refused here, not at start. */
 	ret = trex_stream_fill(s, &ps, 0, msg, sizeof(msg));
 	if (ret == 0 && s->fs && ps.tmpl[0].sig_off == 0) {

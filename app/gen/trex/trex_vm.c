@@ -393,7 +393,7 @@ trex_vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 	return 0;
 }
 
-/* Whether @p ins asks for TRex's own random sequence: a repeatable random, or a seed. */
+/* Whether @p ins asks for TRex's own random sequence: a random var and a seed. */
 static bool
 vm_wants_sim(const json_t *ins, const struct trex_stream *s)
 {
@@ -404,8 +404,6 @@ vm_wants_sim(const json_t *ins, const struct trex_stream *s)
 		const char *type = json_string_value(json_object_get(in, "type"));
 		const char *op = json_string_value(json_object_get(in, "op"));
 
-		if (type != NULL && strcmp(type, "flow_var_rand_limit") == 0)
-			return true;
 		if (type != NULL && strcmp(type, "flow_var") == 0 && op != NULL &&
 		    strcmp(op, "random") == 0 && s->random_seed != 0)
 			return true;
@@ -527,13 +525,13 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	s->flows = flows;
 out:
 	/*
-	 * What the closed form cannot say exactly, and TRex's own random
-	 * sequences when a seed asks for them, come from running TRex's
-	 * engine (trex_vm_sim.c). Where the closed form holds, its vars are
-	 * kept when the cycle is longer than the tables pvpkit keeps.
+	 * TRex's engine run as TRex runs it (trex_vm_sim.c) gives its bytes
+	 * exactly, checksums included. The closed form is kept where it
+	 * holds and the cycle is longer than the tables pvpkit keeps, unless
+	 * a seed asks for TRex's own random sequence.
 	 */
-	if (ret == -EINVAL || (ret == 0 && vm_wants_sim(ins, s))) {
-		int r = trex_vm_sim(c, ins, ret == 0);
+	if (ret == 0 || ret == -EINVAL) {
+		int r = trex_vm_sim(c, ins, ret == 0 && !vm_wants_sim(ins, s));
 
 		if (r != -ERANGE || ret != 0)
 			ret = r;

@@ -41,7 +41,9 @@ enum sim_kind {
 	SIM_WRITE,  /* write_flow_var */
 	SIM_MASK,   /* write_mask_flow_var */
 	SIM_ICMP6,  /* fix_checksum_icmpv6 */
-	SIM_NOP,    /* checksums lib/pkt keeps */
+	SIM_CSUM4,  /* fix_checksum_ipv4, without flow_stats */
+	SIM_CSUMHW, /* fix_checksum_hw, without flow_stats: what the NIC sends */
+	SIM_NOP,    /* checksums lib/pkt keeps (flow_stats streams) */
 };
 
 enum sim_op { SIM_INC, SIM_DEC, SIM_RAND };
@@ -67,7 +69,8 @@ struct sim_ins {
 	unsigned int var;   /* writes: instruction index of the variable */
 	unsigned int field; /* writes of a tuple: 0 ip, 1 port, 2 flow_limit */
 	uint64_t off;	    /* writes: packet offset; icmpv6: l2_len */
-	uint64_t l3;	    /* icmpv6: l3_len */
+	uint64_t l3;	    /* icmpv6, hw: l3_len */
+	uint64_t l4;	    /* hw: l4_type */
 	int64_t add;
 	bool be;
 	unsigned int cast; /* masked: packet bytes */
@@ -417,10 +420,21 @@ sim_parse(struct sim *m, const json_t *ins)
 				ret = trex_vm_uint(c, in, "l3_len", -1, &x->l3);
 		} else if (strcmp(type, "trim_pkt_size") == 0) {
 			ret = trex_vm_fail(c, "'trim_pkt_size' is not supported by pvpkit-gen");
-		} else if (strcmp(type, "fix_checksum_ipv4") == 0 ||
-			   strcmp(type, "fix_checksum_hw") == 0) {
-			x->kind = SIM_NOP;
+		} else if (strcmp(type, "fix_checksum_ipv4") == 0) {
+			/* With flow_stats, lib/pkt keeps every checksum (the signature moves). */
+			x->kind = c->s->fs ? SIM_NOP : SIM_CSUM4;
 			ret = trex_vm_checksum(c, in, type);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "pkt_offset", -1, &x->off);
+		} else if (strcmp(type, "fix_checksum_hw") == 0) {
+			x->kind = c->s->fs ? SIM_NOP : SIM_CSUMHW;
+			ret = trex_vm_checksum(c, in, type);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "l2_len", -1, &x->off);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "l3_len", -1, &x->l3);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "l4_type", -1, &x->l4);
 		} else {
 			ret = trex_vm_fail(c, "unknown instruction type '%s'", type);
 		}
@@ -531,6 +545,62 @@ sim_icmp6(uint8_t *pkt, uint32_t len, const struct sim_ins *x)
 	memcpy(icmp + 2, &ck, 2);
 }
 
+/* The checksum of a folded sum @p sum into the 2 bytes at @p at (memory order). */
+static void
+sim_csum_put(uint8_t *at, uint16_t sum)
+{
+	uint16_t ck = (uint16_t)~sum;
+
+	memcpy(at, &ck, 2);
+}
+
+/* IPv4 header length at @p ip as TRex's fix_checksum_ipv4 reads it. */
+static uint32_t
+sim_ihl(const uint8_t *ip)
+{
+	return ip[0] == 0x45 ? 20 : (uint32_t)(ip[0] & 0xf) * 4;
+}
+
+/*
+ * Offset of the L4 checksum fix_checksum_hw @p x fixes in @p pkt, 0 for
+ * none: from the IPv4 protocol, or the l4_type TRex is given for IPv6.
+ */
+static uint32_t
+sim_hw_l4(const struct sim_ins *x, const uint8_t *pkt)
+{
+	const uint8_t *ip = pkt + x->off;
+	uint32_t l4 = (uint32_t)(x->off + x->l3);
+	uint8_t proto;
+
+	if ((ip[0] >> 4) == 4)
+		proto = ip[9];
+	else
+		proto = x->l4 == 11 ? IPPROTO_UDP : x->l4 == 13 ? IPPROTO_TCP : 0;
+	return proto == IPPROTO_UDP ? l4 + 6 : proto == IPPROTO_TCP ? l4 + 16 : 0;
+}
+
+/* fix_checksum_hw as a NIC's checksum offload leaves the packet. */
+static void
+sim_hw(const struct sim_ins *x, uint8_t *pkt)
+{
+	uint8_t *ip = pkt + x->off, *l4 = pkt + x->off + x->l3;
+	uint32_t ck = sim_hw_l4(x, pkt);
+	uint16_t v;
+
+	if ((ip[0] >> 4) == 4) {
+		ip[10] = ip[11] = 0;
+		sim_csum_put(ip + 10, rte_raw_cksum(ip, sim_ihl(ip)));
+	}
+	if (ck == 0)
+		return;
+	pkt[ck] = pkt[ck + 1] = 0;
+	if ((ip[0] >> 4) == 4)
+		v = rte_ipv4_udptcp_cksum((const struct rte_ipv4_hdr *)ip, l4);
+	else
+		v = rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)ip, l4);
+	memcpy(pkt + ck, &v, 2);
+}
+
 /* One packet: TRex's program over @p st, its writes into @p pkt. */
 static void
 sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len)
@@ -616,6 +686,14 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 		case SIM_ICMP6:
 			sim_icmp6(pkt, len, x);
 			break;
+		case SIM_CSUM4:
+			pkt[x->off + 10] = pkt[x->off + 11] = 0;
+			sim_csum_put(pkt + x->off + 10,
+				     rte_raw_cksum(pkt + x->off, sim_ihl(pkt + x->off)));
+			break;
+		case SIM_CSUMHW:
+			sim_hw(x, pkt);
+			break;
 		case SIM_NOP:
 			break;
 		}
@@ -626,6 +704,29 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 	for (i = 0; i < m->n; i++)
 		if (m->in[i].kind == SIM_VAR || m->in[i].kind == SIM_RLIMIT)
 			st->val[i] &= trex_vm_size_max(m->in[i].size);
+}
+
+/* Whether the IP packet fix_checksum_hw @p x covers lies in the packet: 0 or -EINVAL. */
+static int
+sim_hw_check(const struct trex_stream *s, const struct sim_ins *x)
+{
+	const uint8_t *ip = s->pkt + x->off;
+	uint32_t ck, end;
+
+	if (x->off > s->len || s->len - x->off < sizeof(struct rte_ipv6_hdr) ||
+	    x->l3 > s->len - x->off)
+		return -EINVAL;
+	if ((ip[0] >> 4) == 4)
+		end = (uint32_t)(ip[2] << 8 | ip[3]);
+	else if ((ip[0] >> 4) == 6)
+		end = sizeof(struct rte_ipv6_hdr) + (uint32_t)(ip[4] << 8 | ip[5]);
+	else
+		return -EINVAL;
+	ck = sim_hw_l4(x, s->pkt);
+	if (end > s->len - x->off || ((ip[0] >> 4) == 4 && sim_ihl(ip) > end) ||
+	    (ck != 0 && ck + 2 > x->off + end))
+		return -EINVAL;
+	return 0;
 }
 
 /* Offsets and sizes checked against the packet before anything runs. */
@@ -654,6 +755,17 @@ sim_check(struct sim *m, uint32_t len)
 					    "fix_checksum_icmpv6: no IPv6 header with ICMPv6 "
 					    "after it at l2_len %" PRIu64 ", l3_len %" PRIu64,
 					    x->off, x->l3);
+		if (x->kind == SIM_CSUM4 && (x->off > len || len - x->off < 20 ||
+					     sim_ihl(m->c->s->pkt + x->off) > len - x->off))
+			return trex_vm_fail(c,
+					    "fix_checksum_ipv4: the IPv4 header at %" PRIu64
+					    " is past the %u B packet",
+					    x->off, len);
+		if (x->kind == SIM_CSUMHW && sim_hw_check(m->c->s, x) != 0)
+			return trex_vm_fail(c,
+					    "fix_checksum_hw: the IP packet at l2_len %" PRIu64
+					    " is past the %u B packet",
+					    x->off, len);
 	}
 	return 0;
 }
@@ -679,6 +791,11 @@ sim_footprint(const struct sim *m, uint32_t len, uint16_t *fp)
 				hit[x->off + b] = true;
 		else if (x->kind == SIM_ICMP6)
 			hit[x->off + x->l3 + 2] = hit[x->off + x->l3 + 3] = true;
+		else if (x->kind == SIM_CSUM4 ||
+			 (x->kind == SIM_CSUMHW && (m->c->s->pkt[x->off] >> 4) == 4))
+			hit[x->off + 10] = hit[x->off + 11] = true;
+		if (x->kind == SIM_CSUMHW && (b = sim_hw_l4(x, m->c->s->pkt)) != 0)
+			hit[b] = hit[b + 1] = true;
 	}
 	for (b = 0; b < len; b++)
 		if (hit[b])
@@ -808,7 +925,9 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 	/* Packet 0's bytes go into the stream: what never changes stays there. */
 	for (b = 0; b < nfp; b++)
 		s->pkt[fp[b]] = img[b];
-	tab = malloc((size_t)PVP_PKT_MAX_VARS * cycle * sizeof(*tab));
+	/* A var per varying byte at most. */
+	b = RTE_MIN(nfp, (uint32_t)PVP_PKT_MAX_VARS);
+	tab = malloc((size_t)RTE_MAX(b, 1u) * cycle * sizeof(*tab));
 	if (tab == NULL)
 		goto nomem;
 	ret = sim_tables(m, img, fp, nfp, cycle, varies, tab);
