@@ -64,6 +64,8 @@ VM_A = [
     {"type": "write_flow_var", "name": "c", "pkt_offset": 26, "add_value": 0,
      "is_big_endian": True},
     {"type": "fix_checksum_ipv4", "pkt_offset": 14},
+    # The UDP checksum too (TRex leaves it as the packet has it otherwise).
+    {"type": "fix_checksum_hw", "l2_len": 14, "l3_len": 20, "l4_type": 11},
 ]
 
 VM_B = [
