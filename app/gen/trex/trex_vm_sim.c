@@ -131,6 +131,7 @@ sim_rand_range(uint32_t *seed, unsigned int size, uint64_t min, uint64_t max)
 	return min + sim_rand64(seed) % (max - min + 1);
 }
 
+/* TRex's inc_mod_of: @p c up by @p step within [a, b], *of when it wrapped. */
 static uint64_t
 sim_inc_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
 {
@@ -138,6 +139,7 @@ sim_inc_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
 	return *of ? a + (step - (b - c) - 1) : c + step;
 }
 
+/* TRex's dec_mod_of: @p c down by @p step within [a, b], *of when it wrapped. */
 static uint64_t
 sim_dec_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
 {
@@ -145,6 +147,10 @@ sim_dec_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
 	return *of ? b - (step - (c - a) - 1) : c - step;
 }
 
+/*
+ * The variable a write names ("x", or "t.ip", "t.port", "t.flow_limit" of
+ * a tuple "t"), and in *field which of a tuple's fields. NULL if none.
+ */
 static struct sim_ins *
 sim_find(struct sim *m, const char *name, unsigned int *field)
 {
@@ -341,7 +347,6 @@ sim_parse_write(struct sim *m, struct sim_ins *x, const json_t *in, bool masked)
 {
 	struct vm_ctx *c = m->c;
 	const char *name = trex_vm_str(c, in, "name", NULL);
-	const struct sim_ins *v;
 	const json_t *be;
 	uint64_t mask = 0;
 	int64_t shift = 0;
@@ -355,11 +360,10 @@ sim_parse_write(struct sim *m, struct sim_ins *x, const json_t *in, bool masked)
 		return trex_vm_fail(c,
 				    "write of '%s': add_value %" PRId64 " must be a 32-bit integer",
 				    name, x->add);
-	v = sim_find(m, name, &x->field);
-	if (v == NULL)
+	/* The variable may come later: sim_parse() resolves it once all are read. */
+	if (strlen(name) >= sizeof(x->name))
 		return trex_vm_fail(c, "write of '%s': no such flow variable", name);
-	x->var = (unsigned int)(v - m->in);
-	x->size = v->kind == SIM_TUPLE ? (x->field == 1 ? 2 : 4) : v->size;
+	snprintf(x->name, sizeof(x->name), "%s", name);
 	be = json_object_get(in, "is_big_endian");
 	x->be = be == NULL || json_is_null(be) || json_is_true(be);
 	if (be != NULL && !json_is_null(be) && !json_is_boolean(be))
@@ -441,11 +445,20 @@ sim_parse(struct sim *m, const json_t *ins)
 		if (ret != 0)
 			return ret;
 	}
-	/* TRex's rule: a next_var names the variable right after it. */
+	/* Writes name their variable; TRex's rule: a next_var names the one right after it. */
 	for (i = 0; i < m->n; i++) {
 		struct sim_ins *x = &m->in[i];
+		const struct sim_ins *v;
 
 		c->ins = (unsigned int)i;
+		if (x->kind == SIM_WRITE || x->kind == SIM_MASK) {
+			v = sim_find(m, x->name, &x->field);
+			if (v == NULL)
+				return trex_vm_fail(c, "write of '%s': no such flow variable",
+						    x->name);
+			x->var = (unsigned int)(v - m->in);
+			x->size = v->kind == SIM_TUPLE ? (x->field == 1 ? 2 : 4) : v->size;
+		}
 		if ((x->kind != SIM_VAR && x->kind != SIM_RLIMIT) || x->next[0] == '\0')
 			continue;
 		if (i + 1 == m->n ||
