@@ -83,19 +83,16 @@ def simulate(core, path, n, log):
     cache = os.environ.get("TREX_SIM_CACHE")
     if cache:
         kept = os.path.join(cache, os.path.basename(path))
-        if os.path.exists(kept + ".pcap") and open(kept).read() == open(path).read():
-            got = pcap_frames(kept + ".pcap")
-            if len(got) >= n:
-                return got
+        if os.path.exists("%s.%d.pcap" % (kept, n)) and open(kept).read() == open(path).read():
+            return pcap_frames("%s.%d.pcap" % (kept, n))
     subprocess.run(["./stl-sim", "-f", path, "-o", path + ".pcap", "-l", str(n), "-i", "0",
                     "-c", "1", "-r"], cwd=os.path.join(core, "scripts"), stdout=log,
                    stderr=subprocess.STDOUT, env=dict(os.environ, PYTHON3="/usr/bin/python3"),
                    timeout=120, check=False)
-    if cache:
+    if cache and os.path.exists(path + ".pcap"):
         import shutil
         shutil.copy(path, kept)
-        if os.path.exists(path + ".pcap"):
-            shutil.copy(path + ".pcap", kept + ".pcap")
+        shutil.copy(path + ".pcap", "%s.%d.pcap" % (kept, n))
     return pcap_frames(path + ".pcap")
 
 
