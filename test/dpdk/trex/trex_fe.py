@@ -69,10 +69,12 @@ VM_A = [
 ]
 
 VM_B = [
-    {"type": "flow_var", "name": "q", "size": 2, "op": "inc", "step": 1, "init_value": 100,
-     "min_value": 100, "max_value": 105},
+    # The write comes first: TRex runs in order, so packet n gets the value before
+    # the var moves (105 first, the value before init_value), then 100, 101, ...
     {"type": "write_flow_var", "name": "q", "pkt_offset": 60, "add_value": 0,
      "is_big_endian": True},
+    {"type": "flow_var", "name": "q", "size": 2, "op": "inc", "step": 1, "init_value": 100,
+     "min_value": 100, "max_value": 105},
     {"type": "fix_checksum_icmpv6", "l2_len": 14, "l3_len": 40},
 ]
 
@@ -128,9 +130,9 @@ def check(path):
             if got != exp:
                 fail("stream A packet %d: %s is %r, expected %r" % (n, k, got, exp))
     for n, f in enumerate(b):
-        if int(f[5]) != 100 + n % 6 or f[6] != "1":
+        if int(f[5]) != 100 + (n + 5) % 6 or f[6] != "1":
             fail("stream B packet %d: ICMPv6 seq %s checksum status %s, expected %d and 1"
-                 % (n, f[5], f[6], 100 + n % 6))
+                 % (n, f[5], f[6], 100 + (n + 5) % 6))
     print("# %d frames: every field as TRex's engine makes it, checksums valid" % (len(a) + len(b)))
 
 
