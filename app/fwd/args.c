@@ -27,7 +27,8 @@
 
 /* clang-format off: one engine a line. */
 const struct fwd_engine *const fwd_engines[] = {
-	&fwd_io_engine, &fwd_macswap_engine, &fwd_mac_engine, &fwd_5tswap_engine, NULL,
+	&fwd_io_engine, &fwd_macswap_engine, &fwd_mac_engine, &fwd_5tswap_engine,
+	&fwd_impair_engine, NULL,
 };
 /* clang-format on */
 
@@ -88,8 +89,13 @@ fwd_usage(FILE *f, const char *prog)
 		"  --metrics ADDR       serve Prometheus/OpenMetrics at http://ADDR/metrics:\n"
 		"                       PORT, HOST:PORT or [V6]:PORT (HOST 127.0.0.1 when\n"
 		"                       left out)\n"
+		"  --impair K=V,...     impairments after any mode (repeatable; port=N for one\n"
+		"                       RX port): delay_us, loss, ge_p, ge_r, ge_loss, dup,\n"
+		"                       reorder (fractions or N%%), rate_pps, burst, seed\n"
+		"  --impair-ring N      packets one stream can hold delayed, 64..4194304\n"
+		"                       (default %d)\n"
 		"  --help\n",
-		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS);
+		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS, FWD_IMPAIR_RING_DEFAULT);
 }
 
 /*
@@ -170,6 +176,22 @@ fwd_parse_addr(const char *arg, struct fwd_conf *conf)
 	conf->addr_set[idx] = true;
 }
 
+/* --impair SPEC: the settings of the RX port it names, or of every port. */
+static void
+fwd_parse_impair(const char *arg, struct fwd_conf *conf)
+{
+	struct pvp_impair_conf c;
+	char err[512] = "";
+	unsigned int p;
+
+	if (fwd_impair_parse(arg, &c, err, sizeof(err)) < 0)
+		fwd_die("%s", err);
+	for (p = 0; p < FWD_MAX_PORTS; p++)
+		if (c.port < 0 || (unsigned int)c.port == p)
+			conf->impair[p] = c;
+	conf->impair_on = true;
+}
+
 enum {
 	OPT_MODE = 256,
 	OPT_TOPOLOGY,
@@ -191,6 +213,8 @@ enum {
 	OPT_WAIT_LINK,
 	OPT_JSON,
 	OPT_METRICS,
+	OPT_IMPAIR,
+	OPT_IMPAIR_RING,
 	OPT_HELP,
 };
 
@@ -215,6 +239,8 @@ static const struct option fwd_long_options[] = {
 	{"wait-link", required_argument, NULL, OPT_WAIT_LINK},
 	{"json", required_argument, NULL, OPT_JSON},
 	{"metrics", required_argument, NULL, OPT_METRICS},
+	{"impair", required_argument, NULL, OPT_IMPAIR},
+	{"impair-ring", required_argument, NULL, OPT_IMPAIR_RING},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -233,6 +259,7 @@ static const struct pvp_num_opt fwd_num_opts[] = {
 	FWD_NUM(OPT_STATS_PERIOD, stats_period, 0, 3600),
 	FWD_NUM(OPT_IDLE_SLEEP, idle_sleep_us, 0, 1000000),
 	FWD_NUM(OPT_WAIT_LINK, wait_link, 0, 3600),
+	FWD_NUM(OPT_IMPAIR_RING, impair_ring, 64, 4194304),
 };
 /* clang-format on */
 
@@ -274,7 +301,7 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 			if (strcmp((*e)->name, arg) == 0)
 				break;
 		if (*e == NULL)
-			fwd_die("--mode %s: unknown mode (io, macswap, mac, 5tswap)", arg);
+			fwd_die("--mode %s: unknown mode (io, macswap, mac, 5tswap, impair)", arg);
 		conf->engine = *e;
 		break;
 	case OPT_TOPOLOGY:
@@ -315,6 +342,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		fwd_metrics_opt(arg);
 		conf->metrics = arg;
 		break;
+	case OPT_IMPAIR:
+		fwd_parse_impair(arg, conf);
+		break;
 	case OPT_HELP:
 		fwd_usage(stdout, prog);
 		exit(0);
@@ -328,7 +358,7 @@ void
 fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 {
 	unsigned int i;
-	char err[512];
+	char err[512] = "";
 	int opt;
 
 	*conf = (struct fwd_conf){
@@ -341,7 +371,13 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 		.tx_retry_delay_us = 1,
 		.ctl = FWD_DEFAULT_CTL,
 		.ctl_default = true,
+		.impair_ring = FWD_IMPAIR_RING_DEFAULT,
 	};
+	/* Every direction starts with the stage's defaults: nothing impaired. */
+	for (i = 0; i < FWD_MAX_PORTS; i++)
+		if (pvp_schema_decode(pvp_impair_conf_members, NULL, NULL, &conf->impair[i], err,
+				      sizeof(err)) < 0)
+			fwd_die("%s", err);
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", fwd_long_options, NULL)) != -1)
@@ -349,6 +385,8 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 			fwd_parse_opt(opt, optarg, conf, argv, prog);
 	if (optind < argc)
 		fwd_die("unexpected argument '%.40s' (see --help)", argv[optind]);
+	if (conf->engine == &fwd_impair_engine)
+		conf->impair_on = true;
 	if (conf->engine == &fwd_mac_engine && !conf->peer_all_set) {
 		for (i = 0; i < FWD_MAX_PORTS; i++)
 			if (conf->peer_set[i])

@@ -33,6 +33,7 @@
 #include "pvp_stats.h"
 #include "pvp_util.h"
 #include "fwd_seq.h"
+#include "impair.h"
 
 extern int fwd_logtype;
 #define FWD_LOG(level, fmt, ...)                                                                   \
@@ -77,6 +78,7 @@ extern const struct fwd_engine fwd_io_engine;
 extern const struct fwd_engine fwd_macswap_engine;
 extern const struct fwd_engine fwd_mac_engine;
 extern const struct fwd_engine fwd_5tswap_engine;
+extern const struct fwd_engine fwd_impair_engine;
 /** Every engine, NULL terminated. */
 extern const struct fwd_engine *const fwd_engines[];
 
@@ -107,6 +109,10 @@ struct fwd_conf {
 	struct rte_ether_addr peer[FWD_MAX_PORTS]; /**< per port index */
 	bool addr_set[FWD_MAX_PORTS];		   /**< --addr for this port index */
 	struct pvp_neigh_cfg addr[FWD_MAX_PORTS];  /**< its addresses (MAC set at start) */
+	bool impair_on;				   /**< --mode impair or an --impair */
+	uint32_t impair_ring;			   /**< --impair-ring: packets held per stream */
+	/** --impair settings by RX port index. */
+	struct pvp_impair_conf impair[FWD_MAX_PORTS];
 };
 
 /** One (RX port, RX queue) -> (TX port, TX queue) flow of packets. */
@@ -130,6 +136,7 @@ struct fwd_stream {
 	uint64_t neigh_rx;		   /**< ARP/ND frames taken out of the bursts */
 	struct pvp_neigh_stats nst;	   /**< what they were (lib/neigh) */
 	uint64_t neigh_unsent;		   /**< replies the TX queue refused */
+	struct fwd_impair *imp;		   /**< impairment stage, NULL: none */
 } __rte_cache_aligned;
 
 /** State of one forwarding lcore, allocated on its socket. */
@@ -138,6 +145,7 @@ struct fwd_lcore {
 	uint16_t rank;		   /**< 0.. used forwarding lcores - 1 = TX queue */
 	uint16_t nb_streams;	   /**< streams in streams[] */
 	struct fwd_seq_table *seq; /**< with --seq-check, else NULL */
+	bool impair;		   /**< its streams have impairment stages */
 	struct fwd_stream streams[FWD_MAX_LCORE_STREAMS]; /**< polled in turn */
 } __rte_cache_aligned;
 
@@ -202,7 +210,7 @@ fwd_rx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *bytes)
  * tx_dropped, so no mbuf is ever leaked. Publishes the TX counters once.
  */
 static __rte_always_inline void
-fwd_tx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes)
+fwd_tx_send(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes)
 {
 	uint16_t sent = rte_eth_tx_burst(fs->tx_port, fs->tx_queue, pkts, n);
 	uint32_t retry = 0;
@@ -222,6 +230,20 @@ fwd_tx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t
 		}
 	}
 	pvp_stats_txq_add(fs->txs, sent, bytes - unsent_bytes, n - sent);
+}
+
+/**
+ * What every engine sends a burst with: fwd_tx_send(), or the impairment
+ * stage when the stream has one (one predictable branch per burst).
+ */
+static __rte_always_inline void
+fwd_tx_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t bytes)
+{
+	if (unlikely(fs->imp != NULL)) {
+		fwd_impair_burst(fs, pkts, n);
+		return;
+	}
+	fwd_tx_send(fs, pkts, n, bytes);
 }
 
 /**

@@ -3,10 +3,12 @@
  */
 
 /*
- * Control methods of pvpkit-fwd (notes: info, stats.get, stats.clear).
- * They run on lib/ctl's control thread and only read what the forwarding
- * lcores write. None takes a parameter (so none has a number to range
- * check); one sent anyway is refused with -32602.
+ * Control methods of pvpkit-fwd (notes: info, stats.get, stats.clear,
+ * impair.set, impair.get). They run on lib/ctl's control thread and only
+ * read what the forwarding lcores write; impair.set hands new settings
+ * over through the stage's sequence count (impair.h). Only impair.set
+ * takes parameters, checked against pvp_impair_conf_members; one sent to
+ * another method is refused with -32602.
  */
 
 #include <errno.h>
@@ -89,6 +91,7 @@ ctl_info(json_t *info, void *arg)
 	json_object_set_new(info, "topology", json_string(fwd_topology_name(app->conf->topology)));
 	json_object_set_new(info, "seq_check", json_boolean(app->conf->seq_check));
 	json_object_set_new(info, "burst", json_integer(app->conf->burst));
+	json_object_set_new(info, "impair", json_boolean(app->conf->impair_on));
 	json_object_set_new(info, "ports", ports);
 	json_object_set_new(info, "lcores", lcores);
 	return 0;
@@ -142,7 +145,62 @@ ctl_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
 				  "forwarding lcores did not acknowledge the clear");
 		return NULL;
 	}
+	if (app->conf->impair_on)
+		fwd_impair_clear(app);
 	return json_object();
+}
+
+/* The stage exists only when asked for at start: no cost otherwise. */
+static int
+ctl_impair_on(const struct fwd_app *app, const char *method, struct pvp_ctl_error *err)
+{
+	if (app->conf->impair_on)
+		return 0;
+	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+			  "%s: no impairment stage (start pvpkit-fwd with --mode impair or --impair)",
+			  method);
+	return -EINVAL;
+}
+
+static json_t *
+ctl_impair_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	json_t *res;
+
+	if (ctl_no_params(PVP_FWD_M_IMPAIR_GET, params, err) < 0 ||
+	    ctl_impair_on(arg, PVP_FWD_M_IMPAIR_GET, err) < 0)
+		return NULL;
+	res = fwd_impair_get_json(arg);
+	if (res == NULL)
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+	return res;
+}
+
+/*
+ * impair.set: the settings replace those of the port named ("port", else
+ * every port); members not given take their defaults, so one call says
+ * everything in effect. The answer is impair.get's.
+ */
+static json_t *
+ctl_impair_set(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	struct fwd_app *app = arg;
+	struct pvp_impair_conf c;
+	char e[256] = "";
+
+	if (ctl_impair_on(app, PVP_FWD_M_IMPAIR_SET, err) < 0)
+		return NULL;
+	if (params != NULL && !json_is_object(params)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "impair.set: parameters must be an object");
+		return NULL;
+	}
+	if (pvp_schema_decode(pvp_impair_conf_members, params, NULL, &c, e, sizeof(e)) < 0 ||
+	    fwd_impair_set(app, &c, e, sizeof(e)) < 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "impair.set: %s", e);
+		return NULL;
+	}
+	return ctl_impair_get(NULL, arg, err);
 }
 
 struct pvp_ctl_server *
@@ -166,6 +224,10 @@ fwd_ctl_start(struct fwd_app *app, char *msg, size_t len)
 	ret = pvp_ctl_server_register(srv, "stats.get", ctl_stats_get, app);
 	if (ret == 0)
 		ret = pvp_ctl_server_register(srv, "stats.clear", ctl_stats_clear, app);
+	if (ret == 0)
+		ret = pvp_ctl_server_register(srv, PVP_FWD_M_IMPAIR_SET, ctl_impair_set, app);
+	if (ret == 0)
+		ret = pvp_ctl_server_register(srv, PVP_FWD_M_IMPAIR_GET, ctl_impair_get, app);
 	if (ret == 0)
 		ret = pvp_ctl_server_start(srv);
 	if (ret != 0) {

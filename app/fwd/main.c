@@ -12,7 +12,8 @@
  * and testpmd's forwarding engines (one file per mode). The files:
  * args.c (options), port.c (ports and lcores), report.c (what is
  * printed and written), fwd_ctl.c (control methods), fwd_seq.c
- * (--seq-check) and one file per engine.
+ * (--seq-check), impair.c (the impairment stage and mode impair) and one
+ * file per engine.
  */
 
 #include <errno.h>
@@ -85,6 +86,9 @@ fwd_lcore_main(void *arg)
 
 		for (i = 0; i < n; i++)
 			got += packet_fwd(&lc->streams[i]);
+		/* Delayed packets leave on time and keep the lcore awake. */
+		if (lc->impair)
+			got += fwd_impair_poll(lc);
 		if (lc->seq != NULL)
 			fwd_seq_poll_clear(lc->seq);
 		if (got != 0) {
@@ -127,6 +131,7 @@ fwd_ctl_mkdir(void)
 static void
 fwd_setup(void)
 {
+	char msg[256];
 	uint16_t pid, k, i;
 
 	RTE_ETH_FOREACH_DEV(pid) {
@@ -157,6 +162,9 @@ fwd_setup(void)
 				fwd_die("cannot map queue counters");
 		}
 	}
+	msg[0] = '\0';
+	if (fwd_impair_setup(&app, msg, sizeof(msg)) != 0)
+		fwd_die("%s", msg);
 	fwd_ports_init(&app);
 }
 
@@ -243,10 +251,10 @@ main(int argc, char **argv)
 			fwd_die("%s", msg);
 	}
 	fwd_ports_print(&app);
-	printf("pvpkit-fwd: mode %s, topology %s, %u forwarding lcore(s), ctl %s%s\n",
+	printf("pvpkit-fwd: mode %s, topology %s, %u forwarding lcore(s), ctl %s%s%s\n",
 	       conf.engine->name, fwd_topology_name(conf.topology), app.nb_lcores,
 	       ctl != NULL ? pvp_ctl_server_address(ctl) : "none",
-	       conf.seq_check ? ", seq-check" : "");
+	       conf.seq_check ? ", seq-check" : "", conf.impair_on ? ", impair" : "");
 	fflush(stdout);
 	if (conf.wait_link != 0)
 		fwd_wait_link(&app, &fwd_quit);
@@ -263,6 +271,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "pvpkit-fwd: --json %s\n", msg);
 		status = 1;
 	}
+	/* Packets still delayed go back to their pools before the pools go. */
+	fwd_impair_free(&app);
 	fwd_ports_close(&app);
 	for (k = 0; k < app.nb_lcores; k++) {
 		rte_free(app.lcores[k]->seq);

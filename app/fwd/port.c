@@ -190,6 +190,10 @@ fwd_port_init(struct fwd_app *app, uint16_t idx)
 	/* The RX ring, the peer's TX ring, one burst and one cache per lcore. */
 	nb_mbufs = conf->nb_rxq * nb_rxd + app->nb_txq * RTE_MAX(nb_txd, conf->nb_txd) +
 		   app->nb_lcores * (conf->burst + FWD_MBUF_CACHE) + 2048;
+	/* The impairment stage holds up to a delay ring per RX queue, and its
+	 * copies of duplicated packets come from the same pool. */
+	if (conf->impair_on)
+		nb_mbufs += conf->nb_rxq * (rte_align32pow2(conf->impair_ring) + conf->burst);
 	nb_mbufs = rte_align32pow2(nb_mbufs) - 1;
 	snprintf(pool_name, sizeof(pool_name), "fwd_pool_%u", idx);
 	fwd_port_pool[idx] = rte_pktmbuf_pool_create(pool_name, nb_mbufs, FWD_MBUF_CACHE, 0,

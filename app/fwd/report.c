@@ -6,7 +6,8 @@
  * What pvpkit-fwd reports: one line per port every --stats-period
  * seconds, the totals at the end, and the summary JSON (--json FILE, the
  * same object stats.get answers): lib/stats' snapshot of every port and
- * queue, and with --seq-check the streams, unsigned_rx and untracked_rx.
+ * queue, with --seq-check the streams, unsigned_rx and untracked_rx, and
+ * with the impairment stage its counters per RX port ("impair").
  * With --seq-check every packet received is in exactly one of a stream's
  * rx_packets, unsigned_rx and untracked_rx.
  */
@@ -101,6 +102,8 @@ fwd_report_totals(const struct fwd_app *app)
 		       untracked);
 		json_decref(streams);
 	}
+	if (app->conf->impair_on)
+		fwd_impair_print(app);
 	fflush(stdout);
 }
 
@@ -168,6 +171,11 @@ fwd_report_json(const struct fwd_app *app)
 	free(snap);
 	if (res != NULL)
 		fwd_report_neigh(app, res);
+	if (res != NULL && app->conf->impair_on &&
+	    json_object_set_new(res, PVP_FWD_K_IMPAIR, fwd_impair_counters_json(app)) != 0) {
+		json_decref(res);
+		return NULL;
+	}
 	if (res == NULL || !app->conf->seq_check)
 		return res;
 	streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);

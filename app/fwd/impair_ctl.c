@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The impairment stage (impair.h) as the user sees it: --impair parsed
+ * with the settings' schema, impair.set handing settings to the lcores,
+ * and the counters of stats.get, impair.get and the totals at exit.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fwd.h"
+
+/* Baseline of the counters taken by stats.clear, by RX port (control thread). */
+static struct pvp_impair_counters impair_zero[FWD_MAX_PORTS];
+
+int
+fwd_impair_parse(const char *spec, struct pvp_impair_conf *out, char *err, size_t err_len)
+{
+	char buf[1024], e[256] = "", *tok, *save = NULL;
+	const struct pvp_schema_member *m;
+	json_t *o, *v;
+	size_t len;
+	int ret;
+
+	if (strlen(spec) >= sizeof(buf)) {
+		pvp_err(err, err_len, "--impair: longer than %zu characters", sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	o = json_object();
+	if (o == NULL) {
+		pvp_err(err, err_len, "--impair: out of memory");
+		return -ENOMEM;
+	}
+	strcpy(buf, spec);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		bool percent = false;
+
+		if (eq == NULL) {
+			pvp_err(err, err_len, "--impair %s: expected KEY=VALUE", tok);
+			goto bad;
+		}
+		*eq = '\0';
+		for (m = pvp_impair_conf_members; m->name != NULL; m++)
+			if (strcmp(m->name, tok) == 0)
+				break;
+		if (m->name == NULL) {
+			pvp_err(err, err_len, "--impair: unknown key \"%s\" (see --help)", tok);
+			goto bad;
+		}
+		len = strlen(eq + 1);
+		/* A probability may be written as a percentage: "0.1%". */
+		if (m->type == PVP_SCHEMA_DOUBLE && len > 1 && eq[len] == '%') {
+			eq[len] = '\0';
+			percent = true;
+		}
+		v = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+		if (v == NULL || !json_is_number(v)) {
+			json_decref(v);
+			pvp_err(err, err_len, "--impair %s=%s: not a number", tok, eq + 1);
+			goto bad;
+		}
+		if (percent) {
+			double d = json_number_value(v) / 100.0;
+
+			json_decref(v);
+			v = json_real(d);
+		}
+		json_object_set_new(o, tok, v);
+	}
+	ret = pvp_schema_decode(pvp_impair_conf_members, o, NULL, out, e, sizeof(e));
+	json_decref(o);
+	if (ret < 0)
+		pvp_err(err, err_len, "--impair %s", e);
+	return ret;
+bad:
+	json_decref(o);
+	return -EINVAL;
+}
+
+int
+fwd_impair_set(struct fwd_app *app, const struct pvp_impair_conf *c, char *err, size_t err_len)
+{
+	uint16_t k, s;
+
+	if (c->port >= (int32_t)app->nb_ports) {
+		pvp_err(err, err_len, "port %d: the forwarder has %u ports", c->port,
+			app->nb_ports);
+		return -EINVAL;
+	}
+	for (k = 0; k < app->nb_lcores; k++) {
+		struct fwd_lcore *lc = app->lcores[k];
+
+		for (s = 0; s < lc->nb_streams; s++) {
+			struct fwd_impair *im = lc->streams[s].imp;
+			uint32_t seq;
+
+			if (c->port >= 0 && lc->streams[s].rx_idx != c->port)
+				continue;
+			/* Odd while the pending settings are written (impair.h). */
+			seq = im->seq;
+			__atomic_store_n(&im->seq, seq + 1, __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_RELEASE);
+			im->pending = *c;
+			im->cur = *c;
+			__atomic_store_n(&im->seq, seq + 2, __ATOMIC_RELEASE);
+		}
+	}
+	return 0;
+}
+
+/* The counters of RX port @p port: its streams summed, baseline taken off. */
+static void
+impair_port_counters(const struct fwd_app *app, uint16_t port, struct pvp_impair_counters *c)
+{
+	const struct pvp_impair_counters *z = &impair_zero[port];
+	uint16_t k, s;
+
+	memset(c, 0, sizeof(*c));
+	c->port = port;
+	for (k = 0; k < app->nb_lcores; k++) {
+		const struct fwd_lcore *lc = app->lcores[k];
+
+		for (s = 0; s < lc->nb_streams; s++) {
+			const struct fwd_impair *im = lc->streams[s].imp;
+
+			if (im == NULL || lc->streams[s].rx_idx != port)
+				continue;
+			c->loss_dropped += __atomic_load_n(&im->c.loss_dropped, __ATOMIC_RELAXED);
+			c->rate_dropped += __atomic_load_n(&im->c.rate_dropped, __ATOMIC_RELAXED);
+			c->overflow_dropped +=
+				__atomic_load_n(&im->c.overflow_dropped, __ATOMIC_RELAXED);
+			c->duplicated += __atomic_load_n(&im->c.duplicated, __ATOMIC_RELAXED);
+			c->reordered += __atomic_load_n(&im->c.reordered, __ATOMIC_RELAXED);
+			c->delayed += __atomic_load_n(&im->c.delayed, __ATOMIC_RELAXED);
+			c->held += __atomic_load_n(&im->c.held, __ATOMIC_RELAXED);
+		}
+	}
+	/* A counter below its baseline cannot happen; never wrap if it did. */
+	c->loss_dropped -= RTE_MIN(z->loss_dropped, c->loss_dropped);
+	c->rate_dropped -= RTE_MIN(z->rate_dropped, c->rate_dropped);
+	c->overflow_dropped -= RTE_MIN(z->overflow_dropped, c->overflow_dropped);
+	c->duplicated -= RTE_MIN(z->duplicated, c->duplicated);
+	c->reordered -= RTE_MIN(z->reordered, c->reordered);
+	c->delayed -= RTE_MIN(z->delayed, c->delayed);
+}
+
+void
+fwd_impair_clear(const struct fwd_app *app)
+{
+	uint16_t p;
+
+	for (p = 0; p < app->nb_ports; p++) {
+		memset(&impair_zero[p], 0, sizeof(impair_zero[p]));
+		impair_port_counters(app, p, &impair_zero[p]);
+	}
+}
+
+json_t *
+fwd_impair_counters_json(const struct fwd_app *app)
+{
+	struct pvp_impair_counters c;
+	json_t *list = json_array();
+	uint16_t p;
+
+	for (p = 0; list != NULL && p < app->nb_ports; p++) {
+		impair_port_counters(app, p, &c);
+		if (json_array_append_new(list, pvp_schema_encode(pvp_impair_counter_members, &c)) !=
+		    0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list;
+}
+
+/* The settings last set for RX port @p port (its first stream's). */
+static const struct pvp_impair_conf *
+impair_port_conf(const struct fwd_app *app, uint16_t port)
+{
+	uint16_t k, s;
+
+	for (k = 0; k < app->nb_lcores; k++)
+		for (s = 0; s < app->lcores[k]->nb_streams; s++)
+			if (app->lcores[k]->streams[s].rx_idx == port &&
+			    app->lcores[k]->streams[s].imp != NULL)
+				return &app->lcores[k]->streams[s].imp->cur;
+	return &app->conf->impair[port];
+}
+
+json_t *
+fwd_impair_get_json(const struct fwd_app *app)
+{
+	struct pvp_impair_counters c;
+	json_t *list = json_array(), *o;
+	uint16_t p;
+
+	for (p = 0; list != NULL && p < app->nb_ports; p++) {
+		struct pvp_impair_conf conf = *impair_port_conf(app, p);
+
+		conf.port = p;
+		impair_port_counters(app, p, &c);
+		o = pvp_schema_encode(pvp_impair_conf_members, &conf);
+		if (o == NULL || json_object_set_new(o, "counters", pvp_schema_encode(
+						     pvp_impair_counter_members, &c)) != 0 ||
+		    json_array_append_new(list, o) != 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list;
+}
+
+void
+fwd_impair_print(const struct fwd_app *app)
+{
+	struct pvp_impair_counters c;
+	uint16_t p;
+
+	for (p = 0; p < app->nb_ports; p++) {
+		impair_port_counters(app, p, &c);
+		printf("total impair port %u: loss_dropped=%" PRIu64 " rate_dropped=%" PRIu64
+		       " overflow_dropped=%" PRIu64 " duplicated=%" PRIu64 " reordered=%" PRIu64
+		       " delayed=%" PRIu64 " held=%" PRIu64 "\n",
+		       p, c.loss_dropped, c.rate_dropped, c.overflow_dropped, c.duplicated,
+		       c.reordered, c.delayed, c.held);
+	}
+}
