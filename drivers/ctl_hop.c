@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "pvp_ctl.h"
+#include "pvp_fwd_impair.h"
 #include "pvp_stats_json.h"
 #include "pvp_util.h"
 
@@ -138,6 +139,44 @@ ctl_hop_port_index(const struct pvp_stats_snap *s, const char *name)
 	return -1;
 }
 
+/*
+ * pvpkit-fwd's impairment stage drops on purpose and counts those drops in
+ * the port's rx_sw_dropped too; its answer says how many per RX port
+ * ("impair", pvp_impair_counter_members). @p dropped is 0 without one.
+ */
+static int
+ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx,
+		       uint64_t *dropped, char *err, size_t err_len)
+{
+	const json_t *list = json_object_get(stats, PVP_FWD_K_IMPAIR);
+	struct pvp_impair_counters c;
+	char e[256] = "";
+	json_t *item;
+	size_t i;
+
+	*dropped = 0;
+	if (list == NULL)
+		return 0;
+	if (!json_is_array(list)) {
+		snprintf(err, err_len, "hop %s: bad stats.get answer: impair: must be a list",
+			 hop->name);
+		return -EINVAL;
+	}
+	json_array_foreach(list, i, item) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "%s[%zu]", PVP_FWD_K_IMPAIR, i);
+		if (pvp_schema_check(pvp_impair_counter_members, item, path, NULL, e, sizeof(e)) < 0 ||
+		    pvp_schema_decode(pvp_impair_counter_members, item, NULL, &c, e, sizeof(e)) < 0) {
+			snprintf(err, err_len, "hop %s: bad stats.get answer: %s", hop->name, e);
+			return -EINVAL;
+		}
+		if ((int)c.port == idx)
+			*dropped += pvp_impair_dropped(&c);
+	}
+	return 0;
+}
+
 int
 coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,
 			char *err, size_t err_len)
@@ -145,6 +184,7 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 	struct coord_ctl_hop *h = hop->priv;
 	struct pvp_stats_snap *s;
 	char perr[256] = "";
+	uint64_t impaired;
 	unsigned int i;
 	int ret, idx;
 
@@ -174,6 +214,11 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 			return -ENOENT;
 		}
 		ps = &s->port[idx];
+		ret = ctl_hop_impair_dropped(hop, stats, idx, &impaired, err, err_len);
+		if (ret < 0) {
+			free(s);
+			return ret;
+		}
 		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
 		p->rx_packets = ps->c[PVP_STATS_rx_packets];
 		p->rx_bytes = ps->c[PVP_STATS_rx_bytes];
@@ -185,7 +230,11 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		p->tx_errors = ps->c[PVP_STATS_tx_errors];
 		coord_port_add_reason(p, COORD_REASON_rx_missed, ps->rx_missed);
 		coord_port_add_reason(p, COORD_REASON_rx_nombuf, ps->rx_nombuf);
-		coord_port_add_reason(p, COORD_REASON_rx_sw_dropped, ps->rx_sw_dropped);
+		/* Never more than the app says it dropped: no wrapped reason. */
+		impaired = impaired < ps->rx_sw_dropped ? impaired : ps->rx_sw_dropped;
+		coord_port_add_reason(p, COORD_REASON_rx_sw_dropped, ps->rx_sw_dropped - impaired);
+		if (json_object_get(stats, PVP_FWD_K_IMPAIR) != NULL)
+			coord_port_add_reason(p, COORD_REASON_impair_dropped, impaired);
 		coord_port_add_reason(p, COORD_REASON_tx_full, ps->c[PVP_STATS_tx_dropped]);
 	}
 	free(s);
