@@ -154,11 +154,18 @@ impair_port_counters(const struct fwd_app *app, uint16_t port, struct pvp_impair
 void
 fwd_impair_clear(const struct fwd_app *app)
 {
+	struct pvp_impair_counters c;
 	uint16_t p;
 
+	/* The new baseline is what is reported now plus the old baseline. */
 	for (p = 0; p < app->nb_ports; p++) {
-		memset(&impair_zero[p], 0, sizeof(impair_zero[p]));
-		impair_port_counters(app, p, &impair_zero[p]);
+		impair_port_counters(app, p, &c);
+		impair_zero[p].loss_dropped += c.loss_dropped;
+		impair_zero[p].rate_dropped += c.rate_dropped;
+		impair_zero[p].overflow_dropped += c.overflow_dropped;
+		impair_zero[p].duplicated += c.duplicated;
+		impair_zero[p].reordered += c.reordered;
+		impair_zero[p].delayed += c.delayed;
 	}
 }
 
@@ -171,8 +178,8 @@ fwd_impair_counters_json(const struct fwd_app *app)
 
 	for (p = 0; list != NULL && p < app->nb_ports; p++) {
 		impair_port_counters(app, p, &c);
-		if (json_array_append_new(list, pvp_schema_encode(pvp_impair_counter_members, &c)) !=
-		    0) {
+		if (json_array_append_new(list,
+					  pvp_schema_encode(pvp_impair_counter_members, &c)) != 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -207,8 +214,9 @@ fwd_impair_get_json(const struct fwd_app *app)
 		conf.port = p;
 		impair_port_counters(app, p, &c);
 		o = pvp_schema_encode(pvp_impair_conf_members, &conf);
-		if (o == NULL || json_object_set_new(o, "counters", pvp_schema_encode(
-						     pvp_impair_counter_members, &c)) != 0 ||
+		if (o == NULL ||
+		    json_object_set_new(o, "counters",
+					pvp_schema_encode(pvp_impair_counter_members, &c)) != 0 ||
 		    json_array_append_new(list, o) != 0) {
 			json_decref(list);
 			return NULL;
