@@ -145,8 +145,8 @@ ctl_hop_port_index(const struct pvp_stats_snap *s, const char *name)
  * ("impair", pvp_impair_counter_members). @p dropped is 0 without one.
  */
 static int
-ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx,
-		       uint64_t *dropped, char *err, size_t err_len)
+ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx, uint64_t *dropped,
+		       char *err, size_t err_len)
 {
 	const json_t *list = json_object_get(stats, PVP_FWD_K_IMPAIR);
 	struct pvp_impair_counters c;
@@ -166,8 +166,10 @@ ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx
 		char path[32];
 
 		snprintf(path, sizeof(path), "%s[%zu]", PVP_FWD_K_IMPAIR, i);
-		if (pvp_schema_check(pvp_impair_counter_members, item, path, NULL, e, sizeof(e)) < 0 ||
-		    pvp_schema_decode(pvp_impair_counter_members, item, NULL, &c, e, sizeof(e)) < 0) {
+		if (pvp_schema_check(pvp_impair_counter_members, item, path, NULL, e, sizeof(e)) <
+			    0 ||
+		    pvp_schema_decode(pvp_impair_counter_members, item, NULL, &c, e, sizeof(e)) <
+			    0) {
 			snprintf(err, err_len, "hop %s: bad stats.get answer: %s", hop->name, e);
 			return -EINVAL;
 		}

@@ -27,8 +27,8 @@
 
 /* clang-format off: one engine a line. */
 const struct fwd_engine *const fwd_engines[] = {
-	&fwd_io_engine, &fwd_macswap_engine, &fwd_mac_engine, &fwd_5tswap_engine,
-	&fwd_impair_engine, NULL,
+	&fwd_io_engine,	    &fwd_macswap_engine, &fwd_mac_engine,
+	&fwd_5tswap_engine, &fwd_impair_engine,	 NULL,
 };
 /* clang-format on */
 

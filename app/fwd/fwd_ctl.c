@@ -156,9 +156,10 @@ ctl_impair_on(const struct fwd_app *app, const char *method, struct pvp_ctl_erro
 {
 	if (app->conf->impair_on)
 		return 0;
-	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-			  "%s: no impairment stage (start pvpkit-fwd with --mode impair or --impair)",
-			  method);
+	pvp_ctl_error_set(
+		err, PVP_CTL_INVALID_PARAMS,
+		"%s: no impairment stage (start pvpkit-fwd with --mode impair or --impair)",
+		method);
 	return -EINVAL;
 }
 

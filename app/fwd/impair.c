@@ -379,4 +379,3 @@ fwd_impair_free(struct fwd_app *app)
 		}
 	}
 }
-

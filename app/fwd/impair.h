@@ -49,29 +49,29 @@ struct fwd_impair_slot {
 /** The stage of one stream: settings in effect, state, counters. */
 struct fwd_impair {
 	/* Settings in effect, in the lcore's units. */
-	uint64_t delay_cyc;   /**< delay in TSC cycles */
-	uint64_t loss_thr;    /**< drop when 53 random bits < this */
-	uint64_t ge_p_thr;    /**< good -> bad threshold, 0: Bernoulli */
-	uint64_t ge_r_thr;    /**< bad -> good threshold */
-	uint64_t ge_loss_thr; /**< loss threshold in the bad state */
-	uint64_t dup_thr;     /**< duplication threshold */
-	uint64_t reorder_thr; /**< reordering threshold */
+	uint64_t delay_cyc;    /**< delay in TSC cycles */
+	uint64_t loss_thr;     /**< drop when 53 random bits < this */
+	uint64_t ge_p_thr;     /**< good -> bad threshold, 0: Bernoulli */
+	uint64_t ge_r_thr;     /**< bad -> good threshold */
+	uint64_t ge_loss_thr;  /**< loss threshold in the bad state */
+	uint64_t dup_thr;      /**< duplication threshold */
+	uint64_t reorder_thr;  /**< reordering threshold */
 	double tokens_per_cyc; /**< rate cap per TSC cycle, 0: none */
 	double depth;	       /**< token bucket depth, packets */
 	/* State. */
-	double tokens;		 /**< tokens in the bucket */
-	uint64_t last_tsc;	 /**< when the bucket was last filled */
-	uint64_t rng;		 /**< splitmix64 state */
-	bool ge_bad;		 /**< Gilbert-Elliott: in the bad state */
-	struct rte_mbuf *held;	 /**< packet waiting for reordering, or NULL */
-	uint64_t held_tsc;	 /**< when it was held */
-	uint32_t mask;		 /**< ring size - 1 */
-	uint32_t head;		 /**< next slot to send */
-	uint32_t tail;		 /**< next slot to fill */
+	double tokens;		      /**< tokens in the bucket */
+	uint64_t last_tsc;	      /**< when the bucket was last filled */
+	uint64_t rng;		      /**< splitmix64 state */
+	bool ge_bad;		      /**< Gilbert-Elliott: in the bad state */
+	struct rte_mbuf *held;	      /**< packet waiting for reordering, or NULL */
+	uint64_t held_tsc;	      /**< when it was held */
+	uint32_t mask;		      /**< ring size - 1 */
+	uint32_t head;		      /**< next slot to send */
+	uint32_t tail;		      /**< next slot to fill */
 	struct fwd_impair_slot *ring; /**< the delay FIFO */
-	uint32_t seen;		 /**< sequence count last applied */
-	uint64_t mix;		 /**< the stream's part of its seed */
-	uint64_t reorder_cyc;	 /**< FWD_IMPAIR_REORDER_US in TSC cycles */
+	uint32_t seen;		      /**< sequence count last applied */
+	uint64_t mix;		      /**< the stream's part of its seed */
+	uint64_t reorder_cyc;	      /**< FWD_IMPAIR_REORDER_US in TSC cycles */
 	/* Counters: written by the lcore only, read by the control thread. */
 	struct pvp_impair_counters c; /**< since the start */
 	/* Written by the control thread (fwd_impair_set()). */
@@ -116,8 +116,7 @@ int fwd_impair_parse(const char *spec, struct pvp_impair_conf *out, char *err, s
  * impair.set: hand settings to the lcores of the streams they name.
  * @return 0 or -EINVAL (a port the forwarder does not have) with @p err.
  */
-int fwd_impair_set(struct fwd_app *app, const struct pvp_impair_conf *c, char *err,
-		   size_t err_len);
+int fwd_impair_set(struct fwd_app *app, const struct pvp_impair_conf *c, char *err, size_t err_len);
 
 /**
  * The counters of every RX port (streams summed), minus the baseline

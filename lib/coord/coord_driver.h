@@ -176,7 +176,7 @@ enum coord_side {
 	X(rx_missed, RX, "no room in the port's RX ring (ethdev imissed, OVS rx_missed_errors)")   \
 	X(rx_nombuf, RX, "no mbuf to receive into (OVS rx_mbuf_allocation_errors)")                \
 	X(rx_sw_dropped, RX, "received, then dropped by the application")                          \
-	X(impair_dropped, RX, "dropped on purpose by pvpkit-fwd's impairment stage")              \
+	X(impair_dropped, RX, "dropped on purpose by pvpkit-fwd's impairment stage")               \
 	X(rx_ring_full, RX, "refused by this receiver's full ring, counted by the sender")         \
 	X(tx_full, TX, "TX ring full, not sent (the pvpkit apps' tx_dropped)")                     \
 	X(ovs_rx_qos_drops, RX, "OVS ingress policing")                                            \
