@@ -3,8 +3,8 @@
  */
 
 /*
- * The impairment stage (impair.h) on the packet path: mode impair (io
- * through the stage), the stage itself, its setup and teardown.
+ * The impairment stage (impair.h) on the packet path: the stage itself,
+ * its setup and teardown (mode impair is io's loop, in io.c).
  * impair_ctl.c has its settings and counters as the user sees them.
  */
 
@@ -23,26 +23,6 @@
 
 /* 2^53: a probability p becomes the threshold p * 2^53 of 53 random bits. */
 #define IMPAIR_ONE 9007199254740992.0
-
-/* io through the stage: fwd_tx_burst() hands the burst to it. */
-static uint16_t
-impair_fwd(struct fwd_stream *fs)
-{
-	struct rte_mbuf *pkts[FWD_MAX_BURST];
-	uint64_t bytes;
-	uint16_t n;
-
-	n = fwd_rx_burst(fs, pkts, &bytes);
-	if (n != 0)
-		fwd_tx_burst(fs, pkts, n, bytes);
-	return n;
-}
-
-const struct fwd_engine fwd_impair_engine = {
-	.name = "impair",
-	.help = "io through the impairment stage (--impair, impair.set)",
-	.packet_fwd = impair_fwd,
-};
 
 /* splitmix64: one multiply-xorshift step per number, a full 2^64 period. */
 static inline uint64_t

@@ -2,7 +2,10 @@
  * Copyright (c) 2026 The pvpkit authors
  */
 
-/* io: forward packets untouched. */
+/*
+ * io: forward packets untouched; impair: the same loop, every stream given
+ * the impairment stage (impair.c), which fwd_tx_burst() hands bursts to.
+ */
 
 #include "fwd.h"
 
@@ -22,5 +25,11 @@ io_fwd(struct fwd_stream *fs)
 const struct fwd_engine fwd_io_engine = {
 	.name = "io",
 	.help = "forward packets untouched",
+	.packet_fwd = io_fwd,
+};
+
+const struct fwd_engine fwd_impair_engine = {
+	.name = "impair",
+	.help = "io through the impairment stage (--impair, impair.set)",
 	.packet_fwd = io_fwd,
 };
