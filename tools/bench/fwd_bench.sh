@@ -9,7 +9,7 @@
 # tools. Not a test: numbers depend on the machine being quiet.
 #
 #   tools/bench/fwd_bench.sh [-b BUILD_DIR] [-r RUNS] [-d SECONDS] [-w WARMUP] [-s null|sig|vhost|all]
-#                            [-t "TOOL..."]
+#                            [-t "TOOL..."] [-m MAIN_BUILD_DIR]
 #
 # Scenarios:
 #   null   net_null0 rx -> net_null0 tx (loop topology), no peer.
@@ -22,7 +22,10 @@
 #          sink) paired with net_vhost0, the same peer for every tool. The
 #          rate is the guest port's TX.
 # Tools: testpmd-io, testpmd-macswap, fwd-io, fwd-macswap, fwd-macswap-seq
-# (pvpkit-fwd --seq-check); -t runs only the ones named (quoted, spaces).
+# (pvpkit-fwd --seq-check), fwd-impair (--mode impair, nothing impaired:
+# the stage's own cost), and with -m the pvpkit-fwd of another build (a
+# build of main: is a change free?) as main-io and main-macswap; -t runs
+# only the ones named (quoted, spaces).
 # Each rate is given twice: per wall-clock second (what the issue asks) and
 # per CPU second the forwarding thread (rte-worker-0) actually got, which
 # stays comparable when other processes share the CPU.
@@ -34,7 +37,8 @@ DUR=5
 WARM=2
 SCEN=all
 TOOLS="testpmd-macswap fwd-macswap testpmd-io fwd-io fwd-macswap-seq"
-while getopts "b:r:d:w:s:t:h" o; do
+MAIN=""
+while getopts "b:r:d:w:s:t:m:h" o; do
     case $o in
     b) BUILD=$OPTARG ;;
     r) RUNS=$OPTARG ;;
@@ -42,7 +46,8 @@ while getopts "b:r:d:w:s:t:h" o; do
     w) WARM=$OPTARG ;;
     s) SCEN=$OPTARG ;;
     t) TOOLS=$OPTARG ;;
-    *) sed -n '4,21p' "$0"; exit 2 ;;
+    m) MAIN=$OPTARG ;;
+    *) sed -n '4,24p' "$0"; exit 2 ;;
     esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -50,6 +55,8 @@ PY=/usr/bin/python3
 FWD=$BUILD/app/fwd/pvpkit-fwd
 TESTPMD=$(command -v dpdk-testpmd) || { echo "dpdk-testpmd not found"; exit 2; }
 [ -x "$FWD" ] || { echo "pvpkit-fwd not built: $FWD"; exit 2; }
+MAIN_FWD=${MAIN:+$MAIN/app/fwd/pvpkit-fwd}
+[ -z "$MAIN" ] || [ -x "$MAIN_FWD" ] || { echo "-m: pvpkit-fwd not built: $MAIN_FWD"; exit 2; }
 TMP=$(mktemp -d /tmp/fwd-bench.XXXXXX)
 RESULTS=$TMP/results.txt
 PIDS=""
@@ -85,6 +92,9 @@ tool_args() {
     fwd-io) echo "$FWD|-- --mode io $common_fwd" ;;
     fwd-macswap) echo "$FWD|-- --mode macswap $common_fwd" ;;
     fwd-macswap-seq) echo "$FWD|-- --mode macswap --seq-check $common_fwd" ;;
+    fwd-impair) echo "$FWD|-- --mode impair $common_fwd" ;;
+    main-io) echo "$MAIN_FWD|-- --mode io $common_fwd" ;;
+    main-macswap) echo "$MAIN_FWD|-- --mode macswap $common_fwd" ;;
     esac
 }
 

@@ -4,13 +4,16 @@
 """Summarise fwd_bench.sh results: lines "SCENARIO TOOL MPPS MPPS_PER_CPU CPU_SHARE".
 Per scenario and tool: median, min, max, spread ((max-min)/median), and the
 ratios the issue asks for: fwd-macswap / testpmd-macswap, fwd-io /
-testpmd-io, fwd-macswap-seq / testpmd-macswap."""
+testpmd-io, fwd-macswap-seq / testpmd-macswap; with -m, this build's
+pvpkit-fwd against main's (fwd-io / main-io, fwd-macswap / main-macswap)
+and the impairment stage's cost (fwd-impair / fwd-io)."""
 import math
 import statistics
 import sys
 
 RATIOS = [("fwd-macswap", "testpmd-macswap"), ("fwd-io", "testpmd-io"),
-          ("fwd-macswap-seq", "testpmd-macswap")]
+          ("fwd-macswap-seq", "testpmd-macswap"), ("fwd-io", "main-io"),
+          ("fwd-macswap", "main-macswap"), ("fwd-impair", "fwd-io")]
 
 res = {}
 for line in open(sys.argv[1]):
