@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "pvp_util.h"
+#include "pvp_schema.h"
 
 #ifdef __cplusplus
 extern "C" {
