@@ -26,6 +26,7 @@
 #include "telemetry/telemetry_driver.h"
 #include "wire/wire_driver.h"
 #include "pvp_ctl.h"
+#include "pvp_fwd_impair.h"
 #include "pvp_stats_json.h"
 #include "registry.h"
 #include "../unit_check.h"
@@ -34,6 +35,7 @@ static unsigned int profile_loads, traffic_starts;
 static json_t *last_start_params, *last_load_params;
 static const char *fake_tx_full = "retry"; /* traffic.tx_full of stats.get */
 static bool fake_unknown_rx = true;	   /* stats.get has "unknown_stream_rx" */
+static const char *fake_impair;		   /* pvpkit-fwd's "impair" list, JSON, or NULL */
 
 static json_t *
 fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
@@ -86,6 +88,8 @@ fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 	json_object_set_new(j, "unsigned_rx", json_integer(8));
 	if (fake_unknown_rx)
 		json_object_set_new(j, "unknown_stream_rx", json_integer(3));
+	if (fake_impair != NULL)
+		json_object_set_new(j, PVP_FWD_K_IMPAIR, json_loads(fake_impair, 0, NULL));
 	return j;
 }
 
@@ -370,6 +374,36 @@ main(void)
 	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
 	CHECK(!snap.port[0].tx_refused_by_peer && !snap.port[1].tx_refused_by_peer);
 	fake_tx_full = "retry";
+	/*
+	 * The impairment stage's drops, counted in rx_sw_dropped too, are
+	 * named apart (app port 0 is topology port 1); never more than the
+	 * app's own rx_sw_dropped; a malformed list is a bad answer.
+	 */
+	fake_impair = "[{\"port\": 0, \"loss_dropped\": 1, \"rate_dropped\": 0, "
+		      "\"overflow_dropped\": 0, \"duplicated\": 5, \"reordered\": 4, "
+		      "\"delayed\": 9, \"held\": 0}]";
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0, "%s", err);
+	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 0);
+	CHECK(reason(&snap.port[1], "impair_dropped") == 1);
+	CHECK(reason(&snap.port[0], "impair_dropped") == 0);
+	CHECK(reason(&snap.port[1], "rx_missed") == 3);
+	fake_impair = "[{\"port\": 0, \"loss_dropped\": 7, \"rate_dropped\": 2, "
+		      "\"overflow_dropped\": 0, \"duplicated\": 0, \"reordered\": 0, "
+		      "\"delayed\": 0, \"held\": 0}]";
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0, "%s", err);
+	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 0);
+	CHECK(reason(&snap.port[1], "impair_dropped") == 1);
+	fake_impair = "[{\"port\": 0, \"loss_dropped\": -1}]";
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "hop guest: bad stats.get answer: impair[0].loss_dropped: must be an "
+			  "integer") != NULL,
+	      "%s", err);
+	fake_impair = "{}";
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "impair: must be a list") != NULL, "%s", err);
+	fake_impair = NULL;
+	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
+	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 1);
 	CHECK(coord_driver_fwd.clear(&guest, err, sizeof(err)) == 0);
 	coord_driver_fwd.close(&guest);
 
