@@ -129,6 +129,7 @@ struct fwd_stream {
 	struct pvp_stats_rxq *rxs;	   /**< counters of the RX queue */
 	struct pvp_stats_txq *txs;	   /**< counters of this lcore's TX queue */
 	struct fwd_seq_table *seq;	   /**< lcore's table with --seq-check, else NULL */
+	struct fwd_impair *imp;		   /**< impairment stage, NULL: none (1st cache line) */
 	struct rte_ether_addr tx_src;	   /**< mode mac: the TX port's MAC */
 	struct rte_ether_addr tx_dst;	   /**< mode mac: the peer MAC of the TX port */
 	const struct pvp_neigh_cfg *neigh; /**< --addr of the RX port: ARP/ND is
@@ -136,7 +137,6 @@ struct fwd_stream {
 	uint64_t neigh_rx;		   /**< ARP/ND frames taken out of the bursts */
 	struct pvp_neigh_stats nst;	   /**< what they were (lib/neigh) */
 	uint64_t neigh_unsent;		   /**< replies the TX queue refused */
-	struct fwd_impair *imp;		   /**< impairment stage, NULL: none */
 } __rte_cache_aligned;
 
 /** State of one forwarding lcore, allocated on its socket. */
