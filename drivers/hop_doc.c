@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pvp_fwd_impair.h"
 #include "pvp_gen_answer.h"
 
 #include "coord_driver.h"
@@ -72,6 +73,17 @@ main(void)
 	       "\n");
 	if (pvp_schema_doc(pvp_gen_traffic_members, stdout) < 0) {
 		fprintf(stderr, "pvpkit-hop-doc: cannot write the gen answer table\n");
+		return 1;
+	}
+	printf("\n``fwd``: pvpkit-fwd's ``stats.get`` answer, member ``impair``\n"
+	       "-------------------------------------------------------------\n"
+	       "\n"
+	       "With the impairment stage (doc/fwd.rst) pvpkit-fwd writes one item\n"
+	       "per RX port; the fwd driver reads them through this table and names\n"
+	       "the stage's drops ``impair_dropped`` instead of ``rx_sw_dropped``.\n"
+	       "\n");
+	if (pvp_schema_doc(pvp_impair_counter_members, stdout) < 0) {
+		fprintf(stderr, "pvpkit-hop-doc: cannot write the fwd answer table\n");
 		return 1;
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
