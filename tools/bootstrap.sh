@@ -43,7 +43,8 @@ esac
 
 # Build, tests (tshark, scapy, socat, python3-zmq for the TRex protocol
 # tests), testbed (OVS with DPDK), plots. libzmq3-dev and zlib1g-dev build
-# pvpkit-gen's TRex server (--trex). debhelper and lintian build and check
+# pvpkit-gen's TRex server (--trex); libsqlite3-dev the coordinator's
+# results history (pvpkit history). debhelper and lintian build and check
 # the Debian packages (debian/, the e2e test deb_install); chromium renders
 # report.html in the unit test report_html. qemu-system-x86, mmdebstrap,
 # e2fsprogs and openssh-client: the testbed's QEMU guest (testbed up --vm).
@@ -54,7 +55,7 @@ esac
 packages=(
     build-essential pkg-config meson ninja-build debhelper lintian
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
-    libzmq3-dev zlib1g-dev python3-zmq python3-yaml python3-texttable
+    libzmq3-dev zlib1g-dev python3-zmq python3-yaml python3-texttable libsqlite3-dev
     openvswitch-switch-dpdk
     tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
     gnuplot-nox clang-format git chromium

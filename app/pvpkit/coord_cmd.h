@@ -59,6 +59,16 @@ int coord_cmd_soak(int argc, char **argv);
 /** pvpkit compare OLD NEW: @return the exit status (3: a regression). */
 int coord_cmd_compare(int argc, char **argv);
 
+/**
+ * Print a comparison (coord_report_compare()) as pvpkit compare does: the
+ * throughput rows, the latency rows, then "N compared, R regression(s), P
+ * progression(s)" with @p regr and @p progr.
+ */
+void coord_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr);
+
+/** pvpkit history add|list|trend|compare: runs kept in SQLite. @return the exit status. */
+int coord_cmd_history(int argc, char **argv);
+
 /** pvpkit testbed up|down|status: tools/testbed.sh. @return the exit status. */
 int coord_cmd_testbed(int argc, char **argv);
 

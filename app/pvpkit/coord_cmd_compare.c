@@ -196,6 +196,17 @@ compare_print_latency(const json_t *cmp)
 	}
 }
 
+void
+coord_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr)
+{
+	compare_print(cmp);
+	compare_print_latency(cmp);
+	printf("%zu compared, %u regression(s), %u progression(s)\n",
+	       json_array_size(json_object_get(cmp, "rows")) +
+		       json_array_size(json_object_get(cmp, "latency_rows")),
+	       regr, progr);
+}
+
 /* What the run was, from its metadata: a difference here explains many. */
 static void
 compare_meta(const char *label, const char *path, const json_t *sum)
@@ -299,12 +310,7 @@ coord_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "pvpkit: compare: out of memory\n");
 		return 1;
 	}
-	compare_print(cmp);
-	compare_print_latency(cmp);
-	printf("%zu compared, %u regression(s), %u progression(s)\n",
-	       json_array_size(json_object_get(cmp, "rows")) +
-		       json_array_size(json_object_get(cmp, "latency_rows")),
-	       regr, progr);
+	coord_compare_print(cmp, regr, progr);
 	rc = out != NULL ? compare_write(cmp, out, argv[1], argv[2]) : 0;
 	json_decref(cmp);
 	if (rc != 0)

@@ -38,6 +38,8 @@ static const struct coord_command coord_commands[] = {
 	 coord_cmd_soak},
 	{"compare", "two runs side by side; exit 3 on a regression beyond their noise",
 	 coord_cmd_compare},
+	{"history", "add|list|trend|compare: runs kept in a SQLite database over time",
+	 coord_cmd_history},
 	{"testbed", "up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)",
 	 coord_cmd_testbed},
 	{NULL, NULL, NULL},
