@@ -92,6 +92,27 @@ history_db_path(const char *opt, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * sqlite3_exec() @p sql, again while another writer holds the file, up to
+ * HISTORY_BUSY_MS: where waiting could deadlock (two connections each
+ * holding a read lock and both wanting to write, as two first writers
+ * switching a new file to WAL do) SQLite answers SQLITE_BUSY at once,
+ * without its busy handler, and one of them must let go and try again.
+ */
+static int
+history_exec(sqlite3 *db, const char *sql)
+{
+	unsigned int ms;
+	int rc;
+
+	for (ms = 0;; ms += 10) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || ms >= HISTORY_BUSY_MS)
+			return rc;
+		sqlite3_sleep(10);
+	}
+}
+
 /* Bring @p db to HISTORY_SCHEMA. 0, or 1 after a message. */
 static int
 history_migrate(sqlite3 *db, const char *path)
@@ -102,7 +123,7 @@ history_migrate(sqlite3 *db, const char *path)
 
 	for (;;) {
 		/* Under the write lock, so two first writers do not both create. */
-		if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		if (history_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
 			return history_db_error(db, path);
 		if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
 		    sqlite3_step(st) != SQLITE_ROW) {
@@ -153,7 +174,7 @@ history_open(const char *path)
 	 * WAL: readers never block the writer, and the first statement that
 	 * reads the file says "file is not a database" for a corrupt one.
 	 */
-	if (sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
+	if (history_exec(db, "PRAGMA journal_mode = WAL") != SQLITE_OK ||
 	    history_migrate(db, path) != 0) {
 		if (sqlite3_errcode(db) != SQLITE_OK && sqlite3_errcode(db) != SQLITE_DONE)
 			history_db_error(db, path);
@@ -345,7 +366,7 @@ history_add_one(sqlite3 *db, const char *dbpath, const char *arg, const char *ta
 	text = json_dumps(sum, JSON_COMPACT | JSON_SORT_KEYS);
 	if (json_is_object(json_object_get(m, "host")))
 		host = json_dumps(json_object_get(m, "host"), JSON_COMPACT | JSON_SORT_KEYS);
-	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	rc = history_exec(db, "BEGIN IMMEDIATE");
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db,
 					"INSERT INTO runs (added, source, started, topology, dut,"
