@@ -66,6 +66,12 @@ int coord_cmd_compare(int argc, char **argv);
  */
 void coord_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr);
 
+/**
+ * One side of a comparison row as "1,234 [1,200..1,250]": its figure and
+ * its range in pps, "-" for what it lacks. @return @p buf.
+ */
+const char *coord_compare_range(const json_t *side, char *buf, size_t len);
+
 /** pvpkit history add|list|trend|compare: runs kept in SQLite. @return the exit status. */
 int coord_cmd_history(int argc, char **argv);
 

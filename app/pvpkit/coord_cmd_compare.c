@@ -119,10 +119,20 @@ compare_fmt(const json_t *side, const char *key, char *buf, size_t len)
 	return pvp_fmt_count((int64_t)(json_number_value(v) + 0.5), buf, len);
 }
 
+const char *
+coord_compare_range(const json_t *side, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+
+	snprintf(buf, len, "%s [%s..%s]", compare_fmt(side, "pps", a, sizeof(a)),
+		 compare_fmt(side, "lo_pps", b, sizeof(b)), compare_fmt(side, "hi_pps", c, sizeof(c)));
+	return buf;
+}
+
 static void
 compare_print(const json_t *cmp)
 {
-	char a[32], b[32], c[32], d[32], e[32], f[32], rng[2][80], chg[16];
+	char rng[2][80], chg[16];
 	const json_t *row, *o, *n;
 	size_t i;
 
@@ -131,12 +141,8 @@ compare_print(const json_t *cmp)
 	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
 		o = json_object_get(row, "old");
 		n = json_object_get(row, "new");
-		snprintf(rng[0], sizeof(rng[0]), "%s [%s..%s]", compare_fmt(o, "pps", a, sizeof(a)),
-			 compare_fmt(o, "lo_pps", b, sizeof(b)),
-			 compare_fmt(o, "hi_pps", c, sizeof(c)));
-		snprintf(rng[1], sizeof(rng[1]), "%s [%s..%s]", compare_fmt(n, "pps", d, sizeof(d)),
-			 compare_fmt(n, "lo_pps", e, sizeof(e)),
-			 compare_fmt(n, "hi_pps", f, sizeof(f)));
+		coord_compare_range(o, rng[0], sizeof(rng[0]));
+		coord_compare_range(n, rng[1], sizeof(rng[1]));
 		if (json_is_number(json_object_get(row, "change")))
 			snprintf(chg, sizeof(chg), "%+.1f %%",
 				 100 * json_number_value(json_object_get(row, "change")));

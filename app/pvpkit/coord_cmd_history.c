@@ -526,7 +526,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	const char *goal = "ndr", *verdict;
 	json_t *prev = NULL, *sum, *cmp;
 	const json_t *row, *side;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[80];
 	sqlite3_stmt *st;
 	int i, rc;
 
@@ -574,13 +574,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 		snprintf(a, sizeof(a), "%s", history_col(st, 1));
 		printf("%4lld %-20s %-12s %30s %7s%%  %s\n", (long long)sqlite3_column_int64(st, 0),
 		       a, history_col(st, 2),
-		       json_is_number(json_object_get(side, "pps"))
-			       ? (snprintf(c, sizeof(c), "%.0f [%.0f..%.0f]",
-					   json_number_value(json_object_get(side, "pps")),
-					   json_number_value(json_object_get(side, "lo_pps")),
-					   json_number_value(json_object_get(side, "hi_pps"))),
-				  c)
-			       : "-",
+		       json_is_object(side) ? coord_compare_range(side, c, sizeof(c)) : "-",
 		       history_spread_fmt(history_goal(sum, pt[0], pt[1], goal), b, sizeof(b)),
 		       verdict != NULL ? verdict : "-");
 		json_decref(cmp);

@@ -82,9 +82,9 @@ grep -Eq "^   2 .* - +[0-9.]+ +fake +1  $slow/results.jsonl \(fake, capacity 40 
 
 # trend: each run's NDR with its range, the drop judged as compare would.
 H trend --point 64,1 --goal ndr >"$PVP_TMP/trend.out" 2>&1 || bad "trend: exit $?"
-grep -Eq '^   1 .* base +50000 \[50000\.\.50251\] +0\.0%  -$' "$PVP_TMP/trend.out" ||
+grep -Eq '^   1 .* base +50,000 \[50,000\.\.50,251\] +0\.0%  -$' "$PVP_TMP/trend.out" ||
 	bad "trend run 1: $(cat "$PVP_TMP/trend.out")"
-grep -Eq '^   2 .* - +40000 \[40000\.\.40201\] +0\.0%  REGRESSION$' "$PVP_TMP/trend.out" ||
+grep -Eq '^   2 .* - +40,000 \[40,000\.\.40,201\] +0\.0%  REGRESSION$' "$PVP_TMP/trend.out" ||
 	bad "trend run 2: $(cat "$PVP_TMP/trend.out")"
 grep -q '^1 regression(s)$' "$PVP_TMP/trend.out" || bad "trend totals: $(tail -1 "$PVP_TMP/trend.out")"
 out=$(H trend --point 128,1 2>&1)
