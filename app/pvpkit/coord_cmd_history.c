@@ -162,7 +162,14 @@ static sqlite3 *
 history_open(const char *path)
 {
 	sqlite3 *db = NULL;
+	struct stat st;
 
+	/* SQLite would open a FIFO or a device and fail later on "disk I/O error". */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "pvpkit: history: %s: not a regular file (%s)\n", path,
+			pvp_file_kind(st.st_mode));
+		return NULL;
+	}
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		history_db_error(db, path);
