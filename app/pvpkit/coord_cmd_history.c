@@ -9,15 +9,13 @@
  * `pvpkit report` shows; its summary is kept whole next to the tables a
  * query reads (goals, latency, hops), so trend and compare judge runs with
  * coord_report_compare(), the noise-aware rule of `pvpkit compare`, and
- * not a second one. The results directories are only ever read.
+ * not a second one. The results directories are only ever read. The
+ * database itself (schema, migrations, adding a run) is coord_history.c.
  */
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -25,6 +23,7 @@
 #include "pvp_util.h"
 
 #include "coord_cmd.h"
+#include "coord_history.h"
 #include "coord_report.h"
 
 #define HISTORY_USAGE                                                                          \
@@ -33,390 +32,6 @@
 
 /* The exit status of a comparison that found a regression, as compare's. */
 #define HISTORY_REGRESSION 3
-
-/* How long a writer waits for another one's transaction, in ms. */
-#define HISTORY_BUSY_MS 30000
-
-/*
- * The schema, one step per version: step i takes a database at
- * user_version i to i + 1, in one transaction with the version bump, so a
- * database is at a version or the one before, never between. Version 0
- * is a new (empty) file. A step is never edited once released: a change
- * is a new step.
- */
-static const char *const history_steps[] = {
-	/* 0 -> 1 */
-	"CREATE TABLE runs (id INTEGER PRIMARY KEY, added TEXT NOT NULL, source TEXT NOT NULL,"
-	" started TEXT, topology TEXT, dut TEXT, host TEXT, pvpkit_version TEXT, tag TEXT,"
-	" summary TEXT NOT NULL);"
-	"CREATE TABLE goals (run INTEGER NOT NULL REFERENCES runs(id), size INTEGER NOT NULL,"
-	" flows INTEGER NOT NULL, goal TEXT NOT NULL, pps REAL, min_pps REAL, max_pps REAL,"
-	" repeats INTEGER, spread REAL, status TEXT);"
-	"CREATE TABLE latency (run INTEGER NOT NULL REFERENCES runs(id), size INTEGER NOT NULL,"
-	" flows INTEGER NOT NULL, load_pct REAL NOT NULL, rate_pps REAL, p50_ns REAL,"
-	" p99_ns REAL, p99_99_ns REAL, max_ns REAL);"
-	"CREATE TABLE hops (run INTEGER NOT NULL REFERENCES runs(id), size INTEGER NOT NULL,"
-	" flows INTEGER NOT NULL, goal TEXT NOT NULL, trial_pps REAL NOT NULL,"
-	" hop TEXT NOT NULL, lost INTEGER NOT NULL);"
-	"CREATE INDEX goals_point ON goals (size, flows, goal);"
-	"CREATE INDEX runs_tag ON runs (tag);",
-};
-
-#define HISTORY_SCHEMA (sizeof(history_steps) / sizeof(history_steps[0]))
-
-/* "pvpkit: history: DB: sqlite's reason" for @p db's last error. @return 1. */
-static int
-history_db_error(sqlite3 *db, const char *path)
-{
-	fprintf(stderr, "pvpkit: history: %s: %s\n", path, sqlite3_errmsg(db));
-	return 1;
-}
-
-/* --db, else $PVP_HISTORY_DB, else ~/.local/share/pvpkit/history.sqlite (made). */
-static const char *
-history_db_path(const char *opt, char *buf, size_t len)
-{
-	const char *home;
-	int ret;
-
-	if (opt != NULL)
-		return opt;
-	if (getenv("PVP_HISTORY_DB") != NULL && getenv("PVP_HISTORY_DB")[0] != '\0')
-		return getenv("PVP_HISTORY_DB");
-	home = getenv("HOME");
-	snprintf(buf, len, "%s/.local/share/pvpkit", home != NULL ? home : ".");
-	ret = pvp_mkdir_p(buf, 0755);
-	if (ret < 0)
-		fprintf(stderr, "pvpkit: history: %s: %s\n", buf, strerror(-ret));
-	snprintf(buf, len, "%s/.local/share/pvpkit/history.sqlite", home != NULL ? home : ".");
-	return buf;
-}
-
-/*
- * sqlite3_exec() @p sql, again while another writer holds the file, up to
- * HISTORY_BUSY_MS: where waiting could deadlock (two connections each
- * holding a read lock and both wanting to write, as two first writers
- * switching a new file to WAL do) SQLite answers SQLITE_BUSY at once,
- * without its busy handler, and one of them must let go and try again.
- */
-static int
-history_exec(sqlite3 *db, const char *sql)
-{
-	unsigned int ms;
-	int rc;
-
-	for (ms = 0;; ms += 10) {
-		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-		if ((rc & 0xff) != SQLITE_BUSY || ms >= HISTORY_BUSY_MS)
-			return rc;
-		sqlite3_sleep(10);
-	}
-}
-
-/* Bring @p db to HISTORY_SCHEMA. 0, or 1 after a message. */
-static int
-history_migrate(sqlite3 *db, const char *path)
-{
-	sqlite3_stmt *st;
-	char sql[64];
-	int ver;
-
-	for (;;) {
-		/* Under the write lock, so two first writers do not both create. */
-		if (history_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
-			return history_db_error(db, path);
-		if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
-		    sqlite3_step(st) != SQLITE_ROW) {
-			sqlite3_finalize(st);
-			history_db_error(db, path);
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			return 1;
-		}
-		ver = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-		if (ver < 0 || (size_t)ver > HISTORY_SCHEMA) {
-			fprintf(stderr,
-				"pvpkit: history: %s: schema version %d, this pvpkit knows up to "
-				"%zu: use a newer pvpkit\n",
-				path, ver, HISTORY_SCHEMA);
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			return 1;
-		}
-		if ((size_t)ver == HISTORY_SCHEMA)
-			return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
-				       ? 0
-				       : history_db_error(db, path);
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", ver + 1);
-		if (sqlite3_exec(db, history_steps[ver], NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-			history_db_error(db, path);
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			return 1;
-		}
-	}
-}
-
-/* Open (create) the database at its current schema. NULL after a message. */
-static sqlite3 *
-history_open(const char *path)
-{
-	sqlite3 *db = NULL;
-	struct stat st;
-
-	/* SQLite would open a FIFO or a device and fail later on "disk I/O error". */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "pvpkit: history: %s: not a regular file (%s)\n", path,
-			pvp_file_kind(st.st_mode));
-		return NULL;
-	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
-		history_db_error(db, path);
-		sqlite3_close(db);
-		return NULL;
-	}
-	sqlite3_busy_timeout(db, HISTORY_BUSY_MS);
-	/*
-	 * WAL: readers never block the writer, and the first statement that
-	 * reads the file says "file is not a database" for a corrupt one.
-	 */
-	if (history_exec(db, "PRAGMA journal_mode = WAL") != SQLITE_OK ||
-	    history_migrate(db, path) != 0) {
-		if (sqlite3_errcode(db) != SQLITE_OK && sqlite3_errcode(db) != SQLITE_DONE)
-			history_db_error(db, path);
-		sqlite3_close(db);
-		return NULL;
-	}
-	return db;
-}
-
-/* Bind a JSON string, or NULL when @p v is not one. */
-static void
-history_bind_str(sqlite3_stmt *st, int i, const json_t *v)
-{
-	if (json_is_string(v))
-		sqlite3_bind_text(st, i, json_string_value(v), -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Bind a JSON number, or NULL when @p v is not one. */
-static void
-history_bind_num(sqlite3_stmt *st, int i, const json_t *v)
-{
-	if (json_is_number(v))
-		sqlite3_bind_double(st, i, json_number_value(v));
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Step a prepared insert and reset it for the next row. SQLITE_DONE or the error. */
-static int
-history_step(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc;
-}
-
-/*
- * The per-hop losses of the trial nearest @p pps at a point: the trial
- * the NDR stands on, so a later run's loss shows where it moved.
- */
-static int
-history_add_hops(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 run, const json_t *recs,
-		 const json_t *pt, const char *goal, double pps)
-{
-	const json_t *rec, *best = NULL, *v;
-	double d, best_d = INFINITY;
-	const char *hop;
-	size_t i;
-
-	json_array_foreach(recs, i, rec) {
-		if (!json_equal(json_object_get(rec, "type"), json_string("trial")) ||
-		    !json_equal(json_object_get(rec, "size"), json_object_get(pt, "size")) ||
-		    !json_equal(json_object_get(rec, "flows"), json_object_get(pt, "flows")) ||
-		    json_is_false(json_object_get(rec, "dut_result")) ||
-		    !json_is_object(json_object_get(rec, "hop_lost")))
-			continue;
-		d = fabs(json_number_value(json_object_get(rec, "requested_pps")) - pps);
-		if (d < best_d) {
-			best_d = d;
-			best = rec;
-		}
-	}
-	if (best == NULL)
-		return SQLITE_DONE;
-	json_object_foreach((json_t *)json_object_get(best, "hop_lost"), hop, v) {
-		sqlite3_bind_int64(st, 1, run);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)json_number_value(json_object_get(pt, "size")));
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)json_number_value(json_object_get(pt, "flows")));
-		sqlite3_bind_text(st, 4, goal, -1, SQLITE_TRANSIENT);
-		history_bind_num(st, 5, json_object_get(best, "requested_pps"));
-		sqlite3_bind_text(st, 6, hop, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 7, (sqlite3_int64)json_number_value(v));
-		if (history_step(st) != SQLITE_DONE)
-			return sqlite3_errcode(db);
-	}
-	return SQLITE_DONE;
-}
-
-/* The per-point rows of one run: goals, latency per load, hops. SQLITE_DONE or the error. */
-static int
-history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const json_t *sum)
-{
-	static const char *const sql[] = {
-		"INSERT INTO goals VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-		"INSERT INTO latency VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-		"INSERT INTO hops VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	};
-	const json_t *pt, *g, *l;
-	sqlite3_stmt *st[3] = {NULL, NULL, NULL};
-	const char *name;
-	int rc = SQLITE_DONE;
-	size_t i, j;
-
-	for (i = 0; i < 3; i++)
-		if (sqlite3_prepare_v2(db, sql[i], -1, &st[i], NULL) != SQLITE_OK)
-			rc = sqlite3_errcode(db);
-	json_array_foreach(json_object_get(sum, "points"), i, pt) {
-		json_object_foreach((json_t *)json_object_get(pt, "goals"), name, g) {
-			if (rc != SQLITE_DONE)
-				break;
-			sqlite3_bind_int64(st[0], 1, run);
-			history_bind_num(st[0], 2, json_object_get(pt, "size"));
-			history_bind_num(st[0], 3, json_object_get(pt, "flows"));
-			sqlite3_bind_text(st[0], 4, name, -1, SQLITE_TRANSIENT);
-			history_bind_num(st[0], 5, json_object_get(g, "pps"));
-			history_bind_num(st[0], 6, json_object_get(g, "min_pps"));
-			history_bind_num(st[0], 7, json_object_get(g, "max_pps"));
-			history_bind_num(st[0], 8, json_object_get(g, "repeats"));
-			history_bind_num(st[0], 9, json_object_get(g, "spread"));
-			history_bind_str(st[0], 10, json_object_get(g, "status"));
-			rc = history_step(st[0]);
-			if (rc == SQLITE_DONE && json_is_number(json_object_get(g, "pps")))
-				rc = history_add_hops(db, st[2], run, recs, pt, name,
-						      json_number_value(json_object_get(g, "pps")));
-		}
-		json_array_foreach(json_object_get(pt, "latency"), j, l) {
-			if (rc != SQLITE_DONE)
-				break;
-			sqlite3_bind_int64(st[1], 1, run);
-			history_bind_num(st[1], 2, json_object_get(pt, "size"));
-			history_bind_num(st[1], 3, json_object_get(pt, "flows"));
-			history_bind_num(st[1], 4, json_object_get(l, "load_pct"));
-			history_bind_num(st[1], 5, json_object_get(l, "rate_pps"));
-			history_bind_num(st[1], 6, json_object_get(l, "p50_ns"));
-			history_bind_num(st[1], 7, json_object_get(l, "p99_ns"));
-			history_bind_num(st[1], 8, json_object_get(l, "p99_99_ns"));
-			history_bind_num(st[1], 9, json_object_get(l, "max_ns"));
-			rc = history_step(st[1]);
-		}
-	}
-	for (i = 0; i < 3; i++)
-		sqlite3_finalize(st[i]);
-	return rc;
-}
-
-/* The records of a results dir or file, and their summary. 0, or 1 after a message. */
-static int
-history_load(const char *arg, json_t **recs, json_t **sum)
-{
-	struct coord_report_load_info li;
-	char path[4096];
-	struct stat st;
-
-	memset(&li, 0, sizeof(li));
-	if (stat(arg, &st) < 0) {
-		fprintf(stderr, "pvpkit: history: %s: %s\n", arg, strerror(errno));
-		return 1;
-	}
-	snprintf(path, sizeof(path), S_ISDIR(st.st_mode) ? "%s/results.jsonl" : "%s", arg);
-	*recs = coord_report_load(path, &li);
-	if (*recs == NULL) {
-		fprintf(stderr, "pvpkit: history: %s\n",
-			li.warning[0] != '\0' ? li.warning : strerror(errno));
-		return 1;
-	}
-	if (li.warning[0] != '\0')
-		fprintf(stderr, "pvpkit: warning: %s\n", li.warning);
-	*sum = coord_report_summary(*recs, NULL);
-	if (*sum == NULL || json_array_size(json_object_get(*sum, "points")) == 0) {
-		fprintf(stderr, "pvpkit: history: %s: %s\n", path,
-			*sum == NULL && errno == E2BIG ? "more points than a report takes"
-			: *sum == NULL		       ? "out of memory"
-						       : "no search in it, nothing to keep");
-		json_decref(*recs);
-		json_decref(*sum);
-		return 1;
-	}
-	return 0;
-}
-
-/* One run, in one transaction. 0, or 1 after a message. */
-static int
-history_add_one(sqlite3 *db, const char *dbpath, const char *arg, const char *tag)
-{
-	const json_t *m;
-	sqlite3_stmt *st = NULL;
-	json_t *recs, *sum;
-	char *text = NULL, *host = NULL;
-	sqlite3_int64 run;
-	int rc;
-
-	if (history_load(arg, &recs, &sum) != 0)
-		return 1;
-	m = json_object_get(sum, "metadata");
-	text = json_dumps(sum, JSON_COMPACT | JSON_SORT_KEYS);
-	if (json_is_object(json_object_get(m, "host")))
-		host = json_dumps(json_object_get(m, "host"), JSON_COMPACT | JSON_SORT_KEYS);
-	rc = history_exec(db, "BEGIN IMMEDIATE");
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db,
-					"INSERT INTO runs (added, source, started, topology, dut,"
-					" host, pvpkit_version, tag, summary) VALUES"
-					" (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?1, ?2, ?3, ?4,"
-					" ?5, ?6, ?7, ?8)",
-					-1, &st, NULL);
-	if (rc == SQLITE_OK && text != NULL) {
-		sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-		history_bind_str(st, 2, json_object_get(m, "started"));
-		history_bind_str(st, 3, json_object_get(m, "topology"));
-		history_bind_str(st, 4, json_object_get(m, "dut"));
-		if (host != NULL)
-			sqlite3_bind_text(st, 5, host, -1, SQLITE_TRANSIENT);
-		history_bind_str(st, 6, json_object_get(m, "pvpkit_version"));
-		if (tag != NULL)
-			sqlite3_bind_text(st, 7, tag, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 8, text, -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
-	} else if (rc == SQLITE_OK) {
-		rc = SQLITE_NOMEM;
-	}
-	sqlite3_finalize(st);
-	run = sqlite3_last_insert_rowid(db);
-	if (rc == SQLITE_OK)
-		rc = history_add_points(db, run, recs, sum) == SQLITE_DONE ? SQLITE_OK
-									  : sqlite3_errcode(db);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
-		history_db_error(db, dbpath);
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	} else {
-		printf("run %lld: %s, %zu points%s%s\n", (long long)run, arg,
-		       json_array_size(json_object_get(sum, "points")), tag != NULL ? ", tag " : "",
-		       tag != NULL ? tag : "");
-	}
-	free(text);
-	free(host);
-	json_decref(recs);
-	json_decref(sum);
-	return rc == SQLITE_OK ? 0 : 1;
-}
 
 static int
 history_add(sqlite3 *db, const char *dbpath, int argc, char **argv)
@@ -431,7 +46,7 @@ history_add(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	if (i >= argc)
 		return coord_cli_usage_error("--help", "history: add: no results to add");
 	for (; i < argc; i++)
-		if (history_add_one(db, dbpath, argv[i], tag) != 0)
+		if (coord_history_add(db, dbpath, argv[i], tag) != 0)
 			rc = 1;
 	return rc;
 }
@@ -456,7 +71,7 @@ history_list(sqlite3 *db, const char *dbpath)
 			       " (SELECT count(DISTINCT size || ',' || flows) FROM goals"
 			       " WHERE run = runs.id), source FROM runs ORDER BY id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return history_db_error(db, dbpath);
+		return coord_history_error(db, dbpath);
 	printf("%4s %-20s %-12s %-8s %-10s %6s  %s\n", "run", "started", "tag", "version",
 	       "topology", "points", "source (dut)");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -465,7 +80,7 @@ history_list(sqlite3 *db, const char *dbpath)
 		       history_col(st, 2), history_col(st, 3), history_col(st, 4),
 		       sqlite3_column_int(st, 6), history_col(st, 7), history_col(st, 5));
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : history_db_error(db, dbpath);
+	return rc == SQLITE_DONE ? 0 : coord_history_error(db, dbpath);
 }
 
 /* A run's summary, from its row. NULL after a message. */
@@ -560,7 +175,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 			       " goals.run = runs.id WHERE size = ?1 AND flows = ?2 AND goal = ?3"
 			       " ORDER BY runs.id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return history_db_error(db, dbpath);
+		return coord_history_error(db, dbpath);
 	sqlite3_bind_int64(st, 1, pt[0]);
 	sqlite3_bind_int64(st, 2, pt[1]);
 	sqlite3_bind_text(st, 3, goal, -1, SQLITE_TRANSIENT);
@@ -591,7 +206,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	json_decref(prev);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return rc == SQLITE_ROW ? 1 : history_db_error(db, dbpath);
+		return rc == SQLITE_ROW ? 1 : coord_history_error(db, dbpath);
 	printf("%u regression(s)\n", nregr);
 	return 0;
 }
@@ -608,7 +223,7 @@ history_pick(sqlite3 *db, const char *dbpath, const char *tag, long long *id)
 					     " ORDER BY id DESC LIMIT 1"
 					   : "SELECT id, summary FROM runs ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK) {
-		history_db_error(db, dbpath);
+		coord_history_error(db, dbpath);
 		return NULL;
 	}
 	if (tag != NULL)
@@ -617,7 +232,7 @@ history_pick(sqlite3 *db, const char *dbpath, const char *tag, long long *id)
 		*id = sqlite3_column_int64(st, 0);
 		sum = history_summary(st, 1, dbpath);
 	} else if (sqlite3_errcode(db) != SQLITE_DONE) {
-		history_db_error(db, dbpath);
+		coord_history_error(db, dbpath);
 	} else if (tag != NULL) {
 		fprintf(stderr, "pvpkit: history: %s: no run tagged \"%s\"\n", dbpath, tag);
 	} else {
@@ -657,13 +272,44 @@ history_compare(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	return regr > 0 ? HISTORY_REGRESSION : 0;
 }
 
+/* The subcommand argv[1], --db taken out. @return the exit status. */
+static int
+history_run(const char *dbopt, int argc, char **argv)
+{
+	const char *dbpath;
+	char buf[4096];
+	sqlite3 *db;
+	int rc;
+
+	if (argc < 2)
+		return coord_cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
+	if (strcmp(argv[1], "add") != 0 && strcmp(argv[1], "list") != 0 &&
+	    strcmp(argv[1], "trend") != 0 && strcmp(argv[1], "compare") != 0)
+		return coord_cli_usage_error("--help", "history: \"%s\": not a history command",
+					     argv[1]);
+	dbpath = coord_history_db_path(dbopt, buf, sizeof(buf));
+	db = coord_history_open(dbpath);
+	if (db == NULL)
+		return 1;
+	if (strcmp(argv[1], "add") == 0)
+		rc = history_add(db, dbpath, argc - 1, argv + 1);
+	else if (strcmp(argv[1], "list") == 0)
+		rc = argc == 2 ? history_list(db, dbpath)
+			       : coord_cli_usage_error("--help", "history: list takes no argument");
+	else if (strcmp(argv[1], "trend") == 0)
+		rc = history_trend(db, dbpath, argc - 1, argv + 1);
+	else
+		rc = history_compare(db, dbpath, argc - 1, argv + 1);
+	sqlite3_close(db);
+	return rc;
+}
+
 int
 coord_cmd_history(int argc, char **argv)
 {
-	const char *dbopt = NULL, *dbpath;
-	char buf[4096];
-	sqlite3 *db;
-	int i = 1, rc;
+	const char *dbopt = NULL;
+	char **args;
+	int i, n = 0, rc;
 
 	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
 		printf("Usage: " HISTORY_USAGE "\n"
@@ -678,30 +324,19 @@ coord_cmd_history(int argc, char **argv)
 		       "      tagged TAG, as pvpkit compare; exit status 3 on a regression\n");
 		return 0;
 	}
-	if (argc >= 3 && strcmp(argv[1], "--db") == 0) {
-		dbopt = argv[2];
-		i = 3;
-	}
-	if (i >= argc)
-		return coord_cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
-	if (strcmp(argv[i], "add") != 0 && strcmp(argv[i], "list") != 0 &&
-	    strcmp(argv[i], "trend") != 0 && strcmp(argv[i], "compare") != 0)
-		return coord_cli_usage_error("--help", "history: \"%s\": not a history command",
-					     argv[i]);
-	dbpath = history_db_path(dbopt, buf, sizeof(buf));
-	db = history_open(dbpath);
-	if (db == NULL)
+	/* --db anywhere: "history list --db F" reads as well as "history --db F list". */
+	args = calloc(argc + 1, sizeof(*args));
+	if (args == NULL) {
+		fprintf(stderr, "pvpkit: history: out of memory\n");
 		return 1;
-	if (strcmp(argv[i], "add") == 0)
-		rc = history_add(db, dbpath, argc - i, argv + i);
-	else if (strcmp(argv[i], "list") == 0)
-		rc = argc - i == 1 ? history_list(db, dbpath)
-				   : coord_cli_usage_error("--help", "history: list takes no "
-								     "argument");
-	else if (strcmp(argv[i], "trend") == 0)
-		rc = history_trend(db, dbpath, argc - i, argv + i);
-	else
-		rc = history_compare(db, dbpath, argc - i, argv + i);
-	sqlite3_close(db);
+	}
+	for (i = 0; i < argc; i++) {
+		if (i > 0 && strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+			dbopt = argv[++i];
+		else
+			args[n++] = argv[i];
+	}
+	rc = history_run(dbopt, n, args);
+	free(args);
 	return rc;
 }

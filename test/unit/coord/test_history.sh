@@ -80,6 +80,9 @@ grep -Eq "^   1 20[0-9-]{8}T[0-9:]{8}Z base +[0-9.]+ +fake +1  $fast \(fake, cap
 grep -Eq "^   2 .* - +[0-9.]+ +fake +1  $slow/results.jsonl \(fake, capacity 40 kpps\)$" \
 	"$PVP_TMP/list.out" || bad "list run 2: $(sed -n 3p "$PVP_TMP/list.out")"
 
+# --db after the command reads as well.
+[ "$("$PVP_COORD" history list --db "$DB" | wc -l)" = 3 ] || bad "list --db after the command"
+
 # trend: each run's NDR with its range, the drop judged as compare would.
 H trend --point 64,1 --goal ndr >"$PVP_TMP/trend.out" 2>&1 || bad "trend: exit $?"
 grep -Eq '^   1 .* base +50,000 \[50,000\.\.50,251\] +0\.0%  -$' "$PVP_TMP/trend.out" ||

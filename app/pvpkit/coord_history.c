@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The database of pvpkit history (coord_history.h): its schema and
+ * migrations, opening it, and adding a run read through the report loader.
+ * The commands that read it are in coord_cmd_history.c.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "pvp_util.h"
+
+#include "coord_history.h"
+#include "coord_report.h"
+
+/* How long a writer waits for another one's transaction, in ms. */
+#define HISTORY_BUSY_MS 30000
+
+/*
+ * The schema, one step per version: step i takes a database at
+ * user_version i to i + 1, in one transaction with the version bump, so a
+ * database is at a version or the one before, never between. Version 0
+ * is a new (empty) file. A step is never edited once released: a change
+ * is a new step.
+ */
+static const char *const history_steps[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE runs (id INTEGER PRIMARY KEY, added TEXT NOT NULL, source TEXT NOT NULL,"
+	" started TEXT, topology TEXT, dut TEXT, host TEXT, pvpkit_version TEXT, tag TEXT,"
+	" summary TEXT NOT NULL);"
+	"CREATE TABLE goals (run INTEGER NOT NULL REFERENCES runs(id), size INTEGER NOT NULL,"
+	" flows INTEGER NOT NULL, goal TEXT NOT NULL, pps REAL, min_pps REAL, max_pps REAL,"
+	" repeats INTEGER, spread REAL, status TEXT);"
+	"CREATE TABLE latency (run INTEGER NOT NULL REFERENCES runs(id), size INTEGER NOT NULL,"
+	" flows INTEGER NOT NULL, load_pct REAL NOT NULL, rate_pps REAL, p50_ns REAL,"
+	" p99_ns REAL, p99_99_ns REAL, max_ns REAL);"
+	"CREATE TABLE hops (run INTEGER NOT NULL REFERENCES runs(id), size INTEGER NOT NULL,"
+	" flows INTEGER NOT NULL, goal TEXT NOT NULL, trial_pps REAL NOT NULL,"
+	" hop TEXT NOT NULL, lost INTEGER NOT NULL);"
+	"CREATE INDEX goals_point ON goals (size, flows, goal);"
+	"CREATE INDEX runs_tag ON runs (tag);",
+};
+
+#define HISTORY_SCHEMA (sizeof(history_steps) / sizeof(history_steps[0]))
+
+/* "pvpkit: history: DB: sqlite's reason" for @p db's last error. @return 1. */
+int
+coord_history_error(sqlite3 *db, const char *path)
+{
+	fprintf(stderr, "pvpkit: history: %s: %s\n", path, sqlite3_errmsg(db));
+	return 1;
+}
+
+/* --db, else $PVP_HISTORY_DB, else ~/.local/share/pvpkit/history.sqlite (made). */
+const char *
+coord_history_db_path(const char *opt, char *buf, size_t len)
+{
+	const char *home;
+	int ret;
+
+	if (opt != NULL)
+		return opt;
+	if (getenv("PVP_HISTORY_DB") != NULL && getenv("PVP_HISTORY_DB")[0] != '\0')
+		return getenv("PVP_HISTORY_DB");
+	home = getenv("HOME");
+	snprintf(buf, len, "%s/.local/share/pvpkit", home != NULL ? home : ".");
+	ret = pvp_mkdir_p(buf, 0755);
+	if (ret < 0)
+		fprintf(stderr, "pvpkit: history: %s: %s\n", buf, strerror(-ret));
+	snprintf(buf, len, "%s/.local/share/pvpkit/history.sqlite", home != NULL ? home : ".");
+	return buf;
+}
+
+/*
+ * sqlite3_exec() @p sql, again while another writer holds the file, up to
+ * HISTORY_BUSY_MS: where waiting could deadlock (two connections each
+ * holding a read lock and both wanting to write, as two first writers
+ * switching a new file to WAL do) SQLite answers SQLITE_BUSY at once,
+ * without its busy handler, and one of them must let go and try again.
+ */
+static int
+history_exec(sqlite3 *db, const char *sql)
+{
+	unsigned int ms;
+	int rc;
+
+	for (ms = 0;; ms += 10) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || ms >= HISTORY_BUSY_MS)
+			return rc;
+		sqlite3_sleep(10);
+	}
+}
+
+/* Bring @p db to HISTORY_SCHEMA. 0, or 1 after a message. */
+static int
+history_migrate(sqlite3 *db, const char *path)
+{
+	sqlite3_stmt *st;
+	char sql[64];
+	int ver;
+
+	for (;;) {
+		/* Under the write lock, so two first writers do not both create. */
+		if (history_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
+			return coord_history_error(db, path);
+		if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_ROW) {
+			sqlite3_finalize(st);
+			coord_history_error(db, path);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return 1;
+		}
+		ver = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		if (ver < 0 || (size_t)ver > HISTORY_SCHEMA) {
+			fprintf(stderr,
+				"pvpkit: history: %s: schema version %d, this pvpkit knows up to "
+				"%zu: use a newer pvpkit\n",
+				path, ver, HISTORY_SCHEMA);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return 1;
+		}
+		if ((size_t)ver == HISTORY_SCHEMA)
+			return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
+				       ? 0
+				       : coord_history_error(db, path);
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", ver + 1);
+		if (sqlite3_exec(db, history_steps[ver], NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			coord_history_error(db, path);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return 1;
+		}
+	}
+}
+
+/* Open (create) the database at its current schema. NULL after a message. */
+sqlite3 *
+coord_history_open(const char *path)
+{
+	sqlite3 *db = NULL;
+	struct stat st;
+
+	/* SQLite would open a FIFO or a device and fail later on "disk I/O error". */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "pvpkit: history: %s: not a regular file (%s)\n", path,
+			pvp_file_kind(st.st_mode));
+		return NULL;
+	}
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		coord_history_error(db, path);
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, HISTORY_BUSY_MS);
+	/*
+	 * WAL: readers never block the writer, and the first statement that
+	 * reads the file says "file is not a database" for a corrupt one.
+	 */
+	if (history_exec(db, "PRAGMA journal_mode = WAL") != SQLITE_OK ||
+	    history_migrate(db, path) != 0) {
+		if (sqlite3_errcode(db) != SQLITE_OK && sqlite3_errcode(db) != SQLITE_DONE)
+			coord_history_error(db, path);
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+/* Bind a JSON string, or NULL when @p v is not one. */
+static void
+history_bind_str(sqlite3_stmt *st, int i, const json_t *v)
+{
+	if (json_is_string(v))
+		sqlite3_bind_text(st, i, json_string_value(v), -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Bind a JSON number, or NULL when @p v is not one. */
+static void
+history_bind_num(sqlite3_stmt *st, int i, const json_t *v)
+{
+	if (json_is_number(v))
+		sqlite3_bind_double(st, i, json_number_value(v));
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Step a prepared insert and reset it for the next row. SQLITE_DONE or the error. */
+static int
+history_step(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+/*
+ * The per-hop losses of the trial nearest @p pps at a point: the trial
+ * the NDR stands on, so a later run's loss shows where it moved.
+ */
+static int
+history_add_hops(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 run, const json_t *recs,
+		 const json_t *pt, const char *goal, double pps)
+{
+	const json_t *rec, *best = NULL, *v;
+	double d, best_d = INFINITY;
+	const char *hop;
+	size_t i;
+
+	json_array_foreach(recs, i, rec) {
+		if (!json_equal(json_object_get(rec, "type"), json_string("trial")) ||
+		    !json_equal(json_object_get(rec, "size"), json_object_get(pt, "size")) ||
+		    !json_equal(json_object_get(rec, "flows"), json_object_get(pt, "flows")) ||
+		    json_is_false(json_object_get(rec, "dut_result")) ||
+		    !json_is_object(json_object_get(rec, "hop_lost")))
+			continue;
+		d = fabs(json_number_value(json_object_get(rec, "requested_pps")) - pps);
+		if (d < best_d) {
+			best_d = d;
+			best = rec;
+		}
+	}
+	if (best == NULL)
+		return SQLITE_DONE;
+	json_object_foreach((json_t *)json_object_get(best, "hop_lost"), hop, v) {
+		sqlite3_bind_int64(st, 1, run);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)json_number_value(json_object_get(pt, "size")));
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)json_number_value(json_object_get(pt, "flows")));
+		sqlite3_bind_text(st, 4, goal, -1, SQLITE_TRANSIENT);
+		history_bind_num(st, 5, json_object_get(best, "requested_pps"));
+		sqlite3_bind_text(st, 6, hop, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 7, (sqlite3_int64)json_number_value(v));
+		if (history_step(st) != SQLITE_DONE)
+			return sqlite3_errcode(db);
+	}
+	return SQLITE_DONE;
+}
+
+/* The per-point rows of one run: goals, latency per load, hops. SQLITE_DONE or the error. */
+static int
+history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const json_t *sum)
+{
+	static const char *const sql[] = {
+		"INSERT INTO goals VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+		"INSERT INTO latency VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+		"INSERT INTO hops VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	};
+	const json_t *pt, *g, *l;
+	sqlite3_stmt *st[3] = {NULL, NULL, NULL};
+	const char *name;
+	int rc = SQLITE_DONE;
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		if (sqlite3_prepare_v2(db, sql[i], -1, &st[i], NULL) != SQLITE_OK)
+			rc = sqlite3_errcode(db);
+	json_array_foreach(json_object_get(sum, "points"), i, pt) {
+		json_object_foreach((json_t *)json_object_get(pt, "goals"), name, g) {
+			if (rc != SQLITE_DONE)
+				break;
+			sqlite3_bind_int64(st[0], 1, run);
+			history_bind_num(st[0], 2, json_object_get(pt, "size"));
+			history_bind_num(st[0], 3, json_object_get(pt, "flows"));
+			sqlite3_bind_text(st[0], 4, name, -1, SQLITE_TRANSIENT);
+			history_bind_num(st[0], 5, json_object_get(g, "pps"));
+			history_bind_num(st[0], 6, json_object_get(g, "min_pps"));
+			history_bind_num(st[0], 7, json_object_get(g, "max_pps"));
+			history_bind_num(st[0], 8, json_object_get(g, "repeats"));
+			history_bind_num(st[0], 9, json_object_get(g, "spread"));
+			history_bind_str(st[0], 10, json_object_get(g, "status"));
+			rc = history_step(st[0]);
+			if (rc == SQLITE_DONE && json_is_number(json_object_get(g, "pps")))
+				rc = history_add_hops(db, st[2], run, recs, pt, name,
+						      json_number_value(json_object_get(g, "pps")));
+		}
+		json_array_foreach(json_object_get(pt, "latency"), j, l) {
+			if (rc != SQLITE_DONE)
+				break;
+			sqlite3_bind_int64(st[1], 1, run);
+			history_bind_num(st[1], 2, json_object_get(pt, "size"));
+			history_bind_num(st[1], 3, json_object_get(pt, "flows"));
+			history_bind_num(st[1], 4, json_object_get(l, "load_pct"));
+			history_bind_num(st[1], 5, json_object_get(l, "rate_pps"));
+			history_bind_num(st[1], 6, json_object_get(l, "p50_ns"));
+			history_bind_num(st[1], 7, json_object_get(l, "p99_ns"));
+			history_bind_num(st[1], 8, json_object_get(l, "p99_99_ns"));
+			history_bind_num(st[1], 9, json_object_get(l, "max_ns"));
+			rc = history_step(st[1]);
+		}
+	}
+	for (i = 0; i < 3; i++)
+		sqlite3_finalize(st[i]);
+	return rc;
+}
+
+/* The records of a results dir or file, and their summary. 0, or 1 after a message. */
+static int
+history_load(const char *arg, json_t **recs, json_t **sum)
+{
+	struct coord_report_load_info li;
+	char path[4096];
+	struct stat st;
+
+	memset(&li, 0, sizeof(li));
+	if (stat(arg, &st) < 0) {
+		fprintf(stderr, "pvpkit: history: %s: %s\n", arg, strerror(errno));
+		return 1;
+	}
+	snprintf(path, sizeof(path), S_ISDIR(st.st_mode) ? "%s/results.jsonl" : "%s", arg);
+	*recs = coord_report_load(path, &li);
+	if (*recs == NULL) {
+		fprintf(stderr, "pvpkit: history: %s\n",
+			li.warning[0] != '\0' ? li.warning : strerror(errno));
+		return 1;
+	}
+	if (li.warning[0] != '\0')
+		fprintf(stderr, "pvpkit: warning: %s\n", li.warning);
+	*sum = coord_report_summary(*recs, NULL);
+	if (*sum == NULL || json_array_size(json_object_get(*sum, "points")) == 0) {
+		fprintf(stderr, "pvpkit: history: %s: %s\n", path,
+			*sum == NULL && errno == E2BIG ? "more points than a report takes"
+			: *sum == NULL		       ? "out of memory"
+						       : "no search in it, nothing to keep");
+		json_decref(*recs);
+		json_decref(*sum);
+		return 1;
+	}
+	return 0;
+}
+
+/* One run, in one transaction. 0, or 1 after a message. */
+int
+coord_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char *tag)
+{
+	const json_t *m;
+	sqlite3_stmt *st = NULL;
+	json_t *recs, *sum;
+	char *text = NULL, *host = NULL;
+	sqlite3_int64 run;
+	int rc;
+
+	if (history_load(arg, &recs, &sum) != 0)
+		return 1;
+	m = json_object_get(sum, "metadata");
+	text = json_dumps(sum, JSON_COMPACT | JSON_SORT_KEYS);
+	if (json_is_object(json_object_get(m, "host")))
+		host = json_dumps(json_object_get(m, "host"), JSON_COMPACT | JSON_SORT_KEYS);
+	rc = history_exec(db, "BEGIN IMMEDIATE");
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db,
+					"INSERT INTO runs (added, source, started, topology, dut,"
+					" host, pvpkit_version, tag, summary) VALUES"
+					" (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?1, ?2, ?3, ?4,"
+					" ?5, ?6, ?7, ?8)",
+					-1, &st, NULL);
+	if (rc == SQLITE_OK && text != NULL) {
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+		history_bind_str(st, 2, json_object_get(m, "started"));
+		history_bind_str(st, 3, json_object_get(m, "topology"));
+		history_bind_str(st, 4, json_object_get(m, "dut"));
+		if (host != NULL)
+			sqlite3_bind_text(st, 5, host, -1, SQLITE_TRANSIENT);
+		history_bind_str(st, 6, json_object_get(m, "pvpkit_version"));
+		if (tag != NULL)
+			sqlite3_bind_text(st, 7, tag, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 8, text, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+	} else if (rc == SQLITE_OK) {
+		rc = SQLITE_NOMEM;
+	}
+	sqlite3_finalize(st);
+	run = sqlite3_last_insert_rowid(db);
+	if (rc == SQLITE_OK)
+		rc = history_add_points(db, run, recs, sum) == SQLITE_DONE ? SQLITE_OK
+									  : sqlite3_errcode(db);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		coord_history_error(db, dbpath);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	} else {
+		printf("run %lld: %s, %zu points%s%s\n", (long long)run, arg,
+		       json_array_size(json_object_get(sum, "points")), tag != NULL ? ", tag " : "",
+		       tag != NULL ? tag : "");
+	}
+	free(text);
+	free(host);
+	json_decref(recs);
+	json_decref(sum);
+	return rc == SQLITE_OK ? 0 : 1;
+}
+
