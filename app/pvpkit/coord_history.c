@@ -225,9 +225,11 @@ history_add_hops(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 run, const json_t 
 	size_t i;
 
 	json_array_foreach(recs, i, rec) {
-		if (!json_equal(json_object_get(rec, "type"), json_string("trial")) ||
-		    !json_equal(json_object_get(rec, "size"), json_object_get(pt, "size")) ||
-		    !json_equal(json_object_get(rec, "flows"), json_object_get(pt, "flows")) ||
+		if (strcmp(json_string_value(json_object_get(rec, "type")) ?: "", "trial") != 0 ||
+		    json_number_value(json_object_get(rec, "size")) !=
+			    json_number_value(json_object_get(pt, "size")) ||
+		    json_number_value(json_object_get(rec, "flows")) !=
+			    json_number_value(json_object_get(pt, "flows")) ||
 		    json_is_false(json_object_get(rec, "dut_result")) ||
 		    !json_is_object(json_object_get(rec, "hop_lost")))
 			continue;
