@@ -125,7 +125,8 @@ coord_compare_range(const json_t *side, char *buf, size_t len)
 	char a[32], b[32], c[32];
 
 	snprintf(buf, len, "%s [%s..%s]", compare_fmt(side, "pps", a, sizeof(a)),
-		 compare_fmt(side, "lo_pps", b, sizeof(b)), compare_fmt(side, "hi_pps", c, sizeof(c)));
+		 compare_fmt(side, "lo_pps", b, sizeof(b)),
+		 compare_fmt(side, "hi_pps", c, sizeof(c)));
 	return buf;
 }
 

@@ -26,8 +26,8 @@
 #include "coord_history.h"
 #include "coord_report.h"
 
-#define HISTORY_USAGE                                                                          \
-	"pvpkit history [--db FILE] add [--tag TAG] RESULTS... | list | "                     \
+#define HISTORY_USAGE                                                                              \
+	"pvpkit history [--db FILE] add [--tag TAG] RESULTS... | list | "                          \
 	"trend --point SIZE,FLOWS [--goal GOAL] | compare --baseline TAG"
 
 /* The exit status of a comparison that found a regression, as compare's. */
@@ -93,8 +93,8 @@ history_summary(sqlite3_stmt *st, int col, const char *dbpath)
 
 	sum = text != NULL ? json_loads(text, 0, &e) : NULL;
 	if (sum == NULL)
-		fprintf(stderr, "pvpkit: history: %s: run %lld: its summary is not JSON\n",
-			dbpath, (long long)sqlite3_column_int64(st, 0));
+		fprintf(stderr, "pvpkit: history: %s: run %lld: its summary is not JSON\n", dbpath,
+			(long long)sqlite3_column_int64(st, 0));
 	return sum;
 }
 
@@ -219,9 +219,10 @@ history_pick(sqlite3 *db, const char *dbpath, const char *tag, long long *id)
 	json_t *sum = NULL;
 
 	if (sqlite3_prepare_v2(db,
-			       tag != NULL ? "SELECT id, summary FROM runs WHERE tag = ?1"
-					     " ORDER BY id DESC LIMIT 1"
-					   : "SELECT id, summary FROM runs ORDER BY id DESC LIMIT 1",
+			       tag != NULL
+				       ? "SELECT id, summary FROM runs WHERE tag = ?1"
+					 " ORDER BY id DESC LIMIT 1"
+				       : "SELECT id, summary FROM runs ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK) {
 		coord_history_error(db, dbpath);
 		return NULL;

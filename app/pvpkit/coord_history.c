@@ -243,8 +243,10 @@ history_add_hops(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 run, const json_t 
 		return SQLITE_DONE;
 	json_object_foreach((json_t *)json_object_get(best, "hop_lost"), hop, v) {
 		sqlite3_bind_int64(st, 1, run);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)json_number_value(json_object_get(pt, "size")));
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)json_number_value(json_object_get(pt, "flows")));
+		sqlite3_bind_int64(st, 2,
+				   (sqlite3_int64)json_number_value(json_object_get(pt, "size")));
+		sqlite3_bind_int64(st, 3,
+				   (sqlite3_int64)json_number_value(json_object_get(pt, "flows")));
 		sqlite3_bind_text(st, 4, goal, -1, SQLITE_TRANSIENT);
 		history_bind_num(st, 5, json_object_get(best, "requested_pps"));
 		sqlite3_bind_text(st, 6, hop, -1, SQLITE_TRANSIENT);
@@ -391,7 +393,7 @@ coord_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char *
 	run = sqlite3_last_insert_rowid(db);
 	if (rc == SQLITE_OK)
 		rc = history_add_points(db, run, recs, sum) == SQLITE_DONE ? SQLITE_OK
-									  : sqlite3_errcode(db);
+									   : sqlite3_errcode(db);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
@@ -408,4 +410,3 @@ coord_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char *
 	json_decref(sum);
 	return rc == SQLITE_OK ? 0 : 1;
 }
-
