@@ -289,6 +289,8 @@ history_run(const char *dbopt, int argc, char **argv)
 		return coord_cli_usage_error("--help", "history: \"%s\": not a history command",
 					     argv[1]);
 	dbpath = coord_history_db_path(dbopt, buf, sizeof(buf));
+	if (dbpath == NULL)
+		return 1;
 	db = coord_history_open(dbpath);
 	if (db == NULL)
 		return 1;

@@ -75,8 +75,10 @@ coord_history_db_path(const char *opt, char *buf, size_t len)
 	home = getenv("HOME");
 	snprintf(buf, len, "%s/.local/share/pvpkit", home != NULL ? home : ".");
 	ret = pvp_mkdir_p(buf, 0755);
-	if (ret < 0)
+	if (ret < 0) {
 		fprintf(stderr, "pvpkit: history: %s: %s\n", buf, strerror(-ret));
+		return NULL;
+	}
 	snprintf(buf, len, "%s/.local/share/pvpkit/history.sqlite", home != NULL ? home : ".");
 	return buf;
 }

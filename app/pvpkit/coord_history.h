@@ -22,7 +22,8 @@ int coord_history_error(sqlite3 *db, const char *path);
 /**
  * The database's path: @p opt (--db) when not NULL, else $PVP_HISTORY_DB,
  * else ~/.local/share/pvpkit/history.sqlite, its directory made.
- * @return @p opt, the environment's string or @p buf.
+ * @return @p opt, the environment's string or @p buf; NULL after a
+ *   message when the directory cannot be made.
  */
 const char *coord_history_db_path(const char *opt, char *buf, size_t len);
 

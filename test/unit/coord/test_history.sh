@@ -169,6 +169,10 @@ out=$(PVP_HISTORY_DB=$PVP_TMP/env.db "$PVP_COORD" history add "$fast" 2>&1)
 [ $? = 0 ] && [ -s "$PVP_TMP/env.db" ] || bad "PVP_HISTORY_DB: $out"
 out=$(HOME=$PVP_TMP/home PVP_HISTORY_DB= "$PVP_COORD" history list 2>&1)
 [ $? = 0 ] && [ -s "$PVP_TMP/home/.local/share/pvpkit/history.sqlite" ] || bad "HOME default: $out"
+mkdir -p "$PVP_TMP/home2" && : >"$PVP_TMP/home2/.local"
+out=$(HOME=$PVP_TMP/home2 PVP_HISTORY_DB= "$PVP_COORD" history list 2>&1)
+[ $? = 1 ] && [ "$out" = "pvpkit: history: $PVP_TMP/home2/.local/share/pvpkit: Not a directory" ] ||
+	bad "HOME default not made: $out"
 
 [ $nfail = 0 ] || fail "$nfail check(s) failed"
 echo "PASS"
