@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The coordinator builds and runs where DPDK is not installed: a fresh
 # build with -Ddataplane=disabled and a pkg-config path that holds only
-# jansson (so nothing can find libdpdk, libpcap or libnuma by accident)
+# jansson and sqlite3 (so nothing can find libdpdk, libpcap or libnuma by
+# accident)
 # must build pvpkit and the DPDK-free tests, link no librte_*, and leave
 # pvpkit-gen and pvpkit-fwd out.
 set -eu
@@ -16,6 +17,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvp-nodpdk.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/pc"
 ln -s "$pcdir/jansson.pc" "$tmp/pc/jansson.pc"
+# pvpkit history's SQLite, which the coordinator links.
+sqlite_pc=$(pkg-config --variable=pcfiledir sqlite3 2>/dev/null) ||
+    { echo "SKIP: no sqlite3.pc"; exit 77; }
+ln -s "$sqlite_pc/sqlite3.pc" "$tmp/pc/sqlite3.pc"
 
 fail() {
     echo "FAIL: $*"
