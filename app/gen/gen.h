@@ -137,7 +137,12 @@ struct gen_wstream {
 	uint64_t burst_sent;	       /* packets sent in the current burst */
 	uint32_t bursts_done;	       /* bursts finished */
 	uint64_t gap_until;	       /* multi-burst: TSC when the next burst starts */
-	bool done;		       /* limit reached */
+	uint64_t start_tsc;	       /* sends nothing before this TSC: its own isg */
+	uint64_t isg_tsc;	       /* that delay, again when a chain starts it */
+	struct gen_wstream *next;      /* chain: started when this one is done (same lcore) */
+	uint32_t loops;		       /* chain: TRex's action_count left (this one ends
+					* the chain when it reaches 0), 0: no limit */
+	bool done;		       /* limit reached, or not started (chain) */
 	struct gen_ws_tx tx;	       /* published counters */
 };
 
@@ -323,6 +328,13 @@ gen_us_to_tsc(uint64_t us, uint64_t hz)
 	return (uint64_t)((unsigned __int128)us * hz / 1000000);
 }
 
+/* @p ns nanoseconds in TSC cycles; 128-bit, as 2^50 ns x 3 GHz passes 2^64. */
+static inline uint64_t
+gen_ns_to_tsc(uint64_t ns, uint64_t hz)
+{
+	return (uint64_t)((unsigned __int128)ns * hz / 1000000000);
+}
+
 /* Fold a 32-bit one's complement sum to 16 bits. */
 static __rte_always_inline uint32_t
 gen_fold(uint32_t s)
@@ -403,12 +415,27 @@ struct pvp_profile *gen_profile_from_opts(struct gen_ctx *g, char *err, size_t e
 int gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t errlen);
 void gen_streams_release(struct gen_ctx *g);
 
+/* What one wire stream sends in a run: the input of gen_ws_program(). */
+struct gen_ws_plan {
+	double pps;	    /* this wire stream's rate, <= 0: unpaced */
+	uint64_t total;	    /* packets per burst of the whole stream, split over
+			      * the port's TX queues; 0: not counted */
+	uint32_t nb_bursts; /* bursts of total packets, 0: one */
+	uint64_t gap_ns;    /* between bursts */
+	uint64_t isg_ns;    /* before its first packet */
+	double duration_s;  /* > 0: an uncounted paced stream sends exactly
+			      * round(pps x (duration - isg)) packets */
+	uint64_t start_tsc; /* the run's start */
+};
+
 /*
- * A wire stream's state for a new run at @p pps (the pacing, bursts, the
- * run's counts and its largest burst), for gen_traffic_start() and the
- * TRex server's start alike (run.c).
+ * Set wire stream @p w for a new run as @p pl says: rate, bursts split
+ * over the port's TX queues, gaps, its own start (isg) and its exact
+ * count; the pacing and counters start over, done when it has nothing to
+ * send. One piece of code for gen_traffic_start() and the TRex server's
+ * start (run.c).
  */
-void gen_ws_run_reset(struct gen_wstream *w, double pps);
+void gen_ws_program(struct gen_ctx *g, struct gen_wstream *w, const struct gen_ws_plan *pl);
 
 /* tx.c */
 int gen_tx_lcore_main(void *arg);

@@ -123,13 +123,6 @@ gen_rate_to_port_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port,
 	return gen_rate_pps(g, r, port, gen_port_shared_size(g, port, &nb), pps, err, errlen);
 }
 
-/* Share @p total over @p n parts: part @p i. */
-static uint64_t
-gen_split(uint64_t total, uint64_t n, uint64_t i)
-{
-	return total / n + (i < total % n ? 1 : 0);
-}
-
 /* Compute each wire stream's pps for @p rate; fails without changing anything. */
 static int
 gen_compute_pps(struct gen_ctx *g, const struct pvp_rate *rate, double *ws_pps, char *err,
@@ -186,10 +179,19 @@ gen_stream_rank(struct gen_ctx *g, uint16_t s, unsigned int *nb)
 	return rank;
 }
 
-void
-gen_ws_run_reset(struct gen_wstream *w, double pps)
+/* Share @p total over @p n parts: part @p i. */
+static uint64_t
+gen_split(uint64_t total, uint64_t n, uint64_t i)
 {
-	w->pps = pps;
+	return total / n + (i < total % n ? 1 : 0);
+}
+
+void
+gen_ws_program(struct gen_ctx *g, struct gen_wstream *w, const struct gen_ws_plan *pl)
+{
+	double left = pl->duration_s - (double)pl->isg_ns / 1e9;
+
+	w->pps = pl->pps;
 	w->sent_run = 0;
 	w->max_due = 0;
 	w->burst_sent = 0;
@@ -199,6 +201,21 @@ gen_ws_run_reset(struct gen_wstream *w, double pps)
 	w->burst_pkts = 0;
 	w->nb_bursts = 0;
 	w->gap_tsc = 0;
+	w->next = NULL;
+	w->loops = 0;
+	w->isg_tsc = gen_ns_to_tsc(pl->isg_ns, g->hz);
+	w->start_tsc = pl->start_tsc + w->isg_tsc;
+	w->done = false;
+	if (pl->total != 0) {
+		w->burst_pkts = gen_split(pl->total, g->port[w->port].nb_txq, w->queue);
+		w->nb_bursts = pl->nb_bursts;
+		w->gap_tsc = gen_ns_to_tsc(pl->gap_ns, g->hz);
+		w->done = w->burst_pkts == 0;
+	} else if (pl->duration_s > 0 && pl->pps > 0) {
+		/* A duration's exact count; none left after the isg: nothing to send. */
+		w->limit = left > 0 ? (uint64_t)llround(pl->pps * left) : 0;
+		w->done = w->limit == 0;
+	}
 }
 
 double
@@ -263,39 +280,6 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 	if (ret != 0)
 		return ret;
 	g->requested_pps = 0;
-	for (i = 0; i < g->nb_ws; i++) {
-		struct gen_wstream *w = g->ws[i];
-		const struct pvp_stream *ps = w->st->ps;
-		uint16_t nq = g->port[w->port].nb_txq;
-		unsigned int nb, rank = gen_stream_rank(g, ps->id, &nb);
-		uint64_t per_stream = 0;
-
-		gen_ws_run_reset(w, ws_pps[i]);
-		g->requested_pps += w->pps;
-		w->done = false;
-		if (ps->mode != PVP_MODE_CONTINUOUS) {
-			per_stream = ps->burst_packets;
-			w->nb_bursts = ps->mode == PVP_MODE_MULTI_BURST ? ps->burst_count : 1;
-			w->gap_tsc = gen_us_to_tsc(ps->burst_gap_us, g->hz);
-		} else if (ps->replay && ps->loop != 0 && g->opt.count == 0) {
-			/* A pcap replayed "loop" times: every frame, that many passes. */
-			per_stream = ps->loop * ps->n_order;
-			w->nb_bursts = 1;
-		} else if (g->opt.count != 0) {
-			per_stream = gen_split(g->opt.count, nb, rank);
-			w->nb_bursts = RTE_MAX(g->opt.bursts, 1u);
-			w->gap_tsc = gen_us_to_tsc(g->opt.ibg_us, g->hz);
-		}
-		if (per_stream != 0) {
-			w->burst_pkts = gen_split(per_stream, nq, w->queue);
-			if (w->burst_pkts == 0)
-				w->done = true;
-		} else if (duration_s > 0 && w->pps > 0) {
-			w->limit = (uint64_t)llround(w->pps * duration_s);
-		}
-		if (w->limit != 0 || w->burst_pkts != 0)
-			exact = true;
-	}
 	now = rte_rdtsc();
 	rt = pvp_realtime_s();
 	/*
@@ -308,6 +292,34 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 	if (start_at > rt) {
 		now += (uint64_t)((start_at - rt) * (double)g->hz);
 		rt = start_at;
+	}
+	for (i = 0; i < g->nb_ws; i++) {
+		struct gen_wstream *w = g->ws[i];
+		const struct pvp_stream *ps = w->st->ps;
+		unsigned int nb, rank = gen_stream_rank(g, ps->id, &nb);
+		struct gen_ws_plan pl = {
+			.pps = ws_pps[i],
+			.duration_s = duration_s,
+			.start_tsc = now,
+		};
+
+		if (ps->mode != PVP_MODE_CONTINUOUS) {
+			pl.total = ps->burst_packets;
+			pl.nb_bursts = ps->mode == PVP_MODE_MULTI_BURST ? ps->burst_count : 1;
+			pl.gap_ns = ps->burst_gap_us * 1000;
+		} else if (ps->replay && ps->loop != 0 && g->opt.count == 0) {
+			/* A pcap replayed "loop" times: every frame, that many passes. */
+			pl.total = ps->loop * ps->n_order;
+			pl.nb_bursts = 1;
+		} else if (g->opt.count != 0) {
+			pl.total = gen_split(g->opt.count, nb, rank);
+			pl.nb_bursts = RTE_MAX(g->opt.bursts, 1u);
+			pl.gap_ns = g->opt.ibg_us * 1000;
+		}
+		gen_ws_program(g, w, &pl);
+		g->requested_pps += w->pps;
+		if (w->limit != 0 || w->burst_pkts != 0)
+			exact = true;
 	}
 	g->run_start_rt = rt;
 	g->rate = *rate;

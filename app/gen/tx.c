@@ -101,6 +101,27 @@ gen_ws_get_tmpl(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, u
 	return 0;
 }
 
+/*
+ * Wire stream @p w has sent its last burst: start the next of its chain
+ * as TRex's DP core does (set_stateless_next_node): only a stream not
+ * sending, after its own isg, and not when @p w's action_count runs out.
+ */
+static __rte_noinline void
+gen_ws_chain(struct gen_wstream *w, uint64_t now)
+{
+	struct gen_wstream *n = w->next;
+
+	if (!n->done || (w->loops != 0 && --w->loops == 0))
+		return;
+	n->burst_sent = 0;
+	n->bursts_done = 0;
+	n->gap_until = 0;
+	n->start_tsc = now + n->isg_tsc;
+	n->t0 = n->start_tsc;
+	n->n0 = n->sent_run;
+	n->done = false;
+}
+
 /* Packets wire stream @p w may send now (pacing, limits, bursts). */
 static __rte_always_inline unsigned int
 gen_ws_budget(struct gen_tx_lcore *tl, struct gen_wstream *w, uint64_t now, double cyc2pkt,
@@ -108,12 +129,17 @@ gen_ws_budget(struct gen_tx_lcore *tl, struct gen_wstream *w, uint64_t now, doub
 {
 	uint64_t n = GEN_BURST;
 
+	/* Its own isg (TRex's per-stream start offset) has not passed yet. */
+	if (unlikely(now < w->start_tsc))
+		return 0;
 	if (w->burst_pkts != 0) {
 		if (w->burst_sent == w->burst_pkts) {
 			if (w->gap_until == 0) {
 				/* A burst just ended. */
 				if (++w->bursts_done >= RTE_MAX(w->nb_bursts, 1u)) {
 					w->done = true;
+					if (w->next != NULL)
+						gen_ws_chain(w, now);
 					return 0;
 				}
 				w->gap_until = now + w->gap_tsc + 1;
@@ -180,13 +206,13 @@ gen_tx_take_run(struct gen_ctx *g, struct gen_tx_lcore *tl, double *cyc2pkt, uin
 						  (uint64_t)(w->pps * g->opt.catchup_us / 1e6))
 					: 0;
 	}
-	/* A run that starts at a given time paces from that time. */
+	/* A run that starts at a given time paces from that time, a stream with an isg from its own. */
 	if (now < tl->start_tsc)
 		now = tl->start_tsc;
 	for (i = 0; i < tl->nb_ws; i++) {
 		struct gen_wstream *w = tl->ws[i];
 
-		w->t0 = now;
+		w->t0 = RTE_MAX(now, w->start_tsc);
 		w->n0 = w->sent_run;
 	}
 }

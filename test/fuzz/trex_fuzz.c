@@ -67,10 +67,11 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 }
 
 void
-gen_ws_run_reset(struct gen_wstream *w, double pps)
+gen_ws_program(struct gen_ctx *g, struct gen_wstream *w, const struct gen_ws_plan *pl)
 {
+	RTE_SET_USED(g);
 	RTE_SET_USED(w);
-	RTE_SET_USED(pps);
+	RTE_SET_USED(pl);
 }
 
 void

@@ -13,7 +13,11 @@
 # within each run; the table gives median and spread, and the ratio of
 # the medians (trex/native: 1.00 is the same speed).
 #
-# usage: tools/bench/trex_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-f FLOWS]
+# -k isg|chain schedules the TRex stream as such profiles do (a stream's
+# own isg; a loop of two chained single bursts of 1,000 packets, see
+# trex_bench_start.py): what that scheduling costs per packet.
+#
+# usage: tools/bench/trex_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-f FLOWS] [-k SHAPE]
 # Stop every other DPDK/OVS process first: a busy poller halves the result.
 
 set -u
@@ -24,14 +28,16 @@ RUNS=5
 SECS=4
 WARM=2
 FLOWS=1000
-while getopts "b:r:s:f:w:" o; do
+SHAPE=plain
+while getopts "b:r:s:f:w:k:" o; do
     case $o in
     b) BUILD=$OPTARG ;;
     r) RUNS=$OPTARG ;;
     s) SECS=$OPTARG ;;
     f) FLOWS=$OPTARG ;;
     w) WARM=$OPTARG ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    k) SHAPE=$OPTARG ;;
+    *) sed -n '2,22p' "$0"; exit 2 ;;
     esac
 done
 GEN=$BUILD/app/gen/pvpkit-gen
@@ -68,7 +74,7 @@ measure() {
         "$GEN" $(eal "$prefix") -- --no-rx --quiet --speed 100000 \
             --trex "127.0.0.1:$rpc:$(free_port)" >"$OUT/$prefix.log" 2>&1 &
         pid=$!
-        "$PY" "$HERE/trex_bench_start.py" "$rpc" "$FLOWS" >>"$OUT/$prefix.log" 2>&1 ||
+        "$PY" "$HERE/trex_bench_start.py" "$rpc" "$FLOWS" "$SHAPE" >>"$OUT/$prefix.log" 2>&1 ||
             { kill -9 $pid; wait $pid 2>/dev/null; tail -5 "$OUT/$prefix.log" >&2; return 1; }
     fi
     rate=$("$PY" "$HERE/gen_bench_rate.py" "/var/run/dpdk/$prefix/dpdk_telemetry.v2" \
@@ -82,7 +88,7 @@ measure() {
     echo "$rate"
 }
 
-echo "# TRex-API stream vs native profile, 64 B, $FLOWS flows, $RUNS runs x ${SECS}s (warm-up ${WARM}s)"
+echo "# TRex-API stream ($SHAPE) vs native profile, 64 B, $FLOWS flows, $RUNS runs x ${SECS}s (warm-up ${WARM}s)"
 echo "# CPU load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$RUNS"); do
     order="native trex"

@@ -110,6 +110,8 @@ struct trex_stream {
 	enum trex_rate_type rate_type; /* "mode.rate.type" */
 	double rate_value;	       /* "mode.rate.value" */
 	double isg_us;		       /* "isg": delay before the first packet */
+	int64_t next;		       /* "next_stream_id": started when this one ends, -1: none */
+	uint32_t action_count;	       /* "action_count": times this one starts next, 0: always */
 	bool fs;		       /* flow_stats enabled */
 	bool fs_latency;	       /* flow_stats rule_type "latency" */
 	uint32_t pgid;		       /* flow_stats stream_id */
@@ -141,8 +143,7 @@ struct trex_port {
 	/* Current run. */
 	double factor;	    /* multiplier in force */
 	double duration;    /* s, <= 0: none */
-	uint64_t start_tsc; /* when it started (0: pending, see start_at) */
-	uint64_t start_at;  /* isg: TSC when the lcores start, 0: started */
+	uint64_t start_tsc; /* when it started (its streams' isg count from it) */
 	uint64_t due_tsc;   /* planned end of a duration, 0: none */
 	uint64_t end_tsc;   /* backstop: stop no later than this, 0: none */
 	bool exact;	    /* duration made exact counts */
@@ -292,7 +293,9 @@ int trex_mul_parse(json_t *p, struct trex_mul *m, struct trex_err *e);
 int trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
 		   struct trex_err *e);
 struct trex_stream *trex_ws_stream(const struct gen_wstream *w);
-void trex_port_program(uint16_t port, bool fresh);
+/* Stream @p id of @p port (and its index in the port's streams[]), NULL when none. */
+struct trex_stream *trex_stream_find(uint16_t port, uint32_t id, uint32_t *idx);
+void trex_port_program(uint16_t port, uint64_t start_tsc);
 void trex_lcores_go(uint16_t port);
 void trex_lcores_retake(uint16_t port);
 bool trex_lcores_idle(uint16_t port);

@@ -198,22 +198,31 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, dou
 	return 0;
 }
 
-static uint64_t
-trex_split(uint64_t total, uint64_t n, uint64_t i)
+/* The wire stream of @p s on TX queue @p queue, NULL when it has none. */
+static struct gen_wstream *
+trex_stream_ws(const struct trex_stream *s, uint16_t queue)
 {
-	return total / n + (i < total % n ? 1 : 0);
+	struct gen_ctx *g = trex.g;
+	uint16_t i;
+
+	for (i = 0; s != NULL && i < g->nb_ws; i++)
+		if (g->ws[i]->queue == queue && trex_ws_stream(g->ws[i]) == s)
+			return g->ws[i];
+	return NULL;
 }
 
 /*
- * Set the wire streams of @p port for a new run (@p fresh) or a new
- * rate: pps from the factor, and for a fresh run the counts (bursts,
- * a duration's exact count) and which streams take part.
+ * Set the wire streams of @p port for a new run starting at @p start_tsc,
+ * or (0) for a new rate only: pps from the factor, and for a new run the
+ * counts (bursts, a duration's exact count), each stream's own start (isg)
+ * and chain, and which streams take part (TRex's self_start).
  */
 void
-trex_port_program(uint16_t port, bool fresh)
+trex_port_program(uint16_t port, uint64_t start_tsc)
 {
 	struct gen_ctx *g = trex.g;
 	struct trex_port *tp = &trex.port[port];
+	bool fresh = start_tsc != 0;
 	uint16_t nq = g->port[port].nb_txq, i;
 
 	if (fresh)
@@ -221,6 +230,7 @@ trex_port_program(uint16_t port, bool fresh)
 	for (i = 0; i < g->nb_ws; i++) {
 		struct gen_wstream *w = g->ws[i];
 		struct trex_stream *s = trex_ws_stream(w);
+		struct gen_ws_plan pl;
 		double pps;
 
 		if (w->port != port)
@@ -238,19 +248,27 @@ trex_port_program(uint16_t port, bool fresh)
 			*(volatile double *)&w->pps = pps;
 			continue;
 		}
-		gen_ws_run_reset(w, pps);
-		s->paused = s->start_paused;
+		pl = (struct gen_ws_plan){
+			.pps = pps,
+			.isg_ns = (uint64_t)llround(s->isg_us * 1000),
+			.duration_s = tp->duration,
+			.start_tsc = start_tsc,
+		};
 		if (s->mode != PVP_MODE_CONTINUOUS) {
-			w->burst_pkts = trex_split(s->burst_pkts, nq, w->queue);
-			w->nb_bursts = s->mode == PVP_MODE_MULTI_BURST ? s->burst_count : 1;
-			w->gap_tsc = (uint64_t)(s->ibg_us * (double)g->hz / 1e6);
-		} else if (tp->duration > 0) {
-			w->limit = (uint64_t)llround(pps * tp->duration);
-			tp->exact = true;
+			pl.total = s->burst_pkts;
+			pl.nb_bursts = s->mode == PVP_MODE_MULTI_BURST ? s->burst_count : 1;
+			pl.gap_ns = (uint64_t)llround(s->ibg_us * 1000);
 		}
-		w->done = !s->enabled || !s->self_start || s->paused ||
-			  (s->mode != PVP_MODE_CONTINUOUS && w->burst_pkts == 0) ||
-			  (s->mode == PVP_MODE_CONTINUOUS && tp->duration > 0 && w->limit == 0);
+		gen_ws_program(g, w, &pl);
+		if (w->limit != 0)
+			tp->exact = true;
+		s->paused = s->start_paused;
+		if (s->next >= 0) {
+			w->next = trex_stream_ws(trex_stream_find(port, (uint32_t)s->next, NULL),
+						 w->queue);
+			w->loops = s->action_count;
+		}
+		w->done = w->done || !s->enabled || !s->self_start || s->paused;
 	}
 }
 
@@ -268,7 +286,7 @@ trex_lcores_go(uint16_t port)
 	for (t = 0; t < g->nb_tx; t++) {
 		struct gen_tx_lcore *tl = g->tx[t];
 
-		/* isg is the TRex port's own start_at: the lcores start at once. */
+		/* Each stream waits for its own isg: the lcores start at once. */
 		if (tl->port == port)
 			gen_tx_lcore_go(tl, 0, trex.port[port].end_tsc);
 	}
@@ -343,7 +361,6 @@ trex_port_end(uint16_t port, bool finished)
 
 	trex_port_halt(port);
 	tp->state = tp->nb_streams != 0 ? TREX_PORT_STREAMS : TREX_PORT_IDLE;
-	tp->start_at = 0;
 	tp->due_tsc = 0;
 	tp->end_tsc = 0;
 	if (finished)
@@ -352,30 +369,50 @@ trex_port_end(uint16_t port, bool finished)
 		trex_event_port(TREX_EV_PORT_STOPPED, TREX_EV_PROFILE_STOPPED, port);
 }
 
-/* The common "isg" of a port's streams (TRex's inter-stream gap before the first packet). */
+/*
+ * The chains of a port's streams as TRex's compiler checks them at start
+ * (trex_stl_streams_compiler.cpp): every next exists and is enabled, and
+ * every enabled stream is a self_start one or reached from one.
+ */
 static int
-trex_port_isg(uint16_t port, double *isg, struct trex_err *e)
+trex_port_chains(uint16_t port, struct trex_err *e)
 {
 	const struct trex_port *tp = &trex.port[port];
-	bool first = true;
-	uint32_t i;
+	bool reached[TREX_MAX_PORT_STREAMS] = {false};
+	uint32_t i, j;
 
-	*isg = 0;
+	for (i = 0; i < tp->nb_streams; i++) {
+		const struct trex_stream *s = tp->streams[i], *n;
+
+		if (!s->enabled || s->next < 0)
+			continue;
+		n = trex_stream_find(port, (uint32_t)s->next, NULL);
+		if (n == NULL || !n->enabled) {
+			trex_fail(e, TREX_E_EXEC, "stream %u is pointing to %s stream %" PRId64,
+				  s->id, n == NULL ? "a non-existent" : "disabled", s->next);
+			return -EINVAL;
+		}
+	}
 	for (i = 0; i < tp->nb_streams; i++) {
 		const struct trex_stream *s = tp->streams[i];
 
 		if (!s->enabled || !s->self_start)
 			continue;
-		if (!first && s->isg_us != *isg) {
-			trex_fail(e, TREX_E_EXEC,
-				  "streams of port %u have different isg values: pvpkit-gen delays "
-				  "a whole port, so they must be equal",
-				  port);
-			return -ENOTSUP;
+		/* Follow the chain until it ends or meets a stream already reached. */
+		for (j = i; !reached[j];) {
+			reached[j] = true;
+			s = tp->streams[j];
+			if (s->next < 0)
+				break;
+			trex_stream_find(port, (uint32_t)s->next, &j);
 		}
-		*isg = s->isg_us;
-		first = false;
 	}
+	for (i = 0; i < tp->nb_streams; i++)
+		if (tp->streams[i]->enabled && !reached[i]) {
+			trex_fail(e, TREX_E_EXEC, "stream %u is unreachable from any other stream",
+				  tp->streams[i]->id);
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -385,7 +422,7 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 	struct gen_ctx *g = trex.g;
 	struct trex_port *tp;
 	struct trex_mul m;
-	double duration, isg, factor;
+	double duration, factor;
 	uint64_t now;
 	bool force;
 	uint16_t port, q;
@@ -414,7 +451,7 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 					 "port %u is active: stop it or start with force", port);
 		trex_port_end(port, false);
 	}
-	if (trex_port_rates(port, e) != 0 || trex_port_isg(port, &isg, e) != 0)
+	if (trex_port_rates(port, e) != 0 || trex_port_chains(port, e) != 0)
 		return NULL;
 	if (tp->max_pps <= 0)
 		return trex_fail(e, TREX_E_EXEC,
@@ -436,10 +473,9 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 	}
 	tp->factor = factor;
 	tp->duration = duration;
-	trex_port_program(port, true);
 	now = rte_rdtsc();
-	tp->start_at = isg > 0 ? now + (uint64_t)(isg * (double)g->hz / 1e6) : 0;
-	tp->start_tsc = tp->start_at != 0 ? tp->start_at : now;
+	trex_port_program(port, now);
+	tp->start_tsc = now;
 	tp->due_tsc = duration > 0 ? tp->start_tsc + (uint64_t)(duration * (double)g->hz) : 0;
 	/* Exact counts may end a little past the due time: a bounded wait (run.c's rule). */
 	tp->end_tsc = tp->due_tsc;
@@ -449,8 +485,7 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 		tp->end_tsc += (uint64_t)(grace * (double)g->hz);
 	}
 	tp->state = TREX_PORT_TX;
-	if (tp->start_at == 0)
-		trex_lcores_go(port);
+	trex_lcores_go(port);
 	trex_event_port(TREX_EV_PORT_STARTED, TREX_EV_PROFILE_STARTED, port);
 	return json_pack("{s:f,s:f}", "multiplier", factor, "ts", trex_now_sec());
 }
@@ -488,9 +523,10 @@ trex_m_pause_traffic(json_t *p, struct trex_err *e)
 json_t *
 trex_m_resume_traffic(json_t *p, struct trex_err *e)
 {
+	struct gen_ctx *g = trex.g;
 	struct trex_port *tp;
 	uint64_t gap;
-	uint16_t port;
+	uint16_t port, i;
 
 	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
 		return NULL;
@@ -503,11 +539,12 @@ trex_m_resume_traffic(json_t *p, struct trex_err *e)
 		tp->due_tsc += gap;
 		tp->end_tsc += gap;
 	}
-	if (tp->start_at != 0)
-		tp->start_at += gap;
+	/* Nor against a stream's isg still to come. */
+	for (i = 0; i < g->nb_ws; i++)
+		if (g->ws[i]->port == port && g->ws[i]->start_tsc > tp->pause_tsc)
+			g->ws[i]->start_tsc += gap;
 	tp->state = TREX_PORT_TX;
-	if (tp->start_at == 0)
-		trex_lcores_go(port);
+	trex_lcores_go(port);
 	trex_event_port(TREX_EV_PORT_RESUMED, TREX_EV_PROFILE_RESUMED, port);
 	return json_object();
 }
@@ -530,7 +567,7 @@ trex_m_update_traffic(json_t *p, struct trex_err *e)
 	if (trex_factor(port, &m, force, false, tp->factor, &factor, e) != 0)
 		return NULL;
 	tp->factor = factor;
-	trex_port_program(port, false);
+	trex_port_program(port, 0);
 	/* Without exact counts the due time is the end again. */
 	tp->exact = false;
 	tp->end_tsc = tp->due_tsc;
@@ -591,13 +628,6 @@ trex_run_tick(void)
 
 		if (tp->state != TREX_PORT_TX)
 			continue;
-		if (tp->start_at != 0) {
-			if (now < tp->start_at)
-				continue;
-			tp->start_at = 0;
-			trex_lcores_go(port);
-			continue;
-		}
 		if (trex_lcores_idle(port) && !trex_port_paused_streams(port))
 			trex_port_end(port, true);
 		else if (tp->end_tsc != 0 && now >= tp->end_tsc)
@@ -605,25 +635,16 @@ trex_run_tick(void)
 	}
 }
 
-/* How long the server thread may wait for a request: short while a port waits on time. */
+/* How long the server thread may wait for a request: short while a port sends. */
 int
 trex_run_next_ms(void)
 {
 	struct gen_ctx *g = trex.g;
-	uint64_t now = rte_rdtsc(), next = UINT64_MAX;
 	uint16_t port;
 
-	for (port = 0; port < g->nb_ports; port++) {
-		const struct trex_port *tp = &trex.port[port];
-
-		if (tp->state != TREX_PORT_TX)
-			continue;
-		if (tp->start_at != 0)
-			next = RTE_MIN(next, tp->start_at);
-		/* A run that ends by itself is seen within 2 ms. */
-		next = RTE_MIN(next, now + g->hz / 500);
-	}
-	if (next == UINT64_MAX)
-		return 20;
-	return next <= now ? 0 : (int)RTE_MIN((next - now) * 1000 / g->hz, (uint64_t)20);
+	/* A run that ends by itself is seen within 2 ms. */
+	for (port = 0; port < g->nb_ports; port++)
+		if (trex.port[port].state == TREX_PORT_TX)
+			return 2;
+	return 20;
 }

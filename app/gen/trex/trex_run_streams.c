@@ -100,7 +100,7 @@ trex_m_resume_streams(json_t *p, struct trex_err *e)
 	for (i = 0; list[i] != NULL; i++)
 		trex_stream_hold(list[i], false);
 	/* An lcore whose streams were all held went idle: set it going again. */
-	if (trex.port[port].state == TREX_PORT_TX && trex.port[port].start_at == 0) {
+	if (trex.port[port].state == TREX_PORT_TX) {
 		if (trex_lcores_idle(port))
 			trex_lcores_go(port);
 		else

@@ -38,7 +38,7 @@ trex_stream_free(struct trex_stream *s)
 	free(s);
 }
 
-static struct trex_stream *
+struct trex_stream *
 trex_stream_find(uint16_t port, uint32_t id, uint32_t *idx)
 {
 	struct trex_port *tp = &trex.port[port];
@@ -315,7 +315,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	const char *bin;
 	struct pvp_stream ps;
 	char msg[PVP_PKT_ERR_LEN];
-	int64_t flags, next, core, seed;
+	int64_t flags, core, count, seed;
 	uint16_t mtu = 0;
 	int ret;
 
@@ -332,17 +332,19 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	    trex_param_bool(st, "start_paused", 0, &s->start_paused, e) != 0 ||
 	    trex_param_int(st, "flags", 1, 0, &flags, e) != 0 ||
 	    trex_param_double(st, "isg", true, 0, &s->isg_us, e) != 0 ||
-	    trex_param_int(st, "next_stream_id", 1, -1, &next, e) != 0 ||
+	    trex_param_int(st, "next_stream_id", 1, -1, &s->next, e) != 0 ||
+	    trex_param_int(st, "action_count", 1, 0, &count, e) != 0 ||
 	    trex_param_int(st, "core_id", 1, -1, &core, e) != 0 ||
 	    trex_param_int(st, "random_seed", 1, 0, &seed, e) != 0)
 		goto fail;
-	if (next >= 0) {
-		trex_fail(e, TREX_E_EXEC,
-			  "stream %u: stream chains (next_stream_id %" PRId64 ") are not supported "
-			  "by pvpkit-gen",
-			  id, next);
+	/* TRex parses both as uint32 (a next of -1 is "none"). */
+	if (s->next < -1 || s->next > UINT32_MAX || count < 0 || count > UINT32_MAX) {
+		trex_fail(e, TREX_E_PARAMS,
+			  "stream %u: 'next_stream_id' must be -1..%u and 'action_count' 0..%u", id,
+			  UINT32_MAX, UINT32_MAX);
 		goto fail;
 	}
+	s->action_count = (uint32_t)count;
 	if (flags & 8) {
 		trex_fail(e, TREX_E_EXEC, "stream %u: null streams are not supported by pvpkit-gen",
 			  id);

@@ -222,7 +222,7 @@ def main():
 
     print("# streams refused by name")
     bad = [
-        (dict(stream(FRAME), next_stream_id=3), "stream chains (next_stream_id 3)"),
+        (dict(stream(FRAME), next_stream_id=-2), "'next_stream_id' must be -1..4294967295"),
         (dict(stream(FRAME), packet={"binary": "!!!!", "meta": ""}), "is not base64"),
         (stream(FRAME, mode={"type": "continuous", "rate": {"type": "pps", "value": 0}}), "must be > 0"),
         # What TRex itself refuses (value lists, init values and little endian are taken).
