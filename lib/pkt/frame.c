@@ -132,21 +132,33 @@ pvp_pkt_parse(const uint8_t *data, uint32_t len, struct pvp_pkt_layout *lay)
 	return 0;
 }
 
+uint16_t
+pkt_sig_tail_off(const struct pvp_pkt_layout *lay)
+{
+	uint32_t hdr_end =
+		lay->l3_off + (lay->ip_ver == 4 ? lay->ihl : sizeof(struct rte_ipv6_hdr));
+
+	if (lay->l4_off != 0 || lay->in_l3_off != 0 || hdr_end + PVP_SIG_LEN > lay->l3_end)
+		return 0;
+	return (uint16_t)(lay->l3_end - PVP_SIG_LEN);
+}
+
 const struct pvp_sig *
 pvp_sig_find_buf(const uint8_t *data, uint32_t len)
 {
 	struct pvp_pkt_layout lay;
-	uint32_t end;
+	uint32_t end, off;
 
-	if (pvp_pkt_parse(data, len, &lay) != 0 || lay.payload_off == 0)
+	if (pvp_pkt_parse(data, len, &lay) != 0)
 		return NULL;
+	off = lay.payload_off != 0 ? lay.payload_off : pkt_sig_tail_off(&lay);
 	end = lay.in_l3_off != 0 ? lay.in_l3_end : lay.l3_end;
-	if ((uint32_t)lay.payload_off + PVP_SIG_LEN > end)
+	if (off == 0 || off + PVP_SIG_LEN > end)
 		return NULL;
-	if (pkt_rd16(data + lay.payload_off) != PVP_SIG_MAGIC >> 16 ||
-	    pkt_rd16(data + lay.payload_off + 2) != (PVP_SIG_MAGIC & 0xffff))
+	if (pkt_rd16(data + off) != PVP_SIG_MAGIC >> 16 ||
+	    pkt_rd16(data + off + 2) != (PVP_SIG_MAGIC & 0xffff))
 		return NULL;
-	return (const struct pvp_sig *)(data + lay.payload_off);
+	return (const struct pvp_sig *)(data + off);
 }
 
 const struct pvp_sig *

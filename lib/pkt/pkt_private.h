@@ -74,6 +74,14 @@ int pkt_stream_build(struct pvp_stream *s, char *msg, size_t msglen, char *where
 int pkt_slot_resolve(const struct pvp_stream *s, unsigned int vi, struct pvp_tmpl *t,
 		     const struct pvp_pkt_layout *lay, char *msg, size_t msglen);
 
+/*
+ * Where the signature of an IP packet with no UDP/TCP header goes: its
+ * last PVP_SIG_LEN bytes, where TRex puts its own latency payload when
+ * there is no room after L4; 0 when the frame has an L4 header, is VXLAN,
+ * or its IP payload is shorter than the signature.
+ */
+uint16_t pkt_sig_tail_off(const struct pvp_pkt_layout *lay);
+
 /* Checksum fields covering [off, off + len) of @t. */
 void pkt_csum_cover(const uint8_t *data, const struct pvp_pkt_layout *lay, uint32_t off,
 		    uint32_t len, struct pvp_csum_loc *loc);

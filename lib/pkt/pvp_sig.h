@@ -7,7 +7,9 @@
  * The pvpkit payload signature (doc/profiles.rst, "The payload signature").
  *
  * pvpkit-gen writes 14 bytes right after the L4 header (UDP/TCP, or the
- * inner L4 header of a VXLAN packet) of every packet it sends:
+ * inner L4 header of a VXLAN packet) of every packet it sends, or, in an
+ * IP packet with no UDP/TCP header (pvpkit-gen --trex), in its last 14
+ * bytes, as TRex places its latency payload:
  *
  *   offset 0  magic   4 B big endian  PVP_SIG_MAGIC
  *   offset 4  stream  2 B big endian  stream id, unique per generator

@@ -6,7 +6,7 @@
  * Streams whose frame is given as bytes rather than described by headers
  * (a TRex client's packet, pvpkit-gen --trex). The template is the frame
  * as given, with the signature written after the L4 header when there is
- * room, every IPv4/UDP/TCP checksum made valid, and the variables placed
+ * room (at the end of an IP packet without one), every IPv4/UDP/TCP checksum made valid, and the variables placed
  * by byte offset: the same structures as a profile stream, so the sender
  * cannot tell the two apart.
  */
@@ -37,22 +37,25 @@ raw_vars_touch(const struct pvp_stream *s, uint32_t off, uint32_t len)
 	return false;
 }
 
-/* Place the signature after the last L4 header when the IP payload has room. */
+/*
+ * Place the signature after the last L4 header when the IP payload has
+ * room, or at the end of an IP packet without UDP/TCP (pkt_sig_tail_off()).
+ */
 static void
 raw_sign(const struct pvp_stream *s, struct pvp_tmpl *t, const struct pvp_pkt_layout *lay)
 {
 	uint32_t end = lay->in_l3_off != 0 ? lay->in_l3_end : lay->l3_end;
+	uint32_t off = lay->payload_off != 0 ? lay->payload_off : pkt_sig_tail_off(lay);
 	struct pvp_sig *sig;
 
-	if (lay->payload_off == 0 || (uint32_t)lay->payload_off + PVP_SIG_LEN > end ||
-	    raw_vars_touch(s, lay->payload_off, PVP_SIG_LEN))
+	if (off == 0 || off + PVP_SIG_LEN > end || raw_vars_touch(s, off, PVP_SIG_LEN))
 		return;
-	sig = (struct pvp_sig *)(t->data + lay->payload_off);
+	sig = (struct pvp_sig *)(t->data + off);
 	sig->magic = rte_cpu_to_be_32(PVP_SIG_MAGIC);
 	sig->stream = rte_cpu_to_be_16(s->id);
 	sig->seq = 0;
 	sig->tx_ts = 0;
-	t->sig_off = lay->payload_off;
+	t->sig_off = (uint16_t)off;
 }
 
 int

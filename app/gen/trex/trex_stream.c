@@ -407,7 +407,8 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	if (ret == 0 && s->fs && ps.tmpl[0].sig_off == 0) {
 		snprintf(msg, sizeof(msg),
 			 "flow_stats needs room for pvpkit's %u B signature after the L4 header "
-			 "of an IP packet, and no field engine write there",
+			 "of an IP packet (or at the end of one without UDP/TCP), and no field "
+			 "engine write there",
 			 PVP_SIG_LEN);
 		ret = -EINVAL;
 	}

@@ -829,6 +829,70 @@ test_sig_mbuf(void)
 	pvp_profile_free(p);
 }
 
+/*
+ * IP packets without a UDP/TCP header (CSIT's Ether/IP(proto 61) latency
+ * streams): the signature goes at the packet's end, where TRex puts its
+ * own, and the receiver finds it there; an IP payload shorter than the
+ * signature gets none. @ver 4 or 6, @payload bytes after the IP header.
+ */
+static void
+sig_tail(uint8_t ver, uint16_t payload, bool want)
+{
+	uint8_t f[128] = {0};
+	uint16_t l3 = RTE_ETHER_HDR_LEN, hl = ver == 4 ? 20 : 40, len = l3 + hl + payload;
+	char msg[PVP_PKT_ERR_LEN] = "";
+	struct pvp_stream s;
+	const struct pvp_sig *sig;
+	uint8_t d[128];
+	uint32_t i;
+
+	memset(&s, 0, sizeof(s));
+	s.id = 7;
+	f[12] = ver == 4 ? 0x08 : 0x86;
+	f[13] = ver == 4 ? 0x00 : 0xdd;
+	if (ver == 4) {
+		f[l3] = 0x45;
+		f[l3 + 3] = (uint8_t)(hl + payload);
+		f[l3 + 8] = 64;
+		f[l3 + 9] = 61;
+	} else {
+		f[l3] = 0x60;
+		f[l3 + 5] = (uint8_t)payload;
+		f[l3 + 6] = 61;
+		f[l3 + 7] = 64;
+	}
+	CHECK(pvp_stream_build_raw(&s, f, len, true, msg, sizeof(msg)) == 0, "raw IPv%u: %s", ver,
+	      msg);
+	if (s.tmpl == NULL)
+		return;
+	CHECK(s.tmpl->sig_off == (want ? len - PVP_SIG_LEN : 0),
+	      "IPv%u proto 61, %u B payload: signature at %u", ver, payload, s.tmpl->sig_off);
+	memcpy(d, s.tmpl->data, s.tmpl->len);
+	if (want) {
+		pvp_sig_stamp(s.tmpl, d, 4242, 17);
+		sig = pvp_sig_find_buf(d, s.tmpl->len);
+		CHECK(sig != NULL && rte_be_to_cpu_16(sig->stream) == 7 &&
+			      rte_be_to_cpu_32(sig->seq) == 4242,
+		      "IPv%u proto 61: signature found at the end", ver);
+		/* The IPv4 header and its checksum are untouched by it. */
+		CHECK(memcmp(d + l3, s.tmpl->data + l3, hl) == 0, "IPv%u header kept", ver);
+	} else {
+		CHECK(pvp_sig_find_buf(d, s.tmpl->len) == NULL, "IPv%u: no signature", ver);
+	}
+	for (i = 0; i < s.n_tmpl; i++)
+		free(s.tmpl[i].data);
+	free(s.tmpl);
+	free(s.order);
+}
+
+static void
+test_sig_tail(void)
+{
+	sig_tail(4, 26, true);
+	sig_tail(6, 14, true);
+	sig_tail(4, 13, false);
+}
+
 /* Load @path as a profile; true when refused with a message holding @want. */
 static bool
 refused(const char *path, const char *want)
@@ -900,6 +964,7 @@ main(void)
 	test_engine();
 	test_table();
 	test_sig_mbuf();
+	test_sig_tail();
 	test_files();
 	printf("%d checks, %d failures\n", unit_check_count, unit_check_failures);
 	return unit_check_failures == 0 ? 0 : 1;
