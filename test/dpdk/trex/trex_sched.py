@@ -108,16 +108,17 @@ def check(path):
     if not multi[5] - multi[4] >= 0.1:
         fail("multi burst's ibg of 100 ms took %.3f s" % (multi[5] - multi[4]))
     isg = t[len(CHAIN) + len(MULTI):n]
-    # Each isg counts from the port's start, which the first packet follows by a little.
+    # Each isg counts from the port's start, which the first packet follows by
+    # up to a scheduler slice on a busy host (20 ms allowed).
     for k, want in ((4, 0.1), (8, 0.2)):
-        if not want - 0.002 <= isg[k] - isg[0] < want + 0.15:
+        if not want - 0.02 <= isg[k] - isg[0] < want + 0.15:
             fail("stream of isg %g s began %.3f s after the first" % (want, isg[k] - isg[0]))
     rest = pkts[n:]
     got = {s: srcs[n:].count(s) for s in DUR}
     if got != DUR or len(rest) != sum(DUR.values()):
         fail("a 0.5 s run sent %s (%d in all), expected %s" % (got, len(rest), DUR))
     first = {s: min(x for x, y in rest if y == s) for s in DUR}
-    if not 0.298 <= first["16.0.0.31"] - first["16.0.0.30"] < 0.45:
+    if not 0.28 <= first["16.0.0.31"] - first["16.0.0.30"] < 0.45:
         fail("stream of isg 0.3 s began %.3f s after the other" %
              (first["16.0.0.31"] - first["16.0.0.30"]))
     print("# %d packets in TRex's order, gaps and counts" % len(pkts))
