@@ -443,12 +443,17 @@ search_point(struct search_point *sp)
 static int
 search_reports(const struct coord_search_args *a)
 {
+	struct coord_report_opts opts;
 	struct coord_report_info info;
 	unsigned int i;
 	int ret;
 
+	/* A run's reports include the page people read (report.html). */
+	coord_report_opts_init(&opts);
+	opts.html = true;
+	opts.results = a->results;
 	memset(&info, 0, sizeof(info));
-	ret = coord_report_rebuild(a->results, a->out, NULL, &info);
+	ret = coord_report_rebuild(a->results, a->out, &opts, &info);
 	if (ret < 0) {
 		fprintf(stderr, "pvpkit: report: %s\n",
 			info.error[0] != '\0'	       ? info.error

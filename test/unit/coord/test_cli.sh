@@ -260,6 +260,9 @@ fake_call "$PVP_TMP/gen.sock" fake.burst '{"over_cap": 0}'
 	--no-tables --sizes 64,128 --flows 1,10 --out "$PVP_TMP/out" >"$PVP_TMP/run.out" 2>&1 ||
 	bad "run: exit $?"
 grep -q "^report: $PVP_TMP/out/ndr.csv$" "$PVP_TMP/run.out" || bad "run: no ndr.csv"
+# A run's reports include the page, by default, linking its records.
+grep -q "^report: $PVP_TMP/out/report.html$" "$PVP_TMP/run.out" || bad "run: no report.html"
+grep -q 'href="results.jsonl"' "$PVP_TMP/out/report.html" || bad "run: report.html does not link results.jsonl"
 [ "$(grep -c '^   ndr      ok: lower 50,000 pps' "$PVP_TMP/run.out")" = 4 ] ||
 	bad "run: not 4 searches at 50,000 pps"
 rm "$PVP_TMP/out/ndr.csv"
