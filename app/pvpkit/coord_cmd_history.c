@@ -13,6 +13,7 @@
  * database itself (schema, migrations, adding a run) is coord_history.c.
  */
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@
 
 #define HISTORY_USAGE                                                                              \
 	"pvpkit history [--db FILE] add [--tag TAG] RESULTS... | list | "                          \
-	"trend --point SIZE,FLOWS [--goal GOAL] | compare --baseline TAG"
+	"trend --point SIZE,FLOWS [--goal GOAL] [--svg FILE] | compare --baseline TAG"
 
 /* The exit status of a comparison that found a regression, as compare's. */
 #define HISTORY_REGRESSION 3
@@ -137,6 +138,23 @@ history_spread_fmt(const json_t *g, char *buf, size_t len)
 	return buf;
 }
 
+/* Runs a trend plot shows at most: the newest. */
+#define HISTORY_TREND_MAX_RUNS 64
+
+/* A run's figure at the point as a bar of the trend plot. */
+static void
+history_bar(struct coord_report_bar *b, long long run, const json_t *side, bool regression)
+{
+	const json_t *lo = json_object_get(side, "lo_pps"), *hi = json_object_get(side, "hi_pps");
+	const json_t *pps = json_object_get(side, "pps");
+
+	snprintf(b->label, sizeof(b->label), "run %lld", run);
+	b->value = json_is_number(pps) ? json_number_value(pps) : NAN;
+	b->lo = json_is_number(lo) ? json_number_value(lo) : NAN;
+	b->hi = json_is_number(hi) ? json_number_value(hi) : NAN;
+	b->marked = regression;
+}
+
 /*
  * Each run measured at the point, oldest first, with its figure and its
  * range, and the verdict of coord_report_compare() against the run before.
@@ -145,7 +163,10 @@ static int
 history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 {
 	unsigned int pt[2], n = 0, regr, progr, nregr = 0;
-	const char *goal = "ndr", *verdict;
+	const char *goal = "ndr", *verdict, *svg = NULL;
+	struct coord_report_bar bars[HISTORY_TREND_MAX_RUNS];
+	size_t nb_bars = 0;
+	char svg_err[256] = "", svg_title[128];
 	json_t *prev = NULL, *sum, *cmp;
 	const json_t *row, *side;
 	char a[32], b[32], c[80];
@@ -164,6 +185,8 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 							     argv[i]);
 		} else if (strcmp(argv[i], "--goal") == 0 && i + 1 < argc) {
 			goal = argv[++i];
+		} else if (strcmp(argv[i], "--svg") == 0 && i + 1 < argc && svg == NULL) {
+			svg = argv[++i];
 		} else {
 			return coord_cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
 		}
@@ -194,6 +217,13 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 			nregr++;
 		}
 		snprintf(a, sizeof(a), "%s", history_col(st, 1));
+		/* The newest runs fill the plot: the older ones shift out. */
+		if (nb_bars == HISTORY_TREND_MAX_RUNS) {
+			memmove(bars, bars + 1, sizeof(bars[0]) * (nb_bars - 1));
+			nb_bars--;
+		}
+		history_bar(&bars[nb_bars++], sqlite3_column_int64(st, 0), side,
+			    verdict != NULL && strcmp(verdict, "REGRESSION") == 0);
 		printf("%4lld %-20s %-12s %30s %7s%%  %s\n", (long long)sqlite3_column_int64(st, 0),
 		       a, history_col(st, 2),
 		       json_is_object(side) ? coord_compare_range(side, c, sizeof(c)) : "-",
@@ -208,6 +238,15 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	if (rc != SQLITE_DONE)
 		return rc == SQLITE_ROW ? 1 : coord_history_error(db, dbpath);
 	printf("%u regression(s)\n", nregr);
+	if (svg == NULL)
+		return 0;
+	snprintf(svg_title, sizeof(svg_title), "%s at %u B, %u flows over the runs (min..max)",
+		 goal, pt[0], pt[1]);
+	if (coord_report_bars_svg(svg, svg_title, bars, nb_bars, svg_err, sizeof(svg_err)) < 0) {
+		fprintf(stderr, "pvpkit: history: trend: %s\n", svg_err);
+		return 1;
+	}
+	printf("plot: %s\n", svg);
 	return 0;
 }
 
@@ -320,7 +359,8 @@ coord_cmd_history(int argc, char **argv)
 		       "~/.local/share/pvpkit/history.sqlite) and look at them over time.\n"
 		       "  add [--tag TAG] RESULTS...  store results dirs or results.jsonl files\n"
 		       "  list                        the runs kept\n"
-		       "  trend --point SIZE,FLOWS [--goal GOAL]  each run's figure and range\n"
+		       "  trend --point SIZE,FLOWS [--goal GOAL] [--svg FILE]  each run's figure\n"
+		       "      and range (--svg: as a plot, regressions in red)\n"
 		       "      (GOAL ndr by default), a regression against the run before\n"
 		       "      judged as pvpkit compare does\n"
 		       "  compare --baseline TAG      the latest run against the newest one\n"

@@ -257,6 +257,22 @@ struct coord_report_opts {
 	const char *results;
 };
 
+/** One bar of a throughput plot: a figure in pps and its range. */
+struct coord_report_bar {
+	char label[64]; /**< under the bar ("64 B, 1 fl", "run 3") */
+	double value;	/**< pps; NAN: no bar */
+	double lo, hi;	/**< the range drawn as an error bar; NAN: none */
+	bool marked;	/**< drawn apart (a regression) */
+};
+
+/**
+ * Write @p n bars as one standalone SVG file @p path (written anew and
+ * renamed over it, pvp_out_open()), titled @p title.
+ * @return 0, or -errno with a one-line @p err.
+ */
+int coord_report_bars_svg(const char *path, const char *title, const struct coord_report_bar *bars,
+			  size_t n, char *err, size_t err_len);
+
 /**
  * Set the defaults documented in struct coord_report_opts.
  *

@@ -23,48 +23,12 @@
 
 #include "report_private.h"
 
-/* Plot area, in SVG user units. */
-#define HTML_PLOT_W	 720
-#define HTML_PLOT_H	 300
-#define HTML_PLOT_L	 80 /* left margin: the y labels */
-#define HTML_PLOT_B	 50 /* bottom margin: the x labels */
-#define HTML_PLOT_T	 20
-#define HTML_PLOT_R	 20
-#define HTML_PLOT_YTICKS 5
-
 static const char html_css[] = "body{font-family:sans-serif;margin:2em;color:#222;max-width:70em}"
 			       "table{border-collapse:collapse;margin:1em 0}"
 			       "th,td{border:1px solid #bbb;padding:.2em .6em;text-align:right}"
 			       "th{background:#eee}td.l,th.l{text-align:left}"
 			       "svg.plot{border:1px solid #ccc;margin:.5em 0;background:#fff}"
 			       ".fail{color:#b00}.note{color:#666}";
-
-/* @p s as HTML text (also safe inside a quoted attribute). */
-static void
-html_text(FILE *f, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
 
 /* A JSON value as table text: strings as they are, anything else compact JSON. */
 static void
@@ -73,12 +37,12 @@ html_json(FILE *f, const json_t *v)
 	char *s;
 
 	if (json_is_string(v)) {
-		html_text(f, json_string_value(v));
+		report_html_text(f, json_string_value(v));
 		return;
 	}
 	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
 	if (s != NULL)
-		html_text(f, s);
+		report_html_text(f, s);
 	free(s);
 }
 
@@ -116,7 +80,7 @@ html_metadata(FILE *f, const json_t *summary)
 	}
 	json_object_foreach(meta, key, v) {
 		fputs("<tr><th class=\"l\">", f);
-		html_text(f, key);
+		report_html_text(f, key);
 		fputs("</th><td class=\"l\">", f);
 		html_json(f, v);
 		fputs("</td></tr>\n", f);
@@ -140,7 +104,7 @@ html_goals_table(FILE *f, const json_t *summary)
 		json_object_foreach(json_object_get(pt, "goals"), name, g) {
 			fprintf(f, "<tr><td>%.0f</td><td>%.0f</td><td class=\"l\">",
 				report_num(pt, "size", 0), report_num(pt, "flows", 0));
-			html_text(f, name);
+			report_html_text(f, name);
 			fputs("</td>", f);
 			html_num_cell(f, g, "pps", 0, 1);
 			html_num_cell(f, g, "line_rate_pct", 2, 1);
@@ -149,101 +113,37 @@ html_goals_table(FILE *f, const json_t *summary)
 			html_num_cell(f, g, "max_pps", 0, 1);
 			html_num_cell(f, g, "spread", 1, 100);
 			fputs("<td class=\"l\">", f);
-			html_text(f, report_str(g, "status", "-"));
+			report_html_text(f, report_str(g, "status", "-"));
 			fputs("</td></tr>\n", f);
 		}
 	}
 	fputs("</table>\n", f);
 }
 
-/* A round upper bound for an axis from 0 to @p v. */
-static double
-html_axis_max(double v)
-{
-	double p;
-
-	if (!(v > 0))
-		return 1;
-	p = pow(10, floor(log10(v)));
-	return ceil(v / p * 1.1) * p;
-}
-
-/* The frame, grid and y labels of a plot; @p ymax in the labels' unit. */
-static void
-html_plot_open(FILE *f, const char *id, const char *title, const char *ylabel, double ymax)
-{
-	const double ph = HTML_PLOT_H - HTML_PLOT_T - HTML_PLOT_B;
-	unsigned int i;
-	double y;
-
-	fprintf(f,
-		"<svg id=\"%s\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n<title>",
-		id, HTML_PLOT_W, HTML_PLOT_H, HTML_PLOT_W, HTML_PLOT_H);
-	html_text(f, title);
-	fputs("</title>\n", f);
-	for (i = 0; i <= HTML_PLOT_YTICKS; i++) {
-		y = HTML_PLOT_T + ph - ph * i / HTML_PLOT_YTICKS;
-		fprintf(f,
-			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
-			"text-anchor=\"end\">%.4g</text>\n",
-			HTML_PLOT_L, HTML_PLOT_W - HTML_PLOT_R, y, y, HTML_PLOT_L - 6, y + 4,
-			ymax * i / HTML_PLOT_YTICKS);
-	}
-	fprintf(f,
-		"<text x=\"14\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 14 %d)\" "
-		"text-anchor=\"middle\">",
-		HTML_PLOT_H / 2, HTML_PLOT_H / 2);
-	html_text(f, ylabel);
-	fputs("</text>\n", f);
-}
-
 /* One goal's median per point as a bar, its repeats' min..max as an error bar. */
 static void
 html_plot_throughput(FILE *f, const json_t *summary, const char *goal)
 {
-	const double pw = HTML_PLOT_W - HTML_PLOT_L - HTML_PLOT_R;
-	const double ph = HTML_PLOT_H - HTML_PLOT_T - HTML_PLOT_B;
 	const json_t *pts = json_object_get(summary, "points"), *pt, *g;
-	double ymax = 0, slot, x, y0 = HTML_PLOT_T + ph, lo, hi, v;
+	struct coord_report_bar *bars;
 	char id[64], title[96];
 	size_t i, n = json_array_size(pts);
 
+	bars = calloc(n > 0 ? n : 1, sizeof(*bars));
+	if (bars == NULL)
+		return;
 	json_array_foreach(pts, i, pt) {
 		g = json_object_get(json_object_get(pt, "goals"), goal);
-		ymax = fmax(ymax, fmax(report_num(g, "pps", 0), report_num(g, "max_pps", 0)));
+		snprintf(bars[i].label, sizeof(bars[i].label), "%.0f B, %.0f fl",
+			 report_num(pt, "size", 0), report_num(pt, "flows", 0));
+		bars[i].value = report_num(g, "pps", NAN);
+		bars[i].lo = report_num(g, "min_pps", NAN);
+		bars[i].hi = report_num(g, "max_pps", NAN);
 	}
-	ymax = html_axis_max(ymax / 1e6);
 	snprintf(id, sizeof(id), "plot-throughput-%s", goal);
 	snprintf(title, sizeof(title), "%s per point (median of the repeats, min..max)", goal);
-	html_plot_open(f, id, title, "Mpps", ymax);
-	slot = pw / (double)(n > 0 ? n : 1);
-	json_array_foreach(pts, i, pt) {
-		g = json_object_get(json_object_get(pt, "goals"), goal);
-		x = HTML_PLOT_L + slot * ((double)i + 0.5);
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">"
-			"%.0f B, %.0f fl</text>\n",
-			x, y0 + 16, report_num(pt, "size", 0), report_num(pt, "flows", 0));
-		v = report_num(g, "pps", NAN) / 1e6;
-		if (isnan(v))
-			continue;
-		fprintf(f,
-			"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-			"fill=\"#4a7ebb\"><title>%.0f pps</title></rect>\n",
-			x - slot * 0.3, y0 - ph * v / ymax, slot * 0.6, ph * v / ymax, v * 1e6);
-		lo = report_num(g, "min_pps", NAN) / 1e6;
-		hi = report_num(g, "max_pps", NAN) / 1e6;
-		if (isnan(lo) || isnan(hi))
-			continue;
-		fprintf(f,
-			"<path class=\"range\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" "
-			"stroke=\"#222\" fill=\"none\"/>\n",
-			x, y0 - ph * lo / ymax, y0 - ph * hi / ymax, x - 6, y0 - ph * lo / ymax,
-			x + 6, x - 6, y0 - ph * hi / ymax, x + 6);
-	}
-	fputs("</svg>\n", f);
+	report_svg_bars(f, id, title, bars, n);
+	free(bars);
 }
 
 /* p50 and p99 over the load, one line each per point. @return whether drawn. */
@@ -252,9 +152,9 @@ html_plot_latency(FILE *f, const json_t *summary)
 {
 	static const char *const figs[] = {"p50_ns", "p99_ns"};
 	static const char *const colours[] = {"#4a7ebb", "#bb4a4a", "#4abb6b", "#bb9a4a"};
-	const double pw = HTML_PLOT_W - HTML_PLOT_L - HTML_PLOT_R;
-	const double ph = HTML_PLOT_H - HTML_PLOT_T - HTML_PLOT_B;
-	const double y0 = HTML_PLOT_T + ph;
+	const double pw = REPORT_SVG_W - REPORT_SVG_L - REPORT_SVG_R;
+	const double ph = REPORT_SVG_H - REPORT_SVG_T - REPORT_SVG_B;
+	const double y0 = REPORT_SVG_T + ph;
 	const json_t *pts = json_object_get(summary, "points"), *pt, *e;
 	unsigned int k, line = 0;
 	double ymax = 0;
@@ -266,14 +166,14 @@ html_plot_latency(FILE *f, const json_t *summary)
 				ymax = fmax(ymax, report_num(e, figs[k], 0) / 1e3);
 	if (!(ymax > 0))
 		return false;
-	ymax = html_axis_max(ymax);
-	html_plot_open(f, "plot-latency", "latency over the load (% of the reference rate)",
-		       "latency (us)", ymax);
+	ymax = report_svg_axis_max(ymax);
+	report_svg_open(f, "plot-latency", "latency over the load (% of the reference rate)",
+			"latency (us)", ymax);
 	for (k = 0; k <= 10; k += 2)
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%u "
 			"%%</text>\n",
-			HTML_PLOT_L + pw * k / 10, y0 + 16, k * 10);
+			REPORT_SVG_L + pw * k / 10, y0 + 16, k * 10);
 	json_array_foreach(pts, i, pt) {
 		if (json_array_size(json_object_get(pt, "latency")) == 0)
 			continue;
@@ -284,7 +184,7 @@ html_plot_latency(FILE *f, const json_t *summary)
 				colours[line % 4], k == 1 ? " stroke-dasharray=\"5 3\"" : "");
 			json_array_foreach(json_object_get(pt, "latency"), j, e)
 				fprintf(f, "%.1f,%.1f ",
-					HTML_PLOT_L + pw * report_num(e, "load_pct", 0) / 100,
+					REPORT_SVG_L + pw * report_num(e, "load_pct", 0) / 100,
 					y0 - ph * report_num(e, figs[k], 0) / 1e3 / ymax);
 			fprintf(f, "\"><title>%.0f B, %.0f flows, %.3s</title></polyline>\n",
 				report_num(pt, "size", 0), report_num(pt, "flows", 0), figs[k]);
@@ -292,8 +192,9 @@ html_plot_latency(FILE *f, const json_t *summary)
 				"<text x=\"%d\" y=\"%u\" font-size=\"11\" fill=\"%s\">%.0f B, %.0f "
 				"fl, "
 				"%.3s</text>\n",
-				HTML_PLOT_L + 10, HTML_PLOT_T + 14 * (line + 1), colours[line % 4],
-				report_num(pt, "size", 0), report_num(pt, "flows", 0), figs[k]);
+				REPORT_SVG_L + 10, REPORT_SVG_T + 14 * (line + 1),
+				colours[line % 4], report_num(pt, "size", 0),
+				report_num(pt, "flows", 0), figs[k]);
 		}
 	}
 	fputs("</svg>\n", f);
@@ -351,7 +252,7 @@ html_hop_loss(FILE *f, const json_t *records, const json_t *summary)
 		html_num_cell(f, t, "rx_packets", 0, 1);
 		fputs("<td class=\"l\">", f);
 		json_object_foreach(json_object_get(t, "hop_lost"), hop, v) {
-			html_text(f, hop);
+			report_html_text(f, hop);
 			fprintf(f, " %.0f; ", json_number_value(v));
 		}
 		fputs("</td>", f);
@@ -389,12 +290,12 @@ html_failed_checks(FILE *f, const json_t *records)
 				"<td class=\"l\">",
 				report_num(rec, "size", 0), report_num(rec, "flows", 0),
 				report_num(rec, "requested_pps", 0));
-			html_text(f, check);
+			report_html_text(f, check);
 			fputs("</td><td class=\"l\">", f);
 			json_array_foreach(json_object_get(rec, "findings"), j, fd) {
 				if (strcmp(report_str(fd, "check", ""), check) != 0)
 					continue;
-				html_text(f, report_str(fd, "message", ""));
+				report_html_text(f, report_str(fd, "message", ""));
 				fputs("<br>", f);
 			}
 			fputs("</td></tr>\n", f);
@@ -426,16 +327,16 @@ html_files(FILE *f, const char *results, const char *outdir, const struct coord_
 		*slash = '/';
 		link = in_dir ? slash + 1 : res;
 		fputs("<li><a href=\"", f);
-		html_text(f, link);
+		report_html_text(f, link);
 		fputs("\">", f);
-		html_text(f, link);
+		report_html_text(f, link);
 		fputs("</a> (the records)</li>\n", f);
 	}
 	for (i = 0; i < info->nb_files; i++) {
 		fputs("<li><a href=\"", f);
-		html_text(f, info->files[i]);
+		report_html_text(f, info->files[i]);
 		fputs("\">", f);
-		html_text(f, info->files[i]);
+		report_html_text(f, info->files[i]);
 		fputs("</a></li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -459,16 +360,16 @@ report_write_html(const json_t *records, const json_t *summary, const char *outd
 	title = o->title != NULL ? o->title : report_str(summary, "title", "pvpkit");
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
 	      out.f);
-	html_text(out.f, title);
+	report_html_text(out.f, title);
 	fprintf(out.f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_css);
-	html_text(out.f, title);
+	report_html_text(out.f, title);
 	fputs("</h1>\n", out.f);
 	html_metadata(out.f, summary);
 	html_goals_table(out.f, summary);
 	fputs("<h2>Throughput</h2>\n", out.f);
 	json_array_foreach(json_object_get(summary, "goals"), i, g) {
 		fputs("<h3>", out.f);
-		html_text(out.f, json_string_value(g));
+		report_html_text(out.f, json_string_value(g));
 		fputs("</h3>\n", out.f);
 		html_plot_throughput(out.f, summary, json_string_value(g));
 	}

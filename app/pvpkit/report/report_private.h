@@ -56,6 +56,32 @@ json_t *report_latency_floor(const json_t *records);
 int report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
 			const char *title, bool *any);
 
+/* SVG plots drawn by the report itself (report_svg.c): the plot area, in SVG user units. */
+#define REPORT_SVG_W	  720
+#define REPORT_SVG_H	  300
+#define REPORT_SVG_L	  80 /* left margin: the y labels */
+#define REPORT_SVG_B	  50 /* bottom margin: the x labels */
+#define REPORT_SVG_T	  20
+#define REPORT_SVG_R	  20
+#define REPORT_SVG_YTICKS 5
+
+/** @p s as HTML/XML text (also safe inside a quoted attribute). */
+void report_html_text(FILE *f, const char *s);
+
+/** A round upper bound for an axis from 0 to @p v. */
+double report_svg_axis_max(double v);
+
+/** An <svg> plot's frame, grid and y labels; @p ymax in the labels' unit. */
+void report_svg_open(FILE *f, const char *id, const char *title, const char *ylabel, double ymax);
+
+/**
+ * A whole <svg> plot of @p n bars in packets per second (drawn in Mpps):
+ * each bar's value, its lo..hi as an error bar where both are numbers,
+ * and a marked bar in red with class "bar marked".
+ */
+void report_svg_bars(FILE *f, const char *id, const char *title,
+		     const struct coord_report_bar *bars, size_t n);
+
 /** How gnuplot runs: the program, where its messages go, how long it may take. */
 struct report_gp {
 	const char *prog;	/**< program name or path */

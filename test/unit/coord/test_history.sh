@@ -19,7 +19,7 @@ DB=$PVP_TMP/h.db
 
 # Usage errors first: nothing is opened or created for them.
 out=$(H 2>&1)
-[ $? = 2 ] && [ "$out" = "pvpkit: history: usage: pvpkit history [--db FILE] add [--tag TAG] RESULTS... | list | trend --point SIZE,FLOWS [--goal GOAL] | compare --baseline TAG (see --help)" ] ||
+[ $? = 2 ] && [ "$out" = "pvpkit: history: usage: pvpkit history [--db FILE] add [--tag TAG] RESULTS... | list | trend --point SIZE,FLOWS [--goal GOAL] [--svg FILE] | compare --baseline TAG (see --help)" ] ||
 	bad "no command: $out"
 out=$(H drop 2>&1)
 [ $? = 2 ] && [ "$out" = 'pvpkit: history: "drop": not a history command (see --help)' ] ||
@@ -90,6 +90,24 @@ grep -Eq '^   1 .* base +50,000 \[50,000\.\.50,251\] +0\.0%  -$' "$PVP_TMP/trend
 grep -Eq '^   2 .* - +40,000 \[40,000\.\.40,201\] +0\.0%  REGRESSION$' "$PVP_TMP/trend.out" ||
 	bad "trend run 2: $(cat "$PVP_TMP/trend.out")"
 grep -q '^1 regression(s)$' "$PVP_TMP/trend.out" || bad "trend totals: $(tail -1 "$PVP_TMP/trend.out")"
+# The same as a plot: a bar per run with its range, the regression marked.
+H trend --point 64,1 --goal ndr --svg "$PVP_TMP/trend.svg" >"$PVP_TMP/trends.out" 2>&1 ||
+	bad "trend --svg: exit $?"
+grep -qx "plot: $PVP_TMP/trend.svg" "$PVP_TMP/trends.out" || bad "trend --svg said: $(cat "$PVP_TMP/trends.out")"
+"$PVP_PY" - "$PVP_TMP/trend.svg" <<'PY' || bad "trend.svg: not the runs' bars"
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+bars = root.findall("s:rect", ns)
+assert [b.get("class") for b in bars] == ["bar", "bar marked"], [b.get("class") for b in bars]
+assert [b.find("s:title", ns).text for b in bars] == ["50000 pps", "40000 pps"]
+assert len(root.findall("s:path[@class='range']", ns)) == 2
+labels = [t.text for t in root.findall("s:text", ns)]
+assert "run 1" in labels and "run 2" in labels, labels
+PY
+out=$(H trend --point 64,1 --svg /nonexistent/dir/t.svg 2>&1 >/dev/null)
+[ $? = 1 ] && [ "$out" = "pvpkit: history: trend: /nonexistent/dir/t.svg: No such file or directory" ] ||
+	bad "trend --svg into a missing directory: $out"
 out=$(H trend --point 128,1 2>&1)
 [ $? = 0 ] && [ "$(echo "$out" | tail -1)" = "0 regression(s)" ] || bad "trend, no such point: $out"
 
