@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The pvpkit authors
 #
 # Every frame pvpkit-gen receives is in exactly one reported counter: a
-# stream's rx_packets, unsigned_rx or unknown_stream_rx. A pcap of hostile
+# stream's rx_packets, unsigned_rx, unknown_stream_rx or neigh_rx. A pcap of hostile
 # frames (signed with stream ids no profile sends, bad magic, cut short,
 # no room for the signature, not IP) is replayed into its RX queue; the
 # counters must add up to the port's rx_packets in the --json summary and
@@ -27,11 +27,12 @@ w = json.loads(sys.argv[2])
 rx = d["ports"][0]["rx_packets"]
 streams = sum(s["rx_packets"] for s in d["streams"])
 unknown = sum(n for sid, n in w["signed"].items() if sid != "0")
-got = (rx, streams, d["unsigned_rx"], d["unknown_stream_rx"])
-print("# port rx %d = streams %d + unsigned_rx %d + unknown_stream_rx %d" % got)
-if got != (w["frames"], w["signed"]["0"], w["unsigned"], unknown):
-    sys.exit("expected (%d, %d, %d, %d)" % (w["frames"], w["signed"]["0"], w["unsigned"], unknown))
-if rx != streams + d["unsigned_rx"] + d["unknown_stream_rx"]:
+got = (rx, streams, d["unsigned_rx"], d["unknown_stream_rx"], d["neigh_rx"])
+print("# port rx %d = streams %d + unsigned_rx %d + unknown_stream_rx %d + neigh_rx %d" % got)
+want = (w["frames"], w["signed"]["0"], w["unsigned"], unknown, w["neigh"])
+if got != want:
+    sys.exit("expected (%d, %d, %d, %d, %d)" % want)
+if rx != streams + d["unsigned_rx"] + d["unknown_stream_rx"] + d["neigh_rx"]:
     sys.exit("frames counted nowhere")
 PY
 }
@@ -42,7 +43,7 @@ info "CLI run, --json summary"
     --count 100 --drain-ms 500 --json "$PVP_TMP/cli.json" >"$PVP_TMP/cli.log" 2>&1 ||
     { cat "$PVP_TMP/cli.log"; fail "CLI run failed"; }
 check "$PVP_TMP/cli.json" || { cat "$PVP_TMP/cli.log"; fail "--json counters"; }
-grep -q "^unsigned_rx 95 unknown_stream_rx 110$" "$PVP_TMP/cli.log" ||
+grep -q "^unsigned_rx 80 unknown_stream_rx 110 neigh_rx 15$" "$PVP_TMP/cli.log" ||
     { cat "$PVP_TMP/cli.log"; fail "summary table"; }
 
 info "server, stats.get"

@@ -5,12 +5,15 @@
 signed frames of stream 0 (sequence 0..N-1), signed frames with stream ids
 no profile sends (small, over the per-stream table, 0xffff, behind a VLAN
 tag), and frames that only look signed (bad magic, cut short, an IP total
-length with no room for the signature, not IP at all). Plain pcap, no
-scapy needed.
+length with no room for the signature, ARP's ethertype on garbage).
+Plain pcap, no scapy needed.
 
 Usage: hostile_pcap.py OUT
 Prints what a receiver must count, as JSON:
-  {"frames": total, "signed": {"<stream id>": frames, ...}, "unsigned": n}
+  {"frames": total, "signed": {"<stream id>": frames, ...}, "unsigned": n,
+   "neigh": n}
+ARP's ethertype makes a frame the neighbour counter's (neigh_rx), whatever
+it holds: the generator counts it apart from unsigned traffic.
 """
 import json
 import struct
@@ -43,12 +46,14 @@ def frame(stream, seq, magic=MAGIC, vlan=None, ip_total=None, cut=None, ethertyp
 
 
 def main():
-    signed, unsigned, frames = {}, 0, []
+    signed, unsigned, neigh, frames = {}, 0, 0, []
 
     def add(f, stream=None):
-        nonlocal unsigned
+        nonlocal unsigned, neigh
         frames.append(f)
-        if stream is None:
+        if f[12:14] == b"\x08\x06":
+            neigh += 1
+        elif stream is None:
             unsigned += 1
         else:
             signed[str(stream)] = signed.get(str(stream), 0) + 1
@@ -70,13 +75,14 @@ def main():
     for seq in range(15):
         add(frame(0, 3000 + seq, ip_total=20 + 8 + 10))  # no room for it
     for seq in range(15):
-        add(frame(0, 4000 + seq, ethertype=0x0806))  # not IP
+        add(frame(0, 4000 + seq, ethertype=0x0806))  # not IP: ARP's type
 
     with open(sys.argv[1], "wb") as out:
         out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
         for i, f in enumerate(frames):
             out.write(struct.pack("<IIII", 1, i, len(f), len(f)) + f)
-    print(json.dumps({"frames": len(frames), "signed": signed, "unsigned": unsigned}))
+    print(json.dumps({"frames": len(frames), "signed": signed, "unsigned": unsigned,
+                      "neigh": neigh}))
 
 
 main()
