@@ -14,21 +14,10 @@ need_cmd tshark
 "$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq (run tools/bootstrap.sh)"
 ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
 
-read -r rpc pub < <("$PVP_PY" -c 'import socket
-a, b = socket.socket(), socket.socket()
-a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
-print(a.getsockname()[1], b.getsockname()[1])')
+. "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-"$PVP_GEN" $(pvp_eal trexcap) -m 256 -l 0-1 --vdev net_ring0 -- \
-    --trex "127.0.0.1:$rpc:$pub" --speed 10000 --idle-sleep 50 \
-    >"$PVP_TMP/gen.log" 2>&1 &
-pid=$!
-pvp_track $pid
-for _ in $(seq 50); do
-    grep -q "TRex stateless server" "$PVP_TMP/gen.log" && break
-    kill -0 $pid 2>/dev/null || { cat "$PVP_TMP/gen.log"; fail "pvpkit-gen exited"; }
-    sleep 0.1
-done
+# Its RX lcore runs: the captures take received frames.
+trex_gen_up trexcap net_ring0 -- --speed 10000
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
 "$PVP_PY" trex_capture.py "$rpc" "$pub" "$PVP_TMP/fetched.pcap" ||
     { cat "$PVP_TMP/gen.log"; fail "capture"; }
@@ -38,8 +27,5 @@ dns=$(tshark -r "$PVP_TMP/fetched.pcap" -Y 'ip.src == 16.0.0.2 && udp.dstport ==
 [ "$all" -ge 100 ] || fail "tshark reads $all frames, expected 100 or more"
 [ "$dns" = "$all" ] || fail "tshark: $dns of $all frames match the filter"
 info "tshark: $dns of $all fetched frames are UDP 16.0.0.2 -> port 53"
-kill -TERM $pid
-wait $pid
-rc=$?
-[ $rc = 0 ] || { cat "$PVP_TMP/gen.log"; fail "exit status $rc after SIGTERM"; }
+trex_gen_down
 echo "PASS"

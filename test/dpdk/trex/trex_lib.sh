@@ -2,20 +2,25 @@
 # Copyright (c) 2026 The pvpkit authors
 #
 # pvpkit-gen --trex for the TRex tests: source it after test/lib/common.sh.
-# trex_gen_up TAG VDEV... starts pvpkit-gen on two free loopback ports,
-# its ports the --vdev arguments given, and sets $rpc, $pub and $pid once
-# the server listens.
+# trex_gen_up TAG VDEV... [-- OPTION...] starts pvpkit-gen on two free
+# loopback ports, its ports the --vdev arguments given, with pvpkit-gen's
+# OPTIONs (default: --no-rx --speed 1000), and sets $rpc, $pub and $pid
+# once the server listens.
 
 trex_gen_up() {
-    local tag=$1 v vdevs=()
+    local tag=$1 vdevs=() opts=(--no-rx --speed 1000)
     shift
-    for v in "$@"; do vdevs+=(--vdev "$v"); done
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        vdevs+=(--vdev "$1")
+        shift
+    done
+    [ $# -gt 0 ] && { shift; opts=("$@"); }
     read -r rpc pub < <("$PVP_PY" -c 'import socket
 a, b = socket.socket(), socket.socket()
 a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
 print(a.getsockname()[1], b.getsockname()[1])')
     "$PVP_GEN" $(pvp_eal "$tag") -m 256 -l 0-1 "${vdevs[@]}" -- \
-        --trex "127.0.0.1:$rpc:$pub" --no-rx --speed 1000 --idle-sleep 50 \
+        --trex "127.0.0.1:$rpc:$pub" "${opts[@]}" --idle-sleep 50 \
         >"$PVP_TMP/gen.log" 2>&1 &
     pid=$!
     pvp_track $pid
