@@ -198,6 +198,8 @@ if [ -f "$out/latency.csv" ]; then
 fi
 echo
 say "results in $out:"
-(cd "$out" && ls -1 results.jsonl summary.json ./*.csv ./*.png ./*.svg 2>/dev/null | sed 's|^\./||; s/^/  /')
+(cd "$out" && ls -1 results.jsonl summary.json report.html ./*.csv ./*.png ./*.svg 2>/dev/null |
+	sed 's|^\./||; s/^/  /')
+[ -f "$out/report.html" ] && say "the page to read and share: $out/report.html"
 say "done in $(($(date +%s) - t_start)) s"
 [ "$rc" = 0 ] || die "pvpkit run exited with status $rc (see $out/run.log)"

@@ -82,6 +82,9 @@ for name in ("throughput_ndr", "throughput_pdr", "loss_per_hop"):
         p = os.path.join(out, name + "." + ext)
         if not os.path.exists(p) or os.path.getsize(p) < 4096:
             bad("%s missing or too small to be a plot" % p)
+page = open(os.path.join(out, "report.html")).read()
+if "plot-throughput-ndr" not in page or 'href="results.jsonl"' not in page:
+    bad("report.html lacks the NDR plot or the link to results.jsonl")
 png = open(os.path.join(out, "loss_per_hop.png"), "rb").read(8)
 if png != b"\x89PNG\r\n\x1a\n":
     bad("loss_per_hop.png is not a PNG")
