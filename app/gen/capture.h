@@ -3,8 +3,9 @@
  */
 
 /*
- * Captures of pvpkit-gen (capture.c): --capture, the capture.* control
- * methods and TRex's "capture" method share them. The RX and TX lcores
+ * Captures of pvpkit-gen (capture.c: lcores and writer, capture_ctl.c:
+ * control and option): --capture, the capture.* control methods and
+ * TRex's "capture" method share them. The RX and TX lcores
  * test each frame against a capture's ports and BPF filter and copy the
  * ones that match into a ring; a writer thread (no lcore) empties the
  * ring into a pcap file or a buffer a client fetches from. With no

@@ -108,7 +108,7 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 }
 
 /*
- * Captures (app/gen/capture.c) need the EAL's pools and rings: none is
+ * Captures (app/gen/capture_ctl.c) need the EAL's pools and rings: none is
  * ever started here, so the capture method's checks of its parameters
  * are what the input reaches.
  */
