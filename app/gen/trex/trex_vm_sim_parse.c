@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The parser of TRex's field engine simulator (trex_vm_sim.c): a stream's
+ * vm.instructions read into struct sim and checked as TRex's add_stream
+ * checks them, each write tied to the variable it names and the next_var
+ * chains resolved into the skips TRex's data path makes.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trex.h"
+#include "trex_vm_private.h"
+#include "trex_vm_sim_private.h"
+
+/* Value list entries, TRex's bound. */
+#define SIM_MAX_LIST UINT16_MAX
+
+/*
+ * The variable a write names ("x", or "t.ip", "t.port", "t.flow_limit" of
+ * a tuple "t"), and in *field which of a tuple's fields. NULL if none.
+ */
+static struct sim_ins *
+sim_find(struct sim *m, const char *name, unsigned int *field)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++) {
+		struct sim_ins *x = &m->in[i];
+		size_t l = strlen(x->name);
+
+		if (x->kind > SIM_TUPLE)
+			continue;
+		*field = 0;
+		if (x->kind != SIM_TUPLE && strcmp(x->name, name) == 0)
+			return x;
+		if (x->kind == SIM_TUPLE && strncmp(x->name, name, l) == 0 && name[l] == '.') {
+			if (strcmp(name + l + 1, "ip") == 0)
+				return x;
+			*field = strcmp(name + l + 1, "port") == 0 ? 1 : 2;
+			if (*field == 2 && strcmp(name + l + 1, "flow_limit") != 0)
+				continue;
+			return x;
+		}
+	}
+	return NULL;
+}
+
+/* flow_var and flow_var_rand_limit, checked as TRex's add_stream checks them. */
+static int
+sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, bool rlimit)
+{
+	struct vm_ctx *c = m->c;
+	const char *name = trex_vm_str(c, in, "name", NULL), *next, *op = "";
+	const json_t *vl = json_object_get(in, "value_list");
+	uint64_t size = 0, range, vmax, pad, seed = 0;
+	bool of;
+
+	if (name == NULL || (next = trex_vm_str(c, in, "next_var", "")) == NULL ||
+	    trex_vm_uint(c, in, "size", -1, &size) != 0)
+		return -EINVAL;
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return trex_vm_fail(c, "'size' must be 1, 2, 4 or 8");
+	if (strlen(name) >= sizeof(x->name) || strlen(next) >= sizeof(x->next))
+		return trex_vm_fail(c, "variable names are at most %zu characters",
+				    sizeof(x->name) - 1);
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	snprintf(x->next, sizeof(x->next), "%s", next);
+	x->size = (unsigned int)size;
+	vmax = trex_vm_size_max(x->size);
+	if (rlimit) {
+		x->kind = SIM_RLIMIT;
+		if (trex_vm_uint(c, in, "limit", -1, &x->limit) != 0 ||
+		    trex_vm_uint(c, in, "seed", -1, &seed) != 0 ||
+		    trex_vm_uint(c, in, "min_value", -1, &x->min) != 0 ||
+		    trex_vm_uint(c, in, "max_value", -1, &x->max) != 0)
+			return -EINVAL;
+		if (x->limit == 0 || x->limit > vmax)
+			return trex_vm_fail(c,
+					    "flow_var_rand_limit '%s': limit %" PRIu64
+					    " must be 1..%" PRIu64,
+					    name, x->limit, vmax);
+		if (x->min > x->max || x->max > vmax)
+			return trex_vm_fail(c,
+					    "flow_var_rand_limit '%s': min_value %" PRIu64
+					    ", max_value %" PRIu64
+					    " do not fit %u byte(s) in order",
+					    name, x->min, x->max, x->size);
+		x->seed = (uint32_t)seed;
+		return 0;
+	}
+	x->kind = SIM_VAR;
+	op = trex_vm_str(c, in, "op", NULL);
+	if (op == NULL || trex_vm_uint(c, in, "step", 1, &x->step) != 0)
+		return -EINVAL;
+	if (strcmp(op, "inc") == 0)
+		x->op = SIM_INC;
+	else if (strcmp(op, "dec") == 0)
+		x->op = SIM_DEC;
+	else if (strcmp(op, "random") == 0)
+		x->op = SIM_RAND;
+	else
+		return trex_vm_fail(c, "flow_var '%s': 'op' must be inc, dec or random", name);
+	if (x->step == 0)
+		return trex_vm_fail(c, "flow_var '%s': step cannot be 0", name);
+	if (vl != NULL && !json_is_null(vl)) {
+		size_t i;
+		const json_t *v;
+
+		if (!json_is_array(vl) || json_array_size(vl) == 0 ||
+		    json_array_size(vl) > SIM_MAX_LIST)
+			return trex_vm_fail(c, "flow_var '%s': value_list must hold 1..%u values",
+					    name, SIM_MAX_LIST);
+		if (x->step > json_array_size(vl))
+			return trex_vm_fail(
+				c, "flow_var '%s': step cannot be bigger than list size", name);
+		x->n_list = (uint32_t)json_array_size(vl);
+		x->list = calloc(x->n_list, sizeof(*x->list));
+		if (x->list == NULL)
+			return -ENOMEM;
+		json_array_foreach(vl, i, v) {
+			if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+			    (uint64_t)json_integer_value(v) > vmax)
+				return trex_vm_fail(
+					c, "flow_var '%s': value_list[%zu] must be 0..%" PRIu64,
+					name, i, vmax);
+			x->list[i] = (uint64_t)json_integer_value(v);
+		}
+		x->min = 0;
+		x->max = x->n_list - 1;
+		x->step %= x->n_list;
+		/* The list index is TRex's state: it starts at either end. */
+		x->init = x->op == SIM_DEC ? x->n_list - 1 : 0;
+		return 0;
+	}
+	if (trex_vm_uint(c, in, "min_value", -1, &x->min) != 0 ||
+	    trex_vm_uint(c, in, "max_value", -1, &x->max) != 0 ||
+	    trex_vm_uint(c, in, "init_value", (int64_t)x->min, &x->init) != 0)
+		return -EINVAL;
+	if (x->min > x->max || x->max > vmax)
+		return trex_vm_fail(c,
+				    "flow_var '%s': min_value %" PRIu64 ", max_value %" PRIu64
+				    " do not fit %u byte(s) in order",
+				    name, x->min, x->max, x->size);
+	if (x->init < x->min || x->init > x->max)
+		return trex_vm_fail(c,
+				    "flow_var '%s': init_value %" PRIu64
+				    " should be in range from min value %" PRIu64
+				    " to max value %" PRIu64,
+				    name, x->init, x->min, x->max);
+	/* TRex pads a range the step does not divide into a true cycle. */
+	range = x->max - x->min + 1;
+	pad = range != 0 ? range % x->step : 0;
+	if (x->op != SIM_RAND && pad != 0) {
+		if (x->op == SIM_INC && x->max + (x->step - pad) <= vmax)
+			x->max += x->step - pad;
+		else if (x->op == SIM_DEC && x->min >= x->step - pad)
+			x->min -= x->step - pad;
+		else
+			return trex_vm_fail(c,
+					    "flow_var '%s': could not pad range to be a true "
+					    "cycle - '(max_value - min_value + 1) %% step' should "
+					    "be zero",
+					    name);
+	}
+	range = x->max - x->min + 1;
+	if (range != 0)
+		x->step %= range;
+	/* The bss holds the value before init_value: packet 0 moves to it. */
+	if (x->op == SIM_INC)
+		x->init = sim_dec_mod(x->min, x->max, x->init, x->step, &of);
+	else if (x->op == SIM_DEC)
+		x->init = sim_inc_mod(x->min, x->max, x->init, x->step, &of);
+	return 0;
+}
+
+static int
+sim_parse_tuple(struct sim *m, struct sim_ins *x, const json_t *in)
+{
+	struct vm_ctx *c = m->c;
+	const char *name = trex_vm_str(c, in, "name", NULL);
+	uint64_t flags = 0;
+	bool of;
+
+	x->kind = SIM_TUPLE;
+	if (name == NULL || trex_vm_uint(c, in, "ip_min", -1, &x->min) != 0 ||
+	    trex_vm_uint(c, in, "ip_max", -1, &x->max) != 0 ||
+	    trex_vm_uint(c, in, "port_min", -1, &x->pmin) != 0 ||
+	    trex_vm_uint(c, in, "port_max", -1, &x->pmax) != 0 ||
+	    trex_vm_uint(c, in, "limit_flows", 0, &x->limit) != 0 ||
+	    trex_vm_uint(c, in, "flags", 0, &flags) != 0)
+		return -EINVAL;
+	if (flags & 1)
+		return trex_vm_fail(c,
+				    "tuple_flow_var '%s': unlimited flows (flags 1) are not "
+				    "supported by pvpkit-gen",
+				    name);
+	if (x->max < x->min || x->max > UINT32_MAX || x->pmax < x->pmin || x->pmax > UINT16_MAX)
+		return trex_vm_fail(c, "tuple_flow_var '%s': bad IP or port range", name);
+	if (strlen(name) >= sizeof(x->name))
+		return trex_vm_fail(c, "variable names are at most %zu characters",
+				    sizeof(x->name) - 1);
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	/* One core: the IP moves by 1 (0 for one address, the port moving each packet). */
+	x->ipstep = 1 % (x->max - x->min + 1);
+	x->pstep = x->max == x->min ? 1 % (x->pmax - x->pmin + 1) : 0;
+	x->init = sim_dec_mod(x->min, x->max, x->min, x->ipstep, &of);
+	x->pinit = x->pmin;
+	x->pprev = sim_dec_mod(x->pmin, x->pmax, x->pmin,
+			       (x->pstep + (of ? 1 : 0)) % (x->pmax - x->pmin + 1), &of);
+	return 0;
+}
+
+static int
+sim_parse_write(struct sim *m, struct sim_ins *x, const json_t *in, bool masked)
+{
+	struct vm_ctx *c = m->c;
+	const char *name = trex_vm_str(c, in, "name", NULL);
+	const json_t *be;
+	uint64_t mask = 0;
+	int64_t shift = 0;
+
+	x->kind = masked ? SIM_MASK : SIM_WRITE;
+	if (name == NULL || trex_vm_uint(c, in, "pkt_offset", -1, &x->off) != 0 ||
+	    trex_vm_int(c, in, "add_value", 0, &x->add) != 0)
+		return -EINVAL;
+	/* TRex reads add_value as a 32-bit int. */
+	if (x->add < INT32_MIN || x->add > INT32_MAX)
+		return trex_vm_fail(c,
+				    "write of '%s': add_value %" PRId64 " must be a 32-bit integer",
+				    name, x->add);
+	/* The variable may come later: trex_vm_sim_parse() resolves it once all are read. */
+	if (strlen(name) >= sizeof(x->name))
+		return trex_vm_fail(c, "write of '%s': no such flow variable", name);
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	be = json_object_get(in, "is_big_endian");
+	x->be = be == NULL || json_is_null(be) || json_is_true(be);
+	if (be != NULL && !json_is_null(be) && !json_is_boolean(be))
+		return trex_vm_fail(c, "'is_big_endian' must be a boolean");
+	if (!masked)
+		return 0;
+	if (trex_vm_uint(c, in, "pkt_cast_size", -1, &mask) != 0)
+		return -EINVAL;
+	x->cast = (unsigned int)mask;
+	if (trex_vm_uint(c, in, "mask", -1, &mask) != 0 ||
+	    trex_vm_int(c, in, "shift", 0, &shift) != 0)
+		return -EINVAL;
+	if (x->cast != 1 && x->cast != 2 && x->cast != 4)
+		return trex_vm_fail(c, "'pkt_cast_size' must be 1, 2 or 4");
+	if (mask > UINT32_MAX || shift <= -32 || shift >= 32)
+		return trex_vm_fail(c,
+				    "write_mask_flow_var of '%s': mask must fit 32 bits and "
+				    "shift be -31..31",
+				    name);
+	x->mask = (uint32_t)mask;
+	x->shift = (int)shift;
+	return 0;
+}
+
+int
+trex_vm_sim_parse(struct sim *m, const json_t *ins)
+{
+	struct vm_ctx *c = m->c;
+	const json_t *in;
+	unsigned int skip = 0;
+	size_t i;
+	int ret;
+
+	if (json_array_size(ins) > SIM_MAX_INS)
+		return trex_vm_fail(c, "at most %d instructions", SIM_MAX_INS);
+	json_array_foreach(ins, i, in) {
+		struct sim_ins *x = &m->in[m->n];
+		const char *type;
+
+		c->ins = (unsigned int)i;
+		if (!json_is_object(in) || (type = trex_vm_str(c, in, "type", NULL)) == NULL)
+			return trex_vm_fail(c, "expected an object with a 'type'");
+		m->n++;
+		if (strcmp(type, "flow_var") == 0)
+			ret = sim_parse_var(m, x, in, false);
+		else if (strcmp(type, "flow_var_rand_limit") == 0)
+			ret = sim_parse_var(m, x, in, true);
+		else if (strcmp(type, "tuple_flow_var") == 0)
+			ret = sim_parse_tuple(m, x, in);
+		else if (strcmp(type, "write_flow_var") == 0)
+			ret = sim_parse_write(m, x, in, false);
+		else if (strcmp(type, "write_mask_flow_var") == 0)
+			ret = sim_parse_write(m, x, in, true);
+		else if (strcmp(type, "fix_checksum_icmpv6") == 0) {
+			x->kind = SIM_ICMP6;
+			ret = trex_vm_uint(c, in, "l2_len", -1, &x->off);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "l3_len", -1, &x->l3);
+		} else if (strcmp(type, "trim_pkt_size") == 0) {
+			ret = trex_vm_fail(c, "'trim_pkt_size' is not supported by pvpkit-gen");
+		} else if (strcmp(type, "fix_checksum_ipv4") == 0) {
+			/* With flow_stats, lib/pkt keeps every checksum (the signature moves). */
+			x->kind = c->s->fs ? SIM_NOP : SIM_CSUM4;
+			ret = trex_vm_checksum(c, in, type);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "pkt_offset", -1, &x->off);
+		} else if (strcmp(type, "fix_checksum_hw") == 0) {
+			x->kind = c->s->fs ? SIM_NOP : SIM_CSUMHW;
+			ret = trex_vm_checksum(c, in, type);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "l2_len", -1, &x->off);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "l3_len", -1, &x->l3);
+			if (ret == 0)
+				ret = trex_vm_uint(c, in, "l4_type", -1, &x->l4);
+		} else {
+			ret = trex_vm_fail(c, "unknown instruction type '%s'", type);
+		}
+		if (ret != 0)
+			return ret;
+	}
+	/* Writes name their variable; TRex's rule: a next_var names the one right after it. */
+	for (i = 0; i < m->n; i++) {
+		struct sim_ins *x = &m->in[i];
+		const struct sim_ins *v;
+
+		c->ins = (unsigned int)i;
+		if (x->kind == SIM_WRITE || x->kind == SIM_MASK) {
+			v = sim_find(m, x->name, &x->field);
+			if (v == NULL)
+				return trex_vm_fail(c, "write of '%s': no such flow variable",
+						    x->name);
+			x->var = (unsigned int)(v - m->in);
+			x->size = v->kind == SIM_TUPLE ? (x->field == 1 ? 2 : 4) : v->size;
+		}
+		if ((x->kind != SIM_VAR && x->kind != SIM_RLIMIT) || x->next[0] == '\0')
+			continue;
+		if (i + 1 == m->n ||
+		    (m->in[i + 1].kind != SIM_VAR && m->in[i + 1].kind != SIM_RLIMIT) ||
+		    strcmp(m->in[i + 1].name, x->next) != 0)
+			return trex_vm_fail(c,
+					    "next_var '%s' of '%s' must be the variable right "
+					    "after it",
+					    x->next, x->name);
+		m->in[i + 1].has_prev = true;
+	}
+	/* How many chained variables a non-wrapping one skips (TRex's m_skip). */
+	for (i = m->n; i-- > 0;) {
+		struct sim_ins *x = &m->in[i];
+
+		if (x->kind != SIM_VAR && x->kind != SIM_RLIMIT) {
+			skip = 0;
+			continue;
+		}
+		x->skip = skip;
+		skip = x->has_prev ? skip + 1 : 0;
+	}
+	return 0;
+}

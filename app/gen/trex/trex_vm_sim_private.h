@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * What the two halves of TRex's field engine simulator share: the parser
+ * (trex_vm_sim_parse.c), which reads the instructions into struct sim, and
+ * the engine (trex_vm_sim.c), which runs them packet by packet. Never
+ * installed.
+ */
+
+#ifndef TREX_VM_SIM_PRIVATE_H
+#define TREX_VM_SIM_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "trex_vm_private.h"
+
+/* Most instructions one stream may have (TRex's own bound is its bss size). */
+#define SIM_MAX_INS 64
+
+enum sim_kind {
+	SIM_VAR,    /* flow_var: inc, dec or random, range or value_list */
+	SIM_RLIMIT, /* flow_var_rand_limit */
+	SIM_TUPLE,  /* tuple_flow_var */
+	SIM_WRITE,  /* write_flow_var */
+	SIM_MASK,   /* write_mask_flow_var */
+	SIM_ICMP6,  /* fix_checksum_icmpv6 */
+	SIM_CSUM4,  /* fix_checksum_ipv4, without flow_stats */
+	SIM_CSUMHW, /* fix_checksum_hw, without flow_stats: what the NIC sends */
+	SIM_NOP,    /* checksums lib/pkt keeps (flow_stats streams) */
+};
+
+enum sim_op { SIM_INC, SIM_DEC, SIM_RAND };
+
+/* One instruction; the state that moves lives in struct sim_state. */
+struct sim_ins {
+	enum sim_kind kind;
+	char name[64];
+	char next[64];
+	enum sim_op op;
+	unsigned int size; /* variable bytes */
+	uint64_t min, max; /* range (a list: indices) */
+	uint64_t step;	   /* step % range */
+	uint64_t init;	   /* bss value before packet 0, or list index */
+	uint64_t *list;	   /* value_list, NULL for a range */
+	uint32_t n_list;
+	uint32_t skip;				  /* instructions a non-wrapping variable skips */
+	bool has_prev;				  /* moved by the variable before it */
+	uint64_t limit;				  /* rand_limit / tuple limit_flows */
+	uint32_t seed;				  /* rand_limit seed */
+	uint64_t pmin, pmax, pinit, pprev, pstep; /* tuple port */
+	uint64_t ipstep;    /* tuple IP step (0 when the range is one address) */
+	unsigned int var;   /* writes: instruction index of the variable */
+	unsigned int field; /* writes of a tuple: 0 ip, 1 port, 2 flow_limit */
+	uint64_t off;	    /* writes: packet offset; icmpv6: l2_len */
+	uint64_t l3;	    /* icmpv6, hw: l3_len */
+	uint64_t l4;	    /* hw: l4_type */
+	int64_t add;
+	bool be;
+	unsigned int cast; /* masked: packet bytes */
+	uint32_t mask;
+	int shift;
+};
+
+/* A stream's program: its instructions and TRex's seed for its random values. */
+struct sim {
+	struct vm_ctx *c;
+	struct sim_ins in[SIM_MAX_INS];
+	unsigned int n;
+	uint32_t rnd_seed;
+};
+
+/* TRex's inc_mod_of: @p c up by @p step within [a, b], *of when it wrapped. */
+static inline uint64_t
+sim_inc_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
+{
+	*of = step > b - c;
+	return *of ? a + (step - (b - c) - 1) : c + step;
+}
+
+/* TRex's dec_mod_of: @p c down by @p step within [a, b], *of when it wrapped. */
+static inline uint64_t
+sim_dec_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
+{
+	*of = step > c - a;
+	return *of ? b - (step - (c - a) - 1) : c - step;
+}
+
+/*
+ * Read the instructions @p ins into @p m (m->c set), checked as TRex's
+ * add_stream checks them, each write tied to its variable and the
+ * next_var chains resolved. @return 0 or -errno, the message in m->c;
+ * the value lists of m->in[0 .. m->n - 1] are the caller's to free, even
+ * on failure.
+ */
+int trex_vm_sim_parse(struct sim *m, const json_t *ins);
+
+#endif /* TREX_VM_SIM_PRIVATE_H */
