@@ -106,6 +106,8 @@ vm_prepare() {
 	command -v "$QEMU_BIN" >/dev/null ||
 		die "$QEMU_BIN not found (apt-get install qemu-system-x86)"
 	command -v ssh-keygen >/dev/null || die "ssh-keygen not found (apt-get install openssh-client)"
+	[ -x "$SRC_DIR/tools/guest-image.sh" ] ||
+		die "--vm builds its guest image from pvpkit's source tree: no tools/guest-image.sh in $SRC_DIR"
 	VM_IMG=$(PVP_BUILD_DIR=$BUILD_DIR "$SRC_DIR/tools/guest-image.sh" --cache "$VM_CACHE" \
 		--fwd-bin "$FWD_BIN" $([ "$QUIET" = 1 ] && echo -q)) ||
 		die "no guest image (tools/guest-image.sh --cache $VM_CACHE)"

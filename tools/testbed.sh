@@ -62,9 +62,10 @@ die() { echo "$PROG: error: $*" >&2; exit 1; }
 say() { [ "$QUIET" = 1 ] || echo "$PROG: $*"; }
 QUIET=0
 
-# --vm: the guests as QEMU VMs.
+# --vm: the guests as QEMU VMs. Beside this script in the source tree
+# (tools/) and where it is installed (LIBEXECDIR/pvpkit).
 # shellcheck source=tools/testbed-vm.sh
-. "$SRC_DIR/tools/testbed-vm.sh"
+. "$(dirname "$0")/testbed-vm.sh"
 
 usage() {
 	cat <<EOF

@@ -41,6 +41,7 @@ for b in pvpkit pvpkit-gen pvpkit-fwd; do
 	fi
 done
 [ -x "$LIBEXEC/testbed.sh" ] || bad "$LIBEXEC/testbed.sh not installed"
+[ -f "$LIBEXEC/testbed-vm.sh" ] || bad "$LIBEXEC/testbed-vm.sh (which testbed.sh sources) not installed"
 
 # Every option of pvpkit's commands is in its man page.
 for cmd in trial search run; do
@@ -57,6 +58,9 @@ out=$("$BIN/pvpkit" testbed status --dir "$PVP_TMP/tb" 2>&1)
 rc=$?
 [ "$rc" = 3 ] || bad "installed pvpkit testbed status: exit $rc: $out"
 echo "$out" | grep -q '^testbed: down$' || bad "installed testbed status said: $out"
+# ... and says nothing on stderr (a part it sources not installed would).
+err=$("$BIN/pvpkit" testbed status --dir "$PVP_TMP/tb" 2>&1 >/dev/null)
+[ -z "$err" ] || bad "installed testbed status, on stderr: $err"
 "$BIN/pvpkit" testbed --help | grep -qx "  $LIBEXEC/testbed.sh" ||
 	bad "installed pvpkit testbed --help names another script: $("$BIN/pvpkit" testbed --help)"
 
