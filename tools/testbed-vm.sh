@@ -1,5 +1,9 @@
+#!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
+#
+# Sourced by testbed.sh (not run on its own); a script, so that it may be
+# installed beside it in LIBEXECDIR/pvpkit, where files are executables.
 #
 # testbed.sh --vm: each guest is a QEMU VM booted from the image of
 # tools/guest-image.sh, pvpkit-fwd started in it by systemd on virtio-net
