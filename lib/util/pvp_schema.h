@@ -74,6 +74,8 @@ enum pvp_schema_type {
 	PVP_SCHEMA_IPV4,   /**< "a.b.c.d"; uint32_t in host order (pvp_parse_ipv4()) */
 	PVP_SCHEMA_OBJECT, /**< object of the members[] only; a struct their offsets are in */
 	PVP_SCHEMA_ARRAY,  /**< list of min..max items, each as members[0]; an array of them */
+	PVP_SCHEMA_MAP,	   /**< object of any names, each value as members[0]; json_t * */
+	PVP_SCHEMA_JSON,   /**< any value; json_t * */
 };
 
 /**
@@ -83,6 +85,11 @@ enum pvp_schema_type {
  * (with file:line:col), pvp_schema_decode() fills the C struct (defaults
  * applied), pvp_schema_encode() writes it back and pvp_schema_doc() writes
  * the RST table of doc/. Use PVP_SCHEMA_AT() for offset and size.
+ *
+ * MAP and JSON values (names that are the user's, such as hop names, or
+ * a peer's context passed on as is) are kept as a json_t *: decoding
+ * borrows it from the object decoded, encoding takes a new reference to
+ * it (NULL: the member is left out).
  */
 struct pvp_schema_member {
 	const char *name;			 /**< member name; NULL ends a table */

@@ -109,6 +109,7 @@ schema_check_value(const struct pvp_schema_member *m, const json_t *v, const cha
 {
 	const char *s = json_string_value(v);
 	char sub[SCHEMA_PATH_MAX], list[160];
+	const char *key;
 	json_t *item;
 	uint64_t mac;
 	uint32_t ip;
@@ -163,6 +164,17 @@ schema_check_value(const struct pvp_schema_member *m, const json_t *v, const cha
 		return 0;
 	case PVP_SCHEMA_OBJECT:
 		return schema_check_object(m->members, v, path, src, NULL, err, err_len);
+	case PVP_SCHEMA_JSON:
+		return 0;
+	case PVP_SCHEMA_MAP:
+		if (!json_is_object(v))
+			return schema_fail(src, path, err, err_len, "must be an object");
+		json_object_foreach((json_t *)(uintptr_t)v, key, item) {
+			snprintf(sub, sizeof(sub), "%s.%s", path, key);
+			if (schema_check_value(m->members, item, sub, src, err, err_len) < 0)
+				return -EINVAL;
+		}
+		return 0;
 	case PVP_SCHEMA_ARRAY:
 	default:
 		n = json_array_size(v);
@@ -203,6 +215,8 @@ schema_default(const struct pvp_schema_member *m)
 		return json_boolean(strcmp(m->def, "true") == 0);
 	case PVP_SCHEMA_OBJECT:
 	case PVP_SCHEMA_ARRAY:
+	case PVP_SCHEMA_MAP:
+	case PVP_SCHEMA_JSON:
 		return NULL;
 	default:
 		return json_string(m->def);
@@ -290,6 +304,10 @@ schema_store(const struct pvp_schema_member *m, const json_t *v, char *p, const 
 		return s != NULL ? pvp_parse_ipv4(s, (uint32_t *)p) : 0;
 	case PVP_SCHEMA_OBJECT:
 		return schema_store_object(m->members, v, p, path, err, err_len);
+	case PVP_SCHEMA_MAP:
+	case PVP_SCHEMA_JSON:
+		*(const json_t **)p = v; /* borrowed from the object decoded */
+		return 0;
 	case PVP_SCHEMA_ARRAY:
 	default:
 		n = json_array_size(v);
@@ -398,6 +416,9 @@ schema_encode_value(const struct pvp_schema_member *m, const char *p)
 		return json_string(pvp_ipv4_format(*(const uint32_t *)p, buf, sizeof(buf)));
 	case PVP_SCHEMA_OBJECT:
 		return schema_encode_object(m->members, p);
+	case PVP_SCHEMA_MAP:
+	case PVP_SCHEMA_JSON:
+		return json_incref(*(json_t *const *)p);
 	case PVP_SCHEMA_ARRAY:
 	default:
 		/* Lists are written by schema_encode_object(), which has their count. */
@@ -437,8 +458,9 @@ schema_encode_object(const struct pvp_schema_member *members, const char *base)
 		} else {
 			v = schema_encode_value(m, base + m->offset);
 		}
-		/* An empty string or object is a member not given. */
-		if (v == NULL || (json_is_object(v) && json_object_size(v) == 0)) {
+		/* An empty string or object is a member not given; a map or
+		 * JSON value is written as it is. */
+		if (v == NULL || (m->type == PVP_SCHEMA_OBJECT && json_object_size(v) == 0)) {
 			json_decref(v);
 			continue;
 		}
@@ -503,6 +525,13 @@ schema_doc_type(const struct pvp_schema_member *m, char *buf, size_t len)
 		return;
 	case PVP_SCHEMA_OBJECT:
 		snprintf(buf, len, "object");
+		return;
+	case PVP_SCHEMA_MAP:
+		schema_doc_type(m->members, list, sizeof(list));
+		snprintf(buf, len, "object of NAME: %s", list);
+		return;
+	case PVP_SCHEMA_JSON:
+		snprintf(buf, len, "any JSON");
 		return;
 	case PVP_SCHEMA_ARRAY:
 	default:

@@ -934,6 +934,61 @@ test_schema_read(void)
 	json_decref(o);
 }
 
+/* A record with names that are the user's (hop: count) and a value passed on as is. */
+struct sch_rec {
+	const json_t *lost;
+	const json_t *context;
+};
+static const struct pvp_schema_member sch_count = {.name = "", .type = PVP_SCHEMA_UINT,
+						   .max = 1000};
+static const struct pvp_schema_member sch_rec_members[] = {
+	{.name = "lost",
+	 .type = PVP_SCHEMA_MAP,
+	 .members = &sch_count,
+	 PVP_SCHEMA_AT(struct sch_rec, lost)},
+	{.name = "context", .type = PVP_SCHEMA_JSON, PVP_SCHEMA_AT(struct sch_rec, context)},
+	{.name = NULL},
+};
+
+static void
+test_schema_map(void)
+{
+	struct sch_rec r;
+	char err[256] = "", *s;
+	json_t *o, *back;
+
+	unit_check_case = "schema map";
+	o = json_loads("{\"lost\": {}, \"context\": [1, {\"a\": null}]}", 0, NULL);
+	CHECK(pvp_schema_read(sch_rec_members, o, &r, err, sizeof(err)) == 0, "%s", err);
+	CHECK(r.lost == json_object_get(o, "lost") && r.context == json_object_get(o, "context"));
+	/* Written back as they are, an empty map too (an empty object member is not). */
+	back = pvp_schema_encode(sch_rec_members, &r);
+	s = json_dumps(back, JSON_COMPACT);
+	CHECK(s != NULL && strcmp(s, "{\"lost\":{},\"context\":[1,{\"a\":null}]}") == 0, "%s",
+	      s);
+	free(s);
+	json_decref(back);
+	json_decref(o);
+	/* Each value of a map is checked, and named by its path. */
+	o = json_loads("{\"lost\": {\"ovs\": 3, \"fwd\": -1}}", 0, NULL);
+	CHECK(pvp_schema_read(sch_rec_members, o, &r, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "lost.fwd: must be an integer in 0..1000");
+	json_decref(o);
+	err[0] = '\0';
+	o = json_loads("{\"lost\": [3]}", 0, NULL);
+	CHECK(pvp_schema_read(sch_rec_members, o, &r, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "lost: must be an object");
+	json_decref(o);
+	/* Absent: NULL, and left out. */
+	o = json_object();
+	CHECK(pvp_schema_read(sch_rec_members, o, &r, err, sizeof(err)) == 0 && r.lost == NULL &&
+	      r.context == NULL);
+	back = pvp_schema_encode(sch_rec_members, &r);
+	CHECK(json_object_size(back) == 0);
+	json_decref(back);
+	json_decref(o);
+}
+
 static void
 test_schema_doc(void)
 {
@@ -1670,6 +1725,7 @@ main(void)
 	test_schema_check();
 	test_schema_decode();
 	test_schema_read();
+	test_schema_map();
 	test_schema_doc();
 	test_file_read();
 	test_secret_read();
