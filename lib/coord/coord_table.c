@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -17,6 +18,7 @@
 #include "pvp_util.h"
 
 #include "coord.h"
+#include "coord_record.h"
 
 double
 coord_trial_loss_ratio(const struct coord_trial_result *r)
@@ -312,21 +314,24 @@ table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 	return o;
 }
 
-/* "checks", "findings", "signature", "max_burst" and "hop_drops". */
+/* "checks", "findings", "signature", "max_burst" and "hop_drops" into @p rec. */
 static void
-table_checks_json(json_t *j, const struct coord_topology *t, const struct coord_trial_result *r)
+table_checks_record(struct coord_trial_record *rec, const struct coord_topology *t,
+		    const struct coord_trial_result *r)
 {
-	json_t *checks = json_object(), *findings = json_array(), *drops = json_object();
 	unsigned int c, i;
 
+	rec->checks = json_object();
+	rec->findings = json_array();
+	rec->hop_drops = json_object();
 	for (c = 0; c < COORD_CHECK_MAX; c++)
-		json_object_set_new(checks, coord_check_name(c),
+		json_object_set_new(rec->checks, coord_check_name(c),
 				    json_string(table_check_state(r, c)));
 	for (i = 0; i < r->nb_findings; i++) {
 		const struct coord_finding *fd = &r->findings[i];
 
 		json_array_append_new(
-			findings,
+			rec->findings,
 			json_pack("{s:s,s:o,s:b,s:s}", "check", coord_check_name(fd->check), "hop",
 				  fd->hop >= 0 ? json_string(t->hops[fd->hop].hop.name)
 					       : json_null(),
@@ -334,32 +339,23 @@ table_checks_json(json_t *j, const struct coord_topology *t, const struct coord_
 	}
 	for (i = 0; i < t->nb_hops; i++)
 		if (coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
-			json_object_set_new(drops, t->hops[i].hop.name,
+			json_object_set_new(rec->hop_drops, t->hops[i].hop.name,
 					    json_integer((json_int_t)r->hop_drops[i]));
-	json_object_set_new(j, "checks", checks);
-	json_object_set_new(j, "findings", findings);
-	json_object_set_new(j, "hop_drops", drops);
-	json_object_set_new(j, "invalid", json_boolean(r->invalid));
-	if (r->traffic.has_sig)
-		json_object_set_new(j, "signature",
-				    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "offered",
-					      (json_int_t)r->traffic.sig_offered, "rx",
-					      (json_int_t)r->traffic.sig_rx, "lost",
-					      (json_int_t)r->traffic.sig_lost, "dup",
-					      (json_int_t)r->traffic.sig_dup, "unsigned_rx",
-					      (json_int_t)r->traffic.unsigned_rx,
-					      "unknown_stream_rx",
-					      (json_int_t)r->traffic.unknown_stream_rx));
-	if (r->traffic.has_sig)
-		json_object_set_new(json_object_get(j, "signature"), "neigh_rx",
-				    json_integer((json_int_t)r->traffic.neigh_rx));
-	json_object_set_new(j, "max_burst",
-			    r->traffic.has_max_burst
-				    ? json_integer((json_int_t)r->traffic.max_burst)
-				    : json_null());
-	if (r->conf.max_burst != 0)
-		json_object_set_new(j, "max_burst_limit",
-				    json_integer((json_int_t)r->conf.max_burst));
+	rec->invalid = r->invalid;
+	rec->has_signature = r->traffic.has_sig;
+	rec->signature = (struct coord_record_signature){
+		.offered = r->traffic.sig_offered,
+		.rx = r->traffic.sig_rx,
+		.lost = r->traffic.sig_lost,
+		.dup = r->traffic.sig_dup,
+		.unsigned_rx = r->traffic.unsigned_rx,
+		.unknown_stream_rx = r->traffic.unknown_stream_rx,
+		.neigh_rx = r->traffic.neigh_rx,
+	};
+	rec->has_max_burst = r->traffic.has_max_burst;
+	rec->max_burst = r->traffic.max_burst;
+	rec->has_max_burst_limit = r->conf.max_burst != 0;
+	rec->max_burst_limit = r->conf.max_burst;
 }
 
 /*
@@ -384,20 +380,61 @@ table_start_json(const struct coord_topology *t, const struct coord_trial_result
 			 r->has_start_skew ? json_real(r->start_skew_ms) : json_null());
 }
 
+/* The values coord_trial_to_json() made for @p rec, released once encoded. */
+static void
+table_record_free(struct coord_trial_record *rec)
+{
+	json_t **made[] = {&rec->hop_lost, &rec->chains,    &rec->chain_totals, &rec->rate,
+			   &rec->checks,   &rec->findings,  &rec->hop_drops,	&rec->start};
+	size_t i;
+
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++)
+		json_decref(*made[i]);
+}
+
 json_t *
 coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_result *r)
 {
-	json_t *j, *chains, *hops, *pts, *shared, *totals, *vm;
+	struct coord_trial_record *rec = calloc(1, sizeof(*rec));
+	const json_t *testbed = json_object_get(t->root, "testbed");
+	json_t *pts, *shared, *vm, *j;
 	unsigned int c, k, i;
 
-	chains = json_array();
-	hops = json_object();
-	totals = json_array();
+	if (rec == NULL)
+		return NULL;
+	rec->schema = COORD_RECORD_SCHEMA;
+	rec->has_schema = true;
+	snprintf(rec->started, sizeof(rec->started), "%s", r->started);
+	snprintf(rec->topology, sizeof(rec->topology), "%s", t->name);
+	rec->duration_s = r->conf.duration_s;
+	rec->warmup_s = r->conf.warmup_s;
+	rec->requested_pps = table_requested_pps(r);
+	rec->has_requested = true;
+	rec->achieved_pps = r->traffic.achieved_pps;
+	rec->generator_limited = r->traffic.generator_limited;
+	rec->dut_result = coord_trial_dut_result(r);
+	rec->has_dut_result = true;
+	rec->tx_packets = r->tx_packets;
+	rec->rx_packets = r->rx_packets;
+	rec->lost = (int64_t)r->tx_packets - (int64_t)r->rx_packets;
+	rec->loss_ratio = coord_trial_loss_ratio(r);
+	rec->hop_lost = json_object();
+	for (i = 0; i < t->nb_hops; i++)
+		if (coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
+			json_object_set_new(rec->hop_lost, t->hops[i].hop.name,
+					    json_integer((json_int_t)r->hop_lost[i]));
+	rec->unattributed = r->unattributed;
+	rec->reconciled = r->reconciled;
+	rec->quiet = r->quiet;
+	rec->quiet_s = r->quiet_s;
+	rec->snapshot_ms = r->snapshot_ms;
+	rec->chains = json_array();
+	rec->chain_totals = json_array();
 	for (c = 0; c < t->nb_chains; c++) {
 		uint64_t tx, rx;
 
 		table_chain_counts(t, r, c, &tx, &rx);
-		json_array_append_new(totals,
+		json_array_append_new(rec->chain_totals,
 				      json_pack("{s:I,s:I,s:I}", "tx_packets", (json_int_t)tx,
 						"rx_packets", (json_int_t)rx, "lost",
 						(json_int_t)tx - (json_int_t)rx));
@@ -405,65 +442,45 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		for (k = 0; k < t->chains[c].nb_points; k++)
 			json_array_append_new(pts, table_point_json(t, &t->chains[c].points[k],
 								    &r->chain[c].pt[k]));
-		json_array_append_new(chains, pts);
+		json_array_append_new(rec->chains, pts);
 	}
-	for (i = 0; i < t->nb_hops; i++)
-		if (coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
-			json_object_set_new(hops, t->hops[i].hop.name,
-					    json_integer((json_int_t)r->hop_lost[i]));
-	j = json_pack("{s:s,s:s,s:s,s:f,s:f,s:f,s:f,s:b,s:b,s:I,s:I,s:I,s:f,s:o,s:I,s:b,s:b,"
-		      "s:f,s:f,s:o}",
-		      "type", "trial", "started", r->started, "topology", t->name, "duration_s",
-		      r->conf.duration_s, "warmup_s", r->conf.warmup_s, "requested_pps",
-		      table_requested_pps(r), "achieved_pps", r->traffic.achieved_pps,
-		      "generator_limited", r->traffic.generator_limited, "dut_result",
-		      coord_trial_dut_result(r), "tx_packets", (json_int_t)r->tx_packets,
-		      "rx_packets", (json_int_t)r->rx_packets, "lost",
-		      (json_int_t)r->tx_packets - (json_int_t)r->rx_packets, "loss_ratio",
-		      coord_trial_loss_ratio(r), "hop_lost", hops, "unattributed",
-		      (json_int_t)r->unattributed, "reconciled", r->reconciled, "quiet", r->quiet,
-		      "quiet_s", r->quiet_s, "snapshot_ms", r->snapshot_ms, "chains", chains);
-	if (j == NULL) {
-		json_decref(totals);
-		return NULL;
-	}
-	json_object_set_new(j, "chain_totals", totals);
 	if (r->conf.profile != NULL) {
-		json_object_set_new(j, "profile", json_string(r->conf.profile));
+		snprintf(rec->profile, sizeof(rec->profile), "%s", r->conf.profile);
 	} else {
-		json_object_set_new(j, "size", json_integer(r->conf.size));
-		json_object_set_new(j, "flows", json_integer(r->conf.flows));
+		rec->size = r->conf.size;
+		rec->has_size = true;
+		rec->flows = r->conf.flows;
+		rec->has_flows = true;
 	}
 	if (r->conf.rate != NULL)
-		json_object_set_new(j, "rate", json_string(r->conf.rate));
+		rec->rate = json_string(r->conf.rate);
 	else if (r->conf.rate_pps > 0)
-		json_object_set_new(j, "rate", json_real(r->conf.rate_pps));
+		rec->rate = json_real(r->conf.rate_pps);
 	else
-		json_object_set_new(j, "rate", json_string("max"));
-	table_checks_json(j, t, r);
-	if (r->traffic.streams != NULL)
-		json_object_set(j, "streams", r->traffic.streams);
-	if (r->context != NULL)
-		json_object_set(j, "context", r->context);
-	if (r->warnings != NULL)
-		json_object_set(j, "warnings", r->warnings);
+		rec->rate = json_string("max");
+	table_checks_record(rec, t, r);
+	rec->streams = r->traffic.streams;
+	rec->context = r->context;
+	rec->warnings = r->warnings;
 	if (r->nb_sources > 1)
-		json_object_set_new(j, "start", table_start_json(t, r));
+		rec->start = table_start_json(t, r);
 	/*
 	 * A topology whose pollers share cores (the local testbed on a small
 	 * box says so) marks every trial, so that its figures are never read
 	 * as dedicated-core results.
 	 */
-	shared = json_object_get(json_object_get(t->root, "testbed"), "shared_cores");
-	if (json_is_boolean(shared))
-		json_object_set_new(j, "shared_cores", json_boolean(json_is_true(shared)));
+	shared = json_object_get(testbed, "shared_cores");
+	rec->has_shared_cores = json_is_boolean(shared);
+	rec->shared_cores = json_is_true(shared);
 	/* A guest emulated by QEMU without KVM forwards at a fraction of
 	 * what the vswitch can: its figures are functional only. */
-	vm = json_object_get(json_object_get(t->root, "testbed"), "vm");
+	vm = json_object_get(testbed, "vm");
 	if (json_is_string(vm)) {
-		json_object_set(j, "vm", vm);
-		if (table_vm_tcg(t))
-			json_object_set_new(j, "functional_only", json_true());
+		rec->vm = vm;
+		rec->has_functional_only = rec->functional_only = table_vm_tcg(t);
 	}
+	j = pvp_schema_encode(coord_trial_record_members, rec);
+	table_record_free(rec);
+	free(rec);
 	return j;
 }

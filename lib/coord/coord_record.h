@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/**
+ * @file
+ * The records of the results file that a report reads back, described
+ * once as schema tables (pvp_schema.h): the coordinator encodes the
+ * "trial" and "search" records from them, the report decodes them
+ * through the same tables, and doc/results-members.rst is written from
+ * them (pvpkit-record-doc; the unit test record-doc fails when it
+ * differs). Pure C: no DPDK, no I/O.
+ *
+ * Members a writer does not know are let be by the reader (records grow);
+ * a member of the wrong type or out of range makes the record unreadable,
+ * named with its path ("goals[1].lower_pps: must be a number ...").
+ */
+
+#ifndef COORD_RECORD_H
+#define COORD_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "pvp_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Version of the records' schema, written in each record's "schema" and
+ * the highest the reader takes; a record without one is version 1.
+ * Adding a member is no new version; changing what one means is.
+ */
+#define COORD_RECORD_SCHEMA 1
+/** Largest magnitude of a figure in a record (a counter at 100 Mpps for 300 years). */
+#define COORD_RECORD_NUM_MAX 1000000000000000000
+/** Most goals in a search record (PVP_SEARCH_MAX_GOALS). */
+#define COORD_RECORD_MAX_GOALS 8
+
+/** Counts of the signature check, in a "trial" record. */
+struct coord_record_signature {
+	uint64_t offered;	    /**< signed packets sent */
+	uint64_t rx;		    /**< signed packets received */
+	uint64_t lost;		    /**< sequence numbers never seen */
+	uint64_t dup;		    /**< seen twice */
+	uint64_t unsigned_rx;	    /**< received without a signature */
+	uint64_t unknown_stream_rx; /**< signature of no stream of this trial */
+	uint64_t neigh_rx;	    /**< ARP/ND received (not counted as traffic) */
+};
+
+/** The place of a trial in a search (the "search" member, written by the search). */
+struct coord_record_search_ref {
+	char id[80];	    /**< the search's id */
+	unsigned int trial; /**< index of the trial in the search */
+	unsigned int phase; /**< phase of the search */
+	unsigned int goal;  /**< goal the trial measured */
+	bool warmup;	    /**< a warm-up trial, no measurement */
+	bool gen_remeasure; /**< measured again after a generator-limited trial */
+};
+
+/** A "trial" record: one trial of coord_trial_run(), as coord_trial_to_json() writes it. */
+struct coord_trial_record {
+	unsigned int type;     /**< always "trial" */
+	unsigned int schema;   /**< COORD_RECORD_SCHEMA when written */
+	bool has_schema;       /**< "schema" given (older records have none) */
+	char started[32];      /**< UTC time, ISO 8601 */
+	char topology[64];     /**< topology name */
+	double duration_s;     /**< trial duration */
+	double warmup_s;       /**< warm-up before it */
+	double requested_pps;  /**< rate asked of the sources */
+	bool has_requested;    /**< "requested_pps" given */
+	double achieved_pps;   /**< rate the sources sent */
+	bool generator_limited; /**< the sources could not send the rate asked */
+	bool dut_result;       /**< a measurement of the DUT (false: not) */
+	bool has_dut_result;   /**< "dut_result" given */
+	uint64_t tx_packets;   /**< tester TX */
+	uint64_t rx_packets;   /**< tester RX */
+	int64_t lost;	       /**< tx_packets - rx_packets */
+	double loss_ratio;     /**< lost / tx_packets */
+	json_t *hop_lost;      /**< {hop: packets lost there} */
+	int64_t unattributed;  /**< loss no hop explains */
+	bool reconciled;       /**< the losses add up */
+	bool quiet;	       /**< counters settled before the snapshot */
+	double quiet_s;	       /**< how long they took */
+	double snapshot_ms;    /**< how long the snapshot of all hops took */
+	json_t *chains;	       /**< per chain, its points */
+	json_t *chain_totals;  /**< per chain, TX, RX and lost */
+	char profile[4096];    /**< profile file ("" when size and flows) */
+	unsigned int size;     /**< frame size with FCS */
+	bool has_size;	       /**< "size" given */
+	unsigned int flows;    /**< flow count */
+	bool has_flows;	       /**< "flows" given */
+	json_t *rate;	       /**< the rate as the user wrote it, or pps */
+	json_t *checks;	       /**< {check: state} */
+	json_t *findings;      /**< failed checks, one object each */
+	json_t *hop_drops;     /**< {hop: drops it counted} */
+	bool invalid;	       /**< not a measurement of the DUT */
+	struct coord_record_signature signature; /**< signature counts */
+	bool has_signature;    /**< "signature" given */
+	uint64_t max_burst;    /**< largest source burst */
+	bool has_max_burst;    /**< known (else null) */
+	uint64_t max_burst_limit; /**< --max-burst */
+	bool has_max_burst_limit; /**< "max_burst_limit" given */
+	json_t *streams;	  /**< the sources' streams */
+	json_t *context;	  /**< {hop: driver context} */
+	json_t *warnings;	  /**< one-line warnings */
+	json_t *start;		  /**< several sources: when each started */
+	bool shared_cores;	  /**< pollers share cores */
+	bool has_shared_cores;	  /**< "shared_cores" given */
+	json_t *vm;		  /**< the guest's kind, from the topology */
+	bool functional_only;	  /**< figures not performance figures */
+	bool has_functional_only; /**< "functional_only" given */
+	struct coord_record_search_ref search; /**< place in a search */
+	bool has_search;			/**< "search" given */
+	json_t *latency;			/**< latency run: load and reference */
+};
+
+/** One goal of a "search" record. */
+struct coord_record_goal {
+	char name[32];		/**< "ndr", "pdr", "pdr0.5%" */
+	double loss_ratio;	/**< the goal */
+	char status[16];	/**< pvp_search_goal_status_name() */
+	double lower_pps;	/**< highest rate that met the goal */
+	bool has_lower;		/**< known (else null) */
+	double upper_pps;	/**< lowest rate that failed it */
+	bool has_upper;		/**< known (else null) */
+	double rel_width;	/**< (upper - lower) / upper */
+	bool reached_max_rate;	/**< met at the highest rate tried */
+	bool generator_limited; /**< a bound set by a generator-limited trial */
+	double conditional_pps; /**< conditional throughput */
+	bool has_conditional;	/**< known (else null) */
+};
+
+/** The parameters of a search, in its record. */
+struct coord_record_search_params {
+	double min_pps;			  /**< lowest rate */
+	double max_pps;			  /**< highest rate */
+	double width_goal;		  /**< relative width to reach */
+	double initial_duration_s;	  /**< first phase's trials */
+	double final_duration_s;	  /**< last phase's trials */
+	unsigned int intermediate_phases; /**< phases between */
+	unsigned int max_trials;	  /**< trial budget */
+	double max_time_s;		  /**< time budget */
+	double exceed_ratio;		  /**< share of trial time that may fail */
+	double duration_sum_s;		  /**< trial time summed per rate */
+	double warmup_s;		  /**< warm-up trial */
+	unsigned int gen_remeasure;	  /**< re-measures of a generator-limited trial */
+};
+
+/** A "search" record: coord_report_search_record() and what the search adds. */
+struct coord_search_record {
+	unsigned int type;				    /**< always "search" */
+	unsigned int schema;				    /**< COORD_RECORD_SCHEMA */
+	bool has_schema;				    /**< "schema" given */
+	unsigned int size;				    /**< frame size with FCS */
+	bool has_size;					    /**< "size" given */
+	unsigned int flows;				    /**< flow count */
+	bool has_flows;					    /**< "flows" given */
+	char algo[16];					    /**< "mlr", "binary" */
+	struct coord_record_search_params params;	    /**< its parameters */
+	struct coord_record_goal goals[COORD_RECORD_MAX_GOALS]; /**< per goal */
+	unsigned int nb_goals;				    /**< goals given */
+	unsigned int trials;				    /**< trials run */
+	double trial_seconds;				    /**< their time */
+	unsigned int generator_limited_trials;		    /**< of them generator-limited */
+	unsigned int generator_remeasured;		    /**< measured again */
+	unsigned int generator_recovered;		    /**< and came back clean */
+	double generator_ceiling_pps;			    /**< highest rate the sources made */
+	bool budget_exhausted;				    /**< stopped by its budget */
+	bool aborted;					    /**< stopped by an error */
+	json_t *repeat;					    /**< {"group": ..., ...} of --repeat */
+};
+
+/** The "trial" record's members, in the order they are written. */
+extern const struct pvp_schema_member coord_trial_record_members[];
+/** The "search" record's members, in the order they are written. */
+extern const struct pvp_schema_member coord_search_record_members[];
+
+/**
+ * Decode a "trial" record into @p tr (its json_t * borrowed from @p rec).
+ * @return 0, or -EINVAL with "member: must be ..." in @p err.
+ */
+int coord_trial_record_read(const json_t *rec, struct coord_trial_record *tr, char *err,
+			    size_t err_len);
+
+/** Decode a "search" record into @p sr, as coord_trial_record_read(). */
+int coord_search_record_read(const json_t *rec, struct coord_search_record *sr, char *err,
+			     size_t err_len);
+
+/**
+ * Check a record of any type: "trial" and "search" against their tables,
+ * other types as they are.
+ * @return 0, or -EINVAL with "trial: member: must be ..." in @p err.
+ */
+int coord_record_check(const json_t *rec, char *err, size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COORD_RECORD_H */
