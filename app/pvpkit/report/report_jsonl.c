@@ -18,6 +18,7 @@
 
 #include "pvp_util.h"
 
+#include "coord_record.h"
 #include "coord_report.h"
 #include "report_private.h"
 
@@ -184,64 +185,69 @@ coord_report_goal_name_ok(const char *name)
 	return name[n] == '\0' && n < 32;
 }
 
-/* A rate that may be absent: null rather than a made-up 0. */
-static json_t *
-json_rate(bool valid, double v)
-{
-	return valid ? json_real(v) : json_null();
-}
+_Static_assert(COORD_RECORD_MAX_GOALS == PVP_SEARCH_MAX_GOALS, "a search record holds every goal");
 
 json_t *
 coord_report_search_record(const struct pvp_search_params *p, const struct pvp_search_result *r,
 			   unsigned int size, unsigned int flows)
 {
-	const struct pvp_search_goal_result *g;
-	json_t *rec, *goals, *params, *o;
+	struct coord_search_record rec = {
+		.schema = COORD_RECORD_SCHEMA,
+		.has_schema = true,
+		.size = size,
+		.has_size = true,
+		.flows = flows,
+		.has_flows = true,
+	};
 	unsigned int i, pdr = 0;
-	char name[32];
 
 	if (p == NULL || r == NULL)
 		return NULL;
-	params = json_pack(
-		"{s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f,s:f,s:f,s:f,s:I}", "min_pps", p->min_rate,
-		"max_pps", p->max_rate, "width_goal", p->width_goal, "initial_duration_s",
-		p->initial_duration, "final_duration_s", p->final_duration, "intermediate_phases",
-		(json_int_t)p->intermediate_phases, "max_trials", (json_int_t)p->max_trials,
-		"max_time_s", p->max_time, "exceed_ratio", p->exceed_ratio, "duration_sum_s",
-		p->duration_sum > 0 ? p->duration_sum : p->final_duration, "warmup_s",
-		p->warmup_duration, "gen_remeasure", (json_int_t)p->gen_remeasure);
-	goals = json_array();
-	for (i = 0; goals != NULL && i < r->nb_goals; i++) {
-		g = &r->goal[i];
-		coord_report_goal_name(g->loss_ratio, pdr, name, sizeof(name));
+	snprintf(rec.algo, sizeof(rec.algo), "%s", pvp_search_algo_name(p->algo));
+	rec.params = (struct coord_record_search_params){
+		.min_pps = p->min_rate,
+		.max_pps = p->max_rate,
+		.width_goal = p->width_goal,
+		.initial_duration_s = p->initial_duration,
+		.final_duration_s = p->final_duration,
+		.intermediate_phases = p->intermediate_phases,
+		.max_trials = p->max_trials,
+		.max_time_s = p->max_time,
+		.exceed_ratio = p->exceed_ratio,
+		.duration_sum_s = p->duration_sum > 0 ? p->duration_sum : p->final_duration,
+		.warmup_s = p->warmup_duration,
+		.gen_remeasure = p->gen_remeasure,
+	};
+	rec.nb_goals = r->nb_goals;
+	for (i = 0; i < r->nb_goals; i++) {
+		const struct pvp_search_goal_result *g = &r->goal[i];
+		struct coord_record_goal *o = &rec.goals[i];
+
+		coord_report_goal_name(g->loss_ratio, pdr, o->name, sizeof(o->name));
 		if (g->loss_ratio != 0)
 			pdr++;
-		o = json_pack("{s:s,s:f,s:s,s:o,s:o,s:f,s:b,s:b,s:o}", "name", name, "loss_ratio",
-			      g->loss_ratio, "status", pvp_search_goal_status_name(g->status),
-			      "lower_pps", json_rate(g->has_lower, g->lower_bound), "upper_pps",
-			      json_rate(g->has_upper, g->upper_bound), "rel_width", g->rel_width,
-			      "reached_max_rate", g->reached_max_rate, "generator_limited",
-			      g->generator_limited, "conditional_pps",
-			      json_rate(g->has_lower, g->conditional_throughput));
-		if (o == NULL || json_array_append_new(goals, o) < 0) {
-			json_decref(goals);
-			goals = NULL;
-		}
+		o->loss_ratio = g->loss_ratio;
+		snprintf(o->status, sizeof(o->status), "%s",
+			 pvp_search_goal_status_name(g->status));
+		/* A rate not known is null rather than a made-up 0. */
+		o->has_lower = o->has_conditional = g->has_lower;
+		o->lower_pps = g->lower_bound;
+		o->has_upper = g->has_upper;
+		o->upper_pps = g->upper_bound;
+		o->rel_width = g->rel_width;
+		o->reached_max_rate = g->reached_max_rate;
+		o->generator_limited = g->generator_limited;
+		o->conditional_pps = g->conditional_throughput;
 	}
-	rec = json_pack("{s:s,s:i,s:I,s:I,s:s,s:o*,s:o*,s:I,s:f,s:I,s:I,s:I,s:f,s:b,s:b}", "type",
-			"search", "schema", COORD_REPORT_SCHEMA, "size", (json_int_t)size, "flows",
-			(json_int_t)flows, "algo", pvp_search_algo_name(p->algo), "params", params,
-			"goals", goals, "trials", (json_int_t)r->nb_trials, "trial_seconds",
-			r->total_time, "generator_limited_trials", (json_int_t)r->nb_gen_limited,
-			"generator_remeasured", (json_int_t)r->nb_gen_remeasured,
-			"generator_recovered", (json_int_t)r->nb_gen_recovered,
-			"generator_ceiling_pps", r->gen_ceiling, "budget_exhausted",
-			r->budget_exhausted, "aborted", r->aborted);
-	if (rec != NULL && (params == NULL || goals == NULL)) {
-		json_decref(rec);
-		rec = NULL;
-	}
-	return rec;
+	rec.trials = r->nb_trials;
+	rec.trial_seconds = r->total_time;
+	rec.generator_limited_trials = r->nb_gen_limited;
+	rec.generator_remeasured = r->nb_gen_remeasured;
+	rec.generator_recovered = r->nb_gen_recovered;
+	rec.generator_ceiling_pps = r->gen_ceiling;
+	rec.budget_exhausted = r->budget_exhausted;
+	rec.aborted = r->aborted;
+	return pvp_schema_encode(coord_search_record_members, &rec);
 }
 
 bool
