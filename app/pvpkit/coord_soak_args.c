@@ -102,8 +102,13 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	snprintf(path, sizeof(path), "%s", a->from);
 	recs = coord_report_load(path, &li);
 	if (recs == NULL && errno == EINVAL) {
+		struct coord_report_load_info dir_li;
+
+		/* A run's folder; a file that is no results file keeps its own reason. */
 		snprintf(path, sizeof(path), "%s/results.jsonl", a->from);
-		recs = coord_report_load(path, &li);
+		recs = coord_report_load(path, &dir_li);
+		if (recs != NULL || errno != ENOTDIR)
+			li = dir_li;
 	}
 	if (recs == NULL) {
 		fprintf(stderr, "pvpkit: --from: %s\n",

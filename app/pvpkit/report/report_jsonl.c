@@ -63,7 +63,8 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 {
 	struct coord_report_load_info dummy;
 	char *buf, *p, *nl, *end, what[sizeof(info->warning)];
-	unsigned int lineno = 0, max = 0;
+	unsigned int lineno = 0, max = 0, misshapen = 0;
+	char why[160]; /* "trial record: member: must be ..." */
 	const char *over = NULL; /* the bound a record went past */
 	size_t values = 0;
 	json_error_t jerr;
@@ -130,6 +131,15 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 			load_warn(info, lineno, what);
 			continue;
 		}
+		/* A trial or search record the report cannot read: which member, which line. */
+		why[0] = '\0';
+		if (coord_record_check(rec, why, sizeof(why)) < 0) {
+			json_decref(rec);
+			snprintf(what, sizeof(what), "%s:%u: %s, line skipped", path, lineno, why);
+			load_warn(info, lineno, what);
+			misshapen++;
+			continue;
+		}
 		/* Records bound the count, values the memory (wide records). */
 		values += load_values(rec);
 		if (values > COORD_REPORT_MAX_VALUES) {
@@ -148,6 +158,12 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 			 over);
 		json_decref(arr);
 		errno = EFBIG;
+		return NULL;
+	}
+	/* Records, none of them readable: the first one's reason is the error. */
+	if (info->records == 0 && misshapen > 0) {
+		json_decref(arr);
+		errno = EINVAL;
 		return NULL;
 	}
 	/* Lines, none of them a record: not a results file at all. */

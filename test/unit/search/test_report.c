@@ -113,6 +113,46 @@ test_jsonl(void)
 }
 
 /*
+ * A trial or search record whose member has the wrong type or range is
+ * read through the records' tables: skipped with the line and the member
+ * named, the other records kept; records of no readable line at all are
+ * the error.
+ */
+static void
+test_load_misshapen(void)
+{
+	struct coord_report_load_info li;
+	char path[256], want[512];
+	json_t *arr;
+
+	snprintf(path, sizeof(path), "%s/misshapen.jsonl", tmpdir);
+	unlink(path);
+	append_raw(path, "{\"type\":\"trial\",\"size\":64,\"flows\":10,\"duration_s\":1}\n"
+			 "{\"type\":\"trial\",\"size\":64,\"flows\":10,\"duration_s\":\"1\"}\n"
+			 "{\"type\":\"search\",\"goals\":[{\"name\":\"ndr\",\"lower_pps\":-5}]}\n"
+			 "{\"type\":\"soak_interval\",\"duration_s\":\"any\"}\n");
+	arr = coord_report_load(path, &li);
+	CHECK(arr != NULL && li.records == 2 && li.bad_lines == 2 && li.first_bad == 2,
+	      "records %u bad %u first %u", li.records, li.bad_lines, li.first_bad);
+	snprintf(want, sizeof(want),
+		 "%s:2: trial record: duration_s: must be a number in 0..1000000000000000000,"
+		 " line skipped",
+		 path);
+	CHECK(strcmp(li.warning, want) == 0, "misshapen warning '%s'", li.warning);
+	json_decref(arr);
+
+	unlink(path);
+	append_raw(path, "{\"type\":\"search\",\"goals\":[{\"name\":\"ndr\",\"lower_pps\":-5}]}\n");
+	CHECK(coord_report_load(path, &li) == NULL && errno == EINVAL, "no readable record");
+	snprintf(want, sizeof(want),
+		 "%s:1: search record: goals[0].lower_pps: must be a number in "
+		 "0..1000000000000000000, line skipped",
+		 path);
+	CHECK(strcmp(li.warning, want) == 0, "misshapen only '%s'", li.warning);
+	unlink(path);
+}
+
+/*
  * Files that are not results are refused, not read: a FIFO nobody writes
  * (an alarm turns a hang into a failure), a device that never ends, a
  * file with no record at all, whose words never reach the message.
@@ -755,6 +795,7 @@ main(void)
 	}
 	test_jsonl();
 	test_load_refused();
+	test_load_misshapen();
 	test_summary_csv();
 	test_search_record();
 	test_repeats();
