@@ -89,8 +89,8 @@ const struct pvp_schema_member coord_trial_record_members[] = {
 	 .help = "rate the sources sent"},
 	{.name = "generator_limited", .type = PVP_SCHEMA_BOOL, TR(generator_limited),
 	 .def = "false", .help = "the sources could not send the rate asked"},
-	{.name = "dut_result", .type = PVP_SCHEMA_BOOL, TR(dut_result), TR_HAS(has_dut_result),
-	 .def = "true", .help = "false: not a measurement of the DUT"},
+	{.name = "dut_result", .type = PVP_SCHEMA_BOOL, TR(dut_result), .def = "true",
+	 .help = "false: not a measurement of the DUT"},
 	{.name = "tx_packets", .type = PVP_SCHEMA_UINT, REC_NUM, TR(tx_packets),
 	 .help = "tester TX"},
 	{.name = "rx_packets", .type = PVP_SCHEMA_UINT, REC_NUM, TR(rx_packets),
@@ -216,6 +216,16 @@ static const struct pvp_schema_member rec_params_members[] = {
 	{.name = NULL},
 };
 
+#define RE(f) PVP_SCHEMA_AT(struct coord_record_repeat, f)
+static const struct pvp_schema_member rec_repeat_members[] = {
+	{.name = "group", .type = PVP_SCHEMA_STRING, REC_TEXT(64), RE(group),
+	 .help = "the repeats' id"},
+	{.name = "index", .type = PVP_SCHEMA_UINT, .max = UINT32_MAX, RE(index),
+	 .help = "which search of the repeats"},
+	{.name = "of", .type = PVP_SCHEMA_UINT, .max = UINT32_MAX, RE(of), .help = "how many"},
+	{.name = NULL},
+};
+
 const struct pvp_schema_member coord_search_record_members[] = {
 	{.name = "type", .type = PVP_SCHEMA_ENUM, .required = true, .values = rec_search_type,
 	 SR(type), .help = "what the record is"},
@@ -237,11 +247,11 @@ const struct pvp_schema_member coord_search_record_members[] = {
 	 .help = "trials run"},
 	{.name = "trial_seconds", .type = PVP_SCHEMA_DOUBLE, REC_NUM, SR(trial_seconds),
 	 .help = "their time"},
-	{.name = "generator_limited_trials", .type = PVP_SCHEMA_UINT, .max = UINT32_MAX,
+	{.name = "generator_limited_trials", .type = PVP_SCHEMA_UINT, .max = INT32_MAX,
 	 SR(generator_limited_trials), .help = "of them generator-limited"},
-	{.name = "generator_remeasured", .type = PVP_SCHEMA_UINT, .max = UINT32_MAX,
+	{.name = "generator_remeasured", .type = PVP_SCHEMA_UINT, .max = INT32_MAX,
 	 SR(generator_remeasured), .help = "measured again"},
-	{.name = "generator_recovered", .type = PVP_SCHEMA_UINT, .max = UINT32_MAX,
+	{.name = "generator_recovered", .type = PVP_SCHEMA_UINT, .max = INT32_MAX,
 	 SR(generator_recovered), .help = "and came back clean"},
 	{.name = "generator_ceiling_pps", .type = PVP_SCHEMA_DOUBLE, REC_NUM,
 	 SR(generator_ceiling_pps), .help = "highest rate the sources made"},
@@ -261,8 +271,8 @@ const struct pvp_schema_member coord_search_record_members[] = {
 	{.name = "error", .type = PVP_SCHEMA_STRING, .max = 4095, .help = "why it stopped"},
 	{.name = "partial", .type = PVP_SCHEMA_BOOL, .help = "cut short: not complete"},
 	{.name = "preset", .type = PVP_SCHEMA_STRING, REC_TEXT(64), .help = "--preset"},
-	{.name = "repeat", .type = PVP_SCHEMA_JSON, SR(repeat),
-	 .help = "--repeat: group, index, of"},
+	{.name = "repeat", .type = PVP_SCHEMA_OBJECT, .members = rec_repeat_members, SR(repeat),
+	 SR_HAS(has_repeat), .help = "--repeat: which search of the point"},
 	{.name = NULL},
 };
 

@@ -77,7 +77,6 @@ struct coord_trial_record {
 	double achieved_pps;   /**< rate the sources sent */
 	bool generator_limited; /**< the sources could not send the rate asked */
 	bool dut_result;       /**< a measurement of the DUT (false: not) */
-	bool has_dut_result;   /**< "dut_result" given */
 	uint64_t tx_packets;   /**< tester TX */
 	uint64_t rx_packets;   /**< tester RX */
 	int64_t lost;	       /**< tx_packets - rx_packets */
@@ -136,6 +135,13 @@ struct coord_record_goal {
 	bool has_conditional;	/**< known (else null) */
 };
 
+/** The place of a search among the repeats of one point (--repeat). */
+struct coord_record_repeat {
+	char group[64];	    /**< the repeats' id */
+	unsigned int index; /**< which search of the repeats */
+	unsigned int of;    /**< how many */
+};
+
 /** The parameters of a search, in its record. */
 struct coord_record_search_params {
 	double min_pps;			  /**< lowest rate */
@@ -173,7 +179,8 @@ struct coord_search_record {
 	double generator_ceiling_pps;			    /**< highest rate the sources made */
 	bool budget_exhausted;				    /**< stopped by its budget */
 	bool aborted;					    /**< stopped by an error */
-	json_t *repeat;					    /**< {"group": ..., ...} of --repeat */
+	struct coord_record_repeat repeat;		    /**< --repeat: which search */
+	bool has_repeat;				    /**< "repeat" given */
 };
 
 /** The "trial" record's members, in the order they are written. */

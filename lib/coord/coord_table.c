@@ -413,7 +413,6 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 	rec->achieved_pps = r->traffic.achieved_pps;
 	rec->generator_limited = r->traffic.generator_limited;
 	rec->dut_result = coord_trial_dut_result(r);
-	rec->has_dut_result = true;
 	rec->tx_packets = r->tx_packets;
 	rec->rx_packets = r->rx_packets;
 	rec->lost = (int64_t)r->tx_packets - (int64_t)r->rx_packets;

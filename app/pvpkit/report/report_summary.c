@@ -19,6 +19,7 @@
 
 #include "pvp_util.h"
 
+#include "coord_record.h"
 #include "coord_report.h"
 #include "report_private.h"
 
@@ -29,8 +30,9 @@ struct sum_point {
 	unsigned int trials;
 	double trial_seconds;
 	bool gen_limited;
-	const json_t *search; /* last search record of the point, borrowed */
-	json_t *recs;	      /* its trial and search records, in order */
+	bool has_search;		   /* a search record of the point was read */
+	struct coord_search_record search; /* the last, its values borrowed from records */
+	json_t *recs;			   /* its trial and search records, in order */
 };
 
 struct sum_goal {
@@ -72,16 +74,24 @@ report_add_file(struct coord_report_info *info, const char *name)
 	snprintf(info->files[info->nb_files++], sizeof(info->files[0]), "%s", name);
 }
 
-/*
- * A count member as an unsigned int: a file's number may be anything
- * (-1, 1e300), and converting one out of range is undefined.
- */
-static unsigned int
-report_count(const json_t *rec, const char *key)
+/* @p rec as a trial record; false when it is none or does not fit the table. */
+static bool
+sum_trial(const json_t *rec, struct coord_trial_record *tr)
 {
-	double v = report_num(rec, key, 0);
+	char err[160] = "";
 
-	return v >= 1 && v <= UINT_MAX / 2 ? (unsigned int)v : 0;
+	return report_is_type(rec, "trial") &&
+	       coord_trial_record_read(rec, tr, err, sizeof(err)) == 0;
+}
+
+/* @p rec as a search record, as sum_trial(). */
+static bool
+sum_search(const json_t *rec, struct coord_search_record *sr)
+{
+	char err[160] = "";
+
+	return report_is_type(rec, "search") &&
+	       coord_search_record_read(rec, sr, err, sizeof(err)) == 0;
 }
 
 static void
@@ -95,23 +105,19 @@ sum_state_free(struct sum_state *s)
 }
 
 static struct sum_point *
-sum_point_get(struct sum_state *s, const json_t *rec)
+sum_point_get(struct sum_state *s, unsigned int size, unsigned int flows)
 {
-	double size = report_num(rec, "size", -1), flows = report_num(rec, "flows", -1);
 	struct sum_point *p;
 	unsigned int i;
 
-	/* A profile trial, or numbers no run writes (1e18, 64.5): no point in
-	 * the size x flows grid, and no conversion out of an int's range. */
-	if (!(size >= 1 && size <= UINT_MAX && flows >= 1 && flows <= UINT_MAX) ||
-	    size != (unsigned int)size || flows != (unsigned int)flows)
+	/* A profile trial (no size, no flows): no point in the size x flows grid. */
+	if (size == 0 || flows == 0)
 		return NULL;
-	if (s->last < s->nb_pts && s->pts[s->last].size == (unsigned int)size &&
-	    s->pts[s->last].flows == (unsigned int)flows)
+	if (s->last < s->nb_pts && s->pts[s->last].size == size &&
+	    s->pts[s->last].flows == flows)
 		return &s->pts[s->last];
 	for (i = 0; i < s->nb_pts; i++) {
-		if (s->pts[i].size == (unsigned int)size &&
-		    s->pts[i].flows == (unsigned int)flows) {
+		if (s->pts[i].size == size && s->pts[i].flows == flows) {
 			s->last = i;
 			return &s->pts[i];
 		}
@@ -134,8 +140,8 @@ sum_point_get(struct sum_state *s, const json_t *rec)
 	p->recs = json_array();
 	if (p->recs == NULL)
 		return NULL;
-	p->size = (unsigned int)size;
-	p->flows = (unsigned int)flows;
+	p->size = size;
+	p->flows = flows;
 	s->last = s->nb_pts++;
 	return p;
 }
@@ -157,6 +163,16 @@ sum_goal_add(struct sum_state *s, const char *name, double ratio)
 	s->goals[s->nb_goals++].loss_ratio = ratio;
 }
 
+static void
+sum_goals_from_search(struct sum_state *s, const struct coord_search_record *sr)
+{
+	unsigned int i;
+
+	for (i = 0; i < sr->nb_goals; i++)
+		sum_goal_add(s, sr->goals[i].name, sr->goals[i].loss_ratio);
+}
+
+/* The goals of a "run" record, which has no table. */
 static void
 sum_goals_from(struct sum_state *s, const json_t *goals)
 {
@@ -184,17 +200,15 @@ point_cmp(const void *a, const void *b)
 }
 
 static bool
-trial_is_dut_result(const json_t *t)
+trial_is_dut_result(const struct coord_trial_record *t)
 {
-	return !json_is_true(json_object_get(t, "generator_limited")) &&
-	       !json_is_false(json_object_get(t, "dut_result")) &&
-	       !json_is_true(json_object_get(json_object_get(t, "search"), "warmup"));
+	return !t->generator_limited && t->dut_result && !t->search.warmup;
 }
 
 static bool
-trial_meets(const json_t *t, double ratio)
+trial_meets(const struct coord_trial_record *t, double ratio)
 {
-	double tx = report_num(t, "tx_packets", 0), rx = report_num(t, "rx_packets", 0);
+	double tx = (double)t->tx_packets, rx = (double)t->rx_packets;
 	double lost = tx - rx;
 
 	if (ratio == 0)
@@ -211,30 +225,31 @@ static void
 goal_from_trials(const json_t *records, const struct sum_point *p, double ratio, bool *has_lo,
 		 double *lo, bool *has_hi, double *hi)
 {
-	double dmax = 0, rate, d;
-	const json_t *t;
+	struct coord_trial_record t;
+	double dmax = 0, rate;
+	const json_t *rec;
 	size_t i;
 
 	*has_lo = *has_hi = false;
 	*lo = *hi = 0;
-	json_array_foreach(records, i, t) {
-		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
-		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
+	json_array_foreach(records, i, rec) {
+		if (!sum_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
+		    !trial_is_dut_result(&t))
 			continue;
-		dmax = fmax(dmax, report_num(t, "duration_s", 0));
-		rate = report_num(t, "requested_pps", report_num(t, "achieved_pps", 0));
-		if (!trial_meets(t, ratio) && (!*has_hi || rate < *hi)) {
+		dmax = fmax(dmax, t.duration_s);
+		rate = t.has_requested ? t.requested_pps : t.achieved_pps;
+		if (!trial_meets(&t, ratio) && (!*has_hi || rate < *hi)) {
 			*has_hi = true;
 			*hi = rate;
 		}
 	}
-	json_array_foreach(records, i, t) {
-		if (!report_is_type(t, "trial") || report_num(t, "size", -1) != p->size ||
-		    report_num(t, "flows", -1) != p->flows || !trial_is_dut_result(t))
+	json_array_foreach(records, i, rec) {
+		if (!sum_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
+		    !trial_is_dut_result(&t))
 			continue;
-		d = report_num(t, "duration_s", 0);
-		rate = report_num(t, "requested_pps", report_num(t, "achieved_pps", 0));
-		if (d < dmax * (1 - 1e-9) || !trial_meets(t, ratio) || (*has_hi && rate >= *hi))
+		rate = t.has_requested ? t.requested_pps : t.achieved_pps;
+		if (t.duration_s < dmax * (1 - 1e-9) || !trial_meets(&t, ratio) ||
+		    (*has_hi && rate >= *hi))
 			continue;
 		if (!*has_lo || rate > *lo) {
 			*has_lo = true;
@@ -243,15 +258,14 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 	}
 }
 
-static const json_t *
-search_goal(const json_t *search, const char *name)
+static const struct coord_record_goal *
+search_goal(const struct coord_search_record *sr, const char *name)
 {
-	const json_t *g;
-	size_t i;
+	unsigned int i;
 
-	json_array_foreach(json_object_get(search, "goals"), i, g)
-		if (strcmp(report_str(g, "name", ""), name) == 0)
-			return g;
+	for (i = 0; i < sr->nb_goals; i++)
+		if (strcmp(sr->goals[i].name, name) == 0)
+			return &sr->goals[i];
 	return NULL;
 }
 
@@ -259,47 +273,58 @@ search_goal(const json_t *search, const char *name)
  * The searches that make a point: every search of the last one's repeat
  * group ("repeat": {"group": ...}, one `--repeat N`), else the last search
  * alone, so a rerun appended to the same file replaces the older one.
- * A new array holding references, or NULL.
+ * Fills @p group (at most COORD_REPORT_MAX_REPEAT); returns how many.
  */
-static json_t *
-point_group(const json_t *records, const struct sum_point *p)
+static unsigned int
+point_group(const json_t *records, const struct sum_point *p, struct coord_search_record *group)
 {
-	const char *grp = report_str(json_object_get(p->search, "repeat"), "group", NULL);
-	json_t *arr = json_array();
+	const struct coord_search_record *last = &p->search;
+	unsigned int n = 0;
 	const json_t *rec;
 	size_t i;
 
-	if (arr == NULL || p->search == NULL)
-		return arr;
-	if (grp == NULL) {
-		json_array_append(arr, (json_t *)(uintptr_t)p->search);
-		return arr;
+	if (!last->has_repeat) {
+		group[0] = *last;
+		return 1;
 	}
 	json_array_foreach(records, i, rec) {
-		if (!report_is_type(rec, "search") || report_num(rec, "size", -1) != p->size ||
-		    report_num(rec, "flows", -1) != p->flows ||
-		    strcmp(report_str(json_object_get(rec, "repeat"), "group", ""), grp) != 0)
+		if (n == COORD_REPORT_MAX_REPEAT)
+			break;
+		if (!sum_search(rec, &group[n]) || group[n].size != p->size ||
+		    group[n].flows != p->flows || !group[n].has_repeat ||
+		    strcmp(group[n].repeat.group, last->repeat.group) != 0)
 			continue;
-		json_array_append(arr, (json_t *)(uintptr_t)rec);
+		n++;
 	}
-	return arr;
+	return n;
 }
 
-/* Median, min, max and spread of a goal's @p key over the group. */
+/* Which bound of a goal group_stats() takes. */
+enum goal_bound {
+	GOAL_LOWER,
+	GOAL_UPPER,
+	GOAL_CONDITIONAL,
+};
+
+/* Median, min, max and spread of a goal's @p bound over the group. */
 static unsigned int
-group_stats(const json_t *group, const char *goal, const char *key, json_t *all,
-	    struct coord_report_stats *st)
+group_stats(const struct coord_search_record *group, unsigned int nb, const char *goal,
+	    enum goal_bound bound, json_t *all, struct coord_report_stats *st)
 {
 	double v[COORD_REPORT_MAX_REPEAT];
-	unsigned int n = 0;
-	const json_t *rec, *g;
-	size_t i;
+	const struct coord_record_goal *g;
+	unsigned int n = 0, i;
+	bool has;
 
-	json_array_foreach(group, i, rec) {
-		g = search_goal(rec, goal);
-		if (g != NULL && json_is_number(json_object_get(g, key)) &&
-		    n < COORD_REPORT_MAX_REPEAT) {
-			v[n++] = report_num(g, key, 0);
+	for (i = 0; i < nb; i++) {
+		g = search_goal(&group[i], goal);
+		has = g != NULL && (bound == GOAL_LOWER   ? g->has_lower
+				    : bound == GOAL_UPPER ? g->has_upper
+							  : g->has_conditional);
+		if (has) {
+			v[n++] = bound == GOAL_LOWER   ? g->lower_pps
+				 : bound == GOAL_UPPER ? g->upper_pps
+						       : g->conditional_pps;
 			if (all != NULL)
 				json_array_append_new(all, json_real(v[n - 1]));
 		} else if (all != NULL) {
@@ -315,13 +340,14 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 {
 	bool has_lo, has_hi, at_max = false, gen = false;
 	struct coord_report_stats lo_st, hi_st, cond_st;
+	struct coord_search_record *group = NULL;
+	const struct coord_record_goal *sg;
 	const char *status, *source;
-	json_t *group = NULL, *all = NULL, *j;
+	json_t *all = NULL, *j;
 	double lo, hi, maxpps;
 	unsigned int n = 0;
-	const json_t *sg;
 
-	sg = p->search != NULL ? search_goal(p->search, goal->name) : NULL;
+	sg = p->has_search ? search_goal(&p->search, goal->name) : NULL;
 	memset(&lo_st, 0, sizeof(lo_st));
 	memset(&cond_st, 0, sizeof(cond_st));
 	if (sg != NULL) {
@@ -329,17 +355,19 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		 * One search gives its bounds; repeats give their medians,
 		 * status and flags of the last.
 		 */
-		group = point_group(p->recs, p);
+		group = malloc(COORD_REPORT_MAX_REPEAT * sizeof(*group));
+		if (group == NULL)
+			return NULL;
+		n = point_group(p->recs, p, group);
 		all = json_array();
-		n = (unsigned int)json_array_size(group);
-		has_lo = group_stats(group, goal->name, "lower_pps", all, &lo_st) > 0;
+		has_lo = group_stats(group, n, goal->name, GOAL_LOWER, all, &lo_st) > 0;
 		lo = lo_st.median;
-		has_hi = group_stats(group, goal->name, "upper_pps", NULL, &hi_st) > 0;
+		has_hi = group_stats(group, n, goal->name, GOAL_UPPER, NULL, &hi_st) > 0;
 		hi = hi_st.median;
-		group_stats(group, goal->name, "conditional_pps", NULL, &cond_st);
-		status = report_str(sg, "status", "unknown");
-		at_max = json_is_true(json_object_get(sg, "reached_max_rate"));
-		gen = json_is_true(json_object_get(sg, "generator_limited"));
+		group_stats(group, n, goal->name, GOAL_CONDITIONAL, NULL, &cond_st);
+		status = sg->status[0] != '\0' ? sg->status : "unknown";
+		at_max = sg->reached_max_rate;
+		gen = sg->generator_limited;
 		source = "search";
 	} else {
 		goal_from_trials(p->recs, p, goal->loss_ratio, &has_lo, &lo, &has_hi, &hi);
@@ -370,7 +398,7 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 				    cond_st.n ? json_real(cond_st.median) : json_null());
 	}
 	json_decref(all);
-	json_decref(group);
+	free(group);
 	return j;
 }
 
@@ -442,6 +470,8 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 {
 	struct coord_report_opts dflt;
 	const json_t *rec, *run = NULL;
+	struct coord_search_record sr;
+	struct coord_trial_record tr;
 	struct sum_state s;
 	struct sum_point *p;
 	json_t *sum = NULL, *pts, *pj, *goals, *gj, *names;
@@ -458,26 +488,27 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	json_array_foreach(records, k, rec) {
 		if (report_is_type(rec, "run")) {
 			run = rec;
-		} else if (report_is_type(rec, "trial")) {
+		} else if (sum_trial(rec, &tr)) {
 			trials++;
-			total_s += report_num(rec, "duration_s", 0);
-			p = sum_point_get(&s, rec);
+			total_s += tr.duration_s;
+			p = sum_point_get(&s, tr.size, tr.flows);
 			if (p == NULL)
 				continue;
 			json_array_append(p->recs, (json_t *)(uintptr_t)rec);
 			p->trials++;
-			p->trial_seconds += report_num(rec, "duration_s", 0);
-			if (json_is_true(json_object_get(rec, "generator_limited")))
+			p->trial_seconds += tr.duration_s;
+			if (tr.generator_limited)
 				p->gen_limited = true;
-		} else if (report_is_type(rec, "search")) {
+		} else if (sum_search(rec, &sr)) {
 			searches++;
-			remeasured += report_count(rec, "generator_remeasured");
-			recovered += report_count(rec, "generator_recovered");
-			sum_goals_from(&s, json_object_get(rec, "goals"));
-			p = sum_point_get(&s, rec);
+			remeasured += sr.generator_remeasured;
+			recovered += sr.generator_recovered;
+			sum_goals_from_search(&s, &sr);
+			p = sum_point_get(&s, sr.size, sr.flows);
 			if (p != NULL) {
 				json_array_append(p->recs, (json_t *)(uintptr_t)rec);
-				p->search = rec;
+				p->search = sr;
+				p->has_search = true;
 			}
 		}
 	}
@@ -515,8 +546,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			       "flows", (json_int_t)p->flows, "trials", (json_int_t)p->trials,
 			       "trial_seconds", p->trial_seconds, "generator_limited",
 			       p->gen_limited ||
-				       (p->search != NULL &&
-					report_num(p->search, "generator_limited_trials", 0) > 0),
+				       (p->has_search && p->search.generator_limited_trials > 0),
 			       "theoretical_max_pps", report_max_pps(line_rate, p->size), "goals",
 			       goals);
 		if (pj != NULL) {
