@@ -137,7 +137,8 @@ const struct pvp_schema_member coord_trial_record_members[] = {
 	 TR_HAS(has_max_burst), .help = "largest source burst (null: not known)"},
 	{.name = "max_burst_limit", .type = PVP_SCHEMA_UINT, REC_NUM, TR(max_burst_limit),
 	 TR_HAS(has_max_burst_limit), .help = "--max-burst"},
-	{.name = "streams", .type = PVP_SCHEMA_JSON, TR(streams), .help = "the sources' streams"},
+	{.name = "streams", .type = PVP_SCHEMA_JSON, TR(streams),
+	 .help = "per stream, pvpkit-gen's counts and latency_ns"},
 	{.name = "context", .type = PVP_SCHEMA_JSON, TR(context),
 	 .help = "each hop's driver context"},
 	{.name = "warnings", .type = PVP_SCHEMA_JSON, TR(warnings),
@@ -152,7 +153,7 @@ const struct pvp_schema_member coord_trial_record_members[] = {
 	{.name = "search", .type = PVP_SCHEMA_OBJECT, .members = rec_search_ref_members,
 	 TR(search), TR_HAS(has_search), .help = "the trial's place in a search"},
 	{.name = "latency", .type = PVP_SCHEMA_JSON, TR(latency),
-	 .help = "latency run: load_pct, reference, set, round ... (doc/metrics.rst)"},
+	 .help = "latency trial: load_pct, reference, reference_pps, set, round, rounds"},
 	{.name = NULL},
 };
 

@@ -7,7 +7,7 @@
  * The records of the results file that a report reads back, described
  * once as schema tables (pvp_schema.h): the coordinator encodes the
  * "trial" and "search" records from them, the report decodes them
- * through the same tables, and doc/results-members.rst is written from
+ * through the same tables, and doc/record-members.rst is written from
  * them (pvpkit-record-doc; the unit test record-doc fails when it
  * differs). Pure C: no DPDK, no I/O.
  *

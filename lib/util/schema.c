@@ -71,6 +71,34 @@ schema_words(const char *const *values, const char *quote, char *buf, size_t len
 			 values[i], quote);
 }
 
+/* @p v as written in a range: a large power of ten as "1e18", else its digits. */
+static void
+schema_bound(int64_t v, char *buf, size_t len)
+{
+	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	unsigned int k = 0;
+
+	while (a >= 10 && a % 10 == 0) {
+		a /= 10;
+		k++;
+	}
+	if (a == 1 && k >= 12)
+		snprintf(buf, len, "%s1e%u", v < 0 ? "-" : "", k);
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+/* "min..max" of an integer or a number. */
+static void
+schema_range(const struct pvp_schema_member *m, char *buf, size_t len)
+{
+	char lo[24], hi[24];
+
+	schema_bound(m->min, lo, sizeof(lo));
+	schema_bound(m->max, hi, sizeof(hi));
+	snprintf(buf, len, "%s..%s", lo, hi);
+}
+
 static int schema_check_value(const struct pvp_schema_member *m, const json_t *v, const char *path,
 			      const struct pvp_schema_src *src, char *err, size_t err_len);
 
@@ -135,19 +163,17 @@ schema_check_value(const struct pvp_schema_member *m, const json_t *v, const cha
 		return schema_fail(src, path, err, err_len, "must be one of %s", list);
 	case PVP_SCHEMA_UINT:
 	case PVP_SCHEMA_INT:
-		if (!json_is_integer(v) || json_integer_value(v) < m->min ||
-		    json_integer_value(v) > m->max)
-			return schema_fail(src, path, err, err_len,
-					   "must be an integer in %" PRId64 "..%" PRId64, m->min,
-					   m->max);
-		return 0;
+		if (json_is_integer(v) && json_integer_value(v) >= m->min &&
+		    json_integer_value(v) <= m->max)
+			return 0;
+		schema_range(m, list, sizeof(list));
+		return schema_fail(src, path, err, err_len, "must be an integer in %s", list);
 	case PVP_SCHEMA_DOUBLE:
-		if (!json_is_number(v) || json_number_value(v) < (double)m->min ||
-		    json_number_value(v) > (double)m->max)
-			return schema_fail(src, path, err, err_len,
-					   "must be a number in %" PRId64 "..%" PRId64, m->min,
-					   m->max);
-		return 0;
+		if (json_is_number(v) && json_number_value(v) >= (double)m->min &&
+		    json_number_value(v) <= (double)m->max)
+			return 0;
+		schema_range(m, list, sizeof(list));
+		return schema_fail(src, path, err, err_len, "must be a number in %s", list);
 	case PVP_SCHEMA_BOOL:
 		if (!json_is_boolean(v))
 			return schema_fail(src, path, err, err_len, "must be true or false");
@@ -509,10 +535,12 @@ schema_doc_type(const struct pvp_schema_member *m, char *buf, size_t len)
 		return;
 	case PVP_SCHEMA_UINT:
 	case PVP_SCHEMA_INT:
-		snprintf(buf, len, "integer, %" PRId64 "..%" PRId64, m->min, m->max);
+		schema_range(m, list, sizeof(list));
+		snprintf(buf, len, "integer, %s", list);
 		return;
 	case PVP_SCHEMA_DOUBLE:
-		snprintf(buf, len, "number, %" PRId64 "..%" PRId64, m->min, m->max);
+		schema_range(m, list, sizeof(list));
+		snprintf(buf, len, "number, %s", list);
 		return;
 	case PVP_SCHEMA_BOOL:
 		snprintf(buf, len, "true/false");

@@ -135,7 +135,7 @@ test_load_misshapen(void)
 	CHECK(arr != NULL && li.records == 2 && li.bad_lines == 2 && li.first_bad == 2,
 	      "records %u bad %u first %u", li.records, li.bad_lines, li.first_bad);
 	snprintf(want, sizeof(want),
-		 "%s:2: trial record: duration_s: must be a number in 0..1000000000000000000,"
+		 "%s:2: trial record: duration_s: must be a number in 0..1e18,"
 		 " line skipped",
 		 path);
 	CHECK(strcmp(li.warning, want) == 0, "misshapen warning '%s'", li.warning);
@@ -146,7 +146,7 @@ test_load_misshapen(void)
 	CHECK(coord_report_load(path, &li) == NULL && errno == EINVAL, "no readable record");
 	snprintf(want, sizeof(want),
 		 "%s:1: search record: goals[0].lower_pps: must be a number in "
-		 "0..1000000000000000000, line skipped",
+		 "0..1e18, line skipped",
 		 path);
 	CHECK(strcmp(li.warning, want) == 0, "misshapen only '%s'", li.warning);
 	unlink(path);

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * pvpkit-record-doc: write doc/record-members.rst, the members of the
+ * results file's "trial" and "search" records, from the tables the
+ * coordinator writes them with and the report reads them through
+ * (lib/coord/coord_record.c). The unit test record-doc fails when the
+ * committed file is not what this writes: change a table, then run
+ *
+ *   build/app/pvpkit/report/pvpkit-record-doc > doc/record-members.rst
+ */
+
+#include <stdio.h>
+
+#include "coord_record.h"
+
+/* One record's section: its title, what writes it, its table. */
+static int
+doc_record(const char *type, const char *writer, const struct pvp_schema_member *members)
+{
+	int n;
+
+	n = printf("\n``\"%s\"`` records\n", type);
+	while (--n > 1)
+		putchar('-');
+	printf("\n\nWritten by %s. A member left out reads as its default\n"
+	       "(``-``: zero, false, empty or null).\n\n",
+	       writer);
+	return pvp_schema_doc(members, stdout);
+}
+
+int
+main(void)
+{
+	printf(".. SPDX-License-Identifier: BSD-3-Clause\n"
+	       "   Copyright (c) 2026 The pvpkit authors\n"
+	       "\n"
+	       ".. Written by build/app/pvpkit/report/pvpkit-record-doc from the records'\n"
+	       "   tables; the unit test record-doc fails when this file differs. Do not edit.\n"
+	       "\n"
+	       "Results records by type\n"
+	       "=======================\n"
+	       "\n"
+	       "The coordinator writes the ``trial`` and ``search`` records of a\n"
+	       "results file through these tables and ``pvpkit report`` reads them\n"
+	       "through the same ones (lib/coord/coord_record.c, doc/reports.rst).\n"
+	       "A reader lets members it does not know be, so records can grow; a\n"
+	       "member of the wrong type or out of range makes its line a warning\n"
+	       "naming the line and the member, and the line is skipped. ``schema``\n"
+	       "is %d; a record without one is version 1. ``NAME`` in a type is the\n"
+	       "user's (a hop name, a check name).\n",
+	       COORD_RECORD_SCHEMA);
+	if (doc_record("trial",
+		       "``coord_trial_to_json()``; ``search`` is added by ``pvpkit\n"
+		       "search`` and ``latency`` by the latency step",
+		       coord_trial_record_members) < 0 ||
+	    doc_record("search",
+		       "``coord_report_search_record()``; ``id`` and the members after\n"
+		       "it are added by ``pvpkit search``",
+		       coord_search_record_members) < 0) {
+		fprintf(stderr, "pvpkit-record-doc: cannot write a table\n");
+		return 1;
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
+}
