@@ -201,36 +201,50 @@ html_plot_latency(FILE *f, const json_t *summary)
 	return true;
 }
 
-/* The DUT trial of (size, flows) whose rate is nearest @p pps, or NULL. */
-static const json_t *
-html_nearest_trial(const json_t *records, double size, double flows, double pps)
+/* A cell of a number a record may leave out ("-"). */
+static void
+html_rec_cell(FILE *f, bool has, double v, int prec)
 {
-	const json_t *rec, *best = NULL;
+	if (has)
+		fprintf(f, "<td>%.*f</td>", prec, v);
+	else
+		fputs("<td>-</td>", f);
+}
+
+/* The DUT trial of (size, flows) whose rate is nearest @p pps into @p best; false if none. */
+static bool
+html_nearest_trial(const json_t *records, double size, double flows, double pps,
+		   struct coord_trial_record *best)
+{
+	struct coord_trial_record *t = malloc(sizeof(*t));
 	double d, best_d = INFINITY;
+	const json_t *rec;
 	size_t i;
 
 	json_array_foreach(records, i, rec) {
-		if (!report_is_type(rec, "trial") || report_num(rec, "size", -1) != size ||
-		    report_num(rec, "flows", -1) != flows ||
-		    json_is_false(json_object_get(rec, "dut_result")) ||
-		    json_object_get(rec, "latency") != NULL)
+		if (t == NULL || !report_trial(rec, t) || !t->has_size || t->size != size ||
+		    !t->has_flows || t->flows != flows || !t->dut_result || t->latency != NULL)
 			continue;
-		d = fabs(report_num(rec, "requested_pps", 0) - pps);
+		d = fabs(t->requested_pps - pps);
 		if (d <= best_d) { /* the later trial of equals: the final phase */
 			best_d = d;
-			best = rec;
+			*best = *t;
 		}
 	}
-	return best;
+	free(t);
+	return best_d != INFINITY;
 }
 
 static void
 html_hop_loss(FILE *f, const json_t *records, const json_t *summary)
 {
-	const json_t *pt, *g, *t, *v;
+	struct coord_trial_record *t = malloc(sizeof(*t));
+	const json_t *pt, *g, *v;
 	const char *hop;
 	size_t i;
 
+	if (t == NULL)
+		return;
 	fputs("<h2>Per-hop loss of the trial nearest each NDR</h2>\n<table id=\"hop-loss\">\n"
 	      "<tr><th>size (B)</th><th>flows</th><th>NDR (pps)</th><th>trial (pps)</th>"
 	      "<th>duration (s)</th><th>tx</th><th>rx</th><th class=\"l\">lost by hop</th>"
@@ -240,34 +254,35 @@ html_hop_loss(FILE *f, const json_t *records, const json_t *summary)
 		g = json_object_get(json_object_get(pt, "goals"), "ndr");
 		if (!json_is_number(json_object_get(g, "pps")))
 			continue;
-		t = html_nearest_trial(records, report_num(pt, "size", 0),
-				       report_num(pt, "flows", 0), report_num(g, "pps", 0));
-		if (t == NULL)
+		if (!html_nearest_trial(records, report_num(pt, "size", 0),
+					report_num(pt, "flows", 0), report_num(g, "pps", 0), t))
 			continue;
 		fprintf(f, "<tr><td>%.0f</td><td>%.0f</td><td>%.0f</td>", report_num(pt, "size", 0),
 			report_num(pt, "flows", 0), report_num(g, "pps", 0));
-		html_num_cell(f, t, "requested_pps", 0, 1);
-		html_num_cell(f, t, "duration_s", 3, 1);
-		html_num_cell(f, t, "tx_packets", 0, 1);
-		html_num_cell(f, t, "rx_packets", 0, 1);
+		html_rec_cell(f, t->has_requested, t->requested_pps, 0);
+		html_rec_cell(f, true, t->duration_s, 3);
+		html_rec_cell(f, true, (double)t->tx_packets, 0);
+		html_rec_cell(f, true, (double)t->rx_packets, 0);
 		fputs("<td class=\"l\">", f);
-		json_object_foreach(json_object_get(t, "hop_lost"), hop, v) {
+		json_object_foreach(t->hop_lost, hop, v) {
 			report_html_text(f, hop);
 			fprintf(f, " %.0f; ", json_number_value(v));
 		}
 		fputs("</td>", f);
-		html_num_cell(f, t, "unattributed", 0, 1);
+		html_rec_cell(f, true, (double)t->unattributed, 0);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	free(t);
 }
 
 /* Every trial with a truth check "failed", and that check's findings. */
 static void
 html_failed_checks(FILE *f, const json_t *records)
 {
-	const json_t *rec, *fd;
+	struct coord_trial_record *t = malloc(sizeof(*t));
 	unsigned int nb = 0, trials = 0;
+	const json_t *rec, *fd;
 	const char *check;
 	json_t *state;
 	size_t i, j;
@@ -277,22 +292,20 @@ html_failed_checks(FILE *f, const json_t *records)
 	      "<th class=\"l\">findings</th></tr>\n",
 	      f);
 	json_array_foreach(records, i, rec) {
-		if (!report_is_type(rec, "trial"))
+		if (t == NULL || !report_trial(rec, t))
 			continue;
 		trials++;
-		json_object_foreach(json_object_get(rec, "checks"), check, state) {
-			if (!json_is_string(state) ||
-			    strcmp(json_string_value(state), "failed") != 0)
+		json_object_foreach(t->checks, check, state) {
+			if (strcmp(json_string_value(state), "failed") != 0)
 				continue;
 			nb++;
 			fprintf(f,
 				"<tr class=\"fail\"><td>%.0f</td><td>%.0f</td><td>%.0f</td>"
 				"<td class=\"l\">",
-				report_num(rec, "size", 0), report_num(rec, "flows", 0),
-				report_num(rec, "requested_pps", 0));
+				(double)t->size, (double)t->flows, t->requested_pps);
 			report_html_text(f, check);
 			fputs("</td><td class=\"l\">", f);
-			json_array_foreach(json_object_get(rec, "findings"), j, fd) {
+			json_array_foreach(t->findings, j, fd) {
 				if (strcmp(report_str(fd, "check", ""), check) != 0)
 					continue;
 				report_html_text(f, report_str(fd, "message", ""));
@@ -301,6 +314,7 @@ html_failed_checks(FILE *f, const json_t *records)
 			fputs("</td></tr>\n", f);
 		}
 	}
+	free(t);
 	if (nb == 0)
 		fprintf(f, "<tr><td class=\"l\" colspan=\"5\">none failed in %u trials</td></tr>\n",
 			trials);

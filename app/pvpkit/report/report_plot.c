@@ -377,6 +377,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	  bool *any)
 {
 	static const char base[] = "loss_per_hop";
+	struct coord_trial_record *t = malloc(sizeof(*t));
 	char hops[PLOT_MAX_HOPS][64], label[96], clean[64];
 	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width, skip, seen = 0;
 	struct report_plot_buf plot = {NULL, 0, 0};
@@ -388,17 +389,20 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	FILE *f;
 	int idx;
 
+	if (t == NULL)
+		return -ENOMEM;
 	json_array_foreach(records, i, rec) {
-		if (!report_is_type(rec, "trial") ||
-		    !json_is_object(json_object_get(rec, "hop_lost")))
+		if (!report_trial(rec, t) || t->hop_lost == NULL)
 			continue;
 		nb_trials++;
-		json_object_foreach(json_object_get(rec, "hop_lost"), key, v)
+		json_object_foreach(t->hop_lost, key, v)
 			plot_hop_index(hops, &nb_hops, key);
 	}
 	*any = nb_trials > 0;
-	if (nb_trials == 0)
+	if (nb_trials == 0) {
+		free(t);
 		return 0;
+	}
 	skip = nb_trials > PLOT_MAX_TRIALS ? nb_trials - PLOT_MAX_TRIALS : 0;
 	nb_trials -= skip;
 	/*
@@ -412,8 +416,10 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		every = 1;
 
 	f = report_plot_file(&out, outdir, base, "dat");
-	if (f == NULL)
+	if (f == NULL) {
+		free(t);
 		return -errno;
+	}
 	fprintf(f, "# pvpkit lost packets per hop, one row per trial (negative counts shown as "
 		   "0)\n# trial label tester_tx");
 	for (h = 0; h < nb_hops; h++) {
@@ -423,31 +429,26 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	fprintf(f, " unattributed\n");
 	n = 0;
 	json_array_foreach(records, i, rec) {
-		if (!report_is_type(rec, "trial") ||
-		    !json_is_object(json_object_get(rec, "hop_lost")) || seen++ < skip)
+		if (!report_trial(rec, t) || t->hop_lost == NULL || seen++ < skip)
 			continue;
 		memset(vals, 0, sizeof(vals));
-		json_object_foreach(json_object_get(rec, "hop_lost"), key, v) {
+		json_object_foreach(t->hop_lost, key, v) {
 			idx = plot_hop_index(hops, &nb_hops, key);
-			if (idx >= 0 && json_is_number(v))
+			if (idx >= 0)
 				vals[idx] = fmax(0, json_number_value(v));
 		}
-		vals[nb_hops] = fmax(0, report_num(rec, "unattributed", 0));
+		vals[nb_hops] = fmax(0, (double)t->unattributed);
 		label[0] = '\0';
 		if (n % every == 0) {
-			if (report_num(rec, "size", 0) > 0)
-				snprintf(label, sizeof(label), "%u: %.0fB %.0ff %.3gMpps%s",
-					 skip + n + 1, report_num(rec, "size", 0),
-					 report_num(rec, "flows", 0),
-					 report_num(rec, "requested_pps", 0) / 1e6,
-					 json_is_true(json_object_get(rec, "generator_limited"))
-						 ? " (gen)"
-						 : "");
+			if (t->size > 0)
+				snprintf(label, sizeof(label), "%u: %uB %uf %.3gMpps%s", skip + n + 1,
+					 t->size, t->flows, t->requested_pps / 1e6,
+					 t->generator_limited ? " (gen)" : "");
 			else
 				snprintf(label, sizeof(label), "%u", skip + n + 1);
 		}
 		report_plot_clean(clean, sizeof(clean), label);
-		fprintf(f, "%u \"%s\" %.0f", skip + n + 1, clean, report_num(rec, "tx_packets", 0));
+		fprintf(f, "%u \"%s\" %.0f", skip + n + 1, clean, (double)t->tx_packets);
 		for (h = 0; h <= nb_hops; h++) {
 			fprintf(f, " %.0f", vals[h]);
 			total += vals[h];
@@ -455,6 +456,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		fputc('\n', f);
 		n++;
 	}
+	free(t);
 	f = report_plot_script(&out, outdir, base);
 	if (f == NULL)
 		return -errno;

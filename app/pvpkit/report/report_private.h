@@ -15,6 +15,7 @@
 
 #include "pvp_util.h"
 
+#include "coord_record.h"
 #include "coord_report.h"
 
 /** Largest magnitude report_num() takes from a record. */
@@ -28,6 +29,12 @@ const char *report_str(const json_t *o, const char *key, const char *dflt);
 
 /** Whether @p rec has "type" == @p type. */
 bool report_is_type(const json_t *rec, const char *type);
+
+/** @p rec as a trial record, read through its table; false when it is none or does not fit. */
+bool report_trial(const json_t *rec, struct coord_trial_record *tr);
+
+/** @p rec as a search record, as report_trial(). */
+bool report_search(const json_t *rec, struct coord_search_record *sr);
 
 /** Theoretical maximum pps of @p size-byte frames (with FCS) at @p line_rate_bps. */
 double report_max_pps(double line_rate_bps, double size);

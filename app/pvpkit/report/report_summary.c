@@ -19,7 +19,6 @@
 
 #include "pvp_util.h"
 
-#include "coord_record.h"
 #include "coord_report.h"
 #include "report_private.h"
 
@@ -72,26 +71,6 @@ report_add_file(struct coord_report_info *info, const char *name)
 	if (info == NULL || info->nb_files >= COORD_REPORT_MAX_FILES)
 		return;
 	snprintf(info->files[info->nb_files++], sizeof(info->files[0]), "%s", name);
-}
-
-/* @p rec as a trial record; false when it is none or does not fit the table. */
-static bool
-sum_trial(const json_t *rec, struct coord_trial_record *tr)
-{
-	char err[160] = "";
-
-	return report_is_type(rec, "trial") &&
-	       coord_trial_record_read(rec, tr, err, sizeof(err)) == 0;
-}
-
-/* @p rec as a search record, as sum_trial(). */
-static bool
-sum_search(const json_t *rec, struct coord_search_record *sr)
-{
-	char err[160] = "";
-
-	return report_is_type(rec, "search") &&
-	       coord_search_record_read(rec, sr, err, sizeof(err)) == 0;
 }
 
 static void
@@ -233,7 +212,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 	*has_lo = *has_hi = false;
 	*lo = *hi = 0;
 	json_array_foreach(records, i, rec) {
-		if (!sum_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
+		if (!report_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
 		    !trial_is_dut_result(&t))
 			continue;
 		dmax = fmax(dmax, t.duration_s);
@@ -244,7 +223,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 		}
 	}
 	json_array_foreach(records, i, rec) {
-		if (!sum_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
+		if (!report_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
 		    !trial_is_dut_result(&t))
 			continue;
 		rate = t.has_requested ? t.requested_pps : t.achieved_pps;
@@ -290,7 +269,7 @@ point_group(const json_t *records, const struct sum_point *p, struct coord_searc
 	json_array_foreach(records, i, rec) {
 		if (n == COORD_REPORT_MAX_REPEAT)
 			break;
-		if (!sum_search(rec, &group[n]) || group[n].size != p->size ||
+		if (!report_search(rec, &group[n]) || group[n].size != p->size ||
 		    group[n].flows != p->flows || !group[n].has_repeat ||
 		    strcmp(group[n].repeat.group, last->repeat.group) != 0)
 			continue;
@@ -488,7 +467,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	json_array_foreach(records, k, rec) {
 		if (report_is_type(rec, "run")) {
 			run = rec;
-		} else if (sum_trial(rec, &tr)) {
+		} else if (report_trial(rec, &tr)) {
 			trials++;
 			total_s += tr.duration_s;
 			p = sum_point_get(&s, tr.size, tr.flows);
@@ -499,7 +478,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			p->trial_seconds += tr.duration_s;
 			if (tr.generator_limited)
 				p->gen_limited = true;
-		} else if (sum_search(rec, &sr)) {
+		} else if (report_search(rec, &sr)) {
 			searches++;
 			remeasured += sr.generator_remeasured;
 			recovered += sr.generator_recovered;
