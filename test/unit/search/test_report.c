@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "coord_record.h"
 #include "coord_report.h"
 #include "pvp_lat.h"
 #include "pvp_search.h"
@@ -150,6 +151,21 @@ test_load_misshapen(void)
 		 path);
 	CHECK(strcmp(li.warning, want) == 0, "misshapen only '%s'", li.warning);
 	unlink(path);
+}
+
+/* Every string of a record's table fits its field, so a record that checks decodes. */
+static void
+record_strings_fit(const struct pvp_schema_member *m, const char *what)
+{
+	for (; m != NULL && m->name != NULL; m++) {
+		if (m->type == PVP_SCHEMA_STRING && m->size > 0)
+			CHECK(m->max == (int64_t)m->size - 1, "%s.%s: max %lld, field %zu", what,
+			      m->name, (long long)m->max, m->size);
+		if (m->type == PVP_SCHEMA_OBJECT)
+			record_strings_fit(m->members, m->name);
+		if (m->type == PVP_SCHEMA_ARRAY && m->members->type == PVP_SCHEMA_OBJECT)
+			record_strings_fit(m->members->members, m->name);
+	}
 }
 
 /*
@@ -796,6 +812,8 @@ main(void)
 	test_jsonl();
 	test_load_refused();
 	test_load_misshapen();
+	record_strings_fit(coord_trial_record_members, "trial");
+	record_strings_fit(coord_search_record_members, "search");
 	test_summary_csv();
 	test_search_record();
 	test_repeats();
