@@ -21,6 +21,7 @@
 #include "coord.h"
 #include "coord_cmd.h"
 #include "coord_progress.h"
+#include "coord_record.h"
 #include "coord_report.h"
 #include "coord_search.h"
 #include "pvp_search.h"
@@ -59,17 +60,21 @@ static json_t *
 search_keep_trial(struct search_point *sp, const struct pvp_search_trial *st,
 		  const struct coord_trial_result *r, int *ret)
 {
+	struct coord_record_search_ref ref = {
+		.trial = st->index,
+		.phase = st->phase,
+		.goal = st->goal,
+		.warmup = st->warmup,
+		.gen_remeasure = st->gen_remeasure,
+	};
 	json_t *j = coord_trial_to_json(sp->t, r);
 	char what[32];
 
 	*ret = 0;
 	if (j == NULL)
 		return NULL;
-	json_object_set_new(j, "search",
-			    json_pack("{s:s,s:I,s:I,s:I}", "id", sp->id, "trial",
-				      (json_int_t)st->index, "phase", (json_int_t)st->phase, "goal",
-				      (json_int_t)st->goal));
-	coord_search_tag_trial(j, st);
+	snprintf(ref.id, sizeof(ref.id), "%s", sp->id);
+	json_object_set_new(j, "search", coord_record_search_ref_json(&ref));
 	snprintf(what, sizeof(what), "trial %u", st->index + 1);
 	*ret = coord_sink_keep(&sp->a->sink, j, what);
 	if (*ret == 0)

@@ -75,8 +75,6 @@ struct coord_repeats {
 	unsigned int burst_warned;  /**< searches that ended with a burst warning */
 };
 
-/** Mark a trial record's "search" member: "warmup", "gen_remeasure" when set. */
-void coord_search_tag_trial(json_t *trial, const struct pvp_search_trial *st);
 
 /**
  * Add "preset" and (with @p group) "repeat": {"group", "index", "of"} to

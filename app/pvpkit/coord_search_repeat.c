@@ -26,20 +26,6 @@
 #include "pvp_search.h"
 
 void
-coord_search_tag_trial(json_t *trial, const struct pvp_search_trial *st)
-{
-	json_t *s = json_object_get(trial, "search");
-
-	if (s == NULL)
-		return;
-	/* Only when set: older readers see the records they know. */
-	if (st->warmup)
-		json_object_set_new(s, "warmup", json_true());
-	if (st->gen_remeasure)
-		json_object_set_new(s, "gen_remeasure", json_true());
-}
-
-void
 coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const char *group,
 			unsigned int index)
 {

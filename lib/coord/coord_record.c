@@ -62,9 +62,13 @@ static const struct pvp_schema_member rec_search_ref_members[] = {
 	 .help = "phase of the search"},
 	{.name = "goal", .type = PVP_SCHEMA_UINT, .max = UINT32_MAX, REF(goal),
 	 .help = "goal the trial measured"},
-	{.name = "warmup", .type = PVP_SCHEMA_BOOL, REF(warmup), .def = "false",
+	/* Written only when true (older readers see the records they know):
+	 * each flag is its own "given". */
+	{.name = "warmup", .type = PVP_SCHEMA_BOOL, REF(warmup),
+	 PVP_SCHEMA_PRESENT(struct coord_record_search_ref, warmup), .def = "false",
 	 .help = "a warm-up trial: no measurement"},
-	{.name = "gen_remeasure", .type = PVP_SCHEMA_BOOL, REF(gen_remeasure), .def = "false",
+	{.name = "gen_remeasure", .type = PVP_SCHEMA_BOOL, REF(gen_remeasure),
+	 PVP_SCHEMA_PRESENT(struct coord_record_search_ref, gen_remeasure), .def = "false",
 	 .help = "measured again after a generator-limited trial"},
 	{.name = NULL},
 };
@@ -275,6 +279,12 @@ const struct pvp_schema_member coord_search_record_members[] = {
 	 SR_HAS(has_repeat), .help = "--repeat: which search of the point"},
 	{.name = NULL},
 };
+
+json_t *
+coord_record_search_ref_json(const struct coord_record_search_ref *ref)
+{
+	return pvp_schema_encode(rec_search_ref_members, ref);
+}
 
 int
 coord_trial_record_read(const json_t *rec, struct coord_trial_record *tr, char *err,

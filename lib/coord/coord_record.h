@@ -189,6 +189,12 @@ extern const struct pvp_schema_member coord_trial_record_members[];
 extern const struct pvp_schema_member coord_search_record_members[];
 
 /**
+ * The "search" member of a trial record (warmup and gen_remeasure only
+ * when true). @return a new reference, or NULL when out of memory.
+ */
+json_t *coord_record_search_ref_json(const struct coord_record_search_ref *ref);
+
+/**
  * Decode a "trial" record into @p tr (its json_t * borrowed from @p rec).
  * @return 0, or -EINVAL with "member: must be ..." in @p err.
  */
