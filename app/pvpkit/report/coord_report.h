@@ -12,29 +12,19 @@
  * `pvpkit report RESULTS` rebuilds the same files after a crash or on
  * another machine (coord_report_rebuild()).
  *
- * Record schema (version 1; doc/reports.rst has the full text). One JSON
- * object per line; "type" says what it is; unknown types and unknown
- * members are ignored, so records can grow.
+ * Record schema (COORD_RECORD_SCHEMA; doc/reports.rst has the full text).
+ * One JSON object per line; "type" says what it is; unknown types and
+ * unknown members are ignored, so records can grow.
  *
  * - "run" (optional, first line of a run): "line_rate_bps" (number, the
  *   port speed used for % of line rate and the theoretical maximum),
  *   "title" (string), "flow_type" (string, e.g. "L3"), "goals"
  *   ([{"name": "ndr", "loss_ratio": 0}, ...]).
- * - "trial": what coord_trial_to_json() writes. Read here: "size" (frame
- *   size in bytes, with the 4 B FCS), "flows", "requested_pps",
- *   "achieved_pps", "duration_s", "tx_packets", "rx_packets",
- *   "generator_limited", "dut_result" (false: not a DUT result),
- *   "hop_lost" ({"hop name": packets, ...} in chain order: loss
- *   attributed to each hop), "unattributed" (packets no hop explains),
- *   optionally "line_rate_bps" and "search" ({"id": ..., "phase": n}).
- *   A trial reconciles when sum(hop_lost) + unattributed == tx_packets -
- *   rx_packets.
- * - "search": coord_report_search_record() output, plus whatever the
- *   coordinator adds ("started", "topology"): "size", "flows", "algo",
- *   "params", "goals" ([{"name", "loss_ratio", "status", "lower_pps",
- *   "upper_pps", "rel_width", "reached_max_rate", "generator_limited"}]),
- *   "trials", "trial_seconds", "generator_limited_trials",
- *   "generator_ceiling_pps", "budget_exhausted", "aborted".
+ * - "trial" and "search": described once by the tables of coord_record.h
+ *   (doc/record-members.rst is written from them); the coordinator
+ *   writes them through the tables and the report reads them through
+ *   the same ones. A trial reconciles when sum(hop_lost) + unattributed
+ *   == tx_packets - rx_packets.
  *
  * Sizes always include the FCS; L1 rates add 20 B per frame (preamble,
  * SFD and inter-frame gap): theoretical max pps = line_rate_bps /
@@ -54,12 +44,14 @@
 #include "pvp_lat.h"
 #include "pvp_search.h"
 
+#include "coord_record.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Version of the record schema described above. */
-#define COORD_REPORT_SCHEMA 1
+/** Version of the record schema described above: the records' (coord_record.h). */
+#define COORD_REPORT_SCHEMA COORD_RECORD_SCHEMA
 /** Bytes added per frame on the wire: preamble 7, SFD 1, inter-frame gap 12. */
 #define COORD_REPORT_L1_OVERHEAD 20
 /** Line rate assumed when no record gives one: 10 Gbit/s. */

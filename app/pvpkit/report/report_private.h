@@ -15,7 +15,6 @@
 
 #include "pvp_util.h"
 
-#include "coord_record.h"
 #include "coord_report.h"
 
 /** Largest magnitude report_num() takes from a record. */
