@@ -75,7 +75,6 @@ struct coord_repeats {
 	unsigned int burst_warned;  /**< searches that ended with a burst warning */
 };
 
-
 /**
  * Add "preset" and (with @p group) "repeat": {"group", "index", "of"} to
  * a search record.

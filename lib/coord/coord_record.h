@@ -65,58 +65,58 @@ struct coord_record_search_ref {
 
 /** A "trial" record: one trial of coord_trial_run(), as coord_trial_to_json() writes it. */
 struct coord_trial_record {
-	unsigned int type;     /**< always "trial" */
-	unsigned int schema;   /**< COORD_RECORD_SCHEMA when written */
-	bool has_schema;       /**< "schema" given (older records have none) */
-	char started[32];      /**< UTC time, ISO 8601 */
-	char topology[64];     /**< topology name */
-	double duration_s;     /**< trial duration */
-	double warmup_s;       /**< warm-up before it */
-	double requested_pps;  /**< rate asked of the sources */
-	bool has_requested;    /**< "requested_pps" given */
-	double achieved_pps;   /**< rate the sources sent */
-	bool generator_limited; /**< the sources could not send the rate asked */
-	bool dut_result;       /**< a measurement of the DUT (false: not) */
-	uint64_t tx_packets;   /**< tester TX */
-	uint64_t rx_packets;   /**< tester RX */
-	int64_t lost;	       /**< tx_packets - rx_packets */
-	double loss_ratio;     /**< lost / tx_packets */
-	json_t *hop_lost;      /**< {hop: packets lost there} */
-	int64_t unattributed;  /**< loss no hop explains */
-	bool reconciled;       /**< the losses add up */
-	bool quiet;	       /**< counters settled before the snapshot */
-	double quiet_s;	       /**< how long they took */
-	double snapshot_ms;    /**< how long the snapshot of all hops took */
-	json_t *chains;	       /**< per chain, its points */
-	json_t *chain_totals;  /**< per chain, TX, RX and lost */
-	char profile[4096];    /**< profile file ("" when size and flows) */
-	unsigned int size;     /**< frame size with FCS */
-	bool has_size;	       /**< "size" given */
-	unsigned int flows;    /**< flow count */
-	bool has_flows;	       /**< "flows" given */
-	json_t *rate;	       /**< the rate as the user wrote it, or pps */
-	json_t *checks;	       /**< {check: state} */
-	json_t *findings;      /**< failed checks, one object each */
-	json_t *hop_drops;     /**< {hop: drops it counted} */
-	bool invalid;	       /**< not a measurement of the DUT */
+	unsigned int type;			 /**< always "trial" */
+	unsigned int schema;			 /**< COORD_RECORD_SCHEMA when written */
+	bool has_schema;			 /**< "schema" given (older records have none) */
+	char started[32];			 /**< UTC time, ISO 8601 */
+	char topology[64];			 /**< topology name */
+	double duration_s;			 /**< trial duration */
+	double warmup_s;			 /**< warm-up before it */
+	double requested_pps;			 /**< rate asked of the sources */
+	bool has_requested;			 /**< "requested_pps" given */
+	double achieved_pps;			 /**< rate the sources sent */
+	bool generator_limited;			 /**< the sources could not send the rate asked */
+	bool dut_result;			 /**< a measurement of the DUT (false: not) */
+	uint64_t tx_packets;			 /**< tester TX */
+	uint64_t rx_packets;			 /**< tester RX */
+	int64_t lost;				 /**< tx_packets - rx_packets */
+	double loss_ratio;			 /**< lost / tx_packets */
+	json_t *hop_lost;			 /**< {hop: packets lost there} */
+	int64_t unattributed;			 /**< loss no hop explains */
+	bool reconciled;			 /**< the losses add up */
+	bool quiet;				 /**< counters settled before the snapshot */
+	double quiet_s;				 /**< how long they took */
+	double snapshot_ms;			 /**< how long the snapshot of all hops took */
+	json_t *chains;				 /**< per chain, its points */
+	json_t *chain_totals;			 /**< per chain, TX, RX and lost */
+	char profile[4096];			 /**< profile file ("" when size and flows) */
+	unsigned int size;			 /**< frame size with FCS */
+	bool has_size;				 /**< "size" given */
+	unsigned int flows;			 /**< flow count */
+	bool has_flows;				 /**< "flows" given */
+	json_t *rate;				 /**< the rate as the user wrote it, or pps */
+	json_t *checks;				 /**< {check: state} */
+	json_t *findings;			 /**< failed checks, one object each */
+	json_t *hop_drops;			 /**< {hop: drops it counted} */
+	bool invalid;				 /**< not a measurement of the DUT */
 	struct coord_record_signature signature; /**< signature counts */
-	bool has_signature;    /**< "signature" given */
-	uint64_t max_burst;    /**< largest source burst */
-	bool has_max_burst;    /**< known (else null) */
-	uint64_t max_burst_limit; /**< --max-burst */
-	bool has_max_burst_limit; /**< "max_burst_limit" given */
-	json_t *streams;	  /**< the sources' streams */
-	json_t *context;	  /**< {hop: driver context} */
-	json_t *warnings;	  /**< one-line warnings */
-	json_t *start;		  /**< several sources: when each started */
-	bool shared_cores;	  /**< pollers share cores */
-	bool has_shared_cores;	  /**< "shared_cores" given */
-	json_t *vm;		  /**< the guest's kind, from the topology */
-	bool functional_only;	  /**< figures not performance figures */
-	bool has_functional_only; /**< "functional_only" given */
-	struct coord_record_search_ref search; /**< place in a search */
-	bool has_search;			/**< "search" given */
-	json_t *latency;			/**< latency run: load and reference */
+	bool has_signature;			 /**< "signature" given */
+	uint64_t max_burst;			 /**< largest source burst */
+	bool has_max_burst;			 /**< known (else null) */
+	uint64_t max_burst_limit;		 /**< --max-burst */
+	bool has_max_burst_limit;		 /**< "max_burst_limit" given */
+	json_t *streams;			 /**< the sources' streams */
+	json_t *context;			 /**< {hop: driver context} */
+	json_t *warnings;			 /**< one-line warnings */
+	json_t *start;				 /**< several sources: when each started */
+	bool shared_cores;			 /**< pollers share cores */
+	bool has_shared_cores;			 /**< "shared_cores" given */
+	json_t *vm;				 /**< the guest's kind, from the topology */
+	bool functional_only;			 /**< figures not performance figures */
+	bool has_functional_only;		 /**< "functional_only" given */
+	struct coord_record_search_ref search;	 /**< place in a search */
+	bool has_search;			 /**< "search" given */
+	json_t *latency;			 /**< latency run: load and reference */
 };
 
 /** One goal of a "search" record. */
@@ -160,27 +160,27 @@ struct coord_record_search_params {
 
 /** A "search" record: coord_report_search_record() and what the search adds. */
 struct coord_search_record {
-	unsigned int type;				    /**< always "search" */
-	unsigned int schema;				    /**< COORD_RECORD_SCHEMA */
-	bool has_schema;				    /**< "schema" given */
-	unsigned int size;				    /**< frame size with FCS */
-	bool has_size;					    /**< "size" given */
-	unsigned int flows;				    /**< flow count */
-	bool has_flows;					    /**< "flows" given */
-	char algo[16];					    /**< "mlr", "binary" */
-	struct coord_record_search_params params;	    /**< its parameters */
+	unsigned int type;					/**< always "search" */
+	unsigned int schema;					/**< COORD_RECORD_SCHEMA */
+	bool has_schema;					/**< "schema" given */
+	unsigned int size;					/**< frame size with FCS */
+	bool has_size;						/**< "size" given */
+	unsigned int flows;					/**< flow count */
+	bool has_flows;						/**< "flows" given */
+	char algo[16];						/**< "mlr", "binary" */
+	struct coord_record_search_params params;		/**< its parameters */
 	struct coord_record_goal goals[COORD_RECORD_MAX_GOALS]; /**< per goal */
-	unsigned int nb_goals;				    /**< goals given */
-	unsigned int trials;				    /**< trials run */
-	double trial_seconds;				    /**< their time */
-	unsigned int generator_limited_trials;		    /**< of them generator-limited */
-	unsigned int generator_remeasured;		    /**< measured again */
-	unsigned int generator_recovered;		    /**< and came back clean */
-	double generator_ceiling_pps;			    /**< highest rate the sources made */
-	bool budget_exhausted;				    /**< stopped by its budget */
-	bool aborted;					    /**< stopped by an error */
-	struct coord_record_repeat repeat;		    /**< --repeat: which search */
-	bool has_repeat;				    /**< "repeat" given */
+	unsigned int nb_goals;					/**< goals given */
+	unsigned int trials;					/**< trials run */
+	double trial_seconds;					/**< their time */
+	unsigned int generator_limited_trials;			/**< of them generator-limited */
+	unsigned int generator_remeasured;			/**< measured again */
+	unsigned int generator_recovered;			/**< and came back clean */
+	double generator_ceiling_pps;	   /**< highest rate the sources made */
+	bool budget_exhausted;		   /**< stopped by its budget */
+	bool aborted;			   /**< stopped by an error */
+	struct coord_record_repeat repeat; /**< --repeat: which search */
+	bool has_repeat;		   /**< "repeat" given */
 };
 
 /** The "trial" record's members, in the order they are written. */

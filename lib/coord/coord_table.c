@@ -384,8 +384,8 @@ table_start_json(const struct coord_topology *t, const struct coord_trial_result
 static void
 table_record_free(struct coord_trial_record *rec)
 {
-	json_t **made[] = {&rec->hop_lost, &rec->chains,    &rec->chain_totals, &rec->rate,
-			   &rec->checks,   &rec->findings,  &rec->hop_drops,	&rec->start};
+	json_t **made[] = {&rec->hop_lost, &rec->chains,   &rec->chain_totals, &rec->rate,
+			   &rec->checks,   &rec->findings, &rec->hop_drops,    &rec->start};
 	size_t i;
 
 	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++)

@@ -64,7 +64,7 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 	struct coord_report_load_info dummy;
 	char *buf, *p, *nl, *end, what[sizeof(info->warning)];
 	unsigned int lineno = 0, max = 0, misshapen = 0;
-	char why[160]; /* "trial record: member: must be ..." */
+	char why[160];		 /* "trial record: member: must be ..." */
 	const char *over = NULL; /* the bound a record went past */
 	size_t values = 0;
 	json_error_t jerr;

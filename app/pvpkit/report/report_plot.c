@@ -441,8 +441,8 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		label[0] = '\0';
 		if (n % every == 0) {
 			if (t->size > 0)
-				snprintf(label, sizeof(label), "%u: %uB %uf %.3gMpps%s", skip + n + 1,
-					 t->size, t->flows, t->requested_pps / 1e6,
+				snprintf(label, sizeof(label), "%u: %uB %uf %.3gMpps%s",
+					 skip + n + 1, t->size, t->flows, t->requested_pps / 1e6,
 					 t->generator_limited ? " (gen)" : "");
 			else
 				snprintf(label, sizeof(label), "%u", skip + n + 1);

@@ -92,8 +92,7 @@ sum_point_get(struct sum_state *s, unsigned int size, unsigned int flows)
 	/* A profile trial (no size, no flows): no point in the size x flows grid. */
 	if (size == 0 || flows == 0)
 		return NULL;
-	if (s->last < s->nb_pts && s->pts[s->last].size == size &&
-	    s->pts[s->last].flows == flows)
+	if (s->last < s->nb_pts && s->pts[s->last].size == size && s->pts[s->last].flows == flows)
 		return &s->pts[s->last];
 	for (i = 0; i < s->nb_pts; i++) {
 		if (s->pts[i].size == size && s->pts[i].flows == flows) {
@@ -297,7 +296,7 @@ group_stats(const struct coord_search_record *group, unsigned int nb, const char
 
 	for (i = 0; i < nb; i++) {
 		g = search_goal(&group[i], goal);
-		has = g != NULL && (bound == GOAL_LOWER   ? g->has_lower
+		has = g != NULL && (bound == GOAL_LOWER	  ? g->has_lower
 				    : bound == GOAL_UPPER ? g->has_upper
 							  : g->has_conditional);
 		if (has) {
@@ -521,13 +520,12 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			if (gj != NULL)
 				json_object_set_new(goals, s.goals[g].name, gj);
 		}
-		pj = json_pack("{s:I,s:I,s:I,s:f,s:b,s:f,s:o}", "size", (json_int_t)p->size,
-			       "flows", (json_int_t)p->flows, "trials", (json_int_t)p->trials,
-			       "trial_seconds", p->trial_seconds, "generator_limited",
-			       p->gen_limited ||
-				       (p->has_search && p->search.generator_limited_trials > 0),
-			       "theoretical_max_pps", report_max_pps(line_rate, p->size), "goals",
-			       goals);
+		pj = json_pack(
+			"{s:I,s:I,s:I,s:f,s:b,s:f,s:o}", "size", (json_int_t)p->size, "flows",
+			(json_int_t)p->flows, "trials", (json_int_t)p->trials, "trial_seconds",
+			p->trial_seconds, "generator_limited",
+			p->gen_limited || (p->has_search && p->search.generator_limited_trials > 0),
+			"theoretical_max_pps", report_max_pps(line_rate, p->size), "goals", goals);
 		if (pj != NULL) {
 			json_t *lat = report_latency_point(p->recs, p->size, p->flows);
 

@@ -939,8 +939,8 @@ struct sch_rec {
 	const json_t *lost;
 	const json_t *context;
 };
-static const struct pvp_schema_member sch_count = {.name = "", .type = PVP_SCHEMA_UINT,
-						   .max = 1000};
+static const struct pvp_schema_member sch_count = {
+	.name = "", .type = PVP_SCHEMA_UINT, .max = 1000};
 static const struct pvp_schema_member sch_rec_members[] = {
 	{.name = "lost",
 	 .type = PVP_SCHEMA_MAP,
@@ -964,8 +964,7 @@ test_schema_map(void)
 	/* Written back as they are, an empty map too (an empty object member is not). */
 	back = pvp_schema_encode(sch_rec_members, &r);
 	s = json_dumps(back, JSON_COMPACT);
-	CHECK(s != NULL && strcmp(s, "{\"lost\":{},\"context\":[1,{\"a\":null}]}") == 0, "%s",
-	      s);
+	CHECK(s != NULL && strcmp(s, "{\"lost\":{},\"context\":[1,{\"a\":null}]}") == 0, "%s", s);
 	free(s);
 	json_decref(back);
 	json_decref(o);
