@@ -21,6 +21,7 @@
 #include "pvp_util.h"
 
 #include "coord_history.h"
+#include "coord_record.h"
 #include "coord_report.h"
 
 /* How long a writer waits for another one's transaction, in ms. */
@@ -221,42 +222,48 @@ static int
 history_add_hops(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 run, const json_t *recs,
 		 const json_t *pt, const char *goal, double pps)
 {
-	const json_t *rec, *best = NULL, *v;
+	struct coord_trial_record *t = malloc(sizeof(*t)), *best = malloc(sizeof(*best));
+	double size = json_number_value(json_object_get(pt, "size"));
+	double flows = json_number_value(json_object_get(pt, "flows"));
 	double d, best_d = INFINITY;
+	const json_t *rec, *v;
+	char err[160] = "";
 	const char *hop;
+	int rc = SQLITE_DONE;
 	size_t i;
 
 	json_array_foreach(recs, i, rec) {
-		if (strcmp(json_string_value(json_object_get(rec, "type")) ?: "", "trial") != 0 ||
-		    json_number_value(json_object_get(rec, "size")) !=
-			    json_number_value(json_object_get(pt, "size")) ||
-		    json_number_value(json_object_get(rec, "flows")) !=
-			    json_number_value(json_object_get(pt, "flows")) ||
-		    json_is_false(json_object_get(rec, "dut_result")) ||
-		    !json_is_object(json_object_get(rec, "hop_lost")))
+		if (t == NULL || best == NULL ||
+		    strcmp(json_string_value(json_object_get(rec, "type")) ?: "", "trial") != 0 ||
+		    coord_trial_record_read(rec, t, err, sizeof(err)) < 0 || t->size != size ||
+		    t->flows != flows || !t->dut_result || t->hop_lost == NULL)
 			continue;
-		d = fabs(json_number_value(json_object_get(rec, "requested_pps")) - pps);
+		d = fabs(t->requested_pps - pps);
 		if (d < best_d) {
 			best_d = d;
-			best = rec;
+			*best = *t;
 		}
 	}
-	if (best == NULL)
-		return SQLITE_DONE;
-	json_object_foreach((json_t *)json_object_get(best, "hop_lost"), hop, v) {
+	json_object_foreach(best_d < INFINITY ? best->hop_lost : NULL, hop, v) {
 		sqlite3_bind_int64(st, 1, run);
-		sqlite3_bind_int64(st, 2,
-				   (sqlite3_int64)json_number_value(json_object_get(pt, "size")));
-		sqlite3_bind_int64(st, 3,
-				   (sqlite3_int64)json_number_value(json_object_get(pt, "flows")));
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)flows);
 		sqlite3_bind_text(st, 4, goal, -1, SQLITE_TRANSIENT);
-		history_bind_num(st, 5, json_object_get(best, "requested_pps"));
+		if (best->has_requested)
+			sqlite3_bind_double(st, 5, best->requested_pps);
+		else
+			sqlite3_bind_null(st, 5);
 		sqlite3_bind_text(st, 6, hop, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 7, (sqlite3_int64)json_number_value(v));
-		if (history_step(st) != SQLITE_DONE)
-			return sqlite3_errcode(db);
+		sqlite3_bind_int64(st, 7, (sqlite3_int64)json_integer_value(v));
+		rc = history_step(st);
+		if (rc != SQLITE_DONE) {
+			rc = sqlite3_errcode(db);
+			break;
+		}
 	}
-	return SQLITE_DONE;
+	free(t);
+	free(best);
+	return rc;
 }
 
 /* The per-point rows of one run: goals, latency per load, hops. SQLITE_DONE or the error. */
