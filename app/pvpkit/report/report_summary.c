@@ -8,7 +8,6 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
