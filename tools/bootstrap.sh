@@ -51,11 +51,13 @@ esac
 # prometheus (with promtool) and curl check --metrics with the real tools
 # (test/dpdk/metrics).
 # python3-yaml and python3-texttable are what TRex's own Python client
-# takes from Debian (doc/trex.rst).
+# takes from Debian (doc/trex.rst); python3-docutils checks the docs'
+# markup (the lint test).
 packages=(
     build-essential pkg-config meson ninja-build debhelper lintian
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
     libzmq3-dev zlib1g-dev python3-zmq python3-yaml python3-texttable libsqlite3-dev
+    python3-docutils
     openvswitch-switch-dpdk
     tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
     gnuplot-nox clang-format git chromium

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Lint step of the test suite: licence lines, the root .clang-format on C
-# sources, no machine-specific paths and no citation of documents that are
-# not in the repository (doc/design.rst is its architecture guide).
+# sources, no machine-specific paths, no citation of documents that are
+# not in the repository (doc/design.rst is its architecture guide), and
+# reStructuredText that docutils renders without a warning.
 # Exit 0 clean, 1 a finding, 77 (skipped) when a tool it needs is missing:
 # without clang-format the other checks still run, but a clean tree is
 # reported as skipped, not passed, because its format was not checked.
@@ -40,9 +41,24 @@ if git grep -nE '(DESIGN|STYLE)\.md|notes/|rpc\.md|[Ii]ssue #?[0-9]|pvpkit-heavy
     echo "lint: references to documents outside the repository above (see doc/design.rst)"
     bad=1
 fi
+# The docs render: a table that overflows its column or a literal block
+# that runs into its paragraph is an error for docutils, and a page
+# readers get mangled.
+if /usr/bin/python3 -c 'import docutils' 2>/dev/null; then
+    while IFS= read -r f; do
+        out=$(/usr/bin/python3 -m docutils --halt=warning --report=warning "$f" /dev/null 2>&1) || {
+            echo "lint: $f does not render: $(printf '%s' "$out" | head -n 1)"
+            bad=1
+        }
+    done < <(git ls-files '*.rst')
+else
+    echo "lint: python3-docutils not installed, the docs' markup not checked"
+    docs_unchecked=1
+fi
 [ $bad = 0 ] || exit 1
 if ! command -v clang-format >/dev/null; then
     echo "SKIP: clang-format not installed, format of the C files not checked"
     exit 77
 fi
+[ -z "${docs_unchecked:-}" ] || { echo "SKIP: python3-docutils not installed"; exit 77; }
 echo "lint: clean"
