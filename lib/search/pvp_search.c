@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,61 @@ pvp_search_goal_status_name(enum pvp_search_goal_status st)
 		return "incomplete";
 	}
 	return "unknown";
+}
+
+const char *
+pvp_search_lat_stat_name(enum pvp_search_lat_stat st)
+{
+	switch (st) {
+	case PVP_SEARCH_LAT_NONE:
+		return "";
+	case PVP_SEARCH_LAT_P50:
+		return "p50";
+	case PVP_SEARCH_LAT_P90:
+		return "p90";
+	case PVP_SEARCH_LAT_P99:
+		return "p99";
+	case PVP_SEARCH_LAT_P999:
+		return "p99.9";
+	case PVP_SEARCH_LAT_MAX:
+		return "max";
+	case PVP_SEARCH_LAT_NB:
+		break;
+	}
+	return "unknown";
+}
+
+bool
+pvp_search_goal_met(const struct pvp_search_params *p, unsigned int g,
+		    const struct pvp_search_measurement *m, char *why, size_t why_len)
+{
+	double ratio = m->tx > m->rx ? (double)(m->tx - m->rx) / (double)m->tx : 0;
+	enum pvp_search_lat_stat st = p->lat_stat[g];
+
+	if (why != NULL && why_len > 0)
+		why[0] = '\0';
+	/* NDR is "no packet lost", not a ratio rounded to zero. */
+	if (p->loss_ratio[g] == 0 && m->rx < m->tx) {
+		pvp_err(why, why_len, "lost %" PRIu64 " packets", m->tx - m->rx);
+		return false;
+	}
+	if (p->loss_ratio[g] > 0 && ratio > p->loss_ratio[g]) {
+		pvp_err(why, why_len, "loss %.4g %% > %.4g %%", 100 * ratio,
+			100 * p->loss_ratio[g]);
+		return false;
+	}
+	if (st == PVP_SEARCH_LAT_NONE)
+		return true;
+	if (!m->has_latency) {
+		pvp_err(why, why_len, "no latency measured");
+		return false;
+	}
+	if (m->lat_ns[st] > p->lat_bound_ns[g]) {
+		pvp_err(why, why_len, "%s %.6g us > %.6g us", pvp_search_lat_stat_name(st),
+			(double)m->lat_ns[st] / 1e3, (double)p->lat_bound_ns[g] / 1e3);
+		return false;
+	}
+	return true;
 }
 
 void
@@ -102,9 +158,14 @@ pvp_search_params_check(const struct pvp_search_params *p, char *err, size_t err
 		e = "warmup_duration must be >= 0";
 	else if (p->gen_remeasure > PVP_SEARCH_MAX_GEN_REMEASURE)
 		e = "gen_remeasure must be 0..PVP_SEARCH_MAX_GEN_REMEASURE";
-	for (i = 0; e == NULL && i < p->nb_goals; i++)
+	for (i = 0; e == NULL && i < p->nb_goals; i++) {
 		if (!(p->loss_ratio[i] >= 0 && p->loss_ratio[i] < 1))
 			e = "loss ratio must be in [0, 1)";
+		else if ((unsigned int)p->lat_stat[i] >= PVP_SEARCH_LAT_NB)
+			e = "unknown latency statistic";
+		else if (p->lat_stat[i] != PVP_SEARCH_LAT_NONE && p->lat_bound_ns[i] == 0)
+			e = "a latency bound must be > 0";
+	}
 	if (e == NULL)
 		return 0;
 	pvp_err(err, err_len, "%s", e);
@@ -321,6 +382,8 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	t->phase = s->phase;
 	t->warmup = s->pending_kind == KIND_WARMUP;
 	t->gen_remeasure = s->pending_trial.gen_remeasure;
+	t->has_latency = m->has_latency;
+	memcpy(t->lat_ns, m->lat_ns, sizeof(t->lat_ns));
 	s->total_time += t->duration;
 
 	if (t->warmup) {
@@ -368,11 +431,9 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	s->gen_retries = 0;
 	s->gen_in_row = 0;
 
-	for (g = 0; g < s->p.nb_goals; g++) {
-		/* NDR is "no packet lost", not a ratio rounded to zero. */
-		if (s->p.loss_ratio[g] == 0 ? m->rx >= m->tx : t->loss_ratio <= s->p.loss_ratio[g])
+	for (g = 0; g < s->p.nb_goals; g++)
+		if (pvp_search_goal_met(&s->p, g, m, NULL, 0))
 			t->met |= 1u << g;
-	}
 
 	st = &s->gs[s->pending_goal];
 	switch (s->pending_kind) {

@@ -50,6 +50,13 @@
  * goal, when the lower bound is the maximum rate, when even the minimum
  * rate fails, or when the trial or time budget runs out.
  *
+ * A goal may also bound latency (TRex's NDR --max-latency, PROX rapid's
+ * thresholds): a statistic of the trial's latency (p50, p90, p99,
+ * p99.9 or the maximum) at most a bound. A trial then meets the goal
+ * only when it meets the loss ratio and its measured statistic is within
+ * the bound; a trial measured without latency misses it. Everything else
+ * (loads, bounds, phases) is the same as for a loss goal.
+ *
  * Rates are in packets per second; the library does not care about the
  * unit as long as it is the same everywhere.
  */
@@ -73,6 +80,17 @@ extern "C" {
 #define PVP_SEARCH_MAX_GEN_REMEASURE 8
 /** Default relative width goal: 0.5 %. */
 #define PVP_SEARCH_DEFAULT_WIDTH 0.005
+
+/** The latency statistics a goal can bound. */
+enum pvp_search_lat_stat {
+	PVP_SEARCH_LAT_NONE, /**< no latency bound */
+	PVP_SEARCH_LAT_P50,  /**< the median */
+	PVP_SEARCH_LAT_P90,  /**< 90th percentile */
+	PVP_SEARCH_LAT_P99,  /**< 99th percentile */
+	PVP_SEARCH_LAT_P999, /**< 99.9th percentile */
+	PVP_SEARCH_LAT_MAX,  /**< the largest latency */
+	PVP_SEARCH_LAT_NB,   /**< number of entries, not a statistic */
+};
 
 /** The search algorithms. */
 enum pvp_search_algo {
@@ -109,6 +127,10 @@ struct pvp_search_params {
 	unsigned int intermediate_phases;
 	unsigned int nb_goals;			 /**< goals used; default 1 */
 	double loss_ratio[PVP_SEARCH_MAX_GOALS]; /**< per goal, [0, 1); default {0} */
+	/** Per goal, the latency statistic it bounds; default PVP_SEARCH_LAT_NONE. */
+	enum pvp_search_lat_stat lat_stat[PVP_SEARCH_MAX_GOALS];
+	/** Per goal with a lat_stat, the most that statistic may be, ns, > 0. */
+	uint64_t lat_bound_ns[PVP_SEARCH_MAX_GOALS];
 	/**
 	 * RFC 9971 goal exceed ratio, [0, 1): the share of a load's trial
 	 * time that may miss the goal while the load still passes. Default 0.
@@ -170,21 +192,30 @@ struct pvp_search_measurement {
 	 * tx == 0 counts as generator-limited whatever this says.
 	 */
 	bool generator_limited;
+	/**
+	 * The trial's latency was measured: lat_ns holds it. Needed by a
+	 * goal with a latency bound, which a trial without misses.
+	 */
+	bool has_latency;
+	/** ns, indexed by enum pvp_search_lat_stat (entry NONE unused). */
+	uint64_t lat_ns[PVP_SEARCH_LAT_NB];
 };
 
 /** One trial as the search recorded it. */
 struct pvp_search_trial_rec {
-	double rate;		/**< rate asked */
-	double duration;	/**< seconds */
-	double achieved_rate;	/**< as measured */
-	uint64_t tx;		/**< as measured */
-	uint64_t rx;		/**< as measured */
-	double loss_ratio;	/**< (tx - rx) / tx, 0 when rx >= tx */
-	bool generator_limited; /**< not a DUT result */
-	unsigned int phase;	/**< MLR phase (0 = initial); 0 for binary */
-	uint32_t met;		/**< bit g set: the trial met goal g */
-	bool warmup;		/**< the warm-up trial, not a DUT result */
-	bool gen_remeasure;	/**< re-measure of a generator-limited trial */
+	double rate;			    /**< rate asked */
+	double duration;		    /**< seconds */
+	double achieved_rate;		    /**< as measured */
+	uint64_t tx;			    /**< as measured */
+	uint64_t rx;			    /**< as measured */
+	double loss_ratio;		    /**< (tx - rx) / tx, 0 when rx >= tx */
+	bool generator_limited;		    /**< not a DUT result */
+	unsigned int phase;		    /**< MLR phase (0 = initial); 0 for binary */
+	uint32_t met;			    /**< bit g set: the trial met goal g */
+	bool warmup;			    /**< the warm-up trial, not a DUT result */
+	bool gen_remeasure;		    /**< re-measure of a generator-limited trial */
+	bool has_latency;		    /**< lat_ns was measured */
+	uint64_t lat_ns[PVP_SEARCH_LAT_NB]; /**< as measured, ns */
 };
 
 /** How a goal's search ended. */
@@ -345,6 +376,33 @@ typedef int (*pvp_search_measure_t)(double rate, double duration, void *arg,
  */
 int pvp_search_run(const struct pvp_search_params *p, pvp_search_measure_t measure, void *arg,
 		   struct pvp_search_result *r);
+
+/**
+ * Whether a measurement meets a goal, and if not, why.
+ *
+ * @param p
+ *   Parameters (the goal's loss ratio and latency bound).
+ * @param g
+ *   Index of the goal.
+ * @param m
+ *   The measurement.
+ * @param why
+ *   If not met, one reason without a newline: "lost 25 packets",
+ *   "loss 1.2 % > 0.5 %", "p99 123 us > 100 us" or "no latency
+ *   measured"; "" when met. May be NULL.
+ * @param why_len
+ *   Size of @p why.
+ * @return
+ *   true when the goal is met.
+ */
+bool pvp_search_goal_met(const struct pvp_search_params *p, unsigned int g,
+			 const struct pvp_search_measurement *m, char *why, size_t why_len);
+
+/**
+ * Name of a latency statistic ("p50", "p90", "p99", "p99.9", "max";
+ * "" for PVP_SEARCH_LAT_NONE).
+ */
+const char *pvp_search_lat_stat_name(enum pvp_search_lat_stat st);
 
 /**
  * Name of an algorithm ("binary", "mlr").

@@ -275,6 +275,26 @@ pvp_parse_duration(const char *what, const char *s, double min_s, double max_s, 
 }
 
 int
+pvp_parse_latency(const char *what, const char *s, double min_ns, double max_ns, double *out_ns,
+		  char *err, size_t errlen)
+{
+	/* A unit is required: a bare "100" could be any of them. */
+	static const struct unit units[] = {{"us", 1e3}, {"ms", 1e6}};
+	char q[UTIL_QUOTE_LEN];
+	int ret;
+
+	if (s == NULL)
+		s = "";
+	ret = decimal_in_range(s, units, sizeof(units) / sizeof(units[0]), min_ns, max_ns, out_ns);
+	if (ret < 0)
+		util_seterr(err, errlen,
+			    "%s%s\"%s\" must be a latency in %.15g..%.15g us (e.g. 100us, 2.5ms)",
+			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min_ns / 1e3,
+			    max_ns / 1e3);
+	return ret;
+}
+
+int
 pvp_parse_count(const char *what, const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		char *err, size_t errlen)
 {

@@ -130,6 +130,16 @@ int pvp_parse_duration(const char *what, const char *s, double min_s, double max
 		       char *err, size_t errlen);
 
 /**
+ * Parse a latency into nanoseconds: a pvp_parse_double() number with a
+ * unit, "us" or "ms" ("100us", "2.5ms"). The range is checked in ns after
+ * the unit is applied.
+ *
+ * @return 0, -EINVAL or -ERANGE.
+ */
+int pvp_parse_latency(const char *what, const char *s, double min_ns, double max_ns, double *out_ns,
+		      char *err, size_t errlen);
+
+/**
  * Parse a count with an optional decimal multiplier: "1000", "10k",
  * "1.5M", "2G" (k = 1e3, M = 1e6, G = 1e9; the result must be whole).
  *

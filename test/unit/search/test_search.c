@@ -34,7 +34,44 @@ struct sim {
 	unsigned int trials;
 	unsigned int stall_trial; /* 1-based trial the generator stalls in (85 %); 0: none */
 	uint64_t first_loss;	  /* packets the first trial loses at any rate (cold path) */
+	/*
+	 * Latency rising with the load, as a queue filling up: the median
+	 * is lat_base_ns (1 + 9 (rate / capacity)^4), the other statistics
+	 * multiples of it (sim_latency()). 0: no latency measured.
+	 */
+	double lat_base_ns;
 };
+
+/* The simulated latency statistics at @p rate into @p m. */
+static void
+sim_latency(const struct sim *s, double rate, struct pvp_search_measurement *m)
+{
+	static const double mult[PVP_SEARCH_LAT_NB] = {
+		[PVP_SEARCH_LAT_P50] = 1,  [PVP_SEARCH_LAT_P90] = 1.5, [PVP_SEARCH_LAT_P99] = 2,
+		[PVP_SEARCH_LAT_P999] = 4, [PVP_SEARCH_LAT_MAX] = 10,
+	};
+	double x = rate / s->capacity, p50;
+	unsigned int i;
+
+	if (!(s->lat_base_ns > 0) || m->rx == 0)
+		return;
+	p50 = s->lat_base_ns * (1 + 9 * x * x * x * x);
+	m->has_latency = true;
+	for (i = PVP_SEARCH_LAT_P50; i < PVP_SEARCH_LAT_NB; i++)
+		m->lat_ns[i] = (uint64_t)llround(p50 * mult[i]);
+}
+
+/* The rate at which sim_latency()'s statistic @p st reaches @p bound_ns. */
+static double
+sim_latency_rate(const struct sim *s, enum pvp_search_lat_stat st, double bound_ns)
+{
+	static const double mult[PVP_SEARCH_LAT_NB] = {
+		[PVP_SEARCH_LAT_P50] = 1,  [PVP_SEARCH_LAT_P90] = 1.5, [PVP_SEARCH_LAT_P99] = 2,
+		[PVP_SEARCH_LAT_P999] = 4, [PVP_SEARCH_LAT_MAX] = 10,
+	};
+
+	return s->capacity * pow((bound_ns / (mult[st] * s->lat_base_ns) - 1) / 9, 0.25);
+}
 
 static uint64_t
 sim_rand(struct sim *s)
@@ -86,6 +123,7 @@ sim_measure(double rate, double duration, void *arg, struct pvp_search_measureme
 		loss = 1 + sim_rand(s) % s->burst_max;
 		m->rx = m->rx > loss ? m->rx - loss : 0;
 	}
+	sim_latency(s, sent, m);
 	return 0;
 }
 
@@ -839,6 +877,141 @@ test_conditional(void)
 	}
 }
 
+/*
+ * Latency-bounded goals: a DUT whose latency rises with the load (the
+ * median ten times its floor at the capacity) and a goal "PDR 0.1 % and
+ * p99 <= B". Both algorithms bracket the rate where p99 reaches B within
+ * the width goal, with the loss goals unchanged beside it; a bound the
+ * DUT always meets changes nothing; a trial without latency misses the
+ * goal, with a reason.
+ */
+static void
+test_latency_goal(void)
+{
+	static const struct {
+		enum pvp_search_lat_stat st;
+		double bound_ns;
+	} cases[] = {
+		{PVP_SEARCH_LAT_P99, 100000},
+		{PVP_SEARCH_LAT_P50, 30000},
+		{PVP_SEARCH_LAT_MAX, 900000},
+		{PVP_SEARCH_LAT_P999, 200000},
+	};
+	struct pvp_search_measurement m;
+	struct pvp_search_params p;
+	struct pvp_search_result r, rb = {0};
+	double target, sum_b = 0, sum_m = 0;
+	char what[64], why[64];
+	unsigned int i;
+	struct sim s;
+	int algo;
+
+	printf("latency-bounded goals (p50 = 10 us (1 + 9 (rate/C)^4)), C = 0.5 max:\n");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+			params_base(&p, algo);
+			p.nb_goals = 3;
+			p.loss_ratio[2] = 0.001;
+			p.lat_stat[2] = cases[i].st;
+			p.lat_bound_ns[2] = (uint64_t)cases[i].bound_ns;
+			memset(&s, 0, sizeof(s));
+			s.capacity = p.max_rate * 0.5;
+			s.lat_base_ns = 10000;
+			target = sim_latency_rate(&s, cases[i].st, cases[i].bound_ns);
+			CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+			snprintf(what, sizeof(what), "%s %s<=%.0fus (%.3f C)",
+				 algo == PVP_SEARCH_MLR ? "mlr" : "binary",
+				 pvp_search_lat_stat_name(cases[i].st), cases[i].bound_ns / 1e3,
+				 target / s.capacity);
+			print_result(what, &r);
+			/* The loss goals are those of a DUT without latency. */
+			CHECK(r.goal[0].lower_bound <= s.capacity * (1 + 1e-9) &&
+				      s.capacity <= r.goal[0].upper_bound,
+			      "%s: NDR [%.0f, %.0f]", what, r.goal[0].lower_bound,
+			      r.goal[0].upper_bound);
+			CHECK(r.goal[2].status == PVP_SEARCH_GOAL_OK, "%s: status %s", what,
+			      pvp_search_goal_status_name(r.goal[2].status));
+			CHECK(r.goal[2].lower_bound <= target && target <= r.goal[2].upper_bound,
+			      "%s: %.0f not in [%.0f, %.0f]", what, target, r.goal[2].lower_bound,
+			      r.goal[2].upper_bound);
+			CHECK(r.goal[2].rel_width <= p.width_goal + 1e-9, "%s: width %.5f", what,
+			      r.goal[2].rel_width);
+			if (algo == PVP_SEARCH_BINARY) {
+				rb = r;
+			} else {
+				printf("  -> MLR/binary trial-seconds %.1f / %.1f = %.0f %%\n",
+				       r.total_time, rb.total_time,
+				       100 * r.total_time / rb.total_time);
+				sum_b += rb.total_time;
+				sum_m += r.total_time;
+			}
+		}
+	}
+	printf("TRIAL-SECONDS latency goals: MLR %.1f s, binary %.1f s, ratio %.0f %%\n", sum_m,
+	       sum_b, 100 * sum_m / sum_b);
+	CHECK(sum_m <= 0.5 * sum_b, "latency: MLR %.1f > 50 %% of binary %.1f", sum_m, sum_b);
+
+	/* A bound the DUT meets at any rate: the goal is its loss goal. */
+	params_base(&p, PVP_SEARCH_MLR);
+	p.nb_goals = 3;
+	p.loss_ratio[2] = 0.001;
+	p.lat_stat[2] = PVP_SEARCH_LAT_P99;
+	p.lat_bound_ns[2] = 10000000;
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate * 0.5;
+	s.lat_base_ns = 10000;
+	CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+	CHECK(r.goal[2].lower_bound == r.goal[1].lower_bound &&
+		      r.goal[2].upper_bound == r.goal[1].upper_bound,
+	      "a loose bound moved the goal: [%.0f, %.0f] vs PDR [%.0f, %.0f]",
+	      r.goal[2].lower_bound, r.goal[2].upper_bound, r.goal[1].lower_bound,
+	      r.goal[1].upper_bound);
+
+	/* No latency measured: every trial misses the goal, and says why. */
+	s.lat_base_ns = 0;
+	memset(&s, 0, sizeof(s));
+	s.capacity = p.max_rate * 0.5;
+	p.lat_bound_ns[2] = 100000;
+	CHECK(pvp_search_run(&p, sim_measure, &s, &r) == 0, "run");
+	print_result("mlr, no latency measured", &r);
+	CHECK(r.goal[2].status == PVP_SEARCH_GOAL_BELOW_MIN && !r.goal[2].has_lower,
+	      "without latency: status %s", pvp_search_goal_status_name(r.goal[2].status));
+	CHECK(r.goal[1].status == PVP_SEARCH_GOAL_OK, "the loss goal must not care");
+
+	/* The reasons a trial misses a goal, one per kind. */
+	memset(&m, 0, sizeof(m));
+	m.tx = 1000;
+	m.rx = 1000;
+	CHECK(!pvp_search_goal_met(&p, 2, &m, why, sizeof(why)) &&
+		      strcmp(why, "no latency measured") == 0,
+	      "why: \"%s\"", why);
+	m.has_latency = true;
+	m.lat_ns[PVP_SEARCH_LAT_P99] = 123000;
+	CHECK(!pvp_search_goal_met(&p, 2, &m, why, sizeof(why)) &&
+		      strcmp(why, "p99 123 us > 100 us") == 0,
+	      "why: \"%s\"", why);
+	m.lat_ns[PVP_SEARCH_LAT_P99] = 100000;
+	CHECK(pvp_search_goal_met(&p, 2, &m, why, sizeof(why)) && why[0] == '\0',
+	      "p99 at the bound must meet it: \"%s\"", why);
+	m.rx = 975;
+	CHECK(!pvp_search_goal_met(&p, 2, &m, why, sizeof(why)) &&
+		      strcmp(why, "loss 2.5 % > 0.1 %") == 0,
+	      "why: \"%s\"", why);
+	CHECK(!pvp_search_goal_met(&p, 0, &m, why, sizeof(why)) &&
+		      strcmp(why, "lost 25 packets") == 0,
+	      "why: \"%s\"", why);
+
+	/* Bad bounds are refused. */
+	p.lat_bound_ns[2] = 0;
+	CHECK(pvp_search_params_check(&p, why, sizeof(why)) == -EINVAL, "bound 0 accepted");
+	p.lat_bound_ns[2] = 1;
+	p.lat_stat[2] = PVP_SEARCH_LAT_NB;
+	why[0] = '\0';
+	CHECK(pvp_search_params_check(&p, why, sizeof(why)) == -EINVAL &&
+		      strcmp(why, "unknown latency statistic") == 0,
+	      "statistic NB: \"%s\"", why);
+}
+
 int
 main(void)
 {
@@ -854,6 +1027,7 @@ main(void)
 	test_generator_stall();
 	test_warmup();
 	test_conditional();
+	test_latency_goal();
 	if (unit_check_failures) {
 		printf("%d check(s) failed\n", unit_check_failures);
 		return 1;

@@ -299,6 +299,38 @@ test_duration(void)
 }
 
 static void
+test_latency(void)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		double v;
+	} cases[] = {
+		{"100us", 0, 100000}, {"2.5ms", 0, 2500000},  {"0.5us", 0, 500},
+		{"1e3us", 0, 1e6},    {"100", -EINVAL, 0},    {"100 us", -EINVAL, 0},
+		{"100s", -EINVAL, 0}, {"us", -EINVAL, 0},     {"0us", -ERANGE, 0},
+		{"-1us", -ERANGE, 0}, {"2000ms", -ERANGE, 0}, {"nanus", -EINVAL, 0},
+		{"", -EINVAL, 0},
+	};
+	char err[200] = "";
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < DIM(cases); i++) {
+		int rc;
+
+		v = -1;
+		rc = pvp_parse_latency("p99", cases[i].s, 1, 1e9, &v, err, sizeof(err));
+		CHECK_CASE(rc == cases[i].rc, "latency \"%s\": rc %d", cases[i].s, rc);
+		CHECK_CASE(rc != 0 || fabs(v - cases[i].v) < 1e-6, "latency \"%s\": %g", cases[i].s,
+			   v);
+	}
+	err[0] = '\0';
+	CHECK(pvp_parse_latency("p99", "100", 1, 1e9, &v, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(err, "p99: \"100\" must be a latency in 0.001..1000000 us (e.g. 100us, 2.5ms)");
+}
+
+static void
 test_count(void)
 {
 	static const struct {
@@ -1715,6 +1747,7 @@ main(void)
 	test_u32();
 	test_double();
 	test_duration();
+	test_latency();
 	test_count();
 	test_rate();
 	test_misc();
