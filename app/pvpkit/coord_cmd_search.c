@@ -24,6 +24,7 @@
 #include "coord_record.h"
 #include "coord_report.h"
 #include "coord_search.h"
+#include "pvp_lat.h"
 #include "pvp_search.h"
 #include "pvp_util.h"
 
@@ -82,14 +83,17 @@ search_keep_trial(struct search_point *sp, const struct pvp_search_trial *st,
 	return j;
 }
 
-/* The trial's line (and table), then the progress line. */
+/*
+ * The trial's line (and table), then the progress line. @p misses says
+ * which latency-bounded goals the trial missed and why, "" for none.
+ */
 static void
 search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
-		  const struct coord_trial_result *r)
+		  const struct coord_trial_result *r, const char *misses)
 {
 	char a[32], b[32], c[32];
 
-	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s%s%s\n",
+	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s%s%s%s\n",
 	       st->index + 1, st->phase, st->nb_phases,
 	       pvp_fmt_count((int64_t)st->rate, a, sizeof(a)), st->duration,
 	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, b, sizeof(b)),
@@ -99,7 +103,8 @@ search_show_trial(struct search_point *sp, const struct pvp_search_trial *st,
 	       !r->invalid && !r->reconciled ? " [checks failed]" : "",
 	       st->warmup	   ? " [warm-up, ignored]"
 	       : st->gen_remeasure ? " [measured again]"
-				   : "");
+				   : "",
+	       misses);
 	if (sp->a->tables)
 		coord_table_print(stdout, sp->t, r);
 	fflush(stdout);
@@ -202,6 +207,63 @@ search_trial_list(const json_t *trials, char *buf, size_t len)
 	return buf;
 }
 
+/* Whether a goal of the search bounds latency. */
+static bool
+search_has_latency_goal(const struct pvp_search_params *p)
+{
+	unsigned int g;
+
+	for (g = 0; g < p->nb_goals; g++)
+		if (p->lat_stat[g] != PVP_SEARCH_LAT_NONE)
+			return true;
+	return false;
+}
+
+/*
+ * What the search is fed from a trial: its counts and, when a goal bounds
+ * latency, the latency of its streams' histograms merged (@p trial is its
+ * record), with in @p misses the latency-bounded goals it missed and why,
+ * " [pdr+p99-100us: p99 123 us > 100 us]".
+ */
+static void
+search_measurement(const struct search_point *sp, const struct coord_trial_result *r,
+		   const json_t *trial, struct pvp_search_measurement *m, char *misses, size_t len)
+{
+	const struct pvp_search_params *p = &sp->a->p;
+	struct pvp_lat_summary ls;
+	char name[32], why[96];
+	struct pvp_lat *h;
+	unsigned int g;
+	size_t n = 0;
+
+	memset(m, 0, sizeof(*m));
+	misses[0] = '\0';
+	m->achieved_rate = r->traffic.achieved_pps;
+	m->tx = r->tx_packets;
+	m->rx = r->rx_packets;
+	m->generator_limited = r->traffic.generator_limited;
+	if (!search_has_latency_goal(p))
+		return;
+	h = malloc(sizeof(*h));
+	if (h != NULL && coord_report_trial_latency(trial, h, NULL) > 0) {
+		pvp_lat_read(h, &ls);
+		m->has_latency = ls.count > 0;
+		m->lat_ns[PVP_SEARCH_LAT_P50] = ls.p50;
+		m->lat_ns[PVP_SEARCH_LAT_P90] = ls.p90;
+		m->lat_ns[PVP_SEARCH_LAT_P99] = ls.p99;
+		m->lat_ns[PVP_SEARCH_LAT_P999] = ls.p99_9;
+		m->lat_ns[PVP_SEARCH_LAT_MAX] = ls.max;
+	}
+	free(h);
+	for (g = 0; g < p->nb_goals && n < len; g++) {
+		if (p->lat_stat[g] == PVP_SEARCH_LAT_NONE ||
+		    pvp_search_goal_met(p, g, m, why, sizeof(why)))
+			continue;
+		n += (size_t)snprintf(misses + n, len - n, " [%s: %s]",
+				      coord_report_goal_label(p, g, name, sizeof(name)), why);
+	}
+}
+
 /*
  * Tries of one trial the search asks for while they come out invalid (a
  * hop restarted, counters reset): an invalid trial is neither a pass nor
@@ -228,7 +290,7 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 	};
 	struct pvp_search_measurement m;
 	struct coord_trial_result r;
-	char err[512];
+	char err[512], misses[256];
 	json_t *j;
 	int ret;
 
@@ -252,7 +314,8 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 	 * be written follows its line whole on stdout, and the search stops
 	 * there. */
 	j = search_keep_trial(sp, st, &r, &ret);
-	search_show_trial(sp, st, &r);
+	search_measurement(sp, &r, j, &m, misses, sizeof(misses));
+	search_show_trial(sp, st, &r, misses);
 	if (ret < 0) {
 		json_decref(j);
 		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->results, strerror(-ret));
@@ -267,12 +330,22 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 		return 1;
 	}
 	search_note_trial(sp, st, &r);
-	memset(&m, 0, sizeof(m));
-	m.achieved_rate = r.traffic.achieved_pps;
-	m.tx = r.tx_packets;
-	m.rx = r.rx_packets;
-	m.generator_limited = r.traffic.generator_limited;
 	coord_trial_result_clear(&r);
+	/*
+	 * A goal that bounds latency cannot be decided by a trial whose
+	 * source measured none: stop rather than search down to the
+	 * minimum rate on trials that all "miss" it.
+	 */
+	if (search_has_latency_goal(&sp->a->p) && !m.has_latency && m.rx > 0 &&
+	    !m.generator_limited && !st->warmup) {
+		snprintf(sp->error, sizeof(sp->error),
+			 "trial %u measured no latency, which a latency-bounded goal needs (a "
+			 "source that stamps its packets: pvpkit-gen, or trex with flow stats "
+			 "\"latency\")",
+			 st->index + 1);
+		fprintf(stderr, "pvpkit: %s\n", sp->error);
+		return -1;
+	}
 	pvp_search_feed(s, &m);
 	return 0;
 }
@@ -344,8 +417,8 @@ search_show_result(const struct search_point *sp, const struct pvp_search_result
 		   const json_t *burst)
 {
 	const char *id = sp->id;
-	unsigned int g, pdr = 0;
 	char a[32], b[32], list[160];
+	unsigned int g;
 
 	printf("== search %s: %u trials, %.1f trial-seconds%s%s%s%s\n", id, res->nb_trials,
 	       res->total_time, res->budget_exhausted ? ", budget exhausted" : "",
@@ -356,9 +429,7 @@ search_show_result(const struct search_point *sp, const struct pvp_search_result
 		const struct pvp_search_goal_result *gr = &res->goal[g];
 		char name[32];
 
-		coord_report_goal_name(gr->loss_ratio, pdr, name, sizeof(name));
-		if (gr->loss_ratio != 0)
-			pdr++;
+		coord_report_goal_label(&sp->a->p, g, name, sizeof(name));
 		printf("   %-8s %s: lower %s pps, upper %s pps, width %.2f %%%s%s\n", name,
 		       pvp_search_goal_status_name(gr->status),
 		       gr->has_lower ? pvp_fmt_count((int64_t)gr->lower_bound, a, sizeof(a)) : "-",

@@ -33,20 +33,13 @@ coord_latency_reference(const struct coord_repeats *r, char *name, size_t len, d
 {
 	double v[COORD_SEARCH_MAX_REPEAT];
 	struct coord_report_stats st;
-	unsigned int g, i, n, pdr = 0, pick = 0;
-	bool found = false;
+	unsigned int g, i, n, pick = 0;
 
 	/* The last PDR goal: the highest load a latency figure is asked for. */
-	for (g = 0; g < r->nb_goals; g++) {
-		if (r->loss_ratio[g] != 0) {
-			pick = g;
-			found = true;
-		}
-	}
-	for (g = 0; g < pick; g++)
+	for (g = 0; g < r->nb_goals; g++)
 		if (r->loss_ratio[g] != 0)
-			pdr++;
-	coord_report_goal_name(found ? r->loss_ratio[pick] : 0, pdr, name, len);
+			pick = g;
+	snprintf(name, len, "%s", r->name[pick]);
 	for (i = n = 0; i < r->n; i++)
 		if (r->has_lower[i][pick])
 			v[n++] = r->lower[i][pick];

@@ -63,9 +63,10 @@ struct coord_search_args {
 
 /** The searches of one point, for the line that sums them up. */
 struct coord_repeats {
-	unsigned int n;							 /**< searches added */
-	unsigned int nb_goals;						 /**< goals per search */
-	double loss_ratio[PVP_SEARCH_MAX_GOALS];			 /**< the goals */
+	unsigned int n;				 /**< searches added */
+	unsigned int nb_goals;			 /**< goals per search */
+	double loss_ratio[PVP_SEARCH_MAX_GOALS]; /**< the goals */
+	char name[PVP_SEARCH_MAX_GOALS][32];	 /**< their names (coord_report_goal_label()) */
 	bool has_lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< per search, goal */
 	double lower[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];	 /**< lower bounds */
 	double delivered[COORD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS]; /**< conditional tput */

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,9 @@ search_usage(FILE *f, bool run)
 		"  --topology FILE       (default: the local testbed's topology.json)\n"
 		"  --max-rate RATE       highest rate per TX port in pps (1Mpps, 500kpps ...)\n"
 		"  --min-rate RATE       lowest rate (default 1kpps)\n"
-		"  --goal GOAL           ndr, pdr=0.1%% ... (repeat; default ndr)\n"
+		"  --goal GOAL           ndr, pdr=0.1%% ... (repeat; default ndr); a latency\n"
+		"                        bound after a comma: pdr=0.5%%,p99=100us (p50, p90,\n"
+		"                        p99, p999, max; us or ms)\n"
 		"  --algo mlr|binary     search algorithm (default mlr)\n"
 		"  --width W             relative width goal, e.g. 0.005 or 0.5%% (default 0.5%%)\n"
 		"  --initial-duration S  MLR's first trials (default 1)\n"
@@ -200,7 +203,7 @@ search_parse_ratio(const char *s, double min, double max, double *v)
 
 /* "ndr", "pdr=0.1%", "pdr=0.001" into a loss ratio in [0, 1). */
 static int
-search_parse_goal(const char *s, double *ratio)
+search_parse_loss(const char *s, double *ratio)
 {
 	if (strcasecmp(s, "ndr") == 0) {
 		*ratio = 0;
@@ -210,6 +213,61 @@ search_parse_goal(const char *s, double *ratio)
 		return -EINVAL;
 	if (search_parse_ratio(s + 4, 0, 1, ratio) < 0 || *ratio <= 0 || *ratio >= 1)
 		return -EINVAL;
+	return 0;
+}
+
+/* Longest latency bound: ten seconds is no packet's latency through a path. */
+#define SEARCH_MAX_LAT_NS 1e10
+
+/*
+ * A goal: a loss goal, optionally followed by a latency bound,
+ * "pdr=0.5%,p99=100us" (TRex's --max-latency, PROX rapid's thresholds).
+ * The statistics: p50, p90, p99, p999 (or p99.9), max.
+ */
+static int
+search_parse_goal(struct coord_search_args *a, const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum pvp_search_lat_stat st;
+	} stats[] = {
+		{"p50", PVP_SEARCH_LAT_P50},	{"p90", PVP_SEARCH_LAT_P90},
+		{"p99", PVP_SEARCH_LAT_P99},	{"p999", PVP_SEARCH_LAT_P999},
+		{"p99.9", PVP_SEARCH_LAT_P999}, {"max", PVP_SEARCH_LAT_MAX},
+	};
+	unsigned int g = a->p.nb_goals, i;
+	const char *comma = strchr(arg, ',');
+	char loss[64], err[160];
+	const char *eq;
+	double ns;
+	size_t n;
+
+	n = comma != NULL ? (size_t)(comma - arg) : strlen(arg);
+	if (n >= sizeof(loss) || g >= PVP_SEARCH_MAX_GOALS)
+		return search_bad("--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)", arg);
+	memcpy(loss, arg, n);
+	loss[n] = '\0';
+	if (search_parse_loss(loss, &a->p.loss_ratio[g]) < 0)
+		return search_bad("--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)", arg);
+	a->p.lat_stat[g] = PVP_SEARCH_LAT_NONE;
+	a->p.lat_bound_ns[g] = 0;
+	if (comma != NULL) {
+		eq = strchr(comma + 1, '=');
+		n = eq != NULL ? (size_t)(eq - comma - 1) : 0;
+		for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
+			if (strlen(stats[i].name) == n && strncmp(comma + 1, stats[i].name, n) == 0)
+				break;
+		if (eq == NULL || i == sizeof(stats) / sizeof(stats[0]))
+			return search_bad("--goal: \"%s\": a latency bound is p50, p90, p99, p999 "
+					  "or max=TIME (pdr=0.5%%,p99=100us)",
+					  arg);
+		if (pvp_parse_latency(stats[i].name, eq + 1, 1, SEARCH_MAX_LAT_NS, &ns, err,
+				      sizeof(err)) < 0)
+			return search_bad("--goal: %s", err);
+		a->p.lat_stat[g] = stats[i].st;
+		a->p.lat_bound_ns[g] = (uint64_t)llround(ns);
+	}
+	a->p.nb_goals++;
 	return 0;
 }
 
@@ -256,11 +314,7 @@ search_opt_goal(struct coord_search_args *a, const char *arg)
 		a->p.nb_goals = 0;
 		a->goals_given = true;
 	}
-	if (a->p.nb_goals >= PVP_SEARCH_MAX_GOALS ||
-	    search_parse_goal(arg, &a->p.loss_ratio[a->p.nb_goals]) < 0)
-		return search_bad("--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)", arg);
-	a->p.nb_goals++;
-	return 0;
+	return search_parse_goal(a, arg);
 }
 
 /* The options that take seconds. */

@@ -40,9 +40,13 @@ coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const ch
 void
 coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p)
 {
+	unsigned int g;
+
 	memset(r, 0, sizeof(*r));
 	r->nb_goals = p->nb_goals;
 	memcpy(r->loss_ratio, p->loss_ratio, sizeof(r->loss_ratio));
+	for (g = 0; g < p->nb_goals; g++)
+		coord_report_goal_label(p, g, r->name[g], sizeof(r->name[g]));
 }
 
 void
@@ -67,14 +71,13 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 {
 	double v[COORD_SEARCH_MAX_REPEAT], d[COORD_SEARCH_MAX_REPEAT];
 	struct coord_report_stats st, ds;
-	unsigned int g, i, n, pdr = 0;
-	char name[32], a[32], b[32], c[32], dl[32], e[32];
+	char a[32], b[32], c[32], dl[32], e[32];
+	unsigned int g, i, n;
 
 	printf("== repeats %s: %u searches\n", group, r->n);
 	for (g = 0; g < r->nb_goals; g++) {
-		coord_report_goal_name(r->loss_ratio[g], pdr, name, sizeof(name));
-		if (r->loss_ratio[g] != 0)
-			pdr++;
+		const char *name = r->name[g];
+
 		for (i = n = 0; i < r->n; i++) {
 			if (!r->has_lower[i][g])
 				continue;
@@ -137,10 +140,10 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 {
 	json_t *rec, *hops, *goals, *ctx;
 	struct utsname u;
-	char started[32], name[32];
-	unsigned int i, pdr = 0;
+	char started[32];
 	struct tm tm;
 	time_t now = time(NULL);
+	unsigned int i;
 	int ret;
 
 	gmtime_r(&now, &tm);
@@ -148,13 +151,8 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
 	goals = json_array();
-	for (i = 0; i < a->p.nb_goals; i++) {
-		coord_report_goal_name(a->p.loss_ratio[i], pdr, name, sizeof(name));
-		if (a->p.loss_ratio[i] != 0)
-			pdr++;
-		json_array_append_new(goals, json_pack("{s:s,s:f}", "name", name, "loss_ratio",
-						       a->p.loss_ratio[i]));
-	}
+	for (i = 0; i < a->p.nb_goals; i++)
+		json_array_append_new(goals, coord_report_goal_json(&a->p, i));
 	/* Every hop's context once: for OVS its versions, other_config and PMDs. */
 	hops = json_object();
 	for (i = 0; i < t->nb_hops; i++) {

@@ -41,6 +41,7 @@
 #define SIG    struct coord_record_signature
 #define REF    struct coord_record_search_ref
 #define GOAL   struct coord_record_goal
+#define GLAT   struct coord_record_goal_latency
 #define PARAMS struct coord_record_search_params
 #define REPEAT struct coord_record_repeat
 
@@ -142,9 +143,16 @@ const struct pvp_schema_member coord_trial_record_members[] = {
  * member here and to struct coord_record_goal; readers that do not know
  * it let it be.
  */
+static const struct pvp_schema_member rec_goal_latency_members[] = {
+	REC_STR(GLAT, stat, .help = "p50, p90, p99, p99.9 or max"),
+	REC(GLAT, bound_us, DOUBLE, REC_NUM, .help = "the most the statistic may be, us"),
+	{.name = NULL},
+};
 static const struct pvp_schema_member rec_goal_members[] = {
-	REC_STR(GOAL, name, .help = "\"ndr\", \"pdr\", \"pdr0.5%\""),
+	REC_STR(GOAL, name, .help = "\"ndr\", \"pdr\", \"pdr0.5%\", \"pdr+p99-100us\""),
 	REC(GOAL, loss_ratio, DOUBLE, .max = 1, .help = "the goal's loss ratio"),
+	REC(GOAL, latency, OBJECT, .members = rec_goal_latency_members, REC_HAS(GOAL, has_latency),
+	    .help = "a latency bound: stat and bound_us"),
 	REC_STR(GOAL, status, .help = "ok, at-max, below-min, incomplete"),
 	REC(GOAL, lower_pps, DOUBLE, REC_NUM, .nullable = true, REC_HAS(GOAL, has_lower),
 	    .help = "highest rate that met the goal"),

@@ -119,20 +119,28 @@ struct coord_trial_record {
 	json_t *latency;			 /**< latency run: load and reference */
 };
 
+/** The latency bound of a goal (--goal pdr=0.5%,p99=100us). */
+struct coord_record_goal_latency {
+	char stat[8];	 /**< pvp_search_lat_stat_name(): "p99" ... */
+	double bound_us; /**< the most the statistic may be */
+};
+
 /** One goal of a "search" record. */
 struct coord_record_goal {
-	char name[32];		/**< "ndr", "pdr", "pdr0.5%" */
-	double loss_ratio;	/**< the goal */
-	char status[16];	/**< pvp_search_goal_status_name() */
-	double lower_pps;	/**< highest rate that met the goal */
-	bool has_lower;		/**< known (else null) */
-	double upper_pps;	/**< lowest rate that failed it */
-	bool has_upper;		/**< known (else null) */
-	double rel_width;	/**< (upper - lower) / upper */
-	bool reached_max_rate;	/**< met at the highest rate tried */
-	bool generator_limited; /**< a bound set by a generator-limited trial */
-	double conditional_pps; /**< conditional throughput */
-	bool has_conditional;	/**< known (else null) */
+	char name[32];				  /**< "ndr", "pdr", "pdr0.5%", "pdr+p99-100us" */
+	double loss_ratio;			  /**< the goal */
+	struct coord_record_goal_latency latency; /**< its latency bound */
+	bool has_latency;			  /**< the goal bounds latency */
+	char status[16];			  /**< pvp_search_goal_status_name() */
+	double lower_pps;			  /**< highest rate that met the goal */
+	bool has_lower;				  /**< known (else null) */
+	double upper_pps;			  /**< lowest rate that failed it */
+	bool has_upper;				  /**< known (else null) */
+	double rel_width;			  /**< (upper - lower) / upper */
+	bool reached_max_rate;			  /**< met at the highest rate tried */
+	bool generator_limited;			  /**< a bound set by a generator-limited trial */
+	double conditional_pps;			  /**< conditional throughput */
+	bool has_conditional;			  /**< known (else null) */
 };
 
 /** The place of a search among the repeats of one point (--repeat). */

@@ -156,6 +156,25 @@ const char *coord_report_goal_name(double loss_ratio, unsigned int pdr_index, ch
 				   size_t len);
 
 /**
+ * Name of goal @p g of a search: coord_report_goal_name() of its loss
+ * ratio (counting the goals with a non-zero ratio before it), then for a
+ * goal with a latency bound "+STAT-BOUNDus": "pdr+p99-100us",
+ * "ndr+max-2000us".
+ * @return @p buf.
+ */
+const char *coord_report_goal_label(const struct pvp_search_params *p, unsigned int g, char *buf,
+				    size_t len);
+
+/**
+ * Goal @p g of a search as the "run" record (which has no table) lists
+ * it: {"name", "loss_ratio"} and, for a goal with a latency bound,
+ * "latency": {"stat", "bound_us"}, as the search record's goal table
+ * (lib/coord/coord_record.c) writes them.
+ * @return a new object, or NULL on allocation failure.
+ */
+json_t *coord_report_goal_json(const struct pvp_search_params *p, unsigned int g);
+
+/**
  * Whether @p name can be a goal's name, as coord_report_goal_name()
  * writes them: a lower-case letter, then lower-case letters, digits and
  * ".%+-" ("ndr", "pdr", "pdr0.5%", "pdr1e-05%"), shorter than 32 bytes.

@@ -190,6 +190,42 @@ coord_report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf, siz
 	return buf;
 }
 
+const char *
+coord_report_goal_label(const struct pvp_search_params *p, unsigned int g, char *buf, size_t len)
+{
+	unsigned int i, pdr = 0;
+	size_t n;
+
+	for (i = 0; i < g; i++)
+		if (p->loss_ratio[i] != 0)
+			pdr++;
+	coord_report_goal_name(p->loss_ratio[g], pdr, buf, len);
+	n = strlen(buf);
+	if (p->lat_stat[g] != PVP_SEARCH_LAT_NONE && n < len)
+		snprintf(buf + n, len - n, "+%s-%gus", pvp_search_lat_stat_name(p->lat_stat[g]),
+			 (double)p->lat_bound_ns[g] / 1e3);
+	return buf;
+}
+
+json_t *
+coord_report_goal_json(const struct pvp_search_params *p, unsigned int g)
+{
+	char name[32];
+	json_t *o;
+
+	o = json_pack("{s:s,s:f}", "name", coord_report_goal_label(p, g, name, sizeof(name)),
+		      "loss_ratio", p->loss_ratio[g]);
+	if (o != NULL && p->lat_stat[g] != PVP_SEARCH_LAT_NONE &&
+	    json_object_set_new(o, "latency",
+				json_pack("{s:s,s:f}", "stat",
+					  pvp_search_lat_stat_name(p->lat_stat[g]), "bound_us",
+					  (double)p->lat_bound_ns[g] / 1e3)) < 0) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
+}
+
 bool
 coord_report_goal_name_ok(const char *name)
 {
@@ -215,7 +251,7 @@ coord_report_search_record(const struct pvp_search_params *p, const struct pvp_s
 		.flows = flows,
 		.has_flows = true,
 	};
-	unsigned int i, pdr = 0;
+	unsigned int i;
 
 	if (p == NULL || r == NULL)
 		return NULL;
@@ -239,10 +275,12 @@ coord_report_search_record(const struct pvp_search_params *p, const struct pvp_s
 		const struct pvp_search_goal_result *g = &r->goal[i];
 		struct coord_record_goal *o = &rec.goals[i];
 
-		coord_report_goal_name(g->loss_ratio, pdr, o->name, sizeof(o->name));
-		if (g->loss_ratio != 0)
-			pdr++;
+		coord_report_goal_label(p, i, o->name, sizeof(o->name));
 		o->loss_ratio = g->loss_ratio;
+		o->has_latency = p->lat_stat[i] != PVP_SEARCH_LAT_NONE;
+		snprintf(o->latency.stat, sizeof(o->latency.stat), "%s",
+			 pvp_search_lat_stat_name(p->lat_stat[i]));
+		o->latency.bound_us = (double)p->lat_bound_ns[i] / 1e3;
 		snprintf(o->status, sizeof(o->status), "%s",
 			 pvp_search_goal_status_name(g->status));
 		/* A rate not known is null rather than a made-up 0. */

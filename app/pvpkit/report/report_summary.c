@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "pvp_lat.h"
 #include "pvp_util.h"
 
 #include "coord_report.h"
@@ -36,6 +37,8 @@ struct sum_point {
 struct sum_goal {
 	char name[32];
 	double loss_ratio;
+	char lat_stat[8];    /* the latency statistic it bounds, "" for none */
+	double lat_bound_us; /* its bound */
 };
 
 struct sum_state {
@@ -124,7 +127,8 @@ sum_point_get(struct sum_state *s, unsigned int size, unsigned int flows)
 }
 
 static void
-sum_goal_add(struct sum_state *s, const char *name, double ratio)
+sum_goal_add(struct sum_state *s, const char *name, double ratio, const char *lat_stat,
+	     double lat_bound_us)
 {
 	unsigned int i;
 
@@ -137,6 +141,8 @@ sum_goal_add(struct sum_state *s, const char *name, double ratio)
 	if (s->nb_goals == PVP_SEARCH_MAX_GOALS)
 		return;
 	snprintf(s->goals[s->nb_goals].name, sizeof(s->goals[0].name), "%s", name);
+	snprintf(s->goals[s->nb_goals].lat_stat, sizeof(s->goals[0].lat_stat), "%s", lat_stat);
+	s->goals[s->nb_goals].lat_bound_us = lat_bound_us;
 	s->goals[s->nb_goals++].loss_ratio = ratio;
 }
 
@@ -146,7 +152,9 @@ sum_goals_from_search(struct sum_state *s, const struct coord_search_record *sr)
 	unsigned int i;
 
 	for (i = 0; i < sr->nb_goals; i++)
-		sum_goal_add(s, sr->goals[i].name, sr->goals[i].loss_ratio);
+		sum_goal_add(s, sr->goals[i].name, sr->goals[i].loss_ratio,
+			     sr->goals[i].has_latency ? sr->goals[i].latency.stat : "",
+			     sr->goals[i].latency.bound_us);
 }
 
 /* The goals of a "run" record, which has no table. */
@@ -158,9 +166,11 @@ sum_goals_from(struct sum_state *s, const json_t *goals)
 
 	json_array_foreach(goals, i, g) {
 		const char *name = report_str(g, "name", NULL);
+		const json_t *lat = json_object_get(g, "latency");
 
 		if (name != NULL)
-			sum_goal_add(s, name, report_num(g, "loss_ratio", 0));
+			sum_goal_add(s, name, report_num(g, "loss_ratio", 0),
+				     report_str(lat, "stat", ""), report_num(lat, "bound_us", 0));
 	}
 }
 
@@ -182,15 +192,50 @@ trial_is_dut_result(const struct coord_trial_record *t)
 	return !t->generator_limited && t->dut_result && !t->search.warmup;
 }
 
+/*
+ * Whether the latency of trial @p rec is within the bound of @p goal,
+ * from its streams' histograms as the search read them; a trial without
+ * latency misses it, as in the search.
+ */
 static bool
-trial_meets(const struct coord_trial_record *t, double ratio)
+trial_meets_latency(const json_t *rec, const struct sum_goal *goal)
+{
+	struct pvp_lat_summary ls;
+	struct pvp_lat *h;
+	uint64_t v;
+	bool ok;
+
+	h = malloc(sizeof(*h));
+	ok = h != NULL && coord_report_trial_latency(rec, h, NULL) > 0;
+	if (ok)
+		pvp_lat_read(h, &ls);
+	free(h);
+	if (!ok || ls.count == 0)
+		return false;
+	if (strcmp(goal->lat_stat, "p50") == 0)
+		v = ls.p50;
+	else if (strcmp(goal->lat_stat, "p90") == 0)
+		v = ls.p90;
+	else if (strcmp(goal->lat_stat, "p99") == 0)
+		v = ls.p99;
+	else if (strcmp(goal->lat_stat, "p99.9") == 0)
+		v = ls.p99_9;
+	else if (strcmp(goal->lat_stat, "max") == 0)
+		v = ls.max;
+	else
+		return false;
+	return (double)v <= goal->lat_bound_us * 1e3;
+}
+
+static bool
+trial_meets(const struct coord_trial_record *t, const json_t *rec, const struct sum_goal *goal)
 {
 	double tx = (double)t->tx_packets, rx = (double)t->rx_packets;
 	double lost = tx - rx;
 
-	if (ratio == 0)
-		return lost <= 0;
-	return tx > 0 && lost / tx <= ratio;
+	if (goal->loss_ratio == 0 ? lost > 0 : !(tx > 0 && lost / tx <= goal->loss_ratio))
+		return false;
+	return goal->lat_stat[0] == '\0' || trial_meets_latency(rec, goal);
 }
 
 /*
@@ -199,8 +244,8 @@ trial_meets(const struct coord_trial_record *t, double ratio)
  * bound the highest passing rate below it at the longest duration tried.
  */
 static void
-goal_from_trials(const json_t *records, const struct sum_point *p, double ratio, bool *has_lo,
-		 double *lo, bool *has_hi, double *hi)
+goal_from_trials(const json_t *records, const struct sum_point *p, const struct sum_goal *goal,
+		 bool *has_lo, double *lo, bool *has_hi, double *hi)
 {
 	struct coord_trial_record t;
 	double dmax = 0, rate;
@@ -215,7 +260,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 			continue;
 		dmax = fmax(dmax, t.duration_s);
 		rate = t.has_requested ? t.requested_pps : t.achieved_pps;
-		if (!trial_meets(&t, ratio) && (!*has_hi || rate < *hi)) {
+		if (!trial_meets(&t, rec, goal) && (!*has_hi || rate < *hi)) {
 			*has_hi = true;
 			*hi = rate;
 		}
@@ -225,7 +270,7 @@ goal_from_trials(const json_t *records, const struct sum_point *p, double ratio,
 		    !trial_is_dut_result(&t))
 			continue;
 		rate = t.has_requested ? t.requested_pps : t.achieved_pps;
-		if (t.duration_s < dmax * (1 - 1e-9) || !trial_meets(&t, ratio) ||
+		if (t.duration_s < dmax * (1 - 1e-9) || !trial_meets(&t, rec, goal) ||
 		    (*has_hi && rate >= *hi))
 			continue;
 		if (!*has_lo || rate > *lo) {
@@ -347,7 +392,7 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		gen = sg->generator_limited;
 		source = "search";
 	} else {
-		goal_from_trials(p->recs, p, goal->loss_ratio, &has_lo, &lo, &has_hi, &hi);
+		goal_from_trials(p->recs, p, goal, &has_lo, &lo, &has_hi, &hi);
 		if (!has_lo && !has_hi)
 			return NULL;
 		status = "from-trials";
@@ -364,6 +409,10 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		      has_hi ? json_real(hi) : json_null(), "status", status, "source", source,
 		      "reached_max_rate", at_max, "generator_limited", gen, "repeats",
 		      (json_int_t)n);
+	if (j != NULL && goal->lat_stat[0] != '\0')
+		json_object_set_new(j, "latency",
+				    json_pack("{s:s,s:f}", "stat", goal->lat_stat, "bound_us",
+					      goal->lat_bound_us));
 	if (j != NULL && sg != NULL) {
 		json_object_set_new(j, "searches_pps", all);
 		all = NULL;
@@ -497,7 +546,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	if (s.nb_goals == 0 && run != NULL)
 		sum_goals_from(&s, json_object_get(run, "goals"));
 	if (s.nb_goals == 0)
-		sum_goal_add(&s, "ndr", 0);
+		sum_goal_add(&s, "ndr", 0, "", 0);
 	if (s.nb_pts > 1)
 		qsort(s.pts, s.nb_pts, sizeof(*s.pts), point_cmp);
 

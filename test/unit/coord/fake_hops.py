@@ -23,6 +23,8 @@ bucket), 40 below it; B = 0: always 40. "fake.bad_traffic" {MEMBER: V}
 makes stats.get's traffic say V for MEMBER. "fake.extra_drops" {"n": N}
 makes the guest count N more rx_missed than it lost at every
 traffic.stop (a wrong drop counter: the drops check fails).
+"fake.no_latency" {} makes the gen hop's streams carry no latency (a
+source that does not stamp its packets).
 
 traffic.start's "start_at" (a CLOCK_REALTIME second) is honoured as
 pvpkit-gen does: the traffic runs from then on, and stats.get's
@@ -73,6 +75,7 @@ state = {
     "burst_over_cap": 0,  # largest burst said for traffic over CAP (fake.burst), 0: 40
     "extra_drops": 0,  # drops the guest counts beyond its loss per stop (fake.extra_drops)
     "bad_traffic": {},  # members stats.get's traffic says instead (fake.bad_traffic)
+    "no_latency": False,  # streams without latency (fake.no_latency)
 }
 
 
@@ -168,6 +171,8 @@ def stats(hop):
         st = {"stream": 0, "tx_offered": off, "rx_packets": rx, "lost": off - rx, "dup": 0}
         if state.get("streams"):
             st.update(state["streams"][0])
+        if state["no_latency"]:
+            st.pop("latency_ns", None)
         out["streams"] = [st]
         out["unsigned_rx"] = 0
         out["unknown_stream_rx"] = 0
@@ -193,6 +198,9 @@ def handle(hop, method, params, cap):
             return {}
         if method == "fake.burst":
             state["burst_over_cap"] = int(params["over_cap"])
+            return {}
+        if method == "fake.no_latency":
+            state["no_latency"] = True
             return {}
         if method == "fake.extra_drops":
             state["extra_drops"] = int(params["n"])
