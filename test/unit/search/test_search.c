@@ -40,6 +40,12 @@ struct sim {
 	 * multiples of it (sim_latency()). 0: no latency measured.
 	 */
 	double lat_base_ns;
+	/*
+	 * A policer's bucket, in packets: a trial passes this many packets
+	 * over the capacity before it loses any, so a short trial sees a
+	 * higher capacity (C + bucket / duration) than a long one. 0: none.
+	 */
+	double bucket;
 };
 
 /* The simulated latency statistics at @p rate into @p m. */
@@ -114,8 +120,9 @@ sim_measure(double rate, double duration, void *arg, struct pvp_search_measureme
 	 * Loss from the rate difference, not from two rounded packet counts:
 	 * offering exactly the capacity must not lose a packet to rounding.
 	 */
-	lost = (uint64_t)llround(fmax(0, sent - cap) * duration *
-				 (s->excess_loss > 0 ? s->excess_loss : 1));
+	lost = (uint64_t)llround(
+		fmax(0, fmax(0, sent - cap) * duration * (s->excess_loss > 0 ? s->excess_loss : 1) -
+				s->bucket));
 	m->rx = m->tx > lost ? m->tx - lost : 0;
 	if (s->trials == 1 && s->first_loss > 0)
 		m->rx = m->rx > s->first_loss ? m->rx - s->first_loss : 0;
@@ -1012,6 +1019,55 @@ test_latency_goal(void)
 	      "statistic NB: \"%s\"", why);
 }
 
+/*
+ * A policer with a bucket, as on the policed testbed (80 kpps, a 500 kb
+ * bucket of about 1,360 frames of 64 B): short trials pass above the
+ * capacity. Both algorithms must still bracket what the final duration
+ * sees, C + bucket / final.
+ */
+static void
+test_bucket(void)
+{
+	static const double buckets[] = {0.005, 0.017, 0.05};
+	struct pvp_search_params p;
+	struct pvp_search_result rb, rm;
+	double sum_b = 0, sum_m = 0, c;
+	unsigned int i, g;
+	struct sim s;
+	int algo;
+
+	printf("policer bucket (C = 80 kpps, max 200 kpps, NDR + PDR 0.5 %%):\n");
+	for (i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
+		for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+			struct pvp_search_result *r = algo == PVP_SEARCH_MLR ? &rm : &rb;
+
+			params_base(&p, algo);
+			p.max_rate = 200000;
+			p.loss_ratio[1] = 0.005;
+			memset(&s, 0, sizeof(s));
+			s.capacity = 80000;
+			s.bucket = buckets[i] * s.capacity;
+			CHECK(pvp_search_run(&p, sim_measure, &s, r) == 0, "run");
+			print_result(algo == PVP_SEARCH_MLR ? "mlr" : "binary", r);
+			for (g = 0; g < r->nb_goals; g++) {
+				c = (s.capacity + s.bucket / p.final_duration) /
+				    (1 - r->goal[g].loss_ratio);
+				CHECK(r->goal[g].status == PVP_SEARCH_GOAL_OK &&
+					      r->goal[g].lower_bound <= c * (1 + 1e-6) &&
+					      c <= r->goal[g].upper_bound * (1 + 1e-3),
+				      "bucket %g goal %u: %.0f not in [%.0f, %.0f]", buckets[i], g,
+				      c, r->goal[g].lower_bound, r->goal[g].upper_bound);
+			}
+		}
+		printf("  bucket %.3f C: MLR %2u trials %5.1f s, binary %2u trials %5.1f s\n",
+		       buckets[i], rm.nb_trials, rm.total_time, rb.nb_trials, rb.total_time);
+		sum_b += rb.total_time;
+		sum_m += rm.total_time;
+	}
+	printf("TRIAL-SECONDS policer bucket: MLR %.1f s, binary %.1f s, ratio %.0f %%\n", sum_m,
+	       sum_b, 100 * sum_m / sum_b);
+}
+
 int
 main(void)
 {
@@ -1028,6 +1084,7 @@ main(void)
 	test_warmup();
 	test_conditional();
 	test_latency_goal();
+	test_bucket();
 	if (unit_check_failures) {
 		printf("%d check(s) failed\n", unit_check_failures);
 		return 1;
