@@ -4,7 +4,7 @@
 
 /*
  * Fuzz target: lib/util's strict readers of what users and peers type
- * or send: numbers (pvp_parse_u64/u32/u32_list/double/duration/count),
+ * or send: numbers (pvp_parse_u64/u32/u32_list/double/duration/latency/count),
  * rates (pvp_rate_parse) and positions in JSON text (pvp_json_locate,
  * pvp_json_path_err, pvp_json_load_err). Byte 0 of the input picks the
  * reader (and the bounds), the rest is the string.
@@ -127,6 +127,14 @@ fuzz_double(const char *s, unsigned int sel, const uint8_t *data, size_t size)
 		FUZZ_CHECK(isfinite(d) && d >= b[0] && d <= b[1], "\"%s\": %g s", s, d);
 	else
 		check_refusal(rc, err, sizeof(err), data, size, "duration");
+	err[0] = '\0';
+	rc = pvp_parse_latency("p99", s, b[0], b[1], &d, err, sizeof(err));
+	if (rc == 0)
+		FUZZ_CHECK(isfinite(d) && d >= b[0] && d <= b[1] &&
+				   (strstr(s, "us") != NULL || strstr(s, "ms") != NULL),
+			   "\"%s\": %g ns", s, d);
+	else
+		check_refusal(rc, err, sizeof(err), data, size, "latency");
 }
 
 static void
