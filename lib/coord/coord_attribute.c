@@ -338,24 +338,28 @@ attr_chains_at_source(const struct coord_topology *t)
  * accounting by signature: TX must be what its streams offered, and every
  * frame it received must be in exactly one of its counters, so that the
  * chain's loss is its streams' loss less duplicates, unsigned frames,
- * ARP/ND frames (a routed DUT's neighbour traffic) and frames of unknown
- * streams.
+ * ARP/ND frames (a routed DUT's neighbour traffic; less those the
+ * tester's RX points left out already, @p neigh_rx_out) and frames of
+ * unknown streams.
  */
 static void
-attr_check_signature(const struct coord_topology *t, struct coord_trial_result *r)
+attr_check_signature(const struct coord_topology *t, struct coord_trial_result *r,
+		     uint64_t neigh_rx_out)
 {
 	const struct coord_traffic_result *s = &r->traffic;
-	uint64_t rx_acc;
+	uint64_t rx_acc, neigh_rx;
 	int64_t lost, sig_net;
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
 
 	r->sig_checked = s->has_sig && attr_chains_at_source(t);
 	if (!r->sig_checked)
 		return;
-	rx_acc = s->sig_rx + s->unsigned_rx + s->neigh_rx + s->unknown_stream_rx;
+	/* ARP/ND frames the tester's RX points already left out. */
+	neigh_rx = s->neigh_rx > neigh_rx_out ? s->neigh_rx - neigh_rx_out : 0;
+	rx_acc = s->sig_rx + s->unsigned_rx + neigh_rx + s->unknown_stream_rx;
 	lost = (int64_t)r->tx_packets - (int64_t)r->rx_packets;
 	sig_net = (int64_t)s->sig_lost - (int64_t)s->sig_dup - (int64_t)s->unsigned_rx -
-		  (int64_t)s->neigh_rx - (int64_t)s->unknown_stream_rx;
+		  (int64_t)neigh_rx - (int64_t)s->unknown_stream_rx;
 	if (r->tx_packets != s->sig_offered)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester TX counted %s, its streams offered %s",
@@ -370,10 +374,9 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 			     pvp_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
 			     pvp_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
 			     pvp_fmt_count((int64_t)s->unknown_stream_rx, e, sizeof(e)),
-			     s->neigh_rx != 0 ? ", " : "",
-			     s->neigh_rx != 0 ? pvp_fmt_count((int64_t)s->neigh_rx, f, sizeof(f))
-					      : "",
-			     s->neigh_rx != 0 ? " ARP/ND" : "");
+			     neigh_rx != 0 ? ", " : "",
+			     neigh_rx != 0 ? pvp_fmt_count((int64_t)neigh_rx, f, sizeof(f)) : "",
+			     neigh_rx != 0 ? " ARP/ND" : "");
 	if (lost != sig_net)
 		attr_finding(
 			r, COORD_CHECK_SIGNATURE, -1, false,
@@ -384,8 +387,8 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 			pvp_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
 			pvp_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
 			pvp_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)),
-			s->neigh_rx != 0 ? " - ARP/ND " : "",
-			s->neigh_rx != 0 ? pvp_fmt_count((int64_t)s->neigh_rx, g, sizeof(g)) : "");
+			neigh_rx != 0 ? " - ARP/ND " : "",
+			neigh_rx != 0 ? pvp_fmt_count((int64_t)neigh_rx, g, sizeof(g)) : "");
 }
 
 /* The source's largest burst ahead of its schedule against the limit. */
@@ -404,12 +407,47 @@ attr_check_burst(struct coord_trial_result *r)
 		     pvp_fmt_count((int64_t)r->conf.max_burst, b, sizeof(b)));
 }
 
+/*
+ * ARP/ND frames over the link point @p k of chain @p ch is an end of (a
+ * TX point and the RX point after it), as the hop of either end counted
+ * them (the larger: a hop that does not know says 0). Neighbour frames
+ * are link-local: a routed DUT answers or consumes the tester's and
+ * sends its own only to it, so they are no chain's traffic and must not
+ * read as loss on one side of a hop and a negative loss on the other.
+ * 0 for a point inside a hop.
+ */
+static uint64_t
+attr_link_local(const struct coord_chain *ch, unsigned int k, const struct coord_snap *before,
+		const struct coord_snap *after)
+{
+	const struct coord_point *tx, *rx;
+	uint64_t a, b;
+
+	if (ch->points[k].tx) {
+		if (k + 1 >= ch->nb_points || ch->points[k + 1].tx)
+			return 0;
+		tx = &ch->points[k];
+		rx = &ch->points[k + 1];
+	} else {
+		if (k == 0 || !ch->points[k - 1].tx)
+			return 0;
+		tx = &ch->points[k - 1];
+		rx = &ch->points[k];
+	}
+	a = attr_diff(after[tx->hop].port[tx->port].neigh_tx,
+		      before[tx->hop].port[tx->port].neigh_tx);
+	b = attr_diff(after[rx->hop].port[rx->port].neigh_rx,
+		      before[rx->hop].port[rx->port].neigh_rx);
+	return a > b ? a : b;
+}
+
 void
 coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		const struct coord_snap *after, struct coord_trial_result *r)
 {
 	unsigned int c, k;
 	int64_t total_hops = 0;
+	uint64_t neigh_rx_out = 0, ll;
 
 	memset(r->chain, 0, sizeof(r->chain));
 	memset(r->hop_lost, 0, sizeof(r->hop_lost));
@@ -435,6 +473,11 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 
 			pr->packets = pt->tx ? attr_diff(a->tx_packets, b->tx_packets)
 					     : attr_diff(a->rx_packets, b->rx_packets);
+			ll = attr_link_local(ch, k, before, after);
+			ll = ll < pr->packets ? ll : pr->packets;
+			pr->packets -= ll;
+			if (k + 1 == ch->nb_points)
+				neigh_rx_out += ll;
 			attr_point_drops(a, b, pt->tx, pr);
 			pr->owner = -1;
 			pr->refused = 0;
@@ -492,6 +535,6 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 	attr_check_backwards(t, before, after, r);
 	attr_check_negative(t, r);
 	attr_check_drops(t, r);
-	attr_check_signature(t, r);
+	attr_check_signature(t, r, neigh_rx_out);
 	attr_check_burst(r);
 }

@@ -223,6 +223,15 @@ struct coord_port {
 	 * would on a NIC.
 	 */
 	bool tx_refused_by_peer;
+	/**
+	 * ARP/ND frames in rx_packets and tx_packets (pvpkit-gen's
+	 * neighbour responder and resolver), 0 where the hop does not
+	 * know. They are link-local: the hop at the other end of the link
+	 * answers or consumes them and forwards none, so a link's packets
+	 * are figured without them at both its ends.
+	 */
+	uint64_t neigh_rx;
+	uint64_t neigh_tx; /**< ARP/ND frames in tx_packets, as neigh_rx */
 	unsigned int nb_reasons;			/**< entries in reasons[] */
 	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drops by reason */
 };

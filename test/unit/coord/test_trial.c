@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,7 @@ struct mock_port_counts {
 	uint64_t rx, rx_drop, tx, tx_drop;
 	const char *rx_reason, *tx_reason;
 	bool refused; /* tx_drop are packets the next hop refused */
+	uint64_t neigh_rx, neigh_tx; /* ARP/ND frames in rx and tx */
 };
 
 static void
@@ -209,6 +211,8 @@ mock_set_port(struct coord_snap *s, unsigned int i, const char *name,
 	p->rx_dropped = base + c->rx_drop;
 	p->tx_dropped = base + c->tx_drop;
 	p->tx_refused_by_peer = c->refused;
+	p->neigh_rx = base + c->neigh_rx;
+	p->neigh_tx = base + c->neigh_tx;
 	/* Reasons of the vocabulary take its side; "both" for the others. */
 	if (c->rx_reason != NULL)
 		coord_port_add_named_reason(p, c->rx_reason, COORD_SIDE_BOTH, base + c->rx_drop);
@@ -819,6 +823,43 @@ test_signature_neigh(void)
 	coord_topology_free(t);
 }
 
+/*
+ * A routed DUT and a tester that speaks ARP with it: the tester sent 10
+ * gratuitous ARPs (consumed by the vswitch, which forwards none) and
+ * received 20 ARP requests the vswitch sent itself, and its ports say so
+ * (neigh_tx, neigh_rx). The vswitch lost 50 of the 1000 stream packets.
+ * Counted as traffic, the ARP frames made the vswitch "lose" 10 more on
+ * the way in and "emit 20 more than it received" on the way out, and
+ * the zero-loss test of a search read 1010 sent, 970 received.
+ */
+static void
+test_neigh_link_local(void)
+{
+	struct mock_port_counts p0 = {.tx = 1010, .rx = 970, .neigh_tx = 10, .neigh_rx = 20};
+	struct mock_port_counts phy0 = {.rx = 1010, .tx = 970};
+	struct mock_port_counts vhost0 = {.tx = 1000, .rx = 1000};
+	struct mock_port_counts vnic0 = {.rx = 1000, .tx = 1000};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	mock_sig(1000, 950);
+	mock_final.neigh_rx = 20;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.tx_packets == 1000 && r.rx_packets == 950, "tx %" PRIu64 " rx %" PRIu64,
+	      r.tx_packets, r.rx_packets);
+	CHECK(r.hop_lost[1] == 50 && r.unattributed == 0);
+	CHECK(r.reconciled && !r.invalid);
+	CHECK(!has_finding(&r, COORD_CHECK_NEGATIVE, -1, false));
+	CHECK(r.sig_checked && !has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
+	out = table_of(t, &r);
+	CHECK(strstr(out, "!negative loss") == NULL, "%s", out);
+	free(out);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
 /* A tester whose RX port counter is wrong: the streams received fewer. */
 static void
 test_signature_wrong_rx(void)
@@ -1104,6 +1145,7 @@ main(void)
 	test_table_exact();
 	test_signature_ok();
 	test_signature_neigh();
+	test_neigh_link_local();
 	test_signature_wrong_rx();
 	test_signature_uncounted_frames();
 	test_drops_exceed_loss();
