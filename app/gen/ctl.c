@@ -452,9 +452,47 @@ gen_m_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
 	for (i = 0; i < g->nb_ws; i++)
 		g->tx_base[i] = g->ws[i]->tx;
 	ret = gen_rx_clear(g);
+	gen_neigh_clear(g);
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
 		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "RX lcore did not answer the clear");
+		return NULL;
+	}
+	return json_object();
+}
+
+/*
+ * neigh.set {"port": P, "responder": false|true}: stop (or start again)
+ * the ARP/ND responder of an --addr port: no replies, no announcements,
+ * while its requests are still counted as neigh_rx. What a routed DUT
+ * does when the tester stops answering is what a test of it wants to
+ * see (its entry for the tester ages out).
+ */
+static json_t *
+gen_m_neigh_set(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	static const char *const keys[] = {"port", "responder", NULL};
+	static const char *const m = PVP_GEN_M_NEIGH_SET;
+	struct gen_ctx *g = arg;
+	const json_t *on = json_object_get(params, "responder");
+	char msg[256] = "";
+	json_int_t port;
+	int ret;
+
+	if (gen_ctl_keys(m, params, keys, err) < 0 ||
+	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, GEN_MAX_PORTS - 1,
+			    &port, err) < 0)
+		return NULL;
+	if (!json_is_boolean(on)) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"responder\" must be true or false",
+				  m);
+		return NULL;
+	}
+	pthread_mutex_lock(&gen_lock);
+	ret = gen_neigh_set(g, (uint16_t)port, json_is_true(on), msg, sizeof(msg));
+	pthread_mutex_unlock(&gen_lock);
+	if (ret != 0) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", m, msg);
 		return NULL;
 	}
 	return json_object();
@@ -651,6 +689,7 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 		{PVP_GEN_M_CAPTURE_START, gen_m_capture_start},
 		{PVP_GEN_M_CAPTURE_STOP, gen_m_capture_stop},
 		{PVP_GEN_M_CAPTURE_STATUS, gen_m_capture_status},
+		{PVP_GEN_M_NEIGH_SET, gen_m_neigh_set},
 	};
 	unsigned int i;
 	int ret;

@@ -174,6 +174,7 @@ struct gen_tx_lcore {
 	struct rte_ring *svc;	     /* queue 0 of an --addr port: ARP/ND frames of
 				      * the RX lcores to send (neigh.c), else NULL */
 	uint64_t svc_unsent;	     /* of those, refused by a full TX queue */
+	uint64_t svc_sent;	     /* of those, sent (neigh.c: "tx") */
 	uint64_t cycles_busy;	     /* TSC spent in bursts that sent something */
 	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;
@@ -197,6 +198,7 @@ struct gen_rx_lcore {
 	struct pvp_neigh_stats nst[GEN_MAX_PORTS]; /* what those frames were */
 	uint64_t unanswered[GEN_MAX_PORTS]; /* replies refused: over the rate limit, queue full */
 	uint64_t announced[GEN_MAX_PORTS];  /* gratuitous ARPs and unsolicited NAs sent */
+	uint64_t silenced[GEN_MAX_PORTS];   /* replies not sent: the responder is stopped */
 	uint64_t ann_next[GEN_MAX_PORTS];   /* TSC of a port's next announcement */
 	uint64_t lim_tsc;		    /* the reply limit's last refill */
 	uint32_t lim_tokens;		    /* replies it still allows */
@@ -284,6 +286,9 @@ struct gen_neigh {
 	struct rte_mempool *mp;	      /* mbufs of replies and announcements */
 	struct rte_ring *ring;	      /* to the TX lcore of the port's queue 0 */
 	struct gen_tx_lcore *tl;      /* that lcore */
+	volatile bool stopped;	      /* neigh.set "responder": false: answers and
+				       * announces nothing (a DUT's entry ages out) */
+	uint64_t tx_zero;	      /* tl->svc_sent at the last stats.clear */
 };
 
 /* The whole generator. */
@@ -501,6 +506,10 @@ void gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl);
 json_t *gen_neigh_json(const struct gen_ctx *g);
 /* The summary's line per --addr port; says so when requests went unanswered. */
 void gen_neigh_print(const struct gen_ctx *g, FILE *f);
+/* neigh.set: port @p port's responder on or off; -EINVAL without --addr there. */
+int gen_neigh_set(struct gen_ctx *g, uint16_t port, bool responder, char *err, size_t errlen);
+/* stats.clear: the responder's TX count starts again (its RX counts are the RX lcores'). */
+void gen_neigh_clear(struct gen_ctx *g);
 uint64_t gen_neigh_rx_total(const struct gen_ctx *g);
 
 /* ctl.c */

@@ -143,6 +143,7 @@ gen_neigh_tx(struct gen_tx_lcore *tl)
 	if (n == 0)
 		return;
 	sent = rte_eth_tx_burst(tl->eth_port, tl->queue, m, (uint16_t)n);
+	__atomic_store_n(&tl->svc_sent, tl->svc_sent + sent, __ATOMIC_RELAXED);
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
 		__atomic_store_n(&tl->svc_unsent, tl->svc_unsent + n - sent, __ATOMIC_RELAXED);
@@ -181,7 +182,10 @@ gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, struct r
 			    rte_pktmbuf_data_len(m), out, &len, NULL, &rl->nst[port]);
 	if (v == PVP_NEIGH_NONE)
 		return false;
-	if (v == PVP_NEIGH_REPLY && !(gen_neigh_allow(g, rl) && gen_neigh_queue(g, port, out, len)))
+	if (v == PVP_NEIGH_REPLY && g->neigh[port].stopped)
+		__atomic_store_n(&rl->silenced[port], rl->silenced[port] + 1, __ATOMIC_RELAXED);
+	else if (v == PVP_NEIGH_REPLY &&
+		 !(gen_neigh_allow(g, rl) && gen_neigh_queue(g, port, out, len)))
 		__atomic_store_n(&rl->unanswered[port], rl->unanswered[port] + 1, __ATOMIC_RELAXED);
 	return true;
 }
@@ -200,7 +204,7 @@ gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	for (p = 0; p < g->nb_ports; p++) {
 		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
 
-		if (!g->opt.addr_set[p] || c->announce_ms == 0)
+		if (!g->opt.addr_set[p] || c->announce_ms == 0 || g->neigh[p].stopped)
 			continue;
 		if (now == 0)
 			now = rte_rdtsc();
@@ -355,7 +359,7 @@ gen_neigh_json(const struct gen_ctx *g)
 	for (p = 0; p < g->nb_ports; p++) {
 		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
 		struct pvp_neigh_stats sum;
-		uint64_t unanswered = 0, announced = 0;
+		uint64_t unanswered = 0, announced = 0, silenced = 0, tx = 0;
 		json_t *o = json_object();
 
 		memset(&sum, 0, sizeof(sum));
@@ -368,11 +372,15 @@ gen_neigh_json(const struct gen_ctx *g)
 #undef GEN_NEIGH_ADD
 			unanswered += __atomic_load_n(&rl->unanswered[p], __ATOMIC_RELAXED);
 			announced += __atomic_load_n(&rl->announced[p], __ATOMIC_RELAXED);
+			silenced += __atomic_load_n(&rl->silenced[p], __ATOMIC_RELAXED);
 		}
 		/* Queued, then refused by a full TX queue: not answered either. */
-		if (g->neigh[p].tl != NULL)
+		if (g->neigh[p].tl != NULL) {
 			unanswered +=
 				__atomic_load_n(&g->neigh[p].tl->svc_unsent, __ATOMIC_RELAXED);
+			tx = __atomic_load_n(&g->neigh[p].tl->svc_sent, __ATOMIC_RELAXED) -
+			     g->neigh[p].tx_zero;
+		}
 		json_object_set_new(o, "port", json_integer(p));
 		if (c->ip4 != 0)
 			json_object_set_new(o, "ip",
@@ -398,6 +406,10 @@ gen_neigh_json(const struct gen_ctx *g)
 #undef GEN_NEIGH_JSON
 		json_object_set_new(o, "unanswered", json_integer((json_int_t)unanswered));
 		json_object_set_new(o, "announced", json_integer((json_int_t)announced));
+		json_object_set_new(o, "silenced", json_integer((json_int_t)silenced));
+		json_object_set_new(o, "tx", json_integer((json_int_t)tx));
+		json_object_set_new(o, "responder",
+				    json_boolean(g->opt.addr_set[p] && !g->neigh[p].stopped));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -431,4 +443,27 @@ gen_neigh_print(const struct gen_ctx *g, FILE *f)
 				: "");
 	}
 	json_decref(arr);
+}
+
+int
+gen_neigh_set(struct gen_ctx *g, uint16_t port, bool responder, char *err, size_t errlen)
+{
+	if (port >= g->nb_ports || !g->opt.addr_set[port]) {
+		snprintf(err, errlen, "port %u has no --addr: it answers nothing already", port);
+		return -EINVAL;
+	}
+	g->neigh[port].stopped = !responder;
+	GEN_LOG(NOTICE, "port %u: ARP/ND responder %s", port, responder ? "started" : "stopped");
+	return 0;
+}
+
+void
+gen_neigh_clear(struct gen_ctx *g)
+{
+	uint16_t p;
+
+	for (p = 0; p < g->nb_ports; p++)
+		if (g->neigh[p].tl != NULL)
+			g->neigh[p].tx_zero =
+				__atomic_load_n(&g->neigh[p].tl->svc_sent, __ATOMIC_RELAXED);
 }

@@ -33,6 +33,7 @@ extern "C" {
 #define PVP_GEN_M_CAPTURE_START	 "capture.start"
 #define PVP_GEN_M_CAPTURE_STOP	 "capture.stop"
 #define PVP_GEN_M_CAPTURE_STATUS "capture.status"
+#define PVP_GEN_M_NEIGH_SET	 "neigh.set"
 
 /* Members of the stats.get answer (pvp_gen_traffic_members is "traffic"). */
 #define PVP_GEN_K_TRAFFIC	    "traffic"

@@ -11,8 +11,8 @@
 # 2. A flood of 20000 ARP requests (net_pcap replays them as fast as it is
 #    polled: 32 back to back per poll, with no gap) while traffic runs:
 #    every one is counted,
-#    replies beyond the limit are counted unanswered, the traffic and its
-#    counters are whole.
+#    replies beyond the limit are counted unanswered, those sent in the
+#    responder's "tx", the traffic and its counters are whole.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 
 need_bin "$PVP_GEN"
@@ -93,6 +93,10 @@ PY
 unans=$(json_get "$PVP_TMP/flood.json" "d['neigh'][0]['unanswered']")
 info "replies sent $replies, unanswered (over the limit) $unans"
 [ $((replies + unans)) = 20000 ] || fail "replies $replies + unanswered $unans != 20000"
+# The responder counts what it sent: the coordinator takes those frames
+# off the tester's link (they are in the port's tx_packets).
+sent=$(json_get "$PVP_TMP/flood.json" "d['neigh'][0]['tx']")
+[ "$sent" = "$replies" ] || fail "neigh tx says $sent, the pcap holds $replies replies"
 [ "$replies" -ge 256 ] || fail "only $replies replies"
 # The summary says it, in one line, when requests went unanswered.
 if [ "$unans" != 0 ]; then
