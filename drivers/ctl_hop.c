@@ -177,6 +177,68 @@ ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx
 	return 0;
 }
 
+/* What the coordinator reads of an item of a stats.get answer's "neigh". */
+struct ctl_hop_neigh {
+	unsigned int port; /* the app's port index */
+	uint64_t arp_rx;   /* ARP frames received (in rx_packets) */
+	uint64_t nd_rx;	   /* ICMPv6 neighbour discovery frames received */
+	uint64_t tx;	   /* replies and announcements sent (in tx_packets) */
+};
+
+#define CTL_HOP_NEIGH_COUNT(n, h)                                                                  \
+	{.name = #n, .type = PVP_SCHEMA_UINT, .min = 0, .max = INT64_MAX,                          \
+	 PVP_SCHEMA_AT(struct ctl_hop_neigh, n), .help = h}
+static const struct pvp_schema_member ctl_hop_neigh_members[] = {
+	{.name = "port",
+	 .type = PVP_SCHEMA_UINT,
+	 .required = true,
+	 .min = 0,
+	 .max = UINT16_MAX,
+	 PVP_SCHEMA_AT(struct ctl_hop_neigh, port),
+	 .help = "port index"},
+	CTL_HOP_NEIGH_COUNT(arp_rx, "ARP frames received"),
+	CTL_HOP_NEIGH_COUNT(nd_rx, "neighbour discovery frames received"),
+	CTL_HOP_NEIGH_COUNT(tx, "ARP/ND frames sent"),
+	{.name = NULL},
+};
+
+/*
+ * The ARP/ND frames of port @p idx in its counters, from the answer's
+ * "neigh" (pvpkit-gen's responder, doc/control.rst); 0 without one.
+ */
+static int
+ctl_hop_neigh(const struct coord_hop *hop, const json_t *stats, int idx, struct coord_port *p,
+	      char *err, size_t err_len)
+{
+	const json_t *list = json_object_get(stats, "neigh");
+	struct ctl_hop_neigh n;
+	char e[256] = "";
+	json_t *item;
+	size_t i;
+
+	if (list == NULL)
+		return 0;
+	if (!json_is_array(list)) {
+		snprintf(err, err_len, "hop %s: bad stats.get answer: neigh: must be a list",
+			 hop->name);
+		return -EINVAL;
+	}
+	json_array_foreach(list, i, item) {
+		/* An open read: a newer app may count more. */
+		if (!json_is_object(item) ||
+		    pvp_schema_read(ctl_hop_neigh_members, item, &n, e, sizeof(e)) < 0) {
+			snprintf(err, err_len, "hop %s: bad stats.get answer: neigh[%zu]%s%s",
+				 hop->name, i, e[0] != '\0' ? "." : ": must be an object", e);
+			return -EINVAL;
+		}
+		if ((int)n.port == idx) {
+			p->neigh_rx = n.arp_rx + n.nd_rx;
+			p->neigh_tx = n.tx;
+		}
+	}
+	return 0;
+}
+
 int
 coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,
 			char *err, size_t err_len)
@@ -215,6 +277,8 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		}
 		ps = &s->port[idx];
 		ret = ctl_hop_impair_dropped(hop, stats, idx, &impaired, err, err_len);
+		if (ret == 0)
+			ret = ctl_hop_neigh(hop, stats, idx, p, err, err_len);
 		if (ret < 0) {
 			free(s);
 			return ret;

@@ -27,6 +27,7 @@
 #include "wire/wire_driver.h"
 #include "pvp_ctl.h"
 #include "pvp_fwd_impair.h"
+#include "pvp_gen_answer.h"
 #include "pvp_stats_json.h"
 #include "registry.h"
 #include "../unit_check.h"
@@ -36,6 +37,7 @@ static json_t *last_start_params, *last_load_params;
 static const char *fake_tx_full = "retry"; /* traffic.tx_full of stats.get */
 static bool fake_unknown_rx = true;	   /* stats.get has "unknown_stream_rx" */
 static const char *fake_impair;		   /* pvpkit-fwd's "impair" list, JSON, or NULL */
+static const char *fake_neigh;		   /* pvpkit-gen's "neigh" list, JSON, or NULL */
 
 static json_t *
 fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
@@ -90,6 +92,8 @@ fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 		json_object_set_new(j, "unknown_stream_rx", json_integer(3));
 	if (fake_impair != NULL)
 		json_object_set_new(j, PVP_FWD_K_IMPAIR, json_loads(fake_impair, 0, NULL));
+	if (fake_neigh != NULL)
+		json_object_set_new(j, PVP_GEN_K_NEIGH, json_loads(fake_neigh, 0, NULL));
 	return j;
 }
 
@@ -426,6 +430,21 @@ main(void)
 	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0);
 	CHECK(snap.port[0].tx_refused_by_peer && snap.port[0].tx_packets == 90);
 	fake_tx_full = "retry";
+	/*
+	 * The ARP/ND frames in a port's counters (its responder's "neigh"),
+	 * which the trial takes off the tester's link; none without the list.
+	 */
+	CHECK(snap.port[0].neigh_rx == 0 && snap.port[0].neigh_tx == 0);
+	fake_neigh = "[{\"port\": 1, \"arp_rx\": 50, \"tx\": 60},"
+		     " {\"port\": 0, \"arp_rx\": 5, \"nd_rx\": 2, \"tx\": 4, \"responder\": true}]";
+	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0, "%s", err);
+	CHECK(snap.port[0].neigh_rx == 7 && snap.port[0].neigh_tx == 4);
+	fake_neigh = "[{\"port\": 0, \"tx\": -4}]";
+	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "hop tester: bad stats.get answer: neigh[0].tx: must be an integer") !=
+		      NULL,
+	      "%s", err);
+	fake_neigh = NULL;
 	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == 1 && traffic_starts == 2);
