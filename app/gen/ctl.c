@@ -480,12 +480,12 @@ gen_m_neigh_set(json_t *params, void *arg, struct pvp_ctl_error *err)
 	int ret;
 
 	if (gen_ctl_keys(m, params, keys, err) < 0 ||
-	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, GEN_MAX_PORTS - 1,
-			    &port, err) < 0)
+	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, GEN_MAX_PORTS - 1, &port,
+			    err) < 0)
 		return NULL;
 	if (!json_is_boolean(on)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"responder\" must be true or false",
-				  m);
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "%s: \"responder\" must be true or false", m);
 		return NULL;
 	}
 	pthread_mutex_lock(&gen_lock);

@@ -136,13 +136,23 @@ void
 gen_neigh_tx(struct gen_tx_lcore *tl)
 {
 	struct rte_mbuf *m[GEN_BURST];
-	unsigned int n;
+	uint64_t bytes = 0, upto[GEN_BURST];
+	unsigned int n, i;
 	uint16_t sent;
 
 	n = rte_ring_dequeue_burst(tl->svc, (void **)m, GEN_BURST, NULL);
 	if (n == 0)
 		return;
+	/* Lengths first: a sent mbuf is the driver's (memif frees it at once). */
+	for (i = 0; i < n; i++) {
+		bytes += m[i]->pkt_len;
+		upto[i] = bytes;
+	}
 	sent = rte_eth_tx_burst(tl->eth_port, tl->queue, m, (uint16_t)n);
+	/* Frames on the wire are in the port's counters, as those received
+	 * are: "tx" says how many of them are ARP/ND (the link's, no trial's). */
+	if (sent != 0)
+		pvp_stats_txq_add(tl->stq, sent, upto[sent - 1], 0);
 	__atomic_store_n(&tl->svc_sent, tl->svc_sent + sent, __ATOMIC_RELAXED);
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(m + sent, n - sent);

@@ -97,6 +97,8 @@ info "replies sent $replies, unanswered (over the limit) $unans"
 # off the tester's link (they are in the port's tx_packets).
 sent=$(json_get "$PVP_TMP/flood.json" "d['neigh'][0]['tx']")
 [ "$sent" = "$replies" ] || fail "neigh tx says $sent, the pcap holds $replies replies"
+json_get "$PVP_TMP/flood.json" "d['ports'][0]['tx_packets'] == d['traffic']['tx_packets'] + d['neigh'][0]['tx']" |
+    grep -qx True || fail "port TX is not the streams' and the replies: $(json_get "$PVP_TMP/flood.json" "(d['ports'][0]['tx_packets'], d['traffic']['tx_packets'], d['neigh'][0]['tx'])")"
 [ "$replies" -ge 256 ] || fail "only $replies replies"
 # The summary says it, in one line, when requests went unanswered.
 if [ "$unans" != 0 ]; then
