@@ -2,6 +2,7 @@
  * Copyright (c) 2026 The pvpkit authors
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,94 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 	return 0;
 }
 
+static const struct pvp_schema_member coord_ctl_l3_members[] = {
+	{.name = "port",
+	 .type = PVP_SCHEMA_STRING,
+	 .required = true,
+	 .min = 1,
+	 .max = 63,
+	 PVP_SCHEMA_AT(struct coord_ctl_l3, port),
+	 .help = "the port, as in \"ports\""},
+	{.name = "ip",
+	 .type = PVP_SCHEMA_IPV4,
+	 PVP_SCHEMA_AT(struct coord_ctl_l3, ip),
+	 PVP_SCHEMA_PRESENT(struct coord_ctl_l3, has_ip),
+	 .help = "its IPv4 address (--addr ip=)"},
+	{.name = "gw",
+	 .type = PVP_SCHEMA_IPV4,
+	 PVP_SCHEMA_AT(struct coord_ctl_l3, gw),
+	 PVP_SCHEMA_PRESENT(struct coord_ctl_l3, has_gw),
+	 .help = "its IPv4 gateway, resolved before traffic (--addr gw=, --l3)"},
+	{.name = "ip6",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 2,
+	 .max = 45,
+	 PVP_SCHEMA_AT(struct coord_ctl_l3, ip6),
+	 .help = "its IPv6 address (--addr ip6=)"},
+	{.name = "gw6",
+	 .type = PVP_SCHEMA_STRING,
+	 .min = 2,
+	 .max = 45,
+	 PVP_SCHEMA_AT(struct coord_ctl_l3, gw6),
+	 .help = "its IPv6 gateway, resolved before traffic (--addr gw6=, --l3)"},
+	{.name = "vlan",
+	 .type = PVP_SCHEMA_UINT,
+	 .min = 0,
+	 .max = 4094,
+	 PVP_SCHEMA_AT(struct coord_ctl_l3, vlan),
+	 .def = "0",
+	 .help = "its 802.1Q VLAN, 0 untagged (--addr vlan=)"},
+	{.name = NULL},
+};
+const struct pvp_schema_member coord_ctl_l3_item = {.name = "",
+						    .type = PVP_SCHEMA_OBJECT,
+						    .members = coord_ctl_l3_members,
+						    .size = sizeof(struct coord_ctl_l3)};
+
+/* The app's index of topology port @p name: "pN" is N, another name its position. */
+static int
+ctl_hop_app_port(const struct coord_ctl_hop *h, const char *name)
+{
+	unsigned int i;
+	uint32_t n;
+
+	if (name[0] == 'p' && pvp_parse_u32(NULL, name + 1, 0, UINT16_MAX, &n, NULL, 0) == 0)
+		return (int)n;
+	for (i = 0; i < h->nb_ports; i++)
+		if (strcmp(h->ports[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* What the schema cannot say of "l3": a port of the hop, IPv6 addresses. */
+static int
+ctl_hop_l3_valid(const struct coord_hop *hop, const struct coord_ctl_hop *h, char *err,
+		 size_t err_len)
+{
+	uint8_t a[16];
+	unsigned int i, k;
+
+	for (i = 0; i < h->nb_l3; i++) {
+		const struct coord_ctl_l3 *l = &h->l3[i];
+		const char *v6[2] = {l->ip6, l->gw6}, *n6[2] = {"ip6", "gw6"};
+		bool found = h->nb_ports == 0;
+
+		for (k = 0; k < h->nb_ports; k++)
+			found |= strcmp(h->ports[k], l->port) == 0;
+		if (!found || ctl_hop_app_port(h, l->port) < 0)
+			return coord_fail(err, err_len, -EINVAL,
+					  "hop %s: l3[%u].port: \"%s\" is not one of its ports",
+					  hop->name, i, l->port);
+		for (k = 0; k < 2; k++)
+			if (v6[k][0] != '\0' && inet_pton(AF_INET6, v6[k], a) != 1)
+				return coord_fail(
+					err, err_len, -EINVAL,
+					"hop %s: l3[%u].%s: \"%s\" is not an IPv6 address",
+					hop->name, i, n6[k], v6[k]);
+	}
+	return 0;
+}
+
 int
 coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
 		   const struct pvp_schema_member *members, char *err, size_t err_len)
@@ -49,6 +138,8 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
 	if (h == NULL)
 		return coord_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	ret = coord_hop_conf(hop, members, conf, h, err, err_len);
+	if (ret == 0)
+		ret = ctl_hop_l3_valid(hop, h, err, err_len);
 	if (ret < 0) {
 		free(h);
 		return ret;
@@ -186,8 +277,10 @@ struct ctl_hop_neigh {
 };
 
 #define CTL_HOP_NEIGH_COUNT(n, h)                                                                  \
-	{.name = #n, .type = PVP_SCHEMA_UINT, .min = 0, .max = INT64_MAX,                          \
-	 PVP_SCHEMA_AT(struct ctl_hop_neigh, n), .help = h}
+	{                                                                                          \
+		.name = #n, .type = PVP_SCHEMA_UINT, .min = 0, .max = INT64_MAX,                   \
+		PVP_SCHEMA_AT(struct ctl_hop_neigh, n), .help = h                                  \
+	}
 static const struct pvp_schema_member ctl_hop_neigh_members[] = {
 	{.name = "port",
 	 .type = PVP_SCHEMA_UINT,
@@ -339,4 +432,91 @@ coord_ctl_hop_context(struct coord_hop *hop)
 	if (coord_ctl_hop_call(hop, "info", NULL, &res, 0, err, sizeof(err)) < 0)
 		return NULL;
 	return res;
+}
+
+/* Whether the answer's address @p have is @p want (IPv6 in any spelling). */
+static bool
+ctl_hop_same6(const char *have, const char *want)
+{
+	uint8_t a[16], b[16];
+
+	return have != NULL && inet_pton(AF_INET6, have, a) == 1 &&
+	       inet_pton(AF_INET6, want, b) == 1 && memcmp(a, b, sizeof(a)) == 0;
+}
+
+/* Port @p idx's item of the answer's "neigh", or NULL. */
+static const json_t *
+ctl_hop_neigh_item(const json_t *stats, int idx)
+{
+	const json_t *item;
+	size_t i;
+
+	json_array_foreach(json_object_get(stats, "neigh"), i, item)
+		if (json_integer_value(json_object_get(item, "port")) == idx)
+			return item;
+	return NULL;
+}
+
+int
+coord_ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t err_len)
+{
+	const struct coord_ctl_hop *h = hop->priv;
+	char want[INET6_ADDRSTRLEN], gw[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	for (i = 0; i < h->nb_l3; i++) {
+		const struct coord_ctl_l3 *l = &h->l3[i];
+		int idx = ctl_hop_app_port(h, l->port);
+		const json_t *n = ctl_hop_neigh_item(stats, idx);
+		const char *have;
+
+		if (n == NULL)
+			return coord_fail(err, err_len, -EINVAL,
+					  "hop %s: l3 %s: the app says nothing of its port %d's "
+					  "addresses (started without --addr %d:...?)",
+					  hop->name, l->port, idx, idx);
+		have = json_string_value(json_object_get(n, "ip"));
+		if (l->has_ip) {
+			pvp_ipv4_format(l->ip, want, sizeof(want));
+			if (have == NULL || strcmp(have, want) != 0)
+				return coord_fail(err, err_len, -EINVAL,
+						  "hop %s: l3 %s: ip is %s, the app's port %d has "
+						  "%s (--addr %d:ip=%s)",
+						  hop->name, l->port, want, idx,
+						  have != NULL ? have : "none", idx, want);
+		}
+		have = json_string_value(json_object_get(n, "ip6"));
+		if (l->ip6[0] != '\0' && !ctl_hop_same6(have, l->ip6))
+			return coord_fail(err, err_len, -EINVAL,
+					  "hop %s: l3 %s: ip6 is %s, the app's port %d has %s "
+					  "(--addr %d:ip6=%s)",
+					  hop->name, l->port, l->ip6, idx,
+					  have != NULL ? have : "none", idx, l->ip6);
+		if ((unsigned int)json_integer_value(json_object_get(n, "vlan")) != l->vlan)
+			return coord_fail(
+				err, err_len, -EINVAL,
+				"hop %s: l3 %s: vlan is %u, the app's port %d has %u", hop->name,
+				l->port, l->vlan, idx,
+				(unsigned int)json_integer_value(json_object_get(n, "vlan")));
+		/* The app names one gateway: the IPv4 one when it has both. */
+		if (!l->has_gw && l->gw6[0] == '\0')
+			continue;
+		if (l->has_gw)
+			pvp_ipv4_format(l->gw, gw, sizeof(gw));
+		else
+			snprintf(gw, sizeof(gw), "%s", l->gw6);
+		have = json_string_value(json_object_get(n, "gateway"));
+		if (have == NULL || (l->has_gw ? strcmp(have, gw) != 0 : !ctl_hop_same6(have, gw)))
+			return coord_fail(err, err_len, -EINVAL,
+					  "hop %s: l3 %s: gateway is %s, the app's port %d has "
+					  "%s (--addr %d:%s=%s)",
+					  hop->name, l->port, gw, idx, have != NULL ? have : "none",
+					  idx, l->has_gw ? "gw" : "gw6", gw);
+		if (!json_is_string(json_object_get(n, "gateway_mac")))
+			return coord_fail(err, err_len, -EINVAL,
+					  "hop %s: l3 %s: gateway %s unresolved (start the app "
+					  "with --l3: it resolves its gateways before it sends)",
+					  hop->name, l->port, gw);
+	}
+	return 0;
 }

@@ -12,6 +12,7 @@
 #ifndef COORD_CTL_HOP_H
 #define COORD_CTL_HOP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,21 @@
 
 #include "coord_driver.h"
 #include "pvp_util.h"
+
+/**
+ * One item of a hop's "l3": the addresses one of the app's ports has on
+ * a routed path, as its --addr gave them (doc/hop-members.rst).
+ */
+struct coord_ctl_l3 {
+	char port[64];	   /**< the port, as in the hop's "ports" */
+	uint32_t ip;	   /**< IPv4 address, host order */
+	bool has_ip;	   /**< ip is given */
+	uint32_t gw;	   /**< IPv4 gateway, host order */
+	bool has_gw;	   /**< gw is given */
+	char ip6[46];	   /**< IPv6 address, or "" */
+	char gw6[46];	   /**< IPv6 gateway, or "" */
+	unsigned int vlan; /**< 802.1Q VLAN id, 0: untagged */
+};
 
 /** State of one hop reached over lib/ctl (hop->priv). */
 struct coord_ctl_hop {
@@ -36,6 +52,8 @@ struct coord_ctl_hop {
 	 * compares this with the value it had then.
 	 */
 	unsigned int connects;
+	unsigned int nb_l3;			 /**< items of "l3" */
+	struct coord_ctl_l3 l3[COORD_MAX_PORTS]; /**< "l3": the ports' addresses */
 	/** The driver's own state (malloc'd, freed by close), or NULL. */
 	void *app;
 };
@@ -58,6 +76,28 @@ struct coord_ctl_hop {
 		 .help = "a private file holding the app's token"},                                \
 		COORD_HOP_PORTS_MEMBER(struct coord_ctl_hop, ports, nb_ports, 0,                   \
 				       "the app's ports: \"pN\" (its port N) or a port's name")
+
+/** The item of COORD_CTL_HOP_L3_MEMBER. */
+extern const struct pvp_schema_member coord_ctl_l3_item;
+
+/** "l3": the addresses of the app's ports on a routed path (pvpkit-gen, pvpkit-fwd). */
+#define COORD_CTL_HOP_L3_MEMBER                                                                    \
+	{                                                                                          \
+		.name = "l3", .type = PVP_SCHEMA_ARRAY, .max = COORD_MAX_PORTS,                    \
+		.members = &coord_ctl_l3_item, PVP_SCHEMA_AT(struct coord_ctl_hop, l3),            \
+		.count_offset = offsetof(struct coord_ctl_hop, nb_l3),                             \
+		.help = "per port, the addresses the app was started with (--addr): checked "      \
+			"before traffic"                                                           \
+	}
+
+/**
+ * Check that the app has the addresses of the hop's "l3" and, where a
+ * gateway is named, has resolved it: its stats.get answer @p stats, member
+ * "neigh" (doc/control.rst).
+ * @return 0, or -EINVAL with one line naming the hop, the port and what
+ *   differs.
+ */
+int coord_ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t err_len);
 
 /**
  * Decode the hop's topology object through @p members (the driver's

@@ -13,6 +13,7 @@
 
 static const struct pvp_schema_member fwd_conf[] = {
 	COORD_CTL_HOP_MEMBERS,
+	COORD_CTL_HOP_L3_MEMBER,
 	{.name = NULL},
 };
 

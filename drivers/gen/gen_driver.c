@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ struct gen_hop {
 	unsigned int loaded_conn;	  /* coord_ctl_hop::connects it was loaded on */
 	char flow_type[8];		  /* from install_flows, "" = normal */
 	struct coord_flow_base flow_base; /* "flow_base" member, as the ovs hop's */
+	unsigned int l3_conn;		  /* connects when "l3" was last found right, 0: never */
 };
 
 static struct gen_hop *
@@ -226,6 +228,31 @@ gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 	res->has_sig = true;
 }
 
+/*
+ * A hop with "l3": the generator has those addresses and its gateways
+ * resolved, or no trial starts (a routed DUT would drop everything, and
+ * the trial would blame it). Asked once a connection: the addresses are
+ * the generator's command line.
+ */
+static int
+gen_check_l3(struct coord_hop *hop, char *err, size_t err_len)
+{
+	struct coord_ctl_hop *h = hop->priv;
+	struct gen_hop *g = gen_hop(hop);
+	json_t *out = NULL;
+	int ret;
+
+	if (h->nb_l3 == 0 || g->l3_conn == h->connects)
+		return 0;
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
+	if (ret == 0)
+		ret = coord_ctl_hop_check_l3(hop, out, err, err_len);
+	json_decref(out);
+	if (ret == 0)
+		g->l3_conn = h->connects;
+	return ret;
+}
+
 static int
 gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
@@ -235,6 +262,8 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	int ret;
 
 	ret = coord_traffic_check_rate(hop, t, err, err_len);
+	if (ret == 0)
+		ret = gen_check_l3(hop, err, err_len);
 	if (ret == 0)
 		ret = gen_load(hop, t, err, err_len);
 	if (ret == 0)
@@ -359,10 +388,38 @@ gen_read_traffic(const json_t *stats, struct pvp_gen_traffic *tr, char *err, siz
 	return -EPROTO;
 }
 
+/*
+ * What the generator knows of a loss on a routed path: a port whose
+ * ARP/ND responder is stopped (neigh.set) answers no DUT, which then
+ * forgets it and drops the traffic back. One warning line a port.
+ */
+static void
+gen_neigh_warnings(const struct coord_hop *hop, const json_t *stats,
+		   struct coord_traffic_result *res)
+{
+	const json_t *n;
+	uint64_t silenced;
+	size_t i;
+
+	json_array_foreach(json_object_get(stats, PVP_GEN_K_NEIGH), i, n) {
+		if (!json_is_false(json_object_get(n, "responder")) ||
+		    (json_object_get(n, "ip") == NULL && json_object_get(n, "ip6") == NULL))
+			continue;
+		if (!gen_count(n, "silenced", &silenced))
+			silenced = 0;
+		coord_warn(&res->warnings,
+			   "hop %s: port p%" JSON_INTEGER_FORMAT
+			   " answers no ARP/ND (its responder "
+			   "is stopped: neigh.set), %" PRIu64 " request(s) for it unanswered: a "
+			   "routed DUT that cannot resolve it drops the traffic back",
+			   hop->name, json_integer_value(json_object_get(n, "port")), silenced);
+	}
+}
+
 /* Fill @p res from a stats.get answer's "traffic" and "streams". @return 0 or -errno. */
 static int
-gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_streams, char *err,
-		size_t err_len)
+gen_fill_result(const struct coord_hop *hop, const json_t *stats, struct coord_traffic_result *res,
+		int with_streams, char *err, size_t err_len)
 {
 	struct pvp_gen_traffic tr;
 	json_t *streams;
@@ -383,8 +440,10 @@ gen_fill_result(const json_t *stats, struct coord_traffic_result *res, int with_
 		json_decref(res->streams);
 		res->streams = gen_streams_copy(streams);
 	}
-	if (with_streams)
+	if (with_streams) {
 		gen_fill_sig(stats, res);
+		gen_neigh_warnings(hop, stats, res);
+	}
 	return 0;
 }
 
@@ -403,7 +462,7 @@ gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *
 	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
-	ret = gen_fill_result(out, res, 0, err, err_len);
+	ret = gen_fill_result(hop, out, res, 0, err, err_len);
 	json_decref(out);
 	return ret;
 }
@@ -418,7 +477,7 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
-	ret = gen_fill_result(out, res, 1, err, err_len);
+	ret = gen_fill_result(hop, out, res, 1, err, err_len);
 	json_decref(out);
 	return ret;
 }
@@ -467,6 +526,7 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 
 static const struct pvp_schema_member gen_conf[] = {
 	COORD_CTL_HOP_MEMBERS,
+	COORD_CTL_HOP_L3_MEMBER,
 	/* Decoded by gen_open() into its own struct, not coord_ctl_hop. */
 	{.name = "flow_base",
 	 .type = PVP_SCHEMA_OBJECT,

@@ -265,9 +265,6 @@ bool coord_hop_is_source(const struct coord_topo_hop *h);
 void coord_traffic_add_burst(struct coord_traffic_result *res,
 			     const struct coord_traffic_result *one);
 
-/** Append one formatted line to the JSON array *@p warnings (made if NULL). */
-void coord_warn(json_t **warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /**
  * Sleep @p s seconds in short steps, so that coord_interrupted is seen
  * soon. @return 0, or -EINTR once it is set.

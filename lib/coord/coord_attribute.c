@@ -378,17 +378,17 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 			     neigh_rx != 0 ? pvp_fmt_count((int64_t)neigh_rx, f, sizeof(f)) : "",
 			     neigh_rx != 0 ? " ARP/ND" : "");
 	if (lost != sig_net)
-		attr_finding(
-			r, COORD_CHECK_SIGNATURE, -1, false,
-			"signature: chain lost %s, the streams %s (lost %s - duplicates %s - "
-			"unsigned %s - unknown stream %s%s%s)",
-			pvp_fmt_count(lost, a, sizeof(a)), pvp_fmt_count(sig_net, b, sizeof(b)),
-			pvp_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
-			pvp_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
-			pvp_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
-			pvp_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)),
-			neigh_rx != 0 ? " - ARP/ND " : "",
-			neigh_rx != 0 ? pvp_fmt_count((int64_t)neigh_rx, g, sizeof(g)) : "");
+		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
+			     "signature: chain lost %s, the streams %s (lost %s - duplicates %s - "
+			     "unsigned %s - unknown stream %s%s%s)",
+			     pvp_fmt_count(lost, a, sizeof(a)),
+			     pvp_fmt_count(sig_net, b, sizeof(b)),
+			     pvp_fmt_count((int64_t)s->sig_lost, c, sizeof(c)),
+			     pvp_fmt_count((int64_t)s->sig_dup, d, sizeof(d)),
+			     pvp_fmt_count((int64_t)s->unsigned_rx, e, sizeof(e)),
+			     pvp_fmt_count((int64_t)s->unknown_stream_rx, f, sizeof(f)),
+			     neigh_rx != 0 ? " - ARP/ND " : "",
+			     neigh_rx != 0 ? pvp_fmt_count((int64_t)neigh_rx, g, sizeof(g)) : "");
 }
 
 /* The source's largest burst ahead of its schedule against the limit. */

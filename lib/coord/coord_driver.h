@@ -231,8 +231,8 @@ struct coord_port {
 	 * are figured without them at both its ends.
 	 */
 	uint64_t neigh_rx;
-	uint64_t neigh_tx; /**< ARP/ND frames in tx_packets, as neigh_rx */
-	unsigned int nb_reasons;			/**< entries in reasons[] */
+	uint64_t neigh_tx;	 /**< ARP/ND frames in tx_packets, as neigh_rx */
+	unsigned int nb_reasons; /**< entries in reasons[] */
 	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drops by reason */
 };
 
@@ -300,6 +300,9 @@ struct coord_traffic_result {
 	uint64_t max_burst;	    /**< most packets its pacer sent back to back
 				     *   ahead of the schedule (catch-up after a
 				     *   stall), largest over its streams */
+	json_t *warnings;	    /**< one-line strings for the trial's
+				     *   warnings (what the source knows of a
+				     *   loss), or NULL; the trial takes them */
 };
 
 struct coord_hop;
@@ -545,6 +548,12 @@ void coord_port_add_named_reason(struct coord_port *p, const char *name, enum co
  */
 int coord_traffic_check_rate(const struct coord_hop *hop, const struct coord_traffic *t, char *err,
 			     size_t err_len);
+
+/**
+ * Append one formatted line to the JSON array *@p warnings (made if
+ * NULL): a trial's warnings, a source's (coord_traffic_result::warnings).
+ */
+void coord_warn(json_t **warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
  * Write one error line to @p err (see "Errors") and return @p code, so

@@ -251,6 +251,9 @@ trial_collect(struct coord_topology *t, struct coord_trial_result *r, char *err,
 			return ret;
 		r->has_first_tx[i] = one.has_first_tx;
 		r->first_tx_s[i] = one.first_tx_s;
+		json_array_foreach(one.warnings, k, s)
+			coord_warn(&r->warnings, "%s", json_string_value(s));
+		json_decref(one.warnings);
 		trial_add_sig(res, &one, n++ == 0);
 		coord_traffic_add_burst(res, &one);
 		if (one.streams != NULL) {

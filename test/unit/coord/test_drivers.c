@@ -334,6 +334,65 @@ check_wire(void)
 	coord_topology_free(t);
 }
 
+/*
+ * A tester on a routed path ("l3"): no trial starts unless the generator
+ * has the addresses and has resolved its gateway; a port whose responder
+ * is stopped is a warning of the trial (what the loss back is).
+ */
+static void
+check_l3(const char *addr)
+{
+	static const char neigh_ok[] =
+		"[{\"port\": 0, \"ip\": \"10.10.0.2\", \"gateway\": \"10.10.0.1\", "
+		"\"gateway_mac\": \"02:00:0A:0A:00:01\", \"ip6\": \"2001:db8::2\", "
+		"\"responder\": true, \"silenced\": 0}]";
+	struct coord_traffic t = {.size = 64, .flows = 1, .duration_s = 1, .rate = "1kpps"};
+	struct coord_hop h3 = {.name = "tester"};
+	struct coord_traffic_result res = {0};
+	char err[256] = "";
+	json_error_t je;
+	json_t *conf;
+
+	conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:[{s:s,s:s,s:s,s:s}]}", "ctl", addr, "ports", "p0",
+			    "l3", "port", "p0", "ip", "10.10.0.2", "gw", "10.10.0.1", "ip6",
+			    "2001:db8:0::2");
+	CHECK(coord_driver_gen.open(&h3, conf, err, sizeof(err)) == 0, "%s", err);
+	json_decref(conf);
+	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.3\"}]";
+	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "hop tester: l3 p0: ip is 10.10.0.2, the app's port 0 has 10.10.0.3 "
+			  "(--addr 0:ip=10.10.0.2)") == 0,
+	      "%s", err);
+	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.2\", \"ip6\": \"2001:db8::2\", "
+		     "\"gateway\": \"10.10.0.1\"}]";
+	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "hop tester: l3 p0: gateway 10.10.0.1 unresolved (start the app with "
+			  "--l3: it resolves its gateways before it sends)") == 0,
+	      "%s", err);
+	fake_neigh = NULL;
+	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "says nothing of its port 0's addresses") != NULL, "%s", err);
+	fake_neigh = neigh_ok;
+	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == 0, "%s", err);
+	CHECK(coord_driver_gen.traffic_result(&h3, &res, err, sizeof(err)) == 0);
+	CHECK(res.warnings == NULL);
+	json_decref(res.streams);
+	memset(&res, 0, sizeof(res));
+	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.2\", \"responder\": false, "
+		     "\"silenced\": 3}]";
+	CHECK(coord_driver_gen.traffic_result(&h3, &res, err, sizeof(err)) == 0);
+	CHECK(json_array_size(res.warnings) == 1 &&
+		      strcmp(json_string_value(json_array_get(res.warnings, 0)),
+			     "hop tester: port p0 answers no ARP/ND (its responder is stopped: "
+			     "neigh.set), 3 request(s) for it unanswered: a routed DUT that cannot "
+			     "resolve it drops the traffic back") == 0,
+	      "%s", json_dumps(res.warnings, 0));
+	json_decref(res.warnings);
+	json_decref(res.streams);
+	fake_neigh = NULL;
+	coord_driver_gen.close(&h3);
+}
+
 int
 main(void)
 {
@@ -612,6 +671,8 @@ main(void)
 		unlink(path);
 		alarm(0);
 	}
+
+	check_l3(addr);
 
 	/* The app goes away: the next call names the hop as unreachable. */
 	pvp_ctl_server_destroy(srv);

@@ -194,7 +194,7 @@ static const char pvp_topology[] =
 struct mock_port_counts {
 	uint64_t rx, rx_drop, tx, tx_drop;
 	const char *rx_reason, *tx_reason;
-	bool refused; /* tx_drop are packets the next hop refused */
+	bool refused;		     /* tx_drop are packets the next hop refused */
 	uint64_t neigh_rx, neigh_tx; /* ARP/ND frames in rx and tx */
 };
 
