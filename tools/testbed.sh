@@ -42,6 +42,7 @@ STANDIN=0
 TESTER=gen
 GUEST=fwd
 FWD_MODE=macswap
+FWD_MODE_ASKED=0
 PMD_SLEEP_US=50
 IDLE_SLEEP_US=50
 GEN_ARGS=""
@@ -66,6 +67,9 @@ QUIET=0
 # (tools/) and where it is installed (LIBEXECDIR/pvpkit).
 # shellcheck source=tools/testbed-vm.sh
 . "$(dirname "$0")/testbed-vm.sh"
+# --flow-type l3-routed: OVS as a router. Beside this script, as the above.
+# shellcheck source=tools/testbed-l3.sh
+. "$(dirname "$0")/testbed-l3.sh"
 
 usage() {
 	cat <<EOF
@@ -100,6 +104,7 @@ usage: $PROG up|down|status|plan [options]
   --wait S             bound on each wait for a port or socket (default 30)
   -q, --quiet          print errors only
 $(vm_usage)
+$(l3_usage)
 plan prints the layout and the cores up would use, and starts nothing.
 EOF
 }
@@ -127,7 +132,8 @@ while [ $# -gt 0 ]; do
 	--netns) NETNS=1 ;;
 	--tester) need_arg "$@"; TESTER=$2; shift ;;
 	--guest) need_arg "$@"; GUEST=$2; shift ;;
-	--fwd-mode) need_arg "$@"; FWD_MODE=$2; shift ;;
+	--fwd-mode) need_arg "$@"; FWD_MODE=$2; FWD_MODE_ASKED=1; shift ;;
+	--flow-type) need_arg "$@"; FLOW_TYPE=$2; shift ;;
 	--pmd-sleep-us) need_arg "$@"; PMD_SLEEP_US=$2; IDLE_SLEEP_US=$2; shift ;;
 	--gen-args) need_arg "$@"; GEN_ARGS=$2; shift ;;
 	--fwd-args) need_arg "$@"; FWD_ARGS=$2; shift ;;
@@ -166,6 +172,7 @@ case "$NPORTS" in 1 | 2) ;; *) die "--ports must be 1 or 2" ;; esac
 [ "$NETNS" = 0 ] || { [ "$TESTER" = gen ] && [ "$GUEST" = fwd ] && [ "$STANDIN" = 0 ]; } ||
 	die "--netns needs pvpkit-gen, pvpkit-fwd and OVS-DPDK"
 vm_check_options
+l3_check_options
 
 # Unix socket paths must fit sun_path (108 bytes with the NUL).
 case "$RUNDIR" in /*) ;; *) RUNDIR=$(pwd)/$RUNDIR ;; esac
@@ -686,7 +693,7 @@ start_tester() {
 			$(eal_lcores "$GEN_MAIN_CPU" "${GEN_TX_CPUS[@]}") \
 			$(eal_common "$PFX_GEN") "${vdevs[@]}" -- --server --ctl "$(app_ctl gen 0)" \
 			$(ctl_token_args gen) --idle-sleep "$IDLE_SLEEP_US" --tx-full drop \
-			--catchup-us 10000 $GEN_ARGS
+			--catchup-us 10000 $(l3_gen_args) $GEN_ARGS
 	else
 		local extra=""
 		[ "$TX_FIRST" = 0 ] || extra="--tx-first --burst=$TX_FIRST"
@@ -704,7 +711,7 @@ start_guest() {
 	[ "$VM" = 0 ] || { vm_start_guest "$g"; return; }
 	name=${G_NAME[g]}
 	for p in ${G_PORTS[g]}; do
-		vdevs+=(--vdev "net_virtio_user$k,path=$RUNDIR/$p.sock,server=1,queues=1,queue_size=1024")
+		vdevs+=(--vdev "net_virtio_user$k,path=$RUNDIR/$p.sock,server=1,queues=1,queue_size=1024$(l3_guest_vdev)")
 		k=$((k + 1))
 	done
 	if [ "$GUEST" = fwd ]; then
@@ -785,10 +792,14 @@ start_ovs() {
 	# numbers), so no packet arrives to an empty table and is dropped.
 	"${OFCTL[@]}" del-flows "unix:$RUNDIR/$BRIDGE.mgmt" ||
 		fail_up "ovs-ofctl del-flows failed"
-	for f in "${FLOWS[@]}"; do
-		set -- $f
-		echo "in_port=${OFPORT[$1]},actions=output:${OFPORT[$2]}"
-	done >"$RUNDIR/flows.txt"
+	if l3_on; then
+		l3_flows
+	else
+		for f in "${FLOWS[@]}"; do
+			set -- $f
+			echo "in_port=${OFPORT[$1]},actions=output:${OFPORT[$2]}"
+		done
+	fi >"$RUNDIR/flows.txt"
 	"${OFCTL[@]}" add-flows "unix:$RUNDIR/$BRIDGE.mgmt" "$RUNDIR/flows.txt" ||
 		fail_up "ovs-ofctl add-flows failed"
 }
@@ -857,8 +868,9 @@ app_hop() {
 	else
 		{ [ "$NETNS" = 0 ] && { [ "$VM" = 0 ] || [ "$idx" = 0 ]; }; } ||
 			tok=", \"token_file\": $(json_str "$RUNDIR/$pname.token")"
-		printf '    {"name": "%s", "driver": "%s", "ctl": %s%s, "ports": [%s]}' \
-			"$name" "$kind" "$(json_str "$(app_ctl "$pname" "$idx")")" "$tok" "$ports"
+		printf '    {"name": "%s", "driver": "%s", "ctl": %s%s, "ports": [%s]%s}' \
+			"$name" "$kind" "$(json_str "$(app_ctl "$pname" "$idx")")" "$tok" "$ports" \
+			"$([ "$idx" != 0 ] || l3_tester_member)"
 	fi
 }
 
@@ -981,6 +993,7 @@ topology_json() {
 		else
 			name=pvp-ovs-local
 		fi
+		! l3_on || name=$name-l3-routed
 		for p in "${TPORTS[@]}"; do ovs_ports="$ovs_ports, \"$p\""; done
 		for ((g = 0; g < NG; g++)); do
 			for p in ${G_PORTS[g]}; do ovs_ports="$ovs_ports, \"$p\""; done
@@ -1096,6 +1109,7 @@ NETNS=$NETNS
 NS_NET=$NS_NET
 VM=$VM
 VM_KIND=${VM_KIND:-}
+FLOW_TYPE=$FLOW_TYPE
 EOV
 
 	# The virtio-user servers own the sockets and wait in EAL init until
@@ -1168,10 +1182,14 @@ do_plan() {
 	for ((g = 0; g < NG; g++)); do
 		echo "${G_HOP[g]}: ${G_TOPO[g]} on ${G_PORTS[g]}"
 	done
-	for f in "${FLOWS[@]}"; do
-		set -- $f
-		echo "flow: $1 -> $2 (in_port=${OFPORT[$1]},actions=output:${OFPORT[$2]})"
-	done
+	if l3_on; then
+		l3_flows | sed 's/^/rule: /'
+	else
+		for f in "${FLOWS[@]}"; do
+			set -- $f
+			echo "flow: $1 -> $2 (in_port=${OFPORT[$1]},actions=output:${OFPORT[$2]})"
+		done
+	fi
 	for p in "${TPORTS[@]}" $(for ((g = 0; g < NG; g++)); do echo ${G_PORTS[g]}; done); do
 		[ -z "${VLAN[$p]:-}" ] || echo "vlan: $p tag ${VLAN[$p]}"
 	done

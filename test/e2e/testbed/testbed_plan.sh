@@ -91,6 +91,23 @@ tb_check_py "$out" 'j["hops"][0]["ctl"].startswith("tcp:10.") and j["hops"][0]["
 tb_check_py "$out" 'j["hops"][1]["db"].startswith("tcp:127.0.0.1:") and j["hops"][2]["token_file"].endswith("/tb/fwd.token")' ||
 	fail "--netns: OVSDB or the guest: $out"
 
+info "--flow-type l3-routed: OVS as a router, the tester resolves its gateway"
+out=$(plan --flow-type l3-routed --cpus 0-1) || fail "plan failed: $out"
+expect_line "$out" "rule: table=1,priority=100,ip,nw_dst=48.0.0.0/8,actions=dec_ttl,mod_dl_src:02:00:0a:0a:01:01,mod_dl_dst:02:00:0a:0a:01:02,output:2"
+expect_line "$out" "rule: table=1,priority=100,ip,nw_dst=16.0.0.0/8,actions=dec_ttl,mod_dl_src:02:00:0a:0a:00:01,load:0x0a0a0002->NXM_NX_REG0[],resubmit(,2)"
+expect_line "$out" "rule: table=2,priority=0,actions=drop"
+echo "$out" | grep -q "^rule: table=0,priority=100,in_port=1,arp,actions=learn(table=2,hard_timeout=3," ||
+	fail "l3-routed: no rule learning the tester from its ARP frames: $out"
+echo "$out" | grep -q "^flow: " && fail "l3-routed: port-to-port rules too: $out"
+topo=$(echo "$out" | sed -n '/^topology.json:$/,$p' | tail -n +2)
+tb_check_py "$topo" 'j["name"] == "pvp-ovs-local-l3-routed" and j["hops"][0]["l3"] == [{"port": "p0", "ip": "10.10.0.2", "gw": "10.10.0.1"}]' ||
+	fail "l3-routed: the tester hop's l3 member: $topo"
+if command -v ovs-ofctl >/dev/null; then
+	echo "$out" | sed -n 's/^rule: //p' >"$PVP_TMP/l3-rules.txt"
+	ovs-ofctl parse-flows "$PVP_TMP/l3-rules.txt" >/dev/null ||
+		fail "l3-routed: ovs-ofctl does not parse the rules"
+fi
+
 info "bad options: one line, exit 1"
 while IFS='|' read -r args msg; do
 	# shellcheck disable=SC2086
@@ -119,5 +136,10 @@ done <<'EOF_CASES'
 --vm --netns|--vm cannot be combined with --netns (the VM is the guest's isolation)
 --vm --standin|--vm needs OVS-DPDK (vhost-user ports), not --standin
 --vm-boot-wait|--vm-boot-wait needs a value
+--flow-type l3|--flow-type must be port or l3-routed
+--flow-type l3-routed --ports 2|--flow-type l3-routed runs the one-port, one-guest PVP only
+--flow-type l3-routed --tester testpmd|--flow-type l3-routed needs pvpkit-gen (it resolves its gateway) and pvpkit-fwd
+--flow-type l3-routed --standin|--flow-type l3-routed needs OVS-DPDK and a local guest (not --standin, --vm)
+--flow-type l3-routed --fwd-mode macswap|--flow-type l3-routed needs --fwd-mode 5tswap (the way back is routed by address)
 EOF_CASES
 info "ok"

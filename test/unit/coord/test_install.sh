@@ -42,6 +42,7 @@ for b in pvpkit pvpkit-gen pvpkit-fwd; do
 done
 [ -x "$LIBEXEC/testbed.sh" ] || bad "$LIBEXEC/testbed.sh not installed"
 [ -f "$LIBEXEC/testbed-vm.sh" ] || bad "$LIBEXEC/testbed-vm.sh (which testbed.sh sources) not installed"
+[ -f "$LIBEXEC/testbed-l3.sh" ] || bad "$LIBEXEC/testbed-l3.sh (which testbed.sh sources) not installed"
 
 # Every option of pvpkit's commands is in its man page.
 for cmd in trial search run; do

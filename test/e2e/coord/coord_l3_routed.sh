@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# A routed DUT: the testbed's OVS as an IPv4 router (testbed.sh
+# --flow-type l3-routed: MAC rewrite, TTL, ARP for its own addresses, the
+# tester learnt from its ARP frames for 3 s). pvpkit-gen resolves its
+# gateway and announces itself every second; its ARP frames cross only
+# the tester's link and are no trial's traffic.
+# 1. A short NDR search at low rates runs through it with zero loss; no
+#    trial is flagged for the ARP frames (negative loss, signature).
+# 2. The tester's responder stopped (neigh.set): the router forgets it,
+#    drops the traffic back in its neighbour table, and the trial blames
+#    the vswitch and says the tester answers no ARP.
+# 3. Started again, the next gratuitous ARP brings the traffic back.
+# About 40 s (the testbed comes up in about 15).
+. "$PVP_SOURCE_DIR/test/lib/common.sh"
+. "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
+
+coord_need_testbed
+coord_tb_up --flow-type l3-routed
+grep -q '"l3": \[{"port": "p0", "ip": "10.10.0.2", "gw": "10.10.0.1"}\]' "$TB_DIR/topology.json" ||
+	fail "the tester hop has no l3 member: $(cat "$TB_DIR/topology.json")"
+grep -q 'port 0: gateway 10.10.0.1 is at 02:00:0A:0A:00:01' "$TB_DIR/gen.log" ||
+	fail "pvpkit-gen did not resolve its gateway: $(tail -5 "$TB_DIR/gen.log")"
+
+# A control call to the tester: $1 method, $2 params (JSON).
+gen_call() {
+	"$PVP_PY" - "$TB_DIR/gen.sock" "$1" "$2" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(10)
+s.connect(sys.argv[1])
+s.sendall((json.dumps({"jsonrpc": "2.0", "id": 1, "method": sys.argv[2],
+                       "params": json.loads(sys.argv[3])}) + "\n").encode())
+buf = b""
+while not buf.endswith(b"\n"):
+    d = s.recv(65536)
+    if not d:
+        break
+    buf += d
+r = json.loads(buf)
+if "error" in r:
+    print(r["error"]["message"], file=sys.stderr)
+    sys.exit(1)
+print(json.dumps(r["result"]))
+PY
+}
+
+# Packets of the router's rules in table $1 matching $2 (ovs-ofctl dump-flows).
+of_packets() {
+	coord_ofctl dump-flows "unix:$TB_DIR/br-pvp.mgmt" "table=$1" |
+		grep -- "$2" | sed -n 's/.*n_packets=\([0-9]*\).*/\1/p' | head -1
+}
+
+info "1. an NDR search through the router"
+"$PVP_COORD" search --topology "$TB_DIR/topology.json" --size 64 --flows 1 \
+	--max-rate 2000 --min-rate 500 --goal ndr --width 10% --initial-duration 0.5 \
+	--final-duration 2 --max-time 40 --no-tables --results "$PVP_TMP/search.jsonl" \
+	>"$PVP_TMP/search.out" 2>&1 || { cat "$PVP_TMP/search.out"; fail "search failed"; }
+cat "$PVP_TMP/search.out"
+"$PVP_PY" - "$PVP_TMP/search.jsonl" <<'PY' || fail "search through the router"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+trials = [r for r in recs if r["type"] == "trial"]
+search = [r for r in recs if r["type"] == "search"][-1]
+ndr = search["goals"][0]
+print("# NDR lower %s upper %s, %d trials" % (ndr["lower_pps"], ndr["upper_pps"], len(trials)))
+ok = True
+for t in trials:
+    flags = [f for c in t["chains"] for p in c for f in p.get("flags", [])]
+    if t["tx_packets"] != t["rx_packets"] or t.get("invalid") or flags or not t["reconciled"]:
+        print("FAIL: trial at %s pps: tx %d rx %d flags %s reconciled %s" % (
+            t.get("rate_pps"), t["tx_packets"], t["rx_packets"], flags, t["reconciled"]))
+        ok = False
+    if t["checks"].get("signature") not in ("ok", None):
+        print("FAIL: signature check:", t["checks"]); ok = False
+if ndr["lower_pps"] is None or ndr["lower_pps"] < 1900:
+    print("FAIL: no zero-loss rate at 2000 pps"); ok = False
+sys.exit(0 if ok else 1)
+PY
+routed=$(of_packets 1 "nw_dst=16.0.0.0/8")
+[ "${routed:-0}" -gt 0 ] || fail "the router's route back was not used"
+
+info "2. the tester's responder stopped: the router forgets it"
+gen_call neigh.set '{"port": 0, "responder": false}' >/dev/null || fail "neigh.set"
+for ((i = 0; i < 50; i++)); do
+	coord_ofctl dump-flows "unix:$TB_DIR/br-pvp.mgmt" table=2 | grep -q reg0= || break
+	sleep 0.2
+done
+coord_ofctl dump-flows "unix:$TB_DIR/br-pvp.mgmt" table=2
+coord_ofctl dump-flows "unix:$TB_DIR/br-pvp.mgmt" table=2 | grep -q reg0= &&
+	fail "the router still knows the tester 10 s after its last ARP frame"
+miss0=$(of_packets 2 "priority=0")
+coord_trial gone --size 64 --flows 1 --rate 1000 --duration 2 ||
+	{ cat "$PVP_TMP/gone.err"; fail "trial failed"; }
+cat "$PVP_TMP/gone.out"
+miss1=$(of_packets 2 "priority=0")
+coord_assert gone 't["tx_packets"] > 0 and t["rx_packets"] == 0' "the router still routed back"
+coord_assert gone 't["hop_lost"]["vswitch"] == t["tx_packets"] and t["unattributed"] == 0' \
+	"the loss is not all the vswitch's"
+coord_assert gone 'pts[6]["lost"] == t["tx_packets"] and pts[6]["owner"] == "vswitch"' \
+	"the loss is not between \"received from virtual\" and \"sent by physical\""
+coord_assert gone 'any("tester: port p0 answers no ARP/ND" in w for w in t.get("warnings", []))' \
+	"the trial does not say the tester answers no ARP"
+grep -q "tester: port p0 answers no ARP/ND" "$PVP_TMP/gone.out" ||
+	fail "the trial's table does not say why"
+[ $((miss1 - miss0)) -gt 0 ] || fail "no drop counted by the neighbour table's miss rule"
+info "the router's \"no neighbour\" rule dropped $((miss1 - miss0)) packets"
+
+info "3. the responder started again: the next gratuitous ARP brings the traffic back"
+gen_call neigh.set '{"port": 0, "responder": true}' >/dev/null || fail "neigh.set"
+for ((i = 0; i < 50; i++)); do
+	coord_ofctl dump-flows "unix:$TB_DIR/br-pvp.mgmt" table=2 | grep -q reg0= && break
+	sleep 0.2
+done
+coord_trial back --size 64 --flows 1 --rate 1000 --duration 2 ||
+	{ cat "$PVP_TMP/back.err"; fail "trial failed"; }
+cat "$PVP_TMP/back.out"
+coord_assert back 't["tx_packets"] > 0 and t["rx_packets"] == t["tx_packets"] and t["reconciled"]' \
+	"traffic did not come back once the tester answered again"
+echo "PASS"
