@@ -231,6 +231,37 @@ ctl_hop_port_index(const struct pvp_stats_snap *s, const char *name)
 }
 
 /*
+ * Item @p i of the list @p key of a stats.get answer, read through
+ * @p members into @p obj: an open read (a newer app may count more).
+ * @return 0; 1 when there is no such item (or no list); -EINVAL naming
+ *   what is wrong.
+ */
+static int
+ctl_hop_list_item(const struct coord_hop *hop, const json_t *stats, const char *key, size_t i,
+		  const struct pvp_schema_member *members, void *obj, char *err, size_t err_len)
+{
+	const json_t *list = json_object_get(stats, key), *item;
+	char e[256] = "";
+
+	if (list == NULL)
+		return 1;
+	if (!json_is_array(list)) {
+		snprintf(err, err_len, "hop %s: bad stats.get answer: %s: must be a list",
+			 hop->name, key);
+		return -EINVAL;
+	}
+	item = json_array_get(list, i);
+	if (item == NULL)
+		return 1;
+	if (!json_is_object(item) || pvp_schema_read(members, item, obj, e, sizeof(e)) < 0) {
+		snprintf(err, err_len, "hop %s: bad stats.get answer: %s[%zu]%s%s", hop->name, key,
+			 i, e[0] != '\0' ? "." : ": must be an object", e);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * pvpkit-fwd's impairment stage drops on purpose and counts those drops in
  * the port's rx_sw_dropped too; its answer says how many per RX port
  * ("impair", pvp_impair_counter_members). @p dropped is 0 without one.
@@ -239,33 +270,17 @@ static int
 ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx, uint64_t *dropped,
 		       char *err, size_t err_len)
 {
-	const json_t *list = json_object_get(stats, PVP_FWD_K_IMPAIR);
 	struct pvp_impair_counters c;
-	char e[256] = "";
-	json_t *item;
 	size_t i;
+	int ret;
 
 	*dropped = 0;
-	if (list == NULL)
-		return 0;
-	if (!json_is_array(list)) {
-		snprintf(err, err_len, "hop %s: bad stats.get answer: impair: must be a list",
-			 hop->name);
-		return -EINVAL;
-	}
-	json_array_foreach(list, i, item) {
-		/* An open read: a newer pvpkit-fwd may count more. */
-		if (!json_is_object(item) ||
-		    pvp_schema_read(pvp_impair_counter_members, item, &c, e, sizeof(e)) < 0) {
-			snprintf(err, err_len, "hop %s: bad stats.get answer: %s[%zu]%s%s",
-				 hop->name, PVP_FWD_K_IMPAIR, i,
-				 e[0] != '\0' ? "." : ": must be an object", e);
-			return -EINVAL;
-		}
+	for (i = 0; (ret = ctl_hop_list_item(hop, stats, PVP_FWD_K_IMPAIR, i,
+					     pvp_impair_counter_members, &c, err, err_len)) == 0;
+	     i++)
 		if ((int)c.port == idx)
 			*dropped += pvp_impair_dropped(&c);
-	}
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* What the coordinator reads of an item of a stats.get answer's "neigh". */
@@ -303,33 +318,18 @@ static int
 ctl_hop_neigh(const struct coord_hop *hop, const json_t *stats, int idx, struct coord_port *p,
 	      char *err, size_t err_len)
 {
-	const json_t *list = json_object_get(stats, "neigh");
 	struct ctl_hop_neigh n;
-	char e[256] = "";
-	json_t *item;
 	size_t i;
+	int ret;
 
-	if (list == NULL)
-		return 0;
-	if (!json_is_array(list)) {
-		snprintf(err, err_len, "hop %s: bad stats.get answer: neigh: must be a list",
-			 hop->name);
-		return -EINVAL;
-	}
-	json_array_foreach(list, i, item) {
-		/* An open read: a newer app may count more. */
-		if (!json_is_object(item) ||
-		    pvp_schema_read(ctl_hop_neigh_members, item, &n, e, sizeof(e)) < 0) {
-			snprintf(err, err_len, "hop %s: bad stats.get answer: neigh[%zu]%s%s",
-				 hop->name, i, e[0] != '\0' ? "." : ": must be an object", e);
-			return -EINVAL;
-		}
+	for (i = 0; (ret = ctl_hop_list_item(hop, stats, "neigh", i, ctl_hop_neigh_members, &n, err,
+					     err_len)) == 0;
+	     i++)
 		if ((int)n.port == idx) {
 			p->neigh_rx = n.arp_rx + n.nd_rx;
 			p->neigh_tx = n.tx;
 		}
-	}
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 int
