@@ -60,3 +60,27 @@ need_bin() { [ -x "$1" ] || skip "not built: $1"; }
 pvp_eal() {
     echo "--in-memory --no-pci --file-prefix=pvpt-$1-$$ --log-level=lib.eal:error"
 }
+
+# JSON-RPC over a pvpkit app's unix control socket: pvp_rpc SOCK METHOD
+# PARAMS-JSON prints the result as JSON; an error answer is one line on
+# stderr and exit 1.
+pvp_rpc() {
+    "$PVP_PY" - "$1" "$2" "$3" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(10)
+s.connect(sys.argv[1])
+s.sendall((json.dumps({"jsonrpc": "2.0", "id": 1, "method": sys.argv[2],
+                       "params": json.loads(sys.argv[3])}) + "\n").encode())
+buf = b""
+while not buf.endswith(b"\n"):
+    d = s.recv(65536)
+    if not d:
+        break
+    buf += d
+r = json.loads(buf)
+if "error" in r:
+    sys.exit("rpc %s: %s" % (sys.argv[2], r["error"]))
+print(json.dumps(r["result"]))
+PY
+}

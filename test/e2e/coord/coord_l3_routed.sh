@@ -23,27 +23,7 @@ grep -q 'port 0: gateway 10.10.0.1 is at 02:00:0A:0A:00:01' "$TB_DIR/gen.log" ||
 	fail "pvpkit-gen did not resolve its gateway: $(tail -5 "$TB_DIR/gen.log")"
 
 # A control call to the tester: $1 method, $2 params (JSON).
-gen_call() {
-	"$PVP_PY" - "$TB_DIR/gen.sock" "$1" "$2" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(10)
-s.connect(sys.argv[1])
-s.sendall((json.dumps({"jsonrpc": "2.0", "id": 1, "method": sys.argv[2],
-                       "params": json.loads(sys.argv[3])}) + "\n").encode())
-buf = b""
-while not buf.endswith(b"\n"):
-    d = s.recv(65536)
-    if not d:
-        break
-    buf += d
-r = json.loads(buf)
-if "error" in r:
-    print(r["error"]["message"], file=sys.stderr)
-    sys.exit(1)
-print(json.dumps(r["result"]))
-PY
-}
+gen_call() { pvp_rpc "$TB_DIR/gen.sock" "$1" "$2"; }
 
 # Packets of the router's rules in table $1 matching $2 (ovs-ofctl dump-flows).
 of_packets() {

@@ -16,23 +16,7 @@ need_bin "$PVP_FWD"
 tb_down_on_exit
 
 # JSON-RPC over the generator's control socket: rpc METHOD PARAMS-JSON.
-rpc() {
-	"$PVP_PY" - "$TB_DIR/gen.sock" "$1" "$2" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(10)
-s.connect(sys.argv[1])
-s.sendall((json.dumps({"jsonrpc": "2.0", "id": 1, "method": sys.argv[2],
-                       "params": json.loads(sys.argv[3])}) + "\n").encode())
-buf = b""
-while not buf.endswith(b"\n"):
-    buf += s.recv(65536)
-r = json.loads(buf)
-if "error" in r:
-    sys.exit("rpc %s: %s" % (sys.argv[2], r["error"]))
-print(json.dumps(r["result"]))
-PY
-}
+rpc() { pvp_rpc "$TB_DIR/gen.sock" "$1" "$2"; }
 
 tb_up
 rpc profile.load '{"size": 64, "flows": 4}' >/dev/null || fail "profile.load"
