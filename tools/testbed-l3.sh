@@ -39,8 +39,8 @@ L3_SRC_NET=16.0.0.0/8
 L3_DST_NET=48.0.0.0/8
 # The router forgets the tester this long after its last ARP frame; the
 # tester announces itself every L3_ANNOUNCE_S.
-L3_AGE_S=3
-L3_ANNOUNCE_S=1
+L3_AGE_S=5
+L3_ANNOUNCE_S=2
 
 l3_usage() {
 	cat <<EOF

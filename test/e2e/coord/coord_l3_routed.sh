@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # A routed DUT: the testbed's OVS as an IPv4 router (testbed.sh
 # --flow-type l3-routed: MAC rewrite, TTL, ARP for its own addresses, the
-# tester learnt from its ARP frames for 3 s). pvpkit-gen resolves its
-# gateway and announces itself every second; its ARP frames cross only
+# tester learnt from its ARP frames for 5 s). pvpkit-gen resolves its
+# gateway and announces itself every 2 s; its ARP frames cross only
 # the tester's link and are no trial's traffic.
 # 1. A short NDR search at low rates runs through it with zero loss; no
 #    trial is flagged for the ARP frames (negative loss, signature).
