@@ -86,8 +86,8 @@ extern const struct pvp_schema_member coord_ctl_l3_item;
 		.name = "l3", .type = PVP_SCHEMA_ARRAY, .max = COORD_MAX_PORTS,                    \
 		.members = &coord_ctl_l3_item, PVP_SCHEMA_AT(struct coord_ctl_hop, l3),            \
 		.count_offset = offsetof(struct coord_ctl_hop, nb_l3),                             \
-		.help = "per port, the addresses the app was started with (--addr): checked "      \
-			"before traffic"                                                           \
+		.help = "per port, the addresses the app was started with (--addr); gen "          \
+			"checks them before traffic"                                               \
 	}
 
 /**
