@@ -860,6 +860,42 @@ test_neigh_link_local(void)
 	coord_topology_free(t);
 }
 
+/*
+ * What a source knows of a loss (pvpkit-gen: a port whose ARP/ND
+ * responder is stopped) is a warning of the trial, in its table and
+ * JSON.
+ */
+static void
+test_source_warnings(void)
+{
+	static const char line[] =
+		"hop tester: port p0 answers no ARP/ND (its responder is stopped)";
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 0};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 0};
+	struct mock_port_counts vhost0 = {.tx = 1000, .rx = 1000};
+	struct mock_port_counts vnic0 = {.rx = 1000, .tx = 1000};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	mock_sig(1000, 0);
+	mock_final.warnings = json_pack("[s]", line);
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	mock_final.warnings = NULL;
+	CHECK(r.hop_lost[1] == 1000);
+	out = table_of(t, &r);
+	CHECK(strstr(out, "WARNING: hop tester: port p0 answers no ARP/ND") != NULL, "%s", out);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	CHECK(strcmp(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)), line) ==
+	      0);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
 /* A tester whose RX port counter is wrong: the streams received fewer. */
 static void
 test_signature_wrong_rx(void)
@@ -1146,6 +1182,7 @@ main(void)
 	test_signature_ok();
 	test_signature_neigh();
 	test_neigh_link_local();
+	test_source_warnings();
 	test_signature_wrong_rx();
 	test_signature_uncounted_frames();
 	test_drops_exceed_loss();
