@@ -175,6 +175,8 @@ struct gen_tx_lcore {
 				      * the RX lcores to send (neigh.c), else NULL */
 	uint64_t svc_unsent;	     /* of those, refused by a full TX queue */
 	uint64_t svc_sent;	     /* of those, sent (neigh.c: "tx") */
+	struct gen_push *push;	     /* a pcap push (push.h) sent instead of the
+				      * streams, NULL: none; set while idle */
 	uint64_t cycles_busy;	     /* TSC spent in bursts that sent something */
 	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;

@@ -31,6 +31,7 @@
 #include <rte_vect.h>
 
 #include "capture.h"
+#include "push.h"
 #include "tx_build.h"
 
 void
@@ -389,6 +390,13 @@ gen_tx_lcore_main(void *arg)
 			/* The run's end, kept here: control may be busy elsewhere. */
 			tl->finish_tsc = now;
 			__atomic_store_n(&tl->state, GEN_TX_IDLE, __ATOMIC_RELEASE);
+			continue;
+		}
+		if (unlikely(tl->push != NULL)) {
+			if (!gen_push_tx(g, tl, tl->push, now)) {
+				tl->finish_tsc = now;
+				__atomic_store_n(&tl->state, GEN_TX_IDLE, __ATOMIC_RELEASE);
+			}
 			continue;
 		}
 		if (prev_sent != 0)

@@ -97,6 +97,8 @@ load_pcap(struct prof_ctx *c, const char *path, struct pvp_stream *s, const char
 		memcpy(t->data, data, ph->len);
 		t->len = ph->len;
 		t->size = ph->len + PVP_FCS_LEN;
+		/* A pcap replay (pvpkit-gen's push) keeps the file's gaps. */
+		t->ts_ns = (uint64_t)ph->ts.tv_sec * 1000000000u + (uint64_t)ph->ts.tv_usec * 1000u;
 		s->n_tmpl++;
 	}
 	if (rc == PCAP_ERROR) {

@@ -182,6 +182,7 @@ struct pvp_tmpl {
 	uint16_t sig_off;			/**< offset of the signature; 0 = none (replay) */
 	struct pvp_csum_loc sig_csum;		/**< checksums covering the signature */
 	struct pvp_slot slot[PVP_PKT_MAX_VARS]; /**< per stream var */
+	uint64_t ts_ns;				/**< pcap frames: capture time (ns), 0 else */
 };
 
 /** One stream: configuration from the profile, then what was built. */

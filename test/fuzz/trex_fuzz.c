@@ -39,6 +39,7 @@
 #include <zlib.h>
 
 #include "capture.h"
+#include "push.h"
 #include "trex.h"
 
 #include "fuzz.h"
@@ -165,6 +166,52 @@ gen_cap_fetch(uint32_t id, uint32_t max, void (*cb)(void *arg, const struct gen_
 	RTE_SET_USED(pending);
 	RTE_SET_USED(start_ts);
 	return gen_cap_stop(id, NULL, err, errlen);
+}
+
+/* A push reads no file: "fuzz.pcap" is a one-frame pcap, every other name is missing. */
+struct gen_push {
+	uint16_t port;
+};
+
+struct gen_push *
+gen_push_load(struct gen_ctx *g, const struct gen_push_conf *c, char *err, size_t errlen)
+{
+	struct gen_push *p;
+
+	RTE_SET_USED(g);
+	if (strcmp(c->file, "fuzz.pcap") != 0) {
+		snprintf(err, errlen, "push: cannot read pcap \"%.200s\": no such file", c->file);
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		snprintf(err, errlen, "push: out of memory");
+	else
+		p->port = c->port;
+	return p;
+}
+
+void
+gen_push_start(struct gen_ctx *g, struct gen_push *p, uint64_t stop_tsc)
+{
+	RTE_SET_USED(g);
+	RTE_SET_USED(p);
+	RTE_SET_USED(stop_tsc);
+}
+
+int
+gen_push_end(struct gen_ctx *g, struct gen_push *p)
+{
+	RTE_SET_USED(g);
+	free(p);
+	return 0;
+}
+
+uint32_t
+gen_push_frames(const struct gen_push *p)
+{
+	RTE_SET_USED(p);
+	return 1;
 }
 
 /*

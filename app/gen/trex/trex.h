@@ -14,6 +14,7 @@
  *   trex_vm.c      the field engine (VM instructions) into lib/pkt vars
  *   trex_run.c     per-port start, stop, pause, resume, update
  *   trex_stats.c   global, port, xstats and pgid (flow stats, latency)
+ *   trex_push.c    push_remote: a pcap file replayed on a port
  * Never installed.
  */
 
@@ -256,6 +257,15 @@ void trex_stream_free(struct trex_stream *s);
 void trex_streams_clear(uint16_t port);
 int trex_profile_load(struct trex_err *e);
 int trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e);
+
+/* trex_push.c: push_remote, a pcap file replayed on a port (push.h). */
+json_t *trex_m_push_remote(json_t *p, struct trex_err *e);
+/* Whether @p port is pushing a pcap (TRex's PCAP_TX state). */
+bool trex_push_active(uint16_t port);
+/* TRex's error for command @p cmd refused while @p port pushes. */
+json_t *trex_push_refuse(uint16_t port, const char *cmd, struct trex_err *e);
+/* Free the push of @p port once its TX lcores are idle (trex_port_end). */
+void trex_push_end(uint16_t port);
 
 /* trex_vm.c: the field engine. */
 int trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len);

@@ -222,23 +222,25 @@ json_t *
 trex_m_get_port_status(json_t *p, struct trex_err *e)
 {
 	struct trex_port *tp;
+	const char *state;
 	uint32_t max_id = 0, i;
 	uint16_t port;
 
 	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
 		return NULL;
 	tp = &trex.port[port];
+	/* A pushing port is TRex's PCAP_TX, which its client shows as such. */
+	state = trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state);
 	for (i = 0; i < tp->nb_streams; i++)
 		max_id = RTE_MAX(max_id, tp->streams[i]->id);
 	return json_pack("{s:s,s:s,s:{s:s},s:b,s:b,s:i,s:I,s:o,s:{s:{s:b},s:{s:b},s:{s:b},"
 			 "s:{s:b},s:{s:b},s:{s:b}}}",
-			 "owner", tp->owned ? tp->owner : "", "state", trex_state_name(tp->state),
-			 "state_profile", "_", trex_state_name(tp->state), "service", 0,
-			 "service_filtered", 0, "profile_count", tp->nb_streams != 0,
-			 "max_stream_id", (json_int_t)max_id, "attr", trex_port_attr(port),
-			 "rx_info", "latency", "is_active", 0, "queue", "is_active", 0, "stack",
-			 "is_active", 0, "grat_arp", "is_active", 0, "capture_port", "is_active", 0,
-			 "capwap_proxy", "is_active", 0);
+			 "owner", tp->owned ? tp->owner : "", "state", state, "state_profile", "_",
+			 state, "service", 0, "service_filtered", 0, "profile_count",
+			 tp->nb_streams != 0, "max_stream_id", (json_int_t)max_id, "attr",
+			 trex_port_attr(port), "rx_info", "latency", "is_active", 0, "queue",
+			 "is_active", 0, "stack", "is_active", 0, "grat_arp", "is_active", 0,
+			 "capture_port", "is_active", 0, "capwap_proxy", "is_active", 0);
 }
 
 json_t *

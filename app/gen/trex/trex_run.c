@@ -360,6 +360,7 @@ trex_port_end(uint16_t port, bool finished)
 	struct trex_port *tp = &trex.port[port];
 
 	trex_port_halt(port);
+	trex_push_end(port);
 	tp->state = tp->nb_streams != 0 ? TREX_PORT_STREAMS : TREX_PORT_IDLE;
 	tp->due_tsc = 0;
 	tp->end_tsc = 0;
@@ -511,6 +512,8 @@ trex_m_pause_traffic(json_t *p, struct trex_err *e)
 	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
 		return NULL;
 	tp = &trex.port[port];
+	if (trex_push_active(port))
+		return trex_push_refuse(port, "pause", e);
 	if (tp->state != TREX_PORT_TX)
 		return trex_fail(e, TREX_E_EXEC, "pause is valid only while transmitting");
 	trex_port_halt(port);
@@ -562,6 +565,8 @@ trex_m_update_traffic(json_t *p, struct trex_err *e)
 	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0)
 		return NULL;
 	tp = &trex.port[port];
+	if (trex_push_active(port))
+		return trex_push_refuse(port, "update", e);
 	if (tp->state != TREX_PORT_TX)
 		return trex_fail(e, TREX_E_EXEC, "port %u is not transmitting", port);
 	if (trex_factor(port, &m, force, false, tp->factor, &factor, e) != 0)

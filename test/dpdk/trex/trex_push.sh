@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+#
+# pvpkit-gen --trex: TRex's push_remote (trex_push.py) on two memif ports
+# of one process, port 0's TX port 1's RX; what port 1 received written
+# by --capture and read back by tshark: order, count, gaps by
+# ipg/speedup, MACs. About 10 s.
+. "$PVP_SOURCE_DIR/test/lib/common.sh"
+. "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
+
+need_bin "$PVP_GEN"
+need_hugepages 256
+need_cmd tshark
+[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
+"$PVP_PY" -c "import zmq, scapy" 2>/dev/null || skip "needs python3-zmq and python3-scapy"
+ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+
+# memif's two ends in one process need shared files, not --in-memory.
+PREFIX=pvpt-push-$$
+trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT
+SOCK=$PVP_TMP/memif.sock
+TREX_EAL="--no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 --lcores 0@0,1@1,2@1"
+trex_gen_up push "net_memif0,role=server,socket=$SOCK,mac=02:00:00:00:00:0a" \
+    "net_memif1,role=client,socket=$SOCK,mac=02:00:00:00:00:0b" -- \
+    --speed 10000 --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
+cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
+"$PVP_PY" trex_push.py send "$rpc" "$pub" "$PVP_TMP" || { cat "$PVP_TMP/gen.log"; fail "push"; }
+trex_gen_down
+"$PVP_PY" trex_push.py check "$PVP_TMP/rx1.pcap" "$PVP_TMP/timed.count" || fail "received frames"
+echo "PASS"
