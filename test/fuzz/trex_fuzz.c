@@ -214,6 +214,16 @@ gen_push_frames(const struct gen_push *p)
 	return 1;
 }
 
+/* No EAL, no mempools: the walk of get_utilization finds none. */
+void __wrap_rte_mempool_walk(void (*func)(struct rte_mempool *, void *), void *arg);
+
+void
+__wrap_rte_mempool_walk(void (*func)(struct rte_mempool *, void *), void *arg)
+{
+	RTE_SET_USED(func);
+	RTE_SET_USED(arg);
+}
+
 /*
  * ethdev refuses every call on a port that was never probed, except this
  * one, which reads the port's data without EAL (linked with --wrap).

@@ -15,6 +15,7 @@
  *   trex_run.c     per-port start, stop, pause, resume, update
  *   trex_stats.c   global, port, xstats and pgid (flow stats, latency)
  *   trex_push.c    push_remote: a pcap file replayed on a port
+ *   trex_util.c    get_utilization: CPU and mempools
  * Never installed.
  */
 
@@ -257,6 +258,9 @@ void trex_stream_free(struct trex_stream *s);
 void trex_streams_clear(uint16_t port);
 int trex_profile_load(struct trex_err *e);
 int trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e);
+
+/* trex_util.c: get_utilization, TX lcores' busy share and the mempools. */
+json_t *trex_m_get_utilization(json_t *p, struct trex_err *e);
 
 /* trex_push.c: push_remote, a pcap file replayed on a port (push.h). */
 json_t *trex_m_push_remote(json_t *p, struct trex_err *e);
