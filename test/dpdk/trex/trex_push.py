@@ -11,8 +11,9 @@ stream and the counters go on. What port 1 received is checked by tshark
 (check).
 
 Usage: trex_push.py send RPC_PORT PUB_PORT DIR
-       trex_push.py check RX_PCAP DIR/timed.count
+       trex_push.py check RX_PCAP DIR/timed.count DIR/client
 """
+import os
 import subprocess
 import sys
 import time
@@ -163,7 +164,7 @@ def median(v):
     return v[len(v) // 2]
 
 
-def check_rx(path, timed_count):
+def check_rx(path, timed_count, client):
     gaps = tshark(path, "ip.src == %s" % GAPS)
     check([f[1] for f in gaps] == list(range(10)) * 3,
           "file's gaps: ids %s, expected 0..9 three times" % [f[1] for f in gaps])
@@ -186,6 +187,12 @@ def check_rx(path, timed_count):
           "timed push: frames out of order")
     check(not tshark(path, "ip.src == 16.0.0.1 && frame.len > 1500"), "a frame over the MTU went out")
     print("# tshark: %d + %d + %d frames in order" % (len(gaps), len(fixed), len(timed)))
+    if client:
+        remote = tshark(path, "ip.src == 16.0.0.5")
+        local = tshark(path, "ip.src == 16.0.0.6")
+        check([f[1] for f in remote] == list(range(6)) * 2, "client's push_remote: %s" % remote)
+        check([f[1] for f in local] == list(range(4)) * 3, "client's push_pcap: %s" % local)
+        print("# tshark: TRex's client: push_remote 12 frames, push_pcap 12 frames, in order")
 
 
 def main():
@@ -193,7 +200,7 @@ def main():
         send(int(sys.argv[2]), sys.argv[4])
     else:
         with open(sys.argv[3]) as f:
-            check_rx(sys.argv[2], int(f.read()))
+            check_rx(sys.argv[2], int(f.read()), os.path.exists(sys.argv[4]))
     print("PASS")
 
 
