@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -87,32 +86,19 @@ ovsdb_connect(struct coord_ovsdb *db, char *err, size_t err_len)
 	int rc;
 
 	if (strncmp(addr, "tcp:", 4) == 0) {
-		char host[256], *port;
-		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
+		char why[384] = "";
 
-		snprintf(host, sizeof(host), "%s", addr + 4);
-		port = strrchr(host, ':');
-		if (port == NULL) {
-			snprintf(err, err_len, "ovsdb: \"%s\": no port", addr);
-			return -EINVAL;
+		rc = pvp_sock_connect_tcp(addr, deadline, why, sizeof(why));
+		if (rc == -EINVAL) {
+			snprintf(err, err_len, "ovsdb: %s", why);
+			return rc;
 		}
-		*port++ = '\0';
-		if (host[0] == '[' && port[-2] == ']') {
-			port[-2] = '\0';
-			memmove(host, host + 1, strlen(host));
+		if (rc < 0) {
+			snprintf(err, err_len, "hop unreachable: %s", why);
+			return coord_err_connect(rc);
 		}
-		rc = getaddrinfo(host, port, &hints, &res);
-		if (rc != 0) {
-			snprintf(err, err_len, "hop unreachable: %s: %s", addr, gai_strerror(rc));
-			return -EHOSTUNREACH;
-		}
-		rc = -EHOSTUNREACH;
-		for (ai = res; ai != NULL; ai = ai->ai_next) {
-			rc = ovsdb_connect_addr(db, ai->ai_addr, ai->ai_addrlen, deadline);
-			if (rc == 0)
-				break;
-		}
-		freeaddrinfo(res);
+		db->fd = rc;
+		rc = 0;
 	} else {
 		struct sockaddr_un sun = {.sun_family = AF_UNIX};
 		const char *path = strncmp(addr, "unix:", 5) == 0 ? addr + 5 : addr;

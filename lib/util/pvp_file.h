@@ -304,6 +304,17 @@ int pvp_sock_wait(int fd, short events, uint64_t deadline_ms);
  */
 int pvp_sock_connect(const struct sockaddr *sa, socklen_t salen, uint64_t deadline_ms);
 
+/**
+ * Connect a stream socket to "tcp:HOST:PORT" ("tcp:[v6addr]:PORT"), each
+ * address HOST resolves to in turn, before @p deadline_ms.
+ *
+ * @return
+ *   The descriptor (as pvp_sock_connect()), or -errno with the reason in
+ *   @p err: -EINVAL for a malformed @p spec, -EHOSTUNREACH when HOST does
+ *   not resolve, else the last connect error.
+ */
+int pvp_sock_connect_tcp(const char *spec, uint64_t deadline_ms, char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,7 +10,10 @@
  */
 
 #include <errno.h>
+#include <netdb.h>
 #include <poll.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
 
@@ -80,4 +83,44 @@ pvp_sock_connect(const struct sockaddr *sa, socklen_t salen, uint64_t deadline_m
 fail:
 	close(fd);
 	return r;
+}
+
+int
+pvp_sock_connect_tcp(const char *spec, uint64_t deadline_ms, char *err, size_t err_len)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+	struct addrinfo *res, *ai;
+	char host[256], *port;
+	int fd = -EHOSTUNREACH, r;
+
+	if (strncmp(spec, "tcp:", 4) != 0 || strlen(spec + 4) >= sizeof(host)) {
+		pvp_err(err, err_len, "\"%s\": not tcp:HOST:PORT", spec);
+		return -EINVAL;
+	}
+	snprintf(host, sizeof(host), "%s", spec + 4);
+	port = strrchr(host, ':');
+	if (port == NULL || port[1] == '\0') {
+		pvp_err(err, err_len, "\"%s\": no port", spec);
+		return -EINVAL;
+	}
+	*port++ = '\0';
+	/* "[v6addr]:PORT" */
+	if (host[0] == '[' && port - host >= 3 && port[-2] == ']') {
+		port[-2] = '\0';
+		memmove(host, host + 1, strlen(host));
+	}
+	r = getaddrinfo(host, port, &hints, &res);
+	if (r != 0) {
+		pvp_err(err, err_len, "%s: %s", spec, gai_strerror(r));
+		return -EHOSTUNREACH;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		fd = pvp_sock_connect(ai->ai_addr, ai->ai_addrlen, deadline_ms);
+		if (fd >= 0)
+			break;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		pvp_err(err, err_len, "%s: %s", spec, strerror(-fd));
+	return fd;
 }
