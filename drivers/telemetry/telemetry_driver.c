@@ -7,6 +7,12 @@
  * The socket is SOCK_SEQPACKET, so each reply is one message: no framing to do, but the
  * receive buffer must hold the largest reply the server may send (it says
  * how large in its greeting, "max_output_len").
+ *
+ * Or "tcp:HOST:PORT": a relay to the socket of an app on another machine
+ * (the testbed's VM guests: socat in the guest, behind QEMU's forwarded
+ * port). A stream keeps no message boundaries, so a reply is what has
+ * arrived once it parses as one JSON value: the protocol is one request,
+ * one reply, so nothing follows it.
  */
 
 #include <errno.h>
@@ -32,6 +38,7 @@
  * decoded into it. */
 struct tp_hop {
 	char path[108];			       /* "telemetry": the socket */
+	bool stream;			       /* path is tcp:HOST:PORT */
 	char file_prefix[65];		       /* "file_prefix", or "" */
 	int fd;				       /* connection, -1 when closed */
 	unsigned int timeout_ms;	       /* per reply */
@@ -50,7 +57,7 @@ static const struct pvp_schema_member tp_conf[] = {
 	 .min = 1,
 	 .max = 107,
 	 PVP_SCHEMA_AT(struct tp_hop, path),
-	 .help = "the app's dpdk_telemetry.v2 socket"},
+	 .help = "the app's dpdk_telemetry.v2 socket, or tcp:HOST:PORT of a relay to it"},
 	{.name = "file_prefix",
 	 .type = PVP_SCHEMA_STRING,
 	 .min = 1,
@@ -71,6 +78,58 @@ tp_disconnect(struct tp_hop *h)
 	h->fd = -1;
 }
 
+/*
+ * Receive one reply on a stream: read until what has arrived parses as
+ * one JSON value, within the timeout. @return its length or -errno.
+ */
+static ssize_t
+tp_recv_stream(struct tp_hop *h, char *err, size_t err_len, const char *what)
+{
+	uint64_t deadline = pvp_now_ms() + h->timeout_ms;
+	json_error_t jerr;
+	json_t *v;
+	size_t len = 0;
+	ssize_t n;
+	int rc;
+
+	for (;;) {
+		rc = pvp_sock_wait(h->fd, POLLIN, deadline);
+		if (rc == -ETIMEDOUT)
+			return coord_fail(err, err_len, -ETIMEDOUT,
+					  "telemetry: %s: no%s reply to %s within %u ms", h->path,
+					  len > 0 ? " whole" : "", what, h->timeout_ms);
+		if (rc < 0)
+			return coord_fail(err, err_len, coord_err_connect(rc),
+					  "hop unreachable: %s: %s", h->path, strerror(-rc));
+		n = recv(h->fd, h->buf + len, h->max_len - len, 0);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return coord_fail(err, err_len, coord_err_connect(-errno),
+					  "hop unreachable: %s: %s", h->path, strerror(errno));
+		if (n == 0)
+			return coord_fail(err, err_len, -ECONNRESET,
+					  "hop unreachable: %s: the relay closed the connection%s",
+					  h->path, len > 0 ? " within a reply" : "");
+		len += (size_t)n;
+		v = json_loadb(h->buf, len, 0, &jerr);
+		if (v != NULL) {
+			json_decref(v);
+			h->buf[len] = '\0';
+			return (ssize_t)len;
+		}
+		/* Anything but a value cut short is the caller's "malformed". */
+		if (json_error_code(&jerr) != json_error_premature_end_of_input) {
+			h->buf[len] = '\0';
+			return (ssize_t)len;
+		}
+		if (len == h->max_len)
+			return coord_fail(err, err_len, -EMSGSIZE,
+					  "telemetry: %s: reply to %s over %zu bytes (truncated)",
+					  h->path, what, h->max_len);
+	}
+}
+
 /* Receive one message within the timeout. @return its length or -errno. */
 static ssize_t
 tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
@@ -79,6 +138,8 @@ tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 	ssize_t n;
 	int rc;
 
+	if (h->stream)
+		return tp_recv_stream(h, err, err_len, what);
 	do {
 		rc = poll(&pfd, 1, (int)h->timeout_ms);
 	} while (rc < 0 && errno == EINTR);
@@ -115,6 +176,18 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 	const json_t *mol;
 	ssize_t n;
 
+	if (h->stream) {
+		char why[256] = "";
+		int fd = pvp_sock_connect_tcp(h->path, pvp_now_ms() + h->timeout_ms, why,
+					      sizeof(why));
+
+		if (fd < 0)
+			return coord_fail(err, err_len, fd == -EINVAL ? fd : coord_err_connect(fd),
+					  "%s%s",
+					  fd == -EINVAL ? "telemetry: " : "hop unreachable: ", why);
+		h->fd = fd;
+		goto greeting;
+	}
 	h->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (h->fd < 0)
 		return coord_fail(err, err_len, -errno, "telemetry: socket: %s", strerror(errno));
@@ -126,6 +199,7 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 		return coord_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s: %s",
 				  h->path, strerror(-rc));
 	}
+greeting:
 	/* The greeting: {"version": ..., "pid": ..., "max_output_len": N}. */
 	h->max_len = 16384;
 	n = tp_recv(h, err, err_len, "connect (greeting)");
@@ -369,6 +443,7 @@ tp_open_conf(struct tp_hop *h, char *err, size_t err_len)
 			err, err_len, -EINVAL,
 			"telemetry: \"telemetry\" (socket path) or \"file_prefix\" is required");
 	}
+	h->stream = strncmp(h->path, "tcp:", 4) == 0;
 	/* Port ids as "0" or "p0"; base 10. */
 	for (i = 0; i < h->nb_ports; i++) {
 		const char *s = h->ports[i];

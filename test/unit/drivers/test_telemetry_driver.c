@@ -7,7 +7,8 @@
  * on a SOCK_SEQPACKET socket that greets and answers like DPDK 22.11 with
  * replies recorded from dpdk-testpmd (data/telemetry-*.json), or breaks
  * the protocol (malformed JSON, a missing counter, a bad greeting, a
- * closed socket, silence).
+ * closed socket, silence). The same over TCP ("tcp:HOST:PORT", a relay
+ * as the testbed's VM guests have), each message sent in two pieces.
  */
 
 #include <errno.h>
@@ -20,6 +21,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <jansson.h>
 
@@ -37,6 +40,7 @@ enum tfake_mode {
 
 struct tfake {
 	char path[108];
+	bool tcp; /* a stream relay: each message in two pieces */
 	int lfd;
 	pthread_t thr;
 	volatile bool stop;
@@ -45,13 +49,26 @@ struct tfake {
 	int commands;
 };
 
+/* One message; over TCP in two pieces 20 ms apart, as a stream may bring it. */
+static void
+tfake_send(struct tfake *f, int fd, const char *m)
+{
+	size_t len = strlen(m), half = f->tcp ? len / 2 : len;
+
+	send(fd, m, half, MSG_NOSIGNAL);
+	if (half < len) {
+		usleep(20000);
+		send(fd, m + half, len - half, MSG_NOSIGNAL);
+	}
+}
+
 static void
 tfake_conn(struct tfake *f, int fd)
 {
 	char buf[256];
 	const char *r;
 
-	send(fd, f->greeting, strlen(f->greeting), MSG_NOSIGNAL);
+	tfake_send(f, fd, f->greeting);
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		ssize_t n;
@@ -86,7 +103,7 @@ tfake_conn(struct tfake *f, int fd)
 		} else {
 			r = "{\"/unknown\":null}";
 		}
-		send(fd, r, strlen(r), MSG_NOSIGNAL);
+		tfake_send(f, fd, r);
 	}
 }
 
@@ -107,12 +124,13 @@ tfake_thread(void *arg)
 }
 
 static void
-tfake_start(struct tfake *f, enum tfake_mode mode, const char *dir)
+tfake_start(struct tfake *f, enum tfake_mode mode, const char *dir, bool tcp)
 {
 	char *nl;
 
 	memset(f, 0, sizeof(*f));
 	f->mode = mode;
+	f->tcp = tcp;
 	f->greeting = mode == TFAKE_BAD_GREETING ? strdup("{\"hello\":1}")
 						 : drv_load("telemetry-greeting.json", NULL);
 	f->stats0 = drv_load("telemetry-ethdev-stats-0.json", NULL);
@@ -124,8 +142,23 @@ tfake_start(struct tfake *f, enum tfake_mode mode, const char *dir)
 		if (nl != NULL)
 			*nl = '\0';
 	}
-	snprintf(f->path, sizeof(f->path), "%s/dpdk_telemetry.v2", dir);
-	f->lfd = drv_listen_unix(f->path, SOCK_SEQPACKET, "fake telemetry");
+	if (tcp) {
+		struct sockaddr_in sin = {.sin_family = AF_INET,
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+		socklen_t sl = sizeof(sin);
+
+		f->lfd = socket(AF_INET, SOCK_STREAM, 0);
+		if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
+		    listen(f->lfd, 4) < 0 ||
+		    getsockname(f->lfd, (struct sockaddr *)&sin, &sl) < 0) {
+			perror("fake telemetry relay");
+			exit(1);
+		}
+		snprintf(f->path, sizeof(f->path), "tcp:127.0.0.1:%u", ntohs(sin.sin_port));
+	} else {
+		snprintf(f->path, sizeof(f->path), "%s/dpdk_telemetry.v2", dir);
+		f->lfd = drv_listen_unix(f->path, SOCK_SEQPACKET, "fake telemetry");
+	}
 	pthread_create(&f->thr, NULL, tfake_thread, f);
 }
 
@@ -135,7 +168,8 @@ tfake_stop(struct tfake *f)
 	f->stop = true;
 	pthread_join(f->thr, NULL);
 	close(f->lfd);
-	unlink(f->path);
+	if (!f->tcp)
+		unlink(f->path);
 	free(f->greeting);
 	free(f->stats0);
 	free(f->xstats0);
@@ -158,7 +192,7 @@ open_hop(struct coord_hop *hop, const char *conf_text, char *err, size_t err_len
 }
 
 static void
-test_ok(const char *dir)
+test_ok(const char *dir, bool tcp)
 {
 	struct tfake f;
 	struct coord_hop hop;
@@ -167,8 +201,8 @@ test_ok(const char *dir)
 	json_t *ctx;
 	int rc;
 
-	unit_check_case = "snapshot ok";
-	tfake_start(&f, TFAKE_OK, dir);
+	unit_check_case = tcp ? "snapshot ok, tcp relay" : "snapshot ok";
+	tfake_start(&f, TFAKE_OK, dir, tcp);
 	snprintf(conf, sizeof(conf), "{\"telemetry\": \"%s\", \"ports\": [\"0\"]}", f.path);
 	rc = open_hop(&hop, conf, err, sizeof(err));
 	CHECK(rc == 0, "open: %d %s", rc, err);
@@ -221,7 +255,8 @@ test_ok(const char *dir)
 }
 
 static void
-expect_error(const char *dir, enum tfake_mode mode, bool at_open, int want_rc, const char *want)
+expect_error(const char *dir, bool tcp, enum tfake_mode mode, bool at_open, int want_rc,
+	     const char *want)
 {
 	struct tfake f;
 	struct coord_hop hop;
@@ -229,14 +264,14 @@ expect_error(const char *dir, enum tfake_mode mode, bool at_open, int want_rc, c
 	char conf[512], err[256];
 	int rc;
 
-	tfake_start(&f, mode, dir);
+	tfake_start(&f, mode, dir, tcp);
 	/*
 	 * 300 ms where the case is the timeout; elsewhere a deadline a
 	 * loaded CPU never reaches before the fake's thread answers.
 	 */
 	snprintf(conf, sizeof(conf),
 		 "{\"telemetry\": \"%s\", \"ports\": [\"0\"], \"timeout_ms\": %u}", f.path,
-		 mode == TFAKE_SILENT ? 300u : 10000u);
+		 mode == TFAKE_SILENT || (tcp && mode == TFAKE_MALFORMED) ? 300u : 10000u);
 	rc = open_hop(&hop, conf, err, sizeof(err));
 	if (at_open) {
 		CHECK(rc == want_rc, "open rc %d (%s), want %d", rc, err, want_rc);
@@ -262,15 +297,35 @@ test_errors(const char *dir)
 	int rc;
 
 	unit_check_case = "malformed reply";
-	expect_error(dir, TFAKE_MALFORMED, false, -EPROTO, "malformed reply to /ethdev/stats,0");
+	expect_error(dir, false, TFAKE_MALFORMED, false, -EPROTO,
+		     "malformed reply to /ethdev/stats,0");
 	unit_check_case = "missing counter";
-	expect_error(dir, TFAKE_MISSING, false, -EPROTO, "missing or bad counters");
+	expect_error(dir, false, TFAKE_MISSING, false, -EPROTO, "missing or bad counters");
 	unit_check_case = "bad greeting";
-	expect_error(dir, TFAKE_BAD_GREETING, true, -EPROTO, "not a DPDK telemetry v2 greeting");
+	expect_error(dir, false, TFAKE_BAD_GREETING, true, -EPROTO,
+		     "not a DPDK telemetry v2 greeting");
 	unit_check_case = "socket closed";
-	expect_error(dir, TFAKE_CLOSE, false, -ECONNRESET, "hop unreachable");
+	expect_error(dir, false, TFAKE_CLOSE, false, -ECONNRESET, "hop unreachable");
 	unit_check_case = "no reply";
-	expect_error(dir, TFAKE_SILENT, false, -ETIMEDOUT, "within 300 ms");
+	expect_error(dir, false, TFAKE_SILENT, false, -ETIMEDOUT, "within 300 ms");
+
+	/* Over a relay a value cut short is only ever waited for. */
+	unit_check_case = "tcp: reply cut short";
+	expect_error(dir, true, TFAKE_MALFORMED, false, -ETIMEDOUT,
+		     "no whole reply to /ethdev/stats,0 within 300 ms");
+	unit_check_case = "tcp: missing counter";
+	expect_error(dir, true, TFAKE_MISSING, false, -EPROTO, "missing or bad counters");
+	unit_check_case = "tcp: relay closed";
+	expect_error(dir, true, TFAKE_CLOSE, false, -ECONNRESET, "hop unreachable: tcp:127.0.0.1:");
+	unit_check_case = "tcp: nobody listens";
+	rc = open_hop(&hop, "{\"telemetry\": \"tcp:127.0.0.1:1\", \"ports\": [\"0\"]}", err,
+		      sizeof(err));
+	CHECK(rc == -ECONNREFUSED && strncmp(err, "hop unreachable: tcp:127.0.0.1:1", 32) == 0,
+	      "rc %d %s", rc, err);
+	unit_check_case = "tcp: no port";
+	rc = open_hop(&hop, "{\"telemetry\": \"tcp:127.0.0.1\", \"ports\": [\"0\"]}", err,
+		      sizeof(err));
+	CHECK(rc == -EINVAL && strstr(err, "no port") != NULL, "rc %d %s", rc, err);
 
 	unit_check_case = "socket gone";
 	rc = open_hop(&hop,
@@ -302,7 +357,8 @@ main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	test_ok(dir);
+	test_ok(dir, false);
+	test_ok(dir, true);
 	test_errors(dir);
 	rmdir(dir);
 	if (unit_check_failures != 0) {
