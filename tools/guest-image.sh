@@ -75,7 +75,9 @@ for c in mmdebstrap mkfs.ext4 dpkg-query sha256sum; do
 done
 
 # The packages: what boots and is reached (kernel, systemd, ssh), the
-# DPDK runtime and testpmd (what ovs_perf starts), the PMDs a virtio-net
+# DPDK runtime and testpmd (what ovs_perf starts; Debian 12 ships
+# dpdk-testpmd in dpdk-dev, not in dpdk), socat (a testpmd guest's
+# telemetry socket reached over the management network), the PMDs a virtio-net
 # PCI device needs (plugins: no ldd finds them), and the Debian packages
 # of every library pvpkit-fwd links, so that the build's binary runs.
 fwd_packages() {
@@ -86,8 +88,8 @@ fwd_packages() {
 		echo "${pkg%%:*}"
 	done | sort -u
 }
-PACKAGES="linux-image-amd64 systemd-sysv udev kmod iproute2 openssh-server
-dpdk librte-net-virtio23 librte-mempool-ring23 librte-bus-pci23 $(fwd_packages | tr '\n' ' ')"
+PACKAGES="linux-image-amd64 systemd-sysv udev kmod iproute2 openssh-server socat
+dpdk dpdk-dev librte-net-virtio23 librte-mempool-ring23 librte-bus-pci23 $(fwd_packages | tr '\n' ' ')"
 PACKAGES=$(echo $PACKAGES | tr ' ' '\n' | sort -u | tr '\n' ',')
 PACKAGES=${PACKAGES%,}
 
@@ -165,14 +167,15 @@ install -d "$ROOT/etc/pvpkit" "$ROOT/etc/systemd/system/multi-user.target.wants"
 install -m 0644 "$SRC_DIR/examples/systemd/pvpkit-fwd.service" "$ROOT/etc/systemd/system/"
 install -m 0644 "$SRC_DIR/examples/systemd/pvpkit-fwd.conf" "$ROOT/etc/pvpkit/fwd.conf"
 install -m 0755 "$SRC_DIR/tools/guest/pvpkit-guest-setup" "$ROOT/usr/local/sbin/"
-install -m 0644 "$SRC_DIR/tools/guest/pvpkit-guest-setup.service" "$ROOT/etc/systemd/system/"
+for u in pvpkit-guest-setup pvpkit-testpmd pvpkit-telemetry-relay; do
+	install -m 0644 "$SRC_DIR/tools/guest/$u.service" "$ROOT/etc/systemd/system/"
+	ln -sf "/etc/systemd/system/$u.service" "$ROOT/etc/systemd/system/multi-user.target.wants/"
+done
 install -m 0644 "$SRC_DIR/tools/guest/fwd-after-setup.conf" \
 	"$ROOT/etc/systemd/system/pvpkit-fwd.service.d/"
 install -m 0644 "$SRC_DIR/tools/guest/mgmt.network" "$ROOT/etc/systemd/network/"
 ln -sf /etc/systemd/system/pvpkit-fwd.service \
 	"$ROOT/etc/systemd/system/multi-user.target.wants/pvpkit-fwd.service"
-ln -sf /etc/systemd/system/pvpkit-guest-setup.service \
-	"$ROOT/etc/systemd/system/multi-user.target.wants/pvpkit-guest-setup.service"
 ln -sf /lib/systemd/system/systemd-networkd.service \
 	"$ROOT/etc/systemd/system/multi-user.target.wants/systemd-networkd.service"
 # The testbed's keys come at boot: no host key is shared by all images,

@@ -6,25 +6,32 @@
 # installed beside it in LIBEXECDIR/pvpkit, where files are executables.
 #
 # testbed.sh --vm: each guest is a QEMU VM booted from the image of
-# tools/guest-image.sh, pvpkit-fwd started in it by systemd on virtio-net
-# PCI devices bound to vfio-pci (no-IOMMU). Sourced by testbed.sh; uses its
-# variables (RUNDIR, G_NAME, G_PORTS, ...) and helpers (spawn, fail_up).
+# tools/guest-image.sh, pvpkit-fwd (or, --guest testpmd, dpdk-testpmd)
+# started in it by systemd on virtio-net PCI devices bound to vfio-pci
+# (no-IOMMU). Sourced by testbed.sh; uses its variables (RUNDIR, G_NAME,
+# G_PORTS, ...) and helpers (spawn, fail_up).
 #
 #   OVS dpdkvhostuserclient vhostJ  ->  RUNDIR/vhostJ.sock (QEMU is the
 #                                       vhost-user server)
 #   virtio-net-pci 0000:00:1K.0         data port K in the guest (pK)
 #   virtio-net-pci 0000:00:03.0         management: QEMU user networking,
 #                                       127.0.0.1:CTL -> guest :7301 (control,
-#                                       token), 127.0.0.1:SSH -> guest :22
+#                                       token; for testpmd a relay to its
+#                                       telemetry socket), 127.0.0.1:SSH ->
+#                                       guest :22
 #
 # The guest's memory is a file on the hugetlbfs, shared with OVS (vhost-user
 # maps it); QEMU unlinks it at once, so nothing is left after a kill. What
 # belongs to one testbed (token, ssh keys, pvpkit-fwd's options, the data
 # NICs) goes to the guest through fw_cfg (tools/guest/pvpkit-guest-setup).
+# The guest's systemd starts pvpkit-fwd when it is given a token, testpmd
+# and its telemetry relay when it is given testpmd.conf.
 
 VM=0
 VM_MEM_MB=1024
-# Hugepages (2 MB) the guest reserves for pvpkit-fwd on its command line.
+# Hugepages (2 MB) the guest reserves on its command line: pvpkit-fwd's,
+# or more for what is started over ssh (ovs_perf's testpmd asks for
+# --socket-mem 2048).
 VM_GUEST_HUGEPAGES=128
 VM_BOOT_S=300
 VM_ACCEL=auto
@@ -41,6 +48,7 @@ vm_option() {
 	case "$1" in
 	--vm) VM=1 ;;
 	--vm-mem) need_arg "$@"; VM_MEM_MB=$2; VM_SHIFT=2 ;;
+	--vm-hugepages) need_arg "$@"; VM_GUEST_HUGEPAGES=$2; VM_SHIFT=2 ;;
 	--vm-boot-wait) need_arg "$@"; VM_BOOT_S=$2; VM_SHIFT=2 ;;
 	--vm-accel) need_arg "$@"; VM_ACCEL=$2; VM_SHIFT=2 ;;
 	--vm-cache) need_arg "$@"; VM_CACHE=$2; VM_SHIFT=2 ;;
@@ -51,11 +59,13 @@ vm_option() {
 vm_usage() {
 	cat <<EOF
   --vm                 each guest is a QEMU VM (tools/guest-image.sh builds
-                       and caches its image): pvpkit-fwd on virtio-net PCI
-                       devices, reached over the VM's management network
+                       and caches its image): pvpkit-fwd (or --guest
+                       testpmd) on virtio-net PCI devices, reached over
+                       the VM's management network
   --vm-accel kvm|tcg|auto  QEMU accelerator (default auto: KVM when
                        /dev/kvm works); a TCG guest's figures are functional
   --vm-mem MB          guest memory, on hugepages (default 1024)
+  --vm-hugepages N     2 MB pages the guest reserves at boot (default 128)
   --vm-boot-wait S     bound on a guest's boot (default 300)
   --vm-cache DIR       image cache (default \$PVP_GUEST_CACHE, else
                        /var/cache/pvpkit/guest)
@@ -68,8 +78,12 @@ vm_check_options() {
 	is_num "$VM_BOOT_S" || die "--vm-boot-wait: '$VM_BOOT_S' is not a number"
 	[ "$VM_MEM_MB" -ge 512 ] || die "--vm-mem must be at least 512"
 	[ $((VM_MEM_MB % 2)) = 0 ] || die "--vm-mem must be a multiple of 2 (hugepages)"
+	is_num "$VM_GUEST_HUGEPAGES" || die "--vm-hugepages: '$VM_GUEST_HUGEPAGES' is not a number"
+	[ "$VM_GUEST_HUGEPAGES" -ge 64 ] || die "--vm-hugepages must be at least 64 (pvpkit-fwd's 128 MB)"
+	# The guest kernel and its services need about 256 MB beside the pages.
+	[ $((VM_GUEST_HUGEPAGES * 2 + 256)) -le "$VM_MEM_MB" ] ||
+		die "--vm-hugepages $VM_GUEST_HUGEPAGES (2 MB each) does not fit in --vm-mem $VM_MEM_MB with 256 MB for the guest's kernel"
 	case "$VM_ACCEL" in kvm | tcg | auto) ;; *) die "--vm-accel must be kvm, tcg or auto" ;; esac
-	[ "$GUEST" = fwd ] || die "--vm runs pvpkit-fwd in the guest (dpdk-testpmd is in the image, for ssh)"
 	[ "$NETNS" = 0 ] || die "--vm cannot be combined with --netns (the VM is the guest's isolation)"
 	[ "$STANDIN" = 0 ] || die "--vm needs OVS-DPDK (vhost-user ports), not --standin"
 }
@@ -159,7 +173,8 @@ EOF
 
 # Guest g's pvpkit-fwd.service environment (examples/systemd/pvpkit-fwd.conf).
 vm_fwd_conf() {
-	local g=$1 k eal="-l 0-1 --main-lcore 0 --in-memory -m $((VM_GUEST_HUGEPAGES * 2))"
+	# pvpkit-fwd's 256 MB, whatever more the guest reserves for others.
+	local g=$1 k eal="-l 0-1 --main-lcore 0 --in-memory -m 256"
 	for ((k = 0; k < $(echo ${G_PORTS[g]} | wc -w); k++)); do
 		eal="$eal -a 0000:00:$((10 + k)).0"
 	done
@@ -171,9 +186,42 @@ PVP_FWD_ARGS="--mode $FWD_MODE --topology ${G_TOPO[g]} --ctl tcp:0.0.0.0:$VM_CTL
 EOF
 }
 
+# Guest g's pvpkit-testpmd.service environment (tools/guest): testpmd as
+# the testbed runs it on the host, its telemetry socket where the guest's
+# relay (pvpkit-telemetry-relay.service) looks for it. testpmd sizes its
+# default mbuf pool for 32 ports (about 370 MB): in the guest's 256 MB it
+# would stop at start, so the pool is given its size.
+vm_testpmd_conf() {
+	local g=$1 k eal="-l 0-1 --main-lcore 0 --in-memory --file-prefix pvpkit-guest -m 256"
+	for ((k = 0; k < $(echo ${G_PORTS[g]} | wc -w); k++)); do
+		eal="$eal -a 0000:00:$((10 + k)).0"
+	done
+	cat <<EOF
+PVP_TESTPMD_EAL="$eal"
+PVP_TESTPMD_ARGS="--forward-mode=$FWD_MODE --nb-cores=1 --auto-start --stats-period 10 --total-num-mbufs 16384"
+EOF
+}
+
+# Does guest g's app answer: pvpkit-fwd a ping with the token, testpmd
+# (through the guest's relay) with its port in /ethdev/list. A forwarded
+# port accepts connections before the guest listens, so a connect says
+# nothing; nor does testpmd's greeting, sent before its ports are probed
+# (until then OVS may still see the link the guest kernel's virtio-net
+# driver brought up at boot).
+vm_app_answers() {
+	local g=$1
+	if [ "$GUEST" = testpmd ]; then
+		(printf /ethdev/list && sleep 1) |
+			timeout 3 socat -T 1 - "TCP:127.0.0.1:$(vm_ctl_port "$g")" 2>/dev/null |
+			grep -q '"/ethdev/list": *\[0'
+	else
+		ctl_ping "tcp:127.0.0.1:$(vm_ctl_port "$g")" "$RUNDIR/${G_NAME[g]}.token"
+	fi
+}
+
 # Guest g: QEMU, its console and its own messages in RUNDIR/NAME.log.
 vm_start_guest() {
-	local g=$1 name=${G_NAME[g]} k=0 p devs=() accel cpu bind="" msix=""
+	local g=$1 name=${G_NAME[g]} k=0 p devs=() app accel cpu bind="" msix=""
 	read -r accel cpu <<<"$VM_QEMU_ACCEL"
 	# QEMU 7.2 under TCG crashes (SIGSEGV in vhost_net_start, setting
 	# the MSI-X vector notifiers) when the guest starts a vhost-user
@@ -187,7 +235,15 @@ vm_start_guest() {
 		bind="$bind 0000:00:1$k.0"
 		k=$((k + 1))
 	done
-	vm_fwd_conf "$g" >"$RUNDIR/$name.conf"
+	# The app the guest starts: pvpkit-fwd with its token, or testpmd.
+	if [ "$GUEST" = testpmd ]; then
+		vm_testpmd_conf "$g" >"$RUNDIR/$name.conf"
+		app=(-fw_cfg "name=opt/pvpkit/testpmd.conf,file=$RUNDIR/$name.conf")
+	else
+		vm_fwd_conf "$g" >"$RUNDIR/$name.conf"
+		app=(-fw_cfg "name=opt/pvpkit/token,file=$RUNDIR/$name.token"
+			-fw_cfg "name=opt/pvpkit/fwd.conf,file=$RUNDIR/$name.conf")
+	fi
 	echo "${bind# }" >"$RUNDIR/$name.bind"
 	cat "$RUNDIR/ssh/id_ed25519.pub" >"$RUNDIR/$name.authorized_keys"
 	: >"$RUNDIR/$name.log"
@@ -206,30 +262,27 @@ vm_start_guest() {
 		-netdev "user,id=mgmt,net=10.0.2.0/24,hostfwd=tcp:127.0.0.1:$(vm_ctl_port "$g")-:$VM_CTL_GUEST_PORT,hostfwd=tcp:127.0.0.1:$(vm_ssh_port "$g")-:22" \
 		-device "virtio-net-pci,netdev=mgmt,mac=$VM_MGMT_MAC,addr=0x3" \
 		"${devs[@]}" \
-		-fw_cfg "name=opt/pvpkit/token,file=$RUNDIR/$name.token" \
-		-fw_cfg "name=opt/pvpkit/fwd.conf,file=$RUNDIR/$name.conf" \
+		"${app[@]}" \
 		-fw_cfg "name=opt/pvpkit/bind,file=$RUNDIR/$name.bind" \
 		-fw_cfg "name=opt/pvpkit/authorized_keys,file=$RUNDIR/$name.authorized_keys" \
 		-fw_cfg "name=opt/pvpkit/ssh_host_ed25519_key,file=$RUNDIR/ssh/host_ed25519"
 	VM_T0[g]=$SECONDS
 }
 
-# Wait until guest g's pvpkit-fwd answers a ping with its token (a
-# forwarded port accepts connections before the guest listens, so a
-# connect says nothing). Fails with the end of the console log.
+# Wait until guest g's app answers. Fails with the end of the console log.
 vm_wait_ready() {
 	local g=$1 name=${G_NAME[g]} i
 	WATCH_PID=$(pidfile_pid "$RUNDIR/$name.pid") WATCH_NAME="QEMU ($name)"
 	WATCH_LOG=$RUNDIR/$name.log
 	for ((i = 0; i < VM_BOOT_S * 2; i++)); do
-		ctl_ping "tcp:127.0.0.1:$(vm_ctl_port "$g")" "$RUNDIR/$name.token" && {
+		vm_app_answers "$g" && {
 			VM_BOOT[g]=$((SECONDS - VM_T0[g]))
 			return 0
 		}
 		pid_alive "$WATCH_PID" || fail_up "guest $name: QEMU exited (console and QEMU log: $WATCH_LOG)"
 		sleep 0.5
 	done
-	echo "$PROG: error: guest $name ($VM_KIND) did not boot in ${VM_BOOT_S} s (--vm-boot-wait): pvpkit-fwd does not answer on 127.0.0.1:$(vm_ctl_port "$g"); the console's last lines ($WATCH_LOG):" >&2
+	echo "$PROG: error: guest $name ($VM_KIND) did not boot in ${VM_BOOT_S} s (--vm-boot-wait): $([ "$GUEST" = testpmd ] && echo "testpmd's telemetry relay" || echo pvpkit-fwd) does not answer on 127.0.0.1:$(vm_ctl_port "$g"); the console's last lines ($WATCH_LOG):" >&2
 	tail -n 20 "$WATCH_LOG" | sed 's/^/    /' >&2
 	WATCH_LOG=""
 	QUIET=1 do_down

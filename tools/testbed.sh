@@ -863,8 +863,15 @@ app_hop() {
 	done
 	ports=${ports#, }
 	if [ "$kind" = testpmd ]; then
+		local tel
+		# A VM's testpmd through the guest's relay to its socket.
+		if [ "$VM" = 1 ] && [ "$idx" -gt 0 ]; then
+			tel=$(app_ctl "$pname" "$idx")
+		else
+			tel=$(telemetry_path "$TB_ID-$pname")
+		fi
 		printf '    {"name": "%s", "driver": "telemetry", "telemetry": %s, "ports": [%s]}' \
-			"$name" "$(json_str "$(telemetry_path "$TB_ID-$pname")")" "$ports"
+			"$name" "$(json_str "$tel")" "$ports"
 	else
 		{ [ "$NETNS" = 0 ] && { [ "$VM" = 0 ] || [ "$idx" = 0 ]; }; } ||
 			tok=", \"token_file\": $(json_str "$RUNDIR/$pname.token")"

@@ -132,7 +132,10 @@ done <<'EOF_CASES'
 --vm --vm-mem x|--vm-mem: 'x' is not a number
 --vm --vm-boot-wait 1m|--vm-boot-wait: '1m' is not a number
 --vm --vm-accel xen|--vm-accel must be kvm, tcg or auto
---vm --guest testpmd|--vm runs pvpkit-fwd in the guest (dpdk-testpmd is in the image, for ssh)
+--vm --vm-hugepages 32|--vm-hugepages must be at least 64 (pvpkit-fwd's 128 MB)
+--vm --vm-hugepages 1152|--vm-hugepages 1152 (2 MB each) does not fit in --vm-mem 1024 with 256 MB for the guest's kernel
+--vm --vm-hugepages 1x|--vm-hugepages: '1x' is not a number
+--vm-hugepages|--vm-hugepages needs a value
 --vm --netns|--vm cannot be combined with --netns (the VM is the guest's isolation)
 --vm --standin|--vm needs OVS-DPDK (vhost-user ports), not --standin
 --vm-boot-wait|--vm-boot-wait needs a value

@@ -50,13 +50,15 @@ tb_check "$(cat "$TB_DIR/topology.json")" \
 
 info "ssh into the guest with the testbed's key"
 gssh() { ssh -F "$TB_DIR/ssh_config" -o BatchMode=yes fwd "$@"; }
-out=$(gssh 'systemctl is-active pvpkit-fwd; basename $(readlink /sys/bus/pci/devices/0000:00:10.0/driver); cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages') ||
+out=$(gssh 'systemctl is-active pvpkit-fwd; basename $(readlink /sys/bus/pci/devices/0000:00:10.0/driver); cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages; command -v dpdk-testpmd') ||
 	fail "ssh into the guest failed"
 echo "$out"
 [ "$(echo "$out" | sed -n 1p)" = active ] || fail "pvpkit-fwd.service is not active in the guest"
 case "$(echo "$out" | sed -n 2p)" in vfio-pci | uio_pci_generic) ;;
 *) fail "the data NIC is not bound to vfio-pci or uio_pci_generic" ;; esac
 [ "$(echo "$out" | sed -n 3p)" -ge 128 ] || fail "no hugepages reserved in the guest"
+# What ovs_perf starts over ssh (Debian ships it in dpdk-dev).
+[ "$(echo "$out" | sed -n 4p)" = /usr/bin/dpdk-testpmd ] || fail "no dpdk-testpmd in the guest"
 
 info "a trial through the VM"
 tb_trial vm --size 64 --flows 4 --rate 2kpps --duration 2
