@@ -52,7 +52,10 @@ esac
 # (test/dpdk/metrics).
 # python3-yaml and python3-texttable are what TRex's own Python client
 # takes from Debian (doc/trex.rst); python3-docutils checks the docs'
-# markup (the lint test).
+# markup (the lint test). openssh-server, sshpass, sysstat and
+# python3-spur, -natsort, -numpy, -matplotlib, -netaddr, -packaging:
+# ovs_perf's PVP run through the QEMU guest (the e2e test testbed_ovsperf;
+# its sshd is the test's own, in a namespace, never the machine's).
 packages=(
     build-essential pkg-config meson ninja-build debhelper lintian
     dpdk dpdk-dev libdpdk-dev libjansson-dev libpcap-dev libnuma-dev
@@ -62,6 +65,8 @@ packages=(
     tshark wireshark-common python3 python3-scapy socat procps iproute2 util-linux
     gnuplot-nox clang-format git chromium
     qemu-system-x86 mmdebstrap e2fsprogs openssh-client
+    openssh-server sshpass sysstat python3-spur python3-natsort python3-numpy
+    python3-matplotlib python3-netaddr python3-packaging
     prometheus curl
 )
 
