@@ -106,6 +106,17 @@ tb_need_layout() {
 	fi
 }
 
+# The --vm tests' guest image: built (once, a few minutes) or from the
+# cache; skip when it cannot be built.
+tb_guest_image() {
+	local img
+	img=$("$PVP_SOURCE_DIR/tools/guest-image.sh" --build-dir "$PVP_BUILD_DIR" 2>"$PVP_TMP/image.err") || {
+		cat "$PVP_TMP/image.err"
+		skip "no guest image: tools/guest-image.sh failed (Debian mirror unreachable?)"
+	}
+	info "guest image $img"
+}
+
 # ovs-ofctl on the testbed's bridge.
 tb_ofctl() {
 	env OVS_RUNDIR="$TB_DIR" OVS_DBDIR="$TB_DIR" OVS_LOGDIR="$TB_DIR" \

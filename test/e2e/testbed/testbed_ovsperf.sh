@@ -56,11 +56,7 @@ ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no lib
 # 2 MB pages: the tester's 256 MB, OVS's 512 MB and the VM's 2816 MB
 # (ovs_perf's testpmd takes --socket-mem 2048 in it).
 need_hugepages 1800
-img=$("$PVP_SOURCE_DIR/tools/guest-image.sh" --build-dir "$PVP_BUILD_DIR" 2>"$PVP_TMP/image.err") || {
-	cat "$PVP_TMP/image.err"
-	skip "no guest image: tools/guest-image.sh failed (Debian mirror unreachable?)"
-}
-info "guest image $img"
+tb_guest_image
 
 ip link set lo up || fail "ip link set lo up"
 # root's home (its ~/.ssh: the key spur logs in with, the config that

@@ -30,11 +30,7 @@ for c in qemu-system-x86_64 mmdebstrap mkfs.ext4 ssh socat; do
 done
 # 2 MB pages: the tester's 256 MB, OVS's 512 MB and 1 GB per VM.
 need_hugepages $((400 + 512 * vms))
-img=$("$PVP_SOURCE_DIR/tools/guest-image.sh" --build-dir "$PVP_BUILD_DIR" 2>"$PVP_TMP/image.err") || {
-	cat "$PVP_TMP/image.err"
-	skip "no guest image: tools/guest-image.sh failed (Debian mirror unreachable?)"
-}
-info "guest image $img"
+tb_guest_image
 
 tb_down_on_exit
 hp_free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
