@@ -52,7 +52,8 @@ esac
 # (test/dpdk/metrics).
 # python3-yaml and python3-texttable are what TRex's own Python client
 # takes from Debian (doc/trex.rst); python3-docutils checks the docs'
-# markup (the lint test). openssh-server, sshpass, sysstat and
+# markup (the lint test). openssh-server, sshpass, sysstat,
+# python-is-python3 (ovs_perf runs "python" on the DUT) and
 # python3-spur, -natsort, -numpy, -matplotlib, -netaddr, -packaging:
 # ovs_perf's PVP run through the QEMU guest (the e2e test testbed_ovsperf;
 # its sshd is the test's own, in a namespace, never the machine's).
@@ -66,7 +67,7 @@ packages=(
     gnuplot-nox clang-format git chromium
     qemu-system-x86 mmdebstrap e2fsprogs openssh-client
     openssh-server sshpass sysstat python3-spur python3-natsort python3-numpy
-    python3-matplotlib python3-netaddr python3-packaging
+    python3-matplotlib python3-netaddr python3-packaging python-is-python3
     prometheus curl
 )
 

@@ -21,7 +21,7 @@
 # the TRex Python client and its scapy) and XenaPythonLib in PVP_XENALIB
 # (default: beside the ovs_perf checkout); Debian's python3-spur,
 # -natsort, -matplotlib, -numpy, -netaddr, -packaging, -zmq, -yaml,
-# -texttable, sshpass, sysstat and openssh-server. Up to ~3 min: it boots
+# -texttable, python-is-python3, sshpass, sysstat and openssh-server. Up to ~3 min: it boots
 # a VM (about a minute under TCG) and ovs_perf's shortest run is 20 s; on a
 # machine whose guest image cache is empty the image is built first (a
 # few minutes, once, shared with the other --vm tests).
@@ -49,6 +49,8 @@ for c in qemu-system-x86_64 mmdebstrap mkfs.ext4 ssh ssh-keygen socat sshpass pi
 	need_cmd "$c"
 done
 [ -x /usr/sbin/sshd ] || skip "needs /usr/sbin/sshd (apt-get install openssh-server)"
+# ovs_perf makes its OpenFlow rules with "python -c" on the DUT.
+[ -x /usr/bin/python ] || skip "needs /usr/bin/python on the DUT (apt-get install python-is-python3)"
 for m in spur natsort matplotlib numpy netaddr packaging zmq yaml texttable; do
 	"$PVP_PY" -c "import $m" 2>/dev/null || skip "needs Debian's python3-$m"
 done
