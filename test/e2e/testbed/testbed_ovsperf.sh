@@ -159,8 +159,9 @@ def n(what):
     return int(m.group(1).replace(",", ""))
 sent, rx_phy, rx_virt = n("send by Tester"), n("received by physical"), n("received by virtual")
 tx_virt, tx_phy, rx = n("send by virtual"), n("send by physical"), n("received by Tester")
-vm = int(re.search(r"Receive rate on VM: ([\d,]+) pps", out).group(1).replace(",", ""))
-print("# tester %d -> phy0 %d -> vhost0 %d -> VM -> vhost0 %d -> phy0 %d -> tester %d; VM %d pps"
+# The mean of testpmd's Rx-pps samples, which ovs_perf prints as a float.
+vm = float(re.search(r"Receive rate on VM: ([\d,.]+) pps", out).group(1).replace(",", ""))
+print("# tester %d -> phy0 %d -> vhost0 %d -> VM -> vhost0 %d -> phy0 %d -> tester %d; VM %.0f pps"
       % (sent, rx_phy, rx_virt, tx_virt, tx_phy, rx, vm))
 # 20 s at 7.4 kpps; OVS sees every packet the tester sent, and what the
 # VM sends back reaches the tester (a TCG guest drops some itself, and
