@@ -62,7 +62,8 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 	}
 	for (p = 0; p < g->nb_ports; p++) {
 		g->opt.addr[p].mac = g->port[p].mac;
-		if (!g->opt.addr_set[p])
+		/* Under --trex a client may give any port addresses later (set_l3). */
+		if (!g->opt.addr_set[p] && g->opt.trex == NULL)
 			continue;
 		snprintf(name, sizeof(name), "gen_neigh%u", p);
 		g->neigh[p].mp = rte_mempool_lookup(name);

@@ -15,6 +15,7 @@
  *   trex_run.c     per-port start, stop, pause, resume, update
  *   trex_stats.c   global, port, xstats and pgid (flow stats, latency)
  *   trex_push.c    push_remote: a pcap file replayed on a port
+ *   trex_service.c service mode, L2/L3/IPv6/VLAN, RX queue, pushed packets
  *   trex_util.c    get_utilization: CPU and mempools
  * Never installed.
  */
@@ -238,14 +239,39 @@ json_t *trex_m_get_owner(json_t *p, struct trex_err *e);
 json_t *trex_m_acquire(json_t *p, struct trex_err *e);
 json_t *trex_m_release(json_t *p, struct trex_err *e);
 json_t *trex_m_set_port_attr(json_t *p, struct trex_err *e);
-json_t *trex_m_service(json_t *p, struct trex_err *e);
-json_t *trex_m_set_rx_feature(json_t *p, struct trex_err *e);
 json_t *trex_m_remove_rx_filters(json_t *p, struct trex_err *e);
 json_t *trex_m_get_tpg_status(json_t *p, struct trex_err *e);
 const char *trex_state_name(enum trex_port_state s);
 
 /* trex_capture.c: the "capture" method. */
 json_t *trex_m_capture(json_t *p, struct trex_err *e);
+struct gen_cap_pkt;
+/* What a fetch of captured frames hands out. */
+struct trex_cap_fetch {
+	json_t *pkts;	  /* TRex's packet objects, appended */
+	uint64_t snaplen; /* 0: whole frames */
+};
+/* gen_cap_fetch()'s callback: one frame into @p arg, a struct trex_cap_fetch. */
+void trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt);
+
+/*
+ * trex_service.c: service mode, port addressing (L2, L3, IPv6, VLAN),
+ * the RX queue and pushed packets.
+ */
+json_t *trex_m_service(json_t *p, struct trex_err *e);
+json_t *trex_m_set_l2(json_t *p, struct trex_err *e);
+json_t *trex_m_set_l3(json_t *p, struct trex_err *e);
+json_t *trex_m_conf_ipv6(json_t *p, struct trex_err *e);
+json_t *trex_m_set_vlan(json_t *p, struct trex_err *e);
+json_t *trex_m_set_rx_feature(json_t *p, struct trex_err *e);
+json_t *trex_m_get_rx_queue_pkts(json_t *p, struct trex_err *e);
+json_t *trex_m_push_pkts(json_t *p, struct trex_err *e);
+/* Whether port @p port is in service mode; @p filtered its filtered flag. */
+bool trex_service_on(uint16_t port, bool *filtered);
+/* Port @p port's "layer_cfg" and "vlan" into its attributes @p attr. */
+void trex_service_attr(uint16_t port, json_t *attr);
+/* Port @p port's "rx_info.queue". */
+json_t *trex_service_rx_queue(uint16_t port);
 
 /* trex_stream.c: streams and the loaded profile. */
 json_t *trex_m_add_stream(json_t *p, struct trex_err *e);

@@ -116,13 +116,7 @@ trex_cap_stop(json_t *p, struct trex_err *e)
 	return json_pack("{s:I,s:s}", "pkt_count", (json_int_t)i.captured, "endpoint", "");
 }
 
-/* What fetch hands out, one packet at a time. */
-struct trex_cap_fetch {
-	json_t *pkts;
-	uint64_t snaplen; /* 0: whole frames */
-};
-
-static void
+void
 trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt)
 {
 	struct trex_cap_fetch *f = arg;

@@ -5,9 +5,8 @@
 /*
  * TRex methods about the server and its ports: the API handshake,
  * version and system information, port status and attributes,
- * ownership, and the service-mode and RX-feature methods that a client's
- * reset() calls to turn things off (pvpkit-gen has them off, so "off" is
- * answered and "on" is refused by name). Captures: trex_capture.c.
+ * ownership. Captures: trex_capture.c; service mode, port addressing and
+ * the RX features: trex_service.c.
  */
 
 #include <errno.h>
@@ -203,19 +202,19 @@ trex_port_attr(uint16_t port)
 {
 	const struct gen_port *gp = &trex.g->port[port];
 	struct rte_eth_link link;
-	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	bool filtered;
+	json_t *attr;
 
 	memset(&link, 0, sizeof(link));
 	rte_eth_link_get_nowait(gp->eth_port, &link);
-	rte_ether_format_addr(mac, sizeof(mac), &gp->mac);
-	return json_pack("{s:{s:b},s:{s:b},s:{s:b},s:f,s:s,s:[],s:{s:i},s:{s:{s:s,s:s,s:s},"
-			 "s:{s:s},s:{s:b}},s:{s:[]}}",
-			 "promiscuous", "enabled", trex.port[port].promisc, "multicast", "enabled",
-			 trex.port[port].allmulti, "link", "up", link.link_status != 0, "speed",
-			 (double)gp->link_bps / 1e9, "rx_filter_mode", "hw", "vxlan_fs", "fc",
-			 "mode", 0, "layer_cfg", "ether", "src", mac, "dst", "00:00:00:00:00:00",
-			 "state", "configured", "ipv4", "state", "none", "ipv6", "enabled", 0,
-			 "vlan", "tags");
+	attr = json_pack("{s:{s:b},s:{s:b},s:{s:b},s:f,s:s,s:[],s:{s:i}}", "promiscuous", "enabled",
+			 trex.port[port].promisc, "multicast", "enabled", trex.port[port].allmulti,
+			 "link", "up", link.link_status != 0, "speed", (double)gp->link_bps / 1e9,
+			 "rx_filter_mode",
+			 trex_service_on(port, &filtered) || filtered ? "all" : "hw", "vxlan_fs",
+			 "fc", "mode", 0);
+	trex_service_attr(port, attr);
+	return attr;
 }
 
 json_t *
@@ -225,6 +224,7 @@ trex_m_get_port_status(json_t *p, struct trex_err *e)
 	const char *state;
 	uint32_t max_id = 0, i;
 	uint16_t port;
+	bool service, filtered;
 
 	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
 		return NULL;
@@ -233,14 +233,16 @@ trex_m_get_port_status(json_t *p, struct trex_err *e)
 	state = trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state);
 	for (i = 0; i < tp->nb_streams; i++)
 		max_id = RTE_MAX(max_id, tp->streams[i]->id);
-	return json_pack("{s:s,s:s,s:{s:s},s:b,s:b,s:i,s:I,s:o,s:{s:{s:b},s:{s:b},s:{s:b},"
+	service = trex_service_on(port, &filtered);
+	return json_pack("{s:s,s:s,s:{s:s},s:b,s:b,s:i,s:I,s:o,s:{s:{s:b},s:o,s:{s:b},"
 			 "s:{s:b},s:{s:b},s:{s:b}}}",
 			 "owner", tp->owned ? tp->owner : "", "state", state, "state_profile", "_",
-			 state, "service", 0, "service_filtered", 0, "profile_count",
+			 state, "service", service, "service_filtered", filtered, "profile_count",
 			 tp->nb_streams != 0, "max_stream_id", (json_int_t)max_id, "attr",
 			 trex_port_attr(port), "rx_info", "latency", "is_active", 0, "queue",
-			 "is_active", 0, "stack", "is_active", 0, "grat_arp", "is_active", 0,
-			 "capture_port", "is_active", 0, "capwap_proxy", "is_active", 0);
+			 trex_service_rx_queue(port), "stack", "is_active", 0, "grat_arp",
+			 "is_active", 0, "capture_port", "is_active", 0, "capwap_proxy",
+			 "is_active", 0);
 }
 
 json_t *
@@ -373,35 +375,6 @@ trex_m_set_port_attr(json_t *p, struct trex_err *e)
 		if (trex_port_filter(port, strcmp(name, "multicast") == 0, on, e) != 0)
 			return NULL;
 	}
-	return json_object();
-}
-
-json_t *
-trex_m_service(json_t *p, struct trex_err *e)
-{
-	bool on;
-
-	if (trex_param_bool(p, "enabled", -1, &on, e) != 0)
-		return NULL;
-	if (on)
-		return trex_fail(e, TREX_E_EXEC, "service mode is not supported by pvpkit-gen");
-	return json_object();
-}
-
-json_t *
-trex_m_set_rx_feature(json_t *p, struct trex_err *e)
-{
-	const char *type = trex_param_str(p, "type", NULL, e);
-	bool on;
-
-	if (type == NULL || trex_param_bool(p, "enabled", -1, &on, e) != 0)
-		return NULL;
-	if (strcmp(type, "queue") != 0 && strcmp(type, "server") != 0 &&
-	    strcmp(type, "capwap_proxy") != 0)
-		return trex_fail(e, TREX_E_PARAMS, "'type' must be queue, server or capwap_proxy");
-	if (on)
-		return trex_fail(e, TREX_E_EXEC, "RX feature '%s' is not supported by pvpkit-gen",
-				 type);
 	return json_object();
 }
 

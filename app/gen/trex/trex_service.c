@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * TRex's service mode and port addressing: "service", "set_l2",
+ * "set_l3", "conf_ipv6", "set_vlan", the RX queue of "set_rx_feature"
+ * and "get_rx_queue_pkts", and "push_pkts", answered as trex-core's
+ * TrexRpcCmd* of the same names do. A port's addresses go to lib/neigh's
+ * responder (neigh.c), which answers ARP and neighbour solicitations for
+ * them in every mode, as TRex's stack does; the client's services (ARP,
+ * IPv6 ND, ICMP) send with push_pkts and read back through a capture or
+ * the RX queue, a cyclic capture of the port's RX side (capture.h).
+ * Frames are offered to captures and counted by the RX path exactly as
+ * before: service mode diverts nothing, so traffic (flow stats included,
+ * counted in software as TRex's --software mode does) runs in it too.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "pvp_util.h"
+
+#include "capture.h"
+#include "trex.h"
+
+/* TRex's bounds of a pushed packet (MIN_PKT_SIZE, MAX_PKT_SIZE). */
+#define TREX_SVC_PKT_MIN 14
+#define TREX_SVC_PKT_MAX (9 * 1024 + 22)
+/* mbufs for pushed packets, all ports: more than a TX ring of replies. */
+#define TREX_SVC_POOL 511
+
+/* What a client set on a port. */
+struct trex_svc_port {
+	bool service;		      /* "service" enabled */
+	bool filtered;		      /* "service" filtered */
+	uint8_t mask;		      /* its mask */
+	bool dst_valid;		      /* dst_mac is set: L2 dst or a resolved gateway */
+	struct rte_ether_addr dst_mac;
+	uint32_t src4;		      /* set_l3 source, host order, 0: L2 mode */
+	uint32_t dst4;		      /* set_l3 destination (gateway) */
+	bool ip6;		      /* conf_ipv6 enabled */
+	bool ip6_auto;		      /* no address given: link-local from the MAC */
+	uint8_t vlan_nb;	      /* set_vlan tags */
+	uint16_t vlan[2];
+	bool queue;		      /* RX queue on */
+	uint32_t queue_cap;	      /* its capture */
+	uint32_t queue_size;	      /* its size */
+};
+
+static struct trex_svc_port trex_svc[GEN_MAX_PORTS];
+static struct rte_mempool *trex_svc_mp;
+
+bool
+trex_service_on(uint16_t port, bool *filtered)
+{
+	*filtered = trex_svc[port].filtered;
+	return trex_svc[port].service;
+}
+
+/* The responder's address set, as neigh.c reads it on the RX lcores. */
+static struct pvp_neigh_cfg *
+trex_svc_cfg(uint16_t port)
+{
+	return &trex.g->opt.addr[port];
+}
+
+/*
+ * The RX lcores read the responder's addresses without a lock: every
+ * field is written whole, so a frame that races a change is answered
+ * with the old or the new address, never a mix of the two.
+ */
+static void
+trex_svc_store4(uint32_t *field, uint32_t v)
+{
+	__atomic_store_n(field, v, __ATOMIC_RELEASE);
+}
+
+void
+trex_service_attr(uint16_t port, json_t *attr)
+{
+	const struct trex_svc_port *s = &trex_svc[port];
+	const struct pvp_neigh_cfg *c = trex_svc_cfg(port);
+	char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	json_t *ipv4, *ipv6, *tags = json_array();
+	struct rte_ether_addr zero = {{0}};
+	uint8_t i;
+
+	rte_ether_format_addr(src, sizeof(src), &trex.g->port[port].mac);
+	rte_ether_format_addr(dst, sizeof(dst), s->dst_valid ? &s->dst_mac : &zero);
+	if (s->src4 != 0)
+		ipv4 = json_pack("{s:s,s:s,s:s}", "src", pvp_ipv4_format(s->src4, a, sizeof(a)),
+				 "dst", pvp_ipv4_format(s->dst4, b, sizeof(b)), "state",
+				 s->dst_valid ? "resolved" : "unresolved");
+	else
+		ipv4 = json_pack("{s:s}", "state", "none");
+	if (s->ip6)
+		ipv6 = json_pack("{s:b,s:s}", "enabled", 1, "src",
+				 s->ip6_auto ? "" : inet_ntop(AF_INET6, c->ip6, a, sizeof(a)));
+	else
+		ipv6 = json_pack("{s:b}", "enabled", 0);
+	for (i = 0; i < s->vlan_nb; i++)
+		json_array_append_new(tags, json_integer(s->vlan[i]));
+	json_object_set_new(attr, "layer_cfg",
+			    json_pack("{s:{s:s,s:s,s:s},s:o,s:o}", "ether", "src", src, "dst", dst,
+				      "state", s->dst_valid ? "configured" : "unconfigured",
+				      "ipv4", ipv4, "ipv6", ipv6));
+	json_object_set_new(attr, "vlan", json_pack("{s:o}", "tags", tags));
+}
+
+json_t *
+trex_service_rx_queue(uint16_t port)
+{
+	const struct trex_svc_port *s = &trex_svc[port];
+	struct gen_cap_info info[GEN_CAP_MAX];
+	unsigned int n, k;
+
+	if (!s->queue)
+		return json_pack("{s:b}", "is_active", 0);
+	n = gen_cap_status(info, RTE_DIM(info));
+	for (k = 0; k < n && k < RTE_DIM(info); k++)
+		if (info[k].id == s->queue_cap)
+			return json_pack("{s:b,s:I,s:I}", "is_active", 1, "size",
+					 (json_int_t)s->queue_size, "count",
+					 (json_int_t)info[k].pending);
+	return json_pack("{s:b,s:I,s:i}", "is_active", 1, "size", (json_int_t)s->queue_size,
+			 "count", 0);
+}
+
+/* TRex's verify_state(IDLE | STREAMS): no address changes under traffic. */
+static int
+trex_svc_idle(uint16_t port, const char *cmd, struct trex_err *e)
+{
+	enum trex_port_state st = trex.port[port].state;
+
+	if (st != TREX_PORT_TX && st != TREX_PORT_PAUSE)
+		return 0;
+	trex_fail(e, TREX_E_EXEC, "command '%s' cannot be executed on current state: '%s'", cmd,
+		  trex_state_name(st));
+	return -EBUSY;
+}
+
+/* A MAC parameter, TRex's message when it is none. */
+static int
+trex_svc_mac(json_t *p, const char *name, struct rte_ether_addr *mac, struct trex_err *e)
+{
+	const char *s = trex_param_str(p, name, NULL, e);
+	uint64_t v;
+	int i;
+
+	if (s == NULL)
+		return -EINVAL;
+	if (pvp_parse_mac(s, &v) != 0) {
+		trex_fail(e, TREX_E_PARAMS, "'invalid MAC address: '%.64s'", s);
+		return -EINVAL;
+	}
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
+		mac->addr_bytes[i] = (uint8_t)(v >> (8 * (RTE_ETHER_ADDR_LEN - 1 - i)));
+	return 0;
+}
+
+/* An IPv4 parameter, host order. */
+static int
+trex_svc_ip4(json_t *p, const char *name, const char *what, uint32_t *ip, struct trex_err *e)
+{
+	const char *s = trex_param_str(p, name, NULL, e);
+
+	if (s == NULL)
+		return -EINVAL;
+	if (pvp_parse_ipv4(s, ip) != 0 || *ip == 0) {
+		trex_fail(e, TREX_E_PARAMS, "invalid %s IPv4 address: '%.64s'", what, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+json_t *
+trex_m_service(json_t *p, struct trex_err *e)
+{
+	struct trex_svc_port *s;
+	bool on, filtered;
+	uint64_t mask;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_bool(p, "enabled", -1, &on, e) != 0 ||
+	    trex_param_bool(p, "filtered", 0, &filtered, e) != 0 ||
+	    trex_param_uint(p, "mask", UINT8_MAX, 0, &mask, e) != 0)
+		return NULL;
+	s = &trex_svc[port];
+	if (!on && !filtered && s->queue)
+		return trex_fail(e, TREX_E_EXEC,
+				 "unable to disable service mode - please remove RX queue");
+	s->service = on;
+	s->filtered = filtered;
+	s->mask = (uint8_t)mask;
+	return json_object();
+}
+
+json_t *
+trex_m_set_l2(json_t *p, struct trex_err *e)
+{
+	struct rte_ether_addr mac;
+	struct trex_svc_port *s;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_svc_mac(p, "dst_mac", &mac, e) != 0 ||
+	    trex_svc_idle(port, "set_l2_mode", e) != 0)
+		return NULL;
+	s = &trex_svc[port];
+	s->dst_mac = mac;
+	s->dst_valid = true;
+	s->src4 = 0;
+	s->dst4 = 0;
+	/* L2 mode owns no IPv4 address: ARP for the old one goes unanswered. */
+	trex_svc_store4(&trex_svc_cfg(port)->ip4, 0);
+	return json_object();
+}
+
+json_t *
+trex_m_set_l3(json_t *p, struct trex_err *e)
+{
+	struct rte_ether_addr mac;
+	struct trex_svc_port *s;
+	uint32_t src, dst;
+	bool resolved;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 ||
+	    trex_svc_ip4(p, "src_addr", "source", &src, e) != 0 ||
+	    trex_svc_ip4(p, "dst_addr", "destination", &dst, e) != 0)
+		return NULL;
+	resolved = json_object_get(p, "resolved_mac") != NULL &&
+		   !json_is_null(json_object_get(p, "resolved_mac"));
+	if ((resolved && trex_svc_mac(p, "resolved_mac", &mac, e) != 0) ||
+	    trex_svc_idle(port, "set_l3_mode", e) != 0)
+		return NULL;
+	s = &trex_svc[port];
+	s->src4 = src;
+	s->dst4 = dst;
+	s->dst_valid = resolved;
+	if (resolved)
+		s->dst_mac = mac;
+	trex_svc_store4(&trex_svc_cfg(port)->ip4, src);
+	trex.g->opt.addr_set[port] = true;
+	return json_object();
+}
+
+/* The link-local address of @p mac (modified EUI-64, RFC 4291). */
+static void
+trex_svc_link_local(const struct rte_ether_addr *mac, uint8_t ip6[16])
+{
+	memset(ip6, 0, 16);
+	ip6[0] = 0xfe;
+	ip6[1] = 0x80;
+	ip6[8] = mac->addr_bytes[0] ^ 0x02;
+	ip6[9] = mac->addr_bytes[1];
+	ip6[10] = mac->addr_bytes[2];
+	ip6[11] = 0xff;
+	ip6[12] = 0xfe;
+	ip6[13] = mac->addr_bytes[3];
+	ip6[14] = mac->addr_bytes[4];
+	ip6[15] = mac->addr_bytes[5];
+}
+
+json_t *
+trex_m_conf_ipv6(json_t *p, struct trex_err *e)
+{
+	struct pvp_neigh_cfg *c;
+	struct trex_svc_port *s;
+	const char *src;
+	uint8_t ip6[16];
+	uint16_t port;
+	bool on;
+
+	if (trex_param_port(p, &port, e) != 0 || trex_param_bool(p, "enabled", -1, &on, e) != 0 ||
+	    (src = trex_param_str(p, "src_ipv6", NULL, e)) == NULL)
+		return NULL;
+	if (on && src[0] != '\0' && inet_pton(AF_INET6, src, ip6) != 1)
+		return trex_fail(e, TREX_E_PARAMS, "invalid source IPv6 address: '%.64s'", src);
+	if (trex_svc_idle(port, "conf_ipv6", e) != 0)
+		return NULL;
+	s = &trex_svc[port];
+	c = trex_svc_cfg(port);
+	s->ip6 = on;
+	s->ip6_auto = on && src[0] == '\0';
+	/* Off first, the address, then on: no frame sees half an address. */
+	__atomic_store_n(&c->has_ip6, false, __ATOMIC_RELEASE);
+	if (!on)
+		return json_object();
+	if (s->ip6_auto)
+		trex_svc_link_local(&trex.g->port[port].mac, ip6);
+	memcpy(c->ip6, ip6, sizeof(ip6));
+	__atomic_store_n(&c->has_ip6, true, __ATOMIC_RELEASE);
+	trex.g->opt.addr_set[port] = true;
+	return json_object();
+}
+
+json_t *
+trex_m_set_vlan(json_t *p, struct trex_err *e)
+{
+	json_t *a, *x;
+	uint16_t port, tags[2];
+	size_t i;
+
+	if (trex_param_port(p, &port, e) != 0 || (a = trex_param_array(p, "vlan", e)) == NULL)
+		return NULL;
+	if (json_array_size(a) > 2)
+		return trex_fail(e, TREX_E_PARAMS, "Maximal number of stacked VLANs is 2, got: %zu",
+				 json_array_size(a));
+	json_array_foreach(a, i, x) {
+		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+		    json_integer_value(x) > UINT16_MAX)
+			return trex_fail(e, TREX_E_PARAMS, "'vlan' must be a list of uint16");
+		if (json_integer_value(x) == 0 || json_integer_value(x) > 4095)
+			return trex_fail(e, TREX_E_PARAMS, "invalid VLAN tag: '%" JSON_INTEGER_FORMAT "'",
+					 json_integer_value(x));
+		tags[i] = (uint16_t)json_integer_value(x);
+	}
+	/* lib/neigh reads and writes one 802.1Q tag. */
+	if (json_array_size(a) == 2)
+		return trex_fail(e, TREX_E_EXEC,
+				 "Could not configure VLAN(s): QinQ is not supported by pvpkit-gen's "
+				 "ARP/ND responder (one tag at most)");
+	if (trex_svc_idle(port, "set_vlan_cfg", e) != 0)
+		return NULL;
+	trex_svc[port].vlan_nb = (uint8_t)json_array_size(a);
+	memcpy(trex_svc[port].vlan, tags, sizeof(uint16_t) * json_array_size(a));
+	__atomic_store_n(&trex_svc_cfg(port)->vlan, json_array_size(a) != 0 ? tags[0] : 0,
+			 __ATOMIC_RELEASE);
+	return json_object();
+}
+
+/* Stop port @p port's RX queue, if any. */
+static void
+trex_svc_queue_stop(uint16_t port)
+{
+	struct trex_svc_port *s = &trex_svc[port];
+	char msg[128] = "";
+
+	if (!s->queue)
+		return;
+	/* Gone already only if a client removed it by its capture id. */
+	gen_cap_remove(s->queue_cap, msg, sizeof(msg));
+	s->queue = false;
+}
+
+json_t *
+trex_m_set_rx_feature(json_t *p, struct trex_err *e)
+{
+	const char *type = trex_param_str(p, "type", NULL, e);
+	struct gen_cap_conf c;
+	struct trex_svc_port *s;
+	char msg[256] = "";
+	uint64_t size;
+	double ts;
+	uint16_t port;
+	uint32_t id;
+	bool on;
+
+	if (type == NULL || trex_param_port(p, &port, e) != 0 ||
+	    trex_param_bool(p, "enabled", -1, &on, e) != 0)
+		return NULL;
+	if (strcmp(type, "queue") != 0 && strcmp(type, "server") != 0 &&
+	    strcmp(type, "capwap_proxy") != 0)
+		return trex_fail(e, TREX_E_PARAMS, "'type' must be queue, server or capwap_proxy");
+	if (strcmp(type, "server") == 0 || !on) {
+		if (type[0] == 'q')
+			trex_svc_queue_stop(port);
+		return json_object();
+	}
+	if (strcmp(type, "queue") != 0)
+		return trex_fail(e, TREX_E_EXEC, "RX feature '%s' is not supported by pvpkit-gen",
+				 type);
+	s = &trex_svc[port];
+	if (!s->service)
+		return trex_fail(e, TREX_E_EXEC,
+				 "setting RX queue is only available under service mode");
+	if (trex_param_uint(p, "size", UINT32_MAX, -1, &size, e) != 0)
+		return NULL;
+	if (size == 0)
+		return trex_fail(e, TREX_E_PARAMS, "queue size cannot be zero");
+	memset(&c, 0, sizeof(c));
+	c.ports[GEN_CAP_RX] = 1ull << port;
+	c.count = size;
+	/* TRex's RX queue drops its oldest frames when full. */
+	c.cyclic = true;
+	if (gen_cap_start(&c, &id, &ts, msg, sizeof(msg)) != 0)
+		return trex_fail(e, TREX_E_EXEC, "%s", msg);
+	trex_svc_queue_stop(port);
+	s->queue = true;
+	s->queue_cap = id;
+	s->queue_size = (uint32_t)size;
+	return json_object();
+}
+
+json_t *
+trex_m_get_rx_queue_pkts(json_t *p, struct trex_err *e)
+{
+	struct trex_cap_fetch f = {.pkts = NULL};
+	const struct trex_svc_port *s;
+	char msg[256] = "";
+	uint64_t pending;
+	double start_ts;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0)
+		return NULL;
+	s = &trex_svc[port];
+	if (!s->service)
+		return trex_fail(e, TREX_E_EXEC,
+				 "fetching RX queue packets is only available under service mode");
+	f.pkts = json_array();
+	if (s->queue && gen_cap_fetch(s->queue_cap, UINT32_MAX, trex_cap_pkt, &f, &pending,
+				      &start_ts, msg, sizeof(msg)) != 0) {
+		json_decref(f.pkts);
+		return trex_fail(e, TREX_E_EXEC, "%s", msg);
+	}
+	return json_pack("{s:o}", "pkts", f.pkts);
+}
+
+/* The pool of pushed packets, made on the first push (its mbufs hold a jumbo frame). */
+static int
+trex_svc_pool(struct trex_err *e)
+{
+	if (trex_svc_mp != NULL)
+		return 0;
+	trex_svc_mp = rte_mempool_lookup("trex_svc");
+	if (trex_svc_mp == NULL)
+		trex_svc_mp = rte_pktmbuf_pool_create("trex_svc", TREX_SVC_POOL, 0, 0,
+						      RTE_PKTMBUF_HEADROOM + TREX_SVC_PKT_MAX,
+						      SOCKET_ID_ANY);
+	if (trex_svc_mp == NULL) {
+		trex_fail(e, TREX_E_EXEC, "no memory for pushed packets: %s",
+			  rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* One "pkts" entry checked and decoded; its bytes (malloc'd) or NULL with @p e set. */
+static uint8_t *
+trex_svc_pkt(json_t *x, size_t i, uint32_t *len, bool *dst, bool *src, struct trex_err *e)
+{
+	const char *bin;
+	uint8_t *b;
+
+	if (!json_is_object(x)) {
+		trex_fail(e, TREX_E_PARAMS, "'pkts[%zu]' must be an object", i);
+		return NULL;
+	}
+	if (trex_param_bool(x, "use_port_dst_mac", -1, dst, e) != 0 ||
+	    trex_param_bool(x, "use_port_src_mac", -1, src, e) != 0 ||
+	    (bin = trex_param_str(x, "binary", NULL, e)) == NULL)
+		return NULL;
+	b = trex_b64_decode(bin, len);
+	if (b == NULL) {
+		trex_fail(e, TREX_E_PARAMS, "'pkts[%zu]': 'binary' is not base64", i);
+		return NULL;
+	}
+	if (*len < TREX_SVC_PKT_MIN || *len > TREX_SVC_PKT_MAX) {
+		trex_fail(e, TREX_E_EXEC,
+			  "Bad packet size provided: %u. Should be between %u and %u", *len,
+			  TREX_SVC_PKT_MIN, TREX_SVC_PKT_MAX);
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/*
+ * The packets go, in order and back to back, through the ring the ARP/ND
+ * replies take to the TX lcore of the port's queue 0 (neigh.c): "sent"
+ * is what that ring took. "ipg_usec" is checked as TRex does, not kept:
+ * the services send at most a hundred small frames a batch.
+ */
+json_t *
+trex_m_push_pkts(json_t *p, struct trex_err *e)
+{
+	struct rte_mbuf *m[TREX_SVC_POOL];
+	const struct trex_svc_port *s;
+	uint64_t ipg;
+	unsigned int sent = 0;
+	size_t i, n;
+	json_t *a, *x;
+	uint16_t port;
+
+	if (trex_param_port(p, &port, e) != 0 ||
+	    trex_param_uint(p, "ipg_usec", UINT32_MAX, 0, &ipg, e) != 0 ||
+	    (a = trex_param_array(p, "pkts", e)) == NULL)
+		return NULL;
+	n = json_array_size(a);
+	if ((double)n * (double)ipg > 1e6)
+		return trex_fail(e, TREX_E_PARAMS,
+				 "TX batch total transmit time exceeds the limit of 1 second");
+	if (n > RTE_DIM(m))
+		return trex_fail(e, TREX_E_EXEC, "at most %zu packets a push, got %zu",
+				 RTE_DIM(m), n);
+	if (trex.g->neigh[port].ring == NULL)
+		return trex_fail(e, TREX_E_EXEC, "port %u has no TX lcore on its queue 0", port);
+	if (trex_svc_pool(e) != 0)
+		return NULL;
+	s = &trex_svc[port];
+	/* Every packet checked before one is sent: a bad one sends nothing. */
+	json_array_foreach(a, i, x) {
+		uint32_t len;
+		bool dst, src;
+		uint8_t *b = trex_svc_pkt(x, i, &len, &dst, &src, e);
+
+		if (b == NULL) {
+			rte_pktmbuf_free_bulk(m, (unsigned int)i);
+			return NULL;
+		}
+		if (dst && s->dst_valid)
+			memcpy(b, &s->dst_mac, RTE_ETHER_ADDR_LEN);
+		if (src)
+			memcpy(b + RTE_ETHER_ADDR_LEN, &trex.g->port[port].mac, RTE_ETHER_ADDR_LEN);
+		m[i] = rte_pktmbuf_alloc(trex_svc_mp);
+		if (m[i] == NULL) {
+			free(b);
+			rte_pktmbuf_free_bulk(m, (unsigned int)i);
+			return trex_fail(e, TREX_E_EXEC, "no buffers for %zu packets", n);
+		}
+		memcpy(rte_pktmbuf_append(m[i], (uint16_t)len), b, len);
+		free(b);
+	}
+	if (n != 0)
+		sent = rte_ring_enqueue_burst(trex.g->neigh[port].ring, (void **)m,
+					      (unsigned int)n, NULL);
+	if (sent < n)
+		rte_pktmbuf_free_bulk(m + sent, (unsigned int)n - sent);
+	return json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());
+}
