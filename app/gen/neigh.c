@@ -89,6 +89,12 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 		for (k = 0; k < g->nb_tx; k++)
 			if (g->tx[k]->port == p && g->tx[k]->queue == 0)
 				g->neigh[p].tl = g->tx[k];
+		if (g->neigh[p].tl == NULL && !g->opt.addr_set[p]) {
+			/* --trex: such a port answers nothing (push_pkts says why). */
+			rte_ring_free(g->neigh[p].ring);
+			g->neigh[p].ring = NULL;
+			continue;
+		}
 		if (g->neigh[p].tl == NULL) {
 			snprintf(err, errlen, "port %u: no TX lcore sends on its queue 0", p);
 			return -EINVAL;
@@ -113,8 +119,12 @@ gen_neigh_mbuf(struct gen_ctx *g, uint16_t p, const uint8_t *frame, uint16_t len
 static bool
 gen_neigh_queue(struct gen_ctx *g, uint16_t p, const uint8_t *frame, uint16_t len)
 {
-	struct rte_mbuf *m = gen_neigh_mbuf(g, p, frame, len);
+	struct rte_mbuf *m;
 
+	/* A --trex port with no TX lcore on queue 0 has no ring: unanswered. */
+	if (g->neigh[p].ring == NULL)
+		return false;
+	m = gen_neigh_mbuf(g, p, frame, len);
 	if (m == NULL)
 		return false;
 	if (rte_ring_enqueue(g->neigh[p].ring, m) == 0)

@@ -484,11 +484,13 @@ json_t *
 trex_m_push_pkts(json_t *p, struct trex_err *e)
 {
 	struct rte_mbuf *m[TREX_SVC_POOL];
+	uint8_t *b[TREX_SVC_POOL];
+	uint32_t len[TREX_SVC_POOL];
 	const struct trex_svc_port *s;
+	unsigned int sent = 0, k;
+	json_t *a, *x, *res = NULL;
 	uint64_t ipg;
-	unsigned int sent = 0;
 	size_t i, n;
-	json_t *a, *x;
 	uint16_t port;
 
 	if (trex_param_port(p, &port, e) != 0 ||
@@ -502,38 +504,41 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 	if (n > RTE_DIM(m))
 		return trex_fail(e, TREX_E_EXEC, "at most %zu packets a push, got %zu",
 				 RTE_DIM(m), n);
-	if (trex.g->neigh[port].ring == NULL)
-		return trex_fail(e, TREX_E_EXEC, "port %u has no TX lcore on its queue 0", port);
-	if (trex_svc_pool(e) != 0)
-		return NULL;
 	s = &trex_svc[port];
 	/* Every packet checked before one is sent: a bad one sends nothing. */
 	json_array_foreach(a, i, x) {
-		uint32_t len;
 		bool dst, src;
-		uint8_t *b = trex_svc_pkt(x, i, &len, &dst, &src, e);
 
-		if (b == NULL) {
-			rte_pktmbuf_free_bulk(m, (unsigned int)i);
-			return NULL;
-		}
+		b[i] = trex_svc_pkt(x, i, &len[i], &dst, &src, e);
+		if (b[i] == NULL)
+			goto out;
 		if (dst && s->dst_valid)
-			memcpy(b, &s->dst_mac, RTE_ETHER_ADDR_LEN);
+			memcpy(b[i], &s->dst_mac, RTE_ETHER_ADDR_LEN);
 		if (src)
-			memcpy(b + RTE_ETHER_ADDR_LEN, &trex.g->port[port].mac, RTE_ETHER_ADDR_LEN);
-		m[i] = rte_pktmbuf_alloc(trex_svc_mp);
-		if (m[i] == NULL) {
-			free(b);
-			rte_pktmbuf_free_bulk(m, (unsigned int)i);
-			return trex_fail(e, TREX_E_EXEC, "no buffers for %zu packets", n);
-		}
-		memcpy(rte_pktmbuf_append(m[i], (uint16_t)len), b, len);
-		free(b);
+			memcpy(b[i] + RTE_ETHER_ADDR_LEN, &trex.g->port[port].mac,
+			       RTE_ETHER_ADDR_LEN);
 	}
+	if (trex.g->neigh[port].ring == NULL) {
+		trex_fail(e, TREX_E_EXEC, "port %u has no TX lcore on its queue 0", port);
+		goto out;
+	}
+	if (trex_svc_pool(e) != 0)
+		goto out;
+	if (n != 0 && rte_pktmbuf_alloc_bulk(trex_svc_mp, m, (unsigned int)n) != 0) {
+		trex_fail(e, TREX_E_EXEC, "no buffers for %zu packets", n);
+		goto out;
+	}
+	for (k = 0; k < n; k++)
+		memcpy(rte_pktmbuf_append(m[k], (uint16_t)len[k]), b[k], len[k]);
 	if (n != 0)
 		sent = rte_ring_enqueue_burst(trex.g->neigh[port].ring, (void **)m,
 					      (unsigned int)n, NULL);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, (unsigned int)n - sent);
-	return json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());
+	res = json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());
+	i = n;
+out:
+	for (k = 0; k < i; k++)
+		free(b[k]);
+	return res;
 }

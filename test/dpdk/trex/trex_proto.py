@@ -211,13 +211,14 @@ def main():
     a.acquire(0, force=True)
     ev_a.wait(5)
 
-    print("# reset as the client does it: off switches answered, on switches refused")
+    print("# reset as the client does it: off switches answered, what is missing refused")
     for m, p in (("service", {"enabled": False}), ("set_rx_feature", {"type": "queue", "enabled": False}),
                  ("remove_rx_filters", {}), ("remove_all_streams", {}), ("stop_traffic", {})):
         a.port_call(m, 0, p)
-    a.port_error("service", 0, {"enabled": True}, contains="service mode is not supported")
     a.port_error("set_rx_feature", 0, {"type": "queue", "enabled": True, "size": 1000},
-                 contains="RX feature 'queue' is not supported")
+                 contains="setting RX queue is only available under service mode")
+    a.port_error("set_rx_feature", 0, {"type": "capwap_proxy", "enabled": True},
+                 contains="RX feature 'capwap_proxy' is not supported")
     check(a.call("get_tpg_status", {"port_id": 0})["enabled"] is False, "tpg status")
 
     print("# streams refused by name")
