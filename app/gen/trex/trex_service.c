@@ -18,6 +18,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,16 @@ trex_svc_store4(uint32_t *field, uint32_t v)
 	__atomic_store_n(field, v, __ATOMIC_RELEASE);
 }
 
+/* A MAC as TRex writes it (utl_macaddr_to_str): lower case. */
+static const char *
+trex_svc_mac_str(const struct rte_ether_addr *m, char *buf, size_t len)
+{
+	const uint8_t *b = m->addr_bytes;
+
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
+	return buf;
+}
+
 void
 trex_service_attr(uint16_t port, json_t *attr)
 {
@@ -93,8 +104,8 @@ trex_service_attr(uint16_t port, json_t *attr)
 	struct rte_ether_addr zero = {{0}};
 	uint8_t i;
 
-	rte_ether_format_addr(src, sizeof(src), &trex.g->port[port].mac);
-	rte_ether_format_addr(dst, sizeof(dst), s->dst_valid ? &s->dst_mac : &zero);
+	trex_svc_mac_str(&trex.g->port[port].mac, src, sizeof(src));
+	trex_svc_mac_str(s->dst_valid ? &s->dst_mac : &zero, dst, sizeof(dst));
 	if (s->src4 != 0)
 		ipv4 = json_pack("{s:s,s:s,s:s}", "src", pvp_ipv4_format(s->src4, a, sizeof(a)),
 				 "dst", pvp_ipv4_format(s->dst4, b, sizeof(b)), "state",

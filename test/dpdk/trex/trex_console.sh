@@ -24,7 +24,7 @@ need_cmd tshark
     skip "needs python3-zmq, python3-yaml and python3-texttable"
 ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
 
-TREX_EAL="$(pvp_eal console) -m 256 --lcores 0@0,1@1,2@1"
+trex_eal=($(pvp_eal console) -m 256 --lcores "0@0,1@1,2@1")
 trex_gen_up console net_null0 net_null1 -- --no-rx --speed 10000
 export TREX_EXT_LIBS=${TREX_EXT_LIBS:-$PVP_TREX_CORE/scripts/external_libs}
 export PYTHONPATH=$PVP_TREX_CORE/scripts/automation/trex_control_plane/interactive

@@ -5,8 +5,8 @@
 # trex_gen_up TAG VDEV... [-- OPTION...] starts pvpkit-gen on two free
 # loopback ports, its ports the --vdev arguments given, with pvpkit-gen's
 # OPTIONs (default: --no-rx --speed 1000), and sets $rpc, $pub and $pid
-# once the server listens. $TREX_EAL, when set, replaces the EAL options
-# (memif's two ends in one process need a file prefix, not --in-memory).
+# once the server listens. EAL options other than the defaults (memif's
+# two ends in one process need shared files): the array trex_eal.
 
 trex_gen_up() {
     local tag=$1 vdevs=() opts=(--no-rx --speed 1000)
@@ -20,7 +20,9 @@ trex_gen_up() {
 a, b = socket.socket(), socket.socket()
 a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
 print(a.getsockname()[1], b.getsockname()[1])')
-    "$PVP_GEN" ${TREX_EAL:-$(pvp_eal "$tag") -m 256 -l 0-1} "${vdevs[@]}" -- \
+    local eal=(${trex_eal[@]+"${trex_eal[@]}"})
+    [ ${#eal[@]} -gt 0 ] || eal=($(pvp_eal "$tag") -m 256 -l 0-1)
+    "$PVP_GEN" "${eal[@]}" "${vdevs[@]}" -- \
         --trex "127.0.0.1:$rpc:$pub" "${opts[@]}" --idle-sleep 50 \
         >"$PVP_TMP/gen.log" 2>&1 &
     pid=$!

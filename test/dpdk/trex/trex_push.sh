@@ -21,7 +21,7 @@ ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no lib
 PREFIX=pvpt-push-$$
 trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT
 SOCK=$PVP_TMP/memif.sock
-TREX_EAL="--no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 --lcores 0@0,1@1,2@1"
+trex_eal=(--no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 --lcores "0@0,1@1,2@1")
 trex_gen_up push "net_memif0,role=server,socket=$SOCK,mac=02:00:00:00:00:0a" \
     "net_memif1,role=client,socket=$SOCK,mac=02:00:00:00:00:0b" -- \
     --speed 10000 --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
