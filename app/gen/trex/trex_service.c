@@ -42,8 +42,14 @@ struct trex_svc_port {
 	bool service;		      /* "service" enabled */
 	bool filtered;		      /* "service" filtered */
 	uint8_t mask;		      /* its mask */
-	bool dst_valid;		      /* dst_mac is set: L2 dst or a resolved gateway */
-	struct rte_ether_addr dst_mac;
+	/*
+	 * L3 with the gateway not resolved yet: no destination MAC. Any
+	 * other port has one (TRex's comes from its config file; here it is
+	 * all zeros until set_l2 or a resolved set_l3), so a client's start()
+	 * finds the port resolved, as against TRex.
+	 */
+	bool unresolved;
+	struct rte_ether_addr dst_mac; /* L2 destination or the resolved gateway */
 	uint32_t src4;		      /* set_l3 source, host order, 0: L2 mode */
 	uint32_t dst4;		      /* set_l3 destination (gateway) */
 	bool ip6;		      /* conf_ipv6 enabled */
@@ -101,15 +107,14 @@ trex_service_attr(uint16_t port, json_t *attr)
 	char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	json_t *ipv4, *ipv6, *tags = json_array();
-	struct rte_ether_addr zero = {{0}};
 	uint8_t i;
 
 	trex_svc_mac_str(&trex.g->port[port].mac, src, sizeof(src));
-	trex_svc_mac_str(s->dst_valid ? &s->dst_mac : &zero, dst, sizeof(dst));
+	trex_svc_mac_str(&s->dst_mac, dst, sizeof(dst));
 	if (s->src4 != 0)
 		ipv4 = json_pack("{s:s,s:s,s:s}", "src", pvp_ipv4_format(s->src4, a, sizeof(a)),
 				 "dst", pvp_ipv4_format(s->dst4, b, sizeof(b)), "state",
-				 s->dst_valid ? "resolved" : "unresolved");
+				 s->unresolved ? "unresolved" : "resolved");
 	else
 		ipv4 = json_pack("{s:s}", "state", "none");
 	if (s->ip6)
@@ -121,7 +126,7 @@ trex_service_attr(uint16_t port, json_t *attr)
 		json_array_append_new(tags, json_integer(s->vlan[i]));
 	json_object_set_new(attr, "layer_cfg",
 			    json_pack("{s:{s:s,s:s,s:s},s:o,s:o}", "ether", "src", src, "dst", dst,
-				      "state", s->dst_valid ? "configured" : "unconfigured",
+				      "state", s->unresolved ? "unconfigured" : "configured",
 				      "ipv4", ipv4, "ipv6", ipv6));
 	json_object_set_new(attr, "vlan", json_pack("{s:o}", "tags", tags));
 }
@@ -226,7 +231,7 @@ trex_m_set_l2(json_t *p, struct trex_err *e)
 		return NULL;
 	s = &trex_svc[port];
 	s->dst_mac = mac;
-	s->dst_valid = true;
+	s->unresolved = false;
 	s->src4 = 0;
 	s->dst4 = 0;
 	/* L2 mode owns no IPv4 address: ARP for the old one goes unanswered. */
@@ -255,7 +260,7 @@ trex_m_set_l3(json_t *p, struct trex_err *e)
 	s = &trex_svc[port];
 	s->src4 = src;
 	s->dst4 = dst;
-	s->dst_valid = resolved;
+	s->unresolved = !resolved;
 	if (resolved)
 		s->dst_mac = mac;
 	trex_svc_store4(&trex_svc_cfg(port)->ip4, src);
@@ -523,7 +528,7 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 		b[i] = trex_svc_pkt(x, i, &len[i], &dst, &src, e);
 		if (b[i] == NULL)
 			goto out;
-		if (dst && s->dst_valid)
+		if (dst && !s->unresolved)
 			memcpy(b[i], &s->dst_mac, RTE_ETHER_ADDR_LEN);
 		if (src)
 			memcpy(b[i] + RTE_ETHER_ADDR_LEN, &trex.g->port[port].mac,

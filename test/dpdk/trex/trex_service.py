@@ -34,9 +34,9 @@ def mac_bytes(m):
 
 
 def arp_request(sip, tip):
-    """Who has @tip, tell @sip; the source MAC is the port's (use_port_src_mac)."""
+    """Who has @tip, tell @sip (port 0); the Ethernet source is the port's (use_port_src_mac)."""
     return (b"\xff" * 6 + bytes(6) + b"\x08\x06" +
-            struct.pack(">HHBBH", 1, 0x0800, 6, 4, 1) + bytes(6) + socket.inet_aton(sip) +
+            struct.pack(">HHBBH", 1, 0x0800, 6, 4, 1) + mac_bytes(MAC0) + socket.inet_aton(sip) +
             bytes(6) + socket.inet_aton(tip) + bytes(18))
 
 
@@ -102,7 +102,7 @@ def main():
         st = status(c, p)
         check(st["service"] and not st["service_filtered"] and
               st["attr"]["rx_filter_mode"] == "all", "service %s" % st)
-    check(layer(c, 0) == {"ether": {"src": MAC0, "dst": "00:00:00:00:00:00", "state": "unconfigured"},
+    check(layer(c, 0) == {"ether": {"src": MAC0, "dst": "00:00:00:00:00:00", "state": "configured"},
                           "ipv4": {"state": "none"}, "ipv6": {"enabled": False}},
           "layer_cfg at start %s" % layer(c, 0))
 
