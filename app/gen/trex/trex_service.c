@@ -39,9 +39,9 @@
 
 /* What a client set on a port. */
 struct trex_svc_port {
-	bool service;		      /* "service" enabled */
-	bool filtered;		      /* "service" filtered */
-	uint8_t mask;		      /* its mask */
+	bool service;  /* "service" enabled */
+	bool filtered; /* "service" filtered */
+	uint8_t mask;  /* its mask */
 	/*
 	 * L3 with the gateway not resolved yet: no destination MAC. Any
 	 * other port has one (TRex's comes from its config file; here it is
@@ -50,15 +50,15 @@ struct trex_svc_port {
 	 */
 	bool unresolved;
 	struct rte_ether_addr dst_mac; /* L2 destination or the resolved gateway */
-	uint32_t src4;		      /* set_l3 source, host order, 0: L2 mode */
-	uint32_t dst4;		      /* set_l3 destination (gateway) */
-	bool ip6;		      /* conf_ipv6 enabled */
-	bool ip6_auto;		      /* no address given: link-local from the MAC */
-	uint8_t vlan_nb;	      /* set_vlan tags */
+	uint32_t src4;		       /* set_l3 source, host order, 0: L2 mode */
+	uint32_t dst4;		       /* set_l3 destination (gateway) */
+	bool ip6;		       /* conf_ipv6 enabled */
+	bool ip6_auto;		       /* no address given: link-local from the MAC */
+	uint8_t vlan_nb;	       /* set_vlan tags */
 	uint16_t vlan[2];
-	bool queue;		      /* RX queue on */
-	uint32_t queue_cap;	      /* its capture */
-	uint32_t queue_size;	      /* its size */
+	bool queue;	     /* RX queue on */
+	uint32_t queue_cap;  /* its capture */
+	uint32_t queue_size; /* its size */
 };
 
 static struct trex_svc_port trex_svc[GEN_MAX_PORTS];
@@ -335,15 +335,17 @@ trex_m_set_vlan(json_t *p, struct trex_err *e)
 		    json_integer_value(x) > UINT16_MAX)
 			return trex_fail(e, TREX_E_PARAMS, "'vlan' must be a list of uint16");
 		if (json_integer_value(x) == 0 || json_integer_value(x) > 4095)
-			return trex_fail(e, TREX_E_PARAMS, "invalid VLAN tag: '%" JSON_INTEGER_FORMAT "'",
+			return trex_fail(e, TREX_E_PARAMS,
+					 "invalid VLAN tag: '%" JSON_INTEGER_FORMAT "'",
 					 json_integer_value(x));
 		tags[i] = (uint16_t)json_integer_value(x);
 	}
 	/* lib/neigh reads and writes one 802.1Q tag. */
 	if (json_array_size(a) == 2)
-		return trex_fail(e, TREX_E_EXEC,
-				 "Could not configure VLAN(s): QinQ is not supported by pvpkit-gen's "
-				 "ARP/ND responder (one tag at most)");
+		return trex_fail(
+			e, TREX_E_EXEC,
+			"Could not configure VLAN(s): QinQ is not supported by pvpkit-gen's "
+			"ARP/ND responder (one tag at most)");
 	if (trex_svc_idle(port, "set_vlan_cfg", e) != 0)
 		return NULL;
 	trex_svc[port].vlan_nb = (uint8_t)json_array_size(a);
@@ -518,8 +520,8 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 		return trex_fail(e, TREX_E_PARAMS,
 				 "TX batch total transmit time exceeds the limit of 1 second");
 	if (n > RTE_DIM(m))
-		return trex_fail(e, TREX_E_EXEC, "at most %zu packets a push, got %zu",
-				 RTE_DIM(m), n);
+		return trex_fail(e, TREX_E_EXEC, "at most %zu packets a push, got %zu", RTE_DIM(m),
+				 n);
 	s = &trex_svc[port];
 	/* Every packet checked before one is sent: a bad one sends nothing. */
 	json_array_foreach(a, i, x) {
@@ -547,8 +549,8 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 	for (k = 0; k < n; k++)
 		memcpy(rte_pktmbuf_append(m[k], (uint16_t)len[k]), b[k], len[k]);
 	if (n != 0)
-		sent = rte_ring_enqueue_burst(trex.g->neigh[port].ring, (void **)m,
-					      (unsigned int)n, NULL);
+		sent = rte_ring_enqueue_burst(trex.g->neigh[port].ring, (void **)m, (unsigned int)n,
+					      NULL);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, (unsigned int)n - sent);
 	res = json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());
