@@ -78,7 +78,7 @@ def main():
 
     print("# before the handshake: names of unknown and of refused methods")
     a.error("no_such_method", code=-32601, contains="Method 'no_such_method' not registered", api=False)
-    a.error("push_remote", code=-32601, contains="'push_remote' is not supported by pvpkit-gen", api=False)
+    a.error("conf_ns_batch", code=-32601, contains="'conf_ns_batch' is not supported by pvpkit-gen", api=False)
     ver = a.call("get_version", zipped=False, api=False)
     check(ver["version"].startswith("pvpkit-gen"), "get_version %s" % ver)
     check(a.call("ping", api=False)["ts"] > 0, "ping")
