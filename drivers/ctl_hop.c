@@ -264,22 +264,27 @@ ctl_hop_list_item(const struct coord_hop *hop, const json_t *stats, const char *
 /*
  * pvpkit-fwd's impairment stage drops on purpose and counts those drops in
  * the port's rx_sw_dropped too; its answer says how many per RX port
- * ("impair", pvp_impair_counter_members). @p dropped is 0 without one.
+ * ("impair", pvp_impair_counter_members), and the copies it added
+ * (@p added). Both 0 without one.
  */
 static int
 ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx, uint64_t *dropped,
-		       char *err, size_t err_len)
+		       uint64_t *added, char *err, size_t err_len)
 {
 	struct pvp_impair_counters c;
 	size_t i;
 	int ret;
 
 	*dropped = 0;
+	*added = 0;
 	for (i = 0; (ret = ctl_hop_list_item(hop, stats, PVP_FWD_K_IMPAIR, i,
 					     pvp_impair_counter_members, &c, err, err_len)) == 0;
-	     i++)
-		if ((int)c.port == idx)
-			*dropped += pvp_impair_dropped(&c);
+	     i++) {
+		if ((int)c.port != idx)
+			continue;
+		*dropped += pvp_impair_dropped(&c);
+		*added += c.duplicated;
+	}
 	return ret < 0 ? ret : 0;
 }
 
@@ -339,7 +344,7 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 	struct coord_ctl_hop *h = hop->priv;
 	struct pvp_stats_snap *s;
 	char perr[256] = "";
-	uint64_t impaired;
+	uint64_t impaired, added;
 	unsigned int i;
 	int ret, idx;
 
@@ -369,7 +374,7 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 			return -ENOENT;
 		}
 		ps = &s->port[idx];
-		ret = ctl_hop_impair_dropped(hop, stats, idx, &impaired, err, err_len);
+		ret = ctl_hop_impair_dropped(hop, stats, idx, &impaired, &added, err, err_len);
 		if (ret == 0)
 			ret = ctl_hop_neigh(hop, stats, idx, p, err, err_len);
 		if (ret < 0) {
@@ -385,6 +390,7 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 		p->tx_dropped = ps->c[PVP_STATS_tx_dropped];
 		p->rx_errors = ps->c[PVP_STATS_rx_errors];
 		p->tx_errors = ps->c[PVP_STATS_tx_errors];
+		p->added = added;
 		coord_port_add_reason(p, COORD_REASON_rx_missed, ps->rx_missed);
 		coord_port_add_reason(p, COORD_REASON_rx_nombuf, ps->rx_nombuf);
 		/* Never more than the app says it dropped: no wrapped reason. */

@@ -158,6 +158,8 @@ struct coord_point_result {
 	int owner;	      /**< hop the attributed loss belongs to, or -1 */
 	int64_t attributed;   /**< part of lost given to owner */
 	int64_t unattributed; /**< part of lost no counter explains */
+	uint64_t added;	      /**< tx point inside a hop: packets it added on purpose
+			       *   (coord_port::added of its RX point) */
 	unsigned int flags;   /**< bit (1 << enum coord_check): a check failed here */
 };
 
@@ -181,6 +183,8 @@ struct coord_trial_result {
 	uint64_t rx_packets;				   /**< tester RX, all chains */
 	int64_t hop_drops[COORD_MAX_HOPS];		   /**< drops each hop counted
 							    *   on the chains' path */
+	/** Packets each hop added on purpose (duplicates): its hop_lost is net of them. */
+	int64_t hop_added[COORD_MAX_HOPS];
 	/**
 	 * Every check passed: the chains' tester TX and RX agree with the
 	 * source's signature accounting, no hop counted more drops than it

@@ -269,7 +269,7 @@ attr_check_negative(const struct coord_topology *t, struct coord_trial_result *r
 			bool in_hop = prev->hop == pt->hop && !prev->tx && pt->tx;
 
 			/* A counter that went backwards already says why. */
-			if (pr->lost >= 0 || attr_point_uses(t, pt) > 1 ||
+			if (pr->lost + (int64_t)pr->added >= 0 || attr_point_uses(t, pt) > 1 ||
 			    attr_point_uses(t, prev) > 1 ||
 			    ((pr->flags | r->chain[c].pt[k - 1].flags) &
 			     (1u << COORD_CHECK_BACKWARDS)))
@@ -307,7 +307,7 @@ attr_check_drops(const struct coord_topology *t, struct coord_trial_result *r)
 	char a[32], b[32];
 
 	for (h = 0; h < t->nb_hops; h++) {
-		if (r->hop_drops[h] <= r->hop_lost[h])
+		if (r->hop_drops[h] <= r->hop_lost[h] + r->hop_added[h])
 			continue;
 		attr_finding(r, COORD_CHECK_DROPS, (int)h, false,
 			     "hop %s counted %s drops on the path but lost %s packets there",
@@ -452,6 +452,7 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 	memset(r->chain, 0, sizeof(r->chain));
 	memset(r->hop_lost, 0, sizeof(r->hop_lost));
 	memset(r->hop_drops, 0, sizeof(r->hop_drops));
+	memset(r->hop_added, 0, sizeof(r->hop_added));
 	r->nb_findings = 0;
 	r->nb_lost_findings = 0;
 	r->invalid = false;
@@ -481,6 +482,7 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			attr_point_drops(a, b, pt->tx, pr);
 			pr->owner = -1;
 			pr->refused = 0;
+			pr->added = 0;
 			if (pt->tx && a->tx_refused_by_peer) {
 				/* Offered, then refused by the next hop: sent here. */
 				pr->refused = pr->drop;
@@ -500,9 +502,18 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 				r->hop_drops[pt->hop] += (int64_t)pr->drop;
 			pr->lost = (int64_t)cr->pt[k - 1].packets - (int64_t)pr->packets;
 			if (prev->hop == pt->hop && !prev->tx && pt->tx) {
-				/* In one side, out the other: the hop lost it. */
+				/*
+				 * In one side, out the other: the hop lost it,
+				 * net of the copies it made on purpose.
+				 */
 				pr->owner = (int)pt->hop;
-				pr->attributed = pr->lost > 0 ? pr->lost : 0;
+				pr->added = attr_diff(after[prev->hop].port[prev->port].added,
+						      before[prev->hop].port[prev->port].added);
+				pr->attributed = pr->lost > 0 ? pr->lost
+						 : pr->lost > -(int64_t)pr->added
+							 ? pr->lost
+							 : -(int64_t)pr->added;
+				r->hop_added[pr->owner] += (int64_t)pr->added;
 			} else if (!pt->tx) {
 				/*
 				 * A link: what the receiver counted as dropped

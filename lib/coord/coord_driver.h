@@ -231,8 +231,15 @@ struct coord_port {
 	 * are figured without them at both its ends.
 	 */
 	uint64_t neigh_rx;
-	uint64_t neigh_tx;	 /**< ARP/ND frames in tx_packets, as neigh_rx */
-	unsigned int nb_reasons; /**< entries in reasons[] */
+	uint64_t neigh_tx; /**< ARP/ND frames in tx_packets, as neigh_rx */
+	/**
+	 * RX port: packets the hop added on purpose to what it received here
+	 * (pvpkit-fwd's impairment stage's duplicates). The hop may emit that
+	 * many more than it received without a negative-loss finding; its
+	 * loss is then net of them (coord_trial_result::hop_added).
+	 */
+	uint64_t added;
+	unsigned int nb_reasons;			/**< entries in reasons[] */
 	struct coord_reason reasons[COORD_MAX_REASONS]; /**< drops by reason */
 };
 

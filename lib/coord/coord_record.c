@@ -115,6 +115,8 @@ const struct pvp_schema_member coord_trial_record_members[] = {
 	REC(TRIAL, checks, MAP, .members = &rec_check_state, .help = "each check's state"),
 	REC(TRIAL, findings, JSON, .help = "failed checks: check, hop, invalid, message"),
 	REC(TRIAL, hop_drops, MAP, .members = &rec_count, .help = "drops each hop counted"),
+	REC(TRIAL, hop_added, MAP, .members = &rec_count,
+	    .help = "copies each hop made on purpose; its hop_lost is net of them"),
 	REC(TRIAL, invalid, BOOL, .help = "not a measurement of the DUT"),
 	REC(TRIAL, signature, OBJECT, .members = rec_signature_members,
 	    REC_HAS(TRIAL, has_signature), .help = "the signature check's counts"),

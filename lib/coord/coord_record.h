@@ -98,6 +98,7 @@ struct coord_trial_record {
 	json_t *checks;				 /**< {check: state} */
 	json_t *findings;			 /**< failed checks, one object each */
 	json_t *hop_drops;			 /**< {hop: drops it counted} */
+	json_t *hop_added;			 /**< {hop: copies made on purpose} */
 	bool invalid;				 /**< not a measurement of the DUT */
 	struct coord_record_signature signature; /**< signature counts */
 	bool has_signature;			 /**< "signature" given */

@@ -147,6 +147,9 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 			pvp_fmt_count(pr->unattributed, c, sizeof(c)));
 	else if (pr->unattributed != 0)
 		fprintf(f, " (unattributed)");
+	if (pr->added != 0)
+		fprintf(f, ", Added %s on purpose",
+			pvp_fmt_count((int64_t)pr->added, a, sizeof(a)));
 	fprintf(f, ", Drop %s", pvp_fmt_count((int64_t)pr->drop, a, sizeof(a)));
 	for (i = 0; i < pr->nb_reasons; i++)
 		fprintf(f, "%s%s %s", i == 0 ? ": " : ", ", pr->reasons[i].name,
@@ -235,6 +238,13 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 			pvp_fmt_count(r->hop_lost[i], a, sizeof(a)));
 	}
 	fprintf(f, "; unattributed %s\n", pvp_fmt_count(r->unattributed, a, sizeof(a)));
+	/* A hop's loss above is net of the copies it made on purpose. */
+	for (i = 0, n = 0; i < t->nb_hops; i++)
+		if (r->hop_added[i] != 0)
+			fprintf(f, "%s %s %s", n++ == 0 ? "  Added on purpose:" : ",",
+				t->hops[i].hop.name, pvp_fmt_count(r->hop_added[i], a, sizeof(a)));
+	if (n != 0)
+		fputc('\n', f);
 	fprintf(f, "  Total lost %s = tester TX %s - RX %s (%.4f %%)\n",
 		pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, a, sizeof(a)),
 		pvp_fmt_count((int64_t)r->tx_packets, b, sizeof(b)),
@@ -305,6 +315,8 @@ table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 		      (json_int_t)pr->unattributed);
 	if (o != NULL && pr->refused != 0)
 		json_object_set_new(o, "refused", json_integer((json_int_t)pr->refused));
+	if (o != NULL && pr->added != 0)
+		json_object_set_new(o, "added", json_integer((json_int_t)pr->added));
 	if (o != NULL)
 		json_object_set_new(o, "owner",
 				    pr->owner >= 0 ? json_string(t->hops[pr->owner].hop.name)
@@ -384,8 +396,9 @@ table_start_json(const struct coord_topology *t, const struct coord_trial_result
 static void
 table_record_free(struct coord_trial_record *rec)
 {
-	json_t **made[] = {&rec->hop_lost, &rec->chains,   &rec->chain_totals, &rec->rate,
-			   &rec->checks,   &rec->findings, &rec->hop_drops,    &rec->start};
+	json_t **made[] = {&rec->hop_lost,  &rec->chains, &rec->chain_totals,
+			   &rec->rate,	    &rec->checks, &rec->findings,
+			   &rec->hop_drops, &rec->start,  &rec->hop_added};
 	size_t i;
 
 	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++)
@@ -422,6 +435,13 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 		if (coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			json_object_set_new(rec->hop_lost, t->hops[i].hop.name,
 					    json_integer((json_int_t)r->hop_lost[i]));
+	for (i = 0; i < t->nb_hops; i++)
+		if (r->hop_added[i] != 0) {
+			if (rec->hop_added == NULL)
+				rec->hop_added = json_object();
+			json_object_set_new(rec->hop_added, t->hops[i].hop.name,
+					    json_integer((json_int_t)r->hop_added[i]));
+		}
 	rec->unattributed = r->unattributed;
 	rec->reconciled = r->reconciled;
 	rec->quiet = r->quiet;

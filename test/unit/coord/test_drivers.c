@@ -432,6 +432,7 @@ main(void)
 	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 1);
 	CHECK(reason(&snap.port[1], "tx_full") == 4);
 	CHECK(!snap.port[0].tx_refused_by_peer && !snap.port[1].tx_refused_by_peer);
+	CHECK(snap.port[0].added == 0 && snap.port[1].added == 0);
 	/* What only pvpkit-gen says means nothing from pvpkit-fwd. */
 	fake_tx_full = "drop";
 	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
@@ -450,6 +451,8 @@ main(void)
 	CHECK(reason(&snap.port[1], "impair_dropped") == 1);
 	CHECK(reason(&snap.port[0], "impair_dropped") == 0);
 	CHECK(reason(&snap.port[1], "rx_missed") == 3);
+	/* Its copies are what the hop added to what that port received. */
+	CHECK(snap.port[1].added == 5 && snap.port[0].added == 0);
 	fake_impair = "[{\"port\": 0, \"loss_dropped\": 7, \"rate_dropped\": 2, "
 		      "\"overflow_dropped\": 0, \"duplicated\": 0, \"reordered\": 0, "
 		      "\"delayed\": 0, \"held\": 0}]";

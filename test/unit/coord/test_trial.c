@@ -1041,6 +1041,58 @@ test_negative_in_hop(void)
 	coord_topology_free(t);
 }
 
+/*
+ * A guest that duplicates on purpose (pvpkit-fwd's impairment stage): it
+ * emits more than it received by the copies it says it added, which is no
+ * negative loss; its loss is net of them and its drops are checked
+ * against its loss plus them.
+ */
+static void
+test_added_in_hop(void)
+{
+	struct mock_port_counts p0 = {.tx = 1000, .rx = 1090};
+	struct mock_port_counts phy0 = {.rx = 1000, .tx = 1090};
+	struct mock_port_counts vhost0 = {.tx = 1000, .rx = 1090};
+	struct mock_port_counts vnic0 = {
+		.rx = 1000, .rx_drop = 10, .tx = 1090, .rx_reason = "impair_dropped"};
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256], *out;
+	json_t *j, *pt;
+
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	mocks[2].cur.port[0].added = 7;
+	mocks[2].final.port[0].added = 107;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(r.reconciled && !r.invalid && r.nb_findings == 0);
+	CHECK(r.hop_lost[2] == -90 && r.hop_added[2] == 100 && r.hop_drops[2] == 10);
+	CHECK(r.unattributed == 0);
+	out = table_of(t, &r);
+	CHECK(strstr(out, "  Packets sent by virtual      :          1,090  [Lost -90 (guest), "
+			  "Added 100 on purpose, Drop 0]\n") != NULL);
+	CHECK(strstr(out, "  Added on purpose: guest 100\n") != NULL);
+	CHECK(strstr(out, "no negative loss") != NULL);
+	free(out);
+	j = coord_trial_to_json(t, &r);
+	pt = json_array_get(json_array_get(json_object_get(j, "chains"), 0), 4);
+	CHECK(json_integer_value(json_object_get(pt, "added")) == 100);
+	CHECK(json_integer_value(json_object_get(json_object_get(j, "hop_added"), "guest")) == 100);
+	json_decref(j);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+
+	/* 50 more than it added: that much is still flagged. */
+	vnic0.tx = 1140;
+	p0.rx = phy0.tx = vhost0.rx = 1140;
+	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
+	mocks[2].final.port[0].added = 100;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
+	CHECK(!r.reconciled && has_finding(&r, COORD_CHECK_NEGATIVE, 2, false));
+	CHECK(r.hop_lost[2] == -100 && r.unattributed == -40);
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+}
+
 /* A receiver that counted more than its sender sent: not one trial. */
 static void
 test_negative_on_link(void)
@@ -1188,6 +1240,7 @@ main(void)
 	test_drops_exceed_loss();
 	test_drops_uncounted_and_policing();
 	test_negative_in_hop();
+	test_added_in_hop();
 	test_negative_on_link();
 	test_counter_backwards();
 	test_burst();
