@@ -429,6 +429,13 @@ coord_ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len)
 	return ret;
 }
 
+int
+coord_ctl_hop_method(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+		     char *err, size_t err_len)
+{
+	return coord_ctl_hop_call(hop, method, params, result, 0, err, err_len);
+}
+
 json_t *
 coord_ctl_hop_context(struct coord_hop *hop)
 {

@@ -136,6 +136,10 @@ int coord_ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char 
 /** coord_driver::clear for pvpkit apps (stats.clear). */
 int coord_ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len);
 
+/** coord_driver::call for pvpkit apps: coord_ctl_hop_call() with the hop's timeout. */
+int coord_ctl_hop_method(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+			 char *err, size_t err_len);
+
 /** coord_driver::context for pvpkit apps: the "info" answer. */
 json_t *coord_ctl_hop_context(struct coord_hop *hop);
 

@@ -48,6 +48,8 @@ struct soak_run {
 	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
 	struct coord_sink sink;			 /* the results, else stdout */
 	bool checks_failed;			 /* a check failed on the totals */
+	struct coord_topo_hop *inject_hop[SOAK_MAX_INJECT]; /* each --inject's hop */
+	unsigned int nb_injected;			    /* --inject entries done */
 };
 
 /* Sleep until @p until (pvp_now_s()), waking for an interrupt. */
@@ -281,6 +283,92 @@ soak_stop(struct soak_run *s)
 		fprintf(stderr, "pvpkit: soak: %s\n", err);
 }
 
+/*
+ * Each --inject's hop, before any traffic: a name not in the topology or
+ * a hop that takes no calls is refused now, not at its second.
+ * 0, or 2 after a message.
+ */
+static int
+soak_inject_hops(struct soak_run *s)
+{
+	const struct soak_inject *in;
+	unsigned int i, k;
+
+	for (i = 0; i < s->a->nb_inject; i++) {
+		in = &s->a->inject[i];
+		s->inject_hop[i] = NULL;
+		for (k = 0; k < s->t->nb_hops; k++)
+			if (strcmp(s->t->hops[k].hop.name, in->hop) == 0)
+				s->inject_hop[i] = &s->t->hops[k];
+		if (s->inject_hop[i] == NULL) {
+			fprintf(stderr, "pvpkit: soak: --inject: no hop \"%s\" in the topology\n",
+				in->hop);
+			return 2;
+		}
+		if (s->inject_hop[i]->hop.driver->call == NULL) {
+			fprintf(stderr,
+				"pvpkit: soak: --inject: hop %s (driver %s) takes no control "
+				"calls\n",
+				in->hop, s->inject_hop[i]->hop.driver->name);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The --inject calls due by now, each said on stdout with the second it
+ * was made at. A call that fails is said and the soak goes on: the fault
+ * is then missing from the series, which the line explains.
+ */
+static void
+soak_inject_due(struct soak_run *s)
+{
+	const struct soak_inject *in;
+	struct coord_hop *hop;
+	json_t *params, *res;
+	char err[256];
+	double t;
+
+	while (s->nb_injected < s->a->nb_inject &&
+	       (t = pvp_now_s() - s->t0) >= s->a->inject[s->nb_injected].at_s) {
+		in = &s->a->inject[s->nb_injected];
+		hop = &s->inject_hop[s->nb_injected]->hop;
+		s->nb_injected++;
+		params = in->params != NULL ? json_loads(in->params, 0, NULL) : NULL;
+		res = NULL;
+		if (hop->driver->call(hop, in->method, params, &res, err, sizeof(err)) < 0)
+			printf("soak inject %6.1f s: %s %s failed: %s\n", t, in->hop, in->method,
+			       err);
+		else
+			printf("soak inject %6.1f s: %s %s %s\n", t, in->hop, in->method,
+			       in->params != NULL ? in->params : "");
+		json_decref(params);
+		json_decref(res);
+		fflush(stdout);
+	}
+}
+
+/* Sleep until @p until, making the --inject calls due on the way. */
+static void
+soak_wait(struct soak_run *s, double until)
+{
+	double at;
+
+	for (;;) {
+		soak_inject_due(s);
+		if (s->nb_injected == s->a->nb_inject)
+			break;
+		at = s->t0 + s->a->inject[s->nb_injected].at_s;
+		if (at >= until)
+			break;
+		soak_sleep_until(at);
+		if (coord_interrupted)
+			return;
+	}
+	soak_sleep_until(until);
+}
+
 /* The soak itself. 0 done, 1 not measured, 128 + N after signal N (all kept). */
 static int
 soak_run(struct soak_run *s)
@@ -297,7 +385,7 @@ soak_run(struct soak_run *s)
 		next = s->t0 + k * s->a->interval_s;
 		if (next > end - s->a->interval_s * 1e-3)
 			next = end;
-		soak_sleep_until(next);
+		soak_wait(s, next);
 		if (coord_interrupted)
 			break;
 		if (soak_snapshot(s, s->now) < 0) {
@@ -403,6 +491,9 @@ coord_cmd_soak(int argc, char **argv)
 	s->sink.path = a.results;
 	s->t = coord_cli_open_topology(a.topology, &rc);
 	if (s->t == NULL)
+		goto out;
+	rc = soak_inject_hops(s);
+	if (rc != 0)
 		goto out;
 	if (a.flow_type != NULL && coord_cli_install_flows(s->t, a.flow_type, a.flows) < 0) {
 		rc = 1;

@@ -15,6 +15,17 @@
 
 #include "coord_soak_metrics.h"
 
+/* Injections a soak takes (--inject, repeatable). */
+#define SOAK_MAX_INJECT 16
+
+/* One --inject AT:HOP:METHOD[:PARAMS]: a control call at a planned second. */
+struct soak_inject {
+	double at_s;	    /* seconds after the traffic started */
+	char hop[64];	    /* the hop's name in the topology */
+	char method[64];    /* its control method ("impair.set") */
+	const char *params; /* JSON object text (checked), or NULL */
+};
+
 /* The command line. */
 struct soak_args {
 	const char *topology;
@@ -32,6 +43,9 @@ struct soak_args {
 	const char *search_argv[2 * 64];
 	unsigned int nb_search_argv; /* words in search_argv */
 	bool search_goal;	     /* a --goal among them */
+	/* --inject, in the order of their seconds. */
+	struct soak_inject inject[SOAK_MAX_INJECT];
+	unsigned int nb_inject; /* used entries of inject */
 	/* --push-metrics, --metrics-file. */
 	struct coord_soak_metrics metrics;
 };

@@ -40,7 +40,7 @@ static const char *const soak_search_opts[] = {
 };
 
 /* soak's own options (soak_parse()). */
-#define SOAK_NB_OWN_OPTS    14
+#define SOAK_NB_OWN_OPTS    15
 #define SOAK_NB_SEARCH_OPTS (sizeof(soak_search_opts) / sizeof(soak_search_opts[0]))
 /* getopt values of the passed-on options: SOAK_OPT_SEARCH + their index. */
 #define SOAK_OPT_SEARCH 1000
@@ -80,6 +80,12 @@ soak_usage(FILE *f)
 		   "                        http://HOST:9091/metrics/job/NAME (doc/metrics.rst)\n"
 		   "  --metrics-file FILE   replace FILE with each interval's figures\n"
 		   "                        (OpenMetrics text)\n"
+		   "  --inject AT:HOP:METHOD[:PARAMS]\n"
+		   "                        at AT (5, 5.5s, 2m) after the traffic started,\n"
+		   "                        call METHOD with the JSON object PARAMS on\n"
+		   "                        HOP's control channel: a fault at a known\n"
+		   "                        second (5s:guest:impair.set:{\"loss\":1});\n"
+		   "                        repeatable, up to 16"
 		   "\n"
 		   "The search before the soak (--pdr-fraction without --from) takes pvpkit\n"
 		   "search's options: --max-rate (required), --min-rate, --goal, --algo, --width,\n"
@@ -158,6 +164,65 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	return 0;
 }
 
+/*
+ * One --inject AT:HOP:METHOD[:PARAMS] into a->inject, kept in the order
+ * of their seconds (equal seconds: as given). PARAMS is the rest of the
+ * word, colons and all: JSON has them. 0, or 2 after a usage message.
+ */
+static int
+soak_parse_inject(struct soak_args *a, const char *arg)
+{
+	struct soak_inject in;
+	const char *hop, *method, *params;
+	char at[32], err[160];
+	json_error_t je;
+	json_t *j;
+	unsigned int i;
+
+	memset(&in, 0, sizeof(in));
+	hop = strchr(arg, ':');
+	method = hop != NULL ? strchr(hop + 1, ':') : NULL;
+	if (method == NULL || hop == arg || method == hop + 1 || method[1] == '\0' ||
+	    method[1] == ':')
+		goto usage;
+	params = strchr(method + 1, ':');
+	if ((size_t)(hop - arg) >= sizeof(at) || (size_t)(method - hop - 1) >= sizeof(in.hop) ||
+	    (size_t)((params != NULL ? params : method + strlen(method)) - method - 1) >=
+		    sizeof(in.method))
+		goto usage;
+	snprintf(at, sizeof(at), "%.*s", (int)(hop - arg), arg);
+	if (pvp_parse_duration("--inject", at, 0, 7 * 86400, &in.at_s, err, sizeof(err)) < 0)
+		return coord_cli_usage_error(SOAK_SEE, "%s", err);
+	snprintf(in.hop, sizeof(in.hop), "%.*s", (int)(method - hop - 1), hop + 1);
+	snprintf(in.method, sizeof(in.method), "%.*s",
+		 (int)((params != NULL ? params : method + strlen(method)) - method - 1),
+		 method + 1);
+	if (params != NULL) {
+		in.params = params + 1;
+		j = json_loads(in.params, 0, &je);
+		if (!json_is_object(j)) {
+			json_decref(j);
+			return coord_cli_usage_error(SOAK_SEE,
+						     "--inject: %s: the parameters must be a JSON "
+						     "object (%s)",
+						     arg, j == NULL ? je.text : "not an object");
+		}
+		json_decref(j);
+	}
+	if (a->nb_inject == SOAK_MAX_INJECT)
+		return coord_cli_usage_error(SOAK_SEE, "--inject: at most %d", SOAK_MAX_INJECT);
+	for (i = a->nb_inject; i > 0 && a->inject[i - 1].at_s > in.at_s; i--)
+		a->inject[i] = a->inject[i - 1];
+	a->inject[i] = in;
+	a->nb_inject++;
+	return 0;
+usage:
+	return coord_cli_usage_error(SOAK_SEE,
+				     "--inject: \"%s\" is not AT:HOP:METHOD[:PARAMS] "
+				     "(5s:guest:impair.set:{\"loss\":1})",
+				     arg);
+}
+
 int
 coord_soak_parse(int argc, char **argv, struct soak_args *a)
 {
@@ -176,6 +241,7 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		{"out", required_argument, NULL, 'o'},
 		{"push-metrics", required_argument, NULL, 'P'},
 		{"metrics-file", required_argument, NULL, 'M'},
+		{"inject", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 	};
 	char err[160];
@@ -270,6 +336,10 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		case 'M':
 			a->metrics.file = optarg;
 			break;
+		case 'I':
+			if (soak_parse_inject(a, optarg) != 0)
+				return 2;
+			break;
 		case 'h':
 			soak_usage(stdout);
 			return -1;
@@ -306,6 +376,12 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 					     a->search_argv[0]);
 	if (a->duration_s <= 0)
 		return coord_cli_usage_error(SOAK_SEE, "soak: --duration is required");
+	for (i = 0; i < a->nb_inject; i++)
+		if (a->inject[i].at_s >= a->duration_s)
+			return coord_cli_usage_error(SOAK_SEE,
+						     "--inject: at %g s, not within the %g s "
+						     "soak",
+						     a->inject[i].at_s, a->duration_s);
 	return coord_soak_metrics_check(&a->metrics, SOAK_SEE);
 }
 

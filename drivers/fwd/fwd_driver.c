@@ -32,4 +32,5 @@ const struct coord_driver coord_driver_fwd = {
 	.snapshot = coord_ctl_hop_snapshot,
 	.clear = coord_ctl_hop_clear,
 	.context = coord_ctl_hop_context,
+	.call = coord_ctl_hop_method,
 };

@@ -512,6 +512,16 @@ struct coord_driver {
 	 */
 	int (*traffic_result)(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
 			      size_t err_len);
+
+	/**
+	 * Optional: call control method @p method with @p params (an object
+	 * or NULL, not stolen) on the hop's own control channel, as pvpkit
+	 * soak --inject does at a planned second (an impair.set in a guest's
+	 * pvpkit-fwd). NULL: the hop takes no such calls.
+	 * @return 0 with *result a new reference, or -errno with @p err set.
+	 */
+	int (*call)(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+		    char *err, size_t err_len);
 };
 
 /** True when driver @p d has every role bit in @p role. */

@@ -81,3 +81,12 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 }
+
+# Call METHOD [PARAMS_JSON] on the testbed guest's pvpkit-fwd (hop
+# "guest", its control address from topology.json); prints the result.
+coord_guest_ctl() {
+	local addr
+	addr=$("$PVP_PY" -c 'import json,sys; print([h["ctl"] for h in json.load(open(sys.argv[1]))["hops"] if h["name"] == "guest"][0])' \
+		"$TB_DIR/topology.json") || fail "no guest hop in topology.json"
+	"$PVP_PY" "$PVP_SOURCE_DIR/test/dpdk/fwd/fwd_ctl.py" "$addr" "$@"
+}

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+#
+# A fault at a known second of a soak (about 40 s): pvpkit soak --inject
+# has the guest's pvpkit-fwd drop every packet (impair.set loss 1) from
+# 5.2 s to 5.8 s after the traffic started, read every second. The loss
+# shows in the interval from 5 s to 6 s (the 6th), all of it the guest's,
+# about 0.6 s of packets, and nowhere else: every other interval's guest
+# loss is 0. The totals are exact. Bad --inject values are refused before
+# anything is sent.
+. "$PVP_SOURCE_DIR/test/lib/common.sh"
+. "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
+
+# Refused before any hop is contacted: the format, the JSON, the second.
+for bad in '5s:guest' '5s::impair.set' 'x:guest:impair.set' '5s:guest:impair.set:{"loss":' \
+	'5s:guest:impair.set:[1]' '20s:guest:impair.set:{}'; do
+	"$PVP_COORD" soak --topology /nonexistent.json --rate 1kpps --duration 10 \
+		--inject "$bad" --out "$PVP_TMP/bad" >"$PVP_TMP/bad.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$PVP_TMP/bad.out")" = 1 ] && grep -q -- '--inject' "$PVP_TMP/bad.out" ||
+		{ cat "$PVP_TMP/bad.out"; fail "--inject '$bad': exit $rc, not one usage line"; }
+	info "refused: $(cat "$PVP_TMP/bad.out")"
+done
+
+coord_need_testbed
+coord_tb_up --fwd-args "--impair seed=3"
+
+# A hop not in the topology, or one that takes no calls: refused first.
+for bad in 'nohop' 'vswitch'; do
+	"$PVP_COORD" soak --topology "$TB_DIR/topology.json" --rate 1kpps --duration 3 \
+		--inject "1s:$bad:impair.set:{}" --out "$PVP_TMP/bad" >"$PVP_TMP/bad.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "^pvpkit: soak: --inject: .*$bad" "$PVP_TMP/bad.out" ||
+		{ cat "$PVP_TMP/bad.out"; fail "--inject at hop $bad: exit $rc"; }
+	info "refused: $(cat "$PVP_TMP/bad.out")"
+done
+
+RATE=5000
+"$PVP_COORD" soak --topology "$TB_DIR/topology.json" --rate $RATE --duration 9 --interval 1 \
+	--inject '5.2s:guest:impair.set:{"loss": 1}' --inject '5.8s:guest:impair.set:{}' \
+	--out "$PVP_TMP/soak" >"$PVP_TMP/soak.out" 2>&1 || { cat "$PVP_TMP/soak.out"; fail "soak failed"; }
+cat "$PVP_TMP/soak.out"
+[ "$(grep -c '^soak inject .* guest impair.set' "$PVP_TMP/soak.out")" = 2 ] ||
+	fail "the soak did not say both injections"
+"$PVP_PY" - "$PVP_TMP/soak/soak.jsonl" $RATE <<'PY' || fail "the fault is not in second 5 alone"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+rate = float(sys.argv[2])
+ivs = [r for r in recs if r["type"] == "soak_interval"]
+tot = [r for r in recs if r["type"] == "soak"][-1]
+assert len(ivs) == 9, [r["n"] for r in ivs]
+for r in ivs:
+    g = r["hop_lost"]["guest"]
+    print("# interval %d (%.1f s): tx %d lost %d, guest %d" % (r["n"], r["t_s"], r["tx_packets"], r["lost"], g))
+    if r["n"] == 6:
+        # 0.6 s of packets, give or take a reading's and a call's time.
+        assert 0.4 * rate <= g <= 0.8 * rate, r
+    else:
+        assert g == 0, r
+assert tot["hop_lost"]["guest"] == sum(r["hop_lost"]["guest"] for r in ivs) == tot["lost"], tot
+assert tot["unattributed"] == 0 and tot["reconciled"], tot
+PY
+echo PASS
