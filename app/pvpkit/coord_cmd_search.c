@@ -50,6 +50,11 @@ struct search_point {
 	unsigned int absorbed_trial;	 /* and which (from 1) */
 	bool burst_warned;		 /* this search ended with a burst warning */
 	unsigned int run_checks_failed;	 /* trials with a failed check, whole run */
+	bool has_lowest;		 /* a trial of this search was fed to it */
+	double lowest_rate;		 /* the lowest rate such a trial ran at, */
+	unsigned int lowest_trial;	 /* which (from 1), */
+	double lowest_loss;		 /* its loss ratio, */
+	char lowest_where[256];		 /* and where it lost ("guest 9, unattributed 0") */
 };
 
 /*
@@ -138,6 +143,38 @@ search_note_trial(struct search_point *sp, const struct pvp_search_trial *st,
 		sp->absorbed = r->traffic.max_burst;
 		sp->absorbed_trial = st->index + 1;
 	}
+}
+
+/*
+ * The lowest rate the search measured and where that trial lost its
+ * packets: when even the minimum rate fails a goal, this is why
+ * (search_show_result()). Generator-limited trials say nothing of the
+ * DUT, warm-ups are not weighed.
+ */
+static void
+search_note_lowest(struct search_point *sp, const struct pvp_search_trial *st,
+		   const struct coord_trial_result *r)
+{
+	char a[32];
+	size_t n = 0;
+	unsigned int i;
+
+	if (st->warmup || r->traffic.generator_limited ||
+	    (sp->has_lowest && st->rate > sp->lowest_rate))
+		return;
+	sp->has_lowest = true;
+	sp->lowest_rate = st->rate;
+	sp->lowest_trial = st->index + 1;
+	sp->lowest_loss = coord_trial_loss_ratio(r);
+	sp->lowest_where[0] = '\0';
+	for (i = 0; i < sp->t->nb_hops && n < sizeof(sp->lowest_where); i++)
+		if (r->hop_lost[i] != 0)
+			n += (size_t)snprintf(sp->lowest_where + n, sizeof(sp->lowest_where) - n,
+					      "%s %s, ", sp->t->hops[i].hop.name,
+					      pvp_fmt_count(r->hop_lost[i], a, sizeof(a)));
+	if (n < sizeof(sp->lowest_where))
+		snprintf(sp->lowest_where + n, sizeof(sp->lowest_where) - n, "unattributed %s",
+			 pvp_fmt_count(r->unattributed, a, sizeof(a)));
 }
 
 /*
@@ -330,6 +367,7 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 		return 1;
 	}
 	search_note_trial(sp, st, &r);
+	search_note_lowest(sp, st, &r);
 	coord_trial_result_clear(&r);
 	/*
 	 * A goal that bounds latency cannot be decided by a trial whose
@@ -437,6 +475,13 @@ search_show_result(const struct search_point *sp, const struct pvp_search_result
 		       gr->rel_width * 100,
 		       gr->reached_max_rate ? " (reached the maximum rate)" : "",
 		       gr->generator_limited ? " (the generator, not the DUT, was the limit)" : "");
+		/* No rate passes: say the rate that failed last and where it lost. */
+		if (gr->status == PVP_SEARCH_GOAL_BELOW_MIN && sp->has_lowest)
+			printf("   %-8s no rate passes: at %s pps (trial %u, the lowest tried) "
+			       "the loss was %.4f %%, over the goal's %.4f %%; lost at: %s\n",
+			       name, pvp_fmt_count((int64_t)sp->lowest_rate, a, sizeof(a)),
+			       sp->lowest_trial, 100 * sp->lowest_loss, 100 * gr->loss_ratio,
+			       sp->lowest_where);
 	}
 	if (res->nb_gen_limited > 0)
 		printf("   %u generator-limited trial(s), not counted as DUT results; measured"
@@ -480,6 +525,7 @@ search_point(struct search_point *sp)
 	sp->checks_failed = json_array();
 	sp->lossy_bursts = json_array();
 	sp->has_absorbed = false;
+	sp->has_lowest = false;
 	sp->burst_warned = false;
 	now = time(NULL);
 	gmtime_r(&now, &tm);
