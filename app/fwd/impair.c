@@ -256,11 +256,13 @@ fwd_impair_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n)
 }
 
 uint32_t
-fwd_impair_poll(struct fwd_lcore *lc)
+fwd_impair_poll(struct fwd_lcore *lc, uint64_t *due)
 {
 	const uint64_t now = rte_rdtsc();
 	uint32_t r = 0;
 	uint16_t s;
+
+	*due = UINT64_MAX;
 
 	for (s = 0; s < lc->nb_streams; s++) {
 		struct fwd_stream *fs = &lc->streams[s];
@@ -277,7 +279,10 @@ fwd_impair_poll(struct fwd_lcore *lc)
 		}
 		if (im->head != im->tail)
 			r += impair_release(fs, im, now);
-		r += impair_nb_held(im);
+		if (im->held != NULL && im->held_tsc + im->reorder_cyc < *due)
+			*due = im->held_tsc + im->reorder_cyc;
+		if (im->head != im->tail && im->ring[im->head & im->mask].due < *due)
+			*due = im->ring[im->head & im->mask].due;
 		__atomic_store_n(&im->c.held, impair_nb_held(im), __ATOMIC_RELAXED);
 	}
 	return r;

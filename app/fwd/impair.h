@@ -89,10 +89,11 @@ void fwd_impair_burst(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n)
 /**
  * Send what is due on the streams of @p lc: delayed packets, a packet held
  * for reordering too long, new settings. Called every loop of the lcore.
- * @return packets sent plus packets still held (non-zero keeps the lcore
- *   from idling).
+ * @p due: set to the TSC the first packet still held is due at, or
+ * UINT64_MAX when none is held: an idle lcore sleeps no longer than that.
+ * @return packets sent.
  */
-uint32_t fwd_impair_poll(struct fwd_lcore *lc);
+uint32_t fwd_impair_poll(struct fwd_lcore *lc, uint64_t *due);
 
 /**
  * With conf->impair_on, give every stream of @p app a stage with the

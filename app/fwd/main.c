@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,6 +71,32 @@ fwd_tick(void)
 	}
 }
 
+/*
+ * An idle lcore's sleep: @p idle_us, but no later than @p due (a TSC), when
+ * the impairment stage holds a packet due then. A delayed packet leaves
+ * on time while the lcore sleeps between packets, so a delay changes no
+ * other process's share of a shared CPU (a lcore that polled without
+ * sleeping while it held packets slowed the tester's receive by
+ * milliseconds on two CPUs).
+ */
+static void
+fwd_idle_sleep(uint32_t idle_us, uint64_t due)
+{
+	const uint64_t now = rte_rdtsc();
+	uint64_t left_us;
+
+	if (due != UINT64_MAX) {
+		if ((int64_t)(due - now) <= 0)
+			return;
+		left_us = (due - now) * 1000000 / rte_get_tsc_hz();
+		if (left_us == 0)
+			return;
+		if (left_us < idle_us)
+			idle_us = (uint32_t)left_us;
+	}
+	rte_delay_us_sleep(idle_us);
+}
+
 static int
 fwd_lcore_main(void *arg)
 {
@@ -79,22 +106,29 @@ fwd_lcore_main(void *arg)
 	const uint32_t idle_us = conf.idle_sleep_us;
 	uint32_t idle = 0, ticks = 0;
 	uint16_t i, n = lc->nb_streams;
+	uint64_t due = UINT64_MAX;
 
 	FWD_LOG(INFO, "lcore %u forwards %u streams", lc->lcore_id, n);
+	/*
+	 * The kernel's default 50 us timer slack would make every sleep
+	 * towards a delayed packet's due time that much late.
+	 */
+	if (lc->impair && idle_us != 0)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	while (!fwd_quit) {
 		uint32_t got = 0;
 
 		for (i = 0; i < n; i++)
 			got += packet_fwd(&lc->streams[i]);
-		/* Delayed packets leave on time and keep the lcore awake. */
+		/* Delayed packets leave on time: the sleep ends when one is due. */
 		if (lc->impair)
-			got += fwd_impair_poll(lc);
+			got += fwd_impair_poll(lc, &due);
 		if (lc->seq != NULL)
 			fwd_seq_poll_clear(lc->seq);
 		if (got != 0) {
 			idle = 0;
 		} else if (idle_us != 0 && ++idle >= FWD_IDLE_POLLS) {
-			rte_delay_us_sleep(idle_us);
+			fwd_idle_sleep(idle_us, due);
 		}
 		if (is_main && ++ticks >= FWD_TICK_POLLS) {
 			ticks = 0;
