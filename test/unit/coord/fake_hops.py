@@ -25,6 +25,9 @@ makes the guest count N more rx_missed than it lost at every
 traffic.stop (a wrong drop counter: the drops check fails).
 "fake.no_latency" {} makes the gen hop's streams carry no latency (a
 source that does not stamp its packets).
+"fake.blackout" {"on": true} on the fwd socket makes the guest miss
+(rx_missed) every packet from then until {"on": false}, as pvpkit soak
+--inject's impair.set {"loss": 1} does to a real one.
 
 traffic.start's "start_at" (a CLOCK_REALTIME second) is honoured as
 pvpkit-gen does: the traffic runs from then on, and stats.get's
@@ -76,6 +79,7 @@ state = {
     "extra_drops": 0,  # drops the guest counts beyond its loss per stop (fake.extra_drops)
     "bad_traffic": {},  # members stats.get's traffic says instead (fake.bad_traffic)
     "no_latency": False,  # streams without latency (fake.no_latency)
+    "blackout": False,  # the guest misses every packet (fake.blackout)
 }
 
 
@@ -95,6 +99,8 @@ def apply_traffic(cap, final=True):
     passed_all = min(sent_all, int(cap * elapsed))
     sent, passed = sent_all - run["sent"], passed_all - run["passed"]
     run["sent"], run["passed"] = sent_all, passed_all
+    if state["blackout"]:
+        passed = 0
     g, f = state["gen"], state["fwd"]
     g[0]["tx_packets"] += sent
     g[0]["tx_bytes"] += sent * size
@@ -207,6 +213,12 @@ def handle(hop, method, params, cap):
             return {}
         if method == "fake.bad_traffic":
             state["bad_traffic"] = params
+            return {}
+        if method == "fake.blackout":
+            # What ran before the call passed as the state was.
+            if state["running"] is not None:
+                apply_traffic(cap, final=False)
+            state["blackout"] = bool(params["on"])
             return {}
         if hop != "gen":
             raise KeyError(method)
