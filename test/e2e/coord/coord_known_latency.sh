@@ -8,11 +8,17 @@
 # within the tester's own floor spread. The floor first, the same way:
 # FLOOR trials at the same rate with D = 0, per percentile their min and
 # max; then for each D one trial, whose percentile minus D must lie in
-# the floor's [min - spread, max + spread], widened by one histogram
-# bucket at that latency (lib/lat keeps 6 significant bits: 262 us at
-# 10 ms). So the histogram's shape is kept too. A low rate (2 kpps) keeps
-# the three pollers of a shared 2-CPU box mostly asleep, which is what
-# makes the floor's spread small and honest.
+# the floor's [min - tol, max + tol], tol the floor's spread of that
+# percentile plus one histogram bucket at that latency (lib/lat keeps 6
+# significant bits: 262 us at 10 ms) plus two of the testbed's idle
+# sleeps (50 us): a held packet leaves on the guest's timer, not right
+# after its receive poll, so it meets the two sleepers after the guest
+# (the OVS PMD and the tester's receive) at another phase of their sleep
+# than in the floor; each can move it by up to one sleep, either way (a
+# run here: min - D 30 to 40 us under the floor's least min, p50 - D at
+# 10 ms 82 us under it). So the histogram's shape is kept too. A low rate
+# (2 kpps) keeps the pollers of a shared 2-CPU box mostly asleep, which
+# is what makes the floor's spread small and honest.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
 
@@ -31,9 +37,9 @@ for d in 50 1000 10000; do
 	coord_guest_ctl impair.set "{\"delay_us\": $d}" >/dev/null || fail "impair.set delay $d"
 	lat_trial "d$d"
 done
-"$PVP_PY" - "$PVP_TMP" $FLOOR <<'PY' || fail "a percentile did not move by the delay"
+"$PVP_PY" - "$PVP_TMP" $FLOOR 50000 <<'PY' || fail "a percentile did not move by the delay"
 import json, sys
-d, nfloor = sys.argv[1], int(sys.argv[2])
+d, nfloor, sleep_ns = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 Q = ("min", "p50", "p90", "p99")
 
 def lat(name):
@@ -55,10 +61,10 @@ for D in (50, 1000, 10000):
     row = []
     for q in Q:
         v = m[q] - D * 1000
-        spread = hi[q] - lo[q] + bucket(m[q])
-        good = lo[q] - spread <= v <= hi[q] + spread
+        tol = hi[q] - lo[q] + bucket(m[q]) + 2 * sleep_ns
+        good = lo[q] - tol <= v <= hi[q] + tol
         ok &= good
-        row.append("%s %d%s" % (q, v, "" if good else " (outside %d..%d)" % (lo[q] - spread, hi[q] + spread)))
+        row.append("%s %d%s" % (q, v, "" if good else " (outside %d..%d)" % (lo[q] - tol, hi[q] + tol)))
     print("# delay %5d us, minus D, ns: %s" % (D, " ".join(row)))
 sys.exit(0 if ok else 1)
 PY
