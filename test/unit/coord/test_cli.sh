@@ -144,6 +144,15 @@ grep -q "^INVALID: this trial is not a measurement of the DUT$" "$PVP_TMP/inv.ou
 grep -q "^   ndr      ok: lower 50,000 pps, upper 50,[0-9]* pps, width 0.[0-9]* %$" \
 	"$PVP_TMP/search.out" || bad "search: $(tail -3 "$PVP_TMP/search.out")"
 
+# A goal no rate passes (the path forwards 50 kpps, the search starts at
+# 60 kpps) says why: the lowest rate's loss and the hop it was charged to.
+"$PVP_COORD" search --topology "$T" --max-rate 100kpps --min-rate 60kpps --initial-duration 0.05 \
+	--final-duration 0.1 --no-tables --results "$PVP_TMP/sb.jsonl" >"$PVP_TMP/sb.out" 2>&1 ||
+	bad "search below the minimum rate: exit $?"
+grep -q "^   ndr      below-min: lower - pps, upper 60,000 pps" "$PVP_TMP/sb.out" &&
+	grep -qE "^   ndr      no rate passes: at 60,000 pps \(trial [0-9]+, the lowest tried\) the loss was 16\.[0-9]{4} %, over the goal's 0\.0000 %; lost at: guest [0-9,]+, unattributed 0$" \
+		"$PVP_TMP/sb.out" || bad "search below the minimum rate: $(tail -3 "$PVP_TMP/sb.out")"
+
 # An invalid trial in a search is neither pass nor fail: kept, not fed to
 # the search, run again; the search ends as without it.
 fake_restart 1
