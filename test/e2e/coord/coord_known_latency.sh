@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
 #
-# A known latency through the testbed (about 60 s): the guest's pvpkit-fwd
+# A known latency through the testbed (about 30 s): the guest's pvpkit-fwd
 # adds a fixed delay D (impair.set delay_us) of 50 us, 1 ms and 10 ms,
 # and every percentile the tester reports (min, p50, p90, p99) moves by D
 # within the tester's own floor spread. The floor first, the same way:

@@ -4,7 +4,7 @@
 #
 # Known answers of loss, duplicates and reordering through the whole
 # local testbed (tester -> OVS-DPDK -> guest pvpkit-fwd impairing ->
-# OVS-DPDK -> tester; about 60 s):
+# OVS-DPDK -> tester; about 25 s):
 # 1. loss p = 0.1 % in the guest (seeded): a trial of N = 60,000 packets
 #    loses p.N within 4 binomial standard deviations, all of it charged to
 #    the guest hop, exactly what the guest's stage says it dropped;
@@ -41,10 +41,10 @@ coord_assert loss "abs($dropped - 0.001 * t['tx_packets']) <= 4 * (0.001 * 0.999
 	--results "$PVP_TMP/search.jsonl" >"$PVP_TMP/search.out" 2>&1 ||
 	{ cat "$PVP_TMP/search.out"; fail "search failed"; }
 cat "$PVP_TMP/search.out"
-grep -q '^   pdr .*at-max: lower 10,000 pps.*(reached the maximum rate)$' "$PVP_TMP/search.out" ||
+grep -q '^   pdr .*at-max: .*(reached the maximum rate)' "$PVP_TMP/search.out" ||
 	fail "the PDR 0.5 % did not end at the maximum rate"
 grep -q '^   ndr .*below-min' "$PVP_TMP/search.out" || fail "the NDR found a rate that passes"
-grep -qE '^   ndr +no rate passes: at 5,000 pps \(trial [0-9]+, the lowest tried\) the loss was 0\.[0-9]+ %, over the goal.s 0\.0000 %; lost at: guest [0-9]+, unattributed 0$' \
+grep -qE '^   ndr +no rate passes: at [0-9,]+ pps \(trial [0-9]+, the lowest tried\) the loss was 0\.[0-9]+ %, over the goal.s 0\.0000 %; lost at: guest [0-9]+, unattributed 0$' \
 	"$PVP_TMP/search.out" || fail "the NDR does not say why no rate passes"
 
 # 3. Duplicates and reordering, nothing lost.
@@ -52,6 +52,7 @@ coord_guest_ctl impair.set '{"dup": 0.005, "reorder": 0.005, "seed": 5}' >/dev/n
 	fail "impair.set dup, reorder"
 coord_trial dupooo --rate 10kpps --duration 3 --size 64 --flows 1 ||
 	{ cat "$PVP_TMP/dupooo.out" "$PVP_TMP/dupooo.err"; fail "trial failed"; }
+cat "$PVP_TMP/dupooo.out"
 st=$(coord_guest_ctl stats.get) || fail "guest stats.get"
 want=$("$PVP_PY" -c 'import json,sys; i=json.loads(sys.argv[1])["impair"]; print(sum(x["duplicated"] for x in i), sum(x["reordered"] for x in i))' "$st")
 info "guest stage duplicated, reordered: $want"

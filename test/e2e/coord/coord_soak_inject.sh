@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
 #
-# A fault at a known second of a soak (about 40 s): pvpkit soak --inject
+# A fault at a known second of a soak (about 15 s): pvpkit soak --inject
 # has the guest's pvpkit-fwd drop every packet (impair.set loss 1) from
 # 5.2 s to 5.8 s after the traffic started, read every second. The loss
 # shows in the interval from 5 s to 6 s (the 6th), all of it the guest's,
