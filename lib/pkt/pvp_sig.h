@@ -158,6 +158,8 @@ struct pvp_seq {
 	uint64_t ooo;			      /**< out of order: arrived after a higher seq */
 	uint64_t gaps;			      /**< sequence numbers skipped so far (lower bound of
 			     *   loss while running; late arrivals reduce it) */
+	uint64_t jumps;			      /**< arrivals that skipped numbers (gap events: TRex's
+			     *   seq_too_high) */
 	uint32_t next;			      /**< highest seq seen + 1 */
 	uint32_t started;		      /**< 0 until the first packet */
 	uint64_t window[PVP_SEQ_WINDOW / 64]; /**< seen-bits, indexed seq % window */

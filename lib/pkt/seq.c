@@ -62,6 +62,8 @@ pvp_seq_update(struct pvp_seq *s, uint32_t seq)
 		uint32_t skipped = (uint32_t)diff;
 
 		s->gaps += skipped;
+		if (skipped != 0)
+			s->jumps++;
 		if (skipped + 1 >= PVP_SEQ_WINDOW) {
 			memset(s->window, 0, sizeof(s->window));
 		} else {
