@@ -85,6 +85,27 @@ pvp_lat_update(struct pvp_lat *l, uint64_t ns)
 }
 
 void
+pvp_lat_win_update(struct pvp_lat_win *w, uint64_t period, uint64_t ns)
+{
+	if (period != w->period) {
+		if (w->count != 0)
+			w->last_max = w->max;
+		w->period = period;
+		w->max = 0;
+		w->count = 0;
+	}
+	w->count++;
+	if (ns > w->max)
+		w->max = ns;
+}
+
+uint64_t
+pvp_lat_win_last(const struct pvp_lat_win *w, uint64_t now)
+{
+	return w->period < now && w->count != 0 ? w->max : w->last_max;
+}
+
+void
 pvp_lat_merge(struct pvp_lat *dst, const struct pvp_lat *src)
 {
 	double jitter16;

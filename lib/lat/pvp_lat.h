@@ -89,6 +89,30 @@ uint64_t pvp_lat_bucket_value(const struct pvp_lat *l, unsigned int b);
 void pvp_lat_update(struct pvp_lat *l, uint64_t ns);
 
 /**
+ * The largest latency of the latest finished period that had samples:
+ * TRex's "last_max", whose periods are half a second (its RX core closes
+ * one at each statistics tick; a period without samples keeps the one
+ * before, so the figure survives a stop). Periods are numbered by the
+ * caller (a clock divided by the period); a zeroed struct has no samples.
+ * Single writer; a torn read skews one period at most.
+ */
+struct pvp_lat_win {
+	uint64_t period;   /**< period @c max belongs to */
+	uint64_t max;	   /**< largest sample of that period */
+	uint64_t count;	   /**< samples of that period */
+	uint64_t last_max; /**< largest sample of the latest earlier period with samples */
+};
+
+/** Account one sample @p ns that arrived in period @p period (never decreasing). */
+void pvp_lat_win_update(struct pvp_lat_win *w, uint64_t period, uint64_t ns);
+
+/**
+ * The largest sample of the latest period before @p now that had samples
+ * (0 when none), as a reader in period @p now sees it.
+ */
+uint64_t pvp_lat_win_last(const struct pvp_lat_win *w, uint64_t now);
+
+/**
  * Add @p src into @p dst (several RX lcores, several streams). Jitter
  * becomes the count-weighted mean of both. Counts and sums that would
  * pass 2^64 - 1 are held there rather than wrapped.

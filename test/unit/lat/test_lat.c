@@ -258,12 +258,47 @@ test_overflow(void)
 	json_decref(j);
 }
 
+/*
+ * TRex's last_max: the maximum of the latest finished half-second period
+ * that had samples, kept over empty periods (after a stop), never the
+ * maximum since the start.
+ */
+static void
+test_window(void)
+{
+	struct pvp_lat_win w;
+
+	memset(&w, 0, sizeof(w));
+	CHECK(pvp_lat_win_last(&w, 5) == 0, "no samples: last_max 0");
+	/* Period 10: a spike of 900; period 11: 30 and 40. */
+	pvp_lat_win_update(&w, 10, 100);
+	pvp_lat_win_update(&w, 10, 900);
+	CHECK(pvp_lat_win_last(&w, 10) == 0, "period 10 not over: %" PRIu64,
+	      pvp_lat_win_last(&w, 10));
+	CHECK(pvp_lat_win_last(&w, 11) == 900, "period 10 over: %" PRIu64,
+	      pvp_lat_win_last(&w, 11));
+	pvp_lat_win_update(&w, 11, 30);
+	pvp_lat_win_update(&w, 11, 40);
+	CHECK(pvp_lat_win_last(&w, 11) == 900, "during 11, 10's max: %" PRIu64,
+	      pvp_lat_win_last(&w, 11));
+	CHECK(pvp_lat_win_last(&w, 12) == 40, "after 11, 11's max, not the spike: %" PRIu64,
+	      pvp_lat_win_last(&w, 12));
+	/* Nothing since (a stop): the last period with samples stays. */
+	CHECK(pvp_lat_win_last(&w, 40) == 40, "after a stop: %" PRIu64, pvp_lat_win_last(&w, 40));
+	/* Empty periods between samples do not reset it: 15 after 11. */
+	pvp_lat_win_update(&w, 15, 0);
+	CHECK(pvp_lat_win_last(&w, 15) == 40 && pvp_lat_win_last(&w, 16) == 0,
+	      "a period whose only sample is 0: %" PRIu64 " then %" PRIu64,
+	      pvp_lat_win_last(&w, 15), pvp_lat_win_last(&w, 16));
+}
+
 int
 main(void)
 {
 	test_percentiles();
 	test_json();
 	test_overflow();
+	test_window();
 	if (failures) {
 		printf("%d check(s) failed\n", failures);
 		return 1;
