@@ -148,9 +148,10 @@ struct gen_wstream {
 
 /* Per wire stream RX state, written by the RX lcore only. */
 struct gen_ws_rx {
-	struct pvp_seq seq; /* loss / dup / reorder */
-	uint64_t bytes;	    /* bytes received */
-	struct pvp_lat lat; /* latency histogram, jitter */
+	struct pvp_seq seq;	/* loss / dup / reorder */
+	uint64_t bytes;		/* bytes received */
+	struct pvp_lat lat;	/* latency histogram, jitter */
+	struct pvp_lat_win win; /* maximum per half second (TRex's last_max) */
 } __rte_cache_aligned;
 
 /* A TX lcore: one (port, queue), its wire streams. */
@@ -486,6 +487,10 @@ void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);
 /* The latency histogram of wire stream @p wire_id, all RX lcores merged. */
 void gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat);
+
+/* The largest latency (ns) of wire stream @wire_id in the latest finished
+ * half second that had packets, over every RX lcore (TRex's last_max). */
+uint64_t gen_rx_last_max(const struct gen_ctx *g, uint16_t wire_id);
 
 /*
  * neigh.c: ARP / ND of the --addr ports. gen_neigh_setup() makes the

@@ -27,6 +27,8 @@
 #include "gen.h"
 
 static double gen_ns_per_cycle;
+/* TSC cycles of half a second: the periods of TRex's last_max. */
+static uint64_t gen_half_s;
 
 int
 gen_rx_setup(struct gen_ctx *g)
@@ -35,6 +37,7 @@ gen_rx_setup(struct gen_ctx *g)
 	uint16_t p, i, k;
 
 	gen_ns_per_cycle = 1e9 / (double)g->hz;
+	gen_half_s = RTE_MAX(g->hz / 2, (uint64_t)1);
 	for (k = 0; k < g->rx.nb; k++) {
 		rl = g->rx.rl[k];
 		rl->ws = rte_zmalloc_socket(
@@ -46,6 +49,7 @@ gen_rx_setup(struct gen_ctx *g)
 		for (i = 0; i < GEN_MAX_WSTREAMS; i++) {
 			pvp_seq_init(&rl->ws[i].seq);
 			pvp_lat_init(&rl->ws[i].lat);
+			memset(&rl->ws[i].win, 0, sizeof(rl->ws[i].win));
 		}
 		for (p = 0; p < g->nb_ports; p++)
 			rl->srq[p] = pvp_stats_rxq(g->stats, p, rl->queue);
@@ -65,6 +69,7 @@ gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	for (i = 0; i < GEN_MAX_WSTREAMS; i++) {
 		pvp_seq_init(&rl->ws[i].seq);
 		pvp_lat_init(&rl->ws[i].lat);
+		memset(&rl->ws[i].win, 0, sizeof(rl->ws[i].win));
 		rl->ws[i].bytes = 0;
 	}
 	__atomic_store_n(&rl->unsigned_rx, 0, __ATOMIC_RELAXED);
@@ -91,18 +96,21 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	uint16_t p, n, i;
 
 	for (p = 0; p < g->nb_ports; p++) {
-		uint64_t bytes = 0, nosig = 0, bad = 0, neigh = 0;
+		uint64_t bytes = 0, nosig = 0, bad = 0, neigh = 0, tsc, period;
 		uint32_t now;
 
 		n = rte_eth_rx_burst(g->port[p].eth_port, rl->queue, pkts, GEN_BURST);
 		if (n == 0)
 			continue;
-		now = (uint32_t)rte_rdtsc();
+		tsc = rte_rdtsc();
+		now = (uint32_t)tsc;
+		period = tsc / gen_half_s;
 		gen_cap_burst(p, GEN_CAP_RX, pkts, n);
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = pkts[i];
 			const struct pvp_sig *sig = pvp_sig_find_inline(m);
 			struct gen_ws_rx *r;
+			uint64_t ns;
 			uint16_t id;
 
 			bytes += m->pkt_len;
@@ -121,8 +129,9 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 			}
 			r = &rl->ws[id];
 			pvp_seq_update_inline(&r->seq, rte_be_to_cpu_32(sig->seq));
-			pvp_lat_update(&r->lat, (uint64_t)((double)(uint32_t)(now - sig->tx_ts) *
-							   gen_ns_per_cycle));
+			ns = (uint64_t)((double)(uint32_t)(now - sig->tx_ts) * gen_ns_per_cycle);
+			pvp_lat_update(&r->lat, ns);
+			pvp_lat_win_update(&r->win, period, ns);
 			r->bytes += m->pkt_len;
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
@@ -194,6 +203,7 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 		seq->dup += r->seq.dup;
 		seq->ooo += r->seq.ooo;
 		seq->gaps += r->seq.gaps;
+		seq->jumps += r->seq.jumps;
 		if (r->seq.started && (!seq->started || r->seq.next > seq->next))
 			seq->next = r->seq.next;
 		seq->started |= r->seq.started;
@@ -211,6 +221,17 @@ gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat)
 	pvp_lat_init(lat);
 	for (k = 0; k < g->rx.nb; k++)
 		pvp_lat_merge(lat, &g->rx.rl[k]->ws[wire_id].lat);
+}
+
+uint64_t
+gen_rx_last_max(const struct gen_ctx *g, uint16_t wire_id)
+{
+	uint64_t now = rte_rdtsc() / gen_half_s, max = 0;
+	uint16_t k;
+
+	for (k = 0; k < g->rx.nb; k++)
+		max = RTE_MAX(max, pvp_lat_win_last(&g->rx.rl[k]->ws[wire_id].win, now));
+	return max;
 }
 
 void

@@ -108,6 +108,14 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 	*bytes = 0;
 }
 
+uint64_t
+gen_rx_last_max(const struct gen_ctx *g, uint16_t wire_id)
+{
+	RTE_SET_USED(g);
+	RTE_SET_USED(wire_id);
+	return 0;
+}
+
 /*
  * Captures (app/gen/capture_ctl.c) need the EAL's pools and rings: none is
  * ever started here, so the capture method's checks of its parameters

@@ -376,14 +376,22 @@ trex_lat_hist(const struct pvp_lat *l, json_t *h)
 	}
 }
 
-/* Latency of a pgid: every RX lcore's histograms of its wire streams, merged. */
+/*
+ * Latency of a pgid: every RX lcore's histograms of its wire streams,
+ * merged. "last_max" is the largest latency of the latest half second
+ * that had packets, and "er" holds TRex's sequence counters: "drp" the
+ * numbers skipped (late arrivals fill them again), "ooo" and "dup" the
+ * late and repeated packets, "sth" the arrivals that skipped numbers and
+ * "stl" those below the next expected (late or repeated), each only when
+ * not zero, as TRex leaves them out.
+ */
 static json_t *
-trex_pg_latency(uint32_t pgid, bool running)
+trex_pg_latency(uint32_t pgid)
 {
 	static struct pvp_lat sum;
 	struct gen_ctx *g = trex.g;
 	struct pvp_lat_summary s;
-	uint64_t lost = 0, ooo = 0, dup = 0;
+	uint64_t gaps = 0, ooo = 0, dup = 0, jumps = 0, last_max = 0;
 	json_t *lat, *er;
 	uint16_t w, k;
 	char *hdrh;
@@ -402,15 +410,16 @@ trex_pg_latency(uint32_t pgid, bool running)
 		for (k = 0; k < g->rx.nb; k++)
 			pvp_lat_merge(&sum, &g->rx.rl[k]->ws[ws->wire_id].lat);
 		gen_rx_read(g, ws->wire_id, &seq, &ls, &bytes);
-		/* Exact once stopped; while running, the gaps seen so far. */
-		lost += running ? seq.gaps : pvp_seq_lost(&seq, ws->tx.packets);
+		gaps += seq.gaps;
 		ooo += seq.ooo;
 		dup += seq.dup;
+		jumps += seq.jumps;
+		last_max = RTE_MAX(last_max, gen_rx_last_max(g, ws->wire_id));
 	}
 	pvp_lat_read(&sum, &s);
 	lat = json_pack("{s:I,s:I,s:I,s:f,s:I,s:{}}", "total_max", (json_int_t)(s.max / 1000),
 			"total_min", (json_int_t)(s.min / 1000), "last_max",
-			(json_int_t)(s.max / 1000), "average", (double)s.avg / 1000.0, "jit",
+			(json_int_t)(last_max / 1000), "average", (double)s.avg / 1000.0, "jit",
 			(json_int_t)(s.jitter / 1000), "histogram");
 	trex_lat_hist(&sum, json_object_get(lat, "histogram"));
 	/* HdrHistogram's form as TRex's --hdrh gives it (usec, 1 us..10 s, 3
@@ -420,12 +429,16 @@ trex_pg_latency(uint32_t pgid, bool running)
 		json_object_set_new(lat, "hdrh", json_string(hdrh));
 	free(hdrh);
 	er = json_object();
-	if (lost != 0)
-		json_object_set_new(er, "drp", json_integer((json_int_t)lost));
+	if (gaps != 0)
+		json_object_set_new(er, "drp", json_integer((json_int_t)gaps));
 	if (ooo != 0)
 		json_object_set_new(er, "ooo", json_integer((json_int_t)ooo));
 	if (dup != 0)
 		json_object_set_new(er, "dup", json_integer((json_int_t)dup));
+	if (jumps != 0)
+		json_object_set_new(er, "sth", json_integer((json_int_t)jumps));
+	if (ooo + dup != 0)
+		json_object_set_new(er, "stl", json_integer((json_int_t)(ooo + dup)));
 	return json_pack("{s:o,s:o}", "lat", lat, "er", er);
 }
 
@@ -434,7 +447,6 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 {
 	struct gen_ctx *g = trex.g;
 	json_t *ids = trex_param_array(p, "pgids", e), *x, *fs, *lat, *ver;
-	bool running = false;
 	char key[16], pk[8];
 	size_t i;
 	uint16_t port;
@@ -446,8 +458,6 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 				 "Asking information for too many packet group IDs. "
 				 "Max allowed is %d",
 				 1024 + 128);
-	for (port = 0; port < g->nb_ports; port++)
-		running |= trex_port_active(port);
 	/* pgids are 32-bit: 2^32 + 5 is no pgid, never pgid 5. */
 	json_array_foreach(ids, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
@@ -488,7 +498,7 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 		}
 		json_object_set_new(fs, key, o);
 		if (pg->latency)
-			json_object_set_new(lat, key, trex_pg_latency(pg->pgid, running));
+			json_object_set_new(lat, key, trex_pg_latency(pg->pgid));
 		json_object_set_new(ver, key, json_integer(trex.ver_id));
 	}
 	return json_pack("{s:o,s:o,s:o}", "flow_stats", fs, "latency", lat, "ver_id", ver);

@@ -452,6 +452,9 @@ def main():
     check(sum(lat["lat"]["histogram"].values()) == 1000, "histogram %s" % lat["lat"]["histogram"])
     check(hdrh_total(lat["lat"]["hdrh"]) == 1000, "hdrh %s" % lat["lat"]["hdrh"])
     check(lat["lat"]["total_max"] >= lat["lat"]["total_min"] >= 0 and lat["lat"]["average"] > 0, "lat %s" % lat)
+    # last_max: the maximum of the latest half second with packets (the
+    # burst's), kept after the stop as TRex keeps it.
+    check(0 <= lat["lat"]["last_max"] <= lat["lat"]["total_max"], "last_max %s" % lat["lat"])
     check(lat["er"] == {}, "latency errors %s" % lat["er"])
     check("12345" not in pg["flow_stats"], "unknown pgid answered")
 
