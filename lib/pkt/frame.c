@@ -143,6 +143,14 @@ pkt_sig_tail_off(const struct pvp_pkt_layout *lay)
 	return (uint16_t)(lay->l3_end - PVP_SIG_LEN);
 }
 
+/* Whether the signature's magic is at @p off of @p data. */
+static bool
+pkt_sig_at(const uint8_t *data, uint32_t off)
+{
+	return pkt_rd16(data + off) == PVP_SIG_MAGIC >> 16 &&
+	       pkt_rd16(data + off + 2) == (PVP_SIG_MAGIC & 0xffff);
+}
+
 const struct pvp_sig *
 pvp_sig_find_buf(const uint8_t *data, uint32_t len)
 {
@@ -155,10 +163,13 @@ pvp_sig_find_buf(const uint8_t *data, uint32_t len)
 	end = lay.in_l3_off != 0 ? lay.in_l3_end : lay.l3_end;
 	if (off == 0 || off + PVP_SIG_LEN > end)
 		return NULL;
-	if (pkt_rd16(data + off) != PVP_SIG_MAGIC >> 16 ||
-	    pkt_rd16(data + off + 2) != (PVP_SIG_MAGIC & 0xffff))
-		return NULL;
-	return (const struct pvp_sig *)(data + off);
+	if (pkt_sig_at(data, off))
+		return (const struct pvp_sig *)(data + off);
+	/* After a varied tunnel header it is at the payload's end (raw.c). */
+	off = end - PVP_SIG_LEN;
+	if (lay.payload_off != 0 && off > lay.payload_off && pkt_sig_at(data, off))
+		return (const struct pvp_sig *)(data + off);
+	return NULL;
 }
 
 const struct pvp_sig *

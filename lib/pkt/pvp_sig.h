@@ -9,7 +9,9 @@
  * pvpkit-gen writes 14 bytes right after the L4 header (UDP/TCP, or the
  * inner L4 header of a VXLAN packet) of every packet it sends, or, in an
  * IP packet with no UDP/TCP header (pvpkit-gen --trex), in its last 14
- * bytes, as TRex places its latency payload:
+ * bytes, as TRex places its latency payload; in the last 14 bytes of the
+ * L4 payload too when a TRex field engine writes right after the L4
+ * header (a Geneve header it varies):
  *
  *   offset 0  magic   4 B big endian  PVP_SIG_MAGIC
  *   offset 4  stream  2 B big endian  stream id, unique per generator
@@ -62,7 +64,8 @@ struct pvp_sig {
  * IPv4/IPv6, UDP/TCP and VXLAN (UDP port 4789, then the inner headers).
  *
  * @return a pointer into the first segment's data, or NULL when the
- *   packet is too short, not UDP/TCP, or the magic does not match.
+ *   packet is too short, not UDP/TCP, or the magic matches neither right
+ *   after the L4 header nor at the end of the L4 payload.
  */
 const struct pvp_sig *pvp_sig_find(const struct rte_mbuf *m);
 
@@ -105,8 +108,13 @@ pvp_sig_find_inline(const struct rte_mbuf *m)
 							     sizeof(struct rte_ipv4_hdr));
 
 			if (likely(udp->dst_port != RTE_BE16(4789) &&
-				   RTE_ETHER_HDR_LEN + tot <= len && tot >= l4_end + PVP_SIG_LEN))
+				   RTE_ETHER_HDR_LEN + tot <= len && tot >= l4_end + PVP_SIG_LEN)) {
+				if (likely(sig->magic == RTE_BE32(PVP_SIG_MAGIC)))
+					return sig;
+				sig = (const struct pvp_sig *)(p + RTE_ETHER_HDR_LEN + tot -
+							       PVP_SIG_LEN);
 				return sig->magic == RTE_BE32(PVP_SIG_MAGIC) ? sig : NULL;
+			}
 			return pvp_sig_find(m);
 		}
 	}
@@ -126,8 +134,12 @@ pvp_sig_find_inline(const struct rte_mbuf *m)
 		if (likely(ip->version_ihl == 0x45 && ip->next_proto_id == IPPROTO_UDP &&
 			   (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)) == 0 &&
 			   udp->dst_port != RTE_BE16(4789) && l3 + tot <= len &&
-			   tot >= l4_end + PVP_SIG_LEN))
+			   tot >= l4_end + PVP_SIG_LEN)) {
+			if (likely(sig->magic == RTE_BE32(PVP_SIG_MAGIC)))
+				return sig;
+			sig = (const struct pvp_sig *)(p + l3 + tot - PVP_SIG_LEN);
 			return sig->magic == RTE_BE32(PVP_SIG_MAGIC) ? sig : NULL;
+		}
 		return pvp_sig_find(m);
 	}
 	/* Only IP, bare or behind VLAN tags, can carry one. */

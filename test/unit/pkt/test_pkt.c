@@ -894,6 +894,96 @@ test_sig_tail(void)
 	sig_tail(4, 13, false);
 }
 
+/*
+ * A TRex field engine that writes right after the UDP header (CSIT's
+ * Geneve profiles vary the VNI there): the signature goes in the UDP
+ * payload's last 14 bytes, where TRex puts its latency payload, the UDP
+ * checksum stays valid, and both receivers (pvp_sig_find_buf() and the
+ * packet path's pvp_sig_find_inline()) find it there. A var over both
+ * places leaves no room.
+ */
+static void
+test_sig_after_var(void)
+{
+	static uint32_t tab[2] = {0x00012300, 0x00045600};
+	static uint8_t mem[2048];
+	uint8_t frame[90] = {0}, d[90];
+	char msg[PVP_PKT_ERR_LEN] = "";
+	const struct pvp_sig *sig;
+	struct rte_mbuf m;
+	struct pvp_stream s;
+
+	/* Ethernet / IPv4 (total length 76) / UDP 1025 -> 6081 / 48 B. */
+	frame[12] = 0x08;
+	frame[14] = 0x45;
+	frame[17] = 76;
+	frame[22] = 64;
+	frame[23] = 17;
+	frame[26] = 10;
+	frame[30] = 48;
+	frame[34] = 0x04;
+	frame[35] = 0x01;
+	frame[36] = 0x17;
+	frame[37] = 0xc1;
+	frame[39] = 56;
+	frame[40] = 1; /* a checksum to keep (zero means none over IPv4) */
+	memset(&s, 0, sizeof(s));
+	s.id = 3;
+	s.n_vars = 1;
+	s.vars[0] = (struct pvp_var){.offset = 46,
+				     .len = 4,
+				     .op = PVP_VAR_TABLE,
+				     .min = tab[0],
+				     .max = tab[1],
+				     .step = 1,
+				     .div = 1,
+				     .period = 2,
+				     .table = tab};
+	s.flows = 2;
+	CHECK(pvp_stream_build_raw(&s, frame, sizeof(frame), true, msg, sizeof(msg)) == 0, "%s",
+	      msg);
+	if (s.tmpl == NULL)
+		return;
+	CHECK(s.tmpl[0].sig_off == sizeof(frame) - PVP_SIG_LEN,
+	      "var after UDP: signature at %u, not at the UDP payload's end", s.tmpl[0].sig_off);
+	pvp_flow_build(&s, &s.tmpl[0], 1, d);
+	pvp_sig_stamp(&s.tmpl[0], d, 777, 5);
+	sig = pvp_sig_find_buf(d, sizeof(d));
+	CHECK(sig != NULL && (const uint8_t *)sig == d + sizeof(d) - PVP_SIG_LEN &&
+		      rte_be_to_cpu_16(sig->stream) == 3 && rte_be_to_cpu_32(sig->seq) == 777,
+	      "signature found at the UDP payload's end");
+	CHECK(d[47] == 0x04 && d[48] == 0x56 &&
+		      rte_ipv4_udptcp_cksum_verify((const struct rte_ipv4_hdr *)(d + 14), d + 34) ==
+			      0,
+	      "var written, UDP checksum valid with the signature");
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = mem;
+	m.data_off = 128;
+	m.buf_len = sizeof(mem);
+	memcpy(mem + 128, d, sizeof(d));
+	m.data_len = sizeof(d);
+	m.pkt_len = sizeof(d);
+	m.nb_segs = 1;
+	sig = pvp_sig_find_inline(&m);
+	CHECK(sig != NULL && rte_be_to_cpu_32(sig->seq) == 777, "packet path finds it too");
+	free(s.tmpl[0].data);
+	free(s.tmpl);
+	free(s.order);
+	/* A var over the end as well: no signature. */
+	s.tmpl = NULL;
+	s.order = NULL;
+	s.n_vars = 2;
+	s.vars[1] = s.vars[0];
+	s.vars[1].offset = 84;
+	CHECK(pvp_stream_build_raw(&s, frame, sizeof(frame), true, msg, sizeof(msg)) == 0 &&
+		      s.tmpl != NULL && s.tmpl[0].sig_off == 0,
+	      "vars at both places: no signature (%s)", msg);
+	if (s.tmpl != NULL)
+		free(s.tmpl[0].data);
+	free(s.tmpl);
+	free(s.order);
+}
+
 /* Load @path as a profile; true when refused with a message holding @want. */
 static bool
 refused(const char *path, const char *want)
@@ -966,6 +1056,7 @@ main(void)
 	test_table();
 	test_sig_mbuf();
 	test_sig_tail();
+	test_sig_after_var();
 	test_files();
 	printf("%d checks, %d failures\n", unit_check_count, unit_check_failures);
 	return unit_check_failures == 0 ? 0 : 1;
