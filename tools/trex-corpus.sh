@@ -38,19 +38,10 @@ ldd "$gen" | grep -q libzmq || { echo "SKIP: pvpkit-gen built without --trex"; e
 work=$(mktemp -d /tmp/pvp-trex-corpus.XXXXXX)
 pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-read -r rpc pub < <(/usr/bin/python3 -c 'import socket
-a, b = socket.socket(), socket.socket()
-a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
-print(a.getsockname()[1], b.getsockname()[1])')
-"$gen" --in-memory --no-pci --file-prefix="trexcorpus$$" --log-level=lib.eal:error -m 256 -l 0-1 \
-    --vdev "net_pcap0,tx_pcap=$work/tx.pcap" -- --trex "127.0.0.1:$rpc:$pub" --no-rx \
-    --speed 1000 --idle-sleep 50 >"$work/gen.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-    grep -q "TRex stateless server" "$work/gen.log" && break
-    kill -0 "$pid" 2>/dev/null || { cat "$work/gen.log"; exit 1; }
-    sleep 0.1
-done
+. "$src/tools/trex-gen.sh"
+trex_tool_gen "$gen" "$work/gen.log" --in-memory --no-pci --file-prefix="trexcorpus$$" \
+    --log-level=lib.eal:error -m 256 -l 0-1 --vdev "net_pcap0,tx_pcap=$work/tx.pcap" -- \
+    --no-rx --speed 1000 --idle-sleep 50
 /usr/bin/python3 "$src/tools/trex_corpus.py" "$core" "$rpc" "$pub" "$work/tx.pcap" "$work" "$n" "$@" |
     tee "$work/result.txt"
 grep -q '^# ' "$work/result.txt" || exit 1
