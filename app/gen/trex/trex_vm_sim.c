@@ -413,7 +413,11 @@ sim_footprint(const struct sim *m, uint32_t len, uint16_t *fp)
 /*
  * The bytes of the footprint @p fp (@p nfp of them) that vary over the
  * cycle as lib/pkt TABLE vars of 4, 2 or 1 contiguous bytes, with the
- * values of each packet taken from @p img (@p nfp bytes a packet).
+ * values of each packet taken from @p img (@p nfp bytes a packet). A var
+ * may also cover footprint bytes that do not vary (they are written with
+ * their one value), so that three varying bytes of a field (a 24-bit
+ * VNI, a MAC's low half, an address over 2^16 values) take one var of 4
+ * rather than two: CSIT's Geneve profiles vary 8 such fields.
  * @return 0 or -EINVAL (more words than lib/pkt's vars; message set).
  */
 static int
@@ -421,7 +425,7 @@ sim_tables(struct sim *m, const uint8_t *img, const uint16_t *fp, uint32_t nfp, 
 	   const bool *varies, uint32_t *tab)
 {
 	struct trex_stream *s = m->c->s;
-	uint32_t i = 0, j, k, n;
+	uint32_t i = 0, j, k, n, done = 0;
 
 	s->n_vars = 0;
 	while (i < nfp) {
@@ -432,9 +436,21 @@ sim_tables(struct sim *m, const uint8_t *img, const uint16_t *fp, uint32_t nfp, 
 			i++;
 			continue;
 		}
+		/* Contiguous footprint bytes from here, up to 4, less those at
+		 * the end that do not vary. */
 		n = 1;
-		while (n < 4 && i + n < nfp && varies[i + n] && fp[i + n] == fp[i] + n)
+		while (n < 4 && i + n < nfp && fp[i + n] == fp[i] + n)
 			n++;
+		while (!varies[i + n - 1])
+			n--;
+		/* Three: one more footprint byte after, or one before that no
+		 * var has taken yet, makes a var of 4. */
+		if (n == 3 && i + 3 < nfp && fp[i + 3] == fp[i] + 3)
+			n = 4;
+		else if (n == 3 && i > done && fp[i - 1] == fp[i] - 1) {
+			i--;
+			n = 4;
+		}
 		n = n == 3 ? 2 : n;
 		if (s->n_vars == PVP_PKT_MAX_VARS)
 			return trex_vm_fail(m->c,
@@ -463,6 +479,7 @@ sim_tables(struct sim *m, const uint8_t *img, const uint16_t *fp, uint32_t nfp, 
 		}
 		s->n_vars++;
 		i += n;
+		done = i;
 	}
 	return 0;
 }

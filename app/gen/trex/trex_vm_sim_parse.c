@@ -217,6 +217,26 @@ sim_parse_tuple(struct sim *m, struct sim_ins *x, const json_t *in)
 	return 0;
 }
 
+/*
+ * Whether lib/pkt keeps the checksum of the IPv4 header at @p off itself:
+ * a flow_stats stream's outer header, or its VXLAN inner one (its writes
+ * and signature are followed incrementally there, so TRex's value would
+ * count them twice). Any other header (inside Geneve, say) is fixed as
+ * TRex fixes it.
+ */
+static bool
+sim_pkt_keeps_ipv4(const struct trex_stream *s, uint64_t off)
+{
+	struct pvp_pkt_layout lay;
+
+	if (!s->fs)
+		return false;
+	if (pvp_pkt_parse(s->pkt, s->len, &lay) != 0)
+		return true;
+	return (lay.ip_ver == 4 && off == lay.l3_off) ||
+	       (lay.in_l3_off != 0 && lay.in_ip_ver == 4 && off == lay.in_l3_off);
+}
+
 static int
 sim_parse_write(struct sim *m, struct sim_ins *x, const json_t *in, bool masked)
 {
@@ -300,11 +320,10 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 		} else if (strcmp(type, "trim_pkt_size") == 0) {
 			ret = trex_vm_fail(c, "'trim_pkt_size' is not supported by pvpkit-gen");
 		} else if (strcmp(type, "fix_checksum_ipv4") == 0) {
-			/* With flow_stats, lib/pkt keeps every checksum (the signature moves). */
-			x->kind = c->s->fs ? SIM_NOP : SIM_CSUM4;
 			ret = trex_vm_checksum(c, in, type);
 			if (ret == 0)
 				ret = trex_vm_uint(c, in, "pkt_offset", -1, &x->off);
+			x->kind = sim_pkt_keeps_ipv4(c->s, x->off) ? SIM_NOP : SIM_CSUM4;
 		} else if (strcmp(type, "fix_checksum_hw") == 0) {
 			x->kind = c->s->fs ? SIM_NOP : SIM_CSUMHW;
 			ret = trex_vm_checksum(c, in, type);
