@@ -4,9 +4,10 @@
 #
 # FD.io CSIT's driver script, unchanged, against pvpkit-gen --trex on two
 # memif ports cross-connected (doc/trex.rst, "FD.io CSIT's
-# trex_stl_profile.py"): each profile bidirectional at 10 kpps for 1 s, at
-# each frame size, with and without --latency; one line per run
-# (tools/trex_csit.py says what PASS, NOLAT, LOSS and FAIL mean).
+# trex_stl_profile.py"): each profile bidirectional (the -udir ones one
+# way, as CSIT runs them) at 10 kpps for 1 s, at each frame size, with and
+# without --latency; one line per run (tools/trex_csit.py says what PASS,
+# NOLAT, LOSS and FAIL mean).
 #
 # Usage: tools/trex-csit.sh [-a] [-s SIZES] [-l LATS] [-b BUILD_DIR] [-o LOGDIR] CSIT TREX_CORE [PROFILE...]
 #   CSIT and TREX_CORE may also come from $PVP_CSIT and $PVP_TREX_CORE (a

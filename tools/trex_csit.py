@@ -5,7 +5,8 @@
 
 Runs CSIT's GPL/tools/trex/trex_stl_profile.py, unchanged, once per
 profile, frame size and latency choice (bidirectional, 10 kpps, 1 s, as
-doc/trex.rst shows), and prints one line per run:
+doc/trex.rst shows; one way for the "-udir" profiles, as CSIT runs
+them), and prints one line per run:
 
   PASS     the script exited 0, sent and received the same number of
            packets, and, with --latency at a fixed frame size, both
@@ -66,7 +67,7 @@ def hdrh_total(text):
     return sum(c for c in zigzag_counts(inner[40:]) if c > 0)
 
 
-def verdict(rc, out, size, lat):
+def verdict(rc, out, size, lat, dirs):
     """One run's verdict and its detail."""
     last = [l for l in out.splitlines() if l.startswith("rate=")]
     if rc != 0 or not last or "Traceback" in out:
@@ -84,7 +85,7 @@ def verdict(rc, out, size, lat):
     if "FAILED to add latency streams" in out:
         return "NOLAT", "%d/%d, latency streams refused" % (rx, tx)
     lats = []
-    for s in (0, 1):
+    for s in range(dirs):
         m = re.search(r"latency_stream_%d\(usec\)=(-?\d+)/(-?\d+)/(-?\d+)/([^;]*);" % s, line)
         if m is None or int(m.group(1)) < 0:
             return "FAIL", "no latency for stream %d" % s
@@ -120,11 +121,14 @@ def main():
     counts = {}
     for p in profiles:
         name = os.path.basename(p)[:-3]
+        # "-udir" profiles are one way (their second packet is a bare
+        # Ethernet header): CSIT runs them with one traffic direction.
+        dirs = 1 if name.endswith("-udir") else 2
         for size in sizes.split(","):
             for lat in lats.split(","):
                 cmd = ["/usr/bin/python3", shim, script, "--profile", p, "--duration", "1",
                        "--frame_size", size, "--rate", "10000pps", "--ports", "0", "1",
-                       "--traffic_directions", "2", "--delay", "0.5"]
+                       "--traffic_directions", str(dirs), "--delay", "0.5"]
                 if lat == "yes":
                     cmd.append("--latency")
                 try:
@@ -135,7 +139,7 @@ def main():
                     rc, out = 124, (e.stdout or b"").decode(errors="replace")
                 with open(os.path.join(logdir, "%s-%s-%s.log" % (name, size, lat)), "w") as f:
                     f.write(out)
-                v, detail = verdict(rc, out, size, lat)
+                v, detail = verdict(rc, out, size, lat, dirs)
                 counts[v] = counts.get(v, 0) + 1
                 print("%-48s %-9s latency=%-3s %-5s %s" % (name, size, lat, v, detail),
                       flush=True)
