@@ -294,7 +294,8 @@ fake_start "$PVP_TMP/g" 50000
 "$PVP_COORD" soak --topology "$PVP_TMP/g/topology.json" --rate 60kpps --duration 1.2 \
 	--interval 0.3 --out "$PVP_TMP/soak" >"$PVP_TMP/soak.out" 2>&1 || bad "soak: exit $?"
 [ "$(grep -c '^soak_interval ' "$PVP_TMP/soak.out")" = 4 ] || bad "not 4 intervals: $(cat "$PVP_TMP/soak.out")"
-grep -q '^soak  *1.2 s: tx 72,000 rx 60,000 lost 12000 (16.6667 %); latency us p50 16.0 p99 16.0 max 155.6$' \
+# The duration is the one measured: a loaded host stretches 1.2 s a little.
+grep -Eq '^soak  *1\.[2-9] s: tx 72,000 rx 60,000 lost 12000 \(16\.6667 %\); latency us p50 16\.0 p99 16\.0 max 155\.6$' \
 	"$PVP_TMP/soak.out" || bad "soak totals: $(grep '^soak ' "$PVP_TMP/soak.out")"
 grep -q "^report: $PVP_TMP/soak/soak.csv$" "$PVP_TMP/soak.out" || bad "no soak.csv"
 "$PVP_PY" - "$PVP_TMP/soak" <<'PY' || bad "soak records"
