@@ -293,6 +293,7 @@ struct ctl_hop_neigh {
 	unsigned int port; /* the app's port index */
 	uint64_t arp_rx;   /* ARP frames received (in rx_packets) */
 	uint64_t nd_rx;	   /* ICMPv6 neighbour discovery frames received */
+	uint64_t echo;	   /* ICMP/ICMPv6 echo requests to the port received */
 	uint64_t tx;	   /* replies and announcements sent (in tx_packets) */
 };
 
@@ -311,7 +312,8 @@ static const struct pvp_schema_member ctl_hop_neigh_members[] = {
 	 .help = "port index"},
 	CTL_HOP_NEIGH_COUNT(arp_rx, "ARP frames received"),
 	CTL_HOP_NEIGH_COUNT(nd_rx, "neighbour discovery frames received"),
-	CTL_HOP_NEIGH_COUNT(tx, "ARP/ND frames sent"),
+	CTL_HOP_NEIGH_COUNT(echo, "echo requests to the port received"),
+	CTL_HOP_NEIGH_COUNT(tx, "ARP/ND frames and echo replies sent"),
 	{.name = NULL},
 };
 
@@ -331,7 +333,7 @@ ctl_hop_neigh(const struct coord_hop *hop, const json_t *stats, int idx, struct 
 					     err_len)) == 0;
 	     i++)
 		if ((int)n.port == idx) {
-			p->neigh_rx = n.arp_rx + n.nd_rx;
+			p->neigh_rx = n.arp_rx + n.nd_rx + n.echo;
 			p->neigh_tx = n.tx;
 		}
 	return ret < 0 ? ret : 0;

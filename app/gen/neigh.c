@@ -68,9 +68,10 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 		snprintf(name, sizeof(name), "gen_neigh%u", p);
 		g->neigh[p].mp = rte_mempool_lookup(name);
 		if (g->neigh[p].mp == NULL)
-			g->neigh[p].mp = rte_pktmbuf_pool_create(
-				name, GEN_NEIGH_POOL, 64, 0, RTE_PKTMBUF_HEADROOM + 128,
-				rte_eth_dev_socket_id(g->port[p].eth_port));
+			g->neigh[p].mp =
+				rte_pktmbuf_pool_create(name, GEN_NEIGH_POOL, 64, 0,
+							RTE_PKTMBUF_HEADROOM + PVP_NEIGH_FRAME_MAX,
+							rte_eth_dev_socket_id(g->port[p].eth_port));
 		if (g->neigh[p].mp == NULL) {
 			snprintf(err, errlen, "port %u: no memory for ARP/ND replies: %s", p,
 				 rte_strerror(rte_errno));
@@ -109,9 +110,17 @@ static struct rte_mbuf *
 gen_neigh_mbuf(struct gen_ctx *g, uint16_t p, const uint8_t *frame, uint16_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(g->neigh[p].mp);
+	char *d;
 
-	if (m != NULL)
-		memcpy(rte_pktmbuf_append(m, len), frame, len);
+	if (m == NULL)
+		return NULL;
+	/* Room for PVP_NEIGH_FRAME_MAX: an echo reply is as long as its request. */
+	d = rte_pktmbuf_append(m, len);
+	if (d == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memcpy(d, frame, len);
 	return m;
 }
 
@@ -450,12 +459,15 @@ gen_neigh_print(const struct gen_ctx *g, FILE *f)
 		fprintf(f,
 			"neigh port %zu: ARP %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
 			" for us), ND %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
-			" for us), %" JSON_INTEGER_FORMAT " ignored, %" JSON_INTEGER_FORMAT
+			" for us), echo %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
+			" answered), %" JSON_INTEGER_FORMAT " ignored, %" JSON_INTEGER_FORMAT
 			" announced, %" JSON_INTEGER_FORMAT " replies not sent%s\n",
 			i, json_integer_value(json_object_get(o, "arp_rx")),
 			json_integer_value(json_object_get(o, "arp_answered")),
 			json_integer_value(json_object_get(o, "nd_rx")),
 			json_integer_value(json_object_get(o, "ns_answered")),
+			json_integer_value(json_object_get(o, "echo")),
+			json_integer_value(json_object_get(o, "echo_answered")),
 			json_integer_value(json_object_get(o, "ignored")),
 			json_integer_value(json_object_get(o, "announced")), un,
 			un != 0 ? " (over " RTE_STR(

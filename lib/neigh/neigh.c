@@ -6,8 +6,10 @@
  * ARP and IPv6 neighbour discovery on frame bytes (pvp_neigh.h). Frames
  * come from a wire: every field is read with memcpy (no alignment is
  * assumed) and every length is checked before it is read. ICMPv6
- * checksums are DPDK's (rte_ipv6_udptcp_cksum), so what the responder
- * writes is what any DPDK user would check it against.
+ * checksums are DPDK's (rte_ipv6_udptcp_cksum, rte_ipv4_cksum,
+ * rte_raw_cksum), so what the responder writes is what any DPDK user
+ * would check it against. An echo reply is the request with its type,
+ * addresses and checksums changed; what it carries is the peer's.
  */
 
 #include <arpa/inet.h>
@@ -26,19 +28,26 @@
 #include "pvp_neigh.h"
 
 /* ICMPv6 neighbour discovery (RFC 4861 section 4). */
-#define ND_TYPE_RS	 133 /* router solicitation: the first type of ND */
-#define ND_TYPE_NS	 135
-#define ND_TYPE_NA	 136
-#define ND_TYPE_REDIRECT 137 /* the last one */
-#define ND_HOP_LIMIT	 255 /* every ND frame has it: proof it was not routed */
-#define ND_OPT_SLLA	 1   /* source link-layer address option */
-#define ND_OPT_TLLA	 2   /* target link-layer address option */
-#define ND_NA_ROUTER	 0x80
-#define ND_NA_SOLICITED	 0x40
-#define ND_NA_OVERRIDE	 0x20
-#define ND_MSG_LEN	 24 /* type, code, cksum, flags/reserved, target */
-#define ND_OPT_LLA_LEN	 8  /* a link-layer address option for Ethernet */
-#define ARP_LEN		 28 /* an Ethernet/IPv4 ARP packet */
+#define ND_TYPE_RS	   133 /* router solicitation: the first type of ND */
+#define ND_TYPE_NS	   135
+#define ND_TYPE_NA	   136
+#define ND_TYPE_REDIRECT   137 /* the last one */
+#define ND_HOP_LIMIT	   255 /* every ND frame has it: proof it was not routed */
+#define ND_OPT_SLLA	   1   /* source link-layer address option */
+#define ND_OPT_TLLA	   2   /* target link-layer address option */
+#define ND_NA_ROUTER	   0x80
+#define ND_NA_SOLICITED	   0x40
+#define ND_NA_OVERRIDE	   0x20
+#define ND_MSG_LEN	   24 /* type, code, cksum, flags/reserved, target */
+#define ND_OPT_LLA_LEN	   8  /* a link-layer address option for Ethernet */
+#define ARP_LEN		   28 /* an Ethernet/IPv4 ARP packet */
+#define NEIGH_CTL_MAX	   96 /* longest ARP/ND frame written: what neigh_eth() clears */
+#define ICMP_ECHO_REQUEST  8  /* RFC 792 */
+#define ICMP_ECHO_REPLY	   0
+#define ICMP6_ECHO_REQUEST 128 /* RFC 4443 4.1 */
+#define ICMP6_ECHO_REPLY   129
+#define ECHO_HDR_LEN	   8  /* type, code, checksum, identifier, sequence */
+#define ECHO_TTL	   64 /* what a Linux host sends its replies with */
 
 static const uint8_t neigh_bcast[RTE_ETHER_ADDR_LEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 static const uint8_t neigh_all_nodes[16] = {0xff, 0x02, [15] = 0x01};
@@ -88,11 +97,12 @@ neigh_l2(const uint8_t *f, uint32_t len, uint32_t *l3, uint16_t *etype, uint16_t
 	return true;
 }
 
-/* An Ethernet header (and @p c's tag) into @p out, cleared to the minimum frame; the L3 offset. */
+/* An Ethernet header (and @p c's tag) into @p out, cleared to an ARP/ND frame; the L3 offset. */
 static uint32_t
 neigh_eth(const struct pvp_neigh_cfg *c, const uint8_t *dst, uint16_t etype, uint8_t *out)
 {
-	memset(out, 0, PVP_NEIGH_FRAME_MAX);
+	/* Not all of PVP_NEIGH_FRAME_MAX: a flood of requests would clear 1.5 kB each. */
+	memset(out, 0, NEIGH_CTL_MAX);
 	memcpy(out, dst, RTE_ETHER_ADDR_LEN);
 	memcpy(out + RTE_ETHER_ADDR_LEN, &c->mac, RTE_ETHER_ADDR_LEN);
 	if (c->vlan == 0) {
@@ -291,6 +301,139 @@ neigh_is_nd(const uint8_t *f, uint32_t l3, uint32_t len)
 	return type >= ND_TYPE_RS && type <= ND_TYPE_REDIRECT;
 }
 
+void
+pvp_neigh_link_local(const struct rte_ether_addr *mac, uint8_t ip6[16])
+{
+	memset(ip6, 0, 16);
+	ip6[0] = 0xfe;
+	ip6[1] = 0x80;
+	/* The universal/local bit inverted, ff:fe in the middle. */
+	ip6[8] = mac->addr_bytes[0] ^ 0x02;
+	memcpy(ip6 + 9, mac->addr_bytes + 1, 2);
+	ip6[11] = 0xff;
+	ip6[12] = 0xfe;
+	memcpy(ip6 + 13, mac->addr_bytes + 3, 3);
+}
+
+/* An IPv4 frame carrying an ICMP echo request to an address of @p c. */
+static bool
+neigh_is_echo4(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len)
+{
+	uint32_t ihl;
+
+	if (len < l3 + sizeof(struct rte_ipv4_hdr) || f[l3 + 9] != IPPROTO_ICMP)
+		return false;
+	ihl = (f[l3] & 0xfu) * 4;
+	return len >= l3 + ihl + ECHO_HDR_LEN && f[l3 + ihl] == ICMP_ECHO_REQUEST &&
+	       pvp_neigh_owns4(c, rd32(f + l3 + 16));
+}
+
+/* Whether an echo request to @p dst is ours: our addresses, link-local, all nodes. */
+static bool
+neigh_echo6_dst(const struct pvp_neigh_cfg *c, const uint8_t dst[16])
+{
+	uint8_t ll[16];
+
+	if (pvp_neigh_owns6(c, dst))
+		return true;
+	/* Only a port with an IPv6 address of its own is an IPv6 node. */
+	if (!c->has_ip6)
+		return false;
+	pvp_neigh_link_local(&c->mac, ll);
+	return memcmp(dst, neigh_all_nodes, 16) == 0 || memcmp(dst, ll, 16) == 0;
+}
+
+/* An IPv6 frame carrying an ICMPv6 echo request (no extension header) to @p c. */
+static bool
+neigh_is_echo6(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len)
+{
+	return len >= l3 + sizeof(struct rte_ipv6_hdr) + ECHO_HDR_LEN &&
+	       f[l3 + 6] == IPPROTO_ICMPV6 &&
+	       f[l3 + sizeof(struct rte_ipv6_hdr)] == ICMP6_ECHO_REQUEST &&
+	       neigh_echo6_dst(c, f + l3 + 24);
+}
+
+/* The reply to an ICMP echo request neigh_is_echo4() claimed. */
+static enum pvp_neigh_verdict
+neigh_echo4_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
+		  uint8_t *out, uint16_t *out_len, struct pvp_neigh_stats *st)
+{
+	const uint32_t ihl = sizeof(struct rte_ipv4_hdr);
+	const uint8_t *ip = f + l3;
+	uint32_t tot = rd16(ip + 2), src = rd32(ip + 12), ol3;
+	uint16_t cksum;
+	uint8_t *o;
+
+	st->echo++;
+	/* Whole, unfragmented, without options (a reply would have to
+	 * reflect them: pings carry none), from a host's unicast address. */
+	if (ip[0] != (4 << 4 | ihl / 4) || tot < ihl + ECHO_HDR_LEN || tot > len - l3 ||
+	    l3 + tot > PVP_NEIGH_FRAME_MAX || (rd16(ip + 6) & 0x3fff) != 0 || ip[ihl + 1] != 0 ||
+	    src == 0 || src >= 0xe0000000 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
+	    rte_raw_cksum(ip, ihl) != 0xffff || rte_raw_cksum(ip + ihl, tot - ihl) != 0xffff)
+		goto ignore;
+	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV4, out);
+	o = out + ol3;
+	memcpy(o, ip, tot);
+	memcpy(o + 12, ip + 16, 4);
+	memcpy(o + 16, ip + 12, 4);
+	o[8] = ECHO_TTL;
+	o[10] = o[11] = 0;
+	/* Stored as computed: the sums are over memory words, as they are checked. */
+	cksum = rte_ipv4_cksum((const struct rte_ipv4_hdr *)o);
+	memcpy(o + 10, &cksum, 2);
+	o[ihl] = ICMP_ECHO_REPLY;
+	o[ihl + 2] = o[ihl + 3] = 0;
+	cksum = (uint16_t)~rte_raw_cksum(o + ihl, tot - ihl);
+	memcpy(o + ihl + 2, &cksum, 2);
+	*out_len = neigh_pad(ol3 + tot);
+	st->echo_answered++;
+	return PVP_NEIGH_REPLY;
+ignore:
+	st->ignored++;
+	return PVP_NEIGH_IGNORED;
+}
+
+/* The reply to an ICMPv6 echo request neigh_is_echo6() claimed. */
+static enum pvp_neigh_verdict
+neigh_echo6_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
+		  uint8_t *out, uint16_t *out_len, struct pvp_neigh_stats *st)
+{
+	const uint32_t hl = sizeof(struct rte_ipv6_hdr);
+	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
+	const uint8_t *src = f + l3 + 8, *dst = f + l3 + 24;
+	static const uint8_t unspec[16];
+	uint32_t plen = rd16(f + l3 + 4), ol3;
+	struct rte_ipv6_hdr *oip;
+	uint16_t cksum;
+	uint8_t *o;
+
+	st->echo++;
+	if ((f[l3] >> 4) != 6 || plen < ECHO_HDR_LEN || plen > len - l3 - hl ||
+	    l3 + hl + plen > PVP_NEIGH_FRAME_MAX || f[l3 + hl + 1] != 0 || src[0] == 0xff ||
+	    memcmp(src, unspec, 16) == 0 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
+	    rte_ipv6_udptcp_cksum_verify(ip, f + l3 + hl) != 0)
+		goto ignore;
+	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV6, out);
+	o = out + ol3;
+	oip = (struct rte_ipv6_hdr *)o;
+	memcpy(o, f + l3, hl + plen);
+	/* To a group (all nodes) the port answers from its own address (RFC 4443 4.2). */
+	memcpy(oip->src_addr, dst[0] == 0xff ? c->ip6 : dst, 16);
+	memcpy(oip->dst_addr, src, 16);
+	oip->hop_limits = ECHO_TTL;
+	o[hl] = ICMP6_ECHO_REPLY;
+	o[hl + 2] = o[hl + 3] = 0;
+	cksum = rte_ipv6_udptcp_cksum(oip, o + hl);
+	memcpy(o + hl + 2, &cksum, 2);
+	*out_len = neigh_pad(ol3 + hl + plen);
+	st->echo_answered++;
+	return PVP_NEIGH_REPLY;
+ignore:
+	st->ignored++;
+	return PVP_NEIGH_IGNORED;
+}
+
 bool
 pvp_neigh_is_neigh(const uint8_t *frame, uint32_t len)
 {
@@ -319,6 +462,20 @@ pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t le
 			return PVP_NEIGH_IGNORED;
 		}
 		return neigh_arp_input(c, frame + l3, len - l3, out, out_len, peer, st);
+	}
+	if (etype == RTE_ETHER_TYPE_IPV4 && neigh_is_echo4(c, frame, l3, len)) {
+		if (vlan == c->vlan)
+			return neigh_echo4_input(c, frame, l3, len, out, out_len, st);
+		st->echo++;
+		st->ignored++;
+		return PVP_NEIGH_IGNORED;
+	}
+	if (etype == RTE_ETHER_TYPE_IPV6 && neigh_is_echo6(c, frame, l3, len)) {
+		if (vlan == c->vlan)
+			return neigh_echo6_input(c, frame, l3, len, out, out_len, st);
+		st->echo++;
+		st->ignored++;
+		return PVP_NEIGH_IGNORED;
 	}
 	if (etype != RTE_ETHER_TYPE_IPV6 || !neigh_is_nd(frame, l3, len))
 		return PVP_NEIGH_NONE;

@@ -11,6 +11,9 @@
  * back (a reply, or a learnt neighbour for its resolver). Requests it
  * builds (ARP request, neighbour solicitation, gratuitous ARP, unsolicited
  * neighbour advertisement) are frame bytes too. One optional 802.1Q tag.
+ * ICMP and ICMPv6 echo requests to the port's addresses (for IPv6 also its
+ * link-local address and all-nodes, ff02::1) get their echo reply the same
+ * way, so that a peer's ping and IPv6 scan find the port.
  */
 
 #ifndef PVP_NEIGH_H
@@ -22,8 +25,12 @@
 
 #include <rte_ether.h>
 
-/** Longest frame the builders and the responder write, bytes without FCS. */
-#define PVP_NEIGH_FRAME_MAX 96
+/**
+ * Longest frame the builders and the responder write, bytes without FCS:
+ * an echo reply is as long as its request, up to a full tagged Ethernet
+ * frame (longer echo requests are ignored).
+ */
+#define PVP_NEIGH_FRAME_MAX (RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN + RTE_VLAN_HLEN)
 
 /** Length of the text of one address option (--addr), NUL included. */
 #define PVP_NEIGH_OPT_MAX 512
@@ -66,7 +73,9 @@ struct pvp_neigh_cfg {
 	X(nd_rx, "ICMPv6 neighbour discovery frames received")                                     \
 	X(ns_answered, "neighbour solicitations for an address of ours: a reply written")          \
 	X(na_learnt, "neighbour advertisements that named a watched address")                      \
-	X(ignored, "ARP/ND frames not for us, of another VLAN, or malformed")
+	X(echo, "ICMP/ICMPv6 echo requests to an address of ours received")                        \
+	X(echo_answered, "echo requests to an address of ours: a reply written")                   \
+	X(ignored, "ARP/ND/echo frames not for us, of another VLAN, or malformed")
 /* clang-format on */
 
 /** The responder's counters; one writer each (the lcore that calls pvp_neigh_input()). */
@@ -78,7 +87,7 @@ struct pvp_neigh_stats {
 
 /** What pvp_neigh_input() made of a frame. */
 enum pvp_neigh_verdict {
-	PVP_NEIGH_NONE = 0, /**< neither ARP nor ND: the caller's to count */
+	PVP_NEIGH_NONE = 0, /**< neither ARP, ND nor an echo request to us: the caller's */
 	PVP_NEIGH_REPLY,    /**< a request for one of our addresses: the reply is written */
 	PVP_NEIGH_LEARNT,   /**< a reply or announcement: the neighbour is written */
 	PVP_NEIGH_IGNORED,  /**< ARP/ND that asks nothing of us */
@@ -95,7 +104,9 @@ struct pvp_neigh_peer {
 /**
  * Whether a frame is ARP or ICMPv6 neighbour discovery, looking at its
  * EtherType (after one 802.1Q tag) and, for IPv6, at its next header and
- * ICMPv6 type. Cheap enough for a receive path's unsigned frames.
+ * ICMPv6 type. Cheap enough for a receive path's unsigned frames. Echo
+ * requests are not in it: whether one is ours depends on the port's
+ * addresses (pvp_neigh_input() decides).
  */
 bool pvp_neigh_is_neigh(const uint8_t *frame, uint32_t len);
 
@@ -103,7 +114,10 @@ bool pvp_neigh_is_neigh(const uint8_t *frame, uint32_t len);
  * Handle one received frame: an ARP request or a neighbour solicitation
  * for an address of @p c (its own, or in its answer ranges, on its VLAN)
  * gets its reply written to @p out; an ARP reply, gratuitous ARP or
- * neighbour advertisement is written to @p peer. Counts in @p st.
+ * neighbour advertisement is written to @p peer; an ICMP/ICMPv6 echo
+ * request to an address of @p c (for IPv6 also the link-local address of
+ * its MAC and ff02::1) gets its echo reply, the request's identifier,
+ * sequence and data, written to @p out. Counts in @p st.
  *
  * @param out
  *   PVP_NEIGH_FRAME_MAX bytes for the reply.
@@ -164,6 +178,9 @@ int pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, ch
  */
 int pvp_neigh_parse_port(const char *opt, const char *s, uint32_t max_port, uint32_t *port,
 			 struct pvp_neigh_cfg *c, char *err, size_t errlen);
+
+/** The link-local address of @p mac into @p ip6 (modified EUI-64, RFC 4291 2.5.1). */
+void pvp_neigh_link_local(const struct rte_ether_addr *mac, uint8_t ip6[16]);
 
 /** Whether @p c owns or answers for @p ip (host order). */
 bool pvp_neigh_owns4(const struct pvp_neigh_cfg *c, uint32_t ip);

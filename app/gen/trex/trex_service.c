@@ -268,23 +268,6 @@ trex_m_set_l3(json_t *p, struct trex_err *e)
 	return json_object();
 }
 
-/* The link-local address of @p mac (modified EUI-64, RFC 4291). */
-static void
-trex_svc_link_local(const struct rte_ether_addr *mac, uint8_t ip6[16])
-{
-	memset(ip6, 0, 16);
-	ip6[0] = 0xfe;
-	ip6[1] = 0x80;
-	ip6[8] = mac->addr_bytes[0] ^ 0x02;
-	ip6[9] = mac->addr_bytes[1];
-	ip6[10] = mac->addr_bytes[2];
-	ip6[11] = 0xff;
-	ip6[12] = 0xfe;
-	ip6[13] = mac->addr_bytes[3];
-	ip6[14] = mac->addr_bytes[4];
-	ip6[15] = mac->addr_bytes[5];
-}
-
 json_t *
 trex_m_conf_ipv6(json_t *p, struct trex_err *e)
 {
@@ -311,7 +294,7 @@ trex_m_conf_ipv6(json_t *p, struct trex_err *e)
 	if (!on)
 		return json_object();
 	if (s->ip6_auto)
-		trex_svc_link_local(&trex.g->port[port].mac, ip6);
+		pvp_neigh_link_local(&trex.g->port[port].mac, ip6);
 	memcpy(c->ip6, ip6, sizeof(ip6));
 	__atomic_store_n(&c->has_ip6, true, __ATOMIC_RELEASE);
 	trex.g->opt.addr_set[port] = true;

@@ -493,14 +493,16 @@ main(void)
 	CHECK(snap.port[0].tx_refused_by_peer && snap.port[0].tx_packets == 90);
 	fake_tx_full = "retry";
 	/*
-	 * The ARP/ND frames in a port's counters (its responder's "neigh"),
+	 * The ARP/ND/echo frames in a port's counters (its responder's "neigh"),
 	 * which the trial takes off the tester's link; none without the list.
 	 */
 	CHECK(snap.port[0].neigh_rx == 0 && snap.port[0].neigh_tx == 0);
 	fake_neigh = "[{\"port\": 1, \"arp_rx\": 50, \"tx\": 60},"
-		     " {\"port\": 0, \"arp_rx\": 5, \"nd_rx\": 2, \"tx\": 4, \"responder\": true}]";
+		     " {\"port\": 0, \"arp_rx\": 5, \"nd_rx\": 2, \"echo\": 3, \"tx\": 4,"
+		     " \"responder\": true}]";
 	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0, "%s", err);
-	CHECK(snap.port[0].neigh_rx == 7 && snap.port[0].neigh_tx == 4);
+	CHECK(snap.port[0].neigh_rx == 10 && snap.port[0].neigh_tx == 4, "%lu",
+	      (unsigned long)snap.port[0].neigh_rx);
 	fake_neigh = "[{\"port\": 0, \"tx\": -4}]";
 	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "hop tester: bad stats.get answer: neigh[0].tx: must be an integer") !=

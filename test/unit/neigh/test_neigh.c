@@ -6,7 +6,7 @@
  * lib/neigh without the EAL: ARP and neighbour discovery frames in and
  * out, byte for byte; ICMPv6 checksums checked by a sum of this test's
  * own (not DPDK's, which wrote them); two responders resolving each
- * other; VLANs; every prefix of every frame handled without a read past
+ * other; ICMP and ICMPv6 echo replies, byte for byte, and bad requests; VLANs; every prefix of every frame handled without a read past
  * its end; the address option's grammar and its messages.
  */
 
@@ -203,6 +203,222 @@ test_nd(void)
 	unit_check_case = "";
 }
 
+/* RFC 1071's sum of @p n bytes, by hand: 0 when a checksum in them is right. */
+static uint16_t
+sum16(const uint8_t *p, uint32_t n)
+{
+	uint32_t s = 0, i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += rd16(p + i);
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+static void
+wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/*
+ * An ICMP echo request from A (10.0.0.1) to @p dst as ping sends it:
+ * identifier 0x1234, sequence 7, @p data_len bytes 0, 1, 2, ...;
+ * @p tag: 802.1Q VLAN id, 0 for none. Its length.
+ */
+static uint16_t
+echo4(uint8_t *f, uint32_t dst, uint16_t data_len, uint16_t tag)
+{
+	uint32_t l3 = tag != 0 ? 18 : 14, i;
+	uint8_t *ip = f + l3, *icmp = ip + 20;
+
+	memset(f, 0, l3 + 28u + data_len);
+	memcpy(f, &mac_b, 6);
+	memcpy(f + 6, &mac_a, 6);
+	if (tag != 0) {
+		wr16(f + 12, 0x8100);
+		wr16(f + 14, tag);
+	}
+	wr16(f + l3 - 2, 0x0800);
+	ip[0] = 0x45;
+	wr16(ip + 2, (uint16_t)(28 + data_len));
+	wr16(ip + 4, 0xbeef);
+	wr16(ip + 6, 0x4000); /* don't fragment, as Linux sends it */
+	ip[8] = 17;
+	ip[9] = 1;
+	memcpy(ip + 12, "\x0a\0\0\x01", 4);
+	ip[16] = (uint8_t)(dst >> 24);
+	ip[17] = (uint8_t)(dst >> 16);
+	ip[18] = (uint8_t)(dst >> 8);
+	ip[19] = (uint8_t)dst;
+	wr16(ip + 10, sum16(ip, 20));
+	icmp[0] = 8;
+	wr16(icmp + 4, 0x1234);
+	wr16(icmp + 6, 7);
+	for (i = 0; i < data_len; i++)
+		icmp[8 + i] = (uint8_t)i;
+	wr16(icmp + 2, sum16(icmp, 8u + data_len));
+	return (uint16_t)(l3 + 28 + data_len);
+}
+
+/* An ICMPv6 echo request from 2001:db8::1 to @p dst (MAC @p dmac), as echo4(). */
+static uint16_t
+echo6(uint8_t *f, const uint8_t dst[16], const void *dmac, uint16_t data_len)
+{
+	uint8_t *ip = f + 14, *icmp = ip + 40;
+	uint32_t i;
+
+	memset(f, 0, 14 + 48u + data_len);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, &mac_a, 6);
+	wr16(f + 12, 0x86dd);
+	ip[0] = 0x60;
+	wr16(ip + 4, (uint16_t)(8 + data_len));
+	ip[6] = 58;
+	ip[7] = 1;
+	memcpy(ip + 8, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x01", 16);
+	memcpy(ip + 24, dst, 16);
+	icmp[0] = 128;
+	wr16(icmp + 4, 0x1234);
+	wr16(icmp + 6, 7);
+	for (i = 0; i < data_len; i++)
+		icmp[8 + i] = (uint8_t)i;
+	wr16(icmp + 2, icmp6_sum(f, 14));
+	return (uint16_t)(14 + 48 + data_len);
+}
+
+/* Port B's echo replies: addresses swapped, type 0 / 129, the rest the request's. */
+static void
+test_echo(void)
+{
+	static const uint8_t ip6_b[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	static const uint8_t ip6_a[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	static const uint8_t all_nodes[16] = {0xff, 0x02, [15] = 1};
+	static const uint8_t ll_b[16] = {0xfe, 0x80, [8] = 0x00, 0, 0, 0xff, 0xfe, 0, 0, 0x0b};
+	static const uint8_t other6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 3};
+	struct pvp_neigh_cfg b, b7, b4;
+	struct pvp_neigh_stats st = {0};
+	uint8_t f[PVP_NEIGH_FRAME_MAX + 64], out[PVP_NEIGH_FRAME_MAX], ll[16];
+	uint16_t n, on = 0;
+	const uint8_t *o;
+
+	unit_check_case = "echo";
+	cfg_init(&b, "ip=10.0.0.2,ip6=2001:db8::2,answer=16.0.0.1-16.0.0.9", &mac_b);
+	cfg_init(&b7, "ip=10.0.0.2,vlan=7", &mac_b);
+	cfg_init(&b4, "ip=10.0.0.2", &mac_b);
+	pvp_neigh_link_local(&mac_b, ll);
+	CHECK(memcmp(ll, ll_b, 16) == 0, "link-local of 02:00:00:00:00:0b");
+	/* TRex's ping_ip(): 64 B, 22 of them data. */
+	n = echo4(f, 0x0a000002, 22, 0);
+	CHECK(n == 64 && !pvp_neigh_is_neigh(f, n));
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_REPLY);
+	o = out + 14;
+	CHECK(on == 64 && memcmp(out, &mac_a, 6) == 0 && memcmp(out + 6, &mac_b, 6) == 0 &&
+		      rd16(out + 12) == 0x0800,
+	      "reply of %u B", on);
+	CHECK(o[0] == 0x45 && rd16(o + 2) == 50 && rd16(o + 4) == 0xbeef && o[8] == 64 &&
+	      o[9] == 1);
+	CHECK(rd32(o + 12) == 0x0a000002 && rd32(o + 16) == 0x0a000001);
+	CHECK(sum16(o, 20) == 0, "IPv4 header checksum off by %#x", sum16(o, 20));
+	CHECK(o[20] == 0 && o[21] == 0 && rd16(o + 24) == 0x1234 && rd16(o + 26) == 7);
+	CHECK(memcmp(o + 28, f + 14 + 28, 22) == 0, "the data echoed");
+	CHECK(sum16(o + 20, 30) == 0, "ICMP checksum off by %#x", sum16(o + 20, 30));
+	/* The answer range; 1400 B of data (a reply longer than ARP/ND's). */
+	n = echo4(f, 0x10000005, 1400, 0);
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_REPLY);
+	CHECK(on == n && rd32(out + 14 + 12) == 0x10000005 && sum16(out + 34, 1408) == 0);
+	/* On the port's VLAN, tagged back. */
+	n = echo4(f, 0x0a000002, 22, 7);
+	CHECK(pvp_neigh_input(&b7, f, n, out, &on, NULL, &st) == PVP_NEIGH_REPLY);
+	CHECK(on == 68 && rd16(out + 12) == 0x8100 && rd16(out + 14) == 7 && out[18 + 20] == 0);
+	CHECK(st.echo == 3 && st.echo_answered == 3 && st.ignored == 0);
+	/* Not ours: the caller's, counted nowhere here. */
+	n = echo4(f, 0x0a000003, 22, 0);
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_NONE);
+	n = echo4(f, 0x0a000002, 22, 0);
+	f[34] = 0; /* an echo reply */
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_NONE);
+	CHECK(st.echo == 3 && st.ignored == 0);
+	/* Ours but bad: ignored and counted. */
+	n = echo4(f, 0x0a000002, 22, 0);
+	f[14 + 28] ^= 1; /* ICMP checksum */
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_IGNORED);
+	n = echo4(f, 0x0a000002, 22, 0);
+	f[14 + 10] ^= 1; /* IPv4 header checksum */
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_IGNORED);
+	n = echo4(f, 0x0a000002, 22, 0);
+	CHECK(pvp_neigh_input(&b, f, n - 1, out, &on, NULL, &st) == PVP_NEIGH_IGNORED,
+	      "shorter than its total length");
+	n = echo4(f, 0x0a000002, 22, 0);
+	f[14 + 6] = 0x20; /* a first fragment */
+	f[14 + 10] = f[14 + 11] = 0;
+	wr16(f + 14 + 10, sum16(f + 14, 20));
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_IGNORED);
+	n = echo4(f, 0x0a000002, 22, 0);
+	CHECK(pvp_neigh_input(&b7, f, n, out, &on, NULL, &st) == PVP_NEIGH_IGNORED,
+	      "untagged to a port of VLAN 7");
+	n = echo4(f, 0x0a000002, (uint16_t)(PVP_NEIGH_FRAME_MAX - 14 - 28 + 1), 0);
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_IGNORED,
+	      "a reply longer than PVP_NEIGH_FRAME_MAX");
+	CHECK(st.echo == 9 && st.echo_answered == 3 && st.ignored == 6, "%lu %lu %lu",
+	      (unsigned long)st.echo, (unsigned long)st.echo_answered, (unsigned long)st.ignored);
+
+	/* ICMPv6 to the port's address, its link-local address and all nodes. */
+	memset(&st, 0, sizeof(st));
+	for (int k = 0; k < 3; k++) {
+		const uint8_t *dst = k == 0 ? ip6_b : k == 1 ? ll_b : all_nodes;
+
+		n = echo6(f, dst, k == 2 ? (const void *)"\x33\x33\0\0\0\x01" : &mac_b, 10);
+		CHECK(!pvp_neigh_is_neigh(f, n));
+		CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_REPLY, "to %d",
+		      k);
+		o = out + 14;
+		CHECK(on == 72 && memcmp(out, &mac_a, 6) == 0 && memcmp(out + 6, &mac_b, 6) == 0);
+		CHECK(o[0] == 0x60 && rd16(o + 4) == 18 && o[6] == 58 && o[7] == 64);
+		/* From the address asked, or from the port's own for a group. */
+		CHECK(memcmp(o + 8, k == 2 ? ip6_b : dst, 16) == 0 &&
+		      memcmp(o + 24, ip6_a, 16) == 0);
+		CHECK(o[40] == 129 && o[41] == 0 && rd16(o + 44) == 0x1234 && rd16(o + 46) == 7);
+		CHECK(memcmp(o + 48, f + 14 + 48, 10) == 0);
+		CHECK(icmp6_sum(out, 14) == 0, "ICMPv6 checksum off by %#x", icmp6_sum(out, 14));
+	}
+	n = echo6(f, other6, &mac_b, 10);
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_NONE);
+	/* A port without IPv6 is no IPv6 node: all nodes is not it. */
+	n = echo6(f, all_nodes, "\x33\x33\0\0\0\x01", 10);
+	CHECK(pvp_neigh_input(&b4, f, n, out, &on, NULL, &st) == PVP_NEIGH_NONE);
+	f[14 + 40 + 2] ^= 1;
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_IGNORED);
+	n = echo6(f, ip6_b, &mac_b, 10);
+	CHECK(pvp_neigh_input(&b, f, n - 1, out, &on, NULL, &st) == PVP_NEIGH_IGNORED);
+	n = echo6(f, ip6_b, &mac_b, 10);
+	f[14 + 8] = 0xff; /* from a group */
+	f[14 + 40 + 2] = f[14 + 40 + 3] = 0;
+	wr16(f + 14 + 40 + 2, icmp6_sum(f, 14));
+	CHECK(pvp_neigh_input(&b, f, n, out, &on, NULL, &st) == PVP_NEIGH_IGNORED);
+	CHECK(st.echo == 6 && st.echo_answered == 3 && st.ignored == 3);
+	/* Every prefix of both requests: ignored or not ours, never answered. */
+	memset(&st, 0, sizeof(st));
+	for (int k = 0; k < 2; k++) {
+		uint8_t *cut;
+		uint16_t len;
+
+		n = k == 0 ? echo4(f, 0x0a000002, 22, 0) : echo6(f, ip6_b, &mac_b, 10);
+		for (len = 0; len < n; len++) {
+			cut = malloc(len + 1u);
+			memcpy(cut, f, len);
+			(void)pvp_neigh_input(&b, cut, len, out, &on, NULL, &st);
+			free(cut);
+		}
+	}
+	CHECK(st.echo_answered == 0 && st.echo == st.ignored, "a cut request answered");
+	unit_check_case = "";
+}
+
 /* Every prefix of a frame, and a frame whose option says length 0. */
 static void
 test_short(void)
@@ -345,6 +561,7 @@ main(void)
 	test_arp();
 	test_vlan();
 	test_nd();
+	test_echo();
 	test_short();
 	test_parse();
 	return unit_check_end("neigh");
