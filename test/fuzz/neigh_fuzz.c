@@ -8,9 +8,10 @@
  * address option (--addr) on any text. The frame goes to a responder
  * with addresses, gateways and answer ranges (untagged, then on VLAN 7):
  *  - it is classified as ARP/ND exactly when pvp_neigh_is_neigh() says so,
- *    and counted once (arp_rx or nd_rx, then answered, learnt or ignored);
- *  - a reply fits PVP_NEIGH_FRAME_MAX, is ARP/ND itself, comes from the
- *    port's MAC, and an advertisement's ICMPv6 checksum is right;
+ *    or as an echo request to the port, and counted once (arp_rx, nd_rx or
+ *    echo, then answered, learnt or ignored);
+ *  - a reply fits PVP_NEIGH_FRAME_MAX, is ARP/ND or an echo reply as long
+ *    as its request, comes from the port's MAC, and its checksums are right;
  *  - a learnt neighbour is one of the gateways.
  * The same bytes as text go to pvp_neigh_parse(): accepted, or one line.
  */
@@ -36,24 +37,34 @@ check_frame(const struct pvp_neigh_cfg *c, const uint8_t *f, size_t size)
 	uint64_t seen;
 
 	v = pvp_neigh_input(c, f, (uint32_t)size, out, &len, &peer, &st);
-	seen = st.arp_rx + st.nd_rx;
-	FUZZ_CHECK((v != PVP_NEIGH_NONE) == pvp_neigh_is_neigh(f, (uint32_t)size),
+	seen = st.arp_rx + st.nd_rx + st.echo;
+	FUZZ_CHECK((v != PVP_NEIGH_NONE) == (pvp_neigh_is_neigh(f, (uint32_t)size) || st.echo != 0),
 		   "verdict %d, classifier disagrees", (int)v);
 	FUZZ_CHECK(seen == (v != PVP_NEIGH_NONE), "counted %llu times", (unsigned long long)seen);
-	FUZZ_CHECK(st.arp_answered + st.ns_answered + st.arp_learnt + st.na_learnt + st.ignored ==
+	FUZZ_CHECK(st.arp_answered + st.ns_answered + st.echo_answered + st.arp_learnt +
+				   st.na_learnt + st.ignored ==
 			   seen,
 		   "outcomes do not add up");
 	if (v == PVP_NEIGH_REPLY) {
 		uint32_t l3 = c->vlan != 0 ? 18 : 14;
 
 		FUZZ_CHECK(len >= 60 && len <= PVP_NEIGH_FRAME_MAX, "reply of %u B", len);
-		FUZZ_CHECK(pvp_neigh_is_neigh(out, len), "the reply is not ARP/ND");
+		FUZZ_CHECK(pvp_neigh_is_neigh(out, len) != (st.echo_answered != 0),
+			   "the reply is not ARP/ND or an echo reply");
+		FUZZ_CHECK(st.echo_answered == 0 || len <= RTE_MAX(size, 60u),
+			   "echo reply of %u B to %zu", len, size);
 		FUZZ_CHECK(memcmp(out + 6, &c->mac, 6) == 0, "reply not from the port's MAC");
 		if (out[l3 - 2] == 0x86)
 			FUZZ_CHECK(rte_ipv6_udptcp_cksum_verify(
 					   (const struct rte_ipv6_hdr *)(out + l3),
 					   out + l3 + 40) == 0,
-				   "NA checksum wrong");
+				   "ICMPv6 checksum wrong");
+		if (out[l3 - 2] == 0x08 && out[l3 - 1] == 0x00)
+			FUZZ_CHECK(rte_raw_cksum(out + l3, 20) == 0xffff &&
+					   rte_raw_cksum(out + l3 + 20,
+							 (size_t)(out[l3 + 2] << 8 | out[l3 + 3]) -
+								 20) == 0xffff,
+				   "echo reply checksums wrong");
 	}
 	if (v == PVP_NEIGH_LEARNT)
 		FUZZ_CHECK((peer.family == AF_INET && peer.ip4 == c->gw4) ||
