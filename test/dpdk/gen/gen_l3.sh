@@ -52,7 +52,7 @@ json_get "$PVP_TMP/l3.json" "(d['unsigned_rx'], d['unknown_stream_rx'])" | grep 
 ann=$(json_get "$PVP_TMP/l3.json" "d['neigh'][0]['announced']")
 [ "$ann" -ge 10 ] || fail "port 0 announced $ann times in 1 s (every 100 ms asked)"
 n1="d['neigh'][1]"
-json_get "$PVP_TMP/l3.json" "d['neigh_rx'] == sum(n['arp_rx'] + n['nd_rx'] for n in d['neigh']) and $n1['arp_rx'] >= 5 and $n1['nd_rx'] >= 5 and $n1['ignored'] == $n1['arp_rx'] + $n1['nd_rx']" |
+json_get "$PVP_TMP/l3.json" "d['neigh_rx'] == sum(n['arp_rx'] + n['nd_rx'] + n['echo'] for n in d['neigh']) and $n1['arp_rx'] >= 5 and $n1['nd_rx'] >= 5 and $n1['ignored'] == $n1['arp_rx'] + $n1['nd_rx']" |
     grep -qx True || fail "neigh counters: $(json_get "$PVP_TMP/l3.json" "(d['neigh_rx'], d['neigh'])")"
 json_get "$PVP_TMP/l3.json" "sum(q['packets'] for p in d['ports'] for q in p['rxq']) == sum(s['rx_packets'] for s in d['streams']) + d['neigh_rx'] + d['unsigned_rx'] + d['unknown_stream_rx']" |
     grep -qx True || fail "RX frames not each in one counter"

@@ -6,7 +6,9 @@ other, as a TRex client's services use it: port 1 gets addresses
 (set_l3, conf_ipv6) and lib/neigh answers for them; port 0 pushes an ARP
 request and a neighbour solicitation (push_pkts) and reads the answers
 from its RX queue (set_rx_feature "queue", get_rx_queue_pkts), then is
-set resolved (set_l3 with resolved_mac), as the client's resolve() does.
+set resolved (set_l3 with resolved_mac), as the client's resolve() does;
+port 0 pings port 1 (ICMP and ICMPv6 echo, to all nodes too), as
+ping_ip() and scan6() do, and reads the echo replies the same way.
 Then an NFVbench-style session: service off, a stream to the resolved
 MAC, traffic, stats. Bad input gets TRex's errors and changes nothing.
 
@@ -58,6 +60,26 @@ def ns(src6, target6, smac):
     icmp = icmp[:2] + struct.pack(">H", csum(ph + icmp)) + icmp[4:]
     ip6 = struct.pack(">IHBB", 0x60000000, len(icmp), 58, 255) + src + dst
     return b"\x33\x33" + dst[12:] + mac_bytes(smac) + b"\x86\xdd" + ip6 + icmp
+
+
+def echo4(sip, dip, dmac, data):
+    """An ICMP echo request as ServiceICMP sends it (identifier 0x4242, sequence 0)."""
+    icmp = struct.pack(">BBHHH", 8, 0, 0, 0x4242, 0) + data
+    icmp = icmp[:2] + struct.pack(">H", csum(icmp)) + icmp[4:]
+    ip = struct.pack(">BBHHHBBH", 0x45, 0, 20 + len(icmp), 1, 0, 64, 1, 0) + \
+        socket.inet_aton(sip) + socket.inet_aton(dip)
+    ip = ip[:10] + struct.pack(">H", csum(ip)) + ip[12:]
+    return mac_bytes(dmac) + mac_bytes(MAC0) + b"\x08\x00" + ip + icmp
+
+
+def echo6(src6, dst6, dmac, data):
+    """An ICMPv6 echo request as ServiceICMPv6 and ServiceIPv6Scan send it."""
+    src, dst = socket.inet_pton(socket.AF_INET6, src6), socket.inet_pton(socket.AF_INET6, dst6)
+    icmp = struct.pack(">BBHHH", 128, 0, 0, 0x4242, 0) + data
+    ph = src + dst + struct.pack(">I3xB", len(icmp), 58)
+    icmp = icmp[:2] + struct.pack(">H", csum(ph + icmp)) + icmp[4:]
+    ip6 = struct.pack(">IHBB", 0x60000000, len(icmp), 58, 1) + src + dst
+    return mac_bytes(dmac) + mac_bytes(MAC0) + b"\x86\xdd" + ip6 + icmp
 
 
 def push(c, port, frames):
@@ -137,6 +159,32 @@ def main():
     na = wait_rx(c, 0, lambda b: b[12:14] == b"\x86\xdd" and b[20] == 58 and b[54] == 136)
     check(na[6:12] == mac_bytes(MAC1) and
           na[62:78] == socket.inet_pton(socket.AF_INET6, "2001:db8::2"), "NA %s" % na.hex())
+
+    print("# ping_ip(): ICMP echo to 10.0.0.2, port 1's echo reply in port 0's RX queue")
+    data = b"x" * 22  # ServiceICMP pads to pkt_size 64
+    push(c, 0, [echo4("10.0.0.1", "10.0.0.2", MAC1, data)])
+    rep = wait_rx(c, 0, lambda b: b[12:14] == b"\x08\x00" and b[23] == 1 and b[34] == 0)
+    check(len(rep) == 64 and rep[0:6] == mac_bytes(MAC0) and rep[6:12] == mac_bytes(MAC1) and
+          rep[26:30] == socket.inet_aton("10.0.0.2") and rep[30:34] == socket.inet_aton("10.0.0.1") and
+          rep[38:42] == b"\x42\x42\x00\x00" and rep[42:] == data and csum(rep[14:34]) == 0 and
+          csum(rep[34:]) == 0, "echo reply %s" % rep.hex())
+    print("# 64 bytes from 10.0.0.2: ttl=%d" % rep[22])
+
+    print("# ping_ip() and scan6(): ICMPv6 echo to 2001:db8::2, port 1's link-local, ff02::1")
+    m1 = mac_bytes(MAC1)
+    ll1 = socket.inet_ntop(socket.AF_INET6, bytes.fromhex("fe80000000000000") + bytes(
+        [m1[0] ^ 2, m1[1], m1[2], 0xff, 0xfe, m1[3], m1[4], m1[5]]))  # modified EUI-64
+    for dst6, dmac, src6 in [("2001:db8::2", MAC1, "2001:db8::2"), (ll1, MAC1, ll1),
+                             ("ff02::1", "33:33:00:00:00:01", "2001:db8::2")]:
+        c.call("get_rx_queue_pkts", {"port_id": 0})
+        push(c, 0, [echo6("fe80::1", dst6, dmac, b"y" * 10)])
+        rep = wait_rx(c, 0, lambda b: b[12:14] == b"\x86\xdd" and b[20] == 58 and b[54] == 129)
+        ph = rep[22:54] + struct.pack(">I3xB", len(rep) - 54, 58)
+        check(rep[6:12] == m1 and rep[22:38] == socket.inet_pton(socket.AF_INET6, src6) and
+              rep[38:54] == socket.inet_pton(socket.AF_INET6, "fe80::1") and
+              rep[58:] == b"\x42\x42\x00\x00" + b"y" * 10 and csum(ph + rep[54:]) == 0,
+              "ICMPv6 echo reply to %s: %s" % (dst6, rep.hex()))
+        print("# %s answers from %s" % (dst6, src6))
 
     print("# VLAN: one tag kept, QinQ and bad tags refused")
     c.port_error("set_vlan", 0, {"vlan": [0]}, code=E_PARAMS, contains="invalid VLAN tag: '0'")

@@ -5,8 +5,8 @@
 # TRex's service mode over the wire (trex_service.py): pvpkit-gen --trex
 # on two memif ports wired to each other; ARP and ND answered by
 # lib/neigh for the addresses set_l3/conf_ipv6 gave port 1, asked with
-# push_pkts and read back from port 0's RX queue; then an NFVbench-style
-# session. With PVP_TREX_CORE, TRex's own client does the same
+# push_pkts and read back from port 0's RX queue, ICMP/ICMPv6 echo
+# (ping_ip, scan6) the same way; then an NFVbench-style session. With PVP_TREX_CORE, TRex's own client does the same
 # (trex_service_client.py). About 10 s.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 
@@ -37,7 +37,7 @@ svc_gen_down() {
 }
 
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
-info "our wire client: resolve, ND, RX queue, push_pkts, an NFVbench-style session"
+info "our wire client: resolve, ND, echo, RX queue, push_pkts, an NFVbench-style session"
 svc_gen_up
 "$PVP_PY" trex_service.py "$rpc" "$MAC0" "$MAC1" || { cat "$PVP_TMP/gen.log"; fail "service"; }
 svc_gen_down
@@ -45,7 +45,7 @@ svc_gen_down
 if [ -z "${PVP_TREX_CORE:-}" ]; then
     info "SKIP TRex's own client: no trex-core checkout (set PVP_TREX_CORE)"
 else
-    info "TRex's own client: resolve(), an NFVbench-style session"
+    info "TRex's own client: resolve(), ping_ip(), scan6(), an NFVbench-style session"
     svc_gen_up
     "$PVP_PY" trex_service_client.py "$PVP_TREX_CORE" "$rpc" "$pub" "$MAC1" ||
         { cat "$PVP_TMP/gen.log"; fail "TRex's client"; }

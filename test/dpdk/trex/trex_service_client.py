@@ -5,7 +5,9 @@
 pvpkit-gen --trex, two ports wired to each other: port 1 owns 10.0.0.2
 (lib/neigh answers for it); set_l3_mode() on port 0 resolves it through
 the client's ServiceARP (push_pkts, a capture with a BPF filter); an
-address nobody owns is "Could not resolve"; then an NFVbench-style
+address nobody owns is "Could not resolve"; ping_ip() (ServiceICMP,
+ServiceICMPv6) and scan6() (ICMPv6 echo to ff02::1) get port 1's echo
+replies and neighbour advertisement; then an NFVbench-style
 session: service mode on, a ServiceARP context resolves the far end,
 the port set to L2 mode toward it, service mode off, a burst to the
 resolved MAC, the stats.
@@ -45,6 +47,25 @@ def main():
     if cfg["ipv4"]["state"] != "resolved" or cfg["ether"]["dst"] != mac1:
         fail("port 0 not resolved to %s: %s" % (mac1, cfg))
     c.resolve(ports=[0], retries=1)
+
+    print("# ping_ip(): ICMP and ICMPv6 echo to port 1's addresses")
+    c.conf_ipv6(port=1, enabled=True, src_ipv6="2001:db8::2")
+    for dst in ("10.0.0.2", "2001:db8::2"):
+        recs = c.ping_ip(src_port=0, dst_ip=dst, pkt_size=64, count=2, interval_sec=0.1)
+        for r in recs:
+            # IPv4 gives ServiceICMP's PINGRecord, IPv6 a dict.
+            if isinstance(r, dict):
+                ok, text = r["status"] == "success" and r["src_ip"] == dst, r["formatted_string"]
+            else:
+                ok, text = r.state == r.SUCCESS and r.responder_ip == dst, str(r)
+            print("# %s" % text)
+            if not ok:
+                fail("ping_ip %s: %s" % (dst, text))
+    print("# scan6(): ICMPv6 echo to ff02::1, port 1 answers, then its advertisement")
+    found = c.scan6(ports=[0], timeout=1)[0]
+    print("# scan6: %s" % found)
+    if {"type": "Host", "mac": mac1, "ipv6": "2001:db8::2"} not in found:
+        fail("scan6 did not find port 1: %s" % found)
 
     print("# 10.0.0.99 is nobody's: resolve() fails by name")
     try:
