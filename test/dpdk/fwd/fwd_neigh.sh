@@ -4,11 +4,12 @@
 #
 # pvpkit-fwd --addr: a guest answers ARP and neighbour solicitations for
 # its addresses (a routed vswitch resolves the VM before it forwards to
-# it). Through net_pcap: an ARP request and an NS for the guest, an ARP
-# request for another host, and 5 UDP frames. Out come the 5 UDP frames
-# (forwarded) and exactly two replies, to the asker, from the port's MAC
-# (the Ethernet source, the ARP sender and the NA's target option agree);
-# the three ARP/ND frames are never forwarded and are counted in neigh_rx.
+# it). Through net_pcap: an ARP request, an NS and a ping (ICMP echo) for
+# the guest, an ARP request for another host, and 5 UDP frames. Out come
+# the 5 UDP frames (forwarded) and exactly three replies, to the asker,
+# from the port's MAC (the Ethernet source, the ARP sender and the NA's
+# target option agree; the echo reply has the ping's data); the four
+# ARP/ND/echo frames are never forwarded and are counted in neigh_rx.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/fwd/fwd_lib.sh"
 
@@ -38,7 +39,12 @@ ns = (bytes.fromhex("3333ff000002") + asker + b"\x86\xdd" + bytes.fromhex("60000
 udp = (bytes.fromhex("020000000001") + asker + b"\x08\x00" +
        bytes.fromhex("45000026000100004011") + b"\0\0" + bytes([10, 0, 0, 99, 10, 0, 0, 2]) +
        bytes.fromhex("04d2162e00120000") + b"pvpkit" + bytes(4))
-frames = [arp([10, 0, 0, 2]), udp, ns, udp, arp([10, 0, 0, 9]), udp, udp, udp]
+ping = bytes([8, 0, 0, 0, 0x12, 0x34, 0, 1]) + b"pvpkit-ping"
+ping = ping[:2] + struct.pack("!H", csum(ping)) + ping[4:]
+ip = struct.pack("!BBHHHBBH", 0x45, 0, 20 + len(ping), 1, 0, 64, 1, 0) + bytes([10, 0, 0, 99, 10, 0, 0, 2])
+ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+echo = bytes.fromhex("020000000001") + asker + b"\x08\x00" + ip + ping + bytes(7)
+frames = [arp([10, 0, 0, 2]), udp, ns, udp, arp([10, 0, 0, 9]), echo, udp, udp, udp]
 with open(sys.argv[1], "wb") as f:
     f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
     for i, fr in enumerate(frames):
@@ -60,6 +66,9 @@ while off < len(data):
     if fr[12:14] == b"\x08\x06":
         ok = fr[0:6] == bytes.fromhex("020000000099") and fr[20:22] == b"\0\2" and fr[22:28] == fr[6:12] != asker and fr[28:32] == bytes([10, 0, 0, 2])
         kinds.append("arp-reply" if ok else "arp?")
+    elif fr[12:14] == b"\x08\x00" and fr[23] == 1:
+        ok = fr[0:6] == asker and fr[34] == 0 and fr[30:34] == bytes([10, 0, 0, 99]) and fr[42:53] == b"pvpkit-ping"
+        kinds.append("echo-reply" if ok else "icmp?")
     elif fr[12:14] == b"\x86\xdd":
         ok = fr[54] == 136 and fr[0:6] == asker and fr[58] == 0x60 and fr[6:12] == fr[80:86]
         kinds.append("na" if ok else "nd?")
@@ -67,9 +76,9 @@ while off < len(data):
         kinds.append("udp")
 d = json.load(open(sys.argv[2]))
 n = d["neigh"][0]
-print(sorted(kinds), d["neigh_rx"], n["arp_answered"], n["ns_answered"], n["ignored"])
+print(sorted(kinds), d["neigh_rx"], n["arp_answered"], n["ns_answered"], n["echo_answered"], n["ignored"])
 PY
 ) || fail "reading the output"
 info "out: $got"
-[ "$got" = "['arp-reply', 'na', 'udp', 'udp', 'udp', 'udp', 'udp'] 3 1 1 1" ] || fail "got $got"
+[ "$got" = "['arp-reply', 'echo-reply', 'na', 'udp', 'udp', 'udp', 'udp', 'udp'] 4 1 1 1 1" ] || fail "got $got"
 echo "PASS"
