@@ -6,8 +6,8 @@
 # a batch of its common commands (portattr, start -f with -m, stats,
 # streams, pause, resume, update, stop, push -r), the utilization pages
 # ("stats -c", "stats -m": the console crashed on a server without
-# get_utilization), a command pvpkit-gen lacks (service: the server's
-# error names it) and the TUI's main page, run under script(1) for a few
+# get_utilization), service mode, a command pvpkit-gen lacks (two VLAN
+# tags: the server's error names it) and the TUI's main page, run under script(1) for a few
 # seconds. Needs PVP_TREX_CORE, a trex-core checkout (doc/trex.rst "The
 # real TRex client"). About 30 s.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
@@ -68,10 +68,11 @@ for want in "Executing line 9" "[Done]" \
 done
 
 info "utilization pages, and a command pvpkit-gen lacks"
-printf 'start -f stl/udp_1pkt_simple.py -m 10kpps\nstats -c\nstats -m\nservice\nstop\nquit\n' |
+printf 'start -f stl/udp_1pkt_simple.py -m 10kpps\nstats -c\nstats -m\nstop\nservice\nvlan -p 0 --vlan 10 20\nservice --off\nquit\n' |
     console -f >"$PVP_TMP/inter.out" 2>&1 || { cat "$PVP_TMP/inter.out"; fail "trex-console"; }
 grep -q Traceback "$PVP_TMP/inter.out" && { cat "$PVP_TMP/inter.out"; fail "trex-console crashed"; }
-for want in "Cpu Util(%)" "Mbuf Util" "Total:" "service mode is not supported by pvpkit-gen"; do
+for want in "Cpu Util(%)" "Mbuf Util" "Total:" "Enabling service mode on port(s): [0, 1]" \
+    "QinQ is not supported by pvpkit-gen"; do
     expect "$PVP_TMP/inter.out" "$want"
 done
 
