@@ -28,6 +28,7 @@
 #include "pvp_util.h"
 
 #include "capture.h"
+#include "ctl_params.h"
 #include "gen.h"
 
 pthread_mutex_t gen_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,102 +49,6 @@ static struct pvp_ctl_server *gen_srv;
 /* Largest profile and pcap files profile.load reads. */
 #define GEN_CTL_PROFILE_MAX (8 * 1024 * 1024)
 #define GEN_CTL_PCAP_MAX    (256 * 1024 * 1024)
-
-/* Refuse members not in @p allowed (NULL-terminated): a typo is not ignored. */
-static int
-gen_ctl_keys(const char *method, json_t *params, const char *const *allowed,
-	     struct pvp_ctl_error *err)
-{
-	const char *key;
-	json_t *v;
-	size_t i;
-
-	if (params != NULL && !json_is_object(params) &&
-	    !(json_is_array(params) && json_array_size(params) == 0)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: params must be an object",
-				  method);
-		return -EINVAL;
-	}
-	if (!json_is_object(params))
-		return 0;
-	json_object_foreach(params, key, v) {
-		for (i = 0; allowed[i] != NULL; i++)
-			if (strcmp(key, allowed[i]) == 0)
-				break;
-		if (allowed[i] == NULL) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "%s: unknown parameter \"%.64s\"", method, key);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* A JSON number, finite, in [min, max]. */
-static int
-gen_ctl_number(const char *method, const char *name, const json_t *v, double min, double max,
-	       const char *unit, double *out, struct pvp_ctl_error *err)
-{
-	double x = json_number_value(v);
-
-	if (!json_is_number(v) || !isfinite(x) || x < min || x > max) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"%s\" must be a number in %g..%g%s", method, name, min, max,
-				  unit);
-		return -ERANGE;
-	}
-	*out = x;
-	return 0;
-}
-
-/* A JSON integer (no fraction, no exponent) in [min, max]. */
-static int
-gen_ctl_integer(const char *method, const char *name, const json_t *v, json_int_t min,
-		json_int_t max, json_int_t *out, struct pvp_ctl_error *err)
-{
-	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"%s\" must be an integer in %lld..%lld", method, name,
-				  (long long)min, (long long)max);
-		return -ERANGE;
-	}
-	*out = json_integer_value(v);
-	return 0;
-}
-
-/* Read a rate from a JSON number (pps) or string, bounded as --rate is. */
-static int
-gen_json_rate(const char *method, const json_t *v, struct pvp_rate *r, struct pvp_ctl_error *err)
-{
-	char msg[256];
-
-	if (json_is_number(v)) {
-		r->unit = PVP_RATE_PPS;
-		return gen_ctl_number(method, "rate", v, PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS,
-				      " (pps)", &r->value, err);
-	}
-	if (!json_is_string(v)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"rate\" must be a number (pps) or a string", method);
-		return -EINVAL;
-	}
-	/* The one rate grammar: "1e-300", "nan" and "0x10" are refused here
-	 * as on the command line, never turned into a run that ends at once. */
-	if (pvp_rate_parse(json_string_value(v), r, msg, sizeof(msg)) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"rate\": %s", method, msg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* A method that takes no params: {} or [] or none. */
-static int
-gen_ctl_no_params(const char *method, json_t *params, struct pvp_ctl_error *err)
-{
-	static const char *const none[] = {NULL};
-
-	return gen_ctl_keys(method, params, none, err);
-}
 
 /*
  * The pcap files a profile names are opened by lib/pkt by name: check

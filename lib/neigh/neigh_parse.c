@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * The address options of pvpkit-gen and pvpkit-fwd (pvp_neigh.h):
+ * "ip=...,gw=...,ip6=...,vlan=...,answer=LO-HI,..." into a
+ * struct pvp_neigh_cfg. The responder (neigh.c) only reads what this
+ * file checked: one printable line, each key once, addresses of hosts.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "pvp_util.h"
+
+#include "pvp_neigh.h"
+
+/* "LO-HI" of IPv4 addresses. */
+static int
+neigh_parse_range4(const char *what, const char *v, struct pvp_neigh_range4 *r, char *err,
+		   size_t errlen)
+{
+	char lo[64];
+	const char *dash = strchr(v, '-');
+
+	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo)) {
+		pvp_err(err, errlen, "%s: answer '%s' is not LO-HI", what, v);
+		return -EINVAL;
+	}
+	memcpy(lo, v, (size_t)(dash - v));
+	lo[dash - v] = '\0';
+	if (pvp_parse_ipv4(lo, &r->lo) != 0 || pvp_parse_ipv4(dash + 1, &r->hi) != 0 ||
+	    r->lo > r->hi) {
+		pvp_err(err, errlen, "%s: answer '%s' is not LO-HI of IPv4 addresses, LO <= HI",
+			what, v);
+		return -EINVAL;
+	}
+	r->set = true;
+	return 0;
+}
+
+/* "LO-HI" of IPv6 addresses. */
+static int
+neigh_parse_range6(const char *what, const char *v, struct pvp_neigh_range6 *r, char *err,
+		   size_t errlen)
+{
+	char lo[64];
+	const char *dash = strchr(v, '-');
+
+	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo)) {
+		pvp_err(err, errlen, "%s: answer6 '%s' is not LO-HI", what, v);
+		return -EINVAL;
+	}
+	memcpy(lo, v, (size_t)(dash - v));
+	lo[dash - v] = '\0';
+	if (inet_pton(AF_INET6, lo, r->lo) != 1 || inet_pton(AF_INET6, dash + 1, r->hi) != 1 ||
+	    memcmp(r->lo, r->hi, 16) > 0) {
+		pvp_err(err, errlen, "%s: answer6 '%s' is not LO-HI of IPv6 addresses, LO <= HI",
+			what, v);
+		return -EINVAL;
+	}
+	r->set = true;
+	return 0;
+}
+
+/* One KEY=VALUE of an address option. */
+static int
+neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neigh_cfg *c, char *err,
+	       size_t errlen)
+{
+	char name[96];
+	double s;
+
+	/* lib/util's number messages start with the name they are given. */
+	snprintf(name, sizeof(name), "%s: %s", what, key);
+	if (strcmp(key, "ip") == 0 || strcmp(key, "gw") == 0) {
+		uint32_t *ip = key[0] == 'i' ? &c->ip4 : &c->gw4;
+
+		if (pvp_parse_ipv4(v, ip) != 0 || *ip == 0 || *ip == UINT32_MAX) {
+			pvp_err(err, errlen, "%s: %s '%s' is not an IPv4 address of a host", what,
+				key, v);
+			return -EINVAL;
+		}
+	} else if (strcmp(key, "ip6") == 0 || strcmp(key, "gw6") == 0) {
+		uint8_t *ip6 = key[0] == 'i' ? c->ip6 : c->gw6;
+		static const uint8_t unspec[16];
+
+		if (inet_pton(AF_INET6, v, ip6) != 1 || ip6[0] == 0xff ||
+		    memcmp(ip6, unspec, 16) == 0) {
+			pvp_err(err, errlen, "%s: %s '%s' is not a unicast IPv6 address", what, key,
+				v);
+			return -EINVAL;
+		}
+		*(key[0] == 'i' ? &c->has_ip6 : &c->has_gw6) = true;
+	} else if (strcmp(key, "vlan") == 0) {
+		uint32_t vlan;
+
+		if (pvp_parse_u32(name, v, 1, 4094, &vlan, err, errlen) != 0)
+			return -EINVAL;
+		c->vlan = (uint16_t)vlan;
+	} else if (strcmp(key, "answer") == 0) {
+		return neigh_parse_range4(what, v, &c->ans4, err, errlen);
+	} else if (strcmp(key, "answer6") == 0) {
+		return neigh_parse_range6(what, v, &c->ans6, err, errlen);
+	} else if (strcmp(key, "announce") == 0) {
+		if (pvp_parse_duration(name, v, 0.01, 3600, &s, err, errlen) != 0)
+			return -EINVAL;
+		c->announce_ms = (uint32_t)(s * 1000 + 0.5);
+	} else {
+		pvp_err(err, errlen,
+			"%s: unknown key '%s' (ip, gw, ip6, gw6, vlan, answer, answer6, announce)",
+			what, key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, char *err, size_t errlen)
+{
+	static const char *const keys[] = {"ip",   "gw",     "ip6",	"gw6",
+					   "vlan", "answer", "answer6", "announce"};
+	char buf[PVP_NEIGH_OPT_MAX], *tok, *save = NULL;
+	unsigned int seen = 0, k;
+
+	if (strlen(s) >= sizeof(buf)) {
+		pvp_err(err, errlen, "%s: longer than %d characters", what, PVP_NEIGH_OPT_MAX - 1);
+		return -EINVAL;
+	}
+	/* Messages quote the text: it must be one printable line. */
+	for (k = 0; s[k] != '\0'; k++) {
+		if (s[k] <= ' ' || s[k] > '~') {
+			pvp_err(err, errlen, "%s: character %#04x at %u is not allowed", what,
+				(unsigned int)(unsigned char)s[k], k + 1);
+			return -EINVAL;
+		}
+	}
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (eq == NULL) {
+			pvp_err(err, errlen, "%s: '%s' is not KEY=VALUE", what, tok);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		for (k = 0; k < RTE_DIM(keys); k++)
+			if (strcmp(tok, keys[k]) == 0)
+				break;
+		if (k < RTE_DIM(keys) && (seen & (1u << k)) != 0) {
+			pvp_err(err, errlen, "%s: %s is given twice", what, tok);
+			return -EINVAL;
+		}
+		seen |= k < RTE_DIM(keys) ? 1u << k : 0;
+		if (neigh_parse_kv(what, tok, eq + 1, c, err, errlen) != 0)
+			return -EINVAL;
+	}
+	if (c->gw4 != 0 && c->ip4 == 0) {
+		pvp_err(err, errlen, "%s: gw needs ip (the address ARP asks from)", what);
+		return -EINVAL;
+	}
+	if (c->has_gw6 && !c->has_ip6) {
+		pvp_err(err, errlen, "%s: gw6 needs ip6 (the address ND asks from)", what);
+		return -EINVAL;
+	}
+	if (c->ip4 == 0 && !c->has_ip6) {
+		pvp_err(err, errlen, "%s: give ip or ip6", what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+pvp_neigh_parse_port(const char *opt, const char *s, uint32_t max_port, uint32_t *port,
+		     struct pvp_neigh_cfg *c, char *err, size_t errlen)
+{
+	const char *colon = strchr(s, ':');
+	char num[16], what[64];
+
+	if (colon == NULL || (size_t)(colon - s) >= sizeof(num)) {
+		pvp_err(err, errlen, "%s: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.1)",
+			opt, s);
+		return -EINVAL;
+	}
+	memcpy(num, s, (size_t)(colon - s));
+	num[colon - s] = '\0';
+	snprintf(what, sizeof(what), "%s PORT", opt);
+	if (pvp_parse_u32(what, num, 0, max_port, port, err, errlen) != 0)
+		return -EINVAL;
+	snprintf(what, sizeof(what), "%s %u", opt, *port);
+	return pvp_neigh_parse(what, colon + 1, c, err, errlen);
+}
