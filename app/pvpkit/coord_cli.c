@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 
 #include "coord_cmd.h"
 #include "coord_driver.h"
+#include "coord_opts.h"
 #include "coord_report.h"
 #include "registry.h"
 
@@ -113,6 +115,73 @@ coord_cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void
+coord_opts_init(struct coord_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->conf.size = 64;
+	o->conf.flows = 1;
+}
+
+void
+coord_opts_longopts(unsigned int cmd, const struct option *own, size_t nb_own, struct option *out)
+{
+	unsigned int i;
+
+	if (nb_own > 0)
+		memcpy(out, own, nb_own * sizeof(*own));
+	for (i = 0; i < COORD_OPT_NB; i++) {
+		if ((coord_opts[i].cmds & cmd) == 0)
+			continue;
+		out[nb_own].name = coord_opts[i].name;
+		out[nb_own].has_arg = required_argument;
+		out[nb_own].flag = NULL;
+		out[nb_own].val = COORD_OPT_VAL + (int)i;
+		nb_own++;
+	}
+	memset(&out[nb_own], 0, sizeof(*out));
+}
+
+int
+coord_opts_parse(struct coord_opts *o, int val, const char *arg, const char *see)
+{
+	const struct coord_opt_desc *d;
+	char opt[40];
+	void *dst;
+	int ret = 0;
+
+	if (val < COORD_OPT_VAL || val >= COORD_OPT_VAL + COORD_OPT_NB)
+		return 0;
+	d = &coord_opts[val - COORD_OPT_VAL];
+	dst = (char *)o + d->off;
+	snprintf(opt, sizeof(opt), "--%s", d->name);
+	switch (d->kind) {
+	case COORD_OPTK_PATH:
+		*(const char **)dst = arg;
+		break;
+	case COORD_OPTK_COUNT:
+		ret = coord_cli_opt_u32(opt, arg, (uint32_t)d->min, (uint32_t)d->max, dst);
+		break;
+	case COORD_OPTK_SECONDS:
+		ret = coord_cli_opt_duration(opt, arg, d->min, d->max, dst);
+		break;
+	case COORD_OPTK_RATE:
+		ret = coord_cli_opt_rate(opt, arg, o->pps_only, &o->conf.rate_pps);
+		if (ret == 0)
+			*(const char **)dst = arg;
+		break;
+	case COORD_OPTK_FTYPE:
+		if (coord_cli_opt_flow_type(see, arg) != 0)
+			return 2;
+		*(const char **)dst = arg;
+		break;
+	}
+	if (ret < 0)
+		return 2;
+	o->given |= 1u << (val - COORD_OPT_VAL);
+	return 1;
 }
 
 /* The default topology: the one the local testbed wrote. */

@@ -315,22 +315,17 @@ search_measurement(const struct search_point *sp, const struct coord_trial_resul
 static int
 search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pvp_search_trial *st)
 {
-	struct coord_trial_conf c = {
-		.size = sp->size,
-		.flows = sp->flows,
-		.profile = sp->a->profile,
-		.quiet_timeout_s = sp->a->quiet_timeout_s,
-		.flow_type = sp->a->flow_type,
-		.rate_pps = st->rate,
-		.duration_s = st->duration,
-		.max_burst = sp->a->max_burst,
-	};
+	struct coord_trial_conf c = sp->a->o.conf;
 	struct pvp_search_measurement m;
 	struct coord_trial_result r;
 	char err[512], misses[256];
 	json_t *j;
 	int ret;
 
+	c.size = sp->size;
+	c.flows = sp->flows;
+	c.rate_pps = st->rate;
+	c.duration_s = st->duration;
 	coord_progress_trial(sp->progress, st->index + 1, st->rate, st->duration);
 	ret = coord_trial_run(sp->t, &c, &r, err, sizeof(err));
 	coord_progress_clear(sp->progress);
@@ -355,7 +350,7 @@ search_trial_once(struct search_point *sp, struct pvp_search *s, const struct pv
 	search_show_trial(sp, st, &r, misses);
 	if (ret < 0) {
 		json_decref(j);
-		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->results, strerror(-ret));
+		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->o.results, strerror(-ret));
 		coord_trial_result_clear(&r);
 		return -1;
 	}
@@ -531,7 +526,8 @@ search_point(struct search_point *sp)
 	gmtime_r(&now, &tm);
 	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	sp->error[0] = '\0';
-	if (o->flow_type != NULL && coord_cli_install_flows(sp->t, o->flow_type, sp->flows) < 0)
+	if (o->o.conf.flow_type != NULL &&
+	    coord_cli_install_flows(sp->t, o->o.conf.flow_type, sp->flows) < 0)
 		return 1;
 	s = pvp_search_create(&o->p);
 	if (s == NULL) {
@@ -573,9 +569,9 @@ search_reports(const struct coord_search_args *a)
 	/* A run's reports include the page people read (report.html). */
 	coord_report_opts_init(&opts);
 	opts.html = true;
-	opts.results = a->results;
+	opts.results = a->o.results;
 	memset(&info, 0, sizeof(info));
-	ret = coord_report_rebuild(a->results, a->out, &opts, &info);
+	ret = coord_report_rebuild(a->o.results, a->out, &opts, &info);
 	if (ret < 0) {
 		fprintf(stderr, "pvpkit: report: %s\n",
 			info.error[0] != '\0'	       ? info.error
@@ -674,7 +670,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 		fprintf(stderr,
 			"pvpkit: interrupted by %s%s: %u finished trial(s) kept in %s, the "
 			"search marked partial\n",
-			coord_signal_name(coord_interrupted), at, sp.nb_kept, a->results);
+			coord_signal_name(coord_interrupted), at, sp.nb_kept, a->o.results);
 	}
 	return rc;
 }
@@ -705,16 +701,16 @@ search_or_run(int argc, char **argv, bool run)
 	}
 	/* Before any hop is contacted: a run must not end with nowhere to
 	 * put its results. */
-	a->sink.path = a->results;
-	if (coord_cli_check_output("--results", a->results) != 0) {
+	a->sink.path = a->o.results;
+	if (coord_cli_check_output("--results", a->o.results) != 0) {
 		free(a);
 		return 1;
 	}
-	t = coord_cli_open_topology(a->topology, &rc);
+	t = coord_cli_open_topology(a->o.topology, &rc);
 	if (t != NULL) {
 		rc = search_matrix(a, t, &kept, &checks_failed);
 		coord_topology_free(t);
-		printf("results: %s\n", a->results);
+		printf("results: %s\n", a->o.results);
 		/* What is known, also after a signal; nothing when the results
 		 * could not be written (the reports would lack them). */
 		if (run && kept && search_reports(a) != 0)

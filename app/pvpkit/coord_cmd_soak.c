@@ -172,13 +172,13 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	pvp_lat_read(lat, &ls);
 	rec = json_pack("{s:s,s:I,s:f,s:f,s:f,s:I,s:I,s:I,s:f,s:o,s:I,s:b,s:f,s:f,s:I,s:I}", "type",
 			type, "n", (json_int_t)s->n, "t_s", t_s, "interval_s", span_s, "rate_pps",
-			s->a->rate_pps, "tx_packets", (json_int_t)r.tx_packets, "rx_packets",
+			s->a->o.conf.rate_pps, "tx_packets", (json_int_t)r.tx_packets, "rx_packets",
 			(json_int_t)r.rx_packets, "lost", (json_int_t)lost, "loss_ratio",
 			r.tx_packets > 0 ? (double)lost / (double)r.tx_packets : 0.0, "hop_lost",
 			hops, "unattributed", (json_int_t)r.unattributed, "reconciled",
 			r.reconciled, "tx_pps", span_s > 0 ? (double)r.tx_packets / span_s : 0.0,
 			"rx_pps", span_s > 0 ? (double)r.rx_packets / span_s : 0.0, "size",
-			(json_int_t)s->a->size, "flows", (json_int_t)s->a->flows);
+			(json_int_t)s->a->o.conf.size, "flows", (json_int_t)s->a->o.conf.flows);
 	if (rec == NULL)
 		return 0;
 	if (strcmp(type, "soak") == 0) {
@@ -233,11 +233,11 @@ static int
 soak_start(struct soak_run *s)
 {
 	struct coord_traffic tr = {
-		.rate_pps = s->a->rate_pps,
+		.rate_pps = s->a->o.conf.rate_pps,
 		.duration_s = s->a->duration_s,
-		.size = s->a->size,
-		.flows = s->a->flows,
-		.flow_type = s->a->flow_type,
+		.size = s->a->o.conf.size,
+		.flows = s->a->o.conf.flows,
+		.flow_type = s->a->o.conf.flow_type,
 	};
 	json_t *warnings = NULL, *w;
 	double at = 0, ahead;
@@ -442,15 +442,15 @@ coord_cmd_soak(int argc, char **argv)
 	rc = coord_soak_parse(argc, argv, &a);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
-	if (a.results == NULL) {
+	if (a.o.results == NULL) {
 		snprintf(results, sizeof(results), "%s/soak.jsonl", a.out);
-		a.results = results;
+		a.o.results = results;
 	}
 	if (a.pdr_fraction > 0 && a.from != NULL) {
 		rc = coord_soak_pdr(&a, false, &pdr);
 		if (rc != 0)
 			return rc;
-		a.rate_pps = pdr * a.pdr_fraction;
+		a.o.conf.rate_pps = pdr * a.pdr_fraction;
 	} else if (a.pdr_fraction > 0) {
 		/* Bad search options are refused before anything runs. */
 		rc = coord_soak_search(&a, false);
@@ -469,12 +469,12 @@ coord_cmd_soak(int argc, char **argv)
 		if (rc != 0 && !search_checks)
 			return rc;
 		/* The PDR that search found, from the file it was kept in. */
-		a.from = a.results;
+		a.from = a.o.results;
 		searched = true;
 		rc = coord_soak_pdr(&a, true, &pdr);
 		if (rc != 0)
 			return rc;
-		a.rate_pps = pdr * a.pdr_fraction;
+		a.o.conf.rate_pps = pdr * a.pdr_fraction;
 	}
 	s = calloc(1, sizeof(*s));
 	if (s != NULL) {
@@ -488,20 +488,21 @@ coord_cmd_soak(int argc, char **argv)
 		goto out;
 	}
 	s->a = &a;
-	s->sink.path = a.results;
-	s->t = coord_cli_open_topology(a.topology, &rc);
+	s->sink.path = a.o.results;
+	s->t = coord_cli_open_topology(a.o.topology, &rc);
 	if (s->t == NULL)
 		goto out;
 	rc = soak_inject_hops(s);
 	if (rc != 0)
 		goto out;
-	if (a.flow_type != NULL && coord_cli_install_flows(s->t, a.flow_type, a.flows) < 0) {
+	if (a.o.conf.flow_type != NULL &&
+	    coord_cli_install_flows(s->t, a.o.conf.flow_type, a.o.conf.flows) < 0) {
 		rc = 1;
 		goto out;
 	}
-	printf("== soak: %u B, %u flows at %.0f pps%s for %.0f s, read every %.1f s\n", a.size,
-	       a.flows, a.rate_pps, a.pdr_fraction > 0 ? " (a fraction of the PDR)" : "",
-	       a.duration_s, a.interval_s);
+	printf("== soak: %u B, %u flows at %.0f pps%s for %.0f s, read every %.1f s\n",
+	       a.o.conf.size, a.o.conf.flows, a.o.conf.rate_pps,
+	       a.pdr_fraction > 0 ? " (a fraction of the PDR)" : "", a.duration_s, a.interval_s);
 	if (a.pdr_fraction > 0)
 		printf("   %.4g of the PDR %.0f pps %s %s\n", a.pdr_fraction, pdr,
 		       searched ? "the search found, kept in" : "in", a.from);
@@ -513,9 +514,9 @@ coord_cmd_soak(int argc, char **argv)
 			s->checks_failed ? "its totals" : "the search before it");
 		rc = COORD_EXIT_CHECK_FAILED;
 	}
-	printf("results: %s\n", a.results);
+	printf("results: %s\n", a.o.results);
 	memset(&info, 0, sizeof(info));
-	if (coord_report_rebuild(a.results, a.out, NULL, &info) == 0) {
+	if (coord_report_rebuild(a.o.results, a.out, NULL, &info) == 0) {
 		for (i = 0; i < info.nb_files; i++)
 			printf("report: %s/%s\n", a.out, info.files[i]);
 		if (info.plot_note[0] != '\0')

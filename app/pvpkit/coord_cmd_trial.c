@@ -19,6 +19,7 @@
 
 #include "coord.h"
 #include "coord_cmd.h"
+#include "coord_opts.h"
 #include "coord_report.h"
 
 /* Where usage errors point. */
@@ -26,12 +27,10 @@
 
 /* The command line of a trial. */
 struct trial_args {
-	struct coord_trial_conf conf; /* what the trial asks for */
-	const char *topology;	      /* topology file, NULL = the testbed's */
-	const char *json;	      /* --json FILE, or NULL */
-	const char *results;	      /* --results FILE, or NULL */
-	unsigned int flow_rules;      /* --flow-rules, 0 = as many as --flows */
-	unsigned int max_burst;	      /* --max-burst, 0 = only record it */
+	struct coord_opts o;	 /* the shared options: the trial's conf */
+	const char *json;	 /* --json FILE, or NULL */
+	unsigned int flow_rules; /* --flow-rules, 0 = as many as --flows */
+	unsigned int max_burst;	 /* --max-burst, 0 = only record it */
 };
 
 static void
@@ -73,85 +72,39 @@ trial_usage(FILE *f)
 }
 
 enum {
-	OPT_TOPOLOGY = 256,
-	OPT_SIZE,
-	OPT_FLOWS,
-	OPT_PROFILE,
-	OPT_RATE,
-	OPT_DURATION,
-	OPT_WARMUP,
-	OPT_QUIET_TIMEOUT,
-	OPT_JSON,
-	OPT_RESULTS,
-	OPT_FLOW_TYPE,
+	OPT_JSON = 256,
 	OPT_FLOW_RULES,
 	OPT_MAX_BURST,
 	OPT_HELP,
 };
 
-static const struct option trial_longopts[] = {
-	{"topology", required_argument, NULL, OPT_TOPOLOGY},
-	{"size", required_argument, NULL, OPT_SIZE},
-	{"flows", required_argument, NULL, OPT_FLOWS},
-	{"profile", required_argument, NULL, OPT_PROFILE},
-	{"rate", required_argument, NULL, OPT_RATE},
-	{"duration", required_argument, NULL, OPT_DURATION},
-	{"warmup", required_argument, NULL, OPT_WARMUP},
-	{"quiet-timeout", required_argument, NULL, OPT_QUIET_TIMEOUT},
+/* trial's own options; the shared ones come from coord_opts. */
+static const struct option trial_own_opts[] = {
 	{"json", required_argument, NULL, OPT_JSON},
-	{"results", required_argument, NULL, OPT_RESULTS},
-	{"flow-type", required_argument, NULL, OPT_FLOW_TYPE},
 	{"flow-rules", required_argument, NULL, OPT_FLOW_RULES},
 	{"max-burst", required_argument, NULL, OPT_MAX_BURST},
 	{"help", no_argument, NULL, OPT_HELP},
-	{NULL, 0, NULL, 0},
 };
+
+#define TRIAL_NB_OWN (sizeof(trial_own_opts) / sizeof(trial_own_opts[0]))
 
 /*
  * One option into @p a. @return 0 to go on, or the exit status: -1 for
  * --help (exit 0 after the usage), 2 for a bad value.
  */
 static int
-trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
+trial_option(struct trial_args *a, const struct option *opts, int opt, const char *arg,
+	     const char *word)
 {
-	struct coord_trial_conf *c = &a->conf;
 	char err[128];
+	int rc;
 
+	rc = coord_opts_parse(&a->o, opt, arg, TRIAL_SEE);
+	if (rc != 0)
+		return rc == 1 ? 0 : rc;
 	switch (opt) {
-	case OPT_TOPOLOGY:
-		a->topology = arg;
-		return 0;
-	case OPT_SIZE:
-		return coord_cli_opt_u32("--size", arg, 64, 9216, &c->size) < 0 ? 2 : 0;
-	case OPT_FLOWS:
-		return coord_cli_opt_u32("--flows", arg, 1, 16777216, &c->flows) < 0 ? 2 : 0;
-	case OPT_PROFILE:
-		c->profile = arg;
-		return 0;
-	case OPT_RATE:
-		c->rate = arg;
-		return coord_cli_opt_rate("--rate", arg, false, &c->rate_pps) < 0 ? 2 : 0;
-	case OPT_DURATION:
-		return coord_cli_opt_duration("--duration", arg, 0.001, 86400, &c->duration_s) < 0
-			       ? 2
-			       : 0;
-	case OPT_WARMUP:
-		return coord_cli_opt_duration("--warmup", arg, 0, 3600, &c->warmup_s) < 0 ? 2 : 0;
-	case OPT_QUIET_TIMEOUT:
-		return coord_cli_opt_duration("--quiet-timeout", arg, 0.1, 600,
-					      &c->quiet_timeout_s) < 0
-			       ? 2
-			       : 0;
 	case OPT_JSON:
 		a->json = arg;
-		return 0;
-	case OPT_RESULTS:
-		a->results = arg;
-		return 0;
-	case OPT_FLOW_TYPE:
-		if (coord_cli_opt_flow_type(TRIAL_SEE, arg) != 0)
-			return 2;
-		c->flow_type = arg;
 		return 0;
 	case OPT_FLOW_RULES:
 		return coord_cli_opt_u32("--flow-rules", arg, 1, 16777216, &a->flow_rules) < 0 ? 2
@@ -159,13 +112,13 @@ trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 	case OPT_MAX_BURST:
 		if (coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0)
 			return 2;
-		c->max_burst = a->max_burst;
+		a->o.conf.max_burst = a->max_burst;
 		return 0;
 	case OPT_HELP:
 		trial_usage(stdout);
 		return -1;
 	default:
-		pvp_opt_error(trial_longopts, optopt, word, err, sizeof(err));
+		pvp_opt_error(opts, optopt, word, err, sizeof(err));
 		return coord_cli_usage_error(TRIAL_SEE, "trial: %s", err);
 	}
 }
@@ -174,25 +127,26 @@ trial_option(struct trial_args *a, int opt, const char *arg, const char *word)
 static int
 trial_parse_args(int argc, char **argv, struct trial_args *a)
 {
+	struct option opts[TRIAL_NB_OWN + COORD_OPT_NB + 1];
 	int opt, rc;
 
 	memset(a, 0, sizeof(*a));
-	a->conf.size = 64;
-	a->conf.flows = 1;
-	a->conf.rate = "100kpps";
-	a->conf.rate_pps = 100000;
-	a->conf.duration_s = 10;
+	coord_opts_init(&a->o);
+	a->o.conf.rate = "100kpps";
+	a->o.conf.rate_pps = 100000;
+	a->o.conf.duration_s = 10;
+	coord_opts_longopts(COORD_OPT_TRIAL, trial_own_opts, TRIAL_NB_OWN, opts);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", trial_longopts, NULL)) != -1) {
-		rc = trial_option(a, opt, optarg, argv[optind - 1]);
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		rc = trial_option(a, opts, opt, optarg, argv[optind - 1]);
 		if (rc != 0)
 			return rc;
 	}
 	if (optind < argc)
 		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument '%.40s'",
 					     argv[optind]);
-	if (a->flow_rules != 0 && a->conf.flow_type == NULL)
+	if (a->flow_rules != 0 && a->o.conf.flow_type == NULL)
 		return coord_cli_usage_error(TRIAL_SEE, "--flow-rules needs --flow-type");
 	return 0;
 }
@@ -206,7 +160,7 @@ static int
 trial_output(const struct trial_args *a, const struct coord_topology *t,
 	     const struct coord_trial_result *r)
 {
-	struct coord_sink sink = {.path = a->results};
+	struct coord_sink sink = {.path = a->o.results};
 	json_t *j;
 	int rc = 0;
 
@@ -243,7 +197,7 @@ coord_cmd_trial(int argc, char **argv)
 	struct coord_trial_result r;
 	struct coord_topology *t;
 	struct trial_args a;
-	const struct coord_trial_conf *c = &a.conf;
+	const struct coord_trial_conf *c = &a.o.conf;
 	char err[512];
 	int rc;
 
@@ -251,10 +205,10 @@ coord_cmd_trial(int argc, char **argv)
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
 	/* Before any hop is contacted, not after the trial. */
-	if (coord_cli_check_output("--results", a.results) != 0 ||
+	if (coord_cli_check_output("--results", a.o.results) != 0 ||
 	    coord_cli_check_output("--json", a.json) != 0)
 		return 1;
-	t = coord_cli_open_topology(a.topology, &rc);
+	t = coord_cli_open_topology(a.o.topology, &rc);
 	if (t == NULL)
 		return rc;
 	if (c->flow_type != NULL &&

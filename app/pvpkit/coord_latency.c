@@ -114,13 +114,9 @@ coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsig
 	printf("\n");
 	for (round = 1; round <= rounds && !coord_interrupted; round++) {
 		for (i = 0; i < a->nb_lat_loads && !coord_interrupted; i++) {
-			memset(&c, 0, sizeof(c));
+			c = a->o.conf;
 			c.size = size;
 			c.flows = flows;
-			c.profile = a->profile;
-			c.flow_type = a->flow_type;
-			c.quiet_timeout_s = a->quiet_timeout_s;
-			c.max_burst = a->max_burst;
 			c.duration_s = a->lat_duration;
 			c.rate_pps = a->lat_loads[i] > 0 ? ref_pps * a->lat_loads[i] / 100
 							 : a->lat_low_rate;

@@ -20,6 +20,7 @@
 #include "pvp_search.h"
 
 #include "coord_cmd.h"
+#include "coord_opts.h"
 
 struct coord_topology;
 
@@ -33,14 +34,10 @@ struct coord_topology;
 /** The command line of search (one point) or run (a matrix). */
 struct coord_search_args {
 	bool run;				   /**< run: a matrix and the reports */
-	const char *topology;			   /**< topology file, NULL = the testbed's */
-	const char *results;			   /**< JSON-lines results file */
+	struct coord_opts o;			   /**< the shared options: every trial's conf */
 	struct coord_sink sink;			   /**< where records go: results, else stdout */
-	const char *profile;			   /**< generator profile, or NULL */
-	const char *flow_type;			   /**< rule type for install_flows, or NULL */
 	const char *out;			   /**< run: reports directory */
 	struct pvp_search_params p;		   /**< the search's parameters */
-	double quiet_timeout_s;			   /**< per trial; 0 = the core's default */
 	unsigned int max_burst;			   /**< --max-burst N, 0 = no such check */
 	bool burst_auto;			   /**< --max-burst auto (the default) */
 	bool tables;				   /**< print every trial's per-hop table */

@@ -28,11 +28,9 @@
 #define search_bad(...) coord_cli_usage_error(SEARCH_SEE, __VA_ARGS__)
 
 enum {
-	SOPT_TOPOLOGY = 256,
-	SOPT_SIZE,
+	SOPT_SIZE = 256,
 	SOPT_FLOWS,
 	SOPT_SIZES,
-	SOPT_PROFILE,
 	SOPT_MIN_RATE,
 	SOPT_MAX_RATE,
 	SOPT_GOAL,
@@ -45,15 +43,11 @@ enum {
 	SOPT_MAX_TIME,
 	SOPT_EXCEED_RATIO,
 	SOPT_DURATION_SUM,
-	SOPT_RESULTS,
 	SOPT_OUT,
-	SOPT_FLOW_TYPE,
-	SOPT_QUIET_TIMEOUT,
 	SOPT_MAX_BURST,
 	SOPT_NO_TABLES,
 	SOPT_REPEAT,
 	SOPT_PRESET,
-	SOPT_WARMUP,
 	SOPT_GEN_REMEASURE,
 	SOPT_LATENCY,
 	SOPT_LAT_LOADS,
@@ -64,12 +58,11 @@ enum {
 	SOPT_HELP,
 };
 
-static const struct option search_longopts[] = {
-	{"topology", required_argument, NULL, SOPT_TOPOLOGY},
+/* search's and run's own options; the shared ones come from coord_opts. */
+static const struct option search_own_opts[] = {
 	{"size", required_argument, NULL, SOPT_SIZE},
 	{"sizes", required_argument, NULL, SOPT_SIZES},
 	{"flows", required_argument, NULL, SOPT_FLOWS},
-	{"profile", required_argument, NULL, SOPT_PROFILE},
 	{"min-rate", required_argument, NULL, SOPT_MIN_RATE},
 	{"max-rate", required_argument, NULL, SOPT_MAX_RATE},
 	{"goal", required_argument, NULL, SOPT_GOAL},
@@ -82,15 +75,11 @@ static const struct option search_longopts[] = {
 	{"max-time", required_argument, NULL, SOPT_MAX_TIME},
 	{"exceed-ratio", required_argument, NULL, SOPT_EXCEED_RATIO},
 	{"duration-sum", required_argument, NULL, SOPT_DURATION_SUM},
-	{"results", required_argument, NULL, SOPT_RESULTS},
 	{"out", required_argument, NULL, SOPT_OUT},
-	{"flow-type", required_argument, NULL, SOPT_FLOW_TYPE},
-	{"quiet-timeout", required_argument, NULL, SOPT_QUIET_TIMEOUT},
 	{"max-burst", required_argument, NULL, SOPT_MAX_BURST},
 	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
 	{"repeat", required_argument, NULL, SOPT_REPEAT},
 	{"preset", required_argument, NULL, SOPT_PRESET},
-	{"warmup", required_argument, NULL, SOPT_WARMUP},
 	{"gen-remeasure", required_argument, NULL, SOPT_GEN_REMEASURE},
 	{"latency", no_argument, NULL, SOPT_LATENCY},
 	{"latency-loads", required_argument, NULL, SOPT_LAT_LOADS},
@@ -99,8 +88,9 @@ static const struct option search_longopts[] = {
 	{"latency-floor", required_argument, NULL, SOPT_LAT_FLOOR},
 	{"dut", required_argument, NULL, SOPT_DUT},
 	{"help", no_argument, NULL, SOPT_HELP},
-	{NULL, 0, NULL, 0},
 };
+
+#define SEARCH_NB_OWN (sizeof(search_own_opts) / sizeof(search_own_opts[0]))
 
 static void
 search_usage(FILE *f, bool run)
@@ -271,13 +261,16 @@ search_parse_goal(struct coord_search_args *a, const char *arg)
 	return 0;
 }
 
-/* --size, --sizes, --flows. */
+/* --size, --sizes, --flows: lists, in the ranges of the shared table's rows. */
 static int
 search_opt_list(struct coord_search_args *a, int opt, const char *arg, const char *oname)
 {
+	const struct coord_opt_desc *size = &coord_opts[COORD_OPT_SIZE];
+	const struct coord_opt_desc *flows = &coord_opts[COORD_OPT_FLOWS];
+
 	if (opt == SOPT_FLOWS) {
-		if (coord_cli_opt_u32_list(oname, arg, 1, 16777216, a->flows, COORD_SEARCH_MAX_LIST,
-					   &a->nb_flows) < 0)
+		if (coord_cli_opt_u32_list(oname, arg, (uint32_t)flows->min, (uint32_t)flows->max,
+					   a->flows, COORD_SEARCH_MAX_LIST, &a->nb_flows) < 0)
 			return 2;
 		if (!a->run && a->nb_flows != 1)
 			return search_bad("--flows: one flow count for search (a list for run)");
@@ -285,8 +278,8 @@ search_opt_list(struct coord_search_args *a, int opt, const char *arg, const cha
 	}
 	if ((opt == SOPT_SIZE) == a->run)
 		return search_bad("%s: use --sizes for run, --size for search", oname);
-	return coord_cli_opt_u32_list(oname, arg, 64, 9216, a->sizes, COORD_SEARCH_MAX_LIST,
-				      &a->nb_sizes) < 0
+	return coord_cli_opt_u32_list(oname, arg, (uint32_t)size->min, (uint32_t)size->max,
+				      a->sizes, COORD_SEARCH_MAX_LIST, &a->nb_sizes) < 0
 		       ? 2
 		       : 0;
 }
@@ -323,13 +316,6 @@ search_opt_seconds(struct coord_search_args *a, int opt, const char *arg, const 
 {
 	double d;
 
-	if (opt == SOPT_QUIET_TIMEOUT) {
-		/* As pvpkit trial's --quiet-timeout. */
-		if (coord_cli_opt_duration(oname, arg, 0.1, 600, &d) < 0)
-			return 2;
-		a->quiet_timeout_s = d;
-		return 0;
-	}
 	/* A trial lasts at most a day, as pvpkit trial's and the generator's
 	 * --duration; budgets and sums of trials may be longer. */
 	if (coord_cli_opt_duration(oname, arg, 0.01,
@@ -459,11 +445,15 @@ search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const 
  * command-line word it came from. @return 0, -1 (--help) or 2.
  */
 static int
-search_option(struct coord_search_args *a, int opt, const char *arg, const char *oname,
-	      const char *word)
+search_option(struct coord_search_args *a, const struct option *opts, int opt, const char *arg,
+	      const char *oname, const char *word)
 {
 	char err[128];
+	int rc;
 
+	rc = coord_opts_parse(&a->o, opt, arg, SEARCH_SEE);
+	if (rc != 0)
+		return rc == 1 ? 0 : rc;
 	switch (opt) {
 	case SOPT_SIZE:
 	case SOPT_SIZES:
@@ -488,7 +478,6 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 	case SOPT_INITIAL:
 	case SOPT_FINAL:
 	case SOPT_MAX_TIME:
-	case SOPT_QUIET_TIMEOUT:
 	case SOPT_DURATION_SUM:
 		return search_opt_seconds(a, opt, arg, oname);
 	case SOPT_PHASES:
@@ -504,11 +493,6 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 			return 0;
 		return coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2
 											      : 0;
-	case SOPT_WARMUP:
-		/* 0 turns a preset's warm-up off. */
-		return coord_cli_opt_duration("--warmup", arg, 0, 1e6, &a->p.warmup_duration) < 0
-			       ? 2
-			       : 0;
 	case SOPT_PRESET:
 		return 0; /* applied before the other options */
 	case SOPT_LATENCY:
@@ -517,15 +501,6 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 	case SOPT_LAT_LOW_RATE:
 	case SOPT_LAT_FLOOR:
 		return search_opt_latency(a, opt, arg, oname);
-	case SOPT_TOPOLOGY:
-		a->topology = arg;
-		return 0;
-	case SOPT_PROFILE:
-		a->profile = arg;
-		return 0;
-	case SOPT_RESULTS:
-		a->results = arg;
-		return 0;
 	case SOPT_DUT:
 		if (strlen(arg) > 1024)
 			return search_bad("--dut: at most 1024 characters");
@@ -536,11 +511,6 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 			return search_bad("%s: only for run", "--out");
 		a->out = arg;
 		return 0;
-	case SOPT_FLOW_TYPE:
-		if (coord_cli_opt_flow_type(SEARCH_SEE, arg) != 0)
-			return 2;
-		a->flow_type = arg;
-		return 0;
 	case SOPT_NO_TABLES:
 		a->tables = false;
 		return 0;
@@ -548,7 +518,7 @@ search_option(struct coord_search_args *a, int opt, const char *arg, const char 
 		search_usage(stdout, a->run);
 		return -1;
 	default:
-		pvp_opt_error(search_longopts, optopt, word, err, sizeof(err));
+		pvp_opt_error(opts, optopt, word, err, sizeof(err));
 		return search_bad("%s", err);
 	}
 }
@@ -574,24 +544,28 @@ search_defaults(struct coord_search_args *a)
 		a->flows[0] = 1;
 		a->nb_flows = 1;
 	}
-	if (a->results == NULL) {
+	if (a->o.results == NULL) {
 		if (a->run)
 			snprintf(a->results_buf, sizeof(a->results_buf), "%s/results.jsonl",
 				 a->out);
 		else
 			snprintf(a->results_buf, sizeof(a->results_buf), "results.jsonl");
-		a->results = a->results_buf;
+		a->o.results = a->results_buf;
 	}
 }
 
 int
 coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_args *a)
 {
+	struct option opts[SEARCH_NB_OWN + COORD_OPT_NB + 1];
 	char perr[128] = "";
 	char oname[40];
 	int opt, li = 0, rc;
 
 	memset(a, 0, sizeof(*a));
+	coord_opts_init(&a->o);
+	coord_opts_longopts(run ? COORD_OPT_RUN : COORD_OPT_SEARCH, search_own_opts, SEARCH_NB_OWN,
+			    opts);
 	a->run = run;
 	a->tables = true;
 	a->out = "results";
@@ -612,21 +586,28 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 	/* The preset first, whatever its place: every other option overrides it. */
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, "", opts, &li)) != -1) {
 		if (opt == SOPT_PRESET && search_preset(a, optarg) != 0)
 			return 2;
 	}
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", search_longopts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, "", opts, &li)) != -1) {
 		/* The option's name for messages, whether --opt=V or --opt V. */
-		snprintf(oname, sizeof(oname), "--%s",
-			 opt >= SOPT_TOPOLOGY && opt < SOPT_HELP ? search_longopts[li].name : "");
-		rc = search_option(a, opt, optarg, oname, argv[optind - 1]);
+		snprintf(oname, sizeof(oname), "--%s", opt != '?' ? opts[li].name : "");
+		rc = search_option(a, opts, opt, optarg, oname, argv[optind - 1]);
 		if (rc != 0)
 			return rc;
 	}
 	if (optind < argc)
 		return search_bad("unexpected argument '%.40s'", argv[optind]);
+	/*
+	 * A search's warm-up is a trial of its own at --max-rate (0 turns a
+	 * preset's off); every trial after it starts from the shared conf.
+	 */
+	if ((a->o.given & (1u << COORD_OPT_WARMUP)) != 0)
+		a->p.warmup_duration = a->o.conf.warmup_s;
+	a->o.conf.warmup_s = 0;
+	a->o.conf.max_burst = a->max_burst;
 	if (a->p.max_rate <= 0)
 		return search_bad("%s is required", "--max-rate");
 	if (pvp_search_params_check(&a->p, perr, sizeof(perr)) < 0)

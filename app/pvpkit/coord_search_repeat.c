@@ -174,8 +174,8 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 			u.machine, "hops", hops, "goals", goals);
 	if (rec == NULL)
 		return 0;
-	if (a->flow_type != NULL)
-		json_object_set_new(rec, "flow_type", json_string(a->flow_type));
+	if (a->o.conf.flow_type != NULL)
+		json_object_set_new(rec, "flow_type", json_string(a->o.conf.flow_type));
 	ret = coord_sink_keep(&a->sink, rec, "run record");
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;

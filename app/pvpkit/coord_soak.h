@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "coord_opts.h"
 #include "coord_soak_metrics.h"
 
 /* Injections a soak takes (--inject, repeatable). */
@@ -28,17 +29,13 @@ struct soak_inject {
 
 /* The command line. */
 struct soak_args {
-	const char *topology;
-	const char *results;
+	struct coord_opts o; /* the shared options; o.conf.rate_pps: --rate, or the
+			       * fraction of the PDR */
 	const char *out;
-	const char *from;      /* results to take the PDR from (--pdr-fraction) */
-	unsigned int size;     /* frame size with FCS */
-	unsigned int flows;    /* flow count */
-	double rate_pps;       /* --rate, or the fraction of the PDR */
-	double pdr_fraction;   /* 0: --rate given */
-	double duration_s;     /* planned */
-	double interval_s;     /* between readings */
-	const char *flow_type; /* rule type for install_flows */
+	const char *from;    /* results to take the PDR from (--pdr-fraction) */
+	double pdr_fraction; /* 0: --rate given */
+	double duration_s;   /* planned */
+	double interval_s;   /* between readings */
 	/* Passed-on search options ("--max-rate", "1Mpps", ...). */
 	const char *search_argv[2 * 64];
 	unsigned int nb_search_argv; /* words in search_argv */

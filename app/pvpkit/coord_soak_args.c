@@ -39,8 +39,8 @@ static const char *const soak_search_opts[] = {
 	"--preset",	      "--quiet-timeout",  "--max-burst", "--dut",	    "--no-tables",
 };
 
-/* soak's own options (soak_parse()). */
-#define SOAK_NB_OWN_OPTS    15
+/* soak's own options (coord_soak_parse()); the shared ones come from coord_opts. */
+#define SOAK_NB_OWN_OPTS    9
 #define SOAK_NB_SEARCH_OPTS (sizeof(soak_search_opts) / sizeof(soak_search_opts[0]))
 /* getopt values of the passed-on options: SOAK_OPT_SEARCH + their index. */
 #define SOAK_OPT_SEARCH 1000
@@ -124,8 +124,8 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	sum = coord_report_summary(recs, NULL);
 	json_decref(recs);
 	json_array_foreach(json_object_get(sum, "points"), i, p) {
-		if (json_integer_value(json_object_get(p, "size")) != a->size ||
-		    json_integer_value(json_object_get(p, "flows")) != a->flows)
+		if (json_integer_value(json_object_get(p, "size")) != a->o.conf.size ||
+		    json_integer_value(json_object_get(p, "flows")) != a->o.conf.flows)
 			continue;
 		/* The last goal with a loss ratio: the PDR the run searched. */
 		json_object_foreach(json_object_get(p, "goals"), name, g)
@@ -138,14 +138,14 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	json_decref(sum);
 	if (best == NULL && searched) {
 		fprintf(stderr, "pvpkit: soak: the search found no PDR for %u B, %u flows\n",
-			a->size, a->flows);
+			a->o.conf.size, a->o.conf.flows);
 		return 1;
 	}
 	if (best == NULL) {
 		fprintf(stderr,
 			"pvpkit: --from: %s has no PDR for %u B, %u flows (search with "
 			"--goal pdr=...)\n",
-			a->from, a->size, a->flows);
+			a->from, a->o.conf.size, a->o.conf.flows);
 		return 2;
 	}
 	/*
@@ -157,8 +157,8 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 		fprintf(stderr,
 			"pvpkit: --from: %s: the PDR for %u B, %u flows is %g pps; %g of it is "
 			"not a rate (%g..%g pps)\n",
-			a->from, a->size, a->flows, *pps, a->pdr_fraction, PVP_RATE_MIN_PPS,
-			PVP_RATE_MAX_PPS);
+			a->from, a->o.conf.size, a->o.conf.flows, *pps, a->pdr_fraction,
+			PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
 		return searched ? 1 : 2;
 	}
 	return 0;
@@ -226,29 +226,24 @@ usage:
 int
 coord_soak_parse(int argc, char **argv, struct soak_args *a)
 {
-	struct option opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS + 1];
+	struct option opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS + COORD_OPT_NB + 1];
 	static const struct option own[] = {
-		{"rate", required_argument, NULL, 'r'},
 		{"pdr-fraction", required_argument, NULL, 'F'},
 		{"from", required_argument, NULL, 'f'},
 		{"duration", required_argument, NULL, 'd'},
 		{"interval", required_argument, NULL, 'i'},
-		{"size", required_argument, NULL, 's'},
-		{"flows", required_argument, NULL, 'n'},
-		{"flow-type", required_argument, NULL, 'T'},
-		{"topology", required_argument, NULL, 't'},
-		{"results", required_argument, NULL, 'R'},
 		{"out", required_argument, NULL, 'o'},
 		{"push-metrics", required_argument, NULL, 'P'},
 		{"metrics-file", required_argument, NULL, 'M'},
 		{"inject", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 	};
+	struct option *shared = &opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS];
 	char err[160];
 	size_t n, i;
-	int opt;
+	int opt, rc;
 
-	/* Ours, then the search's that are passed on, then the end. */
+	/* Ours, then the search's that are passed on, then the shared ones and the end. */
 	_Static_assert(sizeof(own) / sizeof(own[0]) == SOAK_NB_OWN_OPTS, "soak options");
 	memcpy(opts, own, sizeof(own));
 	for (i = 0; i < SOAK_NB_SEARCH_OPTS; i++) {
@@ -259,21 +254,23 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		opts[SOAK_NB_OWN_OPTS + i].flag = NULL;
 		opts[SOAK_NB_OWN_OPTS + i].val = SOAK_OPT_SEARCH + (int)i;
 	}
-	memset(&opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS], 0, sizeof(opts[0]));
+	coord_opts_longopts(COORD_OPT_SOAK, NULL, 0, shared);
 
 	memset(a, 0, sizeof(*a));
-	a->size = 64;
-	a->flows = 1;
+	coord_opts_init(&a->o);
+	/* A soak's records and its PDR fraction are in packets per second. */
+	a->o.pps_only = true;
 	a->interval_s = 1;
 	a->out = "soak";
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		rc = coord_opts_parse(&a->o, opt, optarg, SOAK_SEE);
+		if (rc == 2)
+			return 2;
+		if (rc == 1)
+			continue;
 		switch (opt) {
-		case 'r':
-			if (coord_cli_opt_rate("--rate", optarg, true, &a->rate_pps) < 0)
-				return 2;
-			break;
 		case 'F':
 			n = strlen(optarg);
 			if (n > 0 && optarg[n - 1] == '%') {
@@ -307,25 +304,6 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 			if (pvp_parse_duration("--interval", optarg, 0.1, 3600, &a->interval_s, err,
 					       sizeof(err)) < 0)
 				return coord_cli_usage_error(SOAK_SEE, "%s", err);
-			break;
-		case 's':
-			if (coord_cli_opt_u32("--size", optarg, 64, 9216, &a->size) < 0)
-				return 2;
-			break;
-		case 'n':
-			if (coord_cli_opt_u32("--flows", optarg, 1, 16777216, &a->flows) < 0)
-				return 2;
-			break;
-		case 'T':
-			if (coord_cli_opt_flow_type(SOAK_SEE, optarg) != 0)
-				return 2;
-			a->flow_type = optarg;
-			break;
-		case 't':
-			a->topology = optarg;
-			break;
-		case 'R':
-			a->results = optarg;
 			break;
 		case 'o':
 			a->out = optarg;
@@ -366,7 +344,7 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 	if (optind < argc)
 		return coord_cli_usage_error(SOAK_SEE, "soak: unexpected argument \"%s\"",
 					     argv[optind]);
-	if ((a->rate_pps > 0) == (a->pdr_fraction > 0))
+	if ((a->o.conf.rate_pps > 0) == (a->pdr_fraction > 0))
 		return coord_cli_usage_error(SOAK_SEE,
 					     "soak: give --rate or --pdr-fraction, not both");
 	if (a->nb_search_argv > 0 && (a->pdr_fraction <= 0 || a->from != NULL))
@@ -395,22 +373,22 @@ coord_soak_search(struct soak_args *a, bool run)
 	bool pdr = false;
 	int argc = 0, rc;
 
-	snprintf(size, sizeof(size), "%u", a->size);
-	snprintf(flows, sizeof(flows), "%u", a->flows);
+	snprintf(size, sizeof(size), "%u", a->o.conf.size);
+	snprintf(flows, sizeof(flows), "%u", a->o.conf.flows);
 	argv[argc++] = "search";
 	argv[argc++] = "--size";
 	argv[argc++] = size;
 	argv[argc++] = "--flows";
 	argv[argc++] = flows;
 	argv[argc++] = "--results";
-	argv[argc++] = a->results;
-	if (a->topology != NULL) {
+	argv[argc++] = a->o.results;
+	if (a->o.topology != NULL) {
 		argv[argc++] = "--topology";
-		argv[argc++] = a->topology;
+		argv[argc++] = a->o.topology;
 	}
-	if (a->flow_type != NULL) {
+	if (a->o.conf.flow_type != NULL) {
 		argv[argc++] = "--flow-type";
-		argv[argc++] = a->flow_type;
+		argv[argc++] = a->o.conf.flow_type;
 	}
 	for (i = 0; i < a->nb_search_argv; i++)
 		argv[argc++] = a->search_argv[i];
@@ -437,7 +415,8 @@ coord_soak_search(struct soak_args *a, bool run)
 	}
 	if (!run)
 		return 0;
-	printf("== soak: searching %u B, %u flows first, for the PDR\n", a->size, a->flows);
+	printf("== soak: searching %u B, %u flows first, for the PDR\n", a->o.conf.size,
+	       a->o.conf.flows);
 	fflush(stdout);
 	return coord_cmd_search(argc, (char **)(uintptr_t)argv);
 }

@@ -27,7 +27,7 @@ out=$("$PVP_COORD" search --max-rate 1Mpps --gen-remeasure 9 2>&1)
 [ $? = 2 ] && [ "$out" = 'pvpkit: --gen-remeasure: "9" must be a whole number in 0..8' ] ||
 	bad "--gen-remeasure 9: $out"
 out=$("$PVP_COORD" search --max-rate 1Mpps --warmup -1 2>&1)
-[ $? = 2 ] && [ "$out" = 'pvpkit: --warmup: "-1" must be a duration in 0..1000000 s (e.g. 10, 2.5s, 500ms, 1h)' ] ||
+[ $? = 2 ] && [ "$out" = 'pvpkit: --warmup: "-1" must be a duration in 0..3600 s (e.g. 10, 2.5s, 500ms, 1h)' ] ||
 	bad "--warmup -1: $out"
 
 . "$PVP_SOURCE_DIR/test/unit/coord/fake_lib.sh"
