@@ -22,6 +22,7 @@
 #include "coord_cmd.h"
 #include "coord_opts.h"
 
+struct coord_progress;
 struct coord_topology;
 
 /** Most latency loads. */
@@ -126,6 +127,42 @@ bool coord_latency_reference(const struct coord_repeats *r, char *name, size_t l
  * "latency_floor" record. @return 0, or 1 after a message.
  */
 int coord_latency_floor(struct coord_search_args *a);
+
+/** One search at one point of the matrix (coord_search_point.c). */
+struct coord_search_point {
+	struct coord_search_args *a;	 /* the command line */
+	struct coord_progress *progress; /* the live progress line */
+	struct coord_topology *t;	 /* opened topology */
+	unsigned int size;		 /* frame size with FCS */
+	unsigned int flows;		 /* flow count */
+	const char *id;			 /* search id in the results */
+	char started[32];		 /* UTC, ISO 8601 */
+	unsigned int nb_kept;		 /* trials in the results file, whole run */
+	unsigned int interrupted_trial;	 /* trial a signal stopped (from 1), or 0 */
+	char error[640];		 /* why the search stopped early, or "" */
+	const char *group;		 /* repeat group (the point's id), NULL: no repeats */
+	unsigned int repeat;		 /* 1-based index of this search in the group */
+	struct pvp_search_result last;	 /* the last search's result (trials not kept) */
+	json_t *checks_failed;		 /* this search's trials (from 1) with a failed check */
+	json_t *lossy_bursts;		 /* [trial, largest burst, rate] of its lossy trials */
+	bool has_absorbed;		 /* a trial without loss said its largest burst */
+	uint64_t absorbed;		 /* the largest burst of such a trial, */
+	unsigned int absorbed_trial;	 /* and which (from 1) */
+	bool burst_warned;		 /* this search ended with a burst warning */
+	unsigned int run_checks_failed;	 /* trials with a failed check, whole run */
+	bool has_lowest;		 /* a trial of this search was fed to it */
+	double lowest_rate;		 /* the lowest rate such a trial ran at, */
+	unsigned int lowest_trial;	 /* which (from 1), */
+	double lowest_loss;		 /* its loss ratio, */
+	char lowest_where[256];		 /* and where it lost ("guest 9, unattributed 0") */
+};
+
+/**
+ * One search at @p sp's point: its trials, each kept before the next, and
+ * the search record; @p sp->last gets the result (without its trials).
+ * @return 0, 1 (a trial failed or was not kept, or a signal came) or -errno.
+ */
+int coord_search_point_run(struct coord_search_point *sp);
 
 /**
  * Parse the command line of search (@p run false) or run into @p a, with
