@@ -28,6 +28,7 @@
 
 #include "coord.h"
 #include "coord_cmd.h"
+#include "coord_record.h"
 #include "coord_report.h"
 #include "coord_search.h"
 #include "coord_soak.h"
@@ -154,6 +155,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	  double span_s, const struct pvp_lat *lat)
 {
 	struct coord_trial_result r;
+	struct coord_soak_record sr;
 	struct pvp_lat_summary ls;
 	json_t *rec, *hops;
 	char a[32], b[32];
@@ -170,29 +172,43 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 					    json_integer((json_int_t)r.hop_lost[i]));
 	lost = (int64_t)r.tx_packets - (int64_t)r.rx_packets;
 	pvp_lat_read(lat, &ls);
-	rec = json_pack("{s:s,s:I,s:f,s:f,s:f,s:I,s:I,s:I,s:f,s:o,s:I,s:b,s:f,s:f,s:I,s:I}", "type",
-			type, "n", (json_int_t)s->n, "t_s", t_s, "interval_s", span_s, "rate_pps",
-			s->a->o.conf.rate_pps, "tx_packets", (json_int_t)r.tx_packets, "rx_packets",
-			(json_int_t)r.rx_packets, "lost", (json_int_t)lost, "loss_ratio",
-			r.tx_packets > 0 ? (double)lost / (double)r.tx_packets : 0.0, "hop_lost",
-			hops, "unattributed", (json_int_t)r.unattributed, "reconciled",
-			r.reconciled, "tx_pps", span_s > 0 ? (double)r.tx_packets / span_s : 0.0,
-			"rx_pps", span_s > 0 ? (double)r.rx_packets / span_s : 0.0, "size",
-			(json_int_t)s->a->o.conf.size, "flows", (json_int_t)s->a->o.conf.flows);
+	/* Written through the record's table (coord_record.c), as it is read. */
+	memset(&sr, 0, sizeof(sr));
+	sr.type = strcmp(type, "soak") == 0 ? COORD_SOAK_TOTALS : COORD_SOAK_INTERVAL;
+	sr.n = s->n;
+	sr.t_s = t_s;
+	sr.interval_s = span_s;
+	sr.rate_pps = s->a->o.conf.rate_pps;
+	sr.tx_packets = r.tx_packets;
+	sr.rx_packets = r.rx_packets;
+	sr.lost = lost;
+	sr.loss_ratio = r.tx_packets > 0 ? (double)lost / (double)r.tx_packets : 0.0;
+	sr.hop_lost = hops;
+	sr.unattributed = r.unattributed;
+	sr.reconciled = r.reconciled;
+	sr.tx_pps = span_s > 0 ? (double)r.tx_packets / span_s : 0.0;
+	sr.rx_pps = span_s > 0 ? (double)r.rx_packets / span_s : 0.0;
+	sr.size = s->a->o.conf.size;
+	sr.flows = s->a->o.conf.flows;
+	sr.has_planned = sr.has_interrupted = sr.type == COORD_SOAK_TOTALS;
+	sr.planned_s = s->a->duration_s;
+	sr.interrupted = s->interrupted != 0;
+	sr.has_latency = ls.count > 0;
+	sr.latency_ns = (struct coord_record_soak_latency){
+		.count = ls.count,
+		.min = ls.min,
+		.avg = ls.avg,
+		.p50 = ls.p50,
+		.p99 = ls.p99,
+		.p99_9 = ls.p99_9,
+		.p99_99 = ls.p99_99,
+		.max = ls.max,
+		.clock = "tsc",
+	};
+	rec = pvp_schema_encode(coord_soak_record_members, &sr);
+	json_decref(hops);
 	if (rec == NULL)
 		return 0;
-	if (strcmp(type, "soak") == 0) {
-		json_object_set_new(rec, "planned_s", json_real(s->a->duration_s));
-		json_object_set_new(rec, "interrupted", json_boolean(s->interrupted != 0));
-	}
-	if (ls.count > 0)
-		json_object_set_new(rec, "latency_ns",
-				    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s}", "count",
-					      (json_int_t)ls.count, "min", (json_int_t)ls.min,
-					      "avg", (json_int_t)ls.avg, "p50", (json_int_t)ls.p50,
-					      "p99", (json_int_t)ls.p99, "p99_9",
-					      (json_int_t)ls.p99_9, "p99_99", (json_int_t)ls.p99_99,
-					      "max", (json_int_t)ls.max, "clock", "tsc"));
 	/* Kept first (or on stdout), shown whatever became of it. */
 	if (strcmp(type, "soak") == 0)
 		snprintf(a, sizeof(a), "soak totals");

@@ -3,7 +3,7 @@
  */
 
 /*
- * The "trial" and "search" records as schema tables (coord_record.h): the
+ * The "trial", "search" and soak records as schema tables (coord_record.h): the
  * writers encode from them, the report decodes through them and the doc
  * table is written from them, so no member is named twice.
  */
@@ -44,6 +44,8 @@
 #define GLAT   struct coord_record_goal_latency
 #define PARAMS struct coord_record_search_params
 #define REPEAT struct coord_record_repeat
+#define SOAK   struct coord_soak_record
+#define SLAT   struct coord_record_soak_latency
 
 static const char *const rec_trial_type[] = {"trial", NULL};
 static const char *const rec_search_type[] = {"search", NULL};
@@ -241,6 +243,48 @@ const struct pvp_schema_member coord_search_record_members[] = {
 	{.name = NULL},
 };
 
+static const char *const rec_soak_types[] = {"soak_interval", "soak", NULL};
+
+static const struct pvp_schema_member rec_soak_latency_members[] = {
+	REC(SLAT, count, UINT, REC_NUM, .help = "samples"),
+	REC(SLAT, min, UINT, REC_NUM, .help = "smallest, ns"),
+	REC(SLAT, avg, UINT, REC_NUM, .help = "mean, ns"),
+	REC(SLAT, p50, UINT, REC_NUM, .help = "median, ns"),
+	REC(SLAT, p99, UINT, REC_NUM, .help = "99th percentile, ns"),
+	REC(SLAT, p99_9, UINT, REC_NUM, .help = "99.9th percentile, ns"),
+	REC(SLAT, p99_99, UINT, REC_NUM, .help = "99.99th percentile, ns"),
+	REC(SLAT, max, UINT, REC_NUM, .help = "largest, ns"),
+	REC_STR(SLAT, clock, .help = "the clock of the samples: tsc"),
+	{.name = NULL},
+};
+
+const struct pvp_schema_member coord_soak_record_members[] = {
+	REC(SOAK, type, ENUM, .required = true, .values = rec_soak_types,
+	    .help = "soak_interval: one reading; soak: the totals"),
+	REC(SOAK, n, UINT, REC_U32, .help = "readings so far"),
+	REC(SOAK, t_s, DOUBLE, REC_NUM, .help = "seconds since the traffic started"),
+	REC(SOAK, interval_s, DOUBLE, REC_NUM, .help = "seconds the record spans"),
+	REC(SOAK, rate_pps, DOUBLE, REC_NUM, .help = "rate sent per TX port"),
+	REC(SOAK, tx_packets, UINT, REC_NUM, .help = "tester TX in the span"),
+	REC(SOAK, rx_packets, UINT, REC_NUM, .help = "tester RX in the span"),
+	REC(SOAK, lost, INT, REC_SIGNED, .help = "tx_packets - rx_packets"),
+	REC(SOAK, loss_ratio, DOUBLE, REC_SIGNED, .help = "lost / tx_packets"),
+	REC(SOAK, hop_lost, MAP, .members = &rec_count, .help = "loss attributed to each hop"),
+	REC(SOAK, unattributed, INT, REC_SIGNED, .help = "loss no hop explains"),
+	REC(SOAK, reconciled, BOOL, .help = "hop_lost and unattributed add up to lost"),
+	REC(SOAK, tx_pps, DOUBLE, REC_NUM, .help = "tx_packets / interval_s"),
+	REC(SOAK, rx_pps, DOUBLE, REC_NUM, .help = "rx_packets / interval_s"),
+	REC(SOAK, size, UINT, REC_U32, .help = "frame size in bytes, with the 4 B FCS"),
+	REC(SOAK, flows, UINT, REC_U32, .help = "flow count"),
+	REC(SOAK, planned_s, DOUBLE, REC_NUM, REC_HAS(SOAK, has_planned),
+	    .help = "soak: the planned duration"),
+	REC(SOAK, interrupted, BOOL, REC_HAS(SOAK, has_interrupted),
+	    .help = "soak: a signal ended it early"),
+	REC(SOAK, latency_ns, OBJECT, .members = rec_soak_latency_members,
+	    REC_HAS(SOAK, has_latency), .help = "latency in the span (pvpkit-gen's histograms)"),
+	{.name = NULL},
+};
+
 json_t *
 coord_record_search_ref_json(const struct coord_record_search_ref *ref)
 {
@@ -277,6 +321,8 @@ coord_record_check(const json_t *rec, char *err, size_t err_len)
 		members = coord_trial_record_members;
 	else if (type != NULL && strcmp(type, "search") == 0)
 		members = coord_search_record_members;
+	else if (type != NULL && (strcmp(type, "soak_interval") == 0 || strcmp(type, "soak") == 0))
+		members = coord_soak_record_members;
 	else
 		return 0;
 	if (pvp_schema_check(members, rec, "", &open, why, sizeof(why)) == 0)

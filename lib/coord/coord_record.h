@@ -192,10 +192,57 @@ struct coord_search_record {
 	bool has_repeat;		   /**< "repeat" given */
 };
 
+/** Latency of a soak reading in ns, from pvpkit-gen's histograms. */
+struct coord_record_soak_latency {
+	uint64_t count;	 /**< samples */
+	uint64_t min;	 /**< smallest */
+	uint64_t avg;	 /**< mean */
+	uint64_t p50;	 /**< median */
+	uint64_t p99;	 /**< 99th percentile */
+	uint64_t p99_9;	 /**< 99.9th */
+	uint64_t p99_99; /**< 99.99th */
+	uint64_t max;	 /**< largest */
+	char clock[8];	 /**< the clock the samples were taken with: "tsc" */
+};
+
+/** Types of a soak's records: one reading, or the totals at the end. */
+enum coord_soak_record_type {
+	COORD_SOAK_INTERVAL, /**< "soak_interval" */
+	COORD_SOAK_TOTALS,   /**< "soak" */
+};
+
+/** A "soak_interval" or "soak" record, as pvpkit soak writes it. */
+struct coord_soak_record {
+	unsigned int type;			     /**< enum coord_soak_record_type */
+	unsigned int n;				     /**< readings so far */
+	double t_s;				     /**< seconds since the traffic started */
+	double interval_s;			     /**< seconds the record spans */
+	double rate_pps;			     /**< the rate sent, per TX port */
+	uint64_t tx_packets;			     /**< tester TX in the span */
+	uint64_t rx_packets;			     /**< tester RX in the span */
+	int64_t lost;				     /**< tx_packets - rx_packets */
+	double loss_ratio;			     /**< lost / tx_packets */
+	json_t *hop_lost;			     /**< {hop: packets lost there} */
+	int64_t unattributed;			     /**< loss no hop explains */
+	bool reconciled;			     /**< the losses add up */
+	double tx_pps;				     /**< tx_packets / interval_s */
+	double rx_pps;				     /**< rx_packets / interval_s */
+	unsigned int size;			     /**< frame size with FCS */
+	unsigned int flows;			     /**< flow count */
+	double planned_s;			     /**< totals: the planned duration */
+	bool has_planned;			     /**< "planned_s" given */
+	bool interrupted;			     /**< totals: a signal ended the soak */
+	bool has_interrupted;			     /**< "interrupted" given */
+	struct coord_record_soak_latency latency_ns; /**< latency in the span */
+	bool has_latency;			     /**< "latency_ns" given */
+};
+
 /** The "trial" record's members, in the order they are written. */
 extern const struct pvp_schema_member coord_trial_record_members[];
 /** The "search" record's members, in the order they are written. */
 extern const struct pvp_schema_member coord_search_record_members[];
+/** The "soak_interval" and "soak" records' members, in the order they are written. */
+extern const struct pvp_schema_member coord_soak_record_members[];
 
 /**
  * The "search" member of a trial record (warmup and gen_remeasure only
@@ -215,8 +262,8 @@ int coord_search_record_read(const json_t *rec, struct coord_search_record *sr, 
 			     size_t err_len);
 
 /**
- * Check a record of any type: "trial" and "search" against their tables,
- * other types as they are.
+ * Check a record of any type: "trial", "search", "soak_interval" and
+ * "soak" against their tables, other types as they are.
  * @return 0, or -EINVAL with "trial: member: must be ..." in @p err.
  */
 int coord_record_check(const json_t *rec, char *err, size_t err_len);

@@ -4,7 +4,7 @@
 
 /*
  * pvpkit-record-doc: write doc/record-members.rst, the members of the
- * results file's "trial" and "search" records, from the tables the
+ * results file's "trial", "search" and soak records, from the tables the
  * coordinator writes them with and the report reads them through
  * (lib/coord/coord_record.c). The unit test record-doc fails when the
  * committed file is not what this writes: change a table, then run
@@ -18,11 +18,11 @@
 
 /* One record's section: its title, what writes it, its table. */
 static int
-doc_record(const char *type, const char *writer, const struct pvp_schema_member *members)
+doc_record(const char *title, const char *writer, const struct pvp_schema_member *members)
 {
 	int n;
 
-	n = printf("\n``\"%s\"`` records\n", type);
+	n = printf("\n%s records\n", title);
 	while (--n > 1)
 		putchar('-');
 	printf("\n\nWritten by %s. A member left out reads as its default\n"
@@ -43,7 +43,7 @@ main(void)
 	       "Results records by type\n"
 	       "=======================\n"
 	       "\n"
-	       "The coordinator writes the ``trial`` and ``search`` records of a\n"
+	       "The coordinator writes the ``trial``, ``search`` and soak records of a\n"
 	       "results file through these tables and ``pvpkit report`` reads them\n"
 	       "through the same ones (lib/coord/coord_record.c, doc/reports.rst).\n"
 	       "A reader lets members it does not know be, so records can grow; a\n"
@@ -52,14 +52,18 @@ main(void)
 	       "is %d; a record without one is version 1. ``NAME`` in a type is the\n"
 	       "user's (a hop name, a check name).\n",
 	       COORD_RECORD_SCHEMA);
-	if (doc_record("trial",
+	if (doc_record("``\"trial\"``",
 		       "``coord_trial_to_json()``; ``search`` is added by ``pvpkit\n"
 		       "search`` and ``latency`` by the latency step",
 		       coord_trial_record_members) < 0 ||
-	    doc_record("search",
+	    doc_record("``\"search\"``",
 		       "``coord_report_search_record()``; ``id`` and the members after\n"
 		       "it are added by ``pvpkit search``",
-		       coord_search_record_members) < 0) {
+		       coord_search_record_members) < 0 ||
+	    doc_record("``\"soak_interval\"`` and ``\"soak\"``",
+		       "``pvpkit soak``: one reading every ``--interval``, then the\n"
+		       "totals",
+		       coord_soak_record_members) < 0) {
 		fprintf(stderr, "pvpkit-record-doc: cannot write a table\n");
 		return 1;
 	}
