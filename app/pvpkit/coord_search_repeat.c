@@ -9,6 +9,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -21,6 +22,7 @@
 #include "pvp_util.h"
 
 #include "coord.h"
+#include "coord_record.h"
 #include "coord_report.h"
 #include "coord_search.h"
 #include "pvp_search.h"
@@ -114,40 +116,43 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 	fflush(stdout);
 }
 
-/* The host's CPU model from /proc/cpuinfo ("model name"), or "". */
-static json_t *
-search_cpu_model(void)
+/* The host's CPU model from /proc/cpuinfo ("model name") into @p buf, or "". */
+static void
+search_cpu_model(char *buf, size_t len)
 {
 	char line[512], *v;
 	FILE *f = fopen("/proc/cpuinfo", "re");
-	json_t *j = NULL;
 
-	while (f != NULL && j == NULL && fgets(line, sizeof(line), f) != NULL) {
+	buf[0] = '\0';
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
 		if (strncmp(line, "model name", 10) != 0 || (v = strchr(line, ':')) == NULL)
 			continue;
 		for (v++; *v == ' ' || *v == '\t'; v++)
 			;
 		v[strcspn(v, "\n")] = '\0';
-		j = json_string(v);
+		snprintf(buf, len, "%s", v);
+		break;
 	}
 	if (f != NULL)
 		fclose(f);
-	return j != NULL ? j : json_string("");
 }
 
 int
 coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 {
+	struct coord_run_record *rr;
 	json_t *rec, *hops, *goals, *ctx;
 	struct utsname u;
-	char started[32];
 	struct tm tm;
 	time_t now = time(NULL);
 	unsigned int i;
 	int ret;
 
+	rr = calloc(1, sizeof(*rr));
+	if (rr == NULL)
+		return 0;
 	gmtime_r(&now, &tm);
-	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(rr->started, sizeof(rr->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
 	goals = json_array();
@@ -165,17 +170,29 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 			hops, h->hop.name,
 			json_pack("{s:s,s:o*}", "driver", h->hop.driver->name, "context", ctx));
 	}
-	rec = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:o,s:{s:o,s:I,s:s,s:s},s:o,s:o}", "type", "run",
-			"schema", COORD_REPORT_SCHEMA, "command", a->run ? "run" : "search",
-			"pvpkit_version", PVP_VERSION, "started", started, "topology", t->name,
-			"dut", a->dut != NULL ? json_string(a->dut) : json_null(), "host",
-			"cpu_model", search_cpu_model(), "cpus",
-			(json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "kernel", u.release, "machine",
-			u.machine, "hops", hops, "goals", goals);
+	/* Written through the record's table (coord_record.c), as it is checked. */
+	rr->schema = COORD_REPORT_SCHEMA;
+	rr->has_schema = true;
+	rr->command = a->run ? 1 : 0;
+	snprintf(rr->pvpkit_version, sizeof(rr->pvpkit_version), "%s", PVP_VERSION);
+	snprintf(rr->topology, sizeof(rr->topology), "%s", t->name);
+	rr->has_dut = a->dut != NULL;
+	snprintf(rr->dut, sizeof(rr->dut), "%s", a->dut != NULL ? a->dut : "");
+	search_cpu_model(rr->host.cpu_model, sizeof(rr->host.cpu_model));
+	rr->host.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(rr->host.kernel, sizeof(rr->host.kernel), "%s", u.release);
+	snprintf(rr->host.machine, sizeof(rr->host.machine), "%s", u.machine);
+	rr->hops = hops;
+	rr->goals = goals;
+	rr->has_flow_type = a->o.conf.flow_type != NULL;
+	snprintf(rr->flow_type, sizeof(rr->flow_type), "%s",
+		 a->o.conf.flow_type != NULL ? a->o.conf.flow_type : "");
+	rec = pvp_schema_encode(coord_run_record_members, rr);
+	json_decref(hops);
+	json_decref(goals);
+	free(rr);
 	if (rec == NULL)
 		return 0;
-	if (a->o.conf.flow_type != NULL)
-		json_object_set_new(rec, "flow_type", json_string(a->o.conf.flow_type));
 	ret = coord_sink_keep(&a->sink, rec, "run record");
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;

@@ -3,7 +3,7 @@
  */
 
 /*
- * The "trial", "search" and soak records as schema tables (coord_record.h): the
+ * The "trial", "search", "run" and soak records as schema tables (coord_record.h): the
  * writers encode from them, the report decodes through them and the doc
  * table is written from them, so no member is named twice.
  */
@@ -45,6 +45,8 @@
 #define PARAMS struct coord_record_search_params
 #define REPEAT struct coord_record_repeat
 #define SOAK   struct coord_soak_record
+#define RUN    struct coord_run_record
+#define HOST   struct coord_record_host
 #define SLAT   struct coord_record_soak_latency
 
 static const char *const rec_trial_type[] = {"trial", NULL};
@@ -243,6 +245,39 @@ const struct pvp_schema_member coord_search_record_members[] = {
 	{.name = NULL},
 };
 
+static const char *const rec_run_type[] = {"run", NULL};
+static const char *const rec_run_commands[] = {"search", "run", NULL};
+
+static const struct pvp_schema_member rec_host_members[] = {
+	REC_STR(HOST, cpu_model, .help = "the CPU's model name"),
+	REC(HOST, cpus, INT, .min = -1, .max = INT32_MAX, .help = "CPUs online"),
+	REC_STR(HOST, kernel, .help = "the kernel's release"),
+	REC_STR(HOST, machine, .help = "the machine's architecture"),
+	{.name = NULL},
+};
+
+/* A hop's driver name and its context, whatever the driver says. */
+static const struct pvp_schema_member rec_any = {.name = "", .type = PVP_SCHEMA_JSON};
+
+const struct pvp_schema_member coord_run_record_members[] = {
+	REC(RUN, type, ENUM, .required = true, .values = rec_run_type,
+	    .help = "what the record is"),
+	REC(RUN, schema, UINT, .min = 1, .max = COORD_RECORD_SCHEMA, REC_HAS(RUN, has_schema),
+	    .def = "1", .help = "version of the record tables"),
+	REC(RUN, command, ENUM, .values = rec_run_commands, .help = "the pvpkit command"),
+	REC_STR(RUN, pvpkit_version, .help = "pvpkit's version"),
+	REC_STR(RUN, started, .help = "UTC time, ISO 8601"),
+	REC_STR(RUN, topology, .help = "topology name"),
+	REC_STR(RUN, dut, .nullable = true, REC_HAS(RUN, has_dut),
+		.help = "--dut: what is measured (null: not said)"),
+	REC(RUN, host, OBJECT, .members = rec_host_members, .help = "the host it ran on"),
+	REC(RUN, hops, MAP, .members = &rec_any,
+	    .help = "each hop's driver and context (OVS: versions, other_config, PMDs)"),
+	REC(RUN, goals, JSON, .help = "the goals searched: name, loss_ratio, latency"),
+	REC_STR(RUN, flow_type, REC_HAS(RUN, has_flow_type), .help = "--flow-type"),
+	{.name = NULL},
+};
+
 static const char *const rec_soak_types[] = {"soak_interval", "soak", NULL};
 
 static const struct pvp_schema_member rec_soak_latency_members[] = {
@@ -321,6 +356,8 @@ coord_record_check(const json_t *rec, char *err, size_t err_len)
 		members = coord_trial_record_members;
 	else if (type != NULL && strcmp(type, "search") == 0)
 		members = coord_search_record_members;
+	else if (type != NULL && strcmp(type, "run") == 0)
+		members = coord_run_record_members;
 	else if (type != NULL && (strcmp(type, "soak_interval") == 0 || strcmp(type, "soak") == 0))
 		members = coord_soak_record_members;
 	else

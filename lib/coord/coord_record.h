@@ -237,10 +237,38 @@ struct coord_soak_record {
 	bool has_latency;			     /**< "latency_ns" given */
 };
 
+/** The host a run was measured on. */
+struct coord_record_host {
+	char cpu_model[512]; /**< /proc/cpuinfo's model name */
+	int cpus;	     /**< CPUs online */
+	char kernel[65];     /**< uname's release */
+	char machine[65];    /**< uname's machine */
+};
+
+/** The "run" record pvpkit search and run append first. */
+struct coord_run_record {
+	unsigned int type;	       /**< always "run" */
+	unsigned int schema;	       /**< COORD_RECORD_SCHEMA when written */
+	bool has_schema;	       /**< "schema" given */
+	unsigned int command;	       /**< 0 "search", 1 "run" */
+	char pvpkit_version[64];       /**< PVP_VERSION */
+	char started[32];	       /**< UTC time, ISO 8601 */
+	char topology[64];	       /**< topology name */
+	char dut[1025];		       /**< --dut, the user's words */
+	bool has_dut;		       /**< --dut given (else null) */
+	struct coord_record_host host; /**< where it ran */
+	json_t *hops;		       /**< {hop: {driver, context}} */
+	json_t *goals;		       /**< the goals searched */
+	char flow_type[8];	       /**< --flow-type */
+	bool has_flow_type;	       /**< "flow_type" given */
+};
+
 /** The "trial" record's members, in the order they are written. */
 extern const struct pvp_schema_member coord_trial_record_members[];
 /** The "search" record's members, in the order they are written. */
 extern const struct pvp_schema_member coord_search_record_members[];
+/** The "run" record's members, in the order they are written. */
+extern const struct pvp_schema_member coord_run_record_members[];
 /** The "soak_interval" and "soak" records' members, in the order they are written. */
 extern const struct pvp_schema_member coord_soak_record_members[];
 
@@ -262,8 +290,8 @@ int coord_search_record_read(const json_t *rec, struct coord_search_record *sr, 
 			     size_t err_len);
 
 /**
- * Check a record of any type: "trial", "search", "soak_interval" and
- * "soak" against their tables, other types as they are.
+ * Check a record of any type: "trial", "search", "run", "soak_interval"
+ * and "soak" against their tables, other types as they are.
  * @return 0, or -EINVAL with "trial: member: must be ..." in @p err.
  */
 int coord_record_check(const json_t *rec, char *err, size_t err_len);

@@ -4,7 +4,7 @@
 
 /*
  * pvpkit-record-doc: write doc/record-members.rst, the members of the
- * results file's "trial", "search" and soak records, from the tables the
+ * results file's "trial", "search", "run" and soak records, from the tables the
  * coordinator writes them with and the report reads them through
  * (lib/coord/coord_record.c). The unit test record-doc fails when the
  * committed file is not what this writes: change a table, then run
@@ -43,7 +43,7 @@ main(void)
 	       "Results records by type\n"
 	       "=======================\n"
 	       "\n"
-	       "The coordinator writes the ``trial``, ``search`` and soak records of a\n"
+	       "The coordinator writes the ``trial``, ``search``, ``run`` and soak records of a\n"
 	       "results file through these tables and ``pvpkit report`` reads them\n"
 	       "through the same ones (lib/coord/coord_record.c, doc/reports.rst).\n"
 	       "A reader lets members it does not know be, so records can grow; a\n"
@@ -60,6 +60,10 @@ main(void)
 		       "``coord_report_search_record()``; ``id`` and the members after\n"
 		       "it are added by ``pvpkit search``",
 		       coord_search_record_members) < 0 ||
+	    doc_record("``\"run\"``",
+		       "``pvpkit search`` and ``pvpkit run``, first, before any\n"
+		       "trial",
+		       coord_run_record_members) < 0 ||
 	    doc_record("``\"soak_interval\"`` and ``\"soak\"``",
 		       "``pvpkit soak``: one reading every ``--interval``, then the\n"
 		       "totals",
