@@ -77,6 +77,8 @@ fwd_usage(FILE *f, const char *prog)
 		"  --tx-retry N         retry a partly sent burst N times, 0..1000000 (default 0)\n"
 		"  --tx-retry-delay US  wait between retries (default 1)\n"
 		"  --seq-check          count per-stream sequence gaps of signed packets\n"
+		"  --stamp              write the receive time after each packet's signature\n"
+		"                       (one-way latency per half of the path, doc/fwd.rst)\n"
 		"  --ctl ADDR|none      control socket (default %s),\n"
 		"                       tcp:HOST:PORT needs --token-file beyond loopback\n"
 		"  --token-file F       file holding the control token\n"
@@ -205,6 +207,7 @@ enum {
 	OPT_TX_RETRY,
 	OPT_TX_RETRY_DELAY,
 	OPT_SEQ_CHECK,
+	OPT_STAMP,
 	OPT_CTL,
 	OPT_TOKEN_FILE,
 	OPT_STATS_PERIOD,
@@ -231,6 +234,7 @@ static const struct option fwd_long_options[] = {
 	{"tx-retry", required_argument, NULL, OPT_TX_RETRY},
 	{"tx-retry-delay", required_argument, NULL, OPT_TX_RETRY_DELAY},
 	{"seq-check", no_argument, NULL, OPT_SEQ_CHECK},
+	{"stamp", no_argument, NULL, OPT_STAMP},
 	{"ctl", required_argument, NULL, OPT_CTL},
 	{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
 	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
@@ -322,6 +326,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		break;
 	case OPT_SEQ_CHECK:
 		conf->seq_check = true;
+		break;
+	case OPT_STAMP:
+		conf->stamp = true;
 		break;
 	case OPT_DURATION:
 		if (pvp_parse_duration("--duration", arg, 0.001, FWD_MAX_DURATION_S,

@@ -94,6 +94,7 @@ struct fwd_conf {
 	uint32_t tx_retry;			   /**< --tx-retry: extra TX attempts */
 	uint32_t tx_retry_delay_us;		   /**< --tx-retry-delay */
 	bool seq_check;				   /**< --seq-check */
+	bool stamp;				   /**< --stamp */
 	const char *ctl;			   /**< --ctl address, NULL = none */
 	bool ctl_default;			   /**< ctl is the default, not asked for */
 	const char *token_file;			   /**< --token-file */
@@ -124,6 +125,7 @@ struct fwd_stream {
 	uint16_t burst;			   /**< RX burst size */
 	uint16_t rx_idx;		   /**< stats index of the RX port */
 	uint16_t tx_idx;		   /**< stats index of the TX port */
+	bool stamp;			   /**< --stamp: write the guest stamp */
 	uint32_t tx_retry;		   /**< extra TX attempts */
 	uint32_t tx_retry_delay_us;	   /**< wait between attempts */
 	struct pvp_stats_rxq *rxs;	   /**< counters of the RX queue */
@@ -160,6 +162,12 @@ uint16_t fwd_neigh_filter(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_
 			  uint64_t *bytes);
 
 /**
+ * --stamp: write the receive time (this burst's TSC) after the signature
+ * of each packet of @p pkts that has room for it (pvp_sig_guest_stamp()).
+ */
+void fwd_stamp_burst(struct rte_mbuf **pkts, uint16_t n);
+
+/**
  * Receive one burst on @p fs and publish the RX counters once; no
  * --seq-check (the engine calls fwd_seq_one() on every packet itself).
  *
@@ -185,6 +193,9 @@ fwd_rx_burst_nocheck(struct fwd_stream *fs, struct rte_mbuf **pkts, uint64_t *by
 		b += pkts[i]->pkt_len;
 	pvp_stats_rxq_add(fs->rxs, n, b);
 	*bytes = b;
+	/* One test per burst when off: what tools/bench/fwd_bench.sh measures. */
+	if (unlikely(fs->stamp))
+		fwd_stamp_burst(pkts, n);
 	if (unlikely(fs->neigh != NULL))
 		return fwd_neigh_filter(fs, pkts, n, bytes);
 	return n;

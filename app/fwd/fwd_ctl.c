@@ -3,7 +3,7 @@
  */
 
 /*
- * Control methods of pvpkit-fwd (notes: info, stats.get, stats.clear,
+ * Control methods of pvpkit-fwd (notes: info, stats.get, stats.clear, clock.get,
  * impair.set, impair.get). They run on lib/ctl's control thread and only
  * read what the forwarding lcores write; impair.set hands new settings
  * over through the stage's sequence count (impair.h). Only impair.set
@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "pvp_ctl.h"
+#include "pvp_sig.h"
 #include "fwd.h"
 
 const char *
@@ -90,6 +91,7 @@ ctl_info(json_t *info, void *arg)
 	json_object_set_new(info, "mode", json_string(app->conf->engine->name));
 	json_object_set_new(info, "topology", json_string(fwd_topology_name(app->conf->topology)));
 	json_object_set_new(info, "seq_check", json_boolean(app->conf->seq_check));
+	json_object_set_new(info, "stamp", json_boolean(app->conf->stamp));
 	json_object_set_new(info, "burst", json_integer(app->conf->burst));
 	json_object_set_new(info, "impair", json_boolean(app->conf->impair_on));
 	json_object_set_new(info, "ports", ports);
@@ -178,6 +180,31 @@ ctl_impair_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 }
 
 /*
+ * clock.get: a sample of this process's TSC and CLOCK_MONOTONIC
+ * (pvp_clock_sample_json()) and whether --stamp is on. pvpkit-gen
+ * compares the sample with its own (oneway.set) to know whether the
+ * stamps it reads are on its clock.
+ */
+static json_t *
+ctl_clock_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	const struct fwd_app *app = arg;
+	struct pvp_clock_sample c;
+	json_t *res;
+
+	if (ctl_no_params("clock.get", params, err) < 0)
+		return NULL;
+	pvp_clock_sample_take(&c);
+	res = pvp_clock_sample_json(&c);
+	if (res == NULL || json_object_set_new(res, "stamp", json_boolean(app->conf->stamp)) != 0) {
+		json_decref(res);
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "clock.get: out of memory");
+		return NULL;
+	}
+	return res;
+}
+
+/*
  * impair.set: the settings replace those of the port named ("port", else
  * every port); members not given take their defaults, so one call says
  * everything in effect. The answer is impair.get's.
@@ -225,6 +252,8 @@ fwd_ctl_start(struct fwd_app *app, char *msg, size_t len)
 	ret = pvp_ctl_server_register(srv, "stats.get", ctl_stats_get, app);
 	if (ret == 0)
 		ret = pvp_ctl_server_register(srv, "stats.clear", ctl_stats_clear, app);
+	if (ret == 0)
+		ret = pvp_ctl_server_register(srv, "clock.get", ctl_clock_get, app);
 	if (ret == 0)
 		ret = pvp_ctl_server_register(srv, PVP_FWD_M_IMPAIR_SET, ctl_impair_set, app);
 	if (ret == 0)

@@ -73,6 +73,8 @@ macswap_burst(struct fwd_stream *fs, const bool seq)
 	n = rte_eth_rx_burst(fs->rx_port, fs->rx_queue, pkts, fs->burst);
 	if (n == 0)
 		return 0;
+	if (unlikely(fs->stamp))
+		fwd_stamp_burst(pkts, n);
 	end = pkts + n;
 	if (seq)
 		next = fwd_seq_begin(&sb, st);

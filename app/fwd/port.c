@@ -114,6 +114,7 @@ fwd_assign_streams(struct fwd_app *app)
 			fs->tx_retry = conf->tx_retry;
 			fs->tx_retry_delay_us = conf->tx_retry_delay_us;
 			fs->seq = lc->seq;
+			fs->stamp = conf->stamp;
 		}
 	}
 }

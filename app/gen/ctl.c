@@ -576,6 +576,57 @@ gen_info(json_t *info, void *arg)
 	return 0;
 }
 
+/* clock.get: this process's clock sample (pvp_clock_sample_json()). */
+static json_t *
+gen_m_clock_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	struct pvp_clock_sample c;
+	json_t *res;
+
+	(void)arg;
+	if (gen_ctl_no_params(PVP_GEN_M_CLOCK_GET, params, err) < 0)
+		return NULL;
+	pvp_clock_sample_take(&c);
+	res = pvp_clock_sample_json(&c);
+	if (res == NULL)
+		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "%s: out of memory",
+				  PVP_GEN_M_CLOCK_GET);
+	return res;
+}
+
+/*
+ * oneway.set {"peer": SAMPLE | null}: the guest's clock.get answer, to
+ * split latency at its stamps when its TSC is ours (null: stop). The
+ * answer says what was found: {"clock": "shared" | "differs", ...}.
+ */
+static json_t *
+gen_m_oneway_set(json_t *params, void *arg, struct pvp_ctl_error *err)
+{
+	static const char *const keys[] = {"peer", NULL};
+	struct gen_ctx *g = arg;
+	const json_t *peer;
+	char e[256] = "";
+	int ret;
+
+	if (gen_ctl_keys(PVP_GEN_M_ONEWAY_SET, params, keys, err) < 0)
+		return NULL;
+	peer = json_object_get(params, "peer");
+	if (peer == NULL) {
+		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
+				  "%s: \"peer\" (the guest's clock.get answer, or null) is required",
+				  PVP_GEN_M_ONEWAY_SET);
+		return NULL;
+	}
+	ret = gen_oneway_set(g, peer, e, sizeof(e));
+	if (ret < 0) {
+		pvp_ctl_error_set(err, ret == -EINVAL ? PVP_CTL_INVALID_PARAMS
+						      : PVP_CTL_INTERNAL_ERROR,
+				  "%s: %s", PVP_GEN_M_ONEWAY_SET, e);
+		return NULL;
+	}
+	return gen_oneway_json(g);
+}
+
 int
 gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 {
@@ -595,6 +646,8 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 		{PVP_GEN_M_CAPTURE_STOP, gen_m_capture_stop},
 		{PVP_GEN_M_CAPTURE_STATUS, gen_m_capture_status},
 		{PVP_GEN_M_NEIGH_SET, gen_m_neigh_set},
+		{PVP_GEN_M_CLOCK_GET, gen_m_clock_get},
+		{PVP_GEN_M_ONEWAY_SET, gen_m_oneway_set},
 	};
 	unsigned int i;
 	int ret;

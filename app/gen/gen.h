@@ -182,6 +182,21 @@ struct gen_tx_lcore {
 	uint64_t pkts_busy;	     /* packets sent in those bursts */
 } __rte_cache_aligned;
 
+/* The two halves of a wire stream's latency (oneway.c). */
+struct gen_ws_ow {
+	struct pvp_lat to_guest;   /* guest stamp - tx_ts */
+	struct pvp_lat from_guest; /* rx - guest stamp */
+	uint64_t unstamped;	   /* signed packets without a stamp */
+} __rte_cache_aligned;
+
+/* The clock check of oneway.set and whether the split is counted. */
+struct gen_oneway {
+	bool on;	   /* the guest's TSC is ours: RX counts both halves */
+	char clock[16];	   /* "off" (never set), "shared", "differs" */
+	char reason[160];  /* why it differs */
+	double offset_ns;  /* our TSC minus the guest's, as sampled */
+};
+
 /*
  * An RX lcore: polls RX queue `queue` of every port and is the only
  * writer of its per wire stream state; readers add the lcores up.
@@ -191,6 +206,7 @@ struct gen_rx_lcore {
 	uint16_t queue;		     /* RX queue it polls on every port */
 	volatile uint32_t clear_ack; /* last reset request carried out */
 	struct gen_ws_rx *ws;	     /* [GEN_MAX_WSTREAMS] */
+	struct gen_ws_ow *ow;	     /* [GEN_MAX_WSTREAMS] once oneway.set found one clock */
 	uint64_t unsigned_rx;	     /* packets without a signature */
 	uint64_t unknown_stream;     /* signed, but no wire stream of the loaded
 				      * profile has that id: every packet received
@@ -307,6 +323,7 @@ struct gen_ctx {
 	uint16_t nb_tx;
 	struct gen_tx_lcore *tx[GEN_MAX_PORTS * GEN_MAX_TXQ];
 	struct gen_rx rx;
+	struct gen_oneway oneway; /* oneway.set (oneway.c) */
 	struct gen_neigh neigh[GEN_MAX_PORTS];
 	struct pvp_stats *stats;
 	uint64_t hz;
@@ -487,6 +504,20 @@ void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);
 /* The latency histogram of wire stream @p wire_id, all RX lcores merged. */
 void gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat);
+
+/*
+ * oneway.c: one-way latency per half of the path. gen_oneway_set()
+ * compares the guest's clock sample @p peer (null: off) with ours and
+ * turns the split on when they are one clock; a failed comparison is no
+ * error (the report says why), a bad sample is (-EINVAL, one line).
+ */
+int gen_oneway_set(struct gen_ctx *g, const json_t *peer, char *err, size_t err_len);
+/* {"clock", "reason", "offset_ns"}: what oneway.set found. */
+json_t *gen_oneway_json(const struct gen_ctx *g);
+/* A stream's "oneway_ns": both halves, or NULL when the split is off. */
+json_t *gen_oneway_stream_json(const struct gen_ctx *g, uint16_t i);
+/* The split as lines of the summary, or why there is none. */
+void gen_oneway_print(const struct gen_ctx *g, FILE *f);
 
 /* The largest latency (ns) of wire stream @wire_id in the latest finished
  * half second that had packets, over every RX lcore (TRex's last_max). */

@@ -211,6 +211,7 @@ gen_streams_json(struct gen_ctx *g)
 			json_object_set_new(json_object_get(st, "latency_ns"), "p99_99",
 					    json_integer((json_int_t)l.p99_99));
 			gen_stream_hist(g, i, json_object_get(st, "latency_ns"));
+			json_object_set_new(st, PVP_GEN_K_ONEWAY_NS, gen_oneway_stream_json(g, i));
 		}
 		json_array_append_new(arr, st);
 	}
@@ -250,6 +251,7 @@ gen_report_json(struct gen_ctx *g)
 		return NULL;
 	json_object_set_new(root, PVP_GEN_K_TRAFFIC, gen_traffic_json(g));
 	json_object_set_new(root, PVP_GEN_K_STREAMS, gen_streams_json(g));
+	json_object_set_new(root, PVP_GEN_K_ONEWAY, gen_oneway_json(g));
 	gen_rx_other(g, &unsigned_rx, &unknown);
 	json_object_set_new(root, PVP_GEN_K_UNSIGNED_RX, json_integer((json_int_t)unsigned_rx));
 	json_object_set_new(root, PVP_GEN_K_UNKNOWN_STREAM_RX, json_integer((json_int_t)unknown));
@@ -329,6 +331,7 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 			w->wire_id, w->port, tx, seq.rx, pvp_seq_lost(&seq, tx), seq.dup, seq.ooo,
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
+	gen_oneway_print(g, f);
 	gen_rx_other(g, &unsigned_rx, &unknown);
 	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 " neigh_rx %" PRIu64 "\n",
 		unsigned_rx, unknown, gen_neigh_rx_total(g));

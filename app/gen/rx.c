@@ -37,6 +37,7 @@ gen_rx_setup(struct gen_ctx *g)
 	uint16_t p, i, k;
 
 	gen_ns_per_cycle = 1e9 / (double)g->hz;
+	snprintf(g->oneway.clock, sizeof(g->oneway.clock), "off");
 	gen_half_s = RTE_MAX(g->hz / 2, (uint64_t)1);
 	for (k = 0; k < g->rx.nb; k++) {
 		rl = g->rx.rl[k];
@@ -71,6 +72,11 @@ gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl)
 		pvp_lat_init(&rl->ws[i].lat);
 		memset(&rl->ws[i].win, 0, sizeof(rl->ws[i].win));
 		rl->ws[i].bytes = 0;
+		if (rl->ow != NULL) {
+			pvp_lat_init(&rl->ow[i].to_guest);
+			pvp_lat_init(&rl->ow[i].from_guest);
+			rl->ow[i].unstamped = 0;
+		}
 	}
 	__atomic_store_n(&rl->unsigned_rx, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rl->unknown_stream, 0, __ATOMIC_RELAXED);
@@ -79,6 +85,23 @@ gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	memset(rl->unanswered, 0, sizeof(rl->unanswered));
 	memset(rl->announced, 0, sizeof(rl->announced));
 	__atomic_store_n(&rl->clear_ack, req, __ATOMIC_RELEASE);
+}
+
+/* The two halves of one packet's latency, from the guest's stamp. */
+static void
+gen_rx_oneway(struct gen_ws_ow *o, const struct rte_mbuf *m, const struct pvp_sig *sig,
+	      uint32_t now)
+{
+	const uint32_t stamp = pvp_sig_guest_stamp_read(m, sig);
+
+	if (stamp == 0) {
+		o->unstamped++;
+		return;
+	}
+	pvp_lat_update(&o->to_guest,
+		       (uint64_t)((double)(uint32_t)(stamp - sig->tx_ts) * gen_ns_per_cycle));
+	pvp_lat_update(&o->from_guest,
+		       (uint64_t)((double)(uint32_t)(now - stamp) * gen_ns_per_cycle));
 }
 
 unsigned int
@@ -92,6 +115,8 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	 * drops what was counted meanwhile.
 	 */
 	const uint16_t nb_ws = __atomic_load_n(&g->nb_ws, __ATOMIC_RELAXED);
+	/* oneway.set allocated rl->ow before it said so. */
+	const bool oneway = __atomic_load_n(&g->oneway.on, __ATOMIC_ACQUIRE);
 	unsigned int total = 0;
 	uint16_t p, n, i;
 
@@ -133,6 +158,8 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 			pvp_lat_update(&r->lat, ns);
 			pvp_lat_win_update(&r->win, period, ns);
 			r->bytes += m->pkt_len;
+			if (unlikely(oneway))
+				gen_rx_oneway(&rl->ow[id], m, sig, now);
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
 		pvp_stats_rxq_add(rl->srq[p], n, bytes);

@@ -325,6 +325,29 @@ gen_stream_name(const json_t *st)
 }
 
 /*
+ * A latency object @p lat of a stream (its figures and a histogram that
+ * decodes, written again by lib/lat) as @p key of @p o, through @p one.
+ * @return the copy (borrowed from @p o), or NULL when @p lat is no object
+ *   or memory runs out.
+ */
+static json_t *
+gen_copy_lat(const json_t *lat, json_t *o, const char *key, struct pvp_lat *one)
+{
+	json_t *l, *h;
+
+	if (!json_is_object(lat))
+		return NULL;
+	l = json_object();
+	if (l == NULL || json_object_set_new(o, key, l) < 0)
+		return NULL;
+	gen_copy_counts(lat, l, gen_lat_counts, sizeof(gen_lat_counts) / sizeof(gen_lat_counts[0]));
+	if (pvp_lat_from_json(json_object_get(lat, "histogram"), one, NULL, 0) == 0 &&
+	    (h = pvp_lat_to_json(one)) != NULL)
+		json_object_set_new(l, "histogram", h);
+	return l;
+}
+
+/*
  * The trial record's "streams" from a stats.get answer: the generator is
  * a peer, and its text ends up in results files, reports and plot
  * scripts. Only the members pvpkit-gen defines are kept, each only with
@@ -335,8 +358,9 @@ gen_stream_name(const json_t *st)
 static json_t *
 gen_streams_copy(const json_t *streams)
 {
-	const json_t *st, *lat;
-	json_t *out = json_array(), *o, *l, *h;
+	static const char *const unstamped[] = {"unstamped"};
+	const json_t *st, *lat, *ow;
+	json_t *out = json_array(), *o, *l, *w;
 	struct pvp_lat *one = malloc(sizeof(*one));
 	size_t i;
 
@@ -354,18 +378,21 @@ gen_streams_copy(const json_t *streams)
 		if (gen_stream_name(st) != NULL)
 			json_object_set_new(o, "name", json_string(gen_stream_name(st)));
 		lat = json_object_get(st, "latency_ns");
-		if (!json_is_object(lat))
-			continue;
-		l = json_object();
-		if (l == NULL || json_object_set_new(o, "latency_ns", l) < 0)
-			break;
-		gen_copy_counts(lat, l, gen_lat_counts,
-				sizeof(gen_lat_counts) / sizeof(gen_lat_counts[0]));
-		if (pvp_lat_clock_known(json_string_value(json_object_get(lat, "clock"))))
+		l = gen_copy_lat(lat, o, "latency_ns", one);
+		if (l != NULL &&
+		    pvp_lat_clock_known(json_string_value(json_object_get(lat, "clock"))))
 			json_object_set(l, "clock", json_object_get(lat, "clock"));
-		if (pvp_lat_from_json(json_object_get(lat, "histogram"), one, NULL, 0) == 0 &&
-		    (h = pvp_lat_to_json(one)) != NULL)
-			json_object_set_new(l, "histogram", h);
+		/* One-way latency: the two halves, when the guest's clock is ours. */
+		ow = json_object_get(st, PVP_GEN_K_ONEWAY_NS);
+		if (!json_is_object(ow))
+			continue;
+		w = json_object();
+		if (w == NULL || json_object_set_new(o, PVP_GEN_K_ONEWAY_NS, w) < 0)
+			break;
+		gen_copy_lat(json_object_get(ow, PVP_GEN_K_TO_GUEST), w, PVP_GEN_K_TO_GUEST, one);
+		gen_copy_lat(json_object_get(ow, PVP_GEN_K_FROM_GUEST), w, PVP_GEN_K_FROM_GUEST,
+			     one);
+		gen_copy_counts(ow, w, unstamped, 1);
 	}
 	free(one);
 	return out;

@@ -224,7 +224,21 @@ struct coord_trial_result {
 	double start_skew_ms;
 	json_t *context;  /**< {hop: driver context}, or NULL */
 	json_t *warnings; /**< array of one-line strings, or NULL */
+	/** One-way latency: {"guest", "source", "clock", "reason", "offset_ns"}
+	 *  when a guest stamps (coord_oneway_prepare()), else NULL. */
+	json_t *oneway;
 };
+
+/**
+ * Before a trial: when an opened guest (driver "fwd") stamps, hand its
+ * clock sample to the pvpkit-gen sources (oneway.set) and keep what they
+ * found in r->oneway; a source that cannot is a warning. Nothing when no
+ * guest stamps.
+ */
+void coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r);
+
+/** The one-way lines of the trial table: per stream both halves, or why none. */
+void coord_oneway_print(FILE *f, const struct coord_trial_result *r);
 
 /**
  * Attribute the loss of every chain from the snapshots before and after

@@ -141,6 +141,9 @@ const struct pvp_schema_member coord_trial_record_members[] = {
 	    .help = "the trial's place in a search"),
 	REC(TRIAL, latency, JSON,
 	    .help = "latency trial: load_pct, reference, reference_pps, set, round, rounds"),
+	REC(TRIAL, oneway, JSON,
+	    .help = "a guest stamps: guest, source, clock (shared or differs), reason, "
+		    "offset_ns; the halves are in streams[].oneway_ns"),
 	{.name = NULL},
 };
 

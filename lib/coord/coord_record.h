@@ -118,6 +118,7 @@ struct coord_trial_record {
 	struct coord_record_search_ref search;	 /**< place in a search */
 	bool has_search;			 /**< "search" given */
 	json_t *latency;			 /**< latency run: load and reference */
+	json_t *oneway;				 /**< one-way latency: the clock check */
 };
 
 /** The latency bound of a goal (--goal pdr=0.5%,p99=100us). */

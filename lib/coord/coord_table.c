@@ -260,6 +260,7 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 			"  %u sources; how far apart they started is not known (a source does"
 			" not report its first packet)\n",
 			r->nb_sources);
+	coord_oneway_print(f, r);
 	table_checks(f, t, r);
 	if (r->traffic.generator_limited)
 		fprintf(f,
@@ -481,6 +482,7 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 	rec->streams = r->traffic.streams;
 	rec->context = r->context;
 	rec->warnings = r->warnings;
+	rec->oneway = r->oneway;
 	if (r->nb_sources > 1)
 		rec->start = table_start_json(t, r);
 	/*

@@ -277,6 +277,8 @@ coord_trial_result_clear(struct coord_trial_result *r)
 	r->context = NULL;
 	json_decref(r->warnings);
 	r->warnings = NULL;
+	json_decref(r->oneway);
+	r->oneway = NULL;
 }
 
 static json_t *
@@ -352,6 +354,8 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		}
 	}
 
+	/* Before the clear: oneway.set's split starts from the cleared state. */
+	coord_oneway_prepare(t, r);
 	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
 

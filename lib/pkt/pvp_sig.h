@@ -24,11 +24,25 @@
  * VLAN push/pop) do not matter. Sequence numbers compare with serial
  * arithmetic; latency is (rx_tsc - tx_ts) mod 2^32, so it is valid up
  * to 2^32 TSC cycles (about 1.4 s at 3 GHz).
+ *
+ * The guest stamp (optional, after the 14 bytes, so readers that know
+ * only the signature read it as before):
+ *
+ *   offset 14 rx_ts   4 B host order  low 32 bits of the forwarder's TSC
+ *                                     when it received the packet, never 0
+ *
+ * pvpkit-fwd --stamp writes it where the signature lies right after the
+ * L4 header and the L3 packet has 4 bytes after the signature (a 64 B
+ * frame of Ethernet + IPv4 + UDP has exactly 4; one VLAN tag leaves
+ * none), and updates the L4 checksum. pvpkit-gen's payload is zero
+ * there, so 0 reads as "not stamped".
  */
 
 #ifndef PVP_SIG_H
 #define PVP_SIG_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -38,6 +52,8 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_udp.h>
+
+#include <jansson.h>
 
 #include "pvp_lat.h"
 
@@ -50,6 +66,9 @@ extern "C" {
 
 /** Bytes the signature takes after the L4 header. */
 #define PVP_SIG_LEN 14
+
+/** Bytes of the guest stamp after the signature. */
+#define PVP_SIG_STAMP_LEN 4
 
 /** Wire layout of the signature. */
 struct pvp_sig {
@@ -149,6 +168,78 @@ pvp_sig_find_inline(const struct rte_mbuf *m)
 		return NULL;
 	return pvp_sig_find(m);
 }
+
+/**
+ * Write @p tsc (the forwarder's receive time, low 32 bits; 0 is written
+ * as 1) as the guest stamp of @p m, updating its L4 checksum (RFC 1624).
+ * Only where the signature is right after the L4 header of an untunnelled
+ * IPv4/IPv6 UDP or TCP packet whose L3 packet holds the stamp too, in
+ * the first segment.
+ * @return 1 stamped, 0 no room or no signature there (left as it came).
+ */
+int pvp_sig_guest_stamp(struct rte_mbuf *m, uint32_t tsc);
+
+/**
+ * The guest stamp after @p sig (found in @p m by pvp_sig_find*()).
+ * @return the stamp, or 0 when the frame has no room for one or it is 0.
+ */
+static __rte_always_inline uint32_t
+pvp_sig_guest_stamp_read(const struct rte_mbuf *m, const struct pvp_sig *sig)
+{
+	const uint8_t *s = (const uint8_t *)sig + PVP_SIG_LEN;
+	uint32_t ts;
+
+	if (s + PVP_SIG_STAMP_LEN > rte_pktmbuf_mtod(m, const uint8_t *) + rte_pktmbuf_data_len(m))
+		return 0;
+	memcpy(&ts, s, sizeof(ts));
+	return ts;
+}
+
+/** Most two TSC frequencies may differ and still be one clock (relative). */
+#define PVP_CLOCK_MAX_HZ_DIFF 0.001
+/** Most two TSCs may be apart (ns) and still be one clock. */
+#define PVP_CLOCK_MAX_OFFSET_NS 2000
+
+/**
+ * One process's clock sample: what pvpkit-fwd's and pvpkit-gen's
+ * clock.get answer, compared by pvp_clock_same().
+ */
+struct pvp_clock_sample {
+	uint64_t hz;	   /**< rte_get_tsc_hz() */
+	uint64_t tsc;	   /**< TSC at mono_ns */
+	uint64_t mono_ns;  /**< CLOCK_MONOTONIC */
+	char boot_id[40];  /**< the kernel's boot id, "" when unreadable */
+};
+
+/** Take a sample of this process's clocks. */
+void pvp_clock_sample_take(struct pvp_clock_sample *c);
+
+/**
+ * The sample as JSON: {"tsc_hz", "tsc", "mono_ns", "boot_id"}.
+ * @return a new object, or NULL when out of memory.
+ */
+json_t *pvp_clock_sample_json(const struct pvp_clock_sample *c);
+
+/**
+ * Read pvp_clock_sample_json()'s form.
+ * @return 0, or -EINVAL with one line in @p err.
+ */
+int pvp_clock_sample_from_json(const json_t *j, struct pvp_clock_sample *c, char *err,
+			       size_t err_len);
+
+/**
+ * Whether the TSC of @p peer is the TSC of @p own: the same boot of the
+ * same host (boot ids equal, so CLOCK_MONOTONIC is one clock), TSC
+ * frequencies within PVP_CLOCK_MAX_HZ_DIFF, and the peer's TSC carried
+ * forward by the monotonic time between the samples within
+ * PVP_CLOCK_MAX_OFFSET_NS of ours.
+ * @param offset_ns
+ *   Set to how far our TSC is ahead of the peer's (0 when not compared).
+ * @param why
+ *   One line when not: what differs.
+ */
+bool pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample *peer,
+		    double *offset_ns, char *why, size_t why_len);
 
 /** Size of the duplicate/reorder window of a sequence tracker, in packets. */
 #define PVP_SEQ_WINDOW 4096

@@ -34,10 +34,17 @@ extern "C" {
 #define PVP_GEN_M_CAPTURE_STOP	 "capture.stop"
 #define PVP_GEN_M_CAPTURE_STATUS "capture.status"
 #define PVP_GEN_M_NEIGH_SET	 "neigh.set"
+#define PVP_GEN_M_CLOCK_GET	 "clock.get"
+#define PVP_GEN_M_ONEWAY_SET	 "oneway.set"
 
 /* Members of the stats.get answer (pvp_gen_traffic_members is "traffic"). */
 #define PVP_GEN_K_TRAFFIC	    "traffic"
 #define PVP_GEN_K_STREAMS	    "streams"
+/* One-way latency: the clock check, a stream's two halves. */
+#define PVP_GEN_K_ONEWAY     "oneway"
+#define PVP_GEN_K_ONEWAY_NS  "oneway_ns"
+#define PVP_GEN_K_TO_GUEST   "to_guest"
+#define PVP_GEN_K_FROM_GUEST "from_guest"
 #define PVP_GEN_K_TX_OFFERED	    "tx_offered"
 #define PVP_GEN_K_RX_PACKETS	    "rx_packets"
 #define PVP_GEN_K_LOST		    "lost"

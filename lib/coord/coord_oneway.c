@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * One-way latency per half of the path (doc/reports.rst, "One-way
+ * latency"). Before a trial, a guest whose pvpkit-fwd stamps (its
+ * clock.get says "stamp": true) hands its clock sample to every
+ * pvpkit-gen source (oneway.set), which compares it with its own clock
+ * and splits latency at the stamps only where the two are one clock.
+ * What the sources found goes into the trial record's "oneway"; the
+ * halves themselves are in each stream's "oneway_ns".
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "coord.h"
+
+/* The first opened guest (driver "fwd") that stamps, and its clock sample. */
+static struct coord_topo_hop *
+oneway_guest(struct coord_topology *t, json_t **sample, json_t **warnings)
+{
+	char e[256];
+	unsigned int i;
+
+	for (i = 0; i < t->nb_hops; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+		json_t *res = NULL;
+
+		if (!h->opened || strcmp(h->hop.driver->name, "fwd") != 0 ||
+		    h->hop.driver->call == NULL)
+			continue;
+		/* A pvpkit-fwd without clock.get does not stamp either. */
+		if (h->hop.driver->call(&h->hop, "clock.get", NULL, &res, e, sizeof(e)) < 0)
+			continue;
+		if (json_is_true(json_object_get(res, "stamp"))) {
+			json_object_del(res, "stamp");
+			if (*sample != NULL) {
+				coord_warn(warnings,
+					   "more than one guest stamps (--stamp): the one-way "
+					   "figures are to and from the last one a packet crossed");
+				json_decref(res);
+				continue;
+			}
+			*sample = res;
+			return h;
+		}
+		json_decref(res);
+	}
+	return NULL;
+}
+
+void
+coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r)
+{
+	struct coord_topo_hop *guest;
+	json_t *sample = NULL, *params;
+	char e[256];
+	unsigned int i;
+
+	guest = oneway_guest(t, &sample, &r->warnings);
+	if (guest == NULL)
+		return;
+	params = json_pack("{s:O}", "peer", sample);
+	for (i = 0; i < t->nb_hops && params != NULL; i++) {
+		struct coord_topo_hop *h = &t->hops[i];
+		json_t *res = NULL;
+
+		if (!h->opened || !coord_hop_is_source(h) || strcmp(h->hop.driver->name, "gen") != 0)
+			continue;
+		if (h->hop.driver->call(&h->hop, "oneway.set", params, &res, e, sizeof(e)) < 0) {
+			coord_warn(&r->warnings, "one-way latency: %s", e);
+			continue;
+		}
+		/* One source's answer stands for the trial; the first that differs wins. */
+		if (r->oneway == NULL ||
+		    strcmp(json_string_value(json_object_get(res, "clock")) ?: "", "shared") != 0) {
+			json_decref(r->oneway);
+			r->oneway = json_pack("{s:s,s:s,s:O*,s:O*,s:O*}", "guest", guest->hop.name,
+					      "source", h->hop.name, "clock",
+					      json_object_get(res, "clock"), "reason",
+					      json_object_get(res, "reason"), "offset_ns",
+					      json_object_get(res, "offset_ns"));
+		}
+		json_decref(res);
+	}
+	json_decref(params);
+	json_decref(sample);
+}
+
+void
+coord_oneway_print(FILE *f, const struct coord_trial_result *r)
+{
+	const char *clock = json_string_value(json_object_get(r->oneway, "clock"));
+	const json_t *st, *ow;
+	size_t i;
+
+	if (clock == NULL)
+		return;
+	if (strcmp(clock, "shared") != 0) {
+		fprintf(f, "  One-way latency: not measured, %s's clock is not %s's (%s)\n",
+			json_string_value(json_object_get(r->oneway, "guest")),
+			json_string_value(json_object_get(r->oneway, "source")),
+			json_string_value(json_object_get(r->oneway, "reason")) ?: clock);
+		return;
+	}
+	fprintf(f, "  One-way latency (%s's TSC is %s's), us:  p50     p99     max\n",
+		json_string_value(json_object_get(r->oneway, "guest")),
+		json_string_value(json_object_get(r->oneway, "source")));
+	json_array_foreach(r->traffic.streams, i, st) {
+		static const char *const half[] = {"to_guest", "from_guest"};
+		unsigned int k;
+
+		ow = json_object_get(st, "oneway_ns");
+		if (!json_is_object(ow))
+			continue;
+		for (k = 0; k < 2; k++) {
+			const json_t *l = json_object_get(ow, half[k]);
+
+			fprintf(f, "    stream %lld port %lld %-10s %7.1f %7.1f %7.1f\n",
+				json_integer_value(json_object_get(st, "stream")),
+				json_integer_value(json_object_get(st, "port")), half[k],
+				(double)json_integer_value(json_object_get(l, "p50")) / 1e3,
+				(double)json_integer_value(json_object_get(l, "p99")) / 1e3,
+				(double)json_integer_value(json_object_get(l, "max")) / 1e3);
+		}
+	}
+}
