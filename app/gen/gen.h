@@ -195,6 +195,7 @@ struct gen_oneway {
 	char clock[16];	   /* "off" (never set), "shared", "differs" */
 	char reason[160];  /* why it differs */
 	double offset_ns;  /* our TSC minus the guest's, as sampled */
+	struct pvp_clock_sample base; /* ours at start: the TSC's measured rate */
 };
 
 /*

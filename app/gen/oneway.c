@@ -72,7 +72,7 @@ gen_oneway_set(struct gen_ctx *g, const json_t *peer, char *err, size_t err_len)
 	if (ret < 0)
 		return ret;
 	pvp_clock_sample_take(&own);
-	if (!pvp_clock_same(&own, &other, &o->offset_ns, why, sizeof(why))) {
+	if (!pvp_clock_same(&own, &o->base, &other, &o->offset_ns, why, sizeof(why))) {
 		__atomic_store_n(&o->on, false, __ATOMIC_RELEASE);
 		snprintf(o->clock, sizeof(o->clock), "differs");
 		snprintf(o->reason, sizeof(o->reason), "%s", why);

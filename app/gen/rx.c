@@ -38,6 +38,7 @@ gen_rx_setup(struct gen_ctx *g)
 
 	gen_ns_per_cycle = 1e9 / (double)g->hz;
 	snprintf(g->oneway.clock, sizeof(g->oneway.clock), "off");
+	pvp_clock_sample_take(&g->oneway.base);
 	gen_half_s = RTE_MAX(g->hz / 2, (uint64_t)1);
 	for (k = 0; k < g->rx.nb; k++) {
 		rl = g->rx.rl[k];

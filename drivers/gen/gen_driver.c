@@ -592,6 +592,23 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	return 0;
 }
 
+/* coord_driver::oneway_set: pvpkit-gen's oneway.set. */
+static int
+gen_oneway_set(struct coord_hop *hop, const json_t *peer, json_t **result, char *err,
+	       size_t err_len)
+{
+	json_t *params = json_pack("{s:O}", "peer", (json_t *)peer);
+	int ret;
+
+	if (params == NULL) {
+		snprintf(err, err_len, "hop %s: out of memory", hop->name);
+		return -ENOMEM;
+	}
+	ret = coord_ctl_hop_call(hop, PVP_GEN_M_ONEWAY_SET, params, result, 0, err, err_len);
+	json_decref(params);
+	return ret;
+}
+
 const struct coord_driver coord_driver_gen = {
 	.name = "gen",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
@@ -606,4 +623,5 @@ const struct coord_driver coord_driver_gen = {
 	.install_flows = gen_install_flows,
 	.context = coord_ctl_hop_context,
 	.traffic_result = gen_traffic_result,
+	.oneway_set = gen_oneway_set,
 };

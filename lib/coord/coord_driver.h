@@ -522,6 +522,18 @@ struct coord_driver {
 	 */
 	int (*call)(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
 		    char *err, size_t err_len);
+
+	/**
+	 * SOURCE, optional: one-way latency. Hand @p peer, the clock sample
+	 * of a guest that stamps its receive time (pvpkit-fwd's clock.get
+	 * answer), to the source, which splits latency at the stamps only
+	 * where that clock is its own (coord_oneway_prepare()). NULL: the
+	 * source reports round trips only.
+	 * @return 0 with *result a new reference ({"clock": "shared" |
+	 *   "differs", "reason", "offset_ns"}), or -errno with @p err set.
+	 */
+	int (*oneway_set)(struct coord_hop *hop, const json_t *peer, json_t **result, char *err,
+			  size_t err_len);
 };
 
 /** True when driver @p d has every role bit in @p role. */

@@ -5,8 +5,9 @@
 /*
  * One-way latency per half of the path (doc/reports.rst, "One-way
  * latency"). Before a trial, a guest whose pvpkit-fwd stamps (its
- * clock.get says "stamp": true) hands its clock sample to every
- * pvpkit-gen source (oneway.set), which compares it with its own clock
+ * clock.get says "stamp": true) hands its clock sample to every source
+ * that takes one (coord_driver::oneway_set: pvpkit-gen's oneway.set),
+ * which compares it with its own clock
  * and splits latency at the stamps only where the two are one clock.
  * What the sources found goes into the trial record's "oneway"; the
  * halves themselves are in each stream's "oneway_ns".
@@ -58,21 +59,20 @@ void
 coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r)
 {
 	struct coord_topo_hop *guest;
-	json_t *sample = NULL, *params;
+	json_t *sample = NULL;
 	char e[256];
 	unsigned int i;
 
 	guest = oneway_guest(t, &sample, &r->warnings);
 	if (guest == NULL)
 		return;
-	params = json_pack("{s:O}", "peer", sample);
-	for (i = 0; i < t->nb_hops && params != NULL; i++) {
+	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
 		json_t *res = NULL;
 
-		if (!h->opened || !coord_hop_is_source(h) || strcmp(h->hop.driver->name, "gen") != 0)
+		if (!h->opened || !coord_hop_is_source(h) || h->hop.driver->oneway_set == NULL)
 			continue;
-		if (h->hop.driver->call(&h->hop, "oneway.set", params, &res, e, sizeof(e)) < 0) {
+		if (h->hop.driver->oneway_set(&h->hop, sample, &res, e, sizeof(e)) < 0) {
 			coord_warn(&r->warnings, "one-way latency: %s", e);
 			continue;
 		}
@@ -88,7 +88,6 @@ coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r)
 		}
 		json_decref(res);
 	}
-	json_decref(params);
 	json_decref(sample);
 }
 

@@ -233,13 +233,18 @@ int pvp_clock_sample_from_json(const json_t *j, struct pvp_clock_sample *c, char
  * frequencies within PVP_CLOCK_MAX_HZ_DIFF, and the peer's TSC carried
  * forward by the monotonic time between the samples within
  * PVP_CLOCK_MAX_OFFSET_NS of ours.
+ * @param base
+ *   An earlier sample of ours (0.1 s or more before @p own), to carry
+ *   the peer's TSC forward at the rate measured since; NULL or too
+ *   recent: at own->hz.
  * @param offset_ns
  *   Set to how far our TSC is ahead of the peer's (0 when not compared).
  * @param why
  *   One line when not: what differs.
  */
-bool pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample *peer,
-		    double *offset_ns, char *why, size_t why_len);
+bool pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample *base,
+		    const struct pvp_clock_sample *peer, double *offset_ns, char *why,
+		    size_t why_len);
 
 /** Size of the duplicate/reorder window of a sequence tracker, in packets. */
 #define PVP_SEQ_WINDOW 4096

@@ -9,19 +9,20 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_net.h>
 #include <rte_tcp.h>
 
-#include "pvp_file.h"
 #include "pvp_sig.h"
 #include "pvp_util.h"
 
@@ -113,17 +114,22 @@ pvp_sig_guest_stamp(struct rte_mbuf *m, uint32_t tsc)
 void
 pvp_clock_sample_take(struct pvp_clock_sample *c)
 {
-	char *buf = NULL;
-	size_t n = 0;
+	ssize_t n = -1;
+	int fd;
 
 	memset(c, 0, sizeof(*c));
-	/* The kernel's boot id names this boot of this host (or guest). */
-	if (pvp_file_read("/proc/sys/kernel/random/boot_id", 256, &buf, &n, NULL, 0) == 0) {
-		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-			n--;
-		snprintf(c->boot_id, sizeof(c->boot_id), "%.*s", (int)n, buf);
+	/*
+	 * The kernel's boot id names this boot of this host (or guest). A
+	 * /proc file reports no size, so pvp_file_read() cannot read it.
+	 */
+	fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, c->boot_id, sizeof(c->boot_id) - 1);
+		close(fd);
 	}
-	free(buf);
+	while (n > 0 && (c->boot_id[n - 1] == '\n' || c->boot_id[n - 1] == ' '))
+		n--;
+	c->boot_id[n > 0 ? n : 0] = '\0';
 	c->hz = rte_get_tsc_hz();
 	/* TSC read on both sides of the clock: their middle is the pair. */
 	c->tsc = rte_rdtsc();
@@ -165,10 +171,10 @@ pvp_clock_sample_from_json(const json_t *j, struct pvp_clock_sample *c, char *er
 }
 
 bool
-pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample *peer,
-	       double *offset_ns, char *why, size_t why_len)
+pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample *base,
+	       const struct pvp_clock_sample *peer, double *offset_ns, char *why, size_t why_len)
 {
-	double dt_ns, expect, off;
+	double dt_ns, expect, off, per_ns = (double)own->hz / 1e9;
 
 	*offset_ns = 0;
 	if (own->boot_id[0] == '\0' || strcmp(own->boot_id, peer->boot_id) != 0) {
@@ -184,11 +190,18 @@ pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample
 			own->hz, peer->hz);
 		return false;
 	}
+	/*
+	 * The TSC's rate against CLOCK_MONOTONIC, measured since @p base:
+	 * the EAL's rte_get_tsc_hz() may be an estimate 0.1 % off, which
+	 * over the milliseconds between the samples is microseconds.
+	 */
+	if (base != NULL && own->mono_ns > base->mono_ns + 100000000 && own->tsc > base->tsc)
+		per_ns = (double)(own->tsc - base->tsc) / (double)(own->mono_ns - base->mono_ns);
 	/* Where the peer's TSC would be now if it were ours: its reading
 	 * carried forward by the monotonic time between the two samples. */
 	dt_ns = (double)own->mono_ns - (double)peer->mono_ns;
-	expect = (double)(peer->tsc & INT64_MAX) + dt_ns * (double)own->hz / 1e9;
-	off = ((double)(own->tsc & INT64_MAX) - expect) * 1e9 / (double)own->hz;
+	expect = (double)(peer->tsc & INT64_MAX) + dt_ns * per_ns;
+	off = ((double)(own->tsc & INT64_MAX) - expect) / per_ns;
 	*offset_ns = off;
 	if (off > PVP_CLOCK_MAX_OFFSET_NS || off < -PVP_CLOCK_MAX_OFFSET_NS) {
 		pvp_err(why, why_len, "TSCs %.0f ns apart (more than %d ns)", off,

@@ -22,7 +22,8 @@
 #          sink) paired with net_vhost0, the same peer for every tool. The
 #          rate is the guest port's TX.
 # Tools: testpmd-io, testpmd-macswap, fwd-io, fwd-macswap, fwd-macswap-seq
-# (pvpkit-fwd --seq-check), fwd-impair (--mode impair, nothing impaired:
+# (pvpkit-fwd --seq-check), fwd-macswap-stamp (--stamp: what writing the
+# receive time costs where packets carry the signature), fwd-impair (--mode impair, nothing impaired:
 # the stage's own cost), and with -m the pvpkit-fwd of another build (a
 # build of main: is a change free?) as main-io and main-macswap; -t runs
 # only the ones named (quoted, spaces).
@@ -92,6 +93,7 @@ tool_args() {
     fwd-io) echo "$FWD|-- --mode io $common_fwd" ;;
     fwd-macswap) echo "$FWD|-- --mode macswap $common_fwd" ;;
     fwd-macswap-seq) echo "$FWD|-- --mode macswap --seq-check $common_fwd" ;;
+    fwd-macswap-stamp) echo "$FWD|-- --mode macswap --stamp $common_fwd" ;;
     fwd-impair) echo "$FWD|-- --mode impair $common_fwd" ;;
     main-io) echo "$MAIN_FWD|-- --mode io $common_fwd" ;;
     main-macswap) echo "$MAIN_FWD|-- --mode macswap $common_fwd" ;;

@@ -204,22 +204,22 @@ test_clock_same(void)
 	/* The peer sampled 1 ms earlier: 2.5 M cycles at 2.5 GHz. */
 	sample(&own, 2500000000, 10002500000, 5001000000, b);
 	sample(&peer, 2500000000, 10000000000, 5000000000, b);
-	CHECK(pvp_clock_same(&own, &peer, &off, why, sizeof(why)) && off > -1 && off < 1,
+	CHECK(pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) && off > -1 && off < 1,
 	      "one clock: offset %.1f ns", off);
 	/* 5 us apart: another clock. */
 	sample(&peer, 2500000000, 10000000000 - 12500, 5000000000, b);
 	why[0] = '\0';
-	CHECK(!pvp_clock_same(&own, &peer, &off, why, sizeof(why)) && off > 4999 && off < 5001 &&
+	CHECK(!pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) && off > 4999 && off < 5001 &&
 		      strstr(why, "5000 ns apart") != NULL,
 	      "5 us apart: %s", why);
 	sample(&peer, 2400000000, 10000000000, 5000000000, b);
 	why[0] = '\0';
-	CHECK(!pvp_clock_same(&own, &peer, &off, why, sizeof(why)) &&
+	CHECK(!pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) &&
 		      strstr(why, "frequencies differ") != NULL,
 	      "hz: %s", why);
 	sample(&peer, 2500000000, 10000000000, 5000000000, "another-boot");
 	why[0] = '\0';
-	CHECK(!pvp_clock_same(&own, &peer, &off, why, sizeof(why)) &&
+	CHECK(!pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) &&
 		      strstr(why, "boot ids differ") != NULL,
 	      "boot: %s", why);
 	/* The JSON form, and what it refuses. */
