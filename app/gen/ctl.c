@@ -612,15 +612,16 @@ gen_m_oneway_set(json_t *params, void *arg, struct pvp_ctl_error *err)
 		return NULL;
 	peer = json_object_get(params, "peer");
 	if (peer == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"peer\" (the guest's clock.get answer, or null) is required",
-				  PVP_GEN_M_ONEWAY_SET);
+		pvp_ctl_error_set(
+			err, PVP_CTL_INVALID_PARAMS,
+			"%s: \"peer\" (the guest's clock.get answer, or null) is required",
+			PVP_GEN_M_ONEWAY_SET);
 		return NULL;
 	}
 	ret = gen_oneway_set(g, peer, e, sizeof(e));
 	if (ret < 0) {
-		pvp_ctl_error_set(err, ret == -EINVAL ? PVP_CTL_INVALID_PARAMS
-						      : PVP_CTL_INTERNAL_ERROR,
+		pvp_ctl_error_set(err,
+				  ret == -EINVAL ? PVP_CTL_INVALID_PARAMS : PVP_CTL_INTERNAL_ERROR,
 				  "%s: %s", PVP_GEN_M_ONEWAY_SET, e);
 		return NULL;
 	}

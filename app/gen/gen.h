@@ -191,10 +191,10 @@ struct gen_ws_ow {
 
 /* The clock check of oneway.set and whether the split is counted. */
 struct gen_oneway {
-	bool on;	   /* the guest's TSC is ours: RX counts both halves */
-	char clock[16];	   /* "off" (never set), "shared", "differs" */
-	char reason[160];  /* why it differs */
-	double offset_ns;  /* our TSC minus the guest's, as sampled */
+	bool on;		      /* the guest's TSC is ours: RX counts both halves */
+	char clock[16];		      /* "off" (never set), "shared", "differs" */
+	char reason[160];	      /* why it differs */
+	double offset_ns;	      /* our TSC minus the guest's, as sampled */
 	struct pvp_clock_sample base; /* ours at start: the TSC's measured rate */
 };
 

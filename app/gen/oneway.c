@@ -135,10 +135,10 @@ gen_oneway_half(const struct pvp_lat *l)
 
 	pvp_lat_read(l, &s);
 	j = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "count", (json_int_t)s.count,
-		      "min", (json_int_t)s.min, "avg", (json_int_t)s.avg, "max",
-		      (json_int_t)s.max, "p50", (json_int_t)s.p50, "p90", (json_int_t)s.p90, "p99",
-		      (json_int_t)s.p99, "p99_9", (json_int_t)s.p99_9, "p99_99",
-		      (json_int_t)s.p99_99, "jitter", (json_int_t)s.jitter);
+		      "min", (json_int_t)s.min, "avg", (json_int_t)s.avg, "max", (json_int_t)s.max,
+		      "p50", (json_int_t)s.p50, "p90", (json_int_t)s.p90, "p99", (json_int_t)s.p99,
+		      "p99_9", (json_int_t)s.p99_9, "p99_99", (json_int_t)s.p99_99, "jitter",
+		      (json_int_t)s.jitter);
 	if (j != NULL)
 		json_object_set_new(j, "histogram", pvp_lat_to_json_hdrh(l));
 	return j;
@@ -192,8 +192,9 @@ gen_oneway_print(const struct gen_ctx *g, FILE *f)
 			g->ws[i]->wire_id, a.count, a.p50 / 1e3, a.p99 / 1e3, a.max / 1e3,
 			b.p50 / 1e3, b.p99 / 1e3, b.max / 1e3);
 		if (unstamped != 0)
-			fprintf(f, "%-6u %" PRIu64 " packets without a stamp (no room after "
-				   "the signature, or the guest does not stamp)\n",
+			fprintf(f,
+				"%-6u %" PRIu64 " packets without a stamp (no room after "
+				"the signature, or the guest does not stamp)\n",
 				g->ws[i]->wire_id, unstamped);
 	}
 	free(h);

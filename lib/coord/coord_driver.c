@@ -43,9 +43,8 @@ coord_driver_check(const struct coord_driver *d, char *err, size_t err_len)
 				  "driver %s: a traffic source needs traffic_start() and "
 				  "traffic_stop()",
 				  n);
-	if (!source &&
-	    (d->traffic_start != NULL || d->traffic_stop != NULL || d->traffic_result != NULL ||
-	     d->oneway_set != NULL))
+	if (!source && (d->traffic_start != NULL || d->traffic_stop != NULL ||
+			d->traffic_result != NULL || d->oneway_set != NULL))
 		return coord_fail(err, err_len, -EINVAL,
 				  "driver %s: has traffic callbacks but is not a traffic source",
 				  n);

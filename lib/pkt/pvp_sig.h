@@ -205,10 +205,10 @@ pvp_sig_guest_stamp_read(const struct rte_mbuf *m, const struct pvp_sig *sig)
  * clock.get answer, compared by pvp_clock_same().
  */
 struct pvp_clock_sample {
-	uint64_t hz;	   /**< rte_get_tsc_hz() */
-	uint64_t tsc;	   /**< TSC at mono_ns */
-	uint64_t mono_ns;  /**< CLOCK_MONOTONIC */
-	char boot_id[40];  /**< the kernel's boot id, "" when unreadable */
+	uint64_t hz;	  /**< rte_get_tsc_hz() */
+	uint64_t tsc;	  /**< TSC at mono_ns */
+	uint64_t mono_ns; /**< CLOCK_MONOTONIC */
+	char boot_id[40]; /**< the kernel's boot id, "" when unreadable */
 };
 
 /** Take a sample of this process's clocks. */

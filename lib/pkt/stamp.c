@@ -33,7 +33,7 @@ stamp_sum_not(const uint8_t *p, uint32_t n)
 	uint32_t s = 0, i;
 
 	for (i = 0; i < n; i += 2)
-		s += (uint16_t)~((p[i] << 8) | p[i + 1]);
+		s += (uint16_t) ~((p[i] << 8) | p[i + 1]);
 	return s;
 }
 
@@ -59,8 +59,9 @@ pvp_sig_guest_stamp(struct rte_mbuf *m, uint32_t tsc)
 	uint8_t *slot;
 	bool udp;
 
-	ptype = rte_net_get_ptype(m, &hl, RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK |
-						  RTE_PTYPE_L4_MASK | RTE_PTYPE_TUNNEL_MASK);
+	ptype = rte_net_get_ptype(m, &hl,
+				  RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK | RTE_PTYPE_L4_MASK |
+					  RTE_PTYPE_TUNNEL_MASK);
 	if ((ptype & RTE_PTYPE_TUNNEL_MASK) != 0)
 		return 0;
 	if ((ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_UDP)
@@ -146,8 +147,7 @@ pvp_clock_sample_json(const struct pvp_clock_sample *c)
 }
 
 int
-pvp_clock_sample_from_json(const json_t *j, struct pvp_clock_sample *c, char *err,
-			   size_t err_len)
+pvp_clock_sample_from_json(const json_t *j, struct pvp_clock_sample *c, char *err, size_t err_len)
 {
 	const json_t *hz = json_object_get(j, "tsc_hz"), *tsc = json_object_get(j, "tsc");
 	const json_t *mono = json_object_get(j, "mono_ns"), *boot = json_object_get(j, "boot_id");

@@ -40,11 +40,10 @@ extern "C" {
 /* Members of the stats.get answer (pvp_gen_traffic_members is "traffic"). */
 #define PVP_GEN_K_TRAFFIC	    "traffic"
 #define PVP_GEN_K_STREAMS	    "streams"
-/* One-way latency: the clock check, a stream's two halves. */
-#define PVP_GEN_K_ONEWAY     "oneway"
-#define PVP_GEN_K_ONEWAY_NS  "oneway_ns"
-#define PVP_GEN_K_TO_GUEST   "to_guest"
-#define PVP_GEN_K_FROM_GUEST "from_guest"
+#define PVP_GEN_K_ONEWAY	    "oneway"
+#define PVP_GEN_K_ONEWAY_NS	    "oneway_ns"
+#define PVP_GEN_K_TO_GUEST	    "to_guest"
+#define PVP_GEN_K_FROM_GUEST	    "from_guest"
 #define PVP_GEN_K_TX_OFFERED	    "tx_offered"
 #define PVP_GEN_K_RX_PACKETS	    "rx_packets"
 #define PVP_GEN_K_LOST		    "lost"

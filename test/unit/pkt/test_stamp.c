@@ -117,8 +117,8 @@ static void
 test_stamp_udp_zero(void)
 {
 	char err[PVP_PKT_ERR_LEN] = "";
-	struct pvp_profile *p = pvp_profile_load_str("{\"streams\": [{\"size\": 64}]}", "<test>",
-						     err, sizeof(err));
+	struct pvp_profile *p =
+		pvp_profile_load_str("{\"streams\": [{\"size\": 64}]}", "<test>", err, sizeof(err));
 	const uint32_t l4 = RTE_ETHER_HDR_LEN + 20;
 	const struct pvp_tmpl *t;
 	struct rte_mbuf m;
@@ -209,8 +209,8 @@ test_clock_same(void)
 	/* 5 us apart: another clock. */
 	sample(&peer, 2500000000, 10000000000 - 12500, 5000000000, b);
 	why[0] = '\0';
-	CHECK(!pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) && off > 4999 && off < 5001 &&
-		      strstr(why, "5000 ns apart") != NULL,
+	CHECK(!pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) && off > 4999 &&
+		      off < 5001 && strstr(why, "5000 ns apart") != NULL,
 	      "5 us apart: %s", why);
 	sample(&peer, 2400000000, 10000000000, 5000000000, b);
 	why[0] = '\0';
