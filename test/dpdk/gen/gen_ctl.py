@@ -139,9 +139,45 @@ def main():
     ok(c.call("traffic.stop"))
     # Once wrapped the exact counts (tx_asked went negative).
     err(c.call("traffic.start", {"rate": 1000, "duration": 1e300}), -32602)
+    oneway(c)
     check(ok(c.call("ping")) == "pong")
     err(c.call("no.such.method"), -32601)
     print("OK")
+
+
+def oneway(c):
+    """clock.get and oneway.set (doc/gen.rst, "One-way latency"): the
+    generator's own sample is one clock with it, another boot's or one
+    3 ms off is not, and a loopback without a stamping guest counts every
+    packet as unstamped."""
+    own = ok(c.call("clock.get"))
+    check(own["tsc_hz"] > 0 and own["tsc"] > 0 and own["mono_ns"] > 0 and
+          len(own["boot_id"]) > 0, own)
+    ans = ok(c.call("oneway.set", {"peer": own}))
+    check(ans["clock"] == "shared" and abs(ans["offset_ns"]) < 2000, ans)
+    other = dict(own, boot_id="another-boot")
+    ans = ok(c.call("oneway.set", {"peer": other}))
+    check(ans["clock"] == "differs" and "boot ids differ" in ans["reason"], ans)
+    off = dict(own, tsc=own["tsc"] - own["tsc_hz"] * 3 // 1000)
+    ans = ok(c.call("oneway.set", {"peer": off}))
+    check(ans["clock"] == "differs" and "ns apart" in ans["reason"], ans)
+    err(c.call("oneway.set", {}), -32602)
+    err(c.call("oneway.set", {"peer": "guest"}), -32602)
+    err(c.call("oneway.set", {"peer": dict(own, tsc_hz=0)}), -32602)
+    err(c.call("oneway.set", {"peer": own, "extra": 1}), -32602)
+    err(c.call("clock.get", {"x": 1}), -32602)
+    check(ok(c.call("oneway.set", {"peer": None})) == {"clock": "off"})
+    check(ok(c.call("oneway.set", {"peer": ok(c.call("clock.get"))}))["clock"] == "shared")
+    ok(c.call("stats.clear"))
+    ok(c.call("traffic.start", {"rate": 10000, "duration": 0.1}))
+    st = wait_stopped(c)
+    check(st["oneway"]["clock"] == "shared", st["oneway"])
+    s = st["streams"][0]
+    ow = s["oneway_ns"]
+    check(ow["unstamped"] == s["rx_packets"] > 0 and ow["to_guest"]["count"] == 0 and
+          ow["from_guest"]["count"] == 0, (s["rx_packets"], ow))
+    print("# oneway: %d packets, all unstamped without a guest" % ow["unstamped"])
+    check(ok(c.call("oneway.set", {"peer": None})) == {"clock": "off"})
 
 
 def timed_start(c):
