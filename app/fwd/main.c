@@ -285,10 +285,11 @@ main(int argc, char **argv)
 			fwd_die("%s", msg);
 	}
 	fwd_ports_print(&app);
-	printf("pvpkit-fwd: mode %s, topology %s, %u forwarding lcore(s), ctl %s%s%s\n",
+	printf("pvpkit-fwd: mode %s, topology %s, %u forwarding lcore(s), ctl %s%s%s%s\n",
 	       conf.engine->name, fwd_topology_name(conf.topology), app.nb_lcores,
 	       ctl != NULL ? pvp_ctl_server_address(ctl) : "none",
-	       conf.seq_check ? ", seq-check" : "", conf.impair_on ? ", impair" : "");
+	       conf.seq_check ? ", seq-check" : "", conf.impair_on ? ", impair" : "",
+	       conf.stamp ? ", stamp" : "");
 	fflush(stdout);
 	if (conf.wait_link != 0)
 		fwd_wait_link(&app, &fwd_quit);

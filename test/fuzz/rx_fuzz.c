@@ -16,7 +16,11 @@
  *    the non-inline finder and lib/neigh's classifier predict;
  *  - each stream's tracker equals one fed the same sequence numbers by
  *    the non-inline pvp_seq_update(), and its latency histogram has one
- *    sample per packet with ordered percentiles.
+ *    sample per packet with ordered percentiles;
+ *  - with one-way latency on (as after oneway.set), each stream's two
+ *    halves have one sample per frame with a guest stamp inside the frame
+ *    and the rest are unstamped (frames are exact-size buffers: a read past
+ *    the end is the sanitizer's to find).
  */
 
 #include <errno.h>
@@ -138,6 +142,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct pvp_seq shadow[GEN_MAX_WSTREAMS];
 	static uint8_t touched[GEN_MAX_WSTREAMS];
+	static uint64_t stamped[GEN_MAX_WSTREAMS];
 	uint64_t want_nosig = 0, want_neigh = 0, want_bad = 0, want_bytes = 0, signed_rx = 0;
 	uint16_t ids[FUZZ_RX_MAX_FRAMES];
 	unsigned int i, n_ids = 0;
@@ -202,8 +207,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					pvp_seq_init(&rl.ws[id].seq);
 					pvp_lat_init(&rl.ws[id].lat);
 					rl.ws[id].bytes = 0;
+					pvp_lat_init(&rl.ow[id].to_guest);
+					pvp_lat_init(&rl.ow[id].from_guest);
+					rl.ow[id].unstamped = 0;
+					stamped[id] = 0;
 				}
 				pvp_seq_update(&shadow[id], rte_be_to_cpu_32(sig->seq));
+				stamped[id] += pvp_sig_guest_stamp_read(m, sig) != 0;
 				signed_rx++;
 			}
 		}
@@ -248,6 +258,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "stream %u: dup %llu of rx %llu", ids[i], (unsigned long long)s->dup,
 			   (unsigned long long)s->rx);
 		check_lat(&r->lat, r->seq.rx, ids[i]);
+		FUZZ_CHECK(rl.ow[ids[i]].to_guest.count == stamped[ids[i]] &&
+				   rl.ow[ids[i]].from_guest.count == stamped[ids[i]] &&
+				   rl.ow[ids[i]].unstamped + stamped[ids[i]] == r->seq.rx,
+			   "stream %u: one-way %llu/%llu samples, %llu unstamped, want %llu of %llu",
+			   ids[i], (unsigned long long)rl.ow[ids[i]].to_guest.count,
+			   (unsigned long long)rl.ow[ids[i]].from_guest.count,
+			   (unsigned long long)rl.ow[ids[i]].unstamped,
+			   (unsigned long long)stamped[ids[i]], (unsigned long long)r->seq.rx);
 		signed_rx -= r->seq.rx;
 		touched[ids[i]] = 0;
 	}
@@ -265,6 +283,7 @@ fuzz_cleanup(void)
 		return;
 	ready = false;
 	free(rl.ws);
+	free(rl.ow);
 	pvp_stats_destroy(gen.stats);
 }
 
@@ -300,6 +319,11 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	rl.ws = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*rl.ws) * GEN_MAX_WSTREAMS);
 	if (rl.ws == NULL)
 		abort();
+	/* One-way latency on, as oneway.set leaves it after a shared clock. */
+	rl.ow = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*rl.ow) * GEN_MAX_WSTREAMS);
+	if (rl.ow == NULL)
+		abort();
+	gen.oneway.on = true;
 	rl.srq[0] = pvp_stats_rxq(gen.stats, 0, 0);
 	gen.rx.nb = 1;
 	gen.rx.rl[0] = &rl;

@@ -10,7 +10,9 @@
 # direction of the guest, impair.set on one of its RX ports at a time,
 # holds packets after the stamp: on the port the stream enters, its
 # guest->tester half moves by D and its tester->guest half does not; on
-# the other port, nothing moves. Bounds as in coord_known_latency.sh:
+# any other port (a guest with two), nothing moves; the local testbed's
+# guest has one port, so its run has one delayed trial per D. Bounds as
+# in coord_known_latency.sh:
 # the p50 of FLOOR trials without delay, their spread plus one histogram
 # bucket at the value plus two of the testbed's idle sleeps (50 us: a
 # held packet meets the sleepers after the guest at another phase). Also:
