@@ -258,14 +258,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "stream %u: dup %llu of rx %llu", ids[i], (unsigned long long)s->dup,
 			   (unsigned long long)s->rx);
 		check_lat(&r->lat, r->seq.rx, ids[i]);
-		FUZZ_CHECK(rl.ow[ids[i]].to_guest.count == stamped[ids[i]] &&
-				   rl.ow[ids[i]].from_guest.count == stamped[ids[i]] &&
-				   rl.ow[ids[i]].unstamped + stamped[ids[i]] == r->seq.rx,
-			   "stream %u: one-way %llu/%llu samples, %llu unstamped, want %llu of %llu",
-			   ids[i], (unsigned long long)rl.ow[ids[i]].to_guest.count,
-			   (unsigned long long)rl.ow[ids[i]].from_guest.count,
-			   (unsigned long long)rl.ow[ids[i]].unstamped,
-			   (unsigned long long)stamped[ids[i]], (unsigned long long)r->seq.rx);
+		FUZZ_CHECK(
+			rl.ow[ids[i]].to_guest.count == stamped[ids[i]] &&
+				rl.ow[ids[i]].from_guest.count == stamped[ids[i]] &&
+				rl.ow[ids[i]].unstamped + stamped[ids[i]] == r->seq.rx,
+			"stream %u: one-way %llu/%llu samples, %llu unstamped, want %llu of %llu",
+			ids[i], (unsigned long long)rl.ow[ids[i]].to_guest.count,
+			(unsigned long long)rl.ow[ids[i]].from_guest.count,
+			(unsigned long long)rl.ow[ids[i]].unstamped,
+			(unsigned long long)stamped[ids[i]], (unsigned long long)r->seq.rx);
 		signed_rx -= r->seq.rx;
 		touched[ids[i]] = 0;
 	}
