@@ -14,7 +14,10 @@
 # Scenarios as in fwd_bench.sh: null (net_null0 loop) and sig (net_pcap0
 # replaying 2048 signed 64 B UDP frames, every one a duplicate after the
 # first pass) and sigseq (the same with a single packet, so every packet
-# is a duplicate of sequence 0 right away). -k keeps the callgrind files
+# is a duplicate of sequence 0 right away). Tools: testpmd-io,
+# testpmd-macswap, fwd-io, fwd-macswap, fwd-macswap-seq, fwd-macswap-stamp
+# (--stamp); -b another build's directory counts its pvpkit-fwd (a build of
+# main: is a change free?). -k keeps the callgrind files
 # (printed) for callgrind_annotate.
 
 set -u
@@ -73,6 +76,7 @@ for tool in $TOOLS; do
     fwd-io) cmd="$FWD $EAL $DEV -- --mode io $FW" ;;
     fwd-macswap) cmd="$FWD $EAL $DEV -- --mode macswap $FW" ;;
     fwd-macswap-seq) cmd="$FWD $EAL $DEV -- --mode macswap --seq-check $FW" ;;
+    fwd-macswap-stamp) cmd="$FWD $EAL $DEV -- --mode macswap --stamp $FW" ;;
     *) echo "unknown tool $tool"; continue ;;
     esac
     out=$TMP/cg.$tool
