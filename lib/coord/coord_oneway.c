@@ -7,8 +7,8 @@
  * latency"). Before a trial, a guest whose pvpkit-fwd stamps (its
  * clock.get says "stamp": true) hands its clock sample to every source
  * that takes one (coord_driver::oneway_set: pvpkit-gen's oneway.set),
- * which compares it with its own clock
- * and splits latency at the stamps only where the two are one clock.
+ * which compares it with its own clock and splits latency at the stamps
+ * only where the two are one clock.
  * What the sources found goes into the trial record's "oneway"; the
  * halves themselves are in each stream's "oneway_ns".
  */
