@@ -33,6 +33,11 @@ info "info: $INFO"
     fail "info: mac/queues"
 [ "$(json_get "$INFO" '"stats.get" in j["methods"] and "stats.clear" in j["methods"]')" = True ] ||
     fail "info: methods"
+# clock.get (doc/fwd.rst, "Receive stamps"): a sample, and no --stamp here.
+CLK=$($FWD_CTL "$SOCK" clock.get) || fail "clock.get"
+[ "$(json_get "$CLK" 'j["stamp"] is False and j["tsc_hz"] > 0 and j["tsc"] > 0 and len(j["boot_id"]) > 0')" = True ] ||
+    fail "clock.get: $CLK"
+[ "$(json_get "$INFO" 'j["stamp"]')" = False ] || fail "info: stamp"
 
 R=$($FWD_CTL "$SOCK" --hammer 3) || { echo "$R"; fail "stats.get readings inconsistent"; }
 info "hammer: $R"
