@@ -208,7 +208,7 @@ bool
 pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample *base,
 	       const struct pvp_clock_sample *peer, double *offset_ns, char *why, size_t why_len)
 {
-	double dt_ns, expect, off, per_ns = (double)own->hz / 1e9;
+	double dt_ns, off, per_ns = (double)own->hz / 1e9;
 
 	*offset_ns = 0;
 	if (own->boot_id[0] == '\0' || strcmp(own->boot_id, peer->boot_id) != 0) {
@@ -231,11 +231,15 @@ pvp_clock_same(const struct pvp_clock_sample *own, const struct pvp_clock_sample
 	 */
 	if (base != NULL && own->mono_ns > base->mono_ns + 100000000 && own->tsc > base->tsc)
 		per_ns = (double)(own->tsc - base->tsc) / (double)(own->mono_ns - base->mono_ns);
-	/* Where the peer's TSC would be now if it were ours: its reading
-	 * carried forward by the monotonic time between the two samples. */
-	dt_ns = (double)own->mono_ns - (double)peer->mono_ns;
-	expect = (double)(peer->tsc & INT64_MAX) + dt_ns * per_ns;
-	off = ((double)(own->tsc & INT64_MAX) - expect) / per_ns;
+	/*
+	 * Where the peer's TSC would be now if it were ours: its reading
+	 * carried forward by the monotonic time between the two samples.
+	 * Differences first: a clock up for decades has no ns left in a double.
+	 */
+	dt_ns = (double)(int64_t)(own->mono_ns - peer->mono_ns);
+	off = ((double)(int64_t)((own->tsc & INT64_MAX) - (peer->tsc & INT64_MAX)) -
+	       dt_ns * per_ns) /
+	      per_ns;
 	*offset_ns = off;
 	if (off > PVP_CLOCK_MAX_OFFSET_NS || off < -PVP_CLOCK_MAX_OFFSET_NS) {
 		pvp_err(why, why_len, "TSCs %.0f ns apart (more than %d ns)", off,

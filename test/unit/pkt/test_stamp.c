@@ -206,6 +206,12 @@ test_clock_same(void)
 	sample(&peer, 2500000000, 10000000000, 5000000000, b);
 	CHECK(pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) && off > -1 && off < 1,
 	      "one clock: offset %.1f ns", off);
+	/* A host up for 30 years (mono about 9.5e17 ns, TSC about 2.4e18): still to the ns. */
+	sample(&own, 2500000000, 2365200000002499963, 946080000001000037, b);
+	sample(&peer, 2500000000, 2365200000000000123, 946080000000000101, b);
+	CHECK(pvp_clock_same(&own, NULL, &peer, &off, why, sizeof(why)) && off > -1 && off < 1,
+	      "30 years up: offset %.1f ns", off);
+	sample(&own, 2500000000, 10002500000, 5001000000, b);
 	/* 5 us apart: another clock. */
 	sample(&peer, 2500000000, 10000000000 - 12500, 5000000000, b);
 	why[0] = '\0';
