@@ -138,6 +138,42 @@ mock_result(struct coord_hop *hop, struct coord_traffic_result *res, char *err, 
 	return 0;
 }
 
+/* One-way latency: the guest's clock.get and the source's oneway_set. */
+static bool mock_stamp;	    /* the guest says "stamp": true */
+static json_t *mock_oneway; /* what oneway_set answers; NULL: it fails */
+static unsigned int mock_oneway_calls;
+static bool mock_oneway_peer_ok; /* the sample came without "stamp" */
+
+static int
+mock_fwd_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result, char *err,
+	      size_t err_len)
+{
+	(void)hop;
+	(void)params;
+	if (strcmp(method, "clock.get") != 0) {
+		snprintf(err, err_len, "no method %s", method);
+		return -ENOENT;
+	}
+	*result = json_pack("{s:i,s:i,s:i,s:s,s:b}", "tsc_hz", 2500000000, "tsc", 7, "mono_ns", 9,
+			    "boot_id", "b", "stamp", mock_stamp);
+	return 0;
+}
+
+static int
+mock_oneway_set(struct coord_hop *hop, const json_t *peer, json_t **result, char *err,
+		size_t err_len)
+{
+	mock_oneway_calls++;
+	mock_oneway_peer_ok = json_object_get(peer, "stamp") == NULL &&
+			      json_integer_value(json_object_get(peer, "tsc")) == 7;
+	if (mock_oneway == NULL) {
+		snprintf(err, err_len, "hop %s: oneway.set: method not found", hop->name);
+		return -EPROTO;
+	}
+	*result = json_deep_copy(mock_oneway);
+	return 0;
+}
+
 static const struct coord_driver mock_driver = {
 	.name = "mock",
 	.roles = COORD_ROLE_COUNTERS,
@@ -155,6 +191,17 @@ static const struct coord_driver mock_gen_driver = {
 	.traffic_start = mock_start,
 	.traffic_stop = mock_stop,
 	.traffic_result = mock_result,
+	.oneway_set = mock_oneway_set,
+};
+
+/* A guest that is a pvpkit-fwd (driver "fwd"), as far as clock.get goes. */
+static const struct coord_driver mock_fwd_driver = {
+	.name = "fwd",
+	.roles = COORD_ROLE_COUNTERS,
+	.open = mock_open,
+	.snapshot = mock_snapshot,
+	.clear = mock_clear,
+	.call = mock_fwd_call,
 };
 
 static const struct coord_driver *
@@ -164,6 +211,8 @@ mock_lookup(const char *name)
 		return &mock_driver;
 	if (strcmp(name, "mockgen") == 0)
 		return &mock_gen_driver;
+	if (strcmp(name, "fwd") == 0)
+		return &mock_fwd_driver;
 	return NULL;
 }
 
@@ -319,13 +368,16 @@ static const struct coord_trial_conf quick = {
 	.poll_ms = 1,
 };
 
+/* The topology run_trial() parses: pvp_topology, or a variant of it. */
+static const char *mock_topology = pvp_topology;
+
 static int
 run_trial(struct coord_topology **tp, struct coord_trial_result *r, char *err, size_t len)
 {
 	struct coord_topology *t;
 	int ret;
 
-	t = coord_topology_parse(pvp_topology, "pvp-mock.json", mock_lookup, err, len);
+	t = coord_topology_parse(mock_topology, "pvp-mock.json", mock_lookup, err, len);
 	if (t == NULL) {
 		fprintf(stderr, "parse: %s\n", err);
 		return -EINVAL;
@@ -335,6 +387,82 @@ run_trial(struct coord_topology **tp, struct coord_trial_result *r, char *err, s
 		ret = coord_trial_run(t, &quick, r, err, len);
 	*tp = t;
 	return ret;
+}
+
+/*
+ * One-way latency (coord_oneway.c): a guest "fwd" that stamps hands its
+ * clock sample (without "stamp") to the source before the trial; what
+ * the source finds is the record's "oneway" and a line of the table. No
+ * stamp: nothing asked, nothing recorded; a source that cannot: a warning.
+ */
+static void
+oneway_case(bool stamp, const char *answer, const char *want_line, bool want_record)
+{
+	char topo[sizeof(pvp_topology)], *at, err[256], *tab;
+	struct mock_port_counts p0 = {.rx = 1000, .tx = 1000};
+	const char *from = "\"guest\", \"driver\": \"mock\"";
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	json_t *rec;
+
+	unit_check_case = answer != NULL ? answer : "(oneway_set fails)";
+	snprintf(topo, sizeof(topo), "%s", pvp_topology);
+	at = strstr(topo, from);
+	CHECK(at != NULL);
+	if (at == NULL)
+		return;
+	/* "mock" and "fwd " are as long: the driver's name, padded. */
+	memcpy(at + strlen(from) - 5, "fwd\" ", 5);
+	mock_topology = topo;
+	mock_scenario(&p0, &p0, &p0, &p0);
+	mock_stamp = stamp;
+	mock_oneway = answer != NULL ? json_loads(answer, 0, NULL) : NULL;
+	mock_oneway_calls = 0;
+	mock_oneway_peer_ok = false;
+	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0, "%s", err);
+	CHECK(mock_oneway_calls == (stamp ? 1u : 0u), "oneway_set called %u times",
+	      mock_oneway_calls);
+	CHECK(!stamp || mock_oneway_peer_ok, "the guest's sample, without \"stamp\"");
+	CHECK((r.oneway != NULL) == want_record);
+	tab = table_of(t, &r);
+	CHECK(want_line == NULL ? strstr(tab, "One-way") == NULL : strstr(tab, want_line) != NULL,
+	      "table:\n%s", tab);
+	free(tab);
+	rec = coord_trial_to_json(t, &r);
+	CHECK(rec != NULL && (json_object_get(rec, "oneway") != NULL) == want_record);
+	if (want_record)
+		CHECK(json_equal(json_object_get(json_object_get(rec, "oneway"), "clock"),
+				 json_object_get(mock_oneway, "clock")) &&
+			      strcmp(json_string_value(json_object_get(r.oneway, "guest")),
+				     "guest") == 0 &&
+			      strcmp(json_string_value(json_object_get(r.oneway, "source")),
+				     "tester") == 0,
+		      "record: %s", json_dumps(json_object_get(rec, "oneway"), 0));
+	if (stamp && answer == NULL)
+		CHECK(r.warnings != NULL &&
+			      strstr(json_string_value(json_array_get(r.warnings, 0)),
+				     "one-way latency: hop tester: oneway.set") != NULL,
+		      "warning");
+	json_decref(rec);
+	json_decref(mock_oneway);
+	mock_oneway = NULL;
+	coord_trial_result_clear(&r);
+	coord_topology_free(t);
+	mock_topology = pvp_topology;
+	unit_check_case = NULL;
+}
+
+static void
+test_oneway(void)
+{
+	oneway_case(true, "{\"clock\": \"shared\", \"offset_ns\": 12.5}",
+		    "One-way latency (guest's TSC is tester's)", true);
+	oneway_case(true, "{\"clock\": \"differs\", \"reason\": \"TSCs 5000 ns apart\"}",
+		    "One-way latency: not measured, guest's clock is not tester's (TSCs 5000 ns "
+		    "apart)",
+		    true);
+	oneway_case(false, "{\"clock\": \"shared\"}", NULL, false);
+	oneway_case(true, NULL, NULL, false);
 }
 
 static void
@@ -1244,5 +1372,6 @@ main(void)
 	test_negative_on_link();
 	test_counter_backwards();
 	test_burst();
+	test_oneway();
 	return unit_check_end("trial");
 }
