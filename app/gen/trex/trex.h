@@ -118,6 +118,7 @@ struct trex_stream {
 	bool fs;		       /* flow_stats enabled */
 	bool fs_latency;	       /* flow_stats rule_type "latency" */
 	uint32_t pgid;		       /* flow_stats stream_id */
+	uint16_t fs_hw_id;	       /* stats: the pgid's counter index (TRex's hw_id) */
 	uint8_t *pkt;		       /* packet bytes, FCS not included */
 	uint32_t len;		       /* bytes in pkt */
 	uint32_t n_vars;	       /* lib/pkt vars of the field engine */

@@ -266,6 +266,78 @@ trex_pgid_check(const struct trex_stream *s, struct trex_err *e)
 	return 0;
 }
 
+/* TRex's first IPv4 identification of stats pgids (its simulator's ip_id_base). */
+#define TREX_FS_IP_ID_BASE 0xff00
+/* TRex's IPv4 identification of latency streams (FLOW_STAT_PAYLOAD_IP_ID). */
+#define TREX_FS_IP_ID_LATENCY 0xffff
+/* TRex's mark of flow-stat packets in the IPv4 TOS / IPv6 traffic class. */
+#define TREX_FS_TOS_BIT 0x01
+
+/*
+ * A stats pgid's counter index: the one a stream already added with it
+ * has, or else the lowest no other stats pgid has. TRex takes the lowest
+ * free one as each pgid's first stream starts; taken as streams are added
+ * it is the same for a profile added and started as a whole.
+ */
+static uint16_t
+trex_fs_hw_id(const struct trex_stream *s)
+{
+	bool used[GEN_MAX_STREAMS] = {false};
+	uint16_t p, k;
+	uint32_t i;
+
+	for (p = 0; p < trex.g->nb_ports; p++)
+		for (i = 0; i < trex.port[p].nb_streams; i++) {
+			const struct trex_stream *o = trex.port[p].streams[i];
+
+			if (!o->fs || o->fs_latency)
+				continue;
+			if (o->pgid == s->pgid)
+				return o->fs_hw_id;
+			if (o->fs_hw_id < RTE_DIM(used))
+				used[o->fs_hw_id] = true;
+		}
+	for (k = 0; k < RTE_DIM(used) && used[k]; k++)
+		;
+	return k;
+}
+
+/*
+ * What TRex's flow-stat parser does to a flow_stats stream's packet
+ * (trex-core src/flow_stat_parser.cpp, set_ip_id() and set_tos_to_cpu()):
+ * the lowest bit of the IPv4 TOS (IPv6 traffic class) set, and the IPv4
+ * identification (IPv6 flow label) set to 0xffff in a latency stream, to
+ * 0xff00 + the pgid's counter index in a stats one. Done before the field
+ * engine is run, as in TRex, so that its checksum fixes see it; lib/pkt
+ * makes the checksums valid for flow_stats streams. A packet that is not
+ * IP is left alone: its stream is refused for want of a signature.
+ */
+static void
+trex_fs_mark(struct trex_stream *s)
+{
+	struct pvp_pkt_layout lay;
+	uint8_t *ip = s->pkt;
+	uint32_t id;
+
+	if (pvp_pkt_parse(s->pkt, s->len, &lay) != 0)
+		return;
+	ip += lay.l3_off;
+	if (!s->fs_latency)
+		s->fs_hw_id = trex_fs_hw_id(s);
+	id = s->fs_latency ? TREX_FS_IP_ID_LATENCY : TREX_FS_IP_ID_BASE + s->fs_hw_id;
+	if (lay.ip_ver == 4) {
+		ip[1] |= TREX_FS_TOS_BIT;
+		ip[4] = (uint8_t)(id >> 8);
+		ip[5] = (uint8_t)id;
+	} else {
+		/* Version 4 bits, traffic class 8, flow label 20. */
+		ip[1] = (uint8_t)((ip[1] | TREX_FS_TOS_BIT << 4) & 0xf0) |
+			(uint8_t)(id >> 16 & 0x0f);
+		ip[2] = (uint8_t)(id >> 8);
+		ip[3] = (uint8_t)id;
+	}
+}
+
 /*
  * What get_stream gives back of a stream: the members TRex's stream
  * has, no others, and no more than TREX_STREAM_JSON_MAX bytes of them.
@@ -394,6 +466,8 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	if ((fs = trex_param_obj(st, "flow_stats", e)) == NULL ||
 	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0))
 		goto fail;
+	if (s->fs)
+		trex_fs_mark(s);
 	if ((vm = trex_param_obj(st, "vm", e)) == NULL)
 		goto fail;
 	ret = trex_vm_translate(vm, s, msg, sizeof(msg));

@@ -44,3 +44,25 @@ trex_gen_down() {
     rc=$?
     [ $rc = 0 ] || { cat "$PVP_TMP/gen.log"; fail "exit status $rc after SIGTERM"; }
 }
+
+# trex_pcap_test TAG SCRIPT TSHARK_OPTION...: a test of the frames one
+# client sends. Skips without what it needs, starts pvpkit-gen on one
+# net_pcap port, runs "SCRIPT send RPC PUB", stops pvpkit-gen, decodes
+# the capture with tshark's TSHARK_OPTIONs into $PVP_TMP/fields.txt and
+# runs "SCRIPT check" on it.
+trex_pcap_test() {
+    local tag=$1 script=$2
+    shift 2
+    need_bin "$PVP_GEN"
+    need_cmd tshark
+    need_hugepages 128
+    [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
+    "$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
+    ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+    trex_gen_up "$tag" "net_pcap0,tx_pcap=$PVP_TMP/out.pcap"
+    cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
+    "$PVP_PY" "$script" send "$rpc" "$pub" || { cat "$PVP_TMP/gen.log"; fail "send"; }
+    trex_gen_down
+    tshark -r "$PVP_TMP/out.pcap" "$@" >"$PVP_TMP/fields.txt" 2>/dev/null || fail "tshark"
+    "$PVP_PY" "$script" check "$PVP_TMP/fields.txt" || fail "frames"
+}

@@ -195,3 +195,17 @@ def udp_frame(payload_len=18, src="16.0.0.1", dst="48.0.0.1", sport=1025, dport=
                      socket.inet_aton(src), socket.inet_aton(dst))
     udp = struct.pack(">HHHH", sport, dport, 8 + payload_len, 0xffff if udp_csum else 0)
     return eth + ip + udp + b"x" * payload_len
+
+
+def send_bursts(rpc, user, session_id, streams):
+    """Add @streams (stream objects) to port 0 as ids 1, 2, ..., start them
+    and wait until their bursts are over."""
+    c = Client(rpc, user=user, session_id=session_id)
+    c.sync()
+    c.acquire(0)
+    for sid, st in enumerate(streams, 1):
+        c.port_call("add_stream", 0, {"stream_id": sid, "stream": st})
+    c.port_call("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1},
+                                     "duration": -1, "force": False})
+    wait_streams(c, 0)
+    c.port_call("release", 0)
