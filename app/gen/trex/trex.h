@@ -98,6 +98,9 @@ enum trex_rate_type {
 	TREX_RATE_PERCENT,
 };
 
+/* Checksum fields one stream's fix_checksum_* instructions may name. */
+#define TREX_MAX_CSUM_FIXED 8
+
 /* One stream as add_stream gave it, translated. */
 struct trex_stream {
 	uint32_t id;		       /* TRex stream id */
@@ -126,6 +129,8 @@ struct trex_stream {
 	uint64_t flows;	      /* flows the vars make (1: none) */
 	uint32_t random_seed; /* "random_seed": TRex's random sequence, 0: none asked */
 	uint32_t *vm_table;   /* the TABLE vars' values (trex_vm_sim.c), owned */
+	uint16_t csum_fixed[TREX_MAX_CSUM_FIXED]; /* checksum fields the field engine fixes */
+	uint8_t n_csum_fixed;			  /* entries in csum_fixed */
 	/* Run state. */
 	int ps;	       /* index in the loaded profile, -1: not loaded */
 	bool paused;   /* pause_streams, or start_paused until resumed */

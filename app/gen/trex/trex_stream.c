@@ -93,11 +93,83 @@ trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct 
 	return 0;
 }
 
+static bool
+trex_csum_is_fixed(const struct trex_stream *ts, uint16_t off)
+{
+	unsigned int i;
+
+	for (i = 0; i < ts->n_csum_fixed; i++)
+		if (ts->csum_fixed[i] == off)
+			return true;
+	return false;
+}
+
+/* Put back the bytes of checksum field @p off as the packet has them, unless fixed. */
+static void
+trex_csum_restore(const struct trex_stream *ts, uint8_t *data, uint32_t off)
+{
+	if (off != 0 && off + 2 <= ts->len && !trex_csum_is_fixed(ts, (uint16_t)off))
+		memcpy(data + off, ts->pkt + off, 2);
+}
+
+/*
+ * A field engine in closed form (trex_vm.c) writes through lib/pkt, which
+ * makes every checksum valid; TRex fixes only the checksums its
+ * instructions name and sends the others as the packet has them (the TCP
+ * checksum of trex-core's burst_split, whose IPv4 source changes). So the
+ * others go back to the packet's bytes and no write updates them.
+ */
+static void
+trex_csum_as_trex(const struct trex_stream *ts, struct pvp_stream *s)
+{
+	struct pvp_tmpl *t = &s->tmpl[0];
+	struct pvp_pkt_layout lay;
+	uint32_t i;
+
+	if (pvp_pkt_parse(ts->pkt, ts->len, &lay) != 0)
+		return;
+	if (lay.ip_ver == 4)
+		trex_csum_restore(ts, t->data, lay.l3_off + 10u);
+	if (lay.l4_off != 0)
+		trex_csum_restore(ts, t->data,
+				  lay.l4_off + (lay.l4_proto == IPPROTO_UDP ? 6u : 16u));
+	if (lay.in_ip_ver == 4)
+		trex_csum_restore(ts, t->data, lay.in_l3_off + 10u);
+	if (lay.in_l4_off != 0)
+		trex_csum_restore(ts, t->data,
+				  lay.in_l4_off + (lay.in_l4_proto == IPPROTO_UDP ? 6u : 16u));
+	for (i = 0; i < s->n_vars; i++) {
+		struct pvp_csum_loc *loc = &t->slot[i].csum, kept = {.n = 0};
+		uint8_t map[RTE_DIM(loc->off)];
+		unsigned int j, k;
+
+		for (j = 0; j < loc->n; j++) {
+			uint8_t f = loc->flags[j] & PVP_CSUM_F_DATA;
+
+			map[j] = UINT8_MAX;
+			if (!trex_csum_is_fixed(ts, loc->off[j]))
+				continue;
+			/* Inner checksum fields it covers that still change. */
+			for (k = 0; k < j; k++)
+				if ((loc->flags[j] & PVP_CSUM_F_PREV(k)) && map[k] != UINT8_MAX)
+					f |= PVP_CSUM_F_PREV(map[k]);
+			if (f == 0)
+				continue;
+			map[j] = kept.n;
+			kept.off[kept.n] = loc->off[j];
+			kept.flags[kept.n++] = f | (loc->flags[j] & PVP_CSUM_F_UDP);
+		}
+		*loc = kept;
+	}
+}
+
 /* A lib/pkt stream for @p ts (the template is built: callers free it). */
 static int
 trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id, char *msg,
 		 size_t len)
 {
+	int ret;
+
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "port%u.stream%u", ts->port, ts->id);
 	s->id = id;
@@ -115,7 +187,10 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	 * (its engine's tables carry every byte that changes).
 	 */
 	s->keep_csum = !ts->fs && (ts->n_vars == 0 || ts->vm_table != NULL);
-	return pvp_stream_build_raw(s, ts->pkt, ts->len, ts->fs, msg, len);
+	ret = pvp_stream_build_raw(s, ts->pkt, ts->len, ts->fs, msg, len);
+	if (ret == 0 && !ts->fs && !s->keep_csum)
+		trex_csum_as_trex(ts, s);
+	return ret;
 }
 
 static void

@@ -16,9 +16,9 @@
  * range) with k = f / div, div being the product of the periods of the
  * vars that move it. Each write becomes one lib/pkt var; the flow count is
  * the least common multiple of the cycles, so the sequence repeats
- * exactly as TRex's does. lib/pkt keeps every IPv4, UDP and TCP checksum
- * valid after a write, which is what fix_checksum_ipv4 and
- * fix_checksum_hw ask for.
+ * exactly as TRex's does. lib/pkt keeps the IPv4, UDP and TCP checksums
+ * that fix_checksum_ipv4 and fix_checksum_hw name valid after a write;
+ * the others stay as the packet has them, as in TRex (trex_stream.c).
  *
  * What has no exact equivalent is refused with a message naming it:
  * value_list, an init_value other than the start of the cycle, little
@@ -358,7 +358,26 @@ vm_chain(struct vm_ctx *c)
 	return 0;
 }
 
-/* Checksum instructions: lib/pkt keeps the checksums; check what is asked is there. */
+/* Note a checksum field the field engine fixes (what TRex leaves alone stays as given). */
+static int
+vm_csum_fixed(struct vm_ctx *c, uint64_t off)
+{
+	struct trex_stream *s = c->s;
+	unsigned int i;
+
+	for (i = 0; i < s->n_csum_fixed; i++)
+		if (s->csum_fixed[i] == off)
+			return 0;
+	if (s->n_csum_fixed == TREX_MAX_CSUM_FIXED)
+		return trex_vm_fail(c, "more than %d checksums to fix", TREX_MAX_CSUM_FIXED);
+	s->csum_fixed[s->n_csum_fixed++] = (uint16_t)off;
+	return 0;
+}
+
+/*
+ * Checksum instructions: check what is asked is there and note the fields
+ * they fix; lib/pkt keeps those valid.
+ */
 int
 trex_vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 {
@@ -371,7 +390,7 @@ trex_vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 		if (off > s->len || s->len - off < 20 || (s->pkt[off] >> 4) != 4)
 			return trex_vm_fail(
 				c, "fix_checksum_ipv4: no IPv4 header at offset %" PRIu64, off);
-		return 0;
+		return vm_csum_fixed(c, off + 10);
 	}
 	if (trex_vm_uint(c, in, "l2_len", -1, &l2) != 0 ||
 	    trex_vm_uint(c, in, "l3_len", -1, &l3) != 0 ||
@@ -390,6 +409,13 @@ trex_vm_checksum(struct vm_ctx *c, const json_t *in, const char *type)
 	/* A UDP checksum of 0 means "none" to lib/pkt: give it one to compute. */
 	if (l4 == 11 && s->len - off >= 8 && s->pkt[off + 6] == 0 && s->pkt[off + 7] == 0)
 		s->pkt[off + 7] = 1;
+	/* TRex's l4_type: 11 UDP, 13 TCP; the IPv4 header's checksum with them. */
+	if (l3 >= 20 && (s->pkt[l2] >> 4) == 4 && vm_csum_fixed(c, l2 + 10) != 0)
+		return -EINVAL;
+	if (l4 == 11 && s->len - off >= 8)
+		return vm_csum_fixed(c, off + 6);
+	if (l4 == 13 && s->len - off >= 20)
+		return vm_csum_fixed(c, off + 16);
 	return 0;
 }
 
@@ -422,6 +448,7 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	int ret = 0;
 
 	s->n_vars = 0;
+	s->n_csum_fixed = 0;
 	s->flows = 1;
 	ins = json_object_get(vm, "instructions");
 	if (ins == NULL || json_is_null(ins))
