@@ -6,7 +6,9 @@
 # (doc/trex.rst, "Checked against TRex itself"): every scripts/stl profile of
 # a trex-core checkout whose simulator is built (linux/build/linux/bp-sim-64),
 # stream by stream, the first N packets compared byte for byte from byte 12
-# on with what pvpkit-gen sends for the same stream through TRex's client.
+# on with what pvpkit-gen sends for the same stream through TRex's client
+# (in a flow_stats stream, not the payload bytes where pvpkit-gen puts its
+# signature and TRex its latency payload: tools/trex_corpus.py).
 #
 # Usage: tools/trex-corpus.sh [-n N] [-b BUILD_DIR] [-c CACHE_DIR] TREX_CORE [PROFILE...]
 #   TREX_CORE may also come from $PVP_TREX_CORE; CACHE_DIR keeps the
