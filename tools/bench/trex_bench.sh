@@ -9,15 +9,20 @@
 # 100000: far above what one core sends, so the pacing code runs but never
 # limits). Same EAL options and CPU for both (-l 0-1 --main-lcore 1: the
 # sender is lcore 0). Each rate is read from the port counters through
-# DPDK telemetry after a warm-up (gen_bench_rate.py); the two alternate
-# within each run; the table gives median and spread, and the ratio of
-# the medians (trex/native: 1.00 is the same speed).
+# DPDK telemetry after a warm-up (gen_bench_rate.py); the kinds alternate
+# within each run, each run starting with the next one; the table gives
+# each kind's median and spread, then each ratio taken within a run
+# (trex/native: 1.00 is the same speed), its median and spread.
 #
-# -k isg|chain schedules the TRex stream as such profiles do (a stream's
-# own isg; a loop of two chained single bursts of 1,000 packets, see
-# trex_bench_start.py): what that scheduling costs per packet.
+# -k SHAPES (a comma list of plain, isg, chain; default plain) schedules
+# the TRex stream as such profiles do (plain: a continuous stream; isg: its
+# own 1 ms isg; chain: a loop of two chained single bursts of 1,000
+# packets, see trex_bench_start.py). Each shape is a row of its own,
+# measured in the same runs as the others (the order turns each run), so
+# `-k plain,isg,chain` gives what that scheduling costs per packet side by
+# side: each shape's ratio to the native profile and to plain, per run.
 #
-# usage: tools/bench/trex_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-f FLOWS] [-k SHAPE]
+# usage: tools/bench/trex_bench.sh [-b BUILD_DIR] [-r RUNS] [-s SECONDS] [-f FLOWS] [-k SHAPES]
 # Stop every other DPDK/OVS process first: a busy poller halves the result.
 
 set -u
@@ -28,7 +33,7 @@ RUNS=5
 SECS=4
 WARM=2
 FLOWS=1000
-SHAPE=plain
+SHAPES=plain
 while getopts "b:r:s:f:w:k:" o; do
     case $o in
     b) BUILD=$OPTARG ;;
@@ -36,13 +41,20 @@ while getopts "b:r:s:f:w:k:" o; do
     s) SECS=$OPTARG ;;
     f) FLOWS=$OPTARG ;;
     w) WARM=$OPTARG ;;
-    k) SHAPE=$OPTARG ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    k) SHAPES=$OPTARG ;;
+    *) sed -n '2,26p' "$0"; exit 2 ;;
     esac
 done
 GEN=$BUILD/app/gen/pvpkit-gen
 PY=/usr/bin/python3
 [ -x "$GEN" ] || { echo "not built: $GEN" >&2; exit 2; }
+IFS=, read -ra shapes <<<"$SHAPES"
+for k in "${shapes[@]}"; do
+    case $k in
+    plain | isg | chain) ;;
+    *) echo "-k: '$k' is not plain, isg or chain" >&2; exit 2 ;;
+    esac
+done
 ldd "$GEN" | grep -q libzmq || { echo "$GEN was built without --trex (libzmq)" >&2; exit 2; }
 OUT=$(mktemp -d /tmp/trex-bench.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -62,7 +74,8 @@ free_port() {
     "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# measure native|trex: start it, read its rate through telemetry, stop it.
+# measure native|SHAPE: start it (SHAPE: the TRex stream scheduled so),
+# read its rate through telemetry, stop it.
 measure() {
     local kind=$1 prefix="tb$$$1" pid rate rpc
     if [ "$kind" = native ]; then
@@ -74,7 +87,7 @@ measure() {
         "$GEN" $(eal "$prefix") -- --no-rx --quiet --speed 100000 \
             --trex "127.0.0.1:$rpc:$(free_port)" >"$OUT/$prefix.log" 2>&1 &
         pid=$!
-        "$PY" "$HERE/trex_bench_start.py" "$rpc" "$FLOWS" "$SHAPE" >>"$OUT/$prefix.log" 2>&1 ||
+        "$PY" "$HERE/trex_bench_start.py" "$rpc" "$FLOWS" "$kind" >>"$OUT/$prefix.log" 2>&1 ||
             { kill -9 $pid; wait $pid 2>/dev/null; tail -5 "$OUT/$prefix.log" >&2; return 1; }
     fi
     rate=$("$PY" "$HERE/gen_bench_rate.py" "/var/run/dpdk/$prefix/dpdk_telemetry.v2" \
@@ -88,19 +101,24 @@ measure() {
     echo "$rate"
 }
 
-echo "# TRex-API stream ($SHAPE) vs native profile, 64 B, $FLOWS flows, $RUNS runs x ${SECS}s (warm-up ${WARM}s)"
+echo "# TRex-API stream ($SHAPES) vs native profile, 64 B, $FLOWS flows, $RUNS runs x ${SECS}s (warm-up ${WARM}s)"
 echo "# CPU load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+kinds=(native "${shapes[@]}")
 for r in $(seq "$RUNS"); do
-    order="native trex"
-    [ $((r % 2)) = 0 ] && order="trex native"
-    for k in $order; do
+    # Each run starts one kind later, so no kind always runs first.
+    order=()
+    for i in "${!kinds[@]}"; do
+        order+=("${kinds[$(((i + r - 1) % ${#kinds[@]}))]}")
+    done
+    for k in "${order[@]}"; do
         v=$(measure "$k") || v=""
         echo "$k $r ${v:-nan}" >>"$OUT/results"
         echo "# run $r $k: ${v:-failed} pps" >&2
     done
 done
-"$PY" - "$OUT/results" <<'PY'
+"$PY" - "$OUT/results" "${kinds[@]}" <<'PY'
 import statistics, sys
+kinds = sys.argv[2:]
 res, per_run = {}, {}
 for line in open(sys.argv[1]):
     k, r, v = line.split()
@@ -108,13 +126,23 @@ for line in open(sys.argv[1]):
         res.setdefault(k, []).append(float(v))
         per_run.setdefault(r, {})[k] = float(v)
 print("%-8s %9s %17s" % ("stream", "Mpps", "spread(min-max)"))
-for k in ("native", "trex"):
+for k in kinds:
     v = res.get(k, [])
     if v:
         print("%-8s %9.3f %8.3f-%-8.3f" % (k, statistics.median(v) / 1e6, min(v) / 1e6, max(v) / 1e6))
-ratios = [d["trex"] / d["native"] for d in per_run.values() if len(d) == 2]
-if ratios:
-    print("trex/native per run: %s" % " ".join("%.3f" % x for x in ratios))
-    print("trex/native: median %.3f, spread %.3f-%.3f"
-          % (statistics.median(ratios), min(ratios), max(ratios)))
+
+
+def ratios(a, b):
+    """a/b in each run that measured both: median, spread and the values."""
+    x = [d[a] / d[b] for d in per_run.values() if a in d and b in d]
+    if x:
+        print("%s/%s: median %.3f, spread %.3f-%.3f (per run: %s)"
+              % (a, b, statistics.median(x), min(x), max(x), " ".join("%.3f" % y for y in x)))
+
+
+for k in kinds[1:]:
+    ratios(k, "native")
+for k in kinds[1:]:
+    if k != "plain" and "plain" in kinds:
+        ratios(k, "plain")
 PY
