@@ -345,6 +345,8 @@ trex_pgid_check(const struct trex_stream *s, struct trex_err *e)
 #define TREX_FS_IP_ID_BASE 0xff00
 /* TRex's IPv4 identification of latency streams (FLOW_STAT_PAYLOAD_IP_ID). */
 #define TREX_FS_IP_ID_LATENCY 0xffff
+/* What TRex keeps of a reserved identification in a stream without flow_stats. */
+#define TREX_FS_IP_ID_FREE 0xefff
 /* TRex's mark of flow-stat packets in the IPv4 TOS / IPv6 traffic class. */
 #define TREX_FS_TOS_BIT 0x01
 
@@ -378,14 +380,34 @@ trex_fs_hw_id(const struct trex_stream *s)
 }
 
 /*
- * What TRex's flow-stat parser does to a flow_stats stream's packet
- * (trex-core src/flow_stat_parser.cpp, set_ip_id() and set_tos_to_cpu()):
- * the lowest bit of the IPv4 TOS (IPv6 traffic class) set, and the IPv4
- * identification (IPv6 flow label) set to 0xffff in a latency stream, to
- * 0xff00 + the pgid's counter index in a stats one. Done before the field
- * engine is run, as in TRex, so that its checksum fixes see it; lib/pkt
- * makes the checksums valid for flow_stats streams. A packet that is not
- * IP is left alone: its stream is refused for want of a signature.
+ * Set the 16-bit word at @p at of the IPv4 header at @p ip to @p v and
+ * update its checksum by the change (RFC 1624), as TRex's
+ * updateCheckSum(old, new) does: a checksum that was wrong stays wrong.
+ */
+static void
+trex_ip4_set16(uint8_t *ip, unsigned int at, uint16_t v)
+{
+	const struct pvp_csum_loc loc = {.off = {10}, .flags = {PVP_CSUM_F_DATA}, .n = 1};
+	uint32_t d = (uint16_t) ~(ip[at] << 8 | ip[at + 1]) + (uint32_t)v;
+
+	ip[at] = (uint8_t)(v >> 8);
+	ip[at + 1] = (uint8_t)v;
+	pvp_csum_apply(ip, &loc, (uint16_t)((d & 0xffff) + (d >> 16)));
+}
+
+/*
+ * What TRex's flow-stat rules do to a stream's packet when it starts
+ * (trex-core src/stx/stl/trex_stl_fs.cpp, start_stream(), and
+ * src/flow_stat_parser.cpp). A flow_stats stream: the lowest bit of the
+ * IPv4 TOS (IPv6 traffic class) set, and the IPv4 identification (IPv6
+ * flow label) 0xffff in a latency stream, 0xff00 + the pgid's counter
+ * index in a stats one. Any other stream whose identification (flow
+ * label) is in that reserved range, 0xff00 and up: bit 12 cleared (and
+ * the bits above 16 of a flow label), so that it is not counted as one.
+ * The IPv4 checksum follows each change. Done before the field engine
+ * is run, as in TRex, so that its checksum fixes see it. A packet that is
+ * not IP is left alone (a flow_stats one is refused for want of a
+ * signature).
  */
 static void
 trex_fs_mark(struct trex_stream *s)
@@ -397,17 +419,27 @@ trex_fs_mark(struct trex_stream *s)
 	if (pvp_pkt_parse(s->pkt, s->len, &lay) != 0)
 		return;
 	ip += lay.l3_off;
-	if (!s->fs_latency)
+	id = lay.ip_ver == 4 ? (uint32_t)(ip[4] << 8 | ip[5])
+			     : (uint32_t)(ip[1] & 0x0f) << 16 | (uint32_t)(ip[2] << 8 | ip[3]);
+	if (!s->fs) {
+		if (id < TREX_FS_IP_ID_BASE)
+			return;
+		id &= TREX_FS_IP_ID_FREE;
+	} else if (s->fs_latency) {
+		id = TREX_FS_IP_ID_LATENCY;
+	} else {
 		s->fs_hw_id = trex_fs_hw_id(s);
-	id = s->fs_latency ? TREX_FS_IP_ID_LATENCY : TREX_FS_IP_ID_BASE + s->fs_hw_id;
+		id = TREX_FS_IP_ID_BASE + s->fs_hw_id;
+	}
 	if (lay.ip_ver == 4) {
-		ip[1] |= TREX_FS_TOS_BIT;
-		ip[4] = (uint8_t)(id >> 8);
-		ip[5] = (uint8_t)id;
+		if (s->fs)
+			trex_ip4_set16(ip, 0, (uint16_t)(ip[0] << 8 | ip[1] | TREX_FS_TOS_BIT));
+		trex_ip4_set16(ip, 4, (uint16_t)id);
 	} else {
 		/* Version 4 bits, traffic class 8, flow label 20. */
-		ip[1] = (uint8_t)((ip[1] | TREX_FS_TOS_BIT << 4) & 0xf0) |
-			(uint8_t)(id >> 16 & 0x0f);
+		if (s->fs)
+			ip[1] |= TREX_FS_TOS_BIT << 4;
+		ip[1] = (uint8_t)(ip[1] & 0xf0) | (uint8_t)(id >> 16 & 0x0f);
 		ip[2] = (uint8_t)(id >> 8);
 		ip[3] = (uint8_t)id;
 	}
@@ -541,8 +573,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	if ((fs = trex_param_obj(st, "flow_stats", e)) == NULL ||
 	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0))
 		goto fail;
-	if (s->fs)
-		trex_fs_mark(s);
+	trex_fs_mark(s);
 	if ((vm = trex_param_obj(st, "vm", e)) == NULL)
 		goto fail;
 	ret = trex_vm_translate(vm, s, msg, sizeof(msg));
