@@ -11,8 +11,9 @@
 # signature and TRex its latency payload: tools/trex_corpus.py).
 #
 # Usage: tools/trex-corpus.sh [-n N] [-b BUILD_DIR] [-c CACHE_DIR] TREX_CORE [PROFILE...]
-#   TREX_CORE may also come from $PVP_TREX_CORE; CACHE_DIR keeps the
-#   simulator's pcaps between runs (it starts once a stream, seconds each).
+#   TREX_CORE may also come from $PVP_TREX_CORE (then left out before the
+#   PROFILEs); CACHE_DIR keeps the simulator's pcaps between runs (it
+#   starts once a stream, seconds each).
 #   Exit 0 when every profile passes, 1 otherwise, 77 when what it needs
 #   is absent.
 set -u
@@ -27,8 +28,9 @@ while getopts "n:b:c:" o; do
     esac
 done
 shift $((OPTIND - 1))
-core=${1:-${PVP_TREX_CORE:-}}
-[ $# -gt 0 ] && shift
+# A first argument that is no folder is a profile: TREX_CORE comes from the environment.
+core=${PVP_TREX_CORE:-}
+[ $# -gt 0 ] && [ -d "$1" ] && { core=$1; shift; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 gen=$build/app/gen/pvpkit-gen
 [ -n "$core" ] && [ -d "$core/scripts/stl" ] || { echo "SKIP: no trex-core checkout (set PVP_TREX_CORE)"; exit 77; }

@@ -11,7 +11,8 @@
 #
 # Usage: tools/trex-csit.sh [-a] [-s SIZES] [-l LATS] [-b BUILD_DIR] [-o LOGDIR] CSIT TREX_CORE [PROFILE...]
 #   CSIT and TREX_CORE may also come from $PVP_CSIT and $PVP_TREX_CORE (a
-#   checkout of FD.io CSIT, one of trex-core for TRex's Python client).
+#   checkout of FD.io CSIT, one of trex-core for TRex's Python client),
+#   then left out before the PROFILEs.
 #   Without PROFILE a sample of six; -a: all of CSIT's trex-stl-*.py.
 #   SIZES (default 64,IMIX_v4_1), LATS (default no,yes): comma lists.
 #   Exit 0 when every run passes, 1 otherwise, 77 when what it needs is absent.
@@ -30,10 +31,12 @@ while getopts "as:l:b:o:" o; do
     esac
 done
 shift $((OPTIND - 1))
-csit=${1:-${PVP_CSIT:-}}
-[ $# -gt 0 ] && shift
-core=${1:-${PVP_TREX_CORE:-}}
-[ $# -gt 0 ] && shift
+# A first argument that is no folder is a profile: CSIT and TREX_CORE
+# then come from the environment.
+csit=${PVP_CSIT:-}
+[ $# -gt 0 ] && [ -d "$1" ] && { csit=$1; shift; }
+core=${PVP_TREX_CORE:-}
+[ $# -gt 0 ] && [ -d "$1" ] && { core=$1; shift; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 gen=$build/app/gen/pvpkit-gen
 prof=$csit/GPL/traffic_profiles/trex
