@@ -139,6 +139,8 @@ struct fwd_stream {
 	uint64_t neigh_rx;		   /**< ARP/ND frames taken out of the bursts */
 	struct pvp_neigh_stats nst;	   /**< what they were (lib/neigh) */
 	uint64_t neigh_unsent;		   /**< replies the TX queue refused */
+	struct pvp_stats_txq *neigh_txs;   /**< with neigh: counters of this lcore's
+					    * TX queue on the RX port, where replies go */
 } __rte_cache_aligned;
 
 /** State of one forwarding lcore, allocated on its socket. */

@@ -9,7 +9,9 @@
  * the burst before the engine sees them (they are never forwarded, nor
  * counted by --seq-check: neigh_rx has them), turns an answered request
  * into its reply in the same mbuf and sends it back on the RX port by
- * the lcore's own TX queue there. Only streams of --addr ports come here.
+ * the lcore's own TX queue there, in that queue's counters: the port's TX
+ * counters then hold every frame it sent, as its RX counters hold every
+ * request. Only streams of --addr ports come here.
  */
 
 #include <string.h>
@@ -20,6 +22,7 @@ uint16_t
 fwd_neigh_filter(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint64_t *bytes)
 {
 	uint8_t out[PVP_NEIGH_FRAME_MAX];
+	uint64_t sent = 0, sent_bytes = 0, unsent = 0;
 	uint16_t i, kept = 0, len;
 
 	for (i = 0; i < n; i++) {
@@ -51,8 +54,16 @@ fwd_neigh_filter(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n, uint
 		m->ol_flags = 0;
 		if (rte_eth_tx_burst(fs->rx_port, fs->tx_queue, &m, 1) == 0) {
 			rte_pktmbuf_free(m);
-			__atomic_store_n(&fs->neigh_unsent, fs->neigh_unsent + 1, __ATOMIC_RELAXED);
+			unsent++;
+			continue;
 		}
+		sent++;
+		sent_bytes += len;
 	}
+	/* A refused reply is a drop of its TX queue, as a forwarded packet's is. */
+	if (sent != 0 || unsent != 0)
+		pvp_stats_txq_add(fs->neigh_txs, sent, sent_bytes, unsent);
+	if (unsent != 0)
+		__atomic_store_n(&fs->neigh_unsent, fs->neigh_unsent + unsent, __ATOMIC_RELAXED);
 	return kept;
 }

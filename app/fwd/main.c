@@ -192,7 +192,9 @@ fwd_setup(void)
 
 			fs->rxs = pvp_stats_rxq(app.stats, fs->rx_idx, fs->rx_queue);
 			fs->txs = pvp_stats_txq(app.stats, fs->tx_idx, fs->tx_queue);
-			if (fs->rxs == NULL || fs->txs == NULL)
+			/* ARP/ND/echo replies leave by the RX port (fwd_neigh.c). */
+			fs->neigh_txs = pvp_stats_txq(app.stats, fs->rx_idx, fs->tx_queue);
+			if (fs->rxs == NULL || fs->txs == NULL || fs->neigh_txs == NULL)
 				fwd_die("cannot map queue counters");
 		}
 	}
