@@ -25,6 +25,15 @@
 # them comes again; without it the traffic back to the tester is dropped
 # in table 2 ("no neighbour"). The guest's MAC is static (the testbed
 # gives the guest's port that MAC): the guest answers nothing.
+#
+# --flow-type l3-routed6 is the same router for IPv6 (2001:db8:10::/64 on
+# the tester's link, 2001:db8:11::/64 on the guest's, the streams from
+# 2001:db8:16::/48 to 2001:db8:48::/48): it answers neighbour
+# solicitations for its own address with flows (the solicitation turned
+# into a solicited advertisement, its source link-layer option into the
+# target one with the router's MAC), decrements the hop limit, and learns
+# the tester from its solicitations and unsolicited advertisements
+# (pvpkit-gen --addr ip6=,gw6=,announce=).
 
 FLOW_TYPE=port
 # Router A (the tester's link) and B (the guest's), and the hosts there.
@@ -41,42 +50,57 @@ L3_DST_NET=48.0.0.0/8
 # tester announces itself every L3_ANNOUNCE_S.
 L3_AGE_S=5
 L3_ANNOUNCE_S=2
+# l3-routed6: the addresses, and the tester's as the hex a load: takes.
+L3_RA_IP6=2001:db8:10::1
+L3_TESTER_IP6=2001:db8:10::2
+L3_TESTER_IP6_HEX=0x20010db8001000000000000000000002
+L3_RB_IP6=2001:db8:11::1
+L3_SRC_NET6=2001:db8:16::/48
+L3_DST_NET6=2001:db8:48::/48
 
 l3_usage() {
 	cat <<EOF
-  --flow-type port|l3-routed  OVS rules: port (default) forwards port to
-                       port; l3-routed makes OVS an IPv4 router between the
-                       tester's link and the guest's (ARP for its gateway,
-                       TTL, MAC rewrite; doc/testbed.rst): one tester port,
-                       one pvpkit-fwd guest in 5tswap, OVS-DPDK
+  --flow-type port|l3-routed|l3-routed6  OVS rules: port (default)
+                       forwards port to port; l3-routed makes OVS an IPv4
+                       router between the tester's link and the guest's (ARP
+                       for its gateway, TTL, MAC rewrite; doc/testbed.rst),
+                       l3-routed6 an IPv6 one (neighbour discovery, hop
+                       limit): one tester port, one pvpkit-fwd guest in
+                       5tswap, OVS-DPDK
 EOF
 }
 
 l3_check_options() {
 	case "$FLOW_TYPE" in
 	port) return 0 ;;
-	l3-routed) ;;
-	*) die "--flow-type must be port or l3-routed" ;;
+	l3-routed | l3-routed6) ;;
+	*) die "--flow-type must be port, l3-routed or l3-routed6" ;;
 	esac
 	[ "$NPORTS" = 1 ] && [ "$NGUESTS" = 1 ] && [ "$NCHAINS" = 1 ] ||
-		die "--flow-type l3-routed runs the one-port, one-guest PVP only"
+		die "--flow-type $FLOW_TYPE runs the one-port, one-guest PVP only"
 	[ "$TESTER" = gen ] && [ "$GUEST" = fwd ] ||
-		die "--flow-type l3-routed needs pvpkit-gen (it resolves its gateway) and pvpkit-fwd"
+		die "--flow-type $FLOW_TYPE needs pvpkit-gen (it resolves its gateway) and pvpkit-fwd"
 	[ "$STANDIN" = 0 ] && [ "$VM" = 0 ] ||
-		die "--flow-type l3-routed needs OVS-DPDK and a local guest (not --standin, --vm)"
+		die "--flow-type $FLOW_TYPE needs OVS-DPDK and a local guest (not --standin, --vm)"
 	# The guest sends the traffic back to its source: both addresses
 	# swapped, so that the router routes it to the tester.
 	[ "$FWD_MODE_ASKED" = 0 ] || [ "$FWD_MODE" = 5tswap ] ||
-		die "--flow-type l3-routed needs --fwd-mode 5tswap (the way back is routed by address)"
+		die "--flow-type $FLOW_TYPE needs --fwd-mode 5tswap (the way back is routed by address)"
 	FWD_MODE=5tswap
 }
 
-l3_on() { [ "$FLOW_TYPE" = l3-routed ]; }
+l3_on() { [ "$FLOW_TYPE" = l3-routed ] || [ "$FLOW_TYPE" = l3-routed6 ]; }
+
+l3_v6() { [ "$FLOW_TYPE" = l3-routed6 ]; }
 
 # pvpkit-gen's addresses: resolve the gateway at start, announce itself.
 l3_gen_args() {
 	l3_on || return 0
-	echo "--addr 0:ip=$L3_TESTER_IP,gw=$L3_RA_IP,announce=$L3_ANNOUNCE_S --l3"
+	if l3_v6; then
+		echo "--addr 0:ip6=$L3_TESTER_IP6,gw6=$L3_RA_IP6,announce=$L3_ANNOUNCE_S --l3"
+	else
+		echo "--addr 0:ip=$L3_TESTER_IP,gw=$L3_RA_IP,announce=$L3_ANNOUNCE_S --l3"
+	fi
 }
 
 # The guest's virtio-user port: the MAC the router's static entry names.
@@ -101,11 +125,47 @@ l3_arp_answer() {
 	echo "table=0,priority=200,in_port=$1,arp,arp_op=1,arp_tpa=$2,actions=$4move:NXM_OF_ETH_SRC[]->NXM_OF_ETH_DST[],mod_dl_src:$3,load:0x2->NXM_OF_ARP_OP[],move:NXM_NX_ARP_SHA[]->NXM_NX_ARP_THA[],move:NXM_OF_ARP_SPA[]->NXM_OF_ARP_TPA[],load:$(l3_hex_mac "$3")->NXM_NX_ARP_SHA[],load:$(l3_hex_ip "$2")->NXM_OF_ARP_SPA[],in_port"
 }
 
+# A neighbour solicitation on port $1 for router address $2 ($3 its MAC)
+# turned into its solicited advertisement (router, solicited, override)
+# and sent back; $4 extra actions first. Its source link-layer option
+# becomes the target one with the router's MAC: OVS sets nd_tll only on
+# an advertisement, so table 3 does that once the frame is one.
+l3_ns_answer() {
+	echo "table=0,priority=200,in_port=$1,icmp6,icmp_type=135,nd_target=$2,actions=$4move:NXM_OF_ETH_SRC[]->NXM_OF_ETH_DST[],mod_dl_src:$3,move:NXM_NX_IPV6_SRC[]->NXM_NX_IPV6_DST[],set_field:$2->ipv6_src,set_field:136->icmpv6_type,set_field:0xe0000000->nd_reserved,set_field:2->nd_options_type,resubmit(,3)"
+	echo "table=3,priority=100,in_port=$1,icmp6,icmp_type=136,nd_target=$2,actions=set_field:$3->nd_tll,in_port"
+}
+
+# l3_flows for IPv6: the same tables, neighbour discovery for ARP, the
+# next hop's address in xxreg0; table 3 finishes the advertisements.
+l3_flows6() {
+	local pa=${OFPORT[phy0]} pb=${OFPORT[vhost0]} learn
+	learn="learn(table=2,hard_timeout=$L3_AGE_S,priority=100,NXM_NX_XXREG0[]=NXM_NX_IPV6_SRC[],load:NXM_OF_ETH_SRC[]->NXM_OF_ETH_DST[],output:NXM_OF_IN_PORT[]),"
+	l3_ns_answer "$pa" "$L3_RA_IP6" "$L3_RA_MAC" "$learn"
+	l3_ns_answer "$pb" "$L3_RB_IP6" "$L3_RB_MAC" ""
+	# The tester's other solicitations and its unsolicited
+	# advertisements refresh what the router knows of it (RFC 4861 7.2.3,
+	# 7.2.5), and go no further.
+	echo "table=0,priority=100,in_port=$pa,icmp6,icmp_type=135,actions=${learn%,}"
+	echo "table=0,priority=100,in_port=$pa,icmp6,icmp_type=136,actions=${learn%,}"
+	echo "table=0,priority=50,in_port=$pa,ipv6,dl_dst=$L3_RA_MAC,actions=resubmit(,1)"
+	echo "table=0,priority=50,in_port=$pb,ipv6,dl_dst=$L3_RB_MAC,actions=resubmit(,1)"
+	echo "table=0,priority=0,actions=drop"
+	echo "table=1,priority=100,ipv6,ipv6_dst=$L3_DST_NET6,actions=dec_ttl,mod_dl_src:$L3_RB_MAC,mod_dl_dst:$L3_GUEST_MAC,output:$pb"
+	echo "table=1,priority=100,ipv6,ipv6_dst=$L3_SRC_NET6,actions=dec_ttl,mod_dl_src:$L3_RA_MAC,load:$L3_TESTER_IP6_HEX->NXM_NX_XXREG0[],resubmit(,2)"
+	echo "table=1,priority=0,actions=drop"
+	echo "table=2,priority=0,actions=drop"
+	echo "table=3,priority=0,actions=drop"
+}
+
 # The router's rules, for ovs-ofctl add-flows: table 0 takes ARP and the
 # packets sent to a router MAC, table 1 routes, table 2 holds the
 # neighbours learnt on the tester's link.
 l3_flows() {
 	local pa=${OFPORT[phy0]} pb=${OFPORT[vhost0]} learn
+	if l3_v6; then
+		l3_flows6
+		return
+	fi
 	learn="learn(table=2,hard_timeout=$L3_AGE_S,priority=100,NXM_NX_REG0[]=NXM_OF_ARP_SPA[],load:NXM_NX_ARP_SHA[]->NXM_OF_ETH_DST[],output:NXM_OF_IN_PORT[]),"
 	l3_arp_answer "$pa" "$L3_RA_IP" "$L3_RA_MAC" "$learn"
 	l3_arp_answer "$pb" "$L3_RB_IP" "$L3_RB_MAC" ""
@@ -124,5 +184,9 @@ l3_flows() {
 # The tester hop's "l3" member (drivers/gen checks pvpkit-gen has it).
 l3_tester_member() {
 	l3_on || return 0
-	printf ', "l3": [{"port": "p0", "ip": "%s", "gw": "%s"}]' "$L3_TESTER_IP" "$L3_RA_IP"
+	if l3_v6; then
+		printf ', "l3": [{"port": "p0", "ip6": "%s", "gw6": "%s"}]' "$L3_TESTER_IP6" "$L3_RA_IP6"
+	else
+		printf ', "l3": [{"port": "p0", "ip": "%s", "gw": "%s"}]' "$L3_TESTER_IP" "$L3_RA_IP"
+	fi
 }

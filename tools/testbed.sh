@@ -1000,7 +1000,7 @@ topology_json() {
 		else
 			name=pvp-ovs-local
 		fi
-		! l3_on || name=$name-l3-routed
+		! l3_on || name=$name-$FLOW_TYPE
 		for p in "${TPORTS[@]}"; do ovs_ports="$ovs_ports, \"$p\""; done
 		for ((g = 0; g < NG; g++)); do
 			for p in ${G_PORTS[g]}; do ovs_ports="$ovs_ports, \"$p\""; done

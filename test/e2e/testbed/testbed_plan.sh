@@ -108,6 +108,23 @@ if command -v ovs-ofctl >/dev/null; then
 		fail "l3-routed: ovs-ofctl does not parse the rules"
 fi
 
+info "--flow-type l3-routed6: the same router for IPv6"
+out=$(plan --flow-type l3-routed6 --cpus 0-1) || fail "plan failed: $out"
+expect_line "$out" "rule: table=1,priority=100,ipv6,ipv6_dst=2001:db8:48::/48,actions=dec_ttl,mod_dl_src:02:00:0a:0a:01:01,mod_dl_dst:02:00:0a:0a:01:02,output:2"
+expect_line "$out" "rule: table=1,priority=100,ipv6,ipv6_dst=2001:db8:16::/48,actions=dec_ttl,mod_dl_src:02:00:0a:0a:00:01,load:0x20010db8001000000000000000000002->NXM_NX_XXREG0[],resubmit(,2)"
+expect_line "$out" "rule: table=3,priority=100,in_port=1,icmp6,icmp_type=136,nd_target=2001:db8:10::1,actions=set_field:02:00:0a:0a:00:01->nd_tll,in_port"
+echo "$out" | grep -q "^rule: table=0,priority=100,in_port=1,icmp6,icmp_type=136,actions=learn(table=2,hard_timeout=5," ||
+	fail "l3-routed6: no rule learning the tester from its advertisements: $out"
+echo "$out" | grep -q "arp" && fail "l3-routed6: ARP rules: $out"
+topo=$(echo "$out" | sed -n '/^topology.json:$/,$p' | tail -n +2)
+tb_check_py "$topo" 'j["name"] == "pvp-ovs-local-l3-routed6" and j["hops"][0]["l3"] == [{"port": "p0", "ip6": "2001:db8:10::2", "gw6": "2001:db8:10::1"}]' ||
+	fail "l3-routed6: the tester hop's l3 member: $topo"
+if command -v ovs-ofctl >/dev/null; then
+	echo "$out" | sed -n 's/^rule: //p' >"$PVP_TMP/l3-rules6.txt"
+	ovs-ofctl parse-flows "$PVP_TMP/l3-rules6.txt" >/dev/null ||
+		fail "l3-routed6: ovs-ofctl does not parse the rules"
+fi
+
 info "bad options: one line, exit 1"
 while IFS='|' read -r args msg; do
 	# shellcheck disable=SC2086
@@ -139,7 +156,8 @@ done <<'EOF_CASES'
 --vm --netns|--vm cannot be combined with --netns (the VM is the guest's isolation)
 --vm --standin|--vm needs OVS-DPDK (vhost-user ports), not --standin
 --vm-boot-wait|--vm-boot-wait needs a value
---flow-type l3|--flow-type must be port or l3-routed
+--flow-type l3|--flow-type must be port, l3-routed or l3-routed6
+--flow-type l3-routed6 --standin|--flow-type l3-routed6 needs OVS-DPDK and a local guest (not --standin, --vm)
 --flow-type l3-routed --ports 2|--flow-type l3-routed runs the one-port, one-guest PVP only
 --flow-type l3-routed --tester testpmd|--flow-type l3-routed needs pvpkit-gen (it resolves its gateway) and pvpkit-fwd
 --flow-type l3-routed --standin|--flow-type l3-routed needs OVS-DPDK and a local guest (not --standin, --vm)
