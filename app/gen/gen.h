@@ -59,6 +59,9 @@ enum gen_tx_state {
 };
 
 /* What the generator adds to a lib/pkt stream at setup. */
+/* A TRex tagged packet group table (tpg.h). */
+struct gen_tpg;
+
 struct gen_stream {
 	struct pvp_stream *ps; /* the profile stream (owned by gen.profile) */
 	uint16_t port;	       /* generator port index */
@@ -73,6 +76,8 @@ struct gen_stream {
 	bool inc1_merge;       /* fast_inc1 whose L4 checksum is the signature's: one update */
 	bool sig_base;	       /* every template's signature is under one data checksum:
 				* set it from the wire stream's base sums, read nothing */
+	uint16_t tpg_off;      /* TRex tpg stream: offset of the TPG header's seq, which
+				* takes the wire stream's seq (tpg.h); 0: none */
 };
 
 /* Incremental state of one INC/DEC variable on the per-packet path. */
@@ -214,6 +219,7 @@ struct gen_rx_lcore {
 				      * is in exactly one of a stream's rx_packets,
 				      * unsigned_rx, neigh_rx or this */
 	uint64_t neigh_rx;	     /* ARP and ND frames (neigh.c), not unsigned_rx */
+	struct gen_tpg *volatile tpg; /* gen_ctx.tpg as this lcore last took it (tpg.h) */
 	/* Written by this lcore only, in neigh.c. */
 	struct pvp_neigh_stats nst[GEN_MAX_PORTS]; /* what those frames were */
 	uint64_t unanswered[GEN_MAX_PORTS]; /* replies refused: over the rate limit, queue full */
@@ -326,6 +332,7 @@ struct gen_ctx {
 	struct gen_rx rx;
 	struct gen_oneway oneway; /* oneway.set (oneway.c) */
 	struct gen_neigh neigh[GEN_MAX_PORTS];
+	struct gen_tpg *volatile tpg; /* TRex tagged packet groups counted on RX (tpg.h), NULL: off */
 	struct pvp_stats *stats;
 	uint64_t hz;
 	volatile bool quit; /* SIGINT/SIGTERM or end of a CLI run */

@@ -25,6 +25,7 @@
 
 #include "capture.h"
 #include "gen.h"
+#include "tpg.h"
 
 static double gen_ns_per_cycle;
 /* TSC cycles of half a second: the periods of TRex's last_max. */
@@ -118,8 +119,13 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 	const uint16_t nb_ws = __atomic_load_n(&g->nb_ws, __ATOMIC_RELAXED);
 	/* oneway.set allocated rl->ow before it said so. */
 	const bool oneway = __atomic_load_n(&g->oneway.on, __ATOMIC_ACQUIRE);
+	/* TRex's tagged packet groups: the table in force, taken once per poll. */
+	const struct gen_tpg *tpg = __atomic_load_n(&g->tpg, __ATOMIC_ACQUIRE);
 	unsigned int total = 0;
 	uint16_t p, n, i;
+
+	if (unlikely(tpg != rl->tpg))
+		__atomic_store_n(&rl->tpg, (struct gen_tpg *)(uintptr_t)tpg, __ATOMIC_RELEASE);
 
 	for (p = 0; p < g->nb_ports; p++) {
 		uint64_t bytes = 0, nosig = 0, bad = 0, neigh = 0, tsc, period;
@@ -141,6 +147,9 @@ gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl)
 
 			bytes += m->pkt_len;
 			if (sig == NULL) {
+				/* A TPG frame has no pvpkit signature: counted in both. */
+				if (unlikely(tpg != NULL))
+					gen_tpg_rx(tpg, rl->queue, p, m);
 				/* ARP/ND is counted (and answered) apart. */
 				if (gen_neigh_rx(g, rl, p, m))
 					neigh++;

@@ -541,6 +541,26 @@ gen_build_generic(struct gen_wstream *w, const struct pvp_tmpl *t, struct rte_mb
 }
 
 /*
+ * TRex tpg stream (trex/trex_tpg.c): the TPG header's seq, little endian
+ * as TRex writes it, from @p seq on; no checksum covers it in TRex's
+ * frames either. Its template has no pvpkit signature, so the wire
+ * stream's seq counts these. Not inlined: no other stream pays for it.
+ * Returns the next seq.
+ */
+static __rte_noinline uint32_t
+gen_tpg_stamp(struct rte_mbuf **pkts, unsigned int n, uint16_t off, uint32_t seq)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t v = rte_cpu_to_le_32(seq++);
+
+		memcpy(rte_pktmbuf_mtod_offset(pkts[i], uint8_t *, off), &v, 4);
+	}
+	return seq;
+}
+
+/*
  * Build @p n packets of wire stream @p w into @p pkts (taken from its
  * pool). Returns the bytes built. One loop per case, state in locals:
  * byte stores into the packet may alias anything, so fields of *w would
@@ -577,6 +597,8 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 			seq = gen_build_generic(w, t, pkts, n, rearm, seq, ts);
 		bytes = (uint64_t)t->len * n;
 	}
+	if (unlikely(st->tpg_off != 0))
+		seq = gen_tpg_stamp(pkts, n, st->tpg_off, seq);
 	w->seq = seq;
 	return bytes;
 }

@@ -207,6 +207,9 @@ struct pvp_stream {
 	uint64_t loop;				/**< replay: passes over the file, 0 = forever */
 	bool keep_csum; /**< raw frames: checksums as given, the vars carry every byte
 			 *   that changes (checksums included); no signature */
+	bool sig_tail;	/**< raw frames: the signature in the L4 payload's last bytes
+			 *   (TRex's ieee_1588 latency: a PTP message follows the L4
+			 *   header) */
 
 	/* Headers (not used for pcap). */
 	struct pvp_hdr outer; /**< outer (or only) headers */

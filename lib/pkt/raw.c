@@ -41,8 +41,9 @@ raw_vars_touch(const struct pvp_stream *s, uint32_t off, uint32_t len)
  * Place the signature after the last L4 header when the IP payload has
  * room, or at the end of an IP packet without UDP/TCP (pkt_sig_tail_off()).
  * When a var writes right after the L4 header (a tunnel header the field
- * engine varies), it goes in the payload's last bytes instead, where TRex
- * puts its own latency payload; pvp_sig_find_buf() looks there too.
+ * engine varies), or s->sig_tail asks (a PTP message there), it goes in
+ * the payload's last bytes instead, where TRex puts its own latency
+ * payload; pvp_sig_find_buf() looks there too.
  */
 static void
 raw_sign(const struct pvp_stream *s, struct pvp_tmpl *t, const struct pvp_pkt_layout *lay)
@@ -53,7 +54,7 @@ raw_sign(const struct pvp_stream *s, struct pvp_tmpl *t, const struct pvp_pkt_la
 
 	if (off == 0 || off + PVP_SIG_LEN > end)
 		return;
-	if (raw_vars_touch(s, off, PVP_SIG_LEN)) {
+	if (s->sig_tail || raw_vars_touch(s, off, PVP_SIG_LEN)) {
 		off = end - PVP_SIG_LEN;
 		if (lay->payload_off == 0 || raw_vars_touch(s, off, PVP_SIG_LEN))
 			return;

@@ -17,6 +17,7 @@
  *   trex_push.c    push_remote: a pcap file replayed on a port
  *   trex_service.c service mode, L2/L3/IPv6/VLAN, RX queue, pushed packets
  *   trex_util.c    get_utilization: CPU and mempools
+ *   trex_tpg.c     tagged packet groups: tags, tpg streams, their counters
  * Never installed.
  */
 
@@ -120,6 +121,9 @@ struct trex_stream {
 	uint32_t action_count;	       /* "action_count": times this one starts next, 0: always */
 	bool fs;		       /* flow_stats enabled */
 	bool fs_latency;	       /* flow_stats rule_type "latency" */
+	bool ieee_1588;		       /* latency: PTP Sync-shaped (flow_stats "ieee_1588") */
+	bool tpg;		       /* flow_stats rule_type "tpg" (fs stays false): pgid is
+					* its tpgid */
 	uint32_t pgid;		       /* flow_stats stream_id */
 	uint16_t fs_hw_id;	       /* stats: the pgid's counter index (TRex's hw_id) */
 	uint8_t *pkt;		       /* packet bytes, FCS not included */
@@ -246,7 +250,6 @@ json_t *trex_m_acquire(json_t *p, struct trex_err *e);
 json_t *trex_m_release(json_t *p, struct trex_err *e);
 json_t *trex_m_set_port_attr(json_t *p, struct trex_err *e);
 json_t *trex_m_remove_rx_filters(json_t *p, struct trex_err *e);
-json_t *trex_m_get_tpg_status(json_t *p, struct trex_err *e);
 const char *trex_state_name(enum trex_port_state s);
 
 /* trex_capture.c: the "capture" method. */
@@ -302,6 +305,27 @@ bool trex_push_active(uint16_t port);
 json_t *trex_push_refuse(uint16_t port, const char *cmd, struct trex_err *e);
 /* Free the push of @p port once its TX lcores are idle (trex_port_end). */
 void trex_push_end(uint16_t port);
+
+/* trex_tpg.c: tagged packet groups (../tpg.h has the RX side). */
+json_t *trex_m_enable_tpg(json_t *p, struct trex_err *e);
+json_t *trex_m_disable_tpg(json_t *p, struct trex_err *e);
+json_t *trex_m_get_tpg_state(json_t *p, struct trex_err *e);
+json_t *trex_m_get_tpg_status(json_t *p, struct trex_err *e);
+json_t *trex_m_get_tpg_tags(json_t *p, struct trex_err *e);
+json_t *trex_m_update_tpg_tags(json_t *p, struct trex_err *e);
+json_t *trex_m_clear_updated(json_t *p, struct trex_err *e);
+json_t *trex_m_get_tpg_stats(json_t *p, struct trex_err *e);
+json_t *trex_m_clear_tpg_stats(json_t *p, struct trex_err *e);
+/* Whether tpg stream @p s (core_id @p core, -1: none) may be added now (TRex's rules). */
+int trex_tpg_stream_check(const struct trex_stream *s, int64_t core, struct trex_err *e);
+/* TRex's TPG header into the template of @p s built from @p ts; 0 or -errno with @p msg. */
+int trex_tpg_frame(const struct trex_stream *ts, struct pvp_stream *s, char *msg, size_t len);
+/* Keep loaded tpg stream @p s's seq (it is removed, or a new profile replaces it). */
+void trex_tpg_save(const struct trex_stream *s);
+/* The new profile's tpg streams: their TX stamp and the seq each goes on from. */
+void trex_tpg_loaded(void);
+/* Drop the TPG context (server stop). */
+void trex_tpg_free(void);
 
 /* trex_vm.c: the field engine. */
 int trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len);

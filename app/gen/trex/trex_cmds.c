@@ -386,22 +386,3 @@ trex_m_remove_rx_filters(json_t *p, struct trex_err *e)
 		return NULL;
 	return json_object();
 }
-
-/* Tagged packet groups are never enabled here: force-acquiring clients ask first. */
-json_t *
-trex_m_get_tpg_status(json_t *p, struct trex_err *e)
-{
-	const char *user = trex_param_str(p, "username", "", e);
-	json_t *port = json_object_get(p, "port_id");
-	uint16_t id;
-
-	if (user == NULL)
-		return NULL;
-	if ((user[0] != '\0') == (port != NULL && !json_is_null(port)))
-		return trex_fail(e, TREX_E_EXEC,
-				 "Should provide exactly one of port_id and username to get TPG "
-				 "status");
-	if (port != NULL && !json_is_null(port) && trex_param_port(p, &id, e) != 0)
-		return NULL;
-	return json_pack("{s:b,s:{}}", "enabled", 0, "data");
-}

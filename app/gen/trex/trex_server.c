@@ -71,6 +71,14 @@ static const struct trex_method trex_methods[] = {
 	{"push_pkts", trex_m_push_pkts, true, false},
 	{"capture", trex_m_capture, true, false},
 	{"get_tpg_status", trex_m_get_tpg_status, true, false},
+	{"enable_tpg", trex_m_enable_tpg, true, false},
+	{"disable_tpg", trex_m_disable_tpg, true, false},
+	{"get_tpg_state", trex_m_get_tpg_state, true, false},
+	{"update_tpg_tags", trex_m_update_tpg_tags, true, false},
+	{"clear_updated", trex_m_clear_updated, true, false},
+	{"get_tpg_tags", trex_m_get_tpg_tags, true, false},
+	{"get_tpg_stats", trex_m_get_tpg_stats, true, false},
+	{"clear_tpg_stats", trex_m_clear_tpg_stats, true, false},
 	{"publish_now", NULL, true, false},
 	{"get_async_events", NULL, true, false},
 	{"add_stream", trex_m_add_stream, true, true},
@@ -114,14 +122,6 @@ static const char *const trex_refused[] = {
 	"set_global_cfg",
 	"get_global_cfg",
 	"get_profile_list",
-	"enable_tpg",
-	"disable_tpg",
-	"get_tpg_state",
-	"update_tpg_tags",
-	"clear_updated",
-	"get_tpg_tags",
-	"get_tpg_stats",
-	"clear_tpg_stats",
 	"get_tpg_tx_stats",
 	"clear_tpg_tx_stats",
 	"get_tpg_unknown_tags",
@@ -599,6 +599,8 @@ gen_trex_stop(void)
 		pthread_mutex_unlock(&gen_lock);
 	}
 	trex_sessions_free();
+	if (trex.g != NULL)
+		trex_tpg_free();
 	if (trex.rep != NULL)
 		zmq_close(trex.rep);
 	if (trex.pub != NULL)

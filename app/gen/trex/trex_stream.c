@@ -29,6 +29,7 @@ trex_stream_free(struct trex_stream *s)
 
 	if (s == NULL)
 		return;
+	trex_tpg_save(s);
 	for (i = 0; i < trex.nb_loaded; i++)
 		if (trex.loaded[i] == s)
 			trex.loaded[i] = NULL;
@@ -163,6 +164,47 @@ trex_csum_as_trex(const struct trex_stream *ts, struct pvp_stream *s)
 	}
 }
 
+/* PTP: a Sync message, TRex's 44 bytes of it, and the 16 of its latency header. */
+#define TREX_PTP_SYNC_LEN 44
+#define TREX_PTP_TAIL_LEN (TREX_PTP_SYNC_LEN + 16)
+
+/*
+ * @p ts's packet into @p frame with the PTP Sync message TRex puts before
+ * its latency header at the end of an ieee_1588 frame: version 2, length
+ * 60, the two-step flag, the clock identity from the port's MAC. The 16 bytes after it carry
+ * pvpkit's signature (the last 14), not TRex's header, and TRex's seq_id
+ * (its latency seq) stays 0: pvpkit-gen has no NIC timestamp to send in
+ * a Follow_Up, so it sends none.
+ */
+static int
+trex_ptp_frame(const struct trex_stream *ts, uint8_t *frame, char *msg, size_t len)
+{
+	const uint8_t *mac = trex.g->port[ts->port].mac.addr_bytes;
+	struct pvp_pkt_layout lay;
+	uint8_t *m;
+
+	memcpy(frame, ts->pkt, ts->len);
+	if (pvp_pkt_parse(frame, ts->len, &lay) != 0 || lay.l4_proto != IPPROTO_UDP ||
+	    lay.l3_end < lay.payload_off + TREX_PTP_TAIL_LEN) {
+		snprintf(msg, len,
+			 "flow_stats 'ieee_1588' needs a UDP packet with %u payload bytes: the "
+			 "PTP Sync message (%u B) and the latency header (16 B), as TRex's "
+			 "106 B frames have",
+			 TREX_PTP_TAIL_LEN, TREX_PTP_SYNC_LEN);
+		return -EINVAL;
+	}
+	m = frame + lay.l3_end - TREX_PTP_TAIL_LEN;
+	memset(m, 0, TREX_PTP_TAIL_LEN);
+	m[1] = 2;			      /* versionPTP */
+	m[3] = TREX_PTP_TAIL_LEN;	      /* messageLength, big endian */
+	m[6] = 0x2;			      /* flagField: twoStepFlag */
+	memcpy(m + 20, mac, 3);		      /* clockIdentity: EUI-64 of the MAC */
+	m[23] = 0xff;
+	m[24] = 0xfe;
+	memcpy(m + 25, mac + 3, 3);
+	return 0;
+}
+
 /* A lib/pkt stream for @p ts (the template is built: callers free it). */
 static int
 trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id, char *msg,
@@ -187,6 +229,19 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	 * (its engine's tables carry every byte that changes).
 	 */
 	s->keep_csum = !ts->fs && (ts->n_vars == 0 || ts->vm_table != NULL);
+	if (ts->ieee_1588) {
+		uint8_t frame[PVP_PKT_MAX_SIZE];
+
+		ret = trex_ptp_frame(ts, frame, msg, len);
+		if (ret != 0)
+			return ret;
+		s->sig_tail = true;
+		return pvp_stream_build_raw(s, frame, ts->len, true, msg, len);
+	}
+	if (ts->tpg) {
+		ret = pvp_stream_build_raw(s, ts->pkt, ts->len, false, msg, len);
+		return ret != 0 ? ret : trex_tpg_frame(ts, s, msg, len);
+	}
 	ret = pvp_stream_build_raw(s, ts->pkt, ts->len, ts->fs, msg, len);
 	if (ret == 0 && !ts->fs && !s->keep_csum)
 		trex_csum_as_trex(ts, s);
@@ -298,6 +353,10 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, struct trex_err *e)
 		s->fs_latency = false;
 	} else if (strcmp(rt, "latency") == 0) {
 		s->fs_latency = true;
+	} else if (strcmp(rt, "tpg") == 0) {
+		/* Its own header and counters (trex_tpg.c), not a pgid's. */
+		s->tpg = true;
+		s->fs = false;
 	} else {
 		trex_fail(e, TREX_E_EXEC,
 			  "flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
@@ -311,12 +370,14 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, struct trex_err *e)
 			  "signature inside VXLAN itself; send it false");
 		return -ENOTSUP;
 	}
-	if (trex_param_bool(fs, "ieee_1588", 0, &b, e) != 0)
+	/*
+	 * TRex times ieee_1588 latency frames by the NIC's PTP timestamps;
+	 * pvpkit-gen sends the same PTP Sync-shaped frame and times it by
+	 * its own signature, as every latency stream (trex_ptp_frame()).
+	 */
+	if (trex_param_bool(fs, "ieee_1588", 0, &s->ieee_1588, e) != 0)
 		return -EINVAL;
-	if (b) {
-		trex_fail(e, TREX_E_EXEC, "flow_stats 'ieee_1588' is not supported by pvpkit-gen");
-		return -ENOTSUP;
-	}
+	s->ieee_1588 = s->ieee_1588 && s->fs_latency;
 	return 0;
 }
 
@@ -571,7 +632,8 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	}
 	/* flow_stats first: the field engine keeps checksums itself only without it. */
 	if ((fs = trex_param_obj(st, "flow_stats", e)) == NULL ||
-	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0))
+	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0) ||
+	    (s->tpg && trex_tpg_stream_check(s, core, e) != 0))
 		goto fail;
 	trex_fs_mark(s);
 	if ((vm = trex_param_obj(st, "vm", e)) == NULL)
@@ -823,6 +885,9 @@ trex_profile_load(struct trex_err *e)
 			return ret;
 		}
 	}
+	for (i = 0; i < trex.nb_loaded; i++)
+		if (trex.loaded[i] != NULL)
+			trex_tpg_save(trex.loaded[i]);
 	ret = gen_streams_setup(g, prof, msg, sizeof(msg));
 	if (ret != 0) {
 		pvp_profile_free(prof);
@@ -839,6 +904,7 @@ trex_profile_load(struct trex_err *e)
 		list[i]->ps = (int)i;
 	}
 	trex.nb_loaded = n;
+	trex_tpg_loaded();
 	trex.loaded_any = true;
 	trex.loaded_gen = trex.streams_gen;
 	/* New wire streams: their counters start again, under a new version. */
