@@ -219,7 +219,7 @@ struct gen_rx_lcore {
 				      * is in exactly one of a stream's rx_packets,
 				      * unsigned_rx, neigh_rx or this */
 	uint64_t neigh_rx;	     /* ARP and ND frames (neigh.c), not unsigned_rx */
-	struct gen_tpg *volatile tpg; /* gen_ctx.tpg as this lcore last took it (tpg.h) */
+	struct gen_tpg *tpg;	     /* gen_ctx.tpg as this lcore last took it (tpg.h) */
 	/* Written by this lcore only, in neigh.c. */
 	struct pvp_neigh_stats nst[GEN_MAX_PORTS]; /* what those frames were */
 	uint64_t unanswered[GEN_MAX_PORTS]; /* replies refused: over the rate limit, queue full */
@@ -332,7 +332,8 @@ struct gen_ctx {
 	struct gen_rx rx;
 	struct gen_oneway oneway; /* oneway.set (oneway.c) */
 	struct gen_neigh neigh[GEN_MAX_PORTS];
-	struct gen_tpg *volatile tpg; /* TRex tagged packet groups counted on RX (tpg.h), NULL: off */
+	/* TRex's tagged packet groups the RX lcores count (tpg.h), NULL: none. */
+	struct gen_tpg *tpg;
 	struct pvp_stats *stats;
 	uint64_t hz;
 	volatile bool quit; /* SIGINT/SIGTERM or end of a CLI run */

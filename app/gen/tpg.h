@@ -50,9 +50,9 @@ struct gen_tpg_cntr {
 
 /* A TPG table: the tag map and where each RX lcore counts. */
 struct gen_tpg {
-	uint32_t num_tpgids; /* tpgids 0..num_tpgids-1 */
-	uint16_t num_tags;   /* tag ids 0..num_tags-1 */
-	uint32_t nb_qinq;    /* entries of qinq_key */
+	uint32_t num_tpgids;  /* tpgids 0..num_tpgids-1 */
+	uint16_t num_tags;    /* tag ids 0..num_tags-1 */
+	uint32_t nb_qinq;     /* entries of qinq_key */
 	uint16_t dot1q[4096]; /* VLAN id -> tag id + 1, 0: no tag */
 	uint32_t *qinq_key;   /* sorted (first VLAN << 12 | second) */
 	uint16_t *qinq_tag;   /* tag id of each qinq_key */

@@ -316,6 +316,8 @@ json_t *trex_m_update_tpg_tags(json_t *p, struct trex_err *e);
 json_t *trex_m_clear_updated(json_t *p, struct trex_err *e);
 json_t *trex_m_get_tpg_stats(json_t *p, struct trex_err *e);
 json_t *trex_m_clear_tpg_stats(json_t *p, struct trex_err *e);
+json_t *trex_m_get_tpg_tx_stats(json_t *p, struct trex_err *e);
+json_t *trex_m_clear_tpg_tx_stats(json_t *p, struct trex_err *e);
 /* Whether tpg stream @p s (core_id @p core, -1: none) may be added now (TRex's rules). */
 int trex_tpg_stream_check(const struct trex_stream *s, int64_t core, struct trex_err *e);
 /* TRex's TPG header into the template of @p s built from @p ts; 0 or -errno with @p msg. */

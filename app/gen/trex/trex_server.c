@@ -79,6 +79,8 @@ static const struct trex_method trex_methods[] = {
 	{"get_tpg_tags", trex_m_get_tpg_tags, true, false},
 	{"get_tpg_stats", trex_m_get_tpg_stats, true, false},
 	{"clear_tpg_stats", trex_m_clear_tpg_stats, true, false},
+	{"get_tpg_tx_stats", trex_m_get_tpg_tx_stats, true, false},
+	{"clear_tpg_tx_stats", trex_m_clear_tpg_tx_stats, true, false},
 	{"publish_now", NULL, true, false},
 	{"get_async_events", NULL, true, false},
 	{"add_stream", trex_m_add_stream, true, true},
@@ -112,20 +114,9 @@ static const struct trex_method trex_methods[] = {
  * user can tell a missing feature from a typo.
  */
 static const char *const trex_refused[] = {
-	"shutdown",
-	"get_async_results",
-	"cancel_async_task",
-	"conf_ns_batch",
-	"start_capture_port",
-	"stop_capture_port",
-	"set_capture_port_bpf",
-	"set_global_cfg",
-	"get_global_cfg",
-	"get_profile_list",
-	"get_tpg_tx_stats",
-	"clear_tpg_tx_stats",
-	"get_tpg_unknown_tags",
-	"clear_tpg_unknown_tags",
+	"shutdown",	      "get_async_results", "cancel_async_task",	   "conf_ns_batch",
+	"start_capture_port", "stop_capture_port", "set_capture_port_bpf", "set_global_cfg",
+	"get_global_cfg",     "get_profile_list",  "get_tpg_unknown_tags", "clear_tpg_unknown_tags",
 };
 
 /* ---- requests ---- */

@@ -195,10 +195,10 @@ trex_ptp_frame(const struct trex_stream *ts, uint8_t *frame, char *msg, size_t l
 	}
 	m = frame + lay.l3_end - TREX_PTP_TAIL_LEN;
 	memset(m, 0, TREX_PTP_TAIL_LEN);
-	m[1] = 2;			      /* versionPTP */
-	m[3] = TREX_PTP_TAIL_LEN;	      /* messageLength, big endian */
-	m[6] = 0x2;			      /* flagField: twoStepFlag */
-	memcpy(m + 20, mac, 3);		      /* clockIdentity: EUI-64 of the MAC */
+	m[1] = 2;		  /* versionPTP */
+	m[3] = TREX_PTP_TAIL_LEN; /* messageLength, big endian */
+	m[6] = 0x2;		  /* flagField: twoStepFlag */
+	memcpy(m + 20, mac, 3);	  /* clockIdentity: EUI-64 of the MAC */
 	m[23] = 0xff;
 	m[24] = 0xfe;
 	memcpy(m + 25, mac + 3, 3);

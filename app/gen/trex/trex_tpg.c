@@ -48,16 +48,20 @@ enum trex_tpg_state {
 
 static struct {
 	enum trex_tpg_state state;
-	char user[64];		  /* whose context, "" when none */
-	uint32_t num_tpgids;	  /* tpgids 0..num_tpgids-1 */
-	uint16_t num_tags;	  /* tag ids */
-	json_t *tags;		  /* [num_tags]: TRex's tag objects, null: invalidated */
-	bool tx[GEN_MAX_PORTS];	  /* acquired ports: may send tpg streams */
-	bool rx[GEN_MAX_PORTS];	  /* ports whose frames are counted */
-	struct gen_tpg *tbl;	  /* the table published in gen.tpg, NULL: none */
+	char user[64];		/* whose context, "" when none */
+	uint32_t num_tpgids;	/* tpgids 0..num_tpgids-1 */
+	uint16_t num_tags;	/* tag ids */
+	json_t *tags;		/* [num_tags]: TRex's tag objects, null: invalidated */
+	bool tx[GEN_MAX_PORTS]; /* acquired ports: may send tpg streams */
+	bool rx[GEN_MAX_PORTS]; /* ports whose frames are counted */
+	struct gen_tpg *tbl;	/* the table published in gen.tpg, NULL: none */
 	struct gen_tpg_cntr *cnt[GEN_MAX_RX][GEN_MAX_PORTS]; /* RX lcores' counters */
 	struct gen_tpg_cntr *base[GEN_MAX_PORTS];	     /* clear baselines, summed */
 	uint32_t *seq[GEN_MAX_PORTS]; /* next seq of each tpgid, while not loaded */
+	/* TX counters of each tpgid: frames are its seq; bytes of the loads before. */
+	uint32_t *seq0[GEN_MAX_PORTS];	 /* seq when the loaded stream took over */
+	uint64_t *txb[GEN_MAX_PORTS];	 /* bytes (FCS included) sent before that */
+	uint64_t *txbase[GEN_MAX_PORTS]; /* clear_tpg_tx_stats: [2 * tpgid] frames, + 1 bytes */
 } tpg;
 
 static uint32_t
@@ -168,9 +172,10 @@ trex_tpg_table(struct trex_err *e)
 
 /*
  * Put @p t in force on the RX lcores (NULL: count nothing) and free the
- * table it replaces once every RX lcore has let go of it.
+ * table it replaces once every RX lcore has let go of it. Returns false
+ * when one did not within 2 s: the old table is then kept, never freed.
  */
-static void
+static bool
 trex_tpg_publish(struct gen_tpg *t)
 {
 	struct gen_ctx *g = trex.g;
@@ -193,9 +198,10 @@ trex_tpg_publish(struct gen_tpg *t)
 	if (!all) {
 		/* Still read by an RX lcore that does not poll: kept, never freed. */
 		GEN_LOG(WARNING, "an RX lcore did not take the new TPG table");
-		return;
+		return false;
 	}
 	trex_tpg_table_free(old);
+	return true;
 }
 
 /* ---- the context ---- */
@@ -204,17 +210,26 @@ static void
 trex_tpg_destroy(void)
 {
 	uint16_t k, p;
+	bool quiet;
 
-	trex_tpg_publish(NULL);
+	/* Counters an RX lcore may still write are left to it. */
+	quiet = trex_tpg_publish(NULL);
 	for (p = 0; p < GEN_MAX_PORTS; p++) {
 		for (k = 0; k < GEN_MAX_RX; k++) {
-			free(tpg.cnt[k][p]);
+			if (quiet)
+				free(tpg.cnt[k][p]);
 			tpg.cnt[k][p] = NULL;
 		}
 		free(tpg.base[p]);
 		free(tpg.seq[p]);
+		free(tpg.seq0[p]);
+		free(tpg.txb[p]);
+		free(tpg.txbase[p]);
 		tpg.base[p] = NULL;
 		tpg.seq[p] = NULL;
+		tpg.seq0[p] = NULL;
+		tpg.txb[p] = NULL;
+		tpg.txbase[p] = NULL;
 	}
 	json_decref(tpg.tags);
 	tpg.tags = NULL;
@@ -302,8 +317,8 @@ trex_tpg_enable_cp(json_t *p, const char *user, struct trex_err *e)
 	json_array_foreach(tags, i, tag)
 		if (!json_is_object(tag) || !json_is_object(json_object_get(tag, "value")) ||
 		    !json_is_string(json_object_get(tag, "type"))) {
-			trex_fail(e, TREX_E_PARAMS, "tags[%zu] must be {\"type\": ..., \"value\": {...}}",
-				  i);
+			trex_fail(e, TREX_E_PARAMS,
+				  "tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
 			goto fail;
 		}
 	tpg.num_tpgids = (uint32_t)n;
@@ -323,7 +338,11 @@ trex_tpg_enable_cp(json_t *p, const char *user, struct trex_err *e)
 	tpg.tags = json_deep_copy(tags);
 	for (port = 0; port < g->nb_ports; port++) {
 		tpg.seq[port] = calloc(tpg.num_tpgids + 1u, sizeof(uint32_t));
-		if (tpg.seq[port] == NULL)
+		tpg.seq0[port] = calloc(tpg.num_tpgids + 1u, sizeof(uint32_t));
+		tpg.txb[port] = calloc(tpg.num_tpgids + 1u, sizeof(uint64_t));
+		tpg.txbase[port] = calloc(2 * (tpg.num_tpgids + 1ull), sizeof(uint64_t));
+		if (tpg.seq[port] == NULL || tpg.seq0[port] == NULL || tpg.txb[port] == NULL ||
+		    tpg.txbase[port] == NULL)
 			goto nomem;
 		if (!tpg.rx[port])
 			continue;
@@ -448,8 +467,7 @@ trex_tpg_whose(json_t *p, const char *what, bool *mine, struct trex_err *e)
 	}
 	if (has_port && trex_param_port(p, &id, e) != 0)
 		return -EINVAL;
-	*mine = tpg.user[0] != '\0' &&
-		(has_port ? tpg.tx[id] : strcmp(tpg.user, user) == 0);
+	*mine = tpg.user[0] != '\0' && (has_port ? tpg.tx[id] : strcmp(tpg.user, user) == 0);
 	return 0;
 }
 
@@ -473,11 +491,11 @@ trex_m_get_tpg_status(json_t *p, struct trex_err *e)
 	if (trex_tpg_whose(p, "status", &mine, e) != 0)
 		return NULL;
 	on = mine && tpg.state == TPG_ENABLED;
-	return json_pack("{s:b,s:{s:o,s:o,s:s,s:I,s:i}}", "enabled", on, "data",
-			 "acquired_ports", trex_tpg_port_list(on ? tpg.tx : (bool[GEN_MAX_PORTS]){0}),
-			 "rx_ports", trex_tpg_port_list(on ? tpg.rx : (bool[GEN_MAX_PORTS]){0}),
-			 "username", on ? tpg.user : "-", "num_tpgids",
-			 (json_int_t)(on ? tpg.num_tpgids : 0), "num_tags", on ? tpg.num_tags : 0);
+	return json_pack("{s:b,s:{s:o,s:o,s:s,s:I,s:i}}", "enabled", on, "data", "acquired_ports",
+			 trex_tpg_port_list(on ? tpg.tx : (bool[GEN_MAX_PORTS]){0}), "rx_ports",
+			 trex_tpg_port_list(on ? tpg.rx : (bool[GEN_MAX_PORTS]){0}), "username",
+			 on ? tpg.user : "-", "num_tpgids", (json_int_t)(on ? tpg.num_tpgids : 0),
+			 "num_tags", on ? tpg.num_tags : 0);
 }
 
 json_t *
@@ -492,13 +510,15 @@ trex_m_get_tpg_tags(json_t *p, struct trex_err *e)
 	    trex_tpg_whose(p, "tags", &mine, e) != 0)
 		return NULL;
 	if (lo >= hi)
-		return trex_fail(e, TREX_E_EXEC, "Min Tag = %" PRIu64 " must be smaller than Max Tag = %" PRIu64,
+		return trex_fail(e, TREX_E_EXEC,
+				 "Min Tag = %" PRIu64 " must be smaller than Max Tag = %" PRIu64,
 				 lo, hi);
 	if (!mine || tpg.state != TPG_ENABLED)
 		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
 	if (hi > tpg.num_tags)
-		return trex_fail(e, TREX_E_EXEC, "Max Tag %" PRIu64 " is larger than number of tags %u",
-				 hi, tpg.num_tags);
+		return trex_fail(e, TREX_E_EXEC,
+				 "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
+				 tpg.num_tags);
 	a = json_array();
 	for (i = lo; i < hi; i++)
 		json_array_append(a, json_array_get(tpg.tags, i));
@@ -522,17 +542,18 @@ trex_m_update_tpg_tags(json_t *p, struct trex_err *e)
 		uint64_t id;
 		json_t *type = json_object_get(tag, "type");
 
-		if (!json_is_object(tag) || trex_param_uint(tag, "tag_id", UINT16_MAX, -1, &id, e) != 0)
+		if (!json_is_object(tag) ||
+		    trex_param_uint(tag, "tag_id", UINT16_MAX, -1, &id, e) != 0)
 			goto fail;
 		if (id >= tpg.num_tags) {
-			trex_fail(e, TREX_E_EXEC, "Tag Id %" PRIu64 " greater than num of tags %u", id,
-				  tpg.num_tags);
+			trex_fail(e, TREX_E_EXEC, "Tag Id %" PRIu64 " greater than num of tags %u",
+				  id, tpg.num_tags);
 			goto fail;
 		}
 		if (type == NULL || json_is_null(type)) {
 			if (json_is_null(json_array_get(tpg.tags, id))) {
-				trex_fail(e, TREX_E_EXEC, "Tag Id to remove: %" PRIu64 " is invalid!",
-					  id);
+				trex_fail(e, TREX_E_EXEC,
+					  "Tag Id to remove: %" PRIu64 " is invalid!", id);
 				goto fail;
 			}
 			json_array_set(tpg.tags, id, json_null());
@@ -602,8 +623,8 @@ trex_tpg_json(const struct gen_tpg_cntr *c, bool unknown)
 		return json_pack("{s:I,s:I}", "pkts", (json_int_t)c->pkts, "bytes",
 				 (json_int_t)c->bytes);
 	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "pkts", (json_int_t)c->pkts, "bytes",
-			 (json_int_t)c->bytes, "seq_err", (json_int_t)c->seq_err,
-			 "seq_err_too_big", (json_int_t)c->seq_err_big, "seq_err_too_small",
+			 (json_int_t)c->bytes, "seq_err", (json_int_t)c->seq_err, "seq_err_too_big",
+			 (json_int_t)c->seq_err_big, "seq_err_too_small",
 			 (json_int_t)c->seq_err_small, "ooo", (json_int_t)c->ooo, "dup",
 			 (json_int_t)c->dup);
 }
@@ -650,8 +671,8 @@ trex_tpg_range(uint64_t lo, uint64_t hi, bool unknown, bool untagged, struct tre
 		return -EINVAL;
 	}
 	if (hi > tpg.num_tags) {
-		trex_fail(e, TREX_E_EXEC, "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
-			  tpg.num_tags);
+		trex_fail(e, TREX_E_EXEC, "Max Tag %" PRIu64 " is larger than number of tags %u",
+			  hi, tpg.num_tags);
 		return -ERANGE;
 	}
 	return 0;
@@ -799,21 +820,24 @@ trex_m_clear_updated(json_t *p, struct trex_err *e)
 	if (tpg.user[0] == '\0' || strcmp(tpg.user, user) != 0 || tpg.state != TPG_ENABLED)
 		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
 	if (!tpg.rx[port])
-		return trex_fail(e, TREX_E_EXEC, "Port %u is not a valid port for TPG stats.", port);
+		return trex_fail(e, TREX_E_EXEC, "Port %u is not a valid port for TPG stats.",
+				 port);
 	if (hi > tpg.num_tpgids)
-		return trex_fail(e, TREX_E_EXEC, "tpgid %" PRIu64 " is bigger than the max allowed tpgid.",
-				 hi);
+		return trex_fail(e, TREX_E_EXEC,
+				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", hi);
 	if (lo >= hi)
-		return trex_fail(e, TREX_E_EXEC, "max tpgid %" PRIu64 " is bigger than min tpgid %" PRIu64,
-				 hi, lo);
+		return trex_fail(e, TREX_E_EXEC,
+				 "max tpgid %" PRIu64 " is bigger than min tpgid %" PRIu64, hi, lo);
 	if ((hi - lo) * json_array_size(list) > TPG_MAX_CLEAR)
 		return trex_fail(e, TREX_E_EXEC,
-				 "Num Stats to clear %" PRIu64 " is too big. Decrease list of tags.",
+				 "Num Stats to clear %" PRIu64
+				 " is too big. Decrease list of tags.",
 				 (hi - lo) * json_array_size(list));
 	json_array_foreach(list, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) >= tpg.num_tags)
-			return trex_fail(e, TREX_E_EXEC, "Tag %lld is larger than number of tags %u",
+			return trex_fail(e, TREX_E_EXEC,
+					 "Tag %lld is larger than number of tags %u",
 					 (long long)json_integer_value(x), tpg.num_tags);
 	for (id = lo; id < hi; id++)
 		json_array_foreach(list, i, x)
@@ -830,7 +854,8 @@ trex_tpg_stream_check(const struct trex_stream *s, int64_t core, struct trex_err
 	uint32_t i;
 
 	if (core >= 0) {
-		trex_fail(e, TREX_E_EXEC, "Core ID pinning is not supported for sequenced streams.");
+		trex_fail(e, TREX_E_EXEC,
+			  "Core ID pinning is not supported for sequenced streams.");
 		return -EINVAL;
 	}
 	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[s->port]) {
@@ -840,8 +865,8 @@ trex_tpg_stream_check(const struct trex_stream *s, int64_t core, struct trex_err
 	}
 	if (s->pgid >= tpg.num_tpgids) {
 		trex_fail(e, TREX_E_EXEC,
-			  "Invalid tpgid %u. The maximal tpgid allowed for this port is %d", s->pgid,
-			  (int)tpg.num_tpgids - 1);
+			  "Invalid tpgid %u. The maximal tpgid allowed for this port is %d",
+			  s->pgid, (int)tpg.num_tpgids - 1);
 		return -ERANGE;
 	}
 	for (i = 0; i < trex.port[s->port].nb_streams; i++) {
@@ -886,8 +911,9 @@ trex_tpg_frame(const struct trex_stream *ts, struct pvp_stream *s, char *msg, si
 		return -EINVAL;
 	}
 	if (s->n_tmpl != 1) {
-		snprintf(msg, len, "a tpg stream of packets of several sizes is not supported by "
-				   "pvpkit-gen");
+		snprintf(msg, len,
+			 "a tpg stream of packets of several sizes is not supported by "
+			 "pvpkit-gen");
 		return -ENOTSUP;
 	}
 	/* At the frame's end, as TRex writes it: seq 0 here, the TX lcore's on the wire. */
@@ -907,9 +933,17 @@ trex_tpg_save(const struct trex_stream *s)
 
 	if (!s->tpg || s->ps < 0 || tpg.seq[s->port] == NULL || s->pgid >= tpg.num_tpgids)
 		return;
-	for (i = 0; i < g->nb_ws; i++)
-		if (g->ws[i]->st->ps->id == s->ps)
-			tpg.seq[s->port][s->pgid] = g->ws[i]->seq;
+	for (i = 0; i < g->nb_ws; i++) {
+		const struct gen_wstream *w = g->ws[i];
+
+		if (w->st->ps->id != s->ps)
+			continue;
+		tpg.txb[s->port][s->pgid] +=
+			(uint64_t)(uint32_t)(w->seq - tpg.seq0[s->port][s->pgid]) *
+			(s->len + RTE_ETHER_CRC_LEN);
+		tpg.seq[s->port][s->pgid] = w->seq;
+		tpg.seq0[s->port][s->pgid] = w->seq;
+	}
 }
 
 void
@@ -925,7 +959,78 @@ trex_tpg_loaded(void)
 		if (s == NULL || !s->tpg)
 			continue;
 		w->st->tpg_off = (uint16_t)(s->len - GEN_TPG_HDR_LEN + 8);
-		if (tpg.seq[s->port] != NULL && s->pgid < tpg.num_tpgids)
+		if (tpg.seq[s->port] != NULL && s->pgid < tpg.num_tpgids) {
 			w->seq = tpg.seq[s->port][s->pgid];
+			tpg.seq0[s->port][s->pgid] = w->seq;
+		}
 	}
+}
+
+/* Frames and bytes port @p port has sent of @p tpgid since the enable. */
+static void
+trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
+{
+	struct gen_ctx *g = trex.g;
+	uint16_t i;
+
+	*pkts = tpg.seq[port][tpgid];
+	*bytes = tpg.txb[port][tpgid];
+	for (i = 0; i < g->nb_ws; i++) {
+		const struct gen_wstream *w = g->ws[i];
+		const struct trex_stream *s = trex_ws_stream(w);
+
+		if (s == NULL || !s->tpg || s->port != port || s->pgid != tpgid)
+			continue;
+		*pkts = w->seq;
+		*bytes += (uint64_t)(uint32_t)(w->seq - tpg.seq0[port][tpgid]) *
+			  (s->len + RTE_ETHER_CRC_LEN);
+	}
+}
+
+/* The TX stats methods' checks: TPG on @p port, the tpgid in range. */
+static int
+trex_tpg_tx_args(json_t *p, uint16_t *port, uint64_t *tpgid, struct trex_err *e)
+{
+	if (trex_param_port(p, port, e) != 0 ||
+	    trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, e) != 0)
+		return -EINVAL;
+	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[*port]) {
+		trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled on this port.");
+		return -ENOENT;
+	}
+	if (*tpgid >= tpg.num_tpgids) {
+		trex_fail(e, TREX_E_EXEC, "tpgid %" PRIu64 " is bigger than the max allowed tpgid.",
+			  *tpgid);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+json_t *
+trex_m_get_tpg_tx_stats(json_t *p, struct trex_err *e)
+{
+	uint64_t tpgid, pkts, bytes;
+	uint16_t port;
+
+	if (trex_tpg_tx_args(p, &port, &tpgid, e) != 0)
+		return NULL;
+	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
+	pkts -= tpg.txbase[port][2 * tpgid];
+	bytes -= tpg.txbase[port][2 * tpgid + 1];
+	return trex_tpg_wrap(
+		port, (uint32_t)tpgid,
+		json_pack("{s:I,s:I}", "pkts", (json_int_t)pkts, "bytes", (json_int_t)bytes));
+}
+
+json_t *
+trex_m_clear_tpg_tx_stats(json_t *p, struct trex_err *e)
+{
+	uint64_t tpgid;
+	uint16_t port;
+
+	if (trex_tpg_tx_args(p, &port, &tpgid, e) != 0)
+		return NULL;
+	trex_tpg_tx_read(port, (uint32_t)tpgid, &tpg.txbase[port][2 * tpgid],
+			 &tpg.txbase[port][2 * tpgid + 1]);
+	return json_object();
 }
