@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+#
+# TRex's tagged packet groups (trex_tpg.py) on two memif ports of one
+# process, port 0's TX port 1's RX: enable/disable, tags, tpg streams,
+# get_tpg_stats against what was sent (an injected seq gap included), and
+# the frames port 1 received, written by --capture and decoded by tshark:
+# VLAN tags and TRex's TPG header; an ieee_1588 latency stream counted
+# and its PTP Sync shape decoded. With PVP_TREX_CORE, TRex's own client
+# runs its profiles tpg_1tag_stream.py and tpg_dot1q_vm.py too
+# (trex_tpg_client.py). About 10 s.
+. "$PVP_SOURCE_DIR/test/lib/common.sh"
+. "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
+
+need_bin "$PVP_GEN"
+need_hugepages 256
+need_cmd tshark
+[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
+"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
+ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+
+# memif's two ends in one process need shared files, not --in-memory.
+PREFIX=pvpt-tpg-$$
+trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT
+SOCK=$PVP_TMP/memif.sock
+trex_eal=(--no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 --lcores "0@0,1@1,2@1")
+trex_gen_up tpg "net_memif0,role=server,socket=$SOCK,mac=02:00:00:00:00:0a" \
+    "net_memif1,role=client,socket=$SOCK,mac=02:00:00:00:00:0b" -- \
+    --speed 10000 --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
+cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
+"$PVP_PY" trex_tpg.py send "$rpc" "$pub" "$PVP_TMP/tpg.json" ||
+    { cat "$PVP_TMP/gen.log"; fail "TPG session"; }
+if [ -n "${PVP_TREX_CORE:-}" ]; then
+    "$PVP_PY" trex_tpg_client.py "$PVP_TREX_CORE" "$rpc" "$pub" ||
+        { cat "$PVP_TMP/gen.log"; fail "TRex's client"; }
+else
+    info "TRex's own client part skipped: no trex-core checkout (set PVP_TREX_CORE)"
+fi
+trex_gen_down
+tshark -r "$PVP_TMP/rx1.pcap" -Y "udp.dstport == 12 && frame.number <= 121" -T fields \
+    -e vlan.id -e data.data >"$PVP_TMP/fields.txt" 2>/dev/null || fail "tshark"
+tshark -r "$PVP_TMP/rx1.pcap" -Y "udp.dstport == 319" -T fields -e ptp.v2.messagetype \
+    -e ptp.v2.versionptp -e ptp.v2.messagelength -e ptp.v2.flags.twostep \
+    -e ptp.v2.clockidentity >"$PVP_TMP/ptp.txt" 2>/dev/null || fail "tshark"
+"$PVP_PY" trex_tpg.py check "$PVP_TMP/tpg.json" "$PVP_TMP/fields.txt" "$PVP_TMP/ptp.txt" ||
+    fail "TPG counters or frames"
+echo "PASS"
