@@ -64,10 +64,11 @@ static struct {
 	uint64_t *txbase[GEN_MAX_PORTS]; /* clear_tpg_tx_stats: [2 * tpgid] frames, + 1 bytes */
 } tpg;
 
-static uint32_t
+/* Counters of one RX port: 2^32 tpgids x 2^16 tags do not fit 32 bits. */
+static uint64_t
 trex_tpg_slots(void)
 {
-	return tpg.num_tpgids * (uint32_t)(tpg.num_tags + GEN_TPG_EXTRA);
+	return (uint64_t)tpg.num_tpgids * (tpg.num_tags + GEN_TPG_EXTRA);
 }
 
 /* ---- the tag table ---- */
@@ -323,10 +324,11 @@ trex_tpg_enable_cp(json_t *p, const char *user, struct trex_err *e)
 		}
 	tpg.num_tpgids = (uint32_t)n;
 	tpg.num_tags = (uint16_t)json_array_size(tags);
-	bytes = (uint64_t)trex_tpg_slots() * sizeof(struct gen_tpg_cntr) * (g->rx.nb + 1u);
+	/* RX counters of each lcore and a baseline per RX port; TX counters per port. */
 	for (port = 0, k = 0; port < g->nb_ports; port++)
 		k += tpg.rx[port];
-	bytes *= k;
+	bytes = trex_tpg_slots() * sizeof(struct gen_tpg_cntr) * (g->rx.nb + 1u) * k +
+		(tpg.num_tpgids + 1ull) * 32 * g->nb_ports;
 	if (bytes > TPG_MAX_BYTES) {
 		trex_fail(e, TREX_E_EXEC,
 			  "Rx counter allocation failed! %u tpgids x %u tags on %u port(s) take "
@@ -580,7 +582,7 @@ fail:
 
 /* The summed counters of slot @p idx of @p port, less the baseline. */
 static struct gen_tpg_cntr
-trex_tpg_read(uint16_t port, uint32_t idx)
+trex_tpg_read(uint16_t port, uint64_t idx)
 {
 	struct gen_tpg_cntr s = {0};
 	const struct gen_tpg_cntr *b = &tpg.base[port][idx];
@@ -699,7 +701,8 @@ json_t *
 trex_m_get_tpg_stats(json_t *p, struct trex_err *e)
 {
 	uint64_t tpgid, lo, hi;
-	uint32_t row, i;
+	uint64_t row;
+	uint32_t i;
 	bool unknown, untagged;
 	uint16_t port;
 	json_t *st;
@@ -710,7 +713,7 @@ trex_m_get_tpg_stats(json_t *p, struct trex_err *e)
 	    trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, e) != 0 ||
 	    trex_tpg_range(lo, hi, unknown, untagged, e) != 0)
 		return NULL;
-	row = (uint32_t)tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
+	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
 	st = json_object();
 	if (hi > lo) {
 		struct gen_tpg_cntr ref = trex_tpg_read(port, row + (uint32_t)lo), c;
@@ -741,7 +744,7 @@ trex_m_get_tpg_stats(json_t *p, struct trex_err *e)
 
 /* Take slot @p idx of @p port's counters as its new zero. */
 static void
-trex_tpg_zero(uint16_t port, uint32_t idx)
+trex_tpg_zero(uint16_t port, uint64_t idx)
 {
 	struct gen_tpg_cntr *b = &tpg.base[port][idx];
 	struct gen_tpg_cntr c = trex_tpg_read(port, idx);
@@ -764,7 +767,7 @@ trex_m_clear_tpg_stats(json_t *p, struct trex_err *e)
 	bool has_max = maxj != NULL && !json_is_null(maxj);
 	uint64_t tpgid, lo, hi;
 	bool unknown, untagged;
-	uint32_t row;
+	uint64_t row;
 	uint16_t port;
 	size_t i;
 
@@ -775,7 +778,7 @@ trex_m_clear_tpg_stats(json_t *p, struct trex_err *e)
 	if (trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, e) != 0 ||
 	    trex_param_uint(p, "min_tag", UINT16_MAX, 0, &lo, e) != 0)
 		return NULL;
-	row = (uint32_t)tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
+	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
 	if (has_list) {
 		if (!json_is_array(list))
 			return trex_fail(e, TREX_E_PARAMS, "'tag_list' must be an array");
@@ -841,7 +844,7 @@ trex_m_clear_updated(json_t *p, struct trex_err *e)
 					 (long long)json_integer_value(x), tpg.num_tags);
 	for (id = lo; id < hi; id++)
 		json_array_foreach(list, i, x)
-			trex_tpg_zero(port, (uint32_t)id * (tpg.num_tags + GEN_TPG_EXTRA) +
+			trex_tpg_zero(port, id * (tpg.num_tags + GEN_TPG_EXTRA) +
 						    (uint32_t)json_integer_value(x));
 	return json_object();
 }

@@ -120,6 +120,9 @@ def send(rpc, pub, out):
             contains="Tag type VxLAN is not supported!")
     c.error("enable_tpg", dict(en, session_id=42, tags=TAGS),
             contains="not owned by you")
+    # 2^30 tpgids x (2 tags + 2) counters is 2^32: no wrap to a small table.
+    c.error("enable_tpg", dict(en, num_tpgids=1 << 30, tags=TAGS[:2]),
+            contains="Rx counter allocation failed!")
     if c.call("get_tpg_state", {"username": "tpguser"}) != 0:
         fail("a refused enable left a TPG context")
     # The client's two steps: CP and Rx, then Dp.
