@@ -261,7 +261,7 @@ def main():
                             "pkt_cast_size": 2, "mask": 255, "shift": 0, "add_value": 0,
                             "is_big_endian": True}]), "is past the 64 B packet"),
         (stream(FRAME, fs={"enabled": True, "stream_id": 1, "rule_type": "tpg"}),
-         "rule_type 'tpg' is not supported"),
+         "Trying to add a TPG stream but TPG isn't enabled in this port."),
         (stream(udp_frame(0), fs={"enabled": True, "stream_id": 1, "rule_type": "stats"}),
          "flow_stats needs room for pvpkit's 14 B signature"),
     ]
