@@ -541,17 +541,20 @@ gen_build_generic(struct gen_wstream *w, const struct pvp_tmpl *t, struct rte_mb
 }
 
 /*
- * TRex tpg stream (trex/trex_tpg.c): the TPG header's seq, little endian
- * as TRex writes it, from @p seq on; no checksum covers it in TRex's
- * frames either. Its template has no pvpkit signature, so the wire
- * stream's seq counts these. Not inlined: no other stream pays for it.
- * Returns the next seq.
+ * TRex tpg stream (trex/trex_tpg.c): one template without a pvpkit
+ * signature, so it always comes here, after the signed streams' cases
+ * (they never test for it). Its frames as any unsigned stream's, then
+ * the TPG header's seq, little endian as TRex writes it, from @p seq on;
+ * no checksum covers it in TRex's frames either. Returns the next seq.
  */
 static __rte_noinline uint32_t
-gen_tpg_stamp(struct rte_mbuf **pkts, unsigned int n, uint16_t off, uint32_t seq)
+gen_build_tpg(struct gen_wstream *w, const struct pvp_tmpl *t, struct rte_mbuf **pkts,
+	      unsigned int n, uint64_t rearm, uint32_t seq, uint32_t ts)
 {
+	const uint16_t off = w->st->tpg_off;
 	unsigned int i;
 
+	gen_build_generic(w, t, pkts, n, rearm, seq, ts);
 	for (i = 0; i < n; i++) {
 		uint32_t v = rte_cpu_to_le_32(seq++);
 
@@ -593,12 +596,12 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 			seq = gen_build_inc1(w, pkts, n, rearm, seq, ts);
 		else if (st->fast_inc1 && t->sig_off != 0)
 			seq = gen_build_fast_inc1(w, t, pkts, n, rearm, seq, ts);
+		else if (unlikely(st->tpg_off != 0))
+			seq = gen_build_tpg(w, t, pkts, n, rearm, seq, ts);
 		else
 			seq = gen_build_generic(w, t, pkts, n, rearm, seq, ts);
 		bytes = (uint64_t)t->len * n;
 	}
-	if (unlikely(st->tpg_off != 0))
-		seq = gen_tpg_stamp(pkts, n, st->tpg_off, seq);
 	w->seq = seq;
 	return bytes;
 }

@@ -29,7 +29,7 @@ BURST, VLANS = 20, 10
 def rx_stats(c, tpgid, num_tags):
     """Every tag's counters of a tpgid, sections expanded."""
     stats, _ = c.get_tpg_stats(port=1, tpgid=tpgid, min_tag=0, max_tag=num_tags,
-                               unknown_tag=True, untagged=True)
+                               max_sections=num_tags, unknown_tag=True, untagged=True)
     out = {}
     for k, v in stats["1"][str(tpgid)].items():
         if "-" in k:
