@@ -254,6 +254,13 @@ trex_tpg_user(json_t *p, struct trex_err *e)
 	return trex_param_str(p, "username", NULL, e);
 }
 
+/* Whether the context is @p user's. */
+static bool
+trex_tpg_is(const char *user)
+{
+	return tpg.user[0] != '\0' && strcmp(tpg.user, user) == 0;
+}
+
 /* Ports of @p list into @p set, each acquired by @p user's session @p sid (TRex's check). */
 static int
 trex_tpg_ports(json_t *list, bool *set, const char *user, uint64_t sid, struct trex_err *e)
@@ -399,7 +406,7 @@ trex_m_enable_tpg(json_t *p, struct trex_err *e)
 
 	if (user == NULL)
 		return NULL;
-	if (tpg.user[0] == '\0' || strcmp(tpg.user, user) != 0 || tpg.state == TPG_DISABLED)
+	if (!trex_tpg_is(user) || tpg.state == TPG_DISABLED)
 		return trex_tpg_enable_cp(p, user, e);
 	if (tpg.state != TPG_ENABLED_CP_RX)
 		return trex_fail(e, TREX_E_EXEC,
@@ -420,7 +427,7 @@ trex_m_disable_tpg(json_t *p, struct trex_err *e)
 
 	if (user == NULL)
 		return NULL;
-	if (tpg.user[0] == '\0' || strcmp(tpg.user, user) != 0)
+	if (!trex_tpg_is(user))
 		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
 	if (tpg.state == TPG_DISABLED_DP_RX) {
 		trex_tpg_destroy();
@@ -439,7 +446,7 @@ trex_m_get_tpg_state(json_t *p, struct trex_err *e)
 
 	if (user == NULL)
 		return NULL;
-	if (tpg.user[0] == '\0' || strcmp(tpg.user, user) != 0)
+	if (!trex_tpg_is(user))
 		return json_integer(TPG_DISABLED);
 	return json_integer(tpg.state);
 }
@@ -537,7 +544,7 @@ trex_m_update_tpg_tags(json_t *p, struct trex_err *e)
 
 	if (user == NULL || (tags = trex_param_array(p, "tags", e)) == NULL)
 		return NULL;
-	if (tpg.user[0] == '\0' || strcmp(tpg.user, user) != 0 || tpg.state != TPG_ENABLED)
+	if (!trex_tpg_is(user) || tpg.state != TPG_ENABLED)
 		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
 	old = json_deep_copy(tpg.tags);
 	json_array_foreach(tags, i, tag) {
@@ -820,7 +827,7 @@ trex_m_clear_updated(json_t *p, struct trex_err *e)
 	    trex_param_uint(p, "max_tpgid", UINT32_MAX, -1, &hi, e) != 0 ||
 	    (list = trex_param_array(p, "tag_list", e)) == NULL)
 		return NULL;
-	if (tpg.user[0] == '\0' || strcmp(tpg.user, user) != 0 || tpg.state != TPG_ENABLED)
+	if (!trex_tpg_is(user) || tpg.state != TPG_ENABLED)
 		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
 	if (!tpg.rx[port])
 		return trex_fail(e, TREX_E_EXEC, "Port %u is not a valid port for TPG stats.",
