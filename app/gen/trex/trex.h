@@ -132,6 +132,8 @@ struct trex_stream {
 	struct pvp_var vars[PVP_PKT_MAX_VARS];
 	uint64_t flows;	      /* flows the vars make (1: none) */
 	uint32_t random_seed; /* "random_seed": TRex's random sequence, 0: none asked */
+	bool mac_src_pkt;     /* "flags" bit 0: the packet's source MAC, not the port's */
+	bool mac_dst_pkt;     /* "flags" bits 1-2 are 1: the packet's destination MAC */
 	uint32_t *vm_table;   /* the TABLE vars' values (trex_vm_sim.c), owned */
 	uint16_t csum_fixed[TREX_MAX_CSUM_FIXED]; /* checksum fields the field engine fixes */
 	uint8_t n_csum_fixed;			  /* entries in csum_fixed */
@@ -281,6 +283,17 @@ bool trex_service_on(uint16_t port, bool *filtered);
 void trex_service_attr(uint16_t port, json_t *attr);
 /* Port @p port's "rx_info.queue". */
 json_t *trex_service_rx_queue(uint16_t port);
+/*
+ * Every port's destination MAC from --dst-mac (TRex's dest_mac of its
+ * config file), all zeros without it. Returns 0 or -EINVAL with @p err.
+ */
+int trex_service_init(char *err, size_t errlen);
+/*
+ * The MACs port @p port writes over a stream's or a pushed frame's (TRex's
+ * port node): its own as source; as destination set_l2's, set_l3's
+ * resolved gateway, or trex_service_init()'s until either.
+ */
+void trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst);
 
 /* trex_stream.c: streams and the loaded profile. */
 json_t *trex_m_add_stream(json_t *p, struct trex_err *e);

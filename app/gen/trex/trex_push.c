@@ -133,8 +133,7 @@ trex_m_push_remote(json_t *p, struct trex_err *e)
 	c.src_from_pcap = (count & TREX_PUSH_SRC_PCAP) != 0;
 	c.dst_from_pcap = (count & TREX_PUSH_DST_PCAP) != 0;
 	/* The port's layer_cfg as get_port_status reports it. */
-	c.src = g->port[port].mac;
-	memset(&c.dst, 0, sizeof(c.dst));
+	trex_service_macs(port, &c.src, &c.dst);
 	push = gen_push_load(g, &c, msg, sizeof(msg));
 	if (push == NULL)
 		return trex_fail(e, TREX_E_EXEC, "%s", msg);

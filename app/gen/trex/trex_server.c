@@ -531,6 +531,9 @@ gen_trex_start(struct gen_ctx *g, char *err, size_t errlen)
 		trex.api_h[i] = abc[rte_rand_max(sizeof(abc) - 1)];
 	for (i = 0; i < g->nb_ports; i++)
 		trex.port[i].state = TREX_PORT_IDLE;
+	ret = trex_service_init(err, errlen);
+	if (ret != 0)
+		return ret;
 	snprintf(trex.rpc_ep, sizeof(trex.rpc_ep), "tcp://%s:%u", host, rpc);
 	snprintf(trex.pub_ep, sizeof(trex.pub_ep), "tcp://%s:%u", host, pub);
 	trex.zctx = zmq_ctx_new();

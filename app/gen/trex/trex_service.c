@@ -45,8 +45,8 @@ struct trex_svc_port {
 	/*
 	 * L3 with the gateway not resolved yet: no destination MAC. Any
 	 * other port has one (TRex's comes from its config file; here it is
-	 * all zeros until set_l2 or a resolved set_l3), so a client's start()
-	 * finds the port resolved, as against TRex.
+	 * --dst-mac, or all zeros, until set_l2 or a resolved set_l3), so a
+	 * client's start() finds the port resolved, as against TRex.
 	 */
 	bool unresolved;
 	struct rte_ether_addr dst_mac; /* L2 destination or the resolved gateway */
@@ -97,6 +97,45 @@ trex_svc_mac_str(const struct rte_ether_addr *m, char *buf, size_t len)
 
 	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
 	return buf;
+}
+
+int
+trex_service_init(char *err, size_t errlen)
+{
+	const char *arg = trex.g->opt.dst_mac;
+	struct rte_ether_addr dst;
+	uint16_t p;
+
+	if (arg[0] == '\0')
+		return 0;
+	if (rte_ether_unformat_addr(arg, &dst) != 0) {
+		snprintf(err, errlen, "--dst-mac: '%s' is not a MAC address", arg);
+		return -EINVAL;
+	}
+	for (p = 0; p < GEN_MAX_PORTS; p++)
+		trex_svc[p].dst_mac = dst;
+	return 0;
+}
+
+void
+trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst)
+{
+	*src = trex.g->port[port].mac;
+	*dst = trex_svc[port].dst_mac;
+}
+
+/*
+ * A new destination for port @p port: its streams are built with it
+ * (trex_stream.c), so a profile loaded with the old one is loaded again.
+ */
+static void
+trex_svc_set_dst(uint16_t port, const struct rte_ether_addr *mac)
+{
+	if (rte_is_same_ether_addr(&trex_svc[port].dst_mac, mac))
+		return;
+	trex_svc[port].dst_mac = *mac;
+	if (trex.port[port].nb_streams != 0)
+		trex.streams_gen++;
 }
 
 void
@@ -230,7 +269,7 @@ trex_m_set_l2(json_t *p, struct trex_err *e)
 	    trex_svc_idle(port, "set_l2_mode", e) != 0)
 		return NULL;
 	s = &trex_svc[port];
-	s->dst_mac = mac;
+	trex_svc_set_dst(port, &mac);
 	s->unresolved = false;
 	s->src4 = 0;
 	s->dst4 = 0;
@@ -262,7 +301,7 @@ trex_m_set_l3(json_t *p, struct trex_err *e)
 	s->dst4 = dst;
 	s->unresolved = !resolved;
 	if (resolved)
-		s->dst_mac = mac;
+		trex_svc_set_dst(port, &mac);
 	trex_svc_store4(&trex_svc_cfg(port)->ip4, src);
 	trex.g->opt.addr_set[port] = true;
 	return json_object();

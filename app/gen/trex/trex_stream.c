@@ -169,10 +169,10 @@ trex_csum_as_trex(const struct trex_stream *ts, struct pvp_stream *s)
 #define TREX_PTP_TAIL_LEN (TREX_PTP_SYNC_LEN + 16)
 
 /*
- * @p ts's packet into @p frame with the PTP Sync message TRex puts before
- * its latency header at the end of an ieee_1588 frame: version 2, length
- * 60, the two-step flag, the clock identity from the port's MAC. The 16 bytes after it carry
- * pvpkit's signature (the last 14), not TRex's header, and TRex's seq_id
+ * @p frame, a copy of @p ts's packet, gets the PTP Sync message TRex puts
+ * before its latency header at the end of an ieee_1588 frame: version 2,
+ * length 60, the two-step flag, the clock identity from the port's MAC.
+ * The 16 bytes after it carry pvpkit's signature (the last 14), not TRex's header, and TRex's seq_id
  * (its latency seq) stays 0: pvpkit-gen has no NIC timestamp to send in
  * a Follow_Up, so it sends none.
  */
@@ -183,7 +183,6 @@ trex_ptp_frame(const struct trex_stream *ts, uint8_t *frame, char *msg, size_t l
 	struct pvp_pkt_layout lay;
 	uint8_t *m;
 
-	memcpy(frame, ts->pkt, ts->len);
 	if (pvp_pkt_parse(frame, ts->len, &lay) != 0 || lay.l4_proto != IPPROTO_UDP ||
 	    lay.l3_end < lay.payload_off + TREX_PTP_TAIL_LEN) {
 		snprintf(msg, len,
@@ -205,13 +204,28 @@ trex_ptp_frame(const struct trex_stream *ts, uint8_t *frame, char *msg, size_t l
 	return 0;
 }
 
-/* A lib/pkt stream for @p ts (the template is built: callers free it). */
+/*
+ * A lib/pkt stream for @p ts (the template is built: callers free it).
+ * The port's MACs go over the packet's as the stream's flags ask, before
+ * the field engine's writes, as TRex's update_mac_addr() does when it
+ * compiles a stream: the source unless flags bit 0, the destination
+ * unless bits 1-2 are 1 (the packet's); 0 (the config file's) and 2
+ * ("ARP") both take the port's, its set_l2 or resolved set_l3 MAC.
+ */
 static int
 trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id, char *msg,
 		 size_t len)
 {
+	struct rte_ether_addr src, dst;
+	uint8_t pkt[PVP_PKT_MAX_SIZE];
 	int ret;
 
+	memcpy(pkt, ts->pkt, ts->len);
+	trex_service_macs(ts->port, &src, &dst);
+	if (!ts->mac_dst_pkt)
+		memcpy(pkt, &dst, RTE_ETHER_ADDR_LEN);
+	if (!ts->mac_src_pkt)
+		memcpy(pkt + RTE_ETHER_ADDR_LEN, &src, RTE_ETHER_ADDR_LEN);
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "port%u.stream%u", ts->port, ts->id);
 	s->id = id;
@@ -230,19 +244,17 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	 */
 	s->keep_csum = !ts->fs && (ts->n_vars == 0 || ts->vm_table != NULL);
 	if (ts->ieee_1588) {
-		uint8_t frame[PVP_PKT_MAX_SIZE];
-
-		ret = trex_ptp_frame(ts, frame, msg, len);
+		ret = trex_ptp_frame(ts, pkt, msg, len);
 		if (ret != 0)
 			return ret;
 		s->sig_tail = true;
-		return pvp_stream_build_raw(s, frame, ts->len, true, msg, len);
+		return pvp_stream_build_raw(s, pkt, ts->len, true, msg, len);
 	}
 	if (ts->tpg) {
-		ret = pvp_stream_build_raw(s, ts->pkt, ts->len, false, msg, len);
+		ret = pvp_stream_build_raw(s, pkt, ts->len, false, msg, len);
 		return ret != 0 ? ret : trex_tpg_frame(ts, s, msg, len);
 	}
-	ret = pvp_stream_build_raw(s, ts->pkt, ts->len, ts->fs, msg, len);
+	ret = pvp_stream_build_raw(s, pkt, ts->len, ts->fs, msg, len);
 	if (ret == 0 && !ts->fs && !s->keep_csum)
 		trex_csum_as_trex(ts, s);
 	return ret;
@@ -590,6 +602,9 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 			  id);
 		goto fail;
 	}
+	/* TRex's TrexStream::m_flags, its MAC override bits. */
+	s->mac_src_pkt = (flags & 1) != 0;
+	s->mac_dst_pkt = ((flags >> 1) & 3) == 1;
 	if (core >= (int64_t)trex.g->opt.tx_cores) {
 		trex_fail(e, TREX_E_EXEC,
 			  "Core ID is: %" PRId64 ". It must be an integer between 0 "
