@@ -281,6 +281,10 @@ json_t *trex_m_push_pkts(json_t *p, struct trex_err *e);
 bool trex_service_on(uint16_t port, bool *filtered);
 /* Port @p port's "layer_cfg" and "vlan" into its attributes @p attr. */
 void trex_service_attr(uint16_t port, json_t *attr);
+/* Send the pushed packets that are due (server thread, under gen_lock). */
+void trex_service_tick(void);
+/* Microseconds until a pushed packet is due, 0: one is, -1: none waits. */
+int64_t trex_service_next_us(void);
 /* Port @p port's "rx_info.queue". */
 json_t *trex_service_rx_queue(uint16_t port);
 /*

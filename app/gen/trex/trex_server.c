@@ -488,12 +488,21 @@ trex_thread(void *arg)
 	RTE_SET_USED(arg);
 	while (!trex.stop) {
 		int ms = trex_run_next_ms();
+		int64_t us = trex_service_next_us();
 
+		/* push_pkts' gaps are kept to the microsecond, not zmq_poll's millisecond. */
+		if (us >= 0 && us < 1000) {
+			rte_delay_us_sleep(us != 0 ? (unsigned int)us : 20);
+			ms = 0;
+		} else if (us >= 1000 && us / 1000 < ms) {
+			ms = (int)(us / 1000);
+		}
 		if (zmq_poll(&it, 1, ms) > 0 && (it.revents & ZMQ_POLLIN))
 			trex_serve_one();
 		pthread_mutex_lock(&gen_lock);
 		trex_run_tick();
 		trex_stats_tick();
+		trex_service_tick();
 		pthread_mutex_unlock(&gen_lock);
 	}
 	return NULL;

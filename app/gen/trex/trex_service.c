@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -63,6 +64,19 @@ struct trex_svc_port {
 
 static struct trex_svc_port trex_svc[GEN_MAX_PORTS];
 static struct rte_mempool *trex_svc_mp;
+
+/*
+ * Pushed packets waiting for their time (push_pkts' ipg_usec), in order,
+ * as TRex's RX core keeps them in its TX queue: the server thread hands
+ * each to the port's ring when it is due (trex_service_tick()).
+ */
+struct trex_svc_due {
+	struct rte_mbuf *m[TREX_SVC_POOL]; /* a circular FIFO */
+	uint64_t tsc[TREX_SVC_POOL];	   /* when each is due */
+	uint32_t head;			   /* its oldest */
+	uint32_t n;			   /* in it */
+};
+static struct trex_svc_due trex_svc_due[GEN_MAX_PORTS];
 
 bool
 trex_service_on(uint16_t port, bool *filtered)
@@ -514,11 +528,53 @@ trex_svc_pkt(json_t *x, size_t i, uint32_t *len, bool *dst, bool *src, struct tr
 	return b;
 }
 
+/* Hand port @p port's due packets to its ring; those the ring refuses wait. */
+static void
+trex_svc_due_flush(uint16_t port, uint64_t now)
+{
+	struct trex_svc_due *q = &trex_svc_due[port];
+
+	while (q->n != 0 && q->tsc[q->head] <= now) {
+		if (rte_ring_enqueue(trex.g->neigh[port].ring, q->m[q->head]) != 0)
+			return;
+		q->head = (q->head + 1) % TREX_SVC_POOL;
+		q->n--;
+	}
+}
+
+void
+trex_service_tick(void)
+{
+	uint64_t now = rte_rdtsc();
+	uint16_t port;
+
+	for (port = 0; port < trex.g->nb_ports; port++)
+		trex_svc_due_flush(port, now);
+}
+
+int64_t
+trex_service_next_us(void)
+{
+	uint64_t now = rte_rdtsc(), first = UINT64_MAX;
+	uint16_t port;
+
+	for (port = 0; port < trex.g->nb_ports; port++) {
+		const struct trex_svc_due *q = &trex_svc_due[port];
+
+		if (q->n != 0 && q->tsc[q->head] < first)
+			first = q->tsc[q->head];
+	}
+	if (first == UINT64_MAX)
+		return -1;
+	return first <= now ? 0 : (int64_t)((first - now) * 1000000 / trex.g->hz);
+}
+
 /*
- * The packets go, in order and back to back, through the ring the ARP/ND
- * replies take to the TX lcore of the port's queue 0 (neigh.c): "sent"
- * is what that ring took. "ipg_usec" is checked as TRex does, not kept:
- * the services send at most a hundred small frames a batch.
+ * The packets go, in order, through the ring the ARP/ND replies take to
+ * the TX lcore of the port's queue 0 (neigh.c), "ipg_usec" apart as
+ * TRex's CRxCore::tx_pkts() spaces them: the first now, each next one
+ * a gap later, after any still waiting from an earlier push. "sent" is
+ * what the port's queue of waiting packets took.
  */
 json_t *
 trex_m_push_pkts(json_t *p, struct trex_err *e)
@@ -527,9 +583,10 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 	uint8_t *b[TREX_SVC_POOL];
 	uint32_t len[TREX_SVC_POOL];
 	const struct trex_svc_port *s;
+	struct trex_svc_due *q;
 	unsigned int sent = 0, k;
 	json_t *a, *x, *res = NULL;
-	uint64_t ipg;
+	uint64_t ipg, now, gap;
 	size_t i, n;
 	uint16_t port;
 
@@ -570,9 +627,14 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 	}
 	for (k = 0; k < n; k++)
 		memcpy(rte_pktmbuf_append(m[k], (uint16_t)len[k]), b[k], len[k]);
-	if (n != 0)
-		sent = rte_ring_enqueue_burst(trex.g->neigh[port].ring, (void **)m, (unsigned int)n,
-					      NULL);
+	q = &trex_svc_due[port];
+	now = rte_rdtsc();
+	gap = ipg * trex.g->hz / 1000000;
+	for (; sent < n && q->n < TREX_SVC_POOL; sent++, q->n++) {
+		q->m[(q->head + q->n) % TREX_SVC_POOL] = m[sent];
+		q->tsc[(q->head + q->n) % TREX_SVC_POOL] = now + sent * gap;
+	}
+	trex_svc_due_flush(port, now);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, (unsigned int)n - sent);
 	res = json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());

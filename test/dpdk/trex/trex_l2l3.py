@@ -6,8 +6,8 @@ pvpkit-gen --trex (two memif ports, port 0's TX is port 1's RX): bit 0
 keeps the packet's source MAC (else the port's), bits 1-2 keep the
 packet's destination MAC when 1 (else the port's: --dst-mac, set_l2's, or
 set_l3's resolved gateway); a set_l2 after a run changes the next run's
-frames; push_remote writes set_l2's MAC too. What port 1 received is
-checked by tshark (check).
+frames; push_remote writes set_l2's MAC too; push_pkts spaces its packets
+by ipg_usec. What port 1 received is checked by tshark (check).
 
 Usage: trex_l2l3.py send RPC_PORT PUB_PORT DIR
        trex_l2l3.py check RX_PCAP DIR
@@ -35,6 +35,7 @@ CASES = [
     ("16.0.1.8", "flags 0 after set_l3 resolved", PORT0, PORT1),
     ("16.0.1.9", "push_remote after set_l2", PORT0, L2),
 ]
+PUSHED, IPG_US, N_PUSHED = "16.0.2.1", 10000, 10
 
 
 def check(cond, msg):
@@ -102,6 +103,21 @@ def send(rpc, d):
         check(time.time() < end, "push_remote not over within 10 s")
         time.sleep(0.02)
 
+    print("# push_pkts: %d packets %d us apart" % (N_PUSHED, IPG_US))
+    c.port_call("service", 0, {"enabled": True})
+    frame = bytes.fromhex(L2.replace(":", "")) + udp_frame(22, src=PUSHED)[6:]
+    import base64
+    pkts = [{"binary": base64.b64encode(frame).decode(), "use_port_dst_mac": False,
+             "use_port_src_mac": True}] * N_PUSHED
+    t0 = time.time()
+    rep = c.port_call("push_pkts", 0, {"pkts": pkts, "ipg_usec": IPG_US})
+    took = time.time() - t0
+    check(rep["sent"] == N_PUSHED, "push_pkts sent %s" % rep)
+    check(took < 0.05, "push_pkts took %.3f s: the request waited for the gaps" % took)
+    c.port_error("push_pkts", 0, {"pkts": pkts * 11, "ipg_usec": IPG_US},
+                 contains="exceeds the limit of 1 second")
+    time.sleep(N_PUSHED * IPG_US / 1e6 + 0.2)
+    c.port_call("service", 0, {"enabled": False})
     c.close()
 
 
@@ -124,6 +140,15 @@ def check_rx(path, client):
         macs = set(f[1:] for f in got)
         check(macs == {(esrc, edst)}, "%s: eth.src, eth.dst %s, expected %s" % (what, macs, (esrc, edst)))
         print("# tshark: %-34s eth.src %s eth.dst %s" % (what, esrc, edst))
+    pushed = tshark(path, "ip.src == %s" % PUSHED)
+    check(len(pushed) == N_PUSHED, "push_pkts: %d frames, expected %d" % (len(pushed), N_PUSHED))
+    gaps = sorted(b[0] - a[0] for a, b in zip(pushed, pushed[1:]))
+    print("# tshark: push_pkts gaps %.1f..%.1f ms, median %.1f ms (ipg_usec %d)" % (
+        gaps[0] * 1e3, gaps[-1] * 1e3, gaps[len(gaps) // 2] * 1e3, IPG_US))
+    check(0.5 * IPG_US / 1e6 <= gaps[len(gaps) // 2] <= 2 * IPG_US / 1e6,
+          "push_pkts: median gap %.2f ms, expected about %.0f ms" % (gaps[len(gaps) // 2] * 1e3, IPG_US / 1e3))
+    span = pushed[-1][0] - pushed[0][0]
+    check(span >= 0.7 * (N_PUSHED - 1) * IPG_US / 1e6, "push_pkts: %d frames in %.1f ms" % (N_PUSHED, span * 1e3))
     if client:
         got = tshark(path, "ip.src == 16.0.3.1")
         check(len(got) == 5 and set(f[1:] for f in got) == {(PORT0, PORT1)},

@@ -3,8 +3,8 @@
 # Copyright (c) 2026 The pvpkit authors
 #
 # pvpkit-gen --trex: the port's MACs over a stream's as its "flags" ask
-# (--dst-mac, set_l2, a resolved set_l3) and push_remote's MACs after
-# set_l2 (trex_l2l3.py) on two memif ports of one
+# (--dst-mac, set_l2, a resolved set_l3), push_remote's MACs after set_l2
+# and push_pkts' ipg_usec (trex_l2l3.py) on two memif ports of one
 # process, port 0's TX port 1's RX; what port 1 received written by
 # --capture and read back by tshark. With PVP_TREX_CORE, TRex's own
 # client resolves port 0's gateway (port 1) and sends a profile to it.
