@@ -91,14 +91,35 @@ trex_cap_start(json_t *p, struct trex_err *e)
 	return json_pack("{s:I,s:f}", "capture_id", (json_int_t)id, "start_ts", start_ts);
 }
 
+/*
+ * Whether capture @p i is pvpkit-gen's own: the only ones that write a
+ * file are its command line's --capture (a client's endpoint is refused),
+ * which a client neither sees nor stops, so that its reset(), which
+ * removes every capture the status lists, leaves the file whole.
+ */
+static bool
+trex_cap_hidden(const struct gen_cap_info *i)
+{
+	return i->to_file;
+}
+
+/* A "capture_id" parameter: one of the clients' captures. */
 static int
 trex_cap_id(json_t *p, uint32_t *id, struct trex_err *e)
 {
+	struct gen_cap_info info[GEN_CAP_MAX];
+	unsigned int n, k;
 	uint64_t v;
 
 	if (trex_param_uint(p, "capture_id", UINT32_MAX, -1, &v, e) != 0)
 		return -EINVAL;
 	*id = (uint32_t)v;
+	n = gen_cap_status(info, RTE_DIM(info));
+	for (k = 0; k < n && k < RTE_DIM(info); k++)
+		if (info[k].id == *id && trex_cap_hidden(&info[k])) {
+			trex_fail(e, TREX_E_EXEC, "capture ID not found");
+			return -ENOENT;
+		}
 	return 0;
 }
 
@@ -166,6 +187,8 @@ trex_cap_status(void)
 	for (k = 0; k < n && k < RTE_DIM(info); k++) {
 		const struct gen_cap_info *i = &info[k];
 
+		if (trex_cap_hidden(i))
+			continue;
 		json_array_append_new(
 			res,
 			json_pack("{s:I,s:I,s:I,s:{s:I,s:I,s:s},s:s,s:I,s:I,s:I,s:s}", "id",

@@ -7,7 +7,8 @@ keeps the packet's source MAC (else the port's), bits 1-2 keep the
 packet's destination MAC when 1 (else the port's: --dst-mac, set_l2's, or
 set_l3's resolved gateway); a set_l2 after a run changes the next run's
 frames; push_remote writes set_l2's MAC too; push_pkts spaces its packets
-by ipg_usec. What port 1 received is checked by tshark (check).
+by ipg_usec; a client's reset() leaves pvpkit-gen's --capture alone. What
+port 1 received is checked by tshark (check).
 
 Usage: trex_l2l3.py send RPC_PORT PUB_PORT DIR
        trex_l2l3.py check RX_PCAP DIR
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import time
 
-from trex_wire import Client, fail, stream, udp_frame, wait_streams
+from trex_wire import Client, fail, stream, udp_frame, wait_links, wait_streams
 
 PORT0, PORT1 = "02:00:00:00:00:0a", "02:00:00:00:00:0b"
 CFG = "02:00:00:00:00:dd"        # pvpkit-gen's --dst-mac: TRex's dest_mac
@@ -62,10 +63,17 @@ def send(rpc, d):
     c.sync()
     c.acquire(0)
     c.acquire(1)
-    end = time.time() + 10
-    while not all(c.call("get_port_status", {"port_id": p})["attr"]["link"]["up"] for p in (0, 1)):
-        check(time.time() < end, "memif links not up within 10 s")
-        time.sleep(0.1)
+    wait_links(c)
+    print("# a client's reset() removes every capture the status lists: not --capture's")
+    cap = c.call("capture", {"command": "start", "limit": 10, "mode": "fixed", "tx": [], "rx": [1],
+                             "filter": ""})["capture_id"]
+    listed = [x["id"] for x in c.call("capture", {"command": "status"})]
+    check(listed == [cap], "capture status lists %s, the client started %d only" % (listed, cap))
+    for i in range(1, cap):
+        c.error("capture", {"command": "remove", "capture_id": i}, contains="capture ID not found")
+        c.error("capture", {"command": "stop", "capture_id": i}, contains="capture ID not found")
+    for i in listed:
+        c.call("capture", {"command": "remove", "capture_id": i})
     layer = c.call("get_port_status", {"port_id": 0})["attr"]["layer_cfg"]["ether"]
     check(layer["dst"] == CFG and layer["src"] == PORT0, "layer_cfg %s, --dst-mac %s" % (layer, CFG))
     print("# the port's MACs: source %s, destination %s (--dst-mac)" % (PORT0, CFG))

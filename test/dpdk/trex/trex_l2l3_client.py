@@ -23,8 +23,8 @@ from trex.stl.api import (STLClient, STLStream, STLPktBuilder, STLTXSingleBurst,
 c = STLClient(server="127.0.0.1", sync_port=rpc, async_port=pub, verbose_level="error")
 c.connect()
 c.acquire(ports=[0, 1], force=True)
-# Not reset(): it removes every capture, pvpkit-gen's --capture (port 1's, checked after) too.
-c.remove_all_streams(ports=[0, 1])
+# reset() removes every capture the server lists, not pvpkit-gen's --capture (port 1's, checked after).
+c.reset(ports=[0, 1])
 c.set_service_mode(ports=[0, 1], enabled=True)
 # The port's own set_l3_mode(): its address, no resolve of its gateway.
 assert c.ports[1].set_l3_mode("10.0.0.2", "10.0.0.1")

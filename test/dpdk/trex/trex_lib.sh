@@ -66,3 +66,17 @@ trex_pcap_test() {
     tshark -r "$PVP_TMP/out.pcap" "$@" >"$PVP_TMP/fields.txt" 2>/dev/null || fail "tshark"
     "$PVP_PY" "$script" check "$PVP_TMP/fields.txt" || fail "frames"
 }
+
+# trex_memif_up TAG [OPTION...]: trex_gen_up on two memif ports of one
+# process wired to each other (port 0's TX is port 1's RX), MACs
+# 02:00:00:00:00:0a and :0b; memif's two ends in one process need shared
+# files, not --in-memory, removed at exit.
+trex_memif_up() {
+    local tag=$1 sock=$PVP_TMP/memif.sock
+    shift
+    memif_prefix=pvpt-$tag-$$
+    trap 'rm -f /dev/hugepages/${memif_prefix}* 2>/dev/null; pvp_cleanup' EXIT
+    trex_eal=(--no-pci --file-prefix=$memif_prefix --log-level=lib.eal:error -m 256 --lcores "0@0,1@1,2@1")
+    trex_gen_up "$tag" "net_memif0,role=server,socket=$sock,mac=02:00:00:00:00:0a" \
+        "net_memif1,role=client,socket=$sock,mac=02:00:00:00:00:0b" -- "$@"
+}

@@ -20,7 +20,7 @@ import time
 
 from scapy.all import Ether, IP, UDP, Raw, wrpcap
 
-from trex_wire import Client, fail, stream, udp_frame
+from trex_wire import Client, fail, stream, udp_frame, wait_links
 
 PORT0_MAC = "02:00:00:00:00:0a"
 FILE_SRC, FILE_DST = "02:00:00:00:00:f1", "02:00:00:00:00:f2"
@@ -77,11 +77,7 @@ def send(rpc, d):
     c.sync()
     c.acquire(0)
     c.acquire(1)
-    # memif connects its two ends in the background.
-    end = time.time() + 10
-    while not all(c.call("get_port_status", {"port_id": p})["attr"]["link"]["up"] for p in (0, 1)):
-        check(time.time() < end, "memif links not up within 10 s")
-        time.sleep(0.1)
+    wait_links(c)
 
     print("# the file's gaps (4 ms) at speedup 2, three passes")
     before = opackets(c, 0)

@@ -17,14 +17,7 @@ need_cmd tshark
 "$PVP_PY" -c "import zmq, scapy" 2>/dev/null || skip "needs python3-zmq and python3-scapy"
 ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
 
-# memif's two ends in one process need shared files, not --in-memory.
-PREFIX=pvpt-push-$$
-trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT
-SOCK=$PVP_TMP/memif.sock
-trex_eal=(--no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 --lcores "0@0,1@1,2@1")
-trex_gen_up push "net_memif0,role=server,socket=$SOCK,mac=02:00:00:00:00:0a" \
-    "net_memif1,role=client,socket=$SOCK,mac=02:00:00:00:00:0b" -- \
-    --speed 10000 --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
+trex_memif_up push --speed 10000 --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
 "$PVP_PY" trex_push.py send "$rpc" "$pub" "$PVP_TMP" || { cat "$PVP_TMP/gen.log"; fail "push"; }
 if [ -n "${PVP_TREX_CORE:-}" ]; then

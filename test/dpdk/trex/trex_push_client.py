@@ -35,9 +35,8 @@ wrpcap(d + "/client_local.pcap", frames("16.0.0.6", 4))
 c = STLClient(server="127.0.0.1", sync_port=rpc, async_port=pub, verbose_level="none")
 c.connect()
 c.acquire(ports=[0, 1], force=True)
-# Not reset(): it removes every capture, pvpkit-gen's --capture (port 1's, checked after) too.
-c.remove_all_streams(ports=[0, 1])
-c.clear_stats(ports=[0, 1])
+# reset() removes every capture the server lists: not pvpkit-gen's --capture (port 1's, checked after).
+c.reset(ports=[0, 1])
 c.push_remote(d + "/client_remote.pcap", ports=[0], ipg_usec=1000, count=2)
 c.wait_on_traffic(ports=[0], timeout=10)
 remote = c.get_stats()[0]["opackets"]

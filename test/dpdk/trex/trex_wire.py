@@ -171,6 +171,15 @@ def wait_streams(c, port, timeout=15):
     fail("bursts not over within %d s" % timeout)
 
 
+def wait_links(c, ports=(0, 1), timeout=10):
+    """Wait until @ports' links are up (memif connects its two ends in the background)."""
+    end = time.time() + timeout
+    while not all(c.call("get_port_status", {"port_id": p})["attr"]["link"]["up"] for p in ports):
+        if time.time() >= end:
+            fail("links of ports %s not up within %d s" % (list(ports), timeout))
+        time.sleep(0.1)
+
+
 def stream(pkt, mode=None, vm=None, fs=None, enabled=True, self_start=True, isg=0.0,
            start_paused=False):
     """A stream object in TRex's add_stream layout."""
