@@ -173,8 +173,9 @@ gen_usage(const char *prog)
 	       "  --rx-cores N       RX lcores (= RX queues per port, RSS) (default 1)\n"
 	       "  --speed MBPS       link speed for ports that report none\n"
 	       "  --txd N, --rxd N   descriptors per queue, 64..32768 (default 1024)\n"
-	       "  --mtu N            ports' MTU (IP packet bytes: frame - 18); default: as\n"
-	       "                     the port comes, raised to fit a --size over 1518\n"
+	       "  --mtu N            ports' MTU (IP packet bytes: frame - 18), 68..9224;\n"
+	       "                     default: as the port comes, raised to fit a --size\n"
+	       "                     over 1518\n"
 	       "  --pool-size N      mbufs per stream and TX lcore (default 8191)\n"
 	       "  --no-rx            do not poll RX\n"
 	       "  --idle-sleep US    sleep when idle / between bursts (shared CPUs)\n"
@@ -293,7 +294,7 @@ static const struct pvp_num_opt gen_num_opts[] = {
 	GEN_NUM(OPT_TX_RETRY, tx_retry, 0, 1000000),
 	GEN_NUM(OPT_TXD, nb_txd, 64, 32768),
 	GEN_NUM(OPT_RXD, nb_rxd, 64, 32768),
-	GEN_NUM(OPT_MTU, mtu, 68, 9216 - 18),
+	GEN_NUM(OPT_MTU, mtu, 68, PVP_PKT_RAW_MAX_LEN - RTE_ETHER_HDR_LEN),
 	GEN_NUM(OPT_POOL_SIZE, pool_size, 1023, 1u << 22),
 	GEN_NUM(OPT_RESOLVE_TRIES, resolve_tries, 1, 100),
 };

@@ -78,6 +78,7 @@ struct gen_stream {
 				* set it from the wire stream's base sums, read nothing */
 	uint16_t tpg_off;      /* TRex tpg stream: offset of the TPG header's seq, which
 				* takes the wire stream's seq (tpg.h); 0: none */
+	bool var_len;	       /* each flow its own length (ps->flow_len): no signature */
 };
 
 /* Incremental state of one INC/DEC variable on the per-packet path. */

@@ -452,7 +452,9 @@ gen_stream_paths(struct gen_stream *st, struct pvp_stream *ps, uint16_t tx_cores
 	/* Frames that only ever hold their template (one flow, a pool per template). */
 	st->sig_base = !ps->replay && ps->flows == 1 && (!st->multi_tmpl || st->tmpl_pools) &&
 		       gen_sig_one_csum(ps);
-	if (st->multi_tmpl || ps->flows <= 1)
+	/* TRex's trim_pkt_size: a path of its own, so others test nothing per packet. */
+	st->var_len = ps->flow_len != NULL;
+	if (st->multi_tmpl || ps->flows <= 1 || st->var_len)
 		return;
 	fast = gen_vars_fast(ps);
 	st->hdr_copy = gen_hdr_copy(ps, t0);

@@ -564,6 +564,34 @@ gen_build_tpg(struct gen_wstream *w, const struct pvp_tmpl *t, struct rte_mbuf *
 }
 
 /*
+ * Packets of their flow's own length (TRex's trim_pkt_size): the frame
+ * holds the whole template, the flow's bytes are applied and the mbuf
+ * cut to the flow's length. No signature: such streams have no
+ * flow_stats. Adds the bytes built to @p bytes.
+ */
+static __rte_noinline void
+gen_build_varlen(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm,
+		 uint64_t *bytes)
+{
+	const struct pvp_stream *ps = w->st->ps;
+	const struct pvp_tmpl *t = &ps->tmpl[0];
+	uint64_t b = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint16_t len = ps->flow_len[w->flow];
+
+		gen_mbuf_prep(pkts[i], rearm, len);
+		if (ps->n_vars != 0)
+			pvp_flow_apply(ps, t, w->flow, rte_pktmbuf_mtod(pkts[i], uint8_t *));
+		if (++w->flow == w->flow_hi)
+			w->flow = w->flow_lo;
+		b += len;
+	}
+	*bytes += b;
+}
+
+/*
  * Build @p n packets of wire stream @p w into @p pkts (taken from its
  * pool). Returns the bytes built. One loop per case, state in locals:
  * byte stores into the packet may alias anything, so fields of *w would
@@ -579,7 +607,9 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 	uint32_t seq = w->seq;
 	uint64_t bytes = 0;
 
-	if (st->tmpl_pools && st->sig_base) {
+	if (st->var_len) {
+		gen_build_varlen(w, pkts, n, rearm, &bytes);
+	} else if (st->tmpl_pools && st->sig_base) {
 		seq = gen_build_tmpl(w, pkts, n, rearm, seq, ts, &bytes);
 	} else if (st->tmpl_pools) {
 		seq = gen_build_pools(w, pkts, n, rearm, seq, ts, &bytes);

@@ -59,6 +59,12 @@ extern "C" {
 #define PVP_PKT_MIN_SIZE 64
 /** Largest frame size (jumbo), FCS included. */
 #define PVP_PKT_MAX_SIZE 9216
+/**
+ * Most bytes of a frame given as bytes (pvp_stream_build_raw()), FCS not
+ * included: TRex's MAX_PKT_SIZE (9 KiB of IP, the Ethernet header, 8 B
+ * spare), so that TRex's 9230 B profiles load unchanged.
+ */
+#define PVP_PKT_RAW_MAX_LEN (9u * 1024 + 22)
 /** Most variables per stream (tuple members included). */
 #define PVP_PKT_MAX_VARS 8
 /** Most entries in an IMIX list. */
@@ -229,6 +235,13 @@ struct pvp_stream {
 	uint32_t *order;       /**< template index of each packet of the cycle
 			      *   (IMIX interleaved with exact proportions) */
 	double avg_size;       /**< mean frame size over a cycle, FCS included */
+	/**
+	 * Raw streams of several lengths (TRex's trim_pkt_size): the bytes
+	 * sent of flow f, FCS not included, at most the one template's len,
+	 * are flow_len[f % flows]; NULL: the template's len. The caller owns
+	 * it and keeps it while the stream is sent.
+	 */
+	const uint16_t *flow_len;
 };
 
 /** A parsed profile. */
@@ -293,7 +306,7 @@ void pvp_profile_free(struct pvp_profile *p);
  * their bytes. Free it with the profile (pvp_profile_free()).
  *
  * @param len
- *   Bytes of @p frame, FCS not included: 14..9212.
+ *   Bytes of @p frame, FCS not included: 14..PVP_PKT_RAW_MAX_LEN.
  * @return
  *   0, or -EINVAL (bad frame or var: @p msg says which), -E2BIG, -ENOMEM.
  */

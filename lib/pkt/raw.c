@@ -20,7 +20,6 @@
 
 /* Bytes of a frame without FCS that a template may hold. */
 #define RAW_MIN_LEN (PVP_PKT_MIN_SIZE - PVP_FCS_LEN)
-#define RAW_MAX_LEN (PVP_PKT_MAX_SIZE - PVP_FCS_LEN)
 
 /* Whether any variable of @p s writes into [off, off + len). */
 static bool
@@ -76,9 +75,9 @@ pvp_stream_build_raw(struct pvp_stream *s, const uint8_t *frame, uint32_t len, b
 	uint32_t i;
 	int rc;
 
-	if (len < RTE_ETHER_HDR_LEN || len > RAW_MAX_LEN) {
+	if (len < RTE_ETHER_HDR_LEN || len > PVP_PKT_RAW_MAX_LEN) {
 		snprintf(msg, msglen, "frame of %u bytes: expected %u..%u (FCS not included)", len,
-			 RTE_ETHER_HDR_LEN, RAW_MAX_LEN);
+			 RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
 		return -EINVAL;
 	}
 	if (s->n_vars > PVP_PKT_MAX_VARS) {

@@ -137,6 +137,8 @@ struct trex_stream {
 	uint32_t *vm_table;   /* the TABLE vars' values (trex_vm_sim.c), owned */
 	uint16_t csum_fixed[TREX_MAX_CSUM_FIXED]; /* checksum fields the field engine fixes */
 	uint8_t n_csum_fixed;			  /* entries in csum_fixed */
+	uint16_t *vm_len; /* trim_pkt_size: each flow's bytes (trex_vm_sim.c), owned */
+	double rate_len;  /* the length TRex's rates count: len, or trim's expected */
 	/* Run state. */
 	int ps;	       /* index in the loaded profile, -1: not loaded */
 	bool paused;   /* pause_streams, or start_paused until resumed */

@@ -91,7 +91,7 @@ trex_port_rates(uint16_t port, struct trex_err *e)
 	tp->max_pps = tp->max_bps_l1 = tp->max_bps_l2 = 0;
 	for (i = 0; i < tp->nb_streams; i++) {
 		struct trex_stream *s = tp->streams[i];
-		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN;
+		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
 
 		if (trex_stream_pps(s, port, &s->pps, e) != 0)
 			return -EINVAL;
@@ -113,7 +113,7 @@ trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
 
 	for (i = 0; i < tp->nb_streams; i++) {
 		const struct trex_stream *s = tp->streams[i];
-		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN;
+		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
 		double sp = s->pps * (fresh ? 1 : s->factor);
 
 		if (!s->enabled || !s->self_start)

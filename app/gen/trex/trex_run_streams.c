@@ -129,7 +129,7 @@ trex_m_update_streams(json_t *p, struct trex_err *e)
 		was[i] = list[i]->factor;
 	for (i = 0; list[i] != NULL; i++) {
 		struct trex_stream *s = list[i];
-		double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN, f;
+		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN, f;
 		double sp = s->pps * tp->factor;
 
 		/* The multiplier is against this stream's own rate at the port's factor. */

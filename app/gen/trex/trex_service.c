@@ -34,7 +34,7 @@
 
 /* TRex's bounds of a pushed packet (MIN_PKT_SIZE, MAX_PKT_SIZE). */
 #define TREX_SVC_PKT_MIN 14
-#define TREX_SVC_PKT_MAX (9 * 1024 + 22)
+#define TREX_SVC_PKT_MAX PVP_PKT_RAW_MAX_LEN
 /* mbufs for pushed packets, all ports: more than a TX ring of replies. */
 #define TREX_SVC_POOL 511
 

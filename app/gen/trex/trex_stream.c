@@ -35,6 +35,7 @@ trex_stream_free(struct trex_stream *s)
 			trex.loaded[i] = NULL;
 	json_decref(s->json);
 	free(s->vm_table);
+	free(s->vm_len);
 	free(s->pkt);
 	free(s);
 }
@@ -82,7 +83,7 @@ trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct 
 	struct pvp_rate r = {.unit = trex_rate_unit[s->rate_type], .value = s->rate_value};
 	uint64_t link = trex.g->port[port].link_bps;
 	/* TRex pads short packets to 60 B and counts the 4 B FCS in rates. */
-	double size = (double)RTE_MAX(s->len, 60u) + PVP_FCS_LEN;
+	double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
 
 	if (pvp_rate_to_pps(&r, size, link, pps) != 0 || !(*pps > 0)) {
 		trex_fail(e, TREX_E_EXEC,
@@ -237,6 +238,7 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	s->n_vars = ts->n_vars;
 	memcpy(s->vars, ts->vars, sizeof(s->vars));
 	s->flows = ts->flows;
+	s->flow_len = ts->vm_len;
 	/*
 	 * TRex sends a packet's bytes as given: the signature only where
 	 * flow_stats asks, and without it, checksums as TRex leaves them
@@ -257,6 +259,9 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	ret = pvp_stream_build_raw(s, pkt, ts->len, ts->fs, msg, len);
 	if (ret == 0 && !ts->fs && !s->keep_csum)
 		trex_csum_as_trex(ts, s);
+	/* Several lengths: the pacing's mean frame is TRex's expected one. */
+	if (ret == 0 && s->flow_len != NULL)
+		s->avg_size = RTE_MAX(ts->rate_len, 60.0) + PVP_FCS_LEN;
 	return ret;
 }
 
@@ -631,12 +636,13 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 		trex_fail(e, TREX_E_PARAMS, "stream %u: 'packet.binary' is not base64", id);
 		goto fail;
 	}
-	if (s->len < RTE_ETHER_HDR_LEN || s->len > PVP_PKT_MAX_SIZE - PVP_FCS_LEN) {
+	if (s->len < RTE_ETHER_HDR_LEN || s->len > PVP_PKT_RAW_MAX_LEN) {
 		trex_fail(e, TREX_E_EXEC,
 			  "Bad packet size provided: %u. Should be between %u and %u", s->len,
-			  RTE_ETHER_HDR_LEN, PVP_PKT_MAX_SIZE - PVP_FCS_LEN);
+			  RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
 		goto fail;
 	}
+	s->rate_len = s->len;
 	rte_eth_dev_get_mtu(trex.g->port[port].eth_port, &mtu);
 	if (mtu != 0 && s->len > (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8) {
 		trex_fail(e, TREX_E_EXEC,
@@ -680,6 +686,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	return s;
 fail:
 	free(s->vm_table);
+	free(s->vm_len);
 	free(s->pkt);
 	free(s);
 	return NULL;

@@ -8,8 +8,9 @@
  * variables' state, next_var chains skipping the variables they drive,
  * value lists, TRex's own random generator and seeds, flow_var_rand_limit
  * restarting its seed, tuples with limit_flows, writes with add_value
- * wrapping in the variable's size, masked writes with either shift, and
- * fix_checksum_icmpv6. The bytes the writes change become lib/pkt TABLE
+ * wrapping in the variable's size, masked writes with either shift,
+ * fix_checksum_icmpv6, and trim_pkt_size (each packet's length, kept per
+ * flow in s->vm_len for lib/pkt's flow_len). The bytes the writes change become lib/pkt TABLE
  * variables holding one whole cycle of the engine (the state after packet
  * 0 seen again), so any mix of cycles and limits repeats exactly as
  * TRex's does. trex_vm.c uses this where its closed form has no
@@ -30,6 +31,8 @@
 
 /* Packets of one cycle kept at most: 2^18, 1 MiB per written word. */
 #define SIM_MAX_CYCLE (UINT32_C(1) << 18)
+/* Draws TRex averages for the expected length of a random size. */
+#define SIM_TRIM_SAMPLES 10000
 
 /* Everything that moves: compared after each packet to find the cycle. */
 struct sim_state {
@@ -207,8 +210,11 @@ sim_hw(const struct sim_ins *x, uint8_t *pkt)
 	memcpy(pkt + ck, &v, 2);
 }
 
-/* One packet: TRex's program over @p st, its writes into @p pkt. */
-static void
+/*
+ * One packet: TRex's program over @p st, its writes into @p pkt of @p len
+ * bytes. @return the bytes sent: @p len, or less when trim_pkt_size cuts it.
+ */
+static uint32_t
 sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len)
 {
 	unsigned int i;
@@ -300,6 +306,12 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 		case SIM_CSUMHW:
 			sim_hw(x, pkt);
 			break;
+		case SIM_TRIM:
+			/* TRex's data path: a value of 0 leaves the packet whole. */
+			val = st->val[x->var] & UINT16_MAX;
+			if (val != 0 && val < len)
+				len = (uint32_t)val;
+			break;
 		case SIM_NOP:
 			break;
 		}
@@ -310,6 +322,7 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 	for (i = 0; i < m->n; i++)
 		if (m->in[i].kind == SIM_VAR || m->in[i].kind == SIM_RLIMIT)
 			st->val[i] &= trex_vm_size_max(m->in[i].size);
+	return len;
 }
 
 /* Whether the IP packet fix_checksum_hw @p x covers lies in the packet: 0 or -EINVAL. */
@@ -484,13 +497,39 @@ sim_tables(struct sim *m, const uint8_t *img, const uint16_t *fp, uint32_t nfp, 
 	return 0;
 }
 
+/*
+ * The packet length TRex's rates count for a trim_pkt_size stream (its
+ * m_expected_pkt_len): a value list's mean, a range's middle, and for a
+ * random range the mean of TRex's own fastrand over it (seed 1, 10,000
+ * draws, as TRex computes it).
+ */
+static double
+sim_trim_expected(const struct sim *m)
+{
+	const struct sim_ins *v = &m->in[m->in[m->trim].var];
+	uint64_t sum = 0, range;
+	uint32_t i, seed = 1;
+
+	if (v->list != NULL) {
+		for (i = 0; i < v->n_list; i++)
+			sum += v->list[i];
+		return (double)sum / v->n_list;
+	}
+	if (v->op != SIM_RAND)
+		return (double)(v->min + v->max) / 2.0;
+	range = v->max - v->min;
+	for (i = 0; i < SIM_TRIM_SAMPLES; i++)
+		sum += sim_rand16(&seed) % (range + 1);
+	return (double)v->min + (double)sum / SIM_TRIM_SAMPLES;
+}
+
 int
 trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 {
 	struct trex_stream *s = c->s;
 	struct sim_state *st = NULL, *first = NULL;
 	uint8_t *pkt = NULL, *img = NULL;
-	uint16_t *fp = NULL;
+	uint16_t *fp = NULL, *lens = NULL;
 	uint32_t *tab = NULL;
 	bool *varies = NULL;
 	uint32_t cycle = 0, nfp = 0, k, b;
@@ -519,6 +558,8 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 	varies = calloc(RTE_MAX(nfp, 1u), sizeof(*varies));
 	if (img == NULL || varies == NULL)
 		goto nomem;
+	if (m->trim >= 0 && (lens = malloc(SIM_MAX_CYCLE * sizeof(*lens))) == NULL)
+		goto nomem;
 	sim_reset(m, st);
 	memcpy(pkt, s->pkt, s->len);
 	/* Run until the state after packet 0 comes back: that is the cycle. */
@@ -526,7 +567,9 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 		/* Each packet starts from the stream's bytes, as TRex's copy does. */
 		for (b = 0; b < nfp; b++)
 			pkt[fp[b]] = s->pkt[fp[b]];
-		sim_packet(m, st, pkt, s->len);
+		b = sim_packet(m, st, pkt, s->len);
+		if (lens != NULL)
+			lens[k] = (uint16_t)b;
 		for (b = 0; b < nfp; b++)
 			img[(size_t)k * nfp + b] = pkt[fp[b]];
 		if (k == 0)
@@ -560,12 +603,21 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 	s->vm_table = tab;
 	tab = NULL;
 	s->flows = s->n_vars == 0 ? 1 : cycle;
+	if (lens != NULL) {
+		/* The lengths vary with the cycle even where no byte is written. */
+		free(s->vm_len);
+		s->vm_len = lens;
+		lens = NULL;
+		s->flows = cycle;
+		s->rate_len = sim_trim_expected(m);
+	}
 	goto out;
 nomem:
 	ret = -ENOMEM;
 out:
 	for (k = 0; k < m->n; k++)
 		free(m->in[k].list);
+	free(lens);
 	free(tab);
 	free(varies);
 	free(img);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "trex.h"
 #include "trex_vm_private.h"
 #include "trex_vm_sim_private.h"
@@ -52,9 +54,103 @@ sim_find(struct sim *m, const char *name, unsigned int *field)
 	return NULL;
 }
 
+/* TRex's shortest packet a trim_pkt_size leaves. */
+#define SIM_TRIM_MIN 60
+
+/*
+ * The range of a variable a trim_pkt_size names, as TRex's compile fixes
+ * it up: both ends at most the packet's length, then the smallest at
+ * least 60 (init_value follows into the range). @return 0 or -EINVAL.
+ */
+static int
+sim_trim_range(struct sim *m, struct sim_ins *x)
+{
+	uint64_t len = m->c->s->len;
+
+	x->max = RTE_MIN(x->max, len);
+	x->min = RTE_MIN(x->min, len);
+	if (x->min >= x->max)
+		return trex_vm_fail(m->c,
+				    "trim_pkt_size: min packet size %" PRIu64
+				    " is bigger or eq to max packet size %" PRIu64,
+				    x->min, x->max);
+	x->min = RTE_MAX(x->min, (uint64_t)SIM_TRIM_MIN);
+	if (x->init < x->min)
+		x->init = x->min;
+	else if (x->init > x->max)
+		x->init = x->max;
+	return 0;
+}
+
+/* The value list of a variable a trim_pkt_size names, checked as TRex does. */
+static int
+sim_trim_list(struct sim *m, const struct sim_ins *x)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->n_list; i++)
+		if (x->list[i] > m->c->s->len || x->list[i] < SIM_TRIM_MIN)
+			return trex_vm_fail(m->c,
+					    "trim_pkt_size: packet size in value_list %" PRIu64
+					    " is bigger than packet size %u or smaller than %d",
+					    x->list[i], m->c->s->len, SIM_TRIM_MIN);
+	return 0;
+}
+
+/* Whether a trim_pkt_size of @p ins names the variable @p name. */
+static bool
+sim_is_trimmed(const json_t *ins, const char *name)
+{
+	const json_t *in;
+	size_t i;
+
+	json_array_foreach(ins, i, in) {
+		const char *type = json_string_value(json_object_get(in, "type"));
+		const char *n = json_string_value(json_object_get(in, "name"));
+
+		if (type != NULL && n != NULL && strcmp(type, "trim_pkt_size") == 0 &&
+		    strcmp(n, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * trim_pkt_size: its variable is a plain flow_var of 2 bytes, as TRex's
+ * compile asks, and the stream has no flow_stats (lib/pkt keeps the
+ * signature's checksums for the one length of its template).
+ */
+static int
+sim_trim_check(struct sim *m, struct sim_ins *x)
+{
+	const struct sim_ins *v;
+	unsigned int field;
+
+	if (m->trim >= 0)
+		return trex_vm_fail(m->c, "more than one trim_pkt_size is not supported by "
+					  "pvpkit-gen");
+	m->trim = (int)(x - m->in);
+	v = sim_find(m, x->name, &field);
+	if (v == NULL)
+		return trex_vm_fail(m->c, "packet size with no valid flow variable name '%s'",
+				    x->name);
+	if ((v->kind == SIM_TUPLE ? (field == 1 ? 2 : 4) : v->size) != 2)
+		return trex_vm_fail(m->c, "packet size change should point to a flow variable "
+					  "with size 2");
+	if (v->kind != SIM_VAR)
+		return trex_vm_fail(m->c,
+				    "packet size change should point to a simple flow variable "
+				    "type (Random/Client) types are not supported");
+	if (m->c->s->fs)
+		return trex_vm_fail(m->c,
+				    "trim_pkt_size with flow_stats is not supported by pvpkit-gen");
+	x->var = (unsigned int)(v - m->in);
+	return 0;
+}
+
 /* flow_var and flow_var_rand_limit, checked as TRex's add_stream checks them. */
 static int
-sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, bool rlimit)
+sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *ins, bool rlimit)
 {
 	struct vm_ctx *c = m->c;
 	const char *name = trex_vm_str(c, in, "name", NULL), *next, *op = "";
@@ -73,6 +169,7 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, bool rlimit)
 	snprintf(x->name, sizeof(x->name), "%s", name);
 	snprintf(x->next, sizeof(x->next), "%s", next);
 	x->size = (unsigned int)size;
+	x->trimmed = !rlimit && size == 2 && sim_is_trimmed(ins, name);
 	vmax = trex_vm_size_max(x->size);
 	if (rlimit) {
 		x->kind = SIM_RLIMIT;
@@ -132,6 +229,12 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, bool rlimit)
 					name, i, vmax);
 			x->list[i] = (uint64_t)json_integer_value(v);
 		}
+		if (x->trimmed) {
+			int ret = sim_trim_list(m, x);
+
+			if (ret != 0)
+				return ret;
+		}
 		x->min = 0;
 		x->max = x->n_list - 1;
 		x->step %= x->n_list;
@@ -169,6 +272,9 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, bool rlimit)
 					    "be zero",
 					    name);
 	}
+	/* TRex's compile fixes a trimmed range up after the padding. */
+	if (x->trimmed && sim_trim_range(m, x) != 0)
+		return -EINVAL;
 	range = x->max - x->min + 1;
 	if (range != 0)
 		x->step %= range;
@@ -292,6 +398,7 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 	size_t i;
 	int ret;
 
+	m->trim = -1;
 	if (json_array_size(ins) > SIM_MAX_INS)
 		return trex_vm_fail(c, "at most %d instructions", SIM_MAX_INS);
 	json_array_foreach(ins, i, in) {
@@ -303,9 +410,9 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 			return trex_vm_fail(c, "expected an object with a 'type'");
 		m->n++;
 		if (strcmp(type, "flow_var") == 0)
-			ret = sim_parse_var(m, x, in, false);
+			ret = sim_parse_var(m, x, in, ins, false);
 		else if (strcmp(type, "flow_var_rand_limit") == 0)
-			ret = sim_parse_var(m, x, in, true);
+			ret = sim_parse_var(m, x, in, ins, true);
 		else if (strcmp(type, "tuple_flow_var") == 0)
 			ret = sim_parse_tuple(m, x, in);
 		else if (strcmp(type, "write_flow_var") == 0)
@@ -318,7 +425,12 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 			if (ret == 0)
 				ret = trex_vm_uint(c, in, "l3_len", -1, &x->l3);
 		} else if (strcmp(type, "trim_pkt_size") == 0) {
-			ret = trex_vm_fail(c, "'trim_pkt_size' is not supported by pvpkit-gen");
+			const char *name = trex_vm_str(c, in, "name", NULL);
+
+			x->kind = SIM_TRIM;
+			ret = name == NULL ? -EINVAL : 0;
+			if (ret == 0)
+				snprintf(x->name, sizeof(x->name), "%s", name);
 		} else if (strcmp(type, "fix_checksum_ipv4") == 0) {
 			ret = trex_vm_checksum(c, in, type);
 			if (ret == 0)
@@ -353,6 +465,8 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 			x->var = (unsigned int)(v - m->in);
 			x->size = v->kind == SIM_TUPLE ? (x->field == 1 ? 2 : 4) : v->size;
 		}
+		if (x->kind == SIM_TRIM && (ret = sim_trim_check(m, x)) != 0)
+			return ret;
 		if ((x->kind != SIM_VAR && x->kind != SIM_RLIMIT) || x->next[0] == '\0')
 			continue;
 		if (i + 1 == m->n ||

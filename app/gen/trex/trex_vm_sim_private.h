@@ -32,6 +32,7 @@ enum sim_kind {
 	SIM_CSUM4,  /* fix_checksum_ipv4, without flow_stats */
 	SIM_CSUMHW, /* fix_checksum_hw, without flow_stats: what the NIC sends */
 	SIM_NOP,    /* checksums lib/pkt keeps (flow_stats streams) */
+	SIM_TRIM,   /* trim_pkt_size: the packet cut to its variable's value */
 };
 
 enum sim_op { SIM_INC, SIM_DEC, SIM_RAND };
@@ -64,6 +65,7 @@ struct sim_ins {
 	unsigned int cast; /* masked: packet bytes */
 	uint32_t mask;
 	int shift;
+	bool trimmed; /* flow_var: a trim_pkt_size names it (TRex's range fixed up) */
 };
 
 /* A stream's program: its instructions and TRex's seed for its random values. */
@@ -72,6 +74,7 @@ struct sim {
 	struct sim_ins in[SIM_MAX_INS];
 	unsigned int n;
 	uint32_t rnd_seed;
+	int trim; /* the trim_pkt_size instruction, -1: none */
 };
 
 /* TRex's inc_mod_of: @p c up by @p step within [a, b], *of when it wrapped. */
