@@ -498,6 +498,171 @@ sim_tables(struct sim *m, const uint8_t *img, const uint16_t *fp, uint32_t nfp, 
 }
 
 /*
+ * One core's packets: run @p m from its start until the state after
+ * packet 0 comes back (the cycle), at most @p cap packets, the footprint
+ * bytes of each into @p img and its length into @p lens (when not NULL).
+ * @return the cycle, 0 when longer than @p cap.
+ */
+static uint32_t
+sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
+	uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap)
+{
+	struct sim_state st, first;
+	uint32_t k, b;
+
+	sim_reset(m, &st);
+	for (k = 0; k < cap; k++) {
+		/* Each packet starts from the stream's bytes, as TRex's copy does. */
+		for (b = 0; b < nfp; b++)
+			pkt[fp[b]] = s->pkt[fp[b]];
+		b = sim_packet(m, &st, pkt, s->len);
+		if (lens != NULL)
+			lens[k] = (uint16_t)b;
+		for (b = 0; b < nfp; b++)
+			img[(size_t)k * nfp + b] = pkt[fp[b]];
+		if (k == 0)
+			first = st;
+		else if (memcmp(&st, &first, sizeof(st)) == 0)
+			return k;
+	}
+	return 0;
+}
+
+/* (a * b) mod r without overflow. */
+static uint64_t
+sim_mulmod(uint64_t a, uint64_t b, uint64_t r)
+{
+	return (uint64_t)((unsigned __int128)a * b % r);
+}
+
+/*
+ * @p m as TRex's splitter gives it to core @p core of @p n
+ * (trex_stl_vm_splitter.cpp, StreamVmInstruction*::update): a variable
+ * of split_to_cores starts @p core steps on and steps n times as far, a
+ * flow_var_rand_limit's seed and limit are split, and every core seeds
+ * its random values with the stream's seed times (core + 1) * 514229.
+ */
+static void
+sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
+{
+	unsigned int i;
+	bool of;
+
+	m->rnd_seed = seed * ((core + 1) * 514229u);
+	for (i = 0; i < m->n; i++) {
+		struct sim_ins *x = &m->in[i];
+		uint64_t r, first;
+
+		if (!x->split)
+			continue;
+		if (x->kind == SIM_RLIMIT) {
+			x->seed = x->seed * (((core + 1) * 514229u) & UINT32_MAX);
+			x->limit = RTE_MAX(x->limit / n + (core == 0 ? x->limit % n : 0), 1u);
+			continue;
+		}
+		if (x->kind != SIM_VAR || x->op == SIM_RAND)
+			continue;
+		if (x->list != NULL) {
+			/* The list index is the state: packet 0 reads list[init]. */
+			r = x->n_list;
+			x->init = x->op == SIM_INC
+					  ? (x->init + sim_mulmod(x->step, core, r)) % r
+					  : (x->init + r - sim_mulmod(x->step, core, r)) % r;
+			x->step = sim_mulmod(x->step, n, r);
+			continue;
+		}
+		r = x->max - x->min + 1;
+		if (r == 0)
+			continue; /* a full 64-bit range: TRex's split of it is not kept */
+		/* The bss holds the value before packet 0's: back to init_value first. */
+		if (x->op == SIM_INC) {
+			first = sim_inc_mod(x->min, x->max, x->init, x->step, &of);
+			first = sim_inc_mod(x->min, x->max, first, sim_mulmod(x->step, core, r),
+					    &of);
+			x->step = sim_mulmod(x->step, n, r);
+			x->init = sim_dec_mod(x->min, x->max, first, x->step, &of);
+		} else {
+			first = sim_dec_mod(x->min, x->max, x->init, x->step, &of);
+			first = sim_dec_mod(x->min, x->max, first, sim_mulmod(x->step, core, r),
+					    &of);
+			x->step = sim_mulmod(x->step, n, r);
+			x->init = sim_inc_mod(x->min, x->max, first, x->step, &of);
+		}
+	}
+}
+
+/*
+ * The packets of every TX lcore of the stream's port, as TRex's cores
+ * send them (sim_split()), into @p img and @p lens block by block: core
+ * q's in packets [q * B, (q + 1) * B), B a whole number of every core's
+ * cycle, so pvpkit-gen's split of the flows into one block per TX lcore
+ * sends each lcore TRex's core's sequence. A tuple keeps one core's
+ * sequence (TRex splits its port over the IP's wraps; not done here).
+ * @return 0 (*cycle: n * B), -ERANGE when a core's cycle is longer than
+ * its share of SIM_MAX_CYCLE (*cycle then holds the shares, repeated),
+ * -ENOMEM.
+ */
+static int
+sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
+	  uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle)
+{
+	unsigned int n = RTE_MAX(trex.g->opt.tx_cores, 1u), q, i;
+	uint32_t cap, cyc[RTE_MAX_LCORE], block = 1, k, seed;
+	uint8_t *cimg = NULL;
+	uint16_t *clens = NULL;
+	struct sim *w;
+	bool long_cycle = false;
+
+	for (i = 0; i < m->n; i++)
+		if (m->in[i].kind == SIM_TUPLE)
+			n = 1;
+	n = RTE_MIN(n, (unsigned int)RTE_MAX_LCORE);
+	seed = s->random_seed != 0 ? s->random_seed : 1;
+	if (n == 1) {
+		*cycle = sim_run(m, s, pkt, fp, nfp, img, lens, SIM_MAX_CYCLE);
+		if (*cycle != 0)
+			return 0;
+		*cycle = SIM_MAX_CYCLE;
+		return -ERANGE;
+	}
+	cap = SIM_MAX_CYCLE / n;
+	w = malloc(sizeof(*w));
+	cimg = malloc((size_t)SIM_MAX_CYCLE * RTE_MAX(nfp, 1u));
+	clens = malloc(SIM_MAX_CYCLE * sizeof(*clens));
+	if (w == NULL || cimg == NULL || clens == NULL) {
+		free(w);
+		free(cimg);
+		free(clens);
+		return -ENOMEM;
+	}
+	for (q = 0; q < n; q++) {
+		*w = *m;
+		sim_split(w, seed, q, n);
+		cyc[q] = sim_run(w, s, pkt, fp, nfp, cimg + (size_t)q * cap * nfp,
+				 clens + (size_t)q * cap, cap);
+		if (cyc[q] == 0) {
+			long_cycle = true;
+			cyc[q] = cap;
+		}
+		block = (uint32_t)RTE_MIN((uint64_t)block / pvp_gcd64(block, cyc[q]) * cyc[q],
+					  (uint64_t)cap);
+	}
+	for (q = 0; q < n; q++)
+		for (k = 0; k < block; k++) {
+			size_t from = (size_t)q * cap + k % cyc[q];
+
+			memcpy(img + ((size_t)q * block + k) * nfp, cimg + from * nfp, nfp);
+			if (lens != NULL)
+				lens[(size_t)q * block + k] = clens[from];
+		}
+	free(w);
+	free(cimg);
+	free(clens);
+	*cycle = n * block;
+	return long_cycle ? -ERANGE : 0;
+}
+
+/*
  * The packet length TRex's rates count for a trim_pkt_size stream (its
  * m_expected_pkt_len): a value list's mean, a range's middle, and for a
  * random range the mean of TRex's own fastrand over it (seed 1, 10,000
@@ -527,7 +692,6 @@ int
 trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 {
 	struct trex_stream *s = c->s;
-	struct sim_state *st = NULL, *first = NULL;
 	uint8_t *pkt = NULL, *img = NULL;
 	uint16_t *fp = NULL, *lens = NULL;
 	uint32_t *tab = NULL;
@@ -547,11 +711,9 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 		ret = sim_check(m, s->len);
 	if (ret != 0)
 		goto out;
-	st = malloc(sizeof(*st));
-	first = malloc(sizeof(*first));
 	pkt = malloc(s->len);
 	fp = malloc(s->len * sizeof(*fp));
-	if (st == NULL || first == NULL || pkt == NULL || fp == NULL)
+	if (pkt == NULL || fp == NULL)
 		goto nomem;
 	nfp = sim_footprint(m, s->len, fp);
 	img = malloc((size_t)SIM_MAX_CYCLE * RTE_MAX(nfp, 1u));
@@ -560,31 +722,12 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 		goto nomem;
 	if (m->trim >= 0 && (lens = malloc(SIM_MAX_CYCLE * sizeof(*lens))) == NULL)
 		goto nomem;
-	sim_reset(m, st);
 	memcpy(pkt, s->pkt, s->len);
-	/* Run until the state after packet 0 comes back: that is the cycle. */
-	for (k = 0; k < SIM_MAX_CYCLE; k++) {
-		/* Each packet starts from the stream's bytes, as TRex's copy does. */
-		for (b = 0; b < nfp; b++)
-			pkt[fp[b]] = s->pkt[fp[b]];
-		b = sim_packet(m, st, pkt, s->len);
-		if (lens != NULL)
-			lens[k] = (uint16_t)b;
-		for (b = 0; b < nfp; b++)
-			img[(size_t)k * nfp + b] = pkt[fp[b]];
-		if (k == 0)
-			*first = *st;
-		else if (memcmp(st, first, sizeof(*st)) == 0) {
-			cycle = k;
-			break;
-		}
-	}
-	if (cycle == 0 && need_cycle) {
-		ret = -ERANGE;
+	ret = sim_cores(m, s, pkt, fp, nfp, img, lens, &cycle);
+	if (ret == -ERANGE && !need_cycle)
+		ret = 0;
+	if (ret != 0)
 		goto out;
-	}
-	if (cycle == 0)
-		cycle = SIM_MAX_CYCLE;
 	for (k = 1; k < cycle; k++)
 		for (b = 0; b < nfp; b++)
 			varies[b] |= img[(size_t)k * nfp + b] != img[b];
@@ -623,8 +766,6 @@ out:
 	free(img);
 	free(fp);
 	free(pkt);
-	free(first);
-	free(st);
 	free(m);
 	return ret;
 }

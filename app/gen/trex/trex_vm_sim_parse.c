@@ -170,6 +170,8 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 	snprintf(x->next, sizeof(x->next), "%s", next);
 	x->size = (unsigned int)size;
 	x->trimmed = !rlimit && size == 2 && sim_is_trimmed(ins, name);
+	/* TRex's default: split over the cores. */
+	x->split = !json_is_false(json_object_get(in, "split_to_cores"));
 	vmax = trex_vm_size_max(x->size);
 	if (rlimit) {
 		x->kind = SIM_RLIMIT;

@@ -66,6 +66,7 @@ struct sim_ins {
 	uint32_t mask;
 	int shift;
 	bool trimmed; /* flow_var: a trim_pkt_size names it (TRex's range fixed up) */
+	bool split;   /* split_to_cores: TRex's cores share the values */
 };
 
 /* A stream's program: its instructions and TRex's seed for its random values. */

@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+"""split_to_cores over two TX lcores, as TRex's splitter gives a var to
+two cores (core c starts c steps on and steps twice as far): a var of
+split_to_cores on the IPv4 source's last byte (1..10), so each frame says
+which lcore sent it (odd: the first), one of split_to_cores false on the
+IP id (every lcore 0, 1, 2, ...), and a value-list size with
+trim_pkt_size (split too), all checked in the frames as tshark decodes
+them, each lcore's frames in their order.
+
+Usage: trex_split.py send RPC_PORT PUB_PORT
+       trex_split.py check TSHARK_FIELDS_FILE
+"""
+import sys
+
+from trex_wire import fail, stream, udp_frame, wait_streams
+
+PKTS = 40
+SIZES = [100, 200, 300, 400, 500]
+VM = [
+    {"type": "flow_var", "name": "a", "size": 1, "op": "inc", "step": 1, "init_value": 1,
+     "min_value": 1, "max_value": 10, "split_to_cores": True},
+    {"type": "write_flow_var", "name": "a", "pkt_offset": 29, "add_value": 0,
+     "is_big_endian": True},
+    {"type": "flow_var", "name": "i", "size": 2, "op": "inc", "step": 1, "init_value": 0,
+     "min_value": 0, "max_value": 2, "split_to_cores": False},
+    {"type": "write_flow_var", "name": "i", "pkt_offset": 18, "add_value": 0,
+     "is_big_endian": True},
+    {"type": "flow_var", "name": "l", "size": 2, "op": "inc", "step": 1, "value_list": SIZES},
+    {"type": "trim_pkt_size", "name": "l"},
+    {"type": "write_flow_var", "name": "l", "pkt_offset": 16, "add_value": -14,
+     "is_big_endian": True},
+    {"type": "write_flow_var", "name": "l", "pkt_offset": 38, "add_value": -34,
+     "is_big_endian": True},
+    {"type": "fix_checksum_hw", "l2_len": 14, "l3_len": 20, "l4_type": 11},
+]
+
+
+def send(rpc, pub):
+    from trex_wire import Client
+    c = Client(rpc, user="split", session_id=96)
+    c.sync()
+    c.acquire(0)
+    mode = {"type": "single_burst", "total_pkts": PKTS, "rate": {"type": "pps", "value": 2000}}
+    c.port_call("add_stream", 0, {"stream_id": 1, "stream": stream(udp_frame(500 - 42), mode=mode,
+                                                                   vm=VM)})
+    c.port_call("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1},
+                                     "duration": -1, "force": False})
+    wait_streams(c, 0)
+    c.port_call("release", 0)
+    print("# sent %d packets" % PKTS)
+
+
+def check(path):
+    cores = {1: [], 0: []}
+    for line in open(path):
+        src, ipid, flen, ipck, udpck = line.rstrip("\n").split("\t")
+        a = int(src.split(".")[3])
+        cores[a % 2].append((a, int(ipid, 16), int(flen), ipck, udpck))
+    if len(cores[0]) + len(cores[1]) != PKTS or not cores[0] or not cores[1]:
+        fail("lcores sent %d and %d frames, expected %d in all from both"
+             % (len(cores[1]), len(cores[0]), PKTS))
+    for core, odd in ((0, 1), (1, 0)):
+        for n, got in enumerate(cores[odd]):
+            # TRex's core c: packet n is the one-core packet c + 2n of a split var.
+            want = (1 + (core + 2 * n) % 10, n % 3, SIZES[(core + 2 * n) % 5], "1", "1")
+            if got != want:
+                fail("lcore %d frame %d: (src byte, ip.id, length, checksums) %r, expected %r"
+                     % (core, n, got, want))
+    print("# %d + %d frames: each lcore sends TRex's core's sequence"
+          % (len(cores[1]), len(cores[0])))
+
+
+if sys.argv[1] == "send":
+    send(int(sys.argv[2]), int(sys.argv[3]))
+else:
+    check(sys.argv[2])
+print("PASS")
