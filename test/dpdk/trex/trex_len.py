@@ -8,12 +8,12 @@ size variable makes them (a range whose step TRex pads and then cuts to
 the packet, a value list, a random size from TRex's own generator and
 seed), and every IPv4 and UDP checksum valid.
 
-Usage: trex_len.py send RPC_PORT PUB_PORT
+Usage: trex_len.py send RPC_PORT
        trex_len.py check TSHARK_FIELDS_FILE
 """
 import sys
 
-from trex_wire import fail, stream, udp_frame, wait_streams
+from trex_wire import fail, send_streams, stream, udp_frame
 
 # The largest packet TRex's own profiles send: 9 KiB of IP and Ethernet.
 BIG = 9 * 1024 + 14
@@ -41,20 +41,14 @@ def vm(size_var):
     ]
 
 
-def send(rpc, pub):
-    from trex_wire import Client
-    c = Client(rpc, user="len", session_id=97)
-    c.sync()
-    c.acquire(0)
+def send(rpc):
+    streams = {}
     for sid, (src, n, var) in enumerate(STREAMS, 1):
         mode = {"type": "single_burst", "total_pkts": n, "rate": {"type": "pps", "value": 2000}}
         st = stream(udp_frame(BIG - 42, src=src), mode=mode, vm=vm(var))
         st["random_seed"] = SEED if var["op"] == "random" else 0
-        c.port_call("add_stream", 0, {"stream_id": sid, "stream": st})
-    c.port_call("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1},
-                                     "duration": -1, "force": False})
-    wait_streams(c, 0)
-    c.port_call("release", 0)
+        streams[sid] = st
+    send_streams(rpc, "len", 97, streams)
     print("# sent %s packets" % " + ".join(str(s[1]) for s in STREAMS))
 
 
@@ -104,7 +98,7 @@ def check(path):
 
 
 if sys.argv[1] == "send":
-    send(int(sys.argv[2]), int(sys.argv[3]))
+    send(int(sys.argv[2]))
 else:
     check(sys.argv[2])
 print("PASS")

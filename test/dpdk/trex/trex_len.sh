@@ -10,18 +10,13 @@
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-need_bin "$PVP_GEN"
-need_cmd tshark
-need_hugepages 128
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+trex_need_wire
 
 # Frames of 9230 B: an MTU of 9216 and small pools of jumbo mbufs.
 trex_gen_up trexlen "net_pcap0,tx_pcap=$PVP_TMP/out.pcap" -- \
     --no-rx --speed 1000 --mtu 9216 --pool-size 1023
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
-"$PVP_PY" trex_len.py send "$rpc" "$pub" || { cat "$PVP_TMP/gen.log"; fail "send"; }
+"$PVP_PY" trex_len.py send "$rpc" || { cat "$PVP_TMP/gen.log"; fail "send"; }
 trex_gen_down
 tshark -r "$PVP_TMP/out.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
     -T fields -e ip.src -e frame.len -e ip.len -e udp.length -e ip.checksum.status \

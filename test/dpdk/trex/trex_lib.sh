@@ -45,6 +45,17 @@ trex_gen_down() {
     [ $rc = 0 ] || { cat "$PVP_TMP/gen.log"; fail "exit status $rc after SIGTERM"; }
 }
 
+# What a test of frames sent over TRex's wire protocol into a pcap and
+# decoded by tshark needs; SKIP naming what is absent.
+trex_need_wire() {
+    need_bin "$PVP_GEN"
+    need_cmd tshark
+    need_hugepages 128
+    [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
+    "$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
+    ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+}
+
 # trex_pcap_test TAG SCRIPT TSHARK_OPTION...: a test of the frames one
 # client sends. Skips without what it needs, starts pvpkit-gen on one
 # net_pcap port, runs "SCRIPT send RPC PUB", stops pvpkit-gen, decodes
@@ -53,12 +64,7 @@ trex_gen_down() {
 trex_pcap_test() {
     local tag=$1 script=$2
     shift 2
-    need_bin "$PVP_GEN"
-    need_cmd tshark
-    need_hugepages 128
-    [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-    "$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
-    ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+    trex_need_wire
     trex_gen_up "$tag" "net_pcap0,tx_pcap=$PVP_TMP/out.pcap"
     cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
     "$PVP_PY" "$script" send "$rpc" "$pub" || { cat "$PVP_TMP/gen.log"; fail "send"; }

@@ -9,12 +9,12 @@ IP id (every lcore 0, 1, 2, ...), and a value-list size with
 trim_pkt_size (split too), all checked in the frames as tshark decodes
 them, each lcore's frames in their order.
 
-Usage: trex_split.py send RPC_PORT PUB_PORT
+Usage: trex_split.py send RPC_PORT
        trex_split.py check TSHARK_FIELDS_FILE
 """
 import sys
 
-from trex_wire import fail, stream, udp_frame, wait_streams
+from trex_wire import fail, send_streams, stream, udp_frame
 
 PKTS = 40
 SIZES = [100, 200, 300, 400, 500]
@@ -37,18 +37,9 @@ VM = [
 ]
 
 
-def send(rpc, pub):
-    from trex_wire import Client
-    c = Client(rpc, user="split", session_id=96)
-    c.sync()
-    c.acquire(0)
+def send(rpc):
     mode = {"type": "single_burst", "total_pkts": PKTS, "rate": {"type": "pps", "value": 2000}}
-    c.port_call("add_stream", 0, {"stream_id": 1, "stream": stream(udp_frame(500 - 42), mode=mode,
-                                                                   vm=VM)})
-    c.port_call("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1},
-                                     "duration": -1, "force": False})
-    wait_streams(c, 0)
-    c.port_call("release", 0)
+    send_streams(rpc, "split", 96, {1: stream(udp_frame(500 - 42), mode=mode, vm=VM)})
     print("# sent %d packets" % PKTS)
 
 
@@ -73,7 +64,7 @@ def check(path):
 
 
 if sys.argv[1] == "send":
-    send(int(sys.argv[2]), int(sys.argv[3]))
+    send(int(sys.argv[2]))
 else:
     check(sys.argv[2])
 print("PASS")

@@ -180,6 +180,20 @@ def wait_links(c, ports=(0, 1), timeout=10):
         time.sleep(0.1)
 
 
+def send_streams(rpc, user, session_id, streams, port=0):
+    """Add @streams (stream id: stream object) to @port, start them at
+    their own rates and wait until their bursts are over."""
+    c = Client(rpc, user=user, session_id=session_id)
+    c.sync()
+    c.acquire(port)
+    for sid, st in streams.items():
+        c.port_call("add_stream", port, {"stream_id": sid, "stream": st})
+    c.port_call("start_traffic", port, {"mul": {"type": "raw", "op": "abs", "value": 1},
+                                        "duration": -1, "force": False})
+    wait_streams(c, port)
+    c.port_call("release", port)
+
+
 def stream(pkt, mode=None, vm=None, fs=None, enabled=True, self_start=True, isg=0.0,
            start_paused=False):
     """A stream object in TRex's add_stream layout."""
