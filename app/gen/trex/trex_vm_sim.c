@@ -608,6 +608,7 @@ sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const 
 {
 	unsigned int n = RTE_MAX(trex.g->opt.tx_cores, 1u), q, i;
 	uint32_t cap, cyc[RTE_MAX_LCORE], block = 1, k, seed;
+	uint64_t lcm;
 	uint8_t *cimg = NULL;
 	uint16_t *clens = NULL;
 	struct sim *w;
@@ -644,8 +645,11 @@ sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const 
 			long_cycle = true;
 			cyc[q] = cap;
 		}
-		block = (uint32_t)RTE_MIN((uint64_t)block / pvp_gcd64(block, cyc[q]) * cyc[q],
-					  (uint64_t)cap);
+		lcm = (uint64_t)block / pvp_gcd64(block, cyc[q]) * cyc[q];
+		/* Cycles whose common multiple is over the share: the shares repeat. */
+		if (lcm > cap)
+			long_cycle = true;
+		block = (uint32_t)RTE_MIN(lcm, (uint64_t)cap);
 	}
 	for (q = 0; q < n; q++)
 		for (k = 0; k < block; k++) {
