@@ -431,6 +431,11 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 
 			x->kind = SIM_TRIM;
 			ret = name == NULL ? -EINVAL : 0;
+			/* No variable has a longer name: it names none. */
+			if (ret == 0 && strlen(name) >= sizeof(x->name))
+				ret = trex_vm_fail(
+					c, "packet size with no valid flow variable name '%s'",
+					name);
 			if (ret == 0)
 				snprintf(x->name, sizeof(x->name), "%s", name);
 		} else if (strcmp(type, "fix_checksum_ipv4") == 0) {
