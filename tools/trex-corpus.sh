@@ -10,6 +10,8 @@
 # (in a flow_stats stream, not the payload bytes where pvpkit-gen puts its
 # signature and TRex its latency payload: tools/trex_corpus.py).
 #
+# Its port takes TRex's largest packets (--mtu 9224, pools of jumbo mbufs).
+#
 # Usage: tools/trex-corpus.sh [-n N] [-b BUILD_DIR] [-c CACHE_DIR] TREX_CORE [PROFILE...]
 #   TREX_CORE may also come from $PVP_TREX_CORE (then left out before the
 #   PROFILEs); CACHE_DIR keeps the simulator's pcaps between runs (it
@@ -45,7 +47,7 @@ trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"
 . "$src/tools/trex-gen.sh"
 trex_tool_gen "$gen" "$work/gen.log" --in-memory --no-pci --file-prefix="trexcorpus$$" \
     --log-level=lib.eal:error -m 256 -l 0-1 --vdev "net_pcap0,tx_pcap=$work/tx.pcap" -- \
-    --no-rx --speed 1000 --idle-sleep 50
+    --no-rx --speed 1000 --idle-sleep 50 --mtu 9224 --pool-size 1023
 /usr/bin/python3 "$src/tools/trex_corpus.py" "$core" "$rpc" "$pub" "$work/tx.pcap" "$work" "$n" "$@" |
     tee "$work/result.txt"
 grep -q '^# ' "$work/result.txt" || exit 1
