@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
 """split_to_cores over two TX lcores, as TRex's splitter gives a var to
-two cores (core c starts c steps on and steps twice as far): a var of
-split_to_cores on the IPv4 source's last byte (1..10), so each frame says
-which lcore sent it (odd: the first), one of split_to_cores false on the
-IP id (every lcore 0, 1, 2, ...), and a value-list size with
-trim_pkt_size (split too), all checked in the frames as tshark decodes
-them, each lcore's frames in their order.
+two cores (core c starts c steps on and steps twice as far), each lcore
+on a TX queue of its own written to a pcap of its own: a var of
+split_to_cores on the IPv4 source's last byte (1..10), one of
+split_to_cores false on the IP id (every lcore 0, 1, 2, ...), and a
+value-list size with trim_pkt_size (split too), all checked in the
+frames as tshark decodes them, each lcore's frames in their order.
 
 Usage: trex_split.py send RPC_PORT
-       trex_split.py check TSHARK_FIELDS_FILE
+       trex_split.py check TSHARK_FIELDS_OF_LCORE_0 TSHARK_FIELDS_OF_LCORE_1
 """
 import sys
 
@@ -43,28 +43,29 @@ def send(rpc):
     print("# sent %d packets" % PKTS)
 
 
-def check(path):
-    cores = {1: [], 0: []}
-    for line in open(path):
-        src, ipid, flen, ipck, udpck = line.rstrip("\n").split("\t")
-        a = int(src.split(".")[3])
-        cores[a % 2].append((a, int(ipid, 16), int(flen), ipck, udpck))
-    if len(cores[0]) + len(cores[1]) != PKTS or not cores[0] or not cores[1]:
-        fail("lcores sent %d and %d frames, expected %d in all from both"
-             % (len(cores[1]), len(cores[0]), PKTS))
-    for core, odd in ((0, 1), (1, 0)):
-        for n, got in enumerate(cores[odd]):
+def check(paths):
+    cores = []
+    for path in paths:
+        frames = []
+        for line in open(path):
+            src, ipid, flen, ipck, udpck = line.rstrip("\n").split("\t")
+            frames.append((int(src.split(".")[3]), int(ipid, 16), int(flen), ipck, udpck))
+        cores.append(frames)
+    if sum(len(f) for f in cores) != PKTS or not all(cores):
+        fail("lcores sent %s frames, expected %d in all from each" % ([len(f) for f in cores], PKTS))
+    for core, frames in enumerate(cores):
+        for n, got in enumerate(frames):
             # TRex's core c: packet n is the one-core packet c + 2n of a split var.
             want = (1 + (core + 2 * n) % 10, n % 3, SIZES[(core + 2 * n) % 5], "1", "1")
             if got != want:
                 fail("lcore %d frame %d: (src byte, ip.id, length, checksums) %r, expected %r"
                      % (core, n, got, want))
-    print("# %d + %d frames: each lcore sends TRex's core's sequence"
-          % (len(cores[1]), len(cores[0])))
+    print("# %s frames: each lcore sends TRex's core's sequence" % " + ".join(
+        str(len(f)) for f in cores))
 
 
 if sys.argv[1] == "send":
     send(int(sys.argv[2]))
 else:
-    check(sys.argv[2])
+    check(sys.argv[2:])
 print("PASS")
