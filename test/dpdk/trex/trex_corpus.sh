@@ -7,7 +7,7 @@
 # compared byte for byte with TRex's simulator (tools/trex-corpus.sh),
 # the variable-length ones (trim_pkt_size, 9230 B frames) among them.
 # Needs PVP_TREX_CORE: a trex-core checkout whose bp-sim-64 is built
-# (doc/trex.rst says how). About 55 s: the simulator starts once a stream.
+# (doc/trex.rst says how). About 15 s here: the simulator starts once a stream.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 
 [ -n "${PVP_TREX_CORE:-}" ] || skip "no trex-core checkout (set PVP_TREX_CORE)"
