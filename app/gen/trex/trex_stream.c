@@ -218,7 +218,7 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 		 size_t len)
 {
 	struct rte_ether_addr src, dst;
-	uint8_t pkt[PVP_PKT_MAX_SIZE];
+	uint8_t pkt[PVP_PKT_RAW_MAX_LEN];
 	int ret;
 
 	memcpy(pkt, ts->pkt, ts->len);
