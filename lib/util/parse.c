@@ -401,3 +401,14 @@ pvp_parse_ipv4(const char *s, uint32_t *ip)
 	*ip = ntohl(a.s_addr);
 	return 0;
 }
+
+int
+pvp_parse_ipv6(const char *s, uint8_t ip[16])
+{
+	struct in6_addr a;
+
+	if (s == NULL || inet_pton(AF_INET6, s, &a) != 1)
+		return -EINVAL;
+	memcpy(ip, &a, sizeof(a));
+	return 0;
+}

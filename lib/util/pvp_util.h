@@ -417,6 +417,14 @@ int pvp_parse_ipv4(const char *s, uint32_t *ip);
 const char *pvp_ipv4_format(uint32_t ip, char *buf, size_t len);
 
 /**
+ * Parse an IPv6 address in any of the spellings inet_pton() reads
+ * ("2001:db8::1", "::ffff:10.0.0.1"; nothing around it) into @p ip,
+ * network order.
+ * @return 0, or -EINVAL (nothing written).
+ */
+int pvp_parse_ipv6(const char *s, uint8_t ip[16]);
+
+/**
  * Format @p v with thousands separators: 14880952 as "14,880,952",
  * -1234 as "-1,234". Cut to fit @p len.
  *

@@ -604,6 +604,14 @@ test_addr(void)
 	static const char *const bad_ip[] = {
 		"", "10.0.0", "10.0.0.256", "10.0.0.1.2", " 10.0.0.1", "10.0.0.1 ", "a.b.c.d",
 	};
+	static const char *const bad_ip6[] = {
+		"",	    "10.0.0.1", "2001:db8::1::2", "2001:db8:0:0:0:0:0:0:1",
+		" ::1",	    "::1 ",	"::1%eth0",	  "2001:db8::/64",
+		"12345::1", "g::1",	"[::1]",
+	};
+	static const uint8_t ip6_mapped[16] = {[10] = 0xff, [11] = 0xff, [12] = 10, [15] = 1};
+	static const uint8_t ip6_doc[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	uint8_t ip6[16];
 	char buf[PVP_IPV4_STRLEN];
 	uint64_t mac = 7;
 	uint32_t ip = 7;
@@ -625,6 +633,15 @@ test_addr(void)
 		ip = 7;
 		CHECK(pvp_parse_ipv4(bad_ip[i], &ip) == -EINVAL && ip == 7, "\"%s\"", bad_ip[i]);
 	}
+	CHECK(pvp_parse_ipv6("2001:db8::1", ip6) == 0 && memcmp(ip6, ip6_doc, 16) == 0);
+	CHECK(pvp_parse_ipv6("2001:DB8:0:0:0:0:0:1", ip6) == 0 && memcmp(ip6, ip6_doc, 16) == 0);
+	CHECK(pvp_parse_ipv6("::ffff:10.0.0.1", ip6) == 0 && memcmp(ip6, ip6_mapped, 16) == 0);
+	for (i = 0; i < sizeof(bad_ip6) / sizeof(bad_ip6[0]); i++) {
+		memset(ip6, 7, sizeof(ip6));
+		CHECK(pvp_parse_ipv6(bad_ip6[i], ip6) == -EINVAL && ip6[0] == 7 && ip6[15] == 7,
+		      "\"%s\"", bad_ip6[i]);
+	}
+	CHECK(pvp_parse_ipv6(NULL, ip6) == -EINVAL);
 	CHECK_MSG(pvp_ipv4_format(0x0a000001u, buf, sizeof(buf)), "10.0.0.1");
 	CHECK_MSG(pvp_ipv4_format(0xffffffffu, buf, sizeof(buf)), "255.255.255.255");
 }
