@@ -118,7 +118,7 @@ ctl_hop_l3_valid(const struct coord_hop *hop, const struct coord_ctl_hop *h, cha
 					  "hop %s: l3[%u].port: \"%s\" is not one of its ports",
 					  hop->name, i, l->port);
 		for (k = 0; k < 2; k++)
-			if (v6[k][0] != '\0' && inet_pton(AF_INET6, v6[k], a) != 1)
+			if (v6[k][0] != '\0' && pvp_parse_ipv6(v6[k], a) != 0)
 				return coord_fail(
 					err, err_len, -EINVAL,
 					"hop %s: l3[%u].%s: \"%s\" is not an IPv6 address",
@@ -455,8 +455,8 @@ ctl_hop_same6(const char *have, const char *want)
 {
 	uint8_t a[16], b[16];
 
-	return have != NULL && inet_pton(AF_INET6, have, a) == 1 &&
-	       inet_pton(AF_INET6, want, b) == 1 && memcmp(a, b, sizeof(a)) == 0;
+	return pvp_parse_ipv6(have, a) == 0 && pvp_parse_ipv6(want, b) == 0 &&
+	       memcmp(a, b, sizeof(a)) == 0;
 }
 
 /* Port @p idx's item of the answer's "neigh", or NULL. */

@@ -9,7 +9,6 @@
  * file checked: one printable line, each key once, addresses of hosts.
  */
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,7 +57,7 @@ neigh_parse_range6(const char *what, const char *v, struct pvp_neigh_range6 *r, 
 	}
 	memcpy(lo, v, (size_t)(dash - v));
 	lo[dash - v] = '\0';
-	if (inet_pton(AF_INET6, lo, r->lo) != 1 || inet_pton(AF_INET6, dash + 1, r->hi) != 1 ||
+	if (pvp_parse_ipv6(lo, r->lo) != 0 || pvp_parse_ipv6(dash + 1, r->hi) != 0 ||
 	    memcmp(r->lo, r->hi, 16) > 0) {
 		pvp_err(err, errlen, "%s: answer6 '%s' is not LO-HI of IPv6 addresses, LO <= HI",
 			what, v);
@@ -90,8 +89,7 @@ neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neig
 		uint8_t *ip6 = key[0] == 'i' ? c->ip6 : c->gw6;
 		static const uint8_t unspec[16];
 
-		if (inet_pton(AF_INET6, v, ip6) != 1 || ip6[0] == 0xff ||
-		    memcmp(ip6, unspec, 16) == 0) {
+		if (pvp_parse_ipv6(v, ip6) != 0 || ip6[0] == 0xff || memcmp(ip6, unspec, 16) == 0) {
 			pvp_err(err, errlen, "%s: %s '%s' is not a unicast IPv6 address", what, key,
 				v);
 			return -EINVAL;

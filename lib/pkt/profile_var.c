@@ -8,7 +8,6 @@
  * the number of distinct flows they make.
  */
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
@@ -82,11 +81,9 @@ get_var_bound(struct prof_ctx *c, const json_t *v, const char *path, enum fkind 
 		*out = (uint32_t)x;
 		return 0;
 	}
-	if (str != NULL && k == F_IP4 && inet_pton(AF_INET, str, b) == 1) {
-		*out = (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+	if (k == F_IP4 && pvp_parse_ipv4(str, out) == 0)
 		return 0;
-	}
-	if (str != NULL && k == F_IP6 && inet_pton(AF_INET6, str, b) == 1) {
+	if (k == F_IP6 && pvp_parse_ipv6(str, b) == 0) {
 		memcpy(hi, b, 12);
 		*out = (uint32_t)b[12] << 24 | b[13] << 16 | b[14] << 8 | b[15];
 		return 0;

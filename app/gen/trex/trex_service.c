@@ -334,7 +334,7 @@ trex_m_conf_ipv6(json_t *p, struct trex_err *e)
 	if (trex_param_port(p, &port, e) != 0 || trex_param_bool(p, "enabled", -1, &on, e) != 0 ||
 	    (src = trex_param_str(p, "src_ipv6", NULL, e)) == NULL)
 		return NULL;
-	if (on && src[0] != '\0' && inet_pton(AF_INET6, src, ip6) != 1)
+	if (on && src[0] != '\0' && pvp_parse_ipv6(src, ip6) != 0)
 		return trex_fail(e, TREX_E_PARAMS, "invalid source IPv6 address: '%.64s'", src);
 	if (trex_svc_idle(port, "conf_ipv6", e) != 0)
 		return NULL;
