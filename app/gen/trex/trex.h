@@ -11,6 +11,8 @@
  *                  sessions and async events
  *   trex_cmds.c    version, system info, port status and attributes
  *   trex_stream.c  TRex stream JSON into lib/pkt streams, the loaded profile
+ *   trex_stream_build.c  TRex's packet as pvpkit-gen sends it: MACs, PTP,
+ *                  checksums, flow-stat marks
  *   trex_vm.c      the field engine (VM instructions) into lib/pkt vars
  *   trex_run.c     per-port start, stop, pause, resume, update
  *   trex_stats.c   global, port, xstats and pgid (flow stats, latency)
@@ -312,6 +314,14 @@ void trex_stream_free(struct trex_stream *s);
 void trex_streams_clear(uint16_t port);
 int trex_profile_load(struct trex_err *e);
 int trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e);
+
+/* trex_stream_build.c: TRex's packet as pvpkit-gen sends it. */
+int trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id, char *msg,
+		     size_t len);
+/* Free the template trex_stream_fill() built into @p s. */
+void trex_pvp_stream_free(struct pvp_stream *s);
+/* TRex's flow-stat marks on @p s's packet (before the field engine runs). */
+void trex_fs_mark(struct trex_stream *s);
 
 /* trex_util.c: get_utilization, TX lcores' busy share and the mempools. */
 json_t *trex_m_get_utilization(json_t *p, struct trex_err *e);
