@@ -19,7 +19,8 @@
  *   trex_push.c    push_remote: a pcap file replayed on a port
  *   trex_service.c service mode, L2/L3/IPv6/VLAN, RX queue, pushed packets
  *   trex_util.c    get_utilization: CPU and mempools
- *   trex_tpg.c     tagged packet groups: tags, tpg streams, their counters
+ *   trex_tpg.c     tagged packet groups: tags, enable/disable, tpg streams
+ *   trex_tpg_stats.c  tagged packet groups' RX and TX counters
  * Never installed.
  */
 
@@ -335,7 +336,7 @@ json_t *trex_push_refuse(uint16_t port, const char *cmd, struct trex_err *e);
 /* Free the push of @p port once its TX lcores are idle (trex_port_end). */
 void trex_push_end(uint16_t port);
 
-/* trex_tpg.c: tagged packet groups (../tpg.h has the RX side). */
+/* trex_tpg.c, trex_tpg_stats.c: tagged packet groups (../tpg.h has the RX side). */
 json_t *trex_m_enable_tpg(json_t *p, struct trex_err *e);
 json_t *trex_m_disable_tpg(json_t *p, struct trex_err *e);
 json_t *trex_m_get_tpg_state(json_t *p, struct trex_err *e);

@@ -6,7 +6,8 @@
  * TRex's tagged packet groups (doc/trex.rst, "Tagged packet groups"):
  * the tag table (Dot1Q and QinQ tags into tag ids), enable and disable
  * with TRex's state machine, tpg streams, and the per (RX port, tpgid,
- * tag) counters of get_tpg_stats. What TRex's server does in
+ * tag) counters of get_tpg_stats (read and cleared by
+ * trex_tpg_stats.c). What TRex's server does in
  * trex_stl_rpc_cmds.cpp, trex_stl_tpg.cpp and trex_tpg_stats.cpp, with
  * its messages; the counting itself is the RX lcores' (../tpg.h).
  *
@@ -28,41 +29,12 @@
 
 #include <rte_cycles.h>
 
-#include "trex.h"
-#include "../tpg.h"
-
-/* TRex's TPGState, as get_tpg_state answers it. */
-enum trex_tpg_state {
-	TPG_DISABLED = 0,
-	TPG_ENABLED_CP = 1,
-	TPG_ENABLED_CP_RX = 2,
-	TPG_ENABLED = 3,
-	TPG_DISABLED_DP = 4,
-	TPG_DISABLED_DP_RX = 5,
-};
+#include "trex_tpg_private.h"
 
 /* Most bytes of RX counters one TPG context may take. */
 #define TPG_MAX_BYTES (512ull << 20)
-/* TRex's own bounds: counters cleared by one clear_updated. */
-#define TPG_MAX_CLEAR 2048
 
-static struct {
-	enum trex_tpg_state state;
-	char user[64];		/* whose context, "" when none */
-	uint32_t num_tpgids;	/* tpgids 0..num_tpgids-1 */
-	uint16_t num_tags;	/* tag ids */
-	json_t *tags;		/* [num_tags]: TRex's tag objects, null: invalidated */
-	bool tx[GEN_MAX_PORTS]; /* acquired ports: may send tpg streams */
-	bool rx[GEN_MAX_PORTS]; /* ports whose frames are counted */
-	struct gen_tpg *tbl;	/* the table published in gen.tpg, NULL: none */
-	struct gen_tpg_cntr *cnt[GEN_MAX_RX][GEN_MAX_PORTS]; /* RX lcores' counters */
-	struct gen_tpg_cntr *base[GEN_MAX_PORTS];	     /* clear baselines, summed */
-	uint32_t *seq[GEN_MAX_PORTS]; /* next seq of each tpgid, while not loaded */
-	/* TX counters of each tpgid: frames are its seq; bytes of the loads before. */
-	uint32_t *seq0[GEN_MAX_PORTS];	 /* seq when the loaded stream took over */
-	uint64_t *txb[GEN_MAX_PORTS];	 /* bytes (FCS included) sent before that */
-	uint64_t *txbase[GEN_MAX_PORTS]; /* clear_tpg_tx_stats: [2 * tpgid] frames, + 1 bytes */
-} tpg;
+struct trex_tpg_ctx tpg;
 
 /* Counters of one RX port: 2^32 tpgids x 2^16 tags do not fit 32 bits. */
 static uint64_t
@@ -248,14 +220,14 @@ trex_tpg_free(void)
 }
 
 /* Whether @p p names the context's user ("username"). NULL with @p e set on a bad param. */
-static const char *
+const char *
 trex_tpg_user(json_t *p, struct trex_err *e)
 {
 	return trex_param_str(p, "username", NULL, e);
 }
 
 /* Whether the context is @p user's. */
-static bool
+bool
 trex_tpg_is(const char *user)
 {
 	return tpg.user[0] != '\0' && strcmp(tpg.user, user) == 0;
@@ -585,277 +557,6 @@ fail:
 	return NULL;
 }
 
-/* ---- counters ---- */
-
-/* The summed counters of slot @p idx of @p port, less the baseline. */
-static struct gen_tpg_cntr
-trex_tpg_read(uint16_t port, uint64_t idx)
-{
-	struct gen_tpg_cntr s = {0};
-	const struct gen_tpg_cntr *b = &tpg.base[port][idx];
-	uint16_t k;
-
-	for (k = 0; k < trex.g->rx.nb; k++) {
-		const struct gen_tpg_cntr *c = &tpg.cnt[k][port][idx];
-
-		s.pkts += c->pkts;
-		s.bytes += c->bytes;
-		s.seq_err += c->seq_err;
-		s.seq_err_big += c->seq_err_big;
-		s.seq_err_small += c->seq_err_small;
-		s.dup += c->dup;
-		s.ooo += c->ooo;
-	}
-	s.pkts -= b->pkts;
-	s.bytes -= b->bytes;
-	s.seq_err -= b->seq_err;
-	s.seq_err_big -= b->seq_err_big;
-	s.seq_err_small -= b->seq_err_small;
-	s.dup -= b->dup;
-	s.ooo -= b->ooo;
-	return s;
-}
-
-static bool
-trex_tpg_same(const struct gen_tpg_cntr *a, const struct gen_tpg_cntr *b)
-{
-	return a->pkts == b->pkts && a->bytes == b->bytes && a->seq_err == b->seq_err &&
-	       a->seq_err_big == b->seq_err_big && a->seq_err_small == b->seq_err_small &&
-	       a->dup == b->dup && a->ooo == b->ooo;
-}
-
-/* TRex's counter object; an unknown tag has no sequence counters. */
-static json_t *
-trex_tpg_json(const struct gen_tpg_cntr *c, bool unknown)
-{
-	if (unknown)
-		return json_pack("{s:I,s:I}", "pkts", (json_int_t)c->pkts, "bytes",
-				 (json_int_t)c->bytes);
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "pkts", (json_int_t)c->pkts, "bytes",
-			 (json_int_t)c->bytes, "seq_err", (json_int_t)c->seq_err, "seq_err_too_big",
-			 (json_int_t)c->seq_err_big, "seq_err_too_small",
-			 (json_int_t)c->seq_err_small, "ooo", (json_int_t)c->ooo, "dup",
-			 (json_int_t)c->dup);
-}
-
-/* Checks common to the stats methods: TPG on, the port counting, the tpgid in range. */
-static int
-trex_tpg_stats_args(json_t *p, uint16_t *port, uint64_t *tpgid, bool *unknown, bool *untagged,
-		    struct trex_err *e)
-{
-	if (trex_param_port(p, port, e) != 0 ||
-	    trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, e) != 0 ||
-	    trex_param_bool(p, "unknown_tag", 0, unknown, e) != 0 ||
-	    trex_param_bool(p, "untagged", 0, untagged, e) != 0)
-		return -EINVAL;
-	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[*port]) {
-		trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled on this port.");
-		return -ENOENT;
-	}
-	if (!tpg.rx[*port]) {
-		trex_fail(e, TREX_E_EXEC, "Port %u is not a valid port for TPG stats.", *port);
-		return -EINVAL;
-	}
-	if (*tpgid >= tpg.num_tpgids) {
-		trex_fail(e, TREX_E_EXEC, "tpgid %" PRIu64 " is bigger than the max allowed tpgid.",
-			  *tpgid);
-		return -ERANGE;
-	}
-	return 0;
-}
-
-/* A [min, max) tag range as TRex checks it. */
-static int
-trex_tpg_range(uint64_t lo, uint64_t hi, bool unknown, bool untagged, struct trex_err *e)
-{
-	if (lo > hi) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Min Tag = %" PRIu64 " must be smaller/equal than Max Tag = %" PRIu64, lo,
-			  hi);
-		return -EINVAL;
-	}
-	if (lo == hi && !unknown && !untagged) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Min Tag can equal Max Tag iff unknown tag or untagged flags provided.");
-		return -EINVAL;
-	}
-	if (hi > tpg.num_tags) {
-		trex_fail(e, TREX_E_EXEC, "Max Tag %" PRIu64 " is larger than number of tags %u",
-			  hi, tpg.num_tags);
-		return -ERANGE;
-	}
-	return 0;
-}
-
-/* {"port": {"tpgid": @p o}}, the nesting of TRex's answers. */
-static json_t *
-trex_tpg_wrap(uint16_t port, uint32_t tpgid, json_t *o)
-{
-	char pk[8], tk[16];
-
-	snprintf(pk, sizeof(pk), "%u", port);
-	snprintf(tk, sizeof(tk), "%u", tpgid);
-	return json_pack("{s:{s:o}}", pk, tk, o);
-}
-
-/*
- * One section of a tpgid's counters, as TRex's RxTPGPerPort::get_tpg_stats
- * gives it: the tags from min_tag on whose counters are all equal, under
- * "min-last" (or "min" alone), then "untagged" and "unknown_tag" if asked.
- * The client asks again from last + 1 until it reaches max_tag.
- */
-json_t *
-trex_m_get_tpg_stats(json_t *p, struct trex_err *e)
-{
-	uint64_t tpgid, lo, hi;
-	uint64_t row;
-	uint32_t i;
-	bool unknown, untagged;
-	uint16_t port;
-	json_t *st;
-	char key[32];
-
-	if (trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, e) != 0 ||
-	    trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, e) != 0 ||
-	    trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, e) != 0 ||
-	    trex_tpg_range(lo, hi, unknown, untagged, e) != 0)
-		return NULL;
-	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
-	st = json_object();
-	if (hi > lo) {
-		struct gen_tpg_cntr ref = trex_tpg_read(port, row + (uint32_t)lo), c;
-
-		for (i = (uint32_t)lo + 1; i < hi; i++) {
-			c = trex_tpg_read(port, row + i);
-			if (!trex_tpg_same(&ref, &c))
-				break;
-		}
-		if (i != lo + 1)
-			snprintf(key, sizeof(key), "%" PRIu64 "-%u", lo, i - 1);
-		else
-			snprintf(key, sizeof(key), "%" PRIu64, lo);
-		json_object_set_new(st, key, trex_tpg_json(&ref, false));
-	}
-	if (untagged) {
-		struct gen_tpg_cntr c = trex_tpg_read(port, row + tpg.num_tags + 1);
-
-		json_object_set_new(st, "untagged", trex_tpg_json(&c, false));
-	}
-	if (unknown) {
-		struct gen_tpg_cntr c = trex_tpg_read(port, row + tpg.num_tags);
-
-		json_object_set_new(st, "unknown_tag", trex_tpg_json(&c, true));
-	}
-	return trex_tpg_wrap(port, (uint32_t)tpgid, st);
-}
-
-/* Take slot @p idx of @p port's counters as its new zero. */
-static void
-trex_tpg_zero(uint16_t port, uint64_t idx)
-{
-	struct gen_tpg_cntr *b = &tpg.base[port][idx];
-	struct gen_tpg_cntr c = trex_tpg_read(port, idx);
-
-	b->pkts += c.pkts;
-	b->bytes += c.bytes;
-	b->seq_err += c.seq_err;
-	b->seq_err_big += c.seq_err_big;
-	b->seq_err_small += c.seq_err_small;
-	b->dup += c.dup;
-	b->ooo += c.ooo;
-}
-
-json_t *
-trex_m_clear_tpg_stats(json_t *p, struct trex_err *e)
-{
-	json_t *list = json_object_get(p, "tag_list"), *x;
-	json_t *maxj = json_object_get(p, "max_tag");
-	bool has_list = list != NULL && !json_is_null(list);
-	bool has_max = maxj != NULL && !json_is_null(maxj);
-	uint64_t tpgid, lo, hi;
-	bool unknown, untagged;
-	uint64_t row;
-	uint16_t port;
-	size_t i;
-
-	if (has_list == has_max)
-		return trex_fail(e, TREX_E_EXEC,
-				 "One between max_tag and tag_list should be provided in "
-				 "clear_tpg_stats.");
-	if (trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, e) != 0 ||
-	    trex_param_uint(p, "min_tag", UINT16_MAX, 0, &lo, e) != 0)
-		return NULL;
-	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
-	if (has_list) {
-		if (!json_is_array(list))
-			return trex_fail(e, TREX_E_PARAMS, "'tag_list' must be an array");
-		/* All checked before any is cleared. */
-		json_array_foreach(list, i, x)
-			if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-			    json_integer_value(x) >= tpg.num_tags)
-				return trex_fail(e, TREX_E_EXEC,
-						 "Tag %lld is larger than number of tags %u",
-						 (long long)json_integer_value(x), tpg.num_tags);
-		json_array_foreach(list, i, x)
-			trex_tpg_zero(port, row + (uint32_t)json_integer_value(x));
-	} else {
-		if (trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, e) != 0 ||
-		    trex_tpg_range(lo, hi, unknown, untagged, e) != 0)
-			return NULL;
-		for (i = lo; i < hi; i++)
-			trex_tpg_zero(port, row + (uint32_t)i);
-	}
-	if (untagged)
-		trex_tpg_zero(port, row + tpg.num_tags + 1);
-	if (unknown)
-		trex_tpg_zero(port, row + tpg.num_tags);
-	return json_object();
-}
-
-/* update_tpg_tags(clear=True): the tags of @p tag_list for tpgids [min, max) of a port. */
-json_t *
-trex_m_clear_updated(json_t *p, struct trex_err *e)
-{
-	const char *user = trex_tpg_user(p, e);
-	json_t *list, *x;
-	uint64_t lo, hi, id;
-	uint16_t port;
-	size_t i;
-
-	if (user == NULL || trex_param_port(p, &port, e) != 0 ||
-	    trex_param_uint(p, "min_tpgid", UINT32_MAX, -1, &lo, e) != 0 ||
-	    trex_param_uint(p, "max_tpgid", UINT32_MAX, -1, &hi, e) != 0 ||
-	    (list = trex_param_array(p, "tag_list", e)) == NULL)
-		return NULL;
-	if (!trex_tpg_is(user) || tpg.state != TPG_ENABLED)
-		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
-	if (!tpg.rx[port])
-		return trex_fail(e, TREX_E_EXEC, "Port %u is not a valid port for TPG stats.",
-				 port);
-	if (hi > tpg.num_tpgids)
-		return trex_fail(e, TREX_E_EXEC,
-				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", hi);
-	if (lo >= hi)
-		return trex_fail(e, TREX_E_EXEC,
-				 "max tpgid %" PRIu64 " is bigger than min tpgid %" PRIu64, hi, lo);
-	if ((hi - lo) * json_array_size(list) > TPG_MAX_CLEAR)
-		return trex_fail(e, TREX_E_EXEC,
-				 "Num Stats to clear %" PRIu64
-				 " is too big. Decrease list of tags.",
-				 (hi - lo) * json_array_size(list));
-	json_array_foreach(list, i, x)
-		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-		    json_integer_value(x) >= tpg.num_tags)
-			return trex_fail(e, TREX_E_EXEC,
-					 "Tag %lld is larger than number of tags %u",
-					 (long long)json_integer_value(x), tpg.num_tags);
-	for (id = lo; id < hi; id++)
-		json_array_foreach(list, i, x)
-			trex_tpg_zero(port, id * (tpg.num_tags + GEN_TPG_EXTRA) +
-						    (uint32_t)json_integer_value(x));
-	return json_object();
-}
-
 /* ---- streams ---- */
 
 int
@@ -974,73 +675,4 @@ trex_tpg_loaded(void)
 			tpg.seq0[s->port][s->pgid] = w->seq;
 		}
 	}
-}
-
-/* Frames and bytes port @p port has sent of @p tpgid since the enable. */
-static void
-trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
-{
-	struct gen_ctx *g = trex.g;
-	uint16_t i;
-
-	*pkts = tpg.seq[port][tpgid];
-	*bytes = tpg.txb[port][tpgid];
-	for (i = 0; i < g->nb_ws; i++) {
-		const struct gen_wstream *w = g->ws[i];
-		const struct trex_stream *s = trex_ws_stream(w);
-
-		if (s == NULL || !s->tpg || s->port != port || s->pgid != tpgid)
-			continue;
-		*pkts = w->seq;
-		*bytes += (uint64_t)(uint32_t)(w->seq - tpg.seq0[port][tpgid]) *
-			  (s->len + RTE_ETHER_CRC_LEN);
-	}
-}
-
-/* The TX stats methods' checks: TPG on @p port, the tpgid in range. */
-static int
-trex_tpg_tx_args(json_t *p, uint16_t *port, uint64_t *tpgid, struct trex_err *e)
-{
-	if (trex_param_port(p, port, e) != 0 ||
-	    trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, e) != 0)
-		return -EINVAL;
-	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[*port]) {
-		trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled on this port.");
-		return -ENOENT;
-	}
-	if (*tpgid >= tpg.num_tpgids) {
-		trex_fail(e, TREX_E_EXEC, "tpgid %" PRIu64 " is bigger than the max allowed tpgid.",
-			  *tpgid);
-		return -ERANGE;
-	}
-	return 0;
-}
-
-json_t *
-trex_m_get_tpg_tx_stats(json_t *p, struct trex_err *e)
-{
-	uint64_t tpgid, pkts, bytes;
-	uint16_t port;
-
-	if (trex_tpg_tx_args(p, &port, &tpgid, e) != 0)
-		return NULL;
-	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
-	pkts -= tpg.txbase[port][2 * tpgid];
-	bytes -= tpg.txbase[port][2 * tpgid + 1];
-	return trex_tpg_wrap(
-		port, (uint32_t)tpgid,
-		json_pack("{s:I,s:I}", "pkts", (json_int_t)pkts, "bytes", (json_int_t)bytes));
-}
-
-json_t *
-trex_m_clear_tpg_tx_stats(json_t *p, struct trex_err *e)
-{
-	uint64_t tpgid;
-	uint16_t port;
-
-	if (trex_tpg_tx_args(p, &port, &tpgid, e) != 0)
-		return NULL;
-	trex_tpg_tx_read(port, (uint32_t)tpgid, &tpg.txbase[port][2 * tpgid],
-			 &tpg.txbase[port][2 * tpgid + 1]);
-	return json_object();
 }

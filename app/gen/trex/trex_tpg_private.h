@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The pvpkit authors
+ */
+
+/*
+ * What the two halves of the TRex server's tagged packet groups share:
+ * the context with its tag table and streams (trex_tpg.c) and the
+ * counters' methods (trex_tpg_stats.c). Never installed.
+ */
+
+#ifndef TREX_TPG_PRIVATE_H
+#define TREX_TPG_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "trex.h"
+#include "../tpg.h"
+
+/* TRex's TPGState, as get_tpg_state answers it. */
+enum trex_tpg_state {
+	TPG_DISABLED = 0,
+	TPG_ENABLED_CP = 1,
+	TPG_ENABLED_CP_RX = 2,
+	TPG_ENABLED = 3,
+	TPG_DISABLED_DP = 4,
+	TPG_DISABLED_DP_RX = 5,
+};
+
+/* The TPG context: one user's at a time. */
+struct trex_tpg_ctx {
+	enum trex_tpg_state state;
+	char user[64];		/* whose context, "" when none */
+	uint32_t num_tpgids;	/* tpgids 0..num_tpgids-1 */
+	uint16_t num_tags;	/* tag ids */
+	json_t *tags;		/* [num_tags]: TRex's tag objects, null: invalidated */
+	bool tx[GEN_MAX_PORTS]; /* acquired ports: may send tpg streams */
+	bool rx[GEN_MAX_PORTS]; /* ports whose frames are counted */
+	struct gen_tpg *tbl;	/* the table published in gen.tpg, NULL: none */
+	struct gen_tpg_cntr *cnt[GEN_MAX_RX][GEN_MAX_PORTS]; /* RX lcores' counters */
+	struct gen_tpg_cntr *base[GEN_MAX_PORTS];	     /* clear baselines, summed */
+	uint32_t *seq[GEN_MAX_PORTS]; /* next seq of each tpgid, while not loaded */
+	/* TX counters of each tpgid: frames are its seq; bytes of the loads before. */
+	uint32_t *seq0[GEN_MAX_PORTS];	 /* seq when the loaded stream took over */
+	uint64_t *txb[GEN_MAX_PORTS];	 /* bytes (FCS included) sent before that */
+	uint64_t *txbase[GEN_MAX_PORTS]; /* clear_tpg_tx_stats: [2 * tpgid] frames, + 1 bytes */
+};
+
+/* The one TPG context (trex_tpg.c). */
+extern struct trex_tpg_ctx tpg;
+
+/* Whether @p p names the context's user ("username"). NULL with @p e set on a bad param. */
+const char *trex_tpg_user(json_t *p, struct trex_err *e);
+/* Whether the context is @p user's. */
+bool trex_tpg_is(const char *user);
+
+#endif /* TREX_TPG_PRIVATE_H */
