@@ -15,7 +15,8 @@
  * 0 seen again), so any mix of cycles and limits repeats exactly as
  * TRex's does. trex_vm.c uses this where its closed form has no
  * equivalent (or TRex's random sequence is asked for by a seed). The
- * instructions are read by trex_vm_sim_parse.c.
+ * instructions are read by trex_vm_sim_parse.c, split_to_cores is
+ * trex_vm_sim_split.c's.
  */
 
 #include <errno.h>
@@ -29,8 +30,6 @@
 #include "trex_vm_private.h"
 #include "trex_vm_sim_private.h"
 
-/* Packets of one cycle kept at most: 2^18, 1 MiB per written word. */
-#define SIM_MAX_CYCLE (UINT32_C(1) << 18)
 /* Draws TRex averages for the expected length of a random size. */
 #define SIM_TRIM_SAMPLES 10000
 
@@ -503,7 +502,7 @@ sim_tables(struct sim *m, const uint8_t *img, const uint16_t *fp, uint32_t nfp, 
  * bytes of each into @p img and its length into @p lens (when not NULL).
  * @return the cycle, 0 when longer than @p cap.
  */
-static uint32_t
+uint32_t
 sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
 	uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap)
 {
@@ -526,144 +525,6 @@ sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const ui
 			return k;
 	}
 	return 0;
-}
-
-/* (a * b) mod r without overflow. */
-static uint64_t
-sim_mulmod(uint64_t a, uint64_t b, uint64_t r)
-{
-	return (uint64_t)((unsigned __int128)a * b % r);
-}
-
-/*
- * @p m as TRex's splitter gives it to core @p core of @p n
- * (trex_stl_vm_splitter.cpp, StreamVmInstruction*::update): a variable
- * of split_to_cores starts @p core steps on and steps n times as far, a
- * flow_var_rand_limit's seed and limit are split, and every core seeds
- * its random values with the stream's seed times (core + 1) * 514229.
- */
-static void
-sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
-{
-	unsigned int i;
-	bool of;
-
-	m->rnd_seed = seed * ((core + 1) * 514229u);
-	for (i = 0; i < m->n; i++) {
-		struct sim_ins *x = &m->in[i];
-		uint64_t r, first;
-
-		if (!x->split)
-			continue;
-		if (x->kind == SIM_RLIMIT) {
-			x->seed = x->seed * (((core + 1) * 514229u) & UINT32_MAX);
-			x->limit = RTE_MAX(x->limit / n + (core == 0 ? x->limit % n : 0), 1u);
-			continue;
-		}
-		if (x->kind != SIM_VAR || x->op == SIM_RAND)
-			continue;
-		if (x->list != NULL) {
-			/* The list index is the state: packet 0 reads list[init]. */
-			r = x->n_list;
-			x->init = x->op == SIM_INC
-					  ? (x->init + sim_mulmod(x->step, core, r)) % r
-					  : (x->init + r - sim_mulmod(x->step, core, r)) % r;
-			x->step = sim_mulmod(x->step, n, r);
-			continue;
-		}
-		r = x->max - x->min + 1;
-		if (r == 0)
-			continue; /* a full 64-bit range: TRex's split of it is not kept */
-		/* The bss holds the value before packet 0's: back to init_value first. */
-		if (x->op == SIM_INC) {
-			first = sim_inc_mod(x->min, x->max, x->init, x->step, &of);
-			first = sim_inc_mod(x->min, x->max, first, sim_mulmod(x->step, core, r),
-					    &of);
-			x->step = sim_mulmod(x->step, n, r);
-			x->init = sim_dec_mod(x->min, x->max, first, x->step, &of);
-		} else {
-			first = sim_dec_mod(x->min, x->max, x->init, x->step, &of);
-			first = sim_dec_mod(x->min, x->max, first, sim_mulmod(x->step, core, r),
-					    &of);
-			x->step = sim_mulmod(x->step, n, r);
-			x->init = sim_inc_mod(x->min, x->max, first, x->step, &of);
-		}
-	}
-}
-
-/*
- * The packets of every TX lcore of the stream's port, as TRex's cores
- * send them (sim_split()), into @p img and @p lens block by block: core
- * q's in packets [q * B, (q + 1) * B), B a whole number of every core's
- * cycle, so pvpkit-gen's split of the flows into one block per TX lcore
- * sends each lcore TRex's core's sequence. A tuple keeps one core's
- * sequence (TRex splits its port over the IP's wraps; not done here).
- * @return 0 (*cycle: n * B), -ERANGE when a core's cycle is longer than
- * its share of SIM_MAX_CYCLE (*cycle then holds the shares, repeated),
- * -ENOMEM.
- */
-static int
-sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
-	  uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle)
-{
-	unsigned int n = RTE_MAX(trex.g->opt.tx_cores, 1u), q, i;
-	uint32_t cap, cyc[RTE_MAX_LCORE], block = 1, k, seed;
-	uint64_t lcm;
-	uint8_t *cimg = NULL;
-	uint16_t *clens = NULL;
-	struct sim *w;
-	bool long_cycle = false;
-
-	for (i = 0; i < m->n; i++)
-		if (m->in[i].kind == SIM_TUPLE)
-			n = 1;
-	n = RTE_MIN(n, (unsigned int)RTE_MAX_LCORE);
-	seed = s->random_seed != 0 ? s->random_seed : 1;
-	if (n == 1) {
-		*cycle = sim_run(m, s, pkt, fp, nfp, img, lens, SIM_MAX_CYCLE);
-		if (*cycle != 0)
-			return 0;
-		*cycle = SIM_MAX_CYCLE;
-		return -ERANGE;
-	}
-	cap = SIM_MAX_CYCLE / n;
-	w = malloc(sizeof(*w));
-	cimg = malloc((size_t)SIM_MAX_CYCLE * RTE_MAX(nfp, 1u));
-	clens = malloc(SIM_MAX_CYCLE * sizeof(*clens));
-	if (w == NULL || cimg == NULL || clens == NULL) {
-		free(w);
-		free(cimg);
-		free(clens);
-		return -ENOMEM;
-	}
-	for (q = 0; q < n; q++) {
-		*w = *m;
-		sim_split(w, seed, q, n);
-		cyc[q] = sim_run(w, s, pkt, fp, nfp, cimg + (size_t)q * cap * nfp,
-				 clens + (size_t)q * cap, cap);
-		if (cyc[q] == 0) {
-			long_cycle = true;
-			cyc[q] = cap;
-		}
-		lcm = (uint64_t)block / pvp_gcd64(block, cyc[q]) * cyc[q];
-		/* Cycles whose common multiple is over the share: the shares repeat. */
-		if (lcm > cap)
-			long_cycle = true;
-		block = (uint32_t)RTE_MIN(lcm, (uint64_t)cap);
-	}
-	for (q = 0; q < n; q++)
-		for (k = 0; k < block; k++) {
-			size_t from = (size_t)q * cap + k % cyc[q];
-
-			memcpy(img + ((size_t)q * block + k) * nfp, cimg + from * nfp, nfp);
-			if (lens != NULL)
-				lens[(size_t)q * block + k] = clens[from];
-		}
-	free(w);
-	free(cimg);
-	free(clens);
-	*cycle = n * block;
-	return long_cycle ? -ERANGE : 0;
 }
 
 /*

@@ -3,10 +3,10 @@
  */
 
 /*
- * What the two halves of TRex's field engine simulator share: the parser
+ * What the parts of TRex's field engine simulator share: the parser
  * (trex_vm_sim_parse.c), which reads the instructions into struct sim, and
- * the engine (trex_vm_sim.c), which runs them packet by packet. Never
- * installed.
+ * the engine (trex_vm_sim.c), which runs them packet by packet, with its
+ * split_to_cores (trex_vm_sim_split.c). Never installed.
  */
 
 #ifndef TREX_VM_SIM_PRIVATE_H
@@ -21,6 +21,9 @@
 
 /* Most instructions one stream may have (TRex's own bound is its bss size). */
 #define SIM_MAX_INS 64
+
+/* Packets of one cycle kept at most: 2^18, 1 MiB per written word. */
+#define SIM_MAX_CYCLE (UINT32_C(1) << 18)
 
 enum sim_kind {
 	SIM_VAR,    /* flow_var: inc, dec or random, range or value_list */
@@ -102,5 +105,22 @@ sim_dec_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
  * on failure.
  */
 int trex_vm_sim_parse(struct sim *m, const json_t *ins);
+
+/*
+ * One core's packets: run @p m from its start until the state after
+ * packet 0 comes back (the cycle), at most @p cap packets, the footprint
+ * bytes of each into @p img and its length into @p lens (when not NULL).
+ * @return the cycle, 0 when longer than @p cap.
+ */
+uint32_t sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
+		 uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap);
+
+/*
+ * Every TX lcore's packets of @p m, as TRex's cores send them
+ * (trex_vm_sim_split.c). @return 0 (*cycle: the packets of all blocks),
+ * -ERANGE when a core's cycle is too long, -ENOMEM.
+ */
+int sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
+	      uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle);
 
 #endif /* TREX_VM_SIM_PRIVATE_H */
