@@ -48,6 +48,10 @@
 #define RUN    struct coord_run_record
 #define HOST   struct coord_record_host
 #define SLAT   struct coord_record_soak_latency
+#define OWHALF struct coord_record_oneway_half
+#define OWNS   struct coord_record_oneway_ns
+#define OWST   struct coord_record_oneway_stream
+#define OW     struct coord_record_oneway
 
 static const char *const rec_trial_type[] = {"trial", NULL};
 static const char *const rec_search_type[] = {"search", NULL};
@@ -323,6 +327,49 @@ const struct pvp_schema_member coord_soak_record_members[] = {
 	{.name = NULL},
 };
 
+/* The halves as pvpkit-gen writes them (oneway.c); the histogram is let be. */
+static const struct pvp_schema_member rec_oneway_half_members[] = {
+	REC(OWHALF, count, UINT, REC_NUM, .help = "samples"),
+	REC(OWHALF, p50, UINT, REC_NUM, .help = "median, ns"),
+	REC(OWHALF, p99, UINT, REC_NUM, .help = "99th percentile, ns"),
+	REC(OWHALF, max, UINT, REC_NUM, .help = "largest, ns"),
+	{.name = NULL},
+};
+
+static const struct pvp_schema_member rec_oneway_ns_members[] = {
+	REC(OWNS, to_guest, OBJECT, .members = rec_oneway_half_members,
+	    .help = "tester TX to the guest's receive stamp"),
+	REC(OWNS, from_guest, OBJECT, .members = rec_oneway_half_members,
+	    .help = "the guest's receive stamp to tester RX"),
+	REC(OWNS, unstamped, UINT, REC_NUM, .help = "signed packets without a stamp"),
+	{.name = NULL},
+};
+
+const struct pvp_schema_member coord_record_oneway_stream_members[] = {
+	REC(OWST, stream, UINT, REC_U32, .help = "the stream's wire id"),
+	REC(OWST, port, UINT, REC_U32, .help = "its TX port"),
+	{.name = "oneway_ns",
+	 .type = PVP_SCHEMA_OBJECT,
+	 .members = rec_oneway_ns_members,
+	 PVP_SCHEMA_AT(OWST, ns),
+	 REC_HAS(OWST, has_ns),
+	 .help = "the halves, when the source split the latency"},
+	{.name = NULL},
+};
+
+static const char *const rec_oneway_clocks[] = {"shared", "differs", NULL};
+
+const struct pvp_schema_member coord_record_oneway_members[] = {
+	REC_STR(OW, guest, .help = "the guest that stamps"),
+	REC_STR(OW, source, .help = "the source that compared its clock"),
+	REC(OW, clock, ENUM, .required = true, .values = rec_oneway_clocks,
+	    .help = "shared: the halves are measured; differs: only the round trip"),
+	REC_STR(OW, reason, .help = "why the clocks differ"),
+	REC(OW, offset_ns, DOUBLE, REC_SIGNED, REC_HAS(OW, has_offset),
+	    .help = "the source's TSC minus the guest's, as sampled"),
+	{.name = NULL},
+};
+
 json_t *
 coord_record_search_ref_json(const struct coord_record_search_ref *ref)
 {
@@ -340,6 +387,20 @@ coord_search_record_read(const json_t *rec, struct coord_search_record *sr, char
 			 size_t err_len)
 {
 	return pvp_schema_read(coord_search_record_members, rec, sr, err, err_len);
+}
+
+int
+coord_record_oneway_read(const json_t *oneway, struct coord_record_oneway *ow, char *err,
+			 size_t err_len)
+{
+	return pvp_schema_read(coord_record_oneway_members, oneway, ow, err, err_len);
+}
+
+int
+coord_record_oneway_stream_read(const json_t *stream, struct coord_record_oneway_stream *st,
+				char *err, size_t err_len)
+{
+	return pvp_schema_read(coord_record_oneway_stream_members, stream, st, err, err_len);
 }
 
 int

@@ -121,6 +121,39 @@ struct coord_trial_record {
 	json_t *oneway;				 /**< one-way latency: the clock check */
 };
 
+/** One half of a stream's one-way latency (its "oneway_ns"), in ns. */
+struct coord_record_oneway_half {
+	uint64_t count; /**< samples */
+	uint64_t p50;	/**< median */
+	uint64_t p99;	/**< 99th percentile */
+	uint64_t max;	/**< largest */
+};
+
+/** A stream's "oneway_ns": the two halves of its latency. */
+struct coord_record_oneway_ns {
+	struct coord_record_oneway_half to_guest;   /**< tester TX to the guest's stamp */
+	struct coord_record_oneway_half from_guest; /**< the guest's stamp to tester RX */
+	uint64_t unstamped;			    /**< signed packets without a stamp */
+};
+
+/** What a trial's streams[] item says of one-way latency. */
+struct coord_record_oneway_stream {
+	unsigned int stream;		  /**< the stream's wire id */
+	unsigned int port;		  /**< its TX port */
+	struct coord_record_oneway_ns ns; /**< its halves */
+	bool has_ns;			  /**< "oneway_ns" given (the source split it) */
+};
+
+/** A trial record's "oneway": the clock check of coord_oneway_prepare(). */
+struct coord_record_oneway {
+	char guest[64];	    /**< the guest that stamps */
+	char source[64];    /**< the source that compared its clock */
+	unsigned int clock; /**< 0 "shared", 1 "differs" */
+	char reason[256];   /**< why the clocks differ */
+	double offset_ns;   /**< the source's TSC minus the guest's */
+	bool has_offset;    /**< "offset_ns" given */
+};
+
 /** The latency bound of a goal (--goal pdr=0.5%,p99=100us). */
 struct coord_record_goal_latency {
 	char stat[8];	 /**< pvp_search_lat_stat_name(): "p99" ... */
@@ -272,6 +305,10 @@ extern const struct pvp_schema_member coord_search_record_members[];
 extern const struct pvp_schema_member coord_run_record_members[];
 /** The "soak_interval" and "soak" records' members, in the order they are written. */
 extern const struct pvp_schema_member coord_soak_record_members[];
+/** A trial record's "oneway" members. */
+extern const struct pvp_schema_member coord_record_oneway_members[];
+/** The one-way members of an item of a trial record's "streams". */
+extern const struct pvp_schema_member coord_record_oneway_stream_members[];
 
 /**
  * The "search" member of a trial record (warmup and gen_remeasure only
@@ -289,6 +326,17 @@ int coord_trial_record_read(const json_t *rec, struct coord_trial_record *tr, ch
 /** Decode a "search" record into @p sr, as coord_trial_record_read(). */
 int coord_search_record_read(const json_t *rec, struct coord_search_record *sr, char *err,
 			     size_t err_len);
+
+/**
+ * Decode a trial record's "oneway" (borrowed from tr->oneway) into @p ow.
+ * @return 0, or -EINVAL with "member: must be ..." in @p err.
+ */
+int coord_record_oneway_read(const json_t *oneway, struct coord_record_oneway *ow, char *err,
+			     size_t err_len);
+
+/** Decode an item of a trial record's "streams" into @p st, as coord_record_oneway_read(). */
+int coord_record_oneway_stream_read(const json_t *stream, struct coord_record_oneway_stream *st,
+				    char *err, size_t err_len);
 
 /**
  * Check a record of any type: "trial", "search", "run", "soak_interval"

@@ -16,18 +16,35 @@
 
 #include "coord_record.h"
 
+/* A section's title, "@p title@p suffix", underlined. */
+static void
+doc_title(const char *title, const char *suffix)
+{
+	int n;
+
+	n = printf("\n%s%s\n", title, suffix);
+	while (--n > 1)
+		putchar('-');
+	printf("\n\n");
+}
+
 /* One record's section: its title, what writes it, its table. */
 static int
 doc_record(const char *title, const char *writer, const struct pvp_schema_member *members)
 {
-	int n;
-
-	n = printf("\n%s records\n", title);
-	while (--n > 1)
-		putchar('-');
-	printf("\n\nWritten by %s. A member left out reads as its default\n"
+	doc_title(title, " records");
+	printf("Written by %s. A member left out reads as its default\n"
 	       "(``-``: zero, false, empty or null).\n\n",
 	       writer);
+	return pvp_schema_doc(members, stdout);
+}
+
+/* A member's own table: its title and what it says. */
+static int
+doc_member(const char *title, const char *text, const struct pvp_schema_member *members)
+{
+	doc_title(title, "");
+	printf("%s\n\n", text);
 	return pvp_schema_doc(members, stdout);
 }
 
@@ -67,7 +84,15 @@ main(void)
 	    doc_record("``\"soak_interval\"`` and ``\"soak\"``",
 		       "``pvpkit soak``: one reading every ``--interval``, then the\n"
 		       "totals",
-		       coord_soak_record_members) < 0) {
+		       coord_soak_record_members) < 0 ||
+	    doc_member("A trial's ``oneway``",
+		       "Written by ``coord_oneway_prepare()`` when a guest stamps; read\n"
+		       "by ``pvpkit report`` (doc/reports.rst, \"One-way latency\").",
+		       coord_record_oneway_members) < 0 ||
+	    doc_member("One-way latency in a trial's ``streams[]``",
+		       "Written by pvpkit-gen (``oneway_ns``, doc/gen.rst) where its clock\n"
+		       "is the guest's; the other members of a stream are pvpkit-gen's own.",
+		       coord_record_oneway_stream_members) < 0) {
 		fprintf(stderr, "pvpkit-record-doc: cannot write a table\n");
 		return 1;
 	}
