@@ -7,9 +7,10 @@
  * Self-contained (inline CSS, inline SVG plots, no script, nothing
  * fetched), made from the summary and the records alone like every other
  * report file: the run's metadata, the NDR/PDR table with repeats and
- * spread, a throughput plot per goal, the latency plot, the per-hop loss
- * of the trial nearest each NDR, the truth checks that failed, and links
- * to the files written beside it.
+ * spread, a throughput plot per goal, the latency plot, the one-way
+ * latency per stream (report_oneway.c), the per-hop loss of the trial
+ * nearest each NDR, the truth checks that failed, and links to the files
+ * written beside it.
  */
 
 #include <errno.h>
@@ -390,6 +391,7 @@ report_write_html(const json_t *records, const json_t *summary, const char *outd
 	fputs("<h2>Latency</h2>\n", out.f);
 	if (!html_plot_latency(out.f, summary))
 		fputs("<p class=\"note\">No latency trials in this run.</p>\n", out.f);
+	report_html_oneway(out.f, summary);
 	html_hop_loss(out.f, records, summary);
 	html_failed_checks(out.f, records);
 	html_files(out.f, o->results, outdir, info);

@@ -55,6 +55,18 @@ int report_plots(const json_t *records, const json_t *summary, const char *outdi
  */
 json_t *report_latency_point(const json_t *records, unsigned int size, unsigned int flows);
 
+/**
+ * One-way latency of a point from its records @p recs (report_oneway.c):
+ * the last trial with "oneway", its rate_pps, guest and source, and
+ * either "measured": true with per stream to_guest and from_guest
+ * (count, p50_us, p99_us, max_us) or "measured": false with "reason".
+ * @return a new object, or NULL when no trial has "oneway".
+ */
+json_t *report_oneway_point(const json_t *recs);
+
+/** report.html's one-way latency table from the points' "oneway". */
+void report_html_oneway(FILE *f, const json_t *summary);
+
 /** The last "latency_floor" record's figures, or NULL. */
 json_t *report_latency_floor(const json_t *records);
 

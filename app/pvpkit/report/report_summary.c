@@ -558,9 +558,12 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 			"theoretical_max_pps", report_max_pps(line_rate, p->size), "goals", goals);
 		if (pj != NULL) {
 			json_t *lat = report_latency_point(p->recs, p->size, p->flows);
+			json_t *ow = report_oneway_point(p->recs);
 
 			if (lat != NULL)
 				json_object_set_new(pj, "latency", lat);
+			if (ow != NULL)
+				json_object_set_new(pj, "oneway", ow);
 		}
 		if (pj == NULL || json_array_append_new(pts, pj) < 0) {
 			json_decref(pts);

@@ -6,7 +6,8 @@
  * coord_report without gnuplot: the JSON-lines file (append, reload,
  * a truncated last line, a fragment in the middle), the summary values,
  * the CSV layout byte for byte, the search record, reconciliation, and
- * compare's verdicts on throughput and latency from synthetic records.
+ * compare's verdicts on throughput and latency from synthetic records,
+ * and one-way latency in the summary and report.html.
  */
 
 #include <errno.h>
@@ -800,6 +801,175 @@ test_compare_latency(void)
 	json_decref(n);
 }
 
+/* A trial record of @p size B at 1 kpps with @p extra members ("" for none). */
+static json_t *
+ow_trial(unsigned int size, const char *extra)
+{
+	char text[2048];
+	json_t *j;
+
+	snprintf(text, sizeof(text),
+		 "{\"type\":\"trial\",\"size\":%u,\"flows\":1,\"duration_s\":10,"
+		 "\"requested_pps\":1000,\"achieved_pps\":1000,\"tx_packets\":10000,"
+		 "\"rx_packets\":10000%s}",
+		 size, extra);
+	j = json_loads(text, 0, NULL);
+	CHECK(j != NULL, "oneway fixture of %u B parses", size);
+	return j;
+}
+
+#define OW_SHARED                                                                                  \
+	"\"oneway\":{\"guest\":\"vm\",\"source\":\"gen\",\"clock\":\"shared\","                    \
+	"\"offset_ns\":100.2}"
+/* to_guest p50 87 us, p99 4390.9 us, max 11866.4 us; from_guest 113.7, 4096, 8962.9. */
+#define OW_STREAMS                                                                                 \
+	"\"streams\":[{\"stream\":0,\"port\":0,\"rx_packets\":10000,\"oneway_ns\":{"               \
+	"\"to_guest\":{\"count\":10000,\"min\":9000,\"p50\":87000,\"p90\":90000,"                  \
+	"\"p99\":4390900,\"max\":11866400,\"histogram\":{\"unit_ns\":1}},"                         \
+	"\"from_guest\":{\"count\":10000,\"p50\":113700,\"p99\":4096000,\"max\":8962900},"         \
+	"\"unstamped\":3}},{\"stream\":1,\"port\":1,\"rx_packets\":10000}]"
+
+/* The value of one-way member @p key of @p pt's stream @p i, half @p half. */
+static double
+ow_num(const json_t *pt, size_t i, const char *half, const char *key)
+{
+	const json_t *st =
+		json_array_get(json_object_get(json_object_get(pt, "oneway"), "streams"), i);
+	const json_t *v = json_object_get(json_object_get(st, half), key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Remove what coord_report_write_all() wrote in @p dir, and @p dir. */
+static void
+ow_report_remove(const char *dir, const struct coord_report_info *info)
+{
+	char path[400];
+	unsigned int i;
+
+	for (i = 0; i < info->nb_files; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, info->files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * One-way latency in summary.json and report.html: the halves per
+ * stream of the last trial with "oneway", "not measured (reason)" where
+ * the clocks differ, nothing where no guest stamps, and a record the
+ * table refuses named, never read as zeros.
+ */
+static void
+test_oneway(void)
+{
+	struct coord_report_info info;
+	struct coord_report_opts o;
+	char dir[300], path[400], *html;
+	const json_t *pt, *ow;
+	json_t *recs, *sum;
+
+	recs = json_array();
+	/* 64 B: an older trial with other figures, then the one the summary shows. */
+	json_array_append_new(recs,
+			      ow_trial(64, "," OW_SHARED ",\"streams\":[{\"stream\":0,"
+					   "\"port\":0,\"oneway_ns\":{\"to_guest\":{\"p50\":1},"
+					   "\"from_guest\":{\"p50\":1}}}]"));
+	json_array_append_new(recs, ow_trial(64, "," OW_SHARED "," OW_STREAMS));
+	json_array_append_new(
+		recs,
+		ow_trial(128, ",\"oneway\":{\"guest\":\"vm\",\"source\":\"gen\","
+			      "\"clock\":\"differs\",\"reason\":\"boot ids differ\"}," OW_STREAMS));
+	json_array_append_new(recs, ow_trial(256, "," OW_STREAMS));
+	json_array_append_new(recs, ow_trial(512, ",\"oneway\":{\"guest\":\"vm\",\"clock\":"
+						  "\"sideways\"}"));
+	json_array_append_new(recs,
+			      ow_trial(1024, "," OW_SHARED ",\"streams\":[{\"stream\":0,"
+					     "\"oneway_ns\":{\"to_guest\":{\"p99\":\"lots\"}}}]"));
+	json_array_append_new(recs, ow_trial(1518, "," OW_SHARED ",\"streams\":[{\"stream\":0}]"));
+
+	sum = coord_report_summary(recs, NULL);
+	CHECK(sum != NULL, "oneway summary");
+	pt = point(sum, 64, 1);
+	ow = json_object_get(pt, "oneway");
+	CHECK(json_is_true(json_object_get(ow, "measured")), "64 B: measured");
+	CHECK(json_array_size(json_object_get(ow, "streams")) == 1,
+	      "64 B: the stream without oneway_ns has no row");
+	CHECK(near(ow_num(pt, 0, "to_guest", "p50_us"), 87.0) &&
+		      near(ow_num(pt, 0, "to_guest", "p99_us"), 4390.9) &&
+		      near(ow_num(pt, 0, "to_guest", "max_us"), 11866.4),
+	      "64 B to_guest of the last trial: %f %f %f", ow_num(pt, 0, "to_guest", "p50_us"),
+	      ow_num(pt, 0, "to_guest", "p99_us"), ow_num(pt, 0, "to_guest", "max_us"));
+	CHECK(near(ow_num(pt, 0, "from_guest", "p50_us"), 113.7) &&
+		      near(ow_num(pt, 0, "from_guest", "p99_us"), 4096.0) &&
+		      near(ow_num(pt, 0, "from_guest", "max_us"), 8962.9),
+	      "64 B from_guest");
+	CHECK(near(ow_num(pt, 0, "to_guest", "count"), 10000), "64 B count");
+	CHECK(strcmp(json_string_value(json_object_get(ow, "guest")) ?: "", "vm") == 0 &&
+		      strcmp(json_string_value(json_object_get(ow, "source")) ?: "", "gen") == 0,
+	      "64 B guest and source");
+
+	ow = json_object_get(point(sum, 128, 1), "oneway");
+	CHECK(json_is_false(json_object_get(ow, "measured")) &&
+		      json_object_get(ow, "streams") == NULL,
+	      "128 B: clocks differ, not measured");
+	CHECK(strcmp(json_string_value(json_object_get(ow, "reason")) ?: "",
+		     "vm's clock is not gen's: boot ids differ") == 0,
+	      "128 B reason: %s", json_string_value(json_object_get(ow, "reason")));
+	CHECK(point(sum, 256, 1) != NULL && json_object_get(point(sum, 256, 1), "oneway") == NULL,
+	      "256 B: no guest stamps, no oneway");
+	ow = json_object_get(point(sum, 512, 1), "oneway");
+	CHECK(json_is_false(json_object_get(ow, "measured")) &&
+		      strstr(json_string_value(json_object_get(ow, "reason")) ?: "",
+			     "the record's oneway: clock") != NULL,
+	      "512 B: a clock no writer writes: %s",
+	      json_string_value(json_object_get(ow, "reason")));
+	ow = json_object_get(point(sum, 1024, 1), "oneway");
+	CHECK(json_is_false(json_object_get(ow, "measured")) &&
+		      strstr(json_string_value(json_object_get(ow, "reason")) ?: "",
+			     "the record's streams[0]: oneway_ns.to_guest.p99") != NULL,
+	      "1024 B: a figure that is no number: %s",
+	      json_string_value(json_object_get(ow, "reason")));
+	ow = json_object_get(point(sum, 1518, 1), "oneway");
+	CHECK(json_is_false(json_object_get(ow, "measured")) &&
+		      strcmp(json_string_value(json_object_get(ow, "reason")) ?: "",
+			     "no stream of gen has oneway_ns") == 0,
+	      "1518 B: shared clock, no halves: %s",
+	      json_string_value(json_object_get(ow, "reason")));
+
+	snprintf(dir, sizeof(dir), "%s/oneway", tmpdir);
+	coord_report_opts_init(&o);
+	o.plots = false;
+	o.html = true;
+	CHECK(coord_report_write_all(recs, dir, &o, &info) == 0, "oneway report.html");
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	html = read_file(path);
+	CHECK(html != NULL && strstr(html, "<h2>One-way latency</h2>") != NULL, "html section");
+	CHECK(html != NULL &&
+		      strstr(html, "<tr><td>64</td><td>1</td><td>1000</td><td>0</td><td>0</td>"
+				   "<td>87.0</td><td>4390.9</td><td>11866.4</td>"
+				   "<td>113.7</td><td>4096.0</td><td>8962.9</td></tr>") != NULL,
+	      "html 64 B row");
+	CHECK(html != NULL &&
+		      strstr(html, "not measured (vm&#39;s clock is not gen&#39;s: boot ids "
+				   "differ)") != NULL,
+	      "html 128 B not measured");
+	free(html);
+	ow_report_remove(dir, &info);
+
+	/* No trial measured it: the table says so. */
+	json_array_clear(recs);
+	json_array_append_new(recs, ow_trial(64, ""));
+	CHECK(coord_report_write_all(recs, dir, &o, &info) == 0, "report.html without oneway");
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	html = read_file(path);
+	CHECK(html != NULL && strstr(html, "no trial measured it") != NULL, "html: none measured");
+	free(html);
+	ow_report_remove(dir, &info);
+	json_decref(sum);
+	json_decref(recs);
+}
+
 int
 main(void)
 {
@@ -814,11 +984,14 @@ main(void)
 	test_load_misshapen();
 	record_strings_fit(coord_trial_record_members, "trial");
 	record_strings_fit(coord_search_record_members, "search");
+	record_strings_fit(coord_record_oneway_members, "oneway");
+	record_strings_fit(coord_record_oneway_stream_members, "streams[]");
 	test_summary_csv();
 	test_search_record();
 	test_repeats();
 	test_compare();
 	test_compare_latency();
+	test_oneway();
 	if (unit_check_failures == 0) {
 		/* Only our own temporary directory, built above. */
 		snprintf(cmd, sizeof(cmd), "%s/results.jsonl", tmpdir);
