@@ -49,8 +49,10 @@ struct soak_run {
 	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
 	struct coord_sink sink;			 /* the results, else stdout */
 	bool checks_failed;			 /* a check failed on the totals */
-	struct coord_topo_hop *inject_hop[SOAK_MAX_INJECT]; /* each --inject's hop */
-	unsigned int nb_injected;			    /* --inject entries done */
+	struct coord_topo_hop *inject_hop[SOAK_MAX_INJECT];	   /* each --inject's hop */
+	unsigned int nb_injected;				   /* --inject entries done */
+	struct coord_record_soak_inject injected[SOAK_MAX_INJECT]; /* what each did */
+	unsigned int nb_recorded; /* of them, in an interval's record already */
 };
 
 /* Sleep until @p until (pvp_now_s()), waking for an interrupt. */
@@ -159,7 +161,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	struct pvp_lat_summary ls;
 	json_t *rec, *hops;
 	char a[32], b[32];
-	unsigned int i;
+	unsigned int i, first;
 	int64_t lost;
 	int ret;
 
@@ -205,6 +207,11 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		.max = ls.max,
 		.clock = "tsc",
 	};
+	/* An interval keeps the calls made since the last reading, the totals all of them. */
+	first = sr.type == COORD_SOAK_TOTALS ? 0 : s->nb_recorded;
+	for (i = first; i < s->nb_injected; i++)
+		sr.injected[sr.nb_injected++] = s->injected[i];
+	s->nb_recorded = s->nb_injected;
 	rec = pvp_schema_encode(coord_soak_record_members, &sr);
 	json_decref(hops);
 	if (rec == NULL)
@@ -340,9 +347,9 @@ soak_inject_hops(struct soak_run *s)
 static void
 soak_inject_due(struct soak_run *s)
 {
+	struct coord_record_soak_inject *rec;
 	const struct soak_inject *in;
 	struct coord_hop *hop;
-	json_t *params, *res;
 	char err[256];
 	double t;
 
@@ -350,17 +357,24 @@ soak_inject_due(struct soak_run *s)
 	       (t = pvp_now_s() - s->t0) >= s->a->inject[s->nb_injected].at_s) {
 		in = &s->a->inject[s->nb_injected];
 		hop = &s->inject_hop[s->nb_injected]->hop;
-		s->nb_injected++;
-		params = in->params != NULL ? json_loads(in->params, 0, NULL) : NULL;
-		res = NULL;
-		if (hop->driver->call(hop, in->method, params, &res, err, sizeof(err)) < 0)
+		/* Kept for the records: the fault is in the results, not only on stdout. */
+		rec = &s->injected[s->nb_injected++];
+		rec->t_s = t;
+		snprintf(rec->hop, sizeof(rec->hop), "%s", in->hop);
+		snprintf(rec->method, sizeof(rec->method), "%s", in->method);
+		rec->params = in->params != NULL ? json_loads(in->params, 0, NULL) : NULL;
+		rec->result = NULL;
+		err[0] = '\0';
+		rec->ok = hop->driver->call(hop, in->method, rec->params, &rec->result, err,
+					    sizeof(err)) == 0;
+		if (!rec->ok) {
+			snprintf(rec->error, sizeof(rec->error), "%s", err);
 			printf("soak inject %6.1f s: %s %s failed: %s\n", t, in->hop, in->method,
 			       err);
-		else
+		} else {
 			printf("soak inject %6.1f s: %s %s %s\n", t, in->hop, in->method,
 			       in->params != NULL ? in->params : "");
-		json_decref(params);
-		json_decref(res);
+		}
 		fflush(stdout);
 	}
 }
@@ -542,6 +556,10 @@ coord_cmd_soak(int argc, char **argv)
 	}
 out:
 	if (s != NULL) {
+		for (i = 0; i < s->nb_injected; i++) {
+			json_decref(s->injected[i].params);
+			json_decref(s->injected[i].result);
+		}
 		coord_topology_free(s->t);
 		free(s->lat_prev);
 		free(s->lat_now);

@@ -14,10 +14,11 @@
 #include <stdbool.h>
 
 #include "coord_opts.h"
+#include "coord_record.h"
 #include "coord_soak_metrics.h"
 
-/* Injections a soak takes (--inject, repeatable). */
-#define SOAK_MAX_INJECT 16
+/* Injections a soak takes (--inject, repeatable): as many as its records keep. */
+#define SOAK_MAX_INJECT COORD_RECORD_MAX_INJECT
 
 /* One --inject AT:HOP:METHOD[:PARAMS]: a control call at a planned second. */
 struct soak_inject {

@@ -48,6 +48,7 @@
 #define RUN    struct coord_run_record
 #define HOST   struct coord_record_host
 #define SLAT   struct coord_record_soak_latency
+#define SINJ   struct coord_record_soak_inject
 #define OWHALF struct coord_record_oneway_half
 #define OWNS   struct coord_record_oneway_ns
 #define OWST   struct coord_record_oneway_stream
@@ -300,6 +301,21 @@ static const struct pvp_schema_member rec_soak_latency_members[] = {
 	{.name = NULL},
 };
 
+static const struct pvp_schema_member rec_soak_inject_members[] = {
+	REC(SINJ, t_s, DOUBLE, REC_NUM, .help = "seconds since the traffic started"),
+	REC_STR(SINJ, hop, .help = "the hop called"),
+	REC_STR(SINJ, method, .help = "its control method"),
+	REC(SINJ, params, JSON, .help = "the parameters sent"),
+	REC(SINJ, ok, BOOL, .help = "the hop answered without an error"),
+	REC(SINJ, result, JSON, .help = "its answer"),
+	REC_STR(SINJ, error, .help = "why it failed"),
+	{.name = NULL},
+};
+static const struct pvp_schema_member rec_soak_inject = {.name = "",
+							 .type = PVP_SCHEMA_OBJECT,
+							 .members = rec_soak_inject_members,
+							 .size = sizeof(SINJ)};
+
 const struct pvp_schema_member coord_soak_record_members[] = {
 	REC(SOAK, type, ENUM, .required = true, .values = rec_soak_types,
 	    .help = "soak_interval: one reading; soak: the totals"),
@@ -324,6 +340,9 @@ const struct pvp_schema_member coord_soak_record_members[] = {
 	    .help = "soak: a signal ended it early"),
 	REC(SOAK, latency_ns, OBJECT, .members = rec_soak_latency_members,
 	    REC_HAS(SOAK, has_latency), .help = "latency in the span (pvpkit-gen's histograms)"),
+	REC(SOAK, injected, ARRAY, .max = COORD_RECORD_MAX_INJECT, .members = &rec_soak_inject,
+	    .count_offset = offsetof(SOAK, nb_injected),
+	    .help = "--inject calls made in the span (soak: all of them)"),
 	{.name = NULL},
 };
 

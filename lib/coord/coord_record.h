@@ -239,6 +239,20 @@ struct coord_record_soak_latency {
 	char clock[8];	 /**< the clock the samples were taken with: "tsc" */
 };
 
+/** Most --inject calls a soak makes (SOAK_MAX_INJECT). */
+#define COORD_RECORD_MAX_INJECT 16
+
+/** One control call a soak made at a planned second (--inject). */
+struct coord_record_soak_inject {
+	double t_s;	 /**< seconds since the traffic started, when it was made */
+	char hop[64];	 /**< the hop called */
+	char method[64]; /**< its control method */
+	json_t *params;	 /**< the parameters sent, or NULL */
+	bool ok;	 /**< the hop answered without an error */
+	json_t *result;	 /**< its answer, or NULL */
+	char error[256]; /**< why it failed ("" when ok) */
+};
+
 /** Types of a soak's records: one reading, or the totals at the end. */
 enum coord_soak_record_type {
 	COORD_SOAK_INTERVAL, /**< "soak_interval" */
@@ -269,6 +283,9 @@ struct coord_soak_record {
 	bool has_interrupted;			     /**< "interrupted" given */
 	struct coord_record_soak_latency latency_ns; /**< latency in the span */
 	bool has_latency;			     /**< "latency_ns" given */
+	/** The --inject calls made in the span (the totals: all of them). */
+	struct coord_record_soak_inject injected[COORD_RECORD_MAX_INJECT];
+	unsigned int nb_injected; /**< calls in injected */
 };
 
 /** The host a run was measured on. */

@@ -6,9 +6,10 @@
 # guest blacks out (fake.blackout) from 1.2 s to 1.6 s of a 3 s soak read
 # every 0.5 s: the loss is in the interval from 1 s to 1.5 s and the one
 # from 1.5 s to 2 s, all the guest's, about 0.4 s of packets, and in no
-# other; each call is said with its second. Bad --inject values, a hop
-# not in the topology and a hop that takes no calls are refused before
-# any traffic, in one line, exit 2.
+# other; each call is said with its second and kept in the records (the
+# interval it was made in and the totals), a refused one with its error.
+# Bad --inject values, a hop not in the topology and a hop that takes no
+# calls are refused before any traffic, in one line, exit 2.
 
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 need_bin "$PVP_COORD"
@@ -55,5 +56,29 @@ for r in ivs:
 g = sum(r["lost"] for r in ivs)
 assert 0.3 * rate <= g <= 0.5 * rate, g
 assert tot["lost"] == tot["hop_lost"]["guest"] == g and tot["reconciled"], tot
+# Each call is kept: in the interval it was made in, and all of them in the totals.
+def calls(r):
+    return [(c["hop"], c["method"], c["params"], c["ok"], c.get("error")) for c in r.get("injected", [])]
+on = ("guest", "fake.blackout", {"on": True}, True, None)
+off = ("guest", "fake.blackout", {"on": False}, True, None)
+for r in ivs:
+    want = {3: [on], 4: [off]}.get(r["n"], [])
+    assert calls(r) == want, (r["n"], r.get("injected"))
+assert calls(tot) == [on, off], tot.get("injected")
+assert 1.2 <= ivs[2]["injected"][0]["t_s"] <= 1.5 and 1.6 <= ivs[3]["injected"][0]["t_s"] <= 2.0, ivs
+PY
+# A call the hop refuses is kept too, with its error, and the soak goes on.
+"$PVP_COORD" soak --topology "$T" --rate 1kpps --duration 1 --interval 0.5 \
+	--inject '0.2s:guest:no.such.method' --out "$PVP_TMP/soak-err" >"$PVP_TMP/soak-err.out" 2>&1 ||
+	{ cat "$PVP_TMP/soak-err.out"; fail "soak with a refused call failed"; }
+grep -qE '^soak inject +0\.[2-4] s: guest no.such.method failed: ' "$PVP_TMP/soak-err.out" ||
+	{ cat "$PVP_TMP/soak-err.out"; fail "the refused call was not said"; }
+"$PVP_PY" - "$PVP_TMP/soak-err/soak.jsonl" <<'PY' || fail "the refused call is not kept"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+tot = [r for r in recs if r["type"] == "soak"][-1]
+c = tot["injected"]
+assert len(c) == 1 and c[0]["method"] == "no.such.method" and c[0]["ok"] is False and c[0]["error"] and "result" not in c[0], c
+assert [r.get("injected") for r in recs if r["type"] == "soak_interval"][0] == c, recs
 PY
 echo PASS
