@@ -208,6 +208,7 @@ struct coord_trial_result {
 	unsigned int nb_lost_findings; /**< findings beyond COORD_MAX_FINDINGS */
 	bool quiet;		       /**< counters stopped moving in time */
 	double quiet_s;		       /**< time until they did */
+	double baseline_ms;	       /**< the baseline snapshot of all hops */
 	double snapshot_ms;	       /**< the final snapshot of all hops */
 	/**
 	 * Several sources: how many, the CLOCK_REALTIME second they were

@@ -21,6 +21,7 @@
  * one before it on the path, each counter against its value before.
  */
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -407,38 +408,114 @@ attr_check_burst(struct coord_trial_result *r)
 		     pvp_fmt_count((int64_t)r->conf.max_burst, b, sizeof(b)));
 }
 
+/* ARP/ND frames point @p pt's hop counted there between the snapshots. */
+static uint64_t
+attr_neigh(const struct coord_point *pt, const struct coord_snap *before,
+	   const struct coord_snap *after)
+{
+	const struct coord_port *a = &after[pt->hop].port[pt->port];
+	const struct coord_port *b = &before[pt->hop].port[pt->port];
+
+	return pt->tx ? attr_diff(a->neigh_tx, b->neigh_tx) : attr_diff(a->neigh_rx, b->neigh_rx);
+}
+
 /*
- * ARP/ND frames over the link point @p k of chain @p ch is an end of (a
- * TX point and the RX point after it), as the hop of either end counted
- * them (the larger: a hop that does not know says 0). Neighbour frames
- * are link-local: a routed DUT answers or consumes the tester's and
- * sends its own only to it, so they are no chain's traffic and must not
- * read as loss on one side of a hop and a negative loss on the other.
- * 0 for a point inside a hop.
+ * Of @p n ARP/ND frames hop @p h counted on a link between its two
+ * readings, how many can have crossed the link between its reading and
+ * the other end's, at the baseline or at the final snapshot: every hop
+ * is read within the time a snapshot of all hops took (baseline_ms,
+ * snapshot_ms), and the frames come at the rate the count shows (over
+ * the time between the hop's readings, else over the trial, which is
+ * shorter). Rounded up: a periodic announcement can fall in a window
+ * much shorter than its period. 0 when the snapshots were not timed.
+ */
+static uint64_t
+attr_in_flight(uint64_t n, unsigned int h, const struct coord_snap *before,
+	       const struct coord_snap *after, const struct coord_trial_result *r)
+{
+	double span = r->conf.duration_s;
+
+	if (before[h].t_ns != 0 && after[h].t_ns > before[h].t_ns)
+		span = (double)(after[h].t_ns - before[h].t_ns) / 1e9;
+	if (n == 0 || span <= 0)
+		return 0;
+	return (uint64_t)ceil((double)n * r->baseline_ms / 1e3 / span) +
+	       (uint64_t)ceil((double)n * r->snapshot_ms / 1e3 / span);
+}
+
+/*
+ * ARP/ND frames in the packets of point @p k of chain @p ch, the end of
+ * a link (a TX point and the RX point after it). Neighbour frames are
+ * link-local: a routed DUT answers or consumes the tester's and sends
+ * its own only to it, so they are no chain's traffic and must not read
+ * as loss on one side of a hop and a negative loss on the other. The
+ * hop's own count, read with its packet counter, is exact; a hop that
+ * does not know says 0 and takes the other end's count, read at another
+ * instant: @p slack is set to how far off that can be (attr_in_flight()),
+ * else 0. 0 for a point inside a hop.
  */
 static uint64_t
 attr_link_local(const struct coord_chain *ch, unsigned int k, const struct coord_snap *before,
-		const struct coord_snap *after)
+		const struct coord_snap *after, const struct coord_trial_result *r, uint64_t *slack)
 {
-	const struct coord_point *tx, *rx;
-	uint64_t a, b;
+	const struct coord_point *peer;
+	uint64_t own, other;
 
+	*slack = 0;
 	if (ch->points[k].tx) {
 		if (k + 1 >= ch->nb_points || ch->points[k + 1].tx)
 			return 0;
-		tx = &ch->points[k];
-		rx = &ch->points[k + 1];
+		peer = &ch->points[k + 1];
 	} else {
 		if (k == 0 || !ch->points[k - 1].tx)
 			return 0;
-		tx = &ch->points[k - 1];
-		rx = &ch->points[k];
+		peer = &ch->points[k - 1];
 	}
-	a = attr_diff(after[tx->hop].port[tx->port].neigh_tx,
-		      before[tx->hop].port[tx->port].neigh_tx);
-	b = attr_diff(after[rx->hop].port[rx->port].neigh_rx,
-		      before[rx->hop].port[rx->port].neigh_rx);
-	return a > b ? a : b;
+	own = attr_neigh(&ch->points[k], before, after);
+	other = attr_neigh(peer, before, after);
+	if (own != 0 || other == 0)
+		return own;
+	*slack = attr_in_flight(other, peer->hop, before, after, r);
+	return other;
+}
+
+/*
+ * Point @p k took the other end's ARP/ND count (@p slack frames off at
+ * most): an announcement that crossed the link between the two ends'
+ * readings is in one count and not the other, a negative loss on the
+ * link and as much loss of the hop (or the reverse). Move up to @p slack
+ * packets between the two only where that cancels a negative loss: no
+ * loss of the chain changes, none becomes negative, and a real loss is
+ * never cancelled by another.
+ */
+static void
+attr_settle(const struct coord_chain *ch, struct coord_chain_result *cr, unsigned int k,
+	    uint64_t slack)
+{
+	const struct coord_point *pt = &ch->points[k];
+	unsigned int o = pt->tx ? k - 1 : k + 1; /* the hop's other point */
+	int64_t link, hop, d;
+
+	if (slack == 0 || (pt->tx ? k == 0 : k + 1 >= ch->nb_points) ||
+	    ch->points[o].hop != pt->hop || ch->points[o].tx == pt->tx)
+		return;
+	link = pt->tx ? (int64_t)cr->pt[k].packets - (int64_t)cr->pt[k + 1].packets
+		      : (int64_t)cr->pt[k - 1].packets - (int64_t)cr->pt[k].packets;
+	hop = pt->tx ? (int64_t)cr->pt[o].packets - (int64_t)cr->pt[k].packets
+		     : (int64_t)cr->pt[k].packets - (int64_t)cr->pt[o].packets;
+	/* d more loss on the link, d less in the hop. */
+	if (link < 0 && hop > 0)
+		d = -link < hop ? -link : hop;
+	else if (link > 0 && hop < 0)
+		d = link < -hop ? -link : hop;
+	else
+		return;
+	if (d > (int64_t)slack)
+		d = (int64_t)slack;
+	else if (d < -(int64_t)slack)
+		d = -(int64_t)slack;
+	cr->pt[k].packets = pt->tx ? (uint64_t)((int64_t)cr->pt[k].packets + d)
+				   : (uint64_t)((int64_t)cr->pt[k].packets - d);
 }
 
 void
@@ -447,7 +524,7 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 {
 	unsigned int c, k;
 	int64_t total_hops = 0;
-	uint64_t neigh_rx_out = 0, ll;
+	uint64_t neigh_rx_out = 0, ll, slack[COORD_MAX_POINTS];
 
 	memset(r->chain, 0, sizeof(r->chain));
 	memset(r->hop_lost, 0, sizeof(r->hop_lost));
@@ -470,11 +547,10 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			const struct coord_port *a = &after[pt->hop].port[pt->port];
 			const struct coord_port *b = &before[pt->hop].port[pt->port];
 			struct coord_point_result *pr = &cr->pt[k];
-			const struct coord_point *prev;
 
 			pr->packets = pt->tx ? attr_diff(a->tx_packets, b->tx_packets)
 					     : attr_diff(a->rx_packets, b->rx_packets);
-			ll = attr_link_local(ch, k, before, after);
+			ll = attr_link_local(ch, k, before, after, r, &slack[k]);
 			ll = ll < pr->packets ? ll : pr->packets;
 			pr->packets -= ll;
 			if (k + 1 == ch->nb_points)
@@ -488,9 +564,15 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 				pr->refused = pr->drop;
 				pr->packets += pr->refused;
 			}
-			if (k == 0)
-				continue;
-			prev = &ch->points[k - 1];
+		}
+		/* All of a link's packets are known before any is settled. */
+		for (k = 0; k < ch->nb_points; k++)
+			attr_settle(ch, cr, k, slack[k]);
+		for (k = 1; k < ch->nb_points; k++) {
+			const struct coord_point *pt = &ch->points[k];
+			const struct coord_point *prev = &ch->points[k - 1];
+			struct coord_point_result *pr = &cr->pt[k];
+
 			if (!pt->tx && cr->pt[k - 1].refused != 0) {
 				/* The receiver's ring was full: its drop. */
 				pr->drop += cr->pt[k - 1].refused;

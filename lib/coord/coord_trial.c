@@ -373,7 +373,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 			coord_warn(&r->warnings, "%s (counters not cleared; the baseline is used)",
 				   err);
 	}
-	ret = trial_snap_all(t, before, NULL, err, err_len);
+	ret = trial_snap_all(t, before, &r->baseline_ms, err, err_len);
 	if (ret < 0)
 		goto out;
 

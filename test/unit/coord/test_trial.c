@@ -989,6 +989,156 @@ test_neigh_link_local(void)
 }
 
 /*
+ * ARP/ND frames on the tester's link to a vswitch that does not count
+ * them (OVS: its neigh counters read 0), so its points take the tester's
+ * count. The tester announces 100 times in 10 s (neigh_tx) and answers
+ * the vswitch's 20 ARP requests (neigh_rx); both snapshots of all hops
+ * took 2 ms. An announcement (or a request) that crosses the link between
+ * the tester's reading and the vswitch's is in one count and not the
+ * other: at 10 a second, up to one in each 2 ms snapshot. It read as a
+ * negative loss on the link (the trial invalid: "the counters are not of
+ * one trial") and as much loss of the vswitch, or the other way round.
+ * What the rate and the snapshots' length cannot explain, and every real
+ * loss, is still there.
+ */
+struct neigh_race_case {
+	const char *name;
+	struct mock_port_counts p0, phy0, vhost0, vnic0;
+	int64_t vswitch_lost; /* hop_lost of the vswitch */
+	int64_t unattributed;
+	bool negative; /* a negative-loss finding (it makes the trial invalid) */
+};
+
+static const struct neigh_race_case neigh_race_cases[] = {
+	{.name = "no race",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1100, .tx = 1020},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 0,
+	 .unattributed = 0,
+	 .negative = false},
+	{.name = "announcement between the final readings, tester first",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1101, .tx = 1020},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 0,
+	 .unattributed = 0,
+	 .negative = false},
+	{.name = "announcement between the baselines, tester first",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1099, .tx = 1020},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 0,
+	 .unattributed = 0,
+	 .negative = false},
+	{.name = "one in each snapshot",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1102, .tx = 1020},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 0,
+	 .unattributed = 0,
+	 .negative = false},
+	{.name = "request between the final readings, vswitch first",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1100, .tx = 1021},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 0,
+	 .unattributed = 0,
+	 .negative = false},
+	{.name = "request between the baselines, vswitch first",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1100, .tx = 1019},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 0,
+	 .unattributed = 0,
+	 .negative = false},
+	{.name = "the vswitch lost 5, and a race",
+	 .p0 = {.tx = 1100, .rx = 1015, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1101, .tx = 1015},
+	 .vhost0 = {.tx = 995, .rx = 995},
+	 .vnic0 = {.rx = 995, .tx = 995},
+	 .vswitch_lost = 5,
+	 .unattributed = 0,
+	 .negative = false},
+	{.name = "3 lost on the link",
+	 .p0 = {.tx = 1100, .rx = 1017, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1097, .tx = 1017},
+	 .vhost0 = {.tx = 997, .rx = 997},
+	 .vnic0 = {.rx = 997, .tx = 997},
+	 .vswitch_lost = 0,
+	 .unattributed = 3,
+	 .negative = false},
+	{.name = "30 more than the tester sent",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1130, .tx = 1020},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 28,
+	 .unattributed = -28,
+	 .negative = true},
+	{.name = "a vswitch that counts its own",
+	 .p0 = {.tx = 1100, .rx = 1020, .neigh_tx = 100, .neigh_rx = 20},
+	 .phy0 = {.rx = 1101, .tx = 1020, .neigh_rx = 101, .neigh_tx = 20},
+	 .vhost0 = {.rx = 1000, .tx = 1000},
+	 .vnic0 = {.rx = 1000, .tx = 1000},
+	 .vswitch_lost = 0,
+	 .unattributed = 0,
+	 .negative = false},
+};
+
+static void
+test_neigh_race(void)
+{
+	struct coord_snap before[3], after[3];
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	unsigned int c, i;
+	char err[256];
+
+	t = coord_topology_parse(pvp_topology, "pvp-mock.json", mock_lookup, err, sizeof(err));
+	CHECK(t != NULL, "%s", err);
+	if (t == NULL)
+		return;
+	for (c = 0; c < sizeof(neigh_race_cases) / sizeof(neigh_race_cases[0]); c++) {
+		const struct neigh_race_case *nc = &neigh_race_cases[c];
+
+		unit_check_case = nc->name;
+		mock_scenario(&nc->p0, &nc->phy0, &nc->vhost0, &nc->vnic0);
+		for (i = 0; i < 3; i++) {
+			before[i] = mocks[i].cur;
+			after[i] = mocks[i].final;
+			before[i].t_ns = 1000000000;
+			after[i].t_ns = 11000000000;
+		}
+		memset(&r, 0, sizeof(r));
+		r.conf = quick;
+		r.conf.duration_s = 10;
+		r.baseline_ms = 2;
+		r.snapshot_ms = 2;
+		coord_attribute(t, before, after, &r);
+		CHECK(r.tx_packets == 1000 && r.rx_packets == nc->vnic0.tx,
+		      "tx %" PRIu64 " rx %" PRIu64, r.tx_packets, r.rx_packets);
+		CHECK(r.hop_lost[0] == 0 && r.hop_lost[1] == nc->vswitch_lost &&
+			      r.hop_lost[2] == 0 && r.unattributed == nc->unattributed,
+		      "vswitch lost %" PRId64 ", unattributed %" PRId64, r.hop_lost[1],
+		      r.unattributed);
+		CHECK(has_finding(&r, COORD_CHECK_NEGATIVE, -1, true) == nc->negative &&
+			      !has_finding(&r, COORD_CHECK_NEGATIVE, -1, false) &&
+			      r.invalid == nc->negative,
+		      "%s", r.nb_findings > 0 ? r.findings[0].text : "no finding");
+		coord_trial_result_clear(&r);
+	}
+	unit_check_case = NULL;
+	coord_topology_free(t);
+}
+
+/*
  * What a source knows of a loss (pvpkit-gen: a port whose ARP/ND
  * responder is stopped) is a warning of the trial, in its table and
  * JSON.
@@ -1362,6 +1512,7 @@ main(void)
 	test_signature_ok();
 	test_signature_neigh();
 	test_neigh_link_local();
+	test_neigh_race();
 	test_source_warnings();
 	test_signature_wrong_rx();
 	test_signature_uncounted_frames();
