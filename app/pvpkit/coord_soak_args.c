@@ -66,7 +66,8 @@ soak_usage(FILE *f)
 		   "                        the one a run or search found in --from RESULTS,\n"
 		   "                        else a search run first through the same topology\n"
 		   "                        and kept in --results (PDR goal pdr=0.5%% unless\n"
-		   "                        --goal or --preset names one)\n"
+		   "                        --goal or --preset names one); a PDR of loss\n"
+		   "                        alone, never one with a latency bound\n"
 		   "  --from RESULTS        results file (or directory) of that run\n"
 		   "  --duration D          how long: 90, 30m, 2h (up to 7 days)\n"
 		   "  --interval S          between readings (default 1, at least 0.1)\n"
@@ -102,6 +103,7 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	char path[4096];
 	json_t *recs, *sum;
 	const json_t *p, *g, *best = NULL;
+	char bounded[64] = "";
 	const char *name;
 	size_t i;
 
@@ -127,11 +129,21 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 		if (json_integer_value(json_object_get(p, "size")) != a->o.conf.size ||
 		    json_integer_value(json_object_get(p, "flows")) != a->o.conf.flows)
 			continue;
-		/* The last goal with a loss ratio: the PDR the run searched. */
-		json_object_foreach(json_object_get(p, "goals"), name, g)
-			if (json_number_value(json_object_get(g, "loss_ratio")) > 0 &&
-			    json_is_number(json_object_get(g, "pps")))
+		/*
+		 * The last goal with a loss ratio: the PDR the run searched.
+		 * One that bounds latency too (pdr+p99-100us) is the rate
+		 * where the latency still held, not where loss set in: a
+		 * soak at a fraction of it measures something else.
+		 */
+		json_object_foreach(json_object_get(p, "goals"), name, g) {
+			if (json_number_value(json_object_get(g, "loss_ratio")) <= 0 ||
+			    !json_is_number(json_object_get(g, "pps")))
+				continue;
+			if (json_object_get(g, "latency") != NULL)
+				snprintf(bounded, sizeof(bounded), "%s", name);
+			else
 				best = g;
+		}
 		if (best != NULL)
 			*pps = json_number_value(json_object_get(best, "pps"));
 	}
@@ -143,9 +155,11 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	}
 	if (best == NULL) {
 		fprintf(stderr,
-			"pvpkit: --from: %s has no PDR for %u B, %u flows (search with "
+			"pvpkit: --from: %s has no PDR for %u B, %u flows%s%s%s (search with "
 			"--goal pdr=...)\n",
-			a->from, a->o.conf.size, a->o.conf.flows);
+			a->from, a->o.conf.size, a->o.conf.flows,
+			bounded[0] != '\0' ? ", only " : "", bounded,
+			bounded[0] != '\0' ? ", which bounds latency too" : "");
 		return 2;
 	}
 	/*
@@ -370,7 +384,7 @@ coord_soak_search(struct soak_args *a, bool run)
 	struct coord_search_args *sa;
 	char size[16], flows[16];
 	unsigned int i, g;
-	bool pdr = false;
+	bool pdr = false, bounded = false;
 	int argc = 0, rc;
 
 	snprintf(size, sizeof(size), "%u", a->o.conf.size);
@@ -399,15 +413,23 @@ coord_soak_search(struct soak_args *a, bool run)
 		return 1;
 	}
 	rc = coord_search_parse_args(argc, (char **)(uintptr_t)argv, false, sa);
-	for (g = 0; rc == 0 && g < sa->p.nb_goals; g++)
-		if (sa->p.loss_ratio[g] > 0)
+	/* A PDR of loss alone, as coord_soak_pdr() takes. */
+	for (g = 0; rc == 0 && g < sa->p.nb_goals; g++) {
+		if (sa->p.loss_ratio[g] <= 0)
+			continue;
+		if (sa->p.lat_stat[g] == PVP_SEARCH_LAT_NONE)
 			pdr = true;
+		else
+			bounded = true;
+	}
 	free(sa);
 	if (rc != 0)
 		return 2;
 	if (!pdr && a->search_goal)
-		return coord_cli_usage_error(SOAK_SEE, "soak: --pdr-fraction needs a PDR among "
-						       "the goals (--goal pdr=0.5%%)");
+		return coord_cli_usage_error(SOAK_SEE,
+					     "soak: --pdr-fraction needs a PDR %samong the goals "
+					     "(--goal pdr=0.5%%)",
+					     bounded ? "without a latency bound " : "");
 	if (!pdr) {
 		argv[argc++] = "--goal";
 		argv[argc++] = SOAK_DEFAULT_PDR;
