@@ -422,20 +422,24 @@ search_show_result(const struct coord_search_point *sp, const struct pvp_search_
 		   const json_t *burst)
 {
 	const char *id = sp->id;
-	char a[32], b[32], list[160];
+	char a[32], b[32], list[160], name[32];
 	unsigned int g;
+	int w = 8;
 
 	printf("== search %s: %u trials, %.1f trial-seconds%s%s%s%s\n", id, res->nb_trials,
 	       res->total_time, res->budget_exhausted ? ", budget exhausted" : "",
 	       res->aborted ? ", aborted: the generator could not send" : "",
 	       coord_interrupted ? ", interrupted by " : "",
 	       coord_interrupted ? coord_signal_name(coord_interrupted) : "");
+	/* One column for the names: a latency bound makes them long (pdr+p99-100us). */
+	for (g = 0; g < res->nb_goals; g++)
+		if ((int)strlen(coord_report_goal_label(&sp->a->p, g, name, sizeof(name))) > w)
+			w = (int)strlen(name);
 	for (g = 0; g < res->nb_goals; g++) {
 		const struct pvp_search_goal_result *gr = &res->goal[g];
-		char name[32];
 
 		coord_report_goal_label(&sp->a->p, g, name, sizeof(name));
-		printf("   %-8s %s: lower %s pps, upper %s pps, width %.2f %%%s%s\n", name,
+		printf("   %-*s %s: lower %s pps, upper %s pps, width %.2f %%%s%s\n", w, name,
 		       pvp_search_goal_status_name(gr->status),
 		       gr->has_lower ? pvp_fmt_count((int64_t)gr->lower_bound, a, sizeof(a)) : "-",
 		       gr->has_upper ? pvp_fmt_count((int64_t)gr->upper_bound, b, sizeof(b)) : "-",
@@ -444,9 +448,9 @@ search_show_result(const struct coord_search_point *sp, const struct pvp_search_
 		       gr->generator_limited ? " (the generator, not the DUT, was the limit)" : "");
 		/* No rate passes: say the rate that failed last and where it lost. */
 		if (gr->status == PVP_SEARCH_GOAL_BELOW_MIN && sp->has_lowest)
-			printf("   %-8s no rate passes: at %s pps (trial %u, the lowest tried) "
+			printf("   %-*s no rate passes: at %s pps (trial %u, the lowest tried) "
 			       "the loss was %.4f %%, over the goal's %.4f %%; lost at: %s\n",
-			       name, pvp_fmt_count((int64_t)sp->lowest_rate, a, sizeof(a)),
+			       w, name, pvp_fmt_count((int64_t)sp->lowest_rate, a, sizeof(a)),
 			       sp->lowest_trial, 100 * sp->lowest_loss, 100 * gr->loss_ratio,
 			       sp->lowest_where);
 	}

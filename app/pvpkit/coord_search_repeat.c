@@ -75,7 +75,12 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 	struct coord_report_stats st, ds;
 	char a[32], b[32], c[32], dl[32], e[32];
 	unsigned int g, i, n;
+	int w = 8;
 
+	/* One column for the names, as the search's summary (pdr+p99-100us). */
+	for (g = 0; g < r->nb_goals; g++)
+		if ((int)strlen(r->name[g]) > w)
+			w = (int)strlen(r->name[g]);
 	printf("== repeats %s: %u searches\n", group, r->n);
 	for (g = 0; g < r->nb_goals; g++) {
 		const char *name = r->name[g];
@@ -89,14 +94,14 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 		coord_report_stats(v, n, &st);
 		coord_report_stats(d, n, &ds);
 		if (n == 0) {
-			printf("   %-8s no lower bound in any search\n", name);
+			printf("   %-*s no lower bound in any search\n", w, name);
 			continue;
 		}
 		if (st.has_spread)
 			snprintf(e, sizeof(e), "spread %.1f %%", 100 * st.spread);
 		else
 			snprintf(e, sizeof(e), "spread needs 3 searches");
-		printf("   %-8s median %s pps (min %s, max %s, %s) over %u; delivered %s pps\n",
+		printf("   %-*s median %s pps (min %s, max %s, %s) over %u; delivered %s pps\n", w,
 		       name, pvp_fmt_count((int64_t)st.median, a, sizeof(a)),
 		       pvp_fmt_count((int64_t)st.min, b, sizeof(b)),
 		       pvp_fmt_count((int64_t)st.max, c, sizeof(c)), e, n,
