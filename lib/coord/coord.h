@@ -244,8 +244,11 @@ void coord_oneway_print(FILE *f, const struct coord_trial_result *r);
 /**
  * Attribute the loss of every chain from the snapshots before and after
  * (indexed by hop), fill the chain/hop/total members of @p r and run the
- * checks (r->reconciled, r->invalid, r->findings), using r->traffic and
- * r->conf.max_burst as set by the caller. Pure: no I/O. Prints nothing.
+ * checks (r->reconciled, r->invalid, r->findings), using r->traffic,
+ * r->conf.max_burst, and r->conf.duration_s, r->baseline_ms and
+ * r->snapshot_ms (how far apart two hops' readings can be, for ARP/ND
+ * frames that crossed a link between them) as set by the caller. Pure:
+ * no I/O. Prints nothing.
  */
 void coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		     const struct coord_snap *after, struct coord_trial_result *r);
