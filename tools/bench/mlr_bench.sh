@@ -8,8 +8,10 @@
 # rate of CAP * 46 * 8 bit/s). Both algorithms search NDR and PDR 0.5 %
 # with the same width, maximum rate and final duration, side by side in
 # each run (the order alternates between runs); the table gives per final
-# duration the trial-seconds of each, the ratio MLR / binary (median and
-# spread over the runs) and every search's bounds against the cap.
+# duration the trial-seconds of each and where they went (per phase;
+# generator-limited and invalid trials), the ratio MLR / binary (median
+# and spread over the runs), every search's bounds against the cap, and
+# per algorithm the median and spread of those bounds.
 #
 # usage: tools/bench/mlr_bench.sh [-b BUILD_DIR] [-r RUNS] [-f 'FINAL_S ...']
 #                                 [-c CAP_PPS] [-m MAX_RATE] [-B BURST_KB]
