@@ -36,39 +36,25 @@ struct trial_args {
 static void
 trial_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: pvpkit trial [OPTIONS]\n"
-		"\n"
-		"Clear all hops, (warm up,) send at RATE for DURATION, stop, wait until every\n"
-		"hop's counters are quiet, snapshot all hops and print where packets were lost.\n"
-		"\n"
-		"  --topology FILE     topology JSON (default: $PVP_TESTBED_RUNDIR/topology.json,\n"
-		"                      $PVP_TESTBED_RUNDIR defaults to " COORD_TESTBED_RUNDIR ")\n"
-		"  --size BYTES        frame size with FCS, 64..9216 (default 64)\n"
-		"  --flows N           flows, 1..16777216 (default 1)\n"
-		"  --profile FILE      generator profile instead of --size/--flows\n"
-		"  --flow-type TYPE    have the vswitch install TYPE rules (normal, l2, l3,\n"
-		"                      l4) for the flows and check them, and send traffic\n"
-		"                      that matches them (doc/pvp.rst, \"Flow types\")\n"
-		"  --flow-rules N      with --flow-type: install rules for N flows\n"
-		"                      (default --flows; fewer shows table misses)\n"
-		"  --rate RATE         per TX port: 100000, 500kpps, 1Mpps, 10%%, 5Gbps, max\n"
-		"                      (default 100kpps)\n"
-		"  --duration S        traffic time, 0.001..86400 s, units ms s m h (default 10)\n"
-		"  --warmup S          warm-up traffic before the measured trial, 0..3600 s\n"
-		"                      (default 0)\n"
-		"  --quiet-timeout S   wait at most S (0.1..600 s) for counters to stop\n"
-		"                      (default 5)\n"
-		"  --max-burst N       flag the trial if the generator sent more than N packets\n"
-		"                      back to back ahead of its schedule (catch-up after a\n"
-		"                      stall; default: only record the largest burst)\n"
-		"  --json FILE         write the trial as JSON\n"
-		"  --results FILE      append the trial as one JSON line (fsync'd)\n"
-		"  --help              this text\n"
-		"\n"
-		"Exit status: 0 measured, 1 not measured (hop unreachable...), not kept or\n"
-		"invalid (a hop restarted or its counters went backwards), 2 bad usage,\n"
-		"130/143 stopped by SIGINT/SIGTERM.\n");
+	fputs("Usage: pvpkit trial [OPTIONS]\n"
+	      "\n"
+	      "Clear all hops, (warm up,) send at RATE for DURATION, stop, wait until every\n"
+	      "hop's counters are quiet, snapshot all hops and print where packets were lost.\n"
+	      "\n",
+	      f);
+	coord_opts_usage(f, COORD_OPT_TRIAL, 22);
+	fputs("  --flow-rules N      with --flow-type: install rules for N flows\n"
+	      "                      (default --flows; fewer shows table misses)\n"
+	      "  --max-burst N       flag the trial if the generator sent more than N packets\n"
+	      "                      back to back ahead of its schedule (catch-up after a\n"
+	      "                      stall; default: only record the largest burst)\n"
+	      "  --json FILE         write the trial as JSON\n"
+	      "  --help              this text\n"
+	      "\n"
+	      "Exit status: 0 measured, 1 not measured (hop unreachable...), not kept or\n"
+	      "invalid (a hop restarted or its counters went backwards), 2 bad usage,\n"
+	      "130/143 stopped by SIGINT/SIGTERM.\n",
+	      f);
 }
 
 enum {

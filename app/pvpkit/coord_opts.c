@@ -29,7 +29,8 @@
 const struct coord_opt_desc coord_opts[COORD_OPT_NB] = {
 	[COORD_OPT_TOPOLOGY] = {"topology", "FILE", COORD_OPTK_PATH, 0, 0,
 				offsetof(struct coord_opts, topology), CMD_ALL,
-				"Topology JSON (default: the local testbed's, see ENVIRONMENT)."},
+				"Topology JSON (default: the local testbed's,\n"
+				"$PVP_TESTBED_RUNDIR/topology.json)."},
 	[COORD_OPT_SIZE] = {"size", "BYTES", COORD_OPTK_COUNT, 64, 9216, OFF_CONF(size),
 			    COORD_OPT_TRIAL | COORD_OPT_SOAK,
 			    "Frame size with FCS (default 64); search takes one, run a list\n"
@@ -39,7 +40,8 @@ const struct coord_opt_desc coord_opts[COORD_OPT_NB] = {
 			     "Flows (default 1); search takes one count, run a list."},
 	[COORD_OPT_PROFILE] = {"profile", "FILE", COORD_OPTK_PATH, 0, 0, OFF_CONF(profile),
 			       COORD_OPT_TRIAL | COORD_OPT_SEARCH | COORD_OPT_RUN,
-			       "A generator stream profile instead of \\-\\-size and \\-\\-flows."},
+			       "A generator stream profile to send instead of the frame sizes and\n"
+			       "flow counts."},
 	[COORD_OPT_FLOW_TYPE] =
 		{"flow-type", "TYPE", COORD_OPTK_FTYPE, 0, 0, OFF_CONF(flow_type), CMD_ALL,
 		 "Have the vswitch install\n"
@@ -88,22 +90,34 @@ opts_roff_name(FILE *f, const char *name)
 	}
 }
 
+/*
+ * Row @p d's range as a sentence ("Range 64..9216."), or "" when it has
+ * none: the range is the table's, never a copy in the text.
+ */
+static const char *
+opts_range(const struct coord_opt_desc *d, char *buf, size_t len)
+{
+	if (d->kind != COORD_OPTK_COUNT && d->kind != COORD_OPTK_SECONDS)
+		return "";
+	snprintf(buf, len, "Range %.10g..%.10g%s.", d->min, d->max,
+		 d->kind == COORD_OPTK_SECONDS ? " s" : "");
+	return buf;
+}
+
 void
 coord_opts_doc(FILE *f)
 {
 	static const char *const cmds[] = {"trial", "search", "run", "soak"};
 	unsigned int i, c;
 	const char *sep;
+	char range[64];
 
 	for (i = 0; i < COORD_OPT_NB; i++) {
 		fputs(".TP\n.BI ", f);
 		opts_roff_name(f, coord_opts[i].name);
 		fprintf(f, " \" %s\"\n%s\n", coord_opts[i].metavar, coord_opts[i].help);
-		/* The range is the table's, never a copy in the text. */
-		if (coord_opts[i].kind == COORD_OPTK_COUNT ||
-		    coord_opts[i].kind == COORD_OPTK_SECONDS)
-			fprintf(f, "Range %.10g..%.10g%s.\n", coord_opts[i].min, coord_opts[i].max,
-				coord_opts[i].kind == COORD_OPTK_SECONDS ? " s" : "");
+		if (*opts_range(&coord_opts[i], range, sizeof(range)) != '\0')
+			fprintf(f, "%s\n", range);
 		fputs("Commands:", f);
 		sep = " ";
 		for (c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
@@ -113,5 +127,70 @@ coord_opts_doc(FILE *f)
 			sep = ", ";
 		}
 		fputs(".\n", f);
+	}
+}
+
+/*
+ * The man text @p roff as plain words for a terminal: the escapes this
+ * table uses (\-, \fB, \fI, \fR) undone, ".I WORD" lines and line
+ * breaks turned into spaces.
+ */
+static void
+opts_plain(const char *roff, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *roff != '\0' && n + 1 < len; roff++) {
+		if (roff[0] == '\\' && roff[1] == 'f' && roff[2] != '\0') {
+			roff += 2;
+			continue;
+		}
+		if (roff[0] == '\\' && roff[1] != '\0')
+			roff++;
+		else if (roff[0] == '.' && (n == 0 || out[n - 1] == ' ') &&
+			 strncmp(roff, ".I ", 3) == 0)
+			roff += 2;
+		out[n++] = *roff == '\n' ? ' ' : *roff;
+	}
+	out[n] = '\0';
+}
+
+/* @p text's words from column @p col on, lines of at most COORD_OPTS_WIDTH. */
+static void
+opts_wrap(FILE *f, char *text, int col)
+{
+	int at = col;
+	char *w, *save;
+
+	for (w = strtok_r(text, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save)) {
+		if (at > col && at + 1 + (int)strlen(w) > COORD_OPTS_WIDTH) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+		}
+		at += fprintf(f, "%s%s", at > col ? " " : "", w);
+	}
+	fputc('\n', f);
+}
+
+void
+coord_opts_usage(FILE *f, unsigned int cmd, int col)
+{
+	char text[1024], range[64];
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < COORD_OPT_NB; i++) {
+		if ((coord_opts[i].cmds & cmd) == 0)
+			continue;
+		n = fprintf(f, "  --%s %s", coord_opts[i].name, coord_opts[i].metavar);
+		if (n >= col)
+			fprintf(f, "\n%*s", col, "");
+		else
+			fprintf(f, "%*s", col - n, "");
+		opts_plain(coord_opts[i].help, text, sizeof(text));
+		n = (int)strlen(text);
+		snprintf(text + n, sizeof(text) - (size_t)n, " %s",
+			 opts_range(&coord_opts[i], range, sizeof(range)));
+		opts_wrap(f, text, col);
 	}
 }

@@ -8,8 +8,8 @@
  * it lands in struct coord_opts, which holds the struct coord_trial_conf
  * every trial of the command starts from. getopt's table, the parsing,
  * the checks and the man page's COMMON OPTIONS (pvpkit-opts-doc, test
- * opts-doc) all come from that one table, so no command accepts what
- * another refuses.
+ * opts-doc) and the commands' --help rows all come from that one
+ * table, so no command accepts what another refuses.
  */
 
 #ifndef COORD_OPTS_H
@@ -99,6 +99,15 @@ void coord_opts_longopts(unsigned int cmd, const struct option *own, size_t nb_o
  * @return 1 stored, 0 not a shared option, 2 after a one-line message.
  */
 int coord_opts_parse(struct coord_opts *o, int val, const char *arg, const char *see);
+
+/* The width of a --help line. */
+#define COORD_OPTS_WIDTH 80
+
+/*
+ * The --help rows of the shared options command @p cmd takes: the man
+ * page's text, plain, its description from column @p col on.
+ */
+void coord_opts_usage(FILE *f, unsigned int cmd, int col);
 
 /* The man page's COMMON OPTIONS rows (roff), as pvpkit-opts-doc prints them. */
 void coord_opts_doc(FILE *f);

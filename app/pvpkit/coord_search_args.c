@@ -106,10 +106,7 @@ search_usage(FILE *f, bool run)
 			   "64,128,256,512,1024,1514)\n"
 			   "  --flows LIST          flow counts (default "
 			   "10,1000,10000,100000,1000000)\n"
-			   "  --out DIR             reports directory (default results)\n"
-			   "  --flow-type TYPE      have the vswitch install TYPE rules (normal, "
-			   "l2, l3,\n"
-			   "                        l4) for each flow count and check them\n");
+			   "  --out DIR             reports directory (default results)\n");
 	else
 		fprintf(f,
 			"Usage: pvpkit search --max-rate RATE [OPTIONS]\n"
@@ -118,10 +115,9 @@ search_usage(FILE *f, bool run)
 			"appended to --results with its per-hop table, then the search record.\n"
 			"\n"
 			"  --size BYTES          frame size with FCS (default 64)\n"
-			"  --flows N             flow count (default 1)\n"
-			"  --profile FILE        generator profile instead of --size/--flows\n");
+			"  --flows N             flow count (default 1)\n");
+	coord_opts_usage(f, run ? COORD_OPT_RUN : COORD_OPT_SEARCH, 24);
 	fprintf(f,
-		"  --topology FILE       (default: the local testbed's topology.json)\n"
 		"  --max-rate RATE       highest rate per TX port in pps (1Mpps, 500kpps ...)\n"
 		"  --min-rate RATE       lowest rate (default 1kpps)\n"
 		"  --goal GOAL           ndr, pdr=0.1%% ... (repeat; default ndr); a latency\n"
@@ -139,10 +135,6 @@ search_usage(FILE *f, bool run)
 		"                        goal (RFC 9971; default 0: no trial may)\n"
 		"  --duration-sum S      trial time that decides a rate (RFC 9971;\n"
 		"                        default the final duration)\n"
-		"  --results FILE        JSON-lines results (default results.jsonl, or\n"
-		"                        OUT/results.jsonl for run)\n"
-		"  --warmup S            a warm-up trial at --max-rate first, ignored\n"
-		"                        (default none)\n"
 		"  --gen-remeasure N     run a generator-limited trial again up to N times\n"
 		"                        before the ceiling moves (default 1)\n"
 		"  --repeat N            search each point N times: median, min, max\n"
@@ -160,7 +152,6 @@ search_usage(FILE *f, bool run)
 		"                        the tester's floor, stated in the reports\n"
 		"  --dut TEXT            what is measured (\"OVS 3.1, 2 PMDs on cores 2,3\"),\n"
 		"                        kept in the results for compare\n"
-		"  --quiet-timeout S     see pvpkit trial --help\n"
 		"  --max-burst N|auto|off  a check on the generator's largest burst after\n"
 		"                        a stall: N fails every trial over N packets;\n"
 		"                        auto (default) warns of lossy trials whose burst\n"
