@@ -183,6 +183,7 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 	snprintf(rr->topology, sizeof(rr->topology), "%s", t->name);
 	rr->has_dut = a->dut != NULL;
 	snprintf(rr->dut, sizeof(rr->dut), "%s", a->dut != NULL ? a->dut : "");
+	rr->has_host = true;
 	search_cpu_model(rr->host.cpu_model, sizeof(rr->host.cpu_model));
 	rr->host.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(rr->host.kernel, sizeof(rr->host.kernel), "%s", u.release);

@@ -278,11 +278,16 @@ const struct pvp_schema_member coord_run_record_members[] = {
 	REC_STR(RUN, topology, .help = "topology name"),
 	REC_STR(RUN, dut, .nullable = true, REC_HAS(RUN, has_dut),
 		.help = "--dut: what is measured (null: not said)"),
-	REC(RUN, host, OBJECT, .members = rec_host_members, .help = "the host it ran on"),
+	REC(RUN, host, OBJECT, .members = rec_host_members, REC_HAS(RUN, has_host),
+	    .help = "the host it ran on"),
 	REC(RUN, hops, MAP, .members = &rec_any,
 	    .help = "each hop's driver and context (OVS: versions, other_config, PMDs)"),
 	REC(RUN, goals, JSON, .help = "the goals searched: name, loss_ratio, latency"),
 	REC_STR(RUN, flow_type, REC_HAS(RUN, has_flow_type), .help = "--flow-type"),
+	REC_STR(RUN, title, REC_HAS(RUN, has_title),
+		.help = "the reports' title (a file's own; pvpkit writes none)"),
+	REC(RUN, line_rate_bps, DOUBLE, REC_NUM, REC_HAS(RUN, has_line_rate),
+	    .help = "the line rate, bit/s (a file's own; pvpkit writes none)"),
 	{.name = NULL},
 };
 
@@ -420,6 +425,36 @@ coord_record_oneway_stream_read(const json_t *stream, struct coord_record_oneway
 				char *err, size_t err_len)
 {
 	return pvp_schema_read(coord_record_oneway_stream_members, stream, st, err, err_len);
+}
+
+int
+coord_run_record_read(const json_t *rec, struct coord_run_record *rr, char *err, size_t err_len)
+{
+	return pvp_schema_read(coord_run_record_members, rec, rr, err, err_len);
+}
+
+int
+coord_record_goal_read(const json_t *goal, struct coord_record_goal *g, char *err, size_t err_len)
+{
+	return pvp_schema_read(rec_goal_members, goal, g, err, err_len);
+}
+
+int
+coord_soak_record_read(const json_t *rec, struct coord_soak_record *sr, char *err, size_t err_len)
+{
+	return pvp_schema_read(coord_soak_record_members, rec, sr, err, err_len);
+}
+
+json_t *
+coord_record_host_json(const struct coord_record_host *host)
+{
+	return pvp_schema_encode(rec_host_members, host);
+}
+
+json_t *
+coord_record_soak_latency_json(const struct coord_record_soak_latency *lat)
+{
+	return pvp_schema_encode(rec_soak_latency_members, lat);
 }
 
 int

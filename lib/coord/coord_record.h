@@ -308,10 +308,15 @@ struct coord_run_record {
 	char dut[1025];		       /**< --dut, the user's words */
 	bool has_dut;		       /**< --dut given (else null) */
 	struct coord_record_host host; /**< where it ran */
+	bool has_host;		       /**< "host" given */
 	json_t *hops;		       /**< {hop: {driver, context}} */
 	json_t *goals;		       /**< the goals searched */
 	char flow_type[8];	       /**< --flow-type */
 	bool has_flow_type;	       /**< "flow_type" given */
+	char title[256];	       /**< the reports' title (pvpkit writes none) */
+	bool has_title;		       /**< "title" given */
+	double line_rate_bps;	       /**< the line rate (pvpkit writes none) */
+	bool has_line_rate;	       /**< "line_rate_bps" given */
 };
 
 /** The "trial" record's members, in the order they are written. */
@@ -343,6 +348,30 @@ int coord_trial_record_read(const json_t *rec, struct coord_trial_record *tr, ch
 /** Decode a "search" record into @p sr, as coord_trial_record_read(). */
 int coord_search_record_read(const json_t *rec, struct coord_search_record *sr, char *err,
 			     size_t err_len);
+
+/** Decode a "run" record into @p rr, as coord_trial_record_read(). */
+int coord_run_record_read(const json_t *rec, struct coord_run_record *rr, char *err,
+			  size_t err_len);
+
+/** Decode one of a "run" record's goals into @p g, as coord_trial_record_read(). */
+int coord_record_goal_read(const json_t *goal, struct coord_record_goal *g, char *err,
+			   size_t err_len);
+
+/** Decode a "soak_interval" or "soak" record into @p sr, as coord_trial_record_read(). */
+int coord_soak_record_read(const json_t *rec, struct coord_soak_record *sr, char *err,
+			   size_t err_len);
+
+/**
+ * The "host" member of a run record.
+ * @return a new reference, or NULL when out of memory.
+ */
+json_t *coord_record_host_json(const struct coord_record_host *host);
+
+/**
+ * The "latency_ns" member of a soak record.
+ * @return a new reference, or NULL when out of memory.
+ */
+json_t *coord_record_soak_latency_json(const struct coord_record_soak_latency *lat);
 
 /**
  * Decode a trial record's "oneway" (borrowed from tr->oneway) into @p ow.

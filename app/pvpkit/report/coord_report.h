@@ -16,15 +16,14 @@
  * One JSON object per line; "type" says what it is; unknown types and
  * unknown members are ignored, so records can grow.
  *
- * - "run" (optional, first line of a run): "line_rate_bps" (number, the
- *   port speed used for % of line rate and the theoretical maximum),
- *   "title" (string), "flow_type" (string, e.g. "L3"), "goals"
- *   ([{"name": "ndr", "loss_ratio": 0}, ...]).
- * - "trial" and "search": described once by the tables of coord_record.h
- *   (doc/record-members.rst is written from them); the coordinator
- *   writes them through the tables and the report reads them through
- *   the same ones. A trial reconciles when sum(hop_lost) + unattributed
- *   == tx_packets - rx_packets.
+ * - "trial", "search", "run" (first line of a run: among others
+ *   "line_rate_bps", the port speed used for % of line rate and the
+ *   theoretical maximum, "title", "flow_type" and "goals"), and the soak's
+ *   "soak_interval" and "soak": described once by the tables of
+ *   coord_record.h (doc/record-members.rst is written from them); the
+ *   coordinator writes them through the tables and the report reads them
+ *   through the same ones. A trial reconciles when sum(hop_lost) +
+ *   unattributed == tx_packets - rx_packets.
  *
  * Sizes always include the FCS; L1 rates add 20 B per frame (preamble,
  * SFD and inter-frame gap): theoretical max pps = line_rate_bps /

@@ -372,3 +372,20 @@ report_search(const json_t *rec, struct coord_search_record *sr)
 	return report_is_type(rec, "search") &&
 	       coord_search_record_read(rec, sr, err, sizeof(err)) == 0;
 }
+
+bool
+report_run(const json_t *rec, struct coord_run_record *rr)
+{
+	char err[160] = "";
+
+	return report_is_type(rec, "run") && coord_run_record_read(rec, rr, err, sizeof(err)) == 0;
+}
+
+bool
+report_soak(const json_t *rec, struct coord_soak_record *sr)
+{
+	char err[160] = "";
+
+	return (report_is_type(rec, "soak_interval") || report_is_type(rec, "soak")) &&
+	       coord_soak_record_read(rec, sr, err, sizeof(err)) == 0;
+}

@@ -35,6 +35,12 @@ bool report_trial(const json_t *rec, struct coord_trial_record *tr);
 /** @p rec as a search record, as report_trial(). */
 bool report_search(const json_t *rec, struct coord_search_record *sr);
 
+/** @p rec as a run record, as report_trial(). */
+bool report_run(const json_t *rec, struct coord_run_record *rr);
+
+/** @p rec as a "soak_interval" or "soak" record, as report_trial(). */
+bool report_soak(const json_t *rec, struct coord_soak_record *sr);
+
 /** Theoretical maximum pps of @p size-byte frames (with FCS) at @p line_rate_bps. */
 double report_max_pps(double line_rate_bps, double size);
 

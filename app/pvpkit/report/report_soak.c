@@ -15,15 +15,30 @@
 
 #include <jansson.h>
 
+#include "coord_record.h"
 #include "coord_report.h"
 #include "report_private.h"
+
+/* An interval's latency in us: "p50 p99 max" with @p sep between, "" for none. */
+static void
+soak_lat_us(FILE *f, const struct coord_soak_record *sr, const char *sep, const char *none)
+{
+	const struct coord_record_soak_latency *l = &sr->latency_ns;
+
+	if (sr->has_latency)
+		fprintf(f, "%.3f%s%.3f%s%.3f\n", (double)l->p50 / 1e3, sep, (double)l->p99 / 1e3,
+			sep, (double)l->max / 1e3);
+	else
+		fprintf(f, "%s\n", none);
+}
 
 int
 report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
 		  const char *title, struct coord_report_info *info, bool plots,
 		  const struct report_gp *gp)
 {
-	const json_t *rec, *lat;
+	struct coord_soak_record sr;
+	const json_t *rec;
 	struct pvp_out out;
 	char path[4096];
 	unsigned int n = 0;
@@ -33,9 +48,9 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	int ret = 0;
 
 	json_array_foreach(records, i, rec) {
-		if (report_is_type(rec, "soak_interval")) {
+		if (report_soak(rec, &sr) && sr.type == COORD_SOAK_INTERVAL) {
 			n++;
-			any_lat |= json_object_get(rec, "latency_ns") != NULL;
+			any_lat |= sr.has_latency;
 		}
 	}
 	if (n == 0)
@@ -54,31 +69,17 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	if (d != NULL)
 		fprintf(d, "# pvpkit soak: t_s loss_pct p50_us p99_us max_us\n");
 	json_array_foreach(records, i, rec) {
-		if (!report_is_type(rec, "soak_interval"))
+		if (!report_soak(rec, &sr) || sr.type != COORD_SOAK_INTERVAL)
 			continue;
-		lat = json_object_get(rec, "latency_ns");
 		if (f != NULL) {
-			fprintf(f, "%.3f,%.3f,%.0f,%.0f,%.0f,%.6f,%.0f,%.0f,",
-				report_num(rec, "t_s", 0), report_num(rec, "interval_s", 0),
-				report_num(rec, "tx_packets", 0), report_num(rec, "rx_packets", 0),
-				report_num(rec, "lost", 0), 100 * report_num(rec, "loss_ratio", 0),
-				report_num(rec, "tx_pps", 0), report_num(rec, "rx_pps", 0));
-			if (lat != NULL)
-				fprintf(f, "%.3f,%.3f,%.3f\n", report_num(lat, "p50", 0) / 1e3,
-					report_num(lat, "p99", 0) / 1e3,
-					report_num(lat, "max", 0) / 1e3);
-			else
-				fprintf(f, ",,\n");
+			fprintf(f, "%.3f,%.3f,%.0f,%.0f,%.0f,%.6f,%.0f,%.0f,", sr.t_s,
+				sr.interval_s, (double)sr.tx_packets, (double)sr.rx_packets,
+				(double)sr.lost, 100 * sr.loss_ratio, sr.tx_pps, sr.rx_pps);
+			soak_lat_us(f, &sr, ",", ",,");
 		}
 		if (d != NULL) {
-			fprintf(d, "%.3f %.6f", report_num(rec, "t_s", 0),
-				100 * report_num(rec, "loss_ratio", 0));
-			if (lat != NULL)
-				fprintf(d, " %.3f %.3f %.3f\n", report_num(lat, "p50", 0) / 1e3,
-					report_num(lat, "p99", 0) / 1e3,
-					report_num(lat, "max", 0) / 1e3);
-			else
-				fprintf(d, " ? ? ?\n");
+			fprintf(d, "%.3f %.6f ", sr.t_s, 100 * sr.loss_ratio);
+			soak_lat_us(d, &sr, " ", "? ? ?");
 		}
 	}
 	if (f != NULL) {
@@ -116,36 +117,45 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 json_t *
 report_soak_summary(const json_t *records)
 {
-	const json_t *rec, *last = NULL;
+	struct coord_soak_record sr, last;
+	bool has_last = false;
 	double worst = 0;
 	unsigned int n = 0;
+	const json_t *rec;
 	json_t *o;
 	size_t i;
 
 	json_array_foreach(records, i, rec) {
-		if (report_is_type(rec, "soak_interval")) {
+		if (!report_soak(rec, &sr))
+			continue;
+		if (sr.type == COORD_SOAK_INTERVAL) {
 			n++;
-			if (report_num(rec, "loss_ratio", 0) > worst)
-				worst = report_num(rec, "loss_ratio", 0);
-		} else if (report_is_type(rec, "soak")) {
-			last = rec;
+			if (sr.loss_ratio > worst)
+				worst = sr.loss_ratio;
+		} else {
+			last = sr;
+			has_last = true;
 		}
 	}
-	if (n == 0 && last == NULL)
+	if (n == 0 && !has_last)
 		return NULL;
 	o = json_pack("{s:I,s:f,s:f}", "intervals", (json_int_t)n, "worst_interval_loss_ratio",
-		      worst, "rate_pps", report_num(last, "rate_pps", 0));
-	if (o == NULL || last == NULL)
+		      worst, "rate_pps", has_last ? last.rate_pps : 0);
+	if (o == NULL || !has_last)
 		return o;
 	/* The totals from the first reading to the last, when the soak ended. */
-	json_object_set(o, "duration_s", json_object_get(last, "t_s"));
-	json_object_set(o, "planned_s", json_object_get(last, "planned_s"));
-	json_object_set(o, "interrupted", json_object_get(last, "interrupted"));
-	json_object_set(o, "tx_packets", json_object_get(last, "tx_packets"));
-	json_object_set(o, "rx_packets", json_object_get(last, "rx_packets"));
-	json_object_set(o, "loss_ratio", json_object_get(last, "loss_ratio"));
-	json_object_set(o, "hop_lost", json_object_get(last, "hop_lost"));
-	if (json_object_get(last, "latency_ns") != NULL)
-		json_object_set(o, "latency_ns", json_object_get(last, "latency_ns"));
+	json_object_set_new(o, "duration_s", json_real(last.t_s));
+	if (last.has_planned)
+		json_object_set_new(o, "planned_s", json_real(last.planned_s));
+	if (last.has_interrupted)
+		json_object_set_new(o, "interrupted", json_boolean(last.interrupted));
+	json_object_set_new(o, "tx_packets", json_integer((json_int_t)last.tx_packets));
+	json_object_set_new(o, "rx_packets", json_integer((json_int_t)last.rx_packets));
+	json_object_set_new(o, "loss_ratio", json_real(last.loss_ratio));
+	if (last.hop_lost != NULL)
+		json_object_set(o, "hop_lost", last.hop_lost);
+	if (last.has_latency)
+		json_object_set_new(o, "latency_ns",
+				    coord_record_soak_latency_json(&last.latency_ns));
 	return o;
 }

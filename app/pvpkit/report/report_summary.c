@@ -139,20 +139,19 @@ sum_goals_from_search(struct sum_state *s, const struct coord_search_record *sr)
 			     sr->goals[i].latency.bound_us);
 }
 
-/* The goals of a "run" record, which has no table. */
+/* The goals of a "run" record, each read through the goal's table. */
 static void
 sum_goals_from(struct sum_state *s, const json_t *goals)
 {
-	const json_t *g;
+	struct coord_record_goal g;
+	char err[160];
+	const json_t *v;
 	size_t i;
 
-	json_array_foreach(goals, i, g) {
-		const char *name = report_str(g, "name", NULL);
-		const json_t *lat = json_object_get(g, "latency");
-
-		if (name != NULL)
-			sum_goal_add(s, name, report_num(g, "loss_ratio", 0),
-				     report_str(lat, "stat", ""), report_num(lat, "bound_us", 0));
+	json_array_foreach(goals, i, v) {
+		if (coord_record_goal_read(v, &g, err, sizeof(err)) == 0 && g.name[0] != '\0')
+			sum_goal_add(s, g.name, g.loss_ratio, g.has_latency ? g.latency.stat : "",
+				     g.latency.bound_us);
 	}
 }
 
@@ -452,18 +451,24 @@ distinct(const struct sum_state *s, bool sizes)
  * vswitch hop's versions, other_config and PMD rxq assignment.
  */
 static json_t *
-report_metadata(const json_t *run)
+report_metadata(const struct coord_run_record *rr)
 {
-	static const char *const keys[] = {"pvpkit_version", "started", "topology", "dut", "host"};
 	json_t *m = json_object(), *vs = json_object();
 	const json_t *h;
 	const char *name;
-	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (json_object_get(run, keys[i]) != NULL)
-			json_object_set(m, keys[i], json_object_get(run, keys[i]));
-	json_object_foreach(json_object_get(run, "hops"), name, h) {
+	if (rr->pvpkit_version[0] != '\0')
+		json_object_set_new(m, "pvpkit_version", json_string(rr->pvpkit_version));
+	if (rr->started[0] != '\0')
+		json_object_set_new(m, "started", json_string(rr->started));
+	if (rr->topology[0] != '\0')
+		json_object_set_new(m, "topology", json_string(rr->topology));
+	/* pvpkit writes null when --dut was not given; a record without a schema may not. */
+	if (rr->has_dut || rr->has_schema)
+		json_object_set_new(m, "dut", rr->has_dut ? json_string(rr->dut) : json_null());
+	if (rr->has_host)
+		json_object_set_new(m, "host", coord_record_host_json(&rr->host));
+	json_object_foreach(rr->hops, name, h) {
 		const json_t *v = json_object_get(json_object_get(h, "context"), "vswitch");
 
 		if (v != NULL)
@@ -477,8 +482,9 @@ json_t *
 coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 {
 	struct coord_report_opts dflt;
-	const json_t *rec, *run = NULL;
+	struct coord_run_record next, last_run, *run = NULL;
 	struct coord_search_record sr;
+	const json_t *rec;
 	struct coord_trial_record tr;
 	struct sum_state s;
 	struct sum_point *p;
@@ -494,8 +500,9 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	}
 	memset(&s, 0, sizeof(s));
 	json_array_foreach(records, k, rec) {
-		if (report_is_type(rec, "run")) {
-			run = rec;
+		if (report_run(rec, &next)) {
+			last_run = next;
+			run = &last_run;
 		} else if (report_trial(rec, &tr)) {
 			trials++;
 			total_s += tr.duration_s;
@@ -526,17 +533,17 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		return NULL;
 	}
 	if (s.nb_goals == 0 && run != NULL)
-		sum_goals_from(&s, json_object_get(run, "goals"));
+		sum_goals_from(&s, run->goals);
 	if (s.nb_goals == 0)
 		sum_goal_add(&s, "ndr", 0, "", 0);
 	if (s.nb_pts > 1)
 		qsort(s.pts, s.nb_pts, sizeof(*s.pts), point_cmp);
 
-	line_rate = report_num(run, "line_rate_bps", o->line_rate_bps);
+	line_rate = run != NULL && run->has_line_rate ? run->line_rate_bps : o->line_rate_bps;
 	/* Below 1 kbit/s (1e-300) the share of the line rate would be infinite. */
 	if (!(line_rate >= PVP_RATE_MIN_BPS))
 		line_rate = COORD_REPORT_DEFAULT_LINE_RATE;
-	title = o->title != NULL ? o->title : report_str(run, "title", "pvpkit");
+	title = o->title != NULL ? o->title : run != NULL && run->has_title ? run->title : "pvpkit";
 
 	pts = json_array();
 	names = json_array();
@@ -574,7 +581,8 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		sum = json_pack("{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o}", "schema",
 				COORD_REPORT_SCHEMA, "title", title, "line_rate_bps", line_rate,
 				"l1_overhead_bytes", COORD_REPORT_L1_OVERHEAD, "sizes_include_fcs",
-				1, "flow_type", report_str(run, "flow_type", ""), "trials",
+				1, "flow_type",
+				run != NULL && run->has_flow_type ? run->flow_type : "", "trials",
 				(json_int_t)trials, "searches", (json_int_t)searches,
 				"trial_seconds", total_s, "sizes", distinct(&s, true),
 				"flow_counts", distinct(&s, false), "goals", names, "points", pts);

@@ -154,6 +154,77 @@ test_load_misshapen(void)
 	unlink(path);
 }
 
+/*
+ * A soak's totals and a run's metadata in the summary, read through the
+ * soak and run tables: what the records say, members and types as the
+ * tables give them; a run record without "schema" (made by hand) gets no
+ * "dut" it did not say.
+ */
+static void
+test_soak_run_summary(void)
+{
+	static const char *const lines[] = {
+		"{\"type\":\"run\",\"schema\":1,\"command\":\"search\",\"pvpkit_version\":\"0.1."
+		"0\","
+		"\"started\":\"2026-01-01T00:00:00Z\",\"topology\":\"pvp\",\"dut\":null,"
+		"\"host\":{\"cpu_model\":\"cpu\",\"cpus\":2,\"kernel\":\"6.1\",\"machine\":\"x86_"
+		"64\"},"
+		"\"hops\":{\"ovs\":{\"driver\":\"ovs\",\"context\":{\"vswitch\":{\"v\":\"3.1\"}}}},"
+		"\"goals\":[{\"name\":\"ndr\",\"loss_ratio\":0}],\"flow_type\":\"l3\"}",
+		"{\"type\":\"soak_interval\",\"n\":1,\"t_s\":1.0,\"interval_s\":1.0,\"rate_pps\":"
+		"1000.0,"
+		"\"tx_packets\":1000,\"rx_packets\":990,\"lost\":10,\"loss_ratio\":0.01}",
+		"{\"type\":\"soak\",\"n\":1,\"t_s\":1.0,\"rate_pps\":1000.0,\"tx_packets\":1000,"
+		"\"rx_packets\":990,\"loss_ratio\":0.01,\"hop_lost\":{\"ovs\":10},\"planned_s\":2."
+		"0,"
+		"\"interrupted\":true,\"latency_ns\":{\"count\":9,\"p50\":1500,\"clock\":\"tsc\"}}",
+	};
+	json_t *recs = json_array(), *sum;
+	char *soak, *meta;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		json_array_append_new(recs, json_loads(lines[i], 0, NULL));
+	sum = coord_report_summary(recs, NULL);
+	soak = json_dumps(json_object_get(sum, "soak"), JSON_COMPACT);
+	meta = json_dumps(json_object_get(sum, "metadata"), JSON_COMPACT);
+	CHECK(soak != NULL &&
+		      strcmp(soak, "{\"intervals\":1,\"worst_interval_loss_ratio\":0.01,"
+				   "\"rate_pps\":1000.0,\"duration_s\":1.0,\"planned_s\":2.0,"
+				   "\"interrupted\":true,\"tx_packets\":1000,\"rx_packets\":990,"
+				   "\"loss_ratio\":0.01,\"hop_lost\":{\"ovs\":10},\"latency_ns\":{"
+				   "\"count\":9,\"min\":0,\"avg\":0,\"p50\":1500,\"p99\":0,"
+				   "\"p99_9\":0,\"p99_99\":0,\"max\":0,\"clock\":\"tsc\"}}") == 0,
+	      "soak summary %s", soak);
+	CHECK(meta != NULL &&
+		      strcmp(meta,
+			     "{\"pvpkit_version\":\"0.1.0\",\"started\":"
+			     "\"2026-01-01T00:00:00Z\",\"topology\":\"pvp\",\"dut\":null,"
+			     "\"host\":{\"cpu_model\":\"cpu\",\"cpus\":2,\"kernel\":\"6.1\","
+			     "\"machine\":\"x86_64\"},\"vswitch\":{\"ovs\":{\"v\":\"3.1\"}}}") == 0,
+	      "run metadata %s", meta);
+	CHECK(strcmp(json_string_value(json_object_get(sum, "flow_type")), "l3") == 0,
+	      "flow type from the run record");
+	free(soak);
+	free(meta);
+	json_decref(sum);
+
+	/* Made by hand: no schema, no dut, no host. */
+	json_array_set_new(recs, 0,
+			   json_loads("{\"type\":\"run\",\"title\":\"lab\","
+				      "\"line_rate_bps\":25000000000}",
+				      0, NULL));
+	sum = coord_report_summary(recs, NULL);
+	meta = json_dumps(json_object_get(sum, "metadata"), JSON_COMPACT);
+	CHECK(meta != NULL && strcmp(meta, "{\"vswitch\":{}}") == 0 &&
+		      strcmp(json_string_value(json_object_get(sum, "title")), "lab") == 0 &&
+		      json_real_value(json_object_get(sum, "line_rate_bps")) == 25e9,
+	      "hand-made run record: metadata %s", meta);
+	free(meta);
+	json_decref(sum);
+	json_decref(recs);
+}
+
 /* Every string of a record's table fits its field, so a record that checks decodes. */
 static void
 record_strings_fit(const struct pvp_schema_member *m, const char *what)
@@ -986,6 +1057,9 @@ main(void)
 	record_strings_fit(coord_search_record_members, "search");
 	record_strings_fit(coord_record_oneway_members, "oneway");
 	record_strings_fit(coord_record_oneway_stream_members, "streams[]");
+	record_strings_fit(coord_run_record_members, "run");
+	record_strings_fit(coord_soak_record_members, "soak");
+	test_soak_run_summary();
 	test_summary_csv();
 	test_search_record();
 	test_repeats();
