@@ -6,15 +6,9 @@
 # (trex_capture.py); the frames fetched through a BPF filter, written to a
 # pcap as TRex's client does, read back by tshark. About 10 s.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
-
-need_bin "$PVP_GEN"
-need_hugepages 128
-need_cmd tshark
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq (run tools/bootstrap.sh)"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
-
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
+
+trex_need_wire
 
 # Its RX lcore runs: the captures take received frames.
 trex_gen_up trexcap net_ring0 -- --speed 10000

@@ -12,12 +12,7 @@
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-need_bin "$PVP_GEN"
-need_hugepages 256
-need_cmd tshark
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq, scapy" 2>/dev/null || skip "needs python3-zmq and python3-scapy"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+trex_need_wire 256 scapy
 
 trex_memif_up l2l3 --speed 10000 --dst-mac 02:00:00:00:00:dd --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"

@@ -45,15 +45,26 @@ trex_gen_down() {
     [ $rc = 0 ] || { cat "$PVP_TMP/gen.log"; fail "exit status $rc after SIGTERM"; }
 }
 
-# What a test of frames sent over TRex's wire protocol into a pcap and
-# decoded by tshark needs; SKIP naming what is absent.
-trex_need_wire() {
+# trex_need [PAGES] [MODULE...]: what a test of pvpkit-gen's TRex API
+# needs (PAGES hugepages, 128 by default; python3 with zmq and each
+# MODULE); SKIP naming what is absent.
+trex_need() {
+    local pages=${1:-128} m
+    [ $# = 0 ] || shift
     need_bin "$PVP_GEN"
-    need_cmd tshark
-    need_hugepages 128
+    need_hugepages "$pages"
     [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-    "$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
+    for m in zmq "$@"; do
+        "$PVP_PY" -c "import $m" 2>/dev/null || skip "needs python3-$m (run tools/bootstrap.sh)"
+    done
     ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+}
+
+# trex_need_wire [PAGES] [MODULE...]: trex_need, and tshark to decode
+# the frames on the wire.
+trex_need_wire() {
+    need_cmd tshark
+    trex_need "$@"
 }
 
 # trex_pcap_test TAG SCRIPT TSHARK_OPTION...: a test of the frames one

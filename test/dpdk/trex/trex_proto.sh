@@ -6,12 +6,9 @@
 # client of this folder (trex_proto.py, then trex_values.py's bounds); then
 # SIGTERM: exit status 0.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
+. "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-need_bin "$PVP_GEN"
-need_hugepages 128
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq (run tools/bootstrap.sh)"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+trex_need
 
 # Bad --trex options: one line on stderr, exit status 2, before any port.
 badopt() {

@@ -8,12 +8,7 @@
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-need_bin "$PVP_GEN"
-need_hugepages 128
-need_cmd tshark
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+trex_need_wire
 
 trex_gen_up trexsched "net_pcap0,tx_pcap=$PVP_TMP/out.pcap"
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"

@@ -9,12 +9,9 @@
 # (ping_ip, scan6) the same way; then an NFVbench-style session. With PVP_TREX_CORE, TRex's own client does the same
 # (trex_service_client.py). About 10 s.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
+. "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-need_bin "$PVP_GEN"
-need_hugepages 256
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq (run tools/bootstrap.sh)"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+trex_need 256
 
 MAC0=02:00:00:00:00:0a
 MAC1=02:00:00:00:00:0b
@@ -22,7 +19,6 @@ MAC1=02:00:00:00:00:0b
 PREFIX=pvpt-svc-$$
 trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT
 
-. "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 trex_eal=(--no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 --lcores "0@0,1@1,2@1")
 
 # pvpkit-gen with its RX on (lib/neigh answers on the RX path).

@@ -13,21 +13,9 @@
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-need_bin "$PVP_GEN"
-need_hugepages 256
-need_cmd tshark
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq" 2>/dev/null || skip "needs python3-zmq"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+trex_need_wire 256
 
-# memif's two ends in one process need shared files, not --in-memory.
-PREFIX=pvpt-tpg-$$
-trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT
-SOCK=$PVP_TMP/memif.sock
-trex_eal=(--no-pci --file-prefix=$PREFIX --log-level=lib.eal:error -m 256 --lcores "0@0,1@1,2@1")
-trex_gen_up tpg "net_memif0,role=server,socket=$SOCK,mac=02:00:00:00:00:0a" \
-    "net_memif1,role=client,socket=$SOCK,mac=02:00:00:00:00:0b" -- \
-    --speed 10000 --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
+trex_memif_up tpg --speed 10000 --capture "$PVP_TMP/rx1.pcap,port=1,dir=rx"
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
 "$PVP_PY" trex_tpg.py send "$rpc" "$pub" "$PVP_TMP/tpg.json" ||
     { cat "$PVP_TMP/gen.log"; fail "TPG session"; }

@@ -7,11 +7,7 @@
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
-need_bin "$PVP_GEN"
-need_hugepages 128
-[ -x "$PVP_PY" ] || skip "needs $PVP_PY"
-"$PVP_PY" -c "import zmq, scapy" 2>/dev/null || skip "needs python3-zmq and python3-scapy"
-ldd "$PVP_GEN" | grep -q libzmq || skip "pvpkit-gen built without --trex (no libzmq at build time)"
+trex_need 128 scapy
 
 trex_gen_up trexvm "net_pcap0,tx_pcap=$PVP_TMP/out.pcap"
 cd "$PVP_SOURCE_DIR/test/dpdk/trex" || fail "no test folder"
