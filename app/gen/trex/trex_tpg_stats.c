@@ -133,6 +133,23 @@ trex_tpg_wrap(uint16_t port, uint32_t tpgid, json_t *o)
 	return json_pack("{s:{s:o}}", pk, tk, o);
 }
 
+/* Every tag of @p list names a tag of the table (checked before any is cleared). */
+static int
+trex_tpg_tags_check(json_t *list, struct trex_err *e)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(list, i, x)
+		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+		    json_integer_value(x) >= tpg.num_tags) {
+			trex_fail(e, TREX_E_EXEC, "Tag %lld is larger than number of tags %u",
+				  (long long)json_integer_value(x), tpg.num_tags);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /*
  * One section of a tpgid's counters, as TRex's RxTPGPerPort::get_tpg_stats
  * gives it: the tags from min_tag on whose counters are all equal, under
@@ -225,12 +242,8 @@ trex_m_clear_tpg_stats(json_t *p, struct trex_err *e)
 		if (!json_is_array(list))
 			return trex_fail(e, TREX_E_PARAMS, "'tag_list' must be an array");
 		/* All checked before any is cleared. */
-		json_array_foreach(list, i, x)
-			if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-			    json_integer_value(x) >= tpg.num_tags)
-				return trex_fail(e, TREX_E_EXEC,
-						 "Tag %lld is larger than number of tags %u",
-						 (long long)json_integer_value(x), tpg.num_tags);
+		if (trex_tpg_tags_check(list, e) != 0)
+			return NULL;
 		json_array_foreach(list, i, x)
 			trex_tpg_zero(port, row + (uint32_t)json_integer_value(x));
 	} else {
@@ -278,12 +291,8 @@ trex_m_clear_updated(json_t *p, struct trex_err *e)
 				 "Num Stats to clear %" PRIu64
 				 " is too big. Decrease list of tags.",
 				 (hi - lo) * json_array_size(list));
-	json_array_foreach(list, i, x)
-		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-		    json_integer_value(x) >= tpg.num_tags)
-			return trex_fail(e, TREX_E_EXEC,
-					 "Tag %lld is larger than number of tags %u",
-					 (long long)json_integer_value(x), tpg.num_tags);
+	if (trex_tpg_tags_check(list, e) != 0)
+		return NULL;
 	for (id = lo; id < hi; id++)
 		json_array_foreach(list, i, x)
 			trex_tpg_zero(port, id * (tpg.num_tags + GEN_TPG_EXTRA) +
