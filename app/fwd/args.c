@@ -387,7 +387,7 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 			fwd_die("%s", err);
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", fwd_long_options, NULL)) != -1)
+	while ((opt = pvp_getopt(argc, argv, fwd_long_options, NULL)) != -1)
 		if (!fwd_parse_num_opt(opt, optarg, conf))
 			fwd_parse_opt(opt, optarg, conf, argv, prog);
 	if (optind < argc)

@@ -528,7 +528,7 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", gen_long_opts, NULL)) != -1)
+	while ((c = pvp_getopt(argc, argv, gen_long_opts, NULL)) != -1)
 		if (!gen_parse_num_opt(c, optarg, o))
 			gen_parse_opt(c, optarg, o, argv);
 	if (optind < argc)

@@ -124,7 +124,7 @@ trial_parse_args(int argc, char **argv, struct trial_args *a)
 	coord_opts_longopts(COORD_OPT_TRIAL, trial_own_opts, TRIAL_NB_OWN, opts);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = pvp_getopt(argc, argv, opts, NULL)) != -1) {
 		rc = trial_option(a, opts, opt, optarg, argv[optind - 1]);
 		if (rc != 0)
 			return rc;

@@ -577,12 +577,12 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 	/* The preset first, whatever its place: every other option overrides it. */
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, &li)) != -1) {
+	while ((opt = pvp_getopt(argc, argv, opts, &li)) != -1) {
 		if (opt == SOPT_PRESET && search_preset(a, optarg) != 0)
 			return 2;
 	}
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", opts, &li)) != -1) {
+	while ((opt = pvp_getopt(argc, argv, opts, &li)) != -1) {
 		/* The option's name for messages, whether --opt=V or --opt V. */
 		snprintf(oname, sizeof(oname), "--%s", opt != '?' ? opts[li].name : "");
 		rc = search_option(a, opts, opt, optarg, oname, argv[optind - 1]);

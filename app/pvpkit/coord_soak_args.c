@@ -273,7 +273,7 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 	a->out = "soak";
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = pvp_getopt(argc, argv, opts, NULL)) != -1) {
 		rc = coord_opts_parse(&a->o, opt, optarg, SOAK_SEE);
 		if (rc == 2)
 			return 2;
@@ -331,10 +331,8 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 			soak_usage(stdout);
 			return -1;
 		case '?':
-		case ':':
-			return coord_cli_usage_error(SOAK_SEE,
-						     "soak: unknown option or missing value: %s",
-						     argv[optind - 1]);
+			pvp_opt_error(opts, optopt, argv[optind - 1], err, sizeof(err));
+			return coord_cli_usage_error(SOAK_SEE, "soak: %s", err);
 		default:
 			/* A search option, kept as given for the search. */
 			i = (size_t)(opt - SOAK_OPT_SEARCH);

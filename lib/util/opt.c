@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +43,48 @@ pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char
 		util_seterr(err, errlen, "unknown option '-%c'", optopt_);
 		return;
 	}
+	for (o = longopts;
+	     word != NULL && strncmp(word, "--", 2) == 0 && o != NULL && o->name != NULL; o++) {
+		/* "--duration" for "--duration-sum": getopt_long() would
+		 * take it; pvp_getopt() does not (see there). */
+		if (word[2] == '\0' || strncmp(o->name, word + 2, strcspn(word + 2, "=")) != 0)
+			continue;
+		util_seterr(err, errlen, "unknown option '%s' (options are not abbreviated: --%s?)",
+			    util_quote(word, q, sizeof(q)), o->name);
+		return;
+	}
 	util_seterr(err, errlen, "unknown option '%s'",
 		    util_quote(word != NULL ? word : "", q, sizeof(q)));
+}
+
+int
+pvp_getopt(int argc, char **argv, const struct option *longopts, int *longindex)
+{
+	bool apart;
+	int c, li = -1;
+	const char *word;
+
+	c = getopt_long(argc, argv, "", longopts, &li);
+	if (longindex != NULL)
+		*longindex = li;
+	if (c == -1 || c == '?' || li < 0)
+		return c;
+	/* The word the option came in: "--opt V" or "--opt=V". */
+	apart = optarg != NULL && optarg == argv[optind - 1];
+	word = argv[optind - (apart ? 2 : 1)];
+	if (strlen(longopts[li].name) == strcspn(word + 2, "="))
+		return c;
+	/*
+	 * An abbreviation. A measurement script that says "--duration"
+	 * where the command has only "--duration-sum" would run with a
+	 * setting it did not ask for, and one that works today would mean
+	 * something else once an option is added. Point optind back at the
+	 * word, so that argv[optind - 1] is what the caller names.
+	 */
+	if (apart)
+		optind--;
+	optopt = 0;
+	return '?';
 }
 
 /* The long name of option @p id in @p longopts, or "?". */

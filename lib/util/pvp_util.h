@@ -167,6 +167,14 @@ struct option;
 void pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char *err,
 		   size_t errlen);
 
+/**
+ * getopt_long() with no short options that takes a long option only by
+ * its whole name: an abbreviation ("--dur" for "--duration") returns '?'
+ * with optopt 0 and argv[optind - 1] the word, for pvp_opt_error()
+ * ("unknown option '--dur' (options are not abbreviated: --duration?)").
+ */
+int pvp_getopt(int argc, char **argv, const struct option *longopts, int *longindex);
+
 /** A whole-number option: its range and the field it is stored in. */
 struct pvp_num_opt {
 	int id;	      /**< the option's val in the getopt_long() table */
