@@ -135,9 +135,17 @@ compare_print(const json_t *cmp)
 {
 	char rng[2][80], chg[16];
 	const json_t *row, *o, *n;
+	const char *goal;
+	int gw = 8;
 	size_t i;
 
-	printf("%6s %8s %-8s %30s %30s %8s  %s\n", "size", "flows", "goal", "old pps [lo..hi]",
+	/* The goal column as wide as its longest name ("pdr=0.5%,p99=100us"). */
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
+		goal = json_string_value(json_object_get(row, "goal"));
+		if (goal != NULL && strlen(goal) > (size_t)gw && strlen(goal) < 64)
+			gw = (int)strlen(goal);
+	}
+	printf("%6s %8s %-*s %30s %30s %8s  %s\n", "size", "flows", gw, "goal", "old pps [lo..hi]",
 	       "new pps [lo..hi]", "change", "verdict");
 	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
 		o = json_object_get(row, "old");
@@ -149,9 +157,9 @@ compare_print(const json_t *cmp)
 				 100 * json_number_value(json_object_get(row, "change")));
 		else
 			snprintf(chg, sizeof(chg), "-");
-		printf("%6.0f %8.0f %-8s %30s %30s %8s  %s\n",
+		printf("%6.0f %8.0f %-*s %30s %30s %8s  %s\n",
 		       json_number_value(json_object_get(row, "size")),
-		       json_number_value(json_object_get(row, "flows")),
+		       json_number_value(json_object_get(row, "flows")), gw,
 		       json_string_value(json_object_get(row, "goal")), rng[0], rng[1], chg,
 		       json_string_value(json_object_get(row, "verdict")));
 	}

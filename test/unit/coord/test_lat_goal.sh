@@ -73,6 +73,14 @@ grep -q "^report: $PVP_TMP/r1/pdr+p99-13us.csv$" "$PVP_TMP/r1.out" || bad "no go
 "$PVP_COORD" compare "$PVP_TMP/r1" "$PVP_TMP/r2" >"$PVP_TMP/cmp.out" 2>&1 || bad "compare: exit $?"
 grep -Eq '^ +64 +1 pdr\+p99-13us +30,[0-9]{3} .* within-noise$' "$PVP_TMP/cmp.out" ||
 	bad "compare: $(cat "$PVP_TMP/cmp.out")"
+# The goal column is as wide as the goal's name: the columns line up.
+"$PVP_PY" - "$PVP_TMP/cmp.out" <<'PY' || bad "compare columns: $(cat "$PVP_TMP/cmp.out")"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+i = next(i for i, l in enumerate(lines) if "old pps [lo..hi]" in l)
+head, row = lines[i], lines[i + 1]
+assert head.index("old pps [lo..hi]") + 16 == row.index("]") + 1, (head, row)
+PY
 
 # A source that measures no latency cannot decide the goal: one line, exit 1,
 # the trial kept and the search record marked partial.
