@@ -487,7 +487,8 @@ coord_search_point_run(struct coord_search_point *sp)
 	json_t *burst;
 	time_t now;
 	struct tm tm;
-	char a[32];
+	char a[32], what[96];
+	const char *base;
 	int rc = 0;
 
 	json_decref(sp->checks_failed);
@@ -510,8 +511,15 @@ coord_search_point_run(struct coord_search_point *sp)
 		return -errno;
 	}
 	coord_progress_point(sp->progress, sp->size, sp->flows);
-	printf("== search %s: %u B, %u flows, %s, max %s pps, width %.2f %%\n", sp->id, sp->size,
-	       sp->flows, o->p.algo == PVP_SEARCH_MLR ? "mlr" : "binary",
+	/* What is sent: a profile's sizes and flows are its own. */
+	base = o->o.conf.profile != NULL ? strrchr(o->o.conf.profile, '/') : NULL;
+	if (o->o.conf.profile != NULL)
+		snprintf(what, sizeof(what), "profile %.64s",
+			 base != NULL ? base + 1 : o->o.conf.profile);
+	else
+		snprintf(what, sizeof(what), "%u B, %u flows", sp->size, sp->flows);
+	printf("== search %s: %s, %s, max %s pps, width %.2f %%\n", sp->id, what,
+	       o->p.algo == PVP_SEARCH_MLR ? "mlr" : "binary",
 	       pvp_fmt_count((int64_t)o->p.max_rate, a, sizeof(a)), o->p.width_goal * 100);
 	while (rc == 0 && !coord_interrupted && pvp_search_next(s, &st) == 0)
 		rc = search_trial(sp, s, &st);

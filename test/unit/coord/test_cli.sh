@@ -144,6 +144,14 @@ grep -q "^INVALID: this trial is not a measurement of the DUT$" "$PVP_TMP/inv.ou
 grep -q "^   ndr      ok: lower 50,000 pps, upper 50,[0-9]* pps, width 0.[0-9]* %$" \
 	"$PVP_TMP/search.out" || bad "search: $(tail -3 "$PVP_TMP/search.out")"
 
+# A profile's search names the profile in its heading, not the size and
+# flows it does not use.
+"$PVP_COORD" search --topology "$T" --max-rate 100kpps --initial-duration 0.05 \
+	--final-duration 0.1 --no-tables --profile "$PVP_SOURCE_DIR/examples/profiles/imix.json" \
+	--results "$PVP_TMP/sp.jsonl" >"$PVP_TMP/sp.out" 2>&1 || bad "search --profile: exit $?"
+grep -Eq "^== search [^ ]+: profile imix.json, mlr, max 100,000 pps, width 0.50 %$" "$PVP_TMP/sp.out" ||
+	bad "search --profile heading: $(grep '^== search' "$PVP_TMP/sp.out")"
+
 # A goal no rate passes (the path forwards 50 kpps, the search starts at
 # 60 kpps) says why: the lowest rate's loss and the hop it was charged to.
 "$PVP_COORD" search --topology "$T" --max-rate 100kpps --min-rate 60kpps --initial-duration 0.05 \
