@@ -21,9 +21,8 @@
 #include "coord_report.h"
 #include "report_private.h"
 
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void
-csv_field(FILE *f, const char *v)
+void
+report_csv_field(FILE *f, const char *v)
 {
 	const char *c;
 
@@ -89,7 +88,7 @@ coord_report_write_csv(const json_t *summary, const char *goal, const char *path
 	else
 		snprintf(title, sizeof(title), "%s, %s (pps)",
 			 report_str(summary, "title", "pvpkit"), upper);
-	csv_field(f, title);
+	report_csv_field(f, title);
 	fputs("\n,Packet size\nNumber of flows", f);
 	json_array_foreach(sizes, i, sz)
 		fprintf(f, ",%" JSON_INTEGER_FORMAT, json_integer_value(sz));

@@ -167,6 +167,9 @@ struct report_plot_buf {
 void report_plot_buf_add(struct report_plot_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/** @p v as one CSV field: quoted when it holds a comma, quote or newline. */
+void report_csv_field(FILE *f, const char *v);
+
 /**
  * Text safe inside a gnuplot double-quoted string or a quoted data
  * field: names come from user files and must not end the string.

@@ -19,17 +19,65 @@
 #include "coord_report.h"
 #include "report_private.h"
 
-/* An interval's latency in us: "p50 p99 max" with @p sep between, "" for none. */
+/* An interval's latency in us: "p50 p99 max" with @p sep between, @p none for none. */
 static void
 soak_lat_us(FILE *f, const struct coord_soak_record *sr, const char *sep, const char *none)
 {
 	const struct coord_record_soak_latency *l = &sr->latency_ns;
 
 	if (sr->has_latency)
-		fprintf(f, "%.3f%s%.3f%s%.3f\n", (double)l->p50 / 1e3, sep, (double)l->p99 / 1e3,
-			sep, (double)l->max / 1e3);
+		fprintf(f, "%.3f%s%.3f%s%.3f", (double)l->p50 / 1e3, sep, (double)l->p99 / 1e3, sep,
+			(double)l->max / 1e3);
 	else
-		fprintf(f, "%s\n", none);
+		fputs(none, f);
+}
+
+/*
+ * The --inject calls of @p sr as one line: "HOP METHOD PARAMS" as the
+ * soak said them, "; " between, "failed: WHY" after a refused one.
+ */
+static void
+soak_events(const struct coord_soak_record *sr, char *buf, size_t len)
+{
+	const struct coord_record_soak_inject *c;
+	char *params;
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sr->nb_injected && n < len; i++) {
+		c = &sr->injected[i];
+		params = c->params != NULL ? json_dumps(c->params, JSON_COMPACT) : NULL;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s%s%s%s%s", i > 0 ? "; " : "",
+				      c->hop, c->method, params != NULL ? " " : "",
+				      params != NULL ? params : "",
+				      c->ok ? "" : " failed: ", c->ok ? "" : c->error);
+		free(params);
+	}
+}
+
+/* A dashed line at each --inject call's second, named by its method. */
+static void
+soak_plot_events(FILE *f, const json_t *records)
+{
+	struct coord_soak_record sr;
+	const json_t *rec;
+	char name[64];
+	unsigned int k;
+	size_t i;
+
+	json_array_foreach(records, i, rec) {
+		if (!report_soak(rec, &sr) || sr.type != COORD_SOAK_TOTALS)
+			continue;
+		for (k = 0; k < sr.nb_injected; k++) {
+			report_plot_clean(name, sizeof(name), sr.injected[k].method);
+			fprintf(f,
+				"set arrow from %.3f, graph 0 to %.3f, graph 1 nohead dt 2 lc "
+				"rgb \"gray\"\nset label \"%s\" at %.3f, graph 0.95 rotate by 90 "
+				"right font \",8\" noenhanced\n",
+				sr.injected[k].t_s, sr.injected[k].t_s, name, sr.injected[k].t_s);
+		}
+	}
 }
 
 int
@@ -40,7 +88,7 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	struct coord_soak_record sr;
 	const json_t *rec;
 	struct pvp_out out;
-	char path[4096];
+	char path[4096], ev[1024];
 	unsigned int n = 0;
 	bool any_lat = false;
 	size_t i;
@@ -65,7 +113,7 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	if (f != NULL)
 		fprintf(f,
 			"t_s,interval_s,tx_packets,rx_packets,lost,loss_pct,tx_pps,rx_pps,p50_us,"
-			"p99_us,max_us\n");
+			"p99_us,max_us,events\n");
 	if (d != NULL)
 		fprintf(d, "# pvpkit soak: t_s loss_pct p50_us p99_us max_us\n");
 	json_array_foreach(records, i, rec) {
@@ -76,10 +124,15 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 				sr.interval_s, (double)sr.tx_packets, (double)sr.rx_packets,
 				(double)sr.lost, 100 * sr.loss_ratio, sr.tx_pps, sr.rx_pps);
 			soak_lat_us(f, &sr, ",", ",,");
+			soak_events(&sr, ev, sizeof(ev));
+			fputc(',', f);
+			report_csv_field(f, ev);
+			fputc('\n', f);
 		}
 		if (d != NULL) {
 			fprintf(d, "%.3f %.6f ", sr.t_s, 100 * sr.loss_ratio);
 			soak_lat_us(d, &sr, " ", "? ? ?");
+			fputc('\n', d);
 		}
 	}
 	if (f != NULL) {
@@ -100,6 +153,7 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 		fprintf(f, "set y2label \"Latency (us)\"\nset y2tics\nset ytics nomirror\nset "
 			   "logscale y2\n");
 	fprintf(f, "set yrange [0:*]\nset grid\nset key outside right top\n");
+	soak_plot_events(f, records);
 	/* Without latency the y2 lines would have no point and gnuplot fails. */
 	report_plot_finish(
 		f, "soak", png, svg,
@@ -118,6 +172,7 @@ json_t *
 report_soak_summary(const json_t *records)
 {
 	struct coord_soak_record sr, last;
+	const json_t *last_rec = NULL;
 	bool has_last = false;
 	double worst = 0;
 	unsigned int n = 0;
@@ -134,6 +189,7 @@ report_soak_summary(const json_t *records)
 				worst = sr.loss_ratio;
 		} else {
 			last = sr;
+			last_rec = rec;
 			has_last = true;
 		}
 	}
@@ -157,5 +213,8 @@ report_soak_summary(const json_t *records)
 	if (last.has_latency)
 		json_object_set_new(o, "latency_ns",
 				    coord_record_soak_latency_json(&last.latency_ns));
+	/* The --inject calls as the record keeps them (checked when read). */
+	if (last.nb_injected > 0)
+		json_object_set(o, "injected", json_object_get(last_rec, "injected"));
 	return o;
 }

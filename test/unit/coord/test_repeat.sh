@@ -320,7 +320,7 @@ assert tot["hop_lost"]["guest"] == tot["lost"] == 12000 and tot["unattributed"] 
 sm = json.load(open(d + "/summary.json"))
 assert sm["soak"]["intervals"] == 4 and abs(sm["soak"]["worst_interval_loss_ratio"] - 1 / 6) < 0.01
 csv = open(d + "/soak.csv").read().splitlines()
-assert csv[0] == "t_s,interval_s,tx_packets,rx_packets,lost,loss_pct,tx_pps,rx_pps,p50_us,p99_us,max_us"
+assert csv[0] == "t_s,interval_s,tx_packets,rx_packets,lost,loss_pct,tx_pps,rx_pps,p50_us,p99_us,max_us,events"
 assert len(csv) == 5, csv
 PY
 "$PVP_COORD" soak --topology "$PVP_TMP/g/topology.json" --pdr-fraction 90% --from "$PVP_TMP/rep" \

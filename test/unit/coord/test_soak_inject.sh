@@ -67,6 +67,19 @@ for r in ivs:
 assert calls(tot) == [on, off], tot.get("injected")
 assert 1.2 <= ivs[2]["injected"][0]["t_s"] <= 1.5 and 1.6 <= ivs[3]["injected"][0]["t_s"] <= 2.0, ivs
 PY
+# The reports show them too: soak.csv's events column in the interval of
+# each call, the summary's list, a line on the plot where gnuplot is.
+"$PVP_PY" - "$PVP_TMP/soak" <<'PY' || fail "the reports do not show the calls"
+import csv, json, shutil, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/soak.csv")))
+ev = [r["events"] for r in rows]
+assert ev == ["", "", 'guest fake.blackout {"on":true}', 'guest fake.blackout {"on":false}', "", ""], ev
+s = json.load(open(d + "/summary.json"))["soak"]["injected"]
+assert [(c["method"], c["params"]) for c in s] == [("fake.blackout", {"on": True}), ("fake.blackout", {"on": False})], s
+if shutil.which("gnuplot"):
+    assert open(d + "/soak.gp").read().count('set label "fake.blackout"') == 2
+PY
 # A call the hop refuses is kept too, with its error, and the soak goes on.
 "$PVP_COORD" soak --topology "$T" --rate 1kpps --duration 1 --interval 0.5 \
 	--inject '0.2s:guest:no.such.method' --out "$PVP_TMP/soak-err" >"$PVP_TMP/soak-err.out" 2>&1 ||
