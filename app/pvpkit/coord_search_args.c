@@ -128,7 +128,7 @@ search_usage(FILE *f, bool run)
 		"  --initial-duration S  MLR's first trials (default 1)\n"
 		"  --final-duration S    final trial duration (default 10)\n"
 		"                        (0.01..86400 s; every duration takes ms s m h)\n"
-		"  --phases N            MLR intermediate phases, 0..100000 (default 1)\n"
+		"  --phases N            MLR intermediate phases, 0..100000 (default 0)\n"
 		"  --max-trials N        trial budget per search, 0..100000 (default none)\n"
 		"  --max-time S          trial-seconds budget per search (default none)\n"
 		"  --exceed-ratio R      share of a rate's trial time that may miss the\n"

@@ -115,7 +115,7 @@ pvp_search_params_init(struct pvp_search_params *p)
 	p->width_goal = PVP_SEARCH_DEFAULT_WIDTH;
 	p->initial_duration = 1;
 	p->final_duration = 10;
-	p->intermediate_phases = 1;
+	p->intermediate_phases = 0;
 	p->nb_goals = 1;
 	p->loss_ratio[0] = 0;
 	p->max_gen_limited = 5;
@@ -180,6 +180,7 @@ search_phase_reset(struct pvp_search *s)
 
 	for (g = 0; g < s->p.nb_goals; g++) {
 		s->gs[g].cand_tried = false;
+		s->gs[g].fit_down = false;
 		s->gs[g].down_w = 0;
 		s->gs[g].up_w = s->phase_width[s->phase];
 	}
@@ -208,7 +209,9 @@ pvp_search_create(const struct pvp_search_params *p)
 	 * width halves at each phase and reaches the goal one phase before
 	 * the last, so that the long trials of the last phase mostly confirm
 	 * bounds found with shorter ones: narrowing is paid for in short
-	 * trials, where it is cheap.
+	 * trials, where it is cheap. Where a buffer makes the shorter
+	 * trials' bounds too high, a phase stops at twice its width
+	 * (search_phase_width()).
 	 */
 	if (p->algo == PVP_SEARCH_BINARY || p->initial_duration >= p->final_duration)
 		s->nb_phases = 1;
@@ -246,7 +249,7 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 	struct search_bounds b;
 	enum search_kind kind;
 	unsigned int g;
-	double d, w, rate;
+	double d, rate;
 
 	if (s == NULL || t == NULL)
 		return -EINVAL;
@@ -291,10 +294,9 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 	}
 	while (!s->done) {
 		d = s->phase_duration[s->phase];
-		w = s->phase_width[s->phase];
 		for (g = 0; g < s->p.nb_goals; g++) {
 			search_bounds(s, g, d, &b);
-			if (!search_goal_done(s, &b, w))
+			if (!search_goal_done(s, &b, search_phase_width(s, g)))
 				break;
 		}
 		if (g == s->p.nb_goals) {
@@ -315,6 +317,18 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		} else {
 			search_mlr_next(s, g, &b, &rate, &kind);
 		}
+		/*
+		 * Without an intermediate phase, MLR's first trial at the
+		 * maximum rate lasts half the initial duration: a DUT with a
+		 * buffer forwards C d + B in d s, and the estimate measured
+		 * next at the full initial duration then fails at a second
+		 * duration, which tells C from B (search_estimate()) before
+		 * the first final trial. An intermediate phase gives that
+		 * second duration otherwise.
+		 */
+		if (kind == KIND_MAX && s->p.algo == PVP_SEARCH_MLR && s->nb_phases == 2 &&
+		    !search_any_counted(s))
+			d /= 2;
 		if (!search_budget_left(s, d)) {
 			s->budget_exhausted = true;
 			s->done = true;

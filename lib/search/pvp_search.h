@@ -105,9 +105,10 @@ enum pvp_search_algo {
 	 * MLRsearch-style: one trial at the maximum rate, then short trials
 	 * that narrow quickly (external search doubling the step away from a
 	 * bound, then bisection), then phases of longer trials with tighter
-	 * widths; at the final duration, trials mostly confirm the bounds the
-	 * short ones found. All goals in one pass: every trial counts for
-	 * every goal.
+	 * widths. What the DUT forwarded in failed trials at two durations
+	 * (C d + B in d s: a rate and a buffer) gives the estimate the
+	 * longer trials start from. All goals in one pass: every trial
+	 * counts for every goal.
 	 */
 	PVP_SEARCH_MLR,
 };
@@ -122,7 +123,9 @@ struct pvp_search_params {
 	double final_duration;	   /**< s, binary's trials and MLR's last; default 10 */
 	/**
 	 * MLR phases between the initial and the final one; their durations
-	 * are spaced geometrically. Default 1. At most PVP_SEARCH_MAX_PHASES.
+	 * are spaced geometrically. Default 0. At most PVP_SEARCH_MAX_PHASES.
+	 * Without one, MLR's first trial (at max_rate) lasts half the
+	 * initial duration, so that failures at two durations come early.
 	 */
 	unsigned int intermediate_phases;
 	unsigned int nb_goals;			 /**< goals used; default 1 */

@@ -24,6 +24,18 @@ search_trial_counts(const struct pvp_search_trial_rec *t)
 	return !t->generator_limited && !t->warmup;
 }
 
+/* Whether any trial so far is a DUT result. */
+bool
+search_any_counted(const struct pvp_search *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nb_trials; i++)
+		if (search_trial_counts(&s->trials[i]))
+			return true;
+	return false;
+}
+
 /* The trial counts as a pass for the lower bound at this duration. */
 bool
 search_trial_long_enough(const struct pvp_search_trial_rec *t, double duration)
@@ -49,11 +61,11 @@ search_duration_sum(const struct pvp_search *s, double d)
 /*
  * RFC 9971's load classification for goal g at @p rate, with trials of
  * @p d s and a duration sum @p dsum; *measured says whether any trial
- * counted, *loss is the loss ratio of the last failed one.
+ * counted.
  */
 static enum search_load_class
 search_load_class(const struct pvp_search *s, unsigned int g, double rate, double d, double dsum,
-		  bool *measured, double *loss)
+		  bool *measured)
 {
 	const struct pvp_search_trial_rec *t;
 	double good = 0, bad = 0, total, denom, missing, allowed;
@@ -66,7 +78,6 @@ search_load_class(const struct pvp_search *s, unsigned int g, double rate, doubl
 		if (!(t->met & (1u << g))) {
 			/* Loss in a short trial is real: count it in full. */
 			bad += fmax(t->duration, d);
-			*loss = t->loss_ratio;
 		} else if (search_trial_long_enough(t, d)) {
 			good += t->duration;
 		}
@@ -91,7 +102,7 @@ search_load_class(const struct pvp_search *s, unsigned int g, double rate, doubl
 void
 search_bounds(const struct pvp_search *s, unsigned int g, double d, struct search_bounds *b)
 {
-	double dsum = search_duration_sum(s, d), loss = 0;
+	double dsum = search_duration_sum(s, d);
 	const struct pvp_search_trial_rec *t;
 	enum search_load_class c;
 	bool measured;
@@ -104,10 +115,9 @@ search_bounds(const struct pvp_search *s, unsigned int g, double d, struct searc
 			continue;
 		if (b->has_upper && t->rate >= b->upper)
 			continue;
-		if (search_load_class(s, g, t->rate, d, dsum, &measured, &loss) == LOAD_FAILS) {
+		if (search_load_class(s, g, t->rate, d, dsum, &measured) == LOAD_FAILS) {
 			b->has_upper = true;
 			b->upper = t->rate;
-			b->upper_loss = loss;
 		}
 	}
 	for (i = 0; i < s->nb_trials; i++) {
@@ -116,7 +126,7 @@ search_bounds(const struct pvp_search *s, unsigned int g, double d, struct searc
 			continue;
 		if (b->has_lower && t->rate <= b->lower)
 			continue;
-		c = search_load_class(s, g, t->rate, d, dsum, &measured, &loss);
+		c = search_load_class(s, g, t->rate, d, dsum, &measured);
 		if (c == LOAD_PASSES) {
 			b->has_lower = true;
 			b->lower = t->rate;
@@ -128,12 +138,85 @@ search_bounds(const struct pvp_search *s, unsigned int g, double d, struct searc
 		    (b->has_lower && t->rate <= b->lower) ||
 		    (b->has_undecided && t->rate <= b->undecided))
 			continue;
-		if (search_load_class(s, g, t->rate, d, dsum, &measured, &loss) == LOAD_UNDECIDED &&
+		if (search_load_class(s, g, t->rate, d, dsum, &measured) == LOAD_UNDECIDED &&
 		    measured) {
 			b->has_undecided = true;
 			b->undecided = t->rate;
 		}
 	}
+}
+
+/*
+ * The failed trial of goal g nearest to the bound at each of the two
+ * longest durations with one: *a the longest, *b the next (NULL if none).
+ */
+static void
+search_failures(const struct pvp_search *s, unsigned int g, const struct pvp_search_trial_rec **a,
+		const struct pvp_search_trial_rec **b)
+{
+	const struct pvp_search_trial_rec *t;
+	unsigned int i;
+
+	*a = NULL;
+	*b = NULL;
+	for (i = 0; i < s->nb_trials; i++) {
+		t = &s->trials[i];
+		if (!search_trial_counts(t) || (t->met & (1u << g)) || t->rx == 0)
+			continue;
+		if (*a == NULL || search_same_rate(t->duration, (*a)->duration)) {
+			if (*a == NULL || t->rate < (*a)->rate)
+				*a = t;
+		} else if (t->duration > (*a)->duration) {
+			*b = *a;
+			*a = t;
+		} else if (*b == NULL || t->duration > (*b)->duration * (1 + SEARCH_EPS) ||
+			   (search_same_rate(t->duration, (*b)->duration) &&
+			    t->rate < (*b)->rate)) {
+			*b = t;
+		}
+	}
+}
+
+/*
+ * The rate goal g should pass at in trials of @p d s, from what the DUT
+ * forwarded in the trials that failed it. A DUT with a buffer (a
+ * policer's bucket, a vswitch's queues) forwards C d + B packets in an
+ * overloaded trial of d s, so what came back per second in a short trial
+ * overestimates what a longer one passes. Two failures at different
+ * durations tell C from B; with one duration, B is taken as 0. *fitted
+ * says whether two durations gave the estimate. @return false without a
+ * failed trial.
+ */
+bool
+search_estimate(const struct pvp_search *s, unsigned int g, double d, double *est, bool *fitted)
+{
+	const struct pvp_search_trial_rec *a, *b;
+	double c, buf;
+
+	*fitted = false;
+	search_failures(s, g, &a, &b);
+	if (a == NULL)
+		return false;
+	c = (double)a->rx / a->duration;
+	if (b != NULL) {
+		/*
+		 * A fit that says the DUT forwards less per second in longer
+		 * trials (noise, not a buffer) is not used, nor one whose
+		 * buffer is under a packet (rounding: no buffer) or a good
+		 * part of what a trial forwarded: a DUT that forwards more
+		 * the more it is offered (it loses only part of the excess)
+		 * gives such a fit, and its estimate would be far too low.
+		 */
+		double rate = ((double)a->rx - (double)b->rx) / (a->duration - b->duration);
+
+		buf = (double)a->rx - rate * a->duration;
+		if (rate > 0 && buf >= 1 && buf <= (double)b->rx / 4) {
+			c = rate + buf / d;
+			*fitted = true;
+		}
+	}
+	*est = c / (1 - s->p.loss_ratio[g]);
+	return true;
 }
 
 /* Highest pass of goal g shorter than min_duration inside (lo, hi). */
@@ -214,11 +297,14 @@ search_binary_next(const struct pvp_search *s, const struct search_bounds *b, do
 
 /*
  * MLR, one goal, one phase. A pass at a shorter duration is the best
- * guess for the lower bound and is re-measured first; without one, the
- * first step below a failure aims at what the DUT forwarded in it, then
- * the step doubles ("external search"). Above a lower bound the step
- * starts at the phase width and doubles while trials pass, then the
- * search bisects ("internal search").
+ * guess for the lower bound and is re-measured first, unless failures at
+ * two durations show a buffer that makes it too high: then the estimate
+ * for this duration is measured instead (search_estimate()), when it
+ * lies between the bounds. Without a lower bound, the first step below
+ * a failure aims at the estimate, then the step doubles ("external
+ * search"). Above a lower bound the step starts at the phase width and
+ * doubles while trials pass, then the search bisects ("internal
+ * search").
  */
 void
 search_mlr_next(struct pvp_search *s, unsigned int g, const struct search_bounds *b, double *rate,
@@ -229,28 +315,41 @@ search_mlr_next(struct pvp_search *s, unsigned int g, const struct search_bounds
 	double w = s->phase_width[s->phase];
 	double lo = b->has_lower ? b->lower : 0;
 	double hi = b->has_upper ? b->upper : INFINITY;
-	double c = 0, est, mid;
+	double c = 0, est = 0, mid;
+	bool fitted = false;
 
 	if (!b->has_upper) {
 		*rate = s->eff_max;
 		*kind = KIND_MAX;
 		return;
 	}
+	/* A DUT that forwarded nothing: the estimate is 0, the minimum rate. */
+	search_estimate(s, g, d, &est, &fitted);
 	if (!st->cand_tried && search_candidate(s, g, d, lo, hi, &c)) {
 		st->cand_tried = true;
-		*rate = c;
-		*kind = KIND_CANDIDATE;
-		return;
+		if (fitted && est < c) {
+			c = clip_rate(s, est);
+			if (c <= lo || c >= hi)
+				c = 0;
+		}
+		if (c > 0) {
+			*rate = c;
+			*kind = KIND_CANDIDATE;
+			return;
+		}
 	}
 	if (!b->has_lower) {
-		if (st->down_w == 0) {
+		if (st->down_w == 0 || (fitted && !st->fit_down)) {
 			/*
-			 * What came back in the failing trial is roughly what
-			 * the DUT can forward; for a loss-ratio goal the
-			 * offered rate may be that much higher.
+			 * What came back in the failing trials is roughly
+			 * what the DUT can forward; for a loss-ratio goal the
+			 * offered rate may be that much higher. The first
+			 * estimate that tells a buffer from the rate is worth
+			 * a step of its own before the step doubles.
 			 */
-			est = b->upper * (1 - b->upper_loss) / (1 - s->p.loss_ratio[g]);
-			st->down_w = w;
+			if (st->down_w == 0)
+				st->down_w = w;
+			st->fit_down = fitted;
 			*rate = fmin(est, b->upper * (1 - w));
 		} else {
 			/* At most halve: a bigger jump lands far below the bound. */
@@ -268,6 +367,27 @@ search_mlr_next(struct pvp_search *s, unsigned int g, const struct search_bounds
 	}
 	*rate = clip_rate(s, mid);
 	*kind = KIND_MID;
+}
+
+/*
+ * The width goal g must reach in the current phase. A phase before the
+ * last narrows to the final width only where its bounds say something of
+ * the final duration's: when failures at two durations show a buffer
+ * that puts this phase's capacity more than the final width above the
+ * final duration's, the last phase starts from the estimate instead
+ * (search_mlr_next()) and this phase stops at twice its width.
+ */
+double
+search_phase_width(const struct pvp_search *s, unsigned int g)
+{
+	double w = s->phase_width[s->phase], here, final;
+	bool fitted;
+
+	if (s->phase + 1 >= s->nb_phases ||
+	    !search_estimate(s, g, s->phase_duration[s->phase], &here, &fitted) || !fitted ||
+	    !search_estimate(s, g, s->p.final_duration, &final, &fitted))
+		return w;
+	return here - final > s->p.width_goal * final ? fmin(0.5, 2 * w) : w;
 }
 
 /* Stop before a trial the budget cannot pay for. */

@@ -42,6 +42,7 @@ enum search_load_class {
 /* Per goal, per phase: progress of the external search. */
 struct search_goal_state {
 	bool cand_tried; /* a candidate was re-measured in this phase */
+	bool fit_down;	 /* the external search down stepped to a fitted estimate */
 	double down_w;	 /* relative step below the upper bound; 0: not started */
 	double up_w;	 /* relative step above the lower bound; INFINITY: bisect */
 };
@@ -52,7 +53,6 @@ struct search_bounds {
 	double lower;
 	bool has_upper;
 	double upper;
-	double upper_loss; /* loss ratio of the upper bound's last failed trial */
 	bool has_undecided;
 	double undecided; /* highest undecided load between the bounds */
 };
@@ -90,6 +90,7 @@ struct pvp_search {
 
 /* Loads and bounds (search_bounds.c). */
 bool search_trial_counts(const struct pvp_search_trial_rec *t);
+bool search_any_counted(const struct pvp_search *s);
 bool search_trial_long_enough(const struct pvp_search_trial_rec *t, double duration);
 bool search_same_rate(double a, double b);
 void search_bounds(const struct pvp_search *s, unsigned int g, double d, struct search_bounds *b);
@@ -100,5 +101,8 @@ void search_binary_next(const struct pvp_search *s, const struct search_bounds *
 void search_mlr_next(struct pvp_search *s, unsigned int g, const struct search_bounds *b,
 		     double *rate, enum search_kind *kind);
 bool search_budget_left(struct pvp_search *s, double duration);
+double search_phase_width(const struct pvp_search *s, unsigned int g);
+bool search_estimate(const struct pvp_search *s, unsigned int g, double d, double *est,
+		     bool *fitted);
 
 #endif /* SEARCH_PRIVATE_H */

@@ -32,7 +32,7 @@ grep -q '^   ndr          ok: lower 50,000 pps, upper 50,251 pps, width 0.50 %$'
 grep -Eq '^   pdr\+p99-13us ok: lower 30,[0-9]{3} pps, upper 30,[0-9]{3} pps' "$PVP_TMP/s.out" ||
 	bad "no latency goal line"
 # A trial at the capacity meets the loss goal and misses the bound.
-grep -q '^-- trial 2 (phase 0/3): 50,000 pps for 0.1 s: lost 0 of 2,500 (0.0000 %) \[pdr+p99-13us: p99 14.975 us > 13 us\]$' \
+grep -q '^-- trial 2 (phase 0/2): 50,000 pps for 0.1 s: lost 0 of 2,500 (0.0000 %) \[pdr+p99-13us: p99 14.975 us > 13 us\]$' \
 	"$PVP_TMP/s.out" || bad "trial 2 does not say why it missed the goal"
 grep -q '\[pdr+p99-13us: loss 50 % > 0.5 %\]$' "$PVP_TMP/s.out" || bad "no loss reason"
 "$PVP_PY" - "$PVP_TMP/s.jsonl" <<'PY' || bad "records"

@@ -534,9 +534,10 @@ test_iterator(void)
 	CHECK(pvp_search_next(s, &t) == 0, "first next");
 	CHECK(pvp_search_next(s, &t2) == 0 && t.rate == t2.rate && t.duration == t2.duration,
 	      "next twice gives the same trial");
-	CHECK(t.rate == p.max_rate && t.duration == p.initial_duration,
-	      "MLR starts at max rate, initial duration (%.0f, %.1f)", t.rate, t.duration);
-	CHECK(t.index == 0 && t.phase == 0 && t.nb_phases == 3 && t.goal == 0,
+	/* Without an intermediate phase, half the initial duration (a buffer's probe). */
+	CHECK(t.rate == p.max_rate && t.duration == p.initial_duration / 2,
+	      "MLR starts at max rate, half the initial duration (%.0f, %.1f)", t.rate, t.duration);
+	CHECK(t.index == 0 && t.phase == 0 && t.nb_phases == 2 && t.goal == 0,
 	      "progress fields %u %u %u %u", t.index, t.phase, t.nb_phases, t.goal);
 	/* Nothing sent: not a DUT result, even if the caller did not say so. */
 	memset(&m, 0, sizeof(m));
@@ -560,11 +561,11 @@ test_iterator(void)
 
 	/* Time budget: never starts a trial that would exceed it. */
 	params_base(&p, PVP_SEARCH_MLR);
-	p.max_time = 20;
+	p.max_time = 12;
 	memset(&sim, 0, sizeof(sim));
 	sim.capacity = p.max_rate * 0.42;
 	ret = pvp_search_run(&p, sim_measure, &sim, &r);
-	CHECK(ret == 0 && r.total_time <= 20 && r.budget_exhausted, "max_time: %.1f s",
+	CHECK(ret == 0 && r.total_time <= 12 && r.budget_exhausted, "max_time: %.1f s",
 	      r.total_time);
 
 	/*
@@ -597,8 +598,8 @@ test_iterator(void)
 			       (r.trials[i].met & 2) ? "pdr" : "");
 		print_result(pvp_search_algo_name(algo), &r);
 		if (algo == PVP_SEARCH_MLR)
-			CHECK(r.trials[0].phase == 0 && r.trials[r.nb_trials - 1].phase == 2,
-			      "phases 0..2, last %u", r.trials[r.nb_trials - 1].phase);
+			CHECK(r.trials[0].phase == 0 && r.trials[r.nb_trials - 1].phase == 1,
+			      "phases 0..1, last %u", r.trials[r.nb_trials - 1].phase);
 		CHECK(r.trials[r.nb_trials - 1].duration == p.final_duration,
 		      "last trial is final");
 		check_within(&r, sim.capacity, p.width_goal, "by hand");
@@ -1023,46 +1024,60 @@ test_latency_goal(void)
  * A policer with a bucket, as on the policed testbed (80 kpps, a 500 kb
  * bucket of about 1,360 frames of 64 B): short trials pass above the
  * capacity. Both algorithms must still bracket what the final duration
- * sees, C + bucket / final.
+ * sees, C + bucket / final, at final trials of 10 s and 3 s. With the
+ * testbed's bucket MLR must spend at most 0.4x binary's trial-seconds
+ * (tools/bench/mlr_bench.sh measures the same on the testbed): the
+ * estimate from failures at two durations (C d + B forwarded in d s) is
+ * what brings it there.
  */
 static void
 test_bucket(void)
 {
 	static const double buckets[] = {0.005, 0.017, 0.05};
+	static const double finals[] = {10, 3};
 	struct pvp_search_params p;
 	struct pvp_search_result rb, rm;
 	double sum_b = 0, sum_m = 0, c;
-	unsigned int i, g;
+	unsigned int f, i, g;
 	struct sim s;
 	int algo;
 
 	printf("policer bucket (C = 80 kpps, max 200 kpps, NDR + PDR 0.5 %%):\n");
-	for (i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
-		for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
-			struct pvp_search_result *r = algo == PVP_SEARCH_MLR ? &rm : &rb;
+	for (f = 0; f < sizeof(finals) / sizeof(finals[0]); f++) {
+		for (i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
+			for (algo = PVP_SEARCH_BINARY; algo <= PVP_SEARCH_MLR; algo++) {
+				struct pvp_search_result *r = algo == PVP_SEARCH_MLR ? &rm : &rb;
 
-			params_base(&p, algo);
-			p.max_rate = 200000;
-			p.loss_ratio[1] = 0.005;
-			memset(&s, 0, sizeof(s));
-			s.capacity = 80000;
-			s.bucket = buckets[i] * s.capacity;
-			CHECK(pvp_search_run(&p, sim_measure, &s, r) == 0, "run");
-			print_result(algo == PVP_SEARCH_MLR ? "mlr" : "binary", r);
-			for (g = 0; g < r->nb_goals; g++) {
-				c = (s.capacity + s.bucket / p.final_duration) /
-				    (1 - r->goal[g].loss_ratio);
-				CHECK(r->goal[g].status == PVP_SEARCH_GOAL_OK &&
-					      r->goal[g].lower_bound <= c * (1 + 1e-6) &&
-					      c <= r->goal[g].upper_bound * (1 + 1e-3),
-				      "bucket %g goal %u: %.0f not in [%.0f, %.0f]", buckets[i], g,
-				      c, r->goal[g].lower_bound, r->goal[g].upper_bound);
+				params_base(&p, algo);
+				p.max_rate = 200000;
+				p.final_duration = finals[f];
+				p.loss_ratio[1] = 0.005;
+				memset(&s, 0, sizeof(s));
+				s.capacity = 80000;
+				s.bucket = buckets[i] * s.capacity;
+				CHECK(pvp_search_run(&p, sim_measure, &s, r) == 0, "run");
+				for (g = 0; g < r->nb_goals; g++) {
+					c = (s.capacity + s.bucket / p.final_duration) /
+					    (1 - r->goal[g].loss_ratio);
+					CHECK(r->goal[g].status == PVP_SEARCH_GOAL_OK &&
+						      r->goal[g].lower_bound <= c * (1 + 1e-6) &&
+						      c <= r->goal[g].upper_bound * (1 + 1e-3),
+					      "bucket %g, %g s, goal %u: %.0f not in [%.0f, %.0f]",
+					      buckets[i], finals[f], g, c, r->goal[g].lower_bound,
+					      r->goal[g].upper_bound);
+				}
 			}
+			printf("  final %2.0f s, bucket %.3f C: MLR %2u trials %5.1f s, binary %2u "
+			       "trials %5.1f s, ratio %.2f\n",
+			       finals[f], buckets[i], rm.nb_trials, rm.total_time, rb.nb_trials,
+			       rb.total_time, rm.total_time / rb.total_time);
+			if (buckets[i] == 0.017)
+				CHECK(rm.total_time <= 0.4 * rb.total_time,
+				      "testbed bucket, %g s: MLR %.1f s > 0.4x binary %.1f s",
+				      finals[f], rm.total_time, rb.total_time);
+			sum_b += rb.total_time;
+			sum_m += rm.total_time;
 		}
-		printf("  bucket %.3f C: MLR %2u trials %5.1f s, binary %2u trials %5.1f s\n",
-		       buckets[i], rm.nb_trials, rm.total_time, rb.nb_trials, rb.total_time);
-		sum_b += rb.total_time;
-		sum_m += rm.total_time;
 	}
 	printf("TRIAL-SECONDS policer bucket: MLR %.1f s, binary %.1f s, ratio %.0f %%\n", sum_m,
 	       sum_b, 100 * sum_m / sum_b);
