@@ -46,7 +46,7 @@ while getopts "b:r:f:c:m:B:w:o:a:" o; do
 	w) WIDTH=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	a) MORE=$OPTARG ;;
-	*) sed -n '2,22p' "$0"; exit 2 ;;
+	*) sed -n '2,24p' "$0"; exit 2 ;;
 	esac
 done
 COORD=$BUILD/app/pvpkit/pvpkit
