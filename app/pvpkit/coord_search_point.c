@@ -43,6 +43,7 @@ search_keep_trial(struct coord_search_point *sp, const struct pvp_search_trial *
 		.goal = st->goal,
 		.warmup = st->warmup,
 		.gen_remeasure = st->gen_remeasure,
+		.loss_remeasure = st->loss_remeasure,
 	};
 	json_t *j = coord_trial_to_json(sp->t, r);
 	char what[32];
@@ -77,9 +78,10 @@ search_show_trial(struct coord_search_point *sp, const struct pvp_search_trial *
 	       r->traffic.generator_limited ? " [generator-limited]" : "",
 	       r->invalid ? " [INVALID, not fed to the search]" : "",
 	       !r->invalid && !r->reconciled ? " [checks failed]" : "",
-	       st->warmup	   ? " [warm-up, ignored]"
-	       : st->gen_remeasure ? " [measured again]"
-				   : "",
+	       st->warmup	    ? " [warm-up, ignored]"
+	       : st->gen_remeasure  ? " [measured again]"
+	       : st->loss_remeasure ? " [measured again: the loss before lay below the fitted rate]"
+				    : "",
 	       misses);
 	if (sp->a->tables)
 		coord_table_print(stdout, sp->t, r);
@@ -459,6 +461,10 @@ search_show_result(const struct coord_search_point *sp, const struct pvp_search_
 		       " again %u, sent cleanly %u; generator ceiling %s pps\n",
 		       res->nb_gen_limited, res->nb_gen_remeasured, res->nb_gen_recovered,
 		       pvp_fmt_count((int64_t)res->gen_ceiling, a, sizeof(a)));
+	if (res->nb_loss_remeasured > 0)
+		printf("   %u trial(s) lost packets below the rate a buffer fitted at one rate "
+		       "passes: measured again, not counted\n",
+		       res->nb_loss_remeasured);
 	if (json_array_size(sp->checks_failed) > 0)
 		printf("   CHECK FAILED in %zu trial(s): %s (see their tables; measured and fed "
 		       "to the search)\n",

@@ -84,6 +84,8 @@ static const struct pvp_schema_member rec_search_ref_members[] = {
 	    .help = "a warm-up trial: no measurement"),
 	REC(REF, gen_remeasure, BOOL, REC_HAS(REF, gen_remeasure), .def = "false",
 	    .help = "measured again after a generator-limited trial"),
+	REC(REF, loss_remeasure, BOOL, REC_HAS(REF, loss_remeasure), .def = "false",
+	    .help = "measured again after a loss below the fitted rate"),
 	{.name = NULL},
 };
 

@@ -55,12 +55,13 @@ struct coord_record_signature {
 
 /** The place of a trial in a search (the "search" member, written by the search). */
 struct coord_record_search_ref {
-	char id[80];	    /**< the search's id */
-	unsigned int trial; /**< index of the trial in the search */
-	unsigned int phase; /**< phase of the search */
-	unsigned int goal;  /**< goal the trial measured */
-	bool warmup;	    /**< a warm-up trial, no measurement */
-	bool gen_remeasure; /**< measured again after a generator-limited trial */
+	char id[80];	     /**< the search's id */
+	unsigned int trial;  /**< index of the trial in the search */
+	unsigned int phase;  /**< phase of the search */
+	unsigned int goal;   /**< goal the trial measured */
+	bool warmup;	     /**< a warm-up trial, no measurement */
+	bool gen_remeasure;  /**< measured again after a generator-limited trial */
+	bool loss_remeasure; /**< measured again after a loss the search doubted */
 };
 
 /** A "trial" record: one trial of coord_trial_run(), as coord_trial_to_json() writes it. */

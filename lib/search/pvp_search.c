@@ -181,6 +181,7 @@ search_phase_reset(struct pvp_search *s)
 	for (g = 0; g < s->p.nb_goals; g++) {
 		s->gs[g].cand_tried = false;
 		s->gs[g].fit_down = false;
+		s->gs[g].probed = false;
 		s->gs[g].down_w = 0;
 		s->gs[g].up_w = s->phase_width[s->phase];
 	}
@@ -210,8 +211,8 @@ pvp_search_create(const struct pvp_search_params *p)
 	 * the last, so that the long trials of the last phase mostly confirm
 	 * bounds found with shorter ones: narrowing is paid for in short
 	 * trials, where it is cheap. Where a buffer makes the shorter
-	 * trials' bounds too high, a phase stops at twice its width
-	 * (search_phase_width()).
+	 * trials' bounds too high, a phase ends once two trials of one rate
+	 * fit the buffer (search_phase_goal_done()).
 	 */
 	if (p->algo == PVP_SEARCH_BINARY || p->initial_duration >= p->final_duration)
 		s->nb_phases = 1;
@@ -285,7 +286,8 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		}
 		s->pending_trial = s->retry_trial;
 		s->pending_trial.index = s->nb_trials;
-		s->pending_trial.gen_remeasure = true;
+		s->pending_trial.gen_remeasure = !s->retry_loss;
+		s->pending_trial.loss_remeasure = s->retry_loss;
 		s->pending_kind = s->retry_kind;
 		s->pending_goal = s->retry_goal;
 		s->pending = true;
@@ -296,7 +298,7 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		d = s->phase_duration[s->phase];
 		for (g = 0; g < s->p.nb_goals; g++) {
 			search_bounds(s, g, d, &b);
-			if (!search_goal_done(s, &b, search_phase_width(s, g)))
+			if (!search_phase_goal_done(s, g, &b))
 				break;
 		}
 		if (g == s->p.nb_goals) {
@@ -329,6 +331,8 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		if (kind == KIND_MAX && s->p.algo == PVP_SEARCH_MLR && s->nb_phases == 2 &&
 		    !search_any_counted(s))
 			d /= 2;
+		if (kind == KIND_PROBE)
+			d *= 2;
 		if (!search_budget_left(s, d)) {
 			s->budget_exhausted = true;
 			s->done = true;
@@ -367,6 +371,17 @@ search_grow(struct pvp_search *s)
 	return 0;
 }
 
+/* The next trial is the one just fed, again (@p loss: for a doubted loss). */
+static void
+search_retry(struct pvp_search *s, bool loss)
+{
+	s->retry = true;
+	s->retry_loss = loss;
+	s->retry_trial = s->pending_trial;
+	s->retry_kind = s->pending_kind;
+	s->retry_goal = s->pending_goal;
+}
+
 int
 pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 {
@@ -396,6 +411,7 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	t->phase = s->phase;
 	t->warmup = s->pending_kind == KIND_WARMUP;
 	t->gen_remeasure = s->pending_trial.gen_remeasure;
+	t->loss_remeasure = s->pending_trial.loss_remeasure;
 	t->has_latency = m->has_latency;
 	memcpy(t->lat_ns, m->lat_ns, sizeof(t->lat_ns));
 	s->total_time += t->duration;
@@ -416,10 +432,7 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 		if (s->gen_retries < s->p.gen_remeasure) {
 			s->gen_retries++;
 			s->nb_gen_remeasured++;
-			s->retry = true;
-			s->retry_trial = s->pending_trial;
-			s->retry_kind = s->pending_kind;
-			s->retry_goal = s->pending_goal;
+			search_retry(s, false);
 			return 0;
 		}
 		/*
@@ -448,6 +461,14 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	for (g = 0; g < s->p.nb_goals; g++)
 		if (pvp_search_goal_met(&s->p, g, m, NULL, 0))
 			t->met |= 1u << g;
+	/* Out of the fit while it is judged: its own loss proves nothing. */
+	t->loss_suspect = true;
+	t->loss_suspect = search_loss_suspect(s, t);
+	if (t->loss_suspect) {
+		s->nb_loss_remeasured++;
+		search_retry(s, true);
+		return 0;
+	}
 
 	st = &s->gs[s->pending_goal];
 	switch (s->pending_kind) {
@@ -515,6 +536,7 @@ pvp_search_get_result(const struct pvp_search *s, struct pvp_search_result *r)
 	r->nb_gen_limited = s->nb_gen_limited;
 	r->nb_gen_remeasured = s->nb_gen_remeasured;
 	r->nb_gen_recovered = s->nb_gen_recovered;
+	r->nb_loss_remeasured = s->nb_loss_remeasured;
 	r->gen_ceiling = s->eff_max;
 	r->budget_exhausted = s->budget_exhausted;
 	r->aborted = s->aborted;

@@ -178,6 +178,7 @@ struct pvp_search_trial {
 	unsigned int goal;	/**< index of the goal this trial narrows */
 	bool warmup;		/**< the warm-up trial: its result is ignored */
 	bool gen_remeasure;	/**< a generator-limited trial measured again */
+	bool loss_remeasure;	/**< a loss the fitted estimate doubts, measured again */
 };
 
 /** What the caller measured in that trial. */
@@ -217,6 +218,8 @@ struct pvp_search_trial_rec {
 	uint32_t met;			    /**< bit g set: the trial met goal g */
 	bool warmup;			    /**< the warm-up trial, not a DUT result */
 	bool gen_remeasure;		    /**< re-measure of a generator-limited trial */
+	bool loss_suspect;		    /**< lost below a one-rate fit: not counted */
+	bool loss_remeasure;		    /**< re-measure of a loss_suspect trial */
 	bool has_latency;		    /**< lat_ns was measured */
 	uint64_t lat_ns[PVP_SEARCH_LAT_NB]; /**< as measured, ns */
 };
@@ -261,8 +264,9 @@ struct pvp_search_result {
 	const struct pvp_search_trial_rec *trials;		  /**< in the order run */
 	double total_time;					  /**< sum of trial durations, s */
 	unsigned int nb_gen_limited;				  /**< generator-limited trials */
-	unsigned int nb_gen_remeasured; /**< limited trials measured again */
-	unsigned int nb_gen_recovered;	/**< of those, sent cleanly the second time */
+	unsigned int nb_gen_remeasured;	 /**< limited trials measured again */
+	unsigned int nb_gen_recovered;	 /**< of those, sent cleanly the second time */
+	unsigned int nb_loss_remeasured; /**< loss_suspect trials measured again */
 	/** Highest rate the generator proved it can send; max_rate if never limited. */
 	double gen_ceiling;
 	bool budget_exhausted; /**< max_trials or max_time stopped it */

@@ -17,6 +17,13 @@
 
 /* Relative slack when comparing rates computed in floating point. */
 #define SEARCH_EPS 1e-9
+/* Packets a buffer fitted from one rate must hold to be one. */
+#define SEARCH_MIN_FIT_BUFFER 8
+/*
+ * Losses a search measures again (search_loss_suspect()): a stall is
+ * rare; a host that loses at every rate would double every trial.
+ */
+#define SEARCH_MAX_LOSS_REMEASURE 2
 /* A search that needs more trials than this has a bug; stop it. */
 #define SEARCH_HARD_MAX_TRIALS 10000
 
@@ -30,6 +37,7 @@ enum search_kind {
 	KIND_MIN,	/* the minimum rate (binary search's last resort) */
 	KIND_REPEAT,	/* an undecided load measured again (exceed ratio) */
 	KIND_WARMUP,	/* the warm-up trial, whose result is ignored */
+	KIND_PROBE,	/* twice the phase's duration, to fit a buffer (search_mlr_next()) */
 };
 
 /* What the trials at one load say of one goal (RFC 9971). */
@@ -43,6 +51,7 @@ enum search_load_class {
 struct search_goal_state {
 	bool cand_tried; /* a candidate was re-measured in this phase */
 	bool fit_down;	 /* the external search down stepped to a fitted estimate */
+	bool probed;	 /* a probe at twice the phase's duration was asked for */
 	double down_w;	 /* relative step below the upper bound; 0: not started */
 	double up_w;	 /* relative step above the lower bound; INFINITY: bisect */
 };
@@ -66,11 +75,13 @@ struct pvp_search {
 	double eff_max; /* max_rate, lowered when the generator falls short */
 	unsigned int gen_in_row;
 	unsigned int nb_gen_limited;
-	unsigned int gen_retries;	/* re-measures of the current limited rate */
-	unsigned int nb_gen_remeasured; /* re-measures asked, all rates */
-	unsigned int nb_gen_recovered;	/* re-measures the generator sent cleanly */
-	bool warmup_done;		/* the warm-up trial ran (or none was asked) */
-	bool retry;			/* next trial: the limited one again */
+	unsigned int gen_retries;	 /* re-measures of the current limited rate */
+	unsigned int nb_gen_remeasured;	 /* re-measures asked, all rates */
+	unsigned int nb_gen_recovered;	 /* re-measures the generator sent cleanly */
+	unsigned int nb_loss_remeasured; /* loss_suspect trials measured again */
+	bool warmup_done;		 /* the warm-up trial ran (or none was asked) */
+	bool retry;			 /* next trial: the limited one again */
+	bool retry_loss;		 /* ... or the loss_suspect one */
 	struct pvp_search_trial retry_trial;
 	enum search_kind retry_kind;
 	unsigned int retry_goal;
@@ -100,9 +111,11 @@ void search_binary_next(const struct pvp_search *s, const struct search_bounds *
 			enum search_kind *kind);
 void search_mlr_next(struct pvp_search *s, unsigned int g, const struct search_bounds *b,
 		     double *rate, enum search_kind *kind);
+bool search_loss_suspect(const struct pvp_search *s, const struct pvp_search_trial_rec *t);
 bool search_budget_left(struct pvp_search *s, double duration);
-double search_phase_width(const struct pvp_search *s, unsigned int g);
+bool search_phase_goal_done(const struct pvp_search *s, unsigned int g,
+			    const struct search_bounds *b);
 bool search_estimate(const struct pvp_search *s, unsigned int g, double d, double *est,
-		     bool *fitted);
+		     bool *fitted, bool *one_rate);
 
 #endif /* SEARCH_PRIVATE_H */
