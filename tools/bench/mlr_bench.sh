@@ -9,7 +9,8 @@
 # with the same width, maximum rate and final duration, side by side in
 # each run (the order alternates between runs); the table gives per final
 # duration the trial-seconds of each and where they went (per phase;
-# generator-limited and invalid trials), the ratio MLR / binary (median
+# generator-limited and invalid trials, losses MLR doubted and measured
+# again), the ratio MLR / binary (median
 # and spread over the runs), every search's bounds against the cap, and
 # per algorithm the median and spread of those bounds.
 #

@@ -4,8 +4,9 @@
 """mlr_bench.sh's table: per final duration, the trial-seconds of binary
 and MLR in each run, the ratio MLR / binary (median and spread over the
 runs), every search's NDR and PDR lower bounds against the cap and where
-its trial-seconds went (per phase; generator-limited and invalid trials,
-measured again), and per algorithm the median and spread of the bounds.
+its trial-seconds went (per phase; generator-limited and invalid trials
+and losses the search doubted, each measured again), and per algorithm
+the median and spread of the bounds.
 
 usage: mlr_bench_summary.py OUT_DIR CAP_PPS RUNS FINAL_S...
 Reads OUT_DIR/FINAL-ALGO-RUN.jsonl (each one search's results)."""
@@ -38,9 +39,11 @@ def search_record(path):
 
 def cost(trials):
     """Where a search's trial-seconds went: per phase, and how much of it
-    the generator fell short in or was invalid (measured again)."""
+    the generator fell short in, was invalid or lost packets the search
+    doubted (each measured again)."""
     phases = {}
-    limited = invalid = 0.0
+    limited = invalid = doubted = 0.0
+    prev = 0.0
     for t in trials:
         d = t.get("duration_s", 0.0)
         n, secs = phases.get(t["search"]["phase"], (0, 0.0))
@@ -49,9 +52,13 @@ def cost(trials):
             invalid += d
         elif t.get("generator_limited"):
             limited += d
-    return "phase %s; generator-limited %.1f s, invalid %.1f s" % (
+        # The trial before a loss re-measure is the one doubted.
+        if t["search"].get("loss_remeasure"):
+            doubted += prev
+        prev = d
+    return "phase %s; generator-limited %.1f s, invalid %.1f s, doubted loss %.1f s" % (
         ", ".join("%d: %d x %.1f s" % (p, n, secs) for p, (n, secs) in sorted(phases.items())),
-        limited, invalid)
+        limited, invalid, doubted)
 
 
 def spread(v):
