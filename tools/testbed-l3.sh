@@ -34,6 +34,11 @@
 # target one with the router's MAC), decrements the hop limit, and learns
 # the tester from its solicitations and unsolicited advertisements
 # (pvpkit-gen --addr ip6=,gw6=,announce=).
+#
+# Table 2's miss rule carries a drop-reason cookie (drivers/ovs: "pvpd",
+# reason 0 = no_neighbour, the OpenFlow port the packets would have left
+# by): the ovs driver reads its packets as that named reason at
+# "sent by physical", so the trial says why the vswitch lost them.
 
 FLOW_TYPE=port
 # Router A (the tester's link) and B (the guest's), and the hosts there.
@@ -135,6 +140,12 @@ l3_ns_answer() {
 	echo "table=3,priority=100,in_port=$1,icmp6,icmp_type=136,nd_target=$2,actions=set_field:$3->nd_tll,in_port"
 }
 
+# The neighbour table's miss rule: a drop counted as "no_neighbour" at
+# the tester's link's port (tools/testbed-l3.sh's header).
+l3_miss_rule() {
+	printf 'table=2,priority=0,cookie=0x70767064%04x%04x,actions=drop\n' 0 "${OFPORT[phy0]}"
+}
+
 # l3_flows for IPv6: the same tables, neighbour discovery for ARP, the
 # next hop's address in xxreg0; table 3 finishes the advertisements.
 l3_flows6() {
@@ -153,7 +164,7 @@ l3_flows6() {
 	echo "table=1,priority=100,ipv6,ipv6_dst=$L3_DST_NET6,actions=dec_ttl,mod_dl_src:$L3_RB_MAC,mod_dl_dst:$L3_GUEST_MAC,output:$pb"
 	echo "table=1,priority=100,ipv6,ipv6_dst=$L3_SRC_NET6,actions=dec_ttl,mod_dl_src:$L3_RA_MAC,load:$L3_TESTER_IP6_HEX->NXM_NX_XXREG0[],resubmit(,2)"
 	echo "table=1,priority=0,actions=drop"
-	echo "table=2,priority=0,actions=drop"
+	l3_miss_rule
 	echo "table=3,priority=0,actions=drop"
 }
 
@@ -178,7 +189,7 @@ l3_flows() {
 	echo "table=1,priority=100,ip,nw_dst=$L3_DST_NET,actions=dec_ttl,mod_dl_src:$L3_RB_MAC,mod_dl_dst:$L3_GUEST_MAC,output:$pb"
 	echo "table=1,priority=100,ip,nw_dst=$L3_SRC_NET,actions=dec_ttl,mod_dl_src:$L3_RA_MAC,load:$(l3_hex_ip "$L3_TESTER_IP")->NXM_NX_REG0[],resubmit(,2)"
 	echo "table=1,priority=0,actions=drop"
-	echo "table=2,priority=0,actions=drop"
+	l3_miss_rule
 }
 
 # The tester hop's "l3" member (drivers/gen checks pvpkit-gen has it).

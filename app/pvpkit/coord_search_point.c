@@ -128,7 +128,7 @@ static void
 search_note_lowest(struct coord_search_point *sp, const struct pvp_search_trial *st,
 		   const struct coord_trial_result *r)
 {
-	char a[32];
+	char a[32], why[160];
 	size_t n = 0;
 	unsigned int i;
 
@@ -141,10 +141,14 @@ search_note_lowest(struct coord_search_point *sp, const struct pvp_search_trial 
 	sp->lowest_loss = coord_trial_loss_ratio(r);
 	sp->lowest_where[0] = '\0';
 	for (i = 0; i < sp->t->nb_hops && n < sizeof(sp->lowest_where); i++)
-		if (r->hop_lost[i] != 0)
+		if (r->hop_lost[i] != 0) {
+			coord_trial_hop_why(sp->t, r, i, why, sizeof(why));
 			n += (size_t)snprintf(sp->lowest_where + n, sizeof(sp->lowest_where) - n,
-					      "%s %s, ", sp->t->hops[i].hop.name,
-					      pvp_fmt_count(r->hop_lost[i], a, sizeof(a)));
+					      "%s %s%s%s%s, ", sp->t->hops[i].hop.name,
+					      pvp_fmt_count(r->hop_lost[i], a, sizeof(a)),
+					      why[0] != '\0' ? " (" : "", why,
+					      why[0] != '\0' ? ")" : "");
+		}
 	if (n < sizeof(sp->lowest_where))
 		snprintf(sp->lowest_where + n, sizeof(sp->lowest_where) - n, "unattributed %s",
 			 pvp_fmt_count(r->unattributed, a, sizeof(a)));

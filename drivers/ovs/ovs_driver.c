@@ -42,6 +42,11 @@ const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS] = {
 	COORD_REASON_rx_nombuf,
 };
 
+/* Drop-reason rules' reasons, by the index in their cookie (ovs_private.h). */
+const enum coord_reason_id ovs_rule_reasons[OVS_NB_RULE_REASONS] = {
+	COORD_REASON_no_neighbour,
+};
+
 static void
 ovs_close(struct coord_hop *hop)
 {
@@ -50,6 +55,7 @@ ovs_close(struct coord_hop *hop)
 	if (h == NULL)
 		return;
 	coord_ovsdb_close(&h->db);
+	coord_ovsdb_close(&h->ctl);
 	free(h);
 	hop->priv = NULL;
 }
@@ -66,10 +72,17 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	if (h == NULL)
 		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	h->db.fd = -1;
+	h->ctl.fd = -1;
 	hop->priv = h;
 	rc = ovs_open_conf(hop, h, conf, err, err_len);
 	if (rc < 0)
 		goto fail;
+	/* A local unixctl socket: revalidator/wait without a process. */
+	if (h->ssh.host[0] == '\0' && h->appctl_target[0] == '/') {
+		rc = coord_ovsdb_init(&h->ctl, h->appctl_target, h->timeout_ms, err, err_len);
+		if (rc < 0)
+			goto fail;
+	}
 	/* Connect now so a wrong address shows up before any trial. */
 	params = json_array();
 	rc = coord_ovsdb_call(&h->db, "list_dbs", params, &dbs, err, err_len);

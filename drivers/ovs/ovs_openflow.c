@@ -33,6 +33,7 @@
 #define OFPT_ECHO_REPLY		    3
 #define OFPT_MULTIPART_REQUEST	    18
 #define OFPT_MULTIPART_REPLY	    19
+#define OFPMP_FLOW		    1
 #define OFPMP_PORT_STATS	    4
 #define OFPMPF_REPLY_MORE	    1
 #define OFPPSPT_EXPERIMENTER	    0xffff
@@ -183,6 +184,33 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
 	return 0;
 }
 
+/*
+ * Parse the entries of one OFPMP_FLOW reply body: each flow's cookie and
+ * packet count (ofp_flow_stats: length, table, durations, priority,
+ * timeouts, flags, importance, pad, then the cookie at 24 and the
+ * packet count at 32).
+ */
+static int
+ofp_parse_flow_stats(const uint8_t *b, size_t len, struct ovs_ofp_flow *o, unsigned int max,
+		     int *n)
+{
+	while (len > 0) {
+		size_t elen;
+
+		if (len < 56)
+			return -EPROTO;
+		elen = ofp_be16(b);
+		if (elen < 56 || elen > len || (unsigned int)*n == max)
+			return -EPROTO;
+		o[*n].cookie = ofp_be64(b + 24);
+		o[*n].packets = ofp_counter(b + 32);
+		(*n)++;
+		b += elen;
+		len -= elen;
+	}
+	return 0;
+}
+
 /* Connect to the bridge's management socket. @return the fd or -errno. */
 static int
 ofp_connect(const char *path, char *err, size_t err_len)
@@ -205,34 +233,29 @@ ofp_connect(const char *path, char *err, size_t err_len)
 	return fd;
 }
 
-/* Say hello and ask for the stats of every port (OFPP_ANY). */
+/* Say hello, then send request @p req of @p len bytes. */
 static int
-ofp_send_request(int fd, const char *path, char *err, size_t err_len)
+ofp_send_request(int fd, const char *path, const uint8_t *req, size_t len, char *err,
+		 size_t err_len)
 {
 	static const uint8_t hello[8] = {OFP14_VERSION, OFPT_HELLO, 0, 8, 0, 0, 0, 1};
-	/* Eight bytes a line, as the protocol lays them out. */
-	/* clang-format off */
-	static const uint8_t req[24] = {
-		OFP14_VERSION, OFPT_MULTIPART_REQUEST, 0, 24, 0, 0, 0, 2, /* length, xid */
-		0, OFPMP_PORT_STATS, 0, 0, 0, 0, 0, 0,                    /* type, flags */
-		0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,                       /* OFPP_ANY */
-	};
-	/* clang-format on */
 
 	if (send(fd, hello, sizeof(hello), MSG_NOSIGNAL) != sizeof(hello) ||
-	    send(fd, req, sizeof(req), MSG_NOSIGNAL) != sizeof(req))
+	    send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len)
 		return coord_fail(err, err_len, coord_err_connect(-errno),
 				  "hop unreachable: unix:%s: %s", path, strerror(errno));
 	return 0;
 }
 
 /*
- * Read messages until the last part of the port stats reply, answering
- * echo requests on the way. @return the entries in @p o, or -errno.
+ * Read messages until the last part of the @p type reply (OFPMP_PORT_STATS
+ * into @p o, OFPMP_FLOW into @p f), answering echo requests on the way.
+ * @return the entries, or -errno.
  */
 static int
-ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, struct ovs_ofp *o,
-		 unsigned int max, char *err, size_t err_len)
+ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, uint16_t type,
+		 struct ovs_ofp *o, struct ovs_ofp_flow *f, unsigned int max, char *err,
+		 size_t err_len)
 {
 	bool more = true;
 	int n = 0, len;
@@ -259,11 +282,14 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, stru
 				len >= 12 ? ofp_be16(buf + 10) : 0);
 		case OFPT_MULTIPART_REPLY:
 			if (buf[0] != OFP14_VERSION || len < 16 || ofp_be32(buf + 4) != 2 ||
-			    ofp_be16(buf + 8) != OFPMP_PORT_STATS ||
-			    ofp_parse_port_stats(buf + 16, (size_t)len - 16, o, max, &n) < 0)
-				return coord_fail(
-					err, err_len, -EPROTO,
-					"ovs: unix:%s: malformed OpenFlow port stats reply", path);
+			    ofp_be16(buf + 8) != type ||
+			    (type == OFPMP_PORT_STATS
+				     ? ofp_parse_port_stats(buf + 16, (size_t)len - 16, o, max, &n)
+				     : ofp_parse_flow_stats(buf + 16, (size_t)len - 16, f, max,
+							    &n)) < 0)
+				return coord_fail(err, err_len, -EPROTO,
+						  "ovs: unix:%s: malformed OpenFlow %s stats reply",
+						  path, type == OFPMP_PORT_STATS ? "port" : "flow");
 			more = (ofp_be16(buf + 10) & OFPMPF_REPLY_MORE) != 0;
 			break;
 		default: /* OFPT_HELLO and anything unasked */
@@ -273,10 +299,12 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, stru
 	return n;
 }
 
-/* Port stats of every port over OpenFlow 1.4 (ovs_private.h). */
-int
-ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o, unsigned int max,
-		   char *err, size_t err_len)
+/* One multipart request @p req on a connection of its own; the replies as
+ * ofp_read_replies(). */
+static int
+ofp_multipart(const char *path, unsigned int timeout_ms, const uint8_t *req, size_t req_len,
+	      struct ovs_ofp *o, struct ovs_ofp_flow *f, unsigned int max, char *err,
+	      size_t err_len)
 {
 	uint64_t deadline;
 	uint8_t *buf;
@@ -291,10 +319,51 @@ ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o,
 		close(fd);
 		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	}
-	rc = ofp_send_request(fd, path, err, err_len);
+	rc = ofp_send_request(fd, path, req, req_len, err, err_len);
 	if (rc == 0)
-		rc = ofp_read_replies(fd, path, deadline, buf, o, max, err, err_len);
+		rc = ofp_read_replies(fd, path, deadline, buf, ofp_be16(req + 8), o, f, max, err,
+				      err_len);
 	free(buf);
 	close(fd);
 	return rc;
+}
+
+/* Port stats of every port over OpenFlow 1.4 (ovs_private.h). */
+int
+ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o, unsigned int max,
+		   char *err, size_t err_len)
+{
+	/* Eight bytes a line, as the protocol lays them out. */
+	/* clang-format off */
+	static const uint8_t req[24] = {
+		OFP14_VERSION, OFPT_MULTIPART_REQUEST, 0, 24, 0, 0, 0, 2, /* length, xid */
+		0, OFPMP_PORT_STATS, 0, 0, 0, 0, 0, 0,                    /* type, flags */
+		0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,                       /* OFPP_ANY */
+	};
+	/* clang-format on */
+
+	return ofp_multipart(path, timeout_ms, req, sizeof(req), o, NULL, max, err, err_len);
+}
+
+/* Flow stats of the drop-reason rules over OpenFlow 1.4 (ovs_private.h). */
+int
+ovs_ofp_dump_drop_rules(const char *path, unsigned int timeout_ms, struct ovs_ofp_flow *f,
+			unsigned int max, char *err, size_t err_len)
+{
+	/* Every table, any out port and group, the cookie under its mask,
+	 * an empty OXM match. */
+	/* clang-format off */
+	static const uint8_t req[56] = {
+		OFP14_VERSION, OFPT_MULTIPART_REQUEST, 0, 56, 0, 0, 0, 2, /* length, xid */
+		0, OFPMP_FLOW, 0, 0, 0, 0, 0, 0,                          /* type, flags */
+		0xff, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,                    /* OFPTT_ALL, OFPP_ANY */
+		0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,                       /* OFPG_ANY */
+		OVS_DROP_COOKIE >> 56 & 0xff, OVS_DROP_COOKIE >> 48 & 0xff,
+		OVS_DROP_COOKIE >> 40 & 0xff, OVS_DROP_COOKIE >> 32 & 0xff, 0, 0, 0, 0,
+		0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,                       /* cookie mask */
+		0, 1, 0, 4, 0, 0, 0, 0,                                   /* OFPMT_OXM, empty */
+	};
+	/* clang-format on */
+
+	return ofp_multipart(path, timeout_ms, req, sizeof(req), NULL, f, max, err, err_len);
 }

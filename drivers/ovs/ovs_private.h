@@ -47,6 +47,26 @@ extern const char *const ovs_drop_reasons[OVS_NB_REASONS];
 extern const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS];
 
 /*
+ * Drop-reason rules: an OpenFlow rule that drops packets for a reason of
+ * its own (a router's neighbour-table miss) says so in its cookie, and
+ * the driver reads its packet count as that reason at a port's tx point
+ * (doc/testbed.rst, "Drop reasons of rules"). Cookie bits 63..32 are
+ * OVS_DROP_COOKIE's ("pvpd"), 31..16 the index in ovs_rule_reasons[],
+ * 15..0 the OpenFlow number of the port the packets would have left by.
+ */
+#define OVS_DROP_COOKIE 0x7076706400000000ULL
+#define OVS_NB_RULE_REASONS 1
+extern const enum coord_reason_id ovs_rule_reasons[OVS_NB_RULE_REASONS];
+/* Most drop-reason rules a bridge may have. */
+#define OVS_MAX_DROP_RULES 64
+
+/* One drop-reason rule's entry of an OpenFlow flow stats reply. */
+struct ovs_ofp_flow {
+	uint64_t cookie;  /* OVS_DROP_COOKIE | reason << 16 | ofport */
+	uint64_t packets; /* packets the rule matched */
+};
+
+/*
  * Who ovs-vswitchd is, as seen through its ports: a restarted daemon (or
  * a port deleted and added again) creates its ports anew, so their age
  * starts again from 0, and so do their counters.
@@ -126,6 +146,9 @@ struct ovs_hop {
 	char rules_type[8];	  /* rule type pvpkit installed, "" = none */
 	unsigned int rules_flows; /* flows of those rules */
 	char note[256];		  /* for context(): what clear() did, or "" */
+	/* ovs-vswitchd's unixctl socket (appctl_target), for
+	 * revalidator/wait before drop-reason rules are read. */
+	struct coord_ovsdb ctl;
 };
 
 /* One port's entry of an OpenFlow port stats reply, from the socket
@@ -169,6 +192,14 @@ int ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len);
  */
 int ovs_ofp_dump_ports(const char *path, unsigned int timeout_ms, struct ovs_ofp *o,
 		       unsigned int max, char *err, size_t err_len);
+
+/*
+ * ovs_openflow.c: flow stats of the bridge's drop-reason rules (cookies
+ * under OVS_DROP_COOKIE) on the unix socket @p path.
+ * @return the number of entries in @p f, or -errno.
+ */
+int ovs_ofp_dump_drop_rules(const char *path, unsigned int timeout_ms, struct ovs_ofp_flow *f,
+			    unsigned int max, char *err, size_t err_len);
 
 /* ovs_dump_ports.c: parse `ovs-ofctl dump-ports` text. Entries or -EPROTO. */
 int ovs_parse_dump_ports(char *text, struct ovs_ofp *o, unsigned int max);

@@ -302,6 +302,14 @@ void coord_trial_result_clear(struct coord_trial_result *r);
 /** Print the per-hop table (ovs_perf layout) and the loss summary. */
 void coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r);
 
+/**
+ * Why hop @p hop lost what trial @p r charged to it: the named drop
+ * reasons of the points where it lost packets, summed, into @p buf
+ * ("no_neighbour 2,000, rx_ring_full 12"); "" when none says.
+ */
+void coord_trial_hop_why(const struct coord_topology *t, const struct coord_trial_result *r,
+			 unsigned int hop, char *buf, size_t len);
+
 /** Name of a check in JSON and messages ("signature", "drops", ...). */
 const char *coord_check_name(enum coord_check c);
 

@@ -183,7 +183,8 @@ enum coord_side {
 	X(ovs_tx_failure_drops, TX, "OVS could not send: the guest's or NIC's ring was full")      \
 	X(ovs_tx_mtu_exceeded_drops, TX, "OVS: frame over the port MTU")                           \
 	X(ovs_tx_qos_drops, TX, "OVS egress policing")                                             \
-	X(ovs_tx_invalid_hwol_drops, TX, "OVS: bad offload metadata")
+	X(ovs_tx_invalid_hwol_drops, TX, "OVS: bad offload metadata")                              \
+	X(no_neighbour, TX, "routed, then dropped: no neighbour entry for the next hop")
 
 /** The reasons of COORD_FOREACH_REASON, by name: COORD_REASON_rx_missed ... */
 /* clang-format off */

@@ -159,6 +159,40 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 	fputc('\n', f);
 }
 
+void
+coord_trial_hop_why(const struct coord_topology *t, const struct coord_trial_result *r,
+		     unsigned int hop, char *buf, size_t len)
+{
+	struct coord_reason sum[COORD_MAX_REASONS];
+	unsigned int c, k, i, j, n = 0;
+	size_t off = 0;
+	char a[32];
+
+	for (c = 0; c < t->nb_chains; c++)
+		for (k = 0; k < t->chains[c].nb_points; k++) {
+			const struct coord_point_result *pr = &r->chain[c].pt[k];
+
+			if (pr->owner != (int)hop || pr->attributed <= 0)
+				continue;
+			for (i = 0; i < pr->nb_reasons; i++) {
+				for (j = 0; j < n && strcmp(sum[j].name, pr->reasons[i].name) != 0;
+				     j++)
+					;
+				if (j == n && n == COORD_MAX_REASONS)
+					continue;
+				if (j == n)
+					sum[n++] = (struct coord_reason){.value = 0};
+				snprintf(sum[j].name, sizeof(sum[j].name), "%s", pr->reasons[i].name);
+				sum[j].value += pr->reasons[i].value;
+			}
+		}
+	buf[0] = '\0';
+	for (j = 0; j < n && off < len; j++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s %s", j == 0 ? "" : ", ",
+					sum[j].name,
+					pvp_fmt_count((int64_t)sum[j].value, a, sizeof(a)));
+}
+
 /* A chain's own loss: its first point (tester TX) minus its last (RX). */
 static void
 table_chain_counts(const struct coord_topology *t, const struct coord_trial_result *r,
@@ -195,7 +229,7 @@ table_vm_tcg(const struct coord_topology *t)
 void
 coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r)
 {
-	char a[32], b[32], c[32], rate[64];
+	char a[32], b[32], c[32], rate[64], why[160];
 	unsigned int ch, k, i, n;
 	int width = 0;
 
@@ -236,6 +270,11 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 			continue;
 		fprintf(f, "%s %s %s", n++ == 0 ? "" : ",", t->hops[i].hop.name,
 			pvp_fmt_count(r->hop_lost[i], a, sizeof(a)));
+		/* What the hop's own counters say of it (a routed DUT's
+		 * "no_neighbour"). */
+		coord_trial_hop_why(t, r, i, why, sizeof(why));
+		if (why[0] != '\0')
+			fprintf(f, " (%s)", why);
 	}
 	fprintf(f, "; unattributed %s\n", pvp_fmt_count(r->unattributed, a, sizeof(a)));
 	/* A hop's loss above is net of the copies it made on purpose. */

@@ -86,7 +86,7 @@ T=$PVP_TMP/topology.json
 	--results "$PVP_TMP/t.jsonl" >"$PVP_TMP/trial.out" 2>&1 || bad "trial: exit $?"
 grep -q "^  Packets received by guest p0:         25,000  \[Lost 15,000 (guest), Drop 15,000: rx_missed 15,000\]$" \
 	"$PVP_TMP/trial.out" || bad "trial table: $(cat "$PVP_TMP/trial.out")"
-grep -q "^  Lost by hop: tester 0, guest 15,000; unattributed 0$" "$PVP_TMP/trial.out" ||
+grep -q "^  Lost by hop: tester 0, guest 15,000 (rx_missed 15,000); unattributed 0$" "$PVP_TMP/trial.out" ||
 	bad "trial: no per-hop loss line"
 grep -q "^  Total lost 15,000 = tester TX 40,000 - RX 25,000 (37.5000 %)$" "$PVP_TMP/trial.out" ||
 	bad "trial: no total line"
@@ -158,7 +158,7 @@ grep -Eq "^== search [^ ]+: profile imix.json, mlr, max 100,000 pps, width 0.50 
 	--final-duration 0.1 --no-tables --results "$PVP_TMP/sb.jsonl" >"$PVP_TMP/sb.out" 2>&1 ||
 	bad "search below the minimum rate: exit $?"
 grep -q "^   ndr      below-min: lower - pps, upper 60,000 pps" "$PVP_TMP/sb.out" &&
-	grep -qE "^   ndr      no rate passes: at 60,000 pps \(trial [0-9]+, the lowest tried\) the loss was 16\.[0-9]{4} %, over the goal's 0\.0000 %; lost at: guest [0-9,]+, unattributed 0$" \
+	grep -qE "^   ndr      no rate passes: at 60,000 pps \(trial [0-9]+, the lowest tried\) the loss was 16\.[0-9]{4} %, over the goal's 0\.0000 %; lost at: guest ([0-9,]+) \\(rx_missed \\1\\), unattributed 0$" \
 		"$PVP_TMP/sb.out" || bad "search below the minimum rate: $(tail -3 "$PVP_TMP/sb.out")"
 
 # An invalid trial in a search is neither pass nor fail: kept, not fed to

@@ -538,6 +538,15 @@ test_refused_by_peer(void)
 	      r.chain[0].pt[1].reasons[0].value == 50);
 	CHECK(r.hop_lost[0] == 0 && r.hop_lost[1] == 50 && r.hop_lost[2] == 0);
 	CHECK(r.unattributed == 0 && r.reconciled);
+	/* What the table and a search's "lost at" say of each hop's loss. */
+	{
+		char why[160];
+
+		coord_trial_hop_why(t, &r, 1, why, sizeof(why));
+		CHECK(strcmp(why, "rx_ring_full 50") == 0);
+		coord_trial_hop_why(t, &r, 0, why, sizeof(why));
+		CHECK(why[0] == '\0');
+	}
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
 }
@@ -803,7 +812,8 @@ test_table_exact(void)
 		"0]\n"
 		"  Packets sent by physical     :        998,940  [Lost 0, Drop 0]\n"
 		"  Packets received by tester   :        998,940  [Lost 0, Drop 0]\n"
-		"  Lost by hop: tester 0, vswitch 1,000, guest 50; unattributed 10\n"
+		"  Lost by hop: tester 0, vswitch 1,000 (ovs_tx_failure_drops 1,000), guest 50 "
+		"(rx_missed 50); unattributed 10\n"
 		"  Total lost 1,060 = tester TX 1,000,000 - RX 998,940 (0.1060 %)\n"
 		"  Snapshot of all hops in 2.5 ms; counters quiet after 0.10 s\n"
 		"  Checks: signature not checked, drop counters ok, no negative loss, counters "

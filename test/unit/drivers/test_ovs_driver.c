@@ -51,6 +51,7 @@ struct fake_ovsdb {
 	json_t *rows;	    /* recorded Interface rows */
 	bool echo_answered; /* the client answered our echo probe */
 	int transacts;	    /* transact requests seen */
+	int waits;	    /* revalidator/wait requests seen (unixctl) */
 };
 
 static int
@@ -162,6 +163,14 @@ fake_conn(struct fake_ovsdb *f, int fd)
 			json_decref(req);
 			continue;
 		}
+		if (strcmp(method, "revalidator/wait") == 0) {
+			/* ovs-vswitchd's unixctl answer: an empty result. */
+			f->waits++;
+			fake_send_json(fd, json_pack("{s:s, s:n, s:O}", "result", "", "error", "id", id),
+				       1 << 20);
+			json_decref(req);
+			continue;
+		}
 		if (strcmp(method, "list_dbs") == 0) {
 			fake_send_json(fd,
 				       json_pack("{s:[s,s], s:n, s:O}", "result", "Open_vSwitch",
@@ -261,8 +270,10 @@ fake_thread(void *arg)
 	return NULL;
 }
 
+/* A fake JSON-RPC server listening on @p path (an ovsdb-server, or
+ * ovs-vswitchd's unixctl socket). */
 static void
-fake_start(struct fake_ovsdb *f, enum fake_mode mode, const char *dir)
+fake_start_at(struct fake_ovsdb *f, enum fake_mode mode, const char *path)
 {
 	json_t *rec;
 	char *text;
@@ -275,9 +286,18 @@ fake_start(struct fake_ovsdb *f, enum fake_mode mode, const char *dir)
 	f->rows = json_incref(
 		json_object_get(json_array_get(json_object_get(rec, "result"), 0), "rows"));
 	json_decref(rec);
-	snprintf(f->path, sizeof(f->path), "%s/db.sock", dir);
+	snprintf(f->path, sizeof(f->path), "%s", path);
 	f->lfd = drv_listen_unix(f->path, SOCK_STREAM, "fake ovsdb");
 	pthread_create(&f->thr, NULL, fake_thread, f);
+}
+
+static void
+fake_start(struct fake_ovsdb *f, enum fake_mode mode, const char *dir)
+{
+	char path[108];
+
+	snprintf(path, sizeof(path), "%s/db.sock", dir);
+	fake_start_at(f, mode, path);
 }
 
 static void
@@ -616,7 +636,46 @@ struct of_fake {
 	volatile enum of_mode mode;
 	char *reply;
 	size_t reply_len;
+	/* Packets of the drop-reason rule for phy0 (OpenFlow port 1) the
+	 * flow stats reply gives; 0: the bridge has no such rule. */
+	volatile uint64_t drops;
 };
+
+/* Big-endian @p v into @p p. */
+static void
+of_put64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+/*
+ * A flow stats reply to the drop-reason request: with f->drops, phy0's
+ * "no_neighbour" rule (reason 0) and one for a port of no topology (9),
+ * which the driver leaves out; else no entry.
+ */
+static void
+of_flow_reply(struct of_fake *f, int fd)
+{
+	uint8_t r[16 + 2 * 56] = {5, 19, 0, 16, 0, 0, 0, 2, 0, 1};
+	size_t len = 16, i;
+
+	for (i = 0; i < 2 && f->drops != 0; i++, len += 56) {
+		uint8_t *e = r + len;
+
+		e[1] = 56;
+		e[2] = 2; /* table */
+		of_put64(e + 24, 0x7076706400000000ULL | (i == 0 ? 1 : 9));
+		of_put64(e + 32, i == 0 ? f->drops : 77);
+		e[49] = 1; /* OFPMT_OXM, empty */
+		e[51] = 4;
+	}
+	r[2] = (uint8_t)(len >> 8);
+	r[3] = (uint8_t)len;
+	send(fd, r, len, MSG_NOSIGNAL);
+}
 
 static void *
 of_thread(void *arg)
@@ -629,21 +688,27 @@ of_thread(void *arg)
 
 	while (!f->stop) {
 		int fd = drv_accept(f->lfd);
-		uint8_t req[32];
-		size_t got = 0;
+		uint8_t req[64];
+		size_t got = 0, want = 16;
 
 		if (fd < 0)
 			continue;
-		/* hello (8) + multipart request (24) */
-		while (got < sizeof(req)) {
-			ssize_t n = recv(fd, req + got, sizeof(req) - got, 0);
+		/* hello (8) + a multipart request, its length in its header */
+		while (got < want) {
+			ssize_t n = recv(fd, req + got, want - got, 0);
 
 			if (n <= 0)
 				break;
 			got += (size_t)n;
+			if (got >= 16)
+				want = 8 + (size_t)(req[10] << 8 | req[11]);
+			if (want > sizeof(req))
+				break;
 		}
 		send(fd, hello, sizeof(hello), MSG_NOSIGNAL);
-		if (got == sizeof(req) && req[8 + 1] == 18) {
+		if (got == want && req[8 + 1] == 18 && req[8 + 9] == 1) {
+			of_flow_reply(f, fd);
+		} else if (got == want && req[8 + 1] == 18) {
 			if (f->mode == OF_OK)
 				send(fd, f->reply, f->reply_len, MSG_NOSIGNAL);
 			else if (f->mode == OF_ERROR)
@@ -801,6 +866,35 @@ test_tools(const char *dir)
 		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		check_of_counters(&s);
+		/*
+		 * A drop-reason rule (a router's neighbour-table miss, cookie
+		 * "pvpd", reason 0, phy0's OpenFlow port 1): its packets are
+		 * phy0's "no_neighbour" drops on send, after one revalidator
+		 * round; a rule for a port of no topology is left out.
+		 */
+		{
+			struct fake_ovsdb ctl;
+			const struct coord_reason *nn;
+
+			snprintf(p, sizeof(p), "%s/ovs-vswitchd.ctl", dir);
+			fake_start_at(&ctl, FAKE_OK, p);
+			of.drops = 1834;
+			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			CHECK(rc == 0, "snapshot with a drop rule: %d %s", rc, err);
+			nn = find_reason(&s.port[0], "no_neighbour");
+			CHECK(nn != NULL && nn->value == 1834 && nn->side == COORD_SIDE_TX,
+			      "phy0 no_neighbour");
+			CHECK_U64(s.port[0].tx_dropped, 1834);
+			CHECK(find_reason(&s.port[1], "no_neighbour") == NULL, "vhost0 no_neighbour");
+			CHECK(ctl.waits == 1, "revalidator/wait before reading the rule: %d",
+			      ctl.waits);
+			fake_stop(&ctl);
+			/* No unixctl to wait on: the snapshot says so. */
+			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			CHECK(rc < 0 && strstr(err, "ovs-vswitchd.ctl") != NULL,
+			      "drop rule, no unixctl: %d %s", rc, err);
+			of.drops = 0;
+		}
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			of.mode = bad[i].mode;
 			err[0] = '\0';
