@@ -44,7 +44,7 @@ cat "$PVP_TMP/search.out"
 grep -q '^   pdr .*at-max: .*(reached the maximum rate)' "$PVP_TMP/search.out" ||
 	fail "the PDR 0.5 % did not end at the maximum rate"
 grep -q '^   ndr .*below-min' "$PVP_TMP/search.out" || fail "the NDR found a rate that passes"
-grep -qE '^   ndr +no rate passes: at [0-9,]+ pps \(trial [0-9]+, the lowest tried\) the loss was 0\.[0-9]+ %, over the goal.s 0\.0000 %; lost at: guest [0-9]+, unattributed 0$' \
+grep -qE '^   ndr +no rate passes: at [0-9,]+ pps \(trial [0-9]+, the lowest tried\) the loss was 0\.[0-9]+ %, over the goal.s 0\.0000 %; lost at: guest [0-9]+( \([a-z_]+ [0-9,]+\))?, unattributed 0$' \
 	"$PVP_TMP/search.out" || fail "the NDR does not say why no rate passes"
 
 # 3. Duplicates and reordering, nothing lost.

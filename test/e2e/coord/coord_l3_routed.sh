@@ -14,9 +14,12 @@
 #    leave with 0: sent with 3 it comes back, sent with 2 it does not.
 # 2. The tester's responder stopped (neigh.set): the router forgets it,
 #    drops the traffic back in its neighbour table, and the trial blames
-#    the vswitch and says the tester answers no ARP/ND.
+#    the vswitch and says the tester answers no ARP/ND; the table's miss
+#    rule's drop-reason cookie makes the vswitch's loss "no_neighbour",
+#    every packet of it, at "sent by physical", and a search at the
+#    lowest rates says so where it lost them.
 # 3. Started again, the next announcement brings the traffic back.
-# About 40 s (the testbed comes up in about 15).
+# About 50 s (the testbed comes up in about 15).
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
 
@@ -124,8 +127,22 @@ coord_assert gone 'any("tester: port p0 answers no ARP/ND" in w for w in t.get("
 	"the trial does not say the tester answers no ARP/ND"
 grep -q "tester: port p0 answers no ARP/ND" "$PVP_TMP/gone.out" ||
 	fail "the trial's table does not say why"
-[ $((miss1 - miss0)) -gt 0 ] || fail "no drop counted by the neighbour table's miss rule"
-info "the router's \"no neighbour\" rule dropped $((miss1 - miss0)) packets"
+coord_assert gone 'pts[6]["drop_reasons"] == {"no_neighbour": t["tx_packets"]} and pts[6]["drop"] == t["tx_packets"]' \
+	"the vswitch's loss is not all \"no_neighbour\" at \"sent by physical\""
+n=$("$PVP_PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["tx_packets"])' "$PVP_TMP/gone.json")
+nf=$("$PVP_PY" -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$n")
+grep -q "^  Lost by hop: tester 0, vswitch $nf (no_neighbour $nf), guest 0; unattributed 0$" \
+	"$PVP_TMP/gone.out" || fail "the table's per-hop line does not say \"no_neighbour $nf\""
+[ $((miss1 - miss0)) = "$n" ] ||
+	fail "the neighbour table's miss rule dropped $((miss1 - miss0)), the trial says $n"
+info "the router's \"no neighbour\" rule dropped $((miss1 - miss0)) packets, the trial's no_neighbour"
+# A search: no rate passes, and it says where and why.
+"$PVP_COORD" search --topology "$TB_DIR/topology.json" --profile "$PVP_TMP/routed.json" \
+	--max-rate 1000 --min-rate 500 --goal ndr --initial-duration 0.5 --final-duration 0.5 \
+	--max-time 8 --no-tables >"$PVP_TMP/gone-search.out" 2>&1
+cat "$PVP_TMP/gone-search.out"
+grep -qE "no rate passes: .*; lost at: vswitch ([0-9,]+) \(no_neighbour \1\), unattributed 0$" \
+	"$PVP_TMP/gone-search.out" || fail "the search does not say the vswitch lost it: no_neighbour"
 
 info "3. the responder started again: the next announcement brings the traffic back"
 gen_call neigh.set '{"port": 0, "responder": true}' >/dev/null || fail "neigh.set"

@@ -95,7 +95,7 @@ info "--flow-type l3-routed: OVS as a router, the tester resolves its gateway"
 out=$(plan --flow-type l3-routed --cpus 0-1) || fail "plan failed: $out"
 expect_line "$out" "rule: table=1,priority=100,ip,nw_dst=48.0.0.0/8,actions=dec_ttl,mod_dl_src:02:00:0a:0a:01:01,mod_dl_dst:02:00:0a:0a:01:02,output:2"
 expect_line "$out" "rule: table=1,priority=100,ip,nw_dst=16.0.0.0/8,actions=dec_ttl,mod_dl_src:02:00:0a:0a:00:01,load:0x0a0a0002->NXM_NX_REG0[],resubmit(,2)"
-expect_line "$out" "rule: table=2,priority=0,actions=drop"
+expect_line "$out" "rule: table=2,priority=0,cookie=0x7076706400000001,actions=drop"
 echo "$out" | grep -q "^rule: table=0,priority=100,in_port=1,arp,actions=learn(table=2,hard_timeout=5," ||
 	fail "l3-routed: no rule learning the tester from its ARP frames: $out"
 echo "$out" | grep -q "^flow: " && fail "l3-routed: port-to-port rules too: $out"
