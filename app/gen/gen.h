@@ -15,10 +15,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <jansson.h>
 
 #include <rte_common.h>
+#include <rte_ether.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -108,6 +110,10 @@ struct gen_wstream {
 	uint16_t port;				   /* generator port index */
 	uint16_t queue;				   /* TX queue */
 	struct rte_mempool *mp;			   /* mbufs pre-filled with the stream's template */
+	/* --l3: the port's gateway MAC word (gen_neigh::gw_mac), NULL when
+	 * the stream is not routed; gw_tmpl, the one its templates carry. */
+	const uint64_t *gw;
+	uint64_t gw_tmpl;
 	/*
 	 * Unfolded one's complement sums (words as loaded from memory) of
 	 * what a checksum covers, less the words the TX lcore rewrites: per
@@ -226,6 +232,7 @@ struct gen_rx_lcore {
 	uint64_t unanswered[GEN_MAX_PORTS]; /* replies refused: over the rate limit, queue full */
 	uint64_t announced[GEN_MAX_PORTS];  /* gratuitous ARPs and unsolicited NAs sent */
 	uint64_t silenced[GEN_MAX_PORTS];   /* replies not sent: the responder is stopped */
+	uint64_t gw_changed[GEN_MAX_PORTS]; /* the gateway announced another MAC (--l3) */
 	uint64_t ann_next[GEN_MAX_PORTS];   /* TSC of a port's next announcement */
 	uint64_t lim_tsc;		    /* the reply limit's last refill */
 	uint32_t lim_tokens;		    /* replies it still allows */
@@ -308,14 +315,20 @@ struct gen_opts {
 
 /* A port's neighbour state (neigh.c). */
 struct gen_neigh {
-	struct rte_ether_addr gw_mac; /* the gateway's MAC, once resolved */
-	bool resolved;		      /* --l3 found it */
-	struct rte_mempool *mp;	      /* mbufs of replies and announcements */
-	struct rte_ring *ring;	      /* to the TX lcore of the port's queue 0 */
-	struct gen_tx_lcore *tl;      /* that lcore */
-	volatile bool stopped;	      /* neigh.set "responder": false: answers and
+	/*
+	 * The gateway's MAC once resolved, its 6 bytes in memory order in a
+	 * word (gen_mac_word()): the RX lcores change it when the gateway
+	 * announces another (gratuitous ARP, unsolicited NA), the TX lcores
+	 * read it once per burst. Atomic loads and stores only.
+	 */
+	uint64_t gw_mac;
+	bool resolved;		 /* --l3 found it */
+	struct rte_mempool *mp;	 /* mbufs of replies and announcements */
+	struct rte_ring *ring;	 /* to the TX lcore of the port's queue 0 */
+	struct gen_tx_lcore *tl; /* that lcore */
+	volatile bool stopped;	 /* neigh.set "responder": false: answers and
 				       * announces nothing (a DUT's entry ages out) */
-	uint64_t tx_zero;	      /* tl->svc_sent at the last stats.clear */
+	uint64_t tx_zero;	 /* tl->svc_sent at the last stats.clear */
 };
 
 /* The whole generator. */
@@ -546,6 +559,16 @@ uint64_t gen_rx_last_max(const struct gen_ctx *g, uint16_t wire_id);
  * gen_neigh_json(): per port, what the responder did.
  */
 int gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen);
+
+/* A MAC's 6 bytes, in memory order, in a word that one load reads whole. */
+static inline uint64_t
+gen_mac_word(const void *mac)
+{
+	uint64_t w = 0;
+
+	memcpy(&w, mac, RTE_ETHER_ADDR_LEN);
+	return w;
+}
 int gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen);
 void gen_neigh_apply(const struct gen_ctx *g, struct pvp_profile *p);
 bool gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, struct rte_mbuf *m);

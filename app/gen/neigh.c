@@ -14,6 +14,13 @@
  * own, at most GEN_NEIGH_REPLY_PPS per RX lcore: a flood of requests
  * costs replies, never traffic or counts. Gateways are resolved before
  * the lcores start, by the main thread, which owns every queue then.
+ * After that the RX lcores follow the gateway: an ARP reply or
+ * gratuitous ARP, or a neighbour advertisement, from the gateway's
+ * address with another MAC is its new MAC (RFC 826's merge, RFC 4861
+ * 7.2.5's override), counted, and the TX lcores write it into the next
+ * burst's frames: traffic never stops for it. Nothing asks again
+ * periodically: a router whose MAC changes announces it, and an unasked
+ * probe would be traffic of its own on the DUT's link.
  */
 
 #include <arpa/inet.h>
@@ -37,6 +44,17 @@
 /* mbufs of a port's reply pool: a full ring, a full TX queue's worth more. */
 #define GEN_NEIGH_RING 1024
 #define GEN_NEIGH_POOL 4095
+
+/* Port @p p's gateway MAC now, as text. */
+static void
+gen_neigh_gw_mac_str(const struct gen_ctx *g, uint16_t p, char *buf, size_t len)
+{
+	uint64_t w = __atomic_load_n(&g->neigh[p].gw_mac, __ATOMIC_RELAXED);
+	struct rte_ether_addr mac;
+
+	memcpy(&mac, &w, RTE_ETHER_ADDR_LEN);
+	rte_ether_format_addr(buf, (uint16_t)len, &mac);
+}
 
 /* The address a port's gateway is, as text, for messages. */
 static const char *
@@ -205,13 +223,26 @@ bool
 gen_neigh_rx(struct gen_ctx *g, struct gen_rx_lcore *rl, uint16_t port, struct rte_mbuf *m)
 {
 	uint8_t out[PVP_NEIGH_FRAME_MAX];
+	const struct pvp_neigh_cfg *c = &g->opt.addr[port];
+	struct pvp_neigh_peer peer;
 	enum pvp_neigh_verdict v;
 	uint16_t len = 0;
+	uint64_t mac;
 
-	v = pvp_neigh_input(&g->opt.addr[port], rte_pktmbuf_mtod(m, const uint8_t *),
-			    rte_pktmbuf_data_len(m), out, &len, NULL, &rl->nst[port]);
+	/* A gateway is followed only once resolved: before, the main
+	 * thread's poll learns it. */
+	v = pvp_neigh_input(c, rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), out,
+			    &len, g->neigh[port].resolved ? &peer : NULL, &rl->nst[port]);
 	if (v == PVP_NEIGH_NONE)
 		return false;
+	if (v == PVP_NEIGH_LEARNT && (c->gw4 != 0) == (peer.family == AF_INET)) {
+		mac = gen_mac_word(&peer.mac);
+		if (mac != __atomic_load_n(&g->neigh[port].gw_mac, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&g->neigh[port].gw_mac, mac, __ATOMIC_RELAXED);
+			__atomic_store_n(&rl->gw_changed[port], rl->gw_changed[port] + 1,
+					 __ATOMIC_RELAXED);
+		}
+	}
 	if (v == PVP_NEIGH_REPLY && g->neigh[port].stopped)
 		__atomic_store_n(&rl->silenced[port], rl->silenced[port] + 1, __ATOMIC_RELAXED);
 	else if (v == PVP_NEIGH_REPLY &&
@@ -298,7 +329,7 @@ gen_neigh_poll(struct gen_ctx *g, struct pvp_neigh_stats *st)
 				/* The gateway resolved is the one the port asks for. */
 				if (v == PVP_NEIGH_LEARNT && !g->neigh[p].resolved &&
 				    (c->gw4 != 0) == (peer.family == AF_INET)) {
-					g->neigh[p].gw_mac = peer.mac;
+					g->neigh[p].gw_mac = gen_mac_word(&peer.mac);
 					g->neigh[p].resolved = true;
 				}
 			}
@@ -341,7 +372,7 @@ gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen)
 				 g->opt.resolve_tries * g->opt.resolve_wait_s, c->vlan);
 			return -EHOSTUNREACH;
 		}
-		rte_ether_format_addr(mac, sizeof(mac), &g->neigh[p].gw_mac);
+		gen_neigh_gw_mac_str(g, p, mac, sizeof(mac));
 		GEN_LOG(NOTICE, "port %u: gateway %s is at %s", p, ip, mac);
 	}
 	return 0;
@@ -350,6 +381,7 @@ gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen)
 void
 gen_neigh_apply(const struct gen_ctx *g, struct pvp_profile *p)
 {
+	uint64_t gw;
 	uint32_t s, i;
 
 	if (!g->opt.l3)
@@ -359,10 +391,12 @@ gen_neigh_apply(const struct gen_ctx *g, struct pvp_profile *p)
 
 		if (port >= g->nb_ports || !g->neigh[port].resolved)
 			continue;
+		/* Its MAC now: the gateway may have announced another. */
+		gw = __atomic_load_n(&g->neigh[port].gw_mac, __ATOMIC_RELAXED);
 		for (i = 0; i < p->streams[s].n_tmpl; i++) {
 			uint8_t *d = p->streams[s].tmpl[i].data;
 
-			memcpy(d, &g->neigh[port].gw_mac, RTE_ETHER_ADDR_LEN);
+			memcpy(d, &gw, RTE_ETHER_ADDR_LEN);
 			memcpy(d + RTE_ETHER_ADDR_LEN, &g->port[port].mac, RTE_ETHER_ADDR_LEN);
 		}
 	}
@@ -389,7 +423,7 @@ gen_neigh_json(const struct gen_ctx *g)
 	for (p = 0; p < g->nb_ports; p++) {
 		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
 		struct pvp_neigh_stats sum;
-		uint64_t unanswered = 0, announced = 0, silenced = 0, tx = 0;
+		uint64_t unanswered = 0, announced = 0, silenced = 0, tx = 0, changed = 0;
 		json_t *o = json_object();
 
 		memset(&sum, 0, sizeof(sum));
@@ -403,6 +437,7 @@ gen_neigh_json(const struct gen_ctx *g)
 			unanswered += __atomic_load_n(&rl->unanswered[p], __ATOMIC_RELAXED);
 			announced += __atomic_load_n(&rl->announced[p], __ATOMIC_RELAXED);
 			silenced += __atomic_load_n(&rl->silenced[p], __ATOMIC_RELAXED);
+			changed += __atomic_load_n(&rl->gw_changed[p], __ATOMIC_RELAXED);
 		}
 		/* Queued, then refused by a full TX queue: not answered either. */
 		if (g->neigh[p].tl != NULL) {
@@ -427,8 +462,10 @@ gen_neigh_json(const struct gen_ctx *g)
 		if (g->neigh[p].resolved) {
 			char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-			rte_ether_format_addr(mac, sizeof(mac), &g->neigh[p].gw_mac);
+			gen_neigh_gw_mac_str(g, p, mac, sizeof(mac));
 			json_object_set_new(o, "gateway_mac", json_string(mac));
+			json_object_set_new(o, "gateway_changes",
+					    json_integer((json_int_t)changed));
 		}
 #define GEN_NEIGH_JSON(name, help)                                                                 \
 	json_object_set_new(o, #name, json_integer((json_int_t)sum.name));
@@ -453,6 +490,8 @@ gen_neigh_print(const struct gen_ctx *g, FILE *f)
 
 	json_array_foreach(arr, i, o) {
 		json_int_t un = json_integer_value(json_object_get(o, "unanswered"));
+		const char *gw_mac = json_string_value(json_object_get(o, "gateway_mac"));
+		json_int_t changes = json_integer_value(json_object_get(o, "gateway_changes"));
 
 		if (!g->opt.addr_set[i])
 			continue;
@@ -461,7 +500,7 @@ gen_neigh_print(const struct gen_ctx *g, FILE *f)
 			" for us), ND %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
 			" for us), echo %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
 			" answered), %" JSON_INTEGER_FORMAT " ignored, %" JSON_INTEGER_FORMAT
-			" announced, %" JSON_INTEGER_FORMAT " replies not sent%s\n",
+			" announced, %" JSON_INTEGER_FORMAT " replies not sent%s",
 			i, json_integer_value(json_object_get(o, "arp_rx")),
 			json_integer_value(json_object_get(o, "arp_answered")),
 			json_integer_value(json_object_get(o, "nd_rx")),
@@ -474,6 +513,12 @@ gen_neigh_print(const struct gen_ctx *g, FILE *f)
 					  GEN_NEIGH_REPLY_PPS) " a second per RX lcore or a full "
 							       "TX queue: a flood?)"
 				: "");
+		/* --l3: where the traffic goes now, and how often that changed. */
+		if (gw_mac != NULL)
+			fprintf(f, "; gateway %s at %s (%" JSON_INTEGER_FORMAT " change%s)",
+				json_string_value(json_object_get(o, "gateway")), gw_mac, changes,
+				changes == 1 ? "" : "s");
+		fputc('\n', f);
 	}
 	json_decref(arr);
 }

@@ -276,6 +276,11 @@ gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t
 	w->st = st;
 	w->port = st->port;
 	w->queue = queue;
+	/* A routed stream follows its gateway's MAC (neigh.c). */
+	if (g->opt.l3 && g->neigh[st->port].resolved) {
+		w->gw = &g->neigh[st->port].gw_mac;
+		w->gw_tmpl = gen_mac_word(ps->tmpl[0].data);
+	}
 	/* Flows are split in contiguous blocks over the port's TX lcores. */
 	if (ps->flows < nq) {
 		w->flow_lo = queue % ps->flows;

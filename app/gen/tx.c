@@ -269,6 +269,30 @@ gen_tx_unsent(const struct gen_ctx *g, struct gen_wstream *w, struct rte_mbuf **
 }
 
 /*
+ * --l3: the gateway announced another MAC than the stream's templates
+ * carry (neigh.c): the burst's frames go to the new one. One load a
+ * burst while it has not; after a change, 6 bytes more a frame (the
+ * pre-filled mbufs keep the MAC they were made with).
+ */
+static __rte_noinline void
+gen_tx_gw_write(uint64_t gw, struct rte_mbuf **pkts, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		memcpy(rte_pktmbuf_mtod(pkts[i], uint8_t *), &gw, RTE_ETHER_ADDR_LEN);
+}
+
+static __rte_always_inline void
+gen_tx_gw(const struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	uint64_t gw = __atomic_load_n(w->gw, __ATOMIC_RELAXED);
+
+	if (unlikely(gw != w->gw_tmpl))
+		gen_tx_gw_write(gw, pkts, n);
+}
+
+/*
  * One burst of wire stream @p w, if its budget allows one now: mbufs,
  * build, send, count. Returns the packets the port took.
  */
@@ -290,6 +314,8 @@ gen_tx_ws(struct gen_ctx *g, struct gen_tx_lcore *tl, struct gen_wstream *w, uin
 		return 0;
 	}
 	bytes = gen_build(w, pkts, n, rearm, (uint32_t)now);
+	if (w->gw != NULL)
+		gen_tx_gw(w, pkts, n);
 	gen_cap_burst(tl->port, GEN_CAP_TX, pkts, n);
 	sent = rte_eth_tx_burst(tl->eth_port, tl->queue, pkts, (uint16_t)n);
 	for (tries = 0; sent < n && tries < g->opt.tx_retry; tries++)
