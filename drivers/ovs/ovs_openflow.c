@@ -191,8 +191,7 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
  * packet count at 32).
  */
 static int
-ofp_parse_flow_stats(const uint8_t *b, size_t len, struct ovs_ofp_flow *o, unsigned int max,
-		     int *n)
+ofp_parse_flow_stats(const uint8_t *b, size_t len, struct ovs_ofp_flow *o, unsigned int max, int *n)
 {
 	while (len > 0) {
 		size_t elen;

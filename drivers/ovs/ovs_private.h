@@ -54,7 +54,7 @@ extern const enum coord_reason_id ovs_drop_reason_ids[OVS_NB_REASONS];
  * OVS_DROP_COOKIE's ("pvpd"), 31..16 the index in ovs_rule_reasons[],
  * 15..0 the OpenFlow number of the port the packets would have left by.
  */
-#define OVS_DROP_COOKIE 0x7076706400000000ULL
+#define OVS_DROP_COOKIE	    0x7076706400000000ULL
 #define OVS_NB_RULE_REASONS 1
 extern const enum coord_reason_id ovs_rule_reasons[OVS_NB_RULE_REASONS];
 /* Most drop-reason rules a bridge may have. */

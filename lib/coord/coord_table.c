@@ -161,7 +161,7 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 
 void
 coord_trial_hop_why(const struct coord_topology *t, const struct coord_trial_result *r,
-		     unsigned int hop, char *buf, size_t len)
+		    unsigned int hop, char *buf, size_t len)
 {
 	struct coord_reason sum[COORD_MAX_REASONS];
 	unsigned int c, k, i, j, n = 0;
@@ -182,7 +182,8 @@ coord_trial_hop_why(const struct coord_topology *t, const struct coord_trial_res
 					continue;
 				if (j == n)
 					sum[n++] = (struct coord_reason){.value = 0};
-				snprintf(sum[j].name, sizeof(sum[j].name), "%s", pr->reasons[i].name);
+				snprintf(sum[j].name, sizeof(sum[j].name), "%s",
+					 pr->reasons[i].name);
 				sum[j].value += pr->reasons[i].value;
 			}
 		}

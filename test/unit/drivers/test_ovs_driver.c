@@ -166,8 +166,9 @@ fake_conn(struct fake_ovsdb *f, int fd)
 		if (strcmp(method, "revalidator/wait") == 0) {
 			/* ovs-vswitchd's unixctl answer: an empty result. */
 			f->waits++;
-			fake_send_json(fd, json_pack("{s:s, s:n, s:O}", "result", "", "error", "id", id),
-				       1 << 20);
+			fake_send_json(
+				fd, json_pack("{s:s, s:n, s:O}", "result", "", "error", "id", id),
+				1 << 20);
 			json_decref(req);
 			continue;
 		}
@@ -885,7 +886,8 @@ test_tools(const char *dir)
 			CHECK(nn != NULL && nn->value == 1834 && nn->side == COORD_SIDE_TX,
 			      "phy0 no_neighbour");
 			CHECK_U64(s.port[0].tx_dropped, 1834);
-			CHECK(find_reason(&s.port[1], "no_neighbour") == NULL, "vhost0 no_neighbour");
+			CHECK(find_reason(&s.port[1], "no_neighbour") == NULL,
+			      "vhost0 no_neighbour");
 			CHECK(ctl.waits == 1, "revalidator/wait before reading the rule: %d",
 			      ctl.waits);
 			fake_stop(&ctl);
