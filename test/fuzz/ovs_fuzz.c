@@ -13,13 +13,18 @@
  *  - the bridge's OpenFlow management socket br0.mgmt that plays back
  *    the input's OpenFlow part on every connection: the OpenFlow 1.4
  *    multipart port-stats replies (with OVS's custom-statistics
- *    experimenter property), hellos, echo requests and errors;
+ *    experimenter property), hellos, echo requests and errors. The
+ *    drop-reason rules' flow stats request gets a hello and an empty
+ *    reply (a bridge without such rules), or with flag bit 2 the
+ *    OpenFlow part is two: a 2-byte big-endian length and that many
+ *    bytes for port stats requests, the rest for flow stats requests;
  *  - or, for a hop whose bridge is reached through ovs-ofctl (no rundir,
  *    or over ssh), a stand-in ovs-ofctl first in PATH that prints the
  *    OpenFlow part as the text of `ovs-ofctl dump-ports`.
  *
  * Input: byte 0 flags (bit 0: "stats": "ovsdb", else bit 1: counters
- * from the ovs-ofctl text), bytes 1-2 the length of the OVSDB part (big
+ * from the ovs-ofctl text; bit 2: the OpenFlow part is split between
+ * port and flow stats requests, as above), bytes 1-2 the length of the OVSDB part (big
  * endian), the OVSDB part, then the OpenFlow part. Each snapshot must give two ports with their names, or fail in
  * one line; nothing may crash, leak, hang, or wait for a reply once the
  * fake server has said all it had.
@@ -51,9 +56,9 @@ static char ofctl_out[160];
 static bool ready;
 
 /* The current input's parts, and whether OVSDB's was played already. */
-static const uint8_t *db_part, *of_part;
-static size_t db_len, of_len;
-static bool db_played;
+static const uint8_t *db_part, *of_part, *flow_part;
+static size_t db_len, of_len, flow_len;
+static bool db_played, of_flows;
 
 static void
 serve_ovsdb(struct fuzz_server *s, int fd)
@@ -71,7 +76,25 @@ serve_ovsdb(struct fuzz_server *s, int fd)
 static void
 serve_openflow(struct fuzz_server *s, int fd)
 {
-	if (of_len > 0)
+	/* A hello, then a flow stats reply without an entry. */
+	/* clang-format off */
+	static const uint8_t empty_flows[24] = {
+		5, 0, 0, 8, 0, 0, 0, 1,
+		5, 19, 0, 16, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0,
+	};
+	/* clang-format on */
+	uint8_t req[8 + 16];
+	size_t got = 0;
+	ssize_t r;
+
+	/* The client's hello and its request's multipart type. */
+	while (got < sizeof(req) && (r = recv(fd, req + got, sizeof(req) - got, 0)) > 0)
+		got += (size_t)r;
+	if (got == sizeof(req) && req[8 + 9] == 1 && !of_flows)
+		fuzz_send_all(fd, empty_flows, sizeof(empty_flows));
+	else if (got == sizeof(req) && req[8 + 9] == 1 && flow_len > 0)
+		fuzz_send_all(fd, flow_part, flow_len);
+	else if ((got != sizeof(req) || req[8 + 9] != 1) && of_len > 0)
 		fuzz_send_all(fd, of_part, of_len);
 	shutdown(fd, SHUT_WR);
 	fuzz_drain(fd);
@@ -112,6 +135,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	of_part = data + 3 + n;
 	of_len = size - 3 - n;
 	db_played = false;
+	of_flows = (data[0] & 4) != 0;
+	flow_len = 0;
+	if (of_flows) {
+		size_t skip = of_len < 2 ? of_len : 2;
+
+		n = skip == 2 ? (size_t)of_part[0] << 8 | of_part[1] : 0;
+		if (n > of_len - skip)
+			n = of_len - skip;
+		flow_part = of_part + skip + n;
+		flow_len = of_len - skip - n;
+		of_part += skip;
+		of_len = n;
+	}
 
 	mode = data[0] & 1 ? 1 : data[0] & 2 ? 2 : 0;
 	if (mode == 2) {
