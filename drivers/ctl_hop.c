@@ -21,19 +21,18 @@ static int
 ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
-	struct pvp_ctl_error e = {0};
+	char e[PVP_CTL_ERR_LEN] = "";
 
 	/* A new connection may be a restarted app (coord_ctl_hop::connects). */
 	h->connects++;
 	h->client = pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL,
-					   (int)h->timeout_ms, &e);
+					   (int)h->timeout_ms, e, sizeof(e));
 	if (h->client == NULL) {
 		/* lib/ctl names the address in its connect errors: name it once. */
-		if (strncmp(e.message, h->addr, strlen(h->addr)) == 0)
-			snprintf(err, err_len, "hop %s unreachable: %s", hop->name, e.message);
+		if (strncmp(e, h->addr, strlen(h->addr)) == 0)
+			snprintf(err, err_len, "hop %s unreachable: %s", hop->name, e);
 		else
-			snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr,
-				 e.message);
+			snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr, e);
 		return -ENOTCONN;
 	}
 	return 0;
@@ -187,7 +186,7 @@ coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, js
 		   int timeout_ms, char *err, size_t err_len)
 {
 	struct coord_ctl_hop *h = hop->priv;
-	struct pvp_ctl_error e = {0};
+	char e[PVP_CTL_ERR_LEN] = "";
 	int attempt, ret;
 
 	if (timeout_ms <= 0)
@@ -198,21 +197,21 @@ coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, js
 			if (ret < 0)
 				return ret;
 		}
-		ret = pvp_ctl_call(h->client, method, params, result, timeout_ms, &e);
+		ret = pvp_ctl_call(h->client, method, params, result, timeout_ms, e, sizeof(e));
 		if (ret == 0)
 			return 0;
-		if (ret != PVP_CTL_TRANSPORT_ERROR && ret != PVP_CTL_TIMEOUT) {
-			snprintf(err, err_len, "hop %s: %s: %s", hop->name, method, e.message);
+		if (ret != -ENOTCONN && ret != -ETIMEDOUT) {
+			snprintf(err, err_len, "hop %s: %s: %s", hop->name, method, e);
 			return -EPROTO;
 		}
 		/* The connection is gone (or hung): drop it; one fresh try. */
 		pvp_ctl_client_close(h->client);
 		h->client = NULL;
-		if (ret == PVP_CTL_TIMEOUT)
+		if (ret == -ETIMEDOUT)
 			break;
 	}
-	snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, method, e.message);
-	return ret == PVP_CTL_TIMEOUT ? -ETIMEDOUT : -ENOTCONN;
+	snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, method, e);
+	return ret;
 }
 
 static int

@@ -108,75 +108,74 @@ nomem:
  * effect it would not get, so it is told rather than ignored.
  */
 static int
-ctl_no_params(const char *method, const json_t *params, struct pvp_ctl_error *err)
+ctl_no_params(const char *method, const json_t *params, char *err, size_t err_len)
 {
 	if (params == NULL || json_object_size(params) + json_array_size(params) == 0)
 		return 0;
-	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s takes no parameters", method);
+	pvp_err(err, err_len, "%s takes no parameters", method);
 	return -EINVAL;
 }
 
-static json_t *
-ctl_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+ctl_stats_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	json_t *res;
-
-	if (ctl_no_params("stats.get", params, err) < 0)
-		return NULL;
-	res = fwd_report_json(arg);
-	if (res == NULL)
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "snapshot failed");
-	return res;
+	if (ctl_no_params("stats.get", params, err, err_len) < 0)
+		return -EINVAL;
+	*result = fwd_report_json(arg);
+	if (*result == NULL) {
+		pvp_err(err, err_len, "snapshot failed");
+		return -EIO;
+	}
+	return 0;
 }
 
-static json_t *
-ctl_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+ctl_stats_clear(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	const struct fwd_app *app = arg;
 	int ret;
 
-	if (ctl_no_params("stats.clear", params, err) < 0)
-		return NULL;
+	if (ctl_no_params("stats.clear", params, err, err_len) < 0)
+		return -EINVAL;
 	ret = pvp_stats_clear(app->stats);
 	if (ret != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "clear: %s", strerror(-ret));
-		return NULL;
+		pvp_err(err, err_len, "clear: %s", strerror(-ret));
+		return -EIO;
 	}
 	if (app->conf->seq_check && fwd_seq_clear(app, 1000) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_BUSY,
-				  "forwarding lcores did not acknowledge the clear");
-		return NULL;
+		pvp_err(err, err_len, "forwarding lcores did not acknowledge the clear");
+		return -EBUSY;
 	}
 	if (app->conf->impair_on)
 		fwd_impair_clear(app);
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
 /* The stage exists only when asked for at start: no cost otherwise. */
 static int
-ctl_impair_on(const struct fwd_app *app, const char *method, struct pvp_ctl_error *err)
+ctl_impair_on(const struct fwd_app *app, const char *method, char *err, size_t err_len)
 {
 	if (app->conf->impair_on)
 		return 0;
-	pvp_ctl_error_set(
-		err, PVP_CTL_INVALID_PARAMS,
+	pvp_err(err, err_len,
 		"%s: no impairment stage (start pvpkit-fwd with --mode impair or --impair)",
 		method);
 	return -EINVAL;
 }
 
-static json_t *
-ctl_impair_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+ctl_impair_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	json_t *res;
-
-	if (ctl_no_params(PVP_FWD_M_IMPAIR_GET, params, err) < 0 ||
-	    ctl_impair_on(arg, PVP_FWD_M_IMPAIR_GET, err) < 0)
-		return NULL;
-	res = fwd_impair_get_json(arg);
-	if (res == NULL)
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-	return res;
+	if (ctl_no_params(PVP_FWD_M_IMPAIR_GET, params, err, err_len) < 0 ||
+	    ctl_impair_on(arg, PVP_FWD_M_IMPAIR_GET, err, err_len) < 0)
+		return -EINVAL;
+	*result = fwd_impair_get_json(arg);
+	if (*result == NULL) {
+		pvp_err(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -185,23 +184,24 @@ ctl_impair_get(json_t *params, void *arg, struct pvp_ctl_error *err)
  * compares the sample with its own (oneway.set) to know whether the
  * stamps it reads are on its clock.
  */
-static json_t *
-ctl_clock_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+ctl_clock_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	const struct fwd_app *app = arg;
 	struct pvp_clock_sample c;
 	json_t *res;
 
-	if (ctl_no_params("clock.get", params, err) < 0)
-		return NULL;
+	if (ctl_no_params("clock.get", params, err, err_len) < 0)
+		return -EINVAL;
 	pvp_clock_sample_take(&c);
 	res = pvp_clock_sample_json(&c);
 	if (res == NULL || json_object_set_new(res, "stamp", json_boolean(app->conf->stamp)) != 0) {
 		json_decref(res);
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "clock.get: out of memory");
-		return NULL;
+		pvp_err(err, err_len, "clock.get: out of memory");
+		return -ENOMEM;
 	}
-	return res;
+	*result = res;
+	return 0;
 }
 
 /*
@@ -209,26 +209,25 @@ ctl_clock_get(json_t *params, void *arg, struct pvp_ctl_error *err)
  * every port); members not given take their defaults, so one call says
  * everything in effect. The answer is impair.get's.
  */
-static json_t *
-ctl_impair_set(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+ctl_impair_set(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	struct fwd_app *app = arg;
 	struct pvp_impair_conf c;
 	char e[256] = "";
 
-	if (ctl_impair_on(app, PVP_FWD_M_IMPAIR_SET, err) < 0)
-		return NULL;
+	if (ctl_impair_on(app, PVP_FWD_M_IMPAIR_SET, err, err_len) < 0)
+		return -EINVAL;
 	if (params != NULL && !json_is_object(params)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "impair.set: parameters must be an object");
-		return NULL;
+		pvp_err(err, err_len, "impair.set: parameters must be an object");
+		return -EINVAL;
 	}
 	if (pvp_schema_decode(pvp_impair_conf_members, params, NULL, &c, e, sizeof(e)) < 0 ||
 	    fwd_impair_set(app, &c, e, sizeof(e)) < 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "impair.set: %s", e);
-		return NULL;
+		pvp_err(err, err_len, "impair.set: %s", e);
+		return -EINVAL;
 	}
-	return ctl_impair_get(NULL, arg, err);
+	return ctl_impair_get(NULL, arg, result, err, err_len);
 }
 
 struct pvp_ctl_server *
@@ -239,13 +238,13 @@ fwd_ctl_start(struct fwd_app *app, char *msg, size_t len)
 		.token_file = app->conf->token_file,
 		.app_name = "pvpkit-fwd",
 	};
-	struct pvp_ctl_error err = {0};
+	char err[PVP_CTL_ERR_LEN] = "";
 	struct pvp_ctl_server *srv;
 	int ret;
 
-	srv = pvp_ctl_server_create(&conf, &err);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
 	if (srv == NULL) {
-		snprintf(msg, len, "%s", err.message[0] != '\0' ? err.message : strerror(errno));
+		snprintf(msg, len, "%s", err[0] != '\0' ? err : strerror(errno));
 		return NULL;
 	}
 	pvp_ctl_server_set_info(srv, ctl_info, app);

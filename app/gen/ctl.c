@@ -58,121 +58,118 @@ static struct pvp_ctl_server *gen_srv;
  * the profile file, NULL for an inline profile.
  */
 static int
-gen_ctl_check_pcaps(json_t *root, const char *rel_dir, struct pvp_ctl_error *err)
+gen_ctl_check_pcaps(json_t *root, const char *rel_dir, char *err, size_t err_len)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], e[PVP_CTL_ERR_LEN] = "";
 	json_t *streams = json_object_get(root, "streams"), *st, *pcap;
-	struct pvp_ctl_error e;
 	size_t i;
-	int ret;
 
 	json_array_foreach(streams, i, st) {
 		pcap = json_object_get(st, "pcap");
 		if (!json_is_string(pcap))
 			continue; /* lib/pkt says what is wrong with it */
-		ret = pvp_ctl_file_check(json_string_value(pcap), rel_dir, GEN_CTL_PCAP_MAX, real,
-					 sizeof(real), &e);
-		if (ret < 0) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "profile.load: streams[%zu].pcap: %s", i, e.message);
-			return ret;
+		if (pvp_ctl_file_check(json_string_value(pcap), rel_dir, GEN_CTL_PCAP_MAX, real,
+				       sizeof(real), e, sizeof(e)) < 0) {
+			pvp_err(err, err_len, "profile.load: streams[%zu].pcap: %s", i, e);
+			return -EINVAL;
 		}
 		if (json_object_set_new(st, "pcap", json_string(real)) != 0) {
-			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+			pvp_err(err, err_len, "out of memory");
 			return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-/* Read, parse and check the profile file a client named. */
-static json_t *
-gen_ctl_profile_file(const char *path, bool has_dir, struct pvp_ctl_error *err)
+/* Read, parse and check the profile file a client named into @p root. */
+static int
+gen_ctl_profile_file(const char *path, bool has_dir, json_t **root, char *err, size_t err_len)
 {
-	char real[PATH_MAX], *text = NULL, *cut;
-	struct pvp_ctl_error e;
+	char real[PATH_MAX], *text = NULL, *cut, e[PVP_CTL_ERR_LEN] = "";
 	json_error_t jerr;
-	json_t *root;
 	size_t len = 0;
 	int ret;
 
-	ret = pvp_ctl_file_read(path, NULL, GEN_CTL_PROFILE_MAX, &text, &len, real, sizeof(real),
-				&e);
+	ret = pvp_ctl_file_read(path, NULL, GEN_CTL_PROFILE_MAX, &text, &len, real, sizeof(real), e,
+				sizeof(e));
 	if (ret < 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "profile.load: %s%s", e.message,
-				  ret == -EPERM && !has_dir
-					  ? "; start pvpkit-gen with --ctl-files-dir DIR, or send "
-					    "{\"profile\": {...}}"
-					  : "");
-		return NULL;
+		pvp_err(err, err_len, "profile.load: %s%s", e,
+			ret == -EPERM && !has_dir
+				? "; start pvpkit-gen with --ctl-files-dir DIR, or send "
+				  "{\"profile\": {...}}"
+				: "");
+		return -EINVAL;
 	}
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	*root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);
-	if (root == NULL) {
+	if (*root == NULL) {
 		/* jansson quotes where it stopped ("near 'root'"): not for a file that may be a secret. */
 		cut = strstr(jerr.text, " near ");
 		if (cut != NULL)
 			*cut = '\0';
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "profile.load: %.200s:%d:%d: %s",
-				  path, jerr.line, jerr.column, jerr.text);
-		return NULL;
+		pvp_err(err, err_len, "profile.load: %.200s:%d:%d: %s", path, jerr.line,
+			jerr.column, jerr.text);
+		return -EINVAL;
 	}
-	if (gen_ctl_check_pcaps(root, dirname(real), err) < 0) {
-		json_decref(root);
-		return NULL;
+	ret = gen_ctl_check_pcaps(*root, dirname(real), err, err_len);
+	if (ret < 0) {
+		json_decref(*root);
+		*root = NULL;
 	}
-	return root;
+	return ret;
 }
 
-static json_t *
-gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	static const char *const keys[] = {"path", "profile", "size", "flows", NULL};
 	struct gen_ctx *g = arg;
 	struct pvp_profile *p = NULL;
 	char e[PVP_PKT_ERR_LEN] = "";
 	char msg[512];
-	json_t *v, *root = NULL, *res = NULL;
+	json_t *v, *root = NULL;
 	const char *source = "<rpc>";
-	if (!json_is_object(params) || gen_ctl_keys("profile.load", params, keys, err) < 0 ||
+	int ret;
+
+	if (!json_is_object(params) ||
+	    gen_ctl_keys("profile.load", params, keys, err, err_len) < 0 ||
 	    (json_object_get(params, "path") != NULL) +
 			    (json_object_get(params, "profile") != NULL) +
 			    (json_object_get(params, "size") != NULL ||
 			     json_object_get(params, "flows") != NULL) !=
 		    1) {
-		if (err->code == 0)
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "profile.load: params: {\"path\"} | {\"profile\"} | "
-					  "{\"size\",\"flows\"}");
-		return NULL;
+		pvp_err(err, err_len,
+			"profile.load: params: {\"path\"} | {\"profile\"} | {\"size\",\"flows\"}");
+		return -EINVAL;
 	}
 	/* Files are read and checked before the lock: the TX side never waits on them. */
 	if ((v = json_object_get(params, "path")) != NULL) {
 		if (!json_is_string(v)) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "profile.load: \"path\" must be a string");
-			return NULL;
+			pvp_err(err, err_len, "profile.load: \"path\" must be a string");
+			return -EINVAL;
 		}
 		source = json_string_value(v);
-		root = gen_ctl_profile_file(source, g->opt.files_dir != NULL, err);
-		if (root == NULL)
-			return NULL;
+		ret = gen_ctl_profile_file(source, g->opt.files_dir != NULL, &root, err, err_len);
+		if (ret < 0)
+			return ret;
 	} else if ((v = json_object_get(params, "profile")) != NULL) {
 		root = json_deep_copy(v);
 		if (root == NULL) {
-			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-			return NULL;
+			pvp_err(err, err_len, "out of memory");
+			return -ENOMEM;
 		}
-		if (gen_ctl_check_pcaps(root, NULL, err) < 0) {
+		ret = gen_ctl_check_pcaps(root, NULL, err, err_len);
+		if (ret < 0) {
 			json_decref(root);
-			return NULL;
+			return ret;
 		}
 	}
 	pthread_mutex_lock(&gen_lock);
 	if (g->running && gen_traffic_tx_done(g))
 		gen_traffic_stop(g); /* ended by itself, not seen by the main loop yet */
 	if (g->running) {
-		pvp_ctl_error_set(err, PVP_CTL_BUSY, "traffic is running: stop it first");
+		pvp_err(err, err_len, "traffic is running: stop it first");
+		ret = -EBUSY;
 		goto out;
 	}
 	if (root != NULL) {
@@ -182,33 +179,35 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 		uint16_t ports[GEN_MAX_PORTS];
 		uint16_t i;
 
+		ret = -EINVAL;
 		if ((v = json_object_get(params, "size")) != NULL &&
-		    gen_ctl_integer("profile.load", "size", v, 0, PVP_PKT_MAX_SIZE, &size, err) < 0)
+		    gen_ctl_integer("profile.load", "size", v, 0, PVP_PKT_MAX_SIZE, &size, err,
+				    err_len) < 0)
 			goto out;
 		if (size != 0 && size < PVP_PKT_MIN_SIZE) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "profile.load: \"size\" must be %d..%d (0: IMIX)",
-					  PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
+			pvp_err(err, err_len, "profile.load: \"size\" must be %d..%d (0: IMIX)",
+				PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
 			goto out;
 		}
 		if ((v = json_object_get(params, "flows")) != NULL &&
-		    gen_ctl_integer("profile.load", "flows", v, 1, 1 << 24, &flows, err) < 0)
+		    gen_ctl_integer("profile.load", "flows", v, 1, 1 << 24, &flows, err, err_len) <
+			    0)
 			goto out;
 		for (i = 0; i < g->nb_ports; i++)
 			ports[i] = i;
 		p = pvp_profile_quick((uint16_t)size, (uint64_t)flows, ports, g->nb_ports, e,
 				      sizeof(e));
 	}
+	ret = -EINVAL;
 	if (p == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s",
-				  e[0] != '\0' ? e : strerror(errno));
+		pvp_err(err, err_len, "%s", e[0] != '\0' ? e : strerror(errno));
 		goto out;
 	}
 	/* --l3: a loaded profile goes to the resolved gateways too. */
 	gen_neigh_apply(g, p);
 	if (gen_streams_setup(g, p, msg, sizeof(msg)) != 0) {
 		pvp_profile_free(p);
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s", msg);
+		pvp_err(err, err_len, "%s", msg);
 		goto out;
 	}
 	memset(g->tx_base, 0, sizeof(g->tx_base));
@@ -216,15 +215,16 @@ gen_m_profile_load(json_t *params, void *arg, struct pvp_ctl_error *err)
 	g->run_start_at = 0;
 	g->requested_pps = 0;
 	gen_rx_clear(g);
-	res = json_pack("{s:i}", "streams", g->nb_ws);
+	*result = json_pack("{s:i}", "streams", g->nb_ws);
+	ret = 0;
 out:
 	pthread_mutex_unlock(&gen_lock);
 	json_decref(root);
-	return res;
+	return ret;
 }
 
-static json_t *
-gen_m_traffic_start(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_traffic_start(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	static const char *const keys[] = {"rate", "duration", "start_at", NULL};
 	struct gen_ctx *g = arg;
@@ -234,18 +234,18 @@ gen_m_traffic_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 	json_t *v;
 	int ret;
 
-	if (gen_ctl_keys("traffic.start", params, keys, err) < 0)
-		return NULL;
+	if (gen_ctl_keys("traffic.start", params, keys, err, err_len) < 0)
+		return -EINVAL;
 	if ((v = json_object_get(params, "rate")) != NULL &&
-	    gen_json_rate("traffic.start", v, &rate, err) != 0)
-		return NULL;
+	    gen_json_rate("traffic.start", v, &rate, err, err_len) != 0)
+		return -EINVAL;
 	/* 0 is "until traffic.stop", as an absent duration. */
 	if ((v = json_object_get(params, "duration")) != NULL &&
 	    !(json_is_number(v) && json_number_value(v) == 0) &&
 	    gen_ctl_number("traffic.start", "duration", v, GEN_CTL_DURATION_MIN,
 			   GEN_CTL_DURATION_MAX, " (seconds; 0: until traffic.stop)", &duration,
-			   err) != 0)
-		return NULL;
+			   err, err_len) != 0)
+		return -EINVAL;
 	/*
 	 * A start at a given CLOCK_REALTIME second, near now: a time far off
 	 * is a coordinator whose clock is not ours (no NTP), which a run
@@ -255,49 +255,49 @@ gen_m_traffic_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 		now = pvp_realtime_s();
 		start_at = json_number_value(v);
 		if (!json_is_number(v) || !isfinite(start_at)) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "traffic.start: \"start_at\" must be a number"
-					  " (CLOCK_REALTIME seconds)");
-			return NULL;
+			pvp_err(err, err_len,
+				"traffic.start: \"start_at\" must be a number (CLOCK_REALTIME "
+				"seconds)");
+			return -EINVAL;
 		}
 		if (start_at < now - GEN_CTL_START_SKEW_S ||
 		    start_at > now + GEN_CTL_START_AHEAD_S) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "traffic.start: \"start_at\" is %.4g s %s this host's"
-					  " clock (at most %.0f s ahead, %.0f s behind): are the"
-					  " clocks synchronised?",
-					  fabs(start_at - now),
-					  start_at > now ? "ahead of" : "behind",
-					  GEN_CTL_START_AHEAD_S, GEN_CTL_START_SKEW_S);
-			return NULL;
+			pvp_err(err, err_len,
+				"traffic.start: \"start_at\" is %.4g s %s this host's clock "
+				"(at most %.0f s ahead, %.0f s behind): are the clocks "
+				"synchronised?",
+				fabs(start_at - now), start_at > now ? "ahead of" : "behind",
+				GEN_CTL_START_AHEAD_S, GEN_CTL_START_SKEW_S);
+			return -EINVAL;
 		}
 	}
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_traffic_start(g, &rate, duration, start_at, msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
-		pvp_ctl_error_set(err, ret == -EBUSY ? PVP_CTL_BUSY : PVP_CTL_INVALID_PARAMS, "%s",
-				  msg);
-		return NULL;
+		pvp_err(err, err_len, "%s", msg);
+		return ret == -EBUSY ? -EBUSY : -EINVAL;
 	}
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
-static json_t *
-gen_m_traffic_stop(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_traffic_stop(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	struct gen_ctx *g = arg;
 
-	if (gen_ctl_no_params("traffic.stop", params, err) < 0)
-		return NULL;
+	if (gen_ctl_no_params("traffic.stop", params, err, err_len) < 0)
+		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
 	gen_traffic_stop(g);
 	pthread_mutex_unlock(&gen_lock);
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
-static json_t *
-gen_m_traffic_update(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_traffic_update(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	static const char *const keys[] = {"rate", NULL};
 	struct gen_ctx *g = arg;
@@ -306,52 +306,52 @@ gen_m_traffic_update(json_t *params, void *arg, struct pvp_ctl_error *err)
 	json_t *v;
 	int ret;
 
-	if (gen_ctl_keys("traffic.update", params, keys, err) < 0)
-		return NULL;
+	if (gen_ctl_keys("traffic.update", params, keys, err, err_len) < 0)
+		return -EINVAL;
 	v = json_object_get(params, "rate");
 	if (v == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "traffic.update: params: {\"rate\": ...}");
-		return NULL;
+		pvp_err(err, err_len, "traffic.update: params: {\"rate\": ...}");
+		return -EINVAL;
 	}
-	if (gen_json_rate("traffic.update", v, &rate, err) != 0)
-		return NULL;
+	if (gen_json_rate("traffic.update", v, &rate, err, err_len) != 0)
+		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_traffic_update(g, &rate, msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
-		pvp_ctl_error_set(err, g->running ? PVP_CTL_INVALID_PARAMS : PVP_CTL_BUSY, "%s",
-				  msg);
-		return NULL;
+		pvp_err(err, err_len, "%s", msg);
+		return g->running ? -EINVAL : -EBUSY;
 	}
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
-static json_t *
-gen_m_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_stats_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	struct gen_ctx *g = arg;
-	json_t *res;
 
-	if (gen_ctl_no_params("stats.get", params, err) < 0)
-		return NULL;
+	if (gen_ctl_no_params("stats.get", params, err, err_len) < 0)
+		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
-	res = gen_report_json(g);
+	*result = gen_report_json(g);
 	pthread_mutex_unlock(&gen_lock);
-	if (res == NULL)
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "snapshot failed");
-	return res;
+	if (*result == NULL) {
+		pvp_err(err, err_len, "snapshot failed");
+		return -EIO;
+	}
+	return 0;
 }
 
-static json_t *
-gen_m_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_stats_clear(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	struct gen_ctx *g = arg;
 	uint16_t i;
 	int ret;
 
-	if (gen_ctl_no_params("stats.clear", params, err) < 0)
-		return NULL;
+	if (gen_ctl_no_params("stats.clear", params, err, err_len) < 0)
+		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
 	pvp_stats_clear(g->stats);
 	for (i = 0; i < g->nb_ws; i++)
@@ -360,10 +360,11 @@ gen_m_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
 	gen_neigh_clear(g);
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "RX lcore did not answer the clear");
-		return NULL;
+		pvp_err(err, err_len, "RX lcore did not answer the clear");
+		return -EIO;
 	}
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
 /*
@@ -373,8 +374,8 @@ gen_m_stats_clear(json_t *params, void *arg, struct pvp_ctl_error *err)
  * does when the tester stops answering is what a test of it wants to
  * see (its entry for the tester ages out).
  */
-static json_t *
-gen_m_neigh_set(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_neigh_set(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	static const char *const keys[] = {"port", "responder", NULL};
 	static const char *const m = PVP_GEN_M_NEIGH_SET;
@@ -384,23 +385,23 @@ gen_m_neigh_set(json_t *params, void *arg, struct pvp_ctl_error *err)
 	json_int_t port;
 	int ret;
 
-	if (gen_ctl_keys(m, params, keys, err) < 0 ||
+	if (gen_ctl_keys(m, params, keys, err, err_len) < 0 ||
 	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, GEN_MAX_PORTS - 1, &port,
-			    err) < 0)
-		return NULL;
+			    err, err_len) < 0)
+		return -EINVAL;
 	if (!json_is_boolean(on)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"responder\" must be true or false", m);
-		return NULL;
+		pvp_err(err, err_len, "%s: \"responder\" must be true or false", m);
+		return -EINVAL;
 	}
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_neigh_set(g, (uint16_t)port, json_is_true(on), msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", m, msg);
-		return NULL;
+		pvp_err(err, err_len, "%s: %s", m, msg);
+		return -EINVAL;
 	}
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
 /*
@@ -408,8 +409,8 @@ gen_m_neigh_set(json_t *params, void *arg, struct pvp_ctl_error *err)
  * while traffic runs (capture.h). The file is a new one, named by a
  * plain name, in --ctl-files-dir: a client never picks a path to write.
  */
-static json_t *
-gen_m_capture_start(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_capture_start(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	static const char *const keys[] = {"file", "filter", "count", "bytes", "port", "dir", NULL};
 	static const char *const m = PVP_GEN_M_CAPTURE_START;
@@ -421,25 +422,25 @@ gen_m_capture_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 	uint32_t id;
 	uint64_t mask;
 
-	if (gen_ctl_keys(m, params, keys, err) < 0)
-		return NULL;
+	if (gen_ctl_keys(m, params, keys, err, err_len) < 0)
+		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	name = json_string_value(json_object_get(params, "file"));
 	if (name == NULL || name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"file\" must be a file name (no '/', no leading '.')", m);
-		return NULL;
+		pvp_err(err, err_len, "%s: \"file\" must be a file name (no '/', no leading '.')",
+			m);
+		return -EINVAL;
 	}
 	if (g->opt.files_dir == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: start pvpkit-gen with --ctl-files-dir DIR: captures are "
-				  "written there",
-				  m);
-		return NULL;
+		pvp_err(err, err_len,
+			"%s: start pvpkit-gen with --ctl-files-dir DIR: captures are "
+			"written there",
+			m);
+		return -EINVAL;
 	}
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", g->opt.files_dir, name) >= sizeof(path)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"file\" is too long", m);
-		return NULL;
+		pvp_err(err, err_len, "%s: \"file\" is too long", m);
+		return -EINVAL;
 	}
 	c.file = path;
 	c.file_excl = true;
@@ -447,42 +448,43 @@ gen_m_capture_start(json_t *params, void *arg, struct pvp_ctl_error *err)
 	if (json_object_get(params, "filter") != NULL) {
 		c.filter = json_string_value(json_object_get(params, "filter"));
 		if (c.filter == NULL) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "%s: \"filter\" must be a string (pcap-filter(7))", m);
-			return NULL;
+			pvp_err(err, err_len, "%s: \"filter\" must be a string (pcap-filter(7))",
+				m);
+			return -EINVAL;
 		}
 	}
 	if (json_object_get(params, "count") != NULL) {
 		if (gen_ctl_integer(m, "count", json_object_get(params, "count"), 1,
-				    GEN_CAP_MAX_COUNT, &v, err) < 0)
-			return NULL;
+				    GEN_CAP_MAX_COUNT, &v, err, err_len) < 0)
+			return -EINVAL;
 		c.count = (uint64_t)v;
 	}
 	if (json_object_get(params, "bytes") != NULL) {
 		if (gen_ctl_integer(m, "bytes", json_object_get(params, "bytes"), 1,
-				    (json_int_t)GEN_CAP_MAX_BYTES, &v, err) < 0)
-			return NULL;
+				    (json_int_t)GEN_CAP_MAX_BYTES, &v, err, err_len) < 0)
+			return -EINVAL;
 		c.bytes = (uint64_t)v;
 	}
 	if (json_object_get(params, "port") != NULL &&
 	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, g->nb_ports - 1, &port,
-			    err) < 0)
-		return NULL;
+			    err, err_len) < 0)
+		return -EINVAL;
 	mask = port >= 0 ? 1ull << port
 			 : (g->nb_ports >= 64 ? UINT64_MAX : (1ull << g->nb_ports) - 1);
 	dir = json_string_value(json_object_get(params, "dir"));
 	if (json_object_get(params, "dir") != NULL &&
 	    (dir == NULL || (strcmp(dir, "rx") != 0 && strcmp(dir, "tx") != 0))) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"dir\" must be rx or tx", m);
-		return NULL;
+		pvp_err(err, err_len, "%s: \"dir\" must be rx or tx", m);
+		return -EINVAL;
 	}
 	c.ports[GEN_CAP_RX] = dir == NULL || dir[0] == 'r' ? mask : 0;
 	c.ports[GEN_CAP_TX] = dir == NULL || dir[0] == 't' ? mask : 0;
 	if (gen_cap_start(&c, &id, NULL, msg, sizeof(msg)) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", m, msg);
-		return NULL;
+		pvp_err(err, err_len, "%s: %s", m, msg);
+		return -EINVAL;
 	}
-	return json_pack("{s:I,s:s}", "id", (json_int_t)id, "file", name);
+	*result = json_pack("{s:I,s:s}", "id", (json_int_t)id, "file", name);
+	return 0;
 }
 
 static json_t *
@@ -495,8 +497,8 @@ gen_ctl_capture_json(const struct gen_cap_info *i)
 }
 
 /* capture.stop: the file is whole when the answer comes; the capture is forgotten. */
-static json_t *
-gen_m_capture_stop(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_capture_stop(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	static const char *const keys[] = {"id", NULL};
 	struct gen_cap_info info;
@@ -504,35 +506,33 @@ gen_m_capture_stop(json_t *params, void *arg, struct pvp_ctl_error *err)
 	json_int_t id;
 
 	RTE_SET_USED(arg);
-	if (gen_ctl_keys(PVP_GEN_M_CAPTURE_STOP, params, keys, err) < 0 ||
+	if (gen_ctl_keys(PVP_GEN_M_CAPTURE_STOP, params, keys, err, err_len) < 0 ||
 	    gen_ctl_integer(PVP_GEN_M_CAPTURE_STOP, "id", json_object_get(params, "id"), 1,
-			    UINT32_MAX, &id, err) < 0)
-		return NULL;
+			    UINT32_MAX, &id, err, err_len) < 0)
+		return -EINVAL;
 	if (gen_cap_stop((uint32_t)id, &info, msg, sizeof(msg)) != 0 ||
 	    gen_cap_remove((uint32_t)id, msg, sizeof(msg)) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", PVP_GEN_M_CAPTURE_STOP,
-				  msg);
-		return NULL;
+		pvp_err(err, err_len, "%s: %s", PVP_GEN_M_CAPTURE_STOP, msg);
+		return -EINVAL;
 	}
-	return gen_ctl_capture_json(&info);
+	*result = gen_ctl_capture_json(&info);
+	return 0;
 }
 
-static json_t *
-gen_m_capture_status(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_capture_status(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	struct gen_cap_info info[GEN_CAP_MAX];
-	json_t *res = json_array();
 	unsigned int n, i;
 
 	RTE_SET_USED(arg);
-	if (gen_ctl_no_params(PVP_GEN_M_CAPTURE_STATUS, params, err) < 0) {
-		json_decref(res);
-		return NULL;
-	}
+	if (gen_ctl_no_params(PVP_GEN_M_CAPTURE_STATUS, params, err, err_len) < 0)
+		return -EINVAL;
+	*result = json_array();
 	n = gen_cap_status(info, RTE_DIM(info));
 	for (i = 0; i < n; i++)
-		json_array_append_new(res, gen_ctl_capture_json(&info[i]));
-	return res;
+		json_array_append_new(*result, gen_ctl_capture_json(&info[i]));
+	return 0;
 }
 
 static int
@@ -577,21 +577,21 @@ gen_info(json_t *info, void *arg)
 }
 
 /* clock.get: this process's clock sample (pvp_clock_sample_json()). */
-static json_t *
-gen_m_clock_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_clock_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	struct pvp_clock_sample c;
-	json_t *res;
 
 	(void)arg;
-	if (gen_ctl_no_params(PVP_GEN_M_CLOCK_GET, params, err) < 0)
-		return NULL;
+	if (gen_ctl_no_params(PVP_GEN_M_CLOCK_GET, params, err, err_len) < 0)
+		return -EINVAL;
 	pvp_clock_sample_take(&c);
-	res = pvp_clock_sample_json(&c);
-	if (res == NULL)
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "%s: out of memory",
-				  PVP_GEN_M_CLOCK_GET);
-	return res;
+	*result = pvp_clock_sample_json(&c);
+	if (*result == NULL) {
+		pvp_err(err, err_len, "%s: out of memory", PVP_GEN_M_CLOCK_GET);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -599,8 +599,8 @@ gen_m_clock_get(json_t *params, void *arg, struct pvp_ctl_error *err)
  * split latency at its stamps when its TSC is ours (null: stop). The
  * answer says what was found: {"clock": "shared" | "differs", ...}.
  */
-static json_t *
-gen_m_oneway_set(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+gen_m_oneway_set(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	static const char *const keys[] = {"peer", NULL};
 	struct gen_ctx *g = arg;
@@ -608,31 +608,30 @@ gen_m_oneway_set(json_t *params, void *arg, struct pvp_ctl_error *err)
 	char e[256] = "";
 	int ret;
 
-	if (gen_ctl_keys(PVP_GEN_M_ONEWAY_SET, params, keys, err) < 0)
-		return NULL;
+	if (gen_ctl_keys(PVP_GEN_M_ONEWAY_SET, params, keys, err, err_len) < 0)
+		return -EINVAL;
 	peer = json_object_get(params, "peer");
 	if (peer == NULL) {
-		pvp_ctl_error_set(
-			err, PVP_CTL_INVALID_PARAMS,
+		pvp_err(err, err_len,
 			"%s: \"peer\" (the guest's clock.get answer, or null) is required",
 			PVP_GEN_M_ONEWAY_SET);
-		return NULL;
+		return -EINVAL;
 	}
 	ret = gen_oneway_set(g, peer, e, sizeof(e));
 	if (ret < 0) {
-		pvp_ctl_error_set(err,
-				  ret == -EINVAL ? PVP_CTL_INVALID_PARAMS : PVP_CTL_INTERNAL_ERROR,
-				  "%s: %s", PVP_GEN_M_ONEWAY_SET, e);
-		return NULL;
+		pvp_err(err, err_len, "%s: %s", PVP_GEN_M_ONEWAY_SET, e);
+		/* Only a bad peer is the client's fault. */
+		return ret == -EINVAL ? -EINVAL : -EIO;
 	}
-	return gen_oneway_json(g);
+	*result = gen_oneway_json(g);
+	return 0;
 }
 
 int
 gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 {
 	struct pvp_ctl_server_conf conf;
-	struct pvp_ctl_error e;
+	char e[PVP_CTL_ERR_LEN] = "";
 	static const struct {
 		const char *name;
 		pvp_ctl_method_cb cb;
@@ -654,14 +653,13 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
-	memset(&e, 0, sizeof(e));
 	conf.listen = g->opt.ctl != NULL ? g->opt.ctl : "unix:/run/pvpkit/gen.sock";
 	conf.token_file = g->opt.token_file;
 	conf.files_dir = g->opt.files_dir;
 	conf.app_name = "pvpkit-gen";
-	gen_srv = pvp_ctl_server_create(&conf, &e);
+	gen_srv = pvp_ctl_server_create(&conf, e, sizeof(e));
 	if (gen_srv == NULL) {
-		snprintf(err, errlen, "--ctl %s: %s", conf.listen, e.message);
+		snprintf(err, errlen, "--ctl %s: %s", conf.listen, e);
 		return -errno;
 	}
 	for (i = 0; i < RTE_DIM(methods); i++) {

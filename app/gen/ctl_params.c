@@ -20,8 +20,8 @@
 
 /* Refuse members not in @p allowed (NULL-terminated): a typo is not ignored. */
 int
-gen_ctl_keys(const char *method, json_t *params, const char *const *allowed,
-	     struct pvp_ctl_error *err)
+gen_ctl_keys(const char *method, json_t *params, const char *const *allowed, char *err,
+	     size_t err_len)
 {
 	const char *key;
 	json_t *v;
@@ -29,8 +29,7 @@ gen_ctl_keys(const char *method, json_t *params, const char *const *allowed,
 
 	if (params != NULL && !json_is_object(params) &&
 	    !(json_is_array(params) && json_array_size(params) == 0)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: params must be an object",
-				  method);
+		pvp_err(err, err_len, "%s: params must be an object", method);
 		return -EINVAL;
 	}
 	if (!json_is_object(params))
@@ -40,8 +39,7 @@ gen_ctl_keys(const char *method, json_t *params, const char *const *allowed,
 			if (strcmp(key, allowed[i]) == 0)
 				break;
 		if (allowed[i] == NULL) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "%s: unknown parameter \"%.64s\"", method, key);
+			pvp_err(err, err_len, "%s: unknown parameter \"%.64s\"", method, key);
 			return -EINVAL;
 		}
 	}
@@ -51,15 +49,14 @@ gen_ctl_keys(const char *method, json_t *params, const char *const *allowed,
 /* A JSON number, finite, in [min, max]. */
 int
 gen_ctl_number(const char *method, const char *name, const json_t *v, double min, double max,
-	       const char *unit, double *out, struct pvp_ctl_error *err)
+	       const char *unit, double *out, char *err, size_t err_len)
 {
 	double x = json_number_value(v);
 
 	if (!json_is_number(v) || !isfinite(x) || x < min || x > max) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"%s\" must be a number in %g..%g%s", method, name, min, max,
-				  unit);
-		return -ERANGE;
+		pvp_err(err, err_len, "%s: \"%s\" must be a number in %g..%g%s", method, name, min,
+			max, unit);
+		return -EINVAL;
 	}
 	*out = x;
 	return 0;
@@ -68,13 +65,12 @@ gen_ctl_number(const char *method, const char *name, const json_t *v, double min
 /* A JSON integer (no fraction, no exponent) in [min, max]. */
 int
 gen_ctl_integer(const char *method, const char *name, const json_t *v, json_int_t min,
-		json_int_t max, json_int_t *out, struct pvp_ctl_error *err)
+		json_int_t max, json_int_t *out, char *err, size_t err_len)
 {
 	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"%s\" must be an integer in %lld..%lld", method, name,
-				  (long long)min, (long long)max);
-		return -ERANGE;
+		pvp_err(err, err_len, "%s: \"%s\" must be an integer in %lld..%lld", method, name,
+			(long long)min, (long long)max);
+		return -EINVAL;
 	}
 	*out = json_integer_value(v);
 	return 0;
@@ -82,24 +78,23 @@ gen_ctl_integer(const char *method, const char *name, const json_t *v, json_int_
 
 /* Read a rate from a JSON number (pps) or string, bounded as --rate is. */
 int
-gen_json_rate(const char *method, const json_t *v, struct pvp_rate *r, struct pvp_ctl_error *err)
+gen_json_rate(const char *method, const json_t *v, struct pvp_rate *r, char *err, size_t err_len)
 {
 	char msg[256];
 
 	if (json_is_number(v)) {
 		r->unit = PVP_RATE_PPS;
 		return gen_ctl_number(method, "rate", v, PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS,
-				      " (pps)", &r->value, err);
+				      " (pps)", &r->value, err, err_len);
 	}
 	if (!json_is_string(v)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "%s: \"rate\" must be a number (pps) or a string", method);
+		pvp_err(err, err_len, "%s: \"rate\" must be a number (pps) or a string", method);
 		return -EINVAL;
 	}
 	/* The one rate grammar: "1e-300", "nan" and "0x10" are refused here
 	 * as on the command line, never turned into a run that ends at once. */
 	if (pvp_rate_parse(json_string_value(v), r, msg, sizeof(msg)) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: \"rate\": %s", method, msg);
+		pvp_err(err, err_len, "%s: \"rate\": %s", method, msg);
 		return -EINVAL;
 	}
 	return 0;
@@ -107,9 +102,9 @@ gen_json_rate(const char *method, const json_t *v, struct pvp_rate *r, struct pv
 
 /* A method that takes no params: {} or [] or none. */
 int
-gen_ctl_no_params(const char *method, json_t *params, struct pvp_ctl_error *err)
+gen_ctl_no_params(const char *method, json_t *params, char *err, size_t err_len)
 {
 	static const char *const none[] = {NULL};
 
-	return gen_ctl_keys(method, params, none, err);
+	return gen_ctl_keys(method, params, none, err, err_len);
 }

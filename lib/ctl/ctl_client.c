@@ -48,38 +48,37 @@ ctl_deadline(int timeout_ms)
 	return timeout_ms > 0 ? pvp_now_ms() + (uint64_t)timeout_ms : 0;
 }
 
-/* Connect to one address of @p address; the descriptor, or -1 with @p err set. */
+/*
+ * Connect to one address of @p address; the descriptor, or -ETIMEDOUT or
+ * -ENOTCONN with @p err set.
+ */
 static int
-ctl_connect_one(const struct sockaddr *sa, socklen_t salen, uint64_t deadline,
-		struct pvp_ctl_error *err, const char *address)
+ctl_connect_one(const struct sockaddr *sa, socklen_t salen, uint64_t deadline, char *err,
+		size_t err_len, const char *address)
 {
 	int fd = pvp_sock_connect(sa, salen, deadline);
 
 	if (fd == -ETIMEDOUT)
-		pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: connect: timed out", address);
+		pvp_err(err, err_len, "%s: connect: timed out", address);
 	else if (fd < 0)
-		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connect: %s", address,
-				  strerror(-fd));
-	return fd < 0 ? -1 : fd;
+		pvp_err(err, err_len, "%s: connect: %s", address, strerror(-fd));
+	return fd == -ETIMEDOUT || fd >= 0 ? fd : -ENOTCONN;
 }
 
 struct pvp_ctl_client *
-pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms,
-		       struct pvp_ctl_error *err)
+pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms, char *err,
+		       size_t err_len)
 {
 	struct pvp_ctl_client *c;
 	struct ctl_addr a;
 	uint64_t deadline = ctl_deadline(timeout_ms);
 	json_t *res = NULL;
-	int fd = -1, r;
+	int fd = -ENOTCONN, r;
 
-	if (err != NULL) {
-		err->code = 0;
-		err->message[0] = '\0';
-	}
-	if (ctl_addr_parse(address, &a, err) < 0) {
-		if (err != NULL)
-			err->code = PVP_CTL_TRANSPORT_ERROR;
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
+	if (ctl_addr_parse(address, &a, err, err_len) < 0) {
+		errno = ENOTCONN;
 		return NULL;
 	}
 	if (a.is_unix) {
@@ -88,7 +87,8 @@ pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms,
 		memset(&sun, 0, sizeof(sun));
 		sun.sun_family = AF_UNIX;
 		strcpy(sun.sun_path, a.path);
-		fd = ctl_connect_one((struct sockaddr *)&sun, sizeof(sun), deadline, err, address);
+		fd = ctl_connect_one((struct sockaddr *)&sun, sizeof(sun), deadline, err, err_len,
+				     address);
 	} else {
 		struct addrinfo hints, *ai, *res0 = NULL;
 
@@ -98,21 +98,25 @@ pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms,
 		hints.ai_flags = AI_NUMERICSERV;
 		r = getaddrinfo(a.host, a.port, &hints, &res0);
 		if (r != 0) {
-			pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: %s", address,
-					  gai_strerror(r));
+			pvp_err(err, err_len, "%s: %s", address, gai_strerror(r));
+			errno = ENOTCONN;
 			return NULL;
 		}
 		for (ai = res0; ai != NULL && fd < 0; ai = ai->ai_next)
-			fd = ctl_connect_one(ai->ai_addr, ai->ai_addrlen, deadline, err, address);
+			fd = ctl_connect_one(ai->ai_addr, ai->ai_addrlen, deadline, err, err_len,
+					     address);
 		freeaddrinfo(res0);
 	}
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 
 	c = calloc(1, sizeof(*c));
 	if (c == NULL) {
 		close(fd);
-		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "out of memory");
+		pvp_err(err, err_len, "out of memory");
+		errno = ENOMEM;
 		return NULL;
 	}
 	c->fd = fd;
@@ -122,12 +126,13 @@ pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms,
 		json_t *p = json_pack("{s:s}", "token", token);
 
 		r = p != NULL ? pvp_ctl_call(c, "auth", p, &res,
-					     deadline ? ctl_left(deadline) + 1 : -1, err)
-			      : PVP_CTL_INTERNAL_ERROR;
+					     deadline ? ctl_left(deadline) + 1 : -1, err, err_len)
+			      : -ENOMEM;
 		json_decref(p);
 		json_decref(res);
 		if (r != 0) {
 			pvp_ctl_client_close(c);
+			errno = -r;
 			return NULL;
 		}
 	}
@@ -146,26 +151,46 @@ pvp_ctl_client_close(struct pvp_ctl_client *c)
 }
 
 static int
-ctl_client_fail(struct pvp_ctl_client *c, struct pvp_ctl_error *err, const char *what)
+ctl_client_fail(struct pvp_ctl_client *c, char *err, size_t err_len, const char *what)
 {
-	pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: %s", c->address, what);
+	pvp_err(err, err_len, "%s: %s", c->address, what);
 	/* The stream is no longer in step: every later call fails fast. */
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
-	return PVP_CTL_TRANSPORT_ERROR;
+	return -ENOTCONN;
+}
+
+/*
+ * A server's error answer into @p err (after @p prefix) and the -errno
+ * the caller gets; a code outside lib/ctl's table is kept in the message.
+ */
+static int
+ctl_remote_error(char *err, size_t err_len, const char *prefix, int code, const json_t *msg,
+		 const char *none)
+{
+	const char *text = json_is_string(msg) ? json_string_value(msg) : none;
+	int ret = pvp_ctl_errno(code);
+
+	if (ret == -EREMOTEIO)
+		pvp_err(err, err_len, "%serror %d: %s", prefix, code, text);
+	else
+		pvp_err(err, err_len, "%s%s", prefix, text);
+	if (err != NULL)
+		ctl_one_line(err);
+	return ret;
 }
 
 /*
  * The server refused us and closed (too many clients, request too big):
  * its reason may wait in the socket, read it rather than report only
- * "Broken pipe". Returns that error code, else a transport error.
+ * "Broken pipe". Returns its -errno, else -ENOTCONN.
  */
 static int
-ctl_client_salvage(struct pvp_ctl_client *c, struct pvp_ctl_error *err, const char *what)
+ctl_client_salvage(struct pvp_ctl_client *c, char *err, size_t err_len, const char *what)
 {
 	json_t *j, *e, *code, *msg;
-	char buf[4096], *nl;
+	char buf[4096], prefix[sizeof(c->address) + 2], *nl;
 	size_t len = 0;
 	ssize_t n;
 	int ret = 0;
@@ -184,21 +209,21 @@ ctl_client_salvage(struct pvp_ctl_client *c, struct pvp_ctl_error *err, const ch
 	msg = json_object_get(e, "message");
 	if (json_is_null(json_object_get(j, "id")) && json_is_integer(code) &&
 	    json_integer_value(code) >= INT32_MIN && json_integer_value(code) < 0) {
-		ret = (int)json_integer_value(code);
-		pvp_ctl_error_set(err, ret, "%s: %s", c->address,
-				  json_is_string(msg) ? json_string_value(msg) : "refused");
+		snprintf(prefix, sizeof(prefix), "%s: ", c->address);
+		ret = ctl_remote_error(err, err_len, prefix, (int)json_integer_value(code), msg,
+				       "refused");
 	}
 	json_decref(j);
 	if (ret == 0)
-		return ctl_client_fail(c, err, what);
+		return ctl_client_fail(c, err, err_len, what);
 	close(c->fd);
 	c->fd = -1;
 	return ret;
 }
 
 static int
-ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t deadline,
-		struct pvp_ctl_error *err)
+ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t deadline, char *err,
+		size_t err_len)
 {
 	char what[128];
 	ssize_t n;
@@ -215,18 +240,19 @@ ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t de
 			continue;
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
 			snprintf(what, sizeof(what), "send: %s", strerror(errno));
-			return ctl_client_salvage(c, err, what);
+			return ctl_client_salvage(c, err, err_len, what);
 		}
 		r = pvp_sock_wait(c->fd, POLLOUT, deadline);
 		if (r == -ETIMEDOUT) {
 			/* Half a request on the wire cannot be taken back. */
 			if (off > 0)
-				return ctl_client_fail(c, err, "send timed out mid-request");
-			pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: send timed out", c->address);
-			return PVP_CTL_TIMEOUT;
+				return ctl_client_fail(c, err, err_len,
+						       "send timed out mid-request");
+			pvp_err(err, err_len, "%s: send timed out", c->address);
+			return -ETIMEDOUT;
 		}
 		if (r < 0)
-			return ctl_client_fail(c, err, "poll failed");
+			return ctl_client_fail(c, err, err_len, "poll failed");
 	}
 	return 0;
 }
@@ -237,7 +263,7 @@ ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t de
  */
 static long long
 ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_t deadline,
-		struct pvp_ctl_error *err)
+		char *err, size_t err_len)
 {
 	char what[128], *nl, *nb;
 	size_t scan = 0, ncap;
@@ -259,13 +285,13 @@ ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_
 		if (c->rlen > PVP_CTL_CLIENT_MAX_ANSWER) {
 			snprintf(what, sizeof(what), "answer over %d MiB: refused",
 				 PVP_CTL_CLIENT_MAX_ANSWER >> 20);
-			return ctl_client_fail(c, err, what);
+			return ctl_client_fail(c, err, err_len, what);
 		}
 		if (c->rcap - c->rlen < CTL_READ_CHUNK) {
 			ncap = c->rcap ? c->rcap * 2 : CTL_READ_CHUNK * 2;
 			nb = realloc(c->rbuf, ncap);
 			if (nb == NULL)
-				return ctl_client_fail(c, err, "out of memory");
+				return ctl_client_fail(c, err, err_len, "out of memory");
 			c->rbuf = nb;
 			c->rcap = ncap;
 		}
@@ -275,21 +301,20 @@ ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_
 			continue;
 		}
 		if (n == 0)
-			return ctl_client_fail(c, err, "connection closed by the server");
+			return ctl_client_fail(c, err, err_len, "connection closed by the server");
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK) {
 			snprintf(what, sizeof(what), "recv: %s", strerror(errno));
-			return ctl_client_fail(c, err, what);
+			return ctl_client_fail(c, err, err_len, what);
 		}
 		r = pvp_sock_wait(c->fd, POLLIN, deadline);
 		if (r == -ETIMEDOUT) {
-			pvp_ctl_error_set(err, PVP_CTL_TIMEOUT, "%s: no answer in time",
-					  c->address);
-			return PVP_CTL_TIMEOUT;
+			pvp_err(err, err_len, "%s: no answer in time", c->address);
+			return -ETIMEDOUT;
 		}
 		if (r < 0)
-			return ctl_client_fail(c, err, "poll failed");
+			return ctl_client_fail(c, err, err_len, "poll failed");
 	}
 }
 
@@ -307,14 +332,14 @@ ctl_client_consume(struct pvp_ctl_client *c, size_t n)
 }
 
 /*
- * Look at one answer line. Returns 1 if it answers request @p id (result
- * or error filled in), 0 to skip it, or a negative error code.
+ * Look at one answer line. Returns 1 if it answers request @p id (result,
+ * or @p err and the server's -errno in @p rc), 0 to skip it, or -ENOTCONN.
  */
 static int
 ctl_client_match(struct pvp_ctl_client *c, const char *line, size_t len, json_int_t id,
-		 json_t **result, struct pvp_ctl_error *err, int *code)
+		 json_t **result, char *err, size_t err_len, int *rc)
 {
-	json_t *resp, *rid, *e, *ecode, *emsg;
+	json_t *resp, *rid, *e;
 	json_error_t jerr;
 	int ret = 0;
 
@@ -322,7 +347,7 @@ ctl_client_match(struct pvp_ctl_client *c, const char *line, size_t len, json_in
 		return 0;
 	resp = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
 	if (resp == NULL)
-		return ctl_client_fail(c, err, "the server sent invalid JSON");
+		return ctl_client_fail(c, err, err_len, "the server sent invalid JSON");
 	/* Anything but a response object (a notification, a batch) is skipped. */
 	if (!json_is_object(resp) || json_object_get(resp, "method") != NULL)
 		goto out;
@@ -341,19 +366,19 @@ ctl_client_match(struct pvp_ctl_client *c, const char *line, size_t len, json_in
 		goto out;
 	}
 	if (e != NULL) {
-		ecode = json_object_get(e, "code");
-		emsg = json_object_get(e, "message");
-		*code = json_is_integer(ecode) && json_integer_value(ecode) != 0 &&
-					json_integer_value(ecode) >= INT32_MIN &&
-					json_integer_value(ecode) <= INT32_MAX
-				? (int)json_integer_value(ecode)
-				: PVP_CTL_INTERNAL_ERROR;
-		pvp_ctl_error_set(err, *code, "%s",
-				  json_is_string(emsg) ? json_string_value(emsg) : "error");
+		json_t *ecode = json_object_get(e, "code");
+		int code = json_is_integer(ecode) && json_integer_value(ecode) != 0 &&
+					   json_integer_value(ecode) >= INT32_MIN &&
+					   json_integer_value(ecode) <= INT32_MAX
+				   ? (int)json_integer_value(ecode)
+				   : PVP_CTL_INTERNAL_ERROR;
+
+		*rc = ctl_remote_error(err, err_len, "", code, json_object_get(e, "message"),
+				       "error");
 	} else {
 		json_t *r = json_object_get(resp, "result");
 
-		*code = 0;
+		*rc = 0;
 		if (result != NULL)
 			*result = json_incref(r != NULL ? r : json_null());
 	}
@@ -364,7 +389,7 @@ out:
 
 int
 pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
-	     int timeout_ms, struct pvp_ctl_error *err)
+	     int timeout_ms, char *err, size_t err_len)
 {
 	uint64_t deadline = ctl_deadline(timeout_ms);
 	size_t consumed;
@@ -372,23 +397,20 @@ pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_
 	json_int_t id;
 	long long n;
 	char *s, *line;
-	int ret, code = 0;
+	int ret, rc = 0;
 
 	if (result != NULL)
 		*result = NULL;
-	if (err != NULL) {
-		err->code = 0;
-		err->message[0] = '\0';
-	}
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
 	if (c == NULL || method == NULL ||
 	    (params != NULL && !json_is_object(params) && !json_is_array(params))) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "pvp_ctl_call: bad arguments");
-		return PVP_CTL_INVALID_PARAMS;
+		pvp_err(err, err_len, "pvp_ctl_call: bad arguments");
+		return -EINVAL;
 	}
 	if (c->fd < 0) {
-		pvp_ctl_error_set(err, PVP_CTL_TRANSPORT_ERROR, "%s: connection lost earlier",
-				  c->address);
-		return PVP_CTL_TRANSPORT_ERROR;
+		pvp_err(err, err_len, "%s: connection lost earlier", c->address);
+		return -ENOTCONN;
 	}
 	id = c->next_id++;
 	req = json_pack("{s:s, s:I, s:s, s:O*}", "jsonrpc", "2.0", "id", id, "method", method,
@@ -396,34 +418,33 @@ pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_
 	s = req != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
 	json_decref(req);
 	if (s == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "pvp_ctl_call: cannot encode the request");
-		return PVP_CTL_INVALID_PARAMS;
+		pvp_err(err, err_len, "pvp_ctl_call: cannot encode the request");
+		return -EINVAL;
 	}
 	/* Send the line and its newline in one piece. */
 	n = (long long)strlen(s);
 	line = realloc(s, (size_t)n + 2);
 	if (line == NULL) {
 		free(s);
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-		return PVP_CTL_INTERNAL_ERROR;
+		pvp_err(err, err_len, "out of memory");
+		return -ENOMEM;
 	}
 	line[n] = '\n';
 	line[n + 1] = '\0';
-	ret = ctl_client_send(c, line, (size_t)n + 1, deadline, err);
+	ret = ctl_client_send(c, line, (size_t)n + 1, deadline, err, err_len);
 	free(line);
 	if (ret != 0)
 		return ret;
 
 	for (;;) {
-		n = ctl_client_line(c, &line, &consumed, deadline, err);
+		n = ctl_client_line(c, &line, &consumed, deadline, err, err_len);
 		if (n < 0)
 			return (int)n;
-		ret = ctl_client_match(c, line, (size_t)n, id, result, err, &code);
+		ret = ctl_client_match(c, line, (size_t)n, id, result, err, err_len, &rc);
 		if (ret < 0)
 			return ret;
 		ctl_client_consume(c, consumed);
 		if (ret == 1)
-			return code;
+			return rc;
 	}
 }

@@ -21,25 +21,57 @@
 
 #include "ctl_private.h"
 
-void
-pvp_ctl_error_set(struct pvp_ctl_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-	char *nl;
+/*
+ * The protocol's codes and the -errno each stands for: the server answers
+ * with the code of a method's -errno, the client returns the -errno of an
+ * answer's code. Both directions read this one table.
+ */
+static const struct {
+	int err;  /* negative errno */
+	int code; /* JSON-RPC error code */
+} ctl_codes[] = {
+	{-EINVAL, PVP_CTL_INVALID_PARAMS},
+	{-ENOSYS, PVP_CTL_METHOD_NOT_FOUND},
+	{-EBUSY, PVP_CTL_BUSY},
+	{-EACCES, PVP_CTL_UNAUTHORIZED},
+	{-EMSGSIZE, PVP_CTL_REQUEST_TOO_BIG},
+	{-EBADMSG, PVP_CTL_PARSE_ERROR},
+	{-EPROTO, PVP_CTL_INVALID_REQUEST},
+	{-EIO, PVP_CTL_INTERNAL_ERROR},
+};
 
-	if (err == NULL)
-		return;
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-	/* The message is documented as one line: keep it one. */
-	while ((nl = strpbrk(err->message, "\r\n")) != NULL)
-		*nl = ' ';
+int
+pvp_ctl_code(int ret)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ctl_codes) / sizeof(ctl_codes[0]); i++)
+		if (ctl_codes[i].err == ret)
+			return ctl_codes[i].code;
+	return PVP_CTL_INTERNAL_ERROR;
 }
 
 int
-ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err)
+pvp_ctl_errno(int code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ctl_codes) / sizeof(ctl_codes[0]); i++)
+		if (ctl_codes[i].code == code)
+			return ctl_codes[i].err;
+	return -EREMOTEIO;
+}
+
+void
+ctl_one_line(char *s)
+{
+	/* A message is documented as one line: keep it one. */
+	while ((s = strpbrk(s, "\r\n")) != NULL)
+		*s = ' ';
+}
+
+int
+ctl_addr_parse(const char *spec, struct ctl_addr *a, char *err, size_t err_len)
 {
 	const char *p, *colon, *host;
 	size_t hlen;
@@ -48,7 +80,7 @@ ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err)
 
 	memset(a, 0, sizeof(*a));
 	if (spec == NULL || spec[0] == '\0') {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "empty control address");
+		pvp_err(err, err_len, "empty control address");
 		return -EINVAL;
 	}
 	if (strncmp(spec, "tcp:", 4) != 0) {
@@ -60,9 +92,8 @@ ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err)
 		if (p[0] == '\0')
 			goto bad;
 		if (strlen(p) >= sizeof(a->path)) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "%s: unix socket path longer than %zu bytes", spec,
-					  sizeof(a->path) - 1);
+			pvp_err(err, err_len, "%s: unix socket path longer than %zu bytes", spec,
+				sizeof(a->path) - 1);
 			return -ENAMETOOLONG;
 		}
 		a->is_unix = true;
@@ -103,10 +134,10 @@ ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err)
 	return 0;
 
 bad:
-	pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-			  "%s: bad control address (want unix:/path, /path, tcp:HOST:PORT or "
-			  "tcp:[V6ADDR]:PORT)",
-			  spec);
+	pvp_err(err, err_len,
+		"%s: bad control address (want unix:/path, /path, tcp:HOST:PORT or "
+		"tcp:[V6ADDR]:PORT)",
+		spec);
 	return -EINVAL;
 }
 

@@ -175,8 +175,8 @@ ctl_find_method(const struct pvp_ctl_server *srv, const char *name)
 	return NULL;
 }
 
-static json_t *
-ctl_builtin_info(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
+static int
+ctl_builtin_info(struct pvp_ctl_server *srv, json_t **result, char *err, size_t err_len)
 {
 	json_t *info, *methods;
 	size_t i;
@@ -188,34 +188,36 @@ ctl_builtin_info(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 	info = json_pack("{s:s, s:s, s:I, s:o*}", "app", srv->app_name, "version", PVP_VERSION,
 			 "pid", (json_int_t)getpid(), "methods", methods);
 	if (info == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
-		return NULL;
+		pvp_err(err, err_len, "out of memory");
+		return -ENOMEM;
 	}
 	if (srv->info_cb != NULL) {
 		ret = srv->info_cb(info, srv->info_arg);
 		if (ret < 0) {
 			json_decref(info);
-			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "info: %s", strerror(-ret));
-			return NULL;
+			pvp_err(err, err_len, "info: %s", strerror(-ret));
+			/* Whatever the app's errno, its failure is the server's own. */
+			return -EIO;
 		}
 	}
-	return info;
+	*result = info;
+	return 0;
 }
 
-static json_t *
-ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params,
-		 struct pvp_ctl_error *err)
+static int
+ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params, json_t **result,
+		 char *err, size_t err_len)
 {
 	json_t *tok = json_is_object(params) ? json_object_get(params, "token") : NULL;
 
 	if (!json_is_string(tok)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "auth: params must be {\"token\": string}");
-		return NULL;
+		pvp_err(err, err_len, "auth: params must be {\"token\": string}");
+		return -EINVAL;
 	}
 	if (!srv->need_token) {
 		c->authed = true;
-		return json_true();
+		*result = json_true();
+		return 0;
 	}
 	if (!ctl_token_equal(json_string_value(tok), json_string_length(tok), srv->token,
 			     srv->token_len)) {
@@ -223,11 +225,12 @@ ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params,
 		c->authed = false;
 		c->closing = true;
 		ctl_log(srv, PVP_CTL_LOG_WARNING, "ctl: %s: wrong token, closing", c->peer);
-		pvp_ctl_error_set(err, PVP_CTL_UNAUTHORIZED, "wrong token");
-		return NULL;
+		pvp_err(err, err_len, "wrong token");
+		return -EACCES;
 	}
 	c->authed = true;
-	return json_true();
+	*result = json_true();
+	return 0;
 }
 
 /*
@@ -239,11 +242,12 @@ ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params,
 static json_t *
 ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req, const char *refuse)
 {
-	struct pvp_ctl_error err = {0, ""};
+	char err[PVP_CTL_ERR_LEN] = "";
 	const struct ctl_method *m;
-	json_t *id, *ver, *jm, *params, *result;
+	json_t *id, *ver, *jm, *params, *result = NULL;
 	const char *method;
 	bool notification;
+	int ret, code;
 
 	if (!json_is_object(req))
 		return ctl_error_response(NULL, PVP_CTL_INVALID_REQUEST,
@@ -270,40 +274,43 @@ ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req, 
 
 	m = ctl_find_method(srv, method);
 	if (refuse != NULL) {
-		pvp_ctl_error_set(&err, PVP_CTL_BUSY, "%s", refuse);
-		result = NULL;
+		pvp_err(err, sizeof(err), "%s", refuse);
+		ret = -EBUSY;
 	} else if (!c->authed && strcmp(method, "auth") != 0) {
-		pvp_ctl_error_set(&err, PVP_CTL_UNAUTHORIZED,
-				  "unauthorized: call \"auth\" with the token first");
-		result = NULL;
+		pvp_err(err, sizeof(err), "unauthorized: call \"auth\" with the token first");
+		ret = -EACCES;
 	} else if (m == NULL) {
-		pvp_ctl_error_set(&err, PVP_CTL_METHOD_NOT_FOUND, "method not found: %.200s",
-				  method);
-		result = NULL;
+		pvp_err(err, sizeof(err), "method not found: %.200s", method);
+		ret = -ENOSYS;
 	} else if (m->cb != NULL) {
 		ctl_cur_srv = srv;
 		ctl_cur_conn = c;
-		result = m->cb(params, m->arg, &err);
+		ret = m->cb(params, m->arg, &result, err, sizeof(err));
 		ctl_cur_srv = NULL;
 		ctl_cur_conn = NULL;
 	} else if (strcmp(method, "ping") == 0) {
 		result = json_string("pong");
+		ret = 0;
 	} else if (strcmp(method, "info") == 0) {
-		result = ctl_builtin_info(srv, &err);
+		ret = ctl_builtin_info(srv, &result, err, sizeof(err));
 	} else {
-		result = ctl_builtin_auth(srv, c, params, &err);
+		ret = ctl_builtin_auth(srv, c, params, &result, err, sizeof(err));
 	}
+	/* A method that "succeeded" without a result could not build it. */
+	if (ret == 0 && result == NULL)
+		ret = -ENOMEM;
 
 	if (notification) {
 		json_decref(result);
 		return NULL;
 	}
-	if (result != NULL)
+	if (ret == 0)
 		return json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result);
-	if (err.code == 0)
-		err.code = PVP_CTL_INTERNAL_ERROR;
-	return ctl_error_response(
-		id, err.code, err.message[0] != '\0' ? err.message : ctl_default_message(err.code));
+	json_decref(result);
+	/* The one place a method's -errno becomes the answer's code. */
+	code = pvp_ctl_code(ret);
+	ctl_one_line(err);
+	return ctl_error_response(id, code, err[0] != '\0' ? err : ctl_default_message(code));
 }
 
 /* Serialize @p resp (stolen); an answer that cannot be written becomes -32603. */

@@ -35,7 +35,7 @@ ctl_path_under(const char *p, const char *dir)
  */
 static int
 ctl_file_resolve(const char *path, const char *rel_dir, char *out, const char **files_dir,
-		 struct pvp_ctl_error *err)
+		 char *err, size_t err_len)
 {
 	struct pvp_ctl_server *srv;
 	struct ctl_conn *c;
@@ -45,13 +45,12 @@ ctl_file_resolve(const char *path, const char *rel_dir, char *out, const char **
 
 	ctl_current(&srv, &c);
 	if (srv == NULL || c == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR,
-				  "a file can be read only for a request being served");
+		pvp_err(err, err_len, "a file can be read only for a request being served");
 		return -EINVAL;
 	}
 	*files_dir = srv->files_dir;
 	if (path == NULL || path[0] == '\0') {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "empty file name");
+		pvp_err(err, err_len, "empty file name");
 		return -EINVAL;
 	}
 	/*
@@ -60,30 +59,28 @@ ctl_file_resolve(const char *path, const char *rel_dir, char *out, const char **
 	 * loopback, any local user could.
 	 */
 	if (srv->files_dir == NULL && !c->is_unix) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "\"%.200s\": files are read only for unix-socket clients "
-				  "(this server has no files directory)",
-				  path);
+		pvp_err(err, err_len,
+			"\"%.200s\": files are read only for unix-socket clients "
+			"(this server has no files directory)",
+			path);
 		return -EPERM;
 	}
 	base = path[0] == '/' ? NULL : rel_dir != NULL ? rel_dir : srv->files_dir;
 	n = base != NULL ? snprintf(full, sizeof(full), "%s/%s", base, path)
 			 : snprintf(full, sizeof(full), "%s", path);
 	if (n < 0 || (size_t)n >= sizeof(full)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": name too long", path);
+		pvp_err(err, err_len, "\"%.200s\": name too long", path);
 		return -ENAMETOOLONG;
 	}
 	/* realpath() only looks up names: a FIFO is not opened here. */
 	if (realpath(full, out) == NULL) {
 		n = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
-				  strerror(-n));
+		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-n));
 		return n;
 	}
 	if (srv->files_dir != NULL && !ctl_path_under(out, srv->files_dir)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "\"%.200s\" is outside the files directory %s", path,
-				  srv->files_dir);
+		pvp_err(err, err_len, "\"%.200s\" is outside the files directory %s", path,
+			srv->files_dir);
 		return -EPERM;
 	}
 	return 0;
@@ -91,17 +88,15 @@ ctl_file_resolve(const char *path, const char *rel_dir, char *out, const char **
 
 /* A regular file of at most @p max bytes? */
 static int
-ctl_file_stat_ok(const char *path, const struct stat *st, size_t max, struct pvp_ctl_error *err)
+ctl_file_stat_ok(const char *path, const struct stat *st, size_t max, char *err, size_t err_len)
 {
 	if (!S_ISREG(st->st_mode)) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s, not read", path,
-				  pvp_file_kind(st->st_mode));
+		pvp_err(err, err_len, "\"%.200s\": %s, not read", path, pvp_file_kind(st->st_mode));
 		return -EINVAL;
 	}
 	if ((unsigned long long)st->st_size > (unsigned long long)max) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "\"%.200s\": %lld bytes, over the limit of %zu", path,
-				  (long long)st->st_size, max);
+		pvp_err(err, err_len, "\"%.200s\": %lld bytes, over the limit of %zu", path,
+			(long long)st->st_size, max);
 		return -EFBIG;
 	}
 	return 0;
@@ -109,25 +104,24 @@ ctl_file_stat_ok(const char *path, const struct stat *st, size_t max, struct pvp
 
 int
 pvp_ctl_file_check(const char *path, const char *rel_dir, size_t max_bytes, char *resolved,
-		   size_t rlen, struct pvp_ctl_error *err)
+		   size_t rlen, char *err, size_t err_len)
 {
 	char real[PATH_MAX];
 	const char *dir;
 	struct stat st;
 	int ret;
 
-	ret = ctl_file_resolve(path, rel_dir, real, &dir, err);
+	ret = ctl_file_resolve(path, rel_dir, real, &dir, err, err_len);
 	if (ret < 0)
 		return ret;
 	if (stat(real, &st) < 0) {
 		ret = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
-				  strerror(-ret));
+		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-ret));
 		return ret;
 	}
-	ret = ctl_file_stat_ok(path, &st, max_bytes, err);
+	ret = ctl_file_stat_ok(path, &st, max_bytes, err, err_len);
 	if (ret == 0 && resolved != NULL && snprintf(resolved, rlen, "%s", real) >= (int)rlen) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": name too long", path);
+		pvp_err(err, err_len, "\"%.200s\": name too long", path);
 		ret = -ENAMETOOLONG;
 	}
 	return ret;
@@ -135,7 +129,7 @@ pvp_ctl_file_check(const char *path, const char *rel_dir, size_t max_bytes, char
 
 int
 pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char **buf, size_t *len,
-		  char *resolved, size_t rlen, struct pvp_ctl_error *err)
+		  char *resolved, size_t rlen, char *err, size_t err_len)
 {
 	char real[PATH_MAX], link[64], now_at[PATH_MAX], msg[256];
 	struct stat st, fst;
@@ -145,17 +139,16 @@ pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char 
 	int fd, ret;
 
 	*buf = NULL;
-	ret = ctl_file_resolve(path, rel_dir, real, &dir, err);
+	ret = ctl_file_resolve(path, rel_dir, real, &dir, err, err_len);
 	if (ret < 0)
 		return ret;
 	if (stat(real, &st) < 0) {
 		ret = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
-				  strerror(-ret));
+		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-ret));
 		return ret;
 	}
 	/* Refused before open(), in the client's words: opening a device may do something. */
-	ret = ctl_file_stat_ok(path, &st, max_bytes, err);
+	ret = ctl_file_stat_ok(path, &st, max_bytes, err, err_len);
 	if (ret < 0)
 		return ret;
 	/*
@@ -166,8 +159,7 @@ pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char 
 	 */
 	fd = pvp_file_open(real, max_bytes, &size, msg, sizeof(msg));
 	if (fd < 0 && fd != -EINVAL && fd != -EFBIG && fd != -EAGAIN) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
-				  strerror(-fd));
+		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-fd));
 		return fd;
 	}
 	ret = fd < 0 || fstat(fd, &fst) < 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino
@@ -185,16 +177,13 @@ pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char 
 	if (fd >= 0)
 		close(fd);
 	if (ret == -EAGAIN)
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "\"%.200s\" changed while being opened; not read", path);
+		pvp_err(err, err_len, "\"%.200s\" changed while being opened; not read", path);
 	else if (ret == -EFBIG)
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "\"%.200s\" grew while being read; not read", path);
+		pvp_err(err, err_len, "\"%.200s\" grew while being read; not read", path);
 	else if (ret == -ENOMEM)
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		pvp_err(err, err_len, "out of memory");
 	else if (ret < 0)
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "\"%.200s\": %s", path,
-				  strerror(-ret));
+		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-ret));
 	if (ret < 0)
 		return ret;
 	if (resolved != NULL)

@@ -37,7 +37,7 @@ ctl_mkdir_parent(const char *path)
 }
 
 int
-ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
+ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 {
 	struct sockaddr_un sun;
 	struct stat st;
@@ -49,9 +49,9 @@ ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 
 	if (lstat(srv->addr.path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode)) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "unix:%s exists and is not a socket; not replacing it",
-					  srv->addr.path);
+			pvp_err(err, err_len,
+				"unix:%s exists and is not a socket; not replacing it",
+				srv->addr.path);
 			return -EEXIST;
 		}
 		/* A socket file: replace it unless a live server answers on it. */
@@ -61,15 +61,14 @@ ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 		ret = connect(probe, (struct sockaddr *)&sun, sizeof(sun));
 		close(probe);
 		if (ret == 0) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "unix:%s is in use by a running server", srv->addr.path);
+			pvp_err(err, err_len, "unix:%s is in use by a running server",
+				srv->addr.path);
 			return -EADDRINUSE;
 		}
 		if (unlink(srv->addr.path) < 0 && errno != ENOENT) {
 			ret = -errno;
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-					  "unix:%s: cannot remove the stale socket: %s",
-					  srv->addr.path, strerror(errno));
+			pvp_err(err, err_len, "unix:%s: cannot remove the stale socket: %s",
+				srv->addr.path, strerror(errno));
 			return ret;
 		}
 	}
@@ -86,8 +85,7 @@ ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 		ret = bind(fd, (struct sockaddr *)&sun, sizeof(sun));
 	if (ret < 0) {
 		ret = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "unix:%s: bind: %s", srv->addr.path,
-				  strerror(errno));
+		pvp_err(err, err_len, "unix:%s: bind: %s", srv->addr.path, strerror(errno));
 		close(fd);
 		return ret;
 	}
@@ -98,8 +96,7 @@ ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 	if (chmod(srv->addr.path, 0660) < 0 || stat(srv->addr.path, &st) < 0 ||
 	    listen(fd, SOMAXCONN) < 0) {
 		ret = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "unix:%s: %s", srv->addr.path,
-				  strerror(errno));
+		pvp_err(err, err_len, "unix:%s: %s", srv->addr.path, strerror(errno));
 		unlink(srv->addr.path);
 		close(fd);
 		return ret;
@@ -113,12 +110,12 @@ ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err)
 
 sock_fail:
 	ret = -errno;
-	pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "socket: %s", strerror(errno));
+	pvp_err(err, err_len, "socket: %s", strerror(errno));
 	return ret;
 }
 
 int
-ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, struct pvp_ctl_error *err)
+ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, char *err, size_t err_len)
 {
 	struct addrinfo hints, *res = NULL, *ai;
 	struct sockaddr_storage ss;
@@ -131,15 +128,14 @@ ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, struct pvp_ctl_error 
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	ret = getaddrinfo(srv->addr.host, srv->addr.port, &hints, &res);
 	if (ret != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", spec, gai_strerror(ret));
+		pvp_err(err, err_len, "%s: %s", spec, gai_strerror(ret));
 		return -EINVAL;
 	}
 	/* Every address the name gives must be loopback, or a token is needed. */
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		if (!srv->need_token && !ctl_sockaddr_is_loopback(ai->ai_addr)) {
-			pvp_ctl_error_set(err, PVP_CTL_UNAUTHORIZED,
-					  "%s: a token file is required to listen beyond loopback",
-					  spec);
+			pvp_err(err, err_len,
+				"%s: a token file is required to listen beyond loopback", spec);
 			freeaddrinfo(res);
 			return -EACCES;
 		}
@@ -161,13 +157,12 @@ ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, struct pvp_ctl_error 
 	}
 	freeaddrinfo(res);
 	if (fd < 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s: %s", spec, strerror(-ret));
+		pvp_err(err, err_len, "%s: %s", spec, strerror(-ret));
 		return ret;
 	}
 	if (getsockname(fd, (struct sockaddr *)&ss, &sslen) < 0) {
 		ret = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "%s: getsockname: %s", spec,
-				  strerror(errno));
+		pvp_err(err, err_len, "%s: getsockname: %s", spec, strerror(errno));
 		close(fd);
 		return ret;
 	}

@@ -90,27 +90,27 @@ ctl_add_method(struct pvp_ctl_server *srv, const char *name, pvp_ctl_method_cb c
 }
 
 struct pvp_ctl_server *
-ctl_server_alloc(const struct pvp_ctl_server_conf *conf, struct pvp_ctl_error *err)
+ctl_server_alloc(const struct pvp_ctl_server_conf *conf, char *err, size_t err_len)
 {
 	struct pvp_ctl_server *srv;
 	size_t i;
 	int ret;
 
 	if (conf == NULL || conf->listen == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "no control address given");
+		pvp_err(err, err_len, "no control address given");
 		errno = EINVAL;
 		return NULL;
 	}
 	srv = calloc(1, sizeof(*srv));
 	if (srv == NULL) {
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		pvp_err(err, err_len, "out of memory");
 		errno = ENOMEM;
 		return NULL;
 	}
 	srv->lfd = -1;
 	srv->wake[0] = -1;
 	srv->wake[1] = -1;
-	ret = ctl_addr_parse(conf->listen, &srv->addr, err);
+	ret = ctl_addr_parse(conf->listen, &srv->addr, err, err_len);
 	if (ret < 0)
 		goto fail;
 #define CTL_OR(v, d) ((v) != 0 ? (v) : (d))
@@ -131,33 +131,29 @@ ctl_server_alloc(const struct pvp_ctl_server_conf *conf, struct pvp_ctl_error *e
 		if (srv->files_dir == NULL || stat(srv->files_dir, &st) < 0 ||
 		    !S_ISDIR(st.st_mode)) {
 			ret = srv->files_dir == NULL ? -errno : -ENOTDIR;
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "files directory %s: %s",
-					  conf->files_dir, strerror(-ret));
+			pvp_err(err, err_len, "files directory %s: %s", conf->files_dir,
+				strerror(-ret));
 			goto fail;
 		}
 	}
 	srv->app_name = strdup(conf->app_name != NULL ? conf->app_name : "pvpkit");
 	if (srv->app_name == NULL) {
 		ret = -ENOMEM;
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+		pvp_err(err, err_len, "out of memory");
 		goto fail;
 	}
 	if (conf->token_file != NULL) {
-		char msg[sizeof(err->message)] = "";
-
-		ret = pvp_secret_read(conf->token_file, srv->token, sizeof(srv->token), msg,
-				      sizeof(msg));
-		if (ret < 0) {
-			pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "%s", msg);
+		ret = pvp_secret_read(conf->token_file, srv->token, sizeof(srv->token), err,
+				      err_len);
+		if (ret < 0)
 			goto fail;
-		}
 		srv->token_len = strlen(srv->token);
 		srv->need_token = true;
 	}
 	for (i = 0; i < sizeof(ctl_builtins) / sizeof(ctl_builtins[0]); i++) {
 		ret = ctl_add_method(srv, ctl_builtins[i], NULL, NULL);
 		if (ret < 0) {
-			pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "out of memory");
+			pvp_err(err, err_len, "out of memory");
 			goto fail;
 		}
 	}

@@ -147,14 +147,16 @@ struct pvp_ctl_server {
 };
 
 /* ctl_common.c */
-int ctl_addr_parse(const char *spec, struct ctl_addr *a, struct pvp_ctl_error *err);
+/* Make @p s one line: CR and LF become blanks. */
+void ctl_one_line(char *s);
+int ctl_addr_parse(const char *spec, struct ctl_addr *a, char *err, size_t err_len);
 bool ctl_sockaddr_is_loopback(const struct sockaddr *sa);
 int ctl_sockaddr_format(const struct sockaddr *sa, char *buf, size_t len);
 bool ctl_token_equal(const char *a, size_t alen, const char *b, size_t blen);
 
 /* ctl_listen.c: bind the listening socket; 0 or -errno with @p err set. */
-int ctl_bind_unix(struct pvp_ctl_server *srv, struct pvp_ctl_error *err);
-int ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, struct pvp_ctl_error *err);
+int ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len);
+int ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, char *err, size_t err_len);
 
 /* ctl_admit.c */
 /* Close connection @p i (logging @p why) and drop it from srv->conns. */
@@ -188,8 +190,8 @@ bool ctl_conn_gone(struct ctl_conn *c);
 /* Answer one request line (no newline); NULL when nothing is answered. */
 char *ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line, size_t len);
 /* Create a server object with conf applied but no socket (fuzz harness). */
-struct pvp_ctl_server *ctl_server_alloc(const struct pvp_ctl_server_conf *conf,
-					struct pvp_ctl_error *err);
+struct pvp_ctl_server *ctl_server_alloc(const struct pvp_ctl_server_conf *conf, char *err,
+					size_t err_len);
 void ctl_server_free(struct pvp_ctl_server *srv);
 
 #endif /* CTL_PRIVATE_H */

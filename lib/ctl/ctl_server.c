@@ -23,27 +23,25 @@
 #include "ctl_private.h"
 
 struct pvp_ctl_server *
-pvp_ctl_server_create(const struct pvp_ctl_server_conf *conf, struct pvp_ctl_error *err)
+pvp_ctl_server_create(const struct pvp_ctl_server_conf *conf, char *err, size_t err_len)
 {
 	struct pvp_ctl_server *srv;
 	int ret;
 
-	if (err != NULL) {
-		err->code = 0;
-		err->message[0] = '\0';
-	}
-	srv = ctl_server_alloc(conf, err);
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
+	srv = ctl_server_alloc(conf, err, err_len);
 	if (srv == NULL)
 		return NULL;
 	if (pipe2(srv->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
 		ret = -errno;
-		pvp_ctl_error_set(err, PVP_CTL_INTERNAL_ERROR, "pipe: %s", strerror(errno));
+		pvp_err(err, err_len, "pipe: %s", strerror(errno));
 		goto fail;
 	}
 	if (srv->addr.is_unix)
-		ret = ctl_bind_unix(srv, err);
+		ret = ctl_bind_unix(srv, err, err_len);
 	else
-		ret = ctl_bind_tcp(srv, conf->listen, err);
+		ret = ctl_bind_tcp(srv, conf->listen, err, err_len);
 	if (ret < 0)
 		goto fail;
 	return srv;

@@ -48,19 +48,23 @@ extern "C" {
 #define PVP_CTL_UNAUTHORIZED	-32001 /**< token required / wrong */
 #define PVP_CTL_REQUEST_TOO_BIG -32002 /**< request over the size limit */
 #define PVP_CTL_BUSY		-32003 /**< state does not allow it now */
-/** Client-side failures (never on the wire). */
-#define PVP_CTL_TRANSPORT_ERROR -32098 /**< connect/read/write failed, peer gone */
-#define PVP_CTL_TIMEOUT		-32099 /**< no answer in time */
 
-/** An error, as a method callback reports it or as a client receives it. */
-struct pvp_ctl_error {
-	int code;	   /**< one of the codes above, or a method's own */
-	char message[256]; /**< one line, no trailing newline */
-};
+/**
+ * The JSON-RPC code a method's -errno is answered with: -EINVAL
+ * PVP_CTL_INVALID_PARAMS, -ENOSYS PVP_CTL_METHOD_NOT_FOUND, -EBUSY
+ * PVP_CTL_BUSY, -EACCES PVP_CTL_UNAUTHORIZED, -EMSGSIZE
+ * PVP_CTL_REQUEST_TOO_BIG, any other PVP_CTL_INTERNAL_ERROR. The server
+ * takes every code it answers from here, so this table is the protocol's.
+ */
+int pvp_ctl_code(int ret);
 
-/** Fill @p err (if not NULL) with @p code and a printf-style message. */
-void pvp_ctl_error_set(struct pvp_ctl_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/**
+ * The -errno a client returns for the JSON-RPC code @p code: the inverse of
+ * pvp_ctl_code() (PVP_CTL_INTERNAL_ERROR is -EIO, PVP_CTL_PARSE_ERROR
+ * -EBADMSG, PVP_CTL_INVALID_REQUEST -EPROTO), -EREMOTEIO for a code
+ * pvpkit's servers never send.
+ */
+int pvp_ctl_errno(int code);
 
 /**
  * A method. Runs on the server's control thread.
@@ -69,12 +73,22 @@ void pvp_ctl_error_set(struct pvp_ctl_error *err, int code, const char *fmt, ...
  *   The request's "params" (object or array), or NULL when absent.
  * @param arg
  *   The pointer given at registration.
+ * @param result
+ *   On success, the result (a new reference, stolen by the server).
  * @param err
- *   Fill it (pvp_ctl_error_set) and return NULL to answer with an error.
+ *   On failure, one line for the answer's "message" (pvp_err(): the first
+ *   error kept); left empty, the code's standard words are sent.
+ * @param err_len
+ *   Size of @p err (PVP_CTL_ERR_LEN).
  * @return
- *   The result (a new reference, stolen by the server), or NULL on error.
+ *   0, or a negative errno that pvp_ctl_code() turns into the answer's
+ *   "code" (-EINVAL bad params, -EBUSY not now, -ENOMEM ...).
  */
-typedef json_t *(*pvp_ctl_method_cb)(json_t *params, void *arg, struct pvp_ctl_error *err);
+typedef int (*pvp_ctl_method_cb)(json_t *params, void *arg, json_t **result, char *err,
+				 size_t err_len);
+
+/** Size of the message buffer a method gets: longer messages are cut. */
+#define PVP_CTL_ERR_LEN 256
 
 /**
  * Server settings. Zero values mean the defaults given. The limits keep
@@ -125,8 +139,8 @@ struct pvp_ctl_server;
  *   NULL) gets a one-line reason (e.g. "tcp:0.0.0.0:7000: a token file is
  *   required to listen beyond loopback").
  */
-struct pvp_ctl_server *pvp_ctl_server_create(const struct pvp_ctl_server_conf *conf,
-					     struct pvp_ctl_error *err);
+struct pvp_ctl_server *pvp_ctl_server_create(const struct pvp_ctl_server_conf *conf, char *err,
+					     size_t err_len);
 
 /**
  * Register @p method. Must be called before pvp_ctl_server_start().
@@ -190,11 +204,12 @@ struct pvp_ctl_client;
  *
  * @param timeout_ms
  *   Time allowed for connecting and authenticating; 0 or negative: no limit.
- * @return the client, or NULL with @p err filled (transport error,
- *   timeout, unauthorized).
+ * @return the client, or NULL with errno set as pvp_ctl_call() returns
+ *   it (ENOTCONN not reachable, ETIMEDOUT, EACCES wrong token) and @p err
+ *   (may be NULL) filled.
  */
 struct pvp_ctl_client *pvp_ctl_client_connect(const char *address, const char *token,
-					      int timeout_ms, struct pvp_ctl_error *err);
+					      int timeout_ms, char *err, size_t err_len);
 
 /**
  * Call @p method and wait for its answer.
@@ -205,14 +220,19 @@ struct pvp_ctl_client *pvp_ctl_client_connect(const char *address, const char *t
  *   On success, the result (a new reference the caller must json_decref).
  * @param timeout_ms
  *   Time allowed for the whole call; 0 or negative: no limit.
- * @return 0, or the error code (also in @p err): the server's JSON-RPC
- *   error, PVP_CTL_TRANSPORT_ERROR or PVP_CTL_TIMEOUT. After a timeout
- *   the client stays usable (the late answer is skipped by its id); after
- *   a transport error every later call fails at once. One client must not
- *   be used by two threads at the same time.
+ * @param err
+ *   The server's "message" (or what went wrong here); may be NULL.
+ * @return 0; the server's error as pvp_ctl_errno() of its code (-EINVAL
+ *   for -32602, -ENOSYS for -32601, -EBUSY for -32003 ...; a code outside
+ *   the table is -EREMOTEIO and @p err then begins "error CODE: "); or,
+ *   never from a server, -ENOTCONN when the connection failed and
+ *   -ETIMEDOUT when no answer came in time. After a timeout the client
+ *   stays usable (the late answer is skipped by its id); after -ENOTCONN
+ *   every later call fails at once. One client must not be used by two
+ *   threads at the same time.
  */
 int pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
-		 int timeout_ms, struct pvp_ctl_error *err);
+		 int timeout_ms, char *err, size_t err_len);
 
 /** Close and free. NULL is a no-op. */
 void pvp_ctl_client_close(struct pvp_ctl_client *c);
@@ -253,12 +273,15 @@ void pvp_ctl_client_close(struct pvp_ctl_client *c);
  * @param rlen
  *   Size of @p resolved.
  * @param err
- *   -32602 and a one-line reason naming @p path, never the content.
+ *   A one-line reason naming @p path, never the content.
+ * @param err_len
+ *   Size of @p err.
  * @return 0, -EPERM (policy), -EINVAL (not a regular file), -EFBIG,
- *   -ENOMEM, or -errno of the file system (-ENOENT ...).
+ *   -ENOMEM, or -errno of the file system (-ENOENT ...). A method
+ *   answers any of them as bad params (-EINVAL).
  */
 int pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char **buf,
-		      size_t *len, char *resolved, size_t rlen, struct pvp_ctl_error *err);
+		      size_t *len, char *resolved, size_t rlen, char *err, size_t err_len);
 
 /**
  * The checks of pvp_ctl_file_read() without reading: for a file that
@@ -266,7 +289,7 @@ int pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, c
  * @return as pvp_ctl_file_read().
  */
 int pvp_ctl_file_check(const char *path, const char *rel_dir, size_t max_bytes, char *resolved,
-		       size_t rlen, struct pvp_ctl_error *err);
+		       size_t rlen, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
  * plus generated nasty inputs, with any compiler.
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,39 +24,43 @@
 #include "ctl_private.h"
 #include "ctl_fuzz.h"
 
-static json_t *
-f_echo(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+f_echo(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	return params != NULL ? json_incref(params) : json_null();
+	*result = params != NULL ? json_incref(params) : json_null();
+	return 0;
 }
 
-static json_t *
-f_add(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+f_add(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t a, b;
 
 	if (json_unpack(params, "[II]", &a, &b) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "add: want [int, int]");
-		return NULL;
+		pvp_err(err, err_len, "add: want [int, int]");
+		return -EINVAL;
 	}
 	/* Wrap like the CPU would, without signed overflow. */
-	return json_integer((json_int_t)((uint64_t)a + (uint64_t)b));
+	*result = json_integer((json_int_t)((uint64_t)a + (uint64_t)b));
+	return 0;
 }
 
-static json_t *
-f_fail(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+f_fail(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	return NULL;
+	/* "Success" without a result: the server must still answer. */
+	return 0;
 }
 
-static json_t *
-f_code(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+f_code(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t code = 0;
 
 	json_unpack(params, "[I]", &code);
-	pvp_ctl_error_set(err, (int)code, "code %lld", (long long)code);
-	return NULL;
+	pvp_err(err, err_len, "code %lld", (long long)code);
+	/* Any -errno (and anything else) must come out as one of the table's codes. */
+	return code < 0 && code >= INT32_MIN ? (int)code : -EIO;
 }
 
 static int
@@ -80,7 +85,7 @@ fuzz_server(int i)
 
 	if (servers[i] != NULL)
 		return servers[i];
-	srv = ctl_server_alloc(&conf, NULL);
+	srv = ctl_server_alloc(&conf, NULL, 0);
 	if (srv == NULL)
 		abort();
 	if (i & 1) {

@@ -39,8 +39,8 @@ static bool fake_unknown_rx = true;	   /* stats.get has "unknown_stream_rx" */
 static const char *fake_impair;		   /* pvpkit-fwd's "impair" list, JSON, or NULL */
 static const char *fake_neigh;		   /* pvpkit-gen's "neigh" list, JSON, or NULL */
 
-static json_t *
-fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+fake_stats_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	struct pvp_stats_snap *s = calloc(1, sizeof(*s));
 	json_t *j;
@@ -94,11 +94,12 @@ fake_stats_get(json_t *params, void *arg, struct pvp_ctl_error *err)
 		json_object_set_new(j, PVP_FWD_K_IMPAIR, json_loads(fake_impair, 0, NULL));
 	if (fake_neigh != NULL)
 		json_object_set_new(j, PVP_GEN_K_NEIGH, json_loads(fake_neigh, 0, NULL));
-	return j;
+	*result = j;
+	return 0;
 }
 
-static json_t *
-fake_empty(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+fake_empty(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	(void)params;
 	(void)err;
@@ -112,18 +113,19 @@ fake_empty(json_t *params, void *arg, struct pvp_ctl_error *err)
 		json_decref(last_start_params);
 		last_start_params = json_incref(params);
 	}
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
 static struct pvp_ctl_server *
 fake_server(const char *addr)
 {
 	struct pvp_ctl_server_conf conf = {.listen = addr, .app_name = "pvpkit-gen"};
-	struct pvp_ctl_error e;
-	struct pvp_ctl_server *srv = pvp_ctl_server_create(&conf, &e);
+	char e[PVP_CTL_ERR_LEN] = "";
+	struct pvp_ctl_server *srv = pvp_ctl_server_create(&conf, e, sizeof(e));
 
 	if (srv == NULL) {
-		fprintf(stderr, "server: %s\n", e.message);
+		fprintf(stderr, "server: %s\n", e);
 		return NULL;
 	}
 	pvp_ctl_server_register(srv, "stats.get", fake_stats_get, NULL);

@@ -12,6 +12,7 @@
  * after N seconds (default 60).
  */
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <jansson.h>
 
 #include "pvp_ctl.h"
+#include "pvp_util.h"
 
 static volatile sig_atomic_t quit;
 
@@ -31,37 +33,38 @@ on_signal(int sig)
 	quit = sig;
 }
 
-static json_t *
-m_echo(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_echo(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	return params != NULL ? json_incref(params) : json_null();
+	*result = params != NULL ? json_incref(params) : json_null();
+	return 0;
 }
 
-static json_t *
-m_add(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_add(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t a, b;
 
 	if (json_unpack(params, "{s:I, s:I}", "a", &a, "b", &b) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "add: params must be {\"a\": integer, \"b\": integer}");
-		return NULL;
+		pvp_err(err, err_len, "add: params must be {\"a\": integer, \"b\": integer}");
+		return -EINVAL;
 	}
-	return json_integer(a + b);
+	*result = json_integer(a + b);
+	return 0;
 }
 
-static json_t *
-m_sleep(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_sleep(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t ms;
 
 	if (json_unpack(params, "{s:I}", "ms", &ms) != 0 || ms < 0 || ms > 10000) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "sleep: params must be {\"ms\": 0..10000}");
-		return NULL;
+		pvp_err(err, err_len, "sleep: params must be {\"ms\": 0..10000}");
+		return -EINVAL;
 	}
 	usleep((useconds_t)ms * 1000);
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
 static int
@@ -88,7 +91,7 @@ main(int argc, char **argv)
 	};
 	struct pvp_ctl_server_conf conf = {.app_name = "ctl-demo"};
 	struct pvp_ctl_server *srv;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	int opt, seconds = 60, i;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -113,9 +116,9 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	srv = pvp_ctl_server_create(&conf, &err);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
 	if (srv == NULL) {
-		fprintf(stderr, "ctl_demo_server: %s\n", err.message);
+		fprintf(stderr, "ctl_demo_server: %s\n", err);
 		return 1;
 	}
 	pvp_ctl_server_set_log(srv, demo_log, NULL);

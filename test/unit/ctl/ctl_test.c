@@ -197,14 +197,14 @@ int
 ct_ping(const char *address, const char *token, int timeout_ms)
 {
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	json_t *r = NULL;
 	int ret;
 
-	c = pvp_ctl_client_connect(address, token, timeout_ms, &err);
+	c = pvp_ctl_client_connect(address, token, timeout_ms, err, sizeof(err));
 	if (c == NULL)
-		return err.code;
-	ret = pvp_ctl_call(c, "ping", NULL, &r, timeout_ms, &err);
+		return -errno;
+	ret = pvp_ctl_call(c, "ping", NULL, &r, timeout_ms, err, sizeof(err));
 	if (ret == 0 && !(json_is_string(r) && strcmp(json_string_value(r), "pong") == 0))
 		ret = 1;
 	json_decref(r);
@@ -230,7 +230,7 @@ pid_t
 ct_spawn(const struct pvp_ctl_server_conf *conf, ct_setup_cb setup, char *address, size_t len)
 {
 	struct pvp_ctl_server *srv;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	sigset_t term;
 	int p[2], sig;
 	pid_t pid;
@@ -248,9 +248,9 @@ ct_spawn(const struct pvp_ctl_server_conf *conf, ct_setup_cb setup, char *addres
 		sigemptyset(&term);
 		sigaddset(&term, SIGTERM);
 		sigprocmask(SIG_BLOCK, &term, NULL);
-		srv = pvp_ctl_server_create(conf, &err);
+		srv = pvp_ctl_server_create(conf, err, sizeof(err));
 		if (srv == NULL) {
-			fprintf(stderr, "child server: %s\n", err.message);
+			fprintf(stderr, "child server: %s\n", err);
 			_exit(1);
 		}
 		if (setup != NULL)

@@ -62,67 +62,68 @@ path_in_dir(char *buf, size_t len, const char *name)
 
 /* Methods of the test server. */
 
-static json_t *
-m_echo(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_echo(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	return params != NULL ? json_incref(params) : json_null();
+	*result = params != NULL ? json_incref(params) : json_null();
+	return 0;
 }
 
-static json_t *
-m_add(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_add(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t a, b;
 
 	if (json_unpack(params, "{s:I, s:I}", "a", &a, "b", &b) != 0 &&
 	    json_unpack(params, "[II]", &a, &b) != 0) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS,
-				  "add: want {\"a\": int, \"b\": int}");
-		return NULL;
+		pvp_err(err, err_len, "add: want {\"a\": int, \"b\": int}");
+		return -EINVAL;
 	}
-	return json_integer(a + b);
+	*result = json_integer(a + b);
+	return 0;
 }
 
-static json_t *
-m_fail(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_fail(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	return NULL; /* no error set: the server must answer -32603 */
+	return -ENOMEM; /* no message: the server must answer -32603 "internal error" */
 }
 
-static json_t *
-m_busy(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_busy(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	pvp_ctl_error_set(err, PVP_CTL_BUSY, "busy: traffic is running");
-	return NULL;
+	pvp_err(err, err_len, "busy: traffic is running");
+	return -EBUSY;
 }
 
-static json_t *
-m_sleep(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_sleep(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t ms = 0;
 
 	json_unpack(params, "{s:I}", "ms", &ms);
 	if (ms > 0 && ms < 10000)
 		usleep((useconds_t)ms * 1000);
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
-static json_t *
-m_big(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_big(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t n = 0;
-	json_t *r;
 	char *s;
 
 	if (json_unpack(params, "{s:I}", "n", &n) != 0 || n < 0 || n > 16 * 1024 * 1024) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "big: want {\"n\": 0..16M}");
-		return NULL;
+		pvp_err(err, err_len, "big: want {\"n\": 0..16M}");
+		return -EINVAL;
 	}
 	s = malloc((size_t)n + 1);
 	memset(s, 'x', (size_t)n);
 	s[n] = '\0';
-	r = json_string(s);
+	*result = json_string(s);
 	free(s);
-	return r;
+	return 0;
 }
 
 static int
@@ -143,12 +144,12 @@ start_server(const char *listen, const char *token_file, size_t max_request,
 		.max_clients = max_clients,
 		.idle_timeout_s = idle_s,
 	};
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	struct pvp_ctl_server *srv;
 
-	srv = pvp_ctl_server_create(&conf, &err);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
 	if (srv == NULL) {
-		fprintf(stderr, "FAIL create %s: %s\n", listen, err.message);
+		fprintf(stderr, "FAIL create %s: %s\n", listen, err);
 		unit_check_failures++;
 		return NULL;
 	}
@@ -227,9 +228,9 @@ raw_expect(int fd, const char *line, size_t len, int code, const char *id_json, 
 /* pvp_ctl_call() with params built inline: they are released here. */
 static int
 call_new(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
-	 int timeout_ms, struct pvp_ctl_error *err)
+	 int timeout_ms, char *err, size_t err_len)
 {
-	int ret = pvp_ctl_call(c, method, params, result, timeout_ms, err);
+	int ret = pvp_ctl_call(c, method, params, result, timeout_ms, err, err_len);
 
 	json_decref(params);
 	return ret;
@@ -239,23 +240,23 @@ static void
 test_valid_calls(const char *address)
 {
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	json_t *r = NULL, *p, *m;
 	bool has_echo = false, has_ping = false;
 	size_t i;
 	int ret;
 
-	c = pvp_ctl_client_connect(address, NULL, CALL_MS, &err);
-	CHECK(c != NULL, "connect: %s", err.message);
+	c = pvp_ctl_client_connect(address, NULL, CALL_MS, err, sizeof(err));
+	CHECK(c != NULL, "connect: %s", err);
 	if (c == NULL)
 		return;
-	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, err, sizeof(err));
 	CHECK(ret == 0 && json_is_string(r) && strcmp(json_string_value(r), "pong") == 0,
-	      "ping: %d %s", ret, err.message);
+	      "ping: %d %s", ret, err);
 	json_decref(r);
 
-	ret = pvp_ctl_call(c, "info", NULL, &r, CALL_MS, &err);
-	CHECK(ret == 0 && json_is_object(r), "info: %d %s", ret, err.message);
+	ret = pvp_ctl_call(c, "info", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == 0 && json_is_object(r), "info: %d %s", ret, err);
 	CHECK(strcmp(json_string_value(json_object_get(r, "app")) ?: "", "test-ctl") == 0, "app");
 	CHECK(strcmp(json_string_value(json_object_get(r, "version")) ?: "", PVP_VERSION) == 0,
 	      "version");
@@ -272,35 +273,35 @@ test_valid_calls(const char *address)
 	json_decref(r);
 
 	p = json_pack("{s:[i,s,n,b], s:{s:f}}", "list", 1, "two", 0, "nested", "x", 1.5);
-	ret = pvp_ctl_call(c, "echo", p, &r, CALL_MS, &err);
+	ret = pvp_ctl_call(c, "echo", p, &r, CALL_MS, err, sizeof(err));
 	CHECK(ret == 0 && json_equal(r, p), "echo");
 	json_decref(r);
 	json_decref(p);
 
 	p = json_pack("{s:i, s:i}", "a", 2, "b", 3);
-	ret = pvp_ctl_call(c, "add", p, &r, CALL_MS, &err);
+	ret = pvp_ctl_call(c, "add", p, &r, CALL_MS, err, sizeof(err));
 	CHECK(ret == 0 && json_integer_value(r) == 5, "add");
 	json_decref(r);
 	json_decref(p);
 
 	/* Error classes as the client API reports them. */
 	p = json_pack("{s:s}", "a", "two");
-	ret = pvp_ctl_call(c, "add", p, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_INVALID_PARAMS && err.code == ret && r == NULL, "add bad: %d", ret);
-	CHECK(strstr(err.message, "add: want") != NULL, "method's message: %s", err.message);
+	ret = pvp_ctl_call(c, "add", p, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -EINVAL && r == NULL, "add bad: %d", ret);
+	CHECK(strstr(err, "add: want") != NULL, "method's message: %s", err);
 	json_decref(p);
-	ret = pvp_ctl_call(c, "no.such", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_METHOD_NOT_FOUND, "unknown: %d", ret);
-	ret = pvp_ctl_call(c, "fail", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_INTERNAL_ERROR, "fail: %d", ret);
-	ret = pvp_ctl_call(c, "busy", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_BUSY && strstr(err.message, "traffic") != NULL, "busy: %d", ret);
-	ret = call_new(c, "auth", json_pack("{s:s}", "token", "whatever-is-fine"), &r, CALL_MS,
-		       &err);
+	ret = pvp_ctl_call(c, "no.such", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -ENOSYS, "unknown: %d", ret);
+	ret = pvp_ctl_call(c, "fail", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -EIO, "fail: %d", ret);
+	ret = pvp_ctl_call(c, "busy", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -EBUSY && strstr(err, "traffic") != NULL, "busy: %d", ret);
+	ret = call_new(c, "auth", json_pack("{s:s}", "token", "whatever-is-fine"), &r, CALL_MS, err,
+		       sizeof(err));
 	CHECK(ret == 0, "auth without a token configured: %d", ret);
 	json_decref(r);
 	/* Still usable after the errors. */
-	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, err, sizeof(err));
 	CHECK(ret == 0, "ping after errors: %d", ret);
 	json_decref(r);
 	pvp_ctl_client_close(c);
@@ -477,18 +478,17 @@ test_too_big(const char *address)
 
 	/* The client API reports it as -32002 too, not as a broken pipe. */
 	{
-		struct pvp_ctl_client *c = pvp_ctl_client_connect(address, NULL, CALL_MS, NULL);
-		struct pvp_ctl_error err;
+		struct pvp_ctl_client *c = pvp_ctl_client_connect(address, NULL, CALL_MS, NULL, 0);
+		char err[PVP_CTL_ERR_LEN] = "";
 		json_t *r = NULL;
 		int ret;
 
 		buf = malloc(100001);
 		memset(buf, 'z', 100000);
 		buf[100000] = '\0';
-		ret = call_new(c, "echo", json_pack("[s]", buf), &r, CALL_MS, &err);
+		ret = call_new(c, "echo", json_pack("[s]", buf), &r, CALL_MS, err, sizeof(err));
 		free(buf);
-		CHECK(ret == PVP_CTL_REQUEST_TOO_BIG && r == NULL, "client too big: %d %s", ret,
-		      err.message);
+		CHECK(ret == -EMSGSIZE && r == NULL, "client too big: %d %s", ret, err);
 		pvp_ctl_client_close(c);
 	}
 
@@ -508,33 +508,33 @@ worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	json_t *p, *r;
 	int i, ret;
 
-	c = pvp_ctl_client_connect(w->address, NULL, CALL_MS * 3, &err);
+	c = pvp_ctl_client_connect(w->address, NULL, CALL_MS * 3, err, sizeof(err));
 	if (c == NULL) {
-		snprintf(w->msg, sizeof(w->msg), "connect: %s", err.message);
+		snprintf(w->msg, sizeof(w->msg), "connect: %s", err);
 		return NULL;
 	}
 	for (i = 0; i < 5; i++) {
 		p = json_pack("{s:i, s:i}", "a", w->index * 1000, "b", i);
 		r = NULL;
-		ret = pvp_ctl_call(c, "add", p, &r, CALL_MS * 3, &err);
+		ret = pvp_ctl_call(c, "add", p, &r, CALL_MS * 3, err, sizeof(err));
 		json_decref(p);
 		if (ret != 0 || json_integer_value(r) != w->index * 1000 + i) {
-			snprintf(w->msg, sizeof(w->msg), "call %d: %d %s", i, ret, err.message);
+			snprintf(w->msg, sizeof(w->msg), "call %d: %d %s", i, ret, err);
 			json_decref(r);
 			pvp_ctl_client_close(c);
 			return NULL;
 		}
 		json_decref(r);
 	}
-	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS * 3, &err);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS * 3, err, sizeof(err));
 	json_decref(r);
 	w->ok = ret == 0;
 	if (ret != 0)
-		snprintf(w->msg, sizeof(w->msg), "ping: %d %s", ret, err.message);
+		snprintf(w->msg, sizeof(w->msg), "ping: %d %s", ret, err);
 	pvp_ctl_client_close(c);
 	return NULL;
 }
@@ -574,7 +574,7 @@ test_tcp_and_tokens(void)
 	struct pvp_ctl_server_conf conf = {.listen = "tcp:0.0.0.0:0"};
 	struct pvp_ctl_server *srv;
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	char tok_path[128], bad_path[128], short_path[128], loop[128], buf[300], msg[256];
 	const char *port;
 	json_t *r = NULL;
@@ -598,25 +598,23 @@ test_tcp_and_tokens(void)
 
 	/* Beyond loopback without a token: refused with a clear line. */
 	errno = 0;
-	srv = pvp_ctl_server_create(&conf, &err);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
 	CHECK(srv == NULL && errno == EACCES, "0.0.0.0 without token must fail");
-	CHECK(strstr(err.message, "tcp:0.0.0.0:0: a token file is required") != NULL, "msg: %s",
-	      err.message);
+	CHECK(strstr(err, "tcp:0.0.0.0:0: a token file is required") != NULL, "msg: %s", err);
 	pvp_ctl_server_destroy(srv);
 	conf.listen = "tcp:[::]:0";
-	srv = pvp_ctl_server_create(&conf, &err);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
 	CHECK(srv == NULL, ":: without token must fail");
 	pvp_ctl_server_destroy(srv);
 
 	conf.listen = "tcp:0.0.0.0:0";
 	conf.token_file = bad_path;
-	srv = pvp_ctl_server_create(&conf, &err);
-	CHECK(srv == NULL && strstr(err.message, "chmod 600") != NULL, "world-readable: %s",
-	      err.message);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
+	CHECK(srv == NULL && strstr(err, "chmod 600") != NULL, "world-readable: %s", err);
 	pvp_ctl_server_destroy(srv);
 	conf.token_file = short_path;
-	srv = pvp_ctl_server_create(&conf, &err);
-	CHECK(srv == NULL && strstr(err.message, "at least 16") != NULL, "short: %s", err.message);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
+	CHECK(srv == NULL && strstr(err, "at least 16") != NULL, "short: %s", err);
 	pvp_ctl_server_destroy(srv);
 
 	/* With a token: works; the real port is reported. */
@@ -630,31 +628,32 @@ test_tcp_and_tokens(void)
 	snprintf(loop, sizeof(loop), "tcp:127.0.0.1:%s", port);
 
 	CHECK(ct_ping(loop, token, CALL_MS) == 0, "ping with the token");
-	CHECK(ct_ping(loop, "wrong-token-0123456789", CALL_MS) == PVP_CTL_UNAUTHORIZED,
+	CHECK(ct_ping(loop, "wrong-token-0123456789", CALL_MS) == -EACCES,
 	      "wrong token refused at connect");
-	CHECK(ct_ping(loop, "", CALL_MS) == PVP_CTL_UNAUTHORIZED, "empty token refused");
+	CHECK(ct_ping(loop, "", CALL_MS) == -EACCES, "empty token refused");
 
 	/* No token: everything but auth answers -32001. */
-	c = pvp_ctl_client_connect(loop, NULL, CALL_MS, &err);
-	CHECK(c != NULL, "connect without token: %s", err.message);
-	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_UNAUTHORIZED, "ping before auth: %d", ret);
-	ret = pvp_ctl_call(c, "info", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_UNAUTHORIZED, "info before auth: %d", ret);
+	c = pvp_ctl_client_connect(loop, NULL, CALL_MS, err, sizeof(err));
+	CHECK(c != NULL, "connect without token: %s", err);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -EACCES, "ping before auth: %d", ret);
+	ret = pvp_ctl_call(c, "info", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -EACCES, "info before auth: %d", ret);
 	/* A wrong guess closes the connection. */
 	ret = call_new(c, "auth", json_pack("{s:s}", "token", "s3cret-token-0123456789abcdeX"), &r,
-		       CALL_MS, &err);
-	CHECK(ret == PVP_CTL_UNAUTHORIZED, "wrong auth: %d", ret);
-	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_TRANSPORT_ERROR, "closed after a wrong token: %d", ret);
+		       CALL_MS, err, sizeof(err));
+	CHECK(ret == -EACCES, "wrong auth: %d", ret);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -ENOTCONN, "closed after a wrong token: %d", ret);
 	pvp_ctl_client_close(c);
 
 	/* Auth by hand, then calls work. */
-	c = pvp_ctl_client_connect(loop, NULL, CALL_MS, &err);
-	ret = call_new(c, "auth", json_pack("{s:s}", "token", token), &r, CALL_MS, &err);
-	CHECK(ret == 0, "auth: %d %s", ret, err.message);
+	c = pvp_ctl_client_connect(loop, NULL, CALL_MS, err, sizeof(err));
+	ret = call_new(c, "auth", json_pack("{s:s}", "token", token), &r, CALL_MS, err,
+		       sizeof(err));
+	CHECK(ret == 0, "auth: %d %s", ret, err);
 	json_decref(r);
-	ret = call_new(c, "add", json_pack("[i,i]", 20, 22), &r, CALL_MS, &err);
+	ret = call_new(c, "add", json_pack("[i,i]", 20, 22), &r, CALL_MS, err, sizeof(err));
 	CHECK(ret == 0 && json_integer_value(r) == 42, "add after auth");
 	json_decref(r);
 	pvp_ctl_client_close(c);
@@ -721,7 +720,7 @@ test_bad_addresses(void)
 		"tcp:no.such.host.invalid:0",
 	};
 	struct pvp_ctl_server_conf conf = {0};
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	struct pvp_ctl_server *srv;
 	struct pvp_ctl_client *c;
 	char longp[200];
@@ -729,21 +728,21 @@ test_bad_addresses(void)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		conf.listen = bad[i];
-		err.message[0] = '\0';
-		srv = pvp_ctl_server_create(&conf, &err);
-		CHECK(srv == NULL && err.message[0] != '\0', "bad address '%s'", bad[i]);
+		err[0] = '\0';
+		srv = pvp_ctl_server_create(&conf, err, sizeof(err));
+		CHECK(srv == NULL && err[0] != '\0', "bad address '%s'", bad[i]);
 		pvp_ctl_server_destroy(srv);
-		c = pvp_ctl_client_connect(bad[i], NULL, 1000, &err);
-		CHECK(c == NULL && err.code == PVP_CTL_TRANSPORT_ERROR, "client '%s'", bad[i]);
+		c = pvp_ctl_client_connect(bad[i], NULL, 1000, err, sizeof(err));
+		CHECK(c == NULL && errno == ENOTCONN, "client '%s'", bad[i]);
 		pvp_ctl_client_close(c);
 	}
 	memset(longp, 'a', sizeof(longp) - 1);
 	longp[0] = '/';
 	longp[sizeof(longp) - 1] = '\0';
 	conf.listen = longp;
-	srv = pvp_ctl_server_create(&conf, &err);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
 	CHECK(srv == NULL && errno == ENAMETOOLONG, "long unix path");
-	CHECK(pvp_ctl_server_create(NULL, &err) == NULL, "NULL conf");
+	CHECK(pvp_ctl_server_create(NULL, err, sizeof(err)) == NULL, "NULL conf");
 	pvp_ctl_server_destroy(NULL);
 	pvp_ctl_client_close(NULL);
 }
@@ -754,7 +753,7 @@ test_unix_files(void)
 	struct pvp_ctl_server_conf conf = {0};
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	struct pvp_ctl_server *srv, *srv2;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	char path[128], addr[160], plain[128];
 	struct stat st;
 	int fd;
@@ -772,8 +771,8 @@ test_unix_files(void)
 	CHECK(ct_ping(addr, NULL, CALL_MS) == 0, "ping on replaced socket");
 	/* A live one is not. */
 	conf.listen = addr;
-	srv2 = pvp_ctl_server_create(&conf, &err);
-	CHECK(srv2 == NULL && errno == EADDRINUSE, "live socket kept: %s", err.message);
+	srv2 = pvp_ctl_server_create(&conf, err, sizeof(err));
+	CHECK(srv2 == NULL && errno == EADDRINUSE, "live socket kept: %s", err);
 	pvp_ctl_server_destroy(srv2);
 	CHECK(ct_ping(addr, NULL, CALL_MS) == 0, "first server unharmed");
 	pvp_ctl_server_destroy(srv);
@@ -781,8 +780,8 @@ test_unix_files(void)
 
 	/* A regular file is never replaced. */
 	ct_write_file(path, "keep me\n", 0600);
-	srv = pvp_ctl_server_create(&conf, &err);
-	CHECK(srv == NULL && strstr(err.message, "not a socket") != NULL, "%s", err.message);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
+	CHECK(srv == NULL && strstr(err, "not a socket") != NULL, "%s", err);
 	CHECK(stat(path, &st) == 0 && S_ISREG(st.st_mode), "regular file kept");
 	unlink(path);
 
@@ -808,7 +807,7 @@ test_limits(void)
 {
 	struct pvp_ctl_client *c1, *c2, *c3;
 	struct pvp_ctl_server *srv;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	char addr[160], path[128];
 	json_t *r = NULL;
 	int ret, i, fd;
@@ -818,18 +817,17 @@ test_limits(void)
 	srv = start_server(addr, NULL, 0, 2, 1);
 	if (srv == NULL)
 		return;
-	c1 = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
-	c2 = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
-	CHECK(pvp_ctl_call(c1, "ping", NULL, &r, CALL_MS, &err) == 0, "c1");
+	c1 = pvp_ctl_client_connect(addr, NULL, CALL_MS, err, sizeof(err));
+	c2 = pvp_ctl_client_connect(addr, NULL, CALL_MS, err, sizeof(err));
+	CHECK(pvp_ctl_call(c1, "ping", NULL, &r, CALL_MS, err, sizeof(err)) == 0, "c1");
 	json_decref(r);
-	CHECK(pvp_ctl_call(c2, "ping", NULL, &r, CALL_MS, &err) == 0, "c2");
+	CHECK(pvp_ctl_call(c2, "ping", NULL, &r, CALL_MS, err, sizeof(err)) == 0, "c2");
 	json_decref(r);
 	/* Third client over max_clients=2: refused (an error line or a close). */
-	c3 = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
-	ret = c3 == NULL ? err.code : pvp_ctl_call(c3, "ping", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_BUSY || ret == PVP_CTL_TRANSPORT_ERROR, "third client: %d %s", ret,
-	      err.message);
-	printf("# client over max_clients: %d %s\n", ret, err.message);
+	c3 = pvp_ctl_client_connect(addr, NULL, CALL_MS, err, sizeof(err));
+	ret = c3 == NULL ? -errno : pvp_ctl_call(c3, "ping", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -EBUSY || ret == -ENOTCONN, "third client: %d %s", ret, err);
+	printf("# client over max_clients: %d %s\n", ret, err);
 	pvp_ctl_client_close(c3);
 	pvp_ctl_client_close(c1);
 	/* A slot is free again once the server has seen c1 go. */
@@ -852,8 +850,8 @@ test_limits(void)
 		CHECK(recv(fd, &b, 1, 0) == 0, "idle connection closed by the server");
 		close(fd);
 	}
-	ret = pvp_ctl_call(c2, "ping", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_TRANSPORT_ERROR, "idle connection closed: %d", ret);
+	ret = pvp_ctl_call(c2, "ping", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -ENOTCONN, "idle connection closed: %d", ret);
 	pvp_ctl_client_close(c2);
 	CHECK(ct_ping(addr, NULL, CALL_MS) == 0, "serving after idle close");
 	pvp_ctl_server_destroy(srv);
@@ -919,19 +917,19 @@ static void
 test_timeouts(const char *address)
 {
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	json_t *r = NULL;
 	int ret;
 
-	c = pvp_ctl_client_connect(address, NULL, CALL_MS, &err);
+	c = pvp_ctl_client_connect(address, NULL, CALL_MS, err, sizeof(err));
 	if (c == NULL) {
-		CHECK(0, "connect: %s", err.message);
+		CHECK(0, "connect: %s", err);
 		return;
 	}
-	ret = call_new(c, "sleep", json_pack("{s:i}", "ms", 1500), &r, 100, &err);
-	CHECK(ret == PVP_CTL_TIMEOUT && err.code == ret && r == NULL, "timeout: %d", ret);
+	ret = call_new(c, "sleep", json_pack("{s:i}", "ms", 1500), &r, 100, err, sizeof(err));
+	CHECK(ret == -ETIMEDOUT && r == NULL, "timeout: %d", ret);
 	/* The late answer is skipped: the next call gets its own. */
-	ret = call_new(c, "add", json_pack("[i,i]", 1, 1), &r, CALL_MS, &err);
+	ret = call_new(c, "add", json_pack("[i,i]", 1, 1), &r, CALL_MS, err, sizeof(err));
 	CHECK(ret == 0 && json_integer_value(r) == 2, "call after a timeout: %d", ret);
 	json_decref(r);
 	pvp_ctl_client_close(c);
@@ -942,7 +940,7 @@ test_server_gone(void)
 {
 	struct pvp_ctl_server *srv;
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	char path[128], addr[160];
 	json_t *r = NULL;
 	int ret;
@@ -950,18 +948,43 @@ test_server_gone(void)
 	path_in_dir(path, sizeof(path), "gone.sock");
 	snprintf(addr, sizeof(addr), "unix:%s", path);
 	srv = start_server(addr, NULL, 0, 0, 0);
-	c = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
+	c = pvp_ctl_client_connect(addr, NULL, CALL_MS, err, sizeof(err));
 	CHECK(c != NULL, "connect");
-	CHECK(pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err) == 0, "ping");
+	CHECK(pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, err, sizeof(err)) == 0, "ping");
 	json_decref(r);
 	pvp_ctl_server_destroy(srv);
-	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_TRANSPORT_ERROR && err.code == ret, "server gone: %d", ret);
-	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, &err);
-	CHECK(ret == PVP_CTL_TRANSPORT_ERROR, "stays failed: %d", ret);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -ENOTCONN, "server gone: %d", ret);
+	ret = pvp_ctl_call(c, "ping", NULL, &r, CALL_MS, err, sizeof(err));
+	CHECK(ret == -ENOTCONN, "stays failed: %d", ret);
 	pvp_ctl_client_close(c);
-	c = pvp_ctl_client_connect(addr, NULL, CALL_MS, &err);
-	CHECK(c == NULL && err.code == PVP_CTL_TRANSPORT_ERROR, "connect to nothing");
+	c = pvp_ctl_client_connect(addr, NULL, CALL_MS, err, sizeof(err));
+	CHECK(c == NULL && errno == ENOTCONN, "connect to nothing");
+}
+
+/*
+ * The one table both ends read: every code a pvpkit server sends comes
+ * back to the client as the -errno its method returned, and what is not
+ * in the table is the server's own failure, never a client's.
+ */
+static void
+test_codes(void)
+{
+	static const int codes[] = {PVP_CTL_PARSE_ERROR,      PVP_CTL_INVALID_REQUEST,
+				    PVP_CTL_METHOD_NOT_FOUND, PVP_CTL_INVALID_PARAMS,
+				    PVP_CTL_INTERNAL_ERROR,   PVP_CTL_UNAUTHORIZED,
+				    PVP_CTL_REQUEST_TOO_BIG,  PVP_CTL_BUSY};
+	size_t i;
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		CHECK(pvp_ctl_code(pvp_ctl_errno(codes[i])) == codes[i], "code %d round trip",
+		      codes[i]);
+	CHECK(pvp_ctl_code(-EINVAL) == PVP_CTL_INVALID_PARAMS, "-EINVAL");
+	CHECK(pvp_ctl_code(-EBUSY) == PVP_CTL_BUSY, "-EBUSY");
+	CHECK(pvp_ctl_code(-ENOMEM) == PVP_CTL_INTERNAL_ERROR, "-ENOMEM");
+	CHECK(pvp_ctl_code(-EPERM) == PVP_CTL_INTERNAL_ERROR, "-EPERM");
+	CHECK(pvp_ctl_code(0) == PVP_CTL_INTERNAL_ERROR, "0");
+	CHECK(pvp_ctl_errno(-32050) == -EREMOTEIO, "a foreign code");
 }
 
 int
@@ -984,6 +1007,7 @@ main(void)
 		return 1;
 	printf("# server on %s\n", pvp_ctl_server_address(srv));
 	clock_gettime(CLOCK_MONOTONIC, &t_last);
+	test_codes();
 	test_valid_calls(addr);
 	step("test_valid_calls");
 	test_raw_errors(addr);

@@ -28,8 +28,8 @@
 static char dir[64];
 
 /* A stats.get-sized answer (~1.2 KB) for no request bytes: the amplifier. */
-static json_t *
-m_stats(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_stats(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_t *ports = json_array();
 	int i;
@@ -42,37 +42,38 @@ m_stats(json_t *params, void *arg, struct pvp_ctl_error *err)
 						(json_int_t)123456789014, "tx_bytes",
 						(json_int_t)123456789015, "rx_dropped",
 						(json_int_t)1, "tx_dropped", (json_int_t)2));
-	return json_pack("{s:o}", "ports", ports);
+	*result = json_pack("{s:o}", "ports", ports);
+	return 0;
 }
 
-static json_t *
-m_sleep(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_sleep(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t ms = 0;
 
 	json_unpack(params, "{s:I}", "ms", &ms);
 	if (ms > 0 && ms < 10000)
 		usleep((useconds_t)ms * 1000);
-	return json_object();
+	*result = json_object();
+	return 0;
 }
 
-static json_t *
-m_big(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_big(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	json_int_t n = 0;
-	json_t *r;
 	char *s;
 
 	if (json_unpack(params, "{s:I}", "n", &n) != 0 || n < 0 || n > 16 * 1024 * 1024) {
-		pvp_ctl_error_set(err, PVP_CTL_INVALID_PARAMS, "big: want {\"n\": 0..16M}");
-		return NULL;
+		pvp_err(err, err_len, "big: want {\"n\": 0..16M}");
+		return -EINVAL;
 	}
 	s = malloc((size_t)n + 1);
 	memset(s, 'x', (size_t)n);
 	s[n] = '\0';
-	r = json_string(s);
+	*result = json_string(s);
 	free(s);
-	return r;
+	return 0;
 }
 
 static void
@@ -345,7 +346,7 @@ test_evict_idle(void)
 {
 	struct pvp_ctl_server_conf conf = {.max_clients = 4};
 	struct pvp_ctl_client *c[4];
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	char addr[256];
 	json_t *r = NULL;
 	int i, lost = 0;
@@ -355,22 +356,23 @@ test_evict_idle(void)
 	if (pid < 0)
 		return;
 	for (i = 0; i < 4; i++) {
-		c[i] = pvp_ctl_client_connect(addr, NULL, 5000, &err);
-		CHECK(c[i] != NULL && pvp_ctl_call(c[i], "ping", NULL, &r, 5000, &err) == 0,
+		c[i] = pvp_ctl_client_connect(addr, NULL, 5000, err, sizeof(err));
+		CHECK(c[i] != NULL &&
+			      pvp_ctl_call(c[i], "ping", NULL, &r, 5000, err, sizeof(err)) == 0,
 		      "client %d", i);
 		json_decref(r);
 		r = NULL;
 	}
 	/* All four just worked: a fifth waits for none of them and is refused. */
-	CHECK(ct_ping(addr, NULL, 5000) == PVP_CTL_BUSY, "fifth while all are busy");
+	CHECK(ct_ping(addr, NULL, 5000) == -EBUSY, "fifth while all are busy");
 	usleep(1200000);
 	CHECK(ct_ping(addr, NULL, 5000) == 0, "fifth after the others went idle");
 	for (i = 0; i < 4; i++) {
-		int ret = pvp_ctl_call(c[i], "ping", NULL, &r, 5000, &err);
+		int ret = pvp_ctl_call(c[i], "ping", NULL, &r, 5000, err, sizeof(err));
 
 		if (ret != 0) {
 			lost++;
-			printf("# evicted client %d: %d %s\n", i, ret, err.message);
+			printf("# evicted client %d: %d %s\n", i, ret, err);
 		}
 		json_decref(r);
 		r = NULL;
@@ -638,7 +640,7 @@ test_client_bound(void)
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	struct hostile h = {0};
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	char addr[160];
 	long before, after;
 	json_t *r = NULL;
@@ -654,13 +656,13 @@ test_client_bound(void)
 	}
 	pthread_create(&t, NULL, hostile_main, &h);
 	before = ct_rss_kb(0);
-	c = pvp_ctl_client_connect(addr, NULL, 10000, &err);
-	ret = c != NULL ? pvp_ctl_call(c, "stats.get", NULL, &r, 30000, &err) : err.code;
+	c = pvp_ctl_client_connect(addr, NULL, 10000, err, sizeof(err));
+	ret = c != NULL ? pvp_ctl_call(c, "stats.get", NULL, &r, 30000, err, sizeof(err)) : -errno;
 	after = ct_rss_kb(0);
 	printf("# hostile 200 MB answer: %d \"%s\" after %llu MiB sent; client RSS +%ld KiB\n", ret,
-	       err.message, (unsigned long long)(h.sent >> 20), after - before);
-	CHECK(ret == PVP_CTL_TRANSPORT_ERROR && strstr(err.message, "answer over 8 MiB") != NULL,
-	      "hostile answer: %d %s", ret, err.message);
+	       err, (unsigned long long)(h.sent >> 20), after - before);
+	CHECK(ret == -ENOTCONN && strstr(err, "answer over 8 MiB") != NULL, "hostile answer: %d %s",
+	      ret, err);
 	CHECK(CT_ASAN || after - before < 40 * 1024, "client grew by %ld KiB", after - before);
 	json_decref(r);
 	pvp_ctl_client_close(c);

@@ -36,19 +36,18 @@ static const char good[] = "tok-0123456789abcdefXYZ";
 static int
 read_token(const char *path, const char *secret, char *msg, size_t len)
 {
-	struct pvp_ctl_error err = {0, ""};
+	char err[PVP_CTL_ERR_LEN] = "";
 	char buf[PVP_SECRET_SIZE] = "";
 	uint64_t t0 = ct_now_ms();
 	int ret;
 
-	ret = pvp_secret_read(path, buf, sizeof(buf), err.message, sizeof(err.message));
+	ret = pvp_secret_read(path, buf, sizeof(buf), err, sizeof(err));
 	CHECK(ct_now_ms() - t0 < 1000, "%s: reading the token took %llu ms", path,
 	      (unsigned long long)(ct_now_ms() - t0));
 	if (secret != NULL)
-		CHECK(strstr(err.message, secret) == NULL, "the message shows the content: %s",
-		      err.message);
-	printf("# token %-40s %4d %s\n", strrchr(path, '/') + 1, ret, ret == 0 ? buf : err.message);
-	snprintf(msg, len, "%s", err.message);
+		CHECK(strstr(err, secret) == NULL, "the message shows the content: %s", err);
+	printf("# token %-40s %4d %s\n", strrchr(path, '/') + 1, ret, ret == 0 ? buf : err);
+	snprintf(msg, len, "%s", err);
 	return ret;
 }
 
@@ -58,7 +57,7 @@ test_token_files(void)
 	char p[128], q[128], msg[256], big[5000];
 	struct pvp_ctl_server_conf conf = {.listen = "tcp:127.0.0.1:0"};
 	struct pvp_ctl_server *srv;
-	struct pvp_ctl_error err;
+	char err[PVP_CTL_ERR_LEN] = "";
 	int ret;
 
 	path_in_dir(p, sizeof(p), "token-ok");
@@ -152,15 +151,15 @@ test_token_files(void)
 	/* The server refuses to start with a group-readable token file. */
 	path_in_dir(p, sizeof(p), "token-group");
 	conf.token_file = p;
-	srv = pvp_ctl_server_create(&conf, &err);
-	CHECK(srv == NULL && errno == EACCES && strstr(err.message, "chmod 600"),
-	      "server with a group-readable token: %s", err.message);
+	srv = pvp_ctl_server_create(&conf, err, sizeof(err));
+	CHECK(srv == NULL && errno == EACCES && strstr(err, "chmod 600"),
+	      "server with a group-readable token: %s", err);
 	pvp_ctl_server_destroy(srv);
 }
 
 /* A method that reads the file named in its params, as profile.load does. */
-static json_t *
-m_read(json_t *params, void *arg, struct pvp_ctl_error *err)
+static int
+m_read(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
 	const char *path = json_string_value(json_object_get(params, "path"));
 	const char *rel = json_string_value(json_object_get(params, "rel"));
@@ -169,13 +168,15 @@ m_read(json_t *params, void *arg, struct pvp_ctl_error *err)
 	int ret;
 
 	if (json_is_true(json_object_get(params, "check_only")))
-		ret = pvp_ctl_file_check(path, rel, 1 << 20, real, sizeof(real), err);
+		ret = pvp_ctl_file_check(path, rel, 1 << 20, real, sizeof(real), err, err_len);
 	else
-		ret = pvp_ctl_file_read(path, rel, 1 << 20, &buf, &len, real, sizeof(real), err);
+		ret = pvp_ctl_file_read(path, rel, 1 << 20, &buf, &len, real, sizeof(real), err,
+					err_len);
 	free(buf);
 	if (ret < 0)
-		return NULL;
-	return json_pack("{s:I, s:s}", "len", (json_int_t)len, "real", real);
+		return -EINVAL;
+	*result = json_pack("{s:I, s:s}", "len", (json_int_t)len, "real", real);
+	return 0;
 }
 
 static void
@@ -190,18 +191,18 @@ read_via(const char *addr, const char *path, const char *rel, bool check_only, c
 	 size_t len)
 {
 	struct pvp_ctl_client *c;
-	struct pvp_ctl_error err = {0, ""};
+	char err[PVP_CTL_ERR_LEN] = "";
 	json_t *r = NULL, *p;
 	uint64_t t0 = ct_now_ms();
 	int ret;
 
-	c = pvp_ctl_client_connect(addr, NULL, 5000, &err);
+	c = pvp_ctl_client_connect(addr, NULL, 5000, err, sizeof(err));
 	if (c == NULL) {
-		snprintf(msg, len, "connect: %s", err.message);
+		snprintf(msg, len, "connect: %s", err);
 		return 1;
 	}
 	p = json_pack("{s:s, s:s*, s:b}", "path", path, "rel", rel, "check_only", check_only);
-	ret = pvp_ctl_call(c, "read", p, &r, 5000, &err);
+	ret = pvp_ctl_call(c, "read", p, &r, 5000, err, sizeof(err));
 	json_decref(p);
 	/* Nothing a client names may hold the control thread. */
 	CHECK(ct_now_ms() - t0 < 2000, "%s took %llu ms", path,
@@ -209,7 +210,7 @@ read_via(const char *addr, const char *path, const char *rel, bool check_only, c
 	if (ret == 0)
 		snprintf(msg, len, "%s", json_string_value(json_object_get(r, "real")));
 	else
-		snprintf(msg, len, "%s", err.message);
+		snprintf(msg, len, "%s", err);
 	printf("# %-8s %-44s %6d %s\n", strncmp(addr, "tcp:", 4) == 0 ? "tcp" : "unix",
 	       strlen(path) > 44 ? path + strlen(path) - 44 : path, ret, msg);
 	json_decref(r);
@@ -253,28 +254,25 @@ test_request_files(void)
 	snprintf(p, sizeof(p), "%s/profile.json", files);
 	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == 0, "regular file: %s", msg);
 	snprintf(p, sizeof(p), "%s/fifo", files);
-	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "a FIFO, not read"),
 	      "FIFO: %s", msg);
-	CHECK(read_via(addr, p, NULL, true, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS,
-	      "FIFO checked: %s", msg);
-	CHECK(read_via(addr, "/dev/zero", NULL, false, msg, sizeof(msg)) ==
-			      PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, p, NULL, true, msg, sizeof(msg)) == -EINVAL, "FIFO checked: %s", msg);
+	CHECK(read_via(addr, "/dev/zero", NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "a character device"),
 	      "/dev/zero: %s", msg);
 	snprintf(p, sizeof(p), "%s/sub", files);
-	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "a directory"),
 	      "directory: %s", msg);
 	snprintf(p, sizeof(p), "%s/huge", files);
-	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "107374182400 bytes, over the limit"),
 	      "100 GiB sparse file: %s", msg);
 	CHECK(read_via(addr, "/proc/self/status", NULL, false, msg, sizeof(msg)) != 0 &&
 		      strstr(msg, "grew while being read"),
 	      "a file bigger than its size: %s", msg);
-	CHECK(read_via(addr, "/nonexistent.json", NULL, false, msg, sizeof(msg)) ==
-			      PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, "/nonexistent.json", NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "No such file"),
 	      "missing: %s", msg);
 	CHECK(read_via(addr, "profile.json", files, false, msg, sizeof(msg)) == 0,
@@ -286,7 +284,7 @@ test_request_files(void)
 	pid = ct_spawn(&conf, files_setup, addr, sizeof(addr));
 	CHECK(pid > 0, "tcp server");
 	snprintf(p, sizeof(p), "%s/profile.json", files);
-	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, p, NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "only for unix-socket clients"),
 	      "tcp without a files directory: %s", msg);
 	ct_stop(pid);
@@ -301,22 +299,20 @@ test_request_files(void)
 	      "inside, relative to the files directory: %s", msg);
 	CHECK(read_via(addr, "inside-link.json", NULL, false, msg, sizeof(msg)) == 0,
 	      "a link that stays inside: %s", msg);
-	CHECK(read_via(addr, "escape.json", NULL, false, msg, sizeof(msg)) ==
-			      PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, "escape.json", NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "outside the files directory"),
 	      "a link out of it: %s", msg);
-	CHECK(read_via(addr, "../outside.json", NULL, false, msg, sizeof(msg)) ==
-			      PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, "../outside.json", NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "outside the files directory"),
 	      "../: %s", msg);
-	CHECK(read_via(addr, outside, NULL, false, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS,
+	CHECK(read_via(addr, outside, NULL, false, msg, sizeof(msg)) == -EINVAL,
 	      "absolute, outside: %s", msg);
-	CHECK(read_via(addr, "/etc/passwd", NULL, true, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS,
+	CHECK(read_via(addr, "/etc/passwd", NULL, true, msg, sizeof(msg)) == -EINVAL,
 	      "/etc/passwd checked: %s", msg);
-	CHECK(read_via(addr, "fifo", NULL, false, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS &&
+	CHECK(read_via(addr, "fifo", NULL, false, msg, sizeof(msg)) == -EINVAL &&
 		      strstr(msg, "a FIFO"),
 	      "FIFO inside: %s", msg);
-	CHECK(read_via(addr, "huge", NULL, true, msg, sizeof(msg)) == PVP_CTL_INVALID_PARAMS,
+	CHECK(read_via(addr, "huge", NULL, true, msg, sizeof(msg)) == -EINVAL,
 	      "huge inside, checked: %s", msg);
 	ct_stop(pid);
 
@@ -324,19 +320,19 @@ test_request_files(void)
 	{
 		struct pvp_ctl_server_conf bad = {.listen = "tcp:127.0.0.1:0",
 						  .files_dir = outside};
-		struct pvp_ctl_error err;
-		struct pvp_ctl_server *srv = pvp_ctl_server_create(&bad, &err);
+		char err[PVP_CTL_ERR_LEN] = "";
+		struct pvp_ctl_server *srv = pvp_ctl_server_create(&bad, err, sizeof(err));
 
-		CHECK(srv == NULL && strstr(err.message, "Not a directory"), "files dir: %s",
-		      err.message);
+		CHECK(srv == NULL && strstr(err, "Not a directory"), "files dir: %s", err);
 		pvp_ctl_server_destroy(srv);
 	}
 	/* Outside a request: refused, not a crash. */
 	{
-		struct pvp_ctl_error err;
+		char err[PVP_CTL_ERR_LEN] = "";
 		char *buf;
 
-		CHECK(pvp_ctl_file_read(p, NULL, 100, &buf, NULL, NULL, 0, &err) == -EINVAL,
+		CHECK(pvp_ctl_file_read(p, NULL, 100, &buf, NULL, NULL, 0, err, sizeof(err)) ==
+			      -EINVAL,
 		      "outside a request");
 	}
 }
