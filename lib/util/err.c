@@ -13,11 +13,17 @@ pvp_err(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	pvp_verr(err, len, fmt, ap);
+	va_end(ap);
+}
+
+void
+pvp_verr(char *err, size_t len, const char *fmt, va_list ap)
+{
 	if (err == NULL || len == 0 || err[0] != '\0')
 		return;
-	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
 }
 
 void

@@ -24,6 +24,7 @@
 #ifndef PVP_UTIL_H
 #define PVP_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,10 @@ extern "C" {
  *   Size of @p err; the message is cut to fit.
  */
 void pvp_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** pvp_err() with a va_list, for helpers that add their own step (a return value). */
+void pvp_verr(char *err, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* ---- numbers ---- */
 

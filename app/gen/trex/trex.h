@@ -80,11 +80,17 @@ enum trex_event {
 	TREX_EV_SERVER_STOPPED = 100,
 };
 
-/** A method's failure: JSON-RPC code and TRex's "specific_err" text. */
-struct trex_err {
-	int code;      /**< TREX_E_* */
-	char msg[512]; /**< one line */
-};
+/*
+ * A method fails as every function here does: it returns a negative
+ * errno and writes TRex's "specific_err" line into (err, err_len), the
+ * first error kept. trex_handle_one() turns the errno into the answer's
+ * code, the only place that does: -EINVAL TREX_E_PARAMS, -ENOSYS
+ * TREX_E_NO_METHOD, -EIO and -ENOMEM TREX_E_INTERNAL, -EPROTO
+ * TREX_E_INVALID_REQ, -EBADMSG TREX_E_PARSE, and any other errno (-EPERM
+ * not the owner, -EBUSY the port's state, -ERANGE over a limit, ...)
+ * TREX_E_EXEC. TREX_ERR_LEN is the room a method gets.
+ */
+#define TREX_ERR_LEN 512
 
 /* Port states as get_port_status names them. */
 enum trex_port_state {
@@ -203,31 +209,35 @@ extern struct trex_ctx trex;
  */
 char *trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen);
 
-/* A method: params is an object (never NULL); returns the result or NULL with @p e set. */
-typedef json_t *(*trex_method_fn)(json_t *params, struct trex_err *e);
+/*
+ * A method: params is an object (never NULL); returns 0 with the result
+ * in *res, or a negative errno with its line in @p err.
+ */
+typedef int (*trex_method_fn)(json_t *params, json_t **res, char *err, size_t err_len);
 
 /* trex_server.c: errors, parameters, events, ownership. */
-json_t *trex_fail(struct trex_err *e, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int trex_param_port(json_t *p, uint16_t *port, struct trex_err *e);
-int trex_param_bool(json_t *p, const char *name, int def, bool *v, struct trex_err *e);
-int trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v,
-		    struct trex_err *e);
-int trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_t *v,
-		   struct trex_err *e);
-int trex_param_double(json_t *p, const char *name, bool has_def, double def, double *v,
-		      struct trex_err *e);
-const char *trex_param_str(json_t *p, const char *name, const char *def, struct trex_err *e);
-json_t *trex_param_obj(json_t *p, const char *name, struct trex_err *e);
-json_t *trex_param_array(json_t *p, const char *name, struct trex_err *e);
-int trex_param_profile(json_t *p, bool allow_all, struct trex_err *e);
+/* Write the line (pvp_err(): the first kept) and return @p ret, a negative errno. */
+int trex_fail(char *err, size_t err_len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int trex_param_port(json_t *p, uint16_t *port, char *err, size_t err_len);
+int trex_param_bool(json_t *p, const char *name, int def, bool *v, char *err, size_t err_len);
+int trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v, char *err,
+		    size_t err_len);
+int trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_t *v, char *err,
+		   size_t err_len);
+int trex_param_double(json_t *p, const char *name, bool has_def, double def, double *v, char *err,
+		      size_t err_len);
+const char *trex_param_str(json_t *p, const char *name, const char *def, char *err, size_t err_len);
+json_t *trex_param_obj(json_t *p, const char *name, char *err, size_t err_len);
+json_t *trex_param_array(json_t *p, const char *name, char *err, size_t err_len);
+int trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len);
 void trex_event(enum trex_event type, json_t *data);
 void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
 double trex_now_sec(void);
 void trex_session_owner(uint32_t id);
 /* The publish_now and get_async_events methods (trex_events.c). */
-json_t *trex_m_publish_now(json_t *p, struct trex_err *e);
-json_t *trex_m_get_async_events(json_t *p, struct trex_err *e);
+int trex_m_publish_now(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_async_events(json_t *p, json_t **res, char *err, size_t err_len);
 /* Drop every session and its queued events. */
 void trex_sessions_free(void);
 /*
@@ -245,22 +255,22 @@ uint8_t *trex_b64_decode(const char *in, uint32_t *len);
 json_t *trex_supported_list(void);
 
 /* trex_cmds.c: general and port methods. */
-json_t *trex_m_api_sync_v2(json_t *p, struct trex_err *e);
-json_t *trex_m_api_sync(json_t *p, struct trex_err *e);
-json_t *trex_m_get_version(json_t *p, struct trex_err *e);
-json_t *trex_m_ping(json_t *p, struct trex_err *e);
-json_t *trex_m_get_system_info(json_t *p, struct trex_err *e);
-json_t *trex_m_get_supported_cmds(json_t *p, struct trex_err *e);
-json_t *trex_m_get_port_status(json_t *p, struct trex_err *e);
-json_t *trex_m_get_owner(json_t *p, struct trex_err *e);
-json_t *trex_m_acquire(json_t *p, struct trex_err *e);
-json_t *trex_m_release(json_t *p, struct trex_err *e);
-json_t *trex_m_set_port_attr(json_t *p, struct trex_err *e);
-json_t *trex_m_remove_rx_filters(json_t *p, struct trex_err *e);
+int trex_m_api_sync_v2(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_api_sync(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_version(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_ping(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_system_info(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_status(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_owner(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_acquire(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_release(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_port_attr(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_remove_rx_filters(json_t *p, json_t **res, char *err, size_t err_len);
 const char *trex_state_name(enum trex_port_state s);
 
 /* trex_capture.c: the "capture" method. */
-json_t *trex_m_capture(json_t *p, struct trex_err *e);
+int trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len);
 struct gen_cap_pkt;
 /* What a fetch of captured frames hands out. */
 struct trex_cap_fetch {
@@ -274,14 +284,14 @@ void trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt);
  * trex_service.c: service mode, port addressing (L2, L3, IPv6, VLAN),
  * the RX queue and pushed packets.
  */
-json_t *trex_m_service(json_t *p, struct trex_err *e);
-json_t *trex_m_set_l2(json_t *p, struct trex_err *e);
-json_t *trex_m_set_l3(json_t *p, struct trex_err *e);
-json_t *trex_m_conf_ipv6(json_t *p, struct trex_err *e);
-json_t *trex_m_set_vlan(json_t *p, struct trex_err *e);
-json_t *trex_m_set_rx_feature(json_t *p, struct trex_err *e);
-json_t *trex_m_get_rx_queue_pkts(json_t *p, struct trex_err *e);
-json_t *trex_m_push_pkts(json_t *p, struct trex_err *e);
+int trex_m_service(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_l2(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_l3(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_conf_ipv6(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_vlan(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_rx_queue_pkts(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_push_pkts(json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether port @p port is in service mode; @p filtered its filtered flag. */
 bool trex_service_on(uint16_t port, bool *filtered);
 /* Port @p port's "layer_cfg" and "vlan" into its attributes @p attr. */
@@ -305,16 +315,17 @@ int trex_service_init(char *err, size_t errlen);
 void trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst);
 
 /* trex_stream.c: streams and the loaded profile. */
-json_t *trex_m_add_stream(json_t *p, struct trex_err *e);
-json_t *trex_m_remove_stream(json_t *p, struct trex_err *e);
-json_t *trex_m_remove_all_streams(json_t *p, struct trex_err *e);
-json_t *trex_m_get_stream_list(json_t *p, struct trex_err *e);
-json_t *trex_m_get_all_streams(json_t *p, struct trex_err *e);
-json_t *trex_m_get_stream(json_t *p, struct trex_err *e);
+int trex_m_add_stream(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_remove_stream(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_remove_all_streams(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_stream_list(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_all_streams(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_stream(json_t *p, json_t **res, char *err, size_t err_len);
 void trex_stream_free(struct trex_stream *s);
 void trex_streams_clear(uint16_t port);
-int trex_profile_load(struct trex_err *e);
-int trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e);
+int trex_profile_load(char *err, size_t err_len);
+int trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, char *err,
+		    size_t err_len);
 
 /* trex_stream_build.c: TRex's packet as pvpkit-gen sends it. */
 int trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id, char *msg,
@@ -325,31 +336,31 @@ void trex_pvp_stream_free(struct pvp_stream *s);
 void trex_fs_mark(struct trex_stream *s);
 
 /* trex_util.c: get_utilization, TX lcores' busy share and the mempools. */
-json_t *trex_m_get_utilization(json_t *p, struct trex_err *e);
+int trex_m_get_utilization(json_t *p, json_t **res, char *err, size_t err_len);
 
 /* trex_push.c: push_remote, a pcap file replayed on a port (push.h). */
-json_t *trex_m_push_remote(json_t *p, struct trex_err *e);
+int trex_m_push_remote(json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether @p port is pushing a pcap (TRex's PCAP_TX state). */
 bool trex_push_active(uint16_t port);
 /* TRex's error for command @p cmd refused while @p port pushes. */
-json_t *trex_push_refuse(uint16_t port, const char *cmd, struct trex_err *e);
+int trex_push_refuse(uint16_t port, const char *cmd, char *err, size_t err_len);
 /* Free the push of @p port once its TX lcores are idle (trex_port_end). */
 void trex_push_end(uint16_t port);
 
 /* trex_tpg.c, trex_tpg_stats.c: tagged packet groups (../tpg.h has the RX side). */
-json_t *trex_m_enable_tpg(json_t *p, struct trex_err *e);
-json_t *trex_m_disable_tpg(json_t *p, struct trex_err *e);
-json_t *trex_m_get_tpg_state(json_t *p, struct trex_err *e);
-json_t *trex_m_get_tpg_status(json_t *p, struct trex_err *e);
-json_t *trex_m_get_tpg_tags(json_t *p, struct trex_err *e);
-json_t *trex_m_update_tpg_tags(json_t *p, struct trex_err *e);
-json_t *trex_m_clear_updated(json_t *p, struct trex_err *e);
-json_t *trex_m_get_tpg_stats(json_t *p, struct trex_err *e);
-json_t *trex_m_clear_tpg_stats(json_t *p, struct trex_err *e);
-json_t *trex_m_get_tpg_tx_stats(json_t *p, struct trex_err *e);
-json_t *trex_m_clear_tpg_tx_stats(json_t *p, struct trex_err *e);
+int trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_state(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_status(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether tpg stream @p s (core_id @p core, -1: none) may be added now (TRex's rules). */
-int trex_tpg_stream_check(const struct trex_stream *s, int64_t core, struct trex_err *e);
+int trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size_t err_len);
 /* TRex's TPG header into the template of @p s built from @p ts; 0 or -errno with @p msg. */
 int trex_tpg_frame(const struct trex_stream *ts, struct pvp_stream *s, char *msg, size_t len);
 /* Keep loaded tpg stream @p s's seq (it is removed, or a new profile replaces it). */
@@ -363,15 +374,15 @@ void trex_tpg_free(void);
 int trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len);
 
 /* trex_run.c: traffic. */
-json_t *trex_m_start_traffic(json_t *p, struct trex_err *e);
-json_t *trex_m_stop_traffic(json_t *p, struct trex_err *e);
-json_t *trex_m_pause_traffic(json_t *p, struct trex_err *e);
-json_t *trex_m_resume_traffic(json_t *p, struct trex_err *e);
-json_t *trex_m_update_traffic(json_t *p, struct trex_err *e);
-json_t *trex_m_pause_streams(json_t *p, struct trex_err *e);
-json_t *trex_m_resume_streams(json_t *p, struct trex_err *e);
-json_t *trex_m_update_streams(json_t *p, struct trex_err *e);
-json_t *trex_m_validate(json_t *p, struct trex_err *e);
+int trex_m_start_traffic(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_stop_traffic(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_pause_traffic(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_resume_traffic(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_update_traffic(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_update_streams(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_validate(json_t *p, json_t **res, char *err, size_t err_len);
 void trex_port_halt(uint16_t port);
 void trex_run_tick(void);
 int trex_run_next_ms(void);
@@ -385,15 +396,15 @@ struct trex_mul {
 };
 
 /* trex_run.c, shared with the per-stream methods of trex_run_streams.c. */
-int trex_mul_parse(json_t *p, struct trex_mul *m, struct trex_err *e);
+int trex_mul_parse(json_t *p, struct trex_mul *m, char *err, size_t err_len);
 /*
  * Whether @p port may send at port factor @p f, each stream at its own
  * factor (1 when @p fresh): within pvpkit-gen's rate bounds always, and
  * within the line unless @p force. @p l1_unit gets the L1 bit/s at
- * factor 1. Returns 0 or -ERANGE with TRex's message in @p e.
+ * factor 1. Returns 0 or -ERANGE with TRex's message in @p err.
  */
-int trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
-		   struct trex_err *e);
+int trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit, char *err,
+		   size_t err_len);
 struct trex_stream *trex_ws_stream(const struct gen_wstream *w);
 /* Stream @p id of @p port (and its index in the port's streams[]), NULL when none. */
 struct trex_stream *trex_stream_find(uint16_t port, uint32_t id, uint32_t *idx);
@@ -403,12 +414,12 @@ void trex_lcores_retake(uint16_t port);
 bool trex_lcores_idle(uint16_t port);
 
 /* trex_stats.c: counters. */
-json_t *trex_m_get_global_stats(json_t *p, struct trex_err *e);
-json_t *trex_m_get_port_stats(json_t *p, struct trex_err *e);
-json_t *trex_m_get_port_xstats_names(json_t *p, struct trex_err *e);
-json_t *trex_m_get_port_xstats_values(json_t *p, struct trex_err *e);
-json_t *trex_m_get_active_pgids(json_t *p, struct trex_err *e);
-json_t *trex_m_get_pgid_stats(json_t *p, struct trex_err *e);
+int trex_m_get_global_stats(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_stats(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_xstats_names(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_xstats_values(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_active_pgids(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_pgid_stats(json_t *p, json_t **res, char *err, size_t err_len);
 void trex_stats_tick(void);
 
 #endif /* GEN_TREX_H */

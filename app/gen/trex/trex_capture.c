@@ -22,9 +22,9 @@
 
 /* A "tx" or "rx" list of ports as a bit mask. */
 static int
-trex_cap_ports(json_t *p, const char *name, uint64_t *mask, struct trex_err *e)
+trex_cap_ports(json_t *p, const char *name, uint64_t *mask, char *err, size_t err_len)
 {
-	json_t *a = trex_param_array(p, name, e), *x;
+	json_t *a = trex_param_array(p, name, err, err_len), *x;
 	char list[64];
 	size_t i;
 	int n = 0;
@@ -36,22 +36,22 @@ trex_cap_ports(json_t *p, const char *name, uint64_t *mask, struct trex_err *e)
 	json_array_foreach(a, i, x) {
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) > 0xff) {
-			trex_fail(e, TREX_E_PARAMS, "'%s' must be a list of bytes", name);
-			return -EINVAL;
+			return trex_fail(err, err_len, -EINVAL, "'%s' must be a list of bytes",
+					 name);
 		}
 		if (json_integer_value(x) >= trex.g->nb_ports) {
 			for (k = 0; k < trex.g->nb_ports && n < (int)sizeof(list) - 4; k++)
 				n += snprintf(list + n, sizeof(list) - n, " %u", k);
-			trex_fail(e, TREX_E_EXEC, "invalid port id - should be:%s", list);
-			return -EINVAL;
+			return trex_fail(err, err_len, -ENODEV, "invalid port id - should be:%s",
+					 list);
 		}
 		*mask |= 1ull << json_integer_value(x);
 	}
 	return 0;
 }
 
-static json_t *
-trex_cap_start(json_t *p, struct trex_err *e)
+static int
+trex_cap_start(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_cap_conf c;
 	const char *mode, *endpoint;
@@ -62,24 +62,27 @@ trex_cap_start(json_t *p, struct trex_err *e)
 	int ret;
 
 	memset(&c, 0, sizeof(c));
-	if (trex_param_uint(p, "limit", UINT32_MAX, -1, &limit, e) != 0 ||
-	    trex_param_uint(p, "snaplen", UINT16_MAX, 0, &snaplen, e) != 0)
-		return NULL;
-	mode = trex_param_str(p, "mode", NULL, e);
-	endpoint = trex_param_str(p, "endpoint", "", e);
-	c.filter = trex_param_str(p, "filter", "", e);
-	if (mode == NULL || endpoint == NULL || c.filter == NULL ||
-	    trex_cap_ports(p, "tx", &c.ports[GEN_CAP_TX], e) != 0 ||
-	    trex_cap_ports(p, "rx", &c.ports[GEN_CAP_RX], e) != 0)
-		return NULL;
+	if (trex_param_uint(p, "limit", UINT32_MAX, -1, &limit, err, err_len) != 0 ||
+	    trex_param_uint(p, "snaplen", UINT16_MAX, 0, &snaplen, err, err_len) != 0)
+		return -EINVAL;
+	mode = trex_param_str(p, "mode", NULL, err, err_len);
+	endpoint = trex_param_str(p, "endpoint", "", err, err_len);
+	c.filter = trex_param_str(p, "filter", "", err, err_len);
+	if (mode == NULL || endpoint == NULL || c.filter == NULL)
+		return -EINVAL;
+	ret = trex_cap_ports(p, "tx", &c.ports[GEN_CAP_TX], err, err_len);
+	if (ret == 0)
+		ret = trex_cap_ports(p, "rx", &c.ports[GEN_CAP_RX], err, err_len);
+	if (ret != 0)
+		return ret;
 	if (strcmp(mode, "fixed") != 0 && strcmp(mode, "cyclic") != 0)
-		return trex_fail(e, TREX_E_PARAMS,
+		return trex_fail(err, err_len, -EINVAL,
 				 "field 'mode' can only be one of [fixed, cyclic]");
 	if (gen_cap_filter_check(c.filter, msg, sizeof(msg)) != 0)
-		return trex_fail(e, TREX_E_PARAMS,
+		return trex_fail(err, err_len, -EINVAL,
 				 "BPF filter: '%.200s' is not a valid pattern: %s", c.filter, msg);
 	if (endpoint[0] != '\0')
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EOPNOTSUPP,
 				 "capture endpoint '%.100s' is not supported by pvpkit-gen: fetch "
 				 "the packets instead",
 				 endpoint);
@@ -87,8 +90,9 @@ trex_cap_start(json_t *p, struct trex_err *e)
 	c.cyclic = mode[0] == 'c';
 	ret = gen_cap_start(&c, &id, &start_ts, msg, sizeof(msg));
 	if (ret != 0)
-		return trex_fail(e, TREX_E_EXEC, "%s", msg);
-	return json_pack("{s:I,s:f}", "capture_id", (json_int_t)id, "start_ts", start_ts);
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
+	*res = json_pack("{s:I,s:f}", "capture_id", (json_int_t)id, "start_ts", start_ts);
+	return 0;
 }
 
 /*
@@ -105,36 +109,37 @@ trex_cap_hidden(const struct gen_cap_info *i)
 
 /* A "capture_id" parameter: one of the clients' captures. */
 static int
-trex_cap_id(json_t *p, uint32_t *id, struct trex_err *e)
+trex_cap_id(json_t *p, uint32_t *id, char *err, size_t err_len)
 {
 	struct gen_cap_info info[GEN_CAP_MAX];
 	unsigned int n, k;
 	uint64_t v;
 
-	if (trex_param_uint(p, "capture_id", UINT32_MAX, -1, &v, e) != 0)
+	if (trex_param_uint(p, "capture_id", UINT32_MAX, -1, &v, err, err_len) != 0)
 		return -EINVAL;
 	*id = (uint32_t)v;
 	n = gen_cap_status(info, RTE_DIM(info));
 	for (k = 0; k < n && k < RTE_DIM(info); k++)
-		if (info[k].id == *id && trex_cap_hidden(&info[k])) {
-			trex_fail(e, TREX_E_EXEC, "capture ID not found");
-			return -ENOENT;
-		}
+		if (info[k].id == *id && trex_cap_hidden(&info[k]))
+			return trex_fail(err, err_len, -ENOENT, "capture ID not found");
 	return 0;
 }
 
-static json_t *
-trex_cap_stop(json_t *p, struct trex_err *e)
+static int
+trex_cap_stop(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_cap_info i;
 	char msg[256] = "";
 	uint32_t id;
+	int ret;
 
-	if (trex_cap_id(p, &id, e) != 0)
-		return NULL;
+	ret = trex_cap_id(p, &id, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (gen_cap_stop(id, &i, msg, sizeof(msg)) != 0)
-		return trex_fail(e, TREX_E_EXEC, "%s", msg);
-	return json_pack("{s:I,s:s}", "pkt_count", (json_int_t)i.captured, "endpoint", "");
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
+	*res = json_pack("{s:I,s:s}", "pkt_count", (json_int_t)i.captured, "endpoint", "");
+	return 0;
 }
 
 void
@@ -153,27 +158,31 @@ trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt)
 	free(b64);
 }
 
-static json_t *
-trex_cap_fetch(json_t *p, struct trex_err *e)
+static int
+trex_cap_fetch(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_cap_fetch f = {.pkts = NULL};
 	uint64_t limit, pending;
 	char msg[256] = "";
 	double start_ts;
 	uint32_t id;
+	int ret;
 
-	if (trex_cap_id(p, &id, e) != 0 ||
-	    trex_param_uint(p, "pkt_limit", UINT32_MAX, -1, &limit, e) != 0 ||
-	    trex_param_uint(p, "snaplen", UINT16_MAX, 0, &f.snaplen, e) != 0)
-		return NULL;
+	ret = trex_cap_id(p, &id, err, err_len);
+	if (ret != 0)
+		return ret;
+	if (trex_param_uint(p, "pkt_limit", UINT32_MAX, -1, &limit, err, err_len) != 0 ||
+	    trex_param_uint(p, "snaplen", UINT16_MAX, 0, &f.snaplen, err, err_len) != 0)
+		return -EINVAL;
 	f.pkts = json_array();
 	if (gen_cap_fetch(id, (uint32_t)limit, trex_cap_pkt, &f, &pending, &start_ts, msg,
 			  sizeof(msg)) != 0) {
 		json_decref(f.pkts);
-		return trex_fail(e, TREX_E_EXEC, "%s", msg);
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
 	}
-	return json_pack("{s:I,s:f,s:o}", "pending", (json_int_t)pending, "start_ts", start_ts,
+	*res = json_pack("{s:I,s:f,s:o}", "pending", (json_int_t)pending, "start_ts", start_ts,
 			 "pkts", f.pkts);
+	return 0;
 }
 
 static json_t *
@@ -203,36 +212,41 @@ trex_cap_status(void)
 	return res;
 }
 
-static json_t *
-trex_cap_remove(json_t *p, struct trex_err *e)
+static int
+trex_cap_remove(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	char msg[256] = "";
 	uint32_t id;
+	int ret;
 
-	if (trex_cap_id(p, &id, e) != 0)
-		return NULL;
+	ret = trex_cap_id(p, &id, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (gen_cap_remove(id, msg, sizeof(msg)) != 0)
-		return trex_fail(e, TREX_E_EXEC, "%s", msg);
-	return json_object();
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_capture(json_t *p, struct trex_err *e)
+int
+trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *cmd = trex_param_str(p, "command", NULL, e);
+	const char *cmd = trex_param_str(p, "command", NULL, err, err_len);
 
 	if (cmd == NULL)
-		return NULL;
+		return -EINVAL;
 	if (strcmp(cmd, "start") == 0)
-		return trex_cap_start(p, e);
+		return trex_cap_start(p, res, err, err_len);
 	if (strcmp(cmd, "stop") == 0)
-		return trex_cap_stop(p, e);
+		return trex_cap_stop(p, res, err, err_len);
 	if (strcmp(cmd, "fetch") == 0)
-		return trex_cap_fetch(p, e);
-	if (strcmp(cmd, "status") == 0)
-		return trex_cap_status();
+		return trex_cap_fetch(p, res, err, err_len);
+	if (strcmp(cmd, "status") == 0) {
+		*res = trex_cap_status();
+		return 0;
+	}
 	if (strcmp(cmd, "remove") == 0)
-		return trex_cap_remove(p, e);
-	return trex_fail(e, TREX_E_PARAMS,
+		return trex_cap_remove(p, res, err, err_len);
+	return trex_fail(err, err_len, -EINVAL,
 			 "field 'command' can only be one of [start, stop, fetch, status, remove]");
 }

@@ -38,79 +38,87 @@ trex_state_name(enum trex_port_state s)
 	}
 }
 
-static json_t *
-trex_api_verify(const char *name, int64_t major, int64_t minor, struct trex_err *e)
+/* Whether the client's API @p name @p major.@p minor is ours: 0 or -EPROTONOSUPPORT. */
+static int
+trex_api_verify(const char *name, int64_t major, int64_t minor, char *err, size_t err_len)
 {
 	if (strcmp(name, TREX_API_NAME) != 0)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EPROTONOSUPPORT,
 				 "RPC configuration mismatch - server RPC configuration: '%s', "
 				 "client RPC configuration: '%s'",
 				 TREX_API_NAME, name);
 	if (major < TREX_API_MAJOR)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EPROTONOSUPPORT,
 				 "RPC version mismatch: a newer client version is required "
 				 "(API type '%s': server %d.%d, client %" PRId64 ".%" PRId64 ")",
 				 TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
 	if (major > TREX_API_MAJOR || minor > TREX_API_MINOR)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EPROTONOSUPPORT,
 				 "Version mismatch: your client version is too new to be "
 				 "supported by the server (API type '%s': server %d.%d, client "
 				 "%" PRId64 ".%" PRId64 ")",
 				 TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
-	return json_string(trex.api_h);
+	return 0;
 }
 
-json_t *
-trex_m_api_sync_v2(json_t *p, struct trex_err *e)
+int
+trex_m_api_sync_v2(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *name = trex_param_str(p, "name", NULL, e);
+	const char *name = trex_param_str(p, "name", NULL, err, err_len);
 	int64_t major, minor;
-	json_t *h;
+	int ret;
 
-	if (name == NULL || trex_param_int(p, "major", 0, 0, &major, e) != 0 ||
-	    trex_param_int(p, "minor", 0, 0, &minor, e) != 0)
-		return NULL;
-	h = trex_api_verify(name, major, minor, e);
-	return h != NULL ? json_pack("{s:o}", "api_h", h) : NULL;
+	if (name == NULL || trex_param_int(p, "major", 0, 0, &major, err, err_len) != 0 ||
+	    trex_param_int(p, "minor", 0, 0, &minor, err, err_len) != 0)
+		return -EINVAL;
+	ret = trex_api_verify(name, major, minor, err, err_len);
+	if (ret != 0)
+		return ret;
+	*res = json_pack("{s:s}", "api_h", trex.api_h);
+	return 0;
 }
 
 /* The first handshake (GUI clients): {"api_vers": [{"type": "core", "major", "minor"}]}. */
-json_t *
-trex_m_api_sync(json_t *p, struct trex_err *e)
+int
+trex_m_api_sync(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	json_t *vers = trex_param_array(p, "api_vers", e), *v, *h;
+	json_t *vers = trex_param_array(p, "api_vers", err, err_len), *v;
 	const char *type;
 	int64_t major, minor;
+	int ret;
 
 	if (vers == NULL)
-		return NULL;
+		return -EINVAL;
 	if (json_array_size(vers) != 1 || !json_is_object(json_array_get(vers, 0)))
-		return trex_fail(e, TREX_E_PARAMS, "'api_vers' should be a list of size 1");
+		return trex_fail(err, err_len, -EINVAL, "'api_vers' should be a list of size 1");
 	v = json_array_get(vers, 0);
-	type = trex_param_str(v, "type", NULL, e);
-	if (type == NULL || trex_param_int(v, "major", 0, 0, &major, e) != 0 ||
-	    trex_param_int(v, "minor", 0, 0, &minor, e) != 0)
-		return NULL;
+	type = trex_param_str(v, "type", NULL, err, err_len);
+	if (type == NULL || trex_param_int(v, "major", 0, 0, &major, err, err_len) != 0 ||
+	    trex_param_int(v, "minor", 0, 0, &minor, err, err_len) != 0)
+		return -EINVAL;
 	if (strcmp(type, "core") != 0)
-		return trex_fail(e, TREX_E_PARAMS, "'type' must be 'core', got '%s'", type);
-	h = trex_api_verify(TREX_API_NAME, major, minor, e);
-	if (h == NULL)
-		return NULL;
-	return json_pack("{s:[{s:s,s:o}]}", "api_vers", "type", type, "api_h", h);
+		return trex_fail(err, err_len, -EINVAL, "'type' must be 'core', got '%s'", type);
+	ret = trex_api_verify(TREX_API_NAME, major, minor, err, err_len);
+	if (ret != 0)
+		return ret;
+	*res = json_pack("{s:[{s:s,s:s}]}", "api_vers", "type", type, "api_h", trex.api_h);
+	return 0;
 }
 
-json_t *
-trex_m_get_version(json_t *p, struct trex_err *e)
+int
+trex_m_get_version(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "version", "pvpkit-gen " PVP_VERSION,
+	*res = json_pack("{s:s,s:s,s:s,s:s,s:s}", "version", "pvpkit-gen " PVP_VERSION,
 			 "build_date", __DATE__, "build_time", __TIME__, "built_by", "pvpkit",
 			 "mode", TREX_API_NAME);
+	return 0;
 }
 
-json_t *
-trex_m_ping(json_t *p, struct trex_err *e)
+int
+trex_m_ping(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	return json_pack("{s:f}", "ts", trex_now_sec());
+	*res = json_pack("{s:f}", "ts", trex_now_sec());
+	return 0;
 }
 
 /* The CPU model from /proc/cpuinfo, as TRex reports it. */
@@ -147,8 +155,8 @@ trex_port_virtual(const struct rte_eth_dev_info *info)
 	return bus == NULL || strcmp(rte_bus_name(bus), "vdev") == 0;
 }
 
-json_t *
-trex_m_get_system_info(json_t *p, struct trex_err *e)
+int
+trex_m_get_system_info(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	char host[256] = "", cpu[128];
@@ -183,17 +191,19 @@ trex_m_get_system_info(json_t *p, struct trex_err *e)
 				  "is_vxlan_supported", 0, "is_ieee1588_supported", 0, "is_virtual",
 				  trex_port_virtual(&info), "supp_speeds", "cores", cores));
 	}
-	return json_pack("{s:s,s:I,s:i,s:i,s:s,s:b,s:b,s:i,s:o}", "hostname", host, "uptime",
+	*res = json_pack("{s:s,s:I,s:i,s:i,s:s,s:b,s:b,s:i,s:o}", "hostname", host, "uptime",
 			 (json_int_t)((rte_rdtsc() - trex.boot_tsc) / g->hz), "dp_core_count",
 			 g->nb_tx, "dp_core_count_per_port", g->opt.tx_cores, "core_type", cpu,
 			 "is_multiqueue_mode", g->opt.tx_cores > 1, "advanced_per_stream_stats", 1,
 			 "port_count", g->nb_ports, "ports", ports);
+	return 0;
 }
 
-json_t *
-trex_m_get_supported_cmds(json_t *p, struct trex_err *e)
+int
+trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	return trex_supported_list();
+	*res = trex_supported_list();
+	return 0;
 }
 
 /* TRex's port attributes: link, speed, filters, layer config, VLANs. */
@@ -217,24 +227,28 @@ trex_port_attr(uint16_t port)
 	return attr;
 }
 
-json_t *
-trex_m_get_port_status(json_t *p, struct trex_err *e)
+int
+trex_m_get_port_status(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	const char *state;
 	uint32_t max_id = 0, i;
 	uint16_t port;
 	bool service, filtered;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, true, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	/* A pushing port is TRex's PCAP_TX, which its client shows as such. */
 	state = trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state);
 	for (i = 0; i < tp->nb_streams; i++)
 		max_id = RTE_MAX(max_id, tp->streams[i]->id);
 	service = trex_service_on(port, &filtered);
-	return json_pack("{s:s,s:s,s:{s:s},s:b,s:b,s:i,s:I,s:o,s:{s:{s:b},s:o,s:{s:b},"
+	*res = json_pack("{s:s,s:s,s:{s:s},s:b,s:b,s:i,s:I,s:o,s:{s:{s:b},s:o,s:{s:b},"
 			 "s:{s:b},s:{s:b},s:{s:b}}}",
 			 "owner", tp->owned ? tp->owner : "", "state", state, "state_profile", "_",
 			 state, "service", service, "service_filtered", filtered, "profile_count",
@@ -243,21 +257,25 @@ trex_m_get_port_status(json_t *p, struct trex_err *e)
 			 trex_service_rx_queue(port), "stack", "is_active", 0, "grat_arp",
 			 "is_active", 0, "capture_port", "is_active", 0, "capwap_proxy",
 			 "is_active", 0);
+	return 0;
 }
 
-json_t *
-trex_m_get_owner(json_t *p, struct trex_err *e)
+int
+trex_m_get_owner(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0)
-		return NULL;
-	return json_pack("{s:s}", "owner",
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
+	*res = json_pack("{s:s}", "owner",
 			 trex.port[port].owned ? trex.port[port].owner : "<FREE>");
+	return 0;
 }
 
-json_t *
-trex_m_acquire(json_t *p, struct trex_err *e)
+int
+trex_m_acquire(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 	struct trex_port *tp;
@@ -265,23 +283,26 @@ trex_m_acquire(json_t *p, struct trex_err *e)
 	uint64_t sid;
 	bool force, used_force;
 	uint16_t port, i;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 ||
-	    (user = trex_param_str(p, "user", NULL, e)) == NULL ||
-	    trex_param_bool(p, "force", -1, &force, e) != 0 ||
-	    trex_param_uint(p, "session_id", UINT32_MAX, -1, &sid, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
+	if ((user = trex_param_str(p, "user", NULL, err, err_len)) == NULL ||
+	    trex_param_bool(p, "force", -1, &force, err, err_len) != 0 ||
+	    trex_param_uint(p, "session_id", UINT32_MAX, -1, &sid, err, err_len) != 0)
+		return -EINVAL;
 	if (strlen(user) >= sizeof(tp->owner))
-		return trex_fail(e, TREX_E_PARAMS, "'user' is longer than %zu characters",
+		return trex_fail(err, err_len, -EINVAL, "'user' is longer than %zu characters",
 				 sizeof(tp->owner) - 1);
 	tp = &trex.port[port];
 	used_force = tp->owned && force;
 	if (tp->owned && !force) {
 		if (strcmp(tp->owner, user) != 0)
-			return trex_fail(e, TREX_E_EXEC, "port is already taken by '%s'",
+			return trex_fail(err, err_len, -EPERM, "port is already taken by '%s'",
 					 tp->owner);
 		if (tp->session_id != (uint32_t)sid)
-			return trex_fail(e, TREX_E_EXEC,
+			return trex_fail(err, err_len, -EPERM,
 					 "port is already owned by another session of '%s'", user);
 	} else {
 		snprintf(tp->owner, sizeof(tp->owner), "%s", user);
@@ -295,21 +316,26 @@ trex_m_acquire(json_t *p, struct trex_err *e)
 	trex_event(TREX_EV_PORT_ACQUIRED,
 		   json_pack("{s:i,s:s,s:I,s:b}", "port_id", port, "who", user, "session_id",
 			     (json_int_t)sid, "force", used_force));
-	return json_string(tp->handler);
+	*res = json_string(tp->handler);
+	return 0;
 }
 
-json_t *
-trex_m_release(json_t *p, struct trex_err *e)
+int
+trex_m_release(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	uint16_t port;
 	json_t *ev;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	if (tp->state == TREX_PORT_TX || tp->state == TREX_PORT_PAUSE)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EBUSY,
 				 "cannot release a port that is active: stop traffic first");
 	ev = json_pack("{s:i,s:s,s:I}", "port_id", port, "who", tp->owner, "session_id",
 		       (json_int_t)tp->session_id);
@@ -318,12 +344,13 @@ trex_m_release(json_t *p, struct trex_err *e)
 	tp->handler[0] = '\0';
 	tp->session_id = 0;
 	trex_event(TREX_EV_PORT_RELEASED, ev);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
 /* Promiscuous or all-multicast on a port; virtual ports that filter nothing need none. */
 static int
-trex_port_filter(uint16_t port, bool allmulti, bool on, struct trex_err *e)
+trex_port_filter(uint16_t port, bool allmulti, bool on, char *err, size_t err_len)
 {
 	uint16_t ep = trex.g->port[port].eth_port;
 	int ret;
@@ -339,9 +366,9 @@ trex_port_filter(uint16_t port, bool allmulti, bool on, struct trex_err *e)
 	if (ret == -ENOTSUP || ret == -ENOSYS)
 		ret = 0;
 	if (ret != 0) {
-		trex_fail(e, TREX_E_EXEC, "Error applying %s attribute, return value: %d",
-			  allmulti ? "multicast" : "promiscuous", ret);
-		return ret;
+		return trex_fail(err, err_len, -EPERM,
+				 "Error applying %s attribute, return value: %d",
+				 allmulti ? "multicast" : "promiscuous", ret);
 	}
 	if (allmulti)
 		trex.port[port].allmulti = on;
@@ -350,39 +377,52 @@ trex_port_filter(uint16_t port, bool allmulti, bool on, struct trex_err *e)
 	return 0;
 }
 
-json_t *
-trex_m_set_port_attr(json_t *p, struct trex_err *e)
+int
+trex_m_set_port_attr(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	json_t *attr, *v;
 	const char *name;
 	uint16_t port;
 	bool on;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || (attr = trex_param_obj(p, "attr", e)) == NULL)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
+	attr = trex_param_obj(p, "attr", err, err_len);
+	if (attr == NULL)
+		return -EINVAL;
 	/* All checked first: an error changes nothing. */
 	json_object_foreach(attr, name, v) {
 		if (strcmp(name, "promiscuous") != 0 && strcmp(name, "multicast") != 0)
-			return trex_fail(e, TREX_E_EXEC,
+			return trex_fail(err, err_len, -EOPNOTSUPP,
 					 "attribute '%s' is not supported by pvpkit-gen (only "
 					 "promiscuous and multicast)",
 					 name);
-		if (!json_is_object(v) || trex_param_bool(v, "enabled", -1, &on, e) != 0)
-			return trex_fail(e, TREX_E_PARAMS, "'%s' needs {\"enabled\": bool}", name);
+		/* TRex's own words replace the parameter's: no message from it. */
+		if (!json_is_object(v) || trex_param_bool(v, "enabled", -1, &on, NULL, 0) != 0)
+			return trex_fail(err, err_len, -EINVAL, "'%s' needs {\"enabled\": bool}",
+					 name);
 	}
 	json_object_foreach(attr, name, v) {
-		trex_param_bool(v, "enabled", -1, &on, e);
-		if (trex_port_filter(port, strcmp(name, "multicast") == 0, on, e) != 0)
-			return NULL;
+		trex_param_bool(v, "enabled", -1, &on, NULL, 0);
+		ret = trex_port_filter(port, strcmp(name, "multicast") == 0, on, err, err_len);
+		if (ret != 0)
+			return ret;
 	}
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
 /* pvpkit-gen counts its signature on every RX packet all the time: no filter to remove. */
-json_t *
-trex_m_remove_rx_filters(json_t *p, struct trex_err *e)
+int
+trex_m_remove_rx_filters(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	if (trex_param_profile(p, false, e) != 0)
-		return NULL;
-	return json_object();
+	int ret;
+
+	ret = trex_param_profile(p, false, err, err_len);
+	if (ret != 0)
+		return ret;
+	*res = json_object();
+	return 0;
 }

@@ -130,38 +130,43 @@ trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t po
 	trex_event(port_ev, json_pack("{s:i}", "port_id", port));
 }
 
-json_t *
-trex_m_publish_now(json_t *p, struct trex_err *e)
+int
+trex_m_publish_now(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t key;
 	bool baseline;
 
-	if (trex_param_uint(p, "key", UINT32_MAX, -1, &key, e) != 0 ||
-	    trex_param_bool(p, "baseline", 0, &baseline, e) != 0)
-		return NULL;
+	if (trex_param_uint(p, "key", UINT32_MAX, -1, &key, err, err_len) != 0 ||
+	    trex_param_bool(p, "baseline", 0, &baseline, err, err_len) != 0)
+		return -EINVAL;
 	trex_publish_trigger();
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_get_async_events(json_t *p, struct trex_err *e)
+int
+trex_m_get_async_events(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_session *s;
 	uint64_t id;
 	json_t *data;
+	int ret;
 
-	if (trex_param_uint(p, "session_id", UINT32_MAX, -1, &id, e) != 0)
-		return NULL;
+	ret = trex_param_uint(p, "session_id", UINT32_MAX, -1, &id, err, err_len);
+	if (ret != 0)
+		return ret;
 	s = trex_session_find((uint32_t)id);
 	if (s == NULL) {
 		/* A new client: it reads from now on. */
 		trex_session_add((uint32_t)id, true);
-		return json_pack("{s:[]}", "data");
+		*res = json_pack("{s:[]}", "data");
+		return 0;
 	}
 	data = s->queue;
 	s->queue = json_array();
 	s->last_query = trex_now_sec();
-	return json_pack("{s:o}", "data", data);
+	*res = json_pack("{s:o}", "data", data);
+	return 0;
 }
 
 /* acquire makes the client's session an owner's (TRex's add_session_id). */

@@ -22,16 +22,15 @@
 
 /* ---- errors and parameters ---- */
 
-json_t *
-trex_fail(struct trex_err *e, int code, const char *fmt, ...)
+int
+trex_fail(char *err, size_t err_len, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
-	e->code = code;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	pvp_verr(err, err_len, fmt, ap);
 	va_end(ap);
-	return NULL;
+	return ret;
 }
 
 double
@@ -67,44 +66,43 @@ trex_json_type(const json_t *v)
 
 /* The member, or NULL with a "missing" error (TRex's wording). */
 static json_t *
-trex_member(json_t *p, const char *name, struct trex_err *e)
+trex_member(json_t *p, const char *name, char *err, size_t err_len)
 {
 	json_t *v = json_object_get(p, name);
 
 	if (v == NULL || json_is_null(v))
-		trex_fail(e, TREX_E_PARAMS, "field '%s' is missing", name);
+		trex_fail(err, err_len, -EINVAL, "field '%s' is missing", name);
 	return v != NULL && !json_is_null(v) ? v : NULL;
 }
 
 static int
-trex_bad_type(json_t *v, const char *name, const char *want, struct trex_err *e)
+trex_bad_type(json_t *v, const char *name, const char *want, char *err, size_t err_len)
 {
-	trex_fail(e, TREX_E_PARAMS, "'%s' is '%s', expecting '%s'", name, trex_json_type(v), want);
-	return -EINVAL;
+	return trex_fail(err, err_len, -EINVAL, "'%s' is '%s', expecting '%s'", name,
+			 trex_json_type(v), want);
 }
 
 int
-trex_param_port(json_t *p, uint16_t *port, struct trex_err *e)
+trex_param_port(json_t *p, uint16_t *port, char *err, size_t err_len)
 {
 	uint64_t v;
 	char list[64];
 	int n = 0;
 	uint16_t i;
 
-	if (trex_param_uint(p, "port_id", 255, -1, &v, e) != 0)
+	if (trex_param_uint(p, "port_id", 255, -1, &v, err, err_len) != 0)
 		return -EINVAL;
 	if (v >= trex.g->nb_ports) {
 		for (i = 0; i < trex.g->nb_ports && n < (int)sizeof(list) - 4; i++)
 			n += snprintf(list + n, sizeof(list) - n, " %u", i);
-		trex_fail(e, TREX_E_EXEC, "invalid port id - should be:%s", list);
-		return -EINVAL;
+		return trex_fail(err, err_len, -ENODEV, "invalid port id - should be:%s", list);
 	}
 	*port = (uint16_t)v;
 	return 0;
 }
 
 int
-trex_param_bool(json_t *p, const char *name, int def, bool *v, struct trex_err *e)
+trex_param_bool(json_t *p, const char *name, int def, bool *v, char *err, size_t err_len)
 {
 	json_t *x = json_object_get(p, name);
 
@@ -112,18 +110,18 @@ trex_param_bool(json_t *p, const char *name, int def, bool *v, struct trex_err *
 		*v = def != 0;
 		return 0;
 	}
-	x = trex_member(p, name, e);
+	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
 		return -EINVAL;
 	if (!json_is_boolean(x))
-		return trex_bad_type(x, name, "bool", e);
+		return trex_bad_type(x, name, "bool", err, err_len);
 	*v = json_is_true(x);
 	return 0;
 }
 
 int
-trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v,
-		struct trex_err *e)
+trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v, char *err,
+		size_t err_len)
 {
 	json_t *x = json_object_get(p, name);
 
@@ -131,7 +129,7 @@ trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t
 		*v = (uint64_t)def;
 		return 0;
 	}
-	x = trex_member(p, name, e);
+	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
 		return -EINVAL;
 	if (!json_is_integer(x) || json_integer_value(x) < 0)
@@ -140,21 +138,20 @@ trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t
 				     : max <= 0xffff	 ? "uint16"
 				     : max <= 0xffffffff ? "uint32"
 							 : "uint64",
-				     e);
+				     err, err_len);
 	if ((uint64_t)json_integer_value(x) > max) {
-		trex_fail(e, TREX_E_PARAMS, "'%s' has size bigger than %s.", name,
-			  max <= 0xff	  ? "uint8"
-			  : max <= 0xffff ? "uint16"
-					  : "uint32");
-		return -ERANGE;
+		return trex_fail(err, err_len, -EINVAL, "'%s' has size bigger than %s.", name,
+				 max <= 0xff	 ? "uint8"
+				 : max <= 0xffff ? "uint16"
+						 : "uint32");
 	}
 	*v = (uint64_t)json_integer_value(x);
 	return 0;
 }
 
 int
-trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_t *v,
-	       struct trex_err *e)
+trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_t *v, char *err,
+	       size_t err_len)
 {
 	json_t *x = json_object_get(p, name);
 
@@ -162,18 +159,18 @@ trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_
 		*v = def;
 		return 0;
 	}
-	x = trex_member(p, name, e);
+	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
 		return -EINVAL;
 	if (!json_is_integer(x))
-		return trex_bad_type(x, name, "int", e);
+		return trex_bad_type(x, name, "int", err, err_len);
 	*v = json_integer_value(x);
 	return 0;
 }
 
 int
-trex_param_double(json_t *p, const char *name, bool has_def, double def, double *v,
-		  struct trex_err *e)
+trex_param_double(json_t *p, const char *name, bool has_def, double def, double *v, char *err,
+		  size_t err_len)
 {
 	json_t *x = json_object_get(p, name);
 
@@ -181,51 +178,51 @@ trex_param_double(json_t *p, const char *name, bool has_def, double def, double 
 		*v = def;
 		return 0;
 	}
-	x = trex_member(p, name, e);
+	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
 		return -EINVAL;
 	if (!json_is_number(x))
-		return trex_bad_type(x, name, "double", e);
+		return trex_bad_type(x, name, "double", err, err_len);
 	*v = json_number_value(x);
 	return 0;
 }
 
 const char *
-trex_param_str(json_t *p, const char *name, const char *def, struct trex_err *e)
+trex_param_str(json_t *p, const char *name, const char *def, char *err, size_t err_len)
 {
 	json_t *x = json_object_get(p, name);
 
 	if ((x == NULL || json_is_null(x)) && def != NULL)
 		return def;
-	x = trex_member(p, name, e);
+	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
 		return NULL;
 	if (!json_is_string(x)) {
-		trex_bad_type(x, name, "string", e);
+		trex_bad_type(x, name, "string", err, err_len);
 		return NULL;
 	}
 	return json_string_value(x);
 }
 
 json_t *
-trex_param_obj(json_t *p, const char *name, struct trex_err *e)
+trex_param_obj(json_t *p, const char *name, char *err, size_t err_len)
 {
-	json_t *x = trex_member(p, name, e);
+	json_t *x = trex_member(p, name, err, err_len);
 
 	if (x != NULL && !json_is_object(x)) {
-		trex_bad_type(x, name, "object", e);
+		trex_bad_type(x, name, "object", err, err_len);
 		return NULL;
 	}
 	return x;
 }
 
 json_t *
-trex_param_array(json_t *p, const char *name, struct trex_err *e)
+trex_param_array(json_t *p, const char *name, char *err, size_t err_len)
 {
-	json_t *x = trex_member(p, name, e);
+	json_t *x = trex_member(p, name, err, err_len);
 
 	if (x != NULL && !json_is_array(x)) {
-		trex_bad_type(x, name, "array", e);
+		trex_bad_type(x, name, "array", err, err_len);
 		return NULL;
 	}
 	return x;
@@ -237,7 +234,7 @@ trex_param_array(json_t *p, const char *name, struct trex_err *e)
  * (all profiles) is taken where @p allow_all.
  */
 int
-trex_param_profile(json_t *p, bool allow_all, struct trex_err *e)
+trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len)
 {
 	json_t *x = json_object_get(p, "profile_id");
 	const char *s;
@@ -247,9 +244,9 @@ trex_param_profile(json_t *p, bool allow_all, struct trex_err *e)
 	s = json_is_string(x) ? json_string_value(x) : NULL;
 	if (s != NULL && (strcmp(s, "_") == 0 || (allow_all && strcmp(s, "*") == 0)))
 		return 0;
-	trex_fail(e, TREX_E_EXEC, "profile_id '%s': pvpkit-gen has the default profile '_' only",
-		  s != NULL ? s : trex_json_type(x));
-	return -ENOTSUP;
+	return trex_fail(err, err_len, -EOPNOTSUPP,
+			 "profile_id '%s': pvpkit-gen has the default profile '_' only",
+			 s != NULL ? s : trex_json_type(x));
 }
 
 /*

@@ -38,12 +38,12 @@ trex_push_active(uint16_t port)
 	return trex_push[port] != NULL;
 }
 
-json_t *
-trex_push_refuse(uint16_t port, const char *cmd, struct trex_err *e)
+int
+trex_push_refuse(uint16_t port, const char *cmd, char *err, size_t err_len)
 {
 	RTE_SET_USED(port);
-	return trex_fail(e, TREX_E_EXEC, "command '%s' cannot be executed on current state: '%s'",
-			 cmd, "PCAP_TX");
+	return trex_fail(err, err_len, -EBUSY,
+			 "command '%s' cannot be executed on current state: '%s'", cmd, "PCAP_TX");
 }
 
 void
@@ -60,31 +60,29 @@ trex_push_end(uint16_t port)
 
 /* is_dual: the adjacent port must be owned by the caller (slave_handler), as in TRex. */
 static int
-trex_push_dual(uint16_t port, const char *slave_handler, struct trex_err *e)
+trex_push_dual(uint16_t port, const char *slave_handler, char *err, size_t err_len)
 {
 	uint16_t slave = port ^ 1;
 
 	if (slave >= trex.g->nb_ports) {
-		trex_fail(e, TREX_E_EXEC, "dual mode: port %u has no adjacent port %u", port,
-			  slave);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EPERM, "dual mode: port %u has no adjacent port %u",
+				 port, slave);
 	}
 	if (!trex.port[slave].owned || strcmp(trex.port[slave].handler, slave_handler) != 0) {
-		trex_fail(e, TREX_E_EXEC, "incorrect or missing slave port handler");
-		return -EPERM;
+		return trex_fail(err, err_len, -EPERM, "incorrect or missing slave port handler");
 	}
 	if (trex_port_active(slave)) {
-		trex_fail(e, TREX_E_EXEC,
-			  "command 'push_remote' cannot be executed on current state of port "
-			  "%u: '%s'",
-			  slave, trex_push_active(slave) ? "PCAP_TX" : "TX");
-		return -EBUSY;
+		return trex_fail(
+			err, err_len, -EBUSY,
+			"command 'push_remote' cannot be executed on current state of port "
+			"%u: '%s'",
+			slave, trex_push_active(slave) ? "PCAP_TX" : "TX");
 	}
 	return 0;
 }
 
-json_t *
-trex_m_push_remote(json_t *p, struct trex_err *e)
+int
+trex_m_push_remote(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	struct gen_push_conf c;
@@ -96,39 +94,46 @@ trex_m_push_remote(json_t *p, struct trex_err *e)
 	double duration;
 	bool dual;
 	uint16_t port;
+	int ret;
 
 	memset(&c, 0, sizeof(c));
-	if (trex_param_port(p, &port, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
 	c.port = port;
-	c.file = trex_param_str(p, "pcap_filename", NULL, e);
-	if (c.file == NULL || trex_param_double(p, "ipg_usec", false, 0, &c.ipg_us, e) != 0 ||
-	    trex_param_double(p, "min_ipg_usec", true, 0, &c.min_ipg_us, e) != 0 ||
-	    trex_param_double(p, "speedup", false, 0, &c.speedup, e) != 0 ||
-	    trex_param_uint(p, "count", UINT32_MAX, -1, &count, e) != 0 ||
-	    trex_param_double(p, "duration", false, 0, &duration, e) != 0 ||
-	    trex_param_bool(p, "is_dual", 0, &dual, e) != 0)
-		return NULL;
-	slave_handler = trex_param_str(p, "slave_handler", "", e);
+	c.file = trex_param_str(p, "pcap_filename", NULL, err, err_len);
+	if (c.file == NULL ||
+	    trex_param_double(p, "ipg_usec", false, 0, &c.ipg_us, err, err_len) != 0 ||
+	    trex_param_double(p, "min_ipg_usec", true, 0, &c.min_ipg_us, err, err_len) != 0 ||
+	    trex_param_double(p, "speedup", false, 0, &c.speedup, err, err_len) != 0 ||
+	    trex_param_uint(p, "count", UINT32_MAX, -1, &count, err, err_len) != 0 ||
+	    trex_param_double(p, "duration", false, 0, &duration, err, err_len) != 0 ||
+	    trex_param_bool(p, "is_dual", 0, &dual, err, err_len) != 0)
+		return -EINVAL;
+	slave_handler = trex_param_str(p, "slave_handler", "", err, err_len);
 	if (slave_handler == NULL)
-		return NULL;
+		return -EINVAL;
 	if (!(c.speedup > 0))
-		return trex_fail(e, TREX_E_PARAMS, "'speedup' must be positive, got %g", c.speedup);
+		return trex_fail(err, err_len, -EINVAL, "'speedup' must be positive, got %g",
+				 c.speedup);
 	if (!(c.min_ipg_us >= 0))
-		return trex_fail(e, TREX_E_PARAMS, "'min_ipg_usec' must not be negative, got %g",
-				 c.min_ipg_us);
+		return trex_fail(err, err_len, -EINVAL,
+				 "'min_ipg_usec' must not be negative, got %g", c.min_ipg_us);
 	/* TRex's -1 (any value up to 0) is "until the passes are sent". */
 	if (duration > 0 && !(duration >= GEN_MIN_DURATION_S && duration <= GEN_MAX_DURATION_S))
-		return trex_fail(e, TREX_E_PARAMS,
+		return trex_fail(err, err_len, -EINVAL,
 				 "'duration' %g must be -1 (none) or %g..%g seconds", duration,
 				 GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
 	tp = &trex.port[port];
 	if (trex_port_active(port))
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EBUSY,
 				 "command 'push_remote' cannot be executed on current state: '%s'",
 				 trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state));
-	if (dual && trex_push_dual(port, slave_handler, e) != 0)
-		return NULL;
+	if (dual) {
+		ret = trex_push_dual(port, slave_handler, err, err_len);
+		if (ret != 0)
+			return ret;
+	}
 	c.passes = count & TREX_PUSH_COUNT;
 	c.src_from_pcap = (count & TREX_PUSH_SRC_PCAP) != 0;
 	c.dst_from_pcap = (count & TREX_PUSH_DST_PCAP) != 0;
@@ -136,7 +141,7 @@ trex_m_push_remote(json_t *p, struct trex_err *e)
 	trex_service_macs(port, &c.src, &c.dst);
 	push = gen_push_load(g, &c, msg, sizeof(msg));
 	if (push == NULL)
-		return trex_fail(e, TREX_E_EXEC, "%s", msg);
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
 	tp->duration = duration;
 	tp->start_tsc = rte_rdtsc();
 	tp->due_tsc = duration > 0 ? tp->start_tsc + (uint64_t)(duration * (double)g->hz) : 0;
@@ -146,5 +151,6 @@ trex_m_push_remote(json_t *p, struct trex_err *e)
 	gen_push_start(g, push, tp->end_tsc);
 	GEN_LOG(INFO, "port %u: pushing %u frames of %s", port, gen_push_frames(push), c.file);
 	trex_event_port(TREX_EV_PORT_STARTED, TREX_EV_PROFILE_STARTED, port);
-	return json_object();
+	*res = json_object();
+	return 0;
 }

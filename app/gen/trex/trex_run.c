@@ -34,35 +34,33 @@
 #define TREX_HALT_MS 500
 
 int
-trex_mul_parse(json_t *p, struct trex_mul *m, struct trex_err *e)
+trex_mul_parse(json_t *p, struct trex_mul *m, char *err, size_t err_len)
 {
 	static const char *const types[] = {"raw", "bps", "bpsl1", "pps", "percentage"};
 	static const char *const ops[] = {"abs", "add", "sub"};
-	json_t *o = trex_param_obj(p, "mul", e);
+	json_t *o = trex_param_obj(p, "mul", err, err_len);
 	const char *t, *op;
 	unsigned int i;
 
-	if (o == NULL || (t = trex_param_str(o, "type", NULL, e)) == NULL ||
-	    (op = trex_param_str(o, "op", "abs", e)) == NULL ||
-	    trex_param_double(o, "value", false, 0, &m->value, e) != 0)
+	if (o == NULL || (t = trex_param_str(o, "type", NULL, err, err_len)) == NULL ||
+	    (op = trex_param_str(o, "op", "abs", err, err_len)) == NULL ||
+	    trex_param_double(o, "value", false, 0, &m->value, err, err_len) != 0)
 		return -EINVAL;
 	for (i = 0; i < RTE_DIM(types) && strcmp(types[i], t) != 0; i++)
 		;
 	if (i == RTE_DIM(types)) {
-		trex_fail(e, TREX_E_PARAMS, "'type' must be raw, bps, bpsl1, pps or percentage");
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL,
+				 "'type' must be raw, bps, bpsl1, pps or percentage");
 	}
 	m->type = i;
 	for (i = 0; i < RTE_DIM(ops) && strcmp(ops[i], op) != 0; i++)
 		;
 	if (i == RTE_DIM(ops)) {
-		trex_fail(e, TREX_E_PARAMS, "'op' must be abs, add or sub");
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL, "'op' must be abs, add or sub");
 	}
 	m->op = i;
 	if (!(m->value > 0)) {
-		trex_fail(e, TREX_E_PARAMS, "multiplier can't be zero");
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL, "multiplier can't be zero");
 	}
 	return 0;
 }
@@ -83,7 +81,7 @@ trex_ws_stream(const struct gen_wstream *w)
 
 /* Base rates of a port's streams (factor 1) and their sums. */
 static int
-trex_port_rates(uint16_t port, struct trex_err *e)
+trex_port_rates(uint16_t port, char *err, size_t err_len)
 {
 	struct trex_port *tp = &trex.port[port];
 	uint32_t i;
@@ -92,9 +90,10 @@ trex_port_rates(uint16_t port, struct trex_err *e)
 	for (i = 0; i < tp->nb_streams; i++) {
 		struct trex_stream *s = tp->streams[i];
 		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
+		int ret = trex_stream_pps(s, port, &s->pps, err, err_len);
 
-		if (trex_stream_pps(s, port, &s->pps, e) != 0)
-			return -EINVAL;
+		if (ret != 0)
+			return ret;
 		if (!s->enabled || !s->self_start)
 			continue;
 		tp->max_pps += s->pps;
@@ -105,7 +104,8 @@ trex_port_rates(uint16_t port, struct trex_err *e)
 }
 
 int
-trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit, struct trex_err *e)
+trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit, char *err,
+	       size_t err_len)
 {
 	const struct trex_port *tp = &trex.port[port];
 	double speed = (double)trex.g->port[port].link_bps, pps = 0, l1 = 0;
@@ -123,17 +123,16 @@ trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
 	}
 	/* The bounds of a native rate: counts and TSC gaps from them fit 64 bits. */
 	if (!(f * pps <= PVP_RATE_MAX_PPS && f * l1 <= PVP_RATE_MAX_BPS)) {
-		trex_fail(e, TREX_E_EXEC,
-			  "port %u would send %g pps (%g Gbps L1): pvpkit-gen sends at most %g pps "
-			  "and %g Gbps",
-			  port, f * pps, f * l1 / 1e9, PVP_RATE_MAX_PPS, PVP_RATE_MAX_BPS / 1e9);
-		return -ERANGE;
+		return trex_fail(
+			err, err_len, -ERANGE,
+			"port %u would send %g pps (%g Gbps L1): pvpkit-gen sends at most %g pps "
+			"and %g Gbps",
+			port, f * pps, f * l1 / 1e9, PVP_RATE_MAX_PPS, PVP_RATE_MAX_BPS / 1e9);
 	}
 	if (speed > 0 && !force && f * l1 / speed > 1.0001) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
-			  f * l1 / 1e9, speed / 1e9);
-		return -ERANGE;
+		return trex_fail(err, err_len, -ERANGE,
+				 "Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
+				 f * l1 / 1e9, speed / 1e9);
 	}
 	*l1_unit = l1;
 	return 0;
@@ -145,10 +144,11 @@ trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
  */
 static int
 trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, double cur,
-	    double *factor, struct trex_err *e)
+	    double *factor, char *err, size_t err_len)
 {
 	const struct trex_port *tp = &trex.port[port];
 	double speed = (double)trex.g->port[port].link_bps, f, l1;
+	int ret;
 
 	switch (m->type) {
 	case MUL_RAW:
@@ -169,11 +169,11 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, dou
 			break;
 		}
 		if (speed <= 0) {
-			trex_fail(e, TREX_E_EXEC,
-				  "a percentage needs the port's speed, and port %u reports none: "
-				  "start pvpkit-gen with --speed MBPS",
-				  port);
-			return -EINVAL;
+			return trex_fail(
+				err, err_len, -EPERM,
+				"a percentage needs the port's speed, and port %u reports none: "
+				"start pvpkit-gen with --speed MBPS",
+				port);
 		}
 		f = m->value / 100.0 * speed / tp->max_bps_l1;
 		break;
@@ -183,15 +183,15 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, dou
 	else if (m->op == MUL_SUB)
 		f = cur - f;
 	if (!(f > 0) || !isfinite(f)) {
-		trex_fail(e, TREX_E_EXEC,
-			  m->op == MUL_SUB ? "Update request will lower traffic to "
-					     "less than zero"
-					   : "Factor must be positive, got: %g",
-			  f);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EPERM,
+				 m->op == MUL_SUB ? "Update request will lower traffic to "
+						    "less than zero"
+						  : "Factor must be positive, got: %g",
+				 f);
 	}
-	if (trex_port_fits(port, f, fresh, force, &l1, e) != 0)
-		return -ERANGE;
+	ret = trex_port_fits(port, f, fresh, force, &l1, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (speed > 0 && !force)
 		f = RTE_MIN(f, speed / l1);
 	*factor = f;
@@ -376,7 +376,7 @@ trex_port_end(uint16_t port, bool finished)
  * every enabled stream is a self_start one or reached from one.
  */
 static int
-trex_port_chains(uint16_t port, struct trex_err *e)
+trex_port_chains(uint16_t port, char *err, size_t err_len)
 {
 	const struct trex_port *tp = &trex.port[port];
 	bool reached[TREX_MAX_PORT_STREAMS] = {false};
@@ -389,9 +389,9 @@ trex_port_chains(uint16_t port, struct trex_err *e)
 			continue;
 		n = trex_stream_find(port, (uint32_t)s->next, NULL);
 		if (n == NULL || !n->enabled) {
-			trex_fail(e, TREX_E_EXEC, "stream %u is pointing to %s stream %" PRId64,
-				  s->id, n == NULL ? "a non-existent" : "disabled", s->next);
-			return -EINVAL;
+			return trex_fail(err, err_len, -ENOENT,
+					 "stream %u is pointing to %s stream %" PRId64, s->id,
+					 n == NULL ? "a non-existent" : "disabled", s->next);
 		}
 	}
 	for (i = 0; i < tp->nb_streams; i++) {
@@ -410,15 +410,15 @@ trex_port_chains(uint16_t port, struct trex_err *e)
 	}
 	for (i = 0; i < tp->nb_streams; i++)
 		if (tp->streams[i]->enabled && !reached[i]) {
-			trex_fail(e, TREX_E_EXEC, "stream %u is unreachable from any other stream",
-				  tp->streams[i]->id);
-			return -EINVAL;
+			return trex_fail(err, err_len, -EPERM,
+					 "stream %u is unreachable from any other stream",
+					 tp->streams[i]->id);
 		}
 	return 0;
 }
 
-json_t *
-trex_m_start_traffic(json_t *p, struct trex_err *e)
+int
+trex_m_start_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	struct trex_port *tp;
@@ -427,50 +427,61 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 	uint64_t now;
 	bool force;
 	uint16_t port, q;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_param_double(p, "duration", true, -1, &duration, e) != 0 ||
-	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0 && (trex_param_double(p, "duration", true, -1, &duration, err, err_len) != 0 ||
+			 trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
+			 trex_mul_parse(p, &m, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	if (m.op != MUL_ABS)
-		return trex_fail(e, TREX_E_PARAMS,
+		return trex_fail(err, err_len, -EINVAL,
 				 "start message can only specify absolute speed "
 				 "rate");
 	/* TRex's -1 (any value up to 0) is "until stop_traffic"; a time is bounded as natively. */
 	if (duration > 0 && !(duration >= GEN_MIN_DURATION_S && duration <= GEN_MAX_DURATION_S))
-		return trex_fail(e, TREX_E_PARAMS,
+		return trex_fail(err, err_len, -EINVAL,
 				 "'duration' %g must be -1 (until stop_traffic) or %g..%g seconds",
 				 duration, GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
 	tp = &trex.port[port];
 	if (tp->state == TREX_PORT_IDLE)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ENOENT,
 				 "unable to start traffic - no streams attached to "
 				 "port");
 	if (trex_port_active(port)) {
 		if (!force)
-			return trex_fail(e, TREX_E_EXEC,
+			return trex_fail(err, err_len, -EBUSY,
 					 "port %u is active: stop it or start with force", port);
 		trex_port_end(port, false);
 	}
-	if (trex_port_rates(port, e) != 0 || trex_port_chains(port, e) != 0)
-		return NULL;
+	ret = trex_port_rates(port, err, err_len);
+	if (ret == 0)
+		ret = trex_port_chains(port, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (tp->max_pps <= 0)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EPERM,
 				 "unable to start traffic - no enabled streams "
 				 "with self_start on port %u",
 				 port);
-	if (trex_factor(port, &m, force, true, 1, &factor, e) != 0)
-		return NULL;
+	ret = trex_factor(port, &m, force, true, 1, &factor, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (!trex.loaded_any || trex.loaded_gen != trex.streams_gen) {
 		for (q = 0; q < g->nb_ports; q++)
 			if (trex_port_active(q))
-				return trex_fail(e, TREX_E_EXEC,
+				return trex_fail(err, err_len, -EBUSY,
 						 "port %u is active and streams changed since they "
 						 "were loaded: pvpkit-gen loads the streams of all "
 						 "ports together, stop port %u first",
 						 q, q);
-		if (trex_profile_load(e) != 0)
-			return NULL;
+		ret = trex_profile_load(err, err_len);
+		if (ret != 0)
+			return ret;
 	}
 	tp->factor = factor;
 	tp->duration = duration;
@@ -488,54 +499,69 @@ trex_m_start_traffic(json_t *p, struct trex_err *e)
 	tp->state = TREX_PORT_TX;
 	trex_lcores_go(port);
 	trex_event_port(TREX_EV_PORT_STARTED, TREX_EV_PROFILE_STARTED, port);
-	return json_pack("{s:f,s:f}", "multiplier", factor, "ts", trex_now_sec());
+	*res = json_pack("{s:f,s:f}", "multiplier", factor, "ts", trex_now_sec());
+	return 0;
 }
 
-json_t *
-trex_m_stop_traffic(json_t *p, struct trex_err *e)
+int
+trex_m_stop_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, true, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (trex_port_active(port))
 		trex_port_end(port, false);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_pause_traffic(json_t *p, struct trex_err *e)
+int
+trex_m_pause_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, true, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	if (trex_push_active(port))
-		return trex_push_refuse(port, "pause", e);
+		return trex_push_refuse(port, "pause", err, err_len);
 	if (tp->state != TREX_PORT_TX)
-		return trex_fail(e, TREX_E_EXEC, "pause is valid only while transmitting");
+		return trex_fail(err, err_len, -EBUSY, "pause is valid only while transmitting");
 	trex_port_halt(port);
 	tp->pause_tsc = rte_rdtsc();
 	tp->state = TREX_PORT_PAUSE;
 	trex_event_port(TREX_EV_PORT_PAUSED, TREX_EV_PROFILE_PAUSED, port);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_resume_traffic(json_t *p, struct trex_err *e)
+int
+trex_m_resume_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	struct trex_port *tp;
 	uint64_t gap;
 	uint16_t port, i;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, true, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	if (tp->state != TREX_PORT_PAUSE)
-		return trex_fail(e, TREX_E_EXEC, "resume is valid only while paused");
+		return trex_fail(err, err_len, -EBUSY, "resume is valid only while paused");
 	/* The time paused does not count against a duration. */
 	gap = rte_rdtsc() - tp->pause_tsc;
 	if (tp->due_tsc != 0) {
@@ -549,52 +575,66 @@ trex_m_resume_traffic(json_t *p, struct trex_err *e)
 	tp->state = TREX_PORT_TX;
 	trex_lcores_go(port);
 	trex_event_port(TREX_EV_PORT_RESUMED, TREX_EV_PROFILE_RESUMED, port);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_update_traffic(json_t *p, struct trex_err *e)
+int
+trex_m_update_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	struct trex_mul m;
 	double factor;
 	bool force;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0 ||
-	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, true, err, err_len);
+	if (ret == 0 && (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
+			 trex_mul_parse(p, &m, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	if (trex_push_active(port))
-		return trex_push_refuse(port, "update", e);
+		return trex_push_refuse(port, "update", err, err_len);
 	if (tp->state != TREX_PORT_TX)
-		return trex_fail(e, TREX_E_EXEC, "port %u is not transmitting", port);
-	if (trex_factor(port, &m, force, false, tp->factor, &factor, e) != 0)
-		return NULL;
+		return trex_fail(err, err_len, -EBUSY, "port %u is not transmitting", port);
+	ret = trex_factor(port, &m, force, false, tp->factor, &factor, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp->factor = factor;
 	trex_port_program(port, 0);
 	/* Without exact counts the due time is the end again. */
 	tp->exact = false;
 	tp->end_tsc = tp->due_tsc;
 	trex_lcores_retake(port);
-	return json_pack("{s:f}", "multiplier", factor);
+	*res = json_pack("{s:f}", "multiplier", factor);
+	return 0;
 }
 
-json_t *
-trex_m_validate(json_t *p, struct trex_err *e)
+int
+trex_m_validate(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	double speed, dur = 0;
 	uint32_t i;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	if (tp->nb_streams == 0)
-		return trex_fail(e, TREX_E_EXEC, "no streams attached to port");
-	if (trex_port_rates(port, e) != 0)
-		return NULL;
+		return trex_fail(err, err_len, -ENOENT, "no streams attached to port");
+	ret = trex_port_rates(port, err, err_len);
+	if (ret != 0)
+		return ret;
 	/* Expected duration: the longest burst stream at factor 1; 0 when any is endless. */
 	for (i = 0; i < tp->nb_streams; i++) {
 		const struct trex_stream *s = tp->streams[i];
@@ -613,12 +653,13 @@ trex_m_validate(json_t *p, struct trex_err *e)
 		dur = RTE_MAX(dur, d);
 	}
 	speed = (double)trex.g->port[port].link_bps;
-	return json_pack("{s:{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f},s:{s:f,s:i,s:[]}}", "rate",
+	*res = json_pack("{s:{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f},s:{s:f,s:i,s:[]}}", "rate",
 			 "max_bps_l2", tp->max_bps_l2, "max_bps_l1", tp->max_bps_l1, "max_pps",
 			 tp->max_pps, "max_line_util",
 			 speed > 0 ? tp->max_bps_l1 / speed * 100.01 : 0.0, "min_bps_l2", 0.0,
 			 "min_bps_l1", 0.0, "min_pps", 0.0, "min_line_util", 0.0, "graph",
 			 "expected_duration", dur, "events_count", 0, "events");
+	return 0;
 }
 
 void

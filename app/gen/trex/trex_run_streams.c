@@ -21,22 +21,21 @@
 
 /* The listed streams of a transmitting or paused port; NULL-terminated in @p out. */
 static int
-trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *what,
-		struct trex_err *e)
+trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *what, char *err,
+		size_t err_len)
 {
 	struct trex_port *tp = &trex.port[port];
-	json_t *ids = trex_param_array(p, "stream_ids", e), *x;
+	json_t *ids = trex_param_array(p, "stream_ids", err, err_len), *x;
 	size_t i, n = 0;
 
 	if (ids == NULL)
 		return -EINVAL;
 	if (!trex_port_active(port)) {
-		trex_fail(e, TREX_E_EXEC, "port should be either paused or transmitting");
-		return -EINVAL;
+		return trex_fail(err, err_len, -EBUSY,
+				 "port should be either paused or transmitting");
 	}
 	if (json_array_size(ids) == 0) {
-		trex_fail(e, TREX_E_PARAMS, "please specify streams to %s", what);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL, "please specify streams to %s", what);
 	}
 	json_array_foreach(ids, i, x) {
 		uint32_t k;
@@ -45,11 +44,10 @@ trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *
 			if (json_is_integer(x) && tp->streams[k]->id == json_integer_value(x))
 				break;
 		if (k == tp->nb_streams || tp->streams[k]->ps < 0) {
-			trex_fail(e, TREX_E_EXEC,
-				  "%s_streams: stream %" JSON_INTEGER_FORMAT
-				  " does not exists in profile_id(_)",
-				  what, json_is_integer(x) ? json_integer_value(x) : -1);
-			return -ENOENT;
+			return trex_fail(err, err_len, -ENOENT,
+					 "%s_streams: stream %" JSON_INTEGER_FORMAT
+					 " does not exists in profile_id(_)",
+					 what, json_is_integer(x) ? json_integer_value(x) : -1);
 		}
 		if (n < TREX_MAX_PORT_STREAMS)
 			out[n++] = tp->streams[k];
@@ -72,31 +70,42 @@ trex_stream_hold(struct trex_stream *s, bool hold)
 						  g->ws[i]->burst_pkts == 0);
 }
 
-json_t *
-trex_m_pause_streams(json_t *p, struct trex_err *e)
+int
+trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
 	uint16_t port;
 	unsigned int i;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_stream_ids(p, port, list, "pause", e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0)
+		ret = trex_stream_ids(p, port, list, "pause", err, err_len);
+	if (ret != 0)
+		return ret;
 	for (i = 0; list[i] != NULL; i++)
 		trex_stream_hold(list[i], true);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_resume_streams(json_t *p, struct trex_err *e)
+int
+trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
 	uint16_t port;
 	unsigned int i;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_stream_ids(p, port, list, "resume", e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0)
+		ret = trex_stream_ids(p, port, list, "resume", err, err_len);
+	if (ret != 0)
+		return ret;
 	for (i = 0; list[i] != NULL; i++)
 		trex_stream_hold(list[i], false);
 	/* An lcore whose streams were all held went idle: set it going again. */
@@ -106,11 +115,12 @@ trex_m_resume_streams(json_t *p, struct trex_err *e)
 		else
 			trex_lcores_retake(port);
 	}
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_update_streams(json_t *p, struct trex_err *e)
+int
+trex_m_update_streams(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
 	double was[TREX_MAX_PORT_STREAMS], l1;
@@ -119,11 +129,18 @@ trex_m_update_streams(json_t *p, struct trex_err *e)
 	bool force;
 	uint16_t port;
 	unsigned int i;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_param_bool(p, "force", 0, &force, e) != 0 || trex_mul_parse(p, &m, e) != 0 ||
-	    trex_stream_ids(p, port, list, "update", e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0 && (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
+			 trex_mul_parse(p, &m, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret == 0)
+		ret = trex_stream_ids(p, port, list, "update", err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	for (i = 0; list[i] != NULL; i++)
 		was[i] = list[i]->factor;
@@ -156,23 +173,26 @@ trex_m_update_streams(json_t *p, struct trex_err *e)
 		else if (m.op == MUL_SUB)
 			f = s->factor - f;
 		if (!(f > 0) || !isfinite(f)) {
-			trex_fail(e, TREX_E_EXEC,
-				  "update of stream %u: the rate would be zero or less "
-				  "(percentages need --speed)",
-				  s->id);
+			ret = trex_fail(err, err_len, -ERANGE,
+					"update of stream %u: the rate would be zero or less "
+					"(percentages need --speed)",
+					s->id);
 			break;
 		}
 		s->factor = f;
 	}
 	/* The port's new rate is checked as update_traffic's: the line unless forced. */
-	if (list[i] != NULL || trex_port_fits(port, tp->factor, false, force, &l1, e) != 0) {
+	if (list[i] == NULL)
+		ret = trex_port_fits(port, tp->factor, false, force, &l1, err, err_len);
+	if (ret != 0) {
 		for (i = 0; list[i] != NULL; i++)
 			list[i]->factor = was[i];
-		return NULL;
+		return ret;
 	}
 	trex_port_program(port, false);
 	tp->exact = false;
 	tp->end_tsc = tp->due_tsc;
 	trex_lcores_retake(port);
-	return json_pack("{s:f}", "multiplier", tp->factor);
+	*res = json_pack("{s:f}", "multiplier", tp->factor);
+	return 0;
 }

@@ -154,6 +154,30 @@ trex_is_refused(const char *name)
 	return false;
 }
 
+/*
+ * The answer's code for a method's -errno (trex.h): the one place a TRex
+ * error code comes from.
+ */
+static int
+trex_code(int ret)
+{
+	switch (ret) {
+	case -EBADMSG:
+		return TREX_E_PARSE;
+	case -EPROTO:
+		return TREX_E_INVALID_REQ;
+	case -ENOSYS:
+		return TREX_E_NO_METHOD;
+	case -EINVAL:
+		return TREX_E_PARAMS;
+	case -EIO:
+	case -ENOMEM:
+		return TREX_E_INTERNAL;
+	default:
+		return TREX_E_EXEC;
+	}
+}
+
 static const char *
 trex_err_title(int code)
 {
@@ -173,33 +197,36 @@ trex_err_title(int code)
 	}
 }
 
-/* An error response; @p id is borrowed (NULL: null). */
+/* An error response for -errno @p ret and line @p msg; @p id is borrowed (NULL: null). */
 static json_t *
-trex_error_reply(json_t *id, const struct trex_err *e)
+trex_error_reply(json_t *id, int ret, const char *msg)
 {
+	int code = trex_code(ret);
+
 	return json_pack("{s:s,s:O,s:{s:i,s:s,s:s}}", "jsonrpc", "2.0", "id",
-			 id != NULL ? id : json_null(), "error", "code", e->code, "message",
-			 trex_err_title(e->code), "specific_err", e->msg);
+			 id != NULL ? id : json_null(), "error", "code", code, "message",
+			 trex_err_title(code), "specific_err", msg);
 }
 
 /* Ownership of params.port_id by params.handler (TRex's verify_ownership). */
 static int
-trex_check_owner(json_t *p, struct trex_err *e)
+trex_check_owner(json_t *p, char *err, size_t err_len)
 {
-	const char *h = trex_param_str(p, "handler", NULL, e);
+	const char *h = trex_param_str(p, "handler", NULL, err, err_len);
 	uint16_t port;
+	int ret;
 
-	if (h == NULL || trex_param_port(p, &port, e) != 0)
+	if (h == NULL)
 		return -EINVAL;
-	if (!trex.port[port].owned) {
-		trex_fail(e, TREX_E_EXEC, "please acquire the port before modifying port state");
-		return -EPERM;
-	}
-	if (strcmp(trex.port[port].handler, h) != 0) {
-		trex_fail(e, TREX_E_EXEC,
-			  "port is not owned by you or your current executing session");
-		return -EPERM;
-	}
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
+	if (!trex.port[port].owned)
+		return trex_fail(err, err_len, -EPERM,
+				 "please acquire the port before modifying port state");
+	if (strcmp(trex.port[port].handler, h) != 0)
+		return trex_fail(err, err_len, -EPERM,
+				 "port is not owned by you or your current executing session");
 	return 0;
 }
 
@@ -208,80 +235,76 @@ static json_t *
 trex_handle_one(json_t *req)
 {
 	const struct trex_method *m;
-	struct trex_err e = {.code = TREX_E_INTERNAL};
-	json_t *id, *params, *res;
+	char err[TREX_ERR_LEN] = "";
+	json_t *id, *params, *res = NULL;
 	const char *name;
+	int ret;
 
-	if (!json_is_object(req)) {
-		trex_fail(&e, TREX_E_INVALID_REQ, "a request must be a JSON object");
-		return trex_error_reply(NULL, &e);
-	}
+	if (!json_is_object(req))
+		return trex_error_reply(NULL, -EPROTO, "a request must be a JSON object");
 	id = json_object_get(req, "id");
-	if (id == NULL || json_is_null(id)) {
-		trex_fail(&e, TREX_E_INVALID_REQ, "Missing 'id' field");
-		return trex_error_reply(NULL, &e);
-	}
+	if (id == NULL || json_is_null(id))
+		return trex_error_reply(NULL, -EPROTO, "Missing 'id' field");
 	if (!json_is_string(json_object_get(req, "jsonrpc")) ||
-	    strcmp(json_string_value(json_object_get(req, "jsonrpc")), "2.0") != 0) {
-		trex_fail(&e, TREX_E_INVALID_REQ, "Invalid JSONRPC Version");
-		return trex_error_reply(id, &e);
-	}
+	    strcmp(json_string_value(json_object_get(req, "jsonrpc")), "2.0") != 0)
+		return trex_error_reply(id, -EPROTO, "Invalid JSONRPC Version");
 	name = json_string_value(json_object_get(req, "method"));
-	if (name == NULL || name[0] == '\0') {
-		trex_fail(&e, TREX_E_INVALID_REQ, "Missing Method Name");
-		return trex_error_reply(id, &e);
-	}
+	if (name == NULL || name[0] == '\0')
+		return trex_error_reply(id, -EPROTO, "Missing Method Name");
 	m = trex_method_find(name);
 	if (m == NULL) {
-		if (trex_is_refused(name))
-			trex_fail(&e, TREX_E_NO_METHOD,
-				  "Method '%s' is not supported by pvpkit-gen", name);
-		else
-			trex_fail(&e, TREX_E_NO_METHOD, "Method '%s' not registered", name);
-		return trex_error_reply(id, &e);
+		ret = trex_fail(err, sizeof(err), -ENOSYS,
+				trex_is_refused(name) ? "Method '%s' is not supported by pvpkit-gen"
+						      : "Method '%s' not registered",
+				name);
+		return trex_error_reply(id, ret, err);
 	}
 	params = json_object_get(req, "params");
 	if (params == NULL || json_is_null(params)) {
 		params = json_object();
 		json_object_set_new(req, "params", params);
 	}
-	if (!json_is_object(params)) {
-		trex_fail(&e, TREX_E_EXEC, "JSON-RPC2 params should be object in TRex case ");
-		return trex_error_reply(id, &e);
-	}
+	if (!json_is_object(params))
+		return trex_error_reply(id, -EPERM,
+					"JSON-RPC2 params should be object in TRex case ");
 	if (m->needs_api) {
-		const char *h = trex_param_str(params, "api_h", NULL, &e);
+		const char *h = trex_param_str(params, "api_h", NULL, err, sizeof(err));
 
 		if (h == NULL)
-			return trex_error_reply(id, &e);
+			return trex_error_reply(id, -EINVAL, err);
 		if (strcmp(h, trex.api_h) != 0) {
-			trex_fail(&e, TREX_E_EXEC,
-				  "API verification failed - API handler provided mismatch for "
-				  "class: '%s'",
-				  TREX_API_NAME);
-			return trex_error_reply(id, &e);
+			ret = trex_fail(err, sizeof(err), -EPERM,
+					"API verification failed - API handler provided mismatch "
+					"for class: '%s'",
+					TREX_API_NAME);
+			return trex_error_reply(id, ret, err);
 		}
 	}
-	if (m->owned && trex_check_owner(params, &e) != 0)
-		return trex_error_reply(id, &e);
+	if (m->owned) {
+		ret = trex_check_owner(params, err, sizeof(err));
+		if (ret != 0)
+			return trex_error_reply(id, ret, err);
+	}
 	if (m->fn != NULL)
-		res = m->fn(params, &e);
+		ret = m->fn(params, &res, err, sizeof(err));
 	else if (strcmp(name, "publish_now") == 0)
-		res = trex_m_publish_now(params, &e);
+		ret = trex_m_publish_now(params, &res, err, sizeof(err));
 	else
-		res = trex_m_get_async_events(params, &e);
+		ret = trex_m_get_async_events(params, &res, err, sizeof(err));
 	/* A method that failed without saying why (an answer jansson could not build). */
-	if (res == NULL && e.msg[0] == '\0')
-		trex_fail(&e, TREX_E_INTERNAL, "%s: the answer could not be built", name);
-	if (res == NULL)
-		return trex_error_reply(id, &e);
+	if ((ret != 0 || res == NULL) && err[0] == '\0')
+		ret = trex_fail(err, sizeof(err), -EIO, "%s: the answer could not be built", name);
+	if (ret != 0 || res == NULL) {
+		json_decref(res);
+		return trex_error_reply(id, ret != 0 ? ret : -EIO, err);
+	}
 	return json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", res);
 }
 
 static char *
 trex_handle_text(const char *text, size_t len)
 {
-	struct trex_err e = {0};
+	char err[TREX_ERR_LEN] = "";
 	json_error_t jerr;
 	json_t *req, *rsp;
 	size_t n;
@@ -293,9 +316,9 @@ trex_handle_text(const char *text, size_t len)
 	 */
 	n = trex_batch_size(text, len);
 	if (n > TREX_MAX_BATCH) {
-		trex_fail(&e, TREX_E_INVALID_REQ, "a batch of %zu requests; at most %u", n,
+		trex_fail(err, sizeof(err), -EPROTO, "a batch of %zu requests; at most %u", n,
 			  TREX_MAX_BATCH);
-		rsp = trex_error_reply(NULL, &e);
+		rsp = trex_error_reply(NULL, -EPROTO, err);
 		out = json_dumps(rsp, JSON_COMPACT);
 		json_decref(rsp);
 		return out;
@@ -311,16 +334,15 @@ trex_handle_text(const char *text, size_t len)
 		}
 	}
 	if (req == NULL) {
-		trex_fail(&e, TREX_E_PARSE, "line %d column %d: %s", jerr.line, jerr.column,
-			  jerr.text);
-		rsp = trex_error_reply(NULL, &e);
+		trex_fail(err, sizeof(err), -EBADMSG, "line %d column %d: %s", jerr.line,
+			  jerr.column, jerr.text);
+		rsp = trex_error_reply(NULL, -EBADMSG, err);
 	} else if (json_is_array(req)) {
 		size_t i;
 		json_t *r;
 
 		if (json_array_size(req) == 0) {
-			trex_fail(&e, TREX_E_INVALID_REQ, "empty batch");
-			rsp = trex_error_reply(NULL, &e);
+			rsp = trex_error_reply(NULL, -EPROTO, "empty batch");
 		} else {
 			rsp = json_array();
 			pthread_mutex_lock(&gen_lock);
@@ -340,20 +362,20 @@ trex_handle_text(const char *text, size_t len)
 }
 
 /* Reply to a message that could not be read: plain JSON, id null (malloc'd, or NULL). */
-static char *trex_error_text(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *trex_error_text(int ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static char *
-trex_error_text(int code, const char *fmt, ...)
+trex_error_text(int ret, const char *fmt, ...)
 {
-	struct trex_err e = {.code = code};
+	char err[TREX_ERR_LEN];
 	va_list ap;
 	json_t *r;
 	char *s;
 
 	va_start(ap, fmt);
-	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	vsnprintf(err, sizeof(err), fmt, ap);
 	va_end(ap);
-	r = trex_error_reply(NULL, &e);
+	r = trex_error_reply(NULL, ret, err);
 	s = json_dumps(r, JSON_COMPACT);
 	json_decref(r);
 	return s;
@@ -395,8 +417,7 @@ trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
 
 		if (out > TREX_MSG_MAX) {
 			reply = trex_error_text(
-				TREX_E_INVALID_REQ,
-				"request of %lu bytes is over the limit of %u bytes",
+				-EPROTO, "request of %lu bytes is over the limit of %u bytes",
 				(unsigned long)out, TREX_MSG_MAX);
 			goto plain;
 		}
@@ -405,8 +426,7 @@ trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
 		    out != trex_be32(data + 4)) {
 			free(plain);
 			reply = trex_error_text(
-				TREX_E_PARSE,
-				"compressed request: bad zlib data or length mismatch");
+				-EBADMSG, "compressed request: bad zlib data or length mismatch");
 			goto plain;
 		}
 		reply = trex_handle_text((const char *)plain, out);
@@ -421,7 +441,7 @@ trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
 		return zreply;
 	}
 	if (len > TREX_MSG_MAX)
-		reply = trex_error_text(TREX_E_INVALID_REQ,
+		reply = trex_error_text(-EPROTO,
 					"request of %zu bytes is over the limit of %u bytes", len,
 					TREX_MSG_MAX);
 	else
@@ -437,7 +457,7 @@ static void
 trex_send(char *s, size_t len)
 {
 	if (s == NULL) {
-		s = trex_error_text(TREX_E_INTERNAL, "out of memory");
+		s = trex_error_text(-ENOMEM, "out of memory");
 		len = s != NULL ? strlen(s) : 0;
 	}
 	zmq_send(trex.rep, s != NULL ? s : "", len, 0);
@@ -471,7 +491,7 @@ trex_serve_one(void)
 			zmq_getsockopt(trex.rep, ZMQ_RCVMORE, &more, &ml);
 		} while (more);
 		zmq_msg_close(&msg);
-		reply = trex_error_text(TREX_E_INVALID_REQ, "a request is one message part");
+		reply = trex_error_text(-EPROTO, "a request is one message part");
 		trex_send(reply, reply != NULL ? strlen(reply) : 0);
 		return;
 	}

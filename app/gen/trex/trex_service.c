@@ -205,30 +205,29 @@ trex_service_rx_queue(uint16_t port)
 
 /* TRex's verify_state(IDLE | STREAMS): no address changes under traffic. */
 static int
-trex_svc_idle(uint16_t port, const char *cmd, struct trex_err *e)
+trex_svc_idle(uint16_t port, const char *cmd, char *err, size_t err_len)
 {
 	enum trex_port_state st = trex.port[port].state;
 
 	if (st != TREX_PORT_TX && st != TREX_PORT_PAUSE)
 		return 0;
-	trex_fail(e, TREX_E_EXEC, "command '%s' cannot be executed on current state: '%s'", cmd,
-		  trex_state_name(st));
-	return -EBUSY;
+	return trex_fail(err, err_len, -EBUSY,
+			 "command '%s' cannot be executed on current state: '%s'", cmd,
+			 trex_state_name(st));
 }
 
 /* A MAC parameter, TRex's message when it is none. */
 static int
-trex_svc_mac(json_t *p, const char *name, struct rte_ether_addr *mac, struct trex_err *e)
+trex_svc_mac(json_t *p, const char *name, struct rte_ether_addr *mac, char *err, size_t err_len)
 {
-	const char *s = trex_param_str(p, name, NULL, e);
+	const char *s = trex_param_str(p, name, NULL, err, err_len);
 	uint64_t v;
 	int i;
 
 	if (s == NULL)
 		return -EINVAL;
 	if (pvp_parse_mac(s, &v) != 0) {
-		trex_fail(e, TREX_E_PARAMS, "'invalid MAC address: '%.64s'", s);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL, "'invalid MAC address: '%.64s'", s);
 	}
 	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
 		mac->addr_bytes[i] = (uint8_t)(v >> (8 * (RTE_ETHER_ADDR_LEN - 1 - i)));
@@ -237,51 +236,61 @@ trex_svc_mac(json_t *p, const char *name, struct rte_ether_addr *mac, struct tre
 
 /* An IPv4 parameter, host order. */
 static int
-trex_svc_ip4(json_t *p, const char *name, const char *what, uint32_t *ip, struct trex_err *e)
+trex_svc_ip4(json_t *p, const char *name, const char *what, uint32_t *ip, char *err, size_t err_len)
 {
-	const char *s = trex_param_str(p, name, NULL, e);
+	const char *s = trex_param_str(p, name, NULL, err, err_len);
 
 	if (s == NULL)
 		return -EINVAL;
 	if (pvp_parse_ipv4(s, ip) != 0 || *ip == 0) {
-		trex_fail(e, TREX_E_PARAMS, "invalid %s IPv4 address: '%.64s'", what, s);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL, "invalid %s IPv4 address: '%.64s'", what,
+				 s);
 	}
 	return 0;
 }
 
-json_t *
-trex_m_service(json_t *p, struct trex_err *e)
+int
+trex_m_service(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_svc_port *s;
 	bool on, filtered;
 	uint64_t mask;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_bool(p, "enabled", -1, &on, e) != 0 ||
-	    trex_param_bool(p, "filtered", 0, &filtered, e) != 0 ||
-	    trex_param_uint(p, "mask", UINT8_MAX, 0, &mask, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0 && (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0 ||
+			 trex_param_bool(p, "filtered", 0, &filtered, err, err_len) != 0 ||
+			 trex_param_uint(p, "mask", UINT8_MAX, 0, &mask, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	s = &trex_svc[port];
 	if (!on && !filtered && s->queue)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EPERM,
 				 "unable to disable service mode - please remove RX queue");
 	s->service = on;
 	s->filtered = filtered;
 	s->mask = (uint8_t)mask;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_set_l2(json_t *p, struct trex_err *e)
+int
+trex_m_set_l2(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_ether_addr mac;
 	struct trex_svc_port *s;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_svc_mac(p, "dst_mac", &mac, e) != 0 ||
-	    trex_svc_idle(port, "set_l2_mode", e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_svc_mac(p, "dst_mac", &mac, err, err_len);
+	if (ret == 0)
+		ret = trex_svc_idle(port, "set_l2_mode", err, err_len);
+	if (ret != 0)
+		return ret;
 	s = &trex_svc[port];
 	trex_svc_set_dst(port, &mac);
 	s->unresolved = false;
@@ -289,27 +298,35 @@ trex_m_set_l2(json_t *p, struct trex_err *e)
 	s->dst4 = 0;
 	/* L2 mode owns no IPv4 address: ARP for the old one goes unanswered. */
 	trex_svc_store4(&trex_svc_cfg(port)->ip4, 0);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_set_l3(json_t *p, struct trex_err *e)
+int
+trex_m_set_l3(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_ether_addr mac;
 	struct trex_svc_port *s;
 	uint32_t src, dst;
 	bool resolved;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 ||
-	    trex_svc_ip4(p, "src_addr", "source", &src, e) != 0 ||
-	    trex_svc_ip4(p, "dst_addr", "destination", &dst, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_svc_ip4(p, "src_addr", "source", &src, err, err_len);
+	if (ret == 0)
+		ret = trex_svc_ip4(p, "dst_addr", "destination", &dst, err, err_len);
+	if (ret != 0)
+		return ret;
 	resolved = json_object_get(p, "resolved_mac") != NULL &&
 		   !json_is_null(json_object_get(p, "resolved_mac"));
-	if ((resolved && trex_svc_mac(p, "resolved_mac", &mac, e) != 0) ||
-	    trex_svc_idle(port, "set_l3_mode", e) != 0)
-		return NULL;
+	if (resolved)
+		ret = trex_svc_mac(p, "resolved_mac", &mac, err, err_len);
+	if (ret == 0)
+		ret = trex_svc_idle(port, "set_l3_mode", err, err_len);
+	if (ret != 0)
+		return ret;
 	s = &trex_svc[port];
 	s->src4 = src;
 	s->dst4 = dst;
@@ -318,11 +335,12 @@ trex_m_set_l3(json_t *p, struct trex_err *e)
 		trex_svc_set_dst(port, &mac);
 	trex_svc_store4(&trex_svc_cfg(port)->ip4, src);
 	trex.g->opt.addr_set[port] = true;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_conf_ipv6(json_t *p, struct trex_err *e)
+int
+trex_m_conf_ipv6(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct pvp_neigh_cfg *c;
 	struct trex_svc_port *s;
@@ -330,48 +348,62 @@ trex_m_conf_ipv6(json_t *p, struct trex_err *e)
 	uint8_t ip6[16];
 	uint16_t port;
 	bool on;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_bool(p, "enabled", -1, &on, e) != 0 ||
-	    (src = trex_param_str(p, "src_ipv6", NULL, e)) == NULL)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0 && (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0 ||
+			 (src = trex_param_str(p, "src_ipv6", NULL, err, err_len)) == NULL))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	if (on && src[0] != '\0' && pvp_parse_ipv6(src, ip6) != 0)
-		return trex_fail(e, TREX_E_PARAMS, "invalid source IPv6 address: '%.64s'", src);
-	if (trex_svc_idle(port, "conf_ipv6", e) != 0)
-		return NULL;
+		return trex_fail(err, err_len, -EINVAL, "invalid source IPv6 address: '%.64s'",
+				 src);
+	ret = trex_svc_idle(port, "conf_ipv6", err, err_len);
+	if (ret != 0)
+		return ret;
 	s = &trex_svc[port];
 	c = trex_svc_cfg(port);
 	s->ip6 = on;
 	s->ip6_auto = on && src[0] == '\0';
 	/* Off first, the address, then on: no frame sees half an address. */
 	__atomic_store_n(&c->has_ip6, false, __ATOMIC_RELEASE);
-	if (!on)
-		return json_object();
+	if (!on) {
+		*res = json_object();
+		return 0;
+	}
 	if (s->ip6_auto)
 		pvp_neigh_link_local(&trex.g->port[port].mac, ip6);
 	memcpy(c->ip6, ip6, sizeof(ip6));
 	__atomic_store_n(&c->has_ip6, true, __ATOMIC_RELEASE);
 	trex.g->opt.addr_set[port] = true;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_set_vlan(json_t *p, struct trex_err *e)
+int
+trex_m_set_vlan(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	json_t *a, *x;
 	uint16_t port, tags[2];
 	size_t i;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || (a = trex_param_array(p, "vlan", e)) == NULL)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0 && ((a = trex_param_array(p, "vlan", err, err_len)) == NULL))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	if (json_array_size(a) > 2)
-		return trex_fail(e, TREX_E_PARAMS, "Maximal number of stacked VLANs is 2, got: %zu",
+		return trex_fail(err, err_len, -EINVAL,
+				 "Maximal number of stacked VLANs is 2, got: %zu",
 				 json_array_size(a));
 	json_array_foreach(a, i, x) {
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) > UINT16_MAX)
-			return trex_fail(e, TREX_E_PARAMS, "'vlan' must be a list of uint16");
+			return trex_fail(err, err_len, -EINVAL, "'vlan' must be a list of uint16");
 		if (json_integer_value(x) == 0 || json_integer_value(x) > 4095)
-			return trex_fail(e, TREX_E_PARAMS,
+			return trex_fail(err, err_len, -EINVAL,
 					 "invalid VLAN tag: '%" JSON_INTEGER_FORMAT "'",
 					 json_integer_value(x));
 		tags[i] = (uint16_t)json_integer_value(x);
@@ -379,16 +411,18 @@ trex_m_set_vlan(json_t *p, struct trex_err *e)
 	/* lib/neigh reads and writes one 802.1Q tag. */
 	if (json_array_size(a) == 2)
 		return trex_fail(
-			e, TREX_E_EXEC,
+			err, err_len, -EOPNOTSUPP,
 			"Could not configure VLAN(s): QinQ is not supported by pvpkit-gen's "
 			"ARP/ND responder (one tag at most)");
-	if (trex_svc_idle(port, "set_vlan_cfg", e) != 0)
-		return NULL;
+	ret = trex_svc_idle(port, "set_vlan_cfg", err, err_len);
+	if (ret != 0)
+		return ret;
 	trex_svc[port].vlan_nb = (uint8_t)json_array_size(a);
 	memcpy(trex_svc[port].vlan, tags, sizeof(uint16_t) * json_array_size(a));
 	__atomic_store_n(&trex_svc_cfg(port)->vlan, json_array_size(a) != 0 ? tags[0] : 0,
 			 __ATOMIC_RELEASE);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
 /* Stop port @p port's RX queue, if any. */
@@ -405,10 +439,10 @@ trex_svc_queue_stop(uint16_t port)
 	s->queue = false;
 }
 
-json_t *
-trex_m_set_rx_feature(json_t *p, struct trex_err *e)
+int
+trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *type = trex_param_str(p, "type", NULL, e);
+	const char *type = trex_param_str(p, "type", NULL, err, err_len);
 	struct gen_cap_conf c;
 	struct trex_svc_port *s;
 	char msg[256] = "";
@@ -417,45 +451,54 @@ trex_m_set_rx_feature(json_t *p, struct trex_err *e)
 	uint16_t port;
 	uint32_t id;
 	bool on;
+	int ret;
 
-	if (type == NULL || trex_param_port(p, &port, e) != 0 ||
-	    trex_param_bool(p, "enabled", -1, &on, e) != 0)
-		return NULL;
+	if (type == NULL)
+		return -EINVAL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0 && (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	if (strcmp(type, "queue") != 0 && strcmp(type, "server") != 0 &&
 	    strcmp(type, "capwap_proxy") != 0)
-		return trex_fail(e, TREX_E_PARAMS, "'type' must be queue, server or capwap_proxy");
+		return trex_fail(err, err_len, -EINVAL,
+				 "'type' must be queue, server or capwap_proxy");
 	if (strcmp(type, "server") == 0 || !on) {
 		if (type[0] == 'q')
 			trex_svc_queue_stop(port);
-		return json_object();
+		*res = json_object();
+		return 0;
 	}
 	if (strcmp(type, "queue") != 0)
-		return trex_fail(e, TREX_E_EXEC, "RX feature '%s' is not supported by pvpkit-gen",
-				 type);
+		return trex_fail(err, err_len, -EOPNOTSUPP,
+				 "RX feature '%s' is not supported by pvpkit-gen", type);
 	s = &trex_svc[port];
 	if (!s->service)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EOPNOTSUPP,
 				 "setting RX queue is only available under service mode");
-	if (trex_param_uint(p, "size", UINT32_MAX, -1, &size, e) != 0)
-		return NULL;
+	ret = trex_param_uint(p, "size", UINT32_MAX, -1, &size, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (size == 0)
-		return trex_fail(e, TREX_E_PARAMS, "queue size cannot be zero");
+		return trex_fail(err, err_len, -EINVAL, "queue size cannot be zero");
 	memset(&c, 0, sizeof(c));
 	c.ports[GEN_CAP_RX] = 1ull << port;
 	c.count = size;
 	/* TRex's RX queue drops its oldest frames when full. */
 	c.cyclic = true;
 	if (gen_cap_start(&c, &id, &ts, msg, sizeof(msg)) != 0)
-		return trex_fail(e, TREX_E_EXEC, "%s", msg);
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
 	trex_svc_queue_stop(port);
 	s->queue = true;
 	s->queue_cap = id;
 	s->queue_size = (uint32_t)size;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_get_rx_queue_pkts(json_t *p, struct trex_err *e)
+int
+trex_m_get_rx_queue_pkts(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_cap_fetch f = {.pkts = NULL};
 	const struct trex_svc_port *s;
@@ -463,25 +506,28 @@ trex_m_get_rx_queue_pkts(json_t *p, struct trex_err *e)
 	uint64_t pending;
 	double start_ts;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
 	s = &trex_svc[port];
 	if (!s->service)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EOPNOTSUPP,
 				 "fetching RX queue packets is only available under service mode");
 	f.pkts = json_array();
 	if (s->queue && gen_cap_fetch(s->queue_cap, UINT32_MAX, trex_cap_pkt, &f, &pending,
 				      &start_ts, msg, sizeof(msg)) != 0) {
 		json_decref(f.pkts);
-		return trex_fail(e, TREX_E_EXEC, "%s", msg);
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
 	}
-	return json_pack("{s:o}", "pkts", f.pkts);
+	*res = json_pack("{s:o}", "pkts", f.pkts);
+	return 0;
 }
 
 /* The pool of pushed packets, made on the first push (its mbufs hold a jumbo frame). */
 static int
-trex_svc_pool(struct trex_err *e)
+trex_svc_pool(char *err, size_t err_len)
 {
 	if (trex_svc_mp != NULL)
 		return 0;
@@ -491,41 +537,35 @@ trex_svc_pool(struct trex_err *e)
 						      RTE_PKTMBUF_HEADROOM + TREX_SVC_PKT_MAX,
 						      SOCKET_ID_ANY);
 	if (trex_svc_mp == NULL) {
-		trex_fail(e, TREX_E_EXEC, "no memory for pushed packets: %s",
-			  rte_strerror(rte_errno));
-		return -ENOMEM;
+		return trex_fail(err, err_len, -ENOSPC, "no memory for pushed packets: %s",
+				 rte_strerror(rte_errno));
 	}
 	return 0;
 }
 
-/* One "pkts" entry checked and decoded; its bytes (malloc'd) or NULL with @p e set. */
-static uint8_t *
-trex_svc_pkt(json_t *x, size_t i, uint32_t *len, bool *dst, bool *src, struct trex_err *e)
+/* One "pkts" entry checked and decoded into @p b (malloc'd); 0 or -errno with @p err. */
+static int
+trex_svc_pkt(json_t *x, size_t i, uint8_t **b, uint32_t *len, bool *dst, bool *src, char *err,
+	     size_t err_len)
 {
 	const char *bin;
-	uint8_t *b;
 
-	if (!json_is_object(x)) {
-		trex_fail(e, TREX_E_PARAMS, "'pkts[%zu]' must be an object", i);
-		return NULL;
-	}
-	if (trex_param_bool(x, "use_port_dst_mac", -1, dst, e) != 0 ||
-	    trex_param_bool(x, "use_port_src_mac", -1, src, e) != 0 ||
-	    (bin = trex_param_str(x, "binary", NULL, e)) == NULL)
-		return NULL;
-	b = trex_b64_decode(bin, len);
-	if (b == NULL) {
-		trex_fail(e, TREX_E_PARAMS, "'pkts[%zu]': 'binary' is not base64", i);
-		return NULL;
-	}
+	if (!json_is_object(x))
+		return trex_fail(err, err_len, -EINVAL, "'pkts[%zu]' must be an object", i);
+	if (trex_param_bool(x, "use_port_dst_mac", -1, dst, err, err_len) != 0 ||
+	    trex_param_bool(x, "use_port_src_mac", -1, src, err, err_len) != 0 ||
+	    (bin = trex_param_str(x, "binary", NULL, err, err_len)) == NULL)
+		return -EINVAL;
+	*b = trex_b64_decode(bin, len);
+	if (*b == NULL)
+		return trex_fail(err, err_len, -EINVAL, "'pkts[%zu]': 'binary' is not base64", i);
 	if (*len < TREX_SVC_PKT_MIN || *len > TREX_SVC_PKT_MAX) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Bad packet size provided: %u. Should be between %u and %u", *len,
-			  TREX_SVC_PKT_MIN, TREX_SVC_PKT_MAX);
-		free(b);
-		return NULL;
+		free(*b);
+		return trex_fail(err, err_len, -ERANGE,
+				 "Bad packet size provided: %u. Should be between %u and %u", *len,
+				 TREX_SVC_PKT_MIN, TREX_SVC_PKT_MAX);
 	}
-	return b;
+	return 0;
 }
 
 /* Hand port @p port's due packets to its ring; those the ring refuses wait. */
@@ -576,8 +616,8 @@ trex_service_next_us(void)
  * a gap later, after any still waiting from an earlier push. "sent" is
  * what the port's queue of waiting packets took.
  */
-json_t *
-trex_m_push_pkts(json_t *p, struct trex_err *e)
+int
+trex_m_push_pkts(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_mbuf *m[TREX_SVC_POOL];
 	uint8_t *b[TREX_SVC_POOL];
@@ -585,29 +625,32 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 	const struct trex_svc_port *s;
 	struct trex_svc_due *q;
 	unsigned int sent = 0, k;
-	json_t *a, *x, *res = NULL;
+	json_t *a, *x;
 	uint64_t ipg, now, gap;
 	size_t i, n;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 ||
-	    trex_param_uint(p, "ipg_usec", UINT32_MAX, 0, &ipg, e) != 0 ||
-	    (a = trex_param_array(p, "pkts", e)) == NULL)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0 && (trex_param_uint(p, "ipg_usec", UINT32_MAX, 0, &ipg, err, err_len) != 0 ||
+			 (a = trex_param_array(p, "pkts", err, err_len)) == NULL))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	n = json_array_size(a);
 	if ((double)n * (double)ipg > 1e6)
-		return trex_fail(e, TREX_E_PARAMS,
+		return trex_fail(err, err_len, -EINVAL,
 				 "TX batch total transmit time exceeds the limit of 1 second");
 	if (n > RTE_DIM(m))
-		return trex_fail(e, TREX_E_EXEC, "at most %zu packets a push, got %zu", RTE_DIM(m),
-				 n);
+		return trex_fail(err, err_len, -ERANGE, "at most %zu packets a push, got %zu",
+				 RTE_DIM(m), n);
 	s = &trex_svc[port];
 	/* Every packet checked before one is sent: a bad one sends nothing. */
 	json_array_foreach(a, i, x) {
 		bool dst, src;
 
-		b[i] = trex_svc_pkt(x, i, &len[i], &dst, &src, e);
-		if (b[i] == NULL)
+		ret = trex_svc_pkt(x, i, &b[i], &len[i], &dst, &src, err, err_len);
+		if (ret != 0)
 			goto out;
 		if (dst && !s->unresolved)
 			memcpy(b[i], &s->dst_mac, RTE_ETHER_ADDR_LEN);
@@ -616,13 +659,15 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 			       RTE_ETHER_ADDR_LEN);
 	}
 	if (trex.g->neigh[port].ring == NULL) {
-		trex_fail(e, TREX_E_EXEC, "port %u has no TX lcore on its queue 0", port);
+		ret = trex_fail(err, err_len, -EPERM, "port %u has no TX lcore on its queue 0",
+				port);
 		goto out;
 	}
-	if (trex_svc_pool(e) != 0)
+	ret = trex_svc_pool(err, err_len);
+	if (ret != 0)
 		goto out;
 	if (n != 0 && rte_pktmbuf_alloc_bulk(trex_svc_mp, m, (unsigned int)n) != 0) {
-		trex_fail(e, TREX_E_EXEC, "no buffers for %zu packets", n);
+		ret = trex_fail(err, err_len, -ENOSPC, "no buffers for %zu packets", n);
 		goto out;
 	}
 	for (k = 0; k < n; k++)
@@ -637,10 +682,10 @@ trex_m_push_pkts(json_t *p, struct trex_err *e)
 	trex_svc_due_flush(port, now);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, (unsigned int)n - sent);
-	res = json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());
+	*res = json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());
 	i = n;
 out:
 	for (k = 0; k < i; k++)
 		free(b[k]);
-	return res;
+	return ret;
 }

@@ -213,20 +213,23 @@ trex_port_json(const struct pvp_stats_port_snap *ps, const struct trex_rates *r)
 		r->rx_pps, "m_cpu_util", r->cpu);
 }
 
-json_t *
-trex_m_get_port_stats(json_t *p, struct trex_err *e)
+int
+trex_m_get_port_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (pvp_stats_snapshot(trex.g->stats, &trex_snap_now) != 0)
-		return trex_fail(e, TREX_E_INTERNAL, "counters could not be read");
-	return trex_port_json(&trex_snap_now.port[port], &ts.rate[port]);
+		return trex_fail(err, err_len, -EIO, "counters could not be read");
+	*res = trex_port_json(&trex_snap_now.port[port], &ts.rate[port]);
+	return 0;
 }
 
-json_t *
-trex_m_get_global_stats(json_t *p, struct trex_err *e)
+int
+trex_m_get_global_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	double tx_bps = 0, rx_bps = 0, tx_pps = 0, rx_pps = 0, cpu = 0, exp_pps = 0, exp_bps = 0;
@@ -234,7 +237,7 @@ trex_m_get_global_stats(json_t *p, struct trex_err *e)
 	uint16_t port;
 
 	if (pvp_stats_snapshot(g->stats, &trex_snap_now) != 0)
-		return trex_fail(e, TREX_E_INTERNAL, "counters could not be read");
+		return trex_fail(err, err_len, -EIO, "counters could not be read");
 	for (port = 0; port < g->nb_ports; port++) {
 		const uint64_t *c = trex_snap_now.port[port].c;
 		const struct trex_port *tp = &trex.port[port];
@@ -255,7 +258,7 @@ trex_m_get_global_stats(json_t *p, struct trex_err *e)
 		}
 	}
 	cpu = g->nb_ports != 0 ? cpu / g->nb_ports : 0;
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:f,"
+	*res = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:f,"
 			 "s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}",
 			 "m_cpu_util", cpu, "m_cpu_util_raw", cpu, "m_bw_per_core",
 			 cpu > 0 ? tx_bps / 1e9 / (cpu / 100.0 * g->nb_tx) : 0.0, "m_rx_cpu_util",
@@ -270,6 +273,7 @@ trex_m_get_global_stats(json_t *p, struct trex_err *e)
 			 "m_total_rx_bytes", (json_int_t)rxb, "m_total_clients", (json_int_t)0,
 			 "m_total_servers", (json_int_t)0, "m_rx_drop_bps",
 			 tx_bps > rx_bps ? tx_bps - rx_bps : 0.0);
+	return 0;
 }
 
 /* The ethdev counters every PMD has, in the order rte_eth_xstats lists them first. */
@@ -278,43 +282,47 @@ static const char *const trex_xstats[] = {
 	"rx_missed_errors", "rx_errors",       "tx_errors",	"rx_mbuf_allocation_errors",
 };
 
-json_t *
-trex_m_get_port_xstats_names(json_t *p, struct trex_err *e)
+int
+trex_m_get_port_xstats_names(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	json_t *names = json_array();
+	json_t *names;
 	uint16_t port;
 	unsigned int i;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0) {
-		json_decref(names);
-		return NULL;
-	}
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
+	names = json_array();
 	for (i = 0; i < RTE_DIM(trex_xstats); i++)
 		json_array_append_new(names, json_string(trex_xstats[i]));
-	return json_pack("{s:o}", "xstats_names", names);
+	*res = json_pack("{s:o}", "xstats_names", names);
+	return 0;
 }
 
-json_t *
-trex_m_get_port_xstats_values(json_t *p, struct trex_err *e)
+int
+trex_m_get_port_xstats_values(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_eth_stats st;
 	uint16_t port;
 	int ret;
 
-	if (trex_param_port(p, &port, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
 	memset(&st, 0, sizeof(st));
 	ret = rte_eth_stats_get(trex.g->port[port].eth_port, &st);
 	if (ret != 0)
-		return trex_fail(e, TREX_E_EXEC, "Operation failed, error code: %d", ret);
-	return json_pack("{s:[IIIIIIII]}", "xstats_values", (json_int_t)st.ipackets,
+		return trex_fail(err, err_len, -EPERM, "Operation failed, error code: %d", ret);
+	*res = json_pack("{s:[IIIIIIII]}", "xstats_values", (json_int_t)st.ipackets,
 			 (json_int_t)st.opackets, (json_int_t)st.ibytes, (json_int_t)st.obytes,
 			 (json_int_t)st.imissed, (json_int_t)st.ierrors, (json_int_t)st.oerrors,
 			 (json_int_t)st.rx_nombuf);
+	return 0;
 }
 
-json_t *
-trex_m_get_active_pgids(json_t *p, struct trex_err *e)
+int
+trex_m_get_active_pgids(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	json_t *fs = json_array(), *lat = json_array();
 	uint16_t port;
@@ -336,7 +344,8 @@ trex_m_get_active_pgids(json_t *p, struct trex_err *e)
 			if (!dup)
 				json_array_append_new(a, json_integer(s->pgid));
 		}
-	return json_pack("{s:{s:o,s:o}}", "ids", "flow_stats", fs, "latency", lat);
+	*res = json_pack("{s:{s:o,s:o}}", "ids", "flow_stats", fs, "latency", lat);
+	return 0;
 }
 
 /* TRex's histogram keys: 10..90, 100..900, ... usec, "0" under 10 usec. */
@@ -442,19 +451,19 @@ trex_pg_latency(uint32_t pgid)
 	return json_pack("{s:o,s:o}", "lat", lat, "er", er);
 }
 
-json_t *
-trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
+int
+trex_m_get_pgid_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
-	json_t *ids = trex_param_array(p, "pgids", e), *x, *fs, *lat, *ver;
+	json_t *ids = trex_param_array(p, "pgids", err, err_len), *x, *fs, *lat, *ver;
 	char key[16], pk[8];
 	size_t i;
 	uint16_t port;
 
 	if (ids == NULL)
-		return NULL;
+		return -EINVAL;
 	if (json_array_size(ids) > 1024 + 128)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ERANGE,
 				 "Asking information for too many packet group IDs. "
 				 "Max allowed is %d",
 				 1024 + 128);
@@ -462,7 +471,8 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 	json_array_foreach(ids, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) > UINT32_MAX)
-			return trex_fail(e, TREX_E_PARAMS, "'pgids' item %zu is not a uint32", i);
+			return trex_fail(err, err_len, -EINVAL, "'pgids' item %zu is not a uint32",
+					 i);
 	trex_pg_count();
 	fs = json_object();
 	lat = json_pack("{s:{s:i,s:i}}", "g", "bad_hdr", 0, "old_flow", 0);
@@ -501,5 +511,6 @@ trex_m_get_pgid_stats(json_t *p, struct trex_err *e)
 			json_object_set_new(lat, key, trex_pg_latency(pg->pgid));
 		json_object_set_new(ver, key, json_integer(trex.ver_id));
 	}
-	return json_pack("{s:o,s:o,s:o}", "flow_stats", fs, "latency", lat, "ver_id", ver);
+	*res = json_pack("{s:o,s:o,s:o}", "flow_stats", fs, "latency", lat, "ver_id", ver);
+	return 0;
 }

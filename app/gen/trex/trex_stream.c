@@ -79,7 +79,7 @@ static const enum pvp_rate_unit trex_rate_unit[] = {
 };
 
 int
-trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct trex_err *e)
+trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, char *err, size_t err_len)
 {
 	struct pvp_rate r = {.unit = trex_rate_unit[s->rate_type], .value = s->rate_value};
 	uint64_t link = trex.g->port[port].link_bps;
@@ -87,19 +87,18 @@ trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, struct 
 	double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
 
 	if (pvp_rate_to_pps(&r, size, link, pps) != 0 || !(*pps > 0)) {
-		trex_fail(e, TREX_E_EXEC,
-			  "stream %u: a percentage rate needs the port's speed, and port %u "
-			  "reports none: start pvpkit-gen with --speed MBPS",
-			  s->id, port);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EPERM,
+				 "stream %u: a percentage rate needs the port's speed, and port %u "
+				 "reports none: start pvpkit-gen with --speed MBPS",
+				 s->id, port);
 	}
 	return 0;
 }
 
 static int
-trex_parse_mode(json_t *mode, struct trex_stream *s, struct trex_err *e)
+trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 {
-	const char *type = trex_param_str(mode, "type", NULL, e), *rt;
+	const char *type = trex_param_str(mode, "type", NULL, err, err_len), *rt;
 	double lo, hi;
 	json_t *rate;
 	uint64_t x;
@@ -110,39 +109,39 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, struct trex_err *e)
 		s->mode = PVP_MODE_CONTINUOUS;
 	} else if (strcmp(type, "single_burst") == 0) {
 		s->mode = PVP_MODE_BURST;
-		if (trex_param_uint(mode, "total_pkts", UINT32_MAX, -1, &s->burst_pkts, e) != 0)
+		if (trex_param_uint(mode, "total_pkts", UINT32_MAX, -1, &s->burst_pkts, err,
+				    err_len) != 0)
 			return -EINVAL;
 		if (s->burst_pkts == 0) {
-			trex_fail(e, TREX_E_PARAMS, "single_burst: 'total_pkts' cannot be zero.");
-			return -EINVAL;
+			return trex_fail(err, err_len, -EINVAL,
+					 "single_burst: 'total_pkts' cannot be zero.");
 		}
 	} else if (strcmp(type, "multi_burst") == 0) {
 		s->mode = PVP_MODE_MULTI_BURST;
-		if (trex_param_double(mode, "ibg", false, 0, &s->ibg_us, e) != 0 ||
-		    trex_param_uint(mode, "count", UINT32_MAX, -1, &x, e) != 0 ||
-		    trex_param_uint(mode, "pkts_per_burst", UINT32_MAX, -1, &s->burst_pkts, e) != 0)
+		if (trex_param_double(mode, "ibg", false, 0, &s->ibg_us, err, err_len) != 0 ||
+		    trex_param_uint(mode, "count", UINT32_MAX, -1, &x, err, err_len) != 0 ||
+		    trex_param_uint(mode, "pkts_per_burst", UINT32_MAX, -1, &s->burst_pkts, err,
+				    err_len) != 0)
 			return -EINVAL;
 		s->burst_count = (uint32_t)x;
 		if (s->burst_pkts == 0 || s->burst_count == 0 || s->ibg_us < 0) {
-			trex_fail(e, TREX_E_PARAMS,
-				  "multi_burst: 'pkts_per_burst' and 'count' cannot be zero, 'ibg' "
-				  "cannot be negative.");
-			return -EINVAL;
+			return trex_fail(
+				err, err_len, -EINVAL,
+				"multi_burst: 'pkts_per_burst' and 'count' cannot be zero, 'ibg' "
+				"cannot be negative.");
 		}
 		/* A profile's gap_us bound: the gap in TSC cycles fits 64 bits. */
 		if (s->ibg_us > (double)PVP_PKT_MAX_GAP_US) {
-			trex_fail(e, TREX_E_PARAMS,
-				  "multi_burst: 'ibg' %g must be 0..%" PRIu64 " us", s->ibg_us,
-				  PVP_PKT_MAX_GAP_US);
-			return -ERANGE;
+			return trex_fail(err, err_len, -EINVAL,
+					 "multi_burst: 'ibg' %g must be 0..%" PRIu64 " us",
+					 s->ibg_us, PVP_PKT_MAX_GAP_US);
 		}
 	} else {
-		trex_fail(e, TREX_E_PARAMS, "bad stream type provided: '%s'", type);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL, "bad stream type provided: '%s'", type);
 	}
-	rate = trex_param_obj(mode, "rate", e);
-	if (rate == NULL || (rt = trex_param_str(rate, "type", NULL, e)) == NULL ||
-	    trex_param_double(rate, "value", false, 0, &s->rate_value, e) != 0)
+	rate = trex_param_obj(mode, "rate", err, err_len);
+	if (rate == NULL || (rt = trex_param_str(rate, "type", NULL, err, err_len)) == NULL ||
+	    trex_param_double(rate, "value", false, 0, &s->rate_value, err, err_len) != 0)
 		return -EINVAL;
 	if (strcmp(rt, "pps") == 0)
 		s->rate_type = TREX_RATE_PPS;
@@ -153,34 +152,34 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, struct trex_err *e)
 	else if (strcmp(rt, "percentage") == 0)
 		s->rate_type = TREX_RATE_PERCENT;
 	else {
-		trex_fail(e, TREX_E_PARAMS, "'type' must be pps, bps_L1, bps_L2 or percentage");
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL,
+				 "'type' must be pps, bps_L1, bps_L2 or percentage");
 	}
 	pvp_rate_bounds(trex_rate_unit[s->rate_type], &lo, &hi);
 	if (!(s->rate_value >= lo && s->rate_value <= hi)) {
-		trex_fail(e, TREX_E_PARAMS, "rate value %g must be > 0, within %g..%g %s",
-			  s->rate_value, lo, hi,
-			  s->rate_type == TREX_RATE_PERCENT ? "%"
-			  : s->rate_type == TREX_RATE_PPS   ? "pps"
-							    : "bps");
-		return -EINVAL;
+		return trex_fail(err, err_len, -EINVAL,
+				 "rate value %g must be > 0, within %g..%g %s", s->rate_value, lo,
+				 hi,
+				 s->rate_type == TREX_RATE_PERCENT ? "%"
+				 : s->rate_type == TREX_RATE_PPS   ? "pps"
+								   : "bps");
 	}
 	return 0;
 }
 
 static int
-trex_parse_flow_stats(json_t *fs, struct trex_stream *s, struct trex_err *e)
+trex_parse_flow_stats(json_t *fs, struct trex_stream *s, char *err, size_t err_len)
 {
 	const char *rt;
 	bool b;
 	uint64_t pgid;
 
-	if (trex_param_bool(fs, "enabled", -1, &s->fs, e) != 0)
+	if (trex_param_bool(fs, "enabled", -1, &s->fs, err, err_len) != 0)
 		return -EINVAL;
 	if (!s->fs)
 		return 0;
-	if (trex_param_uint(fs, "stream_id", UINT32_MAX, -1, &pgid, e) != 0 ||
-	    (rt = trex_param_str(fs, "rule_type", NULL, e)) == NULL)
+	if (trex_param_uint(fs, "stream_id", UINT32_MAX, -1, &pgid, err, err_len) != 0 ||
+	    (rt = trex_param_str(fs, "rule_type", NULL, err, err_len)) == NULL)
 		return -EINVAL;
 	s->pgid = (uint32_t)pgid;
 	if (strcmp(rt, "stats") == 0) {
@@ -192,24 +191,21 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, struct trex_err *e)
 		s->tpg = true;
 		s->fs = false;
 	} else {
-		trex_fail(e, TREX_E_EXEC,
-			  "flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
-		return -ENOTSUP;
+		return trex_fail(err, err_len, -EOPNOTSUPP,
+				 "flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
 	}
-	if (trex_param_bool(fs, "vxlan", 0, &b, e) != 0)
+	if (trex_param_bool(fs, "vxlan", 0, &b, err, err_len) != 0)
 		return -EINVAL;
-	if (b) {
-		trex_fail(e, TREX_E_EXEC,
-			  "flow_stats 'vxlan' is not needed: pvpkit-gen finds its "
-			  "signature inside VXLAN itself; send it false");
-		return -ENOTSUP;
-	}
+	if (b)
+		return trex_fail(err, err_len, -EOPNOTSUPP,
+				 "flow_stats 'vxlan' is not needed: pvpkit-gen finds its "
+				 "signature inside VXLAN itself; send it false");
 	/*
 	 * TRex times ieee_1588 latency frames by the NIC's PTP timestamps;
 	 * pvpkit-gen sends the same PTP Sync-shaped frame and times it by
 	 * its own signature, as every latency stream (trex_ptp_frame()).
 	 */
-	if (trex_param_bool(fs, "ieee_1588", 0, &s->ieee_1588, e) != 0)
+	if (trex_param_bool(fs, "ieee_1588", 0, &s->ieee_1588, err, err_len) != 0)
 		return -EINVAL;
 	s->ieee_1588 = s->ieee_1588 && s->fs_latency;
 	return 0;
@@ -217,7 +213,7 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, struct trex_err *e)
 
 /* The same pgid on two streams must be of one kind (TRex's rule). */
 static int
-trex_pgid_check(const struct trex_stream *s, struct trex_err *e)
+trex_pgid_check(const struct trex_stream *s, char *err, size_t err_len)
 {
 	uint16_t p;
 	uint32_t i;
@@ -227,10 +223,9 @@ trex_pgid_check(const struct trex_stream *s, struct trex_err *e)
 			const struct trex_stream *o = trex.port[p].streams[i];
 
 			if (o->fs && o->pgid == s->pgid && o->fs_latency != s->fs_latency) {
-				trex_fail(e, TREX_E_EXEC,
-					  "flow_stats id %u is already used by a %s stream",
-					  s->pgid, o->fs_latency ? "latency" : "stats");
-				return -EEXIST;
+				return trex_fail(err, err_len, -EEXIST,
+						 "flow_stats id %u is already used by a %s stream",
+						 s->pgid, o->fs_latency ? "latency" : "stats");
 			}
 		}
 	return 0;
@@ -240,10 +235,10 @@ trex_pgid_check(const struct trex_stream *s, struct trex_err *e)
  * What get_stream gives back of a stream: the members TRex's stream
  * has, no others, and no more than TREX_STREAM_JSON_MAX bytes of them.
  * Keeping the object as given kept whatever a client added to it for as
- * long as the stream lived (16 MiB an add_stream). NULL with @p e set.
+ * long as the stream lived (16 MiB an add_stream). Into @p out; 0 or -errno.
  */
-static json_t *
-trex_stream_kept(json_t *st, uint32_t id, struct trex_err *e)
+static int
+trex_stream_kept(json_t *st, uint32_t id, json_t **out, char *err, size_t err_len)
 {
 	static const char *const known[] = {
 		"enabled",	"self_start",  "start_paused",	 "isg",	 "core_id", "flags",
@@ -254,31 +249,30 @@ trex_stream_kept(json_t *st, uint32_t id, struct trex_err *e)
 	unsigned int i;
 	size_t size;
 
-	if (kept == NULL) {
-		trex_fail(e, TREX_E_INTERNAL, "out of memory");
-		return NULL;
-	}
+	if (kept == NULL)
+		return trex_fail(err, err_len, -ENOMEM, "out of memory");
 	for (i = 0; i < RTE_DIM(known); i++) {
 		x = json_object_get(st, known[i]);
 		if (x != NULL && json_object_set(kept, known[i], x) != 0) {
 			json_decref(kept);
-			trex_fail(e, TREX_E_INTERNAL, "out of memory");
-			return NULL;
+			return trex_fail(err, err_len, -ENOMEM, "out of memory");
 		}
 	}
 	size = json_dumpb(kept, NULL, 0, JSON_COMPACT);
 	if (size > TREX_STREAM_JSON_MAX) {
 		json_decref(kept);
-		trex_fail(e, TREX_E_EXEC,
-			  "stream %u: %zu bytes of JSON; pvpkit-gen keeps %u at most", id, size,
-			  TREX_STREAM_JSON_MAX);
-		return NULL;
+		return trex_fail(err, err_len, -EFBIG,
+				 "stream %u: %zu bytes of JSON; pvpkit-gen keeps %u at most", id,
+				 size, TREX_STREAM_JSON_MAX);
 	}
-	return kept;
+	*out = kept;
+	return 0;
 }
 
-static struct trex_stream *
-trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
+/* TRex's stream object @p st into a new stream in @p out; 0 or -errno with @p err. */
+static int
+trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **out, char *err,
+		  size_t err_len)
 {
 	struct trex_stream *s = calloc(1, sizeof(*s));
 	json_t *pkt, *vm, *fs, *mode;
@@ -289,93 +283,109 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	uint16_t mtu = 0;
 	int ret;
 
-	if (s == NULL) {
-		trex_fail(e, TREX_E_INTERNAL, "out of memory");
-		return NULL;
-	}
+	if (s == NULL)
+		return trex_fail(err, err_len, -ENOMEM, "out of memory");
+	ret = -EINVAL;
 	s->id = id;
 	s->port = port;
 	s->ps = -1;
 	s->factor = 1;
-	if (trex_param_bool(st, "enabled", -1, &s->enabled, e) != 0 ||
-	    trex_param_bool(st, "self_start", -1, &s->self_start, e) != 0 ||
-	    trex_param_bool(st, "start_paused", 0, &s->start_paused, e) != 0 ||
-	    trex_param_int(st, "flags", 1, 0, &flags, e) != 0 ||
-	    trex_param_double(st, "isg", true, 0, &s->isg_us, e) != 0 ||
-	    trex_param_int(st, "next_stream_id", 1, -1, &s->next, e) != 0 ||
-	    trex_param_int(st, "action_count", 1, 0, &count, e) != 0 ||
-	    trex_param_int(st, "core_id", 1, -1, &core, e) != 0 ||
-	    trex_param_int(st, "random_seed", 1, 0, &seed, e) != 0)
+	if (trex_param_bool(st, "enabled", -1, &s->enabled, err, err_len) != 0 ||
+	    trex_param_bool(st, "self_start", -1, &s->self_start, err, err_len) != 0 ||
+	    trex_param_bool(st, "start_paused", 0, &s->start_paused, err, err_len) != 0 ||
+	    trex_param_int(st, "flags", 1, 0, &flags, err, err_len) != 0 ||
+	    trex_param_double(st, "isg", true, 0, &s->isg_us, err, err_len) != 0 ||
+	    trex_param_int(st, "next_stream_id", 1, -1, &s->next, err, err_len) != 0 ||
+	    trex_param_int(st, "action_count", 1, 0, &count, err, err_len) != 0 ||
+	    trex_param_int(st, "core_id", 1, -1, &core, err, err_len) != 0 ||
+	    trex_param_int(st, "random_seed", 1, 0, &seed, err, err_len) != 0)
 		goto fail;
 	/* TRex parses both as uint32 (a next of -1 is "none"). */
 	if (s->next < -1 || s->next > UINT32_MAX || count < 0 || count > UINT32_MAX) {
-		trex_fail(e, TREX_E_PARAMS,
-			  "stream %u: 'next_stream_id' must be -1..%u and 'action_count' 0..%u", id,
-			  UINT32_MAX, UINT32_MAX);
+		ret = trex_fail(
+			err, err_len, -EINVAL,
+			"stream %u: 'next_stream_id' must be -1..%u and 'action_count' 0..%u", id,
+			UINT32_MAX, UINT32_MAX);
 		goto fail;
 	}
 	s->action_count = (uint32_t)count;
 	if (flags & 8) {
-		trex_fail(e, TREX_E_EXEC, "stream %u: null streams are not supported by pvpkit-gen",
-			  id);
+		ret = trex_fail(err, err_len, -EOPNOTSUPP,
+				"stream %u: null streams are not supported by pvpkit-gen", id);
 		goto fail;
 	}
 	/* TRex's TrexStream::m_flags, its MAC override bits. */
 	s->mac_src_pkt = (flags & 1) != 0;
 	s->mac_dst_pkt = ((flags >> 1) & 3) == 1;
 	if (core >= (int64_t)trex.g->opt.tx_cores) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Core ID is: %" PRId64 ". It must be an integer between 0 "
-			  "and %u (inclusive).",
-			  core, trex.g->opt.tx_cores - 1);
+		ret = trex_fail(err, err_len, -ERANGE,
+				"Core ID is: %" PRId64 ". It must be an integer between 0 "
+				"and %u (inclusive).",
+				core, trex.g->opt.tx_cores - 1);
 		goto fail;
 	}
 	if (seed < 0 || seed > UINT32_MAX) {
-		trex_fail(e, TREX_E_PARAMS, "stream %u: 'random_seed' must be 0..4294967295", id);
+		ret = trex_fail(err, err_len, -EINVAL,
+				"stream %u: 'random_seed' must be 0..4294967295", id);
 		goto fail;
 	}
 	s->random_seed = (uint32_t)seed;
 	if (s->isg_us < 0 || s->isg_us > 1e7) {
-		trex_fail(e, TREX_E_PARAMS, "stream %u: 'isg' must be 0..10000000 us", id);
+		ret = trex_fail(err, err_len, -EINVAL, "stream %u: 'isg' must be 0..10000000 us",
+				id);
 		goto fail;
 	}
-	if ((mode = trex_param_obj(st, "mode", e)) == NULL || trex_parse_mode(mode, s, e) != 0)
+	mode = trex_param_obj(st, "mode", err, err_len);
+	if (mode == NULL)
 		goto fail;
-	if ((pkt = trex_param_obj(st, "packet", e)) == NULL ||
-	    (bin = trex_param_str(pkt, "binary", NULL, e)) == NULL)
+	ret = trex_parse_mode(mode, s, err, err_len);
+	if (ret != 0)
+		goto fail;
+	ret = -EINVAL;
+	if ((pkt = trex_param_obj(st, "packet", err, err_len)) == NULL ||
+	    (bin = trex_param_str(pkt, "binary", NULL, err, err_len)) == NULL)
 		goto fail;
 	s->pkt = trex_b64_decode(bin, &s->len);
 	if (s->pkt == NULL) {
-		trex_fail(e, TREX_E_PARAMS, "stream %u: 'packet.binary' is not base64", id);
+		ret = trex_fail(err, err_len, -EINVAL, "stream %u: 'packet.binary' is not base64",
+				id);
 		goto fail;
 	}
 	if (s->len < RTE_ETHER_HDR_LEN || s->len > PVP_PKT_RAW_MAX_LEN) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Bad packet size provided: %u. Should be between %u and %u", s->len,
-			  RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
+		ret = trex_fail(err, err_len, -ERANGE,
+				"Bad packet size provided: %u. Should be between %u and %u", s->len,
+				RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
 		goto fail;
 	}
 	s->rate_len = s->len;
 	rte_eth_dev_get_mtu(trex.g->port[port].eth_port, &mtu);
 	if (mtu != 0 && s->len > (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8) {
-		trex_fail(e, TREX_E_EXEC,
-			  "stream %u: a packet of %u B is over the MTU %u of port %u (start "
-			  "pvpkit-gen with --mtu %u)",
-			  id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
+		ret = trex_fail(err, err_len, -EPERM,
+				"stream %u: a packet of %u B is over the MTU %u of port %u (start "
+				"pvpkit-gen with --mtu %u)",
+				id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
 		goto fail;
 	}
 	/* flow_stats first: the field engine keeps checksums itself only without it. */
-	if ((fs = trex_param_obj(st, "flow_stats", e)) == NULL ||
-	    trex_parse_flow_stats(fs, s, e) != 0 || (s->fs && trex_pgid_check(s, e) != 0) ||
-	    (s->tpg && trex_tpg_stream_check(s, core, e) != 0))
+	fs = trex_param_obj(st, "flow_stats", err, err_len);
+	if (fs == NULL)
+		goto fail;
+	ret = trex_parse_flow_stats(fs, s, err, err_len);
+	if (ret == 0 && s->fs)
+		ret = trex_pgid_check(s, err, err_len);
+	if (ret == 0 && s->tpg)
+		ret = trex_tpg_stream_check(s, core, err, err_len);
+	if (ret != 0)
 		goto fail;
 	trex_fs_mark(s);
-	if ((vm = trex_param_obj(st, "vm", e)) == NULL)
+	ret = -EINVAL;
+	vm = trex_param_obj(st, "vm", err, err_len);
+	if (vm == NULL)
 		goto fail;
 	ret = trex_vm_translate(vm, s, msg, sizeof(msg));
 	if (ret != 0) {
-		trex_fail(e, ret == -EINVAL ? TREX_E_PARAMS : TREX_E_INTERNAL, "stream %u: %s", id,
-			  msg);
+		ret = trex_fail(err, err_len, ret == -EINVAL ? -EINVAL : -EIO, "stream %u: %s", id,
+				msg);
 		goto fail;
 	}
 	/* Build it once now: what cannot be sent is refused here, not at start. */
@@ -390,35 +400,35 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_err *e)
 	}
 	trex_pvp_stream_free(&ps);
 	if (ret != 0) {
-		trex_fail(e, TREX_E_EXEC, "stream %u: %s", id, msg);
+		ret = trex_fail(err, err_len, -EPERM, "stream %u: %s", id, msg);
 		goto fail;
 	}
-	s->json = trex_stream_kept(st, id, e);
-	if (s->json == NULL)
+	ret = trex_stream_kept(st, id, &s->json, err, err_len);
+	if (ret != 0)
 		goto fail;
-	return s;
+	*out = s;
+	return 0;
 fail:
 	free(s->vm_table);
 	free(s->vm_len);
 	free(s->pkt);
 	free(s);
-	return NULL;
+	return ret;
 }
 
 /* A port whose streams may change: not sending. */
 static int
-trex_port_writable(uint16_t port, struct trex_err *e)
+trex_port_writable(uint16_t port, char *err, size_t err_len)
 {
 	if (trex.port[port].state == TREX_PORT_TX || trex.port[port].state == TREX_PORT_PAUSE) {
-		trex_fail(e, TREX_E_EXEC, "port %u is active: stop it before changing its streams",
-			  port);
-		return -EBUSY;
+		return trex_fail(err, err_len, -EBUSY,
+				 "port %u is active: stop it before changing its streams", port);
 	}
 	return 0;
 }
 
-json_t *
-trex_m_add_stream(json_t *p, struct trex_err *e)
+int
+trex_m_add_stream(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	struct trex_stream *s;
@@ -426,21 +436,29 @@ trex_m_add_stream(json_t *p, struct trex_err *e)
 	uint64_t id;
 	uint32_t i;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, e) != 0 ||
-	    (st = trex_param_obj(p, "stream", e)) == NULL || trex_port_writable(port, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
+			 (st = trex_param_obj(p, "stream", err, err_len)) == NULL))
+		ret = -EINVAL;
+	if (ret == 0)
+		ret = trex_port_writable(port, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	if (trex_stream_find(port, (uint32_t)id, NULL) != NULL)
-		return trex_fail(e, TREX_E_EXEC, "stream %u already exists in profile_id(_)",
+		return trex_fail(err, err_len, -EEXIST, "stream %u already exists in profile_id(_)",
 				 (uint32_t)id);
 	if (tp->nb_streams == TREX_MAX_PORT_STREAMS)
-		return trex_fail(e, TREX_E_EXEC, "port %u has %u streams: pvpkit-gen takes %u",
-				 port, tp->nb_streams, TREX_MAX_PORT_STREAMS);
-	s = trex_stream_parse(st, port, (uint32_t)id, e);
-	if (s == NULL)
-		return NULL;
+		return trex_fail(err, err_len, -EPERM,
+				 "port %u has %u streams: pvpkit-gen takes %u", port,
+				 tp->nb_streams, TREX_MAX_PORT_STREAMS);
+	ret = trex_stream_parse(st, port, (uint32_t)id, &s, err, err_len);
+	if (ret != 0)
+		return ret;
 	/* Kept sorted by id: the loaded profile lists them in that order. */
 	for (i = tp->nb_streams; i > 0 && tp->streams[i - 1]->id > s->id; i--)
 		tp->streams[i] = tp->streams[i - 1];
@@ -448,27 +466,34 @@ trex_m_add_stream(json_t *p, struct trex_err *e)
 	tp->nb_streams++;
 	tp->state = TREX_PORT_STREAMS;
 	trex.streams_gen++;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_remove_stream(json_t *p, struct trex_err *e)
+int
+trex_m_remove_stream(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	struct trex_stream *s;
 	uint64_t id;
 	uint32_t idx;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	s = trex_stream_find(port, (uint32_t)id, &idx);
 	if (s == NULL)
-		return trex_fail(e, TREX_E_EXEC, "stream %u does not exists in profile_id(_)",
-				 (uint32_t)id);
-	if (trex_port_writable(port, e) != 0)
-		return NULL;
+		return trex_fail(err, err_len, -ENOENT,
+				 "stream %u does not exists in profile_id(_)", (uint32_t)id);
+	ret = trex_port_writable(port, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
 	memmove(&tp->streams[idx], &tp->streams[idx + 1],
 		(tp->nb_streams - idx - 1) * sizeof(tp->streams[0]));
@@ -477,19 +502,26 @@ trex_m_remove_stream(json_t *p, struct trex_err *e)
 	if (tp->nb_streams == 0)
 		tp->state = TREX_PORT_IDLE;
 	trex.streams_gen++;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_remove_all_streams(json_t *p, struct trex_err *e)
+int
+trex_m_remove_all_streams(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_port_writable(port, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0)
+		ret = trex_port_writable(port, err, err_len);
+	if (ret != 0)
+		return ret;
 	trex_streams_clear(port);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
 static bool
@@ -500,76 +532,88 @@ trex_profile_all(json_t *p)
 	return s != NULL && strcmp(s, "*") == 0;
 }
 
-json_t *
-trex_m_get_stream_list(json_t *p, struct trex_err *e)
+int
+trex_m_get_stream_list(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
-	json_t *ids = json_array();
+	json_t *ids;
 	uint32_t i;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0) {
-		json_decref(ids);
-		return NULL;
-	}
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, true, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
+	ids = json_array();
 	for (i = 0; i < tp->nb_streams; i++)
 		json_array_append_new(ids, json_integer(tp->streams[i]->id));
-	if (trex_profile_all(p))
-		return json_pack("{s:o}", "_", ids);
-	return ids;
+	*res = trex_profile_all(p) ? json_pack("{s:o}", "_", ids) : ids;
+	return 0;
 }
 
-json_t *
-trex_m_get_all_streams(json_t *p, struct trex_err *e)
+int
+trex_m_get_all_streams(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
-	json_t *streams = json_object();
+	json_t *streams;
 	char key[16];
 	uint32_t i;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, true, e) != 0) {
-		json_decref(streams);
-		return NULL;
-	}
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, true, err, err_len);
+	if (ret != 0)
+		return ret;
 	tp = &trex.port[port];
+	streams = json_object();
 	for (i = 0; i < tp->nb_streams; i++) {
 		snprintf(key, sizeof(key), "%u", tp->streams[i]->id);
 		json_object_set(streams, key, tp->streams[i]->json);
 	}
 	/* Clients without profiles read "streams", those with them "profiles". */
-	return json_pack("{s:O,s:{s:o}}", "streams", streams, "profiles", "_", streams);
+	*res = json_pack("{s:O,s:{s:o}}", "streams", streams, "profiles", "_", streams);
+	return 0;
 }
 
-json_t *
-trex_m_get_stream(json_t *p, struct trex_err *e)
+int
+trex_m_get_stream(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_stream *s;
 	json_t *j;
 	uint64_t id;
 	bool get_pkt;
 	uint16_t port;
+	int ret;
 
-	if (trex_param_port(p, &port, e) != 0 || trex_param_profile(p, false, e) != 0 ||
-	    trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, e) != 0 ||
-	    trex_param_bool(p, "get_pkt", 0, &get_pkt, e) != 0)
-		return NULL;
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_param_profile(p, false, err, err_len);
+	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
+			 trex_param_bool(p, "get_pkt", 0, &get_pkt, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	s = trex_stream_find(port, (uint32_t)id, NULL);
 	if (s == NULL)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ENOENT,
 				 "stream id %u, profile id _ on port %u does not exists",
 				 (uint32_t)id, port);
 	j = json_deep_copy(s->json);
 	if (!get_pkt)
 		json_object_del(j, "packet");
-	return json_pack("{s:o}", "stream", j);
+	*res = json_pack("{s:o}", "stream", j);
+	return 0;
 }
 
 /* ---- the loaded profile ---- */
 
 int
-trex_profile_load(struct trex_err *e)
+trex_profile_load(char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	struct trex_stream *list[GEN_MAX_STREAMS];
@@ -586,28 +630,27 @@ trex_profile_load(struct trex_err *e)
 			if (!s->enabled)
 				continue;
 			if (n == GEN_MAX_STREAMS || (n + 1) * g->opt.tx_cores > GEN_MAX_WSTREAMS) {
-				trex_fail(e, TREX_E_EXEC,
-					  "more than %u enabled streams on all ports together: "
-					  "pvpkit-gen sends at most %u (%u per TX core)",
-					  n,
-					  RTE_MIN(GEN_MAX_STREAMS,
-						  GEN_MAX_WSTREAMS / g->opt.tx_cores),
-					  GEN_MAX_WSTREAMS / g->opt.tx_cores);
-				return -E2BIG;
+				return trex_fail(
+					err, err_len, -ERANGE,
+					"more than %u enabled streams on all ports together: "
+					"pvpkit-gen sends at most %u (%u per TX core)",
+					n,
+					RTE_MIN(GEN_MAX_STREAMS,
+						GEN_MAX_WSTREAMS / g->opt.tx_cores),
+					GEN_MAX_WSTREAMS / g->opt.tx_cores);
 			}
 			list[n++] = s;
 		}
 	if (n == 0) {
-		trex_fail(e, TREX_E_EXEC, "unable to start traffic - no enabled streams");
-		return -ENOENT;
+		return trex_fail(err, err_len, -EPERM,
+				 "unable to start traffic - no enabled streams");
 	}
 	prof = calloc(1, sizeof(*prof));
 	if (prof != NULL)
 		prof->streams = calloc(n, sizeof(*prof->streams));
 	if (prof == NULL || prof->streams == NULL) {
 		free(prof);
-		trex_fail(e, TREX_E_INTERNAL, "out of memory");
-		return -ENOMEM;
+		return trex_fail(err, err_len, -ENOMEM, "out of memory");
 	}
 	snprintf(prof->source, sizeof(prof->source), "<trex>");
 	prof->n_streams = n;
@@ -615,9 +658,8 @@ trex_profile_load(struct trex_err *e)
 		ret = trex_stream_fill(list[i], &prof->streams[i], (uint16_t)i, msg, sizeof(msg));
 		if (ret != 0) {
 			pvp_profile_free(prof);
-			trex_fail(e, TREX_E_EXEC, "port %u stream %u: %s", list[i]->port,
-				  list[i]->id, msg);
-			return ret;
+			return trex_fail(err, err_len, -EPERM, "port %u stream %u: %s",
+					 list[i]->port, list[i]->id, msg);
 		}
 	}
 	for (i = 0; i < trex.nb_loaded; i++)
@@ -628,8 +670,7 @@ trex_profile_load(struct trex_err *e)
 		pvp_profile_free(prof);
 		trex.loaded_any = false;
 		trex.nb_loaded = 0;
-		trex_fail(e, TREX_E_EXEC, "%s", msg);
-		return ret;
+		return trex_fail(err, err_len, -EPERM, "%s", msg);
 	}
 	for (i = 0; i < trex.nb_loaded; i++)
 		if (trex.loaded[i] != NULL)

@@ -53,10 +53,10 @@ trex_tpg_vlan_ok(json_int_t v)
 
 /*
  * Tag @p tag (a TRex tag object) into the map of @p t as tag id @p id.
- * Returns 0, or -EEXIST / -EINVAL with TRex's message in @p e.
+ * Returns 0, or -EEXIST, -EPERM or -EOPNOTSUPP with TRex's message in @p err.
  */
 static int
-trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, struct trex_err *e)
+trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, char *err, size_t err_len)
 {
 	const char *type = json_string_value(json_object_get(tag, "type"));
 	json_t *val = json_object_get(tag, "value");
@@ -65,9 +65,8 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, struct trex_err *e
 		json_int_t v = json_integer_value(json_object_get(val, "vlan"));
 
 		if (!trex_tpg_vlan_ok(v) || t->dot1q[v] != 0) {
-			trex_fail(e, TREX_E_EXEC, "Vlan %lld already exists or is invalid!",
-				  (long long)v);
-			return -EEXIST;
+			return trex_fail(err, err_len, -EEXIST,
+					 "Vlan %lld already exists or is invalid!", (long long)v);
 		}
 		t->dot1q[v] = (uint16_t)(id + 1);
 		return 0;
@@ -79,13 +78,12 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, struct trex_err *e
 		uint32_t key = (uint32_t)a << 12 | (uint32_t)b, i;
 
 		if (json_array_size(vl) != 2) {
-			trex_fail(e, TREX_E_EXEC, "QinQ must contain 2 Vlans!");
-			return -EINVAL;
+			return trex_fail(err, err_len, -EPERM, "QinQ must contain 2 Vlans!");
 		}
 		if (!trex_tpg_vlan_ok(a) || !trex_tpg_vlan_ok(b) || gen_tpg_qinq(t, key) != 0) {
-			trex_fail(e, TREX_E_EXEC, "QinQ (%lld,%lld) already exists or is invalid!",
-				  (long long)a, (long long)b);
-			return -EEXIST;
+			return trex_fail(err, err_len, -EEXIST,
+					 "QinQ (%lld,%lld) already exists or is invalid!",
+					 (long long)a, (long long)b);
 		}
 		/* Kept sorted: the RX lcores search it. */
 		for (i = t->nb_qinq; i > 0 && t->qinq_key[i - 1] > key; i--) {
@@ -97,8 +95,8 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, struct trex_err *e
 		t->nb_qinq++;
 		return 0;
 	}
-	trex_fail(e, TREX_E_EXEC, "Tag type %s is not supported!", type != NULL ? type : "(none)");
-	return -EINVAL;
+	return trex_fail(err, err_len, -EOPNOTSUPP, "Tag type %s is not supported!",
+			 type != NULL ? type : "(none)");
 }
 
 static void
@@ -111,13 +109,14 @@ trex_tpg_table_free(struct gen_tpg *t)
 	free(t);
 }
 
-/* A table of tpg.tags over the context's counters, or NULL with @p e set. */
-static struct gen_tpg *
-trex_tpg_table(struct trex_err *e)
+/* A table of tpg.tags over the context's counters into @p out; 0 or -errno with @p err. */
+static int
+trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 {
 	struct gen_tpg *t = calloc(1, sizeof(*t));
 	uint16_t i, k, p;
 	json_t *tag;
+	int ret;
 
 	if (t != NULL) {
 		t->qinq_key = calloc(tpg.num_tags + 1u, sizeof(*t->qinq_key));
@@ -125,22 +124,25 @@ trex_tpg_table(struct trex_err *e)
 	}
 	if (t == NULL || t->qinq_key == NULL || t->qinq_tag == NULL) {
 		trex_tpg_table_free(t);
-		trex_fail(e, TREX_E_INTERNAL, "out of memory");
-		return NULL;
+		return trex_fail(err, err_len, -ENOMEM, "out of memory");
 	}
 	t->num_tpgids = tpg.num_tpgids;
 	t->num_tags = tpg.num_tags;
 	for (i = 0; i < tpg.num_tags; i++) {
 		tag = json_array_get(tpg.tags, i);
-		if (!json_is_null(tag) && trex_tpg_map_add(t, tag, i, e) != 0) {
+		if (json_is_null(tag))
+			continue;
+		ret = trex_tpg_map_add(t, tag, i, err, err_len);
+		if (ret != 0) {
 			trex_tpg_table_free(t);
-			return NULL;
+			return ret;
 		}
 	}
 	for (k = 0; k < GEN_MAX_RX; k++)
 		for (p = 0; p < GEN_MAX_PORTS; p++)
 			t->cnt[k][p] = tpg.cnt[k][p];
-	return t;
+	*out = t;
+	return 0;
 }
 
 /*
@@ -219,11 +221,11 @@ trex_tpg_free(void)
 		trex_tpg_destroy();
 }
 
-/* Whether @p p names the context's user ("username"). NULL with @p e set on a bad param. */
+/* Whether @p p names the context's user ("username"). NULL with @p err set on a bad param. */
 const char *
-trex_tpg_user(json_t *p, struct trex_err *e)
+trex_tpg_user(json_t *p, char *err, size_t err_len)
 {
-	return trex_param_str(p, "username", NULL, e);
+	return trex_param_str(p, "username", NULL, err, err_len);
 }
 
 /* Whether the context is @p user's. */
@@ -235,7 +237,7 @@ trex_tpg_is(const char *user)
 
 /* Ports of @p list into @p set, each acquired by @p user's session @p sid (TRex's check). */
 static int
-trex_tpg_ports(json_t *list, bool *set, const char *user, uint64_t sid, struct trex_err *e)
+trex_tpg_ports(json_t *list, bool *set, const char *user, uint64_t sid, char *err, size_t err_len)
 {
 	size_t i;
 	json_t *x;
@@ -244,16 +246,16 @@ trex_tpg_ports(json_t *list, bool *set, const char *user, uint64_t sid, struct t
 		json_int_t v = json_integer_value(x);
 
 		if (!json_is_integer(x) || v < 0 || v >= trex.g->nb_ports) {
-			trex_fail(e, TREX_E_EXEC, "Invalid port number: %lld Max port number: %u",
-				  (long long)v, trex.g->nb_ports - 1);
-			return -EINVAL;
+			return trex_fail(err, err_len, -ERANGE,
+					 "Invalid port number: %lld Max port number: %u",
+					 (long long)v, trex.g->nb_ports - 1);
 		}
 		if (!trex.port[v].owned || strcmp(trex.port[v].owner, user) != 0 ||
 		    trex.port[v].session_id != sid) {
-			trex_fail(e, TREX_E_EXEC,
-				  "port %lld is not owned by you or your current executing session",
-				  (long long)v);
-			return -EPERM;
+			return trex_fail(
+				err, err_len, -EPERM,
+				"port %lld is not owned by you or your current executing session",
+				(long long)v);
 		}
 		set[v] = true;
 	}
@@ -261,8 +263,8 @@ trex_tpg_ports(json_t *list, bool *set, const char *user, uint64_t sid, struct t
 }
 
 /* The first enable_tpg: the context, its tags and its counters (TRex's CP and Rx). */
-static json_t *
-trex_tpg_enable_cp(json_t *p, const char *user, struct trex_err *e)
+static int
+trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	json_t *ports, *rx, *tags, *tag;
@@ -271,34 +273,37 @@ trex_tpg_enable_cp(json_t *p, const char *user, struct trex_err *e)
 	size_t i;
 	uint16_t k, port;
 	struct gen_tpg *t;
+	int ret;
 
-	if (trex_param_uint(p, "session_id", UINT32_MAX, -1, &sid, e) != 0 ||
-	    (ports = trex_param_array(p, "ports", e)) == NULL ||
-	    (rx = trex_param_array(p, "rx_ports", e)) == NULL ||
-	    trex_param_uint(p, "num_tpgids", UINT32_MAX, -1, &n, e) != 0 ||
-	    (tags = trex_param_array(p, "tags", e)) == NULL)
-		return NULL;
+	if (trex_param_uint(p, "session_id", UINT32_MAX, -1, &sid, err, err_len) != 0 ||
+	    (ports = trex_param_array(p, "ports", err, err_len)) == NULL ||
+	    (rx = trex_param_array(p, "rx_ports", err, err_len)) == NULL ||
+	    trex_param_uint(p, "num_tpgids", UINT32_MAX, -1, &n, err, err_len) != 0 ||
+	    (tags = trex_param_array(p, "tags", err, err_len)) == NULL)
+		return -EINVAL;
 	if (tpg.user[0] != '\0')
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Grouping is enabled by user %s: pvpkit-gen keeps "
 				 "one TPG context at a time",
 				 tpg.user);
 	if (json_array_size(tags) > UINT16_MAX)
-		return trex_fail(e, TREX_E_EXEC, "%zu tags: at most %u", json_array_size(tags),
-				 UINT16_MAX);
-	if (trex_tpg_ports(ports, tpg.tx, user, sid, e) != 0 ||
-	    trex_tpg_ports(rx, tpg.rx, user, sid, e) != 0)
+		return trex_fail(err, err_len, -ERANGE, "%zu tags: at most %u",
+				 json_array_size(tags), UINT16_MAX);
+	ret = trex_tpg_ports(ports, tpg.tx, user, sid, err, err_len);
+	if (ret == 0)
+		ret = trex_tpg_ports(rx, tpg.rx, user, sid, err, err_len);
+	if (ret != 0)
 		goto fail;
 	for (port = 0; port < g->nb_ports; port++)
 		if (tpg.rx[port] && !tpg.tx[port]) {
-			trex_fail(e, TREX_E_EXEC, "Rx Ports must be acquired!");
+			ret = trex_fail(err, err_len, -EPERM, "Rx Ports must be acquired!");
 			goto fail;
 		}
 	json_array_foreach(tags, i, tag)
 		if (!json_is_object(tag) || !json_is_object(json_object_get(tag, "value")) ||
 		    !json_is_string(json_object_get(tag, "type"))) {
-			trex_fail(e, TREX_E_PARAMS,
-				  "tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
+			ret = trex_fail(err, err_len, -EINVAL,
+					"tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
 			goto fail;
 		}
 	tpg.num_tpgids = (uint32_t)n;
@@ -309,10 +314,11 @@ trex_tpg_enable_cp(json_t *p, const char *user, struct trex_err *e)
 	bytes = trex_tpg_slots() * sizeof(struct gen_tpg_cntr) * (g->rx.nb + 1u) * k +
 		(tpg.num_tpgids + 1ull) * 32 * g->nb_ports;
 	if (bytes > TPG_MAX_BYTES) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Rx counter allocation failed! %u tpgids x %u tags on %u port(s) take "
-			  "%" PRIu64 " MiB; pvpkit-gen allocates at most %llu MiB",
-			  tpg.num_tpgids, tpg.num_tags, k, bytes >> 20, TPG_MAX_BYTES >> 20);
+		ret = trex_fail(
+			err, err_len, -ENOSPC,
+			"Rx counter allocation failed! %u tpgids x %u tags on %u port(s) take "
+			"%" PRIu64 " MiB; pvpkit-gen allocates at most %llu MiB",
+			tpg.num_tpgids, tpg.num_tags, k, bytes >> 20, TPG_MAX_BYTES >> 20);
 		goto fail;
 	}
 	strlcpy(tpg.user, user, sizeof(tpg.user));
@@ -338,21 +344,22 @@ trex_tpg_enable_cp(json_t *p, const char *user, struct trex_err *e)
 		}
 	}
 	/* The tags are checked now: a bad one fails the enable, as in TRex. */
-	t = trex_tpg_table(e);
-	if (t == NULL) {
+	ret = trex_tpg_table(&t, err, err_len);
+	if (ret != 0) {
 		trex_tpg_destroy();
-		return NULL;
+		return ret;
 	}
 	trex_tpg_table_free(t);
 	tpg.state = TPG_ENABLED_CP_RX;
-	return json_object();
+	*res = json_object();
+	return 0;
 nomem:
 	trex_tpg_destroy();
-	return trex_fail(e, TREX_E_EXEC, "Rx counter allocation failed!");
+	return trex_fail(err, err_len, -ENOSPC, "Rx counter allocation failed!");
 fail:
 	memset(tpg.tx, 0, sizeof(tpg.tx));
 	memset(tpg.rx, 0, sizeof(tpg.rx));
-	return NULL;
+	return ret;
 }
 
 /* Loaded tpg streams start their seq from 0 again, as TRex's do on enable. */
@@ -370,64 +377,67 @@ trex_tpg_seq_reset(void)
 	}
 }
 
-json_t *
-trex_m_enable_tpg(json_t *p, struct trex_err *e)
+int
+trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, e);
+	const char *user = trex_tpg_user(p, err, err_len);
 	struct gen_tpg *t;
+	int ret;
 
 	if (user == NULL)
-		return NULL;
+		return -EINVAL;
 	if (!trex_tpg_is(user) || tpg.state == TPG_DISABLED)
-		return trex_tpg_enable_cp(p, user, e);
+		return trex_tpg_enable_cp(p, user, res, err, err_len);
 	if (tpg.state != TPG_ENABLED_CP_RX)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group in Dp can be enabled only after Cp and Rx!");
-	t = trex_tpg_table(e);
-	if (t == NULL)
-		return NULL;
+	ret = trex_tpg_table(&t, err, err_len);
+	if (ret != 0)
+		return ret;
 	trex_tpg_seq_reset();
 	trex_tpg_publish(t);
 	tpg.state = TPG_ENABLED;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_disable_tpg(json_t *p, struct trex_err *e)
+int
+trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, e);
+	const char *user = trex_tpg_user(p, err, err_len);
 
 	if (user == NULL)
-		return NULL;
+		return -EINVAL;
 	if (!trex_tpg_is(user))
-		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
+		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	if (tpg.state == TPG_DISABLED_DP_RX) {
 		trex_tpg_destroy();
-		return json_object();
+		*res = json_object();
+		return 0;
 	}
 	/* The RX lcores let go of the table at once: Rx is disabled when this returns. */
 	trex_tpg_publish(NULL);
 	tpg.state = TPG_DISABLED_DP_RX;
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
-json_t *
-trex_m_get_tpg_state(json_t *p, struct trex_err *e)
+int
+trex_m_get_tpg_state(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, e);
+	const char *user = trex_tpg_user(p, err, err_len);
 
 	if (user == NULL)
-		return NULL;
-	if (!trex_tpg_is(user))
-		return json_integer(TPG_DISABLED);
-	return json_integer(tpg.state);
+		return -EINVAL;
+	*res = json_integer(trex_tpg_is(user) ? tpg.state : TPG_DISABLED);
+	return 0;
 }
 
 /* The context a request names by "username" or "port_id" (exactly one), or NULL. */
 static int
-trex_tpg_whose(json_t *p, const char *what, bool *mine, struct trex_err *e)
+trex_tpg_whose(json_t *p, const char *what, bool *mine, char *err, size_t err_len)
 {
-	const char *user = trex_param_str(p, "username", "", e);
+	const char *user = trex_param_str(p, "username", "", err, err_len);
 	json_t *port = json_object_get(p, "port_id");
 	bool has_port = port != NULL && !json_is_null(port);
 	uint16_t id;
@@ -435,19 +445,22 @@ trex_tpg_whose(json_t *p, const char *what, bool *mine, struct trex_err *e)
 	if (user == NULL)
 		return -EINVAL;
 	if (user[0] != '\0' && has_port) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Should provide only one between port_id and username to get TPG %s",
-			  what);
-		return -EINVAL;
+		return trex_fail(
+			err, err_len, -ERANGE,
+			"Should provide only one between port_id and username to get TPG %s", what);
 	}
 	if (user[0] == '\0' && !has_port) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Should provide at least one between port_id and username to get TPG %s",
-			  what);
-		return -EINVAL;
+		return trex_fail(
+			err, err_len, -ERANGE,
+			"Should provide at least one between port_id and username to get TPG %s",
+			what);
 	}
-	if (has_port && trex_param_port(p, &id, e) != 0)
-		return -EINVAL;
+	if (has_port) {
+		int ret = trex_param_port(p, &id, err, err_len);
+
+		if (ret != 0)
+			return ret;
+	}
 	*mine = tpg.user[0] != '\0' && (has_port ? tpg.tx[id] : strcmp(tpg.user, user) == 0);
 	return 0;
 }
@@ -464,77 +477,88 @@ trex_tpg_port_list(const bool *set)
 	return a;
 }
 
-json_t *
-trex_m_get_tpg_status(json_t *p, struct trex_err *e)
+int
+trex_m_get_tpg_status(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	bool mine, on;
+	int ret;
 
-	if (trex_tpg_whose(p, "status", &mine, e) != 0)
-		return NULL;
+	ret = trex_tpg_whose(p, "status", &mine, err, err_len);
+	if (ret != 0)
+		return ret;
 	on = mine && tpg.state == TPG_ENABLED;
-	return json_pack("{s:b,s:{s:o,s:o,s:s,s:I,s:i}}", "enabled", on, "data", "acquired_ports",
+	*res = json_pack("{s:b,s:{s:o,s:o,s:s,s:I,s:i}}", "enabled", on, "data", "acquired_ports",
 			 trex_tpg_port_list(on ? tpg.tx : (bool[GEN_MAX_PORTS]){0}), "rx_ports",
 			 trex_tpg_port_list(on ? tpg.rx : (bool[GEN_MAX_PORTS]){0}), "username",
 			 on ? tpg.user : "-", "num_tpgids", (json_int_t)(on ? tpg.num_tpgids : 0),
 			 "num_tags", on ? tpg.num_tags : 0);
+	return 0;
 }
 
-json_t *
-trex_m_get_tpg_tags(json_t *p, struct trex_err *e)
+int
+trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t lo, hi, i;
 	json_t *a;
 	bool mine;
+	int ret;
 
-	if (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, e) != 0 ||
-	    trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, e) != 0 ||
-	    trex_tpg_whose(p, "tags", &mine, e) != 0)
-		return NULL;
+	ret = 0;
+	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) != 0 ||
+			 trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret == 0)
+		ret = trex_tpg_whose(p, "tags", &mine, err, err_len);
+	if (ret != 0)
+		return ret;
 	if (lo >= hi)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ERANGE,
 				 "Min Tag = %" PRIu64 " must be smaller than Max Tag = %" PRIu64,
 				 lo, hi);
 	if (!mine || tpg.state != TPG_ENABLED)
-		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
+		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	if (hi > tpg.num_tags)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ERANGE,
 				 "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
 				 tpg.num_tags);
 	a = json_array();
 	for (i = lo; i < hi; i++)
 		json_array_append(a, json_array_get(tpg.tags, i));
-	return a;
+	*res = a;
+	return 0;
 }
 
-json_t *
-trex_m_update_tpg_tags(json_t *p, struct trex_err *e)
+int
+trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, e);
+	const char *user = trex_tpg_user(p, err, err_len);
 	json_t *tags, *tag, *old;
 	struct gen_tpg *t;
 	size_t i;
+	int ret = -EINVAL;
 
-	if (user == NULL || (tags = trex_param_array(p, "tags", e)) == NULL)
-		return NULL;
+	if (user == NULL || (tags = trex_param_array(p, "tags", err, err_len)) == NULL)
+		return -EINVAL;
 	if (!trex_tpg_is(user) || tpg.state != TPG_ENABLED)
-		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
+		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	old = json_deep_copy(tpg.tags);
 	json_array_foreach(tags, i, tag) {
 		uint64_t id;
 		json_t *type = json_object_get(tag, "type");
 
 		if (!json_is_object(tag) ||
-		    trex_param_uint(tag, "tag_id", UINT16_MAX, -1, &id, e) != 0)
+		    trex_param_uint(tag, "tag_id", UINT16_MAX, -1, &id, err, err_len) != 0)
 			goto fail;
 		if (id >= tpg.num_tags) {
-			trex_fail(e, TREX_E_EXEC, "Tag Id %" PRIu64 " greater than num of tags %u",
-				  id, tpg.num_tags);
+			ret = trex_fail(err, err_len, -ERANGE,
+					"Tag Id %" PRIu64 " greater than num of tags %u", id,
+					tpg.num_tags);
 			goto fail;
 		}
 		if (type == NULL || json_is_null(type)) {
 			if (json_is_null(json_array_get(tpg.tags, id))) {
-				trex_fail(e, TREX_E_EXEC,
-					  "Tag Id to remove: %" PRIu64 " is invalid!", id);
+				ret = trex_fail(err, err_len, -EPERM,
+						"Tag Id to remove: %" PRIu64 " is invalid!", id);
 				goto fail;
 			}
 			json_array_set(tpg.tags, id, json_null());
@@ -545,60 +569,57 @@ trex_m_update_tpg_tags(json_t *p, struct trex_err *e)
 		}
 	}
 	/* The new map is checked whole: a tag used twice fails the update, nothing changes. */
-	t = trex_tpg_table(e);
-	if (t == NULL)
+	ret = trex_tpg_table(&t, err, err_len);
+	if (ret != 0)
 		goto fail;
 	trex_tpg_publish(t);
 	json_decref(old);
-	return json_object();
+	*res = json_object();
+	return 0;
 fail:
 	json_decref(tpg.tags);
 	tpg.tags = old;
-	return NULL;
+	return ret;
 }
 
 /* ---- streams ---- */
 
 int
-trex_tpg_stream_check(const struct trex_stream *s, int64_t core, struct trex_err *e)
+trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size_t err_len)
 {
 	uint32_t i;
 
 	if (core >= 0) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Core ID pinning is not supported for sequenced streams.");
-		return -EINVAL;
+		return trex_fail(err, err_len, -EOPNOTSUPP,
+				 "Core ID pinning is not supported for sequenced streams.");
 	}
 	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[s->port]) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Trying to add a TPG stream but TPG isn't enabled in this port.");
-		return -ENOENT;
+		return trex_fail(err, err_len, -EPERM,
+				 "Trying to add a TPG stream but TPG isn't enabled in this port.");
 	}
 	if (s->pgid >= tpg.num_tpgids) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Invalid tpgid %u. The maximal tpgid allowed for this port is %d",
-			  s->pgid, (int)tpg.num_tpgids - 1);
-		return -ERANGE;
+		return trex_fail(err, err_len, -ERANGE,
+				 "Invalid tpgid %u. The maximal tpgid allowed for this port is %d",
+				 s->pgid, (int)tpg.num_tpgids - 1);
 	}
 	for (i = 0; i < trex.port[s->port].nb_streams; i++) {
 		const struct trex_stream *o = trex.port[s->port].streams[i];
 
 		if (o->tpg && o->pgid == s->pgid) {
-			trex_fail(e, TREX_E_EXEC,
-				  "Tagged Packet Group ID %u already in use. Can't use the same id "
-				  "for two streams.",
-				  s->pgid);
-			return -EEXIST;
+			return trex_fail(
+				err, err_len, -EEXIST,
+				"Tagged Packet Group ID %u already in use. Can't use the same id "
+				"for two streams.",
+				s->pgid);
 		}
 	}
 	/* TRex sends a tpgid from one core: its seq is one count. */
-	if (trex.g->port[s->port].nb_txq != 1) {
-		trex_fail(e, TREX_E_EXEC,
-			  "a tpg stream is sent by one TX lcore (TRex sends sequenced streams "
-			  "from one core): port %u has %u; start pvpkit-gen with --tx-cores 1",
-			  s->port, trex.g->port[s->port].nb_txq);
-		return -ENOTSUP;
-	}
+	if (trex.g->port[s->port].nb_txq != 1)
+		return trex_fail(
+			err, err_len, -EOPNOTSUPP,
+			"a tpg stream is sent by one TX lcore (TRex sends sequenced streams "
+			"from one core): port %u has %u; start pvpkit-gen with --tx-cores 1",
+			s->port, trex.g->port[s->port].nb_txq);
 	return 0;
 }
 

@@ -76,48 +76,50 @@ trex_tpg_json(const struct gen_tpg_cntr *c, bool unknown)
 /* Checks common to the stats methods: TPG on, the port counting, the tpgid in range. */
 static int
 trex_tpg_stats_args(json_t *p, uint16_t *port, uint64_t *tpgid, bool *unknown, bool *untagged,
-		    struct trex_err *e)
+		    char *err, size_t err_len)
 {
-	if (trex_param_port(p, port, e) != 0 ||
-	    trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, e) != 0 ||
-	    trex_param_bool(p, "unknown_tag", 0, unknown, e) != 0 ||
-	    trex_param_bool(p, "untagged", 0, untagged, e) != 0)
+	int ret = trex_param_port(p, port, err, err_len);
+
+	if (ret != 0)
+		return ret;
+	if (trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, err, err_len) != 0 ||
+	    trex_param_bool(p, "unknown_tag", 0, unknown, err, err_len) != 0 ||
+	    trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)
 		return -EINVAL;
 	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[*port]) {
-		trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled on this port.");
-		return -ENOENT;
+		return trex_fail(err, err_len, -EBUSY,
+				 "Tagged Packet Group is not enabled on this port.");
 	}
 	if (!tpg.rx[*port]) {
-		trex_fail(e, TREX_E_EXEC, "Port %u is not a valid port for TPG stats.", *port);
-		return -EINVAL;
+		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
+				 *port);
 	}
 	if (*tpgid >= tpg.num_tpgids) {
-		trex_fail(e, TREX_E_EXEC, "tpgid %" PRIu64 " is bigger than the max allowed tpgid.",
-			  *tpgid);
-		return -ERANGE;
+		return trex_fail(err, err_len, -ERANGE,
+				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
 	}
 	return 0;
 }
 
 /* A [min, max) tag range as TRex checks it. */
 static int
-trex_tpg_range(uint64_t lo, uint64_t hi, bool unknown, bool untagged, struct trex_err *e)
+trex_tpg_range(uint64_t lo, uint64_t hi, bool unknown, bool untagged, char *err, size_t err_len)
 {
 	if (lo > hi) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Min Tag = %" PRIu64 " must be smaller/equal than Max Tag = %" PRIu64, lo,
-			  hi);
-		return -EINVAL;
+		return trex_fail(err, err_len, -ERANGE,
+				 "Min Tag = %" PRIu64
+				 " must be smaller/equal than Max Tag = %" PRIu64,
+				 lo, hi);
 	}
 	if (lo == hi && !unknown && !untagged) {
-		trex_fail(e, TREX_E_EXEC,
-			  "Min Tag can equal Max Tag iff unknown tag or untagged flags provided.");
-		return -EINVAL;
+		return trex_fail(
+			err, err_len, -EPERM,
+			"Min Tag can equal Max Tag iff unknown tag or untagged flags provided.");
 	}
 	if (hi > tpg.num_tags) {
-		trex_fail(e, TREX_E_EXEC, "Max Tag %" PRIu64 " is larger than number of tags %u",
-			  hi, tpg.num_tags);
-		return -ERANGE;
+		return trex_fail(err, err_len, -ERANGE,
+				 "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
+				 tpg.num_tags);
 	}
 	return 0;
 }
@@ -135,7 +137,7 @@ trex_tpg_wrap(uint16_t port, uint32_t tpgid, json_t *o)
 
 /* Every tag of @p list names a tag of the table (checked before any is cleared). */
 static int
-trex_tpg_tags_check(json_t *list, struct trex_err *e)
+trex_tpg_tags_check(json_t *list, char *err, size_t err_len)
 {
 	json_t *x;
 	size_t i;
@@ -143,9 +145,9 @@ trex_tpg_tags_check(json_t *list, struct trex_err *e)
 	json_array_foreach(list, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) >= tpg.num_tags) {
-			trex_fail(e, TREX_E_EXEC, "Tag %lld is larger than number of tags %u",
-				  (long long)json_integer_value(x), tpg.num_tags);
-			return -EINVAL;
+			return trex_fail(err, err_len, -ERANGE,
+					 "Tag %lld is larger than number of tags %u",
+					 (long long)json_integer_value(x), tpg.num_tags);
 		}
 	return 0;
 }
@@ -156,8 +158,8 @@ trex_tpg_tags_check(json_t *list, struct trex_err *e)
  * "min-last" (or "min" alone), then "untagged" and "unknown_tag" if asked.
  * The client asks again from last + 1 until it reaches max_tag.
  */
-json_t *
-trex_m_get_tpg_stats(json_t *p, struct trex_err *e)
+int
+trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid, lo, hi;
 	uint64_t row;
@@ -166,12 +168,16 @@ trex_m_get_tpg_stats(json_t *p, struct trex_err *e)
 	uint16_t port;
 	json_t *st;
 	char key[32];
+	int ret;
 
-	if (trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, e) != 0 ||
-	    trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, e) != 0 ||
-	    trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, e) != 0 ||
-	    trex_tpg_range(lo, hi, unknown, untagged, e) != 0)
-		return NULL;
+	ret = trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, err, err_len);
+	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) != 0 ||
+			 trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret == 0)
+		ret = trex_tpg_range(lo, hi, unknown, untagged, err, err_len);
+	if (ret != 0)
+		return ret;
 	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
 	st = json_object();
 	if (hi > lo) {
@@ -198,7 +204,8 @@ trex_m_get_tpg_stats(json_t *p, struct trex_err *e)
 
 		json_object_set_new(st, "unknown_tag", trex_tpg_json(&c, true));
 	}
-	return trex_tpg_wrap(port, (uint32_t)tpgid, st);
+	*res = trex_tpg_wrap(port, (uint32_t)tpgid, st);
+	return 0;
 }
 
 /* Take slot @p idx of @p port's counters as its new zero. */
@@ -217,8 +224,8 @@ trex_tpg_zero(uint16_t port, uint64_t idx)
 	b->ooo += c.ooo;
 }
 
-json_t *
-trex_m_clear_tpg_stats(json_t *p, struct trex_err *e)
+int
+trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	json_t *list = json_object_get(p, "tag_list"), *x;
 	json_t *maxj = json_object_get(p, "max_tag");
@@ -229,27 +236,36 @@ trex_m_clear_tpg_stats(json_t *p, struct trex_err *e)
 	uint64_t row;
 	uint16_t port;
 	size_t i;
+	int ret;
 
 	if (has_list == has_max)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ERANGE,
 				 "One between max_tag and tag_list should be provided in "
 				 "clear_tpg_stats.");
-	if (trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, e) != 0 ||
-	    trex_param_uint(p, "min_tag", UINT16_MAX, 0, &lo, e) != 0)
-		return NULL;
+	ret = trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, err, err_len);
+	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, 0, &lo, err, err_len) != 0))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
 	if (has_list) {
 		if (!json_is_array(list))
-			return trex_fail(e, TREX_E_PARAMS, "'tag_list' must be an array");
+			return trex_fail(err, err_len, -EINVAL, "'tag_list' must be an array");
 		/* All checked before any is cleared. */
-		if (trex_tpg_tags_check(list, e) != 0)
-			return NULL;
+		ret = trex_tpg_tags_check(list, err, err_len);
+		if (ret != 0)
+			return ret;
 		json_array_foreach(list, i, x)
 			trex_tpg_zero(port, row + (uint32_t)json_integer_value(x));
 	} else {
-		if (trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, e) != 0 ||
-		    trex_tpg_range(lo, hi, unknown, untagged, e) != 0)
-			return NULL;
+		ret = 0;
+		if (ret == 0 &&
+		    (trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
+			ret = -EINVAL;
+		if (ret == 0)
+			ret = trex_tpg_range(lo, hi, unknown, untagged, err, err_len);
+		if (ret != 0)
+			return ret;
 		for (i = lo; i < hi; i++)
 			trex_tpg_zero(port, row + (uint32_t)i);
 	}
@@ -257,47 +273,57 @@ trex_m_clear_tpg_stats(json_t *p, struct trex_err *e)
 		trex_tpg_zero(port, row + tpg.num_tags + 1);
 	if (unknown)
 		trex_tpg_zero(port, row + tpg.num_tags);
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
 /* update_tpg_tags(clear=True): the tags of @p tag_list for tpgids [min, max) of a port. */
-json_t *
-trex_m_clear_updated(json_t *p, struct trex_err *e)
+int
+trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, e);
+	const char *user = trex_tpg_user(p, err, err_len);
 	json_t *list, *x;
 	uint64_t lo, hi, id;
 	uint16_t port;
 	size_t i;
+	int ret;
 
-	if (user == NULL || trex_param_port(p, &port, e) != 0 ||
-	    trex_param_uint(p, "min_tpgid", UINT32_MAX, -1, &lo, e) != 0 ||
-	    trex_param_uint(p, "max_tpgid", UINT32_MAX, -1, &hi, e) != 0 ||
-	    (list = trex_param_array(p, "tag_list", e)) == NULL)
-		return NULL;
+	ret = 0;
+	if (ret == 0 && (user == NULL))
+		ret = -EINVAL;
+	if (ret == 0)
+		ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0 && (trex_param_uint(p, "min_tpgid", UINT32_MAX, -1, &lo, err, err_len) != 0 ||
+			 trex_param_uint(p, "max_tpgid", UINT32_MAX, -1, &hi, err, err_len) != 0 ||
+			 (list = trex_param_array(p, "tag_list", err, err_len)) == NULL))
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
 	if (!trex_tpg_is(user) || tpg.state != TPG_ENABLED)
-		return trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled.");
+		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	if (!tpg.rx[port])
-		return trex_fail(e, TREX_E_EXEC, "Port %u is not a valid port for TPG stats.",
+		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
 				 port);
 	if (hi > tpg.num_tpgids)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ERANGE,
 				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", hi);
 	if (lo >= hi)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ERANGE,
 				 "max tpgid %" PRIu64 " is bigger than min tpgid %" PRIu64, hi, lo);
 	if ((hi - lo) * json_array_size(list) > TPG_MAX_CLEAR)
-		return trex_fail(e, TREX_E_EXEC,
+		return trex_fail(err, err_len, -ERANGE,
 				 "Num Stats to clear %" PRIu64
 				 " is too big. Decrease list of tags.",
 				 (hi - lo) * json_array_size(list));
-	if (trex_tpg_tags_check(list, e) != 0)
-		return NULL;
+	ret = trex_tpg_tags_check(list, err, err_len);
+	if (ret != 0)
+		return ret;
 	for (id = lo; id < hi; id++)
 		json_array_foreach(list, i, x)
 			trex_tpg_zero(port, id * (tpg.num_tags + GEN_TPG_EXTRA) +
 						    (uint32_t)json_integer_value(x));
-	return json_object();
+	*res = json_object();
+	return 0;
 }
 
 /* Frames and bytes port @p port has sent of @p tpgid since the enable. */
@@ -323,48 +349,56 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 
 /* The TX stats methods' checks: TPG on @p port, the tpgid in range. */
 static int
-trex_tpg_tx_args(json_t *p, uint16_t *port, uint64_t *tpgid, struct trex_err *e)
+trex_tpg_tx_args(json_t *p, uint16_t *port, uint64_t *tpgid, char *err, size_t err_len)
 {
-	if (trex_param_port(p, port, e) != 0 ||
-	    trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, e) != 0)
+	int ret = trex_param_port(p, port, err, err_len);
+
+	if (ret != 0)
+		return ret;
+	if (trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, err, err_len) != 0)
 		return -EINVAL;
 	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[*port]) {
-		trex_fail(e, TREX_E_EXEC, "Tagged Packet Group is not enabled on this port.");
-		return -ENOENT;
+		return trex_fail(err, err_len, -EBUSY,
+				 "Tagged Packet Group is not enabled on this port.");
 	}
 	if (*tpgid >= tpg.num_tpgids) {
-		trex_fail(e, TREX_E_EXEC, "tpgid %" PRIu64 " is bigger than the max allowed tpgid.",
-			  *tpgid);
-		return -ERANGE;
+		return trex_fail(err, err_len, -ERANGE,
+				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
 	}
 	return 0;
 }
 
-json_t *
-trex_m_get_tpg_tx_stats(json_t *p, struct trex_err *e)
+int
+trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid, pkts, bytes;
 	uint16_t port;
+	int ret;
 
-	if (trex_tpg_tx_args(p, &port, &tpgid, e) != 0)
-		return NULL;
+	ret = trex_tpg_tx_args(p, &port, &tpgid, err, err_len);
+	if (ret != 0)
+		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
 	pkts -= tpg.txbase[port][2 * tpgid];
 	bytes -= tpg.txbase[port][2 * tpgid + 1];
-	return trex_tpg_wrap(
+	*res = trex_tpg_wrap(
 		port, (uint32_t)tpgid,
 		json_pack("{s:I,s:I}", "pkts", (json_int_t)pkts, "bytes", (json_int_t)bytes));
+	return 0;
 }
 
-json_t *
-trex_m_clear_tpg_tx_stats(json_t *p, struct trex_err *e)
+int
+trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid;
 	uint16_t port;
+	int ret;
 
-	if (trex_tpg_tx_args(p, &port, &tpgid, e) != 0)
-		return NULL;
+	ret = trex_tpg_tx_args(p, &port, &tpgid, err, err_len);
+	if (ret != 0)
+		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &tpg.txbase[port][2 * tpgid],
 			 &tpg.txbase[port][2 * tpgid + 1]);
-	return json_object();
+	*res = json_object();
+	return 0;
 }

@@ -80,8 +80,8 @@ trex_util_pool(struct rte_mempool *mp, void *arg)
 		json_integer(json_integer_value(json_array_get(size, 1)) + (json_int_t)mp->size));
 }
 
-json_t *
-trex_m_get_utilization(json_t *p, struct trex_err *e)
+int
+trex_m_get_utilization(json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	json_t *cpu = json_array(), *sock = json_object();
@@ -89,7 +89,8 @@ trex_m_get_utilization(json_t *p, struct trex_err *e)
 	uint16_t t;
 
 	RTE_SET_USED(p);
-	RTE_SET_USED(e);
+	RTE_SET_USED(err);
+	RTE_SET_USED(err_len);
 	trex_util_sample();
 	for (t = 0; t < g->nb_tx; t++) {
 		const struct gen_tx_lcore *tl = g->tx[t];
@@ -104,5 +105,6 @@ trex_m_get_utilization(json_t *p, struct trex_err *e)
 				      json_pack("{s:o,s:[i,i]}", "history", h, "ports", port, -1));
 	}
 	rte_mempool_walk(trex_util_pool, sock);
-	return json_pack("{s:o,s:{s:o}}", "cpu", cpu, "mbuf_stats", "cpu-all", sock);
+	*res = json_pack("{s:o,s:{s:o}}", "cpu", cpu, "mbuf_stats", "cpu-all", sock);
+	return 0;
 }
