@@ -231,6 +231,7 @@ const char *trex_param_str(json_t *p, const char *name, const char *def, char *e
 json_t *trex_param_obj(json_t *p, const char *name, char *err, size_t err_len);
 json_t *trex_param_array(json_t *p, const char *name, char *err, size_t err_len);
 int trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len);
+int trex_param_port_profile(json_t *p, bool allow_all, uint16_t *port, char *err, size_t err_len);
 void trex_event(enum trex_event type, json_t *data);
 void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
 double trex_now_sec(void);

@@ -237,9 +237,7 @@ trex_m_get_port_status(json_t *p, json_t **res, char *err, size_t err_len)
 	bool service, filtered;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, true, err, err_len);
+	ret = trex_param_port_profile(p, true, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];
@@ -328,9 +326,7 @@ trex_m_release(json_t *p, json_t **res, char *err, size_t err_len)
 	json_t *ev;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];

@@ -249,6 +249,15 @@ trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len)
 			 s != NULL ? s : trex_json_type(x));
 }
 
+/* "port_id", then "profile_id" (trex_param_profile()): what most methods begin with. */
+int
+trex_param_port_profile(json_t *p, bool allow_all, uint16_t *port, char *err, size_t err_len)
+{
+	int ret = trex_param_port(p, port, err, err_len);
+
+	return ret != 0 ? ret : trex_param_profile(p, allow_all, err, err_len);
+}
+
 /*
  * jansson's integers are signed 64-bit; TRex clients send some unsigned
  * ones above that (core_mask is 2^64 - 1). Such a literal becomes a real

@@ -429,9 +429,7 @@ trex_m_start_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port, q;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0 && (trex_param_double(p, "duration", true, -1, &duration, err, err_len) != 0 ||
 			 trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
 			 trex_mul_parse(p, &m, err, err_len) != 0))
@@ -509,9 +507,7 @@ trex_m_stop_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, true, err, err_len);
+	ret = trex_param_port_profile(p, true, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	if (trex_port_active(port))
@@ -527,9 +523,7 @@ trex_m_pause_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, true, err, err_len);
+	ret = trex_param_port_profile(p, true, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];
@@ -554,9 +548,7 @@ trex_m_resume_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port, i;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, true, err, err_len);
+	ret = trex_param_port_profile(p, true, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];
@@ -589,9 +581,7 @@ trex_m_update_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, true, err, err_len);
+	ret = trex_param_port_profile(p, true, &port, err, err_len);
 	if (ret == 0 && (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
 			 trex_mul_parse(p, &m, err, err_len) != 0))
 		ret = -EINVAL;
@@ -624,9 +614,7 @@ trex_m_validate(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];

@@ -78,9 +78,7 @@ trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len)
 	unsigned int i;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0)
 		ret = trex_stream_ids(p, port, list, "pause", err, err_len);
 	if (ret != 0)
@@ -99,9 +97,7 @@ trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len)
 	unsigned int i;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0)
 		ret = trex_stream_ids(p, port, list, "resume", err, err_len);
 	if (ret != 0)
@@ -131,9 +127,7 @@ trex_m_update_streams(json_t *p, json_t **res, char *err, size_t err_len)
 	unsigned int i;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0 && (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
 			 trex_mul_parse(p, &m, err, err_len) != 0))
 		ret = -EINVAL;

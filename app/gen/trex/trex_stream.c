@@ -438,9 +438,7 @@ trex_m_add_stream(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
 			 (st = trex_param_obj(p, "stream", err, err_len)) == NULL))
 		ret = -EINVAL;
@@ -480,9 +478,7 @@ trex_m_remove_stream(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0))
 		ret = -EINVAL;
 	if (ret != 0)
@@ -512,9 +508,7 @@ trex_m_remove_all_streams(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0)
 		ret = trex_port_writable(port, err, err_len);
 	if (ret != 0)
@@ -541,9 +535,7 @@ trex_m_get_stream_list(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, true, err, err_len);
+	ret = trex_param_port_profile(p, true, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];
@@ -564,9 +556,7 @@ trex_m_get_all_streams(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, true, err, err_len);
+	ret = trex_param_port_profile(p, true, &port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];
@@ -590,9 +580,7 @@ trex_m_get_stream(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_param_profile(p, false, err, err_len);
+	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
 			 trex_param_bool(p, "get_pkt", 0, &get_pkt, err, err_len) != 0))
 		ret = -EINVAL;
