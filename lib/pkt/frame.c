@@ -138,6 +138,13 @@ pkt_sig_tail_off(const struct pvp_pkt_layout *lay)
 	uint32_t hdr_end =
 		lay->l3_off + (lay->ip_ver == 4 ? lay->ihl : sizeof(struct rte_ipv6_hdr));
 
+	/*
+	 * An inner IP header is at least 20 B, so this stays after the VXLAN
+	 * header. Once written, the magic's "PV" in an inner IPv4 header's
+	 * fragment field makes the receiver's parse stop there as well.
+	 */
+	if (lay->in_l3_off != 0 && lay->in_l4_off == 0)
+		return (uint16_t)(lay->in_l3_end - PVP_SIG_LEN);
 	if (lay->l4_off != 0 || lay->in_l3_off != 0 || hdr_end + PVP_SIG_LEN > lay->l3_end)
 		return 0;
 	return (uint16_t)(lay->l3_end - PVP_SIG_LEN);

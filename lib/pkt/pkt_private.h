@@ -77,8 +77,11 @@ int pkt_slot_resolve(const struct pvp_stream *s, unsigned int vi, struct pvp_tmp
 /*
  * Where the signature of an IP packet with no UDP/TCP header goes: its
  * last PVP_SIG_LEN bytes, where TRex puts its own latency payload when
- * there is no room after L4; 0 when the frame has an L4 header, is VXLAN,
- * or its IP payload is shorter than the signature.
+ * there is no room after L4. A VXLAN packet whose inner packet has no
+ * UDP/TCP header has it there too, over the inner IP header when nothing
+ * follows it (TRex counts all after the outer UDP header as payload).
+ * 0 when the frame has an L4 header (and is no such VXLAN packet) or its
+ * IP payload is shorter than the signature.
  */
 uint16_t pkt_sig_tail_off(const struct pvp_pkt_layout *lay);
 

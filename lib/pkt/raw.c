@@ -21,19 +21,47 @@
 /* Bytes of a frame without FCS that a template may hold. */
 #define RAW_MIN_LEN (PVP_PKT_MIN_SIZE - PVP_FCS_LEN)
 
+/* Whether @p v writes into [off, off + len). */
+static bool
+raw_vars_touch_one(const struct pvp_var *v, uint32_t off, uint32_t len)
+{
+	return v->offset < off + len && off < (uint32_t)v->offset + v->len;
+}
+
 /* Whether any variable of @p s writes into [off, off + len). */
 static bool
 raw_vars_touch(const struct pvp_stream *s, uint32_t off, uint32_t len)
 {
 	uint32_t i;
 
+	for (i = 0; i < s->n_vars; i++)
+		if (raw_vars_touch_one(&s->vars[i], off, len))
+			return true;
+	return false;
+}
+
+/*
+ * Drop the variables of @p s that write only into [off, off + len) (the
+ * bytes there are the signature's); false, nothing dropped, when one
+ * writes both inside and outside.
+ */
+static bool
+raw_vars_drop(struct pvp_stream *s, uint32_t off, uint32_t len)
+{
+	uint32_t i, n = 0;
+
 	for (i = 0; i < s->n_vars; i++) {
 		const struct pvp_var *v = &s->vars[i];
 
-		if (v->offset < off + len && off < (uint32_t)v->offset + v->len)
-			return true;
+		if (raw_vars_touch_one(v, off, len) &&
+		    (v->offset < off || v->offset + v->len > off + len))
+			return false;
 	}
-	return false;
+	for (i = 0; i < s->n_vars; i++)
+		if (!raw_vars_touch_one(&s->vars[i], off, len))
+			s->vars[n++] = s->vars[i];
+	s->n_vars = n;
+	return true;
 }
 
 /*
@@ -42,16 +70,25 @@ raw_vars_touch(const struct pvp_stream *s, uint32_t off, uint32_t len)
  * When a var writes right after the L4 header (a tunnel header the field
  * engine varies), or s->sig_tail asks (a PTP message there), it goes in
  * the payload's last bytes instead, where TRex puts its own latency
- * payload; pvp_sig_find_buf() looks there too.
+ * payload; pvp_sig_find_buf() looks there too. Written over the inner IP
+ * header of a VXLAN packet (TRex's latency payload goes there too, over
+ * what the field engine wrote: the vars wholly under it are dropped), that
+ * header is no longer one: @p lay forgets it, so that no checksum is
+ * computed into the signature and the outer UDP checksum covers it all.
  */
 static void
-raw_sign(const struct pvp_stream *s, struct pvp_tmpl *t, const struct pvp_pkt_layout *lay)
+raw_sign(struct pvp_stream *s, struct pvp_tmpl *t, struct pvp_pkt_layout *lay)
 {
 	uint32_t end = lay->in_l3_off != 0 ? lay->in_l3_end : lay->l3_end;
 	uint32_t off = lay->payload_off != 0 ? lay->payload_off : pkt_sig_tail_off(lay);
 	struct pvp_sig *sig;
+	uint32_t hdr_end;
 
 	if (off == 0 || off + PVP_SIG_LEN > end)
+		return;
+	hdr_end = lay->in_l3_off +
+		  (lay->in_ip_ver == 4 ? lay->in_ihl : sizeof(struct rte_ipv6_hdr));
+	if (lay->in_l3_off != 0 && off < hdr_end && !raw_vars_drop(s, off, PVP_SIG_LEN))
 		return;
 	if (s->sig_tail || raw_vars_touch(s, off, PVP_SIG_LEN)) {
 		off = end - PVP_SIG_LEN;
@@ -64,6 +101,12 @@ raw_sign(const struct pvp_stream *s, struct pvp_tmpl *t, const struct pvp_pkt_la
 	sig->seq = 0;
 	sig->tx_ts = 0;
 	t->sig_off = (uint16_t)off;
+	if (lay->in_l3_off != 0 && off < hdr_end) {
+		lay->in_l3_off = 0;
+		lay->in_l4_off = 0;
+		lay->in_ip_ver = 0;
+		lay->in_l3_end = 0;
+	}
 }
 
 int

@@ -984,6 +984,116 @@ test_sig_after_var(void)
 	free(s.order);
 }
 
+/*
+ * CSIT's VXLAN latency packet at 64 B: Ether/Dot1Q/IPv4/UDP 4789/VXLAN/
+ * Ether/IPv4 (proto 61), 88 B, nothing after the inner IPv4 header. TRex
+ * writes its latency payload over the packet's last bytes, the inner
+ * header's; the signature goes there too (its last 14 bytes), the outer
+ * checksums stay valid, the bytes before it are the client's, and both
+ * receivers find it. The same frame without the magic is not ours.
+ */
+static void
+test_sig_vxlan_tail(void)
+{
+	static uint8_t mem[2048];
+	uint8_t frame[88] = {0}, d[88];
+	char msg[PVP_PKT_ERR_LEN] = "";
+	const struct pvp_sig *sig;
+	struct rte_mbuf m;
+	struct pvp_stream s;
+	uint32_t i;
+
+	frame[12] = 0x81; /* Dot1Q, VLAN 100 */
+	frame[15] = 100;
+	frame[16] = 0x08;
+	frame[18] = 0x45; /* IPv4, total length 70, UDP */
+	frame[21] = 70;
+	frame[26] = 64;
+	frame[27] = 17;
+	frame[30] = 172;
+	frame[34] = 172;
+	frame[38] = 0x04; /* UDP 1024 -> 4789, length 50 */
+	frame[40] = 0x12;
+	frame[41] = 0xb5;
+	frame[43] = 50;
+	frame[44] = 1; /* a checksum to keep (zero means none over IPv4) */
+	frame[46] = 0x08; /* VXLAN, VNI 0 */
+	frame[66] = 0x08; /* inner Ethernet, IPv4 */
+	frame[68] = 0x45; /* inner IPv4, total length 20, proto 61 */
+	frame[71] = 20;
+	frame[72] = 0x12; /* identification: before the signature, kept */
+	frame[73] = 0x34;
+	frame[76] = 64;
+	frame[77] = 61;
+	frame[80] = 10;
+	frame[84] = 10;
+	memset(&s, 0, sizeof(s));
+	s.id = 5;
+	CHECK(pvp_stream_build_raw(&s, frame, sizeof(frame), true, msg, sizeof(msg)) == 0, "%s",
+	      msg);
+	if (s.tmpl == NULL)
+		return;
+	CHECK(s.tmpl[0].sig_off == sizeof(frame) - PVP_SIG_LEN,
+	      "VXLAN without inner L4: signature at %u, not at the packet's end",
+	      s.tmpl[0].sig_off);
+	memcpy(d, s.tmpl[0].data, sizeof(d));
+	pvp_sig_stamp(&s.tmpl[0], d, 4321, 9);
+	sig = pvp_sig_find_buf(d, sizeof(d));
+	CHECK(sig != NULL && (const uint8_t *)sig == d + sizeof(d) - PVP_SIG_LEN &&
+		      rte_be_to_cpu_16(sig->stream) == 5 && rte_be_to_cpu_32(sig->seq) == 4321,
+	      "signature found over the inner IPv4 header");
+	CHECK(memcmp(d + 46, frame + 46, 74 - 46) == 0,
+	      "VXLAN header, inner Ethernet and inner IPv4 bytes 0..5 are the client's");
+	CHECK(rte_ipv4_cksum((const struct rte_ipv4_hdr *)(d + 18)) == 0xffff ||
+		      rte_ipv4_cksum((const struct rte_ipv4_hdr *)(d + 18)) == 0,
+	      "outer IPv4 checksum valid");
+	CHECK(rte_ipv4_udptcp_cksum_verify((const struct rte_ipv4_hdr *)(d + 18), d + 38) == 0,
+	      "outer UDP checksum valid over the signature");
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = mem;
+	m.data_off = 128;
+	m.buf_len = sizeof(mem);
+	memcpy(mem + 128, d, sizeof(d));
+	m.data_len = sizeof(d);
+	m.pkt_len = sizeof(d);
+	m.nb_segs = 1;
+	sig = pvp_sig_find_inline(&m);
+	CHECK(sig != NULL && rte_be_to_cpu_32(sig->seq) == 4321, "packet path finds it too");
+	CHECK(pvp_sig_find_buf(frame, sizeof(frame)) == NULL, "the client's frame is not ours");
+	free(s.tmpl[0].data);
+	free(s.tmpl);
+	free(s.order);
+	/*
+	 * CSIT's dot1qip4vxlan engine writes into the inner addresses: TRex's
+	 * payload overwrites that, so a var wholly under the signature goes;
+	 * one across its edge leaves no room.
+	 */
+	for (i = 0; i < 2; i++) {
+		memset(&s, 0, sizeof(s));
+		s.id = 5;
+		s.n_vars = 1;
+		s.vars[0] = (struct pvp_var){.offset = i == 0 ? 82 : 72,
+					     .len = i == 0 ? 1 : 4,
+					     .op = PVP_VAR_INC,
+					     .min = 0,
+					     .max = 9,
+					     .step = 1,
+					     .div = 1};
+		s.flows = 10;
+		CHECK(pvp_stream_build_raw(&s, frame, sizeof(frame), true, msg, sizeof(msg)) == 0,
+		      "%s", msg);
+		if (s.tmpl == NULL)
+			return;
+		CHECK(i == 0 ? s.tmpl[0].sig_off == sizeof(frame) - PVP_SIG_LEN && s.n_vars == 0
+			     : s.tmpl[0].sig_off == 0 && s.n_vars == 1,
+		      "var at %u: signature at %u, %u vars left", s.vars[0].offset,
+		      s.tmpl[0].sig_off, s.n_vars);
+		free(s.tmpl[0].data);
+		free(s.tmpl);
+		free(s.order);
+	}
+}
+
 /* Load @path as a profile; true when refused with a message holding @want. */
 static bool
 refused(const char *path, const char *want)
@@ -1057,6 +1167,7 @@ main(void)
 	test_sig_mbuf();
 	test_sig_tail();
 	test_sig_after_var();
+	test_sig_vxlan_tail();
 	test_files();
 	printf("%d checks, %d failures\n", unit_check_count, unit_check_failures);
 	return unit_check_failures == 0 ? 0 : 1;
