@@ -271,7 +271,7 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 			skip = false;
 			if (x->limit != 0 && ++st->aux2[i] > x->limit) {
 				st->aux2[i] = 1;
-				*p = x->min;
+				*p = x->ipinit;
 				*idx = x->pinit;
 			}
 			break;

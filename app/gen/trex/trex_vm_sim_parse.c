@@ -318,6 +318,7 @@ sim_parse_tuple(struct sim *m, struct sim_ins *x, const json_t *in)
 	/* One core: the IP moves by 1 (0 for one address, the port moving each packet). */
 	x->ipstep = 1 % (x->max - x->min + 1);
 	x->pstep = x->max == x->min ? 1 % (x->pmax - x->pmin + 1) : 0;
+	x->ipinit = x->min;
 	x->init = sim_dec_mod(x->min, x->max, x->min, x->ipstep, &of);
 	x->pinit = x->pmin;
 	x->pprev = sim_dec_mod(x->pmin, x->pmax, x->pmin,

@@ -58,6 +58,7 @@ struct sim_ins {
 	uint32_t seed;				  /* rand_limit seed */
 	uint64_t pmin, pmax, pinit, pprev, pstep; /* tuple port */
 	uint64_t ipstep;    /* tuple IP step (0 when the range is one address) */
+	uint64_t ipinit;    /* tuple IP after a limit_flows restart (its core's first) */
 	unsigned int var;   /* writes: instruction index of the variable */
 	unsigned int field; /* writes of a tuple: 0 ip, 1 port, 2 flow_limit */
 	uint64_t off;	    /* writes: packet offset; icmpv6: l2_len */

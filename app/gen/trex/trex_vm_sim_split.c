@@ -25,11 +25,43 @@ sim_mulmod(uint64_t a, uint64_t b, uint64_t r)
 }
 
 /*
+ * The tuple @p x as TRex's splitter gives it to core @p core of @p n
+ * (StreamVmInstructionFlowClient::update, on the single-core form its
+ * constructor made: an IP step of 1, or of 0 with a wrap for one
+ * address): the IP starts @p core steps on and steps n times as far; the
+ * port starts as many steps on as the IP wrapped in that phase and steps
+ * by the IP's wraps per step (0 while n is below the IP range: the IP's
+ * carry then moves it); limit_flows is split as TRex splits limits, each
+ * core restarting from its own first IP and port.
+ */
+static void
+sim_split_tuple(struct sim_ins *x, unsigned int core, unsigned int n)
+{
+	const uint64_t r = x->max - x->min + 1, pr = x->pmax - x->pmin + 1;
+	const uint64_t ip_wa = r == 1, port_wa = r == 1 && pr == 1;
+	/* TRex keeps the port's phase in 16 bits. */
+	const uint16_t port_phase = (uint16_t)(ip_wa * core + core * x->ipstep / r);
+	const uint64_t port_mul = n / r;
+	bool of;
+
+	x->ipinit = sim_inc_mod(x->min, x->max, x->min, x->ipstep * core % r, &of);
+	x->ipstep = n % r;
+	x->pinit = sim_inc_mod(x->pmin, x->pmax, x->pmin, port_phase % pr, &of);
+	x->pstep = (port_wa * pr + 1) * port_mul % pr;
+	/* The bss: one step back from the first packet's values, as TRex's peek_prev. */
+	x->init = sim_dec_mod(x->min, x->max, x->ipinit, x->ipstep, &of);
+	x->pprev = sim_dec_mod(x->pmin, x->pmax, x->pinit, (x->pstep + (of ? 1 : 0)) % pr, &of);
+	if (x->limit != 0)
+		x->limit = RTE_MAX(x->limit / n + (core == 0 ? x->limit % n : 0), 1u);
+}
+
+/*
  * @p m as TRex's splitter gives it to core @p core of @p n
  * (trex_stl_vm_splitter.cpp, StreamVmInstruction*::update): a variable
  * of split_to_cores starts @p core steps on and steps n times as far, a
  * flow_var_rand_limit's seed and limit are split, and every core seeds
- * its random values with the stream's seed times (core + 1) * 514229.
+ * its random values with the stream's seed times (core + 1) * 514229; a
+ * tuple is split whatever its flags (TRex's need_split() of it is true).
  */
 static void
 sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
@@ -42,6 +74,10 @@ sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
 		struct sim_ins *x = &m->in[i];
 		uint64_t r, first;
 
+		if (x->kind == SIM_TUPLE) {
+			sim_split_tuple(x, core, n);
+			continue;
+		}
 		if (!x->split)
 			continue;
 		if (x->kind == SIM_RLIMIT) {
@@ -85,8 +121,7 @@ sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
  * send them (sim_split()), into @p img and @p lens block by block: core
  * q's in packets [q * B, (q + 1) * B), B a whole number of every core's
  * cycle, so pvpkit-gen's split of the flows into one block per TX lcore
- * sends each lcore TRex's core's sequence. A tuple keeps one core's
- * sequence (TRex splits its port over the IP's wraps; not done here).
+ * sends each lcore TRex's core's sequence.
  * @return 0 (*cycle: n * B), -ERANGE when a core's cycle is longer than
  * its share of SIM_MAX_CYCLE (*cycle then holds the shares, repeated),
  * -ENOMEM.
@@ -95,7 +130,7 @@ int
 sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
 	  uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle)
 {
-	unsigned int n = RTE_MAX(trex.g->opt.tx_cores, 1u), q, i;
+	unsigned int n = RTE_MAX(trex.g->opt.tx_cores, 1u), q;
 	uint32_t cap, cyc[RTE_MAX_LCORE], block = 1, k, seed;
 	uint64_t lcm;
 	uint8_t *cimg = NULL;
@@ -103,9 +138,6 @@ sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const 
 	struct sim *w;
 	bool long_cycle = false;
 
-	for (i = 0; i < m->n; i++)
-		if (m->in[i].kind == SIM_TUPLE)
-			n = 1;
 	n = RTE_MIN(n, (unsigned int)RTE_MAX_LCORE);
 	seed = s->random_seed != 0 ? s->random_seed : 1;
 	if (n == 1) {

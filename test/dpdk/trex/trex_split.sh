@@ -3,7 +3,8 @@
 # Copyright (c) 2026 The pvpkit authors
 #
 # split_to_cores with two TX lcores on one net_pcap port: each lcore
-# sends the values TRex's splitter gives its core (trex_split.py).
+# sends the values TRex's splitter gives its core, a tuple's too
+# (trex_split.py).
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
 
@@ -20,7 +21,7 @@ trex_gen_down
 for q in 0 1; do
     tshark -r "$PVP_TMP/q$q.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
         -T fields -e ip.src -e ip.id -e frame.len -e ip.checksum.status \
-        -e udp.checksum.status >"$PVP_TMP/q$q.txt" 2>/dev/null || fail "tshark"
+        -e udp.checksum.status -e udp.srcport -e udp.dstport >"$PVP_TMP/q$q.txt" 2>/dev/null || fail "tshark"
 done
 "$PVP_PY" trex_split.py check "$PVP_TMP/q0.txt" "$PVP_TMP/q1.txt" || fail "frames"
 echo "PASS"
