@@ -11,7 +11,9 @@
  * IP packet with no UDP/TCP header (pvpkit-gen --trex), in its last 14
  * bytes, as TRex places its latency payload; in the last 14 bytes of the
  * L4 payload too when a TRex field engine writes right after the L4
- * header (a Geneve header it varies):
+ * header (a Geneve header it varies), and in the last 14 bytes of a VXLAN
+ * packet whose inner packet has no UDP/TCP header, over the inner IP
+ * header when nothing follows it (TRex's latency payload goes there too):
  *
  *   offset 0  magic   4 B big endian  PVP_SIG_MAGIC
  *   offset 4  stream  2 B big endian  stream id, unique per generator
@@ -84,7 +86,8 @@ struct pvp_sig {
  *
  * @return a pointer into the first segment's data, or NULL when the
  *   packet is too short, not UDP/TCP, or the magic matches neither right
- *   after the L4 header nor at the end of the L4 payload.
+ *   after the L4 header nor at the end of the L4 payload (nor at the end
+ *   of a VXLAN packet whose inner packet has no UDP/TCP header).
  */
 const struct pvp_sig *pvp_sig_find(const struct rte_mbuf *m);
 

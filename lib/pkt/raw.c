@@ -86,8 +86,8 @@ raw_sign(struct pvp_stream *s, struct pvp_tmpl *t, struct pvp_pkt_layout *lay)
 
 	if (off == 0 || off + PVP_SIG_LEN > end)
 		return;
-	hdr_end = lay->in_l3_off +
-		  (lay->in_ip_ver == 4 ? lay->in_ihl : sizeof(struct rte_ipv6_hdr));
+	hdr_end =
+		lay->in_l3_off + (lay->in_ip_ver == 4 ? lay->in_ihl : sizeof(struct rte_ipv6_hdr));
 	if (lay->in_l3_off != 0 && off < hdr_end && !raw_vars_drop(s, off, PVP_SIG_LEN))
 		return;
 	if (s->sig_tail || raw_vars_touch(s, off, PVP_SIG_LEN)) {

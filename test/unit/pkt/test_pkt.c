@@ -1016,7 +1016,7 @@ test_sig_vxlan_tail(void)
 	frame[40] = 0x12;
 	frame[41] = 0xb5;
 	frame[43] = 50;
-	frame[44] = 1; /* a checksum to keep (zero means none over IPv4) */
+	frame[44] = 1;	  /* a checksum to keep (zero means none over IPv4) */
 	frame[46] = 0x08; /* VXLAN, VNI 0 */
 	frame[66] = 0x08; /* inner Ethernet, IPv4 */
 	frame[68] = 0x45; /* inner IPv4, total length 20, proto 61 */
