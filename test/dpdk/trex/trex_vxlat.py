@@ -92,12 +92,12 @@ def check(out, fields):
         seen[int(sport)] += 1
         if int(sport) == 1024:
             # The sequence number over the inner source, the magic's "PV"
-            # over the inner fragment field (flags 2, offset 0x1056 * 8).
+            # over the inner fragment field (flags 2, offset 0x1056, in 8 B units).
             exp = {"frame.len": (flen, "84"), "udp.checksum.status": (udpck, "1"),
                    "ip.id (outer, inner)": (ipid, "0xffff,0x1234"),
                    "ip.src (outer, inner)": (srcs, "172.17.0.2,%s" % socket.inet_ntoa(
                        struct.pack(">I", n))),
-                   "ip.frag_offset (inner)": (frag.split(",")[1], str(0x1056 * 8))}
+                   "ip.frag_offset (inner)": (frag.split(",")[1], str(0x1056))}
         else:
             exp = {"frame.len": (flen, "84"), "udp.checksum.status": (udpck, "1"),
                    "ip.id (outer, inner)": (ipid, "0x1234,0x1234"),

@@ -895,6 +895,27 @@ test_sig_tail(void)
 }
 
 /*
+ * pvp_sig_find_inline() on a copy of @p d in a one-segment mbuf; the
+ * pointer, if any, is into a static buffer.
+ */
+static const struct pvp_sig *
+sig_find_inline(const uint8_t *d, uint16_t len)
+{
+	static uint8_t mem[2048];
+	struct rte_mbuf m;
+
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = mem;
+	m.data_off = 128;
+	m.buf_len = sizeof(mem);
+	memcpy(mem + 128, d, len);
+	m.data_len = len;
+	m.pkt_len = len;
+	m.nb_segs = 1;
+	return pvp_sig_find_inline(&m);
+}
+
+/*
  * A TRex field engine that writes right after the UDP header (CSIT's
  * Geneve profiles vary the VNI there): the signature goes in the UDP
  * payload's last 14 bytes, where TRex puts its latency payload, the UDP
@@ -906,11 +927,9 @@ static void
 test_sig_after_var(void)
 {
 	static uint32_t tab[2] = {0x00012300, 0x00045600};
-	static uint8_t mem[2048];
 	uint8_t frame[90] = {0}, d[90];
 	char msg[PVP_PKT_ERR_LEN] = "";
 	const struct pvp_sig *sig;
-	struct rte_mbuf m;
 	struct pvp_stream s;
 
 	/* Ethernet / IPv4 (total length 76) / UDP 1025 -> 6081 / 48 B. */
@@ -956,15 +975,7 @@ test_sig_after_var(void)
 		      rte_ipv4_udptcp_cksum_verify((const struct rte_ipv4_hdr *)(d + 14), d + 34) ==
 			      0,
 	      "var written, UDP checksum valid with the signature");
-	memset(&m, 0, sizeof(m));
-	m.buf_addr = mem;
-	m.data_off = 128;
-	m.buf_len = sizeof(mem);
-	memcpy(mem + 128, d, sizeof(d));
-	m.data_len = sizeof(d);
-	m.pkt_len = sizeof(d);
-	m.nb_segs = 1;
-	sig = pvp_sig_find_inline(&m);
+	sig = sig_find_inline(d, sizeof(d));
 	CHECK(sig != NULL && rte_be_to_cpu_32(sig->seq) == 777, "packet path finds it too");
 	free(s.tmpl[0].data);
 	free(s.tmpl);
@@ -995,11 +1006,9 @@ test_sig_after_var(void)
 static void
 test_sig_vxlan_tail(void)
 {
-	static uint8_t mem[2048];
 	uint8_t frame[88] = {0}, d[88];
 	char msg[PVP_PKT_ERR_LEN] = "";
 	const struct pvp_sig *sig;
-	struct rte_mbuf m;
 	struct pvp_stream s;
 	uint32_t i;
 
@@ -1049,15 +1058,7 @@ test_sig_vxlan_tail(void)
 	      "outer IPv4 checksum valid");
 	CHECK(rte_ipv4_udptcp_cksum_verify((const struct rte_ipv4_hdr *)(d + 18), d + 38) == 0,
 	      "outer UDP checksum valid over the signature");
-	memset(&m, 0, sizeof(m));
-	m.buf_addr = mem;
-	m.data_off = 128;
-	m.buf_len = sizeof(mem);
-	memcpy(mem + 128, d, sizeof(d));
-	m.data_len = sizeof(d);
-	m.pkt_len = sizeof(d);
-	m.nb_segs = 1;
-	sig = pvp_sig_find_inline(&m);
+	sig = sig_find_inline(d, sizeof(d));
 	CHECK(sig != NULL && rte_be_to_cpu_32(sig->seq) == 4321, "packet path finds it too");
 	CHECK(pvp_sig_find_buf(frame, sizeof(frame)) == NULL, "the client's frame is not ours");
 	free(s.tmpl[0].data);
