@@ -29,12 +29,17 @@ PGID = 5
 
 
 def ip4(src, dst, proto, payload):
-    return struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), 0x1234, 0, 64, proto, 0,
-                       socket.inet_aton(src), socket.inet_aton(dst)) + payload
+    """An IPv4 header with a valid checksum (as scapy builds it), then @payload."""
+    hdr = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), 0x1234, 0, 64, proto, 0,
+                      socket.inet_aton(src), socket.inet_aton(dst))
+    c = sum(struct.unpack(">10H", hdr))
+    c = (c & 0xffff) + (c >> 16)
+    c = ~((c & 0xffff) + (c >> 16)) & 0xffff
+    return hdr[:10] + struct.pack(">H", c) + hdr[12:] + payload
 
 
 def frame(sport):
-    """The 84 B packet; checksums left to the server's field engine."""
+    """The 84 B packet; the outer UDP checksum left to the server's field engine."""
     inner = bytes.fromhex("00bbbb000000" "00aaaa000000") + b"\x08\x00" + ip4(
         "10.0.0.2", "10.0.0.1", 61, b"")
     vxlan = struct.pack(">II", 0x08000000, 0) + inner
