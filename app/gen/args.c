@@ -153,7 +153,7 @@ gen_usage(const char *prog)
 	       "  --src-mac M, --dst-mac M   MACs of the shortcut stream\n"
 	       "Addresses (ARP / IPv6 ND, doc/gen.rst):\n"
 	       "  --addr P:KEY=V,... port P's addresses: ip=A, ip6=A6 (answered for),\n"
-	       "                     gw=G, gw6=G6 (resolved with --l3), vlan=V,\n"
+	       "                     gw=G, gw6=G6 (resolved with --l3), vlan=V|OUTER/INNER,\n"
 	       "                     answer=LO-HI, answer6=LO-HI (answered for too),\n"
 	       "                     announce=S (gratuitous ARP / unsolicited NA period)\n"
 	       "  --l3               resolve each port's gateway at start and send to it\n"

@@ -343,7 +343,7 @@ gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen)
 {
 	uint64_t wait = (uint64_t)(g->opt.resolve_wait_s * (double)g->hz), deadline;
 	struct pvp_neigh_stats st;
-	char ip[INET6_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char ip[INET6_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE], vlan[16];
 	uint32_t t;
 	uint16_t p;
 
@@ -366,10 +366,11 @@ gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen)
 		if (!g->neigh[p].resolved) {
 			snprintf(err, errlen,
 				 "--l3: port %u: gateway %s did not answer %u %s in %.1f s "
-				 "(is it on the link, on VLAN %u?)",
+				 "(is it on the link, on VLAN %s?)",
 				 p, ip, g->opt.resolve_tries,
 				 c->gw4 != 0 ? "ARP requests" : "neighbour solicitations",
-				 g->opt.resolve_tries * g->opt.resolve_wait_s, c->vlan);
+				 g->opt.resolve_tries * g->opt.resolve_wait_s,
+				 pvp_neigh_vlan_format(c, vlan, sizeof(vlan)));
 			return -EHOSTUNREACH;
 		}
 		gen_neigh_gw_mac_str(g, p, mac, sizeof(mac));
@@ -454,8 +455,11 @@ gen_neigh_json(const struct gen_ctx *g)
 			json_object_set_new(
 				o, "ip6",
 				json_string(inet_ntop(AF_INET6, c->ip6, buf, sizeof(buf))));
-		if (c->vlan != 0)
-			json_object_set_new(o, "vlan", json_integer(c->vlan));
+		/* The outer (or only) tag keeps its place; QinQ's inner one is beside it. */
+		if (c->vlan[0] != 0)
+			json_object_set_new(o, "vlan", json_integer(c->vlan[0]));
+		if (c->vlan[1] != 0)
+			json_object_set_new(o, "vlan_inner", json_integer(c->vlan[1]));
 		if (c->gw4 != 0 || c->has_gw6)
 			json_object_set_new(o, "gateway",
 					    json_string(gen_neigh_gw_str(c, buf, sizeof(buf))));

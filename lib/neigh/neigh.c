@@ -75,41 +75,87 @@ wr32(uint8_t *p, uint32_t v)
 	wr16(p + 2, (uint16_t)v);
 }
 
-/* The frame's L3 offset, EtherType and VLAN (0: untagged); false if too short. */
+/* A VLAN tag's TPID: 802.1Q's, or 802.1ad's (QinQ's outer tag). */
 static bool
-neigh_l2(const uint8_t *f, uint32_t len, uint32_t *l3, uint16_t *etype, uint16_t *vlan)
+neigh_is_tpid(uint16_t etype)
 {
+	return etype == RTE_ETHER_TYPE_VLAN || etype == RTE_ETHER_TYPE_QINQ;
+}
+
+/*
+ * The frame's L3 offset, EtherType and VLAN ids, outer first ({0, 0}:
+ * untagged), up to two tags of either TPID; false if too short. A third
+ * tag is left as the EtherType: no port of ours is on it.
+ */
+static bool
+neigh_l2(const uint8_t *f, uint32_t len, uint32_t *l3, uint16_t *etype,
+	 uint16_t vlan[PVP_NEIGH_VLAN_MAX])
+{
+	unsigned int i;
+
 	if (len < RTE_ETHER_HDR_LEN)
 		return false;
 	*etype = rd16(f + 12);
-	*vlan = 0;
+	vlan[0] = vlan[1] = 0;
 	*l3 = RTE_ETHER_HDR_LEN;
-	if (*etype == RTE_ETHER_TYPE_VLAN) {
-		if (len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+	for (i = 0; i < PVP_NEIGH_VLAN_MAX && neigh_is_tpid(*etype); i++) {
+		if (len < *l3 + RTE_VLAN_HLEN)
 			return false;
-		*vlan = rd16(f + 14) & 0xfff;
-		*etype = rd16(f + 16);
+		vlan[i] = rd16(f + *l3) & 0xfff;
+		*etype = rd16(f + *l3 + 2);
 		*l3 += RTE_VLAN_HLEN;
 	}
 	return true;
 }
 
-/* An Ethernet header (and @p c's tag) into @p out, cleared to an ARP/ND frame; the L3 offset. */
+/*
+ * @p c's VLAN ids in one read: a TRex client's set_vlan changes both while
+ * the RX lcores answer, and a frame must see the old pair or the new one.
+ */
+static void
+neigh_vlan_get(const struct pvp_neigh_cfg *c, uint16_t vlan[PVP_NEIGH_VLAN_MAX])
+{
+	uint32_t w = __atomic_load_n(&c->vlan_word, __ATOMIC_ACQUIRE);
+
+	memcpy(vlan, &w, sizeof(w));
+}
+
+/* Whether a frame's tags are @p c's: the same ids, outer first, none more. */
+static bool
+neigh_vlan_ours(const struct pvp_neigh_cfg *c, const uint16_t vlan[PVP_NEIGH_VLAN_MAX])
+{
+	uint16_t own[PVP_NEIGH_VLAN_MAX];
+
+	neigh_vlan_get(c, own);
+	return vlan[0] == own[0] && vlan[1] == own[1];
+}
+
+/*
+ * An Ethernet header (and @p c's tags) into @p out, cleared to an ARP/ND
+ * frame; the L3 offset. QinQ's outer tag is 802.1ad's, as TRex writes it;
+ * an NA in QinQ, the longest, is 94 bytes: within NEIGH_CTL_MAX.
+ */
 static uint32_t
 neigh_eth(const struct pvp_neigh_cfg *c, const uint8_t *dst, uint16_t etype, uint8_t *out)
 {
+	uint16_t vlan[PVP_NEIGH_VLAN_MAX];
+	uint32_t l3 = 12;
+	unsigned int i;
+
+	neigh_vlan_get(c, vlan);
 	/* Not all of PVP_NEIGH_FRAME_MAX: a flood of requests would clear 1.5 kB each. */
 	memset(out, 0, NEIGH_CTL_MAX);
 	memcpy(out, dst, RTE_ETHER_ADDR_LEN);
 	memcpy(out + RTE_ETHER_ADDR_LEN, &c->mac, RTE_ETHER_ADDR_LEN);
-	if (c->vlan == 0) {
-		wr16(out + 12, etype);
-		return RTE_ETHER_HDR_LEN;
+	for (i = 0; i < PVP_NEIGH_VLAN_MAX && vlan[i] != 0; i++) {
+		bool outer = i + 1 < PVP_NEIGH_VLAN_MAX && vlan[i + 1] != 0;
+
+		wr16(out + l3, outer ? RTE_ETHER_TYPE_QINQ : RTE_ETHER_TYPE_VLAN);
+		wr16(out + l3 + 2, vlan[i]);
+		l3 += RTE_VLAN_HLEN;
 	}
-	wr16(out + 12, RTE_ETHER_TYPE_VLAN);
-	wr16(out + 14, c->vlan);
-	wr16(out + 16, etype);
-	return RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+	wr16(out + l3, etype);
+	return l3 + 2;
 }
 
 /* Frames shorter than Ethernet's minimum are padded (the zeros are there already). */
@@ -434,10 +480,10 @@ ignore:
 bool
 pvp_neigh_is_neigh(const uint8_t *frame, uint32_t len)
 {
-	uint16_t etype, vlan;
+	uint16_t etype, vlan[PVP_NEIGH_VLAN_MAX];
 	uint32_t l3;
 
-	if (!neigh_l2(frame, len, &l3, &etype, &vlan))
+	if (!neigh_l2(frame, len, &l3, &etype, vlan))
 		return false;
 	return etype == RTE_ETHER_TYPE_ARP ||
 	       (etype == RTE_ETHER_TYPE_IPV6 && neigh_is_nd(frame, l3, len));
@@ -447,13 +493,13 @@ enum pvp_neigh_verdict
 pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t len, uint8_t *out,
 		uint16_t *out_len, struct pvp_neigh_peer *peer, struct pvp_neigh_stats *st)
 {
-	uint16_t etype, vlan;
+	uint16_t etype, vlan[PVP_NEIGH_VLAN_MAX];
 	uint32_t l3;
 
-	if (!neigh_l2(frame, len, &l3, &etype, &vlan))
+	if (!neigh_l2(frame, len, &l3, &etype, vlan))
 		return PVP_NEIGH_NONE;
 	if (etype == RTE_ETHER_TYPE_ARP) {
-		if (vlan != c->vlan) {
+		if (!neigh_vlan_ours(c, vlan)) {
 			st->arp_rx++;
 			st->ignored++;
 			return PVP_NEIGH_IGNORED;
@@ -461,14 +507,14 @@ pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t le
 		return neigh_arp_input(c, frame + l3, len - l3, out, out_len, peer, st);
 	}
 	if (etype == RTE_ETHER_TYPE_IPV4 && neigh_is_echo4(c, frame, l3, len)) {
-		if (vlan == c->vlan)
+		if (neigh_vlan_ours(c, vlan))
 			return neigh_echo4_input(c, frame, l3, len, out, out_len, st);
 		st->echo++;
 		st->ignored++;
 		return PVP_NEIGH_IGNORED;
 	}
 	if (etype == RTE_ETHER_TYPE_IPV6 && neigh_is_echo6(c, frame, l3, len)) {
-		if (vlan == c->vlan)
+		if (neigh_vlan_ours(c, vlan))
 			return neigh_echo6_input(c, frame, l3, len, out, out_len, st);
 		st->echo++;
 		st->ignored++;
@@ -476,7 +522,7 @@ pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t le
 	}
 	if (etype != RTE_ETHER_TYPE_IPV6 || !neigh_is_nd(frame, l3, len))
 		return PVP_NEIGH_NONE;
-	if (vlan != c->vlan) {
+	if (!neigh_vlan_ours(c, vlan)) {
 		st->nd_rx++;
 		st->ignored++;
 		return PVP_NEIGH_IGNORED;

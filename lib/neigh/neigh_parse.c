@@ -67,6 +67,31 @@ neigh_parse_range6(const char *what, const char *v, struct pvp_neigh_range6 *r, 
 	return 0;
 }
 
+/*
+ * "V" (one 802.1Q tag) or "OUTER/INNER" (QinQ, as TRex's console writes
+ * it), each 1..4094; a third tag is refused by name.
+ */
+static int
+neigh_parse_vlan(const char *name, const char *v, struct pvp_neigh_cfg *c, char *err, size_t errlen)
+{
+	const char *slash = strchr(v, '/');
+	/* The option is at most PVP_NEIGH_OPT_MAX long: its outer tag fits. */
+	char num[PVP_NEIGH_OPT_MAX];
+	uint32_t outer, inner = 0;
+
+	if (slash != NULL && strchr(slash + 1, '/') != NULL) {
+		pvp_err(err, errlen, "%s '%s': at most two tags, OUTER/INNER", name, v);
+		return -EINVAL;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(slash != NULL ? slash - v : (int)strlen(v)), v);
+	if (pvp_parse_u32(name, num, 1, 4094, &outer, err, errlen) != 0 ||
+	    (slash != NULL && pvp_parse_u32(name, slash + 1, 1, 4094, &inner, err, errlen) != 0))
+		return -EINVAL;
+	c->vlan[0] = (uint16_t)outer;
+	c->vlan[1] = (uint16_t)inner;
+	return 0;
+}
+
 /* One KEY=VALUE of an address option. */
 static int
 neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neigh_cfg *c, char *err,
@@ -96,11 +121,7 @@ neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neig
 		}
 		*(key[0] == 'i' ? &c->has_ip6 : &c->has_gw6) = true;
 	} else if (strcmp(key, "vlan") == 0) {
-		uint32_t vlan;
-
-		if (pvp_parse_u32(name, v, 1, 4094, &vlan, err, errlen) != 0)
-			return -EINVAL;
-		c->vlan = (uint16_t)vlan;
+		return neigh_parse_vlan(name, v, c, err, errlen);
 	} else if (strcmp(key, "answer") == 0) {
 		return neigh_parse_range4(what, v, &c->ans4, err, errlen);
 	} else if (strcmp(key, "answer6") == 0) {
@@ -171,6 +192,16 @@ pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, char *
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const char *
+pvp_neigh_vlan_format(const struct pvp_neigh_cfg *c, char *buf, size_t len)
+{
+	if (c->vlan[1] != 0)
+		snprintf(buf, len, "%u/%u", c->vlan[0], c->vlan[1]);
+	else
+		snprintf(buf, len, "%u", c->vlan[0]);
+	return buf;
 }
 
 int

@@ -10,7 +10,10 @@
  * the caller receives, hands an ARP/ND frame in, and sends what it gets
  * back (a reply, or a learnt neighbour for its resolver). Requests it
  * builds (ARP request, neighbour solicitation, gratuitous ARP, unsolicited
- * neighbour advertisement) are frame bytes too. One optional 802.1Q tag.
+ * neighbour advertisement) are frame bytes too. Untagged, one 802.1Q tag,
+ * or QinQ's two tags: an 802.1ad outer tag (TPID 0x88a8) and an 802.1Q
+ * inner one, as TRex tags its service packets; on receive either TPID is
+ * taken at either place, as TRex's stack takes them.
  * ICMP and ICMPv6 echo requests to the port's addresses (for IPv6 also its
  * link-local address and all-nodes, ff02::1) get their echo reply the same
  * way, so that a peer's ping and IPv6 scan find the port.
@@ -25,12 +28,16 @@
 
 #include <rte_ether.h>
 
+/** VLAN tags a port's ARP/ND frames carry at most: QinQ's outer and inner. */
+#define PVP_NEIGH_VLAN_MAX 2
+
 /**
  * Longest frame the builders and the responder write, bytes without FCS:
- * an echo reply is as long as its request, up to a full tagged Ethernet
- * frame (longer echo requests are ignored).
+ * an echo reply is as long as its request, up to a full Ethernet frame
+ * with two tags (longer echo requests are ignored).
  */
-#define PVP_NEIGH_FRAME_MAX (RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN + RTE_VLAN_HLEN)
+#define PVP_NEIGH_FRAME_MAX                                                                        \
+	(RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN + PVP_NEIGH_VLAN_MAX * RTE_VLAN_HLEN)
 
 /** Length of the text of one address option (--addr), NUL included. */
 #define PVP_NEIGH_OPT_MAX 512
@@ -51,8 +58,13 @@ struct pvp_neigh_range6 {
 
 /** What a port owns and whom it resolves (one --addr option). */
 struct pvp_neigh_cfg {
-	struct rte_ether_addr mac;    /**< the port's MAC, set by the caller */
-	uint16_t vlan;		      /**< 802.1Q VLAN id, 0: untagged */
+	struct rte_ether_addr mac; /**< the port's MAC, set by the caller */
+	union {
+		/** VLAN ids, outer first: {0, 0} untagged, {V, 0} one 802.1Q tag, {OUTER, INNER} QinQ. */
+		uint16_t vlan[PVP_NEIGH_VLAN_MAX];
+		/** Both ids as one word, for a writer that changes them while the responder reads. */
+		uint32_t vlan_word;
+	};
 	uint32_t ip4;		      /**< own IPv4 address, host order, 0: none */
 	uint32_t gw4;		      /**< IPv4 gateway to resolve, 0: none */
 	struct pvp_neigh_range4 ans4; /**< further IPv4 addresses answered for */
@@ -103,7 +115,7 @@ struct pvp_neigh_peer {
 
 /**
  * Whether a frame is ARP or ICMPv6 neighbour discovery, looking at its
- * EtherType (after one 802.1Q tag) and, for IPv6, at its next header and
+ * EtherType (after up to two VLAN tags) and, for IPv6, at its next header and
  * ICMPv6 type. Cheap enough for a receive path's unsigned frames. Echo
  * requests are not in it: whether one is ours depends on the port's
  * addresses (pvp_neigh_input() decides).
@@ -160,8 +172,8 @@ uint16_t pvp_neigh_unsolicited_na(const struct pvp_neigh_cfg *c, uint8_t *out);
 
 /**
  * Parse an address option into @p c (the MAC is left alone):
- * "ip=A[,gw=G][,ip6=A6][,gw6=G6][,vlan=V][,answer=LO-HI][,answer6=LO-HI]
- * [,announce=S]", keys in any order, each once. @p what names the option
+ * "ip=A[,gw=G][,ip6=A6][,gw6=G6][,vlan=V|OUTER/INNER][,answer=LO-HI]
+ * [,answer6=LO-HI][,announce=S]", keys in any order, each once. @p what names the option
  * in the message ("--addr 0").
  *
  * @return 0, or -EINVAL with one line in @p err.
@@ -178,6 +190,13 @@ int pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, ch
  */
 int pvp_neigh_parse_port(const char *opt, const char *s, uint32_t max_port, uint32_t *port,
 			 struct pvp_neigh_cfg *c, char *err, size_t errlen);
+
+/**
+ * @p c's VLAN ids as the address option writes them: "0" untagged, "V",
+ * or "OUTER/INNER".
+ * @return @p buf.
+ */
+const char *pvp_neigh_vlan_format(const struct pvp_neigh_cfg *c, char *buf, size_t len);
 
 /** The link-local address of @p mac into @p ip6 (modified EUI-64, RFC 4291 2.5.1). */
 void pvp_neigh_link_local(const struct rte_ether_addr *mac, uint8_t ip6[16]);

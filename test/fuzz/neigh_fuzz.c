@@ -6,7 +6,8 @@
  * Fuzz target: lib/neigh, the ARP / IPv6 ND responder of pvpkit-gen and
  * pvpkit-fwd, on the frames a hostile or broken peer sends, and its
  * address option (--addr) on any text. The frame goes to a responder
- * with addresses, gateways and answer ranges (untagged, then on VLAN 7):
+ * with addresses, gateways and answer ranges (untagged, on VLAN 7, then in
+ * QinQ 7/8):
  *  - it is classified as ARP/ND exactly when pvp_neigh_is_neigh() says so,
  *    or as an echo request to the port, and counted once (arp_rx, nd_rx or
  *    echo, then answered, learnt or ignored);
@@ -46,7 +47,7 @@ check_frame(const struct pvp_neigh_cfg *c, const uint8_t *f, size_t size)
 			   seen,
 		   "outcomes do not add up");
 	if (v == PVP_NEIGH_REPLY) {
-		uint32_t l3 = c->vlan != 0 ? 18 : 14;
+		uint32_t l3 = 14 + (c->vlan[0] != 0) * 4 + (c->vlan[1] != 0) * 4;
 
 		FUZZ_CHECK(len >= 60 && len <= PVP_NEIGH_FRAME_MAX, "reply of %u B", len);
 		FUZZ_CHECK(pvp_neigh_is_neigh(out, len) != (st.echo_answered != 0),
@@ -80,12 +81,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"255,"
 		"answer6=2001:db8:1::-2001:db8:1::ffff",
 		"vlan=7,ip=10.0.0.1,gw=10.0.0.2,ip6=2001:db8::1,gw6=2001:db8::2",
+		"vlan=7/8,ip=10.0.0.1,gw=10.0.0.2,ip6=2001:db8::1,gw6=2001:db8::2",
 	};
 	struct pvp_neigh_cfg c;
 	char err[256], *s;
 	unsigned int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < RTE_DIM(opt); i++) {
 		memset(&c, 0, sizeof(c));
 		FUZZ_CHECK(pvp_neigh_parse("--addr 0", opt[i], &c, err, sizeof(err)) == 0, "%s",
 			   err);

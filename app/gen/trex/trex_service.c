@@ -6,7 +6,8 @@
  * TRex's service mode and port addressing: "service", "set_l2",
  * "set_l3", "conf_ipv6", "set_vlan", the RX queue of "set_rx_feature"
  * and "get_rx_queue_pkts", and "push_pkts", answered as trex-core's
- * TrexRpcCmd* of the same names do. A port's addresses go to lib/neigh's
+ * TrexRpcCmd* of the same names do. A port's addresses (and its VLAN or
+ * QinQ tags, outer first, the outer one 802.1ad's) go to lib/neigh's
  * responder (neigh.c), which answers ARP and neighbour solicitations for
  * them in every mode, as TRex's stack does; the client's services (ARP,
  * IPv6 ND, ICMP) send with push_pkts and read back through a capture or
@@ -384,8 +385,9 @@ trex_m_conf_ipv6(json_t *p, json_t **res, char *err, size_t err_len)
 int
 trex_m_set_vlan(json_t *p, json_t **res, char *err, size_t err_len)
 {
+	uint16_t port, tags[PVP_NEIGH_VLAN_MAX] = {0, 0};
+	uint32_t word;
 	json_t *a, *x;
-	uint16_t port, tags[2];
 	size_t i;
 	int ret;
 
@@ -394,7 +396,7 @@ trex_m_set_vlan(json_t *p, json_t **res, char *err, size_t err_len)
 		ret = -EINVAL;
 	if (ret != 0)
 		return ret;
-	if (json_array_size(a) > 2)
+	if (json_array_size(a) > PVP_NEIGH_VLAN_MAX)
 		return trex_fail(err, err_len, -EINVAL,
 				 "Maximal number of stacked VLANs is 2, got: %zu",
 				 json_array_size(a));
@@ -408,19 +410,14 @@ trex_m_set_vlan(json_t *p, json_t **res, char *err, size_t err_len)
 					 json_integer_value(x));
 		tags[i] = (uint16_t)json_integer_value(x);
 	}
-	/* lib/neigh reads and writes one 802.1Q tag. */
-	if (json_array_size(a) == 2)
-		return trex_fail(
-			err, err_len, -EOPNOTSUPP,
-			"Could not configure VLAN(s): QinQ is not supported by pvpkit-gen's "
-			"ARP/ND responder (one tag at most)");
 	ret = trex_svc_idle(port, "set_vlan_cfg", err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_svc[port].vlan_nb = (uint8_t)json_array_size(a);
 	memcpy(trex_svc[port].vlan, tags, sizeof(uint16_t) * json_array_size(a));
-	__atomic_store_n(&trex_svc_cfg(port)->vlan, json_array_size(a) != 0 ? tags[0] : 0,
-			 __ATOMIC_RELEASE);
+	/* Both tags in one store: the RX lcores answer with the old pair or the new one. */
+	memcpy(&word, tags, sizeof(word));
+	__atomic_store_n(&trex_svc_cfg(port)->vlan_word, word, __ATOMIC_RELEASE);
 	*res = json_object();
 	return 0;
 }

@@ -6,14 +6,22 @@
  * lib/neigh without the EAL: ARP and neighbour discovery frames in and
  * out, byte for byte; ICMPv6 checksums checked by a sum of this test's
  * own (not DPDK's, which wrote them); two responders resolving each
- * other; ICMP and ICMPv6 echo replies, byte for byte, and bad requests; VLANs; every prefix of every frame handled without a read past
+ * other; ICMP and ICMPv6 echo replies, byte for byte, and bad requests; VLANs; QinQ; every prefix of every frame handled without a read past
  * its end; the address option's grammar and its messages.
+ *
+ *   test_neigh [QINQ.pcap]
+ *
+ * With a file, the QinQ case also writes the frames lib/neigh built there,
+ * for tshark to decode (test_neigh_tshark.sh): an independent reading of
+ * the tags, the TPIDs and the checksums.
  */
 
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <pcap/pcap.h>
 
 #include "pvp_neigh.h"
 #include "../unit_check.h"
@@ -419,6 +427,142 @@ test_echo(void)
 	unit_check_case = "";
 }
 
+/* Tags @p outer (TPID @p tpid) and @p inner (802.1Q) put into untagged frame @p f; its new length. */
+static uint16_t
+qinq_tag(uint8_t *f, uint16_t n, uint16_t tpid, uint16_t outer, uint16_t inner)
+{
+	memmove(f + 20, f + 12, n - 12u);
+	wr16(f + 12, tpid);
+	wr16(f + 14, outer);
+	wr16(f + 16, 0x8100);
+	wr16(f + 18, inner);
+	return (uint16_t)(n + 8);
+}
+
+/* A frame into the pcap of the QinQ case, if one was asked for. */
+static void
+qinq_dump(pcap_dumper_t *d, const uint8_t *f, uint16_t n)
+{
+	struct pcap_pkthdr h = {.caplen = n, .len = n};
+
+	if (d != NULL)
+		pcap_dump((u_char *)d, &h, f);
+}
+
+/*
+ * Two ports in QinQ 10/20 (802.1ad outer, 802.1Q inner, as TRex's
+ * set_vlan([10, 20]) tags): requests, replies and echo replies carry both
+ * tags; frames with one tag, the tags swapped, or a third tag are not
+ * ours; either TPID is taken outside, as TRex's stack takes it.
+ */
+static void
+test_qinq(const char *pcap_path)
+{
+	static const uint8_t ip6_b[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	struct pvp_neigh_cfg a, b, b10, b2010;
+	struct pvp_neigh_stats sa = {0}, sb = {0};
+	struct pvp_neigh_peer peer;
+	uint8_t f[PVP_NEIGH_FRAME_MAX + 64], rep[PVP_NEIGH_FRAME_MAX];
+	pcap_dumper_t *d = NULL;
+	pcap_t *pc = NULL;
+	uint16_t n, rn = 0;
+	char vlan[16];
+
+	unit_check_case = "qinq";
+	if (pcap_path != NULL) {
+		pc = pcap_open_dead(DLT_EN10MB, 65535);
+		d = pc != NULL ? pcap_dump_open(pc, pcap_path) : NULL;
+		CHECK(d != NULL, "cannot write %s", pcap_path);
+	}
+	cfg_init(&a, "ip=10.0.0.1,gw=10.0.0.2,ip6=2001:db8::1,gw6=2001:db8::2,vlan=10/20",
+		 &mac_a);
+	cfg_init(&b, "ip=10.0.0.2,ip6=2001:db8::2,vlan=10/20", &mac_b);
+	cfg_init(&b10, "ip=10.0.0.2,ip6=2001:db8::2,vlan=10", &mac_b);
+	cfg_init(&b2010, "ip=10.0.0.2,ip6=2001:db8::2,vlan=20/10", &mac_b);
+	CHECK(strcmp(pvp_neigh_vlan_format(&a, vlan, sizeof(vlan)), "10/20") == 0, "%s", vlan);
+	CHECK(strcmp(pvp_neigh_vlan_format(&b10, vlan, sizeof(vlan)), "10") == 0, "%s", vlan);
+	/* ARP: 14 + 8 + 28 = 50 bytes, padded to 60; outer 802.1ad 10, inner 802.1Q 20. */
+	n = pvp_neigh_arp_request(&a, 0x0a000002, f);
+	qinq_dump(d, f, n);
+	CHECK(n == 60 && rd16(f + 12) == 0x88a8 && rd16(f + 14) == 10 && rd16(f + 16) == 0x8100 &&
+		      rd16(f + 18) == 20 && rd16(f + 20) == 0x0806,
+	      "request of %u B, %04x %u %04x %u %04x", n, rd16(f + 12), rd16(f + 14), rd16(f + 16),
+	      rd16(f + 18), rd16(f + 20));
+	CHECK(rd32(f + 22 + 14) == 0x0a000001 && rd32(f + 22 + 24) == 0x0a000002);
+	CHECK(pvp_neigh_is_neigh(f, n));
+	CHECK(pvp_neigh_input(&b10, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_IGNORED,
+	      "QinQ answered on the outer tag alone");
+	CHECK(pvp_neigh_input(&b2010, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_IGNORED,
+	      "QinQ answered with the tags swapped");
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_REPLY);
+	qinq_dump(d, rep, rn);
+	CHECK(rn == 60 && rd16(rep + 12) == 0x88a8 && rd16(rep + 14) == 10 &&
+	      rd16(rep + 16) == 0x8100 && rd16(rep + 18) == 20 && rd16(rep + 20) == 0x0806);
+	CHECK(rd16(rep + 22 + 6) == 2 && rd32(rep + 22 + 14) == 0x0a000002 &&
+	      memcmp(rep, &mac_a, 6) == 0);
+	CHECK(pvp_neigh_input(&a, rep, rn, f, &n, &peer, &sa) == PVP_NEIGH_LEARNT &&
+	      peer.ip4 == 0x0a000002 && memcmp(&peer.mac, &mac_b, 6) == 0);
+	/* One tag only, on the QinQ port: not ours. */
+	n = pvp_neigh_arp_request(&b10, 0x0a000002, f);
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_IGNORED);
+	/* Two 802.1Q tags (no 802.1ad): the ids are what counts, as in TRex's stack. */
+	n = pvp_neigh_arp_request(&a, 0x0a000002, f);
+	wr16(f + 12, 0x8100);
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_REPLY &&
+	      rd16(rep + 12) == 0x88a8);
+	/* A third tag: no port of ours is on it, and it is nobody's ARP. */
+	n = pvp_neigh_arp_request(&a, 0x0a000002, f);
+	memmove(f + 26, f + 22, n - 22u);
+	wr16(f + 20, 0x8100);
+	wr16(f + 22, 30);
+	n = (uint16_t)(n + 4);
+	CHECK(!pvp_neigh_is_neigh(f, n));
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_NONE);
+	/* ND: a solicitation and its advertisement, 94 bytes, checksums right. */
+	n = pvp_neigh_ns(&a, ip6_b, f);
+	qinq_dump(d, f, n);
+	CHECK(n == 22 + 40 + 32 && rd16(f + 12) == 0x88a8 && rd16(f + 20) == 0x86dd, "NS of %u B",
+	      n);
+	CHECK(icmp6_sum(f, 22) == 0 && pvp_neigh_is_neigh(f, n));
+	CHECK(pvp_neigh_input(&b10, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_IGNORED);
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_REPLY);
+	qinq_dump(d, rep, rn);
+	CHECK(rn == 94 && rd16(rep + 14) == 10 && rd16(rep + 18) == 20 && rep[62] == 136 &&
+		      icmp6_sum(rep, 22) == 0,
+	      "NA of %u B", rn);
+	CHECK(pvp_neigh_input(&a, rep, rn, f, &n, &peer, &sa) == PVP_NEIGH_LEARNT &&
+	      peer.family == AF_INET6 && memcmp(&peer.mac, &mac_b, 6) == 0);
+	/* Echo requests in QinQ (TRex's ping_ip() on a QinQ port): replies in QinQ. */
+	n = qinq_tag(f, echo4(f, 0x0a000002, 22, 0), 0x88a8, 10, 20);
+	qinq_dump(d, f, n);
+	CHECK(pvp_neigh_input(&b10, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_IGNORED);
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_REPLY);
+	qinq_dump(d, rep, rn);
+	CHECK(rn == n && rd16(rep + 12) == 0x88a8 && rd16(rep + 18) == 20 && rep[22 + 20] == 0 &&
+		      sum16(rep + 22, 20) == 0 && sum16(rep + 42, 30) == 0,
+	      "echo reply of %u B", rn);
+	n = qinq_tag(f, echo6(f, ip6_b, &mac_b, 16), 0x88a8, 10, 20);
+	qinq_dump(d, f, n);
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_REPLY);
+	qinq_dump(d, rep, rn);
+	CHECK(rn == n && rep[62] == 129 && icmp6_sum(rep, 22) == 0, "echo6 reply of %u B", rn);
+	/* A full 1500-byte echo in QinQ still fits a reply. */
+	n = qinq_tag(f, echo4(f, 0x0a000002, 1500 - 28, 0), 0x88a8, 10, 20);
+	CHECK(n == 1522 && n <= PVP_NEIGH_FRAME_MAX);
+	CHECK(pvp_neigh_input(&b, f, n, rep, &rn, NULL, &sb) == PVP_NEIGH_REPLY && rn == n,
+	      "reply of %u B to %u", rn, n);
+	n = pvp_neigh_garp(&a, f);
+	qinq_dump(d, f, n);
+	n = pvp_neigh_unsolicited_na(&a, f);
+	qinq_dump(d, f, n);
+	CHECK(rd16(f + 12) == 0x88a8 && icmp6_sum(f, 22) == 0);
+	if (d != NULL)
+		pcap_dump_close(d);
+	if (pc != NULL)
+		pcap_close(pc);
+	unit_check_case = "";
+}
+
 /* Every prefix of a frame, and a frame whose option says length 0. */
 static void
 test_short(void)
@@ -550,16 +694,17 @@ test_parse(void)
 	}
 	memset(&c, 0, sizeof(c));
 	CHECK(pvp_neigh_parse("x", cases[2].s, &c, err, sizeof(err)) == 0);
-	CHECK(c.ip4 == 0x0a000001 && c.gw4 == 0x0a0000fe && c.vlan == 4094 &&
+	CHECK(c.ip4 == 0x0a000001 && c.gw4 == 0x0a0000fe && c.vlan[0] == 4094 && c.vlan[1] == 0 &&
 	      c.announce_ms == 500 && c.ans4.set && c.ans4.lo == 0x10000001 &&
 	      c.ans4.hi == 0x100000ff);
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	test_arp();
 	test_vlan();
+	test_qinq(argc > 1 ? argv[1] : NULL);
 	test_nd();
 	test_echo();
 	test_short();
