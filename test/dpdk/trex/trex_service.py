@@ -8,7 +8,9 @@ request and a neighbour solicitation (push_pkts) and reads the answers
 from its RX queue (set_rx_feature "queue", get_rx_queue_pkts), then is
 set resolved (set_l3 with resolved_mac), as the client's resolve() does;
 port 0 pings port 1 (ICMP and ICMPv6 echo, to all nodes too), as
-ping_ip() and scan6() do, and reads the echo replies the same way.
+ping_ip() and scan6() do, and reads the echo replies the same way; then
+the same in QinQ (set_vlan([10, 20]) on both ports, frames tagged as
+TRex's client tags them: 802.1ad 10 outside, 802.1Q 20 inside).
 Then an NFVbench-style session: service off, a stream to the resolved
 MAC, traffic, stats. Bad input gets TRex's errors and changes nothing.
 
@@ -80,6 +82,11 @@ def echo6(src6, dst6, dmac, data):
     icmp = icmp[:2] + struct.pack(">H", csum(ph + icmp)) + icmp[4:]
     ip6 = struct.pack(">IHBB", 0x60000000, len(icmp), 58, 1) + src + dst
     return mac_bytes(dmac) + mac_bytes(MAC0) + b"\x86\xdd" + ip6 + icmp
+
+
+def qinq(frame, outer, inner):
+    """@frame in QinQ as TRex's client tags its services (VLAN.embed "DQ"): 802.1ad, then 802.1Q."""
+    return frame[:12] + struct.pack(">HHHH", 0x88A8, outer, 0x8100, inner) + frame[12:]
 
 
 def push(c, port, frames):
@@ -186,15 +193,60 @@ def main():
               "ICMPv6 echo reply to %s: %s" % (dst6, rep.hex()))
         print("# %s answers from %s" % (dst6, src6))
 
-    print("# VLAN: one tag kept, QinQ and bad tags refused")
+    print("# VLAN: one tag kept, bad tags refused")
     c.port_error("set_vlan", 0, {"vlan": [0]}, code=E_PARAMS, contains="invalid VLAN tag: '0'")
     c.port_error("set_vlan", 0, {"vlan": [1, 2, 3]}, code=E_PARAMS,
                  contains="Maximal number of stacked VLANs is 2, got: 3")
-    c.port_error("set_vlan", 0, {"vlan": [10, 20]}, code=E_EXEC, contains="QinQ")
+    c.port_error("set_vlan", 0, {"vlan": [10, 4096]}, code=E_PARAMS,
+                 contains="invalid VLAN tag: '4096'")
+    c.port_error("set_vlan", 0, {"vlan": [0, 20]}, code=E_PARAMS, contains="invalid VLAN tag: '0'")
+    check(status(c, 0)["attr"]["vlan"] == {"tags": []}, "a refused set_vlan changed the tags")
     c.port_call("set_vlan", 0, {"vlan": [100], "block": False})
     check(status(c, 0)["attr"]["vlan"] == {"tags": [100]}, "vlan %s" % status(c, 0)["attr"])
     c.port_call("set_vlan", 0, {"vlan": [], "block": False})
     check(status(c, 0)["attr"]["vlan"] == {"tags": []}, "vlan cleared")
+
+    print("# QinQ: set_vlan([10, 20]) on both ports, resolve() and ping_ip() inside both tags")
+    for p in (0, 1):
+        c.port_call("set_vlan", p, {"vlan": [10, 20], "block": False})
+        check(status(c, p)["attr"]["vlan"] == {"tags": [10, 20]}, "vlan %s" % status(c, p)["attr"])
+    c.call("get_rx_queue_pkts", {"port_id": 0})
+    push(c, 0, [qinq(arp_request("10.0.0.1", "10.0.0.2"), 10, 20)])
+    rep = wait_rx(c, 0, lambda b: b[12:14] == b"\x88\xa8" and b[20:22] == b"\x08\x06" and
+                  b[28:30] == b"\x00\x02")
+    check(rep[12:22] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14\x08\x06" and
+          rep[30:36] == mac_bytes(MAC1) and rep[36:40] == socket.inet_aton("10.0.0.2"),
+          "QinQ ARP reply %s" % rep.hex())
+    print("# ARP reply in 802.1ad %d / 802.1Q %d: 10.0.0.2 is at %s" % (
+        struct.unpack(">H", rep[14:16])[0], struct.unpack(">H", rep[18:20])[0], MAC1))
+    # Port 1 is in QinQ now: an untagged request, or one in the outer tag alone, is not its.
+    push(c, 0, [arp_request("10.0.0.1", "10.0.0.2"),
+                arp_request("10.0.0.1", "10.0.0.2")[:12] + b"\x81\x00\x00\x0a" +
+                arp_request("10.0.0.1", "10.0.0.2")[12:]])
+    time.sleep(0.3)
+    for b in c.call("get_rx_queue_pkts", {"port_id": 0})["pkts"]:
+        f = base64.b64decode(b["binary"])
+        check(f[6:12] != mac_bytes(MAC1), "port 1 answered outside its QinQ: %s" % f.hex())
+    push(c, 0, [qinq(echo4("10.0.0.1", "10.0.0.2", MAC1, data), 10, 20)])
+    rep = wait_rx(c, 0, lambda b: b[20:22] == b"\x08\x00" and b[31] == 1 and b[42] == 0)
+    check(len(rep) == 72 and rep[12:20] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14" and
+          rep[34:38] == socket.inet_aton("10.0.0.2") and rep[50:] == data and
+          csum(rep[22:42]) == 0 and csum(rep[42:]) == 0, "QinQ echo reply %s" % rep.hex())
+    print("# 72 bytes in QinQ 10/20 from 10.0.0.2: ttl=%d" % rep[30])
+    push(c, 0, [qinq(ns("fe80::1", "2001:db8::2", MAC0), 10, 20),
+                qinq(echo6("fe80::1", "ff02::1", "33:33:00:00:00:01", b"z" * 8), 10, 20)])
+    na = wait_rx(c, 0, lambda b: b[20:22] == b"\x86\xdd" and b[62] == 136)
+    check(na[12:20] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14" and na[6:12] == mac_bytes(MAC1),
+          "QinQ NA %s" % na.hex())
+    rep = wait_rx(c, 0, lambda b: b[20:22] == b"\x86\xdd" and b[62] == 129)
+    check(rep[12:20] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14" and
+          rep[30:46] == socket.inet_pton(socket.AF_INET6, "2001:db8::2"), "QinQ echo6 %s" % rep.hex())
+    print("# scan6() in QinQ: ff02::1 answers from 2001:db8::2, its NA tagged 10/20")
+    for p in (0, 1):
+        c.port_call("set_vlan", p, {"vlan": [], "block": False})
+    # TRex accepts 4095 (its validate_vlan refuses 0 and > 4095 only).
+    c.port_call("set_vlan", 0, {"vlan": [4095, 1], "block": False})
+    c.port_call("set_vlan", 0, {"vlan": [], "block": False})
 
     print("# bad pushed packets send nothing")
     good = {"binary": base64.b64encode(arp_request("10.0.0.1", "10.0.0.9")).decode(),
