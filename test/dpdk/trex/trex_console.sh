@@ -67,12 +67,12 @@ for want in "Executing line 9" "[Done]" \
     expect "$PVP_TMP/batch.out" "$want"
 done
 
-info "utilization pages, and a command pvpkit-gen lacks"
-printf 'start -f stl/udp_1pkt_simple.py -m 10kpps\nstats -c\nstats -m\nstop\nservice\nvlan -p 0 --vlan 10 20\nservice --off\nquit\n' |
+info "utilization pages, and QinQ on port 0 (its port table names both tags)"
+printf 'start -f stl/udp_1pkt_simple.py -m 10kpps\nstats -c\nstats -m\nstop\nservice\nvlan -p 0 --vlan 10 20\nportattr -p 0\nvlan -p 0 --clear\nservice --off\nquit\n' |
     console -f >"$PVP_TMP/inter.out" 2>&1 || { cat "$PVP_TMP/inter.out"; fail "trex-console"; }
 grep -q Traceback "$PVP_TMP/inter.out" && { cat "$PVP_TMP/inter.out"; fail "trex-console crashed"; }
 for want in "Cpu Util(%)" "Mbuf Util" "Total:" "Enabling service mode on port(s): [0, 1]" \
-    "QinQ is not supported by pvpkit-gen"; do
+    "Setting port(s) [0] with QinQ '10/20':                       [SUCCESS]" "10/20 (QinQ)"; do
     expect "$PVP_TMP/inter.out" "$want"
 done
 

@@ -7,7 +7,8 @@ pvpkit-gen --trex, two ports wired to each other: port 1 owns 10.0.0.2
 the client's ServiceARP (push_pkts, a capture with a BPF filter); an
 address nobody owns is "Could not resolve"; ping_ip() (ServiceICMP,
 ServiceICMPv6) and scan6() (ICMPv6 echo to ff02::1) get port 1's echo
-replies and neighbour advertisement; then an NFVbench-style
+replies and neighbour advertisement; set_vlan([10, 20]) on both ports,
+and resolve() and ping_ip() again in QinQ; then an NFVbench-style
 session: service mode on, a ServiceARP context resolves the far end,
 the port set to L2 mode toward it, service mode off, a burst to the
 resolved MAC, the stats.
@@ -66,6 +67,33 @@ def main():
     print("# scan6: %s" % found)
     if {"type": "Host", "mac": mac1, "ipv6": "2001:db8::2"} not in found:
         fail("scan6 did not find port 1: %s" % found)
+
+    print("# QinQ: set_vlan([10, 20]) on both ports, then resolve() and ping_ip() inside both tags")
+    c.set_vlan(ports=[0, 1], vlan=[10, 20])
+    print("# port 0 vlan: %s" % c.ports[0].get_vlan_cfg())
+    if c.ports[0].get_vlan_cfg() != [10, 20] or c.ports[1].get_vlan_cfg() != [10, 20]:
+        fail("vlan %s %s" % (c.ports[0].get_vlan_cfg(), c.ports[1].get_vlan_cfg()))
+    c.set_l3_mode(port=0, src_ipv4="10.0.0.1", dst_ipv4="10.0.0.2")
+    cfg = c.ports[0].get_layer_cfg()
+    if cfg["ipv4"]["state"] != "resolved" or cfg["ether"]["dst"] != mac1:
+        fail("port 0 not resolved in QinQ: %s" % cfg)
+    c.resolve(ports=[0], retries=1)
+    for dst in ("10.0.0.2", "2001:db8::2"):
+        for r in c.ping_ip(src_port=0, dst_ip=dst, pkt_size=64, count=1, interval_sec=0.1):
+            ok = r["status"] == "success" if isinstance(r, dict) else r.state == r.SUCCESS
+            text = r["formatted_string"] if isinstance(r, dict) else str(r)
+            print("# QinQ %s" % text)
+            if not ok:
+                fail("ping_ip %s in QinQ: %s" % (dst, text))
+    # Port 1 on one tag only: port 0's QinQ requests are not its any more.
+    c.set_vlan(ports=[1], vlan=[10])
+    try:
+        c.set_l3_mode(port=0, src_ipv4="10.0.0.1", dst_ipv4="10.0.0.2")
+        fail("resolved across different tags")
+    except TRexError as e:
+        print("# port 1 on VLAN 10 alone: %s" % str(e).strip().splitlines()[-1])
+    c.set_vlan(ports=[0, 1], vlan=[])
+    c.set_l3_mode(port=0, src_ipv4="10.0.0.1", dst_ipv4="10.0.0.2")
 
     print("# 10.0.0.99 is nobody's: resolve() fails by name")
     try:
