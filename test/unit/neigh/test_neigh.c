@@ -474,8 +474,7 @@ test_qinq(const char *pcap_path)
 		d = pc != NULL ? pcap_dump_open(pc, pcap_path) : NULL;
 		CHECK(d != NULL, "cannot write %s", pcap_path);
 	}
-	cfg_init(&a, "ip=10.0.0.1,gw=10.0.0.2,ip6=2001:db8::1,gw6=2001:db8::2,vlan=10/20",
-		 &mac_a);
+	cfg_init(&a, "ip=10.0.0.1,gw=10.0.0.2,ip6=2001:db8::1,gw6=2001:db8::2,vlan=10/20", &mac_a);
 	cfg_init(&b, "ip=10.0.0.2,ip6=2001:db8::2,vlan=10/20", &mac_b);
 	cfg_init(&b10, "ip=10.0.0.2,ip6=2001:db8::2,vlan=10", &mac_b);
 	cfg_init(&b2010, "ip=10.0.0.2,ip6=2001:db8::2,vlan=20/10", &mac_b);
@@ -651,6 +650,13 @@ test_parse(void)
 		{"ip=10.0.0.1 ", "--addr 0: character 0x20 at 12 is not allowed"},
 		{"ip=10.0.0.1,vlan=4095", NULL /* checked by prefix below */},
 		{"ip=10.0.0.1,announce=0", NULL},
+		{"ip=10.0.0.1,vlan=10/20", NULL},
+		{"ip=10.0.0.1,vlan=10/20/30",
+		 "--addr 0: vlan '10/20/30': at most two tags, OUTER/INNER"},
+		{"ip=10.0.0.1,vlan=10/0",
+		 "--addr 0: vlan: \"0\" must be a whole number in 1..4094"},
+		{"ip=10.0.0.1,vlan=/20", "--addr 0: vlan: \"\" must be a whole number in 1..4094"},
+		{"vlan=10/20", "--addr 0: give ip or ip6"},
 	};
 	struct pvp_neigh_cfg c;
 	char err[256];
