@@ -75,6 +75,7 @@ for want in "Cpu Util(%)" "Mbuf Util" "Total:" "Enabling service mode on port(s)
     "Setting port(s) [0] with QinQ '10/20':                       [SUCCESS]" "10/20 (QinQ)"; do
     expect "$PVP_TMP/inter.out" "$want"
 done
+grep -E "vlan -p|QinQ" "$PVP_TMP/inter.out" | sed 's/^/#   /'
 
 info "the TUI's main page, under script(1) for 4 s (read-only, traffic started before)"
 printf 'start -f stl/udp_1pkt_simple.py -m 10kpps\n' >"$PVP_TMP/start"
