@@ -66,6 +66,7 @@ gen_cap_frame(struct gen_cap *c, uint16_t slot, uint16_t port, enum gen_cap_dir 
 	      struct rte_mbuf *m, uint64_t tsc)
 {
 	uint32_t wirelen = m->pkt_len, len = RTE_MIN(wirelen, (uint32_t)GEN_CAP_SNAP);
+	const struct bpf_program *prog = __atomic_load_n(&c->prog, __ATOMIC_ACQUIRE);
 	struct gen_cap_rec *r = NULL;
 	const uint8_t *data;
 	uint64_t idx;
@@ -82,10 +83,10 @@ gen_cap_frame(struct gen_cap *c, uint16_t slot, uint16_t port, enum gen_cap_dir 
 		if (data != r->data)
 			memcpy(r->data, data, len); /* it was in the first segment after all */
 	}
-	if (c->has_prog) {
+	if (prog != NULL) {
 		struct pcap_pkthdr h = {.caplen = len, .len = wirelen};
 
-		if (pcap_offline_filter(&c->prog, &h, data) == 0) {
+		if (pcap_offline_filter(prog, &h, data) == 0) {
 			if (r != NULL)
 				rte_mempool_put(gen_cap_mp, r);
 			return;

@@ -114,6 +114,12 @@ int gen_cap_start(const struct gen_cap_conf *c, uint32_t *id, double *start_ts, 
 int gen_cap_stop(uint32_t id, struct gen_cap_info *info, char *err, size_t errlen);
 /* Stop (if running) and forget capture @p id with its buffer; -ENOENT if none. */
 int gen_cap_remove(uint32_t id, char *err, size_t errlen);
+/*
+ * Capture @p id's BPF filter becomes @p filter ("" or NULL: every frame)
+ * while it runs; a frame is tested against the old or the new one, whole.
+ * Returns 0, -EINVAL (does not compile), -ENOENT or -ENOMEM with @p err.
+ */
+int gen_cap_set_filter(uint32_t id, const char *filter, char *err, size_t errlen);
 /* Captures in id order into @p out (at most @p max); returns how many there are. */
 unsigned int gen_cap_status(struct gen_cap_info *out, unsigned int max);
 /*

@@ -65,6 +65,32 @@ gen_cap_filter_check(const char *filter, char *err, size_t errlen)
 	return ret;
 }
 
+/* @p filter compiled (checked before), malloc'd; NULL when out of memory. */
+static struct bpf_program *
+gen_cap_compile(const char *filter)
+{
+	struct bpf_program *prog = malloc(sizeof(*prog));
+	pcap_t *p = pcap_open_dead(DLT_EN10MB, GEN_CAP_SNAP);
+
+	if (prog == NULL || p == NULL ||
+	    pcap_compile(p, prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		free(prog);
+		prog = NULL;
+	}
+	if (p != NULL)
+		pcap_close(p);
+	return prog;
+}
+
+static void
+gen_cap_prog_free(struct bpf_program *prog)
+{
+	if (prog == NULL)
+		return;
+	pcap_freecode(prog);
+	free(prog);
+}
+
 /* ---- control side (gen_cap_mtx held) ---- */
 
 /* The pool, the ring and the writer, made by the first capture. */
@@ -185,9 +211,8 @@ gen_cap_release(struct gen_cap *c)
 		free(gen_cap_buf_pop(c));
 	free(c->buf);
 	c->buf = NULL;
-	if (c->has_prog)
-		pcap_freecode(&c->prog);
-	c->has_prog = false;
+	gen_cap_prog_free(c->prog);
+	c->prog = NULL;
 }
 
 int
@@ -197,7 +222,6 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 	struct gen_cap *c = NULL;
 	char msg[256] = "";
 	unsigned int s;
-	pcap_t *p;
 	int ret;
 
 	if (conf->file == NULL && (conf->count == 0 || conf->count > GEN_CAP_MAX_COUNT)) {
@@ -248,12 +272,8 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 	snprintf(c->filter, sizeof(c->filter), "%s", conf->filter != NULL ? conf->filter : "");
 	if (c->filter[0] != '\0') {
 		/* Compiled before, so only memory can fail here. */
-		p = pcap_open_dead(DLT_EN10MB, GEN_CAP_SNAP);
-		c->has_prog = p != NULL &&
-			      pcap_compile(p, &c->prog, c->filter, 1, PCAP_NETMASK_UNKNOWN) == 0;
-		if (p != NULL)
-			pcap_close(p);
-		if (!c->has_prog)
+		c->prog = gen_cap_compile(c->filter);
+		if (c->prog == NULL)
 			ret = -ENOMEM;
 	}
 	if (ret == 0 && !c->to_file) {
@@ -367,6 +387,45 @@ int
 gen_cap_remove(uint32_t id, char *err, size_t errlen)
 {
 	return gen_cap_end(id, NULL, true, err, errlen);
+}
+
+int
+gen_cap_set_filter(uint32_t id, const char *filter, char *err, size_t errlen)
+{
+	struct bpf_program *prog = NULL, *old;
+	char msg[256] = "";
+	struct gen_cap *c;
+	int ret;
+
+	if (filter == NULL)
+		filter = "";
+	ret = gen_cap_filter_check(filter, msg, sizeof(msg));
+	if (ret != 0) {
+		pvp_err(err, errlen, "capture: BPF filter '%.200s' does not compile: %s", filter,
+			msg);
+		return ret;
+	}
+	if (filter[0] != '\0' && (prog = gen_cap_compile(filter)) == NULL) {
+		pvp_err(err, errlen, "capture: out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_lock(&gen_cap_mtx);
+	c = gen_cap_find(id);
+	if (c == NULL) {
+		pthread_mutex_unlock(&gen_cap_mtx);
+		gen_cap_prog_free(prog);
+		pvp_err(err, errlen, "capture ID not found");
+		return -ENOENT;
+	}
+	pthread_mutex_lock(&c->lock);
+	snprintf(c->filter, sizeof(c->filter), "%s", filter);
+	pthread_mutex_unlock(&c->lock);
+	/* Frames from now on meet the new program; the old one goes once no lcore runs it. */
+	old = __atomic_exchange_n(&c->prog, prog, __ATOMIC_SEQ_CST);
+	gen_cap_grace();
+	gen_cap_prog_free(old);
+	pthread_mutex_unlock(&gen_cap_mtx);
+	return 0;
 }
 
 unsigned int

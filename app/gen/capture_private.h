@@ -49,13 +49,17 @@ struct gen_cap {
 	volatile uint32_t state; /* enum gen_cap_state */
 	uint32_t gen;		 /* bumped per start in this slot */
 	uint64_t ports[2];	 /* conf.ports */
-	bool has_prog;		 /* prog holds a filter */
-	struct bpf_program prog; /* compiled conf.filter */
-	uint64_t count;		 /* file: frames kept at most, 0: any */
-	uint64_t bytes_lim;	 /* file: bytes kept at most, 0: any */
-	bool to_file;		 /* writes dump */
-	bool cyclic;		 /* buffer drops its head when full */
-	volatile uint32_t full;	 /* fixed buffer full: lcores count, copy nothing */
+	/*
+	 * Compiled conf.filter, NULL: none. The lcores load it once per
+	 * frame; gen_cap_set_filter() swaps it and frees the old one after
+	 * a grace period.
+	 */
+	struct bpf_program *prog;
+	uint64_t count;		/* file: frames kept at most, 0: any */
+	uint64_t bytes_lim;	/* file: bytes kept at most, 0: any */
+	bool to_file;		/* writes dump */
+	bool cyclic;		/* buffer drops its head when full */
+	volatile uint32_t full; /* fixed buffer full: lcores count, copy nothing */
 	/* Lcore counters (atomic adds, several lcores). */
 	uint64_t matched;   /* frames through ports and filter */
 	uint64_t res_bytes; /* file: bytes of the frames admitted */
