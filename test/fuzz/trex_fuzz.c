@@ -156,6 +156,13 @@ gen_cap_remove(uint32_t id, char *err, size_t errlen)
 	return gen_cap_stop(id, NULL, err, errlen);
 }
 
+int
+gen_cap_set_filter(uint32_t id, const char *filter, char *err, size_t errlen)
+{
+	RTE_SET_USED(filter);
+	return gen_cap_stop(id, NULL, err, errlen);
+}
+
 unsigned int
 gen_cap_status(struct gen_cap_info *out, unsigned int max)
 {

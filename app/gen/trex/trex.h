@@ -18,6 +18,7 @@
  *   trex_stats.c   global, port, xstats and pgid (flow stats, latency)
  *   trex_push.c    push_remote: a pcap file replayed on a port
  *   trex_service.c service mode, L2/L3/IPv6/VLAN, RX queue, pushed packets
+ *   trex_capport.c capture ports: a port's frames to and from a client's socket
  *   trex_util.c    get_utilization: CPU and mempools
  *   trex_tpg.c     tagged packet groups: tags, enable/disable, tpg streams
  *   trex_tpg_stats.c  tagged packet groups' RX and TX counters
@@ -301,6 +302,12 @@ void trex_service_attr(uint16_t port, json_t *attr);
 void trex_service_tick(void);
 /* Microseconds until a pushed packet is due, 0: one is, -1: none waits. */
 int64_t trex_service_next_us(void);
+/*
+ * Send @p len bytes of @p data on port @p port now, after any pushed
+ * packet still waiting (the capture port's TX side): 0, -EINVAL for a
+ * length out of TRex's bounds, -ENOBUFS when no buffer or ring has room.
+ */
+int trex_service_send(uint16_t port, const uint8_t *data, uint32_t len);
 /* Port @p port's "rx_info.queue". */
 json_t *trex_service_rx_queue(uint16_t port);
 /*
@@ -314,6 +321,27 @@ int trex_service_init(char *err, size_t errlen);
  * resolved gateway, or trex_service_init()'s until either.
  */
 void trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst);
+
+/*
+ * trex_capport.c: capture ports (start_capture_port, stop_capture_port,
+ * set_capture_port_bpf): a port's received frames to a client's ZeroMQ
+ * PAIR socket, and the frames the client sends on it out of the port.
+ */
+int trex_m_start_capture_port(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_stop_capture_port(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_capture_port_bpf(json_t *p, json_t **res, char *err, size_t err_len);
+/* Whether port @p port is a capture port now. */
+bool trex_capport_on(uint16_t port);
+/* Whether capture @p id is the one that feeds a capture port (clients do not see it). */
+bool trex_capport_owns(uint32_t id);
+/* Port @p port's "rx_info.capture_port". */
+json_t *trex_capport_json(uint16_t port);
+/* Move frames both ways on every capture port (server thread, under gen_lock). */
+void trex_capport_tick(void);
+/* Milliseconds the server thread may sleep with capture ports on; -1: none is. */
+int trex_capport_next_ms(void);
+/* Stop every capture port and close its socket (before the ZeroMQ context goes). */
+void trex_capport_fini(void);
 
 /* trex_stream.c: streams and the loaded profile. */
 int trex_m_add_stream(json_t *p, json_t **res, char *err, size_t err_len);

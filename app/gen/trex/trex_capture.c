@@ -99,12 +99,14 @@ trex_cap_start(json_t *p, json_t **res, char *err, size_t err_len)
  * Whether capture @p i is pvpkit-gen's own: the only ones that write a
  * file are its command line's --capture (a client's endpoint is refused),
  * which a client neither sees nor stops, so that its reset(), which
- * removes every capture the status lists, leaves the file whole.
+ * removes every capture the status lists, leaves the file whole; a
+ * capture port's feeds its socket (trex_capport.c), as TRex's is no
+ * capture either.
  */
 static bool
 trex_cap_hidden(const struct gen_cap_info *i)
 {
-	return i->to_file;
+	return i->to_file || trex_capport_owns(i->id);
 }
 
 /* A "capture_id" parameter: one of the clients' captures. */

@@ -247,13 +247,13 @@ trex_m_get_port_status(json_t *p, json_t **res, char *err, size_t err_len)
 		max_id = RTE_MAX(max_id, tp->streams[i]->id);
 	service = trex_service_on(port, &filtered);
 	*res = json_pack("{s:s,s:s,s:{s:s},s:b,s:b,s:i,s:I,s:o,s:{s:{s:b},s:o,s:{s:b},"
-			 "s:{s:b},s:{s:b},s:{s:b}}}",
+			 "s:{s:b},s:o,s:{s:b}}}",
 			 "owner", tp->owned ? tp->owner : "", "state", state, "state_profile", "_",
 			 state, "service", service, "service_filtered", filtered, "profile_count",
 			 tp->nb_streams != 0, "max_stream_id", (json_int_t)max_id, "attr",
 			 trex_port_attr(port), "rx_info", "latency", "is_active", 0, "queue",
 			 trex_service_rx_queue(port), "stack", "is_active", 0, "grat_arp",
-			 "is_active", 0, "capture_port", "is_active", 0, "capwap_proxy",
+			 "is_active", 0, "capture_port", trex_capport_json(port), "capwap_proxy",
 			 "is_active", 0);
 	return 0;
 }

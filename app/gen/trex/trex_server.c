@@ -70,6 +70,9 @@ static const struct trex_method trex_methods[] = {
 	{"get_rx_queue_pkts", trex_m_get_rx_queue_pkts, true, false},
 	{"push_pkts", trex_m_push_pkts, true, false},
 	{"capture", trex_m_capture, true, false},
+	{"start_capture_port", trex_m_start_capture_port, true, false},
+	{"stop_capture_port", trex_m_stop_capture_port, true, false},
+	{"set_capture_port_bpf", trex_m_set_capture_port_bpf, true, false},
 	{"get_tpg_status", trex_m_get_tpg_status, true, false},
 	{"enable_tpg", trex_m_enable_tpg, true, false},
 	{"disable_tpg", trex_m_disable_tpg, true, false},
@@ -114,9 +117,9 @@ static const struct trex_method trex_methods[] = {
  * user can tell a missing feature from a typo.
  */
 static const char *const trex_refused[] = {
-	"shutdown",	      "get_async_results", "cancel_async_task",	   "conf_ns_batch",
-	"start_capture_port", "stop_capture_port", "set_capture_port_bpf", "set_global_cfg",
-	"get_global_cfg",     "get_profile_list",  "get_tpg_unknown_tags", "clear_tpg_unknown_tags",
+	"shutdown",	    "get_async_results",    "cancel_async_task",
+	"conf_ns_batch",    "set_global_cfg",	    "get_global_cfg",
+	"get_profile_list", "get_tpg_unknown_tags", "clear_tpg_unknown_tags",
 };
 
 /* ---- requests ---- */
@@ -507,8 +510,12 @@ trex_thread(void *arg)
 
 	RTE_SET_USED(arg);
 	while (!trex.stop) {
-		int ms = trex_run_next_ms();
+		int ms = trex_run_next_ms(), cp = trex_capport_next_ms();
 		int64_t us = trex_service_next_us();
+
+		/* A capture port's frames move at least every millisecond. */
+		if (cp >= 0 && cp < ms)
+			ms = cp;
 
 		/* push_pkts' gaps are kept to the microsecond, not zmq_poll's millisecond. */
 		if (us >= 0 && us < 1000) {
@@ -523,6 +530,7 @@ trex_thread(void *arg)
 		trex_run_tick();
 		trex_stats_tick();
 		trex_service_tick();
+		trex_capport_tick();
 		pthread_mutex_unlock(&gen_lock);
 	}
 	return NULL;
@@ -624,6 +632,9 @@ gen_trex_stop(void)
 	trex_sessions_free();
 	if (trex.g != NULL)
 		trex_tpg_free();
+	/* Its sockets first: the context waits for every socket to close. */
+	if (trex.g != NULL)
+		trex_capport_fini();
 	if (trex.rep != NULL)
 		zmq_close(trex.rep);
 	if (trex.pub != NULL)

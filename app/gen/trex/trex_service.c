@@ -270,6 +270,11 @@ trex_m_service(json_t *p, json_t **res, char *err, size_t err_len)
 	if (!on && !filtered && s->queue)
 		return trex_fail(err, err_len, -EPERM,
 				 "unable to disable service mode - please remove RX queue");
+	if (!on && !filtered && trex_capport_on(port))
+		return trex_fail(err, err_len, -EPERM,
+				 "unable to disable service mode - port %u is configured as "
+				 "capture port",
+				 port);
 	s->service = on;
 	s->filtered = filtered;
 	s->mask = (uint8_t)mask;
@@ -604,6 +609,32 @@ trex_service_next_us(void)
 	if (first == UINT64_MAX)
 		return -1;
 	return first <= now ? 0 : (int64_t)((first - now) * 1000000 / trex.g->hz);
+}
+
+int
+trex_service_send(uint16_t port, const uint8_t *data, uint32_t len)
+{
+	struct trex_svc_due *q = &trex_svc_due[port];
+	struct rte_mbuf *m;
+	char msg[128];
+	uint64_t now;
+
+	if (len < TREX_SVC_PKT_MIN || len > TREX_SVC_PKT_MAX)
+		return -EINVAL;
+	if (trex.g->neigh[port].ring == NULL || q->n == TREX_SVC_POOL ||
+	    trex_svc_pool(msg, sizeof(msg)) != 0)
+		return -ENOBUFS;
+	m = rte_pktmbuf_alloc(trex_svc_mp);
+	if (m == NULL)
+		return -ENOBUFS;
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), data, len);
+	/* After any pushed packet still waiting for its gap: one order per port. */
+	now = rte_rdtsc();
+	q->m[(q->head + q->n) % TREX_SVC_POOL] = m;
+	q->tsc[(q->head + q->n) % TREX_SVC_POOL] = now;
+	q->n++;
+	trex_svc_due_flush(port, now);
+	return 0;
 }
 
 /*
