@@ -121,8 +121,8 @@ void
 coord_opts_init(struct coord_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->conf.size = 64;
-	o->conf.flows = 1;
+	o->conf.traffic.size = 64;
+	o->conf.traffic.flows = 1;
 }
 
 void
@@ -168,7 +168,7 @@ coord_opts_parse(struct coord_opts *o, int val, const char *arg, const char *see
 		ret = coord_cli_opt_duration(opt, arg, d->min, d->max, dst);
 		break;
 	case COORD_OPTK_RATE:
-		ret = coord_cli_opt_rate(opt, arg, o->pps_only, &o->conf.rate_pps);
+		ret = coord_cli_opt_rate(opt, arg, o->pps_only, &o->conf.traffic.rate_pps);
 		if (ret == 0)
 			*(const char **)dst = arg;
 		break;

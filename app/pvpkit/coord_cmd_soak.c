@@ -180,7 +180,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	sr.n = s->n;
 	sr.t_s = t_s;
 	sr.interval_s = span_s;
-	sr.rate_pps = s->a->o.conf.rate_pps;
+	sr.rate_pps = s->a->o.conf.traffic.rate_pps;
 	sr.tx_packets = r.tx_packets;
 	sr.rx_packets = r.rx_packets;
 	sr.lost = lost;
@@ -190,8 +190,8 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	sr.reconciled = r.reconciled;
 	sr.tx_pps = span_s > 0 ? (double)r.tx_packets / span_s : 0.0;
 	sr.rx_pps = span_s > 0 ? (double)r.rx_packets / span_s : 0.0;
-	sr.size = s->a->o.conf.size;
-	sr.flows = s->a->o.conf.flows;
+	sr.size = s->a->o.conf.traffic.size;
+	sr.flows = s->a->o.conf.traffic.flows;
 	sr.has_planned = sr.has_interrupted = sr.type == COORD_SOAK_TOTALS;
 	sr.planned_s = s->a->duration_s;
 	sr.interrupted = s->interrupted != 0;
@@ -255,18 +255,16 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 static int
 soak_start(struct soak_run *s)
 {
-	struct coord_traffic tr = {
-		.rate_pps = s->a->o.conf.rate_pps,
-		.duration_s = s->a->duration_s,
-		.size = s->a->o.conf.size,
-		.flows = s->a->o.conf.flows,
-		.flow_type = s->a->o.conf.flow_type,
-	};
+	struct coord_traffic tr = s->a->o.conf.traffic;
 	json_t *warnings = NULL, *w;
 	double at = 0, ahead;
 	char err[256];
 	size_t i;
 
+	/* Soak's own length; its records give pps, so the sources get the
+	 * packet rate (a PDR fraction has no --rate text). */
+	tr.duration_s = s->a->duration_s;
+	tr.rate = NULL;
 	for (i = 0; i < s->t->nb_hops; i++) {
 		struct coord_topo_hop *h = &s->t->hops[i];
 
@@ -480,7 +478,7 @@ coord_cmd_soak(int argc, char **argv)
 		rc = coord_soak_pdr(&a, false, &pdr);
 		if (rc != 0)
 			return rc;
-		a.o.conf.rate_pps = pdr * a.pdr_fraction;
+		a.o.conf.traffic.rate_pps = pdr * a.pdr_fraction;
 	} else if (a.pdr_fraction > 0) {
 		/* Bad search options are refused before anything runs. */
 		rc = coord_soak_search(&a, false);
@@ -504,7 +502,7 @@ coord_cmd_soak(int argc, char **argv)
 		rc = coord_soak_pdr(&a, true, &pdr);
 		if (rc != 0)
 			return rc;
-		a.o.conf.rate_pps = pdr * a.pdr_fraction;
+		a.o.conf.traffic.rate_pps = pdr * a.pdr_fraction;
 	}
 	s = calloc(1, sizeof(*s));
 	if (s != NULL) {
@@ -525,13 +523,13 @@ coord_cmd_soak(int argc, char **argv)
 	rc = soak_inject_hops(s);
 	if (rc != 0)
 		goto out;
-	if (a.o.conf.flow_type != NULL &&
-	    coord_cli_install_flows(s->t, a.o.conf.flow_type, a.o.conf.flows) < 0) {
+	if (a.o.conf.traffic.flow_type != NULL &&
+	    coord_cli_install_flows(s->t, a.o.conf.traffic.flow_type, a.o.conf.traffic.flows) < 0) {
 		rc = 1;
 		goto out;
 	}
 	printf("== soak: %u B, %u flows at %.0f pps%s for %.0f s, read every %.1f s\n",
-	       a.o.conf.size, a.o.conf.flows, a.o.conf.rate_pps,
+	       a.o.conf.traffic.size, a.o.conf.traffic.flows, a.o.conf.traffic.rate_pps,
 	       a.pdr_fraction > 0 ? " (a fraction of the PDR)" : "", a.duration_s, a.interval_s);
 	if (a.pdr_fraction > 0)
 		printf("   %.4g of the PDR %.0f pps %s %s\n", a.pdr_fraction, pdr,

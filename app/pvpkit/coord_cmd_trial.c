@@ -118,9 +118,9 @@ trial_parse_args(int argc, char **argv, struct trial_args *a)
 
 	memset(a, 0, sizeof(*a));
 	coord_opts_init(&a->o);
-	a->o.conf.rate = "100kpps";
-	a->o.conf.rate_pps = 100000;
-	a->o.conf.duration_s = 10;
+	a->o.conf.traffic.rate = "100kpps";
+	a->o.conf.traffic.rate_pps = 100000;
+	a->o.conf.traffic.duration_s = 10;
 	coord_opts_longopts(COORD_OPT_TRIAL, trial_own_opts, TRIAL_NB_OWN, opts);
 	optind = 1;
 	opterr = 0;
@@ -132,7 +132,7 @@ trial_parse_args(int argc, char **argv, struct trial_args *a)
 	if (optind < argc)
 		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument '%.40s'",
 					     argv[optind]);
-	if (a->flow_rules != 0 && a->o.conf.flow_type == NULL)
+	if (a->flow_rules != 0 && a->o.conf.traffic.flow_type == NULL)
 		return coord_cli_usage_error(TRIAL_SEE, "--flow-rules needs --flow-type");
 	return 0;
 }
@@ -197,8 +197,8 @@ coord_cmd_trial(int argc, char **argv)
 	t = coord_cli_open_topology(a.o.topology, &rc);
 	if (t == NULL)
 		return rc;
-	if (c->flow_type != NULL &&
-	    coord_cli_install_flows(t, c->flow_type, a.flow_rules != 0 ? a.flow_rules : c->flows) <
+	if (c->traffic.flow_type != NULL &&
+	    coord_cli_install_flows(t, c->traffic.flow_type, a.flow_rules != 0 ? a.flow_rules : c->traffic.flows) <
 		    0) {
 		coord_topology_free(t);
 		return 1;

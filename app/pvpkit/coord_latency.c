@@ -115,10 +115,10 @@ coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsig
 	for (round = 1; round <= rounds && !coord_interrupted; round++) {
 		for (i = 0; i < a->nb_lat_loads && !coord_interrupted; i++) {
 			c = a->o.conf;
-			c.size = size;
-			c.flows = flows;
-			c.duration_s = a->lat_duration;
-			c.rate_pps = a->lat_loads[i] > 0 ? ref_pps * a->lat_loads[i] / 100
+			c.traffic.size = size;
+			c.traffic.flows = flows;
+			c.traffic.duration_s = a->lat_duration;
+			c.traffic.rate_pps = a->lat_loads[i] > 0 ? ref_pps * a->lat_loads[i] / 100
 							 : a->lat_low_rate;
 			ret = coord_trial_run(t, &c, &r, err, sizeof(err));
 			if (ret < 0) {
@@ -144,7 +144,7 @@ coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsig
 					 round, rounds);
 			else
 				snprintf(load, sizeof(load), "%g %%", a->lat_loads[i]);
-			lat_show(load, c.rate_pps, &r, j);
+			lat_show(load, c.traffic.rate_pps, &r, j);
 			if (!r.invalid && !r.reconciled)
 				(*checks_failed)++;
 			if (ret < 0) {

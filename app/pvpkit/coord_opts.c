@@ -31,25 +31,25 @@ const struct coord_opt_desc coord_opts[COORD_OPT_NB] = {
 				offsetof(struct coord_opts, topology), CMD_ALL,
 				"Topology JSON (default: the local testbed's,\n"
 				"$PVP_TESTBED_RUNDIR/topology.json)."},
-	[COORD_OPT_SIZE] = {"size", "BYTES", COORD_OPTK_COUNT, 64, 9216, OFF_CONF(size),
+	[COORD_OPT_SIZE] = {"size", "BYTES", COORD_OPTK_COUNT, 64, 9216, OFF_CONF(traffic.size),
 			    COORD_OPT_TRIAL | COORD_OPT_SOAK,
 			    "Frame size with FCS (default 64); search takes one, run a list\n"
 			    "(\\-\\-sizes)."},
-	[COORD_OPT_FLOWS] = {"flows", "N", COORD_OPTK_COUNT, 1, 16777216, OFF_CONF(flows),
+	[COORD_OPT_FLOWS] = {"flows", "N", COORD_OPTK_COUNT, 1, 16777216, OFF_CONF(traffic.flows),
 			     COORD_OPT_TRIAL | COORD_OPT_SOAK,
 			     "Flows (default 1); search takes one count, run a list."},
-	[COORD_OPT_PROFILE] = {"profile", "FILE", COORD_OPTK_PATH, 0, 0, OFF_CONF(profile),
+	[COORD_OPT_PROFILE] = {"profile", "FILE", COORD_OPTK_PATH, 0, 0, OFF_CONF(traffic.profile),
 			       COORD_OPT_TRIAL | COORD_OPT_SEARCH | COORD_OPT_RUN,
 			       "A generator stream profile to send instead of the frame sizes and\n"
 			       "flow counts."},
 	[COORD_OPT_FLOW_TYPE] =
-		{"flow-type", "TYPE", COORD_OPTK_FTYPE, 0, 0, OFF_CONF(flow_type), CMD_ALL,
+		{"flow-type", "TYPE", COORD_OPTK_FTYPE, 0, 0, OFF_CONF(traffic.flow_type), CMD_ALL,
 		 "Have the vswitch install\n"
 		 ".I TYPE\n"
 		 "rules (normal, l2, l3, l4) for the flows and check them, and send\n"
 		 "traffic that matches them."},
 	[COORD_OPT_RATE] =
-		{"rate", "RATE", COORD_OPTK_RATE, 0, 0, OFF_CONF(rate),
+		{"rate", "RATE", COORD_OPTK_RATE, 0, 0, OFF_CONF(traffic.rate),
 		 COORD_OPT_TRIAL | COORD_OPT_SOAK,
 		 "Rate per TX port: pps (\\fB100000\\fR, \\fB500kpps\\fR, \\fB1Mpps\\fR,"
 		 " 1..1e11),\n"
@@ -57,7 +57,7 @@ const struct coord_opt_desc coord_opts[COORD_OPT_NB] = {
 		 " the line\n"
 		 "rate or \\fBmax\\fR (trial, default 100kpps); soak: a packet rate."},
 	[COORD_OPT_DURATION] =
-		{"duration", "S", COORD_OPTK_SECONDS, 0.001, 86400, OFF_CONF(duration_s),
+		{"duration", "S", COORD_OPTK_SECONDS, 0.001, 86400, OFF_CONF(traffic.duration_s),
 		 COORD_OPT_TRIAL,
 		 "Traffic time in seconds, with an optional unit \\fBms\\fR, \\fBs\\fR,\n"
 		 "\\fBm\\fR or \\fBh\\fR (default 10)."},

@@ -300,10 +300,10 @@ search_trial_once(struct coord_search_point *sp, struct pvp_search *s,
 	json_t *j;
 	int ret;
 
-	c.size = sp->size;
-	c.flows = sp->flows;
-	c.rate_pps = st->rate;
-	c.duration_s = st->duration;
+	c.traffic.size = sp->size;
+	c.traffic.flows = sp->flows;
+	c.traffic.rate_pps = st->rate;
+	c.traffic.duration_s = st->duration;
 	coord_progress_trial(sp->progress, st->index + 1, st->rate, st->duration);
 	ret = coord_trial_run(sp->t, &c, &r, err, sizeof(err));
 	coord_progress_clear(sp->progress);
@@ -512,8 +512,8 @@ coord_search_point_run(struct coord_search_point *sp)
 	gmtime_r(&now, &tm);
 	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	sp->error[0] = '\0';
-	if (o->o.conf.flow_type != NULL &&
-	    coord_cli_install_flows(sp->t, o->o.conf.flow_type, sp->flows) < 0)
+	if (o->o.conf.traffic.flow_type != NULL &&
+	    coord_cli_install_flows(sp->t, o->o.conf.traffic.flow_type, sp->flows) < 0)
 		return 1;
 	s = pvp_search_create(&o->p);
 	if (s == NULL) {
@@ -522,10 +522,10 @@ coord_search_point_run(struct coord_search_point *sp)
 	}
 	coord_progress_point(sp->progress, sp->size, sp->flows);
 	/* What is sent: a profile's sizes and flows are its own. */
-	base = o->o.conf.profile != NULL ? strrchr(o->o.conf.profile, '/') : NULL;
-	if (o->o.conf.profile != NULL)
+	base = o->o.conf.traffic.profile != NULL ? strrchr(o->o.conf.traffic.profile, '/') : NULL;
+	if (o->o.conf.traffic.profile != NULL)
 		snprintf(what, sizeof(what), "profile %.64s",
-			 base != NULL ? base + 1 : o->o.conf.profile);
+			 base != NULL ? base + 1 : o->o.conf.traffic.profile);
 	else
 		snprintf(what, sizeof(what), "%u B, %u flows", sp->size, sp->flows);
 	printf("== search %s: %s, %s, max %s pps, width %.2f %%\n", sp->id, what,

@@ -190,9 +190,9 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 	snprintf(rr->host.machine, sizeof(rr->host.machine), "%s", u.machine);
 	rr->hops = hops;
 	rr->goals = goals;
-	rr->has_flow_type = a->o.conf.flow_type != NULL;
+	rr->has_flow_type = a->o.conf.traffic.flow_type != NULL;
 	snprintf(rr->flow_type, sizeof(rr->flow_type), "%s",
-		 a->o.conf.flow_type != NULL ? a->o.conf.flow_type : "");
+		 a->o.conf.traffic.flow_type != NULL ? a->o.conf.traffic.flow_type : "");
 	rec = pvp_schema_encode(coord_run_record_members, rr);
 	json_decref(hops);
 	json_decref(goals);

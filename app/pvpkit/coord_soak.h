@@ -30,7 +30,7 @@ struct soak_inject {
 
 /* The command line. */
 struct soak_args {
-	struct coord_opts o; /* the shared options; o.conf.rate_pps: --rate, or the
+	struct coord_opts o; /* the shared options; o.conf.traffic.rate_pps: --rate, or the
 			       * fraction of the PDR */
 	const char *out;
 	const char *from;    /* results to take the PDR from (--pdr-fraction) */

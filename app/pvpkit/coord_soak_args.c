@@ -121,8 +121,8 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	sum = coord_report_summary(recs, NULL);
 	json_decref(recs);
 	json_array_foreach(json_object_get(sum, "points"), i, p) {
-		if (json_integer_value(json_object_get(p, "size")) != a->o.conf.size ||
-		    json_integer_value(json_object_get(p, "flows")) != a->o.conf.flows)
+		if (json_integer_value(json_object_get(p, "size")) != a->o.conf.traffic.size ||
+		    json_integer_value(json_object_get(p, "flows")) != a->o.conf.traffic.flows)
 			continue;
 		/*
 		 * The last goal with a loss ratio: the PDR the run searched.
@@ -145,14 +145,14 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	json_decref(sum);
 	if (best == NULL && searched) {
 		fprintf(stderr, "pvpkit: soak: the search found no PDR for %u B, %u flows\n",
-			a->o.conf.size, a->o.conf.flows);
+			a->o.conf.traffic.size, a->o.conf.traffic.flows);
 		return 1;
 	}
 	if (best == NULL) {
 		fprintf(stderr,
 			"pvpkit: --from: %s has no PDR for %u B, %u flows%s%s%s (search with "
 			"--goal pdr=...)\n",
-			a->from, a->o.conf.size, a->o.conf.flows,
+			a->from, a->o.conf.traffic.size, a->o.conf.traffic.flows,
 			bounded[0] != '\0' ? ", only " : "", bounded,
 			bounded[0] != '\0' ? ", which bounds latency too" : "");
 		return 2;
@@ -166,7 +166,7 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 		fprintf(stderr,
 			"pvpkit: --from: %s: the PDR for %u B, %u flows is %g pps; %g of it is "
 			"not a rate (%g..%g pps)\n",
-			a->from, a->o.conf.size, a->o.conf.flows, *pps, a->pdr_fraction,
+			a->from, a->o.conf.traffic.size, a->o.conf.traffic.flows, *pps, a->pdr_fraction,
 			PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
 		return searched ? 1 : 2;
 	}
@@ -351,7 +351,7 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 	if (optind < argc)
 		return coord_cli_usage_error(SOAK_SEE, "soak: unexpected argument \"%s\"",
 					     argv[optind]);
-	if ((a->o.conf.rate_pps > 0) == (a->pdr_fraction > 0))
+	if ((a->o.conf.traffic.rate_pps > 0) == (a->pdr_fraction > 0))
 		return coord_cli_usage_error(SOAK_SEE,
 					     "soak: give --rate or --pdr-fraction, not both");
 	if (a->nb_search_argv > 0 && (a->pdr_fraction <= 0 || a->from != NULL))
@@ -380,8 +380,8 @@ coord_soak_search(struct soak_args *a, bool run)
 	bool pdr = false, bounded = false;
 	int argc = 0, rc;
 
-	snprintf(size, sizeof(size), "%u", a->o.conf.size);
-	snprintf(flows, sizeof(flows), "%u", a->o.conf.flows);
+	snprintf(size, sizeof(size), "%u", a->o.conf.traffic.size);
+	snprintf(flows, sizeof(flows), "%u", a->o.conf.traffic.flows);
 	argv[argc++] = "search";
 	argv[argc++] = "--size";
 	argv[argc++] = size;
@@ -393,9 +393,9 @@ coord_soak_search(struct soak_args *a, bool run)
 		argv[argc++] = "--topology";
 		argv[argc++] = a->o.topology;
 	}
-	if (a->o.conf.flow_type != NULL) {
+	if (a->o.conf.traffic.flow_type != NULL) {
 		argv[argc++] = "--flow-type";
-		argv[argc++] = a->o.conf.flow_type;
+		argv[argc++] = a->o.conf.traffic.flow_type;
 	}
 	for (i = 0; i < a->nb_search_argv; i++)
 		argv[argc++] = a->search_argv[i];
@@ -430,8 +430,8 @@ coord_soak_search(struct soak_args *a, bool run)
 	}
 	if (!run)
 		return 0;
-	printf("== soak: searching %u B, %u flows first, for the PDR\n", a->o.conf.size,
-	       a->o.conf.flows);
+	printf("== soak: searching %u B, %u flows first, for the PDR\n", a->o.conf.traffic.size,
+	       a->o.conf.traffic.flows);
 	fflush(stdout);
 	return coord_cmd_search(argc, (char **)(uintptr_t)argv);
 }

@@ -108,17 +108,11 @@ extern volatile sig_atomic_t coord_interrupted;
 
 /** What a trial asks for. */
 struct coord_trial_conf {
-	unsigned int size;	/**< frame size with FCS */
-	unsigned int flows;	/**< flow count */
-	const char *profile;	/**< profile file instead of size/flows, or NULL */
-	const char *rate;	/**< as the user wrote it, or NULL */
-	double rate_pps;	/**< parsed pps per TX port, 0 if not a pps rate */
-	double duration_s;	/**< traffic time */
+	/** What the sources send (start_at unused: the trial sets it). */
+	struct coord_traffic traffic;
 	double warmup_s;	/**< warm-up traffic before the baseline, 0 = none */
 	double quiet_timeout_s; /**< wait at most this for quiet counters; 0 = 5 s */
 	unsigned int poll_ms;	/**< poll period while waiting; 0 = 50 ms */
-	const char *flow_type;	/**< OpenFlow rule type the traffic matches
-				 *   (coord_traffic::flow_type), or NULL */
 	uint64_t max_burst;	/**< flag a source burst ahead of the schedule
 				 *   larger than this (packets); 0 = only record it */
 };
@@ -245,7 +239,7 @@ void coord_oneway_print(FILE *f, const struct coord_trial_result *r);
  * Attribute the loss of every chain from the snapshots before and after
  * (indexed by hop), fill the chain/hop/total members of @p r and run the
  * checks (r->reconciled, r->invalid, r->findings), using r->traffic,
- * r->conf.max_burst, and r->conf.duration_s, r->baseline_ms and
+ * r->conf.max_burst, and r->conf.traffic.duration_s, r->baseline_ms and
  * r->snapshot_ms (how far apart two hops' readings can be, for ARP/ND
  * frames that crossed a link between them) as set by the caller. Pure:
  * no I/O. Prints nothing.

@@ -433,7 +433,7 @@ static uint64_t
 attr_in_flight(uint64_t n, unsigned int h, const struct coord_snap *before,
 	       const struct coord_snap *after, const struct coord_trial_result *r)
 {
-	double span = r->conf.duration_s;
+	double span = r->conf.traffic.duration_s;
 
 	if (before[h].t_ns != 0 && after[h].t_ns > before[h].t_ns)
 		span = (double)(after[h].t_ns - before[h].t_ns) / 1e9;

@@ -33,7 +33,7 @@ table_requested_pps(const struct coord_trial_result *r)
 {
 	if (r->traffic.requested_pps > 0)
 		return r->traffic.requested_pps;
-	return r->conf.rate_pps;
+	return r->conf.traffic.rate_pps;
 }
 
 /* "  !negative loss" and the like after a point whose checks failed. */
@@ -240,18 +240,18 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 				width = (int)strlen(t->chains[ch].points[k].label);
 
 	fprintf(f, "Trial on %s: ", t->name);
-	if (r->conf.profile != NULL)
-		fprintf(f, "profile %s", r->conf.profile);
+	if (r->conf.traffic.profile != NULL)
+		fprintf(f, "profile %s", r->conf.traffic.profile);
 	else
-		fprintf(f, "%u B, %s flows", r->conf.size,
-			pvp_fmt_count(r->conf.flows, a, sizeof(a)));
-	if (r->conf.rate != NULL)
-		snprintf(rate, sizeof(rate), "%s", r->conf.rate);
-	else if (r->conf.rate_pps > 0)
-		snprintf(rate, sizeof(rate), "%.0f pps", r->conf.rate_pps);
+		fprintf(f, "%u B, %s flows", r->conf.traffic.size,
+			pvp_fmt_count(r->conf.traffic.flows, a, sizeof(a)));
+	if (r->conf.traffic.rate != NULL)
+		snprintf(rate, sizeof(rate), "%s", r->conf.traffic.rate);
+	else if (r->conf.traffic.rate_pps > 0)
+		snprintf(rate, sizeof(rate), "%.0f pps", r->conf.traffic.rate_pps);
 	else
 		snprintf(rate, sizeof(rate), "max");
-	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.duration_s, rate,
+	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.traffic.duration_s, rate,
 		pvp_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)),
 		pvp_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), c, sizeof(c)));
 	for (ch = 0; ch < t->nb_chains; ch++) {
@@ -460,7 +460,7 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 	rec->has_schema = true;
 	snprintf(rec->started, sizeof(rec->started), "%s", r->started);
 	snprintf(rec->topology, sizeof(rec->topology), "%s", t->name);
-	rec->duration_s = r->conf.duration_s;
+	rec->duration_s = r->conf.traffic.duration_s;
 	rec->warmup_s = r->conf.warmup_s;
 	rec->requested_pps = table_requested_pps(r);
 	rec->has_requested = true;
@@ -504,18 +504,18 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 								    &r->chain[c].pt[k]));
 		json_array_append_new(rec->chains, pts);
 	}
-	if (r->conf.profile != NULL) {
-		snprintf(rec->profile, sizeof(rec->profile), "%s", r->conf.profile);
+	if (r->conf.traffic.profile != NULL) {
+		snprintf(rec->profile, sizeof(rec->profile), "%s", r->conf.traffic.profile);
 	} else {
-		rec->size = r->conf.size;
+		rec->size = r->conf.traffic.size;
 		rec->has_size = true;
-		rec->flows = r->conf.flows;
+		rec->flows = r->conf.traffic.flows;
 		rec->has_flows = true;
 	}
-	if (r->conf.rate != NULL)
-		rec->rate = json_string(r->conf.rate);
-	else if (r->conf.rate_pps > 0)
-		rec->rate = json_real(r->conf.rate_pps);
+	if (r->conf.traffic.rate != NULL)
+		rec->rate = json_string(r->conf.traffic.rate);
+	else if (r->conf.traffic.rate_pps > 0)
+		rec->rate = json_real(r->conf.traffic.rate_pps);
 	else
 		rec->rate = json_string("max");
 	table_checks_record(rec, t, r);

@@ -218,7 +218,7 @@ trial_start_skew(const struct coord_topology *t, struct coord_trial_result *r)
 		return;
 	r->has_start_skew = true;
 	r->start_skew_ms = (hi - lo) * 1e3;
-	if (r->start_skew_ms > 10 * r->conf.duration_s) /* 1 % of the trial */
+	if (r->start_skew_ms > 10 * r->conf.traffic.duration_s) /* 1 % of the trial */
 		coord_warn(&r->warnings,
 			   "the sources started %.3f ms apart, over 1 %% of the trial",
 			   r->start_skew_ms);
@@ -305,14 +305,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		struct coord_trial_result *r, char *err, size_t err_len)
 {
 	struct coord_snap *before = NULL, *after = NULL;
-	struct coord_traffic tr = {
-		.rate_pps = c->rate_pps,
-		.size = c->size,
-		.flows = c->flows,
-		.profile = c->profile,
-		.rate = c->rate,
-		.flow_type = c->flow_type,
-	};
+	struct coord_traffic tr = c->traffic;
 	struct coord_traffic_result ignored;
 	double start_at;
 	unsigned int i;
@@ -377,11 +370,11 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	if (ret < 0)
 		goto out;
 
-	tr.duration_s = c->duration_s;
+	tr.duration_s = c->traffic.duration_s;
 	ret = coord_sources_start(t, &tr, &r->start_at, &r->warnings, err, err_len);
 	if (ret < 0)
 		goto out;
-	ret = coord_sleep_run(r->start_at, c->duration_s);
+	ret = coord_sleep_run(r->start_at, c->traffic.duration_s);
 	if (ret < 0) {
 		snprintf(err, err_len, "interrupted");
 		coord_sources_stop(t, &ignored, err, 0);

@@ -359,11 +359,11 @@ table_of(const struct coord_topology *t, const struct coord_trial_result *r)
 }
 
 static const struct coord_trial_conf quick = {
-	.size = 64,
-	.flows = 1000,
-	.rate = "100kpps",
-	.rate_pps = 100000,
-	.duration_s = 0.01,
+	.traffic = {.size = 64,
+		    .flows = 1000,
+		    .rate = "100kpps",
+		    .rate_pps = 100000,
+		    .duration_s = 0.01},
 	.quiet_timeout_s = 1,
 	.poll_ms = 1,
 };
@@ -843,7 +843,7 @@ test_table_exact(void)
 		return;
 	memset(&r, 0, sizeof(r));
 	r.conf = quick;
-	r.conf.duration_s = 10;
+	r.conf.traffic.duration_s = 10;
 	r.traffic.requested_pps = 100000;
 	r.traffic.achieved_pps = 100000;
 	r.quiet = true;
@@ -1128,7 +1128,7 @@ test_neigh_race(void)
 		}
 		memset(&r, 0, sizeof(r));
 		r.conf = quick;
-		r.conf.duration_s = 10;
+		r.conf.traffic.duration_s = 10;
 		r.baseline_ms = 2;
 		r.snapshot_ms = 2;
 		coord_attribute(t, before, after, &r);
