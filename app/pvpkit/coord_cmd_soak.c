@@ -165,7 +165,10 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	int64_t lost;
 	int ret;
 
-	memset(&r, 0, sizeof(r));
+	if (coord_trial_result_alloc(&r, s->t) < 0) {
+		fprintf(stderr, "pvpkit: soak: out of memory\n");
+		return 1;
+	}
 	coord_attribute(s->t, from, s->now, &r);
 	hops = json_object();
 	for (i = 0; i < s->t->nb_hops; i++)
@@ -214,8 +217,10 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	s->nb_recorded = s->nb_injected;
 	rec = pvp_schema_encode(coord_soak_record_members, &sr);
 	json_decref(hops);
-	if (rec == NULL)
+	if (rec == NULL) {
+		coord_trial_result_clear(&r);
 		return 0;
+	}
 	/* Kept first (or on stdout), shown whatever became of it. */
 	if (strcmp(type, "soak") == 0)
 		snprintf(a, sizeof(a), "soak totals");
@@ -247,6 +252,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 			printf("CHECK FAILED: %s\n", r.findings[i].text);
 	}
 	json_decref(rec);
+	coord_trial_result_clear(&r);
 	fflush(stdout);
 	return ret < 0 ? 1 : 0;
 }

@@ -159,26 +159,30 @@ struct coord_point_result {
 
 /** Per-chain results. */
 struct coord_chain_result {
-	struct coord_point_result pt[COORD_MAX_POINTS]; /**< per point */
+	struct coord_point_result *pt; /**< per point of the chain */
 	uint64_t tx;					/**< packets at the first point */
 	uint64_t rx;					/**< packets at the last point */
 };
 
-/** A finished (or failed) trial. */
+/**
+ * A finished (or failed) trial. Its per-chain, per-point and per-hop
+ * arrays are sized by the topology: coord_trial_result_alloc() makes
+ * them, coord_trial_result_clear() frees them.
+ */
 struct coord_trial_result {
 	struct coord_trial_conf conf;			   /**< what was asked */
 	char started[32];				   /**< UTC time, ISO 8601 */
 	struct coord_traffic_result traffic;		   /**< from the source(s) */
-	unsigned int nb_chains;				   /**< as the topology */
-	struct coord_chain_result chain[COORD_MAX_CHAINS]; /**< per chain */
-	int64_t hop_lost[COORD_MAX_HOPS];		   /**< loss attributed per hop */
-	int64_t unattributed;				   /**< loss no hop explains */
-	uint64_t tx_packets;				   /**< tester TX, all chains */
-	uint64_t rx_packets;				   /**< tester RX, all chains */
-	int64_t hop_drops[COORD_MAX_HOPS];		   /**< drops each hop counted
-							    *   on the chains' path */
+	unsigned int nb_chains;		  /**< entries in chain[], as the topology */
+	unsigned int nb_hops;		  /**< entries in the hop_ arrays, as the topology */
+	struct coord_chain_result *chain; /**< per chain */
+	int64_t *hop_lost;		  /**< loss attributed per hop */
+	int64_t unattributed;		  /**< loss no hop explains */
+	uint64_t tx_packets;		  /**< tester TX, all chains */
+	uint64_t rx_packets;		  /**< tester RX, all chains */
+	int64_t *hop_drops;		  /**< drops each hop counted on the chains' path */
 	/** Packets each hop added on purpose (duplicates): its hop_lost is net of them. */
-	int64_t hop_added[COORD_MAX_HOPS];
+	int64_t *hop_added;
 	/**
 	 * Every check passed: the chains' tester TX and RX agree with the
 	 * source's signature accounting, no hop counted more drops than it
@@ -213,8 +217,8 @@ struct coord_trial_result {
 	 */
 	unsigned int nb_sources;
 	double start_at;
-	bool has_first_tx[COORD_MAX_HOPS];
-	double first_tx_s[COORD_MAX_HOPS];
+	bool *has_first_tx;
+	double *first_tx_s;
 	bool has_start_skew;
 	double start_skew_ms;
 	json_t *context;  /**< {hop: driver context}, or NULL */
@@ -236,8 +240,17 @@ void coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r
 void coord_oneway_print(FILE *f, const struct coord_trial_result *r);
 
 /**
+ * Make an empty result for topology @p t: zeroed, with its chain, point
+ * and hop arrays sized by @p t (one allocation). @p r must hold nothing
+ * (fresh or cleared); coord_trial_result_clear() frees it.
+ * @return 0, or -ENOMEM.
+ */
+int coord_trial_result_alloc(struct coord_trial_result *r, const struct coord_topology *t);
+
+/**
  * Attribute the loss of every chain from the snapshots before and after
- * (indexed by hop), fill the chain/hop/total members of @p r and run the
+ * (indexed by hop), fill the chain/hop/total members of @p r (made for
+ * @p t by coord_trial_result_alloc()) and run the
  * checks (r->reconciled, r->invalid, r->findings), using r->traffic,
  * r->conf.max_burst, and r->conf.traffic.duration_s, r->baseline_ms and
  * r->snapshot_ms (how far apart two hops' readings can be, for ARP/ND
@@ -290,7 +303,7 @@ int coord_sleep(double s);
 /** Sleep until @p duration after @p start_at (CLOCK_REALTIME, 0: now). As coord_sleep(). */
 int coord_sleep_run(double start_at, double duration);
 
-/** Release what a result holds (streams, context). */
+/** Release what a result holds (its arrays, streams, context); it may be allocated again. */
 void coord_trial_result_clear(struct coord_trial_result *r);
 
 /** Print the per-hop table (ovs_perf layout) and the loss summary. */

@@ -526,10 +526,11 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 	int64_t total_hops = 0;
 	uint64_t neigh_rx_out = 0, ll, slack[COORD_MAX_POINTS];
 
-	memset(r->chain, 0, sizeof(r->chain));
-	memset(r->hop_lost, 0, sizeof(r->hop_lost));
-	memset(r->hop_drops, 0, sizeof(r->hop_drops));
-	memset(r->hop_added, 0, sizeof(r->hop_added));
+	for (c = 0; c < t->nb_chains; c++)
+		memset(r->chain[c].pt, 0, t->chains[c].nb_points * sizeof(*r->chain[c].pt));
+	memset(r->hop_lost, 0, t->nb_hops * sizeof(*r->hop_lost));
+	memset(r->hop_drops, 0, t->nb_hops * sizeof(*r->hop_drops));
+	memset(r->hop_added, 0, t->nb_hops * sizeof(*r->hop_added));
 	r->nb_findings = 0;
 	r->nb_lost_findings = 0;
 	r->invalid = false;
@@ -537,7 +538,6 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 	r->unattributed = 0;
 	r->tx_packets = 0;
 	r->rx_packets = 0;
-	r->nb_chains = t->nb_chains;
 	for (c = 0; c < t->nb_chains; c++) {
 		const struct coord_chain *ch = &t->chains[c];
 		struct coord_chain_result *cr = &r->chain[c];

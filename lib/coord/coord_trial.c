@@ -268,9 +268,49 @@ trial_collect(struct coord_topology *t, struct coord_trial_result *r, char *err,
 	return 0;
 }
 
+int
+coord_trial_result_alloc(struct coord_trial_result *r, const struct coord_topology *t)
+{
+	size_t nb_points = 0, hops = t->nb_hops, size;
+	unsigned int c;
+	char *mem;
+
+	for (c = 0; c < t->nb_chains; c++)
+		nb_points += t->chains[c].nb_points;
+	/* 8-byte members first, the bools last: every array stays aligned. */
+	size = t->nb_chains * sizeof(*r->chain) + nb_points * sizeof(struct coord_point_result) +
+	       hops * (3 * sizeof(int64_t) + sizeof(double) + sizeof(bool));
+	memset(r, 0, sizeof(*r));
+	mem = calloc(1, size);
+	if (mem == NULL)
+		return -ENOMEM;
+	r->nb_chains = t->nb_chains;
+	r->nb_hops = t->nb_hops;
+	r->chain = (struct coord_chain_result *)mem;
+	mem += t->nb_chains * sizeof(*r->chain);
+	for (c = 0; c < t->nb_chains; c++) {
+		r->chain[c].pt = (struct coord_point_result *)mem;
+		mem += t->chains[c].nb_points * sizeof(struct coord_point_result);
+	}
+	r->hop_lost = (int64_t *)mem;
+	r->hop_drops = r->hop_lost + hops;
+	r->hop_added = r->hop_drops + hops;
+	r->first_tx_s = (double *)(r->hop_added + hops);
+	r->has_first_tx = (bool *)(r->first_tx_s + hops);
+	return 0;
+}
+
 void
 coord_trial_result_clear(struct coord_trial_result *r)
 {
+	/* chain is the start of the one allocation of coord_trial_result_alloc(). */
+	free(r->chain);
+	r->chain = NULL;
+	r->hop_lost = r->hop_drops = r->hop_added = NULL;
+	r->first_tx_s = NULL;
+	r->has_first_tx = NULL;
+	r->nb_chains = 0;
+	r->nb_hops = 0;
 	json_decref(r->traffic.streams);
 	r->traffic.streams = NULL;
 	json_decref(r->context);
@@ -313,7 +353,8 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	struct tm tm;
 	int ret, q;
 
-	memset(r, 0, sizeof(*r));
+	if (coord_trial_result_alloc(r, t) < 0)
+		return coord_fail(err, err_len, -ENOMEM, "out of memory");
 	r->conf = *c;
 	now = time(NULL);
 	gmtime_r(&now, &tm);

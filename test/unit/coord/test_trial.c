@@ -841,7 +841,7 @@ test_table_exact(void)
 	CHECK(t != NULL);
 	if (t == NULL)
 		return;
-	memset(&r, 0, sizeof(r));
+	CHECK(coord_trial_result_alloc(&r, t) == 0);
 	r.conf = quick;
 	r.conf.traffic.duration_s = 10;
 	r.traffic.requested_pps = 100000;
@@ -858,6 +858,7 @@ test_table_exact(void)
 		unit_check_failures++;
 	}
 	free(out);
+	coord_trial_result_clear(&r);
 	coord_topology_free(t);
 }
 
@@ -1126,7 +1127,7 @@ test_neigh_race(void)
 			before[i].t_ns = 1000000000;
 			after[i].t_ns = 11000000000;
 		}
-		memset(&r, 0, sizeof(r));
+		CHECK(coord_trial_result_alloc(&r, t) == 0);
 		r.conf = quick;
 		r.conf.traffic.duration_s = 10;
 		r.baseline_ms = 2;
@@ -1504,9 +1505,38 @@ test_burst(void)
 	coord_topology_free(t);
 }
 
+/*
+ * A result is small enough for any stack: its per-chain, per-point and
+ * per-hop arrays are one allocation sized by the topology (three hops,
+ * one chain of six points here), not by the COORD_MAX_ bounds (154 KB).
+ */
+static void
+test_result_sized_by_topology(void)
+{
+	struct coord_trial_result r;
+	struct coord_topology *t;
+	char err[256];
+
+	CHECK(sizeof(r) < 8192, "struct coord_trial_result is %zu bytes", sizeof(r));
+	t = coord_topology_parse(pvp_topology, "pvp-mock.json", mock_lookup, err, sizeof(err));
+	CHECK(t != NULL, "%s", err);
+	if (t == NULL)
+		return;
+	CHECK(coord_trial_result_alloc(&r, t) == 0);
+	CHECK(r.nb_hops == t->nb_hops && r.nb_chains == t->nb_chains && r.chain != NULL,
+	      "%u hops, %u chains", r.nb_hops, r.nb_chains);
+	/* Every array is there and zeroed, up to its last entry. */
+	CHECK(r.chain[0].pt[t->chains[0].nb_points - 1].packets == 0 &&
+	      r.hop_lost[t->nb_hops - 1] == 0 && !r.has_first_tx[t->nb_hops - 1]);
+	coord_trial_result_clear(&r);
+	CHECK(r.chain == NULL && r.hop_lost == NULL);
+	coord_topology_free(t);
+}
+
 int
 main(void)
 {
+	test_result_sized_by_topology();
 	test_zero_loss();
 	test_drop_at_vswitch();
 	test_refused_by_peer();
