@@ -198,8 +198,8 @@ coord_cmd_trial(int argc, char **argv)
 	if (t == NULL)
 		return rc;
 	if (c->traffic.flow_type != NULL &&
-	    coord_cli_install_flows(t, c->traffic.flow_type, a.flow_rules != 0 ? a.flow_rules : c->traffic.flows) <
-		    0) {
+	    coord_cli_install_flows(t, c->traffic.flow_type,
+				    a.flow_rules != 0 ? a.flow_rules : c->traffic.flows) < 0) {
 		coord_topology_free(t);
 		return 1;
 	}

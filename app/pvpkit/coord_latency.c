@@ -119,7 +119,7 @@ coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsig
 			c.traffic.flows = flows;
 			c.traffic.duration_s = a->lat_duration;
 			c.traffic.rate_pps = a->lat_loads[i] > 0 ? ref_pps * a->lat_loads[i] / 100
-							 : a->lat_low_rate;
+								 : a->lat_low_rate;
 			ret = coord_trial_run(t, &c, &r, err, sizeof(err));
 			if (ret < 0) {
 				fprintf(stderr, "pvpkit: latency trial at %g %% not measured: %s\n",

@@ -166,8 +166,8 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 		fprintf(stderr,
 			"pvpkit: --from: %s: the PDR for %u B, %u flows is %g pps; %g of it is "
 			"not a rate (%g..%g pps)\n",
-			a->from, a->o.conf.traffic.size, a->o.conf.traffic.flows, *pps, a->pdr_fraction,
-			PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
+			a->from, a->o.conf.traffic.size, a->o.conf.traffic.flows, *pps,
+			a->pdr_fraction, PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
 		return searched ? 1 : 2;
 	}
 	return 0;

@@ -159,7 +159,7 @@ struct coord_point_result {
 
 /** Per-chain results. */
 struct coord_chain_result {
-	struct coord_point_result *pt; /**< per point of the chain */
+	struct coord_point_result *pt;			/**< per point of the chain */
 	uint64_t tx;					/**< packets at the first point */
 	uint64_t rx;					/**< packets at the last point */
 };

@@ -251,7 +251,8 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 		snprintf(rate, sizeof(rate), "%.0f pps", r->conf.traffic.rate_pps);
 	else
 		snprintf(rate, sizeof(rate), "max");
-	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n", r->conf.traffic.duration_s, rate,
+	fprintf(f, ", %.1f s at %s (requested %s pps, achieved %s pps)\n",
+		r->conf.traffic.duration_s, rate,
 		pvp_fmt_count((int64_t)(table_requested_pps(r) + 0.5), b, sizeof(b)),
 		pvp_fmt_count((int64_t)(r->traffic.achieved_pps + 0.5), c, sizeof(c)));
 	for (ch = 0; ch < t->nb_chains; ch++) {
