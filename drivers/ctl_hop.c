@@ -383,14 +383,7 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 			return ret;
 		}
 		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
-		p->rx_packets = ps->c[PVP_STATS_rx_packets];
-		p->rx_bytes = ps->c[PVP_STATS_rx_bytes];
-		p->tx_packets = ps->c[PVP_STATS_tx_packets];
-		p->tx_bytes = ps->c[PVP_STATS_tx_bytes];
-		p->rx_dropped = ps->c[PVP_STATS_rx_dropped];
-		p->tx_dropped = ps->c[PVP_STATS_tx_dropped];
-		p->rx_errors = ps->c[PVP_STATS_rx_errors];
-		p->tx_errors = ps->c[PVP_STATS_tx_errors];
+		memcpy(p->c, ps->c, sizeof(p->c));
 		p->added = added;
 		coord_port_add_reason(p, COORD_REASON_rx_missed, ps->rx_missed);
 		coord_port_add_reason(p, COORD_REASON_rx_nombuf, ps->rx_nombuf);

@@ -49,13 +49,17 @@ ovs_ofp_pairs(char *s, char dir, struct ovs_ofp *o)
 			continue;
 		}
 		if (strcmp(tok, "pkts") == 0)
-			*(dir == 'r' ? &o->p.rx_packets : &o->p.tx_packets) = v;
+			*(dir == 'r' ? &o->p.c[PVP_STATS_rx_packets]
+				     : &o->p.c[PVP_STATS_tx_packets]) = v;
 		else if (strcmp(tok, "bytes") == 0)
-			*(dir == 'r' ? &o->p.rx_bytes : &o->p.tx_bytes) = v;
+			*(dir == 'r' ? &o->p.c[PVP_STATS_rx_bytes] : &o->p.c[PVP_STATS_tx_bytes]) =
+				v;
 		else if (strcmp(tok, "drop") == 0)
-			*(dir == 'r' ? &o->p.rx_dropped : &o->p.tx_dropped) = v;
+			*(dir == 'r' ? &o->p.c[PVP_STATS_rx_dropped]
+				     : &o->p.c[PVP_STATS_tx_dropped]) = v;
 		else if (strcmp(tok, "errs") == 0)
-			*(dir == 'r' ? &o->p.rx_errors : &o->p.tx_errors) = v;
+			*(dir == 'r' ? &o->p.c[PVP_STATS_rx_errors]
+				     : &o->p.c[PVP_STATS_tx_errors]) = v;
 	}
 	return 0;
 }

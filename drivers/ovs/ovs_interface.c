@@ -145,19 +145,6 @@ static int
 ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, struct coord_port *p,
 		char *err, size_t err_len)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} fields[] = {
-		{"rx_packets", offsetof(struct coord_port, rx_packets)},
-		{"rx_bytes", offsetof(struct coord_port, rx_bytes)},
-		{"tx_packets", offsetof(struct coord_port, tx_packets)},
-		{"tx_bytes", offsetof(struct coord_port, tx_bytes)},
-		{"rx_dropped", offsetof(struct coord_port, rx_dropped)},
-		{"tx_dropped", offsetof(struct coord_port, tx_dropped)},
-		{"rx_errors", offsetof(struct coord_port, rx_errors)},
-		{"tx_errors", offsetof(struct coord_port, tx_errors)},
-	};
 	const json_t *stats = json_object_get(row, "statistics");
 	unsigned int found = 0;
 	size_t i;
@@ -166,14 +153,15 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		rc = ovs_map_get(stats, fields[i].key, &v);
+	/* OVS's Interface statistics keys are lib/stats's counter names. */
+	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++) {
+		rc = ovs_map_get(stats, pvp_stats_counter_names[i], &v);
 		if (rc < 0)
 			return coord_fail(err, err_len, -EPROTO,
 					  "ovs: %s: malformed statistics of Interface %s",
 					  h->db.remote, name);
 		if (rc == 1) {
-			*(uint64_t *)((char *)p + fields[i].off) = v;
+			p->c[i] = v;
 			found++;
 		}
 	}

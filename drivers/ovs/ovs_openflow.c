@@ -136,14 +136,14 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
 		 */
 		e->has_duration = ofp_be32(b + 8) != UINT32_MAX;
 		e->duration_s = ofp_be32(b + 8) + ofp_be32(b + 12) / 1e9;
-		e->p.rx_packets = ofp_counter(b + 16);
-		e->p.tx_packets = ofp_counter(b + 24);
-		e->p.rx_bytes = ofp_counter(b + 32);
-		e->p.tx_bytes = ofp_counter(b + 40);
-		e->p.rx_dropped = ofp_counter(b + 48);
-		e->p.tx_dropped = ofp_counter(b + 56);
-		e->p.rx_errors = ofp_counter(b + 64);
-		e->p.tx_errors = ofp_counter(b + 72);
+		e->p.c[PVP_STATS_rx_packets] = ofp_counter(b + 16);
+		e->p.c[PVP_STATS_tx_packets] = ofp_counter(b + 24);
+		e->p.c[PVP_STATS_rx_bytes] = ofp_counter(b + 32);
+		e->p.c[PVP_STATS_tx_bytes] = ofp_counter(b + 40);
+		e->p.c[PVP_STATS_rx_dropped] = ofp_counter(b + 48);
+		e->p.c[PVP_STATS_tx_dropped] = ofp_counter(b + 56);
+		e->p.c[PVP_STATS_rx_errors] = ofp_counter(b + 64);
+		e->p.c[PVP_STATS_tx_errors] = ofp_counter(b + 72);
 		/* Properties, each padded to 8 bytes. */
 		for (off = 80; off + 4 <= elen;) {
 			size_t plen = ofp_be16(b + off + 2), k, q, cnt, i;

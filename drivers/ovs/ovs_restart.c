@@ -38,14 +38,14 @@ static const char *
 ovs_counter_back(const struct coord_port *last, const struct coord_port *now, uint64_t *was,
 		 uint64_t *is)
 {
-#define OVS_X_BACK(name)                                                                           \
-	if (now->name < last->name) {                                                              \
-		*was = last->name;                                                                 \
-		*is = now->name;                                                                   \
-		return #name;                                                                      \
-	}
-	PVP_STATS_FOREACH_COUNTER(OVS_X_BACK)
-#undef OVS_X_BACK
+	unsigned int i;
+
+	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++)
+		if (now->c[i] < last->c[i]) {
+			*was = last->c[i];
+			*is = now->c[i];
+			return pvp_stats_counter_names[i];
+		}
 	return NULL;
 }
 

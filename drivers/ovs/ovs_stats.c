@@ -62,9 +62,9 @@ map:
 				continue;
 			coord_port_add_reason(&snap->port[i], ovs_rule_reasons[k], sum[i][k]);
 			if (coord_reason_side(ovs_rule_reasons[k]) == COORD_SIDE_RX)
-				snap->port[i].rx_dropped += sum[i][k];
+				snap->port[i].c[PVP_STATS_rx_dropped] += sum[i][k];
 			else
-				snap->port[i].tx_dropped += sum[i][k];
+				snap->port[i].c[PVP_STATS_tx_dropped] += sum[i][k];
 		}
 	return n < 0 ? n : 0;
 }

@@ -355,13 +355,13 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 				  h->path, cmd);
 	}
 	json_decref(st);
-	p->rx_packets = ipk;
-	p->rx_bytes = ib;
-	p->tx_packets = opk;
-	p->tx_bytes = ob;
-	p->rx_dropped = imissed + nombuf;
-	p->rx_errors = ierr;
-	p->tx_errors = oerr;
+	p->c[PVP_STATS_rx_packets] = ipk;
+	p->c[PVP_STATS_rx_bytes] = ib;
+	p->c[PVP_STATS_tx_packets] = opk;
+	p->c[PVP_STATS_tx_bytes] = ob;
+	p->c[PVP_STATS_rx_dropped] = imissed + nombuf;
+	p->c[PVP_STATS_rx_errors] = ierr;
+	p->c[PVP_STATS_tx_errors] = oerr;
 	coord_port_add_reason(p, COORD_REASON_rx_missed, imissed);
 	coord_port_add_reason(p, COORD_REASON_rx_nombuf, nombuf);
 

@@ -129,14 +129,14 @@ trex_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 
 		st = json_array_get(res, k);
 		snprintf(p->name, sizeof(p->name), "%s", h->c.port_name[k]);
-		if (trex_counter(hop, st, "ipackets", h->c.port_id[k], &p->rx_packets, err,
+		if (trex_counter(hop, st, "ipackets", h->c.port_id[k], &p->c[PVP_STATS_rx_packets],
+				 err, err_len) < 0 ||
+		    trex_counter(hop, st, "ibytes", h->c.port_id[k], &p->c[PVP_STATS_rx_bytes], err,
 				 err_len) < 0 ||
-		    trex_counter(hop, st, "ibytes", h->c.port_id[k], &p->rx_bytes, err, err_len) <
-			    0 ||
-		    trex_counter(hop, st, "opackets", h->c.port_id[k], &p->tx_packets, err,
+		    trex_counter(hop, st, "opackets", h->c.port_id[k], &p->c[PVP_STATS_tx_packets],
+				 err, err_len) < 0 ||
+		    trex_counter(hop, st, "obytes", h->c.port_id[k], &p->c[PVP_STATS_tx_bytes], err,
 				 err_len) < 0 ||
-		    trex_counter(hop, st, "obytes", h->c.port_id[k], &p->tx_bytes, err, err_len) <
-			    0 ||
 		    trex_counter(hop, st, "ierrors", h->c.port_id[k], &ierrors, err, err_len) < 0 ||
 		    trex_counter(hop, st, "oerrors", h->c.port_id[k], &oerrors, err, err_len) < 0) {
 			json_decref(res);
@@ -147,8 +147,8 @@ trex_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 		 * there (missed, no buffer, bad): the tester's own loss on
 		 * receive. oerrors were never sent: a TX error, no loss.
 		 */
-		p->rx_dropped = ierrors;
-		p->tx_errors = oerrors;
+		p->c[PVP_STATS_rx_dropped] = ierrors;
+		p->c[PVP_STATS_tx_errors] = oerrors;
 		p->nb_reasons = 0;
 		coord_port_add_named_reason(p, "rx_ierrors", COORD_SIDE_RX, ierrors);
 		coord_port_add_named_reason(p, "tx_oerrors", COORD_SIDE_TX, oerrors);

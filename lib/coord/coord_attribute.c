@@ -109,8 +109,8 @@ attr_point_drops(const struct coord_port *a, const struct coord_port *b, bool tx
 {
 	unsigned int i, j;
 
-	pr->drop = tx ? attr_diff(a->tx_dropped, b->tx_dropped)
-		      : attr_diff(a->rx_dropped, b->rx_dropped);
+	pr->drop = tx ? attr_diff(a->c[PVP_STATS_tx_dropped], b->c[PVP_STATS_tx_dropped])
+		      : attr_diff(a->c[PVP_STATS_rx_dropped], b->c[PVP_STATS_rx_dropped]);
 	pr->nb_reasons = 0;
 	for (i = 0; i < a->nb_reasons; i++) {
 		uint64_t before = 0, v;
@@ -147,14 +147,6 @@ attr_add_reason(struct coord_point_result *pr, const char *name, uint64_t value)
 	pr->reasons[pr->nb_reasons++].value = value;
 }
 
-/* Counter names and offsets of struct coord_port, for messages. */
-#define ATTR_X_COUNTER(name) {#name, offsetof(struct coord_port, name)},
-static const struct {
-	const char *name;
-	size_t off;
-} attr_counters[] = {PVP_STATS_FOREACH_COUNTER(ATTR_X_COUNTER)};
-#undef ATTR_X_COUNTER
-
 /*
  * A counter that went backwards between the snapshots: the hop restarted
  * or its counters were reset, and no difference of this hop means
@@ -179,18 +171,16 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 			const struct coord_port *pb = &sb->port[p], *pa = &sa->port[p];
 			bool back = false;
 
-			for (i = 0; i < sizeof(attr_counters) / sizeof(attr_counters[0]); i++) {
-				uint64_t vb, va;
+			for (i = 0; i < PVP_STATS_NB_COUNTERS; i++) {
+				uint64_t vb = pb->c[i], va = pa->c[i];
 
-				memcpy(&vb, (const char *)pb + attr_counters[i].off, sizeof(vb));
-				memcpy(&va, (const char *)pa + attr_counters[i].off, sizeof(va));
 				if (va >= vb)
 					continue;
 				back = true;
 				if (nb_back++ == 0)
 					snprintf(first, sizeof(first),
 						 "%s %s went backwards (%s -> %s)",
-						 t->hops[h].ports[p], attr_counters[i].name,
+						 t->hops[h].ports[p], pvp_stats_counter_names[i],
 						 pvp_fmt_count((int64_t)vb, b, sizeof(b)),
 						 pvp_fmt_count((int64_t)va, a, sizeof(a)));
 			}
@@ -548,8 +538,10 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			const struct coord_port *b = &before[pt->hop].port[pt->port];
 			struct coord_point_result *pr = &cr->pt[k];
 
-			pr->packets = pt->tx ? attr_diff(a->tx_packets, b->tx_packets)
-					     : attr_diff(a->rx_packets, b->rx_packets);
+			pr->packets = pt->tx ? attr_diff(a->c[PVP_STATS_tx_packets],
+							 b->c[PVP_STATS_tx_packets])
+					     : attr_diff(a->c[PVP_STATS_rx_packets],
+							 b->c[PVP_STATS_rx_packets]);
 			ll = attr_link_local(ch, k, before, after, r, &slack[k]);
 			ll = ll < pr->packets ? ll : pr->packets;
 			pr->packets -= ll;

@@ -208,14 +208,12 @@ struct coord_port {
 	/** Port name as in the topology file. */
 	char name[64];
 	/**
-	 * The 8 counters of lib/stats, by the same names (doc/stats.rst):
-	 * rx_packets, rx_bytes, tx_packets, tx_bytes, rx_dropped (missed +
-	 * no-mbuf + policing ...), tx_dropped (queue full ...), rx_errors,
-	 * tx_errors.
+	 * The 8 counters of lib/stats in its shape, indexed by enum
+	 * pvp_stats_counter (doc/stats.rst): c[PVP_STATS_rx_packets] ...,
+	 * rx_dropped (missed + no-mbuf + policing ...), tx_dropped (queue
+	 * full ...), so code over all of them is a loop.
 	 */
-#define COORD_PORT_X_COUNTER(name) uint64_t name;
-	PVP_STATS_FOREACH_COUNTER(COORD_PORT_X_COUNTER)
-#undef COORD_PORT_X_COUNTER
+	uint64_t c[PVP_STATS_NB_COUNTERS];
 	/**
 	 * tx_dropped are packets the next hop refused: the TX ring is the
 	 * peer's RX ring (virtio-user, memif) and the sender gave them up

@@ -127,8 +127,10 @@ trial_snaps_equal(const struct coord_topology *t, const struct coord_snap *a,
 		for (p = 0; p < a[i].nb_ports; p++) {
 			const struct coord_port *x = &a[i].port[p], *y = &b[i].port[p];
 
-			if (x->rx_packets != y->rx_packets || x->tx_packets != y->tx_packets ||
-			    x->rx_dropped != y->rx_dropped || x->tx_dropped != y->tx_dropped)
+			if (x->c[PVP_STATS_rx_packets] != y->c[PVP_STATS_rx_packets] ||
+			    x->c[PVP_STATS_tx_packets] != y->c[PVP_STATS_tx_packets] ||
+			    x->c[PVP_STATS_rx_dropped] != y->c[PVP_STATS_rx_dropped] ||
+			    x->c[PVP_STATS_tx_dropped] != y->c[PVP_STATS_tx_dropped])
 				return false;
 		}
 	}

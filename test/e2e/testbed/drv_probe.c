@@ -31,20 +31,17 @@ snap_json(const struct coord_snap *s)
 
 	for (i = 0; i < s->nb_ports; i++) {
 		const struct coord_port *p = &s->port[i];
-		json_t *reasons = json_object();
+		json_t *reasons = json_object(), *o;
 
 		for (k = 0; k < p->nb_reasons; k++)
 			json_object_set_new(reasons, p->reasons[k].name,
 					    json_integer((json_int_t)p->reasons[k].value));
-		json_array_append_new(
-			ports,
-			json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "name",
-				  p->name, "rx_packets", (json_int_t)p->rx_packets, "rx_bytes",
-				  (json_int_t)p->rx_bytes, "tx_packets", (json_int_t)p->tx_packets,
-				  "tx_bytes", (json_int_t)p->tx_bytes, "rx_dropped",
-				  (json_int_t)p->rx_dropped, "tx_dropped",
-				  (json_int_t)p->tx_dropped, "rx_errors", (json_int_t)p->rx_errors,
-				  "tx_errors", (json_int_t)p->tx_errors, "reasons", reasons));
+		o = json_pack("{s:s}", "name", p->name);
+		for (k = 0; k < PVP_STATS_NB_COUNTERS; k++)
+			json_object_set_new(o, pvp_stats_counter_names[k],
+					    json_integer((json_int_t)p->c[k]));
+		json_object_set_new(o, "reasons", reasons);
+		json_array_append_new(ports, o);
 	}
 	return json_pack("{s:o}", "ports", ports);
 }

@@ -426,9 +426,11 @@ main(void)
 	json_decref(conf);
 	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
 	CHECK(snap.nb_ports == 2);
-	CHECK(strcmp(snap.port[0].name, "p1") == 0 && snap.port[0].rx_packets == 7);
-	CHECK(snap.port[1].rx_packets == 100 && snap.port[1].tx_packets == 90);
-	CHECK(snap.port[1].rx_dropped == 6 && snap.port[1].tx_dropped == 4);
+	CHECK(strcmp(snap.port[0].name, "p1") == 0 && snap.port[0].c[PVP_STATS_rx_packets] == 7);
+	CHECK(snap.port[1].c[PVP_STATS_rx_packets] == 100 &&
+	      snap.port[1].c[PVP_STATS_tx_packets] == 90);
+	CHECK(snap.port[1].c[PVP_STATS_rx_dropped] == 6 &&
+	      snap.port[1].c[PVP_STATS_tx_dropped] == 4);
 	CHECK(reason(&snap.port[1], "rx_missed") == 3);
 	CHECK(reason(&snap.port[1], "rx_nombuf") == 2);
 	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 1);
@@ -492,7 +494,7 @@ main(void)
 	CHECK(snap.nb_ports == 1 && !snap.port[0].tx_refused_by_peer);
 	fake_tx_full = "drop";
 	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0);
-	CHECK(snap.port[0].tx_refused_by_peer && snap.port[0].tx_packets == 90);
+	CHECK(snap.port[0].tx_refused_by_peer && snap.port[0].c[PVP_STATS_tx_packets] == 90);
 	fake_tx_full = "retry";
 	/*
 	 * The ARP/ND/echo frames in a port's counters (its responder's "neigh"),

@@ -71,7 +71,7 @@ mock_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 	struct mock_state *m = hop->priv;
 
 	if (m->moving && m->started)
-		m->cur.port[0].rx_packets++;
+		m->cur.port[0].c[PVP_STATS_rx_packets]++;
 	if (m->dead && m->dead_msg != NULL) {
 		snprintf(err, err_len, "%s", m->dead_msg);
 		return m->dead_code;
@@ -255,10 +255,10 @@ mock_set_port(struct coord_snap *s, unsigned int i, const char *name,
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->rx_packets = base + c->rx;
-	p->tx_packets = base + c->tx;
-	p->rx_dropped = base + c->rx_drop;
-	p->tx_dropped = base + c->tx_drop;
+	p->c[PVP_STATS_rx_packets] = base + c->rx;
+	p->c[PVP_STATS_tx_packets] = base + c->tx;
+	p->c[PVP_STATS_rx_dropped] = base + c->rx_drop;
+	p->c[PVP_STATS_tx_dropped] = base + c->tx_drop;
 	p->tx_refused_by_peer = c->refused;
 	p->neigh_rx = base + c->neigh_rx;
 	p->neigh_tx = base + c->neigh_tx;
@@ -1426,14 +1426,14 @@ test_counter_backwards(void)
 
 	mock_scenario(&p0, &zero, &zero, &vnic0);
 	/* Restarted: its counters start again from 0 and reach 75,560 / 124,440. */
-	mocks[1].cur.port[0].rx_packets = 130000;
-	mocks[1].cur.port[0].tx_packets = 130000;
-	mocks[1].final.port[0].rx_packets = 124440;
-	mocks[1].final.port[0].tx_packets = 75560;
-	mocks[1].final.port[1].rx_packets = 75560;
-	mocks[1].final.port[1].tx_packets = 124440;
-	mocks[1].final.port[1].rx_dropped = 0;
-	mocks[1].final.port[1].tx_dropped = 0;
+	mocks[1].cur.port[0].c[PVP_STATS_rx_packets] = 130000;
+	mocks[1].cur.port[0].c[PVP_STATS_tx_packets] = 130000;
+	mocks[1].final.port[0].c[PVP_STATS_rx_packets] = 124440;
+	mocks[1].final.port[0].c[PVP_STATS_tx_packets] = 75560;
+	mocks[1].final.port[1].c[PVP_STATS_rx_packets] = 75560;
+	mocks[1].final.port[1].c[PVP_STATS_tx_packets] = 124440;
+	mocks[1].final.port[1].c[PVP_STATS_rx_dropped] = 0;
+	mocks[1].final.port[1].c[PVP_STATS_tx_dropped] = 0;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
 	CHECK(r.invalid && !r.reconciled);
 	CHECK(has_finding(&r, COORD_CHECK_BACKWARDS, 1, true));

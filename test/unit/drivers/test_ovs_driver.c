@@ -352,19 +352,19 @@ check_recorded_counters(const struct coord_snap *s)
 	CHECK_U64(s->nb_ports, 2);
 	CHECK(strcmp(phy->name, "phy0") == 0, "port 0 is %s", phy->name);
 	CHECK(strcmp(vh->name, "vhost0") == 0, "port 1 is %s", vh->name);
-	CHECK_U64(phy->rx_packets, 84928);
-	CHECK_U64(phy->rx_bytes, 5435392);
-	CHECK_U64(phy->tx_packets, 256);
-	CHECK_U64(phy->tx_bytes, 16384);
-	CHECK_U64(phy->rx_dropped, 0);
-	CHECK_U64(phy->tx_dropped, 16640);
-	CHECK_U64(phy->rx_errors, 0);
-	CHECK_U64(phy->tx_errors, 0);
-	CHECK_U64(vh->rx_packets, 16896);
-	CHECK_U64(vh->rx_bytes, 1081344);
-	CHECK_U64(vh->tx_packets, 17280);
-	CHECK_U64(vh->tx_bytes, 1105920);
-	CHECK_U64(vh->tx_dropped, 64704);
+	CHECK_U64(phy->c[PVP_STATS_rx_packets], 84928);
+	CHECK_U64(phy->c[PVP_STATS_rx_bytes], 5435392);
+	CHECK_U64(phy->c[PVP_STATS_tx_packets], 256);
+	CHECK_U64(phy->c[PVP_STATS_tx_bytes], 16384);
+	CHECK_U64(phy->c[PVP_STATS_rx_dropped], 0);
+	CHECK_U64(phy->c[PVP_STATS_tx_dropped], 16640);
+	CHECK_U64(phy->c[PVP_STATS_rx_errors], 0);
+	CHECK_U64(phy->c[PVP_STATS_tx_errors], 0);
+	CHECK_U64(vh->c[PVP_STATS_rx_packets], 16896);
+	CHECK_U64(vh->c[PVP_STATS_rx_bytes], 1081344);
+	CHECK_U64(vh->c[PVP_STATS_tx_packets], 17280);
+	CHECK_U64(vh->c[PVP_STATS_tx_bytes], 1105920);
+	CHECK_U64(vh->c[PVP_STATS_tx_dropped], 64704);
 	/* vhost ports in OVS 3.1 have five ovs_* drop counters. */
 	CHECK_U64(phy->nb_reasons, 5);
 	CHECK(strcmp(phy->reasons[0].name, "ovs_rx_qos_drops") == 0, "first reason %s",
@@ -408,7 +408,7 @@ test_snapshot_ok(const char *dir)
 	if (rc == 0) {
 		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot br-pvp: %s", err);
-		CHECK_U64(s.port[0].tx_dropped, 68704);
+		CHECK_U64(s.port[0].c[PVP_STATS_tx_dropped], 68704);
 		CHECK(find_reason(&s.port[0], "rx_missed") != NULL,
 		      "rx_missed (OVS rx_missed_errors)");
 		coord_driver_ovs.close(&hop);
@@ -602,16 +602,16 @@ check_of_counters(const struct coord_snap *s)
 
 	CHECK_U64(s->nb_ports, 2);
 	CHECK(strcmp(phy->name, "phy0") == 0, "port 0 %s", phy->name);
-	CHECK_U64(phy->rx_packets, 9051);
-	CHECK_U64(phy->rx_bytes, 543060);
-	CHECK_U64(phy->rx_dropped, 6076);
-	CHECK_U64(phy->tx_packets, 2975);
-	CHECK_U64(phy->tx_bytes, 178500);
-	CHECK_U64(phy->tx_dropped, 0);
-	CHECK_U64(phy->rx_errors, 0); /* not supported by vhost = 0 */
-	CHECK_U64(vh->rx_packets, 2975);
-	CHECK_U64(vh->tx_packets, 2975);
-	CHECK_U64(vh->rx_dropped, 0);
+	CHECK_U64(phy->c[PVP_STATS_rx_packets], 9051);
+	CHECK_U64(phy->c[PVP_STATS_rx_bytes], 543060);
+	CHECK_U64(phy->c[PVP_STATS_rx_dropped], 6076);
+	CHECK_U64(phy->c[PVP_STATS_tx_packets], 2975);
+	CHECK_U64(phy->c[PVP_STATS_tx_bytes], 178500);
+	CHECK_U64(phy->c[PVP_STATS_tx_dropped], 0);
+	CHECK_U64(phy->c[PVP_STATS_rx_errors], 0); /* not supported by vhost = 0 */
+	CHECK_U64(vh->c[PVP_STATS_rx_packets], 2975);
+	CHECK_U64(vh->c[PVP_STATS_tx_packets], 2975);
+	CHECK_U64(vh->c[PVP_STATS_rx_dropped], 0);
 	CHECK_U64(phy->nb_reasons, 5);
 	r = find_reason(phy, "ovs_rx_qos_drops");
 	CHECK(r != NULL && r->value == 6076, "ovs_rx_qos_drops");
@@ -885,7 +885,7 @@ test_tools(const char *dir)
 			nn = find_reason(&s.port[0], "no_neighbour");
 			CHECK(nn != NULL && nn->value == 1834 && nn->side == COORD_SIDE_TX,
 			      "phy0 no_neighbour");
-			CHECK_U64(s.port[0].tx_dropped, 1834);
+			CHECK_U64(s.port[0].c[PVP_STATS_tx_dropped], 1834);
 			CHECK(find_reason(&s.port[1], "no_neighbour") == NULL,
 			      "vhost0 no_neighbour");
 			CHECK(ctl.waits == 1, "revalidator/wait before reading the rule: %d",
@@ -1256,7 +1256,7 @@ restart_read(struct ovs_hop *h, uint64_t *now_ns, double dt_s, bool known, doubl
 	s.t_ns = *now_ns;
 	s.nb_ports = h->nb_ports;
 	for (i = 0; i < h->nb_ports; i++) {
-		s.port[i].rx_packets = pkts;
+		s.port[i].c[PVP_STATS_rx_packets] = pkts;
 		h->age_known[i] = known;
 		h->duration[i] = age;
 	}

@@ -212,14 +212,14 @@ test_ok(const char *dir, bool tcp)
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		CHECK_U64(s.nb_ports, 1);
 		CHECK(strcmp(s.port[0].name, "0") == 0, "name %s", s.port[0].name);
-		CHECK_U64(s.port[0].rx_packets, 195904);
-		CHECK_U64(s.port[0].tx_packets, 193696);
-		CHECK_U64(s.port[0].rx_bytes, 12537856);
-		CHECK_U64(s.port[0].tx_bytes, 12396544);
-		CHECK_U64(s.port[0].rx_dropped, 0);
-		CHECK_U64(s.port[0].tx_dropped, 0);
-		CHECK_U64(s.port[0].rx_errors, 0);
-		CHECK_U64(s.port[0].tx_errors, 0);
+		CHECK_U64(s.port[0].c[PVP_STATS_rx_packets], 195904);
+		CHECK_U64(s.port[0].c[PVP_STATS_tx_packets], 193696);
+		CHECK_U64(s.port[0].c[PVP_STATS_rx_bytes], 12537856);
+		CHECK_U64(s.port[0].c[PVP_STATS_tx_bytes], 12396544);
+		CHECK_U64(s.port[0].c[PVP_STATS_rx_dropped], 0);
+		CHECK_U64(s.port[0].c[PVP_STATS_tx_dropped], 0);
+		CHECK_U64(s.port[0].c[PVP_STATS_rx_errors], 0);
+		CHECK_U64(s.port[0].c[PVP_STATS_tx_errors], 0);
 		/* imissed and rx_nombuf; virtio has no other drop xstat. */
 		CHECK_U64(s.port[0].nb_reasons, 2);
 		CHECK(strcmp(s.port[0].reasons[0].name, "rx_missed") == 0 &&

@@ -387,14 +387,15 @@ test_open_and_snapshot(void)
 	CHECK(rc == 0, "snapshot: %d %s", rc, err);
 	CHECK_U64(s.nb_ports, 1);
 	CHECK(strcmp(s.port[0].name, "0") == 0, "port name %s", s.port[0].name);
-	CHECK_U64(s.port[0].tx_packets, 123456);
-	CHECK_U64(s.port[0].rx_packets, 123000);
-	CHECK_U64(s.port[0].rx_dropped, 456);
-	CHECK_U64(s.port[0].tx_errors, 7);
-	CHECK_U64(s.port[0].tx_dropped, 0);
+	CHECK_U64(s.port[0].c[PVP_STATS_tx_packets], 123456);
+	CHECK_U64(s.port[0].c[PVP_STATS_rx_packets], 123000);
+	CHECK_U64(s.port[0].c[PVP_STATS_rx_dropped], 456);
+	CHECK_U64(s.port[0].c[PVP_STATS_tx_errors], 7);
+	CHECK_U64(s.port[0].c[PVP_STATS_tx_dropped], 0);
 	/* Recorded bytes: with FCS, as TRex counts them. */
-	CHECK(s.port[0].tx_bytes > 0 && s.port[0].rx_bytes > 0, "bytes %llu %llu",
-	      (unsigned long long)s.port[0].tx_bytes, (unsigned long long)s.port[0].rx_bytes);
+	CHECK(s.port[0].c[PVP_STATS_tx_bytes] > 0 && s.port[0].c[PVP_STATS_rx_bytes] > 0,
+	      "bytes %llu %llu", (unsigned long long)s.port[0].c[PVP_STATS_tx_bytes],
+	      (unsigned long long)s.port[0].c[PVP_STATS_rx_bytes]);
 	CHECK(strcmp(s.port[0].reasons[0].name, "rx_ierrors") == 0 &&
 		      s.port[0].reasons[0].value == 456,
 	      "reason %s", s.port[0].reasons[0].name);
