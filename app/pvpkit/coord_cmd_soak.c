@@ -175,7 +175,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		if (coord_driver_has(s->t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			json_object_set_new(hops, s->t->hops[i].hop.name,
 					    json_integer((json_int_t)r.hop_lost[i]));
-	lost = (int64_t)r.tx_packets - (int64_t)r.rx_packets;
+	lost = (int64_t)coord_trial_tx_packets(&r) - (int64_t)coord_trial_rx_packets(&r);
 	pvp_lat_read(lat, &ls);
 	/* Written through the record's table (coord_record.c), as it is read. */
 	memset(&sr, 0, sizeof(sr));
@@ -184,15 +184,17 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	sr.t_s = t_s;
 	sr.interval_s = span_s;
 	sr.rate_pps = s->a->o.conf.traffic.rate_pps;
-	sr.tx_packets = r.tx_packets;
-	sr.rx_packets = r.rx_packets;
+	sr.tx_packets = coord_trial_tx_packets(&r);
+	sr.rx_packets = coord_trial_rx_packets(&r);
 	sr.lost = lost;
-	sr.loss_ratio = r.tx_packets > 0 ? (double)lost / (double)r.tx_packets : 0.0;
+	sr.loss_ratio = coord_trial_tx_packets(&r) > 0
+				? (double)lost / (double)coord_trial_tx_packets(&r)
+				: 0.0;
 	sr.hop_lost = hops;
 	sr.unattributed = r.unattributed;
-	sr.reconciled = r.reconciled;
-	sr.tx_pps = span_s > 0 ? (double)r.tx_packets / span_s : 0.0;
-	sr.rx_pps = span_s > 0 ? (double)r.rx_packets / span_s : 0.0;
+	sr.reconciled = coord_trial_reconciled(&r);
+	sr.tx_pps = span_s > 0 ? (double)coord_trial_tx_packets(&r) / span_s : 0.0;
+	sr.rx_pps = span_s > 0 ? (double)coord_trial_rx_packets(&r) / span_s : 0.0;
 	sr.size = s->a->o.conf.traffic.size;
 	sr.flows = s->a->o.conf.traffic.flows;
 	sr.has_planned = sr.has_interrupted = sr.type == COORD_SOAK_TOTALS;
@@ -234,9 +236,11 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	if (strcmp(type, "soak_interval") == 0)
 		coord_soak_metrics_interval(&s->a->metrics, rec, s->a->interval_s / 4);
 	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)", type, t_s,
-	       pvp_fmt_count((int64_t)r.tx_packets, a, sizeof(a)),
-	       pvp_fmt_count((int64_t)r.rx_packets, b, sizeof(b)), lost,
-	       r.tx_packets > 0 ? 100.0 * (double)lost / (double)r.tx_packets : 0.0);
+	       pvp_fmt_count((int64_t)coord_trial_tx_packets(&r), a, sizeof(a)),
+	       pvp_fmt_count((int64_t)coord_trial_rx_packets(&r), b, sizeof(b)), lost,
+	       coord_trial_tx_packets(&r) > 0
+		       ? 100.0 * (double)lost / (double)coord_trial_tx_packets(&r)
+		       : 0.0);
 	if (ls.count > 0)
 		printf("; latency us p50 %.1f p99 %.1f max %.1f", ls.p50 / 1e3, ls.p99 / 1e3,
 		       ls.max / 1e3);
@@ -246,7 +250,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	 * hold as a trial's do; an interval's readings are taken one hop
 	 * after the other while traffic runs and only add up.
 	 */
-	if (strcmp(type, "soak") == 0 && !r.reconciled) {
+	if (strcmp(type, "soak") == 0 && !coord_trial_reconciled(&r)) {
 		s->checks_failed = true;
 		for (i = 0; i < r.nb_findings; i++)
 			printf("CHECK FAILED: %s\n", r.findings[i].text);

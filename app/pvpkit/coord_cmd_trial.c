@@ -162,11 +162,11 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 	if (a->json != NULL && coord_cli_write_json(a->json, j) < 0)
 		rc = 1;
 	json_decref(j);
-	if (r->invalid) {
+	if (coord_trial_invalid(r)) {
 		/* Kept and shown for the record, but it measured nothing. */
 		fprintf(stderr, "pvpkit: trial invalid: %s\n", coord_trial_invalid_reason(r));
 		rc = 1;
-	} else if (!r->reconciled) {
+	} else if (!coord_trial_reconciled(r)) {
 		/* A measurement, but not one a CI may take as clean. */
 		fprintf(stderr,
 			"pvpkit: trial measured, but %u check(s) failed (CHECK FAILED above)\n",

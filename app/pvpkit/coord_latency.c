@@ -76,13 +76,15 @@ lat_show(const char *load, double rate, const struct coord_trial_result *r, cons
 	printf("-- latency %s (%s pps): lost %s of %s; us min %s p50 %s p90 %s p99 %s p99.9 %s "
 	       "p99.99 %s max %s (%s clock)%s\n",
 	       load, pvp_fmt_count((int64_t)rate, a[0], sizeof(a[0])),
-	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, lost, sizeof(lost)),
-	       pvp_fmt_count((int64_t)r->tx_packets, tx, sizeof(tx)),
+	       pvp_fmt_count((int64_t)coord_trial_tx_packets(r) -
+				     (int64_t)coord_trial_rx_packets(r),
+			     lost, sizeof(lost)),
+	       pvp_fmt_count((int64_t)coord_trial_tx_packets(r), tx, sizeof(tx)),
 	       lat_us(s.min, any, a[1], sizeof(a[1])), lat_us(s.p50, any, a[2], sizeof(a[2])),
 	       lat_us(s.p90, any, a[3], sizeof(a[3])), lat_us(s.p99, any, a[4], sizeof(a[4])),
 	       lat_us(s.p99_9, any, a[5], sizeof(a[5])), lat_us(s.p99_99, any, a[6], sizeof(a[6])),
 	       lat_us(s.max, any, a[7], sizeof(a[7])), clock[0] != '\0' ? clock : "no",
-	       !r->invalid && !r->reconciled ? " [checks failed]" : "");
+	       !coord_trial_invalid(r) && !coord_trial_reconciled(r) ? " [checks failed]" : "");
 	fflush(stdout);
 }
 
@@ -145,7 +147,7 @@ coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsig
 			else
 				snprintf(load, sizeof(load), "%g %%", a->lat_loads[i]);
 			lat_show(load, c.traffic.rate_pps, &r, j);
-			if (!r.invalid && !r.reconciled)
+			if (!coord_trial_invalid(&r) && !coord_trial_reconciled(&r))
 				(*checks_failed)++;
 			if (ret < 0) {
 				/* Nothing measured is lost, and nothing more is run. */

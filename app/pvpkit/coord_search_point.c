@@ -73,11 +73,14 @@ search_show_trial(struct coord_search_point *sp, const struct pvp_search_trial *
 	printf("-- trial %u (phase %u/%u): %s pps for %.1f s: lost %s of %s (%.4f %%)%s%s%s%s%s\n",
 	       st->index + 1, st->phase, st->nb_phases,
 	       pvp_fmt_count((int64_t)st->rate, a, sizeof(a)), st->duration,
-	       pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, b, sizeof(b)),
-	       pvp_fmt_count((int64_t)r->tx_packets, c, sizeof(c)), 100 * coord_trial_loss_ratio(r),
+	       pvp_fmt_count((int64_t)coord_trial_tx_packets(r) -
+				     (int64_t)coord_trial_rx_packets(r),
+			     b, sizeof(b)),
+	       pvp_fmt_count((int64_t)coord_trial_tx_packets(r), c, sizeof(c)),
+	       100 * coord_trial_loss_ratio(r),
 	       r->traffic.generator_limited ? " [generator-limited]" : "",
-	       r->invalid ? " [INVALID, not fed to the search]" : "",
-	       !r->invalid && !r->reconciled ? " [checks failed]" : "",
+	       coord_trial_invalid(r) ? " [INVALID, not fed to the search]" : "",
+	       !coord_trial_invalid(r) && !coord_trial_reconciled(r) ? " [checks failed]" : "",
 	       st->warmup	    ? " [warm-up, ignored]"
 	       : st->gen_remeasure  ? " [measured again]"
 	       : st->loss_remeasure ? " [measured again: the loss before lay below the fitted rate]"
@@ -101,13 +104,13 @@ static void
 search_note_trial(struct coord_search_point *sp, const struct pvp_search_trial *st,
 		  const struct coord_trial_result *r)
 {
-	if (!r->reconciled) {
+	if (!coord_trial_reconciled(r)) {
 		json_array_append_new(sp->checks_failed, json_integer(st->index + 1));
 		sp->run_checks_failed++;
 	}
 	if (!sp->a->burst_auto || !r->traffic.has_max_burst || st->warmup)
 		return;
-	if (r->tx_packets > r->rx_packets)
+	if (coord_trial_tx_packets(r) > coord_trial_rx_packets(r))
 		json_array_append_new(sp->lossy_bursts,
 				      json_pack("[I,I,f]", (json_int_t)st->index + 1,
 						(json_int_t)r->traffic.max_burst, st->rate));
@@ -253,8 +256,8 @@ search_measurement(const struct coord_search_point *sp, const struct coord_trial
 	memset(m, 0, sizeof(*m));
 	misses[0] = '\0';
 	m->achieved_rate = r->traffic.achieved_pps;
-	m->tx = r->tx_packets;
-	m->rx = r->rx_packets;
+	m->tx = coord_trial_tx_packets(r);
+	m->rx = coord_trial_rx_packets(r);
 	m->generator_limited = r->traffic.generator_limited;
 	if (!search_has_latency_goal(p))
 		return;
@@ -333,7 +336,7 @@ search_trial_once(struct coord_search_point *sp, struct pvp_search *s,
 		return -1;
 	}
 	json_decref(j);
-	if (r.invalid) {
+	if (coord_trial_invalid(&r)) {
 		fprintf(stderr, "pvpkit: trial %u invalid: %s\n", st->index + 1,
 			coord_trial_invalid_reason(&r));
 		coord_trial_result_clear(&r);

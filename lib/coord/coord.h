@@ -159,9 +159,9 @@ struct coord_point_result {
 
 /** Per-chain results. */
 struct coord_chain_result {
-	struct coord_point_result *pt;			/**< per point of the chain */
-	uint64_t tx;					/**< packets at the first point */
-	uint64_t rx;					/**< packets at the last point */
+	struct coord_point_result *pt; /**< per point of the chain */
+	uint64_t tx;		       /**< packets at the first point */
+	uint64_t rx;		       /**< packets at the last point */
 };
 
 /**
@@ -170,40 +170,24 @@ struct coord_chain_result {
  * them, coord_trial_result_clear() frees them.
  */
 struct coord_trial_result {
-	struct coord_trial_conf conf;			   /**< what was asked */
-	char started[32];				   /**< UTC time, ISO 8601 */
-	struct coord_traffic_result traffic;		   /**< from the source(s) */
-	unsigned int nb_chains;		  /**< entries in chain[], as the topology */
-	unsigned int nb_hops;		  /**< entries in the hop_ arrays, as the topology */
-	struct coord_chain_result *chain; /**< per chain */
-	int64_t *hop_lost;		  /**< loss attributed per hop */
-	int64_t unattributed;		  /**< loss no hop explains */
-	uint64_t tx_packets;		  /**< tester TX, all chains */
-	uint64_t rx_packets;		  /**< tester RX, all chains */
-	int64_t *hop_drops;		  /**< drops each hop counted on the chains' path */
+	struct coord_trial_conf conf;	     /**< what was asked */
+	char started[32];		     /**< UTC time, ISO 8601 */
+	struct coord_traffic_result traffic; /**< from the source(s) */
+	unsigned int nb_chains;		     /**< entries in chain[], as the topology */
+	unsigned int nb_hops;		     /**< entries in the hop_ arrays, as the topology */
+	struct coord_chain_result *chain;    /**< per chain */
+	int64_t *hop_lost;		     /**< loss attributed per hop */
+	int64_t unattributed;		     /**< loss no hop explains */
+	int64_t *hop_drops;		     /**< drops each hop counted on the chains' path */
 	/** Packets each hop added on purpose (duplicates): its hop_lost is net of them. */
 	int64_t *hop_added;
-	/**
-	 * Every check passed: the chains' tester TX and RX agree with the
-	 * source's signature accounting, no hop counted more drops than it
-	 * lost, no point has more packets than the one before, no counter
-	 * went backwards, no burst over conf.max_burst. A failed check is a
-	 * finding; the sum of hop losses and unattributed always equals
-	 * TX - RX by construction and is not one of them.
-	 */
-	bool reconciled;
-	/**
-	 * Not a measurement of the DUT: a counter went backwards (a hop
-	 * restarted or was reset) or a receiver counted more than its
-	 * sender sent on a link. Never a DUT result; `pvpkit trial` exits 1.
-	 */
-	bool invalid;
 	/** COORD_CHECK_SIGNATURE ran (the source reported its accounting and
 	 *  every chain starts and ends at a source). */
 	bool sig_checked;
 	unsigned int nb_findings;			   /**< entries in findings[] */
 	struct coord_finding findings[COORD_MAX_FINDINGS]; /**< failed checks, in order */
 	unsigned int nb_lost_findings; /**< findings beyond COORD_MAX_FINDINGS */
+	unsigned int nb_lost_invalid;  /**< those of them that are invalid */
 	bool quiet;		       /**< counters stopped moving in time */
 	double quiet_s;		       /**< time until they did */
 	double baseline_ms;	       /**< the baseline snapshot of all hops */
@@ -251,7 +235,7 @@ int coord_trial_result_alloc(struct coord_trial_result *r, const struct coord_to
  * Attribute the loss of every chain from the snapshots before and after
  * (indexed by hop), fill the chain/hop/total members of @p r (made for
  * @p t by coord_trial_result_alloc()) and run the
- * checks (r->reconciled, r->invalid, r->findings), using r->traffic,
+ * checks (r->findings), using r->traffic,
  * r->conf.max_burst, and r->conf.traffic.duration_s, r->baseline_ms and
  * r->snapshot_ms (how far apart two hops' readings can be, for ARP/ND
  * frames that crossed a link between them) as set by the caller. Pure:
@@ -319,6 +303,30 @@ void coord_trial_hop_why(const struct coord_topology *t, const struct coord_tria
 
 /** Name of a check in JSON and messages ("signature", "drops", ...). */
 const char *coord_check_name(enum coord_check c);
+
+/**
+ * Every check of @p r passed (it has no finding): the chains' tester TX
+ * and RX agree with the source's signature accounting, no hop counted
+ * more drops than it lost, no point has more packets than the one
+ * before, no counter went backwards, no burst over conf.max_burst. The
+ * sum of hop losses and unattributed always equals TX - RX by
+ * construction and is not one of the checks.
+ */
+bool coord_trial_reconciled(const struct coord_trial_result *r);
+
+/**
+ * @p r is not a measurement of the DUT (a finding is invalid): a counter
+ * went backwards (a hop restarted or was reset) or a receiver counted
+ * more than its sender sent on a link. Never a DUT result; `pvpkit
+ * trial` exits 1.
+ */
+bool coord_trial_invalid(const struct coord_trial_result *r);
+
+/** Tester TX of @p r, all chains (the sum of coord_chain_result::tx). */
+uint64_t coord_trial_tx_packets(const struct coord_trial_result *r);
+
+/** Tester RX of @p r, all chains (the sum of coord_chain_result::rx). */
+uint64_t coord_trial_rx_packets(const struct coord_trial_result *r);
 
 /** The first reason @p r is invalid, or "" when it is not. */
 const char *coord_trial_invalid_reason(const struct coord_trial_result *r);

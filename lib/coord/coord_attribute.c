@@ -54,13 +54,54 @@ coord_trial_invalid_reason(const struct coord_trial_result *r)
 	for (i = 0; i < r->nb_findings; i++)
 		if (r->findings[i].invalid)
 			return r->findings[i].text;
-	return r->invalid ? "a check failed (see the table)" : "";
+	return coord_trial_invalid(r) ? "a check failed (see the table)" : "";
+}
+
+bool
+coord_trial_reconciled(const struct coord_trial_result *r)
+{
+	return r->nb_findings == 0 && r->nb_lost_findings == 0;
+}
+
+bool
+coord_trial_invalid(const struct coord_trial_result *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_findings; i++)
+		if (r->findings[i].invalid)
+			return true;
+	return r->nb_lost_invalid > 0;
+}
+
+/* The chains' first (tx) or last (rx) points, summed. */
+static uint64_t
+attr_chains_sum(const struct coord_trial_result *r, bool tx)
+{
+	uint64_t n = 0;
+	unsigned int c;
+
+	for (c = 0; c < r->nb_chains; c++)
+		n += tx ? r->chain[c].tx : r->chain[c].rx;
+	return n;
+}
+
+uint64_t
+coord_trial_tx_packets(const struct coord_trial_result *r)
+{
+	return attr_chains_sum(r, true);
+}
+
+uint64_t
+coord_trial_rx_packets(const struct coord_trial_result *r)
+{
+	return attr_chains_sum(r, false);
 }
 
 bool
 coord_trial_dut_result(const struct coord_trial_result *r)
 {
-	return !r->traffic.generator_limited && r->quiet && !r->invalid;
+	return !r->traffic.generator_limited && r->quiet && !coord_trial_invalid(r);
 }
 
 /* Record a failed check; the first COORD_MAX_FINDINGS are kept. */
@@ -71,11 +112,9 @@ attr_finding(struct coord_trial_result *r, enum coord_check check, int hop, bool
 	struct coord_finding *f;
 	va_list ap;
 
-	r->reconciled = false;
-	if (invalid)
-		r->invalid = true;
 	if (r->nb_findings >= COORD_MAX_FINDINGS) {
 		r->nb_lost_findings++;
+		r->nb_lost_invalid += invalid;
 		return;
 	}
 	f = &r->findings[r->nb_findings++];
@@ -348,19 +387,19 @@ attr_check_signature(const struct coord_topology *t, struct coord_trial_result *
 	/* ARP/ND frames the tester's RX points already left out. */
 	neigh_rx = s->neigh_rx > neigh_rx_out ? s->neigh_rx - neigh_rx_out : 0;
 	rx_acc = s->sig_rx + s->unsigned_rx + neigh_rx + s->unknown_stream_rx;
-	lost = (int64_t)r->tx_packets - (int64_t)r->rx_packets;
+	lost = (int64_t)coord_trial_tx_packets(r) - (int64_t)coord_trial_rx_packets(r);
 	sig_net = (int64_t)s->sig_lost - (int64_t)s->sig_dup - (int64_t)s->unsigned_rx -
 		  (int64_t)neigh_rx - (int64_t)s->unknown_stream_rx;
-	if (r->tx_packets != s->sig_offered)
+	if (coord_trial_tx_packets(r) != s->sig_offered)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester TX counted %s, its streams offered %s",
-			     pvp_fmt_count((int64_t)r->tx_packets, a, sizeof(a)),
+			     pvp_fmt_count((int64_t)coord_trial_tx_packets(r), a, sizeof(a)),
 			     pvp_fmt_count((int64_t)s->sig_offered, b, sizeof(b)));
-	if (r->rx_packets != rx_acc)
+	if (coord_trial_rx_packets(r) != rx_acc)
 		attr_finding(r, COORD_CHECK_SIGNATURE, -1, false,
 			     "signature: tester RX counted %s, its streams account for %s (%s "
 			     "signed, %s unsigned, %s unknown stream%s%s%s)",
-			     pvp_fmt_count((int64_t)r->rx_packets, a, sizeof(a)),
+			     pvp_fmt_count((int64_t)coord_trial_rx_packets(r), a, sizeof(a)),
 			     pvp_fmt_count((int64_t)rx_acc, b, sizeof(b)),
 			     pvp_fmt_count((int64_t)s->sig_rx, c, sizeof(c)),
 			     pvp_fmt_count((int64_t)s->unsigned_rx, d, sizeof(d)),
@@ -523,11 +562,9 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 	memset(r->hop_added, 0, t->nb_hops * sizeof(*r->hop_added));
 	r->nb_findings = 0;
 	r->nb_lost_findings = 0;
-	r->invalid = false;
+	r->nb_lost_invalid = 0;
 	r->sig_checked = false;
 	r->unattributed = 0;
-	r->tx_packets = 0;
-	r->rx_packets = 0;
 	for (c = 0; c < t->nb_chains; c++) {
 		const struct coord_chain *ch = &t->chains[c];
 		struct coord_chain_result *cr = &r->chain[c];
@@ -608,12 +645,10 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 		}
 		cr->tx = cr->pt[0].packets;
 		cr->rx = cr->pt[ch->nb_points - 1].packets;
-		r->tx_packets += cr->tx;
-		r->rx_packets += cr->rx;
 	}
-	r->reconciled = true;
 	/* An identity of the arithmetic above, kept as a guard against bugs. */
-	if (total_hops + r->unattributed != (int64_t)r->tx_packets - (int64_t)r->rx_packets)
+	if (total_hops + r->unattributed !=
+	    (int64_t)coord_trial_tx_packets(r) - (int64_t)coord_trial_rx_packets(r))
 		attr_finding(r, COORD_CHECK_DROPS, -1, false,
 			     "per-hop losses + unattributed do not add up to tester TX - RX "
 			     "(a pvpkit bug: please report it)");

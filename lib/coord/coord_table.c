@@ -23,9 +23,10 @@
 double
 coord_trial_loss_ratio(const struct coord_trial_result *r)
 {
-	if (r->tx_packets == 0)
+	if (coord_trial_tx_packets(r) == 0)
 		return 0;
-	return ((double)r->tx_packets - (double)r->rx_packets) / (double)r->tx_packets;
+	return ((double)coord_trial_tx_packets(r) - (double)coord_trial_rx_packets(r)) /
+	       (double)coord_trial_tx_packets(r);
 }
 
 static double
@@ -115,7 +116,7 @@ table_checks(FILE *f, const struct coord_topology *t, const struct coord_trial_r
 			r->findings[i].text);
 	if (r->nb_lost_findings > 0)
 		fprintf(f, "CHECK FAILED: %u more findings not shown\n", r->nb_lost_findings);
-	if (r->invalid)
+	if (coord_trial_invalid(r))
 		fprintf(f, "INVALID: this trial is not a measurement of the DUT\n");
 }
 
@@ -287,9 +288,11 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 	if (n != 0)
 		fputc('\n', f);
 	fprintf(f, "  Total lost %s = tester TX %s - RX %s (%.4f %%)\n",
-		pvp_fmt_count((int64_t)r->tx_packets - (int64_t)r->rx_packets, a, sizeof(a)),
-		pvp_fmt_count((int64_t)r->tx_packets, b, sizeof(b)),
-		pvp_fmt_count((int64_t)r->rx_packets, c, sizeof(c)),
+		pvp_fmt_count((int64_t)coord_trial_tx_packets(r) -
+				      (int64_t)coord_trial_rx_packets(r),
+			      a, sizeof(a)),
+		pvp_fmt_count((int64_t)coord_trial_tx_packets(r), b, sizeof(b)),
+		pvp_fmt_count((int64_t)coord_trial_rx_packets(r), c, sizeof(c)),
 		100 * coord_trial_loss_ratio(r));
 	fprintf(f, "  Snapshot of all hops in %.1f ms; counters quiet after %.2f s\n",
 		r->snapshot_ms, r->quiet_s);
@@ -395,7 +398,7 @@ table_checks_record(struct coord_trial_record *rec, const struct coord_topology 
 		if (coord_driver_has(t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			json_object_set_new(rec->hop_drops, t->hops[i].hop.name,
 					    json_integer((json_int_t)r->hop_drops[i]));
-	rec->invalid = r->invalid;
+	rec->invalid = coord_trial_invalid(r);
 	rec->has_signature = r->traffic.has_sig;
 	rec->signature = (struct coord_record_signature){
 		.offered = r->traffic.sig_offered,
@@ -468,9 +471,9 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 	rec->achieved_pps = r->traffic.achieved_pps;
 	rec->generator_limited = r->traffic.generator_limited;
 	rec->dut_result = coord_trial_dut_result(r);
-	rec->tx_packets = r->tx_packets;
-	rec->rx_packets = r->rx_packets;
-	rec->lost = (int64_t)r->tx_packets - (int64_t)r->rx_packets;
+	rec->tx_packets = coord_trial_tx_packets(r);
+	rec->rx_packets = coord_trial_rx_packets(r);
+	rec->lost = (int64_t)coord_trial_tx_packets(r) - (int64_t)coord_trial_rx_packets(r);
 	rec->loss_ratio = coord_trial_loss_ratio(r);
 	rec->hop_lost = json_object();
 	for (i = 0; i < t->nb_hops; i++)
@@ -485,7 +488,7 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 					    json_integer((json_int_t)r->hop_added[i]));
 		}
 	rec->unattributed = r->unattributed;
-	rec->reconciled = r->reconciled;
+	rec->reconciled = coord_trial_reconciled(r);
 	rec->quiet = r->quiet;
 	rec->quiet_s = r->quiet_s;
 	rec->snapshot_ms = r->snapshot_ms;

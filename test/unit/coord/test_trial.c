@@ -475,10 +475,10 @@ test_zero_loss(void)
 
 	mock_scenario(&p0, &p0, &p0, &p0);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.tx_packets == 1000 && r.rx_packets == 1000);
+	CHECK(coord_trial_tx_packets(&r) == 1000 && coord_trial_rx_packets(&r) == 1000);
 	CHECK(r.hop_lost[0] == 0 && r.hop_lost[1] == 0 && r.hop_lost[2] == 0);
 	CHECK(r.unattributed == 0);
-	CHECK(r.reconciled);
+	CHECK(coord_trial_reconciled(&r));
 	CHECK(r.quiet);
 	CHECK(!r.traffic.generator_limited);
 	CHECK(mocks[0].clears == 1 && mocks[1].clears == 1 && mocks[2].clears == 1);
@@ -503,7 +503,7 @@ test_drop_at_vswitch(void)
 	CHECK(r.hop_lost[1] == 100);
 	CHECK(r.hop_lost[2] == 0);
 	CHECK(r.unattributed == 0);
-	CHECK(r.reconciled);
+	CHECK(coord_trial_reconciled(&r));
 	CHECK(r.chain[0].pt[2].lost == 100 && r.chain[0].pt[2].drop == 100);
 	CHECK(r.chain[0].pt[2].owner == 1);
 	CHECK(r.chain[0].pt[2].nb_reasons == 1 &&
@@ -529,7 +529,7 @@ test_refused_by_peer(void)
 
 	mock_scenario(&p0, &pass, &pass, &pass);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.tx_packets == 1050 && r.rx_packets == 1000);
+	CHECK(coord_trial_tx_packets(&r) == 1050 && coord_trial_rx_packets(&r) == 1000);
 	CHECK(r.chain[0].pt[0].packets == 1050 && r.chain[0].pt[0].refused == 50);
 	CHECK(r.chain[0].pt[1].lost == 50 && r.chain[0].pt[1].drop == 50);
 	CHECK(r.chain[0].pt[1].owner == 1 && r.chain[0].pt[1].attributed == 50);
@@ -537,7 +537,7 @@ test_refused_by_peer(void)
 	      strcmp(r.chain[0].pt[1].reasons[0].name, "rx_ring_full") == 0 &&
 	      r.chain[0].pt[1].reasons[0].value == 50);
 	CHECK(r.hop_lost[0] == 0 && r.hop_lost[1] == 50 && r.hop_lost[2] == 0);
-	CHECK(r.unattributed == 0 && r.reconciled);
+	CHECK(r.unattributed == 0 && coord_trial_reconciled(&r));
 	/* What the table and a search's "lost at" say of each hop's loss. */
 	{
 		char why[160];
@@ -565,7 +565,7 @@ test_uncounted_inside_hop(void)
 
 	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.hop_lost[1] == 250 && r.unattributed == 0 && r.reconciled);
+	CHECK(r.hop_lost[1] == 250 && r.unattributed == 0 && coord_trial_reconciled(&r));
 	CHECK(r.chain[0].pt[2].drop == 0);
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
@@ -588,8 +588,8 @@ test_receiver_drop_and_unattributed(void)
 	CHECK(r.hop_lost[2] == 50);  /* guest counted its rx drops */
 	CHECK(r.unattributed == 10); /* guest tx 950 -> vswitch rx 940: no one */
 	CHECK(r.hop_lost[1] == 0);
-	CHECK(r.reconciled);
-	CHECK(r.tx_packets - r.rx_packets == 60);
+	CHECK(coord_trial_reconciled(&r));
+	CHECK(coord_trial_tx_packets(&r) - coord_trial_rx_packets(&r) == 60);
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
 }
@@ -784,7 +784,8 @@ test_never_quiet(void)
 	CHECK(coord_trial_run(t, &c, &r, err, sizeof(err)) == 0);
 	CHECK(!r.quiet);
 	/* The guest's count grew after the vswitch's was read: not one trial. */
-	CHECK(!r.reconciled && r.invalid && has_finding(&r, COORD_CHECK_NEGATIVE, 2, true));
+	CHECK(!coord_trial_reconciled(&r) && coord_trial_invalid(&r) &&
+	      has_finding(&r, COORD_CHECK_NEGATIVE, 2, true));
 	f = open_memstream(&out, &len);
 	coord_table_print(f, t, &r);
 	fclose(f);
@@ -892,7 +893,8 @@ test_signature_ok(void)
 	mock_final.unsigned_rx = 6;
 	mock_final.unknown_stream_rx = 4;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.sig_checked && r.reconciled && !r.invalid && r.nb_findings == 0);
+	CHECK(r.sig_checked && coord_trial_reconciled(&r) && !coord_trial_invalid(&r) &&
+	      r.nb_findings == 0);
 	out = table_of(t, &r);
 	CHECK(strstr(out, "  Checks: signature ok (lost 62, dup 2, unsigned 6, unknown stream 4), "
 			  "drop counters ok, no negative loss, counters monotonic\n") != NULL);
@@ -986,10 +988,10 @@ test_neigh_link_local(void)
 	mock_sig(1000, 950);
 	mock_final.neigh_rx = 20;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.tx_packets == 1000 && r.rx_packets == 950, "tx %" PRIu64 " rx %" PRIu64,
-	      r.tx_packets, r.rx_packets);
+	CHECK(coord_trial_tx_packets(&r) == 1000 && coord_trial_rx_packets(&r) == 950,
+	      "tx %" PRIu64 " rx %" PRIu64, coord_trial_tx_packets(&r), coord_trial_rx_packets(&r));
 	CHECK(r.hop_lost[1] == 50 && r.unattributed == 0);
-	CHECK(r.reconciled && !r.invalid);
+	CHECK(coord_trial_reconciled(&r) && !coord_trial_invalid(&r));
 	CHECK(!has_finding(&r, COORD_CHECK_NEGATIVE, -1, false));
 	CHECK(r.sig_checked && !has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
 	out = table_of(t, &r);
@@ -1133,15 +1135,17 @@ test_neigh_race(void)
 		r.baseline_ms = 2;
 		r.snapshot_ms = 2;
 		coord_attribute(t, before, after, &r);
-		CHECK(r.tx_packets == 1000 && r.rx_packets == nc->vnic0.tx,
-		      "tx %" PRIu64 " rx %" PRIu64, r.tx_packets, r.rx_packets);
+		CHECK(coord_trial_tx_packets(&r) == 1000 &&
+			      coord_trial_rx_packets(&r) == nc->vnic0.tx,
+		      "tx %" PRIu64 " rx %" PRIu64, coord_trial_tx_packets(&r),
+		      coord_trial_rx_packets(&r));
 		CHECK(r.hop_lost[0] == 0 && r.hop_lost[1] == nc->vswitch_lost &&
 			      r.hop_lost[2] == 0 && r.unattributed == nc->unattributed,
 		      "vswitch lost %" PRId64 ", unattributed %" PRId64, r.hop_lost[1],
 		      r.unattributed);
 		CHECK(has_finding(&r, COORD_CHECK_NEGATIVE, -1, true) == nc->negative &&
 			      !has_finding(&r, COORD_CHECK_NEGATIVE, -1, false) &&
-			      r.invalid == nc->negative,
+			      coord_trial_invalid(&r) == nc->negative,
 		      "%s", r.nb_findings > 0 ? r.findings[0].text : "no finding");
 		coord_trial_result_clear(&r);
 	}
@@ -1198,7 +1202,7 @@ test_signature_wrong_rx(void)
 	mock_scenario(&p0, &p0, &p0, &p0);
 	mock_sig(1000, 990);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.sig_checked && !r.reconciled && !r.invalid);
+	CHECK(r.sig_checked && !coord_trial_reconciled(&r) && !coord_trial_invalid(&r));
 	CHECK(has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
 	out = table_of(t, &r);
 	CHECK(strstr(out, "CHECK FAILED: signature: tester RX counted 1,000, its streams account "
@@ -1236,9 +1240,9 @@ test_signature_uncounted_frames(void)
 	mock_sig(1000, 1000);
 	mock_final.unsigned_rx = 30; /* 10 of the 40 extra frames counted nowhere */
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(!r.reconciled && has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
+	CHECK(!coord_trial_reconciled(&r) && has_finding(&r, COORD_CHECK_SIGNATURE, -1, false));
 	/* The vswitch emitted 40 more than it received: flagged too. */
-	CHECK(has_finding(&r, COORD_CHECK_NEGATIVE, 1, false) && !r.invalid);
+	CHECK(has_finding(&r, COORD_CHECK_NEGATIVE, 1, false) && !coord_trial_invalid(&r));
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
 }
@@ -1259,7 +1263,8 @@ test_drops_exceed_loss(void)
 	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
 	CHECK(r.hop_lost[1] == 100 && r.hop_drops[1] == 150);
-	CHECK(!r.reconciled && !r.invalid && has_finding(&r, COORD_CHECK_DROPS, 1, false));
+	CHECK(!coord_trial_reconciled(&r) && !coord_trial_invalid(&r) &&
+	      has_finding(&r, COORD_CHECK_DROPS, 1, false));
 	out = table_of(t, &r);
 	CHECK(strstr(out, "CHECK FAILED: hop vswitch counted 150 drops on the path but lost 100 "
 			  "packets there\n") != NULL);
@@ -1288,7 +1293,7 @@ test_drops_uncounted_and_policing(void)
 	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
 	CHECK(r.hop_lost[1] == 500 && r.hop_drops[1] == 250);
-	CHECK(r.reconciled && r.nb_findings == 0);
+	CHECK(coord_trial_reconciled(&r) && r.nb_findings == 0);
 	out = table_of(t, &r);
 	CHECK(strstr(out, "drop counters ok (vswitch 250 on none)") != NULL);
 	free(out);
@@ -1311,7 +1316,8 @@ test_negative_in_hop(void)
 
 	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(!r.reconciled && !r.invalid && has_finding(&r, COORD_CHECK_NEGATIVE, 1, false));
+	CHECK(!coord_trial_reconciled(&r) && !coord_trial_invalid(&r) &&
+	      has_finding(&r, COORD_CHECK_NEGATIVE, 1, false));
 	CHECK(r.chain[0].pt[2].flags == 1u << COORD_CHECK_NEGATIVE);
 	out = table_of(t, &r);
 	CHECK(strstr(out, "  Packets sent to virtual      :          1,100  [Lost -100 "
@@ -1353,7 +1359,7 @@ test_added_in_hop(void)
 	mocks[2].cur.port[0].added = 7;
 	mocks[2].final.port[0].added = 107;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.reconciled && !r.invalid && r.nb_findings == 0);
+	CHECK(coord_trial_reconciled(&r) && !coord_trial_invalid(&r) && r.nb_findings == 0);
 	CHECK(r.hop_lost[2] == -90 && r.hop_added[2] == 100 && r.hop_drops[2] == 10);
 	CHECK(r.unattributed == 0);
 	out = table_of(t, &r);
@@ -1376,7 +1382,7 @@ test_added_in_hop(void)
 	mock_scenario(&p0, &phy0, &vhost0, &vnic0);
 	mocks[2].final.port[0].added = 100;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(!r.reconciled && has_finding(&r, COORD_CHECK_NEGATIVE, 2, false));
+	CHECK(!coord_trial_reconciled(&r) && has_finding(&r, COORD_CHECK_NEGATIVE, 2, false));
 	CHECK(r.hop_lost[2] == -100 && r.unattributed == -40);
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
@@ -1398,7 +1404,7 @@ test_negative_on_link(void)
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
 	/* The vswitch "lost" 300 and the guest "found" them again. */
 	CHECK(r.hop_lost[1] == 300 && r.unattributed == -300);
-	CHECK(r.invalid && has_finding(&r, COORD_CHECK_NEGATIVE, 2, true));
+	CHECK(coord_trial_invalid(&r) && has_finding(&r, COORD_CHECK_NEGATIVE, 2, true));
 	j = coord_trial_to_json(t, &r);
 	CHECK(json_is_true(json_object_get(j, "invalid")));
 	CHECK(json_is_false(json_object_get(j, "dut_result")));
@@ -1435,7 +1441,7 @@ test_counter_backwards(void)
 	mocks[1].final.port[1].c[PVP_STATS_rx_dropped] = 0;
 	mocks[1].final.port[1].c[PVP_STATS_tx_dropped] = 0;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.invalid && !r.reconciled);
+	CHECK(coord_trial_invalid(&r) && !coord_trial_reconciled(&r));
 	CHECK(has_finding(&r, COORD_CHECK_BACKWARDS, 1, true));
 	CHECK(r.chain[0].pt[1].flags & (1u << COORD_CHECK_BACKWARDS));
 	out = table_of(t, &r);
@@ -1473,7 +1479,7 @@ test_burst(void)
 	mock_final.has_max_burst = true;
 	mock_final.max_burst = 320;
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0);
-	CHECK(r.traffic.max_burst == 320 && r.reconciled);
+	CHECK(r.traffic.max_burst == 320 && coord_trial_reconciled(&r));
 	j = coord_trial_to_json(t, &r);
 	CHECK(json_integer_value(json_object_get(j, "max_burst")) == 320);
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "checks"), "burst")),
@@ -1489,7 +1495,8 @@ test_burst(void)
 	mock_final.has_max_burst = true;
 	mock_final.max_burst = 320;
 	CHECK(coord_trial_run(t, &c, &r, err, sizeof(err)) == 0);
-	CHECK(!r.reconciled && !r.invalid && has_finding(&r, COORD_CHECK_BURST, -1, false));
+	CHECK(!coord_trial_reconciled(&r) && !coord_trial_invalid(&r) &&
+	      has_finding(&r, COORD_CHECK_BURST, -1, false));
 	out = table_of(t, &r);
 	CHECK(strstr(out, ", largest burst 320 OVER --max-burst\n") != NULL);
 	CHECK(strstr(out,
