@@ -146,7 +146,7 @@ int
 coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 {
 	struct coord_run_record *rr;
-	json_t *rec, *hops, *goals, *ctx;
+	json_t *rec, *hops, *ctx;
 	struct utsname u;
 	struct tm tm;
 	time_t now = time(NULL);
@@ -160,9 +160,9 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 	strftime(rr->started, sizeof(rr->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
-	goals = json_array();
+	rr->nb_goals = a->p.nb_goals;
 	for (i = 0; i < a->p.nb_goals; i++)
-		json_array_append_new(goals, coord_report_goal_json(&a->p, i));
+		coord_report_goal_asked(&a->p, i, &rr->goals[i]);
 	/* Every hop's context once: for OVS its versions, other_config and PMDs. */
 	hops = json_object();
 	for (i = 0; i < t->nb_hops; i++) {
@@ -189,13 +189,11 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 	snprintf(rr->host.kernel, sizeof(rr->host.kernel), "%s", u.release);
 	snprintf(rr->host.machine, sizeof(rr->host.machine), "%s", u.machine);
 	rr->hops = hops;
-	rr->goals = goals;
 	rr->has_flow_type = a->o.conf.traffic.flow_type != NULL;
 	snprintf(rr->flow_type, sizeof(rr->flow_type), "%s",
 		 a->o.conf.traffic.flow_type != NULL ? a->o.conf.traffic.flow_type : "");
 	rec = pvp_schema_encode(coord_run_record_members, rr);
 	json_decref(hops);
-	json_decref(goals);
 	free(rr);
 	if (rec == NULL)
 		return 0;

@@ -164,11 +164,22 @@ static const struct pvp_schema_member rec_goal_latency_members[] = {
 	REC(GLAT, bound_us, DOUBLE, REC_NUM, .help = "the most the statistic may be, us"),
 	{.name = NULL},
 };
+/* What a goal asks: a run record's goals, the first members of a search record's. */
+#define REC_GOAL_ASKED                                                                             \
+	REC_STR(GOAL, name, .help = "\"ndr\", \"pdr\", \"pdr0.5%\", \"pdr+p99-100us\""),           \
+		REC(GOAL, loss_ratio, DOUBLE, .max = 1, .help = "the goal's loss ratio"),          \
+		REC(GOAL, latency, OBJECT, .members = rec_goal_latency_members,                    \
+		    REC_HAS(GOAL, has_latency), .help = "a latency bound: stat and bound_us")
+static const struct pvp_schema_member rec_run_goal_members[] = {
+	REC_GOAL_ASKED,
+	{.name = NULL},
+};
+static const struct pvp_schema_member rec_run_goal = {.name = "",
+						      .type = PVP_SCHEMA_OBJECT,
+						      .members = rec_run_goal_members,
+						      .size = sizeof(GOAL)};
 static const struct pvp_schema_member rec_goal_members[] = {
-	REC_STR(GOAL, name, .help = "\"ndr\", \"pdr\", \"pdr0.5%\", \"pdr+p99-100us\""),
-	REC(GOAL, loss_ratio, DOUBLE, .max = 1, .help = "the goal's loss ratio"),
-	REC(GOAL, latency, OBJECT, .members = rec_goal_latency_members, REC_HAS(GOAL, has_latency),
-	    .help = "a latency bound: stat and bound_us"),
+	REC_GOAL_ASKED,
 	REC_STR(GOAL, status, .help = "ok, at-max, below-min, incomplete"),
 	REC(GOAL, lower_pps, DOUBLE, REC_NUM, .nullable = true, REC_HAS(GOAL, has_lower),
 	    .help = "highest rate that met the goal"),
@@ -284,7 +295,8 @@ const struct pvp_schema_member coord_run_record_members[] = {
 	    .help = "the host it ran on"),
 	REC(RUN, hops, MAP, .members = &rec_any,
 	    .help = "each hop's driver and context (OVS: versions, other_config, PMDs)"),
-	REC(RUN, goals, JSON, .help = "the goals searched: name, loss_ratio, latency"),
+	REC(RUN, goals, ARRAY, .max = COORD_RECORD_MAX_GOALS, .members = &rec_run_goal,
+	    .count_offset = offsetof(RUN, nb_goals), .help = "the goals searched"),
 	REC_STR(RUN, flow_type, REC_HAS(RUN, has_flow_type), .help = "--flow-type"),
 	REC_STR(RUN, title, REC_HAS(RUN, has_title),
 		.help = "the reports' title (a file's own; pvpkit writes none)"),
@@ -433,12 +445,6 @@ int
 coord_run_record_read(const json_t *rec, struct coord_run_record *rr, char *err, size_t err_len)
 {
 	return pvp_schema_read(coord_run_record_members, rec, rr, err, err_len);
-}
-
-int
-coord_record_goal_read(const json_t *goal, struct coord_record_goal *g, char *err, size_t err_len)
-{
-	return pvp_schema_read(rec_goal_members, goal, g, err, err_len);
 }
 
 int

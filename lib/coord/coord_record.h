@@ -311,13 +311,15 @@ struct coord_run_record {
 	struct coord_record_host host; /**< where it ran */
 	bool has_host;		       /**< "host" given */
 	json_t *hops;		       /**< {hop: {driver, context}} */
-	json_t *goals;		       /**< the goals searched */
-	char flow_type[8];	       /**< --flow-type */
-	bool has_flow_type;	       /**< "flow_type" given */
-	char title[256];	       /**< the reports' title (pvpkit writes none) */
-	bool has_title;		       /**< "title" given */
-	double line_rate_bps;	       /**< the line rate (pvpkit writes none) */
-	bool has_line_rate;	       /**< "line_rate_bps" given */
+	/** The goals searched: name, loss_ratio and latency set, the rest unused. */
+	struct coord_record_goal goals[COORD_RECORD_MAX_GOALS];
+	unsigned int nb_goals; /**< entries in goals[] */
+	char flow_type[8];     /**< --flow-type */
+	bool has_flow_type;    /**< "flow_type" given */
+	char title[256];       /**< the reports' title (pvpkit writes none) */
+	bool has_title;	       /**< "title" given */
+	double line_rate_bps;  /**< the line rate (pvpkit writes none) */
+	bool has_line_rate;    /**< "line_rate_bps" given */
 };
 
 /** The "trial" record's members, in the order they are written. */
@@ -353,10 +355,6 @@ int coord_search_record_read(const json_t *rec, struct coord_search_record *sr, 
 /** Decode a "run" record into @p rr, as coord_trial_record_read(). */
 int coord_run_record_read(const json_t *rec, struct coord_run_record *rr, char *err,
 			  size_t err_len);
-
-/** Decode one of a "run" record's goals into @p g, as coord_trial_record_read(). */
-int coord_record_goal_read(const json_t *goal, struct coord_record_goal *g, char *err,
-			   size_t err_len);
 
 /** Decode a "soak_interval" or "soak" record into @p sr, as coord_trial_record_read(). */
 int coord_soak_record_read(const json_t *rec, struct coord_soak_record *sr, char *err,

@@ -165,13 +165,12 @@ const char *coord_report_goal_label(const struct pvp_search_params *p, unsigned 
 				    size_t len);
 
 /**
- * Goal @p g of a search as the "run" record (which has no table) lists
- * it: {"name", "loss_ratio"} and, for a goal with a latency bound,
- * "latency": {"stat", "bound_us"}, as the search record's goal table
- * (lib/coord/coord_record.c) writes them.
- * @return a new object, or NULL on allocation failure.
+ * What goal @p g of a search asks, into @p o: name, loss_ratio and, for
+ * a goal with a latency bound, latency (has_latency). The run record's
+ * goals are these, the search record's add what the search found.
  */
-json_t *coord_report_goal_json(const struct pvp_search_params *p, unsigned int g);
+void coord_report_goal_asked(const struct pvp_search_params *p, unsigned int g,
+			     struct coord_record_goal *o);
 
 /**
  * Whether @p name can be a goal's name, as coord_report_goal_name()

@@ -207,23 +207,16 @@ coord_report_goal_label(const struct pvp_search_params *p, unsigned int g, char 
 	return buf;
 }
 
-json_t *
-coord_report_goal_json(const struct pvp_search_params *p, unsigned int g)
+void
+coord_report_goal_asked(const struct pvp_search_params *p, unsigned int g,
+			struct coord_record_goal *o)
 {
-	char name[32];
-	json_t *o;
-
-	o = json_pack("{s:s,s:f}", "name", coord_report_goal_label(p, g, name, sizeof(name)),
-		      "loss_ratio", p->loss_ratio[g]);
-	if (o != NULL && p->lat_stat[g] != PVP_SEARCH_LAT_NONE &&
-	    json_object_set_new(o, "latency",
-				json_pack("{s:s,s:f}", "stat",
-					  pvp_search_lat_stat_name(p->lat_stat[g]), "bound_us",
-					  (double)p->lat_bound_ns[g] / 1e3)) < 0) {
-		json_decref(o);
-		o = NULL;
-	}
-	return o;
+	coord_report_goal_label(p, g, o->name, sizeof(o->name));
+	o->loss_ratio = p->loss_ratio[g];
+	o->has_latency = p->lat_stat[g] != PVP_SEARCH_LAT_NONE;
+	snprintf(o->latency.stat, sizeof(o->latency.stat), "%s",
+		 pvp_search_lat_stat_name(p->lat_stat[g]));
+	o->latency.bound_us = (double)p->lat_bound_ns[g] / 1e3;
 }
 
 bool
@@ -275,12 +268,7 @@ coord_report_search_record(const struct pvp_search_params *p, const struct pvp_s
 		const struct pvp_search_goal_result *g = &r->goal[i];
 		struct coord_record_goal *o = &rec.goals[i];
 
-		coord_report_goal_label(p, i, o->name, sizeof(o->name));
-		o->loss_ratio = g->loss_ratio;
-		o->has_latency = p->lat_stat[i] != PVP_SEARCH_LAT_NONE;
-		snprintf(o->latency.stat, sizeof(o->latency.stat), "%s",
-			 pvp_search_lat_stat_name(p->lat_stat[i]));
-		o->latency.bound_us = (double)p->lat_bound_ns[i] / 1e3;
+		coord_report_goal_asked(p, i, o);
 		snprintf(o->status, sizeof(o->status), "%s",
 			 pvp_search_goal_status_name(g->status));
 		/* A rate not known is null rather than a made-up 0. */

@@ -139,19 +139,18 @@ sum_goals_from_search(struct sum_state *s, const struct coord_search_record *sr)
 			     sr->goals[i].latency.bound_us);
 }
 
-/* The goals of a "run" record, each read through the goal's table. */
+/* The goals of a "run" record. */
 static void
-sum_goals_from(struct sum_state *s, const json_t *goals)
+sum_goals_from(struct sum_state *s, const struct coord_run_record *run)
 {
-	struct coord_record_goal g;
-	char err[160];
-	const json_t *v;
-	size_t i;
+	unsigned int i;
 
-	json_array_foreach(goals, i, v) {
-		if (coord_record_goal_read(v, &g, err, sizeof(err)) == 0 && g.name[0] != '\0')
-			sum_goal_add(s, g.name, g.loss_ratio, g.has_latency ? g.latency.stat : "",
-				     g.latency.bound_us);
+	for (i = 0; i < run->nb_goals; i++) {
+		const struct coord_record_goal *g = &run->goals[i];
+
+		if (g->name[0] != '\0')
+			sum_goal_add(s, g->name, g->loss_ratio,
+				     g->has_latency ? g->latency.stat : "", g->latency.bound_us);
 	}
 }
 
@@ -533,7 +532,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 		return NULL;
 	}
 	if (s.nb_goals == 0 && run != NULL)
-		sum_goals_from(&s, run->goals);
+		sum_goals_from(&s, run);
 	if (s.nb_goals == 0)
 		sum_goal_add(&s, "ndr", 0, "", 0);
 	if (s.nb_pts > 1)
