@@ -157,7 +157,7 @@ attr_point_drops(const struct coord_port *a, const struct coord_port *b, bool tx
 		if (!attr_reason_side(&a->reasons[i], tx))
 			continue;
 		for (j = 0; j < b->nb_reasons; j++)
-			if (strcmp(b->reasons[j].name, a->reasons[i].name) == 0)
+			if (b->reasons[j].id == a->reasons[i].id)
 				before = b->reasons[j].value;
 		v = attr_diff(a->reasons[i].value, before);
 		if (v == 0 || pr->nb_reasons >= COORD_MAX_REASONS)
@@ -168,20 +168,20 @@ attr_point_drops(const struct coord_port *a, const struct coord_port *b, bool tx
 	}
 }
 
-/* Count @p value more under reason @p name at a point. */
+/* Count @p value more under reason @p id at a point. */
 static void
-attr_add_reason(struct coord_point_result *pr, const char *name, uint64_t value)
+attr_add_reason(struct coord_point_result *pr, enum coord_reason_id id, uint64_t value)
 {
 	unsigned int i;
 
 	for (i = 0; i < pr->nb_reasons; i++)
-		if (strcmp(pr->reasons[i].name, name) == 0) {
+		if (pr->reasons[i].id == (unsigned int)id) {
 			pr->reasons[i].value += value;
 			return;
 		}
 	if (pr->nb_reasons >= COORD_MAX_REASONS)
 		return;
-	snprintf(pr->reasons[pr->nb_reasons].name, sizeof(pr->reasons[0].name), "%s", name);
+	pr->reasons[pr->nb_reasons].id = id;
 	pr->reasons[pr->nb_reasons].side = COORD_SIDE_RX;
 	pr->reasons[pr->nb_reasons++].value = value;
 }
@@ -225,7 +225,7 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 			}
 			for (i = 0; i < pa->nb_reasons; i++)
 				for (j = 0; j < pb->nb_reasons; j++) {
-					if (strcmp(pa->reasons[i].name, pb->reasons[j].name) != 0 ||
+					if (pa->reasons[i].id != pb->reasons[j].id ||
 					    pa->reasons[i].value >= pb->reasons[j].value)
 						continue;
 					back = true;
@@ -233,7 +233,8 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 						snprintf(
 							first, sizeof(first),
 							"%s %s went backwards (%s -> %s)",
-							t->hops[h].ports[p], pa->reasons[i].name,
+							t->hops[h].ports[p],
+							coord_reason_name(pa->reasons[i].id),
 							pvp_fmt_count((int64_t)pb->reasons[j].value,
 								      b, sizeof(b)),
 							pvp_fmt_count((int64_t)pa->reasons[i].value,
@@ -605,7 +606,7 @@ coord_attribute(const struct coord_topology *t, const struct coord_snap *before,
 			if (!pt->tx && cr->pt[k - 1].refused != 0) {
 				/* The receiver's ring was full: its drop. */
 				pr->drop += cr->pt[k - 1].refused;
-				attr_add_reason(pr, coord_reason_name(COORD_REASON_rx_ring_full),
+				attr_add_reason(pr, COORD_REASON_rx_ring_full,
 						cr->pt[k - 1].refused);
 			}
 			/* Refused packets are the next hop's drops, not this one's. */

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -73,10 +74,48 @@ static const struct {
 #undef COORD_REASON_X_ENTRY
 };
 
+/*
+ * The hops' own reason names, each kept once so that a reason is an id
+ * everywhere after the driver named it. Entries are written once, under
+ * the lock, and never change; snapshots of several hops add to it
+ * concurrently.
+ */
+static char own_reasons[COORD_MAX_OWN_REASONS][COORD_OWN_REASON_LEN];
+static unsigned int nb_own_reasons;
+static pthread_mutex_t own_reasons_lock = PTHREAD_MUTEX_INITIALIZER;
+
 const char *
-coord_reason_name(enum coord_reason_id id)
+coord_reason_name(unsigned int id)
 {
-	return (unsigned int)id < COORD_NB_REASON_IDS ? coord_reasons[id].name : NULL;
+	unsigned int n;
+
+	if (id < COORD_NB_REASON_IDS)
+		return coord_reasons[id].name;
+	pthread_mutex_lock(&own_reasons_lock);
+	n = nb_own_reasons;
+	pthread_mutex_unlock(&own_reasons_lock);
+	return id - COORD_NB_REASON_IDS < n ? own_reasons[id - COORD_NB_REASON_IDS] : NULL;
+}
+
+/* The id of a hop's own reason @p name, added if new. @return it, or -ENOSPC. */
+static int
+own_reason_id(const char *name)
+{
+	unsigned int i;
+	int id = -ENOSPC;
+
+	pthread_mutex_lock(&own_reasons_lock);
+	for (i = 0; i < nb_own_reasons; i++)
+		if (strncmp(own_reasons[i], name, COORD_OWN_REASON_LEN - 1) == 0) {
+			id = (int)(COORD_NB_REASON_IDS + i);
+			break;
+		}
+	if (id < 0 && nb_own_reasons < COORD_MAX_OWN_REASONS) {
+		snprintf(own_reasons[nb_own_reasons], COORD_OWN_REASON_LEN, "%s", name);
+		id = (int)(COORD_NB_REASON_IDS + nb_own_reasons++);
+	}
+	pthread_mutex_unlock(&own_reasons_lock);
+	return id;
 }
 
 enum coord_side
@@ -86,14 +125,14 @@ coord_reason_side(enum coord_reason_id id)
 }
 
 static void
-port_add(struct coord_port *p, const char *name, enum coord_side side, uint64_t value)
+port_add(struct coord_port *p, unsigned int id, enum coord_side side, uint64_t value)
 {
 	struct coord_reason *r;
 
 	if (p->nb_reasons >= COORD_MAX_REASONS)
 		return;
 	r = &p->reasons[p->nb_reasons++];
-	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->id = id;
 	r->side = side;
 	r->value = value;
 }
@@ -102,7 +141,7 @@ void
 coord_port_add_reason(struct coord_port *p, enum coord_reason_id id, uint64_t value)
 {
 	if ((unsigned int)id < COORD_NB_REASON_IDS)
-		port_add(p, coord_reasons[id].name, coord_reasons[id].side, value);
+		port_add(p, id, coord_reasons[id].side, value);
 }
 
 void
@@ -110,11 +149,16 @@ coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_s
 			    uint64_t value)
 {
 	unsigned int i;
+	int id;
 
 	for (i = 0; i < COORD_NB_REASON_IDS; i++)
-		if (strcmp(coord_reasons[i].name, name) == 0)
-			side = coord_reasons[i].side;
-	port_add(p, name, side, value);
+		if (strcmp(coord_reasons[i].name, name) == 0) {
+			port_add(p, i, coord_reasons[i].side, value);
+			return;
+		}
+	id = own_reason_id(name);
+	if (id >= 0)
+		port_add(p, (unsigned int)id, side, value);
 }
 
 int

@@ -196,9 +196,23 @@ enum coord_reason_id {
 };
 /* clang-format on */
 
+/**
+ * Most names of reasons outside the vocabulary (a hop's own, given to
+ * coord_port_add_named_reason()) that a process keeps; a reason with a
+ * name beyond them is not reported.
+ */
+#define COORD_MAX_OWN_REASONS 64
+/** Longest name of such a reason, NUL included (longer ones are cut). */
+#define COORD_OWN_REASON_LEN 48
+
 /** A named drop counter of a port. */
 struct coord_reason {
-	char name[48];	      /**< a name of COORD_FOREACH_REASON, or the hop's own */
+	/**
+	 * Which reason, compared as a number: an enum coord_reason_id, or
+	 * from COORD_NB_REASON_IDS on a hop's own name, kept once for the
+	 * process (coord_reason_name() gives either name).
+	 */
+	unsigned int id;
 	enum coord_side side; /**< where it is shown (COORD_SIDE_BOTH when unknown) */
 	uint64_t value;	      /**< packets */
 };
@@ -548,8 +562,11 @@ coord_driver_has(const struct coord_driver *d, unsigned int role)
  */
 int coord_driver_check(const struct coord_driver *d, char *err, size_t err_len);
 
-/** The name of vocabulary reason @p id ("rx_missed"), or NULL. */
-const char *coord_reason_name(enum coord_reason_id id);
+/**
+ * The name of reason @p id (coord_reason::id): a vocabulary one
+ * ("rx_missed") or a hop's own, or NULL for no reason.
+ */
+const char *coord_reason_name(unsigned int id);
 
 /** The side of vocabulary reason @p id. */
 enum coord_side coord_reason_side(enum coord_reason_id id);
@@ -562,7 +579,10 @@ void coord_port_add_reason(struct coord_port *p, enum coord_reason_id id, uint64
 
 /**
  * Add a reason the vocabulary does not know, named as the hop names it,
- * with its side. A @p name of the vocabulary takes the vocabulary's side.
+ * with its side. A @p name of the vocabulary is that reason, with the
+ * vocabulary's side. Others get an id of their own the first time they
+ * are seen (COORD_MAX_OWN_REASONS of them per process; one beyond is not
+ * added). Safe from concurrent snapshot() calls.
  */
 void coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_side side,
 				 uint64_t value);

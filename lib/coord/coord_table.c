@@ -153,7 +153,7 @@ table_point(FILE *f, const struct coord_topology *t, const struct coord_point *p
 			pvp_fmt_count((int64_t)pr->added, a, sizeof(a)));
 	fprintf(f, ", Drop %s", pvp_fmt_count((int64_t)pr->drop, a, sizeof(a)));
 	for (i = 0; i < pr->nb_reasons; i++)
-		fprintf(f, "%s%s %s", i == 0 ? ": " : ", ", pr->reasons[i].name,
+		fprintf(f, "%s%s %s", i == 0 ? ": " : ", ", coord_reason_name(pr->reasons[i].id),
 			pvp_fmt_count((int64_t)pr->reasons[i].value, a, sizeof(a)));
 	fprintf(f, "]");
 	table_point_flags(f, pr->flags);
@@ -176,22 +176,19 @@ coord_trial_hop_why(const struct coord_topology *t, const struct coord_trial_res
 			if (pr->owner != (int)hop || pr->attributed <= 0)
 				continue;
 			for (i = 0; i < pr->nb_reasons; i++) {
-				for (j = 0; j < n && strcmp(sum[j].name, pr->reasons[i].name) != 0;
-				     j++)
+				for (j = 0; j < n && sum[j].id != pr->reasons[i].id; j++)
 					;
 				if (j == n && n == COORD_MAX_REASONS)
 					continue;
 				if (j == n)
-					sum[n++] = (struct coord_reason){.value = 0};
-				snprintf(sum[j].name, sizeof(sum[j].name), "%s",
-					 pr->reasons[i].name);
+					sum[n++] = (struct coord_reason){.id = pr->reasons[i].id};
 				sum[j].value += pr->reasons[i].value;
 			}
 		}
 	buf[0] = '\0';
 	for (j = 0; j < n && off < len; j++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s %s", j == 0 ? "" : ", ",
-					sum[j].name,
+					coord_reason_name(sum[j].id),
 					pvp_fmt_count((int64_t)sum[j].value, a, sizeof(a)));
 }
 
@@ -350,7 +347,7 @@ table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 	unsigned int i;
 
 	for (i = 0; i < pr->nb_reasons; i++)
-		json_object_set_new(reasons, pr->reasons[i].name,
+		json_object_set_new(reasons, coord_reason_name(pr->reasons[i].id),
 				    json_integer((json_int_t)pr->reasons[i].value));
 	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:I,s:I}", "label", pt->label, "hop",
 		      t->hops[pt->hop].hop.name, "port", t->hops[pt->hop].ports[pt->port], "dir",

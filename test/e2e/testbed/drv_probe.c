@@ -34,7 +34,7 @@ snap_json(const struct coord_snap *s)
 		json_t *reasons = json_object(), *o;
 
 		for (k = 0; k < p->nb_reasons; k++)
-			json_object_set_new(reasons, p->reasons[k].name,
+			json_object_set_new(reasons, coord_reason_name(p->reasons[k].id),
 					    json_integer((json_int_t)p->reasons[k].value));
 		o = json_pack("{s:s}", "name", p->name);
 		for (k = 0; k < PVP_STATS_NB_COUNTERS; k++)

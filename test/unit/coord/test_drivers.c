@@ -156,7 +156,7 @@ reason(const struct coord_port *p, const char *name)
 	unsigned int i;
 
 	for (i = 0; i < p->nb_reasons; i++)
-		if (strcmp(p->reasons[i].name, name) == 0)
+		if (strcmp(coord_reason_name(p->reasons[i].id), name) == 0)
 			return p->reasons[i].value;
 	return UINT64_MAX;
 }

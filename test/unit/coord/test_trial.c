@@ -507,7 +507,8 @@ test_drop_at_vswitch(void)
 	CHECK(r.chain[0].pt[2].lost == 100 && r.chain[0].pt[2].drop == 100);
 	CHECK(r.chain[0].pt[2].owner == 1);
 	CHECK(r.chain[0].pt[2].nb_reasons == 1 &&
-	      strcmp(r.chain[0].pt[2].reasons[0].name, "ovs_tx_failure_drops") == 0 &&
+	      strcmp(coord_reason_name(r.chain[0].pt[2].reasons[0].id), "ovs_tx_failure_drops") ==
+		      0 &&
 	      r.chain[0].pt[2].reasons[0].value == 100);
 	coord_trial_result_clear(&r);
 	coord_topology_free(t);
@@ -534,7 +535,7 @@ test_refused_by_peer(void)
 	CHECK(r.chain[0].pt[1].lost == 50 && r.chain[0].pt[1].drop == 50);
 	CHECK(r.chain[0].pt[1].owner == 1 && r.chain[0].pt[1].attributed == 50);
 	CHECK(r.chain[0].pt[1].nb_reasons == 1 &&
-	      strcmp(r.chain[0].pt[1].reasons[0].name, "rx_ring_full") == 0 &&
+	      strcmp(coord_reason_name(r.chain[0].pt[1].reasons[0].id), "rx_ring_full") == 0 &&
 	      r.chain[0].pt[1].reasons[0].value == 50);
 	CHECK(r.hop_lost[0] == 0 && r.hop_lost[1] == 50 && r.hop_lost[2] == 0);
 	CHECK(r.unattributed == 0 && coord_trial_reconciled(&r));
@@ -744,17 +745,30 @@ test_reason_sides(void)
 	CHECK(coord_reason_side(COORD_REASON_rx_missed) == COORD_SIDE_RX);
 	CHECK(coord_reason_side(COORD_REASON_tx_full) == COORD_SIDE_TX);
 	CHECK(coord_reason_side(COORD_REASON_ovs_rx_qos_drops) == COORD_SIDE_RX);
-	CHECK(coord_reason_name(COORD_NB_REASON_IDS) == NULL);
+	CHECK(coord_reason_name(COORD_NB_REASON_IDS + COORD_MAX_OWN_REASONS) == NULL);
 	coord_port_add_reason(&p, COORD_REASON_ovs_tx_failure_drops, 5);
 	/* A known name takes the vocabulary's side whatever the caller says. */
 	coord_port_add_named_reason(&p, "rx_nombuf", COORD_SIDE_TX, 6);
 	/* An unknown name keeps the side it is given, "rx" in it or not. */
 	coord_port_add_named_reason(&p, "rx_xoff_packets_sent", COORD_SIDE_TX, 7);
 	CHECK(p.nb_reasons == 3);
-	CHECK(strcmp(p.reasons[0].name, "ovs_tx_failure_drops") == 0 &&
+	CHECK(strcmp(coord_reason_name(p.reasons[0].id), "ovs_tx_failure_drops") == 0 &&
 	      p.reasons[0].side == COORD_SIDE_TX && p.reasons[0].value == 5);
 	CHECK(p.reasons[1].side == COORD_SIDE_RX && p.reasons[1].value == 6);
 	CHECK(p.reasons[2].side == COORD_SIDE_TX && p.reasons[2].value == 7);
+	/* A reason is its id: a known name is the vocabulary's, a hop's own
+	 * name one id each time it is seen, and its name is kept (cut to
+	 * COORD_OWN_REASON_LEN - 1 characters). */
+	CHECK(p.reasons[1].id == COORD_REASON_rx_nombuf);
+	CHECK(p.reasons[2].id >= COORD_NB_REASON_IDS &&
+	      strcmp(coord_reason_name(p.reasons[2].id), "rx_xoff_packets_sent") == 0);
+	coord_port_add_named_reason(&p, "rx_xoff_packets_sent", COORD_SIDE_TX, 8);
+	coord_port_add_named_reason(&p, "rx_q0_a_very_long_xstat_name_of_a_pmd_that_goes_on",
+				    COORD_SIDE_RX, 9);
+	CHECK(p.nb_reasons == 5 && p.reasons[3].id == p.reasons[2].id);
+	CHECK(strcmp(coord_reason_name(p.reasons[4].id),
+		     "rx_q0_a_very_long_xstat_name_of_a_pmd_that_goes") == 0,
+	      "%s", coord_reason_name(p.reasons[4].id));
 	while (p.nb_reasons < COORD_MAX_REASONS)
 		coord_port_add_reason(&p, COORD_REASON_tx_full, 1);
 	coord_port_add_reason(&p, COORD_REASON_tx_full, 1);

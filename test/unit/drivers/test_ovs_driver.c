@@ -317,7 +317,7 @@ find_reason(const struct coord_port *p, const char *name)
 	unsigned int i;
 
 	for (i = 0; i < p->nb_reasons; i++)
-		if (strcmp(p->reasons[i].name, name) == 0)
+		if (strcmp(coord_reason_name(p->reasons[i].id), name) == 0)
 			return &p->reasons[i];
 	return NULL;
 }
@@ -367,8 +367,8 @@ check_recorded_counters(const struct coord_snap *s)
 	CHECK_U64(vh->c[PVP_STATS_tx_dropped], 64704);
 	/* vhost ports in OVS 3.1 have five ovs_* drop counters. */
 	CHECK_U64(phy->nb_reasons, 5);
-	CHECK(strcmp(phy->reasons[0].name, "ovs_rx_qos_drops") == 0, "first reason %s",
-	      phy->reasons[0].name);
+	CHECK(strcmp(coord_reason_name(phy->reasons[0].id), "ovs_rx_qos_drops") == 0,
+	      "first reason %s", coord_reason_name(phy->reasons[0].id));
 	r = find_reason(phy, "ovs_tx_failure_drops");
 	CHECK(r != NULL && r->value == 16640, "phy0 ovs_tx_failure_drops");
 	r = find_reason(vh, "ovs_tx_failure_drops");
@@ -615,8 +615,8 @@ check_of_counters(const struct coord_snap *s)
 	CHECK_U64(phy->nb_reasons, 5);
 	r = find_reason(phy, "ovs_rx_qos_drops");
 	CHECK(r != NULL && r->value == 6076, "ovs_rx_qos_drops");
-	CHECK(strcmp(phy->reasons[0].name, "ovs_rx_qos_drops") == 0,
-	      "same reason order as OVSDB: %s", phy->reasons[0].name);
+	CHECK(strcmp(coord_reason_name(phy->reasons[0].id), "ovs_rx_qos_drops") == 0,
+	      "same reason order as OVSDB: %s", coord_reason_name(phy->reasons[0].id));
 	r = find_reason(vh, "ovs_tx_failure_drops");
 	CHECK(r != NULL && r->value == 0, "vhost0 ovs_tx_failure_drops");
 }

@@ -222,9 +222,10 @@ test_ok(const char *dir, bool tcp)
 		CHECK_U64(s.port[0].c[PVP_STATS_tx_errors], 0);
 		/* imissed and rx_nombuf; virtio has no other drop xstat. */
 		CHECK_U64(s.port[0].nb_reasons, 2);
-		CHECK(strcmp(s.port[0].reasons[0].name, "rx_missed") == 0 &&
-			      strcmp(s.port[0].reasons[1].name, "rx_nombuf") == 0,
-		      "reasons %s %s", s.port[0].reasons[0].name, s.port[0].reasons[1].name);
+		CHECK(strcmp(coord_reason_name(s.port[0].reasons[0].id), "rx_missed") == 0 &&
+			      strcmp(coord_reason_name(s.port[0].reasons[1].id), "rx_nombuf") == 0,
+		      "reasons %s %s", coord_reason_name(s.port[0].reasons[0].id),
+		      coord_reason_name(s.port[0].reasons[1].id));
 		CHECK(s.port[0].reasons[0].side == COORD_SIDE_RX &&
 			      s.port[0].reasons[1].side == COORD_SIDE_RX,
 		      "reason sides");

@@ -396,9 +396,9 @@ test_open_and_snapshot(void)
 	CHECK(s.port[0].c[PVP_STATS_tx_bytes] > 0 && s.port[0].c[PVP_STATS_rx_bytes] > 0,
 	      "bytes %llu %llu", (unsigned long long)s.port[0].c[PVP_STATS_tx_bytes],
 	      (unsigned long long)s.port[0].c[PVP_STATS_rx_bytes]);
-	CHECK(strcmp(s.port[0].reasons[0].name, "rx_ierrors") == 0 &&
+	CHECK(strcmp(coord_reason_name(s.port[0].reasons[0].id), "rx_ierrors") == 0 &&
 		      s.port[0].reasons[0].value == 456,
-	      "reason %s", s.port[0].reasons[0].name);
+	      "reason %s", coord_reason_name(s.port[0].reasons[0].id));
 	ctx = coord_driver_trex.context(&hop);
 	CHECK(ctx != NULL && json_object_get(ctx, "version") != NULL &&
 		      json_real_value(json_object_get(
