@@ -20,10 +20,10 @@
 static int
 ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 	char e[PVP_CTL_ERR_LEN] = "";
 
-	/* A new connection may be a restarted app (coord_ctl_hop::connects). */
+	/* A new connection may be a restarted app (ctl_hop::connects). */
 	h->connects++;
 	h->client = pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL,
 					   (int)h->timeout_ms, e, sizeof(e));
@@ -38,53 +38,53 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 	return 0;
 }
 
-static const struct pvp_schema_member coord_ctl_l3_members[] = {
+static const struct pvp_schema_member ctl_hop_l3_members[] = {
 	{.name = "port",
 	 .type = PVP_SCHEMA_STRING,
 	 .required = true,
 	 .min = 1,
 	 .max = 63,
-	 PVP_SCHEMA_AT(struct coord_ctl_l3, port),
+	 PVP_SCHEMA_AT(struct ctl_hop_l3, port),
 	 .help = "the port, as in \"ports\""},
 	{.name = "ip",
 	 .type = PVP_SCHEMA_IPV4,
-	 PVP_SCHEMA_AT(struct coord_ctl_l3, ip),
-	 PVP_SCHEMA_PRESENT(struct coord_ctl_l3, has_ip),
+	 PVP_SCHEMA_AT(struct ctl_hop_l3, ip),
+	 PVP_SCHEMA_PRESENT(struct ctl_hop_l3, has_ip),
 	 .help = "its IPv4 address (--addr ip=)"},
 	{.name = "gw",
 	 .type = PVP_SCHEMA_IPV4,
-	 PVP_SCHEMA_AT(struct coord_ctl_l3, gw),
-	 PVP_SCHEMA_PRESENT(struct coord_ctl_l3, has_gw),
+	 PVP_SCHEMA_AT(struct ctl_hop_l3, gw),
+	 PVP_SCHEMA_PRESENT(struct ctl_hop_l3, has_gw),
 	 .help = "its IPv4 gateway, resolved before traffic (--addr gw=, --l3)"},
 	{.name = "ip6",
 	 .type = PVP_SCHEMA_STRING,
 	 .min = 2,
 	 .max = 45,
-	 PVP_SCHEMA_AT(struct coord_ctl_l3, ip6),
+	 PVP_SCHEMA_AT(struct ctl_hop_l3, ip6),
 	 .help = "its IPv6 address (--addr ip6=)"},
 	{.name = "gw6",
 	 .type = PVP_SCHEMA_STRING,
 	 .min = 2,
 	 .max = 45,
-	 PVP_SCHEMA_AT(struct coord_ctl_l3, gw6),
+	 PVP_SCHEMA_AT(struct ctl_hop_l3, gw6),
 	 .help = "its IPv6 gateway, resolved before traffic (--addr gw6=, --l3)"},
 	{.name = "vlan",
 	 .type = PVP_SCHEMA_UINT,
 	 .min = 0,
 	 .max = 4094,
-	 PVP_SCHEMA_AT(struct coord_ctl_l3, vlan),
+	 PVP_SCHEMA_AT(struct ctl_hop_l3, vlan),
 	 .def = "0",
 	 .help = "its 802.1Q VLAN, 0 untagged (--addr vlan=)"},
 	{.name = NULL},
 };
-const struct pvp_schema_member coord_ctl_l3_item = {.name = "",
-						    .type = PVP_SCHEMA_OBJECT,
-						    .members = coord_ctl_l3_members,
-						    .size = sizeof(struct coord_ctl_l3)};
+const struct pvp_schema_member ctl_hop_l3_item = {.name = "",
+						  .type = PVP_SCHEMA_OBJECT,
+						  .members = ctl_hop_l3_members,
+						  .size = sizeof(struct ctl_hop_l3)};
 
 /* The app's index of topology port @p name: "pN" is N, another name its position. */
 static int
-ctl_hop_app_port(const struct coord_ctl_hop *h, const char *name)
+ctl_hop_app_port(const struct ctl_hop *h, const char *name)
 {
 	unsigned int i;
 	uint32_t n;
@@ -99,14 +99,13 @@ ctl_hop_app_port(const struct coord_ctl_hop *h, const char *name)
 
 /* What the schema cannot say of "l3": a port of the hop, IPv6 addresses. */
 static int
-ctl_hop_l3_valid(const struct coord_hop *hop, const struct coord_ctl_hop *h, char *err,
-		 size_t err_len)
+ctl_hop_l3_valid(const struct coord_hop *hop, const struct ctl_hop *h, char *err, size_t err_len)
 {
 	uint8_t a[16];
 	unsigned int i, k;
 
 	for (i = 0; i < h->nb_l3; i++) {
-		const struct coord_ctl_l3 *l = &h->l3[i];
+		const struct ctl_hop_l3 *l = &h->l3[i];
 		const char *v6[2] = {l->ip6, l->gw6}, *n6[2] = {"ip6", "gw6"};
 		bool found = h->nb_ports == 0;
 
@@ -127,10 +126,10 @@ ctl_hop_l3_valid(const struct coord_hop *hop, const struct coord_ctl_hop *h, cha
 }
 
 int
-coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
-		   const struct pvp_schema_member *members, char *err, size_t err_len)
+ctl_hop_open(struct coord_hop *hop, const json_t *conf, const struct pvp_schema_member *members,
+	     char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h;
+	struct ctl_hop *h;
 	int ret;
 
 	h = calloc(1, sizeof(*h));
@@ -169,9 +168,9 @@ coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
 }
 
 void
-coord_ctl_hop_close(struct coord_hop *hop)
+ctl_hop_close(struct coord_hop *hop)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 
 	if (h == NULL)
 		return;
@@ -182,10 +181,10 @@ coord_ctl_hop_close(struct coord_hop *hop)
 }
 
 int
-coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
-		   int timeout_ms, char *err, size_t err_len)
+ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+	     int timeout_ms, char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 	char e[PVP_CTL_ERR_LEN] = "";
 	int attempt, ret;
 
@@ -339,10 +338,10 @@ ctl_hop_neigh(const struct coord_hop *hop, const json_t *stats, int idx, struct 
 }
 
 int
-coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,
-			char *err, size_t err_len)
+ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap, char *err,
+		  size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 	struct pvp_stats_snap *s;
 	char perr[256] = "";
 	uint64_t impaired, added;
@@ -399,44 +398,44 @@ coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord
 }
 
 int
-coord_ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
+ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
 {
 	json_t *res = NULL;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, "stats.get", NULL, &res, 0, err, err_len);
+	ret = ctl_hop_call(hop, "stats.get", NULL, &res, 0, err, err_len);
 	if (ret < 0)
 		return ret;
-	ret = coord_ctl_hop_map_stats(hop, res, snap, err, err_len);
+	ret = ctl_hop_map_stats(hop, res, snap, err, err_len);
 	json_decref(res);
 	return ret;
 }
 
 int
-coord_ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len)
+ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len)
 {
 	json_t *res = NULL;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, "stats.clear", NULL, &res, 0, err, err_len);
+	ret = ctl_hop_call(hop, "stats.clear", NULL, &res, 0, err, err_len);
 	json_decref(res);
 	return ret;
 }
 
 int
-coord_ctl_hop_method(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
-		     char *err, size_t err_len)
+ctl_hop_method(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+	       char *err, size_t err_len)
 {
-	return coord_ctl_hop_call(hop, method, params, result, 0, err, err_len);
+	return ctl_hop_call(hop, method, params, result, 0, err, err_len);
 }
 
 json_t *
-coord_ctl_hop_context(struct coord_hop *hop)
+ctl_hop_context(struct coord_hop *hop)
 {
 	char err[256];
 	json_t *res = NULL;
 
-	if (coord_ctl_hop_call(hop, "info", NULL, &res, 0, err, sizeof(err)) < 0)
+	if (ctl_hop_call(hop, "info", NULL, &res, 0, err, sizeof(err)) < 0)
 		return NULL;
 	return res;
 }
@@ -465,14 +464,14 @@ ctl_hop_neigh_item(const json_t *stats, int idx)
 }
 
 int
-coord_ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t err_len)
+ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t err_len)
 {
-	const struct coord_ctl_hop *h = hop->priv;
+	const struct ctl_hop *h = hop->priv;
 	char want[INET6_ADDRSTRLEN], gw[INET6_ADDRSTRLEN];
 	unsigned int i;
 
 	for (i = 0; i < h->nb_l3; i++) {
-		const struct coord_ctl_l3 *l = &h->l3[i];
+		const struct ctl_hop_l3 *l = &h->l3[i];
 		int idx = ctl_hop_app_port(h, l->port);
 		const json_t *n = ctl_hop_neigh_item(stats, idx);
 		const char *have;

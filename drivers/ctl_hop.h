@@ -9,8 +9,8 @@
  * topology ports, stats.clear. Private to drivers/.
  */
 
-#ifndef COORD_CTL_HOP_H
-#define COORD_CTL_HOP_H
+#ifndef CTL_HOP_H
+#define CTL_HOP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,7 +25,7 @@
  * One item of a hop's "l3": the addresses one of the app's ports has on
  * a routed path, as its --addr gave them (doc/hop-members.rst).
  */
-struct coord_ctl_l3 {
+struct ctl_hop_l3 {
 	char port[64];	   /**< the port, as in the hop's "ports" */
 	uint32_t ip;	   /**< IPv4 address, host order */
 	bool has_ip;	   /**< ip is given */
@@ -37,7 +37,7 @@ struct coord_ctl_l3 {
 };
 
 /** State of one hop reached over lib/ctl (hop->priv). */
-struct coord_ctl_hop {
+struct ctl_hop {
 	char addr[256];			 /**< "ctl": "unix:/x.sock", "tcp:h:p" */
 	char token_file[4096];		 /**< "token_file", or "" */
 	char token[PVP_SECRET_SIZE];	 /**< token, when token_file given */
@@ -52,40 +52,40 @@ struct coord_ctl_hop {
 	 * compares this with the value it had then.
 	 */
 	unsigned int connects;
-	unsigned int nb_l3;			 /**< items of "l3" */
-	struct coord_ctl_l3 l3[COORD_MAX_PORTS]; /**< "l3": the ports' addresses */
+	unsigned int nb_l3;		       /**< items of "l3" */
+	struct ctl_hop_l3 l3[COORD_MAX_PORTS]; /**< "l3": the ports' addresses */
 	/** The driver's own state (malloc'd, freed by close), or NULL. */
 	void *app;
 };
 
 /** The members of a hop reached over lib/ctl, for coord_driver::conf. */
-#define COORD_CTL_HOP_MEMBERS                                                                      \
+#define CTL_HOP_MEMBERS                                                                            \
 	{.name = "ctl",                                                                            \
 	 .type = PVP_SCHEMA_STRING,                                                                \
 	 .required = true,                                                                         \
 	 .min = 1,                                                                                 \
 	 .max = 255,                                                                               \
-	 PVP_SCHEMA_AT(struct coord_ctl_hop, addr),                                                \
+	 PVP_SCHEMA_AT(struct ctl_hop, addr),                                                      \
 	 .help = "the app's control address: unix:PATH or tcp:HOST:PORT"},                         \
-		COORD_HOP_TIMEOUT_MEMBER(struct coord_ctl_hop, timeout_ms),                        \
+		COORD_HOP_TIMEOUT_MEMBER(struct ctl_hop, timeout_ms),                              \
 		{.name = "token_file",                                                             \
 		 .type = PVP_SCHEMA_STRING,                                                        \
 		 .min = 1,                                                                         \
 		 .max = 4095,                                                                      \
-		 PVP_SCHEMA_AT(struct coord_ctl_hop, token_file),                                  \
+		 PVP_SCHEMA_AT(struct ctl_hop, token_file),                                        \
 		 .help = "a private file holding the app's token"},                                \
-		COORD_HOP_PORTS_MEMBER(struct coord_ctl_hop, ports, nb_ports, 0,                   \
+		COORD_HOP_PORTS_MEMBER(struct ctl_hop, ports, nb_ports, 0,                         \
 				       "the app's ports: \"pN\" (its port N) or a port's name")
 
-/** The item of COORD_CTL_HOP_L3_MEMBER. */
-extern const struct pvp_schema_member coord_ctl_l3_item;
+/** The item of CTL_HOP_L3_MEMBER. */
+extern const struct pvp_schema_member ctl_hop_l3_item;
 
 /** "l3": the addresses of the app's ports on a routed path (pvpkit-gen, pvpkit-fwd). */
-#define COORD_CTL_HOP_L3_MEMBER                                                                    \
+#define CTL_HOP_L3_MEMBER                                                                          \
 	{                                                                                          \
 		.name = "l3", .type = PVP_SCHEMA_ARRAY, .max = COORD_MAX_PORTS,                    \
-		.members = &coord_ctl_l3_item, PVP_SCHEMA_AT(struct coord_ctl_hop, l3),            \
-		.count_offset = offsetof(struct coord_ctl_hop, nb_l3),                             \
+		.members = &ctl_hop_l3_item, PVP_SCHEMA_AT(struct ctl_hop, l3),                    \
+		.count_offset = offsetof(struct ctl_hop, nb_l3),                                   \
 		.help = "per port, the addresses the app was started with (--addr); gen "          \
 			"checks them before traffic"                                               \
 	}
@@ -97,19 +97,19 @@ extern const struct pvp_schema_member coord_ctl_l3_item;
  * @return 0, or -EINVAL with one line naming the hop, the port and what
  *   differs.
  */
-int coord_ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t err_len);
+int ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t err_len);
 
 /**
  * Decode the hop's topology object through @p members (the driver's
- * table: COORD_CTL_HOP_MEMBERS and what the driver adds) and connect.
+ * table: CTL_HOP_MEMBERS and what the driver adds) and connect.
  * Sets hop->priv.
  * @return 0 or -errno with @p err set.
  */
-int coord_ctl_hop_open(struct coord_hop *hop, const json_t *conf,
-		       const struct pvp_schema_member *members, char *err, size_t err_len);
+int ctl_hop_open(struct coord_hop *hop, const json_t *conf, const struct pvp_schema_member *members,
+		 char *err, size_t err_len);
 
 /** Close the connection and free hop->priv. */
-void coord_ctl_hop_close(struct coord_hop *hop);
+void ctl_hop_close(struct coord_hop *hop);
 
 /**
  * Call @p method; on a transport error reconnect once and retry, so an
@@ -118,29 +118,28 @@ void coord_ctl_hop_close(struct coord_hop *hop);
  * (coord_err_unreachable()).
  * @return 0 (with *result a new reference) or -errno with @p err set.
  */
-int coord_ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
-		       int timeout_ms, char *err, size_t err_len);
+int ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+		 int timeout_ms, char *err, size_t err_len);
 
 /**
  * Map a stats.get result onto the topology's ports: "pN" is the app's
  * port index N; any other name matches the app's port display name.
  * @return 0 or -errno with @p err set.
  */
-int coord_ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,
-			    char *err, size_t err_len);
+int ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap,
+		      char *err, size_t err_len);
 
 /** coord_driver::snapshot for pvpkit apps. */
-int coord_ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err,
-			   size_t err_len);
+int ctl_hop_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len);
 
 /** coord_driver::clear for pvpkit apps (stats.clear). */
-int coord_ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len);
+int ctl_hop_clear(struct coord_hop *hop, char *err, size_t err_len);
 
-/** coord_driver::call for pvpkit apps: coord_ctl_hop_call() with the hop's timeout. */
-int coord_ctl_hop_method(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
-			 char *err, size_t err_len);
+/** coord_driver::call for pvpkit apps: ctl_hop_call() with the hop's timeout. */
+int ctl_hop_method(struct coord_hop *hop, const char *method, json_t *params, json_t **result,
+		   char *err, size_t err_len);
 
 /** coord_driver::context for pvpkit apps: the "info" answer. */
-json_t *coord_ctl_hop_context(struct coord_hop *hop);
+json_t *ctl_hop_context(struct coord_hop *hop);
 
-#endif /* COORD_CTL_HOP_H */
+#endif /* CTL_HOP_H */

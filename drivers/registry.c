@@ -22,12 +22,12 @@
 #include "registry.h"
 
 const struct coord_driver *const hop_drivers[] = {
-	&coord_driver_gen,
-	&coord_driver_fwd,
-	&coord_driver_ovs,
-	&coord_driver_telemetry,
-	&coord_driver_trex,
-	&coord_driver_wire,
+	&hop_driver_gen,
+	&hop_driver_fwd,
+	&hop_driver_ovs,
+	&hop_driver_telemetry,
+	&hop_driver_trex,
+	&hop_driver_wire,
 	NULL,
 };
 
@@ -37,7 +37,7 @@ static const struct {
 	const struct coord_driver *driver; /* the driver it now is */
 } hop_aliases[] = {
 	/* A DPDK telemetry client reads any DPDK app, not only testpmd. */
-	{"testpmd", &coord_driver_telemetry},
+	{"testpmd", &hop_driver_telemetry},
 };
 
 const struct coord_driver *

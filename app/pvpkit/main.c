@@ -4,8 +4,8 @@
 
 /*
  * pvpkit: the coordinator command. No EAL: it only talks to the hops.
- * One command per file (coord_cmd_<name>.c), found through the table
- * below; what they share is in coord_cli.c.
+ * One command per file (cmd_<name>.c), found through the table
+ * below; what they share is in cli.c.
  *
  * Exit status: 0 done, 1 the trial could not be measured (a hop
  * unreachable, traffic refused) or kept, 2 bad command line or topology,
@@ -20,41 +20,39 @@
 #include "pvp_util.h"
 
 #include "coord.h"
-#include "coord_cmd.h"
+#include "cmd.h"
 
 /* A pvpkit command. */
-struct coord_command {
+struct cli_command {
 	const char *name;		   /* as typed: pvpkit NAME ... */
 	const char *help;		   /* one line for pvpkit --help */
 	int (*run)(int argc, char **argv); /* argv[0] is NAME; the exit status */
 };
 
-static const struct coord_command coord_commands[] = {
-	{"trial", "run one trial through a topology and print the per-hop table", coord_cmd_trial},
-	{"search", "zero-loss throughput search (NDR/PDR) at one point", coord_cmd_search},
-	{"run", "searches over packet sizes x flow counts, then the reports", coord_cmd_run},
-	{"report", "rebuild summary JSON, CSV and plots from a results file", coord_cmd_report},
-	{"soak", "a long trial at a fixed load, read every interval; Ctrl-C keeps it",
-	 coord_cmd_soak},
+static const struct cli_command cli_commands[] = {
+	{"trial", "run one trial through a topology and print the per-hop table", cmd_trial},
+	{"search", "zero-loss throughput search (NDR/PDR) at one point", cmd_search},
+	{"run", "searches over packet sizes x flow counts, then the reports", cmd_run},
+	{"report", "rebuild summary JSON, CSV and plots from a results file", cmd_report},
+	{"soak", "a long trial at a fixed load, read every interval; Ctrl-C keeps it", cmd_soak},
 	{"compare", "two runs side by side; exit 3 on a regression beyond their noise",
-	 coord_cmd_compare},
+	 cmd_compare},
 	{"history", "add|list|trend|compare: runs kept in a SQLite database over time",
-	 coord_cmd_history},
-	{"testbed", "up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)",
-	 coord_cmd_testbed},
+	 cmd_history},
+	{"testbed", "up|down|status: the local OVS-DPDK testbed (tools/testbed.sh)", cmd_testbed},
 	{NULL, NULL, NULL},
 };
 
 /* The first SIGINT/SIGTERM asks the command to stop cleanly (traffic
  * stopped, finished trials kept); SA_RESETHAND lets a second one kill. */
 static void
-coord_on_signal(int sig)
+cli_on_signal(int sig)
 {
 	coord_interrupted = sig;
 }
 
 const char *
-coord_signal_name(int sig)
+cli_signal_name(int sig)
 {
 	if (sig == SIGINT)
 		return "SIGINT";
@@ -64,7 +62,7 @@ coord_signal_name(int sig)
 }
 
 int
-coord_cli_check_output(const char *opt, const char *path)
+cli_check_output(const char *opt, const char *path)
 {
 	char err[512];
 
@@ -77,12 +75,12 @@ coord_cli_check_output(const char *opt, const char *path)
 static void
 main_usage(FILE *f)
 {
-	const struct coord_command *c;
+	const struct cli_command *c;
 
 	fprintf(f, "Usage: pvpkit COMMAND [OPTIONS]\n"
 		   "\n"
 		   "Commands:\n");
-	for (c = coord_commands; c->name != NULL; c++)
+	for (c = cli_commands; c->name != NULL; c++)
 		fprintf(f, "  %-9s %s\n", c->name, c->help);
 	fprintf(f, "  %-9s %s\n", "help",
 		"this text; `pvpkit COMMAND --help` for a command's options");
@@ -91,11 +89,11 @@ main_usage(FILE *f)
 int
 main(int argc, char **argv)
 {
-	const struct coord_command *c;
+	const struct cli_command *c;
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = coord_on_signal;
+	sa.sa_handler = cli_on_signal;
 	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -114,8 +112,8 @@ main(int argc, char **argv)
 		printf("pvpkit %s\n", PVP_VERSION);
 		return 0;
 	}
-	for (c = coord_commands; c->name != NULL; c++)
+	for (c = cli_commands; c->name != NULL; c++)
 		if (strcmp(argv[1], c->name) == 0)
 			return c->run(argc - 1, argv + 1);
-	return coord_cli_usage_error("pvpkit --help", "unknown command \"%s\"", argv[1]);
+	return cli_usage_error("pvpkit --help", "unknown command \"%s\"", argv[1]);
 }

@@ -5,19 +5,19 @@
 /**
  * @file
  * Hop driver "fwd": pvpkit-fwd (the guest loopback, or the stand-in
- * vswitch). Topology members: COORD_CTL_HOP_MEMBERS, in
+ * vswitch). Topology members: CTL_HOP_MEMBERS, in
  * doc/hop-members.rst.
  *
  * Roles: COUNTERS. clear() is stats.clear: the app restarts its port
  * counters (a reader-side baseline).
  */
 
-#ifndef COORD_FWD_DRIVER_H
-#define COORD_FWD_DRIVER_H
+#ifndef FWD_DRIVER_H
+#define FWD_DRIVER_H
 
 #include "coord_driver.h"
 
 /** The driver. */
-extern const struct coord_driver coord_driver_fwd;
+extern const struct coord_driver hop_driver_fwd;
 
-#endif /* COORD_FWD_DRIVER_H */
+#endif /* FWD_DRIVER_H */

@@ -24,26 +24,26 @@
 #include "pvp_stats_json.h"
 #include "pvp_util.h"
 
-#include "coord_flows.h"
+#include "flows.h"
 #include "ctl_hop.h"
 #include "gen_driver.h"
 
 /* traffic.stop waits for the TX lcores: allow more than a plain call. */
 #define GEN_STOP_TIMEOUT_MS 10000
 
-/* What only a generator's hop keeps (coord_ctl_hop::app). */
+/* What only a generator's hop keeps (ctl_hop::app). */
 struct gen_hop {
-	char loaded[320];		  /* profile last loaded, "" = none */
-	unsigned int loaded_conn;	  /* coord_ctl_hop::connects it was loaded on */
-	char flow_type[8];		  /* from install_flows, "" = normal */
-	struct coord_flow_base flow_base; /* "flow_base" member, as the ovs hop's */
-	unsigned int l3_conn;		  /* connects when "l3" was last found right, 0: never */
+	char loaded[320];	     /* profile last loaded, "" = none */
+	unsigned int loaded_conn;    /* ctl_hop::connects it was loaded on */
+	char flow_type[8];	     /* from install_flows, "" = normal */
+	struct flows_base flow_base; /* "flow_base" member, as the ovs hop's */
+	unsigned int l3_conn;	     /* connects when "l3" was last found right, 0: never */
 };
 
 static struct gen_hop *
 gen_hop(struct coord_hop *hop)
 {
-	return ((struct coord_ctl_hop *)hop->priv)->app;
+	return ((struct ctl_hop *)hop->priv)->app;
 }
 
 /*
@@ -52,7 +52,7 @@ gen_hop(struct coord_hop *hop)
  * one stream each.
  */
 static unsigned int
-gen_tx_ports(const struct coord_ctl_hop *h, unsigned int *ports)
+gen_tx_ports(const struct ctl_hop *h, unsigned int *ports)
 {
 	unsigned int i;
 
@@ -73,7 +73,7 @@ static int
 gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t **params, char *key,
 		   size_t key_len, char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 	struct gen_hop *g = gen_hop(hop);
 	const char *type = t->flow_type != NULL ? t->flow_type : g->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
@@ -103,8 +103,7 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		ports[0] = 0;
 		n = 1;
 	}
-	prof = coord_flows_profile(ft, t->size, t->flows, ports, n, &g->flow_base, why,
-				   sizeof(why));
+	prof = flows_profile(ft, t->size, t->flows, ports, n, &g->flow_base, why, sizeof(why));
 	if (prof == NULL) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
 		return -EINVAL;
@@ -128,7 +127,7 @@ out:
 static int
 gen_load(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 	struct gen_hop *g = gen_hop(hop);
 	json_t *params = NULL, *res = NULL;
 	char key[sizeof(g->loaded)];
@@ -141,7 +140,7 @@ gen_load(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t
 		json_decref(params);
 		return 0;
 	}
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_PROFILE_LOAD, params, &res, 0, err, err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_PROFILE_LOAD, params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
 	if (ret < 0) {
@@ -174,7 +173,7 @@ gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
 	}
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_START, params, &res, 0, err, err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_START, params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
 	return ret;
@@ -237,16 +236,16 @@ gen_fill_sig(const json_t *stats, struct coord_traffic_result *res)
 static int
 gen_check_l3(struct coord_hop *hop, char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 	struct gen_hop *g = gen_hop(hop);
 	json_t *out = NULL;
 	int ret;
 
 	if (h->nb_l3 == 0 || g->l3_conn == h->connects)
 		return 0;
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret == 0)
-		ret = coord_ctl_hop_check_l3(hop, out, err, err_len);
+		ret = ctl_hop_check_l3(hop, out, err, err_len);
 	json_decref(out);
 	if (ret == 0)
 		g->l3_conn = h->connects;
@@ -256,7 +255,7 @@ gen_check_l3(struct coord_hop *hop, char *err, size_t err_len)
 static int
 gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h = hop->priv;
+	struct ctl_hop *h = hop->priv;
 	struct gen_hop *g = gen_hop(hop);
 	json_t *res = NULL;
 	int ret;
@@ -275,8 +274,8 @@ gen_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *er
 	 * warm-up starts before anything else talks to the hop): a restarted
 	 * generator started what it had, not this profile. Stop, load, start.
 	 */
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_STOP, NULL, &res, GEN_STOP_TIMEOUT_MS, err,
-				 err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_STOP, NULL, &res, GEN_STOP_TIMEOUT_MS, err,
+			   err_len);
 	json_decref(res);
 	if (ret == 0)
 		ret = gen_load(hop, t, err, err_len);
@@ -480,13 +479,13 @@ gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *
 	json_t *out = NULL;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_STOP, NULL, &out, GEN_STOP_TIMEOUT_MS, err,
-				 err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_STOP, NULL, &out, GEN_STOP_TIMEOUT_MS, err,
+			   err_len);
 	json_decref(out);
 	if (ret < 0)
 		return ret;
 	out = NULL;
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
 	ret = gen_fill_result(hop, out, res, 0, err, err_len);
@@ -501,7 +500,7 @@ gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char
 	json_t *out = NULL;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
 	ret = gen_fill_result(hop, out, res, 1, err, err_len);
@@ -523,10 +522,10 @@ gen_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t e
 	unsigned int i;
 	int ret;
 
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
 	if (ret < 0)
 		return ret;
-	ret = coord_ctl_hop_map_stats(hop, out, snap, err, err_len);
+	ret = ctl_hop_map_stats(hop, out, snap, err, err_len);
 	if (ret == 0)
 		ret = gen_read_traffic(out, &tr, err, err_len);
 	if (ret == 0 && tr.tx_full == PVP_GEN_TX_FULL_DROP)
@@ -547,17 +546,16 @@ gen_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	struct gen_hop *g = gen_hop(hop);
 
 	(void)flows;
-	return coord_flows_remember(hop, rule_type, g->flow_type, sizeof(g->flow_type), err,
-				    err_len);
+	return flows_remember(hop, rule_type, g->flow_type, sizeof(g->flow_type), err, err_len);
 }
 
 static const struct pvp_schema_member gen_conf[] = {
-	COORD_CTL_HOP_MEMBERS,
-	COORD_CTL_HOP_L3_MEMBER,
-	/* Decoded by gen_open() into its own struct, not coord_ctl_hop. */
+	CTL_HOP_MEMBERS,
+	CTL_HOP_L3_MEMBER,
+	/* Decoded by gen_open() into its own struct, not ctl_hop. */
 	{.name = "flow_base",
 	 .type = PVP_SCHEMA_OBJECT,
-	 .members = coord_flow_base_members,
+	 .members = flows_base_members,
 	 .help = "where l2/l3/l4 flows start, as the ovs hop's rules"},
 	{.name = NULL},
 };
@@ -566,27 +564,27 @@ static const struct pvp_schema_member gen_conf[] = {
 static int
 gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 {
-	struct coord_ctl_hop *h;
+	struct ctl_hop *h;
 	struct gen_hop *g;
 	char why[128] = "";
 	int ret;
 
-	ret = coord_ctl_hop_open(hop, conf, gen_conf, err, err_len);
+	ret = ctl_hop_open(hop, conf, gen_conf, err, err_len);
 	if (ret < 0)
 		return ret;
 	h = hop->priv;
 	g = calloc(1, sizeof(*g));
 	if (g == NULL) {
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		coord_ctl_hop_close(hop);
+		ctl_hop_close(hop);
 		return -ENOMEM;
 	}
 	h->app = g;
 	/* Checked with the rest of the hop already: this only fills it in. */
-	if (pvp_schema_decode(coord_flow_base_members, json_object_get(conf, "flow_base"), NULL,
+	if (pvp_schema_decode(flows_base_members, json_object_get(conf, "flow_base"), NULL,
 			      &g->flow_base, why, sizeof(why)) < 0) {
 		snprintf(err, err_len, "hop %s: flow_base.%s", hop->name, why);
-		coord_ctl_hop_close(hop);
+		ctl_hop_close(hop);
 		return -EINVAL;
 	}
 	return 0;
@@ -604,24 +602,24 @@ gen_oneway_set(struct coord_hop *hop, const json_t *peer, json_t **result, char 
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
 	}
-	ret = coord_ctl_hop_call(hop, PVP_GEN_M_ONEWAY_SET, params, result, 0, err, err_len);
+	ret = ctl_hop_call(hop, PVP_GEN_M_ONEWAY_SET, params, result, 0, err, err_len);
 	json_decref(params);
 	return ret;
 }
 
-const struct coord_driver coord_driver_gen = {
+const struct coord_driver hop_driver_gen = {
 	.name = "gen",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
 	.timed_start = true,
 	.conf = gen_conf,
 	.open = gen_open,
-	.close = coord_ctl_hop_close,
+	.close = ctl_hop_close,
 	.snapshot = gen_snapshot,
-	.clear = coord_ctl_hop_clear,
+	.clear = ctl_hop_clear,
 	.traffic_start = gen_traffic_start,
 	.traffic_stop = gen_traffic_stop,
 	.install_flows = gen_install_flows,
-	.context = coord_ctl_hop_context,
+	.context = ctl_hop_context,
 	.traffic_result = gen_traffic_result,
 	.oneway_set = gen_oneway_set,
 };

@@ -22,7 +22,7 @@
 #define CMD_MAX_OUT (8u << 20)
 
 char *
-coord_ovs_sh_quote(const char *s)
+ovs_sh_quote(const char *s)
 {
 	size_t n = 3, i;
 	char *q, *p;
@@ -48,7 +48,7 @@ coord_ovs_sh_quote(const char *s)
 }
 
 void
-coord_ovs_argv_free(char **argv)
+ovs_argv_free(char **argv)
 {
 	size_t i;
 
@@ -60,7 +60,7 @@ coord_ovs_argv_free(char **argv)
 }
 
 char **
-coord_ovs_cmd_argv(const struct coord_ovs_ssh *ssh, const char *const argv[])
+ovs_cmd_argv(const struct ovs_ssh *ssh, const char *const argv[])
 {
 	size_t n = 0, k = 0, i;
 	char **v;
@@ -93,14 +93,14 @@ coord_ovs_cmd_argv(const struct coord_ovs_ssh *ssh, const char *const argv[])
 		v[k++] = strdup("--");
 		/* sshd hands the words to the remote user's shell: quote each. */
 		for (i = 0; i < n; i++)
-			v[k++] = coord_ovs_sh_quote(argv[i]);
+			v[k++] = ovs_sh_quote(argv[i]);
 	} else {
 		for (i = 0; i < n; i++)
 			v[k++] = strdup(argv[i]);
 	}
 	for (i = 0; i < k; i++) {
 		if (v[i] == NULL) {
-			coord_ovs_argv_free(v);
+			ovs_argv_free(v);
 			return NULL;
 		}
 	}
@@ -108,9 +108,8 @@ coord_ovs_cmd_argv(const struct coord_ovs_ssh *ssh, const char *const argv[])
 }
 
 int
-coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], const char *in,
-		  size_t in_len, unsigned int timeout_ms, struct coord_ovs_out *out, char *err,
-		  size_t err_len)
+ovs_cmd_run(const struct ovs_ssh *ssh, const char *const argv[], const char *in, size_t in_len,
+	    unsigned int timeout_ms, struct ovs_out *out, char *err, size_t err_len)
 {
 	struct pvp_child_out co;
 	struct pvp_child c = {
@@ -125,7 +124,7 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 
 	memset(out, 0, sizeof(*out));
 	out->status = -1;
-	v = coord_ovs_cmd_argv(ssh, argv);
+	v = ovs_cmd_argv(ssh, argv);
 	if (v == NULL) {
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
@@ -139,7 +138,7 @@ coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], con
 		snprintf(err, err_len, "%s: no answer within %u ms", argv[0], timeout_ms);
 	else if (rc < 0)
 		snprintf(err, err_len, "%s: %s", argv[0], strerror(-rc));
-	coord_ovs_argv_free(v);
+	ovs_argv_free(v);
 	out->out = co.out;
 	out->len = co.len;
 	out->status = co.status;

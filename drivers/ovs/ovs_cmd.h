@@ -10,13 +10,13 @@
  * drivers/ovs.
  */
 
-#ifndef COORD_OVS_CMD_H
-#define COORD_OVS_CMD_H
+#ifndef OVS_CMD_H
+#define OVS_CMD_H
 
 #include <stddef.h>
 
 /** Where commands run: locally, or on a host reached with ssh keys. */
-struct coord_ovs_ssh {
+struct ovs_ssh {
 	char host[256];	   /**< remote host; empty = run locally */
 	char user[64];	   /**< remote user, or empty for ssh's default */
 	char key[512];	   /**< private key file (-i), or empty */
@@ -24,7 +24,7 @@ struct coord_ovs_ssh {
 };
 
 /** What a command produced. */
-struct coord_ovs_out {
+struct ovs_out {
 	char *out;     /**< stdout, NUL-terminated (malloc'd; free it) */
 	size_t len;    /**< bytes in out */
 	char err[256]; /**< first line of stderr, or "" */
@@ -37,21 +37,20 @@ struct coord_ovs_out {
  * @p timeout_ms. @return 0 when it ran (check out->status), or -errno
  * (-ETIMEDOUT: killed) with @p err set.
  */
-int coord_ovs_cmd_run(const struct coord_ovs_ssh *ssh, const char *const argv[], const char *in,
-		      size_t in_len, unsigned int timeout_ms, struct coord_ovs_out *out, char *err,
-		      size_t err_len);
+int ovs_cmd_run(const struct ovs_ssh *ssh, const char *const argv[], const char *in, size_t in_len,
+		unsigned int timeout_ms, struct ovs_out *out, char *err, size_t err_len);
 
 /**
- * Build the argv that coord_ovs_cmd_run() executes for @p argv (for tests
+ * Build the argv that ovs_cmd_run() executes for @p argv (for tests
  * and error messages). @return a NULL-terminated vector to free with
- * coord_ovs_argv_free(), or NULL.
+ * ovs_argv_free(), or NULL.
  */
-char **coord_ovs_cmd_argv(const struct coord_ovs_ssh *ssh, const char *const argv[]);
+char **ovs_cmd_argv(const struct ovs_ssh *ssh, const char *const argv[]);
 
-/** Free what coord_ovs_cmd_argv() returned. NULL is a no-op. */
-void coord_ovs_argv_free(char **argv);
+/** Free what ovs_cmd_argv() returned. NULL is a no-op. */
+void ovs_argv_free(char **argv);
 
 /** @p s quoted for a POSIX shell ('...'), malloc'd. */
-char *coord_ovs_sh_quote(const char *s);
+char *ovs_sh_quote(const char *s);
 
-#endif /* COORD_OVS_CMD_H */
+#endif /* OVS_CMD_H */

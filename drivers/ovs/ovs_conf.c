@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "coord_flows.h"
+#include "flows.h"
 #include "ovs_private.h"
 
 /* A non-empty word of letters, digits and the characters in @extra, not
@@ -154,25 +154,25 @@ static const struct pvp_schema_member ovs_ssh_members[] = {
 	 .required = true,
 	 .min = 1,
 	 .max = 255,
-	 PVP_SCHEMA_AT(struct coord_ovs_ssh, host),
+	 PVP_SCHEMA_AT(struct ovs_ssh, host),
 	 .help = "host name or address the commands run on"},
 	{.name = "user",
 	 .type = PVP_SCHEMA_STRING,
 	 .min = 1,
 	 .max = 63,
-	 PVP_SCHEMA_AT(struct coord_ovs_ssh, user),
+	 PVP_SCHEMA_AT(struct ovs_ssh, user),
 	 .help = "remote user (ssh's default)"},
 	{.name = "key",
 	 .type = PVP_SCHEMA_STRING,
 	 .min = 1,
 	 .max = 255,
-	 PVP_SCHEMA_AT(struct coord_ovs_ssh, key),
+	 PVP_SCHEMA_AT(struct ovs_ssh, key),
 	 .help = "private key file (ssh's default)"},
 	{.name = "port",
 	 .type = PVP_SCHEMA_UINT,
 	 .min = 1,
 	 .max = 65535,
-	 PVP_SCHEMA_AT(struct coord_ovs_ssh, port),
+	 PVP_SCHEMA_AT(struct ovs_ssh, port),
 	 .help = "ssh port (ssh's default)"},
 	{.name = NULL},
 };
@@ -259,7 +259,7 @@ const struct pvp_schema_member ovs_conf_members[] = {
 	 .help = "run ovs-ofctl/ovs-appctl on another host (key only)"},
 	{.name = "flow_base",
 	 .type = PVP_SCHEMA_OBJECT,
-	 .members = coord_flow_base_members,
+	 .members = flows_base_members,
 	 PVP_SCHEMA_AT(struct ovs_hop, flow_base),
 	 .help = "where l2/l3/l4 flows start, as the source's traffic"},
 	{.name = "forward",
@@ -284,7 +284,7 @@ ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, char
 	if (rc == 0)
 		rc = ovs_conf_names(h, err, err_len);
 	if (rc == 0)
-		rc = coord_ovsdb_init(&h->db, h->db_remote, h->timeout_ms, err, err_len);
+		rc = ovsdb_client_init(&h->db, h->db_remote, h->timeout_ms, err, err_len);
 	if (rc < 0)
 		return rc;
 	/* Where ovs-ofctl and ovs-appctl go. */

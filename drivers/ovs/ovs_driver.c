@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "coord_flows.h"
+#include "flows.h"
 #include "ovs_driver.h"
 #include "ovs_private.h"
 
@@ -54,8 +54,8 @@ ovs_close(struct coord_hop *hop)
 
 	if (h == NULL)
 		return;
-	coord_ovsdb_close(&h->db);
-	coord_ovsdb_close(&h->ctl);
+	ovsdb_client_close(&h->db);
+	ovsdb_client_close(&h->ctl);
 	free(h);
 	hop->priv = NULL;
 }
@@ -79,13 +79,13 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		goto fail;
 	/* A local unixctl socket: revalidator/wait without a process. */
 	if (h->ssh.host[0] == '\0' && h->appctl_target[0] == '/') {
-		rc = coord_ovsdb_init(&h->ctl, h->appctl_target, h->timeout_ms, err, err_len);
+		rc = ovsdb_client_init(&h->ctl, h->appctl_target, h->timeout_ms, err, err_len);
 		if (rc < 0)
 			goto fail;
 	}
 	/* Connect now so a wrong address shows up before any trial. */
 	params = json_array();
-	rc = coord_ovsdb_call(&h->db, "list_dbs", params, &dbs, err, err_len);
+	rc = ovsdb_client_call(&h->db, "list_dbs", params, &dbs, err, err_len);
 	json_decref(params);
 	if (rc < 0)
 		goto fail;
@@ -149,7 +149,7 @@ ovs_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t e
 static int
 ovs_clear(struct coord_hop *hop, char *err, size_t err_len)
 {
-	struct coord_ovs_out out;
+	struct ovs_out out;
 	int rc;
 
 	/* A restart since the last trial took pvpkit's rules: put them back
@@ -168,7 +168,7 @@ static json_t *
 ovs_context(struct coord_hop *hop)
 {
 	struct ovs_hop *h = hop->priv;
-	struct coord_ovs_out out;
+	struct ovs_out out;
 	char err[256];
 	json_t *ctx = json_object(), *ports = json_object(), *rows;
 	unsigned int i;
@@ -202,7 +202,7 @@ ovs_context(struct coord_hop *hop)
 	return ctx;
 }
 
-const struct coord_driver coord_driver_ovs = {
+const struct coord_driver hop_driver_ovs = {
 	.name = "ovs",
 	.roles = COORD_ROLE_VSWITCH | COORD_ROLE_COUNTERS,
 	.conf = ovs_conf_members,

@@ -32,12 +32,12 @@
  * "l2_reverse_match" says what the way back matches (dl_src by default).
  */
 
-#ifndef COORD_OVS_DRIVER_H
-#define COORD_OVS_DRIVER_H
+#ifndef OVS_DRIVER_H
+#define OVS_DRIVER_H
 
 #include "coord_driver.h"
 
 /** The driver. */
-extern const struct coord_driver coord_driver_ovs;
+extern const struct coord_driver hop_driver_ovs;
 
-#endif /* COORD_OVS_DRIVER_H */
+#endif /* OVS_DRIVER_H */

@@ -4,7 +4,7 @@
 
 /*
  * install_flows for the ovs hop: the rule table of a flow type (the same
- * bases as the gen driver's traffic, coord_flows.h), installed as one
+ * bases as the gen driver's traffic, flows.h), installed as one
  * OpenFlow bundle and counted afterwards.
  */
 
@@ -180,7 +180,7 @@ ovs_flow_text(const struct ovs_hop *h, const char *type_name, unsigned int flows
 		return coord_fail(err, err_len, -EINVAL,
 				  "ovs: %u flows on %u port pairs are %llu rules (at most %u)",
 				  flows, n, (unsigned long long)flows * n, OVS_MAX_RULES);
-	rc = coord_flows_check(type, flows, &h->flow_base, why, sizeof(why));
+	rc = flows_check(type, flows, &h->flow_base, why, sizeof(why));
 	if (rc < 0)
 		return coord_fail(err, err_len, rc, "ovs: %s", why);
 	*expect = flows * n;
@@ -207,7 +207,7 @@ ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	 * testbed (the 5 s timeout killed it half way); the bundle 0.2 s. */
 	const char *add[] = {"ovs-ofctl", "--bundle", "add-flows", h->ofctl_target, "-", NULL};
 	const char *agg[] = {"ovs-ofctl", "dump-aggregate", h->ofctl_target, NULL};
-	struct coord_ovs_out out;
+	struct ovs_out out;
 	unsigned int expect = 0, timeout;
 	unsigned long long got;
 	const char *fc;

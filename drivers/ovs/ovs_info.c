@@ -36,7 +36,7 @@ ovs_info(struct ovs_hop *h)
 {
 	json_t *params, *result = NULL, *info = json_object();
 	const json_t *row;
-	struct coord_ovs_out out;
+	struct ovs_out out;
 	char err[256];
 
 	if (info == NULL)
@@ -45,7 +45,7 @@ ovs_info(struct ovs_hop *h)
 			   "Open_vSwitch", "where", "columns", "ovs_version", "dpdk_version",
 			   "other_config");
 	if (params != NULL &&
-	    coord_ovsdb_call(&h->db, "transact", params, &result, err, sizeof(err)) == 0) {
+	    ovsdb_client_call(&h->db, "transact", params, &result, err, sizeof(err)) == 0) {
 		row = json_array_get(json_object_get(json_array_get(result, 0), "rows"), 0);
 		if (json_is_string(json_object_get(row, "ovs_version")))
 			json_object_set(info, "ovs_version", json_object_get(row, "ovs_version"));

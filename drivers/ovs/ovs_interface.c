@@ -56,7 +56,7 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 	*rows = NULL;
 	if (params == NULL)
 		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
-	rc = coord_ovsdb_call(&h->db, "transact", params, &result, err, err_len);
+	rc = ovsdb_client_call(&h->db, "transact", params, &result, err, err_len);
 	json_decref(params);
 	if (rc < 0)
 		return rc;

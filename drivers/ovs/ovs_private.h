@@ -31,7 +31,7 @@
 #include "pvp_util.h"
 
 #include "coord_driver.h"
-#include "coord_flows.h"
+#include "flows.h"
 #include "ovs_cmd.h"
 #include "ovsdb.h"
 
@@ -112,17 +112,17 @@ struct ovs_pair_conf {
 /* One ovs hop (hop->priv). Its topology members (ovs_conf_members) are
  * decoded into it. */
 struct ovs_hop {
-	struct coord_ovsdb db;		  /* ovsdb-server connection */
-	char db_remote[256];		  /* "db" */
-	char rundir[256];		  /* "rundir", or "" */
-	unsigned int nb_ports;		  /* entries in ports[] */
-	char ports[COORD_MAX_PORTS][64];  /* Interface names */
-	char bridge[64];		  /* for ovs-ofctl */
-	char ofctl_target[336];		  /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
-	char appctl_target[320];	  /* "vswitchd_ctl": vswitchd unixctl, or "" */
-	struct coord_ovs_ssh ssh;	  /* where commands run */
-	uint32_t timeout_ms;		  /* per reply / command */
-	struct coord_flow_base flow_base; /* first l2/l3/l4 value */
+	struct ovsdb_client db;		 /* ovsdb-server connection */
+	char db_remote[256];		 /* "db" */
+	char rundir[256];		 /* "rundir", or "" */
+	unsigned int nb_ports;		 /* entries in ports[] */
+	char ports[COORD_MAX_PORTS][64]; /* Interface names */
+	char bridge[64];		 /* for ovs-ofctl */
+	char ofctl_target[336];		 /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
+	char appctl_target[320];	 /* "vswitchd_ctl": vswitchd unixctl, or "" */
+	struct ovs_ssh ssh;		 /* where commands run */
+	uint32_t timeout_ms;		 /* per reply / command */
+	struct flows_base flow_base;	 /* first l2/l3/l4 value */
 	/* Reverse l2 rules match dl_dst: "l2_reverse_match" word 1. */
 	unsigned int l2_reverse_dst;
 	struct ovs_pair_conf forward[COORD_MAX_PORTS]; /* "forward" */
@@ -148,7 +148,7 @@ struct ovs_hop {
 	char note[256];		  /* for context(): what clear() did, or "" */
 	/* ovs-vswitchd's unixctl socket (appctl_target), for
 	 * revalidator/wait before drop-reason rules are read. */
-	struct coord_ovsdb ctl;
+	struct ovsdb_client ctl;
 };
 
 /* One port's entry of an OpenFlow port stats reply, from the socket
@@ -209,11 +209,10 @@ int ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err,
 
 /* ovs_tool.c: run an OVS tool; a non-zero exit is -EIO with its stderr. */
 int ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t in_len,
-	     unsigned int timeout_ms, struct coord_ovs_out *out, char *err, size_t err_len);
+	     unsigned int timeout_ms, struct ovs_out *out, char *err, size_t err_len);
 
 /* `ovs-appctl [-t TARGET] CMD`. */
-int ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *err,
-	       size_t err_len);
+int ovs_appctl(struct ovs_hop *h, const char *cmd, struct ovs_out *out, char *err, size_t err_len);
 
 /* ovs_info.c: versions, other_config and PMD rxq assignment, for context(). */
 json_t *ovs_info(struct ovs_hop *h);

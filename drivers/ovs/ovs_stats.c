@@ -41,7 +41,7 @@ ovs_drop_rules(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err
 	if (n <= 0 || h->ctl.remote[0] == '\0')
 		goto map;
 	params = json_array();
-	rc = coord_ovsdb_call(&h->ctl, "revalidator/wait", params, &res, err, err_len);
+	rc = ovsdb_client_call(&h->ctl, "revalidator/wait", params, &res, err, err_len);
 	json_decref(params);
 	json_decref(res);
 	if (rc < 0)
@@ -81,7 +81,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	const char *argv[] = {"ovs-ofctl",     "-O", "OpenFlow14", "--no-names", "dump-ports",
 			      h->ofctl_target, NULL};
 	struct ovs_ofp *o;
-	struct coord_ovs_out out;
+	struct ovs_out out;
 	uint64_t t_ns;
 	unsigned int i, k, max = 1024;
 	bool reloaded = false;

@@ -15,11 +15,11 @@
 /* Run an OVS tool; a non-zero exit becomes an error with its stderr. */
 int
 ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t in_len,
-	 unsigned int timeout_ms, struct coord_ovs_out *out, char *err, size_t err_len)
+	 unsigned int timeout_ms, struct ovs_out *out, char *err, size_t err_len)
 {
 	int rc;
 
-	rc = coord_ovs_cmd_run(&h->ssh, argv, in, in_len, timeout_ms, out, err, err_len);
+	rc = ovs_cmd_run(&h->ssh, argv, in, in_len, timeout_ms, out, err, err_len);
 	if (rc < 0)
 		return rc;
 	if (out->status != 0) {
@@ -33,7 +33,7 @@ ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t in_
 
 /* ovs-appctl [-t TARGET] CMD: argv with the optional target. */
 int
-ovs_appctl(struct ovs_hop *h, const char *cmd, struct coord_ovs_out *out, char *err, size_t err_len)
+ovs_appctl(struct ovs_hop *h, const char *cmd, struct ovs_out *out, char *err, size_t err_len)
 {
 	const char *argv[6];
 	unsigned int n = 0;

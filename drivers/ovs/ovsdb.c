@@ -33,8 +33,8 @@
 #define OVSDB_MAX_REPLY (64u << 20)
 
 int
-coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms, char *err,
-		 size_t err_len)
+ovsdb_client_init(struct ovsdb_client *db, const char *remote, unsigned int timeout_ms, char *err,
+		  size_t err_len)
 {
 	memset(db, 0, sizeof(*db));
 	db->fd = -1;
@@ -56,7 +56,7 @@ coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeou
 }
 
 void
-coord_ovsdb_close(struct coord_ovsdb *db)
+ovsdb_client_close(struct ovsdb_client *db)
 {
 	if (db->fd >= 0)
 		close(db->fd);
@@ -69,7 +69,7 @@ coord_ovsdb_close(struct coord_ovsdb *db)
 
 /* Connect db->fd to @p sa, bounded by the deadline. 0 or -errno. */
 static int
-ovsdb_connect_addr(struct coord_ovsdb *db, const struct sockaddr *sa, socklen_t salen,
+ovsdb_connect_addr(struct ovsdb_client *db, const struct sockaddr *sa, socklen_t salen,
 		   uint64_t deadline)
 {
 	int fd = pvp_sock_connect(sa, salen, deadline);
@@ -79,7 +79,7 @@ ovsdb_connect_addr(struct coord_ovsdb *db, const struct sockaddr *sa, socklen_t 
 }
 
 static int
-ovsdb_connect(struct coord_ovsdb *db, char *err, size_t err_len)
+ovsdb_connect(struct ovsdb_client *db, char *err, size_t err_len)
 {
 	uint64_t deadline = pvp_now_ms() + db->timeout_ms;
 	const char *addr = db->remote;
@@ -118,7 +118,7 @@ ovsdb_connect(struct coord_ovsdb *db, char *err, size_t err_len)
 }
 
 static int
-ovsdb_send(struct coord_ovsdb *db, const json_t *msg, uint64_t deadline, char *err, size_t err_len)
+ovsdb_send(struct ovsdb_client *db, const json_t *msg, uint64_t deadline, char *err, size_t err_len)
 {
 	char *text = json_dumps(msg, JSON_COMPACT);
 	size_t len, off = 0;
@@ -158,7 +158,7 @@ ovsdb_send(struct coord_ovsdb *db, const json_t *msg, uint64_t deadline, char *e
  * needed. @return 0 with *out set, or -errno with err set.
  */
 static int
-ovsdb_recv(struct coord_ovsdb *db, json_t **out, uint64_t deadline, char *err, size_t err_len)
+ovsdb_recv(struct ovsdb_client *db, json_t **out, uint64_t deadline, char *err, size_t err_len)
 {
 	json_error_t jerr;
 	ssize_t n;
@@ -256,7 +256,7 @@ ovsdb_error_text(const json_t *e, char *buf, size_t len)
 }
 
 static int
-ovsdb_call_once(struct coord_ovsdb *db, const char *method, json_t *params, json_t **result,
+ovsdb_call_once(struct ovsdb_client *db, const char *method, json_t *params, json_t **result,
 		char *err, size_t err_len)
 {
 	uint64_t deadline = pvp_now_ms() + db->timeout_ms;
@@ -336,8 +336,8 @@ ovsdb_call_once(struct coord_ovsdb *db, const char *method, json_t *params, json
 }
 
 int
-coord_ovsdb_call(struct coord_ovsdb *db, const char *method, json_t *params, json_t **result,
-		 char *err, size_t err_len)
+ovsdb_client_call(struct ovsdb_client *db, const char *method, json_t *params, json_t **result,
+		  char *err, size_t err_len)
 {
 	bool fresh = false;
 	int rc;

@@ -8,8 +8,8 @@
  * server while it waits. Private to drivers/ovs (and its unit tests).
  */
 
-#ifndef COORD_OVSDB_H
-#define COORD_OVSDB_H
+#ifndef OVSDB_CLIENT_H
+#define OVSDB_CLIENT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 /** One connection to an ovsdb-server. */
-struct coord_ovsdb {
+struct ovsdb_client {
 	int fd;			 /**< connected socket, -1 when closed */
 	char remote[256];	 /**< "unix:PATH" or "tcp:HOST:PORT" */
 	unsigned int timeout_ms; /**< bound on connect and on each reply */
@@ -31,11 +31,11 @@ struct coord_ovsdb {
  * Set up @p db for @p remote ("unix:PATH", "tcp:HOST:PORT" or a plain
  * path) without connecting. @return 0 or -EINVAL (err set).
  */
-int coord_ovsdb_init(struct coord_ovsdb *db, const char *remote, unsigned int timeout_ms, char *err,
-		     size_t err_len);
+int ovsdb_client_init(struct ovsdb_client *db, const char *remote, unsigned int timeout_ms,
+		      char *err, size_t err_len);
 
 /** Close the connection and free the buffer; @p db can be reused. */
-void coord_ovsdb_close(struct coord_ovsdb *db);
+void ovsdb_client_close(struct ovsdb_client *db);
 
 /**
  * Send {"method": @p method, "params": @p params, "id": n} and wait for
@@ -50,7 +50,7 @@ void coord_ovsdb_close(struct coord_ovsdb *db);
  *   -EPROTO for a malformed reply; -EREMOTEIO when the reply carries a
  *   non-null "error".
  */
-int coord_ovsdb_call(struct coord_ovsdb *db, const char *method, json_t *params, json_t **result,
-		     char *err, size_t err_len);
+int ovsdb_client_call(struct ovsdb_client *db, const char *method, json_t *params, json_t **result,
+		      char *err, size_t err_len);
 
-#endif /* COORD_OVSDB_H */
+#endif /* OVSDB_CLIENT_H */

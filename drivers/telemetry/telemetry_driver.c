@@ -495,7 +495,7 @@ tp_context(struct coord_hop *hop)
 	return json_pack("{s:s, s:O?}", "telemetry", h->path, "greeting", h->greeting);
 }
 
-const struct coord_driver coord_driver_telemetry = {
+const struct coord_driver hop_driver_telemetry = {
 	.name = "telemetry",
 	.roles = COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE,
 	.conf = tp_conf,

@@ -23,12 +23,12 @@
  * this hop's rx and tx points).
  */
 
-#ifndef COORD_TELEMETRY_DRIVER_H
-#define COORD_TELEMETRY_DRIVER_H
+#ifndef TELEMETRY_DRIVER_H
+#define TELEMETRY_DRIVER_H
 
 #include "coord_driver.h"
 
 /** The driver. */
-extern const struct coord_driver coord_driver_telemetry;
+extern const struct coord_driver hop_driver_telemetry;
 
-#endif /* COORD_TELEMETRY_DRIVER_H */
+#endif /* TELEMETRY_DRIVER_H */

@@ -123,7 +123,7 @@ const struct pvp_schema_member trex_conf_members[] = {
 	 .help = "TRex stops by itself this long after the trial's end (s)"},
 	{.name = "flow_base",
 	 .type = PVP_SCHEMA_OBJECT,
-	 .members = coord_flow_base_members,
+	 .members = flows_base_members,
 	 PVP_SCHEMA_AT(struct trex_conf, flow_base),
 	 .help = "where l2/l3/l4 flows start, as the ovs hop's rules"},
 	{.name = NULL},

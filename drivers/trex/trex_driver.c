@@ -31,7 +31,7 @@
 
 #include "pvp_util.h"
 
-#include "coord_flows.h"
+#include "flows.h"
 #include "trex_driver.h"
 #include "trex_private.h"
 
@@ -201,8 +201,7 @@ trex_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int fl
 	struct trex_hop *h = hop->priv;
 
 	(void)flows;
-	return coord_flows_remember(hop, rule_type, h->flow_type, sizeof(h->flow_type), err,
-				    err_len);
+	return flows_remember(hop, rule_type, h->flow_type, sizeof(h->flow_type), err, err_len);
 }
 
 /* The server's version, where it is, and what it did in the last run. */
@@ -227,7 +226,7 @@ trex_context(struct coord_hop *hop)
 	return ctx;
 }
 
-const struct coord_driver coord_driver_trex = {
+const struct coord_driver hop_driver_trex = {
 	.name = "trex",
 	.roles = COORD_ROLE_SOURCE | COORD_ROLE_COUNTERS,
 	.conf = trex_conf_members,

@@ -12,12 +12,12 @@
  * doc/trex.rst. Any other member is refused.
  */
 
-#ifndef COORD_TREX_DRIVER_H
-#define COORD_TREX_DRIVER_H
+#ifndef TREX_DRIVER_H
+#define TREX_DRIVER_H
 
 #include "coord_driver.h"
 
 /** The driver. */
-extern const struct coord_driver coord_driver_trex;
+extern const struct coord_driver hop_driver_trex;
 
-#endif /* COORD_TREX_DRIVER_H */
+#endif /* TREX_DRIVER_H */

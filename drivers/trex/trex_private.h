@@ -21,7 +21,7 @@
 #include <jansson.h>
 
 #include "coord_driver.h"
-#include "coord_flows.h"
+#include "flows.h"
 #include "trex_rpc.h"
 
 /** Streams one port gets from one trial: one, or three for IMIX. */
@@ -49,7 +49,7 @@ struct trex_conf {
 	unsigned int fs;		       /**< "flow_stats": an enum trex_fs_mode */
 	uint32_t pgid_base;		       /**< "pgid_base" */
 	unsigned int backstop_s;	       /**< "backstop_s": TRex stops itself this late */
-	struct coord_flow_base flow_base;      /**< "flow_base", as the ovs and gen hops */
+	struct flows_base flow_base;	       /**< "flow_base", as the ovs and gen hops */
 };
 
 /** The hop's topology members (coord_driver::conf). */

@@ -9,7 +9,7 @@
  * those pvpkit-gen sends for the same trial: "normal" varies the source
  * IPv4 from 16.0.0.1 (pvpkit-gen's --flows), "l2"/"l3"/"l4" the
  * destination MAC, IPv4 or UDP port the vswitch's rules match
- * (coord_flows.h). TRex's packet bytes exclude the FCS; pvpkit's sizes
+ * (flows.h). TRex's packet bytes exclude the FCS; pvpkit's sizes
  * include it.
  *
  * The UDP checksum is left 0 (none, valid over IPv4), so a field engine
@@ -187,7 +187,7 @@ trex_streams_build(const struct trex_conf *c, unsigned int k, const char *type, 
 	uint64_t dst_mac = c->dst_mac, min = 0, max = 0;
 	uint32_t src_ip = TREX_NORMAL_SRC, dst_ip = TREX_DEF_DST_IP;
 	unsigned int dport = TREX_DEF_DPORT, vsize = 4, off = TREX_OFF_IP_SRC, i;
-	const struct coord_flow_base *b = &c->flow_base;
+	const struct flows_base *b = &c->flow_base;
 	enum coord_flow_type ft = COORD_FLOW_normal;
 	bool ip_csum = true;
 
@@ -201,7 +201,7 @@ trex_streams_build(const struct trex_conf *c, unsigned int k, const char *type, 
 		return -EINVAL;
 	}
 	why[0] = '\0';
-	if (coord_flows_check(ft, flows, b, why, why_len) < 0)
+	if (flows_check(ft, flows, b, why, why_len) < 0)
 		return -EINVAL;
 	switch (ft) {
 	case COORD_FLOW_l2:

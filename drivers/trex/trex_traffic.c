@@ -20,7 +20,7 @@
 
 #include "pvp_util.h"
 
-#include "coord_flows.h"
+#include "flows.h"
 #include "trex_driver.h"
 #include "trex_private.h"
 

@@ -73,7 +73,7 @@ wire_close(struct coord_hop *hop)
 	hop->priv = NULL;
 }
 
-const struct coord_driver coord_driver_wire = {
+const struct coord_driver hop_driver_wire = {
 	.name = "wire",
 	.roles = COORD_ROLE_PASSIVE,
 	.conf = wire_conf_members,

@@ -13,12 +13,12 @@
  * "tester:p1"]]).
  */
 
-#ifndef COORD_WIRE_DRIVER_H
-#define COORD_WIRE_DRIVER_H
+#ifndef WIRE_DRIVER_H
+#define WIRE_DRIVER_H
 
 #include "coord_driver.h"
 
 /** The driver. */
-extern const struct coord_driver coord_driver_wire;
+extern const struct coord_driver hop_driver_wire;
 
-#endif /* COORD_WIRE_DRIVER_H */
+#endif /* WIRE_DRIVER_H */

@@ -275,7 +275,7 @@ struct coord_traffic {
 			       *   "5Gbps", "max"), given to the source as is;
 			       *   NULL: use rate_pps. Line rate only when
 			       *   asked for by name, "max" or "100%" */
-	const char *flow_type; /**< rules the traffic must match (coord_flows.h):
+	const char *flow_type; /**< rules the traffic must match (flows.h):
 				 *   "l2", "l3", "l4" vary the destination MAC,
 				 *   IPv4 or UDP port like the vswitch's rules;
 				 *   "normal" the source IPv4; NULL: the type
@@ -361,7 +361,7 @@ struct coord_hop;
 
 /**
  * Flow types: what a vswitch's rules match and what a source varies
- * (drivers/coord_flows.h says which field). X(name) for each, in the
+ * (drivers/flows.h says which field). X(name) for each, in the
  * order of enum coord_flow_type.
  */
 #define COORD_FOREACH_FLOW_TYPE(X) X(normal) X(l2) X(l3) X(l4)
@@ -500,7 +500,7 @@ struct coord_driver {
 	/**
 	 * VSWITCH: replace the hop's forwarding rules by rules for @p flows
 	 * flows of kind @p rule_type ("normal", "l2", "l3", "l4";
-	 * coord_flows.h) and check they are in place.
+	 * flows.h) and check they are in place.
 	 * SOURCE: only remember @p rule_type, so that traffic matches the
 	 * rules when coord_traffic::flow_type is NULL.
 	 * @return 0, or -errno with @p err set.

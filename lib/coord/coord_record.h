@@ -202,7 +202,7 @@ struct coord_record_search_params {
 	unsigned int gen_remeasure;	  /**< re-measures of a generator-limited trial */
 };
 
-/** A "search" record: coord_report_search_record() and what the search adds. */
+/** A "search" record: report_search_record() and what the search adds. */
 struct coord_search_record {
 	unsigned int type;					/**< always "search" */
 	unsigned int schema;					/**< COORD_RECORD_SCHEMA */

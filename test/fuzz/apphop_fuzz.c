@@ -6,7 +6,7 @@
  * Fuzz target: what a pvpkit-gen or pvpkit-fwd hop (or anything that
  * listens at its address) answers the coordinator: JSON-RPC lines read
  * by the control-channel client (lib/ctl), stats.get answers mapped to
- * hop counters (pvp_stats_snap_from_json(), coord_ctl_hop_map_stats()),
+ * hop counters (pvp_stats_snap_from_json(), ctl_hop_map_stats()),
  * and the generator's traffic results. All through the "gen" driver's
  * public callbacks (open, snapshot, clear, install_flows, traffic_start,
  * traffic_stop, traffic_result, context, snapshot, close) against a fake
@@ -168,7 +168,7 @@ check_snapshot(struct coord_hop *hop, struct coord_snap *snap)
 
 	memset(err, 0, sizeof(err));
 	memset(snap, 0xa5, sizeof(*snap));
-	rc = coord_driver_gen.snapshot(hop, snap, err, sizeof(err));
+	rc = hop_driver_gen.snapshot(hop, snap, err, sizeof(err));
 	if (rc != 0) {
 		check_fail(rc, err, sizeof(err), "snapshot");
 		return;
@@ -185,7 +185,7 @@ check_snapshot(struct coord_hop *hop, struct coord_snap *snap)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct coord_hop hop = {.name = "tester", .driver = &coord_driver_gen};
+	struct coord_hop hop = {.name = "tester", .driver = &hop_driver_gen};
 	struct coord_traffic t = {.rate_pps = 1000, .duration_s = 1, .size = 64, .flows = 8};
 	struct coord_traffic_result res = {0};
 	struct coord_snap *snap;
@@ -204,31 +204,31 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	memset(err, 0, sizeof(err));
-	rc = coord_driver_gen.open(&hop, conf, err, sizeof(err));
+	rc = hop_driver_gen.open(&hop, conf, err, sizeof(err));
 	if (rc != 0) {
 		check_fail(rc, err, sizeof(err), "open");
 		goto out;
 	}
 	check_snapshot(&hop, snap);
-	rc = coord_driver_gen.clear(&hop, err, sizeof(err));
+	rc = hop_driver_gen.clear(&hop, err, sizeof(err));
 	if (rc != 0)
 		check_fail(rc, err, sizeof(err), "clear");
-	rc = coord_driver_gen.install_flows(&hop, "l3", 8, err, sizeof(err));
+	rc = hop_driver_gen.install_flows(&hop, "l3", 8, err, sizeof(err));
 	FUZZ_CHECK(rc == 0, "install_flows: %s", err);
-	rc = coord_driver_gen.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_gen.traffic_start(&hop, &t, err, sizeof(err));
 	if (rc != 0)
 		check_fail(rc, err, sizeof(err), "traffic_start");
-	rc = coord_driver_gen.traffic_stop(&hop, &res, err, sizeof(err));
+	rc = hop_driver_gen.traffic_stop(&hop, &res, err, sizeof(err));
 	if (rc != 0)
 		check_fail(rc, err, sizeof(err), "traffic_stop");
-	rc = coord_driver_gen.traffic_result(&hop, &res, err, sizeof(err));
+	rc = hop_driver_gen.traffic_result(&hop, &res, err, sizeof(err));
 	if (rc != 0)
 		check_fail(rc, err, sizeof(err), "traffic_result");
 	FUZZ_CHECK(res.streams == NULL || json_is_array(res.streams), "streams not a list");
 	json_decref(res.streams);
-	json_decref(coord_driver_gen.context(&hop));
+	json_decref(hop_driver_gen.context(&hop));
 	check_snapshot(&hop, snap);
-	coord_driver_gen.close(&hop);
+	hop_driver_gen.close(&hop);
 	FUZZ_CHECK(hop.priv == NULL, "the hop's state outlived close()");
 out:
 	free(snap);

@@ -4,7 +4,7 @@
 
 /*
  * Fuzz target: everything the "ovs" hop driver reads from a vswitch,
- * through its public entry points (coord_driver_ovs: open, snapshot,
+ * through its public entry points (hop_driver_ovs: open, snapshot,
  * close), with two fake servers in the harness's own folder:
  *  - an ovsdb-server on db.sock that plays back the input's OVSDB part
  *    on the first connection of an input (list_dbs, then the select of
@@ -117,7 +117,7 @@ check_snap(const struct coord_snap *snap)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct coord_hop hop = {.name = "vswitch", .driver = &coord_driver_ovs};
+	struct coord_hop hop = {.name = "vswitch", .driver = &hop_driver_ovs};
 	struct coord_snap *snap;
 	char err[512];
 	size_t n;
@@ -161,12 +161,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (snap == NULL)
 		abort();
 	memset(err, 0, sizeof(err));
-	rc = coord_driver_ovs.open(&hop, conf[mode], err, sizeof(err));
+	rc = hop_driver_ovs.open(&hop, conf[mode], err, sizeof(err));
 	if (rc == 0) {
 		for (k = 0; k < 2; k++) {
 			memset(err, 0, sizeof(err));
 			memset(snap, 0xa5, sizeof(*snap));
-			rc = coord_driver_ovs.snapshot(&hop, snap, err, sizeof(err));
+			rc = hop_driver_ovs.snapshot(&hop, snap, err, sizeof(err));
 			if (rc == 0) {
 				check_snap(snap);
 			} else {
@@ -174,7 +174,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fuzz_check_message(err, sizeof(err));
 			}
 		}
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 	} else {
 		FUZZ_CHECK(rc < 0, "open returned %d", rc);
 		fuzz_check_message(err, sizeof(err));

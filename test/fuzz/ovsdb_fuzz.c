@@ -39,7 +39,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const methods[] = {"list_dbs", "transact", "echo"};
-	struct coord_ovsdb db;
+	struct ovsdb_client db;
 	char err[512];
 	json_t *params;
 	unsigned int i;
@@ -48,7 +48,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > FUZZ_OVSDB_MAX)
 		return 0;
-	rc = coord_ovsdb_init(&db, "unix:/nonexistent/pvpkit-fuzz/db.sock", 1000, err, sizeof(err));
+	rc = ovsdb_client_init(&db, "unix:/nonexistent/pvpkit-fuzz/db.sock", 1000, err,
+			       sizeof(err));
 	FUZZ_CHECK(rc == 0, "init: %s", err);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		abort();
@@ -72,7 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_t *result = (json_t *)&db; /* must be set either way */
 
 		memset(err, 0, sizeof(err));
-		rc = coord_ovsdb_call(&db, methods[i], params, &result, err, sizeof(err));
+		rc = ovsdb_client_call(&db, methods[i], params, &result, err, sizeof(err));
 		if (rc == 0) {
 			FUZZ_CHECK(result != NULL, "%s: success without a result", methods[i]);
 			json_decref(result);
@@ -86,7 +87,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	json_decref(params);
 	/* The client closed sv[0] itself if the stream broke. */
-	coord_ovsdb_close(&db);
+	ovsdb_client_close(&db);
 	close(sv[1]);
 	return 0;
 }

@@ -6,7 +6,7 @@
  * Fuzz target: results files as `pvpkit report` reads them (JSON lines
  * written by pvpkit trial/search, possibly on another machine, cut short
  * by a crash or edited by hand). The input is the file: it is loaded with
- * coord_report_load(), summarised with coord_report_summary() and each
+ * report_load(), summarised with report_summary() and each
  * goal the summary has is written as CSV, as `pvpkit report` does
  * (plots excepted: they run gnuplot).
  *
@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "coord_report.h"
+#include "report.h"
 
 #include "fuzz.h"
 
@@ -32,8 +32,8 @@ static char scratch[256], results[300], csv[300];
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct coord_report_load_info info;
-	struct coord_report_opts opts;
+	struct report_load_info info;
+	struct report_opts opts;
 	json_t *records, *summary, *goals;
 	const char *goal;
 	json_t *v;
@@ -45,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fopen(results, "wb");
 	if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
-	records = coord_report_load(results, &info);
+	records = report_load(results, &info);
 	if (records == NULL) {
 		/* Only a file with lines and not one record is refused, and
 		 * then with its reason. */
@@ -60,9 +60,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check_message(info.warning, sizeof(info.warning));
 		FUZZ_CHECK(info.first_bad >= 1, "bad lines but none first");
 	}
-	coord_report_opts_init(&opts);
+	report_opts_init(&opts);
 	opts.plots = false;
-	summary = coord_report_summary(records, &opts);
+	summary = report_summary(records, &opts);
 	FUZZ_CHECK(json_is_object(summary), "summary is not an object");
 	goals = json_object_get(summary, "goals");
 	json_array_foreach(goals, i, v) {
@@ -70,10 +70,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		goal = json_string_value(v);
 		FUZZ_CHECK(goal != NULL, "goal %zu is not a name", i);
-		rc = coord_report_write_csv(summary, goal, csv);
+		rc = report_write_csv(summary, goal, csv);
 		FUZZ_CHECK(rc == 0 || rc == -ENOENT, "CSV of %s: %d", goal, rc);
 	}
-	FUZZ_CHECK(coord_report_write_csv(summary, "ndr", csv) <= 0, "CSV of ndr");
+	FUZZ_CHECK(report_write_csv(summary, "ndr", csv) <= 0, "CSV of ndr");
 	json_decref(summary);
 	json_decref(records);
 	return 0;

@@ -5,7 +5,7 @@
 /*
  * Fuzz target: DPDK telemetry v2 replies as the "telemetry" hop driver
  * reads them (greeting, /ethdev/stats, /ethdev/xstats), through its
- * public entry points (coord_driver_telemetry: open, snapshot twice,
+ * public entry points (hop_driver_telemetry: open, snapshot twice,
  * close) against a fake telemetry socket (SOCK_SEQPACKET, one message
  * per reply) in the harness's own folder.
  *
@@ -100,7 +100,7 @@ check_snap(const struct coord_snap *snap)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct coord_hop hop = {.name = "telemetry", .driver = &coord_driver_telemetry};
+	struct coord_hop hop = {.name = "telemetry", .driver = &hop_driver_telemetry};
 	struct coord_snap *snap;
 	char err[512];
 	int rc, k;
@@ -117,12 +117,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (snap == NULL)
 		abort();
 	memset(err, 0, sizeof(err));
-	rc = coord_driver_telemetry.open(&hop, conf, err, sizeof(err));
+	rc = hop_driver_telemetry.open(&hop, conf, err, sizeof(err));
 	if (rc == 0) {
 		for (k = 0; k < 2; k++) {
 			memset(err, 0, sizeof(err));
 			memset(snap, 0xa5, sizeof(*snap));
-			rc = coord_driver_telemetry.snapshot(&hop, snap, err, sizeof(err));
+			rc = hop_driver_telemetry.snapshot(&hop, snap, err, sizeof(err));
 			if (rc == 0) {
 				check_snap(snap);
 			} else {
@@ -131,8 +131,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fuzz_check_message(err, sizeof(err));
 			}
 		}
-		json_decref(coord_driver_telemetry.context(&hop));
-		coord_driver_telemetry.close(&hop);
+		json_decref(hop_driver_telemetry.context(&hop));
+		hop_driver_telemetry.close(&hop);
 	} else {
 		FUZZ_CHECK(rc < 0, "open returned %d", rc);
 		fuzz_check_message(err, sizeof(err));

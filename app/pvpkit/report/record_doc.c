@@ -74,7 +74,7 @@ main(void)
 		       "search`` and ``latency`` by the latency step",
 		       coord_trial_record_members) < 0 ||
 	    doc_record("``\"search\"``",
-		       "``coord_report_search_record()``; ``id`` and the members after\n"
+		       "``report_search_record()``; ``id`` and the members after\n"
 		       "it are added by ``pvpkit search``",
 		       coord_search_record_members) < 0 ||
 	    doc_record("``\"run\"``",

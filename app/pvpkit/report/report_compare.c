@@ -26,7 +26,7 @@
 
 #include <jansson.h>
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 /* What one run says of one point and goal. */
@@ -191,8 +191,8 @@ cmp_latency(const json_t *op, const json_t *np, json_t *rows, unsigned int *regr
 }
 
 json_t *
-coord_report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regressions,
-		     unsigned int *progressions)
+report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regressions,
+	       unsigned int *progressions)
 {
 	const json_t *np, *op, *ng, *og;
 	struct cmp_side o, n;
@@ -321,14 +321,14 @@ cmp_plot_latency(const json_t *cmp, const char *outdir, const char *png, bool sv
 }
 
 int
-coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
-			  const char *title, struct coord_report_info *info)
+report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot, const char *title,
+		    struct report_info *info)
 {
 	static const char base[] = "compare";
 	char png[16], path[4096], label[96], clean[96], ctitle[256];
 	const json_t *row, *o, *n;
 	struct report_gp gp = {.prog = gnuplot != NULL ? gnuplot : "gnuplot",
-			       .timeout_s = COORD_REPORT_GNUPLOT_TIMEOUT_S};
+			       .timeout_s = REPORT_GNUPLOT_TIMEOUT_S};
 	struct pvp_out out, log;
 	unsigned int nb = 0;
 	size_t i;
@@ -340,7 +340,7 @@ coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnu
 	/* The title names the runs' paths: any text, never the end of a string. */
 	report_plot_clean(ctitle, sizeof(ctitle), title);
 	title = ctitle;
-	ret = coord_report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
+	ret = report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
 	if (ret < 0 || (png[0] == '\0' && !svg)) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",

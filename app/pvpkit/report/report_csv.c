@@ -18,7 +18,7 @@
 
 #include "pvp_util.h"
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 void
@@ -53,7 +53,7 @@ summary_point(const json_t *summary, json_int_t size, json_int_t flows)
 }
 
 int
-coord_report_write_csv(const json_t *summary, const char *goal, const char *path)
+report_write_csv(const json_t *summary, const char *goal, const char *path)
 {
 	const json_t *sizes, *flows, *sz, *fl, *p, *g;
 	char title[256], upper[32], num[32];
@@ -127,7 +127,7 @@ report_summary_has_repeats(const json_t *summary)
 }
 
 int
-coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path)
+report_write_repeats_csv(const json_t *summary, const char *goal, const char *path)
 {
 	const json_t *p, *g, *v;
 	struct pvp_out out;

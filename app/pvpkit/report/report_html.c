@@ -126,7 +126,7 @@ static void
 html_plot_throughput(FILE *f, const json_t *summary, const char *goal)
 {
 	const json_t *pts = json_object_get(summary, "points"), *pt, *g;
-	struct coord_report_bar *bars;
+	struct report_bar *bars;
 	char id[64], title[96];
 	size_t i, n = json_array_size(pts);
 
@@ -327,7 +327,7 @@ html_failed_checks(FILE *f, const json_t *records)
  * name when it lies in @p outdir too, else by its absolute path.
  */
 static void
-html_files(FILE *f, const char *results, const char *outdir, const struct coord_report_info *info)
+html_files(FILE *f, const char *results, const char *outdir, const struct report_info *info)
 {
 	char res[PATH_MAX], dir[PATH_MAX], *slash;
 	const char *link;
@@ -359,7 +359,7 @@ html_files(FILE *f, const char *results, const char *outdir, const struct coord_
 
 int
 report_write_html(const json_t *records, const json_t *summary, const char *outdir,
-		  const struct coord_report_opts *o, struct coord_report_info *info)
+		  const struct report_opts *o, struct report_info *info)
 {
 	const json_t *g;
 	char path[4096];

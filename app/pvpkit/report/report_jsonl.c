@@ -19,11 +19,11 @@
 #include "pvp_util.h"
 
 #include "coord_record.h"
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 int
-coord_report_append(const char *path, const json_t *rec)
+report_append(const char *path, const json_t *rec)
 {
 	if (path == NULL || !json_is_object(rec))
 		return -EINVAL;
@@ -32,7 +32,7 @@ coord_report_append(const char *path, const json_t *rec)
 
 /* Count a bad line; keep the message of the first. */
 static void
-load_warn(struct coord_report_load_info *info, unsigned int line, const char *msg)
+load_warn(struct report_load_info *info, unsigned int line, const char *msg)
 {
 	info->bad_lines++;
 	if (info->first_bad == 0) {
@@ -59,9 +59,9 @@ load_values(const json_t *v)
 }
 
 json_t *
-coord_report_load(const char *path, struct coord_report_load_info *info)
+report_load(const char *path, struct report_load_info *info)
 {
-	struct coord_report_load_info dummy;
+	struct report_load_info dummy;
 	char *buf, *p, *nl, *end, what[sizeof(info->warning)];
 	unsigned int lineno = 0, max = 0, misshapen = 0;
 	char why[160];		 /* "trial record: member: must be ..." */
@@ -76,7 +76,7 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
 	/* Not a FIFO or a device (/dev/zero would never end), not unbounded. */
-	ret = pvp_file_read(path, COORD_REPORT_MAX_FILE, &buf, &len, info->warning,
+	ret = pvp_file_read(path, REPORT_MAX_FILE, &buf, &len, info->warning,
 			    sizeof(info->warning));
 	if (ret < 0) {
 		errno = -ret;
@@ -100,9 +100,9 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		lineno++;
 		if (strspn(p, " \t\r") == (size_t)(nl - p))
 			continue;
-		if (info->records == COORD_REPORT_MAX_RECORDS) {
+		if (info->records == REPORT_MAX_RECORDS) {
 			over = "records";
-			max = COORD_REPORT_MAX_RECORDS;
+			max = REPORT_MAX_RECORDS;
 			break;
 		}
 		rec = json_loadb(p, (size_t)(nl - p), 0, &jerr);
@@ -142,10 +142,10 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 		}
 		/* Records bound the count, values the memory (wide records). */
 		values += load_values(rec);
-		if (values > COORD_REPORT_MAX_VALUES) {
+		if (values > REPORT_MAX_VALUES) {
 			json_decref(rec);
 			over = "JSON values";
-			max = COORD_REPORT_MAX_VALUES;
+			max = REPORT_MAX_VALUES;
 			break;
 		}
 		json_array_append_new(arr, rec);
@@ -179,7 +179,7 @@ coord_report_load(const char *path, struct coord_report_load_info *info)
 }
 
 const char *
-coord_report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf, size_t len)
+report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf, size_t len)
 {
 	if (loss_ratio == 0)
 		snprintf(buf, len, "ndr");
@@ -191,7 +191,7 @@ coord_report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf, siz
 }
 
 const char *
-coord_report_goal_label(const struct pvp_search_params *p, unsigned int g, char *buf, size_t len)
+report_goal_label(const struct pvp_search_params *p, unsigned int g, char *buf, size_t len)
 {
 	unsigned int i, pdr = 0;
 	size_t n;
@@ -199,7 +199,7 @@ coord_report_goal_label(const struct pvp_search_params *p, unsigned int g, char 
 	for (i = 0; i < g; i++)
 		if (p->loss_ratio[i] != 0)
 			pdr++;
-	coord_report_goal_name(p->loss_ratio[g], pdr, buf, len);
+	report_goal_name(p->loss_ratio[g], pdr, buf, len);
 	n = strlen(buf);
 	if (p->lat_stat[g] != PVP_SEARCH_LAT_NONE && n < len)
 		snprintf(buf + n, len - n, "+%s-%gus", pvp_search_lat_stat_name(p->lat_stat[g]),
@@ -208,10 +208,9 @@ coord_report_goal_label(const struct pvp_search_params *p, unsigned int g, char 
 }
 
 void
-coord_report_goal_asked(const struct pvp_search_params *p, unsigned int g,
-			struct coord_record_goal *o)
+report_goal_asked(const struct pvp_search_params *p, unsigned int g, struct coord_record_goal *o)
 {
-	coord_report_goal_label(p, g, o->name, sizeof(o->name));
+	report_goal_label(p, g, o->name, sizeof(o->name));
 	o->loss_ratio = p->loss_ratio[g];
 	o->has_latency = p->lat_stat[g] != PVP_SEARCH_LAT_NONE;
 	snprintf(o->latency.stat, sizeof(o->latency.stat), "%s",
@@ -220,7 +219,7 @@ coord_report_goal_asked(const struct pvp_search_params *p, unsigned int g,
 }
 
 bool
-coord_report_goal_name_ok(const char *name)
+report_goal_name_ok(const char *name)
 {
 	size_t n;
 
@@ -233,8 +232,8 @@ coord_report_goal_name_ok(const char *name)
 _Static_assert(COORD_RECORD_MAX_GOALS == PVP_SEARCH_MAX_GOALS, "a search record holds every goal");
 
 json_t *
-coord_report_search_record(const struct pvp_search_params *p, const struct pvp_search_result *r,
-			   unsigned int size, unsigned int flows)
+report_search_record(const struct pvp_search_params *p, const struct pvp_search_result *r,
+		     unsigned int size, unsigned int flows)
 {
 	struct coord_search_record rec = {
 		.schema = COORD_RECORD_SCHEMA,
@@ -268,7 +267,7 @@ coord_report_search_record(const struct pvp_search_params *p, const struct pvp_s
 		const struct pvp_search_goal_result *g = &r->goal[i];
 		struct coord_record_goal *o = &rec.goals[i];
 
-		coord_report_goal_asked(p, i, o);
+		report_goal_asked(p, i, o);
 		snprintf(o->status, sizeof(o->status), "%s",
 			 pvp_search_goal_status_name(g->status));
 		/* A rate not known is null rather than a made-up 0. */
@@ -293,7 +292,7 @@ coord_report_search_record(const struct pvp_search_params *p, const struct pvp_s
 }
 
 bool
-coord_report_trial_reconciles(const json_t *trial)
+report_trial_reconciles(const json_t *trial)
 {
 	struct coord_trial_record *tr = malloc(sizeof(*tr));
 	const char *key;

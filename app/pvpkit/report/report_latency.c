@@ -21,11 +21,11 @@
 #include "pvp_lat.h"
 #include "pvp_util.h"
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 int
-coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock)
+report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock)
 {
 	struct pvp_lat *one;
 	const json_t *st, *l;
@@ -233,7 +233,7 @@ lat_entry(const json_t *trials)
 	const json_t *t = json_array_get(trials, json_array_size(trials) - 1);
 	const json_t *lm = json_object_get(t, "latency"), *x;
 	unsigned int n = 0, i;
-	struct pvp_lat *h[COORD_REPORT_MAX_REPEAT], *all = malloc(sizeof(*all));
+	struct pvp_lat *h[REPORT_MAX_REPEAT], *all = malloc(sizeof(*all));
 	struct pvp_lat *one = malloc(sizeof(*one));
 	double tx = 0, rx = 0;
 	json_t *o = NULL;
@@ -244,12 +244,12 @@ lat_entry(const json_t *trials)
 		goto out;
 	pvp_lat_init(all);
 	json_array_foreach(trials, k, x) {
-		if (n == COORD_REPORT_MAX_REPEAT)
+		if (n == REPORT_MAX_REPEAT)
 			break;
 		h[n] = malloc(sizeof(*h[n]));
 		if (h[n] == NULL)
 			goto out;
-		if (coord_report_trial_latency(x, h[n], &clock) <= 0) {
+		if (report_trial_latency(x, h[n], &clock) <= 0) {
 			free(h[n]);
 			continue;
 		}
@@ -365,7 +365,7 @@ report_latency_floor(const json_t *records)
 }
 
 int
-coord_report_write_latency_csv(const json_t *summary, const char *path)
+report_write_latency_csv(const json_t *summary, const char *path)
 {
 	static const char *const cols[] = {"min_ns",   "avg_ns",    "p50_ns", "p90_ns",	  "p99_ns",
 					   "p99_9_ns", "p99_99_ns", "max_ns", "jitter_ns"};

@@ -28,7 +28,7 @@
 
 #include "pvp_util.h"
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 /* Most hops a loss plot shows as separate segments. */
@@ -97,7 +97,7 @@ plot_exec(const char *gnuplot, const char *dir, const char *const args[], int ou
 }
 
 int
-coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg)
+report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg)
 {
 	const char *const args[] = {"-e", "set terminal", NULL};
 	char *line, *save = NULL, word[32];
@@ -111,7 +111,7 @@ coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, b
 		png[0] = '\0';
 	*svg = false;
 	/* Captured: stdout is drained as gnuplot writes, whatever it writes. */
-	st = plot_exec(gnuplot, NULL, args, -1, COORD_REPORT_GNUPLOT_TIMEOUT_S, &out);
+	st = plot_exec(gnuplot, NULL, args, -1, REPORT_GNUPLOT_TIMEOUT_S, &out);
 	if (st != 0) {
 		if (st > 0)
 			free(out.out);
@@ -507,7 +507,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 
 /* List @p base.@p ext as written if gnuplot made it; -EIO with a note if not. */
 static int
-plot_made(const char *outdir, const char *base, const char *ext, struct coord_report_info *info)
+plot_made(const char *outdir, const char *base, const char *ext, struct report_info *info)
 {
 	char name[80], path[4096];
 	struct stat st;
@@ -525,7 +525,7 @@ plot_made(const char *outdir, const char *base, const char *ext, struct coord_re
 /* Run one script; 0 if gnuplot succeeded and made every image. */
 static int
 plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
-	 bool svg, struct coord_report_info *info)
+	 bool svg, struct report_info *info)
 {
 	static const char *const images[] = {"png", "svg"};
 	char script[80], name[80], path[4096];
@@ -563,7 +563,7 @@ plot_run(const struct report_gp *gp, const char *outdir, const char *base, const
 
 int
 report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *outdir,
-		     struct coord_report_info *info)
+		     struct report_info *info)
 {
 	char path[4096];
 	int ret;
@@ -583,20 +583,20 @@ report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const c
 
 int
 report_plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
-		bool svg, struct coord_report_info *info)
+		bool svg, struct report_info *info)
 {
 	return plot_run(gp, outdir, base, png, svg, info);
 }
 
 int
 report_plots(const json_t *records, const json_t *summary, const char *outdir,
-	     const struct coord_report_opts *o, struct coord_report_info *info)
+	     const struct report_opts *o, struct report_info *info)
 {
 	char png[16], base[64], title[128];
 	struct report_gp gp = {
 		.prog = o->gnuplot != NULL ? o->gnuplot : "gnuplot",
-		.timeout_s = o->gnuplot_timeout_s > 0 ? o->gnuplot_timeout_s
-						      : COORD_REPORT_GNUPLOT_TIMEOUT_S,
+		.timeout_s =
+			o->gnuplot_timeout_s > 0 ? o->gnuplot_timeout_s : REPORT_GNUPLOT_TIMEOUT_S,
 	};
 	bool svg, any_loss, any_lat;
 	struct pvp_out log;
@@ -604,7 +604,7 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	size_t i;
 	int ret, failed = 0;
 
-	ret = coord_report_gnuplot_terminals(gp.prog, png, sizeof(png), &svg);
+	ret = report_gnuplot_terminals(gp.prog, png, sizeof(png), &svg);
 	if (ret < 0) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
@@ -623,11 +623,10 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 
 	if (json_array_size(json_object_get(summary, "points")) > 0) {
 		json_array_foreach(json_object_get(summary, "goals"), i, g) {
-			ret = plot_throughput(summary, json_string_value(g), outdir, png, svg,
-					      title,
-					      report_num(summary, "line_rate_bps",
-							 COORD_REPORT_DEFAULT_LINE_RATE),
-					      base, sizeof(base));
+			ret = plot_throughput(
+				summary, json_string_value(g), outdir, png, svg, title,
+				report_num(summary, "line_rate_bps", REPORT_DEFAULT_LINE_RATE),
+				base, sizeof(base));
 			if (ret == 0)
 				ret = plot_run(&gp, outdir, base, png, svg, info);
 			if (ret < 0)

@@ -15,7 +15,7 @@
 
 #include "pvp_util.h"
 
-#include "coord_report.h"
+#include "report.h"
 
 /** Largest magnitude report_num() takes from a record. */
 #define REPORT_NUM_MAX 1e18
@@ -50,7 +50,7 @@ double report_max_pps(double line_rate_bps, double size);
  * @return 0, or -errno (info->plot_note says why).
  */
 int report_plots(const json_t *records, const json_t *summary, const char *outdir,
-		 const struct coord_report_opts *o, struct coord_report_info *info);
+		 const struct report_opts *o, struct report_info *info);
 
 /**
  * The latency entries of a point (size, flows), sorted by load: per load
@@ -103,8 +103,8 @@ void report_svg_open(FILE *f, const char *id, const char *title, const char *yla
  * each bar's value, its lo..hi as an error bar where both are numbers,
  * and a marked bar in red with class "bar marked".
  */
-void report_svg_bars(FILE *f, const char *id, const char *title,
-		     const struct coord_report_bar *bars, size_t n);
+void report_svg_bars(FILE *f, const char *id, const char *title, const struct report_bar *bars,
+		     size_t n);
 
 /** How gnuplot runs: the program, where its messages go, how long it may take. */
 struct report_gp {
@@ -119,7 +119,7 @@ struct report_gp {
  * there are no such records. @return 0 or -errno.
  */
 int report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
-		      const char *title, struct coord_report_info *info, bool plots,
+		      const char *title, struct report_info *info, bool plots,
 		      const struct report_gp *gp);
 
 /** The soak's totals and its worst interval, or NULL when no soak records. */
@@ -131,7 +131,7 @@ json_t *report_soak_summary(const json_t *records);
  * @return 0, or -errno with info->error saying why.
  */
 int report_write_html(const json_t *records, const json_t *summary, const char *outdir,
-		      const struct coord_report_opts *o, struct coord_report_info *info);
+		      const struct report_opts *o, struct report_info *info);
 
 /** The end of a plot script: terminals and outputs for @p base. */
 void report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot);
@@ -142,14 +142,14 @@ void report_plot_finish(FILE *f, const char *base, const char *png, bool svg, co
  * @return 0, or -EIO (failed, or killed after @p gp->timeout_s) with a note.
  */
 int report_plot_run(const struct report_gp *gp, const char *outdir, const char *base,
-		    const char *png, bool svg, struct coord_report_info *info);
+		    const char *png, bool svg, struct report_info *info);
 
 /** Create gnuplot.log in @p outdir into @p log, @p gp->log_fd its descriptor. 0 or -errno with a note. */
 int report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *outdir,
-			 struct coord_report_info *info);
+			 struct report_info *info);
 
 /** Record @p name as written in @p info. */
-void report_add_file(struct coord_report_info *info, const char *name);
+void report_add_file(struct report_info *info, const char *name);
 
 /** True when a point of @p summary was searched more than once (report_csv.c). */
 bool report_summary_has_repeats(const json_t *summary);

@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "coord_record.h"
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 /* An interval's latency in us: "p50 p99 max" with @p sep between, @p none for none. */
@@ -82,7 +82,7 @@ soak_plot_events(FILE *f, const json_t *records)
 
 int
 report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
-		  const char *title, struct coord_report_info *info, bool plots,
+		  const char *title, struct report_info *info, bool plots,
 		  const struct report_gp *gp)
 {
 	struct coord_soak_record sr;

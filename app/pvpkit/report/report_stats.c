@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 static int
@@ -24,7 +24,7 @@ dbl_cmp(const void *a, const void *b)
 }
 
 void
-coord_report_stats(const double *v, unsigned int n, struct coord_report_stats *st)
+report_stats(const double *v, unsigned int n, struct report_stats *st)
 {
 	double *s;
 	unsigned int i;

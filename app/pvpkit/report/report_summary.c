@@ -19,7 +19,7 @@
 #include "pvp_lat.h"
 #include "pvp_util.h"
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 /* One (size, flows) point while summarising. */
@@ -46,7 +46,7 @@ struct sum_state {
 	unsigned int nb_pts;
 	unsigned int cap_pts;
 	unsigned int last; /* the point found last: records of one point come together */
-	bool too_many_pts; /* a record of a point past COORD_REPORT_MAX_POINTS */
+	bool too_many_pts; /* a record of a point past REPORT_MAX_POINTS */
 	struct sum_goal goals[PVP_SEARCH_MAX_GOALS];
 	unsigned int nb_goals;
 };
@@ -54,7 +54,7 @@ struct sum_state {
 double
 report_max_pps(double line_rate_bps, double size)
 {
-	return line_rate_bps / ((size + COORD_REPORT_L1_OVERHEAD) * 8);
+	return line_rate_bps / ((size + REPORT_L1_OVERHEAD) * 8);
 }
 
 static void
@@ -84,7 +84,7 @@ sum_point_get(struct sum_state *s, unsigned int size, unsigned int flows)
 			return &s->pts[i];
 		}
 	}
-	if (s->nb_pts == COORD_REPORT_MAX_POINTS) {
+	if (s->nb_pts == REPORT_MAX_POINTS) {
 		s->too_many_pts = true;
 		return NULL;
 	}
@@ -115,7 +115,7 @@ sum_goal_add(struct sum_state *s, const char *name, double ratio, const char *la
 	unsigned int i;
 
 	/* A name that is no goal's would name a file anywhere ("../x"). */
-	if (!coord_report_goal_name_ok(name))
+	if (!report_goal_name_ok(name))
 		return;
 	for (i = 0; i < s->nb_goals; i++)
 		if (strcmp(s->goals[i].name, name) == 0)
@@ -186,7 +186,7 @@ trial_meets_latency(const json_t *rec, const struct sum_goal *goal)
 	bool ok;
 
 	h = malloc(sizeof(*h));
-	ok = h != NULL && coord_report_trial_latency(rec, h, NULL) > 0;
+	ok = h != NULL && report_trial_latency(rec, h, NULL) > 0;
 	if (ok)
 		pvp_lat_read(h, &ls);
 	free(h);
@@ -275,7 +275,7 @@ search_goal(const struct coord_search_record *sr, const char *name)
  * The searches that make a point: every search of the last one's repeat
  * group ("repeat": {"group": ...}, one `--repeat N`), else the last search
  * alone, so a rerun appended to the same file replaces the older one.
- * Fills @p group (at most COORD_REPORT_MAX_REPEAT); returns how many.
+ * Fills @p group (at most REPORT_MAX_REPEAT); returns how many.
  */
 static unsigned int
 point_group(const json_t *records, const struct sum_point *p, struct coord_search_record *group)
@@ -290,7 +290,7 @@ point_group(const json_t *records, const struct sum_point *p, struct coord_searc
 		return 1;
 	}
 	json_array_foreach(records, i, rec) {
-		if (n == COORD_REPORT_MAX_REPEAT)
+		if (n == REPORT_MAX_REPEAT)
 			break;
 		if (!report_search(rec, &group[n]) || group[n].size != p->size ||
 		    group[n].flows != p->flows || !group[n].has_repeat ||
@@ -311,9 +311,9 @@ enum goal_bound {
 /* Median, min, max and spread of a goal's @p bound over the group. */
 static unsigned int
 group_stats(const struct coord_search_record *group, unsigned int nb, const char *goal,
-	    enum goal_bound bound, json_t *all, struct coord_report_stats *st)
+	    enum goal_bound bound, json_t *all, struct report_stats *st)
 {
-	double v[COORD_REPORT_MAX_REPEAT];
+	double v[REPORT_MAX_REPEAT];
 	const struct coord_record_goal *g;
 	unsigned int n = 0, i;
 	bool has;
@@ -333,7 +333,7 @@ group_stats(const struct coord_search_record *group, unsigned int nb, const char
 			json_array_append_new(all, json_null());
 		}
 	}
-	coord_report_stats(v, n, st);
+	report_stats(v, n, st);
 	return n;
 }
 
@@ -341,7 +341,7 @@ static json_t *
 goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_rate)
 {
 	bool has_lo, has_hi, at_max = false, gen = false;
-	struct coord_report_stats lo_st, hi_st, cond_st;
+	struct report_stats lo_st, hi_st, cond_st;
 	struct coord_search_record *group = NULL;
 	const struct coord_record_goal *sg;
 	const char *status, *source;
@@ -357,7 +357,7 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		 * One search gives its bounds; repeats give their medians,
 		 * status and flags of the last.
 		 */
-		group = malloc(COORD_REPORT_MAX_REPEAT * sizeof(*group));
+		group = malloc(REPORT_MAX_REPEAT * sizeof(*group));
 		if (group == NULL)
 			return NULL;
 		n = point_group(p->recs, p, group);
@@ -379,16 +379,15 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		source = "trials";
 	}
 	maxpps = report_max_pps(line_rate, p->size);
-	j = json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:b,s:b,s:I}", "loss_ratio",
-		      goal->loss_ratio, "pps", has_lo ? json_real(lo) : json_null(), "mpps",
-		      has_lo ? json_real(lo / 1e6) : json_null(), "l1_gbps",
-		      has_lo ? json_real(lo * (p->size + COORD_REPORT_L1_OVERHEAD) * 8 / 1e9)
-			     : json_null(),
-		      "line_rate_pct", has_lo ? json_real(100 * lo / maxpps) : json_null(),
-		      "lower_pps", has_lo ? json_real(lo) : json_null(), "upper_pps",
-		      has_hi ? json_real(hi) : json_null(), "status", status, "source", source,
-		      "reached_max_rate", at_max, "generator_limited", gen, "repeats",
-		      (json_int_t)n);
+	j = json_pack(
+		"{s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:b,s:b,s:I}", "loss_ratio", goal->loss_ratio,
+		"pps", has_lo ? json_real(lo) : json_null(), "mpps",
+		has_lo ? json_real(lo / 1e6) : json_null(), "l1_gbps",
+		has_lo ? json_real(lo * (p->size + REPORT_L1_OVERHEAD) * 8 / 1e9) : json_null(),
+		"line_rate_pct", has_lo ? json_real(100 * lo / maxpps) : json_null(), "lower_pps",
+		has_lo ? json_real(lo) : json_null(), "upper_pps",
+		has_hi ? json_real(hi) : json_null(), "status", status, "source", source,
+		"reached_max_rate", at_max, "generator_limited", gen, "repeats", (json_int_t)n);
 	if (j != NULL && goal->lat_stat[0] != '\0')
 		json_object_set_new(j, "latency",
 				    json_pack("{s:s,s:f}", "stat", goal->lat_stat, "bound_us",
@@ -478,9 +477,9 @@ report_metadata(const struct coord_run_record *rr)
 }
 
 json_t *
-coord_report_summary(const json_t *records, const struct coord_report_opts *o)
+report_summary(const json_t *records, const struct report_opts *o)
 {
-	struct coord_report_opts dflt;
+	struct report_opts dflt;
 	struct coord_run_record next, last_run, *run = NULL;
 	struct coord_search_record sr;
 	const json_t *rec;
@@ -494,7 +493,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	size_t k;
 
 	if (o == NULL) {
-		coord_report_opts_init(&dflt);
+		report_opts_init(&dflt);
 		o = &dflt;
 	}
 	memset(&s, 0, sizeof(s));
@@ -541,7 +540,7 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	line_rate = run != NULL && run->has_line_rate ? run->line_rate_bps : o->line_rate_bps;
 	/* Below 1 kbit/s (1e-300) the share of the line rate would be infinite. */
 	if (!(line_rate >= PVP_RATE_MIN_BPS))
-		line_rate = COORD_REPORT_DEFAULT_LINE_RATE;
+		line_rate = REPORT_DEFAULT_LINE_RATE;
 	title = o->title != NULL ? o->title : run != NULL && run->has_title ? run->title : "pvpkit";
 
 	pts = json_array();
@@ -578,9 +577,9 @@ coord_report_summary(const json_t *records, const struct coord_report_opts *o)
 	}
 	if (pts != NULL && names != NULL)
 		sum = json_pack("{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o}", "schema",
-				COORD_REPORT_SCHEMA, "title", title, "line_rate_bps", line_rate,
-				"l1_overhead_bytes", COORD_REPORT_L1_OVERHEAD, "sizes_include_fcs",
-				1, "flow_type",
+				REPORT_SCHEMA, "title", title, "line_rate_bps", line_rate,
+				"l1_overhead_bytes", REPORT_L1_OVERHEAD, "sizes_include_fcs", 1,
+				"flow_type",
 				run != NULL && run->has_flow_type ? run->flow_type : "", "trials",
 				(json_int_t)trials, "searches", (json_int_t)searches,
 				"trial_seconds", total_s, "sizes", distinct(&s, true),

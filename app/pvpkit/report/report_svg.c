@@ -84,8 +84,7 @@ report_svg_open(FILE *f, const char *id, const char *title, const char *ylabel, 
 }
 
 void
-report_svg_bars(FILE *f, const char *id, const char *title, const struct coord_report_bar *bars,
-		size_t n)
+report_svg_bars(FILE *f, const char *id, const char *title, const struct report_bar *bars, size_t n)
 {
 	const double pw = REPORT_SVG_W - REPORT_SVG_L - REPORT_SVG_R;
 	const double ph = REPORT_SVG_H - REPORT_SVG_T - REPORT_SVG_B;
@@ -130,8 +129,8 @@ report_svg_bars(FILE *f, const char *id, const char *title, const struct coord_r
 }
 
 int
-coord_report_bars_svg(const char *path, const char *title, const struct coord_report_bar *bars,
-		      size_t n, char *err, size_t err_len)
+report_bars_svg(const char *path, const char *title, const struct report_bar *bars, size_t n,
+		char *err, size_t err_len)
 {
 	struct pvp_out o;
 	int ret;

@@ -17,33 +17,33 @@
 
 #include "pvp_util.h"
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_private.h"
 
 void
-coord_report_opts_init(struct coord_report_opts *o)
+report_opts_init(struct report_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->line_rate_bps = COORD_REPORT_DEFAULT_LINE_RATE;
+	o->line_rate_bps = REPORT_DEFAULT_LINE_RATE;
 	o->title = NULL;
 	o->gnuplot = "gnuplot";
 	o->plots = true;
 }
 
 void
-report_add_file(struct coord_report_info *info, const char *name)
+report_add_file(struct report_info *info, const char *name)
 {
-	if (info == NULL || info->nb_files >= COORD_REPORT_MAX_FILES)
+	if (info == NULL || info->nb_files >= REPORT_MAX_FILES)
 		return;
 	snprintf(info->files[info->nb_files++], sizeof(info->files[0]), "%s", name);
 }
 
 int
-coord_report_write_all(const json_t *records, const char *outdir, const struct coord_report_opts *o,
-		       struct coord_report_info *info)
+report_write_all(const json_t *records, const char *outdir, const struct report_opts *o,
+		 struct report_info *info)
 {
-	struct coord_report_opts dflt;
-	struct coord_report_info local;
+	struct report_opts dflt;
+	struct report_info local;
 	char path[4096], name[64];
 	struct pvp_out out;
 	json_t *summary;
@@ -54,7 +54,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	if (records == NULL || outdir == NULL)
 		return -EINVAL;
 	if (o == NULL) {
-		coord_report_opts_init(&dflt);
+		report_opts_init(&dflt);
 		o = &dflt;
 	}
 	if (info == NULL)
@@ -72,11 +72,11 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	ret = pvp_out_dir_check(outdir, info->error, sizeof(info->error));
 	if (ret < 0)
 		return ret;
-	summary = coord_report_summary(records, o);
+	summary = report_summary(records, o);
 	if (summary == NULL && errno == E2BIG) {
 		pvp_err(info->error, sizeof(info->error),
 			"more than %u points (packet size x flows), the most a report takes",
-			COORD_REPORT_MAX_POINTS);
+			REPORT_MAX_POINTS);
 		return -E2BIG;
 	}
 	if (summary == NULL) {
@@ -101,7 +101,7 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 	json_array_foreach(json_object_get(summary, "goals"), i, g) {
 		snprintf(name, sizeof(name), "%s.csv", json_string_value(g));
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
-		ret = coord_report_write_csv(summary, json_string_value(g), path);
+		ret = report_write_csv(summary, json_string_value(g), path);
 		if (ret == -ENOENT)
 			continue;
 		if (ret < 0)
@@ -111,13 +111,13 @@ coord_report_write_all(const json_t *records, const char *outdir, const struct c
 			continue;
 		snprintf(name, sizeof(name), "%s_repeats.csv", json_string_value(g));
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
-		ret = coord_report_write_repeats_csv(summary, json_string_value(g), path);
+		ret = report_write_repeats_csv(summary, json_string_value(g), path);
 		if (ret < 0)
 			goto out_file;
 		report_add_file(info, name);
 	}
 	snprintf(path, sizeof(path), "%s/latency.csv", outdir);
-	ret = coord_report_write_latency_csv(summary, path);
+	ret = report_write_latency_csv(summary, path);
 	if (ret == 0)
 		report_add_file(info, "latency.csv");
 	else if (ret != -ENOENT)
@@ -142,21 +142,21 @@ out:
 }
 
 int
-coord_report_rebuild(const char *results, const char *outdir, const struct coord_report_opts *o,
-		     struct coord_report_info *info)
+report_rebuild(const char *results, const char *outdir, const struct report_opts *o,
+	       struct report_info *info)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	json_t *records;
 	int ret;
 
-	records = coord_report_load(results, &li);
+	records = report_load(results, &li);
 	if (info != NULL) {
 		info->load = li;
 		info->error[0] = '\0';
 	}
 	if (records == NULL)
 		return -errno;
-	ret = coord_report_write_all(records, outdir, o, info);
+	ret = report_write_all(records, outdir, o, info);
 	json_decref(records);
 	return ret;
 }

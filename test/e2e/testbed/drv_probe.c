@@ -78,9 +78,9 @@ main(int argc, char **argv)
 	}
 	dname = json_string_value(json_object_get(h, "driver"));
 	if (strcmp(dname, "ovs") == 0)
-		drv = &coord_driver_ovs;
+		drv = &hop_driver_ovs;
 	else if (strcmp(dname, "telemetry") == 0 || strcmp(dname, "testpmd") == 0)
-		drv = &coord_driver_telemetry;
+		drv = &hop_driver_telemetry;
 	else {
 		fprintf(stderr, "drv_probe: hop %s has driver %s (ovs or telemetry here)\n",
 			argv[2], dname);

@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The pvpkit authors
 #
 # trial, search, run and soak --help name every shared option (the rows
-# pvpkit-opts-doc writes from coord_opts.c) that the command takes, and
+# pvpkit-opts-doc writes from cli_opts.c) that the command takes, and
 # no other; a row the table gives a command is there once. Besides the
 # table's, a command names the shared names it reads its own way
 # (below), and those only.

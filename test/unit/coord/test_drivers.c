@@ -174,7 +174,7 @@ loaded_var(unsigned int stream)
 /*
  * Flow types: after install_flows (or with coord_traffic::flow_type) the
  * gen driver loads a profile whose variable walks the field the vswitch
- * rules match, from the coord_flows.h bases.
+ * rules match, from the flows.h bases.
  */
 static void
 check_flow_types(struct coord_hop *tester, struct coord_traffic *t)
@@ -183,9 +183,9 @@ check_flow_types(struct coord_hop *tester, struct coord_traffic *t)
 	const json_t *s, *v;
 	char err[256];
 
-	CHECK(coord_driver_gen.install_flows != NULL);
-	CHECK(coord_driver_gen.install_flows(tester, "l3", t->flows, err, sizeof(err)) == 0);
-	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.install_flows != NULL);
+	CHECK(hop_driver_gen.install_flows(tester, "l3", t->flows, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == loads + 1);
 	s = json_array_get(json_object_get(json_object_get(last_load_params, "profile"), "streams"),
 			   0);
@@ -199,19 +199,19 @@ check_flow_types(struct coord_hop *tester, struct coord_traffic *t)
 	CHECK(strcmp(json_string_value(json_object_get(v, "min")), "10.0.0.0") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(v, "max")), "10.0.0.19") == 0);
 	/* same type, same flows: loaded already */
-	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == loads + 1);
 
 	/* the trial's own flow type wins over install_flows */
 	t->flow_type = "l4";
-	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == loads + 2);
 	v = loaded_var(0);
 	CHECK(strcmp(json_string_value(json_object_get(v, "field")), "udp.dport") == 0);
 	CHECK(json_integer_value(json_object_get(v, "min")) == 1024);
 	CHECK(json_integer_value(json_object_get(v, "max")) == 1024 + t->flows - 1);
 	t->flow_type = "l2";
-	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
 	v = loaded_var(0);
 	CHECK(strcmp(json_string_value(json_object_get(v, "field")), "eth.dst") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(v, "min")), "02:00:00:00:00:00") == 0);
@@ -220,17 +220,17 @@ check_flow_types(struct coord_hop *tester, struct coord_traffic *t)
 	t->flow_type = "l4";
 	t->flows = 70000;
 	loads = profile_loads;
-	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_gen.traffic_start(tester, t, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "overflow 65535") != NULL && profile_loads == loads);
 	t->flows = 20;
 	t->flow_type = NULL;
 
 	/* normal: the --flows shortcut again (source IPs) */
-	CHECK(coord_driver_gen.install_flows(tester, "normal", 1, err, sizeof(err)) == 0);
-	CHECK(coord_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.install_flows(tester, "normal", 1, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(tester, t, err, sizeof(err)) == 0);
 	CHECK(json_object_get(last_load_params, "profile") == NULL);
 	CHECK(json_integer_value(json_object_get(last_load_params, "flows")) == t->flows);
-	CHECK(coord_driver_gen.install_flows(tester, "l9", 1, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_gen.install_flows(tester, "l9", 1, err, sizeof(err)) == -EINVAL);
 }
 
 /* Every registered driver keeps the contract and has the roles its
@@ -284,8 +284,8 @@ check_alias(void)
 	struct coord_topology *t;
 	char err[256] = "";
 
-	CHECK(hop_driver_find("telemetry") == &coord_driver_telemetry);
-	CHECK(hop_driver_find("testpmd") == &coord_driver_telemetry);
+	CHECK(hop_driver_find("telemetry") == &hop_driver_telemetry);
+	CHECK(hop_driver_find("testpmd") == &hop_driver_telemetry);
 	t = coord_topology_parse(text, "alias.json", hop_driver_find, err, sizeof(err));
 	if (t == NULL)
 		fprintf(stderr, "%s\n", err);
@@ -293,8 +293,8 @@ check_alias(void)
 	if (t == NULL)
 		return;
 	CHECK(t->nb_hops == 2);
-	CHECK(t->hops[0].hop.driver == &coord_driver_telemetry);
-	CHECK(t->hops[1].hop.driver == &coord_driver_telemetry);
+	CHECK(t->hops[0].hop.driver == &hop_driver_telemetry);
+	CHECK(t->hops[1].hop.driver == &hop_driver_telemetry);
 	CHECK(strcmp(t->hops[1].hop.driver->name, "telemetry") == 0);
 	coord_topology_free(t);
 }
@@ -325,13 +325,13 @@ check_wire(void)
 		return;
 	CHECK(json_object_get(t->hops[1].conf, "ports") == NULL);
 	for (i = 1; i < 3; i++) {
-		int rc = coord_driver_wire.open(&t->hops[i].hop, t->hops[i].conf, err, sizeof(err));
+		int rc = hop_driver_wire.open(&t->hops[i].hop, t->hops[i].conf, err, sizeof(err));
 
 		if (rc != 0)
 			fprintf(stderr, "%s\n", err);
 		CHECK(rc == 0);
 		if (rc == 0)
-			coord_driver_wire.close(&t->hops[i].hop);
+			hop_driver_wire.close(&t->hops[i].hop);
 	}
 	coord_topology_free(t);
 }
@@ -358,31 +358,31 @@ check_l3(const char *addr)
 	conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:[{s:s,s:s,s:s,s:s}]}", "ctl", addr, "ports", "p0",
 			    "l3", "port", "p0", "ip", "10.10.0.2", "gw", "10.10.0.1", "ip6",
 			    "2001:db8:0::2");
-	CHECK(coord_driver_gen.open(&h3, conf, err, sizeof(err)) == 0, "%s", err);
+	CHECK(hop_driver_gen.open(&h3, conf, err, sizeof(err)) == 0, "%s", err);
 	json_decref(conf);
 	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.3\"}]";
-	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "hop tester: l3 p0: ip is 10.10.0.2, the app's port 0 has 10.10.0.3 "
 			  "(--addr 0:ip=10.10.0.2)") == 0,
 	      "%s", err);
 	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.2\", \"ip6\": \"2001:db8::2\", "
 		     "\"gateway\": \"10.10.0.1\"}]";
-	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "hop tester: l3 p0: gateway 10.10.0.1 unresolved (start the app with "
 			  "--l3: it resolves its gateways before it sends)") == 0,
 	      "%s", err);
 	fake_neigh = NULL;
-	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "says nothing of its port 0's addresses") != NULL, "%s", err);
 	fake_neigh = neigh_ok;
-	CHECK(coord_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == 0, "%s", err);
-	CHECK(coord_driver_gen.traffic_result(&h3, &res, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == 0, "%s", err);
+	CHECK(hop_driver_gen.traffic_result(&h3, &res, err, sizeof(err)) == 0);
 	CHECK(res.warnings == NULL);
 	json_decref(res.streams);
 	memset(&res, 0, sizeof(res));
 	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.2\", \"responder\": false, "
 		     "\"silenced\": 3}]";
-	CHECK(coord_driver_gen.traffic_result(&h3, &res, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_result(&h3, &res, err, sizeof(err)) == 0);
 	CHECK(json_array_size(res.warnings) == 1 &&
 		      strcmp(json_string_value(json_array_get(res.warnings, 0)),
 			     "hop tester: port p0 answers no ARP/ND (its responder is stopped: "
@@ -392,7 +392,7 @@ check_l3(const char *addr)
 	json_decref(res.warnings);
 	json_decref(res.streams);
 	fake_neigh = NULL;
-	coord_driver_gen.close(&h3);
+	hop_driver_gen.close(&h3);
 }
 
 int
@@ -412,8 +412,8 @@ main(void)
 	CHECK(srv != NULL);
 	if (srv == NULL)
 		return 1;
-	CHECK(hop_driver_find("gen") == &coord_driver_gen);
-	CHECK(hop_driver_find("fwd") == &coord_driver_fwd);
+	CHECK(hop_driver_find("gen") == &hop_driver_gen);
+	CHECK(hop_driver_find("fwd") == &hop_driver_fwd);
 	CHECK(hop_driver_find("wire") != NULL);
 	CHECK(hop_driver_find("nope") == NULL);
 	check_roles();
@@ -422,9 +422,9 @@ main(void)
 
 	/* fwd: "p1" is port 1, the display name finds port 0. */
 	conf = hop_conf(addr, "[\"p1\", \"net_virtio_user0\"]");
-	CHECK(coord_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
+	CHECK(hop_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
 	json_decref(conf);
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
 	CHECK(snap.nb_ports == 2);
 	CHECK(strcmp(snap.port[0].name, "p1") == 0 && snap.port[0].c[PVP_STATS_rx_packets] == 7);
 	CHECK(snap.port[1].c[PVP_STATS_rx_packets] == 100 &&
@@ -439,7 +439,7 @@ main(void)
 	CHECK(snap.port[0].added == 0 && snap.port[1].added == 0);
 	/* What only pvpkit-gen says means nothing from pvpkit-fwd. */
 	fake_tx_full = "drop";
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
 	CHECK(!snap.port[0].tx_refused_by_peer && !snap.port[1].tx_refused_by_peer);
 	fake_tx_full = "retry";
 	/*
@@ -450,7 +450,7 @@ main(void)
 	fake_impair = "[{\"port\": 0, \"loss_dropped\": 1, \"rate_dropped\": 0, "
 		      "\"overflow_dropped\": 0, \"duplicated\": 5, \"reordered\": 4, "
 		      "\"delayed\": 9, \"held\": 0}]";
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0, "%s", err);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0, "%s", err);
 	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 0);
 	CHECK(reason(&snap.port[1], "impair_dropped") == 1);
 	CHECK(reason(&snap.port[0], "impair_dropped") == 0);
@@ -460,40 +460,40 @@ main(void)
 	fake_impair = "[{\"port\": 0, \"loss_dropped\": 7, \"rate_dropped\": 2, "
 		      "\"overflow_dropped\": 0, \"duplicated\": 0, \"reordered\": 0, "
 		      "\"delayed\": 0, \"held\": 0}]";
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0, "%s", err);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0, "%s", err);
 	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 0);
 	CHECK(reason(&snap.port[1], "impair_dropped") == 1);
 	fake_impair = "[{\"port\": 0, \"loss_dropped\": -1}]";
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "hop guest: bad stats.get answer: impair[0].loss_dropped: must be an "
 			  "integer") != NULL,
 	      "%s", err);
 	fake_impair = "{}";
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "impair: must be a list") != NULL, "%s", err);
 	fake_impair = NULL;
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
 	CHECK(reason(&snap.port[1], "rx_sw_dropped") == 1);
-	CHECK(coord_driver_fwd.clear(&guest, err, sizeof(err)) == 0);
-	coord_driver_fwd.close(&guest);
+	CHECK(hop_driver_fwd.clear(&guest, err, sizeof(err)) == 0);
+	hop_driver_fwd.close(&guest);
 
 	/* A port the app does not have. */
 	conf = hop_conf(addr, "[\"p5\"]");
-	CHECK(coord_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
+	CHECK(hop_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
 	json_decref(conf);
-	CHECK(coord_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -ENOENT);
+	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -ENOENT);
 	CHECK(strstr(err, "no port \"p5\"") != NULL);
-	coord_driver_fwd.close(&guest);
+	hop_driver_fwd.close(&guest);
 
 	/* gen: one profile.load for two trials of the same profile. */
 	conf = hop_conf(addr, "[\"p0\"]");
-	CHECK(coord_driver_gen.open(&tester, conf, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.open(&tester, conf, err, sizeof(err)) == 0);
 	json_decref(conf);
 	/* A generator giving up what its peers refuse (--tx-full drop) says so. */
-	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0);
 	CHECK(snap.nb_ports == 1 && !snap.port[0].tx_refused_by_peer);
 	fake_tx_full = "drop";
-	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0);
 	CHECK(snap.port[0].tx_refused_by_peer && snap.port[0].c[PVP_STATS_tx_packets] == 90);
 	fake_tx_full = "retry";
 	/*
@@ -504,23 +504,23 @@ main(void)
 	fake_neigh = "[{\"port\": 1, \"arp_rx\": 50, \"tx\": 60},"
 		     " {\"port\": 0, \"arp_rx\": 5, \"nd_rx\": 2, \"echo\": 3, \"tx\": 4,"
 		     " \"responder\": true}]";
-	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0, "%s", err);
+	CHECK(hop_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0, "%s", err);
 	CHECK(snap.port[0].neigh_rx == 10 && snap.port[0].neigh_tx == 4, "%lu",
 	      (unsigned long)snap.port[0].neigh_rx);
 	fake_neigh = "[{\"port\": 0, \"tx\": -4}]";
-	CHECK(coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == -EINVAL);
+	CHECK(hop_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "hop tester: bad stats.get answer: neigh[0].tx: must be an integer") !=
 		      NULL,
 	      "%s", err);
 	fake_neigh = NULL;
-	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
-	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == 1 && traffic_starts == 2);
 	CHECK(strcmp(json_string_value(json_object_get(last_start_params, "rate")), "1Mpps") == 0);
 	t.flows = 20;
 	t.rate = NULL;
 	t.rate_pps = 5000;
-	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == 2);
 	CHECK(json_number_value(json_object_get(last_start_params, "rate")) == 5000);
 	/*
@@ -534,14 +534,14 @@ main(void)
 
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			t.rate_pps = bad[i];
-			CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) ==
+			CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) ==
 				      -EINVAL,
 			      "rate %g", bad[i]);
 			CHECK(strstr(err, "must be positive") != NULL, "%s", err);
 		}
 		CHECK(traffic_starts == starts, "%u starts sent", traffic_starts - starts);
 		t.rate = "max";
-		CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+		CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 		CHECK(strcmp(json_string_value(json_object_get(last_start_params, "rate")),
 			     "max") == 0);
 		t.rate = NULL;
@@ -557,10 +557,10 @@ main(void)
 	CHECK(srv != NULL);
 	if (srv == NULL)
 		return 1;
-	CHECK(coord_driver_gen.clear(&tester, err, sizeof(err)) == 0, "%s", err);
-	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0, "%s", err);
+	CHECK(hop_driver_gen.clear(&tester, err, sizeof(err)) == 0, "%s", err);
+	CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0, "%s", err);
 	CHECK(profile_loads == 3);
-	CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0);
 	CHECK(profile_loads == 3);
 	/*
 	 * Restarted again, and traffic started first thing (a warm-up): the
@@ -575,18 +575,17 @@ main(void)
 	{
 		unsigned int starts = traffic_starts;
 
-		CHECK(coord_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0, "%s",
-		      err);
+		CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) == 0, "%s", err);
 		CHECK(profile_loads == 4 && traffic_starts == starts + 2, "loads %u starts %u",
 		      profile_loads, traffic_starts - starts);
 	}
 	check_flow_types(&tester, &t);
-	CHECK(coord_driver_gen.traffic_stop(&tester, &res, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_stop(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(res.requested_pps == 1000 && res.achieved_pps == 900 && res.generator_limited);
 	CHECK(res.has_max_burst && res.max_burst == 41);
 	/* traffic_stop() runs before packets settle: no signature account yet. */
 	CHECK(!res.has_sig);
-	CHECK(coord_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(json_array_size(res.streams) == 2);
 	{
 		/* Only pvpkit-gen's members, each with a value of its kind. */
@@ -611,7 +610,7 @@ main(void)
 	res.streams = NULL;
 	/* A generator that leaves a counter out gives no account to check against. */
 	fake_unknown_rx = false;
-	CHECK(coord_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
+	CHECK(hop_driver_gen.traffic_result(&tester, &res, err, sizeof(err)) == 0);
 	CHECK(!res.has_sig);
 	fake_unknown_rx = true;
 	json_decref(res.streams);
@@ -628,17 +627,17 @@ main(void)
 
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",
 				    "flow_base", "l3", "192.168.1.0");
-		CHECK(coord_driver_gen.open(&moved, conf, err, sizeof(err)) == 0);
+		CHECK(hop_driver_gen.open(&moved, conf, err, sizeof(err)) == 0);
 		json_decref(conf);
-		CHECK(coord_driver_gen.traffic_start(&moved, &t3, err, sizeof(err)) == 0);
+		CHECK(hop_driver_gen.traffic_start(&moved, &t3, err, sizeof(err)) == 0);
 		CHECK(strcmp(json_string_value(json_object_get(loaded_var(0), "min")),
 			     "192.168.1.0") == 0);
 		CHECK(strcmp(json_string_value(json_object_get(loaded_var(0), "max")),
 			     "192.168.1.3") == 0);
-		coord_driver_gen.close(&moved);
+		hop_driver_gen.close(&moved);
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",
 				    "flow_base", "l2", "nope");
-		CHECK(coord_driver_gen.open(&moved, conf, err, sizeof(err)) == -EINVAL);
+		CHECK(hop_driver_gen.open(&moved, conf, err, sizeof(err)) == -EINVAL);
 		CHECK(strstr(err, "flow_base.l2: must be a MAC address") != NULL, "%s", err);
 		json_decref(conf);
 	}
@@ -661,7 +660,7 @@ main(void)
 		CHECK(chmod(path, 0640) == 0);
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:s}", "ctl", addr, "ports", "p0",
 				    "token_file", path);
-		CHECK(coord_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EACCES);
+		CHECK(hop_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EACCES);
 		snprintf(want, sizeof(want),
 			 "hop tok: token file %s is accessible by its group (mode 640); "
 			 "chmod 600 it",
@@ -673,7 +672,7 @@ main(void)
 		CHECK(mkfifo(path, 0600) == 0);
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:s}", "ctl", addr, "ports", "p0",
 				    "token_file", path);
-		CHECK(coord_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EINVAL);
+		CHECK(hop_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EINVAL);
 		snprintf(want, sizeof(want), "hop tok: token file %s: a FIFO, not read", path);
 		CHECK(strcmp(err, want) == 0);
 		json_decref(conf);
@@ -685,10 +684,10 @@ main(void)
 
 	/* The app goes away: the next call names the hop as unreachable. */
 	pvp_ctl_server_destroy(srv);
-	ret = coord_driver_gen.snapshot(&tester, &snap, err, sizeof(err));
+	ret = hop_driver_gen.snapshot(&tester, &snap, err, sizeof(err));
 	CHECK(ret == -ENOTCONN || ret == -ETIMEDOUT);
 	CHECK(strstr(err, "hop tester unreachable") != NULL);
-	coord_driver_gen.close(&tester);
+	hop_driver_gen.close(&tester);
 	json_decref(last_start_params);
 	json_decref(last_load_params);
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coord_progress.h"
+#include "cli_progress.h"
 #include "../unit_check.h"
 
 static bool
@@ -24,27 +24,27 @@ near(double a, double b)
 static void
 test_eta(void)
 {
-	struct coord_progress p;
+	struct cli_progress p;
 
-	coord_progress_init(&p, NULL, 4, 0);
+	cli_progress_init(&p, NULL, 4, 0);
 	p.t_run = p.t_point = 100;
 	/* No budget and no search finished: cannot tell. */
-	CHECK(coord_progress_eta(&p, 105) < 0);
+	CHECK(cli_progress_eta(&p, 105) < 0);
 
 	/* Budget 10 trial-seconds: 4 searches of 10 s, 5 s into the first. */
 	p.point_budget_s = 10;
-	CHECK(near(coord_progress_eta(&p, 105), 35));
+	CHECK(near(cli_progress_eta(&p, 105), 35));
 	/* 4 trial-seconds took 8 s of wall time: overhead 2, 20 s a search. */
 	p.trial_s_point = 4;
-	CHECK(near(coord_progress_eta(&p, 108), 12 + 3 * 20));
+	CHECK(near(cli_progress_eta(&p, 108), 12 + 3 * 20));
 
 	/* Two searches done in 60 s: 30 s each; 10 s into the third. */
 	p.point = 2;
 	p.done_s = 60;
 	p.t_point = 200;
-	CHECK(near(coord_progress_eta(&p, 210), 20 + 30));
+	CHECK(near(cli_progress_eta(&p, 210), 20 + 30));
 	/* Longer than the average: nothing left for it, the last one still. */
-	CHECK(near(coord_progress_eta(&p, 250), 30));
+	CHECK(near(cli_progress_eta(&p, 250), 30));
 }
 
 static void
@@ -52,16 +52,16 @@ test_fmt(void)
 {
 	char b[32];
 
-	CHECK(strcmp(coord_progress_fmt_s(-1, b, sizeof(b)), "?") == 0);
-	CHECK(strcmp(coord_progress_fmt_s(42.4, b, sizeof(b)), "42s") == 0);
-	CHECK(strcmp(coord_progress_fmt_s(185, b, sizeof(b)), "3m05s") == 0);
-	CHECK(strcmp(coord_progress_fmt_s(3720, b, sizeof(b)), "1h02m") == 0);
+	CHECK(strcmp(cli_progress_fmt_s(-1, b, sizeof(b)), "?") == 0);
+	CHECK(strcmp(cli_progress_fmt_s(42.4, b, sizeof(b)), "42s") == 0);
+	CHECK(strcmp(cli_progress_fmt_s(185, b, sizeof(b)), "3m05s") == 0);
+	CHECK(strcmp(cli_progress_fmt_s(3720, b, sizeof(b)), "1h02m") == 0);
 }
 
 static void
 test_plain_lines(void)
 {
-	struct coord_progress p;
+	struct cli_progress p;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -69,15 +69,15 @@ test_plain_lines(void)
 	CHECK(f != NULL);
 	if (f == NULL)
 		return;
-	coord_progress_init(&p, f, 2, 10);
+	cli_progress_init(&p, f, 2, 10);
 	CHECK(!p.tty);
-	coord_progress_point(&p, 64, 1000);
-	coord_progress_trial(&p, 1, 150000, 1); /* nothing off a terminal */
-	coord_progress_result(&p, 1, 150000.7, 1, 0.25);
-	coord_progress_clear(&p);
-	coord_progress_point_done(&p);
-	coord_progress_point(&p, 1518, 1);
-	coord_progress_result(&p, 1, 9000, 1, -1);
+	cli_progress_point(&p, 64, 1000);
+	cli_progress_trial(&p, 1, 150000, 1); /* nothing off a terminal */
+	cli_progress_result(&p, 1, 150000.7, 1, 0.25);
+	cli_progress_clear(&p);
+	cli_progress_point_done(&p);
+	cli_progress_point(&p, 1518, 1);
+	cli_progress_result(&p, 1, 9000, 1, -1);
 	fclose(f);
 	CHECK(strstr(buf,
 		     "progress: [1/2 64 B, 1,000 flows] trial 1: 150,000 pps, loss 0.2500 % |") ==

@@ -3,7 +3,7 @@
  */
 
 /*
- * coord_flows_profile(): the traffic of flow type l2/l3/l4 must walk
+ * flows_profile(): the traffic of flow type l2/l3/l4 must walk
  * exactly the values the ovs driver's rules match. The profile goes
  * through lib/pkt's own parser and field engine, and every flow's frame
  * is read back byte by byte: flow i carries base + i in the matched field
@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "coord_flows.h"
+#include "flows.h"
 #include "pvp_pkt.h"
 #include "../unit_check.h"
 
@@ -40,7 +40,7 @@ rd(const uint8_t *p, unsigned int len)
 
 /* The field a type varies: offset, length, and flow 0's value. */
 static void
-field_of(enum coord_flow_type type, const struct coord_flow_base *b, unsigned int *off,
+field_of(enum coord_flow_type type, const struct flows_base *b, unsigned int *off,
 	 unsigned int *len, uint64_t *base)
 {
 	if (type == COORD_FLOW_l2) {
@@ -60,19 +60,19 @@ field_of(enum coord_flow_type type, const struct coord_flow_base *b, unsigned in
 
 /* The bases a hop without "flow_base" gets. */
 static void
-flow_base_default(struct coord_flow_base *b)
+flow_base_default(struct flows_base *b)
 {
 	char err[128] = "";
 
-	CHECK(pvp_schema_decode(coord_flow_base_members, NULL, NULL, b, err, sizeof(err)) == 0,
-	      "%s", err);
+	CHECK(pvp_schema_decode(flows_base_members, NULL, NULL, b, err, sizeof(err)) == 0, "%s",
+	      err);
 }
 
 static void
 check_type(enum coord_flow_type type, unsigned int size, unsigned int flows)
 {
 	const unsigned int ports[2] = {0, 1};
-	struct coord_flow_base b;
+	struct flows_base b;
 	char e[PVP_PKT_ERR_LEN] = "";
 	struct pvp_profile *p;
 	unsigned int off, len, s, k, f, i;
@@ -82,7 +82,7 @@ check_type(enum coord_flow_type type, unsigned int size, unsigned int flows)
 
 	flow_base_default(&b);
 	field_of(type, &b, &off, &len, &base);
-	j = coord_flows_profile(type, size, flows, ports, 2, &b, err, sizeof(err));
+	j = flows_profile(type, size, flows, ports, 2, &b, err, sizeof(err));
 	CHECK(j != NULL);
 	if (j == NULL) {
 		fprintf(stderr, "%s: %s\n", coord_flow_type_names[type], err);
@@ -136,28 +136,28 @@ static void
 check_errors(void)
 {
 	const unsigned int port = 0;
-	struct coord_flow_base b;
+	struct flows_base b;
 	char err[256];
 	json_t *j;
 
 	flow_base_default(&b);
 	/* exactly as many UDP ports as the ovs driver accepts: 1024..65535 */
-	j = coord_flows_profile(COORD_FLOW_l4, 64, 65536 - b.l4, &port, 1, &b, err, sizeof(err));
+	j = flows_profile(COORD_FLOW_l4, 64, 65536 - b.l4, &port, 1, &b, err, sizeof(err));
 	CHECK(j != NULL);
 	json_decref(j);
 	err[0] = '\0';
-	j = coord_flows_profile(COORD_FLOW_l4, 64, 65537 - b.l4, &port, 1, &b, err, sizeof(err));
+	j = flows_profile(COORD_FLOW_l4, 64, 65537 - b.l4, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "overflow 65535") != NULL);
 	/* a MAC variable covers 32 bits: carrying into the high bytes is refused */
 	b.l2 = 0x02000000ffffull << 16 | 0xfff0;
-	j = coord_flows_profile(COORD_FLOW_l2, 64, 17, &port, 1, &b, err, sizeof(err));
+	j = flows_profile(COORD_FLOW_l2, 64, 17, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "32 bits") != NULL);
 	flow_base_default(&b);
-	j = coord_flows_profile(COORD_FLOW_normal, 64, 10, &port, 1, &b, err, sizeof(err));
+	j = flows_profile(COORD_FLOW_normal, 64, 10, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "matches no field") != NULL);
-	j = coord_flows_profile(COORD_FLOW_l3, 64, 0, &port, 1, &b, err, sizeof(err));
+	j = flows_profile(COORD_FLOW_l3, 64, 0, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL);
-	j = coord_flows_profile(COORD_FLOW_l3, 64, 10, &port, 0, &b, err, sizeof(err));
+	j = flows_profile(COORD_FLOW_l3, 64, 10, &port, 0, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "no TX port") != NULL);
 }
 
@@ -166,7 +166,7 @@ static void
 check_parse(void)
 {
 	enum coord_flow_type t = COORD_FLOW_NB;
-	struct coord_flow_base b;
+	struct flows_base b;
 	char err[256] = "";
 
 	CHECK(coord_flow_type_parse("normal", &t) == 0 && t == COORD_FLOW_normal);
@@ -180,16 +180,16 @@ check_parse(void)
 	CHECK(strcmp(coord_flow_type_names[COORD_FLOW_l3], "l3") == 0);
 	CHECK(coord_flow_type_names[COORD_FLOW_NB] == NULL);
 	flow_base_default(&b);
-	CHECK(coord_flows_check(COORD_FLOW_normal, 1, &b, err, sizeof(err)) == 0);
-	CHECK(coord_flows_check(COORD_FLOW_l3, 0, &b, err, sizeof(err)) == -EINVAL);
+	CHECK(flows_check(COORD_FLOW_normal, 1, &b, err, sizeof(err)) == 0);
+	CHECK(flows_check(COORD_FLOW_l3, 0, &b, err, sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "flows must be at least 1") == 0, "%s", err);
 	/* The l2 limit is the sources' 32 bits, for the rules too. */
 	b.l2 = 0x0200fffffff0ull;
-	CHECK(coord_flows_check(COORD_FLOW_l2, 16, &b, err, sizeof(err)) == 0);
-	CHECK(coord_flows_check(COORD_FLOW_l2, 17, &b, err, sizeof(err)) == -ERANGE);
+	CHECK(flows_check(COORD_FLOW_l2, 16, &b, err, sizeof(err)) == 0);
+	CHECK(flows_check(COORD_FLOW_l2, 17, &b, err, sizeof(err)) == -ERANGE);
 	CHECK(strcmp(err, "17 l2 flows overflow the low 32 bits of the MAC") == 0, "%s", err);
 	b.l3 = 0xfffffff0u;
-	CHECK(coord_flows_check(COORD_FLOW_l3, 17, &b, err, sizeof(err)) == -ERANGE);
+	CHECK(flows_check(COORD_FLOW_l3, 17, &b, err, sizeof(err)) == -ERANGE);
 	CHECK(strcmp(err, "17 l3 flows overflow the IPv4 range") == 0, "%s", err);
 }
 
@@ -204,5 +204,5 @@ main(void)
 	check_type(COORD_FLOW_l2, 128, 70000);
 	check_errors();
 	check_parse();
-	return unit_check_end("coord_flows");
+	return unit_check_end("flows");
 }

@@ -336,9 +336,9 @@ open_hop(struct coord_hop *hop, const char *db, const char *ports, const char *e
 	conf = json_loads(text, 0, NULL);
 	memset(hop, 0, sizeof(*hop));
 	snprintf(hop->name, sizeof(hop->name), "vswitch");
-	hop->driver = &coord_driver_ovs;
+	hop->driver = &hop_driver_ovs;
 	err[0] = '\0';
-	rc = coord_driver_ovs.open(hop, conf, err, err_len);
+	rc = hop_driver_ovs.open(hop, conf, err, err_len);
 	json_decref(conf);
 	return rc;
 }
@@ -392,26 +392,26 @@ test_snapshot_ok(const char *dir)
 	CHECK(rc == 0, "open: %d %s", rc, err);
 	if (rc == 0) {
 		memset(&s, 0, sizeof(s));
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		check_recorded_counters(&s);
 		/* Same connection, second request, ports in another order. */
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "second snapshot: %d %s", rc, err);
 		CHECK_U64(f.transacts, 3); /* open's port numbers, two snapshots */
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 		CHECK(hop.priv == NULL, "close left priv");
 	}
 	/* The bridge's internal port has kernel-style counters. */
 	rc = open_hop(&hop, f.path, "[\"br-pvp\"]", NULL, err, sizeof(err), 10000);
 	CHECK(rc == 0, "open br-pvp: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot br-pvp: %s", err);
 		CHECK_U64(s.port[0].c[PVP_STATS_tx_dropped], 68704);
 		CHECK(find_reason(&s.port[0], "rx_missed") != NULL,
 		      "rx_missed (OVS rx_missed_errors)");
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 	}
 	fake_stop(&f);
 
@@ -420,10 +420,10 @@ test_snapshot_ok(const char *dir)
 	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", NULL, err, sizeof(err), 10000);
 	CHECK(rc == 0, "open: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		check_recorded_counters(&s);
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 	}
 	fake_stop(&f);
 	CHECK(f.echo_answered, "the echo probe was not answered");
@@ -446,8 +446,8 @@ expect_error(const char *dir, enum fake_mode mode, const char *ports, int want_r
 	/* A port that does not exist is found at open already. */
 	if (rc == 0) {
 		err[0] = '\0';
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
-		coord_driver_ovs.close(&hop);
+		rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		hop_driver_ovs.close(&hop);
 	}
 	CHECK(rc == want_rc, "rc %d (%s), want %d", rc, err, want_rc);
 	CHECK(strstr(err, want_err) != NULL, "error \"%s\" lacks \"%s\"", err, want_err);
@@ -495,10 +495,10 @@ test_snapshot_errors(const char *dir)
 		CHECK(rc == 0, "open: %s", err);
 		fake_stop(&f);
 		if (rc == 0) {
-			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 			CHECK(rc < 0, "snapshot after the server left: %d", rc);
 			CHECK(strncmp(err, "hop unreachable: ", 17) == 0, "err: %s", err);
-			coord_driver_ovs.close(&hop);
+			hop_driver_ovs.close(&hop);
 		}
 	}
 }
@@ -559,7 +559,7 @@ test_conf_errors(const char *dir)
 
 		memset(&hop, 0, sizeof(hop));
 		err[0] = '\0';
-		rc = coord_driver_ovs.open(&hop, conf, err, sizeof(err));
+		rc = hop_driver_ovs.open(&hop, conf, err, sizeof(err));
 		CHECK(rc == -EINVAL, "%s: rc %d (%s)", cases[i].conf, rc, err);
 		CHECK(strstr(err, cases[i].want) != NULL, "%s: err \"%s\" lacks \"%s\"",
 		      cases[i].conf, err, cases[i].want);
@@ -811,7 +811,7 @@ test_tools(const char *dir)
 
 		/* No rundir: the bridge is named, so ovs-ofctl is run. The fake
 		 * ovsdb-server serves one connection at a time. */
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 		rc = open_hop(&hop2, f.path, "[\"phy0\", \"vhost0\"]", ", \"bridge\": \"br-pvp\"",
 			      err, sizeof(err), 10000);
 		CHECK(rc == 0, "open: %s", err);
@@ -819,7 +819,7 @@ test_tools(const char *dir)
 			fake_stop(&f);
 			return;
 		}
-		rc = coord_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		check_of_counters(&s);
 
@@ -827,20 +827,20 @@ test_tools(const char *dir)
 		write_script(p, "OFPST_PORT reply (OF1.4) (xid=0x2): 1 ports\n"
 				"  port  1: rx pkts=many, bytes=1\n");
 		setenv("FAKE_DUMP", p, 1);
-		rc = coord_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
 		CHECK(rc == -EPROTO &&
 			      strstr(err, "unexpected ovs-ofctl dump-ports output") != NULL,
 		      "garbage: %d %s", rc, err);
 		write_script(p, "OFPST_PORT reply (OF1.4) (xid=0x2): 1 ports\n"
 				"  port  1: rx pkts=1, bytes=1, drop=0\n"
 				"           tx pkts=1, bytes=1, drop=0\n");
-		rc = coord_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop2, &s, err, sizeof(err));
 		CHECK(rc == -ENOENT && strstr(err, "vhost0 is not on bridge br-pvp") != NULL,
 		      "port gone: %d %s", rc, err);
 		snprintf(p, sizeof(p), "%s/test/unit/drivers/data/ofctl-dump-ports-of14.txt",
 			 getenv("PVP_SOURCE_DIR"));
 		setenv("FAKE_DUMP", p, 1);
-		coord_driver_ovs.close(&hop2);
+		hop_driver_ovs.close(&hop2);
 		snprintf(extra, sizeof(extra), ", \"rundir\": \"%s\", \"bridge\": \"br-pvp\"", dir);
 		rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err),
 			      10000);
@@ -864,7 +864,7 @@ test_tools(const char *dir)
 
 		/* rundir given: the driver talks to RUNDIR/br-pvp.mgmt itself. */
 		of_start(&of, OF_OK, dir);
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		check_of_counters(&s);
 		/*
@@ -880,7 +880,7 @@ test_tools(const char *dir)
 			snprintf(p, sizeof(p), "%s/ovs-vswitchd.ctl", dir);
 			fake_start_at(&ctl, FAKE_OK, p);
 			of.drops = 1834;
-			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 			CHECK(rc == 0, "snapshot with a drop rule: %d %s", rc, err);
 			nn = find_reason(&s.port[0], "no_neighbour");
 			CHECK(nn != NULL && nn->value == 1834 && nn->side == COORD_SIDE_TX,
@@ -892,7 +892,7 @@ test_tools(const char *dir)
 			      ctl.waits);
 			fake_stop(&ctl);
 			/* No unixctl to wait on: the snapshot says so. */
-			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 			CHECK(rc < 0 && strstr(err, "ovs-vswitchd.ctl") != NULL,
 			      "drop rule, no unixctl: %d %s", rc, err);
 			of.drops = 0;
@@ -900,19 +900,19 @@ test_tools(const char *dir)
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			of.mode = bad[i].mode;
 			err[0] = '\0';
-			rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+			rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 			CHECK(rc == bad[i].rc && strstr(err, bad[i].err) != NULL, "mode %d: %d %s",
 			      bad[i].mode, rc, err);
 		}
 		of_stop(&of);
-		rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == -ECONNREFUSED && strncmp(err, "hop unreachable", 15) == 0,
 		      "no socket: %d %s", rc, err);
 	}
 	write_ofctl(dir);
 
 	unit_check_case = "install_flows";
-	rc = coord_driver_ovs.install_flows(&hop, "l3", 3, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "l3", 3, err, sizeof(err));
 	CHECK(rc == 0, "l3: %d %s", rc, err);
 	snprintf(p, sizeof(p), "%s/flows", dir);
 	text = read_text(p);
@@ -932,7 +932,7 @@ test_tools(const char *dir)
 		 dir, dir, dir);
 	CHECK(strcmp(text, extra) == 0, "ovs-ofctl calls:\n%s", text);
 
-	rc = coord_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
 	CHECK(rc == 0, "l2: %s", err);
 	snprintf(p, sizeof(p), "%s/flows", dir);
 	text = read_text(p);
@@ -942,27 +942,27 @@ test_tools(const char *dir)
 			     "in_port=vhost0,dl_src=02:00:00:00:00:01,actions=output:phy0\n") !=
 			      NULL,
 	      "l2 flows:\n%s", text);
-	rc = coord_driver_ovs.install_flows(&hop, "l4", 1000, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "l4", 1000, err, sizeof(err));
 	CHECK(rc == 0, "l4: %s", err);
 	CHECK(strstr(read_text(p), "udp,in_port=vhost0,tp_dst=2023,actions=output:phy0\n") != NULL,
 	      "l4 last flow");
-	rc = coord_driver_ovs.install_flows(&hop, "l4", 70000, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "l4", 70000, err, sizeof(err));
 	CHECK(rc == -ERANGE, "l4 overflow: %d %s", rc, err);
-	rc = coord_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
 	CHECK(rc == 0, "normal: %s", err);
 	CHECK(strcmp(read_text(p), "priority=0,actions=NORMAL\n") == 0, "normal flow");
-	rc = coord_driver_ovs.install_flows(&hop, "l7", 1, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "l7", 1, err, sizeof(err));
 	CHECK(rc == -EINVAL && strstr(err, "l7") != NULL, "unknown type: %d %s", rc, err);
 	setenv("FAKE_EXTRA", "1", 1);
-	rc = coord_driver_ovs.install_flows(&hop, "l3", 5, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "l3", 5, err, sizeof(err));
 	CHECK(rc == -EIO && strstr(err, "11 rules after installing 10") != NULL, "count: %d %s", rc,
 	      err);
 	unsetenv("FAKE_EXTRA");
 
 	unit_check_case = "context and clear";
-	rc = coord_driver_ovs.clear(&hop, err, sizeof(err));
+	rc = hop_driver_ovs.clear(&hop, err, sizeof(err));
 	CHECK(rc == 0, "clear: %s", err);
-	ctx = coord_driver_ovs.context(&hop);
+	ctx = hop_driver_ovs.context(&hop);
 	text = json_string_value(json_object_get(ctx, "pmd_stats_show"));
 	CHECK(text != NULL && strstr(text, "pmd thread numa_id 0 core_id 1:") != NULL,
 	      "pmd_stats_show");
@@ -986,7 +986,7 @@ test_tools(const char *dir)
 		 "-t %s/ovs-vswitchd.ctl dpif-netdev/pmd-rxq-show\n",
 		 dir, dir, dir, dir);
 	CHECK(strcmp(read_text(p), extra) == 0, "ovs-appctl calls:\n%s", read_text(p));
-	coord_driver_ovs.close(&hop);
+	hop_driver_ovs.close(&hop);
 	fake_stop(&f);
 }
 
@@ -1040,7 +1040,7 @@ test_forward(const char *dir)
 		      sizeof(err), 10000);
 	CHECK(rc == 0, "open 2-port: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
 		CHECK(rc == 0, "l2: %d %s", rc, err);
 		text = read_text(p);
 		CHECK(strcmp(text, "priority=10,in_port=phy0,dl_dst=02:00:00:00:00:00,actions="
@@ -1060,7 +1060,7 @@ test_forward(const char *dir)
 				   "priority=10,in_port=vhost0,dl_src=02:00:00:00:00:01,actions="
 				   "output:phy0\n") == 0,
 		      "2-port l2 flows:\n%s", text);
-		rc = coord_driver_ovs.install_flows(&hop, "l3", 1, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "l3", 1, err, sizeof(err));
 		CHECK(rc == 0, "l3: %d %s", rc, err);
 		text = read_text(p);
 		CHECK(strstr(text, "ip,in_port=vhost1,nw_dst=10.0.0.0,actions=output:phy1\n") !=
@@ -1069,35 +1069,35 @@ test_forward(const char *dir)
 				     "ip,in_port=vhost0,nw_src=10.0.0.0,actions=output:phy0\n") !=
 				      NULL,
 		      "l3 flows (5tswap pair from nw_src):\n%s", text);
-		rc = coord_driver_ovs.install_flows(&hop, "l4", 1000, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "l4", 1000, err, sizeof(err));
 		CHECK(rc == 0, "l4: %d %s", rc, err);
 		text = read_text(p);
 		CHECK(strstr(text, "udp,in_port=vhost0,tp_src=2023,actions=output:phy0\n") != NULL,
 		      "l4 last flow back through the 5tswap pair");
-		rc = coord_driver_ovs.install_flows(&hop, "l4", 600000, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "l4", 600000, err, sizeof(err));
 		CHECK(rc == -EINVAL &&
 			      strstr(err, "600000 flows on 4 port pairs are 2400000 rules") != NULL,
 		      "too many rules: %d %s", rc, err);
-		rc = coord_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
 		CHECK(rc == 0, "normal on two segments: %d %s", rc, err);
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 	}
 
 	rc = open_hop(&hop, f.path, "[\"phy0\", \"phy1\", \"vhost0\", \"vhost1\"]",
 		      ", \"bridge\": \"br-pvp\"", err, sizeof(err), 10000);
 	CHECK(rc == 0, "open 4 ports without forward: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_ovs.install_flows(&hop, "l3", 4, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "l3", 4, err, sizeof(err));
 		CHECK(rc == -EINVAL && strstr(err, "l3 rules on 4 ports need \"forward\"") != NULL,
 		      "no forward: %d %s", rc, err);
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 	}
 
 	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\", \"vhost1\", \"vhost2\", \"vhost3\"]",
 		      pvvp, err, sizeof(err), 10000);
 	CHECK(rc == 0, "open PVVP: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_ovs.install_flows(&hop, "l2", 3, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "l2", 3, err, sizeof(err));
 		CHECK(rc == 0, "PVVP l2: %d %s", rc, err);
 		text = read_text(p);
 		CHECK(strstr(text,
@@ -1106,13 +1106,13 @@ test_forward(const char *dir)
 			      strstr(text, "in_port=vhost3,dl_dst=02:00:00:00:00:02,actions=output:"
 					   "phy0\n") != NULL,
 		      "PVVP l2 flows:\n%s", text);
-		rc = coord_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
+		rc = hop_driver_ovs.install_flows(&hop, "normal", 0, err, sizeof(err));
 		CHECK(rc == -EINVAL &&
 			      strcmp(err, "ovs: normal rules cannot keep phy0 -> vhost0 apart from "
 					  "vhost3 -> phy0 (NORMAL floods to every port of a "
 					  "segment): use l2, l3 or l4") == 0,
 		      "PVVP normal: %d %s", rc, err);
-		coord_driver_ovs.close(&hop);
+		hop_driver_ovs.close(&hop);
 	}
 	fake_stop(&f);
 }
@@ -1170,17 +1170,17 @@ test_restart(const char *dir)
 		fake_stop(&f);
 		return;
 	}
-	rc = coord_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
+	rc = hop_driver_ovs.install_flows(&hop, "l2", 2, err, sizeof(err));
 	CHECK(rc == 0, "l2: %s", err);
 	setenv("FAKE_DUMP", dump, 1);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == 0, "before: %d %s", rc, err);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == 0, "same daemon: %d %s", rc, err);
 
 	/* Ports 2 s old where they were 101 s old: a new daemon. */
 	setenv("FAKE_DUMP", young, 1);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -ESTALE &&
 		      strstr(err, "ovs-vswitchd restarted (port phy0 was created again 2.0 s "
 				  "ago)") == err &&
@@ -1190,7 +1190,7 @@ test_restart(const char *dir)
 	/* The next trial: clear() installs the rules again and says so. */
 	snprintf(p, sizeof(p), "%s/ofctl.args", dir);
 	unlink(p);
-	rc = coord_driver_ovs.clear(&hop, err, sizeof(err));
+	rc = hop_driver_ovs.clear(&hop, err, sizeof(err));
 	CHECK(rc == 0, "clear after restart: %d %s", rc, err);
 	text = read_text(p);
 	CHECK(strstr(text, "del-flows br-pvp\nadd-flows br-pvp -\n") != NULL,
@@ -1198,9 +1198,9 @@ test_restart(const char *dir)
 	snprintf(p, sizeof(p), "%s/flows", dir);
 	CHECK(strstr(read_text(p), "dl_dst=02:00:00:00:00:01,actions=output:vhost0") != NULL,
 	      "the same l2 rules:\n%s", read_text(p));
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == 0, "baseline after recovery: %d %s", rc, err);
-	ctx = coord_driver_ovs.context(&hop);
+	ctx = hop_driver_ovs.context(&hop);
 	text = json_string_value(json_object_get(ctx, "restart"));
 	CHECK(text != NULL && strstr(text, "installed its l2 rules for 2 flows again") != NULL,
 	      "context says so: %s", text != NULL ? text : "(none)");
@@ -1209,16 +1209,16 @@ test_restart(const char *dir)
 	/* Counters back on ports no younger than before: a vhost peer went
 	 * away and OVS reset them; not a restart. */
 	setenv("FAKE_DUMP", back, 1);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == 0, "counters reset, same daemon: %d %s", rc, err);
 	/* Where the age is unknown, counters back are the only sign. */
 	write_dump(back, 3, NULL);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -ESTALE &&
 		      strstr(err, "ovs-vswitchd restarted or port phy0 was reset (rx_packets "
 				  "went back from 5 to 3)") == err,
 	      "counters back, age unknown: %d %s", rc, err);
-	coord_driver_ovs.close(&hop);
+	hop_driver_ovs.close(&hop);
 
 	/* Rules pvpkit did not install: gone for good, every trial fails.
 	 * open() reads the ports' age already: a restart between open and
@@ -1227,15 +1227,15 @@ test_restart(const char *dir)
 	rc = open_hop(&hop, f.path, "[\"phy0\", \"vhost0\"]", extra, err, sizeof(err), 10000);
 	CHECK(rc == 0, "reopen: %s", err);
 	setenv("FAKE_DUMP", young, 1);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -ESTALE && strstr(err, "pvpkit did not install them") != NULL,
 	      "restart before the first snapshot: %d %s", rc, err);
-	rc = coord_driver_ovs.clear(&hop, err, sizeof(err));
+	rc = hop_driver_ovs.clear(&hop, err, sizeof(err));
 	CHECK(rc == 0, "clear: %d %s", rc, err);
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -ESTALE && strstr(err, "ovs-vswitchd restarted earlier") == err,
 	      "later trials fail: %d %s", rc, err);
-	coord_driver_ovs.close(&hop);
+	hop_driver_ovs.close(&hop);
 	fake_stop(&f);
 }
 
@@ -1362,7 +1362,7 @@ test_restart_of_unknown_age(const char *dir)
 		fake_stop(&f);
 		return;
 	}
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == 0, "baseline: %d %s", rc, err);
 	/* After the 16 B of headers, entries of length elen: duration_sec at
 	 * 8, rx_packets at 16. The fake thread reads the reply only when a
@@ -1376,12 +1376,12 @@ test_restart_of_unknown_age(const char *dir)
 		memset(e + 8, 0xff, 4);
 		memset(e + 16, 0, 8);
 	}
-	rc = coord_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_ovs.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -ESTALE &&
 		      strstr(err, "ovs-vswitchd restarted or port phy0 was reset (rx_packets "
 				  "went back from 9051 to 0)") == err,
 	      "counters back, age unknown: %d %s", rc, err);
-	coord_driver_ovs.close(&hop);
+	hop_driver_ovs.close(&hop);
 	of_stop(&of);
 	fake_stop(&f);
 }
@@ -1389,7 +1389,7 @@ test_restart_of_unknown_age(const char *dir)
 static void
 test_cmd(void)
 {
-	const struct coord_ovs_ssh ssh = {
+	const struct ovs_ssh ssh = {
 		.host = "dut1", .user = "pvp", .key = "/k/id_ed25519", .port = 2222};
 	const char *argv[] = {"ovs-ofctl", "add-flows", "unix:/run/it's here/br.mgmt", "-", NULL};
 	static const char *const want[] = {
@@ -1399,34 +1399,34 @@ test_cmd(void)
 		"'-'",	NULL};
 	const char *cat[] = {"cat", NULL}, *slp[] = {"sleep", "5", NULL};
 	const char *fls[] = {"false", NULL}, *none[] = {"/nonexistent/ovs-ofctl", NULL};
-	struct coord_ovs_out out;
+	struct ovs_out out;
 	char err[256], **v;
 	int i, rc;
 
 	unit_check_case = "ssh argv";
-	v = coord_ovs_cmd_argv(&ssh, argv);
+	v = ovs_cmd_argv(&ssh, argv);
 	for (i = 0; want[i] != NULL; i++)
 		CHECK(v[i] != NULL && strcmp(v[i], want[i]) == 0, "argv[%d] = %s, want %s", i,
 		      v[i] != NULL ? v[i] : "(null)", want[i]);
 	CHECK(v[i] == NULL, "argv longer than expected");
-	coord_ovs_argv_free(v);
-	v = coord_ovs_cmd_argv(NULL, argv);
+	ovs_argv_free(v);
+	v = ovs_cmd_argv(NULL, argv);
 	CHECK(strcmp(v[2], argv[2]) == 0 && v[4] == NULL, "local argv is unchanged");
-	coord_ovs_argv_free(v);
+	ovs_argv_free(v);
 
 	unit_check_case = "run";
-	rc = coord_ovs_cmd_run(NULL, cat, "hello\nworld\n", 12, 2000, &out, err, sizeof(err));
+	rc = ovs_cmd_run(NULL, cat, "hello\nworld\n", 12, 2000, &out, err, sizeof(err));
 	CHECK(rc == 0 && out.status == 0 && strcmp(out.out, "hello\nworld\n") == 0, "cat: %d %s",
 	      rc, err);
 	free(out.out);
-	rc = coord_ovs_cmd_run(NULL, fls, NULL, 0, 2000, &out, err, sizeof(err));
+	rc = ovs_cmd_run(NULL, fls, NULL, 0, 2000, &out, err, sizeof(err));
 	CHECK(rc == 0 && out.status == 1, "false: %d %d", rc, out.status);
 	free(out.out);
-	rc = coord_ovs_cmd_run(NULL, none, NULL, 0, 2000, &out, err, sizeof(err));
+	rc = ovs_cmd_run(NULL, none, NULL, 0, 2000, &out, err, sizeof(err));
 	CHECK(rc == 0 && out.status == 127 && strstr(out.err, "No such file") != NULL,
 	      "missing tool: %d %d %s", rc, out.status, out.err);
 	free(out.out);
-	rc = coord_ovs_cmd_run(NULL, slp, NULL, 0, 200, &out, err, sizeof(err));
+	rc = ovs_cmd_run(NULL, slp, NULL, 0, 200, &out, err, sizeof(err));
 	CHECK(rc == -ETIMEDOUT && strstr(err, "200 ms") != NULL, "timeout: %d %s", rc, err);
 }
 

@@ -184,9 +184,9 @@ open_hop(struct coord_hop *hop, const char *conf_text, char *err, size_t err_len
 
 	memset(hop, 0, sizeof(*hop));
 	snprintf(hop->name, sizeof(hop->name), "guest");
-	hop->driver = &coord_driver_telemetry;
+	hop->driver = &hop_driver_telemetry;
 	err[0] = '\0';
-	rc = coord_driver_telemetry.open(hop, conf, err, err_len);
+	rc = hop_driver_telemetry.open(hop, conf, err, err_len);
 	json_decref(conf);
 	return rc;
 }
@@ -208,7 +208,7 @@ test_ok(const char *dir, bool tcp)
 	CHECK(rc == 0, "open: %d %s", rc, err);
 	if (rc == 0) {
 		memset(&s, 0xff, sizeof(s));
-		rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "snapshot: %d %s", rc, err);
 		CHECK_U64(s.nb_ports, 1);
 		CHECK(strcmp(s.port[0].name, "0") == 0, "name %s", s.port[0].name);
@@ -229,16 +229,16 @@ test_ok(const char *dir, bool tcp)
 		CHECK(s.port[0].reasons[0].side == COORD_SIDE_RX &&
 			      s.port[0].reasons[1].side == COORD_SIDE_RX,
 		      "reason sides");
-		rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == 0, "second snapshot: %s", err);
 		CHECK_U64(f.commands, 4);
-		ctx = coord_driver_telemetry.context(&hop);
+		ctx = hop_driver_telemetry.context(&hop);
 		CHECK(strcmp(json_string_value(
 				     json_object_get(json_object_get(ctx, "greeting"), "version")),
 			     "DPDK 22.11.11") == 0,
 		      "context greeting");
 		json_decref(ctx);
-		coord_driver_telemetry.close(&hop);
+		hop_driver_telemetry.close(&hop);
 		CHECK(hop.priv == NULL, "close left priv");
 	}
 
@@ -247,10 +247,10 @@ test_ok(const char *dir, bool tcp)
 	rc = open_hop(&hop, conf, err, sizeof(err));
 	CHECK(rc == 0, "open: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == -ENODEV && strstr(err, "no ethdev port 7") != NULL, "rc %d %s", rc,
 		      err);
-		coord_driver_telemetry.close(&hop);
+		hop_driver_telemetry.close(&hop);
 	}
 	tfake_stop(&f);
 }
@@ -280,9 +280,9 @@ expect_error(const char *dir, bool tcp, enum tfake_mode mode, bool at_open, int 
 		CHECK(rc == 0, "open: %s", err);
 		if (rc == 0) {
 			err[0] = '\0';
-			rc = coord_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
+			rc = hop_driver_telemetry.snapshot(&hop, &s, err, sizeof(err));
 			CHECK(rc == want_rc, "rc %d (%s), want %d", rc, err, want_rc);
-			coord_driver_telemetry.close(&hop);
+			hop_driver_telemetry.close(&hop);
 		}
 	}
 	CHECK(strstr(err, want) != NULL, "error \"%s\" lacks \"%s\"", err, want);

@@ -290,9 +290,9 @@ open_hop(struct coord_hop *hop, const char *conf_text, char *err, size_t err_len
 	}
 	memset(hop, 0, sizeof(*hop));
 	snprintf(hop->name, sizeof(hop->name), "tester");
-	hop->driver = &coord_driver_trex;
+	hop->driver = &hop_driver_trex;
 	err[0] = '\0';
-	rc = coord_driver_trex.open(hop, conf, err, err_len);
+	rc = hop_driver_trex.open(hop, conf, err, err_len);
 	json_decref(conf);
 	return rc;
 }
@@ -383,7 +383,7 @@ test_open_and_snapshot(void)
 	f.ierrors = 456;
 	f.oerrors = 7;
 	memset(&s, 0xff, sizeof(s));
-	rc = coord_driver_trex.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_trex.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == 0, "snapshot: %d %s", rc, err);
 	CHECK_U64(s.nb_ports, 1);
 	CHECK(strcmp(s.port[0].name, "0") == 0, "port name %s", s.port[0].name);
@@ -399,14 +399,14 @@ test_open_and_snapshot(void)
 	CHECK(strcmp(coord_reason_name(s.port[0].reasons[0].id), "rx_ierrors") == 0 &&
 		      s.port[0].reasons[0].value == 456,
 	      "reason %s", coord_reason_name(s.port[0].reasons[0].id));
-	ctx = coord_driver_trex.context(&hop);
+	ctx = hop_driver_trex.context(&hop);
 	CHECK(ctx != NULL && json_object_get(ctx, "version") != NULL &&
 		      json_real_value(json_object_get(
 			      json_array_get(json_object_get(ctx, "ports"), 0), "speed_gbps")) ==
 			      10,
 	      "context %s", ctx != NULL ? json_dumps(ctx, 0) : "NULL");
 	json_decref(ctx);
-	coord_driver_trex.close(&hop);
+	hop_driver_trex.close(&hop);
 	CHECK_U64(xfake_count(&f, "release"), 1);
 	CHECK_U64(f.plain_requests, 0);
 	CHECK_U64(f.bad_api_h, 0);
@@ -435,10 +435,10 @@ test_traffic(void)
 	CHECK(rc == 0, "open: %d %s", rc, err);
 	if (rc != 0)
 		goto out;
-	rc = coord_driver_trex.clear(&hop, err, sizeof(err));
+	rc = hop_driver_trex.clear(&hop, err, sizeof(err));
 	CHECK(rc == 0, "clear: %s", err);
 	f.opackets = 1000;
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == 0, "start: %d %s", rc, err);
 	p = xfake_req(&f, "add_stream", 0);
 	CHECK(p != NULL, "no add_stream");
@@ -478,32 +478,32 @@ test_traffic(void)
 	f.opackets = 1000 + 2000;
 	f.tx_pps = 10000;
 	memset(&r, 0, sizeof(r));
-	rc = coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	rc = hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	CHECK(rc == 0, "stop: %d %s", rc, err);
 	CHECK(r.requested_pps == 10000, "requested %f", r.requested_pps);
 	CHECK(!r.generator_limited, "limited at the rate (achieved %f)", r.achieved_pps);
 	/* The reset at open, the one before loading streams, this stop. */
 	CHECK_U64(xfake_count(&f, "stop_traffic"), 3);
 	/* Same traffic again: no new streams. TRex fell short: limited. */
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == 0, "start 2: %s", err);
 	CHECK_U64(xfake_count(&f, "add_stream"), 1);
 	usleep(200000);
 	f.opackets += 100;
 	f.tx_pps = 500;
-	rc = coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	rc = hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	CHECK(rc == 0 && r.generator_limited, "short of the rate: limited (%d)", rc);
 	/* At the rate but oerrors grew: limited. */
-	coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	usleep(200000);
 	f.opackets += 5000;
 	f.tx_pps = 10000;
 	f.oerrors += 3;
-	rc = coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	rc = hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	CHECK(rc == 0 && r.generator_limited, "oerrors: limited");
 	/* pgid counts since clear: the recorded answer, less the baseline. */
 	r.streams = NULL;
-	rc = coord_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
+	rc = hop_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
 	CHECK(rc == 0 && json_array_size(r.streams) == 1, "result: %d %s", rc, err);
 	p = json_array_get(r.streams, 0);
 	CHECK(json_integer_value(json_object_get(p, "stream")) == 1000 &&
@@ -513,16 +513,16 @@ test_traffic(void)
 	      "pgid 1000: %s", json_dumps(p, 0));
 	json_decref(r.streams);
 	/* The baseline of the same ver_id is taken away. */
-	rc = coord_driver_trex.clear(&hop, err, sizeof(err));
+	rc = hop_driver_trex.clear(&hop, err, sizeof(err));
 	r.streams = NULL;
-	rc |= coord_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
+	rc |= hop_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
 	p = json_array_get(r.streams, 0);
 	CHECK(rc == 0 && json_integer_value(json_object_get(p, "tx_packets")) == 0,
 	      "after clear: %s", json_dumps(p, 0));
 	json_decref(r.streams);
 	/* Percentages of the reported 10 Gbit/s; over the line: 100 %, limited. */
 	t.rate = "50%";
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	p = xfake_req(&f, "start_traffic", 3);
 	CHECK(rc == 0 && p != NULL &&
 		      fabs(json_number_value(json_object_get(json_object_get(p, "mul"), "value")) -
@@ -530,9 +530,9 @@ test_traffic(void)
 	      "50%%: %s", p != NULL ? json_dumps(p, 0) : err);
 	f.opackets += 7440476 / 5;
 	f.tx_pps = 7440476;
-	coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	t.rate = "20Mpps";
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	p = xfake_req(&f, "start_traffic", 4);
 	CHECK(rc == 0 && p != NULL &&
 		      strcmp(json_string_value(json_object_get(json_object_get(p, "mul"), "type")),
@@ -540,23 +540,23 @@ test_traffic(void)
 	      "over the line: 100 %%");
 	f.opackets += 14880952 / 5;
 	f.tx_pps = 14880952;
-	rc = coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	rc = hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	CHECK(rc == 0 && r.generator_limited && r.requested_pps == 20e6,
 	      "over the line: limited, asked %f", r.requested_pps);
 	/* A rate of 0 or below is refused, not sent as line rate. */
 	t.rate = NULL;
 	t.rate_pps = -2500;
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == -EINVAL && strstr(err, "must be positive") != NULL, "rate -2500: %d %s", rc,
 	      err);
 	CHECK(xfake_req(&f, "start_traffic", 5) == NULL, "rate -2500 sent to TRex");
 	t.rate_pps = 10000;
 	/* A pvpkit-gen profile cannot be sent. */
 	t.profile = "x.json";
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == -ENOTSUP && strstr(err, "--profile") != NULL, "profile: %d %s", rc, err);
 close:
-	coord_driver_trex.close(&hop);
+	hop_driver_trex.close(&hop);
 	CHECK_U64(f.bad_api_h, 0);
 out:
 	xfake_stop(&f);
@@ -593,10 +593,10 @@ test_streams(void)
 	if (rc != 0)
 		goto out;
 	for (i = 0; i < 3; i++) {
-		rc = coord_driver_trex.install_flows(&hop, cases[i].type, 100, err, sizeof(err));
-		rc |= coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+		rc = hop_driver_trex.install_flows(&hop, cases[i].type, 100, err, sizeof(err));
+		rc |= hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 		CHECK(rc == 0, "%s: %s", cases[i].type, err);
-		coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+		hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 		p = xfake_req(&f, "add_stream", (int)i);
 		CHECK(stream_pkt(p, pkt, sizeof(pkt)) == 124, "%s: 124 B", cases[i].type);
 		CHECK(json_integer_value(json_object_get(stream_ins(p, 0), "size")) ==
@@ -617,10 +617,10 @@ test_streams(void)
 	/* IMIX: three streams at 28:16:4 pps, 60/590/1514 bytes. */
 	t.size = 0;
 	t.flows = 1;
-	coord_driver_trex.install_flows(&hop, "normal", 1, err, sizeof(err));
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	hop_driver_trex.install_flows(&hop, "normal", 1, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == 0, "imix: %s", err);
-	coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	for (i = 0; i < 3; i++) {
 		static const unsigned int len[3] = {60, 590, 1514}, w[3] = {28, 16, 4};
 
@@ -634,7 +634,7 @@ test_streams(void)
 			      stream_ins(p, 0) == NULL,
 		      "imix stream %u", i);
 	}
-	coord_driver_trex.close(&hop);
+	hop_driver_trex.close(&hop);
 out:
 	xfake_stop(&f);
 }
@@ -684,7 +684,7 @@ test_refusals(void)
 	CHECK(rc == 0 && json_is_true(json_object_get(xfake_req(&f, "acquire", 0), "force")),
 	      "ours: %d %s", rc, err);
 	if (rc == 0)
-		coord_driver_trex.close(&hop);
+		hop_driver_trex.close(&hop);
 	xfake_stop(&f);
 
 	xfake_start(&f, XF_OK, NULL);
@@ -768,7 +768,7 @@ test_transport(void)
 		CHECK(rc == cases[i].rc && strncmp(err, cases[i].err, strlen(cases[i].err)) == 0,
 		      "mode %d: %d %s", cases[i].mode, rc, err);
 		if (rc == 0)
-			coord_driver_trex.close(&hop);
+			hop_driver_trex.close(&hop);
 		xfake_stop(&f);
 	}
 	/* Nobody listens. */
@@ -786,11 +786,11 @@ test_transport(void)
 	rc = open_hop(&hop, conf, err, sizeof(err));
 	CHECK(rc == 0, "open: %s", err);
 	if (rc == 0) {
-		rc = coord_driver_trex.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_trex.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == -ETIMEDOUT && strstr(err, "hop tester unreachable: ") == err &&
 			      strstr(err, "no answer within 500 ms") != NULL,
 		      "silent stats: %d %s", rc, err);
-		coord_driver_trex.close(&hop);
+		hop_driver_trex.close(&hop);
 	}
 	xfake_stop(&f);
 	xfake_start(&f, XF_OK, NULL);
@@ -798,12 +798,12 @@ test_transport(void)
 	conf_for(conf, sizeof(conf), &f, "");
 	rc = open_hop(&hop, conf, err, sizeof(err));
 	if (rc == 0) {
-		rc = coord_driver_trex.snapshot(&hop, &s, err, sizeof(err));
+		rc = hop_driver_trex.snapshot(&hop, &s, err, sizeof(err));
 		CHECK(rc == -EPROTO &&
 			      strcmp(err, "hop tester: bad answer from TRex: get_port_stats "
 					  "of port 0 has no \"ipackets\"") == 0,
 		      "missing counter: %d %s", rc, err);
-		coord_driver_trex.close(&hop);
+		hop_driver_trex.close(&hop);
 	}
 	xfake_stop(&f);
 }
@@ -834,7 +834,7 @@ test_lies(void)
 	CHECK(rc == 0, "open: %d %s", rc, err);
 	if (rc != 0)
 		goto out;
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	p = xfake_req(&f, "start_traffic", 0);
 	CHECK(rc == 0 && p != NULL &&
 		      strcmp(json_string_value(json_object_get(json_object_get(p, "mul"), "type")),
@@ -842,30 +842,30 @@ test_lies(void)
 		      json_number_value(json_object_get(json_object_get(p, "mul"), "value")) ==
 			      10000,
 	      "tiny speed: %s", p != NULL ? json_dumps(p, 0) : err);
-	coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	t.rate = "50%";
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == -EINVAL && strstr(err, "reports no link speed") != NULL,
 	      "tiny speed, 50%%: %d %s", rc, err);
 	t.rate = NULL;
 
 	f.stats_lie = json_pack("{s:f}", "opackets", 1e308);
-	rc = coord_driver_trex.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_trex.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -EPROTO &&
 		      strcmp(err, "hop tester: bad answer from TRex: get_port_stats of port 0 has "
 				  "\"opackets\" 1e+308, not a counter in "
 				  "0..2^63-1") == 0,
 	      "opackets 1e308: %d %s", rc, err);
 	json_object_set_new(f.stats_lie, "opackets", json_real(0x1p63));
-	rc = coord_driver_trex.snapshot(&hop, &s, err, sizeof(err));
+	rc = hop_driver_trex.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -EPROTO && strstr(err, "not a counter in 0..2^63-1") != NULL,
 	      "opackets 2^63: %d %s", rc, err);
 	json_decref(f.stats_lie);
 	f.stats_lie = NULL;
-	rc = coord_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
+	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == 0, "start: %d %s", rc, err);
 	f.stats_lie = json_pack("{s:f}", "opackets", 1e308);
-	rc = coord_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
+	rc = hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	CHECK(rc == -EPROTO && strstr(err, "\"opackets\" 1e+308") != NULL,
 	      "stop, opackets 1e308: %d %s", rc, err);
 	json_decref(f.stats_lie);
@@ -885,14 +885,14 @@ test_lies(void)
 				"rp"),
 		"0", json_integer(INT64_MAX));
 	r.streams = NULL;
-	rc = coord_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
+	rc = hop_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
 	CHECK(rc == -EPROTO && r.streams == NULL &&
 		      strcmp(err, "hop tester: bad answer from TRex: get_pgid_stats of pgid 1000 "
 				  "has \"tp\" summed over its ports past 2^63-1") == 0,
 	      "wrapping pgid counts: %d %s %s", rc, err,
 	      r.streams != NULL ? json_dumps(r.streams, 0) : "");
 	json_decref(r.streams);
-	coord_driver_trex.close(&hop);
+	hop_driver_trex.close(&hop);
 out:
 	xfake_stop(&f);
 }

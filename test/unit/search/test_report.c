@@ -3,7 +3,7 @@
  */
 
 /*
- * coord_report without gnuplot: the JSON-lines file (append, reload,
+ * report without gnuplot: the JSON-lines file (append, reload,
  * a truncated last line, a fragment in the middle), the summary values,
  * the CSV layout byte for byte, the search record, reconciliation, and
  * compare's verdicts on throughput and latency from synthetic records,
@@ -22,7 +22,7 @@
 #include <jansson.h>
 
 #include "coord_record.h"
-#include "coord_report.h"
+#include "report.h"
 #include "pvp_lat.h"
 #include "pvp_search.h"
 #include "report_fixture.h"
@@ -64,7 +64,7 @@ append_raw(const char *path, const char *text)
 static void
 test_jsonl(void)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	char path[256];
 	json_t *rec, *arr;
 	int i;
@@ -73,11 +73,11 @@ test_jsonl(void)
 	for (i = 0; i < 3; i++) {
 		rec = json_pack("{s:s,s:i,s:s}", "type", "trial", "n", i, "note",
 				"a \"quoted\"\nline");
-		CHECK(coord_report_append(path, rec) == 0, "append %d", i);
+		CHECK(report_append(path, rec) == 0, "append %d", i);
 		json_decref(rec);
 	}
-	CHECK(coord_report_append(path, NULL) == -EINVAL, "append NULL");
-	arr = coord_report_load(path, &li);
+	CHECK(report_append(path, NULL) == -EINVAL, "append NULL");
+	arr = report_load(path, &li);
 	CHECK(arr != NULL && json_array_size(arr) == 3 && li.records == 3, "reload 3");
 	CHECK(li.bad_lines == 0 && !li.truncated_tail && li.warning[0] == '\0', "no warning");
 	CHECK(json_integer_value(json_object_get(json_array_get(arr, 2), "n")) == 2, "order");
@@ -88,7 +88,7 @@ test_jsonl(void)
 
 	/* A crash in the middle of a write: the last line is cut short. */
 	append_raw(path, "{\"type\":\"trial\",\"n\":3,\"tx_pa");
-	arr = coord_report_load(path, &li);
+	arr = report_load(path, &li);
 	CHECK(arr != NULL && json_array_size(arr) == 3, "truncated tail: %zu records",
 	      json_array_size(arr));
 	CHECK(li.truncated_tail && li.bad_lines == 1 && li.first_bad == 4, "truncated_tail");
@@ -99,10 +99,10 @@ test_jsonl(void)
 
 	/* The next run appends: the fragment must not swallow the record. */
 	rec = json_pack("{s:s,s:i}", "type", "trial", "n", 4);
-	CHECK(coord_report_append(path, rec) == 0, "append after fragment");
+	CHECK(report_append(path, rec) == 0, "append after fragment");
 	json_decref(rec);
 	append_raw(path, "\n   \n[1,2]\n");
-	arr = coord_report_load(path, &li);
+	arr = report_load(path, &li);
 	CHECK(arr != NULL && json_array_size(arr) == 4, "after fragment: %zu records",
 	      json_array_size(arr));
 	CHECK(!li.truncated_tail && li.bad_lines == 2 && li.first_bad == 4, "bad lines %u first %u",
@@ -110,8 +110,7 @@ test_jsonl(void)
 	CHECK(json_integer_value(json_object_get(json_array_get(arr, 3), "n")) == 4, "record 4");
 	json_decref(arr);
 
-	CHECK(coord_report_load("/nonexistent/x.jsonl", &li) == NULL && errno == ENOENT,
-	      "missing file");
+	CHECK(report_load("/nonexistent/x.jsonl", &li) == NULL && errno == ENOENT, "missing file");
 }
 
 /*
@@ -123,7 +122,7 @@ test_jsonl(void)
 static void
 test_load_misshapen(void)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	char path[256], want[512];
 	json_t *arr;
 
@@ -133,7 +132,7 @@ test_load_misshapen(void)
 			 "{\"type\":\"trial\",\"size\":64,\"flows\":10,\"duration_s\":\"1\"}\n"
 			 "{\"type\":\"search\",\"goals\":[{\"name\":\"ndr\",\"lower_pps\":-5}]}\n"
 			 "{\"type\":\"soak_interval\",\"duration_s\":\"any\"}\n");
-	arr = coord_report_load(path, &li);
+	arr = report_load(path, &li);
 	CHECK(arr != NULL && li.records == 2 && li.bad_lines == 2 && li.first_bad == 2,
 	      "records %u bad %u first %u", li.records, li.bad_lines, li.first_bad);
 	snprintf(want, sizeof(want),
@@ -145,7 +144,7 @@ test_load_misshapen(void)
 
 	unlink(path);
 	append_raw(path, "{\"type\":\"search\",\"goals\":[{\"name\":\"ndr\",\"lower_pps\":-5}]}\n");
-	CHECK(coord_report_load(path, &li) == NULL && errno == EINVAL, "no readable record");
+	CHECK(report_load(path, &li) == NULL && errno == EINVAL, "no readable record");
 	snprintf(want, sizeof(want),
 		 "%s:1: search record: goals[0].lower_pps: must be a number in "
 		 "0..1e18, line skipped",
@@ -185,7 +184,7 @@ test_soak_run_summary(void)
 
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		json_array_append_new(recs, json_loads(lines[i], 0, NULL));
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	soak = json_dumps(json_object_get(sum, "soak"), JSON_COMPACT);
 	meta = json_dumps(json_object_get(sum, "metadata"), JSON_COMPACT);
 	CHECK(soak != NULL &&
@@ -214,7 +213,7 @@ test_soak_run_summary(void)
 			   json_loads("{\"type\":\"run\",\"title\":\"lab\","
 				      "\"line_rate_bps\":25000000000}",
 				      0, NULL));
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	meta = json_dumps(json_object_get(sum, "metadata"), JSON_COMPACT);
 	CHECK(meta != NULL && strcmp(meta, "{\"vswitch\":{}}") == 0 &&
 		      strcmp(json_string_value(json_object_get(sum, "title")), "lab") == 0 &&
@@ -248,26 +247,26 @@ record_strings_fit(const struct pvp_schema_member *m, const char *what)
 static void
 test_load_refused(void)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	char path[256], want[320];
 	json_t *arr;
 
 	alarm(30);
 	snprintf(path, sizeof(path), "%s/fifo", tmpdir);
 	CHECK(mkfifo(path, 0600) == 0, "mkfifo");
-	CHECK(coord_report_load(path, &li) == NULL && errno == EINVAL, "FIFO refused");
+	CHECK(report_load(path, &li) == NULL && errno == EINVAL, "FIFO refused");
 	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", path);
 	CHECK(strcmp(li.warning, want) == 0, "FIFO warning '%s'", li.warning);
 	unlink(path);
 
-	CHECK(coord_report_load("/dev/zero", &li) == NULL && errno == EINVAL, "/dev/zero refused");
+	CHECK(report_load("/dev/zero", &li) == NULL && errno == EINVAL, "/dev/zero refused");
 	CHECK(strcmp(li.warning, "/dev/zero: not a regular file (a character device)") == 0,
 	      "/dev/zero warning '%s'", li.warning);
 
 	snprintf(path, sizeof(path), "%s/shadow", tmpdir);
 	unlink(path);
 	append_raw(path, "root:$y$j9T$hash:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n");
-	CHECK(coord_report_load(path, &li) == NULL && errno == EINVAL, "not a results file");
+	CHECK(report_load(path, &li) == NULL && errno == EINVAL, "not a results file");
 	snprintf(want, sizeof(want),
 		 "%s: not a results file (none of its 2 lines is a JSON record)", path);
 	CHECK(strcmp(li.warning, want) == 0, "not results '%s'", li.warning);
@@ -275,7 +274,7 @@ test_load_refused(void)
 	/* One bad line among records: skipped, and its words stay out. */
 	unlink(path);
 	append_raw(path, "{\"type\":\"trial\"}\nroot:secret\n");
-	arr = coord_report_load(path, &li);
+	arr = report_load(path, &li);
 	CHECK(arr != NULL && li.records == 1 && li.bad_lines == 1, "one record, one bad line");
 	snprintf(want, sizeof(want), "%s:2:4: '[' or '{' expected, line skipped", path);
 	CHECK(strcmp(li.warning, want) == 0, "bad line warning '%s'", li.warning);
@@ -286,7 +285,7 @@ test_load_refused(void)
 
 	/* An empty file is a run that measured nothing yet, not an error. */
 	append_raw(path, "");
-	arr = coord_report_load(path, &li);
+	arr = report_load(path, &li);
 	CHECK(arr != NULL && json_array_size(arr) == 0 && li.warning[0] == '\0', "empty file");
 	json_decref(arr);
 	unlink(path);
@@ -296,7 +295,7 @@ test_load_refused(void)
 static json_t *
 fixture_records(const char *path)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	json_t *rec;
 	size_t i;
 
@@ -304,10 +303,10 @@ fixture_records(const char *path)
 	for (i = 0; i < FIXTURE_NB_LINES; i++) {
 		rec = json_loads(fixture_lines[i], 0, NULL);
 		CHECK(rec != NULL, "fixture line %zu parses", i);
-		CHECK(coord_report_append(path, rec) == 0, "append fixture");
+		CHECK(report_append(path, rec) == 0, "append fixture");
 		json_decref(rec);
 	}
-	return coord_report_load(path, &li);
+	return report_load(path, &li);
 }
 
 static const json_t *
@@ -359,7 +358,7 @@ test_summary_csv(void)
 	recs = fixture_records(path);
 	CHECK(recs != NULL && json_array_size(recs) == FIXTURE_NB_LINES, "fixture loads");
 
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	CHECK(sum != NULL, "summary");
 	CHECK(json_number_value(json_object_get(sum, "line_rate_bps")) == 10e9, "line rate");
 	CHECK(json_integer_value(json_object_get(sum, "l1_overhead_bytes")) == 20, "overhead");
@@ -404,30 +403,30 @@ test_summary_csv(void)
 	      "source trials");
 
 	snprintf(path, sizeof(path), "%s/ndr.csv", tmpdir);
-	CHECK(coord_report_write_csv(sum, "ndr", path) == 0, "ndr csv");
+	CHECK(report_write_csv(sum, "ndr", path) == 0, "ndr csv");
 	text = read_file(path);
 	CHECK(text != NULL && strcmp(text, ndr_csv) == 0, "ndr.csv is\n%s", text);
 	printf("ndr.csv:\n%s", text);
 	free(text);
 	snprintf(path, sizeof(path), "%s/pdr.csv", tmpdir);
-	CHECK(coord_report_write_csv(sum, "pdr", path) == 0, "pdr csv");
+	CHECK(report_write_csv(sum, "pdr", path) == 0, "pdr csv");
 	text = read_file(path);
 	CHECK(text != NULL && strcmp(text, pdr_csv) == 0, "pdr.csv is\n%s", text);
 	free(text);
-	CHECK(coord_report_write_csv(sum, "nope", path) == -ENOENT, "unknown goal");
+	CHECK(report_write_csv(sum, "nope", path) == -ENOENT, "unknown goal");
 
 	/* Every fixture trial reconciles; a tampered one does not. */
 	for (i = 0; i < json_array_size(recs); i++) {
 		json_t *r = json_array_get(recs, i);
 
 		if (strcmp(json_string_value(json_object_get(r, "type")), "trial") == 0)
-			CHECK(coord_report_trial_reconciles(r), "trial %zu reconciles", i);
+			CHECK(report_trial_reconciles(r), "trial %zu reconciles", i);
 	}
 	{
 		json_t *bad = json_deep_copy(json_array_get(recs, 1));
 
 		json_object_set_new(bad, "unattributed", json_integer(0));
-		CHECK(!coord_report_trial_reconciles(bad), "tampered trial reconciles");
+		CHECK(!report_trial_reconciles(bad), "tampered trial reconciles");
 		json_decref(bad);
 	}
 	json_decref(sum);
@@ -460,7 +459,7 @@ test_search_record(void)
 	p.loss_ratio[1] = 0.001;
 	p.loss_ratio[2] = 0.005;
 	CHECK(pvp_search_run(&p, fake_measure, &cap, &r) == 0, "search");
-	rec = coord_report_search_record(&p, &r, 64, 1000);
+	rec = report_search_record(&p, &r, 64, 1000);
 	CHECK(rec != NULL, "record");
 	CHECK(strcmp(json_string_value(json_object_get(rec, "type")), "search") == 0, "type");
 	CHECK(strcmp(json_string_value(json_object_get(rec, "algo")), "mlr") == 0, "algo");
@@ -475,7 +474,7 @@ test_search_record(void)
 	g = json_array_get(json_object_get(rec, "goals"), 2);
 	CHECK(strcmp(json_string_value(json_object_get(g, "name")), "pdr0.5%") == 0,
 	      "pdr0.5%% name");
-	CHECK(strcmp(coord_report_goal_name(0, 3, name, sizeof(name)), "ndr") == 0, "goal name");
+	CHECK(strcmp(report_goal_name(0, 3, name, sizeof(name)), "ndr") == 0, "goal name");
 	json_decref(rec);
 }
 
@@ -509,22 +508,22 @@ test_repeats(void)
 		"size,flows,repeats,median_pps,min_pps,max_pps,spread_pct,conditional_pps,"
 		"searches_pps\n"
 		"64,10,4,115000,100000,178000,67.83,114000,110000 178000 100000 120000\n";
-	struct coord_report_stats st;
+	struct report_stats st;
 	static const double even[] = {4, 1, 3, 2}, odd[] = {5, 1, 3};
 	json_t *recs = json_array(), *sum;
 	const json_t *p;
 	char path[256], *text;
 
-	coord_report_stats(even, 4, &st);
+	report_stats(even, 4, &st);
 	CHECK(st.n == 4 && st.median == 2.5 && st.min == 1 && st.max == 4 && st.has_spread &&
 		      near(st.spread, 3 / 2.5),
 	      "even: median %g spread %g", st.median, st.spread);
-	coord_report_stats(odd, 2, &st);
+	report_stats(odd, 2, &st);
 	CHECK(st.median == 3 && !st.has_spread, "two values: median %g, spread %d", st.median,
 	      st.has_spread);
-	coord_report_stats(odd, 3, &st);
+	report_stats(odd, 3, &st);
 	CHECK(st.median == 3 && near(st.spread, 4.0 / 3), "odd: median %g", st.median);
-	coord_report_stats(odd, 0, &st);
+	report_stats(odd, 0, &st);
 	CHECK(st.n == 0 && st.median == 0 && !st.has_spread, "empty");
 
 	json_array_append_new(recs, rep_search(NULL, 0, 50000, 51000, 50000));
@@ -532,7 +531,7 @@ test_repeats(void)
 	json_array_append_new(recs, rep_search("g1", 2, 178000, 180000, 177000));
 	json_array_append_new(recs, rep_search("g1", 3, 100000, 101000, 99000));
 	json_array_append_new(recs, rep_search("g1", 4, 120000, 122000, 119000));
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	p = point(sum, 64, 10);
 	CHECK(p != NULL, "point");
 	CHECK(goal_num(p, "ndr", "repeats") == 4, "repeats %g", goal_num(p, "ndr", "repeats"));
@@ -550,7 +549,7 @@ test_repeats(void)
 		      json_integer_value(json_object_get(sum, "generator_recovered")) == 2,
 	      "re-measure counts");
 	snprintf(path, sizeof(path), "%s/ndr_repeats.csv", tmpdir);
-	CHECK(coord_report_write_repeats_csv(sum, "ndr", path) == 0, "repeats csv");
+	CHECK(report_write_repeats_csv(sum, "ndr", path) == 0, "repeats csv");
 	text = read_file(path);
 	CHECK(text != NULL && strcmp(text, want_csv) == 0, "repeats csv:\n%s", text);
 	free(text);
@@ -560,7 +559,7 @@ test_repeats(void)
 	/* A single search (no repeat group) is its own figure, no spread. */
 	json_array_clear(recs);
 	json_array_append_new(recs, rep_search(NULL, 0, 50000, 51000, 49000));
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	p = point(sum, 64, 10);
 	CHECK(goal_num(p, "ndr", "repeats") == 1 && goal_num(p, "ndr", "pps") == 50000 &&
 		      isnan(goal_num(p, "ndr", "spread")) &&
@@ -590,7 +589,7 @@ static const char *
 cmp_verdict(json_t *old, json_t *new, unsigned int *regr, unsigned int *progr, double *change)
 {
 	static char v[32];
-	json_t *c = coord_report_compare(old, new, regr, progr);
+	json_t *c = report_compare(old, new, regr, progr);
 	const json_t *row = json_array_get(json_object_get(c, "rows"), 0);
 
 	snprintf(v, sizeof(v), "%s", json_string_value(json_object_get(row, "verdict")));
@@ -654,7 +653,7 @@ test_compare(void)
 
 		json_object_set_new(json_array_get(json_object_get(n, "points"), 0), "flows",
 				    json_integer(11));
-		x = coord_report_compare(o, n, &r, &p);
+		x = report_compare(o, n, &r, &p);
 		CHECK(json_array_size(json_object_get(x, "rows")) == 0, "unmatched point compared");
 		json_decref(x);
 		json_decref(o);
@@ -708,7 +707,7 @@ lat_summary(const char *set, int rounds, const uint64_t *base, uint64_t step)
 	for (r = 0; r < rounds; r++)
 		json_array_append_new(recs,
 				      lat_trial(50, set, r + 1, rounds, base[r], step, 10000, 2));
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	json_decref(recs);
 	return sum;
 }
@@ -754,7 +753,7 @@ test_compare_latency(void)
 	 * ns, bucket 1568..1599); the maximum has no range of its own. */
 	recs = json_array();
 	json_array_append_new(recs, lat_trial(50, NULL, 0, 0, 1000, 10, 100, 0));
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	e = json_array_get(json_object_get(point(sum, 64, 10), "latency"), 0);
 	r = json_object_get(json_object_get(e, "range_ns"), "p50");
 	CHECK(json_number_value(json_array_get(r, 0)) == 1376 &&
@@ -773,7 +772,7 @@ test_compare_latency(void)
 	json_array_append_new(recs, lat_trial(50, "s2", 1, 3, 10000, 10, 1000, 0));
 	json_array_append_new(recs, lat_trial(50, "s2", 2, 3, 12000, 10, 1000, 0));
 	json_array_append_new(recs, lat_trial(50, "s2", 3, 3, 11000, 10, 1000, 1));
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	e = json_array_get(json_object_get(point(sum, 64, 10), "latency"), 0);
 	r = json_object_get(json_object_get(e, "range_ns"), "max");
 	CHECK(json_array_size(json_object_get(point(sum, 64, 10), "latency")) == 1 &&
@@ -798,7 +797,7 @@ test_compare_latency(void)
 	 */
 	o = lat_summary("a", 3, b10, 20);
 	n = lat_summary("b", 3, b14, 20);
-	c = coord_report_compare(o, n, &regr, &progr);
+	c = report_compare(o, n, &regr, &progr);
 	CHECK(strcmp(lat_verdict(c, "p50"), "regression") == 0 &&
 		      strcmp(lat_verdict(c, "p99"), "regression") == 0 &&
 		      strcmp(lat_verdict(c, "p99_99"), "within-noise") == 0 &&
@@ -817,7 +816,7 @@ test_compare_latency(void)
 	      "p50 change %g", json_number_value(json_object_get(row, "change")));
 	json_decref(c);
 	/* The other way round: progressions, no regression. */
-	c = coord_report_compare(n, o, &regr, &progr);
+	c = report_compare(n, o, &regr, &progr);
 	CHECK(strcmp(lat_verdict(c, "p50"), "progression") == 0 &&
 		      json_integer_value(json_object_get(c, "latency_regressions")) == 0 &&
 		      json_integer_value(json_object_get(c, "latency_progressions")) == 3,
@@ -830,7 +829,7 @@ test_compare_latency(void)
 	n = lat_summary("b", 3, mid, 20);
 	json_decref(o);
 	o = lat_summary("a", 3, wide, 20);
-	c = coord_report_compare(o, n, &regr, &progr);
+	c = report_compare(o, n, &regr, &progr);
 	CHECK(strcmp(lat_verdict(c, "p50"), "within-noise") == 0 &&
 		      strcmp(lat_verdict(c, "p99"), "within-noise") == 0 &&
 		      strcmp(lat_verdict(c, "max"), "within-noise") == 0 &&
@@ -845,7 +844,7 @@ test_compare_latency(void)
 	 * the maximum (one sample) is not judged. */
 	o = lat_summary("a", 1, b10, 20);
 	n = lat_summary("b", 1, b14, 20);
-	c = coord_report_compare(o, n, &regr, &progr);
+	c = report_compare(o, n, &regr, &progr);
 	CHECK(strcmp(lat_verdict(c, "p50"), "regression") == 0 &&
 		      strcmp(lat_verdict(c, "max"), "not-judged") == 0 &&
 		      json_integer_value(json_object_get(c, "latency_regressions")) == 2,
@@ -857,14 +856,14 @@ test_compare_latency(void)
 	o = cmp_summary(100000, 0, 0, 100000, 105000, 1);
 	json_object_set_new(json_array_get(json_object_get(n, "points"), 0), "goals",
 			    json_object());
-	c = coord_report_compare(o, n, &regr, &progr);
+	c = report_compare(o, n, &regr, &progr);
 	row = lat_row(c, "p99");
 	CHECK(row != NULL && strcmp(lat_verdict(c, "p99"), "not-comparable") == 0 &&
 		      json_is_null(json_object_get(row, "old")) &&
 		      json_is_object(json_object_get(row, "new")) && regr == 0 && progr == 0,
 	      "latency on one side only: %s, %u regressions", lat_verdict(c, "p99"), regr);
 	json_decref(c);
-	c = coord_report_compare(n, o, &regr, &progr);
+	c = report_compare(n, o, &regr, &progr);
 	CHECK(strcmp(lat_verdict(c, "p50"), "not-comparable") == 0 && regr == 0,
 	      "latency only in the old run: %s", lat_verdict(c, "p50"));
 	json_decref(c);
@@ -911,9 +910,9 @@ ow_num(const json_t *pt, size_t i, const char *half, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* Remove what coord_report_write_all() wrote in @p dir, and @p dir. */
+/* Remove what report_write_all() wrote in @p dir, and @p dir. */
 static void
-ow_report_remove(const char *dir, const struct coord_report_info *info)
+ow_report_remove(const char *dir, const struct report_info *info)
 {
 	char path[400];
 	unsigned int i;
@@ -934,8 +933,8 @@ ow_report_remove(const char *dir, const struct coord_report_info *info)
 static void
 test_oneway(void)
 {
-	struct coord_report_info info;
-	struct coord_report_opts o;
+	struct report_info info;
+	struct report_opts o;
 	char dir[300], path[400], *html;
 	const json_t *pt, *ow;
 	json_t *recs, *sum;
@@ -959,7 +958,7 @@ test_oneway(void)
 					     "\"oneway_ns\":{\"to_guest\":{\"p99\":\"lots\"}}}]"));
 	json_array_append_new(recs, ow_trial(1518, "," OW_SHARED ",\"streams\":[{\"stream\":0}]"));
 
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	CHECK(sum != NULL, "oneway summary");
 	pt = point(sum, 64, 1);
 	ow = json_object_get(pt, "oneway");
@@ -1009,10 +1008,10 @@ test_oneway(void)
 	      json_string_value(json_object_get(ow, "reason")));
 
 	snprintf(dir, sizeof(dir), "%s/oneway", tmpdir);
-	coord_report_opts_init(&o);
+	report_opts_init(&o);
 	o.plots = false;
 	o.html = true;
-	CHECK(coord_report_write_all(recs, dir, &o, &info) == 0, "oneway report.html");
+	CHECK(report_write_all(recs, dir, &o, &info) == 0, "oneway report.html");
 	snprintf(path, sizeof(path), "%s/report.html", dir);
 	html = read_file(path);
 	CHECK(html != NULL && strstr(html, "<h2>One-way latency</h2>") != NULL, "html section");
@@ -1031,7 +1030,7 @@ test_oneway(void)
 	/* No trial measured it: the table says so. */
 	json_array_clear(recs);
 	json_array_append_new(recs, ow_trial(64, ""));
-	CHECK(coord_report_write_all(recs, dir, &o, &info) == 0, "report.html without oneway");
+	CHECK(report_write_all(recs, dir, &o, &info) == 0, "report.html without oneway");
 	snprintf(path, sizeof(path), "%s/report.html", dir);
 	html = read_file(path);
 	CHECK(html != NULL && strstr(html, "no trial measured it") != NULL, "html: none measured");

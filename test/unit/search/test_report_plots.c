@@ -3,7 +3,7 @@
  */
 
 /*
- * coord_report_rebuild() from a JSON-lines file alone, with plots. Needs
+ * report_rebuild() from a JSON-lines file alone, with plots. Needs
  * gnuplot with a png or svg terminal; exits 77 (skipped) and says why
  * when there is none. Set PVP_REPORT_OUT=DIR to keep the files and look
  * at the pictures.
@@ -22,7 +22,7 @@
 
 #include "pvp_util.h"
 
-#include "coord_report.h"
+#include "report.h"
 #include "report_fixture.h"
 #include "../unit_check.h"
 
@@ -37,7 +37,7 @@ file_size(const char *dir, const char *name)
 }
 
 static bool
-listed(const struct coord_report_info *info, const char *name)
+listed(const struct report_info *info, const char *name)
 {
 	unsigned int i;
 
@@ -117,7 +117,7 @@ hostile_results(const char *path, const char *h)
 	recs[5] = json_pack("{s:s,s:s,s:f,s:s}", "type", "latency_floor", "source", h, "rate_pps",
 			    1000.0, "clock", h);
 	for (i = 0; i < 6; i++) {
-		if (recs[i] == NULL || coord_report_append(path, recs[i]) != 0)
+		if (recs[i] == NULL || report_append(path, recs[i]) != 0)
 			ret = -1;
 		json_decref(recs[i]);
 	}
@@ -135,8 +135,8 @@ static void
 check_hostile(const char *dir)
 {
 	char out[300], results[400], mark[400], esc[400], h[600], title[1400];
-	struct coord_report_info info;
-	struct coord_report_opts o;
+	struct report_info info;
+	struct report_opts o;
 	unsigned int regr, progr, k;
 	json_t *recs, *sum, *cmp;
 	struct stat st;
@@ -156,20 +156,20 @@ check_hostile(const char *dir)
 		unit_check_case = h;
 		unlink(results);
 		CHECK(hostile_results(results, h) == 0);
-		coord_report_opts_init(&o);
-		ret = coord_report_rebuild(results, out, &o, &info);
+		report_opts_init(&o);
+		ret = report_rebuild(results, out, &o, &info);
 		CHECK(ret == 0, "rebuild: %s", strerror(-ret));
 		CHECK(info.plots_done, "plots: %s", info.plot_note);
 		CHECK(stat(mark, &st) < 0, "a plot script ran a command");
 		CHECK(stat(esc, &st) < 0, "a goal's CSV was written outside the output directory");
 
-		recs = coord_report_load(results, NULL);
-		sum = coord_report_summary(recs, NULL);
-		cmp = coord_report_compare(sum, sum, &regr, &progr);
+		recs = report_load(results, NULL);
+		sum = report_summary(recs, NULL);
+		cmp = report_compare(sum, sum, &regr, &progr);
 		CHECK(cmp != NULL);
 		snprintf(title, sizeof(title), "pvpkit compare: %s (old) vs %s (new)", h, h);
 		memset(&info, 0, sizeof(info));
-		ret = coord_report_compare_plot(cmp, out, NULL, title, &info);
+		ret = report_compare_plot(cmp, out, NULL, title, &info);
 		CHECK(ret == 0 && info.plots_done, "compare plot: %d %s", ret, info.plot_note);
 		CHECK(stat(mark, &st) < 0, "compare's plot script ran a command");
 		json_decref(cmp);
@@ -200,8 +200,8 @@ check_links(const char *dir, const char *results)
 					    "gnuplot.log",	  "throughput_ndr.gp",
 					    "throughput_ndr.png", "loss_per_hop.dat"};
 	char out[300], victim[300], path[400], buf[16];
-	struct coord_report_info info;
-	struct coord_report_opts o;
+	struct report_info info;
+	struct report_opts o;
 	struct stat st;
 	unsigned int k;
 	FILE *f;
@@ -215,8 +215,8 @@ check_links(const char *dir, const char *results)
 		snprintf(path, sizeof(path), "%s/%s", out, names[k]);
 		CHECK(symlink(victim, path) == 0, "%s", names[k]);
 	}
-	coord_report_opts_init(&o);
-	ret = coord_report_rebuild(results, out, &o, &info);
+	report_opts_init(&o);
+	ret = report_rebuild(results, out, &o, &info);
 	CHECK(ret == 0 && info.plots_done, "rebuild: %s %s", strerror(-ret), info.plot_note);
 	f = fopen(victim, "r");
 	CHECK(f != NULL && fgets(buf, sizeof(buf), f) != NULL && strcmp(buf, "precious") == 0 &&
@@ -231,13 +231,13 @@ check_links(const char *dir, const char *results)
 
 	/* Others may write the directory: refused, with the reason. */
 	chmod(out, 0777);
-	ret = coord_report_rebuild(results, out, &o, &info);
+	ret = report_rebuild(results, out, &o, &info);
 	CHECK(ret == -EPERM && strstr(info.error, "writable by others") != NULL, "%d '%s'", ret,
 	      info.error);
 	chmod(out, 0755);
 	/* Another user's directory (the test runs as root: give it away). */
 	if (geteuid() == 0 && chown(out, 4242, (gid_t)-1) == 0) {
-		ret = coord_report_rebuild(results, out, &o, &info);
+		ret = report_rebuild(results, out, &o, &info);
 		CHECK(ret == -EPERM && strstr(info.error, "owned by uid 4242") != NULL, "%d '%s'",
 		      ret, info.error);
 		CHECK(chown(out, 0, (gid_t)-1) == 0);
@@ -253,8 +253,8 @@ static void
 check_many_trials(const char *dir)
 {
 	char out[300], results[400], path[400], line[256];
-	struct coord_report_info info;
-	struct coord_report_opts o;
+	struct report_info info;
+	struct report_opts o;
 	unsigned int i, rows = 0;
 	bool said = false;
 	json_t *rec;
@@ -269,11 +269,11 @@ check_many_trials(const char *dir)
 				"size", 64, "flows", 1, "requested_pps", 1000, "duration_s", 1,
 				"tx_packets", 1000, "rx_packets", 999, "hop_lost", "ovs", 1,
 				"unattributed", 0);
-		CHECK(rec != NULL && coord_report_append(results, rec) == 0);
+		CHECK(rec != NULL && report_append(results, rec) == 0);
 		json_decref(rec);
 	}
-	coord_report_opts_init(&o);
-	ret = coord_report_rebuild(results, out, &o, &info);
+	report_opts_init(&o);
+	ret = report_rebuild(results, out, &o, &info);
 	CHECK(ret == 0 && info.plots_done, "rebuild: %s %s", strerror(-ret), info.plot_note);
 	snprintf(path, sizeof(path), "%s/loss_per_hop.dat", out);
 	f = fopen(path, "r");
@@ -301,8 +301,8 @@ static void
 check_timeout(const char *dir, const char *results)
 {
 	char out[300], prog[300];
-	struct coord_report_info info;
-	struct coord_report_opts o;
+	struct report_info info;
+	struct report_opts o;
 	uint64_t t0;
 	int ret;
 
@@ -312,11 +312,11 @@ check_timeout(const char *dir, const char *results)
 	CHECK(put_file(prog, "#!/bin/sh\n[ \"$1\" = -e ] && { echo ' png'; exit 0; }\n"
 			     "exec sleep 30\n") &&
 	      chmod(prog, 0755) == 0);
-	coord_report_opts_init(&o);
+	report_opts_init(&o);
 	o.gnuplot = prog;
 	o.gnuplot_timeout_s = 1;
 	t0 = pvp_now_ms();
-	ret = coord_report_rebuild(results, out, &o, &info);
+	ret = report_rebuild(results, out, &o, &info);
 	CHECK(ret == 0 && !info.plots_done &&
 		      strstr(info.plot_note, "did not finish in 1 s: stopped") != NULL,
 	      "%d '%s'", ret, info.plot_note);
@@ -334,8 +334,8 @@ main(void)
 	static const char *const images[] = {"throughput_ndr", "throughput_pdr", "loss_per_hop"};
 	char tmpdir[] = "/tmp/pvp-test-plots-XXXXXX";
 	char results[1024], outdir[256], name[64], png[16];
-	struct coord_report_info info;
-	struct coord_report_opts o;
+	struct report_info info;
+	struct report_opts o;
 	const char *keep = getenv("PVP_REPORT_OUT");
 	json_t *rec;
 	unsigned int i;
@@ -343,7 +343,7 @@ main(void)
 	bool svg;
 	int ret;
 
-	ret = coord_report_gnuplot_terminals(NULL, png, sizeof(png), &svg);
+	ret = report_gnuplot_terminals(NULL, png, sizeof(png), &svg);
 	if (ret < 0) {
 		printf("SKIP: gnuplot cannot be run (%s); apt-get install gnuplot-nox\n",
 		       strerror(-ret));
@@ -369,12 +369,12 @@ main(void)
 	unlink(results);
 	for (i = 0; i < FIXTURE_NB_LINES; i++) {
 		rec = json_loads(fixture_lines[i], 0, NULL);
-		CHECK(rec != NULL && coord_report_append(results, rec) == 0, "fixture %u", i);
+		CHECK(rec != NULL && report_append(results, rec) == 0, "fixture %u", i);
 		json_decref(rec);
 	}
 
-	coord_report_opts_init(&o);
-	ret = coord_report_rebuild(results, outdir, &o, &info);
+	report_opts_init(&o);
+	ret = report_rebuild(results, outdir, &o, &info);
 	CHECK(ret == 0, "rebuild: %s", strerror(-ret));
 	CHECK(info.load.records == FIXTURE_NB_LINES && info.load.bad_lines == 0, "load");
 	CHECK(info.plots_done, "plots not done: %s", info.plot_note);
@@ -403,7 +403,7 @@ main(void)
 
 	/* Plots off: the rest is still written, and the note says why. */
 	o.plots = false;
-	ret = coord_report_rebuild(results, outdir, &o, &info);
+	ret = report_rebuild(results, outdir, &o, &info);
 	CHECK(ret == 0 && !info.plots_done && info.plot_note[0] != '\0', "no plots");
 
 	check_hostile(outdir);
@@ -414,7 +414,7 @@ main(void)
 	/* A missing gnuplot is a note, not a failure. */
 	o.plots = true;
 	o.gnuplot = "/nonexistent/gnuplot";
-	ret = coord_report_rebuild(results, outdir, &o, &info);
+	ret = report_rebuild(results, outdir, &o, &info);
 	CHECK(ret == 0 && !info.plots_done && strstr(info.plot_note, "skipped") != NULL,
 	      "missing gnuplot: ret %d note '%s'", ret, info.plot_note);
 	printf("missing gnuplot note: %s\n", info.plot_note);

@@ -18,16 +18,16 @@
 #include "pvp_util.h"
 
 #include "coord.h"
-#include "coord_cmd.h"
-#include "coord_opts.h"
-#include "coord_report.h"
+#include "cmd.h"
+#include "cli_opts.h"
+#include "report.h"
 
 /* Where usage errors point. */
 #define TRIAL_SEE "pvpkit --help"
 
 /* The command line of a trial. */
 struct trial_args {
-	struct coord_opts o;	 /* the shared options: the trial's conf */
+	struct cli_opts o;	 /* the shared options: the trial's conf */
 	const char *json;	 /* --json FILE, or NULL */
 	unsigned int flow_rules; /* --flow-rules, 0 = as many as --flows */
 	unsigned int max_burst;	 /* --max-burst, 0 = only record it */
@@ -42,7 +42,7 @@ trial_usage(FILE *f)
 	      "hop's counters are quiet, snapshot all hops and print where packets were lost.\n"
 	      "\n",
 	      f);
-	coord_opts_usage(f, COORD_OPT_TRIAL, 22);
+	cli_opts_usage(f, CLI_OPT_TRIAL, 22);
 	fputs("  --flow-rules N      with --flow-type: install rules for N flows\n"
 	      "                      (default --flows; fewer shows table misses)\n"
 	      "  --max-burst N       flag the trial if the generator sent more than N packets\n"
@@ -64,7 +64,7 @@ enum {
 	OPT_HELP,
 };
 
-/* trial's own options; the shared ones come from coord_opts. */
+/* trial's own options; the shared ones come from cli_opts. */
 static const struct option trial_own_opts[] = {
 	{"json", required_argument, NULL, OPT_JSON},
 	{"flow-rules", required_argument, NULL, OPT_FLOW_RULES},
@@ -85,7 +85,7 @@ trial_option(struct trial_args *a, const struct option *opts, int opt, const cha
 	char err[128];
 	int rc;
 
-	rc = coord_opts_parse(&a->o, opt, arg, TRIAL_SEE);
+	rc = cli_opts_parse(&a->o, opt, arg, TRIAL_SEE);
 	if (rc != 0)
 		return rc == 1 ? 0 : rc;
 	switch (opt) {
@@ -93,10 +93,9 @@ trial_option(struct trial_args *a, const struct option *opts, int opt, const cha
 		a->json = arg;
 		return 0;
 	case OPT_FLOW_RULES:
-		return coord_cli_opt_u32("--flow-rules", arg, 1, 16777216, &a->flow_rules) < 0 ? 2
-											       : 0;
+		return cli_opt_u32("--flow-rules", arg, 1, 16777216, &a->flow_rules) < 0 ? 2 : 0;
 	case OPT_MAX_BURST:
-		if (coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0)
+		if (cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0)
 			return 2;
 		a->o.conf.max_burst = a->max_burst;
 		return 0;
@@ -105,7 +104,7 @@ trial_option(struct trial_args *a, const struct option *opts, int opt, const cha
 		return -1;
 	default:
 		pvp_opt_error(opts, optopt, word, err, sizeof(err));
-		return coord_cli_usage_error(TRIAL_SEE, "trial: %s", err);
+		return cli_usage_error(TRIAL_SEE, "trial: %s", err);
 	}
 }
 
@@ -113,15 +112,15 @@ trial_option(struct trial_args *a, const struct option *opts, int opt, const cha
 static int
 trial_parse_args(int argc, char **argv, struct trial_args *a)
 {
-	struct option opts[TRIAL_NB_OWN + COORD_OPT_NB + 1];
+	struct option opts[TRIAL_NB_OWN + CLI_OPT_NB + 1];
 	int opt, rc;
 
 	memset(a, 0, sizeof(*a));
-	coord_opts_init(&a->o);
+	cli_opts_init(&a->o);
 	a->o.conf.traffic.rate = "100kpps";
 	a->o.conf.traffic.rate_pps = 100000;
 	a->o.conf.traffic.duration_s = 10;
-	coord_opts_longopts(COORD_OPT_TRIAL, trial_own_opts, TRIAL_NB_OWN, opts);
+	cli_opts_longopts(CLI_OPT_TRIAL, trial_own_opts, TRIAL_NB_OWN, opts);
 	optind = 1;
 	opterr = 0;
 	while ((opt = pvp_getopt(argc, argv, opts, NULL)) != -1) {
@@ -130,10 +129,10 @@ trial_parse_args(int argc, char **argv, struct trial_args *a)
 			return rc;
 	}
 	if (optind < argc)
-		return coord_cli_usage_error(TRIAL_SEE, "trial: unexpected argument '%.40s'",
-					     argv[optind]);
+		return cli_usage_error(TRIAL_SEE, "trial: unexpected argument '%.40s'",
+				       argv[optind]);
 	if (a->flow_rules != 0 && a->o.conf.traffic.flow_type == NULL)
-		return coord_cli_usage_error(TRIAL_SEE, "--flow-rules needs --flow-type");
+		return cli_usage_error(TRIAL_SEE, "--flow-rules needs --flow-type");
 	return 0;
 }
 
@@ -146,7 +145,7 @@ static int
 trial_output(const struct trial_args *a, const struct coord_topology *t,
 	     const struct coord_trial_result *r)
 {
-	struct coord_sink sink = {.path = a->o.results};
+	struct cli_sink sink = {.path = a->o.results};
 	json_t *j;
 	int rc = 0;
 
@@ -155,11 +154,11 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 		fprintf(stderr, "pvpkit: out of memory\n");
 		return 1;
 	}
-	if (coord_sink_keep(&sink, j, "trial") < 0)
+	if (cli_sink_keep(&sink, j, "trial") < 0)
 		rc = 1;
 	coord_table_print(stdout, t, r);
 	fflush(stdout);
-	if (a->json != NULL && coord_cli_write_json(a->json, j) < 0)
+	if (a->json != NULL && cli_write_json(a->json, j) < 0)
 		rc = 1;
 	json_decref(j);
 	if (coord_trial_invalid(r)) {
@@ -172,13 +171,13 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 			"pvpkit: trial measured, but %u check(s) failed (CHECK FAILED above)\n",
 			r->nb_findings + r->nb_lost_findings);
 		if (rc == 0)
-			rc = COORD_EXIT_CHECK_FAILED;
+			rc = CMD_EXIT_CHECK_FAILED;
 	}
 	return rc;
 }
 
 int
-coord_cmd_trial(int argc, char **argv)
+cmd_trial(int argc, char **argv)
 {
 	struct coord_trial_result r;
 	struct coord_topology *t;
@@ -191,15 +190,15 @@ coord_cmd_trial(int argc, char **argv)
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
 	/* Before any hop is contacted, not after the trial. */
-	if (coord_cli_check_output("--results", a.o.results) != 0 ||
-	    coord_cli_check_output("--json", a.json) != 0)
+	if (cli_check_output("--results", a.o.results) != 0 ||
+	    cli_check_output("--json", a.json) != 0)
 		return 1;
-	t = coord_cli_open_topology(a.o.topology, &rc);
+	t = cli_open_topology(a.o.topology, &rc);
 	if (t == NULL)
 		return rc;
 	if (c->traffic.flow_type != NULL &&
-	    coord_cli_install_flows(t, c->traffic.flow_type,
-				    a.flow_rules != 0 ? a.flow_rules : c->traffic.flows) < 0) {
+	    cli_install_flows(t, c->traffic.flow_type,
+			      a.flow_rules != 0 ? a.flow_rules : c->traffic.flows) < 0) {
 		coord_topology_free(t);
 		return 1;
 	}
@@ -209,7 +208,7 @@ coord_cmd_trial(int argc, char **argv)
 			fprintf(stderr,
 				"pvpkit: interrupted by %s: trial not measured (traffic "
 				"stopped)\n",
-				coord_signal_name(coord_interrupted));
+				cli_signal_name(coord_interrupted));
 			return 128 + coord_interrupted;
 		}
 		fprintf(stderr, "pvpkit: trial not measured: %s\n", err);

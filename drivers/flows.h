@@ -20,8 +20,8 @@
  * variables walk exactly these values.
  */
 
-#ifndef COORD_FLOWS_H
-#define COORD_FLOWS_H
+#ifndef FLOWS_H
+#define FLOWS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 /** Where flow 0 of each type starts. */
-struct coord_flow_base {
+struct flows_base {
 	uint64_t l2;	 /**< MAC as a number */
 	uint32_t l3;	 /**< IPv4 address, host order */
 	unsigned int l4; /**< UDP port */
@@ -44,12 +44,12 @@ struct coord_flow_base {
 /**
  * A hop's "flow_base" member: {"l2": "02:00:00:00:00:00", "l3":
  * "10.0.0.0", "l4": 1024}, each optional (those are the defaults),
- * decoded into a struct coord_flow_base (pvp_schema_decode() of NULL
+ * decoded into a struct flows_base (pvp_schema_decode() of NULL
  * gives the defaults). The ovs, gen and trex hops nest it in
  * their tables, so a topology that moves the rules moves the traffic
  * with them.
  */
-extern const struct pvp_schema_member coord_flow_base_members[];
+extern const struct pvp_schema_member flows_base_members[];
 
 /**
  * The one check of @p flows flows of @p type from bases @p b, for the
@@ -59,8 +59,8 @@ extern const struct pvp_schema_member coord_flow_base_members[];
  * field there; rules past that would match traffic no source sends.
  * @return 0, or -ERANGE (-EINVAL for 0 flows) with @p err set.
  */
-int coord_flows_check(enum coord_flow_type type, unsigned int flows,
-		      const struct coord_flow_base *b, char *err, size_t err_len);
+int flows_check(enum coord_flow_type type, unsigned int flows, const struct flows_base *b,
+		char *err, size_t err_len);
 
 /**
  * install_flows() of a source: keep @p rule_type in @p kept ("" for
@@ -68,8 +68,8 @@ int coord_flows_check(enum coord_flow_type type, unsigned int flows,
  * vswitch hop installs in the same pass.
  * @return 0, or -EINVAL with "hop NAME: unknown flow type ..." in @p err.
  */
-int coord_flows_remember(const struct coord_hop *hop, const char *rule_type, char *kept,
-			 size_t kept_len, char *err, size_t err_len);
+int flows_remember(const struct coord_hop *hop, const char *rule_type, char *kept, size_t kept_len,
+		   char *err, size_t err_len);
 
 /**
  * The pvpkit-gen profile ({"streams": [...]}, doc/profiles.rst) for
@@ -80,12 +80,12 @@ int coord_flows_remember(const struct coord_hop *hop, const char *rule_type, cha
  * @return a new reference, or NULL with @p err set (unknown or "normal"
  * type, flows out of the field's range, no port).
  */
-json_t *coord_flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
-			    const unsigned int *ports, unsigned int nb_ports,
-			    const struct coord_flow_base *b, char *err, size_t err_len);
+json_t *flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
+		      const unsigned int *ports, unsigned int nb_ports, const struct flows_base *b,
+		      char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* COORD_FLOWS_H */
+#endif /* FLOWS_H */

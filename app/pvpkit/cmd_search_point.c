@@ -4,7 +4,7 @@
 
 /*
  * One search at one point of pvpkit search's or run's matrix
- * (coord_cmd_search.c walks the matrix): lib/search's iterator fed with
+ * (cmd_search.c walks the matrix): lib/search's iterator fed with
  * trials (coord_trial_run), each appended to the results before the next
  * starts, invalid trials run again, the generator's bursts weighed, and
  * the search record kept and shown at the end.
@@ -19,11 +19,11 @@
 #include <jansson.h>
 
 #include "coord.h"
-#include "coord_cmd.h"
-#include "coord_progress.h"
+#include "cmd.h"
+#include "cli_progress.h"
 #include "coord_record.h"
-#include "coord_report.h"
-#include "coord_search.h"
+#include "report.h"
+#include "cmd_search.h"
 #include "pvp_lat.h"
 #include "pvp_search.h"
 #include "pvp_util.h"
@@ -34,7 +34,7 @@
  * failure; *ret: 0 or the append's -errno.
  */
 static json_t *
-search_keep_trial(struct coord_search_point *sp, const struct pvp_search_trial *st,
+search_keep_trial(struct cmd_search_point *sp, const struct pvp_search_trial *st,
 		  const struct coord_trial_result *r, int *ret)
 {
 	struct coord_record_search_ref ref = {
@@ -54,7 +54,7 @@ search_keep_trial(struct coord_search_point *sp, const struct pvp_search_trial *
 	snprintf(ref.id, sizeof(ref.id), "%s", sp->id);
 	json_object_set_new(j, "search", coord_record_search_ref_json(&ref));
 	snprintf(what, sizeof(what), "trial %u", st->index + 1);
-	*ret = coord_sink_keep(&sp->a->sink, j, what);
+	*ret = cli_sink_keep(&sp->a->sink, j, what);
 	if (*ret == 0)
 		sp->nb_kept++;
 	return j;
@@ -65,7 +65,7 @@ search_keep_trial(struct coord_search_point *sp, const struct pvp_search_trial *
  * which latency-bounded goals the trial missed and why, "" for none.
  */
 static void
-search_show_trial(struct coord_search_point *sp, const struct pvp_search_trial *st,
+search_show_trial(struct cmd_search_point *sp, const struct pvp_search_trial *st,
 		  const struct coord_trial_result *r, const char *misses)
 {
 	char a[32], b[32], c[32];
@@ -89,19 +89,19 @@ search_show_trial(struct coord_search_point *sp, const struct pvp_search_trial *
 	if (sp->a->tables)
 		coord_table_print(stdout, sp->t, r);
 	fflush(stdout);
-	coord_progress_result(sp->progress, st->index + 1, st->rate, st->duration,
-			      100 * coord_trial_loss_ratio(r));
+	cli_progress_result(sp->progress, st->index + 1, st->rate, st->duration,
+			    100 * coord_trial_loss_ratio(r));
 }
 
 /*
  * What a measured trial tells beyond its loss: a failed check (kept,
  * fed to the search, but the search says so and exits
- * COORD_EXIT_CHECK_FAILED), and for --max-burst auto the largest burst
+ * CMD_EXIT_CHECK_FAILED), and for --max-burst auto the largest burst
  * the path took without loss, or a lossy trial's burst to weigh against
  * it when the search ends. A warm-up is not a rate the search weighs.
  */
 static void
-search_note_trial(struct coord_search_point *sp, const struct pvp_search_trial *st,
+search_note_trial(struct cmd_search_point *sp, const struct pvp_search_trial *st,
 		  const struct coord_trial_result *r)
 {
 	if (!coord_trial_reconciled(r)) {
@@ -128,7 +128,7 @@ search_note_trial(struct coord_search_point *sp, const struct pvp_search_trial *
  * DUT, warm-ups are not weighed.
  */
 static void
-search_note_lowest(struct coord_search_point *sp, const struct pvp_search_trial *st,
+search_note_lowest(struct cmd_search_point *sp, const struct pvp_search_trial *st,
 		   const struct coord_trial_result *r)
 {
 	char a[32], why[160];
@@ -169,7 +169,7 @@ search_note_lowest(struct coord_search_point *sp, const struct pvp_search_trial 
  *   NULL when there is none (or no trial without loss to compare with).
  */
 static json_t *
-search_burst_warning(const struct coord_search_point *sp, const struct pvp_search_result *res)
+search_burst_warning(const struct cmd_search_point *sp, const struct pvp_search_result *res)
 {
 	json_int_t most = 0, b;
 	double upper = 0;
@@ -243,7 +243,7 @@ search_has_latency_goal(const struct pvp_search_params *p)
  * " [pdr+p99-100us: p99 123 us > 100 us]".
  */
 static void
-search_measurement(const struct coord_search_point *sp, const struct coord_trial_result *r,
+search_measurement(const struct cmd_search_point *sp, const struct coord_trial_result *r,
 		   const json_t *trial, struct pvp_search_measurement *m, char *misses, size_t len)
 {
 	const struct pvp_search_params *p = &sp->a->p;
@@ -262,7 +262,7 @@ search_measurement(const struct coord_search_point *sp, const struct coord_trial
 	if (!search_has_latency_goal(p))
 		return;
 	h = malloc(sizeof(*h));
-	if (h != NULL && coord_report_trial_latency(trial, h, NULL) > 0) {
+	if (h != NULL && report_trial_latency(trial, h, NULL) > 0) {
 		pvp_lat_read(h, &ls);
 		m->has_latency = ls.count > 0;
 		m->lat_ns[PVP_SEARCH_LAT_P50] = ls.p50;
@@ -277,7 +277,7 @@ search_measurement(const struct coord_search_point *sp, const struct coord_trial
 		    pvp_search_goal_met(p, g, m, why, sizeof(why)))
 			continue;
 		n += (size_t)snprintf(misses + n, len - n, " [%s: %s]",
-				      coord_report_goal_label(p, g, name, sizeof(name)), why);
+				      report_goal_label(p, g, name, sizeof(name)), why);
 	}
 }
 
@@ -293,7 +293,7 @@ search_measurement(const struct coord_search_point *sp, const struct coord_trial
  * shown, not fed), -1 not measured or not kept.
  */
 static int
-search_trial_once(struct coord_search_point *sp, struct pvp_search *s,
+search_trial_once(struct cmd_search_point *sp, struct pvp_search *s,
 		  const struct pvp_search_trial *st)
 {
 	struct coord_trial_conf c = sp->a->o.conf;
@@ -307,12 +307,12 @@ search_trial_once(struct coord_search_point *sp, struct pvp_search *s,
 	c.traffic.flows = sp->flows;
 	c.traffic.rate_pps = st->rate;
 	c.traffic.duration_s = st->duration;
-	coord_progress_trial(sp->progress, st->index + 1, st->rate, st->duration);
+	cli_progress_trial(sp->progress, st->index + 1, st->rate, st->duration);
 	ret = coord_trial_run(sp->t, &c, &r, err, sizeof(err));
-	coord_progress_clear(sp->progress);
+	cli_progress_clear(sp->progress);
 	if (ret < 0) {
-		coord_progress_result(sp->progress, st->index + 1, st->rate, st->duration, -1);
-		coord_progress_clear(sp->progress);
+		cli_progress_result(sp->progress, st->index + 1, st->rate, st->duration, -1);
+		cli_progress_clear(sp->progress);
 		if (coord_interrupted) {
 			/* Said once for the whole run (search_or_run). */
 			sp->interrupted_trial = st->index + 1;
@@ -371,7 +371,7 @@ search_trial_once(struct coord_search_point *sp, struct pvp_search *s,
  * SEARCH_INVALID_TRIES times).
  */
 static int
-search_trial(struct coord_search_point *sp, struct pvp_search *s, const struct pvp_search_trial *st)
+search_trial(struct cmd_search_point *sp, struct pvp_search *s, const struct pvp_search_trial *st)
 {
 	unsigned int tries;
 	int ret;
@@ -391,13 +391,13 @@ search_trial(struct coord_search_point *sp, struct pvp_search *s, const struct p
 
 /* The search record, appended after its trials. @return 0 or 1. */
 static int
-search_keep_result(struct coord_search_point *sp, const struct pvp_search_result *res, bool failed,
+search_keep_result(struct cmd_search_point *sp, const struct pvp_search_result *res, bool failed,
 		   const json_t *burst)
 {
 	json_t *rec;
 	int ret;
 
-	rec = coord_report_search_record(&sp->a->p, res, sp->size, sp->flows);
+	rec = report_search_record(&sp->a->p, res, sp->size, sp->flows);
 	if (rec == NULL)
 		return 0;
 	json_object_set_new(rec, "id", json_string(sp->id));
@@ -413,21 +413,21 @@ search_keep_result(struct coord_search_point *sp, const struct pvp_search_result
 	/* A search cut short says why, so it is never read as complete. */
 	if (coord_interrupted) {
 		json_object_set_new(rec, "interrupted",
-				    json_string(coord_signal_name(coord_interrupted)));
+				    json_string(cli_signal_name(coord_interrupted)));
 		json_object_set_new(rec, "partial", json_true());
 	} else if (sp->error[0] != '\0') {
 		json_object_set_new(rec, "error", json_string(sp->error));
 		json_object_set_new(rec, "partial", json_true());
 	}
-	coord_search_tag_record(rec, sp->a, sp->group, sp->repeat);
-	ret = coord_sink_keep(&sp->a->sink, rec, "search record");
+	cmd_search_tag_record(rec, sp->a, sp->group, sp->repeat);
+	ret = cli_sink_keep(&sp->a->sink, rec, "search record");
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;
 }
 
 /* The search's summary: one line, then one per goal, then what to doubt. */
 static void
-search_show_result(const struct coord_search_point *sp, const struct pvp_search_result *res,
+search_show_result(const struct cmd_search_point *sp, const struct pvp_search_result *res,
 		   const json_t *burst)
 {
 	const char *id = sp->id;
@@ -439,15 +439,15 @@ search_show_result(const struct coord_search_point *sp, const struct pvp_search_
 	       res->total_time, res->budget_exhausted ? ", budget exhausted" : "",
 	       res->aborted ? ", aborted: the generator could not send" : "",
 	       coord_interrupted ? ", interrupted by " : "",
-	       coord_interrupted ? coord_signal_name(coord_interrupted) : "");
+	       coord_interrupted ? cli_signal_name(coord_interrupted) : "");
 	/* One column for the names: a latency bound makes them long (pdr+p99-100us). */
 	for (g = 0; g < res->nb_goals; g++)
-		if ((int)strlen(coord_report_goal_label(&sp->a->p, g, name, sizeof(name))) > w)
+		if ((int)strlen(report_goal_label(&sp->a->p, g, name, sizeof(name))) > w)
 			w = (int)strlen(name);
 	for (g = 0; g < res->nb_goals; g++) {
 		const struct pvp_search_goal_result *gr = &res->goal[g];
 
-		coord_report_goal_label(&sp->a->p, g, name, sizeof(name));
+		report_goal_label(&sp->a->p, g, name, sizeof(name));
 		printf("   %-*s %s: lower %s pps, upper %s pps, width %.2f %%%s%s\n", w, name,
 		       pvp_search_goal_status_name(gr->status),
 		       gr->has_lower ? pvp_fmt_count((int64_t)gr->lower_bound, a, sizeof(a)) : "-",
@@ -491,9 +491,9 @@ search_show_result(const struct coord_search_point *sp, const struct pvp_search_
 }
 
 int
-coord_search_point_run(struct coord_search_point *sp)
+cmd_search_point_run(struct cmd_search_point *sp)
 {
-	struct coord_search_args *o = sp->a;
+	struct cmd_search_args *o = sp->a;
 	struct pvp_search_result res;
 	struct pvp_search_trial st;
 	struct pvp_search *s;
@@ -516,14 +516,14 @@ coord_search_point_run(struct coord_search_point *sp)
 	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	sp->error[0] = '\0';
 	if (o->o.conf.traffic.flow_type != NULL &&
-	    coord_cli_install_flows(sp->t, o->o.conf.traffic.flow_type, sp->flows) < 0)
+	    cli_install_flows(sp->t, o->o.conf.traffic.flow_type, sp->flows) < 0)
 		return 1;
 	s = pvp_search_create(&o->p);
 	if (s == NULL) {
 		fprintf(stderr, "pvpkit: search: %s\n", strerror(errno));
 		return -errno;
 	}
-	coord_progress_point(sp->progress, sp->size, sp->flows);
+	cli_progress_point(sp->progress, sp->size, sp->flows);
 	/* What is sent: a profile's sizes and flows are its own. */
 	base = o->o.conf.traffic.profile != NULL ? strrchr(o->o.conf.traffic.profile, '/') : NULL;
 	if (o->o.conf.traffic.profile != NULL)
@@ -538,8 +538,8 @@ coord_search_point_run(struct coord_search_point *sp)
 		rc = search_trial(sp, s, &st);
 	if (coord_interrupted)
 		rc = 1;
-	coord_progress_clear(sp->progress);
-	coord_progress_point_done(sp->progress);
+	cli_progress_clear(sp->progress);
+	cli_progress_point_done(sp->progress);
 	pvp_search_get_result(s, &res);
 	burst = search_burst_warning(sp, &res);
 	sp->burst_warned = burst != NULL;

@@ -21,14 +21,14 @@
 
 #include "pvp_util.h"
 
-#include "coord_cmd.h"
+#include "cmd.h"
 #include "coord_driver.h"
-#include "coord_opts.h"
-#include "coord_report.h"
+#include "cli_opts.h"
+#include "report.h"
 #include "registry.h"
 
 int
-coord_cli_usage_error(const char *see, const char *fmt, ...)
+cli_usage_error(const char *see, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -41,13 +41,12 @@ coord_cli_usage_error(const char *see, const char *fmt, ...)
 }
 
 int
-coord_cli_opt_flow_type(const char *see, const char *s)
+cli_opt_flow_type(const char *see, const char *s)
 {
 	enum coord_flow_type t;
 
 	if (coord_flow_type_parse(s, &t) < 0)
-		return coord_cli_usage_error(see, "--flow-type: \"%s\" is not normal, l2, l3 or l4",
-					     s);
+		return cli_usage_error(see, "--flow-type: \"%s\" is not normal, l2, l3 or l4", s);
 	return 0;
 }
 
@@ -60,7 +59,7 @@ cli_bad_value(const char *err)
 }
 
 int
-coord_cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *v)
+cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *v)
 {
 	char err[256];
 	uint32_t x;
@@ -72,8 +71,8 @@ coord_cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max, un
 }
 
 int
-coord_cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max,
-		       unsigned int *out, unsigned int cap, unsigned int *n)
+cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *out,
+		 unsigned int cap, unsigned int *n)
 {
 	char err[256];
 
@@ -83,7 +82,7 @@ coord_cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t ma
 }
 
 int
-coord_cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v)
+cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v)
 {
 	char err[256];
 
@@ -93,7 +92,7 @@ coord_cli_opt_duration(const char *opt, const char *s, double min_s, double max_
 }
 
 int
-coord_cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps)
+cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps)
 {
 	struct pvp_rate r;
 	char err[256];
@@ -118,7 +117,7 @@ coord_cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps)
 }
 
 void
-coord_opts_init(struct coord_opts *o)
+cli_opts_init(struct cli_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->conf.traffic.size = 64;
@@ -126,67 +125,67 @@ coord_opts_init(struct coord_opts *o)
 }
 
 void
-coord_opts_longopts(unsigned int cmd, const struct option *own, size_t nb_own, struct option *out)
+cli_opts_longopts(unsigned int cmd, const struct option *own, size_t nb_own, struct option *out)
 {
 	unsigned int i;
 
 	if (nb_own > 0)
 		memcpy(out, own, nb_own * sizeof(*own));
-	for (i = 0; i < COORD_OPT_NB; i++) {
-		if ((coord_opts[i].cmds & cmd) == 0)
+	for (i = 0; i < CLI_OPT_NB; i++) {
+		if ((cli_opts[i].cmds & cmd) == 0)
 			continue;
-		out[nb_own].name = coord_opts[i].name;
+		out[nb_own].name = cli_opts[i].name;
 		out[nb_own].has_arg = required_argument;
 		out[nb_own].flag = NULL;
-		out[nb_own].val = COORD_OPT_VAL + (int)i;
+		out[nb_own].val = CLI_OPT_VAL + (int)i;
 		nb_own++;
 	}
 	memset(&out[nb_own], 0, sizeof(*out));
 }
 
 int
-coord_opts_parse(struct coord_opts *o, int val, const char *arg, const char *see)
+cli_opts_parse(struct cli_opts *o, int val, const char *arg, const char *see)
 {
-	const struct coord_opt_desc *d;
+	const struct cli_opt_desc *d;
 	char opt[40];
 	void *dst;
 	int ret = 0;
 
-	if (val < COORD_OPT_VAL || val >= COORD_OPT_VAL + COORD_OPT_NB)
+	if (val < CLI_OPT_VAL || val >= CLI_OPT_VAL + CLI_OPT_NB)
 		return 0;
-	d = &coord_opts[val - COORD_OPT_VAL];
+	d = &cli_opts[val - CLI_OPT_VAL];
 	dst = (char *)o + d->off;
 	snprintf(opt, sizeof(opt), "--%s", d->name);
 	switch (d->kind) {
-	case COORD_OPTK_PATH:
+	case CLI_OPTK_PATH:
 		*(const char **)dst = arg;
 		break;
-	case COORD_OPTK_COUNT:
-		ret = coord_cli_opt_u32(opt, arg, (uint32_t)d->min, (uint32_t)d->max, dst);
+	case CLI_OPTK_COUNT:
+		ret = cli_opt_u32(opt, arg, (uint32_t)d->min, (uint32_t)d->max, dst);
 		break;
-	case COORD_OPTK_SECONDS:
-		ret = coord_cli_opt_duration(opt, arg, d->min, d->max, dst);
+	case CLI_OPTK_SECONDS:
+		ret = cli_opt_duration(opt, arg, d->min, d->max, dst);
 		break;
-	case COORD_OPTK_RATE:
-		ret = coord_cli_opt_rate(opt, arg, o->pps_only, &o->conf.traffic.rate_pps);
+	case CLI_OPTK_RATE:
+		ret = cli_opt_rate(opt, arg, o->pps_only, &o->conf.traffic.rate_pps);
 		if (ret == 0)
 			*(const char **)dst = arg;
 		break;
-	case COORD_OPTK_FTYPE:
-		if (coord_cli_opt_flow_type(see, arg) != 0)
+	case CLI_OPTK_FTYPE:
+		if (cli_opt_flow_type(see, arg) != 0)
 			return 2;
 		*(const char **)dst = arg;
 		break;
 	}
 	if (ret < 0)
 		return 2;
-	o->given |= 1u << (val - COORD_OPT_VAL);
+	o->given |= 1u << (val - CLI_OPT_VAL);
 	return 1;
 }
 
 /* The default topology: the one the local testbed wrote. */
 const char *
-coord_default_topology(char *buf, size_t len)
+cli_default_topology(char *buf, size_t len)
 {
 	const char *rundir = getenv("PVP_TESTBED_RUNDIR");
 
@@ -196,13 +195,13 @@ coord_default_topology(char *buf, size_t len)
 }
 
 struct coord_topology *
-coord_cli_open_topology(const char *path, int *status)
+cli_open_topology(const char *path, int *status)
 {
 	char buf[4096], err[512];
 	struct coord_topology *t;
 
 	if (path == NULL)
-		path = coord_default_topology(buf, sizeof(buf));
+		path = cli_default_topology(buf, sizeof(buf));
 	t = coord_topology_load(path, hop_driver_find, err, sizeof(err));
 	if (t == NULL) {
 		fprintf(stderr, "pvpkit: %s\n", err);
@@ -220,7 +219,7 @@ coord_cli_open_topology(const char *path, int *status)
 }
 
 int
-coord_cli_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
+cli_install_flows(struct coord_topology *t, const char *type, unsigned int flows)
 {
 	char err[512] = "";
 	int ret;
@@ -232,14 +231,14 @@ coord_cli_install_flows(struct coord_topology *t, const char *type, unsigned int
 }
 
 int
-coord_sink_keep(struct coord_sink *s, const json_t *j, const char *what)
+cli_sink_keep(struct cli_sink *s, const json_t *j, const char *what)
 {
 	char *line;
 	int ret;
 
 	if (s->path == NULL)
 		return 0;
-	ret = s->not_kept ? -EIO : coord_report_append(s->path, j);
+	ret = s->not_kept ? -EIO : report_append(s->path, j);
 	if (ret == 0)
 		return 0;
 	if (!s->not_kept)
@@ -255,7 +254,7 @@ coord_sink_keep(struct coord_sink *s, const json_t *j, const char *what)
 }
 
 int
-coord_cli_write_json(const char *path, const json_t *j)
+cli_write_json(const char *path, const json_t *j)
 {
 	if (json_dump_file(j, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
 		fprintf(stderr, "pvpkit: %s: cannot write\n", path);

@@ -20,10 +20,10 @@
 #include "pvp_util.h"
 
 #include "coord.h"
-#include "coord_cmd.h"
-#include "coord_report.h"
-#include "coord_search.h"
-#include "coord_soak.h"
+#include "cmd.h"
+#include "report.h"
+#include "cmd_search.h"
+#include "cmd_soak.h"
 
 #define SOAK_SEE "pvpkit soak --help"
 
@@ -39,7 +39,7 @@ static const char *const soak_search_opts[] = {
 	"--preset",	      "--quiet-timeout",  "--max-burst", "--dut",	    "--no-tables",
 };
 
-/* soak's own options (coord_soak_parse()); the shared ones come from coord_opts. */
+/* soak's own options (cmd_soak_parse()); the shared ones come from cli_opts. */
 #define SOAK_NB_OWN_OPTS    9
 #define SOAK_NB_SEARCH_OPTS (sizeof(soak_search_opts) / sizeof(soak_search_opts[0]))
 /* getopt values of the passed-on options: SOAK_OPT_SEARCH + their index. */
@@ -81,7 +81,7 @@ soak_usage(FILE *f)
 		   "                        HOP's control channel: a fault at a known\n"
 		   "                        second (5s:guest:impair.set:{\"loss\":1});\n"
 		   "                        repeatable, up to 16\n");
-	coord_opts_usage(f, COORD_OPT_SOAK, 24);
+	cli_opts_usage(f, CLI_OPT_SOAK, 24);
 	fprintf(f, "\n"
 		   "The search before the soak (--pdr-fraction without --from) takes pvpkit\n"
 		   "search's options: --max-rate (required), --min-rate, --goal, --algo, --width,\n"
@@ -92,9 +92,9 @@ soak_usage(FILE *f)
 }
 
 int
-coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
+cmd_soak_pdr(struct soak_args *a, bool searched, double *pps)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	char path[4096];
 	json_t *recs, *sum;
 	const json_t *p, *g, *best = NULL;
@@ -103,13 +103,13 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s", a->from);
-	recs = coord_report_load(path, &li);
+	recs = report_load(path, &li);
 	if (recs == NULL && errno == EINVAL) {
-		struct coord_report_load_info dir_li;
+		struct report_load_info dir_li;
 
 		/* A run's folder; a file that is no results file keeps its own reason. */
 		snprintf(path, sizeof(path), "%s/results.jsonl", a->from);
-		recs = coord_report_load(path, &dir_li);
+		recs = report_load(path, &dir_li);
 		if (recs != NULL || errno != ENOTDIR)
 			li = dir_li;
 	}
@@ -118,7 +118,7 @@ coord_soak_pdr(struct soak_args *a, bool searched, double *pps)
 			li.warning[0] != '\0' ? li.warning : strerror(errno));
 		return 2;
 	}
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	json_decref(recs);
 	json_array_foreach(json_object_get(sum, "points"), i, p) {
 		if (json_integer_value(json_object_get(p, "size")) != a->o.conf.traffic.size ||
@@ -201,7 +201,7 @@ soak_parse_inject(struct soak_args *a, const char *arg)
 		goto usage;
 	snprintf(at, sizeof(at), "%.*s", (int)(hop - arg), arg);
 	if (pvp_parse_duration("--inject", at, 0, 7 * 86400, &in.at_s, err, sizeof(err)) < 0)
-		return coord_cli_usage_error(SOAK_SEE, "%s", err);
+		return cli_usage_error(SOAK_SEE, "%s", err);
 	snprintf(in.hop, sizeof(in.hop), "%.*s", (int)(method - hop - 1), hop + 1);
 	snprintf(in.method, sizeof(in.method), "%.*s",
 		 (int)((params != NULL ? params : method + strlen(method)) - method - 1),
@@ -211,31 +211,31 @@ soak_parse_inject(struct soak_args *a, const char *arg)
 		j = json_loads(in.params, 0, &je);
 		if (!json_is_object(j)) {
 			json_decref(j);
-			return coord_cli_usage_error(SOAK_SEE,
-						     "--inject: %s: the parameters must be a JSON "
-						     "object (%s)",
-						     arg, j == NULL ? je.text : "not an object");
+			return cli_usage_error(SOAK_SEE,
+					       "--inject: %s: the parameters must be a JSON "
+					       "object (%s)",
+					       arg, j == NULL ? je.text : "not an object");
 		}
 		json_decref(j);
 	}
 	if (a->nb_inject == SOAK_MAX_INJECT)
-		return coord_cli_usage_error(SOAK_SEE, "--inject: at most %d", SOAK_MAX_INJECT);
+		return cli_usage_error(SOAK_SEE, "--inject: at most %d", SOAK_MAX_INJECT);
 	for (i = a->nb_inject; i > 0 && a->inject[i - 1].at_s > in.at_s; i--)
 		a->inject[i] = a->inject[i - 1];
 	a->inject[i] = in;
 	a->nb_inject++;
 	return 0;
 usage:
-	return coord_cli_usage_error(SOAK_SEE,
-				     "--inject: \"%s\" is not AT:HOP:METHOD[:PARAMS] "
-				     "(5s:guest:impair.set:{\"loss\":1})",
-				     arg);
+	return cli_usage_error(SOAK_SEE,
+			       "--inject: \"%s\" is not AT:HOP:METHOD[:PARAMS] "
+			       "(5s:guest:impair.set:{\"loss\":1})",
+			       arg);
 }
 
 int
-coord_soak_parse(int argc, char **argv, struct soak_args *a)
+cmd_soak_parse(int argc, char **argv, struct soak_args *a)
 {
-	struct option opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS + COORD_OPT_NB + 1];
+	struct option opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS + CLI_OPT_NB + 1];
 	static const struct option own[] = {
 		{"pdr-fraction", required_argument, NULL, 'F'},
 		{"from", required_argument, NULL, 'f'},
@@ -263,10 +263,10 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		opts[SOAK_NB_OWN_OPTS + i].flag = NULL;
 		opts[SOAK_NB_OWN_OPTS + i].val = SOAK_OPT_SEARCH + (int)i;
 	}
-	coord_opts_longopts(COORD_OPT_SOAK, NULL, 0, shared);
+	cli_opts_longopts(CLI_OPT_SOAK, NULL, 0, shared);
 
 	memset(a, 0, sizeof(*a));
-	coord_opts_init(&a->o);
+	cli_opts_init(&a->o);
 	/* A soak's records and its PDR fraction are in packets per second. */
 	a->o.pps_only = true;
 	a->interval_s = 1;
@@ -274,7 +274,7 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 	optind = 1;
 	opterr = 0;
 	while ((opt = pvp_getopt(argc, argv, opts, NULL)) != -1) {
-		rc = coord_opts_parse(&a->o, opt, optarg, SOAK_SEE);
+		rc = cli_opts_parse(&a->o, opt, optarg, SOAK_SEE);
 		if (rc == 2)
 			return 2;
 		if (rc == 1)
@@ -296,10 +296,10 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 				a->pdr_fraction = -1;
 			}
 			if (a->pdr_fraction <= 0)
-				return coord_cli_usage_error(SOAK_SEE,
-							     "--pdr-fraction: \"%s\" must be in "
-							     "(0, 1], like 0.9 or 90%%",
-							     optarg);
+				return cli_usage_error(SOAK_SEE,
+						       "--pdr-fraction: \"%s\" must be in "
+						       "(0, 1], like 0.9 or 90%%",
+						       optarg);
 			break;
 		case 'f':
 			a->from = optarg;
@@ -307,12 +307,12 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		case 'd':
 			if (pvp_parse_duration("--duration", optarg, 0.1, 7 * 86400, &a->duration_s,
 					       err, sizeof(err)) < 0)
-				return coord_cli_usage_error(SOAK_SEE, "%s", err);
+				return cli_usage_error(SOAK_SEE, "%s", err);
 			break;
 		case 'i':
 			if (pvp_parse_duration("--interval", optarg, 0.1, 3600, &a->interval_s, err,
 					       sizeof(err)) < 0)
-				return coord_cli_usage_error(SOAK_SEE, "%s", err);
+				return cli_usage_error(SOAK_SEE, "%s", err);
 			break;
 		case 'o':
 			a->out = optarg;
@@ -332,14 +332,13 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 			return -1;
 		case '?':
 			pvp_opt_error(opts, optopt, argv[optind - 1], err, sizeof(err));
-			return coord_cli_usage_error(SOAK_SEE, "soak: %s", err);
+			return cli_usage_error(SOAK_SEE, "soak: %s", err);
 		default:
 			/* A search option, kept as given for the search. */
 			i = (size_t)(opt - SOAK_OPT_SEARCH);
 			if (i >= SOAK_NB_SEARCH_OPTS ||
 			    a->nb_search_argv + 2 > sizeof(a->search_argv) / sizeof(char *))
-				return coord_cli_usage_error(SOAK_SEE,
-							     "soak: too many search options");
+				return cli_usage_error(SOAK_SEE, "soak: too many search options");
 			a->search_argv[a->nb_search_argv++] = soak_search_opts[i];
 			if (opts[SOAK_NB_OWN_OPTS + i].has_arg == required_argument)
 				a->search_argv[a->nb_search_argv++] = optarg;
@@ -349,32 +348,30 @@ coord_soak_parse(int argc, char **argv, struct soak_args *a)
 		}
 	}
 	if (optind < argc)
-		return coord_cli_usage_error(SOAK_SEE, "soak: unexpected argument \"%s\"",
-					     argv[optind]);
+		return cli_usage_error(SOAK_SEE, "soak: unexpected argument \"%s\"", argv[optind]);
 	if ((a->o.conf.traffic.rate_pps > 0) == (a->pdr_fraction > 0))
-		return coord_cli_usage_error(SOAK_SEE,
-					     "soak: give --rate or --pdr-fraction, not both");
+		return cli_usage_error(SOAK_SEE, "soak: give --rate or --pdr-fraction, not both");
 	if (a->nb_search_argv > 0 && (a->pdr_fraction <= 0 || a->from != NULL))
-		return coord_cli_usage_error(SOAK_SEE,
-					     "soak: search options (%s ...) are for --pdr-fraction "
-					     "without --from",
-					     a->search_argv[0]);
+		return cli_usage_error(SOAK_SEE,
+				       "soak: search options (%s ...) are for --pdr-fraction "
+				       "without --from",
+				       a->search_argv[0]);
 	if (a->duration_s <= 0)
-		return coord_cli_usage_error(SOAK_SEE, "soak: --duration is required");
+		return cli_usage_error(SOAK_SEE, "soak: --duration is required");
 	for (i = 0; i < a->nb_inject; i++)
 		if (a->inject[i].at_s >= a->duration_s)
-			return coord_cli_usage_error(SOAK_SEE,
-						     "--inject: at %g s, not within the %g s "
-						     "soak",
-						     a->inject[i].at_s, a->duration_s);
-	return coord_soak_metrics_check(&a->metrics, SOAK_SEE);
+			return cli_usage_error(SOAK_SEE,
+					       "--inject: at %g s, not within the %g s "
+					       "soak",
+					       a->inject[i].at_s, a->duration_s);
+	return cmd_soak_metrics_check(&a->metrics, SOAK_SEE);
 }
 
 int
-coord_soak_search(struct soak_args *a, bool run)
+cmd_soak_search(struct soak_args *a, bool run)
 {
 	const char *argv[SOAK_SEARCH_ARGV];
-	struct coord_search_args *sa;
+	struct cmd_search_args *sa;
 	char size[16], flows[16];
 	unsigned int i, g;
 	bool pdr = false, bounded = false;
@@ -405,8 +402,8 @@ coord_soak_search(struct soak_args *a, bool run)
 		fprintf(stderr, "pvpkit: out of memory\n");
 		return 1;
 	}
-	rc = coord_search_parse_args(argc, (char **)(uintptr_t)argv, false, sa);
-	/* A PDR of loss alone, as coord_soak_pdr() takes. */
+	rc = cmd_search_parse_args(argc, (char **)(uintptr_t)argv, false, sa);
+	/* A PDR of loss alone, as cmd_soak_pdr() takes. */
 	for (g = 0; rc == 0 && g < sa->p.nb_goals; g++) {
 		if (sa->p.loss_ratio[g] <= 0)
 			continue;
@@ -419,10 +416,10 @@ coord_soak_search(struct soak_args *a, bool run)
 	if (rc != 0)
 		return 2;
 	if (!pdr && a->search_goal)
-		return coord_cli_usage_error(SOAK_SEE,
-					     "soak: --pdr-fraction needs a PDR %samong the goals "
-					     "(--goal pdr=0.5%%)",
-					     bounded ? "without a latency bound " : "");
+		return cli_usage_error(SOAK_SEE,
+				       "soak: --pdr-fraction needs a PDR %samong the goals "
+				       "(--goal pdr=0.5%%)",
+				       bounded ? "without a latency bound " : "");
 	if (!pdr) {
 		argv[argc++] = "--goal";
 		argv[argc++] = SOAK_DEFAULT_PDR;
@@ -433,5 +430,5 @@ coord_soak_search(struct soak_args *a, bool run)
 	printf("== soak: searching %u B, %u flows first, for the PDR\n", a->o.conf.traffic.size,
 	       a->o.conf.traffic.flows);
 	fflush(stdout);
-	return coord_cmd_search(argc, (char **)(uintptr_t)argv);
+	return cmd_search(argc, (char **)(uintptr_t)argv);
 }

@@ -3,19 +3,19 @@
  */
 
 /*
- * pvpkit soak's command line (coord_soak_args.c) as its run
- * (coord_cmd_soak.c) takes it: the options, the PDR a --pdr-fraction is
+ * pvpkit soak's command line (cmd_soak_args.c) as its run
+ * (cmd_soak.c) takes it: the options, the PDR a --pdr-fraction is
  * a fraction of, and the search run first when no results give it.
  */
 
-#ifndef COORD_SOAK_H
-#define COORD_SOAK_H
+#ifndef CMD_SOAK_H
+#define CMD_SOAK_H
 
 #include <stdbool.h>
 
-#include "coord_opts.h"
+#include "cli_opts.h"
 #include "coord_record.h"
-#include "coord_soak_metrics.h"
+#include "cmd_soak_metrics.h"
 
 /* Injections a soak takes (--inject, repeatable): as many as its records keep. */
 #define SOAK_MAX_INJECT COORD_RECORD_MAX_INJECT
@@ -30,7 +30,7 @@ struct soak_inject {
 
 /* The command line. */
 struct soak_args {
-	struct coord_opts o; /* the shared options; o.conf.traffic.rate_pps: --rate, or the
+	struct cli_opts o; /* the shared options; o.conf.traffic.rate_pps: --rate, or the
 			       * fraction of the PDR */
 	const char *out;
 	const char *from;    /* results to take the PDR from (--pdr-fraction) */
@@ -45,21 +45,21 @@ struct soak_args {
 	struct soak_inject inject[SOAK_MAX_INJECT];
 	unsigned int nb_inject; /* used entries of inject */
 	/* --push-metrics, --metrics-file. */
-	struct coord_soak_metrics metrics;
+	struct cmd_soak_metrics metrics;
 };
 
 /*
  * Parse and check soak's command line into @p a. @return 0, -1 (--help
  * printed), or 2 after a usage message.
  */
-int coord_soak_parse(int argc, char **argv, struct soak_args *a);
+int cmd_soak_parse(int argc, char **argv, struct soak_args *a);
 
 /*
  * The PDR of (size, flows) in results file or directory a->from, into
  * @p pps. @p searched: the search just run wrote it. @return 0, 1 (the
  * search found none) or 2 (bad --from) after a message.
  */
-int coord_soak_pdr(struct soak_args *a, bool searched, double *pps);
+int cmd_soak_pdr(struct soak_args *a, bool searched, double *pps);
 
 /*
  * --pdr-fraction without --from: the point searched first, through the
@@ -68,6 +68,6 @@ int coord_soak_pdr(struct soak_args *a, bool searched, double *pps);
  * preset names one). @p run false: only check the options, before any hop
  * is contacted. @return 0, 2 (bad options) or the search's exit status.
  */
-int coord_soak_search(struct soak_args *a, bool run);
+int cmd_soak_search(struct soak_args *a, bool run);
 
-#endif /* COORD_SOAK_H */
+#endif /* CMD_SOAK_H */

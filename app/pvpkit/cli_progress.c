@@ -3,7 +3,7 @@
  */
 
 /*
- * The live progress line of pvpkit run and search (coord_progress.h).
+ * The live progress line of pvpkit run and search (cli_progress.h).
  */
 
 #include <stdio.h>
@@ -12,11 +12,10 @@
 
 #include "pvp_util.h"
 
-#include "coord_progress.h"
+#include "cli_progress.h"
 
 void
-coord_progress_init(struct coord_progress *p, FILE *f, unsigned int nb_points,
-		    double point_budget_s)
+cli_progress_init(struct cli_progress *p, FILE *f, unsigned int nb_points, double point_budget_s)
 {
 	memset(p, 0, sizeof(*p));
 	p->f = f;
@@ -28,7 +27,7 @@ coord_progress_init(struct coord_progress *p, FILE *f, unsigned int nb_points,
 }
 
 void
-coord_progress_point(struct coord_progress *p, unsigned int size, unsigned int flows)
+cli_progress_point(struct cli_progress *p, unsigned int size, unsigned int flows)
 {
 	char a[32];
 
@@ -39,7 +38,7 @@ coord_progress_point(struct coord_progress *p, unsigned int size, unsigned int f
 }
 
 double
-coord_progress_eta(const struct coord_progress *p, double now)
+cli_progress_eta(const struct cli_progress *p, double now)
 {
 	double in_point = now - p->t_point, per_point, left_here;
 	unsigned int after = p->nb_points > p->point + 1 ? p->nb_points - p->point - 1 : 0;
@@ -61,7 +60,7 @@ coord_progress_eta(const struct coord_progress *p, double now)
 }
 
 const char *
-coord_progress_fmt_s(double s, char *buf, size_t len)
+cli_progress_fmt_s(double s, char *buf, size_t len)
 {
 	unsigned long v = (unsigned long)(s + 0.5);
 
@@ -78,7 +77,7 @@ coord_progress_fmt_s(double s, char *buf, size_t len)
 
 /* One status line: on a terminal redrawn in place, else a plain line. */
 static void
-progress_show(struct coord_progress *p, const char *state)
+progress_show(struct cli_progress *p, const char *state)
 {
 	char eta[32], el[32];
 	double now = pvp_now_s();
@@ -87,15 +86,14 @@ progress_show(struct coord_progress *p, const char *state)
 		return; /* one search: its trial lines say it all off a terminal */
 	fprintf(p->f, "%s[%u/%u %s] %s | elapsed %s, ETA %s%s",
 		p->tty ? "\r\033[K" : "progress: ", p->point + 1, p->nb_points, p->what, state,
-		coord_progress_fmt_s(now - p->t_run, el, sizeof(el)),
-		coord_progress_fmt_s(coord_progress_eta(p, now), eta, sizeof(eta)),
-		p->tty ? "" : "\n");
+		cli_progress_fmt_s(now - p->t_run, el, sizeof(el)),
+		cli_progress_fmt_s(cli_progress_eta(p, now), eta, sizeof(eta)), p->tty ? "" : "\n");
 	fflush(p->f);
 	p->drawn = p->tty;
 }
 
 void
-coord_progress_trial(struct coord_progress *p, unsigned int n, double rate, double duration)
+cli_progress_trial(struct cli_progress *p, unsigned int n, double rate, double duration)
 {
 	char a[32], state[96];
 
@@ -107,8 +105,8 @@ coord_progress_trial(struct coord_progress *p, unsigned int n, double rate, doub
 }
 
 void
-coord_progress_result(struct coord_progress *p, unsigned int n, double rate, double duration,
-		      double loss_pct)
+cli_progress_result(struct cli_progress *p, unsigned int n, double rate, double duration,
+		    double loss_pct)
 {
 	char a[32], state[96];
 
@@ -123,14 +121,14 @@ coord_progress_result(struct coord_progress *p, unsigned int n, double rate, dou
 }
 
 void
-coord_progress_point_done(struct coord_progress *p)
+cli_progress_point_done(struct cli_progress *p)
 {
 	p->done_s += pvp_now_s() - p->t_point;
 	p->point++;
 }
 
 void
-coord_progress_clear(struct coord_progress *p)
+cli_progress_clear(struct cli_progress *p)
 {
 	if (p->f == NULL || !p->drawn)
 		return;

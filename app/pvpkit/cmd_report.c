@@ -13,16 +13,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coord_cmd.h"
-#include "coord_report.h"
+#include "cmd.h"
+#include "report.h"
 
 #define REPORT_USAGE "pvpkit report RESULTS.jsonl [--out DIR] [--html]"
 
 int
-coord_cmd_report(int argc, char **argv)
+cmd_report(int argc, char **argv)
 {
-	struct coord_report_opts opts;
-	struct coord_report_info info;
+	struct report_opts opts;
+	struct report_info info;
 	const char *out = NULL;
 	char dir[PATH_MAX], *slash;
 	unsigned int i;
@@ -35,17 +35,17 @@ coord_cmd_report(int argc, char **argv)
 		       "report.html, one self-contained page (inline CSS and SVG plots).\n");
 		return 0;
 	}
-	coord_report_opts_init(&opts);
+	report_opts_init(&opts);
 	for (a = 2; a < argc; a++) {
 		if (strcmp(argv[a], "--out") == 0 && a + 1 < argc && out == NULL)
 			out = argv[++a];
 		else if (strcmp(argv[a], "--html") == 0 && !opts.html)
 			opts.html = true;
 		else
-			return coord_cli_usage_error("--help", "report: usage: %s", REPORT_USAGE);
+			return cli_usage_error("--help", "report: usage: %s", REPORT_USAGE);
 	}
 	if (argc < 2)
-		return coord_cli_usage_error("--help", "report: usage: %s", REPORT_USAGE);
+		return cli_usage_error("--help", "report: usage: %s", REPORT_USAGE);
 	opts.results = argv[1];
 	if (out == NULL) {
 		snprintf(dir, sizeof(dir), "%s", argv[1]);
@@ -57,7 +57,7 @@ coord_cmd_report(int argc, char **argv)
 		out = dir;
 	}
 	memset(&info, 0, sizeof(info));
-	ret = coord_report_rebuild(argv[1], out, &opts, &info);
+	ret = report_rebuild(argv[1], out, &opts, &info);
 	/* On failure the report's error or the load's warning is the reason: one line. */
 	if (ret < 0) {
 		if (info.error[0] != '\0')

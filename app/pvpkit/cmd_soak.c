@@ -27,11 +27,11 @@
 #include "pvp_util.h"
 
 #include "coord.h"
-#include "coord_cmd.h"
+#include "cmd.h"
 #include "coord_record.h"
-#include "coord_report.h"
-#include "coord_search.h"
-#include "coord_soak.h"
+#include "report.h"
+#include "cmd_search.h"
+#include "cmd_soak.h"
 
 /* The state while soaking. */
 struct soak_run {
@@ -47,7 +47,7 @@ struct soak_run {
 	double t_stop;				 /* pvp_now_s() when the sources stopped */
 	unsigned int n;				 /* intervals read */
 	int interrupted;			 /* the signal that ended it (SIGINT ...), or 0 */
-	struct coord_sink sink;			 /* the results, else stdout */
+	struct cli_sink sink;			 /* the results, else stdout */
 	bool checks_failed;			 /* a check failed on the totals */
 	struct coord_topo_hop *inject_hop[SOAK_MAX_INJECT];	   /* each --inject's hop */
 	unsigned int nb_injected;				   /* --inject entries done */
@@ -117,7 +117,7 @@ soak_latency(struct soak_run *s, struct pvp_lat *out)
 			continue;
 		trial = json_pack("{s:O*}", "streams", res.streams);
 		json_decref(res.streams);
-		if (trial != NULL && coord_report_trial_latency(trial, &one, NULL) > 0)
+		if (trial != NULL && report_trial_latency(trial, &one, NULL) > 0)
 			pvp_lat_merge(out, &one);
 		json_decref(trial);
 	}
@@ -228,13 +228,13 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		snprintf(a, sizeof(a), "soak totals");
 	else
 		snprintf(a, sizeof(a), "soak interval %u", s->n);
-	ret = coord_sink_keep(&s->sink, rec, a);
+	ret = cli_sink_keep(&s->sink, rec, a);
 	/*
 	 * Pushed once kept: a kill during the push loses nothing. A quarter
 	 * of the interval at most, so the next reading is on time.
 	 */
 	if (strcmp(type, "soak_interval") == 0)
-		coord_soak_metrics_interval(&s->a->metrics, rec, s->a->interval_s / 4);
+		cmd_soak_metrics_interval(&s->a->metrics, rec, s->a->interval_s / 4);
 	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)", type, t_s,
 	       pvp_fmt_count((int64_t)coord_trial_tx_packets(&r), a, sizeof(a)),
 	       pvp_fmt_count((int64_t)coord_trial_rx_packets(&r), b, sizeof(b)), lost,
@@ -458,7 +458,7 @@ soak_run(struct soak_run *s)
 	if (s->interrupted) {
 		printf("soak interrupted by %s after %.1f s of %.1f s: every interval read is "
 		       "kept\n",
-		       coord_signal_name(s->interrupted), s->t_stop - s->t0, s->a->duration_s);
+		       cli_signal_name(s->interrupted), s->t_stop - s->t0, s->a->duration_s);
 		/* As an interrupted search: 128 + the signal. */
 		return 128 + s->interrupted;
 	}
@@ -466,9 +466,9 @@ soak_run(struct soak_run *s)
 }
 
 int
-coord_cmd_soak(int argc, char **argv)
+cmd_soak(int argc, char **argv)
 {
-	struct coord_report_info info;
+	struct report_info info;
 	struct soak_args a;
 	struct soak_run *s;
 	char results[4096];
@@ -477,7 +477,7 @@ coord_cmd_soak(int argc, char **argv)
 	unsigned int i;
 	int rc;
 
-	rc = coord_soak_parse(argc, argv, &a);
+	rc = cmd_soak_parse(argc, argv, &a);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
 	if (a.o.results == NULL) {
@@ -485,13 +485,13 @@ coord_cmd_soak(int argc, char **argv)
 		a.o.results = results;
 	}
 	if (a.pdr_fraction > 0 && a.from != NULL) {
-		rc = coord_soak_pdr(&a, false, &pdr);
+		rc = cmd_soak_pdr(&a, false, &pdr);
 		if (rc != 0)
 			return rc;
 		a.o.conf.traffic.rate_pps = pdr * a.pdr_fraction;
 	} else if (a.pdr_fraction > 0) {
 		/* Bad search options are refused before anything runs. */
-		rc = coord_soak_search(&a, false);
+		rc = cmd_soak_search(&a, false);
 		if (rc != 0)
 			return rc;
 	}
@@ -501,15 +501,15 @@ coord_cmd_soak(int argc, char **argv)
 		return 1;
 	}
 	if (a.pdr_fraction > 0 && a.from == NULL) {
-		rc = coord_soak_search(&a, true);
+		rc = cmd_soak_search(&a, true);
 		/* A check failed in some trial: the PDR stands, said at the end. */
-		search_checks = rc == COORD_EXIT_CHECK_FAILED;
+		search_checks = rc == CMD_EXIT_CHECK_FAILED;
 		if (rc != 0 && !search_checks)
 			return rc;
 		/* The PDR that search found, from the file it was kept in. */
 		a.from = a.o.results;
 		searched = true;
-		rc = coord_soak_pdr(&a, true, &pdr);
+		rc = cmd_soak_pdr(&a, true, &pdr);
 		if (rc != 0)
 			return rc;
 		a.o.conf.traffic.rate_pps = pdr * a.pdr_fraction;
@@ -527,14 +527,14 @@ coord_cmd_soak(int argc, char **argv)
 	}
 	s->a = &a;
 	s->sink.path = a.o.results;
-	s->t = coord_cli_open_topology(a.o.topology, &rc);
+	s->t = cli_open_topology(a.o.topology, &rc);
 	if (s->t == NULL)
 		goto out;
 	rc = soak_inject_hops(s);
 	if (rc != 0)
 		goto out;
 	if (a.o.conf.traffic.flow_type != NULL &&
-	    coord_cli_install_flows(s->t, a.o.conf.traffic.flow_type, a.o.conf.traffic.flows) < 0) {
+	    cli_install_flows(s->t, a.o.conf.traffic.flow_type, a.o.conf.traffic.flows) < 0) {
 		rc = 1;
 		goto out;
 	}
@@ -550,11 +550,11 @@ coord_cmd_soak(int argc, char **argv)
 		fprintf(stderr,
 			"pvpkit: soak measured, but a check failed in %s (CHECK FAILED above)\n",
 			s->checks_failed ? "its totals" : "the search before it");
-		rc = COORD_EXIT_CHECK_FAILED;
+		rc = CMD_EXIT_CHECK_FAILED;
 	}
 	printf("results: %s\n", a.o.results);
 	memset(&info, 0, sizeof(info));
-	if (coord_report_rebuild(a.o.results, a.out, NULL, &info) == 0) {
+	if (report_rebuild(a.o.results, a.out, NULL, &info) == 0) {
 		for (i = 0; i < info.nb_files; i++)
 			printf("report: %s/%s\n", a.out, info.files[i]);
 		if (info.plot_note[0] != '\0')

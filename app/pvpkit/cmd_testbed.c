@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coord_cmd.h"
+#include "cmd.h"
 
 #ifndef COORD_SOURCE_ROOT
 #define COORD_SOURCE_ROOT "."
@@ -165,7 +165,7 @@ testbed_argv(const char *script, int argc, char **argv)
 }
 
 int
-coord_cmd_testbed(int argc, char **argv)
+cmd_testbed(int argc, char **argv)
 {
 	char script[PATH_MAX], self[PATH_MAX];
 	enum testbed_from from;
@@ -182,9 +182,9 @@ coord_cmd_testbed(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "up") != 0 && strcmp(argv[1], "down") != 0 &&
 	    strcmp(argv[1], "status") != 0)
-		return coord_cli_usage_error("pvpkit --help",
-					     "testbed: unknown action \"%s\" (up, down or status)",
-					     argv[1]);
+		return cli_usage_error("pvpkit --help",
+				       "testbed: unknown action \"%s\" (up, down or status)",
+				       argv[1]);
 	if (access(script, X_OK) != 0) {
 		fprintf(stderr, "pvpkit: testbed: %s: %s (set PVP_TESTBED_SCRIPT)\n", script,
 			strerror(errno));

@@ -3,9 +3,9 @@
  */
 
 /*
- * The database of pvpkit history (coord_history.h): its schema and
+ * The database of pvpkit history (report_history.h): its schema and
  * migrations, opening it, and adding a run read through the report loader.
- * The commands that read it are in coord_cmd_history.c.
+ * The commands that read it are in cmd_history.c.
  */
 
 #include <errno.h>
@@ -20,9 +20,9 @@
 
 #include "pvp_util.h"
 
-#include "coord_history.h"
+#include "report_history.h"
 #include "coord_record.h"
-#include "coord_report.h"
+#include "report.h"
 
 /* How long a writer waits for another one's transaction, in ms. */
 #define HISTORY_BUSY_MS 30000
@@ -56,7 +56,7 @@ static const char *const history_steps[] = {
 
 /* "pvpkit: history: DB: sqlite's reason" for @p db's last error. @return 1. */
 int
-coord_history_error(sqlite3 *db, const char *path)
+report_history_error(sqlite3 *db, const char *path)
 {
 	fprintf(stderr, "pvpkit: history: %s: %s\n", path, sqlite3_errmsg(db));
 	return 1;
@@ -64,7 +64,7 @@ coord_history_error(sqlite3 *db, const char *path)
 
 /* --db, else $PVP_HISTORY_DB, else ~/.local/share/pvpkit/history.sqlite (made). */
 const char *
-coord_history_db_path(const char *opt, char *buf, size_t len)
+report_history_db_path(const char *opt, char *buf, size_t len)
 {
 	const char *home;
 	int ret;
@@ -116,11 +116,11 @@ history_migrate(sqlite3 *db, const char *path)
 	for (;;) {
 		/* Under the write lock, so two first writers do not both create. */
 		if (history_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
-			return coord_history_error(db, path);
+			return report_history_error(db, path);
 		if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
 		    sqlite3_step(st) != SQLITE_ROW) {
 			sqlite3_finalize(st);
-			coord_history_error(db, path);
+			report_history_error(db, path);
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 			return 1;
 		}
@@ -137,12 +137,12 @@ history_migrate(sqlite3 *db, const char *path)
 		if ((size_t)ver == HISTORY_SCHEMA)
 			return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
 				       ? 0
-				       : coord_history_error(db, path);
+				       : report_history_error(db, path);
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", ver + 1);
 		if (sqlite3_exec(db, history_steps[ver], NULL, NULL, NULL) != SQLITE_OK ||
 		    sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
 		    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-			coord_history_error(db, path);
+			report_history_error(db, path);
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 			return 1;
 		}
@@ -151,7 +151,7 @@ history_migrate(sqlite3 *db, const char *path)
 
 /* Open (create) the database at its current schema. NULL after a message. */
 sqlite3 *
-coord_history_open(const char *path)
+report_history_open(const char *path)
 {
 	sqlite3 *db = NULL;
 	struct stat st;
@@ -164,7 +164,7 @@ coord_history_open(const char *path)
 	}
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
-		coord_history_error(db, path);
+		report_history_error(db, path);
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -176,7 +176,7 @@ coord_history_open(const char *path)
 	if (history_exec(db, "PRAGMA journal_mode = WAL") != SQLITE_OK ||
 	    history_migrate(db, path) != 0) {
 		if (sqlite3_errcode(db) != SQLITE_OK && sqlite3_errcode(db) != SQLITE_DONE)
-			coord_history_error(db, path);
+			report_history_error(db, path);
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -327,7 +327,7 @@ history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const jso
 static int
 history_load(const char *arg, json_t **recs, json_t **sum)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	char path[4096];
 	struct stat st;
 
@@ -337,7 +337,7 @@ history_load(const char *arg, json_t **recs, json_t **sum)
 		return 1;
 	}
 	snprintf(path, sizeof(path), S_ISDIR(st.st_mode) ? "%s/results.jsonl" : "%s", arg);
-	*recs = coord_report_load(path, &li);
+	*recs = report_load(path, &li);
 	if (*recs == NULL) {
 		fprintf(stderr, "pvpkit: history: %s\n",
 			li.warning[0] != '\0' ? li.warning : strerror(errno));
@@ -345,7 +345,7 @@ history_load(const char *arg, json_t **recs, json_t **sum)
 	}
 	if (li.warning[0] != '\0')
 		fprintf(stderr, "pvpkit: warning: %s\n", li.warning);
-	*sum = coord_report_summary(*recs, NULL);
+	*sum = report_summary(*recs, NULL);
 	if (*sum == NULL || json_array_size(json_object_get(*sum, "points")) == 0) {
 		fprintf(stderr, "pvpkit: history: %s: %s\n", path,
 			*sum == NULL && errno == E2BIG ? "more points than a report takes"
@@ -360,7 +360,7 @@ history_load(const char *arg, json_t **recs, json_t **sum)
 
 /* One run, in one transaction. 0, or 1 after a message. */
 int
-coord_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char *tag)
+report_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char *tag)
 {
 	const json_t *m;
 	sqlite3_stmt *st = NULL;
@@ -406,7 +406,7 @@ coord_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char *
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
-		coord_history_error(db, dbpath);
+		report_history_error(db, dbpath);
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	} else {
 		printf("run %lld: %s, %zu points%s%s\n", (long long)run, arg,

@@ -5,20 +5,20 @@
 /**
  * @file
  * The pvpkit commands and what they share (private to app/pvpkit). Each
- * command is one file (coord_cmd_<name>.c) with one entry point, listed in
- * main.c's command table; coord_cli.c holds the option parsing and
+ * command is one file (cmd_<name>.c) with one entry point, listed in
+ * main.c's command table; cli.c holds the option parsing and
  * messages every command uses.
  *
  * Exit statuses of every command (the table in doc/man/pvpkit.1): 0
  * done, 1 not measured or not written (a hop unreachable, traffic
  * refused, a file that cannot be written, an invalid trial), 2 bad
  * command line or topology, 3 a regression (compare),
- * COORD_EXIT_CHECK_FAILED a trial measured but a check failed, 128 + N
+ * CMD_EXIT_CHECK_FAILED a trial measured but a check failed, 128 + N
  * after signal N.
  */
 
-#ifndef COORD_CMD_H
-#define COORD_CMD_H
+#ifndef CMD_H
+#define CMD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,60 +36,59 @@
  * stand, but a CI must not read them as clean. Below 1 (not measured)
  * and signals in precedence.
  */
-#define COORD_EXIT_CHECK_FAILED 4
+#define CMD_EXIT_CHECK_FAILED 4
 
 /** Default run dir of the local testbed (tools/testbed.sh). */
 #define COORD_TESTBED_RUNDIR "/run/pvpkit/testbed"
 
 /** pvpkit trial: one trial and its per-hop table. @return the exit status. */
-int coord_cmd_trial(int argc, char **argv);
+int cmd_trial(int argc, char **argv);
 
 /** pvpkit search: one point. @return the exit status. */
-int coord_cmd_search(int argc, char **argv);
+int cmd_search(int argc, char **argv);
 
 /** pvpkit run: the size x flows matrix and the reports. @return the exit status. */
-int coord_cmd_run(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /** pvpkit report RESULTS: rebuild the reports. @return the exit status. */
-int coord_cmd_report(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /** pvpkit soak: a long trial read every interval. @return the exit status. */
-int coord_cmd_soak(int argc, char **argv);
+int cmd_soak(int argc, char **argv);
 
 /** pvpkit compare OLD NEW: @return the exit status (3: a regression). */
-int coord_cmd_compare(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /**
- * Print a comparison (coord_report_compare()) as pvpkit compare does: the
+ * Print a comparison (report_compare()) as pvpkit compare does: the
  * throughput rows, the latency rows, then "N compared, R regression(s), P
  * progression(s)" with @p regr and @p progr.
  */
-void coord_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr);
+void cmd_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr);
 
 /**
  * One side of a comparison row as "1,234 [1,200..1,250]": its figure and
  * its range in pps, "-" for what it lacks. @return @p buf.
  */
-const char *coord_compare_range(const json_t *side, char *buf, size_t len);
+const char *cmd_compare_range(const json_t *side, char *buf, size_t len);
 
 /** pvpkit history add|list|trend|compare: runs kept in SQLite. @return the exit status. */
-int coord_cmd_history(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 /** pvpkit testbed up|down|status: tools/testbed.sh. @return the exit status. */
-int coord_cmd_testbed(int argc, char **argv);
+int cmd_testbed(int argc, char **argv);
 
 /**
  * Print "pvpkit: MESSAGE (see @p see)" on stderr.
  * @return 2, the exit status of a usage error.
  */
-int coord_cli_usage_error(const char *see, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int cli_usage_error(const char *see, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
  * --flow-type's value, one of coord_flow_type_names (the one parser):
  * 0, or 2 after a usage error that points to @p see.
  */
-int coord_cli_opt_flow_type(const char *see, const char *s);
+int cli_opt_flow_type(const char *see, const char *s);
 
 /*
  * Option values, read by lib/util's parsers (base 10 always, no "nan",
@@ -100,27 +99,27 @@ int coord_cli_opt_flow_type(const char *see, const char *s);
  */
 
 /** A whole number in [@p min, @p max] (pvp_parse_u32()). */
-int coord_cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *v);
+int cli_opt_u32(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *v);
 
 /** A list "64,128" of pvp_parse_u32() numbers, at most @p cap of them. */
-int coord_cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max,
-			   unsigned int *out, unsigned int cap, unsigned int *n);
+int cli_opt_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max, unsigned int *out,
+		     unsigned int cap, unsigned int *n);
 
 /** Seconds with an optional unit, ms s m h (pvp_parse_duration()). */
-int coord_cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v);
+int cli_opt_duration(const char *opt, const char *s, double min_s, double max_s, double *v);
 
 /**
  * A rate (pvp_rate_parse()): @p pps gets packets per second, or 0 for a
  * bit rate, a percentage or "max" (left to the source, which knows its
  * link). With @p pps_only, only a packet rate is accepted.
  */
-int coord_cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps);
+int cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps);
 
 /**
  * The local testbed's topology file: $PVP_TESTBED_RUNDIR/topology.json,
  * else COORD_TESTBED_RUNDIR/topology.json. @return @p buf.
  */
-const char *coord_default_topology(char *buf, size_t len);
+const char *cli_default_topology(char *buf, size_t len);
 
 /**
  * Load the topology at @p path (the testbed's when NULL) and open every
@@ -128,20 +127,20 @@ const char *coord_default_topology(char *buf, size_t len);
  * @return the topology, or NULL with *status the exit status (2 for a bad
  *   file, 1 for a hop that cannot be opened).
  */
-struct coord_topology *coord_cli_open_topology(const char *path, int *status);
+struct coord_topology *cli_open_topology(const char *path, int *status);
 
 /**
  * coord_install_flows(), printing the error line on failure (lib/coord
  * never prints).
  * @return 0, or the failing driver's -errno.
  */
-int coord_cli_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
+int cli_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
 
 /** Write @p j to @p path, indented. @return 0, or -EIO after a message. */
-int coord_cli_write_json(const char *path, const json_t *j);
+int cli_write_json(const char *path, const json_t *j);
 
 /** Where a command's records go: its results file while that takes them. */
-struct coord_sink {
+struct cli_sink {
 	const char *path; /**< JSON-lines results file, NULL: records are not kept */
 	bool not_kept;	  /**< an append failed: every later record goes to stdout */
 };
@@ -155,19 +154,19 @@ struct coord_sink {
  * stderr: "pvpkit: FILE: reason: WHAT not kept; its JSON line follows on
  * stdout". @return 0 (kept, or no file), or -errno (printed instead).
  */
-int coord_sink_keep(struct coord_sink *s, const json_t *j, const char *what);
+int cli_sink_keep(struct cli_sink *s, const json_t *j, const char *what);
 
 /**
  * "SIGINT", "SIGTERM" (what coord_interrupted holds once a signal came),
  * else "a signal".
  */
-const char *coord_signal_name(int sig);
+const char *cli_signal_name(int sig);
 
 /**
  * Check before a run that output file @p path (--json, --results) can be
  * written, so a run does not end with nowhere to put what it measured.
  * @return 0, or 1 after the message "pvpkit: OPT: FILE: reason".
  */
-int coord_cli_check_output(const char *opt, const char *path);
+int cli_check_output(const char *opt, const char *path);
 
-#endif /* COORD_CMD_H */
+#endif /* CMD_H */

@@ -5,12 +5,12 @@
 /*
  * pvpkit history add|list|trend|compare: runs kept in a SQLite database
  * across releases. Each run is read through the report loader
- * (coord_report_load(), coord_report_summary()), the same figures
+ * (report_load(), report_summary()), the same figures
  * `pvpkit report` shows; its summary is kept whole next to the tables a
  * query reads (goals, latency, hops), so trend and compare judge runs with
- * coord_report_compare(), the noise-aware rule of `pvpkit compare`, and
+ * report_compare(), the noise-aware rule of `pvpkit compare`, and
  * not a second one. The results directories are only ever read. The
- * database itself (schema, migrations, adding a run) is coord_history.c.
+ * database itself (schema, migrations, adding a run) is report_history.c.
  */
 
 #include <math.h>
@@ -23,9 +23,9 @@
 
 #include "pvp_util.h"
 
-#include "coord_cmd.h"
-#include "coord_history.h"
-#include "coord_report.h"
+#include "cmd.h"
+#include "report_history.h"
+#include "report.h"
 
 #define HISTORY_USAGE                                                                              \
 	"pvpkit history [--db FILE] add [--tag TAG] RESULTS... | list | "                          \
@@ -45,9 +45,9 @@ history_add(sqlite3 *db, const char *dbpath, int argc, char **argv)
 		i = 3;
 	}
 	if (i >= argc)
-		return coord_cli_usage_error("--help", "history: add: no results to add");
+		return cli_usage_error("--help", "history: add: no results to add");
 	for (; i < argc; i++)
-		if (coord_history_add(db, dbpath, argv[i], tag) != 0)
+		if (report_history_add(db, dbpath, argv[i], tag) != 0)
 			rc = 1;
 	return rc;
 }
@@ -72,7 +72,7 @@ history_list(sqlite3 *db, const char *dbpath)
 			       " (SELECT count(DISTINCT size || ',' || flows) FROM goals"
 			       " WHERE run = runs.id), source FROM runs ORDER BY id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return coord_history_error(db, dbpath);
+		return report_history_error(db, dbpath);
 	printf("%4s %-20s %-12s %-8s %-10s %6s  %s\n", "run", "started", "tag", "version",
 	       "topology", "points", "source (dut)");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -81,7 +81,7 @@ history_list(sqlite3 *db, const char *dbpath)
 		       history_col(st, 2), history_col(st, 3), history_col(st, 4),
 		       sqlite3_column_int(st, 6), history_col(st, 7), history_col(st, 5));
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : coord_history_error(db, dbpath);
+	return rc == SQLITE_DONE ? 0 : report_history_error(db, dbpath);
 }
 
 /* A run's summary, from its row. NULL after a message. */
@@ -143,7 +143,7 @@ history_spread_fmt(const json_t *g, char *buf, size_t len)
 
 /* A run's figure at the point as a bar of the trend plot. */
 static void
-history_bar(struct coord_report_bar *b, long long run, const json_t *side, bool regression)
+history_bar(struct report_bar *b, long long run, const json_t *side, bool regression)
 {
 	const json_t *lo = json_object_get(side, "lo_pps"), *hi = json_object_get(side, "hi_pps");
 	const json_t *pps = json_object_get(side, "pps");
@@ -157,14 +157,14 @@ history_bar(struct coord_report_bar *b, long long run, const json_t *side, bool 
 
 /*
  * Each run measured at the point, oldest first, with its figure and its
- * range, and the verdict of coord_report_compare() against the run before.
+ * range, and the verdict of report_compare() against the run before.
  */
 static int
 history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 {
 	unsigned int pt[2], n = 0, regr, progr, nregr = 0;
 	const char *goal = "ndr", *verdict, *svg = NULL;
-	struct coord_report_bar bars[HISTORY_TREND_MAX_RUNS];
+	struct report_bar bars[HISTORY_TREND_MAX_RUNS];
 	size_t nb_bars = 0;
 	char svg_err[256] = "", svg_title[128];
 	json_t *prev = NULL, *sum, *cmp;
@@ -175,30 +175,29 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--point") == 0 && i + 1 < argc) {
-			if (coord_cli_opt_u32_list("--point", argv[++i], 1, 1000000000, pt, 2,
-						   &n) != 0)
+			if (cli_opt_u32_list("--point", argv[++i], 1, 1000000000, pt, 2, &n) != 0)
 				return 2;
 			if (n != 2)
-				return coord_cli_usage_error("--help",
-							     "history: --point: \"%s\" must be "
-							     "SIZE,FLOWS",
-							     argv[i]);
+				return cli_usage_error("--help",
+						       "history: --point: \"%s\" must be "
+						       "SIZE,FLOWS",
+						       argv[i]);
 		} else if (strcmp(argv[i], "--goal") == 0 && i + 1 < argc) {
 			goal = argv[++i];
 		} else if (strcmp(argv[i], "--svg") == 0 && i + 1 < argc && svg == NULL) {
 			svg = argv[++i];
 		} else {
-			return coord_cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
+			return cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
 		}
 	}
 	if (n != 2)
-		return coord_cli_usage_error("--help", "history: trend: --point SIZE,FLOWS needed");
+		return cli_usage_error("--help", "history: trend: --point SIZE,FLOWS needed");
 	if (sqlite3_prepare_v2(db,
 			       "SELECT runs.id, started, tag, summary FROM runs JOIN goals ON"
 			       " goals.run = runs.id WHERE size = ?1 AND flows = ?2 AND goal = ?3"
 			       " ORDER BY runs.id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return coord_history_error(db, dbpath);
+		return report_history_error(db, dbpath);
 	sqlite3_bind_int64(st, 1, pt[0]);
 	sqlite3_bind_int64(st, 2, pt[1]);
 	sqlite3_bind_text(st, 3, goal, -1, SQLITE_TRANSIENT);
@@ -208,7 +207,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 		sum = history_summary(st, 3, dbpath);
 		if (sum == NULL)
 			break;
-		cmp = coord_report_compare(prev != NULL ? prev : sum, sum, &regr, &progr);
+		cmp = report_compare(prev != NULL ? prev : sum, sum, &regr, &progr);
 		row = history_row(cmp, pt[0], pt[1], goal);
 		side = json_object_get(row, "new");
 		verdict = prev == NULL ? "-" : json_string_value(json_object_get(row, "verdict"));
@@ -226,7 +225,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 			    verdict != NULL && strcmp(verdict, "REGRESSION") == 0);
 		printf("%4lld %-20s %-12s %30s %7s%%  %s\n", (long long)sqlite3_column_int64(st, 0),
 		       a, history_col(st, 2),
-		       json_is_object(side) ? coord_compare_range(side, c, sizeof(c)) : "-",
+		       json_is_object(side) ? cmd_compare_range(side, c, sizeof(c)) : "-",
 		       history_spread_fmt(history_goal(sum, pt[0], pt[1], goal), b, sizeof(b)),
 		       verdict != NULL ? verdict : "-");
 		json_decref(cmp);
@@ -236,13 +235,13 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	json_decref(prev);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return rc == SQLITE_ROW ? 1 : coord_history_error(db, dbpath);
+		return rc == SQLITE_ROW ? 1 : report_history_error(db, dbpath);
 	printf("%u regression(s)\n", nregr);
 	if (svg == NULL)
 		return 0;
 	snprintf(svg_title, sizeof(svg_title), "%s at %u B, %u flows over the runs (min..max)",
 		 goal, pt[0], pt[1]);
-	if (coord_report_bars_svg(svg, svg_title, bars, nb_bars, svg_err, sizeof(svg_err)) < 0) {
+	if (report_bars_svg(svg, svg_title, bars, nb_bars, svg_err, sizeof(svg_err)) < 0) {
 		fprintf(stderr, "pvpkit: history: trend: %s\n", svg_err);
 		return 1;
 	}
@@ -263,7 +262,7 @@ history_pick(sqlite3 *db, const char *dbpath, const char *tag, long long *id)
 					 " ORDER BY id DESC LIMIT 1"
 				       : "SELECT id, summary FROM runs ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK) {
-		coord_history_error(db, dbpath);
+		report_history_error(db, dbpath);
 		return NULL;
 	}
 	if (tag != NULL)
@@ -272,7 +271,7 @@ history_pick(sqlite3 *db, const char *dbpath, const char *tag, long long *id)
 		*id = sqlite3_column_int64(st, 0);
 		sum = history_summary(st, 1, dbpath);
 	} else if (sqlite3_errcode(db) != SQLITE_DONE) {
-		coord_history_error(db, dbpath);
+		report_history_error(db, dbpath);
 	} else if (tag != NULL) {
 		fprintf(stderr, "pvpkit: history: %s: no run tagged \"%s\"\n", dbpath, tag);
 	} else {
@@ -290,7 +289,7 @@ history_compare(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	long long oid, nid;
 
 	if (argc != 3 || strcmp(argv[1], "--baseline") != 0)
-		return coord_cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
+		return cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
 	old = history_pick(db, dbpath, argv[2], &oid);
 	if (old == NULL)
 		return 1;
@@ -300,14 +299,14 @@ history_compare(sqlite3 *db, const char *dbpath, int argc, char **argv)
 		return 1;
 	}
 	printf("old: run %lld (%s), new: run %lld (latest)\n", oid, argv[2], nid);
-	cmp = coord_report_compare(old, new, &regr, &progr);
+	cmp = report_compare(old, new, &regr, &progr);
 	json_decref(old);
 	json_decref(new);
 	if (cmp == NULL) {
 		fprintf(stderr, "pvpkit: history: out of memory\n");
 		return 1;
 	}
-	coord_compare_print(cmp, regr, progr);
+	cmd_compare_print(cmp, regr, progr);
 	json_decref(cmp);
 	return regr > 0 ? HISTORY_REGRESSION : 0;
 }
@@ -322,22 +321,21 @@ history_run(const char *dbopt, int argc, char **argv)
 	int rc;
 
 	if (argc < 2)
-		return coord_cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
+		return cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
 	if (strcmp(argv[1], "add") != 0 && strcmp(argv[1], "list") != 0 &&
 	    strcmp(argv[1], "trend") != 0 && strcmp(argv[1], "compare") != 0)
-		return coord_cli_usage_error("--help", "history: \"%s\": not a history command",
-					     argv[1]);
-	dbpath = coord_history_db_path(dbopt, buf, sizeof(buf));
+		return cli_usage_error("--help", "history: \"%s\": not a history command", argv[1]);
+	dbpath = report_history_db_path(dbopt, buf, sizeof(buf));
 	if (dbpath == NULL)
 		return 1;
-	db = coord_history_open(dbpath);
+	db = report_history_open(dbpath);
 	if (db == NULL)
 		return 1;
 	if (strcmp(argv[1], "add") == 0)
 		rc = history_add(db, dbpath, argc - 1, argv + 1);
 	else if (strcmp(argv[1], "list") == 0)
 		rc = argc == 2 ? history_list(db, dbpath)
-			       : coord_cli_usage_error("--help", "history: list takes no argument");
+			       : cli_usage_error("--help", "history: list takes no argument");
 	else if (strcmp(argv[1], "trend") == 0)
 		rc = history_trend(db, dbpath, argc - 1, argv + 1);
 	else
@@ -347,7 +345,7 @@ history_run(const char *dbopt, int argc, char **argv)
 }
 
 int
-coord_cmd_history(int argc, char **argv)
+cmd_history(int argc, char **argv)
 {
 	const char *dbopt = NULL;
 	char **args;

@@ -23,13 +23,13 @@
 
 #include "coord.h"
 #include "coord_record.h"
-#include "coord_report.h"
-#include "coord_search.h"
+#include "report.h"
+#include "cmd_search.h"
 #include "pvp_search.h"
 
 void
-coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const char *group,
-			unsigned int index)
+cmd_search_tag_record(json_t *rec, const struct cmd_search_args *a, const char *group,
+		      unsigned int index)
 {
 	if (a->preset != NULL)
 		json_object_set_new(rec, "preset", json_string(a->preset));
@@ -40,7 +40,7 @@ coord_search_tag_record(json_t *rec, const struct coord_search_args *a, const ch
 }
 
 void
-coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p)
+cmd_repeats_init(struct cmd_repeats *r, const struct pvp_search_params *p)
 {
 	unsigned int g;
 
@@ -48,15 +48,15 @@ coord_repeats_init(struct coord_repeats *r, const struct pvp_search_params *p)
 	r->nb_goals = p->nb_goals;
 	memcpy(r->loss_ratio, p->loss_ratio, sizeof(r->loss_ratio));
 	for (g = 0; g < p->nb_goals; g++)
-		coord_report_goal_label(p, g, r->name[g], sizeof(r->name[g]));
+		report_goal_label(p, g, r->name[g], sizeof(r->name[g]));
 }
 
 void
-coord_repeats_add(struct coord_repeats *r, const struct pvp_search_result *res)
+cmd_repeats_add(struct cmd_repeats *r, const struct pvp_search_result *res)
 {
 	unsigned int g;
 
-	if (r->n >= COORD_SEARCH_MAX_REPEAT)
+	if (r->n >= CMD_SEARCH_MAX_REPEAT)
 		return;
 	for (g = 0; g < r->nb_goals && g < res->nb_goals; g++) {
 		r->has_lower[r->n][g] = res->goal[g].has_lower;
@@ -69,10 +69,10 @@ coord_repeats_add(struct coord_repeats *r, const struct pvp_search_result *res)
 }
 
 void
-coord_repeats_show(const struct coord_repeats *r, const char *group)
+cmd_repeats_show(const struct cmd_repeats *r, const char *group)
 {
-	double v[COORD_SEARCH_MAX_REPEAT], d[COORD_SEARCH_MAX_REPEAT];
-	struct coord_report_stats st, ds;
+	double v[CMD_SEARCH_MAX_REPEAT], d[CMD_SEARCH_MAX_REPEAT];
+	struct report_stats st, ds;
 	char a[32], b[32], c[32], dl[32], e[32];
 	unsigned int g, i, n;
 	int w = 8;
@@ -91,8 +91,8 @@ coord_repeats_show(const struct coord_repeats *r, const char *group)
 			v[n] = r->lower[i][g];
 			d[n++] = r->delivered[i][g];
 		}
-		coord_report_stats(v, n, &st);
-		coord_report_stats(d, n, &ds);
+		report_stats(v, n, &st);
+		report_stats(d, n, &ds);
 		if (n == 0) {
 			printf("   %-*s no lower bound in any search\n", w, name);
 			continue;
@@ -143,7 +143,7 @@ search_cpu_model(char *buf, size_t len)
 }
 
 int
-coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
+cmd_search_run_record(struct cmd_search_args *a, struct coord_topology *t)
 {
 	struct coord_run_record *rr;
 	json_t *rec, *hops, *ctx;
@@ -162,7 +162,7 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 		memset(&u, 0, sizeof(u));
 	rr->nb_goals = a->p.nb_goals;
 	for (i = 0; i < a->p.nb_goals; i++)
-		coord_report_goal_asked(&a->p, i, &rr->goals[i]);
+		report_goal_asked(&a->p, i, &rr->goals[i]);
 	/* Every hop's context once: for OVS its versions, other_config and PMDs. */
 	hops = json_object();
 	for (i = 0; i < t->nb_hops; i++) {
@@ -176,7 +176,7 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 			json_pack("{s:s,s:o*}", "driver", h->hop.driver->name, "context", ctx));
 	}
 	/* Written through the record's table (coord_record.c), as it is checked. */
-	rr->schema = COORD_REPORT_SCHEMA;
+	rr->schema = REPORT_SCHEMA;
 	rr->has_schema = true;
 	rr->command = a->run ? 1 : 0;
 	snprintf(rr->pvpkit_version, sizeof(rr->pvpkit_version), "%s", PVP_VERSION);
@@ -197,7 +197,7 @@ coord_search_run_record(struct coord_search_args *a, struct coord_topology *t)
 	free(rr);
 	if (rec == NULL)
 		return 0;
-	ret = coord_sink_keep(&a->sink, rec, "run record");
+	ret = cli_sink_keep(&a->sink, rec, "run record");
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;
 }

@@ -23,16 +23,16 @@
 #include "pvp_util.h"
 
 #include "coord.h"
-#include "coord_cmd.h"
-#include "coord_report.h"
-#include "coord_search.h"
+#include "cmd.h"
+#include "report.h"
+#include "cmd_search.h"
 #include "pvp_lat.h"
 
 bool
-coord_latency_reference(const struct coord_repeats *r, char *name, size_t len, double *pps)
+cmd_latency_reference(const struct cmd_repeats *r, char *name, size_t len, double *pps)
 {
-	double v[COORD_SEARCH_MAX_REPEAT];
-	struct coord_report_stats st;
+	double v[CMD_SEARCH_MAX_REPEAT];
+	struct report_stats st;
 	unsigned int g, i, n, pick = 0;
 
 	/* The last PDR goal: the highest load a latency figure is asked for. */
@@ -43,7 +43,7 @@ coord_latency_reference(const struct coord_repeats *r, char *name, size_t len, d
 	for (i = n = 0; i < r->n; i++)
 		if (r->has_lower[i][pick])
 			v[n++] = r->lower[i][pick];
-	coord_report_stats(v, n, &st);
+	report_stats(v, n, &st);
 	*pps = st.median;
 	return n > 0 && st.median > 0;
 }
@@ -69,7 +69,7 @@ lat_show(const char *load, double rate, const struct coord_trial_result *r, cons
 	bool any;
 
 	memset(&s, 0, sizeof(s));
-	if (h != NULL && coord_report_trial_latency(trial, h, &clock) > 0)
+	if (h != NULL && report_trial_latency(trial, h, &clock) > 0)
 		pvp_lat_read(h, &s);
 	free(h);
 	any = s.count > 0;
@@ -89,9 +89,9 @@ lat_show(const char *load, double rate, const struct coord_trial_result *r, cons
 }
 
 int
-coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsigned int size,
-		    unsigned int flows, const char *ref_name, double ref_pps,
-		    unsigned int *checks_failed)
+cmd_latency_point(struct cmd_search_args *a, struct coord_topology *t, unsigned int size,
+		  unsigned int flows, const char *ref_name, double ref_pps,
+		  unsigned int *checks_failed)
 {
 	unsigned int i, round, rounds = a->repeat > 1 ? a->repeat : 1;
 	struct coord_trial_result r;
@@ -140,7 +140,7 @@ coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsig
 						      (json_int_t)round, "rounds",
 						      (json_int_t)rounds));
 			snprintf(load, sizeof(load), "latency trial at %g %%", a->lat_loads[i]);
-			ret = coord_sink_keep(&a->sink, j, load);
+			ret = cli_sink_keep(&a->sink, j, load);
 			if (rounds > 1)
 				snprintf(load, sizeof(load), "%g %%, round %u/%u", a->lat_loads[i],
 					 round, rounds);
@@ -165,9 +165,9 @@ coord_latency_point(struct coord_search_args *a, struct coord_topology *t, unsig
 }
 
 int
-coord_latency_floor(struct coord_search_args *a)
+cmd_latency_floor(struct cmd_search_args *a)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	const json_t *rec, *best = NULL;
 	struct pvp_lat *h;
 	struct pvp_lat_summary s;
@@ -177,7 +177,7 @@ coord_latency_floor(struct coord_search_args *a)
 	size_t i;
 	int ret;
 
-	recs = coord_report_load(a->lat_floor, &li);
+	recs = report_load(a->lat_floor, &li);
 	if (recs == NULL) {
 		fprintf(stderr, "pvpkit: --latency-floor: %s: %s\n", a->lat_floor,
 			li.warning[0] != '\0' ? li.warning : strerror(errno));
@@ -195,7 +195,7 @@ coord_latency_floor(struct coord_search_args *a)
 			best = rec;
 	}
 	h = malloc(sizeof(*h));
-	if (best == NULL || h == NULL || coord_report_trial_latency(best, h, &clock) <= 0) {
+	if (best == NULL || h == NULL || report_trial_latency(best, h, &clock) <= 0) {
 		fprintf(stderr,
 			"pvpkit: --latency-floor: %s has no latency trial (run pvpkit search"
 			" --latency on a wire topology)\n",
@@ -218,7 +218,7 @@ coord_latency_floor(struct coord_search_args *a)
 	json_decref(recs);
 	if (fl == NULL)
 		return 1;
-	ret = coord_sink_keep(&a->sink, fl, "latency floor");
+	ret = cli_sink_keep(&a->sink, fl, "latency floor");
 	json_decref(fl);
 	if (ret < 0)
 		return 1;

@@ -3,7 +3,7 @@
  */
 
 /*
- * Traffic that matches the vswitch's per-flow rules (coord_flows.h). Pure
+ * Traffic that matches the vswitch's per-flow rules (flows.h). Pure
  * JSON building, no I/O: the gen driver sends the result in profile.load.
  */
 
@@ -14,32 +14,32 @@
 
 #include "pvp_util.h"
 
-#include "coord_flows.h"
+#include "flows.h"
 
-const struct pvp_schema_member coord_flow_base_members[] = {
+const struct pvp_schema_member flows_base_members[] = {
 	{.name = "l2",
 	 .type = PVP_SCHEMA_MAC,
 	 .def = "02:00:00:00:00:00",
-	 PVP_SCHEMA_AT(struct coord_flow_base, l2),
+	 PVP_SCHEMA_AT(struct flows_base, l2),
 	 .help = "destination MAC of l2 flow 0"},
 	{.name = "l3",
 	 .type = PVP_SCHEMA_IPV4,
 	 .def = "10.0.0.0",
-	 PVP_SCHEMA_AT(struct coord_flow_base, l3),
+	 PVP_SCHEMA_AT(struct flows_base, l3),
 	 .help = "destination IPv4 of l3 flow 0"},
 	{.name = "l4",
 	 .type = PVP_SCHEMA_UINT,
 	 .min = 0,
 	 .max = 65535,
 	 .def = "1024",
-	 PVP_SCHEMA_AT(struct coord_flow_base, l4),
+	 PVP_SCHEMA_AT(struct flows_base, l4),
 	 .help = "destination UDP port of l4 flow 0"},
 	{.name = NULL},
 };
 
 int
-coord_flows_check(enum coord_flow_type type, unsigned int flows, const struct coord_flow_base *b,
-		  char *err, size_t err_len)
+flows_check(enum coord_flow_type type, unsigned int flows, const struct flows_base *b, char *err,
+	    size_t err_len)
 {
 	if (flows == 0)
 		return coord_fail(err, err_len, -EINVAL, "flows must be at least 1");
@@ -58,8 +58,8 @@ coord_flows_check(enum coord_flow_type type, unsigned int flows, const struct co
 }
 
 int
-coord_flows_remember(const struct coord_hop *hop, const char *rule_type, char *kept,
-		     size_t kept_len, char *err, size_t err_len)
+flows_remember(const struct coord_hop *hop, const char *rule_type, char *kept, size_t kept_len,
+	       char *err, size_t err_len)
 {
 	enum coord_flow_type ft;
 
@@ -73,7 +73,7 @@ coord_flows_remember(const struct coord_hop *hop, const char *rule_type, char *k
 
 /* The one variable of every stream: the field the rules match. */
 static json_t *
-flows_var(enum coord_flow_type type, unsigned int flows, const struct coord_flow_base *b)
+flows_var(enum coord_flow_type type, unsigned int flows, const struct flows_base *b)
 {
 	char lo[24], hi[24];
 
@@ -94,9 +94,9 @@ flows_var(enum coord_flow_type type, unsigned int flows, const struct coord_flow
 }
 
 json_t *
-coord_flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
-		    const unsigned int *ports, unsigned int nb_ports,
-		    const struct coord_flow_base *b, char *err, size_t err_len)
+flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
+	      const unsigned int *ports, unsigned int nb_ports, const struct flows_base *b,
+	      char *err, size_t err_len)
 {
 	json_t *streams, *var, *s;
 	unsigned int i;
@@ -109,7 +109,7 @@ coord_flows_profile(enum coord_flow_type type, unsigned int size, unsigned int f
 		snprintf(err, err_len, "no TX port");
 		return NULL;
 	}
-	if (coord_flows_check(type, flows, b, err, err_len) < 0)
+	if (flows_check(type, flows, b, err, err_len) < 0)
 		return NULL;
 	streams = json_array();
 	if (streams == NULL)

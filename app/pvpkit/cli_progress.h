@@ -11,14 +11,14 @@
  * plain line, so logs and pipes get one line per trial.
  */
 
-#ifndef COORD_PROGRESS_H
-#define COORD_PROGRESS_H
+#ifndef CLI_PROGRESS_H
+#define CLI_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 /** State of the progress display. */
-struct coord_progress {
+struct cli_progress {
 	FILE *f;		/**< where the status goes (stderr) */
 	bool tty;		/**< f is a terminal: redraw one line */
 	bool drawn;		/**< a status line is on the screen now */
@@ -36,24 +36,24 @@ struct coord_progress {
  * Start a run of @p nb_points searches with a budget of
  * @p point_budget_s trial-seconds each (0: none), reporting to @p f.
  */
-void coord_progress_init(struct coord_progress *p, FILE *f, unsigned int nb_points,
-			 double point_budget_s);
+void cli_progress_init(struct cli_progress *p, FILE *f, unsigned int nb_points,
+		       double point_budget_s);
 
 /** A search starts at @p size B and @p flows flows. */
-void coord_progress_point(struct coord_progress *p, unsigned int size, unsigned int flows);
+void cli_progress_point(struct cli_progress *p, unsigned int size, unsigned int flows);
 
 /** Trial @p n (1-based) starts: @p rate pps for @p duration s. */
-void coord_progress_trial(struct coord_progress *p, unsigned int n, double rate, double duration);
+void cli_progress_trial(struct cli_progress *p, unsigned int n, double rate, double duration);
 
 /** The trial ended with @p loss_pct % lost (negative: not measured). */
-void coord_progress_result(struct coord_progress *p, unsigned int n, double rate, double duration,
-			   double loss_pct);
+void cli_progress_result(struct cli_progress *p, unsigned int n, double rate, double duration,
+			 double loss_pct);
 
 /** The current search is over. */
-void coord_progress_point_done(struct coord_progress *p);
+void cli_progress_point_done(struct cli_progress *p);
 
 /** Remove the status line before other output (no-op off a terminal). */
-void coord_progress_clear(struct coord_progress *p);
+void cli_progress_clear(struct cli_progress *p);
 
 /**
  * Seconds of the run left: the finished searches' average wall time for
@@ -61,9 +61,9 @@ void coord_progress_clear(struct coord_progress *p);
  * any search finished, the trial-seconds budget with the overhead seen
  * so far. @return seconds, or a negative value when it cannot be told.
  */
-double coord_progress_eta(const struct coord_progress *p, double now);
+double cli_progress_eta(const struct cli_progress *p, double now);
 
 /** "1h02m", "3m05s", "42s" or "?" into @p buf. */
-const char *coord_progress_fmt_s(double s, char *buf, size_t len);
+const char *cli_progress_fmt_s(double s, char *buf, size_t len);
 
-#endif /* COORD_PROGRESS_H */
+#endif /* CLI_PROGRESS_H */

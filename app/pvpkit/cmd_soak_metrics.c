@@ -19,8 +19,8 @@
 #include "pvp_metrics.h"
 #include "pvp_util.h"
 
-#include "coord_cmd.h"
-#include "coord_soak_metrics.h"
+#include "cmd.h"
+#include "cmd_soak_metrics.h"
 
 /* Gauges of a record: its member, the family, the scale to the unit. */
 static const struct {
@@ -82,19 +82,19 @@ soak_metrics_render(const json_t *rec, struct pvp_om *om)
 }
 
 int
-coord_soak_metrics_check(const struct coord_soak_metrics *m, const char *see)
+cmd_soak_metrics_check(const struct cmd_soak_metrics *m, const char *see)
 {
 	char err[512] = "";
 
 	if (m->push_url != NULL && pvp_metrics_url_check(m->push_url, err, sizeof(err)) != 0)
-		return coord_cli_usage_error(see, "--push-metrics %s", err);
+		return cli_usage_error(see, "--push-metrics %s", err);
 	if (m->file != NULL && pvp_path_check_writable(m->file, err, sizeof(err)) != 0)
-		return coord_cli_usage_error(see, "--metrics-file %s", err);
+		return cli_usage_error(see, "--metrics-file %s", err);
 	return 0;
 }
 
 static void
-soak_metrics_push(struct coord_soak_metrics *m, const json_t *rec, double budget_s)
+soak_metrics_push(struct cmd_soak_metrics *m, const json_t *rec, double budget_s)
 {
 	unsigned int ms = budget_s < 0.05 ? 50
 			  : budget_s > 2  ? 2000
@@ -122,7 +122,7 @@ soak_metrics_push(struct coord_soak_metrics *m, const json_t *rec, double budget
 }
 
 static void
-soak_metrics_write(struct coord_soak_metrics *m, const json_t *rec)
+soak_metrics_write(struct cmd_soak_metrics *m, const json_t *rec)
 {
 	char err[512] = "";
 	struct pvp_out o;
@@ -149,7 +149,7 @@ soak_metrics_write(struct coord_soak_metrics *m, const json_t *rec)
 }
 
 void
-coord_soak_metrics_interval(struct coord_soak_metrics *m, const json_t *rec, double budget_s)
+cmd_soak_metrics_interval(struct cmd_soak_metrics *m, const json_t *rec, double budget_s)
 {
 	if (m->push_url != NULL)
 		soak_metrics_push(m, rec, budget_s);

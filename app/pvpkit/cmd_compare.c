@@ -6,7 +6,7 @@
  * pvpkit compare OLD NEW [--out DIR]: two runs (results directories,
  * results files or summary.json files) side by side, point by point and
  * goal by goal, with a regression flagged only where the change exceeds
- * what both runs measured as noise (coord_report_compare()), throughput
+ * what both runs measured as noise (report_compare()), throughput
  * and latency alike. Exit status 3 on a regression, so a CI pipeline can
  * gate on it.
  */
@@ -23,8 +23,8 @@
 #include "pvp_util.h"
 
 #include "coord.h"
-#include "coord_cmd.h"
-#include "coord_report.h"
+#include "cmd.h"
+#include "report.h"
 
 #define COMPARE_USAGE "pvpkit compare OLD NEW [--out DIR]"
 
@@ -35,7 +35,7 @@
 static json_t *
 compare_load(const char *path)
 {
-	struct coord_report_load_info li;
+	struct report_load_info li;
 	char buf[4096], *text;
 	json_t *recs, *sum;
 	json_error_t e;
@@ -62,7 +62,7 @@ compare_load(const char *path)
 		 * named file is (a FIFO or a device would never end).
 		 */
 		buf[0] = '\0';
-		ret = pvp_file_read(path, COORD_REPORT_MAX_FILE, &text, &len, buf, sizeof(buf));
+		ret = pvp_file_read(path, REPORT_MAX_FILE, &text, &len, buf, sizeof(buf));
 		if (ret < 0) {
 			fprintf(stderr, "pvpkit: compare: %s\n", buf);
 			return NULL;
@@ -70,12 +70,12 @@ compare_load(const char *path)
 		sum = json_loadb(text, len, 0, &e);
 		free(text);
 		if (json_is_object(sum) &&
-		    json_array_size(json_object_get(sum, "points")) > COORD_REPORT_MAX_POINTS) {
+		    json_array_size(json_object_get(sum, "points")) > REPORT_MAX_POINTS) {
 			/* Every point is looked up in the other run: n x n. */
 			fprintf(stderr,
 				"pvpkit: compare: %s: more than %u points, the most a comparison "
 				"takes\n",
-				path, COORD_REPORT_MAX_POINTS);
+				path, REPORT_MAX_POINTS);
 			json_decref(sum);
 			return NULL;
 		}
@@ -88,7 +88,7 @@ compare_load(const char *path)
 			return NULL;
 		}
 	}
-	recs = coord_report_load(path, &li);
+	recs = report_load(path, &li);
 	if (recs == NULL) {
 		fprintf(stderr, "pvpkit: compare: %s\n",
 			li.warning[0] != '\0' ? li.warning : strerror(errno));
@@ -96,12 +96,12 @@ compare_load(const char *path)
 	}
 	if (li.warning[0] != '\0')
 		fprintf(stderr, "pvpkit: warning: %s\n", li.warning);
-	sum = coord_report_summary(recs, NULL);
+	sum = report_summary(recs, NULL);
 	json_decref(recs);
 	if (sum == NULL && errno == E2BIG)
 		fprintf(stderr,
 			"pvpkit: compare: %s: more than %u points, the most a report takes\n", path,
-			COORD_REPORT_MAX_POINTS);
+			REPORT_MAX_POINTS);
 	else if (sum == NULL)
 		fprintf(stderr, "pvpkit: compare: %s: out of memory\n", path);
 	return sum;
@@ -120,7 +120,7 @@ compare_fmt(const json_t *side, const char *key, char *buf, size_t len)
 }
 
 const char *
-coord_compare_range(const json_t *side, char *buf, size_t len)
+cmd_compare_range(const json_t *side, char *buf, size_t len)
 {
 	char a[32], b[32], c[32];
 
@@ -150,8 +150,8 @@ compare_print(const json_t *cmp)
 	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
 		o = json_object_get(row, "old");
 		n = json_object_get(row, "new");
-		coord_compare_range(o, rng[0], sizeof(rng[0]));
-		coord_compare_range(n, rng[1], sizeof(rng[1]));
+		cmd_compare_range(o, rng[0], sizeof(rng[0]));
+		cmd_compare_range(n, rng[1], sizeof(rng[1]));
 		if (json_is_number(json_object_get(row, "change")))
 			snprintf(chg, sizeof(chg), "%+.1f %%",
 				 100 * json_number_value(json_object_get(row, "change")));
@@ -212,7 +212,7 @@ compare_print_latency(const json_t *cmp)
 }
 
 void
-coord_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr)
+cmd_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr)
 {
 	compare_print(cmp);
 	compare_print_latency(cmp);
@@ -244,7 +244,7 @@ compare_meta(const char *label, const char *path, const json_t *sum)
 static int
 compare_write(const json_t *cmp, const char *out, const char *old, const char *new)
 {
-	struct coord_report_info info;
+	struct report_info info;
 	char path[4096], title[256], err[512] = "";
 	struct pvp_out f;
 	unsigned int i;
@@ -274,7 +274,7 @@ compare_write(const json_t *cmp, const char *out, const char *old, const char *n
 	printf("report: %s\n", path);
 	memset(&info, 0, sizeof(info));
 	snprintf(title, sizeof(title), "pvpkit compare: %s (old) vs %s (new)", old, new);
-	coord_report_compare_plot(cmp, out, NULL, title, &info);
+	report_compare_plot(cmp, out, NULL, title, &info);
 	for (i = 0; i < info.nb_files; i++)
 		printf("report: %s/%s\n", out, info.files[i]);
 	if (info.plot_note[0] != '\0')
@@ -283,7 +283,7 @@ compare_write(const json_t *cmp, const char *out, const char *old, const char *n
 }
 
 int
-coord_cmd_compare(int argc, char **argv)
+cmd_compare(int argc, char **argv)
 {
 	unsigned int regr, progr;
 	const char *out = NULL;
@@ -307,7 +307,7 @@ coord_cmd_compare(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[3], "--out") == 0)
 		out = argv[4];
 	else if (argc != 3)
-		return coord_cli_usage_error("--help", "compare: usage: %s", COMPARE_USAGE);
+		return cli_usage_error("--help", "compare: usage: %s", COMPARE_USAGE);
 	old = compare_load(argv[1]);
 	if (old == NULL)
 		return 1;
@@ -318,14 +318,14 @@ coord_cmd_compare(int argc, char **argv)
 	}
 	compare_meta("old", argv[1], old);
 	compare_meta("new", argv[2], new);
-	cmp = coord_report_compare(old, new, &regr, &progr);
+	cmp = report_compare(old, new, &regr, &progr);
 	json_decref(old);
 	json_decref(new);
 	if (cmp == NULL) {
 		fprintf(stderr, "pvpkit: compare: out of memory\n");
 		return 1;
 	}
-	coord_compare_print(cmp, regr, progr);
+	cmd_compare_print(cmp, regr, progr);
 	rc = out != NULL ? compare_write(cmp, out, argv[1], argv[2]) : 0;
 	json_decref(cmp);
 	if (rc != 0)

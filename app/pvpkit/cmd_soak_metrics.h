@@ -3,22 +3,22 @@
  */
 
 /*
- * pvpkit soak's figures for Prometheus (coord_soak_metrics.c): each
+ * pvpkit soak's figures for Prometheus (cmd_soak_metrics.c): each
  * interval's record pushed to a Pushgateway (--push-metrics URL) and/or
  * written to an OpenMetrics file (--metrics-file FILE). Neither is
  * needed for the results: a failure is said on stderr and the soak goes
  * on, its results file holding everything.
  */
 
-#ifndef COORD_SOAK_METRICS_H
-#define COORD_SOAK_METRICS_H
+#ifndef CMD_SOAK_METRICS_H
+#define CMD_SOAK_METRICS_H
 
 #include <stdbool.h>
 
 #include <jansson.h>
 
 /* What the options asked for, and how pushing went. */
-struct coord_soak_metrics {
+struct cmd_soak_metrics {
 	const char *push_url; /* --push-metrics URL, or NULL */
 	const char *file;     /* --metrics-file FILE, or NULL */
 	bool push_failing;    /* the last push failed (said once until one works) */
@@ -29,12 +29,12 @@ struct coord_soak_metrics {
  * Check the options before anything runs: the URL's form, the file's
  * directory. @return 0, or 2 after a one-line message on stderr.
  */
-int coord_soak_metrics_check(const struct coord_soak_metrics *m, const char *see);
+int cmd_soak_metrics_check(const struct cmd_soak_metrics *m, const char *see);
 
 /*
  * Push and/or write the figures of one soak_interval record @p rec
  * (soak's JSON line) within @p budget_s seconds for the push.
  */
-void coord_soak_metrics_interval(struct coord_soak_metrics *m, const json_t *rec, double budget_s);
+void cmd_soak_metrics_interval(struct cmd_soak_metrics *m, const json_t *rec, double budget_s);
 
-#endif /* COORD_SOAK_METRICS_H */
+#endif /* CMD_SOAK_METRICS_H */

@@ -6,8 +6,8 @@
  * pvpkit search | run: throughput searches (lib/search) made of trials
  * (coord_trial_run), every trial appended to the results file before the
  * next starts; run then rebuilds the reports from that file alone
- * (app/pvpkit/report). The command line is coord_search_args.c, one
- * point's search coord_search_point.c; this file walks the matrix.
+ * (app/pvpkit/report). The command line is cmd_search_args.c, one
+ * point's search cmd_search_point.c; this file walks the matrix.
  */
 
 #include <stdio.h>
@@ -19,28 +19,28 @@
 #include <jansson.h>
 
 #include "coord.h"
-#include "coord_cmd.h"
-#include "coord_progress.h"
-#include "coord_report.h"
-#include "coord_search.h"
+#include "cmd.h"
+#include "cli_progress.h"
+#include "report.h"
+#include "cmd_search.h"
 #include "pvp_search.h"
 #include "pvp_util.h"
 
 /* run: the reports, rebuilt from the results file alone. @return 0 or 1. */
 static int
-search_reports(const struct coord_search_args *a)
+search_reports(const struct cmd_search_args *a)
 {
-	struct coord_report_opts opts;
-	struct coord_report_info info;
+	struct report_opts opts;
+	struct report_info info;
 	unsigned int i;
 	int ret;
 
 	/* A run's reports include the page people read (report.html). */
-	coord_report_opts_init(&opts);
+	report_opts_init(&opts);
 	opts.html = true;
 	opts.results = a->o.results;
 	memset(&info, 0, sizeof(info));
-	ret = coord_report_rebuild(a->o.results, a->out, &opts, &info);
+	ret = report_rebuild(a->o.results, a->out, &opts, &info);
 	if (ret < 0) {
 		fprintf(stderr, "pvpkit: report: %s\n",
 			info.error[0] != '\0'	       ? info.error
@@ -57,18 +57,18 @@ search_reports(const struct coord_search_args *a)
 
 /* The latency step of a point, at fractions of what its searches found. */
 static int
-search_latency(struct coord_search_args *a, struct coord_topology *t, struct coord_search_point *sp,
-	       const struct coord_repeats *reps)
+search_latency(struct cmd_search_args *a, struct coord_topology *t, struct cmd_search_point *sp,
+	       const struct cmd_repeats *reps)
 {
 	char ref[32];
 	double pps;
 
-	if (!coord_latency_reference(reps, ref, sizeof(ref), &pps)) {
+	if (!cmd_latency_reference(reps, ref, sizeof(ref), &pps)) {
 		printf("== latency %u B, %u flows: skipped, no search found a %s rate\n", sp->size,
 		       sp->flows, ref);
 		return 0;
 	}
-	return coord_latency_point(a, t, sp->size, sp->flows, ref, pps, &sp->run_checks_failed);
+	return cmd_latency_point(a, t, sp->size, sp->flows, ref, pps, &sp->run_checks_failed);
 }
 
 /*
@@ -77,12 +77,12 @@ search_latency(struct coord_search_args *a, struct coord_topology *t, struct coo
  *   *checks_failed: trials measured with a failed check.
  */
 static int
-search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
+search_matrix(struct cmd_search_args *a, struct coord_topology *t, bool *kept,
 	      unsigned int *checks_failed)
 {
-	struct coord_progress progress;
-	struct coord_search_point sp = {.a = a, .progress = &progress, .t = t};
-	struct coord_repeats reps;
+	struct cli_progress progress;
+	struct cmd_search_point sp = {.a = a, .progress = &progress, .t = t};
+	struct cmd_repeats reps;
 	unsigned int i, k, r;
 	char id[80], group[64];
 	int rc = 0;
@@ -91,11 +91,11 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 	 * The status line: redrawn on stderr when that is a terminal, else
 	 * plain lines in order with the trials on stdout.
 	 */
-	coord_progress_init(&progress, isatty(STDERR_FILENO) ? stderr : stdout,
-			    a->nb_sizes * a->nb_flows * a->repeat, a->p.max_time);
-	if (coord_search_run_record(a, t) != 0)
+	cli_progress_init(&progress, isatty(STDERR_FILENO) ? stderr : stdout,
+			  a->nb_sizes * a->nb_flows * a->repeat, a->p.max_time);
+	if (cmd_search_run_record(a, t) != 0)
 		return 1;
-	if (a->lat_floor != NULL && coord_latency_floor(a) != 0)
+	if (a->lat_floor != NULL && cmd_latency_floor(a) != 0)
 		return 1;
 	for (i = 0; i < a->nb_sizes && rc == 0 && !coord_interrupted; i++) {
 		for (k = 0; k < a->nb_flows && rc == 0 && !coord_interrupted; k++) {
@@ -104,7 +104,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 			sp.size = a->sizes[i];
 			sp.flows = a->flows[k];
 			sp.group = a->repeat > 1 ? group : NULL;
-			coord_repeats_init(&reps, &a->p);
+			cmd_repeats_init(&reps, &a->p);
 			/* Every search of a point is kept, each under its own id. */
 			for (r = 1; r <= a->repeat && rc == 0 && !coord_interrupted; r++) {
 				if (a->repeat > 1)
@@ -115,13 +115,13 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 				sp.repeat = r;
 				/* A search that never started adds an empty result. */
 				memset(&sp.last, 0, sizeof(sp.last));
-				rc = coord_search_point_run(&sp) != 0 ? 1 : 0;
-				coord_repeats_add(&reps, &sp.last);
+				rc = cmd_search_point_run(&sp) != 0 ? 1 : 0;
+				cmd_repeats_add(&reps, &sp.last);
 				reps.checks_failed += json_array_size(sp.checks_failed);
 				reps.burst_warned += sp.burst_warned;
 			}
 			if (a->repeat > 1)
-				coord_repeats_show(&reps, group);
+				cmd_repeats_show(&reps, group);
 			if (a->latency && rc == 0 && !coord_interrupted)
 				rc = search_latency(a, t, &sp, &reps);
 		}
@@ -139,7 +139,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 		fprintf(stderr,
 			"pvpkit: interrupted by %s%s: %u finished trial(s) kept in %s, the "
 			"search marked partial\n",
-			coord_signal_name(coord_interrupted), at, sp.nb_kept, a->o.results);
+			cli_signal_name(coord_interrupted), at, sp.nb_kept, a->o.results);
 	}
 	return rc;
 }
@@ -147,7 +147,7 @@ search_matrix(struct coord_search_args *a, struct coord_topology *t, bool *kept,
 static int
 search_or_run(int argc, char **argv, bool run)
 {
-	struct coord_search_args *a;
+	struct cmd_search_args *a;
 	struct coord_topology *t;
 	unsigned int checks_failed = 0;
 	bool kept = true;
@@ -158,7 +158,7 @@ search_or_run(int argc, char **argv, bool run)
 		fprintf(stderr, "pvpkit: out of memory\n");
 		return 1;
 	}
-	rc = coord_search_parse_args(argc, argv, run, a);
+	rc = cmd_search_parse_args(argc, argv, run, a);
 	if (rc != 0) {
 		free(a);
 		return rc < 0 ? 0 : rc;
@@ -171,11 +171,11 @@ search_or_run(int argc, char **argv, bool run)
 	/* Before any hop is contacted: a run must not end with nowhere to
 	 * put its results. */
 	a->sink.path = a->o.results;
-	if (coord_cli_check_output("--results", a->o.results) != 0) {
+	if (cli_check_output("--results", a->o.results) != 0) {
 		free(a);
 		return 1;
 	}
-	t = coord_cli_open_topology(a->o.topology, &rc);
+	t = cli_open_topology(a->o.topology, &rc);
 	if (t != NULL) {
 		rc = search_matrix(a, t, &kept, &checks_failed);
 		coord_topology_free(t);
@@ -194,19 +194,19 @@ search_or_run(int argc, char **argv, bool run)
 			"pvpkit: %u trial(s) measured with a failed check (\"[checks failed]\" "
 			"above)\n",
 			checks_failed);
-		rc = COORD_EXIT_CHECK_FAILED;
+		rc = CMD_EXIT_CHECK_FAILED;
 	}
 	return rc;
 }
 
 int
-coord_cmd_search(int argc, char **argv)
+cmd_search(int argc, char **argv)
 {
 	return search_or_run(argc, argv, false);
 }
 
 int
-coord_cmd_run(int argc, char **argv)
+cmd_run(int argc, char **argv)
 {
 	return search_or_run(argc, argv, true);
 }

@@ -19,13 +19,13 @@
 #include "pvp_util.h"
 
 #include "coord.h"
-#include "coord_cmd.h"
-#include "coord_search.h"
+#include "cmd.h"
+#include "cmd_search.h"
 
 /* Where usage errors point. */
 #define SEARCH_SEE "--help"
 
-#define search_bad(...) coord_cli_usage_error(SEARCH_SEE, __VA_ARGS__)
+#define search_bad(...) cli_usage_error(SEARCH_SEE, __VA_ARGS__)
 
 enum {
 	SOPT_SIZE = 256,
@@ -58,7 +58,7 @@ enum {
 	SOPT_HELP,
 };
 
-/* search's and run's own options; the shared ones come from coord_opts. */
+/* search's and run's own options; the shared ones come from cli_opts. */
 static const struct option search_own_opts[] = {
 	{"size", required_argument, NULL, SOPT_SIZE},
 	{"sizes", required_argument, NULL, SOPT_SIZES},
@@ -116,7 +116,7 @@ search_usage(FILE *f, bool run)
 			"\n"
 			"  --size BYTES          frame size with FCS (default 64)\n"
 			"  --flows N             flow count (default 1)\n");
-	coord_opts_usage(f, run ? COORD_OPT_RUN : COORD_OPT_SEARCH, 24);
+	cli_opts_usage(f, run ? CLI_OPT_RUN : CLI_OPT_SEARCH, 24);
 	fprintf(f,
 		"  --max-rate RATE       highest rate per TX port in pps (1Mpps, 500kpps ...)\n"
 		"  --min-rate RATE       lowest rate (default 1kpps)\n"
@@ -206,7 +206,7 @@ search_parse_loss(const char *s, double *ratio)
  * The statistics: p50, p90, p99, p999 (or p99.9), max.
  */
 static int
-search_parse_goal(struct coord_search_args *a, const char *arg)
+search_parse_goal(struct cmd_search_args *a, const char *arg)
 {
 	static const struct {
 		const char *name;
@@ -254,14 +254,14 @@ search_parse_goal(struct coord_search_args *a, const char *arg)
 
 /* --size, --sizes, --flows: lists, in the ranges of the shared table's rows. */
 static int
-search_opt_list(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+search_opt_list(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
 {
-	const struct coord_opt_desc *size = &coord_opts[COORD_OPT_SIZE];
-	const struct coord_opt_desc *flows = &coord_opts[COORD_OPT_FLOWS];
+	const struct cli_opt_desc *size = &cli_opts[CLI_OPT_SIZE];
+	const struct cli_opt_desc *flows = &cli_opts[CLI_OPT_FLOWS];
 
 	if (opt == SOPT_FLOWS) {
-		if (coord_cli_opt_u32_list(oname, arg, (uint32_t)flows->min, (uint32_t)flows->max,
-					   a->flows, COORD_SEARCH_MAX_LIST, &a->nb_flows) < 0)
+		if (cli_opt_u32_list(oname, arg, (uint32_t)flows->min, (uint32_t)flows->max,
+				     a->flows, CMD_SEARCH_MAX_LIST, &a->nb_flows) < 0)
 			return 2;
 		if (!a->run && a->nb_flows != 1)
 			return search_bad("--flows: one flow count for search (a list for run)");
@@ -269,19 +269,19 @@ search_opt_list(struct coord_search_args *a, int opt, const char *arg, const cha
 	}
 	if ((opt == SOPT_SIZE) == a->run)
 		return search_bad("%s: use --sizes for run, --size for search", oname);
-	return coord_cli_opt_u32_list(oname, arg, (uint32_t)size->min, (uint32_t)size->max,
-				      a->sizes, COORD_SEARCH_MAX_LIST, &a->nb_sizes) < 0
+	return cli_opt_u32_list(oname, arg, (uint32_t)size->min, (uint32_t)size->max, a->sizes,
+				CMD_SEARCH_MAX_LIST, &a->nb_sizes) < 0
 		       ? 2
 		       : 0;
 }
 
 /* --min-rate, --max-rate: packet rates only (the search counts packets). */
 static int
-search_opt_rate(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+search_opt_rate(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
 {
 	double pps;
 
-	if (coord_cli_opt_rate(oname, arg, true, &pps) < 0)
+	if (cli_opt_rate(oname, arg, true, &pps) < 0)
 		return 2;
 	if (opt == SOPT_MIN_RATE)
 		a->p.min_rate = pps;
@@ -292,7 +292,7 @@ search_opt_rate(struct coord_search_args *a, int opt, const char *arg, const cha
 
 /* --goal, repeatable: the first one replaces the default (ndr). */
 static int
-search_opt_goal(struct coord_search_args *a, const char *arg)
+search_opt_goal(struct cmd_search_args *a, const char *arg)
 {
 	if (!a->goals_given) {
 		a->p.nb_goals = 0;
@@ -303,14 +303,14 @@ search_opt_goal(struct coord_search_args *a, const char *arg)
 
 /* The options that take seconds. */
 static int
-search_opt_seconds(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+search_opt_seconds(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
 {
 	double d;
 
 	/* A trial lasts at most a day, as pvpkit trial's and the generator's
 	 * --duration; budgets and sums of trials may be longer. */
-	if (coord_cli_opt_duration(oname, arg, 0.01,
-				   opt == SOPT_INITIAL || opt == SOPT_FINAL ? 86400 : 1e6, &d) < 0)
+	if (cli_opt_duration(oname, arg, 0.01,
+			     opt == SOPT_INITIAL || opt == SOPT_FINAL ? 86400 : 1e6, &d) < 0)
 		return 2;
 	if (opt == SOPT_INITIAL)
 		a->p.initial_duration = d;
@@ -325,7 +325,7 @@ search_opt_seconds(struct coord_search_args *a, int opt, const char *arg, const 
 
 /* --width and --exceed-ratio. */
 static int
-search_opt_ratio(struct coord_search_args *a, int opt, const char *arg)
+search_opt_ratio(struct cmd_search_args *a, int opt, const char *arg)
 {
 	if (opt == SOPT_WIDTH) {
 		if (search_parse_ratio(arg, 1e-6, 0.99, &a->p.width_goal) < 0)
@@ -340,21 +340,19 @@ search_opt_ratio(struct coord_search_args *a, int opt, const char *arg)
 
 /* --phases and --max-trials. */
 static int
-search_opt_count(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+search_opt_count(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
 {
 	unsigned int v;
 
 	if (opt == SOPT_REPEAT)
-		return coord_cli_opt_u32("--repeat", arg, 1, COORD_SEARCH_MAX_REPEAT, &a->repeat) <
-				       0
-			       ? 2
-			       : 0;
+		return cli_opt_u32("--repeat", arg, 1, CMD_SEARCH_MAX_REPEAT, &a->repeat) < 0 ? 2
+											      : 0;
 	if (opt == SOPT_GEN_REMEASURE)
-		return coord_cli_opt_u32("--gen-remeasure", arg, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
-					 &a->p.gen_remeasure) < 0
+		return cli_opt_u32("--gen-remeasure", arg, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
+				   &a->p.gen_remeasure) < 0
 			       ? 2
 			       : 0;
-	if (coord_cli_opt_u32(oname, arg, 0, 100000, &v) < 0)
+	if (cli_opt_u32(oname, arg, 0, 100000, &v) < 0)
 		return 2;
 	if (opt == SOPT_PHASES)
 		a->p.intermediate_phases = v;
@@ -369,7 +367,7 @@ search_opt_count(struct coord_search_args *a, int opt, const char *arg, const ch
  * 21 s with half of the time allowed to miss the goal, a warm-up trial).
  */
 static int
-search_preset(struct coord_search_args *a, const char *name)
+search_preset(struct cmd_search_args *a, const char *name)
 {
 	if (strcmp(name, "csit") != 0)
 		return search_bad("--preset: \"%s\" must be csit", name);
@@ -388,7 +386,7 @@ search_preset(struct coord_search_args *a, const char *name)
 
 /* The latency step's options. */
 static int
-search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const char *oname)
+search_opt_latency(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
 {
 	char *copy, *tok, *save = NULL, err[160];
 	int ret = 0;
@@ -402,7 +400,7 @@ search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const 
 		a->nb_lat_loads = 0;
 		for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
 		     tok = strtok_r(NULL, ",", &save)) {
-			if (a->nb_lat_loads >= COORD_LAT_MAX_LOADS ||
+			if (a->nb_lat_loads >= CMD_LAT_MAX_LOADS ||
 			    pvp_parse_double(oname, tok, 0, 100, &a->lat_loads[a->nb_lat_loads++],
 					     err, sizeof(err)) < 0)
 				ret = -EINVAL;
@@ -411,15 +409,15 @@ search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const 
 		if (ret < 0 || a->nb_lat_loads == 0)
 			return search_bad("--latency-loads: \"%s\" must be up to %d percentages"
 					  " in 0..100 (0: the low rate)",
-					  arg, COORD_LAT_MAX_LOADS);
+					  arg, CMD_LAT_MAX_LOADS);
 		return 0;
 	case SOPT_LAT_DURATION:
-		return coord_cli_opt_duration("--latency-duration", arg, 0.01, 86400,
-					      &a->lat_duration) < 0
+		return cli_opt_duration("--latency-duration", arg, 0.01, 86400, &a->lat_duration) <
+				       0
 			       ? 2
 			       : 0;
 	case SOPT_LAT_LOW_RATE:
-		return coord_cli_opt_rate("--latency-low-rate", arg, true, &a->lat_low_rate) < 0 ||
+		return cli_opt_rate("--latency-low-rate", arg, true, &a->lat_low_rate) < 0 ||
 				       a->lat_low_rate <= 0
 			       ? 2
 			       : 0;
@@ -436,13 +434,13 @@ search_opt_latency(struct coord_search_args *a, int opt, const char *arg, const 
  * command-line word it came from. @return 0, -1 (--help) or 2.
  */
 static int
-search_option(struct coord_search_args *a, const struct option *opts, int opt, const char *arg,
+search_option(struct cmd_search_args *a, const struct option *opts, int opt, const char *arg,
 	      const char *oname, const char *word)
 {
 	char err[128];
 	int rc;
 
-	rc = coord_opts_parse(&a->o, opt, arg, SEARCH_SEE);
+	rc = cli_opts_parse(&a->o, opt, arg, SEARCH_SEE);
 	if (rc != 0)
 		return rc == 1 ? 0 : rc;
 	switch (opt) {
@@ -482,8 +480,7 @@ search_option(struct coord_search_args *a, const struct option *opts, int opt, c
 		a->max_burst = 0;
 		if (a->burst_auto || strcmp(arg, "off") == 0)
 			return 0;
-		return coord_cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2
-											      : 0;
+		return cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2 : 0;
 	case SOPT_PRESET:
 		return 0; /* applied before the other options */
 	case SOPT_LATENCY:
@@ -516,7 +513,7 @@ search_option(struct coord_search_args *a, const struct option *opts, int opt, c
 
 /* What was not given: the matrix (or point) and the results file. */
 static void
-search_defaults(struct coord_search_args *a)
+search_defaults(struct cmd_search_args *a)
 {
 	static const unsigned int def_sizes[] = {64, 128, 256, 512, 1024, 1514};
 	static const unsigned int def_flows[] = {10, 1000, 10000, 100000, 1000000};
@@ -546,17 +543,16 @@ search_defaults(struct coord_search_args *a)
 }
 
 int
-coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_args *a)
+cmd_search_parse_args(int argc, char **argv, bool run, struct cmd_search_args *a)
 {
-	struct option opts[SEARCH_NB_OWN + COORD_OPT_NB + 1];
+	struct option opts[SEARCH_NB_OWN + CLI_OPT_NB + 1];
 	char perr[128] = "";
 	char oname[40];
 	int opt, li = 0, rc;
 
 	memset(a, 0, sizeof(*a));
-	coord_opts_init(&a->o);
-	coord_opts_longopts(run ? COORD_OPT_RUN : COORD_OPT_SEARCH, search_own_opts, SEARCH_NB_OWN,
-			    opts);
+	cli_opts_init(&a->o);
+	cli_opts_longopts(run ? CLI_OPT_RUN : CLI_OPT_SEARCH, search_own_opts, SEARCH_NB_OWN, opts);
 	a->run = run;
 	a->tables = true;
 	a->out = "results";
@@ -595,7 +591,7 @@ coord_search_parse_args(int argc, char **argv, bool run, struct coord_search_arg
 	 * A search's warm-up is a trial of its own at --max-rate (0 turns a
 	 * preset's off); every trial after it starts from the shared conf.
 	 */
-	if ((a->o.given & (1u << COORD_OPT_WARMUP)) != 0)
+	if ((a->o.given & (1u << CLI_OPT_WARMUP)) != 0)
 		a->p.warmup_duration = a->o.conf.warmup_s;
 	a->o.conf.warmup_s = 0;
 	a->o.conf.max_burst = a->max_burst;

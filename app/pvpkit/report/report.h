@@ -10,7 +10,7 @@
  *
  * Everything a report shows is computed from the records alone, so
  * `pvpkit report RESULTS` rebuilds the same files after a crash or on
- * another machine (coord_report_rebuild()).
+ * another machine (report_rebuild()).
  *
  * Record schema (COORD_RECORD_SCHEMA; doc/reports.rst has the full text).
  * One JSON object per line; "type" says what it is; unknown types and
@@ -32,8 +32,8 @@
  * Nothing here prints: warnings and errors come back to the caller.
  */
 
-#ifndef COORD_REPORT_H
-#define COORD_REPORT_H
+#ifndef REPORT_H
+#define REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,37 +50,37 @@ extern "C" {
 #endif
 
 /** Version of the record schema described above: the records' (coord_record.h). */
-#define COORD_REPORT_SCHEMA COORD_RECORD_SCHEMA
+#define REPORT_SCHEMA COORD_RECORD_SCHEMA
 /** Bytes added per frame on the wire: preamble 7, SFD 1, inter-frame gap 12. */
-#define COORD_REPORT_L1_OVERHEAD 20
+#define REPORT_L1_OVERHEAD 20
 /** Line rate assumed when no record gives one: 10 Gbit/s. */
-#define COORD_REPORT_DEFAULT_LINE_RATE 10e9
+#define REPORT_DEFAULT_LINE_RATE 10e9
 /** Most files one report writes. */
-#define COORD_REPORT_MAX_FILES 32
+#define REPORT_MAX_FILES 32
 /** Most repeated searches of one point that a summary takes in. */
-#define COORD_REPORT_MAX_REPEAT 1000
-/** Largest results file coord_report_load() reads (a few KiB per trial). */
-#define COORD_REPORT_MAX_FILE (256u << 20)
+#define REPORT_MAX_REPEAT 1000
+/** Largest results file report_load() reads (a few KiB per trial). */
+#define REPORT_MAX_FILE (256u << 20)
 /**
- * Most records coord_report_load() takes: a day's soak at one interval a
+ * Most records report_load() takes: a day's soak at one interval a
  * second is 86,400; a million bounds the memory (each record is a
  * jansson object, hundreds of bytes even when empty) and the time.
  */
-#define COORD_REPORT_MAX_RECORDS 1000000u
+#define REPORT_MAX_RECORDS 1000000u
 /**
- * Most JSON values (objects, arrays, members' values) coord_report_load()
+ * Most JSON values (objects, arrays, members' values) report_load()
  * takes from all records together: each is about 140 bytes in memory, so
  * about 560 MB at most; a trial record has tens to a hundred, a day's
  * soak at one interval a second about 2 million in all.
  */
-#define COORD_REPORT_MAX_VALUES 4000000u
+#define REPORT_MAX_VALUES 4000000u
 /**
  * Most points (packet size x flow count) a summary or a comparison
  * takes: 64 sizes by 64 flow counts, far more than any search plan.
  */
-#define COORD_REPORT_MAX_POINTS 4096u
+#define REPORT_MAX_POINTS 4096u
 /** Longest one gnuplot script may run by default, in seconds. */
-#define COORD_REPORT_GNUPLOT_TIMEOUT_S 60
+#define REPORT_GNUPLOT_TIMEOUT_S 60
 
 /**
  * Append one record as one line to a JSON-lines file, then fsync it.
@@ -98,10 +98,10 @@ extern "C" {
  * @return
  *   0 or -errno.
  */
-int coord_report_append(const char *path, const json_t *rec);
+int report_append(const char *path, const json_t *rec);
 
-/** What coord_report_load() found besides the records. */
-struct coord_report_load_info {
+/** What report_load() found besides the records. */
+struct report_load_info {
 	unsigned int records;	/**< objects loaded */
 	unsigned int bad_lines; /**< lines skipped: not a JSON object */
 	unsigned int first_bad; /**< line number of the first, 1-based; 0 if none */
@@ -117,9 +117,9 @@ struct coord_report_load_info {
  * that are not JSON objects are skipped and counted. Empty lines are
  * ignored.
  *
- * The file must be a regular file of at most COORD_REPORT_MAX_FILE bytes
+ * The file must be a regular file of at most REPORT_MAX_FILE bytes
  * (a FIFO or /dev/zero is refused, not read), with at most
- * COORD_REPORT_MAX_RECORDS records of COORD_REPORT_MAX_VALUES JSON values
+ * REPORT_MAX_RECORDS records of REPORT_MAX_VALUES JSON values
  * in all (what bounds the memory), and a file with lines but no record
  * at all is not a results file.
  *
@@ -134,7 +134,7 @@ struct coord_report_load_info {
  *   set (ENOENT and the like, EINVAL: not a regular file or not a results
  *   file, EFBIG: too large, too many records or values).
  */
-json_t *coord_report_load(const char *path, struct coord_report_load_info *info);
+json_t *report_load(const char *path, struct report_load_info *info);
 
 /**
  * Name of a goal: "ndr" for loss ratio 0; "pdr" for @p pdr_index 0; else
@@ -151,35 +151,34 @@ json_t *coord_report_load(const char *path, struct coord_report_load_info *info)
  * @return
  *   @p buf.
  */
-const char *coord_report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf,
-				   size_t len);
+const char *report_goal_name(double loss_ratio, unsigned int pdr_index, char *buf, size_t len);
 
 /**
- * Name of goal @p g of a search: coord_report_goal_name() of its loss
+ * Name of goal @p g of a search: report_goal_name() of its loss
  * ratio (counting the goals with a non-zero ratio before it), then for a
  * goal with a latency bound "+STAT-BOUNDus": "pdr+p99-100us",
  * "ndr+max-2000us".
  * @return @p buf.
  */
-const char *coord_report_goal_label(const struct pvp_search_params *p, unsigned int g, char *buf,
-				    size_t len);
+const char *report_goal_label(const struct pvp_search_params *p, unsigned int g, char *buf,
+			      size_t len);
 
 /**
  * What goal @p g of a search asks, into @p o: name, loss_ratio and, for
  * a goal with a latency bound, latency (has_latency). The run record's
  * goals are these, the search record's add what the search found.
  */
-void coord_report_goal_asked(const struct pvp_search_params *p, unsigned int g,
-			     struct coord_record_goal *o);
+void report_goal_asked(const struct pvp_search_params *p, unsigned int g,
+		       struct coord_record_goal *o);
 
 /**
- * Whether @p name can be a goal's name, as coord_report_goal_name()
+ * Whether @p name can be a goal's name, as report_goal_name()
  * writes them: a lower-case letter, then lower-case letters, digits and
  * ".%+-" ("ndr", "pdr", "pdr0.5%", "pdr1e-05%"), shorter than 32 bytes.
  * A goal names files (<goal>.csv, throughput_<goal>.png) and appears in
  * plot scripts: a record's other names are ignored, never written.
  */
-bool coord_report_goal_name_ok(const char *name);
+bool report_goal_name_ok(const char *name);
 
 /**
  * Build a "search" record from a finished search.
@@ -194,11 +193,10 @@ bool coord_report_goal_name_ok(const char *name);
  *   Flow count.
  * @return
  *   A new object (the caller may add "started", "topology" ... and then
- *   coord_report_append() it), or NULL on allocation failure.
+ *   report_append() it), or NULL on allocation failure.
  */
-json_t *coord_report_search_record(const struct pvp_search_params *p,
-				   const struct pvp_search_result *r, unsigned int size,
-				   unsigned int flows);
+json_t *report_search_record(const struct pvp_search_params *p, const struct pvp_search_result *r,
+			     unsigned int size, unsigned int flows);
 
 /**
  * Whether a trial record's losses add up: sum of "hop_lost" plus
@@ -209,10 +207,10 @@ json_t *coord_report_search_record(const struct pvp_search_params *p,
  * @return
  *   true if they do; false if not or if a member is missing.
  */
-bool coord_report_trial_reconciles(const json_t *trial);
+bool report_trial_reconciles(const json_t *trial);
 
 /** Figures over the repeated searches of one point and goal. */
-struct coord_report_stats {
+struct report_stats {
 	unsigned int n;	 /**< values */
 	double median;	 /**< the middle value (mean of the two middle ones) */
 	double min;	 /**< smallest */
@@ -225,7 +223,7 @@ struct coord_report_stats {
  * Median, min, max and (three values or more) the relative range of
  * @p n values. @p v is not changed; n = 0 gives all zero.
  */
-void coord_report_stats(const double *v, unsigned int n, struct coord_report_stats *st);
+void report_stats(const double *v, unsigned int n, struct report_stats *st);
 
 /**
  * The latency of a trial record, every stream's histogram merged
@@ -242,11 +240,11 @@ void coord_report_stats(const double *v, unsigned int n, struct coord_report_sta
  * @return
  *   The number of streams merged, or -EINVAL when a histogram is invalid.
  */
-int coord_report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock);
+int report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock);
 
 /** Report options. */
-struct coord_report_opts {
-	/** Line rate when no record says; default COORD_REPORT_DEFAULT_LINE_RATE. */
+struct report_opts {
+	/** Line rate when no record says; default REPORT_DEFAULT_LINE_RATE. */
 	double line_rate_bps;
 	/** Title of the CSV and plots; NULL: the run record's, else "pvpkit". */
 	const char *title;
@@ -255,7 +253,7 @@ struct coord_report_opts {
 	/**
 	 * Longest one plot script may run, in seconds, before gnuplot is
 	 * killed and the plot noted as not made; 0 (the default):
-	 * COORD_REPORT_GNUPLOT_TIMEOUT_S.
+	 * REPORT_GNUPLOT_TIMEOUT_S.
 	 */
 	unsigned int gnuplot_timeout_s;
 	/** Make plots; default true. */
@@ -267,7 +265,7 @@ struct coord_report_opts {
 };
 
 /** One bar of a throughput plot: a figure in pps and its range. */
-struct coord_report_bar {
+struct report_bar {
 	char label[64]; /**< under the bar ("64 B, 1 fl", "run 3") */
 	double value;	/**< pps; NAN: no bar */
 	double lo, hi;	/**< the range drawn as an error bar; NAN: none */
@@ -279,16 +277,16 @@ struct coord_report_bar {
  * renamed over it, pvp_out_open()), titled @p title.
  * @return 0, or -errno with a one-line @p err.
  */
-int coord_report_bars_svg(const char *path, const char *title, const struct coord_report_bar *bars,
-			  size_t n, char *err, size_t err_len);
+int report_bars_svg(const char *path, const char *title, const struct report_bar *bars, size_t n,
+		    char *err, size_t err_len);
 
 /**
- * Set the defaults documented in struct coord_report_opts.
+ * Set the defaults documented in struct report_opts.
  *
  * @param o
  *   Options to fill.
  */
-void coord_report_opts_init(struct coord_report_opts *o);
+void report_opts_init(struct report_opts *o);
 
 /**
  * Summarise records: one point per (size, flows), each goal's rate.
@@ -300,15 +298,15 @@ void coord_report_opts_init(struct coord_report_opts *o);
  * duration tried), with "source": "trials".
  *
  * @param records
- *   Array of records (coord_report_load()).
+ *   Array of records (report_load()).
  * @param o
  *   Options; NULL for defaults.
  * @return
  *   A new summary object (schema in doc/reports.rst), or NULL with
  *   errno ENOMEM (allocation failure) or E2BIG (records of more than
- *   COORD_REPORT_MAX_POINTS points).
+ *   REPORT_MAX_POINTS points).
  */
-json_t *coord_report_summary(const json_t *records, const struct coord_report_opts *o);
+json_t *report_summary(const json_t *records, const struct report_opts *o);
 
 /**
  * Write one goal of a summary as CSV in ovs_perf's layout: a title row,
@@ -316,7 +314,7 @@ json_t *coord_report_summary(const json_t *records, const struct coord_report_op
  * count with the goal's rate in pps (empty where not measured).
  *
  * @param summary
- *   From coord_report_summary().
+ *   From report_summary().
  * @param goal
  *   Goal name, e.g. "ndr".
  * @param path
@@ -324,7 +322,7 @@ json_t *coord_report_summary(const json_t *records, const struct coord_report_op
  * @return
  *   0, -ENOENT if no point has that goal, or -errno.
  */
-int coord_report_write_csv(const json_t *summary, const char *goal, const char *path);
+int report_write_csv(const json_t *summary, const char *goal, const char *path);
 
 /**
  * Write one goal's repeated searches as CSV, one row per point:
@@ -335,7 +333,7 @@ int coord_report_write_csv(const json_t *summary, const char *goal, const char *
  *
  * @return 0 or -errno.
  */
-int coord_report_write_repeats_csv(const json_t *summary, const char *goal, const char *path);
+int report_write_repeats_csv(const json_t *summary, const char *goal, const char *path);
 
 /**
  * Write the latency entries of a summary as CSV, one row per point and
@@ -345,7 +343,7 @@ int coord_report_write_repeats_csv(const json_t *summary, const char *goal, cons
  *
  * @return 0, -ENOENT if no point has latency entries, or -errno.
  */
-int coord_report_write_latency_csv(const json_t *summary, const char *path);
+int report_write_latency_csv(const json_t *summary, const char *path);
 
 /**
  * Compare two summaries point by point and goal by goal. Each run's
@@ -363,7 +361,7 @@ int coord_report_write_latency_csv(const json_t *summary, const char *path);
  * either side (the maximum of a single round) "not-judged".
  *
  * @param old_sum
- *   The reference summary (coord_report_summary()).
+ *   The reference summary (report_summary()).
  * @param new_sum
  *   The summary under test.
  * @param regressions
@@ -379,15 +377,15 @@ int coord_report_write_latency_csv(const json_t *summary, const char *path);
  *   "latency_regressions", "latency_progressions"}, or NULL on allocation
  *   failure.
  */
-json_t *coord_report_compare(const json_t *old_sum, const json_t *new_sum,
-			     unsigned int *regressions, unsigned int *progressions);
+json_t *report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regressions,
+		       unsigned int *progressions);
 
 /** What a report wrote. */
-struct coord_report_info {
-	struct coord_report_load_info load;	/**< coord_report_rebuild() only */
-	unsigned int nb_files;			/**< entries in files[] */
-	char files[COORD_REPORT_MAX_FILES][64]; /**< names written, relative to outdir */
-	bool plots_done;			/**< gnuplot ran and made every image */
+struct report_info {
+	struct report_load_info load;	  /**< report_rebuild() only */
+	unsigned int nb_files;		  /**< entries in files[] */
+	char files[REPORT_MAX_FILES][64]; /**< names written, relative to outdir */
+	bool plots_done;		  /**< gnuplot ran and made every image */
 	/** Why plots were not made (gnuplot missing or failed), empty if made. */
 	char plot_note[256];
 	/** Why the report failed, one line ("out: writable by others ..."), or empty. */
@@ -395,15 +393,15 @@ struct coord_report_info {
 };
 
 /**
- * Plot a comparison (coord_report_compare()) as compare.{dat,gp,png,svg}
+ * Plot a comparison (report_compare()) as compare.{dat,gp,png,svg}
  * in @p outdir: per point and goal, old and new medians with their ranges
  * as error bars; with latency rows on both sides also
  * compare_latency.{dat,gp,png,svg}, the latency figures with theirs.
  *
  * @return 0, or -errno with @p info->plot_note saying why.
  */
-int coord_report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
-			      const char *title, struct coord_report_info *info);
+int report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot,
+			const char *title, struct report_info *info);
 
 /**
  * Which image terminals a gnuplot has.
@@ -419,7 +417,7 @@ int coord_report_compare_plot(const json_t *cmp, const char *outdir, const char 
  * @return
  *   0, or -ENOENT if gnuplot cannot be run.
  */
-int coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg);
+int report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg);
 
 /**
  * Write every summary of the records into a directory: summary.json,
@@ -439,12 +437,12 @@ int coord_report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_le
  * @return
  *   0 (also when plots were skipped: see info->plot_note), or -errno.
  */
-int coord_report_write_all(const json_t *records, const char *outdir,
-			   const struct coord_report_opts *o, struct coord_report_info *info);
+int report_write_all(const json_t *records, const char *outdir, const struct report_opts *o,
+		     struct report_info *info);
 
 /**
- * Rebuild every report from a results file alone: coord_report_load()
- * then coord_report_write_all().
+ * Rebuild every report from a results file alone: report_load()
+ * then report_write_all().
  *
  * @param results
  *   The JSON-lines file.
@@ -457,11 +455,11 @@ int coord_report_write_all(const json_t *records, const char *outdir,
  * @return
  *   0 or -errno.
  */
-int coord_report_rebuild(const char *results, const char *outdir, const struct coord_report_opts *o,
-			 struct coord_report_info *info);
+int report_rebuild(const char *results, const char *outdir, const struct report_opts *o,
+		   struct report_info *info);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* COORD_REPORT_H */
+#endif /* REPORT_H */
