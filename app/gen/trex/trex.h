@@ -322,6 +322,9 @@ int trex_service_init(char *err, size_t errlen);
  */
 void trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst);
 
+/** False while port @p port's L3 gateway is not resolved (no destination MAC yet). */
+bool trex_service_resolved(uint16_t port);
+
 /*
  * trex_capport.c: capture ports (start_capture_port, stop_capture_port,
  * set_capture_port_bpf): a port's received frames to a client's ZeroMQ
