@@ -503,8 +503,8 @@ sim_tables(struct sim *m, const uint8_t *img, const uint16_t *fp, uint32_t nfp, 
  * @return the cycle, 0 when longer than @p cap.
  */
 uint32_t
-sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
-	uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap)
+trex_sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
+	     uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap)
 {
 	struct sim_state st, first;
 	uint32_t k, b;
@@ -588,7 +588,7 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 	if (m->trim >= 0 && (lens = malloc(SIM_MAX_CYCLE * sizeof(*lens))) == NULL)
 		goto nomem;
 	memcpy(pkt, s->pkt, s->len);
-	ret = sim_cores(m, s, pkt, fp, nfp, img, lens, &cycle);
+	ret = trex_sim_cores(m, s, pkt, fp, nfp, img, lens, &cycle);
 	if (ret == -ERANGE && !need_cycle)
 		ret = 0;
 	if (ret != 0)

@@ -113,15 +113,15 @@ int trex_vm_sim_parse(struct sim *m, const json_t *ins);
  * bytes of each into @p img and its length into @p lens (when not NULL).
  * @return the cycle, 0 when longer than @p cap.
  */
-uint32_t sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
-		 uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap);
+uint32_t trex_sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt,
+		      const uint16_t *fp, uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap);
 
 /*
  * Every TX lcore's packets of @p m, as TRex's cores send them
  * (trex_vm_sim_split.c). @return 0 (*cycle: the packets of all blocks),
  * -ERANGE when a core's cycle is too long, -ENOMEM.
  */
-int sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
-	      uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle);
+int trex_sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt,
+		   const uint16_t *fp, uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle);
 
 #endif /* TREX_VM_SIM_PRIVATE_H */

@@ -127,8 +127,8 @@ sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
  * -ENOMEM.
  */
 int
-sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
-	  uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle)
+trex_sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const uint16_t *fp,
+	       uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle)
 {
 	unsigned int n = RTE_MAX(trex.g->opt.tx_cores, 1u), q;
 	uint32_t cap, cyc[RTE_MAX_LCORE], block = 1, k, seed;
@@ -141,7 +141,7 @@ sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const 
 	n = RTE_MIN(n, (unsigned int)RTE_MAX_LCORE);
 	seed = s->random_seed != 0 ? s->random_seed : 1;
 	if (n == 1) {
-		*cycle = sim_run(m, s, pkt, fp, nfp, img, lens, SIM_MAX_CYCLE);
+		*cycle = trex_sim_run(m, s, pkt, fp, nfp, img, lens, SIM_MAX_CYCLE);
 		if (*cycle != 0)
 			return 0;
 		*cycle = SIM_MAX_CYCLE;
@@ -160,8 +160,8 @@ sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt, const 
 	for (q = 0; q < n; q++) {
 		*w = *m;
 		sim_split(w, seed, q, n);
-		cyc[q] = sim_run(w, s, pkt, fp, nfp, cimg + (size_t)q * cap * nfp,
-				 clens + (size_t)q * cap, cap);
+		cyc[q] = trex_sim_run(w, s, pkt, fp, nfp, cimg + (size_t)q * cap * nfp,
+				      clens + (size_t)q * cap, cap);
 		if (cyc[q] == 0) {
 			long_cycle = true;
 			cyc[q] = cap;
