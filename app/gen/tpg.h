@@ -35,6 +35,8 @@
 #define GEN_TPG_HDR_LEN 16
 /** Counters of a tpgid besides its tags: unknown tag, untagged. */
 #define GEN_TPG_EXTRA 2
+/** Unknown tags a port keeps until cleared (TRex's MAX_UNKNOWN_TAGS). */
+#define GEN_TPG_MAX_UNKNOWN 10
 
 /* One (tpgid, tag) as TRex counts it. */
 struct gen_tpg_cntr {
@@ -48,6 +50,22 @@ struct gen_tpg_cntr {
 	uint32_t exp_seq;	/* next number expected */
 };
 
+/*
+ * The first TPG frames of unknown tags an RX lcore saw on a port since the
+ * port's last clear_tpg_unknown_tags, as TRex lists them: one entry a
+ * frame, repeats included. Written by its RX lcore only; the server reads
+ * n entries once @c clear equals the port's clear count it keeps.
+ */
+struct gen_tpg_unk {
+	uint32_t clear; /* the clear count the entries are of */
+	uint32_t n;	/* entries, at most GEN_TPG_MAX_UNKNOWN */
+	struct {
+		uint32_t tpgid;	 /* the frame's tpgid */
+		uint16_t vlan;	 /* its first VLAN */
+		uint16_t vlan2;	 /* its second one (QinQ), 0: a Dot1Q tag */
+	} e[GEN_TPG_MAX_UNKNOWN];
+} __rte_cache_aligned;
+
 /* A TPG table: the tag map and where each RX lcore counts. */
 struct gen_tpg {
 	uint32_t num_tpgids;  /* tpgids 0..num_tpgids-1 */
@@ -58,6 +76,10 @@ struct gen_tpg {
 	uint16_t *qinq_tag;   /* tag id of each qinq_key */
 	/* [RX lcore][port]: num_tpgids x (num_tags + GEN_TPG_EXTRA), NULL: not counted there. */
 	struct gen_tpg_cntr *cnt[GEN_MAX_RX][GEN_MAX_PORTS];
+	/* [RX lcore][port]: its unknown tags, NULL where cnt is. */
+	struct gen_tpg_unk *unk[GEN_MAX_RX][GEN_MAX_PORTS];
+	/* [port]: clear_tpg_unknown_tags count, the server's to write. */
+	const uint32_t *unk_clear;
 };
 
 /* Tag id + 1 of a QinQ pair, 0: none. */
@@ -95,6 +117,32 @@ gen_tpg_be16(const uint8_t *p)
 }
 
 /*
+ * Note an unknown tag (VLAN @p v1, then @p v2 when @p qinq) of a TPG frame
+ * of @p tpgid in the list of RX lcore @p k on @p port. A list whose port
+ * was cleared since starts again. VLANs 0 and 4095 are not listed: TRex's
+ * tag objects refuse them.
+ */
+static inline void
+gen_tpg_unknown(const struct gen_tpg *t, uint16_t k, uint16_t port, uint32_t tpgid,
+		uint16_t v1, uint16_t v2, bool qinq)
+{
+	struct gen_tpg_unk *u = t->unk[k][port];
+	uint32_t clr = __atomic_load_n(&t->unk_clear[port], __ATOMIC_ACQUIRE);
+
+	if (u->clear != clr) {
+		__atomic_store_n(&u->n, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&u->clear, clr, __ATOMIC_RELEASE);
+	}
+	if (u->n >= GEN_TPG_MAX_UNKNOWN || v1 == 0 || v1 == 0xfff ||
+	    (qinq && (v2 == 0 || v2 == 0xfff)))
+		return;
+	u->e[u->n].tpgid = tpgid;
+	u->e[u->n].vlan = v1;
+	u->e[u->n].vlan2 = v2;
+	__atomic_store_n(&u->n, u->n + 1, __ATOMIC_RELEASE);
+}
+
+/*
  * Count frame @p m, received on @p port by RX lcore @p k, when it is a TPG
  * frame of a tpgid that @p t counts there. Returns whether it was counted.
  */
@@ -115,19 +163,25 @@ gen_tpg_rx(const struct gen_tpg *t, uint16_t k, uint16_t port, const struct rte_
 		return false;
 	tpgid = gen_tpg_le32(h + 4);
 	seq = gen_tpg_le32(h + 8);
-	if (tpgid >= t->num_tpgids)
-		return false;
 	et = gen_tpg_be16(p + 12);
 	if ((et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) &&
 	    m->data_len >= RTE_ETHER_HDR_LEN + 8) {
-		uint16_t v1 = gen_tpg_be16(p + 14) & 0xfff;
+		uint16_t v1 = gen_tpg_be16(p + 14) & 0xfff, v2 = 0;
+		bool qinq = gen_tpg_be16(p + 16) == RTE_ETHER_TYPE_VLAN;
 
 		untagged = false;
-		if (gen_tpg_be16(p + 16) == RTE_ETHER_TYPE_VLAN)
-			tag = gen_tpg_qinq(t, (uint32_t)v1 << 12 | (gen_tpg_be16(p + 18) & 0xfff));
-		else
+		if (qinq) {
+			v2 = gen_tpg_be16(p + 18) & 0xfff;
+			tag = gen_tpg_qinq(t, (uint32_t)v1 << 12 | v2);
+		} else {
 			tag = t->dot1q[v1];
+		}
+		/* Listed before the tpgid is checked, as TRex lists them. */
+		if (unlikely(tag == 0))
+			gen_tpg_unknown(t, k, port, tpgid, v1, v2, qinq);
 	}
+	if (tpgid >= t->num_tpgids)
+		return false;
 	idx = untagged ? t->num_tags + 1u : tag != 0 ? tag - 1u : t->num_tags;
 	c += (uint64_t)tpgid * (t->num_tags + GEN_TPG_EXTRA) + idx;
 	/* TRex's rules: a multicast group syncs to its first frame; unknown tags have no order. */

@@ -391,6 +391,8 @@ int trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_clear_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether tpg stream @p s (core_id @p core, -1: none) may be added now (TRex's rules). */
 int trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size_t err_len);
 /* TRex's TPG header into the template of @p s built from @p ts; 0 or -errno with @p msg. */

@@ -84,6 +84,8 @@ static const struct trex_method trex_methods[] = {
 	{"clear_tpg_stats", trex_m_clear_tpg_stats, true, false},
 	{"get_tpg_tx_stats", trex_m_get_tpg_tx_stats, true, false},
 	{"clear_tpg_tx_stats", trex_m_clear_tpg_tx_stats, true, false},
+	{"get_tpg_unknown_tags", trex_m_get_tpg_unknown_tags, true, false},
+	{"clear_tpg_unknown_tags", trex_m_clear_tpg_unknown_tags, true, false},
 	{"publish_now", NULL, true, false},
 	{"get_async_events", NULL, true, false},
 	{"add_stream", trex_m_add_stream, true, true},
@@ -117,9 +119,8 @@ static const struct trex_method trex_methods[] = {
  * user can tell a missing feature from a typo.
  */
 static const char *const trex_refused[] = {
-	"shutdown",	    "get_async_results",    "cancel_async_task",
-	"conf_ns_batch",    "set_global_cfg",	    "get_global_cfg",
-	"get_profile_list", "get_tpg_unknown_tags", "clear_tpg_unknown_tags",
+	"shutdown",	  "get_async_results", "cancel_async_task", "conf_ns_batch",
+	"set_global_cfg", "get_global_cfg",    "get_profile_list",
 };
 
 /* ---- requests ---- */

@@ -139,8 +139,11 @@ trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 		}
 	}
 	for (k = 0; k < GEN_MAX_RX; k++)
-		for (p = 0; p < GEN_MAX_PORTS; p++)
+		for (p = 0; p < GEN_MAX_PORTS; p++) {
 			t->cnt[k][p] = tpg.cnt[k][p];
+			t->unk[k][p] = tpg.unk[k][p];
+		}
+	t->unk_clear = tpg.unk_clear;
 	*out = t;
 	return 0;
 }
@@ -191,9 +194,12 @@ trex_tpg_destroy(void)
 	quiet = trex_tpg_publish(NULL);
 	for (p = 0; p < GEN_MAX_PORTS; p++) {
 		for (k = 0; k < GEN_MAX_RX; k++) {
-			if (quiet)
+			if (quiet) {
 				free(tpg.cnt[k][p]);
+				free(tpg.unk[k][p]);
+			}
 			tpg.cnt[k][p] = NULL;
+			tpg.unk[k][p] = NULL;
 		}
 		free(tpg.base[p]);
 		free(tpg.seq[p]);
@@ -339,8 +345,12 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 		for (k = 0; k < g->rx.nb; k++) {
 			tpg.cnt[k][port] =
 				calloc(trex_tpg_slots() + 1u, sizeof(struct gen_tpg_cntr));
-			if (tpg.cnt[k][port] == NULL)
+			/* Cache aligned: each RX lcore writes its own. */
+			tpg.unk[k][port] = aligned_alloc(RTE_CACHE_LINE_SIZE,
+							 sizeof(struct gen_tpg_unk));
+			if (tpg.cnt[k][port] == NULL || tpg.unk[k][port] == NULL)
 				goto nomem;
+			memset(tpg.unk[k][port], 0, sizeof(struct gen_tpg_unk));
 		}
 	}
 	/* The tags are checked now: a bad one fails the enable, as in TRex. */

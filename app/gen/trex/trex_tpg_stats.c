@@ -6,8 +6,10 @@
  * TRex's tagged packet groups, their counters (doc/trex.rst, "Tagged
  * packet groups"): get_tpg_stats, clear_tpg_stats and clear_updated
  * over the RX lcores' per (RX port, tpgid, tag) counters less a
- * reader-side baseline, and the TX counters of get_tpg_tx_stats and
- * clear_tpg_tx_stats. The context they read is trex_tpg.c's.
+ * reader-side baseline, the TX counters of get_tpg_tx_stats and
+ * clear_tpg_tx_stats, and the RX lcores' lists of unknown tags
+ * (get_tpg_unknown_tags, clear_tpg_unknown_tags). The context they read
+ * is trex_tpg.c's.
  */
 
 #include <errno.h>
@@ -399,6 +401,76 @@ trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &tpg.txbase[port][2 * tpgid],
 			 &tpg.txbase[port][2 * tpgid + 1]);
+	*res = json_object();
+	return 0;
+}
+
+/* ---- unknown tags ---- */
+
+/* The port a request names, when TPG counts there (TRex's check). */
+static int
+trex_tpg_unk_port(json_t *p, uint16_t *port, char *err, size_t err_len)
+{
+	int ret = trex_param_port(p, port, err, err_len);
+
+	if (ret != 0)
+		return ret;
+	if (tpg.user[0] == '\0' || tpg.state == TPG_DISABLED_DP_RX || !tpg.rx[*port]) {
+		return trex_fail(err, err_len, -EBUSY,
+				 "Tagged Packet Group is not enabled or collecting on this port.");
+	}
+	return 0;
+}
+
+int
+trex_m_get_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len)
+{
+	json_t *list;
+	uint16_t port, k;
+	char pk[8];
+	int ret;
+
+	ret = trex_tpg_unk_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
+	list = json_array();
+	/* Each RX lcore's in turn, TRex's bound over them all. */
+	for (k = 0; k < trex.g->rx.nb; k++) {
+		const struct gen_tpg_unk *u = tpg.unk[k][port];
+		uint32_t i, n;
+
+		if (__atomic_load_n(&u->clear, __ATOMIC_ACQUIRE) != tpg.unk_clear[port])
+			continue;
+		n = __atomic_load_n(&u->n, __ATOMIC_ACQUIRE);
+		for (i = 0; i < n && json_array_size(list) < GEN_TPG_MAX_UNKNOWN; i++) {
+			json_t *tag;
+
+			if (u->e[i].vlan2 == 0)
+				tag = json_pack("{s:s,s:{s:i}}", "type", "Dot1Q", "value", "vlan",
+						u->e[i].vlan);
+			else
+				tag = json_pack("{s:s,s:{s:[i,i]}}", "type", "QinQ", "value",
+						"vlans", u->e[i].vlan, u->e[i].vlan2);
+			json_array_append_new(list, json_pack("{s:o,s:I}", "tag", tag, "tpgid",
+							      (json_int_t)u->e[i].tpgid));
+		}
+	}
+	snprintf(pk, sizeof(pk), "%u", port);
+	*res = json_pack("{s:o}", pk, list);
+	return 0;
+}
+
+int
+trex_m_clear_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len)
+{
+	uint16_t port;
+	int ret;
+
+	ret = trex_tpg_unk_port(p, &port, err, err_len);
+	if (ret != 0)
+		return ret;
+	/* The RX lcores start their lists again at their next unknown tag. */
+	__atomic_store_n(&tpg.unk_clear[port], tpg.unk_clear[port] + 1, __ATOMIC_RELEASE);
 	*res = json_object();
 	return 0;
 }

@@ -12,6 +12,10 @@ each tag sees gaps), tpgid 1 QinQ (1, 100), tpgid 2 an unknown VLAN,
 tpgid 3 untagged. Then a plain stream sends one handmade TPG frame of
 tpgid 1 with seq 100 (an injected gap) and tpgid 1's stream runs again:
 its seq goes on from 20, below the 101 expected, each frame out of order.
+Unknown tags: tpgid 2's twelve frames fill the port's list with TRex's
+bound of ten entries (one a frame); cleared, the list stays empty while
+known tags arrive, then lists a handmade QinQ (2, 200) frame and a Dot1Q
+88 frame of tpgid 9 (beyond num_tpgids: TRex lists it all the same).
 Last, a latency stream with ieee_1588, TRex's 102 B frame to UDP 319:
 every frame in its pgid's latency histogram, PTP Sync-shaped on the wire.
 
@@ -22,6 +26,7 @@ import json
 import socket
 import struct
 import sys
+import time
 
 from trex_wire import fail, stream, wait_streams
 
@@ -31,7 +36,7 @@ TAGS = [{"type": "Dot1Q", "value": {"vlan": v}} for v in range(1, 6)] + [
     {"type": "QinQ", "value": {"vlans": [1, 100]}},
     {"type": "Dot1Q", "value": {"vlan": 1000}},
 ]
-N_VM, N_QINQ, N_UNKNOWN, N_UNTAGGED, N_PTP = 50, 20, 10, 10, 100
+N_VM, N_QINQ, N_UNKNOWN, N_UNTAGGED, N_PTP = 50, 20, 12, 10, 100
 
 
 def frame(vlans, tail=None, body=PAYLOAD, dport=12):
@@ -92,7 +97,6 @@ def run(c, streams):
 
 def wait_rx(c, tpgid, tag, pkts):
     """The RX lcore counts a little after the TX port is done."""
-    import time
     for _ in range(100):
         s = stats(c, 1, tpgid, tag, tag + 1)
         if s[str(tag)]["pkts"] >= pkts:
@@ -159,6 +163,11 @@ def send(rpc, pub, out):
     wait_rx(c, 0, 4, N_VM // 5)
     wait_rx(c, 1, 5, N_QINQ)
     res["run1"] = {t: stats(c, 1, t, 0, 7, unknown=True, untagged=True) for t in range(4)}
+    res["unknown1"] = c.call("get_tpg_unknown_tags", {"port_id": 1})
+    c.error("get_tpg_unknown_tags", {"port_id": 0},
+            contains="Tagged Packet Group is not enabled or collecting on this port.")
+    c.call("clear_tpg_unknown_tags", {"port_id": 1})
+    res["unknown_cleared"] = c.call("get_tpg_unknown_tags", {"port_id": 1})
 
     # Run 2: an injected gap in tpgid 1 (a plain stream's handmade frame, seq 100)...
     inj = frame([1, 100], tail=struct.pack("<IIII", MAGIC, 1, 100, 0))
@@ -198,6 +207,16 @@ def send(rpc, pub, out):
     run(c, [stream(frame([77]), mode=burst(N_UNKNOWN), fs=tpg(2))])
     wait_rx(c, 2, 6, N_UNKNOWN)
     res["run3"] = stats(c, 1, 2, 6, 7, unknown=True)
+    res["unknown_known"] = c.call("get_tpg_unknown_tags", {"port_id": 1})
+    # Unknown tags of handmade TPG frames (UDP 13: not in the tshark check).
+    for vlans, tpgid in (([2, 200], 3), ([88], 9)):
+        run(c, [stream(frame(vlans, tail=struct.pack("<IIII", MAGIC, tpgid, 0, 0), dport=13),
+                       mode=burst(1))])
+        for _ in range(100):
+            res["unknown2"] = c.call("get_tpg_unknown_tags", {"port_id": 1})
+            if len(res["unknown2"]["1"]) == 1 + (tpgid == 9):
+                break
+            time.sleep(0.05)
 
     # ieee_1588: udp_1pkt_src_ip_split_latency_ieee_1588.py's latency stream.
     lat = {"enabled": True, "stream_id": 12, "rule_type": "latency", "ieee_1588": True}
@@ -205,7 +224,6 @@ def send(rpc, pub, out):
         frame([], body=b"x" * 18, dport=319), mode=burst(5), fs=lat)},
         contains="flow_stats 'ieee_1588' needs a UDP packet with 60 payload bytes")
     run(c, [stream(frame([], body=b"x" * 60, dport=319), mode=burst(N_PTP), fs=lat)])
-    import time
     for _ in range(100):
         pg = c.call("get_pgid_stats", {"pgids": [12]})
         if pg["flow_stats"]["12"]["rp"]["1"] >= N_PTP:
@@ -221,6 +239,8 @@ def send(rpc, pub, out):
         fail("state after the first disable_tpg is not DISABLED_DP_RX (5)")
     c.call("disable_tpg", {"username": "tpguser"})
     res["off"] = c.call("get_tpg_status", {"username": "tpguser"})
+    c.error("clear_tpg_unknown_tags", {"port_id": 1},
+            contains="Tagged Packet Group is not enabled or collecting on this port.")
     c.error("disable_tpg", {"username": "tpguser"}, contains="Tagged Packet Group is not enabled.")
     c.port_call("remove_all_streams", 0)
     c.port_call("release", 0)
@@ -294,6 +314,15 @@ def check(out, fields, ptp):
     exp = {"6": cnt(N_UNKNOWN, s4, seq_err=N_UNKNOWN, big=1), "unknown_tag": {"pkts": N_UNKNOWN, "bytes": N_UNKNOWN * (s4 + 4)}}
     if r["run3"] != exp:
         fail("tpgid 2 after the update: %s, expected %s" % (r["run3"], exp))
+    # TRex's list: the first ten frames of unknown tags, repeats included.
+    dot1q = lambda v: {"type": "Dot1Q", "value": {"vlan": v}}
+    want = {"unknown1": {"1": [{"tag": dot1q(77), "tpgid": 2}] * 10},
+            "unknown_cleared": {"1": []}, "unknown_known": {"1": []},
+            "unknown2": {"1": [{"tag": {"type": "QinQ", "value": {"vlans": [2, 200]}},
+                                "tpgid": 3}, {"tag": dot1q(88), "tpgid": 9}]}}
+    for k, v in want.items():
+        if r[k] != v:
+            fail("get_tpg_unknown_tags, %s: %s, expected %s" % (k, r[k], v))
     # The wire, as tshark decodes it: tags, and TRex's header in the last 16 bytes.
     seen = {}
     for line in open(fields):

@@ -26,7 +26,7 @@ else
     info "TRex's own client part skipped: no trex-core checkout (set PVP_TREX_CORE)"
 fi
 trex_gen_down
-tshark -r "$PVP_TMP/rx1.pcap" -Y "udp.dstport == 12 && frame.number <= 121" -T fields \
+tshark -r "$PVP_TMP/rx1.pcap" -Y "udp.dstport == 12 && frame.number <= 125" -T fields \
     -e vlan.id -e data.data >"$PVP_TMP/fields.txt" 2>/dev/null || fail "tshark"
 tshark -r "$PVP_TMP/rx1.pcap" -Y "udp.dstport == 319" -T fields -e ptp.v2.messagetype \
     -e ptp.v2.versionptp -e ptp.v2.messagelength -e ptp.v2.flags.twostep \
