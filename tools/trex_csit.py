@@ -22,9 +22,13 @@ them), and prints one line per run:
 CSIT adds no latency streams for IMIX sizes (its own rule): those runs
 are judged as without --latency.
 
-Usage: trex_csit.py CSIT TREX_CORE RPC_PORT PUB_PORT LOGDIR SIZES LATS PROFILE...
+The "-6p" profiles are CSIT's six-port ones: they run on ports 0..5
+(CSIT's "--ports 0 1 2 3 4 5", three pairs) when pvpkit-gen has six,
+the others on ports 0 and 1, as CSIT passes them.
+
+Usage: trex_csit.py CSIT TREX_CORE RPC_PORT PUB_PORT LOGDIR SIZES LATS NPORTS PROFILE...
   SIZES: comma list of frame sizes (64, IMIX_v4_1); LATS: comma list of
-  "no" and "yes".
+  "no" and "yes"; NPORTS: the ports pvpkit-gen has.
 """
 import base64
 import os
@@ -97,8 +101,8 @@ def verdict(rc, out, size, lat, dirs):
 
 
 def main():
-    csit, core, rpc, pub, logdir, sizes, lats = sys.argv[1:8]
-    profiles = sys.argv[8:]
+    csit, core, rpc, pub, logdir, sizes, lats, nports = sys.argv[1:9]
+    profiles = sys.argv[9:]
     env = dict(os.environ)
     env["PYTHONPATH"] = ":".join([
         os.path.join(core, "scripts/automation/trex_control_plane/interactive"),
@@ -124,10 +128,11 @@ def main():
         # "-udir" profiles are one way (their second packet is a bare
         # Ethernet header): CSIT runs them with one traffic direction.
         dirs = 1 if name.endswith("-udir") else 2
+        ports = [str(i) for i in range(6 if name.endswith("-6p") and int(nports) >= 6 else 2)]
         for size in sizes.split(","):
             for lat in lats.split(","):
                 cmd = ["/usr/bin/python3", shim, script, "--profile", p, "--duration", "1",
-                       "--frame_size", size, "--rate", "10000pps", "--ports", "0", "1",
+                       "--frame_size", size, "--rate", "10000pps", "--ports", *ports,
                        "--traffic_directions", str(dirs), "--delay", "0.5"]
                 if lat == "yes":
                     cmd.append("--latency")
