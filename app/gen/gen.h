@@ -79,7 +79,9 @@ struct gen_stream {
 	bool sig_base;	       /* every template's signature is under one data checksum:
 				* set it from the wire stream's base sums, read nothing */
 	uint16_t tpg_off;      /* TRex tpg stream: offset of the TPG header's seq, which
-				* takes the wire stream's seq (tpg.h); 0: none */
+				* takes the wire stream's seq (tpg.h); with var_len the
+				* lowest offset of a header (each frame's last 16 B);
+				* 0: none */
 	bool var_len;	       /* each flow its own length (ps->flow_len): no signature */
 };
 

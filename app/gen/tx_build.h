@@ -25,6 +25,7 @@
 #include <rte_vect.h>
 
 #include "gen.h"
+#include "tpg.h"
 
 /*
  * Stamp seq and tx_ts of the signature and fix the checksums covering
@@ -567,28 +568,46 @@ gen_build_tpg(struct gen_wstream *w, const struct pvp_tmpl *t, struct rte_mbuf *
  * Packets of their flow's own length (TRex's trim_pkt_size): the frame
  * holds the whole template, the flow's bytes are applied and the mbuf
  * cut to the flow's length. No signature: such streams have no
- * flow_stats. Adds the bytes built to @p bytes.
+ * flow_stats. A tpg stream's (tpg_off != 0) end in the template's TPG
+ * header with the seq, from @p seq on, where TRex puts it: the last 16
+ * bytes of each frame; the template's bytes from tpg_off (the lowest
+ * place a header goes) up to it come back first, since a frame of
+ * another length may have left its header there in this mbuf. Adds the
+ * bytes built to @p bytes; returns the next seq.
  */
-static __rte_noinline void
+static __rte_noinline uint32_t
 gen_build_varlen(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_t rearm,
-		 uint64_t *bytes)
+		 uint32_t seq, uint64_t *bytes)
 {
 	const struct pvp_stream *ps = w->st->ps;
 	const struct pvp_tmpl *t = &ps->tmpl[0];
+	const uint16_t lo = w->st->tpg_off;
 	uint64_t b = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		uint16_t len = ps->flow_len[w->flow];
+		uint8_t *p;
 
 		gen_mbuf_prep(pkts[i], rearm, len);
+		p = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+		if (lo != 0)
+			memcpy(p + lo, t->data + lo, len - GEN_TPG_HDR_LEN - lo);
 		if (ps->n_vars != 0)
-			pvp_flow_apply(ps, t, w->flow, rte_pktmbuf_mtod(pkts[i], uint8_t *));
+			pvp_flow_apply(ps, t, w->flow, p);
+		if (lo != 0) {
+			uint32_t v = rte_cpu_to_le_32(seq++);
+
+			memcpy(p + len - GEN_TPG_HDR_LEN, t->data + t->len - GEN_TPG_HDR_LEN,
+			       GEN_TPG_HDR_LEN);
+			memcpy(p + len - GEN_TPG_HDR_LEN + 8, &v, 4);
+		}
 		if (++w->flow == w->flow_hi)
 			w->flow = w->flow_lo;
 		b += len;
 	}
 	*bytes += b;
+	return seq;
 }
 
 /*
@@ -608,7 +627,7 @@ gen_build(struct gen_wstream *w, struct rte_mbuf **pkts, unsigned int n, uint64_
 	uint64_t bytes = 0;
 
 	if (st->var_len) {
-		gen_build_varlen(w, pkts, n, rearm, &bytes);
+		seq = gen_build_varlen(w, pkts, n, rearm, seq, &bytes);
 	} else if (st->tmpl_pools && st->sig_base) {
 		seq = gen_build_tmpl(w, pkts, n, rearm, seq, ts, &bytes);
 	} else if (st->tmpl_pools) {

@@ -20,8 +20,9 @@
  *   trex_service.c service mode, L2/L3/IPv6/VLAN, RX queue, pushed packets
  *   trex_capport.c capture ports: a port's frames to and from a client's socket
  *   trex_util.c    get_utilization: CPU and mempools
- *   trex_tpg.c     tagged packet groups: tags, enable/disable, tpg streams
- *   trex_tpg_stats.c  tagged packet groups' RX and TX counters
+ *   trex_tpg.c     tagged packet groups: tags, enable/disable
+ *   trex_tpg_stream.c  tagged packet groups' streams: checks, header, seq
+ *   trex_tpg_stats.c  tagged packet groups' RX and TX counters, unknown tags
  * Never installed.
  */
 
@@ -379,7 +380,7 @@ int trex_push_refuse(uint16_t port, const char *cmd, char *err, size_t err_len);
 /* Free the push of @p port once its TX lcores are idle (trex_port_end). */
 void trex_push_end(uint16_t port);
 
-/* trex_tpg.c, trex_tpg_stats.c: tagged packet groups (../tpg.h has the RX side). */
+/* trex_tpg*.c: tagged packet groups (../tpg.h has the RX side). */
 int trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_get_tpg_state(json_t *p, json_t **res, char *err, size_t err_len);
@@ -395,6 +396,8 @@ int trex_m_get_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_l
 int trex_m_clear_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether tpg stream @p s (core_id @p core, -1: none) may be added now (TRex's rules). */
 int trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size_t err_len);
+/* Whether tpg stream @p s, its field engine translated, leaves room for the header (TRex's rule). */
+int trex_tpg_len_check(const struct trex_stream *s, char *err, size_t err_len);
 /* TRex's TPG header into the template of @p s built from @p ts; 0 or -errno with @p msg. */
 int trex_tpg_frame(const struct trex_stream *ts, struct pvp_stream *s, char *msg, size_t len);
 /* Keep loaded tpg stream @p s's seq (it is removed, or a new profile replaces it). */

@@ -388,6 +388,11 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 				msg);
 		goto fail;
 	}
+	if (s->tpg) {
+		ret = trex_tpg_len_check(s, err, err_len);
+		if (ret != 0)
+			goto fail;
+	}
 	/* Build it once now: what cannot be sent is refused here, not at start. */
 	ret = trex_stream_fill(s, &ps, 0, msg, sizeof(msg));
 	if (ret == 0 && s->fs && ps.tmpl[0].sig_off == 0) {

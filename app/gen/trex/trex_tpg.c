@@ -5,9 +5,9 @@
 /*
  * TRex's tagged packet groups (doc/trex.rst, "Tagged packet groups"):
  * the tag table (Dot1Q and QinQ tags into tag ids), enable and disable
- * with TRex's state machine, tpg streams, and the per (RX port, tpgid,
- * tag) counters of get_tpg_stats (read and cleared by
- * trex_tpg_stats.c). What TRex's server does in
+ * with TRex's state machine, and the per (RX port, tpgid, tag) counters
+ * of get_tpg_stats (read and cleared by trex_tpg_stats.c; the streams
+ * are trex_tpg_stream.c's). What TRex's server does in
  * trex_stl_rpc_cmds.cpp, trex_stl_tpg.cpp and trex_tpg_stats.cpp, with
  * its messages; the counting itself is the RX lcores' (../tpg.h).
  *
@@ -16,7 +16,7 @@
  * TRex keeps one seq per (port, tpgid) from enable to disable and sends a
  * tpgid's stream from one core; so does pvpkit-gen: a tpg stream takes a
  * port with one TX lcore, and its wire stream's seq is that count (saved
- * here when a new profile replaces it). Unlike TRex, clear_tpg_stats
+ * by trex_tpg_stream.c when a new profile replaces it). Unlike TRex, clear_tpg_stats
  * keeps a reader-side baseline: the expected seq lives on, so a frame in
  * order after a clear is no sequence error. One user's TPG at a time.
  */
@@ -590,120 +590,4 @@ fail:
 	json_decref(tpg.tags);
 	tpg.tags = old;
 	return ret;
-}
-
-/* ---- streams ---- */
-
-int
-trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size_t err_len)
-{
-	uint32_t i;
-
-	if (core >= 0) {
-		return trex_fail(err, err_len, -EOPNOTSUPP,
-				 "Core ID pinning is not supported for sequenced streams.");
-	}
-	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[s->port]) {
-		return trex_fail(err, err_len, -EPERM,
-				 "Trying to add a TPG stream but TPG isn't enabled in this port.");
-	}
-	if (s->pgid >= tpg.num_tpgids) {
-		return trex_fail(err, err_len, -ERANGE,
-				 "Invalid tpgid %u. The maximal tpgid allowed for this port is %d",
-				 s->pgid, (int)tpg.num_tpgids - 1);
-	}
-	for (i = 0; i < trex.port[s->port].nb_streams; i++) {
-		const struct trex_stream *o = trex.port[s->port].streams[i];
-
-		if (o->tpg && o->pgid == s->pgid) {
-			return trex_fail(
-				err, err_len, -EEXIST,
-				"Tagged Packet Group ID %u already in use. Can't use the same id "
-				"for two streams.",
-				s->pgid);
-		}
-	}
-	/* TRex sends a tpgid from one core: its seq is one count. */
-	if (trex.g->port[s->port].nb_txq != 1)
-		return trex_fail(
-			err, err_len, -EOPNOTSUPP,
-			"a tpg stream is sent by one TX lcore (TRex sends sequenced streams "
-			"from one core): port %u has %u; start pvpkit-gen with --tx-cores 1",
-			s->port, trex.g->port[s->port].nb_txq);
-	return 0;
-}
-
-int
-trex_tpg_frame(const struct trex_stream *ts, struct pvp_stream *s, char *msg, size_t len)
-{
-	struct pvp_pkt_layout lay;
-	uint32_t hdr[4];
-	uint32_t payload;
-
-	if (pvp_pkt_parse(ts->pkt, ts->len, &lay) != 0 || lay.payload_off == 0) {
-		snprintf(msg, len, "a tpg stream needs an IPv4/IPv6 packet with UDP or TCP");
-		return -EINVAL;
-	}
-	payload = lay.l3_end > lay.payload_off ? lay.l3_end - lay.payload_off : 0;
-	if (payload < GEN_TPG_HDR_LEN) {
-		snprintf(msg, len,
-			 "Need at least %u payload bytes for TPG Payload Header. Packet only has "
-			 "%u bytes",
-			 GEN_TPG_HDR_LEN, payload);
-		return -EINVAL;
-	}
-	if (s->n_tmpl != 1) {
-		snprintf(msg, len,
-			 "a tpg stream of packets of several sizes is not supported by "
-			 "pvpkit-gen");
-		return -ENOTSUP;
-	}
-	/* At the frame's end, as TRex writes it: seq 0 here, the TX lcore's on the wire. */
-	hdr[0] = rte_cpu_to_le_32(GEN_TPG_MAGIC);
-	hdr[1] = rte_cpu_to_le_32(ts->pgid);
-	hdr[2] = 0;
-	hdr[3] = 0;
-	memcpy(s->tmpl[0].data + ts->len - GEN_TPG_HDR_LEN, hdr, sizeof(hdr));
-	return 0;
-}
-
-void
-trex_tpg_save(const struct trex_stream *s)
-{
-	struct gen_ctx *g = trex.g;
-	uint16_t i;
-
-	if (!s->tpg || s->ps < 0 || tpg.seq[s->port] == NULL || s->pgid >= tpg.num_tpgids)
-		return;
-	for (i = 0; i < g->nb_ws; i++) {
-		const struct gen_wstream *w = g->ws[i];
-
-		if (w->st->ps->id != s->ps)
-			continue;
-		tpg.txb[s->port][s->pgid] +=
-			(uint64_t)(uint32_t)(w->seq - tpg.seq0[s->port][s->pgid]) *
-			(s->len + RTE_ETHER_CRC_LEN);
-		tpg.seq[s->port][s->pgid] = w->seq;
-		tpg.seq0[s->port][s->pgid] = w->seq;
-	}
-}
-
-void
-trex_tpg_loaded(void)
-{
-	struct gen_ctx *g = trex.g;
-	uint16_t i;
-
-	for (i = 0; i < g->nb_ws; i++) {
-		struct gen_wstream *w = g->ws[i];
-		const struct trex_stream *s = trex_ws_stream(w);
-
-		if (s == NULL || !s->tpg)
-			continue;
-		w->st->tpg_off = (uint16_t)(s->len - GEN_TPG_HDR_LEN + 8);
-		if (tpg.seq[s->port] != NULL && s->pgid < tpg.num_tpgids) {
-			w->seq = tpg.seq[s->port][s->pgid];
-			tpg.seq0[s->port][s->pgid] = w->seq;
-		}
-	}
 }

@@ -3,9 +3,10 @@
  */
 
 /*
- * What the two halves of the TRex server's tagged packet groups share:
- * the context with its tag table and streams (trex_tpg.c) and the
- * counters' methods (trex_tpg_stats.c). Never installed.
+ * What the parts of the TRex server's tagged packet groups share: the
+ * context with its tag table (trex_tpg.c), the streams
+ * (trex_tpg_stream.c) and the counters' methods (trex_tpg_stats.c).
+ * Never installed.
  */
 
 #ifndef TREX_TPG_PRIVATE_H
@@ -57,5 +58,15 @@ extern struct trex_tpg_ctx tpg;
 const char *trex_tpg_user(json_t *p, char *err, size_t err_len);
 /* Whether the context is @p user's. */
 bool trex_tpg_is(const char *user);
+
+/* Bytes (FCS included) of the first @p frames of @p ps, as its one TX lcore sends them. */
+uint64_t trex_tpg_bytes(const struct pvp_stream *ps, uint32_t frames);
+
+/* Whether TPG is in force on @p port: its tpg streams get seqs and TX counters. */
+static inline bool
+trex_tpg_on(uint16_t port)
+{
+	return tpg.user[0] != '\0' && tpg.state == TPG_ENABLED && tpg.tx[port];
+}
 
 #endif /* TREX_TPG_PRIVATE_H */

@@ -344,8 +344,7 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 		if (s == NULL || !s->tpg || s->port != port || s->pgid != tpgid)
 			continue;
 		*pkts = w->seq;
-		*bytes += (uint64_t)(uint32_t)(w->seq - tpg.seq0[port][tpgid]) *
-			  (s->len + RTE_ETHER_CRC_LEN);
+		*bytes += trex_tpg_bytes(w->st->ps, w->seq - tpg.seq0[port][tpgid]);
 	}
 }
 

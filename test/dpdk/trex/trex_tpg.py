@@ -16,11 +16,17 @@ Unknown tags: tpgid 2's twelve frames fill the port's list with TRex's
 bound of ten entries (one a frame); cleared, the list stays empty while
 known tags arrive, then lists a handmade QinQ (2, 200) frame and a Dot1Q
 88 frame of tpgid 9 (beyond num_tpgids: TRex lists it all the same).
-Last, a latency stream with ieee_1588, TRex's 102 B frame to UDP 319:
+A tpg stream of variable length (trim_pkt_size over 90..128 B, IP and
+UDP lengths written, tpgid 3 on VLAN 5): each frame ends in the header,
+its seq one more each frame, RX and TX counters of the frames' own
+lengths; one whose shortest frame leaves no room refused with TRex's
+message. Then a latency stream with ieee_1588, TRex's 102 B frame to UDP 319:
 every frame in its pgid's latency histogram, PTP Sync-shaped on the wire.
+Last, a tpg stream added before disable_tpg starts after it, as in TRex
+(whose stream manager keeps it), each frame with TRex's INVALID_SEQ.
 
 Usage: trex_tpg.py send RPC_PORT PUB_PORT OUT.json
-       trex_tpg.py check OUT.json TPG_FIELDS_FILE PTP_FIELDS_FILE
+       trex_tpg.py check OUT.json TPG_FIELDS_FILE PTP_FIELDS_FILE STALE_FIELDS_FILE VARLEN_FIELDS_FILE
 """
 import json
 import socket
@@ -36,7 +42,8 @@ TAGS = [{"type": "Dot1Q", "value": {"vlan": v}} for v in range(1, 6)] + [
     {"type": "QinQ", "value": {"vlans": [1, 100]}},
     {"type": "Dot1Q", "value": {"vlan": 1000}},
 ]
-N_VM, N_QINQ, N_UNKNOWN, N_UNTAGGED, N_PTP = 50, 20, 12, 10, 100
+N_VM, N_QINQ, N_UNKNOWN, N_UNTAGGED, N_PTP, N_STALE = 50, 20, 12, 10, 100, 5
+VAR_MIN, VAR_MAX = 90, 128
 
 
 def frame(vlans, tail=None, body=PAYLOAD, dport=12):
@@ -65,6 +72,17 @@ VLAN_VM = [
     {"type": "write_flow_var", "name": "dot1q_tag", "pkt_offset": 14, "add_value": 0,
      "is_big_endian": True},
 ]
+
+
+def trim_vm(lo, hi):
+    """TRex's udp_inc_len shape: a size var, the trim, IP and UDP lengths (after a Dot1Q)."""
+    return [{"type": "flow_var", "name": "fv_size", "size": 2, "op": "inc", "step": 1,
+             "init_value": lo, "min_value": lo, "max_value": hi},
+            {"type": "trim_pkt_size", "name": "fv_size"},
+            {"type": "write_flow_var", "name": "fv_size", "pkt_offset": 20, "add_value": -18,
+             "is_big_endian": True},
+            {"type": "write_flow_var", "name": "fv_size", "pkt_offset": 42,
+             "add_value": -38, "is_big_endian": True}]
 
 
 def stats(c, port, tpgid, lo, hi, unknown=False, untagged=False):
@@ -218,6 +236,17 @@ def send(rpc, pub, out):
                 break
             time.sleep(0.05)
 
+    # Variable length: TRex's minimum, then 39 lengths (UDP 15 in the capture).
+    big = frame([5], body=b"v" * (VAR_MAX - len(frame([5], body=b""))), dport=15)
+    c.port_error("add_stream", 0, {"stream_id": 9, "stream": stream(
+        big, mode=burst(5), vm=trim_vm(60, VAR_MAX), fs=tpg(3))},
+        contains="minimum packet size should be at least 76")
+    n_var = VAR_MAX - VAR_MIN + 1
+    run(c, [stream(big, mode=burst(n_var), vm=trim_vm(VAR_MIN, VAR_MAX), fs=tpg(3))])
+    wait_rx(c, 3, 4, n_var)
+    res["varlen"] = stats(c, 1, 3, 4, 5)
+    res["varlen_tx"] = c.call("get_tpg_tx_stats", {"port_id": 0, "tpgid": 3})
+
     # ieee_1588: udp_1pkt_src_ip_split_latency_ieee_1588.py's latency stream.
     lat = {"enabled": True, "stream_id": 12, "rule_type": "latency", "ieee_1588": True}
     c.port_error("add_stream", 0, {"stream_id": 9, "stream": stream(
@@ -233,12 +262,19 @@ def send(rpc, pub, out):
                   "hist": sum(pg["latency"]["12"]["lat"]["histogram"].values()),
                   "er": pg["latency"]["12"]["er"], "hdrh": "hdrh" in pg["latency"]["12"]["lat"]}
 
-    # disable_tpg in the client's two steps.
+    # disable_tpg in the client's two steps, a tpg stream added before it.
+    c.port_call("remove_all_streams", 0)
+    c.port_call("add_stream", 0, {"stream_id": 1, "stream": stream(
+        frame([1, 100], dport=14), mode=burst(N_STALE), fs=tpg(1))})
     c.call("disable_tpg", {"username": "tpguser"})
     if c.call("get_tpg_state", {"username": "tpguser"}) != 5:
         fail("state after the first disable_tpg is not DISABLED_DP_RX (5)")
     c.call("disable_tpg", {"username": "tpguser"})
     res["off"] = c.call("get_tpg_status", {"username": "tpguser"})
+    # TRex starts it all the same; its frames carry INVALID_SEQ (UDP 14 in the capture).
+    c.port_call("start_traffic", 0, {"mul": {"type": "raw", "op": "abs", "value": 1},
+                                     "duration": -1, "force": False})
+    wait_streams(c, 0)
     c.error("clear_tpg_unknown_tags", {"port_id": 1},
             contains="Tagged Packet Group is not enabled or collecting on this port.")
     c.error("disable_tpg", {"username": "tpguser"}, contains="Tagged Packet Group is not enabled.")
@@ -254,7 +290,7 @@ def cnt(pkts, size, seq_err=0, big=0, small=0, ooo=0, dup=0):
             "seq_err_too_small": small, "ooo": ooo, "dup": dup}
 
 
-def check(out, fields, ptp):
+def check(out, fields, ptp, stale, varlen):
     r = json.load(open(out))
     want = {
         "state": 3,
@@ -350,6 +386,30 @@ def check(out, fields, ptp):
         got = (int(f[0], 0), int(f[1], 0), int(f[2], 0), f[3], int(f[4], 0))
         if got != (0, 2, 60, "1", 0x020000fffe00000a):
             fail("PTP frame (messageid, version, length, twostep, clock id): %s" % (got,))
+    # Variable length: every length once, the header in each frame's last 16 bytes.
+    rows = [line.rstrip("\n").split("\t") for line in open(varlen)]
+    lens = sorted(int(f[0]) for f in rows)
+    if lens != list(range(VAR_MIN, VAR_MAX + 1)):
+        fail("variable-length tpg frames: lengths %s, expected %d..%d" % (lens, VAR_MIN, VAR_MAX))
+    hdrs = [struct.unpack("<IIII", bytes.fromhex(f[1])[-16:]) for f in rows]
+    if hdrs != [(MAGIC, 3, N_UNTAGGED + i, 0) for i in range(len(rows))]:
+        fail("variable-length tpg frames: headers %s" % hdrs)
+    vb = sum(l + 4 for l in lens)
+    exp = {"4": {"pkts": len(lens), "bytes": vb, "seq_err": N_UNTAGGED, "seq_err_too_big": 1,
+                 "seq_err_too_small": 0, "ooo": 0, "dup": 0}}
+    if r["varlen"] != exp:
+        fail("variable-length tpg counters: %s, expected %s" % (r["varlen"], exp))
+    exp = {"0": {"3": {"pkts": N_UNTAGGED + len(lens),
+                       "bytes": N_UNTAGGED * (len(frame([])) + 4) + vb}}}
+    if r["varlen_tx"] != exp:
+        fail("variable-length tpg TX counters: %s, expected %s" % (r["varlen_tx"], exp))
+    print("# %d tpg frames of %d..%d B: the header at each one's end, seq in order" %
+          (len(lens), VAR_MIN, VAR_MAX))
+    rows = [struct.unpack("<IIII", bytes.fromhex(line.split("\t")[-1].strip())[-16:])
+            for line in open(stale)]
+    if rows != [(MAGIC, 1, 0x0BADF00D, 0)] * N_STALE:
+        fail("tpg stream after disable_tpg: headers %s, expected %d x TRex's INVALID_SEQ" %
+             (rows, N_STALE))
     print("# %d ieee_1588 frames: PTP Sync v2, length 60, two-step, clock id from the MAC; "
           "every one in the latency histogram" % N_PTP)
     print("# %d frames on the wire: tags and TPG headers (magic, tpgid, seq) as TRex "
@@ -359,5 +419,5 @@ def check(out, fields, ptp):
 if sys.argv[1] == "send":
     send(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
 else:
-    check(sys.argv[2], sys.argv[3], sys.argv[4])
+    check(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6])
 print("PASS")
