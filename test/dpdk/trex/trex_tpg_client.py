@@ -104,6 +104,28 @@ for v in range(1, 51):
         raise AssertionError("dot1q_vm: VLAN %d: %s, expected %s" % (v, st[v], want))
 print("tpg_dot1q_vm.py: 200 frames over VLANs 1..50, 4 each, sequence errors as "
       "designed; VLAN 7: %s" % st[7])
+# Unknown tags, as TRex's own regression test (stl_tpg_test.py) checks them:
+# none so far; QinQ (1, 100) and VLAN 7 invalidated, one frame each.
+assert c.get_tpg_unknown_tags(port=1) == {"1": []}, c.get_tpg_unknown_tags(port=1)
+c.update_tpg_tags([{"type": None, "tag_id": 0}, {"type": None, "tag_id": 7}])
+c.remove_all_streams(ports=[0])
+prof = STLProfile.load_py(os.path.join(STL, "tpg_1tag_stream.py"),
+                          tunables=["--qinq", "--vlans", str(VLANS), "--pps", "1000",
+                                    "--burst-size", "1"])
+c.add_streams(prof.get_streams(), ports=[0])
+c.start(ports=[0])
+c.wait_on_traffic(ports=[0], timeout=20)
+want = [{"tag": {"type": "QinQ", "value": {"vlans": [1, 100]}}, "tpgid": 0},
+        {"tag": {"type": "Dot1Q", "value": {"vlan": 7}}, "tpgid": 7}]
+for _ in range(100):
+    unknown = c.get_tpg_unknown_tags(port=1)["1"]
+    if len(unknown) >= len(want):
+        break
+    time.sleep(0.05)
+assert sorted(unknown, key=str) == sorted(want, key=str), unknown
+c.clear_tpg_unknown_tags(port=1)
+assert c.get_tpg_unknown_tags(port=1) == {"1": []}
+print("get_tpg_unknown_tags: %s" % unknown)
 c.disable_tpg()
 assert not c.get_tpg_status()["enabled"]
 c.remove_all_streams(ports=[0, 1])
