@@ -60,9 +60,9 @@ struct gen_tpg_unk {
 	uint32_t clear; /* the clear count the entries are of */
 	uint32_t n;	/* entries, at most GEN_TPG_MAX_UNKNOWN */
 	struct {
-		uint32_t tpgid;	 /* the frame's tpgid */
-		uint16_t vlan;	 /* its first VLAN */
-		uint16_t vlan2;	 /* its second one (QinQ), 0: a Dot1Q tag */
+		uint32_t tpgid; /* the frame's tpgid */
+		uint16_t vlan;	/* its first VLAN */
+		uint16_t vlan2; /* its second one (QinQ), 0: a Dot1Q tag */
 	} e[GEN_TPG_MAX_UNKNOWN];
 } __rte_cache_aligned;
 
@@ -123,8 +123,8 @@ gen_tpg_be16(const uint8_t *p)
  * tag objects refuse them.
  */
 static inline void
-gen_tpg_unknown(const struct gen_tpg *t, uint16_t k, uint16_t port, uint32_t tpgid,
-		uint16_t v1, uint16_t v2, bool qinq)
+gen_tpg_unknown(const struct gen_tpg *t, uint16_t k, uint16_t port, uint32_t tpgid, uint16_t v1,
+		uint16_t v2, bool qinq)
 {
 	struct gen_tpg_unk *u = t->unk[k][port];
 	uint32_t clr = __atomic_load_n(&t->unk_clear[port], __ATOMIC_ACQUIRE);

@@ -346,8 +346,8 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 			tpg.cnt[k][port] =
 				calloc(trex_tpg_slots() + 1u, sizeof(struct gen_tpg_cntr));
 			/* Cache aligned: each RX lcore writes its own. */
-			tpg.unk[k][port] = aligned_alloc(RTE_CACHE_LINE_SIZE,
-							 sizeof(struct gen_tpg_unk));
+			tpg.unk[k][port] =
+				aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(struct gen_tpg_unk));
 			if (tpg.cnt[k][port] == NULL || tpg.unk[k][port] == NULL)
 				goto nomem;
 			memset(tpg.unk[k][port], 0, sizeof(struct gen_tpg_unk));

@@ -44,7 +44,7 @@ struct trex_tpg_ctx {
 	struct gen_tpg_cntr *base[GEN_MAX_PORTS];	     /* clear baselines, summed */
 	struct gen_tpg_unk *unk[GEN_MAX_RX][GEN_MAX_PORTS];  /* RX lcores' unknown tags */
 	uint32_t unk_clear[GEN_MAX_PORTS]; /* clear_tpg_unknown_tags calls per port */
-	uint32_t *seq[GEN_MAX_PORTS]; /* next seq of each tpgid, while not loaded */
+	uint32_t *seq[GEN_MAX_PORTS];	   /* next seq of each tpgid, while not loaded */
 	/* TX counters of each tpgid: frames are its seq; bytes of the loads before. */
 	uint32_t *seq0[GEN_MAX_PORTS];	 /* seq when the loaded stream took over */
 	uint64_t *txb[GEN_MAX_PORTS];	 /* bytes (FCS included) sent before that */

@@ -81,8 +81,7 @@ trex_tpg_len_check(const struct trex_stream *s, char *err, size_t err_len)
 	struct pvp_pkt_layout lay;
 	uint32_t payload, need, min;
 
-	if (s->vm_len == NULL || pvp_pkt_parse(s->pkt, s->len, &lay) != 0 ||
-	    lay.payload_off == 0)
+	if (s->vm_len == NULL || pvp_pkt_parse(s->pkt, s->len, &lay) != 0 || lay.payload_off == 0)
 		return 0;
 	/*
 	 * TRex's TPGStreamMgr::add_stream: the header after the headers, in
@@ -192,9 +191,9 @@ trex_tpg_loaded(void)
 			continue;
 		/* Variable lengths: where the shortest frame's header starts. */
 		if (w->st->var_len)
-			w->st->tpg_off = (uint16_t)(trex_tpg_min_len(w->st->ps->flow_len,
-								     w->st->ps->flows) -
-						    GEN_TPG_HDR_LEN);
+			w->st->tpg_off =
+				(uint16_t)(trex_tpg_min_len(w->st->ps->flow_len, w->st->ps->flows) -
+					   GEN_TPG_HDR_LEN);
 		else
 			w->st->tpg_off = (uint16_t)(s->len - GEN_TPG_HDR_LEN + 8);
 		if (tpg.seq[s->port] != NULL && s->pgid < tpg.num_tpgids) {
