@@ -183,7 +183,7 @@ def send(rpc, pub, out):
     res["run1"] = {t: stats(c, 1, t, 0, 7, unknown=True, untagged=True) for t in range(4)}
     res["unknown1"] = c.call("get_tpg_unknown_tags", {"port_id": 1})
     c.error("get_tpg_unknown_tags", {"port_id": 0},
-            contains="Tagged Packet Group is not enabled or collecting on this port.")
+            code=-32000, contains="Tagged Packet Group is not enabled or collecting on this port.")
     c.call("clear_tpg_unknown_tags", {"port_id": 1})
     res["unknown_cleared"] = c.call("get_tpg_unknown_tags", {"port_id": 1})
 
@@ -240,7 +240,7 @@ def send(rpc, pub, out):
     big = frame([5], body=b"v" * (VAR_MAX - len(frame([5], body=b""))), dport=15)
     c.port_error("add_stream", 0, {"stream_id": 9, "stream": stream(
         big, mode=burst(5), vm=trim_vm(60, VAR_MAX), fs=tpg(3))},
-        contains="minimum packet size should be at least 76")
+        code=-32000, contains="minimum packet size should be at least 76")
     n_var = VAR_MAX - VAR_MIN + 1
     run(c, [stream(big, mode=burst(n_var), vm=trim_vm(VAR_MIN, VAR_MAX), fs=tpg(3))])
     wait_rx(c, 3, 4, n_var)
@@ -276,7 +276,7 @@ def send(rpc, pub, out):
                                      "duration": -1, "force": False})
     wait_streams(c, 0)
     c.error("clear_tpg_unknown_tags", {"port_id": 1},
-            contains="Tagged Packet Group is not enabled or collecting on this port.")
+            code=-32000, contains="Tagged Packet Group is not enabled or collecting on this port.")
     c.error("disable_tpg", {"username": "tpguser"}, contains="Tagged Packet Group is not enabled.")
     c.port_call("remove_all_streams", 0)
     c.port_call("release", 0)
