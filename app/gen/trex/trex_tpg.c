@@ -34,13 +34,13 @@
 /* Most bytes of RX counters one TPG context may take. */
 #define TPG_MAX_BYTES (512ull << 20)
 
-struct trex_tpg_ctx tpg;
+struct trex_tpg_ctx trex_tpg;
 
 /* Counters of one RX port: 2^32 tpgids x 2^16 tags do not fit 32 bits. */
 static uint64_t
 trex_tpg_slots(void)
 {
-	return (uint64_t)tpg.num_tpgids * (tpg.num_tags + GEN_TPG_EXTRA);
+	return (uint64_t)trex_tpg.num_tpgids * (trex_tpg.num_tags + GEN_TPG_EXTRA);
 }
 
 /* ---- the tag table ---- */
@@ -109,7 +109,7 @@ trex_tpg_table_free(struct gen_tpg *t)
 	free(t);
 }
 
-/* A table of tpg.tags over the context's counters into @p out; 0 or -errno with @p err. */
+/* A table of trex_tpg.tags over the context's counters into @p out; 0 or -errno with @p err. */
 static int
 trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 {
@@ -119,17 +119,17 @@ trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 	int ret;
 
 	if (t != NULL) {
-		t->qinq_key = calloc(tpg.num_tags + 1u, sizeof(*t->qinq_key));
-		t->qinq_tag = calloc(tpg.num_tags + 1u, sizeof(*t->qinq_tag));
+		t->qinq_key = calloc(trex_tpg.num_tags + 1u, sizeof(*t->qinq_key));
+		t->qinq_tag = calloc(trex_tpg.num_tags + 1u, sizeof(*t->qinq_tag));
 	}
 	if (t == NULL || t->qinq_key == NULL || t->qinq_tag == NULL) {
 		trex_tpg_table_free(t);
 		return trex_fail(err, err_len, -ENOMEM, "out of memory");
 	}
-	t->num_tpgids = tpg.num_tpgids;
-	t->num_tags = tpg.num_tags;
-	for (i = 0; i < tpg.num_tags; i++) {
-		tag = json_array_get(tpg.tags, i);
+	t->num_tpgids = trex_tpg.num_tpgids;
+	t->num_tags = trex_tpg.num_tags;
+	for (i = 0; i < trex_tpg.num_tags; i++) {
+		tag = json_array_get(trex_tpg.tags, i);
 		if (json_is_null(tag))
 			continue;
 		ret = trex_tpg_map_add(t, tag, i, err, err_len);
@@ -140,10 +140,10 @@ trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 	}
 	for (k = 0; k < GEN_MAX_RX; k++)
 		for (p = 0; p < GEN_MAX_PORTS; p++) {
-			t->cnt[k][p] = tpg.cnt[k][p];
-			t->unk[k][p] = tpg.unk[k][p];
+			t->cnt[k][p] = trex_tpg.cnt[k][p];
+			t->unk[k][p] = trex_tpg.unk[k][p];
 		}
-	t->unk_clear = tpg.unk_clear;
+	t->unk_clear = trex_tpg.unk_clear;
 	*out = t;
 	return 0;
 }
@@ -157,13 +157,13 @@ static bool
 trex_tpg_publish(struct gen_tpg *t)
 {
 	struct gen_ctx *g = trex.g;
-	struct gen_tpg *old = tpg.tbl;
+	struct gen_tpg *old = trex_tpg.tbl;
 	uint64_t deadline;
 	uint16_t k;
 	bool all;
 
 	__atomic_store_n(&g->tpg, t, __ATOMIC_RELEASE);
-	tpg.tbl = t;
+	trex_tpg.tbl = t;
 	deadline = rte_rdtsc() + 2 * g->hz;
 	do {
 		all = true;
@@ -195,35 +195,35 @@ trex_tpg_destroy(void)
 	for (p = 0; p < GEN_MAX_PORTS; p++) {
 		for (k = 0; k < GEN_MAX_RX; k++) {
 			if (quiet) {
-				free(tpg.cnt[k][p]);
-				free(tpg.unk[k][p]);
+				free(trex_tpg.cnt[k][p]);
+				free(trex_tpg.unk[k][p]);
 			}
-			tpg.cnt[k][p] = NULL;
-			tpg.unk[k][p] = NULL;
+			trex_tpg.cnt[k][p] = NULL;
+			trex_tpg.unk[k][p] = NULL;
 		}
-		free(tpg.base[p]);
-		free(tpg.seq[p]);
-		free(tpg.seq0[p]);
-		free(tpg.txb[p]);
-		free(tpg.txbase[p]);
-		tpg.base[p] = NULL;
-		tpg.seq[p] = NULL;
-		tpg.seq0[p] = NULL;
-		tpg.txb[p] = NULL;
-		tpg.txbase[p] = NULL;
+		free(trex_tpg.base[p]);
+		free(trex_tpg.seq[p]);
+		free(trex_tpg.seq0[p]);
+		free(trex_tpg.txb[p]);
+		free(trex_tpg.txbase[p]);
+		trex_tpg.base[p] = NULL;
+		trex_tpg.seq[p] = NULL;
+		trex_tpg.seq0[p] = NULL;
+		trex_tpg.txb[p] = NULL;
+		trex_tpg.txbase[p] = NULL;
 	}
-	json_decref(tpg.tags);
-	tpg.tags = NULL;
-	tpg.user[0] = '\0';
-	tpg.state = TPG_DISABLED;
-	memset(tpg.tx, 0, sizeof(tpg.tx));
-	memset(tpg.rx, 0, sizeof(tpg.rx));
+	json_decref(trex_tpg.tags);
+	trex_tpg.tags = NULL;
+	trex_tpg.user[0] = '\0';
+	trex_tpg.state = TPG_DISABLED;
+	memset(trex_tpg.tx, 0, sizeof(trex_tpg.tx));
+	memset(trex_tpg.rx, 0, sizeof(trex_tpg.rx));
 }
 
 void
 trex_tpg_free(void)
 {
-	if (tpg.user[0] != '\0')
+	if (trex_tpg.user[0] != '\0')
 		trex_tpg_destroy();
 }
 
@@ -238,7 +238,7 @@ trex_tpg_user(json_t *p, char *err, size_t err_len)
 bool
 trex_tpg_is(const char *user)
 {
-	return tpg.user[0] != '\0' && strcmp(tpg.user, user) == 0;
+	return trex_tpg.user[0] != '\0' && strcmp(trex_tpg.user, user) == 0;
 }
 
 /* Ports of @p list into @p set, each acquired by @p user's session @p sid (TRex's check). */
@@ -287,21 +287,21 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	    trex_param_uint(p, "num_tpgids", UINT32_MAX, -1, &n, err, err_len) != 0 ||
 	    (tags = trex_param_array(p, "tags", err, err_len)) == NULL)
 		return -EINVAL;
-	if (tpg.user[0] != '\0')
+	if (trex_tpg.user[0] != '\0')
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Grouping is enabled by user %s: pvpkit-gen keeps "
 				 "one TPG context at a time",
-				 tpg.user);
+				 trex_tpg.user);
 	if (json_array_size(tags) > UINT16_MAX)
 		return trex_fail(err, err_len, -ERANGE, "%zu tags: at most %u",
 				 json_array_size(tags), UINT16_MAX);
-	ret = trex_tpg_ports(ports, tpg.tx, user, sid, err, err_len);
+	ret = trex_tpg_ports(ports, trex_tpg.tx, user, sid, err, err_len);
 	if (ret == 0)
-		ret = trex_tpg_ports(rx, tpg.rx, user, sid, err, err_len);
+		ret = trex_tpg_ports(rx, trex_tpg.rx, user, sid, err, err_len);
 	if (ret != 0)
 		goto fail;
 	for (port = 0; port < g->nb_ports; port++)
-		if (tpg.rx[port] && !tpg.tx[port]) {
+		if (trex_tpg.rx[port] && !trex_tpg.tx[port]) {
 			ret = trex_fail(err, err_len, -EPERM, "Rx Ports must be acquired!");
 			goto fail;
 		}
@@ -312,45 +312,46 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 					"tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
 			goto fail;
 		}
-	tpg.num_tpgids = (uint32_t)n;
-	tpg.num_tags = (uint16_t)json_array_size(tags);
+	trex_tpg.num_tpgids = (uint32_t)n;
+	trex_tpg.num_tags = (uint16_t)json_array_size(tags);
 	/* RX counters of each lcore and a baseline per RX port; TX counters per port. */
 	for (port = 0, k = 0; port < g->nb_ports; port++)
-		k += tpg.rx[port];
+		k += trex_tpg.rx[port];
 	bytes = trex_tpg_slots() * sizeof(struct gen_tpg_cntr) * (g->rx.nb + 1u) * k +
-		(tpg.num_tpgids + 1ull) * 32 * g->nb_ports;
+		(trex_tpg.num_tpgids + 1ull) * 32 * g->nb_ports;
 	if (bytes > TPG_MAX_BYTES) {
 		ret = trex_fail(
 			err, err_len, -ENOSPC,
 			"Rx counter allocation failed! %u tpgids x %u tags on %u port(s) take "
 			"%" PRIu64 " MiB; pvpkit-gen allocates at most %llu MiB",
-			tpg.num_tpgids, tpg.num_tags, k, bytes >> 20, TPG_MAX_BYTES >> 20);
+			trex_tpg.num_tpgids, trex_tpg.num_tags, k, bytes >> 20,
+			TPG_MAX_BYTES >> 20);
 		goto fail;
 	}
-	strlcpy(tpg.user, user, sizeof(tpg.user));
-	tpg.tags = json_deep_copy(tags);
+	strlcpy(trex_tpg.user, user, sizeof(trex_tpg.user));
+	trex_tpg.tags = json_deep_copy(tags);
 	for (port = 0; port < g->nb_ports; port++) {
-		tpg.seq[port] = calloc(tpg.num_tpgids + 1u, sizeof(uint32_t));
-		tpg.seq0[port] = calloc(tpg.num_tpgids + 1u, sizeof(uint32_t));
-		tpg.txb[port] = calloc(tpg.num_tpgids + 1u, sizeof(uint64_t));
-		tpg.txbase[port] = calloc(2 * (tpg.num_tpgids + 1ull), sizeof(uint64_t));
-		if (tpg.seq[port] == NULL || tpg.seq0[port] == NULL || tpg.txb[port] == NULL ||
-		    tpg.txbase[port] == NULL)
+		trex_tpg.seq[port] = calloc(trex_tpg.num_tpgids + 1u, sizeof(uint32_t));
+		trex_tpg.seq0[port] = calloc(trex_tpg.num_tpgids + 1u, sizeof(uint32_t));
+		trex_tpg.txb[port] = calloc(trex_tpg.num_tpgids + 1u, sizeof(uint64_t));
+		trex_tpg.txbase[port] = calloc(2 * (trex_tpg.num_tpgids + 1ull), sizeof(uint64_t));
+		if (trex_tpg.seq[port] == NULL || trex_tpg.seq0[port] == NULL ||
+		    trex_tpg.txb[port] == NULL || trex_tpg.txbase[port] == NULL)
 			goto nomem;
-		if (!tpg.rx[port])
+		if (!trex_tpg.rx[port])
 			continue;
-		tpg.base[port] = calloc(trex_tpg_slots() + 1u, sizeof(struct gen_tpg_cntr));
-		if (tpg.base[port] == NULL)
+		trex_tpg.base[port] = calloc(trex_tpg_slots() + 1u, sizeof(struct gen_tpg_cntr));
+		if (trex_tpg.base[port] == NULL)
 			goto nomem;
 		for (k = 0; k < g->rx.nb; k++) {
-			tpg.cnt[k][port] =
+			trex_tpg.cnt[k][port] =
 				calloc(trex_tpg_slots() + 1u, sizeof(struct gen_tpg_cntr));
 			/* Cache aligned: each RX lcore writes its own. */
-			tpg.unk[k][port] =
+			trex_tpg.unk[k][port] =
 				aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(struct gen_tpg_unk));
-			if (tpg.cnt[k][port] == NULL || tpg.unk[k][port] == NULL)
+			if (trex_tpg.cnt[k][port] == NULL || trex_tpg.unk[k][port] == NULL)
 				goto nomem;
-			memset(tpg.unk[k][port], 0, sizeof(struct gen_tpg_unk));
+			memset(trex_tpg.unk[k][port], 0, sizeof(struct gen_tpg_unk));
 		}
 	}
 	/* The tags are checked now: a bad one fails the enable, as in TRex. */
@@ -360,15 +361,15 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 		return ret;
 	}
 	trex_tpg_table_free(t);
-	tpg.state = TPG_ENABLED_CP_RX;
+	trex_tpg.state = TPG_ENABLED_CP_RX;
 	*res = json_object();
 	return 0;
 nomem:
 	trex_tpg_destroy();
 	return trex_fail(err, err_len, -ENOSPC, "Rx counter allocation failed!");
 fail:
-	memset(tpg.tx, 0, sizeof(tpg.tx));
-	memset(tpg.rx, 0, sizeof(tpg.rx));
+	memset(trex_tpg.tx, 0, sizeof(trex_tpg.tx));
+	memset(trex_tpg.rx, 0, sizeof(trex_tpg.rx));
 	return ret;
 }
 
@@ -396,9 +397,9 @@ trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 
 	if (user == NULL)
 		return -EINVAL;
-	if (!trex_tpg_is(user) || tpg.state == TPG_DISABLED)
+	if (!trex_tpg_is(user) || trex_tpg.state == TPG_DISABLED)
 		return trex_tpg_enable_cp(p, user, res, err, err_len);
-	if (tpg.state != TPG_ENABLED_CP_RX)
+	if (trex_tpg.state != TPG_ENABLED_CP_RX)
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group in Dp can be enabled only after Cp and Rx!");
 	ret = trex_tpg_table(&t, err, err_len);
@@ -406,7 +407,7 @@ trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 		return ret;
 	trex_tpg_seq_reset();
 	trex_tpg_publish(t);
-	tpg.state = TPG_ENABLED;
+	trex_tpg.state = TPG_ENABLED;
 	*res = json_object();
 	return 0;
 }
@@ -420,14 +421,14 @@ trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 		return -EINVAL;
 	if (!trex_tpg_is(user))
 		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
-	if (tpg.state == TPG_DISABLED_DP_RX) {
+	if (trex_tpg.state == TPG_DISABLED_DP_RX) {
 		trex_tpg_destroy();
 		*res = json_object();
 		return 0;
 	}
 	/* The RX lcores let go of the table at once: Rx is disabled when this returns. */
 	trex_tpg_publish(NULL);
-	tpg.state = TPG_DISABLED_DP_RX;
+	trex_tpg.state = TPG_DISABLED_DP_RX;
 	*res = json_object();
 	return 0;
 }
@@ -439,7 +440,7 @@ trex_m_get_tpg_state(json_t *p, json_t **res, char *err, size_t err_len)
 
 	if (user == NULL)
 		return -EINVAL;
-	*res = json_integer(trex_tpg_is(user) ? tpg.state : TPG_DISABLED);
+	*res = json_integer(trex_tpg_is(user) ? trex_tpg.state : TPG_DISABLED);
 	return 0;
 }
 
@@ -471,7 +472,8 @@ trex_tpg_whose(json_t *p, const char *what, bool *mine, char *err, size_t err_le
 		if (ret != 0)
 			return ret;
 	}
-	*mine = tpg.user[0] != '\0' && (has_port ? tpg.tx[id] : strcmp(tpg.user, user) == 0);
+	*mine = trex_tpg.user[0] != '\0' &&
+		(has_port ? trex_tpg.tx[id] : strcmp(trex_tpg.user, user) == 0);
 	return 0;
 }
 
@@ -496,12 +498,13 @@ trex_m_get_tpg_status(json_t *p, json_t **res, char *err, size_t err_len)
 	ret = trex_tpg_whose(p, "status", &mine, err, err_len);
 	if (ret != 0)
 		return ret;
-	on = mine && tpg.state == TPG_ENABLED;
-	*res = json_pack("{s:b,s:{s:o,s:o,s:s,s:I,s:i}}", "enabled", on, "data", "acquired_ports",
-			 trex_tpg_port_list(on ? tpg.tx : (bool[GEN_MAX_PORTS]){0}), "rx_ports",
-			 trex_tpg_port_list(on ? tpg.rx : (bool[GEN_MAX_PORTS]){0}), "username",
-			 on ? tpg.user : "-", "num_tpgids", (json_int_t)(on ? tpg.num_tpgids : 0),
-			 "num_tags", on ? tpg.num_tags : 0);
+	on = mine && trex_tpg.state == TPG_ENABLED;
+	*res = json_pack(
+		"{s:b,s:{s:o,s:o,s:s,s:I,s:i}}", "enabled", on, "data", "acquired_ports",
+		trex_tpg_port_list(on ? trex_tpg.tx : (bool[GEN_MAX_PORTS]){0}), "rx_ports",
+		trex_tpg_port_list(on ? trex_tpg.rx : (bool[GEN_MAX_PORTS]){0}), "username",
+		on ? trex_tpg.user : "-", "num_tpgids", (json_int_t)(on ? trex_tpg.num_tpgids : 0),
+		"num_tags", on ? trex_tpg.num_tags : 0);
 	return 0;
 }
 
@@ -525,15 +528,15 @@ trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 		return trex_fail(err, err_len, -ERANGE,
 				 "Min Tag = %" PRIu64 " must be smaller than Max Tag = %" PRIu64,
 				 lo, hi);
-	if (!mine || tpg.state != TPG_ENABLED)
+	if (!mine || trex_tpg.state != TPG_ENABLED)
 		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
-	if (hi > tpg.num_tags)
+	if (hi > trex_tpg.num_tags)
 		return trex_fail(err, err_len, -ERANGE,
 				 "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
-				 tpg.num_tags);
+				 trex_tpg.num_tags);
 	a = json_array();
 	for (i = lo; i < hi; i++)
-		json_array_append(a, json_array_get(tpg.tags, i));
+		json_array_append(a, json_array_get(trex_tpg.tags, i));
 	*res = a;
 	return 0;
 }
@@ -549,9 +552,9 @@ trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 
 	if (user == NULL || (tags = trex_param_array(p, "tags", err, err_len)) == NULL)
 		return -EINVAL;
-	if (!trex_tpg_is(user) || tpg.state != TPG_ENABLED)
+	if (!trex_tpg_is(user) || trex_tpg.state != TPG_ENABLED)
 		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
-	old = json_deep_copy(tpg.tags);
+	old = json_deep_copy(trex_tpg.tags);
 	json_array_foreach(tags, i, tag) {
 		uint64_t id;
 		json_t *type = json_object_get(tag, "type");
@@ -559,21 +562,21 @@ trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 		if (!json_is_object(tag) ||
 		    trex_param_uint(tag, "tag_id", UINT16_MAX, -1, &id, err, err_len) != 0)
 			goto fail;
-		if (id >= tpg.num_tags) {
+		if (id >= trex_tpg.num_tags) {
 			ret = trex_fail(err, err_len, -ERANGE,
 					"Tag Id %" PRIu64 " greater than num of tags %u", id,
-					tpg.num_tags);
+					trex_tpg.num_tags);
 			goto fail;
 		}
 		if (type == NULL || json_is_null(type)) {
-			if (json_is_null(json_array_get(tpg.tags, id))) {
+			if (json_is_null(json_array_get(trex_tpg.tags, id))) {
 				ret = trex_fail(err, err_len, -EPERM,
 						"Tag Id to remove: %" PRIu64 " is invalid!", id);
 				goto fail;
 			}
-			json_array_set(tpg.tags, id, json_null());
+			json_array_set(trex_tpg.tags, id, json_null());
 		} else {
-			json_array_set_new(tpg.tags, id,
+			json_array_set_new(trex_tpg.tags, id,
 					   json_pack("{s:O,s:O}", "type", type, "value",
 						     json_object_get(tag, "value")));
 		}
@@ -587,7 +590,7 @@ trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 	*res = json_object();
 	return 0;
 fail:
-	json_decref(tpg.tags);
-	tpg.tags = old;
+	json_decref(trex_tpg.tags);
+	trex_tpg.tags = old;
 	return ret;
 }

@@ -52,7 +52,7 @@ struct trex_tpg_ctx {
 };
 
 /* The one TPG context (trex_tpg.c). */
-extern struct trex_tpg_ctx tpg;
+extern struct trex_tpg_ctx trex_tpg;
 
 /* Whether @p p names the context's user ("username"). NULL with @p err set on a bad param. */
 const char *trex_tpg_user(json_t *p, char *err, size_t err_len);
@@ -66,7 +66,7 @@ uint64_t trex_tpg_bytes(const struct pvp_stream *ps, uint32_t frames);
 static inline bool
 trex_tpg_on(uint16_t port)
 {
-	return tpg.user[0] != '\0' && tpg.state == TPG_ENABLED && tpg.tx[port];
+	return trex_tpg.user[0] != '\0' && trex_tpg.state == TPG_ENABLED && trex_tpg.tx[port];
 }
 
 #endif /* TREX_TPG_PRIVATE_H */

@@ -29,11 +29,11 @@ static struct gen_tpg_cntr
 trex_tpg_read(uint16_t port, uint64_t idx)
 {
 	struct gen_tpg_cntr s = {0};
-	const struct gen_tpg_cntr *b = &tpg.base[port][idx];
+	const struct gen_tpg_cntr *b = &trex_tpg.base[port][idx];
 	uint16_t k;
 
 	for (k = 0; k < trex.g->rx.nb; k++) {
-		const struct gen_tpg_cntr *c = &tpg.cnt[k][port][idx];
+		const struct gen_tpg_cntr *c = &trex_tpg.cnt[k][port][idx];
 
 		s.pkts += c->pkts;
 		s.bytes += c->bytes;
@@ -88,15 +88,15 @@ trex_tpg_stats_args(json_t *p, uint16_t *port, uint64_t *tpgid, bool *unknown, b
 	    trex_param_bool(p, "unknown_tag", 0, unknown, err, err_len) != 0 ||
 	    trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)
 		return -EINVAL;
-	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[*port]) {
+	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[*port]) {
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group is not enabled on this port.");
 	}
-	if (!tpg.rx[*port]) {
+	if (!trex_tpg.rx[*port]) {
 		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
 				 *port);
 	}
-	if (*tpgid >= tpg.num_tpgids) {
+	if (*tpgid >= trex_tpg.num_tpgids) {
 		return trex_fail(err, err_len, -ERANGE,
 				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
 	}
@@ -118,10 +118,10 @@ trex_tpg_range(uint64_t lo, uint64_t hi, bool unknown, bool untagged, char *err,
 			err, err_len, -EPERM,
 			"Min Tag can equal Max Tag iff unknown tag or untagged flags provided.");
 	}
-	if (hi > tpg.num_tags) {
+	if (hi > trex_tpg.num_tags) {
 		return trex_fail(err, err_len, -ERANGE,
 				 "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
-				 tpg.num_tags);
+				 trex_tpg.num_tags);
 	}
 	return 0;
 }
@@ -146,10 +146,10 @@ trex_tpg_tags_check(json_t *list, char *err, size_t err_len)
 
 	json_array_foreach(list, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-		    json_integer_value(x) >= tpg.num_tags) {
+		    json_integer_value(x) >= trex_tpg.num_tags) {
 			return trex_fail(err, err_len, -ERANGE,
 					 "Tag %lld is larger than number of tags %u",
-					 (long long)json_integer_value(x), tpg.num_tags);
+					 (long long)json_integer_value(x), trex_tpg.num_tags);
 		}
 	return 0;
 }
@@ -180,7 +180,7 @@ trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		ret = trex_tpg_range(lo, hi, unknown, untagged, err, err_len);
 	if (ret != 0)
 		return ret;
-	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
+	row = tpgid * (trex_tpg.num_tags + GEN_TPG_EXTRA);
 	st = json_object();
 	if (hi > lo) {
 		struct gen_tpg_cntr ref = trex_tpg_read(port, row + (uint32_t)lo), c;
@@ -197,12 +197,12 @@ trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		json_object_set_new(st, key, trex_tpg_json(&ref, false));
 	}
 	if (untagged) {
-		struct gen_tpg_cntr c = trex_tpg_read(port, row + tpg.num_tags + 1);
+		struct gen_tpg_cntr c = trex_tpg_read(port, row + trex_tpg.num_tags + 1);
 
 		json_object_set_new(st, "untagged", trex_tpg_json(&c, false));
 	}
 	if (unknown) {
-		struct gen_tpg_cntr c = trex_tpg_read(port, row + tpg.num_tags);
+		struct gen_tpg_cntr c = trex_tpg_read(port, row + trex_tpg.num_tags);
 
 		json_object_set_new(st, "unknown_tag", trex_tpg_json(&c, true));
 	}
@@ -214,7 +214,7 @@ trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 static void
 trex_tpg_zero(uint16_t port, uint64_t idx)
 {
-	struct gen_tpg_cntr *b = &tpg.base[port][idx];
+	struct gen_tpg_cntr *b = &trex_tpg.base[port][idx];
 	struct gen_tpg_cntr c = trex_tpg_read(port, idx);
 
 	b->pkts += c.pkts;
@@ -249,7 +249,7 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		ret = -EINVAL;
 	if (ret != 0)
 		return ret;
-	row = tpgid * (tpg.num_tags + GEN_TPG_EXTRA);
+	row = tpgid * (trex_tpg.num_tags + GEN_TPG_EXTRA);
 	if (has_list) {
 		if (!json_is_array(list))
 			return trex_fail(err, err_len, -EINVAL, "'tag_list' must be an array");
@@ -272,9 +272,9 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 			trex_tpg_zero(port, row + (uint32_t)i);
 	}
 	if (untagged)
-		trex_tpg_zero(port, row + tpg.num_tags + 1);
+		trex_tpg_zero(port, row + trex_tpg.num_tags + 1);
 	if (unknown)
-		trex_tpg_zero(port, row + tpg.num_tags);
+		trex_tpg_zero(port, row + trex_tpg.num_tags);
 	*res = json_object();
 	return 0;
 }
@@ -301,12 +301,12 @@ trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len)
 		ret = -EINVAL;
 	if (ret != 0)
 		return ret;
-	if (!trex_tpg_is(user) || tpg.state != TPG_ENABLED)
+	if (!trex_tpg_is(user) || trex_tpg.state != TPG_ENABLED)
 		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
-	if (!tpg.rx[port])
+	if (!trex_tpg.rx[port])
 		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
 				 port);
-	if (hi > tpg.num_tpgids)
+	if (hi > trex_tpg.num_tpgids)
 		return trex_fail(err, err_len, -ERANGE,
 				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", hi);
 	if (lo >= hi)
@@ -322,7 +322,7 @@ trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len)
 		return ret;
 	for (id = lo; id < hi; id++)
 		json_array_foreach(list, i, x)
-			trex_tpg_zero(port, id * (tpg.num_tags + GEN_TPG_EXTRA) +
+			trex_tpg_zero(port, id * (trex_tpg.num_tags + GEN_TPG_EXTRA) +
 						    (uint32_t)json_integer_value(x));
 	*res = json_object();
 	return 0;
@@ -335,8 +335,8 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 	struct gen_ctx *g = trex.g;
 	uint16_t i;
 
-	*pkts = tpg.seq[port][tpgid];
-	*bytes = tpg.txb[port][tpgid];
+	*pkts = trex_tpg.seq[port][tpgid];
+	*bytes = trex_tpg.txb[port][tpgid];
 	for (i = 0; i < g->nb_ws; i++) {
 		const struct gen_wstream *w = g->ws[i];
 		const struct trex_stream *s = trex_ws_stream(w);
@@ -344,7 +344,7 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 		if (s == NULL || !s->tpg || s->port != port || s->pgid != tpgid)
 			continue;
 		*pkts = w->seq;
-		*bytes += trex_tpg_bytes(w->st->ps, w->seq - tpg.seq0[port][tpgid]);
+		*bytes += trex_tpg_bytes(w->st->ps, w->seq - trex_tpg.seq0[port][tpgid]);
 	}
 }
 
@@ -358,11 +358,11 @@ trex_tpg_tx_args(json_t *p, uint16_t *port, uint64_t *tpgid, char *err, size_t e
 		return ret;
 	if (trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, err, err_len) != 0)
 		return -EINVAL;
-	if (tpg.user[0] == '\0' || tpg.state != TPG_ENABLED || !tpg.tx[*port]) {
+	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[*port]) {
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group is not enabled on this port.");
 	}
-	if (*tpgid >= tpg.num_tpgids) {
+	if (*tpgid >= trex_tpg.num_tpgids) {
 		return trex_fail(err, err_len, -ERANGE,
 				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
 	}
@@ -380,8 +380,8 @@ trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
-	pkts -= tpg.txbase[port][2 * tpgid];
-	bytes -= tpg.txbase[port][2 * tpgid + 1];
+	pkts -= trex_tpg.txbase[port][2 * tpgid];
+	bytes -= trex_tpg.txbase[port][2 * tpgid + 1];
 	*res = trex_tpg_wrap(
 		port, (uint32_t)tpgid,
 		json_pack("{s:I,s:I}", "pkts", (json_int_t)pkts, "bytes", (json_int_t)bytes));
@@ -398,8 +398,8 @@ trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	ret = trex_tpg_tx_args(p, &port, &tpgid, err, err_len);
 	if (ret != 0)
 		return ret;
-	trex_tpg_tx_read(port, (uint32_t)tpgid, &tpg.txbase[port][2 * tpgid],
-			 &tpg.txbase[port][2 * tpgid + 1]);
+	trex_tpg_tx_read(port, (uint32_t)tpgid, &trex_tpg.txbase[port][2 * tpgid],
+			 &trex_tpg.txbase[port][2 * tpgid + 1]);
 	*res = json_object();
 	return 0;
 }
@@ -414,7 +414,8 @@ trex_tpg_unk_port(json_t *p, uint16_t *port, char *err, size_t err_len)
 
 	if (ret != 0)
 		return ret;
-	if (tpg.user[0] == '\0' || tpg.state == TPG_DISABLED_DP_RX || !tpg.rx[*port]) {
+	if (trex_tpg.user[0] == '\0' || trex_tpg.state == TPG_DISABLED_DP_RX ||
+	    !trex_tpg.rx[*port]) {
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group is not enabled or collecting on this port.");
 	}
@@ -435,10 +436,10 @@ trex_m_get_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len)
 	list = json_array();
 	/* Each RX lcore's in turn, TRex's bound over them all. */
 	for (k = 0; k < trex.g->rx.nb; k++) {
-		const struct gen_tpg_unk *u = tpg.unk[k][port];
+		const struct gen_tpg_unk *u = trex_tpg.unk[k][port];
 		uint32_t i, n;
 
-		if (__atomic_load_n(&u->clear, __ATOMIC_ACQUIRE) != tpg.unk_clear[port])
+		if (__atomic_load_n(&u->clear, __ATOMIC_ACQUIRE) != trex_tpg.unk_clear[port])
 			continue;
 		n = __atomic_load_n(&u->n, __ATOMIC_ACQUIRE);
 		for (i = 0; i < n && json_array_size(list) < GEN_TPG_MAX_UNKNOWN; i++) {
@@ -469,7 +470,7 @@ trex_m_clear_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len
 	if (ret != 0)
 		return ret;
 	/* The RX lcores start their lists again at their next unknown tag. */
-	__atomic_store_n(&tpg.unk_clear[port], tpg.unk_clear[port] + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&trex_tpg.unk_clear[port], trex_tpg.unk_clear[port] + 1, __ATOMIC_RELEASE);
 	*res = json_object();
 	return 0;
 }

@@ -34,10 +34,10 @@ trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size
 		return trex_fail(err, err_len, -EPERM,
 				 "Trying to add a TPG stream but TPG isn't enabled in this port.");
 	}
-	if (s->pgid >= tpg.num_tpgids) {
+	if (s->pgid >= trex_tpg.num_tpgids) {
 		return trex_fail(err, err_len, -ERANGE,
 				 "Invalid tpgid %u. The maximal tpgid allowed for this port is %d",
-				 s->pgid, (int)tpg.num_tpgids - 1);
+				 s->pgid, (int)trex_tpg.num_tpgids - 1);
 	}
 	for (i = 0; i < trex.port[s->port].nb_streams; i++) {
 		const struct trex_stream *o = trex.port[s->port].streams[i];
@@ -163,17 +163,17 @@ trex_tpg_save(const struct trex_stream *s)
 	struct gen_ctx *g = trex.g;
 	uint16_t i;
 
-	if (!s->tpg || s->ps < 0 || tpg.seq[s->port] == NULL || s->pgid >= tpg.num_tpgids)
+	if (!s->tpg || s->ps < 0 || trex_tpg.seq[s->port] == NULL || s->pgid >= trex_tpg.num_tpgids)
 		return;
 	for (i = 0; i < g->nb_ws; i++) {
 		const struct gen_wstream *w = g->ws[i];
 
 		if (w->st->ps->id != s->ps)
 			continue;
-		tpg.txb[s->port][s->pgid] +=
-			trex_tpg_bytes(w->st->ps, w->seq - tpg.seq0[s->port][s->pgid]);
-		tpg.seq[s->port][s->pgid] = w->seq;
-		tpg.seq0[s->port][s->pgid] = w->seq;
+		trex_tpg.txb[s->port][s->pgid] +=
+			trex_tpg_bytes(w->st->ps, w->seq - trex_tpg.seq0[s->port][s->pgid]);
+		trex_tpg.seq[s->port][s->pgid] = w->seq;
+		trex_tpg.seq0[s->port][s->pgid] = w->seq;
 	}
 }
 
@@ -196,9 +196,9 @@ trex_tpg_loaded(void)
 					   GEN_TPG_HDR_LEN);
 		else
 			w->st->tpg_off = (uint16_t)(s->len - GEN_TPG_HDR_LEN + 8);
-		if (tpg.seq[s->port] != NULL && s->pgid < tpg.num_tpgids) {
-			w->seq = tpg.seq[s->port][s->pgid];
-			tpg.seq0[s->port][s->pgid] = w->seq;
+		if (trex_tpg.seq[s->port] != NULL && s->pgid < trex_tpg.num_tpgids) {
+			w->seq = trex_tpg.seq[s->port][s->pgid];
+			trex_tpg.seq0[s->port][s->pgid] = w->seq;
 		}
 	}
 }
