@@ -14,7 +14,7 @@
 #
 # Usage: tools/trex-corpus.sh [-n N] [-b BUILD_DIR] [-c CACHE_DIR] TREX_CORE [PROFILE...]
 #   TREX_CORE may also come from $PVP_TREX_CORE (then left out before the
-#   PROFILEs); CACHE_DIR keeps the simulator's pcaps between runs (it
+#   PROFILEs); CACHE_DIR (made if absent) keeps the simulator's pcaps between runs (it
 #   starts once a stream, seconds each).
 #   Exit 0 when every profile passes, 1 otherwise, 77 when what it needs
 #   is absent.
@@ -25,7 +25,8 @@ while getopts "n:b:c:" o; do
     case $o in
     n) n=$OPTARG ;;
     b) build=$OPTARG ;;
-    c) export TREX_SIM_CACHE=$OPTARG ;;
+    c) mkdir -p "$OPTARG" || { echo "trex-corpus.sh: -c $OPTARG: cannot make the folder" >&2; exit 2; }
+       export TREX_SIM_CACHE=$OPTARG ;;
     *) echo "usage: $0 [-n N] [-b BUILD_DIR] [-c CACHE_DIR] TREX_CORE [PROFILE...]" >&2; exit 2 ;;
     esac
 done

@@ -13,7 +13,8 @@
 [ -n "${PVP_TREX_CORE:-}" ] || skip "no trex-core checkout (set PVP_TREX_CORE)"
 need_bin "$PVP_GEN"
 need_hugepages 128
-"$PVP_SOURCE_DIR/tools/trex-corpus.sh" -n 20 -b "$PVP_BUILD_DIR" "$PVP_TREX_CORE" \
+# A cache folder that is not there yet is made (it crashed the tool once).
+"$PVP_SOURCE_DIR/tools/trex-corpus.sh" -n 20 -b "$PVP_BUILD_DIR" -c "$PVP_TMP/new/cache" "$PVP_TREX_CORE" \
     udp_1pkt_simple udp_1pkt_simple_list_test dependent_field_engine_vars \
     udp_1pkt_repeat_random udp_1pkt_mac_mask3 icmpv6_fix_cs \
     udp_inc_len_9k udp_inc_len_list udp_rand_len_9k
