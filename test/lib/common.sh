@@ -84,3 +84,9 @@ if "error" in r:
 print(json.dumps(r["result"]))
 PY
 }
+
+# json_get FILE EXPR: print EXPR, a Python expression over d, the JSON
+# document in FILE (json_get out.json 'd["ports"][0]["tx"]').
+json_get() {
+    "$PVP_PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}

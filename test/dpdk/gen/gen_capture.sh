@@ -14,10 +14,6 @@ need_hugepages 128
 need_cmd tshark
 [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
 
-json_get() {
-    "$PVP_PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
 # cap NAME CAPTURE-ARG: 1000 frames of 10 flows (16.0.0.1..10), 100 per flow.
 cap() {
     "$PVP_GEN" $(pvp_eal "cap$1") -m 256 -l 0-1 --vdev net_ring0 -- \

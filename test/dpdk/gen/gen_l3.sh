@@ -19,10 +19,6 @@ need_bin "$PVP_GEN"
 need_hugepages 256
 [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
 
-json_get() {
-    "$PVP_PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
 # memif's two ends in one process need shared files, not --in-memory.
 PREFIX=pvpt-l3-$$
 trap 'rm -f /dev/hugepages/${PREFIX}* 2>/dev/null; pvp_cleanup' EXIT

@@ -18,10 +18,6 @@ need_bin "$PVP_GEN"
 need_hugepages 256
 [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
 
-json_get() {
-    "$PVP_PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
 "$PVP_PY" - "$PVP_TMP/garp.pcap" <<'PY' || fail "pcap writer"
 import struct, sys
 def garp(mac):

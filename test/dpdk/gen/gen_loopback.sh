@@ -17,11 +17,6 @@ need_hugepages 128
 [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
 HERE="$PVP_SOURCE_DIR/test/dpdk/gen"
 
-# json_get FILE EXPR: evaluate a python expression on the JSON report (d).
-json_get() {
-    "$PVP_PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
 info "net_ring loopback, 50 flows at 20 kpps for 1 s"
 "$PVP_GEN" $(pvp_eal loop1) -m 256 -l 0-1 --vdev net_ring0 -- \
     --rate 20kpps --duration 1 --flows 50 --idle-sleep 50 --json "$PVP_TMP/loop.json" \

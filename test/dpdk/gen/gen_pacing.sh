@@ -36,11 +36,6 @@ cat >"$PVP_TMP/topo.json" <<TOPO
   {"hop": "tester", "port": "p0", "dir": "rx", "label": "received by tester"}]]}
 TOPO
 
-# json_get FILE EXPR: a python expression on the trial JSON (d).
-json_get() {
-    "$PVP_PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
 info "undisturbed: 20 kpps for 2 s"
 "$PVP_COORD" trial --topology "$PVP_TMP/topo.json" --rate 20kpps --duration 2 \
     --json "$PVP_TMP/calm.json" >"$PVP_TMP/calm.out" 2>&1 ||
