@@ -24,25 +24,25 @@ fwd_wait_sock "$SOCK" "$FWD_PID" || { cat "$LOG"; fail "control socket never ans
 
 INFO=$($FWD_CTL "$SOCK" info) || fail "info"
 info "info: $INFO"
-[ "$(json_get "$INFO" 'j["app"]')" = pvpkit-fwd ] || fail "info: app"
-[ "$(json_get "$INFO" 'j["mode"], j["topology"]')" = "('macswap', 'paired')" ] || fail "info: mode/topology"
+[ "$(json_eval "$INFO" 'j["app"]')" = pvpkit-fwd ] || fail "info: app"
+[ "$(json_eval "$INFO" 'j["mode"], j["topology"]')" = "('macswap', 'paired')" ] || fail "info: mode/topology"
 # Base 10: --burst 016 is 16 (it was 14).
-[ "$(json_get "$INFO" 'j["burst"]')" = 16 ] || fail "info: --burst 016 is not 16"
-[ "$(json_get "$INFO" '[p["name"] for p in j["ports"]]')" = "['net_null0', 'net_null1']" ] || fail "info: port names"
-[ "$(json_get "$INFO" 'all(len(p["mac"]) == 17 and p["rxq"] == 1 and p["txq"] == 1 for p in j["ports"])')" = True ] ||
+[ "$(json_eval "$INFO" 'j["burst"]')" = 16 ] || fail "info: --burst 016 is not 16"
+[ "$(json_eval "$INFO" '[p["name"] for p in j["ports"]]')" = "['net_null0', 'net_null1']" ] || fail "info: port names"
+[ "$(json_eval "$INFO" 'all(len(p["mac"]) == 17 and p["rxq"] == 1 and p["txq"] == 1 for p in j["ports"])')" = True ] ||
     fail "info: mac/queues"
-[ "$(json_get "$INFO" '"stats.get" in j["methods"] and "stats.clear" in j["methods"]')" = True ] ||
+[ "$(json_eval "$INFO" '"stats.get" in j["methods"] and "stats.clear" in j["methods"]')" = True ] ||
     fail "info: methods"
 # clock.get (doc/fwd.rst, "Receive stamps"): a sample, and no --stamp here.
 CLK=$($FWD_CTL "$SOCK" clock.get) || fail "clock.get"
-[ "$(json_get "$CLK" 'j["stamp"] is False and j["tsc_hz"] > 0 and j["tsc"] > 0 and len(j["boot_id"]) > 0')" = True ] ||
+[ "$(json_eval "$CLK" 'j["stamp"] is False and j["tsc_hz"] > 0 and j["tsc"] > 0 and len(j["boot_id"]) > 0')" = True ] ||
     fail "clock.get: $CLK"
-[ "$(json_get "$INFO" 'j["stamp"]')" = False ] || fail "info: stamp"
+[ "$(json_eval "$INFO" 'j["stamp"]')" = False ] || fail "info: stamp"
 
 R=$($FWD_CTL "$SOCK" --hammer 3) || { echo "$R"; fail "stats.get readings inconsistent"; }
 info "hammer: $R"
-[ "$(json_get "$R" 'j["reads"] >= 10')" = True ] || fail "too few stats.get answers: $R"
-[ "$(json_get "$R" 'j["rx_last"] > j["rx_first"] and j["tx_last"] > j["tx_first"]')" = True ] ||
+[ "$(json_eval "$R" 'j["reads"] >= 10')" = True ] || fail "too few stats.get answers: $R"
+[ "$(json_eval "$R" 'j["rx_last"] > j["rx_first"] and j["tx_last"] > j["tx_first"]')" = True ] ||
     fail "forwarding stopped while stats were read: $R"
 
 # Unknown methods and garbage get JSON-RPC errors, and forwarding goes on.
@@ -50,14 +50,14 @@ $FWD_CTL "$SOCK" no.such.method >/dev/null 2>&1 && fail "unknown method answered
 A=$($FWD_CTL "$SOCK" stats.get) || fail "stats.get after errors"
 sleep 0.3
 B=$($FWD_CTL "$SOCK" stats.get) || fail "stats.get"
-[ "$(json_get "$B" 'j["ports"][0]["rx_packets"]')" -gt "$(json_get "$A" 'j["ports"][0]["rx_packets"]')" ] ||
+[ "$(json_eval "$B" 'j["ports"][0]["rx_packets"]')" -gt "$(json_eval "$A" 'j["ports"][0]["rx_packets"]')" ] ||
     fail "counters stopped increasing"
 
 # The same counters through DPDK telemetry (lib/stats exports them).
 T=$($PVP_PY "$PVP_SOURCE_DIR/tools/bench/fwd_telemetry.py" "pvpt-ctl-$$" /pvpkit/stats /ethdev/stats,0) ||
     fail "telemetry not readable"
-[ "$(json_get "$T" 'j["/pvpkit/stats"]["name"]')" = pvpkit-fwd ] || fail "telemetry /pvpkit/stats: $T"
-[ "$(json_get "$T" 'j["/ethdev/stats,0"]["ipackets"] > 0')" = True ] || fail "telemetry /ethdev/stats,0"
+[ "$(json_eval "$T" 'j["/pvpkit/stats"]["name"]')" = pvpkit-fwd ] || fail "telemetry /pvpkit/stats: $T"
+[ "$(json_eval "$T" 'j["/ethdev/stats,0"]["ipackets"] > 0')" = True ] || fail "telemetry /ethdev/stats,0"
 kill -0 "$FWD_PID" || fail "pvpkit-fwd died"
 fwd_stop "$FWD_PID" || { cat "$LOG"; fail "exit status after SIGTERM"; }
 for p in 0 1; do

@@ -86,10 +86,10 @@ impair_run ge "ge_p=0.002,ge_r=0.2,ge_loss=1,seed=5"
 ge=$($FI runs "$PVP_TMP/ge.pcap")
 bern=$($FI runs "$PVP_TMP/a.pcap")
 info "Gilbert-Elliott p 0.002 r 0.2: $ge; Bernoulli 1%: $bern"
-[ "$(json_get "$ge" 'j["lost"]')" = "$(imp ge loss_dropped)" ] || fail "GE: output and counter differ"
-json_get "$ge" '1 if 2.5 <= j["mean_run"] <= 10 else exit(1)' >/dev/null || fail "GE: runs are not bursts: $ge"
-json_get "$bern" '1 if j["mean_run"] < 1.5 else exit(1)' >/dev/null || fail "Bernoulli loss in runs: $bern"
-json_get "$ge" '1 if 0.004 * '$N' <= j["lost"] <= 0.025 * '$N' else exit(1)' >/dev/null ||
+[ "$(json_eval "$ge" 'j["lost"]')" = "$(imp ge loss_dropped)" ] || fail "GE: output and counter differ"
+json_eval "$ge" '1 if 2.5 <= j["mean_run"] <= 10 else exit(1)' >/dev/null || fail "GE: runs are not bursts: $ge"
+json_eval "$bern" '1 if j["mean_run"] < 1.5 else exit(1)' >/dev/null || fail "Bernoulli loss in runs: $bern"
+json_eval "$ge" '1 if 0.004 * '$N' <= j["lost"] <= 0.025 * '$N' else exit(1)' >/dev/null ||
     fail "GE: loss far from p/(p+r) = 0.99%: $ge"
 
 # 4. Delay: 1000 packets held 1 s, then all sent.
@@ -104,9 +104,9 @@ fwd_wait_sock "$SOCK" "$FWD_PID" || { cat "$PVP_TMP/delay.log"; fail "delay: no 
 mon=$($FI monitor "$SOCK" 1000 5) || fail "delay: monitor failed"
 info "delay 1 s: $mon"
 fwd_stop "$FWD_PID" || { cat "$PVP_TMP/delay.log"; fail "delay: exit status"; }
-json_get "$mon" '1 if j["held_seen"] else exit(1)' >/dev/null || fail "delay: never saw all 1000 held"
+json_eval "$mon" '1 if j["held_seen"] else exit(1)' >/dev/null || fail "delay: never saw all 1000 held"
 # No packet can have left before 1 s after the forwarder was started.
-json_get "$mon" '1 if j["tx_all_at"] is not None and j["tx_all_at"] - '"$T0"' >= 1.0 else exit(1)' \
+json_eval "$mon" '1 if j["tx_all_at"] is not None and j["tx_all_at"] - '"$T0"' >= 1.0 else exit(1)' \
     >/dev/null || fail "delay: packets left too early (or never): $mon (started at $T0)"
 [ "$(imp delay delayed)" = 1000 ] || fail "delay: delayed != 1000"
 [ "$(fwd_total "$PVP_TMP/delay.json" 0 tx_packets)" = 1000 ] || fail "delay: not all sent"
@@ -121,8 +121,8 @@ sleep 0.2
 s1=$($FWD_CTL "$SOCK" stats.get)
 sleep 0.3
 s2=$($FWD_CTL "$SOCK" stats.get)
-t1=$(json_get "$s1" 'j["ports"][0]["tx_packets"]') t2=$(json_get "$s2" 'j["ports"][0]["tx_packets"]')
-l1=$(json_get "$s1" 'j["impair"][0]["loss_dropped"]') l2=$(json_get "$s2" 'j["impair"][0]["loss_dropped"]')
+t1=$(json_eval "$s1" 'j["ports"][0]["tx_packets"]') t2=$(json_eval "$s2" 'j["ports"][0]["tx_packets"]')
+l1=$(json_eval "$s1" 'j["impair"][0]["loss_dropped"]') l2=$(json_eval "$s2" 'j["impair"][0]["loss_dropped"]')
 info "loss 1: tx $t1 -> $t2, loss_dropped $l1 -> $l2"
 [ "$t1" = "$t2" ] && [ "$l2" -gt "$l1" ] || fail "loss 1 let packets through"
 # A bucket of 0.1 s: a forwarder sharing its CPU loses no tokens while it waits.
@@ -136,7 +136,7 @@ info "rate cap 20000 pps: $rate pps sent"
 [ "$rate" -ge 19000 ] && [ "$rate" -le 21000 ] || fail "rate cap 20000 pps sent $rate pps"
 $FWD_CTL "$SOCK" stats.clear >/dev/null || fail "stats.clear"
 got=$($FWD_CTL "$SOCK" impair.get) || fail "impair.get"
-json_get "$got" '1 if j[0]["rate_pps"] == 20000 and j[0]["loss"] == 0 and j[0]["counters"]["loss_dropped"] == 0 else exit(1)' \
+json_eval "$got" '1 if j[0]["rate_pps"] == 20000 and j[0]["loss"] == 0 and j[0]["counters"]["loss_dropped"] == 0 else exit(1)' \
     >/dev/null || fail "impair.get after stats.clear: $got"
 err=$($FWD_CTL "$SOCK" impair.set '{"port": 5}' 2>&1) && fail "impair.set port 5 accepted"
 echo "$err" | grep -q 'impair.set: port 5: the forwarder has 1 ports' || fail "impair.set port 5: $err"

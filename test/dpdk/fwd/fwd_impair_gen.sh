@@ -51,7 +51,7 @@ stream() {
 
 gen_run loss
 st=$($FWD_CTL "$FSOCK" stats.get) || fail "stats.get"
-want=$(json_get "$st" '"%d %d %d" % (j["impair"][0]["loss_dropped"], j["impair"][0]["duplicated"], j["impair"][0]["reordered"])')
+want=$(json_eval "$st" '"%d %d %d" % (j["impair"][0]["loss_dropped"], j["impair"][0]["duplicated"], j["impair"][0]["reordered"])')
 got=$(stream loss '"%d %d %d" % (s["lost"], s["dup"], s["ooo"])')
 info "guest stage: dropped duplicated reordered = $want; gen: lost dup ooo = $got"
 [ "$got" = "$want" ] || fail "the generator counts $got, the guest did $want"

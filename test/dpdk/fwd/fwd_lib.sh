@@ -48,7 +48,8 @@ fwd_total() {
         "$1" "$2" "$3" 2>/dev/null
 }
 
-# json_get JSON EXPR: evaluate a python expression on the parsed JSON "j".
-json_get() {
+# json_eval JSON EXPR: evaluate a python expression on "j", the JSON text
+# given (json_get in test/lib/common.sh reads a file).
+json_eval() {
     $PVP_PY -c 'import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"
 }

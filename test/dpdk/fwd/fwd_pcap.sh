@@ -31,9 +31,9 @@ run_mode() {
     fwd_wait_sock "$sock" "$FWD_PID" || { cat "$log"; fail "$mode: control socket never answered"; }
     pinfo=$($FWD_CTL "$sock" info) || fail "$mode: info"
     stats=$($FWD_CTL "$sock" --wait-tx "$N" 10) || { cat "$log"; fail "$mode: not all packets forwarded"; }
-    [ "$(json_get "$stats" 'j["rx_packets"]')" = "$N" ] || fail "$mode: stats.get rx_packets != $N: $stats"
-    [ "$(json_get "$stats" 'j["tx_packets"]')" = "$N" ] || fail "$mode: stats.get tx_packets != $N: $stats"
-    [ "$(json_get "$stats" 'j["tx_dropped"]')" = 0 ] || fail "$mode: tx_dropped: $stats"
+    [ "$(json_eval "$stats" 'j["rx_packets"]')" = "$N" ] || fail "$mode: stats.get rx_packets != $N: $stats"
+    [ "$(json_eval "$stats" 'j["tx_packets"]')" = "$N" ] || fail "$mode: stats.get tx_packets != $N: $stats"
+    [ "$(json_eval "$stats" 'j["tx_dropped"]')" = 0 ] || fail "$mode: tx_dropped: $stats"
     total=$N
     if [ "$extra" = --seq-check ]; then
         SEQ_STATS=$($FWD_CTL "$sock" stats.get) || fail "$mode: stats.get"
@@ -48,7 +48,7 @@ run_mode() {
     [ "$(fwd_total "$sum" 0 rx_packets)" = "$total" ] || { cat "$log"; fail "$mode: --json rx_packets != $total"; }
     [ "$(fwd_total "$sum" 0 tx_packets)" = "$total" ] || { cat "$log"; fail "$mode: --json tx_packets != $total"; }
 
-    src=$(json_get "$pinfo" 'j["ports"][0]["mac"]')
+    src=$(json_eval "$pinfo" 'j["ports"][0]["mac"]')
     $PVP_PY "$FWD_DIR/fwd_pcap.py" check "$mode" "$IN" "$out" "$src" "$PEER" ||
         fail "$mode: output differs from what the mode should write"
     [ "$(tshark -r "$out" 2>/dev/null | wc -l)" = "$N" ] || fail "$mode: tshark does not read $N packets"
@@ -76,14 +76,14 @@ SEQ_STATS=""
 CLEARED=""
 run_mode macswap --seq-check
 info "seq-check: $SEQ_STATS"
-[ "$(json_get "$SEQ_STATS" '[s["stream"] for s in j["streams"]]')" = "[7]" ] ||
+[ "$(json_eval "$SEQ_STATS" '[s["stream"] for s in j["streams"]]')" = "[7]" ] ||
     fail "seq-check: expected one stream, 7"
-[ "$(json_get "$SEQ_STATS" 'j["streams"][0]["rx_packets"]')" = "$UDP" ] || fail "seq-check: rx_packets != $UDP"
-[ "$(json_get "$SEQ_STATS" 'j["streams"][0]["gaps"]')" = 1 ] || fail "seq-check: gaps != 1"
-[ "$(json_get "$SEQ_STATS" 'j["streams"][0]["dup"]+j["streams"][0]["ooo"]')" = 0 ] || fail "seq-check: dup/ooo"
-[ "$(json_get "$SEQ_STATS" 'j["unsigned_rx"]')" = $((N - UDP)) ] || fail "seq-check: unsigned_rx"
+[ "$(json_eval "$SEQ_STATS" 'j["streams"][0]["rx_packets"]')" = "$UDP" ] || fail "seq-check: rx_packets != $UDP"
+[ "$(json_eval "$SEQ_STATS" 'j["streams"][0]["gaps"]')" = 1 ] || fail "seq-check: gaps != 1"
+[ "$(json_eval "$SEQ_STATS" 'j["streams"][0]["dup"]+j["streams"][0]["ooo"]')" = 0 ] || fail "seq-check: dup/ooo"
+[ "$(json_eval "$SEQ_STATS" 'j["unsigned_rx"]')" = $((N - UDP)) ] || fail "seq-check: unsigned_rx"
 info "after stats.clear: $CLEARED"
-[ "$(json_get "$CLEARED" 'j["ports"][0]["rx_packets"], j["ports"][0]["tx_packets"], j["streams"], j["unsigned_rx"]')" = \
+[ "$(json_eval "$CLEARED" 'j["ports"][0]["rx_packets"], j["ports"][0]["tx_packets"], j["streams"], j["unsigned_rx"]')" = \
     "(0, 0, [], 0)" ] || fail "stats.clear did not clear counters and streams"
 
 # Hostile frames (signed with many stream ids, bad magic, cut short, not
@@ -97,7 +97,7 @@ fwd_start "$PVP_TMP/hostile.log" $(fwd_eal_nohuge hostile) -l 0 \
     --mode macswap --seq-check --ctl "unix:$PVP_TMP/hostile.sock" --idle-sleep 200 \
     --json "$PVP_TMP/hostile.json"
 fwd_wait_sock "$PVP_TMP/hostile.sock" "$FWD_PID" || { cat "$PVP_TMP/hostile.log"; fail "hostile: no socket"; }
-$FWD_CTL "$PVP_TMP/hostile.sock" --wait-tx "$(json_get "$want" 'j["frames"]')" 10 >/dev/null ||
+$FWD_CTL "$PVP_TMP/hostile.sock" --wait-tx "$(json_eval "$want" 'j["frames"]')" 10 >/dev/null ||
     fail "hostile: not all frames forwarded"
 fwd_stop "$FWD_PID" || fail "hostile: exit status"
 got=$($PVP_PY - "$PVP_TMP/hostile.json" "$want" <<'PY'

@@ -21,7 +21,7 @@ N=$($PVP_PY "$FWD_DIR/fwd_pcap.py" make "$IN") || fail "cannot make the input pc
 
 # port JSON PORT COUNTER
 port() {
-    json_get "$1" "j['ports'][$2]['$3']"
+    json_eval "$1" "j['ports'][$2]['$3']"
 }
 
 run() {
