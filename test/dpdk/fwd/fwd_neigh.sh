@@ -18,39 +18,17 @@
 need_bin "$PVP_FWD"
 [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
 
-"$PVP_PY" - "$PVP_TMP/in.pcap" <<'PY' || fail "pcap writer"
-import struct, sys
-def csum(b):
-    b += b"\0" * (len(b) % 2)
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-asker = bytes.fromhex("020000000099")
-def arp(tip):
-    return (b"\xff" * 6 + asker + b"\x08\x06" + bytes.fromhex("0001080006040001") + asker +
-            bytes([10, 0, 0, 99]) + bytes(6) + bytes(tip)) + bytes(18)
-src = bytes.fromhex("20010db8000000000000000000000099")
-tgt = bytes.fromhex("20010db8000000000000000000000002")
-dst = bytes.fromhex("ff0200000000000000000001ff000002")
-icmp = bytes([135, 0, 0, 0, 0, 0, 0, 0]) + tgt + bytes([1, 1]) + asker
-c = csum(src + dst + struct.pack("!IxxxB", len(icmp), 58) + icmp)
-icmp = icmp[:2] + struct.pack("!H", c) + icmp[4:]
-ns = (bytes.fromhex("3333ff000002") + asker + b"\x86\xdd" + bytes.fromhex("60000000") +
-      struct.pack("!HBB", len(icmp), 58, 255) + src + dst + icmp)
-udp = (bytes.fromhex("020000000001") + asker + b"\x08\x00" +
+PYTHONPATH="$PVP_SOURCE_DIR/test/lib" "$PVP_PY" - "$PVP_TMP/in.pcap" <<'PY' || fail "pcap writer"
+import sys
+from frames import arp_request, echo4, ns, write_pcap
+asker, guest = "02:00:00:00:00:99", "02:00:00:00:00:01"
+udp = (bytes.fromhex("020000000001020000000099") + b"\x08\x00" +
        bytes.fromhex("45000026000100004011") + b"\0\0" + bytes([10, 0, 0, 99, 10, 0, 0, 2]) +
        bytes.fromhex("04d2162e00120000") + b"pvpkit" + bytes(4))
-ping = bytes([8, 0, 0, 0, 0x12, 0x34, 0, 1]) + b"pvpkit-ping"
-ping = ping[:2] + struct.pack("!H", csum(ping)) + ping[4:]
-ip = struct.pack("!BBHHHBBH", 0x45, 0, 20 + len(ping), 1, 0, 64, 1, 0) + bytes([10, 0, 0, 99, 10, 0, 0, 2])
-ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-echo = bytes.fromhex("020000000001") + asker + b"\x08\x00" + ip + ping + bytes(7)
-frames = [arp([10, 0, 0, 2]), udp, ns, udp, arp([10, 0, 0, 9]), echo, udp, udp, udp]
-with open(sys.argv[1], "wb") as f:
-    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-    for i, fr in enumerate(frames):
-        f.write(struct.pack("<IIII", 1, i, len(fr), len(fr)) + fr)
+echo = echo4(asker, guest, "10.0.0.99", "10.0.0.2", b"pvpkit-ping", 0x1234, 1) + bytes(7)
+frames = [arp_request(asker, "10.0.0.99", "10.0.0.2"), udp, ns(asker, "2001:db8::99", "2001:db8::2"),
+          udp, arp_request(asker, "10.0.0.99", "10.0.0.9"), echo, udp, udp, udp]
+write_pcap(sys.argv[1], frames)
 PY
 timeout 60 "$PVP_FWD" $(fwd_eal_nohuge neigh) -l 0 \
     --vdev "net_pcap0,rx_pcap=$PVP_TMP/in.pcap,tx_pcap=$PVP_TMP/out.pcap" -- \

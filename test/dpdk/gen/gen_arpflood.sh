@@ -29,28 +29,12 @@ need_bin "$PVP_GEN"
 need_hugepages 256
 [ -x "$PVP_PY" ] || skip "needs $PVP_PY"
 
-"$PVP_PY" - "$PVP_TMP/flood.pcap" <<'PY' || fail "pcap writer"
-import struct, sys
-def csum(b):
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-src = bytes.fromhex("020000000099")
-arp = (b"\xff" * 6 + src + b"\x08\x06" + bytes.fromhex("0001080006040001") + src +
-       bytes([10, 0, 0, 99]) + bytes(6) + bytes([10, 0, 0, 2]) + bytes(18))
-sip = bytes.fromhex("20010db8000000000000000000000063")
-dip = bytes.fromhex("ff0200000000000000000001ff000002")
-tgt = bytes.fromhex("20010db8000000000000000000000002")
-icmp = bytearray(b"\x87\x00\x00\x00" + bytes(4) + tgt + b"\x01\x01" + src)
-struct.pack_into("!H", icmp, 2,
-                 csum(sip + dip + struct.pack("!I", len(icmp)) + b"\0\0\0\x3a" + bytes(icmp)))
-ns = (bytes.fromhex("3333ff000002") + src + b"\x86\xdd" +
-      struct.pack("!IHBB", 0x60000000, len(icmp), 58, 255) + sip + dip + bytes(icmp))
-with open(sys.argv[1], "wb") as f:
-    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-    for i, fr in enumerate([arp, ns]):
-        f.write(struct.pack("<IIII", 0, i, len(fr), len(fr)) + fr)
+PYTHONPATH="$PVP_SOURCE_DIR/test/lib" "$PVP_PY" - "$PVP_TMP/flood.pcap" <<'PY' || fail "pcap writer"
+import sys
+from frames import arp_request, ns, write_pcap
+src = "02:00:00:00:00:99"
+write_pcap(sys.argv[1], [arp_request(src, "10.0.0.99", "10.0.0.2"), ns(src, "2001:db8::63", "2001:db8::2")],
+           ts_sec=0)
 PY
 cat >"$PVP_TMP/flood.json" <<'JSON'
 {"streams": [

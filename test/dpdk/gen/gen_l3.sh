@@ -56,14 +56,10 @@ json_get "$PVP_TMP/l3.json" "sum(q['packets'] for p in d['ports'] for q in p['rx
 rm -f /dev/hugepages/${PREFIX}*
 
 info "20000 ARP requests as fast as net_pcap replays them, while traffic runs"
-"$PVP_PY" - "$PVP_TMP/flood.pcap" <<'PY' || fail "pcap writer"
-import struct, sys
-req = bytes.fromhex("ffffffffffff" "020000000099" "0806" "0001080006040001"
-                    "020000000099" "0a000063" "000000000000" "0a000001") + bytes(18)
-with open(sys.argv[1], "wb") as f:
-    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-    for i in range(20000):
-        f.write(struct.pack("<IIII", 1, i, len(req), len(req)) + req)
+PYTHONPATH="$PVP_SOURCE_DIR/test/lib" "$PVP_PY" - "$PVP_TMP/flood.pcap" <<'PY' || fail "pcap writer"
+import sys
+from frames import arp_request, write_pcap
+write_pcap(sys.argv[1], [arp_request("02:00:00:00:00:99", "10.0.0.99", "10.0.0.1")] * 20000)
 PY
 timeout 60 "$PVP_GEN" $(pvp_eal flood) -m 256 -l 0-1 \
     --vdev "net_pcap0,rx_pcap=$PVP_TMP/flood.pcap,tx_pcap=$PVP_TMP/out.pcap" -- \

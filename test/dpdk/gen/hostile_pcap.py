@@ -16,17 +16,14 @@ ARP's ethertype makes a frame the neighbour counter's (neigh_rx), whatever
 it holds: the generator counts it apart from unsigned traffic.
 """
 import json
+import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from frames import csum, write_pcap  # noqa: E402
+
 MAGIC = 0x50565021
-
-
-def csum(b):
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
 
 
 def frame(stream, seq, magic=MAGIC, vlan=None, ip_total=None, cut=None, ethertype=0x0800):
@@ -77,10 +74,7 @@ def main():
     for seq in range(15):
         add(frame(0, 4000 + seq, ethertype=0x0806))  # not IP: ARP's type
 
-    with open(sys.argv[1], "wb") as out:
-        out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
-        for i, f in enumerate(frames):
-            out.write(struct.pack("<IIII", 1, i, len(f), len(f)) + f)
+    write_pcap(sys.argv[1], frames)
     print(json.dumps({"frames": len(frames), "signed": signed, "unsigned": unsigned,
                       "neigh": neigh}))
 

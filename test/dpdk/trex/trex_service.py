@@ -17,12 +17,17 @@ MAC, traffic, stats. Bad input gets TRex's errors and changes nothing.
 Usage: trex_service.py RPC_PORT MAC0 MAC1
 """
 import base64
+import os
 import socket
 import struct
 import sys
 import time
 
 from trex_wire import Client, fail, stream, udp_frame
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from frames import arp_request, csum, echo4, echo6, ns, qinq, tag  # noqa: E402
+from frames import mac as mac_bytes  # noqa: E402
 
 RPC, MAC0, MAC1 = int(sys.argv[1]), sys.argv[2].lower(), sys.argv[3].lower()
 E_PARAMS, E_EXEC = -32602, -32000
@@ -33,60 +38,9 @@ def check(cond, msg):
         fail(msg)
 
 
-def mac_bytes(m):
-    return bytes(int(x, 16) for x in m.split(":"))
-
-
-def arp_request(sip, tip):
+def arp(sip, tip):
     """Who has @tip, tell @sip (port 0); the Ethernet source is the port's (use_port_src_mac)."""
-    return (b"\xff" * 6 + bytes(6) + b"\x08\x06" +
-            struct.pack(">HHBBH", 1, 0x0800, 6, 4, 1) + mac_bytes(MAC0) + socket.inet_aton(sip) +
-            bytes(6) + socket.inet_aton(tip) + bytes(18))
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
-
-
-def ns(src6, target6, smac):
-    """A neighbour solicitation for @target6 to its solicited-node group."""
-    src, tgt = socket.inet_pton(socket.AF_INET6, src6), socket.inet_pton(socket.AF_INET6, target6)
-    dst = bytes.fromhex("ff0200000000000000000001ff") + tgt[13:]
-    icmp = struct.pack(">BBHI", 135, 0, 0, 0) + tgt + b"\x01\x01" + mac_bytes(smac)
-    ph = src + dst + struct.pack(">I3xB", len(icmp), 58)
-    icmp = icmp[:2] + struct.pack(">H", csum(ph + icmp)) + icmp[4:]
-    ip6 = struct.pack(">IHBB", 0x60000000, len(icmp), 58, 255) + src + dst
-    return b"\x33\x33" + dst[12:] + mac_bytes(smac) + b"\x86\xdd" + ip6 + icmp
-
-
-def echo4(sip, dip, dmac, data):
-    """An ICMP echo request as ServiceICMP sends it (identifier 0x4242, sequence 0)."""
-    icmp = struct.pack(">BBHHH", 8, 0, 0, 0x4242, 0) + data
-    icmp = icmp[:2] + struct.pack(">H", csum(icmp)) + icmp[4:]
-    ip = struct.pack(">BBHHHBBH", 0x45, 0, 20 + len(icmp), 1, 0, 64, 1, 0) + \
-        socket.inet_aton(sip) + socket.inet_aton(dip)
-    ip = ip[:10] + struct.pack(">H", csum(ip)) + ip[12:]
-    return mac_bytes(dmac) + mac_bytes(MAC0) + b"\x08\x00" + ip + icmp
-
-
-def echo6(src6, dst6, dmac, data):
-    """An ICMPv6 echo request as ServiceICMPv6 and ServiceIPv6Scan send it."""
-    src, dst = socket.inet_pton(socket.AF_INET6, src6), socket.inet_pton(socket.AF_INET6, dst6)
-    icmp = struct.pack(">BBHHH", 128, 0, 0, 0x4242, 0) + data
-    ph = src + dst + struct.pack(">I3xB", len(icmp), 58)
-    icmp = icmp[:2] + struct.pack(">H", csum(ph + icmp)) + icmp[4:]
-    ip6 = struct.pack(">IHBB", 0x60000000, len(icmp), 58, 1) + src + dst
-    return mac_bytes(dmac) + mac_bytes(MAC0) + b"\x86\xdd" + ip6 + icmp
-
-
-def qinq(frame, outer, inner):
-    """@frame in QinQ as TRex's client tags its services (VLAN.embed "DQ"): 802.1ad, then 802.1Q."""
-    return frame[:12] + struct.pack(">HHHH", 0x88A8, outer, 0x8100, inner) + frame[12:]
+    return arp_request(MAC0, sip, tip, eth_src="00:00:00:00:00:00")
 
 
 def push(c, port, frames):
@@ -150,7 +104,7 @@ def main():
                  code=E_PARAMS, contains="queue size cannot be zero")
     c.port_call("set_rx_feature", 0, {"type": "queue", "enabled": True, "size": 1000})
     check(status(c, 0)["rx_info"]["queue"]["is_active"], "queue not active")
-    push(c, 0, [arp_request("10.0.0.1", "10.0.0.2")])
+    push(c, 0, [arp("10.0.0.1", "10.0.0.2")])
     rep = wait_rx(c, 0, lambda b: b[12:14] == b"\x08\x06" and b[20:22] == b"\x00\x02")
     check(rep[22:28] == mac_bytes(MAC1) and rep[28:32] == socket.inet_aton("10.0.0.2") and
           rep[0:6] == mac_bytes(MAC0), "ARP reply %s" % rep.hex())
@@ -162,14 +116,14 @@ def main():
                                                                  "state": "configured"}, "l0 %s" % l0)
 
     print("# IPv6: a neighbour solicitation for 2001:db8::2, port 1's advertisement")
-    push(c, 0, [ns("fe80::1", "2001:db8::2", MAC0)])
+    push(c, 0, [ns(MAC0, "fe80::1", "2001:db8::2")])
     na = wait_rx(c, 0, lambda b: b[12:14] == b"\x86\xdd" and b[20] == 58 and b[54] == 136)
     check(na[6:12] == mac_bytes(MAC1) and
           na[62:78] == socket.inet_pton(socket.AF_INET6, "2001:db8::2"), "NA %s" % na.hex())
 
     print("# ping_ip(): ICMP echo to 10.0.0.2, port 1's echo reply in port 0's RX queue")
     data = b"x" * 22  # ServiceICMP pads to pkt_size 64
-    push(c, 0, [echo4("10.0.0.1", "10.0.0.2", MAC1, data)])
+    push(c, 0, [echo4(MAC0, MAC1, "10.0.0.1", "10.0.0.2", data)])
     rep = wait_rx(c, 0, lambda b: b[12:14] == b"\x08\x00" and b[23] == 1 and b[34] == 0)
     check(len(rep) == 64 and rep[0:6] == mac_bytes(MAC0) and rep[6:12] == mac_bytes(MAC1) and
           rep[26:30] == socket.inet_aton("10.0.0.2") and rep[30:34] == socket.inet_aton("10.0.0.1") and
@@ -184,7 +138,7 @@ def main():
     for dst6, dmac, src6 in [("2001:db8::2", MAC1, "2001:db8::2"), (ll1, MAC1, ll1),
                              ("ff02::1", "33:33:00:00:00:01", "2001:db8::2")]:
         c.call("get_rx_queue_pkts", {"port_id": 0})
-        push(c, 0, [echo6("fe80::1", dst6, dmac, b"y" * 10)])
+        push(c, 0, [echo6(MAC0, dmac, "fe80::1", dst6, b"y" * 10)])
         rep = wait_rx(c, 0, lambda b: b[12:14] == b"\x86\xdd" and b[20] == 58 and b[54] == 129)
         ph = rep[22:54] + struct.pack(">I3xB", len(rep) - 54, 58)
         check(rep[6:12] == m1 and rep[22:38] == socket.inet_pton(socket.AF_INET6, src6) and
@@ -211,7 +165,7 @@ def main():
         c.port_call("set_vlan", p, {"vlan": [10, 20], "block": False})
         check(status(c, p)["attr"]["vlan"] == {"tags": [10, 20]}, "vlan %s" % status(c, p)["attr"])
     c.call("get_rx_queue_pkts", {"port_id": 0})
-    push(c, 0, [qinq(arp_request("10.0.0.1", "10.0.0.2"), 10, 20)])
+    push(c, 0, [qinq(arp("10.0.0.1", "10.0.0.2"), 10, 20)])
     rep = wait_rx(c, 0, lambda b: b[12:14] == b"\x88\xa8" and b[20:22] == b"\x08\x06" and
                   b[28:30] == b"\x00\x02")
     check(rep[12:22] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14\x08\x06" and
@@ -220,21 +174,20 @@ def main():
     print("# ARP reply in 802.1ad %d / 802.1Q %d: 10.0.0.2 is at %s" % (
         struct.unpack(">H", rep[14:16])[0], struct.unpack(">H", rep[18:20])[0], MAC1))
     # Port 1 is in QinQ now: an untagged request, or one in the outer tag alone, is not its.
-    push(c, 0, [arp_request("10.0.0.1", "10.0.0.2"),
-                arp_request("10.0.0.1", "10.0.0.2")[:12] + b"\x81\x00\x00\x0a" +
-                arp_request("10.0.0.1", "10.0.0.2")[12:]])
+    push(c, 0, [arp("10.0.0.1", "10.0.0.2"),
+                tag(arp("10.0.0.1", "10.0.0.2"), (0x8100, 10))])
     time.sleep(0.3)
     for b in c.call("get_rx_queue_pkts", {"port_id": 0})["pkts"]:
         f = base64.b64decode(b["binary"])
         check(f[6:12] != mac_bytes(MAC1), "port 1 answered outside its QinQ: %s" % f.hex())
-    push(c, 0, [qinq(echo4("10.0.0.1", "10.0.0.2", MAC1, data), 10, 20)])
+    push(c, 0, [qinq(echo4(MAC0, MAC1, "10.0.0.1", "10.0.0.2", data), 10, 20)])
     rep = wait_rx(c, 0, lambda b: b[20:22] == b"\x08\x00" and b[31] == 1 and b[42] == 0)
     check(len(rep) == 72 and rep[12:20] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14" and
           rep[34:38] == socket.inet_aton("10.0.0.2") and rep[50:] == data and
           csum(rep[22:42]) == 0 and csum(rep[42:]) == 0, "QinQ echo reply %s" % rep.hex())
     print("# 72 bytes in QinQ 10/20 from 10.0.0.2: ttl=%d" % rep[30])
-    push(c, 0, [qinq(ns("fe80::1", "2001:db8::2", MAC0), 10, 20),
-                qinq(echo6("fe80::1", "ff02::1", "33:33:00:00:00:01", b"z" * 8), 10, 20)])
+    push(c, 0, [qinq(ns(MAC0, "fe80::1", "2001:db8::2"), 10, 20),
+                qinq(echo6(MAC0, "33:33:00:00:00:01", "fe80::1", "ff02::1", b"z" * 8), 10, 20)])
     na = wait_rx(c, 0, lambda b: b[20:22] == b"\x86\xdd" and b[62] == 136)
     check(na[12:20] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14" and na[6:12] == mac_bytes(MAC1),
           "QinQ NA %s" % na.hex())
@@ -249,7 +202,7 @@ def main():
     c.port_call("set_vlan", 0, {"vlan": [], "block": False})
 
     print("# bad pushed packets send nothing")
-    good = {"binary": base64.b64encode(arp_request("10.0.0.1", "10.0.0.9")).decode(),
+    good = {"binary": base64.b64encode(arp("10.0.0.1", "10.0.0.9")).decode(),
             "use_port_dst_mac": False, "use_port_src_mac": True}
     for pkts, code, text in [
             ([good, dict(good, binary="!!not base64!!")], E_PARAMS, "'binary' is not base64"),
@@ -267,7 +220,7 @@ def main():
 
     print("# an address nobody owns: the ARP request goes unanswered")
     c.call("get_rx_queue_pkts", {"port_id": 0})
-    push(c, 0, [arp_request("10.0.0.1", "10.0.0.99")])
+    push(c, 0, [arp("10.0.0.1", "10.0.0.99")])
     time.sleep(0.5)
     replies = [base64.b64decode(p["binary"]) for p in c.call("get_rx_queue_pkts", {"port_id": 0})["pkts"]]
     check(not any(b[12:14] == b"\x08\x06" and b[20:22] == b"\x00\x02" for b in replies),
