@@ -70,8 +70,8 @@ tb() {
 }
 cleanup() {
 	tb down -q >/dev/null 2>&1
-	rm -rf "$TMP/tb"
-	[ "$OUT" = "$TMP/results" ] && rm -rf "$TMP"
+	# The testbed and its log go; -o's results are elsewhere and stay.
+	rm -rf "$TMP"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
