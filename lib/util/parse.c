@@ -206,32 +206,47 @@ struct unit {
 	double mult;
 };
 
+/* A kind of decimal number: the units it may carry, and how its error names it. */
+struct decimal_kind {
+	const char *noun;  /* "number", "duration", ... */
+	const char *shown; /* the unit the range is shown in, with its space: "", " s" */
+	double shown_mult; /* what that unit multiplies by */
+	const char *eg;	   /* examples after the range, "" for none */
+	size_t nb_units;
+	struct unit units[5]; /* "" for a bare number */
+};
+
 /*
- * The decimal number @p s, optionally followed by one of @p units (""
- * for none), in [min, max] after the unit is applied.
+ * The decimal number @p s of kind @p k, optionally followed by one of its
+ * units, in [min, max] after the unit is applied.
  */
 static int
-decimal_in_range(const char *s, const struct unit *units, size_t nb_units, double min, double max,
-		 double *out)
+decimal_parse(const char *what, const char *s, const struct decimal_kind *k, double min, double max,
+	      double *out, char *err, size_t errlen)
 {
+	char q[UTIL_QUOTE_LEN];
 	double v = 0;
 	size_t n, i;
-	int ret;
+	int ret = -EINVAL;
 
+	if (s == NULL)
+		s = "";
 	n = decimal_len(s, true, true);
-	if (n == 0)
-		return -EINVAL;
-	for (i = 0; i < nb_units; i++)
-		if (strcmp(s + n, units[i].name) == 0)
+	for (i = 0; n > 0 && i < k->nb_units; i++)
+		if (strcmp(s + n, k->units[i].name) == 0)
 			break;
-	if (i == nb_units)
-		return -EINVAL;
-	ret = decimal_value(s, n, &v);
-	if (ret < 0)
+	if (n > 0 && i < k->nb_units) {
+		ret = decimal_value(s, n, &v);
+		v *= k->units[i].mult;
+		if (ret == 0 && !(v >= min && v <= max))
+			ret = -ERANGE;
+	}
+	if (ret < 0) {
+		util_seterr(err, errlen, "%s%s\"%s\" must be a %s in %.15g..%.15g%s%s",
+			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), k->noun,
+			    min / k->shown_mult, max / k->shown_mult, k->shown, k->eg);
 		return ret;
-	v *= units[i].mult;
-	if (!(v >= min && v <= max))
-		return -ERANGE;
+	}
 	*out = v;
 	return 0;
 }
@@ -240,38 +255,25 @@ int
 pvp_parse_double(const char *what, const char *s, double min, double max, double *out, char *err,
 		 size_t errlen)
 {
-	static const struct unit none[] = {{"", 1}};
-	char q[UTIL_QUOTE_LEN];
-	int ret;
+	static const struct decimal_kind number = {"number", "", 1, "", 1, {{"", 1}}};
 
-	if (s == NULL)
-		s = "";
-	ret = decimal_in_range(s, none, 1, min, max, out);
-	if (ret < 0)
-		util_seterr(err, errlen, "%s%s\"%s\" must be a number in %.15g..%.15g",
-			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
-	return ret;
+	return decimal_parse(what, s, &number, min, max, out, err, errlen);
 }
 
 int
 pvp_parse_duration(const char *what, const char *s, double min_s, double max_s, double *out_s,
 		   char *err, size_t errlen)
 {
-	static const struct unit units[] = {
-		{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600},
+	static const struct decimal_kind duration = {
+		.noun = "duration",
+		.shown = " s",
+		.shown_mult = 1,
+		.eg = " (e.g. 10, 2.5s, 500ms, 1h)",
+		.nb_units = 5,
+		.units = {{"", 1}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}},
 	};
-	char q[UTIL_QUOTE_LEN];
-	int ret;
 
-	if (s == NULL)
-		s = "";
-	ret = decimal_in_range(s, units, sizeof(units) / sizeof(units[0]), min_s, max_s, out_s);
-	if (ret < 0)
-		util_seterr(err, errlen,
-			    "%s%s\"%s\" must be a duration in %.15g..%.15g s (e.g. 10, 2.5s, "
-			    "500ms, 1h)",
-			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min_s, max_s);
-	return ret;
+	return decimal_parse(what, s, &duration, min_s, max_s, out_s, err, errlen);
 }
 
 int
@@ -279,19 +281,11 @@ pvp_parse_latency(const char *what, const char *s, double min_ns, double max_ns,
 		  char *err, size_t errlen)
 {
 	/* A unit is required: a bare "100" could be any of them. */
-	static const struct unit units[] = {{"us", 1e3}, {"ms", 1e6}};
-	char q[UTIL_QUOTE_LEN];
-	int ret;
+	static const struct decimal_kind latency = {
+		"latency", " us", 1e3, " (e.g. 100us, 2.5ms)", 2, {{"us", 1e3}, {"ms", 1e6}},
+	};
 
-	if (s == NULL)
-		s = "";
-	ret = decimal_in_range(s, units, sizeof(units) / sizeof(units[0]), min_ns, max_ns, out_ns);
-	if (ret < 0)
-		util_seterr(err, errlen,
-			    "%s%s\"%s\" must be a latency in %.15g..%.15g us (e.g. 100us, 2.5ms)",
-			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min_ns / 1e3,
-			    max_ns / 1e3);
-	return ret;
+	return decimal_parse(what, s, &latency, min_ns, max_ns, out_ns, err, errlen);
 }
 
 int
