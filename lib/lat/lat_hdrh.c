@@ -41,34 +41,6 @@
  * 5 digits up to INT64_MAX is 6.2 M counts, at most 9 B each. */
 #define HDRH_PAYLOAD_MAX (64u << 20)
 
-static void
-put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static void
-put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
-
-static uint32_t
-get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t
-get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
 int
 pvp_hdrh_init(struct pvp_hdrh *h, int64_t lowest, int64_t highest, int digits, char *err,
 	      size_t err_len)
@@ -297,13 +269,13 @@ pvp_hdrh_encode(const struct pvp_hdrh *h)
 		n += zz_put(raw + n, -zeros);
 	}
 	memcpy(&ratio_bits, &h->ratio, sizeof(ratio_bits));
-	put_be32(raw, HDRH_V2_COOKIE);
-	put_be32(raw + 4, (uint32_t)(n - HDRH_HEADER_LEN));
-	put_be32(raw + 8, 0);
-	put_be32(raw + 12, (uint32_t)h->digits);
-	put_be64(raw + 16, (uint64_t)h->lowest);
-	put_be64(raw + 24, (uint64_t)h->highest);
-	put_be64(raw + 32, ratio_bits);
+	pvp_put_be32(raw, HDRH_V2_COOKIE);
+	pvp_put_be32(raw + 4, (uint32_t)(n - HDRH_HEADER_LEN));
+	pvp_put_be32(raw + 8, 0);
+	pvp_put_be32(raw + 12, (uint32_t)h->digits);
+	pvp_put_be64(raw + 16, (uint64_t)h->lowest);
+	pvp_put_be64(raw + 24, (uint64_t)h->highest);
+	pvp_put_be64(raw + 32, ratio_bits);
 
 	zlen = compressBound((uLong)n);
 	z = malloc(HDRH_COMPRESSED_HDR + zlen);
@@ -318,8 +290,8 @@ pvp_hdrh_encode(const struct pvp_hdrh *h)
 		return NULL;
 	}
 	free(raw);
-	put_be32(z, HDRH_V2_COMPRESSED);
-	put_be32(z + 4, (uint32_t)zlen);
+	pvp_put_be32(z, HDRH_V2_COMPRESSED);
+	pvp_put_be32(z + 4, (uint32_t)zlen);
 	out = pvp_b64_encode(z, HDRH_COMPRESSED_HDR + zlen);
 	free(z);
 	return out;
@@ -365,8 +337,8 @@ hdrh_decode_raw(const char *b64, size_t len, uint8_t **raw, size_t *raw_len, cha
 		pvp_err(err, err_len, "HDR histogram: not base64");
 		return rc;
 	}
-	cookie = bin_len >= HDRH_COMPRESSED_HDR ? get_be32(bin) : 0;
-	zlen = bin_len >= HDRH_COMPRESSED_HDR ? get_be32(bin + 4) : 0;
+	cookie = bin_len >= HDRH_COMPRESSED_HDR ? pvp_get_be32(bin) : 0;
+	zlen = bin_len >= HDRH_COMPRESSED_HDR ? pvp_get_be32(bin + 4) : 0;
 	if (HDRH_COOKIE_BASE(cookie) != HDRH_COOKIE_BASE(HDRH_V2_COMPRESSED) ||
 	    (cookie & 0xf0) != 0x10) {
 		pvp_err(err, err_len,
@@ -388,8 +360,8 @@ hdrh_decode_raw(const char *b64, size_t len, uint8_t **raw, size_t *raw_len, cha
 		free(bin);
 		return -EINVAL;
 	}
-	cookie = get_be32(head);
-	plen = get_be32(head + 4);
+	cookie = pvp_get_be32(head);
+	plen = pvp_get_be32(head + 4);
 	if (HDRH_COOKIE_BASE(cookie) != HDRH_COOKIE_BASE(HDRH_V2_COOKIE) ||
 	    (cookie & 0xf0) != 0x10) {
 		pvp_err(err, err_len, "HDR histogram: encoding cookie 0x%08x is not V2 (0x%08x)",
@@ -436,11 +408,11 @@ pvp_hdrh_decode(const char *b64, size_t len, struct pvp_hdrh *h, char *err, size
 		return rc;
 	/* The normalizing index offset (raw + 8) only says how the writer
 	 * stored its counts: the payload holds them by logical index. */
-	rc = pvp_hdrh_init(h, (int64_t)get_be64(raw + 16), (int64_t)get_be64(raw + 24),
-			   (int32_t)get_be32(raw + 12), err, err_len);
+	rc = pvp_hdrh_init(h, (int64_t)pvp_get_be64(raw + 16), (int64_t)pvp_get_be64(raw + 24),
+			   (int32_t)pvp_get_be32(raw + 12), err, err_len);
 	if (rc < 0)
 		goto out;
-	ratio_bits = get_be64(raw + 32);
+	ratio_bits = pvp_get_be64(raw + 32);
 	memcpy(&h->ratio, &ratio_bits, sizeof(h->ratio));
 	while (pos < raw_len) {
 		int64_t v;

@@ -49,32 +49,6 @@
 static const uint8_t neigh_bcast[RTE_ETHER_ADDR_LEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 static const uint8_t neigh_all_nodes[16] = {0xff, 0x02, [15] = 0x01};
 
-static uint16_t
-rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void
-wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-wr32(uint8_t *p, uint32_t v)
-{
-	wr16(p, (uint16_t)(v >> 16));
-	wr16(p + 2, (uint16_t)v);
-}
-
 /* A VLAN tag's TPID: 802.1Q's, or 802.1ad's (QinQ's outer tag). */
 static bool
 neigh_is_tpid(uint16_t etype)
@@ -95,14 +69,14 @@ neigh_l2(const uint8_t *f, uint32_t len, uint32_t *l3, uint16_t *etype,
 
 	if (len < RTE_ETHER_HDR_LEN)
 		return false;
-	*etype = rd16(f + 12);
+	*etype = pvp_get_be16(f + 12);
 	vlan[0] = vlan[1] = 0;
 	*l3 = RTE_ETHER_HDR_LEN;
 	for (i = 0; i < PVP_NEIGH_VLAN_MAX && neigh_is_tpid(*etype); i++) {
 		if (len < *l3 + RTE_VLAN_HLEN)
 			return false;
-		vlan[i] = rd16(f + *l3) & 0xfff;
-		*etype = rd16(f + *l3 + 2);
+		vlan[i] = pvp_get_be16(f + *l3) & 0xfff;
+		*etype = pvp_get_be16(f + *l3 + 2);
 		*l3 += RTE_VLAN_HLEN;
 	}
 	return true;
@@ -150,11 +124,11 @@ neigh_eth(const struct pvp_neigh_cfg *c, const uint8_t *dst, uint16_t etype, uin
 	for (i = 0; i < PVP_NEIGH_VLAN_MAX && vlan[i] != 0; i++) {
 		bool outer = i + 1 < PVP_NEIGH_VLAN_MAX && vlan[i + 1] != 0;
 
-		wr16(out + l3, outer ? RTE_ETHER_TYPE_QINQ : RTE_ETHER_TYPE_VLAN);
-		wr16(out + l3 + 2, vlan[i]);
+		pvp_put_be16(out + l3, outer ? RTE_ETHER_TYPE_QINQ : RTE_ETHER_TYPE_VLAN);
+		pvp_put_be16(out + l3 + 2, vlan[i]);
 		l3 += RTE_VLAN_HLEN;
 	}
-	wr16(out + l3, etype);
+	pvp_put_be16(out + l3, etype);
 	return l3 + 2;
 }
 
@@ -185,15 +159,15 @@ static void
 neigh_arp_write(uint8_t *a, uint16_t op, const void *sha, uint32_t sip, const void *tha,
 		uint32_t tip)
 {
-	wr16(a, RTE_ARP_HRD_ETHER);
-	wr16(a + 2, RTE_ETHER_TYPE_IPV4);
+	pvp_put_be16(a, RTE_ARP_HRD_ETHER);
+	pvp_put_be16(a + 2, RTE_ETHER_TYPE_IPV4);
 	a[4] = RTE_ETHER_ADDR_LEN;
 	a[5] = 4;
-	wr16(a + 6, op);
+	pvp_put_be16(a + 6, op);
 	memcpy(a + 8, sha, RTE_ETHER_ADDR_LEN);
-	wr32(a + 14, sip);
+	pvp_put_be32(a + 14, sip);
 	memcpy(a + 18, tha, RTE_ETHER_ADDR_LEN);
-	wr32(a + 24, tip);
+	pvp_put_be32(a + 24, tip);
 }
 
 static enum pvp_neigh_verdict
@@ -204,12 +178,12 @@ neigh_arp_input(const struct pvp_neigh_cfg *c, const uint8_t *a, uint32_t n, uin
 	uint16_t op;
 
 	st->arp_rx++;
-	if (n < ARP_LEN || rd16(a) != RTE_ARP_HRD_ETHER || rd16(a + 2) != RTE_ETHER_TYPE_IPV4 ||
-	    a[4] != RTE_ETHER_ADDR_LEN || a[5] != 4)
+	if (n < ARP_LEN || pvp_get_be16(a) != RTE_ARP_HRD_ETHER ||
+	    pvp_get_be16(a + 2) != RTE_ETHER_TYPE_IPV4 || a[4] != RTE_ETHER_ADDR_LEN || a[5] != 4)
 		goto ignore;
-	op = rd16(a + 6);
-	sip = rd32(a + 14);
-	tip = rd32(a + 24);
+	op = pvp_get_be16(a + 6);
+	sip = pvp_get_be32(a + 14);
+	tip = pvp_get_be32(a + 24);
 	if (op == RTE_ARP_OP_REQUEST && pvp_neigh_owns4(c, tip) && sip != tip) {
 		l3 = neigh_eth(c, a + 8, RTE_ETHER_TYPE_ARP, out);
 		neigh_arp_write(out + l3, RTE_ARP_OP_REPLY, &c->mac, tip, a + 8, sip);
@@ -290,7 +264,7 @@ neigh_nd_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uin
 	uint32_t plen;
 
 	st->nd_rx++;
-	plen = rd16(f + l3 + 4);
+	plen = pvp_get_be16(f + l3 + 4);
 	if (f[l3 + 7] != ND_HOP_LIMIT || plen < ND_MSG_LEN ||
 	    plen > len - l3 - (uint32_t)sizeof(*ip) || icmp[1] != 0 ||
 	    rte_ipv6_udptcp_cksum_verify(ip, icmp) != 0)
@@ -368,7 +342,7 @@ neigh_is_echo4(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uin
 		return false;
 	ihl = (f[l3] & 0xfu) * 4;
 	return len >= l3 + ihl + ECHO_HDR_LEN && f[l3 + ihl] == ICMP_ECHO_REQUEST &&
-	       pvp_neigh_owns4(c, rd32(f + l3 + 16));
+	       pvp_neigh_owns4(c, pvp_get_be32(f + l3 + 16));
 }
 
 /* Whether an echo request to @p dst is ours: our addresses, link-local, all nodes. */
@@ -403,7 +377,7 @@ neigh_echo4_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 {
 	const uint32_t ihl = sizeof(struct rte_ipv4_hdr);
 	const uint8_t *ip = f + l3;
-	uint32_t tot = rd16(ip + 2), src = rd32(ip + 12), ol3;
+	uint32_t tot = pvp_get_be16(ip + 2), src = pvp_get_be32(ip + 12), ol3;
 	uint16_t cksum;
 	uint8_t *o;
 
@@ -411,8 +385,8 @@ neigh_echo4_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	/* Whole, unfragmented, without options (a reply would have to
 	 * reflect them: pings carry none), from a host's unicast address. */
 	if (ip[0] != (4 << 4 | ihl / 4) || tot < ihl + ECHO_HDR_LEN || tot > len - l3 ||
-	    l3 + tot > PVP_NEIGH_FRAME_MAX || (rd16(ip + 6) & 0x3fff) != 0 || ip[ihl + 1] != 0 ||
-	    src == 0 || src >= 0xe0000000 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
+	    l3 + tot > PVP_NEIGH_FRAME_MAX || (pvp_get_be16(ip + 6) & 0x3fff) != 0 ||
+	    ip[ihl + 1] != 0 || src == 0 || src >= 0xe0000000 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
 	    rte_raw_cksum(ip, ihl) != 0xffff || rte_raw_cksum(ip + ihl, tot - ihl) != 0xffff)
 		goto ignore;
 	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV4, out);
@@ -446,7 +420,7 @@ neigh_echo6_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
 	const uint8_t *src = f + l3 + 8, *dst = f + l3 + 24;
 	static const uint8_t unspec[16];
-	uint32_t plen = rd16(f + l3 + 4), ol3;
+	uint32_t plen = pvp_get_be16(f + l3 + 4), ol3;
 	struct rte_ipv6_hdr *oip;
 	uint16_t cksum;
 	uint8_t *o;

@@ -85,12 +85,12 @@ get_var_bound(struct prof_ctx *c, const json_t *v, const char *path, enum fkind 
 		return 0;
 	if (k == F_IP6 && pvp_parse_ipv6(str, b) == 0) {
 		memcpy(hi, b, 12);
-		*out = (uint32_t)b[12] << 24 | b[13] << 16 | b[14] << 8 | b[15];
+		*out = pvp_get_be32(b + 12);
 		return 0;
 	}
 	if (str != NULL && k == F_MAC && rte_ether_unformat_addr(str, (void *)b) == 0) {
 		memcpy(hi, b, 2);
-		*out = (uint32_t)b[2] << 24 | b[3] << 16 | b[4] << 8 | b[5];
+		*out = pvp_get_be32(b + 2);
 		return 0;
 	}
 	prof_fail(c, path, "must be %s",
@@ -414,7 +414,7 @@ flows_var(struct prof_ctx *c, const char *path, struct pvp_stream *s, uint64_t x
 	struct pvp_hdr *h = s->vxlan ? &s->inner : &s->outer;
 	struct pvp_var *fv = &s->vars[0];
 	const uint8_t *a = h->ip_ver == 4 ? h->ip_src : h->ip_src + 12;
-	uint32_t base = (uint32_t)a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3];
+	uint32_t base = pvp_get_be32(a);
 
 	if (x - 1 > UINT32_MAX - base) {
 		prof_fail(c, path,

@@ -395,6 +395,51 @@ pvp_realtime_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/** The big-endian 16-bit number at @p p (any alignment): wire and file formats. */
+static inline uint16_t
+pvp_get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/** The big-endian 32-bit number at @p p. */
+static inline uint32_t
+pvp_get_be32(const uint8_t *p)
+{
+	return (uint32_t)pvp_get_be16(p) << 16 | pvp_get_be16(p + 2);
+}
+
+/** The big-endian 64-bit number at @p p. */
+static inline uint64_t
+pvp_get_be64(const uint8_t *p)
+{
+	return (uint64_t)pvp_get_be32(p) << 32 | pvp_get_be32(p + 4);
+}
+
+/** Write @p v big-endian at @p p (any alignment). */
+static inline void
+pvp_put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/** Write @p v big-endian at @p p. */
+static inline void
+pvp_put_be32(uint8_t *p, uint32_t v)
+{
+	pvp_put_be16(p, (uint16_t)(v >> 16));
+	pvp_put_be16(p + 2, (uint16_t)v);
+}
+
+/** Write @p v big-endian at @p p. */
+static inline void
+pvp_put_be64(uint8_t *p, uint64_t v)
+{
+	pvp_put_be32(p, (uint32_t)(v >> 32));
+	pvp_put_be32(p + 4, (uint32_t)v);
+}
+
 /** Greatest common divisor; pvp_gcd64(0, b) is b, pvp_gcd64(0, 0) is 0. */
 uint64_t pvp_gcd64(uint64_t a, uint64_t b);
 
