@@ -86,10 +86,25 @@ ctl_file_resolve(const char *path, const char *rel_dir, char *out, const char **
 	return 0;
 }
 
-/* A regular file of at most @p max bytes? */
+/*
+ * Resolve @p path as ctl_file_resolve() does and check that it names a
+ * regular file of at most @p max bytes, refused before open() in the
+ * client's words: opening a device may do something.
+ */
 static int
-ctl_file_stat_ok(const char *path, const struct stat *st, size_t max, char *err, size_t err_len)
+ctl_file_stat(const char *path, const char *rel_dir, size_t max, char *real, const char **files_dir,
+	      struct stat *st, char *err, size_t err_len)
 {
+	int ret;
+
+	ret = ctl_file_resolve(path, rel_dir, real, files_dir, err, err_len);
+	if (ret < 0)
+		return ret;
+	if (stat(real, st) < 0) {
+		ret = -errno;
+		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-ret));
+		return ret;
+	}
 	if (!S_ISREG(st->st_mode)) {
 		pvp_err(err, err_len, "\"%.200s\": %s, not read", path, pvp_file_kind(st->st_mode));
 		return -EINVAL;
@@ -111,15 +126,7 @@ pvp_ctl_file_check(const char *path, const char *rel_dir, size_t max_bytes, char
 	struct stat st;
 	int ret;
 
-	ret = ctl_file_resolve(path, rel_dir, real, &dir, err, err_len);
-	if (ret < 0)
-		return ret;
-	if (stat(real, &st) < 0) {
-		ret = -errno;
-		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = ctl_file_stat_ok(path, &st, max_bytes, err, err_len);
+	ret = ctl_file_stat(path, rel_dir, max_bytes, real, &dir, &st, err, err_len);
 	if (ret == 0 && resolved != NULL && snprintf(resolved, rlen, "%s", real) >= (int)rlen) {
 		pvp_err(err, err_len, "\"%.200s\": name too long", path);
 		ret = -ENAMETOOLONG;
@@ -139,16 +146,7 @@ pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char 
 	int fd, ret;
 
 	*buf = NULL;
-	ret = ctl_file_resolve(path, rel_dir, real, &dir, err, err_len);
-	if (ret < 0)
-		return ret;
-	if (stat(real, &st) < 0) {
-		ret = -errno;
-		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-ret));
-		return ret;
-	}
-	/* Refused before open(), in the client's words: opening a device may do something. */
-	ret = ctl_file_stat_ok(path, &st, max_bytes, err, err_len);
+	ret = ctl_file_stat(path, rel_dir, max_bytes, real, &dir, &st, err, err_len);
 	if (ret < 0)
 		return ret;
 	/*
