@@ -141,6 +141,18 @@ ms_sample(struct pvp_om *om, const struct ms_member *m, const json_t *o,
 		pvp_om_value(om, l, nl, d);
 }
 
+/* A family for each member of @p m that object @p o has, with its one sample. */
+static void
+ms_members(struct pvp_om *om, const struct ms_member *m, size_t nb, const json_t *o)
+{
+	for (; nb > 0; m++, nb--) {
+		if (json_object_get(o, m->key) == NULL)
+			continue;
+		pvp_om_family(om, m->family, m->type, m->unit, m->help);
+		ms_sample(om, m, o, NULL, 0);
+	}
+}
+
 /* Whether any object of @p arr has @p key. */
 static bool
 ms_any(const json_t *arr, const char *key)
@@ -448,7 +460,6 @@ pvp_metrics_from_stats(struct pvp_om *om, const char *app, const json_t *stats,
 {
 	const json_t *ports = json_object_get(stats, "ports"), *traffic, *tl;
 	struct pvp_om_label l[2];
-	unsigned int f;
 	char lc[24];
 	double v;
 	size_t i;
@@ -479,21 +490,9 @@ pvp_metrics_from_stats(struct pvp_om *om, const char *app, const json_t *stats,
 			pvp_om_value(om, l, 1, v);
 		}
 	}
-	for (f = 0; f < sizeof(ms_top) / sizeof(ms_top[0]); f++) {
-		if (json_object_get(stats, ms_top[f].key) == NULL)
-			continue;
-		pvp_om_family(om, ms_top[f].family, ms_top[f].type, ms_top[f].unit, ms_top[f].help);
-		ms_sample(om, &ms_top[f], stats, NULL, 0);
-	}
-	traffic = json_object_get(stats, "traffic");
-	for (f = 0; json_is_object(traffic) && f < sizeof(ms_traffic) / sizeof(ms_traffic[0]);
-	     f++) {
-		if (json_object_get(traffic, ms_traffic[f].key) == NULL)
-			continue;
-		pvp_om_family(om, ms_traffic[f].family, ms_traffic[f].type, ms_traffic[f].unit,
-			      ms_traffic[f].help);
-		ms_sample(om, &ms_traffic[f], traffic, NULL, 0);
-	}
+	ms_members(om, ms_top, sizeof(ms_top) / sizeof(ms_top[0]), stats);
+	ms_members(om, ms_traffic, sizeof(ms_traffic) / sizeof(ms_traffic[0]),
+		   json_object_get(stats, "traffic"));
 	if (json_is_array(json_object_get(stats, "streams")))
 		ms_streams(om, json_object_get(stats, "streams"));
 	return om->err;
