@@ -13,60 +13,28 @@
 
 #include "pvp_fwd_impair.h"
 
-#define IMPAIR_PROB(field, what)                                                                   \
+/* A member of struct pvp_impair_conf: optional, with its range and default. */
+#define IMPAIR(field, t, lo, hi, d, what)                                                          \
 	{                                                                                          \
-		.name = #field, .type = PVP_SCHEMA_DOUBLE, .min = 0, .max = 1, .def = "0",         \
+		.name = #field, .type = PVP_SCHEMA_##t, .min = lo, .max = hi, .def = d,            \
 		PVP_SCHEMA_AT(struct pvp_impair_conf, field), .help = what                         \
 	}
+#define IMPAIR_PROB(field, what) IMPAIR(field, DOUBLE, 0, 1, "0", what)
 
 const struct pvp_schema_member pvp_impair_conf_members[] = {
-	{.name = "port",
-	 .type = PVP_SCHEMA_INT,
-	 .min = -1,
-	 .max = 31,
-	 .def = "-1",
-	 PVP_SCHEMA_AT(struct pvp_impair_conf, port),
-	 .help = "RX port index the settings apply to, -1: every port"},
-	{.name = "delay_us",
-	 .type = PVP_SCHEMA_UINT,
-	 .min = 0,
-	 .max = PVP_IMPAIR_MAX_DELAY_US,
-	 .def = "0",
-	 PVP_SCHEMA_AT(struct pvp_impair_conf, delay_us),
-	 .help = "fixed delay added to every packet, microseconds"},
+	IMPAIR(port, INT, -1, 31, "-1", "RX port index the settings apply to, -1: every port"),
+	IMPAIR(delay_us, UINT, 0, PVP_IMPAIR_MAX_DELAY_US, "0",
+	       "fixed delay added to every packet, microseconds"),
 	IMPAIR_PROB(loss, "loss probability (Gilbert-Elliott: in the good state)"),
 	IMPAIR_PROB(ge_p, "Gilbert-Elliott: good to bad per packet, 0: Bernoulli loss"),
 	IMPAIR_PROB(ge_r, "Gilbert-Elliott: bad to good per packet"),
-	{.name = "ge_loss",
-	 .type = PVP_SCHEMA_DOUBLE,
-	 .min = 0,
-	 .max = 1,
-	 .def = "1",
-	 PVP_SCHEMA_AT(struct pvp_impair_conf, ge_loss),
-	 .help = "Gilbert-Elliott: loss probability in the bad state"},
+	IMPAIR(ge_loss, DOUBLE, 0, 1, "1", "Gilbert-Elliott: loss probability in the bad state"),
 	IMPAIR_PROB(dup, "probability a packet is sent twice"),
 	IMPAIR_PROB(reorder, "probability a packet is sent after the next one"),
-	{.name = "rate_pps",
-	 .type = PVP_SCHEMA_UINT,
-	 .min = 0,
-	 .max = 1000000000,
-	 .def = "0",
-	 PVP_SCHEMA_AT(struct pvp_impair_conf, rate_pps),
-	 .help = "rate cap, packets per second (token bucket), 0: none"},
-	{.name = "burst",
-	 .type = PVP_SCHEMA_UINT,
-	 .min = 1,
-	 .max = 1000000,
-	 .def = "32",
-	 PVP_SCHEMA_AT(struct pvp_impair_conf, burst),
-	 .help = "token bucket depth, packets"},
-	{.name = "seed",
-	 .type = PVP_SCHEMA_UINT,
-	 .min = 0,
-	 .max = INT64_MAX,
-	 .def = "1",
-	 PVP_SCHEMA_AT(struct pvp_impair_conf, seed),
-	 .help = "seed of the direction's random numbers"},
+	IMPAIR(rate_pps, UINT, 0, 1000000000, "0",
+	       "rate cap, packets per second (token bucket), 0: none"),
+	IMPAIR(burst, UINT, 1, 1000000, "32", "token bucket depth, packets"),
+	IMPAIR(seed, UINT, 0, INT64_MAX, "1", "seed of the direction's random numbers"),
 	{.name = NULL},
 };
 
