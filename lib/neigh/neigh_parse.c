@@ -19,51 +19,34 @@
 
 #include "pvp_neigh.h"
 
-/* "LO-HI" of IPv4 addresses. */
+/* "LO-HI" of IPv4 (key "answer") or IPv6 ("answer6") addresses. */
 static int
-neigh_parse_range4(const char *what, const char *v, struct pvp_neigh_range4 *r, char *err,
-		   size_t errlen)
+neigh_parse_range(const char *what, const char *key, const char *v, struct pvp_neigh_cfg *c,
+		  char *err, size_t errlen)
 {
-	char lo[64];
 	const char *dash = strchr(v, '-');
+	bool v6 = key[6] == '6', ok;
+	char lo[64];
 
 	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo)) {
-		pvp_err(err, errlen, "%s: answer '%s' is not LO-HI", what, v);
+		pvp_err(err, errlen, "%s: %s '%s' is not LO-HI", what, key, v);
 		return -EINVAL;
 	}
 	memcpy(lo, v, (size_t)(dash - v));
 	lo[dash - v] = '\0';
-	if (pvp_parse_ipv4(lo, &r->lo) != 0 || pvp_parse_ipv4(dash + 1, &r->hi) != 0 ||
-	    r->lo > r->hi) {
-		pvp_err(err, errlen, "%s: answer '%s' is not LO-HI of IPv4 addresses, LO <= HI",
-			what, v);
+	if (v6)
+		ok = pvp_parse_ipv6(lo, c->ans6.lo) == 0 &&
+		     pvp_parse_ipv6(dash + 1, c->ans6.hi) == 0 &&
+		     memcmp(c->ans6.lo, c->ans6.hi, 16) <= 0;
+	else
+		ok = pvp_parse_ipv4(lo, &c->ans4.lo) == 0 &&
+		     pvp_parse_ipv4(dash + 1, &c->ans4.hi) == 0 && c->ans4.lo <= c->ans4.hi;
+	if (!ok) {
+		pvp_err(err, errlen, "%s: %s '%s' is not LO-HI of IPv%c addresses, LO <= HI", what,
+			key, v, v6 ? '6' : '4');
 		return -EINVAL;
 	}
-	r->set = true;
-	return 0;
-}
-
-/* "LO-HI" of IPv6 addresses. */
-static int
-neigh_parse_range6(const char *what, const char *v, struct pvp_neigh_range6 *r, char *err,
-		   size_t errlen)
-{
-	char lo[64];
-	const char *dash = strchr(v, '-');
-
-	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo)) {
-		pvp_err(err, errlen, "%s: answer6 '%s' is not LO-HI", what, v);
-		return -EINVAL;
-	}
-	memcpy(lo, v, (size_t)(dash - v));
-	lo[dash - v] = '\0';
-	if (pvp_parse_ipv6(lo, r->lo) != 0 || pvp_parse_ipv6(dash + 1, r->hi) != 0 ||
-	    memcmp(r->lo, r->hi, 16) > 0) {
-		pvp_err(err, errlen, "%s: answer6 '%s' is not LO-HI of IPv6 addresses, LO <= HI",
-			what, v);
-		return -EINVAL;
-	}
-	r->set = true;
+	*(v6 ? &c->ans6.set : &c->ans4.set) = true;
 	return 0;
 }
 
@@ -122,10 +105,8 @@ neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neig
 		*(key[0] == 'i' ? &c->has_ip6 : &c->has_gw6) = true;
 	} else if (strcmp(key, "vlan") == 0) {
 		return neigh_parse_vlan(name, v, c, err, errlen);
-	} else if (strcmp(key, "answer") == 0) {
-		return neigh_parse_range4(what, v, &c->ans4, err, errlen);
-	} else if (strcmp(key, "answer6") == 0) {
-		return neigh_parse_range6(what, v, &c->ans6, err, errlen);
+	} else if (strcmp(key, "answer") == 0 || strcmp(key, "answer6") == 0) {
+		return neigh_parse_range(what, key, v, c, err, errlen);
 	} else if (strcmp(key, "announce") == 0) {
 		if (pvp_parse_duration(name, v, 0.01, 3600, &s, err, errlen) != 0)
 			return -EINVAL;
