@@ -193,14 +193,19 @@ history_bind_str(sqlite3_stmt *st, int i, const json_t *v)
 		sqlite3_bind_null(st, i);
 }
 
-/* Bind a JSON number, or NULL when @p v is not one. */
+/* Bind members @p keys (NULL-ended) of @p o from column @p i on: numbers, else NULL. */
 static void
-history_bind_num(sqlite3_stmt *st, int i, const json_t *v)
+history_bind_nums(sqlite3_stmt *st, int i, const json_t *o, const char *const *keys)
 {
-	if (json_is_number(v))
-		sqlite3_bind_double(st, i, json_number_value(v));
-	else
-		sqlite3_bind_null(st, i);
+	const json_t *v;
+
+	for (; *keys != NULL; keys++, i++) {
+		v = json_object_get(o, *keys);
+		if (json_is_number(v))
+			sqlite3_bind_double(st, i, json_number_value(v));
+		else
+			sqlite3_bind_null(st, i);
+	}
 }
 
 /* Step a prepared insert and reset it for the next row. SQLITE_DONE or the error. */
@@ -275,6 +280,11 @@ history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const jso
 		"INSERT INTO latency VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 		"INSERT INTO hops VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	};
+	/* The columns after run (and goal name), as history_steps made them. */
+	static const char *const point[] = {"size", "flows", NULL};
+	static const char *const goal[] = {"pps", "min_pps", "max_pps", "repeats", "spread", NULL};
+	static const char *const lat[] = {"load_pct",  "rate_pps", "p50_ns", "p99_ns",
+					  "p99_99_ns", "max_ns",   NULL};
 	const json_t *pt, *g, *l;
 	sqlite3_stmt *st[3] = {NULL, NULL, NULL};
 	const char *name;
@@ -289,14 +299,9 @@ history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const jso
 			if (rc != SQLITE_DONE)
 				break;
 			sqlite3_bind_int64(st[0], 1, run);
-			history_bind_num(st[0], 2, json_object_get(pt, "size"));
-			history_bind_num(st[0], 3, json_object_get(pt, "flows"));
+			history_bind_nums(st[0], 2, pt, point);
 			sqlite3_bind_text(st[0], 4, name, -1, SQLITE_TRANSIENT);
-			history_bind_num(st[0], 5, json_object_get(g, "pps"));
-			history_bind_num(st[0], 6, json_object_get(g, "min_pps"));
-			history_bind_num(st[0], 7, json_object_get(g, "max_pps"));
-			history_bind_num(st[0], 8, json_object_get(g, "repeats"));
-			history_bind_num(st[0], 9, json_object_get(g, "spread"));
+			history_bind_nums(st[0], 5, g, goal);
 			history_bind_str(st[0], 10, json_object_get(g, "status"));
 			rc = history_step(st[0]);
 			if (rc == SQLITE_DONE && json_is_number(json_object_get(g, "pps")))
@@ -307,14 +312,8 @@ history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const jso
 			if (rc != SQLITE_DONE)
 				break;
 			sqlite3_bind_int64(st[1], 1, run);
-			history_bind_num(st[1], 2, json_object_get(pt, "size"));
-			history_bind_num(st[1], 3, json_object_get(pt, "flows"));
-			history_bind_num(st[1], 4, json_object_get(l, "load_pct"));
-			history_bind_num(st[1], 5, json_object_get(l, "rate_pps"));
-			history_bind_num(st[1], 6, json_object_get(l, "p50_ns"));
-			history_bind_num(st[1], 7, json_object_get(l, "p99_ns"));
-			history_bind_num(st[1], 8, json_object_get(l, "p99_99_ns"));
-			history_bind_num(st[1], 9, json_object_get(l, "max_ns"));
+			history_bind_nums(st[1], 2, pt, point);
+			history_bind_nums(st[1], 4, l, lat);
 			rc = history_step(st[1]);
 		}
 	}
