@@ -99,32 +99,19 @@ history_summary(sqlite3_stmt *st, int col, const char *dbpath)
 	return sum;
 }
 
-/* The row of @p cmp at the point and goal, NULL if none. */
+/* The object of array @p arr at the point SIZE,FLOWS (and of @p goal unless NULL), or NULL. */
 static const json_t *
-history_row(const json_t *cmp, unsigned int size, unsigned int flows, const char *goal)
+history_at(const json_t *arr, unsigned int size, unsigned int flows, const char *goal)
 {
-	const json_t *row;
+	const json_t *o;
 	size_t i;
 
-	json_array_foreach(json_object_get(cmp, "rows"), i, row)
-		if (json_number_value(json_object_get(row, "size")) == size &&
-		    json_number_value(json_object_get(row, "flows")) == flows &&
-		    strcmp(json_string_value(json_object_get(row, "goal")) ?: "", goal) == 0)
-			return row;
-	return NULL;
-}
-
-/* The summary's figures of @p goal at a point, NULL if it has none. */
-static const json_t *
-history_goal(const json_t *sum, unsigned int size, unsigned int flows, const char *goal)
-{
-	const json_t *pt;
-	size_t i;
-
-	json_array_foreach(json_object_get(sum, "points"), i, pt)
-		if (json_number_value(json_object_get(pt, "size")) == size &&
-		    json_number_value(json_object_get(pt, "flows")) == flows)
-			return json_object_get(json_object_get(pt, "goals"), goal);
+	json_array_foreach(arr, i, o)
+		if (json_number_value(json_object_get(o, "size")) == size &&
+		    json_number_value(json_object_get(o, "flows")) == flows &&
+		    (goal == NULL ||
+		     strcmp(json_string_value(json_object_get(o, "goal")) ?: "", goal) == 0))
+			return o;
 	return NULL;
 }
 
@@ -168,7 +155,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 	size_t nb_bars = 0;
 	char svg_err[256] = "", svg_title[128];
 	json_t *prev = NULL, *sum, *cmp;
-	const json_t *row, *side;
+	const json_t *row, *side, *mine;
 	char a[32], b[32], c[80];
 	sqlite3_stmt *st;
 	int i, rc;
@@ -208,8 +195,10 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 		if (sum == NULL)
 			break;
 		cmp = report_compare(prev != NULL ? prev : sum, sum, &regr, &progr);
-		row = history_row(cmp, pt[0], pt[1], goal);
+		row = history_at(json_object_get(cmp, "rows"), pt[0], pt[1], goal);
 		side = json_object_get(row, "new");
+		mine = history_at(json_object_get(sum, "points"), pt[0], pt[1], NULL);
+		mine = json_object_get(json_object_get(mine, "goals"), goal);
 		verdict = prev == NULL ? "-" : json_string_value(json_object_get(row, "verdict"));
 		if (verdict != NULL && strcmp(verdict, "regression") == 0) {
 			verdict = "REGRESSION";
@@ -226,8 +215,7 @@ history_trend(sqlite3 *db, const char *dbpath, int argc, char **argv)
 		printf("%4lld %-20s %-12s %30s %7s%%  %s\n", (long long)sqlite3_column_int64(st, 0),
 		       a, history_col(st, 2),
 		       json_is_object(side) ? cmd_compare_range(side, c, sizeof(c)) : "-",
-		       history_spread_fmt(history_goal(sum, pt[0], pt[1], goal), b, sizeof(b)),
-		       verdict != NULL ? verdict : "-");
+		       history_spread_fmt(mine, b, sizeof(b)), verdict != NULL ? verdict : "-");
 		json_decref(cmp);
 		json_decref(prev);
 		prev = sum;
