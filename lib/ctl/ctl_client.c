@@ -226,33 +226,20 @@ ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t de
 		size_t err_len)
 {
 	char what[128];
-	ssize_t n;
-	size_t off = 0;
+	size_t off;
 	int r;
 
-	while (off < len) {
-		n = send(c->fd, s + off, len - off, MSG_NOSIGNAL);
-		if (n > 0) {
-			off += (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-			snprintf(what, sizeof(what), "send: %s", strerror(errno));
-			return ctl_client_salvage(c, err, err_len, what);
-		}
-		r = pvp_sock_wait(c->fd, POLLOUT, deadline);
-		if (r == -ETIMEDOUT) {
-			/* Half a request on the wire cannot be taken back. */
-			if (off > 0)
-				return ctl_client_fail(c, err, err_len,
-						       "send timed out mid-request");
-			pvp_err(err, err_len, "%s: send timed out", c->address);
-			return -ETIMEDOUT;
-		}
-		if (r < 0)
-			return ctl_client_fail(c, err, err_len, "poll failed");
+	r = pvp_sock_send_all(c->fd, s, len, deadline, &off);
+	if (r == -ETIMEDOUT) {
+		/* Half a request on the wire cannot be taken back. */
+		if (off > 0)
+			return ctl_client_fail(c, err, err_len, "send timed out mid-request");
+		pvp_err(err, err_len, "%s: send timed out", c->address);
+		return -ETIMEDOUT;
+	}
+	if (r < 0) {
+		snprintf(what, sizeof(what), "send: %s", strerror(-r));
+		return ctl_client_salvage(c, err, err_len, what);
 	}
 	return 0;
 }

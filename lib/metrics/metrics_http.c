@@ -241,31 +241,6 @@ mh_reason(int status)
 	}
 }
 
-/* Write all of @p len bytes before @p deadline_ms; 0 or -errno. */
-static int
-mh_write_all(int fd, const char *p, size_t len, uint64_t deadline_ms)
-{
-	ssize_t w;
-	int ret;
-
-	while (len > 0) {
-		w = send(fd, p, len, MSG_NOSIGNAL);
-		if (w > 0) {
-			p += w;
-			len -= (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno != EAGAIN)
-			return -errno;
-		ret = pvp_sock_wait(fd, POLLOUT, deadline_ms);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
 static void
 mh_answer(struct pvp_metrics_server *srv, struct mh_client *c, const struct pvp_metrics_req *req)
 {
@@ -298,8 +273,8 @@ mh_answer(struct pvp_metrics_server *srv, struct mh_client *c, const struct pvp_
 		     "%sConnection: close\r\n\r\n",
 		     status, mh_reason(status), ct, blen,
 		     status == 405 ? "Allow: GET, HEAD\r\n" : "");
-	if (mh_write_all(c->fd, head, (size_t)n, deadline) == 0 && !req->head)
-		mh_write_all(c->fd, body, blen, deadline);
+	if (pvp_sock_send_all(c->fd, head, (size_t)n, deadline, NULL) == 0 && !req->head)
+		pvp_sock_send_all(c->fd, body, blen, deadline, NULL);
 	pvp_om_free(&om);
 }
 

@@ -97,7 +97,7 @@ pvp_metrics_http_send(const char *url, const char *method, const char *content_t
 	uint64_t deadline = pvp_now_ms() + timeout_ms;
 	struct addrinfo hints, *res = NULL;
 	char head[1024], ans[512], *b;
-	size_t got = 0, off;
+	size_t got = 0;
 	struct mp_url u;
 	int fd, ret, n, status;
 	ssize_t r;
@@ -128,19 +128,9 @@ pvp_metrics_http_send(const char *url, const char *method, const char *content_t
 		close(fd);
 		return -EINVAL;
 	}
-	/* The head, then the body, each written whole before the deadline. */
-	for (off = 0, ret = 0; ret == 0 && off < (size_t)n + len;) {
-		const char *p = off < (size_t)n ? head + off : body + (off - (size_t)n);
-		size_t left = off < (size_t)n ? (size_t)n - off : len - (off - (size_t)n);
-
-		r = send(fd, p, left, MSG_NOSIGNAL);
-		if (r > 0)
-			off += (size_t)r;
-		else if (r < 0 && errno == EAGAIN)
-			ret = pvp_sock_wait(fd, POLLOUT, deadline);
-		else if (r < 0 && errno != EINTR)
-			ret = -errno;
-	}
+	ret = pvp_sock_send_all(fd, head, (size_t)n, deadline, NULL);
+	if (ret == 0)
+		ret = pvp_sock_send_all(fd, body, len, deadline, NULL);
 	/* The status line and what follows, as much as fits. */
 	while (ret == 0 && got < sizeof(ans) - 1) {
 		r = recv(fd, ans + got, sizeof(ans) - 1 - got, 0);

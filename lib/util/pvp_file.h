@@ -290,6 +290,17 @@ int pvp_child_run(const struct pvp_child *c, struct pvp_child_out *out, char *er
 int pvp_sock_wait(int fd, short events, uint64_t deadline_ms);
 
 /**
+ * Send all @p len bytes of @p buf on non-blocking @p fd before
+ * @p deadline_ms (SIGPIPE never raised; EINTR retried).
+ *
+ * @param sent
+ *   If not NULL, the bytes sent, also on failure (part of a message may
+ *   be on the wire).
+ * @return 0, -ETIMEDOUT, or -errno of send() or poll().
+ */
+int pvp_sock_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ms, size_t *sent);
+
+/**
  * Connect a stream socket to @p sa (AF_UNIX, AF_INET, AF_INET6) before
  * @p deadline_ms: the one client connect of lib/ctl and the coordinator's
  * drivers. A unix listener whose backlog is full is tried again every

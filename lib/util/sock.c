@@ -4,7 +4,8 @@
 
 /*
  * The client side of a stream socket with a deadline, for every client
- * in pvpkit (lib/ctl's, the OVSDB one of the ovs driver): a peer that
+ * in pvpkit (lib/ctl's, the OVSDB one of the ovs driver, lib/metrics'
+ * server and Pushgateway client): a peer that
  * never answers, a connect to a host that drops SYNs, a listener with a
  * full backlog all end at the caller's deadline, never later.
  */
@@ -41,6 +42,27 @@ pvp_sock_wait(int fd, short events, uint64_t deadline_ms)
 		if (r < 0 && errno != EINTR)
 			return -errno;
 	}
+}
+
+int
+pvp_sock_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ms, size_t *sent)
+{
+	size_t off = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while (ret == 0 && off < len) {
+		n = send(fd, (const char *)buf + off, len - off, MSG_NOSIGNAL);
+		if (n > 0)
+			off += (size_t)n;
+		else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			ret = pvp_sock_wait(fd, POLLOUT, deadline_ms);
+		else if (n < 0 && errno != EINTR)
+			ret = -errno;
+	}
+	if (sent != NULL)
+		*sent = off;
+	return ret;
 }
 
 int

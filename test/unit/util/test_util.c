@@ -1688,6 +1688,8 @@ test_sock(void)
 	struct sockaddr_in sin = {.sin_family = AF_INET};
 	socklen_t slen = sizeof(sin);
 	int lfd, fd, fd2, pair[2];
+	char *big;
+	size_t sent;
 	uint64_t t0;
 
 	/* A listener: connected, non-blocking. */
@@ -1737,8 +1739,19 @@ test_sock(void)
 	CHECK(pvp_now_ms() - t0 >= 50 && pvp_now_ms() - t0 < 1000);
 	CHECK(write(pair[1], "x", 1) == 1);
 	CHECK(pvp_sock_wait(pair[0], POLLIN, 0) == 0);
-	close(pair[0]);
+
+	/* Sending all: what fits, then -ETIMEDOUT with the part sent; -EPIPE, no SIGPIPE. */
+	big = calloc(1, 1 << 24);
+	CHECK(big != NULL && fcntl(pair[0], F_SETFL, O_NONBLOCK) == 0);
+	CHECK(pvp_sock_send_all(pair[0], "y", 1, pvp_now_ms() + 1000, &sent) == 0 && sent == 1);
+	t0 = pvp_now_ms();
+	CHECK(big != NULL &&
+	      pvp_sock_send_all(pair[0], big, 1 << 24, t0 + 50, &sent) == -ETIMEDOUT);
+	CHECK(sent > 0 && sent < 1 << 24 && pvp_now_ms() - t0 >= 50);
 	close(pair[1]);
+	CHECK(pvp_sock_send_all(pair[0], "z", 1, pvp_now_ms() + 1000, NULL) == -EPIPE);
+	free(big);
+	close(pair[0]);
 }
 
 static void
