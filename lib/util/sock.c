@@ -3,11 +3,11 @@
  */
 
 /*
- * The client side of a stream socket with a deadline, for every client
- * in pvpkit (lib/ctl's, the OVSDB one of the ovs driver, lib/metrics'
- * server and Pushgateway client): a peer that
- * never answers, a connect to a host that drops SYNs, a listener with a
- * full backlog all end at the caller's deadline, never later.
+ * Stream sockets with a deadline, for every client in pvpkit (lib/ctl's,
+ * the OVSDB one of the ovs driver, lib/metrics' Pushgateway one) and the
+ * /metrics server's answers: a peer that never answers, a connect to a
+ * host that drops SYNs, a listener with a full backlog all end at the
+ * caller's deadline, never later.
  */
 
 #include <errno.h>
