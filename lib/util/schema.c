@@ -517,60 +517,35 @@ struct schema_doc {
 static void
 schema_doc_type(const struct pvp_schema_member *m, char *buf, size_t len)
 {
+	/* The types whose doc is one phrase. */
+	static const char *const phrase[] = {
+		[PVP_SCHEMA_BOOL] = "true/false",   [PVP_SCHEMA_MAC] = "MAC address",
+		[PVP_SCHEMA_IPV4] = "IPv4 address", [PVP_SCHEMA_OBJECT] = "object",
+		[PVP_SCHEMA_JSON] = "any JSON",
+	};
 	char list[160];
 
-	switch (m->type) {
-	case PVP_SCHEMA_STRING:
-		if (m->values != NULL) {
-			schema_words(m->values, "", list, sizeof(list));
-			snprintf(buf, len, "one of %s", list);
-		} else {
-			snprintf(buf, len, "string, %" PRId64 "..%" PRId64 " chars", m->min,
-				 m->max);
-		}
-		return;
-	case PVP_SCHEMA_ENUM:
+	if ((size_t)m->type < sizeof(phrase) / sizeof(phrase[0]) && phrase[m->type] != NULL) {
+		snprintf(buf, len, "%s", phrase[m->type]);
+	} else if (m->type == PVP_SCHEMA_ENUM ||
+		   (m->type == PVP_SCHEMA_STRING && m->values != NULL)) {
 		schema_words(m->values, "", list, sizeof(list));
 		snprintf(buf, len, "one of %s", list);
-		return;
-	case PVP_SCHEMA_UINT:
-	case PVP_SCHEMA_INT:
+	} else if (m->type == PVP_SCHEMA_STRING) {
+		snprintf(buf, len, "string, %" PRId64 "..%" PRId64 " chars", m->min, m->max);
+	} else if (m->type == PVP_SCHEMA_UINT || m->type == PVP_SCHEMA_INT ||
+		   m->type == PVP_SCHEMA_DOUBLE) {
 		schema_range(m, list, sizeof(list));
-		snprintf(buf, len, "integer, %s", list);
-		return;
-	case PVP_SCHEMA_DOUBLE:
-		schema_range(m, list, sizeof(list));
-		snprintf(buf, len, "number, %s", list);
-		return;
-	case PVP_SCHEMA_BOOL:
-		snprintf(buf, len, "true/false");
-		return;
-	case PVP_SCHEMA_MAC:
-		snprintf(buf, len, "MAC address");
-		return;
-	case PVP_SCHEMA_IPV4:
-		snprintf(buf, len, "IPv4 address");
-		return;
-	case PVP_SCHEMA_OBJECT:
-		snprintf(buf, len, "object");
-		return;
-	case PVP_SCHEMA_MAP:
+		snprintf(buf, len, "%s, %s", m->type == PVP_SCHEMA_DOUBLE ? "number" : "integer",
+			 list);
+	} else if (m->type == PVP_SCHEMA_MAP) {
 		schema_doc_type(m->members, list, sizeof(list));
 		snprintf(buf, len, "object of NAME: %s", list);
-		return;
-	case PVP_SCHEMA_JSON:
-		snprintf(buf, len, "any JSON");
-		return;
-	case PVP_SCHEMA_ARRAY:
-	default:
-		if (m->members->values != NULL) {
-			schema_words(m->members->values, "", list, sizeof(list));
-			snprintf(buf, len, "list of %s (%" PRId64 "..%" PRId64 ")", list, m->min,
-				 m->max);
-		} else {
-			snprintf(buf, len, "list, %" PRId64 "..%" PRId64 " items", m->min, m->max);
-		}
-		return;
+	} else if (m->members->values != NULL) {
+		schema_words(m->members->values, "", list, sizeof(list));
+		snprintf(buf, len, "list of %s (%" PRId64 "..%" PRId64 ")", list, m->min, m->max);
+	} else {
+		snprintf(buf, len, "list, %" PRId64 "..%" PRId64 " items", m->min, m->max);
 	}
 }
 
