@@ -51,7 +51,9 @@
 #define SINJ   struct coord_record_soak_inject
 #define OWHALF struct coord_record_oneway_half
 #define OWNS   struct coord_record_oneway_ns
-#define OWST   struct coord_record_oneway_stream
+#define OWST   struct coord_record_stream
+#define STLAT  struct coord_record_stream_latency
+#define LAT    struct coord_record_latency
 #define OW     struct coord_record_oneway
 
 static const char *const rec_trial_type[] = {"trial", NULL};
@@ -86,6 +88,17 @@ static const struct pvp_schema_member rec_search_ref_members[] = {
 	    .help = "measured again after a generator-limited trial"),
 	REC(REF, loss_remeasure, BOOL, REC_HAS(REF, loss_remeasure), .def = "false",
 	    .help = "measured again after a loss below the fitted rate"),
+	{.name = NULL},
+};
+
+/* Written by the latency step after coord_trial_to_json(). */
+static const struct pvp_schema_member rec_latency_members[] = {
+	REC(LAT, load_pct, DOUBLE, REC_NUM, .required = true, .help = "% of the reference rate"),
+	REC(LAT, reference, JSON, .help = "the goal the load is a share of"),
+	REC(LAT, reference_pps, DOUBLE, REC_NUM, .help = "its rate"),
+	REC_STR(LAT, set, REC_HAS(LAT, has_set), .help = "the rounds' id (one --repeat N)"),
+	REC(LAT, round, UINT, REC_U32, .help = "which round"),
+	REC(LAT, rounds, UINT, REC_U32, .help = "how many"),
 	{.name = NULL},
 };
 
@@ -146,8 +159,8 @@ const struct pvp_schema_member coord_trial_record_members[] = {
 	    .help = "a guest without KVM: not performance figures"),
 	REC(TRIAL, search, OBJECT, .members = rec_search_ref_members, REC_HAS(TRIAL, has_search),
 	    .help = "the trial's place in a search"),
-	REC(TRIAL, latency, JSON,
-	    .help = "latency trial: load_pct, reference, reference_pps, set, round, rounds"),
+	REC(TRIAL, latency, OBJECT, .members = rec_latency_members, REC_HAS(TRIAL, has_latency),
+	    .help = "a latency trial: its load and round"),
 	REC(TRIAL, oneway, JSON,
 	    .help = "a guest stamps: guest, source, clock (shared or differs), reason, "
 		    "offset_ns; the halves are in streams[].oneway_ns"),
@@ -383,9 +396,29 @@ static const struct pvp_schema_member rec_oneway_ns_members[] = {
 	{.name = NULL},
 };
 
-const struct pvp_schema_member coord_record_oneway_stream_members[] = {
+/* pvpkit-gen's figures (report.c) and the trex driver's (min, avg, max, jitter). */
+#define REC_LAT(f, h) REC(STLAT, f, DOUBLE, REC_NUM, .help = h)
+static const struct pvp_schema_member rec_stream_latency_members[] = {
+	REC(STLAT, histogram, JSON, .help = "pvpkit-gen's histogram"),
+	REC(STLAT, clock, JSON, .help = "the clock of the samples (\"tsc\"; another: unknown)"),
+	REC_LAT(count, "samples"),
+	REC_LAT(min, "smallest"),
+	REC_LAT(avg, "mean"),
+	REC_LAT(p50, "median"),
+	REC_LAT(p90, "90th percentile"),
+	REC_LAT(p99, "99th"),
+	REC_LAT(p99_9, "99.9th"),
+	REC_LAT(p99_99, "99.99th"),
+	REC_LAT(max, "largest"),
+	REC_LAT(jitter, "jitter"),
+	{.name = NULL},
+};
+
+const struct pvp_schema_member coord_record_stream_members[] = {
 	REC(OWST, stream, UINT, REC_U32, .help = "the stream's wire id"),
 	REC(OWST, port, UINT, REC_U32, .help = "its TX port"),
+	REC(OWST, latency_ns, OBJECT, .members = rec_stream_latency_members,
+	    REC_HAS(OWST, has_latency), .help = "its latency, ns"),
 	{.name = "oneway_ns",
 	 .type = PVP_SCHEMA_OBJECT,
 	 .members = rec_oneway_ns_members,
@@ -435,10 +468,10 @@ coord_record_oneway_read(const json_t *oneway, struct coord_record_oneway *ow, c
 }
 
 int
-coord_record_oneway_stream_read(const json_t *stream, struct coord_record_oneway_stream *st,
-				char *err, size_t err_len)
+coord_record_stream_read(const json_t *stream, struct coord_record_stream *st, char *err,
+			 size_t err_len)
 {
-	return pvp_schema_read(coord_record_oneway_stream_members, stream, st, err, err_len);
+	return pvp_schema_read(coord_record_stream_members, stream, st, err, err_len);
 }
 
 int

@@ -64,6 +64,17 @@ struct coord_record_search_ref {
 	bool loss_remeasure; /**< measured again after a loss the search doubted */
 };
 
+/** A latency trial's "latency": its place in the latency step (pvpkit search --latency). */
+struct coord_record_latency {
+	double load_pct;      /**< % of the reference rate */
+	json_t *reference;    /**< the goal the load is a share of (the user's words) */
+	double reference_pps; /**< its rate */
+	char set[64];	      /**< the rounds' id */
+	bool has_set;	      /**< "set" given (older records: each trial a set) */
+	unsigned int round;   /**< which round */
+	unsigned int rounds;  /**< how many */
+};
+
 /** A "trial" record: one trial of coord_trial_run(), as coord_trial_to_json() writes it. */
 struct coord_trial_record {
 	unsigned int type;			 /**< always "trial" */
@@ -118,7 +129,8 @@ struct coord_trial_record {
 	bool has_functional_only;		 /**< "functional_only" given */
 	struct coord_record_search_ref search;	 /**< place in a search */
 	bool has_search;			 /**< "search" given */
-	json_t *latency;			 /**< latency run: load and reference */
+	struct coord_record_latency latency;	 /**< latency run: load and reference */
+	bool has_latency;			 /**< "latency" given */
 	json_t *oneway;				 /**< one-way latency: the clock check */
 };
 
@@ -137,12 +149,30 @@ struct coord_record_oneway_ns {
 	uint64_t unstamped;			    /**< signed packets without a stamp */
 };
 
-/** What a trial's streams[] item says of one-way latency. */
-struct coord_record_oneway_stream {
-	unsigned int stream;		  /**< the stream's wire id */
-	unsigned int port;		  /**< its TX port */
-	struct coord_record_oneway_ns ns; /**< its halves */
-	bool has_ns;			  /**< "oneway_ns" given (the source split it) */
+/** A stream's "latency_ns" in a trial record, in ns (the trex driver's are not integers). */
+struct coord_record_stream_latency {
+	json_t *histogram; /**< pvp_lat_to_json()'s, or NULL */
+	json_t *clock;	   /**< the clock of the samples (a peer's words) */
+	double count;	   /**< samples */
+	double min;	   /**< smallest */
+	double avg;	   /**< mean */
+	double p50;	   /**< median */
+	double p90;	   /**< 90th percentile */
+	double p99;	   /**< 99th */
+	double p99_9;	   /**< 99.9th */
+	double p99_99;	   /**< 99.99th */
+	double max;	   /**< largest */
+	double jitter;	   /**< jitter */
+};
+
+/** What the report reads of a trial's streams[] item: its latency. */
+struct coord_record_stream {
+	unsigned int stream;			       /**< the stream's wire id */
+	unsigned int port;			       /**< its TX port */
+	struct coord_record_stream_latency latency_ns; /**< its latency */
+	bool has_latency;			       /**< "latency_ns" given */
+	struct coord_record_oneway_ns ns;	       /**< its one-way halves */
+	bool has_ns; /**< "oneway_ns" given (the source split it) */
 };
 
 /** A trial record's "oneway": the clock check of coord_oneway_prepare(). */
@@ -332,8 +362,8 @@ extern const struct pvp_schema_member coord_run_record_members[];
 extern const struct pvp_schema_member coord_soak_record_members[];
 /** A trial record's "oneway" members. */
 extern const struct pvp_schema_member coord_record_oneway_members[];
-/** The one-way members of an item of a trial record's "streams". */
-extern const struct pvp_schema_member coord_record_oneway_stream_members[];
+/** The members of an item of a trial record's "streams" the report reads. */
+extern const struct pvp_schema_member coord_record_stream_members[];
 
 /**
  * The "search" member of a trial record (warmup and gen_remeasure only
@@ -380,8 +410,8 @@ int coord_record_oneway_read(const json_t *oneway, struct coord_record_oneway *o
 			     size_t err_len);
 
 /** Decode an item of a trial record's "streams" into @p st, as coord_record_oneway_read(). */
-int coord_record_oneway_stream_read(const json_t *stream, struct coord_record_oneway_stream *st,
-				    char *err, size_t err_len);
+int coord_record_stream_read(const json_t *stream, struct coord_record_stream *st, char *err,
+			     size_t err_len);
 
 /**
  * Check a record of any type: "trial", "search", "run", "soak_interval"

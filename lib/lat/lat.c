@@ -277,7 +277,7 @@ pvp_lat_from_json(const json_t *j, struct pvp_lat *l, char *err, size_t err_len)
 	return 0;
 }
 
-bool
+const char *
 pvp_lat_clock_known(const char *name)
 {
 	/* pvpkit-gen's software timestamps; a hardware clock would join here. */
@@ -286,6 +286,6 @@ pvp_lat_clock_known(const char *name)
 
 	for (i = 0; name != NULL && i < sizeof(clocks) / sizeof(clocks[0]); i++)
 		if (strcmp(name, clocks[i]) == 0)
-			return true;
-	return false;
+			return clocks[i];
+	return NULL;
 }

@@ -155,8 +155,10 @@ int pvp_lat_from_json(const json_t *j, struct pvp_lat *l, char *err, size_t err_
  * peer's or a file's text never reaches a report or a plot script.
  * @param name
  *   The name, or NULL (not known).
+ * @return
+ *   The clock's name as a constant string (it outlives @p name), or NULL.
  */
-bool pvp_lat_clock_known(const char *name);
+const char *pvp_lat_clock_known(const char *name);
 
 /*
  * ---- HdrHistogram's encoding (lat_hdrh.c) ----

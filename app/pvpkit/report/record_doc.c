@@ -92,7 +92,7 @@ main(void)
 	    doc_member("One-way latency in a trial's ``streams[]``",
 		       "Written by pvpkit-gen (``oneway_ns``, doc/gen.rst) where its clock\n"
 		       "is the guest's; the other members of a stream are pvpkit-gen's own.",
-		       coord_record_oneway_stream_members) < 0) {
+		       coord_record_stream_members) < 0) {
 		fprintf(stderr, "pvpkit-record-doc: cannot write a table\n");
 		return 1;
 	}

@@ -224,7 +224,7 @@ html_nearest_trial(const json_t *records, double size, double flows, double pps,
 
 	json_array_foreach(records, i, rec) {
 		if (t == NULL || !report_trial(rec, t) || !t->has_size || t->size != size ||
-		    !t->has_flows || t->flows != flows || !t->dut_result || t->latency != NULL)
+		    !t->has_flows || t->flows != flows || !t->dut_result || t->has_latency)
 			continue;
 		d = fabs(t->requested_pps - pps);
 		if (d <= best_d) { /* the later trial of equals: the final phase */

@@ -24,12 +24,27 @@
 #include "report.h"
 #include "report_private.h"
 
+/*
+ * Item @p s of a trial's "streams" into @p st, its histogram into @p one:
+ * 1, 0 when it has none, -EINVAL when it does not decode.
+ */
+static int
+lat_stream_read(const json_t *s, struct coord_record_stream *st, struct pvp_lat *one)
+{
+	if (coord_record_stream_read(s, st, NULL, 0) < 0)
+		return -EINVAL;
+	if (st->latency_ns.histogram == NULL)
+		return 0;
+	return pvp_lat_from_json(st->latency_ns.histogram, one, NULL, 0) < 0 ? -EINVAL : 1;
+}
+
 int
 report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock)
 {
+	struct coord_record_stream st;
 	struct pvp_lat *one;
-	const json_t *st, *l;
-	int n = 0;
+	const json_t *s;
+	int n = 0, ret;
 	size_t i;
 
 	pvp_lat_init(lat);
@@ -38,19 +53,18 @@ report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **cloc
 	one = malloc(sizeof(*one));
 	if (one == NULL)
 		return -ENOMEM;
-	json_array_foreach(json_object_get(trial, "streams"), i, st) {
-		l = json_object_get(st, "latency_ns");
-		if (json_object_get(l, "histogram") == NULL)
-			continue;
-		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL, 0) < 0) {
+	json_array_foreach(json_object_get(trial, "streams"), i, s) {
+		ret = lat_stream_read(s, &st, one);
+		if (ret < 0) {
 			free(one);
-			return -EINVAL;
+			return ret;
 		}
+		if (ret == 0)
+			continue;
 		pvp_lat_merge(lat, one);
-		if (clock != NULL && json_is_string(json_object_get(l, "clock")))
-			*clock = pvp_lat_clock_known(report_str(l, "clock", NULL))
-					 ? report_str(l, "clock", NULL)
-					 : "unknown";
+		if (clock != NULL && json_is_string(st.latency_ns.clock))
+			*clock = pvp_lat_clock_known(json_string_value(st.latency_ns.clock))
+					 ?: "unknown";
 		n++;
 	}
 	free(one);
@@ -169,17 +183,18 @@ lat_ranges(struct pvp_lat *const *h, unsigned int n)
 static int
 lat_stream_merged(const json_t *trials, size_t k, struct pvp_lat *out, struct pvp_lat *one)
 {
-	const json_t *t, *l;
+	struct coord_record_stream st;
+	const json_t *t;
 	size_t i;
+	int ret;
 
 	pvp_lat_init(out);
 	json_array_foreach(trials, i, t) {
-		l = json_object_get(json_array_get(json_object_get(t, "streams"), k), "latency_ns");
-		if (json_object_get(l, "histogram") == NULL)
-			continue;
-		if (pvp_lat_from_json(json_object_get(l, "histogram"), one, NULL, 0) < 0)
-			return -EINVAL;
-		pvp_lat_merge(out, one);
+		ret = lat_stream_read(json_array_get(json_object_get(t, "streams"), k), &st, one);
+		if (ret < 0)
+			return ret;
+		if (ret > 0)
+			pvp_lat_merge(out, one);
 	}
 	return 0;
 }
@@ -188,13 +203,18 @@ lat_stream_merged(const json_t *trials, size_t k, struct pvp_lat *out, struct pv
 static json_t *
 lat_streams(const json_t *trials, struct pvp_lat *m, struct pvp_lat *one)
 {
-	const json_t *last = json_array_get(trials, json_array_size(trials) - 1), *st, *l;
+	const json_t *last = json_array_get(trials, json_array_size(trials) - 1), *st;
+	const struct coord_record_stream_latency *l;
+	struct coord_record_stream d;
 	struct pvp_lat_summary s;
 	json_t *streams = json_array(), *so;
 	size_t i;
 
 	json_array_foreach(json_object_get(last, "streams"), i, st) {
-		l = json_object_get(st, "latency_ns");
+		/* A stream that does not decode has figures of 0, as one without them. */
+		if (coord_record_stream_read(st, &d, NULL, 0) < 0)
+			memset(&d, 0, sizeof(d));
+		l = &d.latency_ns;
 		if (json_array_size(trials) > 1 && lat_stream_merged(trials, i, m, one) == 0) {
 			pvp_lat_read(m, &s);
 			so = json_pack("{s:O*,s:O*,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
@@ -206,16 +226,12 @@ lat_streams(const json_t *trials, struct pvp_lat *m, struct pvp_lat *one)
 				       "p99_99_ns", (json_int_t)s.p99_99, "max_ns",
 				       (json_int_t)s.max, "jitter_ns", (json_int_t)s.jitter);
 		} else {
-			so = json_pack(
-				"{s:O*,s:O*,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stream",
-				json_object_get(st, "stream"), "name", json_object_get(st, "name"),
-				"count", report_num(l, "count", 0), "min_ns",
-				report_num(l, "min", 0), "avg_ns", report_num(l, "avg", 0),
-				"p50_ns", report_num(l, "p50", 0), "p90_ns",
-				report_num(l, "p90", 0), "p99_ns", report_num(l, "p99", 0),
-				"p99_9_ns", report_num(l, "p99_9", 0), "p99_99_ns",
-				report_num(l, "p99_99", 0), "max_ns", report_num(l, "max", 0),
-				"jitter_ns", report_num(l, "jitter", 0));
+			so = json_pack("{s:O*,s:O*,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
+				       "stream", json_object_get(st, "stream"), "name",
+				       json_object_get(st, "name"), "count", l->count, "min_ns",
+				       l->min, "avg_ns", l->avg, "p50_ns", l->p50, "p90_ns", l->p90,
+				       "p99_ns", l->p99, "p99_9_ns", l->p99_9, "p99_99_ns",
+				       l->p99_99, "max_ns", l->max, "jitter_ns", l->jitter);
 		}
 		json_array_append_new(streams, so);
 	}
@@ -228,10 +244,9 @@ lat_streams(const json_t *trials, struct pvp_lat *m, struct pvp_lat *one)
  * rate and reference. NULL when none has a histogram.
  */
 static json_t *
-lat_entry(const json_t *trials)
+lat_entry(const json_t *trials, struct coord_trial_record *tr)
 {
-	const json_t *t = json_array_get(trials, json_array_size(trials) - 1);
-	const json_t *lm = json_object_get(t, "latency"), *x;
+	const json_t *t = json_array_get(trials, json_array_size(trials) - 1), *x;
 	unsigned int n = 0, i;
 	struct pvp_lat *h[REPORT_MAX_REPEAT], *all = malloc(sizeof(*all));
 	struct pvp_lat *one = malloc(sizeof(*one));
@@ -254,18 +269,19 @@ lat_entry(const json_t *trials)
 			continue;
 		}
 		pvp_lat_merge(all, h[n]);
-		tx += report_num(x, "tx_packets", 0);
-		rx += report_num(x, "rx_packets", 0);
+		report_trial(x, tr); /* chosen by report_trial(): it decodes */
+		tx += (double)tr->tx_packets;
+		rx += (double)tr->rx_packets;
 		n++;
 	}
-	if (n == 0)
+	if (n == 0 || !report_trial(t, tr))
 		goto out;
-	o = json_pack("{s:f,s:f,s:s,s:f,s:f,s:f,s:f,s:f,s:I}", "load_pct",
-		      report_num(lm, "load_pct", 0), "rate_pps", report_num(t, "requested_pps", 0),
-		      "reference", report_str(lm, "reference", ""), "reference_pps",
-		      report_num(lm, "reference_pps", 0), "duration_s",
-		      report_num(t, "duration_s", 0), "tx_packets", tx, "rx_packets", rx,
-		      "loss_ratio", tx >= 1 ? (tx - rx) / tx : 0.0, "trials", (json_int_t)n);
+	o = json_pack("{s:f,s:f,s:s,s:f,s:f,s:f,s:f,s:f,s:I}", "load_pct", tr->latency.load_pct,
+		      "rate_pps", tr->requested_pps, "reference",
+		      json_string_value(tr->latency.reference) ?: "", "reference_pps",
+		      tr->latency.reference_pps, "duration_s", tr->duration_s, "tx_packets", tx,
+		      "rx_packets", rx, "loss_ratio", tx >= 1 ? (tx - rx) / tx : 0.0, "trials",
+		      (json_int_t)n);
 	if (o == NULL)
 		goto out;
 	lat_figures(o, all);
@@ -292,10 +308,11 @@ load_cmp(const void *a, const void *b)
 json_t *
 report_latency_point(const json_t *records, unsigned int size, unsigned int flows)
 {
-	json_t *by_load[64], *arr, *e;
+	struct coord_trial_record *tr = malloc(sizeof(*tr));
+	struct coord_record_latency lm[64]; /* each load's last trial's "latency" */
+	json_t *by_load[64], *arr = NULL, *e;
 	unsigned int n = 0, i, k;
-	const json_t *t, *last;
-	const char *set;
+	const json_t *t;
 	size_t j;
 
 	/*
@@ -304,15 +321,11 @@ report_latency_point(const json_t *records, unsigned int size, unsigned int flow
 	 * without a set is a set of its own.
 	 */
 	json_array_foreach(records, j, t) {
-		if (!report_is_type(t, "trial") || !json_is_object(json_object_get(t, "latency")) ||
-		    report_num(t, "size", -1) != size || report_num(t, "flows", -1) != flows)
+		if (tr == NULL || !report_trial(t, tr) || !tr->has_latency || tr->size != size ||
+		    tr->flows != flows)
 			continue;
-		set = report_str(json_object_get(t, "latency"), "set", NULL);
-		for (i = 0; i < n; i++)
-			if (report_num(json_object_get(json_array_get(by_load[i], 0), "latency"),
-				       "load_pct", -1) ==
-			    report_num(json_object_get(t, "latency"), "load_pct", -2))
-				break;
+		for (i = 0; i < n && lm[i].load_pct != tr->latency.load_pct; i++)
+			;
 		if (i == n) {
 			if (n == sizeof(by_load) / sizeof(by_load[0]))
 				continue;
@@ -320,20 +333,19 @@ report_latency_point(const json_t *records, unsigned int size, unsigned int flow
 			if (by_load[n] == NULL)
 				break;
 			n++;
-		}
-		last = json_array_get(by_load[i], json_array_size(by_load[i]) - 1);
-		if (last != NULL &&
-		    (set == NULL ||
-		     strcmp(report_str(json_object_get(last, "latency"), "set", ""), set) != 0))
+		} else if (!tr->latency.has_set || strcmp(lm[i].set, tr->latency.set) != 0) {
 			json_array_clear(by_load[i]);
+		}
+		lm[i] = tr->latency;
 		json_array_append(by_load[i], (json_t *)(uintptr_t)t);
 	}
 	for (i = k = 0; i < n; i++) {
-		e = lat_entry(by_load[i]);
+		e = lat_entry(by_load[i], tr);
 		json_decref(by_load[i]);
 		if (e != NULL)
 			by_load[k++] = e;
 	}
+	free(tr);
 	if (k == 0)
 		return NULL;
 	qsort(by_load, k, sizeof(by_load[0]), load_cmp);

@@ -37,13 +37,13 @@ oneway_half_json(const struct coord_record_oneway_half *h)
 static int
 oneway_streams(const struct coord_trial_record *tr, json_t *streams, char *err, size_t err_len)
 {
-	struct coord_record_oneway_stream st;
+	struct coord_record_stream st;
 	char why[256] = "";
 	const json_t *s;
 	size_t i;
 
 	json_array_foreach(tr->streams, i, s) {
-		if (coord_record_oneway_stream_read(s, &st, why, sizeof(why)) < 0) {
+		if (coord_record_stream_read(s, &st, why, sizeof(why)) < 0) {
 			pvp_err(err, err_len, "streams[%zu]: %s", i, why);
 			return -EINVAL;
 		}

@@ -1055,7 +1055,7 @@ main(void)
 	record_strings_fit(coord_trial_record_members, "trial");
 	record_strings_fit(coord_search_record_members, "search");
 	record_strings_fit(coord_record_oneway_members, "oneway");
-	record_strings_fit(coord_record_oneway_stream_members, "streams[]");
+	record_strings_fit(coord_record_stream_members, "streams[]");
 	record_strings_fit(coord_run_record_members, "run");
 	record_strings_fit(coord_soak_record_members, "soak");
 	test_soak_run_summary();
