@@ -64,15 +64,19 @@ trex_json_type(const json_t *v)
 	}
 }
 
-/* The member, or NULL with a "missing" error (TRex's wording). */
-static json_t *
-trex_member(json_t *p, const char *name, char *err, size_t err_len)
+/*
+ * Member @p name of @p p in *x, NULL when it is absent or null: then 0
+ * where the caller has a default (@p has_def), else TRex's "missing" error.
+ */
+static int
+trex_member(json_t *p, const char *name, bool has_def, json_t **x, char *err, size_t err_len)
 {
-	json_t *v = json_object_get(p, name);
-
-	if (v == NULL || json_is_null(v))
-		trex_fail(err, err_len, -EINVAL, "field '%s' is missing", name);
-	return v != NULL && !json_is_null(v) ? v : NULL;
+	*x = json_object_get(p, name);
+	if (*x != NULL && json_is_null(*x))
+		*x = NULL;
+	if (*x != NULL || has_def)
+		return 0;
+	return trex_fail(err, err_len, -EINVAL, "field '%s' is missing", name);
 }
 
 static int
@@ -104,15 +108,13 @@ trex_param_port(json_t *p, uint16_t *port, char *err, size_t err_len)
 int
 trex_param_bool(json_t *p, const char *name, int def, bool *v, char *err, size_t err_len)
 {
-	json_t *x = json_object_get(p, name);
+	json_t *x;
+	int ret = trex_member(p, name, def >= 0, &x, err, err_len);
 
-	if ((x == NULL || json_is_null(x)) && def >= 0) {
+	if (x == NULL && ret == 0)
 		*v = def != 0;
-		return 0;
-	}
-	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
-		return -EINVAL;
+		return ret;
 	if (!json_is_boolean(x))
 		return trex_bad_type(x, name, "bool", err, err_len);
 	*v = json_is_true(x);
@@ -123,15 +125,13 @@ int
 trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v, char *err,
 		size_t err_len)
 {
-	json_t *x = json_object_get(p, name);
+	json_t *x;
+	int ret = trex_member(p, name, def >= 0, &x, err, err_len);
 
-	if ((x == NULL || json_is_null(x)) && def >= 0) {
+	if (x == NULL && ret == 0)
 		*v = (uint64_t)def;
-		return 0;
-	}
-	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
-		return -EINVAL;
+		return ret;
 	if (!json_is_integer(x) || json_integer_value(x) < 0)
 		return trex_bad_type(x, name,
 				     max <= 0xff	 ? "byte"
@@ -153,15 +153,13 @@ int
 trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_t *v, char *err,
 	       size_t err_len)
 {
-	json_t *x = json_object_get(p, name);
+	json_t *x;
+	int ret = trex_member(p, name, def_set != 0, &x, err, err_len);
 
-	if ((x == NULL || json_is_null(x)) && def_set) {
+	if (x == NULL && ret == 0)
 		*v = def;
-		return 0;
-	}
-	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
-		return -EINVAL;
+		return ret;
 	if (!json_is_integer(x))
 		return trex_bad_type(x, name, "int", err, err_len);
 	*v = json_integer_value(x);
@@ -172,15 +170,13 @@ int
 trex_param_double(json_t *p, const char *name, bool has_def, double def, double *v, char *err,
 		  size_t err_len)
 {
-	json_t *x = json_object_get(p, name);
+	json_t *x;
+	int ret = trex_member(p, name, has_def, &x, err, err_len);
 
-	if ((x == NULL || json_is_null(x)) && has_def) {
+	if (x == NULL && ret == 0)
 		*v = def;
-		return 0;
-	}
-	x = trex_member(p, name, err, err_len);
 	if (x == NULL)
-		return -EINVAL;
+		return ret;
 	if (!json_is_number(x))
 		return trex_bad_type(x, name, "double", err, err_len);
 	*v = json_number_value(x);
@@ -190,13 +186,10 @@ trex_param_double(json_t *p, const char *name, bool has_def, double def, double 
 const char *
 trex_param_str(json_t *p, const char *name, const char *def, char *err, size_t err_len)
 {
-	json_t *x = json_object_get(p, name);
+	json_t *x;
 
-	if ((x == NULL || json_is_null(x)) && def != NULL)
+	if (trex_member(p, name, def != NULL, &x, err, err_len) != 0 || x == NULL)
 		return def;
-	x = trex_member(p, name, err, err_len);
-	if (x == NULL)
-		return NULL;
 	if (!json_is_string(x)) {
 		trex_bad_type(x, name, "string", err, err_len);
 		return NULL;
@@ -207,8 +200,9 @@ trex_param_str(json_t *p, const char *name, const char *def, char *err, size_t e
 json_t *
 trex_param_obj(json_t *p, const char *name, char *err, size_t err_len)
 {
-	json_t *x = trex_member(p, name, err, err_len);
+	json_t *x;
 
+	trex_member(p, name, false, &x, err, err_len);
 	if (x != NULL && !json_is_object(x)) {
 		trex_bad_type(x, name, "object", err, err_len);
 		return NULL;
@@ -219,8 +213,9 @@ trex_param_obj(json_t *p, const char *name, char *err, size_t err_len)
 json_t *
 trex_param_array(json_t *p, const char *name, char *err, size_t err_len)
 {
-	json_t *x = trex_member(p, name, err, err_len);
+	json_t *x;
 
+	trex_member(p, name, false, &x, err, err_len);
 	if (x != NULL && !json_is_array(x)) {
 		trex_bad_type(x, name, "array", err, err_len);
 		return NULL;

@@ -70,8 +70,9 @@ trex_stream_hold(struct trex_stream *s, bool hold)
 						  g->ws[i]->burst_pkts == 0);
 }
 
-int
-trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len)
+/* pause_streams (@p hold) and resume_streams. */
+static int
+trex_streams_hold(json_t *p, json_t **res, bool hold, char *err, size_t err_len)
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
 	uint16_t port;
@@ -80,32 +81,13 @@ trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len)
 
 	ret = trex_param_port_profile(p, false, &port, err, err_len);
 	if (ret == 0)
-		ret = trex_stream_ids(p, port, list, "pause", err, err_len);
+		ret = trex_stream_ids(p, port, list, hold ? "pause" : "resume", err, err_len);
 	if (ret != 0)
 		return ret;
 	for (i = 0; list[i] != NULL; i++)
-		trex_stream_hold(list[i], true);
-	*res = json_object();
-	return 0;
-}
-
-int
-trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len)
-{
-	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
-	uint16_t port;
-	unsigned int i;
-	int ret;
-
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_stream_ids(p, port, list, "resume", err, err_len);
-	if (ret != 0)
-		return ret;
-	for (i = 0; list[i] != NULL; i++)
-		trex_stream_hold(list[i], false);
+		trex_stream_hold(list[i], hold);
 	/* An lcore whose streams were all held went idle: set it going again. */
-	if (trex.port[port].state == TREX_PORT_TX) {
+	if (!hold && trex.port[port].state == TREX_PORT_TX) {
 		if (trex_lcores_idle(port))
 			trex_lcores_go(port);
 		else
@@ -113,6 +95,18 @@ trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len)
 	}
 	*res = json_object();
 	return 0;
+}
+
+int
+trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len)
+{
+	return trex_streams_hold(p, res, true, err, err_len);
+}
+
+int
+trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len)
+{
+	return trex_streams_hold(p, res, false, err, err_len);
 }
 
 int

@@ -107,8 +107,7 @@ trex_pg_count(void)
 	}
 	for (w = 0; w < g->nb_ws; w++) {
 		const struct gen_wstream *ws = g->ws[w];
-		uint16_t id = ws->st->ps->id;
-		const struct trex_stream *s = id < trex.nb_loaded ? trex.loaded[id] : NULL;
+		const struct trex_stream *s = trex_ws_stream(ws);
 		struct pvp_lat_summary lat;
 		struct pvp_seq seq;
 		struct trex_pg *pg;
@@ -408,8 +407,7 @@ trex_pg_latency(uint32_t pgid)
 	pvp_lat_init(&sum);
 	for (w = 0; w < g->nb_ws; w++) {
 		const struct gen_wstream *ws = g->ws[w];
-		uint16_t id = ws->st->ps->id;
-		const struct trex_stream *st = id < trex.nb_loaded ? trex.loaded[id] : NULL;
+		const struct trex_stream *st = trex_ws_stream(ws);
 		struct pvp_lat_summary ls;
 		struct pvp_seq seq;
 		uint64_t bytes;

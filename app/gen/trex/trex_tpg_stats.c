@@ -75,7 +75,10 @@ trex_tpg_json(const struct gen_tpg_cntr *c, bool unknown)
 			 (json_int_t)c->dup);
 }
 
-/* Checks common to the stats methods: TPG on, the port counting, the tpgid in range. */
+/*
+ * Checks common to the stats methods: TPG on, the tpgid in range; for the
+ * RX ones (@p unknown not NULL) their flags and the port counting.
+ */
 static int
 trex_tpg_stats_args(json_t *p, uint16_t *port, uint64_t *tpgid, bool *unknown, bool *untagged,
 		    char *err, size_t err_len)
@@ -85,14 +88,15 @@ trex_tpg_stats_args(json_t *p, uint16_t *port, uint64_t *tpgid, bool *unknown, b
 	if (ret != 0)
 		return ret;
 	if (trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, err, err_len) != 0 ||
-	    trex_param_bool(p, "unknown_tag", 0, unknown, err, err_len) != 0 ||
-	    trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)
+	    (unknown != NULL &&
+	     (trex_param_bool(p, "unknown_tag", 0, unknown, err, err_len) != 0 ||
+	      trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)))
 		return -EINVAL;
 	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[*port]) {
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group is not enabled on this port.");
 	}
-	if (!trex_tpg.rx[*port]) {
+	if (unknown != NULL && !trex_tpg.rx[*port]) {
 		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
 				 *port);
 	}
@@ -348,27 +352,6 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 	}
 }
 
-/* The TX stats methods' checks: TPG on @p port, the tpgid in range. */
-static int
-trex_tpg_tx_args(json_t *p, uint16_t *port, uint64_t *tpgid, char *err, size_t err_len)
-{
-	int ret = trex_param_port(p, port, err, err_len);
-
-	if (ret != 0)
-		return ret;
-	if (trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, err, err_len) != 0)
-		return -EINVAL;
-	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[*port]) {
-		return trex_fail(err, err_len, -EBUSY,
-				 "Tagged Packet Group is not enabled on this port.");
-	}
-	if (*tpgid >= trex_tpg.num_tpgids) {
-		return trex_fail(err, err_len, -ERANGE,
-				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
-	}
-	return 0;
-}
-
 int
 trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 {
@@ -376,7 +359,7 @@ trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_tpg_tx_args(p, &port, &tpgid, err, err_len);
+	ret = trex_tpg_stats_args(p, &port, &tpgid, NULL, NULL, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
@@ -395,7 +378,7 @@ trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 	int ret;
 
-	ret = trex_tpg_tx_args(p, &port, &tpgid, err, err_len);
+	ret = trex_tpg_stats_args(p, &port, &tpgid, NULL, NULL, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &trex_tpg.txbase[port][2 * tpgid],
