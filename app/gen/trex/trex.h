@@ -217,6 +217,14 @@ char *trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen);
  */
 typedef int (*trex_method_fn)(json_t *params, json_t **res, char *err, size_t err_len);
 
+/*
+ * A method of one port: the server has read params.port_id into @p port
+ * and, where the method's table entry says so, checked "profile_id"
+ * (trex_param_profile()) before calling it.
+ */
+typedef int (*trex_port_method_fn)(uint16_t port, json_t *params, json_t **res, char *err,
+				   size_t err_len);
+
 /* trex_server.c: errors, parameters, events, ownership. */
 /* Write the line (pvp_err(): the first kept) and return @p ret, a negative errno. */
 int trex_fail(char *err, size_t err_len, int ret, const char *fmt, ...)
@@ -264,11 +272,11 @@ int trex_m_get_version(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_ping(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_get_system_info(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_port_status(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_owner(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_acquire(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_release(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_port_attr(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_status(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_owner(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_acquire(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_port_attr(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_remove_rx_filters(json_t *p, json_t **res, char *err, size_t err_len);
 const char *trex_state_name(enum trex_port_state s);
 
@@ -287,14 +295,14 @@ void trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt);
  * trex_service.c: service mode, port addressing (L2, L3, IPv6, VLAN),
  * the RX queue and pushed packets.
  */
-int trex_m_service(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_l2(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_l3(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_conf_ipv6(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_vlan(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_service(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_l3(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_conf_ipv6(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_vlan(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_rx_queue_pkts(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_push_pkts(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_rx_queue_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether port @p port is in service mode; @p filtered its filtered flag. */
 bool trex_service_on(uint16_t port, bool *filtered);
 /* Port @p port's "layer_cfg" and "vlan" into its attributes @p attr. */
@@ -331,9 +339,9 @@ bool trex_service_resolved(uint16_t port);
  * set_capture_port_bpf): a port's received frames to a client's ZeroMQ
  * PAIR socket, and the frames the client sends on it out of the port.
  */
-int trex_m_start_capture_port(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_stop_capture_port(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_capture_port_bpf(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_stop_capture_port(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_set_capture_port_bpf(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether port @p port is a capture port now. */
 bool trex_capport_on(uint16_t port);
 /* Whether capture @p id is the one that feeds a capture port (clients do not see it). */
@@ -348,12 +356,12 @@ int trex_capport_next_ms(void);
 void trex_capport_fini(void);
 
 /* trex_stream.c: streams and the loaded profile. */
-int trex_m_add_stream(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_remove_stream(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_remove_all_streams(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_stream_list(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_all_streams(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_stream(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_add_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_remove_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_remove_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_stream_list(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 void trex_stream_free(struct trex_stream *s);
 void trex_streams_clear(uint16_t port);
 int trex_profile_load(char *err, size_t err_len);
@@ -372,7 +380,7 @@ void trex_fs_mark(struct trex_stream *s);
 int trex_m_get_utilization(json_t *p, json_t **res, char *err, size_t err_len);
 
 /* trex_push.c: push_remote, a pcap file replayed on a port (push.h). */
-int trex_m_push_remote(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 /* Whether @p port is pushing a pcap (TRex's PCAP_TX state). */
 bool trex_push_active(uint16_t port);
 /* TRex's error for command @p cmd refused while @p port pushes. */
@@ -411,15 +419,15 @@ void trex_tpg_free(void);
 int trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len);
 
 /* trex_run.c: traffic. */
-int trex_m_start_traffic(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_stop_traffic(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_pause_traffic(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_resume_traffic(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_update_traffic(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_update_streams(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_validate(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_start_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_stop_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_pause_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_resume_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_update_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_pause_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_resume_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_update_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_validate(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 void trex_port_halt(uint16_t port);
 void trex_run_tick(void);
 int trex_run_next_ms(void);
@@ -452,9 +460,10 @@ bool trex_lcores_idle(uint16_t port);
 
 /* trex_stats.c: counters. */
 int trex_m_get_global_stats(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_port_stats(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_port_xstats_names(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_port_xstats_values(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_xstats_names(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_port_xstats_values(uint16_t port, json_t *p, json_t **res, char *err,
+				  size_t err_len);
 int trex_m_get_active_pgids(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_get_pgid_stats(json_t *p, json_t **res, char *err, size_t err_len);
 void trex_stats_tick(void);

@@ -99,19 +99,16 @@ trex_cp_close(uint16_t port)
 }
 
 int
-trex_m_start_capture_port(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_capport *cp;
 	struct gen_cap_conf c;
 	const char *filter, *ep;
 	char msg[256] = "";
 	int linger = 0, ret;
-	uint16_t port;
 	double ts;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_cp_filter(p, &filter, err, err_len);
+	ret = trex_cp_filter(p, &filter, err, err_len);
 	if (ret != 0)
 		return ret;
 	ep = trex_param_str(p, "endpoint", NULL, err, err_len);
@@ -161,13 +158,8 @@ trex_m_start_capture_port(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_stop_capture_port(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_stop_capture_port(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	uint16_t port;
-	int ret = trex_param_port(p, &port, err, err_len);
-
-	if (ret != 0)
-		return ret;
 	/* Stopping a stopped port is no error (TRex allows it: its client's reset does it). */
 	if (trex_cp[port].on) {
 		/* What is buffered still goes: the client asked for every frame up to now. */
@@ -179,17 +171,14 @@ trex_m_stop_capture_port(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_set_capture_port_bpf(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_set_capture_port_bpf(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_capport *cp;
 	const char *filter;
 	char msg[256] = "";
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_cp_filter(p, &filter, err, err_len);
+	ret = trex_cp_filter(p, &filter, err, err_len);
 	if (ret != 0)
 		return ret;
 	cp = &trex_cp[port];

@@ -228,18 +228,13 @@ trex_port_attr(uint16_t port)
 }
 
 int
-trex_m_get_port_status(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_port_status(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	const char *state;
 	uint32_t max_id = 0, i;
-	uint16_t port;
 	bool service, filtered;
-	int ret;
 
-	ret = trex_param_port_profile(p, true, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	tp = &trex.port[port];
 	/* A pushing port is TRex's PCAP_TX, which its client shows as such. */
 	state = trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state);
@@ -259,33 +254,24 @@ trex_m_get_port_status(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_get_owner(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_owner(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	*res = json_pack("{s:s}", "owner",
 			 trex.port[port].owned ? trex.port[port].owner : "<FREE>");
 	return 0;
 }
 
 int
-trex_m_acquire(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_acquire(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 	struct trex_port *tp;
 	const char *user;
 	uint64_t sid;
 	bool force, used_force;
-	uint16_t port, i;
-	int ret;
+	uint16_t i;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	if ((user = trex_param_str(p, "user", NULL, err, err_len)) == NULL ||
 	    trex_param_bool(p, "force", -1, &force, err, err_len) != 0 ||
 	    trex_param_uint(p, "session_id", UINT32_MAX, -1, &sid, err, err_len) != 0)
@@ -319,16 +305,11 @@ trex_m_acquire(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_release(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
-	uint16_t port;
 	json_t *ev;
-	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	tp = &trex.port[port];
 	if (tp->state == TREX_PORT_TX || tp->state == TREX_PORT_PAUSE)
 		return trex_fail(err, err_len, -EBUSY,
@@ -374,17 +355,13 @@ trex_port_filter(uint16_t port, bool allmulti, bool on, char *err, size_t err_le
 }
 
 int
-trex_m_set_port_attr(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_set_port_attr(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	json_t *attr, *v;
 	const char *name;
-	uint16_t port;
 	bool on;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	attr = trex_param_obj(p, "attr", err, err_len);
 	if (attr == NULL)
 		return -EINVAL;

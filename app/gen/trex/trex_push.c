@@ -82,7 +82,7 @@ trex_push_dual(uint16_t port, const char *slave_handler, char *err, size_t err_l
 }
 
 int
-trex_m_push_remote(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	struct gen_push_conf c;
@@ -93,13 +93,9 @@ trex_m_push_remote(json_t *p, json_t **res, char *err, size_t err_len)
 	uint64_t count;
 	double duration;
 	bool dual;
-	uint16_t port;
 	int ret;
 
 	memset(&c, 0, sizeof(c));
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	c.port = port;
 	c.file = trex_param_str(p, "pcap_filename", NULL, err, err_len);
 	if (c.file == NULL ||

@@ -418,7 +418,7 @@ trex_port_chains(uint16_t port, char *err, size_t err_len)
 }
 
 int
-trex_m_start_traffic(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_start_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	struct trex_port *tp;
@@ -426,16 +426,13 @@ trex_m_start_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 	double duration, factor;
 	uint64_t now;
 	bool force;
-	uint16_t port, q;
+	uint16_t q;
 	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0 && (trex_param_double(p, "duration", true, -1, &duration, err, err_len) != 0 ||
-			 trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
-			 trex_mul_parse(p, &m, err, err_len) != 0))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (trex_param_double(p, "duration", true, -1, &duration, err, err_len) != 0 ||
+	    trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
+	    trex_mul_parse(p, &m, err, err_len) != 0)
+		return -EINVAL;
 	if (m.op != MUL_ABS)
 		return trex_fail(err, err_len, -EINVAL,
 				 "start message can only specify absolute speed "
@@ -502,14 +499,9 @@ trex_m_start_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_stop_traffic(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_stop_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port_profile(p, true, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	if (trex_port_active(port))
 		trex_port_end(port, false);
 	*res = json_object();
@@ -517,15 +509,10 @@ trex_m_stop_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_pause_traffic(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_pause_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port_profile(p, true, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	tp = &trex.port[port];
 	if (trex_push_active(port))
 		return trex_push_refuse(port, "pause", err, err_len);
@@ -540,17 +527,13 @@ trex_m_pause_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_resume_traffic(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_resume_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
 	struct trex_port *tp;
 	uint64_t gap;
-	uint16_t port, i;
-	int ret;
+	uint16_t i;
 
-	ret = trex_param_port_profile(p, true, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	tp = &trex.port[port];
 	if (tp->state != TREX_PORT_PAUSE)
 		return trex_fail(err, err_len, -EBUSY, "resume is valid only while paused");
@@ -572,21 +555,17 @@ trex_m_resume_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_update_traffic(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_update_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	struct trex_mul m;
 	double factor;
 	bool force;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port_profile(p, true, &port, err, err_len);
-	if (ret == 0 && (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
-			 trex_mul_parse(p, &m, err, err_len) != 0))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
+	    trex_mul_parse(p, &m, err, err_len) != 0)
+		return -EINVAL;
 	tp = &trex.port[port];
 	if (trex_push_active(port))
 		return trex_push_refuse(port, "update", err, err_len);
@@ -606,17 +585,13 @@ trex_m_update_traffic(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_validate(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_validate(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	double speed, dur = 0;
 	uint32_t i;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	tp = &trex.port[port];
 	if (tp->nb_streams == 0)
 		return trex_fail(err, err_len, -ENOENT, "no streams attached to port");

@@ -72,16 +72,13 @@ trex_stream_hold(struct trex_stream *s, bool hold)
 
 /* pause_streams (@p hold) and resume_streams. */
 static int
-trex_streams_hold(json_t *p, json_t **res, bool hold, char *err, size_t err_len)
+trex_streams_hold(uint16_t port, json_t *p, json_t **res, bool hold, char *err, size_t err_len)
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
-	uint16_t port;
 	unsigned int i;
 	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_stream_ids(p, port, list, hold ? "pause" : "resume", err, err_len);
+	ret = trex_stream_ids(p, port, list, hold ? "pause" : "resume", err, err_len);
 	if (ret != 0)
 		return ret;
 	for (i = 0; list[i] != NULL; i++)
@@ -98,35 +95,32 @@ trex_streams_hold(json_t *p, json_t **res, bool hold, char *err, size_t err_len)
 }
 
 int
-trex_m_pause_streams(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_pause_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	return trex_streams_hold(p, res, true, err, err_len);
+	return trex_streams_hold(port, p, res, true, err, err_len);
 }
 
 int
-trex_m_resume_streams(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_resume_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	return trex_streams_hold(p, res, false, err, err_len);
+	return trex_streams_hold(port, p, res, false, err, err_len);
 }
 
 int
-trex_m_update_streams(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_update_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
 	double was[TREX_MAX_PORT_STREAMS], l1;
 	struct trex_port *tp;
 	struct trex_mul m;
 	bool force;
-	uint16_t port;
 	unsigned int i;
 	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0 && (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
-			 trex_mul_parse(p, &m, err, err_len) != 0))
-		ret = -EINVAL;
-	if (ret == 0)
-		ret = trex_stream_ids(p, port, list, "update", err, err_len);
+	if (trex_param_bool(p, "force", 0, &force, err, err_len) != 0 ||
+	    trex_mul_parse(p, &m, err, err_len) != 0)
+		return -EINVAL;
+	ret = trex_stream_ids(p, port, list, "update", err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];

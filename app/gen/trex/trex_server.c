@@ -44,8 +44,14 @@ static bool trex_thr_started;
 struct trex_method {
 	const char *name;
 	trex_method_fn fn;
-	bool needs_api; /* params.api_h must match */
-	bool owned;	/* params.handler must own params.port_id */
+	bool needs_api;		 /* params.api_h must match */
+	bool owned;		 /* params.handler must own params.port_id */
+	trex_port_method_fn pfn; /* instead of fn: a method of one port */
+	enum {
+		TREX_ARG_PORT = 1,    /* pfn's port: "port_id" */
+		TREX_ARG_PROFILE,     /* and "profile_id" "_" */
+		TREX_ARG_PROFILE_ALL, /* and "profile_id" "_" or "*" */
+	} arg;
 };
 
 static const struct trex_method trex_methods[] = {
@@ -55,24 +61,24 @@ static const struct trex_method trex_methods[] = {
 	{"ping", trex_m_ping, false, false},
 	{"get_system_info", trex_m_get_system_info, true, false},
 	{"get_supported_cmds", trex_m_get_supported_cmds, true, false},
-	{"get_port_status", trex_m_get_port_status, true, false},
-	{"get_owner", trex_m_get_owner, true, false},
-	{"acquire", trex_m_acquire, true, false},
-	{"release", trex_m_release, true, true},
-	{"set_port_attr", trex_m_set_port_attr, true, true},
-	{"service", trex_m_service, true, true},
+	{"get_port_status", NULL, true, false, trex_m_get_port_status, TREX_ARG_PROFILE_ALL},
+	{"get_owner", NULL, true, false, trex_m_get_owner, TREX_ARG_PORT},
+	{"acquire", NULL, true, false, trex_m_acquire, TREX_ARG_PORT},
+	{"release", NULL, true, true, trex_m_release, TREX_ARG_PROFILE},
+	{"set_port_attr", NULL, true, true, trex_m_set_port_attr, TREX_ARG_PORT},
+	{"service", NULL, true, true, trex_m_service, TREX_ARG_PORT},
 	{"set_rx_feature", trex_m_set_rx_feature, true, true},
 	{"remove_rx_filters", trex_m_remove_rx_filters, true, true},
-	{"set_l2", trex_m_set_l2, true, true},
-	{"set_l3", trex_m_set_l3, true, true},
-	{"conf_ipv6", trex_m_conf_ipv6, true, true},
-	{"set_vlan", trex_m_set_vlan, true, true},
-	{"get_rx_queue_pkts", trex_m_get_rx_queue_pkts, true, false},
-	{"push_pkts", trex_m_push_pkts, true, false},
+	{"set_l2", NULL, true, true, trex_m_set_l2, TREX_ARG_PORT},
+	{"set_l3", NULL, true, true, trex_m_set_l3, TREX_ARG_PORT},
+	{"conf_ipv6", NULL, true, true, trex_m_conf_ipv6, TREX_ARG_PORT},
+	{"set_vlan", NULL, true, true, trex_m_set_vlan, TREX_ARG_PORT},
+	{"get_rx_queue_pkts", NULL, true, false, trex_m_get_rx_queue_pkts, TREX_ARG_PORT},
+	{"push_pkts", NULL, true, false, trex_m_push_pkts, TREX_ARG_PORT},
 	{"capture", trex_m_capture, true, false},
-	{"start_capture_port", trex_m_start_capture_port, true, false},
-	{"stop_capture_port", trex_m_stop_capture_port, true, false},
-	{"set_capture_port_bpf", trex_m_set_capture_port_bpf, true, false},
+	{"start_capture_port", NULL, true, false, trex_m_start_capture_port, TREX_ARG_PORT},
+	{"stop_capture_port", NULL, true, false, trex_m_stop_capture_port, TREX_ARG_PORT},
+	{"set_capture_port_bpf", NULL, true, false, trex_m_set_capture_port_bpf, TREX_ARG_PORT},
 	{"get_tpg_status", trex_m_get_tpg_status, true, false},
 	{"enable_tpg", trex_m_enable_tpg, true, false},
 	{"disable_tpg", trex_m_disable_tpg, true, false},
@@ -88,27 +94,27 @@ static const struct trex_method trex_methods[] = {
 	{"clear_tpg_unknown_tags", trex_m_clear_tpg_unknown_tags, true, false},
 	{"publish_now", NULL, true, false},
 	{"get_async_events", NULL, true, false},
-	{"add_stream", trex_m_add_stream, true, true},
-	{"remove_stream", trex_m_remove_stream, true, true},
-	{"remove_all_streams", trex_m_remove_all_streams, true, true},
-	{"get_stream_list", trex_m_get_stream_list, true, false},
-	{"get_all_streams", trex_m_get_all_streams, true, false},
-	{"get_stream", trex_m_get_stream, true, false},
-	{"start_traffic", trex_m_start_traffic, true, true},
-	{"stop_traffic", trex_m_stop_traffic, true, true},
-	{"pause_traffic", trex_m_pause_traffic, true, true},
-	{"resume_traffic", trex_m_resume_traffic, true, true},
-	{"update_traffic", trex_m_update_traffic, true, true},
-	{"pause_streams", trex_m_pause_streams, true, true},
-	{"resume_streams", trex_m_resume_streams, true, true},
-	{"update_streams", trex_m_update_streams, true, true},
-	{"validate", trex_m_validate, true, true},
-	{"push_remote", trex_m_push_remote, true, true},
+	{"add_stream", NULL, true, true, trex_m_add_stream, TREX_ARG_PROFILE},
+	{"remove_stream", NULL, true, true, trex_m_remove_stream, TREX_ARG_PROFILE},
+	{"remove_all_streams", NULL, true, true, trex_m_remove_all_streams, TREX_ARG_PROFILE},
+	{"get_stream_list", NULL, true, false, trex_m_get_stream_list, TREX_ARG_PROFILE_ALL},
+	{"get_all_streams", NULL, true, false, trex_m_get_all_streams, TREX_ARG_PROFILE_ALL},
+	{"get_stream", NULL, true, false, trex_m_get_stream, TREX_ARG_PROFILE},
+	{"start_traffic", NULL, true, true, trex_m_start_traffic, TREX_ARG_PROFILE},
+	{"stop_traffic", NULL, true, true, trex_m_stop_traffic, TREX_ARG_PROFILE_ALL},
+	{"pause_traffic", NULL, true, true, trex_m_pause_traffic, TREX_ARG_PROFILE_ALL},
+	{"resume_traffic", NULL, true, true, trex_m_resume_traffic, TREX_ARG_PROFILE_ALL},
+	{"update_traffic", NULL, true, true, trex_m_update_traffic, TREX_ARG_PROFILE_ALL},
+	{"pause_streams", NULL, true, true, trex_m_pause_streams, TREX_ARG_PROFILE},
+	{"resume_streams", NULL, true, true, trex_m_resume_streams, TREX_ARG_PROFILE},
+	{"update_streams", NULL, true, true, trex_m_update_streams, TREX_ARG_PROFILE},
+	{"validate", NULL, true, true, trex_m_validate, TREX_ARG_PROFILE},
+	{"push_remote", NULL, true, true, trex_m_push_remote, TREX_ARG_PORT},
 	{"get_utilization", trex_m_get_utilization, true, false},
 	{"get_global_stats", trex_m_get_global_stats, true, false},
-	{"get_port_stats", trex_m_get_port_stats, true, false},
-	{"get_port_xstats_names", trex_m_get_port_xstats_names, true, false},
-	{"get_port_xstats_values", trex_m_get_port_xstats_values, true, false},
+	{"get_port_stats", NULL, true, false, trex_m_get_port_stats, TREX_ARG_PORT},
+	{"get_port_xstats_names", NULL, true, false, trex_m_get_port_xstats_names, TREX_ARG_PORT},
+	{"get_port_xstats_values", NULL, true, false, trex_m_get_port_xstats_values, TREX_ARG_PORT},
 	{"get_active_pgids", trex_m_get_active_pgids, true, false},
 	{"get_pgid_stats", trex_m_get_pgid_stats, true, false},
 };
@@ -242,6 +248,7 @@ trex_handle_one(json_t *req)
 	char err[TREX_ERR_LEN] = "";
 	json_t *id, *params, *res = NULL;
 	const char *name;
+	uint16_t port;
 	int ret;
 
 	if (!json_is_object(req))
@@ -289,12 +296,20 @@ trex_handle_one(json_t *req)
 		if (ret != 0)
 			return trex_error_reply(id, ret, err);
 	}
-	if (m->fn != NULL)
+	if (m->pfn != NULL) {
+		ret = trex_param_port(params, &port, err, sizeof(err));
+		if (ret == 0 && m->arg != TREX_ARG_PORT)
+			ret = trex_param_profile(params, m->arg == TREX_ARG_PROFILE_ALL, err,
+						 sizeof(err));
+		if (ret == 0)
+			ret = m->pfn(port, params, &res, err, sizeof(err));
+	} else if (m->fn != NULL) {
 		ret = m->fn(params, &res, err, sizeof(err));
-	else if (strcmp(name, "publish_now") == 0)
+	} else if (strcmp(name, "publish_now") == 0) {
 		ret = trex_m_publish_now(params, &res, err, sizeof(err));
-	else
+	} else {
 		ret = trex_m_get_async_events(params, &res, err, sizeof(err));
+	}
 	/* A method that failed without saying why (an answer jansson could not build). */
 	if ((ret != 0 || res == NULL) && err[0] == '\0')
 		ret = trex_fail(err, sizeof(err), -EIO, "%s: the answer could not be built", name);

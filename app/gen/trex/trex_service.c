@@ -235,21 +235,16 @@ trex_svc_ip4(json_t *p, const char *name, const char *what, uint32_t *ip, char *
 }
 
 int
-trex_m_service(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_service(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_svc_port *s;
 	bool on, filtered;
 	uint64_t mask;
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0 && (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0 ||
-			 trex_param_bool(p, "filtered", 0, &filtered, err, err_len) != 0 ||
-			 trex_param_uint(p, "mask", UINT8_MAX, 0, &mask, err, err_len) != 0))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0 ||
+	    trex_param_bool(p, "filtered", 0, &filtered, err, err_len) != 0 ||
+	    trex_param_uint(p, "mask", UINT8_MAX, 0, &mask, err, err_len) != 0)
+		return -EINVAL;
 	s = &trex_svc[port];
 	if (!on && !filtered && s->queue)
 		return trex_fail(err, err_len, -EPERM,
@@ -267,16 +262,13 @@ trex_m_service(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_set_l2(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_ether_addr mac;
 	struct trex_svc_port *s;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_svc_mac(p, "dst_mac", &mac, err, err_len);
+	ret = trex_svc_mac(p, "dst_mac", &mac, err, err_len);
 	if (ret == 0)
 		ret = trex_svc_idle(port, "set_l2_mode", err, err_len);
 	if (ret != 0)
@@ -293,18 +285,15 @@ trex_m_set_l2(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_set_l3(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_set_l3(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_ether_addr mac;
 	struct trex_svc_port *s;
 	uint32_t src, dst;
 	bool resolved;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_svc_ip4(p, "src_addr", "source", &src, err, err_len);
+	ret = trex_svc_ip4(p, "src_addr", "source", &src, err, err_len);
 	if (ret == 0)
 		ret = trex_svc_ip4(p, "dst_addr", "destination", &dst, err, err_len);
 	if (ret != 0)
@@ -330,22 +319,18 @@ trex_m_set_l3(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_conf_ipv6(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_conf_ipv6(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct pvp_neigh_cfg *c;
 	struct trex_svc_port *s;
 	const char *src;
 	uint8_t ip6[16];
-	uint16_t port;
 	bool on;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0 && (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0 ||
-			 (src = trex_param_str(p, "src_ipv6", NULL, err, err_len)) == NULL))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0 ||
+	    (src = trex_param_str(p, "src_ipv6", NULL, err, err_len)) == NULL)
+		return -EINVAL;
 	if (on && src[0] != '\0' && pvp_parse_ipv6(src, ip6) != 0)
 		return trex_fail(err, err_len, -EINVAL, "invalid source IPv6 address: '%.64s'",
 				 src);
@@ -372,19 +357,16 @@ trex_m_conf_ipv6(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_set_vlan(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_set_vlan(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	uint16_t port, tags[PVP_NEIGH_VLAN_MAX] = {0, 0};
+	uint16_t tags[PVP_NEIGH_VLAN_MAX] = {0, 0};
 	uint32_t word;
 	json_t *a, *x;
 	size_t i;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0 && ((a = trex_param_array(p, "vlan", err, err_len)) == NULL))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if ((a = trex_param_array(p, "vlan", err, err_len)) == NULL)
+		return -EINVAL;
 	if (json_array_size(a) > PVP_NEIGH_VLAN_MAX)
 		return trex_fail(err, err_len, -EINVAL,
 				 "Maximal number of stacked VLANs is 2, got: %zu",
@@ -484,19 +466,14 @@ trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_get_rx_queue_pkts(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_rx_queue_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_cap_fetch f = {.pkts = NULL};
 	const struct trex_svc_port *s;
 	char msg[256] = "";
 	uint64_t pending;
 	double start_ts;
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	s = &trex_svc[port];
 	if (!s->service)
 		return trex_fail(err, err_len, -EOPNOTSUPP,

@@ -163,7 +163,7 @@ trex_service_send(uint16_t port, const uint8_t *data, uint32_t len)
  * what the port's queue of waiting packets took.
  */
 int
-trex_m_push_pkts(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_mbuf *m[TREX_SVC_POOL];
 	uint8_t *b[TREX_SVC_POOL];
@@ -174,15 +174,11 @@ trex_m_push_pkts(json_t *p, json_t **res, char *err, size_t err_len)
 	json_t *a, *x;
 	uint64_t ipg, now, gap;
 	size_t i, n;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0 && (trex_param_uint(p, "ipg_usec", UINT32_MAX, 0, &ipg, err, err_len) != 0 ||
-			 (a = trex_param_array(p, "pkts", err, err_len)) == NULL))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (trex_param_uint(p, "ipg_usec", UINT32_MAX, 0, &ipg, err, err_len) != 0 ||
+	    (a = trex_param_array(p, "pkts", err, err_len)) == NULL)
+		return -EINVAL;
 	n = json_array_size(a);
 	if ((double)n * (double)ipg > 1e6)
 		return trex_fail(err, err_len, -EINVAL,

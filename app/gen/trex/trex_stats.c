@@ -213,14 +213,9 @@ trex_port_json(const struct pvp_stats_port_snap *ps, const struct trex_rates *r)
 }
 
 int
-trex_m_get_port_stats(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_port_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	if (pvp_stats_snapshot(trex.g->stats, &trex_snap_now) != 0)
 		return trex_fail(err, err_len, -EIO, "counters could not be read");
 	*res = trex_port_json(&trex_snap_now.port[port], &ts.rate[port]);
@@ -282,16 +277,11 @@ static const char *const trex_xstats[] = {
 };
 
 int
-trex_m_get_port_xstats_names(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_port_xstats_names(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	json_t *names;
-	uint16_t port;
 	unsigned int i;
-	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	names = json_array();
 	for (i = 0; i < RTE_DIM(trex_xstats); i++)
 		json_array_append_new(names, json_string(trex_xstats[i]));
@@ -300,15 +290,11 @@ trex_m_get_port_xstats_names(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_get_port_xstats_values(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_port_xstats_values(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_eth_stats st;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	memset(&st, 0, sizeof(st));
 	ret = rte_eth_stats_get(trex.g->port[port].eth_port, &st);
 	if (ret != 0)

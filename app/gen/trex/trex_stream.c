@@ -433,22 +433,19 @@ trex_port_writable(uint16_t port, char *err, size_t err_len)
 }
 
 int
-trex_m_add_stream(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_add_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	struct trex_stream *s;
 	json_t *st;
 	uint64_t id;
 	uint32_t i;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
-			 (st = trex_param_obj(p, "stream", err, err_len)) == NULL))
-		ret = -EINVAL;
-	if (ret == 0)
-		ret = trex_port_writable(port, err, err_len);
+	if (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
+	    (st = trex_param_obj(p, "stream", err, err_len)) == NULL)
+		return -EINVAL;
+	ret = trex_port_writable(port, err, err_len);
 	if (ret != 0)
 		return ret;
 	tp = &trex.port[port];
@@ -474,20 +471,16 @@ trex_m_add_stream(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_remove_stream(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_remove_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	struct trex_stream *s;
 	uint64_t id;
 	uint32_t idx;
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0)
+		return -EINVAL;
 	s = trex_stream_find(port, (uint32_t)id, &idx);
 	if (s == NULL)
 		return trex_fail(err, err_len, -ENOENT,
@@ -508,14 +501,11 @@ trex_m_remove_stream(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_remove_all_streams(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_remove_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	uint16_t port;
 	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0)
-		ret = trex_port_writable(port, err, err_len);
+	ret = trex_port_writable(port, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_streams_clear(port);
@@ -532,17 +522,12 @@ trex_profile_all(json_t *p)
 }
 
 int
-trex_m_get_stream_list(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_stream_list(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	json_t *ids;
 	uint32_t i;
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port_profile(p, true, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	tp = &trex.port[port];
 	ids = json_array();
 	for (i = 0; i < tp->nb_streams; i++)
@@ -552,18 +537,13 @@ trex_m_get_stream_list(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_get_all_streams(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp;
 	json_t *streams;
 	char key[16];
 	uint32_t i;
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port_profile(p, true, &port, err, err_len);
-	if (ret != 0)
-		return ret;
 	tp = &trex.port[port];
 	streams = json_object();
 	for (i = 0; i < tp->nb_streams; i++) {
@@ -576,21 +556,16 @@ trex_m_get_all_streams(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_get_stream(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_stream *s;
 	json_t *j;
 	uint64_t id;
 	bool get_pkt;
-	uint16_t port;
-	int ret;
 
-	ret = trex_param_port_profile(p, false, &port, err, err_len);
-	if (ret == 0 && (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
-			 trex_param_bool(p, "get_pkt", 0, &get_pkt, err, err_len) != 0))
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (trex_param_uint(p, "stream_id", UINT32_MAX, -1, &id, err, err_len) != 0 ||
+	    trex_param_bool(p, "get_pkt", 0, &get_pkt, err, err_len) != 0)
+		return -EINVAL;
 	s = trex_stream_find(port, (uint32_t)id, NULL);
 	if (s == NULL)
 		return trex_fail(err, err_len, -ENOENT,
