@@ -396,12 +396,13 @@ int trex_m_get_tpg_status(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
 int trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_clear_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_clear_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_get_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+int trex_m_clear_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err,
+				  size_t err_len);
 /* Whether tpg stream @p s (core_id @p core, -1: none) may be added now (TRex's rules). */
 int trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size_t err_len);
 /* Whether tpg stream @p s, its field engine translated, leaves room for the header (TRex's rule). */

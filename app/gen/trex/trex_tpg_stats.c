@@ -80,25 +80,20 @@ trex_tpg_json(const struct gen_tpg_cntr *c, bool unknown)
  * RX ones (@p unknown not NULL) their flags and the port counting.
  */
 static int
-trex_tpg_stats_args(json_t *p, uint16_t *port, uint64_t *tpgid, bool *unknown, bool *untagged,
+trex_tpg_stats_args(json_t *p, uint16_t port, uint64_t *tpgid, bool *unknown, bool *untagged,
 		    char *err, size_t err_len)
 {
-	int ret = trex_param_port(p, port, err, err_len);
-
-	if (ret != 0)
-		return ret;
 	if (trex_param_uint(p, "tpgid", UINT32_MAX, -1, tpgid, err, err_len) != 0 ||
-	    (unknown != NULL &&
-	     (trex_param_bool(p, "unknown_tag", 0, unknown, err, err_len) != 0 ||
-	      trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)))
+	    (unknown != NULL && (trex_param_bool(p, "unknown_tag", 0, unknown, err, err_len) != 0 ||
+				 trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)))
 		return -EINVAL;
-	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[*port]) {
+	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[port]) {
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group is not enabled on this port.");
 	}
-	if (unknown != NULL && !trex_tpg.rx[*port]) {
+	if (unknown != NULL && !trex_tpg.rx[port]) {
 		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
-				 *port);
+				 port);
 	}
 	if (*tpgid >= trex_tpg.num_tpgids) {
 		return trex_fail(err, err_len, -ERANGE,
@@ -165,18 +160,17 @@ trex_tpg_tags_check(json_t *list, char *err, size_t err_len)
  * The client asks again from last + 1 until it reaches max_tag.
  */
 int
-trex_m_get_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_tpg_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid, lo, hi;
 	uint64_t row;
 	uint32_t i;
 	bool unknown, untagged;
-	uint16_t port;
 	json_t *st;
 	char key[32];
 	int ret;
 
-	ret = trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, err, err_len);
+	ret = trex_tpg_stats_args(p, port, &tpgid, &unknown, &untagged, err, err_len);
 	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) != 0 ||
 			 trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
 		ret = -EINVAL;
@@ -248,7 +242,9 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		return trex_fail(err, err_len, -ERANGE,
 				 "One between max_tag and tag_list should be provided in "
 				 "clear_tpg_stats.");
-	ret = trex_tpg_stats_args(p, &port, &tpgid, &unknown, &untagged, err, err_len);
+	ret = trex_param_port(p, &port, err, err_len);
+	if (ret == 0)
+		ret = trex_tpg_stats_args(p, port, &tpgid, &unknown, &untagged, err, err_len);
 	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, 0, &lo, err, err_len) != 0))
 		ret = -EINVAL;
 	if (ret != 0)
@@ -353,13 +349,12 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 }
 
 int
-trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid, pkts, bytes;
-	uint16_t port;
 	int ret;
 
-	ret = trex_tpg_stats_args(p, &port, &tpgid, NULL, NULL, err, err_len);
+	ret = trex_tpg_stats_args(p, port, &tpgid, NULL, NULL, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
@@ -372,13 +367,12 @@ trex_m_get_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_clear_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid;
-	uint16_t port;
 	int ret;
 
-	ret = trex_tpg_stats_args(p, &port, &tpgid, NULL, NULL, err, err_len);
+	ret = trex_tpg_stats_args(p, port, &tpgid, NULL, NULL, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &trex_tpg.txbase[port][2 * tpgid],
@@ -391,14 +385,10 @@ trex_m_clear_tpg_tx_stats(json_t *p, json_t **res, char *err, size_t err_len)
 
 /* The port a request names, when TPG counts there (TRex's check). */
 static int
-trex_tpg_unk_port(json_t *p, uint16_t *port, char *err, size_t err_len)
+trex_tpg_unk_port(uint16_t port, char *err, size_t err_len)
 {
-	int ret = trex_param_port(p, port, err, err_len);
-
-	if (ret != 0)
-		return ret;
 	if (trex_tpg.user[0] == '\0' || trex_tpg.state == TPG_DISABLED_DP_RX ||
-	    !trex_tpg.rx[*port]) {
+	    !trex_tpg.rx[port]) {
 		return trex_fail(err, err_len, -EBUSY,
 				 "Tagged Packet Group is not enabled or collecting on this port.");
 	}
@@ -406,14 +396,14 @@ trex_tpg_unk_port(json_t *p, uint16_t *port, char *err, size_t err_len)
 }
 
 int
-trex_m_get_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_get_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	json_t *list;
-	uint16_t port, k;
+	uint16_t k;
 	char pk[8];
 	int ret;
 
-	ret = trex_tpg_unk_port(p, &port, err, err_len);
+	ret = trex_tpg_unk_port(port, err, err_len);
 	if (ret != 0)
 		return ret;
 	list = json_array();
@@ -444,12 +434,11 @@ trex_m_get_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len)
 }
 
 int
-trex_m_clear_tpg_unknown_tags(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_clear_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	uint16_t port;
 	int ret;
 
-	ret = trex_tpg_unk_port(p, &port, err, err_len);
+	ret = trex_tpg_unk_port(port, err, err_len);
 	if (ret != 0)
 		return ret;
 	/* The RX lcores start their lists again at their next unknown tag. */
