@@ -176,9 +176,8 @@ trex_m_set_capture_port_bpf(uint16_t port, json_t *p, json_t **res, char *err, s
 	struct trex_capport *cp;
 	const char *filter;
 	char msg[256] = "";
-	int ret;
+	int ret = trex_cp_filter(p, &filter, err, err_len);
 
-	ret = trex_cp_filter(p, &filter, err, err_len);
 	if (ret != 0)
 		return ret;
 	cp = &trex_cp[port];

@@ -230,12 +230,11 @@ trex_port_attr(uint16_t port)
 int
 trex_m_get_port_status(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	struct trex_port *tp;
+	struct trex_port *tp = &trex.port[port];
 	const char *state;
 	uint32_t max_id = 0, i;
 	bool service, filtered;
 
-	tp = &trex.port[port];
 	/* A pushing port is TRex's PCAP_TX, which its client shows as such. */
 	state = trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state);
 	for (i = 0; i < tp->nb_streams; i++)
@@ -256,7 +255,6 @@ trex_m_get_port_status(uint16_t port, json_t *p, json_t **res, char *err, size_t
 int
 trex_m_get_owner(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-
 	*res = json_pack("{s:s}", "owner",
 			 trex.port[port].owned ? trex.port[port].owner : "<FREE>");
 	return 0;
@@ -307,10 +305,9 @@ trex_m_acquire(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 int
 trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	struct trex_port *tp;
+	struct trex_port *tp = &trex.port[port];
 	json_t *ev;
 
-	tp = &trex.port[port];
 	if (tp->state == TREX_PORT_TX || tp->state == TREX_PORT_PAUSE)
 		return trex_fail(err, err_len, -EBUSY,
 				 "cannot release a port that is active: stop traffic first");

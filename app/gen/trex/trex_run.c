@@ -501,7 +501,6 @@ trex_m_start_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 int
 trex_m_stop_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-
 	if (trex_port_active(port))
 		trex_port_end(port, false);
 	*res = json_object();
@@ -511,9 +510,8 @@ trex_m_stop_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t er
 int
 trex_m_pause_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	struct trex_port *tp;
+	struct trex_port *tp = &trex.port[port];
 
-	tp = &trex.port[port];
 	if (trex_push_active(port))
 		return trex_push_refuse(port, "pause", err, err_len);
 	if (tp->state != TREX_PORT_TX)
@@ -530,11 +528,10 @@ int
 trex_m_resume_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
-	struct trex_port *tp;
+	struct trex_port *tp = &trex.port[port];
 	uint64_t gap;
 	uint16_t i;
 
-	tp = &trex.port[port];
 	if (tp->state != TREX_PORT_PAUSE)
 		return trex_fail(err, err_len, -EBUSY, "resume is valid only while paused");
 	/* The time paused does not count against a duration. */
@@ -587,12 +584,11 @@ trex_m_update_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 int
 trex_m_validate(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	struct trex_port *tp;
+	struct trex_port *tp = &trex.port[port];
 	double speed, dur = 0;
 	uint32_t i;
 	int ret;
 
-	tp = &trex.port[port];
 	if (tp->nb_streams == 0)
 		return trex_fail(err, err_len, -ENOENT, "no streams attached to port");
 	ret = trex_port_rates(port, err, err_len);

@@ -76,9 +76,8 @@ trex_streams_hold(uint16_t port, json_t *p, json_t **res, bool hold, char *err, 
 {
 	struct trex_stream *list[TREX_MAX_PORT_STREAMS + 1];
 	unsigned int i;
-	int ret;
+	int ret = trex_stream_ids(p, port, list, hold ? "pause" : "resume", err, err_len);
 
-	ret = trex_stream_ids(p, port, list, hold ? "pause" : "resume", err, err_len);
 	if (ret != 0)
 		return ret;
 	for (i = 0; list[i] != NULL; i++)

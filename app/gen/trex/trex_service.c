@@ -266,9 +266,8 @@ trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct rte_ether_addr mac;
 	struct trex_svc_port *s;
-	int ret;
+	int ret = trex_svc_mac(p, "dst_mac", &mac, err, err_len);
 
-	ret = trex_svc_mac(p, "dst_mac", &mac, err, err_len);
 	if (ret == 0)
 		ret = trex_svc_idle(port, "set_l2_mode", err, err_len);
 	if (ret != 0)
@@ -291,9 +290,8 @@ trex_m_set_l3(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 	struct trex_svc_port *s;
 	uint32_t src, dst;
 	bool resolved;
-	int ret;
+	int ret = trex_svc_ip4(p, "src_addr", "source", &src, err, err_len);
 
-	ret = trex_svc_ip4(p, "src_addr", "source", &src, err, err_len);
 	if (ret == 0)
 		ret = trex_svc_ip4(p, "dst_addr", "destination", &dst, err, err_len);
 	if (ret != 0)

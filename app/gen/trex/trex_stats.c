@@ -215,7 +215,6 @@ trex_port_json(const struct pvp_stats_port_snap *ps, const struct trex_rates *r)
 int
 trex_m_get_port_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-
 	if (pvp_stats_snapshot(trex.g->stats, &trex_snap_now) != 0)
 		return trex_fail(err, err_len, -EIO, "counters could not be read");
 	*res = trex_port_json(&trex_snap_now.port[port], &ts.rate[port]);

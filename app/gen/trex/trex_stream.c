@@ -503,9 +503,8 @@ trex_m_remove_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 int
 trex_m_remove_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	int ret;
+	int ret = trex_port_writable(port, err, err_len);
 
-	ret = trex_port_writable(port, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_streams_clear(port);
@@ -524,11 +523,10 @@ trex_profile_all(json_t *p)
 int
 trex_m_get_stream_list(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	struct trex_port *tp;
+	struct trex_port *tp = &trex.port[port];
 	json_t *ids;
 	uint32_t i;
 
-	tp = &trex.port[port];
 	ids = json_array();
 	for (i = 0; i < tp->nb_streams; i++)
 		json_array_append_new(ids, json_integer(tp->streams[i]->id));
@@ -539,12 +537,11 @@ trex_m_get_stream_list(uint16_t port, json_t *p, json_t **res, char *err, size_t
 int
 trex_m_get_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	struct trex_port *tp;
+	struct trex_port *tp = &trex.port[port];
 	json_t *streams;
 	char key[16];
 	uint32_t i;
 
-	tp = &trex.port[port];
 	streams = json_object();
 	for (i = 0; i < tp->nb_streams; i++) {
 		snprintf(key, sizeof(key), "%u", tp->streams[i]->id);

@@ -168,9 +168,8 @@ trex_m_get_tpg_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	bool unknown, untagged;
 	json_t *st;
 	char key[32];
-	int ret;
+	int ret = trex_tpg_stats_args(p, port, &tpgid, &unknown, &untagged, err, err_len);
 
-	ret = trex_tpg_stats_args(p, port, &tpgid, &unknown, &untagged, err, err_len);
 	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) != 0 ||
 			 trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
 		ret = -EINVAL;
@@ -352,9 +351,8 @@ int
 trex_m_get_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid, pkts, bytes;
-	int ret;
+	int ret = trex_tpg_stats_args(p, port, &tpgid, NULL, NULL, err, err_len);
 
-	ret = trex_tpg_stats_args(p, port, &tpgid, NULL, NULL, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
@@ -370,9 +368,8 @@ int
 trex_m_clear_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	uint64_t tpgid;
-	int ret;
+	int ret = trex_tpg_stats_args(p, port, &tpgid, NULL, NULL, err, err_len);
 
-	ret = trex_tpg_stats_args(p, port, &tpgid, NULL, NULL, err, err_len);
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &trex_tpg.txbase[port][2 * tpgid],
@@ -401,9 +398,8 @@ trex_m_get_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err, s
 	json_t *list;
 	uint16_t k;
 	char pk[8];
-	int ret;
+	int ret = trex_tpg_unk_port(port, err, err_len);
 
-	ret = trex_tpg_unk_port(port, err, err_len);
 	if (ret != 0)
 		return ret;
 	list = json_array();
@@ -436,9 +432,8 @@ trex_m_get_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err, s
 int
 trex_m_clear_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	int ret;
+	int ret = trex_tpg_unk_port(port, err, err_len);
 
-	ret = trex_tpg_unk_port(port, err, err_len);
 	if (ret != 0)
 		return ret;
 	/* The RX lcores start their lists again at their next unknown tag. */
