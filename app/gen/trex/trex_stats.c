@@ -36,17 +36,23 @@ struct trex_rates {
 	double cpu;	       /* TX lcores' busy share, % */
 };
 
-/* One pgid's totals and rates, per TX port. */
+/*
+ * A pgid's counters in the order of TRex's "flow_stats" keys, bytes at the
+ * odd ones; their rates' keys follow.
+ */
+enum { TREX_PG_RP, TREX_PG_RB, TREX_PG_TP, TREX_PG_TB, TREX_PG_NB };
+static const char *const trex_pg_keys[2 * TREX_PG_NB] = {"rp",	"rb",  "tp",  "tb",
+							 "rps", "rbs", "tps", "tbs"};
+
+/* One pgid's totals and rates (bits for bytes), per port. */
 struct trex_pg {
 	uint32_t pgid;
 	bool latency;
-	uint64_t tx_pkts[GEN_MAX_PORTS], tx_bytes[GEN_MAX_PORTS];
-	uint64_t rx_pkts[GEN_MAX_PORTS], rx_bytes[GEN_MAX_PORTS];
-	double tps[GEN_MAX_PORTS], tbs[GEN_MAX_PORTS], rps[GEN_MAX_PORTS], rbs[GEN_MAX_PORTS];
+	uint64_t n[TREX_PG_NB][GEN_MAX_PORTS];
+	double rate[TREX_PG_NB][GEN_MAX_PORTS];
 	/* Totals at the last sample, for the rates; none yet when !sampled. */
 	bool sampled;
-	uint64_t l_tx_pkts[GEN_MAX_PORTS], l_tx_bytes[GEN_MAX_PORTS];
-	uint64_t l_rx_pkts[GEN_MAX_PORTS], l_rx_bytes[GEN_MAX_PORTS];
+	uint64_t last[TREX_PG_NB][GEN_MAX_PORTS];
 };
 
 static struct {
@@ -97,14 +103,8 @@ trex_pg_count(void)
 		ts.nb_pg = 0;
 		ts.pg_ver = trex.ver_id;
 	}
-	for (i = 0; i < ts.nb_pg; i++) {
-		struct trex_pg *pg = &ts.pg[i];
-
-		memset(pg->tx_pkts, 0, sizeof(pg->tx_pkts));
-		memset(pg->tx_bytes, 0, sizeof(pg->tx_bytes));
-		memset(pg->rx_pkts, 0, sizeof(pg->rx_pkts));
-		memset(pg->rx_bytes, 0, sizeof(pg->rx_bytes));
-	}
+	for (i = 0; i < ts.nb_pg; i++)
+		memset(ts.pg[i].n, 0, sizeof(ts.pg[i].n));
 	for (w = 0; w < g->nb_ws; w++) {
 		const struct gen_wstream *ws = g->ws[w];
 		const struct trex_stream *s = trex_ws_stream(ws);
@@ -121,13 +121,13 @@ trex_pg_count(void)
 			continue;
 		pg->latency = s->fs_latency;
 		pk = __atomic_load_n(&ws->tx.packets, __ATOMIC_RELAXED);
-		pg->tx_pkts[ws->port] += pk;
-		pg->tx_bytes[ws->port] +=
+		pg->n[TREX_PG_TP][ws->port] += pk;
+		pg->n[TREX_PG_TB][ws->port] +=
 			__atomic_load_n(&ws->tx.bytes, __ATOMIC_RELAXED) + pk * PVP_FCS_LEN;
 		gen_rx_read(g, ws->wire_id, &seq, &lat, &bytes);
 		rp = trex_rx_port(ws->port);
-		pg->rx_pkts[rp] += seq.rx;
-		pg->rx_bytes[rp] += bytes + seq.rx * PVP_FCS_LEN;
+		pg->n[TREX_PG_RP][rp] += seq.rx;
+		pg->n[TREX_PG_RB][rp] += bytes + seq.rx * PVP_FCS_LEN;
 	}
 }
 
@@ -137,7 +137,7 @@ trex_stats_tick(void)
 	struct gen_ctx *g = trex.g;
 	uint64_t now = rte_rdtsc();
 	double dt;
-	uint32_t i;
+	uint32_t i, k;
 	uint16_t p, t;
 
 	if (ts.tsc != 0 && now - ts.tsc < g->hz * TREX_SAMPLE_MS / 1000)
@@ -176,20 +176,13 @@ trex_stats_tick(void)
 	for (i = 0; i < ts.nb_pg; i++) {
 		struct trex_pg *pg = &ts.pg[i];
 
-		for (p = 0; p < g->nb_ports; p++) {
-			bool have = dt > 0 && pg->sampled;
-
-			pg->tps[p] = have ? (double)(pg->tx_pkts[p] - pg->l_tx_pkts[p]) / dt : 0;
-			pg->rps[p] = have ? (double)(pg->rx_pkts[p] - pg->l_rx_pkts[p]) / dt : 0;
-			pg->tbs[p] =
-				have ? (double)(pg->tx_bytes[p] - pg->l_tx_bytes[p]) * 8 / dt : 0;
-			pg->rbs[p] =
-				have ? (double)(pg->rx_bytes[p] - pg->l_rx_bytes[p]) * 8 / dt : 0;
-		}
-		memcpy(pg->l_tx_pkts, pg->tx_pkts, sizeof(pg->tx_pkts));
-		memcpy(pg->l_rx_pkts, pg->rx_pkts, sizeof(pg->rx_pkts));
-		memcpy(pg->l_tx_bytes, pg->tx_bytes, sizeof(pg->tx_bytes));
-		memcpy(pg->l_rx_bytes, pg->rx_bytes, sizeof(pg->rx_bytes));
+		for (k = 0; k < TREX_PG_NB; k++)
+			for (p = 0; p < g->nb_ports; p++)
+				pg->rate[k][p] = dt > 0 && pg->sampled
+							 ? (double)(pg->n[k][p] - pg->last[k][p]) *
+								   (k & 1 ? 8 : 1) / dt
+							 : 0;
+		memcpy(pg->last, pg->n, sizeof(pg->n));
 		pg->sampled = true;
 	}
 }
@@ -440,6 +433,7 @@ trex_m_get_pgid_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	struct gen_ctx *g = trex.g;
 	json_t *ids = trex_param_array(p, "pgids", err, err_len), *x, *fs, *lat, *ver;
 	char key[16], pk[8];
+	unsigned int k;
 	size_t i;
 	uint16_t port;
 
@@ -468,26 +462,19 @@ trex_m_get_pgid_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		if (pg == NULL)
 			continue;
 		snprintf(key, sizeof(key), "%u", pg->pgid);
-		o = json_pack("{s:{},s:{},s:{},s:{},s:{},s:{},s:{},s:{}}", "rp", "rb", "tp", "tb",
-			      "rps", "rbs", "tps", "tbs");
-		for (port = 0; port < g->nb_ports; port++) {
-			snprintf(pk, sizeof(pk), "%u", port);
-			json_object_set_new(json_object_get(o, "rp"), pk,
-					    json_integer((json_int_t)pg->rx_pkts[port]));
-			json_object_set_new(json_object_get(o, "rb"), pk,
-					    json_integer((json_int_t)pg->rx_bytes[port]));
-			json_object_set_new(json_object_get(o, "tp"), pk,
-					    json_integer((json_int_t)pg->tx_pkts[port]));
-			json_object_set_new(json_object_get(o, "tb"), pk,
-					    json_integer((json_int_t)pg->tx_bytes[port]));
-			json_object_set_new(json_object_get(o, "rps"), pk,
-					    json_real(pg->rps[port]));
-			json_object_set_new(json_object_get(o, "rbs"), pk,
-					    json_real(pg->rbs[port]));
-			json_object_set_new(json_object_get(o, "tps"), pk,
-					    json_real(pg->tps[port]));
-			json_object_set_new(json_object_get(o, "tbs"), pk,
-					    json_real(pg->tbs[port]));
+		o = json_object();
+		for (k = 0; k < 2 * TREX_PG_NB; k++) {
+			const unsigned int c = k % TREX_PG_NB;
+			json_t *per = json_object();
+
+			for (port = 0; port < g->nb_ports; port++) {
+				snprintf(pk, sizeof(pk), "%u", port);
+				json_object_set_new(
+					per, pk,
+					k < TREX_PG_NB ? json_integer((json_int_t)pg->n[c][port])
+						       : json_real(pg->rate[c][port]));
+			}
+			json_object_set_new(o, trex_pg_keys[k], per);
 		}
 		json_object_set_new(fs, key, o);
 		if (pg->latency)
