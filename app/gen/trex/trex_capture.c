@@ -25,10 +25,7 @@ static int
 trex_cap_ports(json_t *p, const char *name, uint64_t *mask, char *err, size_t err_len)
 {
 	json_t *a = trex_param_array(p, name, err, err_len), *x;
-	char list[64];
 	size_t i;
-	int n = 0;
-	uint16_t k;
 
 	*mask = 0;
 	if (a == NULL)
@@ -39,12 +36,8 @@ trex_cap_ports(json_t *p, const char *name, uint64_t *mask, char *err, size_t er
 			return trex_fail(err, err_len, -EINVAL, "'%s' must be a list of bytes",
 					 name);
 		}
-		if (json_integer_value(x) >= trex.g->nb_ports) {
-			for (k = 0; k < trex.g->nb_ports && n < (int)sizeof(list) - 4; k++)
-				n += snprintf(list + n, sizeof(list) - n, " %u", k);
-			return trex_fail(err, err_len, -ENODEV, "invalid port id - should be:%s",
-					 list);
-		}
+		if (json_integer_value(x) >= trex.g->nb_ports)
+			return trex_bad_port(err, err_len);
 		*mask |= 1ull << json_integer_value(x);
 	}
 	return 0;
@@ -127,20 +120,22 @@ trex_cap_id(json_t *p, uint32_t *id, char *err, size_t err_len)
 	return 0;
 }
 
+/* "stop" (answering the count of frames kept) and "remove". */
 static int
-trex_cap_stop(json_t *p, json_t **res, char *err, size_t err_len)
+trex_cap_end(json_t *p, json_t **res, bool remove, char *err, size_t err_len)
 {
 	struct gen_cap_info i;
 	char msg[256] = "";
 	uint32_t id;
-	int ret;
+	int ret = trex_cap_id(p, &id, err, err_len);
 
-	ret = trex_cap_id(p, &id, err, err_len);
 	if (ret != 0)
 		return ret;
-	if (gen_cap_stop(id, &i, msg, sizeof(msg)) != 0)
+	if (remove ? gen_cap_remove(id, msg, sizeof(msg)) != 0
+		   : gen_cap_stop(id, &i, msg, sizeof(msg)) != 0)
 		return trex_fail(err, err_len, -EPERM, "%s", msg);
-	*res = json_pack("{s:I,s:s}", "pkt_count", (json_int_t)i.captured, "endpoint", "");
+	*res = remove ? json_object()
+		      : json_pack("{s:I,s:s}", "pkt_count", (json_int_t)i.captured, "endpoint", "");
 	return 0;
 }
 
@@ -214,22 +209,6 @@ trex_cap_status(void)
 	return res;
 }
 
-static int
-trex_cap_remove(json_t *p, json_t **res, char *err, size_t err_len)
-{
-	char msg[256] = "";
-	uint32_t id;
-	int ret;
-
-	ret = trex_cap_id(p, &id, err, err_len);
-	if (ret != 0)
-		return ret;
-	if (gen_cap_remove(id, msg, sizeof(msg)) != 0)
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
-	*res = json_object();
-	return 0;
-}
-
 int
 trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len)
 {
@@ -240,7 +219,7 @@ trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len)
 	if (strcmp(cmd, "start") == 0)
 		return trex_cap_start(p, res, err, err_len);
 	if (strcmp(cmd, "stop") == 0)
-		return trex_cap_stop(p, res, err, err_len);
+		return trex_cap_end(p, res, false, err, err_len);
 	if (strcmp(cmd, "fetch") == 0)
 		return trex_cap_fetch(p, res, err, err_len);
 	if (strcmp(cmd, "status") == 0) {
@@ -248,7 +227,7 @@ trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len)
 		return 0;
 	}
 	if (strcmp(cmd, "remove") == 0)
-		return trex_cap_remove(p, res, err, err_len);
+		return trex_cap_end(p, res, true, err, err_len);
 	return trex_fail(err, err_len, -EINVAL,
 			 "field 'command' can only be one of [start, stop, fetch, status, remove]");
 }

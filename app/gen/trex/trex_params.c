@@ -87,20 +87,26 @@ trex_bad_type(json_t *v, const char *name, const char *want, char *err, size_t e
 }
 
 int
-trex_param_port(json_t *p, uint16_t *port, char *err, size_t err_len)
+trex_bad_port(char *err, size_t err_len)
 {
-	uint64_t v;
 	char list[64];
 	int n = 0;
 	uint16_t i;
 
+	for (i = 0; i < trex.g->nb_ports && n < (int)sizeof(list) - 4; i++)
+		n += snprintf(list + n, sizeof(list) - n, " %u", i);
+	return trex_fail(err, err_len, -ENODEV, "invalid port id - should be:%s", list);
+}
+
+int
+trex_param_port(json_t *p, uint16_t *port, char *err, size_t err_len)
+{
+	uint64_t v;
+
 	if (trex_param_uint(p, "port_id", 255, -1, &v, err, err_len) != 0)
 		return -EINVAL;
-	if (v >= trex.g->nb_ports) {
-		for (i = 0; i < trex.g->nb_ports && n < (int)sizeof(list) - 4; i++)
-			n += snprintf(list + n, sizeof(list) - n, " %u", i);
-		return trex_fail(err, err_len, -ENODEV, "invalid port id - should be:%s", list);
-	}
+	if (v >= trex.g->nb_ports)
+		return trex_bad_port(err, err_len);
 	*port = (uint16_t)v;
 	return 0;
 }

@@ -92,8 +92,8 @@ static const struct trex_method trex_methods[] = {
 	{"clear_tpg_tx_stats", NULL, true, false, trex_m_clear_tpg_tx_stats, TREX_ARG_PORT},
 	{"get_tpg_unknown_tags", NULL, true, false, trex_m_get_tpg_unknown_tags, TREX_ARG_PORT},
 	{"clear_tpg_unknown_tags", NULL, true, false, trex_m_clear_tpg_unknown_tags, TREX_ARG_PORT},
-	{"publish_now", NULL, true, false},
-	{"get_async_events", NULL, true, false},
+	{"publish_now", trex_m_publish_now, true, false},
+	{"get_async_events", trex_m_get_async_events, true, false},
 	{"add_stream", NULL, true, true, trex_m_add_stream, TREX_ARG_PROFILE},
 	{"remove_stream", NULL, true, true, trex_m_remove_stream, TREX_ARG_PROFILE},
 	{"remove_all_streams", NULL, true, true, trex_m_remove_all_streams, TREX_ARG_PROFILE},
@@ -303,12 +303,8 @@ trex_handle_one(json_t *req)
 						 sizeof(err));
 		if (ret == 0)
 			ret = m->pfn(port, params, &res, err, sizeof(err));
-	} else if (m->fn != NULL) {
-		ret = m->fn(params, &res, err, sizeof(err));
-	} else if (strcmp(name, "publish_now") == 0) {
-		ret = trex_m_publish_now(params, &res, err, sizeof(err));
 	} else {
-		ret = trex_m_get_async_events(params, &res, err, sizeof(err));
+		ret = m->fn(params, &res, err, sizeof(err));
 	}
 	/* A method that failed without saying why (an answer jansson could not build). */
 	if ((ret != 0 || res == NULL) && err[0] == '\0')
