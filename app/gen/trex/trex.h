@@ -215,15 +215,15 @@ char *trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen);
  * A method: params is an object (never NULL); returns 0 with the result
  * in *res, or a negative errno with its line in @p err.
  */
-typedef int (*trex_method_fn)(json_t *params, json_t **res, char *err, size_t err_len);
+typedef int trex_method_fn(json_t *params, json_t **res, char *err, size_t err_len);
 
 /*
  * A method of one port: the server has read params.port_id into @p port
  * and, where the method's table entry says so, checked "profile_id"
  * (trex_param_profile()) before calling it.
  */
-typedef int (*trex_port_method_fn)(uint16_t port, json_t *params, json_t **res, char *err,
-				   size_t err_len);
+typedef int trex_port_method_fn(uint16_t port, json_t *params, json_t **res, char *err,
+				size_t err_len);
 
 /* trex_server.c: errors, parameters, events, ownership. */
 /* Write the line (pvp_err(): the first kept) and return @p ret, a negative errno. */
@@ -249,8 +249,7 @@ void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16
 double trex_now_sec(void);
 void trex_session_owner(uint32_t id);
 /* The publish_now and get_async_events methods (trex_events.c). */
-int trex_m_publish_now(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_async_events(json_t *p, json_t **res, char *err, size_t err_len);
+trex_method_fn trex_m_publish_now, trex_m_get_async_events;
 /* Drop every session and its queued events. */
 void trex_sessions_free(void);
 /*
@@ -268,22 +267,15 @@ uint8_t *trex_b64_decode(const char *in, uint32_t *len);
 json_t *trex_supported_list(void);
 
 /* trex_cmds.c: general and port methods. */
-int trex_m_api_sync_v2(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_api_sync(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_version(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_ping(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_system_info(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_port_status(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_owner(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_acquire(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_port_attr(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_remove_rx_filters(json_t *p, json_t **res, char *err, size_t err_len);
+trex_method_fn trex_m_api_sync_v2, trex_m_api_sync, trex_m_get_version, trex_m_ping,
+	trex_m_get_system_info, trex_m_get_supported_cmds;
+trex_port_method_fn trex_m_get_port_status, trex_m_get_owner, trex_m_acquire, trex_m_release,
+	trex_m_set_port_attr;
+trex_method_fn trex_m_remove_rx_filters;
 const char *trex_state_name(enum trex_port_state s);
 
 /* trex_capture.c: the "capture" method. */
-int trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len);
+trex_method_fn trex_m_capture;
 struct gen_cap_pkt;
 /* What a fetch of captured frames hands out. */
 struct trex_cap_fetch {
@@ -297,14 +289,9 @@ void trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt);
  * trex_service.c: service mode, port addressing (L2, L3, IPv6, VLAN),
  * the RX queue and pushed packets.
  */
-int trex_m_service(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_l3(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_conf_ipv6(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_vlan(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_rx_queue_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+trex_port_method_fn trex_m_service, trex_m_set_l2, trex_m_set_l3, trex_m_conf_ipv6, trex_m_set_vlan;
+trex_method_fn trex_m_set_rx_feature;
+trex_port_method_fn trex_m_get_rx_queue_pkts, trex_m_push_pkts;
 /* Whether port @p port is in service mode; @p filtered its filtered flag. */
 bool trex_service_on(uint16_t port, bool *filtered);
 /* Port @p port's "layer_cfg" and "vlan" into its attributes @p attr. */
@@ -341,9 +328,8 @@ bool trex_service_resolved(uint16_t port);
  * set_capture_port_bpf): a port's received frames to a client's ZeroMQ
  * PAIR socket, and the frames the client sends on it out of the port.
  */
-int trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_stop_capture_port(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_set_capture_port_bpf(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+trex_port_method_fn trex_m_start_capture_port, trex_m_stop_capture_port,
+	trex_m_set_capture_port_bpf;
 /* Whether port @p port is a capture port now. */
 bool trex_capport_on(uint16_t port);
 /* Whether capture @p id is the one that feeds a capture port (clients do not see it). */
@@ -358,12 +344,8 @@ int trex_capport_next_ms(void);
 void trex_capport_fini(void);
 
 /* trex_stream.c: streams and the loaded profile. */
-int trex_m_add_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_remove_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_remove_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_stream_list(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_all_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+trex_port_method_fn trex_m_add_stream, trex_m_remove_stream, trex_m_remove_all_streams,
+	trex_m_get_stream_list, trex_m_get_all_streams, trex_m_get_stream;
 void trex_stream_free(struct trex_stream *s);
 void trex_streams_clear(uint16_t port);
 int trex_profile_load(char *err, size_t err_len);
@@ -379,10 +361,10 @@ void trex_pvp_stream_free(struct pvp_stream *s);
 void trex_fs_mark(struct trex_stream *s);
 
 /* trex_util.c: get_utilization, TX lcores' busy share and the mempools. */
-int trex_m_get_utilization(json_t *p, json_t **res, char *err, size_t err_len);
+trex_method_fn trex_m_get_utilization;
 
 /* trex_push.c: push_remote, a pcap file replayed on a port (push.h). */
-int trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+trex_port_method_fn trex_m_push_remote;
 /* Whether @p port is pushing a pcap (TRex's PCAP_TX state). */
 bool trex_push_active(uint16_t port);
 /* TRex's error for command @p cmd refused while @p port pushes. */
@@ -391,18 +373,11 @@ int trex_push_refuse(uint16_t port, const char *cmd, char *err, size_t err_len);
 void trex_push_end(uint16_t port);
 
 /* trex_tpg*.c: tagged packet groups (../tpg.h has the RX side). */
-int trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_state(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_status(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_clear_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+trex_method_fn trex_m_enable_tpg, trex_m_disable_tpg, trex_m_get_tpg_state, trex_m_get_tpg_status,
+	trex_m_get_tpg_tags, trex_m_update_tpg_tags, trex_m_clear_updated;
+trex_port_method_fn trex_m_get_tpg_stats;
+trex_method_fn trex_m_clear_tpg_stats;
+trex_port_method_fn trex_m_get_tpg_tx_stats, trex_m_clear_tpg_tx_stats, trex_m_get_tpg_unknown_tags;
 int trex_m_clear_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err,
 				  size_t err_len);
 /* Whether tpg stream @p s (core_id @p core, -1: none) may be added now (TRex's rules). */
@@ -422,15 +397,9 @@ void trex_tpg_free(void);
 int trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len);
 
 /* trex_run.c: traffic. */
-int trex_m_start_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_stop_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_pause_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_resume_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_update_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_pause_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_resume_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_update_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_validate(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+trex_port_method_fn trex_m_start_traffic, trex_m_stop_traffic, trex_m_pause_traffic,
+	trex_m_resume_traffic, trex_m_update_traffic, trex_m_pause_streams, trex_m_resume_streams,
+	trex_m_update_streams, trex_m_validate;
 void trex_port_halt(uint16_t port);
 void trex_run_tick(void);
 int trex_run_next_ms(void);
@@ -462,13 +431,11 @@ void trex_lcores_retake(uint16_t port);
 bool trex_lcores_idle(uint16_t port);
 
 /* trex_stats.c: counters. */
-int trex_m_get_global_stats(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_port_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_port_xstats_names(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len);
+trex_method_fn trex_m_get_global_stats;
+trex_port_method_fn trex_m_get_port_stats, trex_m_get_port_xstats_names;
 int trex_m_get_port_xstats_values(uint16_t port, json_t *p, json_t **res, char *err,
 				  size_t err_len);
-int trex_m_get_active_pgids(json_t *p, json_t **res, char *err, size_t err_len);
-int trex_m_get_pgid_stats(json_t *p, json_t **res, char *err, size_t err_len);
+trex_method_fn trex_m_get_active_pgids, trex_m_get_pgid_stats;
 void trex_stats_tick(void);
 
 #endif /* GEN_TREX_H */

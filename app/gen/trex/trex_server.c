@@ -43,10 +43,10 @@ static bool trex_thr_started;
 /* One entry of the method table. */
 struct trex_method {
 	const char *name;
-	trex_method_fn fn;
-	bool needs_api;		 /* params.api_h must match */
-	bool owned;		 /* params.handler must own params.port_id */
-	trex_port_method_fn pfn; /* instead of fn: a method of one port */
+	trex_method_fn *fn;
+	bool needs_api;		  /* params.api_h must match */
+	bool owned;		  /* params.handler must own params.port_id */
+	trex_port_method_fn *pfn; /* instead of fn: a method of one port */
 	enum {
 		TREX_ARG_PORT = 1,    /* pfn's port: "port_id" */
 		TREX_ARG_PROFILE,     /* and "profile_id" "_" */
