@@ -153,8 +153,7 @@ trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, siz
 	snprintf(cp->filter, sizeof(cp->filter), "%s", filter);
 	cp->rx_pkts = cp->rx_dropped = cp->tx_pkts = cp->tx_dropped = 0;
 	cp->on = true;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -166,8 +165,7 @@ trex_m_stop_capture_port(uint16_t port, json_t *p, json_t **res, char *err, size
 		trex_capport_tick();
 		trex_cp_close(port);
 	}
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -188,8 +186,7 @@ trex_m_set_capture_port_bpf(uint16_t port, json_t *p, json_t **res, char *err, s
 					 msg);
 	}
 	snprintf(cp->filter, sizeof(cp->filter), "%s", filter);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 json_t *

@@ -318,8 +318,7 @@ trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 	tp->handler[0] = '\0';
 	tp->session_id = 0;
 	trex_event(TREX_EV_PORT_RELEASED, ev);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 /* Promiscuous or all-multicast on a port; virtual ports that filter nothing need none. */
@@ -380,8 +379,7 @@ trex_m_set_port_attr(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 		if (ret != 0)
 			return ret;
 	}
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 /* pvpkit-gen counts its signature on every RX packet all the time: no filter to remove. */
@@ -393,6 +391,5 @@ trex_m_remove_rx_filters(json_t *p, json_t **res, char *err, size_t err_len)
 	ret = trex_param_profile(p, false, err, err_len);
 	if (ret != 0)
 		return ret;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }

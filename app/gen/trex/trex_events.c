@@ -140,8 +140,7 @@ trex_m_publish_now(json_t *p, json_t **res, char *err, size_t err_len)
 	    trex_param_bool(p, "baseline", 0, &baseline, err, err_len) != 0)
 		return -EINVAL;
 	trex_publish_trigger();
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int

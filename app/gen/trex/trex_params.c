@@ -33,6 +33,13 @@ trex_fail(char *err, size_t err_len, int ret, const char *fmt, ...)
 	return ret;
 }
 
+int
+trex_ok(json_t **res)
+{
+	*res = json_object();
+	return 0;
+}
+
 double
 trex_now_sec(void)
 {

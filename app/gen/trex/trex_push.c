@@ -147,6 +147,5 @@ trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err
 	gen_push_start(g, push, tp->end_tsc);
 	GEN_LOG(INFO, "port %u: pushing %u frames of %s", port, gen_push_frames(push), c.file);
 	trex_event_port(TREX_EV_PORT_STARTED, TREX_EV_PROFILE_STARTED, port);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }

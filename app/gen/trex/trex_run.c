@@ -503,8 +503,7 @@ trex_m_stop_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t er
 {
 	if (trex_port_active(port))
 		trex_port_end(port, false);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -520,8 +519,7 @@ trex_m_pause_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	tp->pause_tsc = rte_rdtsc();
 	tp->state = TREX_PORT_PAUSE;
 	trex_event_port(TREX_EV_PORT_PAUSED, TREX_EV_PROFILE_PAUSED, port);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -547,8 +545,7 @@ trex_m_resume_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 	tp->state = TREX_PORT_TX;
 	trex_lcores_go(port);
 	trex_event_port(TREX_EV_PORT_RESUMED, TREX_EV_PROFILE_RESUMED, port);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int

@@ -89,8 +89,7 @@ trex_streams_hold(uint16_t port, json_t *p, json_t **res, bool hold, char *err, 
 		else
 			trex_lcores_retake(port);
 	}
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int

@@ -257,8 +257,7 @@ trex_m_service(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 	s->service = on;
 	s->filtered = filtered;
 	s->mask = (uint8_t)mask;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -279,8 +278,7 @@ trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 	s->dst4 = 0;
 	/* L2 mode owns no IPv4 address: ARP for the old one goes unanswered. */
 	trex_svc_store4(&trex_svc_cfg(port)->ip4, 0);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -312,8 +310,7 @@ trex_m_set_l3(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 		trex_svc_set_dst(port, &mac);
 	trex_svc_store4(&trex_svc_cfg(port)->ip4, src);
 	trex.g->opt.addr_set[port] = true;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -342,16 +339,14 @@ trex_m_conf_ipv6(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 	/* Off first, the address, then on: no frame sees half an address. */
 	__atomic_store_n(&c->has_ip6, false, __ATOMIC_RELEASE);
 	if (!on) {
-		*res = json_object();
-		return 0;
+		return trex_ok(res);
 	}
 	if (s->ip6_auto)
 		pvp_neigh_link_local(&trex.g->port[port].mac, ip6);
 	memcpy(c->ip6, ip6, sizeof(ip6));
 	__atomic_store_n(&c->has_ip6, true, __ATOMIC_RELEASE);
 	trex.g->opt.addr_set[port] = true;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -387,8 +382,7 @@ trex_m_set_vlan(uint16_t port, json_t *p, json_t **res, char *err, size_t err_le
 	/* Both tags in one store: the RX lcores answer with the old pair or the new one. */
 	memcpy(&word, tags, sizeof(word));
 	__atomic_store_n(&trex_svc_cfg(port)->vlan_word, word, __ATOMIC_RELEASE);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 /* Stop port @p port's RX queue, if any. */
@@ -433,8 +427,7 @@ trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 	if (strcmp(type, "server") == 0 || !on) {
 		if (type[0] == 'q')
 			trex_svc_queue_stop(port);
-		*res = json_object();
-		return 0;
+		return trex_ok(res);
 	}
 	if (strcmp(type, "queue") != 0)
 		return trex_fail(err, err_len, -EOPNOTSUPP,
@@ -459,8 +452,7 @@ trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 	s->queue = true;
 	s->queue_cap = id;
 	s->queue_size = (uint32_t)size;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int

@@ -466,8 +466,7 @@ trex_m_add_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_
 	tp->nb_streams++;
 	tp->state = TREX_PORT_STREAMS;
 	trex.streams_gen++;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -496,8 +495,7 @@ trex_m_remove_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	if (tp->nb_streams == 0)
 		tp->state = TREX_PORT_IDLE;
 	trex.streams_gen++;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -508,8 +506,7 @@ trex_m_remove_all_streams(uint16_t port, json_t *p, json_t **res, char *err, siz
 	if (ret != 0)
 		return ret;
 	trex_streams_clear(port);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 static bool

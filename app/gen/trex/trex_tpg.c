@@ -362,8 +362,7 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	}
 	trex_tpg_table_free(t);
 	trex_tpg.state = TPG_ENABLED_CP_RX;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 nomem:
 	trex_tpg_destroy();
 	return trex_fail(err, err_len, -ENOSPC, "Rx counter allocation failed!");
@@ -408,8 +407,7 @@ trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 	trex_tpg_seq_reset();
 	trex_tpg_publish(t);
 	trex_tpg.state = TPG_ENABLED;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -423,14 +421,12 @@ trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	if (trex_tpg.state == TPG_DISABLED_DP_RX) {
 		trex_tpg_destroy();
-		*res = json_object();
-		return 0;
+		return trex_ok(res);
 	}
 	/* The RX lcores let go of the table at once: Rx is disabled when this returns. */
 	trex_tpg_publish(NULL);
 	trex_tpg.state = TPG_DISABLED_DP_RX;
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 int
@@ -587,8 +583,7 @@ trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 		goto fail;
 	trex_tpg_publish(t);
 	json_decref(old);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 fail:
 	json_decref(trex_tpg.tags);
 	trex_tpg.tags = old;

@@ -274,8 +274,7 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		trex_tpg_zero(port, row + trex_tpg.num_tags + 1);
 	if (unknown)
 		trex_tpg_zero(port, row + trex_tpg.num_tags);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 /* update_tpg_tags(clear=True): the tags of @p tag_list for tpgids [min, max) of a port. */
@@ -323,8 +322,7 @@ trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len)
 		json_array_foreach(list, i, x)
 			trex_tpg_zero(port, id * (trex_tpg.num_tags + GEN_TPG_EXTRA) +
 						    (uint32_t)json_integer_value(x));
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 /* Frames and bytes port @p port has sent of @p tpgid since the enable. */
@@ -374,8 +372,7 @@ trex_m_clear_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, siz
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &trex_tpg.txbase[port][2 * tpgid],
 			 &trex_tpg.txbase[port][2 * tpgid + 1]);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
 
 /* ---- unknown tags ---- */
@@ -438,6 +435,5 @@ trex_m_clear_tpg_unknown_tags(uint16_t port, json_t *p, json_t **res, char *err,
 		return ret;
 	/* The RX lcores start their lists again at their next unknown tag. */
 	__atomic_store_n(&trex_tpg.unk_clear[port], trex_tpg.unk_clear[port] + 1, __ATOMIC_RELEASE);
-	*res = json_object();
-	return 0;
+	return trex_ok(res);
 }
