@@ -82,19 +82,14 @@ const struct pvp_schema_member ctl_hop_l3_item = {.name = "",
 						  .members = ctl_hop_l3_members,
 						  .size = sizeof(struct ctl_hop_l3)};
 
-/* The app's index of topology port @p name: "pN" is N, another name its position. */
-static int
-ctl_hop_app_port(const struct ctl_hop *h, const char *name)
+int
+ctl_hop_app_port(const struct coord_hop *hop, const char *name)
 {
-	unsigned int i;
 	uint32_t n;
 
 	if (name[0] == 'p' && pvp_parse_u32(NULL, name + 1, 0, UINT16_MAX, &n, NULL, 0) == 0)
 		return (int)n;
-	for (i = 0; i < h->nb_ports; i++)
-		if (strcmp(h->ports[i], name) == 0)
-			return (int)i;
-	return -1;
+	return coord_hop_port_index(hop, name);
 }
 
 /* What the schema cannot say of "l3": a port of the hop, IPv6 addresses. */
@@ -107,11 +102,9 @@ ctl_hop_l3_valid(const struct coord_hop *hop, const struct ctl_hop *h, char *err
 	for (i = 0; i < h->nb_l3; i++) {
 		const struct ctl_hop_l3 *l = &h->l3[i];
 		const char *v6[2] = {l->ip6, l->gw6}, *n6[2] = {"ip6", "gw6"};
-		bool found = h->nb_ports == 0;
 
-		for (k = 0; k < h->nb_ports; k++)
-			found |= strcmp(h->ports[k], l->port) == 0;
-		if (!found || ctl_hop_app_port(h, l->port) < 0)
+		if ((hop->nb_ports > 0 && coord_hop_port_index(hop, l->port) < 0) ||
+		    ctl_hop_app_port(hop, l->port) < 0)
 			return coord_fail(err, err_len, -EINVAL,
 					  "hop %s: l3[%u].port: \"%s\" is not one of its ports",
 					  hop->name, i, l->port);
@@ -341,7 +334,6 @@ int
 ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap *snap, char *err,
 		  size_t err_len)
 {
-	struct ctl_hop *h = hop->priv;
 	struct pvp_stats_snap *s;
 	char perr[256] = "";
 	uint64_t impaired, added;
@@ -361,15 +353,15 @@ ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap 
 	}
 	memset(snap, 0, sizeof(*snap));
 	snap->t_ns = pvp_now_ns();
-	snap->nb_ports = h->nb_ports;
-	for (i = 0; i < h->nb_ports; i++) {
+	snap->nb_ports = hop->nb_ports;
+	for (i = 0; i < hop->nb_ports; i++) {
 		struct coord_port *p = &snap->port[i];
 		const struct pvp_stats_port_snap *ps;
 
-		idx = ctl_hop_port_index(s, h->ports[i]);
+		idx = ctl_hop_port_index(s, hop->ports[i]);
 		if (idx < 0) {
 			snprintf(err, err_len, "hop %s: no port \"%s\" (the app has %u ports)",
-				 hop->name, h->ports[i], s->nb_ports);
+				 hop->name, hop->ports[i], s->nb_ports);
 			free(s);
 			return -ENOENT;
 		}
@@ -381,7 +373,7 @@ ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap 
 			free(s);
 			return ret;
 		}
-		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
+		snprintf(p->name, sizeof(p->name), "%s", hop->ports[i]);
 		memcpy(p->c, ps->c, sizeof(p->c));
 		p->added = added;
 		coord_port_add_reason(p, COORD_REASON_rx_missed, ps->rx_missed);
@@ -472,7 +464,7 @@ ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t e
 
 	for (i = 0; i < h->nb_l3; i++) {
 		const struct ctl_hop_l3 *l = &h->l3[i];
-		int idx = ctl_hop_app_port(h, l->port);
+		int idx = ctl_hop_app_port(hop, l->port);
 		const json_t *n = ctl_hop_neigh_item(stats, idx);
 		const char *have;
 

@@ -38,14 +38,12 @@ struct ctl_hop_l3 {
 
 /** State of one hop reached over lib/ctl (hop->priv). */
 struct ctl_hop {
-	char addr[256];			 /**< "ctl": "unix:/x.sock", "tcp:h:p" */
-	char token_file[4096];		 /**< "token_file", or "" */
-	char token[PVP_SECRET_SIZE];	 /**< token, when token_file given */
-	int has_token;			 /**< token[] is set */
-	uint32_t timeout_ms;		 /**< per call */
-	unsigned int nb_ports;		 /**< ports in the topology */
-	char ports[COORD_MAX_PORTS][64]; /**< their names, topology order */
-	struct pvp_ctl_client *client;	 /**< NULL until connected */
+	char addr[256];		       /**< "ctl": "unix:/x.sock", "tcp:h:p" */
+	char token_file[4096];	       /**< "token_file", or "" */
+	char token[PVP_SECRET_SIZE];   /**< token, when token_file given */
+	int has_token;		       /**< token[] is set */
+	uint32_t timeout_ms;	       /**< per call */
+	struct pvp_ctl_client *client; /**< NULL until connected */
 	/**
 	 * Connections made so far. A new one may reach a restarted app, so a
 	 * driver that remembers what the app holds (gen: the loaded profile)
@@ -74,8 +72,7 @@ struct ctl_hop {
 		 .max = 4095,                                                                      \
 		 PVP_SCHEMA_AT(struct ctl_hop, token_file),                                        \
 		 .help = "a private file holding the app's token"},                                \
-		COORD_HOP_PORTS_MEMBER(struct ctl_hop, ports, nb_ports, 0,                         \
-				       "the app's ports: \"pN\" (its port N) or a port's name")
+		COORD_HOP_PORTS_MEMBER(0, "the app's ports: \"pN\" (its port N) or a port's name")
 
 /** The item of CTL_HOP_L3_MEMBER. */
 extern const struct pvp_schema_member ctl_hop_l3_item;
@@ -89,6 +86,13 @@ extern const struct pvp_schema_member ctl_hop_l3_item;
 		.help = "per port, the addresses the app was started with (--addr); gen "          \
 			"checks them before traffic"                                               \
 	}
+
+/**
+ * The app's index of port @p name: "pN" is its port N, another name of
+ * the hop's ports its position there.
+ * @return the index, or -1 for a name the hop does not have.
+ */
+int ctl_hop_app_port(const struct coord_hop *hop, const char *name);
 
 /**
  * Check that the app has the addresses of the hop's "l3" and, where a

@@ -46,25 +46,15 @@ gen_hop(struct coord_hop *hop)
 	return ((struct ctl_hop *)hop->priv)->app;
 }
 
-/*
- * The generator's port index of each topology port: "pN" is port N (as in
- * the stats mapping), any other name its position. These are the TX ports:
- * one stream each.
- */
+/* The generator's port index of each topology port, the TX ports: one stream each. */
 static unsigned int
-gen_tx_ports(const struct ctl_hop *h, unsigned int *ports)
+gen_tx_ports(const struct coord_hop *hop, unsigned int *ports)
 {
 	unsigned int i;
 
-	for (i = 0; i < h->nb_ports; i++) {
-		const char *n = h->ports[i];
-		uint32_t v;
-
-		ports[i] = i;
-		if (n[0] == 'p' && pvp_parse_u32(NULL, n + 1, 0, 65535, &v, NULL, 0) == 0)
-			ports[i] = v;
-	}
-	return h->nb_ports;
+	for (i = 0; i < hop->nb_ports; i++)
+		ports[i] = (unsigned int)ctl_hop_app_port(hop, hop->ports[i]);
+	return hop->nb_ports;
 }
 
 /* The profile.load params of a trial, and the key that tells whether the
@@ -73,7 +63,6 @@ static int
 gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t **params, char *key,
 		   size_t key_len, char *err, size_t err_len)
 {
-	struct ctl_hop *h = hop->priv;
 	struct gen_hop *g = gen_hop(hop);
 	const char *type = t->flow_type != NULL ? t->flow_type : g->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
@@ -98,7 +87,7 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 				    (json_int_t)t->flows);
 		goto out;
 	}
-	n = gen_tx_ports(h, ports);
+	n = gen_tx_ports(hop, ports);
 	if (n == 0) {
 		ports[0] = 0;
 		n = 1;

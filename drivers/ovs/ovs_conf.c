@@ -66,8 +66,8 @@ ovs_conf_names(struct ovs_hop *h, char *err, size_t err_len)
 {
 	unsigned int i;
 
-	for (i = 0; i < h->nb_ports; i++)
-		if (!ovs_name_ok(h->ports[i]))
+	for (i = 0; i < h->hop->nb_ports; i++)
+		if (!ovs_name_ok(h->hop->ports[i]))
 			return coord_fail(err, err_len, -EINVAL,
 					  "ovs: ports[%u]: not an Interface name (letters, digits, "
 					  "'_', '-', '.'; 1..63)",
@@ -88,18 +88,6 @@ ovs_conf_names(struct ovs_hop *h, char *err, size_t err_len)
 	return 0;
 }
 
-/* The index of port @p name in the hop's "ports", or -1. */
-static int
-ovs_port_index(const struct ovs_hop *h, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < h->nb_ports; i++)
-		if (strcmp(h->ports[i], name) == 0)
-			return (int)i;
-	return -1;
-}
-
 /*
  * "forward": [{"in": "phy0", "out": "vhost0"}, {"in": "vhost0", "out":
  * "phy0", "swapped": ["l2"]}, ...]: the port pairs install_flows writes
@@ -113,15 +101,15 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 {
 	unsigned int i, k;
 
-	if (h->nb_forward > h->nb_ports)
+	if (h->nb_forward > h->hop->nb_ports)
 		return coord_fail(err, err_len, -EINVAL,
 				  "ovs: \"forward\" must list 1..%u {\"in\", \"out\"} port pairs",
-				  h->nb_ports);
+				  h->hop->nb_ports);
 	for (i = 0; i < h->nb_forward; i++) {
 		const struct ovs_pair_conf *pc = &h->forward[i];
 		struct ovs_pair *p = &h->pairs[i];
-		int in = ovs_port_index(h, pc->in);
-		int out = ovs_port_index(h, pc->out);
+		int in = coord_hop_port_index(h->hop, pc->in);
+		int out = coord_hop_port_index(h->hop, pc->out);
 
 		if (in < 0 || out < 0 || in == out)
 			return coord_fail(err, err_len, -EINVAL,
@@ -133,7 +121,7 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 				return coord_fail(err, err_len, -EINVAL,
 						  "ovs: forward[%u]: %s is the in port of "
 						  "forward[%u] already",
-						  i, h->ports[in], k);
+						  i, h->hop->ports[in], k);
 		p->in = (unsigned int)in;
 		p->out = (unsigned int)out;
 		p->swapped = 0;
@@ -218,8 +206,7 @@ const struct pvp_schema_member ovs_conf_members[] = {
 	 .max = 255,
 	 PVP_SCHEMA_AT(struct ovs_hop, db_remote),
 	 .help = "ovsdb-server: unix:PATH or tcp:HOST:PORT"},
-	COORD_HOP_PORTS_MEMBER(struct ovs_hop, ports, nb_ports, 1,
-			       "Interface names, in the order chain points name them"),
+	COORD_HOP_PORTS_MEMBER(1, "Interface names, in the order chain points name them"),
 	{.name = "bridge",
 	 .type = PVP_SCHEMA_STRING,
 	 .min = 1,
@@ -280,6 +267,7 @@ ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, char
 	unsigned int i;
 	int rc;
 
+	h->hop = hop;
 	rc = coord_hop_conf(hop, ovs_conf_members, conf, h, err, err_len);
 	if (rc == 0)
 		rc = ovs_conf_names(h, err, err_len);

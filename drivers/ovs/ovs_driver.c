@@ -180,7 +180,7 @@ ovs_context(struct coord_hop *hop)
 	free(out.out);
 
 	if (ovs_select(h, &rows, err, sizeof(err)) == 0) {
-		for (i = 0; i < h->nb_ports; i++) {
+		for (i = 0; i < hop->nb_ports; i++) {
 			const json_t *row = json_array_get(rows, i);
 			json_t *p = json_object();
 			uint64_t v;
@@ -191,7 +191,7 @@ ovs_context(struct coord_hop *hop)
 			    1)
 				json_object_set_new(p, "ovs_tx_retries",
 						    json_integer((json_int_t)v));
-			json_object_set_new(ports, h->ports[i], p);
+			json_object_set_new(ports, hop->ports[i], p);
 		}
 		json_decref(rows);
 	}

@@ -64,11 +64,11 @@ ovs_rule_pairs(const struct ovs_hop *h, const char *type, struct ovs_pair *pairs
 		memcpy(pairs, h->pairs, h->nb_pairs * sizeof(pairs[0]));
 		return (int)h->nb_pairs;
 	}
-	if (h->nb_ports != 2)
+	if (h->hop->nb_ports != 2)
 		return coord_fail(err, err_len, -EINVAL,
 				  "ovs: %s rules on %u ports need \"forward\" (the in/out port "
 				  "pairs); without it exactly 2 ports (physical, virtual)",
-				  type, h->nb_ports);
+				  type, h->hop->nb_ports);
 	pairs[0] = (struct ovs_pair){.in = 0, .out = 1, .swapped = 0};
 	pairs[1] = (struct ovs_pair){
 		.in = 1, .out = 0, .swapped = h->l2_reverse_dst ? 0 : OVS_SWAP_L2};
@@ -104,8 +104,8 @@ ovs_normal_check(const struct ovs_hop *h, char *err, size_t err_len)
 					"ovs: normal rules cannot keep %s -> %s apart from %s -> "
 					"%s (NORMAL floods to every port of a segment): use l2, "
 					"l3 or l4",
-					h->ports[a->in], h->ports[a->out], h->ports[b->in],
-					h->ports[b->out]);
+					h->hop->ports[a->in], h->hop->ports[a->out],
+					h->hop->ports[b->in], h->hop->ports[b->out]);
 		}
 	}
 	return 0;
@@ -116,7 +116,7 @@ static int
 ovs_pair_rule(const struct ovs_hop *h, enum coord_flow_type type, const struct ovs_pair *pair,
 	      unsigned int i, char **text, size_t *len, size_t *cap)
 {
-	const char *in = h->ports[pair->in], *out = h->ports[pair->out];
+	const char *in = h->hop->ports[pair->in], *out = h->hop->ports[pair->out];
 
 	if (type == COORD_FLOW_l2) {
 		char mac[24];

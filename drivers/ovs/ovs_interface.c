@@ -28,10 +28,10 @@ ovs_select_params(const struct ovs_hop *h)
 	json_t *params = json_pack("[s]", "Open_vSwitch");
 	unsigned int i;
 
-	for (i = 0; params != NULL && i < h->nb_ports; i++) {
+	for (i = 0; params != NULL && i < h->hop->nb_ports; i++) {
 		json_t *op =
 			json_pack("{s:s, s:s, s:[[s,s,s]], s:[s,s,s,s,s]}", "op", "select", "table",
-				  "Interface", "where", "name", "==", h->ports[i], "columns",
+				  "Interface", "where", "name", "==", h->hop->ports[i], "columns",
 				  "name", "statistics", "ofport", "link_state", "options");
 
 		if (op == NULL || json_array_append_new(params, op) < 0) {
@@ -60,14 +60,14 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 	json_decref(params);
 	if (rc < 0)
 		return rc;
-	if (!json_is_array(result) || json_array_size(result) < h->nb_ports) {
+	if (!json_is_array(result) || json_array_size(result) < h->hop->nb_ports) {
 		json_decref(result);
 		return coord_fail(err, err_len, -EPROTO,
 				  "ovs: %s: malformed transact result (expected %u select results)",
-				  h->db.remote, h->nb_ports);
+				  h->db.remote, h->hop->nb_ports);
 	}
 	out = json_array();
-	for (i = 0; i < h->nb_ports; i++) {
+	for (i = 0; i < h->hop->nb_ports; i++) {
 		const json_t *r = json_array_get(result, i);
 		const json_t *e = json_object_get(r, "error");
 		const json_t *rs = json_object_get(r, "rows");
@@ -76,7 +76,7 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 			const char *d = json_string_value(json_object_get(r, "details"));
 
 			rc = coord_fail(err, err_len, -EREMOTEIO, "ovs: %s: select %s: %s%s%s",
-					h->db.remote, h->ports[i],
+					h->db.remote, h->hop->ports[i],
 					json_is_string(e) ? json_string_value(e) : "error",
 					d != NULL ? ": " : "", d != NULL ? d : "");
 			break;
@@ -84,18 +84,18 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 		if (!json_is_array(rs)) {
 			rc = coord_fail(err, err_len, -EPROTO,
 					"ovs: %s: malformed select result for %s (no \"rows\")",
-					h->db.remote, h->ports[i]);
+					h->db.remote, h->hop->ports[i]);
 			break;
 		}
 		if (json_array_size(rs) == 0) {
 			rc = coord_fail(err, err_len, -ENOENT,
 					"ovs: no Interface \"%s\" in %s (ovs-vsctl list-ifaces)",
-					h->ports[i], h->db.remote);
+					h->hop->ports[i], h->db.remote);
 			break;
 		}
 		if (!json_is_object(json_array_get(rs, 0))) {
 			rc = coord_fail(err, err_len, -EPROTO, "ovs: %s: malformed row for %s",
-					h->db.remote, h->ports[i]);
+					h->db.remote, h->hop->ports[i]);
 			break;
 		}
 		json_array_append(out, json_array_get(rs, 0));
@@ -192,10 +192,10 @@ ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t
 	if (rc < 0)
 		return rc;
 	snap->t_ns = pvp_now_ns();
-	snap->nb_ports = h->nb_ports;
-	for (i = 0; i < h->nb_ports && rc == 0; i++)
-		rc = ovs_row_to_port(h, json_array_get(rows, i), h->ports[i], &snap->port[i], err,
-				     err_len);
+	snap->nb_ports = h->hop->nb_ports;
+	for (i = 0; i < h->hop->nb_ports && rc == 0; i++)
+		rc = ovs_row_to_port(h, json_array_get(rows, i), h->hop->ports[i], &snap->port[i],
+				     err, err_len);
 	json_decref(rows);
 	return rc;
 }
@@ -211,7 +211,7 @@ ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len)
 	rc = ovs_select(h, &rows, err, err_len);
 	if (rc < 0)
 		return rc;
-	for (i = 0; i < h->nb_ports; i++) {
+	for (i = 0; i < h->hop->nb_ports; i++) {
 		const json_t *of = json_object_get(json_array_get(rows, i), "ofport");
 
 		/* An Interface without a port number yet is ["set", []]. */

@@ -95,8 +95,8 @@ struct ovs_ident {
 /* One forwarding pair of install_flows ("forward" member): what comes in
  * on ports[in] goes out on ports[out]. */
 struct ovs_pair {
-	unsigned int in;      /* index in ovs_hop::ports */
-	unsigned int out;     /* index in ovs_hop::ports */
+	unsigned int in;      /* index in the hop's ports */
+	unsigned int out;     /* index in the hop's ports */
 	unsigned int swapped; /* OVS_SWAP_* bits */
 };
 
@@ -112,17 +112,16 @@ struct ovs_pair_conf {
 /* One ovs hop (hop->priv). Its topology members (ovs_conf_members) are
  * decoded into it. */
 struct ovs_hop {
-	struct ovsdb_client db;		 /* ovsdb-server connection */
-	char db_remote[256];		 /* "db" */
-	char rundir[256];		 /* "rundir", or "" */
-	unsigned int nb_ports;		 /* entries in ports[] */
-	char ports[COORD_MAX_PORTS][64]; /* Interface names */
-	char bridge[64];		 /* for ovs-ofctl */
-	char ofctl_target[336];		 /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
-	char appctl_target[320];	 /* "vswitchd_ctl": vswitchd unixctl, or "" */
-	struct ovs_ssh ssh;		 /* where commands run */
-	uint32_t timeout_ms;		 /* per reply / command */
-	struct flows_base flow_base;	 /* first l2/l3/l4 value */
+	const struct coord_hop *hop; /* its hop: ports are Interface names */
+	struct ovsdb_client db;	     /* ovsdb-server connection */
+	char db_remote[256];	     /* "db" */
+	char rundir[256];	     /* "rundir", or "" */
+	char bridge[64];	     /* for ovs-ofctl */
+	char ofctl_target[336];	     /* BRIDGE or unix:RUNDIR/BRIDGE.mgmt */
+	char appctl_target[320];     /* "vswitchd_ctl": vswitchd unixctl, or "" */
+	struct ovs_ssh ssh;	     /* where commands run */
+	uint32_t timeout_ms;	     /* per reply / command */
+	struct flows_base flow_base; /* first l2/l3/l4 value */
 	/* Reverse l2 rules match dl_dst: "l2_reverse_match" word 1. */
 	unsigned int l2_reverse_dst;
 	struct ovs_pair_conf forward[COORD_MAX_PORTS]; /* "forward" */

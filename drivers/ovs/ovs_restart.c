@@ -98,7 +98,7 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 				snprintf(why, sizeof(why),
 					 "ovs-vswitchd restarted (port %s was created again %.1f s "
 					 "ago)",
-					 h->ports[i], h->duration[i]);
+					 h->hop->ports[i], h->duration[i]);
 			else if (!known &&
 				 (ctr = ovs_counter_back(&h->ident.last[i], &snap->port[i], &was,
 							 &is)) != NULL)
@@ -106,7 +106,7 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 					why, sizeof(why),
 					"ovs-vswitchd restarted or port %s was reset (%s went back "
 					"from %llu to %llu)",
-					h->ports[i], ctr, (unsigned long long)was,
+					h->hop->ports[i], ctr, (unsigned long long)was,
 					(unsigned long long)is);
 		}
 		h->ident.age_known[i] = h->age_known[i];

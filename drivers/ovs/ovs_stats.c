@@ -50,13 +50,14 @@ ovs_drop_rules(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err
 map:
 	for (j = 0; j < n; j++) {
 		r = (unsigned int)(f[j].cookie >> 16 & 0xffff);
-		for (i = 0; i < h->nb_ports && h->ofport[i] != (long)(f[j].cookie & 0xffff); i++)
+		for (i = 0; i < h->hop->nb_ports && h->ofport[i] != (long)(f[j].cookie & 0xffff);
+		     i++)
 			;
 		/* A rule for a port of no trial's path, or a reason not known. */
-		if (i < h->nb_ports && r < OVS_NB_RULE_REASONS)
+		if (i < h->hop->nb_ports && r < OVS_NB_RULE_REASONS)
 			sum[i][r] += f[j].packets;
 	}
-	for (i = 0; i < h->nb_ports && n > 0; i++)
+	for (i = 0; i < h->hop->nb_ports && n > 0; i++)
 		for (k = 0; k < OVS_NB_RULE_REASONS; k++) {
 			if (sum[i][k] == 0)
 				continue;
@@ -87,7 +88,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	bool reloaded = false;
 	int n, rc;
 
-	for (i = 0; i < h->nb_ports; i++) {
+	for (i = 0; i < h->hop->nb_ports; i++) {
 		if (h->ofport[i] < 0 && !reloaded) {
 			rc = ovs_load_ofports(h, err, err_len);
 			if (rc < 0)
@@ -130,8 +131,8 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	}
 map:
 	snap->t_ns = t_ns;
-	snap->nb_ports = h->nb_ports;
-	for (i = 0; i < h->nb_ports; i++) {
+	snap->nb_ports = h->hop->nb_ports;
+	for (i = 0; i < h->hop->nb_ports; i++) {
 		struct coord_port *p = &snap->port[i];
 		int j;
 
@@ -143,12 +144,12 @@ map:
 			free(o);
 			return coord_fail(err, err_len, -ENOENT,
 					  "ovs: Interface %s is not on bridge %s (dump-ports)",
-					  h->ports[i], h->bridge);
+					  h->hop->ports[i], h->bridge);
 		}
 		*p = o[j].p;
 		h->age_known[i] = o[j].has_duration;
 		h->duration[i] = o[j].duration_s;
-		snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
+		snprintf(p->name, sizeof(p->name), "%s", h->hop->ports[i]);
 		for (k = 0; k < OVS_NB_REASONS; k++) {
 			if (o[j].has_reason[k])
 				coord_port_add_reason(p, ovs_drop_reason_ids[k], o[j].reason[k]);

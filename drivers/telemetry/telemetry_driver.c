@@ -44,9 +44,7 @@ struct tp_hop {
 	unsigned int timeout_ms;	       /* per reply */
 	size_t max_len;			       /* from the greeting */
 	char *buf;			       /* receive buffer of max_len + 1 */
-	unsigned int nb_ports;		       /* entries in ports[] */
-	char ports[COORD_MAX_PORTS][64];       /* names as in the topology */
-	unsigned int port_id[COORD_MAX_PORTS]; /* ethdev port ids */
+	unsigned int port_id[COORD_MAX_PORTS]; /* ethdev port ids of the hop's ports */
 	json_t *greeting;		       /* the server's greeting */
 };
 
@@ -64,8 +62,7 @@ static const struct pvp_schema_member tp_conf[] = {
 	 .max = 64,
 	 PVP_SCHEMA_AT(struct tp_hop, file_prefix),
 	 .help = "or the app's --file-prefix: DPDK's run dir gives the socket"},
-	COORD_HOP_PORTS_MEMBER(struct tp_hop, ports, nb_ports, 1,
-			       "ethdev port ids, \"0\" or \"p0\""),
+	COORD_HOP_PORTS_MEMBER(1, "ethdev port ids, \"0\" or \"p0\""),
 	COORD_HOP_TIMEOUT_MEMBER(struct tp_hop, timeout_ms),
 	{.name = NULL},
 };
@@ -325,8 +322,10 @@ tp_xstat_is_drop(const char *name)
 }
 
 static int
-tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, size_t err_len)
+tp_read_port(const struct coord_hop *hop, unsigned int i, struct coord_port *p, char *err,
+	     size_t err_len)
 {
+	struct tp_hop *h = hop->priv;
 	uint64_t ipk, opk, ib, ob, imissed, nombuf, ierr, oerr;
 	char cmd[64];
 	json_t *st, *xs;
@@ -335,7 +334,7 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", h->ports[i]);
+	snprintf(p->name, sizeof(p->name), "%s", hop->ports[i]);
 	snprintf(cmd, sizeof(cmd), "/ethdev/stats,%u", h->port_id[i]);
 	rc = tp_query(h, cmd, &st, err, err_len);
 	if (rc < 0)
@@ -386,17 +385,16 @@ tp_read_port(struct tp_hop *h, unsigned int i, struct coord_port *p, char *err, 
 static int
 tp_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t err_len)
 {
-	struct tp_hop *h = hop->priv;
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < h->nb_ports; i++) {
-		rc = tp_read_port(h, i, &snap->port[i], err, err_len);
+	for (i = 0; i < hop->nb_ports; i++) {
+		rc = tp_read_port(hop, i, &snap->port[i], err, err_len);
 		if (rc < 0)
 			return rc;
 	}
 	snap->t_ns = pvp_now_ns();
-	snap->nb_ports = h->nb_ports;
+	snap->nb_ports = hop->nb_ports;
 	return 0;
 }
 
@@ -416,7 +414,7 @@ tp_close(struct coord_hop *hop)
 
 /* What the table cannot say: the socket's path, the ethdev port ids. */
 static int
-tp_open_conf(struct tp_hop *h, char *err, size_t err_len)
+tp_open_conf(const struct coord_hop *hop, struct tp_hop *h, char *err, size_t err_len)
 {
 	unsigned int i;
 	uint32_t id;
@@ -445,8 +443,8 @@ tp_open_conf(struct tp_hop *h, char *err, size_t err_len)
 	}
 	h->stream = strncmp(h->path, "tcp:", 4) == 0;
 	/* Port ids as "0" or "p0"; base 10. */
-	for (i = 0; i < h->nb_ports; i++) {
-		const char *s = h->ports[i];
+	for (i = 0; i < hop->nb_ports; i++) {
+		const char *s = hop->ports[i];
 
 		if (pvp_parse_u32(NULL, s[0] == 'p' ? s + 1 : s, 0, 65535, &id, NULL, 0) < 0)
 			return coord_fail(
@@ -474,7 +472,7 @@ tp_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	}
 	rc = coord_hop_conf(hop, tp_conf, conf, h, err, err_len);
 	if (rc == 0)
-		rc = tp_open_conf(h, err, err_len);
+		rc = tp_open_conf(hop, h, err, err_len);
 	if (rc < 0)
 		goto fail;
 	/* Connect now so a wrong path shows up before any trial. */

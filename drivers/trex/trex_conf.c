@@ -55,8 +55,7 @@ static const char *const trex_fs_values[] = {"stats", "latency", "off", NULL};
 
 const struct pvp_schema_member trex_conf_members[] = {
 	COORD_HOP_PORTS_MEMBER(
-		struct trex_conf, port_name, nb_ports, 1,
-		"TRex port ids, \"0\" or \"p0\", in the order chain points name them"),
+		1, "TRex port ids, \"0\" or \"p0\", in the order chain points name them"),
 	{.name = "server",
 	 .type = PVP_SCHEMA_STRING,
 	 .min = 1,
@@ -140,8 +139,8 @@ trex_conf_parse(const struct coord_hop *hop, const json_t *conf, struct trex_con
 	ret = coord_hop_conf(hop, trex_conf_members, conf, c, err, err_len);
 	if (ret < 0)
 		return ret;
-	for (i = 0; i < c->nb_ports; i++) {
-		if (conf_port_id(c->port_name[i], &c->port_id[i]) < 0)
+	for (i = 0; i < hop->nb_ports; i++) {
+		if (conf_port_id(hop->ports[i], &c->port_id[i]) < 0)
 			return coord_fail(
 				err, err_len, -EINVAL,
 				"hop %s: ports[%u]: a TRex port id is required: \"N\" or \"pN\", "

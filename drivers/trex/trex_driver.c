@@ -123,12 +123,12 @@ trex_snapshot(struct coord_hop *hop, struct coord_snap *snap, char *err, size_t 
 		return ret;
 	memset(snap, 0, sizeof(*snap));
 	snap->t_ns = pvp_now_ns();
-	snap->nb_ports = h->c.nb_ports;
-	for (k = 0; k < h->c.nb_ports; k++) {
+	snap->nb_ports = hop->nb_ports;
+	for (k = 0; k < hop->nb_ports; k++) {
 		struct coord_port *p = &snap->port[k];
 
 		st = json_array_get(res, k);
-		snprintf(p->name, sizeof(p->name), "%s", h->c.port_name[k]);
+		snprintf(p->name, sizeof(p->name), "%s", hop->ports[k]);
 		if (trex_counter(hop, st, "ipackets", h->c.port_id[k], &p->c[PVP_STATS_rx_packets],
 				 err, err_len) < 0 ||
 		    trex_counter(hop, st, "ibytes", h->c.port_id[k], &p->c[PVP_STATS_rx_bytes], err,
@@ -215,12 +215,11 @@ trex_context(struct coord_hop *hop)
 
 	if (trex_call(hop, "get_version", NULL, &ver, err, sizeof(err)) < 0)
 		ver = json_null();
-	for (k = 0; ports != NULL && k < h->c.nb_ports; k++)
-		json_array_append_new(ports,
-				      json_pack("{s:s,s:I,s:f,s:f}", "name", h->c.port_name[k],
-						"id", (json_int_t)h->c.port_id[k], "speed_gbps",
-						h->speed_bps[k] / 1e9, "tx_pps_before_stop",
-						h->last_tx_pps[k]));
+	for (k = 0; ports != NULL && k < hop->nb_ports; k++)
+		json_array_append_new(ports, json_pack("{s:s,s:I,s:f,s:f}", "name", hop->ports[k],
+						       "id", (json_int_t)h->c.port_id[k],
+						       "speed_gbps", h->speed_bps[k] / 1e9,
+						       "tx_pps_before_stop", h->last_tx_pps[k]));
 	ctx = json_pack("{s:s,s:o,s:o*}", "server", trex_rpc_endpoint(h->rpc), "version", ver,
 			"ports", ports);
 	return ctx;

@@ -41,9 +41,7 @@ struct trex_conf {
 	uint32_t timeout_ms;		       /**< per request */
 	char user[64];			       /**< owner name given to acquire */
 	bool force;			       /**< acquire ports other users hold */
-	unsigned int nb_ports;		       /**< topology ports */
-	char port_name[COORD_MAX_PORTS][64];   /**< their names, topology order */
-	unsigned int port_id[COORD_MAX_PORTS]; /**< their TRex port ids */
+	unsigned int port_id[COORD_MAX_PORTS]; /**< TRex port ids of the hop's ports */
 	uint64_t src_mac;		       /**< frames' source MAC */
 	uint64_t dst_mac;		       /**< frames' destination MAC */
 	unsigned int fs;		       /**< "flow_stats": an enum trex_fs_mode */

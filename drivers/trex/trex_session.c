@@ -140,7 +140,7 @@ trex_per_port(struct coord_hop *hop, const char *method, json_t *extra, bool own
 		if (ret < 0)
 			goto out;
 	}
-	for (k = 0; batch != NULL && k < h->c.nb_ports; k++) {
+	for (k = 0; batch != NULL && k < hop->nb_ports; k++) {
 		json_t *p = json_pack("{s:I,s:s}", "port_id", (json_int_t)h->c.port_id[k], "api_h",
 				      h->api_h);
 
@@ -261,7 +261,7 @@ trex_release_all(struct coord_hop *hop)
 	unsigned int k;
 
 	/* Leave the ports as a user finds them after TRex's client: idle, free. */
-	for (k = 0; k < h->c.nb_ports; k++) {
+	for (k = 0; k < hop->nb_ports; k++) {
 		if (!h->owned[k])
 			continue;
 		trex_do(hop, "stop_traffic",
@@ -293,7 +293,7 @@ trex_acquire(struct coord_hop *hop, char *err, size_t err_len)
 	unsigned int k;
 	int ret;
 
-	for (k = 0; k < h->c.nb_ports; k++) {
+	for (k = 0; k < hop->nb_ports; k++) {
 		json_t *res = NULL;
 		char why[512] = "";
 		const char *hd;
@@ -374,7 +374,7 @@ trex_ports_info(struct coord_hop *hop, char *err, size_t err_len)
 			 hop->name);
 		return -EPROTO;
 	}
-	for (k = 0; k < h->c.nb_ports; k++)
+	for (k = 0; k < hop->nb_ports; k++)
 		if ((json_int_t)h->c.port_id[k] >= count) {
 			snprintf(err, err_len, "hop %s: no TRex port %u (the server has %d ports)",
 				 hop->name, h->c.port_id[k], (int)count);

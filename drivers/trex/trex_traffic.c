@@ -65,7 +65,7 @@ trex_rates(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 		}
 	}
 	h->clamped = false;
-	for (k = 0; k < h->c.nb_ports; k++) {
+	for (k = 0; k < hop->nb_ports; k++) {
 		double line = h->speed_bps[k] / ((avg + PVP_L1_OVERHEAD) * 8);
 
 		if (percent >= 0 && line <= 0) {
@@ -98,7 +98,7 @@ trex_load(struct coord_hop *hop, const struct coord_traffic *t, const char *type
 	ret = trex_reset(hop, err, err_len);
 	if (ret < 0)
 		return ret;
-	for (k = 0; k < h->c.nb_ports; k++) {
+	for (k = 0; k < hop->nb_ports; k++) {
 		json_t *batch = json_array(), *out = NULL, *x;
 		char e[512] = "";
 		size_t j;
@@ -192,7 +192,7 @@ trex_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *e
 		snprintf(h->loaded, sizeof(h->loaded), "%s", key);
 	}
 	ret = trex_port_stats(hop, &res, err, err_len);
-	for (k = 0; ret == 0 && k < h->c.nb_ports; k++) {
+	for (k = 0; ret == 0 && k < hop->nb_ports; k++) {
 		const json_t *st = json_array_get(res, k);
 
 		ret = trex_counter(hop, st, "opackets", h->c.port_id[k], &h->base_opackets[k], err,
@@ -204,7 +204,7 @@ trex_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *e
 	json_decref(res);
 	if (ret < 0)
 		return ret;
-	for (k = 0; k < h->c.nb_ports; k++) {
+	for (k = 0; k < hop->nb_ports; k++) {
 		double line =
 			h->speed_bps[k] / ((trex_streams_avg_size(t->size) + PVP_L1_OVERHEAD) * 8);
 		json_t *mul;
@@ -268,7 +268,7 @@ trex_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char 
 		return ret;
 	}
 	elapsed = (double)(t_pre - h->t_start_ns) / 1e9;
-	for (k = 0; k < h->c.nb_ports; k++) {
+	for (k = 0; k < hop->nb_ports; k++) {
 		const json_t *a = json_array_get(pre, k), *x = json_object_get(a, "m_total_tx_pps");
 
 		asked += h->asked_pps[k];

@@ -19,10 +19,8 @@
 
 /* The hop's topology members, decoded. */
 struct wire_conf {
-	char ports[COORD_MAX_PORTS][64]; /* "ports": names, for documentation */
-	unsigned int nb_ports;		 /* their count */
-	char links[64][2][128];		 /* "links": [["hop:port", "hop:port"], ...] */
-	unsigned int nb_links;		 /* its entries */
+	char links[64][2][128]; /* "links": [["hop:port", "hop:port"], ...] */
+	unsigned int nb_links;	/* its entries */
 };
 
 static const struct pvp_schema_member wire_end = {
@@ -34,8 +32,7 @@ static const struct pvp_schema_member wire_link = {.name = "",
 						   .members = &wire_end,
 						   .size = 2 * 128};
 static const struct pvp_schema_member wire_conf_members[] = {
-	COORD_HOP_PORTS_MEMBER(struct wire_conf, ports, nb_ports, 0,
-			       "its port names (optional: a wire counts nothing)"),
+	COORD_HOP_PORTS_MEMBER(0, "its port names (optional: a wire counts nothing)"),
 	{.name = "links",
 	 .type = PVP_SCHEMA_ARRAY,
 	 .min = 0,

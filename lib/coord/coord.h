@@ -48,11 +48,9 @@ struct coord_chain {
 
 /** One hop of a topology and its driver state. */
 struct coord_topo_hop {
-	struct coord_hop hop;		 /**< name, driver, priv */
-	json_t *conf;			 /**< its object in the file (borrowed from root) */
-	unsigned int nb_ports;		 /**< entries in ports[] */
-	char ports[COORD_MAX_PORTS][64]; /**< port names, file order */
-	bool opened;			 /**< open() succeeded */
+	struct coord_hop hop; /**< name, driver, ports, priv */
+	json_t *conf;	      /**< its object in the file (borrowed from root) */
+	bool opened;	      /**< open() succeeded */
 };
 
 /** A parsed topology file. */

@@ -219,7 +219,8 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 				if (nb_back++ == 0)
 					snprintf(first, sizeof(first),
 						 "%s %s went backwards (%s -> %s)",
-						 t->hops[h].ports[p], pvp_stats_counter_names[i],
+						 t->hops[h].hop.ports[p],
+						 pvp_stats_counter_names[i],
 						 pvp_fmt_count((int64_t)vb, b, sizeof(b)),
 						 pvp_fmt_count((int64_t)va, a, sizeof(a)));
 			}
@@ -233,7 +234,7 @@ attr_check_backwards(const struct coord_topology *t, const struct coord_snap *be
 						snprintf(
 							first, sizeof(first),
 							"%s %s went backwards (%s -> %s)",
-							t->hops[h].ports[p],
+							t->hops[h].hop.ports[p],
 							coord_reason_name(pa->reasons[i].id),
 							pvp_fmt_count((int64_t)pb->reasons[j].value,
 								      b, sizeof(b)),

@@ -200,6 +200,46 @@ coord_hop_conf(const struct coord_hop *hop, const struct pvp_schema_member *memb
 	return 0;
 }
 
+int
+coord_hop_port_index(const struct coord_hop *hop, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < hop->nb_ports; i++)
+		if (strcmp(hop->ports[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+coord_hop_ports(struct coord_hop *hop, const json_t *ports, int *bad, char *err, size_t err_len)
+{
+	const json_t *p;
+	size_t j;
+
+	hop->nb_ports = 0;
+	if (bad != NULL)
+		*bad = -1;
+	if (ports != NULL && !json_is_array(ports))
+		return coord_fail(err, err_len, -EINVAL, "must be a list of names");
+	if (json_array_size(ports) > COORD_MAX_PORTS)
+		return coord_fail(err, err_len, -EINVAL, "more than %d ports", COORD_MAX_PORTS);
+	json_array_foreach(ports, j, p) {
+		const char *pn = json_string_value(p);
+
+		if (bad != NULL)
+			*bad = (int)j;
+		if (pn == NULL || pn[0] == '\0' || strlen(pn) >= sizeof(hop->ports[0]))
+			return coord_fail(err, err_len, -EINVAL,
+					  "a port name (1..63 characters) is required");
+		if (coord_hop_port_index(hop, pn) >= 0)
+			return coord_fail(err, err_len, -EINVAL, "port \"%s\" listed twice", pn);
+		snprintf(hop->ports[j], sizeof(hop->ports[j]), "%s", pn);
+		hop->nb_ports = j + 1;
+	}
+	return 0;
+}
+
 const char *const coord_flow_type_names[] = {
 #define COORD_FLOW_NAME(n) #n,
 	COORD_FOREACH_FLOW_TYPE(COORD_FLOW_NAME)

@@ -348,15 +348,14 @@ struct coord_hop;
 
 /**
  * coord_driver::conf's "ports" member: at least @p least (0 or 1) names,
- * at most COORD_MAX_PORTS, into char array @p field of struct @p st with
- * their count in @p count. The topology loader checks the names
- * themselves; open() decodes them with the rest.
+ * at most COORD_MAX_PORTS. Checked and documented only: the topology
+ * loader gives the names to every driver in coord_hop::ports.
  */
-#define COORD_HOP_PORTS_MEMBER(st, field, count, least, text)                                      \
+#define COORD_HOP_PORTS_MEMBER(least, text)                                                        \
 	{                                                                                          \
 		.name = "ports", .type = PVP_SCHEMA_ARRAY, .required = (least) > 0,                \
 		.min = (least), .max = COORD_MAX_PORTS, .members = &coord_hop_port,                \
-		PVP_SCHEMA_AT(st, field), .count_offset = offsetof(st, count), .help = (text),     \
+		.help = (text),                                                                    \
 	}
 
 /**
@@ -439,7 +438,8 @@ struct coord_driver {
 
 	/**
 	 * Check @p conf (the hop's object in the topology file; its types and
-	 * ranges were already checked against @c conf), connect to
+	 * ranges were already checked against @c conf, and its "ports" are
+	 * in hop->ports already), connect to
 	 * the hop and store private state in hop->priv. Connect here, not at
 	 * the first trial, so that a wrong address is reported before any
 	 * traffic. NULL: nothing to open (hop->priv stays NULL).
@@ -611,12 +611,27 @@ void coord_warn(json_t **warnings, const char *fmt, ...) __attribute__((format(p
 int coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/** One hop of a topology. */
+/** One hop of a topology: what every callback gets. */
 struct coord_hop {
 	char name[64];			   /**< hop name from the topology */
 	const struct coord_driver *driver; /**< its kind */
+	unsigned int nb_ports;		   /**< entries in ports[], set before open() */
+	char ports[COORD_MAX_PORTS][64];   /**< "ports", file order: the one copy */
 	void *priv;			   /**< driver state */
 };
+
+/**
+ * Set @p hop's ports from @p ports, its topology object's "ports" (NULL:
+ * none): at most COORD_MAX_PORTS names of 1..63 characters, each once.
+ * The topology loader calls it before open(), as a test opening a driver must.
+ * @return 0, or -EINVAL with @p err set and in *@p bad (unless NULL) the
+ *   index of the name at fault (-1: the list itself).
+ */
+int coord_hop_ports(struct coord_hop *hop, const json_t *ports, int *bad, char *err,
+		    size_t err_len);
+
+/** The index of port @p name in @p hop's ports, or -1. */
+int coord_hop_port_index(const struct coord_hop *hop, const char *name);
 
 #ifdef __cplusplus
 }

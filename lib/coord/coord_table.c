@@ -350,8 +350,8 @@ table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 		json_object_set_new(reasons, coord_reason_name(pr->reasons[i].id),
 				    json_integer((json_int_t)pr->reasons[i].value));
 	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:I,s:I}", "label", pt->label, "hop",
-		      t->hops[pt->hop].hop.name, "port", t->hops[pt->hop].ports[pt->port], "dir",
-		      pt->tx ? "tx" : "rx", "packets", (json_int_t)pr->packets, "lost",
+		      t->hops[pt->hop].hop.name, "port", t->hops[pt->hop].hop.ports[pt->port],
+		      "dir", pt->tx ? "tx" : "rx", "packets", (json_int_t)pr->packets, "lost",
 		      (json_int_t)pr->lost, "drop", (json_int_t)pr->drop, "drop_reasons", reasons,
 		      "attributed", (json_int_t)pr->attributed, "unattributed",
 		      (json_int_t)pr->unattributed);

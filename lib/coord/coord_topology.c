@@ -62,17 +62,6 @@ topo_find_hop(const struct coord_topology *t, const char *name)
 	return -1;
 }
 
-static int
-topo_find_port(const struct coord_topo_hop *h, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < h->nb_ports; i++)
-		if (strcmp(h->ports[i], name) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* Members every hop and every chain point may have, whatever the driver. */
 static const char *const topo_hop_common[] = {"name", "driver", "ports", "comment", NULL};
 static const char *const topo_point_members[] = {"hop", "port", "dir", "label", "comment", NULL};
@@ -111,9 +100,8 @@ topo_parse_hop(struct topo_ctx *c, json_t *o, size_t i)
 	struct coord_topology *t = c->t;
 	struct coord_topo_hop *h = &t->hops[i];
 	const char *name, *driver;
-	json_t *ports, *p;
-	char why[160], path[64], sub[96];
-	size_t j;
+	char why[160] = "", path[64], sub[96];
+	int bad;
 
 	snprintf(path, sizeof(path), "hops[%zu]", i);
 	if (!json_is_object(o))
@@ -139,26 +127,16 @@ topo_parse_hop(struct topo_ctx *c, json_t *o, size_t i)
 	if (h->hop.driver->conf != NULL &&
 	    topo_check_object(c, o, path, topo_hop_common, h->hop.driver->conf) < 0)
 		return -EINVAL;
-	snprintf(sub, sizeof(sub), "%s.ports", path);
-	/* A hop without ports (a wire) has none; the hop's object is left
-	 * as written, since its driver decodes it through its own table. */
-	ports = json_object_get(o, "ports");
-	if (ports != NULL && !json_is_array(ports))
-		return topo_fail(c, sub, "must be a list of names");
-	if (json_array_size(ports) > COORD_MAX_PORTS)
-		return topo_fail(c, sub, "more than %d ports", COORD_MAX_PORTS);
-	snprintf(h->hop.name, sizeof(h->hop.name), "%s", name);
-	json_array_foreach(ports, j, p) {
-		const char *pn = json_string_value(p);
+	/* A hop without ports (a wire) has none. Its driver gets them here,
+	 * decoded once, and the rest of its object through its own table. */
+	if (coord_hop_ports(&h->hop, json_object_get(o, "ports"), &bad, why, sizeof(why)) < 0) {
+		int n = snprintf(sub, sizeof(sub), "%s.ports", path);
 
-		snprintf(sub, sizeof(sub), "%s.ports[%zu]", path, j);
-		if (pn == NULL || pn[0] == '\0' || strlen(pn) >= sizeof(h->ports[0]))
-			return topo_fail(c, sub, "a port name (1..63 characters) is required");
-		if (topo_find_port(h, pn) >= 0)
-			return topo_fail(c, sub, "port \"%s\" listed twice", pn);
-		snprintf(h->ports[j], sizeof(h->ports[j]), "%s", pn);
-		h->nb_ports = j + 1;
+		if (bad >= 0)
+			snprintf(sub + n, sizeof(sub) - (size_t)n, "[%d]", bad);
+		return topo_fail(c, sub, "%s", why);
 	}
+	snprintf(h->hop.name, sizeof(h->hop.name), "%s", name);
 	h->conf = o;
 	t->nb_hops = i + 1;
 	return 0;
@@ -190,7 +168,7 @@ topo_parse_point(struct topo_ctx *c, json_t *o, size_t ci, size_t k)
 	port = json_string_value(json_object_get(o, "port"));
 	if (port == NULL)
 		return topo_fail(c, sub, "a port name is required");
-	pi = topo_find_port(&t->hops[hi], port);
+	pi = coord_hop_port_index(&t->hops[hi].hop, port);
 	if (pi < 0)
 		return topo_fail(c, sub, "hop \"%s\" has no port \"%s\"", hop, port);
 	snprintf(sub, sizeof(sub), "%s.dir", path);

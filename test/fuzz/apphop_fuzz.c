@@ -204,7 +204,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	memset(err, 0, sizeof(err));
-	rc = hop_driver_gen.open(&hop, conf, err, sizeof(err));
+	rc = coord_hop_ports(&hop, json_object_get(conf, "ports"), NULL, err, sizeof(err));
+	if (rc == 0)
+		rc = hop_driver_gen.open(&hop, conf, err, sizeof(err));
 	if (rc != 0) {
 		check_fail(rc, err, sizeof(err), "open");
 		goto out;

@@ -161,7 +161,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (snap == NULL)
 		abort();
 	memset(err, 0, sizeof(err));
-	rc = hop_driver_ovs.open(&hop, conf[mode], err, sizeof(err));
+	rc = coord_hop_ports(&hop, json_object_get(conf[mode], "ports"), NULL, err, sizeof(err));
+	if (rc == 0)
+		rc = hop_driver_ovs.open(&hop, conf[mode], err, sizeof(err));
 	if (rc == 0) {
 		for (k = 0; k < 2; k++) {
 			memset(err, 0, sizeof(err));

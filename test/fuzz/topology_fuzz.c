@@ -43,14 +43,15 @@ check_topology(const struct coord_topology *t)
 
 		FUZZ_CHECK(h->hop.driver != NULL && h->conf != NULL, "hop %u: no driver", i);
 		FUZZ_CHECK(h->hop.name[0] != '\0', "hop %u: no name", i);
-		FUZZ_CHECK(h->nb_ports <= COORD_MAX_PORTS, "hop %u: %u ports", i, h->nb_ports);
+		FUZZ_CHECK(h->hop.nb_ports <= COORD_MAX_PORTS, "hop %u: %u ports", i,
+			   h->hop.nb_ports);
 		for (j = 0; j < i; j++)
 			FUZZ_CHECK(strcmp(t->hops[j].hop.name, h->hop.name) != 0,
 				   "hops %u and %u both named %s", j, i, h->hop.name);
-		for (j = 0; j < h->nb_ports; j++)
+		for (j = 0; j < h->hop.nb_ports; j++)
 			for (k = 0; k < j; k++)
-				FUZZ_CHECK(strcmp(h->ports[j], h->ports[k]) != 0,
-					   "hop %u: port %s twice", i, h->ports[j]);
+				FUZZ_CHECK(strcmp(h->hop.ports[j], h->hop.ports[k]) != 0,
+					   "hop %u: port %s twice", i, h->hop.ports[j]);
 	}
 	for (i = 0; i < t->nb_chains; i++) {
 		const struct coord_chain *c = &t->chains[i];
@@ -61,9 +62,9 @@ check_topology(const struct coord_topology *t)
 			const struct coord_point *p = &c->points[j];
 
 			FUZZ_CHECK(p->hop < t->nb_hops, "chain %u point %u: hop %u", i, j, p->hop);
-			FUZZ_CHECK(p->port < t->hops[p->hop].nb_ports,
+			FUZZ_CHECK(p->port < t->hops[p->hop].hop.nb_ports,
 				   "chain %u point %u: port %u of %u", i, j, p->port,
-				   t->hops[p->hop].nb_ports);
+				   t->hops[p->hop].hop.nb_ports);
 			FUZZ_CHECK(t->hops[p->hop].hop.driver->snapshot != NULL,
 				   "chain %u point %u: hop without counters", i, j);
 		}

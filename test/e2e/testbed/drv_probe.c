@@ -88,7 +88,9 @@ main(int argc, char **argv)
 	}
 	snprintf(hop.name, sizeof(hop.name), "%s", argv[2]);
 	hop.driver = drv;
-	rc = drv->open(&hop, h, err, sizeof(err));
+	rc = coord_hop_ports(&hop, json_object_get(h, "ports"), NULL, err, sizeof(err));
+	if (rc == 0)
+		rc = drv->open(&hop, h, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "drv_probe: open: %s\n", err);
 		return 1;

@@ -150,6 +150,16 @@ hop_conf(const char *addr, const char *ports)
 	return json_loads(text, 0, &je);
 }
 
+/* Open @p hop as the topology does: its "ports" first, then the driver's open(). */
+static int
+drv_open(const struct coord_driver *d, struct coord_hop *hop, const json_t *conf, char *err,
+	 size_t err_len)
+{
+	int rc = coord_hop_ports(hop, json_object_get(conf, "ports"), NULL, err, err_len);
+
+	return rc < 0 ? rc : d->open(hop, conf, err, err_len);
+}
+
 static uint64_t
 reason(const struct coord_port *p, const char *name)
 {
@@ -358,7 +368,7 @@ check_l3(const char *addr)
 	conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:[{s:s,s:s,s:s,s:s}]}", "ctl", addr, "ports", "p0",
 			    "l3", "port", "p0", "ip", "10.10.0.2", "gw", "10.10.0.1", "ip6",
 			    "2001:db8:0::2");
-	CHECK(hop_driver_gen.open(&h3, conf, err, sizeof(err)) == 0, "%s", err);
+	CHECK(drv_open(&hop_driver_gen, &h3, conf, err, sizeof(err)) == 0, "%s", err);
 	json_decref(conf);
 	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.3\"}]";
 	CHECK(hop_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
@@ -422,7 +432,7 @@ main(void)
 
 	/* fwd: "p1" is port 1, the display name finds port 0. */
 	conf = hop_conf(addr, "[\"p1\", \"net_virtio_user0\"]");
-	CHECK(hop_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
+	CHECK(drv_open(&hop_driver_fwd, &guest, conf, err, sizeof(err)) == 0);
 	json_decref(conf);
 	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == 0);
 	CHECK(snap.nb_ports == 2);
@@ -479,7 +489,7 @@ main(void)
 
 	/* A port the app does not have. */
 	conf = hop_conf(addr, "[\"p5\"]");
-	CHECK(hop_driver_fwd.open(&guest, conf, err, sizeof(err)) == 0);
+	CHECK(drv_open(&hop_driver_fwd, &guest, conf, err, sizeof(err)) == 0);
 	json_decref(conf);
 	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -ENOENT);
 	CHECK(strstr(err, "no port \"p5\"") != NULL);
@@ -487,7 +497,7 @@ main(void)
 
 	/* gen: one profile.load for two trials of the same profile. */
 	conf = hop_conf(addr, "[\"p0\"]");
-	CHECK(hop_driver_gen.open(&tester, conf, err, sizeof(err)) == 0);
+	CHECK(drv_open(&hop_driver_gen, &tester, conf, err, sizeof(err)) == 0);
 	json_decref(conf);
 	/* A generator giving up what its peers refuse (--tx-full drop) says so. */
 	CHECK(hop_driver_gen.snapshot(&tester, &snap, err, sizeof(err)) == 0);
@@ -627,7 +637,7 @@ main(void)
 
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",
 				    "flow_base", "l3", "192.168.1.0");
-		CHECK(hop_driver_gen.open(&moved, conf, err, sizeof(err)) == 0);
+		CHECK(drv_open(&hop_driver_gen, &moved, conf, err, sizeof(err)) == 0);
 		json_decref(conf);
 		CHECK(hop_driver_gen.traffic_start(&moved, &t3, err, sizeof(err)) == 0);
 		CHECK(strcmp(json_string_value(json_object_get(loaded_var(0), "min")),
@@ -637,7 +647,7 @@ main(void)
 		hop_driver_gen.close(&moved);
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:{s:s}}", "ctl", addr, "ports", "p0",
 				    "flow_base", "l2", "nope");
-		CHECK(hop_driver_gen.open(&moved, conf, err, sizeof(err)) == -EINVAL);
+		CHECK(drv_open(&hop_driver_gen, &moved, conf, err, sizeof(err)) == -EINVAL);
 		CHECK(strstr(err, "flow_base.l2: must be a MAC address") != NULL, "%s", err);
 		json_decref(conf);
 	}
@@ -660,7 +670,7 @@ main(void)
 		CHECK(chmod(path, 0640) == 0);
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:s}", "ctl", addr, "ports", "p0",
 				    "token_file", path);
-		CHECK(hop_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EACCES);
+		CHECK(drv_open(&hop_driver_fwd, &tok, conf, err, sizeof(err)) == -EACCES);
 		snprintf(want, sizeof(want),
 			 "hop tok: token file %s is accessible by its group (mode 640); "
 			 "chmod 600 it",
@@ -672,7 +682,7 @@ main(void)
 		CHECK(mkfifo(path, 0600) == 0);
 		conf = json_pack_ex(&je, 0, "{s:s,s:[s],s:s}", "ctl", addr, "ports", "p0",
 				    "token_file", path);
-		CHECK(hop_driver_fwd.open(&tok, conf, err, sizeof(err)) == -EINVAL);
+		CHECK(drv_open(&hop_driver_fwd, &tok, conf, err, sizeof(err)) == -EINVAL);
 		snprintf(want, sizeof(want), "hop tok: token file %s: a FIFO, not read", path);
 		CHECK(strcmp(err, want) == 0);
 		json_decref(conf);

@@ -338,7 +338,9 @@ open_hop(struct coord_hop *hop, const char *db, const char *ports, const char *e
 	snprintf(hop->name, sizeof(hop->name), "vswitch");
 	hop->driver = &hop_driver_ovs;
 	err[0] = '\0';
-	rc = hop_driver_ovs.open(hop, conf, err, err_len);
+	rc = coord_hop_ports(hop, json_object_get(conf, "ports"), NULL, err, err_len);
+	if (rc == 0)
+		rc = hop_driver_ovs.open(hop, conf, err, err_len);
 	json_decref(conf);
 	return rc;
 }
@@ -559,7 +561,9 @@ test_conf_errors(const char *dir)
 
 		memset(&hop, 0, sizeof(hop));
 		err[0] = '\0';
-		rc = hop_driver_ovs.open(&hop, conf, err, sizeof(err));
+		rc = coord_hop_ports(&hop, json_object_get(conf, "ports"), NULL, err, sizeof(err));
+		if (rc == 0)
+			rc = hop_driver_ovs.open(&hop, conf, err, sizeof(err));
 		CHECK(rc == -EINVAL, "%s: rc %d (%s)", cases[i].conf, rc, err);
 		CHECK(strstr(err, cases[i].want) != NULL, "%s: err \"%s\" lacks \"%s\"",
 		      cases[i].conf, err, cases[i].want);
@@ -1254,8 +1258,8 @@ restart_read(struct ovs_hop *h, uint64_t *now_ns, double dt_s, bool known, doubl
 	memset(&s, 0, sizeof(s));
 	*now_ns += (uint64_t)(dt_s * 1e9);
 	s.t_ns = *now_ns;
-	s.nb_ports = h->nb_ports;
-	for (i = 0; i < h->nb_ports; i++) {
+	s.nb_ports = h->hop->nb_ports;
+	for (i = 0; i < h->hop->nb_ports; i++) {
 		s.port[i].c[PVP_STATS_rx_packets] = pkts;
 		h->age_known[i] = known;
 		h->duration[i] = age;
@@ -1285,6 +1289,8 @@ test_restart_clock(void)
 		{30ull * 365 * 86400, 2.5},
 		{30ull * 365 * 86400, 21 * 86400.0},
 	};
+	const struct coord_hop two = {.nb_ports = 2, .ports = {"phy0", "vhost0"}};
+	const struct coord_hop one = {.nb_ports = 1, .ports = {"phy0"}};
 	char err[512], name[64];
 	unsigned int i;
 	int rc;
@@ -1297,9 +1303,7 @@ test_restart_clock(void)
 		snprintf(name, sizeof(name), "restart, clock at %llu s, ports %.1f s old",
 			 (unsigned long long)clk[i].boot_s, age);
 		unit_check_case = name;
-		h->nb_ports = 2;
-		snprintf(h->ports[0], sizeof(h->ports[0]), "phy0");
-		snprintf(h->ports[1], sizeof(h->ports[1]), "vhost0");
+		h->hop = &two;
 		snprintf(h->bridge, sizeof(h->bridge), "br-pvp");
 		rc = restart_read(h, &now, 0, true, age, 100, err, sizeof(err));
 		CHECK(rc == 0, "first reading: %d %s", rc, err);
@@ -1321,8 +1325,7 @@ test_restart_clock(void)
 		/* No age (OVSDB counters): counters going back are the sign. */
 		h = calloc(1, sizeof(*h));
 		now = clk[i].boot_s * 1000000000ull;
-		h->nb_ports = 1;
-		snprintf(h->ports[0], sizeof(h->ports[0]), "phy0");
+		h->hop = &one;
 		rc = restart_read(h, &now, 0, false, 0, 100, err, sizeof(err));
 		CHECK(rc == 0, "first reading, no age: %d %s", rc, err);
 		rc = restart_read(h, &now, 1, false, 0, 200, err, sizeof(err));

@@ -186,7 +186,9 @@ open_hop(struct coord_hop *hop, const char *conf_text, char *err, size_t err_len
 	snprintf(hop->name, sizeof(hop->name), "guest");
 	hop->driver = &hop_driver_telemetry;
 	err[0] = '\0';
-	rc = hop_driver_telemetry.open(hop, conf, err, err_len);
+	rc = coord_hop_ports(hop, json_object_get(conf, "ports"), NULL, err, err_len);
+	if (rc == 0)
+		rc = hop_driver_telemetry.open(hop, conf, err, err_len);
 	json_decref(conf);
 	return rc;
 }
