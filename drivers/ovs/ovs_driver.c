@@ -101,7 +101,7 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		goto fail;
 	}
 	/* Every port must exist now; the OpenFlow numbers map dump-ports. */
-	rc = ovs_load_ofports(h, err, err_len);
+	rc = ovs_select(h, NULL, err, err_len);
 	if (rc < 0)
 		goto fail;
 	/*

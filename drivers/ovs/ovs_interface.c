@@ -43,17 +43,20 @@ ovs_select_params(const struct ovs_hop *h)
 }
 
 /*
- * Run the select and check its shape. @return 0 with *rows an array of
- * nb_ports row objects (new reference), or -errno with err set.
+ * Run the select, check its shape and refresh the OpenFlow port numbers.
+ * @return 0 with *rows (unless rows is NULL) an array of nb_ports row
+ *   objects (new reference), or -errno with err set.
  */
 int
 ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 {
 	json_t *params = ovs_select_params(h), *result = NULL, *out;
+	const json_t *of;
 	unsigned int i;
 	int rc;
 
-	*rows = NULL;
+	if (rows != NULL)
+		*rows = NULL;
 	if (params == NULL)
 		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	rc = ovsdb_client_call(&h->db, "transact", params, &result, err, err_len);
@@ -101,12 +104,18 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 		json_array_append(out, json_array_get(rs, 0));
 	}
 	json_decref(result);
-	if (rc < 0) {
-		json_decref(out);
-		return rc;
+	for (i = 0; rc == 0 && i < h->hop->nb_ports; i++) {
+		/* An Interface without a port number yet is ["set", []]. */
+		of = json_object_get(json_array_get(out, i), "ofport");
+		h->ofport[i] = json_is_integer(of) && json_integer_value(of) > 0
+				       ? (long)json_integer_value(of)
+				       : -1;
 	}
-	*rows = out;
-	return 0;
+	if (rc < 0 || rows == NULL)
+		json_decref(out);
+	else
+		*rows = out;
+	return rc;
 }
 
 /*
@@ -198,27 +207,4 @@ ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t
 				     err, err_len);
 	json_decref(rows);
 	return rc;
-}
-
-/* Refresh the OpenFlow port numbers of the hop's ports from OVSDB. */
-int
-ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len)
-{
-	json_t *rows;
-	unsigned int i;
-	int rc;
-
-	rc = ovs_select(h, &rows, err, err_len);
-	if (rc < 0)
-		return rc;
-	for (i = 0; i < h->hop->nb_ports; i++) {
-		const json_t *of = json_object_get(json_array_get(rows, i), "ofport");
-
-		/* An Interface without a port number yet is ["set", []]. */
-		h->ofport[i] = json_is_integer(of) && json_integer_value(of) > 0
-				       ? (long)json_integer_value(of)
-				       : -1;
-	}
-	json_decref(rows);
-	return 0;
 }

@@ -171,8 +171,10 @@ int ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, 
 		  size_t err_len);
 
 /*
- * ovs_interface.c: one OVSDB select per port; *rows is an array of the
- * hop's Interface rows in topology order (a new reference). 0 or -errno.
+ * ovs_interface.c: one OVSDB select per port, which refreshes h->ofport[]
+ * (so every port must exist); *rows, unless @p rows is NULL, is an array
+ * of the hop's Interface rows in topology order (a new reference).
+ * 0 or -errno.
  */
 int ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len);
 
@@ -181,9 +183,6 @@ int ovs_map_get(const json_t *map, const char *key, uint64_t *v);
 
 /* Counters as ovs-vswitchd last wrote them to OVSDB ("stats": "ovsdb"). */
 int ovs_snapshot_ovsdb(struct ovs_hop *h, struct coord_snap *snap, char *err, size_t err_len);
-
-/* Refresh h->ofport[] from OVSDB. 0 or -errno. */
-int ovs_load_ofports(struct ovs_hop *h, char *err, size_t err_len);
 
 /*
  * ovs_openflow.c: port stats of every port over OpenFlow 1.4 on the unix

@@ -90,7 +90,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 
 	for (i = 0; i < h->hop->nb_ports; i++) {
 		if (h->ofport[i] < 0 && !reloaded) {
-			rc = ovs_load_ofports(h, err, err_len);
+			rc = ovs_select(h, NULL, err, err_len);
 			if (rc < 0)
 				return rc;
 			reloaded = true;
