@@ -22,11 +22,27 @@
 #include "coord_driver.h"
 #include "registry.h"
 
+/* An RST section: @p title, underlined, @p intro, then @p members as a table. 0 or -1. */
+static int
+section(const char *title, const char *intro, const struct pvp_schema_member *members)
+{
+	size_t k;
+
+	printf("\n%s\n", title);
+	for (k = 0; k < strlen(title); k++)
+		putchar('-');
+	printf("\n\n%s", intro);
+	if (members == NULL || pvp_schema_doc(members, stdout) == 0)
+		return 0;
+	fprintf(stderr, "pvpkit-hop-doc: cannot write the table of %s\n", title);
+	return -1;
+}
+
 int
 main(void)
 {
+	char title[64];
 	unsigned int i;
-	size_t k;
 
 	printf(".. SPDX-License-Identifier: BSD-3-Clause\n"
 	       "   Copyright (c) 2026 The pvpkit authors\n"
@@ -47,44 +63,24 @@ main(void)
 	for (i = 0; hop_drivers[i] != NULL; i++) {
 		const struct coord_driver *d = hop_drivers[i];
 
-		printf("\n``%s``\n", d->name);
-		for (k = 0; k < strlen(d->name) + 4; k++)
-			putchar('-');
-		printf("\n\n");
-		if (d->conf == NULL) {
-			printf("No members of its own.\n");
-			continue;
-		}
-		if (pvp_schema_doc(d->conf, stdout) < 0) {
-			fprintf(stderr, "pvpkit-hop-doc: cannot write the %s table\n", d->name);
+		snprintf(title, sizeof(title), "``%s``", d->name);
+		if (section(title, d->conf != NULL ? "" : "No members of its own.\n", d->conf) < 0)
 			return 1;
-		}
 	}
+	/* The answers the drivers read, through the tables their peers write with. */
 	printf("\nAnswers the drivers read\n"
-	       "========================\n"
-	       "\n"
-	       "``gen``: pvpkit-gen's ``stats.get`` answer, member ``traffic``\n"
-	       "---------------------------------------------------------------\n"
-	       "\n"
-	       "pvpkit-gen writes it and the gen driver reads it through this one\n"
-	       "table; members the table does not name are let be (a newer\n"
-	       "pvpkit-gen may say more), a value of the wrong type is an error\n"
-	       "naming the member (doc/control.rst).\n"
-	       "\n");
-	if (pvp_schema_doc(pvp_gen_traffic_members, stdout) < 0) {
-		fprintf(stderr, "pvpkit-hop-doc: cannot write the gen answer table\n");
+	       "========================\n");
+	if (section("``gen``: pvpkit-gen's ``stats.get`` answer, member ``traffic``",
+		    "pvpkit-gen writes it and the gen driver reads it through this one\n"
+		    "table; members the table does not name are let be (a newer\n"
+		    "pvpkit-gen may say more), a value of the wrong type is an error\n"
+		    "naming the member (doc/control.rst).\n\n",
+		    pvp_gen_traffic_members) < 0 ||
+	    section("``fwd``: pvpkit-fwd's ``stats.get`` answer, member ``impair``",
+		    "With the impairment stage (doc/fwd.rst) pvpkit-fwd writes one item\n"
+		    "per RX port; the fwd driver reads them through this table and names\n"
+		    "the stage's drops ``impair_dropped`` instead of ``rx_sw_dropped``.\n\n",
+		    pvp_impair_counter_members) < 0)
 		return 1;
-	}
-	printf("\n``fwd``: pvpkit-fwd's ``stats.get`` answer, member ``impair``\n"
-	       "-------------------------------------------------------------\n"
-	       "\n"
-	       "With the impairment stage (doc/fwd.rst) pvpkit-fwd writes one item\n"
-	       "per RX port; the fwd driver reads them through this table and names\n"
-	       "the stage's drops ``impair_dropped`` instead of ``rx_sw_dropped``.\n"
-	       "\n");
-	if (pvp_schema_doc(pvp_impair_counter_members, stdout) < 0) {
-		fprintf(stderr, "pvpkit-hop-doc: cannot write the fwd answer table\n");
-		return 1;
-	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }
