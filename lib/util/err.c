@@ -26,6 +26,17 @@ pvp_verr(char *err, size_t len, const char *fmt, va_list ap)
 	vsnprintf(err, len, fmt, ap);
 }
 
+int
+pvp_fail(char *err, size_t len, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pvp_verr(err, len, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 void
 util_seterr(char *err, size_t len, const char *fmt, ...)
 {

@@ -59,6 +59,13 @@ void pvp_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(
 void pvp_verr(char *err, size_t len, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/**
+ * pvp_err(), then return @p code, so that a function fails in one
+ * statement: return pvp_fail(err, err_len, -EPROTO, "hop %s: ...", ...).
+ */
+int pvp_fail(char *err, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* ---- numbers ---- */
 
 /**

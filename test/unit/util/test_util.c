@@ -556,6 +556,11 @@ test_misc(void)
 	err[0] = '\0';
 	pvp_err(err, 8, "a message longer than eight");
 	CHECK_MSG(err, "a messa");
+	err[0] = '\0';
+	CHECK(pvp_fail(err, sizeof(err), -EPROTO, "first %d", 1) == -EPROTO);
+	CHECK(pvp_fail(err, sizeof(err), -EINVAL, "second") == -EINVAL);
+	CHECK_MSG(err, "first 1");
+	CHECK(pvp_fail(NULL, 0, -ENOMEM, "nowhere") == -ENOMEM);
 
 	t0 = pvp_now_ns();
 	s0 = pvp_now_s();
