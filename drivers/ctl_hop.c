@@ -136,7 +136,7 @@ ctl_hop_open(struct coord_hop *hop, const json_t *conf, const struct pvp_schema_
 		return ret;
 	}
 	if (h->token_file[0] != '\0') {
-		char e[256];
+		char e[256] = "";
 
 		/*
 		 * The token goes to whatever host the topology names: only a
@@ -424,7 +424,7 @@ ctl_hop_method(struct coord_hop *hop, const char *method, json_t *params, json_t
 json_t *
 ctl_hop_context(struct coord_hop *hop)
 {
-	char err[256];
+	char err[256] = "";
 	json_t *res = NULL;
 
 	if (ctl_hop_call(hop, "info", NULL, &res, 0, err, sizeof(err)) < 0)

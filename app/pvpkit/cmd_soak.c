@@ -75,7 +75,7 @@ soak_sleep_until(double until)
 static int
 soak_snapshot(struct soak_run *s, struct coord_snap *snap)
 {
-	char err[256];
+	char err[256] = "";
 	unsigned int i;
 	int ret;
 
@@ -101,7 +101,7 @@ soak_latency(struct soak_run *s, struct pvp_lat *out)
 {
 	struct coord_traffic_result res;
 	json_t *trial;
-	char err[256];
+	char err[256] = "";
 	unsigned int i;
 
 	pvp_lat_init(out);
@@ -268,7 +268,7 @@ soak_start(struct soak_run *s)
 	struct coord_traffic tr = s->a->o.conf.traffic;
 	json_t *warnings = NULL, *w;
 	double at = 0, ahead;
-	char err[256];
+	char err[256] = "";
 	size_t i;
 
 	/* Soak's own length; its records give pps, so the sources get the

@@ -67,7 +67,7 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 	const char *type = t->flow_type != NULL ? t->flow_type : g->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
 	enum coord_flow_type ft = COORD_FLOW_normal;
-	char why[256];
+	char why[256] = "";
 	json_t *prof;
 
 	if (t->profile != NULL) {

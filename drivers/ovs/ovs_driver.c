@@ -111,7 +111,7 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	 */
 	if (!h->stats_ovsdb) {
 		struct coord_snap *snap = calloc(1, sizeof(*snap));
-		char e[256];
+		char e[256] = "";
 
 		if (snap != NULL && ovs_snapshot_openflow(h, snap, e, sizeof(e)) == 0) {
 			h->read_end_ns = pvp_now_ns();
@@ -169,7 +169,7 @@ ovs_context(struct coord_hop *hop)
 {
 	struct ovs_hop *h = hop->priv;
 	struct ovs_out out;
-	char err[256];
+	char err[256] = "";
 	json_t *ctx = json_object(), *ports = json_object(), *rows;
 	unsigned int i;
 

@@ -37,7 +37,7 @@ ovs_info(struct ovs_hop *h)
 	json_t *params, *result = NULL, *info = json_object();
 	const json_t *row;
 	struct ovs_out out;
-	char err[256];
+	char err[256] = "";
 
 	if (info == NULL)
 		return NULL;

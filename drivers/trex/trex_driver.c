@@ -41,7 +41,7 @@ static void
 trex_close(struct coord_hop *hop)
 {
 	struct trex_hop *h = hop->priv;
-	char e[512];
+	char e[512] = "";
 
 	if (h == NULL)
 		return;
@@ -58,7 +58,7 @@ static int
 trex_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 {
 	struct trex_hop *h;
-	char why[400], ep[300];
+	char why[400] = "", ep[300];
 	int ret;
 
 	h = calloc(1, sizeof(*h));
@@ -210,7 +210,7 @@ trex_context(struct coord_hop *hop)
 {
 	struct trex_hop *h = hop->priv;
 	json_t *ver = NULL, *ports = json_array(), *ctx;
-	char err[512];
+	char err[512] = "";
 	unsigned int k;
 
 	if (trex_call(hop, "get_version", NULL, &ver, err, sizeof(err)) < 0)

@@ -181,7 +181,7 @@ trex_rpc_close(struct trex_rpc *r)
 static void
 rpc_reset(struct trex_rpc *r)
 {
-	char e[64];
+	char e[64] = "";
 
 	if (r->sock != NULL)
 		zmq_close(r->sock);
@@ -402,7 +402,7 @@ trex_rpc_batch(struct trex_rpc *r, const json_t *batch, json_t **results, char *
 	json_t *reqs = json_array(), *rep = NULL, *out = NULL, *x;
 	const char *first = "batch";
 	json_int_t id0 = r->next_id;
-	char e[512];
+	char e[512] = "";
 	size_t i;
 	int ret;
 

@@ -257,7 +257,7 @@ void
 trex_release_all(struct coord_hop *hop)
 {
 	struct trex_hop *h = hop->priv;
-	char e[512];
+	char e[512] = "";
 	unsigned int k;
 
 	/* Leave the ports as a user finds them after TRex's client: idle, free. */

@@ -33,7 +33,7 @@ trex_rates(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 	struct trex_hop *h = hop->priv;
 	double avg = trex_streams_avg_size(t->size), pps = t->rate_pps, percent = -1;
 	struct pvp_rate r;
-	char why[256];
+	char why[256] = "";
 	unsigned int k;
 	int ret;
 
@@ -91,7 +91,7 @@ trex_load(struct coord_hop *hop, const struct coord_traffic *t, const char *type
 {
 	struct trex_hop *h = hop->priv;
 	struct trex_port_streams ps;
-	char why[256];
+	char why[256] = "";
 	unsigned int k, i;
 	int ret;
 

@@ -244,8 +244,9 @@ void coord_attribute(const struct coord_topology *t, const struct coord_snap *be
 
 /**
  * Run one trial (doc/design.rst, "A trial") on an opened topology.
- * @return 0, or -errno with @p err set ("hop X unreachable: ..."); on
- *   error @p r holds nothing to report.
+ * @return 0, or -errno with @p err set to the trial's first error ("hop X
+ *   unreachable: ...", whatever @p err held before); on error @p r holds
+ *   nothing to report.
  */
 int coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		    struct coord_trial_result *r, char *err, size_t err_len);

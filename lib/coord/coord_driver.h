@@ -81,7 +81,9 @@
  * writes one line, without a newline, to @p err (at most @p err_len
  * bytes, always NUL-terminated when err_len > 0), naming the hop or the
  * driver ("hop guest: ...", "ovs: ..."). Callbacks never print
- * themselves.
+ * themselves. The first error is kept (pvp_err(), pvp_fail()): the core
+ * hands every callback an empty @p err, and a driver clears its own
+ * buffers before each step whose failure it lets pass.
  *
  * The error's type is its code, never its text. A hop that does not
  * answer at all (no connection, connection refused or lost, no reply in

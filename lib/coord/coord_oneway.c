@@ -25,7 +25,7 @@
 static struct coord_topo_hop *
 oneway_guest(struct coord_topology *t, json_t **sample, json_t **warnings)
 {
-	char e[256];
+	char e[256] = "";
 	unsigned int i;
 
 	for (i = 0; i < t->nb_hops; i++) {
@@ -60,7 +60,6 @@ coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r)
 {
 	struct coord_topo_hop *guest;
 	json_t *sample = NULL;
-	char e[256];
 	unsigned int i;
 
 	guest = oneway_guest(t, &sample, &r->warnings);
@@ -69,6 +68,7 @@ coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r)
 	for (i = 0; i < t->nb_hops; i++) {
 		struct coord_topo_hop *h = &t->hops[i];
 		json_t *res = NULL;
+		char e[256] = "";
 
 		if (!h->opened || !coord_hop_is_source(h) || h->hop.driver->oneway_set == NULL)
 			continue;

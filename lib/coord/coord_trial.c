@@ -355,6 +355,9 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	struct tm tm;
 	int ret, q;
 
+	/* The first error of the trial is kept: none yet. */
+	if (err_len > 0)
+		err[0] = '\0';
 	if (coord_trial_result_alloc(r, t) < 0)
 		return coord_fail(err, err_len, -ENOMEM, "out of memory");
 	r->conf = *c;
@@ -405,9 +408,11 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 		 */
 		if (coord_err_unreachable(ret))
 			goto out;
-		if (ret < 0)
+		if (ret < 0) {
 			coord_warn(&r->warnings, "%s (counters not cleared; the baseline is used)",
 				   err);
+			err[0] = '\0';
+		}
 	}
 	ret = trial_snap_all(t, before, &r->baseline_ms, err, err_len);
 	if (ret < 0)

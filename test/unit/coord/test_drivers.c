@@ -155,8 +155,10 @@ static int
 drv_open(const struct coord_driver *d, struct coord_hop *hop, const json_t *conf, char *err,
 	 size_t err_len)
 {
-	int rc = coord_hop_ports(hop, json_object_get(conf, "ports"), NULL, err, err_len);
+	int rc;
 
+	err[0] = '\0';
+	rc = coord_hop_ports(hop, json_object_get(conf, "ports"), NULL, err, err_len);
 	return rc < 0 ? rc : d->open(hop, conf, err, err_len);
 }
 
@@ -377,11 +379,13 @@ check_l3(const char *addr)
 	      "%s", err);
 	fake_neigh = "[{\"port\": 0, \"ip\": \"10.10.0.2\", \"ip6\": \"2001:db8::2\", "
 		     "\"gateway\": \"10.10.0.1\"}]";
+	err[0] = '\0';
 	CHECK(hop_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "hop tester: l3 p0: gateway 10.10.0.1 unresolved (start the app with "
 			  "--l3: it resolves its gateways before it sends)") == 0,
 	      "%s", err);
 	fake_neigh = NULL;
+	err[0] = '\0';
 	CHECK(hop_driver_gen.traffic_start(&h3, &t, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "says nothing of its port 0's addresses") != NULL, "%s", err);
 	fake_neigh = neigh_ok;
@@ -544,6 +548,7 @@ main(void)
 
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			t.rate_pps = bad[i];
+			err[0] = '\0';
 			CHECK(hop_driver_gen.traffic_start(&tester, &t, err, sizeof(err)) ==
 				      -EINVAL,
 			      "rate %g", bad[i]);

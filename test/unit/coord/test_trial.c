@@ -39,6 +39,8 @@ static struct mock_state mocks[4];
 static unsigned int nb_mocks;
 static double mock_requested, mock_achieved;
 static bool mock_limited;
+/* traffic_start() fails with this, if set, writing as drivers do (first error kept). */
+static int mock_start_code;
 /* What the source's traffic_result reports (signature accounting, burst). */
 static struct coord_traffic_result mock_final;
 
@@ -102,10 +104,10 @@ mock_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 {
 	unsigned int i;
 
-	(void)hop;
 	(void)t;
-	(void)err;
-	(void)err_len;
+	if (mock_start_code != 0)
+		return coord_fail(err, err_len, mock_start_code, "hop %s: traffic.start refused",
+				  hop->name);
 	for (i = 0; i < nb_mocks; i++) {
 		mocks[i].cur = mocks[i].final;
 		mocks[i].started = true;
@@ -728,6 +730,18 @@ test_error_types(void)
 	CHECK(run_trial(&t, &r, err, sizeof(err)) == 0, "%s", err);
 	CHECK(json_array_size(r.warnings) == 1);
 	coord_trial_result_clear(&r);
+	/*
+	 * The warning's line is not the trial's error, nor is what the
+	 * buffer held before: a start that fails after them says why.
+	 */
+	mock_start_code = -EPROTO;
+	CHECK(coord_trial_run(t, &quick, &r, err, sizeof(err)) == -EPROTO);
+	CHECK(strcmp(err, "hop tester: traffic.start refused") == 0, "%s", err);
+	mocks[2].clear_code = 0;
+	snprintf(err, sizeof(err), "an earlier error");
+	CHECK(coord_trial_run(t, &quick, &r, err, sizeof(err)) == -EPROTO);
+	CHECK(strcmp(err, "hop tester: traffic.start refused") == 0, "%s", err);
+	mock_start_code = 0;
 	coord_topology_free(t);
 }
 

@@ -150,13 +150,16 @@ check_errors(void)
 	CHECK(j == NULL && strstr(err, "overflow 65535") != NULL);
 	/* a MAC variable covers 32 bits: carrying into the high bytes is refused */
 	b.l2 = 0x02000000ffffull << 16 | 0xfff0;
+	err[0] = '\0';
 	j = flows_profile(COORD_FLOW_l2, 64, 17, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "32 bits") != NULL);
 	flow_base_default(&b);
+	err[0] = '\0';
 	j = flows_profile(COORD_FLOW_normal, 64, 10, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "matches no field") != NULL);
 	j = flows_profile(COORD_FLOW_l3, 64, 0, &port, 1, &b, err, sizeof(err));
 	CHECK(j == NULL);
+	err[0] = '\0';
 	j = flows_profile(COORD_FLOW_l3, 64, 10, &port, 0, &b, err, sizeof(err));
 	CHECK(j == NULL && strstr(err, "no TX port") != NULL);
 }
@@ -186,9 +189,11 @@ check_parse(void)
 	/* The l2 limit is the sources' 32 bits, for the rules too. */
 	b.l2 = 0x0200fffffff0ull;
 	CHECK(flows_check(COORD_FLOW_l2, 16, &b, err, sizeof(err)) == 0);
+	err[0] = '\0';
 	CHECK(flows_check(COORD_FLOW_l2, 17, &b, err, sizeof(err)) == -ERANGE);
 	CHECK(strcmp(err, "17 l2 flows overflow the low 32 bits of the MAC") == 0, "%s", err);
 	b.l3 = 0xfffffff0u;
+	err[0] = '\0';
 	CHECK(flows_check(COORD_FLOW_l3, 17, &b, err, sizeof(err)) == -ERANGE);
 	CHECK(strcmp(err, "17 l3 flows overflow the IPv4 range") == 0, "%s", err);
 }
