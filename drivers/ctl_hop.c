@@ -105,15 +105,14 @@ ctl_hop_l3_valid(const struct coord_hop *hop, const struct ctl_hop *h, char *err
 
 		if ((hop->nb_ports > 0 && coord_hop_port_index(hop, l->port) < 0) ||
 		    ctl_hop_app_port(hop, l->port) < 0)
-			return coord_fail(err, err_len, -EINVAL,
-					  "hop %s: l3[%u].port: \"%s\" is not one of its ports",
-					  hop->name, i, l->port);
+			return pvp_fail(err, err_len, -EINVAL,
+					"hop %s: l3[%u].port: \"%s\" is not one of its ports",
+					hop->name, i, l->port);
 		for (k = 0; k < 2; k++)
 			if (v6[k][0] != '\0' && pvp_parse_ipv6(v6[k], a) != 0)
-				return coord_fail(
-					err, err_len, -EINVAL,
-					"hop %s: l3[%u].%s: \"%s\" is not an IPv6 address",
-					hop->name, i, n6[k], v6[k]);
+				return pvp_fail(err, err_len, -EINVAL,
+						"hop %s: l3[%u].%s: \"%s\" is not an IPv6 address",
+						hop->name, i, n6[k], v6[k]);
 	}
 	return 0;
 }
@@ -127,7 +126,7 @@ ctl_hop_open(struct coord_hop *hop, const json_t *conf, const struct pvp_schema_
 
 	h = calloc(1, sizeof(*h));
 	if (h == NULL)
-		return coord_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	ret = coord_hop_conf(hop, members, conf, h, err, err_len);
 	if (ret == 0)
 		ret = ctl_hop_l3_valid(hop, h, err, err_len);
@@ -469,29 +468,29 @@ ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t e
 		const char *have;
 
 		if (n == NULL)
-			return coord_fail(err, err_len, -EINVAL,
-					  "hop %s: l3 %s: the app says nothing of its port %d's "
-					  "addresses (started without --addr %d:...?)",
-					  hop->name, l->port, idx, idx);
+			return pvp_fail(err, err_len, -EINVAL,
+					"hop %s: l3 %s: the app says nothing of its port %d's "
+					"addresses (started without --addr %d:...?)",
+					hop->name, l->port, idx, idx);
 		have = json_string_value(json_object_get(n, "ip"));
 		if (l->has_ip) {
 			pvp_ipv4_format(l->ip, want, sizeof(want));
 			if (have == NULL || strcmp(have, want) != 0)
-				return coord_fail(err, err_len, -EINVAL,
-						  "hop %s: l3 %s: ip is %s, the app's port %d has "
-						  "%s (--addr %d:ip=%s)",
-						  hop->name, l->port, want, idx,
-						  have != NULL ? have : "none", idx, want);
+				return pvp_fail(err, err_len, -EINVAL,
+						"hop %s: l3 %s: ip is %s, the app's port %d has "
+						"%s (--addr %d:ip=%s)",
+						hop->name, l->port, want, idx,
+						have != NULL ? have : "none", idx, want);
 		}
 		have = json_string_value(json_object_get(n, "ip6"));
 		if (l->ip6[0] != '\0' && !ctl_hop_same6(have, l->ip6))
-			return coord_fail(err, err_len, -EINVAL,
-					  "hop %s: l3 %s: ip6 is %s, the app's port %d has %s "
-					  "(--addr %d:ip6=%s)",
-					  hop->name, l->port, l->ip6, idx,
-					  have != NULL ? have : "none", idx, l->ip6);
+			return pvp_fail(err, err_len, -EINVAL,
+					"hop %s: l3 %s: ip6 is %s, the app's port %d has %s "
+					"(--addr %d:ip6=%s)",
+					hop->name, l->port, l->ip6, idx,
+					have != NULL ? have : "none", idx, l->ip6);
 		if ((unsigned int)json_integer_value(json_object_get(n, "vlan")) != l->vlan)
-			return coord_fail(
+			return pvp_fail(
 				err, err_len, -EINVAL,
 				"hop %s: l3 %s: vlan is %u, the app's port %d has %u", hop->name,
 				l->port, l->vlan, idx,
@@ -505,16 +504,16 @@ ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t e
 			snprintf(gw, sizeof(gw), "%s", l->gw6);
 		have = json_string_value(json_object_get(n, "gateway"));
 		if (have == NULL || (l->has_gw ? strcmp(have, gw) != 0 : !ctl_hop_same6(have, gw)))
-			return coord_fail(err, err_len, -EINVAL,
-					  "hop %s: l3 %s: gateway is %s, the app's port %d has "
-					  "%s (--addr %d:%s=%s)",
-					  hop->name, l->port, gw, idx, have != NULL ? have : "none",
-					  idx, l->has_gw ? "gw" : "gw6", gw);
+			return pvp_fail(err, err_len, -EINVAL,
+					"hop %s: l3 %s: gateway is %s, the app's port %d has "
+					"%s (--addr %d:%s=%s)",
+					hop->name, l->port, gw, idx, have != NULL ? have : "none",
+					idx, l->has_gw ? "gw" : "gw6", gw);
 		if (!json_is_string(json_object_get(n, "gateway_mac")))
-			return coord_fail(err, err_len, -EINVAL,
-					  "hop %s: l3 %s: gateway %s unresolved (start the app "
-					  "with --l3: it resolves its gateways before it sends)",
-					  hop->name, l->port, gw);
+			return pvp_fail(err, err_len, -EINVAL,
+					"hop %s: l3 %s: gateway %s unresolved (start the app "
+					"with --l3: it resolves its gateways before it sends)",
+					hop->name, l->port, gw);
 	}
 	return 0;
 }

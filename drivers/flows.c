@@ -42,18 +42,18 @@ flows_check(enum coord_flow_type type, unsigned int flows, const struct flows_ba
 	    size_t err_len)
 {
 	if (flows == 0)
-		return coord_fail(err, err_len, -EINVAL, "flows must be at least 1");
+		return pvp_fail(err, err_len, -EINVAL, "flows must be at least 1");
 	/* The sources vary the low 32 bits of a MAC; the high 16 come from
 	 * the base, so the walk may not carry into them. */
 	if (type == COORD_FLOW_l2 && (b->l2 & 0xffffffffull) + flows - 1 > 0xffffffffull)
-		return coord_fail(err, err_len, -ERANGE,
-				  "%u l2 flows overflow the low 32 bits of the MAC", flows);
+		return pvp_fail(err, err_len, -ERANGE,
+				"%u l2 flows overflow the low 32 bits of the MAC", flows);
 	if (type == COORD_FLOW_l3 && (uint64_t)b->l3 + flows - 1 > 0xffffffffull)
-		return coord_fail(err, err_len, -ERANGE, "%u l3 flows overflow the IPv4 range",
-				  flows);
+		return pvp_fail(err, err_len, -ERANGE, "%u l3 flows overflow the IPv4 range",
+				flows);
 	if (type == COORD_FLOW_l4 && b->l4 + (uint64_t)flows - 1 > 65535)
-		return coord_fail(err, err_len, -ERANGE,
-				  "%u l4 flows from UDP port %u overflow 65535", flows, b->l4);
+		return pvp_fail(err, err_len, -ERANGE,
+				"%u l4 flows from UDP port %u overflow 65535", flows, b->l4);
 	return 0;
 }
 
@@ -64,9 +64,9 @@ flows_remember(const struct coord_hop *hop, const char *rule_type, char *kept, s
 	enum coord_flow_type ft;
 
 	if (coord_flow_type_parse(rule_type, &ft) < 0)
-		return coord_fail(err, err_len, -EINVAL,
-				  "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
-				  hop->name, rule_type != NULL ? rule_type : "");
+		return pvp_fail(err, err_len, -EINVAL,
+				"hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)", hop->name,
+				rule_type != NULL ? rule_type : "");
 	snprintf(kept, kept_len, "%s", ft == COORD_FLOW_normal ? "" : rule_type);
 	return 0;
 }

@@ -68,23 +68,23 @@ ovs_conf_names(struct ovs_hop *h, char *err, size_t err_len)
 
 	for (i = 0; i < h->hop->nb_ports; i++)
 		if (!ovs_name_ok(h->hop->ports[i]))
-			return coord_fail(err, err_len, -EINVAL,
-					  "ovs: ports[%u]: not an Interface name (letters, digits, "
-					  "'_', '-', '.'; 1..63)",
-					  i);
+			return pvp_fail(err, err_len, -EINVAL,
+					"ovs: ports[%u]: not an Interface name (letters, digits, "
+					"'_', '-', '.'; 1..63)",
+					i);
 	if (!ovs_name_ok(h->bridge))
-		return coord_fail(err, err_len, -EINVAL, "ovs: \"bridge\": not a bridge name");
+		return pvp_fail(err, err_len, -EINVAL, "ovs: \"bridge\": not a bridge name");
 	if (h->rundir[0] != '\0' && !ovs_path_ok(h->rundir))
-		return coord_fail(err, err_len, -EINVAL, "ovs: \"rundir\": not a path");
+		return pvp_fail(err, err_len, -EINVAL, "ovs: \"rundir\": not a path");
 	if (h->appctl_target[0] != '\0' && !ovs_path_ok(h->appctl_target))
-		return coord_fail(err, err_len, -EINVAL, "ovs: \"vswitchd_ctl\": not a path");
+		return pvp_fail(err, err_len, -EINVAL, "ovs: \"vswitchd_ctl\": not a path");
 	if (h->ssh.host[0] != '\0' && !ovs_host_ok(h->ssh.host))
-		return coord_fail(err, err_len, -EINVAL,
-				  "ovs: \"ssh\" needs a \"host\" (a host name or address)");
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovs: \"ssh\" needs a \"host\" (a host name or address)");
 	if (h->ssh.user[0] != '\0' && !ovs_name_ok(h->ssh.user))
-		return coord_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"user\"");
+		return pvp_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"user\"");
 	if (h->ssh.key[0] != '\0' && !ovs_path_ok(h->ssh.key))
-		return coord_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"key\" path");
+		return pvp_fail(err, err_len, -EINVAL, "ovs: \"ssh\": bad \"key\" path");
 	return 0;
 }
 
@@ -102,9 +102,9 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 	unsigned int i, k;
 
 	if (h->nb_forward > h->hop->nb_ports)
-		return coord_fail(err, err_len, -EINVAL,
-				  "ovs: \"forward\" must list 1..%u {\"in\", \"out\"} port pairs",
-				  h->hop->nb_ports);
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovs: \"forward\" must list 1..%u {\"in\", \"out\"} port pairs",
+				h->hop->nb_ports);
 	for (i = 0; i < h->nb_forward; i++) {
 		const struct ovs_pair_conf *pc = &h->forward[i];
 		struct ovs_pair *p = &h->pairs[i];
@@ -112,16 +112,16 @@ ovs_conf_forward(struct ovs_hop *h, char *err, size_t err_len)
 		int out = coord_hop_port_index(h->hop, pc->out);
 
 		if (in < 0 || out < 0 || in == out)
-			return coord_fail(err, err_len, -EINVAL,
-					  "ovs: forward[%u]: \"in\" and \"out\" must be two of the "
-					  "hop's ports",
-					  i);
+			return pvp_fail(err, err_len, -EINVAL,
+					"ovs: forward[%u]: \"in\" and \"out\" must be two of the "
+					"hop's ports",
+					i);
 		for (k = 0; k < i; k++)
 			if (h->pairs[k].in == (unsigned int)in)
-				return coord_fail(err, err_len, -EINVAL,
-						  "ovs: forward[%u]: %s is the in port of "
-						  "forward[%u] already",
-						  i, h->hop->ports[in], k);
+				return pvp_fail(err, err_len, -EINVAL,
+						"ovs: forward[%u]: %s is the in port of "
+						"forward[%u] already",
+						i, h->hop->ports[in], k);
 		p->in = (unsigned int)in;
 		p->out = (unsigned int)out;
 		p->swapped = 0;
@@ -292,8 +292,8 @@ ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, char
 	if (h->nb_forward == 0)
 		return 0;
 	if (json_object_get(conf, "l2_reverse_match") != NULL)
-		return coord_fail(err, err_len, -EINVAL,
-				  "ovs: \"l2_reverse_match\" and \"forward\" together: say which "
-				  "pairs match dl_src in their \"swapped\"");
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovs: \"l2_reverse_match\" and \"forward\" together: say which "
+				"pairs match dl_src in their \"swapped\"");
 	return ovs_conf_forward(h, err, err_len);
 }

@@ -70,7 +70,7 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	int rc;
 
 	if (h == NULL)
-		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	h->db.fd = -1;
 	h->ctl.fd = -1;
 	hop->priv = h;
@@ -96,8 +96,8 @@ ovs_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	}
 	json_decref(dbs);
 	if (!found) {
-		rc = coord_fail(err, err_len, -ENOENT, "ovs: %s serves no Open_vSwitch database",
-				h->db.remote);
+		rc = pvp_fail(err, err_len, -ENOENT, "ovs: %s serves no Open_vSwitch database",
+			      h->db.remote);
 		goto fail;
 	}
 	/* Every port must exist now; the OpenFlow numbers map dump-ports. */

@@ -65,10 +65,10 @@ ovs_rule_pairs(const struct ovs_hop *h, const char *type, struct ovs_pair *pairs
 		return (int)h->nb_pairs;
 	}
 	if (h->hop->nb_ports != 2)
-		return coord_fail(err, err_len, -EINVAL,
-				  "ovs: %s rules on %u ports need \"forward\" (the in/out port "
-				  "pairs); without it exactly 2 ports (physical, virtual)",
-				  type, h->hop->nb_ports);
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovs: %s rules on %u ports need \"forward\" (the in/out port "
+				"pairs); without it exactly 2 ports (physical, virtual)",
+				type, h->hop->nb_ports);
 	pairs[0] = (struct ovs_pair){.in = 0, .out = 1, .swapped = 0};
 	pairs[1] = (struct ovs_pair){
 		.in = 1, .out = 0, .swapped = h->l2_reverse_dst ? 0 : OVS_SWAP_L2};
@@ -99,7 +99,7 @@ ovs_normal_check(const struct ovs_hop *h, char *err, size_t err_len)
 				    (b->in == a->out && b->out == a->in);
 
 			if (shares && !same)
-				return coord_fail(
+				return pvp_fail(
 					err, err_len, -EINVAL,
 					"ovs: normal rules cannot keep %s -> %s apart from %s -> "
 					"%s (NORMAL floods to every port of a segment): use l2, "
@@ -159,8 +159,8 @@ ovs_flow_text(const struct ovs_hop *h, const char *type_name, unsigned int flows
 	*text = NULL;
 	*len = 0;
 	if (coord_flow_type_parse(type_name, &type) < 0)
-		return coord_fail(err, err_len, -EINVAL,
-				  "ovs: unknown rule type \"%s\" (normal, l2, l3, l4)", type_name);
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovs: unknown rule type \"%s\" (normal, l2, l3, l4)", type_name);
 	if (type == COORD_FLOW_normal) {
 		rc = ovs_normal_check(h, err, err_len);
 		if (rc < 0)
@@ -175,14 +175,14 @@ ovs_flow_text(const struct ovs_hop *h, const char *type_name, unsigned int flows
 	n = (unsigned int)rc;
 	rc = 0;
 	if (flows == 0 || flows > OVS_MAX_FLOWS)
-		return coord_fail(err, err_len, -EINVAL, "ovs: flows must be 1..%u", OVS_MAX_FLOWS);
+		return pvp_fail(err, err_len, -EINVAL, "ovs: flows must be 1..%u", OVS_MAX_FLOWS);
 	if ((uint64_t)flows * n > OVS_MAX_RULES)
-		return coord_fail(err, err_len, -EINVAL,
-				  "ovs: %u flows on %u port pairs are %llu rules (at most %u)",
-				  flows, n, (unsigned long long)flows * n, OVS_MAX_RULES);
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovs: %u flows on %u port pairs are %llu rules (at most %u)", flows,
+				n, (unsigned long long)flows * n, OVS_MAX_RULES);
 	rc = flows_check(type, flows, &h->flow_base, why, sizeof(why));
 	if (rc < 0)
-		return coord_fail(err, err_len, rc, "ovs: %s", why);
+		return pvp_fail(err, err_len, rc, "ovs: %s", why);
 	*expect = flows * n;
 	for (i = 0; i < flows && rc == 0; i++)
 		for (k = 0; k < n && rc == 0; k++)
@@ -191,7 +191,7 @@ out:
 	if (rc < 0) {
 		free(*text);
 		*text = NULL;
-		return coord_fail(err, err_len, rc, "ovs: out of memory building %u flows", flows);
+		return pvp_fail(err, err_len, rc, "ovs: out of memory building %u flows", flows);
 	}
 	return 0;
 }
@@ -239,14 +239,14 @@ ovs_install_flows(struct coord_hop *hop, const char *rule_type, unsigned int flo
 	fc = strstr(out.out, "flow_count=");
 	if (fc == NULL || sscanf(fc, "flow_count=%llu", &got) != 1) {
 		free(out.out);
-		return coord_fail(err, err_len, -EPROTO,
-				  "ovs: no flow_count in ovs-ofctl dump-aggregate");
+		return pvp_fail(err, err_len, -EPROTO,
+				"ovs: no flow_count in ovs-ofctl dump-aggregate");
 	}
 	free(out.out);
 	if (got != expect)
-		return coord_fail(err, err_len, -EIO,
-				  "ovs: %s has %llu rules after installing %u (%s)", h->bridge, got,
-				  expect, rule_type);
+		return pvp_fail(err, err_len, -EIO,
+				"ovs: %s has %llu rules after installing %u (%s)", h->bridge, got,
+				expect, rule_type);
 	/* Remembered to put them back after a restart (ovs_restart.c). */
 	snprintf(h->rules_type, sizeof(h->rules_type), "%s", rule_type);
 	h->rules_flows = flows;

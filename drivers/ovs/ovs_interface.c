@@ -58,16 +58,16 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 	if (rows != NULL)
 		*rows = NULL;
 	if (params == NULL)
-		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	rc = ovsdb_client_call(&h->db, "transact", params, &result, err, err_len);
 	json_decref(params);
 	if (rc < 0)
 		return rc;
 	if (!json_is_array(result) || json_array_size(result) < h->hop->nb_ports) {
 		json_decref(result);
-		return coord_fail(err, err_len, -EPROTO,
-				  "ovs: %s: malformed transact result (expected %u select results)",
-				  h->db.remote, h->hop->nb_ports);
+		return pvp_fail(err, err_len, -EPROTO,
+				"ovs: %s: malformed transact result (expected %u select results)",
+				h->db.remote, h->hop->nb_ports);
 	}
 	out = json_array();
 	for (i = 0; i < h->hop->nb_ports; i++) {
@@ -78,27 +78,27 @@ ovs_select(struct ovs_hop *h, json_t **rows, char *err, size_t err_len)
 		if (e != NULL) {
 			const char *d = json_string_value(json_object_get(r, "details"));
 
-			rc = coord_fail(err, err_len, -EREMOTEIO, "ovs: %s: select %s: %s%s%s",
-					h->db.remote, h->hop->ports[i],
-					json_is_string(e) ? json_string_value(e) : "error",
-					d != NULL ? ": " : "", d != NULL ? d : "");
+			rc = pvp_fail(err, err_len, -EREMOTEIO, "ovs: %s: select %s: %s%s%s",
+				      h->db.remote, h->hop->ports[i],
+				      json_is_string(e) ? json_string_value(e) : "error",
+				      d != NULL ? ": " : "", d != NULL ? d : "");
 			break;
 		}
 		if (!json_is_array(rs)) {
-			rc = coord_fail(err, err_len, -EPROTO,
-					"ovs: %s: malformed select result for %s (no \"rows\")",
-					h->db.remote, h->hop->ports[i]);
+			rc = pvp_fail(err, err_len, -EPROTO,
+				      "ovs: %s: malformed select result for %s (no \"rows\")",
+				      h->db.remote, h->hop->ports[i]);
 			break;
 		}
 		if (json_array_size(rs) == 0) {
-			rc = coord_fail(err, err_len, -ENOENT,
-					"ovs: no Interface \"%s\" in %s (ovs-vsctl list-ifaces)",
-					h->hop->ports[i], h->db.remote);
+			rc = pvp_fail(err, err_len, -ENOENT,
+				      "ovs: no Interface \"%s\" in %s (ovs-vsctl list-ifaces)",
+				      h->hop->ports[i], h->db.remote);
 			break;
 		}
 		if (!json_is_object(json_array_get(rs, 0))) {
-			rc = coord_fail(err, err_len, -EPROTO, "ovs: %s: malformed row for %s",
-					h->db.remote, h->hop->ports[i]);
+			rc = pvp_fail(err, err_len, -EPROTO, "ovs: %s: malformed row for %s",
+				      h->db.remote, h->hop->ports[i]);
 			break;
 		}
 		json_array_append(out, json_array_get(rs, 0));
@@ -166,9 +166,9 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++) {
 		rc = ovs_map_get(stats, pvp_stats_counter_names[i], &v);
 		if (rc < 0)
-			return coord_fail(err, err_len, -EPROTO,
-					  "ovs: %s: malformed statistics of Interface %s",
-					  h->db.remote, name);
+			return pvp_fail(err, err_len, -EPROTO,
+					"ovs: %s: malformed statistics of Interface %s",
+					h->db.remote, name);
 		if (rc == 1) {
 			p->c[i] = v;
 			found++;
@@ -177,11 +177,11 @@ ovs_row_to_port(const struct ovs_hop *h, const json_t *row, const char *name, st
 	/* A port whose netdev failed (or is still being created) has an
 	 * empty map: report it rather than zeros that look like a result. */
 	if (found == 0)
-		return coord_fail(err, err_len, -ENODATA,
-				  "ovs: Interface %s has no statistics (link_state %s)", name,
-				  json_is_string(json_object_get(row, "link_state"))
-					  ? json_string_value(json_object_get(row, "link_state"))
-					  : "unknown");
+		return pvp_fail(err, err_len, -ENODATA,
+				"ovs: Interface %s has no statistics (link_state %s)", name,
+				json_is_string(json_object_get(row, "link_state"))
+					? json_string_value(json_object_get(row, "link_state"))
+					: "unknown");
 	for (i = 0; i < sizeof(ovs_drop_reasons) / sizeof(ovs_drop_reasons[0]); i++) {
 		if (ovs_map_get(stats, ovs_drop_reasons[i], &v) == 1)
 			coord_port_add_reason(p, ovs_drop_reason_ids[i], v);

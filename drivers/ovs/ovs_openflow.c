@@ -218,16 +218,16 @@ ofp_connect(const char *path, char *err, size_t err_len)
 	int fd, rc;
 
 	if (strlen(path) >= sizeof(sun.sun_path))
-		return coord_fail(err, err_len, -ENAMETOOLONG, "ovs: %s: path too long", path);
+		return pvp_fail(err, err_len, -ENAMETOOLONG, "ovs: %s: path too long", path);
 	memcpy(sun.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return coord_fail(err, err_len, -errno, "ovs: socket: %s", strerror(errno));
+		return pvp_fail(err, err_len, -errno, "ovs: socket: %s", strerror(errno));
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		rc = -errno;
 		close(fd);
-		return coord_fail(err, err_len, coord_err_connect(rc),
-				  "hop unreachable: unix:%s: %s", path, strerror(-rc));
+		return pvp_fail(err, err_len, coord_err_connect(rc), "hop unreachable: unix:%s: %s",
+				path, strerror(-rc));
 	}
 	return fd;
 }
@@ -241,8 +241,8 @@ ofp_send_request(int fd, const char *path, const uint8_t *req, size_t len, char 
 
 	if (send(fd, hello, sizeof(hello), MSG_NOSIGNAL) != sizeof(hello) ||
 	    send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len)
-		return coord_fail(err, err_len, coord_err_connect(-errno),
-				  "hop unreachable: unix:%s: %s", path, strerror(errno));
+		return pvp_fail(err, err_len, coord_err_connect(-errno),
+				"hop unreachable: unix:%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -262,10 +262,10 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, uint
 	while (more) {
 		len = ofp_read_msg(fd, buf, deadline);
 		if (len < 0)
-			return coord_fail(err, err_len, coord_err_connect(len),
-					  "%sunix:%s: OpenFlow: %s",
-					  len == -ETIMEDOUT ? "ovs: " : "hop unreachable: ", path,
-					  strerror(-len));
+			return pvp_fail(err, err_len, coord_err_connect(len),
+					"%sunix:%s: OpenFlow: %s",
+					len == -ETIMEDOUT ? "ovs: " : "hop unreachable: ", path,
+					strerror(-len));
 		switch (buf[1]) {
 		case OFPT_ECHO_REQUEST:
 			buf[1] = OFPT_ECHO_REPLY;
@@ -273,12 +273,11 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, uint
 			break;
 		case OFPT_ERROR:
 			/* An OpenFlow 1.4 bridge refusal (protocols column). */
-			return coord_fail(
-				err, err_len, -EPROTO,
-				"ovs: unix:%s: OpenFlow error %u/%u (does the bridge allow "
-				"OpenFlow14?)",
-				path, len >= 12 ? ofp_be16(buf + 8) : 0,
-				len >= 12 ? ofp_be16(buf + 10) : 0);
+			return pvp_fail(err, err_len, -EPROTO,
+					"ovs: unix:%s: OpenFlow error %u/%u (does the bridge allow "
+					"OpenFlow14?)",
+					path, len >= 12 ? ofp_be16(buf + 8) : 0,
+					len >= 12 ? ofp_be16(buf + 10) : 0);
 		case OFPT_MULTIPART_REPLY:
 			if (buf[0] != OFP14_VERSION || len < 16 || ofp_be32(buf + 4) != 2 ||
 			    ofp_be16(buf + 8) != type ||
@@ -286,9 +285,9 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, uint
 				     ? ofp_parse_port_stats(buf + 16, (size_t)len - 16, o, max, &n)
 				     : ofp_parse_flow_stats(buf + 16, (size_t)len - 16, f, max,
 							    &n)) < 0)
-				return coord_fail(err, err_len, -EPROTO,
-						  "ovs: unix:%s: malformed OpenFlow %s stats reply",
-						  path, type == OFPMP_PORT_STATS ? "port" : "flow");
+				return pvp_fail(err, err_len, -EPROTO,
+						"ovs: unix:%s: malformed OpenFlow %s stats reply",
+						path, type == OFPMP_PORT_STATS ? "port" : "flow");
 			more = (ofp_be16(buf + 10) & OFPMPF_REPLY_MORE) != 0;
 			break;
 		default: /* OFPT_HELLO and anything unasked */
@@ -316,7 +315,7 @@ ofp_multipart(const char *path, unsigned int timeout_ms, const uint8_t *req, siz
 	buf = malloc(OFP_MAX_MSG);
 	if (buf == NULL) {
 		close(fd);
-		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	}
 	rc = ofp_send_request(fd, path, req, req_len, err, err_len);
 	if (rc == 0)

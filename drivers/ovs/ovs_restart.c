@@ -118,7 +118,7 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 	if (why[0] != '\0') {
 		h->restarted = true;
 		ovs_rules_fate(h, fate, sizeof(fate));
-		return coord_fail(
+		return pvp_fail(
 			err, err_len, -ESTALE,
 			"%s: counters across a restart cannot be compared, trial not valid; "
 			"%s",
@@ -128,11 +128,10 @@ ovs_restart_check(struct ovs_hop *h, const struct coord_snap *snap, char *err, s
 		/* Nothing put the rules back: every trial on this bridge is
 		 * wrong until the user does. */
 		ovs_rules_fate(h, fate, sizeof(fate));
-		return coord_fail(err, err_len, -ESTALE, "ovs-vswitchd restarted earlier: %s",
-				  fate);
+		return pvp_fail(err, err_len, -ESTALE, "ovs-vswitchd restarted earlier: %s", fate);
 	}
 	if (h->restarted && h->recover_failed)
-		return coord_fail(
+		return pvp_fail(
 			err, err_len, -ESTALE,
 			"ovs-vswitchd restarted earlier and pvpkit could not install its %s "
 			"rules on %s again",

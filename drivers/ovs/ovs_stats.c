@@ -99,7 +99,7 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	t_ns = pvp_now_ns();
 	o = calloc(max, sizeof(*o));
 	if (o == NULL)
-		return coord_fail(err, err_len, -ENOMEM, "ovs: out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "ovs: out of memory");
 	if (h->ssh.host[0] == '\0' && strncmp(h->ofctl_target, "unix:", 5) == 0) {
 		/* A local management socket: speak OpenFlow ourselves. */
 		n = ovs_ofp_dump_ports(h->ofctl_target + 5, h->timeout_ms, o, max, err, err_len);
@@ -125,9 +125,9 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	free(out.out);
 	if (n < 0) {
 		free(o);
-		return coord_fail(err, err_len, -EPROTO,
-				  "ovs: unexpected ovs-ofctl dump-ports output from %s",
-				  h->ofctl_target);
+		return pvp_fail(err, err_len, -EPROTO,
+				"ovs: unexpected ovs-ofctl dump-ports output from %s",
+				h->ofctl_target);
 	}
 map:
 	snap->t_ns = t_ns;
@@ -142,9 +142,9 @@ map:
 			/* Renumbered (port re-added)? Look again once. */
 			h->ofport[i] = -1;
 			free(o);
-			return coord_fail(err, err_len, -ENOENT,
-					  "ovs: Interface %s is not on bridge %s (dump-ports)",
-					  h->hop->ports[i], h->bridge);
+			return pvp_fail(err, err_len, -ENOENT,
+					"ovs: Interface %s is not on bridge %s (dump-ports)",
+					h->hop->ports[i], h->bridge);
 		}
 		*p = o[j].p;
 		h->age_known[i] = o[j].has_duration;

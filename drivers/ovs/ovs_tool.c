@@ -23,8 +23,8 @@ ovs_tool(struct ovs_hop *h, const char *const argv[], const char *in, size_t in_
 	if (rc < 0)
 		return rc;
 	if (out->status != 0) {
-		rc = coord_fail(err, err_len, -EIO, "ovs: %s %s failed (exit %d)%s%s", argv[0],
-				argv[1], out->status, out->err[0] != '\0' ? ": " : "", out->err);
+		rc = pvp_fail(err, err_len, -EIO, "ovs: %s %s failed (exit %d)%s%s", argv[0],
+			      argv[1], out->status, out->err[0] != '\0' ? ": " : "", out->err);
 		free(out->out);
 		out->out = NULL;
 	}

@@ -92,22 +92,22 @@ tp_recv_stream(struct tp_hop *h, char *err, size_t err_len, const char *what)
 	for (;;) {
 		rc = pvp_sock_wait(h->fd, POLLIN, deadline);
 		if (rc == -ETIMEDOUT)
-			return coord_fail(err, err_len, -ETIMEDOUT,
-					  "telemetry: %s: no%s reply to %s within %u ms", h->path,
-					  len > 0 ? " whole" : "", what, h->timeout_ms);
+			return pvp_fail(err, err_len, -ETIMEDOUT,
+					"telemetry: %s: no%s reply to %s within %u ms", h->path,
+					len > 0 ? " whole" : "", what, h->timeout_ms);
 		if (rc < 0)
-			return coord_fail(err, err_len, coord_err_connect(rc),
-					  "hop unreachable: %s: %s", h->path, strerror(-rc));
+			return pvp_fail(err, err_len, coord_err_connect(rc),
+					"hop unreachable: %s: %s", h->path, strerror(-rc));
 		n = recv(h->fd, h->buf + len, h->max_len - len, 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0)
-			return coord_fail(err, err_len, coord_err_connect(-errno),
-					  "hop unreachable: %s: %s", h->path, strerror(errno));
+			return pvp_fail(err, err_len, coord_err_connect(-errno),
+					"hop unreachable: %s: %s", h->path, strerror(errno));
 		if (n == 0)
-			return coord_fail(err, err_len, -ECONNRESET,
-					  "hop unreachable: %s: the relay closed the connection%s",
-					  h->path, len > 0 ? " within a reply" : "");
+			return pvp_fail(err, err_len, -ECONNRESET,
+					"hop unreachable: %s: the relay closed the connection%s",
+					h->path, len > 0 ? " within a reply" : "");
 		len += (size_t)n;
 		v = json_loadb(h->buf, len, 0, &jerr);
 		if (v != NULL) {
@@ -121,9 +121,9 @@ tp_recv_stream(struct tp_hop *h, char *err, size_t err_len, const char *what)
 			return (ssize_t)len;
 		}
 		if (len == h->max_len)
-			return coord_fail(err, err_len, -EMSGSIZE,
-					  "telemetry: %s: reply to %s over %zu bytes (truncated)",
-					  h->path, what, h->max_len);
+			return pvp_fail(err, err_len, -EMSGSIZE,
+					"telemetry: %s: reply to %s over %zu bytes (truncated)",
+					h->path, what, h->max_len);
 	}
 }
 
@@ -141,26 +141,25 @@ tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 		rc = poll(&pfd, 1, (int)h->timeout_ms);
 	} while (rc < 0 && errno == EINTR);
 	if (rc == 0)
-		return coord_fail(err, err_len, -ETIMEDOUT,
-				  "telemetry: %s: no reply to %s within %u ms", h->path, what,
-				  h->timeout_ms);
+		return pvp_fail(err, err_len, -ETIMEDOUT,
+				"telemetry: %s: no reply to %s within %u ms", h->path, what,
+				h->timeout_ms);
 	if (rc < 0)
-		return coord_fail(err, err_len, coord_err_connect(-errno),
-				  "hop unreachable: %s: %s", h->path, strerror(errno));
+		return pvp_fail(err, err_len, coord_err_connect(-errno), "hop unreachable: %s: %s",
+				h->path, strerror(errno));
 	do {
 		n = recv(h->fd, h->buf, h->max_len, MSG_TRUNC);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return coord_fail(err, err_len, coord_err_connect(-errno),
-				  "hop unreachable: %s: %s", h->path, strerror(errno));
+		return pvp_fail(err, err_len, coord_err_connect(-errno), "hop unreachable: %s: %s",
+				h->path, strerror(errno));
 	if (n == 0)
-		return coord_fail(err, err_len, -ECONNRESET,
-				  "hop unreachable: %s: the application closed the socket",
-				  h->path);
+		return pvp_fail(err, err_len, -ECONNRESET,
+				"hop unreachable: %s: the application closed the socket", h->path);
 	if ((size_t)n > h->max_len)
-		return coord_fail(err, err_len, -EMSGSIZE,
-				  "telemetry: %s: reply to %s over %zu bytes (truncated)", h->path,
-				  what, h->max_len);
+		return pvp_fail(err, err_len, -EMSGSIZE,
+				"telemetry: %s: reply to %s over %zu bytes (truncated)", h->path,
+				what, h->max_len);
 	h->buf[n] = '\0';
 	return n;
 }
@@ -179,22 +178,22 @@ tp_connect(struct tp_hop *h, char *err, size_t err_len)
 					      sizeof(why));
 
 		if (fd < 0)
-			return coord_fail(err, err_len, fd == -EINVAL ? fd : coord_err_connect(fd),
-					  "%s%s",
-					  fd == -EINVAL ? "telemetry: " : "hop unreachable: ", why);
+			return pvp_fail(err, err_len, fd == -EINVAL ? fd : coord_err_connect(fd),
+					"%s%s",
+					fd == -EINVAL ? "telemetry: " : "hop unreachable: ", why);
 		h->fd = fd;
 		goto greeting;
 	}
 	h->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (h->fd < 0)
-		return coord_fail(err, err_len, -errno, "telemetry: socket: %s", strerror(errno));
+		return pvp_fail(err, err_len, -errno, "telemetry: socket: %s", strerror(errno));
 	memcpy(sun.sun_path, h->path, strlen(h->path) + 1);
 	if (connect(h->fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		int rc = -errno;
 
 		tp_disconnect(h);
-		return coord_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s: %s",
-				  h->path, strerror(-rc));
+		return pvp_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s: %s",
+				h->path, strerror(-rc));
 	}
 greeting:
 	/* The greeting: {"version": ..., "pid": ..., "max_output_len": N}. */
@@ -209,10 +208,10 @@ greeting:
 	mol = json_object_get(h->greeting, "max_output_len");
 	if (!json_is_object(h->greeting) || !json_is_integer(mol) || json_integer_value(mol) <= 0) {
 		tp_disconnect(h);
-		return coord_fail(err, err_len, -EPROTO,
-				  "telemetry: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
-				  h->greeting == NULL ? ": " : "",
-				  h->greeting == NULL ? jerr.text : "");
+		return pvp_fail(err, err_len, -EPROTO,
+				"telemetry: %s: not a DPDK telemetry v2 greeting%s%s", h->path,
+				h->greeting == NULL ? ": " : "",
+				h->greeting == NULL ? jerr.text : "");
 	}
 	h->max_len = (size_t)json_integer_value(mol);
 	if (h->max_len > TP_MAX_BUF)
@@ -243,8 +242,8 @@ tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_
 				return rc;
 		}
 		if (send(h->fd, cmd, strlen(cmd), MSG_NOSIGNAL) < 0) {
-			rc = coord_fail(err, err_len, coord_err_connect(-errno),
-					"hop unreachable: %s: %s", h->path, strerror(errno));
+			rc = pvp_fail(err, err_len, coord_err_connect(-errno),
+				      "hop unreachable: %s: %s", h->path, strerror(errno));
 			tp_disconnect(h);
 			if (fresh)
 				return rc;
@@ -264,14 +263,14 @@ tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_
 	reply = json_loadb(h->buf, (size_t)n, 0, &jerr);
 	if (reply == NULL) {
 		tp_disconnect(h);
-		return coord_fail(err, err_len, -EPROTO, "telemetry: %s: malformed reply to %s: %s",
-				  h->path, cmd, jerr.text);
+		return pvp_fail(err, err_len, -EPROTO, "telemetry: %s: malformed reply to %s: %s",
+				h->path, cmd, jerr.text);
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)strcspn(cmd, ","), cmd);
 	if (!json_is_object(reply) || json_object_get(reply, key) == NULL) {
 		json_decref(reply);
-		return coord_fail(err, err_len, -EPROTO, "telemetry: %s: reply to %s has no \"%s\"",
-				  h->path, cmd, key);
+		return pvp_fail(err, err_len, -EPROTO, "telemetry: %s: reply to %s has no \"%s\"",
+				h->path, cmd, key);
 	}
 	*val = json_incref(json_object_get(reply, key));
 	json_decref(reply);
@@ -341,17 +340,17 @@ tp_read_port(const struct coord_hop *hop, unsigned int i, struct coord_port *p, 
 		return rc;
 	if (json_is_null(st)) {
 		json_decref(st);
-		return coord_fail(err, err_len, -ENODEV, "telemetry: %s: no ethdev port %u",
-				  h->path, h->port_id[i]);
+		return pvp_fail(err, err_len, -ENODEV, "telemetry: %s: no ethdev port %u", h->path,
+				h->port_id[i]);
 	}
 	if (tp_u64(st, "ipackets", &ipk) < 0 || tp_u64(st, "opackets", &opk) < 0 ||
 	    tp_u64(st, "ibytes", &ib) < 0 || tp_u64(st, "obytes", &ob) < 0 ||
 	    tp_u64(st, "imissed", &imissed) < 0 || tp_u64(st, "rx_nombuf", &nombuf) < 0 ||
 	    tp_u64(st, "ierrors", &ierr) < 0 || tp_u64(st, "oerrors", &oerr) < 0) {
 		json_decref(st);
-		return coord_fail(err, err_len, -EPROTO,
-				  "telemetry: %s: malformed %s reply (missing or bad counters)",
-				  h->path, cmd);
+		return pvp_fail(err, err_len, -EPROTO,
+				"telemetry: %s: malformed %s reply (missing or bad counters)",
+				h->path, cmd);
 	}
 	json_decref(st);
 	p->c[PVP_STATS_rx_packets] = ipk;
@@ -370,8 +369,8 @@ tp_read_port(const struct coord_hop *hop, unsigned int i, struct coord_port *p, 
 		return rc;
 	if (!json_is_object(xs)) {
 		json_decref(xs);
-		return coord_fail(err, err_len, -EPROTO, "telemetry: %s: malformed %s reply",
-				  h->path, cmd);
+		return pvp_fail(err, err_len, -EPROTO, "telemetry: %s: malformed %s reply", h->path,
+				cmd);
 	}
 	json_object_foreach(xs, k, v) {
 		if (json_is_integer(v) && json_integer_value(v) >= 0 && tp_xstat_is_drop(k))
@@ -424,8 +423,8 @@ tp_open_conf(const struct coord_hop *hop, struct tp_hop *h, char *err, size_t er
 		int n;
 
 		if (strchr(h->file_prefix, '/') != NULL)
-			return coord_fail(err, err_len, -EINVAL,
-					  "telemetry: \"file_prefix\": bad prefix");
+			return pvp_fail(err, err_len, -EINVAL,
+					"telemetry: \"file_prefix\": bad prefix");
 		/* Where DPDK 22.11 puts it (eal_get_runtime_dir). */
 		if (getuid() == 0 || xdg == NULL)
 			n = snprintf(h->path, sizeof(h->path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
@@ -434,10 +433,10 @@ tp_open_conf(const struct coord_hop *hop, struct tp_hop *h, char *err, size_t er
 			n = snprintf(h->path, sizeof(h->path), "%s/dpdk/%s/dpdk_telemetry.v2", xdg,
 				     h->file_prefix);
 		if (n < 0 || (size_t)n >= sizeof(h->path))
-			return coord_fail(err, err_len, -EINVAL,
-					  "telemetry: \"file_prefix\": too long");
+			return pvp_fail(err, err_len, -EINVAL,
+					"telemetry: \"file_prefix\": too long");
 	} else if (h->path[0] == '\0') {
-		return coord_fail(
+		return pvp_fail(
 			err, err_len, -EINVAL,
 			"telemetry: \"telemetry\" (socket path) or \"file_prefix\" is required");
 	}
@@ -447,7 +446,7 @@ tp_open_conf(const struct coord_hop *hop, struct tp_hop *h, char *err, size_t er
 		const char *s = hop->ports[i];
 
 		if (pvp_parse_u32(NULL, s[0] == 'p' ? s + 1 : s, 0, 65535, &id, NULL, 0) < 0)
-			return coord_fail(
+			return pvp_fail(
 				err, err_len, -EINVAL,
 				"telemetry: ports[%u]: an ethdev port id (\"0\", \"1\", ...)", i);
 		h->port_id[i] = id;
@@ -462,12 +461,12 @@ tp_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	int rc;
 
 	if (h == NULL)
-		return coord_fail(err, err_len, -ENOMEM, "telemetry: out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "telemetry: out of memory");
 	h->fd = -1;
 	hop->priv = h;
 	h->buf = malloc(TP_MAX_BUF + 1);
 	if (h->buf == NULL) {
-		rc = coord_fail(err, err_len, -ENOMEM, "telemetry: out of memory");
+		rc = pvp_fail(err, err_len, -ENOMEM, "telemetry: out of memory");
 		goto fail;
 	}
 	rc = coord_hop_conf(hop, tp_conf, conf, h, err, err_len);

@@ -141,19 +141,19 @@ trex_conf_parse(const struct coord_hop *hop, const json_t *conf, struct trex_con
 		return ret;
 	for (i = 0; i < hop->nb_ports; i++) {
 		if (conf_port_id(hop->ports[i], &c->port_id[i]) < 0)
-			return coord_fail(
+			return pvp_fail(
 				err, err_len, -EINVAL,
 				"hop %s: ports[%u]: a TRex port id is required: \"N\" or \"pN\", "
 				"N in 0..254",
 				hop->name, i);
 		for (j = 0; j < i; j++)
 			if (c->port_id[j] == c->port_id[i])
-				return coord_fail(err, err_len, -EINVAL,
-						  "hop %s: ports[%u]: TRex port %u listed twice",
-						  hop->name, i, c->port_id[i]);
+				return pvp_fail(err, err_len, -EINVAL,
+						"hop %s: ports[%u]: TRex port %u listed twice",
+						hop->name, i, c->port_id[i]);
 	}
 	if (!conf_host_ok(c->server))
-		return coord_fail(err, err_len, -EINVAL,
-				  "hop %s: server: a host name or address is required", hop->name);
+		return pvp_fail(err, err_len, -EINVAL,
+				"hop %s: server: a host name or address is required", hop->name);
 	return 0;
 }

@@ -52,14 +52,14 @@ wire_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	int ret;
 
 	if (c == NULL)
-		return coord_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	ret = coord_hop_conf(hop, wire_conf_members, conf, c, err, err_len);
 	for (i = 0; ret == 0 && i < c->nb_links; i++)
 		if (strchr(c->links[i][0], ':') == NULL || strchr(c->links[i][1], ':') == NULL)
-			ret = coord_fail(err, err_len, -EINVAL,
-					 "hop %s: \"links\" must be [[\"hop:port\", \"hop:port\"], "
-					 "...]",
-					 hop->name);
+			ret = pvp_fail(err, err_len, -EINVAL,
+				       "hop %s: \"links\" must be [[\"hop:port\", \"hop:port\"], "
+				       "...]",
+				       hop->name);
 	free(c);
 	return ret;
 }

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,38 +29,37 @@ coord_driver_check(const struct coord_driver *d, char *err, size_t err_len)
 	const char *n = d->name != NULL ? d->name : "(unnamed)";
 
 	if (d->name == NULL || d->name[0] == '\0')
-		return coord_fail(err, err_len, -EINVAL, "driver without a name");
+		return pvp_fail(err, err_len, -EINVAL, "driver without a name");
 	if ((d->roles & ~(unsigned int)(COORD_ROLE_SOURCE | COORD_ROLE_VSWITCH |
 					COORD_ROLE_COUNTERS | COORD_ROLE_PASSIVE)) != 0)
-		return coord_fail(err, err_len, -EINVAL, "driver %s: unknown role bits 0x%x", n,
-				  d->roles);
+		return pvp_fail(err, err_len, -EINVAL, "driver %s: unknown role bits 0x%x", n,
+				d->roles);
 	if (counters != (d->snapshot != NULL))
-		return coord_fail(err, err_len, -EINVAL, "driver %s: %s", n,
-				  counters ? "has counters but no snapshot()"
-					   : "has snapshot() but not the counters role");
+		return pvp_fail(err, err_len, -EINVAL, "driver %s: %s", n,
+				counters ? "has counters but no snapshot()"
+					 : "has snapshot() but not the counters role");
 	if (source && (d->traffic_start == NULL || d->traffic_stop == NULL))
-		return coord_fail(err, err_len, -EINVAL,
-				  "driver %s: a traffic source needs traffic_start() and "
-				  "traffic_stop()",
-				  n);
+		return pvp_fail(err, err_len, -EINVAL,
+				"driver %s: a traffic source needs traffic_start() and "
+				"traffic_stop()",
+				n);
 	if (!source && (d->traffic_start != NULL || d->traffic_stop != NULL ||
 			d->traffic_result != NULL || d->oneway_set != NULL))
-		return coord_fail(err, err_len, -EINVAL,
-				  "driver %s: has traffic callbacks but is not a traffic source",
-				  n);
+		return pvp_fail(err, err_len, -EINVAL,
+				"driver %s: has traffic callbacks but is not a traffic source", n);
 	if (vswitch && d->install_flows == NULL)
-		return coord_fail(err, err_len, -EINVAL,
-				  "driver %s: a vswitch needs install_flows()", n);
+		return pvp_fail(err, err_len, -EINVAL, "driver %s: a vswitch needs install_flows()",
+				n);
 	if (!vswitch && !source && d->install_flows != NULL)
-		return coord_fail(err, err_len, -EINVAL,
-				  "driver %s: has install_flows() but is neither a vswitch nor a "
-				  "traffic source",
-				  n);
+		return pvp_fail(err, err_len, -EINVAL,
+				"driver %s: has install_flows() but is neither a vswitch nor a "
+				"traffic source",
+				n);
 	if (passive && (source || vswitch || d->clear != NULL))
-		return coord_fail(err, err_len, -EINVAL,
-				  "driver %s: a passive hop is never cleared, configured or sent "
-				  "through",
-				  n);
+		return pvp_fail(err, err_len, -EINVAL,
+				"driver %s: a passive hop is never cleared, configured or sent "
+				"through",
+				n);
 	return 0;
 }
 
@@ -162,26 +160,15 @@ coord_port_add_named_reason(struct coord_port *p, const char *name, enum coord_s
 }
 
 int
-coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int
 coord_traffic_check_rate(const struct coord_hop *hop, const struct coord_traffic *t, char *err,
 			 size_t err_len)
 {
 	if (t->rate != NULL || (isfinite(t->rate_pps) && t->rate_pps > 0))
 		return 0;
-	return coord_fail(err, err_len, -EINVAL,
-			  "hop %s: rate %g pps must be positive (line rate is asked for as "
-			  "\"max\")",
-			  hop->name, t->rate_pps);
+	return pvp_fail(err, err_len, -EINVAL,
+			"hop %s: rate %g pps must be positive (line rate is asked for as "
+			"\"max\")",
+			hop->name, t->rate_pps);
 }
 
 const char *const coord_hop_common[] = {"name", "driver", "comment", NULL};
@@ -196,7 +183,7 @@ coord_hop_conf(const struct coord_hop *hop, const struct pvp_schema_member *memb
 	char why[384] = "";
 
 	if (pvp_schema_decode(members, conf, coord_hop_common, obj, why, sizeof(why)) < 0)
-		return coord_fail(err, err_len, -EINVAL, "hop %s: %s", hop->name, why);
+		return pvp_fail(err, err_len, -EINVAL, "hop %s: %s", hop->name, why);
 	return 0;
 }
 
@@ -221,19 +208,19 @@ coord_hop_ports(struct coord_hop *hop, const json_t *ports, int *bad, char *err,
 	if (bad != NULL)
 		*bad = -1;
 	if (ports != NULL && !json_is_array(ports))
-		return coord_fail(err, err_len, -EINVAL, "must be a list of names");
+		return pvp_fail(err, err_len, -EINVAL, "must be a list of names");
 	if (json_array_size(ports) > COORD_MAX_PORTS)
-		return coord_fail(err, err_len, -EINVAL, "more than %d ports", COORD_MAX_PORTS);
+		return pvp_fail(err, err_len, -EINVAL, "more than %d ports", COORD_MAX_PORTS);
 	json_array_foreach(ports, j, p) {
 		const char *pn = json_string_value(p);
 
 		if (bad != NULL)
 			*bad = (int)j;
 		if (pn == NULL || pn[0] == '\0' || strlen(pn) >= sizeof(hop->ports[0]))
-			return coord_fail(err, err_len, -EINVAL,
-					  "a port name (1..63 characters) is required");
+			return pvp_fail(err, err_len, -EINVAL,
+					"a port name (1..63 characters) is required");
 		if (coord_hop_port_index(hop, pn) >= 0)
-			return coord_fail(err, err_len, -EINVAL, "port \"%s\" listed twice", pn);
+			return pvp_fail(err, err_len, -EINVAL, "port \"%s\" listed twice", pn);
 		snprintf(hop->ports[j], sizeof(hop->ports[j]), "%s", pn);
 		hop->nb_ports = j + 1;
 	}

@@ -605,14 +605,6 @@ int coord_traffic_check_rate(const struct coord_hop *hop, const struct coord_tra
  */
 void coord_warn(json_t **warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/**
- * Write one error line to @p err (see "Errors") and return @p code, so
- * that a driver can fail in one statement: return coord_fail(err,
- * err_len, -EPROTO, "hop %s: ...", ...).
- */
-int coord_fail(char *err, size_t err_len, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
 /** One hop of a topology: what every callback gets. */
 struct coord_hop {
 	char name[64];			   /**< hop name from the topology */

@@ -359,7 +359,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	if (err_len > 0)
 		err[0] = '\0';
 	if (coord_trial_result_alloc(r, t) < 0)
-		return coord_fail(err, err_len, -ENOMEM, "out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	r->conf = *c;
 	now = time(NULL);
 	gmtime_r(&now, &tm);

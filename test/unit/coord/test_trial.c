@@ -106,8 +106,8 @@ mock_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 
 	(void)t;
 	if (mock_start_code != 0)
-		return coord_fail(err, err_len, mock_start_code, "hop %s: traffic.start refused",
-				  hop->name);
+		return pvp_fail(err, err_len, mock_start_code, "hop %s: traffic.start refused",
+				hop->name);
 	for (i = 0; i < nb_mocks; i++) {
 		mocks[i].cur = mocks[i].final;
 		mocks[i].started = true;
