@@ -168,10 +168,9 @@ mock_oneway_set(struct coord_hop *hop, const json_t *peer, json_t **result, char
 	mock_oneway_calls++;
 	mock_oneway_peer_ok = json_object_get(peer, "stamp") == NULL &&
 			      json_integer_value(json_object_get(peer, "tsc")) == 7;
-	if (mock_oneway == NULL) {
-		snprintf(err, err_len, "hop %s: oneway.set: method not found", hop->name);
-		return -EPROTO;
-	}
+	if (mock_oneway == NULL)
+		return pvp_fail(err, err_len, -EPROTO, "hop %s: oneway.set: method not found",
+				hop->name);
 	*result = json_deep_copy(mock_oneway);
 	return 0;
 }
@@ -452,6 +451,42 @@ oneway_case(bool stamp, const char *answer, const char *want_line, bool want_rec
 	coord_topology_free(t);
 	mock_topology = pvp_topology;
 	unit_check_case = NULL;
+}
+
+/* Two sources that cannot: a warning each, with its own hop's words. */
+static void
+test_oneway_two_sources(void)
+{
+	static const char topo[] =
+		"{\"hops\": [{\"name\": \"t1\", \"driver\": \"mockgen\", \"ports\": [\"p0\"]},"
+		" {\"name\": \"t2\", \"driver\": \"mockgen\", \"ports\": [\"p0\"]},"
+		" {\"name\": \"guest\", \"driver\": \"fwd\", \"ports\": [\"p0\"]}],"
+		" \"chains\": [[{\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"tx\"},"
+		" {\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"rx\"}]]}";
+	struct coord_trial_result r = {0};
+	struct coord_topology *t;
+	char err[256] = "";
+
+	memset(mocks, 0, sizeof(mocks));
+	nb_mocks = 3;
+	snprintf(mocks[0].name, sizeof(mocks[0].name), "t1");
+	snprintf(mocks[1].name, sizeof(mocks[1].name), "t2");
+	snprintf(mocks[2].name, sizeof(mocks[2].name), "guest");
+	mock_stamp = true;
+	mock_oneway = NULL;
+	t = coord_topology_parse(topo, "two.json", mock_lookup, err, sizeof(err));
+	CHECK(t != NULL && coord_topology_open(t, err, sizeof(err)) == 0, "%s", err);
+	if (t == NULL)
+		return;
+	coord_oneway_prepare(t, &r);
+	CHECK(json_array_size(r.warnings) == 2 &&
+		      strcmp(json_string_value(json_array_get(r.warnings, 0)),
+			     "one-way latency: hop t1: oneway.set: method not found") == 0 &&
+		      strcmp(json_string_value(json_array_get(r.warnings, 1)),
+			     "one-way latency: hop t2: oneway.set: method not found") == 0,
+	      "%s", json_dumps(r.warnings, 0));
+	json_decref(r.warnings);
+	coord_topology_free(t);
 }
 
 static void
@@ -1599,5 +1634,6 @@ main(void)
 	test_counter_backwards();
 	test_burst();
 	test_oneway();
+	test_oneway_two_sources();
 	return unit_check_end("trial");
 }
