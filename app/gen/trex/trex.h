@@ -226,9 +226,6 @@ typedef int trex_port_method_fn(uint16_t port, json_t *params, json_t **res, cha
 				size_t err_len);
 
 /* trex_server.c: errors, parameters, events, ownership. */
-/* Write the line (pvp_err(): the first kept) and return @p ret, a negative errno. */
-int trex_fail(char *err, size_t err_len, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 /* A method's empty answer, {}: returns 0, so that "return trex_ok(res)" ends a method. */
 int trex_ok(json_t **res);
 /* TRex's error for a port that does not exist: -ENODEV. */

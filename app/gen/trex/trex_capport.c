@@ -75,11 +75,11 @@ trex_cp_filter(json_t *p, const char **f, char *err, size_t err_len)
 	if (*f == NULL)
 		return -EINVAL;
 	if (strlen(*f) >= sizeof(trex_cp[0].filter))
-		return trex_fail(err, err_len, -EINVAL, "BPF filter: longer than %zu characters",
-				 sizeof(trex_cp[0].filter) - 1);
+		return pvp_fail(err, err_len, -EINVAL, "BPF filter: longer than %zu characters",
+				sizeof(trex_cp[0].filter) - 1);
 	if (gen_cap_filter_check(*f, msg, sizeof(msg)) != 0)
-		return trex_fail(err, err_len, -EINVAL,
-				 "BPF filter: '%.200s' is not a valid pattern: %s", *f, msg);
+		return pvp_fail(err, err_len, -EINVAL,
+				"BPF filter: '%.200s' is not a valid pattern: %s", *f, msg);
 	return 0;
 }
 
@@ -115,25 +115,25 @@ trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, siz
 	if (ep == NULL)
 		return -EINVAL;
 	if (strlen(ep) < 5 || strlen(ep) >= sizeof(trex_cp[0].endpoint))
-		return trex_fail(err, err_len, -EINVAL, "invalid endpoint '%.300s'", ep);
+		return pvp_fail(err, err_len, -EINVAL, "invalid endpoint '%.300s'", ep);
 	cp = &trex_cp[port];
 	if (cp->on)
-		return trex_fail(err, err_len, -EBUSY,
-				 "Could not enable capture port on port %u: Capture port is "
-				 "already active",
-				 port);
+		return pvp_fail(err, err_len, -EBUSY,
+				"Could not enable capture port on port %u: Capture port is "
+				"already active",
+				port);
 	cp->sock = zmq_socket(trex.zctx, ZMQ_PAIR);
 	if (cp->sock == NULL)
-		return trex_fail(err, err_len, -ENOTCONN,
-				 "Could not enable capture port on port %u: Could not create ZMQ "
-				 "socket",
-				 port);
+		return pvp_fail(err, err_len, -ENOTCONN,
+				"Could not enable capture port on port %u: Could not create ZMQ "
+				"socket",
+				port);
 	zmq_setsockopt(cp->sock, ZMQ_LINGER, &linger, sizeof(linger));
 	if (zmq_connect(cp->sock, ep) != 0) {
-		ret = trex_fail(err, err_len, -ENOTCONN,
-				"Could not enable capture port on port %u: Could not connect to "
-				"ZMQ socket (%s)",
-				port, zmq_strerror(zmq_errno()));
+		ret = pvp_fail(err, err_len, -ENOTCONN,
+			       "Could not enable capture port on port %u: Could not connect to "
+			       "ZMQ socket (%s)",
+			       port, zmq_strerror(zmq_errno()));
 		trex_cp_close(port);
 		return ret;
 	}
@@ -144,8 +144,8 @@ trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, siz
 	ret = gen_cap_start(&c, &cp->cap_id, &ts, msg, sizeof(msg));
 	if (ret != 0) {
 		/* Not a parameter's fault: TRex's execution error, whatever the cause. */
-		trex_fail(err, err_len, -ENOSPC, "Could not enable capture port on port %u: %s",
-			  port, msg);
+		pvp_fail(err, err_len, -ENOSPC, "Could not enable capture port on port %u: %s",
+			 port, msg);
 		trex_cp_close(port);
 		return -ENOSPC;
 	}
@@ -182,8 +182,8 @@ trex_m_set_capture_port_bpf(uint16_t port, json_t *p, json_t **res, char *err, s
 	if (cp->on) {
 		ret = gen_cap_set_filter(cp->cap_id, filter, msg, sizeof(msg));
 		if (ret != 0)
-			return trex_fail(err, err_len, ret == -EINVAL ? -EINVAL : -ENOSPC, "%s",
-					 msg);
+			return pvp_fail(err, err_len, ret == -EINVAL ? -EINVAL : -ENOSPC, "%s",
+					msg);
 	}
 	snprintf(cp->filter, sizeof(cp->filter), "%s", filter);
 	return trex_ok(res);

@@ -33,8 +33,8 @@ trex_cap_ports(json_t *p, const char *name, uint64_t *mask, char *err, size_t er
 	json_array_foreach(a, i, x) {
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) > 0xff) {
-			return trex_fail(err, err_len, -EINVAL, "'%s' must be a list of bytes",
-					 name);
+			return pvp_fail(err, err_len, -EINVAL, "'%s' must be a list of bytes",
+					name);
 		}
 		if (json_integer_value(x) >= trex.g->nb_ports)
 			return trex_bad_port(err, err_len);
@@ -69,21 +69,21 @@ trex_cap_start(json_t *p, json_t **res, char *err, size_t err_len)
 	if (ret != 0)
 		return ret;
 	if (strcmp(mode, "fixed") != 0 && strcmp(mode, "cyclic") != 0)
-		return trex_fail(err, err_len, -EINVAL,
-				 "field 'mode' can only be one of [fixed, cyclic]");
+		return pvp_fail(err, err_len, -EINVAL,
+				"field 'mode' can only be one of [fixed, cyclic]");
 	if (gen_cap_filter_check(c.filter, msg, sizeof(msg)) != 0)
-		return trex_fail(err, err_len, -EINVAL,
-				 "BPF filter: '%.200s' is not a valid pattern: %s", c.filter, msg);
+		return pvp_fail(err, err_len, -EINVAL,
+				"BPF filter: '%.200s' is not a valid pattern: %s", c.filter, msg);
 	if (endpoint[0] != '\0')
-		return trex_fail(err, err_len, -EOPNOTSUPP,
-				 "capture endpoint '%.100s' is not supported by pvpkit-gen: fetch "
-				 "the packets instead",
-				 endpoint);
+		return pvp_fail(err, err_len, -EOPNOTSUPP,
+				"capture endpoint '%.100s' is not supported by pvpkit-gen: fetch "
+				"the packets instead",
+				endpoint);
 	c.count = limit;
 	c.cyclic = mode[0] == 'c';
 	ret = gen_cap_start(&c, &id, &start_ts, msg, sizeof(msg));
 	if (ret != 0)
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
+		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	*res = json_pack("{s:I,s:f}", "capture_id", (json_int_t)id, "start_ts", start_ts);
 	return 0;
 }
@@ -116,7 +116,7 @@ trex_cap_id(json_t *p, uint32_t *id, char *err, size_t err_len)
 	n = gen_cap_status(info, RTE_DIM(info));
 	for (k = 0; k < n && k < RTE_DIM(info); k++)
 		if (info[k].id == *id && trex_cap_hidden(&info[k]))
-			return trex_fail(err, err_len, -ENOENT, "capture ID not found");
+			return pvp_fail(err, err_len, -ENOENT, "capture ID not found");
 	return 0;
 }
 
@@ -133,7 +133,7 @@ trex_cap_end(json_t *p, json_t **res, bool remove, char *err, size_t err_len)
 		return ret;
 	if (remove ? gen_cap_remove(id, msg, sizeof(msg)) != 0
 		   : gen_cap_stop(id, &i, msg, sizeof(msg)) != 0)
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
+		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	*res = remove ? json_object()
 		      : json_pack("{s:I,s:s}", "pkt_count", (json_int_t)i.captured, "endpoint", "");
 	return 0;
@@ -175,7 +175,7 @@ trex_cap_fetch(json_t *p, json_t **res, char *err, size_t err_len)
 	if (gen_cap_fetch(id, (uint32_t)limit, trex_cap_pkt, &f, &pending, &start_ts, msg,
 			  sizeof(msg)) != 0) {
 		json_decref(f.pkts);
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
+		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	}
 	*res = json_pack("{s:I,s:f,s:o}", "pending", (json_int_t)pending, "start_ts", start_ts,
 			 "pkts", f.pkts);
@@ -228,6 +228,6 @@ trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len)
 	}
 	if (strcmp(cmd, "remove") == 0)
 		return trex_cap_end(p, res, true, err, err_len);
-	return trex_fail(err, err_len, -EINVAL,
-			 "field 'command' can only be one of [start, stop, fetch, status, remove]");
+	return pvp_fail(err, err_len, -EINVAL,
+			"field 'command' can only be one of [start, stop, fetch, status, remove]");
 }

@@ -43,21 +43,21 @@ static int
 trex_api_verify(const char *name, int64_t major, int64_t minor, char *err, size_t err_len)
 {
 	if (strcmp(name, TREX_API_NAME) != 0)
-		return trex_fail(err, err_len, -EPROTONOSUPPORT,
-				 "RPC configuration mismatch - server RPC configuration: '%s', "
-				 "client RPC configuration: '%s'",
-				 TREX_API_NAME, name);
+		return pvp_fail(err, err_len, -EPROTONOSUPPORT,
+				"RPC configuration mismatch - server RPC configuration: '%s', "
+				"client RPC configuration: '%s'",
+				TREX_API_NAME, name);
 	if (major < TREX_API_MAJOR)
-		return trex_fail(err, err_len, -EPROTONOSUPPORT,
-				 "RPC version mismatch: a newer client version is required "
-				 "(API type '%s': server %d.%d, client %" PRId64 ".%" PRId64 ")",
-				 TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
+		return pvp_fail(err, err_len, -EPROTONOSUPPORT,
+				"RPC version mismatch: a newer client version is required "
+				"(API type '%s': server %d.%d, client %" PRId64 ".%" PRId64 ")",
+				TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
 	if (major > TREX_API_MAJOR || minor > TREX_API_MINOR)
-		return trex_fail(err, err_len, -EPROTONOSUPPORT,
-				 "Version mismatch: your client version is too new to be "
-				 "supported by the server (API type '%s': server %d.%d, client "
-				 "%" PRId64 ".%" PRId64 ")",
-				 TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
+		return pvp_fail(err, err_len, -EPROTONOSUPPORT,
+				"Version mismatch: your client version is too new to be "
+				"supported by the server (API type '%s': server %d.%d, client "
+				"%" PRId64 ".%" PRId64 ")",
+				TREX_API_NAME, TREX_API_MAJOR, TREX_API_MINOR, major, minor);
 	return 0;
 }
 
@@ -90,14 +90,14 @@ trex_m_api_sync(json_t *p, json_t **res, char *err, size_t err_len)
 	if (vers == NULL)
 		return -EINVAL;
 	if (json_array_size(vers) != 1 || !json_is_object(json_array_get(vers, 0)))
-		return trex_fail(err, err_len, -EINVAL, "'api_vers' should be a list of size 1");
+		return pvp_fail(err, err_len, -EINVAL, "'api_vers' should be a list of size 1");
 	v = json_array_get(vers, 0);
 	type = trex_param_str(v, "type", NULL, err, err_len);
 	if (type == NULL || trex_param_int(v, "major", 0, 0, &major, err, err_len) != 0 ||
 	    trex_param_int(v, "minor", 0, 0, &minor, err, err_len) != 0)
 		return -EINVAL;
 	if (strcmp(type, "core") != 0)
-		return trex_fail(err, err_len, -EINVAL, "'type' must be 'core', got '%s'", type);
+		return pvp_fail(err, err_len, -EINVAL, "'type' must be 'core', got '%s'", type);
 	ret = trex_api_verify(TREX_API_NAME, major, minor, err, err_len);
 	if (ret != 0)
 		return ret;
@@ -275,17 +275,17 @@ trex_m_acquire(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 	    trex_param_uint(p, "session_id", UINT32_MAX, -1, &sid, err, err_len) != 0)
 		return -EINVAL;
 	if (strlen(user) >= sizeof(tp->owner))
-		return trex_fail(err, err_len, -EINVAL, "'user' is longer than %zu characters",
-				 sizeof(tp->owner) - 1);
+		return pvp_fail(err, err_len, -EINVAL, "'user' is longer than %zu characters",
+				sizeof(tp->owner) - 1);
 	tp = &trex.port[port];
 	used_force = tp->owned && force;
 	if (tp->owned && !force) {
 		if (strcmp(tp->owner, user) != 0)
-			return trex_fail(err, err_len, -EPERM, "port is already taken by '%s'",
-					 tp->owner);
+			return pvp_fail(err, err_len, -EPERM, "port is already taken by '%s'",
+					tp->owner);
 		if (tp->session_id != (uint32_t)sid)
-			return trex_fail(err, err_len, -EPERM,
-					 "port is already owned by another session of '%s'", user);
+			return pvp_fail(err, err_len, -EPERM,
+					"port is already owned by another session of '%s'", user);
 	} else {
 		snprintf(tp->owner, sizeof(tp->owner), "%s", user);
 		tp->session_id = (uint32_t)sid;
@@ -309,8 +309,8 @@ trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 	json_t *ev;
 
 	if (tp->state == TREX_PORT_TX || tp->state == TREX_PORT_PAUSE)
-		return trex_fail(err, err_len, -EBUSY,
-				 "cannot release a port that is active: stop traffic first");
+		return pvp_fail(err, err_len, -EBUSY,
+				"cannot release a port that is active: stop traffic first");
 	ev = json_pack("{s:i,s:s,s:I}", "port_id", port, "who", tp->owner, "session_id",
 		       (json_int_t)tp->session_id);
 	tp->owned = false;
@@ -339,9 +339,9 @@ trex_port_filter(uint16_t port, bool allmulti, bool on, char *err, size_t err_le
 	if (ret == -ENOTSUP || ret == -ENOSYS)
 		ret = 0;
 	if (ret != 0) {
-		return trex_fail(err, err_len, -EPERM,
-				 "Error applying %s attribute, return value: %d",
-				 allmulti ? "multicast" : "promiscuous", ret);
+		return pvp_fail(err, err_len, -EPERM,
+				"Error applying %s attribute, return value: %d",
+				allmulti ? "multicast" : "promiscuous", ret);
 	}
 	if (allmulti)
 		trex.port[port].allmulti = on;
@@ -364,14 +364,14 @@ trex_m_set_port_attr(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	/* All checked first: an error changes nothing. */
 	json_object_foreach(attr, name, v) {
 		if (strcmp(name, "promiscuous") != 0 && strcmp(name, "multicast") != 0)
-			return trex_fail(err, err_len, -EOPNOTSUPP,
-					 "attribute '%s' is not supported by pvpkit-gen (only "
-					 "promiscuous and multicast)",
-					 name);
+			return pvp_fail(err, err_len, -EOPNOTSUPP,
+					"attribute '%s' is not supported by pvpkit-gen (only "
+					"promiscuous and multicast)",
+					name);
 		/* TRex's own words replace the parameter's: no message from it. */
 		if (!json_is_object(v) || trex_param_bool(v, "enabled", -1, &on, NULL, 0) != 0)
-			return trex_fail(err, err_len, -EINVAL, "'%s' needs {\"enabled\": bool}",
-					 name);
+			return pvp_fail(err, err_len, -EINVAL, "'%s' needs {\"enabled\": bool}",
+					name);
 	}
 	json_object_foreach(attr, name, v) {
 		trex_param_bool(v, "enabled", -1, &on, NULL, 0);

@@ -10,7 +10,6 @@
  */
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +20,6 @@
 #include "trex.h"
 
 /* ---- errors and parameters ---- */
-
-int
-trex_fail(char *err, size_t err_len, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	pvp_verr(err, err_len, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 int
 trex_ok(json_t **res)
@@ -83,14 +71,14 @@ trex_member(json_t *p, const char *name, bool has_def, json_t **x, char *err, si
 		*x = NULL;
 	if (*x != NULL || has_def)
 		return 0;
-	return trex_fail(err, err_len, -EINVAL, "field '%s' is missing", name);
+	return pvp_fail(err, err_len, -EINVAL, "field '%s' is missing", name);
 }
 
 static int
 trex_bad_type(json_t *v, const char *name, const char *want, char *err, size_t err_len)
 {
-	return trex_fail(err, err_len, -EINVAL, "'%s' is '%s', expecting '%s'", name,
-			 trex_json_type(v), want);
+	return pvp_fail(err, err_len, -EINVAL, "'%s' is '%s', expecting '%s'", name,
+			trex_json_type(v), want);
 }
 
 int
@@ -102,7 +90,7 @@ trex_bad_port(char *err, size_t err_len)
 
 	for (i = 0; i < trex.g->nb_ports && n < (int)sizeof(list) - 4; i++)
 		n += snprintf(list + n, sizeof(list) - n, " %u", i);
-	return trex_fail(err, err_len, -ENODEV, "invalid port id - should be:%s", list);
+	return pvp_fail(err, err_len, -ENODEV, "invalid port id - should be:%s", list);
 }
 
 int
@@ -153,10 +141,10 @@ trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t
 							 : "uint64",
 				     err, err_len);
 	if ((uint64_t)json_integer_value(x) > max) {
-		return trex_fail(err, err_len, -EINVAL, "'%s' has size bigger than %s.", name,
-				 max <= 0xff	 ? "uint8"
-				 : max <= 0xffff ? "uint16"
-						 : "uint32");
+		return pvp_fail(err, err_len, -EINVAL, "'%s' has size bigger than %s.", name,
+				max <= 0xff	? "uint8"
+				: max <= 0xffff ? "uint16"
+						: "uint32");
 	}
 	*v = (uint64_t)json_integer_value(x);
 	return 0;
@@ -252,9 +240,9 @@ trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len)
 	s = json_is_string(x) ? json_string_value(x) : NULL;
 	if (s != NULL && (strcmp(s, "_") == 0 || (allow_all && strcmp(s, "*") == 0)))
 		return 0;
-	return trex_fail(err, err_len, -EOPNOTSUPP,
-			 "profile_id '%s': pvpkit-gen has the default profile '_' only",
-			 s != NULL ? s : trex_json_type(x));
+	return pvp_fail(err, err_len, -EOPNOTSUPP,
+			"profile_id '%s': pvpkit-gen has the default profile '_' only",
+			s != NULL ? s : trex_json_type(x));
 }
 
 /* "port_id", then "profile_id" (trex_param_profile()): what most methods begin with. */

@@ -42,8 +42,8 @@ int
 trex_push_refuse(uint16_t port, const char *cmd, char *err, size_t err_len)
 {
 	RTE_SET_USED(port);
-	return trex_fail(err, err_len, -EBUSY,
-			 "command '%s' cannot be executed on current state: '%s'", cmd, "PCAP_TX");
+	return pvp_fail(err, err_len, -EBUSY,
+			"command '%s' cannot be executed on current state: '%s'", cmd, "PCAP_TX");
 }
 
 void
@@ -65,18 +65,17 @@ trex_push_dual(uint16_t port, const char *slave_handler, char *err, size_t err_l
 	uint16_t slave = port ^ 1;
 
 	if (slave >= trex.g->nb_ports) {
-		return trex_fail(err, err_len, -EPERM, "dual mode: port %u has no adjacent port %u",
-				 port, slave);
+		return pvp_fail(err, err_len, -EPERM, "dual mode: port %u has no adjacent port %u",
+				port, slave);
 	}
 	if (!trex.port[slave].owned || strcmp(trex.port[slave].handler, slave_handler) != 0) {
-		return trex_fail(err, err_len, -EPERM, "incorrect or missing slave port handler");
+		return pvp_fail(err, err_len, -EPERM, "incorrect or missing slave port handler");
 	}
 	if (trex_port_active(slave)) {
-		return trex_fail(
-			err, err_len, -EBUSY,
-			"command 'push_remote' cannot be executed on current state of port "
-			"%u: '%s'",
-			slave, trex_push_active(slave) ? "PCAP_TX" : "TX");
+		return pvp_fail(err, err_len, -EBUSY,
+				"command 'push_remote' cannot be executed on current state of port "
+				"%u: '%s'",
+				slave, trex_push_active(slave) ? "PCAP_TX" : "TX");
 	}
 	return 0;
 }
@@ -110,21 +109,21 @@ trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err
 	if (slave_handler == NULL)
 		return -EINVAL;
 	if (!(c.speedup > 0))
-		return trex_fail(err, err_len, -EINVAL, "'speedup' must be positive, got %g",
-				 c.speedup);
+		return pvp_fail(err, err_len, -EINVAL, "'speedup' must be positive, got %g",
+				c.speedup);
 	if (!(c.min_ipg_us >= 0))
-		return trex_fail(err, err_len, -EINVAL,
-				 "'min_ipg_usec' must not be negative, got %g", c.min_ipg_us);
+		return pvp_fail(err, err_len, -EINVAL,
+				"'min_ipg_usec' must not be negative, got %g", c.min_ipg_us);
 	/* TRex's -1 (any value up to 0) is "until the passes are sent". */
 	if (duration > 0 && !(duration >= GEN_MIN_DURATION_S && duration <= GEN_MAX_DURATION_S))
-		return trex_fail(err, err_len, -EINVAL,
-				 "'duration' %g must be -1 (none) or %g..%g seconds", duration,
-				 GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
+		return pvp_fail(err, err_len, -EINVAL,
+				"'duration' %g must be -1 (none) or %g..%g seconds", duration,
+				GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
 	tp = &trex.port[port];
 	if (trex_port_active(port))
-		return trex_fail(err, err_len, -EBUSY,
-				 "command 'push_remote' cannot be executed on current state: '%s'",
-				 trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state));
+		return pvp_fail(err, err_len, -EBUSY,
+				"command 'push_remote' cannot be executed on current state: '%s'",
+				trex_push_active(port) ? "PCAP_TX" : trex_state_name(tp->state));
 	if (dual) {
 		ret = trex_push_dual(port, slave_handler, err, err_len);
 		if (ret != 0)
@@ -137,7 +136,7 @@ trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err
 	trex_service_macs(port, &c.src, &c.dst);
 	push = gen_push_load(g, &c, msg, sizeof(msg));
 	if (push == NULL)
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
+		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	tp->duration = duration;
 	tp->start_tsc = rte_rdtsc();
 	tp->due_tsc = duration > 0 ? tp->start_tsc + (uint64_t)(duration * (double)g->hz) : 0;

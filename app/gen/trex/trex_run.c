@@ -49,18 +49,18 @@ trex_mul_parse(json_t *p, struct trex_mul *m, char *err, size_t err_len)
 	for (i = 0; i < RTE_DIM(types) && strcmp(types[i], t) != 0; i++)
 		;
 	if (i == RTE_DIM(types)) {
-		return trex_fail(err, err_len, -EINVAL,
-				 "'type' must be raw, bps, bpsl1, pps or percentage");
+		return pvp_fail(err, err_len, -EINVAL,
+				"'type' must be raw, bps, bpsl1, pps or percentage");
 	}
 	m->type = i;
 	for (i = 0; i < RTE_DIM(ops) && strcmp(ops[i], op) != 0; i++)
 		;
 	if (i == RTE_DIM(ops)) {
-		return trex_fail(err, err_len, -EINVAL, "'op' must be abs, add or sub");
+		return pvp_fail(err, err_len, -EINVAL, "'op' must be abs, add or sub");
 	}
 	m->op = i;
 	if (!(m->value > 0)) {
-		return trex_fail(err, err_len, -EINVAL, "multiplier can't be zero");
+		return pvp_fail(err, err_len, -EINVAL, "multiplier can't be zero");
 	}
 	return 0;
 }
@@ -123,16 +123,16 @@ trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
 	}
 	/* The bounds of a native rate: counts and TSC gaps from them fit 64 bits. */
 	if (!(f * pps <= PVP_RATE_MAX_PPS && f * l1 <= PVP_RATE_MAX_BPS)) {
-		return trex_fail(
+		return pvp_fail(
 			err, err_len, -ERANGE,
 			"port %u would send %g pps (%g Gbps L1): pvpkit-gen sends at most %g pps "
 			"and %g Gbps",
 			port, f * pps, f * l1 / 1e9, PVP_RATE_MAX_PPS, PVP_RATE_MAX_BPS / 1e9);
 	}
 	if (speed > 0 && !force && f * l1 / speed > 1.0001) {
-		return trex_fail(err, err_len, -ERANGE,
-				 "Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
-				 f * l1 / 1e9, speed / 1e9);
+		return pvp_fail(err, err_len, -ERANGE,
+				"Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
+				f * l1 / 1e9, speed / 1e9);
 	}
 	*l1_unit = l1;
 	return 0;
@@ -169,7 +169,7 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, dou
 			break;
 		}
 		if (speed <= 0) {
-			return trex_fail(
+			return pvp_fail(
 				err, err_len, -EPERM,
 				"a percentage needs the port's speed, and port %u reports none: "
 				"start pvpkit-gen with --speed MBPS",
@@ -183,11 +183,11 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, dou
 	else if (m->op == MUL_SUB)
 		f = cur - f;
 	if (!(f > 0) || !isfinite(f)) {
-		return trex_fail(err, err_len, -EPERM,
-				 m->op == MUL_SUB ? "Update request will lower traffic to "
-						    "less than zero"
-						  : "Factor must be positive, got: %g",
-				 f);
+		return pvp_fail(err, err_len, -EPERM,
+				m->op == MUL_SUB ? "Update request will lower traffic to "
+						   "less than zero"
+						 : "Factor must be positive, got: %g",
+				f);
 	}
 	ret = trex_port_fits(port, f, fresh, force, &l1, err, err_len);
 	if (ret != 0)
@@ -389,9 +389,9 @@ trex_port_chains(uint16_t port, char *err, size_t err_len)
 			continue;
 		n = trex_stream_find(port, (uint32_t)s->next, NULL);
 		if (n == NULL || !n->enabled) {
-			return trex_fail(err, err_len, -ENOENT,
-					 "stream %u is pointing to %s stream %" PRId64, s->id,
-					 n == NULL ? "a non-existent" : "disabled", s->next);
+			return pvp_fail(err, err_len, -ENOENT,
+					"stream %u is pointing to %s stream %" PRId64, s->id,
+					n == NULL ? "a non-existent" : "disabled", s->next);
 		}
 	}
 	for (i = 0; i < tp->nb_streams; i++) {
@@ -410,9 +410,9 @@ trex_port_chains(uint16_t port, char *err, size_t err_len)
 	}
 	for (i = 0; i < tp->nb_streams; i++)
 		if (tp->streams[i]->enabled && !reached[i]) {
-			return trex_fail(err, err_len, -EPERM,
-					 "stream %u is unreachable from any other stream",
-					 tp->streams[i]->id);
+			return pvp_fail(err, err_len, -EPERM,
+					"stream %u is unreachable from any other stream",
+					tp->streams[i]->id);
 		}
 	return 0;
 }
@@ -434,23 +434,23 @@ trex_m_start_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	    trex_mul_parse(p, &m, err, err_len) != 0)
 		return -EINVAL;
 	if (m.op != MUL_ABS)
-		return trex_fail(err, err_len, -EINVAL,
-				 "start message can only specify absolute speed "
-				 "rate");
+		return pvp_fail(err, err_len, -EINVAL,
+				"start message can only specify absolute speed "
+				"rate");
 	/* TRex's -1 (any value up to 0) is "until stop_traffic"; a time is bounded as natively. */
 	if (duration > 0 && !(duration >= GEN_MIN_DURATION_S && duration <= GEN_MAX_DURATION_S))
-		return trex_fail(err, err_len, -EINVAL,
-				 "'duration' %g must be -1 (until stop_traffic) or %g..%g seconds",
-				 duration, GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
+		return pvp_fail(err, err_len, -EINVAL,
+				"'duration' %g must be -1 (until stop_traffic) or %g..%g seconds",
+				duration, GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
 	tp = &trex.port[port];
 	if (tp->state == TREX_PORT_IDLE)
-		return trex_fail(err, err_len, -ENOENT,
-				 "unable to start traffic - no streams attached to "
-				 "port");
+		return pvp_fail(err, err_len, -ENOENT,
+				"unable to start traffic - no streams attached to "
+				"port");
 	if (trex_port_active(port)) {
 		if (!force)
-			return trex_fail(err, err_len, -EBUSY,
-					 "port %u is active: stop it or start with force", port);
+			return pvp_fail(err, err_len, -EBUSY,
+					"port %u is active: stop it or start with force", port);
 		trex_port_end(port, false);
 	}
 	ret = trex_port_rates(port, err, err_len);
@@ -459,21 +459,21 @@ trex_m_start_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	if (ret != 0)
 		return ret;
 	if (tp->max_pps <= 0)
-		return trex_fail(err, err_len, -EPERM,
-				 "unable to start traffic - no enabled streams "
-				 "with self_start on port %u",
-				 port);
+		return pvp_fail(err, err_len, -EPERM,
+				"unable to start traffic - no enabled streams "
+				"with self_start on port %u",
+				port);
 	ret = trex_factor(port, &m, force, true, 1, &factor, err, err_len);
 	if (ret != 0)
 		return ret;
 	if (!trex.loaded_any || trex.loaded_gen != trex.streams_gen) {
 		for (q = 0; q < g->nb_ports; q++)
 			if (trex_port_active(q))
-				return trex_fail(err, err_len, -EBUSY,
-						 "port %u is active and streams changed since they "
-						 "were loaded: pvpkit-gen loads the streams of all "
-						 "ports together, stop port %u first",
-						 q, q);
+				return pvp_fail(err, err_len, -EBUSY,
+						"port %u is active and streams changed since they "
+						"were loaded: pvpkit-gen loads the streams of all "
+						"ports together, stop port %u first",
+						q, q);
 		ret = trex_profile_load(err, err_len);
 		if (ret != 0)
 			return ret;
@@ -514,7 +514,7 @@ trex_m_pause_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	if (trex_push_active(port))
 		return trex_push_refuse(port, "pause", err, err_len);
 	if (tp->state != TREX_PORT_TX)
-		return trex_fail(err, err_len, -EBUSY, "pause is valid only while transmitting");
+		return pvp_fail(err, err_len, -EBUSY, "pause is valid only while transmitting");
 	trex_port_halt(port);
 	tp->pause_tsc = rte_rdtsc();
 	tp->state = TREX_PORT_PAUSE;
@@ -531,7 +531,7 @@ trex_m_resume_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 	uint16_t i;
 
 	if (tp->state != TREX_PORT_PAUSE)
-		return trex_fail(err, err_len, -EBUSY, "resume is valid only while paused");
+		return pvp_fail(err, err_len, -EBUSY, "resume is valid only while paused");
 	/* The time paused does not count against a duration. */
 	gap = rte_rdtsc() - tp->pause_tsc;
 	if (tp->due_tsc != 0) {
@@ -564,7 +564,7 @@ trex_m_update_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 	if (trex_push_active(port))
 		return trex_push_refuse(port, "update", err, err_len);
 	if (tp->state != TREX_PORT_TX)
-		return trex_fail(err, err_len, -EBUSY, "port %u is not transmitting", port);
+		return pvp_fail(err, err_len, -EBUSY, "port %u is not transmitting", port);
 	ret = trex_factor(port, &m, force, false, tp->factor, &factor, err, err_len);
 	if (ret != 0)
 		return ret;
@@ -587,7 +587,7 @@ trex_m_validate(uint16_t port, json_t *p, json_t **res, char *err, size_t err_le
 	int ret;
 
 	if (tp->nb_streams == 0)
-		return trex_fail(err, err_len, -ENOENT, "no streams attached to port");
+		return pvp_fail(err, err_len, -ENOENT, "no streams attached to port");
 	ret = trex_port_rates(port, err, err_len);
 	if (ret != 0)
 		return ret;

@@ -31,11 +31,11 @@ trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *
 	if (ids == NULL)
 		return -EINVAL;
 	if (!trex_port_active(port)) {
-		return trex_fail(err, err_len, -EBUSY,
-				 "port should be either paused or transmitting");
+		return pvp_fail(err, err_len, -EBUSY,
+				"port should be either paused or transmitting");
 	}
 	if (json_array_size(ids) == 0) {
-		return trex_fail(err, err_len, -EINVAL, "please specify streams to %s", what);
+		return pvp_fail(err, err_len, -EINVAL, "please specify streams to %s", what);
 	}
 	json_array_foreach(ids, i, x) {
 		uint32_t k;
@@ -44,10 +44,10 @@ trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *
 			if (json_is_integer(x) && tp->streams[k]->id == json_integer_value(x))
 				break;
 		if (k == tp->nb_streams || tp->streams[k]->ps < 0) {
-			return trex_fail(err, err_len, -ENOENT,
-					 "%s_streams: stream %" JSON_INTEGER_FORMAT
-					 " does not exists in profile_id(_)",
-					 what, json_is_integer(x) ? json_integer_value(x) : -1);
+			return pvp_fail(err, err_len, -ENOENT,
+					"%s_streams: stream %" JSON_INTEGER_FORMAT
+					" does not exists in profile_id(_)",
+					what, json_is_integer(x) ? json_integer_value(x) : -1);
 		}
 		if (n < TREX_MAX_PORT_STREAMS)
 			out[n++] = tp->streams[k];
@@ -153,10 +153,10 @@ trex_m_update_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 		else if (m.op == MUL_SUB)
 			f = s->factor - f;
 		if (!(f > 0) || !isfinite(f)) {
-			ret = trex_fail(err, err_len, -ERANGE,
-					"update of stream %u: the rate would be zero or less "
-					"(percentages need --speed)",
-					s->id);
+			ret = pvp_fail(err, err_len, -ERANGE,
+				       "update of stream %u: the rate would be zero or less "
+				       "(percentages need --speed)",
+				       s->id);
 			break;
 		}
 		s->factor = f;

@@ -232,11 +232,11 @@ trex_check_owner(json_t *p, char *err, size_t err_len)
 	if (ret != 0)
 		return ret;
 	if (!trex.port[port].owned)
-		return trex_fail(err, err_len, -EPERM,
-				 "please acquire the port before modifying port state");
+		return pvp_fail(err, err_len, -EPERM,
+				"please acquire the port before modifying port state");
 	if (strcmp(trex.port[port].handler, h) != 0)
-		return trex_fail(err, err_len, -EPERM,
-				 "port is not owned by you or your current executing session");
+		return pvp_fail(err, err_len, -EPERM,
+				"port is not owned by you or your current executing session");
 	return 0;
 }
 
@@ -264,10 +264,10 @@ trex_handle_one(json_t *req)
 		return trex_error_reply(id, -EPROTO, "Missing Method Name");
 	m = trex_method_find(name);
 	if (m == NULL) {
-		ret = trex_fail(err, sizeof(err), -ENOSYS,
-				trex_is_refused(name) ? "Method '%s' is not supported by pvpkit-gen"
-						      : "Method '%s' not registered",
-				name);
+		ret = pvp_fail(err, sizeof(err), -ENOSYS,
+			       trex_is_refused(name) ? "Method '%s' is not supported by pvpkit-gen"
+						     : "Method '%s' not registered",
+			       name);
 		return trex_error_reply(id, ret, err);
 	}
 	params = json_object_get(req, "params");
@@ -284,10 +284,10 @@ trex_handle_one(json_t *req)
 		if (h == NULL)
 			return trex_error_reply(id, -EINVAL, err);
 		if (strcmp(h, trex.api_h) != 0) {
-			ret = trex_fail(err, sizeof(err), -EPERM,
-					"API verification failed - API handler provided mismatch "
-					"for class: '%s'",
-					TREX_API_NAME);
+			ret = pvp_fail(err, sizeof(err), -EPERM,
+				       "API verification failed - API handler provided mismatch "
+				       "for class: '%s'",
+				       TREX_API_NAME);
 			return trex_error_reply(id, ret, err);
 		}
 	}
@@ -308,7 +308,7 @@ trex_handle_one(json_t *req)
 	}
 	/* A method that failed without saying why (an answer jansson could not build). */
 	if ((ret != 0 || res == NULL) && err[0] == '\0')
-		ret = trex_fail(err, sizeof(err), -EIO, "%s: the answer could not be built", name);
+		ret = pvp_fail(err, sizeof(err), -EIO, "%s: the answer could not be built", name);
 	if (ret != 0 || res == NULL) {
 		json_decref(res);
 		return trex_error_reply(id, ret != 0 ? ret : -EIO, err);
@@ -331,8 +331,8 @@ trex_handle_text(const char *text, size_t len)
 	 */
 	n = trex_batch_size(text, len);
 	if (n > TREX_MAX_BATCH) {
-		trex_fail(err, sizeof(err), -EPROTO, "a batch of %zu requests; at most %u", n,
-			  TREX_MAX_BATCH);
+		pvp_fail(err, sizeof(err), -EPROTO, "a batch of %zu requests; at most %u", n,
+			 TREX_MAX_BATCH);
 		rsp = trex_error_reply(NULL, -EPROTO, err);
 		out = json_dumps(rsp, JSON_COMPACT);
 		json_decref(rsp);
@@ -349,8 +349,8 @@ trex_handle_text(const char *text, size_t len)
 		}
 	}
 	if (req == NULL) {
-		trex_fail(err, sizeof(err), -EBADMSG, "line %d column %d: %s", jerr.line,
-			  jerr.column, jerr.text);
+		pvp_fail(err, sizeof(err), -EBADMSG, "line %d column %d: %s", jerr.line,
+			 jerr.column, jerr.text);
 		rsp = trex_error_reply(NULL, -EBADMSG, err);
 	} else if (json_is_array(req)) {
 		size_t i;

@@ -196,9 +196,9 @@ trex_svc_idle(uint16_t port, const char *cmd, char *err, size_t err_len)
 
 	if (st != TREX_PORT_TX && st != TREX_PORT_PAUSE)
 		return 0;
-	return trex_fail(err, err_len, -EBUSY,
-			 "command '%s' cannot be executed on current state: '%s'", cmd,
-			 trex_state_name(st));
+	return pvp_fail(err, err_len, -EBUSY,
+			"command '%s' cannot be executed on current state: '%s'", cmd,
+			trex_state_name(st));
 }
 
 /* A MAC parameter, TRex's message when it is none. */
@@ -212,7 +212,7 @@ trex_svc_mac(json_t *p, const char *name, struct rte_ether_addr *mac, char *err,
 	if (s == NULL)
 		return -EINVAL;
 	if (pvp_parse_mac(s, &v) != 0) {
-		return trex_fail(err, err_len, -EINVAL, "'invalid MAC address: '%.64s'", s);
+		return pvp_fail(err, err_len, -EINVAL, "'invalid MAC address: '%.64s'", s);
 	}
 	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
 		mac->addr_bytes[i] = (uint8_t)(v >> (8 * (RTE_ETHER_ADDR_LEN - 1 - i)));
@@ -228,8 +228,7 @@ trex_svc_ip4(json_t *p, const char *name, const char *what, uint32_t *ip, char *
 	if (s == NULL)
 		return -EINVAL;
 	if (pvp_parse_ipv4(s, ip) != 0 || *ip == 0) {
-		return trex_fail(err, err_len, -EINVAL, "invalid %s IPv4 address: '%.64s'", what,
-				 s);
+		return pvp_fail(err, err_len, -EINVAL, "invalid %s IPv4 address: '%.64s'", what, s);
 	}
 	return 0;
 }
@@ -247,13 +246,13 @@ trex_m_service(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 		return -EINVAL;
 	s = &trex_svc[port];
 	if (!on && !filtered && s->queue)
-		return trex_fail(err, err_len, -EPERM,
-				 "unable to disable service mode - please remove RX queue");
+		return pvp_fail(err, err_len, -EPERM,
+				"unable to disable service mode - please remove RX queue");
 	if (!on && !filtered && trex_capport_on(port))
-		return trex_fail(err, err_len, -EPERM,
-				 "unable to disable service mode - port %u is configured as "
-				 "capture port",
-				 port);
+		return pvp_fail(err, err_len, -EPERM,
+				"unable to disable service mode - port %u is configured as "
+				"capture port",
+				port);
 	s->service = on;
 	s->filtered = filtered;
 	s->mask = (uint8_t)mask;
@@ -327,8 +326,7 @@ trex_m_conf_ipv6(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 	    (src = trex_param_str(p, "src_ipv6", NULL, err, err_len)) == NULL)
 		return -EINVAL;
 	if (on && src[0] != '\0' && pvp_parse_ipv6(src, ip6) != 0)
-		return trex_fail(err, err_len, -EINVAL, "invalid source IPv6 address: '%.64s'",
-				 src);
+		return pvp_fail(err, err_len, -EINVAL, "invalid source IPv6 address: '%.64s'", src);
 	ret = trex_svc_idle(port, "conf_ipv6", err, err_len);
 	if (ret != 0)
 		return ret;
@@ -361,17 +359,17 @@ trex_m_set_vlan(uint16_t port, json_t *p, json_t **res, char *err, size_t err_le
 	if ((a = trex_param_array(p, "vlan", err, err_len)) == NULL)
 		return -EINVAL;
 	if (json_array_size(a) > PVP_NEIGH_VLAN_MAX)
-		return trex_fail(err, err_len, -EINVAL,
-				 "Maximal number of stacked VLANs is 2, got: %zu",
-				 json_array_size(a));
+		return pvp_fail(err, err_len, -EINVAL,
+				"Maximal number of stacked VLANs is 2, got: %zu",
+				json_array_size(a));
 	json_array_foreach(a, i, x) {
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) > UINT16_MAX)
-			return trex_fail(err, err_len, -EINVAL, "'vlan' must be a list of uint16");
+			return pvp_fail(err, err_len, -EINVAL, "'vlan' must be a list of uint16");
 		if (json_integer_value(x) == 0 || json_integer_value(x) > 4095)
-			return trex_fail(err, err_len, -EINVAL,
-					 "invalid VLAN tag: '%" JSON_INTEGER_FORMAT "'",
-					 json_integer_value(x));
+			return pvp_fail(err, err_len, -EINVAL,
+					"invalid VLAN tag: '%" JSON_INTEGER_FORMAT "'",
+					json_integer_value(x));
 		tags[i] = (uint16_t)json_integer_value(x);
 	}
 	ret = trex_svc_idle(port, "set_vlan_cfg", err, err_len);
@@ -422,32 +420,32 @@ trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 		return ret;
 	if (strcmp(type, "queue") != 0 && strcmp(type, "server") != 0 &&
 	    strcmp(type, "capwap_proxy") != 0)
-		return trex_fail(err, err_len, -EINVAL,
-				 "'type' must be queue, server or capwap_proxy");
+		return pvp_fail(err, err_len, -EINVAL,
+				"'type' must be queue, server or capwap_proxy");
 	if (strcmp(type, "server") == 0 || !on) {
 		if (type[0] == 'q')
 			trex_svc_queue_stop(port);
 		return trex_ok(res);
 	}
 	if (strcmp(type, "queue") != 0)
-		return trex_fail(err, err_len, -EOPNOTSUPP,
-				 "RX feature '%s' is not supported by pvpkit-gen", type);
+		return pvp_fail(err, err_len, -EOPNOTSUPP,
+				"RX feature '%s' is not supported by pvpkit-gen", type);
 	s = &trex_svc[port];
 	if (!s->service)
-		return trex_fail(err, err_len, -EOPNOTSUPP,
-				 "setting RX queue is only available under service mode");
+		return pvp_fail(err, err_len, -EOPNOTSUPP,
+				"setting RX queue is only available under service mode");
 	ret = trex_param_uint(p, "size", UINT32_MAX, -1, &size, err, err_len);
 	if (ret != 0)
 		return ret;
 	if (size == 0)
-		return trex_fail(err, err_len, -EINVAL, "queue size cannot be zero");
+		return pvp_fail(err, err_len, -EINVAL, "queue size cannot be zero");
 	memset(&c, 0, sizeof(c));
 	c.ports[GEN_CAP_RX] = 1ull << port;
 	c.count = size;
 	/* TRex's RX queue drops its oldest frames when full. */
 	c.cyclic = true;
 	if (gen_cap_start(&c, &id, &ts, msg, sizeof(msg)) != 0)
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
+		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	trex_svc_queue_stop(port);
 	s->queue = true;
 	s->queue_cap = id;
@@ -466,13 +464,13 @@ trex_m_get_rx_queue_pkts(uint16_t port, json_t *p, json_t **res, char *err, size
 
 	s = &trex_svc[port];
 	if (!s->service)
-		return trex_fail(err, err_len, -EOPNOTSUPP,
-				 "fetching RX queue packets is only available under service mode");
+		return pvp_fail(err, err_len, -EOPNOTSUPP,
+				"fetching RX queue packets is only available under service mode");
 	f.pkts = json_array();
 	if (s->queue && gen_cap_fetch(s->queue_cap, UINT32_MAX, trex_cap_pkt, &f, &pending,
 				      &start_ts, msg, sizeof(msg)) != 0) {
 		json_decref(f.pkts);
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
+		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	}
 	*res = json_pack("{s:o}", "pkts", f.pkts);
 	return 0;

@@ -57,8 +57,8 @@ trex_svc_pool(char *err, size_t err_len)
 						      RTE_PKTMBUF_HEADROOM + TREX_SVC_PKT_MAX,
 						      SOCKET_ID_ANY);
 	if (trex_svc_mp == NULL) {
-		return trex_fail(err, err_len, -ENOSPC, "no memory for pushed packets: %s",
-				 rte_strerror(rte_errno));
+		return pvp_fail(err, err_len, -ENOSPC, "no memory for pushed packets: %s",
+				rte_strerror(rte_errno));
 	}
 	return 0;
 }
@@ -71,19 +71,19 @@ trex_svc_pkt(json_t *x, size_t i, uint8_t **b, uint32_t *len, bool *dst, bool *s
 	const char *bin;
 
 	if (!json_is_object(x))
-		return trex_fail(err, err_len, -EINVAL, "'pkts[%zu]' must be an object", i);
+		return pvp_fail(err, err_len, -EINVAL, "'pkts[%zu]' must be an object", i);
 	if (trex_param_bool(x, "use_port_dst_mac", -1, dst, err, err_len) != 0 ||
 	    trex_param_bool(x, "use_port_src_mac", -1, src, err, err_len) != 0 ||
 	    (bin = trex_param_str(x, "binary", NULL, err, err_len)) == NULL)
 		return -EINVAL;
 	*b = trex_b64_decode(bin, len);
 	if (*b == NULL)
-		return trex_fail(err, err_len, -EINVAL, "'pkts[%zu]': 'binary' is not base64", i);
+		return pvp_fail(err, err_len, -EINVAL, "'pkts[%zu]': 'binary' is not base64", i);
 	if (*len < TREX_SVC_PKT_MIN || *len > TREX_SVC_PKT_MAX) {
 		free(*b);
-		return trex_fail(err, err_len, -ERANGE,
-				 "Bad packet size provided: %u. Should be between %u and %u", *len,
-				 TREX_SVC_PKT_MIN, TREX_SVC_PKT_MAX);
+		return pvp_fail(err, err_len, -ERANGE,
+				"Bad packet size provided: %u. Should be between %u and %u", *len,
+				TREX_SVC_PKT_MIN, TREX_SVC_PKT_MAX);
 	}
 	return 0;
 }
@@ -181,11 +181,11 @@ trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 		return -EINVAL;
 	n = json_array_size(a);
 	if ((double)n * (double)ipg > 1e6)
-		return trex_fail(err, err_len, -EINVAL,
-				 "TX batch total transmit time exceeds the limit of 1 second");
+		return pvp_fail(err, err_len, -EINVAL,
+				"TX batch total transmit time exceeds the limit of 1 second");
 	if (n > RTE_DIM(m))
-		return trex_fail(err, err_len, -ERANGE, "at most %zu packets a push, got %zu",
-				 RTE_DIM(m), n);
+		return pvp_fail(err, err_len, -ERANGE, "at most %zu packets a push, got %zu",
+				RTE_DIM(m), n);
 	trex_service_macs(port, &port_src, &port_dst);
 	/* Every packet checked before one is sent: a bad one sends nothing. */
 	json_array_foreach(a, i, x) {
@@ -200,15 +200,15 @@ trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 			memcpy(b[i] + RTE_ETHER_ADDR_LEN, &port_src, RTE_ETHER_ADDR_LEN);
 	}
 	if (trex.g->neigh[port].ring == NULL) {
-		ret = trex_fail(err, err_len, -EPERM, "port %u has no TX lcore on its queue 0",
-				port);
+		ret = pvp_fail(err, err_len, -EPERM, "port %u has no TX lcore on its queue 0",
+			       port);
 		goto out;
 	}
 	ret = trex_svc_pool(err, err_len);
 	if (ret != 0)
 		goto out;
 	if (n != 0 && rte_pktmbuf_alloc_bulk(trex_svc_mp, m, (unsigned int)n) != 0) {
-		ret = trex_fail(err, err_len, -ENOSPC, "no buffers for %zu packets", n);
+		ret = pvp_fail(err, err_len, -ENOSPC, "no buffers for %zu packets", n);
 		goto out;
 	}
 	for (k = 0; k < n; k++)

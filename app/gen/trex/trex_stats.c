@@ -209,7 +209,7 @@ int
 trex_m_get_port_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	if (pvp_stats_snapshot(trex.g->stats, &trex_snap_now) != 0)
-		return trex_fail(err, err_len, -EIO, "counters could not be read");
+		return pvp_fail(err, err_len, -EIO, "counters could not be read");
 	*res = trex_port_json(&trex_snap_now.port[port], &ts.rate[port]);
 	return 0;
 }
@@ -223,7 +223,7 @@ trex_m_get_global_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t port;
 
 	if (pvp_stats_snapshot(g->stats, &trex_snap_now) != 0)
-		return trex_fail(err, err_len, -EIO, "counters could not be read");
+		return pvp_fail(err, err_len, -EIO, "counters could not be read");
 	for (port = 0; port < g->nb_ports; port++) {
 		const uint64_t *c = trex_snap_now.port[port].c;
 		const struct trex_port *tp = &trex.port[port];
@@ -290,7 +290,7 @@ trex_m_get_port_xstats_values(uint16_t port, json_t *p, json_t **res, char *err,
 	memset(&st, 0, sizeof(st));
 	ret = rte_eth_stats_get(trex.g->port[port].eth_port, &st);
 	if (ret != 0)
-		return trex_fail(err, err_len, -EPERM, "Operation failed, error code: %d", ret);
+		return pvp_fail(err, err_len, -EPERM, "Operation failed, error code: %d", ret);
 	*res = json_pack("{s:[IIIIIIII]}", "xstats_values", (json_int_t)st.ipackets,
 			 (json_int_t)st.opackets, (json_int_t)st.ibytes, (json_int_t)st.obytes,
 			 (json_int_t)st.imissed, (json_int_t)st.ierrors, (json_int_t)st.oerrors,
@@ -440,16 +440,16 @@ trex_m_get_pgid_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	if (ids == NULL)
 		return -EINVAL;
 	if (json_array_size(ids) > 1024 + 128)
-		return trex_fail(err, err_len, -ERANGE,
-				 "Asking information for too many packet group IDs. "
-				 "Max allowed is %d",
-				 1024 + 128);
+		return pvp_fail(err, err_len, -ERANGE,
+				"Asking information for too many packet group IDs. "
+				"Max allowed is %d",
+				1024 + 128);
 	/* pgids are 32-bit: 2^32 + 5 is no pgid, never pgid 5. */
 	json_array_foreach(ids, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) > UINT32_MAX)
-			return trex_fail(err, err_len, -EINVAL, "'pgids' item %zu is not a uint32",
-					 i);
+			return pvp_fail(err, err_len, -EINVAL, "'pgids' item %zu is not a uint32",
+					i);
 	trex_pg_count();
 	fs = json_object();
 	lat = json_pack("{s:{s:i,s:i}}", "g", "bad_hdr", 0, "old_flow", 0);

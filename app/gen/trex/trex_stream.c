@@ -87,10 +87,10 @@ trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, char *e
 	double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
 
 	if (pvp_rate_to_pps(&r, size, link, pps) != 0 || !(*pps > 0)) {
-		return trex_fail(err, err_len, -EPERM,
-				 "stream %u: a percentage rate needs the port's speed, and port %u "
-				 "reports none: start pvpkit-gen with --speed MBPS",
-				 s->id, port);
+		return pvp_fail(err, err_len, -EPERM,
+				"stream %u: a percentage rate needs the port's speed, and port %u "
+				"reports none: start pvpkit-gen with --speed MBPS",
+				s->id, port);
 	}
 	return 0;
 }
@@ -113,8 +113,8 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 				    err_len) != 0)
 			return -EINVAL;
 		if (s->burst_pkts == 0) {
-			return trex_fail(err, err_len, -EINVAL,
-					 "single_burst: 'total_pkts' cannot be zero.");
+			return pvp_fail(err, err_len, -EINVAL,
+					"single_burst: 'total_pkts' cannot be zero.");
 		}
 	} else if (strcmp(type, "multi_burst") == 0) {
 		s->mode = PVP_MODE_MULTI_BURST;
@@ -125,19 +125,19 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 			return -EINVAL;
 		s->burst_count = (uint32_t)x;
 		if (s->burst_pkts == 0 || s->burst_count == 0 || s->ibg_us < 0) {
-			return trex_fail(
+			return pvp_fail(
 				err, err_len, -EINVAL,
 				"multi_burst: 'pkts_per_burst' and 'count' cannot be zero, 'ibg' "
 				"cannot be negative.");
 		}
 		/* A profile's gap_us bound: the gap in TSC cycles fits 64 bits. */
 		if (s->ibg_us > (double)PVP_PKT_MAX_GAP_US) {
-			return trex_fail(err, err_len, -EINVAL,
-					 "multi_burst: 'ibg' %g must be 0..%" PRIu64 " us",
-					 s->ibg_us, PVP_PKT_MAX_GAP_US);
+			return pvp_fail(err, err_len, -EINVAL,
+					"multi_burst: 'ibg' %g must be 0..%" PRIu64 " us",
+					s->ibg_us, PVP_PKT_MAX_GAP_US);
 		}
 	} else {
-		return trex_fail(err, err_len, -EINVAL, "bad stream type provided: '%s'", type);
+		return pvp_fail(err, err_len, -EINVAL, "bad stream type provided: '%s'", type);
 	}
 	rate = trex_param_obj(mode, "rate", err, err_len);
 	if (rate == NULL || (rt = trex_param_str(rate, "type", NULL, err, err_len)) == NULL ||
@@ -152,17 +152,17 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 	else if (strcmp(rt, "percentage") == 0)
 		s->rate_type = TREX_RATE_PERCENT;
 	else {
-		return trex_fail(err, err_len, -EINVAL,
-				 "'type' must be pps, bps_L1, bps_L2 or percentage");
+		return pvp_fail(err, err_len, -EINVAL,
+				"'type' must be pps, bps_L1, bps_L2 or percentage");
 	}
 	pvp_rate_bounds(trex_rate_unit[s->rate_type], &lo, &hi);
 	if (!(s->rate_value >= lo && s->rate_value <= hi)) {
-		return trex_fail(err, err_len, -EINVAL,
-				 "rate value %g must be > 0, within %g..%g %s", s->rate_value, lo,
-				 hi,
-				 s->rate_type == TREX_RATE_PERCENT ? "%"
-				 : s->rate_type == TREX_RATE_PPS   ? "pps"
-								   : "bps");
+		return pvp_fail(err, err_len, -EINVAL,
+				"rate value %g must be > 0, within %g..%g %s", s->rate_value, lo,
+				hi,
+				s->rate_type == TREX_RATE_PERCENT ? "%"
+				: s->rate_type == TREX_RATE_PPS	  ? "pps"
+								  : "bps");
 	}
 	return 0;
 }
@@ -191,15 +191,15 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, char *err, size_t err_l
 		s->tpg = true;
 		s->fs = false;
 	} else {
-		return trex_fail(err, err_len, -EOPNOTSUPP,
-				 "flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
+		return pvp_fail(err, err_len, -EOPNOTSUPP,
+				"flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
 	}
 	if (trex_param_bool(fs, "vxlan", 0, &b, err, err_len) != 0)
 		return -EINVAL;
 	if (b)
-		return trex_fail(err, err_len, -EOPNOTSUPP,
-				 "flow_stats 'vxlan' is not needed: pvpkit-gen finds its "
-				 "signature inside VXLAN itself; send it false");
+		return pvp_fail(err, err_len, -EOPNOTSUPP,
+				"flow_stats 'vxlan' is not needed: pvpkit-gen finds its "
+				"signature inside VXLAN itself; send it false");
 	/*
 	 * TRex times ieee_1588 latency frames by the NIC's PTP timestamps;
 	 * pvpkit-gen sends the same PTP Sync-shaped frame and times it by
@@ -223,9 +223,9 @@ trex_pgid_check(const struct trex_stream *s, char *err, size_t err_len)
 			const struct trex_stream *o = trex.port[p].streams[i];
 
 			if (o->fs && o->pgid == s->pgid && o->fs_latency != s->fs_latency) {
-				return trex_fail(err, err_len, -EEXIST,
-						 "flow_stats id %u is already used by a %s stream",
-						 s->pgid, o->fs_latency ? "latency" : "stats");
+				return pvp_fail(err, err_len, -EEXIST,
+						"flow_stats id %u is already used by a %s stream",
+						s->pgid, o->fs_latency ? "latency" : "stats");
 			}
 		}
 	return 0;
@@ -250,20 +250,20 @@ trex_stream_kept(json_t *st, uint32_t id, json_t **out, char *err, size_t err_le
 	size_t size;
 
 	if (kept == NULL)
-		return trex_fail(err, err_len, -ENOMEM, "out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	for (i = 0; i < RTE_DIM(known); i++) {
 		x = json_object_get(st, known[i]);
 		if (x != NULL && json_object_set(kept, known[i], x) != 0) {
 			json_decref(kept);
-			return trex_fail(err, err_len, -ENOMEM, "out of memory");
+			return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 		}
 	}
 	size = json_dumpb(kept, NULL, 0, JSON_COMPACT);
 	if (size > TREX_STREAM_JSON_MAX) {
 		json_decref(kept);
-		return trex_fail(err, err_len, -EFBIG,
-				 "stream %u: %zu bytes of JSON; pvpkit-gen keeps %u at most", id,
-				 size, TREX_STREAM_JSON_MAX);
+		return pvp_fail(err, err_len, -EFBIG,
+				"stream %u: %zu bytes of JSON; pvpkit-gen keeps %u at most", id,
+				size, TREX_STREAM_JSON_MAX);
 	}
 	*out = kept;
 	return 0;
@@ -284,7 +284,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 	int ret;
 
 	if (s == NULL)
-		return trex_fail(err, err_len, -ENOMEM, "out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	ret = -EINVAL;
 	s->id = id;
 	s->port = port;
@@ -302,7 +302,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 		goto fail;
 	/* TRex parses both as uint32 (a next of -1 is "none"). */
 	if (s->next < -1 || s->next > UINT32_MAX || count < 0 || count > UINT32_MAX) {
-		ret = trex_fail(
+		ret = pvp_fail(
 			err, err_len, -EINVAL,
 			"stream %u: 'next_stream_id' must be -1..%u and 'action_count' 0..%u", id,
 			UINT32_MAX, UINT32_MAX);
@@ -310,29 +310,29 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 	}
 	s->action_count = (uint32_t)count;
 	if (flags & 8) {
-		ret = trex_fail(err, err_len, -EOPNOTSUPP,
-				"stream %u: null streams are not supported by pvpkit-gen", id);
+		ret = pvp_fail(err, err_len, -EOPNOTSUPP,
+			       "stream %u: null streams are not supported by pvpkit-gen", id);
 		goto fail;
 	}
 	/* TRex's TrexStream::m_flags, its MAC override bits. */
 	s->mac_src_pkt = (flags & 1) != 0;
 	s->mac_dst_pkt = ((flags >> 1) & 3) == 1;
 	if (core >= (int64_t)trex.g->opt.tx_cores) {
-		ret = trex_fail(err, err_len, -ERANGE,
-				"Core ID is: %" PRId64 ". It must be an integer between 0 "
-				"and %u (inclusive).",
-				core, trex.g->opt.tx_cores - 1);
+		ret = pvp_fail(err, err_len, -ERANGE,
+			       "Core ID is: %" PRId64 ". It must be an integer between 0 "
+			       "and %u (inclusive).",
+			       core, trex.g->opt.tx_cores - 1);
 		goto fail;
 	}
 	if (seed < 0 || seed > UINT32_MAX) {
-		ret = trex_fail(err, err_len, -EINVAL,
-				"stream %u: 'random_seed' must be 0..4294967295", id);
+		ret = pvp_fail(err, err_len, -EINVAL,
+			       "stream %u: 'random_seed' must be 0..4294967295", id);
 		goto fail;
 	}
 	s->random_seed = (uint32_t)seed;
 	if (s->isg_us < 0 || s->isg_us > 1e7) {
-		ret = trex_fail(err, err_len, -EINVAL, "stream %u: 'isg' must be 0..10000000 us",
-				id);
+		ret = pvp_fail(err, err_len, -EINVAL, "stream %u: 'isg' must be 0..10000000 us",
+			       id);
 		goto fail;
 	}
 	mode = trex_param_obj(st, "mode", err, err_len);
@@ -347,23 +347,23 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 		goto fail;
 	s->pkt = trex_b64_decode(bin, &s->len);
 	if (s->pkt == NULL) {
-		ret = trex_fail(err, err_len, -EINVAL, "stream %u: 'packet.binary' is not base64",
-				id);
+		ret = pvp_fail(err, err_len, -EINVAL, "stream %u: 'packet.binary' is not base64",
+			       id);
 		goto fail;
 	}
 	if (s->len < RTE_ETHER_HDR_LEN || s->len > PVP_PKT_RAW_MAX_LEN) {
-		ret = trex_fail(err, err_len, -ERANGE,
-				"Bad packet size provided: %u. Should be between %u and %u", s->len,
-				RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
+		ret = pvp_fail(err, err_len, -ERANGE,
+			       "Bad packet size provided: %u. Should be between %u and %u", s->len,
+			       RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
 		goto fail;
 	}
 	s->rate_len = s->len;
 	rte_eth_dev_get_mtu(trex.g->port[port].eth_port, &mtu);
 	if (mtu != 0 && s->len > (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8) {
-		ret = trex_fail(err, err_len, -EPERM,
-				"stream %u: a packet of %u B is over the MTU %u of port %u (start "
-				"pvpkit-gen with --mtu %u)",
-				id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
+		ret = pvp_fail(err, err_len, -EPERM,
+			       "stream %u: a packet of %u B is over the MTU %u of port %u (start "
+			       "pvpkit-gen with --mtu %u)",
+			       id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
 		goto fail;
 	}
 	/* flow_stats first: the field engine keeps checksums itself only without it. */
@@ -384,8 +384,8 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 		goto fail;
 	ret = trex_vm_translate(vm, s, msg, sizeof(msg));
 	if (ret != 0) {
-		ret = trex_fail(err, err_len, ret == -EINVAL ? -EINVAL : -EIO, "stream %u: %s", id,
-				msg);
+		ret = pvp_fail(err, err_len, ret == -EINVAL ? -EINVAL : -EIO, "stream %u: %s", id,
+			       msg);
 		goto fail;
 	}
 	if (s->tpg) {
@@ -405,7 +405,7 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 	}
 	trex_pvp_stream_free(&ps);
 	if (ret != 0) {
-		ret = trex_fail(err, err_len, -EPERM, "stream %u: %s", id, msg);
+		ret = pvp_fail(err, err_len, -EPERM, "stream %u: %s", id, msg);
 		goto fail;
 	}
 	ret = trex_stream_kept(st, id, &s->json, err, err_len);
@@ -426,8 +426,8 @@ static int
 trex_port_writable(uint16_t port, char *err, size_t err_len)
 {
 	if (trex.port[port].state == TREX_PORT_TX || trex.port[port].state == TREX_PORT_PAUSE) {
-		return trex_fail(err, err_len, -EBUSY,
-				 "port %u is active: stop it before changing its streams", port);
+		return pvp_fail(err, err_len, -EBUSY,
+				"port %u is active: stop it before changing its streams", port);
 	}
 	return 0;
 }
@@ -450,12 +450,11 @@ trex_m_add_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_
 		return ret;
 	tp = &trex.port[port];
 	if (trex_stream_find(port, (uint32_t)id, NULL) != NULL)
-		return trex_fail(err, err_len, -EEXIST, "stream %u already exists in profile_id(_)",
-				 (uint32_t)id);
+		return pvp_fail(err, err_len, -EEXIST, "stream %u already exists in profile_id(_)",
+				(uint32_t)id);
 	if (tp->nb_streams == TREX_MAX_PORT_STREAMS)
-		return trex_fail(err, err_len, -EPERM,
-				 "port %u has %u streams: pvpkit-gen takes %u", port,
-				 tp->nb_streams, TREX_MAX_PORT_STREAMS);
+		return pvp_fail(err, err_len, -EPERM, "port %u has %u streams: pvpkit-gen takes %u",
+				port, tp->nb_streams, TREX_MAX_PORT_STREAMS);
 	ret = trex_stream_parse(st, port, (uint32_t)id, &s, err, err_len);
 	if (ret != 0)
 		return ret;
@@ -482,8 +481,8 @@ trex_m_remove_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 		return -EINVAL;
 	s = trex_stream_find(port, (uint32_t)id, &idx);
 	if (s == NULL)
-		return trex_fail(err, err_len, -ENOENT,
-				 "stream %u does not exists in profile_id(_)", (uint32_t)id);
+		return pvp_fail(err, err_len, -ENOENT, "stream %u does not exists in profile_id(_)",
+				(uint32_t)id);
 	ret = trex_port_writable(port, err, err_len);
 	if (ret != 0)
 		return ret;
@@ -562,9 +561,9 @@ trex_m_get_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_
 		return -EINVAL;
 	s = trex_stream_find(port, (uint32_t)id, NULL);
 	if (s == NULL)
-		return trex_fail(err, err_len, -ENOENT,
-				 "stream id %u, profile id _ on port %u does not exists",
-				 (uint32_t)id, port);
+		return pvp_fail(err, err_len, -ENOENT,
+				"stream id %u, profile id _ on port %u does not exists",
+				(uint32_t)id, port);
 	j = json_deep_copy(s->json);
 	if (!get_pkt)
 		json_object_del(j, "packet");
@@ -592,7 +591,7 @@ trex_profile_load(char *err, size_t err_len)
 			if (!s->enabled)
 				continue;
 			if (n == GEN_MAX_STREAMS || (n + 1) * g->opt.tx_cores > GEN_MAX_WSTREAMS) {
-				return trex_fail(
+				return pvp_fail(
 					err, err_len, -ERANGE,
 					"more than %u enabled streams on all ports together: "
 					"pvpkit-gen sends at most %u (%u per TX core)",
@@ -604,15 +603,15 @@ trex_profile_load(char *err, size_t err_len)
 			list[n++] = s;
 		}
 	if (n == 0) {
-		return trex_fail(err, err_len, -EPERM,
-				 "unable to start traffic - no enabled streams");
+		return pvp_fail(err, err_len, -EPERM,
+				"unable to start traffic - no enabled streams");
 	}
 	prof = calloc(1, sizeof(*prof));
 	if (prof != NULL)
 		prof->streams = calloc(n, sizeof(*prof->streams));
 	if (prof == NULL || prof->streams == NULL) {
 		free(prof);
-		return trex_fail(err, err_len, -ENOMEM, "out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	}
 	snprintf(prof->source, sizeof(prof->source), "<trex>");
 	prof->n_streams = n;
@@ -620,8 +619,8 @@ trex_profile_load(char *err, size_t err_len)
 		ret = trex_stream_fill(list[i], &prof->streams[i], (uint16_t)i, msg, sizeof(msg));
 		if (ret != 0) {
 			pvp_profile_free(prof);
-			return trex_fail(err, err_len, -EPERM, "port %u stream %u: %s",
-					 list[i]->port, list[i]->id, msg);
+			return pvp_fail(err, err_len, -EPERM, "port %u stream %u: %s",
+					list[i]->port, list[i]->id, msg);
 		}
 	}
 	for (i = 0; i < trex.nb_loaded; i++)
@@ -632,7 +631,7 @@ trex_profile_load(char *err, size_t err_len)
 		pvp_profile_free(prof);
 		trex.loaded_any = false;
 		trex.nb_loaded = 0;
-		return trex_fail(err, err_len, -EPERM, "%s", msg);
+		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	}
 	for (i = 0; i < trex.nb_loaded; i++)
 		if (trex.loaded[i] != NULL)

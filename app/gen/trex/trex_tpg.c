@@ -65,8 +65,8 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, char *err, size_t 
 		json_int_t v = json_integer_value(json_object_get(val, "vlan"));
 
 		if (!trex_tpg_vlan_ok(v) || t->dot1q[v] != 0) {
-			return trex_fail(err, err_len, -EEXIST,
-					 "Vlan %lld already exists or is invalid!", (long long)v);
+			return pvp_fail(err, err_len, -EEXIST,
+					"Vlan %lld already exists or is invalid!", (long long)v);
 		}
 		t->dot1q[v] = (uint16_t)(id + 1);
 		return 0;
@@ -78,12 +78,12 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, char *err, size_t 
 		uint32_t key = (uint32_t)a << 12 | (uint32_t)b, i;
 
 		if (json_array_size(vl) != 2) {
-			return trex_fail(err, err_len, -EPERM, "QinQ must contain 2 Vlans!");
+			return pvp_fail(err, err_len, -EPERM, "QinQ must contain 2 Vlans!");
 		}
 		if (!trex_tpg_vlan_ok(a) || !trex_tpg_vlan_ok(b) || gen_tpg_qinq(t, key) != 0) {
-			return trex_fail(err, err_len, -EEXIST,
-					 "QinQ (%lld,%lld) already exists or is invalid!",
-					 (long long)a, (long long)b);
+			return pvp_fail(err, err_len, -EEXIST,
+					"QinQ (%lld,%lld) already exists or is invalid!",
+					(long long)a, (long long)b);
 		}
 		/* Kept sorted: the RX lcores search it. */
 		for (i = t->nb_qinq; i > 0 && t->qinq_key[i - 1] > key; i--) {
@@ -95,8 +95,8 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, char *err, size_t 
 		t->nb_qinq++;
 		return 0;
 	}
-	return trex_fail(err, err_len, -EOPNOTSUPP, "Tag type %s is not supported!",
-			 type != NULL ? type : "(none)");
+	return pvp_fail(err, err_len, -EOPNOTSUPP, "Tag type %s is not supported!",
+			type != NULL ? type : "(none)");
 }
 
 static void
@@ -124,7 +124,7 @@ trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 	}
 	if (t == NULL || t->qinq_key == NULL || t->qinq_tag == NULL) {
 		trex_tpg_table_free(t);
-		return trex_fail(err, err_len, -ENOMEM, "out of memory");
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	}
 	t->num_tpgids = trex_tpg.num_tpgids;
 	t->num_tags = trex_tpg.num_tags;
@@ -252,13 +252,13 @@ trex_tpg_ports(json_t *list, bool *set, const char *user, uint64_t sid, char *er
 		json_int_t v = json_integer_value(x);
 
 		if (!json_is_integer(x) || v < 0 || v >= trex.g->nb_ports) {
-			return trex_fail(err, err_len, -ERANGE,
-					 "Invalid port number: %lld Max port number: %u",
-					 (long long)v, trex.g->nb_ports - 1);
+			return pvp_fail(err, err_len, -ERANGE,
+					"Invalid port number: %lld Max port number: %u",
+					(long long)v, trex.g->nb_ports - 1);
 		}
 		if (!trex.port[v].owned || strcmp(trex.port[v].owner, user) != 0 ||
 		    trex.port[v].session_id != sid) {
-			return trex_fail(
+			return pvp_fail(
 				err, err_len, -EPERM,
 				"port %lld is not owned by you or your current executing session",
 				(long long)v);
@@ -288,13 +288,13 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	    (tags = trex_param_array(p, "tags", err, err_len)) == NULL)
 		return -EINVAL;
 	if (trex_tpg.user[0] != '\0')
-		return trex_fail(err, err_len, -EBUSY,
-				 "Tagged Packet Grouping is enabled by user %s: pvpkit-gen keeps "
-				 "one TPG context at a time",
-				 trex_tpg.user);
+		return pvp_fail(err, err_len, -EBUSY,
+				"Tagged Packet Grouping is enabled by user %s: pvpkit-gen keeps "
+				"one TPG context at a time",
+				trex_tpg.user);
 	if (json_array_size(tags) > UINT16_MAX)
-		return trex_fail(err, err_len, -ERANGE, "%zu tags: at most %u",
-				 json_array_size(tags), UINT16_MAX);
+		return pvp_fail(err, err_len, -ERANGE, "%zu tags: at most %u",
+				json_array_size(tags), UINT16_MAX);
 	ret = trex_tpg_ports(ports, trex_tpg.tx, user, sid, err, err_len);
 	if (ret == 0)
 		ret = trex_tpg_ports(rx, trex_tpg.rx, user, sid, err, err_len);
@@ -302,14 +302,14 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 		goto fail;
 	for (port = 0; port < g->nb_ports; port++)
 		if (trex_tpg.rx[port] && !trex_tpg.tx[port]) {
-			ret = trex_fail(err, err_len, -EPERM, "Rx Ports must be acquired!");
+			ret = pvp_fail(err, err_len, -EPERM, "Rx Ports must be acquired!");
 			goto fail;
 		}
 	json_array_foreach(tags, i, tag)
 		if (!json_is_object(tag) || !json_is_object(json_object_get(tag, "value")) ||
 		    !json_is_string(json_object_get(tag, "type"))) {
-			ret = trex_fail(err, err_len, -EINVAL,
-					"tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
+			ret = pvp_fail(err, err_len, -EINVAL,
+				       "tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
 			goto fail;
 		}
 	trex_tpg.num_tpgids = (uint32_t)n;
@@ -320,7 +320,7 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	bytes = trex_tpg_slots() * sizeof(struct gen_tpg_cntr) * (g->rx.nb + 1u) * k +
 		(trex_tpg.num_tpgids + 1ull) * 32 * g->nb_ports;
 	if (bytes > TPG_MAX_BYTES) {
-		ret = trex_fail(
+		ret = pvp_fail(
 			err, err_len, -ENOSPC,
 			"Rx counter allocation failed! %u tpgids x %u tags on %u port(s) take "
 			"%" PRIu64 " MiB; pvpkit-gen allocates at most %llu MiB",
@@ -365,7 +365,7 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	return trex_ok(res);
 nomem:
 	trex_tpg_destroy();
-	return trex_fail(err, err_len, -ENOSPC, "Rx counter allocation failed!");
+	return pvp_fail(err, err_len, -ENOSPC, "Rx counter allocation failed!");
 fail:
 	memset(trex_tpg.tx, 0, sizeof(trex_tpg.tx));
 	memset(trex_tpg.rx, 0, sizeof(trex_tpg.rx));
@@ -399,8 +399,8 @@ trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 	if (!trex_tpg_is(user) || trex_tpg.state == TPG_DISABLED)
 		return trex_tpg_enable_cp(p, user, res, err, err_len);
 	if (trex_tpg.state != TPG_ENABLED_CP_RX)
-		return trex_fail(err, err_len, -EBUSY,
-				 "Tagged Packet Group in Dp can be enabled only after Cp and Rx!");
+		return pvp_fail(err, err_len, -EBUSY,
+				"Tagged Packet Group in Dp can be enabled only after Cp and Rx!");
 	ret = trex_tpg_table(&t, err, err_len);
 	if (ret != 0)
 		return ret;
@@ -418,7 +418,7 @@ trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 	if (user == NULL)
 		return -EINVAL;
 	if (!trex_tpg_is(user))
-		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
+		return pvp_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	if (trex_tpg.state == TPG_DISABLED_DP_RX) {
 		trex_tpg_destroy();
 		return trex_ok(res);
@@ -452,12 +452,12 @@ trex_tpg_whose(json_t *p, const char *what, bool *mine, char *err, size_t err_le
 	if (user == NULL)
 		return -EINVAL;
 	if (user[0] != '\0' && has_port) {
-		return trex_fail(
+		return pvp_fail(
 			err, err_len, -ERANGE,
 			"Should provide only one between port_id and username to get TPG %s", what);
 	}
 	if (user[0] == '\0' && !has_port) {
-		return trex_fail(
+		return pvp_fail(
 			err, err_len, -ERANGE,
 			"Should provide at least one between port_id and username to get TPG %s",
 			what);
@@ -521,15 +521,15 @@ trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 	if (ret != 0)
 		return ret;
 	if (lo >= hi)
-		return trex_fail(err, err_len, -ERANGE,
-				 "Min Tag = %" PRIu64 " must be smaller than Max Tag = %" PRIu64,
-				 lo, hi);
+		return pvp_fail(err, err_len, -ERANGE,
+				"Min Tag = %" PRIu64 " must be smaller than Max Tag = %" PRIu64, lo,
+				hi);
 	if (!mine || trex_tpg.state != TPG_ENABLED)
-		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
+		return pvp_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	if (hi > trex_tpg.num_tags)
-		return trex_fail(err, err_len, -ERANGE,
-				 "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
-				 trex_tpg.num_tags);
+		return pvp_fail(err, err_len, -ERANGE,
+				"Max Tag %" PRIu64 " is larger than number of tags %u", hi,
+				trex_tpg.num_tags);
 	a = json_array();
 	for (i = lo; i < hi; i++)
 		json_array_append(a, json_array_get(trex_tpg.tags, i));
@@ -549,7 +549,7 @@ trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 	if (user == NULL || (tags = trex_param_array(p, "tags", err, err_len)) == NULL)
 		return -EINVAL;
 	if (!trex_tpg_is(user) || trex_tpg.state != TPG_ENABLED)
-		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
+		return pvp_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	old = json_deep_copy(trex_tpg.tags);
 	json_array_foreach(tags, i, tag) {
 		uint64_t id;
@@ -559,15 +559,15 @@ trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 		    trex_param_uint(tag, "tag_id", UINT16_MAX, -1, &id, err, err_len) != 0)
 			goto fail;
 		if (id >= trex_tpg.num_tags) {
-			ret = trex_fail(err, err_len, -ERANGE,
-					"Tag Id %" PRIu64 " greater than num of tags %u", id,
-					trex_tpg.num_tags);
+			ret = pvp_fail(err, err_len, -ERANGE,
+				       "Tag Id %" PRIu64 " greater than num of tags %u", id,
+				       trex_tpg.num_tags);
 			goto fail;
 		}
 		if (type == NULL || json_is_null(type)) {
 			if (json_is_null(json_array_get(trex_tpg.tags, id))) {
-				ret = trex_fail(err, err_len, -EPERM,
-						"Tag Id to remove: %" PRIu64 " is invalid!", id);
+				ret = pvp_fail(err, err_len, -EPERM,
+					       "Tag Id to remove: %" PRIu64 " is invalid!", id);
 				goto fail;
 			}
 			json_array_set(trex_tpg.tags, id, json_null());

@@ -88,16 +88,16 @@ trex_tpg_stats_args(json_t *p, uint16_t port, uint64_t *tpgid, bool *unknown, bo
 				 trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)))
 		return -EINVAL;
 	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[port]) {
-		return trex_fail(err, err_len, -EBUSY,
-				 "Tagged Packet Group is not enabled on this port.");
+		return pvp_fail(err, err_len, -EBUSY,
+				"Tagged Packet Group is not enabled on this port.");
 	}
 	if (unknown != NULL && !trex_tpg.rx[port]) {
-		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
-				 port);
+		return pvp_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
+				port);
 	}
 	if (*tpgid >= trex_tpg.num_tpgids) {
-		return trex_fail(err, err_len, -ERANGE,
-				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
+		return pvp_fail(err, err_len, -ERANGE,
+				"tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
 	}
 	return 0;
 }
@@ -107,20 +107,20 @@ static int
 trex_tpg_range(uint64_t lo, uint64_t hi, bool unknown, bool untagged, char *err, size_t err_len)
 {
 	if (lo > hi) {
-		return trex_fail(err, err_len, -ERANGE,
-				 "Min Tag = %" PRIu64
-				 " must be smaller/equal than Max Tag = %" PRIu64,
-				 lo, hi);
+		return pvp_fail(err, err_len, -ERANGE,
+				"Min Tag = %" PRIu64
+				" must be smaller/equal than Max Tag = %" PRIu64,
+				lo, hi);
 	}
 	if (lo == hi && !unknown && !untagged) {
-		return trex_fail(
+		return pvp_fail(
 			err, err_len, -EPERM,
 			"Min Tag can equal Max Tag iff unknown tag or untagged flags provided.");
 	}
 	if (hi > trex_tpg.num_tags) {
-		return trex_fail(err, err_len, -ERANGE,
-				 "Max Tag %" PRIu64 " is larger than number of tags %u", hi,
-				 trex_tpg.num_tags);
+		return pvp_fail(err, err_len, -ERANGE,
+				"Max Tag %" PRIu64 " is larger than number of tags %u", hi,
+				trex_tpg.num_tags);
 	}
 	return 0;
 }
@@ -146,9 +146,9 @@ trex_tpg_tags_check(json_t *list, char *err, size_t err_len)
 	json_array_foreach(list, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) >= trex_tpg.num_tags) {
-			return trex_fail(err, err_len, -ERANGE,
-					 "Tag %lld is larger than number of tags %u",
-					 (long long)json_integer_value(x), trex_tpg.num_tags);
+			return pvp_fail(err, err_len, -ERANGE,
+					"Tag %lld is larger than number of tags %u",
+					(long long)json_integer_value(x), trex_tpg.num_tags);
 		}
 	return 0;
 }
@@ -238,9 +238,9 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	int ret;
 
 	if (has_list == has_max)
-		return trex_fail(err, err_len, -ERANGE,
-				 "One between max_tag and tag_list should be provided in "
-				 "clear_tpg_stats.");
+		return pvp_fail(err, err_len, -ERANGE,
+				"One between max_tag and tag_list should be provided in "
+				"clear_tpg_stats.");
 	ret = trex_param_port(p, &port, err, err_len);
 	if (ret == 0)
 		ret = trex_tpg_stats_args(p, port, &tpgid, &unknown, &untagged, err, err_len);
@@ -251,7 +251,7 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	row = tpgid * (trex_tpg.num_tags + GEN_TPG_EXTRA);
 	if (has_list) {
 		if (!json_is_array(list))
-			return trex_fail(err, err_len, -EINVAL, "'tag_list' must be an array");
+			return pvp_fail(err, err_len, -EINVAL, "'tag_list' must be an array");
 		/* All checked before any is cleared. */
 		ret = trex_tpg_tags_check(list, err, err_len);
 		if (ret != 0)
@@ -300,21 +300,20 @@ trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len)
 	if (ret != 0)
 		return ret;
 	if (!trex_tpg_is(user) || trex_tpg.state != TPG_ENABLED)
-		return trex_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
+		return pvp_fail(err, err_len, -EBUSY, "Tagged Packet Group is not enabled.");
 	if (!trex_tpg.rx[port])
-		return trex_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
-				 port);
+		return pvp_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
+				port);
 	if (hi > trex_tpg.num_tpgids)
-		return trex_fail(err, err_len, -ERANGE,
-				 "tpgid %" PRIu64 " is bigger than the max allowed tpgid.", hi);
+		return pvp_fail(err, err_len, -ERANGE,
+				"tpgid %" PRIu64 " is bigger than the max allowed tpgid.", hi);
 	if (lo >= hi)
-		return trex_fail(err, err_len, -ERANGE,
-				 "max tpgid %" PRIu64 " is bigger than min tpgid %" PRIu64, hi, lo);
+		return pvp_fail(err, err_len, -ERANGE,
+				"max tpgid %" PRIu64 " is bigger than min tpgid %" PRIu64, hi, lo);
 	if ((hi - lo) * json_array_size(list) > TPG_MAX_CLEAR)
-		return trex_fail(err, err_len, -ERANGE,
-				 "Num Stats to clear %" PRIu64
-				 " is too big. Decrease list of tags.",
-				 (hi - lo) * json_array_size(list));
+		return pvp_fail(err, err_len, -ERANGE,
+				"Num Stats to clear %" PRIu64 " is too big. Decrease list of tags.",
+				(hi - lo) * json_array_size(list));
 	ret = trex_tpg_tags_check(list, err, err_len);
 	if (ret != 0)
 		return ret;
@@ -383,8 +382,8 @@ trex_tpg_unk_port(uint16_t port, char *err, size_t err_len)
 {
 	if (trex_tpg.user[0] == '\0' || trex_tpg.state == TPG_DISABLED_DP_RX ||
 	    !trex_tpg.rx[port]) {
-		return trex_fail(err, err_len, -EBUSY,
-				 "Tagged Packet Group is not enabled or collecting on this port.");
+		return pvp_fail(err, err_len, -EBUSY,
+				"Tagged Packet Group is not enabled or collecting on this port.");
 	}
 	return 0;
 }
