@@ -7,8 +7,9 @@
  * impair.set, impair.get). They run on lib/ctl's control thread and only
  * read what the forwarding lcores write; impair.set hands new settings
  * over through the stage's sequence count (impair.h). Only impair.set
- * takes parameters, checked against pvp_impair_conf_members; one sent to
- * another method is refused with -32602.
+ * takes parameters, decoded through pvp_impair_conf_members
+ * (pvp_ctl_params()); one sent to another method is refused with -32602:
+ * a client that sends some expects an effect it would not get.
  */
 
 #include <errno.h>
@@ -103,23 +104,10 @@ nomem:
 	return -ENOMEM;
 }
 
-/*
- * The methods take no parameters: a client that sends some expects an
- * effect it would not get, so it is told rather than ignored.
- */
-static int
-ctl_no_params(const char *method, const json_t *params, char *err, size_t err_len)
-{
-	if (params == NULL || json_object_size(params) + json_array_size(params) == 0)
-		return 0;
-	pvp_err(err, err_len, "%s takes no parameters", method);
-	return -EINVAL;
-}
-
 static int
 ctl_stats_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	if (ctl_no_params("stats.get", params, err, err_len) < 0)
+	if (pvp_ctl_params("stats.get", NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	*result = fwd_report_json(arg);
 	if (*result == NULL) {
@@ -135,7 +123,7 @@ ctl_stats_clear(json_t *params, void *arg, json_t **result, char *err, size_t er
 	const struct fwd_app *app = arg;
 	int ret;
 
-	if (ctl_no_params("stats.clear", params, err, err_len) < 0)
+	if (pvp_ctl_params("stats.clear", NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	ret = pvp_stats_clear(app->stats);
 	if (ret != 0) {
@@ -167,7 +155,7 @@ ctl_impair_on(const struct fwd_app *app, const char *method, char *err, size_t e
 static int
 ctl_impair_get(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	if (ctl_no_params(PVP_FWD_M_IMPAIR_GET, params, err, err_len) < 0 ||
+	if (pvp_ctl_params(PVP_FWD_M_IMPAIR_GET, NULL, params, NULL, err, err_len) < 0 ||
 	    ctl_impair_on(arg, PVP_FWD_M_IMPAIR_GET, err, err_len) < 0)
 		return -EINVAL;
 	*result = fwd_impair_get_json(arg);
@@ -191,7 +179,7 @@ ctl_clock_get(json_t *params, void *arg, json_t **result, char *err, size_t err_
 	struct pvp_clock_sample c;
 	json_t *res;
 
-	if (ctl_no_params("clock.get", params, err, err_len) < 0)
+	if (pvp_ctl_params("clock.get", NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	pvp_clock_sample_take(&c);
 	res = pvp_clock_sample_json(&c);
@@ -216,14 +204,11 @@ ctl_impair_set(json_t *params, void *arg, json_t **result, char *err, size_t err
 	struct pvp_impair_conf c;
 	char e[256] = "";
 
-	if (ctl_impair_on(app, PVP_FWD_M_IMPAIR_SET, err, err_len) < 0)
+	if (ctl_impair_on(app, PVP_FWD_M_IMPAIR_SET, err, err_len) < 0 ||
+	    pvp_ctl_params(PVP_FWD_M_IMPAIR_SET, pvp_impair_conf_members, params, &c, err,
+			   err_len) < 0)
 		return -EINVAL;
-	if (params != NULL && !json_is_object(params)) {
-		pvp_err(err, err_len, "impair.set: parameters must be an object");
-		return -EINVAL;
-	}
-	if (pvp_schema_decode(pvp_impair_conf_members, params, NULL, &c, e, sizeof(e)) < 0 ||
-	    fwd_impair_set(app, &c, e, sizeof(e)) < 0) {
+	if (fwd_impair_set(app, &c, e, sizeof(e)) < 0) {
 		pvp_err(err, err_len, "impair.set: %s", e);
 		return -EINVAL;
 	}

@@ -21,11 +21,15 @@
 #include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
+#include "pvp_gen_answer.h"
+
 #define GEN_CAP_MAX	  10		 /* captures at once (as TRex) */
-#define GEN_CAP_MAX_COUNT 1000000	 /* most frames a capture keeps */
-#define GEN_CAP_MAX_BYTES (1ull << 32)	 /* most frame bytes a capture keeps */
-#define GEN_CAP_DEF_BYTES (64ull << 20)	 /* --capture's bytes= when not given */
 #define GEN_CAP_MEM_BYTES (256ull << 20) /* most bytes kept for fetching, all captures */
+
+/* Frames and frame bytes a capture keeps at most, bytes when not told. */
+#define GEN_CAP_MAX_COUNT PVP_GEN_CAP_MAX_COUNT
+#define GEN_CAP_MAX_BYTES ((unsigned long long)PVP_GEN_CAP_MAX_BYTES)
+#define GEN_CAP_DEF_BYTES ((unsigned long long)PVP_GEN_CAP_DEF_BYTES)
 
 /* Which side of a port a frame was seen on. */
 enum gen_cap_dir {

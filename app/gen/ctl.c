@@ -28,21 +28,20 @@
 #include "pvp_util.h"
 
 #include "capture.h"
-#include "ctl_params.h"
 #include "gen.h"
 
 pthread_mutex_t gen_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pvp_ctl_server *gen_srv;
 
 /*
- * Bounds of the numbers a client may send. A rate or a duration outside
- * them is a mistake (1e-300 pps, 1e300 s), never a setting: refused with
- * -32602 naming the parameter and the range, never rounded into a run
- * that ends at once or a count that overflows. Rates are bounded as on
- * the command line (PVP_RATE_MIN_PPS ... in lib/util).
+ * The parameters are decoded through their tables (pvp_gen_answer.h),
+ * which bound every number a client may send: a duration of 1e300 s is a
+ * mistake, never a setting, refused with -32602 naming the parameter and
+ * the range rather than rounded into a count that overflows. Only what a
+ * table cannot say is checked here: the rate's grammar (bounded as on the
+ * command line, PVP_RATE_MIN_PPS ... in lib/util), profile.load's "one of",
+ * a start time against this host's clock, a port against the ports there.
  */
-#define GEN_CTL_DURATION_MIN GEN_MIN_DURATION_S
-#define GEN_CTL_DURATION_MAX GEN_MAX_DURATION_S /* as --duration */
 /* How far traffic.start's start_at may lie ahead of and behind our clock. */
 #define GEN_CTL_START_AHEAD_S 60.0
 #define GEN_CTL_START_SKEW_S  10.0
@@ -119,41 +118,72 @@ gen_ctl_profile_file(const char *path, bool has_dir, json_t **root, char *err, s
 	return ret;
 }
 
+/*
+ * traffic.start's and traffic.update's rate: a number is packets per
+ * second; a string has the one rate grammar, so "1e-300", "nan" and
+ * "0x10" are refused here as on the command line, never turned into a run
+ * that ends at once.
+ */
+static int
+gen_ctl_rate(const char *method, const json_t *v, struct pvp_rate *r, char *err, size_t err_len)
+{
+	char msg[256];
+
+	if (json_is_number(v)) {
+		r->unit = PVP_RATE_PPS;
+		r->value = json_number_value(v);
+		if (r->value >= PVP_RATE_MIN_PPS && r->value <= PVP_RATE_MAX_PPS)
+			return 0;
+		pvp_err(err, err_len, "%s: rate: must be a number in %g..%g (pps)", method,
+			PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
+		return -EINVAL;
+	}
+	if (!json_is_string(v)) {
+		pvp_err(err, err_len, "%s: rate: must be a number (pps) or a string", method);
+		return -EINVAL;
+	}
+	if (pvp_rate_parse(json_string_value(v), r, msg, sizeof(msg)) != 0) {
+		pvp_err(err, err_len, "%s: rate: %s", method, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	static const char *const keys[] = {"path", "profile", "size", "flows", NULL};
+	static const char *const m = PVP_GEN_M_PROFILE_LOAD;
 	struct gen_ctx *g = arg;
 	struct pvp_profile *p = NULL;
+	struct pvp_gen_profile_load pl;
 	char e[PVP_PKT_ERR_LEN] = "";
 	char msg[512];
-	json_t *v, *root = NULL;
+	json_t *root = NULL;
 	const char *source = "<rpc>";
 	int ret;
 
-	if (!json_is_object(params) ||
-	    gen_ctl_keys("profile.load", params, keys, err, err_len) < 0 ||
-	    (json_object_get(params, "path") != NULL) +
-			    (json_object_get(params, "profile") != NULL) +
-			    (json_object_get(params, "size") != NULL ||
-			     json_object_get(params, "flows") != NULL) !=
-		    1) {
+	RTE_BUILD_BUG_ON(PVP_GEN_MAX_SIZE != PVP_PKT_MAX_SIZE);
+	RTE_BUILD_BUG_ON(PVP_GEN_MAX_PORTS != GEN_MAX_PORTS);
+	if (pvp_ctl_params(m, pvp_gen_profile_load_members, params, &pl, err, err_len) < 0)
+		return -EINVAL;
+	if (pl.has_path + pl.has_profile + (pl.has_size || pl.has_flows) != 1) {
 		pvp_err(err, err_len,
-			"profile.load: params: {\"path\"} | {\"profile\"} | {\"size\",\"flows\"}");
+			"%s: params: {\"path\"} | {\"profile\"} | {\"size\",\"flows\"}", m);
+		return -EINVAL;
+	}
+	if (pl.size != 0 && pl.size < PVP_PKT_MIN_SIZE) {
+		pvp_err(err, err_len, "%s: size: must be %d..%d (0: IMIX)", m, PVP_PKT_MIN_SIZE,
+			PVP_PKT_MAX_SIZE);
 		return -EINVAL;
 	}
 	/* Files are read and checked before the lock: the TX side never waits on them. */
-	if ((v = json_object_get(params, "path")) != NULL) {
-		if (!json_is_string(v)) {
-			pvp_err(err, err_len, "profile.load: \"path\" must be a string");
-			return -EINVAL;
-		}
-		source = json_string_value(v);
+	if (pl.has_path) {
+		source = pl.path;
 		ret = gen_ctl_profile_file(source, g->opt.files_dir != NULL, &root, err, err_len);
 		if (ret < 0)
 			return ret;
-	} else if ((v = json_object_get(params, "profile")) != NULL) {
-		root = json_deep_copy(v);
+	} else if (pl.has_profile) {
+		root = json_deep_copy(pl.profile);
 		if (root == NULL) {
 			pvp_err(err, err_len, "out of memory");
 			return -ENOMEM;
@@ -175,27 +205,12 @@ gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t
 	if (root != NULL) {
 		p = pvp_profile_parse(root, source, e, sizeof(e));
 	} else {
-		json_int_t size = 64, flows = 1;
 		uint16_t ports[GEN_MAX_PORTS];
 		uint16_t i;
 
-		ret = -EINVAL;
-		if ((v = json_object_get(params, "size")) != NULL &&
-		    gen_ctl_integer("profile.load", "size", v, 0, PVP_PKT_MAX_SIZE, &size, err,
-				    err_len) < 0)
-			goto out;
-		if (size != 0 && size < PVP_PKT_MIN_SIZE) {
-			pvp_err(err, err_len, "profile.load: \"size\" must be %d..%d (0: IMIX)",
-				PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
-			goto out;
-		}
-		if ((v = json_object_get(params, "flows")) != NULL &&
-		    gen_ctl_integer("profile.load", "flows", v, 1, 1 << 24, &flows, err, err_len) <
-			    0)
-			goto out;
 		for (i = 0; i < g->nb_ports; i++)
 			ports[i] = i;
-		p = pvp_profile_quick((uint16_t)size, (uint64_t)flows, ports, g->nb_ports, e,
+		p = pvp_profile_quick((uint16_t)pl.size, pl.flows, ports, g->nb_ports, e,
 				      sizeof(e));
 	}
 	ret = -EINVAL;
@@ -226,53 +241,41 @@ out:
 static int
 gen_m_traffic_start(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	static const char *const keys[] = {"rate", "duration", "start_at", NULL};
+	static const char *const m = PVP_GEN_M_TRAFFIC_START;
 	struct gen_ctx *g = arg;
 	struct pvp_rate rate = {.unit = PVP_RATE_MAX};
-	double duration = 0, start_at = 0, now;
+	struct pvp_gen_traffic_start ts;
+	double now = pvp_realtime_s();
 	char msg[512];
-	json_t *v;
 	int ret;
 
-	if (gen_ctl_keys("traffic.start", params, keys, err, err_len) < 0)
-		return -EINVAL;
-	if ((v = json_object_get(params, "rate")) != NULL &&
-	    gen_json_rate("traffic.start", v, &rate, err, err_len) != 0)
+	if (pvp_ctl_params(m, pvp_gen_traffic_start_members, params, &ts, err, err_len) < 0 ||
+	    (ts.rate != NULL && gen_ctl_rate(m, ts.rate, &rate, err, err_len) != 0))
 		return -EINVAL;
 	/* 0 is "until traffic.stop", as an absent duration. */
-	if ((v = json_object_get(params, "duration")) != NULL &&
-	    !(json_is_number(v) && json_number_value(v) == 0) &&
-	    gen_ctl_number("traffic.start", "duration", v, GEN_CTL_DURATION_MIN,
-			   GEN_CTL_DURATION_MAX, " (seconds; 0: until traffic.stop)", &duration,
-			   err, err_len) != 0)
+	if (ts.duration != 0 && ts.duration < GEN_MIN_DURATION_S) {
+		pvp_err(err, err_len,
+			"%s: duration: must be 0 (until traffic.stop) or %g..%g seconds", m,
+			GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
 		return -EINVAL;
+	}
 	/*
 	 * A start at a given CLOCK_REALTIME second, near now: a time far off
 	 * is a coordinator whose clock is not ours (no NTP), which a run
 	 * must not wait for, nor pretend was simultaneous.
 	 */
-	if ((v = json_object_get(params, "start_at")) != NULL) {
-		now = pvp_realtime_s();
-		start_at = json_number_value(v);
-		if (!json_is_number(v) || !isfinite(start_at)) {
-			pvp_err(err, err_len,
-				"traffic.start: \"start_at\" must be a number (CLOCK_REALTIME "
-				"seconds)");
-			return -EINVAL;
-		}
-		if (start_at < now - GEN_CTL_START_SKEW_S ||
-		    start_at > now + GEN_CTL_START_AHEAD_S) {
-			pvp_err(err, err_len,
-				"traffic.start: \"start_at\" is %.4g s %s this host's clock "
-				"(at most %.0f s ahead, %.0f s behind): are the clocks "
-				"synchronised?",
-				fabs(start_at - now), start_at > now ? "ahead of" : "behind",
-				GEN_CTL_START_AHEAD_S, GEN_CTL_START_SKEW_S);
-			return -EINVAL;
-		}
+	if (ts.has_start_at && (ts.start_at < now - GEN_CTL_START_SKEW_S ||
+				ts.start_at > now + GEN_CTL_START_AHEAD_S)) {
+		pvp_err(err, err_len,
+			"%s: start_at: %.4g s %s this host's clock (must be at most %.0f s ahead, "
+			"%.0f s behind): are the clocks synchronised?",
+			m, fabs(ts.start_at - now), ts.start_at > now ? "ahead of" : "behind",
+			GEN_CTL_START_AHEAD_S, GEN_CTL_START_SKEW_S);
+		return -EINVAL;
 	}
 	pthread_mutex_lock(&gen_lock);
-	ret = gen_traffic_start(g, &rate, duration, start_at, msg, sizeof(msg));
+	ret = gen_traffic_start(g, &rate, ts.duration, ts.has_start_at ? ts.start_at : 0, msg,
+				sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
 		pvp_err(err, err_len, "%s", msg);
@@ -287,7 +290,7 @@ gen_m_traffic_stop(json_t *params, void *arg, json_t **result, char *err, size_t
 {
 	struct gen_ctx *g = arg;
 
-	if (gen_ctl_no_params("traffic.stop", params, err, err_len) < 0)
+	if (pvp_ctl_params(PVP_GEN_M_TRAFFIC_STOP, NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
 	gen_traffic_stop(g);
@@ -299,21 +302,15 @@ gen_m_traffic_stop(json_t *params, void *arg, json_t **result, char *err, size_t
 static int
 gen_m_traffic_update(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	static const char *const keys[] = {"rate", NULL};
+	static const char *const m = PVP_GEN_M_TRAFFIC_UPDATE;
 	struct gen_ctx *g = arg;
+	struct pvp_gen_traffic_start ts;
 	struct pvp_rate rate;
 	char msg[512];
-	json_t *v;
 	int ret;
 
-	if (gen_ctl_keys("traffic.update", params, keys, err, err_len) < 0)
-		return -EINVAL;
-	v = json_object_get(params, "rate");
-	if (v == NULL) {
-		pvp_err(err, err_len, "traffic.update: params: {\"rate\": ...}");
-		return -EINVAL;
-	}
-	if (gen_json_rate("traffic.update", v, &rate, err, err_len) != 0)
+	if (pvp_ctl_params(m, pvp_gen_traffic_update_members, params, &ts, err, err_len) < 0 ||
+	    gen_ctl_rate(m, ts.rate, &rate, err, err_len) != 0)
 		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_traffic_update(g, &rate, msg, sizeof(msg));
@@ -331,7 +328,7 @@ gen_m_stats_get(json_t *params, void *arg, json_t **result, char *err, size_t er
 {
 	struct gen_ctx *g = arg;
 
-	if (gen_ctl_no_params("stats.get", params, err, err_len) < 0)
+	if (pvp_ctl_params(PVP_GEN_M_STATS_GET, NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
 	*result = gen_report_json(g);
@@ -350,7 +347,7 @@ gen_m_stats_clear(json_t *params, void *arg, json_t **result, char *err, size_t 
 	uint16_t i;
 	int ret;
 
-	if (gen_ctl_no_params("stats.clear", params, err, err_len) < 0)
+	if (pvp_ctl_params(PVP_GEN_M_STATS_CLEAR, NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
 	pvp_stats_clear(g->stats);
@@ -377,24 +374,16 @@ gen_m_stats_clear(json_t *params, void *arg, json_t **result, char *err, size_t 
 static int
 gen_m_neigh_set(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	static const char *const keys[] = {"port", "responder", NULL};
 	static const char *const m = PVP_GEN_M_NEIGH_SET;
 	struct gen_ctx *g = arg;
-	const json_t *on = json_object_get(params, "responder");
+	struct pvp_gen_neigh_set ns;
 	char msg[256] = "";
-	json_int_t port;
 	int ret;
 
-	if (gen_ctl_keys(m, params, keys, err, err_len) < 0 ||
-	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, GEN_MAX_PORTS - 1, &port,
-			    err, err_len) < 0)
+	if (pvp_ctl_params(m, pvp_gen_neigh_set_members, params, &ns, err, err_len) < 0)
 		return -EINVAL;
-	if (!json_is_boolean(on)) {
-		pvp_err(err, err_len, "%s: \"responder\" must be true or false", m);
-		return -EINVAL;
-	}
 	pthread_mutex_lock(&gen_lock);
-	ret = gen_neigh_set(g, (uint16_t)port, json_is_true(on), msg, sizeof(msg));
+	ret = gen_neigh_set(g, (uint16_t)ns.port, ns.responder, msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0) {
 		pvp_err(err, err_len, "%s: %s", m, msg);
@@ -412,23 +401,20 @@ gen_m_neigh_set(json_t *params, void *arg, json_t **result, char *err, size_t er
 static int
 gen_m_capture_start(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	static const char *const keys[] = {"file", "filter", "count", "bytes", "port", "dir", NULL};
 	static const char *const m = PVP_GEN_M_CAPTURE_START;
 	struct gen_ctx *g = arg;
+	struct pvp_gen_capture_start cs;
 	struct gen_cap_conf c;
 	char path[PATH_MAX], msg[512] = "";
-	const char *name, *dir;
-	json_int_t v, port = -1;
+	const char *name = cs.file;
 	uint32_t id;
 	uint64_t mask;
 
-	if (gen_ctl_keys(m, params, keys, err, err_len) < 0)
+	if (pvp_ctl_params(m, pvp_gen_capture_start_members, params, &cs, err, err_len) < 0)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
-	name = json_string_value(json_object_get(params, "file"));
-	if (name == NULL || name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL) {
-		pvp_err(err, err_len, "%s: \"file\" must be a file name (no '/', no leading '.')",
-			m);
+	if (name[0] == '.' || strchr(name, '/') != NULL) {
+		pvp_err(err, err_len, "%s: file: must be a file name (no '/', no leading '.')", m);
 		return -EINVAL;
 	}
 	if (g->opt.files_dir == NULL) {
@@ -439,46 +425,22 @@ gen_m_capture_start(json_t *params, void *arg, json_t **result, char *err, size_
 		return -EINVAL;
 	}
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", g->opt.files_dir, name) >= sizeof(path)) {
-		pvp_err(err, err_len, "%s: \"file\" is too long", m);
+		pvp_err(err, err_len, "%s: file: too long with the files directory", m);
+		return -EINVAL;
+	}
+	if (cs.port >= g->nb_ports) {
+		pvp_err(err, err_len, "%s: port: must be an integer in -1..%u (-1: every port)", m,
+			g->nb_ports - 1);
 		return -EINVAL;
 	}
 	c.file = path;
 	c.file_excl = true;
-	c.bytes = GEN_CAP_DEF_BYTES;
-	if (json_object_get(params, "filter") != NULL) {
-		c.filter = json_string_value(json_object_get(params, "filter"));
-		if (c.filter == NULL) {
-			pvp_err(err, err_len, "%s: \"filter\" must be a string (pcap-filter(7))",
-				m);
-			return -EINVAL;
-		}
-	}
-	if (json_object_get(params, "count") != NULL) {
-		if (gen_ctl_integer(m, "count", json_object_get(params, "count"), 1,
-				    GEN_CAP_MAX_COUNT, &v, err, err_len) < 0)
-			return -EINVAL;
-		c.count = (uint64_t)v;
-	}
-	if (json_object_get(params, "bytes") != NULL) {
-		if (gen_ctl_integer(m, "bytes", json_object_get(params, "bytes"), 1,
-				    (json_int_t)GEN_CAP_MAX_BYTES, &v, err, err_len) < 0)
-			return -EINVAL;
-		c.bytes = (uint64_t)v;
-	}
-	if (json_object_get(params, "port") != NULL &&
-	    gen_ctl_integer(m, "port", json_object_get(params, "port"), 0, g->nb_ports - 1, &port,
-			    err, err_len) < 0)
-		return -EINVAL;
-	mask = port >= 0 ? 1ull << port
-			 : (g->nb_ports >= 64 ? UINT64_MAX : (1ull << g->nb_ports) - 1);
-	dir = json_string_value(json_object_get(params, "dir"));
-	if (json_object_get(params, "dir") != NULL &&
-	    (dir == NULL || (strcmp(dir, "rx") != 0 && strcmp(dir, "tx") != 0))) {
-		pvp_err(err, err_len, "%s: \"dir\" must be rx or tx", m);
-		return -EINVAL;
-	}
-	c.ports[GEN_CAP_RX] = dir == NULL || dir[0] == 'r' ? mask : 0;
-	c.ports[GEN_CAP_TX] = dir == NULL || dir[0] == 't' ? mask : 0;
+	c.filter = cs.filter[0] != '\0' ? cs.filter : NULL;
+	c.count = cs.count;
+	c.bytes = cs.bytes;
+	mask = cs.port >= 0 ? 1ull << cs.port : (1ull << g->nb_ports) - 1;
+	c.ports[GEN_CAP_RX] = cs.dir[0] != 't' ? mask : 0;
+	c.ports[GEN_CAP_TX] = cs.dir[0] != 'r' ? mask : 0;
 	if (gen_cap_start(&c, &id, NULL, msg, sizeof(msg)) != 0) {
 		pvp_err(err, err_len, "%s: %s", m, msg);
 		return -EINVAL;
@@ -500,18 +462,16 @@ gen_ctl_capture_json(const struct gen_cap_info *i)
 static int
 gen_m_capture_stop(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	static const char *const keys[] = {"id", NULL};
 	struct gen_cap_info info;
 	char msg[256] = "";
-	json_int_t id;
+	uint32_t id;
 
 	RTE_SET_USED(arg);
-	if (gen_ctl_keys(PVP_GEN_M_CAPTURE_STOP, params, keys, err, err_len) < 0 ||
-	    gen_ctl_integer(PVP_GEN_M_CAPTURE_STOP, "id", json_object_get(params, "id"), 1,
-			    UINT32_MAX, &id, err, err_len) < 0)
+	if (pvp_ctl_params(PVP_GEN_M_CAPTURE_STOP, pvp_gen_capture_stop_members, params, &id, err,
+			   err_len) < 0)
 		return -EINVAL;
-	if (gen_cap_stop((uint32_t)id, &info, msg, sizeof(msg)) != 0 ||
-	    gen_cap_remove((uint32_t)id, msg, sizeof(msg)) != 0) {
+	if (gen_cap_stop(id, &info, msg, sizeof(msg)) != 0 ||
+	    gen_cap_remove(id, msg, sizeof(msg)) != 0) {
 		pvp_err(err, err_len, "%s: %s", PVP_GEN_M_CAPTURE_STOP, msg);
 		return -EINVAL;
 	}
@@ -526,7 +486,7 @@ gen_m_capture_status(json_t *params, void *arg, json_t **result, char *err, size
 	unsigned int n, i;
 
 	RTE_SET_USED(arg);
-	if (gen_ctl_no_params(PVP_GEN_M_CAPTURE_STATUS, params, err, err_len) < 0)
+	if (pvp_ctl_params(PVP_GEN_M_CAPTURE_STATUS, NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	*result = json_array();
 	n = gen_cap_status(info, RTE_DIM(info));
@@ -583,7 +543,7 @@ gen_m_clock_get(json_t *params, void *arg, json_t **result, char *err, size_t er
 	struct pvp_clock_sample c;
 
 	(void)arg;
-	if (gen_ctl_no_params(PVP_GEN_M_CLOCK_GET, params, err, err_len) < 0)
+	if (pvp_ctl_params(PVP_GEN_M_CLOCK_GET, NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	pvp_clock_sample_take(&c);
 	*result = pvp_clock_sample_json(&c);
@@ -602,22 +562,15 @@ gen_m_clock_get(json_t *params, void *arg, json_t **result, char *err, size_t er
 static int
 gen_m_oneway_set(json_t *params, void *arg, json_t **result, char *err, size_t err_len)
 {
-	static const char *const keys[] = {"peer", NULL};
 	struct gen_ctx *g = arg;
-	const json_t *peer;
+	struct pvp_gen_oneway_set os;
 	char e[256] = "";
 	int ret;
 
-	if (gen_ctl_keys(PVP_GEN_M_ONEWAY_SET, params, keys, err, err_len) < 0)
+	if (pvp_ctl_params(PVP_GEN_M_ONEWAY_SET, pvp_gen_oneway_set_members, params, &os, err,
+			   err_len) < 0)
 		return -EINVAL;
-	peer = json_object_get(params, "peer");
-	if (peer == NULL) {
-		pvp_err(err, err_len,
-			"%s: \"peer\" (the guest's clock.get answer, or null) is required",
-			PVP_GEN_M_ONEWAY_SET);
-		return -EINVAL;
-	}
-	ret = gen_oneway_set(g, peer, e, sizeof(e));
+	ret = gen_oneway_set(g, os.peer, e, sizeof(e));
 	if (ret < 0) {
 		pvp_err(err, err_len, "%s: %s", PVP_GEN_M_ONEWAY_SET, e);
 		/* Only a bad peer is the client's fault. */

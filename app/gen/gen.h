@@ -52,7 +52,7 @@ extern int gen_logtype;
 
 /* Shortest and longest run, seconds (--duration, traffic.start's and TRex's "duration"). */
 #define GEN_MIN_DURATION_S 0.001
-#define GEN_MAX_DURATION_S 86400.0
+#define GEN_MAX_DURATION_S ((double)PVP_GEN_MAX_DURATION_S)
 
 /* Traffic states a TX lcore reads. */
 enum gen_tx_state {
@@ -532,7 +532,7 @@ void gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat);
 
 /*
  * oneway.c: one-way latency per half of the path. gen_oneway_set()
- * compares the guest's clock sample @p peer (null: off) with ours and
+ * compares the guest's clock sample @p peer (null or NULL: off) with ours and
  * turns the split on when they are one clock; a failed comparison is no
  * error (the report says why), a bad sample is (-EINVAL, one line).
  */

@@ -61,7 +61,7 @@ gen_oneway_set(struct gen_ctx *g, const json_t *peer, char *err, size_t err_len)
 	char why[160] = "";
 	int ret;
 
-	if (json_is_null(peer)) {
+	if (peer == NULL || json_is_null(peer)) {
 		__atomic_store_n(&o->on, false, __ATOMIC_RELEASE);
 		snprintf(o->clock, sizeof(o->clock), "off");
 		o->reason[0] = '\0';

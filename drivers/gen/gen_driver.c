@@ -67,12 +67,18 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 	const char *type = t->flow_type != NULL ? t->flow_type : g->flow_type;
 	unsigned int ports[COORD_MAX_PORTS], n;
 	enum coord_flow_type ft = COORD_FLOW_normal;
+	struct pvp_gen_profile_load pl = {.size = t->size, .flows = t->flows};
 	char why[256] = "";
-	json_t *prof;
 
 	if (t->profile != NULL) {
 		snprintf(key, key_len, "path:%s", t->profile);
-		*params = json_pack("{s:s}", "path", t->profile);
+		pl.has_path = true;
+		if ((size_t)snprintf(pl.path, sizeof(pl.path), "%s", t->profile) >=
+		    sizeof(pl.path)) {
+			snprintf(err, err_len, "hop %s: profile path over %zu characters",
+				 hop->name, sizeof(pl.path) - 1);
+			return -ENAMETOOLONG;
+		}
 		goto out;
 	}
 	if (type[0] != '\0' && coord_flow_type_parse(type, &ft) < 0) {
@@ -83,8 +89,7 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 	if (ft == COORD_FLOW_normal) {
 		/* NORMAL forwards anything: the --flows shortcut (source IPs). */
 		snprintf(key, key_len, "size:%u,flows:%u", t->size, t->flows);
-		*params = json_pack("{s:I,s:I}", "size", (json_int_t)t->size, "flows",
-				    (json_int_t)t->flows);
+		pl.has_size = pl.has_flows = true;
 		goto out;
 	}
 	n = gen_tx_ports(hop, ports);
@@ -92,14 +97,17 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 		ports[0] = 0;
 		n = 1;
 	}
-	prof = flows_profile(ft, t->size, t->flows, ports, n, &g->flow_base, why, sizeof(why));
-	if (prof == NULL) {
+	pl.profile =
+		flows_profile(ft, t->size, t->flows, ports, n, &g->flow_base, why, sizeof(why));
+	if (pl.profile == NULL) {
 		snprintf(err, err_len, "hop %s: %s", hop->name, why);
 		return -EINVAL;
 	}
 	snprintf(key, key_len, "size:%u,flows:%u,type:%s", t->size, t->flows, type);
-	*params = json_pack("{s:o}", "profile", prof);
+	pl.has_profile = true;
 out:
+	*params = pvp_schema_encode(pvp_gen_profile_load_members, &pl);
+	json_decref(pl.profile);
 	if (*params == NULL) {
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
@@ -144,20 +152,17 @@ gen_load(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t
 static int
 gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_t err_len)
 {
+	/* Several sources: the generator waits for the agreed time itself. */
+	struct pvp_gen_traffic_start ts = {.duration = t->duration_s,
+					   .start_at = t->start_at,
+					   .has_start_at = t->start_at > 0};
 	json_t *params, *res = NULL;
 	int ret;
 
 	/* rate_pps is positive here (gen_traffic_start): "max" only by name. */
-	if (t->rate != NULL)
-		params = json_pack("{s:s,s:f}", "rate", t->rate, "duration", t->duration_s);
-	else
-		params = json_pack("{s:f,s:f}", "rate", t->rate_pps, "duration", t->duration_s);
-	/* Several sources: the generator waits for the agreed time itself. */
-	if (params != NULL && t->start_at > 0 &&
-	    json_object_set_new(params, "start_at", json_real(t->start_at)) != 0) {
-		json_decref(params);
-		params = NULL;
-	}
+	ts.rate = t->rate != NULL ? json_string(t->rate) : json_real(t->rate_pps);
+	params = ts.rate != NULL ? pvp_schema_encode(pvp_gen_traffic_start_members, &ts) : NULL;
+	json_decref(ts.rate);
 	if (params == NULL) {
 		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		return -ENOMEM;
@@ -584,7 +589,9 @@ static int
 gen_oneway_set(struct coord_hop *hop, const json_t *peer, json_t **result, char *err,
 	       size_t err_len)
 {
-	json_t *params = json_pack("{s:O}", "peer", (json_t *)peer);
+	const struct pvp_gen_oneway_set os = {.peer = (json_t *)(uintptr_t)peer,
+					      .has_peer = peer != NULL && !json_is_null(peer)};
+	json_t *params = pvp_schema_encode(pvp_gen_oneway_set_members, &os);
 	int ret;
 
 	if (params == NULL) {

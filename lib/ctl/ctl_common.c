@@ -4,7 +4,7 @@
 
 /*
  * Pieces the server and the client share: errors, addresses, tokens,
- * time.
+ * time, the decoding of a method's params.
  */
 
 #include <ctype.h>
@@ -205,4 +205,24 @@ ctl_token_equal(const char *a, size_t alen, const char *b, size_t blen)
 	for (i = 0; i < blen; i++)
 		diff |= (unsigned char)b[i] ^ (unsigned char)(i < alen ? a[i] : 0);
 	return diff == 0;
+}
+
+int
+pvp_ctl_params(const char *method, const struct pvp_schema_member *members, const json_t *params,
+	       void *obj, char *err, size_t err_len)
+{
+	char e[PVP_CTL_ERR_LEN] = "";
+
+	/* JSON-RPC allows a list; a client without parameters may send []. */
+	if (json_is_array(params) && json_array_size(params) == 0)
+		params = NULL;
+	if (params != NULL && !json_is_object(params)) {
+		pvp_err(err, err_len, "%s: params must be an object", method);
+		return -EINVAL;
+	}
+	if (pvp_schema_decode(members, params, NULL, obj, e, sizeof(e)) < 0) {
+		pvp_err(err, err_len, "%s: %s", method, e);
+		return -EINVAL;
+	}
+	return 0;
 }

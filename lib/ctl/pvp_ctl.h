@@ -90,6 +90,19 @@ typedef int (*pvp_ctl_method_cb)(json_t *params, void *arg, json_t **result, cha
 /** Size of the message buffer a method gets: longer messages are cut. */
 #define PVP_CTL_ERR_LEN 256
 
+struct pvp_schema_member;
+
+/**
+ * A method's params decoded into @p obj through the method's schema
+ * table (pvp_schema.h): absent or [] is {}, anything else but an object
+ * is refused, and so is a member the table does not name, a wrong type or
+ * a value out of range, as "METHOD: path: must be ...". A method without
+ * parameters passes NULL tables.
+ * @return 0, or -EINVAL (answered -32602) with @p err set.
+ */
+int pvp_ctl_params(const char *method, const struct pvp_schema_member *members,
+		   const json_t *params, void *obj, char *err, size_t err_len);
+
 /**
  * Server settings. Zero values mean the defaults given. The limits keep
  * one client, or many that never authenticate, never read or send slowly,

@@ -4,12 +4,14 @@
 
 /**
  * @file
- * pvpkit-gen's control channel as its gen hop driver reads it back
- * (doc/control.rst): the method names, and the members of the stats.get
- * answer described once, as schema tables, so that the server that
- * writes them (pvp_schema_encode()) and the driver that reads them
- * (pvp_schema_read()) cannot drift apart, and doc/hop-members.rst shows
- * the same table. No DPDK: the coordinator links it.
+ * pvpkit-gen's control channel as both ends see it (doc/control.rst):
+ * the method names, the parameters of each method that takes some and
+ * the members of the stats.get answer, described once, as schema tables.
+ * The server decodes the parameters with them (pvp_ctl_params()) and
+ * writes its answer (pvp_schema_encode()); the gen hop driver encodes its
+ * requests and reads the answer back (pvp_schema_read()) with the same
+ * tables, and doc/control-params.rst and doc/hop-members.rst are written
+ * from them. No DPDK: the coordinator links it.
  */
 
 #ifndef PVP_GEN_ANSWER_H
@@ -54,6 +56,80 @@ extern "C" {
 #define PVP_GEN_K_NEIGH		    "neigh"    /* per port: the ARP/ND responder */
 #define PVP_GEN_K_CAPTURE	    "capture"  /* captures' counts, once one ran */
 #define PVP_GEN_K_CAPTURED	    "captured" /* frames a capture kept (also in their counter) */
+
+/* Bounds of the parameters (the apps' own limits are these). */
+#define PVP_GEN_MAX_PORTS      8	   /**< ports one generator drives */
+#define PVP_GEN_MAX_SIZE       9216	   /**< largest frame, with FCS (PVP_PKT_MAX_SIZE) */
+#define PVP_GEN_MAX_DURATION_S 86400	   /**< longest run, seconds (as --duration) */
+#define PVP_GEN_CAP_MAX_COUNT  1000000	   /**< most frames a capture keeps */
+#define PVP_GEN_CAP_MAX_BYTES  (1ll << 32) /**< most frame bytes a capture keeps */
+#define PVP_GEN_CAP_DEF_BYTES  67108864	   /**< bytes a capture keeps when not told (64 MiB) */
+
+/**
+ * profile.load: exactly one of a profile file, an inline profile, or
+ * size and flows (checked by hand: a table says no "one of").
+ */
+struct pvp_gen_profile_load {
+	char path[4096];  /**< the profile file to read */
+	json_t *profile;  /**< the profile itself (borrowed) */
+	uint32_t size;	  /**< frame size with FCS, 0: IMIX */
+	uint32_t flows;	  /**< flows (source addresses) */
+	bool has_path;	  /**< "path" was given */
+	bool has_profile; /**< "profile" was given */
+	bool has_size;	  /**< "size" was given */
+	bool has_flows;	  /**< "flows" was given */
+};
+
+/**
+ * traffic.start, and traffic.update (rate only). The rate's grammar
+ * ("1Mpps", "10%", "max") is checked by hand, after decoding.
+ */
+struct pvp_gen_traffic_start {
+	json_t *rate;	   /**< packets per second, or a rate as --rate; NULL: "max" */
+	double duration;   /**< seconds, 0: until traffic.stop */
+	double start_at;   /**< the CLOCK_REALTIME second to start at */
+	bool has_start_at; /**< "start_at" was given */
+};
+
+/** capture.start. */
+struct pvp_gen_capture_start {
+	char file[256];	   /**< plain name of the pcap file, in --ctl-files-dir */
+	char filter[1024]; /**< pcap-filter(7) expression, "": every frame */
+	uint64_t count;	   /**< frames to keep, 0: no limit */
+	uint64_t bytes;	   /**< frame bytes to keep */
+	int32_t port;	   /**< port index, -1: every port */
+	char dir[8];	   /**< "rx", "tx", "": both */
+};
+
+/** neigh.set. */
+struct pvp_gen_neigh_set {
+	uint32_t port;	/**< the --addr port */
+	bool responder; /**< answer ARP/ND on it */
+};
+
+/** oneway.set. */
+struct pvp_gen_oneway_set {
+	json_t *peer;  /**< the guest's clock.get answer (borrowed) */
+	bool has_peer; /**< false: null, one-way latency off */
+};
+
+/** The parameters of each method that takes some, NULL-ended. */
+extern const struct pvp_schema_member pvp_gen_profile_load_members[];
+extern const struct pvp_schema_member pvp_gen_traffic_start_members[];
+extern const struct pvp_schema_member pvp_gen_traffic_update_members[];
+extern const struct pvp_schema_member pvp_gen_capture_start_members[];
+extern const struct pvp_schema_member pvp_gen_capture_stop_members[]; /**< into a uint32_t id */
+extern const struct pvp_schema_member pvp_gen_neigh_set_members[];
+extern const struct pvp_schema_member pvp_gen_oneway_set_members[];
+
+/** One method's parameter table, for the doc. */
+struct pvp_gen_method_params {
+	const char *method;			 /**< its name */
+	const struct pvp_schema_member *members; /**< its table */
+};
+
+/** Every method of pvpkit-gen that takes parameters, ended by a NULL method. */
+extern const struct pvp_gen_method_params pvp_gen_method_params[];
 
 /** What pvpkit-gen does with a packet its port's full ring refuses (--tx-full). */
 enum pvp_gen_tx_full {
