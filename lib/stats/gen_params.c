@@ -44,8 +44,7 @@ const struct pvp_schema_member pvp_gen_profile_load_members[] = {
 	{                                                                                          \
 		.name = "rate", .type = PVP_SCHEMA_JSON, .required = required_,                    \
 		PVP_SCHEMA_AT(struct pvp_gen_traffic_start, rate),                                 \
-		.help = "packets per second (a number), or a rate as --rate: \"1Mpps\", "          \
-			"\"10%\", \"max\""                                                         \
+		.help = "pps (a number), or as --rate (\"1Mpps\", \"10%\"); none: \"max\""         \
 	}
 
 const struct pvp_schema_member pvp_gen_traffic_start_members[] = {
@@ -57,8 +56,7 @@ const struct pvp_schema_member pvp_gen_traffic_start_members[] = {
 	 PVP_SCHEMA_AT(struct pvp_gen_traffic_start, duration),
 	 .help = "seconds, at least 0.001; 0: until traffic.stop"},
 	{GEN_PARAM(struct pvp_gen_traffic_start, start_at, PVP_SCHEMA_DOUBLE, 0, GEN_TIME_MAX,
-		   "CLOCK_REALTIME second to start at: 60 s ahead of this host's clock at "
-		   "most, 10 s behind")},
+		   "CLOCK_REALTIME second to start at, -10..+60 s from this host's clock")},
 	{.name = NULL},
 };
 
