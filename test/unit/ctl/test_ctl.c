@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "pvp_ctl.h"
+#include "pvp_util.h"
 
 #include "ctl_test.h"
 
@@ -963,6 +964,66 @@ test_server_gone(void)
 }
 
 /*
+ * pvp_ctl_params(): what every method's params go through. Absent and []
+ * are {}; anything else but an object, an unknown member or a value out
+ * of its table's range is refused as "METHOD: member: ...", and a method
+ * without a table takes nothing.
+ */
+static void
+test_params(void)
+{
+	static const struct pvp_schema_member members[] = {
+		{.name = "n",
+		 .type = PVP_SCHEMA_UINT,
+		 .min = 1,
+		 .max = 9,
+		 .def = "3",
+		 .offset = 0,
+		 .size = sizeof(unsigned int)},
+		{.name = NULL},
+	};
+	static const struct {
+		const char *params; /* JSON, NULL: none */
+		const struct pvp_schema_member *members;
+		unsigned int n;	 /* decoded, when accepted */
+		const char *msg; /* the refusal, NULL: accepted */
+	} cases[] = {
+		{NULL, members, 3, NULL},
+		{"[]", members, 3, NULL},
+		{"{}", members, 3, NULL},
+		{"{\"n\": 7}", members, 7, NULL},
+		{"[7]", members, 0, "m: params must be an object"},
+		{"\"x\"", members, 0, "m: params must be an object"},
+		{"{\"n\": 10}", members, 0, "m: n: must be an integer in 1..9"},
+		{"{\"n\": 1.5}", members, 0, "m: n: must be an integer in 1..9"},
+		{"{\"nn\": 1}", members, 0, "m: nn: unknown member"},
+		{NULL, NULL, 0, NULL},
+		{"{}", NULL, 0, NULL},
+		{"{\"all\": true}", NULL, 0, "m: all: unknown member"},
+	};
+	unsigned int i, n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *p = cases[i].params != NULL
+				    ? json_loads(cases[i].params, JSON_DECODE_ANY, NULL)
+				    : NULL;
+		char err[PVP_CTL_ERR_LEN] = "";
+		int ret;
+
+		n = 0;
+		ret = pvp_ctl_params("m", cases[i].members, p, cases[i].members != NULL ? &n : NULL,
+				     err, sizeof(err));
+		if (cases[i].msg == NULL)
+			CHECK(ret == 0 && n == cases[i].n, "params %s: %d %u %s", cases[i].params,
+			      ret, n, err);
+		else
+			CHECK(ret == -EINVAL && strcmp(err, cases[i].msg) == 0, "params %s: %d %s",
+			      cases[i].params, ret, err);
+		json_decref(p);
+	}
+}
+
+/*
  * The one table both ends read: every code a pvpkit server sends comes
  * back to the client as the -errno its method returned, and what is not
  * in the table is the server's own failure, never a client's.
@@ -1008,6 +1069,7 @@ main(void)
 	printf("# server on %s\n", pvp_ctl_server_address(srv));
 	clock_gettime(CLOCK_MONOTONIC, &t_last);
 	test_codes();
+	test_params();
 	test_valid_calls(addr);
 	step("test_valid_calls");
 	test_raw_errors(addr);
