@@ -114,6 +114,13 @@ struct pvp_schema_member {
 	.offset = offsetof(type, field), .size = sizeof(((type *)0)->field)
 
 /**
+ * .name, .type, .min, .max, .offset, .size and .help of member @p field of
+ * struct @p st: one line of a table.
+ */
+#define PVP_SCHEMA_MEMBER(st, field, t, lo, hi, what)                                              \
+	.name = #field, .type = t, .min = lo, .max = hi, PVP_SCHEMA_AT(st, field), .help = what
+
+/**
  * .has_present and .present_offset: bool @p field of struct @p type is
  * true when the member's value was given (present and not null); a value
  * not given is encoded as null (.nullable) or left out.
