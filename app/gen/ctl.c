@@ -134,18 +134,14 @@ gen_ctl_rate(const char *method, const json_t *v, struct pvp_rate *r, char *err,
 		r->value = json_number_value(v);
 		if (r->value >= PVP_RATE_MIN_PPS && r->value <= PVP_RATE_MAX_PPS)
 			return 0;
-		pvp_err(err, err_len, "%s: rate: must be a number in %g..%g (pps)", method,
-			PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL, "%s: rate: must be a number in %g..%g (pps)",
+				method, PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
 	}
-	if (!json_is_string(v)) {
-		pvp_err(err, err_len, "%s: rate: must be a number (pps) or a string", method);
-		return -EINVAL;
-	}
-	if (pvp_rate_parse(json_string_value(v), r, msg, sizeof(msg)) != 0) {
-		pvp_err(err, err_len, "%s: rate: %s", method, msg);
-		return -EINVAL;
-	}
+	if (!json_is_string(v))
+		return pvp_fail(err, err_len, -EINVAL,
+				"%s: rate: must be a number (pps) or a string", method);
+	if (pvp_rate_parse(json_string_value(v), r, msg, sizeof(msg)) != 0)
+		return pvp_fail(err, err_len, -EINVAL, "%s: rate: %s", method, msg);
 	return 0;
 }
 

@@ -216,13 +216,9 @@ pvp_ctl_params(const char *method, const struct pvp_schema_member *members, cons
 	/* JSON-RPC allows a list; a client without parameters may send []. */
 	if (json_is_array(params) && json_array_size(params) == 0)
 		params = NULL;
-	if (params != NULL && !json_is_object(params)) {
-		pvp_err(err, err_len, "%s: params must be an object", method);
-		return -EINVAL;
-	}
-	if (pvp_schema_decode(members, params, NULL, obj, e, sizeof(e)) < 0) {
-		pvp_err(err, err_len, "%s: %s", method, e);
-		return -EINVAL;
-	}
+	if (params != NULL && !json_is_object(params))
+		return pvp_fail(err, err_len, -EINVAL, "%s: params must be an object", method);
+	if (pvp_schema_decode(members, params, NULL, obj, e, sizeof(e)) < 0)
+		return pvp_fail(err, err_len, -EINVAL, "%s: %s", method, e);
 	return 0;
 }
