@@ -1,0 +1,39 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The pvpkit authors
+"""What gen_bench_summary.py and fwd_bench_summary.py share: the summary of
+one tool's runs and the ratio of two tools run by run.
+
+A ratio is taken within each run (the two tools ran one right after the
+other, so drift on a shared machine hits both alike), then summarised over
+the runs: median, min-max, how many runs. Runs where either tool failed
+are left out, and the count says so."""
+
+import statistics
+
+
+def runs_line(vals):
+    """'median  min  max  spread%' of a list of values (spread: (max-min)/median)."""
+    med = statistics.median(vals)
+    spread = (max(vals) - min(vals)) / med if med else 0
+    return "%8.3f %8.3f %8.3f %6.1f%%" % (med, min(vals), max(vals), 100 * spread)
+
+
+def paired(a, b):
+    """The ratio a/b of every run both read; a, b: {run: value}."""
+    return [a[r] / b[r] for r in sorted(a) if r in b and b[r]]
+
+
+def ratio_line(name, ratios):
+    """'NAME median (min-max, N runs)', and whether every run moved one way:
+    a median away from 1 with 1 inside min-max is within the runs' noise."""
+    if not ratios:
+        return "  %-36s no run read both" % name
+    lo, hi = min(ratios), max(ratios)
+    side = ""
+    if lo > 1:
+        side = ", every run > 1"
+    elif hi < 1:
+        side = ", every run < 1"
+    return "  %-36s %6.3f  (%.3f-%.3f, %d runs%s)" % (name, statistics.median(ratios), lo, hi,
+                                                     len(ratios), side)
