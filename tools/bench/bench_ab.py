@@ -28,12 +28,12 @@ def ratio_line(name, ratios):
     """'NAME median (min-max, N runs)', and whether every run moved one way:
     a median away from 1 with 1 inside min-max is within the runs' noise."""
     if not ratios:
-        return "  %-36s no run read both" % name
+        return "  %-44s no run read both" % name
     lo, hi = min(ratios), max(ratios)
     side = ""
     if lo > 1:
         side = ", every run > 1"
     elif hi < 1:
         side = ", every run < 1"
-    return "  %-36s %6.3f  (%.3f-%.3f, %d runs%s)" % (name, statistics.median(ratios), lo, hi,
+    return "  %-44s %6.3f  (%.3f-%.3f, %d runs%s)" % (name, statistics.median(ratios), lo, hi,
                                                      len(ratios), side)

@@ -9,7 +9,7 @@
 # tools. Not a test: numbers depend on the machine being quiet.
 #
 #   tools/bench/fwd_bench.sh [-b BUILD_DIR] [-r RUNS] [-d SECONDS] [-w WARMUP] [-s null|sig|vhost|all]
-#                            [-t "TOOL..."] [-m MAIN_BUILD_DIR]
+#                            [-t "TOOL..."] [-B BASE_BUILD_DIR]
 #
 # Scenarios:
 #   null   net_null0 rx -> net_null0 tx (loop topology), no peer.
@@ -24,12 +24,17 @@
 # Tools: testpmd-io, testpmd-macswap, fwd-io, fwd-macswap, fwd-macswap-seq
 # (pvpkit-fwd --seq-check), fwd-macswap-stamp (--stamp: what writing the
 # receive time costs where packets carry the signature), fwd-impair (--mode impair, nothing impaired:
-# the stage's own cost), and with -m the pvpkit-fwd of another build (a
-# build of main: is a change free?) as main-io and main-macswap; -t runs
-# only the ones named (quoted, spaces).
+# the stage's own cost); -t runs only the ones named (quoted, spaces).
+# -B runs the pvpkit-fwd of a second build (the "before": is a change
+# free?) as base-X, X any fwd-X above, right after fwd-X in every run (the
+# order reverses every run: fwd-X base-X, then base-X fwd-X); without base
+# tools in -t, every fwd-X gets its base-X. -m is -B's old name, main-io
+# and main-macswap the old names of base-io and base-macswap.
 # Each rate is given twice: per wall-clock second (what the issue asks) and
 # per CPU second the forwarding thread (rte-worker-0) actually got, which
-# stays comparable when other processes share the CPU.
+# stays comparable when other processes share the CPU. The summary gives
+# per tool the median and spread over the runs, and the ratios (this build
+# against the base, each against testpmd) run by run (bench_ab.py).
 
 set -u
 BUILD=${PVP_BUILD_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/build}
@@ -38,8 +43,8 @@ DUR=5
 WARM=2
 SCEN=all
 TOOLS="testpmd-macswap fwd-macswap testpmd-io fwd-io fwd-macswap-seq"
-MAIN=""
-while getopts "b:r:d:w:s:t:m:h" o; do
+BASE=""
+while getopts "b:r:d:w:s:t:m:B:h" o; do
     case $o in
     b) BUILD=$OPTARG ;;
     r) RUNS=$OPTARG ;;
@@ -47,8 +52,8 @@ while getopts "b:r:d:w:s:t:m:h" o; do
     w) WARM=$OPTARG ;;
     s) SCEN=$OPTARG ;;
     t) TOOLS=$OPTARG ;;
-    m) MAIN=$OPTARG ;;
-    *) sed -n '4,24p' "$0"; exit 2 ;;
+    m | B) BASE=$OPTARG ;;
+    *) sed -n '4,36p' "$0"; exit 2 ;;
     esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -56,8 +61,16 @@ PY=/usr/bin/python3
 FWD=$BUILD/app/fwd/pvpkit-fwd
 TESTPMD=$(command -v dpdk-testpmd) || { echo "dpdk-testpmd not found"; exit 2; }
 [ -x "$FWD" ] || { echo "pvpkit-fwd not built: $FWD"; exit 2; }
-MAIN_FWD=${MAIN:+$MAIN/app/fwd/pvpkit-fwd}
-[ -z "$MAIN" ] || [ -x "$MAIN_FWD" ] || { echo "-m: pvpkit-fwd not built: $MAIN_FWD"; exit 2; }
+BASE_FWD=${BASE:+$BASE/app/fwd/pvpkit-fwd}
+[ -z "$BASE" ] || [ -x "$BASE_FWD" ] || { echo "-B: pvpkit-fwd not built: $BASE_FWD"; exit 2; }
+TOOLS=$(echo "$TOOLS" | sed 's/main-\(io\|macswap\)/base-\1/g')
+case " $TOOLS " in
+*" base-"*) ;;
+*) [ -z "$BASE" ] || TOOLS=$(for t in $TOOLS; do
+    echo "$t"
+    case $t in fwd-*) echo "base-${t#fwd-}" ;; esac
+done | tr '\n' ' ') ;;
+esac
 TMP=$(mktemp -d /tmp/fwd-bench.XXXXXX)
 RESULTS=$TMP/results.txt
 PIDS=""
@@ -95,8 +108,11 @@ tool_args() {
     fwd-macswap-seq) echo "$FWD|-- --mode macswap --seq-check $common_fwd" ;;
     fwd-macswap-stamp) echo "$FWD|-- --mode macswap --stamp $common_fwd" ;;
     fwd-impair) echo "$FWD|-- --mode impair $common_fwd" ;;
-    main-io) echo "$MAIN_FWD|-- --mode io $common_fwd" ;;
-    main-macswap) echo "$MAIN_FWD|-- --mode macswap $common_fwd" ;;
+    base-*)
+        local fwd
+        fwd=$(tool_args "fwd-${1#base-}")
+        echo "$BASE_FWD|${fwd#*|}"
+        ;;
     esac
 }
 
@@ -184,7 +200,7 @@ for scen in null sig vhost; do
             r=$(run_one "$scen" "$tool" "$run") || r="nan nan nan"
             set -- $r
             echo "$scen $tool run $run: $1 Mpps, $2 Mpps per CPU second (the forwarding thread got $3 of a CPU)"
-            echo "$scen $tool $r" >>"$RESULTS"
+            echo "$scen $tool $run $r" >>"$RESULTS"
         done
     done
 done

@@ -1,38 +1,43 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The pvpkit authors
-"""Summarise fwd_bench.sh results: lines "SCENARIO TOOL MPPS MPPS_PER_CPU CPU_SHARE".
-Per scenario and tool: median, min, max, spread ((max-min)/median), and the
-ratios the issue asks for: fwd-macswap / testpmd-macswap, fwd-io /
-testpmd-io, fwd-macswap-seq / testpmd-macswap; with -m, this build's
-pvpkit-fwd against main's (fwd-io / main-io, fwd-macswap / main-macswap)
-and the impairment stage's cost (fwd-impair / fwd-io)."""
+"""Summarise fwd_bench.sh results: lines "SCENARIO TOOL RUN MPPS MPPS_PER_CPU CPU_SHARE".
+Per scenario and tool: median, min, max, spread ((max-min)/median) and the
+runs; then, run by run (bench_ab.py), the ratios the issue asks for:
+fwd-macswap / testpmd-macswap, fwd-io / testpmd-io, fwd-macswap-seq /
+testpmd-macswap; with -B, this build's pvpkit-fwd against the base's
+(fwd-X / base-X, after / before) and the base's against testpmd; and the
+impairment stage's cost (fwd-impair / fwd-io)."""
 import math
-import statistics
 import sys
 
-RATIOS = [("fwd-macswap", "testpmd-macswap"), ("fwd-io", "testpmd-io"),
-          ("fwd-macswap-seq", "testpmd-macswap"), ("fwd-io", "main-io"),
-          ("fwd-macswap", "main-macswap"), ("fwd-impair", "fwd-io")]
+from bench_ab import paired, ratio_line, runs_line
+
+REFS = [("fwd-macswap", "testpmd-macswap"), ("fwd-io", "testpmd-io"),
+        ("fwd-macswap-seq", "testpmd-macswap"), ("base-macswap", "testpmd-macswap"),
+        ("base-io", "testpmd-io"), ("base-macswap-seq", "testpmd-macswap"),
+        ("fwd-impair", "fwd-io")]
 
 res = {}
+seen = set()  # every tool run, read or not: a base that failed every run still gets its line
 for line in open(sys.argv[1]):
     f = line.split()
-    scen, tool = f[0], f[1]
-    for col, what in ((2, "Mpps"), (3, "Mpps per CPU second")):
+    scen, tool, run = f[0], f[1], int(f[2])
+    seen.add(tool)
+    for col, what in ((3, "Mpps"), (4, "Mpps per CPU second")):
         v = float(f[col]) if len(f) > col else float("nan")
         if not math.isnan(v):
-            res.setdefault((scen, what), {}).setdefault(tool, []).append(v)
+            res.setdefault((scen, what), {}).setdefault(tool, {})[run] = v
 
 for (scen, what), tools in res.items():
     print("\n%s: %s (64 B, one forwarding core)" % (scen, what))
     print("  %-16s %8s %8s %8s %7s  %s" % ("tool", "median", "min", "max", "spread", "runs"))
-    med = {}
-    for tool, vs in tools.items():
-        med[tool] = statistics.median(vs)
-        spread = (max(vs) - min(vs)) / med[tool] if med[tool] else 0
-        print("  %-16s %8.3f %8.3f %8.3f %6.1f%%  %s" % (tool, med[tool], min(vs), max(vs),
-                                                         100 * spread, " ".join("%.3f" % v for v in vs)))
-    for a, b in RATIOS:
-        if a in med and b in med and med[b]:
-            print("  ratio %s / %s = %.3f" % (a, b, med[a] / med[b]))
+    for tool, runs in tools.items():
+        vals = [runs[r] for r in sorted(runs)]
+        print("  %-16s %s  %s" % (tool, runs_line(vals), " ".join("%.3f" % v for v in vals)))
+    pairs = [(t, "base-" + t[4:]) for t in tools if t.startswith("fwd-")] + REFS
+    for a, b in pairs:
+        if a in seen and b in seen:
+            after = " (after / before)" if b.startswith("base-") else ""
+            print(ratio_line("%s / %s%s" % (a, b, after),
+                             paired(tools.get(a, {}), tools.get(b, {}))))

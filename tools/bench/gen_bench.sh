@@ -49,7 +49,7 @@ while getopts "b:B:r:s:c:w:g:" o; do
     c) CASES=$OPTARG ;;
     w) WARM=$OPTARG ;;
     g) GEN_MORE=$OPTARG ;;
-    *) sed -n '2,33p' "$0"; exit 2 ;;
+    *) sed -n '2,31p' "$0"; exit 2 ;;
     esac
 done
 GEN=$BUILD/app/gen/pvpkit-gen

@@ -27,9 +27,11 @@ def main():
     hz = float(sys.argv[2])
     # res[(case, what)][tool][run] = Mpps
     res = {}
+    seen = set()  # (case, tool) of every run, read or not
     for line in open(sys.argv[1]):
         f = line.split()
         c, tool, run = f[:3]
+        seen.add((c, tool))
         for col, what in ((3, "Mpps"), (4, "Mpps per CPU second")):
             v = float(f[col]) if len(f) > col else math.nan
             if not math.isnan(v):
@@ -47,8 +49,8 @@ def main():
                                            hz / (statistics.median(vals) * 1e6),
                                            " ".join("%.2f" % v for v in vals)))
         for a, b, name in RATIOS:
-            if a in tools and b in tools:
-                print(ratio_line(name, paired(tools[a], tools[b])))
+            if (c, a) in seen and (c, b) in seen:
+                print(ratio_line(name, paired(tools.get(a, {}), tools.get(b, {}))))
 
 
 main()
