@@ -187,6 +187,7 @@ print("%.3f %.3f %.2f" % (j["tx_pps"] / 1e6, j.get("tx_pps_per_cpu", float("nan"
     echo "$rate"
 }
 
+echo "# CPU load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for scen in null sig vhost; do
     [ "$SCEN" = all ] || [ "$SCEN" = "$scen" ] || continue
     if [ "$scen" = sig ]; then
@@ -204,4 +205,5 @@ for scen in null sig vhost; do
         done
     done
 done
+echo "# CPU load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 $PY "$HERE/fwd_bench_summary.py" "$RESULTS"
