@@ -7,9 +7,18 @@ one tool's runs and the ratio of two tools run by run.
 A ratio is taken within each run (the two tools ran one right after the
 other, so drift on a shared machine hits both alike), then summarised over
 the runs: median, min-max, how many runs. Runs where either tool failed
-are left out, and the count says so."""
+are left out, and the count says so.
 
+  bench_ab.py rev BUILD_DIR   the commit the source tree of a meson build
+                              directory is at ("+changes" when its app, lib or
+                              drivers differ from it), so that the output says
+                              which builds it compared"""
+
+import json
+import os
 import statistics
+import subprocess
+import sys
 
 
 def runs_line(vals):
@@ -37,3 +46,24 @@ def ratio_line(name, ratios):
         side = ", every run < 1"
     return "  %-44s %6.3f  (%.3f-%.3f, %d runs%s)" % (name, statistics.median(ratios), lo, hi,
                                                      len(ratios), side)
+
+
+def build_rev(build):
+    """Short commit of BUILD's source tree, "+changes" if it has uncommitted ones."""
+    try:
+        with open(os.path.join(build, "meson-info", "meson-info.json")) as f:
+            src = json.load(f)["directories"]["source"]
+        git = ["git", "-C", src]
+        rev = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        dirty = subprocess.run(git + ["diff", "--quiet", "HEAD", "--", "app", "lib", "drivers"],
+                               check=False).returncode
+    except (OSError, KeyError, ValueError, subprocess.CalledProcessError):
+        return "unknown"
+    return rev + ("+changes" if dirty else "")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "rev":
+        sys.exit(__doc__)
+    print(build_rev(sys.argv[2]))

@@ -187,6 +187,8 @@ print("%.3f %.3f %.2f" % (j["tx_pps"] / 1e6, j.get("tx_pps_per_cpu", float("nan"
     echo "$rate"
 }
 
+echo "# pvpkit-fwd of $($PY "$HERE/bench_ab.py" rev "$BUILD")${BASE:+ (and of $($PY "$HERE/bench_ab.py" rev "$BASE"), -B)}," \
+    "$RUNS runs x ${DUR}s (warm-up ${WARM}s)"
 echo "# CPU load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for scen in null sig vhost; do
     [ "$SCEN" = all ] || [ "$SCEN" = "$scen" ] || continue

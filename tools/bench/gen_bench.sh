@@ -118,7 +118,7 @@ measure() {
     echo "$rate"
 }
 
-echo "# pvpkit-gen${BASE:+ (and -B $BASE_GEN)} vs dpdk-testpmd, $RUNS runs x ${SECS}s (warm-up ${WARM}s), TSC $HZ Hz"
+echo "# pvpkit-gen of $("$PY" "$HERE/bench_ab.py" rev "$BUILD")${BASE:+ (and of $("$PY" "$HERE/bench_ab.py" rev "$BASE"), -B)} vs dpdk-testpmd, $RUNS runs x ${SECS}s (warm-up ${WARM}s), TSC $HZ Hz"
 echo "# CPU load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for c in $(echo "$CASES" | fold -w1); do
     tools="gen${BASE:+ base} testpmd"
