@@ -15,22 +15,33 @@ are left out, and the count says so.
                               which builds it compared"""
 
 import json
+import math
 import os
 import statistics
 import subprocess
 import sys
 
 
-def runs_line(vals):
-    """'median  min  max  spread%' of a list of values (spread: (max-min)/median)."""
-    med = statistics.median(vals)
-    spread = (max(vals) - min(vals)) / med if med else 0
-    return "%8.3f %8.3f %8.3f %6.1f%%" % (med, min(vals), max(vals), 100 * spread)
+def read(vals):
+    """The values of the runs that read one (a failed run is nan)."""
+    return [v for v in vals if not math.isnan(v)]
+
+
+def runs_line(vals, fmt="%.3f"):
+    """('median  min  max  spread%', 'run run ...') of one tool's runs in
+    order (spread: (max-min)/median; a failed run shows as "-")."""
+    runs = " ".join("-" if math.isnan(v) else fmt % v for v in vals)
+    ok = read(vals)
+    if not ok:
+        return "%-34s" % "no run read", runs
+    med = statistics.median(ok)
+    spread = (max(ok) - min(ok)) / med if med else 0
+    return "%8.3f %8.3f %8.3f %6.1f%%" % (med, min(ok), max(ok), 100 * spread), runs
 
 
 def paired(a, b):
-    """The ratio a/b of every run both read; a, b: {run: value}."""
-    return [a[r] / b[r] for r in sorted(a) if r in b and b[r]]
+    """The ratio a/b of every run both read; a, b: {run: value, nan if failed}."""
+    return read([a[r] / b[r] for r in sorted(a) if r in b and b[r]])
 
 
 def ratio_line(name, ratios):
@@ -44,8 +55,8 @@ def ratio_line(name, ratios):
         side = ", every run > 1"
     elif hi < 1:
         side = ", every run < 1"
-    return "  %-44s %6.3f  (%.3f-%.3f, %d runs%s)" % (name, statistics.median(ratios), lo, hi,
-                                                     len(ratios), side)
+    return "  %-44s %6.3f  (%.3f-%.3f, %d run%s%s)" % (name, statistics.median(ratios), lo, hi,
+                                                       len(ratios), "s"[:len(ratios) > 1], side)
 
 
 def build_rev(build):

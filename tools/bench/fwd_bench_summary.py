@@ -18,26 +18,21 @@ REFS = [("fwd-macswap", "testpmd-macswap"), ("fwd-io", "testpmd-io"),
         ("base-io", "testpmd-io"), ("base-macswap-seq", "testpmd-macswap"),
         ("fwd-impair", "fwd-io")]
 
-res = {}
-seen = set()  # every tool run, read or not: a base that failed every run still gets its line
+res = {}  # res[(scenario, what)][tool][run] = value, nan where the run failed
 for line in open(sys.argv[1]):
     f = line.split()
     scen, tool, run = f[0], f[1], int(f[2])
-    seen.add(tool)
     for col, what in ((3, "Mpps"), (4, "Mpps per CPU second")):
-        v = float(f[col]) if len(f) > col else float("nan")
-        if not math.isnan(v):
-            res.setdefault((scen, what), {}).setdefault(tool, {})[run] = v
+        v = float(f[col]) if len(f) > col else math.nan
+        res.setdefault((scen, what), {}).setdefault(tool, {})[run] = v
 
 for (scen, what), tools in res.items():
     print("\n%s: %s (64 B, one forwarding core)" % (scen, what))
     print("  %-16s %8s %8s %8s %7s  %s" % ("tool", "median", "min", "max", "spread", "runs"))
     for tool, runs in tools.items():
-        vals = [runs[r] for r in sorted(runs)]
-        print("  %-16s %s  %s" % (tool, runs_line(vals), " ".join("%.3f" % v for v in vals)))
+        print("  %-16s %s  %s" % ((tool, ) + runs_line([runs[r] for r in sorted(runs)])))
     pairs = [(t, "base-" + t[4:]) for t in tools if t.startswith("fwd-")] + REFS
     for a, b in pairs:
-        if a in seen and b in seen:
+        if a in tools and b in tools:
             after = " (after / before)" if b.startswith("base-") else ""
-            print(ratio_line("%s / %s%s" % (a, b, after),
-                             paired(tools.get(a, {}), tools.get(b, {}))))
+            print(ratio_line("%s / %s%s" % (a, b, after), paired(tools[a], tools[b])))

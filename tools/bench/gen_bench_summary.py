@@ -14,7 +14,7 @@ import math
 import statistics
 import sys
 
-from bench_ab import paired, ratio_line, runs_line
+from bench_ab import paired, ratio_line, read, runs_line
 
 NAMES = {"a": "64B 1 flow (txonly)", "b": "64B 1M flows (flowgen)",
          "c": "1518B 1 flow (txonly)", "d": "IMIX (gen only)"}
@@ -25,32 +25,29 @@ RATIOS = (("gen", "base", "gen / base (after / before)"), ("gen", "testpmd", "ge
 
 def main():
     hz = float(sys.argv[2])
-    # res[(case, what)][tool][run] = Mpps
+    # res[(case, what)][tool][run] = Mpps, nan where the run failed
     res = {}
-    seen = set()  # (case, tool) of every run, read or not
     for line in open(sys.argv[1]):
         f = line.split()
         c, tool, run = f[:3]
-        seen.add((c, tool))
         for col, what in ((3, "Mpps"), (4, "Mpps per CPU second")):
             v = float(f[col]) if len(f) > col else math.nan
-            if not math.isnan(v):
-                res.setdefault((c, what), {}).setdefault(tool, {})[int(run)] = v / 1e6
+            res.setdefault((c, what), {}).setdefault(tool, {})[int(run)] = v / 1e6
     for (c, what), tools in sorted(res.items()):
         print("\n%s: %s" % (NAMES.get(c, c), what))
         print("  %-8s %8s %8s %8s %7s %8s  %s" % ("tool", "median", "min", "max", "spread",
                                                   "cyc/pkt", "runs"))
         for tool in TOOLS:
-            runs = tools.get(tool)
-            if not runs:
+            if tool not in tools:
                 continue
-            vals = [runs[r] for r in sorted(runs)]
-            print("  %-8s %s %8.1f  %s" % (tool, runs_line(vals),
-                                           hz / (statistics.median(vals) * 1e6),
-                                           " ".join("%.2f" % v for v in vals)))
+            vals = [tools[tool][r] for r in sorted(tools[tool])]
+            ok = read(vals)
+            cyc = "%8.1f" % (hz / (statistics.median(ok) * 1e6)) if ok else "%8s" % "-"
+            stats, runs = runs_line(vals, "%.2f")
+            print("  %-8s %s %s  %s" % (tool, stats, cyc, runs))
         for a, b, name in RATIOS:
-            if (c, a) in seen and (c, b) in seen:
-                print(ratio_line(name, paired(tools.get(a, {}), tools.get(b, {}))))
+            if a in tools and b in tools:
+                print(ratio_line(name, paired(tools[a], tools[b])))
 
 
 main()
