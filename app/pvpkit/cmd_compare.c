@@ -68,19 +68,23 @@ compare_load(const char *path)
 			return NULL;
 		}
 		sum = json_loadb(text, len, 0, &e);
-		free(text);
-		if (json_is_object(sum) &&
-		    json_array_size(json_object_get(sum, "points")) > REPORT_MAX_POINTS) {
+		buf[0] = '\0';
+		if (json_is_object(sum) && json_is_array(json_object_get(sum, "points"))) {
 			/* Every point is looked up in the other run: n x n. */
-			fprintf(stderr,
-				"pvpkit: compare: %s: more than %u points, the most a comparison "
-				"takes\n",
-				path, REPORT_MAX_POINTS);
+			if (json_array_size(json_object_get(sum, "points")) > REPORT_MAX_POINTS)
+				snprintf(buf, sizeof(buf),
+					 "%s: more than %u points, the most a comparison takes",
+					 path, REPORT_MAX_POINTS);
+			else
+				coord_summary_check(sum, path, text, buf, sizeof(buf));
+			free(text);
+			if (buf[0] == '\0')
+				return sum;
+			fprintf(stderr, "pvpkit: compare: %s\n", buf);
 			json_decref(sum);
 			return NULL;
 		}
-		if (json_is_object(sum) && json_is_array(json_object_get(sum, "points")))
-			return sum;
+		free(text);
 		json_decref(sum);
 		if (sum == NULL && e.line > 1) {
 			fprintf(stderr, "pvpkit: compare: %s:%d:%d: %s\n", path, e.line, e.column,

@@ -441,6 +441,160 @@ const struct pvp_schema_member coord_record_oneway_members[] = {
 	{.name = NULL},
 };
 
+/*
+ * summary.json, which `pvpkit report` writes and `pvpkit compare` reads
+ * back from earlier runs: checked against this table, not decoded (the
+ * report works on the JSON). Sums over records (seconds, packets) and a
+ * spread may pass 1e18: their bound is int64_t's; text that is the
+ * user's (a title, a goal's name) has no length of its own.
+ */
+#define SUM(n, t, ...)                                                                             \
+	{                                                                                          \
+		.name = n, .type = PVP_SCHEMA_##t, __VA_ARGS__                                     \
+	}
+#define SUM_NULL(n, h) SUM(n, DOUBLE, REC_NUM, .nullable = true, .help = h)
+#define SUM_NUM(n, h)  SUM(n, DOUBLE, REC_NUM, .help = h)
+#define SUM_UINT(n, h) SUM(n, UINT, REC_NUM, .help = h)
+#define SUM_SUM(n, h)  SUM(n, DOUBLE, .max = INT64_MAX, .help = h)
+#define SUM_TEXT(n, h) SUM(n, STRING, .max = INT32_MAX, .help = h)
+
+const struct pvp_schema_member coord_summary_goal_members[] = {
+	SUM("loss_ratio", DOUBLE, .max = 1, .help = "the goal's loss ratio"),
+	SUM_NULL("pps", "the rate: the lower bound, the median of the repeats"),
+	SUM_NULL("mpps", "pps in Mpps"),
+	SUM_NULL("l1_gbps", "pps in Gbit/s on the wire (with l1_overhead_bytes)"),
+	SUM_NULL("line_rate_pct", "pps in % of the line rate"),
+	SUM_NULL("lower_pps", "lower bound"),
+	SUM_NULL("upper_pps", "upper bound"),
+	SUM_TEXT("status", "the search's, or from-trials"),
+	SUM_TEXT("source", "search or trials"),
+	SUM("reached_max_rate", BOOL, .help = "met at the highest rate"),
+	SUM("generator_limited", BOOL, .help = "a bound set by a generator-limited trial"),
+	SUM("repeats", UINT, REC_U32, .help = "searches behind it"),
+	SUM("latency", OBJECT, .members = rec_goal_latency_members,
+	    .help = "its latency bound: stat and bound_us"),
+	SUM("searches_pps", ARRAY, .max = INT32_MAX,
+	    .members = &(const struct pvp_schema_member)SUM_NULL("", NULL),
+	    .help = "each repeat's lower bound"),
+	SUM_NULL("min_pps", "lowest lower bound of the repeats"),
+	SUM_NULL("max_pps", "highest"),
+	SUM("spread", DOUBLE, .max = INT64_MAX, .nullable = true, .help = "(max - min) / median"),
+	SUM_NULL("conditional_pps", "median conditional throughput"),
+	{.name = NULL},
+};
+
+static const struct pvp_schema_member sum_range =
+	SUM("", ARRAY, .min = 2, .max = 2,
+	    .members = &(const struct pvp_schema_member)SUM("", DOUBLE, REC_NUM));
+static const struct pvp_schema_member sum_lat_members[] = {
+	SUM_NUM("load_pct", "% of the reference rate"),
+	SUM_NUM("rate_pps", "the trials' rate"),
+	SUM_TEXT("reference", "the goal the load is a share of"),
+	SUM_NUM("reference_pps", "its rate"),
+	SUM_NUM("duration_s", "each trial's duration"),
+	SUM_SUM("tx_packets", "tester TX, summed"),
+	SUM_SUM("rx_packets", "tester RX, summed"),
+	SUM("loss_ratio", DOUBLE, REC_SIGNED, .help = "their loss ratio"),
+	SUM("trials", UINT, REC_U32, .help = "trials merged (the rounds)"),
+	SUM_UINT("count", "samples"),
+	SUM_UINT("min_ns", "smallest"),
+	SUM_UINT("avg_ns", "mean"),
+	SUM_UINT("p50_ns", "median"),
+	SUM_UINT("p90_ns", "90th percentile"),
+	SUM_UINT("p99_ns", "99th"),
+	SUM_UINT("p99_9_ns", "99.9th"),
+	SUM_UINT("p99_99_ns", "99.99th"),
+	SUM_UINT("max_ns", "largest"),
+	SUM_UINT("jitter_ns", "jitter"),
+	SUM_TEXT("clock", "the clock of the samples"),
+	SUM("range_ns", MAP, .members = &sum_range,
+	    .help = "per percentile (p50 ... max), its lowest and highest"),
+	SUM("streams", JSON, .help = "per stream, its figures"),
+	{.name = NULL},
+};
+
+static const struct pvp_schema_member sum_point_members[] = {
+	SUM("size", UINT, REC_U32, .required = true, .help = "frame size with the FCS"),
+	SUM("flows", UINT, REC_U32, .required = true, .help = "flow count"),
+	SUM_UINT("trials", "trials of the point"),
+	SUM_SUM("trial_seconds", "their time"),
+	SUM("generator_limited", BOOL, .help = "a trial was generator-limited"),
+	SUM_NUM("theoretical_max_pps", "the line rate in frames/s"),
+	SUM("goals", MAP,
+	    .members = &(const struct pvp_schema_member)SUM("", OBJECT,
+							    .members = coord_summary_goal_members),
+	    .help = "per goal name, its figures"),
+	SUM("latency", ARRAY, .max = INT32_MAX,
+	    .members = &(const struct pvp_schema_member)SUM("", OBJECT, .members = sum_lat_members),
+	    .help = "per load, its latency"),
+	SUM("oneway", JSON, .help = "one-way latency, its halves"),
+	{.name = NULL},
+};
+
+static const struct pvp_schema_member sum_meta_members[] = {
+	SUM_TEXT("pvpkit_version", "pvpkit's version"),
+	SUM_TEXT("started", "UTC time, ISO 8601"),
+	SUM_TEXT("topology", "topology name"),
+	SUM("dut", STRING, .max = INT32_MAX, .nullable = true, .help = "--dut (null: not said)"),
+	SUM("host", OBJECT, .members = rec_host_members, .help = "the host it ran on"),
+	SUM("vswitch", MAP, .members = &rec_any,
+	    .help = "each vswitch hop's versions, other_config, PMDs"),
+	{.name = NULL},
+};
+
+static const struct pvp_schema_member sum_floor_members[] = {
+	SUM_TEXT("source", "the source measured"),
+	SUM_NUM("rate_pps", "its rate"),
+	SUM_NUM("min_ns", "smallest"),
+	SUM_NUM("p50_ns", "median"),
+	SUM_NUM("p99_ns", "99th percentile"),
+	SUM_NUM("max_ns", "largest"),
+	SUM_TEXT("clock", "the clock, or unknown"),
+	{.name = NULL},
+};
+
+static const struct pvp_schema_member sum_uint = SUM("", UINT, REC_U32);
+
+const struct pvp_schema_member coord_summary_members[] = {
+	SUM("schema", UINT, .min = 1, .max = COORD_RECORD_SCHEMA,
+	    .help = "version of the record tables"),
+	SUM_TEXT("title", "the reports' title"),
+	SUM_NUM("line_rate_bps", "the line rate, bit/s"),
+	SUM_UINT("l1_overhead_bytes", "bytes per frame on the wire beside it"),
+	SUM("sizes_include_fcs", BOOL, .help = "sizes count the 4 B FCS"),
+	SUM_TEXT("flow_type", "--flow-type"),
+	SUM_UINT("trials", "trials read"),
+	SUM_UINT("searches", "searches read"),
+	SUM_SUM("trial_seconds", "their time"),
+	SUM("sizes", ARRAY, .max = INT32_MAX, .members = &sum_uint,
+	    .help = "the sizes of the points"),
+	SUM("flow_counts", ARRAY, .max = INT32_MAX, .members = &sum_uint,
+	    .help = "their flow counts"),
+	SUM("goals", ARRAY, .max = INT32_MAX,
+	    .members = &(const struct pvp_schema_member)SUM("", STRING, .max = INT32_MAX),
+	    .help = "the goals' names"),
+	SUM("points", ARRAY, .required = true, .max = INT32_MAX,
+	    .members =
+		    &(const struct pvp_schema_member)SUM("", OBJECT, .members = sum_point_members),
+	    .help = "per size and flow count"),
+	SUM("metadata", OBJECT, .members = sum_meta_members, .help = "the run"),
+	SUM("soak", JSON, .help = "a soak's totals"),
+	SUM("latency_floor", OBJECT, .members = sum_floor_members,
+	    .help = "the tester's own latency"),
+	SUM_UINT("generator_remeasured", "generator-limited trials measured again"),
+	SUM_UINT("generator_recovered", "and came back clean"),
+	{.name = NULL},
+};
+
+int
+coord_summary_check(const json_t *sum, const char *source, const char *text, char *err,
+		    size_t err_len)
+{
+	const struct pvp_schema_src src = {.source = source, .text = text, .open = true};
+
+	return pvp_schema_check(coord_summary_members, sum, "", &src, err, err_len);
+}
+
 json_t *
 coord_record_search_ref_json(const struct coord_record_search_ref *ref)
 {

@@ -365,6 +365,20 @@ extern const struct pvp_schema_member coord_record_oneway_members[];
 /** The members of an item of a trial record's "streams" the report reads. */
 extern const struct pvp_schema_member coord_record_stream_members[];
 
+/** summary.json's members (checked, not decoded). */
+extern const struct pvp_schema_member coord_summary_members[];
+/** The members of a goal of a summary's points[].goals. */
+extern const struct pvp_schema_member coord_summary_goal_members[];
+
+/**
+ * Check summary.json @p sum against coord_summary_members; members it
+ * does not name are let be, as for the records.
+ * @param source the file's name, @p text its JSON text (for line:col).
+ * @return 0, or -EINVAL with "source:line:col: path: must be ..." in @p err.
+ */
+int coord_summary_check(const json_t *sum, const char *source, const char *text, char *err,
+			size_t err_len);
+
 /**
  * The "search" member of a trial record (warmup and gen_remeasure only
  * when true). @return a new reference, or NULL when out of memory.

@@ -92,7 +92,16 @@ main(void)
 	    doc_member("One-way latency in a trial's ``streams[]``",
 		       "Written by pvpkit-gen (``oneway_ns``, doc/gen.rst) where its clock\n"
 		       "is the guest's; the other members of a stream are pvpkit-gen's own.",
-		       coord_record_stream_members) < 0) {
+		       coord_record_stream_members) < 0 ||
+	    doc_member("The summary (``summary.json``)",
+		       "Written by ``pvpkit report`` (doc/reports.rst, \"Summary JSON\"); read\n"
+		       "back by ``pvpkit compare`` from earlier runs, which refuses a member of\n"
+		       "the wrong type with the file, line, column and the member's path.",
+		       coord_summary_members) < 0 ||
+	    doc_member(
+		    "A goal of a summary's ``points[].goals``",
+		    "Per goal name (``ndr``, ``pdr``, ``pdr0.5%``...): its figures at the point.",
+		    coord_summary_goal_members) < 0) {
 		fprintf(stderr, "pvpkit-record-doc: cannot write a table\n");
 		return 1;
 	}
