@@ -187,6 +187,36 @@ sim_hw_l4(const struct sim_ins *x, const uint8_t *pkt)
 	return proto == IPPROTO_UDP ? l4 + 6 : proto == IPPROTO_TCP ? l4 + 16 : 0;
 }
 
+/*
+ * Whether fix_checksum_hw @p x may run on @p pkt of @p len bytes: the IP
+ * header, and the L4 bytes its length gives read from l3_len on, lie in
+ * the packet. Checked on the template before anything runs, and again
+ * on every packet, since a write may change a length.
+ */
+static bool
+sim_hw_fits(const struct sim_ins *x, const uint8_t *pkt, uint32_t len)
+{
+	const uint8_t *ip = pkt + x->off;
+	uint32_t ck, end, hl, room;
+
+	if (x->off > len || len - x->off < sizeof(struct rte_ipv6_hdr) || x->l3 > len - x->off)
+		return false;
+	room = len - (uint32_t)x->off;
+	if ((ip[0] >> 4) == 4) {
+		end = (uint32_t)(ip[2] << 8 | ip[3]);
+		hl = sim_ihl(ip);
+	} else if ((ip[0] >> 4) == 6) {
+		end = sizeof(struct rte_ipv6_hdr) + (uint32_t)(ip[4] << 8 | ip[5]);
+		hl = sizeof(struct rte_ipv6_hdr);
+	} else {
+		return false;
+	}
+	if (end > room || hl > end || x->l3 + (end - hl) > room)
+		return false;
+	ck = sim_hw_l4(x, pkt);
+	return ck == 0 || ck + 2 <= x->off + end;
+}
+
 /* fix_checksum_hw as a NIC's checksum offload leaves the packet. */
 static void
 sim_hw(const struct sim_ins *x, uint8_t *pkt)
@@ -216,6 +246,7 @@ sim_hw(const struct sim_ins *x, uint8_t *pkt)
 static uint32_t
 sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len)
 {
+	const uint32_t size = len; /* the buffer's, whatever trim_pkt_size sends */
 	unsigned int i;
 	bool of;
 
@@ -298,12 +329,17 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 			sim_icmp6(pkt, len, x);
 			break;
 		case SIM_CSUM4:
+			/* A write may have made the header longer than the packet. */
+			if (sim_ihl(pkt + x->off) > size - x->off)
+				break;
 			pkt[x->off + 10] = pkt[x->off + 11] = 0;
 			sim_csum_put(pkt + x->off + 10,
 				     rte_raw_cksum(pkt + x->off, sim_ihl(pkt + x->off)));
 			break;
 		case SIM_CSUMHW:
-			sim_hw(x, pkt);
+			/* Or an IP length longer: the checksums are left as they are. */
+			if (sim_hw_fits(x, pkt, size))
+				sim_hw(x, pkt);
 			break;
 		case SIM_TRIM:
 			/* TRex's data path: a value of 0 leaves the packet whole. */
@@ -322,29 +358,6 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 		if (m->in[i].kind == SIM_VAR || m->in[i].kind == SIM_RLIMIT)
 			st->val[i] &= trex_vm_size_max(m->in[i].size);
 	return len;
-}
-
-/* Whether the IP packet fix_checksum_hw @p x covers lies in the packet: 0 or -EINVAL. */
-static int
-sim_hw_check(const struct trex_stream *s, const struct sim_ins *x)
-{
-	const uint8_t *ip = s->pkt + x->off;
-	uint32_t ck, end;
-
-	if (x->off > s->len || s->len - x->off < sizeof(struct rte_ipv6_hdr) ||
-	    x->l3 > s->len - x->off)
-		return -EINVAL;
-	if ((ip[0] >> 4) == 4)
-		end = (uint32_t)(ip[2] << 8 | ip[3]);
-	else if ((ip[0] >> 4) == 6)
-		end = sizeof(struct rte_ipv6_hdr) + (uint32_t)(ip[4] << 8 | ip[5]);
-	else
-		return -EINVAL;
-	ck = sim_hw_l4(x, s->pkt);
-	if (end > s->len - x->off || ((ip[0] >> 4) == 4 && sim_ihl(ip) > end) ||
-	    (ck != 0 && ck + 2 > x->off + end))
-		return -EINVAL;
-	return 0;
 }
 
 /* Offsets and sizes checked against the packet before anything runs. */
@@ -379,7 +392,7 @@ sim_check(struct sim *m, uint32_t len)
 					    "fix_checksum_ipv4: the IPv4 header at %" PRIu64
 					    " is past the %u B packet",
 					    x->off, len);
-		if (x->kind == SIM_CSUMHW && sim_hw_check(m->c->s, x) != 0)
+		if (x->kind == SIM_CSUMHW && !sim_hw_fits(x, m->c->s->pkt, len))
 			return trex_vm_fail(c,
 					    "fix_checksum_hw: the IP packet at l2_len %" PRIu64
 					    " is past the %u B packet",
