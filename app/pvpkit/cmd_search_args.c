@@ -49,6 +49,7 @@ enum {
 	SOPT_REPEAT,
 	SOPT_PRESET,
 	SOPT_GEN_REMEASURE,
+	/* The latency step's, in a row: each implies --latency (search_option()). */
 	SOPT_LATENCY,
 	SOPT_LAT_LOADS,
 	SOPT_LAT_DURATION,
@@ -275,19 +276,61 @@ search_opt_list(struct cmd_search_args *a, int opt, const char *arg, const char 
 		       : 0;
 }
 
-/* --min-rate, --max-rate: packet rates only (the search counts packets). */
-static int
-search_opt_rate(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
-{
-	double pps;
+#define SEARCH_OFF(m) offsetof(struct cmd_search_args, m)
 
-	if (cli_opt_rate(oname, arg, true, &pps) < 0)
-		return 2;
-	if (opt == SOPT_MIN_RATE)
-		a->p.min_rate = pps;
+/*
+ * The options that are one number: a packet rate (the search counts
+ * packets; a packet rate is never 0), seconds or a count, where it lands
+ * and its range. A trial lasts at most a day, as pvpkit trial's and the
+ * generator's --duration; budgets and sums of trials may be longer.
+ */
+static const struct {
+	int opt;		/* its getopt value */
+	enum cli_opt_kind kind; /* RATE, SECONDS or COUNT */
+	double min, max;	/* SECONDS and COUNT: the range */
+	size_t off;		/* where it lands in struct cmd_search_args */
+} search_numbers[] = {
+	{SOPT_MIN_RATE, CLI_OPTK_RATE, 0, 0, SEARCH_OFF(p.min_rate)},
+	{SOPT_MAX_RATE, CLI_OPTK_RATE, 0, 0, SEARCH_OFF(p.max_rate)},
+	{SOPT_INITIAL, CLI_OPTK_SECONDS, 0.01, 86400, SEARCH_OFF(p.initial_duration)},
+	{SOPT_FINAL, CLI_OPTK_SECONDS, 0.01, 86400, SEARCH_OFF(p.final_duration)},
+	{SOPT_MAX_TIME, CLI_OPTK_SECONDS, 0.01, 1e6, SEARCH_OFF(p.max_time)},
+	{SOPT_DURATION_SUM, CLI_OPTK_SECONDS, 0.01, 1e6, SEARCH_OFF(p.duration_sum)},
+	{SOPT_PHASES, CLI_OPTK_COUNT, 0, 100000, SEARCH_OFF(p.intermediate_phases)},
+	{SOPT_MAX_TRIALS, CLI_OPTK_COUNT, 0, 100000, SEARCH_OFF(p.max_trials)},
+	{SOPT_REPEAT, CLI_OPTK_COUNT, 1, CMD_SEARCH_MAX_REPEAT, SEARCH_OFF(repeat)},
+	{SOPT_GEN_REMEASURE, CLI_OPTK_COUNT, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
+	 SEARCH_OFF(p.gen_remeasure)},
+	{SOPT_LAT_DURATION, CLI_OPTK_SECONDS, 0.01, 86400, SEARCH_OFF(lat_duration)},
+	{SOPT_LAT_LOW_RATE, CLI_OPTK_RATE, 0, 0, SEARCH_OFF(lat_low_rate)},
+};
+
+/*
+ * Option @p opt into @p a if search_numbers has it.
+ * @return 0 stored, 2 after a message, -ENOENT not one of them.
+ */
+static int
+search_opt_number(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
+{
+	void *dst;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(search_numbers) / sizeof(search_numbers[0]); i++)
+		if (search_numbers[i].opt == opt)
+			break;
+	if (i == sizeof(search_numbers) / sizeof(search_numbers[0]))
+		return -ENOENT;
+	dst = (char *)a + search_numbers[i].off;
+	if (search_numbers[i].kind == CLI_OPTK_RATE)
+		ret = cli_opt_rate(oname, arg, true, dst);
+	else if (search_numbers[i].kind == CLI_OPTK_SECONDS)
+		ret = cli_opt_duration(oname, arg, search_numbers[i].min, search_numbers[i].max,
+				       dst);
 	else
-		a->p.max_rate = pps;
-	return 0;
+		ret = cli_opt_u32(oname, arg, (uint32_t)search_numbers[i].min,
+				  (uint32_t)search_numbers[i].max, dst);
+	return ret < 0 ? 2 : 0;
 }
 
 /* --goal, repeatable: the first one replaces the default (ndr). */
@@ -299,28 +342,6 @@ search_opt_goal(struct cmd_search_args *a, const char *arg)
 		a->goals_given = true;
 	}
 	return search_parse_goal(a, arg);
-}
-
-/* The options that take seconds. */
-static int
-search_opt_seconds(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
-{
-	double d;
-
-	/* A trial lasts at most a day, as pvpkit trial's and the generator's
-	 * --duration; budgets and sums of trials may be longer. */
-	if (cli_opt_duration(oname, arg, 0.01,
-			     opt == SOPT_INITIAL || opt == SOPT_FINAL ? 86400 : 1e6, &d) < 0)
-		return 2;
-	if (opt == SOPT_INITIAL)
-		a->p.initial_duration = d;
-	else if (opt == SOPT_FINAL)
-		a->p.final_duration = d;
-	else if (opt == SOPT_MAX_TIME)
-		a->p.max_time = d;
-	else
-		a->p.duration_sum = d;
-	return 0;
 }
 
 /* --width and --exceed-ratio. */
@@ -335,29 +356,6 @@ search_opt_ratio(struct cmd_search_args *a, int opt, const char *arg)
 	if (search_parse_ratio(arg, 0, 0.9999, &a->p.exceed_ratio) < 0)
 		return search_bad("--exceed-ratio: \"%s\" must be in [0, 1), like 0.5 or 50%%",
 				  arg);
-	return 0;
-}
-
-/* --phases and --max-trials. */
-static int
-search_opt_count(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
-{
-	unsigned int v;
-
-	if (opt == SOPT_REPEAT)
-		return cli_opt_u32("--repeat", arg, 1, CMD_SEARCH_MAX_REPEAT, &a->repeat) < 0 ? 2
-											      : 0;
-	if (opt == SOPT_GEN_REMEASURE)
-		return cli_opt_u32("--gen-remeasure", arg, 0, PVP_SEARCH_MAX_GEN_REMEASURE,
-				   &a->p.gen_remeasure) < 0
-			       ? 2
-			       : 0;
-	if (cli_opt_u32(oname, arg, 0, 100000, &v) < 0)
-		return 2;
-	if (opt == SOPT_PHASES)
-		a->p.intermediate_phases = v;
-	else
-		a->p.max_trials = v;
 	return 0;
 }
 
@@ -384,49 +382,30 @@ search_preset(struct cmd_search_args *a, const char *name)
 	return 0;
 }
 
-/* The latency step's options. */
+/* --latency-loads. */
 static int
-search_opt_latency(struct cmd_search_args *a, int opt, const char *arg, const char *oname)
+search_opt_lat_loads(struct cmd_search_args *a, const char *arg, const char *oname)
 {
 	char *copy, *tok, *save = NULL, err[160];
 	int ret = 0;
 
-	a->latency = true;
-	switch (opt) {
-	case SOPT_LAT_LOADS:
-		copy = strdup(arg);
-		if (copy == NULL)
-			return search_bad("out of memory");
-		a->nb_lat_loads = 0;
-		for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
-		     tok = strtok_r(NULL, ",", &save)) {
-			if (a->nb_lat_loads >= CMD_LAT_MAX_LOADS ||
-			    pvp_parse_double(oname, tok, 0, 100, &a->lat_loads[a->nb_lat_loads++],
-					     err, sizeof(err)) < 0)
-				ret = -EINVAL;
-		}
-		free(copy);
-		if (ret < 0 || a->nb_lat_loads == 0)
-			return search_bad("--latency-loads: \"%s\" must be up to %d percentages"
-					  " in 0..100 (0: the low rate)",
-					  arg, CMD_LAT_MAX_LOADS);
-		return 0;
-	case SOPT_LAT_DURATION:
-		return cli_opt_duration("--latency-duration", arg, 0.01, 86400, &a->lat_duration) <
-				       0
-			       ? 2
-			       : 0;
-	case SOPT_LAT_LOW_RATE:
-		return cli_opt_rate("--latency-low-rate", arg, true, &a->lat_low_rate) < 0 ||
-				       a->lat_low_rate <= 0
-			       ? 2
-			       : 0;
-	case SOPT_LAT_FLOOR:
-		a->lat_floor = arg;
-		return 0;
-	default:
-		return 0;
+	copy = strdup(arg);
+	if (copy == NULL)
+		return search_bad("out of memory");
+	a->nb_lat_loads = 0;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && ret == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (a->nb_lat_loads >= CMD_LAT_MAX_LOADS ||
+		    pvp_parse_double(oname, tok, 0, 100, &a->lat_loads[a->nb_lat_loads++], err,
+				     sizeof(err)) < 0)
+			ret = -EINVAL;
 	}
+	free(copy);
+	if (ret < 0 || a->nb_lat_loads == 0)
+		return search_bad("--latency-loads: \"%s\" must be up to %d percentages"
+				  " in 0..100 (0: the low rate)",
+				  arg, CMD_LAT_MAX_LOADS);
+	return 0;
 }
 
 /*
@@ -443,14 +422,17 @@ search_option(struct cmd_search_args *a, const struct option *opts, int opt, con
 	rc = cli_opts_parse(&a->o, opt, arg, SEARCH_SEE);
 	if (rc != 0)
 		return rc == 1 ? 0 : rc;
+	/* Every latency option implies --latency. */
+	if (opt >= SOPT_LATENCY && opt <= SOPT_LAT_FLOOR)
+		a->latency = true;
+	rc = search_opt_number(a, opt, arg, oname);
+	if (rc != -ENOENT)
+		return rc;
 	switch (opt) {
 	case SOPT_SIZE:
 	case SOPT_SIZES:
 	case SOPT_FLOWS:
 		return search_opt_list(a, opt, arg, oname);
-	case SOPT_MIN_RATE:
-	case SOPT_MAX_RATE:
-		return search_opt_rate(a, opt, arg, oname);
 	case SOPT_GOAL:
 		return search_opt_goal(a, arg);
 	case SOPT_ALGO:
@@ -464,16 +446,6 @@ search_option(struct cmd_search_args *a, const struct option *opts, int opt, con
 	case SOPT_WIDTH:
 	case SOPT_EXCEED_RATIO:
 		return search_opt_ratio(a, opt, arg);
-	case SOPT_INITIAL:
-	case SOPT_FINAL:
-	case SOPT_MAX_TIME:
-	case SOPT_DURATION_SUM:
-		return search_opt_seconds(a, opt, arg, oname);
-	case SOPT_PHASES:
-	case SOPT_MAX_TRIALS:
-	case SOPT_REPEAT:
-	case SOPT_GEN_REMEASURE:
-		return search_opt_count(a, opt, arg, oname);
 	case SOPT_MAX_BURST:
 		/* The words first; else a count, with the count's own message. */
 		a->burst_auto = strcmp(arg, "auto") == 0;
@@ -484,11 +456,12 @@ search_option(struct cmd_search_args *a, const struct option *opts, int opt, con
 	case SOPT_PRESET:
 		return 0; /* applied before the other options */
 	case SOPT_LATENCY:
+		return 0;
 	case SOPT_LAT_LOADS:
-	case SOPT_LAT_DURATION:
-	case SOPT_LAT_LOW_RATE:
+		return search_opt_lat_loads(a, arg, oname);
 	case SOPT_LAT_FLOOR:
-		return search_opt_latency(a, opt, arg, oname);
+		a->lat_floor = arg;
+		return 0;
 	case SOPT_DUT:
 		if (strlen(arg) > 1024)
 			return search_bad("--dut: at most 1024 characters");
