@@ -165,6 +165,12 @@ struct cmd_search_point {
 int cmd_search_point_run(struct cmd_search_point *sp);
 
 /**
+ * A ratio written plain ("0.005") or in percent ("0.5%"), plain within
+ * [@p min, @p max] or percent within 100 times that. @return 0 or -EINVAL.
+ */
+int cmd_search_parse_ratio(const char *s, double min, double max, double *v);
+
+/**
  * Parse the command line of search (@p run false) or run into @p a, with
  * every default filled in. Errors are printed.
  * @return 0, -1 after --help (exit 0), or 2 (bad usage).

@@ -162,12 +162,8 @@ search_usage(FILE *f, bool run)
 		"  --help                this text\n");
 }
 
-/*
- * A ratio written plain ("0.005") or in percent ("0.5%"), plain within
- * [@p min, @p max] or percent within 100 times that. 0 or -EINVAL.
- */
-static int
-search_parse_ratio(const char *s, double min, double max, double *v)
+int
+cmd_search_parse_ratio(const char *s, double min, double max, double *v)
 {
 	size_t n = strlen(s);
 	bool pct = n > 0 && s[n - 1] == '%';
@@ -193,7 +189,7 @@ search_parse_loss(const char *s, double *ratio)
 	}
 	if (strncasecmp(s, "pdr=", 4) != 0)
 		return -EINVAL;
-	if (search_parse_ratio(s + 4, 0, 1, ratio) < 0 || *ratio <= 0 || *ratio >= 1)
+	if (cmd_search_parse_ratio(s + 4, 0, 1, ratio) < 0 || *ratio <= 0 || *ratio >= 1)
 		return -EINVAL;
 	return 0;
 }
@@ -349,11 +345,11 @@ static int
 search_opt_ratio(struct cmd_search_args *a, int opt, const char *arg)
 {
 	if (opt == SOPT_WIDTH) {
-		if (search_parse_ratio(arg, 1e-6, 0.99, &a->p.width_goal) < 0)
+		if (cmd_search_parse_ratio(arg, 1e-6, 0.99, &a->p.width_goal) < 0)
 			return search_bad("--width: \"%s\" must be like 0.005 or 0.5%%", arg);
 		return 0;
 	}
-	if (search_parse_ratio(arg, 0, 0.9999, &a->p.exceed_ratio) < 0)
+	if (cmd_search_parse_ratio(arg, 0, 0.9999, &a->p.exceed_ratio) < 0)
 		return search_bad("--exceed-ratio: \"%s\" must be in [0, 1), like 0.5 or 50%%",
 				  arg);
 	return 0;

@@ -249,7 +249,7 @@ cmd_soak_parse(int argc, char **argv, struct soak_args *a)
 	};
 	struct option *shared = &opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS];
 	char err[160];
-	size_t n, i;
+	size_t i;
 	int opt, rc;
 
 	/* Ours, then the search's that are passed on, then the shared ones and the end. */
@@ -281,21 +281,7 @@ cmd_soak_parse(int argc, char **argv, struct soak_args *a)
 			continue;
 		switch (opt) {
 		case 'F':
-			n = strlen(optarg);
-			if (n > 0 && optarg[n - 1] == '%') {
-				char tmp[32];
-
-				snprintf(tmp, sizeof(tmp), "%.*s", (int)(n - 1), optarg);
-				if (pvp_parse_double("--pdr-fraction", tmp, 0.01, 100,
-						     &a->pdr_fraction, err, sizeof(err)) < 0)
-					a->pdr_fraction = -1;
-				else
-					a->pdr_fraction /= 100;
-			} else if (pvp_parse_double("--pdr-fraction", optarg, 0.0001, 1,
-						    &a->pdr_fraction, err, sizeof(err)) < 0) {
-				a->pdr_fraction = -1;
-			}
-			if (a->pdr_fraction <= 0)
+			if (cmd_search_parse_ratio(optarg, 0.0001, 1, &a->pdr_fraction) < 0)
 				return cli_usage_error(SOAK_SEE,
 						       "--pdr-fraction: \"%s\" must be in "
 						       "(0, 1], like 0.9 or 90%%",
