@@ -22,54 +22,33 @@
 
 #include "search_private.h"
 
+/* The names: tables indexed by the enums, "unknown" outside them. */
 const char *
 pvp_search_algo_name(enum pvp_search_algo a)
 {
-	switch (a) {
-	case PVP_SEARCH_BINARY:
-		return "binary";
-	case PVP_SEARCH_MLR:
-		return "mlr";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[PVP_SEARCH_BINARY] = "binary", [PVP_SEARCH_MLR] = "mlr"};
+
+	return (unsigned int)a < sizeof(names) / sizeof(names[0]) ? names[a] : "unknown";
 }
 
 const char *
 pvp_search_goal_status_name(enum pvp_search_goal_status st)
 {
-	switch (st) {
-	case PVP_SEARCH_GOAL_OK:
-		return "ok";
-	case PVP_SEARCH_GOAL_AT_MAX:
-		return "at-max";
-	case PVP_SEARCH_GOAL_BELOW_MIN:
-		return "below-min";
-	case PVP_SEARCH_GOAL_INCOMPLETE:
-		return "incomplete";
-	}
-	return "unknown";
+	static const char *const names[] = {"ok", "at-max", "below-min", "incomplete"};
+
+	_Static_assert(PVP_SEARCH_GOAL_INCOMPLETE == 3, "goal status names");
+	return (unsigned int)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
 }
 
 const char *
 pvp_search_lat_stat_name(enum pvp_search_lat_stat st)
 {
-	switch (st) {
-	case PVP_SEARCH_LAT_NONE:
-		return "";
-	case PVP_SEARCH_LAT_P50:
-		return "p50";
-	case PVP_SEARCH_LAT_P90:
-		return "p90";
-	case PVP_SEARCH_LAT_P99:
-		return "p99";
-	case PVP_SEARCH_LAT_P999:
-		return "p99.9";
-	case PVP_SEARCH_LAT_MAX:
-		return "max";
-	case PVP_SEARCH_LAT_NB:
-		break;
-	}
-	return "unknown";
+	static const char *const names[PVP_SEARCH_LAT_NB] = {"",    "p50",   "p90",
+							     "p99", "p99.9", "max"};
+
+	_Static_assert(PVP_SEARCH_LAT_NB == 6, "latency statistic names");
+	return (unsigned int)st < PVP_SEARCH_LAT_NB ? names[st] : "unknown";
 }
 
 bool
