@@ -40,16 +40,6 @@ cli_usage_error(const char *see, const char *fmt, ...)
 	return 2;
 }
 
-int
-cli_opt_flow_type(const char *see, const char *s)
-{
-	enum coord_flow_type t;
-
-	if (coord_flow_type_parse(s, &t) < 0)
-		return cli_usage_error(see, "--flow-type: \"%s\" is not normal, l2, l3 or l4", s);
-	return 0;
-}
-
 /* The message of a bad value, one line: "pvpkit: " and lib/util's words. */
 static int
 cli_bad_value(const char *err)
@@ -147,6 +137,7 @@ int
 cli_opts_parse(struct cli_opts *o, int val, const char *arg, const char *see)
 {
 	const struct cli_opt_desc *d;
+	enum coord_flow_type ft;
 	char opt[40];
 	void *dst;
 	int ret = 0;
@@ -172,8 +163,10 @@ cli_opts_parse(struct cli_opts *o, int val, const char *arg, const char *see)
 			*(const char **)dst = arg;
 		break;
 	case CLI_OPTK_FTYPE:
-		if (cli_opt_flow_type(see, arg) != 0)
-			return 2;
+		/* One of coord_flow_type_names: the one parser. */
+		if (coord_flow_type_parse(arg, &ft) < 0)
+			return cli_usage_error(
+				see, "--flow-type: \"%s\" is not normal, l2, l3 or l4", arg);
 		*(const char **)dst = arg;
 		break;
 	}
@@ -183,25 +176,19 @@ cli_opts_parse(struct cli_opts *o, int val, const char *arg, const char *see)
 	return 1;
 }
 
-/* The default topology: the one the local testbed wrote. */
-const char *
-cli_default_topology(char *buf, size_t len)
-{
-	const char *rundir = getenv("PVP_TESTBED_RUNDIR");
-
-	snprintf(buf, len, "%s/topology.json",
-		 rundir != NULL && rundir[0] != '\0' ? rundir : COORD_TESTBED_RUNDIR);
-	return buf;
-}
-
 struct coord_topology *
 cli_open_topology(const char *path, int *status)
 {
+	const char *rundir = getenv("PVP_TESTBED_RUNDIR");
 	char buf[4096], err[512];
 	struct coord_topology *t;
 
-	if (path == NULL)
-		path = cli_default_topology(buf, sizeof(buf));
+	/* The default topology: the one the local testbed wrote. */
+	if (path == NULL) {
+		snprintf(buf, sizeof(buf), "%s/topology.json",
+			 rundir != NULL && rundir[0] != '\0' ? rundir : COORD_TESTBED_RUNDIR);
+		path = buf;
+	}
 	t = coord_topology_load(path, hop_driver_find, err, sizeof(err));
 	if (t == NULL) {
 		fprintf(stderr, "pvpkit: %s\n", err);
@@ -251,14 +238,4 @@ cli_sink_keep(struct cli_sink *s, const json_t *j, const char *what)
 	fflush(stdout);
 	free(line);
 	return ret;
-}
-
-int
-cli_write_json(const char *path, const json_t *j)
-{
-	if (json_dump_file(j, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
-		fprintf(stderr, "pvpkit: %s: cannot write\n", path);
-		return -EIO;
-	}
-	return 0;
 }

@@ -84,12 +84,6 @@ int cmd_testbed(int argc, char **argv);
  */
 int cli_usage_error(const char *see, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/**
- * --flow-type's value, one of coord_flow_type_names (the one parser):
- * 0, or 2 after a usage error that points to @p see.
- */
-int cli_opt_flow_type(const char *see, const char *s);
-
 /*
  * Option values, read by lib/util's parsers (base 10 always, no "nan",
  * "inf", hex, blanks or sign on a count) with the same ranges and words
@@ -116,14 +110,9 @@ int cli_opt_duration(const char *opt, const char *s, double min_s, double max_s,
 int cli_opt_rate(const char *opt, const char *s, bool pps_only, double *pps);
 
 /**
- * The local testbed's topology file: $PVP_TESTBED_RUNDIR/topology.json,
- * else COORD_TESTBED_RUNDIR/topology.json. @return @p buf.
- */
-const char *cli_default_topology(char *buf, size_t len);
-
-/**
- * Load the topology at @p path (the testbed's when NULL) and open every
- * hop, printing the error line on failure.
+ * Load the topology at @p path (when NULL the local testbed's:
+ * $PVP_TESTBED_RUNDIR/topology.json, else COORD_TESTBED_RUNDIR's) and
+ * open every hop, printing the error line on failure.
  * @return the topology, or NULL with *status the exit status (2 for a bad
  *   file, 1 for a hop that cannot be opened).
  */
@@ -135,9 +124,6 @@ struct coord_topology *cli_open_topology(const char *path, int *status);
  * @return 0, or the failing driver's -errno.
  */
 int cli_install_flows(struct coord_topology *t, const char *type, unsigned int flows);
-
-/** Write @p j to @p path, indented. @return 0, or -EIO after a message. */
-int cli_write_json(const char *path, const json_t *j);
 
 /** Where a command's records go: its results file while that takes them. */
 struct cli_sink {

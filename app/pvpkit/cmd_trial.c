@@ -158,8 +158,10 @@ trial_output(const struct trial_args *a, const struct coord_topology *t,
 		rc = 1;
 	coord_table_print(stdout, t, r);
 	fflush(stdout);
-	if (a->json != NULL && cli_write_json(a->json, j) < 0)
+	if (a->json != NULL && json_dump_file(j, a->json, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
+		fprintf(stderr, "pvpkit: %s: cannot write\n", a->json);
 		rc = 1;
+	}
 	json_decref(j);
 	if (coord_trial_invalid(r)) {
 		/* Kept and shown for the record, but it measured nothing. */
