@@ -40,9 +40,9 @@ struct soak_run {
 	struct coord_snap first[COORD_MAX_HOPS]; /* after the clear */
 	struct coord_snap prev[COORD_MAX_HOPS];	 /* last reading */
 	struct coord_snap now[COORD_MAX_HOPS];	 /* this reading */
-	struct pvp_lat *lat_prev;		 /* cumulative histogram at the last reading */
-	struct pvp_lat *lat_now;		 /* cumulative now */
-	struct pvp_lat *lat_int;		 /* this interval */
+	struct pvp_lat lat_prev;		 /* cumulative histogram at the last reading */
+	struct pvp_lat lat_now;			 /* cumulative now */
+	struct pvp_lat lat_int;			 /* this interval */
 	double t0;				 /* pvp_now_s() at the start */
 	double t_stop;				 /* pvp_now_s() when the sources stopped */
 	unsigned int n;				 /* intervals read */
@@ -416,7 +416,7 @@ soak_run(struct soak_run *s)
 
 	if (soak_start(s) != 0)
 		return 1;
-	soak_latency(s, s->lat_prev);
+	soak_latency(s, &s->lat_prev);
 	end = s->t0 + s->a->duration_s;
 	for (k = 1; !coord_interrupted; k++) {
 		/* From the start, not from the last reading: no drift; the last is the end. */
@@ -431,15 +431,15 @@ soak_run(struct soak_run *s)
 			return 1;
 		}
 		now = pvp_now_s();
-		soak_latency(s, s->lat_now);
-		soak_lat_diff(s->lat_now, s->lat_prev, s->lat_int);
+		soak_latency(s, &s->lat_now);
+		soak_lat_diff(&s->lat_now, &s->lat_prev, &s->lat_int);
 		s->n++;
 		/* Not kept: it is on stdout, and the soak ends with its totals. */
 		if (soak_keep(s, s->prev, "soak_interval", now - s->t0,
-			      (double)(s->now[0].t_ns - s->prev[0].t_ns) / 1e9, s->lat_int) != 0)
+			      (double)(s->now[0].t_ns - s->prev[0].t_ns) / 1e9, &s->lat_int) != 0)
 			break;
 		memcpy(s->prev, s->now, sizeof(s->prev));
-		memcpy(s->lat_prev, s->lat_now, sizeof(*s->lat_prev));
+		s->lat_prev = s->lat_now;
 		if (next >= end)
 			break;
 	}
@@ -451,8 +451,9 @@ soak_run(struct soak_run *s)
 	soak_sleep_until(pvp_now_s() + 0.5);
 	if (soak_snapshot(s, s->now) < 0)
 		return 1;
-	soak_latency(s, s->lat_now);
-	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, s->lat_now) != 0 ||
+	soak_latency(s, &s->lat_now);
+	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, &s->lat_now) !=
+		    0 ||
 	    s->sink.not_kept)
 		return 1;
 	if (s->interrupted) {
@@ -514,13 +515,9 @@ cmd_soak(int argc, char **argv)
 			return rc;
 		a.o.conf.traffic.rate_pps = pdr * a.pdr_fraction;
 	}
+	/* On the heap: the snapshots and histograms are large. */
 	s = calloc(1, sizeof(*s));
-	if (s != NULL) {
-		s->lat_prev = malloc(sizeof(*s->lat_prev));
-		s->lat_now = malloc(sizeof(*s->lat_now));
-		s->lat_int = malloc(sizeof(*s->lat_int));
-	}
-	if (s == NULL || s->lat_prev == NULL || s->lat_now == NULL || s->lat_int == NULL) {
+	if (s == NULL) {
 		fprintf(stderr, "pvpkit: out of memory\n");
 		rc = 1;
 		goto out;
@@ -569,9 +566,6 @@ out:
 			json_decref(s->injected[i].result);
 		}
 		coord_topology_free(s->t);
-		free(s->lat_prev);
-		free(s->lat_now);
-		free(s->lat_int);
 		free(s);
 	}
 	return rc;
