@@ -356,22 +356,18 @@ cmd_soak_parse(int argc, char **argv, struct soak_args *a)
 int
 cmd_soak_search(struct soak_args *a, bool run)
 {
-	const char *argv[SOAK_SEARCH_ARGV];
-	struct cmd_search_args *sa;
 	char size[16], flows[16];
+	/* The point and the results file (7 words), then what is passed on. */
+	const char *argv[SOAK_SEARCH_ARGV] = {
+		"search", "--size", size, "--flows", flows, "--results", a->o.results,
+	};
+	struct cmd_search_args *sa;
 	unsigned int i, g;
 	bool pdr = false, bounded = false;
-	int argc = 0, rc;
+	int argc = 7, rc;
 
 	snprintf(size, sizeof(size), "%u", a->o.conf.traffic.size);
 	snprintf(flows, sizeof(flows), "%u", a->o.conf.traffic.flows);
-	argv[argc++] = "search";
-	argv[argc++] = "--size";
-	argv[argc++] = size;
-	argv[argc++] = "--flows";
-	argv[argc++] = flows;
-	argv[argc++] = "--results";
-	argv[argc++] = a->o.results;
 	if (a->o.topology != NULL) {
 		argv[argc++] = "--topology";
 		argv[argc++] = a->o.topology;
