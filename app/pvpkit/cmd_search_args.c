@@ -501,12 +501,10 @@ search_defaults(struct cmd_search_args *a)
 		a->flows[0] = 1;
 		a->nb_flows = 1;
 	}
+	/* run: OUT/results.jsonl, search: results.jsonl. */
 	if (a->o.results == NULL) {
-		if (a->run)
-			snprintf(a->results_buf, sizeof(a->results_buf), "%s/results.jsonl",
-				 a->out);
-		else
-			snprintf(a->results_buf, sizeof(a->results_buf), "results.jsonl");
+		snprintf(a->results_buf, sizeof(a->results_buf), "%s%sresults.jsonl",
+			 a->run ? a->out : "", a->run ? "/" : "");
 		a->o.results = a->results_buf;
 	}
 }
@@ -514,6 +512,7 @@ search_defaults(struct cmd_search_args *a)
 int
 cmd_search_parse_args(int argc, char **argv, bool run, struct cmd_search_args *a)
 {
+	static const double lat_loads[] = {0, 10, 50, 90};
 	struct option opts[SEARCH_NB_OWN + CLI_OPT_NB + 1];
 	char perr[128] = "";
 	char oname[40];
@@ -526,17 +525,13 @@ cmd_search_parse_args(int argc, char **argv, bool run, struct cmd_search_args *a
 	a->tables = true;
 	a->out = "results";
 	pvp_search_params_init(&a->p);
-	a->p.min_rate = 1000;
 	a->repeat = 1;
 	/* A lossy trial's burst is compared with what the path took without
 	 * loss, so a tester's catch-up burst is not read as DUT loss unseen. */
 	a->burst_auto = true;
 	/* Latency: CSIT's loads (0 = a low fixed rate), 5 s each. */
-	a->nb_lat_loads = 4;
-	a->lat_loads[0] = 0;
-	a->lat_loads[1] = 10;
-	a->lat_loads[2] = 50;
-	a->lat_loads[3] = 90;
+	memcpy(a->lat_loads, lat_loads, sizeof(lat_loads));
+	a->nb_lat_loads = sizeof(lat_loads) / sizeof(lat_loads[0]);
 	a->lat_duration = 5;
 	a->lat_low_rate = 1000;
 	/* The preset first, whatever its place: every other option overrides it. */

@@ -90,13 +90,10 @@ pvp_search_params_init(struct pvp_search_params *p)
 	memset(p, 0, sizeof(*p));
 	p->algo = PVP_SEARCH_MLR;
 	p->min_rate = 1000;
-	p->max_rate = 0;
 	p->width_goal = PVP_SEARCH_DEFAULT_WIDTH;
 	p->initial_duration = 1;
 	p->final_duration = 10;
-	p->intermediate_phases = 0;
-	p->nb_goals = 1;
-	p->loss_ratio[0] = 0;
+	p->nb_goals = 1; /* ndr: loss ratio 0 */
 	p->max_gen_limited = 5;
 	p->gen_remeasure = 1;
 }
