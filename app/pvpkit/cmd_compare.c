@@ -50,10 +50,8 @@ compare_load(const char *path)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(buf, sizeof(buf), "%s/results.jsonl", path);
-		if (stat(buf, &st) < 0) {
+		if (stat(buf, &st) < 0)
 			snprintf(buf, sizeof(buf), "%s/summary.json", path);
-			return compare_load(buf);
-		}
 		return compare_load(buf);
 	}
 	if (n < 6 || strcmp(path + n - 6, ".jsonl") != 0) {
@@ -138,7 +136,7 @@ static void
 compare_print(const json_t *cmp)
 {
 	char rng[2][80], chg[16];
-	const json_t *row, *o, *n;
+	const json_t *row;
 	const char *goal;
 	int gw = 8;
 	size_t i;
@@ -152,10 +150,6 @@ compare_print(const json_t *cmp)
 	printf("%6s %8s %-*s %30s %30s %8s  %s\n", "size", "flows", gw, "goal", "old pps [lo..hi]",
 	       "new pps [lo..hi]", "change", "verdict");
 	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
-		o = json_object_get(row, "old");
-		n = json_object_get(row, "new");
-		cmd_compare_range(o, rng[0], sizeof(rng[0]));
-		cmd_compare_range(n, rng[1], sizeof(rng[1]));
 		if (json_is_number(json_object_get(row, "change")))
 			snprintf(chg, sizeof(chg), "%+.1f %%",
 				 100 * json_number_value(json_object_get(row, "change")));
@@ -164,7 +158,9 @@ compare_print(const json_t *cmp)
 		printf("%6.0f %8.0f %-*s %30s %30s %8s  %s\n",
 		       json_number_value(json_object_get(row, "size")),
 		       json_number_value(json_object_get(row, "flows")), gw,
-		       json_string_value(json_object_get(row, "goal")), rng[0], rng[1], chg,
+		       json_string_value(json_object_get(row, "goal")),
+		       cmd_compare_range(json_object_get(row, "old"), rng[0], sizeof(rng[0])),
+		       cmd_compare_range(json_object_get(row, "new"), rng[1], sizeof(rng[1])), chg,
 		       json_string_value(json_object_get(row, "verdict")));
 	}
 }
