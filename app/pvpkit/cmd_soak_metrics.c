@@ -22,23 +22,22 @@
 #include "cmd.h"
 #include "cmd_soak_metrics.h"
 
-/* Gauges of a record: its member, the family, the scale to the unit. */
+/* Gauges of a record: its member, the family, its unit and help. */
 static const struct {
 	const char *key, *family, *unit, *help;
-	double scale;
 } soak_gauges[] = {
-	{"n", "pvpkit_soak_interval", NULL, "Number of the interval (from 1).", 1},
-	{"t_s", "pvpkit_soak_elapsed_seconds", "seconds", "Time from the start of the traffic.", 1},
-	{"interval_s", "pvpkit_soak_interval_seconds", "seconds", "Length of the interval.", 1},
-	{"rate_pps", "pvpkit_soak_rate_pps", NULL, "Packet rate asked for, per TX port.", 1},
-	{"tx_packets", "pvpkit_soak_tx_packets", NULL, "Packets sent in the interval.", 1},
-	{"rx_packets", "pvpkit_soak_rx_packets", NULL, "Packets received in the interval.", 1},
-	{"lost", "pvpkit_soak_lost_packets", NULL, "tx_packets - rx_packets of the interval.", 1},
-	{"loss_ratio", "pvpkit_soak_loss_ratio", NULL, "lost over tx_packets of the interval.", 1},
+	{"n", "pvpkit_soak_interval", NULL, "Number of the interval (from 1)."},
+	{"t_s", "pvpkit_soak_elapsed_seconds", "seconds", "Time from the start of the traffic."},
+	{"interval_s", "pvpkit_soak_interval_seconds", "seconds", "Length of the interval."},
+	{"rate_pps", "pvpkit_soak_rate_pps", NULL, "Packet rate asked for, per TX port."},
+	{"tx_packets", "pvpkit_soak_tx_packets", NULL, "Packets sent in the interval."},
+	{"rx_packets", "pvpkit_soak_rx_packets", NULL, "Packets received in the interval."},
+	{"lost", "pvpkit_soak_lost_packets", NULL, "tx_packets - rx_packets of the interval."},
+	{"loss_ratio", "pvpkit_soak_loss_ratio", NULL, "lost over tx_packets of the interval."},
 	{"unattributed", "pvpkit_soak_unattributed_packets", NULL,
-	 "Loss of the interval that no hop's drop counter explains.", 1},
-	{"tx_pps", "pvpkit_soak_tx_pps", NULL, "Packets sent per second in the interval.", 1},
-	{"rx_pps", "pvpkit_soak_rx_pps", NULL, "Packets received per second in the interval.", 1},
+	 "Loss of the interval that no hop's drop counter explains."},
+	{"tx_pps", "pvpkit_soak_tx_pps", NULL, "Packets sent per second in the interval."},
+	{"rx_pps", "pvpkit_soak_rx_pps", NULL, "Packets received per second in the interval."},
 };
 
 /* The latency summary members, in the order they are written. */
@@ -58,7 +57,7 @@ soak_metrics_render(const json_t *rec, struct pvp_om *om)
 			continue;
 		pvp_om_family(om, soak_gauges[i].family, PVP_OM_GAUGE, soak_gauges[i].unit,
 			      soak_gauges[i].help);
-		pvp_om_value(om, NULL, 0, json_number_value(v) * soak_gauges[i].scale);
+		pvp_om_value(om, NULL, 0, json_number_value(v));
 	}
 	pvp_om_family(om, "pvpkit_soak_hop_lost_packets", PVP_OM_GAUGE, NULL,
 		      "Packets the hop lost in the interval (its drop counters).");
