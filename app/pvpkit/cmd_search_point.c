@@ -329,13 +329,12 @@ search_trial_once(struct cmd_search_point *sp, struct pvp_search *s,
 	j = search_keep_trial(sp, st, &r, &ret);
 	search_measurement(sp, &r, j, &m, misses, sizeof(misses));
 	search_show_trial(sp, st, &r, misses);
+	json_decref(j);
 	if (ret < 0) {
-		json_decref(j);
 		snprintf(sp->error, sizeof(sp->error), "%s: %s", sp->a->o.results, strerror(-ret));
 		coord_trial_result_clear(&r);
 		return -1;
 	}
-	json_decref(j);
 	if (coord_trial_invalid(&r)) {
 		fprintf(stderr, "pvpkit: trial %u invalid: %s\n", st->index + 1,
 			coord_trial_invalid_reason(&r));
