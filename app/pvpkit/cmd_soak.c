@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
@@ -54,22 +53,6 @@ struct soak_run {
 	struct coord_record_soak_inject injected[SOAK_MAX_INJECT]; /* what each did */
 	unsigned int nb_recorded; /* of them, in an interval's record already */
 };
-
-/* Sleep until @p until (pvp_now_s()), waking for an interrupt. */
-static void
-soak_sleep_until(double until)
-{
-	struct timespec ts;
-	double left;
-
-	while (!coord_interrupted && (left = until - pvp_now_s()) > 0) {
-		if (left > 0.05)
-			left = 0.05;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		nanosleep(&ts, NULL);
-	}
-}
 
 /* Snapshot every hop with counters into @p snap. 0 or -errno after a message. */
 static int
@@ -400,11 +383,10 @@ soak_wait(struct soak_run *s, double until)
 		at = s->t0 + s->a->inject[s->nb_injected].at_s;
 		if (at >= until)
 			break;
-		soak_sleep_until(at);
-		if (coord_interrupted)
+		if (coord_sleep(at - pvp_now_s()) < 0)
 			return;
 	}
-	soak_sleep_until(until);
+	coord_sleep(until - pvp_now_s());
 }
 
 /* The soak itself. 0 done, 1 not measured, 128 + N after signal N (all kept). */
@@ -448,7 +430,7 @@ soak_run(struct soak_run *s)
 	s->t_stop = pvp_now_s();
 	/* In flight at the stop: give it a moment to arrive, then the totals. */
 	coord_interrupted = 0;
-	soak_sleep_until(pvp_now_s() + 0.5);
+	coord_sleep(0.5);
 	if (soak_snapshot(s, s->now) < 0)
 		return 1;
 	soak_latency(s, &s->lat_now);
