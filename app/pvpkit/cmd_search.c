@@ -159,21 +159,18 @@ search_or_run(int argc, char **argv, bool run)
 		return 1;
 	}
 	rc = cmd_search_parse_args(argc, argv, run, a);
-	if (rc != 0) {
-		free(a);
-		return rc < 0 ? 0 : rc;
-	}
-	if (run && (ret = pvp_mkdir_p(a->out, 0755)) < 0) {
+	if (rc == 0 && run && (ret = pvp_mkdir_p(a->out, 0755)) < 0) {
 		fprintf(stderr, "pvpkit: %s: %s\n", a->out, strerror(-ret));
-		free(a);
-		return 1;
+		rc = 1;
 	}
 	/* Before any hop is contacted: a run must not end with nowhere to
 	 * put its results. */
 	a->sink.path = a->o.results;
-	if (cli_check_output("--results", a->o.results) != 0) {
+	if (rc == 0 && cli_check_output("--results", a->o.results) != 0)
+		rc = 1;
+	if (rc != 0) {
 		free(a);
-		return 1;
+		return rc < 0 ? 0 : rc;
 	}
 	t = cli_open_topology(a->o.topology, &rc);
 	if (t != NULL) {
