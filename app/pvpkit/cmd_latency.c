@@ -149,13 +149,12 @@ cmd_latency_point(struct cmd_search_args *a, struct coord_topology *t, unsigned 
 			lat_show(load, c.traffic.rate_pps, &r, j);
 			if (!coord_trial_invalid(&r) && !coord_trial_reconciled(&r))
 				(*checks_failed)++;
+			json_decref(j);
 			if (ret < 0) {
 				/* Nothing measured is lost, and nothing more is run. */
-				json_decref(j);
 				coord_trial_result_clear(&r);
 				return 1;
 			}
-			json_decref(j);
 			if (a->tables)
 				coord_table_print(stdout, t, &r);
 			coord_trial_result_clear(&r);

@@ -102,8 +102,7 @@ cmd_soak_pdr(struct soak_args *a, bool searched, double *pps)
 	const char *name;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s", a->from);
-	recs = report_load(path, &li);
+	recs = report_load(a->from, &li);
 	if (recs == NULL && errno == EINVAL) {
 		struct report_load_info dir_li;
 
