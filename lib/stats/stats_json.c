@@ -34,19 +34,10 @@ stats_queue_field(struct pvp_stats_queue_snap *q, unsigned int i)
  * json_integer() takes a signed 64-bit value. Counters and TSC values
  * stay below 2^63 for centuries; clamp rather than emit a negative.
  */
-static json_t *
-stats_json_u64(uint64_t v)
+static json_int_t
+stats_int(uint64_t v)
 {
-	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
-
-/* Add member 'key' = 'val', stealing 'val'; a NULL 'val' is an error. */
-static int
-stats_json_set(json_t *obj, const char *key, json_t *val)
-{
-	if (val == NULL)
-		return -1;
-	return json_object_set_new(obj, key, val);
+	return v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v;
 }
 
 static json_t *
@@ -54,25 +45,17 @@ stats_queues_to_json(const struct pvp_stats_queue_snap *qs, uint16_t nb)
 {
 	json_t *arr = json_array();
 	uint16_t q;
-	unsigned int i;
 
-	if (arr == NULL)
-		return NULL;
-	for (q = 0; q < nb; q++) {
-		struct pvp_stats_queue_snap tmp = qs[q];
-		json_t *o = json_object();
-
-		if (o == NULL || json_array_append_new(arr, o) != 0)
-			goto fail;
-		for (i = 0; i < STATS_DIM(stats_queue_names); i++)
-			if (stats_json_set(o, stats_queue_names[i],
-					   stats_json_u64(*stats_queue_field(&tmp, i))) != 0)
-				goto fail;
-	}
+	for (q = 0; arr != NULL && q < STATS_MIN(nb, PVP_STATS_MAX_QUEUES); q++)
+		if (json_array_append_new(arr, json_pack("{s:I, s:I, s:I, s:I}", "packets",
+							 stats_int(qs[q].packets), "bytes",
+							 stats_int(qs[q].bytes), "dropped",
+							 stats_int(qs[q].dropped), "errors",
+							 stats_int(qs[q].errors))) != 0) {
+			json_decref(arr);
+			return NULL;
+		}
 	return arr;
-fail:
-	json_decref(arr);
-	return NULL;
 }
 
 static json_t *
@@ -81,11 +64,9 @@ stats_xstats_to_json(const struct pvp_stats_port_snap *ps)
 	json_t *o = json_object();
 	uint16_t i;
 
-	if (o == NULL)
-		return NULL;
-	for (i = 0; i < STATS_MIN(ps->nb_xstats, PVP_STATS_MAX_XSTATS); i++)
-		if (stats_json_set(o, ps->xstats[i].name, stats_json_u64(ps->xstats[i].value)) !=
-		    0) {
+	for (i = 0; o != NULL && i < STATS_MIN(ps->nb_xstats, PVP_STATS_MAX_XSTATS); i++)
+		if (json_object_set_new(o, ps->xstats[i].name,
+					json_integer(stats_int(ps->xstats[i].value))) != 0) {
 			json_decref(o);
 			return NULL;
 		}
@@ -95,28 +76,22 @@ stats_xstats_to_json(const struct pvp_stats_port_snap *ps)
 static json_t *
 stats_port_to_json(const struct pvp_stats_port_snap *ps, uint16_t port)
 {
-	json_t *o = json_object();
+	json_t *o = json_pack("{s:i, s:s, s:i}", "port", port, "name", ps->name, "eth_port_id",
+			      ps->eth_port_id);
 	unsigned int i;
 
-	if (o == NULL)
-		return NULL;
-	if (stats_json_set(o, "port", json_integer(port)) != 0 ||
-	    stats_json_set(o, "name", json_string(ps->name)) != 0 ||
-	    stats_json_set(o, "eth_port_id", json_integer(ps->eth_port_id)) != 0)
-		goto fail;
-	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++)
-		if (stats_json_set(o, pvp_stats_counter_names[i], stats_json_u64(ps->c[i])) != 0)
+	for (i = 0; o != NULL && i < PVP_STATS_NB_COUNTERS; i++)
+		if (json_object_set_new(o, pvp_stats_counter_names[i],
+					json_integer(stats_int(ps->c[i]))) != 0)
 			goto fail;
-	if (stats_json_set(o, "rx_missed", stats_json_u64(ps->rx_missed)) != 0 ||
-	    stats_json_set(o, "rx_nombuf", stats_json_u64(ps->rx_nombuf)) != 0 ||
-	    stats_json_set(o, "rx_sw_dropped", stats_json_u64(ps->rx_sw_dropped)) != 0 ||
-	    stats_json_set(o, "rxq",
-			   stats_queues_to_json(
-				   ps->rxq, STATS_MIN(ps->nb_rxq, PVP_STATS_MAX_QUEUES))) != 0 ||
-	    stats_json_set(o, "txq",
-			   stats_queues_to_json(
-				   ps->txq, STATS_MIN(ps->nb_txq, PVP_STATS_MAX_QUEUES))) != 0 ||
-	    stats_json_set(o, "xstats", stats_xstats_to_json(ps)) != 0)
+	/* json_object_update_new() refuses a NULL (failed) pack, and frees it. */
+	if (json_object_update_new(o, json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "rx_missed",
+						stats_int(ps->rx_missed), "rx_nombuf",
+						stats_int(ps->rx_nombuf), "rx_sw_dropped",
+						stats_int(ps->rx_sw_dropped), "rxq",
+						stats_queues_to_json(ps->rxq, ps->nb_rxq), "txq",
+						stats_queues_to_json(ps->txq, ps->nb_txq), "xstats",
+						stats_xstats_to_json(ps))) != 0)
 		goto fail;
 	return o;
 fail:
@@ -132,25 +107,15 @@ pvp_stats_snap_to_json(const struct pvp_stats_snap *snap)
 
 	if (snap == NULL)
 		return NULL;
-	root = json_object();
-	ports = json_array();
-	if (root == NULL || ports == NULL) {
-		json_decref(root);
-		json_decref(ports);
-		return NULL;
-	}
-	if (stats_json_set(root, "name", json_string(snap->name)) != 0 ||
-	    stats_json_set(root, "tsc", stats_json_u64(snap->tsc)) != 0 ||
-	    stats_json_set(root, "hz", stats_json_u64(snap->hz)) != 0 ||
-	    json_object_set_new(root, "ports", ports) != 0)
-		goto fail;
-	for (p = 0; p < STATS_MIN(snap->nb_ports, PVP_STATS_MAX_PORTS); p++)
-		if (json_array_append_new(ports, stats_port_to_json(&snap->port[p], p)) != 0)
-			goto fail;
+	root = json_pack("{s:s, s:I, s:I, s:[]}", "name", snap->name, "tsc", stats_int(snap->tsc),
+			 "hz", stats_int(snap->hz), "ports");
+	ports = json_object_get(root, "ports");
+	for (p = 0; root != NULL && p < STATS_MIN(snap->nb_ports, PVP_STATS_MAX_PORTS); p++)
+		if (json_array_append_new(ports, stats_port_to_json(&snap->port[p], p)) != 0) {
+			json_decref(root);
+			return NULL;
+		}
 	return root;
-fail:
-	json_decref(root);
-	return NULL;
 }
 
 /* Parser state: where we are, for the one-line error message. */
@@ -205,8 +170,8 @@ stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
 }
 
 /*
- * Member 'key' of 'obj' into *v, its path into ps->path. Absent: -ENOENT
- * (and no message) when optional, else an error.
+ * Member 'key' of 'obj' into *v, its path into ps->path. Absent: 1 (and
+ * no message) when optional, else an error.
  */
 static int
 stats_member(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
@@ -216,10 +181,10 @@ stats_member(struct stats_parse *ps, const json_t *obj, const char *prefix, cons
 	*v = json_object_get(obj, key);
 	if (*v != NULL)
 		return 0;
-	return optional ? -ENOENT : stats_fail(ps, ps->path, "missing");
+	return optional ? 1 : stats_fail(ps, ps->path, "missing");
 }
 
-/* Member 'key' of 'obj' as a non-negative integer (see stats_member()). */
+/* Member 'key' of 'obj' as a non-negative integer; an optional one absent: 0, *out kept. */
 static int
 stats_get_u64(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
 	      bool optional, uint64_t *out)
@@ -227,8 +192,8 @@ stats_get_u64(struct stats_parse *ps, const json_t *obj, const char *prefix, con
 	const json_t *v;
 	int rc = stats_member(ps, obj, prefix, key, optional, &v);
 
-	if (rc < 0)
-		return rc;
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	if (!json_is_integer(v))
 		return stats_fail(ps, ps->path, "expected a non-negative integer, got %s",
 				  stats_json_type(v));
@@ -240,7 +205,7 @@ stats_get_u64(struct stats_parse *ps, const json_t *obj, const char *prefix, con
 	return 0;
 }
 
-/* Member 'key' of 'obj' as a string shorter than 'len' (see stats_member()). */
+/* Member 'key' of 'obj' as a string shorter than 'len' (as stats_get_u64()). */
 static int
 stats_get_string(struct stats_parse *ps, const json_t *obj, const char *prefix, const char *key,
 		 bool optional, char *out, size_t len)
@@ -248,8 +213,8 @@ stats_get_string(struct stats_parse *ps, const json_t *obj, const char *prefix, 
 	const json_t *v;
 	int rc = stats_member(ps, obj, prefix, key, optional, &v);
 
-	if (rc < 0)
-		return rc;
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	if (!json_is_string(v))
 		return stats_fail(ps, ps->path, "expected a string, got %s", stats_json_type(v));
 	if (json_string_length(v) >= len)
@@ -355,7 +320,7 @@ stats_port_from_json(struct stats_parse *ps, const json_t *o, size_t idx,
 		return stats_fail(ps, NULL, "%sport: is %" PRIu64 ", expected %zu (ports in order)",
 				  prefix, u, idx);
 	rc = stats_get_string(ps, o, prefix, "name", true, port->name, sizeof(port->name));
-	if (rc < 0 && rc != -ENOENT)
+	if (rc < 0)
 		return rc;
 	v = json_object_get(o, "eth_port_id");
 	port->eth_port_id = -1;
@@ -377,21 +342,15 @@ stats_port_from_json(struct stats_parse *ps, const json_t *o, size_t idx,
 	}
 	/* The breakdown and the queues are optional: other hops may not have them. */
 	rc = stats_get_u64(ps, o, prefix, "rx_missed", true, &port->rx_missed);
-	if (rc < 0 && rc != -ENOENT)
-		return rc;
-	rc = stats_get_u64(ps, o, prefix, "rx_nombuf", true, &port->rx_nombuf);
-	if (rc < 0 && rc != -ENOENT)
-		return rc;
-	rc = stats_get_u64(ps, o, prefix, "rx_sw_dropped", true, &port->rx_sw_dropped);
-	if (rc < 0 && rc != -ENOENT)
-		return rc;
-	rc = stats_queues_from_json(ps, o, prefix, "rxq", port->rxq, &port->nb_rxq);
-	if (rc < 0)
-		return rc;
-	rc = stats_xstats_from_json(ps, o, prefix, port);
-	if (rc < 0)
-		return rc;
-	return stats_queues_from_json(ps, o, prefix, "txq", port->txq, &port->nb_txq);
+	if (rc == 0)
+		rc = stats_get_u64(ps, o, prefix, "rx_nombuf", true, &port->rx_nombuf);
+	if (rc == 0)
+		rc = stats_get_u64(ps, o, prefix, "rx_sw_dropped", true, &port->rx_sw_dropped);
+	if (rc == 0)
+		rc = stats_queues_from_json(ps, o, prefix, "rxq", port->rxq, &port->nb_rxq);
+	if (rc == 0)
+		rc = stats_xstats_from_json(ps, o, prefix, port);
+	return rc < 0 ? rc : stats_queues_from_json(ps, o, prefix, "txq", port->txq, &port->nb_txq);
 }
 
 int
@@ -413,12 +372,10 @@ pvp_stats_snap_from_json(const json_t *json, struct pvp_stats_snap *snap, char *
 		return stats_fail(&ps, NULL, "snapshot: expected an object, got %s",
 				  stats_json_type(json));
 	rc = stats_get_string(&ps, json, "", "name", false, snap->name, sizeof(snap->name));
-	if (rc < 0)
-		return rc;
-	rc = stats_get_u64(&ps, json, "", "tsc", false, &snap->tsc);
-	if (rc < 0)
-		return rc;
-	rc = stats_get_u64(&ps, json, "", "hz", false, &snap->hz);
+	if (rc == 0)
+		rc = stats_get_u64(&ps, json, "", "tsc", false, &snap->tsc);
+	if (rc == 0)
+		rc = stats_get_u64(&ps, json, "", "hz", false, &snap->hz);
 	if (rc < 0)
 		return rc;
 	ports = json_object_get(json, "ports");
