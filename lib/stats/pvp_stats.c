@@ -160,27 +160,37 @@ pvp_stats_nb_ports(const struct pvp_stats *st)
 }
 
 /*
- * Read the resolved xstats of a bound port into last->xstats. A port
- * that cannot answer (stopped, closed) keeps its last reading. Called
- * with st->lock held.
+ * Read what the ethdev bound to @p port counts itself, and its resolved
+ * xstats, into st->last. A port that cannot answer (stopped, closed)
+ * keeps its last reading, so the totals never go backwards. Called with
+ * st->lock held.
  */
 static void
-stats_read_xstats(struct pvp_stats *st, uint16_t port)
+stats_read_ethdev(struct pvp_stats *st, uint16_t port)
 {
 	struct stats_port_meta *m = &st->meta[port];
+	struct stats_raw_port *last = &st->last[port];
 	uint64_t vals[PVP_STATS_MAX_XSTATS];
+	struct rte_eth_stats es;
 
-	if (m->eth_port_id < 0 || m->nb_xstats == 0)
+	if (m->eth_port_id < 0)
 		return;
-	if (rte_eth_xstats_get_by_id((uint16_t)m->eth_port_id, m->xstat_ids, vals, m->nb_xstats) ==
-	    (int)m->nb_xstats)
-		memcpy(st->last[port].xstats, vals, sizeof(vals[0]) * m->nb_xstats);
+	if (rte_eth_stats_get((uint16_t)m->eth_port_id, &es) == 0) {
+		last->eth.imissed = es.imissed;
+		last->eth.rx_nombuf = es.rx_nombuf;
+		last->eth.ierrors = es.ierrors;
+		last->eth.oerrors = es.oerrors;
+	}
+	if (m->nb_xstats != 0 && rte_eth_xstats_get_by_id((uint16_t)m->eth_port_id, m->xstat_ids,
+							  vals, m->nb_xstats) == (int)m->nb_xstats)
+		memcpy(last->xstats, vals, sizeof(vals[0]) * m->nb_xstats);
 }
 
 /*
  * Look the chosen names up on the bound ethdev once, so snapshots read
  * by id (a name lookup walks every xstat name of the port), and take
- * their baseline. Called with st->lock held.
+ * their baseline (the port's reading is taken again). Called with
+ * st->lock held.
  */
 static void
 stats_resolve_xstats(struct pvp_stats *st, uint16_t port)
@@ -203,7 +213,7 @@ stats_resolve_xstats(struct pvp_stats *st, uint16_t port)
 	}
 	STATS_LOG(DEBUG, "port %u (ethdev %d): %u of %u chosen xstats", port, m->eth_port_id,
 		  m->nb_xstats, st->nb_xstat_sel);
-	stats_read_xstats(st, port);
+	stats_read_ethdev(st, port);
 	memcpy(st->base[port].xstats, st->last[port].xstats, sizeof(st->base[port].xstats));
 }
 
@@ -237,8 +247,6 @@ pvp_stats_set_xstats(struct pvp_stats *st, const char *const *names, unsigned in
 int
 pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id)
 {
-	struct rte_eth_stats es;
-
 	if (st == NULL || port >= st->nb_ports || !rte_eth_dev_is_valid_port(eth_port_id))
 		return -EINVAL;
 	pthread_mutex_lock(&st->lock);
@@ -249,17 +257,8 @@ pvp_stats_bind_ethdev(struct pvp_stats *st, uint16_t port, uint16_t eth_port_id)
 	 * (a previous run, another process) are not ours.
 	 */
 	memset(&st->last[port], 0, sizeof(st->last[port]));
-	if (rte_eth_stats_get(eth_port_id, &es) == 0) {
-		st->last[port].imissed = es.imissed;
-		st->last[port].rx_nombuf = es.rx_nombuf;
-		st->last[port].ierrors = es.ierrors;
-		st->last[port].oerrors = es.oerrors;
-	}
-	st->base[port].imissed = st->last[port].imissed;
-	st->base[port].rx_nombuf = st->last[port].rx_nombuf;
-	st->base[port].ierrors = st->last[port].ierrors;
-	st->base[port].oerrors = st->last[port].oerrors;
 	stats_resolve_xstats(st, port);
+	st->base[port].eth = st->last[port].eth;
 	if (st->meta[port].name[0] == '\0') {
 		char name[RTE_ETH_NAME_MAX_LEN];
 
@@ -290,9 +289,6 @@ pvp_stats_set_port_name(struct pvp_stats *st, uint16_t port, const char *name)
 static void
 stats_read_raw(struct pvp_stats *st, uint16_t port, struct stats_raw_port *raw)
 {
-	struct stats_raw_port *last = &st->last[port];
-	int32_t eth = st->meta[port].eth_port_id;
-	struct rte_eth_stats es;
 	uint16_t q;
 
 	memset(raw, 0, sizeof(*raw));
@@ -312,22 +308,9 @@ stats_read_raw(struct pvp_stats *st, uint16_t port, struct stats_raw_port *raw)
 		raw->txq[q].dropped = __atomic_load_n(&b->dropped, __ATOMIC_RELAXED);
 		raw->txq[q].errors = __atomic_load_n(&b->errors, __ATOMIC_RELAXED);
 	}
-	/*
-	 * A stopped or closed port may fail to answer: keep its last
-	 * reading so the totals never go backwards.
-	 */
-	if (eth >= 0 && rte_eth_stats_get((uint16_t)eth, &es) == 0) {
-		last->imissed = es.imissed;
-		last->rx_nombuf = es.rx_nombuf;
-		last->ierrors = es.ierrors;
-		last->oerrors = es.oerrors;
-	}
-	raw->imissed = last->imissed;
-	raw->rx_nombuf = last->rx_nombuf;
-	raw->ierrors = last->ierrors;
-	raw->oerrors = last->oerrors;
-	stats_read_xstats(st, port);
-	memcpy(raw->xstats, last->xstats, sizeof(raw->xstats));
+	stats_read_ethdev(st, port);
+	raw->eth = st->last[port].eth;
+	memcpy(raw->xstats, st->last[port].xstats, sizeof(raw->xstats));
 }
 
 /*
@@ -378,13 +361,13 @@ stats_compose_port(const struct pvp_stats *st, const struct stats_raw_port *raw,
 		sw_tx_drop += s->dropped;
 		sw_tx_err += s->errors;
 	}
-	ps->rx_missed = stats_sub(raw->imissed, base->imissed);
-	ps->rx_nombuf = stats_sub(raw->rx_nombuf, base->rx_nombuf);
+	ps->rx_missed = stats_sub(raw->eth.imissed, base->eth.imissed);
+	ps->rx_nombuf = stats_sub(raw->eth.rx_nombuf, base->eth.rx_nombuf);
 	ps->rx_sw_dropped = sw_rx_drop;
 	c[PVP_STATS_rx_dropped] = ps->rx_missed + ps->rx_nombuf + sw_rx_drop;
 	c[PVP_STATS_tx_dropped] = sw_tx_drop;
-	c[PVP_STATS_rx_errors] = sw_rx_err + stats_sub(raw->ierrors, base->ierrors);
-	c[PVP_STATS_tx_errors] = sw_tx_err + stats_sub(raw->oerrors, base->oerrors);
+	c[PVP_STATS_rx_errors] = sw_rx_err + stats_sub(raw->eth.ierrors, base->eth.ierrors);
+	c[PVP_STATS_tx_errors] = sw_tx_err + stats_sub(raw->eth.oerrors, base->eth.oerrors);
 	/* Detail only: each is already inside one of the counters above. */
 	ps->nb_xstats = st->meta[port].nb_xstats;
 	for (q = 0; q < ps->nb_xstats; q++) {
@@ -459,12 +442,6 @@ pvp_stats_tsc_hz(void)
 	return stats_hz_measured;
 }
 
-uint64_t
-stats_tsc_hz(void)
-{
-	return pvp_stats_tsc_hz();
-}
-
 int
 pvp_stats_snapshot(struct pvp_stats *st, struct pvp_stats_snap *snap)
 {
@@ -473,7 +450,7 @@ pvp_stats_snapshot(struct pvp_stats *st, struct pvp_stats_snap *snap)
 
 	if (st == NULL || snap == NULL)
 		return -EINVAL;
-	snap->hz = stats_tsc_hz();
+	snap->hz = pvp_stats_tsc_hz();
 	pthread_mutex_lock(&st->lock);
 	strlcpy(snap->name, st->name, sizeof(snap->name));
 	snap->nb_ports = st->nb_ports;

@@ -31,10 +31,13 @@ struct stats_raw_port {
 	struct pvp_stats_queue_snap rxq[PVP_STATS_MAX_QUEUES];
 	/* Software counters of each TX queue. */
 	struct pvp_stats_queue_snap txq[PVP_STATS_MAX_QUEUES];
-	uint64_t imissed;   /* rte_eth_stats.imissed */
-	uint64_t rx_nombuf; /* rte_eth_stats.rx_nombuf */
-	uint64_t ierrors;   /* rte_eth_stats.ierrors */
-	uint64_t oerrors;   /* rte_eth_stats.oerrors */
+	/* What the bound ethdev counts itself: these of its rte_eth_stats. */
+	struct {
+		uint64_t imissed;
+		uint64_t rx_nombuf;
+		uint64_t ierrors;
+		uint64_t oerrors;
+	} eth;
 	/* Chosen xstats, in stats_port_meta::xstat_ids order. */
 	uint64_t xstats[PVP_STATS_MAX_XSTATS];
 };
@@ -75,8 +78,5 @@ struct pvp_stats {
 
 /* Stop exporting 'st' through telemetry if it is the exported set. */
 void pvp_stats_telemetry_forget(const struct pvp_stats *st);
-
-/* pvp_stats_tsc_hz(), for the library's own files. */
-uint64_t stats_tsc_hz(void);
 
 #endif /* PVP_STATS_PRIVATE_H */

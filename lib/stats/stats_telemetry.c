@@ -201,7 +201,7 @@ stats_tel_info(const char *cmd __rte_unused, const char *params __rte_unused,
 		rte_tel_data_add_dict_string(d, "name", stats_tel_set->name);
 		rte_tel_data_add_dict_string(d, "version", PVP_VERSION);
 		rte_tel_data_add_dict_int(d, "pid", (int)getpid());
-		rte_tel_data_add_dict_u64(d, "hz", stats_tsc_hz());
+		rte_tel_data_add_dict_u64(d, "hz", pvp_stats_tsc_hz());
 		rte_tel_data_add_dict_int(d, "nb_ports", stats_tel_set->nb_ports);
 		rte_tel_data_add_dict_int(d, "nb_rxq", stats_tel_set->nb_rxq);
 		rte_tel_data_add_dict_int(d, "nb_txq", stats_tel_set->nb_txq);
