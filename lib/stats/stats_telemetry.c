@@ -40,12 +40,16 @@ static pthread_mutex_t stats_tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pvp_stats *stats_tel_set;
 static bool stats_tel_registered;
 
-/* Counters of one port snapshot into dictionary 'd' (already started). */
+/* Port @p port of a snapshot into dictionary @p d: its index, names and counters. */
 static void
-stats_tel_port_counters(struct rte_tel_data *d, const struct pvp_stats_port_snap *ps)
+stats_tel_port_counters(struct rte_tel_data *d, const struct pvp_stats_port_snap *ps, uint16_t port)
 {
 	unsigned int i;
 
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "port", port);
+	rte_tel_data_add_dict_string(d, "name", ps->name);
+	rte_tel_data_add_dict_int(d, "eth_port_id", ps->eth_port_id);
 	for (i = 0; i < PVP_STATS_NB_COUNTERS; i++)
 		rte_tel_data_add_dict_u64(d, pvp_stats_counter_names[i], ps->c[i]);
 	rte_tel_data_add_dict_u64(d, "rx_missed", ps->rx_missed);
@@ -109,31 +113,36 @@ stats_tel_all(const char *cmd __rte_unused, const char *params __rte_unused, str
 		 * empty, indexes are what /pvpkit/stats/port takes.
 		 */
 		snprintf(key, sizeof(key), "port%u", p);
-		rte_tel_data_start_dict(pd);
-		rte_tel_data_add_dict_int(pd, "port", p);
-		rte_tel_data_add_dict_string(pd, "name", snap->port[p].name);
-		rte_tel_data_add_dict_int(pd, "eth_port_id", snap->port[p].eth_port_id);
-		stats_tel_port_counters(pd, &snap->port[p]);
+		stats_tel_port_counters(pd, &snap->port[p], p);
 		rte_tel_data_add_dict_container(d, key, pd, 0);
 	}
 	free(snap);
 	return 0;
 }
 
-/* One queue's counters as a nested dictionary named 'key'. */
+/* Each queue's counters as a nested dictionary named @p dir and its number. */
 static int
-stats_tel_queue(struct rte_tel_data *d, const char *key, const struct pvp_stats_queue_snap *q)
+stats_tel_queues(struct rte_tel_data *d, const char *dir, const struct pvp_stats_queue_snap *qs,
+		 uint16_t nb)
 {
-	struct rte_tel_data *qd = rte_tel_data_alloc();
+	struct rte_tel_data *qd;
+	char key[16];
+	uint16_t q;
+	int rc = 0;
 
-	if (qd == NULL)
-		return -ENOMEM;
-	rte_tel_data_start_dict(qd);
-	rte_tel_data_add_dict_u64(qd, "packets", q->packets);
-	rte_tel_data_add_dict_u64(qd, "bytes", q->bytes);
-	rte_tel_data_add_dict_u64(qd, "dropped", q->dropped);
-	rte_tel_data_add_dict_u64(qd, "errors", q->errors);
-	return rte_tel_data_add_dict_container(d, key, qd, 0);
+	for (q = 0; q < nb && rc == 0; q++) {
+		qd = rte_tel_data_alloc();
+		if (qd == NULL)
+			return -ENOMEM;
+		snprintf(key, sizeof(key), "%s%u", dir, q);
+		rte_tel_data_start_dict(qd);
+		rte_tel_data_add_dict_u64(qd, "packets", qs[q].packets);
+		rte_tel_data_add_dict_u64(qd, "bytes", qs[q].bytes);
+		rte_tel_data_add_dict_u64(qd, "dropped", qs[q].dropped);
+		rte_tel_data_add_dict_u64(qd, "errors", qs[q].errors);
+		rc = rte_tel_data_add_dict_container(d, key, qd, 0);
+	}
+	return rc;
 }
 
 /*
@@ -147,7 +156,6 @@ stats_tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_
 	struct pvp_stats_snap *snap;
 	unsigned long port;
 	char *end;
-	uint16_t q;
 	int rc;
 
 	if (params == NULL || params[0] == '\0')
@@ -164,24 +172,10 @@ stats_tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_
 		return -EINVAL;
 	}
 	ps = &snap->port[port];
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_int(d, "port", (int)port);
-	rte_tel_data_add_dict_string(d, "name", ps->name);
-	rte_tel_data_add_dict_int(d, "eth_port_id", ps->eth_port_id);
-	stats_tel_port_counters(d, ps);
-	rc = 0;
-	for (q = 0; q < ps->nb_rxq && rc == 0; q++) {
-		char key[16];
-
-		snprintf(key, sizeof(key), "rxq%u", q);
-		rc = stats_tel_queue(d, key, &ps->rxq[q]);
-	}
-	for (q = 0; q < ps->nb_txq && rc == 0; q++) {
-		char key[16];
-
-		snprintf(key, sizeof(key), "txq%u", q);
-		rc = stats_tel_queue(d, key, &ps->txq[q]);
-	}
+	stats_tel_port_counters(d, ps, (uint16_t)port);
+	rc = stats_tel_queues(d, "rxq", ps->rxq, ps->nb_rxq);
+	if (rc == 0)
+		rc = stats_tel_queues(d, "txq", ps->txq, ps->nb_txq);
 	free(snap);
 	return rc;
 }
