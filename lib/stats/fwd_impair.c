@@ -38,20 +38,16 @@ const struct pvp_schema_member pvp_impair_conf_members[] = {
 	{.name = NULL},
 };
 
-#define IMPAIR_COUNT(field, what)                                                                  \
+/* A member of struct pvp_impair_counters: required, from 0 to @p hi. */
+#define IMPAIR_COUNTER(field, hi, what)                                                            \
 	{                                                                                          \
-		.name = #field, .type = PVP_SCHEMA_UINT, .required = true, .min = 0,               \
-		.max = INT64_MAX, PVP_SCHEMA_AT(struct pvp_impair_counters, field), .help = what   \
+		.name = #field, .type = PVP_SCHEMA_UINT, .required = true, .min = 0, .max = hi,    \
+		PVP_SCHEMA_AT(struct pvp_impair_counters, field), .help = what                     \
 	}
+#define IMPAIR_COUNT(field, what) IMPAIR_COUNTER(field, INT64_MAX, what)
 
 const struct pvp_schema_member pvp_impair_counter_members[] = {
-	{.name = "port",
-	 .type = PVP_SCHEMA_UINT,
-	 .required = true,
-	 .min = 0,
-	 .max = 31,
-	 PVP_SCHEMA_AT(struct pvp_impair_counters, port),
-	 .help = "RX port index (the direction)"},
+	IMPAIR_COUNTER(port, 31, "RX port index (the direction)"),
 	IMPAIR_COUNT(loss_dropped, "dropped by the loss model"),
 	IMPAIR_COUNT(rate_dropped, "dropped by the rate cap"),
 	IMPAIR_COUNT(overflow_dropped, "dropped: the delay ring was full"),
