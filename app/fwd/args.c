@@ -32,6 +32,12 @@ const struct fwd_engine *const fwd_engines[] = {
 };
 /* clang-format on */
 
+const char *const fwd_topology_names[FWD_TOPO_CHAINED + 1] = {
+	[FWD_TOPO_LOOP] = "loop",
+	[FWD_TOPO_PAIRED] = "paired",
+	[FWD_TOPO_CHAINED] = "chained",
+};
+
 /* Set once rte_eal_init() succeeded: fwd_die() must then clean up. */
 bool fwd_eal_up;
 
@@ -195,60 +201,51 @@ fwd_parse_impair(const char *arg, struct fwd_conf *conf)
 	conf->impair_on = true;
 }
 
+/*
+ * The long options, one a line: id, name, argument. Their ids start at
+ * 256, above every short option.
+ */
+/* clang-format off */
+#define FWD_OPTIONS(X)                                         \
+	X(MODE, "mode", required_argument)                     \
+	X(TOPOLOGY, "topology", required_argument)             \
+	X(PEER_MAC, "peer-mac", required_argument)             \
+	X(ADDR, "addr", required_argument)                     \
+	X(RXQ, "rxq", required_argument)                       \
+	X(TXQ, "txq", required_argument)                       \
+	X(RXD, "rxd", required_argument)                       \
+	X(TXD, "txd", required_argument)                       \
+	X(BURST, "burst", required_argument)                   \
+	X(TX_RETRY, "tx-retry", required_argument)             \
+	X(TX_RETRY_DELAY, "tx-retry-delay", required_argument) \
+	X(SEQ_CHECK, "seq-check", no_argument)                 \
+	X(STAMP, "stamp", no_argument)                         \
+	X(CTL, "ctl", required_argument)                       \
+	X(TOKEN_FILE, "token-file", required_argument)         \
+	X(STATS_PERIOD, "stats-period", required_argument)     \
+	X(DURATION, "duration", required_argument)             \
+	X(IDLE_SLEEP, "idle-sleep", required_argument)         \
+	X(WAIT_LINK, "wait-link", required_argument)           \
+	X(JSON, "json", required_argument)                     \
+	X(METRICS, "metrics", required_argument)               \
+	X(IMPAIR, "impair", required_argument)                 \
+	X(IMPAIR_RING, "impair-ring", required_argument)       \
+	X(HELP, "help", no_argument)
+
 enum {
-	OPT_MODE = 256,
-	OPT_TOPOLOGY,
-	OPT_PEER_MAC,
-	OPT_ADDR,
-	OPT_RXQ,
-	OPT_TXQ,
-	OPT_RXD,
-	OPT_TXD,
-	OPT_BURST,
-	OPT_TX_RETRY,
-	OPT_TX_RETRY_DELAY,
-	OPT_SEQ_CHECK,
-	OPT_STAMP,
-	OPT_CTL,
-	OPT_TOKEN_FILE,
-	OPT_STATS_PERIOD,
-	OPT_DURATION,
-	OPT_IDLE_SLEEP,
-	OPT_WAIT_LINK,
-	OPT_JSON,
-	OPT_METRICS,
-	OPT_IMPAIR,
-	OPT_IMPAIR_RING,
-	OPT_HELP,
+	OPT_BEFORE_FIRST = 255,
+#define FWD_OPT_ID(id, name, arg) OPT_##id,
+	FWD_OPTIONS(FWD_OPT_ID)
+#undef FWD_OPT_ID
 };
 
 static const struct option fwd_long_options[] = {
-	{"mode", required_argument, NULL, OPT_MODE},
-	{"topology", required_argument, NULL, OPT_TOPOLOGY},
-	{"peer-mac", required_argument, NULL, OPT_PEER_MAC},
-	{"addr", required_argument, NULL, OPT_ADDR},
-	{"rxq", required_argument, NULL, OPT_RXQ},
-	{"txq", required_argument, NULL, OPT_TXQ},
-	{"rxd", required_argument, NULL, OPT_RXD},
-	{"txd", required_argument, NULL, OPT_TXD},
-	{"burst", required_argument, NULL, OPT_BURST},
-	{"tx-retry", required_argument, NULL, OPT_TX_RETRY},
-	{"tx-retry-delay", required_argument, NULL, OPT_TX_RETRY_DELAY},
-	{"seq-check", no_argument, NULL, OPT_SEQ_CHECK},
-	{"stamp", no_argument, NULL, OPT_STAMP},
-	{"ctl", required_argument, NULL, OPT_CTL},
-	{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
-	{"duration", required_argument, NULL, OPT_DURATION},
-	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
-	{"wait-link", required_argument, NULL, OPT_WAIT_LINK},
-	{"json", required_argument, NULL, OPT_JSON},
-	{"metrics", required_argument, NULL, OPT_METRICS},
-	{"impair", required_argument, NULL, OPT_IMPAIR},
-	{"impair-ring", required_argument, NULL, OPT_IMPAIR_RING},
-	{"help", no_argument, NULL, OPT_HELP},
+#define FWD_OPT_LONG(id, name, arg) {name, arg, NULL, OPT_##id},
+	FWD_OPTIONS(FWD_OPT_LONG)
+#undef FWD_OPT_LONG
 	{NULL, 0, NULL, 0},
 };
+/* clang-format on */
 
 #define FWD_NUM(id, field, lo, hi) PVP_NUM_OPT(struct fwd_conf, id, field, lo, hi)
 
@@ -298,6 +295,7 @@ static void
 fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, const char *prog)
 {
 	const struct fwd_engine *const *e;
+	unsigned int t;
 	char err[256];
 
 	switch (opt) {
@@ -310,14 +308,12 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		conf->engine = *e;
 		break;
 	case OPT_TOPOLOGY:
-		if (strcmp(arg, "loop") == 0)
-			conf->topology = FWD_TOPO_LOOP;
-		else if (strcmp(arg, "paired") == 0)
-			conf->topology = FWD_TOPO_PAIRED;
-		else if (strcmp(arg, "chained") == 0)
-			conf->topology = FWD_TOPO_CHAINED;
-		else
+		for (t = 0; t < RTE_DIM(fwd_topology_names); t++)
+			if (strcmp(arg, fwd_topology_names[t]) == 0)
+				break;
+		if (t == RTE_DIM(fwd_topology_names))
 			fwd_die("--topology %s: unknown topology (loop, paired, chained)", arg);
+		conf->topology = t;
 		break;
 	case OPT_PEER_MAC:
 		fwd_parse_peer_mac(arg, conf);

@@ -320,8 +320,8 @@ struct pvp_metrics_server;
  */
 struct pvp_metrics_server *fwd_metrics_start(struct fwd_app *app, char *msg, size_t len);
 
-/** Name of a topology. */
-const char *fwd_topology_name(enum fwd_topology t);
+/** Names of the topologies (--topology), by enum fwd_topology. */
+extern const char *const fwd_topology_names[FWD_TOPO_CHAINED + 1];
 
 /* Options (args.c). */
 

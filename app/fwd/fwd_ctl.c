@@ -25,20 +25,6 @@
 #include "pvp_sig.h"
 #include "fwd.h"
 
-const char *
-fwd_topology_name(enum fwd_topology t)
-{
-	switch (t) {
-	case FWD_TOPO_LOOP:
-		return "loop";
-	case FWD_TOPO_PAIRED:
-		return "paired";
-	case FWD_TOPO_CHAINED:
-		return "chained";
-	}
-	return "?";
-}
-
 static json_t *
 ctl_port_json(const struct fwd_app *app, uint16_t idx)
 {
@@ -90,7 +76,7 @@ ctl_info(json_t *info, void *arg)
 			lcores, json_pack("{s:i, s:o}", "lcore", lc->lcore_id, "streams", streams));
 	}
 	json_object_set_new(info, "mode", json_string(app->conf->engine->name));
-	json_object_set_new(info, "topology", json_string(fwd_topology_name(app->conf->topology)));
+	json_object_set_new(info, "topology", json_string(fwd_topology_names[app->conf->topology]));
 	json_object_set_new(info, "seq_check", json_boolean(app->conf->seq_check));
 	json_object_set_new(info, "stamp", json_boolean(app->conf->stamp));
 	json_object_set_new(info, "burst", json_integer(app->conf->burst));

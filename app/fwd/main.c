@@ -288,7 +288,7 @@ main(int argc, char **argv)
 	}
 	fwd_ports_print(&app);
 	printf("pvpkit-fwd: mode %s, topology %s, %u forwarding lcore(s), ctl %s%s%s%s\n",
-	       conf.engine->name, fwd_topology_name(conf.topology), app.nb_lcores,
+	       conf.engine->name, fwd_topology_names[conf.topology], app.nb_lcores,
 	       ctl != NULL ? pvp_ctl_server_address(ctl) : "none",
 	       conf.seq_check ? ", seq-check" : "", conf.impair_on ? ", impair" : "",
 	       conf.stamp ? ", stamp" : "");
