@@ -293,15 +293,17 @@ fwd_macswap_one(struct rte_mbuf *m)
 
 /** What the control methods need to see. */
 struct fwd_app {
-	const struct fwd_conf *conf;		   /**< options */
-	struct pvp_stats *stats;		   /**< counters */
-	uint16_t nb_ports;			   /**< ports forwarded */
-	uint16_t port_ids[FWD_MAX_PORTS];	   /**< stats index -> ethdev port id */
-	uint16_t nb_txq;			   /**< TX queues per port */
-	uint16_t nb_lcores;			   /**< forwarding lcores used */
-	struct fwd_lcore *lcores[RTE_MAX_LCORE];   /**< by rank */
-	struct pvp_neigh_cfg neigh[FWD_MAX_PORTS]; /**< --addr with the port's MAC */
-	volatile bool *running;			   /**< false once forwarding stopped */
+	const struct fwd_conf *conf;			   /**< options */
+	struct pvp_stats *stats;			   /**< counters */
+	uint16_t nb_ports;				   /**< ports forwarded */
+	uint16_t port_ids[FWD_MAX_PORTS];		   /**< stats index -> ethdev port id */
+	uint16_t nb_txq;				   /**< TX queues per port */
+	uint16_t nb_lcores;				   /**< forwarding lcores used */
+	struct fwd_lcore *lcores[RTE_MAX_LCORE];	   /**< by rank */
+	uint16_t nb_streams;				   /**< streams of every lcore */
+	struct fwd_stream *streams[FWD_MAX_LCORE_STREAMS]; /**< by (port, RX queue) */
+	struct pvp_neigh_cfg neigh[FWD_MAX_PORTS];	   /**< --addr with the port's MAC */
+	volatile bool *running;				   /**< false once forwarding stopped */
 };
 
 struct pvp_ctl_server;

@@ -345,22 +345,18 @@ fwd_impair_setup(struct fwd_app *app, char *err, size_t err_len)
 void
 fwd_impair_free(struct fwd_app *app)
 {
-	uint16_t k, s;
+	uint16_t s;
 
-	for (k = 0; k < app->nb_lcores; k++) {
-		struct fwd_lcore *lc = app->lcores[k];
+	for (s = 0; s < app->nb_streams; s++) {
+		struct fwd_impair *im = app->streams[s]->imp;
 
-		for (s = 0; s < lc->nb_streams; s++) {
-			struct fwd_impair *im = lc->streams[s].imp;
-
-			if (im == NULL)
-				continue;
-			rte_pktmbuf_free(im->held);
-			for (; im->head != im->tail; im->head++)
-				rte_pktmbuf_free(im->ring[im->head & im->mask].m);
-			rte_free(im->ring);
-			rte_free(im);
-			lc->streams[s].imp = NULL;
-		}
+		if (im == NULL)
+			continue;
+		rte_pktmbuf_free(im->held);
+		for (; im->head != im->tail; im->head++)
+			rte_pktmbuf_free(im->ring[im->head & im->mask].m);
+		rte_free(im->ring);
+		rte_free(im);
+		app->streams[s]->imp = NULL;
 	}
 }

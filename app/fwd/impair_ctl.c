@@ -87,30 +87,26 @@ bad:
 int
 fwd_impair_set(struct fwd_app *app, const struct pvp_impair_conf *c, char *err, size_t err_len)
 {
-	uint16_t k, s;
+	uint16_t s;
 
 	if (c->port >= (int32_t)app->nb_ports) {
 		pvp_err(err, err_len, "port %d: the forwarder has %u ports", c->port,
 			app->nb_ports);
 		return -EINVAL;
 	}
-	for (k = 0; k < app->nb_lcores; k++) {
-		struct fwd_lcore *lc = app->lcores[k];
+	for (s = 0; s < app->nb_streams; s++) {
+		struct fwd_impair *im = app->streams[s]->imp;
+		uint32_t seq;
 
-		for (s = 0; s < lc->nb_streams; s++) {
-			struct fwd_impair *im = lc->streams[s].imp;
-			uint32_t seq;
-
-			if (c->port >= 0 && lc->streams[s].rx_idx != c->port)
-				continue;
-			/* Odd while the pending settings are written (impair.h). */
-			seq = im->seq;
-			__atomic_store_n(&im->seq, seq + 1, __ATOMIC_RELAXED);
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-			im->pending = *c;
-			im->cur = *c;
-			__atomic_store_n(&im->seq, seq + 2, __ATOMIC_RELEASE);
-		}
+		if (c->port >= 0 && app->streams[s]->rx_idx != c->port)
+			continue;
+		/* Odd while the pending settings are written (impair.h). */
+		seq = im->seq;
+		__atomic_store_n(&im->seq, seq + 1, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		im->pending = *c;
+		im->cur = *c;
+		__atomic_store_n(&im->seq, seq + 2, __ATOMIC_RELEASE);
 	}
 	return 0;
 }
@@ -120,27 +116,22 @@ static void
 impair_port_counters(const struct fwd_app *app, uint16_t port, struct pvp_impair_counters *c)
 {
 	const struct pvp_impair_counters *z = &impair_zero[port];
-	uint16_t k, s;
+	uint16_t s;
 
 	memset(c, 0, sizeof(*c));
 	c->port = port;
-	for (k = 0; k < app->nb_lcores; k++) {
-		const struct fwd_lcore *lc = app->lcores[k];
+	for (s = 0; s < app->nb_streams; s++) {
+		const struct fwd_impair *im = app->streams[s]->imp;
 
-		for (s = 0; s < lc->nb_streams; s++) {
-			const struct fwd_impair *im = lc->streams[s].imp;
-
-			if (im == NULL || lc->streams[s].rx_idx != port)
-				continue;
-			c->loss_dropped += __atomic_load_n(&im->c.loss_dropped, __ATOMIC_RELAXED);
-			c->rate_dropped += __atomic_load_n(&im->c.rate_dropped, __ATOMIC_RELAXED);
-			c->overflow_dropped +=
-				__atomic_load_n(&im->c.overflow_dropped, __ATOMIC_RELAXED);
-			c->duplicated += __atomic_load_n(&im->c.duplicated, __ATOMIC_RELAXED);
-			c->reordered += __atomic_load_n(&im->c.reordered, __ATOMIC_RELAXED);
-			c->delayed += __atomic_load_n(&im->c.delayed, __ATOMIC_RELAXED);
-			c->held += __atomic_load_n(&im->c.held, __ATOMIC_RELAXED);
-		}
+		if (im == NULL || app->streams[s]->rx_idx != port)
+			continue;
+		c->loss_dropped += __atomic_load_n(&im->c.loss_dropped, __ATOMIC_RELAXED);
+		c->rate_dropped += __atomic_load_n(&im->c.rate_dropped, __ATOMIC_RELAXED);
+		c->overflow_dropped += __atomic_load_n(&im->c.overflow_dropped, __ATOMIC_RELAXED);
+		c->duplicated += __atomic_load_n(&im->c.duplicated, __ATOMIC_RELAXED);
+		c->reordered += __atomic_load_n(&im->c.reordered, __ATOMIC_RELAXED);
+		c->delayed += __atomic_load_n(&im->c.delayed, __ATOMIC_RELAXED);
+		c->held += __atomic_load_n(&im->c.held, __ATOMIC_RELAXED);
 	}
 	/* A counter below its baseline cannot happen; never wrap if it did. */
 	c->loss_dropped -= RTE_MIN(z->loss_dropped, c->loss_dropped);
@@ -191,13 +182,11 @@ fwd_impair_counters_json(const struct fwd_app *app)
 static const struct pvp_impair_conf *
 impair_port_conf(const struct fwd_app *app, uint16_t port)
 {
-	uint16_t k, s;
+	uint16_t s;
 
-	for (k = 0; k < app->nb_lcores; k++)
-		for (s = 0; s < app->lcores[k]->nb_streams; s++)
-			if (app->lcores[k]->streams[s].rx_idx == port &&
-			    app->lcores[k]->streams[s].imp != NULL)
-				return &app->lcores[k]->streams[s].imp->cur;
+	for (s = 0; s < app->nb_streams; s++)
+		if (app->streams[s]->rx_idx == port && app->streams[s]->imp != NULL)
+			return &app->streams[s]->imp->cur;
 	return &app->conf->impair[port];
 }
 

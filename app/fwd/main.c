@@ -166,7 +166,7 @@ static void
 fwd_setup(void)
 {
 	char msg[256];
-	uint16_t pid, k, i;
+	uint16_t pid, i;
 
 	RTE_ETH_FOREACH_DEV(pid) {
 		if (app.nb_ports >= FWD_MAX_PORTS)
@@ -184,19 +184,15 @@ fwd_setup(void)
 	app.stats = pvp_stats_create("pvpkit-fwd", app.nb_ports, conf.nb_rxq, app.nb_txq);
 	if (app.stats == NULL)
 		fwd_die("cannot create counters: %s", strerror(errno));
-	for (k = 0; k < app.nb_lcores; k++) {
-		struct fwd_lcore *lc = app.lcores[k];
+	for (i = 0; i < app.nb_streams; i++) {
+		struct fwd_stream *fs = app.streams[i];
 
-		for (i = 0; i < lc->nb_streams; i++) {
-			struct fwd_stream *fs = &lc->streams[i];
-
-			fs->rxs = pvp_stats_rxq(app.stats, fs->rx_idx, fs->rx_queue);
-			fs->txs = pvp_stats_txq(app.stats, fs->tx_idx, fs->tx_queue);
-			/* ARP/ND/echo replies leave by the RX port (fwd_neigh.c). */
-			fs->neigh_txs = pvp_stats_txq(app.stats, fs->rx_idx, fs->tx_queue);
-			if (fs->rxs == NULL || fs->txs == NULL || fs->neigh_txs == NULL)
-				fwd_die("cannot map queue counters");
-		}
+		fs->rxs = pvp_stats_rxq(app.stats, fs->rx_idx, fs->rx_queue);
+		fs->txs = pvp_stats_txq(app.stats, fs->tx_idx, fs->tx_queue);
+		/* ARP/ND/echo replies leave by the RX port (fwd_neigh.c). */
+		fs->neigh_txs = pvp_stats_txq(app.stats, fs->rx_idx, fs->tx_queue);
+		if (fs->rxs == NULL || fs->txs == NULL || fs->neigh_txs == NULL)
+			fwd_die("cannot map queue counters");
 	}
 	msg[0] = '\0';
 	if (fwd_impair_setup(&app, msg, sizeof(msg)) != 0)

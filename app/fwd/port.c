@@ -115,6 +115,7 @@ fwd_assign_streams(struct fwd_app *app)
 			fs->tx_retry_delay_us = conf->tx_retry_delay_us;
 			fs->seq = lc->seq;
 			fs->stamp = conf->stamp;
+			app->streams[app->nb_streams++] = fs;
 		}
 	}
 }
@@ -246,20 +247,18 @@ static void
 fwd_set_stream_macs(struct fwd_app *app)
 {
 	const struct fwd_conf *conf = app->conf;
-	uint16_t k, s;
+	uint16_t s;
 
-	for (k = 0; k < app->nb_lcores; k++) {
-		for (s = 0; s < app->lcores[k]->nb_streams; s++) {
-			struct fwd_stream *fs = &app->lcores[k]->streams[s];
+	for (s = 0; s < app->nb_streams; s++) {
+		struct fwd_stream *fs = app->streams[s];
 
-			rte_eth_macaddr_get(fs->tx_port, &fs->tx_src);
-			if (conf->peer_set[fs->tx_idx])
-				fs->tx_dst = conf->peer[fs->tx_idx];
-			else if (conf->peer_all_set)
-				fs->tx_dst = conf->peer_all;
-			else
-				fwd_die("--mode mac: no --peer-mac for port %u", fs->tx_idx);
-		}
+		rte_eth_macaddr_get(fs->tx_port, &fs->tx_src);
+		if (conf->peer_set[fs->tx_idx])
+			fs->tx_dst = conf->peer[fs->tx_idx];
+		else if (conf->peer_all_set)
+			fs->tx_dst = conf->peer_all;
+		else
+			fwd_die("--mode mac: no --peer-mac for port %u", fs->tx_idx);
 	}
 }
 
@@ -295,7 +294,7 @@ static void
 fwd_set_stream_neigh(struct fwd_app *app)
 {
 	const struct fwd_conf *conf = app->conf;
-	uint16_t p, k, s;
+	uint16_t p, s;
 
 	for (p = app->nb_ports; p < FWD_MAX_PORTS; p++)
 		if (conf->addr_set[p])
@@ -306,14 +305,9 @@ fwd_set_stream_neigh(struct fwd_app *app)
 		app->neigh[p] = conf->addr[p];
 		rte_eth_macaddr_get(app->port_ids[p], &app->neigh[p].mac);
 	}
-	for (k = 0; k < app->nb_lcores; k++) {
-		for (s = 0; s < app->lcores[k]->nb_streams; s++) {
-			struct fwd_stream *fs = &app->lcores[k]->streams[s];
-
-			if (conf->addr_set[fs->rx_idx])
-				fs->neigh = &app->neigh[fs->rx_idx];
-		}
-	}
+	for (s = 0; s < app->nb_streams; s++)
+		if (conf->addr_set[app->streams[s]->rx_idx])
+			app->streams[s]->neigh = &app->neigh[app->streams[s]->rx_idx];
 }
 
 void

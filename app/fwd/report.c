@@ -113,7 +113,7 @@ fwd_report_neigh(const struct fwd_app *app, json_t *res)
 {
 	json_t *arr = json_array();
 	uint64_t total = 0;
-	uint16_t p, k, s;
+	uint16_t p, s;
 
 	for (p = 0; p < app->nb_ports; p++) {
 		struct pvp_neigh_stats sum;
@@ -123,19 +123,17 @@ fwd_report_neigh(const struct fwd_app *app, json_t *res)
 		if (!app->conf->addr_set[p])
 			continue;
 		memset(&sum, 0, sizeof(sum));
-		for (k = 0; k < app->nb_lcores; k++) {
-			for (s = 0; s < app->lcores[k]->nb_streams; s++) {
-				const struct fwd_stream *fs = &app->lcores[k]->streams[s];
+		for (s = 0; s < app->nb_streams; s++) {
+			const struct fwd_stream *fs = app->streams[s];
 
-				if (fs->rx_idx != p)
-					continue;
-					/* Torn reads of live counters are off by a frame at most. */
+			if (fs->rx_idx != p)
+				continue;
+				/* Torn reads of live counters are off by a frame at most. */
 #define FWD_NEIGH_ADD(name, help) sum.name += fs->nst.name;
-				PVP_NEIGH_COUNTERS(FWD_NEIGH_ADD)
+			PVP_NEIGH_COUNTERS(FWD_NEIGH_ADD)
 #undef FWD_NEIGH_ADD
-				total += __atomic_load_n(&fs->neigh_rx, __ATOMIC_RELAXED);
-				unsent += __atomic_load_n(&fs->neigh_unsent, __ATOMIC_RELAXED);
-			}
+			total += __atomic_load_n(&fs->neigh_rx, __ATOMIC_RELAXED);
+			unsent += __atomic_load_n(&fs->neigh_unsent, __ATOMIC_RELAXED);
 		}
 		o = json_pack("{s:i}", "port", p);
 #define FWD_NEIGH_JSON(name, help)                                                                 \
