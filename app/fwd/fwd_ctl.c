@@ -96,10 +96,8 @@ ctl_stats_get(json_t *params, void *arg, json_t **result, char *err, size_t err_
 	if (pvp_ctl_params("stats.get", NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	*result = fwd_report_json(arg);
-	if (*result == NULL) {
-		pvp_err(err, err_len, "snapshot failed");
-		return -EIO;
-	}
+	if (*result == NULL)
+		return pvp_fail(err, err_len, -EIO, "snapshot failed");
 	return 0;
 }
 
@@ -112,14 +110,11 @@ ctl_stats_clear(json_t *params, void *arg, json_t **result, char *err, size_t er
 	if (pvp_ctl_params("stats.clear", NULL, params, NULL, err, err_len) < 0)
 		return -EINVAL;
 	ret = pvp_stats_clear(app->stats);
-	if (ret != 0) {
-		pvp_err(err, err_len, "clear: %s", strerror(-ret));
-		return -EIO;
-	}
-	if (app->conf->seq_check && fwd_seq_clear(app, 1000) != 0) {
-		pvp_err(err, err_len, "forwarding lcores did not acknowledge the clear");
-		return -EBUSY;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, -EIO, "clear: %s", strerror(-ret));
+	if (app->conf->seq_check && fwd_seq_clear(app, 1000) != 0)
+		return pvp_fail(err, err_len, -EBUSY,
+				"forwarding lcores did not acknowledge the clear");
 	if (app->conf->impair_on)
 		fwd_impair_clear(app);
 	*result = json_object();
@@ -132,10 +127,9 @@ ctl_impair_on(const struct fwd_app *app, const char *method, char *err, size_t e
 {
 	if (app->conf->impair_on)
 		return 0;
-	pvp_err(err, err_len,
-		"%s: no impairment stage (start pvpkit-fwd with --mode impair or --impair)",
-		method);
-	return -EINVAL;
+	return pvp_fail(err, err_len, -EINVAL,
+			"%s: no impairment stage (start pvpkit-fwd with --mode impair or --impair)",
+			method);
 }
 
 static int
@@ -145,10 +139,8 @@ ctl_impair_get(json_t *params, void *arg, json_t **result, char *err, size_t err
 	    ctl_impair_on(arg, PVP_FWD_M_IMPAIR_GET, err, err_len) < 0)
 		return -EINVAL;
 	*result = fwd_impair_get_json(arg);
-	if (*result == NULL) {
-		pvp_err(err, err_len, "out of memory");
-		return -ENOMEM;
-	}
+	if (*result == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -171,8 +163,7 @@ ctl_clock_get(json_t *params, void *arg, json_t **result, char *err, size_t err_
 	res = pvp_clock_sample_json(&c);
 	if (res == NULL || json_object_set_new(res, "stamp", json_boolean(app->conf->stamp)) != 0) {
 		json_decref(res);
-		pvp_err(err, err_len, "clock.get: out of memory");
-		return -ENOMEM;
+		return pvp_fail(err, err_len, -ENOMEM, "clock.get: out of memory");
 	}
 	*result = res;
 	return 0;
@@ -194,10 +185,8 @@ ctl_impair_set(json_t *params, void *arg, json_t **result, char *err, size_t err
 	    pvp_ctl_params(PVP_FWD_M_IMPAIR_SET, pvp_impair_conf_members, params, &c, err,
 			   err_len) < 0)
 		return -EINVAL;
-	if (fwd_impair_set(app, &c, e, sizeof(e)) < 0) {
-		pvp_err(err, err_len, "impair.set: %s", e);
-		return -EINVAL;
-	}
+	if (fwd_impair_set(app, &c, e, sizeof(e)) < 0)
+		return pvp_fail(err, err_len, -EINVAL, "impair.set: %s", e);
 	return ctl_impair_get(NULL, arg, result, err, err_len);
 }
 

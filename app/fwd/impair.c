@@ -300,11 +300,10 @@ fwd_impair_setup(struct fwd_app *app, char *err, size_t err_len)
 		return 0;
 	/* Settings that name a port the EAL did not make would go unused. */
 	for (k = app->nb_ports; k < FWD_MAX_PORTS; k++)
-		if (conf->impair[k].port == (int32_t)k) {
-			pvp_err(err, err_len, "--impair port=%u: the forwarder has %u ports", k,
-				app->nb_ports);
-			return -EINVAL;
-		}
+		if (conf->impair[k].port == (int32_t)k)
+			return pvp_fail(err, err_len, -EINVAL,
+					"--impair port=%u: the forwarder has %u ports", k,
+					app->nb_ports);
 	for (k = 0; k < app->nb_lcores; k++) {
 		struct fwd_lcore *lc = app->lcores[k];
 		int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
@@ -321,11 +320,11 @@ fwd_impair_setup(struct fwd_app *app, char *err, size_t err_len)
 							      RTE_CACHE_LINE_SIZE, socket);
 			if (im == NULL || im->ring == NULL) {
 				rte_free(im);
-				pvp_err(err, err_len,
+				return pvp_fail(
+					err, err_len, -ENOMEM,
 					"cannot allocate a delay ring of %u packets: out of "
 					"hugepage memory (--impair-ring)",
 					ring);
-				return -ENOMEM;
 			}
 			im->mask = ring - 1;
 			/* Streams of one direction (RX queues) draw different numbers. */

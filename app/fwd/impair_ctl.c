@@ -28,15 +28,12 @@ fwd_impair_parse(const char *spec, struct pvp_impair_conf *out, char *err, size_
 	size_t len;
 	int ret;
 
-	if (strlen(spec) >= sizeof(buf)) {
-		pvp_err(err, err_len, "--impair: longer than %zu characters", sizeof(buf) - 1);
-		return -EINVAL;
-	}
+	if (strlen(spec) >= sizeof(buf))
+		return pvp_fail(err, err_len, -EINVAL, "--impair: longer than %zu characters",
+				sizeof(buf) - 1);
 	o = json_object();
-	if (o == NULL) {
-		pvp_err(err, err_len, "--impair: out of memory");
-		return -ENOMEM;
-	}
+	if (o == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "--impair: out of memory");
 	strcpy(buf, spec);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
@@ -89,11 +86,9 @@ fwd_impair_set(struct fwd_app *app, const struct pvp_impair_conf *c, char *err, 
 {
 	uint16_t s;
 
-	if (c->port >= (int32_t)app->nb_ports) {
-		pvp_err(err, err_len, "port %d: the forwarder has %u ports", c->port,
-			app->nb_ports);
-		return -EINVAL;
-	}
+	if (c->port >= (int32_t)app->nb_ports)
+		return pvp_fail(err, err_len, -EINVAL, "port %d: the forwarder has %u ports",
+				c->port, app->nb_ports);
 	for (s = 0; s < app->nb_streams; s++) {
 		struct fwd_impair *im = app->streams[s]->imp;
 		uint32_t seq;

@@ -266,8 +266,7 @@ pvp_lat_from_json(const json_t *j, struct pvp_lat *l, char *err, size_t err_len)
 		why = "min above max";
 	if (why != NULL) {
 		pvp_lat_init(l);
-		pvp_err(err, err_len, "%s", why);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL, "%s", why);
 	}
 	l->count = (uint64_t)count;
 	l->sum_ns = (uint64_t)sum;

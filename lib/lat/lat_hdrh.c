@@ -50,13 +50,12 @@ pvp_hdrh_init(struct pvp_hdrh *h, int64_t lowest, int64_t highest, int digits, c
 	int i;
 
 	memset(h, 0, sizeof(*h));
-	if (lowest < 1 || digits < 1 || digits > 5 || highest < 2 * lowest) {
-		pvp_err(err, err_len,
+	if (lowest < 1 || digits < 1 || digits > 5 || highest < 2 * lowest)
+		return pvp_fail(
+			err, err_len, -EINVAL,
 			"HDR layout lowest %lld, highest %lld, %d digits: lowest must be >= 1, "
 			"highest >= 2 x lowest, digits 1..5",
 			(long long)lowest, (long long)highest, digits);
-		return -EINVAL;
-	}
 	/* Values up to 2 x 10^digits have a count each (unit resolution). */
 	for (i = 0; i < digits; i++)
 		single *= 10;
@@ -68,11 +67,10 @@ pvp_hdrh_init(struct pvp_hdrh *h, int64_t lowest, int64_t highest, int digits, c
 	h->ratio = 1.0;
 	h->unit_magnitude = 63 - __builtin_clzll((uint64_t)lowest);
 	h->sub_half_mag = (sub_mag > 1 ? sub_mag : 1) - 1;
-	if (h->unit_magnitude + h->sub_half_mag > 61) {
-		pvp_err(err, err_len, "HDR layout lowest %lld with %d digits overflows 64 bits",
-			(long long)lowest, digits);
-		return -EINVAL;
-	}
+	if (h->unit_magnitude + h->sub_half_mag > 61)
+		return pvp_fail(err, err_len, -EINVAL,
+				"HDR layout lowest %lld with %d digits overflows 64 bits",
+				(long long)lowest, digits);
 	/* One bucket per power of two until the highest value fits. */
 	untrackable = (INT64_C(1) << (h->sub_half_mag + 1)) << h->unit_magnitude;
 	while (untrackable <= highest) {
@@ -332,48 +330,44 @@ hdrh_decode_raw(const char *b64, size_t len, uint8_t **raw, size_t *raw_len, cha
 	int rc;
 
 	bin = pvp_b64_decode(b64, len, &bin_len);
-	if (bin == NULL) {
-		rc = -errno;
-		pvp_err(err, err_len, "HDR histogram: not base64");
-		return rc;
-	}
+	if (bin == NULL)
+		return pvp_fail(err, err_len, -errno, "HDR histogram: not base64");
 	cookie = bin_len >= HDRH_COMPRESSED_HDR ? pvp_get_be32(bin) : 0;
 	zlen = bin_len >= HDRH_COMPRESSED_HDR ? pvp_get_be32(bin + 4) : 0;
 	if (HDRH_COOKIE_BASE(cookie) != HDRH_COOKIE_BASE(HDRH_V2_COMPRESSED) ||
 	    (cookie & 0xf0) != 0x10) {
-		pvp_err(err, err_len,
-			"HDR histogram: cookie 0x%08x is not HdrHistogram's compressed V2 "
-			"(0x%08x)",
-			cookie, HDRH_V2_COMPRESSED);
 		free(bin);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL,
+				"HDR histogram: cookie 0x%08x is not HdrHistogram's compressed V2 "
+				"(0x%08x)",
+				cookie, HDRH_V2_COMPRESSED);
 	}
 	if (zlen > bin_len - HDRH_COMPRESSED_HDR) {
-		pvp_err(err, err_len, "HDR histogram: %u B of deflated data, %zu B there", zlen,
-			bin_len - HDRH_COMPRESSED_HDR);
 		free(bin);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL,
+				"HDR histogram: %u B of deflated data, %zu B there", zlen,
+				bin_len - HDRH_COMPRESSED_HDR);
 	}
 	/* The header first, to learn the payload's length. */
 	if (hdrh_inflate(bin + HDRH_COMPRESSED_HDR, zlen, head, sizeof(head), false) < 0) {
-		pvp_err(err, err_len, "HDR histogram: the deflated data is not zlib's");
 		free(bin);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL,
+				"HDR histogram: the deflated data is not zlib's");
 	}
 	cookie = pvp_get_be32(head);
 	plen = pvp_get_be32(head + 4);
 	if (HDRH_COOKIE_BASE(cookie) != HDRH_COOKIE_BASE(HDRH_V2_COOKIE) ||
 	    (cookie & 0xf0) != 0x10) {
-		pvp_err(err, err_len, "HDR histogram: encoding cookie 0x%08x is not V2 (0x%08x)",
-			cookie, HDRH_V2_COOKIE);
 		free(bin);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL,
+				"HDR histogram: encoding cookie 0x%08x is not V2 (0x%08x)", cookie,
+				HDRH_V2_COOKIE);
 	}
 	if (plen > HDRH_PAYLOAD_MAX) {
-		pvp_err(err, err_len, "HDR histogram: payload of %u B (at most %u)", plen,
-			HDRH_PAYLOAD_MAX);
 		free(bin);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL,
+				"HDR histogram: payload of %u B (at most %u)", plen,
+				HDRH_PAYLOAD_MAX);
 	}
 	*raw_len = HDRH_HEADER_LEN + (size_t)plen;
 	*raw = malloc(*raw_len);
@@ -418,26 +412,24 @@ pvp_hdrh_decode(const char *b64, size_t len, struct pvp_hdrh *h, char *err, size
 		int64_t v;
 
 		if (zz_get(raw, raw_len, &pos, &v) < 0) {
-			pvp_err(err, err_len, "HDR histogram: a count is cut short");
-			rc = -EINVAL;
+			rc = pvp_fail(err, err_len, -EINVAL, "HDR histogram: a count is cut short");
 			goto out;
 		}
 		if (v < 0 && v >= INT64_C(-1) - INT32_MAX) {
 			/* A run of -v zeros. */
 			if (-v > h->counts_len - i) {
-				pvp_err(err, err_len, "HDR histogram: counts beyond the %d it has",
-					h->counts_len);
-				rc = -EINVAL;
+				rc = pvp_fail(err, err_len, -EINVAL,
+					      "HDR histogram: counts beyond the %d it has",
+					      h->counts_len);
 				goto out;
 			}
 			i += (int32_t)-v;
 			continue;
 		}
 		if (v < 0 || i >= h->counts_len || h->total > INT64_MAX - v) {
-			pvp_err(err, err_len,
-				"HDR histogram: count %lld at index %d is out of range",
-				(long long)v, i);
-			rc = -EINVAL;
+			rc = pvp_fail(err, err_len, -EINVAL,
+				      "HDR histogram: count %lld at index %d is out of range",
+				      (long long)v, i);
 			goto out;
 		}
 		if (v != 0) {
