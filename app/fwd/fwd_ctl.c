@@ -138,7 +138,7 @@ ctl_impair_get(json_t *params, void *arg, json_t **result, char *err, size_t err
 	if (pvp_ctl_params(PVP_FWD_M_IMPAIR_GET, NULL, params, NULL, err, err_len) < 0 ||
 	    ctl_impair_on(arg, PVP_FWD_M_IMPAIR_GET, err, err_len) < 0)
 		return -EINVAL;
-	*result = fwd_impair_get_json(arg);
+	*result = fwd_impair_json(arg, true);
 	if (*result == NULL)
 		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	return 0;

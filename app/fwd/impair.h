@@ -121,12 +121,11 @@ int fwd_impair_set(struct fwd_app *app, const struct pvp_impair_conf *c, char *e
 
 /**
  * The counters of every RX port (streams summed), minus the baseline
- * stats.clear took: stats.get's "impair" list. NULL when out of memory.
+ * stats.clear took: stats.get's "impair" list; with @p settings each
+ * port's settings, its counters in their "counters" (impair.get).
+ * NULL when out of memory.
  */
-json_t *fwd_impair_counters_json(const struct fwd_app *app);
-
-/** impair.get: the settings and counters of every RX port. NULL when out of memory. */
-json_t *fwd_impair_get_json(const struct fwd_app *app);
+json_t *fwd_impair_json(const struct fwd_app *app, bool settings);
 
 /** stats.clear: take the baseline the counters are reported from. */
 void fwd_impair_clear(const struct fwd_app *app);

@@ -155,24 +155,6 @@ fwd_impair_clear(const struct fwd_app *app)
 	}
 }
 
-json_t *
-fwd_impair_counters_json(const struct fwd_app *app)
-{
-	struct pvp_impair_counters c;
-	json_t *list = json_array();
-	uint16_t p;
-
-	for (p = 0; list != NULL && p < app->nb_ports; p++) {
-		impair_port_counters(app, p, &c);
-		if (json_array_append_new(list,
-					  pvp_schema_encode(pvp_impair_counter_members, &c)) != 0) {
-			json_decref(list);
-			return NULL;
-		}
-	}
-	return list;
-}
-
 /* The settings last set for RX port @p port (its first stream's). */
 static const struct pvp_impair_conf *
 impair_port_conf(const struct fwd_app *app, uint16_t port)
@@ -186,7 +168,7 @@ impair_port_conf(const struct fwd_app *app, uint16_t port)
 }
 
 json_t *
-fwd_impair_get_json(const struct fwd_app *app)
+fwd_impair_json(const struct fwd_app *app, bool settings)
 {
 	struct pvp_impair_counters c;
 	json_t *list = json_array(), *o;
@@ -197,11 +179,17 @@ fwd_impair_get_json(const struct fwd_app *app)
 
 		conf.port = p;
 		impair_port_counters(app, p, &c);
-		o = pvp_schema_encode(pvp_impair_conf_members, &conf);
-		if (o == NULL ||
-		    json_object_set_new(o, "counters",
-					pvp_schema_encode(pvp_impair_counter_members, &c)) != 0 ||
-		    json_array_append_new(list, o) != 0) {
+		o = pvp_schema_encode(pvp_impair_counter_members, &c);
+		if (settings && o != NULL) {
+			json_t *counters = o;
+
+			o = pvp_schema_encode(pvp_impair_conf_members, &conf);
+			if (json_object_set_new(o, "counters", counters) != 0) {
+				json_decref(o);
+				o = NULL;
+			}
+		}
+		if (json_array_append_new(list, o) != 0) {
 			json_decref(list);
 			return NULL;
 		}

@@ -170,7 +170,7 @@ fwd_report_json(const struct fwd_app *app)
 	if (res != NULL)
 		fwd_report_neigh(app, res);
 	if (res != NULL && app->conf->impair_on &&
-	    json_object_set_new(res, PVP_FWD_K_IMPAIR, fwd_impair_counters_json(app)) != 0) {
+	    json_object_set_new(res, PVP_FWD_K_IMPAIR, fwd_impair_json(app, false)) != 0) {
 		json_decref(res);
 		return NULL;
 	}
