@@ -159,32 +159,28 @@ fwd_report_json(const struct fwd_app *app)
 	json_t *res, *streams;
 
 	snap = malloc(sizeof(*snap));
-	if (snap == NULL)
-		return NULL;
-	if (pvp_stats_snapshot(app->stats, snap) != 0) {
-		free(snap);
-		return NULL;
-	}
-	res = pvp_stats_snap_to_json(snap);
+	res = snap != NULL && pvp_stats_snapshot(app->stats, snap) == 0
+		      ? pvp_stats_snap_to_json(snap)
+		      : NULL;
 	free(snap);
-	if (res != NULL)
-		fwd_report_neigh(app, res);
-	if (res != NULL && app->conf->impair_on &&
-	    json_object_set_new(res, PVP_FWD_K_IMPAIR, fwd_impair_json(app, false)) != 0) {
-		json_decref(res);
+	if (res == NULL)
 		return NULL;
-	}
-	if (res == NULL || !app->conf->seq_check)
+	fwd_report_neigh(app, res);
+	if (app->conf->impair_on &&
+	    json_object_set_new(res, PVP_FWD_K_IMPAIR, fwd_impair_json(app, false)) != 0)
+		goto fail;
+	if (!app->conf->seq_check)
 		return res;
+	/* The pack fails on a NULL list (out of memory), and takes it in any case. */
 	streams = fwd_seq_streams_json(app, &unsigned_rx, &untracked);
-	if (streams == NULL) {
-		json_decref(res);
-		return NULL;
-	}
-	json_object_set_new(res, "streams", streams);
-	json_object_set_new(res, "unsigned_rx", json_integer((json_int_t)unsigned_rx));
-	json_object_set_new(res, "untracked_rx", json_integer((json_int_t)untracked));
+	if (json_object_update_new(res, json_pack("{s:o, s:I, s:I}", "streams", streams,
+						  "unsigned_rx", (json_int_t)unsigned_rx,
+						  "untracked_rx", (json_int_t)untracked)) != 0)
+		goto fail;
 	return res;
+fail:
+	json_decref(res);
+	return NULL;
 }
 
 int
