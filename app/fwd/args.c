@@ -107,29 +107,12 @@ fwd_usage(FILE *f, const char *prog)
 		FWD_MAX_BURST, FWD_DEFAULT_CTL, FWD_IDLE_POLLS, FWD_IMPAIR_RING_DEFAULT);
 }
 
-/*
- * Numbers on the command line are lib/util's, as in pvpkit-gen and
- * pvpkit: base 10 always ("010" is ten, "0x10" is refused), the same
- * range and message for the same option in every binary.
- */
-static uint64_t
-fwd_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
-{
-	char name[64], err[256];
-	uint64_t v = 0;
-
-	snprintf(name, sizeof(name), "--%s", opt);
-	if (pvp_parse_u64(name, s, min, max, &v, err, sizeof(err)) < 0)
-		fwd_die("%s", err);
-	return v;
-}
-
 /* --peer-mac MAC (every port), PORT=MAC or MAC0,MAC1,... by port index. */
 static void
 fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
 {
-	char buf[1024], *tok, *save = NULL;
-	uint64_t idx;
+	char buf[1024], e[256], *tok, *save = NULL;
+	uint64_t idx = 0;
 	const char *eq;
 	uint16_t n = 0;
 
@@ -141,7 +124,9 @@ fwd_parse_peer_mac(const char *arg, struct fwd_conf *conf)
 			fwd_die("--peer-mac %s: expected PORT=MAC", arg);
 		memcpy(num, arg, eq - arg);
 		num[eq - arg] = '\0';
-		idx = fwd_parse_u64("peer-mac", num, 0, FWD_MAX_PORTS - 1);
+		/* lib/util's numbers, as in pvpkit-gen and pvpkit: base 10 always. */
+		if (pvp_parse_u64("--peer-mac", num, 0, FWD_MAX_PORTS - 1, &idx, e, sizeof(e)) != 0)
+			fwd_die("%s", e);
 		if (rte_ether_unformat_addr(eq + 1, &conf->peer[idx]) != 0)
 			fwd_die("--peer-mac %s: bad MAC address", arg);
 		conf->peer_set[idx] = true;
@@ -265,38 +250,14 @@ static const struct pvp_num_opt fwd_num_opts[] = {
 };
 /* clang-format on */
 
-/* A whole-number option: parsed, range checked, stored. False if @p id is none. */
-static bool
-fwd_parse_num_opt(int id, const char *arg, struct fwd_conf *conf)
-{
-	char err[256];
-	int ret;
-
-	ret = pvp_num_opt_parse(fwd_num_opts, RTE_DIM(fwd_num_opts), fwd_long_options, id, arg,
-				conf, err, sizeof(err));
-	if (ret < 0)
-		fwd_die("%s", err);
-	return ret > 0;
-}
-
-/* --metrics ADDR is refused here, before the EAL, like every other bad option. */
-static void
-fwd_metrics_opt(const char *addr)
-{
-	char host[64], err[256] = "";
-	uint16_t port;
-
-	if (pvp_metrics_addr_parse(addr, host, sizeof(host), &port, err, sizeof(err)) != 0)
-		fwd_die("%s", err);
-}
-
 /* One option that is not a whole number. */
 static void
 fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, const char *prog)
 {
 	const struct fwd_engine *const *e;
+	char host[64], err[256] = "";
 	unsigned int t;
-	char err[256];
+	uint16_t port;
 
 	switch (opt) {
 	case OPT_MODE:
@@ -343,7 +304,9 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 		conf->json = arg;
 		break;
 	case OPT_METRICS:
-		fwd_metrics_opt(arg);
+		/* Refused here, before the EAL, like every other bad option. */
+		if (pvp_metrics_addr_parse(arg, host, sizeof(host), &port, err, sizeof(err)) != 0)
+			fwd_die("%s", err);
 		conf->metrics = arg;
 		break;
 	case OPT_IMPAIR:
@@ -363,7 +326,7 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 {
 	unsigned int i;
 	char err[512] = "";
-	int opt;
+	int opt, ret;
 
 	*conf = (struct fwd_conf){
 		.engine = &fwd_io_engine,
@@ -384,9 +347,15 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 			fwd_die("%s", err);
 	opterr = 0;
 	optind = 1;
-	while ((opt = pvp_getopt(argc, argv, fwd_long_options, NULL)) != -1)
-		if (!fwd_parse_num_opt(opt, optarg, conf))
+	while ((opt = pvp_getopt(argc, argv, fwd_long_options, NULL)) != -1) {
+		/* A whole-number option is parsed, range checked and stored here. */
+		ret = pvp_num_opt_parse(fwd_num_opts, RTE_DIM(fwd_num_opts), fwd_long_options, opt,
+					optarg, conf, err, sizeof(err));
+		if (ret < 0)
+			fwd_die("%s", err);
+		if (ret == 0)
 			fwd_parse_opt(opt, optarg, conf, argv, prog);
+	}
 	if (optind < argc)
 		fwd_die("unexpected argument '%.40s' (see --help)", argv[optind]);
 	if (conf->engine == &fwd_impair_engine)
