@@ -17,13 +17,11 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -138,29 +136,6 @@ fwd_lcore_main(void *arg)
 	return 0;
 }
 
-/* The default control socket lives in /run/pvpkit; make the directory. */
-static void
-fwd_ctl_mkdir(void)
-{
-	const char *path = conf.ctl;
-	char dir[PATH_MAX];
-	char *slash;
-
-	if (strncmp(path, "unix:", 5) == 0)
-		path += 5;
-	else if (path[0] != '/')
-		return;
-	if (strlen(path) >= sizeof(dir))
-		return;
-	strcpy(dir, path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL || slash == dir)
-		return;
-	*slash = '\0';
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		FWD_LOG(DEBUG, "mkdir %s: %s", dir, strerror(errno));
-}
-
 /* Every ethdev the EAL made is forwarded; counters for their queues. */
 static void
 fwd_setup(void)
@@ -213,8 +188,6 @@ fwd_export(void)
 		FWD_LOG(WARNING, "telemetry export: %s", strerror(-ret));
 	if (conf.ctl == NULL)
 		return NULL;
-	if (conf.ctl_default)
-		fwd_ctl_mkdir();
 	ctl = fwd_ctl_start(&app, msg, sizeof(msg));
 	if (ctl == NULL && !conf.ctl_default)
 		fwd_die("control channel: %s", msg);
