@@ -78,7 +78,8 @@ pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t 
 	/* Measure the TSC now, not in the first snapshot a trial times. */
 	(void)pvp_stats_tsc_hz();
 	st = calloc(1, sizeof(*st));
-	if (st == NULL) {
+	if (st == NULL || pthread_mutex_init(&st->lock, NULL) != 0) {
+		free(st);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -100,12 +101,8 @@ pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t 
 	st->last = calloc(nb_ports, sizeof(*st->last));
 	st->base = calloc(nb_ports, sizeof(*st->base));
 	if ((nb_rxq > 0 && st->rxq == NULL) || (nb_txq > 0 && st->txq == NULL) ||
-	    st->last == NULL || st->base == NULL || pthread_mutex_init(&st->lock, NULL) != 0) {
-		free(st->rxq);
-		free(st->txq);
-		free(st->last);
-		free(st->base);
-		free(st);
+	    st->last == NULL || st->base == NULL) {
+		pvp_stats_destroy(st);
 		errno = ENOMEM;
 		return NULL;
 	}
