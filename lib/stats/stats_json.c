@@ -125,27 +125,18 @@ struct stats_parse {
 	char path[128]; /* member being read, "ports[1].rx_packets" */
 };
 
+/* What a JSON value is, for messages: "expected ..., got a string". */
 static const char *
 stats_json_type(const json_t *v)
 {
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-		return "an integer";
-	case JSON_REAL:
-		return "a real";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	case JSON_NULL:
-		return "null";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
+		[JSON_STRING] = "a string",  [JSON_INTEGER] = "an integer",
+		[JSON_REAL] = "a real",	     [JSON_TRUE] = "a boolean",
+		[JSON_FALSE] = "a boolean",  [JSON_NULL] = "null",
+	};
+
+	return names[json_typeof(v)];
 }
 
 static int stats_fail(struct stats_parse *ps, const char *path, const char *fmt, ...)
