@@ -268,15 +268,10 @@ fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx, uint64_t 
 
 	*unsigned_rx = 0;
 	*untracked = 0;
-	arr = json_array();
-	if (arr == NULL)
-		return NULL;
 	cap = (size_t)app->nb_lcores * FWD_SEQ_SLOTS;
 	sum = calloc(cap > 0 ? cap : 1, sizeof(*sum));
-	if (sum == NULL) {
-		json_decref(arr);
+	if (sum == NULL)
 		return NULL;
-	}
 	for (i = 0; i < app->nb_lcores; i++) {
 		const struct fwd_seq_table *t = app->lcores[i]->seq;
 		unsigned int k;
@@ -306,18 +301,17 @@ fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx, uint64_t 
 		}
 	}
 	qsort(sum, nb, sizeof(*sum), seq_sum_cmp);
-	for (j = 0; j < nb; j++) {
-		json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I}", "stream",
-				      (json_int_t)sum[j].stream, "rx_packets",
-				      (json_int_t)sum[j].rx, "gaps", (json_int_t)sum[j].gaps, "dup",
-				      (json_int_t)sum[j].dup, "ooo", (json_int_t)sum[j].ooo);
-
-		if (o == NULL || json_array_append_new(arr, o) != 0) {
+	arr = json_array();
+	for (j = 0; arr != NULL && j < nb; j++)
+		if (json_array_append_new(arr, json_pack("{s:I, s:I, s:I, s:I, s:I}", "stream",
+							 (json_int_t)sum[j].stream, "rx_packets",
+							 (json_int_t)sum[j].rx, "gaps",
+							 (json_int_t)sum[j].gaps, "dup",
+							 (json_int_t)sum[j].dup, "ooo",
+							 (json_int_t)sum[j].ooo)) != 0) {
 			json_decref(arr);
 			arr = NULL;
-			break;
 		}
-	}
 	free(sum);
 	return arr;
 }
