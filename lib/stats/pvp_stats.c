@@ -90,14 +90,9 @@ pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t 
 	st->nb_txq = nb_txq;
 	for (p = 0; p < PVP_STATS_MAX_PORTS; p++)
 		st->meta[p].eth_port_id = -1;
-	for (st->nb_xstat_sel = 0; pvp_stats_default_xstats[st->nb_xstat_sel] != NULL;
-	     st->nb_xstat_sel++)
-		strlcpy(st->xstat_sel[st->nb_xstat_sel], pvp_stats_default_xstats[st->nb_xstat_sel],
-			sizeof(st->xstat_sel[0]));
-	if (nb_rxq > 0)
-		st->rxq = stats_zalloc_aligned(sizeof(*st->rxq) * nb_ports * nb_rxq);
-	if (nb_txq > 0)
-		st->txq = stats_zalloc_aligned(sizeof(*st->txq) * nb_ports * nb_txq);
+	/* No queues is no block: stats_zalloc_aligned(0) is NULL. */
+	st->rxq = stats_zalloc_aligned(sizeof(*st->rxq) * nb_ports * nb_rxq);
+	st->txq = stats_zalloc_aligned(sizeof(*st->txq) * nb_ports * nb_txq);
 	st->last = calloc(nb_ports, sizeof(*st->last));
 	st->base = calloc(nb_ports, sizeof(*st->base));
 	if ((nb_rxq > 0 && st->rxq == NULL) || (nb_txq > 0 && st->txq == NULL) ||
@@ -106,6 +101,8 @@ pvp_stats_create(const char *name, uint16_t nb_ports, uint16_t nb_rxq, uint16_t 
 		errno = ENOMEM;
 		return NULL;
 	}
+	/* The default xstats: no port is bound yet, none is looked up. */
+	pvp_stats_set_xstats(st, NULL, 0);
 	return st;
 }
 
