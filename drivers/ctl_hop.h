@@ -58,20 +58,12 @@ struct ctl_hop {
 
 /** The members of a hop reached over lib/ctl, for coord_driver::conf. */
 #define CTL_HOP_MEMBERS                                                                            \
-	{.name = "ctl",                                                                            \
-	 .type = PVP_SCHEMA_STRING,                                                                \
-	 .required = true,                                                                         \
-	 .min = 1,                                                                                 \
-	 .max = 255,                                                                               \
-	 PVP_SCHEMA_AT(struct ctl_hop, addr),                                                      \
-	 .help = "the app's control address: unix:PATH or tcp:HOST:PORT"},                         \
+	{COORD_CONF_NAMED("ctl", struct ctl_hop, addr, PVP_SCHEMA_STRING, 1, 255,                  \
+			  "the app's control address: unix:PATH or tcp:HOST:PORT"),                \
+	 .required = true},                                                                        \
 		COORD_HOP_TIMEOUT_MEMBER(struct ctl_hop, timeout_ms),                              \
-		{.name = "token_file",                                                             \
-		 .type = PVP_SCHEMA_STRING,                                                        \
-		 .min = 1,                                                                         \
-		 .max = 4095,                                                                      \
-		 PVP_SCHEMA_AT(struct ctl_hop, token_file),                                        \
-		 .help = "a private file holding the app's token"},                                \
+		{PVP_SCHEMA_MEMBER(struct ctl_hop, token_file, PVP_SCHEMA_STRING, 1, 4095,         \
+				   "a private file holding the app's token")},                     \
 		COORD_HOP_PORTS_MEMBER(0, "the app's ports: \"pN\" (its port N) or a port's name")
 
 /** The item of CTL_HOP_L3_MEMBER. */

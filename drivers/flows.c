@@ -17,23 +17,15 @@
 #include "flows.h"
 
 const struct pvp_schema_member flows_base_members[] = {
-	{.name = "l2",
-	 .type = PVP_SCHEMA_MAC,
-	 .def = "02:00:00:00:00:00",
-	 PVP_SCHEMA_AT(struct flows_base, l2),
-	 .help = "destination MAC of l2 flow 0"},
-	{.name = "l3",
-	 .type = PVP_SCHEMA_IPV4,
-	 .def = "10.0.0.0",
-	 PVP_SCHEMA_AT(struct flows_base, l3),
-	 .help = "destination IPv4 of l3 flow 0"},
-	{.name = "l4",
-	 .type = PVP_SCHEMA_UINT,
-	 .min = 0,
-	 .max = 65535,
-	 .def = "1024",
-	 PVP_SCHEMA_AT(struct flows_base, l4),
-	 .help = "destination UDP port of l4 flow 0"},
+	{PVP_SCHEMA_MEMBER(struct flows_base, l2, PVP_SCHEMA_MAC, 0, 0,
+			   "destination MAC of l2 flow 0"),
+	 .def = "02:00:00:00:00:00"},
+	{PVP_SCHEMA_MEMBER(struct flows_base, l3, PVP_SCHEMA_IPV4, 0, 0,
+			   "destination IPv4 of l3 flow 0"),
+	 .def = "10.0.0.0"},
+	{PVP_SCHEMA_MEMBER(struct flows_base, l4, PVP_SCHEMA_UINT, 0, 65535,
+			   "destination UDP port of l4 flow 0"),
+	 .def = "1024"},
 	{.name = NULL},
 };
 

@@ -50,18 +50,10 @@ struct tp_hop {
 
 /* The hop's topology members, decoded into struct tp_hop. */
 static const struct pvp_schema_member tp_conf[] = {
-	{.name = "telemetry",
-	 .type = PVP_SCHEMA_STRING,
-	 .min = 1,
-	 .max = 107,
-	 PVP_SCHEMA_AT(struct tp_hop, path),
-	 .help = "the app's dpdk_telemetry.v2 socket, or tcp:HOST:PORT of a relay to it"},
-	{.name = "file_prefix",
-	 .type = PVP_SCHEMA_STRING,
-	 .min = 1,
-	 .max = 64,
-	 PVP_SCHEMA_AT(struct tp_hop, file_prefix),
-	 .help = "or the app's --file-prefix: DPDK's run dir gives the socket"},
+	{COORD_CONF_NAMED("telemetry", struct tp_hop, path, PVP_SCHEMA_STRING, 1, 107,
+			  "the app's dpdk_telemetry.v2 socket, or tcp:HOST:PORT of a relay to it")},
+	{PVP_SCHEMA_MEMBER(struct tp_hop, file_prefix, PVP_SCHEMA_STRING, 1, 64,
+			   "or the app's --file-prefix: DPDK's run dir gives the socket")},
 	COORD_HOP_PORTS_MEMBER(1, "ethdev port ids, \"0\" or \"p0\""),
 	COORD_HOP_TIMEOUT_MEMBER(struct tp_hop, timeout_ms),
 	{.name = NULL},

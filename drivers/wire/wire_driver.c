@@ -33,14 +33,9 @@ static const struct pvp_schema_member wire_link = {.name = "",
 						   .size = 2 * 128};
 static const struct pvp_schema_member wire_conf_members[] = {
 	COORD_HOP_PORTS_MEMBER(0, "its port names (optional: a wire counts nothing)"),
-	{.name = "links",
-	 .type = PVP_SCHEMA_ARRAY,
-	 .min = 0,
-	 .max = 64,
-	 .members = &wire_link,
-	 PVP_SCHEMA_AT(struct wire_conf, links),
-	 .count_offset = offsetof(struct wire_conf, nb_links),
-	 .help = "the link's two ends, [\"hop:port\", \"hop:port\"]"},
+	{PVP_SCHEMA_MEMBER(struct wire_conf, links, PVP_SCHEMA_ARRAY, 0, 64,
+			   "the link's two ends, [\"hop:port\", \"hop:port\"]"),
+	 .members = &wire_link, .count_offset = offsetof(struct wire_conf, nb_links)},
 	{.name = NULL},
 };
 
