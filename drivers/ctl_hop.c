@@ -12,6 +12,7 @@
 
 #include "pvp_ctl.h"
 #include "pvp_fwd_impair.h"
+#include "pvp_gen_answer.h"
 #include "pvp_stats_json.h"
 #include "pvp_util.h"
 
@@ -255,55 +256,28 @@ ctl_hop_impair_dropped(const struct coord_hop *hop, const json_t *stats, int idx
 	return ret < 0 ? ret : 0;
 }
 
-/* What the coordinator reads of an item of a stats.get answer's "neigh". */
-struct ctl_hop_neigh {
-	unsigned int port; /* the app's port index */
-	uint64_t arp_rx;   /* ARP frames received (in rx_packets) */
-	uint64_t nd_rx;	   /* ICMPv6 neighbour discovery frames received */
-	uint64_t echo;	   /* ICMP/ICMPv6 echo requests to the port received */
-	uint64_t tx;	   /* replies and announcements sent (in tx_packets) */
-};
-
-#define CTL_HOP_NEIGH_COUNT(n, h)                                                                  \
-	{                                                                                          \
-		.name = #n, .type = PVP_SCHEMA_UINT, .min = 0, .max = INT64_MAX,                   \
-		PVP_SCHEMA_AT(struct ctl_hop_neigh, n), .help = h                                  \
-	}
-static const struct pvp_schema_member ctl_hop_neigh_members[] = {
-	{.name = "port",
-	 .type = PVP_SCHEMA_UINT,
-	 .required = true,
-	 .min = 0,
-	 .max = UINT16_MAX,
-	 PVP_SCHEMA_AT(struct ctl_hop_neigh, port),
-	 .help = "port index"},
-	CTL_HOP_NEIGH_COUNT(arp_rx, "ARP frames received"),
-	CTL_HOP_NEIGH_COUNT(nd_rx, "neighbour discovery frames received"),
-	CTL_HOP_NEIGH_COUNT(echo, "echo requests to the port received"),
-	CTL_HOP_NEIGH_COUNT(tx, "ARP/ND frames and echo replies sent"),
-	{.name = NULL},
-};
-
 /*
- * The ARP/ND frames of port @p idx in its counters, from the answer's
- * "neigh" (pvpkit-gen's responder, doc/control.rst); 0 without one.
+ * Port @p idx's item of the answer's "neigh" (pvpkit-gen's responder,
+ * doc/control.rst) into @p n, all 0 without one; every item is read.
+ * @return 0; 1 when the port has none; -EINVAL naming a bad item.
  */
 static int
-ctl_hop_neigh(const struct coord_hop *hop, const json_t *stats, int idx, struct coord_port *p,
+ctl_hop_neigh(const struct coord_hop *hop, const json_t *stats, int idx, struct pvp_gen_neigh *n,
 	      char *err, size_t err_len)
 {
-	struct ctl_hop_neigh n;
+	struct pvp_gen_neigh it;
 	size_t i;
-	int ret;
+	int ret, found = 1;
 
-	for (i = 0; (ret = ctl_hop_list_item(hop, stats, "neigh", i, ctl_hop_neigh_members, &n, err,
-					     err_len)) == 0;
+	memset(n, 0, sizeof(*n));
+	for (i = 0; (ret = ctl_hop_list_item(hop, stats, PVP_GEN_K_NEIGH, i, pvp_gen_neigh_members,
+					     &it, err, err_len)) == 0;
 	     i++)
-		if ((int)n.port == idx) {
-			p->neigh_rx = n.arp_rx + n.nd_rx + n.echo;
-			p->neigh_tx = n.tx;
+		if ((int)it.port == idx) {
+			*n = it;
+			found = 0;
 		}
-	return ret < 0 ? ret : 0;
+	return ret < 0 ? ret : found;
 }
 
 int
@@ -311,6 +285,7 @@ ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap 
 		  size_t err_len)
 {
 	struct pvp_stats_snap *s;
+	struct pvp_gen_neigh n;
 	char perr[256] = "";
 	uint64_t impaired, added;
 	unsigned int i;
@@ -344,11 +319,14 @@ ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap 
 		ps = &s->port[idx];
 		ret = ctl_hop_impair_dropped(hop, stats, idx, &impaired, &added, err, err_len);
 		if (ret == 0)
-			ret = ctl_hop_neigh(hop, stats, idx, p, err, err_len);
+			ret = ctl_hop_neigh(hop, stats, idx, &n, err, err_len);
 		if (ret < 0) {
 			free(s);
 			return ret;
 		}
+		/* The ARP/ND frames of the port in its counters; 0 without them. */
+		p->neigh_rx = n.arp_rx + n.nd_rx + n.echo;
+		p->neigh_tx = n.tx;
 		snprintf(p->name, sizeof(p->name), "%s", hop->ports[i]);
 		memcpy(p->c, ps->c, sizeof(p->c));
 		p->added = added;
@@ -418,60 +396,45 @@ ctl_hop_same6(const char *have, const char *want)
 	       memcmp(a, b, sizeof(a)) == 0;
 }
 
-/* Port @p idx's item of the answer's "neigh", or NULL. */
-static const json_t *
-ctl_hop_neigh_item(const json_t *stats, int idx)
-{
-	const json_t *item;
-	size_t i;
-
-	json_array_foreach(json_object_get(stats, "neigh"), i, item)
-		if (json_integer_value(json_object_get(item, "port")) == idx)
-			return item;
-	return NULL;
-}
-
 int
 ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t err_len)
 {
 	const struct ctl_hop *h = hop->priv;
 	char want[INET6_ADDRSTRLEN], gw[INET6_ADDRSTRLEN];
+	struct pvp_gen_neigh n;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < h->nb_l3; i++) {
 		const struct ctl_hop_l3 *l = &h->l3[i];
 		int idx = ctl_hop_app_port(hop, l->port);
-		const json_t *n = ctl_hop_neigh_item(stats, idx);
-		const char *have;
 
-		if (n == NULL)
-			return pvp_fail(err, err_len, -EINVAL,
-					"hop %s: l3 %s: the app says nothing of its port %d's "
-					"addresses (started without --addr %d:...?)",
-					hop->name, l->port, idx, idx);
-		have = json_string_value(json_object_get(n, "ip"));
+		ret = ctl_hop_neigh(hop, stats, idx, &n, err, err_len);
+		if (ret != 0)
+			return ret < 0 ? ret
+				       : pvp_fail(err, err_len, -EINVAL,
+						  "hop %s: l3 %s: the app says nothing of its port "
+						  "%d's addresses (started without --addr %d:...?)",
+						  hop->name, l->port, idx, idx);
 		if (l->has_ip) {
 			pvp_ipv4_format(l->ip, want, sizeof(want));
-			if (have == NULL || strcmp(have, want) != 0)
+			if (strcmp(n.ip, want) != 0)
 				return pvp_fail(err, err_len, -EINVAL,
 						"hop %s: l3 %s: ip is %s, the app's port %d has "
 						"%s (--addr %d:ip=%s)",
 						hop->name, l->port, want, idx,
-						have != NULL ? have : "none", idx, want);
+						n.ip[0] != '\0' ? n.ip : "none", idx, want);
 		}
-		have = json_string_value(json_object_get(n, "ip6"));
-		if (l->ip6[0] != '\0' && !ctl_hop_same6(have, l->ip6))
+		if (l->ip6[0] != '\0' && !ctl_hop_same6(n.ip6, l->ip6))
 			return pvp_fail(err, err_len, -EINVAL,
 					"hop %s: l3 %s: ip6 is %s, the app's port %d has %s "
 					"(--addr %d:ip6=%s)",
 					hop->name, l->port, l->ip6, idx,
-					have != NULL ? have : "none", idx, l->ip6);
-		if ((unsigned int)json_integer_value(json_object_get(n, "vlan")) != l->vlan)
-			return pvp_fail(
-				err, err_len, -EINVAL,
-				"hop %s: l3 %s: vlan is %u, the app's port %d has %u", hop->name,
-				l->port, l->vlan, idx,
-				(unsigned int)json_integer_value(json_object_get(n, "vlan")));
+					n.ip6[0] != '\0' ? n.ip6 : "none", idx, l->ip6);
+		if (n.vlan != l->vlan)
+			return pvp_fail(err, err_len, -EINVAL,
+					"hop %s: l3 %s: vlan is %u, the app's port %d has %u",
+					hop->name, l->port, l->vlan, idx, n.vlan);
 		/* The app names one gateway: the IPv4 one when it has both. */
 		if (!l->has_gw && l->gw6[0] == '\0')
 			continue;
@@ -479,14 +442,14 @@ ctl_hop_check_l3(struct coord_hop *hop, const json_t *stats, char *err, size_t e
 			pvp_ipv4_format(l->gw, gw, sizeof(gw));
 		else
 			snprintf(gw, sizeof(gw), "%s", l->gw6);
-		have = json_string_value(json_object_get(n, "gateway"));
-		if (have == NULL || (l->has_gw ? strcmp(have, gw) != 0 : !ctl_hop_same6(have, gw)))
+		if (l->has_gw ? strcmp(n.gateway, gw) != 0 : !ctl_hop_same6(n.gateway, gw))
 			return pvp_fail(err, err_len, -EINVAL,
 					"hop %s: l3 %s: gateway is %s, the app's port %d has "
 					"%s (--addr %d:%s=%s)",
-					hop->name, l->port, gw, idx, have != NULL ? have : "none",
-					idx, l->has_gw ? "gw" : "gw6", gw);
-		if (!json_is_string(json_object_get(n, "gateway_mac")))
+					hop->name, l->port, gw, idx,
+					n.gateway[0] != '\0' ? n.gateway : "none", idx,
+					l->has_gw ? "gw" : "gw6", gw);
+		if (n.gateway_mac[0] == '\0')
 			return pvp_fail(err, err_len, -EINVAL,
 					"hop %s: l3 %s: gateway %s unresolved (start the app "
 					"with --l3: it resolves its gateways before it sends)",

@@ -417,22 +417,19 @@ static void
 gen_neigh_warnings(const struct coord_hop *hop, const json_t *stats,
 		   struct coord_traffic_result *res)
 {
-	const json_t *n;
-	uint64_t silenced;
+	struct pvp_gen_neigh n;
+	const json_t *item;
 	size_t i;
 
-	json_array_foreach(json_object_get(stats, PVP_GEN_K_NEIGH), i, n) {
-		if (!json_is_false(json_object_get(n, "responder")) ||
-		    (json_object_get(n, "ip") == NULL && json_object_get(n, "ip6") == NULL))
+	json_array_foreach(json_object_get(stats, PVP_GEN_K_NEIGH), i, item) {
+		if (pvp_schema_read(pvp_gen_neigh_members, item, &n, NULL, 0) < 0 || n.responder ||
+		    (n.ip[0] == '\0' && n.ip6[0] == '\0'))
 			continue;
-		if (!gen_count(n, "silenced", &silenced))
-			silenced = 0;
 		coord_warn(&res->warnings,
-			   "hop %s: port p%" JSON_INTEGER_FORMAT
-			   " answers no ARP/ND (its responder "
+			   "hop %s: port p%u answers no ARP/ND (its responder "
 			   "is stopped: neigh.set), %" PRIu64 " request(s) for it unanswered: a "
 			   "routed DUT that cannot resolve it drops the traffic back",
-			   hop->name, json_integer_value(json_object_get(n, "port")), silenced);
+			   hop->name, n.port, n.silenced);
 	}
 }
 

@@ -59,3 +59,21 @@ const struct pvp_schema_member pvp_gen_traffic_members[] = {
 	 .members = gen_start_members},
 	{.name = NULL},
 };
+
+/* A member of struct pvp_gen_neigh: a string of up to @p hi bytes, or a count. */
+#define GEN_NEIGH(f, t, hi, what) PVP_SCHEMA_MEMBER(struct pvp_gen_neigh, f, t, 0, hi, what)
+const struct pvp_schema_member pvp_gen_neigh_members[] = {
+	{GEN_NEIGH(port, PVP_SCHEMA_UINT, UINT16_MAX, "port index"), .required = true},
+	{GEN_NEIGH(ip, PVP_SCHEMA_STRING, 15, "its IPv4 address")},
+	{GEN_NEIGH(ip6, PVP_SCHEMA_STRING, 45, "its IPv6 address")},
+	{GEN_NEIGH(vlan, PVP_SCHEMA_UINT, 4095, "its 802.1Q VLAN, 0 untagged")},
+	{GEN_NEIGH(gateway, PVP_SCHEMA_STRING, 45, "its gateway")},
+	{GEN_NEIGH(gateway_mac, PVP_SCHEMA_STRING, 17, "the gateway's MAC, once resolved")},
+	{GEN_NEIGH(arp_rx, PVP_SCHEMA_UINT, GEN_ANS_MAX, "ARP frames received")},
+	{GEN_NEIGH(nd_rx, PVP_SCHEMA_UINT, GEN_ANS_MAX, "neighbour discovery frames received")},
+	{GEN_NEIGH(echo, PVP_SCHEMA_UINT, GEN_ANS_MAX, "echo requests to the port received")},
+	{GEN_NEIGH(tx, PVP_SCHEMA_UINT, GEN_ANS_MAX, "ARP/ND frames and echo replies sent")},
+	{GEN_NEIGH(silenced, PVP_SCHEMA_UINT, GEN_ANS_MAX, "requests unanswered while stopped")},
+	{GEN_NEIGH(responder, PVP_SCHEMA_BOOL, 0, "it answers ARP/ND (neigh.set)"), .def = "true"},
+	{.name = NULL},
+};

@@ -172,6 +172,28 @@ struct pvp_gen_traffic {
 /** The members of struct pvp_gen_traffic, NULL-ended. */
 extern const struct pvp_schema_member pvp_gen_traffic_members[];
 
+/**
+ * An item of stats.get's "neigh": one --addr port's ARP/ND responder.
+ * pvpkit-fwd's items have the port and the counts only.
+ */
+struct pvp_gen_neigh {
+	unsigned int port;    /**< the app's port index */
+	char ip[16];	      /**< its IPv4 address, "" none */
+	char ip6[46];	      /**< its IPv6 address, "" none */
+	unsigned int vlan;    /**< its 802.1Q VLAN, 0: untagged */
+	char gateway[46];     /**< its gateway (IPv4 when it has both), "" none */
+	char gateway_mac[18]; /**< the gateway's MAC once resolved, "" before */
+	uint64_t arp_rx;      /**< ARP frames received (in rx_packets) */
+	uint64_t nd_rx;	      /**< ICMPv6 neighbour discovery frames received */
+	uint64_t echo;	      /**< ICMP/ICMPv6 echo requests to the port received */
+	uint64_t tx;	      /**< replies and announcements sent (in tx_packets) */
+	uint64_t silenced;    /**< requests left unanswered while it is stopped */
+	bool responder;	      /**< it answers (neigh.set); true when not said */
+};
+
+/** The members of struct pvp_gen_neigh, NULL-ended. */
+extern const struct pvp_schema_member pvp_gen_neigh_members[];
+
 #ifdef __cplusplus
 }
 #endif
