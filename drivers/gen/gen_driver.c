@@ -433,18 +433,22 @@ gen_neigh_warnings(const struct coord_hop *hop, const json_t *stats,
 	}
 }
 
-/* Fill @p res from a stats.get answer's "traffic" and "streams". @return 0 or -errno. */
+/* Fill @p res from stats.get's "traffic" and "streams". @return 0 or -errno. */
 static int
-gen_fill_result(const struct coord_hop *hop, const json_t *stats, struct coord_traffic_result *res,
-		int with_streams, char *err, size_t err_len)
+gen_fill_result(struct coord_hop *hop, struct coord_traffic_result *res, int with_streams,
+		char *err, size_t err_len)
 {
 	struct pvp_gen_traffic tr;
-	json_t *streams;
+	json_t *stats = NULL, *streams;
 	int ret;
 
-	ret = gen_read_traffic(stats, &tr, err, err_len);
-	if (ret < 0)
+	ret = ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &stats, 0, err, err_len);
+	if (ret == 0)
+		ret = gen_read_traffic(stats, &tr, err, err_len);
+	if (ret < 0) {
+		json_decref(stats);
 		return ret;
+	}
 	res->requested_pps = tr.requested_pps;
 	res->achieved_pps = tr.achieved_pps;
 	res->generator_limited = tr.generator_limited;
@@ -461,6 +465,7 @@ gen_fill_result(const struct coord_hop *hop, const json_t *stats, struct coord_t
 		gen_fill_sig(stats, res);
 		gen_neigh_warnings(hop, stats, res);
 	}
+	json_decref(stats);
 	return 0;
 }
 
@@ -473,30 +478,14 @@ gen_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char *
 	ret = ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_STOP, NULL, &out, GEN_STOP_TIMEOUT_MS, err,
 			   err_len);
 	json_decref(out);
-	if (ret < 0)
-		return ret;
-	out = NULL;
-	ret = ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
-	if (ret < 0)
-		return ret;
-	ret = gen_fill_result(hop, out, res, 0, err, err_len);
-	json_decref(out);
-	return ret;
+	return ret < 0 ? ret : gen_fill_result(hop, res, 0, err, err_len);
 }
 
 static int
 gen_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, char *err,
 		   size_t err_len)
 {
-	json_t *out = NULL;
-	int ret;
-
-	ret = ctl_hop_call(hop, PVP_GEN_M_STATS_GET, NULL, &out, 0, err, err_len);
-	if (ret < 0)
-		return ret;
-	ret = gen_fill_result(hop, out, res, 1, err, err_len);
-	json_decref(out);
-	return ret;
+	return gen_fill_result(hop, res, 1, err, err_len);
 }
 
 /*
