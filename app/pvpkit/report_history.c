@@ -240,8 +240,8 @@ history_add_hops(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 run, const json_t 
 	json_array_foreach(recs, i, rec) {
 		if (t == NULL || best == NULL ||
 		    strcmp(json_string_value(json_object_get(rec, "type")) ?: "", "trial") != 0 ||
-		    coord_trial_record_read(rec, t, err, sizeof(err)) < 0 || t->size != size ||
-		    t->flows != flows || !t->dut_result || t->hop_lost == NULL)
+		    pvp_schema_read(coord_trial_record_members, rec, t, err, sizeof(err)) < 0 ||
+		    t->size != size || t->flows != flows || !t->dut_result || t->hop_lost == NULL)
 			continue;
 		d = fabs(t->requested_pps - pps);
 		if (d < best_d) {

@@ -601,45 +601,6 @@ coord_record_search_ref_json(const struct coord_record_search_ref *ref)
 	return pvp_schema_encode(rec_search_ref_members, ref);
 }
 
-int
-coord_trial_record_read(const json_t *rec, struct coord_trial_record *tr, char *err, size_t err_len)
-{
-	return pvp_schema_read(coord_trial_record_members, rec, tr, err, err_len);
-}
-
-int
-coord_search_record_read(const json_t *rec, struct coord_search_record *sr, char *err,
-			 size_t err_len)
-{
-	return pvp_schema_read(coord_search_record_members, rec, sr, err, err_len);
-}
-
-int
-coord_record_oneway_read(const json_t *oneway, struct coord_record_oneway *ow, char *err,
-			 size_t err_len)
-{
-	return pvp_schema_read(coord_record_oneway_members, oneway, ow, err, err_len);
-}
-
-int
-coord_record_stream_read(const json_t *stream, struct coord_record_stream *st, char *err,
-			 size_t err_len)
-{
-	return pvp_schema_read(coord_record_stream_members, stream, st, err, err_len);
-}
-
-int
-coord_run_record_read(const json_t *rec, struct coord_run_record *rr, char *err, size_t err_len)
-{
-	return pvp_schema_read(coord_run_record_members, rec, rr, err, err_len);
-}
-
-int
-coord_soak_record_read(const json_t *rec, struct coord_soak_record *sr, char *err, size_t err_len)
-{
-	return pvp_schema_read(coord_soak_record_members, rec, sr, err, err_len);
-}
-
 json_t *
 coord_record_host_json(const struct coord_record_host *host)
 {

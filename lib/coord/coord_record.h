@@ -352,7 +352,11 @@ struct coord_run_record {
 	bool has_line_rate;    /**< "line_rate_bps" given */
 };
 
-/** The "trial" record's members, in the order they are written. */
+/**
+ * The records' tables: pvp_schema_read() decodes a record through its
+ * table (its json_t * borrowed), as pvp_schema_encode() writes it.
+ * The "trial" record's members, in the order they are written.
+ */
 extern const struct pvp_schema_member coord_trial_record_members[];
 /** The "search" record's members, in the order they are written. */
 extern const struct pvp_schema_member coord_search_record_members[];
@@ -386,25 +390,6 @@ int coord_summary_check(const json_t *sum, const char *source, const char *text,
 json_t *coord_record_search_ref_json(const struct coord_record_search_ref *ref);
 
 /**
- * Decode a "trial" record into @p tr (its json_t * borrowed from @p rec).
- * @return 0, or -EINVAL with "member: must be ..." in @p err.
- */
-int coord_trial_record_read(const json_t *rec, struct coord_trial_record *tr, char *err,
-			    size_t err_len);
-
-/** Decode a "search" record into @p sr, as coord_trial_record_read(). */
-int coord_search_record_read(const json_t *rec, struct coord_search_record *sr, char *err,
-			     size_t err_len);
-
-/** Decode a "run" record into @p rr, as coord_trial_record_read(). */
-int coord_run_record_read(const json_t *rec, struct coord_run_record *rr, char *err,
-			  size_t err_len);
-
-/** Decode a "soak_interval" or "soak" record into @p sr, as coord_trial_record_read(). */
-int coord_soak_record_read(const json_t *rec, struct coord_soak_record *sr, char *err,
-			   size_t err_len);
-
-/**
  * The "host" member of a run record.
  * @return a new reference, or NULL when out of memory.
  */
@@ -415,17 +400,6 @@ json_t *coord_record_host_json(const struct coord_record_host *host);
  * @return a new reference, or NULL when out of memory.
  */
 json_t *coord_record_soak_latency_json(const struct coord_record_soak_latency *lat);
-
-/**
- * Decode a trial record's "oneway" (borrowed from tr->oneway) into @p ow.
- * @return 0, or -EINVAL with "member: must be ..." in @p err.
- */
-int coord_record_oneway_read(const json_t *oneway, struct coord_record_oneway *ow, char *err,
-			     size_t err_len);
-
-/** Decode an item of a trial record's "streams" into @p st, as coord_record_oneway_read(). */
-int coord_record_stream_read(const json_t *stream, struct coord_record_stream *st, char *err,
-			     size_t err_len);
 
 /**
  * Check a record of any type: "trial", "search", "run", "soak_interval"

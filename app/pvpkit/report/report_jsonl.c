@@ -348,7 +348,7 @@ report_trial(const json_t *rec, struct coord_trial_record *tr)
 	char err[160] = "";
 
 	return report_is_type(rec, "trial") &&
-	       coord_trial_record_read(rec, tr, err, sizeof(err)) == 0;
+	       pvp_schema_read(coord_trial_record_members, rec, tr, err, sizeof(err)) == 0;
 }
 
 bool
@@ -357,7 +357,7 @@ report_search(const json_t *rec, struct coord_search_record *sr)
 	char err[160] = "";
 
 	return report_is_type(rec, "search") &&
-	       coord_search_record_read(rec, sr, err, sizeof(err)) == 0;
+	       pvp_schema_read(coord_search_record_members, rec, sr, err, sizeof(err)) == 0;
 }
 
 bool
@@ -365,7 +365,8 @@ report_run(const json_t *rec, struct coord_run_record *rr)
 {
 	char err[160] = "";
 
-	return report_is_type(rec, "run") && coord_run_record_read(rec, rr, err, sizeof(err)) == 0;
+	return report_is_type(rec, "run") &&
+	       pvp_schema_read(coord_run_record_members, rec, rr, err, sizeof(err)) == 0;
 }
 
 bool
@@ -374,5 +375,5 @@ report_soak(const json_t *rec, struct coord_soak_record *sr)
 	char err[160] = "";
 
 	return (report_is_type(rec, "soak_interval") || report_is_type(rec, "soak")) &&
-	       coord_soak_record_read(rec, sr, err, sizeof(err)) == 0;
+	       pvp_schema_read(coord_soak_record_members, rec, sr, err, sizeof(err)) == 0;
 }

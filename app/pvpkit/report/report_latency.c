@@ -31,7 +31,7 @@
 static int
 lat_stream_read(const json_t *s, struct coord_record_stream *st, struct pvp_lat *one)
 {
-	if (coord_record_stream_read(s, st, NULL, 0) < 0)
+	if (pvp_schema_read(coord_record_stream_members, s, st, NULL, 0) < 0)
 		return -EINVAL;
 	if (st->latency_ns.histogram == NULL)
 		return 0;
@@ -212,7 +212,7 @@ lat_streams(const json_t *trials, struct pvp_lat *m, struct pvp_lat *one)
 
 	json_array_foreach(json_object_get(last, "streams"), i, st) {
 		/* A stream that does not decode has figures of 0, as one without them. */
-		if (coord_record_stream_read(st, &d, NULL, 0) < 0)
+		if (pvp_schema_read(coord_record_stream_members, st, &d, NULL, 0) < 0)
 			memset(&d, 0, sizeof(d));
 		l = &d.latency_ns;
 		if (json_array_size(trials) > 1 && lat_stream_merged(trials, i, m, one) == 0) {

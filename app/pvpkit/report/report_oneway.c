@@ -43,7 +43,7 @@ oneway_streams(const struct coord_trial_record *tr, json_t *streams, char *err, 
 	size_t i;
 
 	json_array_foreach(tr->streams, i, s) {
-		if (coord_record_stream_read(s, &st, why, sizeof(why)) < 0) {
+		if (pvp_schema_read(coord_record_stream_members, s, &st, why, sizeof(why)) < 0) {
 			pvp_err(err, err_len, "streams[%zu]: %s", i, why);
 			return -EINVAL;
 		}
@@ -79,7 +79,7 @@ report_oneway_point(const json_t *recs)
 	if (last == NULL || !report_trial(last, tr))
 		goto out;
 	memset(&ow, 0, sizeof(ow));
-	if (coord_record_oneway_read(tr->oneway, &ow, err, sizeof(err)) < 0)
+	if (pvp_schema_read(coord_record_oneway_members, tr->oneway, &ow, err, sizeof(err)) < 0)
 		snprintf(why, sizeof(why), "the record's oneway: %s", err);
 	else if (ow.clock != 0)
 		snprintf(why, sizeof(why), "%s's clock is not %s's: %s", ow.guest, ow.source,
