@@ -52,7 +52,7 @@ search_keep_trial(struct cmd_search_point *sp, const struct pvp_search_trial *st
 	if (j == NULL)
 		return NULL;
 	snprintf(ref.id, sizeof(ref.id), "%s", sp->id);
-	json_object_set_new(j, "search", coord_record_search_ref_json(&ref));
+	json_object_set_new(j, "search", pvp_schema_encode(coord_record_search_ref_members, &ref));
 	snprintf(what, sizeof(what), "trial %u", st->index + 1);
 	*ret = cli_sink_keep(&sp->a->sink, j, what);
 	if (*ret == 0)

@@ -77,7 +77,7 @@ static const struct pvp_schema_member rec_signature_members[] = {
 
 /* The flags are written only when true (older readers see the records
  * they know): each is its own "given". */
-static const struct pvp_schema_member rec_search_ref_members[] = {
+const struct pvp_schema_member coord_record_search_ref_members[] = {
 	REC_STR(REF, id, .help = "the search's id"),
 	REC(REF, trial, UINT, REC_U32, .help = "index of the trial in the search"),
 	REC(REF, phase, UINT, REC_U32, .help = "phase of the search"),
@@ -157,8 +157,8 @@ const struct pvp_schema_member coord_trial_record_members[] = {
 	REC(TRIAL, vm, JSON, .help = "the guest's kind (testbed.vm)"),
 	REC(TRIAL, functional_only, BOOL, REC_HAS(TRIAL, has_functional_only),
 	    .help = "a guest without KVM: not performance figures"),
-	REC(TRIAL, search, OBJECT, .members = rec_search_ref_members, REC_HAS(TRIAL, has_search),
-	    .help = "the trial's place in a search"),
+	REC(TRIAL, search, OBJECT, .members = coord_record_search_ref_members,
+	    REC_HAS(TRIAL, has_search), .help = "the trial's place in a search"),
 	REC(TRIAL, latency, OBJECT, .members = rec_latency_members, REC_HAS(TRIAL, has_latency),
 	    .help = "a latency trial: its load and round"),
 	REC(TRIAL, oneway, JSON,
@@ -282,7 +282,7 @@ const struct pvp_schema_member coord_search_record_members[] = {
 static const char *const rec_run_type[] = {"run", NULL};
 static const char *const rec_run_commands[] = {"search", "run", NULL};
 
-static const struct pvp_schema_member rec_host_members[] = {
+const struct pvp_schema_member coord_record_host_members[] = {
 	REC_STR(HOST, cpu_model, .help = "the CPU's model name"),
 	REC(HOST, cpus, INT, .min = -1, .max = INT32_MAX, .help = "CPUs online"),
 	REC_STR(HOST, kernel, .help = "the kernel's release"),
@@ -304,7 +304,7 @@ const struct pvp_schema_member coord_run_record_members[] = {
 	REC_STR(RUN, topology, .help = "topology name"),
 	REC_STR(RUN, dut, .nullable = true, REC_HAS(RUN, has_dut),
 		.help = "--dut: what is measured (null: not said)"),
-	REC(RUN, host, OBJECT, .members = rec_host_members, REC_HAS(RUN, has_host),
+	REC(RUN, host, OBJECT, .members = coord_record_host_members, REC_HAS(RUN, has_host),
 	    .help = "the host it ran on"),
 	REC(RUN, hops, MAP, .members = &rec_any,
 	    .help = "each hop's driver and context (OVS: versions, other_config, PMDs)"),
@@ -320,7 +320,7 @@ const struct pvp_schema_member coord_run_record_members[] = {
 
 static const char *const rec_soak_types[] = {"soak_interval", "soak", NULL};
 
-static const struct pvp_schema_member rec_soak_latency_members[] = {
+const struct pvp_schema_member coord_record_soak_latency_members[] = {
 	REC(SLAT, count, UINT, REC_NUM, .help = "samples"),
 	REC(SLAT, min, UINT, REC_NUM, .help = "smallest, ns"),
 	REC(SLAT, avg, UINT, REC_NUM, .help = "mean, ns"),
@@ -370,7 +370,7 @@ const struct pvp_schema_member coord_soak_record_members[] = {
 	    .help = "soak: the planned duration"),
 	REC(SOAK, interrupted, BOOL, REC_HAS(SOAK, has_interrupted),
 	    .help = "soak: a signal ended it early"),
-	REC(SOAK, latency_ns, OBJECT, .members = rec_soak_latency_members,
+	REC(SOAK, latency_ns, OBJECT, .members = coord_record_soak_latency_members,
 	    REC_HAS(SOAK, has_latency), .help = "latency in the span (pvpkit-gen's histograms)"),
 	REC(SOAK, injected, ARRAY, .max = COORD_RECORD_MAX_INJECT, .members = &rec_soak_inject,
 	    .count_offset = offsetof(SOAK, nb_injected),
@@ -536,7 +536,7 @@ static const struct pvp_schema_member sum_meta_members[] = {
 	SUM_TEXT("started", "UTC time, ISO 8601"),
 	SUM_TEXT("topology", "topology name"),
 	SUM("dut", STRING, .max = INT32_MAX, .nullable = true, .help = "--dut (null: not said)"),
-	SUM("host", OBJECT, .members = rec_host_members, .help = "the host it ran on"),
+	SUM("host", OBJECT, .members = coord_record_host_members, .help = "the host it ran on"),
 	SUM("vswitch", MAP, .members = &rec_any,
 	    .help = "each vswitch hop's versions, other_config, PMDs"),
 	{.name = NULL},
@@ -593,24 +593,6 @@ coord_summary_check(const json_t *sum, const char *source, const char *text, cha
 	const struct pvp_schema_src src = {.source = source, .text = text, .open = true};
 
 	return pvp_schema_check(coord_summary_members, sum, "", &src, err, err_len);
-}
-
-json_t *
-coord_record_search_ref_json(const struct coord_record_search_ref *ref)
-{
-	return pvp_schema_encode(rec_search_ref_members, ref);
-}
-
-json_t *
-coord_record_host_json(const struct coord_record_host *host)
-{
-	return pvp_schema_encode(rec_host_members, host);
-}
-
-json_t *
-coord_record_soak_latency_json(const struct coord_record_soak_latency *lat)
-{
-	return pvp_schema_encode(rec_soak_latency_members, lat);
 }
 
 int

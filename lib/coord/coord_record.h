@@ -368,6 +368,12 @@ extern const struct pvp_schema_member coord_soak_record_members[];
 extern const struct pvp_schema_member coord_record_oneway_members[];
 /** The members of an item of a trial record's "streams" the report reads. */
 extern const struct pvp_schema_member coord_record_stream_members[];
+/** A trial record's "search" (warmup and the remeasure flags only when true). */
+extern const struct pvp_schema_member coord_record_search_ref_members[];
+/** A run record's "host". */
+extern const struct pvp_schema_member coord_record_host_members[];
+/** A soak record's "latency_ns". */
+extern const struct pvp_schema_member coord_record_soak_latency_members[];
 
 /** summary.json's members (checked, not decoded). */
 extern const struct pvp_schema_member coord_summary_members[];
@@ -382,24 +388,6 @@ extern const struct pvp_schema_member coord_summary_goal_members[];
  */
 int coord_summary_check(const json_t *sum, const char *source, const char *text, char *err,
 			size_t err_len);
-
-/**
- * The "search" member of a trial record (warmup and gen_remeasure only
- * when true). @return a new reference, or NULL when out of memory.
- */
-json_t *coord_record_search_ref_json(const struct coord_record_search_ref *ref);
-
-/**
- * The "host" member of a run record.
- * @return a new reference, or NULL when out of memory.
- */
-json_t *coord_record_host_json(const struct coord_record_host *host);
-
-/**
- * The "latency_ns" member of a soak record.
- * @return a new reference, or NULL when out of memory.
- */
-json_t *coord_record_soak_latency_json(const struct coord_record_soak_latency *lat);
 
 /**
  * Check a record of any type: "trial", "search", "run", "soak_interval"

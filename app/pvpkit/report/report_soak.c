@@ -211,8 +211,9 @@ report_soak_summary(const json_t *records)
 	if (last.hop_lost != NULL)
 		json_object_set(o, "hop_lost", last.hop_lost);
 	if (last.has_latency)
-		json_object_set_new(o, "latency_ns",
-				    coord_record_soak_latency_json(&last.latency_ns));
+		json_object_set_new(
+			o, "latency_ns",
+			pvp_schema_encode(coord_record_soak_latency_members, &last.latency_ns));
 	/* The --inject calls as the record keeps them (checked when read). */
 	if (last.nb_injected > 0)
 		json_object_set(o, "injected", json_object_get(last_rec, "injected"));

@@ -465,7 +465,8 @@ report_metadata(const struct coord_run_record *rr)
 	if (rr->has_dut || rr->has_schema)
 		json_object_set_new(m, "dut", rr->has_dut ? json_string(rr->dut) : json_null());
 	if (rr->has_host)
-		json_object_set_new(m, "host", coord_record_host_json(&rr->host));
+		json_object_set_new(m, "host",
+				    pvp_schema_encode(coord_record_host_members, &rr->host));
 	json_object_foreach(rr->hops, name, h) {
 		const json_t *v = json_object_get(json_object_get(h, "context"), "vswitch");
 
