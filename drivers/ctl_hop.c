@@ -105,14 +105,11 @@ ctl_hop_open(struct coord_hop *hop, const json_t *conf, const struct pvp_schema_
 	h = calloc(1, sizeof(*h));
 	if (h == NULL)
 		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
+	hop->priv = h;
 	ret = coord_hop_conf(hop, members, conf, h, err, err_len);
 	if (ret == 0)
 		ret = ctl_hop_l3_valid(hop, h, err, err_len);
-	if (ret < 0) {
-		free(h);
-		return ret;
-	}
-	if (h->token_file[0] != '\0') {
+	if (ret == 0 && h->token_file[0] != '\0') {
 		char e[256] = "";
 
 		/*
@@ -121,19 +118,14 @@ ctl_hop_open(struct coord_hop *hop, const json_t *conf, const struct pvp_schema_
 		 * or a FIFO, and no error shows what the file holds.
 		 */
 		ret = pvp_secret_read(h->token_file, h->token, sizeof(h->token), e, sizeof(e));
-		if (ret < 0) {
+		if (ret < 0)
 			snprintf(err, err_len, "hop %s: %s", hop->name, e);
-			free(h);
-			return ret;
-		}
-		h->has_token = 1;
+		h->has_token = ret == 0;
 	}
-	hop->priv = h;
-	ret = ctl_hop_connect(hop, err, err_len);
-	if (ret < 0) {
-		free(h);
-		hop->priv = NULL;
-	}
+	if (ret == 0)
+		ret = ctl_hop_connect(hop, err, err_len);
+	if (ret < 0)
+		ctl_hop_close(hop);
 	return ret;
 }
 
