@@ -3,9 +3,10 @@
  */
 
 /*
- * What the two halves of the TRex field engine translation share
- * (trex_vm.c: variables, tuples, chains, checksums; trex_vm_write.c:
- * the writes). Never installed.
+ * What the parts of the TRex field engine translation share (trex_vm.c:
+ * the members' readers, variables, tuples, chains; trex_vm_write.c: the
+ * writes; the simulator, trex_vm_sim*.c, whose parser reads the
+ * instructions for both). Never installed.
  */
 
 #ifndef TREX_VM_PRIVATE_H
@@ -26,7 +27,6 @@
 /* A variable as the instructions define it. */
 struct vm_def {
 	char name[64];	   /* "x", or "t.ip" / "t.port" of a tuple "t" */
-	char next[64];	   /* next_var, "" if none */
 	unsigned int size; /* bytes: 1, 2, 4 or 8 */
 	enum pvp_var_op op;
 	uint64_t min, max; /* after padding */
@@ -34,8 +34,7 @@ struct vm_def {
 	uint64_t seed;
 	uint64_t period; /* values before it repeats */
 	uint64_t limit;	 /* a hard reset of the whole stream after this many, 0: none */
-	uint64_t div;	 /* packets per move (set by the chains) */
-	bool div_set;
+	uint64_t div;	 /* packets per move (the next_var chains') */
 };
 
 struct vm_ctx {
@@ -60,16 +59,19 @@ int trex_vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def
 int trex_vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v);
 /* Member @p key of @p o as a string (@p def NULL: required). */
 const char *trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def);
-/* fix_checksum_ipv4 or fix_checksum_hw (@p type): what it fixes is there. */
-int trex_vm_checksum(struct vm_ctx *c, const json_t *in, const char *type);
+struct sim;
+struct sim_ins;
+
 /*
  * Run TRex's engine (@p ins) packet by packet over one cycle of its state
- * and make c->s's vars TABLE vars of it (s->vm_table). @return 0,
- * -ERANGE when @p need_cycle and the cycle is longer than pvpkit keeps
- * (nothing changed), -EINVAL (c's message set) or -ENOMEM.
+ * and make c->s's vars TABLE vars of it (s->vm_table), or where the cycle
+ * is longer than pvpkit keeps, the closed form when it has one
+ * (trex_vm_closed()). @return 0, -EINVAL (c's message set) or -ENOMEM.
  */
-int trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle);
-/* One write_flow_var (or write_mask_flow_var when @p masked) as a lib/pkt var. */
-int trex_vm_write(struct vm_ctx *c, const json_t *in, bool masked);
+int trex_vm_sim(struct vm_ctx *c, const json_t *ins);
+/* The closed form of the instructions @p m read from @p ins (trex_vm.c). */
+int trex_vm_closed(struct vm_ctx *c, const struct sim *m, const json_t *ins);
+/* One write_flow_var or write_mask_flow_var @p x as a lib/pkt var. */
+int trex_vm_write(struct vm_ctx *c, const struct sim_ins *x);
 
 #endif /* TREX_VM_PRIVATE_H */

@@ -13,10 +13,10 @@
  * flow in s->vm_len for lib/pkt's flow_len). The bytes the writes change become lib/pkt TABLE
  * variables holding one whole cycle of the engine (the state after packet
  * 0 seen again), so any mix of cycles and limits repeats exactly as
- * TRex's does. trex_vm.c uses this where its closed form has no
- * equivalent (or TRex's random sequence is asked for by a seed). The
- * instructions are read by trex_vm_sim_parse.c, split_to_cores is
- * trex_vm_sim_split.c's.
+ * TRex's does; a cycle longer than that takes trex_vm.c's closed form
+ * where it has one (and TRex's random sequence is not asked for by a
+ * seed). The instructions are read by trex_vm_sim_parse.c, split_to_cores
+ * is trex_vm_sim_split.c's.
  */
 
 #include <errno.h>
@@ -566,8 +566,21 @@ sim_trim_expected(const struct sim *m)
 	return (double)v->min + (double)sum / SIM_TRIM_SAMPLES;
 }
 
+/* Whether @p m asks for TRex's own random sequence: a random flow_var and a seed. */
+static bool
+sim_seeded(const struct sim *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->in[i].kind == SIM_VAR && m->in[i].op == SIM_RAND &&
+		    m->c->s->random_seed != 0)
+			return true;
+	return false;
+}
+
 int
-trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
+trex_vm_sim(struct vm_ctx *c, const json_t *ins)
 {
 	struct trex_stream *s = c->s;
 	uint8_t *pkt = NULL, *img = NULL;
@@ -602,7 +615,16 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins, bool need_cycle)
 		goto nomem;
 	memcpy(pkt, s->pkt, s->len);
 	ret = trex_sim_cores(m, s, pkt, fp, nfp, img, lens, &cycle);
-	if (ret == -ERANGE && !need_cycle)
+	/*
+	 * A cycle longer than the tables pvpkit keeps: the closed form where
+	 * it holds, unless a seed asks for TRex's own random sequence; the
+	 * cycle's first packets where it does not.
+	 */
+	if (ret == -ERANGE && !sim_seeded(m) && trex_vm_closed(c, m, ins) == 0) {
+		ret = 0;
+		goto out;
+	}
+	if (ret == -ERANGE)
 		ret = 0;
 	if (ret != 0)
 		goto out;

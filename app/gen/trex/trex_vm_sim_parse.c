@@ -155,7 +155,7 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 	struct vm_ctx *c = m->c;
 	const char *name = trex_vm_str(c, in, "name", NULL), *next, *op = "";
 	const json_t *vl = json_object_get(in, "value_list");
-	uint64_t size = 0, range, vmax, pad, seed = 0;
+	uint64_t size = 0, range, vmax, pad;
 	bool of;
 
 	if (name == NULL || (next = trex_vm_str(c, in, "next_var", "")) == NULL ||
@@ -176,7 +176,7 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 	if (rlimit) {
 		x->kind = SIM_RLIMIT;
 		if (trex_vm_uint(c, in, "limit", -1, &x->limit) != 0 ||
-		    trex_vm_uint(c, in, "seed", -1, &seed) != 0 ||
+		    trex_vm_uint(c, in, "seed", -1, &x->seed) != 0 ||
 		    trex_vm_uint(c, in, "min_value", -1, &x->min) != 0 ||
 		    trex_vm_uint(c, in, "max_value", -1, &x->max) != 0)
 			return -EINVAL;
@@ -191,7 +191,6 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 					    ", max_value %" PRIu64
 					    " do not fit %u byte(s) in order",
 					    name, x->min, x->max, x->size);
-		x->seed = (uint32_t)seed;
 		return 0;
 	}
 	x->kind = SIM_VAR;
@@ -208,6 +207,7 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 		return trex_vm_fail(c, "flow_var '%s': 'op' must be inc, dec or random", name);
 	if (x->step == 0)
 		return trex_vm_fail(c, "flow_var '%s': step cannot be 0", name);
+	x->step0 = x->step;
 	if (vl != NULL && !json_is_null(vl)) {
 		size_t i;
 		const json_t *v;
@@ -346,6 +346,75 @@ sim_pkt_keeps_ipv4(const struct trex_stream *s, uint64_t off)
 	       (lay.in_l3_off != 0 && lay.in_ip_ver == 4 && off == lay.in_l3_off);
 }
 
+/* Note a checksum field the field engine fixes (what TRex leaves alone stays as given). */
+static int
+sim_csum_fixed(struct vm_ctx *c, uint64_t off)
+{
+	struct trex_stream *s = c->s;
+	unsigned int i;
+
+	for (i = 0; i < s->n_csum_fixed; i++)
+		if (s->csum_fixed[i] == off)
+			return 0;
+	if (s->n_csum_fixed == TREX_MAX_CSUM_FIXED)
+		return trex_vm_fail(c, "more than %d checksums to fix", TREX_MAX_CSUM_FIXED);
+	s->csum_fixed[s->n_csum_fixed++] = (uint16_t)off;
+	return 0;
+}
+
+/*
+ * fix_checksum_ipv4, or fix_checksum_hw when @p hw: check what it fixes is
+ * there and note the fields it fixes, which lib/pkt keeps valid after a
+ * write in a closed form. The simulator fixes them itself unless lib/pkt
+ * keeps them (sim_pkt_keeps_ipv4()).
+ */
+static int
+sim_parse_csum(struct sim *m, struct sim_ins *x, const json_t *in, bool hw)
+{
+	struct vm_ctx *c = m->c;
+	struct trex_stream *s = c->s;
+	uint64_t off, l2, l3;
+
+	if (!hw) {
+		if (trex_vm_uint(c, in, "pkt_offset", -1, &x->off) != 0)
+			return -EINVAL;
+		off = x->off;
+		x->kind = sim_pkt_keeps_ipv4(s, off) ? SIM_NOP : SIM_CSUM4;
+		if (off > s->len || s->len - off < 20 || (s->pkt[off] >> 4) != 4)
+			return trex_vm_fail(
+				c, "fix_checksum_ipv4: no IPv4 header at offset %" PRIu64, off);
+		return sim_csum_fixed(c, off + 10);
+	}
+	x->kind = s->fs ? SIM_NOP : SIM_CSUMHW;
+	if (trex_vm_uint(c, in, "l2_len", -1, &x->off) != 0 ||
+	    trex_vm_uint(c, in, "l3_len", -1, &x->l3) != 0 ||
+	    trex_vm_uint(c, in, "l4_type", -1, &x->l4) != 0)
+		return -EINVAL;
+	l2 = x->off;
+	l3 = x->l3;
+	/*
+	 * Each length against what the packet has left, never their sum:
+	 * lengths near 2^63 made l2 + l3 wrap to just before the packet.
+	 */
+	if (l2 > s->len || l3 > s->len - l2)
+		return trex_vm_fail(c,
+				    "fix_checksum_hw: l2_len %" PRIu64 " + l3_len %" PRIu64
+				    " is past the %u B packet",
+				    l2, l3, s->len);
+	off = l2 + l3;
+	/* A UDP checksum of 0 means "none" to lib/pkt: give it one to compute. */
+	if (x->l4 == 11 && s->len - off >= 8 && s->pkt[off + 6] == 0 && s->pkt[off + 7] == 0)
+		s->pkt[off + 7] = 1;
+	/* TRex's l4_type: 11 UDP, 13 TCP; the IPv4 header's checksum with them. */
+	if (l3 >= 20 && (s->pkt[l2] >> 4) == 4 && sim_csum_fixed(c, l2 + 10) != 0)
+		return -EINVAL;
+	if (x->l4 == 11 && s->len - off >= 8)
+		return sim_csum_fixed(c, off + 6);
+	if (x->l4 == 13 && s->len - off >= 20)
+		return sim_csum_fixed(c, off + 16);
+	return 0;
+}
+
 static int
 sim_parse_write(struct sim *m, struct sim_ins *x, const json_t *in, bool masked)
 {
@@ -440,19 +509,9 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 			if (ret == 0)
 				snprintf(x->name, sizeof(x->name), "%s", name);
 		} else if (strcmp(type, "fix_checksum_ipv4") == 0) {
-			ret = trex_vm_checksum(c, in, type);
-			if (ret == 0)
-				ret = trex_vm_uint(c, in, "pkt_offset", -1, &x->off);
-			x->kind = sim_pkt_keeps_ipv4(c->s, x->off) ? SIM_NOP : SIM_CSUM4;
+			ret = sim_parse_csum(m, x, in, false);
 		} else if (strcmp(type, "fix_checksum_hw") == 0) {
-			x->kind = c->s->fs ? SIM_NOP : SIM_CSUMHW;
-			ret = trex_vm_checksum(c, in, type);
-			if (ret == 0)
-				ret = trex_vm_uint(c, in, "l2_len", -1, &x->off);
-			if (ret == 0)
-				ret = trex_vm_uint(c, in, "l3_len", -1, &x->l3);
-			if (ret == 0)
-				ret = trex_vm_uint(c, in, "l4_type", -1, &x->l4);
+			ret = sim_parse_csum(m, x, in, true);
 		} else {
 			ret = trex_vm_fail(c, "unknown instruction type '%s'", type);
 		}

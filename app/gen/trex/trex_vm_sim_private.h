@@ -49,13 +49,14 @@ struct sim_ins {
 	unsigned int size; /* variable bytes */
 	uint64_t min, max; /* range (a list: indices) */
 	uint64_t step;	   /* step % range */
+	uint64_t step0;	   /* step as given (the closed form's) */
 	uint64_t init;	   /* bss value before packet 0, or list index */
 	uint64_t *list;	   /* value_list, NULL for a range */
 	uint32_t n_list;
 	uint32_t skip;				  /* instructions a non-wrapping variable skips */
 	bool has_prev;				  /* moved by the variable before it */
 	uint64_t limit;				  /* rand_limit / tuple limit_flows */
-	uint32_t seed;				  /* rand_limit seed */
+	uint64_t seed;				  /* rand_limit seed */
 	uint64_t pmin, pmax, pinit, pprev, pstep; /* tuple port */
 	uint64_t ipstep;    /* tuple IP step (0 when the range is one address) */
 	uint64_t ipinit;    /* tuple IP after a limit_flows restart (its core's first) */

@@ -17,6 +17,7 @@
 
 #include "trex.h"
 #include "trex_vm_private.h"
+#include "trex_vm_sim_private.h"
 
 /*
  * write_mask_flow_var: the values of @p d, already moved to [*lo, *hi]
@@ -33,11 +34,6 @@ vm_write_masked(struct vm_ctx *c, const struct vm_def *d, const char *name, uint
 	uint64_t cmax = trex_vm_size_max((unsigned int)cast), orig = 0, bits, span;
 	unsigned int i;
 
-	if (off > s->len || cast > s->len - off)
-		return trex_vm_fail(c,
-				    "write of '%s': offset %" PRIu64 " + %" PRIu64
-				    " bytes is past the %u B packet",
-				    name, off, cast, s->len);
 	for (i = 0; i < cast; i++)
 		orig = orig << 8 | s->pkt[off + i];
 	bits = ((*hi == 0 ? 1 : UINT64_C(1) << (64 - __builtin_clzll(*hi))) - 1);
@@ -82,10 +78,6 @@ vm_write_wide(struct vm_ctx *c, const char *name, uint64_t *off, uint64_t *lo, u
 				    "write of '%s': an 8-byte variable whose high 4 bytes "
 				    "change is not supported by pvpkit-gen",
 				    name);
-	if (*off > s->len || s->len - *off < 8)
-		return trex_vm_fail(
-			c, "write of '%s': offset %" PRIu64 " + 8 bytes is past the %u B packet",
-			name, *off, s->len);
 	/* The constant high half goes into the packet, the var writes the low. */
 	for (i = 0; i < 4; i++)
 		s->pkt[*off + i] = (uint8_t)(high >> (24 - 8 * i));
@@ -95,47 +87,31 @@ vm_write_wide(struct vm_ctx *c, const char *name, uint64_t *off, uint64_t *lo, u
 	return 0;
 }
 
-/* One write (plain or masked) into a lib/pkt var. */
+/*
+ * One write (plain or masked) into a lib/pkt var; the simulator's parser
+ * read it and checked that its bytes lie in the packet.
+ */
 int
-trex_vm_write(struct vm_ctx *c, const json_t *in, bool masked)
+trex_vm_write(struct vm_ctx *c, const struct sim_ins *x)
 {
 	struct trex_stream *s = c->s;
-	const char *name = trex_vm_str(c, in, "name", NULL);
-	uint64_t off = 0, cast, mask = 0, lo, hi;
-	int64_t add = 0, shift = 0;
-	bool be = true;
-	const json_t *x;
-	struct vm_def *d;
+	const bool masked = x->kind == SIM_MASK;
+	const char *name = x->name;
+	const int64_t add = x->add, shift = masked ? x->shift : 0;
+	struct vm_def *d = trex_vm_find(c, name);
+	uint64_t off = x->off, cast, lo, hi;
 	struct pvp_var *v;
 	unsigned int len;
 
-	if (name == NULL || trex_vm_uint(c, in, "pkt_offset", -1, &off) != 0 ||
-	    trex_vm_int(c, in, "add_value", 0, &add) != 0)
-		return -EINVAL;
-	x = json_object_get(in, "is_big_endian");
-	if (x != NULL && !json_is_null(x)) {
-		if (!json_is_boolean(x))
-			return trex_vm_fail(c, "'is_big_endian' must be a boolean");
-		be = json_is_true(x);
-	}
-	d = trex_vm_find(c, name);
 	if (d == NULL)
 		return trex_vm_fail(c, "write of '%s': no such flow variable", name);
-	cast = d->size;
-	if (masked) {
-		if (trex_vm_uint(c, in, "pkt_cast_size", -1, &cast) != 0 ||
-		    trex_vm_uint(c, in, "mask", -1, &mask) != 0 ||
-		    trex_vm_int(c, in, "shift", 0, &shift) != 0)
-			return -EINVAL;
-		if (cast != 1 && cast != 2 && cast != 4)
-			return trex_vm_fail(c, "'pkt_cast_size' must be 1, 2 or 4");
-		if (shift < 0)
-			return trex_vm_fail(c,
-					    "write_mask_flow_var of '%s': a right shift is not "
-					    "supported by pvpkit-gen",
-					    name);
-	}
-	if (!be && cast > 1)
+	cast = masked ? x->cast : d->size;
+	if (shift < 0)
+		return trex_vm_fail(c,
+				    "write_mask_flow_var of '%s': a right shift is not "
+				    "supported by pvpkit-gen",
+				    name);
+	if (!x->be && cast > 1)
 		return trex_vm_fail(c,
 				    "write of '%s': little endian writes are not supported by "
 				    "pvpkit-gen",
@@ -161,7 +137,7 @@ trex_vm_write(struct vm_ctx *c, const json_t *in, bool masked)
 	v->div = d->div;
 	v->period = d->period;
 	if (masked) {
-		if (vm_write_masked(c, d, name, off, cast, mask, shift, &lo, &hi, v) != 0)
+		if (vm_write_masked(c, d, name, off, cast, x->mask, shift, &lo, &hi, v) != 0)
 			return -EINVAL;
 		len = (unsigned int)cast;
 	} else if (d->size == 8) {
@@ -171,13 +147,7 @@ trex_vm_write(struct vm_ctx *c, const json_t *in, bool masked)
 	} else {
 		len = d->size;
 	}
-	/* Checked here rather than when the profile is loaded: add_stream says what is wrong. */
-	if (off > s->len || len > s->len - off)
-		return trex_vm_fail(c,
-				    "write of '%s': offset %" PRIu64 " + %u bytes is past the %u B "
-				    "packet",
-				    name, off, len, s->len);
-	if (v->step == 0 || (uint64_t)v->step != (d->step << (masked ? shift : 0)))
+	if (v->step == 0 || (uint64_t)v->step != (d->step << shift))
 		return trex_vm_fail(c, "write of '%s': step %" PRIu64 " is too large", name,
 				    d->step);
 	c->src[s->n_vars] = (uint8_t)(d - c->def);
