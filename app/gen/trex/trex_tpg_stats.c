@@ -13,6 +13,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +54,11 @@ trex_tpg_read(uint16_t port, uint64_t idx)
 	return s;
 }
 
+/* Whether @p a and @p b count the same (exp_seq, after the counters, is none). */
 static bool
 trex_tpg_same(const struct gen_tpg_cntr *a, const struct gen_tpg_cntr *b)
 {
-	return a->pkts == b->pkts && a->bytes == b->bytes && a->seq_err == b->seq_err &&
-	       a->seq_err_big == b->seq_err_big && a->seq_err_small == b->seq_err_small &&
-	       a->dup == b->dup && a->ooo == b->ooo;
+	return memcmp(a, b, offsetof(struct gen_tpg_cntr, exp_seq)) == 0;
 }
 
 /* TRex's counter object; an unknown tag has no sequence counters. */
@@ -211,16 +211,9 @@ trex_m_get_tpg_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 static void
 trex_tpg_zero(uint16_t port, uint64_t idx)
 {
-	struct gen_tpg_cntr *b = &trex_tpg.base[port][idx];
-	struct gen_tpg_cntr c = trex_tpg_read(port, idx);
-
-	b->pkts += c.pkts;
-	b->bytes += c.bytes;
-	b->seq_err += c.seq_err;
-	b->seq_err_big += c.seq_err_big;
-	b->seq_err_small += c.seq_err_small;
-	b->dup += c.dup;
-	b->ooo += c.ooo;
+	/* Read against a zero baseline, the counters are the new one. */
+	memset(&trex_tpg.base[port][idx], 0, sizeof(trex_tpg.base[port][idx]));
+	trex_tpg.base[port][idx] = trex_tpg_read(port, idx);
 }
 
 int
