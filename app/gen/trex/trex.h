@@ -102,44 +102,36 @@ enum trex_port_state {
 	TREX_PORT_PAUSE,    /* paused */
 };
 
-/* TRex rate types of a stream ("mode.rate.type"). */
-enum trex_rate_type {
-	TREX_RATE_PPS = 0,
-	TREX_RATE_BPS_L1,
-	TREX_RATE_BPS_L2,
-	TREX_RATE_PERCENT,
-};
-
 /* Checksum fields one stream's fix_checksum_* instructions may name. */
 #define TREX_MAX_CSUM_FIXED 8
 
 /* One stream as add_stream gave it, translated. */
 struct trex_stream {
-	uint32_t id;		       /* TRex stream id */
-	uint16_t port;		       /* its port */
-	json_t *json;		       /* the "stream" object as given (get_stream) */
-	bool enabled;		       /* "enabled" */
-	bool self_start;	       /* "self_start" */
-	bool start_paused;	       /* "start_paused" */
-	enum pvp_mode mode;	       /* continuous, single_burst, multi_burst */
-	uint64_t burst_pkts;	       /* single_burst total_pkts / pkts_per_burst */
-	uint32_t burst_count;	       /* multi_burst count */
-	double ibg_us;		       /* multi_burst inter-burst gap */
-	enum trex_rate_type rate_type; /* "mode.rate.type" */
-	double rate_value;	       /* "mode.rate.value" */
-	double isg_us;		       /* "isg": delay before the first packet */
-	int64_t next;		       /* "next_stream_id": started when this one ends, -1: none */
-	uint32_t action_count;	       /* "action_count": times this one starts next, 0: always */
-	bool fs;		       /* flow_stats enabled */
-	bool fs_latency;	       /* flow_stats rule_type "latency" */
-	bool ieee_1588;		       /* latency: PTP Sync-shaped (flow_stats "ieee_1588") */
-	bool tpg;		       /* flow_stats rule_type "tpg" (fs stays false): pgid is
+	uint32_t id;		      /* TRex stream id */
+	uint16_t port;		      /* its port */
+	json_t *json;		      /* the "stream" object as given (get_stream) */
+	bool enabled;		      /* "enabled" */
+	bool self_start;	      /* "self_start" */
+	bool start_paused;	      /* "start_paused" */
+	enum pvp_mode mode;	      /* continuous, single_burst, multi_burst */
+	uint64_t burst_pkts;	      /* single_burst total_pkts / pkts_per_burst */
+	uint32_t burst_count;	      /* multi_burst count */
+	double ibg_us;		      /* multi_burst inter-burst gap */
+	enum pvp_rate_unit rate_unit; /* "mode.rate.type" */
+	double rate_value;	      /* "mode.rate.value" */
+	double isg_us;		      /* "isg": delay before the first packet */
+	int64_t next;		      /* "next_stream_id": started when this one ends, -1: none */
+	uint32_t action_count;	      /* "action_count": times this one starts next, 0: always */
+	bool fs;		      /* flow_stats enabled */
+	bool fs_latency;	      /* flow_stats rule_type "latency" */
+	bool ieee_1588;		      /* latency: PTP Sync-shaped (flow_stats "ieee_1588") */
+	bool tpg;		      /* flow_stats rule_type "tpg" (fs stays false): pgid is
 					* its tpgid */
-	uint32_t pgid;		       /* flow_stats stream_id */
-	uint16_t fs_hw_id;	       /* stats: the pgid's counter index (TRex's hw_id) */
-	uint8_t *pkt;		       /* packet bytes, FCS not included */
-	uint32_t len;		       /* bytes in pkt */
-	uint32_t n_vars;	       /* lib/pkt vars of the field engine */
+	uint32_t pgid;		      /* flow_stats stream_id */
+	uint16_t fs_hw_id;	      /* stats: the pgid's counter index (TRex's hw_id) */
+	uint8_t *pkt;		      /* packet bytes, FCS not included */
+	uint32_t len;		      /* bytes in pkt */
+	uint32_t n_vars;	      /* lib/pkt vars of the field engine */
 	struct pvp_var vars[PVP_PKT_MAX_VARS];
 	uint64_t flows;	      /* flows the vars make (1: none) */
 	uint32_t random_seed; /* "random_seed": TRex's random sequence, 0: none asked */

@@ -70,18 +70,18 @@ trex_streams_clear(uint16_t port)
 	tp->state = TREX_PORT_IDLE;
 }
 
-/* A stream's rate type as a lib/util rate unit. */
-static const enum pvp_rate_unit trex_rate_unit[] = {
-	[TREX_RATE_PPS] = PVP_RATE_PPS,
-	[TREX_RATE_BPS_L1] = PVP_RATE_BPS_L1,
-	[TREX_RATE_BPS_L2] = PVP_RATE_BPS_L2,
-	[TREX_RATE_PERCENT] = PVP_RATE_PERCENT,
+/* TRex's rate types ("mode.rate.type") by lib/util rate unit, and the unit of their bounds. */
+static const char *const trex_rate_name[][2] = {
+	[PVP_RATE_PPS] = {"pps", "pps"},
+	[PVP_RATE_BPS_L1] = {"bps_L1", "bps"},
+	[PVP_RATE_BPS_L2] = {"bps_L2", "bps"},
+	[PVP_RATE_PERCENT] = {"percentage", "%"},
 };
 
 int
 trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, char *err, size_t err_len)
 {
-	struct pvp_rate r = {.unit = trex_rate_unit[s->rate_type], .value = s->rate_value};
+	struct pvp_rate r = {.unit = s->rate_unit, .value = s->rate_value};
 	uint64_t link = trex.g->port[port].link_bps;
 	/* TRex pads short packets to 60 B and counts the 4 B FCS in rates. */
 	double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
@@ -102,6 +102,7 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 	double lo, hi;
 	json_t *rate;
 	uint64_t x;
+	unsigned int u;
 
 	if (type == NULL)
 		return -EINVAL;
@@ -143,26 +144,18 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 	if (rate == NULL || (rt = trex_param_str(rate, "type", NULL, err, err_len)) == NULL ||
 	    trex_param_double(rate, "value", false, 0, &s->rate_value, err, err_len) != 0)
 		return -EINVAL;
-	if (strcmp(rt, "pps") == 0)
-		s->rate_type = TREX_RATE_PPS;
-	else if (strcmp(rt, "bps_L1") == 0)
-		s->rate_type = TREX_RATE_BPS_L1;
-	else if (strcmp(rt, "bps_L2") == 0)
-		s->rate_type = TREX_RATE_BPS_L2;
-	else if (strcmp(rt, "percentage") == 0)
-		s->rate_type = TREX_RATE_PERCENT;
-	else {
+	for (u = 0; u < RTE_DIM(trex_rate_name) && strcmp(rt, trex_rate_name[u][0]) != 0; u++)
+		continue;
+	if (u == RTE_DIM(trex_rate_name)) {
 		return pvp_fail(err, err_len, -EINVAL,
 				"'type' must be pps, bps_L1, bps_L2 or percentage");
 	}
-	pvp_rate_bounds(trex_rate_unit[s->rate_type], &lo, &hi);
+	s->rate_unit = (enum pvp_rate_unit)u;
+	pvp_rate_bounds(s->rate_unit, &lo, &hi);
 	if (!(s->rate_value >= lo && s->rate_value <= hi)) {
 		return pvp_fail(err, err_len, -EINVAL,
 				"rate value %g must be > 0, within %g..%g %s", s->rate_value, lo,
-				hi,
-				s->rate_type == TREX_RATE_PERCENT ? "%"
-				: s->rate_type == TREX_RATE_PPS	  ? "pps"
-								  : "bps");
+				hi, trex_rate_name[u][1]);
 	}
 	return 0;
 }
