@@ -168,7 +168,6 @@ vm_flow_var(struct vm_ctx *c, const struct sim_ins *x, const json_t *in)
 	const json_t *vl = json_object_get(in, "value_list");
 	uint64_t range, init;
 	struct vm_def *d;
-	bool of;
 
 	if (vl != NULL && !json_is_null(vl))
 		return trex_vm_fail(c, "flow_var '%s': value_list is not supported by pvpkit-gen",
@@ -210,8 +209,7 @@ vm_flow_var(struct vm_ctx *c, const struct sim_ins *x, const json_t *in)
 	}
 	d->op = x->op == SIM_INC ? PVP_VAR_INC : PVP_VAR_DEC;
 	/* The parser keeps the value before init_value: one step on is init_value. */
-	init = x->op == SIM_INC ? sim_inc_mod(x->min, x->max, x->init, x->step, &of)
-				: sim_dec_mod(x->min, x->max, x->init, x->step, &of);
+	init = sim_move(x, x->init, x->step, false);
 	if ((d->op == PVP_VAR_INC && init != d->min) || (d->op == PVP_VAR_DEC && init != d->max))
 		return trex_vm_fail(c,
 				    "flow_var '%s': an init_value other than %s_value (%" PRIu64
@@ -290,17 +288,10 @@ trex_vm_closed(struct vm_ctx *c, const struct sim *m, const json_t *ins)
 	}
 	if (ret != 0)
 		return ret;
-	/* The stream's cycle: every written var's, and a limit's hard reset. */
-	for (k = 0; k < c->nb; k++) {
-		const struct vm_def *d = &c->def[k];
-		bool written = false;
-		unsigned int w;
+	/* The stream's cycle: every written var's (the lcm: twice is once), and a limit's hard reset. */
+	for (k = 0; k < s->n_vars; k++) {
+		const struct vm_def *d = &c->def[c->src[k]];
 
-		for (w = 0; w < s->n_vars; w++)
-			if (c->src[w] == k)
-				written = true;
-		if (!written)
-			continue;
 		if (d->limit != 0) {
 			if (limit != 0 && limit != d->limit)
 				return trex_vm_fail(c,

@@ -156,7 +156,6 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 	const char *name = trex_vm_str(c, in, "name", NULL), *next, *op = "";
 	const json_t *vl = json_object_get(in, "value_list");
 	uint64_t size = 0, range, vmax, pad;
-	bool of;
 
 	if (name == NULL || (next = trex_vm_str(c, in, "next_var", "")) == NULL ||
 	    trex_vm_uint(c, in, "size", -1, &size) != 0)
@@ -281,10 +280,8 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 	if (range != 0)
 		x->step %= range;
 	/* The bss holds the value before init_value: packet 0 moves to it. */
-	if (x->op == SIM_INC)
-		x->init = sim_dec_mod(x->min, x->max, x->init, x->step, &of);
-	else if (x->op == SIM_DEC)
-		x->init = sim_inc_mod(x->min, x->max, x->init, x->step, &of);
+	if (x->op != SIM_RAND)
+		x->init = sim_move(x, x->init, x->step, true);
 	return 0;
 }
 

@@ -99,6 +99,17 @@ sim_dec_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
 	return *of ? b - (step - (c - a) - 1) : c - step;
 }
 
+/* @p c moved by @p step within @p x's range, as its op moves it (or the other way: @p back). */
+static inline uint64_t
+sim_move(const struct sim_ins *x, uint64_t c, uint64_t step, bool back)
+{
+	bool of;
+
+	if ((x->op == SIM_INC) != back)
+		return sim_inc_mod(x->min, x->max, c, step, &of);
+	return sim_dec_mod(x->min, x->max, c, step, &of);
+}
+
 /*
  * Read the instructions @p ins into @p m (m->c set), checked as TRex's
  * add_stream checks them, each write tied to its variable and the

@@ -67,7 +67,6 @@ static void
 sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
 {
 	unsigned int i;
-	bool of;
 
 	m->rnd_seed = seed * ((core + 1) * 514229u);
 	for (i = 0; i < m->n; i++) {
@@ -100,19 +99,10 @@ sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
 		if (r == 0)
 			continue; /* a full 64-bit range: TRex's split of it is not kept */
 		/* The bss holds the value before packet 0's: back to init_value first. */
-		if (x->op == SIM_INC) {
-			first = sim_inc_mod(x->min, x->max, x->init, x->step, &of);
-			first = sim_inc_mod(x->min, x->max, first, sim_mulmod(x->step, core, r),
-					    &of);
-			x->step = sim_mulmod(x->step, n, r);
-			x->init = sim_dec_mod(x->min, x->max, first, x->step, &of);
-		} else {
-			first = sim_dec_mod(x->min, x->max, x->init, x->step, &of);
-			first = sim_dec_mod(x->min, x->max, first, sim_mulmod(x->step, core, r),
-					    &of);
-			x->step = sim_mulmod(x->step, n, r);
-			x->init = sim_inc_mod(x->min, x->max, first, x->step, &of);
-		}
+		first = sim_move(x, x->init, x->step, false);
+		first = sim_move(x, first, sim_mulmod(x->step, core, r), false);
+		x->step = sim_mulmod(x->step, n, r);
+		x->init = sim_move(x, first, x->step, true);
 	}
 }
 
