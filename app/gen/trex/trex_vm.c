@@ -42,7 +42,6 @@
 
 #include "trex.h"
 #include "trex_vm_private.h"
-#include "trex_vm_sim_private.h"
 
 int
 trex_vm_fail(struct vm_ctx *c, const char *fmt, ...)

@@ -3,10 +3,13 @@
  */
 
 /*
- * What the parts of the TRex field engine translation share (trex_vm.c:
- * the members' readers, variables, tuples, chains; trex_vm_write.c: the
- * writes; the simulator, trex_vm_sim*.c, whose parser reads the
- * instructions for both). Never installed.
+ * What the parts of the TRex field engine translation share: the
+ * simulator (trex_vm_sim.c, which runs the instructions packet by packet,
+ * with its split_to_cores, trex_vm_sim_split.c), its parser
+ * (trex_vm_sim_parse.c), which reads the instructions into struct sim
+ * for both, and the closed form (trex_vm.c: the members' readers,
+ * variables, tuples, chains; trex_vm_write.c: the writes). Never
+ * installed.
  */
 
 #ifndef TREX_VM_PRIVATE_H
@@ -59,8 +62,122 @@ int trex_vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def
 int trex_vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v);
 /* Member @p key of @p o as a string (@p def NULL: required). */
 const char *trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def);
-struct sim;
-struct sim_ins;
+/* Most instructions one stream may have (TRex's own bound is its bss size). */
+#define SIM_MAX_INS 64
+
+/* Packets of one cycle kept at most: 2^18, 1 MiB per written word. */
+#define SIM_MAX_CYCLE (UINT32_C(1) << 18)
+
+enum sim_kind {
+	SIM_VAR,    /* flow_var: inc, dec or random, range or value_list */
+	SIM_RLIMIT, /* flow_var_rand_limit */
+	SIM_TUPLE,  /* tuple_flow_var */
+	SIM_WRITE,  /* write_flow_var */
+	SIM_MASK,   /* write_mask_flow_var */
+	SIM_ICMP6,  /* fix_checksum_icmpv6 */
+	SIM_CSUM4,  /* fix_checksum_ipv4, without flow_stats */
+	SIM_CSUMHW, /* fix_checksum_hw, without flow_stats: what the NIC sends */
+	SIM_NOP,    /* checksums lib/pkt keeps (flow_stats streams) */
+	SIM_TRIM,   /* trim_pkt_size: the packet cut to its variable's value */
+};
+
+enum sim_op { SIM_INC, SIM_DEC, SIM_RAND };
+
+/* One instruction; the state that moves lives in struct sim_state. */
+struct sim_ins {
+	enum sim_kind kind;
+	char name[64];
+	char next[64];
+	enum sim_op op;
+	unsigned int size; /* variable bytes */
+	uint64_t min, max; /* range (a list: indices) */
+	uint64_t step;	   /* step % range */
+	uint64_t step0;	   /* step as given (the closed form's) */
+	uint64_t init;	   /* bss value before packet 0, or list index */
+	uint64_t *list;	   /* value_list, NULL for a range */
+	uint32_t n_list;
+	uint32_t skip;				  /* instructions a non-wrapping variable skips */
+	bool has_prev;				  /* moved by the variable before it */
+	uint64_t limit;				  /* rand_limit / tuple limit_flows */
+	uint64_t seed;				  /* rand_limit seed */
+	uint64_t pmin, pmax, pinit, pprev, pstep; /* tuple port */
+	uint64_t ipstep;    /* tuple IP step (0 when the range is one address) */
+	uint64_t ipinit;    /* tuple IP after a limit_flows restart (its core's first) */
+	unsigned int var;   /* writes: instruction index of the variable */
+	unsigned int field; /* writes of a tuple: 0 ip, 1 port, 2 flow_limit */
+	uint64_t off;	    /* writes: packet offset; icmpv6: l2_len */
+	uint64_t l3;	    /* icmpv6, hw: l3_len */
+	uint64_t l4;	    /* hw: l4_type */
+	int64_t add;
+	bool be;
+	unsigned int cast; /* masked: packet bytes */
+	uint32_t mask;
+	int shift;
+	bool trimmed; /* flow_var: a trim_pkt_size names it (TRex's range fixed up) */
+	bool split;   /* split_to_cores: TRex's cores share the values */
+};
+
+/* A stream's program: its instructions and TRex's seed for its random values. */
+struct sim {
+	struct vm_ctx *c;
+	struct sim_ins in[SIM_MAX_INS];
+	unsigned int n;
+	uint32_t rnd_seed;
+	int trim; /* the trim_pkt_size instruction, -1: none */
+};
+
+/* TRex's inc_mod_of: @p c up by @p step within [a, b], *of when it wrapped. */
+static inline uint64_t
+sim_inc_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
+{
+	*of = step > b - c;
+	return *of ? a + (step - (b - c) - 1) : c + step;
+}
+
+/* TRex's dec_mod_of: @p c down by @p step within [a, b], *of when it wrapped. */
+static inline uint64_t
+sim_dec_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t step, bool *of)
+{
+	*of = step > c - a;
+	return *of ? b - (step - (c - a) - 1) : c - step;
+}
+
+/* @p c moved by @p step within @p x's range, as its op moves it (or the other way: @p back). */
+static inline uint64_t
+sim_move(const struct sim_ins *x, uint64_t c, uint64_t step, bool back)
+{
+	bool of;
+
+	if ((x->op == SIM_INC) != back)
+		return sim_inc_mod(x->min, x->max, c, step, &of);
+	return sim_dec_mod(x->min, x->max, c, step, &of);
+}
+
+/*
+ * Read the instructions @p ins into @p m (m->c set), checked as TRex's
+ * add_stream checks them, each write tied to its variable and the
+ * next_var chains resolved. @return 0 or -errno, the message in m->c;
+ * the value lists of m->in[0 .. m->n - 1] are the caller's to free, even
+ * on failure.
+ */
+int trex_vm_sim_parse(struct sim *m, const json_t *ins);
+
+/*
+ * One core's packets: run @p m from its start until the state after
+ * packet 0 comes back (the cycle), at most @p cap packets, the footprint
+ * bytes of each into @p img and its length into @p lens (when not NULL).
+ * @return the cycle, 0 when longer than @p cap.
+ */
+uint32_t trex_sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt,
+		      const uint16_t *fp, uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap);
+
+/*
+ * Every TX lcore's packets of @p m, as TRex's cores send them
+ * (trex_vm_sim_split.c). @return 0 (*cycle: the packets of all blocks),
+ * -ERANGE when a core's cycle is too long, -ENOMEM.
+ */
+int trex_sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt,
+		   const uint16_t *fp, uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle);
 
 /*
  * Run TRex's engine (@p ins) packet by packet over one cycle of its state

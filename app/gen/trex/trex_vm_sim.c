@@ -28,7 +28,6 @@
 
 #include "trex.h"
 #include "trex_vm_private.h"
-#include "trex_vm_sim_private.h"
 
 /* Draws TRex averages for the expected length of a random size. */
 #define SIM_TRIM_SAMPLES 10000

@@ -19,7 +19,6 @@
 
 #include "trex.h"
 #include "trex_vm_private.h"
-#include "trex_vm_sim_private.h"
 
 /* Value list entries, TRex's bound. */
 #define SIM_MAX_LIST UINT16_MAX

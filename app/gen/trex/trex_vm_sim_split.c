@@ -15,7 +15,6 @@
 
 #include "trex.h"
 #include "trex_vm_private.h"
-#include "trex_vm_sim_private.h"
 
 /* (a * b) mod r without overflow. */
 static uint64_t

@@ -17,7 +17,6 @@
 
 #include "trex.h"
 #include "trex_vm_private.h"
-#include "trex_vm_sim_private.h"
 
 /*
  * write_mask_flow_var: the values of @p d, already moved to [*lo, *hi]
