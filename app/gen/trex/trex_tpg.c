@@ -512,11 +512,9 @@ trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 	bool mine;
 	int ret;
 
-	ret = 0;
-	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) != 0 ||
-			 trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
-		ret = -EINVAL;
-	if (ret == 0)
+	ret = -EINVAL;
+	if (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) == 0 &&
+	    trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) == 0)
 		ret = trex_tpg_whose(p, "tags", &mine, err, err_len);
 	if (ret != 0)
 		return ret;

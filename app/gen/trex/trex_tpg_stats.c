@@ -102,24 +102,27 @@ trex_tpg_stats_args(json_t *p, uint16_t port, uint64_t *tpgid, bool *unknown, bo
 	return 0;
 }
 
-/* A [min, max) tag range as TRex checks it. */
+/* "max_tag" of @p p into *@p hi, and the tag range [@p lo, *@p hi) checked as TRex does. */
 static int
-trex_tpg_range(uint64_t lo, uint64_t hi, bool unknown, bool untagged, char *err, size_t err_len)
+trex_tpg_range(json_t *p, uint64_t lo, uint64_t *hi, bool unknown, bool untagged, char *err,
+	       size_t err_len)
 {
-	if (lo > hi) {
+	if (trex_param_uint(p, "max_tag", UINT16_MAX, -1, hi, err, err_len) != 0)
+		return -EINVAL;
+	if (lo > *hi) {
 		return pvp_fail(err, err_len, -ERANGE,
 				"Min Tag = %" PRIu64
 				" must be smaller/equal than Max Tag = %" PRIu64,
-				lo, hi);
+				lo, *hi);
 	}
-	if (lo == hi && !unknown && !untagged) {
+	if (lo == *hi && !unknown && !untagged) {
 		return pvp_fail(
 			err, err_len, -EPERM,
 			"Min Tag can equal Max Tag iff unknown tag or untagged flags provided.");
 	}
-	if (hi > trex_tpg.num_tags) {
+	if (*hi > trex_tpg.num_tags) {
 		return pvp_fail(err, err_len, -ERANGE,
-				"Max Tag %" PRIu64 " is larger than number of tags %u", hi,
+				"Max Tag %" PRIu64 " is larger than number of tags %u", *hi,
 				trex_tpg.num_tags);
 	}
 	return 0;
@@ -170,11 +173,10 @@ trex_m_get_tpg_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	char key[32];
 	int ret = trex_tpg_stats_args(p, port, &tpgid, &unknown, &untagged, err, err_len);
 
-	if (ret == 0 && (trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) != 0 ||
-			 trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
+	if (ret == 0 && trex_param_uint(p, "min_tag", UINT16_MAX, -1, &lo, err, err_len) != 0)
 		ret = -EINVAL;
 	if (ret == 0)
-		ret = trex_tpg_range(lo, hi, unknown, untagged, err, err_len);
+		ret = trex_tpg_range(p, lo, &hi, unknown, untagged, err, err_len);
 	if (ret != 0)
 		return ret;
 	row = tpgid * (trex_tpg.num_tags + GEN_TPG_EXTRA);
@@ -252,12 +254,7 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 		json_array_foreach(list, i, x)
 			trex_tpg_zero(port, row + (uint32_t)json_integer_value(x));
 	} else {
-		ret = 0;
-		if (ret == 0 &&
-		    (trex_param_uint(p, "max_tag", UINT16_MAX, -1, &hi, err, err_len) != 0))
-			ret = -EINVAL;
-		if (ret == 0)
-			ret = trex_tpg_range(lo, hi, unknown, untagged, err, err_len);
+		ret = trex_tpg_range(p, lo, &hi, unknown, untagged, err, err_len);
 		if (ret != 0)
 			return ret;
 		for (i = lo; i < hi; i++)
@@ -281,11 +278,7 @@ trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len)
 	size_t i;
 	int ret;
 
-	ret = 0;
-	if (ret == 0 && (user == NULL))
-		ret = -EINVAL;
-	if (ret == 0)
-		ret = trex_param_port(p, &port, err, err_len);
+	ret = user == NULL ? -EINVAL : trex_param_port(p, &port, err, err_len);
 	if (ret == 0 && (trex_param_uint(p, "min_tpgid", UINT32_MAX, -1, &lo, err, err_len) != 0 ||
 			 trex_param_uint(p, "max_tpgid", UINT32_MAX, -1, &hi, err, err_len) != 0 ||
 			 (list = trex_param_array(p, "tag_list", err, err_len)) == NULL))
