@@ -227,13 +227,6 @@ trex_tpg_free(void)
 		trex_tpg_destroy();
 }
 
-/* Whether @p p names the context's user ("username"). NULL with @p err set on a bad param. */
-const char *
-trex_tpg_user(json_t *p, char *err, size_t err_len)
-{
-	return trex_param_str(p, "username", NULL, err, err_len);
-}
-
 /* Whether the context is @p user's. */
 bool
 trex_tpg_is(const char *user)
@@ -390,7 +383,7 @@ trex_tpg_seq_reset(void)
 int
 trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, err, err_len);
+	const char *user = trex_param_str(p, "username", NULL, err, err_len);
 	struct gen_tpg *t;
 	int ret;
 
@@ -413,7 +406,7 @@ trex_m_enable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 int
 trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, err, err_len);
+	const char *user = trex_param_str(p, "username", NULL, err, err_len);
 
 	if (user == NULL)
 		return -EINVAL;
@@ -432,7 +425,7 @@ trex_m_disable_tpg(json_t *p, json_t **res, char *err, size_t err_len)
 int
 trex_m_get_tpg_state(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, err, err_len);
+	const char *user = trex_param_str(p, "username", NULL, err, err_len);
 
 	if (user == NULL)
 		return -EINVAL;
@@ -538,7 +531,7 @@ trex_m_get_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 int
 trex_m_update_tpg_tags(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, err, err_len);
+	const char *user = trex_param_str(p, "username", NULL, err, err_len);
 	json_t *tags, *tag, *old;
 	struct gen_tpg *t;
 	size_t i;

@@ -54,8 +54,6 @@ struct trex_tpg_ctx {
 /* The one TPG context (trex_tpg.c). */
 extern struct trex_tpg_ctx trex_tpg;
 
-/* Whether @p p names the context's user ("username"). NULL with @p err set on a bad param. */
-const char *trex_tpg_user(json_t *p, char *err, size_t err_len);
 /* Whether the context is @p user's. */
 bool trex_tpg_is(const char *user);
 

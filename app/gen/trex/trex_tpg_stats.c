@@ -271,7 +271,7 @@ trex_m_clear_tpg_stats(json_t *p, json_t **res, char *err, size_t err_len)
 int
 trex_m_clear_updated(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *user = trex_tpg_user(p, err, err_len);
+	const char *user = trex_param_str(p, "username", NULL, err, err_len);
 	json_t *list, *x;
 	uint64_t lo, hi, id;
 	uint16_t port;
