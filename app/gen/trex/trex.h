@@ -384,7 +384,7 @@ void trex_tpg_loaded(void);
 /* Drop the TPG context (server stop). */
 void trex_tpg_free(void);
 
-/* trex_vm.c: the field engine. */
+/* trex_vm_sim.c: the field engine. */
 int trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len);
 
 /* trex_run.c: traffic. */

@@ -318,30 +318,3 @@ trex_vm_closed(struct vm_ctx *c, const struct sim *m, const json_t *ins)
 	s->flows = flows;
 	return 0;
 }
-
-int
-trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len)
-{
-	const json_t *ins = json_object_get(vm, "instructions");
-	struct vm_ctx *c;
-	int ret;
-
-	s->n_vars = 0;
-	s->n_csum_fixed = 0;
-	s->flows = 1;
-	if (ins == NULL || json_is_null(ins))
-		return 0;
-	if (!json_is_array(ins)) {
-		snprintf(msg, len, "vm.instructions must be an array");
-		return -EINVAL;
-	}
-	c = calloc(1, sizeof(*c));
-	if (c == NULL)
-		return -ENOMEM;
-	c->s = s;
-	c->msg = msg;
-	c->len = len;
-	ret = trex_vm_sim(c, ins);
-	free(c);
-	return ret;
-}

@@ -119,7 +119,8 @@ struct sim_ins {
 
 /* A stream's program: its instructions and TRex's seed for its random values. */
 struct sim {
-	struct vm_ctx *c;
+	struct vm_ctx *c;  /* the original's ctx: each core's copy shares it */
+	struct vm_ctx ctx; /* the stream, the message, the closed form's variables */
 	struct sim_ins in[SIM_MAX_INS];
 	unsigned int n;
 	uint32_t rnd_seed;
@@ -179,13 +180,6 @@ uint32_t trex_sim_run(const struct sim *m, const struct trex_stream *s, uint8_t 
 int trex_sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pkt,
 		   const uint16_t *fp, uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t *cycle);
 
-/*
- * Run TRex's engine (@p ins) packet by packet over one cycle of its state
- * and make c->s's vars TABLE vars of it (s->vm_table), or where the cycle
- * is longer than pvpkit keeps, the closed form when it has one
- * (trex_vm_closed()). @return 0, -EINVAL (c's message set) or -ENOMEM.
- */
-int trex_vm_sim(struct vm_ctx *c, const json_t *ins);
 /* The closed form of the instructions @p m read from @p ins (trex_vm.c). */
 int trex_vm_closed(struct vm_ctx *c, const struct sim *m, const json_t *ins);
 /* One write_flow_var or write_mask_flow_var @p x as a lib/pkt var. */

@@ -15,12 +15,13 @@
  * 0 seen again), so any mix of cycles and limits repeats exactly as
  * TRex's does; a cycle longer than that takes trex_vm.c's closed form
  * where it has one (and TRex's random sequence is not asked for by a
- * seed). The instructions are read by trex_vm_sim_parse.c, split_to_cores
- * is trex_vm_sim_split.c's.
+ * seed): trex_vm_translate(), add_stream's, is here. The instructions
+ * are read by trex_vm_sim_parse.c, split_to_cores is trex_vm_sim_split.c's.
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -578,10 +579,15 @@ sim_seeded(const struct sim *m)
 	return false;
 }
 
+/*
+ * Run TRex's engine packet by packet over one cycle of its state and make
+ * @p s's vars TABLE vars of it (s->vm_table), or where the cycle is longer
+ * than pvpkit keeps, the closed form when it has one (trex_vm_closed()).
+ */
 int
-trex_vm_sim(struct vm_ctx *c, const json_t *ins)
+trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len)
 {
-	struct trex_stream *s = c->s;
+	const json_t *ins = json_object_get(vm, "instructions");
 	uint8_t *pkt = NULL, *img = NULL;
 	uint16_t *fp = NULL, *lens = NULL;
 	uint32_t *tab = NULL;
@@ -590,10 +596,20 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins)
 	struct sim *m;
 	int ret;
 
+	s->n_vars = 0;
+	s->n_csum_fixed = 0;
+	s->flows = 1;
+	if (ins == NULL || json_is_null(ins))
+		return 0;
+	if (!json_is_array(ins)) {
+		snprintf(msg, len, "vm.instructions must be an array");
+		return -EINVAL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (m == NULL)
 		return -ENOMEM;
-	m->c = c;
+	m->c = &m->ctx;
+	m->ctx = (struct vm_ctx){.s = s, .msg = msg, .len = len};
 	/* TRex's seed for one core (thread 0): the stream's, spread by 514229. */
 	m->rnd_seed = (s->random_seed != 0 ? s->random_seed : 1) * 514229u;
 	ret = trex_vm_sim_parse(m, ins);
@@ -619,7 +635,7 @@ trex_vm_sim(struct vm_ctx *c, const json_t *ins)
 	 * it holds, unless a seed asks for TRex's own random sequence; the
 	 * cycle's first packets where it does not.
 	 */
-	if (ret == -ERANGE && !sim_seeded(m) && trex_vm_closed(c, m, ins) == 0) {
+	if (ret == -ERANGE && !sim_seeded(m) && trex_vm_closed(m->c, m, ins) == 0) {
 		ret = 0;
 		goto out;
 	}
