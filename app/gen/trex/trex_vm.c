@@ -86,56 +86,6 @@ trex_vm_find(struct vm_ctx *c, const char *name)
 	return NULL;
 }
 
-/* Members as TRex's parser reads them; @p what names the instruction. */
-int
-trex_vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, uint64_t *v)
-{
-	json_t *x = json_object_get(o, key);
-
-	if (x == NULL || json_is_null(x)) {
-		if (def < 0)
-			return trex_vm_fail(c, "'%s' is missing", key);
-		*v = (uint64_t)def;
-		return 0;
-	}
-	if (!json_is_integer(x) || json_integer_value(x) < 0)
-		return trex_vm_fail(c, "'%s' must be a non-negative integer", key);
-	*v = (uint64_t)json_integer_value(x);
-	return 0;
-}
-
-int
-trex_vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v)
-{
-	json_t *x = json_object_get(o, key);
-
-	if (x == NULL || json_is_null(x)) {
-		*v = def;
-		return 0;
-	}
-	if (!json_is_integer(x))
-		return trex_vm_fail(c, "'%s' must be an integer", key);
-	*v = json_integer_value(x);
-	return 0;
-}
-
-const char *
-trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def)
-{
-	json_t *x = json_object_get(o, key);
-
-	if (x == NULL || json_is_null(x)) {
-		if (def == NULL)
-			trex_vm_fail(c, "'%s' is missing", key);
-		return def;
-	}
-	if (!json_is_string(x)) {
-		trex_vm_fail(c, "'%s' must be a string", key);
-		return NULL;
-	}
-	return json_string_value(x);
-}
-
 static struct vm_def *
 vm_new(struct vm_ctx *c, const char *name)
 {

@@ -7,9 +7,8 @@
  * simulator (trex_vm_sim.c, which runs the instructions packet by packet,
  * with its split_to_cores, trex_vm_sim_split.c), its parser
  * (trex_vm_sim_parse.c), which reads the instructions into struct sim
- * for both, and the closed form (trex_vm.c: the members' readers,
- * variables, tuples, chains; trex_vm_write.c: the writes). Never
- * installed.
+ * for both, and the closed form (trex_vm.c: variables, tuples, chains;
+ * trex_vm_write.c: the writes). Never installed.
  */
 
 #ifndef TREX_VM_PRIVATE_H
@@ -56,12 +55,6 @@ int trex_vm_fail(struct vm_ctx *c, const char *fmt, ...) __attribute__((format(p
 uint64_t trex_vm_size_max(unsigned int size);
 /* The variable named @p name, or NULL. */
 struct vm_def *trex_vm_find(struct vm_ctx *c, const char *name);
-/* Member @p key of @p o as an unsigned integer (@p def < 0: required). */
-int trex_vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, uint64_t *v);
-/* Member @p key of @p o as a signed integer. */
-int trex_vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v);
-/* Member @p key of @p o as a string (@p def NULL: required). */
-const char *trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def);
 /* Most instructions one stream may have (TRex's own bound is its bss size). */
 #define SIM_MAX_INS 64
 

@@ -23,6 +23,58 @@
 /* Value list entries, TRex's bound. */
 #define SIM_MAX_LIST UINT16_MAX
 
+/* Member @p key of @p o as an unsigned integer (@p def < 0: required), as TRex reads it. */
+static int
+trex_vm_uint(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, uint64_t *v)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (x == NULL || json_is_null(x)) {
+		if (def < 0)
+			return trex_vm_fail(c, "'%s' is missing", key);
+		*v = (uint64_t)def;
+		return 0;
+	}
+	if (!json_is_integer(x) || json_integer_value(x) < 0)
+		return trex_vm_fail(c, "'%s' must be a non-negative integer", key);
+	*v = (uint64_t)json_integer_value(x);
+	return 0;
+}
+
+/* Member @p key of @p o as a signed integer. */
+static int
+trex_vm_int(struct vm_ctx *c, const json_t *o, const char *key, int64_t def, int64_t *v)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (x == NULL || json_is_null(x)) {
+		*v = def;
+		return 0;
+	}
+	if (!json_is_integer(x))
+		return trex_vm_fail(c, "'%s' must be an integer", key);
+	*v = json_integer_value(x);
+	return 0;
+}
+
+/* Member @p key of @p o as a string (@p def NULL: required). */
+static const char *
+trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (x == NULL || json_is_null(x)) {
+		if (def == NULL)
+			trex_vm_fail(c, "'%s' is missing", key);
+		return def;
+	}
+	if (!json_is_string(x)) {
+		trex_vm_fail(c, "'%s' must be a string", key);
+		return NULL;
+	}
+	return json_string_value(x);
+}
+
 /*
  * The variable a write names ("x", or "t.ip", "t.port", "t.flow_limit" of
  * a tuple "t"), and in *field which of a tuple's fields. NULL if none.
