@@ -7,8 +7,8 @@
  * simulator (trex_vm_sim.c, which runs the instructions packet by packet,
  * with its split_to_cores, trex_vm_sim_split.c), its parser
  * (trex_vm_sim_parse.c), which reads the instructions into struct sim
- * for both, and the closed form (trex_vm.c: variables, tuples, chains;
- * trex_vm_write.c: the writes). Never installed.
+ * for both, and the closed form (trex_vm.c: variables, tuples, chains,
+ * writes). Never installed.
  */
 
 #ifndef TREX_VM_PRIVATE_H
@@ -53,8 +53,6 @@ struct vm_ctx {
 int trex_vm_fail(struct vm_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Largest value of a @p size-byte field. */
 uint64_t trex_vm_size_max(unsigned int size);
-/* The variable named @p name, or NULL. */
-struct vm_def *trex_vm_find(struct vm_ctx *c, const char *name);
 /* Most instructions one stream may have (TRex's own bound is its bss size). */
 #define SIM_MAX_INS 64
 
@@ -175,7 +173,5 @@ int trex_sim_cores(const struct sim *m, const struct trex_stream *s, uint8_t *pk
 
 /* The closed form of the instructions @p m read from @p ins (trex_vm.c). */
 int trex_vm_closed(struct vm_ctx *c, const struct sim *m, const json_t *ins);
-/* One write_flow_var or write_mask_flow_var @p x as a lib/pkt var. */
-int trex_vm_write(struct vm_ctx *c, const struct sim_ins *x);
 
 #endif /* TREX_VM_PRIVATE_H */
