@@ -175,15 +175,11 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, char *err, size_t err_l
 	    (rt = trex_param_str(fs, "rule_type", NULL, err, err_len)) == NULL)
 		return -EINVAL;
 	s->pgid = (uint32_t)pgid;
-	if (strcmp(rt, "stats") == 0) {
-		s->fs_latency = false;
-	} else if (strcmp(rt, "latency") == 0) {
-		s->fs_latency = true;
-	} else if (strcmp(rt, "tpg") == 0) {
-		/* Its own header and counters (trex_tpg.c), not a pgid's. */
-		s->tpg = true;
-		s->fs = false;
-	} else {
+	s->fs_latency = strcmp(rt, "latency") == 0;
+	/* A tpg stream has its own header and counters (trex_tpg.c), not a pgid's. */
+	s->tpg = strcmp(rt, "tpg") == 0;
+	s->fs = !s->tpg;
+	if (!s->fs_latency && !s->tpg && strcmp(rt, "stats") != 0) {
 		return pvp_fail(err, err_len, -EOPNOTSUPP,
 				"flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
 	}
