@@ -51,10 +51,8 @@ gen_cap_filter_check(const char *filter, char *err, size_t errlen)
 	if (filter == NULL || filter[0] == '\0')
 		return 0;
 	p = pcap_open_dead(DLT_EN10MB, GEN_CAP_SNAP);
-	if (p == NULL) {
-		pvp_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (p == NULL)
+		return pvp_fail(err, errlen, -ENOMEM, "out of memory");
 	if (pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0) {
 		pvp_err(err, errlen, "%s", pcap_geterr(p));
 		ret = -EINVAL;
@@ -175,10 +173,9 @@ gen_cap_open_file(struct gen_cap *c, const char *file, bool excl, char *err, siz
 	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | (excl ? O_EXCL : O_TRUNC), 0644);
 	FILE *f;
 
-	if (fd < 0) {
-		pvp_err(err, errlen, "capture: cannot create %.200s: %s", file, strerror(errno));
-		return -errno;
-	}
+	if (fd < 0)
+		return pvp_fail(err, errlen, -errno, "capture: cannot create %.200s: %s", file,
+				strerror(errno));
 	f = fdopen(fd, "w");
 	c->dead = pcap_open_dead(DLT_EN10MB, GEN_CAP_SNAP);
 	c->dump = f != NULL && c->dead != NULL ? pcap_dump_fopen(c->dead, f) : NULL;
@@ -224,26 +221,21 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 	unsigned int s;
 	int ret;
 
-	if (conf->file == NULL && (conf->count == 0 || conf->count > GEN_CAP_MAX_COUNT)) {
-		pvp_err(err, errlen, "capture: limit %" PRIu64 " must be in 1..%u frames",
-			conf->count, GEN_CAP_MAX_COUNT);
-		return -EINVAL;
-	}
-	if (conf->count > GEN_CAP_MAX_COUNT || conf->bytes > GEN_CAP_MAX_BYTES) {
-		pvp_err(err, errlen, "capture: count must be at most %u and bytes at most %llu",
-			GEN_CAP_MAX_COUNT, GEN_CAP_MAX_BYTES);
-		return -EINVAL;
-	}
-	if (conf->file != NULL && conf->cyclic) {
-		pvp_err(err, errlen, "capture: a file capture cannot be cyclic");
-		return -EINVAL;
-	}
+	if (conf->file == NULL && (conf->count == 0 || conf->count > GEN_CAP_MAX_COUNT))
+		return pvp_fail(err, errlen, -EINVAL,
+				"capture: limit %" PRIu64 " must be in 1..%u frames", conf->count,
+				GEN_CAP_MAX_COUNT);
+	if (conf->count > GEN_CAP_MAX_COUNT || conf->bytes > GEN_CAP_MAX_BYTES)
+		return pvp_fail(err, errlen, -EINVAL,
+				"capture: count must be at most %u and bytes at most %llu",
+				GEN_CAP_MAX_COUNT, GEN_CAP_MAX_BYTES);
+	if (conf->file != NULL && conf->cyclic)
+		return pvp_fail(err, errlen, -EINVAL, "capture: a file capture cannot be cyclic");
 	ret = gen_cap_filter_check(conf->filter, msg, sizeof(msg));
-	if (ret != 0) {
-		pvp_err(err, errlen, "capture: BPF filter '%.200s' does not compile: %s",
-			conf->filter, msg);
-		return ret;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, ret,
+				"capture: BPF filter '%.200s' does not compile: %s", conf->filter,
+				msg);
 	pthread_mutex_lock(&gen_cap_mtx);
 	for (s = 0; s < GEN_CAP_MAX && c == NULL; s++)
 		if (gen_cap_slots[s].state == GEN_CAP_FREE)
@@ -355,8 +347,7 @@ gen_cap_end(uint32_t id, struct gen_cap_info *info, bool forget, char *err, size
 	c = gen_cap_find(id);
 	if (c == NULL) {
 		pthread_mutex_unlock(&gen_cap_mtx);
-		pvp_err(err, errlen, "capture ID not found");
-		return -ENOENT;
+		return pvp_fail(err, errlen, -ENOENT, "capture ID not found");
 	}
 	gen_cap_halt(c);
 	pthread_mutex_lock(&c->lock);
@@ -400,22 +391,17 @@ gen_cap_set_filter(uint32_t id, const char *filter, char *err, size_t errlen)
 	if (filter == NULL)
 		filter = "";
 	ret = gen_cap_filter_check(filter, msg, sizeof(msg));
-	if (ret != 0) {
-		pvp_err(err, errlen, "capture: BPF filter '%.200s' does not compile: %s", filter,
-			msg);
-		return ret;
-	}
-	if (filter[0] != '\0' && (prog = gen_cap_compile(filter)) == NULL) {
-		pvp_err(err, errlen, "capture: out of memory");
-		return -ENOMEM;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, ret,
+				"capture: BPF filter '%.200s' does not compile: %s", filter, msg);
+	if (filter[0] != '\0' && (prog = gen_cap_compile(filter)) == NULL)
+		return pvp_fail(err, errlen, -ENOMEM, "capture: out of memory");
 	pthread_mutex_lock(&gen_cap_mtx);
 	c = gen_cap_find(id);
 	if (c == NULL) {
 		pthread_mutex_unlock(&gen_cap_mtx);
 		gen_cap_prog_free(prog);
-		pvp_err(err, errlen, "capture ID not found");
-		return -ENOENT;
+		return pvp_fail(err, errlen, -ENOENT, "capture ID not found");
 	}
 	pthread_mutex_lock(&c->lock);
 	snprintf(c->filter, sizeof(c->filter), "%s", filter);
@@ -555,23 +541,18 @@ gen_cap_parse(const char *arg, struct gen_cap_conf *c, char *buf, size_t buflen,
 
 	memset(c, 0, sizeof(*c));
 	c->bytes = GEN_CAP_DEF_BYTES;
-	if ((size_t)snprintf(buf, buflen, "%s", arg) >= buflen) {
-		pvp_err(err, errlen, "--capture: argument too long");
-		return -EINVAL;
-	}
+	if ((size_t)snprintf(buf, buflen, "%s", arg) >= buflen)
+		return pvp_fail(err, errlen, -EINVAL, "--capture: argument too long");
 	c->file = strtok_r(buf, ",", &save);
-	if (c->file == NULL || strchr(c->file, '=') != NULL) {
-		pvp_err(err, errlen,
-			"--capture: FILE[,filter=BPF][,count=N][,bytes=N][,port=P]"
-			"[,dir=rx|tx] must start with the file");
-		return -EINVAL;
-	}
+	if (c->file == NULL || strchr(c->file, '=') != NULL)
+		return pvp_fail(err, errlen, -EINVAL,
+				"--capture: FILE[,filter=BPF][,count=N][,bytes=N][,port=P]"
+				"[,dir=rx|tx] must start with the file");
 	while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
 		v = strchr(tok, '=');
-		if (v == NULL) {
-			pvp_err(err, errlen, "--capture: '%.40s' is not key=value", tok);
-			return -EINVAL;
-		}
+		if (v == NULL)
+			return pvp_fail(err, errlen, -EINVAL, "--capture: '%.40s' is not key=value",
+					tok);
 		*v++ = '\0';
 		ret = 0;
 		if (strcmp(tok, "filter") == 0)
@@ -601,10 +582,9 @@ gen_cap_parse(const char *arg, struct gen_cap_conf *c, char *buf, size_t buflen,
 	}
 	c->ports[GEN_CAP_RX] = rx ? (port == UINT64_MAX ? UINT64_MAX : 1ull << port) : 0;
 	c->ports[GEN_CAP_TX] = tx ? (port == UINT64_MAX ? UINT64_MAX : 1ull << port) : 0;
-	if (gen_cap_filter_check(c->filter, msg, sizeof(msg)) != 0) {
-		pvp_err(err, errlen, "--capture: BPF filter '%.200s' does not compile: %s",
-			c->filter, msg);
-		return -EINVAL;
-	}
+	if (gen_cap_filter_check(c->filter, msg, sizeof(msg)) != 0)
+		return pvp_fail(err, errlen, -EINVAL,
+				"--capture: BPF filter '%.200s' does not compile: %s", c->filter,
+				msg);
 	return 0;
 }

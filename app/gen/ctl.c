@@ -68,14 +68,11 @@ gen_ctl_check_pcaps(json_t *root, const char *rel_dir, char *err, size_t err_len
 		if (!json_is_string(pcap))
 			continue; /* lib/pkt says what is wrong with it */
 		if (pvp_ctl_file_check(json_string_value(pcap), rel_dir, GEN_CTL_PCAP_MAX, real,
-				       sizeof(real), e, sizeof(e)) < 0) {
-			pvp_err(err, err_len, "profile.load: streams[%zu].pcap: %s", i, e);
-			return -EINVAL;
-		}
-		if (json_object_set_new(st, "pcap", json_string(real)) != 0) {
-			pvp_err(err, err_len, "out of memory");
-			return -ENOMEM;
-		}
+				       sizeof(real), e, sizeof(e)) < 0)
+			return pvp_fail(err, err_len, -EINVAL,
+					"profile.load: streams[%zu].pcap: %s", i, e);
+		if (json_object_set_new(st, "pcap", json_string(real)) != 0)
+			return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -91,14 +88,12 @@ gen_ctl_profile_file(const char *path, bool has_dir, json_t **root, char *err, s
 
 	ret = pvp_ctl_file_read(path, NULL, GEN_CTL_PROFILE_MAX, &text, &len, real, sizeof(real), e,
 				sizeof(e));
-	if (ret < 0) {
-		pvp_err(err, err_len, "profile.load: %s%s", e,
-			ret == -EPERM && !has_dir
-				? "; start pvpkit-gen with --ctl-files-dir DIR, or send "
-				  "{\"profile\": {...}}"
-				: "");
-		return -EINVAL;
-	}
+	if (ret < 0)
+		return pvp_fail(err, err_len, -EINVAL, "profile.load: %s%s", e,
+				ret == -EPERM && !has_dir
+					? "; start pvpkit-gen with --ctl-files-dir DIR, or send "
+					  "{\"profile\": {...}}"
+					: "");
 	*root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);
 	if (*root == NULL) {
@@ -106,9 +101,8 @@ gen_ctl_profile_file(const char *path, bool has_dir, json_t **root, char *err, s
 		cut = strstr(jerr.text, " near ");
 		if (cut != NULL)
 			*cut = '\0';
-		pvp_err(err, err_len, "profile.load: %.200s:%d:%d: %s", path, jerr.line,
-			jerr.column, jerr.text);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL, "profile.load: %.200s:%d:%d: %s", path,
+				jerr.line, jerr.column, jerr.text);
 	}
 	ret = gen_ctl_check_pcaps(*root, dirname(real), err, err_len);
 	if (ret < 0) {
@@ -162,16 +156,12 @@ gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t
 	RTE_BUILD_BUG_ON(PVP_GEN_MAX_PORTS != GEN_MAX_PORTS);
 	if (pvp_ctl_params(m, pvp_gen_profile_load_members, params, &pl, err, err_len) < 0)
 		return -EINVAL;
-	if (pl.has_path + pl.has_profile + (pl.has_size || pl.has_flows) != 1) {
-		pvp_err(err, err_len,
-			"%s: params: {\"path\"} | {\"profile\"} | {\"size\",\"flows\"}", m);
-		return -EINVAL;
-	}
-	if (pl.size != 0 && pl.size < PVP_PKT_MIN_SIZE) {
-		pvp_err(err, err_len, "%s: size: must be %d..%d (0: IMIX)", m, PVP_PKT_MIN_SIZE,
-			PVP_PKT_MAX_SIZE);
-		return -EINVAL;
-	}
+	if (pl.has_path + pl.has_profile + (pl.has_size || pl.has_flows) != 1)
+		return pvp_fail(err, err_len, -EINVAL,
+				"%s: params: {\"path\"} | {\"profile\"} | {\"size\",\"flows\"}", m);
+	if (pl.size != 0 && pl.size < PVP_PKT_MIN_SIZE)
+		return pvp_fail(err, err_len, -EINVAL, "%s: size: must be %d..%d (0: IMIX)", m,
+				PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
 	/* Files are read and checked before the lock: the TX side never waits on them. */
 	if (pl.has_path) {
 		source = pl.path;
@@ -180,10 +170,8 @@ gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t
 			return ret;
 	} else if (pl.has_profile) {
 		root = json_deep_copy(pl.profile);
-		if (root == NULL) {
-			pvp_err(err, err_len, "out of memory");
-			return -ENOMEM;
-		}
+		if (root == NULL)
+			return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 		ret = gen_ctl_check_pcaps(root, NULL, err, err_len);
 		if (ret < 0) {
 			json_decref(root);
@@ -249,34 +237,29 @@ gen_m_traffic_start(json_t *params, void *arg, json_t **result, char *err, size_
 	    (ts.rate != NULL && gen_ctl_rate(m, ts.rate, &rate, err, err_len) != 0))
 		return -EINVAL;
 	/* 0 is "until traffic.stop", as an absent duration. */
-	if (ts.duration != 0 && ts.duration < GEN_MIN_DURATION_S) {
-		pvp_err(err, err_len,
-			"%s: duration: must be 0 (until traffic.stop) or %g..%g seconds", m,
-			GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
-		return -EINVAL;
-	}
+	if (ts.duration != 0 && ts.duration < GEN_MIN_DURATION_S)
+		return pvp_fail(err, err_len, -EINVAL,
+				"%s: duration: must be 0 (until traffic.stop) or %g..%g seconds", m,
+				GEN_MIN_DURATION_S, GEN_MAX_DURATION_S);
 	/*
 	 * A start at a given CLOCK_REALTIME second, near now: a time far off
 	 * is a coordinator whose clock is not ours (no NTP), which a run
 	 * must not wait for, nor pretend was simultaneous.
 	 */
-	if (ts.has_start_at && (ts.start_at < now - GEN_CTL_START_SKEW_S ||
-				ts.start_at > now + GEN_CTL_START_AHEAD_S)) {
-		pvp_err(err, err_len,
+	if (ts.has_start_at &&
+	    (ts.start_at < now - GEN_CTL_START_SKEW_S || ts.start_at > now + GEN_CTL_START_AHEAD_S))
+		return pvp_fail(
+			err, err_len, -EINVAL,
 			"%s: start_at: %.4g s %s this host's clock (must be at most %.0f s ahead, "
 			"%.0f s behind): are the clocks synchronised?",
 			m, fabs(ts.start_at - now), ts.start_at > now ? "ahead of" : "behind",
 			GEN_CTL_START_AHEAD_S, GEN_CTL_START_SKEW_S);
-		return -EINVAL;
-	}
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_traffic_start(g, &rate, ts.duration, ts.has_start_at ? ts.start_at : 0, msg,
 				sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
-	if (ret != 0) {
-		pvp_err(err, err_len, "%s", msg);
-		return ret == -EBUSY ? -EBUSY : -EINVAL;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, ret == -EBUSY ? -EBUSY : -EINVAL, "%s", msg);
 	*result = json_object();
 	return 0;
 }
@@ -311,10 +294,8 @@ gen_m_traffic_update(json_t *params, void *arg, json_t **result, char *err, size
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_traffic_update(g, &rate, msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
-	if (ret != 0) {
-		pvp_err(err, err_len, "%s", msg);
-		return g->running ? -EINVAL : -EBUSY;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, g->running ? -EINVAL : -EBUSY, "%s", msg);
 	*result = json_object();
 	return 0;
 }
@@ -329,10 +310,8 @@ gen_m_stats_get(json_t *params, void *arg, json_t **result, char *err, size_t er
 	pthread_mutex_lock(&gen_lock);
 	*result = gen_report_json(g);
 	pthread_mutex_unlock(&gen_lock);
-	if (*result == NULL) {
-		pvp_err(err, err_len, "snapshot failed");
-		return -EIO;
-	}
+	if (*result == NULL)
+		return pvp_fail(err, err_len, -EIO, "snapshot failed");
 	return 0;
 }
 
@@ -352,10 +331,8 @@ gen_m_stats_clear(json_t *params, void *arg, json_t **result, char *err, size_t 
 	ret = gen_rx_clear(g);
 	gen_neigh_clear(g);
 	pthread_mutex_unlock(&gen_lock);
-	if (ret != 0) {
-		pvp_err(err, err_len, "RX lcore did not answer the clear");
-		return -EIO;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, -EIO, "RX lcore did not answer the clear");
 	*result = json_object();
 	return 0;
 }
@@ -381,10 +358,8 @@ gen_m_neigh_set(json_t *params, void *arg, json_t **result, char *err, size_t er
 	pthread_mutex_lock(&gen_lock);
 	ret = gen_neigh_set(g, (uint16_t)ns.port, ns.responder, msg, sizeof(msg));
 	pthread_mutex_unlock(&gen_lock);
-	if (ret != 0) {
-		pvp_err(err, err_len, "%s: %s", m, msg);
-		return -EINVAL;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, -EINVAL, "%s: %s", m, msg);
 	*result = json_object();
 	return 0;
 }
@@ -409,26 +384,21 @@ gen_m_capture_start(json_t *params, void *arg, json_t **result, char *err, size_
 	if (pvp_ctl_params(m, pvp_gen_capture_start_members, params, &cs, err, err_len) < 0)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
-	if (name[0] == '.' || strchr(name, '/') != NULL) {
-		pvp_err(err, err_len, "%s: file: must be a file name (no '/', no leading '.')", m);
-		return -EINVAL;
-	}
-	if (g->opt.files_dir == NULL) {
-		pvp_err(err, err_len,
-			"%s: start pvpkit-gen with --ctl-files-dir DIR: captures are "
-			"written there",
-			m);
-		return -EINVAL;
-	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", g->opt.files_dir, name) >= sizeof(path)) {
-		pvp_err(err, err_len, "%s: file: too long with the files directory", m);
-		return -EINVAL;
-	}
-	if (cs.port >= g->nb_ports) {
-		pvp_err(err, err_len, "%s: port: must be an integer in -1..%u (-1: every port)", m,
-			g->nb_ports - 1);
-		return -EINVAL;
-	}
+	if (name[0] == '.' || strchr(name, '/') != NULL)
+		return pvp_fail(err, err_len, -EINVAL,
+				"%s: file: must be a file name (no '/', no leading '.')", m);
+	if (g->opt.files_dir == NULL)
+		return pvp_fail(err, err_len, -EINVAL,
+				"%s: start pvpkit-gen with --ctl-files-dir DIR: captures are "
+				"written there",
+				m);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", g->opt.files_dir, name) >= sizeof(path))
+		return pvp_fail(err, err_len, -EINVAL,
+				"%s: file: too long with the files directory", m);
+	if (cs.port >= g->nb_ports)
+		return pvp_fail(err, err_len, -EINVAL,
+				"%s: port: must be an integer in -1..%u (-1: every port)", m,
+				g->nb_ports - 1);
 	c.file = path;
 	c.file_excl = true;
 	c.filter = cs.filter[0] != '\0' ? cs.filter : NULL;
@@ -437,10 +407,8 @@ gen_m_capture_start(json_t *params, void *arg, json_t **result, char *err, size_
 	mask = cs.port >= 0 ? 1ull << cs.port : (1ull << g->nb_ports) - 1;
 	c.ports[GEN_CAP_RX] = cs.dir[0] != 't' ? mask : 0;
 	c.ports[GEN_CAP_TX] = cs.dir[0] != 'r' ? mask : 0;
-	if (gen_cap_start(&c, &id, NULL, msg, sizeof(msg)) != 0) {
-		pvp_err(err, err_len, "%s: %s", m, msg);
-		return -EINVAL;
-	}
+	if (gen_cap_start(&c, &id, NULL, msg, sizeof(msg)) != 0)
+		return pvp_fail(err, err_len, -EINVAL, "%s: %s", m, msg);
 	*result = json_pack("{s:I,s:s}", "id", (json_int_t)id, "file", name);
 	return 0;
 }
@@ -467,10 +435,8 @@ gen_m_capture_stop(json_t *params, void *arg, json_t **result, char *err, size_t
 			   err_len) < 0)
 		return -EINVAL;
 	if (gen_cap_stop(id, &info, msg, sizeof(msg)) != 0 ||
-	    gen_cap_remove(id, msg, sizeof(msg)) != 0) {
-		pvp_err(err, err_len, "%s: %s", PVP_GEN_M_CAPTURE_STOP, msg);
-		return -EINVAL;
-	}
+	    gen_cap_remove(id, msg, sizeof(msg)) != 0)
+		return pvp_fail(err, err_len, -EINVAL, "%s: %s", PVP_GEN_M_CAPTURE_STOP, msg);
 	*result = gen_ctl_capture_json(&info);
 	return 0;
 }
@@ -543,10 +509,8 @@ gen_m_clock_get(json_t *params, void *arg, json_t **result, char *err, size_t er
 		return -EINVAL;
 	pvp_clock_sample_take(&c);
 	*result = pvp_clock_sample_json(&c);
-	if (*result == NULL) {
-		pvp_err(err, err_len, "%s: out of memory", PVP_GEN_M_CLOCK_GET);
-		return -ENOMEM;
-	}
+	if (*result == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "%s: out of memory", PVP_GEN_M_CLOCK_GET);
 	return 0;
 }
 

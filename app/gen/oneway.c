@@ -78,14 +78,11 @@ gen_oneway_set(struct gen_ctx *g, const json_t *peer, char *err, size_t err_len)
 		snprintf(o->reason, sizeof(o->reason), "%s", why);
 		return 0;
 	}
-	if (g->rx.nb == 0) {
-		pvp_err(err, err_len, "one-way latency needs RX (pvpkit-gen runs with --no-rx)");
-		return -EINVAL;
-	}
-	if (gen_oneway_alloc(g) != 0) {
-		pvp_err(err, err_len, "one-way latency: out of hugepage memory");
-		return -ENOMEM;
-	}
+	if (g->rx.nb == 0)
+		return pvp_fail(err, err_len, -EINVAL,
+				"one-way latency needs RX (pvpkit-gen runs with --no-rx)");
+	if (gen_oneway_alloc(g) != 0)
+		return pvp_fail(err, err_len, -ENOMEM, "one-way latency: out of hugepage memory");
 	snprintf(o->clock, sizeof(o->clock), "shared");
 	o->reason[0] = '\0';
 	__atomic_store_n(&o->on, true, __ATOMIC_RELEASE);
