@@ -25,100 +25,71 @@
 #include "capture.h"
 #include "gen.h"
 
+/*
+ * Every option: its enum value (from 256, after the short options), its
+ * name and whether it takes a value. One list, so the two cannot drift.
+ */
+#define GEN_OPTIONS(X)                                                                             \
+	X(SIZE, "size", required_argument)                                                         \
+	X(FLOWS, "flows", required_argument)                                                       \
+	X(RATE, "rate", required_argument)                                                         \
+	X(DURATION, "duration", required_argument)                                                 \
+	X(COUNT, "count", required_argument)                                                       \
+	X(BURSTS, "bursts", required_argument)                                                     \
+	X(IBG, "ibg", required_argument)                                                           \
+	X(PROFILE, "profile", required_argument)                                                   \
+	X(IMIX, "imix", no_argument)                                                               \
+	X(IMIX_SIZES, "imix-sizes", required_argument)                                             \
+	X(PCAP, "pcap", required_argument)                                                         \
+	X(PCAP_AS_IS, "pcap-as-is", no_argument)                                                   \
+	X(PORTS, "ports", required_argument)                                                       \
+	X(TX_CORES, "tx-cores", required_argument)                                                 \
+	X(RX_CORES, "rx-cores", required_argument)                                                 \
+	X(SPEED, "speed", required_argument)                                                       \
+	X(JSON, "json", required_argument)                                                         \
+	X(SERVER, "server", no_argument)                                                           \
+	X(CTL, "ctl", required_argument)                                                           \
+	X(TOKEN_FILE, "token-file", required_argument)                                             \
+	X(CTL_FILES_DIR, "ctl-files-dir", required_argument)                                       \
+	X(IDLE_SLEEP, "idle-sleep", required_argument)                                             \
+	X(STATS_PERIOD, "stats-period", required_argument)                                         \
+	X(DRAIN_MS, "drain-ms", required_argument)                                                 \
+	X(CATCHUP_US, "catchup-us", required_argument)                                             \
+	X(TX_RETRY, "tx-retry", required_argument)                                                 \
+	X(TX_FULL, "tx-full", required_argument)                                                   \
+	X(QUIET, "quiet", no_argument)                                                             \
+	X(NO_RX, "no-rx", no_argument)                                                             \
+	X(TXD, "txd", required_argument)                                                           \
+	X(RXD, "rxd", required_argument)                                                           \
+	X(MTU, "mtu", required_argument)                                                           \
+	X(POOL_SIZE, "pool-size", required_argument)                                               \
+	X(SRC_MAC, "src-mac", required_argument)                                                   \
+	X(DST_MAC, "dst-mac", required_argument)                                                   \
+	X(TREX, "trex", optional_argument)                                                         \
+	X(TREX_REMOTE, "trex-remote", no_argument)                                                 \
+	X(ADDR, "addr", required_argument)                                                         \
+	X(L3, "l3", no_argument)                                                                   \
+	X(RESOLVE_TRIES, "resolve-tries", required_argument)                                       \
+	X(RESOLVE_WAIT, "resolve-wait", required_argument)                                         \
+	X(METRICS, "metrics", required_argument)                                                   \
+	X(CAPTURE, "capture", required_argument)                                                   \
+	X(HELP, "help", no_argument)
+
 enum {
-	OPT_SIZE = 256,
-	OPT_FLOWS,
-	OPT_RATE,
-	OPT_DURATION,
-	OPT_COUNT,
-	OPT_BURSTS,
-	OPT_IBG,
-	OPT_PROFILE,
-	OPT_IMIX,
-	OPT_IMIX_SIZES,
-	OPT_PCAP,
-	OPT_PCAP_AS_IS,
-	OPT_PORTS,
-	OPT_TX_CORES,
-	OPT_RX_CORES,
-	OPT_SPEED,
-	OPT_JSON,
-	OPT_SERVER,
-	OPT_CTL,
-	OPT_TOKEN_FILE,
-	OPT_CTL_FILES_DIR,
-	OPT_IDLE_SLEEP,
-	OPT_STATS_PERIOD,
-	OPT_DRAIN_MS,
-	OPT_CATCHUP_US,
-	OPT_TX_RETRY,
-	OPT_TX_FULL,
-	OPT_QUIET,
-	OPT_NO_RX,
-	OPT_TXD,
-	OPT_RXD,
-	OPT_MTU,
-	OPT_POOL_SIZE,
-	OPT_SRC_MAC,
-	OPT_DST_MAC,
-	OPT_TREX,
-	OPT_TREX_REMOTE,
-	OPT_ADDR,
-	OPT_L3,
-	OPT_RESOLVE_TRIES,
-	OPT_RESOLVE_WAIT,
-	OPT_METRICS,
-	OPT_CAPTURE,
-	OPT_HELP,
+	OPT_BASE = 255,
+#define GEN_OPT_ENUM(id, name, has_arg) OPT_##id,
+	GEN_OPTIONS(GEN_OPT_ENUM)
+#undef GEN_OPT_ENUM
 };
 
+/* clang-format off: it reads the list's expansion as a call and indents the end. */
 static const struct option gen_long_opts[] = {
-	{"size", required_argument, NULL, OPT_SIZE},
-	{"flows", required_argument, NULL, OPT_FLOWS},
-	{"rate", required_argument, NULL, OPT_RATE},
-	{"duration", required_argument, NULL, OPT_DURATION},
-	{"count", required_argument, NULL, OPT_COUNT},
-	{"bursts", required_argument, NULL, OPT_BURSTS},
-	{"ibg", required_argument, NULL, OPT_IBG},
-	{"profile", required_argument, NULL, OPT_PROFILE},
-	{"imix", no_argument, NULL, OPT_IMIX},
-	{"imix-sizes", required_argument, NULL, OPT_IMIX_SIZES},
-	{"pcap", required_argument, NULL, OPT_PCAP},
-	{"pcap-as-is", no_argument, NULL, OPT_PCAP_AS_IS},
-	{"ports", required_argument, NULL, OPT_PORTS},
-	{"tx-cores", required_argument, NULL, OPT_TX_CORES},
-	{"rx-cores", required_argument, NULL, OPT_RX_CORES},
-	{"speed", required_argument, NULL, OPT_SPEED},
-	{"json", required_argument, NULL, OPT_JSON},
-	{"server", no_argument, NULL, OPT_SERVER},
-	{"ctl", required_argument, NULL, OPT_CTL},
-	{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-	{"ctl-files-dir", required_argument, NULL, OPT_CTL_FILES_DIR},
-	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
-	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
-	{"drain-ms", required_argument, NULL, OPT_DRAIN_MS},
-	{"catchup-us", required_argument, NULL, OPT_CATCHUP_US},
-	{"tx-retry", required_argument, NULL, OPT_TX_RETRY},
-	{"tx-full", required_argument, NULL, OPT_TX_FULL},
-	{"quiet", no_argument, NULL, OPT_QUIET},
-	{"no-rx", no_argument, NULL, OPT_NO_RX},
-	{"txd", required_argument, NULL, OPT_TXD},
-	{"rxd", required_argument, NULL, OPT_RXD},
-	{"mtu", required_argument, NULL, OPT_MTU},
-	{"pool-size", required_argument, NULL, OPT_POOL_SIZE},
-	{"src-mac", required_argument, NULL, OPT_SRC_MAC},
-	{"dst-mac", required_argument, NULL, OPT_DST_MAC},
-	{"trex", optional_argument, NULL, OPT_TREX},
-	{"trex-remote", no_argument, NULL, OPT_TREX_REMOTE},
-	{"addr", required_argument, NULL, OPT_ADDR},
-	{"l3", no_argument, NULL, OPT_L3},
-	{"resolve-tries", required_argument, NULL, OPT_RESOLVE_TRIES},
-	{"resolve-wait", required_argument, NULL, OPT_RESOLVE_WAIT},
-	{"metrics", required_argument, NULL, OPT_METRICS},
-	{"capture", required_argument, NULL, OPT_CAPTURE},
-	{"help", no_argument, NULL, OPT_HELP},
-	{NULL, 0, NULL, 0},
+#define GEN_OPT_LONG(id, name, has_arg) {name, has_arg, NULL, OPT_##id},
+	GEN_OPTIONS(GEN_OPT_LONG)
+#undef GEN_OPT_LONG
+		{NULL, 0, NULL, 0},
 };
+/* clang-format on */
 
 void
 gen_die(const char *fmt, ...)
