@@ -230,7 +230,7 @@ gen_m_traffic_start(json_t *params, void *arg, json_t **result, char *err, size_
 	struct pvp_rate rate = {.unit = PVP_RATE_MAX};
 	struct pvp_gen_traffic_start ts;
 	double now = pvp_realtime_s();
-	char msg[512];
+	char msg[512] = "";
 	int ret;
 
 	if (pvp_ctl_params(m, pvp_gen_traffic_start_members, params, &ts, err, err_len) < 0 ||
@@ -285,7 +285,7 @@ gen_m_traffic_update(json_t *params, void *arg, json_t **result, char *err, size
 	struct gen_ctx *g = arg;
 	struct pvp_gen_traffic_start ts;
 	struct pvp_rate rate;
-	char msg[512];
+	char msg[512] = "";
 	int ret;
 
 	if (pvp_ctl_params(m, pvp_gen_traffic_update_members, params, &ts, err, err_len) < 0 ||

@@ -51,32 +51,27 @@ gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 
 	for (p = 0; p < g->nb_ports; p++)
 		need += g->port[p].nb_txq;
-	if (rte_lcore_count() - 1 < need) {
-		snprintf(err, errlen,
-			 "%u TX lcores needed (%u port(s) x %u TX cores) but only %u worker "
-			 "lcore(s): "
-			 "give the EAL more (-l), the main lcore excluded",
-			 need, g->nb_ports, g->opt.tx_cores, rte_lcore_count() - 1);
-		return -EINVAL;
-	}
+	if (rte_lcore_count() - 1 < need)
+		return pvp_fail(err, errlen, -EINVAL,
+				"%u TX lcores needed (%u port(s) x %u TX cores) but only %u worker "
+				"lcore(s): "
+				"give the EAL more (-l), the main lcore excluded",
+				need, g->nb_ports, g->opt.tx_cores, rte_lcore_count() - 1);
 	/*
 	 * RX lcores: the workers after the TX ones. One RX lcore and no
 	 * worker left: the main lcore polls between its other duties.
 	 */
 	g->rx.nb = g->opt.no_rx ? 0 : g->opt.rx_cores;
-	if (g->rx.nb > 1 && rte_lcore_count() - 1 < need + g->rx.nb) {
-		snprintf(err, errlen,
-			 "%u TX and %u RX lcores needed but only %u worker lcore(s): give the "
-			 "EAL more (-l), the main lcore excluded",
-			 need, g->rx.nb, rte_lcore_count() - 1);
-		return -EINVAL;
-	}
+	if (g->rx.nb > 1 && rte_lcore_count() - 1 < need + g->rx.nb)
+		return pvp_fail(
+			err, errlen, -EINVAL,
+			"%u TX and %u RX lcores needed but only %u worker lcore(s): give the "
+			"EAL more (-l), the main lcore excluded",
+			need, g->rx.nb, rte_lcore_count() - 1);
 	for (q = 0; q < g->rx.nb; q++) {
 		g->rx.rl[q] = rte_zmalloc("gen_rx", sizeof(*g->rx.rl[q]), RTE_CACHE_LINE_SIZE);
-		if (g->rx.rl[q] == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
+		if (g->rx.rl[q] == NULL)
+			return pvp_fail(err, errlen, -ENOMEM, "out of memory");
 		g->rx.rl[q]->lcore = RTE_MAX_LCORE;
 		g->rx.rl[q]->queue = q;
 	}
@@ -86,10 +81,8 @@ gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 
 			tl = rte_zmalloc_socket("gen_tx", sizeof(*tl), RTE_CACHE_LINE_SIZE,
 						(int)rte_lcore_to_socket_id(lcore));
-			if (tl == NULL) {
-				snprintf(err, errlen, "out of memory");
-				return -ENOMEM;
-			}
+			if (tl == NULL)
+				return pvp_fail(err, errlen, -ENOMEM, "out of memory");
 			p = (uint16_t)(w / g->opt.tx_cores);
 			q = (uint16_t)(w % g->opt.tx_cores);
 			tl->lcore = lcore;
@@ -114,10 +107,8 @@ gen_stats_init(struct gen_ctx *g, char *err, size_t errlen)
 	int ret;
 
 	g->stats = pvp_stats_create("pvpkit-gen", g->nb_ports, g->opt.rx_cores, g->opt.tx_cores);
-	if (g->stats == NULL) {
-		snprintf(err, errlen, "stats: %s", strerror(errno));
-		return -errno;
-	}
+	if (g->stats == NULL)
+		return pvp_fail(err, errlen, -errno, "stats: %s", strerror(errno));
 	for (p = 0; p < g->nb_ports; p++) {
 		pvp_stats_bind_ethdev(g->stats, p, g->port[p].eth_port);
 		pvp_stats_set_port_name(g->stats, p, g->port[p].name);
@@ -188,7 +179,7 @@ static int
 gen_run_cli(struct gen_ctx *g)
 {
 	uint64_t next_period = 0, drain_end;
-	char err[512];
+	char err[512] = "";
 	int ret;
 
 	pthread_mutex_lock(&gen_lock);
@@ -271,7 +262,7 @@ static void
 gen_setup(struct gen_ctx *g)
 {
 	struct pvp_profile *prof;
-	char err[512];
+	char err[512] = "";
 	double pps;
 	uint16_t i;
 

@@ -72,11 +72,10 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 	uint16_t p, k;
 
 	for (p = g->nb_ports; p < GEN_MAX_PORTS; p++) {
-		if (g->opt.addr_set[p]) {
-			snprintf(err, errlen, "--addr %u: there is no port %u (%u port(s))", p, p,
-				 g->nb_ports);
-			return -EINVAL;
-		}
+		if (g->opt.addr_set[p])
+			return pvp_fail(err, errlen, -EINVAL,
+					"--addr %u: there is no port %u (%u port(s))", p, p,
+					g->nb_ports);
 	}
 	for (p = 0; p < g->nb_ports; p++) {
 		g->opt.addr[p].mac = g->port[p].mac;
@@ -90,21 +89,19 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 				rte_pktmbuf_pool_create(name, GEN_NEIGH_POOL, 64, 0,
 							RTE_PKTMBUF_HEADROOM + PVP_NEIGH_FRAME_MAX,
 							rte_eth_dev_socket_id(g->port[p].eth_port));
-		if (g->neigh[p].mp == NULL) {
-			snprintf(err, errlen, "port %u: no memory for ARP/ND replies: %s", p,
-				 rte_strerror(rte_errno));
-			return -ENOMEM;
-		}
+		if (g->neigh[p].mp == NULL)
+			return pvp_fail(err, errlen, -ENOMEM,
+					"port %u: no memory for ARP/ND replies: %s", p,
+					rte_strerror(rte_errno));
 		snprintf(name, sizeof(name), "gen_neigh_r%u", p);
 		/* Any RX lcore enqueues, the one TX lcore dequeues. */
 		g->neigh[p].ring =
 			rte_ring_create(name, GEN_NEIGH_RING,
 					rte_eth_dev_socket_id(g->port[p].eth_port), RING_F_SC_DEQ);
-		if (g->neigh[p].ring == NULL) {
-			snprintf(err, errlen, "port %u: no memory for ARP/ND replies: %s", p,
-				 rte_strerror(rte_errno));
-			return -ENOMEM;
-		}
+		if (g->neigh[p].ring == NULL)
+			return pvp_fail(err, errlen, -ENOMEM,
+					"port %u: no memory for ARP/ND replies: %s", p,
+					rte_strerror(rte_errno));
 		for (k = 0; k < g->nb_tx; k++)
 			if (g->tx[k]->port == p && g->tx[k]->queue == 0)
 				g->neigh[p].tl = g->tx[k];
@@ -114,10 +111,9 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 			g->neigh[p].ring = NULL;
 			continue;
 		}
-		if (g->neigh[p].tl == NULL) {
-			snprintf(err, errlen, "port %u: no TX lcore sends on its queue 0", p);
-			return -EINVAL;
-		}
+		if (g->neigh[p].tl == NULL)
+			return pvp_fail(err, errlen, -EINVAL,
+					"port %u: no TX lcore sends on its queue 0", p);
 		g->neigh[p].tl->svc = g->neigh[p].ring;
 	}
 	return 0;
@@ -363,16 +359,14 @@ gen_neigh_resolve(struct gen_ctx *g, char *err, size_t errlen)
 		if (!g->opt.addr_set[p] || (c->gw4 == 0 && !c->has_gw6))
 			continue;
 		gen_neigh_gw_str(c, ip, sizeof(ip));
-		if (!g->neigh[p].resolved) {
-			snprintf(err, errlen,
-				 "--l3: port %u: gateway %s did not answer %u %s in %.1f s "
-				 "(is it on the link, on VLAN %s?)",
-				 p, ip, g->opt.resolve_tries,
-				 c->gw4 != 0 ? "ARP requests" : "neighbour solicitations",
-				 g->opt.resolve_tries * g->opt.resolve_wait_s,
-				 pvp_neigh_vlan_format(c, vlan, sizeof(vlan)));
-			return -EHOSTUNREACH;
-		}
+		if (!g->neigh[p].resolved)
+			return pvp_fail(err, errlen, -EHOSTUNREACH,
+					"--l3: port %u: gateway %s did not answer %u %s in %.1f s "
+					"(is it on the link, on VLAN %s?)",
+					p, ip, g->opt.resolve_tries,
+					c->gw4 != 0 ? "ARP requests" : "neighbour solicitations",
+					g->opt.resolve_tries * g->opt.resolve_wait_s,
+					pvp_neigh_vlan_format(c, vlan, sizeof(vlan)));
 		gen_neigh_gw_mac_str(g, p, mac, sizeof(mac));
 		GEN_LOG(NOTICE, "port %u: gateway %s is at %s", p, ip, mac);
 	}
@@ -530,10 +524,9 @@ gen_neigh_print(const struct gen_ctx *g, FILE *f)
 int
 gen_neigh_set(struct gen_ctx *g, uint16_t port, bool responder, char *err, size_t errlen)
 {
-	if (port >= g->nb_ports || !g->opt.addr_set[port]) {
-		snprintf(err, errlen, "port %u has no --addr: it answers nothing already", port);
-		return -EINVAL;
-	}
+	if (port >= g->nb_ports || !g->opt.addr_set[port])
+		return pvp_fail(err, errlen, -EINVAL,
+				"port %u has no --addr: it answers nothing already", port);
 	g->neigh[port].stopped = !responder;
 	GEN_LOG(NOTICE, "port %u: ARP/ND responder %s", port, responder ? "started" : "stopped");
 	return 0;

@@ -32,31 +32,26 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 
 	memset(&conf, 0, sizeof(conf));
 	ret = rte_eth_dev_info_get(p->eth_port, &info);
-	if (ret != 0) {
-		snprintf(err, errlen, "port %u: cannot get device info: %s", p->eth_port,
-			 rte_strerror(-ret));
-		return ret;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, ret, "port %u: cannot get device info: %s",
+				p->eth_port, rte_strerror(-ret));
 	rte_eth_dev_get_name_by_port(p->eth_port, p->name);
-	if (p->nb_txq > info.max_tx_queues) {
-		snprintf(err, errlen, "port %u (%s): %u TX queues asked, the device has %u",
-			 p->eth_port, p->name, p->nb_txq, info.max_tx_queues);
-		return -EINVAL;
-	}
+	if (p->nb_txq > info.max_tx_queues)
+		return pvp_fail(err, errlen, -EINVAL,
+				"port %u (%s): %u TX queues asked, the device has %u", p->eth_port,
+				p->name, p->nb_txq, info.max_tx_queues);
 	if (g->opt.mtu != 0) {
-		if (g->opt.mtu < info.min_mtu || g->opt.mtu > info.max_mtu) {
-			snprintf(err, errlen, "port %u (%s): MTU %u asked, the device takes %u..%u",
-				 p->eth_port, p->name, g->opt.mtu, info.min_mtu, info.max_mtu);
-			return -EINVAL;
-		}
+		if (g->opt.mtu < info.min_mtu || g->opt.mtu > info.max_mtu)
+			return pvp_fail(err, errlen, -EINVAL,
+					"port %u (%s): MTU %u asked, the device takes %u..%u",
+					p->eth_port, p->name, g->opt.mtu, info.min_mtu,
+					info.max_mtu);
 		conf.rxmode.mtu = g->opt.mtu;
 	}
-	if (nb_rxq > info.max_rx_queues) {
-		snprintf(err, errlen,
-			 "port %u (%s): %u RX queues asked (--rx-cores), the device has %u",
-			 p->eth_port, p->name, nb_rxq, info.max_rx_queues);
-		return -EINVAL;
-	}
+	if (nb_rxq > info.max_rx_queues)
+		return pvp_fail(err, errlen, -EINVAL,
+				"port %u (%s): %u RX queues asked (--rx-cores), the device has %u",
+				p->eth_port, p->name, nb_rxq, info.max_rx_queues);
 	if (nb_rxq > 1 && info.flow_type_rss_offloads != 0) {
 		/* Spread flows over the RX lcores; a device without RSS spreads its own way. */
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
@@ -67,16 +62,12 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	if (nb_rxq == 0 && info.max_rx_queues > 0)
 		nb_rxq = 1; /* some PMDs refuse zero RX queues; it stays unpolled */
 	ret = rte_eth_dev_configure(p->eth_port, nb_rxq, p->nb_txq, &conf);
-	if (ret != 0) {
-		snprintf(err, errlen, "port %u (%s): configure failed: %s", p->eth_port, p->name,
-			 rte_strerror(-ret));
-		return ret;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, ret, "port %u (%s): configure failed: %s", p->eth_port,
+				p->name, rte_strerror(-ret));
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->eth_port, &nb_rxd, &nb_txd);
-	if (ret != 0) {
-		snprintf(err, errlen, "port %u: bad descriptor counts", p->eth_port);
-		return ret;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, ret, "port %u: bad descriptor counts", p->eth_port);
 	socket = rte_eth_dev_socket_id(p->eth_port);
 	if (socket < 0)
 		socket = (int)rte_socket_id();
@@ -89,35 +80,28 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	if (p->rx_mp == NULL)
 		p->rx_mp = rte_pktmbuf_pool_create(pname, nb_rxd * 2 + 2048, 256, 0, (uint16_t)room,
 						   socket);
-	if (p->rx_mp == NULL) {
-		snprintf(err, errlen, "port %u: no memory for the RX pool: %s", p->eth_port,
-			 rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
+	if (p->rx_mp == NULL)
+		return pvp_fail(err, errlen, -ENOMEM, "port %u: no memory for the RX pool: %s",
+				p->eth_port, rte_strerror(rte_errno));
 	for (q = 0; q < nb_rxq; q++) {
 		ret = rte_eth_rx_queue_setup(p->eth_port, q, nb_rxd, socket, NULL, p->rx_mp);
-		if (ret != 0) {
-			snprintf(err, errlen, "port %u: RX queue setup failed: %s", p->eth_port,
-				 rte_strerror(-ret));
-			return ret;
-		}
+		if (ret != 0)
+			return pvp_fail(err, errlen, ret, "port %u: RX queue setup failed: %s",
+					p->eth_port, rte_strerror(-ret));
 	}
 	for (q = 0; q < p->nb_txq; q++) {
 		struct rte_eth_txconf txc = info.default_txconf;
 
 		txc.offloads = conf.txmode.offloads;
 		ret = rte_eth_tx_queue_setup(p->eth_port, q, nb_txd, socket, &txc);
-		if (ret != 0) {
-			snprintf(err, errlen, "port %u: TX queue %u setup failed: %s", p->eth_port,
-				 q, rte_strerror(-ret));
-			return ret;
-		}
+		if (ret != 0)
+			return pvp_fail(err, errlen, ret, "port %u: TX queue %u setup failed: %s",
+					p->eth_port, q, rte_strerror(-ret));
 	}
 	ret = rte_eth_dev_start(p->eth_port);
-	if (ret != 0) {
-		snprintf(err, errlen, "port %u: start failed: %s", p->eth_port, rte_strerror(-ret));
-		return ret;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, ret, "port %u: start failed: %s", p->eth_port,
+				rte_strerror(-ret));
 	/* Not every virtual device has promiscuous mode; RX works without. */
 	rte_eth_promiscuous_enable(p->eth_port);
 	rte_eth_macaddr_get(p->eth_port, &p->mac);
@@ -146,19 +130,16 @@ gen_ports_init(struct gen_ctx *g, char *err, size_t errlen)
 				break;
 			g->port[g->nb_ports++].eth_port = pid;
 		}
-		if (g->nb_ports == 0) {
-			snprintf(err, errlen,
-				 "no ports: give a device (e.g. --vdev net_null0,no-rx=1)");
-			return -ENODEV;
-		}
+		if (g->nb_ports == 0)
+			return pvp_fail(err, errlen, -ENODEV,
+					"no ports: give a device (e.g. --vdev net_null0,no-rx=1)");
 	} else {
 		for (i = 0; i < g->opt.nb_ports; i++) {
 			pid = g->opt.ports[i];
-			if (!rte_eth_dev_is_valid_port(pid)) {
-				snprintf(err, errlen, "--ports: unknown port %u (%u available)",
-					 pid, rte_eth_dev_count_avail());
-				return -ENODEV;
-			}
+			if (!rte_eth_dev_is_valid_port(pid))
+				return pvp_fail(err, errlen, -ENODEV,
+						"--ports: unknown port %u (%u available)", pid,
+						rte_eth_dev_count_avail());
 			g->port[g->nb_ports++].eth_port = pid;
 		}
 	}

@@ -89,28 +89,25 @@ gen_rate_pps(struct gen_ctx *g, const struct pvp_rate *r, uint16_t port, double 
 	}
 	pvp_rate_format(r, rs, sizeof(rs));
 	ret = pvp_rate_to_pps(r, avg_size, p->link_bps, pps);
-	if (ret != 0) {
-		snprintf(err, errlen, "rate %s: port %u (%s) reports no link speed: give --speed",
-			 rs, port, p->name);
-		return -EINVAL;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, -EINVAL,
+				"rate %s: port %u (%s) reports no link speed: give --speed", rs,
+				port, p->name);
 	/*
 	 * Below one packet a second the pacer sends nothing and the run
 	 * ends looking normal (1e-300 pps, 1e-9 %): a mistake, not a rate.
 	 */
-	if (!(*pps >= 1.0)) {
-		snprintf(err, errlen, "rate %s is %g pps on port %u, below 1 packet per second", rs,
-			 *pps, port);
-		return -ERANGE;
-	}
-	if (p->link_bps != 0 && *pps > pvp_rate_line_pps(p->link_bps, avg_size) * 1.000001) {
-		snprintf(err, errlen,
-			 "rate %s is above the line rate of port %u (%.0f pps at %.1f B on %" PRIu64
-			 " Mbps): refused (use --speed for a faster virtual port)",
-			 rs, port, pvp_rate_line_pps(p->link_bps, avg_size), avg_size,
-			 p->link_bps / 1000000);
-		return -ERANGE;
-	}
+	if (!(*pps >= 1.0))
+		return pvp_fail(err, errlen, -ERANGE,
+				"rate %s is %g pps on port %u, below 1 packet per second", rs, *pps,
+				port);
+	if (p->link_bps != 0 && *pps > pvp_rate_line_pps(p->link_bps, avg_size) * 1.000001)
+		return pvp_fail(
+			err, errlen, -ERANGE,
+			"rate %s is above the line rate of port %u (%.0f pps at %.1f B on %" PRIu64
+			" Mbps): refused (use --speed for a faster virtual port)",
+			rs, port, pvp_rate_line_pps(p->link_bps, avg_size), avg_size,
+			p->link_bps / 1000000);
 	return 0;
 }
 
@@ -259,23 +256,17 @@ gen_traffic_start(struct gen_ctx *g, const struct pvp_rate *rate, double duratio
 	uint16_t i;
 	int ret;
 
-	if (g->nb_ws == 0) {
-		snprintf(err, errlen, "no streams loaded");
-		return -ENOENT;
-	}
+	if (g->nb_ws == 0)
+		return pvp_fail(err, errlen, -ENOENT, "no streams loaded");
 	/* 1e300 s made the exact counts wrap (tx_asked went negative). */
-	if (!(duration_s >= 0 && duration_s <= GEN_MAX_DURATION_S)) {
-		snprintf(err, errlen, "duration %g s is out of range 0..%.0f", duration_s,
-			 GEN_MAX_DURATION_S);
-		return -ERANGE;
-	}
+	if (!(duration_s >= 0 && duration_s <= GEN_MAX_DURATION_S))
+		return pvp_fail(err, errlen, -ERANGE, "duration %g s is out of range 0..%.0f",
+				duration_s, GEN_MAX_DURATION_S);
 	/* A run that ended by itself is over even if the main loop has not seen it yet. */
 	if (g->running && gen_traffic_tx_done(g))
 		gen_traffic_stop(g);
-	if (g->running) {
-		snprintf(err, errlen, "traffic is running: stop it first");
-		return -EBUSY;
-	}
+	if (g->running)
+		return pvp_fail(err, errlen, -EBUSY, "traffic is running: stop it first");
 	ret = gen_compute_pps(g, rate, ws_pps, err, errlen);
 	if (ret != 0)
 		return ret;
@@ -344,10 +335,8 @@ gen_traffic_update(struct gen_ctx *g, const struct pvp_rate *rate, char *err, si
 	uint16_t i;
 	int ret;
 
-	if (!g->running) {
-		snprintf(err, errlen, "traffic is not running");
-		return -EINVAL;
-	}
+	if (!g->running)
+		return pvp_fail(err, errlen, -EINVAL, "traffic is not running");
 	ret = gen_compute_pps(g, rate, ws_pps, err, errlen);
 	if (ret != 0)
 		return ret;
