@@ -133,44 +133,40 @@ gen_run_max_burst(const struct gen_ctx *g)
 	return m;
 }
 
-static json_t *
-gen_traffic_json(struct gen_ctx *g)
+/* The run as a whole since the last clear: stats.get's "traffic" and the summary's first line. */
+static void
+gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
 {
-	struct pvp_gen_traffic tr = {
+	uint16_t i;
+
+	*tr = (struct pvp_gen_traffic){
 		.running = g->running,
 		.tx_full = g->opt.tx_full_drop ? PVP_GEN_TX_FULL_DROP : PVP_GEN_TX_FULL_RETRY,
 		.requested_pps = g->requested_pps,
 		.max_burst = gen_run_max_burst(g),
 		.has_max_burst = true,
 	};
-	uint16_t i;
-
-	gen_run_totals(g, &tr.tx_packets, &tr.elapsed_s);
+	gen_run_totals(g, &tr->tx_packets, &tr->elapsed_s);
 	for (i = 0; i < g->nb_ws; i++) {
-		tr.tx_unsent += g->ws[i]->tx.unsent - g->tx_base[i].unsent;
-		tr.tx_late += g->ws[i]->tx.late - g->tx_base[i].late;
+		tr->tx_unsent += g->ws[i]->tx.unsent - g->tx_base[i].unsent;
+		tr->tx_late += g->ws[i]->tx.late - g->tx_base[i].late;
 	}
-	tr.achieved_pps = tr.elapsed_s > 0 ? (double)tr.tx_packets / tr.elapsed_s : 0;
-	tr.tx_asked = gen_run_asked(g);
-	tr.generator_limited = gen_run_limited(g, tr.tx_packets, tr.tx_asked, tr.elapsed_s);
-	pvp_rate_format(&g->rate, tr.rate, sizeof(tr.rate));
-	gen_start_fill(g, &tr.start);
-	return pvp_schema_encode(pvp_gen_traffic_members, &tr);
+	tr->achieved_pps = tr->elapsed_s > 0 ? (double)tr->tx_packets / tr->elapsed_s : 0;
+	tr->tx_asked = gen_run_asked(g);
+	tr->generator_limited = gen_run_limited(g, tr->tx_packets, tr->tx_asked, tr->elapsed_s);
+	pvp_rate_format(&g->rate, tr->rate, sizeof(tr->rate));
+	gen_start_fill(g, &tr->start);
 }
 
 /*
  * The stream's latency histogram (lib/lat's sparse JSON form, with its
- * HdrHistogram encoding as "hdrh") into its "latency_ns", with the clock
- * the figures come from: the host TSC, read when the TX burst is built
- * and when the RX burst is received (software timestamps: they include
- * the tester's own queueing, which a wire calibration measures).
+ * HdrHistogram encoding as "hdrh") into its "latency_ns".
  */
 static void
 gen_stream_hist(struct gen_ctx *g, uint16_t i, json_t *lat)
 {
 	struct pvp_lat *h = malloc(sizeof(*h));
 
-	json_object_set_new(lat, "clock", json_string("tsc"));
 	if (h == NULL)
 		return;
 	gen_rx_lat(g, i, h);
@@ -192,9 +188,15 @@ gen_streams_json(struct gen_ctx *g)
 		uint64_t offered = gen_ws_offered(g, i);
 
 		gen_rx_read(g, i, &seq, &l, &rx_bytes);
+		/*
+		 * "clock": the figures come from the host TSC, read when the
+		 * TX burst is built and when the RX burst is received (software
+		 * timestamps: they include the tester's own queueing, which a
+		 * wire calibration measures).
+		 */
 		st = json_pack(
 			"{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-			"s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
+			"s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s}}",
 			"stream", w->wire_id, "name", w->st->ps->name, "port", w->port, "queue",
 			w->queue, "max_burst", (json_int_t)w->max_due, "tx_packets", (json_int_t)tx,
 			"tx_bytes", (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
@@ -206,10 +208,9 @@ gen_streams_json(struct gen_ctx *g)
 			"count", (json_int_t)l.count, "min", (json_int_t)l.min, "avg",
 			(json_int_t)l.avg, "max", (json_int_t)l.max, "p50", (json_int_t)l.p50,
 			"p90", (json_int_t)l.p90, "p99", (json_int_t)l.p99, "p99_9",
-			(json_int_t)l.p99_9, "jitter", (json_int_t)l.jitter);
+			(json_int_t)l.p99_9, "jitter", (json_int_t)l.jitter, "p99_99",
+			(json_int_t)l.p99_99, "clock", "tsc");
 		if (st != NULL) {
-			json_object_set_new(json_object_get(st, "latency_ns"), "p99_99",
-					    json_integer((json_int_t)l.p99_99));
 			gen_stream_hist(g, i, json_object_get(st, "latency_ns"));
 			json_object_set_new(st, PVP_GEN_K_ONEWAY_NS, gen_oneway_stream_json(g, i));
 		}
@@ -239,6 +240,7 @@ gen_lcores_json(struct gen_ctx *g)
 json_t *
 gen_report_json(struct gen_ctx *g)
 {
+	struct pvp_gen_traffic tr;
 	struct gen_cap_info cap;
 	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
@@ -249,16 +251,18 @@ gen_report_json(struct gen_ctx *g)
 	root = pvp_stats_snap_to_json(&snap);
 	if (root == NULL)
 		return NULL;
-	json_object_set_new(root, PVP_GEN_K_TRAFFIC, gen_traffic_json(g));
-	json_object_set_new(root, PVP_GEN_K_STREAMS, gen_streams_json(g));
-	json_object_set_new(root, PVP_GEN_K_ONEWAY, gen_oneway_json(g));
+	gen_traffic_read(g, &tr);
 	gen_rx_other(g, &unsigned_rx, &unknown);
-	json_object_set_new(root, PVP_GEN_K_UNSIGNED_RX, json_integer((json_int_t)unsigned_rx));
-	json_object_set_new(root, PVP_GEN_K_UNKNOWN_STREAM_RX, json_integer((json_int_t)unknown));
-	json_object_set_new(root, PVP_GEN_K_NEIGH_RX,
-			    json_integer((json_int_t)gen_neigh_rx_total(g)));
-	json_object_set_new(root, PVP_GEN_K_NEIGH, gen_neigh_json(g));
-	json_object_set_new(root, "tx_lcores", gen_lcores_json(g));
+	/* "o*": a member that could not be made is left out, as before. */
+	json_object_update_new(
+		root,
+		json_pack("{s:o*,s:o*,s:o*,s:I,s:I,s:I,s:o*,s:o*}", PVP_GEN_K_TRAFFIC,
+			  pvp_schema_encode(pvp_gen_traffic_members, &tr), PVP_GEN_K_STREAMS,
+			  gen_streams_json(g), PVP_GEN_K_ONEWAY, gen_oneway_json(g),
+			  PVP_GEN_K_UNSIGNED_RX, (json_int_t)unsigned_rx,
+			  PVP_GEN_K_UNKNOWN_STREAM_RX, (json_int_t)unknown, PVP_GEN_K_NEIGH_RX,
+			  (json_int_t)gen_neigh_rx_total(g), PVP_GEN_K_NEIGH, gen_neigh_json(g),
+			  "tx_lcores", gen_lcores_json(g)));
 	if (gen_cap_totals(&cap))
 		json_object_set_new(
 			root, PVP_GEN_K_CAPTURE,
@@ -283,29 +287,21 @@ gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen)
 void
 gen_report_print(struct gen_ctx *g, FILE *f)
 {
+	struct pvp_gen_traffic tr;
 	struct gen_cap_info cap;
 	uint64_t unsigned_rx, unknown;
 	struct pvp_stats_snap snap;
-	json_t *tr = gen_traffic_json(g);
 	uint16_t p, i;
 
-	if (pvp_stats_snapshot(g->stats, &snap) != 0) {
-		json_decref(tr);
+	gen_traffic_read(g, &tr);
+	if (pvp_stats_snapshot(g->stats, &snap) != 0)
 		return;
-	}
 	fprintf(f, "\n=== pvpkit-gen summary ===\n");
 	fprintf(f,
 		"rate %s: requested %.0f pps, achieved %.0f pps over %.3f s, "
 		"tx_unsent %" PRIu64 ", tx_late %" PRIu64 ", max_burst %" PRIu64 "%s\n",
-		json_string_value(json_object_get(tr, "rate")),
-		json_real_value(json_object_get(tr, "requested_pps")),
-		json_real_value(json_object_get(tr, "achieved_pps")),
-		json_real_value(json_object_get(tr, "elapsed_s")),
-		(uint64_t)json_integer_value(json_object_get(tr, "tx_unsent")),
-		(uint64_t)json_integer_value(json_object_get(tr, "tx_late")),
-		(uint64_t)json_integer_value(json_object_get(tr, "max_burst")),
-		json_is_true(json_object_get(tr, "generator_limited")) ? " (GENERATOR LIMITED)"
-								       : "");
+		tr.rate, tr.requested_pps, tr.achieved_pps, tr.elapsed_s, tr.tx_unsent, tr.tx_late,
+		tr.max_burst, tr.generator_limited ? " (GENERATOR LIMITED)" : "");
 	fprintf(f, "%-4s %-20s %14s %14s %12s %12s\n", "port", "name", "tx_packets", "rx_packets",
 		"tx_dropped", "rx_dropped");
 	for (p = 0; p < snap.nb_ports; p++) {
@@ -350,7 +346,6 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 				(double)tl->cycles_busy / tl->pkts_busy);
 	}
 	fflush(f);
-	json_decref(tr);
 }
 
 void
