@@ -104,7 +104,7 @@ gen_die(const char *fmt, ...)
 	exit(GEN_EXIT_USAGE);
 }
 
-void
+static void
 gen_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [options]\n"
@@ -180,39 +180,12 @@ gen_usage(const char *prog)
 	       prog);
 }
 
-/* --metrics ADDR is refused here, before the EAL, like every other bad option. */
-static void
-gen_metrics_opt(const char *addr)
-{
-	char host[64], err[256] = "";
-	uint16_t port;
-
-	if (pvp_metrics_addr_parse(addr, host, sizeof(host), &port, err, sizeof(err)) != 0)
-		gen_die("%s", err);
-}
-
-/*
- * Numbers on the command line are lib/util's, as in pvpkit-fwd and
- * pvpkit: base 10 always ("010" is ten, "0x40" is refused), the same
- * range and message for the same option in every binary.
- */
-static uint64_t
-gen_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
-{
-	char name[64], err[256];
-	uint64_t v = 0;
-
-	snprintf(name, sizeof(name), "--%s", opt);
-	if (pvp_parse_u64(name, s, min, max, &v, err, sizeof(err)) < 0)
-		gen_die("%s", err);
-	return v;
-}
-
 static void
 gen_parse_ports(const char *s, struct gen_opts *o)
 {
-	char buf[256];
+	char buf[256], err[256];
 	char *tok, *save = NULL;
+	uint64_t v = 0;
 
 	if (strlen(s) >= sizeof(buf))
 		gen_die("--ports: list too long");
@@ -223,7 +196,11 @@ gen_parse_ports(const char *s, struct gen_opts *o)
 
 		if (o->nb_ports == GEN_MAX_PORTS)
 			gen_die("--ports: at most %d ports", GEN_MAX_PORTS);
-		pid = (uint16_t)gen_parse_u64("ports", tok, 0, RTE_MAX_ETHPORTS - 1);
+		/* lib/util's numbers, as in every binary: base 10 always ("0x40" is refused). */
+		if (pvp_parse_u64("--ports", tok, 0, RTE_MAX_ETHPORTS - 1, &v, err, sizeof(err)) <
+		    0)
+			gen_die("%s", err);
+		pid = (uint16_t)v;
 		/* A port is configured once: a second time fails as "busy". */
 		for (i = 0; i < o->nb_ports; i++)
 			if (o->ports[i] == pid)
@@ -232,18 +209,6 @@ gen_parse_ports(const char *s, struct gen_opts *o)
 	}
 	if (o->nb_ports == 0)
 		gen_die("--ports: empty list");
-}
-
-/* --imix-sizes 64:7,570:4,1518:1 (lib/pkt's grammar). */
-static void
-gen_parse_imix(const char *s, struct gen_opts *o)
-{
-	uint32_t n = 0;
-	char err[256];
-
-	if (pvp_imix_parse("--imix-sizes", s, o->imix_list, &n, err, sizeof(err)) != 0)
-		gen_die("%s", err);
-	o->n_imix = (uint8_t)n;
 }
 
 #define GEN_NUM(id, field, lo, hi) PVP_NUM_OPT(struct gen_opts, id, field, lo, hi)
@@ -270,20 +235,6 @@ static const struct pvp_num_opt gen_num_opts[] = {
 	GEN_NUM(OPT_RESOLVE_TRIES, resolve_tries, 1, 100),
 };
 /* clang-format on */
-
-/* A whole-number option: parsed, range checked, stored. False if @p id is none. */
-static bool
-gen_parse_num_opt(int id, const char *arg, struct gen_opts *o)
-{
-	char err[256];
-	int ret;
-
-	ret = pvp_num_opt_parse(gen_num_opts, RTE_DIM(gen_num_opts), gen_long_opts, id, arg, o, err,
-				sizeof(err));
-	if (ret < 0)
-		gen_die("%s", err);
-	return ret > 0;
-}
 
 /* The message for what getopt_long() returned '?' for. */
 static void __attribute__((noreturn)) gen_bad_option(char **argv)
@@ -315,7 +266,9 @@ gen_parse_addr(const char *s, struct gen_opts *o)
 static void
 gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 {
-	char err[256];
+	char host[64], err[256] = "";
+	uint32_t n = 0;
+	uint16_t port;
 
 	switch (c) {
 	case OPT_RATE:
@@ -335,8 +288,11 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		o->imix = true;
 		break;
 	case OPT_IMIX_SIZES:
+		/* 64:7,570:4,1518:1 (lib/pkt's grammar). */
 		o->imix = true;
-		gen_parse_imix(arg, o);
+		if (pvp_imix_parse("--imix-sizes", arg, o->imix_list, &n, err, sizeof(err)) != 0)
+			gen_die("%s", err);
+		o->n_imix = (uint8_t)n;
 		break;
 	case OPT_PCAP:
 		o->pcap = arg;
@@ -406,7 +362,9 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 			gen_die("%s", err);
 		break;
 	case OPT_METRICS:
-		gen_metrics_opt(arg);
+		/* Refused here, before the EAL, like every other bad option. */
+		if (pvp_metrics_addr_parse(arg, host, sizeof(host), &port, err, sizeof(err)) != 0)
+			gen_die("%s", err);
 		o->metrics = arg;
 		break;
 	case OPT_HELP:
@@ -480,8 +438,8 @@ gen_args_check(struct gen_opts *o)
 int
 gen_args_parse(int argc, char **argv, struct gen_opts *o)
 {
-	char err[512];
-	int c;
+	char err[512] = "";
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->size = 64;
@@ -499,9 +457,15 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = pvp_getopt(argc, argv, gen_long_opts, NULL)) != -1)
-		if (!gen_parse_num_opt(c, optarg, o))
+	while ((c = pvp_getopt(argc, argv, gen_long_opts, NULL)) != -1) {
+		/* A whole number is parsed, range checked and stored by its table. */
+		ret = pvp_num_opt_parse(gen_num_opts, RTE_DIM(gen_num_opts), gen_long_opts, c,
+					optarg, o, err, sizeof(err));
+		if (ret < 0)
+			gen_die("%s", err);
+		if (ret == 0)
 			gen_parse_opt(c, optarg, o, argv);
+	}
 	if (optind < argc)
 		gen_die("unexpected argument '%.40s' (see --help)", argv[optind]);
 	gen_args_check(o);

@@ -451,7 +451,6 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
  * usage and exits. */
 int gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv);
 int gen_args_parse(int argc, char **argv, struct gen_opts *o);
-void gen_usage(const char *prog);
 void gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 /* port.c */
