@@ -230,7 +230,6 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 	uint16_t k;
 
 	pvp_seq_init(seq);
-	pvp_lat_init(&sum);
 	*bytes = 0;
 	for (k = 0; k < g->rx.nb; k++) {
 		const struct gen_ws_rx *r = &g->rx.rl[k]->ws[wire_id];
@@ -244,9 +243,9 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 		if (r->seq.started && (!seq->started || r->seq.next > seq->next))
 			seq->next = r->seq.next;
 		seq->started |= r->seq.started;
-		pvp_lat_merge(&sum, &r->lat);
 		*bytes += r->bytes;
 	}
+	gen_rx_lat(g, wire_id, &sum);
 	pvp_lat_read(&sum, lat);
 }
 

@@ -112,16 +112,14 @@ gen_ws_sums(struct gen_wstream *w)
 	const struct pvp_stream *ps = st->ps;
 	const struct pvp_tmpl *t = &ps->tmpl[0];
 	uint16_t offs[6];
-	uint32_t i;
+	uint32_t i, k;
 	uint8_t *tmp;
 
 	for (i = 0; st->sig_base && i < ps->n_tmpl; i++) {
 		const struct pvp_tmpl *ti = &ps->tmpl[i];
 
-		offs[0] = ti->sig_off + 6; /* seq */
-		offs[1] = ti->sig_off + 8;
-		offs[2] = ti->sig_off + 10; /* tx_ts */
-		offs[3] = ti->sig_off + 12;
+		for (k = 0; k < 4; k++)
+			offs[k] = ti->sig_off + 6 + 2 * k; /* seq, then tx_ts */
 		w->sig_sum[i] = gen_sum_less(w->tdata[i], ti->sig_csum.off[0], offs, 4);
 	}
 	if (!st->inc1_merge)
@@ -136,10 +134,8 @@ gen_ws_sums(struct gen_wstream *w)
 	offs[0] = t->slot[0].off;
 	offs[1] = t->slot[0].off + 2;
 	w->ip_sum = gen_sum_less(tmp, t->slot[0].csum.off[0], offs, 2);
-	offs[2] = t->sig_off + 6;
-	offs[3] = t->sig_off + 8;
-	offs[4] = t->sig_off + 10;
-	offs[5] = t->sig_off + 12;
+	for (k = 0; k < 4; k++)
+		offs[2 + k] = t->sig_off + 6 + 2 * k;
 	w->l4_sum = gen_sum_less(tmp, t->sig_csum.off[0], offs, 6);
 	free(tmp);
 	return 0;
