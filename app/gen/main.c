@@ -175,16 +175,26 @@ gen_periodic(struct gen_ctx *g, uint64_t *next)
 	gen_report_period(g);
 }
 
+/*
+ * The main loop: a CLI run sends at once and ends with its traffic, then
+ * waits for the packets still on their way back (part of the result); a
+ * server waits for its clients until SIGINT/SIGTERM.
+ */
 static int
-gen_run_cli(struct gen_ctx *g)
+gen_run(struct gen_ctx *g)
 {
 	uint64_t next_period = 0, drain_end;
 	char err[512] = "";
 	int ret;
 
-	pthread_mutex_lock(&gen_lock);
-	ret = gen_traffic_start(g, &g->opt.rate, g->opt.duration_s, 0, err, sizeof(err));
-	pthread_mutex_unlock(&gen_lock);
+	if (g->opt.server) {
+		ret = g->opt.trex != NULL ? gen_trex_start(g, err, sizeof(err))
+					  : gen_ctl_start(g, err, sizeof(err));
+	} else {
+		pthread_mutex_lock(&gen_lock);
+		ret = gen_traffic_start(g, &g->opt.rate, g->opt.duration_s, 0, err, sizeof(err));
+		pthread_mutex_unlock(&gen_lock);
+	}
 	if (ret != 0) {
 		fprintf(stderr, "pvpkit-gen: %s\n", err);
 		return GEN_EXIT_USAGE;
@@ -192,34 +202,8 @@ gen_run_cli(struct gen_ctx *g)
 	while (gen_signal == 0) {
 		gen_main_turn(g);
 		gen_check_run_end(g);
-		if (!g->running)
+		if (!g->opt.server && !g->running)
 			break;
-		gen_periodic(g, &next_period);
-	}
-	pthread_mutex_lock(&gen_lock);
-	gen_traffic_stop(g);
-	pthread_mutex_unlock(&gen_lock);
-	/* Packets still on their way back are part of the result. */
-	drain_end = rte_rdtsc() + (uint64_t)g->opt.drain_ms * g->hz / 1000;
-	while (rte_rdtsc() < drain_end)
-		gen_main_turn(g);
-	return 0;
-}
-
-static int
-gen_run_server(struct gen_ctx *g)
-{
-	uint64_t next_period = 0;
-	char err[512];
-
-	if ((g->opt.trex != NULL ? gen_trex_start(g, err, sizeof(err))
-				 : gen_ctl_start(g, err, sizeof(err))) != 0) {
-		fprintf(stderr, "pvpkit-gen: %s\n", err);
-		return GEN_EXIT_USAGE;
-	}
-	while (gen_signal == 0) {
-		gen_main_turn(g);
-		gen_check_run_end(g);
 		gen_periodic(g, &next_period);
 	}
 	pthread_mutex_lock(&gen_lock);
@@ -227,8 +211,11 @@ gen_run_server(struct gen_ctx *g)
 	pthread_mutex_unlock(&gen_lock);
 	if (g->opt.trex != NULL)
 		gen_trex_stop();
-	else
+	else if (g->opt.server)
 		gen_ctl_stop();
+	drain_end = rte_rdtsc() + (uint64_t)g->opt.drain_ms * g->hz / 1000;
+	while (!g->opt.server && rte_rdtsc() < drain_end)
+		gen_main_turn(g);
 	return 0;
 }
 
@@ -362,7 +349,7 @@ main(int argc, char **argv)
 	gen_capture_open(g);
 	gen_launch(g);
 
-	status = g->opt.server ? gen_run_server(g) : gen_run_cli(g);
+	status = gen_run(g);
 	/* The capture file is whole and its counts final before the report. */
 	gen_cap_stop_all();
 	if (status == 0) {
