@@ -52,22 +52,21 @@ struct gen_cap_conf {
 /* A capture as gen_cap_status() reports it. */
 struct gen_cap_info {
 	uint32_t id;
-	bool active;	      /* still taking frames */
-	bool to_file;	      /* writes a pcap file */
-	bool cyclic;	      /* conf.cyclic */
-	uint64_t ports[2];    /* conf.ports */
-	char filter[256];     /* conf.filter, "" for none */
-	uint64_t limit;	      /* conf.count */
-	uint64_t limit_bytes; /* conf.bytes */
-	uint64_t matched;     /* frames that passed the ports and the filter */
-	uint64_t captured;    /* frames written or buffered */
-	uint64_t bytes;	      /* their bytes */
-	uint64_t over;	      /* matched past a limit (fixed), not kept */
-	uint64_t dropped;     /* matched, not kept: ring or copies full */
-	uint64_t fetched;     /* buffer: frames handed to clients */
-	uint64_t pending;     /* buffer: frames waiting to be fetched */
-	uint64_t buf_bytes;   /* buffer: their bytes */
-	double start_ts;      /* CLOCK_REALTIME s of the start */
+	bool active;	    /* still taking frames */
+	bool to_file;	    /* writes a pcap file */
+	bool cyclic;	    /* conf.cyclic */
+	uint64_t ports[2];  /* conf.ports */
+	char filter[256];   /* conf.filter, "" for none */
+	uint64_t limit;	    /* conf.count */
+	uint64_t matched;   /* frames that passed the ports and the filter */
+	uint64_t captured;  /* frames written or buffered */
+	uint64_t bytes;	    /* their bytes */
+	uint64_t over;	    /* matched past a limit (fixed), not kept */
+	uint64_t dropped;   /* matched, not kept: ring or copies full */
+	uint64_t fetched;   /* buffer: frames handed to clients */
+	uint64_t pending;   /* buffer: frames waiting to be fetched */
+	uint64_t buf_bytes; /* buffer: their bytes */
+	double start_ts;    /* CLOCK_REALTIME s of the start */
 };
 
 /* One buffered frame, as gen_cap_fetch() hands it out. */

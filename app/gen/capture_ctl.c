@@ -308,7 +308,6 @@ gen_cap_info_of(struct gen_cap *c, struct gen_cap_info *i)
 	i->ports[1] = c->ports[1];
 	snprintf(i->filter, sizeof(i->filter), "%s", c->filter);
 	i->limit = c->to_file ? c->count : c->limit;
-	i->limit_bytes = c->bytes_lim;
 	i->matched = __atomic_load_n(&c->matched, __ATOMIC_RELAXED);
 	i->over = __atomic_load_n(&c->over, __ATOMIC_RELAXED);
 	i->dropped = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
