@@ -412,14 +412,16 @@ json_t *
 gen_neigh_json(const struct gen_ctx *g)
 {
 	json_t *arr = json_array();
-	char buf[INET6_ADDRSTRLEN];
+	char ip[INET6_ADDRSTRLEN], ip6[INET6_ADDRSTRLEN], gw[INET6_ADDRSTRLEN];
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
 	uint16_t p, k;
 
 	for (p = 0; p < g->nb_ports; p++) {
 		const struct pvp_neigh_cfg *c = &g->opt.addr[p];
+		bool res = g->neigh[p].resolved;
 		struct pvp_neigh_stats sum;
 		uint64_t unanswered = 0, announced = 0, silenced = 0, tx = 0, changed = 0;
-		json_t *o = json_object();
+		json_t *o;
 
 		memset(&sum, 0, sizeof(sum));
 		for (k = 0; k < g->rx.nb; k++) {
@@ -441,40 +443,30 @@ gen_neigh_json(const struct gen_ctx *g)
 			tx = __atomic_load_n(&g->neigh[p].tl->svc_sent, __ATOMIC_RELAXED) -
 			     g->neigh[p].tx_zero;
 		}
-		json_object_set_new(o, "port", json_integer(p));
-		if (c->ip4 != 0)
-			json_object_set_new(o, "ip",
-					    json_string(pvp_ipv4_format(c->ip4, buf, sizeof(buf))));
-		if (c->has_ip6)
-			json_object_set_new(
-				o, "ip6",
-				json_string(inet_ntop(AF_INET6, c->ip6, buf, sizeof(buf))));
-		/* The outer (or only) tag keeps its place; QinQ's inner one is beside it. */
-		if (c->vlan[0] != 0)
-			json_object_set_new(o, "vlan", json_integer(c->vlan[0]));
-		if (c->vlan[1] != 0)
-			json_object_set_new(o, "vlan_inner", json_integer(c->vlan[1]));
-		if (c->gw4 != 0 || c->has_gw6)
-			json_object_set_new(o, "gateway",
-					    json_string(gen_neigh_gw_str(c, buf, sizeof(buf))));
-		if (g->neigh[p].resolved) {
-			char mac[RTE_ETHER_ADDR_FMT_SIZE];
-
-			gen_neigh_gw_mac_str(g, p, mac, sizeof(mac));
-			json_object_set_new(o, "gateway_mac", json_string(mac));
-			json_object_set_new(o, "gateway_changes",
-					    json_integer((json_int_t)changed));
-		}
+		gen_neigh_gw_mac_str(g, p, mac, sizeof(mac));
+		/*
+		 * "*": what the port has not (an address, a tag, a gateway, one
+		 * resolved) is left out. The outer (or only) tag keeps its place;
+		 * QinQ's inner one is beside it.
+		 */
+		o = json_pack(
+			"{s:i,s:s*,s:s*,s:o*,s:o*,s:s*,s:s*,s:o*}", "port", p, "ip",
+			c->ip4 != 0 ? pvp_ipv4_format(c->ip4, ip, sizeof(ip)) : NULL, "ip6",
+			c->has_ip6 ? inet_ntop(AF_INET6, c->ip6, ip6, sizeof(ip6)) : NULL, "vlan",
+			c->vlan[0] != 0 ? json_integer(c->vlan[0]) : NULL, "vlan_inner",
+			c->vlan[1] != 0 ? json_integer(c->vlan[1]) : NULL, "gateway",
+			c->gw4 != 0 || c->has_gw6 ? gen_neigh_gw_str(c, gw, sizeof(gw)) : NULL,
+			"gateway_mac", res ? mac : NULL, "gateway_changes",
+			res ? json_integer((json_int_t)changed) : NULL);
 #define GEN_NEIGH_JSON(name, help)                                                                 \
 	json_object_set_new(o, #name, json_integer((json_int_t)sum.name));
 		PVP_NEIGH_COUNTERS(GEN_NEIGH_JSON)
 #undef GEN_NEIGH_JSON
-		json_object_set_new(o, "unanswered", json_integer((json_int_t)unanswered));
-		json_object_set_new(o, "announced", json_integer((json_int_t)announced));
-		json_object_set_new(o, "silenced", json_integer((json_int_t)silenced));
-		json_object_set_new(o, "tx", json_integer((json_int_t)tx));
-		json_object_set_new(o, "responder",
-				    json_boolean(g->opt.addr_set[p] && !g->neigh[p].stopped));
+		json_object_update_new(
+			o, json_pack("{s:I,s:I,s:I,s:I,s:b}", "unanswered", (json_int_t)unanswered,
+				     "announced", (json_int_t)announced, "silenced",
+				     (json_int_t)silenced, "tx", (json_int_t)tx, "responder",
+				     g->opt.addr_set[p] && !g->neigh[p].stopped));
 		json_array_append_new(arr, o);
 	}
 	return arr;

@@ -93,15 +93,12 @@ json_t *
 gen_oneway_json(const struct gen_ctx *g)
 {
 	const struct gen_oneway *o = &g->oneway;
-	json_t *j = json_pack("{s:s}", "clock", o->clock);
+	bool offset = strcmp(o->clock, "off") != 0 && strcmp(o->clock, "differs") != 0;
 
-	if (j == NULL)
-		return NULL;
-	if (o->reason[0] != '\0')
-		json_object_set_new(j, "reason", json_string(o->reason));
-	if (strcmp(o->clock, "off") != 0 && strcmp(o->clock, "differs") != 0)
-		json_object_set_new(j, "offset_ns", json_real(o->offset_ns));
-	return j;
+	/* "*": no reason, or no offset, is left out. */
+	return json_pack("{s:s,s:s*,s:o*}", "clock", o->clock, "reason",
+			 o->reason[0] != '\0' ? o->reason : NULL, "offset_ns",
+			 offset ? json_real(o->offset_ns) : NULL);
 }
 
 /* Both halves of wire stream @p i, the RX lcores merged. */
