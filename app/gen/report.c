@@ -121,18 +121,6 @@ gen_ws_offered(const struct gen_ctx *g, uint16_t i)
 	return tx->packets - base->packets + (g->opt.tx_full_drop ? tx->unsent - base->unsent : 0);
 }
 
-/* The largest burst ahead of the schedule of the run, over all streams. */
-static uint64_t
-gen_run_max_burst(const struct gen_ctx *g)
-{
-	uint64_t m = 0;
-	uint16_t i;
-
-	for (i = 0; i < g->nb_ws; i++)
-		m = RTE_MAX(m, g->ws[i]->max_due);
-	return m;
-}
-
 /* The run as a whole since the last clear: stats.get's "traffic" and the summary's first line. */
 static void
 gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
@@ -143,13 +131,14 @@ gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
 		.running = g->running,
 		.tx_full = g->opt.tx_full_drop ? PVP_GEN_TX_FULL_DROP : PVP_GEN_TX_FULL_RETRY,
 		.requested_pps = g->requested_pps,
-		.max_burst = gen_run_max_burst(g),
 		.has_max_burst = true,
 	};
 	gen_run_totals(g, &tr->tx_packets, &tr->elapsed_s);
 	for (i = 0; i < g->nb_ws; i++) {
 		tr->tx_unsent += g->ws[i]->tx.unsent - g->tx_base[i].unsent;
 		tr->tx_late += g->ws[i]->tx.late - g->tx_base[i].late;
+		/* The largest burst ahead of the schedule, over all streams. */
+		tr->max_burst = RTE_MAX(tr->max_burst, g->ws[i]->max_due);
 	}
 	tr->achieved_pps = tr->elapsed_s > 0 ? (double)tr->tx_packets / tr->elapsed_s : 0;
 	tr->tx_asked = gen_run_asked(g);
