@@ -69,25 +69,20 @@ gen_profile_from_opts(struct gen_ctx *g, char *err, size_t errlen)
 	if (g->opt.profile != NULL) {
 		p = pvp_profile_load(g->opt.profile, e, sizeof(e));
 	} else if (g->opt.pcap != NULL || g->opt.n_imix != 0) {
-		json_t *root = json_object(), *streams = json_array();
+		json_t *root = json_pack("{s:[]}", "streams");
+		bool imix = g->opt.pcap == NULL;
 
-		json_object_set_new(root, "streams", streams);
-		for (i = 0; i < g->nb_ports; i++) {
-			json_t *st = json_object();
-
-			json_object_set_new(st, "port", json_integer(i));
-			if (g->opt.pcap != NULL) {
-				json_object_set_new(st, "pcap", json_string(g->opt.pcap));
-				if (g->opt.pcap_as_is)
-					json_object_set_new(st, "replay", json_true());
-			} else {
-				json_object_set_new(st, "imix", gen_imix_json(&g->opt));
-				if (g->opt.flows > 1)
-					json_object_set_new(st, "flows",
-							    json_integer((json_int_t)g->opt.flows));
-			}
-			json_array_append_new(streams, st);
-		}
+		/* A stream per port: {port, pcap[, replay]} or {port, imix[, flows]}. */
+		for (i = 0; i < g->nb_ports; i++)
+			json_array_append_new(
+				json_object_get(root, "streams"),
+				json_pack("{s:i,s:s*,s:o*,s:o*,s:o*}", "port", i, "pcap",
+					  g->opt.pcap, "replay",
+					  g->opt.pcap_as_is ? json_true() : NULL, "imix",
+					  imix ? gen_imix_json(&g->opt) : NULL, "flows",
+					  imix && g->opt.flows > 1
+						  ? json_integer((json_int_t)g->opt.flows)
+						  : NULL));
 		p = pvp_profile_parse(root, g->opt.pcap != NULL ? "--pcap" : "--imix-sizes", e,
 				      sizeof(e));
 		json_decref(root);
