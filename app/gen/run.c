@@ -46,13 +46,10 @@ static uint64_t gen_due_tsc;
 static uint64_t
 gen_backstop_tsc(struct gen_ctx *g, double duration_s)
 {
-	double s = duration_s / 4;
+	/* A quarter of the run, 0.5 to 5 s. */
+	double s = RTE_MAX(duration_s / 4, 0.5);
 
-	if (s < 0.5)
-		s = 0.5;
-	else if (s > 5.0)
-		s = 5.0;
-	return (uint64_t)(s * (double)g->hz);
+	return (uint64_t)(RTE_MIN(s, 5.0) * (double)g->hz);
 }
 
 /* Mean frame size (FCS included) of the port's streams without own rate. */
