@@ -253,11 +253,8 @@ gen_setup(struct gen_ctx *g)
 	double pps;
 	uint16_t i;
 
-	if (gen_ports_init(g, err, sizeof(err)) != 0)
-		gen_setup_die("%s", err);
-	if (gen_stats_init(g, err, sizeof(err)) != 0)
-		gen_setup_die("%s", err);
-	if (gen_lcores_assign(g, err, sizeof(err)) != 0)
+	if (gen_ports_init(g, err, sizeof(err)) != 0 || gen_stats_init(g, err, sizeof(err)) != 0 ||
+	    gen_lcores_assign(g, err, sizeof(err)) != 0)
 		gen_setup_die("%s", err);
 	if (gen_rx_setup(g) != 0)
 		gen_setup_die("out of memory");
