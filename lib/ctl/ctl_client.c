@@ -234,8 +234,7 @@ ctl_client_send(struct pvp_ctl_client *c, const char *s, size_t len, uint64_t de
 		/* Half a request on the wire cannot be taken back. */
 		if (off > 0)
 			return ctl_client_fail(c, err, err_len, "send timed out mid-request");
-		pvp_err(err, err_len, "%s: send timed out", c->address);
-		return -ETIMEDOUT;
+		return pvp_fail(err, err_len, -ETIMEDOUT, "%s: send timed out", c->address);
 	}
 	if (r < 0) {
 		snprintf(what, sizeof(what), "send: %s", strerror(-r));
@@ -391,30 +390,23 @@ pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_
 	if (err != NULL && err_len > 0)
 		err[0] = '\0';
 	if (c == NULL || method == NULL ||
-	    (params != NULL && !json_is_object(params) && !json_is_array(params))) {
-		pvp_err(err, err_len, "pvp_ctl_call: bad arguments");
-		return -EINVAL;
-	}
-	if (c->fd < 0) {
-		pvp_err(err, err_len, "%s: connection lost earlier", c->address);
-		return -ENOTCONN;
-	}
+	    (params != NULL && !json_is_object(params) && !json_is_array(params)))
+		return pvp_fail(err, err_len, -EINVAL, "pvp_ctl_call: bad arguments");
+	if (c->fd < 0)
+		return pvp_fail(err, err_len, -ENOTCONN, "%s: connection lost earlier", c->address);
 	id = c->next_id++;
 	req = json_pack("{s:s, s:I, s:s, s:O*}", "jsonrpc", "2.0", "id", id, "method", method,
 			"params", params);
 	s = req != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
 	json_decref(req);
-	if (s == NULL) {
-		pvp_err(err, err_len, "pvp_ctl_call: cannot encode the request");
-		return -EINVAL;
-	}
+	if (s == NULL)
+		return pvp_fail(err, err_len, -EINVAL, "pvp_ctl_call: cannot encode the request");
 	/* Send the line and its newline in one piece. */
 	n = (long long)strlen(s);
 	line = realloc(s, (size_t)n + 2);
 	if (line == NULL) {
 		free(s);
-		pvp_err(err, err_len, "out of memory");
-		return -ENOMEM;
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	}
 	line[n] = '\n';
 	line[n + 1] = '\0';

@@ -49,40 +49,33 @@ ctl_file_resolve(const char *path, const char *rel_dir, char *out, const char **
 		return -EINVAL;
 	}
 	*files_dir = srv->files_dir;
-	if (path == NULL || path[0] == '\0') {
-		pvp_err(err, err_len, "empty file name");
-		return -EINVAL;
-	}
+	if (path == NULL || path[0] == '\0')
+		return pvp_fail(err, err_len, -EINVAL, "empty file name");
 	/*
 	 * Without a files directory, only clients the socket's file mode
 	 * let in may have the server open files for them: over TCP, even
 	 * loopback, any local user could.
 	 */
-	if (srv->files_dir == NULL && !c->is_unix) {
-		pvp_err(err, err_len,
-			"\"%.200s\": files are read only for unix-socket clients "
-			"(this server has no files directory)",
-			path);
-		return -EPERM;
-	}
+	if (srv->files_dir == NULL && !c->is_unix)
+		return pvp_fail(err, err_len, -EPERM,
+				"\"%.200s\": files are read only for unix-socket clients "
+				"(this server has no files directory)",
+				path);
 	base = path[0] == '/' ? NULL : rel_dir != NULL ? rel_dir : srv->files_dir;
 	n = base != NULL ? snprintf(full, sizeof(full), "%s/%s", base, path)
 			 : snprintf(full, sizeof(full), "%s", path);
-	if (n < 0 || (size_t)n >= sizeof(full)) {
-		pvp_err(err, err_len, "\"%.200s\": name too long", path);
-		return -ENAMETOOLONG;
-	}
+	if (n < 0 || (size_t)n >= sizeof(full))
+		return pvp_fail(err, err_len, -ENAMETOOLONG, "\"%.200s\": name too long", path);
 	/* realpath() only looks up names: a FIFO is not opened here. */
 	if (realpath(full, out) == NULL) {
 		n = -errno;
 		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-n));
 		return n;
 	}
-	if (srv->files_dir != NULL && !ctl_path_under(out, srv->files_dir)) {
-		pvp_err(err, err_len, "\"%.200s\" is outside the files directory %s", path,
-			srv->files_dir);
-		return -EPERM;
-	}
+	if (srv->files_dir != NULL && !ctl_path_under(out, srv->files_dir))
+		return pvp_fail(err, err_len, -EPERM,
+				"\"%.200s\" is outside the files directory %s", path,
+				srv->files_dir);
 	return 0;
 }
 
@@ -102,18 +95,15 @@ ctl_file_stat(const char *path, const char *rel_dir, size_t max, char *real, con
 		return ret;
 	if (stat(real, st) < 0) {
 		ret = -errno;
-		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-ret));
-		return ret;
+		return pvp_fail(err, err_len, ret, "\"%.200s\": %s", path, strerror(-ret));
 	}
-	if (!S_ISREG(st->st_mode)) {
-		pvp_err(err, err_len, "\"%.200s\": %s, not read", path, pvp_file_kind(st->st_mode));
-		return -EINVAL;
-	}
-	if ((unsigned long long)st->st_size > (unsigned long long)max) {
-		pvp_err(err, err_len, "\"%.200s\": %lld bytes, over the limit of %zu", path,
-			(long long)st->st_size, max);
-		return -EFBIG;
-	}
+	if (!S_ISREG(st->st_mode))
+		return pvp_fail(err, err_len, -EINVAL, "\"%.200s\": %s, not read", path,
+				pvp_file_kind(st->st_mode));
+	if ((unsigned long long)st->st_size > (unsigned long long)max)
+		return pvp_fail(err, err_len, -EFBIG,
+				"\"%.200s\": %lld bytes, over the limit of %zu", path,
+				(long long)st->st_size, max);
 	return 0;
 }
 
@@ -156,10 +146,8 @@ pvp_ctl_file_read(const char *path, const char *rel_dir, size_t max_bytes, char 
 	 * checked above, and still inside the files directory.
 	 */
 	fd = pvp_file_open(real, max_bytes, &size, msg, sizeof(msg));
-	if (fd < 0 && fd != -EINVAL && fd != -EFBIG && fd != -EAGAIN) {
-		pvp_err(err, err_len, "\"%.200s\": %s", path, strerror(-fd));
-		return fd;
-	}
+	if (fd < 0 && fd != -EINVAL && fd != -EFBIG && fd != -EAGAIN)
+		return pvp_fail(err, err_len, fd, "\"%.200s\": %s", path, strerror(-fd));
 	ret = fd < 0 || fstat(fd, &fst) < 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino
 		      ? -EAGAIN
 		      : 0;

@@ -48,28 +48,24 @@ ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 	strcpy(sun.sun_path, srv->addr.path);
 
 	if (lstat(srv->addr.path, &st) == 0) {
-		if (!S_ISSOCK(st.st_mode)) {
-			pvp_err(err, err_len,
-				"unix:%s exists and is not a socket; not replacing it",
-				srv->addr.path);
-			return -EEXIST;
-		}
+		if (!S_ISSOCK(st.st_mode))
+			return pvp_fail(err, err_len, -EEXIST,
+					"unix:%s exists and is not a socket; not replacing it",
+					srv->addr.path);
 		/* A socket file: replace it unless a live server answers on it. */
 		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (probe < 0)
 			goto sock_fail;
 		ret = connect(probe, (struct sockaddr *)&sun, sizeof(sun));
 		close(probe);
-		if (ret == 0) {
-			pvp_err(err, err_len, "unix:%s is in use by a running server",
-				srv->addr.path);
-			return -EADDRINUSE;
-		}
+		if (ret == 0)
+			return pvp_fail(err, err_len, -EADDRINUSE,
+					"unix:%s is in use by a running server", srv->addr.path);
 		if (unlink(srv->addr.path) < 0 && errno != ENOENT) {
 			ret = -errno;
-			pvp_err(err, err_len, "unix:%s: cannot remove the stale socket: %s",
-				srv->addr.path, strerror(errno));
-			return ret;
+			return pvp_fail(err, err_len, ret,
+					"unix:%s: cannot remove the stale socket: %s",
+					srv->addr.path, strerror(errno));
 		}
 	}
 
@@ -110,8 +106,7 @@ ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 
 sock_fail:
 	ret = -errno;
-	pvp_err(err, err_len, "socket: %s", strerror(errno));
-	return ret;
+	return pvp_fail(err, err_len, ret, "socket: %s", strerror(errno));
 }
 
 int
@@ -127,10 +122,8 @@ ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, char *err, size_t err
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	ret = getaddrinfo(srv->addr.host, srv->addr.port, &hints, &res);
-	if (ret != 0) {
-		pvp_err(err, err_len, "%s: %s", spec, gai_strerror(ret));
-		return -EINVAL;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, -EINVAL, "%s: %s", spec, gai_strerror(ret));
 	/* Every address the name gives must be loopback, or a token is needed. */
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		if (!srv->need_token && !ctl_sockaddr_is_loopback(ai->ai_addr)) {
@@ -156,10 +149,8 @@ ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, char *err, size_t err
 		fd = -1;
 	}
 	freeaddrinfo(res);
-	if (fd < 0) {
-		pvp_err(err, err_len, "%s: %s", spec, strerror(-ret));
-		return ret;
-	}
+	if (fd < 0)
+		return pvp_fail(err, err_len, ret, "%s: %s", spec, strerror(-ret));
 	if (getsockname(fd, (struct sockaddr *)&ss, &sslen) < 0) {
 		ret = -errno;
 		pvp_err(err, err_len, "%s: getsockname: %s", spec, strerror(errno));

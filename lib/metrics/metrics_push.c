@@ -35,11 +35,10 @@ mp_url_parse(const char *url, struct mp_url *u, char *err, size_t err_len)
 	uint64_t port;
 	size_t hl;
 
-	if (strncmp(url, "http://", 7) != 0) {
-		pvp_err(err, err_len, "%.200s: only http://HOST[:PORT]/PATH URLs are supported%s",
-			url, strncmp(url, "https://", 8) == 0 ? " (https is not)" : "");
-		return -EINVAL;
-	}
+	if (strncmp(url, "http://", 7) != 0)
+		return pvp_fail(err, err_len, -EINVAL,
+				"%.200s: only http://HOST[:PORT]/PATH URLs are supported%s", url,
+				strncmp(url, "https://", 8) == 0 ? " (https is not)" : "");
 	h = url + 7;
 	e = strchr(h, '/');
 	u->path = e != NULL ? e : "/";
@@ -77,8 +76,8 @@ mp_url_parse(const char *url, struct mp_url *u, char *err, size_t err_len)
 			goto bad;
 	return 0;
 bad:
-	pvp_err(err, err_len, "%.200s: not a URL of the form http://HOST[:PORT]/PATH", url);
-	return -EINVAL;
+	return pvp_fail(err, err_len, -EINVAL,
+			"%.200s: not a URL of the form http://HOST[:PORT]/PATH", url);
 }
 
 int
@@ -109,16 +108,12 @@ pvp_metrics_http_send(const char *url, const char *method, const char *content_t
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV;
 	ret = getaddrinfo(u.host, u.port, &hints, &res);
-	if (ret != 0) {
-		pvp_err(err, err_len, "%s: %s", u.host, gai_strerror(ret));
-		return -EHOSTUNREACH;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, -EHOSTUNREACH, "%s: %s", u.host, gai_strerror(ret));
 	fd = pvp_sock_connect(res->ai_addr, res->ai_addrlen, deadline);
 	freeaddrinfo(res);
-	if (fd < 0) {
-		pvp_err(err, err_len, "%s:%s: %s", u.host, u.port, strerror(-fd));
-		return fd;
-	}
+	if (fd < 0)
+		return pvp_fail(err, err_len, fd, "%s:%s: %s", u.host, u.port, strerror(-fd));
 	n = snprintf(head, sizeof(head),
 		     "%s %s HTTP/1.1\r\nHost: %s:%s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
 		     "Connection: close\r\n\r\n",
@@ -145,20 +140,16 @@ pvp_metrics_http_send(const char *url, const char *method, const char *content_t
 	}
 	close(fd);
 	ans[got] = '\0';
-	if (ret != 0 && got == 0) {
-		pvp_err(err, err_len, "%s:%s: %s", u.host, u.port, strerror(-ret));
-		return ret;
-	}
-	if (sscanf(ans, "HTTP/1.%*c %d", &status) != 1) {
-		pvp_err(err, err_len, "%s:%s: not an HTTP answer", u.host, u.port);
-		return -EPROTO;
-	}
+	if (ret != 0 && got == 0)
+		return pvp_fail(err, err_len, ret, "%s:%s: %s", u.host, u.port, strerror(-ret));
+	if (sscanf(ans, "HTTP/1.%*c %d", &status) != 1)
+		return pvp_fail(err, err_len, -EPROTO, "%s:%s: not an HTTP answer", u.host, u.port);
 	if (status >= 200 && status < 300)
 		return 0;
 	/* The first line of the body says why (a Pushgateway's parse error). */
 	b = strstr(ans, "\r\n\r\n");
 	b = b != NULL ? b + 4 : ans + got;
 	b[strcspn(b, "\r\n")] = '\0';
-	pvp_err(err, err_len, "%.200s: HTTP %d%s%.200s", url, status, b[0] != '\0' ? ": " : "", b);
-	return -EPROTO;
+	return pvp_fail(err, err_len, -EPROTO, "%.200s: HTTP %d%s%.200s", url, status,
+			b[0] != '\0' ? ": " : "", b);
 }

@@ -28,10 +28,8 @@ neigh_parse_range(const char *what, const char *key, const char *v, struct pvp_n
 	bool v6 = key[6] == '6', ok;
 	char lo[64];
 
-	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo)) {
-		pvp_err(err, errlen, "%s: %s '%s' is not LO-HI", what, key, v);
-		return -EINVAL;
-	}
+	if (dash == NULL || (size_t)(dash - v) >= sizeof(lo))
+		return pvp_fail(err, errlen, -EINVAL, "%s: %s '%s' is not LO-HI", what, key, v);
 	memcpy(lo, v, (size_t)(dash - v));
 	lo[dash - v] = '\0';
 	if (v6)
@@ -41,11 +39,10 @@ neigh_parse_range(const char *what, const char *key, const char *v, struct pvp_n
 	else
 		ok = pvp_parse_ipv4(lo, &c->ans4.lo) == 0 &&
 		     pvp_parse_ipv4(dash + 1, &c->ans4.hi) == 0 && c->ans4.lo <= c->ans4.hi;
-	if (!ok) {
-		pvp_err(err, errlen, "%s: %s '%s' is not LO-HI of IPv%c addresses, LO <= HI", what,
-			key, v, v6 ? '6' : '4');
-		return -EINVAL;
-	}
+	if (!ok)
+		return pvp_fail(err, errlen, -EINVAL,
+				"%s: %s '%s' is not LO-HI of IPv%c addresses, LO <= HI", what, key,
+				v, v6 ? '6' : '4');
 	*(v6 ? &c->ans6.set : &c->ans4.set) = true;
 	return 0;
 }
@@ -62,10 +59,9 @@ neigh_parse_vlan(const char *name, const char *v, struct pvp_neigh_cfg *c, char 
 	char num[PVP_NEIGH_OPT_MAX];
 	uint32_t outer, inner = 0;
 
-	if (slash != NULL && strchr(slash + 1, '/') != NULL) {
-		pvp_err(err, errlen, "%s '%s': at most two tags, OUTER/INNER", name, v);
-		return -EINVAL;
-	}
+	if (slash != NULL && strchr(slash + 1, '/') != NULL)
+		return pvp_fail(err, errlen, -EINVAL, "%s '%s': at most two tags, OUTER/INNER",
+				name, v);
 	snprintf(num, sizeof(num), "%.*s", (int)(slash != NULL ? slash - v : (int)strlen(v)), v);
 	if (pvp_parse_u32(name, num, 1, 4094, &outer, err, errlen) != 0 ||
 	    (slash != NULL && pvp_parse_u32(name, slash + 1, 1, 4094, &inner, err, errlen) != 0))
@@ -88,20 +84,17 @@ neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neig
 	if (strcmp(key, "ip") == 0 || strcmp(key, "gw") == 0) {
 		uint32_t *ip = key[0] == 'i' ? &c->ip4 : &c->gw4;
 
-		if (pvp_parse_ipv4(v, ip) != 0 || *ip == 0 || *ip == UINT32_MAX) {
-			pvp_err(err, errlen, "%s: %s '%s' is not an IPv4 address of a host", what,
-				key, v);
-			return -EINVAL;
-		}
+		if (pvp_parse_ipv4(v, ip) != 0 || *ip == 0 || *ip == UINT32_MAX)
+			return pvp_fail(err, errlen, -EINVAL,
+					"%s: %s '%s' is not an IPv4 address of a host", what, key,
+					v);
 	} else if (strcmp(key, "ip6") == 0 || strcmp(key, "gw6") == 0) {
 		uint8_t *ip6 = key[0] == 'i' ? c->ip6 : c->gw6;
 		static const uint8_t unspec[16];
 
-		if (pvp_parse_ipv6(v, ip6) != 0 || ip6[0] == 0xff || memcmp(ip6, unspec, 16) == 0) {
-			pvp_err(err, errlen, "%s: %s '%s' is not a unicast IPv6 address", what, key,
-				v);
-			return -EINVAL;
-		}
+		if (pvp_parse_ipv6(v, ip6) != 0 || ip6[0] == 0xff || memcmp(ip6, unspec, 16) == 0)
+			return pvp_fail(err, errlen, -EINVAL,
+					"%s: %s '%s' is not a unicast IPv6 address", what, key, v);
 		*(key[0] == 'i' ? &c->has_ip6 : &c->has_gw6) = true;
 	} else if (strcmp(key, "vlan") == 0) {
 		return neigh_parse_vlan(name, v, c, err, errlen);
@@ -112,10 +105,10 @@ neigh_parse_kv(const char *what, const char *key, const char *v, struct pvp_neig
 			return -EINVAL;
 		c->announce_ms = (uint32_t)(s * 1000 + 0.5);
 	} else {
-		pvp_err(err, errlen,
+		return pvp_fail(
+			err, errlen, -EINVAL,
 			"%s: unknown key '%s' (ip, gw, ip6, gw6, vlan, answer, answer6, announce)",
 			what, key);
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -128,50 +121,41 @@ pvp_neigh_parse(const char *what, const char *s, struct pvp_neigh_cfg *c, char *
 	char buf[PVP_NEIGH_OPT_MAX], *tok, *save = NULL;
 	unsigned int seen = 0, k;
 
-	if (strlen(s) >= sizeof(buf)) {
-		pvp_err(err, errlen, "%s: longer than %d characters", what, PVP_NEIGH_OPT_MAX - 1);
-		return -EINVAL;
-	}
+	if (strlen(s) >= sizeof(buf))
+		return pvp_fail(err, errlen, -EINVAL, "%s: longer than %d characters", what,
+				PVP_NEIGH_OPT_MAX - 1);
 	/* Messages quote the text: it must be one printable line. */
 	for (k = 0; s[k] != '\0'; k++) {
-		if (s[k] <= ' ' || s[k] > '~') {
-			pvp_err(err, errlen, "%s: character %#04x at %u is not allowed", what,
-				(unsigned int)(unsigned char)s[k], k + 1);
-			return -EINVAL;
-		}
+		if (s[k] <= ' ' || s[k] > '~')
+			return pvp_fail(err, errlen, -EINVAL,
+					"%s: character %#04x at %u is not allowed", what,
+					(unsigned int)(unsigned char)s[k], k + 1);
 	}
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
 
-		if (eq == NULL) {
-			pvp_err(err, errlen, "%s: '%s' is not KEY=VALUE", what, tok);
-			return -EINVAL;
-		}
+		if (eq == NULL)
+			return pvp_fail(err, errlen, -EINVAL, "%s: '%s' is not KEY=VALUE", what,
+					tok);
 		*eq = '\0';
 		for (k = 0; k < RTE_DIM(keys); k++)
 			if (strcmp(tok, keys[k]) == 0)
 				break;
-		if (k < RTE_DIM(keys) && (seen & (1u << k)) != 0) {
-			pvp_err(err, errlen, "%s: %s is given twice", what, tok);
-			return -EINVAL;
-		}
+		if (k < RTE_DIM(keys) && (seen & (1u << k)) != 0)
+			return pvp_fail(err, errlen, -EINVAL, "%s: %s is given twice", what, tok);
 		seen |= k < RTE_DIM(keys) ? 1u << k : 0;
 		if (neigh_parse_kv(what, tok, eq + 1, c, err, errlen) != 0)
 			return -EINVAL;
 	}
-	if (c->gw4 != 0 && c->ip4 == 0) {
-		pvp_err(err, errlen, "%s: gw needs ip (the address ARP asks from)", what);
-		return -EINVAL;
-	}
-	if (c->has_gw6 && !c->has_ip6) {
-		pvp_err(err, errlen, "%s: gw6 needs ip6 (the address ND asks from)", what);
-		return -EINVAL;
-	}
-	if (c->ip4 == 0 && !c->has_ip6) {
-		pvp_err(err, errlen, "%s: give ip or ip6", what);
-		return -EINVAL;
-	}
+	if (c->gw4 != 0 && c->ip4 == 0)
+		return pvp_fail(err, errlen, -EINVAL, "%s: gw needs ip (the address ARP asks from)",
+				what);
+	if (c->has_gw6 && !c->has_ip6)
+		return pvp_fail(err, errlen, -EINVAL,
+				"%s: gw6 needs ip6 (the address ND asks from)", what);
+	if (c->ip4 == 0 && !c->has_ip6)
+		return pvp_fail(err, errlen, -EINVAL, "%s: give ip or ip6", what);
 	return 0;
 }
 
@@ -192,11 +176,10 @@ pvp_neigh_parse_port(const char *opt, const char *s, uint32_t max_port, uint32_t
 	const char *colon = strchr(s, ':');
 	char num[16], what[64];
 
-	if (colon == NULL || (size_t)(colon - s) >= sizeof(num)) {
-		pvp_err(err, errlen, "%s: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.1)",
-			opt, s);
-		return -EINVAL;
-	}
+	if (colon == NULL || (size_t)(colon - s) >= sizeof(num))
+		return pvp_fail(err, errlen, -EINVAL,
+				"%s: '%.40s' is not PORT:KEY=VALUE,... (e.g. 0:ip=10.0.0.1)", opt,
+				s);
 	memcpy(num, s, (size_t)(colon - s));
 	num[colon - s] = '\0';
 	snprintf(what, sizeof(what), "%s PORT", opt);

@@ -190,13 +190,11 @@ pvp_clock_sample_from_json(const json_t *j, struct pvp_clock_sample *c, char *er
 	if (!json_is_object(j) || !json_is_integer(hz) || json_integer_value(hz) <= 0 ||
 	    !json_is_integer(tsc) || json_integer_value(tsc) < 0 || !json_is_integer(mono) ||
 	    json_integer_value(mono) < 0 || !json_is_string(boot) ||
-	    json_string_length(boot) >= sizeof(c->boot_id)) {
-		pvp_err(err, err_len,
-			"a clock sample is an object of tsc_hz (> 0), tsc and mono_ns "
-			"(integers >= 0) and boot_id (a string of at most %zu characters)",
-			sizeof(c->boot_id) - 1);
-		return -EINVAL;
-	}
+	    json_string_length(boot) >= sizeof(c->boot_id))
+		return pvp_fail(err, err_len, -EINVAL,
+				"a clock sample is an object of tsc_hz (> 0), tsc and mono_ns "
+				"(integers >= 0) and boot_id (a string of at most %zu characters)",
+				sizeof(c->boot_id) - 1);
 	c->hz = (uint64_t)json_integer_value(hz);
 	c->tsc = (uint64_t)json_integer_value(tsc);
 	c->mono_ns = (uint64_t)json_integer_value(mono);

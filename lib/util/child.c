@@ -88,14 +88,12 @@ child_spawn(const struct pvp_child *c, struct child_io *io, char *err, size_t er
 	    (capture && pipe2(io->pout, O_CLOEXEC) < 0) ||
 	    (capture && !c->err_to_out && pipe2(io->perr, O_CLOEXEC) < 0)) {
 		rc = -errno;
-		pvp_err(err, errlen, "%s: pipe: %s", c->argv[0], strerror(-rc));
-		return rc;
+		return pvp_fail(err, errlen, rc, "%s: pipe: %s", c->argv[0], strerror(-rc));
 	}
 	pid = fork();
 	if (pid < 0) {
 		rc = -errno;
-		pvp_err(err, errlen, "%s: fork: %s", c->argv[0], strerror(-rc));
-		return rc;
+		return pvp_fail(err, errlen, rc, "%s: fork: %s", c->argv[0], strerror(-rc));
 	}
 	if (pid == 0)
 		child_exec(c, io->pin[0], capture ? io->pout[1] : c->out_fd,
@@ -264,10 +262,8 @@ pvp_child_run(const struct pvp_child *c, struct pvp_child_out *out, char *err, s
 	memset(out, 0, sizeof(*out));
 	out->status = -1;
 	out->out = malloc(io.cap);
-	if (out->out == NULL) {
-		pvp_err(err, errlen, "%s: out of memory", c->argv[0]);
-		return -ENOMEM;
-	}
+	if (out->out == NULL)
+		return pvp_fail(err, errlen, -ENOMEM, "%s: out of memory", c->argv[0]);
 	out->out[0] = '\0';
 	pid = child_spawn(c, &io, err, errlen);
 	if (pid < 0) {

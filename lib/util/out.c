@@ -31,28 +31,22 @@ pvp_out_dir_check(const char *dir, char *err, size_t errlen)
 	if (stat(dir, &st) < 0) {
 		int ret = -errno;
 
-		pvp_err(err, errlen, "%s: %s", dir, strerror(-ret));
-		return ret;
+		return pvp_fail(err, errlen, ret, "%s: %s", dir, strerror(-ret));
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		pvp_err(err, errlen, "%s: not a directory", dir);
-		return -ENOTDIR;
-	}
-	if (st.st_uid != geteuid()) {
-		pvp_err(err, errlen,
-			"%s: owned by uid %u, not by this user (uid %u): not writing there", dir,
-			(unsigned int)st.st_uid, (unsigned int)geteuid());
-		return -EPERM;
-	}
+	if (!S_ISDIR(st.st_mode))
+		return pvp_fail(err, errlen, -ENOTDIR, "%s: not a directory", dir);
+	if (st.st_uid != geteuid())
+		return pvp_fail(err, errlen, -EPERM,
+				"%s: owned by uid %u, not by this user (uid %u): not writing there",
+				dir, (unsigned int)st.st_uid, (unsigned int)geteuid());
 	/*
 	 * Others: anyone. A group-writable directory is the usual one under
 	 * a umask of 002 (a group of one user), so it is left to the owner.
 	 */
-	if (st.st_mode & S_IWOTH) {
-		pvp_err(err, errlen, "%s: writable by others (mode %04o): not writing there", dir,
-			(unsigned int)(st.st_mode & 07777));
-		return -EPERM;
-	}
+	if (st.st_mode & S_IWOTH)
+		return pvp_fail(err, errlen, -EPERM,
+				"%s: writable by others (mode %04o): not writing there", dir,
+				(unsigned int)(st.st_mode & 07777));
 	return 0;
 }
 
@@ -63,23 +57,19 @@ pvp_out_open(struct pvp_out *o, const char *path, char *err, size_t errlen)
 
 	o->f = NULL;
 	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path) ||
-	    snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(o->tmp)) {
-		pvp_err(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
-	}
+	    snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(o->tmp))
+		return pvp_fail(err, errlen, -ENAMETOOLONG, "%s: %s", path, strerror(ENAMETOOLONG));
 	fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		pvp_err(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
+		return pvp_fail(err, errlen, ret, "%s: %s", path, strerror(-ret));
 	}
 	/* mkostemp makes it 0600; a report is for reading. */
 	if (fchmod(fd, 0644) < 0 || (o->f = fdopen(fd, "w")) == NULL) {
 		ret = -errno;
 		close(fd);
 		unlink(o->tmp);
-		pvp_err(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
+		return pvp_fail(err, errlen, ret, "%s: %s", path, strerror(-ret));
 	}
 	return 0;
 }

@@ -115,16 +115,12 @@ pvp_sock_connect_tcp(const char *spec, uint64_t deadline_ms, char *err, size_t e
 	char host[256], *port;
 	int fd = -EHOSTUNREACH, r;
 
-	if (strncmp(spec, "tcp:", 4) != 0 || strlen(spec + 4) >= sizeof(host)) {
-		pvp_err(err, err_len, "\"%s\": not tcp:HOST:PORT", spec);
-		return -EINVAL;
-	}
+	if (strncmp(spec, "tcp:", 4) != 0 || strlen(spec + 4) >= sizeof(host))
+		return pvp_fail(err, err_len, -EINVAL, "\"%s\": not tcp:HOST:PORT", spec);
 	snprintf(host, sizeof(host), "%s", spec + 4);
 	port = strrchr(host, ':');
-	if (port == NULL || port[1] == '\0') {
-		pvp_err(err, err_len, "\"%s\": no port", spec);
-		return -EINVAL;
-	}
+	if (port == NULL || port[1] == '\0')
+		return pvp_fail(err, err_len, -EINVAL, "\"%s\": no port", spec);
 	*port++ = '\0';
 	/* "[v6addr]:PORT" */
 	if (host[0] == '[' && port - host >= 3 && port[-2] == ']') {
@@ -132,10 +128,8 @@ pvp_sock_connect_tcp(const char *spec, uint64_t deadline_ms, char *err, size_t e
 		memmove(host, host + 1, strlen(host));
 	}
 	r = getaddrinfo(host, port, &hints, &res);
-	if (r != 0) {
-		pvp_err(err, err_len, "%s: %s", spec, gai_strerror(r));
-		return -EHOSTUNREACH;
-	}
+	if (r != 0)
+		return pvp_fail(err, err_len, -EHOSTUNREACH, "%s: %s", spec, gai_strerror(r));
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		fd = pvp_sock_connect(ai->ai_addr, ai->ai_addrlen, deadline_ms);
 		if (fd >= 0)
