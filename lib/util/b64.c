@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pvp_util.h"
 
@@ -50,20 +51,13 @@ pvp_b64_encode(const void *in, size_t len)
 	return out;
 }
 
+/* The value of digit @p c, or -1 (the string's NUL is no digit). */
 static int
 b64_val(int c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	const char *p = c != '\0' ? strchr(b64_alphabet, c) : NULL;
+
+	return p != NULL ? (int)(p - b64_alphabet) : -1;
 }
 
 uint8_t *

@@ -117,9 +117,8 @@ pvp_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint3
 	      size_t errlen)
 {
 	uint64_t v;
-	int ret;
+	int ret = pvp_parse_u64(what, s, min, max, &v, err, errlen);
 
-	ret = pvp_parse_u64(what, s, min, max, &v, err, errlen);
 	if (ret == 0)
 		*out = (uint32_t)v;
 	return ret;
@@ -311,20 +310,11 @@ pvp_parse_count(const char *what, const char *s, uint64_t min, uint64_t max, uin
 	}
 	n = decimal_len(s, false, false);
 	if (n > 0 && s[n] != '\0' && s[n + 1] == '\0') {
-		switch (s[n]) {
-		case 'k':
-		case 'K':
-			mult = 1e3;
-			break;
-		case 'M':
-			mult = 1e6;
-			break;
-		case 'G':
-			mult = 1e9;
-			break;
-		default:
-			break;
-		}
+		static const char units[] = "kKMG";
+		static const double mults[] = {1e3, 1e3, 1e6, 1e9};
+		const char *u = strchr(units, s[n]);
+
+		mult = u != NULL ? mults[u - units] : 0;
 	} else if (n > 0 && s[n] == '\0') {
 		mult = 1; /* "1.0": whole, checked below */
 	}
