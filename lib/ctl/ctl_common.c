@@ -27,17 +27,18 @@
  * answer's code. Both directions read this one table.
  */
 static const struct {
-	int err;  /* negative errno */
-	int code; /* JSON-RPC error code */
+	int err;	 /* negative errno */
+	int code;	 /* JSON-RPC error code */
+	const char *msg; /* the answer's message when the method gave none */
 } ctl_codes[] = {
-	{-EINVAL, PVP_CTL_INVALID_PARAMS},
-	{-ENOSYS, PVP_CTL_METHOD_NOT_FOUND},
-	{-EBUSY, PVP_CTL_BUSY},
-	{-EACCES, PVP_CTL_UNAUTHORIZED},
-	{-EMSGSIZE, PVP_CTL_REQUEST_TOO_BIG},
-	{-EBADMSG, PVP_CTL_PARSE_ERROR},
-	{-EPROTO, PVP_CTL_INVALID_REQUEST},
-	{-EIO, PVP_CTL_INTERNAL_ERROR},
+	{-EINVAL, PVP_CTL_INVALID_PARAMS, "invalid params"},
+	{-ENOSYS, PVP_CTL_METHOD_NOT_FOUND, "method not found"},
+	{-EBUSY, PVP_CTL_BUSY, "busy"},
+	{-EACCES, PVP_CTL_UNAUTHORIZED, "unauthorized"},
+	{-EMSGSIZE, PVP_CTL_REQUEST_TOO_BIG, "request too big"},
+	{-EBADMSG, PVP_CTL_PARSE_ERROR, "parse error"},
+	{-EPROTO, PVP_CTL_INVALID_REQUEST, "invalid request"},
+	{-EIO, PVP_CTL_INTERNAL_ERROR, "internal error"},
 };
 
 int
@@ -62,6 +63,17 @@ pvp_ctl_errno(int code)
 	return -EREMOTEIO;
 }
 
+const char *
+ctl_code_message(int code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ctl_codes) / sizeof(ctl_codes[0]); i++)
+		if (ctl_codes[i].code == code)
+			return ctl_codes[i].msg;
+	return "internal error";
+}
+
 void
 ctl_one_line(char *s)
 {
@@ -79,10 +91,8 @@ ctl_addr_parse(const char *spec, struct ctl_addr *a, char *err, size_t err_len)
 	unsigned long port;
 
 	memset(a, 0, sizeof(*a));
-	if (spec == NULL || spec[0] == '\0') {
-		pvp_err(err, err_len, "empty control address");
-		return -EINVAL;
-	}
+	if (spec == NULL || spec[0] == '\0')
+		return pvp_fail(err, err_len, -EINVAL, "empty control address");
 	if (strncmp(spec, "tcp:", 4) != 0) {
 		p = spec;
 		if (strncmp(spec, "unix:", 5) == 0)
@@ -91,11 +101,10 @@ ctl_addr_parse(const char *spec, struct ctl_addr *a, char *err, size_t err_len)
 			goto bad;
 		if (p[0] == '\0')
 			goto bad;
-		if (strlen(p) >= sizeof(a->path)) {
-			pvp_err(err, err_len, "%s: unix socket path longer than %zu bytes", spec,
-				sizeof(a->path) - 1);
-			return -ENAMETOOLONG;
-		}
+		if (strlen(p) >= sizeof(a->path))
+			return pvp_fail(err, err_len, -ENAMETOOLONG,
+					"%s: unix socket path longer than %zu bytes", spec,
+					sizeof(a->path) - 1);
 		a->is_unix = true;
 		strcpy(a->path, p);
 		return 0;
@@ -134,11 +143,10 @@ ctl_addr_parse(const char *spec, struct ctl_addr *a, char *err, size_t err_len)
 	return 0;
 
 bad:
-	pvp_err(err, err_len,
-		"%s: bad control address (want unix:/path, /path, tcp:HOST:PORT or "
-		"tcp:[V6ADDR]:PORT)",
-		spec);
-	return -EINVAL;
+	return pvp_fail(err, err_len, -EINVAL,
+			"%s: bad control address (want unix:/path, /path, tcp:HOST:PORT or "
+			"tcp:[V6ADDR]:PORT)",
+			spec);
 }
 
 bool

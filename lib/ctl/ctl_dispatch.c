@@ -141,29 +141,6 @@ ctl_error_response(json_t *id, int code, const char *message)
 			 id != NULL ? id : json_null(), "error", "code", code, "message", message);
 }
 
-static const char *
-ctl_default_message(int code)
-{
-	switch (code) {
-	case PVP_CTL_PARSE_ERROR:
-		return "parse error";
-	case PVP_CTL_INVALID_REQUEST:
-		return "invalid request";
-	case PVP_CTL_METHOD_NOT_FOUND:
-		return "method not found";
-	case PVP_CTL_INVALID_PARAMS:
-		return "invalid params";
-	case PVP_CTL_UNAUTHORIZED:
-		return "unauthorized";
-	case PVP_CTL_REQUEST_TOO_BIG:
-		return "request too big";
-	case PVP_CTL_BUSY:
-		return "busy";
-	default:
-		return "internal error";
-	}
-}
-
 static const struct ctl_method *
 ctl_find_method(const struct pvp_ctl_server *srv, const char *name)
 {
@@ -187,10 +164,8 @@ ctl_builtin_info(struct pvp_ctl_server *srv, json_t **result, char *err, size_t 
 		json_array_append_new(methods, json_string(srv->methods[i].name));
 	info = json_pack("{s:s, s:s, s:I, s:o*}", "app", srv->app_name, "version", PVP_VERSION,
 			 "pid", (json_int_t)getpid(), "methods", methods);
-	if (info == NULL) {
-		pvp_err(err, err_len, "out of memory");
-		return -ENOMEM;
-	}
+	if (info == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	if (srv->info_cb != NULL) {
 		ret = srv->info_cb(info, srv->info_arg);
 		if (ret < 0) {
@@ -210,23 +185,15 @@ ctl_builtin_auth(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *params,
 {
 	json_t *tok = json_is_object(params) ? json_object_get(params, "token") : NULL;
 
-	if (!json_is_string(tok)) {
-		pvp_err(err, err_len, "auth: params must be {\"token\": string}");
-		return -EINVAL;
-	}
-	if (!srv->need_token) {
-		c->authed = true;
-		*result = json_true();
-		return 0;
-	}
-	if (!ctl_token_equal(json_string_value(tok), json_string_length(tok), srv->token,
-			     srv->token_len)) {
+	if (!json_is_string(tok))
+		return pvp_fail(err, err_len, -EINVAL, "auth: params must be {\"token\": string}");
+	if (srv->need_token && !ctl_token_equal(json_string_value(tok), json_string_length(tok),
+						srv->token, srv->token_len)) {
 		/* One guess per connection: makes guessing slow. */
 		c->authed = false;
 		c->closing = true;
 		ctl_log(srv, PVP_CTL_LOG_WARNING, "ctl: %s: wrong token, closing", c->peer);
-		pvp_err(err, err_len, "wrong token");
-		return -EACCES;
+		return pvp_fail(err, err_len, -EACCES, "wrong token");
 	}
 	c->authed = true;
 	*result = json_true();
@@ -310,7 +277,7 @@ ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req, 
 	/* The one place a method's -errno becomes the answer's code. */
 	code = pvp_ctl_code(ret);
 	ctl_one_line(err);
-	return ctl_error_response(id, code, err[0] != '\0' ? err : ctl_default_message(code));
+	return ctl_error_response(id, code, err[0] != '\0' ? err : ctl_code_message(code));
 }
 
 /* Serialize @p resp (stolen); an answer that cannot be written becomes -32603. */
@@ -408,7 +375,7 @@ char *
 ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line, size_t len)
 {
 	json_error_t jerr;
-	json_t *req, *resp;
+	json_t *req;
 	char *s;
 
 	req = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
@@ -418,12 +385,8 @@ ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char *line
 		snprintf(msg, sizeof(msg), "parse error: %s at column %d", jerr.text, jerr.column);
 		return ctl_dump(ctl_error_response(NULL, PVP_CTL_PARSE_ERROR, msg));
 	}
-	if (json_is_array(req)) {
-		s = ctl_handle_batch(srv, c, req);
-	} else {
-		resp = ctl_handle_request(srv, c, req, NULL);
-		s = ctl_dump(resp);
-	}
+	s = json_is_array(req) ? ctl_handle_batch(srv, c, req)
+			       : ctl_dump(ctl_handle_request(srv, c, req, NULL));
 	json_decref(req);
 	return s;
 }

@@ -149,6 +149,8 @@ struct pvp_ctl_server {
 /* ctl_common.c */
 /* Make @p s one line: CR and LF become blanks. */
 void ctl_one_line(char *s);
+/* The default message of an error answer of @p code. */
+const char *ctl_code_message(int code);
 int ctl_addr_parse(const char *spec, struct ctl_addr *a, char *err, size_t err_len);
 bool ctl_sockaddr_is_loopback(const struct sockaddr *sa);
 int ctl_sockaddr_format(const struct sockaddr *sa, char *buf, size_t len);
