@@ -68,6 +68,14 @@ mh_contains(const char *s, const char *e, const char *word)
 	return false;
 }
 
+/* The answer's status, and 1: the head was read (or never will be). */
+static int
+mh_status(struct pvp_metrics_req *req, int status)
+{
+	req->status = status;
+	return 1;
+}
+
 int
 pvp_metrics_http_parse(const char *buf, size_t len, struct pvp_metrics_req *req)
 {
@@ -76,43 +84,29 @@ pvp_metrics_http_parse(const char *buf, size_t len, struct pvp_metrics_req *req)
 
 	memset(req, 0, sizeof(*req));
 	req->fmt = PVP_OM_PROMETHEUS;
-	if (end == NULL) {
-		if (len < PVP_METRICS_MAX_REQUEST)
-			return 0;
-		req->status = 431;
-		return 1;
-	}
-	if (end - buf > PVP_METRICS_MAX_REQUEST) {
-		req->status = 431;
-		return 1;
-	}
+	if (end == NULL && len < PVP_METRICS_MAX_REQUEST)
+		return 0;
+	if (end == NULL || end - buf > PVP_METRICS_MAX_REQUEST)
+		return mh_status(req, 431);
 	/* Request line: METHOD SP TARGET SP HTTP/1.x */
 	eol = memchr(buf, '\n', (size_t)(end - buf));
 	for (sp1 = buf; sp1 < eol && mh_tchar(*sp1); sp1++)
 		;
-	if (sp1 == buf || sp1 >= eol || *sp1 != ' ') {
-		req->status = 400;
-		return 1;
-	}
+	if (sp1 == buf || sp1 >= eol || *sp1 != ' ')
+		return mh_status(req, 400);
 	for (sp2 = sp1 + 1; sp2<eol && * sp2> ' ' && *sp2 < 0x7f; sp2++)
 		;
-	if (sp2 == sp1 + 1 || sp2 >= eol || *sp2 != ' ' || sp1[1] != '/') {
-		req->status = 400;
-		return 1;
-	}
+	if (sp2 == sp1 + 1 || sp2 >= eol || *sp2 != ' ' || sp1[1] != '/')
+		return mh_status(req, 400);
 	n = (size_t)(eol - (sp2 + 1));
 	if (n > 0 && sp2[n] == '\r')
 		n--;
 	/* HTTP/D.D: 1.0 and 1.1 are served, another version is 505. */
 	if (n != 8 || memcmp(sp2 + 1, "HTTP/", 5) != 0 || sp2[6] < '0' || sp2[6] > '9' ||
-	    sp2[7] != '.' || sp2[8] < '0' || sp2[8] > '9') {
-		req->status = 400;
-		return 1;
-	}
-	if (sp2[6] != '1' || sp2[8] > '1') {
-		req->status = 505;
-		return 1;
-	}
+	    sp2[7] != '.' || sp2[8] < '0' || sp2[8] > '9')
+		return mh_status(req, 400);
+	if (sp2[6] != '1' || sp2[8] > '1')
+		return mh_status(req, 505);
 	/* Headers: NAME ":" VALUE, one a line; only Accept matters. */
 	for (p = eol + 1; p < end; p = eol + 1) {
 		eol = memchr(p, '\n', (size_t)(end - p));
@@ -120,28 +114,21 @@ pvp_metrics_http_parse(const char *buf, size_t len, struct pvp_metrics_req *req)
 			break;
 		for (colon = p; colon < eol && mh_tchar(*colon); colon++)
 			;
-		if (colon == p || colon >= eol || *colon != ':') {
-			req->status = 400;
-			return 1;
-		}
+		if (colon == p || colon >= eol || *colon != ':')
+			return mh_status(req, 400);
 		if (colon - p == 6 && strncasecmp(p, "accept", 6) == 0 &&
 		    mh_contains(colon + 1, eol, "application/openmetrics-text"))
 			req->fmt = PVP_OM_OPENMETRICS;
 	}
 	if ((size_t)(sp1 - buf) == 4 && memcmp(buf, "HEAD", 4) == 0)
 		req->head = true;
-	else if ((size_t)(sp1 - buf) != 3 || memcmp(buf, "GET", 3) != 0) {
-		req->status = 405;
-		return 1;
-	}
+	else if ((size_t)(sp1 - buf) != 3 || memcmp(buf, "GET", 3) != 0)
+		return mh_status(req, 405);
 	n = (size_t)(sp2 - (sp1 + 1));
 	if (!((n == 8 && memcmp(sp1 + 1, "/metrics", 8) == 0) ||
-	      (n > 8 && memcmp(sp1 + 1, "/metrics?", 9) == 0))) {
-		req->status = 404;
-		return 1;
-	}
-	req->status = 200;
-	return 1;
+	      (n > 8 && memcmp(sp1 + 1, "/metrics?", 9) == 0)))
+		return mh_status(req, 404);
+	return mh_status(req, 200);
 }
 
 /* ---- addresses ---- */
@@ -169,33 +156,26 @@ pvp_metrics_addr_parse(const char *addr, char *host, size_t host_len, uint16_t *
 			h++;
 			hl -= 2;
 		} else if (memchr(h, ':', hl) != NULL) {
-			pvp_err(err, err_len,
-				"--metrics \"%s\": an IPv6 address goes in brackets, "
-				"[::1]:PORT",
-				addr);
-			return -EINVAL;
+			return pvp_fail(err, err_len, -EINVAL,
+					"--metrics \"%s\": an IPv6 address goes in brackets, "
+					"[::1]:PORT",
+					addr);
 		}
 	}
-	if (hl == 0 || hl >= sizeof(hb) || hl >= host_len) {
-		pvp_err(err, err_len, "--metrics \"%s\": expected PORT, HOST:PORT or [V6]:PORT",
-			addr);
-		return -EINVAL;
-	}
+	if (hl == 0 || hl >= sizeof(hb) || hl >= host_len)
+		return pvp_fail(err, err_len, -EINVAL,
+				"--metrics \"%s\": expected PORT, HOST:PORT or [V6]:PORT", addr);
 	memcpy(hb, h, hl);
 	hb[hl] = '\0';
 	if (strcmp(hb, "localhost") == 0)
 		snprintf(hb, sizeof(hb), "127.0.0.1");
-	if (inet_pton(AF_INET, hb, &a4) != 1 && inet_pton(AF_INET6, hb, &a6) != 1) {
-		pvp_err(err, err_len, "--metrics \"%s\": HOST must be an IP address or localhost",
-			addr);
-		return -EINVAL;
-	}
+	if (inet_pton(AF_INET, hb, &a4) != 1 && inet_pton(AF_INET6, hb, &a6) != 1)
+		return pvp_fail(err, err_len, -EINVAL,
+				"--metrics \"%s\": HOST must be an IP address or localhost", addr);
 	snprintf(ps, sizeof(ps), "%.7s", colon + 1);
-	if (strlen(colon + 1) > 5 || pvp_parse_u64(NULL, ps, 0, 65535, &v, NULL, 0) != 0) {
-		pvp_err(err, err_len, "--metrics \"%s\": PORT must be a whole number in 0..65535",
-			addr);
-		return -EINVAL;
-	}
+	if (strlen(colon + 1) > 5 || pvp_parse_u64(NULL, ps, 0, 65535, &v, NULL, 0) != 0)
+		return pvp_fail(err, err_len, -EINVAL,
+				"--metrics \"%s\": PORT must be a whole number in 0..65535", addr);
 	snprintf(host, host_len, "%s", hb);
 	*port = (uint16_t)v;
 	return 0;
@@ -413,15 +393,10 @@ pvp_metrics_server_start(const char *addr, pvp_metrics_collect_cb collect, void 
 		pvp_err(err, err_len, "--metrics %s: %s", addr, strerror(errno));
 		goto fail;
 	}
-	if (ss.ss_family == AF_INET6) {
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, hs, sizeof(hs));
-		snprintf(srv->url, sizeof(srv->url), "http://[%s]:%u/metrics", hs,
-			 ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
-	} else {
-		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, hs, sizeof(hs));
-		snprintf(srv->url, sizeof(srv->url), "http://%s:%u/metrics", hs,
-			 ntohs(((struct sockaddr_in *)&ss)->sin_port));
-	}
+	getnameinfo((struct sockaddr *)&ss, sl, hs, sizeof(hs), ps, sizeof(ps),
+		    NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(srv->url, sizeof(srv->url), "http://%s%s%s:%s/metrics",
+		 ss.ss_family == AF_INET6 ? "[" : "", hs, ss.ss_family == AF_INET6 ? "]" : "", ps);
 	e = pthread_create(&srv->thread, NULL, mh_thread, srv);
 	if (e != 0) {
 		pvp_err(err, err_len, "--metrics %s: cannot start its thread: %s", addr,

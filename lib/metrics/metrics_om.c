@@ -177,13 +177,14 @@ om_fmt_double(char *b, size_t len, double v)
 		snprintf(b, len, "%.17g", v);
 }
 
+/* A sample's value @p v and the end of its line. */
 static void
 om_number(struct pvp_om *om, double v)
 {
 	char b[32];
 
 	om_fmt_double(b, sizeof(b), v);
-	om_printf(om, "%s", b);
+	om_printf(om, " %s\n", b);
 }
 
 void
@@ -195,9 +196,7 @@ pvp_om_value(struct pvp_om *om, const struct pvp_om_label *labels, unsigned int 
 		return;
 	}
 	om_series(om, om->type == PVP_OM_COUNTER ? "_total" : "", labels, nb_labels, NULL);
-	om_printf(om, " ");
 	om_number(om, value);
-	om_printf(om, "\n");
 }
 
 void
@@ -231,9 +230,7 @@ pvp_om_histogram(struct pvp_om *om, const struct pvp_om_label *labels, unsigned 
 	om_series(om, "_bucket", labels, nb_labels, "+Inf");
 	om_printf(om, " %" PRIu64 "\n", count);
 	om_series(om, "_sum", labels, nb_labels, NULL);
-	om_printf(om, " ");
 	om_number(om, sum);
-	om_printf(om, "\n");
 	om_series(om, "_count", labels, nb_labels, NULL);
 	om_printf(om, " %" PRIu64 "\n", count);
 }
