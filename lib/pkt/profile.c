@@ -39,11 +39,9 @@ parse_stream_id(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 	if ((v = json_object_get(o, "name")) != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.name", path);
 		if (!json_is_string(v) || json_string_length(v) == 0 ||
-		    json_string_length(v) >= sizeof(s->name)) {
-			prof_fail(c, sub, "must be a string of 1..%zu characters",
-				  sizeof(s->name) - 1);
-			return -EINVAL;
-		}
+		    json_string_length(v) >= sizeof(s->name))
+			return prof_fail(c, -EINVAL, sub, "must be a string of 1..%zu characters",
+					 sizeof(s->name) - 1);
 		prof_fmt(s->name, sizeof(s->name), "%s", json_string_value(v));
 	}
 	return prof_get_u16(c, o, "port", path, 0, RTE_MAX_ETHPORTS - 1, &s->port);
@@ -59,11 +57,10 @@ parse_stream_headers(struct prof_ctx *c, const json_t *o, const char *path, stru
 	if (v == NULL)
 		return 0;
 	prof_fmt(sub, sizeof(sub), "%s.headers", path);
-	if (json_object_get(o, "pcap") != NULL) {
-		prof_fail(c, sub,
-			  "\"headers\" and \"pcap\" are exclusive: the frames come from the file");
-		return -EINVAL;
-	}
+	if (json_object_get(o, "pcap") != NULL)
+		return prof_fail(
+			c, -EINVAL, sub,
+			"\"headers\" and \"pcap\" are exclusive: the frames come from the file");
 	return prof_parse_hdr(c, v, sub, s, false);
 }
 
@@ -78,11 +75,7 @@ build_stream(struct prof_ctx *c, const char *path, struct pvp_stream *s)
 	if (rc == 0)
 		return 0;
 	prof_fmt(sub, sizeof(sub), "%s%s%s", path, where[0] != '\0' ? "." : "", where);
-	if (rc == -ENOMEM)
-		prof_fail(c, sub, "out of memory");
-	else
-		prof_fail(c, sub, "%s", msg);
-	return rc;
+	return prof_fail(c, rc, sub, "%s", rc == -ENOMEM ? "out of memory" : msg);
 }
 
 /*
@@ -130,7 +123,7 @@ parse_root(struct prof_ctx *c, const json_t *root)
 	arr = json_object_get(root, "streams");
 	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
 	    json_array_size(arr) > PVP_PKT_MAX_STREAMS) {
-		prof_fail(c, arr == NULL ? "" : "streams",
+		prof_fail(c, -EINVAL, arr == NULL ? "" : "streams",
 			  "\"streams\" must be a list of 1..%d streams", PVP_PKT_MAX_STREAMS);
 		errno = EINVAL;
 		return NULL;

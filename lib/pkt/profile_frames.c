@@ -37,25 +37,22 @@ load_pcap(struct prof_ctx *c, const char *path, struct pvp_stream *s, const char
 		prof_fmt(s->pcap, sizeof(s->pcap), "%s/%s", c->dir, file);
 	/* Never blocks on a FIFO, refuses devices and huge files. */
 	fd = pvp_file_open(s->pcap, PVP_PKT_MAX_FILE, NULL, emsg, sizeof(emsg));
-	if (fd < 0) {
-		prof_fail(c, path, "%s", emsg);
-		return fd;
-	}
+	if (fd < 0)
+		return prof_fail(c, fd, path, "%s", emsg);
 	fp = fdopen(fd, "rb");
 	if (fp == NULL) {
 		close(fd);
-		prof_fail(c, path, "cannot read pcap \"%s\": %s", s->pcap, strerror(errno));
-		return -ENOMEM;
+		return prof_fail(c, -ENOMEM, path, "cannot read pcap \"%s\": %s", s->pcap,
+				 strerror(errno));
 	}
 	pc = pcap_fopen_offline(fp, ebuf); /* closes fp with pcap_close() */
 	if (pc == NULL) {
 		fclose(fp);
-		prof_fail(c, path, "cannot read pcap \"%s\": %s", s->pcap, ebuf);
-		return -EINVAL;
+		return prof_fail(c, -EINVAL, path, "cannot read pcap \"%s\": %s", s->pcap, ebuf);
 	}
 	if (pcap_datalink(pc) != DLT_EN10MB) {
-		prof_fail(c, path, "pcap \"%s\": link type %s, expected Ethernet (EN10MB)", s->pcap,
-			  pcap_datalink_val_to_name(pcap_datalink(pc)));
+		prof_fail(c, -EINVAL, path, "pcap \"%s\": link type %s, expected Ethernet (EN10MB)",
+			  s->pcap, pcap_datalink_val_to_name(pcap_datalink(pc)));
 		pcap_close(pc);
 		return -EINVAL;
 	}
@@ -63,17 +60,16 @@ load_pcap(struct prof_ctx *c, const char *path, struct pvp_stream *s, const char
 		struct pvp_tmpl *t;
 
 		if (ph->caplen < ph->len) {
-			prof_fail(c, path,
-				  "pcap \"%s\": frame %u was cut to %u of %u bytes (snaplen)",
-				  s->pcap, s->n_tmpl + 1, ph->caplen, ph->len);
-			rc = -EINVAL;
+			rc = prof_fail(c, -EINVAL, path,
+				       "pcap \"%s\": frame %u was cut to %u of %u bytes (snaplen)",
+				       s->pcap, s->n_tmpl + 1, ph->caplen, ph->len);
 			break;
 		}
 		if (ph->len < RTE_ETHER_HDR_LEN || ph->len > PVP_PKT_MAX_SIZE - PVP_FCS_LEN) {
-			prof_fail(c, path, "pcap \"%s\": frame %u has %u bytes, expected %u..%u",
-				  s->pcap, s->n_tmpl + 1, ph->len, RTE_ETHER_HDR_LEN,
-				  PVP_PKT_MAX_SIZE - PVP_FCS_LEN);
-			rc = -EINVAL;
+			rc = prof_fail(c, -EINVAL, path,
+				       "pcap \"%s\": frame %u has %u bytes, expected %u..%u",
+				       s->pcap, s->n_tmpl + 1, ph->len, RTE_ETHER_HDR_LEN,
+				       PVP_PKT_MAX_SIZE - PVP_FCS_LEN);
 			break;
 		}
 		if (s->n_tmpl == cap) {
@@ -101,19 +97,15 @@ load_pcap(struct prof_ctx *c, const char *path, struct pvp_stream *s, const char
 		t->ts_ns = (uint64_t)ph->ts.tv_sec * 1000000000u + (uint64_t)ph->ts.tv_usec * 1000u;
 		s->n_tmpl++;
 	}
-	if (rc == PCAP_ERROR) {
-		prof_fail(c, path, "pcap \"%s\": %s", s->pcap, pcap_geterr(pc));
-		rc = -EINVAL;
-	}
+	if (rc == PCAP_ERROR)
+		rc = prof_fail(c, -EINVAL, path, "pcap \"%s\": %s", s->pcap, pcap_geterr(pc));
 	pcap_close(pc);
 	if (rc == -ENOMEM)
-		prof_fail(c, path, "out of memory");
+		prof_fail(c, -ENOMEM, path, "out of memory");
 	if (rc < 0 && rc != PCAP_ERROR_BREAK)
 		return rc;
-	if (s->n_tmpl == 0) {
-		prof_fail(c, path, "pcap \"%s\" holds no frames", s->pcap);
-		return -EINVAL;
-	}
+	if (s->n_tmpl == 0)
+		return prof_fail(c, -EINVAL, path, "pcap \"%s\" holds no frames", s->pcap);
 	return 0;
 }
 
@@ -126,55 +118,50 @@ parse_imix(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_str
 	json_t *e;
 
 	if (json_is_string(v)) {
-		if (strcmp(json_string_value(v), "trex") != 0) {
-			prof_fail(c, path, "must be \"trex\" or a list of {\"size\", \"weight\"}");
-			return -EINVAL;
-		}
+		if (strcmp(json_string_value(v), "trex") != 0)
+			return prof_fail(c, -EINVAL, path,
+					 "must be \"trex\" or a list of {\"size\", \"weight\"}");
 		memcpy(s->imix, pvp_imix_trex, sizeof(pvp_imix_trex));
 		s->n_imix = RTE_DIM(pvp_imix_trex);
 		return 0;
 	}
-	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > PVP_PKT_MAX_IMIX) {
-		prof_fail(c, path, "must be \"trex\" or a list of 1..%d {\"size\", \"weight\"}",
-			  PVP_PKT_MAX_IMIX);
-		return -EINVAL;
-	}
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > PVP_PKT_MAX_IMIX)
+		return prof_fail(c, -EINVAL, path,
+				 "must be \"trex\" or a list of 1..%d {\"size\", \"weight\"}",
+				 PVP_PKT_MAX_IMIX);
 	json_array_foreach(v, i, e) {
-		char sub[256], esub[280];
+		char sub[256];
 		uint64_t x;
 
 		prof_fmt(sub, sizeof(sub), "%s[%zu]", path, i);
-		if (prof_check_keys(c, e, sub, keys) != 0)
-			return -EINVAL;
-		prof_fmt(esub, sizeof(esub), "%s.size", sub);
-		if (prof_get_uint(c, json_object_get(e, "size"), esub, PVP_PKT_MIN_SIZE,
-				  PVP_PKT_MAX_SIZE, &x) != 0)
+		if (prof_check_keys(c, e, sub, keys) != 0 ||
+		    prof_get_u64(c, e, "size", sub, true, PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE, &x) !=
+			    0)
 			return -EINVAL;
 		s->imix[i].size = x;
-		prof_fmt(esub, sizeof(esub), "%s.weight", sub);
-		if (prof_get_uint(c, json_object_get(e, "weight"), esub, 1, 1000000, &x) != 0)
+		if (prof_get_u64(c, e, "weight", sub, true, 1, 1000000, &x) != 0)
 			return -EINVAL;
 		s->imix[i].weight = x;
 	}
 	s->n_imix = json_array_size(v);
-	if (pvp_imix_cycle_len(s->imix, s->n_imix) > 1000000) {
-		prof_fail(c, path, "the weights make a cycle of more than 1000000 packets");
-		return -ERANGE;
-	}
+	if (pvp_imix_cycle_len(s->imix, s->n_imix) > 1000000)
+		return prof_fail(c, -ERANGE, path,
+				 "the weights make a cycle of more than 1000000 packets");
 	return 0;
 }
 
-/* Message for a frame size below what the headers and the signature need. */
-static void
+/* Message for a frame size below what the headers and the signature need; -EINVAL. */
+static int
 too_small(struct prof_ctx *c, const char *path, const struct pvp_stream *s, uint16_t size)
 {
 	char d1[40], d2[40];
 
-	prof_fail(c, path,
-		  "%u is too small for %s%s%s + %d B signature: minimum %u (frame size with FCS)",
-		  size, prof_hdr_desc(&s->outer, d1, sizeof(d1)), s->vxlan ? "/vxlan/" : "",
-		  s->vxlan ? prof_hdr_desc(&s->inner, d2, sizeof(d2)) : "", PVP_SIG_LEN,
-		  pvp_stream_min_size(s));
+	return prof_fail(
+		c, -EINVAL, path,
+		"%u is too small for %s%s%s + %d B signature: minimum %u (frame size with FCS)",
+		size, prof_hdr_desc(&s->outer, d1, sizeof(d1)), s->vxlan ? "/vxlan/" : "",
+		s->vxlan ? prof_hdr_desc(&s->inner, d2, sizeof(d2)) : "", PVP_SIG_LEN,
+		pvp_stream_min_size(s));
 }
 
 int
@@ -187,8 +174,7 @@ prof_parse_frames_kind(struct prof_ctx *c, const json_t *o, const char *path)
 	if (size + imix + pcap <= 1)
 		return 0;
 	prof_fmt(sub, sizeof(sub), "%s.%s", path, pcap ? "pcap" : "imix");
-	prof_fail(c, sub, "\"size\", \"imix\" and \"pcap\" are exclusive");
-	return -EINVAL;
+	return prof_fail(c, -EINVAL, sub, "\"size\", \"imix\" and \"pcap\" are exclusive");
 }
 
 /* "pcap", and "loop" passes over its frames within the 2^48 bound. */
@@ -199,18 +185,16 @@ parse_stream_pcap(struct prof_ctx *c, const json_t *pcap, const char *path, stru
 	int rc;
 
 	prof_fmt(sub, sizeof(sub), "%s.pcap", path);
-	if (!json_is_string(pcap)) {
-		prof_fail(c, sub, "must be a file name");
-		return -EINVAL;
-	}
+	if (!json_is_string(pcap))
+		return prof_fail(c, -EINVAL, sub, "must be a file name");
 	rc = load_pcap(c, sub, s, json_string_value(pcap));
 	if (rc != 0)
 		return rc;
 	if (s->loop > PVP_PKT_MAX_FLOWS / s->n_tmpl) {
 		prof_fmt(sub, sizeof(sub), "%s.loop", path);
-		prof_fail(c, sub, "%" PRIu64 " passes over %u frames is more than 2^48 packets",
-			  s->loop, s->n_tmpl);
-		return -ERANGE;
+		return prof_fail(c, -ERANGE, sub,
+				 "%" PRIu64 " passes over %u frames is more than 2^48 packets",
+				 s->loop, s->n_tmpl);
 	}
 	return 0;
 }
@@ -232,8 +216,7 @@ parse_stream_imix(struct prof_ctx *c, const json_t *imix, const char *path, stru
 			prof_fmt(isub, sizeof(isub), "%s", sub);
 		else
 			prof_fmt(isub, sizeof(isub), "%s[%u].size", sub, i);
-		too_small(c, isub, s, s->imix[i].size);
-		return -EINVAL;
+		return too_small(c, isub, s, s->imix[i].size);
 	}
 	return 0;
 }
@@ -259,10 +242,8 @@ parse_stream_size(struct prof_ctx *c, const json_t *size, const char *path, stru
 		}
 		s->size = x;
 	}
-	if (s->size < pvp_stream_min_size(s)) {
-		too_small(c, sub, s, s->size);
-		return -EINVAL;
-	}
+	if (s->size < pvp_stream_min_size(s))
+		return too_small(c, sub, s, s->size);
 	return 0;
 }
 

@@ -80,10 +80,9 @@ parse_vlan(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_hdr
 		h->vlan[0] = id;
 		return 0;
 	}
-	if (!json_is_array(v) || json_array_size(v) > 2) {
-		prof_fail(c, path, "must be a VLAN id or a list of 0..2 ids (2 = QinQ)");
-		return -EINVAL;
-	}
+	if (!json_is_array(v) || json_array_size(v) > 2)
+		return prof_fail(c, -EINVAL, path,
+				 "must be a VLAN id or a list of 0..2 ids (2 = QinQ)");
 	json_array_foreach(v, i, e) {
 		prof_fmt(esub, sizeof(esub), "%s[%zu]", path, i);
 		if (prof_get_uint(c, e, esub, 0, 4095, &id) != 0)
@@ -103,8 +102,7 @@ parse_l3(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_hdr *
 
 	if (json_object_get(o, "ipv4") != NULL && json_object_get(o, "ipv6") != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.ipv6", path);
-		prof_fail(c, sub, "\"ipv4\" and \"ipv6\" are exclusive");
-		return -EINVAL;
+		return prof_fail(c, -EINVAL, sub, "\"ipv4\" and \"ipv6\" are exclusive");
 	}
 	if ((v = json_object_get(o, "ipv6")) != NULL) {
 		h->ip_ver = 6;
@@ -129,8 +127,7 @@ parse_l4(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_hdr *
 
 	if (json_object_get(o, "udp") != NULL && json_object_get(o, "tcp") != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.tcp", path);
-		prof_fail(c, sub, "\"udp\" and \"tcp\" are exclusive");
-		return -EINVAL;
+		return prof_fail(c, -EINVAL, sub, "\"udp\" and \"tcp\" are exclusive");
 	}
 	if ((v = json_object_get(o, "tcp")) != NULL)
 		h->l4_proto = IPPROTO_TCP;
@@ -163,15 +160,10 @@ parse_vxlan(struct prof_ctx *c, const json_t *o, const json_t *v, const char *pa
 
 	if (prof_check_keys(c, v, path, xkeys) != 0)
 		return -EINVAL;
-	if (h->l4_proto != IPPROTO_UDP) {
-		prof_fail(c, path, "VXLAN needs outer \"udp\", not \"tcp\"");
+	if (h->l4_proto != IPPROTO_UDP)
+		return prof_fail(c, -EINVAL, path, "VXLAN needs outer \"udp\", not \"tcp\"");
+	if (prof_get_u64(c, v, "vni", path, false, 0, 0xffffff, &vni) != 0)
 		return -EINVAL;
-	}
-	if (json_object_get(v, "vni") != NULL) {
-		prof_fmt(sub, sizeof(sub), "%s.vni", path);
-		if (prof_get_uint(c, json_object_get(v, "vni"), sub, 0, 0xffffff, &vni) != 0)
-			return -EINVAL;
-	}
 	s->vxlan = true;
 	s->vni = vni;
 	if (json_object_get(o, "ipv4") == NULL && json_object_get(o, "ipv6") == NULL) {
@@ -219,10 +211,8 @@ prof_parse_hdr(struct prof_ctx *c, const json_t *o, const char *path, struct pvp
 		return -EINVAL;
 	if ((v = json_object_get(o, "vxlan")) != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.vxlan", path);
-		if (inner) {
-			prof_fail(c, sub, "VXLAN cannot be nested");
-			return -EINVAL;
-		}
+		if (inner)
+			return prof_fail(c, -EINVAL, sub, "VXLAN cannot be nested");
 		if (parse_vxlan(c, o, v, sub, s) != 0)
 			return -EINVAL;
 	}

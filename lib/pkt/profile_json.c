@@ -33,14 +33,14 @@ prof_fmt(char *buf, size_t len, const char *fmt, ...)
 	return n;
 }
 
-void
-prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
+int
+prof_fail(struct prof_ctx *c, int code, const char *path, const char *fmt, ...)
 {
 	char msg[PVP_PKT_ERR_LEN];
 	va_list ap;
 
 	if (c->err == NULL || c->err[0] != '\0')
-		return;
+		return code;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -54,6 +54,7 @@ prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
 		prof_fmt(c->err, c->err_len, "%s: %s%s%s", c->source, path,
 			 *path != '\0' ? ": " : "", msg);
 	}
+	return code;
 }
 
 /* ---- typed getters ---- */
@@ -64,10 +65,8 @@ prof_check_keys(struct prof_ctx *c, const json_t *o, const char *path, const cha
 	const char *key;
 	json_t *v;
 
-	if (!json_is_object(o)) {
-		prof_fail(c, path, "must be an object");
-		return -EINVAL;
-	}
+	if (!json_is_object(o))
+		return prof_fail(c, -EINVAL, path, "must be an object");
 	json_object_foreach((json_t *)o, key, v) {
 		const char *const *a;
 		char sub[256];
@@ -77,8 +76,7 @@ prof_check_keys(struct prof_ctx *c, const json_t *o, const char *path, const cha
 				break;
 		if (*a == NULL) {
 			prof_fmt(sub, sizeof(sub), "%s%s%s", path, *path != '\0' ? "." : "", key);
-			prof_fail(c, sub, "unknown member");
-			return -EINVAL;
+			return prof_fail(c, -EINVAL, sub, "unknown member");
 		}
 	}
 	return 0;
@@ -90,32 +88,38 @@ prof_get_uint(struct prof_ctx *c, const json_t *v, const char *path, uint64_t mi
 {
 	json_int_t i;
 
-	if (!json_is_integer(v)) {
-		prof_fail(c, path, "must be an integer in %" PRIu64 "..%" PRIu64, min, max);
-		return -EINVAL;
-	}
+	if (!json_is_integer(v))
+		return prof_fail(c, -EINVAL, path, "must be an integer in %" PRIu64 "..%" PRIu64,
+				 min, max);
 	i = json_integer_value(v);
-	if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
-		prof_fail(c, path, "%" JSON_INTEGER_FORMAT " is out of range %" PRIu64 "..%" PRIu64,
-			  i, min, max);
-		return -ERANGE;
-	}
+	if (i < 0 || (uint64_t)i < min || (uint64_t)i > max)
+		return prof_fail(c, -ERANGE, path,
+				 "%" JSON_INTEGER_FORMAT " is out of range %" PRIu64 "..%" PRIu64,
+				 i, min, max);
 	*out = (uint64_t)i;
 	return 0;
+}
+
+int
+prof_get_u64(struct prof_ctx *c, const json_t *o, const char *key, const char *path, bool need,
+	     uint64_t min, uint64_t max, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	char sub[300];
+
+	if (v == NULL && !need)
+		return 0;
+	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
+	return prof_get_uint(c, v, sub, min, max, out);
 }
 
 int
 prof_get_u16(struct prof_ctx *c, const json_t *o, const char *key, const char *path, uint16_t min,
 	     uint16_t max, uint16_t *out)
 {
-	json_t *v = json_object_get(o, key);
-	char sub[256];
-	uint64_t x;
+	uint64_t x = *out;
 
-	if (v == NULL)
-		return 0;
-	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
-	if (prof_get_uint(c, v, sub, min, max, &x) != 0)
+	if (prof_get_u64(c, o, key, path, false, min, max, &x) != 0)
 		return -EINVAL;
 	*out = (uint16_t)x;
 	return 0;
@@ -131,10 +135,9 @@ prof_get_mac(struct prof_ctx *c, const json_t *o, const char *key, const char *p
 	if (v == NULL)
 		return 0;
 	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
-	if (!json_is_string(v) || rte_ether_unformat_addr(json_string_value(v), out) != 0) {
-		prof_fail(c, sub, "must be a MAC address string like \"02:00:00:00:00:01\"");
-		return -EINVAL;
-	}
+	if (!json_is_string(v) || rte_ether_unformat_addr(json_string_value(v), out) != 0)
+		return prof_fail(c, -EINVAL, sub,
+				 "must be a MAC address string like \"02:00:00:00:00:01\"");
 	return 0;
 }
 
@@ -149,9 +152,7 @@ prof_get_ip(struct prof_ctx *c, const json_t *o, const char *key, const char *pa
 		return 0;
 	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
 	if (!json_is_string(v) ||
-	    inet_pton(ver == 4 ? AF_INET : AF_INET6, json_string_value(v), out) != 1) {
-		prof_fail(c, sub, "must be an IPv%d address string", ver);
-		return -EINVAL;
-	}
+	    inet_pton(ver == 4 ? AF_INET : AF_INET6, json_string_value(v), out) != 1)
+		return prof_fail(c, -EINVAL, sub, "must be an IPv%d address string", ver);
 	return 0;
 }

@@ -32,20 +32,16 @@ prof_parse_rate(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 	if (json_is_number(v)) {
 		s->rate.unit = PVP_RATE_PPS;
 		s->rate.value = json_number_value(v);
-		if (!(s->rate.value >= PROF_RATE_MIN_PPS && s->rate.value <= PROF_RATE_MAX_PPS)) {
-			prof_fail(c, sub, "%g pps is out of range %g..%g", s->rate.value,
-				  PROF_RATE_MIN_PPS, PROF_RATE_MAX_PPS);
-			return -ERANGE;
-		}
+		if (!(s->rate.value >= PROF_RATE_MIN_PPS && s->rate.value <= PROF_RATE_MAX_PPS))
+			return prof_fail(c, -ERANGE, sub, "%g pps is out of range %g..%g",
+					 s->rate.value, PROF_RATE_MIN_PPS, PROF_RATE_MAX_PPS);
 	} else if (!json_is_string(v)) {
-		prof_fail(
-			c, sub,
+		return prof_fail(
+			c, -EINVAL, sub,
 			"must be a number (pps) or a string like \"1Mpps\", \"10Gbps\", \"50%%\", "
 			"\"max\"");
-		return -EINVAL;
 	} else if (pvp_rate_parse(json_string_value(v), &s->rate, rerr, sizeof(rerr)) != 0) {
-		prof_fail(c, sub, "%s", rerr);
-		return -EINVAL;
+		return prof_fail(c, -EINVAL, sub, "%s", rerr);
 	}
 	s->has_rate = true;
 	return 0;
@@ -71,39 +67,30 @@ parse_mode(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_str
 	}
 	if (json_is_object(v) && json_object_size(v) == 1 &&
 	    (b = json_object_get(v, "multi_burst")) != NULL) {
-		char esub[280];
 		uint64_t x;
 
 		prof_fmt(sub, sizeof(sub), "%s.multi_burst", path);
 		if (prof_check_keys(c, b, sub, mkeys) != 0)
 			return -EINVAL;
 		s->mode = PVP_MODE_MULTI_BURST;
-		prof_fmt(esub, sizeof(esub), "%s.count", sub);
-		if (prof_get_uint(c, json_object_get(b, "count"), esub, 1, UINT32_MAX, &x) != 0)
+		if (prof_get_u64(c, b, "count", sub, true, 1, UINT32_MAX, &x) != 0)
 			return -EINVAL;
 		s->burst_count = x;
-		prof_fmt(esub, sizeof(esub), "%s.packets", sub);
-		if (prof_get_uint(c, json_object_get(b, "packets"), esub, 1, PVP_PKT_MAX_FLOWS,
-				  &s->burst_packets) != 0)
+		if (prof_get_u64(c, b, "packets", sub, true, 1, PVP_PKT_MAX_FLOWS,
+				 &s->burst_packets) != 0)
 			return -EINVAL;
 		if (__builtin_mul_overflow((uint64_t)s->burst_count, s->burst_packets, &x) ||
-		    x > PVP_PKT_MAX_FLOWS) {
-			prof_fail(c, sub, "count x packets is more than 2^48 packets");
-			return -ERANGE;
-		}
+		    x > PVP_PKT_MAX_FLOWS)
+			return prof_fail(c, -ERANGE, sub,
+					 "count x packets is more than 2^48 packets");
 		s->burst_gap_us = 0;
-		if (json_object_get(b, "gap_us") != NULL) {
-			prof_fmt(esub, sizeof(esub), "%s.gap_us", sub);
-			if (prof_get_uint(c, json_object_get(b, "gap_us"), esub, 0,
-					  PVP_PKT_MAX_GAP_US, &s->burst_gap_us) != 0)
-				return -EINVAL;
-		}
-		return 0;
+		/* Any failure is -EINVAL to prof_parse_mode(). */
+		return prof_get_u64(c, b, "gap_us", sub, false, 0, PVP_PKT_MAX_GAP_US,
+				    &s->burst_gap_us);
 	}
-	prof_fail(c, path,
-		  "must be \"continuous\", {\"burst\": N} or {\"multi_burst\": {\"count\", "
-		  "\"packets\", \"gap_us\"}}");
-	return -EINVAL;
+	return prof_fail(c, -EINVAL, path,
+			 "must be \"continuous\", {\"burst\": N} or {\"multi_burst\": {\"count\", "
+			 "\"packets\", \"gap_us\"}}");
 }
 
 int
@@ -127,18 +114,15 @@ prof_parse_replay(struct prof_ctx *c, const json_t *o, const char *path, struct 
 
 	if ((v = json_object_get(o, "replay")) != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.replay", path);
-		if (!json_is_boolean(v) || !pcap) {
-			prof_fail(c, sub, !pcap ? "needs \"pcap\"" : "must be true or false");
-			return -EINVAL;
-		}
+		if (!json_is_boolean(v) || !pcap)
+			return prof_fail(c, -EINVAL, sub,
+					 !pcap ? "needs \"pcap\"" : "must be true or false");
 		s->replay = json_is_true(v);
 	}
 	if ((v = json_object_get(o, "loop")) != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.loop", path);
-		if (!s->replay) {
-			prof_fail(c, sub, "needs \"replay\": true");
-			return -EINVAL;
-		}
+		if (!s->replay)
+			return prof_fail(c, -EINVAL, sub, "needs \"replay\": true");
 		if (prof_get_uint(c, v, sub, 0, PVP_PKT_MAX_FLOWS, &s->loop) != 0)
 			return -EINVAL;
 	}

@@ -44,9 +44,10 @@ struct prof_ctx {
 int prof_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Record the first error: "source:line:col: path: message" (the position
- * of the value at member path @path, when the text is known). */
-void prof_fail(struct prof_ctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+ * of the value at member path @path, when the text is known). Returns
+ * @code, so that a part fails in one statement. */
+int prof_fail(struct prof_ctx *c, int code, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* @o must be an object whose members are all in the NULL-terminated
  * @allowed. Returns 0 or -EINVAL. */
@@ -56,6 +57,11 @@ int prof_check_keys(struct prof_ctx *c, const json_t *o, const char *path,
 /* An integer in [@min, @max]. Returns 0, -EINVAL or -ERANGE. */
 int prof_get_uint(struct prof_ctx *c, const json_t *v, const char *path, uint64_t min, uint64_t max,
 		  uint64_t *out);
+
+/* Member @key of @o as prof_get_uint() reads it; when it is absent, 0
+ * and @out untouched, or unless @need an error. */
+int prof_get_u64(struct prof_ctx *c, const json_t *o, const char *key, const char *path, bool need,
+		 uint64_t min, uint64_t max, uint64_t *out);
 
 /* Member @key of @o, when present, as a number in [@min, @max], a MAC
  * address string, an IPv@ver address string. @out is untouched when the

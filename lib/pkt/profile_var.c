@@ -93,12 +93,11 @@ get_var_bound(struct prof_ctx *c, const json_t *v, const char *path, enum fkind 
 		*out = pvp_get_be32(b + 2);
 		return 0;
 	}
-	prof_fail(c, path, "must be %s",
-		  k == F_IP4   ? "an IPv4 address string or an integer"
-		  : k == F_IP6 ? "an IPv6 address string or an integer (low 32 bits)"
-		  : k == F_MAC ? "a MAC address string or an integer (low 32 bits)"
-			       : "an integer");
-	return -EINVAL;
+	return prof_fail(c, -EINVAL, path, "must be %s",
+			 k == F_IP4   ? "an IPv4 address string or an integer"
+			 : k == F_IP6 ? "an IPv6 address string or an integer (low 32 bits)"
+			 : k == F_MAC ? "a MAC address string or an integer (low 32 bits)"
+				      : "an integer");
 }
 
 void
@@ -124,33 +123,59 @@ parse_var_name(struct prof_ctx *c, const char *name, const char *sub, const stru
 	       struct pvp_var *v, enum fkind *k)
 {
 	if (strncmp(name, "inner.", 6) == 0 && !s->vxlan && s->pcap[0] == '\0' &&
-	    field_kind(name, k) == 0) {
-		prof_fail(c, sub, "\"%s\": \"inner.\" fields need headers.vxlan", name);
-		return -EINVAL;
-	}
-	if (field_kind(name, k) != 0) {
-		prof_fail(c, sub,
-			  "unknown field \"%s\": expected "
-			  "eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|"
-			  "ipv6.dst|"
-			  "udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for "
-			  "VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
-			  name);
-		return -EINVAL;
-	}
+	    field_kind(name, k) == 0)
+		return prof_fail(c, -EINVAL, sub, "\"%s\": \"inner.\" fields need headers.vxlan",
+				 name);
+	if (field_kind(name, k) != 0)
+		return prof_fail(c, -EINVAL, sub,
+				 "unknown field \"%s\": expected "
+				 "eth.src|eth.dst|vlan.id|vlan2.id|ipv4.src|ipv4.dst|ipv6.src|"
+				 "ipv6.dst|"
+				 "udp.sport|udp.dport|tcp.sport|tcp.dport (\"inner.\" prefix for "
+				 "VXLAN) or {\"offset\": N, \"len\": 1|2|4}",
+				 name);
 	/*
 	 * Port 4789 is what makes the frame VXLAN to every receiver (ours
 	 * included): varied, the frames are no longer VXLAN and the
 	 * signature after the inner headers is never found.
 	 */
-	if (s->vxlan && strcmp(name, "udp.dport") == 0) {
-		prof_fail(c, sub,
-			  "\"udp.dport\" is VXLAN's port 4789 and cannot vary; vary "
-			  "\"udp.sport\" (the entropy port) or \"inner.udp.dport\"");
-		return -EINVAL;
-	}
+	if (s->vxlan && strcmp(name, "udp.dport") == 0)
+		return prof_fail(c, -EINVAL, sub,
+				 "\"udp.dport\" is VXLAN's port 4789 and cannot vary; vary "
+				 "\"udp.sport\" (the entropy port) or \"inner.udp.dport\"");
 	prof_fmt(v->field, sizeof(v->field), "%s", name);
 	v->len = *k == F_VLAN || *k == F_PORT ? 2 : 4;
+	return 0;
+}
+
+/*
+ * A var's bounds @p jmin and @p jmax (their paths: @p path and @p at's
+ * suffixes) into @p v: max not below min and, for MAC and IPv6 address
+ * strings, the same high bytes in both.
+ */
+static int
+var_bounds(struct prof_ctx *c, const json_t *jmin, const json_t *jmax, const char *path,
+	   const char *const at[2], enum fkind k, struct pvp_stream *s, struct pvp_var *v)
+{
+	uint8_t hmin[12] = {0}, hmax[12] = {0};
+	size_t n = k == F_MAC ? 2 : 12;
+	char pmin[280], pmax[280];
+
+	prof_fmt(pmin, sizeof(pmin), "%s%s", path, at[0]);
+	prof_fmt(pmax, sizeof(pmax), "%s%s", path, at[1]);
+	if (get_var_bound(c, jmin, pmin, k, v->len, &v->min, hmin) != 0 ||
+	    get_var_bound(c, jmax, pmax, k, v->len, &v->max, hmax) != 0)
+		return -EINVAL;
+	if (v->max < v->min)
+		return prof_fail(c, -ERANGE, pmax, "must be >= min (%u)", v->min);
+	if ((k == F_MAC || k == F_IP6) && json_is_string(jmin)) {
+		if (json_is_string(jmax) && memcmp(hmin, hmax, n) != 0)
+			return prof_fail(c, -EINVAL, pmax,
+					 "must differ from min only in the low 32 bits");
+		/* The var writes the low 32 bits; min's high bytes go into
+		 * the header so the whole address is what was asked. */
+		memcpy(var_hdr_bytes(s, v->field), hmin, n);
+	}
 	return 0;
 }
 
@@ -161,9 +186,11 @@ parse_var(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stre
 {
 	static const char *const keys[] = {"field", "op", "min", "max", "step", "seed", NULL};
 	static const char *const rkeys[] = {"offset", "len", NULL};
+	static const char *const ops[] = {
+		[PVP_VAR_INC] = "inc", [PVP_VAR_DEC] = "dec", [PVP_VAR_RANDOM] = "random"};
 	json_t *f = json_object_get(o, "field"), *op = json_object_get(o, "op");
-	uint8_t hmin[12] = {0}, hmax[12] = {0};
 	enum fkind k = F_RAW;
+	static const char *const minmax[] = {".min", ".max"};
 	char sub[256];
 	uint64_t x;
 
@@ -181,80 +208,41 @@ parse_var(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stre
 
 		if (prof_check_keys(c, f, sub, rkeys) != 0)
 			return -EINVAL;
-		prof_fmt(rsub, sizeof(rsub), "%s.offset", sub);
-		if (prof_get_uint(c, json_object_get(f, "offset"), rsub, 0, PVP_PKT_MAX_SIZE, &x) !=
-		    0)
+		if (prof_get_u64(c, f, "offset", sub, true, 0, PVP_PKT_MAX_SIZE, &x) != 0)
 			return -EINVAL;
 		v->offset = x;
-		prof_fmt(rsub, sizeof(rsub), "%s.len", sub);
-		if (prof_get_uint(c, json_object_get(f, "len"), rsub, 1, 4, &x) != 0)
+		if (prof_get_u64(c, f, "len", sub, true, 1, 4, &x) != 0)
 			return -EINVAL;
 		if (x == 3) {
-			prof_fail(c, rsub, "must be 1, 2 or 4");
-			return -EINVAL;
+			prof_fmt(rsub, sizeof(rsub), "%s.len", sub);
+			return prof_fail(c, -EINVAL, rsub, "must be 1, 2 or 4");
 		}
 		v->len = x;
 	} else {
-		prof_fail(c, f == NULL ? path : sub,
-			  "needs \"field\": a field name or {\"offset\", \"len\"}");
-		return -EINVAL;
+		return prof_fail(c, -EINVAL, f == NULL ? path : sub,
+				 "needs \"field\": a field name or {\"offset\", \"len\"}");
 	}
 	if (op != NULL) {
-		const char *ops = json_string_value(op);
+		unsigned int i;
 
 		prof_fmt(sub, sizeof(sub), "%s.op", path);
-		if (ops != NULL && strcmp(ops, "inc") == 0) {
-			v->op = PVP_VAR_INC;
-		} else if (ops != NULL && strcmp(ops, "dec") == 0) {
-			v->op = PVP_VAR_DEC;
-		} else if (ops != NULL && strcmp(ops, "random") == 0) {
-			v->op = PVP_VAR_RANDOM;
-		} else {
-			prof_fail(c, sub, "must be \"inc\", \"dec\" or \"random\"");
-			return -EINVAL;
-		}
+		for (i = 0; i < RTE_DIM(ops); i++)
+			if (json_is_string(op) && strcmp(json_string_value(op), ops[i]) == 0)
+				break;
+		if (i == RTE_DIM(ops))
+			return prof_fail(c, -EINVAL, sub, "must be \"inc\", \"dec\" or \"random\"");
+		v->op = i;
 	}
-	prof_fmt(sub, sizeof(sub), "%s.min", path);
-	if (json_object_get(o, "min") == NULL) {
-		prof_fail(c, path, "needs \"min\" and \"max\"");
+	if (json_object_get(o, "min") == NULL || json_object_get(o, "max") == NULL)
+		return prof_fail(c, -EINVAL, path, "needs \"min\" and \"max\"");
+	if (var_bounds(c, json_object_get(o, "min"), json_object_get(o, "max"), path, minmax, k, s,
+		       v) != 0)
 		return -EINVAL;
-	}
-	if (get_var_bound(c, json_object_get(o, "min"), sub, k, v->len, &v->min, hmin) != 0)
+	x = v->step;
+	if (prof_get_u64(c, o, "step", path, false, 1, UINT32_MAX, &x) != 0 ||
+	    prof_get_u64(c, o, "seed", path, false, 0, INT64_MAX, &v->seed) != 0)
 		return -EINVAL;
-	prof_fmt(sub, sizeof(sub), "%s.max", path);
-	if (json_object_get(o, "max") == NULL) {
-		prof_fail(c, path, "needs \"min\" and \"max\"");
-		return -EINVAL;
-	}
-	if (get_var_bound(c, json_object_get(o, "max"), sub, k, v->len, &v->max, hmax) != 0)
-		return -EINVAL;
-	if (v->max < v->min) {
-		prof_fail(c, sub, "must be >= min (%u)", v->min);
-		return -ERANGE;
-	}
-	if ((k == F_MAC || k == F_IP6) && json_is_string(json_object_get(o, "min"))) {
-		size_t n = k == F_MAC ? 2 : 12;
-
-		if (json_is_string(json_object_get(o, "max")) && memcmp(hmin, hmax, n) != 0) {
-			prof_fail(c, sub, "must differ from min only in the low 32 bits");
-			return -EINVAL;
-		}
-		/* The var writes the low 32 bits; min's high bytes go into
-		 * the header so the whole address is what was asked. */
-		memcpy(var_hdr_bytes(s, v->field), hmin, n);
-	}
-	if (json_object_get(o, "step") != NULL) {
-		prof_fmt(sub, sizeof(sub), "%s.step", path);
-		if (prof_get_uint(c, json_object_get(o, "step"), sub, 1, UINT32_MAX, &x) != 0)
-			return -EINVAL;
-		v->step = x;
-	}
-	if (json_object_get(o, "seed") != NULL) {
-		prof_fmt(sub, sizeof(sub), "%s.seed", path);
-		if (prof_get_uint(c, json_object_get(o, "seed"), sub, 0, INT64_MAX, &x) != 0)
-			return -EINVAL;
-		v->seed = x;
-	}
+	v->step = x;
 	prof_var_finish(v);
 	return 0;
 }
@@ -264,6 +252,7 @@ static int
 parse_tuple(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s)
 {
 	static const char *const keys[] = {"src_ip", "dst_ip", "sport", "dport", NULL};
+	static const char *const at[] = {"[0]", "[1]"};
 	const struct pvp_hdr *h = s->vxlan ? &s->inner : &s->outer;
 	const char *pre = s->vxlan ? "inner." : "";
 	const char *ip = h->ip_ver == 4 ? "ipv4" : "ipv6";
@@ -278,21 +267,18 @@ parse_tuple(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_st
 		json_t *r = json_object_get(o, keys[i]);
 		struct pvp_var *v;
 		enum fkind k = F_RAW;
-		uint8_t hmin[12], hmax[12];
-		char sub[256], esub[280];
+		char sub[256];
+		int rc;
 
 		if (r == NULL)
 			continue;
 		prof_fmt(sub, sizeof(sub), "%s.%s", path, keys[i]);
-		if (!json_is_array(r) || json_array_size(r) != 2) {
-			prof_fail(c, sub, "must be [min, max]");
-			return -EINVAL;
-		}
-		if (s->n_vars >= PVP_PKT_MAX_VARS) {
-			prof_fail(c, sub, "too many vars (at most %d with the tuple)",
-				  PVP_PKT_MAX_VARS);
-			return -E2BIG;
-		}
+		if (!json_is_array(r) || json_array_size(r) != 2)
+			return prof_fail(c, -EINVAL, sub, "must be [min, max]");
+		if (s->n_vars >= PVP_PKT_MAX_VARS)
+			return prof_fail(c, -E2BIG, sub,
+					 "too many vars (at most %d with the tuple)",
+					 PVP_PKT_MAX_VARS);
 		v = &s->vars[s->n_vars];
 		memset(v, 0, sizeof(*v));
 		v->tuple = true;
@@ -304,34 +290,18 @@ parse_tuple(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_st
 			prof_fmt(v->field, sizeof(v->field), "%s%s.%s", pre, l4, keys[i]);
 		field_kind(v->field, &k);
 		v->len = k == F_PORT ? 2 : 4;
-		prof_fmt(esub, sizeof(esub), "%s[0]", sub);
-		if (get_var_bound(c, json_array_get(r, 0), esub, k, v->len, &v->min, hmin) != 0)
-			return -EINVAL;
-		prof_fmt(esub, sizeof(esub), "%s[1]", sub);
-		if (get_var_bound(c, json_array_get(r, 1), esub, k, v->len, &v->max, hmax) != 0)
-			return -EINVAL;
-		if (v->max < v->min) {
-			prof_fail(c, esub, "must be >= min");
-			return -ERANGE;
-		}
-		if (k == F_IP6 && json_is_string(json_array_get(r, 0))) {
-			if (json_is_string(json_array_get(r, 1)) && memcmp(hmin, hmax, 12) != 0) {
-				prof_fail(c, esub, "must differ from min only in the low 32 bits");
-				return -EINVAL;
-			}
-			memcpy(var_hdr_bytes(s, v->field), hmin, 12);
-		}
+		rc = var_bounds(c, json_array_get(r, 0), json_array_get(r, 1), sub, at, k, s, v);
+		if (rc != 0)
+			return rc;
 		v->div = div;
 		prof_var_finish(v);
 		/* Full IPv4 source and destination ranges make 2^64: checked,
 		 * never wrapped (a product of 0 is divided by later). */
-		if (__builtin_mul_overflow(div, v->period, &div) || div > PVP_PKT_MAX_FLOWS) {
-			prof_fail(c, sub,
-				  "the tuple's ranges make more than 2^48 flows (%" PRIu64
-				  "): narrow them",
-				  PVP_PKT_MAX_FLOWS);
-			return -ERANGE;
-		}
+		if (__builtin_mul_overflow(div, v->period, &div) || div > PVP_PKT_MAX_FLOWS)
+			return prof_fail(c, -ERANGE, sub,
+					 "the tuple's ranges make more than 2^48 flows (%" PRIu64
+					 "): narrow them",
+					 PVP_PKT_MAX_FLOWS);
 		s->n_vars++;
 	}
 	return 0;
@@ -379,10 +349,9 @@ prof_parse_vars(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 
 	if ((v = json_object_get(o, "vars")) != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.vars", path);
-		if (!json_is_array(v) || json_array_size(v) > PVP_PKT_MAX_VARS) {
-			prof_fail(c, sub, "must be a list of at most %d vars", PVP_PKT_MAX_VARS);
-			return -EINVAL;
-		}
+		if (!json_is_array(v) || json_array_size(v) > PVP_PKT_MAX_VARS)
+			return prof_fail(c, -EINVAL, sub, "must be a list of at most %d vars",
+					 PVP_PKT_MAX_VARS);
 		json_array_foreach(v, i, e) {
 			prof_fmt(esub, sizeof(esub), "%s[%zu]", sub, i);
 			if (parse_var(c, e, esub, s, &s->vars[s->n_vars]) != 0)
@@ -392,17 +361,15 @@ prof_parse_vars(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 	}
 	if ((v = json_object_get(o, "tuple")) != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.tuple", path);
-		if (json_object_get(o, "pcap") != NULL) {
-			prof_fail(c, sub, "not available with \"pcap\": use vars");
-			return -EINVAL;
-		}
+		if (json_object_get(o, "pcap") != NULL)
+			return prof_fail(c, -EINVAL, sub, "not available with \"pcap\": use vars");
 		if (parse_tuple(c, v, sub, s) != 0)
 			return -EINVAL;
 	}
 	if (s->replay && s->n_vars != 0) {
 		prof_fmt(sub, sizeof(sub), "%s.vars", path);
-		prof_fail(c, sub, "not available with \"replay\": frames are sent as captured");
-		return -EINVAL;
+		return prof_fail(c, -EINVAL, sub,
+				 "not available with \"replay\": frames are sent as captured");
 	}
 	return 0;
 }
@@ -416,13 +383,12 @@ flows_var(struct prof_ctx *c, const char *path, struct pvp_stream *s, uint64_t x
 	const uint8_t *a = h->ip_ver == 4 ? h->ip_src : h->ip_src + 12;
 	uint32_t base = pvp_get_be32(a);
 
-	if (x - 1 > UINT32_MAX - base) {
-		prof_fail(c, path,
-			  "%" PRIu64 " flows from source address %u.%u.%u.%u run past the end of "
-			  "the address space",
-			  x, a[0], a[1], a[2], a[3]);
-		return -ERANGE;
-	}
+	if (x - 1 > UINT32_MAX - base)
+		return prof_fail(c, -ERANGE, path,
+				 "%" PRIu64
+				 " flows from source address %u.%u.%u.%u run past the end of "
+				 "the address space",
+				 x, a[0], a[1], a[2], a[3]);
 	memset(fv, 0, sizeof(*fv));
 	prof_fmt(fv->field, sizeof(fv->field), "%s%s.src", s->vxlan ? "inner." : "",
 		 h->ip_ver == 4 ? "ipv4" : "ipv6");
@@ -452,22 +418,18 @@ prof_parse_flows(struct prof_ctx *c, const json_t *o, const char *path, struct p
 	if (prof_get_uint(c, v, sub, 1, PVP_PKT_MAX_FLOWS, &x) != 0)
 		return -EINVAL;
 	if (s->n_vars == 0 && x > 1) {
-		if (json_object_get(o, "pcap") != NULL || s->replay) {
-			prof_fail(c, sub, "with \"pcap\", \"flows\" needs vars");
-			return -EINVAL;
-		}
+		if (json_object_get(o, "pcap") != NULL || s->replay)
+			return prof_fail(c, -EINVAL, sub, "with \"pcap\", \"flows\" needs vars");
 		rc = flows_var(c, sub, s, x);
 		if (rc != 0)
 			return rc;
 		distinct = x;
 	}
-	if (x > distinct) {
-		prof_fail(c, sub,
-			  "%" PRIu64 " flows, but the vars make only %" PRIu64
-			  " distinct combinations",
-			  x, distinct);
-		return -ERANGE;
-	}
+	if (x > distinct)
+		return prof_fail(c, -ERANGE, sub,
+				 "%" PRIu64 " flows, but the vars make only %" PRIu64
+				 " distinct combinations",
+				 x, distinct);
 	s->flows = x;
 	return 0;
 }
