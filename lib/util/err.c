@@ -37,16 +37,17 @@ pvp_fail(char *err, size_t len, int code, const char *fmt, ...)
 	return code;
 }
 
-void
-util_seterr(char *err, size_t len, const char *fmt, ...)
+int
+util_seterr(char *err, size_t len, int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (err == NULL || len == 0)
-		return;
+		return code;
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	return code;
 }
 
 const char *

@@ -69,29 +69,23 @@ open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 	struct stat st2;
 	int fd, ret;
 
-	if (path == NULL || path[0] == '\0') {
-		util_seterr(err, errlen, "empty file name");
-		return -EINVAL;
-	}
+	if (path == NULL || path[0] == '\0')
+		return util_seterr(err, errlen, -EINVAL, "empty file name");
 	if (stat(path, st) < 0) {
 		ret = -errno;
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
+		return util_seterr(err, errlen, ret, "%s: %s", path, strerror(errno));
 	}
-	if (!S_ISREG(st->st_mode)) {
-		util_seterr(err, errlen, "%s: not a regular file (%s)", path,
-			    pvp_file_kind(st->st_mode));
-		return -EINVAL;
-	}
+	if (!S_ISREG(st->st_mode))
+		return util_seterr(err, errlen, -EINVAL, "%s: not a regular file (%s)", path,
+				   pvp_file_kind(st->st_mode));
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		ret = -errno;
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
+		return util_seterr(err, errlen, ret, "%s: %s", path, strerror(errno));
 	}
 	if (fstat(fd, &st2) < 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st->st_ino ||
 	    st2.st_dev != st->st_dev) {
-		util_seterr(err, errlen, "%s: changed while being opened", path);
+		util_seterr(err, errlen, -EAGAIN, "%s: changed while being opened", path);
 		close(fd);
 		return -EAGAIN;
 	}
@@ -114,16 +108,13 @@ read_bounded(int fd, const char *path, char *buf, size_t max, size_t *len, char 
 
 			if (e == EINTR)
 				continue;
-			util_seterr(err, errlen, "%s: %s", path, strerror(e));
-			return -e;
+			return util_seterr(err, errlen, -e, "%s: %s", path, strerror(e));
 		}
 		if (n == 0)
 			break;
 		off += (size_t)n;
-		if (off > max) {
-			util_seterr(err, errlen, "%s: grew while being read", path);
-			return -EFBIG;
-		}
+		if (off > max)
+			return util_seterr(err, errlen, -EFBIG, "%s: grew while being read", path);
 	}
 	*len = off;
 	return 0;
@@ -140,7 +131,7 @@ pvp_file_open(const char *path, size_t max_bytes, uint64_t *size, char *err, siz
 	if (fd < 0)
 		return fd;
 	if ((uint64_t)st.st_size > max_bytes) {
-		util_seterr(err, errlen, "%s: %s is over the %s limit", path,
+		util_seterr(err, errlen, -EFBIG, "%s: %s is over the %s limit", path,
 			    fmt_bytes((uint64_t)st.st_size, a, sizeof(a)),
 			    fmt_bytes(max_bytes, b, sizeof(b)));
 		close(fd);
@@ -167,10 +158,8 @@ pvp_file_read_fd(int fd, const char *path, uint64_t size, char **buf, size_t *le
 	*buf = NULL;
 	/* What fstat says, one byte to see the file grow, and the NUL. */
 	data = malloc((size_t)size + 2);
-	if (data == NULL) {
-		util_seterr(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
+	if (data == NULL)
+		return util_seterr(err, errlen, -ENOMEM, "%s: out of memory", path);
 	ret = read_bounded(fd, path, data, (size_t)size, &n, err, errlen);
 	if (ret < 0) {
 		free(data);
@@ -208,31 +197,24 @@ secret_stat_ok(const char *path, const struct stat *st, char *err, size_t errlen
 {
 	uid_t me = geteuid();
 
-	if (!S_ISREG(st->st_mode)) {
-		util_seterr(err, errlen, "token file %s: %s, not read", path,
-			    pvp_file_kind(st->st_mode));
-		return -EINVAL;
-	}
-	if (st->st_uid != me && st->st_uid != 0) {
-		util_seterr(err, errlen,
-			    "token file %s is owned by uid %u, not by you (uid %u) or root", path,
-			    (unsigned int)st->st_uid, (unsigned int)me);
-		return -EACCES;
-	}
-	if ((st->st_mode & 077) != 0) {
-		util_seterr(err, errlen,
-			    "token file %s is accessible by %s (mode %03o); chmod 600 it", path,
-			    (st->st_mode & 007) != 0 ? "other users" : "its group",
-			    (unsigned int)(st->st_mode & 0777));
-		return -EACCES;
-	}
-	if (st->st_size > PVP_SECRET_MAX) {
-		util_seterr(err, errlen,
-			    "token file %s: %lld bytes; a token file is one line of at most %d "
-			    "characters",
-			    path, (long long)st->st_size, PVP_SECRET_MAX_LEN);
-		return -EFBIG;
-	}
+	if (!S_ISREG(st->st_mode))
+		return util_seterr(err, errlen, -EINVAL, "token file %s: %s, not read", path,
+				   pvp_file_kind(st->st_mode));
+	if (st->st_uid != me && st->st_uid != 0)
+		return util_seterr(err, errlen, -EACCES,
+				   "token file %s is owned by uid %u, not by you (uid %u) or root",
+				   path, (unsigned int)st->st_uid, (unsigned int)me);
+	if ((st->st_mode & 077) != 0)
+		return util_seterr(err, errlen, -EACCES,
+				   "token file %s is accessible by %s (mode %03o); chmod 600 it",
+				   path, (st->st_mode & 007) != 0 ? "other users" : "its group",
+				   (unsigned int)(st->st_mode & 0777));
+	if (st->st_size > PVP_SECRET_MAX)
+		return util_seterr(
+			err, errlen, -EFBIG,
+			"token file %s: %lld bytes; a token file is one line of at most %d "
+			"characters",
+			path, (long long)st->st_size, PVP_SECRET_MAX_LEN);
 	return 0;
 }
 
@@ -251,39 +233,33 @@ secret_parse(const char *path, const char *data, size_t n, char *out, size_t out
 		;
 	while (end > start && isspace((unsigned char)data[end - 1]))
 		end--;
-	if (start == end) {
-		util_seterr(err, errlen, "token file %s: the first line holds no token", path);
-		return -EINVAL;
-	}
+	if (start == end)
+		return util_seterr(err, errlen, -EINVAL,
+				   "token file %s: the first line holds no token", path);
 	for (i = end; i < n; i++) {
-		if (!isspace((unsigned char)data[i])) {
-			util_seterr(err, errlen,
-				    "token file %s holds more than one line; a token file is the "
-				    "token alone",
-				    path);
-			return -EINVAL;
-		}
+		if (!isspace((unsigned char)data[i]))
+			return util_seterr(
+				err, errlen, -EINVAL,
+				"token file %s holds more than one line; a token file is the "
+				"token alone",
+				path);
 	}
 	for (i = start; i < end; i++) {
-		if ((unsigned char)data[i] <= ' ' || (unsigned char)data[i] >= 0x7f) {
-			util_seterr(
-				err, errlen,
+		if ((unsigned char)data[i] <= ' ' || (unsigned char)data[i] >= 0x7f)
+			return util_seterr(
+				err, errlen, -EINVAL,
 				"token file %s: the token must be printable ASCII without blanks",
 				path);
-			return -EINVAL;
-		}
 	}
-	if (end - start < PVP_SECRET_MIN_LEN) {
-		util_seterr(err, errlen, "token file %s: the token must be at least %d characters",
-			    path, PVP_SECRET_MIN_LEN);
-		return -EINVAL;
-	}
+	if (end - start < PVP_SECRET_MIN_LEN)
+		return util_seterr(err, errlen, -EINVAL,
+				   "token file %s: the token must be at least %d characters", path,
+				   PVP_SECRET_MIN_LEN);
 	max = outlen > 0 && outlen - 1 < PVP_SECRET_MAX_LEN ? outlen - 1 : PVP_SECRET_MAX_LEN;
-	if (end - start > max) {
-		util_seterr(err, errlen, "token file %s: the token is longer than %zu characters",
-			    path, max);
-		return -ENAMETOOLONG;
-	}
+	if (end - start > max)
+		return util_seterr(err, errlen, -ENAMETOOLONG,
+				   "token file %s: the token is longer than %zu characters", path,
+				   max);
 	memcpy(out, data + start, end - start);
 	out[end - start] = '\0';
 	return 0;
@@ -297,20 +273,15 @@ pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t er
 	size_t n = 0;
 	int fd, ret;
 
-	if (out == NULL || outlen == 0) {
-		util_seterr(err, errlen, "token file: no room for the token");
-		return -EINVAL;
-	}
+	if (out == NULL || outlen == 0)
+		return util_seterr(err, errlen, -EINVAL, "token file: no room for the token");
 	out[0] = '\0';
-	if (path == NULL || path[0] == '\0') {
-		util_seterr(err, errlen, "token file: empty file name");
-		return -EINVAL;
-	}
+	if (path == NULL || path[0] == '\0')
+		return util_seterr(err, errlen, -EINVAL, "token file: empty file name");
 	/* Judged before it is opened: opening a FIFO or a device may block or act. */
 	if (stat(path, &st) < 0) {
 		ret = -errno;
-		util_seterr(err, errlen, "token file %s: %s", path, strerror(-ret));
-		return ret;
+		return util_seterr(err, errlen, ret, "token file %s: %s", path, strerror(-ret));
 	}
 	ret = secret_stat_ok(path, &st, err, errlen);
 	if (ret < 0)
@@ -378,16 +349,13 @@ pvp_path_check_writable(const char *path, char *err, size_t errlen)
 	int fd, ret;
 	bool created = false;
 
-	if (path == NULL || path[0] == '\0') {
-		util_seterr(err, errlen, "empty file name");
-		return -EINVAL;
-	}
+	if (path == NULL || path[0] == '\0')
+		return util_seterr(err, errlen, -EINVAL, "empty file name");
 	if (stat(path, &st) == 0) {
-		if (!S_ISREG(st.st_mode)) {
-			util_seterr(err, errlen, "%s: not a regular file (%s)", path,
-				    pvp_file_kind(st.st_mode));
-			return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		}
+		if (!S_ISREG(st.st_mode))
+			return util_seterr(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+					   "%s: not a regular file (%s)", path,
+					   pvp_file_kind(st.st_mode));
 		fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	} else if (errno == ENOENT) {
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0644);
@@ -397,12 +365,11 @@ pvp_path_check_writable(const char *path, char *err, size_t errlen)
 	}
 	if (fd < 0) {
 		ret = -errno;
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
+		return util_seterr(err, errlen, ret, "%s: %s", path, strerror(errno));
 	}
 	ret = check_space(fd);
 	if (ret < 0)
-		util_seterr(err, errlen, "%s: %s", path, strerror(-ret));
+		util_seterr(err, errlen, ret, "%s: %s", path, strerror(-ret));
 	close(fd);
 	if (created)
 		unlink(path);

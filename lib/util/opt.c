@@ -33,14 +33,14 @@ pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char
 		if (o->flag != NULL || o->val != optopt_)
 			continue;
 		/* "--quiet=1": a value for an option that takes none. */
-		util_seterr(err, errlen,
+		util_seterr(err, errlen, -EINVAL,
 			    o->has_arg == no_argument ? "--%s takes no value"
 						      : "--%s needs a value",
 			    o->name);
 		return;
 	}
 	if (optopt_ > 0 && optopt_ < 256 && optopt_ != '?') {
-		util_seterr(err, errlen, "unknown option '-%c'", optopt_);
+		util_seterr(err, errlen, -EINVAL, "unknown option '-%c'", optopt_);
 		return;
 	}
 	for (o = longopts;
@@ -49,11 +49,12 @@ pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char
 		 * take it; pvp_getopt() does not (see there). */
 		if (word[2] == '\0' || strncmp(o->name, word + 2, strcspn(word + 2, "=")) != 0)
 			continue;
-		util_seterr(err, errlen, "unknown option '%s' (options are not abbreviated: --%s?)",
+		util_seterr(err, errlen, -EINVAL,
+			    "unknown option '%s' (options are not abbreviated: --%s?)",
 			    util_quote(word, q, sizeof(q)), o->name);
 		return;
 	}
-	util_seterr(err, errlen, "unknown option '%s'",
+	util_seterr(err, errlen, -EINVAL, "unknown option '%s'",
 		    util_quote(word != NULL ? word : "", q, sizeof(q)));
 }
 

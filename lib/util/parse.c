@@ -102,12 +102,10 @@ pvp_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max, uint6
 		if (errno != 0 || v < min || v > max)
 			ret = -ERANGE;
 	}
-	if (ret < 0) {
-		util_seterr(err, errlen,
-			    "%s%s\"%s\" must be a whole number in %" PRIu64 "..%" PRIu64,
-			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
-		return ret;
-	}
+	if (ret < 0)
+		return util_seterr(err, errlen, ret,
+				   "%s%s\"%s\" must be a whole number in %" PRIu64 "..%" PRIu64,
+				   UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
 	*out = v;
 	return 0;
 }
@@ -137,15 +135,13 @@ pvp_parse_u32_list(const char *what, const char *s, uint32_t min, uint32_t max, 
 
 	for (;;) {
 		len = strcspn(p, ",");
-		if (len == 0) {
-			util_seterr(err, errlen, "%s%s\"%s\": an empty item in the list",
-				    UTIL_WHAT(what), util_quote(s != NULL ? s : "", q, sizeof(q)));
-			return -EINVAL;
-		}
-		if (count == cap) {
-			util_seterr(err, errlen, "%s%smore than %u values", UTIL_WHAT(what), cap);
-			return -EINVAL;
-		}
+		if (len == 0)
+			return util_seterr(err, errlen, -EINVAL,
+					   "%s%s\"%s\": an empty item in the list", UTIL_WHAT(what),
+					   util_quote(s != NULL ? s : "", q, sizeof(q)));
+		if (count == cap)
+			return util_seterr(err, errlen, -EINVAL, "%s%smore than %u values",
+					   UTIL_WHAT(what), cap);
 		/*
 		 * An item longer than a quote is refused as it is quoted (cut,
 		 * with "..."): parsing only its first bytes would read
@@ -154,10 +150,10 @@ pvp_parse_u32_list(const char *what, const char *s, uint32_t min, uint32_t max, 
 		if (len >= sizeof(item)) {
 			memcpy(item, p, sizeof(item) - 1);
 			item[sizeof(item) - 1] = '\0';
-			util_seterr(err, errlen,
-				    "%s%s\"%s\" must be a whole number in %" PRIu32 "..%" PRIu32,
-				    UTIL_WHAT(what), util_quote(item, q, sizeof(q)), min, max);
-			return -EINVAL;
+			return util_seterr(
+				err, errlen, -EINVAL,
+				"%s%s\"%s\" must be a whole number in %" PRIu32 "..%" PRIu32,
+				UTIL_WHAT(what), util_quote(item, q, sizeof(q)), min, max);
 		}
 		memcpy(item, p, len);
 		item[len] = '\0';
@@ -240,12 +236,10 @@ decimal_parse(const char *what, const char *s, const struct decimal_kind *k, dou
 		if (ret == 0 && !(v >= min && v <= max))
 			ret = -ERANGE;
 	}
-	if (ret < 0) {
-		util_seterr(err, errlen, "%s%s\"%s\" must be a %s in %.15g..%.15g%s%s",
-			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), k->noun,
-			    min / k->shown_mult, max / k->shown_mult, k->shown, k->eg);
-		return ret;
-	}
+	if (ret < 0)
+		return util_seterr(err, errlen, ret, "%s%s\"%s\" must be a %s in %.15g..%.15g%s%s",
+				   UTIL_WHAT(what), util_quote(s, q, sizeof(q)), k->noun,
+				   min / k->shown_mult, max / k->shown_mult, k->shown, k->eg);
 	*out = v;
 	return 0;
 }
@@ -327,13 +321,11 @@ pvp_parse_count(const char *what, const char *s, uint64_t min, uint64_t max, uin
 			ret = v != floor(v) ? -EINVAL : -ERANGE;
 	}
 fail:
-	if (ret < 0) {
-		util_seterr(err, errlen,
-			    "%s%s\"%s\" must be a whole count in %" PRIu64 "..%" PRIu64
-			    " (e.g. 1000, 10k, 1.5M, 2G)",
-			    UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
-		return ret;
-	}
+	if (ret < 0)
+		return util_seterr(err, errlen, ret,
+				   "%s%s\"%s\" must be a whole count in %" PRIu64 "..%" PRIu64
+				   " (e.g. 1000, 10k, 1.5M, 2G)",
+				   UTIL_WHAT(what), util_quote(s, q, sizeof(q)), min, max);
 	*out = (uint64_t)v;
 	return 0;
 }

@@ -102,16 +102,12 @@ pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 	size_t n;
 	int ret;
 
-	if (s == NULL || *s == '\0') {
-		util_seterr(err, errlen, "empty rate");
-		return -EINVAL;
-	}
+	if (s == NULL || *s == '\0')
+		return util_seterr(err, errlen, -EINVAL, "empty rate");
 	util_quote(s, q, sizeof(q));
 	n = strlen(s);
-	if (n >= sizeof(buf)) {
-		util_seterr(err, errlen, "bad rate \"%s\": %s", q, RATE_SYNTAX);
-		return -EINVAL;
-	}
+	if (n >= sizeof(buf))
+		return util_seterr(err, errlen, -EINVAL, "bad rate \"%s\": %s", q, RATE_SYNTAX);
 	memcpy(buf, s, n + 1);
 
 	if (strcasecmp(buf, "max") == 0) {
@@ -131,34 +127,28 @@ pvp_rate_parse(const char *s, struct pvp_rate *r, char *err, size_t errlen)
 	}
 	if (unit != PVP_RATE_PERCENT)
 		mult = strip_prefix(buf);
-	if (is_nonfinite_word(buf)) {
-		util_seterr(err, errlen, "rate \"%s\" must be a positive finite number", q);
-		return -ERANGE;
-	}
+	if (is_nonfinite_word(buf))
+		return util_seterr(err, errlen, -ERANGE,
+				   "rate \"%s\" must be a positive finite number", q);
 	/* Any decimal number, bounded by unit below; the message is ours. */
 	ret = pvp_parse_double(NULL, buf, -HUGE_VAL, HUGE_VAL, &v, NULL, 0);
-	if (ret == -EINVAL) {
-		util_seterr(err, errlen, "bad rate \"%s\": %s", q, RATE_SYNTAX);
-		return -EINVAL;
-	}
+	if (ret == -EINVAL)
+		return util_seterr(err, errlen, -EINVAL, "bad rate \"%s\": %s", q, RATE_SYNTAX);
 	/* Beyond a double (1e400) or below a normal one (1e-320): out of range. */
 	if (ret == -ERANGE)
 		v = buf[0] == '-' ? -1 : NAN;
 	v *= mult;
-	if (v <= 0) {
-		util_seterr(err, errlen, "rate \"%s\" must be a positive finite number", q);
-		return -ERANGE;
-	}
+	if (v <= 0)
+		return util_seterr(err, errlen, -ERANGE,
+				   "rate \"%s\" must be a positive finite number", q);
 	pvp_rate_bounds(unit, &lo, &hi);
 	if (!(v >= lo && v <= hi)) {
 		if (unit == PVP_RATE_PERCENT)
-			util_seterr(err, errlen,
-				    "rate \"%s\": a percentage of line rate must be in %g..100", q,
-				    lo);
-		else
-			util_seterr(err, errlen, "rate \"%s\" must be in %g..%g %s", q, lo, hi,
-				    unit == PVP_RATE_PPS ? "pps" : "bps");
-		return -ERANGE;
+			return util_seterr(
+				err, errlen, -ERANGE,
+				"rate \"%s\": a percentage of line rate must be in %g..100", q, lo);
+		return util_seterr(err, errlen, -ERANGE, "rate \"%s\" must be in %g..%g %s", q, lo,
+				   hi, unit == PVP_RATE_PPS ? "pps" : "bps");
 	}
 	r->unit = unit;
 	r->value = v;

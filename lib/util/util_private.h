@@ -12,11 +12,12 @@
 #include <stddef.h>
 
 /*
- * Write a message into err whatever it held. The leaf functions (one
- * number, one file) use it: their caller asked about that one thing, so
- * the answer replaces a stale message in a reused buffer.
+ * Write a message into err whatever it held, and return @p code. The leaf
+ * functions (one number, one file) use it: their caller asked about that
+ * one thing, so the answer replaces a stale message in a reused buffer.
  */
-void util_seterr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int util_seterr(char *err, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* "what: " or "" for messages about an optional option name. */
 #define UTIL_WHAT(w) ((w) != NULL ? (w) : ""), ((w) != NULL ? ": " : "")
