@@ -7,7 +7,7 @@
  * the value they are about, and typed getters that check a member's type
  * and range. jansson keeps no positions per value, so the position of a
  * semantic error is found again by walking the text along the member
- * path (lib/util's pvp_json_locate()).
+ * path (lib/util's pvp_json_path_err()).
  */
 
 #include <arpa/inet.h>
@@ -39,21 +39,10 @@ prof_fail(struct prof_ctx *c, int code, const char *path, const char *fmt, ...)
 	char msg[PVP_PKT_ERR_LEN];
 	va_list ap;
 
-	if (c->err == NULL || c->err[0] != '\0')
-		return code;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (c->text != NULL) {
-		int line, col;
-
-		pvp_json_locate(c->text, path, &line, &col);
-		prof_fmt(c->err, c->err_len, "%s:%d:%d: %s%s%s", c->source, line, col, path,
-			 *path != '\0' ? ": " : "", msg);
-	} else {
-		prof_fmt(c->err, c->err_len, "%s: %s%s%s", c->source, path,
-			 *path != '\0' ? ": " : "", msg);
-	}
+	pvp_json_path_err(c->err, c->err_len, c->source, c->text, path, "%s", msg);
 	return code;
 }
 
