@@ -93,10 +93,8 @@ ctl_file_stat(const char *path, const char *rel_dir, size_t max, char *real, con
 	ret = ctl_file_resolve(path, rel_dir, real, files_dir, err, err_len);
 	if (ret < 0)
 		return ret;
-	if (stat(real, st) < 0) {
-		ret = -errno;
-		return pvp_fail(err, err_len, ret, "\"%.200s\": %s", path, strerror(-ret));
-	}
+	if (stat(real, st) < 0)
+		return pvp_fail(err, err_len, -errno, "\"%.200s\": %s", path, strerror(errno));
 	if (!S_ISREG(st->st_mode))
 		return pvp_fail(err, err_len, -EINVAL, "\"%.200s\": %s, not read", path,
 				pvp_file_kind(st->st_mode));

@@ -61,12 +61,10 @@ ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 		if (ret == 0)
 			return pvp_fail(err, err_len, -EADDRINUSE,
 					"unix:%s is in use by a running server", srv->addr.path);
-		if (unlink(srv->addr.path) < 0 && errno != ENOENT) {
-			ret = -errno;
-			return pvp_fail(err, err_len, ret,
+		if (unlink(srv->addr.path) < 0 && errno != ENOENT)
+			return pvp_fail(err, err_len, -errno,
 					"unix:%s: cannot remove the stale socket: %s",
 					srv->addr.path, strerror(errno));
-		}
 	}
 
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

@@ -79,22 +79,17 @@ child_spawn(const struct pvp_child *c, struct child_io *io, char *err, size_t er
 {
 	bool capture = c->out_fd < 0;
 	pid_t pid;
-	int rc;
 
 	/* stdin is a socket pair, not a pipe: send(MSG_NOSIGNAL) to a child
 	 * that exited early fails with EPIPE instead of killing us with
 	 * SIGPIPE (a library must not change signal dispositions). */
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, io->pin) < 0 ||
 	    (capture && pipe2(io->pout, O_CLOEXEC) < 0) ||
-	    (capture && !c->err_to_out && pipe2(io->perr, O_CLOEXEC) < 0)) {
-		rc = -errno;
-		return pvp_fail(err, errlen, rc, "%s: pipe: %s", c->argv[0], strerror(-rc));
-	}
+	    (capture && !c->err_to_out && pipe2(io->perr, O_CLOEXEC) < 0))
+		return pvp_fail(err, errlen, -errno, "%s: pipe: %s", c->argv[0], strerror(errno));
 	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		return pvp_fail(err, errlen, rc, "%s: fork: %s", c->argv[0], strerror(-rc));
-	}
+	if (pid < 0)
+		return pvp_fail(err, errlen, -errno, "%s: fork: %s", c->argv[0], strerror(errno));
 	if (pid == 0)
 		child_exec(c, io->pin[0], capture ? io->pout[1] : c->out_fd,
 			   !capture	   ? c->out_fd

@@ -67,22 +67,18 @@ static int
 open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 {
 	struct stat st2;
-	int fd, ret;
+	int fd;
 
 	if (path == NULL || path[0] == '\0')
 		return util_seterr(err, errlen, -EINVAL, "empty file name");
-	if (stat(path, st) < 0) {
-		ret = -errno;
-		return util_seterr(err, errlen, ret, "%s: %s", path, strerror(errno));
-	}
+	if (stat(path, st) < 0)
+		return util_seterr(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (!S_ISREG(st->st_mode))
 		return util_seterr(err, errlen, -EINVAL, "%s: not a regular file (%s)", path,
 				   pvp_file_kind(st->st_mode));
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		ret = -errno;
-		return util_seterr(err, errlen, ret, "%s: %s", path, strerror(errno));
-	}
+	if (fd < 0)
+		return util_seterr(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st2) < 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st->st_ino ||
 	    st2.st_dev != st->st_dev) {
 		util_seterr(err, errlen, -EAGAIN, "%s: changed while being opened", path);
@@ -279,10 +275,8 @@ pvp_secret_read(const char *path, char *out, size_t outlen, char *err, size_t er
 	if (path == NULL || path[0] == '\0')
 		return util_seterr(err, errlen, -EINVAL, "token file: empty file name");
 	/* Judged before it is opened: opening a FIFO or a device may block or act. */
-	if (stat(path, &st) < 0) {
-		ret = -errno;
-		return util_seterr(err, errlen, ret, "token file %s: %s", path, strerror(-ret));
-	}
+	if (stat(path, &st) < 0)
+		return util_seterr(err, errlen, -errno, "token file %s: %s", path, strerror(errno));
 	ret = secret_stat_ok(path, &st, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -363,10 +357,8 @@ pvp_path_check_writable(const char *path, char *err, size_t errlen)
 	} else {
 		fd = -1;
 	}
-	if (fd < 0) {
-		ret = -errno;
-		return util_seterr(err, errlen, ret, "%s: %s", path, strerror(errno));
-	}
+	if (fd < 0)
+		return util_seterr(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	ret = check_space(fd);
 	if (ret < 0)
 		util_seterr(err, errlen, ret, "%s: %s", path, strerror(-ret));

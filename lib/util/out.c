@@ -60,10 +60,8 @@ pvp_out_open(struct pvp_out *o, const char *path, char *err, size_t errlen)
 	    snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(o->tmp))
 		return pvp_fail(err, errlen, -ENAMETOOLONG, "%s: %s", path, strerror(ENAMETOOLONG));
 	fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		return pvp_fail(err, errlen, ret, "%s: %s", path, strerror(-ret));
-	}
+	if (fd < 0)
+		return pvp_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	/* mkostemp makes it 0600; a report is for reading. */
 	if (fchmod(fd, 0644) < 0 || (o->f = fdopen(fd, "w")) == NULL) {
 		ret = -errno;
