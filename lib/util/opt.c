@@ -106,7 +106,6 @@ pvp_num_opt_parse(const struct pvp_num_opt *table, size_t n, const struct option
 {
 	const struct pvp_num_opt *t = NULL;
 	char name[64];
-	uint8_t *field;
 	uint64_t v;
 	size_t i;
 	int ret;
@@ -120,21 +119,7 @@ pvp_num_opt_parse(const struct pvp_num_opt *table, size_t n, const struct option
 	ret = pvp_parse_u64(name, arg, t->min, t->max, &v, err, errlen);
 	if (ret < 0)
 		return ret;
-	field = (uint8_t *)conf + t->off;
-	switch (t->size) {
-	case sizeof(uint8_t):
-		*field = (uint8_t)v;
-		break;
-	case sizeof(uint16_t):
-		*(uint16_t *)(void *)field = (uint16_t)v;
-		break;
-	case sizeof(uint32_t):
-		*(uint32_t *)(void *)field = (uint32_t)v;
-		break;
-	default:
-		*(uint64_t *)(void *)field = v;
-		break;
-	}
+	util_put_uint((uint8_t *)conf + t->off, t->size, v);
 	return 1;
 }
 

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "pvp_util.h"
+#include "util_private.h"
 
 /* Longest path of a value ("hops[12].forward[3].swapped[2]"). */
 #define SCHEMA_PATH_MAX 256
@@ -248,8 +249,8 @@ schema_default(const struct pvp_schema_member *m)
 	}
 }
 
-static void
-schema_put_uint(void *p, size_t size, uint64_t v)
+void
+util_put_uint(void *p, size_t size, uint64_t v)
 {
 	if (size == 1)
 		*(uint8_t *)p = (uint8_t)v;
@@ -304,7 +305,7 @@ schema_store(const struct pvp_schema_member *m, const json_t *v, char *p, const 
 		return 0;
 	case PVP_SCHEMA_UINT:
 	case PVP_SCHEMA_INT:
-		schema_put_uint(p, m->size, (uint64_t)json_integer_value(v));
+		util_put_uint(p, m->size, (uint64_t)json_integer_value(v));
 		return 0;
 	case PVP_SCHEMA_DOUBLE:
 		*(double *)p = json_number_value(v);

@@ -19,6 +19,9 @@
 int util_seterr(char *err, size_t len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Store @p v in the unsigned integer of @p size bytes (1, 2, 4 or 8) at @p p. */
+void util_put_uint(void *p, size_t size, uint64_t v);
+
 /* "what: " or "" for messages about an optional option name. */
 #define UTIL_WHAT(w) ((w) != NULL ? (w) : ""), ((w) != NULL ? ": " : "")
 
