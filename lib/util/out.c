@@ -28,11 +28,8 @@ pvp_out_dir_check(const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
 
-	if (stat(dir, &st) < 0) {
-		int ret = -errno;
-
-		return pvp_fail(err, errlen, ret, "%s: %s", dir, strerror(-ret));
-	}
+	if (stat(dir, &st) < 0)
+		return pvp_fail(err, errlen, -errno, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return pvp_fail(err, errlen, -ENOTDIR, "%s: not a directory", dir);
 	if (st.st_uid != geteuid())

@@ -35,29 +35,15 @@ strip_suffix(char *s, const char *suffix)
 static double
 strip_prefix(char *buf)
 {
+	static const char prefixes[] = "kKmMgG";
+	static const double mults[] = {1e3, 1e3, 1e6, 1e6, 1e9, 1e9};
 	size_t n = strlen(buf);
-	double mult;
+	const char *p = n > 0 ? strchr(prefixes, buf[n - 1]) : NULL;
 
-	if (n == 0)
+	if (p == NULL)
 		return 1;
-	switch (buf[n - 1]) {
-	case 'k':
-	case 'K':
-		mult = 1e3;
-		break;
-	case 'm':
-	case 'M':
-		mult = 1e6;
-		break;
-	case 'g':
-	case 'G':
-		mult = 1e9;
-		break;
-	default:
-		return 1;
-	}
 	buf[n - 1] = '\0';
-	return mult;
+	return mults[p - prefixes];
 }
 
 /* "nan", "inf", "infinity" in any case: a number, just not a finite one. */
