@@ -185,18 +185,15 @@ load_text(const char *text, size_t len, const char *source, const char *dir, cha
 	/* jansson stops at a NUL as at the end: a binary file would be
 	 * misread as the text before it. */
 	if (memchr(text, '\0', len) != NULL) {
-		if (err != NULL)
-			prof_fmt(err, err_len,
-				 "%s: not a JSON text file (a NUL byte at offset %zu)", source,
-				 (size_t)((const char *)memchr(text, '\0', len) - text));
+		pvp_err(err, err_len, "%s: not a JSON text file (a NUL byte at offset %zu)", source,
+			(size_t)((const char *)memchr(text, '\0', len) - text));
 		errno = EINVAL;
 		return NULL;
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		/* Without jansson's "near 'root'": the file may be a secret. */
-		if (err != NULL)
-			pvp_json_load_err(err, err_len, source, &jerr);
+		pvp_json_load_err(err, err_len, source, &jerr);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -228,8 +225,7 @@ pvp_profile_load(const char *path, char *err, size_t err_len)
 	/* Never blocks on a FIFO, refuses devices and huge files. */
 	rc = pvp_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
 	if (rc != 0) {
-		if (err != NULL)
-			prof_fmt(err, err_len, "%s", emsg);
+		pvp_err(err, err_len, "%s", emsg);
 		errno = -rc;
 		return NULL;
 	}
@@ -256,17 +252,14 @@ pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports, unsigned
 		err[0] = '\0';
 	if (n_ports == 0 || ports == NULL || flows == 0 ||
 	    (size != 0 && (size < PVP_PKT_MIN_SIZE || size > PVP_PKT_MAX_SIZE))) {
-		if (err == NULL) {
-			/* nothing to fill */
-		} else if (n_ports == 0 || ports == NULL) {
-			prof_fmt(err, err_len, "no TX port");
-		} else if (flows == 0) {
-			prof_fmt(err, err_len, "flows must be at least 1");
-		} else {
-			prof_fmt(err, err_len,
-				 "size %u is out of range %u..%u (frame size with FCS)", size,
-				 PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
-		}
+		if (n_ports == 0 || ports == NULL)
+			pvp_err(err, err_len, "no TX port");
+		else if (flows == 0)
+			pvp_err(err, err_len, "flows must be at least 1");
+		else
+			pvp_err(err, err_len,
+				"size %u is out of range %u..%u (frame size with FCS)", size,
+				PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE);
 		errno = EINVAL;
 		return NULL;
 	}
