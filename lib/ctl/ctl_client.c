@@ -82,20 +82,17 @@ pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms, c
 		return NULL;
 	}
 	if (a.is_unix) {
-		struct sockaddr_un sun;
+		struct sockaddr_un sun = {.sun_family = AF_UNIX};
 
-		memset(&sun, 0, sizeof(sun));
-		sun.sun_family = AF_UNIX;
 		strcpy(sun.sun_path, a.path);
 		fd = ctl_connect_one((struct sockaddr *)&sun, sizeof(sun), deadline, err, err_len,
 				     address);
 	} else {
-		struct addrinfo hints, *ai, *res0 = NULL;
+		struct addrinfo hints = {.ai_family = AF_UNSPEC,
+					 .ai_socktype = SOCK_STREAM,
+					 .ai_flags = AI_NUMERICSERV};
+		struct addrinfo *ai, *res0 = NULL;
 
-		memset(&hints, 0, sizeof(hints));
-		hints.ai_family = AF_UNSPEC;
-		hints.ai_socktype = SOCK_STREAM;
-		hints.ai_flags = AI_NUMERICSERV;
 		r = getaddrinfo(a.host, a.port, &hints, &res0);
 		if (r != 0) {
 			pvp_err(err, err_len, "%s: %s", address, gai_strerror(r));

@@ -39,12 +39,10 @@ ctl_mkdir_parent(const char *path)
 int
 ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 {
-	struct sockaddr_un sun;
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	struct stat st;
 	int fd, probe, ret;
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
 	strcpy(sun.sun_path, srv->addr.path);
 
 	if (lstat(srv->addr.path, &st) == 0) {
@@ -103,22 +101,20 @@ ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 	return 0;
 
 sock_fail:
-	ret = -errno;
-	return pvp_fail(err, err_len, ret, "socket: %s", strerror(errno));
+	return pvp_fail(err, err_len, -errno, "socket: %s", strerror(errno));
 }
 
 int
 ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, char *err, size_t err_len)
 {
-	struct addrinfo hints, *res = NULL, *ai;
+	struct addrinfo hints = {.ai_family = AF_UNSPEC,
+				 .ai_socktype = SOCK_STREAM,
+				 .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
+	struct addrinfo *res = NULL, *ai;
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
 	int fd = -1, ret, one = 1;
 
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	ret = getaddrinfo(srv->addr.host, srv->addr.port, &hints, &res);
 	if (ret != 0)
 		return pvp_fail(err, err_len, -EINVAL, "%s: %s", spec, gai_strerror(ret));

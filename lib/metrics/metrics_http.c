@@ -353,7 +353,9 @@ pvp_metrics_server_start(const char *addr, pvp_metrics_collect_cb collect, void 
 			 size_t err_len)
 {
 	struct pvp_metrics_server *srv;
-	struct addrinfo hints, *res = NULL;
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM,
+				 .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE};
+	struct addrinfo *res = NULL;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	char host[64], ps[8], hs[INET6_ADDRSTRLEN];
@@ -375,9 +377,6 @@ pvp_metrics_server_start(const char *addr, pvp_metrics_collect_cb collect, void 
 		srv->cl[i].fd = -1;
 	srv->collect = collect;
 	srv->arg = arg;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
 	snprintf(ps, sizeof(ps), "%u", port);
 	ret = getaddrinfo(host, ps, &hints, &res);
 	if (ret != 0) {

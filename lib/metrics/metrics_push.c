@@ -94,7 +94,8 @@ pvp_metrics_http_send(const char *url, const char *method, const char *content_t
 		      size_t err_len)
 {
 	uint64_t deadline = pvp_now_ms() + timeout_ms;
-	struct addrinfo hints, *res = NULL;
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+	struct addrinfo *res = NULL;
 	char head[1024], ans[512], *b;
 	size_t got = 0;
 	struct mp_url u;
@@ -104,9 +105,6 @@ pvp_metrics_http_send(const char *url, const char *method, const char *content_t
 	ret = mp_url_parse(url, &u, err, err_len);
 	if (ret != 0)
 		return ret;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV;
 	ret = getaddrinfo(u.host, u.port, &hints, &res);
 	if (ret != 0)
 		return pvp_fail(err, err_len, -EHOSTUNREACH, "%s: %s", u.host, gai_strerror(ret));
