@@ -241,14 +241,12 @@ ctl_handle_request(struct pvp_ctl_server *srv, struct ctl_conn *c, json_t *req, 
 
 	m = ctl_find_method(srv, method);
 	if (refuse != NULL) {
-		pvp_err(err, sizeof(err), "%s", refuse);
-		ret = -EBUSY;
+		ret = pvp_fail(err, sizeof(err), -EBUSY, "%s", refuse);
 	} else if (!c->authed && strcmp(method, "auth") != 0) {
-		pvp_err(err, sizeof(err), "unauthorized: call \"auth\" with the token first");
-		ret = -EACCES;
+		ret = pvp_fail(err, sizeof(err), -EACCES,
+			       "unauthorized: call \"auth\" with the token first");
 	} else if (m == NULL) {
-		pvp_err(err, sizeof(err), "method not found: %.200s", method);
-		ret = -ENOSYS;
+		ret = pvp_fail(err, sizeof(err), -ENOSYS, "method not found: %.200s", method);
 	} else if (m->cb != NULL) {
 		ctl_cur_srv = srv;
 		ctl_cur_conn = c;

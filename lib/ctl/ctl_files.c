@@ -116,8 +116,7 @@ pvp_ctl_file_check(const char *path, const char *rel_dir, size_t max_bytes, char
 
 	ret = ctl_file_stat(path, rel_dir, max_bytes, real, &dir, &st, err, err_len);
 	if (ret == 0 && resolved != NULL && snprintf(resolved, rlen, "%s", real) >= (int)rlen) {
-		pvp_err(err, err_len, "\"%.200s\": name too long", path);
-		ret = -ENAMETOOLONG;
+		ret = pvp_fail(err, err_len, -ENAMETOOLONG, "\"%.200s\": name too long", path);
 	}
 	return ret;
 }

@@ -76,8 +76,8 @@ ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 	if (ret < 0 && errno == ENOENT && ctl_mkdir_parent(srv->addr.path) == 0)
 		ret = bind(fd, (struct sockaddr *)&sun, sizeof(sun));
 	if (ret < 0) {
-		ret = -errno;
-		pvp_err(err, err_len, "unix:%s: bind: %s", srv->addr.path, strerror(errno));
+		ret = pvp_fail(err, err_len, -errno, "unix:%s: bind: %s", srv->addr.path,
+			       strerror(errno));
 		close(fd);
 		return ret;
 	}
@@ -87,8 +87,8 @@ ctl_bind_unix(struct pvp_ctl_server *srv, char *err, size_t err_len)
 	 */
 	if (chmod(srv->addr.path, 0660) < 0 || stat(srv->addr.path, &st) < 0 ||
 	    listen(fd, SOMAXCONN) < 0) {
-		ret = -errno;
-		pvp_err(err, err_len, "unix:%s: %s", srv->addr.path, strerror(errno));
+		ret = pvp_fail(err, err_len, -errno, "unix:%s: %s", srv->addr.path,
+			       strerror(errno));
 		unlink(srv->addr.path);
 		close(fd);
 		return ret;
@@ -146,8 +146,7 @@ ctl_bind_tcp(struct pvp_ctl_server *srv, const char *spec, char *err, size_t err
 	if (fd < 0)
 		return pvp_fail(err, err_len, ret, "%s: %s", spec, strerror(-ret));
 	if (getsockname(fd, (struct sockaddr *)&ss, &sslen) < 0) {
-		ret = -errno;
-		pvp_err(err, err_len, "%s: getsockname: %s", spec, strerror(errno));
+		ret = pvp_fail(err, err_len, -errno, "%s: getsockname: %s", spec, strerror(errno));
 		close(fd);
 		return ret;
 	}

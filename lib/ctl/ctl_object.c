@@ -138,8 +138,7 @@ ctl_server_alloc(const struct pvp_ctl_server_conf *conf, char *err, size_t err_l
 	}
 	srv->app_name = strdup(conf->app_name != NULL ? conf->app_name : "pvpkit");
 	if (srv->app_name == NULL) {
-		ret = -ENOMEM;
-		pvp_err(err, err_len, "out of memory");
+		ret = pvp_fail(err, err_len, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	if (conf->token_file != NULL) {

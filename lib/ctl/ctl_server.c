@@ -34,8 +34,7 @@ pvp_ctl_server_create(const struct pvp_ctl_server_conf *conf, char *err, size_t 
 	if (srv == NULL)
 		return NULL;
 	if (pipe2(srv->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
-		ret = -errno;
-		pvp_err(err, err_len, "pipe: %s", strerror(errno));
+		ret = pvp_fail(err, err_len, -errno, "pipe: %s", strerror(errno));
 		goto fail;
 	}
 	if (srv->addr.is_unix)
