@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "pvp_util.h"
+#include "util_private.h"
 
 /*
  * Open @p path for writing without blocking (a FIFO without a reader
@@ -67,8 +68,8 @@ pvp_json_file_check(const char *path, char *err, size_t errlen)
 		close(fd);
 		return 0;
 	}
-	snprintf(err, errlen, "%s: %s", path, fd == -EINVAL ? "not a regular file" : strerror(-fd));
-	return fd;
+	return util_seterr(err, errlen, fd, "%s: %s", path,
+			   fd == -EINVAL ? "not a regular file" : strerror(-fd));
 }
 
 int
@@ -76,21 +77,17 @@ pvp_json_file_write(const char *path, const json_t *doc, char *err, size_t errle
 {
 	int fd, ret = 0;
 
-	if (doc == NULL) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
+	if (doc == NULL)
+		return util_seterr(err, errlen, -ENOMEM, "%s: out of memory", path);
 	fd = json_file_open(path, O_CREAT | O_TRUNC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path,
-			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
-		return fd;
-	}
+	if (fd < 0)
+		return util_seterr(err, errlen, fd, "%s: %s", path,
+				   fd == -EINVAL ? "not a regular file" : strerror(-fd));
 	if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || write(fd, "\n", 1) != 1)
 		ret = -EIO;
 	if (close(fd) != 0 && ret == 0)
 		ret = -errno;
 	if (ret != 0)
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-ret));
+		util_seterr(err, errlen, ret, "%s: cannot write: %s", path, strerror(-ret));
 	return ret;
 }
