@@ -112,19 +112,17 @@ parse_root(struct prof_ctx *c, const json_t *root)
 	struct pvp_profile *p;
 	json_t *arr, *e;
 	size_t i;
-	int rc = -EINVAL;
+	int rc;
 
 	if (c->err != NULL)
 		c->err[0] = '\0';
-	if (prof_check_keys(c, root, "", keys) != 0) {
-		errno = EINVAL;
-		return NULL;
-	}
+	rc = prof_check_keys(c, root, "", keys);
 	arr = json_object_get(root, "streams");
-	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
-	    json_array_size(arr) > PVP_PKT_MAX_STREAMS) {
-		prof_fail(c, -EINVAL, arr == NULL ? "" : "streams",
-			  "\"streams\" must be a list of 1..%d streams", PVP_PKT_MAX_STREAMS);
+	if (rc == 0 && (!json_is_array(arr) || json_array_size(arr) == 0 ||
+			json_array_size(arr) > PVP_PKT_MAX_STREAMS))
+		rc = prof_fail(c, -EINVAL, arr == NULL ? "" : "streams",
+			       "\"streams\" must be a list of 1..%d streams", PVP_PKT_MAX_STREAMS);
+	if (rc != 0) {
 		errno = EINVAL;
 		return NULL;
 	}
