@@ -97,24 +97,17 @@ parse_vlan(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_hdr
 static int
 parse_l3(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_hdr *h, bool inner)
 {
+	json_t *v4 = json_object_get(o, "ipv4"), *v6 = json_object_get(o, "ipv6");
 	char sub[256];
-	json_t *v;
 
-	if (json_object_get(o, "ipv4") != NULL && json_object_get(o, "ipv6") != NULL) {
-		prof_fmt(sub, sizeof(sub), "%s.ipv6", path);
+	prof_fmt(sub, sizeof(sub), "%s.%s", path, v6 != NULL ? "ipv6" : "ipv4");
+	if (v4 != NULL && v6 != NULL)
 		return prof_fail(c, -EINVAL, sub, "\"ipv4\" and \"ipv6\" are exclusive");
-	}
-	if ((v = json_object_get(o, "ipv6")) != NULL) {
-		h->ip_ver = 6;
-		hdr_v6_defaults(h, inner);
-		prof_fmt(sub, sizeof(sub), "%s.ipv6", path);
-		return parse_ip(c, v, sub, 6, h);
-	}
-	if ((v = json_object_get(o, "ipv4")) != NULL) {
-		prof_fmt(sub, sizeof(sub), "%s.ipv4", path);
-		return parse_ip(c, v, sub, 4, h);
-	}
-	return 0;
+	if (v6 == NULL)
+		return v4 != NULL ? parse_ip(c, v4, sub, 4, h) : 0;
+	h->ip_ver = 6;
+	hdr_v6_defaults(h, inner);
+	return parse_ip(c, v6, sub, 6, h);
 }
 
 /* "udp" or "tcp", with their ports. */
@@ -122,20 +115,17 @@ static int
 parse_l4(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_hdr *h)
 {
 	static const char *const l4keys[] = {"sport", "dport", NULL};
+	json_t *tcp = json_object_get(o, "tcp"), *udp = json_object_get(o, "udp");
+	json_t *v = tcp != NULL ? tcp : udp;
 	char sub[256];
-	json_t *v;
 
-	if (json_object_get(o, "udp") != NULL && json_object_get(o, "tcp") != NULL) {
-		prof_fmt(sub, sizeof(sub), "%s.tcp", path);
+	prof_fmt(sub, sizeof(sub), "%s.%s", path, tcp != NULL ? "tcp" : "udp");
+	if (tcp != NULL && udp != NULL)
 		return prof_fail(c, -EINVAL, sub, "\"udp\" and \"tcp\" are exclusive");
-	}
-	if ((v = json_object_get(o, "tcp")) != NULL)
+	if (tcp != NULL)
 		h->l4_proto = IPPROTO_TCP;
-	else
-		v = json_object_get(o, "udp");
 	if (v == NULL)
 		return 0;
-	prof_fmt(sub, sizeof(sub), "%s.%s", path, h->l4_proto == IPPROTO_TCP ? "tcp" : "udp");
 	if (prof_check_keys(c, v, sub, l4keys) != 0 ||
 	    prof_get_u16(c, v, "sport", sub, 0, 65535, &h->sport) != 0 ||
 	    prof_get_u16(c, v, "dport", sub, 0, 65535, &h->dport) != 0)
