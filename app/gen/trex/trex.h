@@ -234,10 +234,8 @@ const char *trex_param_str(json_t *p, const char *name, const char *def, char *e
 json_t *trex_param_obj(json_t *p, const char *name, char *err, size_t err_len);
 json_t *trex_param_array(json_t *p, const char *name, char *err, size_t err_len);
 int trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len);
-int trex_param_port_profile(json_t *p, bool allow_all, uint16_t *port, char *err, size_t err_len);
 void trex_event(enum trex_event type, json_t *data);
 void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
-double trex_now_sec(void);
 void trex_session_owner(uint32_t id);
 /* The publish_now and get_async_events methods (trex_events.c). */
 trex_method_fn trex_m_publish_now, trex_m_get_async_events;

@@ -117,7 +117,7 @@ trex_m_get_version(json_t *p, json_t **res, char *err, size_t err_len)
 int
 trex_m_ping(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	*res = json_pack("{s:f}", "ts", trex_now_sec());
+	*res = json_pack("{s:f}", "ts", pvp_realtime_s());
 	return 0;
 }
 

@@ -73,7 +73,7 @@ trex_session_add(uint32_t id, bool reader)
 	s->used = true;
 	s->id = id;
 	s->queue = json_array();
-	s->last_query = trex_now_sec();
+	s->last_query = pvp_realtime_s();
 	s->reader = reader;
 	return s;
 }
@@ -93,7 +93,7 @@ trex_publish_trigger(void)
 void
 trex_event(enum trex_event type, json_t *data)
 {
-	double now = trex_now_sec();
+	double now = pvp_realtime_s();
 	unsigned int i;
 
 	for (i = 0; i < TREX_MAX_SESSIONS; i++) {
@@ -163,7 +163,7 @@ trex_m_get_async_events(json_t *p, json_t **res, char *err, size_t err_len)
 	}
 	data = s->queue;
 	s->queue = json_array();
-	s->last_query = trex_now_sec();
+	s->last_query = pvp_realtime_s();
 	*res = json_pack("{s:o}", "data", data);
 	return 0;
 }

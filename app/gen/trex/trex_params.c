@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 
 #include "pvp_util.h"
 
@@ -26,15 +25,6 @@ trex_ok(json_t **res)
 {
 	*res = json_object();
 	return 0;
-}
-
-double
-trex_now_sec(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
 static const char *
@@ -59,26 +49,28 @@ trex_json_type(const json_t *v)
 	}
 }
 
+/* A JSON type in the mask of types trex_member() takes. */
+#define TREX_T(t) (1u << (t))
+/* Not a JSON type: an integer that is not negative. */
+#define TREX_T_UINT TREX_T(JSON_NULL + 1)
+
 /*
- * Member @p name of @p p in *x, NULL when it is absent or null: then 0
- * where the caller has a default (@p has_def), else TRex's "missing" error.
+ * Member @p name of @p p in *x: 1 when it is of a type in the mask
+ * @p types; 0 when it is absent or null and the caller has a default
+ * (@p has_def); else TRex's error, "missing" or expecting @p want.
  */
 static int
-trex_member(json_t *p, const char *name, bool has_def, json_t **x, char *err, size_t err_len)
+trex_member(json_t *p, const char *name, bool has_def, unsigned int types, const char *want,
+	    json_t **x, char *err, size_t err_len)
 {
 	*x = json_object_get(p, name);
-	if (*x != NULL && json_is_null(*x))
-		*x = NULL;
-	if (*x != NULL || has_def)
-		return 0;
-	return pvp_fail(err, err_len, -EINVAL, "field '%s' is missing", name);
-}
-
-static int
-trex_bad_type(json_t *v, const char *name, const char *want, char *err, size_t err_len)
-{
-	return pvp_fail(err, err_len, -EINVAL, "'%s' is '%s', expecting '%s'", name,
-			trex_json_type(v), want);
+	if (*x == NULL || json_is_null(*x))
+		return has_def ? 0 : pvp_fail(err, err_len, -EINVAL, "field '%s' is missing", name);
+	if ((types & TREX_T(json_typeof(*x))) == 0 &&
+	    !(types == TREX_T_UINT && json_is_integer(*x) && json_integer_value(*x) >= 0))
+		return pvp_fail(err, err_len, -EINVAL, "'%s' is '%s', expecting '%s'", name,
+				trex_json_type(*x), want);
+	return 1;
 }
 
 int
@@ -96,7 +88,7 @@ trex_bad_port(char *err, size_t err_len)
 int
 trex_param_port(json_t *p, uint16_t *port, char *err, size_t err_len)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (trex_param_uint(p, "port_id", 255, -1, &v, err, err_len) != 0)
 		return -EINVAL;
@@ -110,16 +102,12 @@ int
 trex_param_bool(json_t *p, const char *name, int def, bool *v, char *err, size_t err_len)
 {
 	json_t *x;
-	int ret = trex_member(p, name, def >= 0, &x, err, err_len);
+	int ret = trex_member(p, name, def >= 0, TREX_T(JSON_TRUE) | TREX_T(JSON_FALSE), "bool", &x,
+			      err, err_len);
 
-	if (x == NULL && ret == 0)
-		*v = def != 0;
-	if (x == NULL)
-		return ret;
-	if (!json_is_boolean(x))
-		return trex_bad_type(x, name, "bool", err, err_len);
-	*v = json_is_true(x);
-	return 0;
+	if (ret >= 0)
+		*v = ret == 1 ? json_is_true(x) : def != 0;
+	return ret < 0 ? ret : 0;
 }
 
 int
@@ -127,27 +115,22 @@ trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t
 		size_t err_len)
 {
 	json_t *x;
-	int ret = trex_member(p, name, def >= 0, &x, err, err_len);
+	int ret = trex_member(p, name, def >= 0, TREX_T_UINT,
+			      max <= 0xff	  ? "byte"
+			      : max <= 0xffff	  ? "uint16"
+			      : max <= 0xffffffff ? "uint32"
+						  : "uint64",
+			      &x, err, err_len);
 
-	if (x == NULL && ret == 0)
-		*v = (uint64_t)def;
-	if (x == NULL)
-		return ret;
-	if (!json_is_integer(x) || json_integer_value(x) < 0)
-		return trex_bad_type(x, name,
-				     max <= 0xff	 ? "byte"
-				     : max <= 0xffff	 ? "uint16"
-				     : max <= 0xffffffff ? "uint32"
-							 : "uint64",
-				     err, err_len);
-	if ((uint64_t)json_integer_value(x) > max) {
+	if (ret == 1 && (uint64_t)json_integer_value(x) > max) {
 		return pvp_fail(err, err_len, -EINVAL, "'%s' has size bigger than %s.", name,
 				max <= 0xff	? "uint8"
 				: max <= 0xffff ? "uint16"
 						: "uint32");
 	}
-	*v = (uint64_t)json_integer_value(x);
-	return 0;
+	if (ret >= 0)
+		*v = ret == 1 ? (uint64_t)json_integer_value(x) : (uint64_t)def;
+	return ret < 0 ? ret : 0;
 }
 
 int
@@ -155,16 +138,11 @@ trex_param_int(json_t *p, const char *name, int64_t def_set, int64_t def, int64_
 	       size_t err_len)
 {
 	json_t *x;
-	int ret = trex_member(p, name, def_set != 0, &x, err, err_len);
+	int ret = trex_member(p, name, def_set != 0, TREX_T(JSON_INTEGER), "int", &x, err, err_len);
 
-	if (x == NULL && ret == 0)
-		*v = def;
-	if (x == NULL)
-		return ret;
-	if (!json_is_integer(x))
-		return trex_bad_type(x, name, "int", err, err_len);
-	*v = json_integer_value(x);
-	return 0;
+	if (ret >= 0)
+		*v = ret == 1 ? json_integer_value(x) : def;
+	return ret < 0 ? ret : 0;
 }
 
 int
@@ -172,30 +150,22 @@ trex_param_double(json_t *p, const char *name, bool has_def, double def, double 
 		  size_t err_len)
 {
 	json_t *x;
-	int ret = trex_member(p, name, has_def, &x, err, err_len);
+	int ret = trex_member(p, name, has_def, TREX_T(JSON_INTEGER) | TREX_T(JSON_REAL), "double",
+			      &x, err, err_len);
 
-	if (x == NULL && ret == 0)
-		*v = def;
-	if (x == NULL)
-		return ret;
-	if (!json_is_number(x))
-		return trex_bad_type(x, name, "double", err, err_len);
-	*v = json_number_value(x);
-	return 0;
+	if (ret >= 0)
+		*v = ret == 1 ? json_number_value(x) : def;
+	return ret < 0 ? ret : 0;
 }
 
 const char *
 trex_param_str(json_t *p, const char *name, const char *def, char *err, size_t err_len)
 {
 	json_t *x;
+	int ret =
+		trex_member(p, name, def != NULL, TREX_T(JSON_STRING), "string", &x, err, err_len);
 
-	if (trex_member(p, name, def != NULL, &x, err, err_len) != 0 || x == NULL)
-		return def;
-	if (!json_is_string(x)) {
-		trex_bad_type(x, name, "string", err, err_len);
-		return NULL;
-	}
-	return json_string_value(x);
+	return ret == 1 ? json_string_value(x) : ret == 0 ? def : NULL;
 }
 
 json_t *
@@ -203,12 +173,9 @@ trex_param_obj(json_t *p, const char *name, char *err, size_t err_len)
 {
 	json_t *x;
 
-	trex_member(p, name, false, &x, err, err_len);
-	if (x != NULL && !json_is_object(x)) {
-		trex_bad_type(x, name, "object", err, err_len);
-		return NULL;
-	}
-	return x;
+	return trex_member(p, name, false, TREX_T(JSON_OBJECT), "object", &x, err, err_len) == 1
+		       ? x
+		       : NULL;
 }
 
 json_t *
@@ -216,12 +183,9 @@ trex_param_array(json_t *p, const char *name, char *err, size_t err_len)
 {
 	json_t *x;
 
-	trex_member(p, name, false, &x, err, err_len);
-	if (x != NULL && !json_is_array(x)) {
-		trex_bad_type(x, name, "array", err, err_len);
-		return NULL;
-	}
-	return x;
+	return trex_member(p, name, false, TREX_T(JSON_ARRAY), "array", &x, err, err_len) == 1
+		       ? x
+		       : NULL;
 }
 
 /*
@@ -243,15 +207,6 @@ trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len)
 	return pvp_fail(err, err_len, -EOPNOTSUPP,
 			"profile_id '%s': pvpkit-gen has the default profile '_' only",
 			s != NULL ? s : trex_json_type(x));
-}
-
-/* "port_id", then "profile_id" (trex_param_profile()): what most methods begin with. */
-int
-trex_param_port_profile(json_t *p, bool allow_all, uint16_t *port, char *err, size_t err_len)
-{
-	int ret = trex_param_port(p, port, err, err_len);
-
-	return ret != 0 ? ret : trex_param_profile(p, allow_all, err, err_len);
 }
 
 /*

@@ -494,7 +494,7 @@ trex_m_start_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	tp->state = TREX_PORT_TX;
 	trex_lcores_go(port);
 	trex_event_port(TREX_EV_PORT_STARTED, TREX_EV_PROFILE_STARTED, port);
-	*res = json_pack("{s:f,s:f}", "multiplier", factor, "ts", trex_now_sec());
+	*res = json_pack("{s:f,s:f}", "multiplier", factor, "ts", pvp_realtime_s());
 	return 0;
 }
 

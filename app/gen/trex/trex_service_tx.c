@@ -223,7 +223,7 @@ trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 	trex_svc_due_flush(port, now);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, (unsigned int)n - sent);
-	*res = json_pack("{s:i,s:f}", "sent", sent, "ts", trex_now_sec());
+	*res = json_pack("{s:i,s:f}", "sent", sent, "ts", pvp_realtime_s());
 	i = n;
 out:
 	for (k = 0; k < i; k++)
