@@ -14,14 +14,12 @@
  * waits on the data path for more than a few hundred ms.
  */
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 
 #include <rte_cycles.h>
 #include <rte_random.h>
@@ -165,57 +163,34 @@ trex_is_refused(const char *name)
 }
 
 /*
- * The answer's code for a method's -errno (trex.h): the one place a TRex
- * error code comes from.
+ * The answer's code and title for a method's -errno (trex.h): the one
+ * place a TRex error code comes from. Any other errno: the last one.
  */
-static int
-trex_code(int ret)
-{
-	switch (ret) {
-	case -EBADMSG:
-		return TREX_E_PARSE;
-	case -EPROTO:
-		return TREX_E_INVALID_REQ;
-	case -ENOSYS:
-		return TREX_E_NO_METHOD;
-	case -EINVAL:
-		return TREX_E_PARAMS;
-	case -EIO:
-	case -ENOMEM:
-		return TREX_E_INTERNAL;
-	default:
-		return TREX_E_EXEC;
-	}
-}
-
-static const char *
-trex_err_title(int code)
-{
-	switch (code) {
-	case TREX_E_PARSE:
-		return "Bad JSON Format";
-	case TREX_E_INVALID_REQ:
-		return "Invalid Request";
-	case TREX_E_NO_METHOD:
-		return "Method not found";
-	case TREX_E_PARAMS:
-		return "Bad parameters for method";
-	case TREX_E_INTERNAL:
-		return "Internal Server Error";
-	default:
-		return "Failed To Execute Method";
-	}
-}
+static const struct {
+	int ret;
+	int code;
+	const char *title;
+} trex_codes[] = {
+	{-EBADMSG, TREX_E_PARSE, "Bad JSON Format"},
+	{-EPROTO, TREX_E_INVALID_REQ, "Invalid Request"},
+	{-ENOSYS, TREX_E_NO_METHOD, "Method not found"},
+	{-EINVAL, TREX_E_PARAMS, "Bad parameters for method"},
+	{-EIO, TREX_E_INTERNAL, "Internal Server Error"},
+	{-ENOMEM, TREX_E_INTERNAL, "Internal Server Error"},
+	{0, TREX_E_EXEC, "Failed To Execute Method"},
+};
 
 /* An error response for -errno @p ret and line @p msg; @p id is borrowed (NULL: null). */
 static json_t *
 trex_error_reply(json_t *id, int ret, const char *msg)
 {
-	int code = trex_code(ret);
+	unsigned int i;
 
+	for (i = 0; i < RTE_DIM(trex_codes) - 1 && trex_codes[i].ret != ret; i++)
+		;
 	return json_pack("{s:s,s:O,s:{s:i,s:s,s:s}}", "jsonrpc", "2.0", "id",
-			 id != NULL ? id : json_null(), "error", "code", code, "message",
-			 trex_err_title(code), "specific_err", msg);
+			 id != NULL ? id : json_null(), "error", "code", trex_codes[i].code,
+			 "message", trex_codes[i].title, "specific_err", msg);
 }
 
 /* Ownership of params.port_id by params.handler (TRex's verify_ownership). */
@@ -316,10 +291,29 @@ trex_handle_one(json_t *req)
 	return json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", res);
 }
 
+/* Reply to a message that could not be read: plain JSON, id null (malloc'd, or NULL). */
+static char *trex_error_text(int ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *
+trex_error_text(int ret, const char *fmt, ...)
+{
+	char err[TREX_ERR_LEN];
+	va_list ap;
+	json_t *r;
+	char *s;
+
+	va_start(ap, fmt);
+	vsnprintf(err, sizeof(err), fmt, ap);
+	va_end(ap);
+	r = trex_error_reply(NULL, ret, err);
+	s = json_dumps(r, JSON_COMPACT);
+	json_decref(r);
+	return s;
+}
+
 static char *
 trex_handle_text(const char *text, size_t len)
 {
-	char err[TREX_ERR_LEN] = "";
 	json_error_t jerr;
 	json_t *req, *rsp;
 	size_t n;
@@ -330,14 +324,9 @@ trex_handle_text(const char *text, size_t len)
 	 * million requests, 12 GB and minutes of the only server thread.
 	 */
 	n = trex_batch_size(text, len);
-	if (n > TREX_MAX_BATCH) {
-		pvp_fail(err, sizeof(err), -EPROTO, "a batch of %zu requests; at most %u", n,
-			 TREX_MAX_BATCH);
-		rsp = trex_error_reply(NULL, -EPROTO, err);
-		out = json_dumps(rsp, JSON_COMPACT);
-		json_decref(rsp);
-		return out;
-	}
+	if (n > TREX_MAX_BATCH)
+		return trex_error_text(-EPROTO, "a batch of %zu requests; at most %u", n,
+				       TREX_MAX_BATCH);
 	req = json_loadb(text, len, 0, &jerr);
 	if (req == NULL && strstr(jerr.text, "too big integer") != NULL) {
 		size_t nl;
@@ -348,11 +337,10 @@ trex_handle_text(const char *text, size_t len)
 			free(fixed);
 		}
 	}
-	if (req == NULL) {
-		pvp_fail(err, sizeof(err), -EBADMSG, "line %d column %d: %s", jerr.line,
-			 jerr.column, jerr.text);
-		rsp = trex_error_reply(NULL, -EBADMSG, err);
-	} else if (json_is_array(req)) {
+	if (req == NULL)
+		return trex_error_text(-EBADMSG, "line %d column %d: %s", jerr.line, jerr.column,
+				       jerr.text);
+	if (json_is_array(req)) {
 		size_t i;
 		json_t *r;
 
@@ -376,48 +364,21 @@ trex_handle_text(const char *text, size_t len)
 	return out;
 }
 
-/* Reply to a message that could not be read: plain JSON, id null (malloc'd, or NULL). */
-static char *trex_error_text(int ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static char *
-trex_error_text(int ret, const char *fmt, ...)
-{
-	char err[TREX_ERR_LEN];
-	va_list ap;
-	json_t *r;
-	char *s;
-
-	va_start(ap, fmt);
-	vsnprintf(err, sizeof(err), fmt, ap);
-	va_end(ap);
-	r = trex_error_reply(NULL, ret, err);
-	s = json_dumps(r, JSON_COMPACT);
-	json_decref(r);
-	return s;
-}
-
-static uint32_t
-trex_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* @p reply in the compressed framing, or NULL (then it goes plain). */
 static char *
 trex_zip(const char *reply, size_t rlen, size_t *zlen)
 {
 	uLongf zl = compressBound(rlen);
-	char *z = malloc(zl + 8);
-	uint32_t m = htonl(TREX_ZIP_MAGIC), n = htonl((uint32_t)rlen);
+	uint8_t *z = malloc(zl + 8);
 
-	if (z == NULL || compress((Bytef *)z + 8, &zl, (const Bytef *)reply, rlen) != Z_OK) {
+	if (z == NULL || compress(z + 8, &zl, (const Bytef *)reply, rlen) != Z_OK) {
 		free(z);
 		return NULL;
 	}
-	memcpy(z, &m, 4);
-	memcpy(z + 4, &n, 4);
+	pvp_put_be32(z, TREX_ZIP_MAGIC);
+	pvp_put_be32(z + 4, (uint32_t)rlen);
 	*zlen = zl + 8;
-	return z;
+	return (char *)z;
 }
 
 char *
@@ -427,8 +388,8 @@ trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
 	char *reply, *zreply;
 	size_t zlen;
 
-	if (len >= 8 && trex_be32(data) == TREX_ZIP_MAGIC) {
-		uLongf out = trex_be32(data + 4);
+	if (len >= 8 && pvp_get_be32(data) == TREX_ZIP_MAGIC) {
+		uLongf out = pvp_get_be32(data + 4);
 
 		if (out > TREX_MSG_MAX) {
 			reply = trex_error_text(
@@ -438,7 +399,7 @@ trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
 		}
 		plain = malloc(out + 1);
 		if (plain == NULL || uncompress(plain, &out, data + 8, len - 8) != Z_OK ||
-		    out != trex_be32(data + 4)) {
+		    out != pvp_get_be32(data + 4)) {
 			free(plain);
 			reply = trex_error_text(
 				-EBADMSG, "compressed request: bad zlib data or length mismatch");
