@@ -404,6 +404,13 @@ struct trex_mul {
 /* trex_run.c, shared with the per-stream methods of trex_run_streams.c. */
 int trex_mul_parse(json_t *p, struct trex_mul *m, char *err, size_t err_len);
 /*
+ * The factor @p m asks for against base rates of @p pps packets, @p l2
+ * and @p l1 bit/s (a percentage: of @p speed bit/s), its op applied to
+ * the factor in force @p cur.
+ */
+double trex_mul_factor(const struct trex_mul *m, double cur, double pps, double l2, double l1,
+		       double speed);
+/*
  * Whether @p port may send at port factor @p f, each stream at its own
  * factor (1 when @p fresh): within pvpkit-gen's rate bounds always, and
  * within the line unless @p force. @p l1_unit gets the L1 bit/s at

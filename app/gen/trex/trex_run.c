@@ -65,6 +65,32 @@ trex_mul_parse(json_t *p, struct trex_mul *m, char *err, size_t err_len)
 	return 0;
 }
 
+double
+trex_mul_factor(const struct trex_mul *m, double cur, double pps, double l2, double l1,
+		double speed)
+{
+	double f;
+
+	switch (m->type) {
+	case MUL_RAW:
+		f = m->value;
+		break;
+	case MUL_BPS:
+		f = m->value / l2;
+		break;
+	case MUL_BPSL1:
+		f = m->value / l1;
+		break;
+	case MUL_PPS:
+		f = m->value / pps;
+		break;
+	default:
+		f = m->value / 100.0 * speed / l1;
+		break;
+	}
+	return m->op == MUL_ADD ? cur + f : m->op == MUL_SUB ? cur - f : f;
+}
+
 bool
 trex_port_active(uint16_t port)
 {
@@ -150,38 +176,17 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, dou
 	double speed = (double)trex.g->port[port].link_bps, f, l1;
 	int ret;
 
-	switch (m->type) {
-	case MUL_RAW:
-		f = m->value;
-		break;
-	case MUL_BPS:
-		f = m->value / tp->max_bps_l2;
-		break;
-	case MUL_BPSL1:
-		f = m->value / tp->max_bps_l1;
-		break;
-	case MUL_PPS:
-		f = m->value / tp->max_pps;
-		break;
-	default:
-		if (m->op != MUL_ABS) {
-			f = cur * m->value / 100.0;
-			break;
-		}
-		if (speed <= 0) {
-			return pvp_fail(
-				err, err_len, -EPERM,
+	if (m->type == MUL_PCT && m->op == MUL_ABS && speed <= 0) {
+		return pvp_fail(err, err_len, -EPERM,
 				"a percentage needs the port's speed, and port %u reports none: "
 				"start pvpkit-gen with --speed MBPS",
 				port);
-		}
-		f = m->value / 100.0 * speed / tp->max_bps_l1;
-		break;
 	}
-	if (m->op == MUL_ADD)
-		f = cur + f;
-	else if (m->op == MUL_SUB)
-		f = cur - f;
+	/* A percentage to add or take is of the factor in force, not of the line. */
+	if (m->type != MUL_PCT || m->op == MUL_ABS)
+		f = trex_mul_factor(m, cur, tp->max_pps, tp->max_bps_l2, tp->max_bps_l1, speed);
+	else
+		f = m->op == MUL_ADD ? cur + cur * m->value / 100.0 : cur - cur * m->value / 100.0;
 	if (!(f > 0) || !isfinite(f)) {
 		return pvp_fail(err, err_len, -EPERM,
 				m->op == MUL_SUB ? "Update request will lower traffic to "

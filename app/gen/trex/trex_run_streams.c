@@ -126,32 +126,13 @@ trex_m_update_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 		was[i] = list[i]->factor;
 	for (i = 0; list[i] != NULL; i++) {
 		struct trex_stream *s = list[i];
-		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN, f;
+		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
 		double sp = s->pps * tp->factor;
-
 		/* The multiplier is against this stream's own rate at the port's factor. */
-		switch (m.type) {
-		case MUL_RAW:
-			f = m.value;
-			break;
-		case MUL_BPS:
-			f = m.value / (sp * size * 8);
-			break;
-		case MUL_BPSL1:
-			f = m.value / (sp * (size + PVP_L1_OVERHEAD) * 8);
-			break;
-		case MUL_PPS:
-			f = m.value / sp;
-			break;
-		default:
-			f = m.value / 100.0 * (double)trex.g->port[port].link_bps /
-			    (sp * (size + PVP_L1_OVERHEAD) * 8);
-			break;
-		}
-		if (m.op == MUL_ADD)
-			f = s->factor + f;
-		else if (m.op == MUL_SUB)
-			f = s->factor - f;
+		double f = trex_mul_factor(&m, s->factor, sp, pvp_rate_l2_bps(sp, size),
+					   pvp_rate_l1_bps(sp, size),
+					   (double)trex.g->port[port].link_bps);
+
 		if (!(f > 0) || !isfinite(f)) {
 			ret = pvp_fail(err, err_len, -ERANGE,
 				       "update of stream %u: the rate would be zero or less "
