@@ -262,22 +262,13 @@ trex_m_get_global_stats(json_t *p, json_t **res, char *err, size_t err_len)
 	return 0;
 }
 
-/* The ethdev counters every PMD has, in the order rte_eth_xstats lists them first. */
-static const char *const trex_xstats[] = {
-	"rx_good_packets",  "tx_good_packets", "rx_good_bytes", "tx_good_bytes",
-	"rx_missed_errors", "rx_errors",       "tx_errors",	"rx_mbuf_allocation_errors",
-};
-
 int
 trex_m_get_port_xstats_names(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	json_t *names;
-	unsigned int i;
-
-	names = json_array();
-	for (i = 0; i < RTE_DIM(trex_xstats); i++)
-		json_array_append_new(names, json_string(trex_xstats[i]));
-	*res = json_pack("{s:o}", "xstats_names", names);
+	/* The ethdev counters every PMD has, in the order rte_eth_xstats lists them first. */
+	*res = json_pack("{s:[ssssssss]}", "xstats_names", "rx_good_packets", "tx_good_packets",
+			 "rx_good_bytes", "tx_good_bytes", "rx_missed_errors", "rx_errors",
+			 "tx_errors", "rx_mbuf_allocation_errors");
 	return 0;
 }
 
@@ -378,7 +369,7 @@ trex_pg_latency(uint32_t pgid)
 	struct gen_ctx *g = trex.g;
 	struct pvp_lat_summary s;
 	uint64_t gaps = 0, ooo = 0, dup = 0, jumps = 0, last_max = 0;
-	json_t *lat, *er;
+	json_t *lat;
 	uint16_t w, k;
 	char *hdrh;
 
@@ -413,18 +404,12 @@ trex_pg_latency(uint32_t pgid)
 	if (hdrh != NULL)
 		json_object_set_new(lat, "hdrh", json_string(hdrh));
 	free(hdrh);
-	er = json_object();
-	if (gaps != 0)
-		json_object_set_new(er, "drp", json_integer((json_int_t)gaps));
-	if (ooo != 0)
-		json_object_set_new(er, "ooo", json_integer((json_int_t)ooo));
-	if (dup != 0)
-		json_object_set_new(er, "dup", json_integer((json_int_t)dup));
-	if (jumps != 0)
-		json_object_set_new(er, "sth", json_integer((json_int_t)jumps));
-	if (ooo + dup != 0)
-		json_object_set_new(er, "stl", json_integer((json_int_t)(ooo + dup)));
-	return json_pack("{s:o,s:o}", "lat", lat, "er", er);
+	return json_pack("{s:o,s:{s:o*,s:o*,s:o*,s:o*,s:o*}}", "lat", lat, "er", "drp",
+			 gaps != 0 ? json_integer((json_int_t)gaps) : NULL, "ooo",
+			 ooo != 0 ? json_integer((json_int_t)ooo) : NULL, "dup",
+			 dup != 0 ? json_integer((json_int_t)dup) : NULL, "sth",
+			 jumps != 0 ? json_integer((json_int_t)jumps) : NULL, "stl",
+			 ooo + dup != 0 ? json_integer((json_int_t)(ooo + dup)) : NULL);
 }
 
 int
