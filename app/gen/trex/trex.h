@@ -237,6 +237,8 @@ int trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len);
 void trex_event(enum trex_event type, json_t *data);
 void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
 void trex_session_owner(uint32_t id);
+/* The list of the server's methods (trex_server.c). */
+trex_method_fn trex_m_get_supported_cmds;
 /* The publish_now and get_async_events methods (trex_events.c). */
 trex_method_fn trex_m_publish_now, trex_m_get_async_events;
 /* Drop every session and its queued events. */
@@ -253,11 +255,10 @@ char *trex_big_ints(const char *text, size_t len, size_t *olen);
 size_t trex_batch_size(const char *text, size_t len);
 /* A stream's packet from base64 (RFC 4648): malloc'd, or NULL; *len its size. */
 uint8_t *trex_b64_decode(const char *in, uint32_t *len);
-json_t *trex_supported_list(void);
 
 /* trex_cmds.c: general and port methods. */
 trex_method_fn trex_m_api_sync_v2, trex_m_api_sync, trex_m_get_version, trex_m_ping,
-	trex_m_get_system_info, trex_m_get_supported_cmds;
+	trex_m_get_system_info;
 trex_port_method_fn trex_m_get_port_status, trex_m_get_owner, trex_m_acquire, trex_m_release,
 	trex_m_set_port_attr;
 trex_method_fn trex_m_remove_rx_filters;
@@ -356,8 +357,8 @@ trex_method_fn trex_m_get_utilization;
 trex_port_method_fn trex_m_push_remote;
 /* Whether @p port is pushing a pcap (TRex's PCAP_TX state). */
 bool trex_push_active(uint16_t port);
-/* TRex's error for command @p cmd refused while @p port pushes. */
-int trex_push_refuse(uint16_t port, const char *cmd, char *err, size_t err_len);
+/* TRex's error for command @p cmd refused while a port pushes. */
+int trex_push_refuse(const char *cmd, char *err, size_t err_len);
 /* Free the push of @p port once its TX lcores are idle (trex_port_end). */
 void trex_push_end(uint16_t port);
 

@@ -199,13 +199,6 @@ trex_m_get_system_info(json_t *p, json_t **res, char *err, size_t err_len)
 	return 0;
 }
 
-int
-trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len)
-{
-	*res = trex_supported_list();
-	return 0;
-}
-
 /* TRex's port attributes: link, speed, filters, layer config, VLANs. */
 static json_t *
 trex_port_attr(uint16_t port)
@@ -386,10 +379,7 @@ trex_m_set_port_attr(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 int
 trex_m_remove_rx_filters(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	int ret;
+	int ret = trex_param_profile(p, false, err, err_len);
 
-	ret = trex_param_profile(p, false, err, err_len);
-	if (ret != 0)
-		return ret;
-	return trex_ok(res);
+	return ret != 0 ? ret : trex_ok(res);
 }

@@ -100,21 +100,16 @@ gen_trex_parse_addr(const char *addr, bool remote, char *host, size_t hostlen, u
 int
 gen_trex_check_opt(const char *addr, bool remote, char *err, size_t errlen)
 {
-	char host[64];
-	uint16_t r, p;
-
 #ifndef GEN_HAVE_TREX
-	RTE_SET_USED(addr);
-	RTE_SET_USED(remote);
-	RTE_SET_USED(host);
-	RTE_SET_USED(r);
-	RTE_SET_USED(p);
 	snprintf(err, errlen,
 		 "--trex: this pvpkit-gen was built without its TRex server "
 		 "(meson -Dtrex=disabled); rebuild with -Dtrex=enabled (needs libzmq3-dev and "
 		 "zlib1g-dev)");
 	return -ENOTSUP;
 #else
+	char host[64];
+	uint16_t r, p;
+
 	return gen_trex_parse_addr(addr, remote, host, sizeof(host), &r, &p, err, errlen);
 #endif
 }
@@ -123,7 +118,6 @@ gen_trex_check_opt(const char *addr, bool remote, char *err, size_t errlen)
 int
 gen_trex_start(struct gen_ctx *g, char *err, size_t errlen)
 {
-	RTE_SET_USED(g);
 	return gen_trex_check_opt(NULL, false, err, errlen);
 }
 

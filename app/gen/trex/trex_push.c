@@ -39,9 +39,8 @@ trex_push_active(uint16_t port)
 }
 
 int
-trex_push_refuse(uint16_t port, const char *cmd, char *err, size_t err_len)
+trex_push_refuse(const char *cmd, char *err, size_t err_len)
 {
-	RTE_SET_USED(port);
 	return pvp_fail(err, err_len, -EBUSY,
 			"command '%s' cannot be executed on current state: '%s'", cmd, "PCAP_TX");
 }

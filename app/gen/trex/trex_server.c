@@ -140,15 +140,15 @@ trex_method_find(const char *name)
 	return NULL;
 }
 
-json_t *
-trex_supported_list(void)
+int
+trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	json_t *a = json_array();
 	unsigned int i;
 
+	*res = json_array();
 	for (i = 0; i < RTE_DIM(trex_methods); i++)
-		json_array_append_new(a, json_string(trex_methods[i].name));
-	return a;
+		json_array_append_new(*res, json_string(trex_methods[i].name));
+	return 0;
 }
 
 static bool

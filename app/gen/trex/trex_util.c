@@ -88,9 +88,6 @@ trex_m_get_utilization(json_t *p, json_t **res, char *err, size_t err_len)
 	uint32_t i;
 	uint16_t t;
 
-	RTE_SET_USED(p);
-	RTE_SET_USED(err);
-	RTE_SET_USED(err_len);
 	trex_util_sample();
 	for (t = 0; t < g->nb_tx; t++) {
 		const struct gen_tx_lcore *tl = g->tx[t];
