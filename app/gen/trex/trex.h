@@ -236,7 +236,8 @@ json_t *trex_param_array(json_t *p, const char *name, char *err, size_t err_len)
 int trex_param_profile(json_t *p, bool allow_all, char *err, size_t err_len);
 void trex_event(enum trex_event type, json_t *data);
 void trex_event_port(enum trex_event port_ev, enum trex_event profile_ev, uint16_t port);
-void trex_session_owner(uint32_t id);
+/* Session @p id (made if new): an owner's (acquire), or a @p reader only. */
+struct trex_session *trex_session_add(uint32_t id, bool reader);
 /* The list of the server's methods (trex_server.c). */
 trex_method_fn trex_m_get_supported_cmds;
 /* The publish_now and get_async_events methods (trex_events.c). */

@@ -287,7 +287,8 @@ trex_m_acquire(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 		tp->handler[8] = '\0';
 		tp->owned = true;
 	}
-	trex_session_owner((uint32_t)sid);
+	/* The client's session is an owner's now (TRex's add_session_id). */
+	trex_session_add((uint32_t)sid, false);
 	trex_event(TREX_EV_PORT_ACQUIRED,
 		   json_pack("{s:i,s:s,s:I,s:b}", "port_id", port, "who", user, "session_id",
 			     (json_int_t)sid, "force", used_force));

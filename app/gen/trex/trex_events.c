@@ -43,10 +43,10 @@ trex_session_find(uint32_t id)
 	return NULL;
 }
 
-static struct trex_session *
+struct trex_session *
 trex_session_add(uint32_t id, bool reader)
 {
-	struct trex_session *s = trex_session_find(id);
+	struct trex_session *s = trex_session_find(id), *old = &trex_sess[0];
 	unsigned int i;
 
 	if (s != NULL) {
@@ -54,21 +54,12 @@ trex_session_add(uint32_t id, bool reader)
 			s->reader = false;
 		return s;
 	}
-	for (i = 0; i < TREX_MAX_SESSIONS; i++) {
-		s = &trex_sess[i];
-		if (!s->used)
-			break;
-	}
-	if (i == TREX_MAX_SESSIONS) {
-		/* Full: the session idle longest makes room. */
-		struct trex_session *old = &trex_sess[0];
-
-		for (i = 1; i < TREX_MAX_SESSIONS; i++)
-			if (trex_sess[i].last_query < old->last_query)
-				old = &trex_sess[i];
-		s = old;
-		json_decref(s->queue);
-	}
+	for (i = 0; i < TREX_MAX_SESSIONS && trex_sess[i].used; i++)
+		if (trex_sess[i].last_query < old->last_query)
+			old = &trex_sess[i];
+	/* Full: the session idle longest makes room (a free one has no queue). */
+	s = i < TREX_MAX_SESSIONS ? &trex_sess[i] : old;
+	json_decref(s->queue);
 	memset(s, 0, sizeof(*s));
 	s->used = true;
 	s->id = id;
@@ -155,24 +146,14 @@ trex_m_get_async_events(json_t *p, json_t **res, char *err, size_t err_len)
 	if (ret != 0)
 		return ret;
 	s = trex_session_find((uint32_t)id);
-	if (s == NULL) {
-		/* A new client: it reads from now on. */
-		trex_session_add((uint32_t)id, true);
-		*res = json_pack("{s:[]}", "data");
-		return 0;
-	}
+	/* A new client: it reads from now on. */
+	if (s == NULL)
+		s = trex_session_add((uint32_t)id, true);
 	data = s->queue;
 	s->queue = json_array();
 	s->last_query = pvp_realtime_s();
 	*res = json_pack("{s:o}", "data", data);
 	return 0;
-}
-
-/* acquire makes the client's session an owner's (TRex's add_session_id). */
-void
-trex_session_owner(uint32_t id)
-{
-	trex_session_add(id, false);
 }
 
 void
