@@ -635,9 +635,8 @@ trex_run_tick(void)
 
 		if (tp->state != TREX_PORT_TX)
 			continue;
-		if (trex_lcores_idle(port) && !trex_port_paused_streams(port))
-			trex_port_end(port, true);
-		else if (tp->end_tsc != 0 && now >= tp->end_tsc)
+		if ((trex_lcores_idle(port) && !trex_port_paused_streams(port)) ||
+		    (tp->end_tsc != 0 && now >= tp->end_tsc))
 			trex_port_end(port, true);
 	}
 }

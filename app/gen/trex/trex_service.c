@@ -64,22 +64,16 @@ trex_service_on(uint16_t port, bool *filtered)
 	return trex_svc[port].service;
 }
 
-/* The responder's address set, as neigh.c reads it on the RX lcores. */
+/*
+ * The responder's address set, as neigh.c reads it on the RX lcores.
+ * They read it without a lock: every field is written whole (an atomic
+ * store), so a frame that races a change is answered with the old or
+ * the new address, never a mix of the two.
+ */
 static struct pvp_neigh_cfg *
 trex_svc_cfg(uint16_t port)
 {
 	return &trex.g->opt.addr[port];
-}
-
-/*
- * The RX lcores read the responder's addresses without a lock: every
- * field is written whole, so a frame that races a change is answered
- * with the old or the new address, never a mix of the two.
- */
-static void
-trex_svc_store4(uint32_t *field, uint32_t v)
-{
-	__atomic_store_n(field, v, __ATOMIC_RELEASE);
 }
 
 /* A MAC as TRex writes it (utl_macaddr_to_str): lower case. */
@@ -178,14 +172,11 @@ trex_service_rx_queue(uint16_t port)
 
 	if (!s->queue)
 		return json_pack("{s:b}", "is_active", 0);
-	n = gen_cap_status(info, RTE_DIM(info));
-	for (k = 0; k < n && k < RTE_DIM(info); k++)
-		if (info[k].id == s->queue_cap)
-			return json_pack("{s:b,s:I,s:I}", "is_active", 1, "size",
-					 (json_int_t)s->queue_size, "count",
-					 (json_int_t)info[k].pending);
-	return json_pack("{s:b,s:I,s:i}", "is_active", 1, "size", (json_int_t)s->queue_size,
-			 "count", 0);
+	n = RTE_MIN(gen_cap_status(info, RTE_DIM(info)), RTE_DIM(info));
+	for (k = 0; k < n && info[k].id != s->queue_cap; k++)
+		;
+	return json_pack("{s:b,s:I,s:I}", "is_active", 1, "size", (json_int_t)s->queue_size,
+			 "count", (json_int_t)(k < n ? info[k].pending : 0));
 }
 
 /* TRex's verify_state(IDLE | STREAMS): no address changes under traffic. */
@@ -276,7 +267,7 @@ trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 	s->src4 = 0;
 	s->dst4 = 0;
 	/* L2 mode owns no IPv4 address: ARP for the old one goes unanswered. */
-	trex_svc_store4(&trex_svc_cfg(port)->ip4, 0);
+	__atomic_store_n(&trex_svc_cfg(port)->ip4, 0, __ATOMIC_RELEASE);
 	return trex_ok(res);
 }
 
@@ -307,7 +298,7 @@ trex_m_set_l3(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 	s->unresolved = !resolved;
 	if (resolved)
 		trex_svc_set_dst(port, &mac);
-	trex_svc_store4(&trex_svc_cfg(port)->ip4, src);
+	__atomic_store_n(&trex_svc_cfg(port)->ip4, src, __ATOMIC_RELEASE);
 	trex.g->opt.addr_set[port] = true;
 	return trex_ok(res);
 }
