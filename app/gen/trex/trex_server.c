@@ -539,8 +539,6 @@ gen_trex_start(struct gen_ctx *g, char *err, size_t errlen)
 		return ret;
 	for (i = 0; i < 10; i++)
 		trex.api_h[i] = abc[rte_rand_max(sizeof(abc) - 1)];
-	for (i = 0; i < g->nb_ports; i++)
-		trex.port[i].state = TREX_PORT_IDLE;
 	ret = trex_service_init(err, errlen);
 	if (ret != 0)
 		return ret;
@@ -603,11 +601,11 @@ gen_trex_stop(void)
 		pthread_mutex_unlock(&gen_lock);
 	}
 	trex_sessions_free();
-	if (trex.g != NULL)
+	/* The capture ports' sockets first: the context waits for every socket to close. */
+	if (trex.g != NULL) {
 		trex_tpg_free();
-	/* Its sockets first: the context waits for every socket to close. */
-	if (trex.g != NULL)
 		trex_capport_fini();
+	}
 	if (trex.rep != NULL)
 		zmq_close(trex.rep);
 	if (trex.pub != NULL)
