@@ -182,13 +182,13 @@ trex_cap_fetch(json_t *p, json_t **res, char *err, size_t err_len)
 	return 0;
 }
 
-static json_t *
-trex_cap_status(void)
+static int
+trex_cap_status(json_t **res)
 {
 	struct gen_cap_info info[GEN_CAP_MAX];
-	json_t *res = json_array();
 	unsigned int n, k;
 
+	*res = json_array();
 	n = gen_cap_status(info, RTE_DIM(info));
 	for (k = 0; k < n && k < RTE_DIM(info); k++) {
 		const struct gen_cap_info *i = &info[k];
@@ -196,7 +196,7 @@ trex_cap_status(void)
 		if (trex_cap_hidden(i))
 			continue;
 		json_array_append_new(
-			res,
+			*res,
 			json_pack("{s:I,s:I,s:I,s:{s:I,s:I,s:s},s:s,s:I,s:I,s:I,s:s}", "id",
 				  (json_int_t)i->id, "matched", (json_int_t)i->matched, "fetched",
 				  (json_int_t)i->fetched, "filter", "tx",
@@ -206,7 +206,7 @@ trex_cap_status(void)
 				  "bytes", (json_int_t)i->buf_bytes, "limit", (json_int_t)i->limit,
 				  "mode", i->cyclic ? "cyclic" : "fixed"));
 	}
-	return res;
+	return 0;
 }
 
 int
@@ -222,10 +222,8 @@ trex_m_capture(json_t *p, json_t **res, char *err, size_t err_len)
 		return trex_cap_end(p, res, false, err, err_len);
 	if (strcmp(cmd, "fetch") == 0)
 		return trex_cap_fetch(p, res, err, err_len);
-	if (strcmp(cmd, "status") == 0) {
-		*res = trex_cap_status();
-		return 0;
-	}
+	if (strcmp(cmd, "status") == 0)
+		return trex_cap_status(res);
 	if (strcmp(cmd, "remove") == 0)
 		return trex_cap_end(p, res, true, err, err_len);
 	return pvp_fail(err, err_len, -EINVAL,

@@ -402,10 +402,8 @@ trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 	bool on;
 	int ret;
 
-	if (type == NULL)
-		return -EINVAL;
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret == 0 && (trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0))
+	ret = type == NULL ? -EINVAL : trex_param_port(p, &port, err, err_len);
+	if (ret == 0 && trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0)
 		ret = -EINVAL;
 	if (ret != 0)
 		return ret;
