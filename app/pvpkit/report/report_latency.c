@@ -71,23 +71,20 @@ report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **cloc
 	return n;
 }
 
-/* The figures of a histogram, in ns, into @p o. */
-static void
-lat_figures(json_t *o, const struct pvp_lat *l)
-{
-	struct pvp_lat_summary s;
+/* The figures of an entry and of a stream, in this order. */
+static const char *const lat_keys[] = {"count",	 "min_ns",   "avg_ns",	  "p50_ns", "p90_ns",
+				       "p99_ns", "p99_9_ns", "p99_99_ns", "max_ns", "jitter_ns"};
 
-	pvp_lat_read(l, &s);
-	json_object_set_new(o, "count", json_integer((json_int_t)s.count));
-	json_object_set_new(o, "min_ns", json_integer((json_int_t)s.min));
-	json_object_set_new(o, "avg_ns", json_integer((json_int_t)s.avg));
-	json_object_set_new(o, "p50_ns", json_integer((json_int_t)s.p50));
-	json_object_set_new(o, "p90_ns", json_integer((json_int_t)s.p90));
-	json_object_set_new(o, "p99_ns", json_integer((json_int_t)s.p99));
-	json_object_set_new(o, "p99_9_ns", json_integer((json_int_t)s.p99_9));
-	json_object_set_new(o, "p99_99_ns", json_integer((json_int_t)s.p99_99));
-	json_object_set_new(o, "max_ns", json_integer((json_int_t)s.max));
-	json_object_set_new(o, "jitter_ns", json_integer((json_int_t)s.jitter));
+/* A histogram's figures @p s, in ns, into @p o. */
+static void
+lat_figures(json_t *o, const struct pvp_lat_summary *s)
+{
+	const uint64_t v[] = {s->count, s->min,	  s->avg,    s->p50, s->p90,
+			      s->p99,	s->p99_9, s->p99_99, s->max, s->jitter};
+	unsigned int k;
+
+	for (k = 0; o != NULL && k < sizeof(v) / sizeof(v[0]); k++)
+		json_object_set_new(o, lat_keys[k], json_integer((json_int_t)v[k]));
 }
 
 /*
@@ -208,30 +205,24 @@ lat_streams(const json_t *trials, struct pvp_lat *m, struct pvp_lat *one)
 	struct coord_record_stream d;
 	struct pvp_lat_summary s;
 	json_t *streams = json_array(), *so;
-	size_t i;
+	size_t i, k;
 
 	json_array_foreach(json_object_get(last, "streams"), i, st) {
 		/* A stream that does not decode has figures of 0, as one without them. */
 		if (pvp_schema_read(coord_record_stream_members, st, &d, NULL, 0) < 0)
 			memset(&d, 0, sizeof(d));
 		l = &d.latency_ns;
+		so = json_pack("{s:O*,s:O*}", "stream", json_object_get(st, "stream"), "name",
+			       json_object_get(st, "name"));
 		if (json_array_size(trials) > 1 && lat_stream_merged(trials, i, m, one) == 0) {
 			pvp_lat_read(m, &s);
-			so = json_pack("{s:O*,s:O*,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
-				       "stream", json_object_get(st, "stream"), "name",
-				       json_object_get(st, "name"), "count", (json_int_t)s.count,
-				       "min_ns", (json_int_t)s.min, "avg_ns", (json_int_t)s.avg,
-				       "p50_ns", (json_int_t)s.p50, "p90_ns", (json_int_t)s.p90,
-				       "p99_ns", (json_int_t)s.p99, "p99_9_ns", (json_int_t)s.p99_9,
-				       "p99_99_ns", (json_int_t)s.p99_99, "max_ns",
-				       (json_int_t)s.max, "jitter_ns", (json_int_t)s.jitter);
+			lat_figures(so, &s);
 		} else {
-			so = json_pack("{s:O*,s:O*,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
-				       "stream", json_object_get(st, "stream"), "name",
-				       json_object_get(st, "name"), "count", l->count, "min_ns",
-				       l->min, "avg_ns", l->avg, "p50_ns", l->p50, "p90_ns", l->p90,
-				       "p99_ns", l->p99, "p99_9_ns", l->p99_9, "p99_99_ns",
-				       l->p99_99, "max_ns", l->max, "jitter_ns", l->jitter);
+			const double v[] = {l->count, l->min,	l->avg,	   l->p50, l->p90,
+					    l->p99,   l->p99_9, l->p99_99, l->max, l->jitter};
+
+			for (k = 0; so != NULL && k < sizeof(v) / sizeof(v[0]); k++)
+				json_object_set_new(so, lat_keys[k], json_real(v[k]));
 		}
 		json_array_append_new(streams, so);
 	}
@@ -250,6 +241,7 @@ lat_entry(const json_t *trials, struct coord_trial_record *tr)
 	unsigned int n = 0, i;
 	struct pvp_lat *h[REPORT_MAX_REPEAT], *all = malloc(sizeof(*all));
 	struct pvp_lat *one = malloc(sizeof(*one));
+	struct pvp_lat_summary ls;
 	double tx = 0, rx = 0;
 	json_t *o = NULL;
 	const char *clock = "";
@@ -284,7 +276,8 @@ lat_entry(const json_t *trials, struct coord_trial_record *tr)
 		      (json_int_t)n);
 	if (o == NULL)
 		goto out;
-	lat_figures(o, all);
+	pvp_lat_read(all, &ls);
+	lat_figures(o, &ls);
 	json_object_set_new(o, "clock", json_string(clock));
 	json_object_set_new(o, "range_ns", lat_ranges(h, n));
 	json_object_set_new(o, "streams", lat_streams(trials, all, one));
@@ -441,6 +434,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 	struct pvp_out out;
 	size_t a, b;
 	FILE *f;
+	int ret;
 
 	json_array_foreach(json_object_get(summary, "points"), a, p) {
 		json_array_foreach(json_object_get(p, "latency"), b, e) {
