@@ -247,153 +247,117 @@ report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regre
 			 "latency_progressions", (json_int_t)lprogr);
 }
 
-/* The latency plot's name (compare_latency.png ...). */
-static const char lat_base[] = "compare_latency";
-
 /*
- * compare_latency.{dat,gp}: per point, load and percentile both runs
- * measured, old and new in us with their noise ranges as error bars, on
- * a log axis (tails are orders of magnitude above medians). *any: false
- * when there is nothing to plot (no file written then).
+ * compare.{dat,gp}, or with @p lat compare_latency.{dat,gp}: per row
+ * both runs measured, old and new with their ranges as error bars;
+ * throughput per point and goal in Mpps, latency per point, load and
+ * percentile in us on a log axis (tails are orders of magnitude above
+ * medians). *any: whether to run it; false when no latency row has both
+ * sides (no file written then).
  */
 static int
-cmp_plot_latency(const json_t *cmp, const char *outdir, const char *png, bool svg,
-		 const char *title, bool *any)
+cmp_plot_write(const json_t *cmp, bool lat, const char *outdir, const char *png, bool svg,
+	       const char *title, bool *any)
 {
-	char label[96], clean[96], plot[256];
-	const json_t *row, *o, *n;
+	static const char *const keys[2][3] = {{"pps", "lo_pps", "hi_pps"},
+					       {"ns", "lo_ns", "hi_ns"}};
+	const char *base = lat ? "compare_latency" : "compare", *verdict;
+	char label[96], clean[96], load[32], plot[256];
+	const json_t *row, *sides[2];
+	unsigned int nb = 0, s, k;
 	struct pvp_out out;
-	unsigned int nb = 0;
-	FILE *f = NULL;
 	size_t i;
+	FILE *f;
 
 	*any = false;
-	json_array_foreach(json_object_get(cmp, "latency_rows"), i, row) {
-		o = json_object_get(row, "old");
-		n = json_object_get(row, "new");
-		if (!json_is_object(o) || !json_is_object(n))
-			continue;
-		if (f == NULL) {
-			f = report_plot_file(&out, outdir, lat_base, "dat");
-			if (f == NULL)
-				return -errno;
-			fprintf(f, "# pvpkit compare, latency in us: x label old old_lo old_hi new "
-				   "new_lo new_hi (no range: the figure)\n");
-		}
-		snprintf(label, sizeof(label), "%.0fB %.0ff %g%% %s%s", report_num(row, "size", 0),
-			 report_num(row, "flows", 0), report_num(row, "load_pct", 0),
-			 report_str(row, "figure", ""),
-			 strcmp(report_str(row, "verdict", ""), "regression") == 0    ? " (regr.)"
-			 : strcmp(report_str(row, "verdict", ""), "progression") == 0 ? " (progr.)"
-										      : "");
-		report_plot_clean(clean, sizeof(clean), label);
-		fprintf(f, "%u \"%s\" %.3f %.3f %.3f %.3f %.3f %.3f\n", nb, clean,
-			report_num(o, "ns", 0) / 1e3,
-			report_num(o, "lo_ns", report_num(o, "ns", 0)) / 1e3,
-			report_num(o, "hi_ns", report_num(o, "ns", 0)) / 1e3,
-			report_num(n, "ns", 0) / 1e3,
-			report_num(n, "lo_ns", report_num(n, "ns", 0)) / 1e3,
-			report_num(n, "hi_ns", report_num(n, "ns", 0)) / 1e3);
-		nb++;
-	}
-	if (f == NULL)
-		return 0;
-	f = report_plot_script(&out, outdir, lat_base);
+	f = report_plot_file(&out, outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "set title \"%s: latency\" noenhanced\n", title);
-	fprintf(f, "set ylabel \"Latency (us), figure and noise range\"\nset logscale y\n"
-		   "set grid ytics\n");
+	fputs(lat ? "# pvpkit compare, latency in us: x label old old_lo old_hi new new_lo new_hi "
+		    "(no range: the figure)\n"
+		  : "# pvpkit compare, Mpps: x label old old_lo old_hi new new_lo new_hi\n",
+	      f);
+	json_array_foreach(json_object_get(cmp, lat ? "latency_rows" : "rows"), i, row) {
+		sides[0] = json_object_get(row, "old");
+		sides[1] = json_object_get(row, "new");
+		if (!json_is_object(sides[0]) || !json_is_object(sides[1]))
+			continue;
+		verdict = report_str(row, "verdict", "");
+		snprintf(load, sizeof(load), "%g%% ", report_num(row, "load_pct", 0));
+		snprintf(label, sizeof(label), "%.0fB %.0ff %s%s%s", report_num(row, "size", 0),
+			 report_num(row, "flows", 0), lat ? load : "",
+			 report_str(row, lat ? "figure" : "goal", ""),
+			 strcmp(verdict, "regression") == 0    ? " (regr.)"
+			 : strcmp(verdict, "progression") == 0 ? " (progr.)"
+							       : "");
+		report_plot_clean(clean, sizeof(clean), label);
+		fprintf(f, "%u \"%s\"", nb++, clean);
+		/* A latency figure without a range is drawn as its own range. */
+		for (s = 0; s < 2; s++)
+			for (k = 0; k < 3; k++)
+				fprintf(f, " %.*f", lat ? 3 : 6,
+					report_num(sides[s], keys[lat][k],
+						   report_num(sides[s], keys[lat][0], 0)) /
+						(lat ? 1e3 : 1e6));
+		fputc('\n', f);
+	}
+	if (nb == 0 && lat) {
+		pvp_out_abort(&out);
+		return 0;
+	}
+	f = report_plot_script(&out, outdir, base);
+	if (f == NULL)
+		return -errno;
 	fprintf(f,
-		"set xtics rotate by 30 right noenhanced\nset bmargin 9\nset key outside right "
-		"top\nset xrange [-0.5:%u.5]\n",
-		nb - 1);
+		"set title \"%s%s\" noenhanced\n%sset xtics rotate by 30 right noenhanced\nset "
+		"bmargin %u\nset key outside right top\nset xrange [-0.5:%u.5]\n%s",
+		title, lat ? ": latency" : "",
+		lat ? "set ylabel \"Latency (us), figure and noise range\"\nset logscale y\nset "
+		      "grid ytics\n"
+		    : "set ylabel \"Throughput (Mpps), median and range\"\nset grid ytics\n",
+		lat ? 9 : 8, nb > 0 ? nb - 1 : 0, lat ? "" : "set yrange [0:*]\n");
 	snprintf(plot, sizeof(plot),
 		 "plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
 		 "title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
 		 "title \"new\"",
-		 lat_base);
-	report_plot_finish(f, lat_base, png, svg, plot);
-	if (report_plot_close(&out) != 0)
-		return -errno;
+		 base);
 	*any = true;
-	return 0;
+	return report_plot_finish(&out, base, png, svg, 1000, plot);
 }
 
 int
 report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot, const char *title,
 		    struct report_info *info)
 {
-	static const char base[] = "compare";
-	char png[16], path[4096], label[96], clean[96], ctitle[256];
-	const json_t *row, *o, *n;
 	struct report_gp gp = {.prog = gnuplot != NULL ? gnuplot : "gnuplot",
 			       .timeout_s = REPORT_GNUPLOT_TIMEOUT_S};
-	struct pvp_out out, log;
-	unsigned int nb = 0;
-	size_t i;
-	bool svg, lat;
-	FILE *f;
+	bool svg, any[2] = {false, false};
+	char png[16], ctitle[256];
+	struct pvp_out log;
+	unsigned int k;
 	int ret;
 
-	gnuplot = gp.prog;
 	/* The title names the runs' paths: any text, never the end of a string. */
 	report_plot_clean(ctitle, sizeof(ctitle), title);
-	title = ctitle;
-	ret = report_gnuplot_terminals(gnuplot, png, sizeof(png), &svg);
+	ret = report_gnuplot_terminals(gp.prog, png, sizeof(png), &svg);
 	if (ret < 0 || (png[0] == '\0' && !svg)) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
-			 gnuplot);
+			 gp.prog);
 		return ret < 0 ? ret : -ENOTSUP;
 	}
-	f = report_plot_file(&out, outdir, base, "dat");
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "# pvpkit compare, Mpps: x label old old_lo old_hi new new_lo new_hi\n");
-	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
-		o = json_object_get(row, "old");
-		n = json_object_get(row, "new");
-		if (!json_is_object(o) || !json_is_object(n))
-			continue;
-		snprintf(label, sizeof(label), "%.0fB %.0ff %s%s", report_num(row, "size", 0),
-			 report_num(row, "flows", 0), report_str(row, "goal", ""),
-			 strcmp(report_str(row, "verdict", ""), "regression") == 0    ? " (regr.)"
-			 : strcmp(report_str(row, "verdict", ""), "progression") == 0 ? " (progr.)"
-										      : "");
-		report_plot_clean(clean, sizeof(clean), label);
-		fprintf(f, "%u \"%s\" %.6f %.6f %.6f %.6f %.6f %.6f\n", nb, clean,
-			report_num(o, "pps", 0) / 1e6, report_num(o, "lo_pps", 0) / 1e6,
-			report_num(o, "hi_pps", 0) / 1e6, report_num(n, "pps", 0) / 1e6,
-			report_num(n, "lo_pps", 0) / 1e6, report_num(n, "hi_pps", 0) / 1e6);
-		nb++;
+	for (k = 0; k < 2; k++) {
+		ret = cmp_plot_write(cmp, k == 1, outdir, png, svg, ctitle, &any[k]);
+		if (ret < 0)
+			return ret;
 	}
-	f = report_plot_script(&out, outdir, base);
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "set title \"%s\" noenhanced\n", title);
-	fprintf(f, "set ylabel \"Throughput (Mpps), median and range\"\nset grid ytics\n");
-	fprintf(f,
-		"set xtics rotate by 30 right noenhanced\nset bmargin 8\nset key outside right "
-		"top\nset xrange [-0.5:%u.5]\nset yrange [0:*]\n",
-		nb > 0 ? nb - 1 : 0);
-	snprintf(path, sizeof(path),
-		 "plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
-		 "title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
-		 "title \"new\"",
-		 base);
-	report_plot_finish(f, base, png, svg, path);
-	if (report_plot_close(&out) != 0)
-		return -errno;
-	ret = cmp_plot_latency(cmp, outdir, png, svg, title, &lat);
-	if (ret < 0)
-		return ret;
 	ret = report_plot_log_open(&log, &gp, outdir, info);
 	if (ret < 0)
 		return ret;
-	ret = report_plot_run(&gp, outdir, base, png, svg, info);
-	if (ret == 0 && lat)
-		ret = report_plot_run(&gp, outdir, lat_base, png, svg, info);
+	for (k = 0; ret == 0 && k < 2; k++)
+		if (any[k])
+			ret = report_plot_run(&gp, outdir, k == 1 ? "compare_latency" : "compare",
+					      png, svg, info);
 	if (pvp_out_commit(&log, info->plot_note, sizeof(info->plot_note)) < 0 && ret == 0)
 		ret = -EIO;
 	if (ret == 0)

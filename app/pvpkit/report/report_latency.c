@@ -495,9 +495,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 				", \\\n  \"\" using 1:%u with linespoints lw 2 pt 7 title \"%s\"",
 				i + 3, label);
 	}
-	report_plot_finish(f, base, png, svg, plot.s != NULL ? plot.s : "");
+	ret = report_plot_finish(&out, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);
-	if (report_plot_close(&out) != 0)
-		return -errno;
-	return 0;
+	return ret;
 }

@@ -137,13 +137,14 @@ report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *s
 }
 
 /*
- * The end of every script: the plot command was issued for the first
- * image format; replot it for the second.
+ * The end of every script: the plot command is issued for the first
+ * image format and replotted for the second.
  */
-static void
-plot_finish(FILE *f, const char *base, const char *png, bool svg, unsigned int width,
-	    const char *plot)
+int
+report_plot_finish(struct pvp_out *o, const char *base, const char *png, bool svg,
+		   unsigned int width, const char *plot)
 {
+	FILE *f = o->f;
 	bool first = true;
 
 	if (png[0] != '\0') {
@@ -156,6 +157,7 @@ plot_finish(FILE *f, const char *base, const char *png, bool svg, unsigned int w
 		fprintf(f, "set output \"%s.svg\"\n%s\n", base, first ? plot : "replot");
 	}
 	fprintf(f, "unset output\n");
+	return pvp_out_commit(o, NULL, 0);
 }
 
 static const json_t *
@@ -255,6 +257,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	char gname[32];
 	size_t i, j;
 	FILE *f;
+	int ret;
 
 	snprintf(base, base_len, "throughput_%s", goal);
 	report_plot_clean(gname, sizeof(gname), goal);
@@ -349,11 +352,9 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 					    "title \"%" JSON_INTEGER_FORMAT " flows\"",
 					    j + 3, json_integer_value(fl));
 	}
-	plot_finish(f, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
+	ret = report_plot_finish(&out, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);
-	if (report_plot_close(&out) != 0)
-		return -errno;
-	return 0;
+	return ret;
 }
 
 /* Index of @p name in @p hops, added if new; -1 when full. */
@@ -387,7 +388,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	struct pvp_out out;
 	size_t i;
 	FILE *f;
-	int idx;
+	int idx, ret;
 
 	if (t == NULL)
 		return -ENOMEM;
@@ -498,11 +499,9 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 					    "title \"%s\"%s",
 					    h + 4, clean, h == nb_hops ? " lc rgb \"gray40\"" : "");
 	}
-	plot_finish(f, base, png, svg, width, plot.s != NULL ? plot.s : "");
+	ret = report_plot_finish(&out, base, png, svg, width, plot.s != NULL ? plot.s : "");
 	free(plot.s);
-	if (report_plot_close(&out) != 0)
-		return -errno;
-	return 0;
+	return ret;
 }
 
 /* List @p base.@p ext as written if gnuplot made it; -EIO with a note if not. */
@@ -522,10 +521,9 @@ plot_made(const char *outdir, const char *base, const char *ext, struct report_i
 	return 0;
 }
 
-/* Run one script; 0 if gnuplot succeeded and made every image. */
-static int
-plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
-	 bool svg, struct report_info *info)
+int
+report_plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
+		bool svg, struct report_info *info)
 {
 	static const char *const images[] = {"png", "svg"};
 	char script[80], name[80], path[4096];
@@ -575,19 +573,6 @@ report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *outd
 	return ret;
 }
 
-void
-report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot)
-{
-	plot_finish(f, base, png, svg, 1000, plot);
-}
-
-int
-report_plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
-		bool svg, struct report_info *info)
-{
-	return plot_run(gp, outdir, base, png, svg, info);
-}
-
 int
 report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	     const struct report_opts *o, struct report_info *info)
@@ -628,14 +613,14 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 				report_num(summary, "line_rate_bps", REPORT_DEFAULT_LINE_RATE),
 				base, sizeof(base));
 			if (ret == 0)
-				ret = plot_run(&gp, outdir, base, png, svg, info);
+				ret = report_plot_run(&gp, outdir, base, png, svg, info);
 			if (ret < 0)
 				failed = ret;
 		}
 	}
 	ret = report_plot_latency(summary, outdir, png, svg, title, &any_lat);
 	if (ret == 0 && any_lat)
-		ret = plot_run(&gp, outdir, "latency", png, svg, info);
+		ret = report_plot_run(&gp, outdir, "latency", png, svg, info);
 	if (ret < 0)
 		failed = ret;
 	ret = report_write_soak(records, outdir, png, svg, title, info, true, &gp);
@@ -643,7 +628,7 @@ report_plots(const json_t *records, const json_t *summary, const char *outdir,
 		failed = ret;
 	ret = plot_loss(records, outdir, png, svg, title, &any_loss);
 	if (ret == 0 && any_loss)
-		ret = plot_run(&gp, outdir, "loss_per_hop", png, svg, info);
+		ret = report_plot_run(&gp, outdir, "loss_per_hop", png, svg, info);
 	if (ret < 0)
 		failed = ret;
 	ret = pvp_out_commit(&log, info->plot_note, sizeof(info->plot_note));

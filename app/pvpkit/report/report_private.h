@@ -133,8 +133,13 @@ json_t *report_soak_summary(const json_t *records);
 int report_write_html(const json_t *records, const json_t *summary, const char *outdir,
 		      const struct report_opts *o, struct report_info *info);
 
-/** The end of a plot script: terminals and outputs for @p base. */
-void report_plot_finish(FILE *f, const char *base, const char *png, bool svg, const char *plot);
+/**
+ * The end of a plot script in @p o: terminals and outputs for @p base,
+ * @p width pixels wide; then the script is closed (pvp_out_commit()).
+ * @return 0 or -errno.
+ */
+int report_plot_finish(struct pvp_out *o, const char *base, const char *png, bool svg,
+		       unsigned int width, const char *plot);
 
 /**
  * Run @p base.gp (old images removed first, so gnuplot never writes
