@@ -59,18 +59,6 @@ cmp_side_read(const json_t *g, struct cmp_side *s)
 	s->hi = w < 1 ? s->hi / (1 - w) : s->hi;
 }
 
-static const json_t *
-cmp_point(const json_t *sum, double size, double flows)
-{
-	const json_t *p;
-	size_t i;
-
-	json_array_foreach(json_object_get(sum, "points"), i, p)
-		if (report_num(p, "size", -1) == size && report_num(p, "flows", -1) == flows)
-			return p;
-	return NULL;
-}
-
 static json_t *
 cmp_side_json(const struct cmp_side *s)
 {
@@ -208,7 +196,7 @@ report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regre
 		return NULL;
 	}
 	json_array_foreach(json_object_get(new_sum, "points"), i, np) {
-		op = cmp_point(old_sum, report_num(np, "size", -1), report_num(np, "flows", -1));
+		op = report_point(old_sum, report_num(np, "size", -1), report_num(np, "flows", -1));
 		if (op == NULL)
 			continue;
 		json_object_foreach(json_object_get(np, "goals"), goal, ng) {

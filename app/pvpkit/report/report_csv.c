@@ -39,15 +39,14 @@ report_csv_field(FILE *f, const char *v)
 	fputc('"', f);
 }
 
-static const json_t *
-summary_point(const json_t *summary, json_int_t size, json_int_t flows)
+const json_t *
+report_point(const json_t *summary, double size, double flows)
 {
 	const json_t *p;
 	size_t i;
 
 	json_array_foreach(json_object_get(summary, "points"), i, p)
-		if (json_integer_value(json_object_get(p, "size")) == size &&
-		    json_integer_value(json_object_get(p, "flows")) == flows)
+		if (report_num(p, "size", -1) == size && report_num(p, "flows", -1) == flows)
 			return p;
 	return NULL;
 }
@@ -96,7 +95,8 @@ report_write_csv(const json_t *summary, const char *goal, const char *path)
 	json_array_foreach(flows, j, fl) {
 		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(fl));
 		json_array_foreach(sizes, i, sz) {
-			p = summary_point(summary, json_integer_value(sz), json_integer_value(fl));
+			p = report_point(summary, (double)json_integer_value(sz),
+					 (double)json_integer_value(fl));
 			g = json_object_get(json_object_get(p, "goals"), goal);
 			fputc(',', f);
 			if (json_is_number(json_object_get(g, "pps"))) {

@@ -160,17 +160,14 @@ report_plot_finish(struct pvp_out *o, const char *base, const char *png, bool sv
 	return pvp_out_commit(o, NULL, 0);
 }
 
+/* Goal @p goal of the point (@p sz, @p fl) of @p summary, or NULL. */
 static const json_t *
-plot_goal_at(const json_t *summary, const char *goal, json_int_t size, json_int_t flows)
+plot_goal_at(const json_t *summary, const char *goal, const json_t *sz, const json_t *fl)
 {
-	const json_t *q;
-	size_t k;
+	const json_t *p = report_point(summary, (double)json_integer_value(sz),
+				       (double)json_integer_value(fl));
 
-	json_array_foreach(json_object_get(summary, "points"), k, q)
-		if (json_integer_value(json_object_get(q, "size")) == size &&
-		    json_integer_value(json_object_get(q, "flows")) == flows)
-			return json_object_get(json_object_get(q, "goals"), goal);
-	return NULL;
+	return json_object_get(json_object_get(p, "goals"), goal);
 }
 
 void
@@ -269,9 +266,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	/* Repeated searches: each flow count gets min and max for error bars. */
 	json_array_foreach(sizes, i, sz)
 		json_array_foreach(flows, j, fl)
-			if (report_num(plot_goal_at(summary, goal, json_integer_value(sz),
-						    json_integer_value(fl)),
-				       "repeats", 0) > 1)
+			if (report_num(plot_goal_at(summary, goal, sz, fl), "repeats", 0) > 1)
 				rep = true;
 
 	f = report_plot_file(&out, outdir, base, "dat");
@@ -292,8 +287,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		vmax = fmax(vmax, m);
 		fprintf(f, "%" JSON_INTEGER_FORMAT " %.6f", json_integer_value(sz), m);
 		json_array_foreach(flows, j, fl) {
-			g = plot_goal_at(summary, goal, json_integer_value(sz),
-					 json_integer_value(fl));
+			g = plot_goal_at(summary, goal, sz, fl);
 			if (json_is_number(json_object_get(g, "mpps"))) {
 				v = report_num(g, "mpps", 0);
 				if (v > 0)

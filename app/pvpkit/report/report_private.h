@@ -156,6 +156,9 @@ int report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *
 /** Record @p name as written in @p info. */
 void report_add_file(struct report_info *info, const char *name);
 
+/** The point (@p size, @p flows) of @p summary, or NULL (report_csv.c). */
+const json_t *report_point(const json_t *summary, double size, double flows);
+
 /** True when a point of @p summary was searched more than once (report_csv.c). */
 bool report_summary_has_repeats(const json_t *summary);
 
