@@ -128,30 +128,15 @@ sum_goal_add(struct sum_state *s, const char *name, double ratio, const char *la
 	s->goals[s->nb_goals++].loss_ratio = ratio;
 }
 
+/* The goals of a "search" or "run" record (one without a name is refused as any bad name). */
 static void
-sum_goals_from_search(struct sum_state *s, const struct coord_search_record *sr)
+sum_goals_from(struct sum_state *s, const struct coord_record_goal *g, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < sr->nb_goals; i++)
-		sum_goal_add(s, sr->goals[i].name, sr->goals[i].loss_ratio,
-			     sr->goals[i].has_latency ? sr->goals[i].latency.stat : "",
-			     sr->goals[i].latency.bound_us);
-}
-
-/* The goals of a "run" record. */
-static void
-sum_goals_from(struct sum_state *s, const struct coord_run_record *run)
-{
-	unsigned int i;
-
-	for (i = 0; i < run->nb_goals; i++) {
-		const struct coord_record_goal *g = &run->goals[i];
-
-		if (g->name[0] != '\0')
-			sum_goal_add(s, g->name, g->loss_ratio,
-				     g->has_latency ? g->latency.stat : "", g->latency.bound_us);
-	}
+	for (i = 0; i < n; i++)
+		sum_goal_add(s, g[i].name, g[i].loss_ratio,
+			     g[i].has_latency ? g[i].latency.stat : "", g[i].latency.bound_us);
 }
 
 static int
@@ -517,7 +502,7 @@ report_summary(const json_t *records, const struct report_opts *o)
 			searches++;
 			remeasured += sr.generator_remeasured;
 			recovered += sr.generator_recovered;
-			sum_goals_from_search(&s, &sr);
+			sum_goals_from(&s, sr.goals, sr.nb_goals);
 			p = sum_point_get(&s, sr.size, sr.flows);
 			if (p != NULL) {
 				json_array_append(p->recs, (json_t *)(uintptr_t)rec);
@@ -532,7 +517,7 @@ report_summary(const json_t *records, const struct report_opts *o)
 		return NULL;
 	}
 	if (s.nb_goals == 0 && run != NULL)
-		sum_goals_from(&s, run);
+		sum_goals_from(&s, run->goals, run->nb_goals);
 	if (s.nb_goals == 0)
 		sum_goal_add(&s, "ndr", 0, "", 0);
 	if (s.nb_pts > 1)
