@@ -171,11 +171,9 @@ report_soak_summary(const json_t *records)
 {
 	struct coord_soak_record sr, last;
 	const json_t *last_rec = NULL;
-	bool has_last = false;
 	double worst = 0;
 	unsigned int n = 0;
 	const json_t *rec;
-	json_t *o;
 	size_t i;
 
 	json_array_foreach(records, i, rec) {
@@ -188,32 +186,27 @@ report_soak_summary(const json_t *records)
 		} else {
 			last = sr;
 			last_rec = rec;
-			has_last = true;
 		}
 	}
-	if (n == 0 && !has_last)
+	if (n == 0 && last_rec == NULL)
 		return NULL;
-	o = json_pack("{s:I,s:f,s:f}", "intervals", (json_int_t)n, "worst_interval_loss_ratio",
-		      worst, "rate_pps", has_last ? last.rate_pps : 0);
-	if (o == NULL || !has_last)
-		return o;
-	/* The totals from the first reading to the last, when the soak ended. */
-	json_object_set_new(o, "duration_s", json_real(last.t_s));
-	if (last.has_planned)
-		json_object_set_new(o, "planned_s", json_real(last.planned_s));
-	if (last.has_interrupted)
-		json_object_set_new(o, "interrupted", json_boolean(last.interrupted));
-	json_object_set_new(o, "tx_packets", json_integer((json_int_t)last.tx_packets));
-	json_object_set_new(o, "rx_packets", json_integer((json_int_t)last.rx_packets));
-	json_object_set_new(o, "loss_ratio", json_real(last.loss_ratio));
-	if (last.hop_lost != NULL)
-		json_object_set(o, "hop_lost", last.hop_lost);
-	if (last.has_latency)
-		json_object_set_new(
-			o, "latency_ns",
-			pvp_schema_encode(coord_record_soak_latency_members, &last.latency_ns));
-	/* The --inject calls as the record keeps them (checked when read). */
-	if (last.nb_injected > 0)
-		json_object_set(o, "injected", json_object_get(last_rec, "injected"));
-	return o;
+	if (last_rec == NULL)
+		return json_pack("{s:I,s:f,s:f}", "intervals", (json_int_t)n,
+				 "worst_interval_loss_ratio", worst, "rate_pps", 0.0);
+	/*
+	 * The totals from the first reading to the last, when the soak ended,
+	 * and the --inject calls as the record keeps them (checked when read).
+	 */
+	return json_pack("{s:I,s:f,s:f,s:f,s:o*,s:o*,s:I,s:I,s:f,s:O*,s:o*,s:O*}", "intervals",
+			 (json_int_t)n, "worst_interval_loss_ratio", worst, "rate_pps",
+			 last.rate_pps, "duration_s", last.t_s, "planned_s",
+			 last.has_planned ? json_real(last.planned_s) : NULL, "interrupted",
+			 last.has_interrupted ? json_boolean(last.interrupted) : NULL, "tx_packets",
+			 (json_int_t)last.tx_packets, "rx_packets", (json_int_t)last.rx_packets,
+			 "loss_ratio", last.loss_ratio, "hop_lost", last.hop_lost, "latency_ns",
+			 last.has_latency ? pvp_schema_encode(coord_record_soak_latency_members,
+							      &last.latency_ns)
+					  : NULL,
+			 "injected",
+			 last.nb_injected > 0 ? json_object_get(last_rec, "injected") : NULL);
 }
