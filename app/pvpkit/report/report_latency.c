@@ -483,17 +483,11 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			 report_str(series[i], "reference", ""),
 			 report_num(series[i], "rate_pps", 0));
 		report_plot_clean(label, sizeof(label), label);
-		if (i == 0)
-			report_plot_buf_add(
-				&plot,
-				"plot \"%s.dat\" using 1:%u:xtic(2) with linespoints lw 2 pt 7 "
-				"title \"%s\"",
-				base, i + 3, label);
-		else
-			report_plot_buf_add(
-				&plot,
-				", \\\n  \"\" using 1:%u with linespoints lw 2 pt 7 title \"%s\"",
-				i + 3, label);
+		/* The first curve names the file and the x labels; the others reuse them. */
+		report_plot_buf_add(&plot,
+				    "%s using 1:%u%s with linespoints lw 2 pt 7 title \"%s\"",
+				    i == 0 ? "plot \"latency.dat\"" : ", \\\n  \"\"", i + 3,
+				    i == 0 ? ":xtic(2)" : "", label);
 	}
 	ret = report_plot_finish(&out, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
 	free(plot.s);

@@ -481,17 +481,12 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 			report_plot_clean(clean, sizeof(clean), hops[h]);
 		else
 			snprintf(clean, sizeof(clean), "unattributed");
-		if (h == 0)
-			report_plot_buf_add(
-				&plot,
-				"plot \"%s.dat\" using ($3 > 0 ? 100 * $4 / $3 : 0):xtic(2) "
-				"title \"%s\"",
-				base, clean);
-		else
-			report_plot_buf_add(&plot,
-					    ", \\\n  \"\" using ($3 > 0 ? 100 * $%u / $3 : 0) "
-					    "title \"%s\"%s",
-					    h + 4, clean, h == nb_hops ? " lc rgb \"gray40\"" : "");
+		/* The first series names the file and the x labels; unattributed is grey. */
+		report_plot_buf_add(&plot,
+				    "%s using ($3 > 0 ? 100 * $%u / $3 : 0)%s title \"%s\"%s",
+				    h == 0 ? "plot \"loss_per_hop.dat\"" : ", \\\n  \"\"", h + 4,
+				    h == 0 ? ":xtic(2)" : "", clean,
+				    h > 0 && h == nb_hops ? " lc rgb \"gray40\"" : "");
 	}
 	ret = report_plot_finish(&out, base, png, svg, width, plot.s != NULL ? plot.s : "");
 	free(plot.s);
