@@ -561,33 +561,27 @@ report_summary(const json_t *records, const struct report_opts *o)
 			pts = NULL;
 		}
 	}
+	/*
+	 * The members a run may not have are left out; last, how often a
+	 * generator-limited trial was measured again, and came back clean.
+	 */
 	if (pts != NULL && names != NULL)
-		sum = json_pack("{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o}", "schema",
-				REPORT_SCHEMA, "title", title, "line_rate_bps", line_rate,
-				"l1_overhead_bytes", REPORT_L1_OVERHEAD, "sizes_include_fcs", 1,
-				"flow_type",
-				run != NULL && run->has_flow_type ? run->flow_type : "", "trials",
-				(json_int_t)trials, "searches", (json_int_t)searches,
-				"trial_seconds", total_s, "sizes", distinct(&s, true),
-				"flow_counts", distinct(&s, false), "goals", names, "points", pts);
+		sum = json_pack(
+			"{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o,s:o*,s:o*,s:o*,s:I,"
+			"s:I}",
+			"schema", REPORT_SCHEMA, "title", title, "line_rate_bps", line_rate,
+			"l1_overhead_bytes", REPORT_L1_OVERHEAD, "sizes_include_fcs", 1,
+			"flow_type", run != NULL && run->has_flow_type ? run->flow_type : "",
+			"trials", (json_int_t)trials, "searches", (json_int_t)searches,
+			"trial_seconds", total_s, "sizes", distinct(&s, true), "flow_counts",
+			distinct(&s, false), "goals", names, "points", pts, "metadata",
+			run != NULL ? report_metadata(run) : NULL, "soak",
+			report_soak_summary(records), "latency_floor",
+			report_latency_floor(records), "generator_remeasured",
+			(json_int_t)remeasured, "generator_recovered", (json_int_t)recovered);
 	else {
 		json_decref(pts);
 		json_decref(names);
-	}
-	/* How often a generator-limited trial was measured again, and came back clean. */
-	if (sum != NULL && run != NULL)
-		json_object_set_new(sum, "metadata", report_metadata(run));
-	if (sum != NULL) {
-		json_t *floor = report_latency_floor(records);
-		json_t *soak = report_soak_summary(records);
-
-		if (soak != NULL)
-			json_object_set_new(sum, "soak", soak);
-
-		if (floor != NULL)
-			json_object_set_new(sum, "latency_floor", floor);
-		json_object_set_new(sum, "generator_remeasured", json_integer(remeasured));
-		json_object_set_new(sum, "generator_recovered", json_integer(recovered));
 	}
 	sum_state_free(&s);
 	if (sum == NULL)
