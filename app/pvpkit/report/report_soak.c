@@ -88,11 +88,11 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	struct coord_soak_record sr;
 	const json_t *rec;
 	struct pvp_out out;
-	char path[4096], ev[1024];
+	char ev[1024];
 	unsigned int n = 0;
 	bool any_lat = false;
 	size_t i;
-	FILE *f, *d;
+	FILE *f;
 	int ret = 0;
 
 	json_array_foreach(records, i, rec) {
@@ -104,22 +104,20 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	if (n == 0)
 		return 0;
 	/* The CSV on the first call (plots false), the plot on the second. */
-	snprintf(path, sizeof(path), "%s/%s", outdir, plots ? "soak.dat" : "soak.csv");
-	ret = pvp_out_open(&out, path, NULL, 0);
-	if (ret < 0)
-		return ret;
-	f = plots ? NULL : out.f;
-	d = plots ? out.f : NULL;
-	if (f != NULL)
-		fprintf(f,
-			"t_s,interval_s,tx_packets,rx_packets,lost,loss_pct,tx_pps,rx_pps,p50_us,"
-			"p99_us,max_us,events\n");
-	if (d != NULL)
-		fprintf(d, "# pvpkit soak: t_s loss_pct p50_us p99_us max_us\n");
+	f = report_plot_file(&out, outdir, "soak", plots ? "dat" : "csv");
+	if (f == NULL)
+		return -errno;
+	fputs(plots ? "# pvpkit soak: t_s loss_pct p50_us p99_us max_us\n"
+		    : "t_s,interval_s,tx_packets,rx_packets,lost,loss_pct,tx_pps,rx_pps,p50_us,"
+		      "p99_us,max_us,events\n",
+	      f);
 	json_array_foreach(records, i, rec) {
 		if (!report_soak(rec, &sr) || sr.type != COORD_SOAK_INTERVAL)
 			continue;
-		if (f != NULL) {
+		if (plots) {
+			fprintf(f, "%.3f %.6f ", sr.t_s, 100 * sr.loss_ratio);
+			soak_lat_us(f, &sr, " ", "? ? ?");
+		} else {
 			fprintf(f, "%.3f,%.3f,%.0f,%.0f,%.0f,%.6f,%.0f,%.0f,", sr.t_s,
 				sr.interval_s, (double)sr.tx_packets, (double)sr.rx_packets,
 				(double)sr.lost, 100 * sr.loss_ratio, sr.tx_pps, sr.rx_pps);
@@ -127,20 +125,14 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 			soak_events(&sr, ev, sizeof(ev));
 			fputc(',', f);
 			report_csv_field(f, ev);
-			fputc('\n', f);
 		}
-		if (d != NULL) {
-			fprintf(d, "%.3f %.6f ", sr.t_s, 100 * sr.loss_ratio);
-			soak_lat_us(d, &sr, " ", "? ? ?");
-			fputc('\n', d);
-		}
+		fputc('\n', f);
 	}
-	if (f != NULL) {
+	if (!plots) {
 		ret = pvp_out_commit(&out, NULL, 0);
-		if (ret < 0)
-			return ret;
-		report_add_file(info, "soak.csv");
-		return 0;
+		if (ret == 0)
+			report_add_file(info, "soak.csv");
+		return ret;
 	}
 	f = report_plot_script(&out, outdir, "soak");
 	if (f == NULL)
