@@ -109,9 +109,8 @@ report_write_csv(const json_t *summary, const char *goal, const char *path)
 	return pvp_out_commit(&out, NULL, 0);
 }
 
-/* Whether any point of the summary was searched more than once. */
 bool
-report_summary_has_repeats(const json_t *summary)
+report_summary_has_repeats(const json_t *summary, const char *goal)
 {
 	const json_t *p, *g;
 	const char *name;
@@ -119,7 +118,8 @@ report_summary_has_repeats(const json_t *summary)
 
 	json_array_foreach(json_object_get(summary, "points"), i, p) {
 		json_object_foreach(json_object_get(p, "goals"), name, g) {
-			if (report_num(g, "repeats", 0) > 1)
+			if ((goal == NULL || strcmp(name, goal) == 0) &&
+			    report_num(g, "repeats", 0) > 1)
 				return true;
 		}
 	}

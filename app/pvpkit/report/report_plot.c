@@ -249,7 +249,8 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 	const json_t *sizes, *flows, *sz, *fl, *g;
 	double vmin = INFINITY, vmax = 0, v, m;
 	struct report_plot_buf plot = {NULL, 0, 0};
-	bool rep = false;
+	/* Repeated searches: each flow count gets min and max for error bars. */
+	bool rep = report_summary_has_repeats(summary, goal);
 	struct pvp_out out;
 	char gname[32];
 	size_t i, j;
@@ -263,12 +264,6 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 			gname[i] = (char)(gname[i] - 32);
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
-	/* Repeated searches: each flow count gets min and max for error bars. */
-	json_array_foreach(sizes, i, sz)
-		json_array_foreach(flows, j, fl)
-			if (report_num(plot_goal_at(summary, goal, sz, fl), "repeats", 0) > 1)
-				rep = true;
-
 	f = report_plot_file(&out, outdir, base, "dat");
 	if (f == NULL)
 		return -errno;

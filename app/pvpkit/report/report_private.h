@@ -159,8 +159,11 @@ void report_add_file(struct report_info *info, const char *name);
 /** The point (@p size, @p flows) of @p summary, or NULL (report_csv.c). */
 const json_t *report_point(const json_t *summary, double size, double flows);
 
-/** True when a point of @p summary was searched more than once (report_csv.c). */
-bool report_summary_has_repeats(const json_t *summary);
+/**
+ * True when a point of @p summary was searched more than once for
+ * @p goal, or for any goal when it is NULL (report_csv.c).
+ */
+bool report_summary_has_repeats(const json_t *summary, const char *goal);
 
 /* gnuplot helpers shared by the plots (report_plot.c). */
 

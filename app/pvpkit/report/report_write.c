@@ -107,7 +107,7 @@ report_write_all(const json_t *records, const char *outdir, const struct report_
 		if (ret < 0)
 			goto out_file;
 		report_add_file(info, name);
-		if (!report_summary_has_repeats(summary))
+		if (!report_summary_has_repeats(summary, NULL))
 			continue;
 		snprintf(name, sizeof(name), "%s_repeats.csv", json_string_value(g));
 		snprintf(path, sizeof(path), "%s/%s", outdir, name);
