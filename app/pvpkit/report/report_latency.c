@@ -299,7 +299,7 @@ load_cmp(const void *a, const void *b)
 }
 
 json_t *
-report_latency_point(const json_t *records, unsigned int size, unsigned int flows)
+report_latency_point(const json_t *recs)
 {
 	struct coord_trial_record *tr = malloc(sizeof(*tr));
 	struct coord_record_latency lm[64]; /* each load's last trial's "latency" */
@@ -313,9 +313,8 @@ report_latency_point(const json_t *records, unsigned int size, unsigned int flow
 	 * rounds of one --repeat); a later set replaces them, and a trial
 	 * without a set is a set of its own.
 	 */
-	json_array_foreach(records, j, t) {
-		if (tr == NULL || !report_trial(t, tr) || !tr->has_latency || tr->size != size ||
-		    tr->flows != flows)
+	json_array_foreach(recs, j, t) {
+		if (tr == NULL || !report_trial(t, tr) || !tr->has_latency)
 			continue;
 		for (i = 0; i < n && lm[i].load_pct != tr->latency.load_pct; i++)
 			;

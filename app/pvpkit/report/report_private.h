@@ -53,13 +53,14 @@ int report_plots(const json_t *records, const json_t *summary, const char *outdi
 		 const struct report_opts *o, struct report_info *info);
 
 /**
- * The latency entries of a point (size, flows), sorted by load: per load
+ * The latency entries of a point from its records @p recs (its trials
+ * and searches, as report_oneway_point()), sorted by load: per load
  * the trials of the last set (the rounds of one --repeat; a trial without
  * a set alone), their histograms merged, with "trials" and "range_ns"
  * (each percentile's confidence interval per trial, lowest to highest
  * over the rounds). @return a new array, or NULL if none.
  */
-json_t *report_latency_point(const json_t *records, unsigned int size, unsigned int flows);
+json_t *report_latency_point(const json_t *recs);
 
 /**
  * One-way latency of a point from its records @p recs (report_oneway.c):

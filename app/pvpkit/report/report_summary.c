@@ -204,13 +204,13 @@ trial_meets(const struct coord_trial_record *t, const json_t *rec, const struct 
 }
 
 /*
- * A goal's bounds from the trials of a point, by the rules of the search:
+ * A goal's bounds from a point's records, by the rules of the search:
  * the upper bound is the lowest failing rate of any duration, the lower
  * bound the highest passing rate below it at the longest duration tried.
  */
 static void
-goal_from_trials(const json_t *records, const struct sum_point *p, const struct sum_goal *goal,
-		 bool *has_lo, double *lo, bool *has_hi, double *hi)
+goal_from_trials(const json_t *recs, const struct sum_goal *goal, bool *has_lo, double *lo,
+		 bool *has_hi, double *hi)
 {
 	struct coord_trial_record t;
 	double dmax = 0, rate;
@@ -219,9 +219,8 @@ goal_from_trials(const json_t *records, const struct sum_point *p, const struct 
 
 	*has_lo = *has_hi = false;
 	*lo = *hi = 0;
-	json_array_foreach(records, i, rec) {
-		if (!report_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
-		    !trial_is_dut_result(&t))
+	json_array_foreach(recs, i, rec) {
+		if (!report_trial(rec, &t) || !trial_is_dut_result(&t))
 			continue;
 		dmax = fmax(dmax, t.duration_s);
 		rate = t.has_requested ? t.requested_pps : t.achieved_pps;
@@ -230,9 +229,8 @@ goal_from_trials(const json_t *records, const struct sum_point *p, const struct 
 			*hi = rate;
 		}
 	}
-	json_array_foreach(records, i, rec) {
-		if (!report_trial(rec, &t) || t.size != p->size || t.flows != p->flows ||
-		    !trial_is_dut_result(&t))
+	json_array_foreach(recs, i, rec) {
+		if (!report_trial(rec, &t) || !trial_is_dut_result(&t))
 			continue;
 		rate = t.has_requested ? t.requested_pps : t.achieved_pps;
 		if (t.duration_s < dmax * (1 - 1e-9) || !trial_meets(&t, rec, goal) ||
@@ -263,7 +261,7 @@ search_goal(const struct coord_search_record *sr, const char *name)
  * Fills @p group (at most REPORT_MAX_REPEAT); returns how many.
  */
 static unsigned int
-point_group(const json_t *records, const struct sum_point *p, struct coord_search_record *group)
+point_group(const struct sum_point *p, struct coord_search_record *group)
 {
 	const struct coord_search_record *last = &p->search;
 	unsigned int n = 0;
@@ -274,11 +272,10 @@ point_group(const json_t *records, const struct sum_point *p, struct coord_searc
 		group[0] = *last;
 		return 1;
 	}
-	json_array_foreach(records, i, rec) {
+	json_array_foreach(p->recs, i, rec) {
 		if (n == REPORT_MAX_REPEAT)
 			break;
-		if (!report_search(rec, &group[n]) || group[n].size != p->size ||
-		    group[n].flows != p->flows || !group[n].has_repeat ||
+		if (!report_search(rec, &group[n]) || !group[n].has_repeat ||
 		    strcmp(group[n].repeat.group, last->repeat.group) != 0)
 			continue;
 		n++;
@@ -345,7 +342,7 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		group = malloc(REPORT_MAX_REPEAT * sizeof(*group));
 		if (group == NULL)
 			return NULL;
-		n = point_group(p->recs, p, group);
+		n = point_group(p, group);
 		all = json_array();
 		has_lo = group_stats(group, n, goal->name, GOAL_LOWER, all, &lo_st) > 0;
 		lo = lo_st.median;
@@ -357,7 +354,7 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		gen = sg->generator_limited;
 		source = "search";
 	} else {
-		goal_from_trials(p->recs, p, goal, &has_lo, &lo, &has_hi, &hi);
+		goal_from_trials(p->recs, goal, &has_lo, &lo, &has_hi, &hi);
 		if (!has_lo && !has_hi)
 			return NULL;
 		status = "from-trials";
@@ -548,7 +545,7 @@ report_summary(const json_t *records, const struct report_opts *o)
 			p->gen_limited || (p->has_search && p->search.generator_limited_trials > 0),
 			"theoretical_max_pps", report_max_pps(line_rate, p->size), "goals", goals);
 		if (pj != NULL) {
-			json_t *lat = report_latency_point(p->recs, p->size, p->flows);
+			json_t *lat = report_latency_point(p->recs);
 			json_t *ow = report_oneway_point(p->recs);
 
 			if (lat != NULL)
