@@ -101,7 +101,6 @@ report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *s
 {
 	const char *const args[] = {"-e", "set terminal", NULL};
 	char *line, *save = NULL, word[32];
-	bool cairo = false, gd = false;
 	struct pvp_child_out out;
 	int st;
 
@@ -121,18 +120,14 @@ report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *s
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, " %31s", word) != 1)
 			continue;
-		if (strcmp(word, "pngcairo") == 0)
-			cairo = true;
-		else if (strcmp(word, "png") == 0)
-			gd = true;
+		/* pngcairo draws better than gd's png, wherever each is listed. */
+		if (strcmp(word, "pngcairo") == 0 ||
+		    (strcmp(word, "png") == 0 && png_len > 0 && png[0] == '\0'))
+			snprintf(png, png_len, "%s", word);
 		else if (strcmp(word, "svg") == 0)
 			*svg = true;
 	}
 	free(out.out);
-	if (cairo)
-		snprintf(png, png_len, "pngcairo");
-	else if (gd)
-		snprintf(png, png_len, "png");
 	return 0;
 }
 
