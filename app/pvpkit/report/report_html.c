@@ -202,16 +202,6 @@ html_plot_latency(FILE *f, const json_t *summary)
 	return true;
 }
 
-/* A cell of a number a record may leave out ("-"). */
-static void
-html_rec_cell(FILE *f, bool has, double v, int prec)
-{
-	if (has)
-		fprintf(f, "<td>%.*f</td>", prec, v);
-	else
-		fputs("<td>-</td>", f);
-}
-
 /* The DUT trial of (size, flows) whose rate is nearest @p pps into @p best; false if none. */
 static bool
 html_nearest_trial(const json_t *records, double size, double flows, double pps,
@@ -260,18 +250,18 @@ html_hop_loss(FILE *f, const json_t *records, const json_t *summary)
 			continue;
 		fprintf(f, "<tr><td>%.0f</td><td>%.0f</td><td>%.0f</td>", report_num(pt, "size", 0),
 			report_num(pt, "flows", 0), report_num(g, "pps", 0));
-		html_rec_cell(f, t->has_requested, t->requested_pps, 0);
-		html_rec_cell(f, true, t->duration_s, 3);
-		html_rec_cell(f, true, (double)t->tx_packets, 0);
-		html_rec_cell(f, true, (double)t->rx_packets, 0);
-		fputs("<td class=\"l\">", f);
+		/* A record may leave the rate it asked for out ("-"). */
+		if (t->has_requested)
+			fprintf(f, "<td>%.0f</td>", t->requested_pps);
+		else
+			fputs("<td>-</td>", f);
+		fprintf(f, "<td>%.3f</td><td>%.0f</td><td>%.0f</td><td class=\"l\">", t->duration_s,
+			(double)t->tx_packets, (double)t->rx_packets);
 		json_object_foreach(t->hop_lost, hop, v) {
 			report_html_text(f, hop);
 			fprintf(f, " %.0f; ", json_number_value(v));
 		}
-		fputs("</td>", f);
-		html_rec_cell(f, true, (double)t->unattributed, 0);
-		fputs("</tr>\n", f);
+		fprintf(f, "</td><td>%.0f</td></tr>\n", (double)t->unattributed);
 	}
 	fputs("</table>\n", f);
 	free(t);
