@@ -19,26 +19,17 @@
 void
 report_html_text(FILE *f, const char *s)
 {
+	static const char *const ent[] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
+	};
+	unsigned char c;
+
 	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
+		c = (unsigned char)*s;
+		if (c < sizeof(ent) / sizeof(ent[0]) && ent[c] != NULL)
+			fputs(ent[c], f);
+		else
 			fputc(*s, f);
-		}
 	}
 }
 
