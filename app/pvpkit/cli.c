@@ -225,7 +225,7 @@ cli_sink_keep(struct cli_sink *s, const json_t *j, const char *what)
 
 	if (s->path == NULL)
 		return 0;
-	ret = s->not_kept ? -EIO : report_append(s->path, j);
+	ret = s->not_kept ? -EIO : pvp_jsonl_append(s->path, j);
 	if (ret == 0)
 		return 0;
 	if (!s->not_kept)

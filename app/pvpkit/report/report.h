@@ -82,24 +82,6 @@ extern "C" {
 /** Longest one gnuplot script may run by default, in seconds. */
 #define REPORT_GNUPLOT_TIMEOUT_S 60
 
-/**
- * Append one record as one line to a JSON-lines file, then fsync it.
- *
- * The line goes out in one write() on an O_APPEND descriptor; if the
- * file ends with a partial line (a crash during an earlier write), a
- * newline is written first so that fragment stays on a line of its own.
- * When this returns 0 the record survives a crash of the process or the
- * machine.
- *
- * @param path
- *   The file, created (0644) if needed.
- * @param rec
- *   The record, any JSON object.
- * @return
- *   0 or -errno.
- */
-int report_append(const char *path, const json_t *rec);
-
 /** What report_load() found besides the records. */
 struct report_load_info {
 	unsigned int records;	/**< objects loaded */
@@ -193,7 +175,7 @@ bool report_goal_name_ok(const char *name);
  *   Flow count.
  * @return
  *   A new object (the caller may add "started", "topology" ... and then
- *   report_append() it), or NULL on allocation failure.
+ *   pvp_jsonl_append() it), or NULL on allocation failure.
  */
 json_t *report_search_record(const struct pvp_search_params *p, const struct pvp_search_result *r,
 			     unsigned int size, unsigned int flows);

@@ -22,14 +22,6 @@
 #include "report.h"
 #include "report_private.h"
 
-int
-report_append(const char *path, const json_t *rec)
-{
-	if (path == NULL || !json_is_object(rec))
-		return -EINVAL;
-	return pvp_jsonl_append(path, rec);
-}
-
 /* Count a bad line; keep the message of the first. */
 static void
 load_warn(struct report_load_info *info, unsigned int line, const char *msg)

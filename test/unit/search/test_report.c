@@ -21,6 +21,8 @@
 
 #include <jansson.h>
 
+#include "pvp_util.h"
+
 #include "coord_record.h"
 #include "report.h"
 #include "pvp_lat.h"
@@ -73,10 +75,10 @@ test_jsonl(void)
 	for (i = 0; i < 3; i++) {
 		rec = json_pack("{s:s,s:i,s:s}", "type", "trial", "n", i, "note",
 				"a \"quoted\"\nline");
-		CHECK(report_append(path, rec) == 0, "append %d", i);
+		CHECK(pvp_jsonl_append(path, rec) == 0, "append %d", i);
 		json_decref(rec);
 	}
-	CHECK(report_append(path, NULL) == -EINVAL, "append NULL");
+	CHECK(pvp_jsonl_append(path, NULL) == -EINVAL, "append NULL");
 	arr = report_load(path, &li);
 	CHECK(arr != NULL && json_array_size(arr) == 3 && li.records == 3, "reload 3");
 	CHECK(li.bad_lines == 0 && !li.truncated_tail && li.warning[0] == '\0', "no warning");
@@ -99,7 +101,7 @@ test_jsonl(void)
 
 	/* The next run appends: the fragment must not swallow the record. */
 	rec = json_pack("{s:s,s:i}", "type", "trial", "n", 4);
-	CHECK(report_append(path, rec) == 0, "append after fragment");
+	CHECK(pvp_jsonl_append(path, rec) == 0, "append after fragment");
 	json_decref(rec);
 	append_raw(path, "\n   \n[1,2]\n");
 	arr = report_load(path, &li);
@@ -303,7 +305,7 @@ fixture_records(const char *path)
 	for (i = 0; i < FIXTURE_NB_LINES; i++) {
 		rec = json_loads(fixture_lines[i], 0, NULL);
 		CHECK(rec != NULL, "fixture line %zu parses", i);
-		CHECK(report_append(path, rec) == 0, "append fixture");
+		CHECK(pvp_jsonl_append(path, rec) == 0, "append fixture");
 		json_decref(rec);
 	}
 	return report_load(path, &li);

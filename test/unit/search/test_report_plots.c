@@ -117,7 +117,7 @@ hostile_results(const char *path, const char *h)
 	recs[5] = json_pack("{s:s,s:s,s:f,s:s}", "type", "latency_floor", "source", h, "rate_pps",
 			    1000.0, "clock", h);
 	for (i = 0; i < 6; i++) {
-		if (recs[i] == NULL || report_append(path, recs[i]) != 0)
+		if (recs[i] == NULL || pvp_jsonl_append(path, recs[i]) != 0)
 			ret = -1;
 		json_decref(recs[i]);
 	}
@@ -269,7 +269,7 @@ check_many_trials(const char *dir)
 				"size", 64, "flows", 1, "requested_pps", 1000, "duration_s", 1,
 				"tx_packets", 1000, "rx_packets", 999, "hop_lost", "ovs", 1,
 				"unattributed", 0);
-		CHECK(rec != NULL && report_append(results, rec) == 0);
+		CHECK(rec != NULL && pvp_jsonl_append(results, rec) == 0);
 		json_decref(rec);
 	}
 	report_opts_init(&o);
@@ -369,7 +369,7 @@ main(void)
 	unlink(results);
 	for (i = 0; i < FIXTURE_NB_LINES; i++) {
 		rec = json_loads(fixture_lines[i], 0, NULL);
-		CHECK(rec != NULL && report_append(results, rec) == 0, "fixture %u", i);
+		CHECK(rec != NULL && pvp_jsonl_append(results, rec) == 0, "fixture %u", i);
 		json_decref(rec);
 	}
 
