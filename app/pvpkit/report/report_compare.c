@@ -250,7 +250,7 @@ cmp_plot_write(const json_t *cmp, bool lat, const char *outdir, const char *png,
 	static const char *const keys[2][3] = {{"pps", "lo_pps", "hi_pps"},
 					       {"ns", "lo_ns", "hi_ns"}};
 	const char *base = lat ? "compare_latency" : "compare", *verdict;
-	char label[96], clean[96], load[32], plot[256];
+	char label[96], clean[96], load[32];
 	const json_t *row, *sides[2];
 	unsigned int nb = 0, s, k;
 	struct pvp_out out;
@@ -304,13 +304,14 @@ cmp_plot_write(const json_t *cmp, bool lat, const char *outdir, const char *png,
 		      "grid ytics\n"
 		    : "set ylabel \"Throughput (Mpps), median and range\"\nset grid ytics\n",
 		lat ? 9 : 8, nb > 0 ? nb - 1 : 0, lat ? "" : "set yrange [0:*]\n");
-	snprintf(plot, sizeof(plot),
-		 "plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
-		 "title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
-		 "title \"new\"",
-		 base);
+	report_plot_begin(f, base, png, svg, 1000);
+	fprintf(f,
+		"plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
+		"title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
+		"title \"new\"",
+		base);
 	*any = true;
-	return report_plot_finish(&out, base, png, svg, 1000, plot);
+	return report_plot_end(&out, base, png, svg, 1000);
 }
 
 int

@@ -427,13 +427,11 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 					   "p99_9_ns", "p99_99_ns", "max_ns"};
 	static const char *const names[] = {"min", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
 	const json_t *series[64], *pts[64], *p, *e, *floor;
-	struct report_plot_buf plot = {NULL, 0, 0};
 	unsigned int n = 0, i, k;
 	char label[128], clock[32];
 	struct pvp_out out;
 	size_t a, b;
 	FILE *f;
-	int ret;
 
 	json_array_foreach(json_object_get(summary, "points"), a, p) {
 		json_array_foreach(json_object_get(p, "latency"), b, e) {
@@ -475,6 +473,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			"p99 %.3f us\" at screen 0.02, screen 0.03 noenhanced\n",
 			report_num(floor, "min_ns", 0) / 1e3, report_num(floor, "p50_ns", 0) / 1e3,
 			report_num(floor, "p99_ns", 0) / 1e3);
+	report_plot_begin(f, base, png, svg, 1000);
 	for (i = 0; i < n; i++) {
 		snprintf(label, sizeof(label), "%.0f B %.0f flows, %g %% of %s (%.0f pps)",
 			 report_num(pts[i], "size", 0), report_num(pts[i], "flows", 0),
@@ -483,12 +482,9 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			 report_num(series[i], "rate_pps", 0));
 		report_plot_clean(label, sizeof(label), label);
 		/* The first curve names the file and the x labels; the others reuse them. */
-		report_plot_buf_add(&plot,
-				    "%s using 1:%u%s with linespoints lw 2 pt 7 title \"%s\"",
-				    i == 0 ? "plot \"latency.dat\"" : ", \\\n  \"\"", i + 3,
-				    i == 0 ? ":xtic(2)" : "", label);
+		fprintf(f, "%s using 1:%u%s with linespoints lw 2 pt 7 title \"%s\"",
+			i == 0 ? "plot \"latency.dat\"" : ", \\\n  \"\"", i + 3,
+			i == 0 ? ":xtic(2)" : "", label);
 	}
-	ret = report_plot_finish(&out, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
-	free(plot.s);
-	return ret;
+	return report_plot_end(&out, base, png, svg, 1000);
 }

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,27 +130,36 @@ report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *s
 	return 0;
 }
 
-/*
- * The end of every script: the plot command is issued for the first
- * image format and replotted for the second.
- */
-int
-report_plot_finish(struct pvp_out *o, const char *base, const char *png, bool svg,
-		   unsigned int width, const char *plot)
+/* Terminal @p term (a PNG one, or "svg") writing @p base.png or .svg, @p width pixels wide. */
+static void
+plot_output(FILE *f, const char *term, const char *base, unsigned int width)
 {
-	FILE *f = o->f;
-	bool first = true;
+	bool svg = strcmp(term, "svg") == 0;
 
-	if (png[0] != '\0') {
-		fprintf(f, "set terminal %s size %u,600 font \",10\"\n", png, width);
-		fprintf(f, "set output \"%s.png\"\n%s\n", base, plot);
-		first = false;
+	fprintf(f, "set terminal %s size %u,600%s font \",10\"\nset output \"%s.%s\"\n", term,
+		width, svg ? " dynamic" : "", base, svg ? "svg" : "png");
+}
+
+/*
+ * The plot command of every script is issued for the first image format
+ * and replotted for the second.
+ */
+void
+report_plot_begin(FILE *f, const char *base, const char *png, bool svg, unsigned int width)
+{
+	if (png[0] != '\0' || svg)
+		plot_output(f, png[0] != '\0' ? png : "svg", base, width);
+}
+
+int
+report_plot_end(struct pvp_out *o, const char *base, const char *png, bool svg, unsigned int width)
+{
+	fputc('\n', o->f);
+	if (png[0] != '\0' && svg) {
+		plot_output(o->f, "svg", base, width);
+		fputs("replot\n", o->f);
 	}
-	if (svg) {
-		fprintf(f, "set terminal svg size %u,600 dynamic font \",10\"\n", width);
-		fprintf(f, "set output \"%s.svg\"\n%s\n", base, first ? plot : "replot");
-	}
-	fprintf(f, "unset output\n");
+	fputs("unset output\n", o->f);
 	return pvp_out_commit(o, NULL, 0);
 }
 
@@ -163,29 +171,6 @@ plot_goal_at(const json_t *summary, const char *goal, const json_t *sz, const js
 				       (double)json_integer_value(fl));
 
 	return json_object_get(json_object_get(p, "goals"), goal);
-}
-
-void
-report_plot_buf_add(struct report_plot_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->cap - b->len < 1024) {
-		char *ns = realloc(b->s, b->cap + 4096);
-
-		if (ns == NULL)
-			return;
-		b->s = ns;
-		b->cap += 4096;
-	}
-	va_start(ap, fmt);
-	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (n > 0 && (size_t)n < b->cap - b->len)
-		b->len += (size_t)n;
-	else
-		b->s[b->len] = '\0';
 }
 
 /* Start @p outdir/@p base.@p ext (pvp_out_open()); its FILE, or NULL with errno set. */
@@ -243,14 +228,12 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 {
 	const json_t *sizes, *flows, *sz, *fl, *g;
 	double vmin = INFINITY, vmax = 0, v, m;
-	struct report_plot_buf plot = {NULL, 0, 0};
 	/* Repeated searches: each flow count gets min and max for error bars. */
 	bool rep = report_summary_has_repeats(summary, goal);
 	struct pvp_out out;
 	char gname[32];
 	size_t i, j;
 	FILE *f;
-	int ret;
 
 	snprintf(base, base_len, "throughput_%s", goal);
 	report_plot_clean(gname, sizeof(gname), goal);
@@ -318,27 +301,25 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		fprintf(f, "set logscale y\n");
 	else
 		fprintf(f, "set yrange [0:*]\n");
-	report_plot_buf_add(&plot,
-			    "plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
-			    "title \"theoretical max (%g Gbit/s)\"",
-			    base, line_rate / 1e9);
+	report_plot_begin(f, base, png, svg, 1000);
+	fprintf(f,
+		"plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
+		"title \"theoretical max (%g Gbit/s)\"",
+		base, line_rate / 1e9);
 	json_array_foreach(flows, j, fl) {
 		if (rep)
-			report_plot_buf_add(
-				&plot,
+			fprintf(f,
 				", \\\n  \"\" using 1:%zu:%zu:%zu with yerrorlines lw 2 pt 7 "
 				"lc %zu title \"%" JSON_INTEGER_FORMAT
 				" flows (median, min..max)\"",
 				3 * j + 3, 3 * j + 4, 3 * j + 5, j + 1, json_integer_value(fl));
 		else
-			report_plot_buf_add(&plot,
-					    ", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
-					    "title \"%" JSON_INTEGER_FORMAT " flows\"",
-					    j + 3, json_integer_value(fl));
+			fprintf(f,
+				", \\\n  \"\" using 1:%zu with linespoints lw 2 pt 7 "
+				"title \"%" JSON_INTEGER_FORMAT " flows\"",
+				j + 3, json_integer_value(fl));
 	}
-	ret = report_plot_finish(&out, base, png, svg, 1000, plot.s != NULL ? plot.s : "");
-	free(plot.s);
-	return ret;
+	return report_plot_end(&out, base, png, svg, 1000);
 }
 
 /* Index of @p name in @p hops, added if new; -1 when full. */
@@ -365,14 +346,13 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	struct coord_trial_record *t = malloc(sizeof(*t));
 	char hops[PLOT_MAX_HOPS][64], label[96], clean[64];
 	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width, skip, seen = 0;
-	struct report_plot_buf plot = {NULL, 0, 0};
 	const json_t *rec, *v;
 	const char *key;
 	double total = 0, vals[PLOT_MAX_HOPS + 1];
 	struct pvp_out out;
 	size_t i;
 	FILE *f;
-	int idx, ret;
+	int idx;
 
 	if (t == NULL)
 		return -ENOMEM;
@@ -466,21 +446,19 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	fprintf(f, "set yrange [0:%s]\n", total > 0 ? "*" : "1");
 	if (total == 0)
 		fprintf(f, "set label 1 \"no loss in any trial\" at graph 0.5, graph 0.5 center\n");
+	report_plot_begin(f, base, png, svg, width);
 	for (h = 0; h <= nb_hops; h++) {
 		if (h < nb_hops)
 			report_plot_clean(clean, sizeof(clean), hops[h]);
 		else
 			snprintf(clean, sizeof(clean), "unattributed");
 		/* The first series names the file and the x labels; unattributed is grey. */
-		report_plot_buf_add(&plot,
-				    "%s using ($3 > 0 ? 100 * $%u / $3 : 0)%s title \"%s\"%s",
-				    h == 0 ? "plot \"loss_per_hop.dat\"" : ", \\\n  \"\"", h + 4,
-				    h == 0 ? ":xtic(2)" : "", clean,
-				    h > 0 && h == nb_hops ? " lc rgb \"gray40\"" : "");
+		fprintf(f, "%s using ($3 > 0 ? 100 * $%u / $3 : 0)%s title \"%s\"%s",
+			h == 0 ? "plot \"loss_per_hop.dat\"" : ", \\\n  \"\"", h + 4,
+			h == 0 ? ":xtic(2)" : "", clean,
+			h > 0 && h == nb_hops ? " lc rgb \"gray40\"" : "");
 	}
-	ret = report_plot_finish(&out, base, png, svg, width, plot.s != NULL ? plot.s : "");
-	free(plot.s);
-	return ret;
+	return report_plot_end(&out, base, png, svg, width);
 }
 
 /* List @p base.@p ext as written if gnuplot made it; -EIO with a note if not. */

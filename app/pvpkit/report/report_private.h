@@ -135,12 +135,18 @@ int report_write_html(const json_t *records, const json_t *summary, const char *
 		      const struct report_opts *o, struct report_info *info);
 
 /**
- * The end of a plot script in @p o: terminals and outputs for @p base,
- * @p width pixels wide; then the script is closed (pvp_out_commit()).
+ * Before a script's plot command: the terminal and output of the first
+ * image format for @p base, @p width pixels wide.
+ */
+void report_plot_begin(FILE *f, const char *base, const char *png, bool svg, unsigned int width);
+
+/**
+ * After the plot command in @p o: its end, the second image format
+ * replotted; then the script is closed (pvp_out_commit()).
  * @return 0 or -errno.
  */
-int report_plot_finish(struct pvp_out *o, const char *base, const char *png, bool svg,
-		       unsigned int width, const char *plot);
+int report_plot_end(struct pvp_out *o, const char *base, const char *png, bool svg,
+		    unsigned int width);
 
 /**
  * Run @p base.gp (old images removed first, so gnuplot never writes
@@ -167,17 +173,6 @@ const json_t *report_point(const json_t *summary, double size, double flows);
 bool report_summary_has_repeats(const json_t *summary, const char *goal);
 
 /* gnuplot helpers shared by the plots (report_plot.c). */
-
-/** A growing string for a long plot command. */
-struct report_plot_buf {
-	char *s;    /**< the text, NUL-terminated; NULL until the first add */
-	size_t len; /**< bytes used */
-	size_t cap; /**< bytes allocated */
-};
-
-/** Append to @p b; on allocation failure the text stays as it was. */
-void report_plot_buf_add(struct report_plot_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /** @p v as one CSV field: quoted when it holds a comma, quote or newline. */
 void report_csv_field(FILE *f, const char *v);

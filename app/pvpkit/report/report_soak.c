@@ -147,14 +147,15 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	fprintf(f, "set yrange [0:*]\nset grid\nset key outside right top\n");
 	soak_plot_events(f, records);
 	/* Without latency the y2 lines would have no point and gnuplot fails. */
-	ret = report_plot_finish(
-		&out, "soak", png, svg, 1000,
-		any_lat ? "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
-			  "\"lost %\", \\\n  \"\" using 1:3 axes x1y2 with lines lw 2 title "
-			  "\"p50\", \\\n  \"\" using 1:4 axes x1y2 with lines lw 2 title \"p99\", "
-			  "\\\n  \"\" using 1:5 axes x1y2 with lines lw 1 title \"max\""
-			: "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
-			  "\"lost %\"");
+	report_plot_begin(f, "soak", png, svg, 1000);
+	fputs(any_lat ? "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
+			"\"lost %\", \\\n  \"\" using 1:3 axes x1y2 with lines lw 2 title "
+			"\"p50\", \\\n  \"\" using 1:4 axes x1y2 with lines lw 2 title \"p99\", "
+			"\\\n  \"\" using 1:5 axes x1y2 with lines lw 1 title \"max\""
+		      : "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
+			"\"lost %\"",
+	      f);
+	ret = report_plot_end(&out, "soak", png, svg, 1000);
 	return ret < 0 ? ret : report_plot_run(gp, outdir, "soak", png, svg, info);
 }
 
