@@ -363,9 +363,7 @@ report_latency_floor(const json_t *records)
 			 report_num(last, "min_ns", 0), "p50_ns", report_num(last, "p50_ns", 0),
 			 "p99_ns", report_num(last, "p99_ns", 0), "max_ns",
 			 report_num(last, "max_ns", 0), "clock",
-			 pvp_lat_clock_known(report_str(last, "clock", NULL))
-				 ? report_str(last, "clock", NULL)
-				 : "unknown");
+			 pvp_lat_clock_known(report_str(last, "clock", NULL)) ?: "unknown");
 }
 
 int
