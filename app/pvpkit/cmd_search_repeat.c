@@ -121,27 +121,6 @@ cmd_repeats_show(const struct cmd_repeats *r, const char *group)
 	fflush(stdout);
 }
 
-/* The host's CPU model from /proc/cpuinfo ("model name") into @p buf, or "". */
-static void
-search_cpu_model(char *buf, size_t len)
-{
-	char line[512], *v;
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	buf[0] = '\0';
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "model name", 10) != 0 || (v = strchr(line, ':')) == NULL)
-			continue;
-		for (v++; *v == ' ' || *v == '\t'; v++)
-			;
-		v[strcspn(v, "\n")] = '\0';
-		snprintf(buf, len, "%s", v);
-		break;
-	}
-	if (f != NULL)
-		fclose(f);
-}
-
 int
 cmd_search_run_record(struct cmd_search_args *a, struct coord_topology *t)
 {
@@ -184,7 +163,7 @@ cmd_search_run_record(struct cmd_search_args *a, struct coord_topology *t)
 	rr->has_dut = a->dut != NULL;
 	snprintf(rr->dut, sizeof(rr->dut), "%s", a->dut != NULL ? a->dut : "");
 	rr->has_host = true;
-	search_cpu_model(rr->host.cpu_model, sizeof(rr->host.cpu_model));
+	pvp_cpu_model(rr->host.cpu_model, sizeof(rr->host.cpu_model));
 	rr->host.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(rr->host.kernel, sizeof(rr->host.kernel), "%s", u.release);
 	snprintf(rr->host.machine, sizeof(rr->host.machine), "%s", u.machine);

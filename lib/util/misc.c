@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pvp_util.h"
 
@@ -56,4 +57,24 @@ pvp_fmt_count(int64_t v, char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+void
+pvp_cpu_model(char *buf, size_t len)
+{
+	char line[512], *v;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	buf[0] = '\0';
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) != 0 || (v = strchr(line, ':')) == NULL)
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(buf, len, "%s", v);
+		break;
+	}
+	if (f != NULL)
+		fclose(f);
 }

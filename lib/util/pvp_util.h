@@ -461,6 +461,9 @@ uint64_t pvp_gcd64(uint64_t a, uint64_t b);
  */
 const char *pvp_mac_format(uint64_t mac, char *buf, size_t len);
 
+/** The host's CPU model, /proc/cpuinfo's first "model name", into @p buf; "" if none. */
+void pvp_cpu_model(char *buf, size_t len);
+
 /**
  * Parse "xx:xx:xx:xx:xx:xx" (hex digits, either case, nothing else) into
  * the low 48 bits of @p mac, first octet in bits 47..40.

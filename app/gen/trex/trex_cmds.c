@@ -121,31 +121,6 @@ trex_m_ping(json_t *p, json_t **res, char *err, size_t err_len)
 	return 0;
 }
 
-/* The CPU model from /proc/cpuinfo, as TRex reports it. */
-static void
-trex_cpu_model(char *buf, size_t len)
-{
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(buf, len, "unknown");
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *c = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) != 0 || c == NULL)
-			continue;
-		c++;
-		while (*c == ' ')
-			c++;
-		c[strcspn(c, "\n")] = '\0';
-		snprintf(buf, len, "%s", c);
-		break;
-	}
-	fclose(f);
-}
-
 /* A vdev (net_ring, net_pcap, virtio-user, ...) rather than a device on a bus. */
 static bool
 trex_port_virtual(const struct rte_eth_dev_info *info)
@@ -164,7 +139,7 @@ trex_m_get_system_info(json_t *p, json_t **res, char *err, size_t err_len)
 	uint16_t i, t;
 
 	gethostname(host, sizeof(host) - 1);
-	trex_cpu_model(cpu, sizeof(cpu));
+	pvp_cpu_model(cpu, sizeof(cpu));
 	for (i = 0; i < g->nb_ports; i++) {
 		const struct gen_port *gp = &g->port[i];
 		struct rte_eth_dev_info info;
@@ -193,9 +168,10 @@ trex_m_get_system_info(json_t *p, json_t **res, char *err, size_t err_len)
 	}
 	*res = json_pack("{s:s,s:I,s:i,s:i,s:s,s:b,s:b,s:i,s:o}", "hostname", host, "uptime",
 			 (json_int_t)((rte_rdtsc() - trex.boot_tsc) / g->hz), "dp_core_count",
-			 g->nb_tx, "dp_core_count_per_port", g->opt.tx_cores, "core_type", cpu,
-			 "is_multiqueue_mode", g->opt.tx_cores > 1, "advanced_per_stream_stats", 1,
-			 "port_count", g->nb_ports, "ports", ports);
+			 g->nb_tx, "dp_core_count_per_port", g->opt.tx_cores, "core_type",
+			 cpu[0] != '\0' ? cpu : "unknown", "is_multiqueue_mode",
+			 g->opt.tx_cores > 1, "advanced_per_stream_stats", 1, "port_count",
+			 g->nb_ports, "ports", ports);
 	return 0;
 }
 
