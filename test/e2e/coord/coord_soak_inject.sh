@@ -7,8 +7,10 @@
 # 5.2 s to 5.8 s after the traffic started, read every second. The loss
 # shows in the interval from 5 s to 6 s (the 6th), all of it the guest's,
 # about 0.6 s of packets, and nowhere else: every other interval's guest
-# loss is 0. The totals are exact (3,000 of 45,000 in a run here). Bad
-# --inject values are coord_soak_inject_fake's (suite unit).
+# loss is at most the packets inside the guest when its counters were
+# read (a reading falls between a burst's receive and its send; 1 once in
+# CI). The totals are exact (3,000 of 45,000 in a run here). Bad --inject
+# values are coord_soak_inject_fake's (suite unit).
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
 
@@ -26,6 +28,7 @@ cat "$PVP_TMP/soak.out"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 rate = float(sys.argv[2])
+inflight = 0.002 * rate
 ivs = [r for r in recs if r["type"] == "soak_interval"]
 tot = [r for r in recs if r["type"] == "soak"][-1]
 assert len(ivs) == 9, [r["n"] for r in ivs]
@@ -36,11 +39,12 @@ for r in ivs:
         # 0.6 s of packets, give or take a reading's and a call's time.
         assert 0.4 * rate <= g <= 0.8 * rate, r
     else:
-        assert g == 0, r
+        # Read while traffic runs: a burst in flight, never a fault.
+        assert abs(g) <= inflight, r
 # The totals are exact, read after the stop; the intervals, read while
 # traffic runs, add up to them within a few packets in flight.
 assert tot["hop_lost"]["guest"] == tot["lost"], tot
-assert abs(sum(r["hop_lost"]["guest"] for r in ivs) - tot["lost"]) <= 0.002 * rate, tot
+assert abs(sum(r["hop_lost"]["guest"] for r in ivs) - tot["lost"]) <= inflight, tot
 assert tot["unattributed"] == 0 and tot["reconciled"], tot
 PY
 echo PASS
