@@ -7,8 +7,8 @@
 # streams, pause, resume, update, stop, push -r), the utilization pages
 # ("stats -c", "stats -m": the console crashed on a server without
 # get_utilization), service mode, a command pvpkit-gen lacks (two VLAN
-# tags: the server's error names it) and the TUI's main page, run under script(1) for a few
-# seconds. Needs PVP_TREX_CORE, a trex-core checkout (doc/trex.rst "The
+# tags: the server's error names it) and the TUI's main page, run under script(1) until it
+# is drawn. Needs PVP_TREX_CORE, a trex-core checkout (doc/trex.rst "The
 # real TRex client"). About 30 s.
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/dpdk/trex/trex_lib.sh"
@@ -77,7 +77,7 @@ for want in "Cpu Util(%)" "Mbuf Util" "Total:" "Enabling service mode on port(s)
 done
 grep -E "vlan -p|QinQ" "$PVP_TMP/inter.out" | sed 's/^/#   /'
 
-info "the TUI's main page, under script(1) for 4 s (read-only, traffic started before)"
+info "the TUI's main page, under script(1) until drawn (read-only, traffic started before)"
 printf 'start -f stl/udp_1pkt_simple.py -m 10kpps\n' >"$PVP_TMP/start"
 console -f --batch "$PVP_TMP/start" </dev/null >"$PVP_TMP/start.out" 2>&1 ||
     { cat "$PVP_TMP/start.out"; fail "start before the TUI"; }
@@ -86,7 +86,19 @@ stty cols 160 rows 50
 cd "$PVP_TREX_CORE/scripts" &&
     exec "$PVP_PY" -m trex.console.trex_console -s 127.0.0.1 -p $rpc --async_port $pub -r -t
 EOB
-(sleep 4; printf q) | timeout 30 script -q -e -c "bash $PVP_TMP/tui.sh" "$PVP_TMP/tui.raw" >/dev/null 2>&1 ||
+# 'q' once the page is drawn (and one refresh later), not at a fixed second:
+# on a loaded machine the console's start alone took more than 4 s, read
+# the 'q' before its first frame and left without drawing.
+tui_quit() {
+    local i
+    for i in $(seq 250); do
+        grep -qF "Global Statistics" "$PVP_TMP/tui.raw" 2>/dev/null && break
+        sleep 0.1
+    done
+    sleep 1
+    printf q
+}
+tui_quit | timeout 60 script -q -f -e -c "bash $PVP_TMP/tui.sh" "$PVP_TMP/tui.raw" >/dev/null 2>&1 ||
     { cat "$PVP_TMP/tui.raw"; fail "the TUI did not end on 'q'"; }
 sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' "$PVP_TMP/tui.raw" >"$PVP_TMP/tui.out"
 for want in "Global Statistics" "Port Statistics" "version      : STL @ pvpkit-gen" \
