@@ -69,25 +69,10 @@ double
 trex_mul_factor(const struct trex_mul *m, double cur, double pps, double l2, double l1,
 		double speed)
 {
-	double f;
+	/* What a value of each type but a percentage is a multiple of, in m->type's order. */
+	const double unit[] = {1, l2, l1, pps};
+	double f = m->type == MUL_PCT ? m->value / 100.0 * speed / l1 : m->value / unit[m->type];
 
-	switch (m->type) {
-	case MUL_RAW:
-		f = m->value;
-		break;
-	case MUL_BPS:
-		f = m->value / l2;
-		break;
-	case MUL_BPSL1:
-		f = m->value / l1;
-		break;
-	case MUL_PPS:
-		f = m->value / pps;
-		break;
-	default:
-		f = m->value / 100.0 * speed / l1;
-		break;
-	}
 	return m->op == MUL_ADD ? cur + f : m->op == MUL_SUB ? cur - f : f;
 }
 
@@ -105,6 +90,31 @@ trex_ws_stream(const struct gen_wstream *w)
 	return id < trex.nb_loaded ? trex.loaded[id] : NULL;
 }
 
+/*
+ * The pps of a port's enabled self_start streams, each at its own factor
+ * (@p own) or at 1, and their L2 and L1 bps in *l2 and *l1.
+ */
+static double
+trex_port_sum(const struct trex_port *tp, bool own, double *l2, double *l1)
+{
+	double pps = 0;
+	uint32_t i;
+
+	*l2 = *l1 = 0;
+	for (i = 0; i < tp->nb_streams; i++) {
+		const struct trex_stream *s = tp->streams[i];
+		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
+		double sp = s->pps * (own ? s->factor : 1);
+
+		if (!s->enabled || !s->self_start)
+			continue;
+		pps += sp;
+		*l2 += sp * size * 8;
+		*l1 += sp * (size + PVP_L1_OVERHEAD) * 8;
+	}
+	return pps;
+}
+
 /* Base rates of a port's streams (factor 1) and their sums. */
 static int
 trex_port_rates(uint16_t port, char *err, size_t err_len)
@@ -112,20 +122,13 @@ trex_port_rates(uint16_t port, char *err, size_t err_len)
 	struct trex_port *tp = &trex.port[port];
 	uint32_t i;
 
-	tp->max_pps = tp->max_bps_l1 = tp->max_bps_l2 = 0;
 	for (i = 0; i < tp->nb_streams; i++) {
-		struct trex_stream *s = tp->streams[i];
-		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
-		int ret = trex_stream_pps(s, port, &s->pps, err, err_len);
+		int ret = trex_stream_pps(tp->streams[i], port, &tp->streams[i]->pps, err, err_len);
 
 		if (ret != 0)
 			return ret;
-		if (!s->enabled || !s->self_start)
-			continue;
-		tp->max_pps += s->pps;
-		tp->max_bps_l2 += s->pps * size * 8;
-		tp->max_bps_l1 += s->pps * (size + PVP_L1_OVERHEAD) * 8;
 	}
+	tp->max_pps = trex_port_sum(tp, false, &tp->max_bps_l2, &tp->max_bps_l1);
 	return 0;
 }
 
@@ -133,20 +136,9 @@ int
 trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit, char *err,
 	       size_t err_len)
 {
-	const struct trex_port *tp = &trex.port[port];
-	double speed = (double)trex.g->port[port].link_bps, pps = 0, l1 = 0;
-	uint32_t i;
+	double speed = (double)trex.g->port[port].link_bps, l2, l1;
+	double pps = trex_port_sum(&trex.port[port], !fresh, &l2, &l1);
 
-	for (i = 0; i < tp->nb_streams; i++) {
-		const struct trex_stream *s = tp->streams[i];
-		double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
-		double sp = s->pps * (fresh ? 1 : s->factor);
-
-		if (!s->enabled || !s->self_start)
-			continue;
-		pps += sp;
-		l1 += sp * (size + PVP_L1_OVERHEAD) * 8;
-	}
 	/* The bounds of a native rate: counts and TSC gaps from them fit 64 bits. */
 	if (!(f * pps <= PVP_RATE_MAX_PPS && f * l1 <= PVP_RATE_MAX_BPS)) {
 		return pvp_fail(
