@@ -320,12 +320,13 @@ trex_m_get_active_pgids(json_t *p, json_t **res, char *err, size_t err_len)
 static void
 trex_lat_hist(const struct pvp_lat *l, json_t *h)
 {
-	uint64_t cnt[64] = {0}, under = 0;
+	/* Per key, in the keys' order: its count and its value. */
+	uint64_t cnt[64] = {0}, key_us[64], under = 0;
 	char key[32];
 	unsigned int b, k;
 
 	for (b = 0; b < PVP_LAT_NB_BUCKETS; b++) {
-		uint64_t us, base = 10;
+		uint64_t us, base = 10, d;
 
 		if (l->bucket[b] == 0)
 			continue;
@@ -336,19 +337,16 @@ trex_lat_hist(const struct pvp_lat *l, json_t *h)
 		}
 		for (k = 0; us >= base * 10 && k < 6; k++)
 			base *= 10;
-		cnt[k * 9 + RTE_MIN(us / base, (uint64_t)9) - 1] += l->bucket[b];
+		d = RTE_MIN(us / base, (uint64_t)9);
+		cnt[k * 9 + d - 1] += l->bucket[b];
+		key_us[k * 9 + d - 1] = base * d;
 	}
 	if (under != 0)
 		json_object_set_new(h, "0", json_integer((json_int_t)under));
 	for (k = 0; k < 63; k++) {
-		uint64_t base = 10;
-		unsigned int j;
-
 		if (cnt[k] == 0)
 			continue;
-		for (j = 0; j < k / 9; j++)
-			base *= 10;
-		snprintf(key, sizeof(key), "%" PRIu64, base * (k % 9 + 1));
+		snprintf(key, sizeof(key), "%" PRIu64, key_us[k]);
 		json_object_set_new(h, key, json_integer((json_int_t)cnt[k]));
 	}
 }
