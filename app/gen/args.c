@@ -413,7 +413,7 @@ gen_args_check(struct gen_opts *o)
 	if (o->trex_remote && o->trex == NULL)
 		gen_die("--trex-remote needs --trex");
 	if (o->trex != NULL) {
-		char err[256];
+		char err[256] = "";
 
 		if (o->server || o->ctl != NULL || o->token_file != NULL || o->files_dir != NULL)
 			gen_die("--trex excludes --server, --ctl, --token-file and "

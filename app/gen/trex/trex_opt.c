@@ -50,48 +50,38 @@ gen_trex_parse_addr(const char *addr, bool remote, char *host, size_t hostlen, u
 	struct in_addr in;
 	long r = 4501, p;
 
-	if (hl >= hostlen || hl >= 64) {
-		snprintf(err, errlen, "--trex: '%s': host too long", a);
-		return -EINVAL;
-	}
+	if (hl >= hostlen || hl >= 64)
+		return pvp_fail(err, errlen, -EINVAL, "--trex: '%s': host too long", a);
 	memcpy(host, a, hl);
 	host[hl] = '\0';
 	if (host[0] == '\0' || strcmp(host, "localhost") == 0)
 		snprintf(host, hostlen, "127.0.0.1");
-	if (strcmp(host, "*") != 0 && inet_pton(AF_INET, host, &in) != 1) {
-		snprintf(err, errlen,
-			 "--trex: '%s': expected [HOST][:PORT[:PUB_PORT]] with HOST an IPv4 "
-			 "address, localhost or *",
-			 a);
-		return -EINVAL;
-	}
+	if (strcmp(host, "*") != 0 && inet_pton(AF_INET, host, &in) != 1)
+		return pvp_fail(err, errlen, -EINVAL,
+				"--trex: '%s': expected [HOST][:PORT[:PUB_PORT]] with HOST an IPv4 "
+				"address, localhost or *",
+				a);
 	if (c1 != NULL) {
 		r = trex_opt_port(c1 + 1, c2 != NULL ? c2 : c1 + strlen(c1));
-		if (r < 0) {
-			snprintf(err, errlen, "--trex: '%s': PORT must be 1..65535", a);
-			return -EINVAL;
-		}
+		if (r < 0)
+			return pvp_fail(err, errlen, -EINVAL, "--trex: '%s': PORT must be 1..65535",
+					a);
 	}
 	p = r - 1;
 	if (c2 != NULL) {
 		p = trex_opt_port(c2 + 1, c2 + strlen(c2));
-		if (p < 0) {
-			snprintf(err, errlen, "--trex: '%s': PUB_PORT must be 1..65535", a);
-			return -EINVAL;
-		}
+		if (p < 0)
+			return pvp_fail(err, errlen, -EINVAL,
+					"--trex: '%s': PUB_PORT must be 1..65535", a);
 	}
-	if (p < 1 || p == r) {
-		snprintf(err, errlen,
-			 "--trex: '%s': the async port must differ from PORT (1..65535)", a);
-		return -EINVAL;
-	}
-	if (!remote && (strcmp(host, "*") == 0 || (ntohl(in.s_addr) >> 24) != 127)) {
-		snprintf(err, errlen,
-			 "--trex: '%s' is not a loopback address: TRex clients send no token, so "
-			 "give --trex-remote to serve it anyway",
-			 host);
-		return -EPERM;
-	}
+	if (p < 1 || p == r)
+		return pvp_fail(err, errlen, -EINVAL,
+				"--trex: '%s': the async port must differ from PORT (1..65535)", a);
+	if (!remote && (strcmp(host, "*") == 0 || (ntohl(in.s_addr) >> 24) != 127))
+		return pvp_fail(err, errlen, -EPERM,
+				"--trex: '%s' is not a loopback address: TRex clients send no "
+				"token, so give --trex-remote to serve it anyway",
+				host);
 	*rpc = (uint16_t)r;
 	*pub = (uint16_t)p;
 	return 0;
@@ -101,11 +91,10 @@ int
 gen_trex_check_opt(const char *addr, bool remote, char *err, size_t errlen)
 {
 #ifndef GEN_HAVE_TREX
-	snprintf(err, errlen,
-		 "--trex: this pvpkit-gen was built without its TRex server "
-		 "(meson -Dtrex=disabled); rebuild with -Dtrex=enabled (needs libzmq3-dev and "
-		 "zlib1g-dev)");
-	return -ENOTSUP;
+	return pvp_fail(err, errlen, -ENOTSUP,
+			"--trex: this pvpkit-gen was built without its TRex server "
+			"(meson -Dtrex=disabled); rebuild with -Dtrex=enabled (needs libzmq3-dev "
+			"and zlib1g-dev)");
 #else
 	char host[64];
 	uint16_t r, p;

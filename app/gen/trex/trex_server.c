@@ -514,10 +514,9 @@ trex_thread(void *arg)
 static int
 trex_bind(void *sock, const char *ep, char *err, size_t errlen)
 {
-	if (zmq_bind(sock, ep) != 0) {
-		snprintf(err, errlen, "--trex: cannot bind %s: %s", ep, zmq_strerror(zmq_errno()));
-		return -EADDRINUSE;
-	}
+	if (zmq_bind(sock, ep) != 0)
+		return pvp_fail(err, errlen, -EADDRINUSE, "--trex: cannot bind %s: %s", ep,
+				zmq_strerror(zmq_errno()));
 	return 0;
 }
 
@@ -545,10 +544,9 @@ gen_trex_start(struct gen_ctx *g, char *err, size_t errlen)
 	snprintf(trex.rpc_ep, sizeof(trex.rpc_ep), "tcp://%s:%u", host, rpc);
 	snprintf(trex.pub_ep, sizeof(trex.pub_ep), "tcp://%s:%u", host, pub);
 	trex.zctx = zmq_ctx_new();
-	if (trex.zctx == NULL) {
-		snprintf(err, errlen, "--trex: ZeroMQ: %s", zmq_strerror(zmq_errno()));
-		return -ENOMEM;
-	}
+	if (trex.zctx == NULL)
+		return pvp_fail(err, errlen, -ENOMEM, "--trex: ZeroMQ: %s",
+				zmq_strerror(zmq_errno()));
 	trex.rep = zmq_socket(trex.zctx, ZMQ_REP);
 	trex.pub = zmq_socket(trex.zctx, ZMQ_PUB);
 	if (trex.rep == NULL || trex.pub == NULL) {

@@ -95,10 +95,8 @@ trex_service_init(char *err, size_t errlen)
 
 	if (arg[0] == '\0')
 		return 0;
-	if (rte_ether_unformat_addr(arg, &dst) != 0) {
-		snprintf(err, errlen, "--dst-mac: '%s' is not a MAC address", arg);
-		return -EINVAL;
-	}
+	if (rte_ether_unformat_addr(arg, &dst) != 0)
+		return pvp_fail(err, errlen, -EINVAL, "--dst-mac: '%s' is not a MAC address", arg);
 	for (p = 0; p < GEN_MAX_PORTS; p++)
 		trex_svc[p].dst_mac = dst;
 	return 0;
