@@ -597,13 +597,11 @@ gen_trex_stop(void)
 			trex_event(TREX_EV_SERVER_STOPPED,
 				   json_pack("{s:s}", "cause", "pvpkit-gen is shutting down"));
 		pthread_mutex_unlock(&gen_lock);
-	}
-	trex_sessions_free();
-	/* The capture ports' sockets first: the context waits for every socket to close. */
-	if (trex.g != NULL) {
+		/* The capture ports' sockets first: the context waits for every socket to close. */
 		trex_tpg_free();
 		trex_capport_fini();
 	}
+	trex_sessions_free();
 	if (trex.rep != NULL)
 		zmq_close(trex.rep);
 	if (trex.pub != NULL)
