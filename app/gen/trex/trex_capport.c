@@ -137,10 +137,8 @@ trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, siz
 		trex_cp_close(port);
 		return ret;
 	}
-	memset(&c, 0, sizeof(c));
-	c.filter = filter;
-	c.ports[GEN_CAP_RX] = 1ull << port;
-	c.count = TREX_CP_BUF;
+	c = (struct gen_cap_conf){
+		.filter = filter, .ports[GEN_CAP_RX] = 1ull << port, .count = TREX_CP_BUF};
 	ret = gen_cap_start(&c, &cp->cap_id, &ts, msg, sizeof(msg));
 	if (ret != 0) {
 		/* Not a parameter's fault: TRex's execution error, whatever the cause. */

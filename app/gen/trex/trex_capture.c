@@ -46,7 +46,7 @@ trex_cap_ports(json_t *p, const char *name, uint64_t *mask, char *err, size_t er
 static int
 trex_cap_start(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	struct gen_cap_conf c;
+	struct gen_cap_conf c = {.filter = NULL};
 	const char *mode, *endpoint;
 	uint64_t limit, snaplen;
 	char msg[400] = "";
@@ -54,7 +54,6 @@ trex_cap_start(json_t *p, json_t **res, char *err, size_t err_len)
 	uint32_t id;
 	int ret;
 
-	memset(&c, 0, sizeof(c));
 	if (trex_param_uint(p, "limit", UINT32_MAX, -1, &limit, err, err_len) != 0 ||
 	    trex_param_uint(p, "snaplen", UINT16_MAX, 0, &snaplen, err, err_len) != 0)
 		return -EINVAL;

@@ -83,7 +83,7 @@ int
 trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct gen_ctx *g = trex.g;
-	struct gen_push_conf c;
+	struct gen_push_conf c = {.port = port};
 	struct trex_port *tp;
 	struct gen_push *push;
 	const char *slave_handler;
@@ -93,8 +93,6 @@ trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err
 	bool dual;
 	int ret;
 
-	memset(&c, 0, sizeof(c));
-	c.port = port;
 	c.file = trex_param_str(p, "pcap_filename", NULL, err, err_len);
 	if (c.file == NULL ||
 	    trex_param_double(p, "ipg_usec", false, 0, &c.ipg_us, err, err_len) != 0 ||

@@ -426,11 +426,8 @@ trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 		return ret;
 	if (size == 0)
 		return pvp_fail(err, err_len, -EINVAL, "queue size cannot be zero");
-	memset(&c, 0, sizeof(c));
-	c.ports[GEN_CAP_RX] = 1ull << port;
-	c.count = size;
 	/* TRex's RX queue drops its oldest frames when full. */
-	c.cyclic = true;
+	c = (struct gen_cap_conf){.ports[GEN_CAP_RX] = 1ull << port, .count = size, .cyclic = true};
 	if (gen_cap_start(&c, &id, &ts, msg, sizeof(msg)) != 0)
 		return pvp_fail(err, err_len, -EPERM, "%s", msg);
 	trex_svc_queue_stop(port);
