@@ -307,12 +307,10 @@ int trex_service_init(char *err, size_t errlen);
 /*
  * The MACs port @p port writes over a stream's or a pushed frame's (TRex's
  * port node): its own as source; as destination set_l2's, set_l3's
- * resolved gateway, or trex_service_init()'s until either.
+ * resolved gateway, or trex_service_init()'s until either. Returns
+ * false while the port's L3 gateway is not resolved (no destination MAC yet).
  */
-void trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst);
-
-/** False while port @p port's L3 gateway is not resolved (no destination MAC yet). */
-bool trex_service_resolved(uint16_t port);
+bool trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst);
 
 /*
  * trex_capport.c: capture ports (start_capture_port, stop_capture_port,

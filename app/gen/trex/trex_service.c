@@ -102,16 +102,11 @@ trex_service_init(char *err, size_t errlen)
 	return 0;
 }
 
-void
+bool
 trex_service_macs(uint16_t port, struct rte_ether_addr *src, struct rte_ether_addr *dst)
 {
 	*src = trex.g->port[port].mac;
 	*dst = trex_svc[port].dst_mac;
-}
-
-bool
-trex_service_resolved(uint16_t port)
-{
 	return !trex_svc[port].unresolved;
 }
 

@@ -173,6 +173,7 @@ trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 	unsigned int sent = 0, k;
 	json_t *a, *x;
 	uint64_t ipg, now, gap;
+	bool resolved;
 	size_t i, n;
 	int ret;
 
@@ -186,7 +187,7 @@ trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 	if (n > RTE_DIM(m))
 		return pvp_fail(err, err_len, -ERANGE, "at most %zu packets a push, got %zu",
 				RTE_DIM(m), n);
-	trex_service_macs(port, &port_src, &port_dst);
+	resolved = trex_service_macs(port, &port_src, &port_dst);
 	/* Every packet checked before one is sent: a bad one sends nothing. */
 	json_array_foreach(a, i, x) {
 		bool dst, src;
@@ -194,7 +195,7 @@ trex_m_push_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 		ret = trex_svc_pkt(x, i, &b[i], &len[i], &dst, &src, err, err_len);
 		if (ret != 0)
 			goto out;
-		if (dst && trex_service_resolved(port))
+		if (dst && resolved)
 			memcpy(b[i], &port_dst, RTE_ETHER_ADDR_LEN);
 		if (src)
 			memcpy(b[i] + RTE_ETHER_ADDR_LEN, &port_src, RTE_ETHER_ADDR_LEN);
