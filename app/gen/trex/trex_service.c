@@ -15,6 +15,11 @@
  * Frames are offered to captures and counted by the RX path exactly as
  * before: service mode diverts nothing, so traffic (flow stats included,
  * counted in software as TRex's --software mode does) runs in it too.
+ *
+ * The responder's address set (trex.g->opt.addr[]), as neigh.c reads it
+ * on the RX lcores, is read there without a lock: every field is written
+ * whole (an atomic store), so a frame that races a change is answered
+ * with the old or the new address, never a mix of the two.
  */
 
 #include <arpa/inet.h>
@@ -62,18 +67,6 @@ trex_service_on(uint16_t port, bool *filtered)
 {
 	*filtered = trex_svc[port].filtered;
 	return trex_svc[port].service;
-}
-
-/*
- * The responder's address set, as neigh.c reads it on the RX lcores.
- * They read it without a lock: every field is written whole (an atomic
- * store), so a frame that races a change is answered with the old or
- * the new address, never a mix of the two.
- */
-static struct pvp_neigh_cfg *
-trex_svc_cfg(uint16_t port)
-{
-	return &trex.g->opt.addr[port];
 }
 
 /* A MAC as TRex writes it (utl_macaddr_to_str): lower case. */
@@ -128,7 +121,7 @@ void
 trex_service_attr(uint16_t port, json_t *attr)
 {
 	const struct trex_svc_port *s = &trex_svc[port];
-	const struct pvp_neigh_cfg *c = trex_svc_cfg(port);
+	const struct pvp_neigh_cfg *c = &trex.g->opt.addr[port];
 	char src[RTE_ETHER_ADDR_FMT_SIZE], dst[RTE_ETHER_ADDR_FMT_SIZE];
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	json_t *ipv4, *ipv6, *tags = json_array();
@@ -260,7 +253,7 @@ trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 	s->src4 = 0;
 	s->dst4 = 0;
 	/* L2 mode owns no IPv4 address: ARP for the old one goes unanswered. */
-	__atomic_store_n(&trex_svc_cfg(port)->ip4, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&trex.g->opt.addr[port].ip4, 0, __ATOMIC_RELEASE);
 	return trex_ok(res);
 }
 
@@ -291,7 +284,7 @@ trex_m_set_l3(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 	s->unresolved = !resolved;
 	if (resolved)
 		trex_svc_set_dst(port, &mac);
-	__atomic_store_n(&trex_svc_cfg(port)->ip4, src, __ATOMIC_RELEASE);
+	__atomic_store_n(&trex.g->opt.addr[port].ip4, src, __ATOMIC_RELEASE);
 	trex.g->opt.addr_set[port] = true;
 	return trex_ok(res);
 }
@@ -315,7 +308,7 @@ trex_m_conf_ipv6(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 	if (ret != 0)
 		return ret;
 	s = &trex_svc[port];
-	c = trex_svc_cfg(port);
+	c = &trex.g->opt.addr[port];
 	s->ip6 = on;
 	s->ip6_auto = on && src[0] == '\0';
 	/* Off first, the address, then on: no frame sees half an address. */
@@ -363,7 +356,7 @@ trex_m_set_vlan(uint16_t port, json_t *p, json_t **res, char *err, size_t err_le
 	memcpy(trex_svc[port].vlan, tags, sizeof(uint16_t) * json_array_size(a));
 	/* Both tags in one store: the RX lcores answer with the old pair or the new one. */
 	memcpy(&word, tags, sizeof(word));
-	__atomic_store_n(&trex_svc_cfg(port)->vlan_word, word, __ATOMIC_RELEASE);
+	__atomic_store_n(&trex.g->opt.addr[port].vlan_word, word, __ATOMIC_RELEASE);
 	return trex_ok(res);
 }
 
