@@ -315,8 +315,8 @@ static char *
 trex_handle_text(const char *text, size_t len)
 {
 	json_error_t jerr;
-	json_t *req, *rsp;
-	size_t n;
+	json_t *req, *rsp, *r;
+	size_t n, i;
 	char *out;
 
 	/*
@@ -340,24 +340,17 @@ trex_handle_text(const char *text, size_t len)
 	if (req == NULL)
 		return trex_error_text(-EBADMSG, "line %d column %d: %s", jerr.line, jerr.column,
 				       jerr.text);
-	if (json_is_array(req)) {
-		size_t i;
-		json_t *r;
-
-		if (json_array_size(req) == 0) {
-			rsp = trex_error_reply(NULL, -EPROTO, "empty batch");
-		} else {
-			rsp = json_array();
-			pthread_mutex_lock(&gen_lock);
-			json_array_foreach(req, i, r)
-				json_array_append_new(rsp, trex_handle_one(r));
-			pthread_mutex_unlock(&gen_lock);
-		}
-	} else {
-		pthread_mutex_lock(&gen_lock);
+	pthread_mutex_lock(&gen_lock);
+	if (!json_is_array(req)) {
 		rsp = trex_handle_one(req);
-		pthread_mutex_unlock(&gen_lock);
+	} else if (json_array_size(req) == 0) {
+		rsp = trex_error_reply(NULL, -EPROTO, "empty batch");
+	} else {
+		rsp = json_array();
+		json_array_foreach(req, i, r)
+			json_array_append_new(rsp, trex_handle_one(r));
 	}
+	pthread_mutex_unlock(&gen_lock);
 	json_decref(req);
 	out = json_dumps(rsp, JSON_COMPACT);
 	json_decref(rsp);
@@ -384,45 +377,35 @@ trex_zip(const char *reply, size_t rlen, size_t *zlen)
 char *
 trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
 {
+	bool zip = len >= 8 && pvp_get_be32(data) == TREX_ZIP_MAGIC;
+	/* The request's own size: a compressed one's as its framing gives it. */
+	uLongf out = zip ? pvp_get_be32(data + 4) : len;
+	char *reply, *zreply = NULL;
 	uint8_t *plain = NULL;
-	char *reply, *zreply;
 	size_t zlen;
 
-	if (len >= 8 && pvp_get_be32(data) == TREX_ZIP_MAGIC) {
-		uLongf out = pvp_get_be32(data + 4);
-
-		if (out > TREX_MSG_MAX) {
-			reply = trex_error_text(
-				-EPROTO, "request of %lu bytes is over the limit of %u bytes",
-				(unsigned long)out, TREX_MSG_MAX);
-			goto plain;
-		}
-		plain = malloc(out + 1);
-		if (plain == NULL || uncompress(plain, &out, data + 8, len - 8) != Z_OK ||
-		    out != pvp_get_be32(data + 4)) {
-			free(plain);
-			reply = trex_error_text(
-				-EBADMSG, "compressed request: bad zlib data or length mismatch");
-			goto plain;
-		}
+	if (out > TREX_MSG_MAX) {
+		reply = trex_error_text(-EPROTO,
+					"request of %lu bytes is over the limit of %u bytes",
+					(unsigned long)out, TREX_MSG_MAX);
+	} else if (!zip) {
+		reply = trex_handle_text((const char *)data, len);
+	} else if ((plain = malloc(out + 1)) == NULL ||
+		   uncompress(plain, &out, data + 8, len - 8) != Z_OK ||
+		   out != pvp_get_be32(data + 4)) {
+		reply = trex_error_text(-EBADMSG,
+					"compressed request: bad zlib data or length mismatch");
+	} else {
+		/* The answer to a compressed request goes compressed, or plain if it cannot. */
 		reply = trex_handle_text((const char *)plain, out);
-		free(plain);
-		if (reply == NULL)
-			return NULL;
-		zreply = trex_zip(reply, strlen(reply), &zlen);
-		if (zreply == NULL)
-			goto plain;
+		zreply = reply != NULL ? trex_zip(reply, strlen(reply), &zlen) : NULL;
+	}
+	free(plain);
+	if (zreply != NULL) {
 		free(reply);
 		*rlen = zlen;
 		return zreply;
 	}
-	if (len > TREX_MSG_MAX)
-		reply = trex_error_text(-EPROTO,
-					"request of %zu bytes is over the limit of %u bytes", len,
-					TREX_MSG_MAX);
-	else
-		reply = trex_handle_text((const char *)data, len);
-plain:
 	if (reply != NULL)
 		*rlen = strlen(reply);
 	return reply;
