@@ -449,12 +449,11 @@ trex_serve_one(void)
 			zmq_msg_close(&x);
 			zmq_getsockopt(trex.rep, ZMQ_RCVMORE, &more, &ml);
 		} while (more);
-		zmq_msg_close(&msg);
 		reply = trex_error_text(-EPROTO, "a request is one message part");
-		trex_send(reply, reply != NULL ? strlen(reply) : 0);
-		return;
+		rlen = reply != NULL ? strlen(reply) : 0;
+	} else {
+		reply = trex_handle_msg(zmq_msg_data(&msg), zmq_msg_size(&msg), &rlen);
 	}
-	reply = trex_handle_msg(zmq_msg_data(&msg), zmq_msg_size(&msg), &rlen);
 	zmq_msg_close(&msg);
 	trex_send(reply, rlen);
 }
