@@ -356,8 +356,8 @@ trex_method_fn trex_m_get_utilization;
 trex_port_method_fn trex_m_push_remote;
 /* Whether @p port is pushing a pcap (TRex's PCAP_TX state). */
 bool trex_push_active(uint16_t port);
-/* TRex's error for command @p cmd refused while a port pushes. */
-int trex_push_refuse(const char *cmd, char *err, size_t err_len);
+/* TRex's error for command @p cmd refused in port state @p state (-EBUSY). */
+int trex_state_refuse(const char *cmd, const char *state, char *err, size_t err_len);
 /* Free the push of @p port once its TX lcores are idle (trex_port_end). */
 void trex_push_end(uint16_t port);
 

@@ -39,10 +39,10 @@ trex_push_active(uint16_t port)
 }
 
 int
-trex_push_refuse(const char *cmd, char *err, size_t err_len)
+trex_state_refuse(const char *cmd, const char *state, char *err, size_t err_len)
 {
 	return pvp_fail(err, err_len, -EBUSY,
-			"command '%s' cannot be executed on current state: '%s'", cmd, "PCAP_TX");
+			"command '%s' cannot be executed on current state: '%s'", cmd, state);
 }
 
 void

@@ -509,7 +509,7 @@ trex_m_pause_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 	struct trex_port *tp = &trex.port[port];
 
 	if (trex_push_active(port))
-		return trex_push_refuse("pause", err, err_len);
+		return trex_state_refuse("pause", "PCAP_TX", err, err_len);
 	if (tp->state != TREX_PORT_TX)
 		return pvp_fail(err, err_len, -EBUSY, "pause is valid only while transmitting");
 	trex_port_halt(port);
@@ -559,7 +559,7 @@ trex_m_update_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 		return -EINVAL;
 	tp = &trex.port[port];
 	if (trex_push_active(port))
-		return trex_push_refuse("update", err, err_len);
+		return trex_state_refuse("update", "PCAP_TX", err, err_len);
 	if (tp->state != TREX_PORT_TX)
 		return pvp_fail(err, err_len, -EBUSY, "port %u is not transmitting", port);
 	ret = trex_factor(port, &m, force, false, tp->factor, &factor, err, err_len);

@@ -169,13 +169,9 @@ trex_service_rx_queue(uint16_t port)
 static int
 trex_svc_idle(uint16_t port, const char *cmd, char *err, size_t err_len)
 {
-	enum trex_port_state st = trex.port[port].state;
-
-	if (st != TREX_PORT_TX && st != TREX_PORT_PAUSE)
+	if (!trex_port_active(port))
 		return 0;
-	return pvp_fail(err, err_len, -EBUSY,
-			"command '%s' cannot be executed on current state: '%s'", cmd,
-			trex_state_name(st));
+	return trex_state_refuse(cmd, trex_state_name(trex.port[port].state), err, err_len);
 }
 
 /* A MAC parameter, TRex's message when it is none. */
