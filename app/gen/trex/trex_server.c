@@ -222,9 +222,9 @@ trex_handle_one(json_t *req)
 	const struct trex_method *m;
 	char err[TREX_ERR_LEN] = "";
 	json_t *id, *params, *res = NULL;
+	uint16_t port = 0;
 	const char *name;
-	uint16_t port;
-	int ret;
+	int ret = 0;
 
 	if (!json_is_object(req))
 		return trex_error_reply(NULL, -EPROTO, "a request must be a JSON object");
@@ -253,34 +253,27 @@ trex_handle_one(json_t *req)
 	if (!json_is_object(params))
 		return trex_error_reply(id, -EPERM,
 					"JSON-RPC2 params should be object in TRex case ");
+	/* The checks the method's entry asks for, in TRex's order, then the method. */
 	if (m->needs_api) {
 		const char *h = trex_param_str(params, "api_h", NULL, err, sizeof(err));
 
 		if (h == NULL)
-			return trex_error_reply(id, -EINVAL, err);
-		if (strcmp(h, trex.api_h) != 0) {
+			ret = -EINVAL;
+		else if (strcmp(h, trex.api_h) != 0)
 			ret = pvp_fail(err, sizeof(err), -EPERM,
 				       "API verification failed - API handler provided mismatch "
 				       "for class: '%s'",
 				       TREX_API_NAME);
-			return trex_error_reply(id, ret, err);
-		}
 	}
-	if (m->owned) {
+	if (ret == 0 && m->owned)
 		ret = trex_check_owner(params, err, sizeof(err));
-		if (ret != 0)
-			return trex_error_reply(id, ret, err);
-	}
-	if (m->pfn != NULL) {
+	if (ret == 0 && m->pfn != NULL)
 		ret = trex_param_port(params, &port, err, sizeof(err));
-		if (ret == 0 && m->arg != TREX_ARG_PORT)
-			ret = trex_param_profile(params, m->arg == TREX_ARG_PROFILE_ALL, err,
-						 sizeof(err));
-		if (ret == 0)
-			ret = m->pfn(port, params, &res, err, sizeof(err));
-	} else {
-		ret = m->fn(params, &res, err, sizeof(err));
-	}
+	if (ret == 0 && m->pfn != NULL && m->arg != TREX_ARG_PORT)
+		ret = trex_param_profile(params, m->arg == TREX_ARG_PROFILE_ALL, err, sizeof(err));
+	if (ret == 0)
+		ret = m->pfn != NULL ? m->pfn(port, params, &res, err, sizeof(err))
+				     : m->fn(params, &res, err, sizeof(err));
 	/* A method that failed without saying why (an answer jansson could not build). */
 	if ((ret != 0 || res == NULL) && err[0] == '\0')
 		ret = pvp_fail(err, sizeof(err), -EIO, "%s: the answer could not be built", name);
