@@ -212,7 +212,8 @@ trex_stream_ws(const struct trex_stream *s, uint16_t queue)
  * Set the wire streams of @p port for a new run starting at @p start_tsc,
  * or (0) for a new rate only: pps from the factor, and for a new run the
  * counts (bursts, a duration's exact count), each stream's own start (isg)
- * and chain, and which streams take part (TRex's self_start).
+ * and chain, and which streams take part (TRex's self_start). A new rate
+ * goes to the running lcores at once.
  */
 void
 trex_port_program(uint16_t port, uint64_t start_tsc)
@@ -222,8 +223,7 @@ trex_port_program(uint16_t port, uint64_t start_tsc)
 	bool fresh = start_tsc != 0;
 	uint16_t nq = g->port[port].nb_txq, i;
 
-	if (fresh)
-		tp->exact = false;
+	tp->exact = false;
 	for (i = 0; i < g->nb_ws; i++) {
 		struct gen_wstream *w = g->ws[i];
 		struct trex_stream *s = trex_ws_stream(w);
@@ -266,6 +266,11 @@ trex_port_program(uint16_t port, uint64_t start_tsc)
 			w->loops = s->action_count;
 		}
 		w->done = w->done || !s->enabled || !s->self_start || s->paused;
+	}
+	/* Without exact counts the due time is the end again. */
+	if (!fresh) {
+		tp->end_tsc = tp->due_tsc;
+		trex_lcores_retake(port);
 	}
 }
 
@@ -567,10 +572,6 @@ trex_m_update_traffic(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 		return ret;
 	tp->factor = factor;
 	trex_port_program(port, 0);
-	/* Without exact counts the due time is the end again. */
-	tp->exact = false;
-	tp->end_tsc = tp->due_tsc;
-	trex_lcores_retake(port);
 	*res = json_pack("{s:f}", "multiplier", factor);
 	return 0;
 }

@@ -150,10 +150,7 @@ trex_m_update_streams(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 			list[i]->factor = was[i];
 		return ret;
 	}
-	trex_port_program(port, false);
-	tp->exact = false;
-	tp->end_tsc = tp->due_tsc;
-	trex_lcores_retake(port);
+	trex_port_program(port, 0);
 	*res = json_pack("{s:f}", "multiplier", tp->factor);
 	return 0;
 }
