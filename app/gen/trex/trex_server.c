@@ -129,17 +129,6 @@ static const char *const trex_refused[] = {
 
 /* ---- requests ---- */
 
-static const struct trex_method *
-trex_method_find(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(trex_methods); i++)
-		if (strcmp(trex_methods[i].name, name) == 0)
-			return &trex_methods[i];
-	return NULL;
-}
-
 int
 trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len)
 {
@@ -149,17 +138,6 @@ trex_m_get_supported_cmds(json_t *p, json_t **res, char *err, size_t err_len)
 	for (i = 0; i < RTE_DIM(trex_methods); i++)
 		json_array_append_new(*res, json_string(trex_methods[i].name));
 	return 0;
-}
-
-static bool
-trex_is_refused(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(trex_refused); i++)
-		if (strcmp(trex_refused[i], name) == 0)
-			return true;
-	return false;
 }
 
 /*
@@ -222,6 +200,7 @@ trex_handle_one(json_t *req)
 	const struct trex_method *m;
 	char err[TREX_ERR_LEN] = "";
 	json_t *id, *params, *res = NULL;
+	unsigned int i, k;
 	uint16_t port = 0;
 	const char *name;
 	int ret = 0;
@@ -237,14 +216,19 @@ trex_handle_one(json_t *req)
 	name = json_string_value(json_object_get(req, "method"));
 	if (name == NULL || name[0] == '\0')
 		return trex_error_reply(id, -EPROTO, "Missing Method Name");
-	m = trex_method_find(name);
-	if (m == NULL) {
+	for (i = 0; i < RTE_DIM(trex_methods) && strcmp(trex_methods[i].name, name) != 0; i++)
+		;
+	if (i == RTE_DIM(trex_methods)) {
+		for (k = 0; k < RTE_DIM(trex_refused) && strcmp(trex_refused[k], name) != 0; k++)
+			;
 		ret = pvp_fail(err, sizeof(err), -ENOSYS,
-			       trex_is_refused(name) ? "Method '%s' is not supported by pvpkit-gen"
-						     : "Method '%s' not registered",
+			       k < RTE_DIM(trex_refused)
+				       ? "Method '%s' is not supported by pvpkit-gen"
+				       : "Method '%s' not registered",
 			       name);
 		return trex_error_reply(id, ret, err);
 	}
+	m = &trex_methods[i];
 	params = json_object_get(req, "params");
 	if (params == NULL || json_is_null(params)) {
 		params = json_object();
@@ -404,18 +388,6 @@ trex_handle_msg(const uint8_t *data, size_t len, size_t *rlen)
 	return reply;
 }
 
-/* Send @p s of @p len bytes and free it; NULL: an "out of memory" error instead. */
-static void
-trex_send(char *s, size_t len)
-{
-	if (s == NULL) {
-		s = trex_error_text(-ENOMEM, "out of memory");
-		len = s != NULL ? strlen(s) : 0;
-	}
-	zmq_send(trex.rep, s != NULL ? s : "", len, 0);
-	free(s);
-}
-
 /* Receive one request, answer it. */
 static void
 trex_serve_one(void)
@@ -448,7 +420,13 @@ trex_serve_one(void)
 		reply = trex_handle_msg(zmq_msg_data(&msg), zmq_msg_size(&msg), &rlen);
 	}
 	zmq_msg_close(&msg);
-	trex_send(reply, rlen);
+	/* No reply (out of memory): that error instead. */
+	if (reply == NULL) {
+		reply = trex_error_text(-ENOMEM, "out of memory");
+		rlen = reply != NULL ? strlen(reply) : 0;
+	}
+	zmq_send(trex.rep, reply != NULL ? reply : "", rlen, 0);
+	free(reply);
 }
 
 static void *
