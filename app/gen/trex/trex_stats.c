@@ -188,12 +188,15 @@ trex_stats_tick(void)
 }
 
 /* A port's counters in TRex's names: bytes with FCS, errors as TRex sums them. */
-static json_t *
-trex_port_json(const struct pvp_stats_port_snap *ps, const struct trex_rates *r)
+int
+trex_m_get_port_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const uint64_t *c = ps->c;
+	const uint64_t *c = trex_snap_now.port[port].c;
+	const struct trex_rates *r = &ts.rate[port];
 
-	return json_pack(
+	if (pvp_stats_snapshot(trex.g->stats, &trex_snap_now) != 0)
+		return pvp_fail(err, err_len, -EIO, "counters could not be read");
+	*res = json_pack(
 		"{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f}", "opackets",
 		(json_int_t)c[PVP_STATS_tx_packets], "obytes",
 		(json_int_t)(c[PVP_STATS_tx_bytes] + c[PVP_STATS_tx_packets] * PVP_FCS_LEN),
@@ -203,14 +206,6 @@ trex_port_json(const struct pvp_stats_port_snap *ps, const struct trex_rates *r)
 		"oerrors", (json_int_t)c[PVP_STATS_tx_errors], "m_total_tx_bps", r->tx_bps,
 		"m_total_tx_pps", r->tx_pps, "m_total_rx_bps", r->rx_bps, "m_total_rx_pps",
 		r->rx_pps, "m_cpu_util", r->cpu);
-}
-
-int
-trex_m_get_port_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
-{
-	if (pvp_stats_snapshot(trex.g->stats, &trex_snap_now) != 0)
-		return pvp_fail(err, err_len, -EIO, "counters could not be read");
-	*res = trex_port_json(&trex_snap_now.port[port], &ts.rate[port]);
 	return 0;
 }
 
