@@ -295,13 +295,12 @@ trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 static int
 trex_port_filter(uint16_t port, bool allmulti, bool on, char *err, size_t err_len)
 {
-	uint16_t ep = trex.g->port[port].eth_port;
-	int ret;
+	static int (*const set[2][2])(uint16_t) = {
+		{rte_eth_promiscuous_disable, rte_eth_promiscuous_enable},
+		{rte_eth_allmulticast_disable, rte_eth_allmulticast_enable},
+	};
+	int ret = set[allmulti][on](trex.g->port[port].eth_port);
 
-	if (allmulti)
-		ret = on ? rte_eth_allmulticast_enable(ep) : rte_eth_allmulticast_disable(ep);
-	else
-		ret = on ? rte_eth_promiscuous_enable(ep) : rte_eth_promiscuous_disable(ep);
 	/*
 	 * vdevs such as net_ring, net_pcap and virtio-user over vhost-user
 	 * have no MAC filter to switch: they already take every frame.
@@ -313,10 +312,7 @@ trex_port_filter(uint16_t port, bool allmulti, bool on, char *err, size_t err_le
 				"Error applying %s attribute, return value: %d",
 				allmulti ? "multicast" : "promiscuous", ret);
 	}
-	if (allmulti)
-		trex.port[port].allmulti = on;
-	else
-		trex.port[port].promisc = on;
+	*(allmulti ? &trex.port[port].allmulti : &trex.port[port].promisc) = on;
 	return 0;
 }
 
