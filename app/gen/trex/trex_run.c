@@ -285,13 +285,10 @@ trex_lcores_go(uint16_t port)
 	struct gen_ctx *g = trex.g;
 	uint16_t t;
 
-	for (t = 0; t < g->nb_tx; t++) {
-		struct gen_tx_lcore *tl = g->tx[t];
-
-		/* Each stream waits for its own isg: the lcores start at once. */
-		if (tl->port == port)
-			gen_tx_lcore_go(tl, 0, trex.port[port].end_tsc);
-	}
+	/* Each stream waits for its own isg: the lcores start at once. */
+	for (t = 0; t < g->nb_tx; t++)
+		if (g->tx[t]->port == port)
+			gen_tx_lcore_go(g->tx[t], 0, trex.port[port].end_tsc);
 }
 
 /* New rates, and the end in force, for the lcores of @p port without stopping them. */
@@ -315,12 +312,9 @@ trex_lcores_idle(uint16_t port)
 	struct gen_ctx *g = trex.g;
 	uint16_t t;
 
-	for (t = 0; t < g->nb_tx; t++) {
-		struct gen_tx_lcore *tl = g->tx[t];
-
-		if (tl->port == port && !gen_tx_lcore_idle(tl))
+	for (t = 0; t < g->nb_tx; t++)
+		if (g->tx[t]->port == port && !gen_tx_lcore_idle(g->tx[t]))
 			return false;
-	}
 	return true;
 }
 
