@@ -67,9 +67,8 @@ trex_push_dual(uint16_t port, const char *slave_handler, char *err, size_t err_l
 		return pvp_fail(err, err_len, -EPERM, "dual mode: port %u has no adjacent port %u",
 				port, slave);
 	}
-	if (!trex.port[slave].owned || strcmp(trex.port[slave].handler, slave_handler) != 0) {
+	if (!trex.port[slave].owned || strcmp(trex.port[slave].handler, slave_handler) != 0)
 		return pvp_fail(err, err_len, -EPERM, "incorrect or missing slave port handler");
-	}
 	if (trex_port_active(slave)) {
 		return pvp_fail(err, err_len, -EBUSY,
 				"command 'push_remote' cannot be executed on current state of port "

@@ -55,13 +55,11 @@ trex_mul_parse(json_t *p, struct trex_mul *m, char *err, size_t err_len)
 	m->type = i;
 	for (i = 0; i < RTE_DIM(ops) && strcmp(ops[i], op) != 0; i++)
 		;
-	if (i == RTE_DIM(ops)) {
+	if (i == RTE_DIM(ops))
 		return pvp_fail(err, err_len, -EINVAL, "'op' must be abs, add or sub");
-	}
 	m->op = i;
-	if (!(m->value > 0)) {
+	if (!(m->value > 0))
 		return pvp_fail(err, err_len, -EINVAL, "multiplier can't be zero");
-	}
 	return 0;
 }
 

@@ -34,9 +34,8 @@ trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *
 		return pvp_fail(err, err_len, -EBUSY,
 				"port should be either paused or transmitting");
 	}
-	if (json_array_size(ids) == 0) {
+	if (json_array_size(ids) == 0)
 		return pvp_fail(err, err_len, -EINVAL, "please specify streams to %s", what);
-	}
 	json_array_foreach(ids, i, x) {
 		uint32_t k;
 

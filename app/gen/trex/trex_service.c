@@ -184,9 +184,8 @@ trex_svc_mac(json_t *p, const char *name, struct rte_ether_addr *mac, char *err,
 
 	if (s == NULL)
 		return -EINVAL;
-	if (pvp_parse_mac(s, &v) != 0) {
+	if (pvp_parse_mac(s, &v) != 0)
 		return pvp_fail(err, err_len, -EINVAL, "'invalid MAC address: '%.64s'", s);
-	}
 	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
 		mac->addr_bytes[i] = (uint8_t)(v >> (8 * (RTE_ETHER_ADDR_LEN - 1 - i)));
 	return 0;
@@ -200,9 +199,8 @@ trex_svc_ip4(json_t *p, const char *name, const char *what, uint32_t *ip, char *
 
 	if (s == NULL)
 		return -EINVAL;
-	if (pvp_parse_ipv4(s, ip) != 0 || *ip == 0) {
+	if (pvp_parse_ipv4(s, ip) != 0 || *ip == 0)
 		return pvp_fail(err, err_len, -EINVAL, "invalid %s IPv4 address: '%.64s'", what, s);
-	}
 	return 0;
 }
 
@@ -309,9 +307,8 @@ trex_m_conf_ipv6(uint16_t port, json_t *p, json_t **res, char *err, size_t err_l
 	s->ip6_auto = on && src[0] == '\0';
 	/* Off first, the address, then on: no frame sees half an address. */
 	__atomic_store_n(&c->has_ip6, false, __ATOMIC_RELEASE);
-	if (!on) {
+	if (!on)
 		return trex_ok(res);
-	}
 	if (s->ip6_auto)
 		pvp_neigh_link_local(&trex.g->port[port].mac, ip6);
 	memcpy(c->ip6, ip6, sizeof(ip6));
