@@ -106,11 +106,19 @@ fwd_impair_set(struct fwd_app *app, const struct pvp_impair_conf *c, char *err, 
 	return 0;
 }
 
-/* The counters of RX port @p port: its streams summed, baseline taken off. */
-static void
-impair_port_counters(const struct fwd_app *app, uint16_t port, struct pvp_impair_counters *c)
+/* Counter @p m of @p c (read or written): every member but "port" is a uint64_t. */
+static uint64_t *
+impair_ctr(const struct pvp_impair_counters *c, const struct pvp_schema_member *m)
 {
-	const struct pvp_impair_counters *z = &impair_zero[port];
+	return (uint64_t *)((uintptr_t)c + m->offset);
+}
+
+/* The counters of RX port @p port: its streams summed, less @p zero (NULL: none). */
+static void
+impair_port_counters(const struct fwd_app *app, uint16_t port,
+		     const struct pvp_impair_counters *zero, struct pvp_impair_counters *c)
+{
+	const struct pvp_schema_member *m;
 	uint16_t s;
 
 	memset(c, 0, sizeof(*c));
@@ -120,38 +128,25 @@ impair_port_counters(const struct fwd_app *app, uint16_t port, struct pvp_impair
 
 		if (im == NULL || app->streams[s]->rx_idx != port)
 			continue;
-		c->loss_dropped += __atomic_load_n(&im->c.loss_dropped, __ATOMIC_RELAXED);
-		c->rate_dropped += __atomic_load_n(&im->c.rate_dropped, __ATOMIC_RELAXED);
-		c->overflow_dropped += __atomic_load_n(&im->c.overflow_dropped, __ATOMIC_RELAXED);
-		c->duplicated += __atomic_load_n(&im->c.duplicated, __ATOMIC_RELAXED);
-		c->reordered += __atomic_load_n(&im->c.reordered, __ATOMIC_RELAXED);
-		c->delayed += __atomic_load_n(&im->c.delayed, __ATOMIC_RELAXED);
-		c->held += __atomic_load_n(&im->c.held, __ATOMIC_RELAXED);
+		for (m = &pvp_impair_counter_members[1]; m->name != NULL; m++)
+			*impair_ctr(c, m) +=
+				__atomic_load_n(impair_ctr(&im->c, m), __ATOMIC_RELAXED);
 	}
 	/* A counter below its baseline cannot happen; never wrap if it did. */
-	c->loss_dropped -= RTE_MIN(z->loss_dropped, c->loss_dropped);
-	c->rate_dropped -= RTE_MIN(z->rate_dropped, c->rate_dropped);
-	c->overflow_dropped -= RTE_MIN(z->overflow_dropped, c->overflow_dropped);
-	c->duplicated -= RTE_MIN(z->duplicated, c->duplicated);
-	c->reordered -= RTE_MIN(z->reordered, c->reordered);
-	c->delayed -= RTE_MIN(z->delayed, c->delayed);
+	for (m = &pvp_impair_counter_members[1]; zero != NULL && m->name != NULL; m++)
+		*impair_ctr(c, m) -= RTE_MIN(*impair_ctr(zero, m), *impair_ctr(c, m));
 }
 
 void
 fwd_impair_clear(const struct fwd_app *app)
 {
-	struct pvp_impair_counters c;
 	uint16_t p;
 
-	/* The new baseline is what is reported now plus the old baseline. */
+	/* The new baseline is what the streams have counted so far. */
 	for (p = 0; p < app->nb_ports; p++) {
-		impair_port_counters(app, p, &c);
-		impair_zero[p].loss_dropped += c.loss_dropped;
-		impair_zero[p].rate_dropped += c.rate_dropped;
-		impair_zero[p].overflow_dropped += c.overflow_dropped;
-		impair_zero[p].duplicated += c.duplicated;
-		impair_zero[p].reordered += c.reordered;
-		impair_zero[p].delayed += c.delayed;
+		impair_port_counters(app, p, NULL, &impair_zero[p]);
+		/* "held" counts the packets held now: it has no baseline. */
+		impair_zero[p].held = 0;
 	}
 }
 
@@ -178,7 +173,7 @@ fwd_impair_json(const struct fwd_app *app, bool settings)
 		struct pvp_impair_conf conf = *impair_port_conf(app, p);
 
 		conf.port = p;
-		impair_port_counters(app, p, &c);
+		impair_port_counters(app, p, &impair_zero[p], &c);
 		o = pvp_schema_encode(pvp_impair_counter_members, &c);
 		if (settings && o != NULL) {
 			json_t *counters = o;
@@ -200,15 +195,15 @@ fwd_impair_json(const struct fwd_app *app, bool settings)
 void
 fwd_impair_print(const struct fwd_app *app)
 {
+	const struct pvp_schema_member *m;
 	struct pvp_impair_counters c;
 	uint16_t p;
 
 	for (p = 0; p < app->nb_ports; p++) {
-		impair_port_counters(app, p, &c);
-		printf("total impair port %u: loss_dropped=%" PRIu64 " rate_dropped=%" PRIu64
-		       " overflow_dropped=%" PRIu64 " duplicated=%" PRIu64 " reordered=%" PRIu64
-		       " delayed=%" PRIu64 " held=%" PRIu64 "\n",
-		       p, c.loss_dropped, c.rate_dropped, c.overflow_dropped, c.duplicated,
-		       c.reordered, c.delayed, c.held);
+		impair_port_counters(app, p, &impair_zero[p], &c);
+		printf("total impair port %u:", p);
+		for (m = &pvp_impair_counter_members[1]; m->name != NULL; m++)
+			printf(" %s=%" PRIu64, m->name, *impair_ctr(&c, m));
+		printf("\n");
 	}
 }
