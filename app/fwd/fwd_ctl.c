@@ -53,17 +53,15 @@ ctl_info(json_t *info, void *arg)
 	json_t *ports = json_array(), *lcores = json_array();
 	uint16_t i, s;
 
-	if (ports == NULL || lcores == NULL)
-		goto nomem;
-	for (i = 0; i < app->nb_ports; i++)
-		if (json_array_append_new(ports, ctl_port_json(app, i)) != 0)
-			goto nomem;
+	for (i = 0; ports != NULL && i < app->nb_ports; i++)
+		if (json_array_append_new(ports, ctl_port_json(app, i)) != 0) {
+			json_decref(ports);
+			ports = NULL;
+		}
 	for (i = 0; i < app->nb_lcores; i++) {
 		const struct fwd_lcore *lc = app->lcores[i];
 		json_t *streams = json_array();
 
-		if (streams == NULL)
-			goto nomem;
 		for (s = 0; s < lc->nb_streams; s++) {
 			const struct fwd_stream *fs = &lc->streams[s];
 
@@ -75,19 +73,16 @@ ctl_info(json_t *info, void *arg)
 		json_array_append_new(
 			lcores, json_pack("{s:i, s:o}", "lcore", lc->lcore_id, "streams", streams));
 	}
-	json_object_set_new(info, "mode", json_string(app->conf->engine->name));
-	json_object_set_new(info, "topology", json_string(fwd_topology_names[app->conf->topology]));
-	json_object_set_new(info, "seq_check", json_boolean(app->conf->seq_check));
-	json_object_set_new(info, "stamp", json_boolean(app->conf->stamp));
-	json_object_set_new(info, "burst", json_integer(app->conf->burst));
-	json_object_set_new(info, "impair", json_boolean(app->conf->impair_on));
-	json_object_set_new(info, "ports", ports);
-	json_object_set_new(info, "lcores", lcores);
+	/* The pack fails on a NULL list (out of memory), and takes both in any case. */
+	if (json_object_update_new(info, json_pack("{s:s, s:s, s:b, s:b, s:i, s:b, s:o, s:o}",
+						   "mode", app->conf->engine->name, "topology",
+						   fwd_topology_names[app->conf->topology],
+						   "seq_check", app->conf->seq_check, "stamp",
+						   app->conf->stamp, "burst", app->conf->burst,
+						   "impair", app->conf->impair_on, "ports", ports,
+						   "lcores", lcores)) != 0)
+		return -ENOMEM;
 	return 0;
-nomem:
-	json_decref(ports);
-	json_decref(lcores);
-	return -ENOMEM;
 }
 
 static int
