@@ -10,39 +10,17 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "pvp_metrics.h"
 
 #include "fwd.h"
-
-/*
- * Add (lcore, port, queue, dir) unless it is there: an lcore sends on
- * its TX queue for several streams.
- */
-static void
-fwd_metrics_lcore_add(json_t *arr, unsigned int lcore, uint16_t port, uint16_t queue,
-		      const char *dir)
-{
-	const json_t *o;
-	size_t i;
-
-	json_array_foreach(arr, i, o)
-		if (json_integer_value(json_object_get(o, "lcore")) == lcore &&
-		    json_integer_value(json_object_get(o, "port")) == port &&
-		    json_integer_value(json_object_get(o, "queue")) == queue &&
-		    strcmp(json_string_value(json_object_get(o, "direction")), dir) == 0)
-			return;
-	json_array_append_new(arr, json_pack("{s:i,s:i,s:i,s:s}", "lcore", lcore, "port", port,
-					     "queue", queue, "direction", dir));
-}
 
 /* Which lcore polls which RX queue and owns which TX queue. */
 static json_t *
 fwd_metrics_lcores(const struct fwd_app *app)
 {
 	json_t *arr = json_array();
-	uint16_t k, s;
+	uint16_t k, s, e;
 
 	for (k = 0; arr != NULL && k < app->nb_lcores; k++) {
 		const struct fwd_lcore *lc = app->lcores[k];
@@ -50,8 +28,18 @@ fwd_metrics_lcores(const struct fwd_app *app)
 		for (s = 0; s < lc->nb_streams; s++) {
 			const struct fwd_stream *fs = &lc->streams[s];
 
-			fwd_metrics_lcore_add(arr, lc->lcore_id, fs->rx_idx, fs->rx_queue, "rx");
-			fwd_metrics_lcore_add(arr, lc->lcore_id, fs->tx_idx, fs->tx_queue, "tx");
+			json_array_append_new(arr,
+					      json_pack("{s:i,s:i,s:i,s:s}", "lcore", lc->lcore_id,
+							"port", fs->rx_idx, "queue", fs->rx_queue,
+							"direction", "rx"));
+			/* An lcore sends on its one TX queue of a port for several streams. */
+			for (e = 0; e < s && lc->streams[e].tx_idx != fs->tx_idx; e++)
+				;
+			if (e == s)
+				json_array_append_new(
+					arr, json_pack("{s:i,s:i,s:i,s:s}", "lcore", lc->lcore_id,
+						       "port", fs->tx_idx, "queue", fs->tx_queue,
+						       "direction", "tx"));
 		}
 	}
 	return arr;
