@@ -107,8 +107,9 @@ pvp_hdrh_index(const struct pvp_hdrh *h, int64_t value)
 	return ((bucket + 1) << h->sub_half_mag) + sub - (1 << h->sub_half_mag);
 }
 
-int64_t
-pvp_hdrh_value_at_index(const struct pvp_hdrh *h, int32_t i)
+/* The lowest value of counts index @p i. */
+static int64_t
+hdrh_value_at_index(const struct pvp_hdrh *h, int32_t i)
 {
 	int32_t half = 1 << h->sub_half_mag;
 	int32_t bucket = (i >> h->sub_half_mag) - 1;
@@ -130,7 +131,7 @@ pvp_hdrh_highest_equivalent(const struct pvp_hdrh *h, int64_t value)
 	/* The first two halves share the first bucket's unit width. */
 	if (bucket < 0)
 		bucket = 0;
-	return pvp_hdrh_value_at_index(h, i) + (INT64_C(1) << (bucket + h->unit_magnitude)) - 1;
+	return hdrh_value_at_index(h, i) + (INT64_C(1) << (bucket + h->unit_magnitude)) - 1;
 }
 
 /* Make room for counts index @p i. */
@@ -188,7 +189,7 @@ pvp_hdrh_percentile(const struct pvp_hdrh *h, double pct)
 	for (i = 0; i < h->nb_counts; i++) {
 		seen += h->counts[i];
 		if (seen >= want)
-			return pvp_hdrh_highest_equivalent(h, pvp_hdrh_value_at_index(h, i));
+			return pvp_hdrh_highest_equivalent(h, hdrh_value_at_index(h, i));
 	}
 	return 0;
 }

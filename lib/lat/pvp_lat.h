@@ -206,9 +206,6 @@ void pvp_hdrh_free(struct pvp_hdrh *h);
 /** HdrHistogram's counts index of @p value (>= 0, within the layout). */
 int32_t pvp_hdrh_index(const struct pvp_hdrh *h, int64_t value);
 
-/** The lowest value of counts index @p i. */
-int64_t pvp_hdrh_value_at_index(const struct pvp_hdrh *h, int32_t i);
-
 /** The highest value HdrHistogram counts as equivalent to @p value. */
 int64_t pvp_hdrh_highest_equivalent(const struct pvp_hdrh *h, int64_t value);
 
