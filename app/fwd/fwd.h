@@ -378,8 +378,8 @@ void fwd_ports_close(struct fwd_app *app);
 
 /* Reports (report.c). */
 
-/** Take the baseline of the periodic lines. @return 0 or -ENOMEM. */
-int fwd_report_init(const struct fwd_app *app);
+/** Take the baseline of the periodic lines. */
+void fwd_report_init(const struct fwd_app *app);
 
 /** Print one rate line per port since the last call. */
 void fwd_report_period(const struct fwd_app *app);
@@ -393,11 +393,5 @@ void fwd_report_totals(const struct fwd_app *app);
  * @return a new reference, or NULL when out of memory.
  */
 json_t *fwd_report_json(const struct fwd_app *app);
-
-/** Write fwd_report_json() to @p path. @return 0 or -errno with a line in @p err. */
-int fwd_report_write(const struct fwd_app *app, const char *path, char *err, size_t errlen);
-
-/** Free what fwd_report_init() took. */
-void fwd_report_free(void);
 
 #endif /* FWD_H */

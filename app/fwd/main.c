@@ -264,8 +264,7 @@ main(int argc, char **argv)
 	fflush(stdout);
 	if (conf.wait_link != 0)
 		fwd_wait_link(&app, &fwd_quit);
-	if (fwd_report_init(&app) != 0)
-		fwd_die("out of memory");
+	fwd_report_init(&app);
 
 	fwd_run();
 
@@ -273,9 +272,14 @@ main(int argc, char **argv)
 	pvp_ctl_server_destroy(ctl);
 	pvp_metrics_server_stop(metrics);
 	fwd_report_totals(&app);
-	if (conf.json != NULL && fwd_report_write(&app, conf.json, msg, sizeof(msg)) != 0) {
-		fprintf(stderr, "pvpkit-fwd: --json %s\n", msg);
-		status = 1;
+	if (conf.json != NULL) {
+		json_t *summary = fwd_report_json(&app);
+
+		if (pvp_json_file_write(conf.json, summary, msg, sizeof(msg)) != 0) {
+			fprintf(stderr, "pvpkit-fwd: --json %s\n", msg);
+			status = 1;
+		}
+		json_decref(summary);
 	}
 	/* Packets still delayed go back to their pools before the pools go. */
 	fwd_impair_free(&app);
@@ -284,7 +288,6 @@ main(int argc, char **argv)
 		rte_free(app.lcores[k]->seq);
 		rte_free(app.lcores[k]);
 	}
-	fwd_report_free();
 	rte_eal_cleanup();
 	/* Telemetry may still hold the counters until the EAL is gone. */
 	pvp_stats_destroy(app.stats);

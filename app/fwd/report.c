@@ -12,7 +12,6 @@
  * rx_packets, unsigned_rx and untracked_rx.
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,27 +19,17 @@
 
 #include "fwd.h"
 
-static struct pvp_stats_snap *snap_prev, *snap_now, *snap_diff;
-
-int
-fwd_report_init(const struct fwd_app *app)
-{
-	snap_prev = calloc(1, sizeof(*snap_prev));
-	snap_now = calloc(1, sizeof(*snap_now));
-	snap_diff = calloc(1, sizeof(*snap_diff));
-	if (snap_prev == NULL || snap_now == NULL || snap_diff == NULL)
-		return -ENOMEM;
-	pvp_stats_snapshot(app->stats, snap_prev);
-	return 0;
-}
+/*
+ * The periodic lines' snapshots: the main lcore's alone (stats.get and
+ * --metrics take their own on other threads).
+ */
+static struct pvp_stats_snap snaps[3];
+static struct pvp_stats_snap *snap_prev = &snaps[0], *snap_now = &snaps[1], *snap_diff = &snaps[2];
 
 void
-fwd_report_free(void)
+fwd_report_init(const struct fwd_app *app)
 {
-	free(snap_prev);
-	free(snap_now);
-	free(snap_diff);
-	snap_prev = snap_now = snap_diff = NULL;
+	pvp_stats_snapshot(app->stats, snap_prev);
 }
 
 void
@@ -181,15 +170,4 @@ fwd_report_json(const struct fwd_app *app)
 fail:
 	json_decref(res);
 	return NULL;
-}
-
-int
-fwd_report_write(const struct fwd_app *app, const char *path, char *err, size_t errlen)
-{
-	json_t *root = fwd_report_json(app);
-	int ret;
-
-	ret = pvp_json_file_write(path, root, err, errlen);
-	json_decref(root);
-	return ret;
 }
