@@ -58,7 +58,8 @@ fwd_die(const char *fmt, ...)
 	exit(FWD_EXIT_USAGE);
 }
 
-void
+/* The --help text. */
+static void
 fwd_usage(FILE *f, const char *prog)
 {
 	const struct fwd_engine *const *e;
@@ -321,12 +322,21 @@ fwd_parse_opt(int opt, const char *arg, struct fwd_conf *conf, char **argv, cons
 	}
 }
 
-void
-fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
+int
+fwd_args_parse(int argc, char **argv, struct fwd_conf *conf)
 {
+	int eal_argc, app_argc, opt, ret;
+	char err[512] = "", **app_argv;
 	unsigned int i;
-	char err[512] = "";
-	int opt, ret;
+	bool help;
+
+	eal_argc = pvp_args_split(argc, argv, &app_argc, &app_argv, &help);
+	if (eal_argc < 0)
+		fwd_die("out of memory");
+	if (help) {
+		fwd_usage(stdout, argv[0]);
+		exit(0);
+	}
 
 	*conf = (struct fwd_conf){
 		.engine = &fwd_io_engine,
@@ -347,17 +357,17 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 			fwd_die("%s", err);
 	opterr = 0;
 	optind = 1;
-	while ((opt = pvp_getopt(argc, argv, fwd_long_options, NULL)) != -1) {
+	while ((opt = pvp_getopt(app_argc, app_argv, fwd_long_options, NULL)) != -1) {
 		/* A whole-number option is parsed, range checked and stored here. */
 		ret = pvp_num_opt_parse(fwd_num_opts, RTE_DIM(fwd_num_opts), fwd_long_options, opt,
 					optarg, conf, err, sizeof(err));
 		if (ret < 0)
 			fwd_die("%s", err);
 		if (ret == 0)
-			fwd_parse_opt(opt, optarg, conf, argv, prog);
+			fwd_parse_opt(opt, optarg, conf, app_argv, argv[0]);
 	}
-	if (optind < argc)
-		fwd_die("unexpected argument '%.40s' (see --help)", argv[optind]);
+	if (optind < app_argc)
+		fwd_die("unexpected argument '%.40s' (see --help)", app_argv[optind]);
 	if (conf->engine == &fwd_impair_engine)
 		conf->impair_on = true;
 	if (conf->engine == &fwd_mac_engine && !conf->peer_all_set) {
@@ -372,20 +382,8 @@ fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf)
 	/* The next getopt user (the EAL) starts from scratch. */
 	optind = 1;
 	opterr = 1;
-}
-
-int
-fwd_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
-{
-	bool help;
-	int eal_argc;
-
-	eal_argc = pvp_args_split(argc, argv, app_argc, app_argv, &help);
-	if (eal_argc < 0)
-		fwd_die("out of memory");
-	if (help) {
-		fwd_usage(stdout, argv[0]);
-		exit(0);
-	}
+	/* Options keep pointers to argv's strings, not to this array: freed
+	 * before the EAL, whose failure exits (the leak check would see it). */
+	free(app_argv);
 	return eal_argc;
 }

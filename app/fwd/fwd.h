@@ -337,24 +337,15 @@ extern bool fwd_eal_up;
  */
 void fwd_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
-/** The --help text. */
-void fwd_usage(FILE *f, const char *prog);
-
 /**
- * Split the command line at "--": the EAL's part stays in @p argv (its
- * count is returned), ours goes to @p app_argv (malloc'd, @p app_argc
- * entries, argv[0] first). "--help" as the first argument prints the
- * usage and exits.
+ * Split the command line at "--" and parse our part, after it, into
+ * @p conf (defaults first); dies on a bad option. "--help" (first, or
+ * among ours) prints the usage and exits.
+ * @return the count of the EAL's part, left in @p argv.
  */
-int fwd_args_split(int argc, char **argv, int *app_argc, char ***app_argv);
-
-/** Parse our options into @p conf (defaults first); dies on a bad one. */
-void fwd_args_parse(int argc, char **argv, const char *prog, struct fwd_conf *conf);
+int fwd_args_parse(int argc, char **argv, struct fwd_conf *conf);
 
 /* Ports and lcores (port.c). */
-
-/** Stats index of the port that packets received on port index @p rx leave by. */
-uint16_t fwd_tx_index(const struct fwd_conf *conf, uint16_t rx, uint16_t nb_ports);
 
 /**
  * Spread the (port, RX queue) pairs over the forwarding lcores, round

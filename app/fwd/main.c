@@ -230,16 +230,11 @@ main(int argc, char **argv)
 {
 	struct pvp_metrics_server *metrics = NULL;
 	struct pvp_ctl_server *ctl;
-	int eal_argc, app_argc, ret, status = 0;
+	int eal_argc, ret, status = 0;
 	char msg[512];
-	char **app_argv;
 	uint16_t k;
 
-	eal_argc = fwd_args_split(argc, argv, &app_argc, &app_argv);
-	fwd_args_parse(app_argc, app_argv, argv[0], &conf);
-	/* Options keep pointers to argv's strings, not to this array: freed
-	 * before the EAL, whose failure exits (the leak check would see it). */
-	free(app_argv);
+	eal_argc = fwd_args_parse(argc, argv, &conf);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0)
 		fwd_die("cannot initialise the EAL: %s (hugepages? see the EAL messages above)",

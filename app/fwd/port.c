@@ -31,7 +31,7 @@ static struct rte_mempool *fwd_port_pool[FWD_MAX_PORTS];
 static bool fwd_port_started[FWD_MAX_PORTS];
 
 /* Stats index of the port that packets received on port index @p rx leave by. */
-uint16_t
+static uint16_t
 fwd_tx_index(const struct fwd_conf *conf, uint16_t rx, uint16_t nb_ports)
 {
 	switch (conf->topology) {
