@@ -23,19 +23,17 @@ ctl_hop_connect(struct coord_hop *hop, char *err, size_t err_len)
 {
 	struct ctl_hop *h = hop->priv;
 	char e[PVP_CTL_ERR_LEN] = "";
+	bool named;
 
 	/* A new connection may be a restarted app (ctl_hop::connects). */
 	h->connects++;
 	h->client = pvp_ctl_client_connect(h->addr, h->has_token ? h->token : NULL,
 					   (int)h->timeout_ms, e, sizeof(e));
-	if (h->client == NULL) {
-		/* lib/ctl names the address in its connect errors: name it once. */
-		if (strncmp(e, h->addr, strlen(h->addr)) == 0)
-			snprintf(err, err_len, "hop %s unreachable: %s", hop->name, e);
-		else
-			snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, h->addr, e);
-		return -ENOTCONN;
-	}
+	/* lib/ctl names the address in its connect errors: name it once. */
+	named = strncmp(e, h->addr, strlen(h->addr)) == 0;
+	if (h->client == NULL)
+		return pvp_fail(err, err_len, -ENOTCONN, "hop %s unreachable: %s%s%s", hop->name,
+				named ? "" : h->addr, named ? "" : ": ", e);
 	return 0;
 }
 
@@ -161,18 +159,16 @@ ctl_hop_call(struct coord_hop *hop, const char *method, json_t *params, json_t *
 		ret = pvp_ctl_call(h->client, method, params, result, timeout_ms, e, sizeof(e));
 		if (ret == 0)
 			return 0;
-		if (ret != -ENOTCONN && ret != -ETIMEDOUT) {
-			snprintf(err, err_len, "hop %s: %s: %s", hop->name, method, e);
-			return -EPROTO;
-		}
+		if (ret != -ENOTCONN && ret != -ETIMEDOUT)
+			return pvp_fail(err, err_len, -EPROTO, "hop %s: %s: %s", hop->name, method,
+					e);
 		/* The connection is gone (or hung): drop it; one fresh try. */
 		pvp_ctl_client_close(h->client);
 		h->client = NULL;
 		if (ret == -ETIMEDOUT)
 			break;
 	}
-	snprintf(err, err_len, "hop %s unreachable: %s: %s", hop->name, method, e);
-	return ret;
+	return pvp_fail(err, err_len, ret, "hop %s unreachable: %s: %s", hop->name, method, e);
 }
 
 static int
@@ -205,19 +201,15 @@ ctl_hop_list_item(const struct coord_hop *hop, const json_t *stats, const char *
 
 	if (list == NULL)
 		return 1;
-	if (!json_is_array(list)) {
-		snprintf(err, err_len, "hop %s: bad stats.get answer: %s: must be a list",
-			 hop->name, key);
-		return -EINVAL;
-	}
+	if (!json_is_array(list))
+		return pvp_fail(err, err_len, -EINVAL,
+				"hop %s: bad stats.get answer: %s: must be a list", hop->name, key);
 	item = json_array_get(list, i);
 	if (item == NULL)
 		return 1;
-	if (!json_is_object(item) || pvp_schema_read(members, item, obj, e, sizeof(e)) < 0) {
-		snprintf(err, err_len, "hop %s: bad stats.get answer: %s[%zu]%s%s", hop->name, key,
-			 i, e[0] != '\0' ? "." : ": must be an object", e);
-		return -EINVAL;
-	}
+	if (!json_is_object(item) || pvp_schema_read(members, item, obj, e, sizeof(e)) < 0)
+		return pvp_fail(err, err_len, -EINVAL, "hop %s: bad stats.get answer: %s[%zu]%s%s",
+				hop->name, key, i, e[0] != '\0' ? "." : ": must be an object", e);
 	return 0;
 }
 
@@ -284,15 +276,13 @@ ctl_hop_map_stats(struct coord_hop *hop, const json_t *stats, struct coord_snap 
 	int ret, idx;
 
 	s = malloc(sizeof(*s));
-	if (s == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (s == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	ret = pvp_stats_snap_from_json(stats, s, perr, sizeof(perr));
 	if (ret < 0) {
-		snprintf(err, err_len, "hop %s: bad stats.get answer: %s", hop->name, perr);
 		free(s);
-		return ret;
+		return pvp_fail(err, err_len, ret, "hop %s: bad stats.get answer: %s", hop->name,
+				perr);
 	}
 	memset(snap, 0, sizeof(*snap));
 	snap->t_ns = pvp_now_ns();

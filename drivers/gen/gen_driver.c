@@ -73,19 +73,16 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 	if (t->profile != NULL) {
 		snprintf(key, key_len, "path:%s", t->profile);
 		pl.has_path = true;
-		if ((size_t)snprintf(pl.path, sizeof(pl.path), "%s", t->profile) >=
-		    sizeof(pl.path)) {
-			snprintf(err, err_len, "hop %s: profile path over %zu characters",
-				 hop->name, sizeof(pl.path) - 1);
-			return -ENAMETOOLONG;
-		}
+		if ((size_t)snprintf(pl.path, sizeof(pl.path), "%s", t->profile) >= sizeof(pl.path))
+			return pvp_fail(err, err_len, -ENAMETOOLONG,
+					"hop %s: profile path over %zu characters", hop->name,
+					sizeof(pl.path) - 1);
 		goto out;
 	}
-	if (type[0] != '\0' && coord_flow_type_parse(type, &ft) < 0) {
-		snprintf(err, err_len, "hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)",
-			 hop->name, type);
-		return -EINVAL;
-	}
+	if (type[0] != '\0' && coord_flow_type_parse(type, &ft) < 0)
+		return pvp_fail(err, err_len, -EINVAL,
+				"hop %s: unknown flow type \"%s\" (normal, l2, l3, l4)", hop->name,
+				type);
 	if (ft == COORD_FLOW_normal) {
 		/* NORMAL forwards anything: the --flows shortcut (source IPs). */
 		snprintf(key, key_len, "size:%u,flows:%u", t->size, t->flows);
@@ -99,19 +96,15 @@ gen_profile_params(struct coord_hop *hop, const struct coord_traffic *t, json_t 
 	}
 	pl.profile =
 		flows_profile(ft, t->size, t->flows, ports, n, &g->flow_base, why, sizeof(why));
-	if (pl.profile == NULL) {
-		snprintf(err, err_len, "hop %s: %s", hop->name, why);
-		return -EINVAL;
-	}
+	if (pl.profile == NULL)
+		return pvp_fail(err, err_len, -EINVAL, "hop %s: %s", hop->name, why);
 	snprintf(key, key_len, "size:%u,flows:%u,type:%s", t->size, t->flows, type);
 	pl.has_profile = true;
 out:
 	*params = pvp_schema_encode(pvp_gen_profile_load_members, &pl);
 	json_decref(pl.profile);
-	if (*params == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (*params == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	return 0;
 }
 
@@ -163,10 +156,8 @@ gen_start(struct coord_hop *hop, const struct coord_traffic *t, char *err, size_
 	ts.rate = t->rate != NULL ? json_string(t->rate) : json_real(t->rate_pps);
 	params = ts.rate != NULL ? pvp_schema_encode(pvp_gen_traffic_start_members, &ts) : NULL;
 	json_decref(ts.rate);
-	if (params == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (params == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	ret = ctl_hop_call(hop, PVP_GEN_M_TRAFFIC_START, params, &res, 0, err, err_len);
 	json_decref(params);
 	json_decref(res);
@@ -555,17 +546,15 @@ gen_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	h = hop->priv;
 	g = calloc(1, sizeof(*g));
 	if (g == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
 		ctl_hop_close(hop);
-		return -ENOMEM;
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	}
 	h->app = g;
 	/* Checked with the rest of the hop already: this only fills it in. */
 	if (pvp_schema_decode(flows_base_members, json_object_get(conf, "flow_base"), NULL,
 			      &g->flow_base, why, sizeof(why)) < 0) {
-		snprintf(err, err_len, "hop %s: flow_base.%s", hop->name, why);
 		ctl_hop_close(hop);
-		return -EINVAL;
+		return pvp_fail(err, err_len, -EINVAL, "hop %s: flow_base.%s", hop->name, why);
 	}
 	return 0;
 }
@@ -580,10 +569,8 @@ gen_oneway_set(struct coord_hop *hop, const json_t *peer, json_t **result, char 
 	json_t *params = pvp_schema_encode(pvp_gen_oneway_set_members, &os);
 	int ret;
 
-	if (params == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (params == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	ret = ctl_hop_call(hop, PVP_GEN_M_ONEWAY_SET, params, result, 0, err, err_len);
 	json_decref(params);
 	return ret;

@@ -125,10 +125,8 @@ ovs_cmd_run(const struct ovs_ssh *ssh, const char *const argv[], const char *in,
 	memset(out, 0, sizeof(*out));
 	out->status = -1;
 	v = ovs_cmd_argv(ssh, argv);
-	if (v == NULL) {
-		snprintf(err, err_len, "out of memory");
-		return -ENOMEM;
-	}
+	if (v == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	c.argv = v;
 	if (err_len > 0)
 		err[0] = '\0';

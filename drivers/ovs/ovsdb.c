@@ -40,17 +40,12 @@ ovsdb_client_init(struct ovsdb_client *db, const char *remote, unsigned int time
 	db->fd = -1;
 	db->timeout_ms = timeout_ms != 0 ? timeout_ms : 5000;
 	db->next_id = 1;
-	if (remote == NULL || remote[0] == '\0' || strlen(remote) >= sizeof(db->remote)) {
-		snprintf(err, err_len,
-			 "ovsdb: a \"db\" address is required (unix:PATH or tcp:HOST:PORT)");
-		return -EINVAL;
-	}
-	if (strncmp(remote, "unix:", 5) != 0 && strncmp(remote, "tcp:", 4) != 0 &&
-	    remote[0] != '/') {
-		snprintf(err, err_len, "ovsdb: \"%s\": expected unix:PATH or tcp:HOST:PORT",
-			 remote);
-		return -EINVAL;
-	}
+	if (remote == NULL || remote[0] == '\0' || strlen(remote) >= sizeof(db->remote))
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovsdb: a \"db\" address is required (unix:PATH or tcp:HOST:PORT)");
+	if (strncmp(remote, "unix:", 5) != 0 && strncmp(remote, "tcp:", 4) != 0 && remote[0] != '/')
+		return pvp_fail(err, err_len, -EINVAL,
+				"ovsdb: \"%s\": expected unix:PATH or tcp:HOST:PORT", remote);
 	snprintf(db->remote, sizeof(db->remote), "%s", remote);
 	return 0;
 }
@@ -89,24 +84,20 @@ ovsdb_connect(struct ovsdb_client *db, char *err, size_t err_len)
 		char why[384] = "";
 
 		rc = pvp_sock_connect_tcp(addr, deadline, why, sizeof(why));
-		if (rc == -EINVAL) {
-			snprintf(err, err_len, "ovsdb: %s", why);
-			return rc;
-		}
-		if (rc < 0) {
-			snprintf(err, err_len, "hop unreachable: %s", why);
-			return coord_err_connect(rc);
-		}
+		if (rc == -EINVAL)
+			return pvp_fail(err, err_len, rc, "ovsdb: %s", why);
+		if (rc < 0)
+			return pvp_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s",
+					why);
 		db->fd = rc;
 		rc = 0;
 	} else {
 		struct sockaddr_un sun = {.sun_family = AF_UNIX};
 		const char *path = strncmp(addr, "unix:", 5) == 0 ? addr + 5 : addr;
 
-		if (strlen(path) >= sizeof(sun.sun_path)) {
-			snprintf(err, err_len, "ovsdb: %s: path too long", path);
-			return -ENAMETOOLONG;
-		}
+		if (strlen(path) >= sizeof(sun.sun_path))
+			return pvp_fail(err, err_len, -ENAMETOOLONG, "ovsdb: %s: path too long",
+					path);
 		memcpy(sun.sun_path, path, strlen(path) + 1);
 		rc = ovsdb_connect_addr(db, (struct sockaddr *)&sun, sizeof(sun), deadline);
 	}
@@ -125,10 +116,8 @@ ovsdb_send(struct ovsdb_client *db, const json_t *msg, uint64_t deadline, char *
 	ssize_t n;
 	int rc = 0;
 
-	if (text == NULL) {
-		snprintf(err, err_len, "ovsdb: out of memory");
-		return -ENOMEM;
-	}
+	if (text == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "ovsdb: out of memory");
 	len = strlen(text);
 	while (off < len) {
 		n = send(db->fd, text + off, len - off, MSG_NOSIGNAL);
@@ -180,26 +169,22 @@ ovsdb_recv(struct ovsdb_client *db, json_t **out, uint64_t deadline, char *err, 
 				db->len -= jerr.position;
 				return 0;
 			}
-			if (json_error_code(&jerr) != json_error_premature_end_of_input) {
-				snprintf(err, err_len, "ovsdb: %s: malformed reply: %s (byte %d)",
-					 db->remote, jerr.text, jerr.position);
-				return -EPROTO;
-			}
+			if (json_error_code(&jerr) != json_error_premature_end_of_input)
+				return pvp_fail(err, err_len, -EPROTO,
+						"ovsdb: %s: malformed reply: %s (byte %d)",
+						db->remote, jerr.text, jerr.position);
 		}
 		if (db->len == db->cap) {
 			size_t cap = db->cap != 0 ? db->cap * 2 : 65536;
 			char *nb;
 
-			if (cap > OVSDB_MAX_REPLY) {
-				snprintf(err, err_len, "ovsdb: %s: reply over %u bytes", db->remote,
-					 OVSDB_MAX_REPLY);
-				return -EMSGSIZE;
-			}
+			if (cap > OVSDB_MAX_REPLY)
+				return pvp_fail(err, err_len, -EMSGSIZE,
+						"ovsdb: %s: reply over %u bytes", db->remote,
+						OVSDB_MAX_REPLY);
 			nb = realloc(db->buf, cap);
-			if (nb == NULL) {
-				snprintf(err, err_len, "ovsdb: out of memory");
-				return -ENOMEM;
-			}
+			if (nb == NULL)
+				return pvp_fail(err, err_len, -ENOMEM, "ovsdb: out of memory");
 			db->buf = nb;
 			db->cap = cap;
 		}
@@ -208,30 +193,24 @@ ovsdb_recv(struct ovsdb_client *db, json_t **out, uint64_t deadline, char *err, 
 			db->len += (size_t)n;
 			continue;
 		}
-		if (n == 0) {
-			snprintf(err, err_len, "hop unreachable: %s: connection closed%s",
-				 db->remote, db->len > 0 ? " in the middle of a reply" : "");
-			return -ECONNRESET;
-		}
+		if (n == 0)
+			return pvp_fail(err, err_len, -ECONNRESET,
+					"hop unreachable: %s: connection closed%s", db->remote,
+					db->len > 0 ? " in the middle of a reply" : "");
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK) {
 			rc = -errno;
-			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote,
-				 strerror(-rc));
-			return coord_err_connect(rc);
+			return pvp_fail(err, err_len, coord_err_connect(rc),
+					"hop unreachable: %s: %s", db->remote, strerror(-rc));
 		}
 		rc = pvp_sock_wait(db->fd, POLLIN, deadline);
-		if (rc == -ETIMEDOUT) {
-			snprintf(err, err_len, "ovsdb: %s: no reply within %u ms", db->remote,
-				 db->timeout_ms);
-			return rc;
-		}
-		if (rc < 0) {
-			snprintf(err, err_len, "hop unreachable: %s: %s", db->remote,
-				 strerror(-rc));
-			return coord_err_connect(rc);
-		}
+		if (rc == -ETIMEDOUT)
+			return pvp_fail(err, err_len, rc, "ovsdb: %s: no reply within %u ms",
+					db->remote, db->timeout_ms);
+		if (rc < 0)
+			return pvp_fail(err, err_len, coord_err_connect(rc),
+					"hop unreachable: %s: %s", db->remote, strerror(-rc));
 	}
 }
 
@@ -265,10 +244,9 @@ ovsdb_call_once(struct ovsdb_client *db, const char *method, json_t *params, jso
 	int rc;
 
 	req = json_pack("{s:s, s:O, s:I}", "method", method, "params", params, "id", id);
-	if (req == NULL) {
-		snprintf(err, err_len, "ovsdb: cannot build the \"%s\" request", method);
-		return -EINVAL;
-	}
+	if (req == NULL)
+		return pvp_fail(err, err_len, -EINVAL, "ovsdb: cannot build the \"%s\" request",
+				method);
 	rc = ovsdb_send(db, req, deadline, err, err_len);
 	json_decref(req);
 	if (rc < 0)
@@ -281,10 +259,10 @@ ovsdb_call_once(struct ovsdb_client *db, const char *method, json_t *params, jso
 		if (rc < 0)
 			return rc;
 		if (!json_is_object(msg)) {
-			snprintf(err, err_len, "ovsdb: %s: malformed reply: not a JSON object",
-				 db->remote);
 			json_decref(msg);
-			return -EPROTO;
+			return pvp_fail(err, err_len, -EPROTO,
+					"ovsdb: %s: malformed reply: not a JSON object",
+					db->remote);
 		}
 		m = json_object_get(msg, "method");
 		if (json_is_string(m)) {
@@ -318,16 +296,14 @@ ovsdb_call_once(struct ovsdb_client *db, const char *method, json_t *params, jso
 			char text[200];
 
 			ovsdb_error_text(jerr, text, sizeof(text));
-			snprintf(err, err_len, "ovsdb: %s: %s failed: %s", db->remote, method,
-				 text);
 			json_decref(msg);
-			return -EREMOTEIO;
+			return pvp_fail(err, err_len, -EREMOTEIO, "ovsdb: %s: %s failed: %s",
+					db->remote, method, text);
 		}
 		if (json_object_get(msg, "result") == NULL) {
-			snprintf(err, err_len, "ovsdb: %s: malformed reply: no \"result\"",
-				 db->remote);
 			json_decref(msg);
-			return -EPROTO;
+			return pvp_fail(err, err_len, -EPROTO,
+					"ovsdb: %s: malformed reply: no \"result\"", db->remote);
 		}
 		*result = json_incref(json_object_get(msg, "result"));
 		json_decref(msg);
@@ -358,6 +334,9 @@ ovsdb_client_call(struct ovsdb_client *db, const char *method, json_t *params, j
 		close(db->fd);
 		db->fd = -1;
 		db->len = 0;
+		/* The retry's error, if any, is the one worth reporting. */
+		if (!fresh && rc == -ECONNRESET && err_len > 0)
+			err[0] = '\0';
 		if (!fresh && rc == -ECONNRESET && ovsdb_connect(db, err, err_len) == 0) {
 			rc = ovsdb_call_once(db, method, params, result, err, err_len);
 			if (rc < 0) {

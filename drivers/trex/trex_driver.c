@@ -62,10 +62,8 @@ trex_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 	int ret;
 
 	h = calloc(1, sizeof(*h));
-	if (h == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (h == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	if (trex_conf_parse(hop, conf, &h->c, err, err_len) < 0) {
 		free(h);
 		return -EINVAL;
@@ -76,9 +74,8 @@ trex_open(struct coord_hop *hop, const json_t *conf, char *err, size_t err_len)
 		 h->c.server, h->c.sync_port);
 	h->rpc = trex_rpc_open(ep, h->c.timeout_ms, why, sizeof(why));
 	if (h->rpc == NULL) {
-		snprintf(err, err_len, "hop %s: %s", hop->name, why);
 		free(h);
-		return -ENOTSUP;
+		return pvp_fail(err, err_len, -ENOTSUP, "hop %s: %s", hop->name, why);
 	}
 	/* TRex tells sessions apart by this number only: make it unlikely to repeat. */
 	h->session_id = (uint32_t)(pvp_now_ns() ^ ((uint64_t)getpid() << 16)) & 0x7fffffff;
@@ -166,10 +163,8 @@ trex_pgid_stats(struct coord_hop *hop, json_t **res, char *err, size_t err_len)
 
 	for (i = 0; ids != NULL && i < h->nb_pgids; i++)
 		json_array_append_new(ids, json_integer(h->pgid[i]));
-	if (ids == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (ids == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	return trex_call(hop, "get_pgid_stats", json_pack("{s:o}", "pgids", ids), res, err,
 			 err_len);
 }

@@ -24,6 +24,8 @@
 #include <zmq.h>
 #endif
 
+#include "pvp_util.h"
+
 #include "trex_rpc.h"
 
 struct trex_rpc {
@@ -201,33 +203,28 @@ rpc_exchange(struct trex_rpc *r, const char *what, const char *text, char **repl
 
 	if (r->sock == NULL) {
 		rpc_reset(r);
-		if (r->sock == NULL) {
-			snprintf(err, err_len, "%s: cannot make a ZeroMQ socket", r->endpoint);
-			return -ENOTCONN;
-		}
+		if (r->sock == NULL)
+			return pvp_fail(err, err_len, -ENOTCONN, "%s: cannot make a ZeroMQ socket",
+					r->endpoint);
 	}
 	ret = trex_rpc_compress(text, strlen(text), &z, &zlen);
-	if (ret < 0) {
-		snprintf(err, err_len, "out of memory");
-		return ret;
-	}
+	if (ret < 0)
+		return pvp_fail(err, err_len, ret, "out of memory");
 	n = zmq_send(r->sock, z, zlen, 0);
 	free(z);
 	if (n < 0) {
-		snprintf(err, err_len,
-			 "%s: %s: no connection within %d ms (is the TRex server running?)",
-			 r->endpoint, what, r->timeout_ms);
 		rpc_reset(r);
-		return -ENOTCONN;
+		return pvp_fail(err, err_len, -ENOTCONN,
+				"%s: %s: no connection within %d ms (is the TRex server running?)",
+				r->endpoint, what, r->timeout_ms);
 	}
 	zmq_msg_init(&msg);
 	n = zmq_msg_recv(&msg, r->sock, 0);
 	if (n < 0) {
 		zmq_msg_close(&msg);
-		snprintf(err, err_len, "%s: %s: no answer within %d ms", r->endpoint, what,
-			 r->timeout_ms);
 		rpc_reset(r);
-		return -ETIMEDOUT;
+		return pvp_fail(err, err_len, -ETIMEDOUT, "%s: %s: no answer within %d ms",
+				r->endpoint, what, r->timeout_ms);
 	}
 	ret = trex_rpc_decompress(zmq_msg_data(&msg), zmq_msg_size(&msg), TREX_RPC_MAX_REPLY, reply,
 				  &zlen);
@@ -287,8 +284,7 @@ rpc_exchange(struct trex_rpc *r, const char *what, const char *text, char **repl
 {
 	(void)text;
 	(void)reply;
-	snprintf(err, err_len, "%s: %s: built without libzmq", r->endpoint, what);
-	return -ENOTSUP;
+	return pvp_fail(err, err_len, -ENOTSUP, "%s: %s: built without libzmq", r->endpoint, what);
 }
 
 #endif /* TREX_HAVE_ZMQ */
@@ -314,29 +310,24 @@ rpc_check_reply(const json_t *rep, json_int_t id, const char *method, char *err,
 
 	jid = json_object_get(rep, "id");
 	if (!json_is_object(rep) ||
-	    strcmp(json_string_value(json_object_get(rep, "jsonrpc")) ?: "", "2.0") != 0) {
-		snprintf(err, err_len, "%s: the answer is not a JSON-RPC 2.0 object", method);
-		return -EBADMSG;
-	}
-	if (!json_is_integer(jid) || json_integer_value(jid) != id) {
-		snprintf(err, err_len,
-			 "%s: the answer's id is not the request's (%" JSON_INTEGER_FORMAT ")",
-			 method, id);
-		return -EBADMSG;
-	}
+	    strcmp(json_string_value(json_object_get(rep, "jsonrpc")) ?: "", "2.0") != 0)
+		return pvp_fail(err, err_len, -EBADMSG,
+				"%s: the answer is not a JSON-RPC 2.0 object", method);
+	if (!json_is_integer(jid) || json_integer_value(jid) != id)
+		return pvp_fail(err, err_len, -EBADMSG,
+				"%s: the answer's id is not the request's (%" JSON_INTEGER_FORMAT
+				")",
+				method, id);
 	e = json_object_get(rep, "error");
 	if (e != NULL) {
 		m = json_string_value(json_object_get(e, "specific_err"));
 		if (m == NULL)
 			m = json_string_value(json_object_get(e, "message"));
-		snprintf(err, err_len, "%s", m != NULL ? m : "error without a message");
-		return 0;
+		return pvp_fail(err, err_len, 0, "%s", m != NULL ? m : "error without a message");
 	}
-	if (json_object_get(rep, "result") == NULL) {
-		snprintf(err, err_len, "%s: the answer has neither \"result\" nor \"error\"",
-			 method);
-		return -EBADMSG;
-	}
+	if (json_object_get(rep, "result") == NULL)
+		return pvp_fail(err, err_len, -EBADMSG,
+				"%s: the answer has neither \"result\" nor \"error\"", method);
 	return 1;
 }
 
@@ -350,20 +341,17 @@ rpc_roundtrip(struct trex_rpc *r, const char *what, const json_t *req, json_t **
 	int ret;
 
 	text = json_dumps(req, JSON_COMPACT);
-	if (text == NULL) {
-		snprintf(err, err_len, "out of memory");
-		return -ENOMEM;
-	}
+	if (text == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	ret = rpc_exchange(r, what, text, &reply, err, err_len);
 	free(text);
 	if (ret < 0)
 		return ret;
 	*rep = json_loads(reply, 0, &je);
 	free(reply);
-	if (*rep == NULL) {
-		snprintf(err, err_len, "%s: the answer is not JSON (%s)", what, je.text);
-		return -EBADMSG;
-	}
+	if (*rep == NULL)
+		return pvp_fail(err, err_len, -EBADMSG, "%s: the answer is not JSON (%s)", what,
+				je.text);
 	return 0;
 }
 
@@ -376,10 +364,8 @@ trex_rpc_call(struct trex_rpc *r, const char *method, const json_t *params, json
 	int ret;
 
 	req = rpc_request(r, method, params);
-	if (req == NULL) {
-		snprintf(err, err_len, "out of memory");
-		return -ENOMEM;
-	}
+	if (req == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	id = json_integer_value(json_object_get(req, "id"));
 	ret = rpc_roundtrip(r, method, req, &rep, err, err_len);
 	json_decref(req);
@@ -402,7 +388,6 @@ trex_rpc_batch(struct trex_rpc *r, const json_t *batch, json_t **results, char *
 	json_t *reqs = json_array(), *rep = NULL, *out = NULL, *x;
 	const char *first = "batch";
 	json_int_t id0 = r->next_id;
-	char e[512] = "";
 	size_t i;
 	int ret;
 
@@ -433,6 +418,8 @@ trex_rpc_batch(struct trex_rpc *r, const json_t *batch, json_t **results, char *
 	json_array_foreach(rep, i, x) {
 		const char *m =
 			json_string_value(json_object_get(json_array_get(reqs, i), "method"));
+		/* Fresh for each reply: a port's error reply must not hide a later bad one. */
+		char e[512] = "";
 		int c = rpc_check_reply(x, id0 + (json_int_t)i, m, e, sizeof(e));
 
 		if (c < 0) {

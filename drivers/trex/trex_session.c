@@ -44,18 +44,15 @@ trex_err(struct coord_hop *hop, const char *method, int ret, const char *e, char
 	case -ETIMEDOUT:
 		/* A server that went away may come back another: handshake again. */
 		h->api_h[0] = '\0';
-		snprintf(err, err_len, "hop %s unreachable: %s", hop->name, e);
-		return ret;
+		return pvp_fail(err, err_len, ret, "hop %s unreachable: %s", hop->name, e);
 	case -EREMOTEIO:
-		snprintf(err, err_len, "hop %s: TRex refused %s: %s", hop->name, method, e);
-		return -EPROTO;
+		return pvp_fail(err, err_len, -EPROTO, "hop %s: TRex refused %s: %s", hop->name,
+				method, e);
 	case -EBADMSG:
-		snprintf(err, err_len, "hop %s: bad answer from TRex at %s: %s", hop->name,
-			 trex_rpc_endpoint(h->rpc), e);
-		return -EPROTO;
+		return pvp_fail(err, err_len, -EPROTO, "hop %s: bad answer from TRex at %s: %s",
+				hop->name, trex_rpc_endpoint(h->rpc), e);
 	default:
-		snprintf(err, err_len, "hop %s: %s: %s", hop->name, method, e);
-		return ret;
+		return pvp_fail(err, err_len, ret, "hop %s: %s: %s", hop->name, method, e);
 	}
 }
 
@@ -84,8 +81,7 @@ trex_call_why(struct coord_hop *hop, const char *method, json_t *params, json_t 
 		params = json_object();
 	if (params == NULL || json_object_set_new(params, "api_h", json_string(h->api_h)) < 0) {
 		json_decref(params);
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	}
 	ret = trex_rpc_call(h->rpc, method, params, res, why, why_len);
 	json_decref(params);
@@ -155,8 +151,7 @@ trex_per_port(struct coord_hop *hop, const char *method, json_t *extra, bool own
 		}
 	}
 	if (batch == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		ret = -ENOMEM;
+		ret = pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 		goto out;
 	}
 	ret = trex_rpc_batch(h->rpc, batch, &out, e, sizeof(e));
@@ -171,9 +166,9 @@ trex_per_port(struct coord_hop *hop, const char *method, json_t *extra, bool own
 
 			if (m == NULL)
 				m = json_string_value(json_object_get(er, "message"));
-			snprintf(err, err_len, "hop %s: TRex refused %s on port %u: %s", hop->name,
-				 method, h->c.port_id[i], m != NULL ? m : "no message");
-			ret = -EPROTO;
+			ret = pvp_fail(err, err_len, -EPROTO,
+				       "hop %s: TRex refused %s on port %u: %s", hop->name, method,
+				       h->c.port_id[i], m != NULL ? m : "no message");
 			goto out;
 		}
 	}
@@ -197,27 +192,23 @@ trex_handshake(struct coord_hop *hop, char *err, size_t err_len)
 
 	params = json_pack("{s:s,s:i,s:i}", "name", TREX_API_CLASS, "major", TREX_API_MAJOR,
 			   "minor", TREX_API_MINOR);
-	if (params == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (params == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	ret = trex_rpc_call(h->rpc, "api_sync_v2", params, &res, e, sizeof(e));
 	json_decref(params);
-	if (ret == -EREMOTEIO) {
-		snprintf(err, err_len, "hop %s: TRex refused the API handshake (%s %d.%d): %s",
-			 hop->name, TREX_API_CLASS, TREX_API_MAJOR, TREX_API_MINOR, e);
-		return -EPROTO;
-	}
+	if (ret == -EREMOTEIO)
+		return pvp_fail(err, err_len, -EPROTO,
+				"hop %s: TRex refused the API handshake (%s %d.%d): %s", hop->name,
+				TREX_API_CLASS, TREX_API_MAJOR, TREX_API_MINOR, e);
 	ret = trex_err(hop, "api_sync_v2", ret, e, err, err_len);
 	if (ret < 0)
 		return ret;
 	api_h = json_string_value(json_object_get(res, "api_h"));
 	if (api_h == NULL || api_h[0] == '\0' || strlen(api_h) >= sizeof(h->api_h)) {
 		json_decref(res);
-		snprintf(err, err_len,
-			 "hop %s: bad answer from TRex at %s: api_sync_v2 gave no api_h", hop->name,
-			 trex_rpc_endpoint(h->rpc));
-		return -EPROTO;
+		return pvp_fail(err, err_len, -EPROTO,
+				"hop %s: bad answer from TRex at %s: api_sync_v2 gave no api_h",
+				hop->name, trex_rpc_endpoint(h->rpc));
 	}
 	snprintf(h->api_h, sizeof(h->api_h), "%s", api_h);
 	json_decref(res);
@@ -235,12 +226,11 @@ trex_counter(struct coord_hop *hop, const json_t *st, const char *name, unsigned
 {
 	const json_t *x = json_object_get(st, name);
 
-	if (!json_is_number(x)) {
-		snprintf(err, err_len,
-			 "hop %s: bad answer from TRex: get_port_stats of port %u has no \"%s\"",
-			 hop->name, port, name);
-		return -EPROTO;
-	}
+	if (!json_is_number(x))
+		return pvp_fail(
+			err, err_len, -EPROTO,
+			"hop %s: bad answer from TRex: get_port_stats of port %u has no \"%s\"",
+			hop->name, port, name);
 	if (!(json_number_value(x) >= 0 && json_number_value(x) < 0x1p63)) {
 		snprintf(
 			err, err_len,
@@ -304,23 +294,23 @@ trex_acquire(struct coord_hop *hop, char *err, size_t err_len)
 					      "session_id", (json_int_t)h->session_id, "force",
 					      h->c.force || h->ours[k]),
 				    &res, why, sizeof(why), err, err_len);
-		if (ret == -EREMOTEIO) {
-			snprintf(err, err_len, "hop %s: TRex port %u cannot be acquired: %s%s",
-				 hop->name, h->c.port_id[k], why,
-				 h->c.force
-					 ? ""
-					 : " (\"force\": true in the hop takes it from its owner)");
-			return -EBUSY;
-		}
+		if (ret == -EREMOTEIO)
+			return pvp_fail(
+				err, err_len, -EBUSY,
+				"hop %s: TRex port %u cannot be acquired: %s%s", hop->name,
+				h->c.port_id[k], why,
+				h->c.force
+					? ""
+					: " (\"force\": true in the hop takes it from its owner)");
 		if (ret < 0)
 			return ret;
 		hd = json_string_value(res);
 		if (hd == NULL || hd[0] == '\0' || strlen(hd) >= sizeof(h->handler[k])) {
 			json_decref(res);
-			snprintf(err, err_len,
-				 "hop %s: bad answer from TRex: acquire of port %u gave no handler",
-				 hop->name, h->c.port_id[k]);
-			return -EPROTO;
+			return pvp_fail(
+				err, err_len, -EPROTO,
+				"hop %s: bad answer from TRex: acquire of port %u gave no handler",
+				hop->name, h->c.port_id[k]);
 		}
 		snprintf(h->handler[k], sizeof(h->handler[k]), "%s", hd);
 		h->owned[k] = true;
@@ -368,18 +358,16 @@ trex_ports_info(struct coord_hop *hop, char *err, size_t err_len)
 	x = json_object_get(res, "port_count");
 	count = json_is_integer(x) ? json_integer_value(x) : -1;
 	json_decref(res);
-	if (count < 0) {
-		snprintf(err, err_len,
-			 "hop %s: bad answer from TRex: get_system_info has no \"port_count\"",
-			 hop->name);
-		return -EPROTO;
-	}
+	if (count < 0)
+		return pvp_fail(
+			err, err_len, -EPROTO,
+			"hop %s: bad answer from TRex: get_system_info has no \"port_count\"",
+			hop->name);
 	for (k = 0; k < hop->nb_ports; k++)
-		if ((json_int_t)h->c.port_id[k] >= count) {
-			snprintf(err, err_len, "hop %s: no TRex port %u (the server has %d ports)",
-				 hop->name, h->c.port_id[k], (int)count);
-			return -ENOENT;
-		}
+		if ((json_int_t)h->c.port_id[k] >= count)
+			return pvp_fail(err, err_len, -ENOENT,
+					"hop %s: no TRex port %u (the server has %d ports)",
+					hop->name, h->c.port_id[k], (int)count);
 	res = NULL;
 	ret = trex_per_port(hop, "get_port_status", NULL, false, &res, err, err_len);
 	if (ret < 0)

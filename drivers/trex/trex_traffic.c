@@ -42,10 +42,8 @@ trex_rates(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 	if (ret < 0)
 		return ret;
 	if (t->rate != NULL) {
-		if (pvp_rate_parse(t->rate, &r, why, sizeof(why)) < 0) {
-			snprintf(err, err_len, "hop %s: %s", hop->name, why);
-			return -EINVAL;
-		}
+		if (pvp_rate_parse(t->rate, &r, why, sizeof(why)) < 0)
+			return pvp_fail(err, err_len, -EINVAL, "hop %s: %s", hop->name, why);
 		switch (r.unit) {
 		case PVP_RATE_PPS:
 			pps = r.value;
@@ -68,13 +66,11 @@ trex_rates(struct coord_hop *hop, const struct coord_traffic *t, char *err, size
 	for (k = 0; k < hop->nb_ports; k++) {
 		double line = h->speed_bps[k] / ((avg + PVP_L1_OVERHEAD) * 8);
 
-		if (percent >= 0 && line <= 0) {
-			snprintf(err, err_len,
-				 "hop %s: TRex port %u reports no link speed: give the rate in pps "
-				 "or bit/s, not as a percentage or max",
-				 hop->name, h->c.port_id[k]);
-			return -EINVAL;
-		}
+		if (percent >= 0 && line <= 0)
+			return pvp_fail(err, err_len, -EINVAL,
+					"hop %s: TRex port %u reports no link speed: give the rate "
+					"in pps or bit/s, not as a percentage or max",
+					hop->name, h->c.port_id[k]);
 		h->asked_pps[k] = percent >= 0 ? line * percent / 100 : pps;
 		/* Over the line TRex refuses to start: send what the line takes and
 		 * say so (the contract's generator-limited, not a failed trial). */
@@ -106,8 +102,7 @@ trex_load(struct coord_hop *hop, const struct coord_traffic *t, const char *type
 		ret = trex_streams_build(&h->c, k, type, t->size, t->flows, &ps, why, sizeof(why));
 		if (ret < 0) {
 			json_decref(batch);
-			snprintf(err, err_len, "hop %s: %s", hop->name, why);
-			return ret;
+			return pvp_fail(err, err_len, ret, "hop %s: %s", hop->name, why);
 		}
 		for (i = 0; batch != NULL && i < ps.nb; i++)
 			json_array_append_new(
@@ -119,8 +114,7 @@ trex_load(struct coord_hop *hop, const struct coord_traffic *t, const char *type
 		if (batch == NULL || json_array_size(batch) != ps.nb) {
 			json_decref(batch);
 			trex_streams_free(&ps);
-			snprintf(err, err_len, "hop %s: out of memory", hop->name);
-			return -ENOMEM;
+			return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 		}
 		ret = trex_rpc_batch(h->rpc, batch, &out, e, sizeof(e));
 		json_decref(batch);
@@ -175,10 +169,9 @@ trex_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *e
 			hop->name);
 		return -ENOTSUP;
 	}
-	if (!(t->duration_s > 0)) {
-		snprintf(err, err_len, "hop %s: the trial needs a duration", hop->name);
-		return -EINVAL;
-	}
+	if (!(t->duration_s > 0))
+		return pvp_fail(err, err_len, -EINVAL, "hop %s: the trial needs a duration",
+				hop->name);
 	ret = trex_rates(hop, t, err, err_len);
 	if (ret < 0)
 		return ret;
@@ -245,14 +238,16 @@ trex_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char 
 	double elapsed, asked = 0, tx_pps = 0, achieved = 0;
 	uint64_t t_pre, sent, v;
 	json_t *pre = NULL, *post = NULL;
+	char e[512] = "";
 	bool oerrors = false;
 	unsigned int k;
 	int ret, ret2;
 
 	h->running = false;
-	/* TRex's own rate while it still sends, then stop. */
+	/* TRex's own rate while it still sends, then stop; a failure to stop
+	 * is the one reported (e is kept for when stopping works). */
 	t_pre = pvp_now_ns();
-	ret = trex_port_stats(hop, &pre, err, err_len);
+	ret = trex_port_stats(hop, &pre, e, sizeof(e));
 	ret2 = trex_per_port(hop, "stop_traffic", json_pack("{s:s}", "profile_id", "_"), true,
 			     &post, err, err_len);
 	json_decref(post);
@@ -265,6 +260,7 @@ trex_traffic_stop(struct coord_hop *hop, struct coord_traffic_result *res, char 
 		ret = trex_port_stats(hop, &post, err, err_len);
 	if (ret < 0) {
 		json_decref(pre);
+		pvp_err(err, err_len, "%s", e);
 		return ret;
 	}
 	elapsed = (double)(t_pre - h->t_start_ns) / 1e9;
@@ -313,22 +309,18 @@ trex_pg_sum(struct coord_hop *hop, const json_t *pg, unsigned int pgid, const ch
 
 	*sum = 0;
 	json_object_foreach((json_t *)o, port, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0) {
-			snprintf(err, err_len,
-				 "hop %s: bad answer from TRex: get_pgid_stats of pgid %u has "
-				 "\"%s\" of port %s out of 0..2^63-1",
-				 hop->name, pgid, key, port);
-			return -EPROTO;
-		}
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return pvp_fail(err, err_len, -EPROTO,
+					"hop %s: bad answer from TRex: get_pgid_stats of pgid %u "
+					"has \"%s\" of port %s out of 0..2^63-1",
+					hop->name, pgid, key, port);
 		/* Both below 2^63: their sum fits 64 bits. */
 		*sum += (uint64_t)json_integer_value(v);
-		if (*sum > INT64_MAX) {
-			snprintf(err, err_len,
-				 "hop %s: bad answer from TRex: get_pgid_stats of pgid %u has "
-				 "\"%s\" summed over its ports past 2^63-1",
-				 hop->name, pgid, key);
-			return -EPROTO;
-		}
+		if (*sum > INT64_MAX)
+			return pvp_fail(err, err_len, -EPROTO,
+					"hop %s: bad answer from TRex: get_pgid_stats of pgid %u "
+					"has \"%s\" summed over its ports past 2^63-1",
+					hop->name, pgid, key);
 	}
 	return 0;
 }
@@ -418,10 +410,8 @@ trex_traffic_result(struct coord_hop *hop, struct coord_traffic_result *res, cha
 		json_decref(arr);
 		return ret;
 	}
-	if (arr == NULL) {
-		snprintf(err, err_len, "hop %s: out of memory", hop->name);
-		return -ENOMEM;
-	}
+	if (arr == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "hop %s: out of memory", hop->name);
 	json_decref(res->streams);
 	res->streams = arr;
 	return 0;

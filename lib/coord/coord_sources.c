@@ -101,10 +101,9 @@ coord_sources_start(struct coord_topology *t, const struct coord_traffic *traffi
 
 	for (i = 0; i < t->nb_hops; i++)
 		n += coord_hop_is_source(&t->hops[i]);
-	if (n == 0) {
-		snprintf(err, err_len, "%s: no hop can send traffic (no \"gen\" hop?)", t->source);
-		return -ENOENT;
-	}
+	if (n == 0)
+		return pvp_fail(err, err_len, -ENOENT,
+				"%s: no hop can send traffic (no \"gen\" hop?)", t->source);
 	if (n > 1)
 		at = pvp_realtime_s() + t->start_lead_ms / 1e3;
 	/* The sources that wait for the time themselves first, then the others at it. */

@@ -152,10 +152,8 @@ trial_wait_quiet(struct coord_topology *t, const struct coord_trial_conf *c, dou
 	int cur = 0, ret;
 
 	s = calloc(2 * COORD_MAX_HOPS, sizeof(*s));
-	if (s == NULL) {
-		snprintf(err, err_len, "out of memory");
-		return -ENOMEM;
-	}
+	if (s == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	ret = trial_snap_all(t, s, NULL, err, err_len);
 	while (ret == 0) {
 		ret = coord_sleep(poll);
@@ -367,8 +365,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	before = calloc(COORD_MAX_HOPS, sizeof(*before));
 	after = calloc(COORD_MAX_HOPS, sizeof(*after));
 	if (before == NULL || after == NULL) {
-		snprintf(err, err_len, "out of memory");
-		ret = -ENOMEM;
+		ret = pvp_fail(err, err_len, -ENOMEM, "out of memory");
 		goto out;
 	}
 

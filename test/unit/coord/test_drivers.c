@@ -483,6 +483,7 @@ main(void)
 			  "integer") != NULL,
 	      "%s", err);
 	fake_impair = "{}";
+	err[0] = '\0';
 	CHECK(hop_driver_fwd.snapshot(&guest, &snap, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "impair: must be a list") != NULL, "%s", err);
 	fake_impair = NULL;
@@ -699,6 +700,7 @@ main(void)
 
 	/* The app goes away: the next call names the hop as unreachable. */
 	pvp_ctl_server_destroy(srv);
+	err[0] = '\0';
 	ret = hop_driver_gen.snapshot(&tester, &snap, err, sizeof(err));
 	CHECK(ret == -ENOTCONN || ret == -ETIMEDOUT);
 	CHECK(strstr(err, "hop tester unreachable") != NULL);

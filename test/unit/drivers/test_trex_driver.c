@@ -887,6 +887,7 @@ test_lies(void)
 				"rp"),
 		"0", json_integer(INT64_MAX));
 	r.streams = NULL;
+	err[0] = '\0';
 	rc = hop_driver_trex.traffic_result(&hop, &r, err, sizeof(err));
 	CHECK(rc == -EPROTO && r.streams == NULL &&
 		      strcmp(err, "hop tester: bad answer from TRex: get_pgid_stats of pgid 1000 "
