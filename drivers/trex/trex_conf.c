@@ -21,35 +21,8 @@
 #include "trex_private.h"
 
 /* Host names and addresses only: the value ends up in a ZeroMQ endpoint. */
-static bool
-conf_host_ok(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		char ch = s[i];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == ':' ||
-		      ch == '[' || ch == ']'))
-			return false;
-	}
-	return true;
-}
-
-/* A TRex port id from a topology port name: "N" or "pN". */
-static int
-conf_port_id(const char *n, unsigned int *id)
-{
-	uint32_t v;
-
-	if (n[0] == 'p')
-		n++;
-	if (pvp_parse_u32(NULL, n, 0, 254, &v, NULL, 0) < 0)
-		return -EINVAL;
-	*id = v;
-	return 0;
-}
+static const char conf_host_chars[] = "abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]";
 
 static const char *const trex_fs_values[] = {"stats", "latency", "off", NULL};
 
@@ -101,7 +74,10 @@ trex_conf_parse(const struct coord_hop *hop, const json_t *conf, struct trex_con
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < hop->nb_ports; i++) {
-		if (conf_port_id(hop->ports[i], &c->port_id[i]) < 0)
+		/* A TRex port id from a topology port name: "N" or "pN". */
+		const char *n = hop->ports[i] + (hop->ports[i][0] == 'p');
+
+		if (pvp_parse_u32(NULL, n, 0, 254, &c->port_id[i], NULL, 0) < 0)
 			return pvp_fail(
 				err, err_len, -EINVAL,
 				"hop %s: ports[%u]: a TRex port id is required: \"N\" or \"pN\", "
@@ -113,7 +89,7 @@ trex_conf_parse(const struct coord_hop *hop, const json_t *conf, struct trex_con
 						"hop %s: ports[%u]: TRex port %u listed twice",
 						hop->name, i, c->port_id[i]);
 	}
-	if (!conf_host_ok(c->server))
+	if (c->server[strspn(c->server, conf_host_chars)] != '\0')
 		return pvp_fail(err, err_len, -EINVAL,
 				"hop %s: server: a host name or address is required", hop->name);
 	return 0;
