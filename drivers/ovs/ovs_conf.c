@@ -19,23 +19,14 @@
 #include "flows.h"
 #include "ovs_private.h"
 
-/* A non-empty word of letters, digits and the characters in @extra, not
- * starting with '-' (it would read as an option). */
+#define OVS_ALNUM "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+/* A non-empty word of the characters in @p chars, not starting with '-'
+ * (it would read as an option). */
 static bool
-ovs_word_ok(const char *s, const char *extra)
+ovs_word_ok(const char *s, const char *chars)
 {
-	size_t i;
-
-	if (s == NULL || s[0] == '\0' || s[0] == '-')
-		return false;
-	for (i = 0; s[i] != '\0'; i++) {
-		char c = s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      strchr(extra, c) != NULL))
-			return false;
-	}
-	return true;
+	return s != NULL && s[0] != '\0' && s[0] != '-' && s[strspn(s, chars)] == '\0';
 }
 
 /* Names that reach ovs-ofctl/ovs-appctl arguments: keep them to what OVS
@@ -44,14 +35,14 @@ ovs_word_ok(const char *s, const char *extra)
 static bool
 ovs_name_ok(const char *s)
 {
-	return ovs_word_ok(s, "_-.");
+	return ovs_word_ok(s, OVS_ALNUM "_-.");
 }
 
 /* Host names, IPv4 and IPv6 addresses. */
 static bool
 ovs_host_ok(const char *s)
 {
-	return ovs_word_ok(s, "-.:");
+	return ovs_word_ok(s, OVS_ALNUM "-.:");
 }
 
 static bool
