@@ -343,29 +343,24 @@ static json_t *
 table_point_json(const struct coord_topology *t, const struct coord_point *pt,
 		 const struct coord_point_result *pr)
 {
-	json_t *reasons = json_object(), *o;
+	json_t *reasons = json_object();
 	unsigned int i;
 
 	for (i = 0; i < pr->nb_reasons; i++)
 		json_object_set_new(reasons, coord_reason_name(pr->reasons[i].id),
 				    json_integer((json_int_t)pr->reasons[i].value));
-	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:I,s:I}", "label", pt->label, "hop",
-		      t->hops[pt->hop].hop.name, "port", t->hops[pt->hop].hop.ports[pt->port],
-		      "dir", pt->tx ? "tx" : "rx", "packets", (json_int_t)pr->packets, "lost",
-		      (json_int_t)pr->lost, "drop", (json_int_t)pr->drop, "drop_reasons", reasons,
-		      "attributed", (json_int_t)pr->attributed, "unattributed",
-		      (json_int_t)pr->unattributed);
-	if (o != NULL && pr->refused != 0)
-		json_object_set_new(o, "refused", json_integer((json_int_t)pr->refused));
-	if (o != NULL && pr->added != 0)
-		json_object_set_new(o, "added", json_integer((json_int_t)pr->added));
-	if (o != NULL)
-		json_object_set_new(o, "owner",
-				    pr->owner >= 0 ? json_string(t->hops[pr->owner].hop.name)
-						   : json_null());
-	if (o != NULL)
-		json_object_set_new(o, "flags", table_flags_json(pr->flags));
-	return o;
+	/* "refused" and "added" only where the point has them. */
+	return json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:I,s:I,s:o*,s:o*,s:o,s:o}", "label",
+			 pt->label, "hop", t->hops[pt->hop].hop.name, "port",
+			 t->hops[pt->hop].hop.ports[pt->port], "dir", pt->tx ? "tx" : "rx",
+			 "packets", (json_int_t)pr->packets, "lost", (json_int_t)pr->lost, "drop",
+			 (json_int_t)pr->drop, "drop_reasons", reasons, "attributed",
+			 (json_int_t)pr->attributed, "unattributed", (json_int_t)pr->unattributed,
+			 "refused", pr->refused != 0 ? json_integer((json_int_t)pr->refused) : NULL,
+			 "added", pr->added != 0 ? json_integer((json_int_t)pr->added) : NULL,
+			 "owner",
+			 pr->owner >= 0 ? json_string(t->hops[pr->owner].hop.name) : json_null(),
+			 "flags", table_flags_json(pr->flags));
 }
 
 /* "checks", "findings", "signature", "max_burst" and "hop_drops" into @p rec. */
