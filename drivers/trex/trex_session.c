@@ -231,14 +231,12 @@ trex_counter(struct coord_hop *hop, const json_t *st, const char *name, unsigned
 			err, err_len, -EPROTO,
 			"hop %s: bad answer from TRex: get_port_stats of port %u has no \"%s\"",
 			hop->name, port, name);
-	if (!(json_number_value(x) >= 0 && json_number_value(x) < 0x1p63)) {
-		snprintf(
-			err, err_len,
+	if (!(json_number_value(x) >= 0 && json_number_value(x) < 0x1p63))
+		return pvp_fail(
+			err, err_len, -EPROTO,
 			"hop %s: bad answer from TRex: get_port_stats of port %u has \"%s\" %.17g, "
 			"not a counter in 0..2^63-1",
 			hop->name, port, name, json_number_value(x));
-		return -EPROTO;
-	}
 	*v = json_is_integer(x) ? (uint64_t)json_integer_value(x) : (uint64_t)json_real_value(x);
 	return 0;
 }

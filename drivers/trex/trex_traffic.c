@@ -161,14 +161,12 @@ trex_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *e
 	unsigned int k;
 	int ret;
 
-	if (t->profile != NULL) {
-		snprintf(
-			err, err_len,
+	if (t->profile != NULL)
+		return pvp_fail(
+			err, err_len, -ENOTSUP,
 			"hop %s: a pvpkit-gen profile (--profile) cannot be sent by a TRex tester; "
 			"give --size and --flows",
 			hop->name);
-		return -ENOTSUP;
-	}
 	if (!(t->duration_s > 0))
 		return pvp_fail(err, err_len, -EINVAL, "hop %s: the trial needs a duration",
 				hop->name);

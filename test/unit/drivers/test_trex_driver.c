@@ -555,6 +555,7 @@ test_traffic(void)
 	t.rate_pps = 10000;
 	/* A pvpkit-gen profile cannot be sent. */
 	t.profile = "x.json";
+	err[0] = '\0';
 	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == -ENOTSUP && strstr(err, "--profile") != NULL, "profile: %d %s", rc, err);
 close:
@@ -852,6 +853,7 @@ test_lies(void)
 	t.rate = NULL;
 
 	f.stats_lie = json_pack("{s:f}", "opackets", 1e308);
+	err[0] = '\0';
 	rc = hop_driver_trex.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -EPROTO &&
 		      strcmp(err, "hop tester: bad answer from TRex: get_port_stats of port 0 has "
@@ -859,6 +861,7 @@ test_lies(void)
 				  "0..2^63-1") == 0,
 	      "opackets 1e308: %d %s", rc, err);
 	json_object_set_new(f.stats_lie, "opackets", json_real(0x1p63));
+	err[0] = '\0';
 	rc = hop_driver_trex.snapshot(&hop, &s, err, sizeof(err));
 	CHECK(rc == -EPROTO && strstr(err, "not a counter in 0..2^63-1") != NULL,
 	      "opackets 2^63: %d %s", rc, err);
@@ -867,6 +870,7 @@ test_lies(void)
 	rc = hop_driver_trex.traffic_start(&hop, &t, err, sizeof(err));
 	CHECK(rc == 0, "start: %d %s", rc, err);
 	f.stats_lie = json_pack("{s:f}", "opackets", 1e308);
+	err[0] = '\0';
 	rc = hop_driver_trex.traffic_stop(&hop, &r, err, sizeof(err));
 	CHECK(rc == -EPROTO && strstr(err, "\"opackets\" 1e+308") != NULL,
 	      "stop, opackets 1e308: %d %s", rc, err);
