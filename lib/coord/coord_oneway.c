@@ -21,10 +21,14 @@
 
 #include "coord.h"
 
-/* The first opened guest (driver "fwd") that stamps, and its clock sample. */
+/*
+ * The first opened guest (driver "fwd") that stamps, and its clock sample;
+ * every guest is asked, so that a second one that stamps is said.
+ */
 static struct coord_topo_hop *
 oneway_guest(struct coord_topology *t, json_t **sample, json_t **warnings)
 {
+	struct coord_topo_hop *guest = NULL;
 	char e[256] = "";
 	unsigned int i;
 
@@ -48,11 +52,12 @@ oneway_guest(struct coord_topology *t, json_t **sample, json_t **warnings)
 				continue;
 			}
 			*sample = res;
-			return h;
+			guest = h;
+			continue;
 		}
 		json_decref(res);
 	}
-	return NULL;
+	return guest;
 }
 
 void

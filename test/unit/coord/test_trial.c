@@ -489,6 +489,45 @@ test_oneway_two_sources(void)
 	coord_topology_free(t);
 }
 
+/* Two guests that stamp: the first one's clock, and a warning that says so. */
+static void
+test_oneway_two_guests(void)
+{
+	static const char topo[] =
+		"{\"hops\": [{\"name\": \"t1\", \"driver\": \"mockgen\", \"ports\": [\"p0\"]},"
+		" {\"name\": \"g1\", \"driver\": \"fwd\", \"ports\": [\"p0\"]},"
+		" {\"name\": \"g2\", \"driver\": \"fwd\", \"ports\": [\"p0\"]}],"
+		" \"chains\": [[{\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"tx\"},"
+		" {\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"rx\"}]]}";
+	struct coord_trial_result r = {0};
+	struct coord_topology *t;
+	char err[256] = "";
+
+	memset(mocks, 0, sizeof(mocks));
+	nb_mocks = 3;
+	snprintf(mocks[0].name, sizeof(mocks[0].name), "t1");
+	snprintf(mocks[1].name, sizeof(mocks[1].name), "g1");
+	snprintf(mocks[2].name, sizeof(mocks[2].name), "g2");
+	mock_stamp = true;
+	mock_oneway = json_loads("{\"clock\": \"shared\", \"offset_ns\": 1}", 0, NULL);
+	mock_oneway_calls = 0;
+	t = coord_topology_parse(topo, "guests.json", mock_lookup, err, sizeof(err));
+	CHECK(t != NULL && coord_topology_open(t, err, sizeof(err)) == 0, "%s", err);
+	if (t == NULL)
+		return;
+	coord_oneway_prepare(t, &r);
+	CHECK(mock_oneway_calls == 1 && json_array_size(r.warnings) == 1 &&
+		      strstr(json_string_value(json_array_get(r.warnings, 0)),
+			     "more than one guest stamps (--stamp)") != NULL &&
+		      strcmp(json_string_value(json_object_get(r.oneway, "guest")), "g1") == 0,
+	      "warnings %s, oneway %s", json_dumps(r.warnings, 0), json_dumps(r.oneway, 0));
+	json_decref(r.warnings);
+	json_decref(r.oneway);
+	json_decref(mock_oneway);
+	mock_oneway = NULL;
+	coord_topology_free(t);
+}
+
 static void
 test_oneway(void)
 {
@@ -1635,5 +1674,6 @@ main(void)
 	test_burst();
 	test_oneway();
 	test_oneway_two_sources();
+	test_oneway_two_guests();
 	return unit_check_end("trial");
 }
