@@ -220,6 +220,29 @@ pvp_search_destroy(struct pvp_search *s)
 	free(s);
 }
 
+/*
+ * Make @p next (its rate, duration, phase, goal and flags) the pending
+ * trial, asked for as @p kind, when the budget pays for it.
+ * @return 0 with *t set, or 1 (the budget is exhausted: the search is done).
+ */
+static int
+search_pend(struct pvp_search *s, const struct pvp_search_trial *next, enum search_kind kind,
+	    struct pvp_search_trial *t)
+{
+	if (!search_budget_left(s, next->duration)) {
+		s->budget_exhausted = true;
+		s->done = true;
+		return 1;
+	}
+	s->pending_trial = *next;
+	s->pending_trial.index = s->nb_trials;
+	s->pending_trial.nb_phases = s->nb_phases;
+	s->pending_kind = kind;
+	s->pending = true;
+	*t = s->pending_trial;
+	return 0;
+}
+
 int
 pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 {
@@ -235,40 +258,15 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		return 0;
 	}
 	if (!s->done && !s->warmup_done) {
-		if (!search_budget_left(s, s->p.warmup_duration)) {
-			s->budget_exhausted = true;
-			s->done = true;
-			return 1;
-		}
-		memset(&s->pending_trial, 0, sizeof(s->pending_trial));
-		s->pending_trial.rate = s->p.max_rate;
-		s->pending_trial.duration = s->p.warmup_duration;
-		s->pending_trial.index = s->nb_trials;
-		s->pending_trial.nb_phases = s->nb_phases;
-		s->pending_trial.warmup = true;
-		s->pending_kind = KIND_WARMUP;
-		s->pending_goal = 0;
-		s->pending = true;
-		*t = s->pending_trial;
-		return 0;
+		const struct pvp_search_trial w = {
+			.rate = s->p.max_rate, .duration = s->p.warmup_duration, .warmup = true};
+
+		return search_pend(s, &w, KIND_WARMUP, t);
 	}
 	if (!s->done && s->retry) {
 		/* The same trial again: one stall must not lower the ceiling. */
 		s->retry = false;
-		if (!search_budget_left(s, s->retry_trial.duration)) {
-			s->budget_exhausted = true;
-			s->done = true;
-			return 1;
-		}
-		s->pending_trial = s->retry_trial;
-		s->pending_trial.index = s->nb_trials;
-		s->pending_trial.gen_remeasure = !s->retry_loss;
-		s->pending_trial.loss_remeasure = s->retry_loss;
-		s->pending_kind = s->retry_kind;
-		s->pending_goal = s->retry_goal;
-		s->pending = true;
-		*t = s->pending_trial;
-		return 0;
+		return search_pend(s, &s->pending_trial, s->pending_kind, t);
 	}
 	while (!s->done) {
 		d = s->phase_duration[s->phase];
@@ -309,23 +307,11 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 			d /= 2;
 		if (kind == KIND_PROBE)
 			d *= 2;
-		if (!search_budget_left(s, d)) {
-			s->budget_exhausted = true;
-			s->done = true;
-			break;
-		}
-		s->pending = true;
-		memset(&s->pending_trial, 0, sizeof(s->pending_trial));
-		s->pending_trial.rate = rate;
-		s->pending_trial.duration = d;
-		s->pending_trial.index = s->nb_trials;
-		s->pending_trial.phase = s->phase;
-		s->pending_trial.nb_phases = s->nb_phases;
-		s->pending_trial.goal = g;
-		s->pending_kind = kind;
-		s->pending_goal = g;
-		*t = s->pending_trial;
-		return 0;
+		return search_pend(
+			s,
+			&(const struct pvp_search_trial){
+				.rate = rate, .duration = d, .phase = s->phase, .goal = g},
+			kind, t);
 	}
 	return 1;
 }
@@ -347,15 +333,16 @@ search_grow(struct pvp_search *s)
 	return 0;
 }
 
-/* The next trial is the one just fed, again (@p loss: for a doubted loss). */
+/*
+ * The next trial is the one just fed, again (@p loss: for a doubted
+ * loss): pending_trial and pending_kind still hold it until then.
+ */
 static void
 search_retry(struct pvp_search *s, bool loss)
 {
 	s->retry = true;
-	s->retry_loss = loss;
-	s->retry_trial = s->pending_trial;
-	s->retry_kind = s->pending_kind;
-	s->retry_goal = s->pending_goal;
+	s->pending_trial.gen_remeasure = !loss;
+	s->pending_trial.loss_remeasure = loss;
 }
 
 int
@@ -446,10 +433,10 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 		return 0;
 	}
 
-	st = &s->gs[s->pending_goal];
+	st = &s->gs[s->pending_trial.goal];
 	switch (s->pending_kind) {
 	case KIND_DOWN:
-		if (!(t->met & (1u << s->pending_goal)))
+		if (!(t->met & (1u << s->pending_trial.goal)))
 			st->down_w *= 2;
 		else if (st->down_w > s->phase_width[s->phase])
 			/*
@@ -460,7 +447,7 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 			st->up_w = INFINITY;
 		break;
 	case KIND_UP:
-		if (t->met & (1u << s->pending_goal))
+		if (t->met & (1u << s->pending_trial.goal))
 			st->up_w *= 2;
 		else
 			st->up_w = INFINITY;

@@ -80,11 +80,7 @@ struct pvp_search {
 	unsigned int nb_gen_recovered;	 /* re-measures the generator sent cleanly */
 	unsigned int nb_loss_remeasured; /* loss_suspect trials measured again */
 	bool warmup_done;		 /* the warm-up trial ran (or none was asked) */
-	bool retry;			 /* next trial: the limited one again */
-	bool retry_loss;		 /* ... or the loss_suspect one */
-	struct pvp_search_trial retry_trial;
-	enum search_kind retry_kind;
-	unsigned int retry_goal;
+	bool retry;			 /* next trial: the limited or loss_suspect one again */
 	unsigned int nb_phases;
 	double phase_duration[PVP_SEARCH_MAX_PHASES + 2];
 	double phase_width[PVP_SEARCH_MAX_PHASES + 2];
@@ -93,7 +89,6 @@ struct pvp_search {
 	bool pending;
 	struct pvp_search_trial pending_trial;
 	enum search_kind pending_kind;
-	unsigned int pending_goal;
 	bool done;
 	bool budget_exhausted;
 	bool aborted;
