@@ -92,66 +92,51 @@ cmd_soak_metrics_check(const struct cmd_soak_metrics *m, const char *see)
 	return 0;
 }
 
+/*
+ * Push the figures of @p rec (@p push, within @p budget_s) or replace the
+ * file with them. A failure is said once until one works again.
+ */
 static void
-soak_metrics_push(struct cmd_soak_metrics *m, const json_t *rec, double budget_s)
+soak_metrics_send(struct cmd_soak_metrics *m, bool push, const json_t *rec, double budget_s)
 {
 	unsigned int ms = budget_s < 0.05 ? 50
 			  : budget_s > 2  ? 2000
 					  : (unsigned int)(budget_s * 1e3);
-	char err[512] = "";
-	struct pvp_om om;
-	int ret;
-
-	pvp_om_init(&om, PVP_OM_PROMETHEUS);
-	ret = soak_metrics_render(rec, &om);
-	if (ret == 0)
-		ret = pvp_metrics_http_send(m->push_url, "PUT", PVP_OM_CT_PROMETHEUS, om.buf,
-					    om.len, ms, err, sizeof(err));
-	else
-		pvp_err(err, sizeof(err), "%s", strerror(-ret));
-	pvp_om_free(&om);
-	if (ret != 0 && !m->push_failing)
-		fprintf(stderr,
-			"pvpkit: soak: --push-metrics: %s (the soak goes on; every interval is "
-			"in its results file)\n",
-			err);
-	else if (ret == 0 && m->push_failing)
-		fprintf(stderr, "pvpkit: soak: --push-metrics: pushing again\n");
-	m->push_failing = ret != 0;
-}
-
-static void
-soak_metrics_write(struct cmd_soak_metrics *m, const json_t *rec)
-{
+	bool *failing = push ? &m->push_failing : &m->file_failing;
 	char err[512] = "";
 	struct pvp_out o;
 	struct pvp_om om;
 	int ret;
 
-	pvp_om_init(&om, PVP_OM_OPENMETRICS);
+	pvp_om_init(&om, push ? PVP_OM_PROMETHEUS : PVP_OM_OPENMETRICS);
 	ret = soak_metrics_render(rec, &om);
-	if (ret == 0)
+	if (ret == 0 && push)
+		ret = pvp_metrics_http_send(m->push_url, "PUT", PVP_OM_CT_PROMETHEUS, om.buf,
+					    om.len, ms, err, sizeof(err));
+	else if (ret == 0)
 		ret = pvp_out_open(&o, m->file, err, sizeof(err));
-	if (ret == 0) {
+	if (ret == 0 && !push) {
 		fwrite(om.buf, 1, om.len, o.f);
 		ret = pvp_out_commit(&o, err, sizeof(err));
 	}
 	if (ret != 0)
 		pvp_err(err, sizeof(err), "%s", strerror(-ret));
 	pvp_om_free(&om);
-	if (ret != 0 && !m->file_failing)
+	if (ret != 0 && !*failing)
 		fprintf(stderr,
-			"pvpkit: soak: --metrics-file: %s (the soak goes on; every interval is "
-			"in its results file)\n",
-			err);
-	m->file_failing = ret != 0;
+			"pvpkit: soak: %s: %s (the soak goes on; every interval is in its "
+			"results file)\n",
+			push ? "--push-metrics" : "--metrics-file", err);
+	else if (ret == 0 && *failing && push)
+		fprintf(stderr, "pvpkit: soak: --push-metrics: pushing again\n");
+	*failing = ret != 0;
 }
 
 void
 cmd_soak_metrics_interval(struct cmd_soak_metrics *m, const json_t *rec, double budget_s)
 {
 	if (m->push_url != NULL)
-		soak_metrics_push(m, rec, budget_s);
+		soak_metrics_send(m, true, rec, budget_s);
 	if (m->file != NULL)
-		soak_metrics_write(m, rec);
+		soak_metrics_send(m, false, rec, budget_s);
 }
