@@ -27,69 +27,56 @@
 
 #define search_bad(...) cli_usage_error(SEARCH_SEE, __VA_ARGS__)
 
+/*
+ * search's and run's own options (the shared ones come from cli_opts):
+ * the enum value (from 256), the name and whether it takes a value. One
+ * list, so the two cannot drift. The latency step's come in a row
+ * (LATENCY..LAT_FLOOR): each implies --latency (search_option()).
+ */
+#define SEARCH_OPTIONS(X)                                                                          \
+	X(SIZE, "size", required_argument)                                                         \
+	X(SIZES, "sizes", required_argument)                                                       \
+	X(FLOWS, "flows", required_argument)                                                       \
+	X(MIN_RATE, "min-rate", required_argument)                                                 \
+	X(MAX_RATE, "max-rate", required_argument)                                                 \
+	X(GOAL, "goal", required_argument)                                                         \
+	X(ALGO, "algo", required_argument)                                                         \
+	X(WIDTH, "width", required_argument)                                                       \
+	X(INITIAL, "initial-duration", required_argument)                                          \
+	X(FINAL, "final-duration", required_argument)                                              \
+	X(PHASES, "phases", required_argument)                                                     \
+	X(MAX_TRIALS, "max-trials", required_argument)                                             \
+	X(MAX_TIME, "max-time", required_argument)                                                 \
+	X(EXCEED_RATIO, "exceed-ratio", required_argument)                                         \
+	X(DURATION_SUM, "duration-sum", required_argument)                                         \
+	X(OUT, "out", required_argument)                                                           \
+	X(MAX_BURST, "max-burst", required_argument)                                               \
+	X(NO_TABLES, "no-tables", no_argument)                                                     \
+	X(REPEAT, "repeat", required_argument)                                                     \
+	X(PRESET, "preset", required_argument)                                                     \
+	X(GEN_REMEASURE, "gen-remeasure", required_argument)                                       \
+	X(LATENCY, "latency", no_argument)                                                         \
+	X(LAT_LOADS, "latency-loads", required_argument)                                           \
+	X(LAT_DURATION, "latency-duration", required_argument)                                     \
+	X(LAT_LOW_RATE, "latency-low-rate", required_argument)                                     \
+	X(LAT_FLOOR, "latency-floor", required_argument)                                           \
+	X(DUT, "dut", required_argument)                                                           \
+	X(HELP, "help", no_argument)
+
 enum {
-	SOPT_SIZE = 256,
-	SOPT_FLOWS,
-	SOPT_SIZES,
-	SOPT_MIN_RATE,
-	SOPT_MAX_RATE,
-	SOPT_GOAL,
-	SOPT_ALGO,
-	SOPT_WIDTH,
-	SOPT_INITIAL,
-	SOPT_FINAL,
-	SOPT_PHASES,
-	SOPT_MAX_TRIALS,
-	SOPT_MAX_TIME,
-	SOPT_EXCEED_RATIO,
-	SOPT_DURATION_SUM,
-	SOPT_OUT,
-	SOPT_MAX_BURST,
-	SOPT_NO_TABLES,
-	SOPT_REPEAT,
-	SOPT_PRESET,
-	SOPT_GEN_REMEASURE,
-	/* The latency step's, in a row: each implies --latency (search_option()). */
-	SOPT_LATENCY,
-	SOPT_LAT_LOADS,
-	SOPT_LAT_DURATION,
-	SOPT_LAT_LOW_RATE,
-	SOPT_LAT_FLOOR,
-	SOPT_DUT,
-	SOPT_HELP,
+	SOPT_BASE = 255,
+#define SEARCH_OPT_ENUM(id, name, has_arg) SOPT_##id,
+	SEARCH_OPTIONS(SEARCH_OPT_ENUM)
+#undef SEARCH_OPT_ENUM
 };
 
-/* search's and run's own options; the shared ones come from cli_opts. */
+/* clang-format off: it reads the list's expansion as a call and indents the end. */
 static const struct option search_own_opts[] = {
-	{"size", required_argument, NULL, SOPT_SIZE},
-	{"sizes", required_argument, NULL, SOPT_SIZES},
-	{"flows", required_argument, NULL, SOPT_FLOWS},
-	{"min-rate", required_argument, NULL, SOPT_MIN_RATE},
-	{"max-rate", required_argument, NULL, SOPT_MAX_RATE},
-	{"goal", required_argument, NULL, SOPT_GOAL},
-	{"algo", required_argument, NULL, SOPT_ALGO},
-	{"width", required_argument, NULL, SOPT_WIDTH},
-	{"initial-duration", required_argument, NULL, SOPT_INITIAL},
-	{"final-duration", required_argument, NULL, SOPT_FINAL},
-	{"phases", required_argument, NULL, SOPT_PHASES},
-	{"max-trials", required_argument, NULL, SOPT_MAX_TRIALS},
-	{"max-time", required_argument, NULL, SOPT_MAX_TIME},
-	{"exceed-ratio", required_argument, NULL, SOPT_EXCEED_RATIO},
-	{"duration-sum", required_argument, NULL, SOPT_DURATION_SUM},
-	{"out", required_argument, NULL, SOPT_OUT},
-	{"max-burst", required_argument, NULL, SOPT_MAX_BURST},
-	{"no-tables", no_argument, NULL, SOPT_NO_TABLES},
-	{"repeat", required_argument, NULL, SOPT_REPEAT},
-	{"preset", required_argument, NULL, SOPT_PRESET},
-	{"gen-remeasure", required_argument, NULL, SOPT_GEN_REMEASURE},
-	{"latency", no_argument, NULL, SOPT_LATENCY},
-	{"latency-loads", required_argument, NULL, SOPT_LAT_LOADS},
-	{"latency-duration", required_argument, NULL, SOPT_LAT_DURATION},
-	{"latency-low-rate", required_argument, NULL, SOPT_LAT_LOW_RATE},
-	{"latency-floor", required_argument, NULL, SOPT_LAT_FLOOR},
-	{"dut", required_argument, NULL, SOPT_DUT},
-	{"help", no_argument, NULL, SOPT_HELP},
+#define SEARCH_OPT_LONG(id, name, has_arg) {name, has_arg, NULL, SOPT_##id},
+	SEARCH_OPTIONS(SEARCH_OPT_LONG)
+#undef SEARCH_OPT_LONG
 };
+/* clang-format on */
 
 #define SEARCH_NB_OWN (sizeof(search_own_opts) / sizeof(search_own_opts[0]))
 
@@ -180,18 +167,13 @@ cmd_search_parse_ratio(const char *s, double min, double max, double *v)
 }
 
 /* "ndr", "pdr=0.1%", "pdr=0.001" into a loss ratio in [0, 1). */
-static int
+static bool
 search_parse_loss(const char *s, double *ratio)
 {
-	if (strcasecmp(s, "ndr") == 0) {
-		*ratio = 0;
-		return 0;
-	}
-	if (strncasecmp(s, "pdr=", 4) != 0)
-		return -EINVAL;
-	if (cmd_search_parse_ratio(s + 4, 0, 1, ratio) < 0 || *ratio <= 0 || *ratio >= 1)
-		return -EINVAL;
-	return 0;
+	*ratio = 0;
+	return strcasecmp(s, "ndr") == 0 ||
+	       (strncasecmp(s, "pdr=", 4) == 0 && cmd_search_parse_ratio(s + 4, 0, 1, ratio) == 0 &&
+		*ratio > 0 && *ratio < 1);
 }
 
 /* Longest latency bound: ten seconds is no packet's latency through a path. */
@@ -221,11 +203,9 @@ search_parse_goal(struct cmd_search_args *a, const char *arg)
 	size_t n;
 
 	n = comma != NULL ? (size_t)(comma - arg) : strlen(arg);
-	if (n >= sizeof(loss) || g >= PVP_SEARCH_MAX_GOALS)
-		return search_bad("--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)", arg);
-	memcpy(loss, arg, n);
-	loss[n] = '\0';
-	if (search_parse_loss(loss, &a->p.loss_ratio[g]) < 0)
+	snprintf(loss, sizeof(loss), "%.*s", (int)n, arg);
+	if (n >= sizeof(loss) || g >= PVP_SEARCH_MAX_GOALS ||
+	    !search_parse_loss(loss, &a->p.loss_ratio[g]))
 		return search_bad("--goal: \"%s\" must be ndr or pdr=RATIO (0.1%%, 0.001)", arg);
 	a->p.lat_stat[g] = PVP_SEARCH_LAT_NONE;
 	a->p.lat_bound_ns[g] = 0;
@@ -329,32 +309,6 @@ search_opt_number(struct cmd_search_args *a, int opt, const char *arg, const cha
 	return ret < 0 ? 2 : 0;
 }
 
-/* --goal, repeatable: the first one replaces the default (ndr). */
-static int
-search_opt_goal(struct cmd_search_args *a, const char *arg)
-{
-	if (!a->goals_given) {
-		a->p.nb_goals = 0;
-		a->goals_given = true;
-	}
-	return search_parse_goal(a, arg);
-}
-
-/* --width and --exceed-ratio. */
-static int
-search_opt_ratio(struct cmd_search_args *a, int opt, const char *arg)
-{
-	if (opt == SOPT_WIDTH) {
-		if (cmd_search_parse_ratio(arg, 1e-6, 0.99, &a->p.width_goal) < 0)
-			return search_bad("--width: \"%s\" must be like 0.005 or 0.5%%", arg);
-		return 0;
-	}
-	if (cmd_search_parse_ratio(arg, 0, 0.9999, &a->p.exceed_ratio) < 0)
-		return search_bad("--exceed-ratio: \"%s\" must be in [0, 1), like 0.5 or 50%%",
-				  arg);
-	return 0;
-}
-
 /*
  * --preset: settings under a name instead of folklore. csit: FD.io CSIT's
  * MLRsearch for noisy DUTs (NDR and PDR 0.5 %, 1 s trials decided over
@@ -430,7 +384,11 @@ search_option(struct cmd_search_args *a, const struct option *opts, int opt, con
 	case SOPT_FLOWS:
 		return search_opt_list(a, opt, arg, oname);
 	case SOPT_GOAL:
-		return search_opt_goal(a, arg);
+		/* Repeatable: the first one replaces the default (ndr). */
+		if (!a->goals_given)
+			a->p.nb_goals = 0;
+		a->goals_given = true;
+		return search_parse_goal(a, arg);
 	case SOPT_ALGO:
 		if (strcmp(arg, "mlr") == 0)
 			a->p.algo = PVP_SEARCH_MLR;
@@ -440,8 +398,14 @@ search_option(struct cmd_search_args *a, const struct option *opts, int opt, con
 			return search_bad("--algo: \"%s\" must be mlr or binary", arg);
 		return 0;
 	case SOPT_WIDTH:
+		if (cmd_search_parse_ratio(arg, 1e-6, 0.99, &a->p.width_goal) < 0)
+			return search_bad("--width: \"%s\" must be like 0.005 or 0.5%%", arg);
+		return 0;
 	case SOPT_EXCEED_RATIO:
-		return search_opt_ratio(a, opt, arg);
+		if (cmd_search_parse_ratio(arg, 0, 0.9999, &a->p.exceed_ratio) < 0)
+			return search_bad(
+				"--exceed-ratio: \"%s\" must be in [0, 1), like 0.5 or 50%%", arg);
+		return 0;
 	case SOPT_MAX_BURST:
 		/* The words first; else a count, with the count's own message. */
 		a->burst_auto = strcmp(arg, "auto") == 0;
@@ -449,8 +413,7 @@ search_option(struct cmd_search_args *a, const struct option *opts, int opt, con
 		if (a->burst_auto || strcmp(arg, "off") == 0)
 			return 0;
 		return cli_opt_u32("--max-burst", arg, 1, 100000000, &a->max_burst) < 0 ? 2 : 0;
-	case SOPT_PRESET:
-		return 0; /* applied before the other options */
+	case SOPT_PRESET: /* applied before the other options */
 	case SOPT_LATENCY:
 		return 0;
 	case SOPT_LAT_LOADS:
