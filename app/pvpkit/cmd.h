@@ -38,6 +38,9 @@
  */
 #define CMD_EXIT_CHECK_FAILED 4
 
+/** Exit status of compare and history compare that found a regression. */
+#define CMD_EXIT_REGRESSION 3
+
 /** Default run dir of the local testbed (tools/testbed.sh). */
 #define COORD_TESTBED_RUNDIR "/run/pvpkit/testbed"
 
@@ -60,11 +63,13 @@ int cmd_soak(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
 /**
- * Print a comparison (report_compare()) as pvpkit compare does: the
- * throughput rows, the latency rows, then "N compared, R regression(s), P
- * progression(s)" with @p regr and @p progr.
+ * Compare run summaries @p old and @p new (report_compare(); both are
+ * released) and print it as pvpkit compare does: the throughput rows, the
+ * latency rows, then "N compared, R regression(s), P progression(s)".
+ * @return the comparison with *regr its regressions, or NULL after
+ *   "pvpkit: @p who: out of memory".
  */
-void cmd_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr);
+json_t *cmd_compare_show(json_t *old, json_t *new, const char *who, unsigned int *regr);
 
 /**
  * One side of a comparison row as "1,234 [1,200..1,250]": its figure and

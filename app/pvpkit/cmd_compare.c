@@ -28,9 +28,6 @@
 
 #define COMPARE_USAGE "pvpkit compare OLD NEW [--out DIR]"
 
-/* The exit status of a comparison that found a regression. */
-#define COMPARE_REGRESSION 3
-
 /* A summary from a results dir, a results file or a summary.json. NULL after a message. */
 static json_t *
 compare_load(const char *path)
@@ -132,6 +129,18 @@ cmd_compare_range(const json_t *side, char *buf, size_t len)
 	return buf;
 }
 
+/* A row's change, "+1.2 %", or "-". */
+static const char *
+compare_change(const json_t *row, char *buf, size_t len)
+{
+	const json_t *c = json_object_get(row, "change");
+
+	if (!json_is_number(c))
+		return "-";
+	snprintf(buf, len, "%+.1f %%", 100 * json_number_value(c));
+	return buf;
+}
+
 static void
 compare_print(const json_t *cmp)
 {
@@ -149,20 +158,15 @@ compare_print(const json_t *cmp)
 	}
 	printf("%6s %8s %-*s %30s %30s %8s  %s\n", "size", "flows", gw, "goal", "old pps [lo..hi]",
 	       "new pps [lo..hi]", "change", "verdict");
-	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
-		if (json_is_number(json_object_get(row, "change")))
-			snprintf(chg, sizeof(chg), "%+.1f %%",
-				 100 * json_number_value(json_object_get(row, "change")));
-		else
-			snprintf(chg, sizeof(chg), "-");
+	json_array_foreach(json_object_get(cmp, "rows"), i, row)
 		printf("%6.0f %8.0f %-*s %30s %30s %8s  %s\n",
 		       json_number_value(json_object_get(row, "size")),
 		       json_number_value(json_object_get(row, "flows")), gw,
 		       json_string_value(json_object_get(row, "goal")),
 		       cmd_compare_range(json_object_get(row, "old"), rng[0], sizeof(rng[0])),
-		       cmd_compare_range(json_object_get(row, "new"), rng[1], sizeof(rng[1])), chg,
+		       cmd_compare_range(json_object_get(row, "new"), rng[1], sizeof(rng[1])),
+		       compare_change(row, chg, sizeof(chg)),
 		       json_string_value(json_object_get(row, "verdict")));
-	}
 }
 
 /* "12.3 [12.1..12.6]" in us, "12.3 [-]" without a range, or "-". */
@@ -194,32 +198,38 @@ compare_print_latency(const json_t *cmp)
 		return;
 	printf("%6s %8s %5s %-7s %24s %24s %8s  %s\n", "size", "flows", "load", "latency",
 	       "old us [lo..hi]", "new us [lo..hi]", "change", "verdict");
-	json_array_foreach(rows, i, row) {
-		if (json_is_number(json_object_get(row, "change")))
-			snprintf(chg, sizeof(chg), "%+.1f %%",
-				 100 * json_number_value(json_object_get(row, "change")));
-		else
-			snprintf(chg, sizeof(chg), "-");
+	json_array_foreach(rows, i, row)
 		printf("%6.0f %8.0f %4g%% %-7s %24s %24s %8s  %s\n",
 		       json_number_value(json_object_get(row, "size")),
 		       json_number_value(json_object_get(row, "flows")),
 		       json_number_value(json_object_get(row, "load_pct")),
 		       json_string_value(json_object_get(row, "figure")),
 		       compare_lat_fmt(json_object_get(row, "old"), o, sizeof(o)),
-		       compare_lat_fmt(json_object_get(row, "new"), n, sizeof(n)), chg,
+		       compare_lat_fmt(json_object_get(row, "new"), n, sizeof(n)),
+		       compare_change(row, chg, sizeof(chg)),
 		       json_string_value(json_object_get(row, "verdict")));
-	}
 }
 
-void
-cmd_compare_print(const json_t *cmp, unsigned int regr, unsigned int progr)
+json_t *
+cmd_compare_show(json_t *old, json_t *new, const char *who, unsigned int *regr)
 {
+	unsigned int progr;
+	json_t *cmp;
+
+	cmp = report_compare(old, new, regr, &progr);
+	json_decref(old);
+	json_decref(new);
+	if (cmp == NULL) {
+		fprintf(stderr, "pvpkit: %s: out of memory\n", who);
+		return NULL;
+	}
 	compare_print(cmp);
 	compare_print_latency(cmp);
 	printf("%zu compared, %u regression(s), %u progression(s)\n",
 	       json_array_size(json_object_get(cmp, "rows")) +
 		       json_array_size(json_object_get(cmp, "latency_rows")),
-	       regr, progr);
+	       *regr, progr);
+	return cmp;
 }
 
 /* What the run was, from its metadata: a difference here explains many. */
@@ -285,8 +295,8 @@ compare_write(const json_t *cmp, const char *out, const char *old, const char *n
 int
 cmd_compare(int argc, char **argv)
 {
-	unsigned int regr, progr;
 	const char *out = NULL;
+	unsigned int regr;
 	json_t *old, *new, *cmp;
 	int rc;
 
@@ -309,26 +319,19 @@ cmd_compare(int argc, char **argv)
 	else if (argc != 3)
 		return cli_usage_error("--help", "compare: usage: %s", COMPARE_USAGE);
 	old = compare_load(argv[1]);
-	if (old == NULL)
-		return 1;
-	new = compare_load(argv[2]);
+	new = old != NULL ? compare_load(argv[2]) : NULL;
 	if (new == NULL) {
 		json_decref(old);
 		return 1;
 	}
 	compare_meta("old", argv[1], old);
 	compare_meta("new", argv[2], new);
-	cmp = report_compare(old, new, &regr, &progr);
-	json_decref(old);
-	json_decref(new);
-	if (cmp == NULL) {
-		fprintf(stderr, "pvpkit: compare: out of memory\n");
+	cmp = cmd_compare_show(old, new, "compare", &regr);
+	if (cmp == NULL)
 		return 1;
-	}
-	cmd_compare_print(cmp, regr, progr);
 	rc = out != NULL ? compare_write(cmp, out, argv[1], argv[2]) : 0;
 	json_decref(cmp);
 	if (rc != 0)
 		return rc;
-	return regr > 0 ? COMPARE_REGRESSION : 0;
+	return regr > 0 ? CMD_EXIT_REGRESSION : 0;
 }

@@ -31,9 +31,6 @@
 	"pvpkit history [--db FILE] add [--tag TAG] RESULTS... | list | "                          \
 	"trend --point SIZE,FLOWS [--goal GOAL] [--svg FILE] | compare --baseline TAG"
 
-/* The exit status of a comparison that found a regression, as compare's. */
-#define HISTORY_REGRESSION 3
-
 static int
 history_add(sqlite3 *db, const char *dbpath, int argc, char **argv)
 {
@@ -273,30 +270,23 @@ static int
 history_compare(sqlite3 *db, const char *dbpath, int argc, char **argv)
 {
 	json_t *old, *new, *cmp;
-	unsigned int regr, progr;
 	long long oid, nid;
+	unsigned int regr;
 
 	if (argc != 3 || strcmp(argv[1], "--baseline") != 0)
 		return cli_usage_error("--help", "history: usage: %s", HISTORY_USAGE);
 	old = history_pick(db, dbpath, argv[2], &oid);
-	if (old == NULL)
-		return 1;
-	new = history_pick(db, dbpath, NULL, &nid);
+	new = old != NULL ? history_pick(db, dbpath, NULL, &nid) : NULL;
 	if (new == NULL) {
 		json_decref(old);
 		return 1;
 	}
 	printf("old: run %lld (%s), new: run %lld (latest)\n", oid, argv[2], nid);
-	cmp = report_compare(old, new, &regr, &progr);
-	json_decref(old);
-	json_decref(new);
-	if (cmp == NULL) {
-		fprintf(stderr, "pvpkit: history: out of memory\n");
+	cmp = cmd_compare_show(old, new, "history", &regr);
+	if (cmp == NULL)
 		return 1;
-	}
-	cmd_compare_print(cmp, regr, progr);
 	json_decref(cmp);
-	return regr > 0 ? HISTORY_REGRESSION : 0;
+	return regr > 0 ? CMD_EXIT_REGRESSION : 0;
 }
 
 /* The subcommand argv[1], --db taken out. @return the exit status. */
