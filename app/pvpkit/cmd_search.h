@@ -75,13 +75,6 @@ struct cmd_repeats {
 };
 
 /**
- * Add "preset" and (with @p group) "repeat": {"group", "index", "of"} to
- * a search record.
- */
-void cmd_search_tag_record(json_t *rec, const struct cmd_search_args *a, const char *group,
-			   unsigned int index);
-
-/**
  * The "run" record that makes results comparable, appended first:
  * pvpkit's version, the topology, the user's DUT description, the host
  * (CPU model, CPUs, kernel) and every hop's context (OVS: its version,

@@ -399,26 +399,29 @@ search_keep_result(struct cmd_search_point *sp, const struct pvp_search_result *
 	rec = report_search_record(&sp->a->p, res, sp->size, sp->flows);
 	if (rec == NULL)
 		return 0;
-	json_object_set_new(rec, "id", json_string(sp->id));
-	json_object_set_new(rec, "started", json_string(sp->started));
-	json_object_set_new(rec, "topology", json_string(sp->t->name));
-	if (failed)
-		json_object_set_new(rec, "failed", json_true());
-	/* Only when there is something to say: older readers see what they know. */
-	if (json_array_size(sp->checks_failed) > 0)
-		json_object_set(rec, "checks_failed", sp->checks_failed);
-	if (burst != NULL)
-		json_object_set(rec, "burst_warning", (json_t *)(uintptr_t)burst);
+	/* The optional members only when there is something to say: older
+	 * readers see what they know. */
+	json_object_update_new(
+		rec, json_pack("{s:s,s:s,s:s,s:o*,s:O*,s:O*}", "id", sp->id, "started", sp->started,
+			       "topology", sp->t->name, "failed", failed ? json_true() : NULL,
+			       "checks_failed",
+			       json_array_size(sp->checks_failed) > 0 ? sp->checks_failed : NULL,
+			       "burst_warning", burst));
 	/* A search cut short says why, so it is never read as complete. */
-	if (coord_interrupted) {
-		json_object_set_new(rec, "interrupted",
-				    json_string(cli_signal_name(coord_interrupted)));
-		json_object_set_new(rec, "partial", json_true());
-	} else if (sp->error[0] != '\0') {
-		json_object_set_new(rec, "error", json_string(sp->error));
+	if (coord_interrupted || sp->error[0] != '\0') {
+		json_object_set_new(rec, coord_interrupted ? "interrupted" : "error",
+				    json_string(coord_interrupted
+							? cli_signal_name(coord_interrupted)
+							: sp->error));
 		json_object_set_new(rec, "partial", json_true());
 	}
-	cmd_search_tag_record(rec, sp->a, sp->group, sp->repeat);
+	/* A preset's name, and a repeated search's place in its group. */
+	json_object_update_new(
+		rec, json_pack("{s:s*,s:o*}", "preset", sp->a->preset, "repeat",
+			       sp->group != NULL ? json_pack("{s:s,s:I,s:I}", "group", sp->group,
+							     "index", (json_int_t)sp->repeat, "of",
+							     (json_int_t)sp->a->repeat)
+						 : NULL));
 	ret = cli_sink_keep(&sp->a->sink, rec, "search record");
 	json_decref(rec);
 	return ret < 0 ? 1 : 0;

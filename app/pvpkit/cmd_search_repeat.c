@@ -28,18 +28,6 @@
 #include "pvp_search.h"
 
 void
-cmd_search_tag_record(json_t *rec, const struct cmd_search_args *a, const char *group,
-		      unsigned int index)
-{
-	if (a->preset != NULL)
-		json_object_set_new(rec, "preset", json_string(a->preset));
-	if (group != NULL)
-		json_object_set_new(rec, "repeat",
-				    json_pack("{s:s,s:I,s:I}", "group", group, "index",
-					      (json_int_t)index, "of", (json_int_t)a->repeat));
-}
-
-void
 cmd_repeats_init(struct cmd_repeats *r, const struct pvp_search_params *p)
 {
 	unsigned int g;
