@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -174,6 +175,16 @@ cli_opts_parse(struct cli_opts *o, int val, const char *arg, const char *see)
 		return 2;
 	o->given |= 1u << (val - CLI_OPT_VAL);
 	return 1;
+}
+
+void
+cli_utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 struct coord_topology *

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
@@ -500,8 +499,6 @@ cmd_search_point_run(struct cmd_search_point *sp)
 	struct pvp_search_trial st;
 	struct pvp_search *s;
 	json_t *burst;
-	time_t now;
-	struct tm tm;
 	char a[32], what[96];
 	const char *base;
 	int rc = 0;
@@ -513,9 +510,7 @@ cmd_search_point_run(struct cmd_search_point *sp)
 	sp->has_absorbed = false;
 	sp->has_lowest = false;
 	sp->burst_warned = false;
-	now = time(NULL);
-	gmtime_r(&now, &tm);
-	strftime(sp->started, sizeof(sp->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cli_utc_now(sp->started, sizeof(sp->started));
 	sp->error[0] = '\0';
 	if (o->o.conf.traffic.flow_type != NULL &&
 	    cli_install_flows(sp->t, o->o.conf.traffic.flow_type, sp->flows) < 0)

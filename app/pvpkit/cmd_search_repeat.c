@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <stdint.h>
@@ -115,16 +114,13 @@ cmd_search_run_record(struct cmd_search_args *a, struct coord_topology *t)
 	struct coord_run_record *rr;
 	json_t *rec, *hops, *ctx;
 	struct utsname u;
-	struct tm tm;
-	time_t now = time(NULL);
 	unsigned int i;
 	int ret;
 
 	rr = calloc(1, sizeof(*rr));
 	if (rr == NULL)
 		return 0;
-	gmtime_r(&now, &tm);
-	strftime(rr->started, sizeof(rr->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cli_utc_now(rr->started, sizeof(rr->started));
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
 	rr->nb_goals = a->p.nb_goals;
