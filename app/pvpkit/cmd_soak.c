@@ -134,10 +134,13 @@ soak_lat_diff(const struct pvp_lat *now, const struct pvp_lat *prev, struct pvp_
 	}
 }
 
-/* Loss between two readings as a record; 0 or 1 (not kept: it is on stdout). */
+/*
+ * Loss between two readings as a record, an interval's or (@p totals) the
+ * soak's; 0 or 1 (not kept: it is on stdout).
+ */
 static int
-soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, double t_s,
-	  double span_s, const struct pvp_lat *lat)
+soak_keep(struct soak_run *s, const struct coord_snap *from, bool totals, double t_s, double span_s,
+	  const struct pvp_lat *lat)
 {
 	struct coord_trial_result r;
 	struct coord_soak_record sr;
@@ -145,7 +148,6 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	json_t *rec, *hops;
 	char a[32], b[32];
 	unsigned int i, first;
-	int64_t lost;
 	int ret;
 
 	if (coord_trial_result_alloc(&r, s->t) < 0) {
@@ -158,29 +160,26 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		if (coord_driver_has(s->t->hops[i].hop.driver, COORD_ROLE_COUNTERS))
 			json_object_set_new(hops, s->t->hops[i].hop.name,
 					    json_integer((json_int_t)r.hop_lost[i]));
-	lost = (int64_t)coord_trial_tx_packets(&r) - (int64_t)coord_trial_rx_packets(&r);
 	pvp_lat_read(lat, &ls);
 	/* Written through the record's table (coord_record.c), as it is read. */
 	memset(&sr, 0, sizeof(sr));
-	sr.type = strcmp(type, "soak") == 0 ? COORD_SOAK_TOTALS : COORD_SOAK_INTERVAL;
+	sr.type = totals ? COORD_SOAK_TOTALS : COORD_SOAK_INTERVAL;
 	sr.n = s->n;
 	sr.t_s = t_s;
 	sr.interval_s = span_s;
 	sr.rate_pps = s->a->o.conf.traffic.rate_pps;
 	sr.tx_packets = coord_trial_tx_packets(&r);
 	sr.rx_packets = coord_trial_rx_packets(&r);
-	sr.lost = lost;
-	sr.loss_ratio = coord_trial_tx_packets(&r) > 0
-				? (double)lost / (double)coord_trial_tx_packets(&r)
-				: 0.0;
+	sr.lost = (int64_t)sr.tx_packets - (int64_t)sr.rx_packets;
+	sr.loss_ratio = sr.tx_packets > 0 ? (double)sr.lost / (double)sr.tx_packets : 0.0;
 	sr.hop_lost = hops;
 	sr.unattributed = r.unattributed;
 	sr.reconciled = coord_trial_reconciled(&r);
-	sr.tx_pps = span_s > 0 ? (double)coord_trial_tx_packets(&r) / span_s : 0.0;
-	sr.rx_pps = span_s > 0 ? (double)coord_trial_rx_packets(&r) / span_s : 0.0;
+	sr.tx_pps = span_s > 0 ? (double)sr.tx_packets / span_s : 0.0;
+	sr.rx_pps = span_s > 0 ? (double)sr.rx_packets / span_s : 0.0;
 	sr.size = s->a->o.conf.traffic.size;
 	sr.flows = s->a->o.conf.traffic.flows;
-	sr.has_planned = sr.has_interrupted = sr.type == COORD_SOAK_TOTALS;
+	sr.has_planned = sr.has_interrupted = totals;
 	sr.planned_s = s->a->duration_s;
 	sr.interrupted = s->interrupted != 0;
 	sr.has_latency = ls.count > 0;
@@ -196,7 +195,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		.clock = "tsc",
 	};
 	/* An interval keeps the calls made since the last reading, the totals all of them. */
-	first = sr.type == COORD_SOAK_TOTALS ? 0 : s->nb_recorded;
+	first = totals ? 0 : s->nb_recorded;
 	for (i = first; i < s->nb_injected; i++)
 		sr.injected[sr.nb_injected++] = s->injected[i];
 	s->nb_recorded = s->nb_injected;
@@ -207,7 +206,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 		return 0;
 	}
 	/* Kept first (or on stdout), shown whatever became of it. */
-	if (strcmp(type, "soak") == 0)
+	if (totals)
 		snprintf(a, sizeof(a), "soak totals");
 	else
 		snprintf(a, sizeof(a), "soak interval %u", s->n);
@@ -216,14 +215,13 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	 * Pushed once kept: a kill during the push loses nothing. A quarter
 	 * of the interval at most, so the next reading is on time.
 	 */
-	if (strcmp(type, "soak_interval") == 0)
+	if (!totals)
 		cmd_soak_metrics_interval(&s->a->metrics, rec, s->a->interval_s / 4);
-	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)", type, t_s,
-	       pvp_fmt_count((int64_t)coord_trial_tx_packets(&r), a, sizeof(a)),
-	       pvp_fmt_count((int64_t)coord_trial_rx_packets(&r), b, sizeof(b)), lost,
-	       coord_trial_tx_packets(&r) > 0
-		       ? 100.0 * (double)lost / (double)coord_trial_tx_packets(&r)
-		       : 0.0);
+	printf("%s %6.1f s: tx %s rx %s lost %" PRId64 " (%.4f %%)",
+	       totals ? "soak" : "soak_interval", t_s,
+	       pvp_fmt_count((int64_t)sr.tx_packets, a, sizeof(a)),
+	       pvp_fmt_count((int64_t)sr.rx_packets, b, sizeof(b)), sr.lost,
+	       sr.tx_packets > 0 ? 100.0 * (double)sr.lost / (double)sr.tx_packets : 0.0);
 	if (ls.count > 0)
 		printf("; latency us p50 %.1f p99 %.1f max %.1f", ls.p50 / 1e3, ls.p99 / 1e3,
 		       ls.max / 1e3);
@@ -233,7 +231,7 @@ soak_keep(struct soak_run *s, const struct coord_snap *from, const char *type, d
 	 * hold as a trial's do; an interval's readings are taken one hop
 	 * after the other while traffic runs and only add up.
 	 */
-	if (strcmp(type, "soak") == 0 && !coord_trial_reconciled(&r)) {
+	if (totals && !coord_trial_reconciled(&r)) {
 		s->checks_failed = true;
 		for (i = 0; i < r.nb_findings; i++)
 			printf("CHECK FAILED: %s\n", r.findings[i].text);
@@ -417,7 +415,7 @@ soak_run(struct soak_run *s)
 		soak_lat_diff(&s->lat_now, &s->lat_prev, &s->lat_int);
 		s->n++;
 		/* Not kept: it is on stdout, and the soak ends with its totals. */
-		if (soak_keep(s, s->prev, "soak_interval", now - s->t0,
+		if (soak_keep(s, s->prev, false, now - s->t0,
 			      (double)(s->now[0].t_ns - s->prev[0].t_ns) / 1e9, &s->lat_int) != 0)
 			break;
 		memcpy(s->prev, s->now, sizeof(s->prev));
@@ -434,8 +432,7 @@ soak_run(struct soak_run *s)
 	if (soak_snapshot(s, s->now) < 0)
 		return 1;
 	soak_latency(s, &s->lat_now);
-	if (soak_keep(s, s->first, "soak", s->t_stop - s->t0, s->t_stop - s->t0, &s->lat_now) !=
-		    0 ||
+	if (soak_keep(s, s->first, true, s->t_stop - s->t0, s->t_stop - s->t0, &s->lat_now) != 0 ||
 	    s->sink.not_kept)
 		return 1;
 	if (s->interrupted) {
