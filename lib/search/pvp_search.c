@@ -230,8 +230,8 @@ search_pend(struct pvp_search *s, const struct pvp_search_trial *next, enum sear
 	    struct pvp_search_trial *t)
 {
 	if (!search_budget_left(s, next->duration)) {
-		s->budget_exhausted = true;
-		s->done = true;
+		s->res.budget_exhausted = true;
+		s->res.done = true;
 		return 1;
 	}
 	s->pending_trial = *next;
@@ -257,18 +257,18 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		*t = s->pending_trial;
 		return 0;
 	}
-	if (!s->done && !s->warmup_done) {
+	if (!s->res.done && !s->warmup_done) {
 		const struct pvp_search_trial w = {
 			.rate = s->p.max_rate, .duration = s->p.warmup_duration, .warmup = true};
 
 		return search_pend(s, &w, KIND_WARMUP, t);
 	}
-	if (!s->done && s->retry) {
+	if (!s->res.done && s->retry) {
 		/* The same trial again: one stall must not lower the ceiling. */
 		s->retry = false;
 		return search_pend(s, &s->pending_trial, s->pending_kind, t);
 	}
-	while (!s->done) {
+	while (!s->res.done) {
 		d = s->phase_duration[s->phase];
 		for (g = 0; g < s->p.nb_goals; g++) {
 			search_bounds(s, g, d, &b);
@@ -277,7 +277,7 @@ pvp_search_next(struct pvp_search *s, struct pvp_search_trial *t)
 		}
 		if (g == s->p.nb_goals) {
 			if (s->phase + 1 >= s->nb_phases) {
-				s->done = true;
+				s->res.done = true;
 				break;
 			}
 			s->phase++;
@@ -377,7 +377,7 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	t->loss_remeasure = s->pending_trial.loss_remeasure;
 	t->has_latency = m->has_latency;
 	memcpy(t->lat_ns, m->lat_ns, sizeof(t->lat_ns));
-	s->total_time += t->duration;
+	s->res.total_time += t->duration;
 
 	if (t->warmup) {
 		/* Primes the path; neither a bound nor the generator's ceiling. */
@@ -391,10 +391,10 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 		 * otherwise: measure the same trial again, a bounded number
 		 * of times, before the ceiling moves.
 		 */
-		s->nb_gen_limited++;
+		s->res.nb_gen_limited++;
 		if (s->gen_retries < s->p.gen_remeasure) {
 			s->gen_retries++;
-			s->nb_gen_remeasured++;
+			s->res.nb_gen_remeasured++;
 			search_retry(s, false);
 			return 0;
 		}
@@ -411,13 +411,13 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 		if (s->eff_max < s->p.min_rate)
 			s->eff_max = s->p.min_rate;
 		if (s->gen_in_row >= s->p.max_gen_limited) {
-			s->aborted = true;
-			s->done = true;
+			s->res.aborted = true;
+			s->res.done = true;
 		}
 		return 0;
 	}
 	if (t->gen_remeasure)
-		s->nb_gen_recovered++;
+		s->res.nb_gen_recovered++;
 	s->gen_retries = 0;
 	s->gen_in_row = 0;
 
@@ -428,7 +428,7 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	t->loss_suspect = true;
 	t->loss_suspect = search_loss_suspect(s, t);
 	if (t->loss_suspect) {
-		s->nb_loss_remeasured++;
+		s->res.nb_loss_remeasured++;
 		search_retry(s, true);
 		return 0;
 	}
@@ -491,19 +491,11 @@ pvp_search_get_result(const struct pvp_search *s, struct pvp_search_result *r)
 
 	if (s == NULL || r == NULL)
 		return -EINVAL;
-	memset(r, 0, sizeof(*r));
+	*r = s->res;
 	r->nb_goals = s->p.nb_goals;
 	r->nb_trials = s->nb_trials;
 	r->trials = s->trials;
-	r->total_time = s->total_time;
-	r->nb_gen_limited = s->nb_gen_limited;
-	r->nb_gen_remeasured = s->nb_gen_remeasured;
-	r->nb_gen_recovered = s->nb_gen_recovered;
-	r->nb_loss_remeasured = s->nb_loss_remeasured;
 	r->gen_ceiling = s->eff_max;
-	r->budget_exhausted = s->budget_exhausted;
-	r->aborted = s->aborted;
-	r->done = s->done;
 	final_phase = s->phase + 1 >= s->nb_phases;
 
 	for (g = 0; g < s->p.nb_goals; g++) {

@@ -473,7 +473,7 @@ search_loss_suspect(const struct pvp_search *s, const struct pvp_search_trial_re
 	double est;
 
 	if (s->p.algo != PVP_SEARCH_MLR || t->loss_remeasure || t->rx >= t->tx ||
-	    s->nb_loss_remeasured >= SEARCH_MAX_LOSS_REMEASURE)
+	    s->res.nb_loss_remeasured >= SEARCH_MAX_LOSS_REMEASURE)
 		return false;
 	for (g = 0; g < s->p.nb_goals; g++) {
 		if ((t->met & (1u << g)) ||
@@ -493,7 +493,7 @@ search_budget_left(struct pvp_search *s, double duration)
 		return false;
 	if (s->nb_trials >= SEARCH_HARD_MAX_TRIALS)
 		return false;
-	if (s->p.max_time > 0 && s->total_time + duration > s->p.max_time * (1 + SEARCH_EPS))
+	if (s->p.max_time > 0 && s->res.total_time + duration > s->p.max_time * (1 + SEARCH_EPS))
 		return false;
 	return true;
 }

@@ -71,16 +71,11 @@ struct pvp_search {
 	struct pvp_search_trial_rec *trials; /* recorded trials */
 	unsigned int nb_trials;
 	unsigned int cap_trials;
-	double total_time;
 	double eff_max; /* max_rate, lowered when the generator falls short */
 	unsigned int gen_in_row;
-	unsigned int nb_gen_limited;
-	unsigned int gen_retries;	 /* re-measures of the current limited rate */
-	unsigned int nb_gen_remeasured;	 /* re-measures asked, all rates */
-	unsigned int nb_gen_recovered;	 /* re-measures the generator sent cleanly */
-	unsigned int nb_loss_remeasured; /* loss_suspect trials measured again */
-	bool warmup_done;		 /* the warm-up trial ran (or none was asked) */
-	bool retry;			 /* next trial: the limited or loss_suspect one again */
+	unsigned int gen_retries; /* re-measures of the current limited rate */
+	bool warmup_done;	  /* the warm-up trial ran (or none was asked) */
+	bool retry;		  /* next trial: the limited or loss_suspect one again */
 	unsigned int nb_phases;
 	double phase_duration[PVP_SEARCH_MAX_PHASES + 2];
 	double phase_width[PVP_SEARCH_MAX_PHASES + 2];
@@ -89,9 +84,8 @@ struct pvp_search {
 	bool pending;
 	struct pvp_search_trial pending_trial;
 	enum search_kind pending_kind;
-	bool done;
-	bool budget_exhausted;
-	bool aborted;
+	/* The result's counters and flags as they go; pvp_search_get_result() adds the rest. */
+	struct pvp_search_result res;
 };
 
 /* Loads and bounds (search_bounds.c). */
