@@ -36,13 +36,13 @@ cmd_latency_reference(const struct cmd_repeats *r, char *name, size_t len, doubl
 	unsigned int g, i, n, pick = 0;
 
 	/* The last PDR goal: the highest load a latency figure is asked for. */
-	for (g = 0; g < r->nb_goals; g++)
-		if (r->loss_ratio[g] != 0)
+	for (g = 0; g < r->p->nb_goals; g++)
+		if (r->p->loss_ratio[g] != 0)
 			pick = g;
-	snprintf(name, len, "%s", r->name[pick]);
+	report_goal_label(r->p, pick, name, len);
 	for (i = n = 0; i < r->n; i++)
-		if (r->has_lower[i][pick])
-			v[n++] = r->lower[i][pick];
+		if (r->goal[i][pick].has_lower)
+			v[n++] = r->goal[i][pick].lower_bound;
 	report_stats(v, n, &st);
 	*pps = st.median;
 	return n > 0 && st.median > 0;

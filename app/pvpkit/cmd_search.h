@@ -61,13 +61,10 @@ struct cmd_search_args {
 
 /** The searches of one point, for the line that sums them up. */
 struct cmd_repeats {
-	unsigned int n;				 /**< searches added */
-	unsigned int nb_goals;			 /**< goals per search */
-	double loss_ratio[PVP_SEARCH_MAX_GOALS]; /**< the goals */
-	char name[PVP_SEARCH_MAX_GOALS][32];	 /**< their names (report_goal_label()) */
-	bool has_lower[CMD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];   /**< per search, goal */
-	double lower[CMD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];     /**< lower bounds */
-	double delivered[CMD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS]; /**< conditional tput */
+	unsigned int n;			   /**< searches added */
+	const struct pvp_search_params *p; /**< their goals */
+	/** Per search, per goal: its bounds and conditional throughput. */
+	struct pvp_search_goal_result goal[CMD_SEARCH_MAX_REPEAT][PVP_SEARCH_MAX_GOALS];
 	unsigned int remeasured;    /**< generator-limited trials measured again */
 	unsigned int recovered;	    /**< of those, sent cleanly */
 	unsigned int checks_failed; /**< trials with a failed check, all searches */

@@ -29,27 +29,17 @@
 void
 cmd_repeats_init(struct cmd_repeats *r, const struct pvp_search_params *p)
 {
-	unsigned int g;
-
 	memset(r, 0, sizeof(*r));
-	r->nb_goals = p->nb_goals;
-	memcpy(r->loss_ratio, p->loss_ratio, sizeof(r->loss_ratio));
-	for (g = 0; g < p->nb_goals; g++)
-		report_goal_label(p, g, r->name[g], sizeof(r->name[g]));
+	r->p = p;
 }
 
 void
 cmd_repeats_add(struct cmd_repeats *r, const struct pvp_search_result *res)
 {
-	unsigned int g;
-
 	if (r->n >= CMD_SEARCH_MAX_REPEAT)
 		return;
-	for (g = 0; g < r->nb_goals && g < res->nb_goals; g++) {
-		r->has_lower[r->n][g] = res->goal[g].has_lower;
-		r->lower[r->n][g] = res->goal[g].lower_bound;
-		r->delivered[r->n][g] = res->goal[g].conditional_throughput;
-	}
+	/* A search that never started has none: its goals stay empty. */
+	memcpy(r->goal[r->n], res->goal, sizeof(r->goal[0]));
 	r->remeasured += res->nb_gen_remeasured;
 	r->recovered += res->nb_gen_recovered;
 	r->n++;
@@ -60,23 +50,22 @@ cmd_repeats_show(const struct cmd_repeats *r, const char *group)
 {
 	double v[CMD_SEARCH_MAX_REPEAT], d[CMD_SEARCH_MAX_REPEAT];
 	struct report_stats st, ds;
-	char a[32], b[32], c[32], dl[32], e[32];
+	char a[32], b[32], c[32], dl[32], e[32], name[32];
 	unsigned int g, i, n;
 	int w = 8;
 
 	/* One column for the names, as the search's summary (pdr+p99-100us). */
-	for (g = 0; g < r->nb_goals; g++)
-		if ((int)strlen(r->name[g]) > w)
-			w = (int)strlen(r->name[g]);
+	for (g = 0; g < r->p->nb_goals; g++)
+		if ((int)strlen(report_goal_label(r->p, g, name, sizeof(name))) > w)
+			w = (int)strlen(name);
 	printf("== repeats %s: %u searches\n", group, r->n);
-	for (g = 0; g < r->nb_goals; g++) {
-		const char *name = r->name[g];
-
+	for (g = 0; g < r->p->nb_goals; g++) {
+		report_goal_label(r->p, g, name, sizeof(name));
 		for (i = n = 0; i < r->n; i++) {
-			if (!r->has_lower[i][g])
+			if (!r->goal[i][g].has_lower)
 				continue;
-			v[n] = r->lower[i][g];
-			d[n++] = r->delivered[i][g];
+			v[n] = r->goal[i][g].lower_bound;
+			d[n++] = r->goal[i][g].conditional_throughput;
 		}
 		report_stats(v, n, &st);
 		report_stats(d, n, &ds);
