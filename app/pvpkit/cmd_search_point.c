@@ -372,15 +372,12 @@ static int
 search_trial(struct cmd_search_point *sp, struct pvp_search *s, const struct pvp_search_trial *st)
 {
 	unsigned int tries;
-	int ret;
+	int ret = 1;
 
-	for (tries = 1;; tries++) {
+	for (tries = 0; tries < SEARCH_INVALID_TRIES && ret > 0; tries++)
 		ret = search_trial_once(sp, s, st);
-		if (ret <= 0)
-			return -ret;
-		if (tries == SEARCH_INVALID_TRIES)
-			break;
-	}
+	if (ret <= 0)
+		return -ret;
 	snprintf(sp->error, sizeof(sp->error), "trial %u invalid %u times in a row; search stopped",
 		 st->index + 1, SEARCH_INVALID_TRIES);
 	fprintf(stderr, "pvpkit: %s\n", sp->error);

@@ -112,7 +112,7 @@ testbed_script(char *path, size_t len, const char *self, bool in_build)
 	return TESTBED_FROM_PREFIX;
 }
 
-static int
+static void
 testbed_usage(FILE *f, const char *script, enum testbed_from from)
 {
 	static const char *const why[] = {
@@ -131,7 +131,6 @@ testbed_usage(FILE *f, const char *script, enum testbed_from from)
 		"--dir $PVP_TESTBED_RUNDIR when that is set and ARGS have no --dir;\n"
 		"`pvpkit testbed up --help` shows its options.\n",
 		script, why[from]);
-	return 0;
 }
 
 /*
