@@ -31,21 +31,15 @@ pvp_b64_encode(const void *in, size_t len)
 	out = malloc((len + 2) / 3 * 4 + 1);
 	if (out == NULL)
 		return NULL;
-	for (i = 0; i + 2 < len; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-
-		out[o++] = b64_alphabet[v >> 18];
-		out[o++] = b64_alphabet[(v >> 12) & 63];
-		out[o++] = b64_alphabet[(v >> 6) & 63];
-		out[o++] = b64_alphabet[v & 63];
-	}
-	if (i < len) {
-		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < len ? (uint32_t)p[i + 1] << 8 : 0);
+	/* The last group pads what it lacks with '='. */
+	for (i = 0; i < len; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < len ? (uint32_t)p[i + 1] << 8 : 0) |
+			     (i + 2 < len ? p[i + 2] : 0);
 
 		out[o++] = b64_alphabet[v >> 18];
 		out[o++] = b64_alphabet[(v >> 12) & 63];
 		out[o++] = i + 1 < len ? b64_alphabet[(v >> 6) & 63] : '=';
-		out[o++] = '=';
+		out[o++] = i + 2 < len ? b64_alphabet[v & 63] : '=';
 	}
 	out[o] = '\0';
 	return out;
@@ -66,12 +60,10 @@ pvp_b64_decode(const char *in, size_t n, size_t *len)
 	size_t i, o = 0;
 	uint32_t acc = 0;
 	int bits = 0, pad = 0;
-	uint8_t *out;
+	uint8_t *out = NULL;
 
-	if (n % 4 != 0) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (n % 4 != 0)
+		goto bad;
 	out = malloc(n / 4 * 3 + 1);
 	if (out == NULL)
 		return NULL;
@@ -83,11 +75,8 @@ pvp_b64_decode(const char *in, size_t n, size_t *len)
 			continue;
 		}
 		v = b64_val((unsigned char)in[i]);
-		if (v < 0 || pad != 0) {
-			free(out);
-			errno = EINVAL;
-			return NULL;
-		}
+		if (v < 0 || pad != 0)
+			goto bad;
 		acc = acc << 6 | (uint32_t)v;
 		bits += 6;
 		if (bits >= 8) {
@@ -95,11 +84,12 @@ pvp_b64_decode(const char *in, size_t n, size_t *len)
 			out[o++] = (uint8_t)(acc >> bits);
 		}
 	}
-	if (pad > 2) {
-		free(out);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (pad > 2)
+		goto bad;
 	*len = o;
 	return out;
+bad:
+	free(out);
+	errno = EINVAL;
+	return NULL;
 }
