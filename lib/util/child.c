@@ -128,13 +128,35 @@ child_feed_stdin(struct child_io *io)
 	}
 }
 
+/*
+ * Read what pipe *@p fd holds into @p buf, keeping what fits in @p cap
+ * bytes with the NUL (*@p len of them); close it at its end.
+ */
+static void
+child_read(int *fd, char *buf, size_t cap, size_t *len)
+{
+	char tmp[512];
+	ssize_t n;
+
+	if (*len + 1 < cap) {
+		n = read(*fd, buf + *len, cap - 1 - *len);
+		if (n > 0)
+			*len += (size_t)n;
+	} else {
+		n = read(*fd, tmp, sizeof(tmp)); /* over the cap: dropped */
+	}
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		close(*fd);
+		*fd = -1;
+	}
+	buf[*len] = '\0';
+}
+
 /* Read stdout into out->out, growing it up to io->max. */
 static void
 child_read_stdout(struct child_io *io)
 {
 	struct pvp_child_out *out = io->out;
-	char tmp[512];
-	ssize_t n;
 
 	if (out->len + 1 == io->cap && io->cap < io->max) {
 		char *nb = realloc(out->out, io->cap * 2);
@@ -144,42 +166,7 @@ child_read_stdout(struct child_io *io)
 			io->cap *= 2;
 		}
 	}
-	if (out->len + 1 < io->cap) {
-		n = read(io->pout[0], out->out + out->len, io->cap - 1 - out->len);
-		if (n > 0)
-			out->len += (size_t)n;
-	} else {
-		n = read(io->pout[0], tmp, sizeof(tmp)); /* over the cap: dropped */
-	}
-	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-		close(io->pout[0]);
-		io->pout[0] = -1;
-	}
-	out->out[out->len] = '\0';
-}
-
-/* Read stderr into out->err, keeping what fits. */
-static void
-child_read_stderr(struct child_io *io)
-{
-	struct pvp_child_out *out = io->out;
-	char tmp[512];
-	ssize_t n;
-
-	n = read(io->perr[0], tmp, sizeof(tmp));
-	if (n > 0 && io->elen + 1 < sizeof(out->err)) {
-		size_t c = (size_t)n < sizeof(out->err) - 1 - io->elen
-				   ? (size_t)n
-				   : sizeof(out->err) - 1 - io->elen;
-
-		memcpy(out->err + io->elen, tmp, c);
-		io->elen += c;
-		out->err[io->elen] = '\0';
-	}
-	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-		close(io->perr[0]);
-		io->perr[0] = -1;
-	}
+	child_read(&io->pout[0], out->out, io->cap, &out->len);
 }
 
 /*
@@ -232,7 +219,7 @@ child_pump(struct child_io *io, pid_t pid, uint64_t deadline, int *st, bool *rea
 		if (i_out >= 0 && pfd[i_out].revents != 0)
 			child_read_stdout(io);
 		if (i_err >= 0 && pfd[i_err].revents != 0)
-			child_read_stderr(io);
+			child_read(&io->perr[0], io->out->err, sizeof(io->out->err), &io->elen);
 	}
 }
 
