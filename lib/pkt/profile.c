@@ -176,10 +176,8 @@ load_text(const char *text, size_t len, const char *source, const char *dir, cha
 	json_t *root;
 
 	prof_fmt(c.dir, sizeof(c.dir), "%s", dir != NULL ? dir : "");
-	if (err_len == 0)
-		err = NULL;
-	if (err != NULL)
-		err[0] = '\0';
+	if (c.err != NULL)
+		c.err[0] = '\0';
 	/* jansson stops at a NUL as at the end: a binary file would be
 	 * misread as the text before it. */
 	if (memchr(text, '\0', len) != NULL) {
@@ -216,9 +214,7 @@ pvp_profile_load(const char *path, char *err, size_t err_len)
 	size_t n;
 	int rc, e;
 
-	if (err_len == 0)
-		err = NULL;
-	if (err != NULL)
+	if (err != NULL && err_len > 0)
 		err[0] = '\0';
 	/* Never blocks on a FIFO, refuses devices and huge files. */
 	rc = pvp_file_read(path, PVP_PKT_MAX_FILE, &text, &n, emsg, sizeof(emsg));
@@ -244,9 +240,7 @@ pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports, unsigned
 	json_t *root, *arr;
 	unsigned int i;
 
-	if (err_len == 0)
-		err = NULL;
-	if (err != NULL)
+	if (err != NULL && err_len > 0)
 		err[0] = '\0';
 	if (n_ports == 0 || ports == NULL || flows == 0 ||
 	    (size != 0 && (size < PVP_PKT_MIN_SIZE || size > PVP_PKT_MAX_SIZE))) {
