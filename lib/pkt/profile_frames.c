@@ -109,47 +109,6 @@ load_pcap(struct prof_ctx *c, const char *path, struct pvp_stream *s, const char
 	return 0;
 }
 
-/* "imix": "trex" or a list of {size, weight}. */
-static int
-parse_imix(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_stream *s)
-{
-	static const char *const keys[] = {"size", "weight", NULL};
-	size_t i;
-	json_t *e;
-
-	if (json_is_string(v)) {
-		if (strcmp(json_string_value(v), "trex") != 0)
-			return prof_fail(c, -EINVAL, path,
-					 "must be \"trex\" or a list of {\"size\", \"weight\"}");
-		memcpy(s->imix, pvp_imix_trex, sizeof(pvp_imix_trex));
-		s->n_imix = RTE_DIM(pvp_imix_trex);
-		return 0;
-	}
-	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > PVP_PKT_MAX_IMIX)
-		return prof_fail(c, -EINVAL, path,
-				 "must be \"trex\" or a list of 1..%d {\"size\", \"weight\"}",
-				 PVP_PKT_MAX_IMIX);
-	json_array_foreach(v, i, e) {
-		char sub[256];
-		uint64_t x;
-
-		prof_fmt(sub, sizeof(sub), "%s[%zu]", path, i);
-		if (prof_check_keys(c, e, sub, keys) != 0 ||
-		    prof_get_u64(c, e, "size", sub, true, PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE, &x) !=
-			    0)
-			return -EINVAL;
-		s->imix[i].size = x;
-		if (prof_get_u64(c, e, "weight", sub, true, 1, 1000000, &x) != 0)
-			return -EINVAL;
-		s->imix[i].weight = x;
-	}
-	s->n_imix = json_array_size(v);
-	if (pvp_imix_cycle_len(s->imix, s->n_imix) > 1000000)
-		return prof_fail(c, -ERANGE, path,
-				 "the weights make a cycle of more than 1000000 packets");
-	return 0;
-}
-
 /* Message for a frame size below what the headers and the signature need; -EINVAL. */
 static int
 too_small(struct prof_ctx *c, const char *path, const struct pvp_stream *s, uint16_t size)
@@ -199,23 +158,52 @@ parse_stream_pcap(struct prof_ctx *c, const json_t *pcap, const char *path, stru
 	return 0;
 }
 
-/* "imix", every size large enough for the headers. */
+/* "imix": "trex" or a list of {size, weight}, every size large enough for the headers. */
 static int
-parse_stream_imix(struct prof_ctx *c, const json_t *imix, const char *path, struct pvp_stream *s)
+parse_stream_imix(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_stream *s)
 {
+	static const char *const keys[] = {"size", "weight", NULL};
 	char sub[256], isub[280];
-	unsigned int i;
+	uint64_t x;
+	size_t i;
+	json_t *e;
 
 	prof_fmt(sub, sizeof(sub), "%s.imix", path);
-	if (parse_imix(c, imix, sub, s) != 0)
-		return -EINVAL;
+	if (json_is_string(v)) {
+		if (strcmp(json_string_value(v), "trex") != 0)
+			return prof_fail(c, -EINVAL, sub,
+					 "must be \"trex\" or a list of {\"size\", \"weight\"}");
+		memcpy(s->imix, pvp_imix_trex, sizeof(pvp_imix_trex));
+		s->n_imix = RTE_DIM(pvp_imix_trex);
+	} else if (!json_is_array(v) || json_array_size(v) == 0 ||
+		   json_array_size(v) > PVP_PKT_MAX_IMIX) {
+		return prof_fail(c, -EINVAL, sub,
+				 "must be \"trex\" or a list of 1..%d {\"size\", \"weight\"}",
+				 PVP_PKT_MAX_IMIX);
+	}
+	/* No element in "trex": json_array_foreach() passes over a string. */
+	json_array_foreach(v, i, e) {
+		prof_fmt(isub, sizeof(isub), "%s[%zu]", sub, i);
+		if (prof_check_keys(c, e, isub, keys) != 0 ||
+		    prof_get_u64(c, e, "size", isub, true, PVP_PKT_MIN_SIZE, PVP_PKT_MAX_SIZE,
+				 &x) != 0)
+			return -EINVAL;
+		s->imix[i].size = x;
+		if (prof_get_u64(c, e, "weight", isub, true, 1, 1000000, &x) != 0)
+			return -EINVAL;
+		s->imix[i].weight = x;
+		s->n_imix = i + 1;
+	}
+	if (pvp_imix_cycle_len(s->imix, s->n_imix) > 1000000)
+		return prof_fail(c, -ERANGE, sub,
+				 "the weights make a cycle of more than 1000000 packets");
 	for (i = 0; i < s->n_imix; i++) {
 		if (s->imix[i].size >= pvp_stream_min_size(s))
 			continue;
-		if (json_is_string(imix))
+		if (json_is_string(v))
 			prof_fmt(isub, sizeof(isub), "%s", sub);
 		else
-			prof_fmt(isub, sizeof(isub), "%s[%u].size", sub, i);
+			prof_fmt(isub, sizeof(isub), "%s[%zu].size", sub, i);
 		return too_small(c, isub, s, s->imix[i].size);
 	}
 	return 0;
