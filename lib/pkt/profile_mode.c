@@ -47,29 +47,33 @@ prof_parse_rate(struct prof_ctx *c, const json_t *o, const char *path, struct pv
 	return 0;
 }
 
-/* The value of "mode". */
-static int
-parse_mode(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_stream *s)
+/* Any failure is -EINVAL to the caller, -ERANGE ones included. */
+int
+prof_parse_mode(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s)
 {
 	static const char *const mkeys[] = {"count", "packets", "gap_us", NULL};
-	char sub[256];
-	json_t *b;
+	json_t *v = json_object_get(o, "mode"), *b;
+	char msub[256], sub[280];
+	uint64_t x;
 
+	if (v == NULL)
+		return 0;
+	prof_fmt(msub, sizeof(msub), "%s.mode", path);
 	if (json_is_string(v) && strcmp(json_string_value(v), "continuous") == 0) {
 		s->mode = PVP_MODE_CONTINUOUS;
 		return 0;
 	}
 	if (json_is_object(v) && json_object_size(v) == 1 &&
 	    (b = json_object_get(v, "burst")) != NULL) {
-		prof_fmt(sub, sizeof(sub), "%s.burst", path);
+		prof_fmt(sub, sizeof(sub), "%s.burst", msub);
 		s->mode = PVP_MODE_BURST;
-		return prof_get_uint(c, b, sub, 1, PVP_PKT_MAX_FLOWS, &s->burst_packets);
+		return prof_get_uint(c, b, sub, 1, PVP_PKT_MAX_FLOWS, &s->burst_packets) != 0
+			       ? -EINVAL
+			       : 0;
 	}
 	if (json_is_object(v) && json_object_size(v) == 1 &&
 	    (b = json_object_get(v, "multi_burst")) != NULL) {
-		uint64_t x;
-
-		prof_fmt(sub, sizeof(sub), "%s.multi_burst", path);
+		prof_fmt(sub, sizeof(sub), "%s.multi_burst", msub);
 		if (prof_check_keys(c, b, sub, mkeys) != 0)
 			return -EINVAL;
 		s->mode = PVP_MODE_MULTI_BURST;
@@ -81,28 +85,17 @@ parse_mode(struct prof_ctx *c, const json_t *v, const char *path, struct pvp_str
 			return -EINVAL;
 		if (__builtin_mul_overflow((uint64_t)s->burst_count, s->burst_packets, &x) ||
 		    x > PVP_PKT_MAX_FLOWS)
-			return prof_fail(c, -ERANGE, sub,
+			return prof_fail(c, -EINVAL, sub,
 					 "count x packets is more than 2^48 packets");
 		s->burst_gap_us = 0;
-		/* Any failure is -EINVAL to prof_parse_mode(). */
 		return prof_get_u64(c, b, "gap_us", sub, false, 0, PVP_PKT_MAX_GAP_US,
-				    &s->burst_gap_us);
+				    &s->burst_gap_us) != 0
+			       ? -EINVAL
+			       : 0;
 	}
-	return prof_fail(c, -EINVAL, path,
+	return prof_fail(c, -EINVAL, msub,
 			 "must be \"continuous\", {\"burst\": N} or {\"multi_burst\": {\"count\", "
 			 "\"packets\", \"gap_us\"}}");
-}
-
-int
-prof_parse_mode(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s)
-{
-	json_t *v = json_object_get(o, "mode");
-	char sub[256];
-
-	if (v == NULL)
-		return 0;
-	prof_fmt(sub, sizeof(sub), "%s.mode", path);
-	return parse_mode(c, v, sub, s) != 0 ? -EINVAL : 0;
 }
 
 int
