@@ -36,6 +36,15 @@ pvp_om_free(struct pvp_om *om)
 	om->len = om->cap = 0;
 }
 
+/* Record -EINVAL, unless an error came first, when @p bad; returns @p bad. */
+static bool
+om_bad(struct pvp_om *om, bool bad)
+{
+	if (bad && om->err == 0)
+		om->err = -EINVAL;
+	return bad;
+}
+
 static void
 om_reserve(struct pvp_om *om, size_t n)
 {
@@ -64,10 +73,8 @@ static void __attribute__((format(printf, 2, 3))) om_printf(struct pvp_om *om, c
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		om->err = om->err != 0 ? om->err : -EINVAL;
+	if (om_bad(om, n < 0))
 		return;
-	}
 	om_reserve(om, (size_t)n);
 	if (om->err != 0)
 		return;
@@ -117,12 +124,10 @@ pvp_om_family(struct pvp_om *om, const char *name, enum pvp_om_type type, const 
 	/* OpenMetrics readers refuse a unit that does not end the name. */
 	size_t nl = name != NULL ? strlen(name) : 0, ul = unit != NULL ? strlen(unit) : 0;
 
-	if (!om_name_ok(name) || nl + 7 > sizeof(om->family) ||
-	    (unit != NULL &&
-	     (ul + 1 > nl || name[nl - ul - 1] != '_' || strcmp(name + nl - ul, unit) != 0))) {
-		om->err = om->err != 0 ? om->err : -EINVAL;
+	if (om_bad(om, !om_name_ok(name) || nl + 7 > sizeof(om->family) ||
+			       (unit != NULL && (ul + 1 > nl || name[nl - ul - 1] != '_' ||
+						 strcmp(name + nl - ul, unit) != 0))))
 		return;
-	}
 	snprintf(om->family, sizeof(om->family), "%s", name);
 	om->type = type;
 	om_printf(om, "# TYPE %s%s %s\n", name, total, tname[type]);
@@ -140,19 +145,15 @@ om_series(struct pvp_om *om, const char *suffix, const struct pvp_om_label *labe
 {
 	unsigned int i;
 
-	if (nb > PVP_OM_MAX_LABELS || om->family[0] == '\0') {
-		om->err = om->err != 0 ? om->err : -EINVAL;
+	if (om_bad(om, nb > PVP_OM_MAX_LABELS || om->family[0] == '\0'))
 		return;
-	}
 	om_printf(om, "%s%s", om->family, suffix);
 	if (nb == 0 && le == NULL)
 		return;
 	om_printf(om, "{");
 	for (i = 0; i < nb; i++) {
-		if (!om_name_ok(labels[i].name) || strcmp(labels[i].name, "le") == 0) {
-			om->err = om->err != 0 ? om->err : -EINVAL;
+		if (om_bad(om, !om_name_ok(labels[i].name) || strcmp(labels[i].name, "le") == 0))
 			return;
-		}
 		om_printf(om, "%s%s=\"", i > 0 ? "," : "", labels[i].name);
 		om_escaped(om, labels[i].value != NULL ? labels[i].value : "", true);
 		om_printf(om, "\"");
@@ -191,10 +192,8 @@ void
 pvp_om_value(struct pvp_om *om, const struct pvp_om_label *labels, unsigned int nb_labels,
 	     double value)
 {
-	if (om->type == PVP_OM_HISTOGRAM) {
-		om->err = om->err != 0 ? om->err : -EINVAL;
+	if (om_bad(om, om->type == PVP_OM_HISTOGRAM))
 		return;
-	}
 	om_series(om, om->type == PVP_OM_COUNTER ? "_total" : "", labels, nb_labels, NULL);
 	om_number(om, value);
 }
@@ -203,10 +202,8 @@ void
 pvp_om_uint(struct pvp_om *om, const struct pvp_om_label *labels, unsigned int nb_labels,
 	    uint64_t value)
 {
-	if (om->type == PVP_OM_HISTOGRAM) {
-		om->err = om->err != 0 ? om->err : -EINVAL;
+	if (om_bad(om, om->type == PVP_OM_HISTOGRAM))
 		return;
-	}
 	om_series(om, om->type == PVP_OM_COUNTER ? "_total" : "", labels, nb_labels, NULL);
 	om_printf(om, " %" PRIu64 "\n", value);
 }
@@ -218,10 +215,8 @@ pvp_om_histogram(struct pvp_om *om, const struct pvp_om_label *labels, unsigned 
 	char b[32];
 	unsigned int i;
 
-	if (om->type != PVP_OM_HISTOGRAM) {
-		om->err = om->err != 0 ? om->err : -EINVAL;
+	if (om_bad(om, om->type != PVP_OM_HISTOGRAM))
 		return;
-	}
 	for (i = 0; i < nb; i++) {
 		om_fmt_double(b, sizeof(b), le[i]);
 		om_series(om, "_bucket", labels, nb_labels, b);

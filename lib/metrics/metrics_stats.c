@@ -279,6 +279,16 @@ ms_queues(struct pvp_om *om, const json_t *ports, const json_t *lcores)
 	}
 }
 
+/* Whether lcores entry @p e is lcore @p id polling queues in direction @p dir. */
+static bool
+ms_lcore_is(const json_t *e, json_int_t id, const char *dir)
+{
+	const char *ed = json_string_value(json_object_get(e, "direction"));
+
+	return json_integer_value(json_object_get(e, "lcore")) == id && ed != NULL &&
+	       strcmp(ed, dir) == 0;
+}
+
 /* Per lcore: the sums of the queues it polls. */
 static void
 ms_lcores(struct pvp_om *om, const json_t *ports, const json_t *lcores)
@@ -286,11 +296,11 @@ ms_lcores(struct pvp_om *om, const json_t *ports, const json_t *lcores)
 	static const char *const fam[] = {"pvpkit_lcore_packets", "pvpkit_lcore_bytes"};
 	static const char *const key[] = {"packets", "bytes"};
 	struct pvp_om_label l[2];
-	const json_t *o, *q;
+	const json_t *o, *e, *q;
 	char lc[24];
 	unsigned int f;
 	uint64_t sum, v;
-	size_t i;
+	size_t i, j;
 
 	for (f = 0; f < 2; f++) {
 		pvp_om_family(om, fam[f], PVP_OM_COUNTER, f == 1 ? "bytes" : NULL,
@@ -299,31 +309,19 @@ ms_lcores(struct pvp_om *om, const json_t *ports, const json_t *lcores)
 		json_array_foreach(lcores, i, o) {
 			const char *dir = json_string_value(json_object_get(o, "direction"));
 			json_int_t id = json_integer_value(json_object_get(o, "lcore"));
-			const json_t *port = json_array_get(
-				ports, (size_t)json_integer_value(json_object_get(o, "port")));
-			size_t j;
 
-			if (dir == NULL || port == NULL)
+			if (dir == NULL ||
+			    json_array_get(ports, (size_t)json_integer_value(
+							  json_object_get(o, "port"))) == NULL)
 				continue;
 			/* One sample per (lcore, direction): the first entry of each sums them. */
-			for (j = 0; j < i; j++) {
-				const json_t *e = json_array_get(lcores, j);
-				const char *ed = json_string_value(json_object_get(e, "direction"));
-
-				if (json_integer_value(json_object_get(e, "lcore")) == id &&
-				    ed != NULL && strcmp(ed, dir) == 0)
+			for (j = 0; j < i; j++)
+				if (ms_lcore_is(json_array_get(lcores, j), id, dir))
 					break;
-			}
 			if (j < i)
 				continue;
 			sum = 0;
-			for (j = i; j < json_array_size(lcores); j++) {
-				const json_t *e = json_array_get(lcores, j);
-				const char *ed = json_string_value(json_object_get(e, "direction"));
-
-				if (json_integer_value(json_object_get(e, "lcore")) != id ||
-				    ed == NULL || strcmp(ed, dir) != 0)
-					continue;
+			json_array_foreach(lcores, j, e) {
 				q = json_array_get(
 					json_object_get(
 						json_array_get(ports,
@@ -331,7 +329,7 @@ ms_lcores(struct pvp_om *om, const json_t *ports, const json_t *lcores)
 								       json_object_get(e, "port"))),
 						strcmp(dir, "rx") == 0 ? "rxq" : "txq"),
 					(size_t)json_integer_value(json_object_get(e, "queue")));
-				if (ms_uint(q, key[f], &v))
+				if (ms_lcore_is(e, id, dir) && ms_uint(q, key[f], &v))
 					sum += v;
 			}
 			snprintf(lc, sizeof(lc), "%" JSON_INTEGER_FORMAT, id);
