@@ -136,33 +136,30 @@ ctl_conn_has_work(const struct pvp_ctl_server *srv, const struct ctl_conn *c,
 static uint64_t
 ctl_conn_deadline(const struct pvp_ctl_server *srv, const struct ctl_conn *c, const char **why)
 {
-	uint64_t d, best;
+	/* The first of the clocks that run; on a tie, the earlier row says why. */
+	const struct {
+		bool runs;
+		uint64_t at;
+		const char *why;
+	} clocks[] = {
+		{true, c->t_active + (uint64_t)srv->idle_timeout_s * 1000, "idle timeout"},
+		{!c->authed, c->t_open + srv->auth_timeout_ms, "no valid token in time"},
+		{c->t_line != 0, c->t_line + srv->line_timeout_ms,
+		 "request line not finished in time"},
+		{c->woff < c->wlen, c->t_write + srv->write_timeout_ms,
+		 "does not read its answers"},
+	};
+	uint64_t best = UINT64_MAX;
+	size_t i;
 
 	if (c->draining) {
 		*why = "closed after an error";
 		return c->t_drain;
 	}
-	best = c->t_active + (uint64_t)srv->idle_timeout_s * 1000;
-	*why = "idle timeout";
-	if (!c->authed) {
-		d = c->t_open + srv->auth_timeout_ms;
-		if (d < best) {
-			best = d;
-			*why = "no valid token in time";
-		}
-	}
-	if (c->t_line != 0) {
-		d = c->t_line + srv->line_timeout_ms;
-		if (d < best) {
-			best = d;
-			*why = "request line not finished in time";
-		}
-	}
-	if (c->woff < c->wlen) {
-		d = c->t_write + srv->write_timeout_ms;
-		if (d < best) {
-			best = d;
-			*why = "does not read its answers";
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (clocks[i].runs && clocks[i].at < best) {
+			best = clocks[i].at;
+			*why = clocks[i].why;
 		}
 	}
 	return best;
