@@ -64,20 +64,6 @@ parse_stream_headers(struct prof_ctx *c, const json_t *o, const char *path, stru
 	return prof_parse_hdr(c, v, sub, s, false);
 }
 
-/* Build the templates of a parsed stream; errors name the member at fault. */
-static int
-build_stream(struct prof_ctx *c, const char *path, struct pvp_stream *s)
-{
-	char sub[256], msg[PVP_PKT_ERR_LEN] = "", where[64] = "";
-	int rc;
-
-	rc = pkt_stream_build(s, msg, sizeof(msg), where, sizeof(where));
-	if (rc == 0)
-		return 0;
-	prof_fmt(sub, sizeof(sub), "%s%s%s", path, where[0] != '\0' ? "." : "", where);
-	return prof_fail(c, rc, sub, "%s", rc == -ENOMEM ? "out of memory" : msg);
-}
-
 /*
  * One stream, in the order its members depend on each other: headers
  * before the vars that write into them, vars before the flows they make,
@@ -88,6 +74,7 @@ static int
 parse_stream(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stream *s,
 	     uint16_t id)
 {
+	char sub[256], msg[PVP_PKT_ERR_LEN] = "", where[64] = "";
 	int rc;
 
 	if ((rc = parse_stream_id(c, o, path, s, id)) != 0 ||
@@ -100,7 +87,12 @@ parse_stream(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_s
 	    (rc = prof_parse_flows(c, o, path, s)) != 0 ||
 	    (rc = prof_parse_frames(c, o, path, s)) != 0)
 		return rc;
-	return build_stream(c, path, s);
+	/* The templates; an error names the member at fault. */
+	rc = pkt_stream_build(s, msg, sizeof(msg), where, sizeof(where));
+	if (rc == 0)
+		return 0;
+	prof_fmt(sub, sizeof(sub), "%s%s%s", path, where[0] != '\0' ? "." : "", where);
+	return prof_fail(c, rc, sub, "%s", rc == -ENOMEM ? "out of memory" : msg);
 }
 
 /* ---- entry points ---- */
