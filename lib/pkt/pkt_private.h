@@ -70,6 +70,9 @@ pkt_fold(uint32_t s)
  * Returns 0 or -errno with a message in @msg. */
 int pkt_stream_build(struct pvp_stream *s, char *msg, size_t msglen, char *where, size_t wherelen);
 
+/* Sign template @t of @s at @off: magic, stream id, sequence and timestamp 0. */
+void pkt_sig_put(const struct pvp_stream *s, struct pvp_tmpl *t, uint32_t off);
+
 /* Resolve variable @vi of @s on template @t (parsed as @lay). */
 int pkt_slot_resolve(const struct pvp_stream *s, unsigned int vi, struct pvp_tmpl *t,
 		     const struct pvp_pkt_layout *lay, char *msg, size_t msglen);

@@ -81,7 +81,6 @@ raw_sign(struct pvp_stream *s, struct pvp_tmpl *t, struct pvp_pkt_layout *lay)
 {
 	uint32_t end = lay->in_l3_off != 0 ? lay->in_l3_end : lay->l3_end;
 	uint32_t off = lay->payload_off != 0 ? lay->payload_off : pkt_sig_tail_off(lay);
-	struct pvp_sig *sig;
 	uint32_t hdr_end;
 
 	if (off == 0 || off + PVP_SIG_LEN > end)
@@ -95,12 +94,7 @@ raw_sign(struct pvp_stream *s, struct pvp_tmpl *t, struct pvp_pkt_layout *lay)
 		if (lay->payload_off == 0 || raw_vars_touch(s, off, PVP_SIG_LEN))
 			return;
 	}
-	sig = (struct pvp_sig *)(t->data + off);
-	sig->magic = rte_cpu_to_be_32(PVP_SIG_MAGIC);
-	sig->stream = rte_cpu_to_be_16(s->id);
-	sig->seq = 0;
-	sig->tx_ts = 0;
-	t->sig_off = (uint16_t)off;
+	pkt_sig_put(s, t, off);
 	if (lay->in_l3_off != 0 && off < hdr_end) {
 		lay->in_l3_off = 0;
 		lay->in_l4_off = 0;

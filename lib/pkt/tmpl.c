@@ -102,7 +102,6 @@ static int
 build_frame(const struct pvp_stream *s, uint16_t size, struct pvp_tmpl *t)
 {
 	uint32_t len = size - PVP_FCS_LEN, off;
-	struct pvp_sig *sig;
 
 	t->data = calloc(1, len);
 	if (t->data == NULL)
@@ -120,10 +119,7 @@ build_frame(const struct pvp_stream *s, uint16_t size, struct pvp_tmpl *t)
 	} else {
 		off = put_hdrs(&s->outer, t->data, 0, len, 0);
 	}
-	sig = (struct pvp_sig *)(t->data + off);
-	sig->magic = rte_cpu_to_be_32(PVP_SIG_MAGIC);
-	sig->stream = rte_cpu_to_be_16(s->id);
-	t->sig_off = off;
+	pkt_sig_put(s, t, off);
 	/* VXLAN over IPv4: outer UDP checksum 0 (RFC 7348); elsewhere a
 	 * non-zero placeholder so pkt_csum_full() computes it. */
 	if (s->vxlan && s->outer.ip_ver == 6)
@@ -280,7 +276,6 @@ static void
 pcap_sign(const struct pvp_stream *s, struct pvp_tmpl *t)
 {
 	struct pvp_pkt_layout lay;
-	struct pvp_sig *sig;
 	uint32_t end;
 
 	if (pvp_pkt_parse(t->data, t->len, &lay) != 0 || lay.payload_off == 0)
@@ -288,12 +283,19 @@ pcap_sign(const struct pvp_stream *s, struct pvp_tmpl *t)
 	end = lay.in_l3_off != 0 ? lay.in_l3_end : lay.l3_end;
 	if ((uint32_t)lay.payload_off + PVP_SIG_LEN > end)
 		return;
-	sig = (struct pvp_sig *)(t->data + lay.payload_off);
+	pkt_sig_put(s, t, lay.payload_off);
+}
+
+void
+pkt_sig_put(const struct pvp_stream *s, struct pvp_tmpl *t, uint32_t off)
+{
+	struct pvp_sig *sig = (struct pvp_sig *)(t->data + off);
+
 	sig->magic = rte_cpu_to_be_32(PVP_SIG_MAGIC);
 	sig->stream = rte_cpu_to_be_16(s->id);
 	sig->seq = 0;
 	sig->tx_ts = 0;
-	t->sig_off = lay.payload_off;
+	t->sig_off = (uint16_t)off;
 }
 
 int
