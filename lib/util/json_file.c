@@ -38,14 +38,10 @@ json_file_open(const char *path, int create)
 	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | create, 0644);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) != 0) {
-		e = errno;
+	e = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+	if (e != 0) {
 		close(fd);
 		return -e;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
 	}
 	return fd;
 }
