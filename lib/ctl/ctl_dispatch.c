@@ -42,9 +42,7 @@ ctl_current(struct pvp_ctl_server **srv, struct ctl_conn **c)
 void
 ctl_conn_init(const struct pvp_ctl_server *srv, struct ctl_conn *c, int fd)
 {
-	memset(c, 0, sizeof(*c));
-	c->fd = fd;
-	c->authed = !srv->need_token;
+	*c = (struct ctl_conn){.fd = fd, .authed = !srv->need_token};
 }
 
 void

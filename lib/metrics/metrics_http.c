@@ -82,8 +82,7 @@ pvp_metrics_http_parse(const char *buf, size_t len, struct pvp_metrics_req *req)
 	const char *end = mh_head_end(buf, len), *p, *sp1, *sp2, *eol, *colon;
 	size_t n;
 
-	memset(req, 0, sizeof(*req));
-	req->fmt = PVP_OM_PROMETHEUS;
+	*req = (struct pvp_metrics_req){.fmt = PVP_OM_PROMETHEUS};
 	if (end == NULL && len < PVP_METRICS_MAX_REQUEST)
 		return 0;
 	if (end == NULL || end - buf > PVP_METRICS_MAX_REQUEST)

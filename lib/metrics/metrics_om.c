@@ -22,8 +22,7 @@
 void
 pvp_om_init(struct pvp_om *om, enum pvp_om_format fmt)
 {
-	memset(om, 0, sizeof(*om));
-	om->fmt = fmt;
+	*om = (struct pvp_om){.fmt = fmt};
 }
 
 void

@@ -194,9 +194,7 @@ neigh_arp_input(const struct pvp_neigh_cfg *c, const uint8_t *a, uint32_t n, uin
 	/* A reply, or a gratuitous request (sender and target the same). */
 	if (peer != NULL && c->gw4 != 0 && sip == c->gw4 &&
 	    (op == RTE_ARP_OP_REPLY || (op == RTE_ARP_OP_REQUEST && sip == tip))) {
-		memset(peer, 0, sizeof(*peer));
-		peer->family = AF_INET;
-		peer->ip4 = sip;
+		*peer = (struct pvp_neigh_peer){.family = AF_INET, .ip4 = sip};
 		memcpy(&peer->mac, a + 8, RTE_ETHER_ADDR_LEN);
 		st->arp_learnt++;
 		return PVP_NEIGH_LEARNT;
@@ -293,8 +291,7 @@ neigh_nd_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uin
 	if (icmp[0] == ND_TYPE_NA && peer != NULL && c->has_gw6 &&
 	    memcmp(target, c->gw6, 16) == 0) {
 		lla = neigh_nd_lla(icmp + ND_MSG_LEN, plen - ND_MSG_LEN, ND_OPT_TLLA);
-		memset(peer, 0, sizeof(*peer));
-		peer->family = AF_INET6;
+		*peer = (struct pvp_neigh_peer){.family = AF_INET6};
 		memcpy(peer->ip6, target, 16);
 		/* An advertisement without the option comes from the target itself. */
 		memcpy(&peer->mac, lla != NULL ? lla : f + RTE_ETHER_ADDR_LEN, RTE_ETHER_ADDR_LEN);

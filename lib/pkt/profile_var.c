@@ -194,9 +194,7 @@ parse_var(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_stre
 	char sub[256];
 	uint64_t x;
 
-	memset(v, 0, sizeof(*v));
-	v->step = 1;
-	v->div = 1;
+	*v = (struct pvp_var){.step = 1, .div = 1};
 	if (prof_check_keys(c, o, path, keys) != 0)
 		return -EINVAL;
 	prof_fmt(sub, sizeof(sub), "%s.field", path);
@@ -280,9 +278,7 @@ parse_tuple(struct prof_ctx *c, const json_t *o, const char *path, struct pvp_st
 					 "too many vars (at most %d with the tuple)",
 					 PVP_PKT_MAX_VARS);
 		v = &s->vars[s->n_vars];
-		memset(v, 0, sizeof(*v));
-		v->tuple = true;
-		v->step = 1;
+		*v = (struct pvp_var){.tuple = true, .step = 1};
 		if (i < 2)
 			prof_fmt(v->field, sizeof(v->field), "%s%s.%s", pre, ip,
 				 i == 0 ? "src" : "dst");
@@ -389,15 +385,14 @@ flows_var(struct prof_ctx *c, const char *path, struct pvp_stream *s, uint64_t x
 				 " flows from source address %u.%u.%u.%u run past the end of "
 				 "the address space",
 				 x, a[0], a[1], a[2], a[3]);
-	memset(fv, 0, sizeof(*fv));
+	*fv = (struct pvp_var){.len = 4,
+			       .op = PVP_VAR_INC,
+			       .min = base,
+			       .max = base + (uint32_t)(x - 1),
+			       .step = 1,
+			       .div = 1};
 	prof_fmt(fv->field, sizeof(fv->field), "%s%s.src", s->vxlan ? "inner." : "",
 		 h->ip_ver == 4 ? "ipv4" : "ipv6");
-	fv->len = 4;
-	fv->op = PVP_VAR_INC;
-	fv->min = base;
-	fv->max = base + (uint32_t)(x - 1);
-	fv->step = 1;
-	fv->div = 1;
 	prof_var_finish(fv);
 	s->n_vars = 1;
 	return 0;

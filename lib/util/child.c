@@ -241,8 +241,7 @@ pvp_child_run(const struct pvp_child *c, struct pvp_child_out *out, char *err, s
 	int rc, status = 0;
 	pid_t pid;
 
-	memset(out, 0, sizeof(*out));
-	out->status = -1;
+	*out = (struct pvp_child_out){.status = -1};
 	out->out = malloc(io.cap);
 	if (out->out == NULL)
 		return pvp_fail(err, errlen, -ENOMEM, "%s: out of memory", c->argv[0]);
