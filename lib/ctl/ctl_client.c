@@ -77,32 +77,28 @@ pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms, c
 
 	if (err != NULL && err_len > 0)
 		err[0] = '\0';
-	if (ctl_addr_parse(address, &a, err, err_len) < 0) {
-		errno = ENOTCONN;
-		return NULL;
-	}
-	if (a.is_unix) {
+	/* A bad address, or a name that does not resolve, leaves fd -ENOTCONN. */
+	r = ctl_addr_parse(address, &a, err, err_len);
+	if (r == 0 && a.is_unix) {
 		struct sockaddr_un sun = {.sun_family = AF_UNIX};
 
 		strcpy(sun.sun_path, a.path);
 		fd = ctl_connect_one((struct sockaddr *)&sun, sizeof(sun), deadline, err, err_len,
 				     address);
-	} else {
+	} else if (r == 0) {
 		struct addrinfo hints = {.ai_family = AF_UNSPEC,
 					 .ai_socktype = SOCK_STREAM,
 					 .ai_flags = AI_NUMERICSERV};
 		struct addrinfo *ai, *res0 = NULL;
 
 		r = getaddrinfo(a.host, a.port, &hints, &res0);
-		if (r != 0) {
+		if (r != 0)
 			pvp_err(err, err_len, "%s: %s", address, gai_strerror(r));
-			errno = ENOTCONN;
-			return NULL;
-		}
 		for (ai = res0; ai != NULL && fd < 0; ai = ai->ai_next)
 			fd = ctl_connect_one(ai->ai_addr, ai->ai_addrlen, deadline, err, err_len,
 					     address);
-		freeaddrinfo(res0);
+		if (res0 != NULL)
+			freeaddrinfo(res0);
 	}
 	if (fd < 0) {
 		errno = -fd;

@@ -107,9 +107,7 @@ ctl_server_alloc(const struct pvp_ctl_server_conf *conf, char *err, size_t err_l
 		errno = ENOMEM;
 		return NULL;
 	}
-	srv->lfd = -1;
-	srv->wake[0] = -1;
-	srv->wake[1] = -1;
+	srv->lfd = srv->wake[0] = srv->wake[1] = -1;
 	ret = ctl_addr_parse(conf->listen, &srv->addr, err, err_len);
 	if (ret < 0)
 		goto fail;
