@@ -413,8 +413,6 @@ pvp_schema_read(const struct pvp_schema_member *members, const json_t *o, void *
 	return schema_decode(members, o, &src, obj, err, err_len);
 }
 
-static json_t *schema_encode_object(const struct pvp_schema_member *members, const char *base);
-
 static json_t *
 schema_encode_value(const struct pvp_schema_member *m, const char *p)
 {
@@ -438,21 +436,22 @@ schema_encode_value(const struct pvp_schema_member *m, const char *p)
 	case PVP_SCHEMA_IPV4:
 		return json_string(pvp_ipv4_format(*(const uint32_t *)p, buf, sizeof(buf)));
 	case PVP_SCHEMA_OBJECT:
-		return schema_encode_object(m->members, p);
+		return pvp_schema_encode(m->members, p);
 	case PVP_SCHEMA_MAP:
 	case PVP_SCHEMA_JSON:
 		return json_incref(*(json_t *const *)p);
 	case PVP_SCHEMA_ARRAY:
 	default:
-		/* Lists are written by schema_encode_object(), which has their count. */
+		/* Lists are written by pvp_schema_encode(), which has their count. */
 		return NULL;
 	}
 }
 
-static json_t *
-schema_encode_object(const struct pvp_schema_member *members, const char *base)
+json_t *
+pvp_schema_encode(const struct pvp_schema_member *members, const void *obj)
 {
 	const struct pvp_schema_member *m;
+	const char *base = obj;
 	json_t *o = json_object(), *v;
 	unsigned int i, n;
 
@@ -493,12 +492,6 @@ schema_encode_object(const struct pvp_schema_member *members, const char *base)
 		}
 	}
 	return o;
-}
-
-json_t *
-pvp_schema_encode(const struct pvp_schema_member *members, const void *obj)
-{
-	return schema_encode_object(members, obj);
 }
 
 /* ---- the doc table ---- */
