@@ -148,8 +148,6 @@ int pvp_metrics_from_stats(struct pvp_om *om, const char *app, const json_t *sta
 
 /* ---- HTTP: the /metrics server ---- */
 
-/** Default port of --metrics (a free one of Prometheus' exporter port list). */
-#define PVP_METRICS_DEFAULT_PORT 9464
 /** Longest request head (request line and headers) read, in bytes. */
 #define PVP_METRICS_MAX_REQUEST 8192
 /** Most clients served at once; more wait in the listen backlog. */
