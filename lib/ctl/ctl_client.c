@@ -244,8 +244,8 @@ static long long
 ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_t deadline,
 		char *err, size_t err_len)
 {
-	char what[128], *nl, *nb;
-	size_t scan = 0, ncap;
+	char what[128], *nl;
+	size_t scan = 0;
 	ssize_t n;
 	int r;
 
@@ -266,14 +266,9 @@ ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_
 				 PVP_CTL_CLIENT_MAX_ANSWER >> 20);
 			return ctl_client_fail(c, err, err_len, what);
 		}
-		if (c->rcap - c->rlen < CTL_READ_CHUNK) {
-			ncap = c->rcap ? c->rcap * 2 : CTL_READ_CHUNK * 2;
-			nb = realloc(c->rbuf, ncap);
-			if (nb == NULL)
-				return ctl_client_fail(c, err, err_len, "out of memory");
-			c->rbuf = nb;
-			c->rcap = ncap;
-		}
+		/* Room for a whole chunk: one recv() takes what the socket holds. */
+		if (ctl_buf_reserve(&c->rbuf, &c->rcap, c->rlen + CTL_READ_CHUNK) < 0)
+			return ctl_client_fail(c, err, err_len, "out of memory");
 		n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
 		if (n > 0) {
 			c->rlen += (size_t)n;

@@ -86,7 +86,7 @@ ctl_conn_gone(struct ctl_conn *c)
 	return c->gone;
 }
 
-static int
+int
 ctl_buf_reserve(char **buf, size_t *cap, size_t need)
 {
 	size_t ncap;
