@@ -102,7 +102,7 @@ parse_root(struct prof_ctx *c, const json_t *root)
 {
 	static const char *const keys[] = {"streams", NULL};
 	struct pvp_profile *p;
-	json_t *arr, *e;
+	json_t *arr;
 	size_t i;
 	int rc;
 
@@ -123,19 +123,13 @@ parse_root(struct prof_ctx *c, const json_t *root)
 		return NULL;
 	prof_fmt(p->source, sizeof(p->source), "%s", c->source);
 	p->streams = calloc(json_array_size(arr), sizeof(*p->streams));
-	if (p->streams == NULL) {
-		free(p);
-		errno = ENOMEM;
-		return NULL;
-	}
-	json_array_foreach(arr, i, e) {
+	rc = p->streams != NULL ? 0 : -ENOMEM;
+	for (i = 0; rc == 0 && i < json_array_size(arr); i++) {
 		char path[32];
 
 		prof_fmt(path, sizeof(path), "streams[%zu]", i);
 		p->n_streams = i + 1;
-		rc = parse_stream(c, e, path, &p->streams[i], i);
-		if (rc != 0)
-			break;
+		rc = parse_stream(c, json_array_get(arr, i), path, &p->streams[i], i);
 	}
 	if (rc != 0) {
 		pvp_profile_free(p);
