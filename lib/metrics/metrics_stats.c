@@ -369,6 +369,7 @@ ms_latency(const json_t *h, double *le, uint64_t *cum, double *sum_s, uint64_t *
 {
 	const json_t *b;
 	uint64_t low, n, total = 0;
+	json_int_t jl, jn;
 	unsigned int k;
 	size_t i;
 
@@ -380,13 +381,10 @@ ms_latency(const json_t *h, double *le, uint64_t *cum, double *sum_s, uint64_t *
 		cum[k] = 0;
 	}
 	json_array_foreach(json_object_get(h, "buckets"), i, b) {
-		if (!json_is_integer(json_array_get(b, 0)) ||
-		    !json_is_integer(json_array_get(b, 1)) ||
-		    json_integer_value(json_array_get(b, 0)) < 0 ||
-		    json_integer_value(json_array_get(b, 1)) < 0)
+		if (json_unpack((json_t *)b, "[II]", &jl, &jn) != 0 || jl < 0 || jn < 0)
 			return -EINVAL;
-		low = (uint64_t)json_integer_value(json_array_get(b, 0));
-		n = (uint64_t)json_integer_value(json_array_get(b, 1));
+		low = (uint64_t)jl;
+		n = (uint64_t)jn;
 		total += n;
 		for (k = 0; k < PVP_METRICS_LAT_NB_LE; k++)
 			if (low < (UINT64_C(1) << (k + PVP_METRICS_LAT_LOW_BITS)))
