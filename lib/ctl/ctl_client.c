@@ -182,11 +182,12 @@ ctl_remote_error(char *err, size_t err_len, const char *prefix, int code, const 
 static int
 ctl_client_salvage(struct pvp_ctl_client *c, char *err, size_t err_len, const char *what)
 {
-	json_t *j, *e, *code, *msg;
+	json_t *j, *msg = NULL;
 	char buf[4096], prefix[sizeof(c->address) + 2], *nl;
+	json_int_t code;
 	size_t len = 0;
 	ssize_t n;
-	int ret = 0;
+	int rc, ret = 0;
 
 	while (len < sizeof(buf) - 1) {
 		n = recv(c->fd, buf + len, sizeof(buf) - 1 - len, MSG_DONTWAIT);
@@ -197,14 +198,11 @@ ctl_client_salvage(struct pvp_ctl_client *c, char *err, size_t err_len, const ch
 	buf[len] = '\0';
 	nl = strchr(buf, '\n');
 	j = nl != NULL ? json_loadb(buf, (size_t)(nl - buf), 0, NULL) : NULL;
-	e = json_object_get(j, "error");
-	code = json_object_get(e, "code");
-	msg = json_object_get(e, "message");
-	if (json_is_null(json_object_get(j, "id")) && json_is_integer(code) &&
-	    json_integer_value(code) >= INT32_MIN && json_integer_value(code) < 0) {
+	/* {"id": null, "error": {"code": negative, "message": ...}} */
+	rc = json_unpack(j, "{s:n, s:{s:I, s?o}}", "id", "error", "code", &code, "message", &msg);
+	if (rc == 0 && code >= INT32_MIN && code < 0) {
 		snprintf(prefix, sizeof(prefix), "%s: ", c->address);
-		ret = ctl_remote_error(err, err_len, prefix, (int)json_integer_value(code), msg,
-				       "refused");
+		ret = ctl_remote_error(err, err_len, prefix, (int)code, msg, "refused");
 	}
 	json_decref(j);
 	if (ret == 0)
