@@ -367,10 +367,10 @@ neigh_is_echo6(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uin
 	       neigh_echo6_dst(c, f + l3 + 24);
 }
 
-/* The reply to an ICMP echo request neigh_is_echo4() claimed. */
-static enum pvp_neigh_verdict
-neigh_echo4_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
-		  uint8_t *out, uint16_t *out_len, struct pvp_neigh_stats *st)
+/* The reply to an ICMP echo request neigh_is_echo4() claimed: its length, 0 if none. */
+static uint16_t
+neigh_echo4_reply(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
+		  uint8_t *out)
 {
 	const uint32_t ihl = sizeof(struct rte_ipv4_hdr);
 	const uint8_t *ip = f + l3;
@@ -378,14 +378,13 @@ neigh_echo4_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	uint16_t cksum;
 	uint8_t *o;
 
-	st->echo++;
 	/* Whole, unfragmented, without options (a reply would have to
 	 * reflect them: pings carry none), from a host's unicast address. */
 	if (ip[0] != (4 << 4 | ihl / 4) || tot < ihl + ECHO_HDR_LEN || tot > len - l3 ||
 	    l3 + tot > PVP_NEIGH_FRAME_MAX || (pvp_get_be16(ip + 6) & 0x3fff) != 0 ||
 	    ip[ihl + 1] != 0 || src == 0 || src >= 0xe0000000 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
 	    rte_raw_cksum(ip, ihl) != 0xffff || rte_raw_cksum(ip + ihl, tot - ihl) != 0xffff)
-		goto ignore;
+		return 0;
 	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV4, out);
 	o = out + ol3;
 	memcpy(o, ip, tot);
@@ -400,18 +399,13 @@ neigh_echo4_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	o[ihl + 2] = o[ihl + 3] = 0;
 	cksum = (uint16_t)~rte_raw_cksum(o + ihl, tot - ihl);
 	memcpy(o + ihl + 2, &cksum, 2);
-	*out_len = neigh_pad(ol3 + tot);
-	st->echo_answered++;
-	return PVP_NEIGH_REPLY;
-ignore:
-	st->ignored++;
-	return PVP_NEIGH_IGNORED;
+	return neigh_pad(ol3 + tot);
 }
 
-/* The reply to an ICMPv6 echo request neigh_is_echo6() claimed. */
-static enum pvp_neigh_verdict
-neigh_echo6_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
-		  uint8_t *out, uint16_t *out_len, struct pvp_neigh_stats *st)
+/* The reply to an ICMPv6 echo request neigh_is_echo6() claimed: its length, 0 if none. */
+static uint16_t
+neigh_echo6_reply(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
+		  uint8_t *out)
 {
 	const uint32_t hl = sizeof(struct rte_ipv6_hdr);
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
@@ -422,12 +416,11 @@ neigh_echo6_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	uint16_t cksum;
 	uint8_t *o;
 
-	st->echo++;
 	if ((f[l3] >> 4) != 6 || plen < ECHO_HDR_LEN || plen > len - l3 - hl ||
 	    l3 + hl + plen > PVP_NEIGH_FRAME_MAX || f[l3 + hl + 1] != 0 || src[0] == 0xff ||
 	    memcmp(src, unspec, 16) == 0 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
 	    rte_ipv6_udptcp_cksum_verify(ip, f + l3 + hl) != 0)
-		goto ignore;
+		return 0;
 	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV6, out);
 	o = out + ol3;
 	oip = (struct rte_ipv6_hdr *)o;
@@ -440,12 +433,7 @@ neigh_echo6_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	o[hl + 2] = o[hl + 3] = 0;
 	cksum = rte_ipv6_udptcp_cksum(oip, o + hl);
 	memcpy(o + hl + 2, &cksum, 2);
-	*out_len = neigh_pad(ol3 + hl + plen);
-	st->echo_answered++;
-	return PVP_NEIGH_REPLY;
-ignore:
-	st->ignored++;
-	return PVP_NEIGH_IGNORED;
+	return neigh_pad(ol3 + hl + plen);
 }
 
 bool
@@ -466,6 +454,7 @@ pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t le
 {
 	uint16_t etype, vlan[PVP_NEIGH_VLAN_MAX];
 	uint32_t l3;
+	bool echo4;
 
 	if (!neigh_l2(frame, len, &l3, &etype, vlan))
 		return PVP_NEIGH_NONE;
@@ -477,19 +466,20 @@ pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t le
 		}
 		return neigh_arp_input(c, frame + l3, len - l3, out, out_len, peer, st);
 	}
-	if (etype == RTE_ETHER_TYPE_IPV4 && neigh_is_echo4(c, frame, l3, len)) {
-		if (neigh_vlan_ours(c, vlan))
-			return neigh_echo4_input(c, frame, l3, len, out, out_len, st);
+	echo4 = etype == RTE_ETHER_TYPE_IPV4 && neigh_is_echo4(c, frame, l3, len);
+	if (echo4 || (etype == RTE_ETHER_TYPE_IPV6 && neigh_is_echo6(c, frame, l3, len))) {
+		uint16_t n = !neigh_vlan_ours(c, vlan) ? 0
+			     : echo4		       ? neigh_echo4_reply(c, frame, l3, len, out)
+						       : neigh_echo6_reply(c, frame, l3, len, out);
+
 		st->echo++;
-		st->ignored++;
-		return PVP_NEIGH_IGNORED;
-	}
-	if (etype == RTE_ETHER_TYPE_IPV6 && neigh_is_echo6(c, frame, l3, len)) {
-		if (neigh_vlan_ours(c, vlan))
-			return neigh_echo6_input(c, frame, l3, len, out, out_len, st);
-		st->echo++;
-		st->ignored++;
-		return PVP_NEIGH_IGNORED;
+		if (n == 0) {
+			st->ignored++;
+			return PVP_NEIGH_IGNORED;
+		}
+		*out_len = n;
+		st->echo_answered++;
+		return PVP_NEIGH_REPLY;
 	}
 	if (etype != RTE_ETHER_TYPE_IPV6 || !neigh_is_nd(frame, l3, len))
 		return PVP_NEIGH_NONE;
