@@ -170,15 +170,17 @@ neigh_arp_write(uint8_t *a, uint16_t op, const void *sha, uint32_t sip, const vo
 	pvp_put_be32(a + 24, tip);
 }
 
+/* An ARP packet at @p a (@p n bytes) of a frame tagged @p vlan: ignored on another VLAN. */
 static enum pvp_neigh_verdict
-neigh_arp_input(const struct pvp_neigh_cfg *c, const uint8_t *a, uint32_t n, uint8_t *out,
-		uint16_t *out_len, struct pvp_neigh_peer *peer, struct pvp_neigh_stats *st)
+neigh_arp_input(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8_t *a, uint32_t n,
+		uint8_t *out, uint16_t *out_len, struct pvp_neigh_peer *peer,
+		struct pvp_neigh_stats *st)
 {
 	uint32_t sip, tip, l3;
 	uint16_t op;
 
 	st->arp_rx++;
-	if (n < ARP_LEN || pvp_get_be16(a) != RTE_ARP_HRD_ETHER ||
+	if (!neigh_vlan_ours(c, vlan) || n < ARP_LEN || pvp_get_be16(a) != RTE_ARP_HRD_ETHER ||
 	    pvp_get_be16(a + 2) != RTE_ETHER_TYPE_IPV4 || a[4] != RTE_ETHER_ADDR_LEN || a[5] != 4)
 		goto ignore;
 	op = pvp_get_be16(a + 6);
@@ -251,9 +253,10 @@ neigh_nd_write(const struct pvp_neigh_cfg *c, const uint8_t *dmac, const uint8_t
 	return neigh_pad(l3 + sizeof(*ip) + ND_MSG_LEN + ND_OPT_LLA_LEN);
 }
 
+/* An ND message in frame @p f tagged @p vlan: ignored on another VLAN. */
 static enum pvp_neigh_verdict
-neigh_nd_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
-	       uint8_t *out, uint16_t *out_len, struct pvp_neigh_peer *peer,
+neigh_nd_input(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8_t *f, uint32_t l3,
+	       uint32_t len, uint8_t *out, uint16_t *out_len, struct pvp_neigh_peer *peer,
 	       struct pvp_neigh_stats *st)
 {
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
@@ -263,7 +266,7 @@ neigh_nd_input(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uin
 
 	st->nd_rx++;
 	plen = pvp_get_be16(f + l3 + 4);
-	if (f[l3 + 7] != ND_HOP_LIMIT || plen < ND_MSG_LEN ||
+	if (!neigh_vlan_ours(c, vlan) || f[l3 + 7] != ND_HOP_LIMIT || plen < ND_MSG_LEN ||
 	    plen > len - l3 - (uint32_t)sizeof(*ip) || icmp[1] != 0 ||
 	    rte_ipv6_udptcp_cksum_verify(ip, icmp) != 0)
 		goto ignore;
@@ -369,8 +372,8 @@ neigh_is_echo6(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uin
 
 /* The reply to an ICMP echo request neigh_is_echo4() claimed: its length, 0 if none. */
 static uint16_t
-neigh_echo4_reply(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
-		  uint8_t *out)
+neigh_echo4_reply(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8_t *f,
+		  uint32_t l3, uint32_t len, uint8_t *out)
 {
 	const uint32_t ihl = sizeof(struct rte_ipv4_hdr);
 	const uint8_t *ip = f + l3;
@@ -378,11 +381,12 @@ neigh_echo4_reply(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	uint16_t cksum;
 	uint8_t *o;
 
-	/* Whole, unfragmented, without options (a reply would have to
-	 * reflect them: pings carry none), from a host's unicast address. */
-	if (ip[0] != (4 << 4 | ihl / 4) || tot < ihl + ECHO_HDR_LEN || tot > len - l3 ||
-	    l3 + tot > PVP_NEIGH_FRAME_MAX || (pvp_get_be16(ip + 6) & 0x3fff) != 0 ||
-	    ip[ihl + 1] != 0 || src == 0 || src >= 0xe0000000 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
+	/* On our VLAN, whole, unfragmented, without options (a reply would
+	 * have to reflect them: pings carry none), from a host's unicast address. */
+	if (!neigh_vlan_ours(c, vlan) || ip[0] != (4 << 4 | ihl / 4) || tot < ihl + ECHO_HDR_LEN ||
+	    tot > len - l3 || l3 + tot > PVP_NEIGH_FRAME_MAX ||
+	    (pvp_get_be16(ip + 6) & 0x3fff) != 0 || ip[ihl + 1] != 0 || src == 0 ||
+	    src >= 0xe0000000 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
 	    rte_raw_cksum(ip, ihl) != 0xffff || rte_raw_cksum(ip + ihl, tot - ihl) != 0xffff)
 		return 0;
 	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV4, out);
@@ -404,8 +408,8 @@ neigh_echo4_reply(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 
 /* The reply to an ICMPv6 echo request neigh_is_echo6() claimed: its length, 0 if none. */
 static uint16_t
-neigh_echo6_reply(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uint32_t len,
-		  uint8_t *out)
+neigh_echo6_reply(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8_t *f,
+		  uint32_t l3, uint32_t len, uint8_t *out)
 {
 	const uint32_t hl = sizeof(struct rte_ipv6_hdr);
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
@@ -416,9 +420,9 @@ neigh_echo6_reply(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, 
 	uint16_t cksum;
 	uint8_t *o;
 
-	if ((f[l3] >> 4) != 6 || plen < ECHO_HDR_LEN || plen > len - l3 - hl ||
-	    l3 + hl + plen > PVP_NEIGH_FRAME_MAX || f[l3 + hl + 1] != 0 || src[0] == 0xff ||
-	    memcmp(src, unspec, 16) == 0 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
+	if (!neigh_vlan_ours(c, vlan) || (f[l3] >> 4) != 6 || plen < ECHO_HDR_LEN ||
+	    plen > len - l3 - hl || l3 + hl + plen > PVP_NEIGH_FRAME_MAX || f[l3 + hl + 1] != 0 ||
+	    src[0] == 0xff || memcmp(src, unspec, 16) == 0 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
 	    rte_ipv6_udptcp_cksum_verify(ip, f + l3 + hl) != 0)
 		return 0;
 	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV6, out);
@@ -458,19 +462,12 @@ pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t le
 
 	if (!neigh_l2(frame, len, &l3, &etype, vlan))
 		return PVP_NEIGH_NONE;
-	if (etype == RTE_ETHER_TYPE_ARP) {
-		if (!neigh_vlan_ours(c, vlan)) {
-			st->arp_rx++;
-			st->ignored++;
-			return PVP_NEIGH_IGNORED;
-		}
-		return neigh_arp_input(c, frame + l3, len - l3, out, out_len, peer, st);
-	}
+	if (etype == RTE_ETHER_TYPE_ARP)
+		return neigh_arp_input(c, vlan, frame + l3, len - l3, out, out_len, peer, st);
 	echo4 = etype == RTE_ETHER_TYPE_IPV4 && neigh_is_echo4(c, frame, l3, len);
 	if (echo4 || (etype == RTE_ETHER_TYPE_IPV6 && neigh_is_echo6(c, frame, l3, len))) {
-		uint16_t n = !neigh_vlan_ours(c, vlan) ? 0
-			     : echo4		       ? neigh_echo4_reply(c, frame, l3, len, out)
-						       : neigh_echo6_reply(c, frame, l3, len, out);
+		uint16_t n = echo4 ? neigh_echo4_reply(c, vlan, frame, l3, len, out)
+				   : neigh_echo6_reply(c, vlan, frame, l3, len, out);
 
 		st->echo++;
 		if (n == 0) {
@@ -483,12 +480,7 @@ pvp_neigh_input(const struct pvp_neigh_cfg *c, const uint8_t *frame, uint32_t le
 	}
 	if (etype != RTE_ETHER_TYPE_IPV6 || !neigh_is_nd(frame, l3, len))
 		return PVP_NEIGH_NONE;
-	if (!neigh_vlan_ours(c, vlan)) {
-		st->nd_rx++;
-		st->ignored++;
-		return PVP_NEIGH_IGNORED;
-	}
-	return neigh_nd_input(c, frame, l3, len, out, out_len, peer, st);
+	return neigh_nd_input(c, vlan, frame, l3, len, out, out_len, peer, st);
 }
 
 uint16_t
