@@ -48,15 +48,11 @@ ctl_conn_init(const struct pvp_ctl_server *srv, struct ctl_conn *c, int fd)
 void
 ctl_conn_release(struct ctl_conn *c)
 {
+	/* Every caller frees or drops @p c next: nothing is reset. */
 	if (c->fd >= 0)
 		close(c->fd);
-	c->fd = -1;
 	free(c->rbuf);
 	free(c->wbuf);
-	c->rbuf = NULL;
-	c->wbuf = NULL;
-	c->rlen = c->rcap = c->scan = 0;
-	c->wlen = c->woff = c->wcap = 0;
 }
 
 size_t
