@@ -258,12 +258,15 @@ trex_stream_kept(json_t *st, uint32_t id, json_t **out, char *err, size_t err_le
 	return 0;
 }
 
-/* TRex's stream object @p st into a new stream in @p out; 0 or -errno with @p err. */
+/*
+ * TRex's stream object @p st into @p s (its id and port set); 0 or -errno
+ * with @p err, what it allocated left for trex_stream_free().
+ */
 static int
-trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **out, char *err,
-		  size_t err_len)
+trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 {
-	struct trex_stream *s = calloc(1, sizeof(*s));
+	const uint32_t id = s->id;
+	const uint16_t port = s->port;
 	json_t *pkt, *vm, *fs, *mode;
 	const char *bin;
 	struct pvp_stream ps;
@@ -272,13 +275,6 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 	uint16_t mtu = 0;
 	int ret;
 
-	if (s == NULL)
-		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
-	ret = -EINVAL;
-	s->id = id;
-	s->port = port;
-	s->ps = -1;
-	s->factor = 1;
 	if (trex_param_bool(st, "enabled", -1, &s->enabled, err, err_len) != 0 ||
 	    trex_param_bool(st, "self_start", -1, &s->self_start, err, err_len) != 0 ||
 	    trex_param_bool(st, "start_paused", 0, &s->start_paused, err, err_len) != 0 ||
@@ -288,99 +284,79 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 	    trex_param_int(st, "action_count", 1, 0, &count, err, err_len) != 0 ||
 	    trex_param_int(st, "core_id", 1, -1, &core, err, err_len) != 0 ||
 	    trex_param_int(st, "random_seed", 1, 0, &seed, err, err_len) != 0)
-		goto fail;
+		return -EINVAL;
 	/* TRex parses both as uint32 (a next of -1 is "none"). */
-	if (s->next < -1 || s->next > UINT32_MAX || count < 0 || count > UINT32_MAX) {
-		ret = pvp_fail(
+	if (s->next < -1 || s->next > UINT32_MAX || count < 0 || count > UINT32_MAX)
+		return pvp_fail(
 			err, err_len, -EINVAL,
 			"stream %u: 'next_stream_id' must be -1..%u and 'action_count' 0..%u", id,
 			UINT32_MAX, UINT32_MAX);
-		goto fail;
-	}
 	s->action_count = (uint32_t)count;
-	if (flags & 8) {
-		ret = pvp_fail(err, err_len, -EOPNOTSUPP,
-			       "stream %u: null streams are not supported by pvpkit-gen", id);
-		goto fail;
-	}
+	if (flags & 8)
+		return pvp_fail(err, err_len, -EOPNOTSUPP,
+				"stream %u: null streams are not supported by pvpkit-gen", id);
 	/* TRex's TrexStream::m_flags, its MAC override bits. */
 	s->mac_src_pkt = (flags & 1) != 0;
 	s->mac_dst_pkt = ((flags >> 1) & 3) == 1;
-	if (core >= (int64_t)trex.g->opt.tx_cores) {
-		ret = pvp_fail(err, err_len, -ERANGE,
-			       "Core ID is: %" PRId64 ". It must be an integer between 0 "
-			       "and %u (inclusive).",
-			       core, trex.g->opt.tx_cores - 1);
-		goto fail;
-	}
-	if (seed < 0 || seed > UINT32_MAX) {
-		ret = pvp_fail(err, err_len, -EINVAL,
-			       "stream %u: 'random_seed' must be 0..4294967295", id);
-		goto fail;
-	}
+	if (core >= (int64_t)trex.g->opt.tx_cores)
+		return pvp_fail(err, err_len, -ERANGE,
+				"Core ID is: %" PRId64 ". It must be an integer between 0 "
+				"and %u (inclusive).",
+				core, trex.g->opt.tx_cores - 1);
+	if (seed < 0 || seed > UINT32_MAX)
+		return pvp_fail(err, err_len, -EINVAL,
+				"stream %u: 'random_seed' must be 0..4294967295", id);
 	s->random_seed = (uint32_t)seed;
-	if (s->isg_us < 0 || s->isg_us > 1e7) {
-		ret = pvp_fail(err, err_len, -EINVAL, "stream %u: 'isg' must be 0..10000000 us",
-			       id);
-		goto fail;
-	}
+	if (s->isg_us < 0 || s->isg_us > 1e7)
+		return pvp_fail(err, err_len, -EINVAL, "stream %u: 'isg' must be 0..10000000 us",
+				id);
 	mode = trex_param_obj(st, "mode", err, err_len);
 	if (mode == NULL)
-		goto fail;
+		return -EINVAL;
 	ret = trex_parse_mode(mode, s, err, err_len);
 	if (ret != 0)
-		goto fail;
-	ret = -EINVAL;
+		return ret;
 	if ((pkt = trex_param_obj(st, "packet", err, err_len)) == NULL ||
 	    (bin = trex_param_str(pkt, "binary", NULL, err, err_len)) == NULL)
-		goto fail;
+		return -EINVAL;
 	s->pkt = trex_b64_decode(bin, &s->len);
-	if (s->pkt == NULL) {
-		ret = pvp_fail(err, err_len, -EINVAL, "stream %u: 'packet.binary' is not base64",
-			       id);
-		goto fail;
-	}
-	if (s->len < RTE_ETHER_HDR_LEN || s->len > PVP_PKT_RAW_MAX_LEN) {
-		ret = pvp_fail(err, err_len, -ERANGE,
-			       "Bad packet size provided: %u. Should be between %u and %u", s->len,
-			       RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
-		goto fail;
-	}
+	if (s->pkt == NULL)
+		return pvp_fail(err, err_len, -EINVAL, "stream %u: 'packet.binary' is not base64",
+				id);
+	if (s->len < RTE_ETHER_HDR_LEN || s->len > PVP_PKT_RAW_MAX_LEN)
+		return pvp_fail(err, err_len, -ERANGE,
+				"Bad packet size provided: %u. Should be between %u and %u", s->len,
+				RTE_ETHER_HDR_LEN, PVP_PKT_RAW_MAX_LEN);
 	s->rate_len = s->len;
 	rte_eth_dev_get_mtu(trex.g->port[port].eth_port, &mtu);
-	if (mtu != 0 && s->len > (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8) {
-		ret = pvp_fail(err, err_len, -EPERM,
-			       "stream %u: a packet of %u B is over the MTU %u of port %u (start "
-			       "pvpkit-gen with --mtu %u)",
-			       id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
-		goto fail;
-	}
+	if (mtu != 0 && s->len > (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8)
+		return pvp_fail(err, err_len, -EPERM,
+				"stream %u: a packet of %u B is over the MTU %u of port %u (start "
+				"pvpkit-gen with --mtu %u)",
+				id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
 	/* flow_stats first: the field engine keeps checksums itself only without it. */
 	fs = trex_param_obj(st, "flow_stats", err, err_len);
 	if (fs == NULL)
-		goto fail;
+		return -EINVAL;
 	ret = trex_parse_flow_stats(fs, s, err, err_len);
 	if (ret == 0 && s->fs)
 		ret = trex_pgid_check(s, err, err_len);
 	if (ret == 0 && s->tpg)
 		ret = trex_tpg_stream_check(s, core, err, err_len);
 	if (ret != 0)
-		goto fail;
+		return ret;
 	trex_fs_mark(s);
-	ret = -EINVAL;
 	vm = trex_param_obj(st, "vm", err, err_len);
 	if (vm == NULL)
-		goto fail;
+		return -EINVAL;
 	ret = trex_vm_translate(vm, s, msg, sizeof(msg));
-	if (ret != 0) {
-		ret = pvp_fail(err, err_len, ret == -EINVAL ? -EINVAL : -EIO, "stream %u: %s", id,
-			       msg);
-		goto fail;
-	}
+	if (ret != 0)
+		return pvp_fail(err, err_len, ret == -EINVAL ? -EINVAL : -EIO, "stream %u: %s", id,
+				msg);
 	if (s->tpg) {
 		ret = trex_tpg_len_check(s, err, err_len);
 		if (ret != 0)
-			goto fail;
+			return ret;
 	}
 	/* Build it once now: what cannot be sent is refused here, not at start. */
 	ret = trex_stream_fill(s, &ps, 0, msg, sizeof(msg));
@@ -393,21 +369,9 @@ trex_stream_parse(json_t *st, uint16_t port, uint32_t id, struct trex_stream **o
 		ret = -EINVAL;
 	}
 	trex_pvp_stream_free(&ps);
-	if (ret != 0) {
-		ret = pvp_fail(err, err_len, -EPERM, "stream %u: %s", id, msg);
-		goto fail;
-	}
-	ret = trex_stream_kept(st, id, &s->json, err, err_len);
 	if (ret != 0)
-		goto fail;
-	*out = s;
-	return 0;
-fail:
-	free(s->vm_table);
-	free(s->vm_len);
-	free(s->pkt);
-	free(s);
-	return ret;
+		return pvp_fail(err, err_len, -EPERM, "stream %u: %s", id, msg);
+	return trex_stream_kept(st, id, &s->json, err, err_len);
 }
 
 /* A port whose streams may change: not sending. */
@@ -444,9 +408,18 @@ trex_m_add_stream(uint16_t port, json_t *p, json_t **res, char *err, size_t err_
 	if (tp->nb_streams == TREX_MAX_PORT_STREAMS)
 		return pvp_fail(err, err_len, -EPERM, "port %u has %u streams: pvpkit-gen takes %u",
 				port, tp->nb_streams, TREX_MAX_PORT_STREAMS);
-	ret = trex_stream_parse(st, port, (uint32_t)id, &s, err, err_len);
-	if (ret != 0)
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
+	s->id = (uint32_t)id;
+	s->port = port;
+	s->ps = -1;
+	s->factor = 1;
+	ret = trex_stream_parse(st, s, err, err_len);
+	if (ret != 0) {
+		trex_stream_free(s);
 		return ret;
+	}
 	/* Kept sorted by id: the loaded profile lists them in that order. */
 	for (i = tp->nb_streams; i > 0 && tp->streams[i - 1]->id > s->id; i--)
 		tp->streams[i] = tp->streams[i - 1];
