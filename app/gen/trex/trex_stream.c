@@ -541,7 +541,7 @@ trex_profile_load(char *err, size_t err_len)
 	struct gen_ctx *g = trex.g;
 	struct trex_stream *list[GEN_MAX_STREAMS];
 	struct pvp_profile *prof;
-	char msg[512];
+	char msg[512] = "";
 	uint32_t n = 0, i;
 	uint16_t port;
 	int ret;
