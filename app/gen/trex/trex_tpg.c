@@ -444,17 +444,10 @@ trex_tpg_whose(json_t *p, const char *what, bool *mine, char *err, size_t err_le
 
 	if (user == NULL)
 		return -EINVAL;
-	if (user[0] != '\0' && has_port) {
-		return pvp_fail(
-			err, err_len, -ERANGE,
-			"Should provide only one between port_id and username to get TPG %s", what);
-	}
-	if (user[0] == '\0' && !has_port) {
-		return pvp_fail(
-			err, err_len, -ERANGE,
-			"Should provide at least one between port_id and username to get TPG %s",
-			what);
-	}
+	if ((user[0] != '\0') == has_port)
+		return pvp_fail(err, err_len, -ERANGE,
+				"Should provide %s between port_id and username to get TPG %s",
+				has_port ? "only one" : "at least one", what);
 	if (has_port) {
 		int ret = trex_param_port(p, &id, err, err_len);
 
