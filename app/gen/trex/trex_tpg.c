@@ -114,7 +114,7 @@ static int
 trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 {
 	struct gen_tpg *t = calloc(1, sizeof(*t));
-	uint16_t i, k, p;
+	uint16_t i;
 	json_t *tag;
 	int ret;
 
@@ -138,11 +138,8 @@ trex_tpg_table(struct gen_tpg **out, char *err, size_t err_len)
 			return ret;
 		}
 	}
-	for (k = 0; k < GEN_MAX_RX; k++)
-		for (p = 0; p < GEN_MAX_PORTS; p++) {
-			t->cnt[k][p] = trex_tpg.cnt[k][p];
-			t->unk[k][p] = trex_tpg.unk[k][p];
-		}
+	memcpy(t->cnt, trex_tpg.cnt, sizeof(t->cnt));
+	memcpy(t->unk, trex_tpg.unk, sizeof(t->unk));
 	t->unk_clear = trex_tpg.unk_clear;
 	*out = t;
 	return 0;
