@@ -199,15 +199,9 @@ trex_tpg_destroy(void)
 			trex_tpg.unk[k][p] = NULL;
 		}
 		free(trex_tpg.base[p]);
-		free(trex_tpg.seq[p]);
-		free(trex_tpg.seq0[p]);
-		free(trex_tpg.txb[p]);
-		free(trex_tpg.txbase[p]);
+		free(trex_tpg.txc[p]);
 		trex_tpg.base[p] = NULL;
-		trex_tpg.seq[p] = NULL;
-		trex_tpg.seq0[p] = NULL;
-		trex_tpg.txb[p] = NULL;
-		trex_tpg.txbase[p] = NULL;
+		trex_tpg.txc[p] = NULL;
 	}
 	json_decref(trex_tpg.tags);
 	trex_tpg.tags = NULL;
@@ -308,7 +302,7 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	for (port = 0, k = 0; port < g->nb_ports; port++)
 		k += trex_tpg.rx[port];
 	bytes = trex_tpg_slots() * sizeof(struct gen_tpg_cntr) * (g->rx.nb + 1u) * k +
-		(trex_tpg.num_tpgids + 1ull) * 32 * g->nb_ports;
+		(trex_tpg.num_tpgids + 1ull) * sizeof(struct trex_tpg_tx) * g->nb_ports;
 	if (bytes > TPG_MAX_BYTES) {
 		ret = pvp_fail(
 			err, err_len, -ENOSPC,
@@ -321,12 +315,8 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	strlcpy(trex_tpg.user, user, sizeof(trex_tpg.user));
 	trex_tpg.tags = json_deep_copy(tags);
 	for (port = 0; port < g->nb_ports; port++) {
-		trex_tpg.seq[port] = calloc(trex_tpg.num_tpgids + 1u, sizeof(uint32_t));
-		trex_tpg.seq0[port] = calloc(trex_tpg.num_tpgids + 1u, sizeof(uint32_t));
-		trex_tpg.txb[port] = calloc(trex_tpg.num_tpgids + 1u, sizeof(uint64_t));
-		trex_tpg.txbase[port] = calloc(2 * (trex_tpg.num_tpgids + 1ull), sizeof(uint64_t));
-		if (trex_tpg.seq[port] == NULL || trex_tpg.seq0[port] == NULL ||
-		    trex_tpg.txb[port] == NULL || trex_tpg.txbase[port] == NULL)
+		trex_tpg.txc[port] = calloc(trex_tpg.num_tpgids + 1u, sizeof(struct trex_tpg_tx));
+		if (trex_tpg.txc[port] == NULL)
 			goto nomem;
 		if (!trex_tpg.rx[port])
 			continue;

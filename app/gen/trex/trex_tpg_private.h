@@ -30,6 +30,14 @@ enum trex_tpg_state {
 	TPG_DISABLED_DP_RX = 5,
 };
 
+/* TX counters of one (port, tpgid): frames are its seq; bytes of the loads before. */
+struct trex_tpg_tx {
+	uint32_t seq;	  /* next seq, while not loaded */
+	uint32_t seq0;	  /* seq when the loaded stream took over */
+	uint64_t bytes;	  /* bytes (FCS included) sent before that */
+	uint64_t base[2]; /* clear_tpg_tx_stats: frames, bytes */
+};
+
 /* The TPG context: one user's at a time. */
 struct trex_tpg_ctx {
 	enum trex_tpg_state state;
@@ -43,12 +51,8 @@ struct trex_tpg_ctx {
 	struct gen_tpg_cntr *cnt[GEN_MAX_RX][GEN_MAX_PORTS]; /* RX lcores' counters */
 	struct gen_tpg_cntr *base[GEN_MAX_PORTS];	     /* clear baselines, summed */
 	struct gen_tpg_unk *unk[GEN_MAX_RX][GEN_MAX_PORTS];  /* RX lcores' unknown tags */
-	uint32_t unk_clear[GEN_MAX_PORTS]; /* clear_tpg_unknown_tags calls per port */
-	uint32_t *seq[GEN_MAX_PORTS];	   /* next seq of each tpgid, while not loaded */
-	/* TX counters of each tpgid: frames are its seq; bytes of the loads before. */
-	uint32_t *seq0[GEN_MAX_PORTS];	 /* seq when the loaded stream took over */
-	uint64_t *txb[GEN_MAX_PORTS];	 /* bytes (FCS included) sent before that */
-	uint64_t *txbase[GEN_MAX_PORTS]; /* clear_tpg_tx_stats: [2 * tpgid] frames, + 1 bytes */
+	uint32_t unk_clear[GEN_MAX_PORTS];	/* clear_tpg_unknown_tags calls per port */
+	struct trex_tpg_tx *txc[GEN_MAX_PORTS]; /* TX counters, [tpgid] */
 };
 
 /* The one TPG context (trex_tpg.c). */

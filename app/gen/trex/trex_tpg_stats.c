@@ -317,8 +317,8 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 	struct gen_ctx *g = trex.g;
 	uint16_t i;
 
-	*pkts = trex_tpg.seq[port][tpgid];
-	*bytes = trex_tpg.txb[port][tpgid];
+	*pkts = trex_tpg.txc[port][tpgid].seq;
+	*bytes = trex_tpg.txc[port][tpgid].bytes;
 	for (i = 0; i < g->nb_ws; i++) {
 		const struct gen_wstream *w = g->ws[i];
 		const struct trex_stream *s = trex_ws_stream(w);
@@ -326,7 +326,7 @@ trex_tpg_tx_read(uint16_t port, uint32_t tpgid, uint64_t *pkts, uint64_t *bytes)
 		if (s == NULL || !s->tpg || s->port != port || s->pgid != tpgid)
 			continue;
 		*pkts = w->seq;
-		*bytes += trex_tpg_bytes(w->st->ps, w->seq - trex_tpg.seq0[port][tpgid]);
+		*bytes += trex_tpg_bytes(w->st->ps, w->seq - trex_tpg.txc[port][tpgid].seq0);
 	}
 }
 
@@ -339,8 +339,8 @@ trex_m_get_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, size_
 	if (ret != 0)
 		return ret;
 	trex_tpg_tx_read(port, (uint32_t)tpgid, &pkts, &bytes);
-	pkts -= trex_tpg.txbase[port][2 * tpgid];
-	bytes -= trex_tpg.txbase[port][2 * tpgid + 1];
+	pkts -= trex_tpg.txc[port][tpgid].base[0];
+	bytes -= trex_tpg.txc[port][tpgid].base[1];
 	*res = trex_tpg_wrap(
 		port, (uint32_t)tpgid,
 		json_pack("{s:I,s:I}", "pkts", (json_int_t)pkts, "bytes", (json_int_t)bytes));
@@ -355,8 +355,8 @@ trex_m_clear_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, siz
 
 	if (ret != 0)
 		return ret;
-	trex_tpg_tx_read(port, (uint32_t)tpgid, &trex_tpg.txbase[port][2 * tpgid],
-			 &trex_tpg.txbase[port][2 * tpgid + 1]);
+	trex_tpg_tx_read(port, (uint32_t)tpgid, &trex_tpg.txc[port][tpgid].base[0],
+			 &trex_tpg.txc[port][tpgid].base[1]);
 	return trex_ok(res);
 }
 

@@ -161,19 +161,20 @@ void
 trex_tpg_save(const struct trex_stream *s)
 {
 	struct gen_ctx *g = trex.g;
+	struct trex_tpg_tx *tx;
 	uint16_t i;
 
-	if (!s->tpg || s->ps < 0 || trex_tpg.seq[s->port] == NULL || s->pgid >= trex_tpg.num_tpgids)
+	if (!s->tpg || s->ps < 0 || trex_tpg.txc[s->port] == NULL || s->pgid >= trex_tpg.num_tpgids)
 		return;
+	tx = &trex_tpg.txc[s->port][s->pgid];
 	for (i = 0; i < g->nb_ws; i++) {
 		const struct gen_wstream *w = g->ws[i];
 
 		if (w->st->ps->id != s->ps)
 			continue;
-		trex_tpg.txb[s->port][s->pgid] +=
-			trex_tpg_bytes(w->st->ps, w->seq - trex_tpg.seq0[s->port][s->pgid]);
-		trex_tpg.seq[s->port][s->pgid] = w->seq;
-		trex_tpg.seq0[s->port][s->pgid] = w->seq;
+		tx->bytes += trex_tpg_bytes(w->st->ps, w->seq - tx->seq0);
+		tx->seq = w->seq;
+		tx->seq0 = w->seq;
 	}
 }
 
@@ -196,9 +197,9 @@ trex_tpg_loaded(void)
 					   GEN_TPG_HDR_LEN);
 		else
 			w->st->tpg_off = (uint16_t)(s->len - GEN_TPG_HDR_LEN + 8);
-		if (trex_tpg.seq[s->port] != NULL && s->pgid < trex_tpg.num_tpgids) {
-			w->seq = trex_tpg.seq[s->port][s->pgid];
-			trex_tpg.seq0[s->port][s->pgid] = w->seq;
+		if (trex_tpg.txc[s->port] != NULL && s->pgid < trex_tpg.num_tpgids) {
+			w->seq = trex_tpg.txc[s->port][s->pgid].seq;
+			trex_tpg.txc[s->port][s->pgid].seq0 = w->seq;
 		}
 	}
 }
