@@ -344,8 +344,6 @@ int trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, cha
 /* trex_stream_build.c: TRex's packet as pvpkit-gen sends it. */
 int trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id, char *msg,
 		     size_t len);
-/* Free the template trex_stream_fill() built into @p s. */
-void trex_pvp_stream_free(struct pvp_stream *s);
 /* TRex's flow-stat marks on @p s's packet (before the field engine runs). */
 void trex_fs_mark(struct trex_stream *s);
 

@@ -188,20 +188,6 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	return ret;
 }
 
-void
-trex_pvp_stream_free(struct pvp_stream *s)
-{
-	uint32_t i;
-
-	for (i = 0; i < s->n_tmpl; i++)
-		free(s->tmpl[i].data);
-	free(s->tmpl);
-	free(s->order);
-	s->tmpl = NULL;
-	s->order = NULL;
-	s->n_tmpl = 0;
-}
-
 /* TRex's first IPv4 identification of stats pgids (its simulator's ip_id_base). */
 #define TREX_FS_IP_ID_BASE 0xff00
 /* TRex's IPv4 identification of latency streams (FLOW_STAT_PAYLOAD_IP_ID). */
