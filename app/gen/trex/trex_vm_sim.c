@@ -132,6 +132,15 @@ sim_value(const struct sim_ins *v, const struct sim_state *st, unsigned int i, u
 	return field == 0 ? st->val[i] : field == 1 ? st->aux[i] : st->aux2[i];
 }
 
+/* The checksum of a folded sum @p sum into the 2 bytes at @p at (memory order). */
+static void
+sim_csum_put(uint8_t *at, uint16_t sum)
+{
+	uint16_t ck = (uint16_t)~sum;
+
+	memcpy(at, &ck, 2);
+}
+
 /* ICMPv6's checksum over the pseudo header and the IPv6 payload, as TRex computes it. */
 static void
 sim_icmp6(uint8_t *pkt, uint32_t len, const struct sim_ins *x)
@@ -139,7 +148,6 @@ sim_icmp6(uint8_t *pkt, uint32_t len, const struct sim_ins *x)
 	const struct rte_ipv6_hdr *ip6 = (const struct rte_ipv6_hdr *)(pkt + x->off);
 	uint8_t *icmp = pkt + x->off + x->l3;
 	uint32_t plen = rte_be_to_cpu_16(ip6->payload_len), sum;
-	uint16_t ck;
 
 	if (x->off + x->l3 + plen > len)
 		plen = len - (uint32_t)(x->off + x->l3);
@@ -149,17 +157,7 @@ sim_icmp6(uint8_t *pkt, uint32_t len, const struct sim_ins *x)
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	/* Sums of memory-order words: the result goes in as it is. */
-	ck = (uint16_t)~sum;
-	memcpy(icmp + 2, &ck, 2);
-}
-
-/* The checksum of a folded sum @p sum into the 2 bytes at @p at (memory order). */
-static void
-sim_csum_put(uint8_t *at, uint16_t sum)
-{
-	uint16_t ck = (uint16_t)~sum;
-
-	memcpy(at, &ck, 2);
+	sim_csum_put(icmp + 2, (uint16_t)sum);
 }
 
 /* IPv4 header length at @p ip as TRex's fix_checksum_ipv4 reads it. */
