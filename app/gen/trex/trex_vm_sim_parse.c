@@ -281,12 +281,8 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 					name, i, vmax);
 			x->list[i] = (uint64_t)json_integer_value(v);
 		}
-		if (x->trimmed) {
-			int ret = sim_trim_list(m, x);
-
-			if (ret != 0)
-				return ret;
-		}
+		if (x->trimmed && sim_trim_list(m, x) != 0)
+			return -EINVAL;
 		x->min = 0;
 		x->max = x->n_list - 1;
 		x->step %= x->n_list;
