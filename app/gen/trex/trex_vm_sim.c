@@ -358,79 +358,69 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 	return len;
 }
 
-/* Offsets and sizes checked against the packet before anything runs. */
+/*
+ * Offsets and sizes checked against the packet before anything runs, and
+ * the bytes any write (or the ICMPv6 checksum) may change, in order, into
+ * @p fp (*@p nfp of them). @return 0, -EINVAL (message set) or -ENOMEM.
+ */
 static int
-sim_check(struct sim *m, uint32_t len)
+sim_footprint(struct sim *m, uint32_t len, uint16_t *fp, uint32_t *nfp)
 {
 	struct vm_ctx *c = m->c;
+	const uint8_t *pkt = c->s->pkt;
+	bool *hit = calloc(len, sizeof(*hit));
 	unsigned int i;
+	uint32_t b;
+	int ret = 0;
 
-	for (i = 0; i < m->n; i++) {
+	if (hit == NULL)
+		return -ENOMEM;
+	for (i = 0; i < m->n && ret == 0; i++) {
 		const struct sim_ins *x = &m->in[i];
 		uint64_t n = x->kind == SIM_MASK ? x->cast : x->size;
 
 		c->ins = i;
 		if ((x->kind == SIM_WRITE || x->kind == SIM_MASK) &&
 		    (x->off > len || n > len - x->off))
-			return trex_vm_fail(c,
-					    "write of '%s': offset %" PRIu64 " + %" PRIu64
-					    " bytes is past the %u B packet",
-					    m->in[x->var].name, x->off, n, len);
-		if (x->kind == SIM_ICMP6 &&
-		    (x->off > len || x->l3 > len - x->off || len - x->off - x->l3 < 4 ||
-		     x->l3 < sizeof(struct rte_ipv6_hdr) || (m->c->s->pkt[x->off] >> 4) != 6 ||
-		     m->c->s->pkt[x->off + 6] != IPPROTO_ICMPV6))
-			return trex_vm_fail(c,
-					    "fix_checksum_icmpv6: no IPv6 header with ICMPv6 "
-					    "after it at l2_len %" PRIu64 ", l3_len %" PRIu64,
-					    x->off, x->l3);
-		if (x->kind == SIM_CSUM4 && (x->off > len || len - x->off < 20 ||
-					     sim_ihl(m->c->s->pkt + x->off) > len - x->off))
-			return trex_vm_fail(c,
-					    "fix_checksum_ipv4: the IPv4 header at %" PRIu64
-					    " is past the %u B packet",
-					    x->off, len);
-		if (x->kind == SIM_CSUMHW && !sim_hw_fits(x, m->c->s->pkt, len))
-			return trex_vm_fail(c,
-					    "fix_checksum_hw: the IP packet at l2_len %" PRIu64
-					    " is past the %u B packet",
-					    x->off, len);
-	}
-	return 0;
-}
-
-/*
- * Bytes any write (or the ICMPv6 checksum) may change, in order, into
- * @p fp. @return how many.
- */
-static uint32_t
-sim_footprint(const struct sim *m, uint32_t len, uint16_t *fp)
-{
-	bool *hit = calloc(len, sizeof(*hit));
-	uint32_t n = 0, b;
-	unsigned int i;
-
-	if (hit == NULL)
-		return 0;
-	for (i = 0; i < m->n; i++) {
-		const struct sim_ins *x = &m->in[i];
-
-		if (x->kind == SIM_WRITE || x->kind == SIM_MASK)
-			for (b = 0; b < (x->kind == SIM_MASK ? x->cast : x->size); b++)
+			ret = trex_vm_fail(c,
+					   "write of '%s': offset %" PRIu64 " + %" PRIu64
+					   " bytes is past the %u B packet",
+					   m->in[x->var].name, x->off, n, len);
+		else if (x->kind == SIM_ICMP6 &&
+			 (x->off > len || x->l3 > len - x->off || len - x->off - x->l3 < 4 ||
+			  x->l3 < sizeof(struct rte_ipv6_hdr) || (pkt[x->off] >> 4) != 6 ||
+			  pkt[x->off + 6] != IPPROTO_ICMPV6))
+			ret = trex_vm_fail(c,
+					   "fix_checksum_icmpv6: no IPv6 header with ICMPv6 "
+					   "after it at l2_len %" PRIu64 ", l3_len %" PRIu64,
+					   x->off, x->l3);
+		else if (x->kind == SIM_CSUM4 && (x->off > len || len - x->off < 20 ||
+						  sim_ihl(pkt + x->off) > len - x->off))
+			ret = trex_vm_fail(c,
+					   "fix_checksum_ipv4: the IPv4 header at %" PRIu64
+					   " is past the %u B packet",
+					   x->off, len);
+		else if (x->kind == SIM_CSUMHW && !sim_hw_fits(x, pkt, len))
+			ret = trex_vm_fail(c,
+					   "fix_checksum_hw: the IP packet at l2_len %" PRIu64
+					   " is past the %u B packet",
+					   x->off, len);
+		else if (x->kind == SIM_WRITE || x->kind == SIM_MASK)
+			for (b = 0; b < n; b++)
 				hit[x->off + b] = true;
 		else if (x->kind == SIM_ICMP6)
 			hit[x->off + x->l3 + 2] = hit[x->off + x->l3 + 3] = true;
-		else if (x->kind == SIM_CSUM4 ||
-			 (x->kind == SIM_CSUMHW && (m->c->s->pkt[x->off] >> 4) == 4))
+		else if (x->kind == SIM_CSUM4 || (x->kind == SIM_CSUMHW && (pkt[x->off] >> 4) == 4))
 			hit[x->off + 10] = hit[x->off + 11] = true;
-		if (x->kind == SIM_CSUMHW && (b = sim_hw_l4(x, m->c->s->pkt)) != 0)
+		if (ret == 0 && x->kind == SIM_CSUMHW && (b = sim_hw_l4(x, pkt)) != 0)
 			hit[b] = hit[b + 1] = true;
 	}
+	*nfp = 0;
 	for (b = 0; b < len; b++)
 		if (hit[b])
-			fp[n++] = (uint16_t)b;
+			fp[(*nfp)++] = (uint16_t)b;
 	free(hit);
-	return n;
+	return ret;
 }
 
 /*
@@ -611,15 +601,15 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	/* TRex's seed for one core (thread 0): the stream's, spread by 514229. */
 	m->rnd_seed = (s->random_seed != 0 ? s->random_seed : 1) * 514229u;
 	ret = trex_vm_sim_parse(m, ins);
-	if (ret == 0)
-		ret = sim_check(m, s->len);
 	if (ret != 0)
 		goto out;
 	pkt = malloc(s->len);
 	fp = malloc(s->len * sizeof(*fp));
 	if (pkt == NULL || fp == NULL)
 		goto nomem;
-	nfp = sim_footprint(m, s->len, fp);
+	ret = sim_footprint(m, s->len, fp, &nfp);
+	if (ret != 0)
+		goto out;
 	img = malloc((size_t)SIM_MAX_CYCLE * RTE_MAX(nfp, 1u));
 	varies = calloc(RTE_MAX(nfp, 1u), sizeof(*varies));
 	if (img == NULL || varies == NULL)
