@@ -90,8 +90,9 @@ trex_vm_find(struct vm_ctx *c, const char *name)
 	return NULL;
 }
 
+/* A new def @p name, a copy of @p init; NULL (c's message set) when it cannot be. */
 static struct vm_def *
-vm_new(struct vm_ctx *c, const char *name)
+vm_new(struct vm_ctx *c, const char *name, const struct vm_def *init)
 {
 	struct vm_def *d;
 
@@ -105,7 +106,7 @@ vm_new(struct vm_ctx *c, const char *name)
 		return NULL;
 	}
 	d = &c->def[c->nb++];
-	memset(d, 0, sizeof(*d));
+	*d = *init;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	return d;
 }
@@ -125,14 +126,12 @@ vm_flow_var(struct vm_ctx *c, const struct sim_ins *x, const json_t *in)
 	if (vl != NULL && !json_is_null(vl))
 		return trex_vm_fail(c, "flow_var '%s': value_list is not supported by pvpkit-gen",
 				    x->name);
-	d = vm_new(c, x->name);
+	d = vm_new(
+		c, x->name,
+		&(struct vm_def){
+			.size = x->size, .min = x->min, .max = x->max, .step = x->step0, .div = 1});
 	if (d == NULL)
 		return -EINVAL;
-	d->size = x->size;
-	d->min = x->min;
-	d->max = x->max;
-	d->step = x->step0;
-	d->div = 1;
 	if (prev != NULL) {
 		if (prev->div > VM_MAX_FLOWS / prev->period)
 			return trex_vm_fail(c,
@@ -176,35 +175,30 @@ vm_flow_var(struct vm_ctx *c, const struct sim_ins *x, const json_t *in)
 static int
 vm_tuple(struct vm_ctx *c, const struct sim_ins *x)
 {
-	struct vm_def *ip, *port;
+	struct vm_def ip = {.size = 4,
+			    .op = PVP_VAR_INC,
+			    .min = x->min,
+			    .max = x->max,
+			    .step = 1,
+			    .period = x->max - x->min + 1,
+			    .div = 1};
+	/* The port moves when the IP wraps. */
+	struct vm_def port = {.size = 2,
+			      .op = PVP_VAR_INC,
+			      .min = x->pmin,
+			      .max = x->pmax,
+			      .step = 1,
+			      .period = x->pmax - x->pmin + 1,
+			      .div = ip.period};
 	char n[80];
 
+	if (x->limit != 0 && x->limit < ip.period * port.period)
+		ip.limit = port.limit = x->limit;
 	snprintf(n, sizeof(n), "%s.ip", x->name);
-	ip = vm_new(c, n);
-	if (ip == NULL)
+	if (vm_new(c, n, &ip) == NULL)
 		return -EINVAL;
 	snprintf(n, sizeof(n), "%s.port", x->name);
-	port = vm_new(c, n);
-	if (port == NULL)
-		return -EINVAL;
-	ip->size = 4;
-	ip->op = PVP_VAR_INC;
-	ip->min = x->min;
-	ip->max = x->max;
-	ip->step = 1;
-	ip->period = x->max - x->min + 1;
-	ip->div = 1;
-	port->size = 2;
-	port->op = PVP_VAR_INC;
-	port->min = x->pmin;
-	port->max = x->pmax;
-	port->step = 1;
-	port->period = x->pmax - x->pmin + 1;
-	/* The port moves when the IP wraps. */
-	port->div = ip->period;
-	if (x->limit != 0 && x->limit < ip->period * port->period)
-		ip->limit = port->limit = x->limit;
-	return 0;
+	return vm_new(c, n, &port) == NULL ? -EINVAL : 0;
 }
 
 /*
