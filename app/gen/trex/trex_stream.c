@@ -270,7 +270,7 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 	json_t *pkt, *vm, *fs, *mode;
 	const char *bin;
 	struct pvp_stream ps;
-	char msg[PVP_PKT_ERR_LEN];
+	char msg[PVP_PKT_ERR_LEN] = "";
 	int64_t flags, core, count, seed;
 	uint16_t mtu = 0;
 	uint32_t i;
@@ -359,16 +359,18 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 		if (ret != 0)
 			return ret;
 	}
-	/* Build it once now: what cannot be sent is refused here, not at start. */
+	/*
+	 * Build it once now: what cannot be sent is refused here, not at start.
+	 * The message starts empty (a closed form the tables replaced wrote its own).
+	 */
+	msg[0] = '\0';
 	ret = trex_stream_fill(s, &ps, 0, msg, sizeof(msg));
-	if (ret == 0 && s->fs && ps.tmpl[0].sig_off == 0) {
-		snprintf(msg, sizeof(msg),
-			 "flow_stats needs room for pvpkit's %u B signature after the L4 header "
-			 "of an IP packet (or at the end of one without UDP/TCP), and no field "
-			 "engine write there",
-			 PVP_SIG_LEN);
-		ret = -EINVAL;
-	}
+	if (ret == 0 && s->fs && ps.tmpl[0].sig_off == 0)
+		ret = pvp_fail(msg, sizeof(msg), -EINVAL,
+			       "flow_stats needs room for pvpkit's %u B signature after the L4 "
+			       "header of an IP packet (or at the end of one without UDP/TCP), and "
+			       "no field engine write there",
+			       PVP_SIG_LEN);
 	/* The check's template: what pvp_profile_free() frees of a stream. */
 	for (i = 0; i < ps.n_tmpl; i++)
 		free(ps.tmpl[i].data);

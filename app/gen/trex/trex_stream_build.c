@@ -108,14 +108,12 @@ trex_ptp_frame(const struct trex_stream *ts, uint8_t *frame, char *msg, size_t l
 	uint8_t *m;
 
 	if (pvp_pkt_parse(frame, ts->len, &lay) != 0 || lay.l4_proto != IPPROTO_UDP ||
-	    lay.l3_end < lay.payload_off + TREX_PTP_TAIL_LEN) {
-		snprintf(msg, len,
-			 "flow_stats 'ieee_1588' needs a UDP packet with %u payload bytes: the "
-			 "PTP Sync message (%u B) and the latency header (16 B), as TRex's "
-			 "106 B frames have",
-			 TREX_PTP_TAIL_LEN, TREX_PTP_SYNC_LEN);
-		return -EINVAL;
-	}
+	    lay.l3_end < lay.payload_off + TREX_PTP_TAIL_LEN)
+		return pvp_fail(msg, len, -EINVAL,
+				"flow_stats 'ieee_1588' needs a UDP packet with %u payload bytes: "
+				"the PTP Sync message (%u B) and the latency header (16 B), as "
+				"TRex's 106 B frames have",
+				TREX_PTP_TAIL_LEN, TREX_PTP_SYNC_LEN);
 	m = frame + lay.l3_end - TREX_PTP_TAIL_LEN;
 	memset(m, 0, TREX_PTP_TAIL_LEN);
 	m[1] = 2;		  /* versionPTP */
@@ -129,7 +127,8 @@ trex_ptp_frame(const struct trex_stream *ts, uint8_t *frame, char *msg, size_t l
 }
 
 /*
- * A lib/pkt stream for @p ts (the template is built: callers free it).
+ * A lib/pkt stream for @p ts (the template is built: callers free it);
+ * @p msg, given empty, gets the first error.
  * The port's MACs go over the packet's as the stream's flags ask, before
  * the field engine's writes, as TRex's update_mac_addr() does when it
  * compiles a stream: the source unless flags bit 0, the destination

@@ -125,24 +125,20 @@ trex_tpg_frame(const struct trex_stream *ts, struct pvp_stream *s, char *msg, si
 	uint32_t hdr[4];
 	uint32_t payload;
 
-	if (pvp_pkt_parse(ts->pkt, ts->len, &lay) != 0 || lay.payload_off == 0) {
-		snprintf(msg, len, "a tpg stream needs an IPv4/IPv6 packet with UDP or TCP");
-		return -EINVAL;
-	}
+	if (pvp_pkt_parse(ts->pkt, ts->len, &lay) != 0 || lay.payload_off == 0)
+		return pvp_fail(msg, len, -EINVAL,
+				"a tpg stream needs an IPv4/IPv6 packet with UDP or TCP");
 	payload = lay.l3_end > lay.payload_off ? lay.l3_end - lay.payload_off : 0;
-	if (payload < GEN_TPG_HDR_LEN) {
-		snprintf(msg, len,
-			 "Need at least %u payload bytes for TPG Payload Header. Packet only has "
-			 "%u bytes",
-			 GEN_TPG_HDR_LEN, payload);
-		return -EINVAL;
-	}
-	if (s->n_tmpl != 1) {
-		snprintf(msg, len,
-			 "a tpg stream of packets of several sizes is not supported by "
-			 "pvpkit-gen");
-		return -ENOTSUP;
-	}
+	if (payload < GEN_TPG_HDR_LEN)
+		return pvp_fail(
+			msg, len, -EINVAL,
+			"Need at least %u payload bytes for TPG Payload Header. Packet only "
+			"has %u bytes",
+			GEN_TPG_HDR_LEN, payload);
+	if (s->n_tmpl != 1)
+		return pvp_fail(msg, len, -ENOTSUP,
+				"a tpg stream of packets of several sizes is not supported by "
+				"pvpkit-gen");
 	/*
 	 * At the frame's end, as TRex writes it: seq 0 here, the TX lcore's on
 	 * the wire. A stream added before TPG was disabled still starts in

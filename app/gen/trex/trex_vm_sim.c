@@ -589,10 +589,8 @@ trex_vm_translate(const json_t *vm, struct trex_stream *s, char *msg, size_t len
 	s->flows = 1;
 	if (ins == NULL || json_is_null(ins))
 		return 0;
-	if (!json_is_array(ins)) {
-		snprintf(msg, len, "vm.instructions must be an array");
-		return -EINVAL;
-	}
+	if (!json_is_array(ins))
+		return pvp_fail(msg, len, -EINVAL, "vm.instructions must be an array");
 	m = calloc(1, sizeof(*m));
 	if (m == NULL)
 		return -ENOMEM;
