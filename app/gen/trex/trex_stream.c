@@ -200,23 +200,41 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, char *err, size_t err_l
 	return 0;
 }
 
-/* The same pgid on two streams must be of one kind (TRex's rule). */
+/*
+ * The same pgid on two streams must be of one kind (TRex's rule). A stats
+ * pgid's counter index (s->fs_hw_id) is the one a stream already added
+ * with it has (none of the other kind can then have it), or else the
+ * lowest no other stats pgid has. TRex takes the lowest free one as each
+ * pgid's first stream starts; taken as streams are added it is the same
+ * for a profile added and started as a whole.
+ */
 static int
-trex_pgid_check(const struct trex_stream *s, char *err, size_t err_len)
+trex_pgid_check(struct trex_stream *s, char *err, size_t err_len)
 {
-	uint16_t p;
+	bool used[GEN_MAX_STREAMS] = {false};
+	uint16_t p, k;
 	uint32_t i;
 
 	for (p = 0; p < trex.g->nb_ports; p++)
 		for (i = 0; i < trex.port[p].nb_streams; i++) {
 			const struct trex_stream *o = trex.port[p].streams[i];
 
-			if (o->fs && o->pgid == s->pgid && o->fs_latency != s->fs_latency) {
+			if (!o->fs)
+				continue;
+			if (o->pgid == s->pgid && o->fs_latency != s->fs_latency)
 				return pvp_fail(err, err_len, -EEXIST,
 						"flow_stats id %u is already used by a %s stream",
 						s->pgid, o->fs_latency ? "latency" : "stats");
+			if (o->pgid == s->pgid && !s->fs_latency) {
+				s->fs_hw_id = o->fs_hw_id;
+				return 0;
 			}
+			if (!o->fs_latency && o->fs_hw_id < RTE_DIM(used))
+				used[o->fs_hw_id] = true;
 		}
+	for (k = 0; k < RTE_DIM(used) && used[k]; k++)
+		;
+	s->fs_hw_id = s->fs_latency ? 0 : k;
 	return 0;
 }
 

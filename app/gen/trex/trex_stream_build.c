@@ -197,35 +197,6 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 #define TREX_FS_TOS_BIT 0x01
 
 /*
- * A stats pgid's counter index: the one a stream already added with it
- * has, or else the lowest no other stats pgid has. TRex takes the lowest
- * free one as each pgid's first stream starts; taken as streams are added
- * it is the same for a profile added and started as a whole.
- */
-static uint16_t
-trex_fs_hw_id(const struct trex_stream *s)
-{
-	bool used[GEN_MAX_STREAMS] = {false};
-	uint16_t p, k;
-	uint32_t i;
-
-	for (p = 0; p < trex.g->nb_ports; p++)
-		for (i = 0; i < trex.port[p].nb_streams; i++) {
-			const struct trex_stream *o = trex.port[p].streams[i];
-
-			if (!o->fs || o->fs_latency)
-				continue;
-			if (o->pgid == s->pgid)
-				return o->fs_hw_id;
-			if (o->fs_hw_id < RTE_DIM(used))
-				used[o->fs_hw_id] = true;
-		}
-	for (k = 0; k < RTE_DIM(used) && used[k]; k++)
-		;
-	return k;
-}
-
-/*
  * Set the 16-bit word at @p at of the IPv4 header at @p ip to @p v and
  * update its checksum by the change (RFC 1624), as TRex's
  * updateCheckSum(old, new) does: a checksum that was wrong stays wrong.
@@ -274,7 +245,6 @@ trex_fs_mark(struct trex_stream *s)
 	} else if (s->fs_latency) {
 		id = TREX_FS_IP_ID_LATENCY;
 	} else {
-		s->fs_hw_id = trex_fs_hw_id(s);
 		id = TREX_FS_IP_ID_BASE + s->fs_hw_id;
 	}
 	if (lay.ip_ver == 4) {
