@@ -495,25 +495,19 @@ trex_m_remove_all_streams(uint16_t port, json_t *p, json_t **res, char *err, siz
 	return trex_ok(res);
 }
 
-static bool
-trex_profile_all(json_t *p)
-{
-	const char *s = json_string_value(json_object_get(p, "profile_id"));
-
-	return s != NULL && strcmp(s, "*") == 0;
-}
-
 int
 trex_m_get_stream_list(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	struct trex_port *tp = &trex.port[port];
+	const char *prof = json_string_value(json_object_get(p, "profile_id"));
 	json_t *ids;
 	uint32_t i;
 
 	ids = json_array();
 	for (i = 0; i < tp->nb_streams; i++)
 		json_array_append_new(ids, json_integer(tp->streams[i]->id));
-	*res = trex_profile_all(p) ? json_pack("{s:o}", "_", ids) : ids;
+	/* Every profile's ("*"): by profile, pvpkit-gen's one "_". */
+	*res = prof != NULL && strcmp(prof, "*") == 0 ? json_pack("{s:o}", "_", ids) : ids;
 	return 0;
 }
 
