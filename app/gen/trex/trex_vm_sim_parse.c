@@ -213,11 +213,10 @@ sim_parse_var(struct sim *m, struct sim_ins *x, const json_t *in, const json_t *
 		return -EINVAL;
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return trex_vm_fail(c, "'size' must be 1, 2, 4 or 8");
-	if (strlen(name) >= sizeof(x->name) || strlen(next) >= sizeof(x->next))
+	if (strlcpy(x->name, name, sizeof(x->name)) >= sizeof(x->name) ||
+	    strlcpy(x->next, next, sizeof(x->next)) >= sizeof(x->next))
 		return trex_vm_fail(c, "variable names are at most %zu characters",
 				    sizeof(x->name) - 1);
-	snprintf(x->name, sizeof(x->name), "%s", name);
-	snprintf(x->next, sizeof(x->next), "%s", next);
 	x->size = (unsigned int)size;
 	x->trimmed = !rlimit && size == 2 && sim_is_trimmed(ins, name);
 	/* TRex's default: split over the cores. */
@@ -355,10 +354,9 @@ sim_parse_tuple(struct sim *m, struct sim_ins *x, const json_t *in)
 				    name);
 	if (x->max < x->min || x->max > UINT32_MAX || x->pmax < x->pmin || x->pmax > UINT16_MAX)
 		return trex_vm_fail(c, "tuple_flow_var '%s': bad IP or port range", name);
-	if (strlen(name) >= sizeof(x->name))
+	if (strlcpy(x->name, name, sizeof(x->name)) >= sizeof(x->name))
 		return trex_vm_fail(c, "variable names are at most %zu characters",
 				    sizeof(x->name) - 1);
-	snprintf(x->name, sizeof(x->name), "%s", name);
 	/* One core: the IP moves by 1 (0 for one address, the port moving each packet). */
 	x->ipstep = 1 % (x->max - x->min + 1);
 	x->pstep = x->max == x->min ? 1 % (x->pmax - x->pmin + 1) : 0;
@@ -478,9 +476,8 @@ sim_parse_write(struct sim *m, struct sim_ins *x, const json_t *in, bool masked)
 				    "write of '%s': add_value %" PRId64 " must be a 32-bit integer",
 				    name, x->add);
 	/* The variable may come later: trex_vm_sim_parse() resolves it once all are read. */
-	if (strlen(name) >= sizeof(x->name))
+	if (strlcpy(x->name, name, sizeof(x->name)) >= sizeof(x->name))
 		return trex_vm_fail(c, "write of '%s': no such flow variable", name);
-	snprintf(x->name, sizeof(x->name), "%s", name);
 	be = json_object_get(in, "is_big_endian");
 	x->be = be == NULL || json_is_null(be) || json_is_true(be);
 	if (be != NULL && !json_is_null(be) && !json_is_boolean(be))
@@ -546,12 +543,10 @@ trex_vm_sim_parse(struct sim *m, const json_t *ins)
 			x->kind = SIM_TRIM;
 			ret = name == NULL ? -EINVAL : 0;
 			/* No variable has a longer name: it names none. */
-			if (ret == 0 && strlen(name) >= sizeof(x->name))
+			if (ret == 0 && strlcpy(x->name, name, sizeof(x->name)) >= sizeof(x->name))
 				ret = trex_vm_fail(
 					c, "packet size with no valid flow variable name '%s'",
 					name);
-			if (ret == 0)
-				snprintf(x->name, sizeof(x->name), "%s", name);
 		} else if (strcmp(type, "fix_checksum_ipv4") == 0) {
 			ret = sim_parse_csum(m, x, in, false);
 		} else if (strcmp(type, "fix_checksum_hw") == 0) {
