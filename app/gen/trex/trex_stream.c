@@ -86,12 +86,11 @@ trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, char *e
 	/* TRex pads short packets to 60 B and counts the 4 B FCS in rates. */
 	double size = RTE_MAX(s->rate_len, 60.0) + PVP_FCS_LEN;
 
-	if (pvp_rate_to_pps(&r, size, link, pps) != 0 || !(*pps > 0)) {
+	if (pvp_rate_to_pps(&r, size, link, pps) != 0 || !(*pps > 0))
 		return pvp_fail(err, err_len, -EPERM,
 				"stream %u: a percentage rate needs the port's speed, and port %u "
 				"reports none: start pvpkit-gen with --speed MBPS",
 				s->id, port);
-	}
 	return 0;
 }
 
@@ -113,10 +112,9 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 		if (trex_param_uint(mode, "total_pkts", UINT32_MAX, -1, &s->burst_pkts, err,
 				    err_len) != 0)
 			return -EINVAL;
-		if (s->burst_pkts == 0) {
+		if (s->burst_pkts == 0)
 			return pvp_fail(err, err_len, -EINVAL,
 					"single_burst: 'total_pkts' cannot be zero.");
-		}
 	} else if (strcmp(type, "multi_burst") == 0) {
 		s->mode = PVP_MODE_MULTI_BURST;
 		if (trex_param_double(mode, "ibg", false, 0, &s->ibg_us, err, err_len) != 0 ||
@@ -125,18 +123,16 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 				    err_len) != 0)
 			return -EINVAL;
 		s->burst_count = (uint32_t)x;
-		if (s->burst_pkts == 0 || s->burst_count == 0 || s->ibg_us < 0) {
+		if (s->burst_pkts == 0 || s->burst_count == 0 || s->ibg_us < 0)
 			return pvp_fail(
 				err, err_len, -EINVAL,
 				"multi_burst: 'pkts_per_burst' and 'count' cannot be zero, 'ibg' "
 				"cannot be negative.");
-		}
 		/* A profile's gap_us bound: the gap in TSC cycles fits 64 bits. */
-		if (s->ibg_us > (double)PVP_PKT_MAX_GAP_US) {
+		if (s->ibg_us > (double)PVP_PKT_MAX_GAP_US)
 			return pvp_fail(err, err_len, -EINVAL,
 					"multi_burst: 'ibg' %g must be 0..%" PRIu64 " us",
 					s->ibg_us, PVP_PKT_MAX_GAP_US);
-		}
 	} else {
 		return pvp_fail(err, err_len, -EINVAL, "bad stream type provided: '%s'", type);
 	}
@@ -146,17 +142,15 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 		return -EINVAL;
 	for (u = 0; u < RTE_DIM(trex_rate_name) && strcmp(rt, trex_rate_name[u][0]) != 0; u++)
 		continue;
-	if (u == RTE_DIM(trex_rate_name)) {
+	if (u == RTE_DIM(trex_rate_name))
 		return pvp_fail(err, err_len, -EINVAL,
 				"'type' must be pps, bps_L1, bps_L2 or percentage");
-	}
 	s->rate_unit = (enum pvp_rate_unit)u;
 	pvp_rate_bounds(s->rate_unit, &lo, &hi);
-	if (!(s->rate_value >= lo && s->rate_value <= hi)) {
+	if (!(s->rate_value >= lo && s->rate_value <= hi))
 		return pvp_fail(err, err_len, -EINVAL,
 				"rate value %g must be > 0, within %g..%g %s", s->rate_value, lo,
 				hi, trex_rate_name[u][1]);
-	}
 	return 0;
 }
 
@@ -179,10 +173,9 @@ trex_parse_flow_stats(json_t *fs, struct trex_stream *s, char *err, size_t err_l
 	/* A tpg stream has its own header and counters (trex_tpg.c), not a pgid's. */
 	s->tpg = strcmp(rt, "tpg") == 0;
 	s->fs = !s->tpg;
-	if (!s->fs_latency && !s->tpg && strcmp(rt, "stats") != 0) {
+	if (!s->fs_latency && !s->tpg && strcmp(rt, "stats") != 0)
 		return pvp_fail(err, err_len, -EOPNOTSUPP,
 				"flow_stats rule_type '%s' is not supported by pvpkit-gen", rt);
-	}
 	if (trex_param_bool(fs, "vxlan", 0, &b, err, err_len) != 0)
 		return -EINVAL;
 	if (b)
@@ -403,10 +396,9 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 static int
 trex_port_writable(uint16_t port, char *err, size_t err_len)
 {
-	if (trex.port[port].state == TREX_PORT_TX || trex.port[port].state == TREX_PORT_PAUSE) {
+	if (trex.port[port].state == TREX_PORT_TX || trex.port[port].state == TREX_PORT_PAUSE)
 		return pvp_fail(err, err_len, -EBUSY,
 				"port %u is active: stop it before changing its streams", port);
-	}
 	return 0;
 }
 
@@ -571,7 +563,7 @@ trex_profile_load(char *err, size_t err_len)
 
 			if (!s->enabled)
 				continue;
-			if (n == GEN_MAX_STREAMS || (n + 1) * g->opt.tx_cores > GEN_MAX_WSTREAMS) {
+			if (n == GEN_MAX_STREAMS || (n + 1) * g->opt.tx_cores > GEN_MAX_WSTREAMS)
 				return pvp_fail(
 					err, err_len, -ERANGE,
 					"more than %u enabled streams on all ports together: "
@@ -580,13 +572,11 @@ trex_profile_load(char *err, size_t err_len)
 					RTE_MIN(GEN_MAX_STREAMS,
 						GEN_MAX_WSTREAMS / g->opt.tx_cores),
 					GEN_MAX_WSTREAMS / g->opt.tx_cores);
-			}
 			list[n++] = s;
 		}
-	if (n == 0) {
+	if (n == 0)
 		return pvp_fail(err, err_len, -EPERM,
 				"unable to start traffic - no enabled streams");
-	}
 	prof = calloc(1, sizeof(*prof));
 	if (prof != NULL)
 		prof->streams = calloc(n, sizeof(*prof->streams));

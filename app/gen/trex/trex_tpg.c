@@ -64,10 +64,9 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, char *err, size_t 
 	if (type != NULL && strcmp(type, "Dot1Q") == 0) {
 		json_int_t v = json_integer_value(json_object_get(val, "vlan"));
 
-		if (!trex_tpg_vlan_ok(v) || t->dot1q[v] != 0) {
+		if (!trex_tpg_vlan_ok(v) || t->dot1q[v] != 0)
 			return pvp_fail(err, err_len, -EEXIST,
 					"Vlan %lld already exists or is invalid!", (long long)v);
-		}
 		t->dot1q[v] = (uint16_t)(id + 1);
 		return 0;
 	}
@@ -77,14 +76,12 @@ trex_tpg_map_add(struct gen_tpg *t, json_t *tag, uint16_t id, char *err, size_t 
 		json_int_t b = json_integer_value(json_array_get(vl, 1));
 		uint32_t key = (uint32_t)a << 12 | (uint32_t)b, i;
 
-		if (json_array_size(vl) != 2) {
+		if (json_array_size(vl) != 2)
 			return pvp_fail(err, err_len, -EPERM, "QinQ must contain 2 Vlans!");
-		}
-		if (!trex_tpg_vlan_ok(a) || !trex_tpg_vlan_ok(b) || gen_tpg_qinq(t, key) != 0) {
+		if (!trex_tpg_vlan_ok(a) || !trex_tpg_vlan_ok(b) || gen_tpg_qinq(t, key) != 0)
 			return pvp_fail(err, err_len, -EEXIST,
 					"QinQ (%lld,%lld) already exists or is invalid!",
 					(long long)a, (long long)b);
-		}
 		/* Kept sorted: the RX lcores search it. */
 		for (i = t->nb_qinq; i > 0 && t->qinq_key[i - 1] > key; i--) {
 			t->qinq_key[i] = t->qinq_key[i - 1];
@@ -235,18 +232,16 @@ trex_tpg_ports(json_t *list, bool *set, const char *user, uint64_t sid, char *er
 	json_array_foreach(list, i, x) {
 		json_int_t v = json_integer_value(x);
 
-		if (!json_is_integer(x) || v < 0 || v >= trex.g->nb_ports) {
+		if (!json_is_integer(x) || v < 0 || v >= trex.g->nb_ports)
 			return pvp_fail(err, err_len, -ERANGE,
 					"Invalid port number: %lld Max port number: %u",
 					(long long)v, trex.g->nb_ports - 1);
-		}
 		if (!trex.port[v].owned || strcmp(trex.port[v].owner, user) != 0 ||
-		    trex.port[v].session_id != sid) {
+		    trex.port[v].session_id != sid)
 			return pvp_fail(
 				err, err_len, -EPERM,
 				"port %lld is not owned by you or your current executing session",
 				(long long)v);
-		}
 		set[v] = true;
 	}
 	return 0;

@@ -87,18 +87,15 @@ trex_tpg_stats_args(json_t *p, uint16_t port, uint64_t *tpgid, bool *unknown, bo
 	    (unknown != NULL && (trex_param_bool(p, "unknown_tag", 0, unknown, err, err_len) != 0 ||
 				 trex_param_bool(p, "untagged", 0, untagged, err, err_len) != 0)))
 		return -EINVAL;
-	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[port]) {
+	if (trex_tpg.user[0] == '\0' || trex_tpg.state != TPG_ENABLED || !trex_tpg.tx[port])
 		return pvp_fail(err, err_len, -EBUSY,
 				"Tagged Packet Group is not enabled on this port.");
-	}
-	if (unknown != NULL && !trex_tpg.rx[port]) {
+	if (unknown != NULL && !trex_tpg.rx[port])
 		return pvp_fail(err, err_len, -EPERM, "Port %u is not a valid port for TPG stats.",
 				port);
-	}
-	if (*tpgid >= trex_tpg.num_tpgids) {
+	if (*tpgid >= trex_tpg.num_tpgids)
 		return pvp_fail(err, err_len, -ERANGE,
 				"tpgid %" PRIu64 " is bigger than the max allowed tpgid.", *tpgid);
-	}
 	return 0;
 }
 
@@ -109,22 +106,19 @@ trex_tpg_range(json_t *p, uint64_t lo, uint64_t *hi, bool unknown, bool untagged
 {
 	if (trex_param_uint(p, "max_tag", UINT16_MAX, -1, hi, err, err_len) != 0)
 		return -EINVAL;
-	if (lo > *hi) {
+	if (lo > *hi)
 		return pvp_fail(err, err_len, -ERANGE,
 				"Min Tag = %" PRIu64
 				" must be smaller/equal than Max Tag = %" PRIu64,
 				lo, *hi);
-	}
-	if (lo == *hi && !unknown && !untagged) {
+	if (lo == *hi && !unknown && !untagged)
 		return pvp_fail(
 			err, err_len, -EPERM,
 			"Min Tag can equal Max Tag iff unknown tag or untagged flags provided.");
-	}
-	if (*hi > trex_tpg.num_tags) {
+	if (*hi > trex_tpg.num_tags)
 		return pvp_fail(err, err_len, -ERANGE,
 				"Max Tag %" PRIu64 " is larger than number of tags %u", *hi,
 				trex_tpg.num_tags);
-	}
 	return 0;
 }
 
@@ -148,11 +142,10 @@ trex_tpg_tags_check(json_t *list, char *err, size_t err_len)
 
 	json_array_foreach(list, i, x)
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-		    json_integer_value(x) >= trex_tpg.num_tags) {
+		    json_integer_value(x) >= trex_tpg.num_tags)
 			return pvp_fail(err, err_len, -ERANGE,
 					"Tag %lld is larger than number of tags %u",
 					(long long)json_integer_value(x), trex_tpg.num_tags);
-		}
 	return 0;
 }
 
@@ -366,11 +359,9 @@ trex_m_clear_tpg_tx_stats(uint16_t port, json_t *p, json_t **res, char *err, siz
 static int
 trex_tpg_unk_port(uint16_t port, char *err, size_t err_len)
 {
-	if (trex_tpg.user[0] == '\0' || trex_tpg.state == TPG_DISABLED_DP_RX ||
-	    !trex_tpg.rx[port]) {
+	if (trex_tpg.user[0] == '\0' || trex_tpg.state == TPG_DISABLED_DP_RX || !trex_tpg.rx[port])
 		return pvp_fail(err, err_len, -EBUSY,
 				"Tagged Packet Group is not enabled or collecting on this port.");
-	}
 	return 0;
 }
 

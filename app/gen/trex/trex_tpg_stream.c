@@ -26,29 +26,25 @@ trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size
 {
 	uint32_t i;
 
-	if (core >= 0) {
+	if (core >= 0)
 		return pvp_fail(err, err_len, -EOPNOTSUPP,
 				"Core ID pinning is not supported for sequenced streams.");
-	}
-	if (!trex_tpg_on(s->port)) {
+	if (!trex_tpg_on(s->port))
 		return pvp_fail(err, err_len, -EPERM,
 				"Trying to add a TPG stream but TPG isn't enabled in this port.");
-	}
-	if (s->pgid >= trex_tpg.num_tpgids) {
+	if (s->pgid >= trex_tpg.num_tpgids)
 		return pvp_fail(err, err_len, -ERANGE,
 				"Invalid tpgid %u. The maximal tpgid allowed for this port is %d",
 				s->pgid, (int)trex_tpg.num_tpgids - 1);
-	}
 	for (i = 0; i < trex.port[s->port].nb_streams; i++) {
 		const struct trex_stream *o = trex.port[s->port].streams[i];
 
-		if (o->tpg && o->pgid == s->pgid) {
+		if (o->tpg && o->pgid == s->pgid)
 			return pvp_fail(
 				err, err_len, -EEXIST,
 				"Tagged Packet Group ID %u already in use. Can't use the same id "
 				"for two streams.",
 				s->pgid);
-		}
 	}
 	/* TRex sends a tpgid from one core: its seq is one count. */
 	if (trex.g->port[s->port].nb_txq != 1)
@@ -92,14 +88,13 @@ trex_tpg_len_check(const struct trex_stream *s, char *err, size_t err_len)
 	need = RTE_MAX(s->len - payload + GEN_TPG_HDR_LEN, (uint32_t)TPG_VARLEN_MIN);
 	min = trex_tpg_min_len(s->vm_len, s->flows);
 	/* -32000 in TRex: a size under its minimum is over a limit, not a bad parameter. */
-	if (min < need) {
+	if (min < need)
 		return pvp_fail(
 			err, err_len, -ERANGE,
 			"You specified field engine with minimum packet size of %u bytes. For "
 			"TPG together with random packet size, minimum packet size should be at "
 			"least %u",
 			min, need);
-	}
 	return 0;
 }
 
