@@ -253,6 +253,7 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 {
 	struct gen_ctx *g = trex.g;
 	json_t *ports, *rx, *tags, *tag;
+	bool txp[GEN_MAX_PORTS] = {false}, rxp[GEN_MAX_PORTS] = {false};
 	uint64_t sid, n;
 	uint64_t bytes;
 	size_t i;
@@ -274,39 +275,36 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 	if (json_array_size(tags) > UINT16_MAX)
 		return pvp_fail(err, err_len, -ERANGE, "%zu tags: at most %u",
 				json_array_size(tags), UINT16_MAX);
-	ret = trex_tpg_ports(ports, trex_tpg.tx, user, sid, err, err_len);
+	ret = trex_tpg_ports(ports, txp, user, sid, err, err_len);
 	if (ret == 0)
-		ret = trex_tpg_ports(rx, trex_tpg.rx, user, sid, err, err_len);
+		ret = trex_tpg_ports(rx, rxp, user, sid, err, err_len);
 	if (ret != 0)
-		goto fail;
+		return ret;
 	for (port = 0; port < g->nb_ports; port++)
-		if (trex_tpg.rx[port] && !trex_tpg.tx[port]) {
-			ret = pvp_fail(err, err_len, -EPERM, "Rx Ports must be acquired!");
-			goto fail;
-		}
+		if (rxp[port] && !txp[port])
+			return pvp_fail(err, err_len, -EPERM, "Rx Ports must be acquired!");
 	json_array_foreach(tags, i, tag)
 		if (!json_is_object(tag) || !json_is_object(json_object_get(tag, "value")) ||
-		    !json_is_string(json_object_get(tag, "type"))) {
-			ret = pvp_fail(err, err_len, -EINVAL,
-				       "tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
-			goto fail;
-		}
+		    !json_is_string(json_object_get(tag, "type")))
+			return pvp_fail(err, err_len, -EINVAL,
+					"tags[%zu] must be {\"type\": ..., \"value\": {...}}", i);
 	trex_tpg.num_tpgids = (uint32_t)n;
 	trex_tpg.num_tags = (uint16_t)json_array_size(tags);
 	/* RX counters of each lcore and a baseline per RX port; TX counters per port. */
 	for (port = 0, k = 0; port < g->nb_ports; port++)
-		k += trex_tpg.rx[port];
+		k += rxp[port];
 	bytes = trex_tpg_slots() * sizeof(struct gen_tpg_cntr) * (g->rx.nb + 1u) * k +
 		(trex_tpg.num_tpgids + 1ull) * sizeof(struct trex_tpg_tx) * g->nb_ports;
-	if (bytes > TPG_MAX_BYTES) {
-		ret = pvp_fail(
+	if (bytes > TPG_MAX_BYTES)
+		return pvp_fail(
 			err, err_len, -ENOSPC,
 			"Rx counter allocation failed! %u tpgids x %u tags on %u port(s) take "
 			"%" PRIu64 " MiB; pvpkit-gen allocates at most %llu MiB",
 			trex_tpg.num_tpgids, trex_tpg.num_tags, k, bytes >> 20,
 			TPG_MAX_BYTES >> 20);
-		goto fail;
-	}
+	/* The ports are the context's once nothing can fail but memory. */
+	memcpy(trex_tpg.tx, txp, sizeof(txp));
+	memcpy(trex_tpg.rx, rxp, sizeof(rxp));
 	strlcpy(trex_tpg.user, user, sizeof(trex_tpg.user));
 	trex_tpg.tags = json_deep_copy(tags);
 	for (port = 0; port < g->nb_ports; port++) {
@@ -341,10 +339,6 @@ trex_tpg_enable_cp(json_t *p, const char *user, json_t **res, char *err, size_t 
 nomem:
 	trex_tpg_destroy();
 	return pvp_fail(err, err_len, -ENOSPC, "Rx counter allocation failed!");
-fail:
-	memset(trex_tpg.tx, 0, sizeof(trex_tpg.tx));
-	memset(trex_tpg.rx, 0, sizeof(trex_tpg.rx));
-	return ret;
 }
 
 /* Loaded tpg streams start their seq from 0 again, as TRex's do on enable. */
