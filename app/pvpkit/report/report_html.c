@@ -202,40 +202,36 @@ html_plot_latency(FILE *f, const json_t *summary)
 	return true;
 }
 
-/* The DUT trial of (size, flows) whose rate is nearest @p pps into @p best; false if none. */
-static bool
-html_nearest_trial(const json_t *records, double size, double flows, double pps,
-		   struct coord_trial_record *best)
+/* The DUT trial of (size, flows) whose rate is nearest @p pps, or NULL. */
+static const json_t *
+html_nearest_trial(const json_t *records, double size, double flows, double pps)
 {
-	struct coord_trial_record *t = malloc(sizeof(*t));
+	const json_t *rec, *best = NULL;
 	double d, best_d = INFINITY;
-	const json_t *rec;
+	struct coord_trial_record t;
 	size_t i;
 
 	json_array_foreach(records, i, rec) {
-		if (t == NULL || !report_trial(rec, t) || !t->has_size || t->size != size ||
-		    !t->has_flows || t->flows != flows || !t->dut_result || t->has_latency)
+		if (!report_trial(rec, &t) || !t.has_size || t.size != size || !t.has_flows ||
+		    t.flows != flows || !t.dut_result || t.has_latency)
 			continue;
-		d = fabs(t->requested_pps - pps);
+		d = fabs(t.requested_pps - pps);
 		if (d <= best_d) { /* the later trial of equals: the final phase */
 			best_d = d;
-			*best = *t;
+			best = rec;
 		}
 	}
-	free(t);
-	return best_d != INFINITY;
+	return best;
 }
 
 static void
 html_hop_loss(FILE *f, const json_t *records, const json_t *summary)
 {
-	struct coord_trial_record *t = malloc(sizeof(*t));
+	struct coord_trial_record t;
 	const json_t *pt, *g, *v;
 	const char *hop;
 	size_t i;
 
-	if (t == NULL)
-		return;
 	fputs("<h2>Per-hop loss of the trial nearest each NDR</h2>\n<table id=\"hop-loss\">\n"
 	      "<tr><th>size (B)</th><th>flows</th><th>NDR (pps)</th><th>trial (pps)</th>"
 	      "<th>duration (s)</th><th>tx</th><th>rx</th><th class=\"l\">lost by hop</th>"
@@ -245,34 +241,35 @@ html_hop_loss(FILE *f, const json_t *records, const json_t *summary)
 		g = json_object_get(json_object_get(pt, "goals"), "ndr");
 		if (!json_is_number(json_object_get(g, "pps")))
 			continue;
-		if (!html_nearest_trial(records, report_num(pt, "size", 0),
-					report_num(pt, "flows", 0), report_num(g, "pps", 0), t))
+		if (!report_trial(html_nearest_trial(records, report_num(pt, "size", 0),
+						     report_num(pt, "flows", 0),
+						     report_num(g, "pps", 0)),
+				  &t))
 			continue;
 		fprintf(f, "<tr><td>%.0f</td><td>%.0f</td><td>%.0f</td>", report_num(pt, "size", 0),
 			report_num(pt, "flows", 0), report_num(g, "pps", 0));
 		/* A record may leave the rate it asked for out ("-"). */
-		if (t->has_requested)
-			fprintf(f, "<td>%.0f</td>", t->requested_pps);
+		if (t.has_requested)
+			fprintf(f, "<td>%.0f</td>", t.requested_pps);
 		else
 			fputs("<td>-</td>", f);
-		fprintf(f, "<td>%.3f</td><td>%.0f</td><td>%.0f</td><td class=\"l\">", t->duration_s,
-			(double)t->tx_packets, (double)t->rx_packets);
-		json_object_foreach(t->hop_lost, hop, v) {
+		fprintf(f, "<td>%.3f</td><td>%.0f</td><td>%.0f</td><td class=\"l\">", t.duration_s,
+			(double)t.tx_packets, (double)t.rx_packets);
+		json_object_foreach(t.hop_lost, hop, v) {
 			report_html_text(f, hop);
 			fprintf(f, " %.0f; ", json_number_value(v));
 		}
-		fprintf(f, "</td><td>%.0f</td></tr>\n", (double)t->unattributed);
+		fprintf(f, "</td><td>%.0f</td></tr>\n", (double)t.unattributed);
 	}
 	fputs("</table>\n", f);
-	free(t);
 }
 
 /* Every trial with a truth check "failed", and that check's findings. */
 static void
 html_failed_checks(FILE *f, const json_t *records)
 {
-	struct coord_trial_record *t = malloc(sizeof(*t));
 	unsigned int nb = 0, trials = 0;
+	struct coord_trial_record t;
 	const json_t *rec, *fd;
 	const char *check;
 	json_t *state;
@@ -283,20 +280,20 @@ html_failed_checks(FILE *f, const json_t *records)
 	      "<th class=\"l\">findings</th></tr>\n",
 	      f);
 	json_array_foreach(records, i, rec) {
-		if (t == NULL || !report_trial(rec, t))
+		if (!report_trial(rec, &t))
 			continue;
 		trials++;
-		json_object_foreach(t->checks, check, state) {
+		json_object_foreach(t.checks, check, state) {
 			if (strcmp(json_string_value(state), "failed") != 0)
 				continue;
 			nb++;
 			fprintf(f,
 				"<tr class=\"fail\"><td>%.0f</td><td>%.0f</td><td>%.0f</td>"
 				"<td class=\"l\">",
-				(double)t->size, (double)t->flows, t->requested_pps);
+				(double)t.size, (double)t.flows, t.requested_pps);
 			report_html_text(f, check);
 			fputs("</td><td class=\"l\">", f);
-			json_array_foreach(t->findings, j, fd) {
+			json_array_foreach(t.findings, j, fd) {
 				if (strcmp(report_str(fd, "check", ""), check) != 0)
 					continue;
 				report_html_text(f, report_str(fd, "message", ""));
@@ -305,7 +302,6 @@ html_failed_checks(FILE *f, const json_t *records)
 			fputs("</td></tr>\n", f);
 		}
 	}
-	free(t);
 	if (nb == 0)
 		fprintf(f, "<tr><td class=\"l\" colspan=\"5\">none failed in %u trials</td></tr>\n",
 			trials);

@@ -286,22 +286,18 @@ report_search_record(const struct pvp_search_params *p, const struct pvp_search_
 bool
 report_trial_reconciles(const json_t *trial)
 {
-	struct coord_trial_record *tr = malloc(sizeof(*tr));
+	struct coord_trial_record tr;
 	const char *key;
 	json_int_t sum;
-	bool ok;
 	json_t *v;
 
 	/* Counts a record leaves out read as 0, as the table says; no hop_lost, no check. */
-	ok = tr != NULL && report_trial(trial, tr) && tr->hop_lost != NULL;
-	if (ok) {
-		sum = tr->unattributed;
-		json_object_foreach(tr->hop_lost, key, v)
-			sum += json_integer_value(v); /* the table: integers */
-		ok = sum == (json_int_t)tr->tx_packets - (json_int_t)tr->rx_packets;
-	}
-	free(tr);
-	return ok;
+	if (!report_trial(trial, &tr) || tr.hop_lost == NULL)
+		return false;
+	sum = tr.unattributed;
+	json_object_foreach(tr.hop_lost, key, v)
+		sum += json_integer_value(v); /* the table: integers */
+	return sum == (json_int_t)tr.tx_packets - (json_int_t)tr.rx_packets;
 }
 
 double

@@ -42,7 +42,7 @@ int
 report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **clock)
 {
 	struct coord_record_stream st;
-	struct pvp_lat *one;
+	struct pvp_lat one;
 	const json_t *s;
 	int n = 0, ret;
 	size_t i;
@@ -50,24 +50,18 @@ report_trial_latency(const json_t *trial, struct pvp_lat *lat, const char **cloc
 	pvp_lat_init(lat);
 	if (clock != NULL)
 		*clock = "";
-	one = malloc(sizeof(*one));
-	if (one == NULL)
-		return -ENOMEM;
 	json_array_foreach(json_object_get(trial, "streams"), i, s) {
-		ret = lat_stream_read(s, &st, one);
-		if (ret < 0) {
-			free(one);
+		ret = lat_stream_read(s, &st, &one);
+		if (ret < 0)
 			return ret;
-		}
 		if (ret == 0)
 			continue;
-		pvp_lat_merge(lat, one);
+		pvp_lat_merge(lat, &one);
 		if (clock != NULL && json_is_string(st.latency_ns.clock))
 			*clock = pvp_lat_clock_known(json_string_value(st.latency_ns.clock))
 					 ?: "unknown";
 		n++;
 	}
-	free(one);
 	return n;
 }
 
@@ -239,17 +233,14 @@ lat_entry(const json_t *trials, struct coord_trial_record *tr)
 {
 	const json_t *t = json_array_get(trials, json_array_size(trials) - 1), *x;
 	unsigned int n = 0, i;
-	struct pvp_lat *h[REPORT_MAX_REPEAT], *all = malloc(sizeof(*all));
-	struct pvp_lat *one = malloc(sizeof(*one));
+	struct pvp_lat *h[REPORT_MAX_REPEAT], all, one;
 	struct pvp_lat_summary ls;
 	double tx = 0, rx = 0;
 	json_t *o = NULL;
 	const char *clock = "";
 	size_t k;
 
-	if (all == NULL || one == NULL)
-		goto out;
-	pvp_lat_init(all);
+	pvp_lat_init(&all);
 	json_array_foreach(trials, k, x) {
 		if (n == REPORT_MAX_REPEAT)
 			break;
@@ -260,7 +251,7 @@ lat_entry(const json_t *trials, struct coord_trial_record *tr)
 			free(h[n]);
 			continue;
 		}
-		pvp_lat_merge(all, h[n]);
+		pvp_lat_merge(&all, h[n]);
 		report_trial(x, tr); /* chosen by report_trial(): it decodes */
 		tx += (double)tr->tx_packets;
 		rx += (double)tr->rx_packets;
@@ -276,16 +267,14 @@ lat_entry(const json_t *trials, struct coord_trial_record *tr)
 		      (json_int_t)n);
 	if (o == NULL)
 		goto out;
-	pvp_lat_read(all, &ls);
+	pvp_lat_read(&all, &ls);
 	lat_figures(o, &ls);
 	json_object_set_new(o, "clock", json_string(clock));
 	json_object_set_new(o, "range_ns", lat_ranges(h, n));
-	json_object_set_new(o, "streams", lat_streams(trials, all, one));
+	json_object_set_new(o, "streams", lat_streams(trials, &all, &one));
 out:
 	for (i = 0; i < n; i++)
 		free(h[i]);
-	free(all);
-	free(one);
 	return o;
 }
 
@@ -301,8 +290,8 @@ load_cmp(const void *a, const void *b)
 json_t *
 report_latency_point(const json_t *recs)
 {
-	struct coord_trial_record *tr = malloc(sizeof(*tr));
 	struct coord_record_latency lm[64]; /* each load's last trial's "latency" */
+	struct coord_trial_record tr;
 	json_t *by_load[64], *arr = NULL, *e;
 	unsigned int n = 0, i, k;
 	const json_t *t;
@@ -314,9 +303,9 @@ report_latency_point(const json_t *recs)
 	 * without a set is a set of its own.
 	 */
 	json_array_foreach(recs, j, t) {
-		if (tr == NULL || !report_trial(t, tr) || !tr->has_latency)
+		if (!report_trial(t, &tr) || !tr.has_latency)
 			continue;
-		for (i = 0; i < n && lm[i].load_pct != tr->latency.load_pct; i++)
+		for (i = 0; i < n && lm[i].load_pct != tr.latency.load_pct; i++)
 			;
 		if (i == n) {
 			if (n == sizeof(by_load) / sizeof(by_load[0]))
@@ -325,19 +314,18 @@ report_latency_point(const json_t *recs)
 			if (by_load[n] == NULL)
 				break;
 			n++;
-		} else if (!tr->latency.has_set || strcmp(lm[i].set, tr->latency.set) != 0) {
+		} else if (!tr.latency.has_set || strcmp(lm[i].set, tr.latency.set) != 0) {
 			json_array_clear(by_load[i]);
 		}
-		lm[i] = tr->latency;
+		lm[i] = tr.latency;
 		json_array_append(by_load[i], (json_t *)(uintptr_t)t);
 	}
 	for (i = k = 0; i < n; i++) {
-		e = lat_entry(by_load[i], tr);
+		e = lat_entry(by_load[i], &tr);
 		json_decref(by_load[i]);
 		if (e != NULL)
 			by_load[k++] = e;
 	}
-	free(tr);
 	if (k == 0)
 		return NULL;
 	qsort(by_load, k, sizeof(by_load[0]), load_cmp);

@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -63,42 +62,38 @@ oneway_streams(const struct coord_trial_record *tr, json_t *streams, char *err, 
 json_t *
 report_oneway_point(const json_t *recs)
 {
-	struct coord_trial_record *tr = malloc(sizeof(*tr));
 	const json_t *rec, *last = NULL;
 	struct coord_record_oneway ow;
+	struct coord_trial_record tr;
 	json_t *j = NULL, *streams = NULL;
 	char why[512] = "", err[256] = "";
 	size_t i;
 
-	if (tr == NULL)
-		return NULL;
 	/* The last trial that has it: a search's final phase, or the trial itself. */
 	json_array_foreach(recs, i, rec)
-		if (report_trial(rec, tr) && tr->oneway != NULL)
+		if (report_trial(rec, &tr) && tr.oneway != NULL)
 			last = rec;
-	if (last == NULL || !report_trial(last, tr))
-		goto out;
+	if (last == NULL || !report_trial(last, &tr))
+		return NULL;
 	memset(&ow, 0, sizeof(ow));
-	if (pvp_schema_read(coord_record_oneway_members, tr->oneway, &ow, err, sizeof(err)) < 0)
+	if (pvp_schema_read(coord_record_oneway_members, tr.oneway, &ow, err, sizeof(err)) < 0)
 		snprintf(why, sizeof(why), "the record's oneway: %s", err);
 	else if (ow.clock != 0)
 		snprintf(why, sizeof(why), "%s's clock is not %s's: %s", ow.guest, ow.source,
 			 ow.reason[0] != '\0' ? ow.reason : "no reason given");
 	else if ((streams = json_array()) == NULL ||
-		 oneway_streams(tr, streams, err, sizeof(err)) < 0)
+		 oneway_streams(&tr, streams, err, sizeof(err)) < 0)
 		snprintf(why, sizeof(why), "the record's %s", err);
 	else if (json_array_size(streams) == 0)
 		snprintf(why, sizeof(why), "no stream of %s has oneway_ns", ow.source);
 	j = json_pack("{s:f,s:s,s:s,s:b}", "rate_pps",
-		      tr->has_requested ? tr->requested_pps : tr->achieved_pps, "guest", ow.guest,
+		      tr.has_requested ? tr.requested_pps : tr.achieved_pps, "guest", ow.guest,
 		      "source", ow.source, "measured", why[0] == '\0');
 	if (j != NULL && why[0] != '\0')
 		json_object_set_new(j, "reason", json_string(why));
 	else if (j != NULL)
 		json_object_set(j, "streams", streams);
-out:
 	json_decref(streams);
-	free(tr);
 	return j;
 }
 

@@ -343,7 +343,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	  bool *any)
 {
 	static const char base[] = "loss_per_hop";
-	struct coord_trial_record *t = malloc(sizeof(*t));
+	struct coord_trial_record t;
 	char hops[PLOT_MAX_HOPS][64], label[96], clean[64];
 	unsigned int nb_hops = 0, nb_trials = 0, every, n, h, width, skip, seen = 0;
 	const json_t *rec, *v;
@@ -354,20 +354,16 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	FILE *f;
 	int idx;
 
-	if (t == NULL)
-		return -ENOMEM;
 	json_array_foreach(records, i, rec) {
-		if (!report_trial(rec, t) || t->hop_lost == NULL)
+		if (!report_trial(rec, &t) || t.hop_lost == NULL)
 			continue;
 		nb_trials++;
-		json_object_foreach(t->hop_lost, key, v)
+		json_object_foreach(t.hop_lost, key, v)
 			plot_hop_index(hops, &nb_hops, key);
 	}
 	*any = nb_trials > 0;
-	if (nb_trials == 0) {
-		free(t);
+	if (nb_trials == 0)
 		return 0;
-	}
 	skip = nb_trials > PLOT_MAX_TRIALS ? nb_trials - PLOT_MAX_TRIALS : 0;
 	nb_trials -= skip;
 	/*
@@ -381,10 +377,8 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		every = 1;
 
 	f = report_plot_file(&out, outdir, base, "dat");
-	if (f == NULL) {
-		free(t);
+	if (f == NULL)
 		return -errno;
-	}
 	fprintf(f, "# pvpkit lost packets per hop, one row per trial (negative counts shown as "
 		   "0)\n# trial label tester_tx");
 	for (h = 0; h < nb_hops; h++) {
@@ -394,26 +388,26 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	fprintf(f, " unattributed\n");
 	n = 0;
 	json_array_foreach(records, i, rec) {
-		if (!report_trial(rec, t) || t->hop_lost == NULL || seen++ < skip)
+		if (!report_trial(rec, &t) || t.hop_lost == NULL || seen++ < skip)
 			continue;
 		memset(vals, 0, sizeof(vals));
-		json_object_foreach(t->hop_lost, key, v) {
+		json_object_foreach(t.hop_lost, key, v) {
 			idx = plot_hop_index(hops, &nb_hops, key);
 			if (idx >= 0)
 				vals[idx] = fmax(0, json_number_value(v));
 		}
-		vals[nb_hops] = fmax(0, (double)t->unattributed);
+		vals[nb_hops] = fmax(0, (double)t.unattributed);
 		label[0] = '\0';
 		if (n % every == 0) {
-			if (t->size > 0)
+			if (t.size > 0)
 				snprintf(label, sizeof(label), "%u: %uB %uf %.3gMpps%s",
-					 skip + n + 1, t->size, t->flows, t->requested_pps / 1e6,
-					 t->generator_limited ? " (gen)" : "");
+					 skip + n + 1, t.size, t.flows, t.requested_pps / 1e6,
+					 t.generator_limited ? " (gen)" : "");
 			else
 				snprintf(label, sizeof(label), "%u", skip + n + 1);
 		}
 		report_plot_clean(clean, sizeof(clean), label);
-		fprintf(f, "%u \"%s\" %.0f", skip + n + 1, clean, (double)t->tx_packets);
+		fprintf(f, "%u \"%s\" %.0f", skip + n + 1, clean, (double)t.tx_packets);
 		for (h = 0; h <= nb_hops; h++) {
 			fprintf(f, " %.0f", vals[h]);
 			total += vals[h];
@@ -421,7 +415,6 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		fputc('\n', f);
 		n++;
 	}
-	free(t);
 	f = report_plot_script(&out, outdir, base);
 	if (f == NULL)
 		return -errno;

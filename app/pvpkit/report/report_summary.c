@@ -166,16 +166,13 @@ static bool
 trial_meets_latency(const json_t *rec, const struct sum_goal *goal)
 {
 	struct pvp_lat_summary ls;
-	struct pvp_lat *h;
+	struct pvp_lat h;
 	uint64_t v;
-	bool ok;
 
-	h = malloc(sizeof(*h));
-	ok = h != NULL && report_trial_latency(rec, h, NULL) > 0;
-	if (ok)
-		pvp_lat_read(h, &ls);
-	free(h);
-	if (!ok || ls.count == 0)
+	if (report_trial_latency(rec, &h, NULL) <= 0)
+		return false;
+	pvp_lat_read(&h, &ls);
+	if (ls.count == 0)
 		return false;
 	if (strcmp(goal->lat_stat, "p50") == 0)
 		v = ls.p50;
