@@ -203,7 +203,8 @@ struct report_stats {
 
 /**
  * Median, min, max and (three values or more) the relative range of
- * @p n values. @p v is not changed; n = 0 gives all zero.
+ * @p n values, the first REPORT_MAX_REPEAT of them (every caller's most).
+ * @p v is not changed; n = 0 gives all zero.
  */
 void report_stats(const double *v, unsigned int n, struct report_stats *st);
 

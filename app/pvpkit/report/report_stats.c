@@ -8,7 +8,6 @@
  * drag the figure that represents the point.
  */
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,30 +25,18 @@ dbl_cmp(const void *a, const void *b)
 void
 report_stats(const double *v, unsigned int n, struct report_stats *st)
 {
-	double *s;
-	unsigned int i;
+	double s[REPORT_MAX_REPEAT];
 
 	memset(st, 0, sizeof(*st));
+	n = n < REPORT_MAX_REPEAT ? n : REPORT_MAX_REPEAT;
 	st->n = n;
 	if (n == 0)
 		return;
-	s = malloc(n * sizeof(*s));
-	if (s == NULL) {
-		/* No copy to sort: the extremes still hold, the median is the mean. */
-		st->min = st->max = v[0];
-		for (i = 0; i < n; i++) {
-			st->min = fmin(st->min, v[i]);
-			st->max = fmax(st->max, v[i]);
-			st->median += v[i] / n;
-		}
-	} else {
-		memcpy(s, v, n * sizeof(*s));
-		qsort(s, n, sizeof(*s), dbl_cmp);
-		st->min = s[0];
-		st->max = s[n - 1];
-		st->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-		free(s);
-	}
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), dbl_cmp);
+	st->min = s[0];
+	st->max = s[n - 1];
+	st->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	/* A range of two values is not a spread: it needs three. */
 	st->has_spread = n >= 3 && st->median > 0;
 	if (st->has_spread)
