@@ -54,6 +54,7 @@ report_point(const json_t *summary, double size, double flows)
 int
 report_write_csv(const json_t *summary, const char *goal, const char *path)
 {
+	const char *flow_type = report_str(summary, "flow_type", "");
 	const json_t *sizes, *flows, *sz, *fl, *p, *g;
 	char title[256], upper[32], num[32];
 	struct pvp_out out;
@@ -80,13 +81,8 @@ report_write_csv(const json_t *summary, const char *goal, const char *path)
 		return ret;
 	f = out.f;
 	/* ovs_perf: title row, ",Packet size", "Number of flows,<sizes>", rows. */
-	if (strlen(report_str(summary, "flow_type", "")) > 0)
-		snprintf(title, sizeof(title), "%s, %s flows, %s (pps)",
-			 report_str(summary, "title", "pvpkit"),
-			 report_str(summary, "flow_type", ""), upper);
-	else
-		snprintf(title, sizeof(title), "%s, %s (pps)",
-			 report_str(summary, "title", "pvpkit"), upper);
+	snprintf(title, sizeof(title), "%s, %s%s%s (pps)", report_str(summary, "title", "pvpkit"),
+		 flow_type, flow_type[0] != '\0' ? " flows, " : "", upper);
 	report_csv_field(f, title);
 	fputs("\n,Packet size\nNumber of flows", f);
 	json_array_foreach(sizes, i, sz)
