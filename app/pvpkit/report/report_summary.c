@@ -166,27 +166,19 @@ static bool
 trial_meets_latency(const json_t *rec, const struct sum_goal *goal)
 {
 	struct pvp_lat_summary ls;
+	/* The statistics in the order of their enum, whose names the goal uses. */
+	const uint64_t *v[PVP_SEARCH_LAT_NB] = {NULL,	 &ls.p50,   &ls.p90,
+						&ls.p99, &ls.p99_9, &ls.max};
 	struct pvp_lat h;
-	uint64_t v;
+	unsigned int st;
 
-	if (report_trial_latency(rec, &h, NULL) <= 0)
+	for (st = PVP_SEARCH_LAT_P50; st < PVP_SEARCH_LAT_NB; st++)
+		if (strcmp(goal->lat_stat, pvp_search_lat_stat_name(st)) == 0)
+			break;
+	if (st == PVP_SEARCH_LAT_NB || report_trial_latency(rec, &h, NULL) <= 0)
 		return false;
 	pvp_lat_read(&h, &ls);
-	if (ls.count == 0)
-		return false;
-	if (strcmp(goal->lat_stat, "p50") == 0)
-		v = ls.p50;
-	else if (strcmp(goal->lat_stat, "p90") == 0)
-		v = ls.p90;
-	else if (strcmp(goal->lat_stat, "p99") == 0)
-		v = ls.p99;
-	else if (strcmp(goal->lat_stat, "p99.9") == 0)
-		v = ls.p99_9;
-	else if (strcmp(goal->lat_stat, "max") == 0)
-		v = ls.max;
-	else
-		return false;
-	return (double)v <= goal->lat_bound_us * 1e3;
+	return ls.count > 0 && (double)*v[st] <= goal->lat_bound_us * 1e3;
 }
 
 static bool
