@@ -378,39 +378,22 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 	return j;
 }
 
-static int
-uint_cmp(const void *a, const void *b)
-{
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Sorted distinct values of a member of the points. */
 static json_t *
 distinct(const struct sum_state *s, bool sizes)
 {
-	unsigned int *v, n = 0, i, j;
 	json_t *arr = json_array();
+	unsigned int i, x;
+	size_t j, n;
 
-	v = calloc(s->nb_pts + 1, sizeof(*v));
-	if (v == NULL || arr == NULL) {
-		free(v);
-		json_decref(arr);
-		return NULL;
-	}
-	for (i = 0; i < s->nb_pts; i++) {
-		unsigned int x = sizes ? s->pts[i].size : s->pts[i].flows;
-
-		for (j = 0; j < n && v[j] != x; j++)
+	for (i = 0; arr != NULL && i < s->nb_pts; i++) {
+		x = sizes ? s->pts[i].size : s->pts[i].flows;
+		n = json_array_size(arr);
+		for (j = 0; j < n && json_integer_value(json_array_get(arr, j)) < x; j++)
 			;
-		if (j == n)
-			v[n++] = x;
+		if (j == n || json_integer_value(json_array_get(arr, j)) != x)
+			json_array_insert_new(arr, j, json_integer(x));
 	}
-	qsort(v, n, sizeof(*v), uint_cmp);
-	for (i = 0; i < n; i++)
-		json_array_append_new(arr, json_integer(v[i]));
-	free(v);
 	return arr;
 }
 
