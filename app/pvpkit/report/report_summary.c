@@ -405,30 +405,28 @@ distinct(const struct sum_state *s, bool sizes)
 static json_t *
 report_metadata(const struct coord_run_record *rr)
 {
-	json_t *m = json_object(), *vs = json_object();
+	json_t *vs = json_object();
 	const json_t *h;
 	const char *name;
 
-	if (rr->pvpkit_version[0] != '\0')
-		json_object_set_new(m, "pvpkit_version", json_string(rr->pvpkit_version));
-	if (rr->started[0] != '\0')
-		json_object_set_new(m, "started", json_string(rr->started));
-	if (rr->topology[0] != '\0')
-		json_object_set_new(m, "topology", json_string(rr->topology));
-	/* pvpkit writes null when --dut was not given; a record without a schema may not. */
-	if (rr->has_dut || rr->has_schema)
-		json_object_set_new(m, "dut", rr->has_dut ? json_string(rr->dut) : json_null());
-	if (rr->has_host)
-		json_object_set_new(m, "host",
-				    pvp_schema_encode(coord_record_host_members, &rr->host));
 	json_object_foreach(rr->hops, name, h) {
 		const json_t *v = json_object_get(json_object_get(h, "context"), "vswitch");
 
 		if (v != NULL)
 			json_object_set(vs, name, (json_t *)(uintptr_t)v);
 	}
-	json_object_set_new(m, "vswitch", vs);
-	return m;
+	/* pvpkit writes a null dut when --dut was not given; a record without a schema may not. */
+	return json_pack("{s:s*,s:s*,s:s*,s:o*,s:o*,s:o}", "pvpkit_version",
+			 rr->pvpkit_version[0] != '\0' ? rr->pvpkit_version : NULL, "started",
+			 rr->started[0] != '\0' ? rr->started : NULL, "topology",
+			 rr->topology[0] != '\0' ? rr->topology : NULL, "dut",
+			 rr->has_dut	  ? json_string(rr->dut)
+			 : rr->has_schema ? json_null()
+					  : NULL,
+			 "host",
+			 rr->has_host ? pvp_schema_encode(coord_record_host_members, &rr->host)
+				      : NULL,
+			 "vswitch", vs);
 }
 
 json_t *
