@@ -363,16 +363,14 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		json_object_set_new(j, "latency",
 				    json_pack("{s:s,s:f}", "stat", goal->lat_stat, "bound_us",
 					      goal->lat_bound_us));
-	if (j != NULL && sg != NULL) {
-		json_object_set_new(j, "searches_pps", all);
-		all = NULL;
-		json_object_set_new(j, "min_pps", lo_st.n ? json_real(lo_st.min) : json_null());
-		json_object_set_new(j, "max_pps", lo_st.n ? json_real(lo_st.max) : json_null());
-		json_object_set_new(j, "spread",
-				    lo_st.has_spread ? json_real(lo_st.spread) : json_null());
-		json_object_set_new(j, "conditional_pps",
-				    cond_st.n ? json_real(cond_st.median) : json_null());
-	}
+	if (j != NULL && sg != NULL)
+		json_object_update_new(
+			j, json_pack("{s:O,s:o*,s:o*,s:o*,s:o*}", "searches_pps", all, "min_pps",
+				     lo_st.n ? json_real(lo_st.min) : json_null(), "max_pps",
+				     lo_st.n ? json_real(lo_st.max) : json_null(), "spread",
+				     lo_st.has_spread ? json_real(lo_st.spread) : json_null(),
+				     "conditional_pps",
+				     cond_st.n ? json_real(cond_st.median) : json_null()));
 	json_decref(all);
 	free(group);
 	return j;
