@@ -199,26 +199,17 @@ report_plot_file(struct pvp_out *o, const char *outdir, const char *base, const 
 FILE *
 report_plot_script(struct pvp_out *o, const char *outdir, const char *base)
 {
+	int ret = pvp_out_commit(o, NULL, 0);
 	FILE *f;
 
-	if (report_plot_close(o) != 0)
+	if (ret < 0) {
+		errno = -ret;
 		return NULL;
+	}
 	f = report_plot_file(o, outdir, base, "gp");
 	if (f != NULL)
 		fprintf(f, "# Written by pvpkit report; run again with: gnuplot %s.gp\n", base);
 	return f;
-}
-
-int
-report_plot_close(struct pvp_out *o)
-{
-	int ret = pvp_out_commit(o, NULL, 0);
-
-	if (ret < 0) {
-		errno = -ret;
-		return -1;
-	}
-	return 0;
 }
 
 /* Throughput vs packet size for one goal, one line per flow count. */

@@ -193,7 +193,4 @@ FILE *report_plot_file(struct pvp_out *o, const char *outdir, const char *base, 
 /** Finish the .dat file in @p o and start the gnuplot script next to it; NULL with errno set. */
 FILE *report_plot_script(struct pvp_out *o, const char *outdir, const char *base);
 
-/** Finish @p o (pvp_out_commit()): 0, or -1 with errno set, as fclose(). */
-int report_plot_close(struct pvp_out *o);
-
 #endif /* REPORT_PRIVATE_H */
