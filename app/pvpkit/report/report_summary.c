@@ -272,47 +272,39 @@ point_group(const struct sum_point *p, struct coord_search_record *group)
 	return n;
 }
 
-/* Which bound of a goal group_stats() takes. */
-enum goal_bound {
-	GOAL_LOWER,
-	GOAL_UPPER,
-	GOAL_CONDITIONAL,
-};
-
-/* Median, min, max and spread of a goal's @p bound over the group. */
-static unsigned int
-group_stats(const struct coord_search_record *group, unsigned int nb, const char *goal,
-	    enum goal_bound bound, json_t *all, struct report_stats *st)
+/*
+ * Median, min, max and spread over the group of a goal's lower bound,
+ * upper bound and conditional throughput, into @p st[0], [1] and [2];
+ * each search's lower bound (null where it has none) appended to @p all.
+ */
+static void
+group_stats(const struct coord_search_record *group, unsigned int nb, const char *goal, json_t *all,
+	    struct report_stats st[3])
 {
-	double v[REPORT_MAX_REPEAT];
+	double v[3][REPORT_MAX_REPEAT];
 	const struct coord_record_goal *g;
-	unsigned int n = 0, i;
-	bool has;
+	unsigned int n[3] = {0, 0, 0}, i, k;
 
 	for (i = 0; i < nb; i++) {
 		g = search_goal(&group[i], goal);
-		has = g != NULL && (bound == GOAL_LOWER	  ? g->has_lower
-				    : bound == GOAL_UPPER ? g->has_upper
-							  : g->has_conditional);
-		if (has) {
-			v[n++] = bound == GOAL_LOWER   ? g->lower_pps
-				 : bound == GOAL_UPPER ? g->upper_pps
-						       : g->conditional_pps;
-			if (all != NULL)
-				json_array_append_new(all, json_real(v[n - 1]));
-		} else if (all != NULL) {
-			json_array_append_new(all, json_null());
-		}
+		if (g != NULL && g->has_lower)
+			v[0][n[0]++] = g->lower_pps;
+		if (g != NULL && g->has_upper)
+			v[1][n[1]++] = g->upper_pps;
+		if (g != NULL && g->has_conditional)
+			v[2][n[2]++] = g->conditional_pps;
+		json_array_append_new(all, g != NULL && g->has_lower ? json_real(g->lower_pps)
+								     : json_null());
 	}
-	report_stats(v, n, st);
-	return n;
+	for (k = 0; k < 3; k++)
+		report_stats(v[k], n[k], &st[k]);
 }
 
 static json_t *
 goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_rate)
 {
 	bool has_lo, has_hi, at_max = false, gen = false;
-	struct report_stats lo_st, hi_st, cond_st;
+	struct report_stats st[3]; /* lower, upper, conditional: group_stats() */
 	struct coord_search_record *group = NULL;
 	const struct coord_record_goal *sg;
 	const char *status, *source;
@@ -321,8 +313,7 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 	unsigned int n = 0;
 
 	sg = p->has_search ? search_goal(&p->search, goal->name) : NULL;
-	memset(&lo_st, 0, sizeof(lo_st));
-	memset(&cond_st, 0, sizeof(cond_st));
+	memset(st, 0, sizeof(st));
 	if (sg != NULL) {
 		/*
 		 * One search gives its bounds; repeats give their medians,
@@ -333,11 +324,11 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 			return NULL;
 		n = point_group(p, group);
 		all = json_array();
-		has_lo = group_stats(group, n, goal->name, GOAL_LOWER, all, &lo_st) > 0;
-		lo = lo_st.median;
-		has_hi = group_stats(group, n, goal->name, GOAL_UPPER, NULL, &hi_st) > 0;
-		hi = hi_st.median;
-		group_stats(group, n, goal->name, GOAL_CONDITIONAL, NULL, &cond_st);
+		group_stats(group, n, goal->name, all, st);
+		has_lo = st[0].n > 0;
+		lo = st[0].median;
+		has_hi = st[1].n > 0;
+		hi = st[1].median;
 		status = sg->status[0] != '\0' ? sg->status : "unknown";
 		at_max = sg->reached_max_rate;
 		gen = sg->generator_limited;
@@ -366,11 +357,11 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 	if (j != NULL && sg != NULL)
 		json_object_update_new(
 			j, json_pack("{s:O,s:o*,s:o*,s:o*,s:o*}", "searches_pps", all, "min_pps",
-				     lo_st.n ? json_real(lo_st.min) : json_null(), "max_pps",
-				     lo_st.n ? json_real(lo_st.max) : json_null(), "spread",
-				     lo_st.has_spread ? json_real(lo_st.spread) : json_null(),
+				     st[0].n ? json_real(st[0].min) : json_null(), "max_pps",
+				     st[0].n ? json_real(st[0].max) : json_null(), "spread",
+				     st[0].has_spread ? json_real(st[0].spread) : json_null(),
 				     "conditional_pps",
-				     cond_st.n ? json_real(cond_st.median) : json_null()));
+				     st[2].n ? json_real(st[2].median) : json_null()));
 	json_decref(all);
 	free(group);
 	return j;
