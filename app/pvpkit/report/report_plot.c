@@ -58,7 +58,7 @@ report_plot_clean(char *dst, size_t len, const char *src)
 }
 
 /*
- * Run gnuplot with @p args after the program name, in @p dir, for at
+ * Run gnuplot, @p argv (the program first), in @p dir, for at
  * most @p timeout_s seconds (killed then, with its helpers: a huge plot
  * must not hold the report for good). Its stdout and stderr go to
  * @p out_fd, or when it is negative into @p out (the caller frees
@@ -66,11 +66,10 @@ report_plot_clean(char *dst, size_t len, const char *src)
  * -ETIMEDOUT, or -errno.
  */
 static int
-plot_exec(const char *gnuplot, const char *dir, const char *const args[], int out_fd,
-	  unsigned int timeout_s, struct pvp_child_out *out)
+plot_exec(char *const argv[], const char *dir, int out_fd, unsigned int timeout_s,
+	  struct pvp_child_out *out)
 {
 	struct pvp_child_out local;
-	char *argv[8];
 	struct pvp_child c = {
 		.argv = argv,
 		.dir = dir,
@@ -79,12 +78,8 @@ plot_exec(const char *gnuplot, const char *dir, const char *const args[], int ou
 		.timeout_ms = timeout_s * 1000,
 		.max_out = 65536,
 	};
-	int i, ret;
+	int ret;
 
-	argv[0] = (char *)(uintptr_t)gnuplot;
-	for (i = 0; args[i] != NULL && i < 6; i++)
-		argv[i + 1] = (char *)(uintptr_t)args[i];
-	argv[i + 1] = NULL;
 	if (out == NULL)
 		out = &local;
 	ret = pvp_child_run(&c, out, NULL, 0);
@@ -98,18 +93,17 @@ plot_exec(const char *gnuplot, const char *dir, const char *const args[], int ou
 int
 report_gnuplot_terminals(const char *gnuplot, char *png, size_t png_len, bool *svg)
 {
-	const char *const args[] = {"-e", "set terminal", NULL};
+	char *const argv[] = {(char *)(uintptr_t)(gnuplot != NULL ? gnuplot : "gnuplot"), "-e",
+			      "set terminal", NULL};
 	char *line, *save = NULL, word[32];
 	struct pvp_child_out out;
 	int st;
 
-	if (gnuplot == NULL)
-		gnuplot = "gnuplot";
 	if (png_len > 0)
 		png[0] = '\0';
 	*svg = false;
 	/* Captured: stdout is drained as gnuplot writes, whatever it writes. */
-	st = plot_exec(gnuplot, NULL, args, -1, REPORT_GNUPLOT_TIMEOUT_S, &out);
+	st = plot_exec(argv, NULL, -1, REPORT_GNUPLOT_TIMEOUT_S, &out);
 	if (st != 0) {
 		if (st > 0)
 			free(out.out);
@@ -468,7 +462,7 @@ report_plot_run(const struct report_gp *gp, const char *outdir, const char *base
 {
 	static const char *const images[] = {"png", "svg"};
 	char script[80], name[80], path[4096];
-	const char *const args[] = {script, NULL};
+	char *const argv[] = {(char *)(uintptr_t)gp->prog, script, NULL};
 	unsigned int k;
 	int ret;
 
@@ -478,7 +472,7 @@ report_plot_run(const struct report_gp *gp, const char *outdir, const char *base
 		snprintf(path, sizeof(path), "%s/%s.%s", outdir, base, images[k]);
 		unlink(path);
 	}
-	ret = plot_exec(gp->prog, outdir, args, gp->log_fd, gp->timeout_s, NULL);
+	ret = plot_exec(argv, outdir, gp->log_fd, gp->timeout_s, NULL);
 	if (ret == -ETIMEDOUT) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "gnuplot %s did not finish in %u s: stopped, its plot not made", script,
