@@ -31,19 +31,20 @@ static const char html_css[] = "body{font-family:sans-serif;margin:2em;color:#22
 			       "svg.plot{border:1px solid #ccc;margin:.5em 0;background:#fff}"
 			       ".fail{color:#b00}.note{color:#666}";
 
-/* A JSON value as table text: strings as they are, anything else compact JSON. */
+/* A metadata row: @p key, then @p v as text (a string as it is, anything else compact JSON). */
 static void
-html_json(FILE *f, const json_t *v)
+html_meta_row(FILE *f, const char *key, const json_t *v)
 {
-	char *s;
+	char *s = json_is_string(v)
+			  ? NULL
+			  : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
 
-	if (json_is_string(v)) {
-		report_html_text(f, json_string_value(v));
-		return;
-	}
-	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
-	if (s != NULL)
-		report_html_text(f, s);
+	fputs("<tr><th class=\"l\">", f);
+	report_html_text(f, key);
+	fputs("</th><td class=\"l\">", f);
+	if (json_is_string(v) || s != NULL)
+		report_html_text(f, s != NULL ? s : json_string_value(v));
+	fputs("</td></tr>\n", f);
 	free(s);
 }
 
@@ -71,21 +72,11 @@ html_metadata(FILE *f, const json_t *summary)
 	unsigned int i;
 
 	fputs("<h2>Run</h2>\n<table id=\"metadata\">\n", f);
-	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
-		v = json_object_get(summary, top[i]);
-		if (v == NULL)
-			continue;
-		fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l\">", top[i]);
-		html_json(f, v);
-		fputs("</td></tr>\n", f);
-	}
-	json_object_foreach(meta, key, v) {
-		fputs("<tr><th class=\"l\">", f);
-		report_html_text(f, key);
-		fputs("</th><td class=\"l\">", f);
-		html_json(f, v);
-		fputs("</td></tr>\n", f);
-	}
+	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (json_object_get(summary, top[i]) != NULL)
+			html_meta_row(f, top[i], json_object_get(summary, top[i]));
+	json_object_foreach(meta, key, v)
+		html_meta_row(f, key, v);
 	fputs("</table>\n", f);
 }
 
