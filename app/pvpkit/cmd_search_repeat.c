@@ -128,7 +128,7 @@ cmd_search_run_record(struct cmd_search_args *a, struct coord_topology *t)
 			json_pack("{s:s,s:o*}", "driver", h->hop.driver->name, "context", ctx));
 	}
 	/* Written through the record's table (coord_record.c), as it is checked. */
-	rr->schema = REPORT_SCHEMA;
+	rr->schema = COORD_RECORD_SCHEMA;
 	rr->has_schema = true;
 	rr->command = a->run ? 1 : 0;
 	snprintf(rr->pvpkit_version, sizeof(rr->pvpkit_version), "%s", PVP_VERSION);

@@ -49,8 +49,6 @@
 extern "C" {
 #endif
 
-/** Version of the record schema described above: the records' (coord_record.h). */
-#define REPORT_SCHEMA COORD_RECORD_SCHEMA
 /** Bytes added per frame on the wire: preamble 7, SFD 1, inter-frame gap 12. */
 #define REPORT_L1_OVERHEAD 20
 /** Line rate assumed when no record gives one: 10 Gbit/s. */

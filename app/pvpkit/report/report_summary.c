@@ -525,7 +525,7 @@ report_summary(const json_t *records, const struct report_opts *o)
 		sum = json_pack(
 			"{s:i,s:s,s:f,s:i,s:b,s:s,s:I,s:I,s:f,s:o*,s:o*,s:o,s:o,s:o*,s:o*,s:o*,s:I,"
 			"s:I}",
-			"schema", REPORT_SCHEMA, "title", title, "line_rate_bps", line_rate,
+			"schema", COORD_RECORD_SCHEMA, "title", title, "line_rate_bps", line_rate,
 			"l1_overhead_bytes", REPORT_L1_OVERHEAD, "sizes_include_fcs", 1,
 			"flow_type", run != NULL && run->has_flow_type ? run->flow_type : "",
 			"trials", (json_int_t)trials, "searches", (json_int_t)searches,
