@@ -34,20 +34,14 @@ struct sum_point {
 	json_t *recs;			   /* its trial and search records, in order */
 };
 
-struct sum_goal {
-	char name[32];
-	double loss_ratio;
-	char lat_stat[8];    /* the latency statistic it bounds, "" for none */
-	double lat_bound_us; /* its bound */
-};
-
 struct sum_state {
 	struct sum_point *pts;
 	unsigned int nb_pts;
 	unsigned int cap_pts;
 	unsigned int last; /* the point found last: records of one point come together */
 	bool too_many_pts; /* a record of a point past REPORT_MAX_POINTS */
-	struct sum_goal goals[PVP_SEARCH_MAX_GOALS];
+	struct coord_record_goal
+		goals[PVP_SEARCH_MAX_GOALS]; /* as asked; latency.stat "": no bound */
 	unsigned int nb_goals;
 };
 
@@ -108,35 +102,21 @@ sum_point_get(struct sum_state *s, unsigned int size, unsigned int flows)
 	return p;
 }
 
+/* A goal of a "search" or "run" record (one without a name is refused as any bad name). */
 static void
-sum_goal_add(struct sum_state *s, const char *name, double ratio, const char *lat_stat,
-	     double lat_bound_us)
+sum_goal_add(struct sum_state *s, const struct coord_record_goal *g)
 {
 	unsigned int i;
 
 	/* A name that is no goal's would name a file anywhere ("../x"). */
-	if (!report_goal_name_ok(name))
+	if (!report_goal_name_ok(g->name))
 		return;
 	for (i = 0; i < s->nb_goals; i++)
-		if (strcmp(s->goals[i].name, name) == 0)
+		if (strcmp(s->goals[i].name, g->name) == 0)
 			return;
 	if (s->nb_goals == PVP_SEARCH_MAX_GOALS)
 		return;
-	snprintf(s->goals[s->nb_goals].name, sizeof(s->goals[0].name), "%s", name);
-	snprintf(s->goals[s->nb_goals].lat_stat, sizeof(s->goals[0].lat_stat), "%s", lat_stat);
-	s->goals[s->nb_goals].lat_bound_us = lat_bound_us;
-	s->goals[s->nb_goals++].loss_ratio = ratio;
-}
-
-/* The goals of a "search" or "run" record (one without a name is refused as any bad name). */
-static void
-sum_goals_from(struct sum_state *s, const struct coord_record_goal *g, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		sum_goal_add(s, g[i].name, g[i].loss_ratio,
-			     g[i].has_latency ? g[i].latency.stat : "", g[i].latency.bound_us);
+	s->goals[s->nb_goals++] = *g;
 }
 
 static int
@@ -163,7 +143,7 @@ trial_is_dut_result(const struct coord_trial_record *t)
  * latency misses it, as in the search.
  */
 static bool
-trial_meets_latency(const json_t *rec, const struct sum_goal *goal)
+trial_meets_latency(const json_t *rec, const struct coord_record_goal *goal)
 {
 	struct pvp_lat_summary ls;
 	/* The statistics in the order of their enum, whose names the goal uses. */
@@ -173,23 +153,24 @@ trial_meets_latency(const json_t *rec, const struct sum_goal *goal)
 	unsigned int st;
 
 	for (st = PVP_SEARCH_LAT_P50; st < PVP_SEARCH_LAT_NB; st++)
-		if (strcmp(goal->lat_stat, pvp_search_lat_stat_name(st)) == 0)
+		if (strcmp(goal->latency.stat, pvp_search_lat_stat_name(st)) == 0)
 			break;
 	if (st == PVP_SEARCH_LAT_NB || report_trial_latency(rec, &h, NULL) <= 0)
 		return false;
 	pvp_lat_read(&h, &ls);
-	return ls.count > 0 && (double)*v[st] <= goal->lat_bound_us * 1e3;
+	return ls.count > 0 && (double)*v[st] <= goal->latency.bound_us * 1e3;
 }
 
 static bool
-trial_meets(const struct coord_trial_record *t, const json_t *rec, const struct sum_goal *goal)
+trial_meets(const struct coord_trial_record *t, const json_t *rec,
+	    const struct coord_record_goal *goal)
 {
 	double tx = (double)t->tx_packets, rx = (double)t->rx_packets;
 	double lost = tx - rx;
 
 	if (goal->loss_ratio == 0 ? lost > 0 : !(tx > 0 && lost / tx <= goal->loss_ratio))
 		return false;
-	return goal->lat_stat[0] == '\0' || trial_meets_latency(rec, goal);
+	return goal->latency.stat[0] == '\0' || trial_meets_latency(rec, goal);
 }
 
 /*
@@ -198,7 +179,7 @@ trial_meets(const struct coord_trial_record *t, const json_t *rec, const struct 
  * bound the highest passing rate below it at the longest duration tried.
  */
 static void
-goal_from_trials(const json_t *recs, const struct sum_goal *goal, bool *has_lo, double *lo,
+goal_from_trials(const json_t *recs, const struct coord_record_goal *goal, bool *has_lo, double *lo,
 		 bool *has_hi, double *hi)
 {
 	struct coord_trial_record t;
@@ -301,7 +282,7 @@ group_stats(const struct coord_search_record *group, unsigned int nb, const char
 }
 
 static json_t *
-goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_rate)
+goal_json(const struct sum_point *p, const struct coord_record_goal *goal, double line_rate)
 {
 	bool has_lo, has_hi, at_max = false, gen = false;
 	struct report_stats st[3]; /* lower, upper, conditional: group_stats() */
@@ -350,10 +331,10 @@ goal_json(const struct sum_point *p, const struct sum_goal *goal, double line_ra
 		has_lo ? json_real(lo) : json_null(), "upper_pps",
 		has_hi ? json_real(hi) : json_null(), "status", status, "source", source,
 		"reached_max_rate", at_max, "generator_limited", gen, "repeats", (json_int_t)n);
-	if (j != NULL && goal->lat_stat[0] != '\0')
+	if (j != NULL && goal->latency.stat[0] != '\0')
 		json_object_set_new(j, "latency",
-				    json_pack("{s:s,s:f}", "stat", goal->lat_stat, "bound_us",
-					      goal->lat_bound_us));
+				    json_pack("{s:s,s:f}", "stat", goal->latency.stat, "bound_us",
+					      goal->latency.bound_us));
 	if (j != NULL && sg != NULL)
 		json_object_update_new(
 			j, json_pack("{s:O,s:o*,s:o*,s:o*,s:o*}", "searches_pps", all, "min_pps",
@@ -458,7 +439,8 @@ report_summary(const json_t *records, const struct report_opts *o)
 			searches++;
 			remeasured += sr.generator_remeasured;
 			recovered += sr.generator_recovered;
-			sum_goals_from(&s, sr.goals, sr.nb_goals);
+			for (g = 0; g < sr.nb_goals; g++)
+				sum_goal_add(&s, &sr.goals[g]);
 			p = sum_point_get(&s, sr.size, sr.flows);
 			if (p != NULL) {
 				json_array_append(p->recs, (json_t *)(uintptr_t)rec);
@@ -473,9 +455,10 @@ report_summary(const json_t *records, const struct report_opts *o)
 		return NULL;
 	}
 	if (s.nb_goals == 0 && run != NULL)
-		sum_goals_from(&s, run->goals, run->nb_goals);
+		for (g = 0; g < run->nb_goals; g++)
+			sum_goal_add(&s, &run->goals[g]);
 	if (s.nb_goals == 0)
-		sum_goal_add(&s, "ndr", 0, "", 0);
+		sum_goal_add(&s, &(const struct coord_record_goal){.name = "ndr"});
 	if (s.nb_pts > 1)
 		qsort(s.pts, s.nb_pts, sizeof(*s.pts), point_cmp);
 
