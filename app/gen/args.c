@@ -236,40 +236,46 @@ static const struct pvp_num_opt gen_num_opts[] = {
 };
 /* clang-format on */
 
-/* The message for what getopt_long() returned '?' for. */
-static void __attribute__((noreturn)) gen_bad_option(char **argv)
-{
-	char err[128];
-
-	pvp_opt_error(gen_long_opts, optopt, argv[optind - 1], err, sizeof(err));
-	gen_die("%s (see --help)", err);
-}
-
-/* --addr P:KEY=VALUE,... (lib/neigh's grammar). */
-static void
-gen_parse_addr(const char *s, struct gen_opts *o)
-{
-	struct pvp_neigh_cfg c;
-	char err[256] = "";
-	uint32_t p;
-
-	memset(&c, 0, sizeof(c));
-	if (pvp_neigh_parse_port("--addr", s, GEN_MAX_PORTS - 1, &p, &c, err, sizeof(err)) != 0)
-		gen_die("%s", err);
-	if (o->addr_set[p])
-		gen_die("--addr: port %u is given twice", p);
-	o->addr[p] = c;
-	o->addr_set[p] = true;
-}
+/* The options stored as given: one without a value sets its bool, another keeps its string. */
+static const struct {
+	int id;
+	size_t off;
+} gen_plain_opts[] = {
+	{OPT_PROFILE, offsetof(struct gen_opts, profile)},
+	{OPT_PCAP, offsetof(struct gen_opts, pcap)},
+	{OPT_JSON, offsetof(struct gen_opts, json)},
+	{OPT_CAPTURE, offsetof(struct gen_opts, capture)},
+	{OPT_CTL, offsetof(struct gen_opts, ctl)},
+	{OPT_TOKEN_FILE, offsetof(struct gen_opts, token_file)},
+	{OPT_CTL_FILES_DIR, offsetof(struct gen_opts, files_dir)},
+	{OPT_IMIX, offsetof(struct gen_opts, imix)},
+	{OPT_PCAP_AS_IS, offsetof(struct gen_opts, pcap_as_is)},
+	{OPT_SERVER, offsetof(struct gen_opts, server)},
+	{OPT_QUIET, offsetof(struct gen_opts, quiet)},
+	{OPT_NO_RX, offsetof(struct gen_opts, no_rx)},
+	{OPT_TREX_REMOTE, offsetof(struct gen_opts, trex_remote)},
+	{OPT_L3, offsetof(struct gen_opts, l3)},
+};
 
 /* One option that is not a whole number. */
 static void
 gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 {
 	char host[64], err[256] = "";
+	struct pvp_neigh_cfg nc;
 	uint32_t n = 0;
 	uint16_t port;
+	size_t i;
 
+	for (i = 0; i < RTE_DIM(gen_plain_opts); i++) {
+		if (gen_plain_opts[i].id != c)
+			continue;
+		if (arg == NULL)
+			*(bool *)((char *)o + gen_plain_opts[i].off) = true;
+		else
+			*(const char **)((char *)o + gen_plain_opts[i].off) = arg;
+		return;
+	}
 	switch (c) {
 	case OPT_RATE:
 		if (pvp_rate_parse(arg, &o->rate, err, sizeof(err)) != 0)
@@ -281,12 +287,6 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 				       &o->duration_s, err, sizeof(err)) < 0)
 			gen_die("%s", err);
 		break;
-	case OPT_PROFILE:
-		o->profile = arg;
-		break;
-	case OPT_IMIX:
-		o->imix = true;
-		break;
 	case OPT_IMIX_SIZES:
 		/* 64:7,570:4,1518:1 (lib/pkt's grammar). */
 		o->imix = true;
@@ -294,32 +294,8 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 			gen_die("%s", err);
 		o->n_imix = (uint8_t)n;
 		break;
-	case OPT_PCAP:
-		o->pcap = arg;
-		break;
-	case OPT_PCAP_AS_IS:
-		o->pcap_as_is = true;
-		break;
 	case OPT_PORTS:
 		gen_parse_ports(arg, o);
-		break;
-	case OPT_JSON:
-		o->json = arg;
-		break;
-	case OPT_CAPTURE:
-		o->capture = arg;
-		break;
-	case OPT_SERVER:
-		o->server = true;
-		break;
-	case OPT_CTL:
-		o->ctl = arg;
-		break;
-	case OPT_TOKEN_FILE:
-		o->token_file = arg;
-		break;
-	case OPT_CTL_FILES_DIR:
-		o->files_dir = arg;
 		break;
 	case OPT_TX_FULL:
 		if (strcmp(arg, "drop") == 0)
@@ -328,12 +304,6 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 			o->tx_full_drop = false;
 		else
 			gen_die("--tx-full: '%s' is not retry or drop", arg);
-		break;
-	case OPT_QUIET:
-		o->quiet = true;
-		break;
-	case OPT_NO_RX:
-		o->no_rx = true;
 		break;
 	case OPT_SRC_MAC:
 		snprintf(o->src_mac, sizeof(o->src_mac), "%s", arg);
@@ -347,14 +317,16 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 			arg = argv[optind++];
 		o->trex = arg != NULL ? arg : "";
 		break;
-	case OPT_TREX_REMOTE:
-		o->trex_remote = true;
-		break;
 	case OPT_ADDR:
-		gen_parse_addr(arg, o);
-		break;
-	case OPT_L3:
-		o->l3 = true;
+		/* P:KEY=VALUE,... (lib/neigh's grammar). */
+		memset(&nc, 0, sizeof(nc));
+		if (pvp_neigh_parse_port("--addr", arg, GEN_MAX_PORTS - 1, &n, &nc, err,
+					 sizeof(err)) != 0)
+			gen_die("%s", err);
+		if (o->addr_set[n])
+			gen_die("--addr: port %u is given twice", n);
+		o->addr[n] = nc;
+		o->addr_set[n] = true;
 		break;
 	case OPT_RESOLVE_WAIT:
 		if (pvp_parse_duration("--resolve-wait", arg, 0.01, 60, &o->resolve_wait_s, err,
@@ -371,7 +343,9 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		gen_usage(argv[0]);
 		exit(0);
 	default:
-		gen_bad_option(argv);
+		/* What getopt_long() returned '?' for. */
+		pvp_opt_error(gen_long_opts, optopt, argv[optind - 1], err, sizeof(err));
+		gen_die("%s (see --help)", err);
 	}
 }
 
