@@ -412,9 +412,17 @@ gen_args_check(struct gen_opts *o)
 int
 gen_args_parse(int argc, char **argv, struct gen_opts *o)
 {
-	char err[512] = "";
-	int c, ret;
+	char err[512] = "", **av;
+	int c, ret, ac, eal_argc;
+	bool help;
 
+	eal_argc = pvp_args_split(argc, argv, &ac, &av, &help);
+	if (eal_argc < 0)
+		gen_die("out of memory");
+	if (help) {
+		gen_usage(argv[0]);
+		exit(0);
+	}
 	memset(o, 0, sizeof(*o));
 	o->size = 64;
 	o->flows = 1;
@@ -431,17 +439,17 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = pvp_getopt(argc, argv, gen_long_opts, NULL)) != -1) {
+	while ((c = pvp_getopt(ac, av, gen_long_opts, NULL)) != -1) {
 		/* A whole number is parsed, range checked and stored by its table. */
 		ret = pvp_num_opt_parse(gen_num_opts, RTE_DIM(gen_num_opts), gen_long_opts, c,
 					optarg, o, err, sizeof(err));
 		if (ret < 0)
 			gen_die("%s", err);
 		if (ret == 0)
-			gen_parse_opt(c, optarg, o, argv);
+			gen_parse_opt(c, optarg, o, av);
 	}
-	if (optind < argc)
-		gen_die("unexpected argument '%.40s' (see --help)", argv[optind]);
+	if (optind < ac)
+		gen_die("unexpected argument '%.40s' (see --help)", av[optind]);
 	gen_args_check(o);
 	if (o->json != NULL && pvp_json_file_check(o->json, err, sizeof(err)) != 0)
 		gen_die("--json %s", err);
@@ -453,24 +461,13 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 		if (gen_cap_parse(o->capture, &cc, buf, sizeof(buf), err, sizeof(err)) != 0)
 			gen_die("%s", err);
 	}
+	/*
+	 * Options keep pointers to argv's strings, not to this array: freed
+	 * before the EAL, whose failure exits (the leak check would see it).
+	 */
+	free(av);
 	/* The next getopt user (the EAL) starts from scratch. */
 	optind = 1;
 	opterr = 1;
-	return 0;
-}
-
-int
-gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv)
-{
-	bool help;
-	int eal_argc;
-
-	eal_argc = pvp_args_split(argc, argv, app_argc, app_argv, &help);
-	if (eal_argc < 0)
-		gen_die("out of memory");
-	if (help) {
-		gen_usage(argv[0]);
-		exit(0);
-	}
 	return eal_argc;
 }

@@ -445,11 +445,10 @@ gen_csum_fix(uint8_t *pkt, const struct pvp_csum_loc *c, uint32_t delta)
 }
 
 /* args.c */
-/* Split the command line at "--": the EAL's part stays in @p argv (its
- * count is returned), ours goes to @p app_argv (malloc'd, @p app_argc
- * entries, argv[0] first). "--help" as the first argument prints the
- * usage and exits. */
-int gen_args_split(int argc, char **argv, int *app_argc, char ***app_argv);
+/*
+ * Our options (after "--") into @p o; the EAL's part stays in @p argv,
+ * its count returned. "--help" prints the usage and exits.
+ */
 int gen_args_parse(int argc, char **argv, struct gen_opts *o);
 void gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

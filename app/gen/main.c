@@ -317,17 +317,12 @@ int
 main(int argc, char **argv)
 {
 	struct gen_ctx *g = &gen;
-	int eal_argc, app_argc, ret, status;
+	int eal_argc, ret, status;
 	unsigned int lcore;
-	char **app_argv;
 	char err[512];
 
 	/* Ours before the EAL's: --help and bad options need no hugepages. */
-	eal_argc = gen_args_split(argc, argv, &app_argc, &app_argv);
-	gen_args_parse(app_argc, app_argv, &g->opt);
-	/* Options keep pointers to argv's strings, not to this array: freed
-	 * before the EAL, whose failure exits (the leak check would see it). */
-	free(app_argv);
+	eal_argc = gen_args_parse(argc, argv, &g->opt);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
 		fprintf(stderr,
