@@ -537,6 +537,11 @@ void gen_rx_lat(const struct gen_ctx *g, uint16_t wire_id, struct pvp_lat *lat);
 int gen_oneway_set(struct gen_ctx *g, const json_t *peer, char *err, size_t err_len);
 /* {"clock", "reason", "offset_ns"}: what oneway.set found. */
 json_t *gen_oneway_json(const struct gen_ctx *g);
+/*
+ * report.c: a latency histogram as a stream's "latency_ns" and each
+ * one-way half: the summary figures, @p clock (NULL: none), the histogram.
+ */
+json_t *gen_lat_json(const struct pvp_lat *l, const char *clock);
 /* A stream's "oneway_ns": both halves, or NULL when the split is off. */
 json_t *gen_oneway_stream_json(const struct gen_ctx *g, uint16_t i);
 /* The split as lines of the summary, or why there is none. */

@@ -120,24 +120,6 @@ gen_oneway_read(const struct gen_ctx *g, uint16_t i, struct pvp_lat *to, struct 
 	}
 }
 
-/* One half: the summary figures of a stream's latency_ns and the histogram. */
-static json_t *
-gen_oneway_half(const struct pvp_lat *l)
-{
-	struct pvp_lat_summary s;
-	json_t *j;
-
-	pvp_lat_read(l, &s);
-	j = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "count", (json_int_t)s.count,
-		      "min", (json_int_t)s.min, "avg", (json_int_t)s.avg, "max", (json_int_t)s.max,
-		      "p50", (json_int_t)s.p50, "p90", (json_int_t)s.p90, "p99", (json_int_t)s.p99,
-		      "p99_9", (json_int_t)s.p99_9, "p99_99", (json_int_t)s.p99_99, "jitter",
-		      (json_int_t)s.jitter);
-	if (j != NULL)
-		json_object_set_new(j, "histogram", pvp_lat_to_json_hdrh(l));
-	return j;
-}
-
 json_t *
 gen_oneway_stream_json(const struct gen_ctx *g, uint16_t i)
 {
@@ -151,8 +133,8 @@ gen_oneway_stream_json(const struct gen_ctx *g, uint16_t i)
 	if (h == NULL)
 		return NULL;
 	gen_oneway_read(g, i, &h[0], &h[1], &unstamped);
-	j = json_pack("{s:o*,s:o*,s:I}", PVP_GEN_K_TO_GUEST, gen_oneway_half(&h[0]),
-		      PVP_GEN_K_FROM_GUEST, gen_oneway_half(&h[1]), "unstamped",
+	j = json_pack("{s:o*,s:o*,s:I}", PVP_GEN_K_TO_GUEST, gen_lat_json(&h[0], NULL),
+		      PVP_GEN_K_FROM_GUEST, gen_lat_json(&h[1], NULL), "unstamped",
 		      (json_int_t)unstamped);
 	free(h);
 	return j;

@@ -147,20 +147,39 @@ gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
 	gen_start_fill(g, &tr->start);
 }
 
+json_t *
+gen_lat_json(const struct pvp_lat *l, const char *clock)
+{
+	struct pvp_lat_summary s;
+
+	pvp_lat_read(l, &s);
+	/* "*": no clock (the one-way halves), or a histogram that could not be made, is left out. */
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s*,s:o*}", "count",
+			 (json_int_t)s.count, "min", (json_int_t)s.min, "avg", (json_int_t)s.avg,
+			 "max", (json_int_t)s.max, "p50", (json_int_t)s.p50, "p90",
+			 (json_int_t)s.p90, "p99", (json_int_t)s.p99, "p99_9", (json_int_t)s.p99_9,
+			 "p99_99", (json_int_t)s.p99_99, "jitter", (json_int_t)s.jitter, "clock",
+			 clock, "histogram", pvp_lat_to_json_hdrh(l));
+}
+
 /*
- * The stream's latency histogram (lib/lat's sparse JSON form, with its
- * HdrHistogram encoding as "hdrh") into its "latency_ns".
+ * The stream's "latency_ns". "clock": the figures come from the host
+ * TSC, read when the TX burst is built and when the RX burst is received
+ * (software timestamps: they include the tester's own queueing, which a
+ * wire calibration measures).
  */
-static void
-gen_stream_hist(struct gen_ctx *g, uint16_t i, json_t *lat)
+static json_t *
+gen_stream_lat(struct gen_ctx *g, uint16_t i)
 {
 	struct pvp_lat *h = malloc(sizeof(*h));
+	json_t *j;
 
 	if (h == NULL)
-		return;
+		return NULL;
 	gen_rx_lat(g, i, h);
-	json_object_set_new(lat, "histogram", pvp_lat_to_json_hdrh(h));
+	j = gen_lat_json(h, "tsc");
 	free(h);
+	return j;
 }
 
 static json_t *
@@ -177,15 +196,8 @@ gen_streams_json(struct gen_ctx *g)
 		uint64_t offered = gen_ws_offered(g, i);
 
 		gen_rx_read(g, i, &seq, &l, &rx_bytes);
-		/*
-		 * "clock": the figures come from the host TSC, read when the
-		 * TX burst is built and when the RX burst is received (software
-		 * timestamps: they include the tester's own queueing, which a
-		 * wire calibration measures).
-		 */
 		st = json_pack(
-			"{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-			"s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s}}",
+			"{s:i,s:s,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o*,s:o*}",
 			"stream", w->wire_id, "name", w->st->ps->name, "port", w->port, "queue",
 			w->queue, "max_burst", (json_int_t)w->max_due, "tx_packets", (json_int_t)tx,
 			"tx_bytes", (json_int_t)(w->tx.bytes - g->tx_base[i].bytes), "tx_unsent",
@@ -194,15 +206,7 @@ gen_streams_json(struct gen_ctx *g)
 			(json_int_t)rx_bytes, PVP_GEN_K_LOST,
 			(json_int_t)pvp_seq_lost(&seq, offered), PVP_GEN_K_DUP, (json_int_t)seq.dup,
 			"ooo", (json_int_t)seq.ooo, "gaps", (json_int_t)seq.gaps, "latency_ns",
-			"count", (json_int_t)l.count, "min", (json_int_t)l.min, "avg",
-			(json_int_t)l.avg, "max", (json_int_t)l.max, "p50", (json_int_t)l.p50,
-			"p90", (json_int_t)l.p90, "p99", (json_int_t)l.p99, "p99_9",
-			(json_int_t)l.p99_9, "jitter", (json_int_t)l.jitter, "p99_99",
-			(json_int_t)l.p99_99, "clock", "tsc");
-		if (st != NULL) {
-			gen_stream_hist(g, i, json_object_get(st, "latency_ns"));
-			json_object_set_new(st, PVP_GEN_K_ONEWAY_NS, gen_oneway_stream_json(g, i));
-		}
+			gen_stream_lat(g, i), PVP_GEN_K_ONEWAY_NS, gen_oneway_stream_json(g, i));
 		json_array_append_new(arr, st);
 	}
 	return arr;
