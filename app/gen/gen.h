@@ -606,10 +606,6 @@ void gen_trex_stop(void);
 /* report.c */
 json_t *gen_report_json(struct gen_ctx *g);
 void gen_report_print(struct gen_ctx *g, FILE *f);
-/* --json: checked before anything runs (a regular file, created and
- * removed again when missing, opened without blocking), written at the
- * end. Return 0 or -errno with a line in @p err. */
-int gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen);
 void gen_report_period(struct gen_ctx *g);
 
 #endif /* GEN_H */

@@ -347,10 +347,15 @@ main(int argc, char **argv)
 	if (status == 0) {
 		if (!g->opt.quiet)
 			gen_report_print(g, stdout);
-		if (g->opt.json != NULL &&
-		    gen_report_write(g, g->opt.json, err, sizeof(err)) != 0) {
-			fprintf(stderr, "pvpkit-gen: --json %s\n", err);
-			status = 1;
+		/* --json: checked with the options (args.c), written now. */
+		if (g->opt.json != NULL) {
+			json_t *root = gen_report_json(g);
+
+			if (pvp_json_file_write(g->opt.json, root, err, sizeof(err)) != 0) {
+				fprintf(stderr, "pvpkit-gen: --json %s\n", err);
+				status = 1;
+			}
+			json_decref(root);
 		}
 	}
 

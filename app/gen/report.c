@@ -266,17 +266,6 @@ gen_report_json(struct gen_ctx *g)
 	return root;
 }
 
-int
-gen_report_write(struct gen_ctx *g, const char *path, char *err, size_t errlen)
-{
-	json_t *root = gen_report_json(g);
-	int ret;
-
-	ret = pvp_json_file_write(path, root, err, errlen);
-	json_decref(root);
-	return ret;
-}
-
 void
 gen_report_print(struct gen_ctx *g, FILE *f)
 {
