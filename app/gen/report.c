@@ -20,25 +20,6 @@
 #include "capture.h"
 #include "gen.h"
 
-/* Packets the current (or last) run sent, and its length in seconds. */
-static void
-gen_run_totals(struct gen_ctx *g, uint64_t *sent, double *elapsed)
-{
-	uint64_t end;
-	uint16_t i;
-
-	*sent = 0;
-	for (i = 0; i < g->nb_ws; i++)
-		*sent += g->ws[i]->sent_run;
-	if (g->run_start_tsc == 0) {
-		*elapsed = 0;
-		return;
-	}
-	end = g->running ? rte_rdtsc() : g->run_stop_tsc;
-	/* A start at a given time still ahead (or stopped before it came). */
-	*elapsed = end > g->run_start_tsc ? (double)(end - g->run_start_tsc) / (double)g->hz : 0;
-}
-
 /*
  * When the run began (struct pvp_gen_start): the time traffic.start asked
  * for, the time it was due here, and the first packet any TX lcore sent.
@@ -61,26 +42,6 @@ gen_start_fill(const struct gen_ctx *g, struct pvp_gen_start *st)
 	st->start_s = g->run_start_rt;
 	st->has_first_tx = first != 0;
 	st->first_tx_s = first != 0 ? gen_tsc_to_realtime(g, first) : 0;
-}
-
-/* Packets the run's exact counts ask for, 0 when a stream has none. */
-static uint64_t
-gen_run_asked(struct gen_ctx *g)
-{
-	uint64_t asked = 0;
-	uint16_t i;
-
-	for (i = 0; i < g->nb_ws; i++) {
-		const struct gen_wstream *w = g->ws[i];
-
-		if (w->limit != 0)
-			asked += w->limit;
-		else if (w->burst_pkts != 0)
-			asked += w->burst_pkts * RTE_MAX(w->nb_bursts, 1u);
-		else
-			return 0;
-	}
-	return asked;
 }
 
 /*
@@ -125,6 +86,8 @@ gen_ws_offered(const struct gen_ctx *g, uint16_t i)
 static void
 gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
 {
+	bool counted = true;
+	uint64_t end;
 	uint16_t i;
 
 	*tr = (struct pvp_gen_traffic){
@@ -133,15 +96,30 @@ gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
 		.requested_pps = g->requested_pps,
 		.has_max_burst = true,
 	};
-	gen_run_totals(g, &tr->tx_packets, &tr->elapsed_s);
 	for (i = 0; i < g->nb_ws; i++) {
-		tr->tx_unsent += g->ws[i]->tx.unsent - g->tx_base[i].unsent;
-		tr->tx_late += g->ws[i]->tx.late - g->tx_base[i].late;
+		const struct gen_wstream *w = g->ws[i];
+
+		/* Packets the current (or last) run sent. */
+		tr->tx_packets += w->sent_run;
+		tr->tx_unsent += w->tx.unsent - g->tx_base[i].unsent;
+		tr->tx_late += w->tx.late - g->tx_base[i].late;
 		/* The largest burst ahead of the schedule, over all streams. */
-		tr->max_burst = RTE_MAX(tr->max_burst, g->ws[i]->max_due);
+		tr->max_burst = RTE_MAX(tr->max_burst, w->max_due);
+		/* Packets the run's exact counts ask for, 0 when a stream has none. */
+		if (w->limit != 0)
+			tr->tx_asked += w->limit;
+		else if (w->burst_pkts != 0)
+			tr->tx_asked += w->burst_pkts * RTE_MAX(w->nb_bursts, 1u);
+		else
+			counted = false;
 	}
+	if (!counted)
+		tr->tx_asked = 0;
+	/* The run's length; 0 for a start at a given time still ahead (or stopped before it came). */
+	end = g->running ? rte_rdtsc() : g->run_stop_tsc;
+	if (g->run_start_tsc != 0 && end > g->run_start_tsc)
+		tr->elapsed_s = (double)(end - g->run_start_tsc) / (double)g->hz;
 	tr->achieved_pps = tr->elapsed_s > 0 ? (double)tr->tx_packets / tr->elapsed_s : 0;
-	tr->tx_asked = gen_run_asked(g);
 	tr->generator_limited = gen_run_limited(g, tr->tx_packets, tr->tx_asked, tr->elapsed_s);
 	pvp_rate_format(&g->rate, tr->rate, sizeof(tr->rate));
 	gen_start_fill(g, &tr->start);
