@@ -38,17 +38,13 @@ struct gen_push_frame {
 };
 
 struct gen_push {
-	struct pvp_profile *prof;  /* the file's frames, owned */
-	uint16_t port;		   /* generator port */
-	uint32_t n;		   /* frames per pass */
-	struct gen_push_frame *f;  /* [n] */
-	uint64_t period_tsc;	   /* one pass */
-	uint64_t passes;	   /* 0: until stopped */
-	bool keep_src, keep_dst;   /* the file's MACs stay */
-	struct rte_ether_addr src; /* otherwise these are written */
-	struct rte_ether_addr dst;
-	struct rte_mempool *mp;	 /* the port's push pool */
-	struct gen_tx_lcore *tl; /* the lcore that sends it */
+	struct gen_push_conf c;	  /* as asked; c.file is the caller's, read at the load only */
+	struct pvp_profile *prof; /* the file's frames, owned */
+	uint32_t n;		  /* frames per pass */
+	struct gen_push_frame *f; /* [n] */
+	uint64_t period_tsc;	  /* one pass */
+	struct rte_mempool *mp;	  /* the port's push pool */
+	struct gen_tx_lcore *tl;  /* the lcore that sends it */
 	/* TX lcore state. */
 	uint64_t t0;   /* start of the current pass */
 	uint64_t pass; /* passes done */
@@ -175,12 +171,7 @@ gen_push_load(struct gen_ctx *g, const struct gen_push_conf *c, char *err, size_
 	p->mp = gen_push_pool(g, c->port, max_len + RTE_VLAN_HLEN, err, errlen);
 	if (p->mp == NULL)
 		goto fail;
-	p->port = c->port;
-	p->passes = c->passes;
-	p->keep_src = c->src_from_pcap;
-	p->keep_dst = c->dst_from_pcap;
-	p->src = c->src;
-	p->dst = c->dst;
+	p->c = *c;
 	return p;
 fail:
 	pvp_profile_free(p->prof);
@@ -201,7 +192,7 @@ gen_push_start(struct gen_ctx *g, struct gen_push *p, uint64_t stop_tsc)
 	uint16_t t;
 
 	for (t = 0; t < g->nb_tx; t++)
-		if (g->tx[t]->port == p->port && g->tx[t]->queue == 0)
+		if (g->tx[t]->port == p->c.port && g->tx[t]->queue == 0)
 			p->tl = g->tx[t];
 	p->t0 = rte_rdtsc();
 	p->pass = 0;
@@ -212,9 +203,8 @@ gen_push_start(struct gen_ctx *g, struct gen_push *p, uint64_t stop_tsc)
 }
 
 int
-gen_push_end(struct gen_ctx *g, struct gen_push *p)
+gen_push_end(struct gen_push *p)
 {
-	RTE_SET_USED(g);
 	if (p == NULL)
 		return 0;
 	if (!gen_tx_lcore_idle(p->tl))
@@ -245,9 +235,9 @@ gen_push_tx(struct gen_ctx *g, struct gen_tx_lcore *tl, struct gen_push *p, uint
 	uint64_t pass = p->pass, t0 = p->t0, bytes = 0, due;
 	unsigned int n = 0, sent, k;
 
-	if (p->passes != 0 && p->pass >= p->passes)
+	if (p->c.passes != 0 && p->pass >= p->c.passes)
 		return false;
-	while (n < GEN_BURST && (p->passes == 0 || pass < p->passes)) {
+	while (n < GEN_BURST && (p->c.passes == 0 || pass < p->c.passes)) {
 		const struct gen_push_frame *f = &p->f[idx];
 		uint8_t *d;
 
@@ -258,10 +248,10 @@ gen_push_tx(struct gen_ctx *g, struct gen_tx_lcore *tl, struct gen_push *p, uint
 			break; /* all in the TX ring: later */
 		d = (uint8_t *)rte_pktmbuf_append(m[n], f->len);
 		rte_memcpy(d, f->data, f->len);
-		if (!p->keep_dst)
-			rte_ether_addr_copy(&p->dst, (struct rte_ether_addr *)d);
-		if (!p->keep_src)
-			rte_ether_addr_copy(&p->src,
+		if (!p->c.dst_from_pcap)
+			rte_ether_addr_copy(&p->c.dst, (struct rte_ether_addr *)d);
+		if (!p->c.src_from_pcap)
+			rte_ether_addr_copy(&p->c.src,
 					    (struct rte_ether_addr *)(d + RTE_ETHER_ADDR_LEN));
 		bytes += f->len;
 		n++;
@@ -280,7 +270,7 @@ gen_push_tx(struct gen_ctx *g, struct gen_tx_lcore *tl, struct gen_push *p, uint
 		pvp_stats_txq_add(tl->stq, sent, bytes, 0);
 		if (sent != 0 && tl->first_tsc == 0)
 			tl->first_tsc = now;
-		return p->passes == 0 || p->pass < p->passes;
+		return p->c.passes == 0 || p->pass < p->c.passes;
 	}
 	/* Nothing due: sleep while the next frame is far (--idle-sleep). */
 	due = p->t0 + p->f[p->idx].off_tsc;

@@ -58,7 +58,7 @@ void gen_push_start(struct gen_ctx *g, struct gen_push *p, uint64_t stop_tsc);
  * stays attached, and is not freed, while one is not) and free it.
  * Returns 0, or -EBUSY when it was kept.
  */
-int gen_push_end(struct gen_ctx *g, struct gen_push *p);
+int gen_push_end(struct gen_push *p);
 
 /* Frames one pass holds. */
 uint32_t gen_push_frames(const struct gen_push *p);

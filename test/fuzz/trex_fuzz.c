@@ -215,9 +215,8 @@ gen_push_start(struct gen_ctx *g, struct gen_push *p, uint64_t stop_tsc)
 }
 
 int
-gen_push_end(struct gen_ctx *g, struct gen_push *p)
+gen_push_end(struct gen_push *p)
 {
-	RTE_SET_USED(g);
 	free(p);
 	return 0;
 }

@@ -50,7 +50,7 @@ trex_push_end(uint16_t port)
 {
 	if (trex_push[port] == NULL)
 		return;
-	if (gen_push_end(trex.g, trex_push[port]) != 0) {
+	if (gen_push_end(trex_push[port]) != 0) {
 		GEN_LOG(WARNING, "push of port %u: its TX lcore did not stop, kept", port);
 		return;
 	}
