@@ -177,23 +177,22 @@ struct gen_tx_lcore {
 	uint16_t nb_ws;
 	struct gen_wstream *ws[GEN_MAX_STREAMS];
 	struct pvp_stats_txq *stq;
-	volatile uint32_t run_gen;   /* bumped by control for each start/update */
-	volatile uint32_t state;     /* enum gen_tx_state */
-	volatile uint32_t acked_gen; /* run_gen the lcore has taken in */
-	volatile uint32_t stopped;   /* 1 when idle (acknowledges a stop) */
-	uint64_t finish_tsc;	     /* when the lcore finished a run by itself */
-	uint64_t first_tsc;	     /* its first packet of the run, 0: none yet */
-	uint64_t start_tsc;	     /* the run's start: sends nothing before it */
-	volatile uint64_t stop_tsc;  /* the run's end: sends nothing from it on, 0: none;
-				      * control may move it while the lcore runs */
-	struct rte_ring *svc;	     /* queue 0 of an --addr port: ARP/ND frames of
-				      * the RX lcores to send (neigh.c), else NULL */
-	uint64_t svc_unsent;	     /* of those, refused by a full TX queue */
-	uint64_t svc_sent;	     /* of those, sent (neigh.c: "tx") */
-	struct gen_push *push;	     /* a pcap push (push.h) sent instead of the
-				      * streams, NULL: none; set while idle */
-	uint64_t cycles_busy;	     /* TSC spent in bursts that sent something */
-	uint64_t pkts_busy;	     /* packets sent in those bursts */
+	volatile uint32_t run_gen;  /* bumped by control for each start/update */
+	volatile uint32_t state;    /* enum gen_tx_state */
+	volatile uint32_t stopped;  /* 1 when idle (acknowledges a stop) */
+	uint64_t finish_tsc;	    /* when the lcore finished a run by itself */
+	uint64_t first_tsc;	    /* its first packet of the run, 0: none yet */
+	uint64_t start_tsc;	    /* the run's start: sends nothing before it */
+	volatile uint64_t stop_tsc; /* the run's end: sends nothing from it on, 0: none;
+				     * control may move it while the lcore runs */
+	struct rte_ring *svc;	    /* queue 0 of an --addr port: ARP/ND frames of
+				     * the RX lcores to send (neigh.c), else NULL */
+	uint64_t svc_unsent;	    /* of those, refused by a full TX queue */
+	uint64_t svc_sent;	    /* of those, sent (neigh.c: "tx") */
+	struct gen_push *push;	    /* a pcap push (push.h) sent instead of the
+				     * streams, NULL: none; set while idle */
+	uint64_t cycles_busy;	    /* TSC spent in bursts that sent something */
+	uint64_t pkts_busy;	    /* packets sent in those bursts */
 } __rte_cache_aligned;
 
 /* The two halves of a wire stream's latency (oneway.c). */

@@ -393,7 +393,6 @@ gen_tx_lcore_main(void *arg)
 		if (rg != seen_gen) {
 			gen_tx_take_run(g, tl, cyc2pkt, catchup);
 			seen_gen = rg;
-			__atomic_store_n(&tl->acked_gen, rg, __ATOMIC_RELEASE);
 		}
 		if (state != GEN_TX_RUN) {
 			prev_sent = 0;
