@@ -370,14 +370,10 @@ struct gen_ctx {
 
 extern struct gen_ctx gen;
 
-/* @p us microseconds in TSC cycles; 128-bit, as 2^40 us x 3 GHz passes 2^64. */
-static inline uint64_t
-gen_us_to_tsc(uint64_t us, uint64_t hz)
-{
-	return (uint64_t)((unsigned __int128)us * hz / 1000000);
-}
-
-/* @p ns nanoseconds in TSC cycles; 128-bit, as 2^50 ns x 3 GHz passes 2^64. */
+/*
+ * @p ns nanoseconds (microseconds x 1000 for the options in us) in TSC
+ * cycles; 128-bit, as 2^50 ns x 3 GHz passes 2^64.
+ */
 static inline uint64_t
 gen_ns_to_tsc(uint64_t ns, uint64_t hz)
 {

@@ -155,7 +155,7 @@ gen_check_run_end(struct gen_ctx *g)
 		if (g->ws[i]->limit != 0 || g->ws[i]->burst_pkts != 0)
 			limits = true;
 	/* Exact counts may need a little past the end to finish. */
-	grace = limits ? g->hz / 20 + gen_us_to_tsc(g->opt.catchup_us, g->hz) : 0;
+	grace = limits ? g->hz / 20 + gen_ns_to_tsc((uint64_t)g->opt.catchup_us * 1000, g->hz) : 0;
 	if (gen_traffic_tx_done(g) || (g->run_end_tsc != 0 && now >= g->run_end_tsc + grace))
 		gen_traffic_stop(g);
 	pthread_mutex_unlock(&gen_lock);

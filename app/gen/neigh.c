@@ -267,7 +267,7 @@ gen_neigh_service(struct gen_ctx *g, struct gen_rx_lcore *rl)
 			now = rte_rdtsc();
 		if (now < rl->ann_next[p])
 			continue;
-		rl->ann_next[p] = now + gen_us_to_tsc((uint64_t)c->announce_ms * 1000, g->hz);
+		rl->ann_next[p] = now + gen_ns_to_tsc((uint64_t)c->announce_ms * 1000000, g->hz);
 		len = pvp_neigh_garp(c, out);
 		if (len != 0 && gen_neigh_queue(g, p, out, len))
 			__atomic_store_n(&rl->announced[p], rl->announced[p] + 1, __ATOMIC_RELAXED);

@@ -275,7 +275,7 @@ gen_push_tx(struct gen_ctx *g, struct gen_tx_lcore *tl, struct gen_push *p, uint
 	/* Nothing due: sleep while the next frame is far (--idle-sleep). */
 	due = p->t0 + p->f[p->idx].off_tsc;
 	if (g->opt.idle_sleep_us != 0 && due > now &&
-	    due - now > gen_us_to_tsc(4 * (uint64_t)g->opt.idle_sleep_us, g->hz))
+	    due - now > gen_ns_to_tsc(4000 * (uint64_t)g->opt.idle_sleep_us, g->hz))
 		usleep(g->opt.idle_sleep_us);
 	return true;
 }

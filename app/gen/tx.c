@@ -359,7 +359,7 @@ gen_tx_wait_start(const struct gen_ctx *g, const struct gen_tx_lcore *tl, uint64
 	uint64_t left = tl->start_tsc - now;
 	uint64_t spin = GEN_START_SPIN_US + 2 * (uint64_t)g->opt.idle_sleep_us;
 
-	if (g->opt.idle_sleep_us != 0 && left > gen_us_to_tsc(spin, g->hz))
+	if (g->opt.idle_sleep_us != 0 && left > gen_ns_to_tsc(spin * 1000, g->hz))
 		usleep(g->opt.idle_sleep_us);
 	else
 		rte_pause();
