@@ -280,7 +280,6 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 	case OPT_RATE:
 		if (pvp_rate_parse(arg, &o->rate, err, sizeof(err)) != 0)
 			gen_die("--rate: %s", err);
-		o->rate_set = true;
 		break;
 	case OPT_DURATION:
 		if (pvp_parse_duration("--duration", arg, GEN_MIN_DURATION_S, GEN_MAX_DURATION_S,

@@ -66,7 +66,6 @@ struct gen_tpg;
 
 struct gen_stream {
 	struct pvp_stream *ps; /* the profile stream (owned by gen.profile) */
-	uint16_t port;	       /* generator port index */
 	uint16_t max_len;      /* longest template, bytes without FCS */
 	uint16_t hdr_copy;     /* bytes of a cached flow image copied per packet */
 	uint32_t cache_flows;  /* flows prebuilt in the cache, 0: none */
@@ -262,13 +261,12 @@ struct gen_opts {
 	uint16_t size;	      /* frame size with FCS, 0 = default 64 */
 	uint32_t flows;	      /* flows for the shortcut stream */
 	struct pvp_rate rate; /* per port */
-	bool rate_set;
-	double duration_s;   /* 0: until count or a signal */
-	uint64_t count;	     /* packets per port per burst, 0 = continuous */
-	uint32_t bursts;     /* multi-burst count */
-	uint64_t ibg_us;     /* gap between bursts */
-	const char *profile; /* --profile FILE */
-	bool imix;	     /* --imix */
+	double duration_s;    /* 0: until count or a signal */
+	uint64_t count;	      /* packets per port per burst, 0 = continuous */
+	uint32_t bursts;      /* multi-burst count */
+	uint64_t ibg_us;      /* gap between bursts */
+	const char *profile;  /* --profile FILE */
+	bool imix;	      /* --imix */
 	struct pvp_imix imix_list[PVP_PKT_MAX_IMIX]; /* --imix-sizes 64:7,570:4,1518:1 */
 	uint8_t n_imix;				     /* entries of imix_list, 0: none */
 	const char *pcap;			     /* --pcap FILE */
@@ -337,9 +335,8 @@ struct gen_ctx {
 	struct gen_opts opt;
 	uint16_t nb_ports;
 	struct gen_port port[GEN_MAX_PORTS];
-	struct pvp_profile *profile; /* loaded streams */
-	uint16_t nb_streams;
-	struct gen_stream streams[GEN_MAX_STREAMS];
+	struct pvp_profile *profile;		    /* loaded streams */
+	struct gen_stream streams[GEN_MAX_STREAMS]; /* [profile->n_streams] */
 	uint16_t nb_ws;
 	struct gen_wstream *ws[GEN_MAX_WSTREAMS];
 	uint16_t nb_tx;

@@ -268,8 +268,8 @@ gen_setup(struct gen_ctx *g)
 		pvp_profile_free(prof);
 		gen_setup_die("%s", err);
 	}
-	/* Refuse a bad rate before anything is sent. */
-	for (i = 0; !g->opt.server && g->opt.rate_set && i < g->nb_ports; i++)
+	/* Refuse a bad rate before anything is sent (the default, max, is never one). */
+	for (i = 0; !g->opt.server && i < g->nb_ports; i++)
 		if (gen_rate_to_port_pps(g, &g->opt.rate, i, &pps, err, sizeof(err)) != 0)
 			gen_setup_die("--rate: %s", err);
 }

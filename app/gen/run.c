@@ -60,10 +60,10 @@ gen_port_shared_size(struct gen_ctx *g, uint16_t port, unsigned int *nb)
 	uint16_t s;
 
 	*nb = 0;
-	for (s = 0; s < g->nb_streams; s++) {
+	for (s = 0; s < g->profile->n_streams; s++) {
 		const struct pvp_stream *ps = g->streams[s].ps;
 
-		if (g->streams[s].port != port || ps->has_rate)
+		if (ps->port != port || ps->has_rate)
 			continue;
 		sum += ps->avg_size;
 		(*nb)++;
@@ -163,8 +163,8 @@ gen_stream_rank(struct gen_ctx *g, uint16_t s, unsigned int *nb)
 	uint16_t i;
 
 	*nb = 0;
-	for (i = 0; i < g->nb_streams; i++) {
-		if (g->streams[i].port != g->streams[s].port)
+	for (i = 0; i < g->profile->n_streams; i++) {
+		if (g->streams[i].ps->port != g->streams[s].ps->port)
 			continue;
 		if (i < s)
 			rank++;

@@ -244,7 +244,6 @@ gen_streams_release(struct gen_ctx *g)
 		g->ws[i] = NULL;
 	}
 	g->nb_ws = 0;
-	g->nb_streams = 0;
 	pvp_profile_free(g->profile);
 	g->profile = NULL;
 	gen_retired_reap(g);
@@ -255,8 +254,8 @@ gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t
 	      size_t errlen)
 {
 	const struct pvp_stream *ps = st->ps;
-	uint16_t nq = g->port[st->port].nb_txq;
-	int socket = rte_eth_dev_socket_id(g->port[st->port].eth_port);
+	uint16_t nq = g->port[ps->port].nb_txq;
+	int socket = rte_eth_dev_socket_id(g->port[ps->port].eth_port);
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct gen_wstream *w;
 	uint64_t block;
@@ -270,11 +269,11 @@ gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t
 		goto nomem;
 	w->wire_id = wire_id;
 	w->st = st;
-	w->port = st->port;
+	w->port = ps->port;
 	w->queue = queue;
 	/* A routed stream follows its gateway's MAC (neigh.c). */
-	if (g->opt.l3 && g->neigh[st->port].resolved) {
-		w->gw = &g->neigh[st->port].gw_mac;
+	if (g->opt.l3 && g->neigh[ps->port].resolved) {
+		w->gw = &g->neigh[ps->port].gw_mac;
 		w->gw_tmpl = gen_mac_word(ps->tmpl[0].data);
 	}
 	/* Flows are split in contiguous blocks over the port's TX lcores. */
@@ -444,7 +443,6 @@ gen_stream_paths(struct gen_stream *st, struct pvp_stream *ps, uint16_t tx_cores
 
 	memset(st, 0, sizeof(*st));
 	st->ps = ps;
-	st->port = ps->port;
 	for (i = 0; i < ps->n_tmpl; i++)
 		st->max_len = RTE_MAX(st->max_len, ps->tmpl[i].len);
 	st->multi_tmpl = ps->n_order > 1 || ps->n_tmpl > 1;
@@ -522,7 +520,6 @@ gen_streams_setup(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t er
 	gen_streams_release(g);
 	gen_pool_gen++;
 	g->profile = p;
-	g->nb_streams = (uint16_t)p->n_streams;
 	for (s = 0; s < p->n_streams; s++)
 		gen_stream_paths(&g->streams[s], &p->streams[s], g->opt.tx_cores);
 	ret = gen_streams_wire(g, p, err, errlen);
