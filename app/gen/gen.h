@@ -511,9 +511,10 @@ int gen_rx_setup(struct gen_ctx *g);
 int gen_rx_lcore_main(void *arg);
 unsigned int gen_rx_poll(struct gen_ctx *g, struct gen_rx_lcore *rl);
 void gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl);
-/* Packets received outside every wire stream: without a signature, and
- * signed with an id no wire stream has (summed over the RX lcores). */
-void gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream);
+/* Packets received outside every wire stream: without a signature, signed
+ * with an id no wire stream has, and ARP/ND (summed over the RX lcores). */
+void gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream,
+		  uint64_t *neigh_rx);
 int gen_rx_clear(struct gen_ctx *g);
 void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);
@@ -578,7 +579,6 @@ void gen_neigh_print(const struct gen_ctx *g, FILE *f);
 int gen_neigh_set(struct gen_ctx *g, uint16_t port, bool responder, char *err, size_t errlen);
 /* stats.clear: the responder's TX count starts again (its RX counts are the RX lcores'). */
 void gen_neigh_clear(struct gen_ctx *g);
-uint64_t gen_neigh_rx_total(const struct gen_ctx *g);
 
 /* ctl.c */
 int gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen);

@@ -397,17 +397,6 @@ gen_neigh_apply(const struct gen_ctx *g, struct pvp_profile *p)
 	}
 }
 
-uint64_t
-gen_neigh_rx_total(const struct gen_ctx *g)
-{
-	uint64_t n = 0;
-	uint16_t k;
-
-	for (k = 0; k < g->rx.nb; k++)
-		n += __atomic_load_n(&g->rx.rl[k]->neigh_rx, __ATOMIC_RELAXED);
-	return n;
-}
-
 json_t *
 gen_neigh_json(const struct gen_ctx *g)
 {

@@ -213,7 +213,7 @@ gen_report_json(struct gen_ctx *g)
 {
 	struct pvp_gen_traffic tr;
 	struct gen_cap_info cap;
-	uint64_t unsigned_rx, unknown;
+	uint64_t unsigned_rx, unknown, neigh_rx;
 	struct pvp_stats_snap snap;
 	json_t *root;
 
@@ -223,17 +223,16 @@ gen_report_json(struct gen_ctx *g)
 	if (root == NULL)
 		return NULL;
 	gen_traffic_read(g, &tr);
-	gen_rx_other(g, &unsigned_rx, &unknown);
+	gen_rx_other(g, &unsigned_rx, &unknown, &neigh_rx);
 	/* "o*": a member that could not be made is left out, as before. */
 	json_object_update_new(
-		root,
-		json_pack("{s:o*,s:o*,s:o*,s:I,s:I,s:I,s:o*,s:o*}", PVP_GEN_K_TRAFFIC,
-			  pvp_schema_encode(pvp_gen_traffic_members, &tr), PVP_GEN_K_STREAMS,
-			  gen_streams_json(g), PVP_GEN_K_ONEWAY, gen_oneway_json(g),
-			  PVP_GEN_K_UNSIGNED_RX, (json_int_t)unsigned_rx,
-			  PVP_GEN_K_UNKNOWN_STREAM_RX, (json_int_t)unknown, PVP_GEN_K_NEIGH_RX,
-			  (json_int_t)gen_neigh_rx_total(g), PVP_GEN_K_NEIGH, gen_neigh_json(g),
-			  "tx_lcores", gen_lcores_json(g)));
+		root, json_pack("{s:o*,s:o*,s:o*,s:I,s:I,s:I,s:o*,s:o*}", PVP_GEN_K_TRAFFIC,
+				pvp_schema_encode(pvp_gen_traffic_members, &tr), PVP_GEN_K_STREAMS,
+				gen_streams_json(g), PVP_GEN_K_ONEWAY, gen_oneway_json(g),
+				PVP_GEN_K_UNSIGNED_RX, (json_int_t)unsigned_rx,
+				PVP_GEN_K_UNKNOWN_STREAM_RX, (json_int_t)unknown,
+				PVP_GEN_K_NEIGH_RX, (json_int_t)neigh_rx, PVP_GEN_K_NEIGH,
+				gen_neigh_json(g), "tx_lcores", gen_lcores_json(g)));
 	if (gen_cap_totals(&cap))
 		json_object_set_new(
 			root, PVP_GEN_K_CAPTURE,
@@ -249,7 +248,7 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 {
 	struct pvp_gen_traffic tr;
 	struct gen_cap_info cap;
-	uint64_t unsigned_rx, unknown;
+	uint64_t unsigned_rx, unknown, neigh_rx;
 	struct pvp_stats_snap snap;
 	uint16_t p, i;
 
@@ -288,9 +287,9 @@ gen_report_print(struct gen_ctx *g, FILE *f)
 			l.min / 1e3, l.avg / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
 	gen_oneway_print(g, f);
-	gen_rx_other(g, &unsigned_rx, &unknown);
+	gen_rx_other(g, &unsigned_rx, &unknown, &neigh_rx);
 	fprintf(f, "unsigned_rx %" PRIu64 " unknown_stream_rx %" PRIu64 " neigh_rx %" PRIu64 "\n",
-		unsigned_rx, unknown, gen_neigh_rx_total(g));
+		unsigned_rx, unknown, neigh_rx);
 	gen_neigh_print(g, f);
 	if (gen_cap_totals(&cap))
 		fprintf(f,

@@ -271,14 +271,17 @@ gen_rx_last_max(const struct gen_ctx *g, uint16_t wire_id)
 }
 
 void
-gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream)
+gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream,
+	     uint64_t *neigh_rx)
 {
 	uint16_t k;
 
 	*unsigned_rx = 0;
 	*unknown_stream = 0;
+	*neigh_rx = 0;
 	for (k = 0; k < g->rx.nb; k++) {
 		*unsigned_rx += __atomic_load_n(&g->rx.rl[k]->unsigned_rx, __ATOMIC_RELAXED);
 		*unknown_stream += __atomic_load_n(&g->rx.rl[k]->unknown_stream, __ATOMIC_RELAXED);
+		*neigh_rx += __atomic_load_n(&g->rx.rl[k]->neigh_rx, __ATOMIC_RELAXED);
 	}
 }
