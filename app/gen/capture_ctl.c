@@ -53,12 +53,10 @@ gen_cap_filter_check(const char *filter, char *err, size_t errlen)
 	p = pcap_open_dead(DLT_EN10MB, GEN_CAP_SNAP);
 	if (p == NULL)
 		return pvp_fail(err, errlen, -ENOMEM, "out of memory");
-	if (pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0) {
-		pvp_err(err, errlen, "%s", pcap_geterr(p));
-		ret = -EINVAL;
-	} else {
+	if (pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0)
+		ret = pvp_fail(err, errlen, -EINVAL, "%s", pcap_geterr(p));
+	else
 		pcap_freecode(&prog);
-	}
 	pcap_close(p);
 	return ret;
 }
@@ -241,9 +239,8 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 		if (gen_cap_slots[s].state == GEN_CAP_FREE)
 			c = &gen_cap_slots[s];
 	if (c == NULL) {
-		pvp_err(err, errlen, "capture: %u captures exist already (remove one)",
-			GEN_CAP_MAX);
-		ret = -ENOSPC;
+		ret = pvp_fail(err, errlen, -ENOSPC,
+			       "capture: %u captures exist already (remove one)", GEN_CAP_MAX);
 		goto out;
 	}
 	ret = gen_cap_engine(err, errlen);
@@ -451,10 +448,9 @@ gen_cap_fetch(uint32_t id, uint32_t max, void (*cb)(void *arg, const struct gen_
 	pthread_mutex_lock(&gen_cap_mtx);
 	c = gen_cap_find(id);
 	if (c == NULL || c->to_file) {
-		pvp_err(err, errlen,
-			c == NULL ? "capture ID not found"
-				  : "capture writes a file: nothing to fetch");
-		ret = c == NULL ? -ENOENT : -EINVAL;
+		ret = pvp_fail(err, errlen, c == NULL ? -ENOENT : -EINVAL, "%s",
+			       c == NULL ? "capture ID not found"
+					 : "capture writes a file: nothing to fetch");
 		goto out;
 	}
 	pthread_mutex_lock(&c->lock);

@@ -182,8 +182,7 @@ gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t
 	if (g->running && gen_traffic_tx_done(g))
 		gen_traffic_stop(g); /* ended by itself, not seen by the main loop yet */
 	if (g->running) {
-		pvp_err(err, err_len, "traffic is running: stop it first");
-		ret = -EBUSY;
+		ret = pvp_fail(err, err_len, -EBUSY, "traffic is running: stop it first");
 		goto out;
 	}
 	if (root != NULL) {
@@ -197,16 +196,15 @@ gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t
 		p = pvp_profile_quick((uint16_t)pl.size, pl.flows, ports, g->nb_ports, e,
 				      sizeof(e));
 	}
-	ret = -EINVAL;
 	if (p == NULL) {
-		pvp_err(err, err_len, "%s", e[0] != '\0' ? e : strerror(errno));
+		ret = pvp_fail(err, err_len, -EINVAL, "%s", e[0] != '\0' ? e : strerror(errno));
 		goto out;
 	}
 	/* --l3: a loaded profile goes to the resolved gateways too. */
 	gen_neigh_apply(g, p);
 	if (gen_streams_setup(g, p, msg, sizeof(msg)) != 0) {
 		pvp_profile_free(p);
-		pvp_err(err, err_len, "%s", msg);
+		ret = pvp_fail(err, err_len, -EINVAL, "%s", msg);
 		goto out;
 	}
 	memset(g->tx_base, 0, sizeof(g->tx_base));
@@ -531,11 +529,10 @@ gen_m_oneway_set(json_t *params, void *arg, json_t **result, char *err, size_t e
 			   err_len) < 0)
 		return -EINVAL;
 	ret = gen_oneway_set(g, os.peer, e, sizeof(e));
-	if (ret < 0) {
-		pvp_err(err, err_len, "%s: %s", PVP_GEN_M_ONEWAY_SET, e);
-		/* Only a bad peer is the client's fault. */
-		return ret == -EINVAL ? -EINVAL : -EIO;
-	}
+	/* Only a bad peer is the client's fault. */
+	if (ret < 0)
+		return pvp_fail(err, err_len, ret == -EINVAL ? -EINVAL : -EIO, "%s: %s",
+				PVP_GEN_M_ONEWAY_SET, e);
 	*result = gen_oneway_json(g);
 	return 0;
 }
@@ -571,23 +568,17 @@ gen_ctl_start(struct gen_ctx *g, char *err, size_t errlen)
 	conf.files_dir = g->opt.files_dir;
 	conf.app_name = "pvpkit-gen";
 	gen_srv = pvp_ctl_server_create(&conf, e, sizeof(e));
-	if (gen_srv == NULL) {
-		snprintf(err, errlen, "--ctl %s: %s", conf.listen, e);
-		return -errno;
-	}
+	if (gen_srv == NULL)
+		return pvp_fail(err, errlen, -errno, "--ctl %s: %s", conf.listen, e);
 	for (i = 0; i < RTE_DIM(methods); i++) {
 		ret = pvp_ctl_server_register(gen_srv, methods[i].name, methods[i].cb, g);
-		if (ret != 0) {
-			snprintf(err, errlen, "cannot register %s", methods[i].name);
-			return ret;
-		}
+		if (ret != 0)
+			return pvp_fail(err, errlen, ret, "cannot register %s", methods[i].name);
 	}
 	pvp_ctl_server_set_info(gen_srv, gen_info, g);
 	ret = pvp_ctl_server_start(gen_srv);
-	if (ret != 0) {
-		snprintf(err, errlen, "control server: %s", strerror(-ret));
-		return ret;
-	}
+	if (ret != 0)
+		return pvp_fail(err, errlen, ret, "control server: %s", strerror(-ret));
 	GEN_LOG(INFO, "control on %s", pvp_ctl_server_address(gen_srv));
 	printf("pvpkit-gen: control on %s\n", pvp_ctl_server_address(gen_srv));
 	fflush(stdout);

@@ -24,6 +24,8 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "pvp_util.h"
+
 #include "gen.h"
 
 static unsigned int gen_pool_gen; /* makes pool names unique across loads */
@@ -391,37 +393,31 @@ gen_profile_check(const struct gen_ctx *g, const struct pvp_profile *p, char *er
 {
 	uint32_t s, i;
 
-	if (p->n_streams == 0 || p->n_streams > GEN_MAX_STREAMS) {
-		snprintf(err, errlen, "%s: %u streams, pvpkit-gen takes 1..%d", p->source,
-			 p->n_streams, GEN_MAX_STREAMS);
-		return -EINVAL;
-	}
-	if (p->n_streams * g->opt.tx_cores > GEN_MAX_WSTREAMS) {
-		snprintf(err, errlen, "%s: %u streams x %u TX cores is over %d", p->source,
-			 p->n_streams, g->opt.tx_cores, GEN_MAX_WSTREAMS);
-		return -EINVAL;
-	}
+	if (p->n_streams == 0 || p->n_streams > GEN_MAX_STREAMS)
+		return pvp_fail(err, errlen, -EINVAL, "%s: %u streams, pvpkit-gen takes 1..%d",
+				p->source, p->n_streams, GEN_MAX_STREAMS);
+	if (p->n_streams * g->opt.tx_cores > GEN_MAX_WSTREAMS)
+		return pvp_fail(err, errlen, -EINVAL, "%s: %u streams x %u TX cores is over %d",
+				p->source, p->n_streams, g->opt.tx_cores, GEN_MAX_WSTREAMS);
 	for (s = 0; s < p->n_streams; s++) {
 		const struct pvp_stream *ps = &p->streams[s];
 		uint16_t mtu = 0;
 
-		if (ps->port >= g->nb_ports) {
-			snprintf(err, errlen, "%s: stream %u (%s): unknown port %u (%u ports)",
-				 p->source, s, ps->name, ps->port, g->nb_ports);
-			return -ENODEV;
-		}
+		if (ps->port >= g->nb_ports)
+			return pvp_fail(err, errlen, -ENODEV,
+					"%s: stream %u (%s): unknown port %u (%u ports)", p->source,
+					s, ps->name, ps->port, g->nb_ports);
 		rte_eth_dev_get_mtu(g->port[ps->port].eth_port, &mtu);
 		for (i = 0; i < ps->n_tmpl; i++) {
 			uint32_t l3 = gen_tmpl_l3_len(&ps->tmpl[i]);
 
-			if (mtu != 0 && l3 > mtu) {
-				snprintf(err, errlen,
-					 "%s: stream %u (%s): frame of %u B is over the MTU %u of "
-					 "port %u (start pvpkit-gen with --mtu %u)",
-					 p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port,
-					 l3);
-				return -EINVAL;
-			}
+			if (mtu != 0 && l3 > mtu)
+				return pvp_fail(
+					err, errlen, -EINVAL,
+					"%s: stream %u (%s): frame of %u B is over the MTU %u of "
+					"port %u (start pvpkit-gen with --mtu %u)",
+					p->source, s, ps->name, ps->tmpl[i].size, mtu, ps->port,
+					l3);
 		}
 	}
 	return 0;
