@@ -182,14 +182,10 @@ gen_cap_store(struct gen_cap_rec *r)
 			c->over++;
 			goto out;
 		}
+		/* Over the bound on fetch buffers, or out of memory: dropped. */
 		if (__atomic_add_fetch(&gen_cap_mem, r->len, __ATOMIC_RELAXED) >
-		    GEN_CAP_MEM_BYTES) {
-			__atomic_sub_fetch(&gen_cap_mem, r->len, __ATOMIC_RELAXED);
-			c->dropped++;
-			goto out;
-		}
-		p = malloc(sizeof(*p) + r->len);
-		if (p == NULL) {
+			    GEN_CAP_MEM_BYTES ||
+		    (p = malloc(sizeof(*p) + r->len)) == NULL) {
 			__atomic_sub_fetch(&gen_cap_mem, r->len, __ATOMIC_RELAXED);
 			c->dropped++;
 			goto out;

@@ -247,8 +247,7 @@ gen_cap_start(const struct gen_cap_conf *conf, uint32_t *id, double *start_ts, c
 	if (ret != 0)
 		goto out;
 	pthread_mutex_lock(&c->lock);
-	c->ports[GEN_CAP_RX] = conf->ports[GEN_CAP_RX];
-	c->ports[GEN_CAP_TX] = conf->ports[GEN_CAP_TX];
+	memcpy(c->ports, conf->ports, sizeof(c->ports));
 	c->to_file = conf->file != NULL;
 	c->cyclic = conf->cyclic;
 	c->count = c->to_file ? conf->count : 0;
@@ -301,8 +300,7 @@ gen_cap_info_of(struct gen_cap *c, struct gen_cap_info *i)
 	i->active = c->state == GEN_CAP_ACTIVE;
 	i->to_file = c->to_file;
 	i->cyclic = c->cyclic;
-	i->ports[0] = c->ports[0];
-	i->ports[1] = c->ports[1];
+	memcpy(i->ports, c->ports, sizeof(i->ports));
 	snprintf(i->filter, sizeof(i->filter), "%s", c->filter);
 	i->limit = c->to_file ? c->count : c->limit;
 	i->matched = __atomic_load_n(&c->matched, __ATOMIC_RELAXED);
