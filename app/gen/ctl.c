@@ -490,9 +490,8 @@ gen_info(json_t *info, void *arg)
 					   (json_int_t)w->st->ps->flows, "summary", line));
 	}
 	pthread_mutex_unlock(&gen_lock);
-	json_object_set_new(info, "ports", ports);
-	json_object_set_new(info, "streams", streams);
-	json_object_set_new(info, "tx_cores", json_integer(g->opt.tx_cores));
+	json_object_update_new(info, json_pack("{s:o,s:o,s:i}", "ports", ports, "streams", streams,
+					       "tx_cores", g->opt.tx_cores));
 	return 0;
 }
 

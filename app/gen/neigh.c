@@ -89,15 +89,12 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 				rte_pktmbuf_pool_create(name, GEN_NEIGH_POOL, 64, 0,
 							RTE_PKTMBUF_HEADROOM + PVP_NEIGH_FRAME_MAX,
 							rte_eth_dev_socket_id(g->port[p].eth_port));
-		if (g->neigh[p].mp == NULL)
-			return pvp_fail(err, errlen, -ENOMEM,
-					"port %u: no memory for ARP/ND replies: %s", p,
-					rte_strerror(rte_errno));
 		snprintf(name, sizeof(name), "gen_neigh_r%u", p);
 		/* Any RX lcore enqueues, the one TX lcore dequeues. */
-		g->neigh[p].ring =
-			rte_ring_create(name, GEN_NEIGH_RING,
-					rte_eth_dev_socket_id(g->port[p].eth_port), RING_F_SC_DEQ);
+		if (g->neigh[p].mp != NULL)
+			g->neigh[p].ring = rte_ring_create(
+				name, GEN_NEIGH_RING, rte_eth_dev_socket_id(g->port[p].eth_port),
+				RING_F_SC_DEQ);
 		if (g->neigh[p].ring == NULL)
 			return pvp_fail(err, errlen, -ENOMEM,
 					"port %u: no memory for ARP/ND replies: %s", p,

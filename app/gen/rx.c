@@ -49,11 +49,9 @@ gen_rx_setup(struct gen_ctx *g)
 						   : (int)rte_lcore_to_socket_id(rl->lcore));
 		if (rl->ws == NULL)
 			return -ENOMEM;
-		for (i = 0; i < GEN_MAX_WSTREAMS; i++) {
-			pvp_seq_init(&rl->ws[i].seq);
+		/* Zeroed (rte_zmalloc): only a histogram's empty state is not all zero. */
+		for (i = 0; i < GEN_MAX_WSTREAMS; i++)
 			pvp_lat_init(&rl->ws[i].lat);
-			memset(&rl->ws[i].win, 0, sizeof(rl->ws[i].win));
-		}
 		for (p = 0; p < g->nb_ports; p++)
 			rl->srq[p] = pvp_stats_rxq(g->stats, p, rl->queue);
 	}
