@@ -58,7 +58,7 @@ struct ctl_hop {
 
 /** The members of a hop reached over lib/ctl, for coord_driver::conf. */
 #define CTL_HOP_MEMBERS                                                                            \
-	{COORD_CONF_NAMED("ctl", struct ctl_hop, addr, PVP_SCHEMA_STRING, 1, 255,                  \
+	{PVP_SCHEMA_NAMED("ctl", struct ctl_hop, addr, PVP_SCHEMA_STRING, 1, 255,                  \
 			  "the app's control address: unix:PATH or tcp:HOST:PORT"),                \
 	 .required = true},                                                                        \
 		COORD_HOP_TIMEOUT_MEMBER(struct ctl_hop, timeout_ms),                              \

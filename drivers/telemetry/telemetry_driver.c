@@ -50,7 +50,7 @@ struct tp_hop {
 
 /* The hop's topology members, decoded into struct tp_hop. */
 static const struct pvp_schema_member tp_conf[] = {
-	{COORD_CONF_NAMED("telemetry", struct tp_hop, path, PVP_SCHEMA_STRING, 1, 107,
+	{PVP_SCHEMA_NAMED("telemetry", struct tp_hop, path, PVP_SCHEMA_STRING, 1, 107,
 			  "the app's dpdk_telemetry.v2 socket, or tcp:HOST:PORT of a relay to it")},
 	{PVP_SCHEMA_MEMBER(struct tp_hop, file_prefix, PVP_SCHEMA_STRING, 1, 64,
 			   "or the app's --file-prefix: DPDK's run dir gives the socket")},

@@ -47,7 +47,7 @@ const struct pvp_schema_member trex_conf_members[] = {
 	 .def = "02:00:00:00:00:01"},
 	{TREX_CONF(dst_mac, PVP_SCHEMA_MAC, 0, 0, "the frames' destination MAC (pvpkit-gen's)"),
 	 .def = "02:00:00:00:00:02"},
-	{COORD_CONF_NAMED("flow_stats", struct trex_conf, fs, PVP_SCHEMA_ENUM, 0, 0,
+	{PVP_SCHEMA_NAMED("flow_stats", struct trex_conf, fs, PVP_SCHEMA_ENUM, 0, 0,
 			  "per-stream counts asked of TRex (off: none)"),
 	 .values = trex_fs_values, .def = "stats"},
 	{TREX_CONF(pgid_base, PVP_SCHEMA_UINT, 0, 1000000,

@@ -340,10 +340,6 @@ struct coord_hop;
 #define COORD_STR_(x) #x
 #define COORD_STR(x)  COORD_STR_(x)
 
-/** PVP_SCHEMA_MEMBER() of a member whose name is @p nm, not its field's. */
-#define COORD_CONF_NAMED(nm, st, field, t, lo, hi, what)                                           \
-	.name = nm, .type = t, .min = lo, .max = hi, PVP_SCHEMA_AT(st, field), .help = what
-
 /** coord_driver::conf's "timeout_ms" member, the same in every driver. */
 #define COORD_HOP_TIMEOUT_MEMBER(st, field)                                                        \
 	{                                                                                          \

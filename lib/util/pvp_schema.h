@@ -115,10 +115,13 @@ struct pvp_schema_member {
 
 /**
  * .name, .type, .min, .max, .offset, .size and .help of member @p field of
- * struct @p st: one line of a table.
+ * struct @p st, named @p nm: one line of a table.
  */
+#define PVP_SCHEMA_NAMED(nm, st, field, t, lo, hi, what)                                           \
+	.name = nm, .type = t, .min = lo, .max = hi, PVP_SCHEMA_AT(st, field), .help = what
+/** PVP_SCHEMA_NAMED() of a member named as its field. */
 #define PVP_SCHEMA_MEMBER(st, field, t, lo, hi, what)                                              \
-	.name = #field, .type = t, .min = lo, .max = hi, PVP_SCHEMA_AT(st, field), .help = what
+	PVP_SCHEMA_NAMED(#field, st, field, t, lo, hi, what)
 
 /**
  * .has_present and .present_offset: bool @p field of struct @p type is
