@@ -177,16 +177,6 @@ cli_opts_parse(struct cli_opts *o, int val, const char *arg, const char *see)
 	return 1;
 }
 
-void
-cli_utc_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 struct coord_topology *
 cli_open_topology(const char *path, int *status)
 {

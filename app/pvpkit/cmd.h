@@ -153,9 +153,6 @@ int cli_sink_keep(struct cli_sink *s, const json_t *j, const char *what);
  */
 const char *cli_signal_name(int sig);
 
-/** Now, UTC, in ISO 8601 ("2026-12-05T11:04:00Z") into @p buf: a record's "started". */
-void cli_utc_now(char *buf, size_t len);
-
 /**
  * Check before a run that output file @p path (--json, --results) can be
  * written, so a run does not end with nowhere to put what it measured.

@@ -507,7 +507,7 @@ cmd_search_point_run(struct cmd_search_point *sp)
 	sp->has_absorbed = false;
 	sp->has_lowest = false;
 	sp->burst_warned = false;
-	cli_utc_now(sp->started, sizeof(sp->started));
+	pvp_utc_now(sp->started, sizeof(sp->started));
 	sp->error[0] = '\0';
 	if (o->o.conf.traffic.flow_type != NULL &&
 	    cli_install_flows(sp->t, o->o.conf.traffic.flow_type, sp->flows) < 0)

@@ -109,7 +109,7 @@ cmd_search_run_record(struct cmd_search_args *a, struct coord_topology *t)
 	rr = calloc(1, sizeof(*rr));
 	if (rr == NULL)
 		return 0;
-	cli_utc_now(rr->started, sizeof(rr->started));
+	pvp_utc_now(rr->started, sizeof(rr->started));
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
 	rr->nb_goals = a->p.nb_goals;

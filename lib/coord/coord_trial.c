@@ -349,8 +349,6 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	struct coord_traffic_result ignored;
 	double start_at;
 	unsigned int i;
-	time_t now;
-	struct tm tm;
 	int ret, q;
 
 	/* The first error of the trial is kept: none yet. */
@@ -359,9 +357,7 @@ coord_trial_run(struct coord_topology *t, const struct coord_trial_conf *c,
 	if (coord_trial_result_alloc(r, t) < 0)
 		return pvp_fail(err, err_len, -ENOMEM, "out of memory");
 	r->conf = *c;
-	now = time(NULL);
-	gmtime_r(&now, &tm);
-	strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	pvp_utc_now(r->started, sizeof(r->started));
 	before = calloc(COORD_MAX_HOPS, sizeof(*before));
 	after = calloc(COORD_MAX_HOPS, sizeof(*after));
 	if (before == NULL || after == NULL) {

@@ -402,6 +402,17 @@ pvp_realtime_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/** Now, UTC, in ISO 8601 ("2026-12-05T11:04:00Z") into @p buf: a record's "started". */
+static inline void
+pvp_utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 /** The big-endian 16-bit number at @p p (any alignment): wire and file formats. */
 static inline uint16_t
 pvp_get_be16(const uint8_t *p)
