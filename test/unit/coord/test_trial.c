@@ -453,32 +453,51 @@ oneway_case(bool stamp, const char *answer, const char *want_line, bool want_rec
 	unit_check_case = NULL;
 }
 
+/*
+ * A source t1 and hops @p h2 and @p h3 of drivers @p d2 and @p d3, the
+ * guests stamping, and coord_oneway_prepare() into @p r.
+ * @return the topology (for coord_topology_free()), or NULL.
+ */
+static struct coord_topology *
+oneway_three(const char *h2, const char *d2, const char *h3, const char *d3,
+	     struct coord_trial_result *r)
+{
+	const char *names[] = {"t1", h2, h3};
+	struct coord_topology *t;
+	char topo[512], err[256] = "";
+	unsigned int i;
+
+	snprintf(topo, sizeof(topo),
+		 "{\"hops\": [{\"name\": \"t1\", \"driver\": \"mockgen\", \"ports\": [\"p0\"]},"
+		 " {\"name\": \"%s\", \"driver\": \"%s\", \"ports\": [\"p0\"]},"
+		 " {\"name\": \"%s\", \"driver\": \"%s\", \"ports\": [\"p0\"]}],"
+		 " \"chains\": [[{\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"tx\"},"
+		 " {\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"rx\"}]]}",
+		 h2, d2, h3, d3);
+	memset(mocks, 0, sizeof(mocks));
+	nb_mocks = 3;
+	for (i = 0; i < 3; i++)
+		snprintf(mocks[i].name, sizeof(mocks[i].name), "%s", names[i]);
+	mock_stamp = true;
+	mock_oneway_calls = 0;
+	t = coord_topology_parse(topo, "three.json", mock_lookup, err, sizeof(err));
+	CHECK(t != NULL && coord_topology_open(t, err, sizeof(err)) == 0, "%s", err);
+	if (t != NULL)
+		coord_oneway_prepare(t, r);
+	return t;
+}
+
 /* Two sources that cannot: a warning each, with its own hop's words. */
 static void
 test_oneway_two_sources(void)
 {
-	static const char topo[] =
-		"{\"hops\": [{\"name\": \"t1\", \"driver\": \"mockgen\", \"ports\": [\"p0\"]},"
-		" {\"name\": \"t2\", \"driver\": \"mockgen\", \"ports\": [\"p0\"]},"
-		" {\"name\": \"guest\", \"driver\": \"fwd\", \"ports\": [\"p0\"]}],"
-		" \"chains\": [[{\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"tx\"},"
-		" {\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"rx\"}]]}";
 	struct coord_trial_result r = {0};
 	struct coord_topology *t;
-	char err[256] = "";
 
-	memset(mocks, 0, sizeof(mocks));
-	nb_mocks = 3;
-	snprintf(mocks[0].name, sizeof(mocks[0].name), "t1");
-	snprintf(mocks[1].name, sizeof(mocks[1].name), "t2");
-	snprintf(mocks[2].name, sizeof(mocks[2].name), "guest");
-	mock_stamp = true;
 	mock_oneway = NULL;
-	t = coord_topology_parse(topo, "two.json", mock_lookup, err, sizeof(err));
-	CHECK(t != NULL && coord_topology_open(t, err, sizeof(err)) == 0, "%s", err);
+	t = oneway_three("t2", "mockgen", "guest", "fwd", &r);
 	if (t == NULL)
 		return;
-	coord_oneway_prepare(t, &r);
 	CHECK(json_array_size(r.warnings) == 2 &&
 		      strcmp(json_string_value(json_array_get(r.warnings, 0)),
 			     "one-way latency: hop t1: oneway.set: method not found") == 0 &&
@@ -493,39 +512,24 @@ test_oneway_two_sources(void)
 static void
 test_oneway_two_guests(void)
 {
-	static const char topo[] =
-		"{\"hops\": [{\"name\": \"t1\", \"driver\": \"mockgen\", \"ports\": [\"p0\"]},"
-		" {\"name\": \"g1\", \"driver\": \"fwd\", \"ports\": [\"p0\"]},"
-		" {\"name\": \"g2\", \"driver\": \"fwd\", \"ports\": [\"p0\"]}],"
-		" \"chains\": [[{\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"tx\"},"
-		" {\"hop\": \"t1\", \"port\": \"p0\", \"dir\": \"rx\"}]]}";
 	struct coord_trial_result r = {0};
 	struct coord_topology *t;
-	char err[256] = "";
 
-	memset(mocks, 0, sizeof(mocks));
-	nb_mocks = 3;
-	snprintf(mocks[0].name, sizeof(mocks[0].name), "t1");
-	snprintf(mocks[1].name, sizeof(mocks[1].name), "g1");
-	snprintf(mocks[2].name, sizeof(mocks[2].name), "g2");
-	mock_stamp = true;
 	mock_oneway = json_loads("{\"clock\": \"shared\", \"offset_ns\": 1}", 0, NULL);
-	mock_oneway_calls = 0;
-	t = coord_topology_parse(topo, "guests.json", mock_lookup, err, sizeof(err));
-	CHECK(t != NULL && coord_topology_open(t, err, sizeof(err)) == 0, "%s", err);
-	if (t == NULL)
-		return;
-	coord_oneway_prepare(t, &r);
-	CHECK(mock_oneway_calls == 1 && json_array_size(r.warnings) == 1 &&
-		      strstr(json_string_value(json_array_get(r.warnings, 0)),
-			     "more than one guest stamps (--stamp)") != NULL &&
-		      strcmp(json_string_value(json_object_get(r.oneway, "guest")), "g1") == 0,
-	      "warnings %s, oneway %s", json_dumps(r.warnings, 0), json_dumps(r.oneway, 0));
-	json_decref(r.warnings);
-	json_decref(r.oneway);
+	t = oneway_three("g1", "fwd", "g2", "fwd", &r);
+	if (t != NULL) {
+		CHECK(mock_oneway_calls == 1 && json_array_size(r.warnings) == 1 &&
+			      strstr(json_string_value(json_array_get(r.warnings, 0)),
+				     "more than one guest stamps (--stamp)") != NULL &&
+			      strcmp(json_string_value(json_object_get(r.oneway, "guest")), "g1") ==
+				      0,
+		      "warnings %s, oneway %s", json_dumps(r.warnings, 0), json_dumps(r.oneway, 0));
+		json_decref(r.warnings);
+		json_decref(r.oneway);
+		coord_topology_free(t);
+	}
 	json_decref(mock_oneway);
 	mock_oneway = NULL;
-	coord_topology_free(t);
 }
 
 static void
