@@ -51,17 +51,30 @@ def push(c, port, frames):
     return r
 
 
-def wait_rx(c, port, match, timeout=3):
-    """get_rx_queue_pkts until a frame @match takes comes; that frame."""
+def wait_rx_all(c, port, *matches, timeout=3):
+    """get_rx_queue_pkts until a frame each of @matches takes has come; those frames.
+
+    One call can return several replies and empties the queue, so the
+    frames of one push are all looked for in every call's answer."""
+    found = [None] * len(matches)
     end = time.time() + timeout
     while time.time() < end:
         for p in c.call("get_rx_queue_pkts", {"port_id": port})["pkts"]:
             b = base64.b64decode(p["binary"])
-            if match(b):
-                check(p["port"] == port and p["origin"] == "RX", "queue frame %s" % p)
-                return b
+            for i, match in enumerate(matches):
+                if found[i] is None and match(b):
+                    check(p["port"] == port and p["origin"] == "RX", "queue frame %s" % p)
+                    found[i] = b
+                    break
+        if None not in found:
+            return found
         time.sleep(0.05)
-    fail("no answer in port %d's RX queue within %d s" % (port, timeout))
+    fail("no answer %d in port %d's RX queue within %d s" % (found.index(None), port, timeout))
+
+
+def wait_rx(c, port, match, timeout=3):
+    """get_rx_queue_pkts until a frame @match takes comes; that frame."""
+    return wait_rx_all(c, port, match, timeout=timeout)[0]
 
 
 def status(c, port):
@@ -188,10 +201,11 @@ def main():
     print("# 72 bytes in QinQ 10/20 from 10.0.0.2: ttl=%d" % rep[30])
     push(c, 0, [qinq(ns(MAC0, "fe80::1", "2001:db8::2"), 10, 20),
                 qinq(echo6(MAC0, "33:33:00:00:00:01", "fe80::1", "ff02::1", b"z" * 8), 10, 20)])
-    na = wait_rx(c, 0, lambda b: b[20:22] == b"\x86\xdd" and b[62] == 136)
+    # Both replies can come in one get_rx_queue_pkts answer: wait for them together.
+    na, rep = wait_rx_all(c, 0, lambda b: b[20:22] == b"\x86\xdd" and b[62] == 136,
+                          lambda b: b[20:22] == b"\x86\xdd" and b[62] == 129)
     check(na[12:20] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14" and na[6:12] == mac_bytes(MAC1),
           "QinQ NA %s" % na.hex())
-    rep = wait_rx(c, 0, lambda b: b[20:22] == b"\x86\xdd" and b[62] == 129)
     check(rep[12:20] == b"\x88\xa8\x00\x0a\x81\x00\x00\x14" and
           rep[30:46] == socket.inet_pton(socket.AF_INET6, "2001:db8::2"), "QinQ echo6 %s" % rep.hex())
     print("# scan6() in QinQ: ff02::1 answers from 2001:db8::2, its NA tagged 10/20")
