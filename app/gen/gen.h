@@ -516,6 +516,8 @@ void gen_rx_service_clear(struct gen_ctx *g, struct gen_rx_lcore *rl);
 void gen_rx_other(const struct gen_ctx *g, uint64_t *unsigned_rx, uint64_t *unknown_stream,
 		  uint64_t *neigh_rx);
 int gen_rx_clear(struct gen_ctx *g);
+/* Wire stream @p wire_id's sequence counts and bytes, and (@p lat not
+ * NULL) its latency figures, summed over the RX lcores. */
 void gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq,
 		 struct pvp_lat_summary *lat, uint64_t *bytes);
 /* The latency histogram of wire stream @p wire_id, all RX lcores merged. */

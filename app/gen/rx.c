@@ -243,6 +243,8 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 		seq->started |= r->seq.started;
 		*bytes += r->bytes;
 	}
+	if (lat == NULL)
+		return;
 	gen_rx_lat(g, wire_id, &sum);
 	pvp_lat_read(&sum, lat);
 }

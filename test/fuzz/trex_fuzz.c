@@ -104,7 +104,8 @@ gen_rx_read(struct gen_ctx *g, uint16_t wire_id, struct pvp_seq *seq, struct pvp
 	RTE_SET_USED(g);
 	RTE_SET_USED(wire_id);
 	memset(seq, 0, sizeof(*seq));
-	memset(lat, 0, sizeof(*lat));
+	if (lat != NULL)
+		memset(lat, 0, sizeof(*lat));
 	*bytes = 0;
 }
 
