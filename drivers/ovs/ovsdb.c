@@ -334,15 +334,17 @@ ovsdb_client_call(struct ovsdb_client *db, const char *method, json_t *params, j
 		close(db->fd);
 		db->fd = -1;
 		db->len = 0;
-		/* The retry's error, if any, is the one worth reporting. */
-		if (!fresh && rc == -ECONNRESET && err_len > 0)
-			err[0] = '\0';
-		if (!fresh && rc == -ECONNRESET && ovsdb_connect(db, err, err_len) == 0) {
-			rc = ovsdb_call_once(db, method, params, result, err, err_len);
-			if (rc < 0) {
-				close(db->fd);
-				db->fd = -1;
-				db->len = 0;
+		if (!fresh && rc == -ECONNRESET) {
+			/* The retry's error, if any, is the one worth reporting. */
+			if (err_len > 0)
+				err[0] = '\0';
+			if (ovsdb_connect(db, err, err_len) == 0) {
+				rc = ovsdb_call_once(db, method, params, result, err, err_len);
+				if (rc < 0) {
+					close(db->fd);
+					db->fd = -1;
+					db->len = 0;
+				}
 			}
 		}
 	}
