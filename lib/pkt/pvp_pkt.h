@@ -76,8 +76,6 @@ extern "C" {
 #define PVP_PKT_MAX_FLOWS (UINT64_C(1) << 48)
 /** Longest gap between the bursts of a multi-burst stream, us (2^40: 12.7 days). */
 #define PVP_PKT_MAX_GAP_US (UINT64_C(1) << 40)
-/** Suggested flow-cache limit: prebuild images when flows <= this. */
-#define PVP_PKT_FLOW_CACHE 65536
 /** UDP destination port of VXLAN. */
 #define PVP_PKT_VXLAN_PORT 4789
 /** Largest profile or pcap file read (bytes). */
