@@ -8,7 +8,8 @@
   fwd_impair.py runs OUT.pcap      the runs of lost sequence numbers in a
                                    pvpkit-fwd output: JSON {"lost", "runs",
                                    "mean_run"}
-  fwd_impair.py monitor SOCK N S   stats.get every 20 ms for up to S seconds;
+  fwd_impair.py monitor SOCK N S   wait up to S seconds for SOCK, then
+                                   stats.get every 20 ms for up to S seconds;
                                    JSON {"held_seen": rx was N while tx was 0
                                    and N held, "tx_all_at": the wall clock
                                    (time.time()) when tx was first N}
@@ -72,7 +73,17 @@ def runs(path):
 
 
 def monitor(sock, n, seconds):
-    ctl = Ctl(sock)
+    # Started before the forwarder: connect as soon as its socket answers, so
+    # that a loaded machine does not start the polling after the hold ended.
+    t0 = time.monotonic()
+    while True:
+        try:
+            ctl = Ctl(sock)
+            break
+        except OSError:
+            if time.monotonic() - t0 >= seconds:
+                raise
+            time.sleep(0.01)
     t0 = time.monotonic()
     res = {"held_seen": False, "tx_all_at": None}
     while time.monotonic() - t0 < seconds:

@@ -95,13 +95,18 @@ json_eval "$ge" '1 if 0.004 * '$N' <= j["lost"] <= 0.025 * '$N' else exit(1)' >/
 # 4. Delay: 1000 packets held 1 s, then all sent.
 $FI make "$PVP_TMP/small.pcap" 1000
 SOCK=$PVP_TMP/delay.sock
+# The monitor starts first and waits for the socket: the hold lasts 1 s from
+# the forwarder's start, too short for a wait and a second client under load.
+rm -f "$SOCK"
+$FI monitor "$SOCK" 1000 10 >"$PVP_TMP/delay.mon" &
+MON_PID=$!
 T0=$(date +%s.%N)
 fwd_start "$PVP_TMP/delay.log" $(fwd_eal_nohuge imp-delay) -l 0 \
     --vdev "net_pcap0,rx_pcap=$PVP_TMP/small.pcap,tx_pcap=$PVP_TMP/delay.pcap" -- \
     --mode impair --impair delay_us=1000000 --impair-ring 1024 --ctl "unix:$SOCK" \
     --idle-sleep 100 --json "$PVP_TMP/delay.json"
-fwd_wait_sock "$SOCK" "$FWD_PID" || { cat "$PVP_TMP/delay.log"; fail "delay: no control socket"; }
-mon=$($FI monitor "$SOCK" 1000 5) || fail "delay: monitor failed"
+wait "$MON_PID" || { cat "$PVP_TMP/delay.log"; fail "delay: monitor failed (no control socket?)"; }
+mon=$(cat "$PVP_TMP/delay.mon")
 info "delay 1 s: $mon"
 fwd_stop "$FWD_PID" || { cat "$PVP_TMP/delay.log"; fail "delay: exit status"; }
 json_eval "$mon" '1 if j["held_seen"] else exit(1)' >/dev/null || fail "delay: never saw all 1000 held"
