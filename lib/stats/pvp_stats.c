@@ -141,18 +141,6 @@ pvp_stats_txq(struct pvp_stats *st, uint16_t port, uint16_t queue)
 	return &st->txq[port * st->nb_txq + queue];
 }
 
-const char *
-pvp_stats_name(const struct pvp_stats *st)
-{
-	return st == NULL ? NULL : st->name;
-}
-
-uint16_t
-pvp_stats_nb_ports(const struct pvp_stats *st)
-{
-	return st == NULL ? 0 : st->nb_ports;
-}
-
 /*
  * Read what the ethdev bound to @p port counts itself, and its resolved
  * xstats, into st->last. A port that cannot answer (stopped, closed)

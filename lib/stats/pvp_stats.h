@@ -135,12 +135,6 @@ struct pvp_stats_rxq *pvp_stats_rxq(struct pvp_stats *st, uint16_t port, uint16_
  */
 struct pvp_stats_txq *pvp_stats_txq(struct pvp_stats *st, uint16_t port, uint16_t queue);
 
-/** Name given at creation ("" if none), or NULL when @p st is NULL. */
-const char *pvp_stats_name(const struct pvp_stats *st);
-
-/** Number of ports of @p st, 0 when NULL. */
-uint16_t pvp_stats_nb_ports(const struct pvp_stats *st);
-
 /**
  * Bind stats port @p port to DPDK ethdev @p eth_port_id so snapshots merge
  * what the port itself counts (imissed and rx_nombuf into rx_dropped,

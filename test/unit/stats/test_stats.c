@@ -216,6 +216,7 @@ test_concurrent(void)
 static void
 test_create(void)
 {
+	struct pvp_stats_snap *snap;
 	struct pvp_stats *st;
 
 	errno = 0;
@@ -232,8 +233,11 @@ test_create(void)
 	CHECK(pvp_stats_txq(st, 2, 1) != NULL, "TX queue 2/1");
 	CHECK(pvp_stats_txq(st, 3, 0) == NULL, "no port 3");
 	CHECK(pvp_stats_txq(st, 0, 2) == NULL, "no TX queue 2");
-	CHECK(strcmp(pvp_stats_name(st), "") == 0, "empty name");
-	CHECK_EQ_U64(pvp_stats_nb_ports(st), 3);
+	snap = calloc(1, sizeof(*snap));
+	CHECK(snap != NULL && pvp_stats_snapshot(st, snap) == 0 && snap->name[0] == '\0',
+	      "empty name");
+	CHECK_EQ_U64(snap != NULL ? snap->nb_ports : 0, 3);
+	free(snap);
 	CHECK(pvp_stats_set_port_name(st, 1, "vhost0") == 0, "set name");
 	CHECK(pvp_stats_set_port_name(st, 3, "x") == -EINVAL, "set name bad port");
 	/* Before rte_eal_init() no ethdev is valid. */
