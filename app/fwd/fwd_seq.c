@@ -234,9 +234,7 @@ fwd_seq_clear(const struct fwd_app *app, unsigned int timeout_ms)
 			continue;
 		while (__atomic_load_n(&t->clear_ack, __ATOMIC_ACQUIRE) != req) {
 			/* A stopped lcore cannot answer: nothing changes any more. */
-			if (!*app->running)
-				return -ETIMEDOUT;
-			if (waited_ms++ >= timeout_ms)
+			if (!*app->running || waited_ms++ >= timeout_ms)
 				return -ETIMEDOUT;
 			usleep(1000);
 		}
@@ -262,7 +260,7 @@ json_t *
 fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx, uint64_t *untracked)
 {
 	struct seq_sum *sum;
-	size_t nb = 0, cap = 0, j;
+	size_t nb = 0, cap, j;
 	json_t *arr;
 	uint16_t i;
 
@@ -290,10 +288,8 @@ fwd_seq_streams_json(const struct fwd_app *app, uint64_t *unsigned_rx, uint64_t 
 			for (j = 0; j < nb; j++)
 				if (sum[j].stream == key - 1)
 					break;
-			if (j == nb) {
-				sum[nb].stream = key - 1;
-				nb++;
-			}
+			if (j == nb)
+				sum[nb++].stream = key - 1;
 			sum[j].rx += __atomic_load_n(&s->seq.rx, __ATOMIC_RELAXED);
 			sum[j].gaps += __atomic_load_n(&s->seq.gaps, __ATOMIC_RELAXED);
 			sum[j].dup += __atomic_load_n(&s->seq.dup, __ATOMIC_RELAXED);
