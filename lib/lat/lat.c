@@ -191,11 +191,10 @@ pvp_lat_read(const struct pvp_lat *l, struct pvp_lat_summary *s)
 json_t *
 pvp_lat_to_json(const struct pvp_lat *l)
 {
-	json_t *j, *b = json_array();
+	json_t *b = json_array();
 	unsigned int i;
 
-	if (b == NULL)
-		return NULL;
+	/* Without the list, the first append or else the pack fails. */
 	for (i = 0; i < PVP_LAT_NB_BUCKETS; i++) {
 		if (l->bucket[i] == 0)
 			continue;
@@ -205,11 +204,11 @@ pvp_lat_to_json(const struct pvp_lat *l)
 			return NULL;
 		}
 	}
-	j = json_pack("{s:s,s:i,s:I,s:I,s:I,s:I,s:I,s:o}", "unit", "ns", "sub_bits",
-		      PVP_LAT_SUB_BITS, "count", (json_int_t)l->count, "sum", (json_int_t)l->sum_ns,
-		      "min", (json_int_t)(l->count ? l->min_ns : 0), "max", (json_int_t)l->max_ns,
-		      "jitter", (json_int_t)(l->jitter16 >> 4), "buckets", b);
-	return j;
+	return json_pack("{s:s,s:i,s:I,s:I,s:I,s:I,s:I,s:o}", "unit", "ns", "sub_bits",
+			 PVP_LAT_SUB_BITS, "count", (json_int_t)l->count, "sum",
+			 (json_int_t)l->sum_ns, "min", (json_int_t)(l->count ? l->min_ns : 0),
+			 "max", (json_int_t)l->max_ns, "jitter", (json_int_t)(l->jitter16 >> 4),
+			 "buckets", b);
 }
 
 /* A non-negative integer member; -1 when absent or not one. */

@@ -239,6 +239,7 @@ pvp_hdrh_encode(const struct pvp_hdrh *h)
 {
 	int32_t limit = 1, i;
 	uLongf zlen;
+	int rc;
 	size_t n;
 	uint8_t *raw, *z;
 	uint64_t ratio_bits;
@@ -278,17 +279,13 @@ pvp_hdrh_encode(const struct pvp_hdrh *h)
 
 	zlen = compressBound((uLong)n);
 	z = malloc(HDRH_COMPRESSED_HDR + zlen);
-	if (z == NULL) {
-		free(raw);
-		return NULL;
-	}
-	if (compress(z + HDRH_COMPRESSED_HDR, &zlen, raw, (uLong)n) != Z_OK) {
-		free(raw);
+	rc = z != NULL ? compress(z + HDRH_COMPRESSED_HDR, &zlen, raw, (uLong)n) : Z_MEM_ERROR;
+	free(raw);
+	if (rc != Z_OK) {
 		free(z);
 		errno = ENOMEM;
 		return NULL;
 	}
-	free(raw);
 	pvp_put_be32(z, HDRH_V2_COMPRESSED);
 	pvp_put_be32(z + 4, (uint32_t)zlen);
 	out = pvp_b64_encode(z, HDRH_COMPRESSED_HDR + zlen);
