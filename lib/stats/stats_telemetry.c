@@ -25,6 +25,7 @@
 #include <rte_telemetry.h>
 
 #include "pvp_stats.h"
+#include "pvp_util.h"
 #include "stats_private.h"
 
 #ifndef PVP_VERSION
@@ -154,15 +155,10 @@ stats_tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_
 {
 	const struct pvp_stats_port_snap *ps;
 	struct pvp_stats_snap *snap;
-	unsigned long port;
-	char *end;
+	uint32_t port;
 	int rc;
 
-	if (params == NULL || params[0] == '\0')
-		return -EINVAL;
-	errno = 0;
-	port = strtoul(params, &end, 10);
-	if (errno != 0 || end == params || *end != '\0')
+	if (params == NULL || pvp_parse_u32(NULL, params, 0, UINT16_MAX, &port, NULL, 0) != 0)
 		return -EINVAL;
 	snap = stats_tel_snapshot(&rc);
 	if (snap == NULL)
