@@ -317,10 +317,10 @@ struct pvp_ctl_server *fwd_ctl_start(struct fwd_app *app, char *msg, size_t len)
 struct pvp_metrics_server;
 
 /**
- * Serve @p app's counters at conf->metrics (fwd_metrics.c).
- * @return the server, or NULL with @p msg (one line) filled.
+ * Serve @p app's counters at conf->metrics (fwd_metrics.c); a failure is
+ * fatal (fwd_die()). @return the server.
  */
-struct pvp_metrics_server *fwd_metrics_start(struct fwd_app *app, char *msg, size_t len);
+struct pvp_metrics_server *fwd_metrics_start(struct fwd_app *app);
 
 /** Names of the topologies (--topology), by enum fwd_topology. */
 extern const char *const fwd_topology_names[FWD_TOPO_CHAINED + 1];

@@ -61,16 +61,17 @@ fwd_metrics_collect(struct pvp_om *om, void *arg)
 }
 
 struct pvp_metrics_server *
-fwd_metrics_start(struct fwd_app *app, char *msg, size_t len)
+fwd_metrics_start(struct fwd_app *app)
 {
 	struct pvp_metrics_server *srv;
+	char msg[512] = "";
 
-	msg[0] = '\0';
-	srv = pvp_metrics_server_start(app->conf->metrics, fwd_metrics_collect, app, msg, len);
-	if (srv != NULL) {
-		FWD_LOG(INFO, "metrics on %s", pvp_metrics_server_url(srv));
-		printf("pvpkit-fwd: metrics on %s\n", pvp_metrics_server_url(srv));
-		fflush(stdout);
-	}
+	srv = pvp_metrics_server_start(app->conf->metrics, fwd_metrics_collect, app, msg,
+				       sizeof(msg));
+	if (srv == NULL)
+		fwd_die("%s", msg);
+	FWD_LOG(INFO, "metrics on %s", pvp_metrics_server_url(srv));
+	printf("pvpkit-fwd: metrics on %s\n", pvp_metrics_server_url(srv));
+	fflush(stdout);
 	return srv;
 }

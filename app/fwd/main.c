@@ -245,11 +245,8 @@ main(int argc, char **argv)
 
 	fwd_setup();
 	ctl = fwd_export();
-	if (conf.metrics != NULL) {
-		metrics = fwd_metrics_start(&app, msg, sizeof(msg));
-		if (metrics == NULL)
-			fwd_die("%s", msg);
-	}
+	if (conf.metrics != NULL)
+		metrics = fwd_metrics_start(&app);
 	fwd_ports_print(&app);
 	printf("pvpkit-fwd: mode %s, topology %s, %u forwarding lcore(s), ctl %s%s%s%s\n",
 	       conf.engine->name, fwd_topology_names[conf.topology], app.nb_lcores,
