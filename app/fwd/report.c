@@ -132,12 +132,11 @@ fwd_report_neigh(const struct fwd_app *app, json_t *res)
 		json_object_set_new(o, "unanswered", json_integer((json_int_t)unsent));
 		json_array_append_new(arr, o);
 	}
-	if (json_array_size(arr) == 0) {
+	if (json_array_size(arr) == 0)
 		json_decref(arr);
-		return;
-	}
-	json_object_set_new(res, "neigh_rx", json_integer((json_int_t)total));
-	json_object_set_new(res, "neigh", arr);
+	else
+		json_object_update_new(
+			res, json_pack("{s:I, s:o}", "neigh_rx", (json_int_t)total, "neigh", arr));
 }
 
 json_t *
