@@ -63,13 +63,9 @@ fwd_impair_parse(const char *spec, struct pvp_impair_conf *out, char *err, size_
 			pvp_err(err, err_len, "--impair %s=%s: not a number", tok, eq + 1);
 			goto bad;
 		}
-		if (percent) {
-			double d = json_number_value(v) / 100.0;
-
-			json_decref(v);
-			v = json_real(d);
-		}
-		json_object_set_new(o, tok, v);
+		json_object_set_new(
+			o, tok, percent ? json_real(json_number_value(v) / 100.0) : json_incref(v));
+		json_decref(v);
 	}
 	ret = pvp_schema_decode(pvp_impair_conf_members, o, NULL, out, e, sizeof(e));
 	json_decref(o);
