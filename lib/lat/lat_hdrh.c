@@ -29,11 +29,11 @@
 
 #include "pvp_lat.h"
 
-/* The cookies' 0x10 says the counts are ZigZag LEB128 (V2); readers mask
- * the word-size nibble 0xf0 off before comparing. */
+/* The cookies' 0x10 says the counts are ZigZag LEB128 (V2). Readers of
+ * every version mask the word-size nibble 0xf0 off; only V2 is read here,
+ * so a cookie must be one of these whole. */
 #define HDRH_V2_COOKIE	    0x1c849313u
 #define HDRH_V2_COMPRESSED  0x1c849314u
-#define HDRH_COOKIE_BASE(c) ((c) & ~0xf0u)
 #define HDRH_HEADER_LEN	    40
 #define HDRH_COMPRESSED_HDR 8
 #define HDRH_LEB128_MAX	    9
@@ -332,8 +332,7 @@ hdrh_decode_raw(const char *b64, size_t len, uint8_t **raw, size_t *raw_len, cha
 		return pvp_fail(err, err_len, -errno, "HDR histogram: not base64");
 	cookie = bin_len >= HDRH_COMPRESSED_HDR ? pvp_get_be32(bin) : 0;
 	zlen = bin_len >= HDRH_COMPRESSED_HDR ? pvp_get_be32(bin + 4) : 0;
-	if (HDRH_COOKIE_BASE(cookie) != HDRH_COOKIE_BASE(HDRH_V2_COMPRESSED) ||
-	    (cookie & 0xf0) != 0x10) {
+	if (cookie != HDRH_V2_COMPRESSED) {
 		free(bin);
 		return pvp_fail(err, err_len, -EINVAL,
 				"HDR histogram: cookie 0x%08x is not HdrHistogram's compressed V2 "
@@ -354,8 +353,7 @@ hdrh_decode_raw(const char *b64, size_t len, uint8_t **raw, size_t *raw_len, cha
 	}
 	cookie = pvp_get_be32(head);
 	plen = pvp_get_be32(head + 4);
-	if (HDRH_COOKIE_BASE(cookie) != HDRH_COOKIE_BASE(HDRH_V2_COOKIE) ||
-	    (cookie & 0xf0) != 0x10) {
+	if (cookie != HDRH_V2_COOKIE) {
 		free(bin);
 		return pvp_fail(err, err_len, -EINVAL,
 				"HDR histogram: encoding cookie 0x%08x is not V2 (0x%08x)", cookie,
