@@ -9,7 +9,6 @@
  */
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,34 +20,6 @@
 /* Most flows install_flows writes per pair, and most rules in all. */
 #define OVS_MAX_FLOWS 1000000u
 #define OVS_MAX_RULES 2000000u
-
-/* Append one formatted line to a growing buffer. */
-static int ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-ovs_buf_add(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*cap - *len < 256) {
-		size_t nc = *cap != 0 ? *cap * 2 : 65536;
-		char *nb = realloc(*buf, nc);
-
-		if (nb == NULL)
-			return -ENOMEM;
-		*buf = nb;
-		*cap = nc;
-	}
-	va_start(ap, fmt);
-	n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= *cap - *len)
-		return -EOVERFLOW;
-	*len += (size_t)n;
-	return 0;
-}
 
 /*
  * The pairs rules are written for: the "forward" member, or without it
@@ -111,10 +82,10 @@ ovs_normal_check(const struct ovs_hop *h, char *err, size_t err_len)
 	return 0;
 }
 
-/* The rule of flow @p i on @p pair. */
+/* The rule of flow @p i on @p pair, into @p f. @return fprintf()'s. */
 static int
 ovs_pair_rule(const struct ovs_hop *h, enum coord_flow_type type, const struct ovs_pair *pair,
-	      unsigned int i, char **text, size_t *len, size_t *cap)
+	      unsigned int i, FILE *f)
 {
 	const char *in = h->hop->ports[pair->in], *out = h->hop->ports[pair->out];
 
@@ -122,21 +93,18 @@ ovs_pair_rule(const struct ovs_hop *h, enum coord_flow_type type, const struct o
 		char mac[24];
 
 		pvp_mac_format(h->flow_base.l2 + i, mac, sizeof(mac));
-		return ovs_buf_add(text, len, cap,
-				   "priority=10,in_port=%s,%s=%s,actions=output:%s\n", in,
-				   pair->swapped & OVS_SWAP_L2 ? "dl_src" : "dl_dst", mac, out);
+		return fprintf(f, "priority=10,in_port=%s,%s=%s,actions=output:%s\n", in,
+			       pair->swapped & OVS_SWAP_L2 ? "dl_src" : "dl_dst", mac, out);
 	}
 	if (type == COORD_FLOW_l3) {
 		uint32_t a = h->flow_base.l3 + i;
 
-		return ovs_buf_add(text, len, cap,
-				   "priority=10,ip,in_port=%s,%s=%u.%u.%u.%u,actions=output:%s\n",
-				   in, pair->swapped & OVS_SWAP_L3 ? "nw_src" : "nw_dst", a >> 24,
-				   (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff, out);
+		return fprintf(f, "priority=10,ip,in_port=%s,%s=%u.%u.%u.%u,actions=output:%s\n",
+			       in, pair->swapped & OVS_SWAP_L3 ? "nw_src" : "nw_dst", a >> 24,
+			       (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff, out);
 	}
-	return ovs_buf_add(text, len, cap, "priority=10,udp,in_port=%s,%s=%u,actions=output:%s\n",
-			   in, pair->swapped & OVS_SWAP_L4 ? "tp_src" : "tp_dst",
-			   h->flow_base.l4 + i, out);
+	return fprintf(f, "priority=10,udp,in_port=%s,%s=%u,actions=output:%s\n", in,
+		       pair->swapped & OVS_SWAP_L4 ? "tp_src" : "tp_dst", h->flow_base.l4 + i, out);
 }
 
 /*
@@ -153,11 +121,9 @@ ovs_flow_text(const struct ovs_hop *h, const char *type_name, unsigned int flows
 	enum coord_flow_type type;
 	unsigned int i, k, n;
 	char why[160] = "";
-	size_t cap = 0;
+	FILE *f;
 	int rc = 0;
 
-	*text = NULL;
-	*len = 0;
 	if (coord_flow_type_parse(type_name, &type) < 0)
 		return pvp_fail(err, err_len, -EINVAL,
 				"ovs: unknown rule type \"%s\" (normal, l2, l3, l4)", type_name);
@@ -166,7 +132,7 @@ ovs_flow_text(const struct ovs_hop *h, const char *type_name, unsigned int flows
 		if (rc < 0)
 			return rc;
 		*expect = 1;
-		rc = ovs_buf_add(text, len, &cap, "priority=0,actions=NORMAL\n");
+		n = 0;
 		goto out;
 	}
 	rc = ovs_rule_pairs(h, type_name, pairs, err, err_len);
@@ -184,14 +150,20 @@ ovs_flow_text(const struct ovs_hop *h, const char *type_name, unsigned int flows
 	if (rc < 0)
 		return pvp_fail(err, err_len, rc, "ovs: %s", why);
 	*expect = flows * n;
-	for (i = 0; i < flows && rc == 0; i++)
-		for (k = 0; k < n && rc == 0; k++)
-			rc = ovs_pair_rule(h, type, &pairs[k], i, text, len, &cap);
 out:
-	if (rc < 0) {
+	f = open_memstream(text, len);
+	if (f == NULL)
+		return pvp_fail(err, err_len, -ENOMEM, "ovs: out of memory building %u flows",
+				flows);
+	if (type == COORD_FLOW_normal)
+		rc = fprintf(f, "priority=0,actions=NORMAL\n");
+	for (i = 0; n > 0 && i < flows && rc >= 0; i++)
+		for (k = 0; k < n && rc >= 0; k++)
+			rc = ovs_pair_rule(h, type, &pairs[k], i, f);
+	if (fclose(f) != 0 || rc < 0) {
 		free(*text);
-		*text = NULL;
-		return pvp_fail(err, err_len, rc, "ovs: out of memory building %u flows", flows);
+		return pvp_fail(err, err_len, -ENOMEM, "ovs: out of memory building %u flows",
+				flows);
 	}
 	return 0;
 }
