@@ -194,21 +194,11 @@ coord_trial_hop_why(const struct coord_topology *t, const struct coord_trial_res
 
 /* A chain's own loss: its first point (tester TX) minus its last (RX). */
 static void
-table_chain_counts(const struct coord_topology *t, const struct coord_trial_result *r,
-		   unsigned int ch, uint64_t *tx, uint64_t *rx)
+table_chain_total(FILE *f, const struct coord_trial_result *r, unsigned int ch)
 {
-	*tx = r->chain[ch].pt[0].packets;
-	*rx = r->chain[ch].pt[t->chains[ch].nb_points - 1].packets;
-}
-
-static void
-table_chain_total(FILE *f, const struct coord_topology *t, const struct coord_trial_result *r,
-		  unsigned int ch)
-{
+	uint64_t tx = r->chain[ch].tx, rx = r->chain[ch].rx;
 	char a[32], b[32], c[32];
-	uint64_t tx, rx;
 
-	table_chain_counts(t, r, ch, &tx, &rx);
 	fprintf(f, "  Chain %u lost %s = TX %s - RX %s (%.4f %%)\n", ch + 1,
 		pvp_fmt_count((int64_t)tx - (int64_t)rx, a, sizeof(a)),
 		pvp_fmt_count((int64_t)tx, b, sizeof(b)), pvp_fmt_count((int64_t)rx, c, sizeof(c)),
@@ -261,7 +251,7 @@ coord_table_print(FILE *f, const struct coord_topology *t, const struct coord_tr
 				    width);
 		/* Several chains (directions, parallel chains): each its own total. */
 		if (t->nb_chains > 1)
-			table_chain_total(f, t, r, ch);
+			table_chain_total(f, r, ch);
 	}
 
 	fprintf(f, "  Lost by hop:");
@@ -487,13 +477,11 @@ coord_trial_to_json(const struct coord_topology *t, const struct coord_trial_res
 	rec->chains = json_array();
 	rec->chain_totals = json_array();
 	for (c = 0; c < t->nb_chains; c++) {
-		uint64_t tx, rx;
-
-		table_chain_counts(t, r, c, &tx, &rx);
-		json_array_append_new(rec->chain_totals,
-				      json_pack("{s:I,s:I,s:I}", "tx_packets", (json_int_t)tx,
-						"rx_packets", (json_int_t)rx, "lost",
-						(json_int_t)tx - (json_int_t)rx));
+		json_array_append_new(
+			rec->chain_totals,
+			json_pack("{s:I,s:I,s:I}", "tx_packets", (json_int_t)r->chain[c].tx,
+				  "rx_packets", (json_int_t)r->chain[c].rx, "lost",
+				  (json_int_t)r->chain[c].tx - (json_int_t)r->chain[c].rx));
 		pts = json_array();
 		for (k = 0; k < t->chains[c].nb_points; k++)
 			json_array_append_new(pts, table_point_json(t, &t->chains[c].points[k],
