@@ -269,18 +269,6 @@ tp_query(struct tp_hop *h, const char *cmd, json_t **val, char *err, size_t err_
 	return 0;
 }
 
-/* A non-negative integer member. @return 0, or -EPROTO when absent/bad. */
-static int
-tp_u64(const json_t *o, const char *k, uint64_t *v)
-{
-	const json_t *j = json_object_get(o, k);
-
-	if (!json_is_integer(j) || json_integer_value(j) < 0)
-		return -EPROTO;
-	*v = (uint64_t)json_integer_value(j);
-	return 0;
-}
-
 /*
  * The side of a drop xstat: DPDK names every xstat of a port's receive
  * path "rx_..." and of its send path "tx_..." (rte_ethdev's own names and
@@ -317,7 +305,7 @@ tp_read_port(const struct coord_hop *hop, unsigned int i, struct coord_port *p, 
 	     size_t err_len)
 {
 	struct tp_hop *h = hop->priv;
-	uint64_t ipk, opk, ib, ob, imissed, nombuf, ierr, oerr;
+	json_int_t ipk, opk, ib, ob, imissed, nombuf, ierr, oerr;
 	char cmd[64];
 	json_t *st, *xs;
 	const char *k;
@@ -335,10 +323,11 @@ tp_read_port(const struct coord_hop *hop, unsigned int i, struct coord_port *p, 
 		return pvp_fail(err, err_len, -ENODEV, "telemetry: %s: no ethdev port %u", h->path,
 				h->port_id[i]);
 	}
-	if (tp_u64(st, "ipackets", &ipk) < 0 || tp_u64(st, "opackets", &opk) < 0 ||
-	    tp_u64(st, "ibytes", &ib) < 0 || tp_u64(st, "obytes", &ob) < 0 ||
-	    tp_u64(st, "imissed", &imissed) < 0 || tp_u64(st, "rx_nombuf", &nombuf) < 0 ||
-	    tp_u64(st, "ierrors", &ierr) < 0 || tp_u64(st, "oerrors", &oerr) < 0) {
+	/* Every counter an integer, none negative (or'ed, a sign bit shows). */
+	if (json_unpack(st, "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ipackets", &ipk, "opackets", &opk,
+			"ibytes", &ib, "obytes", &ob, "imissed", &imissed, "rx_nombuf", &nombuf,
+			"ierrors", &ierr, "oerrors", &oerr) < 0 ||
+	    (ipk | opk | ib | ob | imissed | nombuf | ierr | oerr) < 0) {
 		json_decref(st);
 		return pvp_fail(err, err_len, -EPROTO,
 				"telemetry: %s: malformed %s reply (missing or bad counters)",
@@ -349,7 +338,7 @@ tp_read_port(const struct coord_hop *hop, unsigned int i, struct coord_port *p, 
 	p->c[PVP_STATS_rx_bytes] = ib;
 	p->c[PVP_STATS_tx_packets] = opk;
 	p->c[PVP_STATS_tx_bytes] = ob;
-	p->c[PVP_STATS_rx_dropped] = imissed + nombuf;
+	p->c[PVP_STATS_rx_dropped] = (uint64_t)imissed + (uint64_t)nombuf;
 	p->c[PVP_STATS_rx_errors] = ierr;
 	p->c[PVP_STATS_tx_errors] = oerr;
 	coord_port_add_reason(p, COORD_REASON_rx_missed, imissed);
