@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "coord.h"
+#include "coord_record.h"
 
 /*
  * The first opened guest (driver "fwd") that stamps, and its clock sample;
@@ -99,38 +100,31 @@ coord_oneway_prepare(struct coord_topology *t, struct coord_trial_result *r)
 void
 coord_oneway_print(FILE *f, const struct coord_trial_result *r)
 {
-	const char *clock = json_string_value(json_object_get(r->oneway, "clock"));
-	const json_t *st, *ow;
+	static const char *const half[] = {"to_guest", "from_guest"};
+	struct coord_record_oneway ow;
+	struct coord_record_stream st;
+	const json_t *s;
+	unsigned int k;
 	size_t i;
 
-	if (clock == NULL)
+	/* Read through the record's tables, as `pvpkit report` reads it. */
+	if (pvp_schema_read(coord_record_oneway_members, r->oneway, &ow, NULL, 0) < 0)
 		return;
-	if (strcmp(clock, "shared") != 0) {
+	if (ow.clock != 0) {
 		fprintf(f, "  One-way latency: not measured, %s's clock is not %s's (%s)\n",
-			json_string_value(json_object_get(r->oneway, "guest")),
-			json_string_value(json_object_get(r->oneway, "source")),
-			json_string_value(json_object_get(r->oneway, "reason")) ?: clock);
+			ow.guest, ow.source, ow.reason[0] != '\0' ? ow.reason : "differs");
 		return;
 	}
-	fprintf(f, "  One-way latency (%s's TSC is %s's), us:  p50     p99     max\n",
-		json_string_value(json_object_get(r->oneway, "guest")),
-		json_string_value(json_object_get(r->oneway, "source")));
-	json_array_foreach(r->traffic.streams, i, st) {
-		static const char *const half[] = {"to_guest", "from_guest"};
-		unsigned int k;
+	fprintf(f, "  One-way latency (%s's TSC is %s's), us:  p50     p99     max\n", ow.guest,
+		ow.source);
+	json_array_foreach(r->traffic.streams, i, s) {
+		const struct coord_record_oneway_half *h[] = {&st.ns.to_guest, &st.ns.from_guest};
 
-		ow = json_object_get(st, "oneway_ns");
-		if (!json_is_object(ow))
+		if (pvp_schema_read(coord_record_stream_members, s, &st, NULL, 0) < 0 || !st.has_ns)
 			continue;
-		for (k = 0; k < 2; k++) {
-			const json_t *l = json_object_get(ow, half[k]);
-
-			fprintf(f, "    stream %lld port %lld %-10s %7.1f %7.1f %7.1f\n",
-				json_integer_value(json_object_get(st, "stream")),
-				json_integer_value(json_object_get(st, "port")), half[k],
-				(double)json_integer_value(json_object_get(l, "p50")) / 1e3,
-				(double)json_integer_value(json_object_get(l, "p99")) / 1e3,
-				(double)json_integer_value(json_object_get(l, "max")) / 1e3);
-		}
+		for (k = 0; k < 2; k++)
+			fprintf(f, "    stream %u port %u %-10s %7.1f %7.1f %7.1f\n", st.stream,
+				st.port, half[k], (double)h[k]->p50 / 1e3, (double)h[k]->p99 / 1e3,
+				(double)h[k]->max / 1e3);
 	}
 }
