@@ -90,7 +90,7 @@ flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
 	      const unsigned int *ports, unsigned int nb_ports, const struct flows_base *b,
 	      char *err, size_t err_len)
 {
-	json_t *streams, *var, *s;
+	json_t *streams, *s;
 	unsigned int i;
 
 	if (type == COORD_FLOW_normal) {
@@ -107,18 +107,12 @@ flows_profile(enum coord_flow_type type, unsigned int size, unsigned int flows,
 	if (streams == NULL)
 		goto nomem;
 	for (i = 0; i < nb_ports; i++) {
-		var = flows_var(type, flows, b);
-		if (var == NULL)
-			goto nomem_streams;
-		s = json_pack("{s:I,s:I,s:[o]}", "port", (json_int_t)ports[i], "flows",
-			      (json_int_t)flows, "vars", var);
-		if (s == NULL)
-			goto nomem_streams;
-		if (size != 0)
-			json_object_set_new(s, "size", json_integer(size));
-		else
-			json_object_set_new(s, "imix", json_string("trex"));
-		if (json_array_append_new(streams, s) < 0)
+		/* A size, or else TRex's IMIX. */
+		s = json_pack("{s:I,s:I,s:[o],s:o*,s:s*}", "port", (json_int_t)ports[i], "flows",
+			      (json_int_t)flows, "vars", flows_var(type, flows, b), "size",
+			      size != 0 ? json_integer(size) : NULL, "imix",
+			      size != 0 ? NULL : "trex");
+		if (s == NULL || json_array_append_new(streams, s) < 0)
 			goto nomem_streams;
 	}
 	s = json_pack("{s:o}", "streams", streams);
