@@ -198,18 +198,14 @@ trex_traffic_start(struct coord_hop *hop, const struct coord_traffic *t, char *e
 	for (k = 0; k < hop->nb_ports; k++) {
 		double line =
 			h->speed_bps[k] / ((trex_streams_avg_size(t->size) + PVP_L1_OVERHEAD) * 8);
-		json_t *mul;
+		bool full = line > 0 && h->asked_pps[k] > line;
 
-		if (line > 0 && h->asked_pps[k] > line)
-			mul = json_pack("{s:s,s:f,s:s}", "type", "percentage", "value", 100.0, "op",
-					"abs");
-		else
-			mul = json_pack("{s:s,s:f,s:s}", "type", "pps", "value", h->asked_pps[k],
-					"op", "abs");
 		ret = trex_do(hop, "start_traffic",
-			      json_pack("{s:I,s:s,s:s,s:o,s:f,s:b}", "port_id",
+			      json_pack("{s:I,s:s,s:s,s:{s:s,s:f,s:s},s:f,s:b}", "port_id",
 					(json_int_t)h->c.port_id[k], "handler", h->handler[k],
-					"profile_id", "_", "mul", mul, "duration",
+					"profile_id", "_", "mul", "type",
+					full ? "percentage" : "pps", "value",
+					full ? 100.0 : h->asked_pps[k], "op", "abs", "duration",
 					t->duration_s + h->c.backstop_s, "force", 0),
 			      err, err_len);
 		if (ret < 0) {
