@@ -244,26 +244,22 @@ trex_counter(struct coord_hop *hop, const json_t *st, const char *name, unsigned
 void
 trex_release_all(struct coord_hop *hop)
 {
+	/* The last, release, takes no profile. */
+	static const char *const calls[] = {"stop_traffic", "remove_all_streams", "release"};
 	struct trex_hop *h = hop->priv;
 	char e[512] = "";
-	unsigned int k;
+	unsigned int k, i;
 
 	/* Leave the ports as a user finds them after TRex's client: idle, free. */
 	for (k = 0; k < hop->nb_ports; k++) {
 		if (!h->owned[k])
 			continue;
-		trex_do(hop, "stop_traffic",
-			json_pack("{s:I,s:s,s:s}", "port_id", (json_int_t)h->c.port_id[k],
-				  "handler", h->handler[k], "profile_id", "_"),
-			e, sizeof(e));
-		trex_do(hop, "remove_all_streams",
-			json_pack("{s:I,s:s,s:s}", "port_id", (json_int_t)h->c.port_id[k],
-				  "handler", h->handler[k], "profile_id", "_"),
-			e, sizeof(e));
-		trex_do(hop, "release",
-			json_pack("{s:I,s:s}", "port_id", (json_int_t)h->c.port_id[k], "handler",
-				  h->handler[k]),
-			e, sizeof(e));
+		for (i = 0; i < 3; i++)
+			trex_do(hop, calls[i],
+				json_pack("{s:I,s:s,s:s*}", "port_id", (json_int_t)h->c.port_id[k],
+					  "handler", h->handler[k], "profile_id",
+					  i < 2 ? "_" : NULL),
+				e, sizeof(e));
 		h->owned[k] = false;
 	}
 }
