@@ -137,9 +137,7 @@ attr_diff(uint64_t after, uint64_t before)
 static bool
 attr_reason_side(const struct coord_reason *r, bool tx)
 {
-	if (r->side == COORD_SIDE_BOTH)
-		return true;
-	return tx ? r->side == COORD_SIDE_TX : r->side == COORD_SIDE_RX;
+	return r->side == COORD_SIDE_BOTH || r->side == (tx ? COORD_SIDE_TX : COORD_SIDE_RX);
 }
 
 static void
