@@ -85,16 +85,15 @@ ovs_snapshot_openflow(struct ovs_hop *h, struct coord_snap *snap, char *err, siz
 	struct ovs_out out;
 	uint64_t t_ns;
 	unsigned int i, k, max = 1024;
-	bool reloaded = false;
 	int n, rc;
 
-	for (i = 0; i < h->hop->nb_ports; i++) {
-		if (h->ofport[i] < 0 && !reloaded) {
-			rc = ovs_select(h, NULL, err, err_len);
-			if (rc < 0)
-				return rc;
-			reloaded = true;
-		}
+	/* A port without its OpenFlow number: one select finds them all. */
+	for (i = 0; i < h->hop->nb_ports && h->ofport[i] >= 0; i++)
+		;
+	if (i < h->hop->nb_ports) {
+		rc = ovs_select(h, NULL, err, err_len);
+		if (rc < 0)
+			return rc;
 	}
 	t_ns = pvp_now_ns();
 	o = calloc(max, sizeof(*o));
