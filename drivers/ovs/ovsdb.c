@@ -62,17 +62,6 @@ ovsdb_client_close(struct ovsdb_client *db)
 	db->cap = 0;
 }
 
-/* Connect db->fd to @p sa, bounded by the deadline. 0 or -errno. */
-static int
-ovsdb_connect_addr(struct ovsdb_client *db, const struct sockaddr *sa, socklen_t salen,
-		   uint64_t deadline)
-{
-	int fd = pvp_sock_connect(sa, salen, deadline);
-
-	db->fd = fd < 0 ? -1 : fd;
-	return fd < 0 ? fd : 0;
-}
-
 static int
 ovsdb_connect(struct ovsdb_client *db, char *err, size_t err_len)
 {
@@ -89,8 +78,6 @@ ovsdb_connect(struct ovsdb_client *db, char *err, size_t err_len)
 		if (rc < 0)
 			return pvp_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s",
 					why);
-		db->fd = rc;
-		rc = 0;
 	} else {
 		struct sockaddr_un sun = {.sun_family = AF_UNIX};
 		const char *path = strncmp(addr, "unix:", 5) == 0 ? addr + 5 : addr;
@@ -99,13 +86,14 @@ ovsdb_connect(struct ovsdb_client *db, char *err, size_t err_len)
 			return pvp_fail(err, err_len, -ENAMETOOLONG, "ovsdb: %s: path too long",
 					path);
 		memcpy(sun.sun_path, path, strlen(path) + 1);
-		rc = ovsdb_connect_addr(db, (struct sockaddr *)&sun, sizeof(sun), deadline);
+		rc = pvp_sock_connect((struct sockaddr *)&sun, sizeof(sun), deadline);
+		if (rc < 0) {
+			snprintf(err, err_len, "hop unreachable: %s: %s", addr, strerror(-rc));
+			return coord_err_connect(rc);
+		}
 	}
-	if (rc < 0) {
-		snprintf(err, err_len, "hop unreachable: %s: %s", addr, strerror(-rc));
-		rc = coord_err_connect(rc);
-	}
-	return rc;
+	db->fd = rc;
+	return 0;
 }
 
 static int
@@ -320,7 +308,6 @@ ovsdb_client_call(struct ovsdb_client *db, const char *method, json_t *params, j
 
 	*result = NULL;
 	if (db->fd < 0) {
-		db->len = 0;
 		rc = ovsdb_connect(db, err, err_len);
 		if (rc < 0)
 			return rc;
@@ -331,20 +318,15 @@ ovsdb_client_call(struct ovsdb_client *db, const char *method, json_t *params, j
 		/* The stream is in an unknown state now: start over next time.
 		 * An old connection the server dropped (restart) gets one
 		 * retry on a new one. */
-		close(db->fd);
-		db->fd = -1;
-		db->len = 0;
+		ovsdb_client_close(db);
 		if (!fresh && rc == -ECONNRESET) {
 			/* The retry's error, if any, is the one worth reporting. */
 			if (err_len > 0)
 				err[0] = '\0';
 			if (ovsdb_connect(db, err, err_len) == 0) {
 				rc = ovsdb_call_once(db, method, params, result, err, err_len);
-				if (rc < 0) {
-					close(db->fd);
-					db->fd = -1;
-					db->len = 0;
-				}
+				if (rc < 0)
+					ovsdb_client_close(db);
 			}
 		}
 	}
