@@ -41,29 +41,11 @@
 #define OFP_INTEL_PORT_STATS_CUSTOM 2
 #define OFP_MAX_MSG		    65536
 
-static uint16_t
-ofp_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-ofp_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t
-ofp_be64(const uint8_t *p)
-{
-	return (uint64_t)ofp_be32(p) << 32 | ofp_be32(p + 4);
-}
-
 /* All-ones is OpenFlow's "this port has no such counter". */
 static uint64_t
 ofp_counter(const uint8_t *p)
 {
-	uint64_t v = ofp_be64(p);
+	uint64_t v = pvp_get_be64(p);
 
 	return v == UINT64_MAX ? 0 : v;
 }
@@ -104,7 +86,7 @@ ofp_read_msg(int fd, uint8_t *buf, uint64_t deadline)
 	rc = ofp_read_full(fd, buf, 8, deadline);
 	if (rc < 0)
 		return rc;
-	len = ofp_be16(buf + 2);
+	len = pvp_get_be16(buf + 2);
 	if (len < 8)
 		return -EPROTO;
 	rc = ofp_read_full(fd, buf + 8, len - 8u, deadline);
@@ -121,12 +103,12 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
 
 		if (len < 80)
 			return -EPROTO;
-		elen = ofp_be16(b);
+		elen = pvp_get_be16(b);
 		if (elen < 80 || elen > len || (unsigned int)*n == max)
 			return -EPROTO;
 		e = &o[(*n)++];
 		memset(e, 0, sizeof(*e));
-		e->ofport = (long)ofp_be32(b + 4);
+		e->ofport = (long)pvp_get_be32(b + 4);
 		if (e->ofport == 0xfffffffe)
 			e->ofport = 65534; /* OFPP_LOCAL as OpenFlow 1.0 numbers it */
 		/*
@@ -134,8 +116,8 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
 		 * UINT32_MAX for an age it does not know (and ovs-ofctl then
 		 * prints no "duration=").
 		 */
-		e->has_duration = ofp_be32(b + 8) != UINT32_MAX;
-		e->duration_s = ofp_be32(b + 8) + ofp_be32(b + 12) / 1e9;
+		e->has_duration = pvp_get_be32(b + 8) != UINT32_MAX;
+		e->duration_s = pvp_get_be32(b + 8) + pvp_get_be32(b + 12) / 1e9;
 		e->p.c[PVP_STATS_rx_packets] = ofp_counter(b + 16);
 		e->p.c[PVP_STATS_tx_packets] = ofp_counter(b + 24);
 		e->p.c[PVP_STATS_rx_bytes] = ofp_counter(b + 32);
@@ -146,15 +128,15 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
 		e->p.c[PVP_STATS_tx_errors] = ofp_counter(b + 72);
 		/* Properties, each padded to 8 bytes. */
 		for (off = 80; off + 4 <= elen;) {
-			size_t plen = ofp_be16(b + off + 2), k, q, cnt, i;
+			size_t plen = pvp_get_be16(b + off + 2), k, q, cnt, i;
 
 			if (plen < 4 || off + plen > elen)
 				return -EPROTO;
-			if (ofp_be16(b + off) == OFPPSPT_EXPERIMENTER && plen >= 16 &&
-			    ofp_be32(b + off + 4) == OFP_INTEL_VENDOR_ID &&
-			    ofp_be32(b + off + 8) == OFP_INTEL_PORT_STATS_CUSTOM) {
+			if (pvp_get_be16(b + off) == OFPPSPT_EXPERIMENTER && plen >= 16 &&
+			    pvp_get_be32(b + off + 4) == OFP_INTEL_VENDOR_ID &&
+			    pvp_get_be32(b + off + 8) == OFP_INTEL_PORT_STATS_CUSTOM) {
 				/* pad[2], then the number of counters. */
-				cnt = ofp_be16(b + off + 14);
+				cnt = pvp_get_be16(b + off + 14);
 				q = off + 16;
 				for (i = 0; i < cnt; i++) {
 					char name[64];
@@ -170,7 +152,7 @@ ofp_parse_port_stats(const uint8_t *b, size_t len, struct ovs_ofp *o, unsigned i
 					for (k = 0; k < OVS_NB_REASONS; k++) {
 						if (strcmp(name, ovs_drop_reasons[k]) == 0) {
 							e->has_reason[k] = true;
-							e->reason[k] = ofp_be64(b + q + 1 + nl);
+							e->reason[k] = pvp_get_be64(b + q + 1 + nl);
 						}
 					}
 					q += 1 + nl + 8;
@@ -198,10 +180,10 @@ ofp_parse_flow_stats(const uint8_t *b, size_t len, struct ovs_ofp_flow *o, unsig
 
 		if (len < 56)
 			return -EPROTO;
-		elen = ofp_be16(b);
+		elen = pvp_get_be16(b);
 		if (elen < 56 || elen > len || (unsigned int)*n == max)
 			return -EPROTO;
-		o[*n].cookie = ofp_be64(b + 24);
+		o[*n].cookie = pvp_get_be64(b + 24);
 		o[*n].packets = ofp_counter(b + 32);
 		(*n)++;
 		b += elen;
@@ -276,11 +258,11 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, uint
 			return pvp_fail(err, err_len, -EPROTO,
 					"ovs: unix:%s: OpenFlow error %u/%u (does the bridge allow "
 					"OpenFlow14?)",
-					path, len >= 12 ? ofp_be16(buf + 8) : 0,
-					len >= 12 ? ofp_be16(buf + 10) : 0);
+					path, len >= 12 ? pvp_get_be16(buf + 8) : 0,
+					len >= 12 ? pvp_get_be16(buf + 10) : 0);
 		case OFPT_MULTIPART_REPLY:
-			if (buf[0] != OFP14_VERSION || len < 16 || ofp_be32(buf + 4) != 2 ||
-			    ofp_be16(buf + 8) != type ||
+			if (buf[0] != OFP14_VERSION || len < 16 || pvp_get_be32(buf + 4) != 2 ||
+			    pvp_get_be16(buf + 8) != type ||
 			    (type == OFPMP_PORT_STATS
 				     ? ofp_parse_port_stats(buf + 16, (size_t)len - 16, o, max, &n)
 				     : ofp_parse_flow_stats(buf + 16, (size_t)len - 16, f, max,
@@ -288,7 +270,7 @@ ofp_read_replies(int fd, const char *path, uint64_t deadline, uint8_t *buf, uint
 				return pvp_fail(err, err_len, -EPROTO,
 						"ovs: unix:%s: malformed OpenFlow %s stats reply",
 						path, type == OFPMP_PORT_STATS ? "port" : "flow");
-			more = (ofp_be16(buf + 10) & OFPMPF_REPLY_MORE) != 0;
+			more = (pvp_get_be16(buf + 10) & OFPMPF_REPLY_MORE) != 0;
 			break;
 		default: /* OFPT_HELLO and anything unasked */
 			break;
@@ -319,8 +301,8 @@ ofp_multipart(const char *path, unsigned int timeout_ms, const uint8_t *req, siz
 	}
 	rc = ofp_send_request(fd, path, req, req_len, err, err_len);
 	if (rc == 0)
-		rc = ofp_read_replies(fd, path, deadline, buf, ofp_be16(req + 8), o, f, max, err,
-				      err_len);
+		rc = ofp_read_replies(fd, path, deadline, buf, pvp_get_be16(req + 8), o, f, max,
+				      err, err_len);
 	free(buf);
 	close(fd);
 	return rc;
