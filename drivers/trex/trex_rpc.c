@@ -36,21 +36,6 @@ struct trex_rpc {
 	json_int_t next_id; /* JSON-RPC id of the next request */
 };
 
-static void
-rpc_put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t
-rpc_get_be32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
 const char *
 trex_rpc_endpoint(const struct trex_rpc *r)
 {
@@ -74,8 +59,8 @@ trex_rpc_compress(const void *msg, size_t len, void **out, size_t *out_len)
 		free(buf);
 		return -ENOMEM;
 	}
-	rpc_put_be32(buf, TREX_RPC_MAGIC);
-	rpc_put_be32(buf + 4, (uint32_t)len);
+	pvp_put_be32(buf, TREX_RPC_MAGIC);
+	pvp_put_be32(buf + 4, (uint32_t)len);
 	*out = buf;
 	*out_len = 8 + zlen;
 	return 0;
@@ -88,8 +73,8 @@ trex_rpc_decompress(const void *msg, size_t len, size_t max, char **out, size_t 
 	uLongf n;
 	char *buf;
 
-	if (len >= 8 && rpc_get_be32(m) == TREX_RPC_MAGIC) {
-		n = rpc_get_be32(m + 4);
+	if (len >= 8 && pvp_get_be32(m) == TREX_RPC_MAGIC) {
+		n = pvp_get_be32(m + 4);
 		/* The header's length is the peer's word: bound it first. */
 		if (n > max)
 			return -E2BIG;
@@ -97,7 +82,7 @@ trex_rpc_decompress(const void *msg, size_t len, size_t max, char **out, size_t 
 		if (buf == NULL)
 			return -ENOMEM;
 		if (uncompress((Bytef *)buf, &n, m + 8, (uLong)(len - 8)) != Z_OK ||
-		    n != rpc_get_be32(m + 4)) {
+		    n != pvp_get_be32(m + 4)) {
 			free(buf);
 			return -EBADMSG;
 		}
