@@ -86,9 +86,6 @@ void trex_streams_free(struct trex_port_streams *ps);
 /** Mean frame size (with FCS) of what trex_streams_build() sends for @p size. */
 double trex_streams_avg_size(unsigned int size);
 
-/** Base64 (RFC 4648) of @p len bytes into a new string, or NULL. */
-char *trex_base64(const uint8_t *data, size_t len);
-
 /* API class and version asked: any STL 5.x server accepts 5.0 (TRex v2.90+). */
 #define TREX_API_CLASS "STL"
 #define TREX_API_MAJOR 5

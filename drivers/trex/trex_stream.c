@@ -52,38 +52,6 @@ static const struct {
 	{1518, 4},
 };
 
-char *
-trex_base64(const uint8_t *data, size_t len)
-{
-	static const char abc[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *out = malloc((len + 2) / 3 * 4 + 1), *o = out;
-	size_t i;
-
-	if (out == NULL)
-		return NULL;
-	for (i = 0; i + 2 < len; i += 3) {
-		uint32_t v = ((uint32_t)data[i] << 16) | ((uint32_t)data[i + 1] << 8) | data[i + 2];
-
-		*o++ = abc[v >> 18];
-		*o++ = abc[(v >> 12) & 63];
-		*o++ = abc[(v >> 6) & 63];
-		*o++ = abc[v & 63];
-	}
-	if (i < len) {
-		uint32_t v = (uint32_t)data[i] << 16;
-
-		if (i + 1 < len)
-			v |= (uint32_t)data[i + 1] << 8;
-		*o++ = abc[v >> 18];
-		*o++ = abc[(v >> 12) & 63];
-		*o++ = i + 1 < len ? abc[(v >> 6) & 63] : '=';
-		*o++ = '=';
-	}
-	*o = '\0';
-	return out;
-}
-
 double
 trex_streams_avg_size(unsigned int size)
 {
@@ -244,7 +212,7 @@ trex_streams_build(const struct trex_conf *c, unsigned int k, const char *type, 
 		if (pkt == NULL)
 			goto nomem;
 		trex_packet(pkt, len, dst_mac, c->src_mac, src_ip, dst_ip, dport);
-		b64 = trex_base64(pkt, len);
+		b64 = pvp_b64_encode(pkt, len);
 		free(pkt);
 		if (b64 == NULL)
 			goto nomem;
