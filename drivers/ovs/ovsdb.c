@@ -100,33 +100,16 @@ static int
 ovsdb_send(struct ovsdb_client *db, const json_t *msg, uint64_t deadline, char *err, size_t err_len)
 {
 	char *text = json_dumps(msg, JSON_COMPACT);
-	size_t len, off = 0;
-	ssize_t n;
-	int rc = 0;
+	int rc;
 
 	if (text == NULL)
 		return pvp_fail(err, err_len, -ENOMEM, "ovsdb: out of memory");
-	len = strlen(text);
-	while (off < len) {
-		n = send(db->fd, text + off, len - off, MSG_NOSIGNAL);
-		if (n > 0) {
-			off += (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			rc = pvp_sock_wait(db->fd, POLLOUT, deadline);
-			if (rc == 0)
-				continue;
-		} else {
-			rc = -errno;
-		}
+	rc = pvp_sock_send_all(db->fd, text, strlen(text), deadline, NULL);
+	free(text);
+	if (rc < 0) {
 		snprintf(err, err_len, "hop unreachable: %s: send: %s", db->remote, strerror(-rc));
 		rc = coord_err_connect(rc);
-		break;
 	}
-	free(text);
 	return rc;
 }
 
