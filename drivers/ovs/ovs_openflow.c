@@ -57,14 +57,11 @@ ofp_read_full(int fd, uint8_t *buf, size_t len, uint64_t deadline)
 	size_t off = 0;
 
 	while (off < len) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		uint64_t now = pvp_now_ms();
+		int rc = pvp_sock_wait(fd, POLLIN, deadline);
 		ssize_t n;
 
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		if (poll(&pfd, 1, (int)(deadline - now)) <= 0)
-			continue;
+		if (rc < 0)
+			return rc;
 		n = read(fd, buf + off, len - off);
 		if (n == 0)
 			return -ECONNRESET;

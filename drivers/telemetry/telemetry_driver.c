@@ -123,22 +123,19 @@ tp_recv_stream(struct tp_hop *h, char *err, size_t err_len, const char *what)
 static ssize_t
 tp_recv(struct tp_hop *h, char *err, size_t err_len, const char *what)
 {
-	struct pollfd pfd = {.fd = h->fd, .events = POLLIN};
 	ssize_t n;
 	int rc;
 
 	if (h->stream)
 		return tp_recv_stream(h, err, err_len, what);
-	do {
-		rc = poll(&pfd, 1, (int)h->timeout_ms);
-	} while (rc < 0 && errno == EINTR);
-	if (rc == 0)
+	rc = pvp_sock_wait(h->fd, POLLIN, pvp_now_ms() + h->timeout_ms);
+	if (rc == -ETIMEDOUT)
 		return pvp_fail(err, err_len, -ETIMEDOUT,
 				"telemetry: %s: no reply to %s within %u ms", h->path, what,
 				h->timeout_ms);
 	if (rc < 0)
-		return pvp_fail(err, err_len, coord_err_connect(-errno), "hop unreachable: %s: %s",
-				h->path, strerror(errno));
+		return pvp_fail(err, err_len, coord_err_connect(rc), "hop unreachable: %s: %s",
+				h->path, strerror(-rc));
 	do {
 		n = recv(h->fd, h->buf, h->max_len, MSG_TRUNC);
 	} while (n < 0 && errno == EINTR);
