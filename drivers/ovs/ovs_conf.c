@@ -215,7 +215,6 @@ ovs_open_conf(struct coord_hop *hop, struct ovs_hop *h, const json_t *conf, char
 		h->ofport[i] = -1;
 		h->duration[i] = -1;
 	}
-	h->nb_pairs = 0;
 	if (h->nb_forward == 0)
 		return 0;
 	if (json_object_get(conf, "l2_reverse_match") != NULL)

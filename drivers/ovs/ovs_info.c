@@ -69,7 +69,6 @@ ovs_info(struct ovs_hop *h)
 		json_object_set_new(info, "ovs_version", json_string(out.out));
 	}
 	free(out.out);
-	memset(&out, 0, sizeof(out));
 	if (ovs_appctl(h, "dpif-netdev/pmd-rxq-show", &out, err, sizeof(err)) == 0)
 		json_object_set_new(info, "pmd_rxq_show", json_string(out.out));
 	else
