@@ -21,7 +21,8 @@
 /* Output above this is cut (pmd-stats-show of many PMDs is a few KiB). */
 #define CMD_MAX_OUT (8u << 20)
 
-char *
+/* @p s quoted for a POSIX shell ('...'), malloc'd. */
+static char *
 ovs_sh_quote(const char *s)
 {
 	size_t n = 3, i;

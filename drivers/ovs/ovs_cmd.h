@@ -50,7 +50,4 @@ char **ovs_cmd_argv(const struct ovs_ssh *ssh, const char *const argv[]);
 /** Free what ovs_cmd_argv() returned. NULL is a no-op. */
 void ovs_argv_free(char **argv);
 
-/** @p s quoted for a POSIX shell ('...'), malloc'd. */
-char *ovs_sh_quote(const char *s);
-
 #endif /* OVS_CMD_H */
