@@ -171,7 +171,8 @@ coord_traffic_check_rate(const struct coord_hop *hop, const struct coord_traffic
 			hop->name, t->rate_pps);
 }
 
-const char *const coord_hop_common[] = {"name", "driver", "comment", NULL};
+/* Members of every hop, checked by the topology loader, not in coord_driver::conf. */
+static const char *const coord_hop_common[] = {"name", "driver", "comment", NULL};
 
 const struct pvp_schema_member coord_hop_port = {
 	.name = "", .type = PVP_SCHEMA_STRING, .min = 1, .max = 63, .size = 64};

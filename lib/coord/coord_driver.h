@@ -385,16 +385,14 @@ extern const char *const coord_flow_type_names[];
  */
 int coord_flow_type_parse(const char *s, enum coord_flow_type *type);
 
-/** Members of every hop, checked by the topology loader, not in coord_driver::conf. */
-extern const char *const coord_hop_common[];
-
 /** A port name in a hop's "ports" (1..63 characters), the item of a driver's "ports" member. */
 extern const struct pvp_schema_member coord_hop_port;
 
 /**
  * Decode the hop's object @p conf into @p obj through the driver's table
- * @p members (pvp_schema_decode(), the members of coord_hop_common[]
- * left out, defaults applied).
+ * @p members (pvp_schema_decode(), the members every hop has, checked
+ * by the topology loader, left out: "name", "driver", "comment";
+ * defaults applied).
  * @return 0, or -EINVAL with "hop NAME: path: message" in @p err.
  */
 int coord_hop_conf(const struct coord_hop *hop, const struct pvp_schema_member *members,
