@@ -25,32 +25,24 @@
 
 /* ---- counters ---- */
 
+/* The counters of struct gen_tpg_cntr: its uint64_t members before exp_seq. */
+#define TPG_NB_CNTR (offsetof(struct gen_tpg_cntr, exp_seq) / sizeof(uint64_t))
+
 /* The summed counters of slot @p idx of @p port, less the baseline. */
 static struct gen_tpg_cntr
 trex_tpg_read(uint16_t port, uint64_t idx)
 {
 	struct gen_tpg_cntr s = {0};
-	const struct gen_tpg_cntr *b = &trex_tpg.base[port][idx];
+	uint64_t *sum = (uint64_t *)&s;
+	const uint64_t *b = (const uint64_t *)&trex_tpg.base[port][idx];
+	unsigned int j;
 	uint16_t k;
 
-	for (k = 0; k < trex.g->rx.nb; k++) {
-		const struct gen_tpg_cntr *c = &trex_tpg.cnt[k][port][idx];
-
-		s.pkts += c->pkts;
-		s.bytes += c->bytes;
-		s.seq_err += c->seq_err;
-		s.seq_err_big += c->seq_err_big;
-		s.seq_err_small += c->seq_err_small;
-		s.dup += c->dup;
-		s.ooo += c->ooo;
+	for (j = 0; j < TPG_NB_CNTR; j++) {
+		sum[j] = -b[j];
+		for (k = 0; k < trex.g->rx.nb; k++)
+			sum[j] += ((const uint64_t *)&trex_tpg.cnt[k][port][idx])[j];
 	}
-	s.pkts -= b->pkts;
-	s.bytes -= b->bytes;
-	s.seq_err -= b->seq_err;
-	s.seq_err_big -= b->seq_err_big;
-	s.seq_err_small -= b->seq_err_small;
-	s.dup -= b->dup;
-	s.ooo -= b->ooo;
 	return s;
 }
 
