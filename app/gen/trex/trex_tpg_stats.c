@@ -53,18 +53,18 @@ trex_tpg_same(const struct gen_tpg_cntr *a, const struct gen_tpg_cntr *b)
 	return memcmp(a, b, offsetof(struct gen_tpg_cntr, exp_seq)) == 0;
 }
 
-/* TRex's counter object; an unknown tag has no sequence counters. */
+/* TRex's counter object of @p c; an unknown tag has no sequence counters. */
 static json_t *
-trex_tpg_json(const struct gen_tpg_cntr *c, bool unknown)
+trex_tpg_json(struct gen_tpg_cntr c, bool unknown)
 {
 	if (unknown)
-		return json_pack("{s:I,s:I}", "pkts", (json_int_t)c->pkts, "bytes",
-				 (json_int_t)c->bytes);
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "pkts", (json_int_t)c->pkts, "bytes",
-			 (json_int_t)c->bytes, "seq_err", (json_int_t)c->seq_err, "seq_err_too_big",
-			 (json_int_t)c->seq_err_big, "seq_err_too_small",
-			 (json_int_t)c->seq_err_small, "ooo", (json_int_t)c->ooo, "dup",
-			 (json_int_t)c->dup);
+		return json_pack("{s:I,s:I}", "pkts", (json_int_t)c.pkts, "bytes",
+				 (json_int_t)c.bytes);
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "pkts", (json_int_t)c.pkts, "bytes",
+			 (json_int_t)c.bytes, "seq_err", (json_int_t)c.seq_err, "seq_err_too_big",
+			 (json_int_t)c.seq_err_big, "seq_err_too_small",
+			 (json_int_t)c.seq_err_small, "ooo", (json_int_t)c.ooo, "dup",
+			 (json_int_t)c.dup);
 }
 
 /*
@@ -178,18 +178,16 @@ trex_m_get_tpg_stats(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 			snprintf(key, sizeof(key), "%" PRIu64 "-%u", lo, i - 1);
 		else
 			snprintf(key, sizeof(key), "%" PRIu64, lo);
-		json_object_set_new(st, key, trex_tpg_json(&ref, false));
+		json_object_set_new(st, key, trex_tpg_json(ref, false));
 	}
-	if (untagged) {
-		struct gen_tpg_cntr c = trex_tpg_read(port, row + trex_tpg.num_tags + 1);
-
-		json_object_set_new(st, "untagged", trex_tpg_json(&c, false));
-	}
-	if (unknown) {
-		struct gen_tpg_cntr c = trex_tpg_read(port, row + trex_tpg.num_tags);
-
-		json_object_set_new(st, "unknown_tag", trex_tpg_json(&c, true));
-	}
+	if (untagged)
+		json_object_set_new(
+			st, "untagged",
+			trex_tpg_json(trex_tpg_read(port, row + trex_tpg.num_tags + 1), false));
+	if (unknown)
+		json_object_set_new(
+			st, "unknown_tag",
+			trex_tpg_json(trex_tpg_read(port, row + trex_tpg.num_tags), true));
 	*res = trex_tpg_wrap(port, (uint32_t)tpgid, st);
 	return 0;
 }
