@@ -50,33 +50,20 @@ sim_rand16(uint32_t *seed)
 	return (*seed >> 16) & 0x7fff;
 }
 
-static uint32_t
-sim_rand32(uint32_t *seed)
-{
-	uint32_t hi = sim_rand16(seed);
-
-	return (hi << 16) + sim_rand16(seed);
-}
-
-static uint64_t
-sim_rand64(uint32_t *seed)
-{
-	uint64_t hi = sim_rand32(seed);
-
-	return (hi << 32) + sim_rand32(seed);
-}
-
-/* A random value in [min, max] for a @p size-byte variable, as TRex draws it. */
+/*
+ * A random value in [min, max] for a @p size-byte variable, as TRex draws
+ * it: its 16-bit draws put together, one for 1 or 2 bytes, two for 4 and
+ * four for 8; the full 64-bit range is taken as drawn.
+ */
 static uint64_t
 sim_rand_range(uint32_t *seed, unsigned int size, uint64_t min, uint64_t max)
 {
-	if (size <= 2)
-		return min + sim_rand16(seed) % (max - min + 1);
-	if (size == 4)
-		return min + sim_rand32(seed) % (max - min + 1);
-	if (max - min == UINT64_MAX)
-		return sim_rand64(seed);
-	return min + sim_rand64(seed) % (max - min + 1);
+	uint64_t v = 0;
+	unsigned int k;
+
+	for (k = 0; k < RTE_MAX(size / 2, 1u); k++)
+		v = v << 16 | sim_rand16(seed);
+	return max - min == UINT64_MAX ? v : min + v % (max - min + 1);
 }
 
 static void
