@@ -247,22 +247,15 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 				*p = x->list != NULL
 					     ? x->list[sim_rand16(&st->rnd) % x->n_list]
 					     : sim_rand_range(&st->rnd, x->size, x->min, x->max);
-			} else if (x->list != NULL && x->op == SIM_INC) {
-				skip = *idx >= x->step;
-				*p = x->list[*idx];
-				*idx = *idx + x->step >= x->n_list ? *idx + x->step - x->n_list
-								   : *idx + x->step;
 			} else if (x->list != NULL) {
-				skip = *idx + x->step < x->n_list;
+				/* The index moves within the list's range, [0, n_list - 1]. */
+				skip = x->op == SIM_INC ? *idx >= x->step
+							: *idx + x->step < x->n_list;
 				*p = x->list[*idx];
-				*idx = *idx >= x->step ? *idx - x->step
-						       : x->n_list + *idx - x->step;
-			} else if (x->op == SIM_INC) {
-				skip = x->max - *p >= x->step;
-				*p = sim_inc_mod(x->min, x->max, *p, x->step, &of);
+				*idx = sim_move(x, *idx, x->step, false);
 			} else {
-				skip = *p - x->min >= x->step;
-				*p = sim_dec_mod(x->min, x->max, *p, x->step, &of);
+				skip = (x->op == SIM_INC ? x->max - *p : *p - x->min) >= x->step;
+				*p = sim_move(x, *p, x->step, false);
 			}
 			break;
 		case SIM_RLIMIT: {
