@@ -95,7 +95,7 @@ struct sim_ins {
 	uint64_t ipstep;    /* tuple IP step (0 when the range is one address) */
 	uint64_t ipinit;    /* tuple IP after a limit_flows restart (its core's first) */
 	unsigned int var;   /* writes: instruction index of the variable */
-	unsigned int field; /* writes of a tuple: 0 ip, 1 port, 2 flow_limit */
+	unsigned int field; /* writes: 0 (a tuple's ip), 1 a tuple's port, 2 its flow_limit */
 	uint64_t off;	    /* writes: packet offset; icmpv6: l2_len */
 	uint64_t l3;	    /* icmpv6, hw: l3_len */
 	uint64_t l4;	    /* hw: l4_type */

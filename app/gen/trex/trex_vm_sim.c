@@ -110,13 +110,11 @@ sim_load(const uint8_t *p, unsigned int n, bool be)
 	return v;
 }
 
-/* The value a write reads from its variable. */
+/* The value write @p x reads: its variable's, or the tuple field's it names (x->field). */
 static uint64_t
-sim_value(const struct sim_ins *v, const struct sim_state *st, unsigned int i, unsigned int field)
+sim_value(const struct sim_state *st, const struct sim_ins *x)
 {
-	if (v->kind != SIM_TUPLE)
-		return st->val[i];
-	return field == 0 ? st->val[i] : field == 1 ? st->aux[i] : st->aux2[i];
+	return x->field == 0 ? st->val[x->var] : x->field == 1 ? st->aux[x->var] : st->aux2[x->var];
 }
 
 /* The checksum of a folded sum @p sum into the 2 bytes at @p at (memory order). */
@@ -237,7 +235,6 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 
 	for (i = 0; i < m->n; i++) {
 		const struct sim_ins *x = &m->in[i];
-		const struct sim_ins *v;
 		uint64_t val, *p = &st->val[i], *idx = &st->aux[i];
 		bool skip = false;
 
@@ -285,16 +282,14 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 			}
 			break;
 		case SIM_WRITE:
-			v = &m->in[x->var];
-			val = sim_value(v, st, x->var, x->field) + (uint64_t)x->add;
+			val = sim_value(st, x) + (uint64_t)x->add;
 			sim_store(pkt + x->off, x->size, val, x->be);
 			break;
 		case SIM_MASK: {
 			uint32_t w, old;
 
-			v = &m->in[x->var];
 			/* An 8-byte variable is read as its low 4 bytes. */
-			w = (uint32_t)sim_value(v, st, x->var, x->field);
+			w = (uint32_t)sim_value(st, x);
 			if (x->size < 4)
 				w &= (uint32_t)trex_vm_size_max(x->size);
 			w += (uint32_t)x->add;
