@@ -94,16 +94,17 @@ trex_stream_pps(const struct trex_stream *s, uint16_t port, double *pps, char *e
 	return 0;
 }
 
+/* Stream @p st's "mode" into @p s. */
 static int
-trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
+trex_parse_mode(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 {
-	const char *type = trex_param_str(mode, "type", NULL, err, err_len), *rt;
+	json_t *mode = trex_param_obj(st, "mode", err, err_len), *rate;
+	const char *type, *rt;
 	double lo, hi;
-	json_t *rate;
 	uint64_t x;
 	unsigned int u;
 
-	if (type == NULL)
+	if (mode == NULL || (type = trex_param_str(mode, "type", NULL, err, err_len)) == NULL)
 		return -EINVAL;
 	if (strcmp(type, "continuous") == 0) {
 		s->mode = PVP_MODE_CONTINUOUS;
@@ -154,14 +155,16 @@ trex_parse_mode(json_t *mode, struct trex_stream *s, char *err, size_t err_len)
 	return 0;
 }
 
+/* Stream @p st's "flow_stats" into @p s. */
 static int
-trex_parse_flow_stats(json_t *fs, struct trex_stream *s, char *err, size_t err_len)
+trex_parse_flow_stats(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 {
+	json_t *fs = trex_param_obj(st, "flow_stats", err, err_len);
 	const char *rt;
 	bool b;
 	uint64_t pgid;
 
-	if (trex_param_bool(fs, "enabled", -1, &s->fs, err, err_len) != 0)
+	if (fs == NULL || trex_param_bool(fs, "enabled", -1, &s->fs, err, err_len) != 0)
 		return -EINVAL;
 	if (!s->fs)
 		return 0;
@@ -278,7 +281,7 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 {
 	const uint32_t id = s->id;
 	const uint16_t port = s->port;
-	json_t *pkt, *vm, *fs, *mode;
+	json_t *pkt, *vm;
 	const char *bin;
 	struct pvp_stream ps;
 	char msg[PVP_PKT_ERR_LEN] = "";
@@ -322,10 +325,7 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 	if (s->isg_us < 0 || s->isg_us > 1e7)
 		return pvp_fail(err, err_len, -EINVAL, "stream %u: 'isg' must be 0..10000000 us",
 				id);
-	mode = trex_param_obj(st, "mode", err, err_len);
-	if (mode == NULL)
-		return -EINVAL;
-	ret = trex_parse_mode(mode, s, err, err_len);
+	ret = trex_parse_mode(st, s, err, err_len);
 	if (ret != 0)
 		return ret;
 	if ((pkt = trex_param_obj(st, "packet", err, err_len)) == NULL ||
@@ -347,10 +347,7 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 				"pvpkit-gen with --mtu %u)",
 				id, s->len, mtu, port, s->len - RTE_ETHER_HDR_LEN);
 	/* flow_stats first: the field engine keeps checksums itself only without it. */
-	fs = trex_param_obj(st, "flow_stats", err, err_len);
-	if (fs == NULL)
-		return -EINVAL;
-	ret = trex_parse_flow_stats(fs, s, err, err_len);
+	ret = trex_parse_flow_stats(st, s, err, err_len);
 	if (ret == 0 && s->fs)
 		ret = trex_pgid_check(s, err, err_len);
 	if (ret == 0 && s->tpg)
@@ -365,11 +362,8 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 	if (ret != 0)
 		return pvp_fail(err, err_len, ret == -EINVAL ? -EINVAL : -EIO, "stream %u: %s", id,
 				msg);
-	if (s->tpg) {
-		ret = trex_tpg_len_check(s, err, err_len);
-		if (ret != 0)
-			return ret;
-	}
+	if (s->tpg && (ret = trex_tpg_len_check(s, err, err_len)) != 0)
+		return ret;
 	/*
 	 * Build it once now: what cannot be sent is refused here, not at start.
 	 * The message starts empty (a closed form the tables replaced wrote its own).
