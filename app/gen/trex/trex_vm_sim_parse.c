@@ -82,25 +82,21 @@ trex_vm_str(struct vm_ctx *c, const json_t *o, const char *key, const char *def)
 static struct sim_ins *
 sim_find(struct sim *m, const char *name, unsigned int *field)
 {
+	static const char *const tuple_field[] = {"ip", "port", "flow_limit"};
 	unsigned int i;
 
 	for (i = 0; i < m->n; i++) {
 		struct sim_ins *x = &m->in[i];
 		size_t l = strlen(x->name);
 
-		if (x->kind > SIM_TUPLE)
-			continue;
 		*field = 0;
-		if (x->kind != SIM_TUPLE && strcmp(x->name, name) == 0)
+		if ((x->kind == SIM_VAR || x->kind == SIM_RLIMIT) && strcmp(x->name, name) == 0)
 			return x;
-		if (x->kind == SIM_TUPLE && strncmp(x->name, name, l) == 0 && name[l] == '.') {
-			if (strcmp(name + l + 1, "ip") == 0)
+		if (x->kind != SIM_TUPLE || strncmp(x->name, name, l) != 0 || name[l] != '.')
+			continue;
+		for (; *field < RTE_DIM(tuple_field); (*field)++)
+			if (strcmp(name + l + 1, tuple_field[*field]) == 0)
 				return x;
-			*field = strcmp(name + l + 1, "port") == 0 ? 1 : 2;
-			if (*field == 2 && strcmp(name + l + 1, "flow_limit") != 0)
-				continue;
-			return x;
-		}
 	}
 	return NULL;
 }
