@@ -181,31 +181,21 @@ trex_tpg_publish(struct gen_tpg *t)
 static void
 trex_tpg_destroy(void)
 {
-	uint16_t k, p;
-	bool quiet;
-
 	/* Counters an RX lcore may still write are left to it. */
-	quiet = trex_tpg_publish(NULL);
+	bool quiet = trex_tpg_publish(NULL);
+	uint16_t k, p;
+
 	for (p = 0; p < GEN_MAX_PORTS; p++) {
-		for (k = 0; k < GEN_MAX_RX; k++) {
-			if (quiet) {
-				free(trex_tpg.cnt[k][p]);
-				free(trex_tpg.unk[k][p]);
-			}
-			trex_tpg.cnt[k][p] = NULL;
-			trex_tpg.unk[k][p] = NULL;
+		for (k = 0; k < GEN_MAX_RX && quiet; k++) {
+			free(trex_tpg.cnt[k][p]);
+			free(trex_tpg.unk[k][p]);
 		}
 		free(trex_tpg.base[p]);
 		free(trex_tpg.txc[p]);
-		trex_tpg.base[p] = NULL;
-		trex_tpg.txc[p] = NULL;
 	}
 	json_decref(trex_tpg.tags);
-	trex_tpg.tags = NULL;
-	trex_tpg.user[0] = '\0';
-	trex_tpg.state = TPG_DISABLED;
-	memset(trex_tpg.tx, 0, sizeof(trex_tpg.tx));
-	memset(trex_tpg.rx, 0, sizeof(trex_tpg.rx));
+	/* No user, TPG_DISABLED, no ports, no counters: the context as at boot. */
+	memset(&trex_tpg, 0, sizeof(trex_tpg));
 }
 
 void
