@@ -167,18 +167,16 @@ trex_stream_fill(const struct trex_stream *ts, struct pvp_stream *s, uint16_t id
 	 * (its engine's tables carry every byte that changes).
 	 */
 	s->keep_csum = !ts->fs && (ts->n_vars == 0 || ts->vm_table != NULL);
+	/* An ieee_1588 stream is a latency one (fs), a tpg one is none. */
 	if (ts->ieee_1588) {
 		ret = trex_ptp_frame(ts, pkt, msg, len);
 		if (ret != 0)
 			return ret;
 		s->sig_tail = true;
-		return pvp_stream_build_raw(s, pkt, ts->len, true, msg, len);
-	}
-	if (ts->tpg) {
-		ret = pvp_stream_build_raw(s, pkt, ts->len, false, msg, len);
-		return ret != 0 ? ret : trex_tpg_frame(ts, s, msg, len);
 	}
 	ret = pvp_stream_build_raw(s, pkt, ts->len, ts->fs, msg, len);
+	if (ret == 0 && ts->tpg)
+		return trex_tpg_frame(ts, s, msg, len);
 	if (ret == 0 && !ts->fs && !s->keep_csum)
 		trex_csum_as_trex(ts, s);
 	/* Several lengths: the pacing's mean frame is TRex's expected one. */
