@@ -202,44 +202,43 @@ vm_tuple(struct vm_ctx *c, const struct sim_ins *x)
 }
 
 /*
- * write_mask_flow_var: the values of @p d, already moved to [*lo, *hi]
- * by add_value, shifted into @p mask of the @p cast-byte field at @p off;
- * the packet's bits outside the mask stay. Sets *lo and *hi to what the
- * field then holds, and v->step. @return 0 or -EINVAL (c's message set).
+ * write_mask_flow_var @p x: the values of @p d, already moved to [*lo,
+ * *hi] by add_value, shifted into the mask of the pkt_cast_size field at
+ * its offset; the packet's bits outside the mask stay. Sets *lo and *hi to
+ * what the field then holds. @return 0 or -EINVAL (c's message set).
  */
 static int
-vm_write_masked(struct vm_ctx *c, const struct vm_def *d, const char *name, uint64_t off,
-		uint64_t cast, uint64_t mask, int64_t shift, uint64_t *lo, uint64_t *hi,
-		struct pvp_var *v)
+vm_write_masked(struct vm_ctx *c, const struct vm_def *d, const struct sim_ins *x, uint64_t *lo,
+		uint64_t *hi)
 {
-	struct trex_stream *s = c->s;
-	uint64_t cmax = trex_vm_size_max((unsigned int)cast), orig = 0, bits, span;
+	const uint64_t cmax = trex_vm_size_max(x->cast), mask = x->mask;
+	const int shift = x->shift;
+	uint64_t orig = 0, bits, span;
 	unsigned int i;
 
-	for (i = 0; i < cast; i++)
-		orig = orig << 8 | s->pkt[off + i];
+	for (i = 0; i < x->cast; i++)
+		orig = orig << 8 | c->s->pkt[x->off + i];
 	bits = ((*hi == 0 ? 1 : UINT64_C(1) << (64 - __builtin_clzll(*hi))) - 1);
 	if (shift >= 32 || (bits << shift) > cmax || ((bits << shift) & ~mask & cmax) != 0)
 		return trex_vm_fail(c,
 				    "write_mask_flow_var of '%s': values up to %" PRIu64
-				    " shifted by %" PRId64 " do not fit mask 0x%" PRIx64
+				    " shifted by %d do not fit mask 0x%" PRIx64
 				    ": not supported by pvpkit-gen",
-				    name, *hi, shift, mask);
+				    x->name, *hi, shift, mask);
 	if (d->op == PVP_VAR_RANDOM && shift != 0)
 		return trex_vm_fail(c,
 				    "write_mask_flow_var of '%s': a shifted random variable "
 				    "is not supported by pvpkit-gen",
-				    name);
+				    x->name);
 	/* The bits outside the mask stay as in the packet. */
 	orig &= ~mask & cmax;
 	span = ((d->max - d->min + 1) << shift) - 1;
 	*lo = orig + (*lo << shift);
 	*hi = *lo + span;
 	if (*hi > cmax)
-		return trex_vm_fail(
-			c, "write_mask_flow_var of '%s': the values overflow %" PRIu64 " byte(s)",
-			name, cast);
-	v->step = (uint32_t)(d->step << shift);
+		return trex_vm_fail(c,
+				    "write_mask_flow_var of '%s': the values overflow %u byte(s)",
+				    x->name, x->cast);
 	return 0;
 }
 
@@ -281,19 +280,18 @@ trex_vm_write(struct vm_ctx *c, const struct sim_ins *x)
 	const char *name = x->name;
 	const int64_t add = x->add, shift = masked ? x->shift : 0;
 	struct vm_def *d = trex_vm_find(c, name);
-	uint64_t off = x->off, cast, lo, hi;
-	struct pvp_var *v;
+	uint64_t off = x->off, lo, hi, step;
 	unsigned int len;
 
 	if (d == NULL)
 		return trex_vm_fail(c, "write of '%s': no such flow variable", name);
-	cast = masked ? x->cast : d->size;
+	len = masked ? x->cast : d->size;
 	if (shift < 0)
 		return trex_vm_fail(c,
 				    "write_mask_flow_var of '%s': a right shift is not "
 				    "supported by pvpkit-gen",
 				    name);
-	if (!x->be && cast > 1)
+	if (!x->be && len > 1)
 		return trex_vm_fail(c,
 				    "write of '%s': little endian writes are not supported by "
 				    "pvpkit-gen",
@@ -311,33 +309,27 @@ trex_vm_write(struct vm_ctx *c, const struct sim_ins *x)
 				    name, add);
 	lo = d->min + (uint64_t)add;
 	hi = d->max + (uint64_t)add;
-	v = &s->vars[s->n_vars];
-	memset(v, 0, sizeof(*v));
-	v->op = d->op;
-	v->step = (uint32_t)d->step;
-	v->seed = d->seed;
-	v->div = d->div;
-	v->period = d->period;
-	if (masked) {
-		if (vm_write_masked(c, d, name, off, cast, x->mask, shift, &lo, &hi, v) != 0)
-			return -EINVAL;
-		len = (unsigned int)cast;
-	} else if (d->size == 8) {
+	if (masked && vm_write_masked(c, d, x, &lo, &hi) != 0)
+		return -EINVAL;
+	if (!masked && d->size == 8) {
 		if (vm_write_wide(c, name, &off, &lo, &hi) != 0)
 			return -EINVAL;
 		len = 4;
-	} else {
-		len = d->size;
 	}
-	if (v->step == 0 || (uint64_t)v->step != (d->step << shift))
+	step = d->step << shift;
+	if (step == 0 || step > UINT32_MAX)
 		return trex_vm_fail(c, "write of '%s': step %" PRIu64 " is too large", name,
 				    d->step);
 	c->src[s->n_vars] = (uint8_t)(d - c->def);
-	v->offset = (uint16_t)off;
-	v->len = (uint8_t)len;
-	v->min = (uint32_t)lo;
-	v->max = (uint32_t)hi;
-	s->n_vars++;
+	s->vars[s->n_vars++] = (struct pvp_var){.offset = (uint16_t)off,
+						.len = (uint8_t)len,
+						.op = d->op,
+						.min = (uint32_t)lo,
+						.max = (uint32_t)hi,
+						.step = (uint32_t)step,
+						.seed = d->seed,
+						.div = d->div,
+						.period = d->period};
 	return 0;
 }
 
