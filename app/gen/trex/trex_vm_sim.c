@@ -271,10 +271,8 @@ sim_packet(const struct sim *m, struct sim_state *st, uint8_t *pkt, uint32_t len
 		}
 		case SIM_TUPLE:
 			*p = sim_inc_mod(x->min, x->max, *p, x->ipstep, &of);
-			*idx = sim_inc_mod(x->pmin, x->pmax, *idx, x->pstep, &skip);
-			if (of)
-				*idx = sim_inc_mod(x->pmin, x->pmax, *idx, 1, &skip);
-			skip = false;
+			/* The port by its step, one more when the IP wrapped (pstep < its range). */
+			*idx = sim_inc_mod(x->pmin, x->pmax, *idx, x->pstep + of, &of);
 			if (x->limit != 0 && ++st->aux2[i] > x->limit) {
 				st->aux2[i] = 1;
 				*p = x->ipinit;
