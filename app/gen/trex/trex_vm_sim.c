@@ -367,8 +367,7 @@ sim_footprint(struct sim *m, uint32_t len, uint16_t *fp, uint32_t *nfp)
 					   "fix_checksum_icmpv6: no IPv6 header with ICMPv6 "
 					   "after it at l2_len %" PRIu64 ", l3_len %" PRIu64,
 					   x->off, x->l3);
-		else if (x->kind == SIM_CSUM4 && (x->off > len || len - x->off < 20 ||
-						  sim_ihl(pkt + x->off) > len - x->off))
+		else if (x->kind == SIM_CSUM4 && sim_ihl(pkt + x->off) > len - x->off)
 			ret = trex_vm_fail(c,
 					   "fix_checksum_ipv4: the IPv4 header at %" PRIu64
 					   " is past the %u B packet",
