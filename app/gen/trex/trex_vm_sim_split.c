@@ -85,23 +85,15 @@ sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
 		}
 		if (x->kind != SIM_VAR || x->op == SIM_RAND)
 			continue;
-		if (x->list != NULL) {
-			/* The list index is the state: packet 0 reads list[init]. */
-			r = x->n_list;
-			x->init = x->op == SIM_INC
-					  ? (x->init + sim_mulmod(x->step, core, r)) % r
-					  : (x->init + r - sim_mulmod(x->step, core, r)) % r;
-			x->step = sim_mulmod(x->step, n, r);
-			continue;
-		}
+		/* A list's range is its index's, [0, n_list - 1]. */
 		r = x->max - x->min + 1;
 		if (r == 0)
 			continue; /* a full 64-bit range: TRex's split of it is not kept */
-		/* The bss holds the value before packet 0's: back to init_value first. */
-		first = sim_move(x, x->init, x->step, false);
+		/* A list's state is packet 0's index; a range's bss, the value before packet 0's. */
+		first = x->list != NULL ? x->init : sim_move(x, x->init, x->step, false);
 		first = sim_move(x, first, sim_mulmod(x->step, core, r), false);
 		x->step = sim_mulmod(x->step, n, r);
-		x->init = sim_move(x, first, x->step, true);
+		x->init = x->list != NULL ? first : sim_move(x, first, x->step, true);
 	}
 }
 
