@@ -163,6 +163,9 @@ int trex_vm_sim_parse(struct sim *m, const json_t *ins);
 uint32_t trex_sim_run(const struct sim *m, const struct trex_stream *s, uint8_t *pkt,
 		      const uint16_t *fp, uint32_t nfp, uint8_t *img, uint16_t *lens, uint32_t cap);
 
+/* Tuple @p x as TRex gives it to core @p core of @p n (trex_vm_sim_split.c). */
+void trex_sim_split_tuple(struct sim_ins *x, unsigned int core, unsigned int n);
+
 /*
  * Every TX lcore's packets of @p m, as TRex's cores send them
  * (trex_vm_sim_split.c). @return 0 (*cycle: the packets of all blocks),

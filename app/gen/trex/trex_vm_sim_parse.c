@@ -333,7 +333,6 @@ sim_parse_tuple(struct sim *m, struct sim_ins *x, const json_t *in)
 	struct vm_ctx *c = m->c;
 	const char *name = trex_vm_str(c, in, "name", NULL);
 	uint64_t flags = 0;
-	bool of;
 
 	x->kind = SIM_TUPLE;
 	if (name == NULL || trex_vm_uint(c, in, "ip_min", -1, &x->min) != 0 ||
@@ -353,14 +352,8 @@ sim_parse_tuple(struct sim *m, struct sim_ins *x, const json_t *in)
 	if (strlcpy(x->name, name, sizeof(x->name)) >= sizeof(x->name))
 		return trex_vm_fail(c, "variable names are at most %zu characters",
 				    sizeof(x->name) - 1);
-	/* One core: the IP moves by 1 (0 for one address, the port moving each packet). */
-	x->ipstep = 1 % (x->max - x->min + 1);
-	x->pstep = x->max == x->min ? 1 % (x->pmax - x->pmin + 1) : 0;
-	x->ipinit = x->min;
-	x->init = sim_dec_mod(x->min, x->max, x->min, x->ipstep, &of);
-	x->pinit = x->pmin;
-	x->pprev = sim_dec_mod(x->pmin, x->pmax, x->pmin,
-			       (x->pstep + (of ? 1 : 0)) % (x->pmax - x->pmin + 1), &of);
+	/* One core's: the IP moves by 1 (0 for one address, the port moving each packet). */
+	trex_sim_split_tuple(x, 0, 1);
 	return 0;
 }
 

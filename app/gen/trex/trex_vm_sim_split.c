@@ -31,10 +31,11 @@ sim_mulmod(uint64_t a, uint64_t b, uint64_t r)
  * port starts as many steps on as the IP wrapped in that phase and steps
  * by the IP's wraps per step (0 while n is below the IP range: the IP's
  * carry then moves it); limit_flows is split as TRex splits limits, each
- * core restarting from its own first IP and port.
+ * core restarting from its own first IP and port. Core 0 of 1 reads none
+ * of x's steps: it makes the single-core form itself (the parser's).
  */
-static void
-sim_split_tuple(struct sim_ins *x, unsigned int core, unsigned int n)
+void
+trex_sim_split_tuple(struct sim_ins *x, unsigned int core, unsigned int n)
 {
 	const uint64_t r = x->max - x->min + 1, pr = x->pmax - x->pmin + 1;
 	const uint64_t ip_wa = r == 1, port_wa = r == 1 && pr == 1;
@@ -73,7 +74,7 @@ sim_split(struct sim *m, uint32_t seed, unsigned int core, unsigned int n)
 		uint64_t r, first;
 
 		if (x->kind == SIM_TUPLE) {
-			sim_split_tuple(x, core, n);
+			trex_sim_split_tuple(x, core, n);
 			continue;
 		}
 		if (!x->split)
