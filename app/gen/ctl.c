@@ -475,7 +475,7 @@ gen_info(json_t *info, void *arg)
 						"eth_port", p->eth_port, "name", p->name, "mac",
 						mac, "link_up", link.link_status != 0, "speed_mbps",
 						(json_int_t)(p->link_bps / 1000000), "rxq",
-						g->rx.nb, "txq", p->nb_txq));
+						g->rx.nb, "txq", g->opt.tx_cores));
 	}
 	pthread_mutex_lock(&gen_lock);
 	for (i = 0; i < g->nb_ws; i++) {

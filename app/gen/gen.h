@@ -251,7 +251,6 @@ struct gen_port {
 	uint16_t eth_port; /* ethdev id */
 	char name[64];	   /* device name */
 	struct rte_ether_addr mac;
-	uint16_t nb_txq;	   /* TX queues (= TX lcores) */
 	uint64_t link_bps;	   /* from the link, or --speed; 0 unknown */
 	struct rte_mempool *rx_mp; /* RX mbufs */
 };

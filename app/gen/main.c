@@ -46,11 +46,9 @@ gen_on_signal(int sig)
 static int
 gen_lcores_assign(struct gen_ctx *g, char *err, size_t errlen)
 {
-	unsigned int lcore, need = 0, w = 0;
+	unsigned int lcore, need = g->nb_ports * g->opt.tx_cores, w = 0;
 	uint16_t p, q;
 
-	for (p = 0; p < g->nb_ports; p++)
-		need += g->port[p].nb_txq;
 	if (rte_lcore_count() - 1 < need)
 		return pvp_fail(err, errlen, -EINVAL,
 				"%u TX lcores needed (%u port(s) x %u TX cores) but only %u worker "

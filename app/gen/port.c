@@ -36,10 +36,10 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 		return pvp_fail(err, errlen, ret, "port %u: cannot get device info: %s",
 				p->eth_port, rte_strerror(-ret));
 	rte_eth_dev_get_name_by_port(p->eth_port, p->name);
-	if (p->nb_txq > info.max_tx_queues)
+	if (g->opt.tx_cores > info.max_tx_queues)
 		return pvp_fail(err, errlen, -EINVAL,
 				"port %u (%s): %u TX queues asked, the device has %u", p->eth_port,
-				p->name, p->nb_txq, info.max_tx_queues);
+				p->name, g->opt.tx_cores, info.max_tx_queues);
 	if (g->opt.mtu != 0) {
 		if (g->opt.mtu < info.min_mtu || g->opt.mtu > info.max_mtu)
 			return pvp_fail(err, errlen, -EINVAL,
@@ -61,7 +61,7 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 	}
 	if (nb_rxq == 0 && info.max_rx_queues > 0)
 		nb_rxq = 1; /* some PMDs refuse zero RX queues; it stays unpolled */
-	ret = rte_eth_dev_configure(p->eth_port, nb_rxq, p->nb_txq, &conf);
+	ret = rte_eth_dev_configure(p->eth_port, nb_rxq, g->opt.tx_cores, &conf);
 	if (ret != 0)
 		return pvp_fail(err, errlen, ret, "port %u (%s): configure failed: %s", p->eth_port,
 				p->name, rte_strerror(-ret));
@@ -89,7 +89,7 @@ gen_port_init(struct gen_ctx *g, struct gen_port *p, uint16_t idx, char *err, si
 			return pvp_fail(err, errlen, ret, "port %u: RX queue setup failed: %s",
 					p->eth_port, rte_strerror(-ret));
 	}
-	for (q = 0; q < p->nb_txq; q++) {
+	for (q = 0; q < g->opt.tx_cores; q++) {
 		struct rte_eth_txconf txc = info.default_txconf;
 
 		txc.offloads = conf.txmode.offloads;
@@ -144,7 +144,6 @@ gen_ports_init(struct gen_ctx *g, char *err, size_t errlen)
 		}
 	}
 	for (i = 0; i < g->nb_ports; i++) {
-		g->port[i].nb_txq = g->opt.tx_cores;
 		ret = gen_port_init(g, &g->port[i], i, err, errlen);
 		if (ret != 0)
 			return ret;

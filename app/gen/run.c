@@ -140,7 +140,6 @@ gen_compute_pps(struct gen_ctx *g, const struct pvp_rate *rate, double *ws_pps, 
 	for (i = 0; i < g->nb_ws; i++) {
 		const struct gen_wstream *w = g->ws[i];
 		const struct pvp_stream *ps = w->st->ps;
-		uint16_t nq = g->port[w->port].nb_txq;
 		double pps;
 
 		if (ps->has_rate) {
@@ -150,7 +149,7 @@ gen_compute_pps(struct gen_ctx *g, const struct pvp_rate *rate, double *ws_pps, 
 		} else {
 			pps = port_pps[w->port] / nb_shared[w->port];
 		}
-		ws_pps[i] = pps / nq;
+		ws_pps[i] = pps / g->opt.tx_cores;
 	}
 	return 0;
 }
@@ -201,7 +200,7 @@ gen_ws_program(struct gen_ctx *g, struct gen_wstream *w, const struct gen_ws_pla
 	w->start_tsc = pl->start_tsc + w->isg_tsc;
 	w->done = false;
 	if (pl->total != 0) {
-		w->burst_pkts = gen_split(pl->total, g->port[w->port].nb_txq, w->queue);
+		w->burst_pkts = gen_split(pl->total, g->opt.tx_cores, w->queue);
 		w->nb_bursts = pl->nb_bursts;
 		w->gap_tsc = gen_ns_to_tsc(pl->gap_ns, g->hz);
 		w->done = w->burst_pkts == 0;

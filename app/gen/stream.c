@@ -256,7 +256,7 @@ gen_ws_create(struct gen_ctx *g, struct gen_stream *st, uint16_t queue, uint16_t
 	      size_t errlen)
 {
 	const struct pvp_stream *ps = st->ps;
-	uint16_t nq = g->port[ps->port].nb_txq;
+	uint16_t nq = g->opt.tx_cores;
 	int socket = rte_eth_dev_socket_id(g->port[ps->port].eth_port);
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct gen_wstream *w;

@@ -269,7 +269,6 @@ fuzz_server_reset(void)
 	fz_gen.nb_ports = 1;
 	fz_gen.hz = 1000000000;
 	fz_gen.opt.tx_cores = 1;
-	fz_gen.port[0].nb_txq = 1;
 	fz_gen.port[0].link_bps = 10000000000ull;
 	memset(&trex, 0, sizeof(trex));
 	trex.g = &fz_gen;

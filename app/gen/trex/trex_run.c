@@ -219,7 +219,7 @@ trex_port_program(uint16_t port, uint64_t start_tsc)
 	struct gen_ctx *g = trex.g;
 	struct trex_port *tp = &trex.port[port];
 	bool fresh = start_tsc != 0;
-	uint16_t nq = g->port[port].nb_txq, i;
+	uint16_t nq = g->opt.tx_cores, i;
 
 	tp->exact = false;
 	for (i = 0; i < g->nb_ws; i++) {

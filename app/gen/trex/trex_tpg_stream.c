@@ -47,12 +47,12 @@ trex_tpg_stream_check(const struct trex_stream *s, int64_t core, char *err, size
 				s->pgid);
 	}
 	/* TRex sends a tpgid from one core: its seq is one count. */
-	if (trex.g->port[s->port].nb_txq != 1)
+	if (trex.g->opt.tx_cores != 1)
 		return pvp_fail(
 			err, err_len, -EOPNOTSUPP,
 			"a tpg stream is sent by one TX lcore (TRex sends sequenced streams "
 			"from one core): port %u has %u; start pvpkit-gen with --tx-cores 1",
-			s->port, trex.g->port[s->port].nb_txq);
+			s->port, trex.g->opt.tx_cores);
 	return 0;
 }
 
