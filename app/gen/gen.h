@@ -367,6 +367,16 @@ struct gen_ctx {
 extern struct gen_ctx gen;
 
 /*
+ * The TX lcore of port @p port's queue @p queue: every (port, queue) has
+ * one, in that order (main.c, gen_lcores_assign()).
+ */
+static inline struct gen_tx_lcore *
+gen_tx_of(const struct gen_ctx *g, uint16_t port, uint16_t queue)
+{
+	return g->tx[port * g->opt.tx_cores + queue];
+}
+
+/*
  * @p ns nanoseconds (microseconds x 1000 for the options in us) in TSC
  * cycles; 128-bit, as 2^50 ns x 3 GHz passes 2^64.
  */

@@ -69,7 +69,7 @@ int
 gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint16_t p, k;
+	uint16_t p;
 
 	for (p = g->nb_ports; p < GEN_MAX_PORTS; p++) {
 		if (g->opt.addr_set[p])
@@ -99,18 +99,7 @@ gen_neigh_setup(struct gen_ctx *g, char *err, size_t errlen)
 			return pvp_fail(err, errlen, -ENOMEM,
 					"port %u: no memory for ARP/ND replies: %s", p,
 					rte_strerror(rte_errno));
-		for (k = 0; k < g->nb_tx; k++)
-			if (g->tx[k]->port == p && g->tx[k]->queue == 0)
-				g->neigh[p].tl = g->tx[k];
-		if (g->neigh[p].tl == NULL && !g->opt.addr_set[p]) {
-			/* --trex: such a port answers nothing (push_pkts says why). */
-			rte_ring_free(g->neigh[p].ring);
-			g->neigh[p].ring = NULL;
-			continue;
-		}
-		if (g->neigh[p].tl == NULL)
-			return pvp_fail(err, errlen, -EINVAL,
-					"port %u: no TX lcore sends on its queue 0", p);
+		g->neigh[p].tl = gen_tx_of(g, p, 0);
 		g->neigh[p].tl->svc = g->neigh[p].ring;
 	}
 	return 0;
@@ -141,7 +130,7 @@ gen_neigh_queue(struct gen_ctx *g, uint16_t p, const uint8_t *frame, uint16_t le
 {
 	struct rte_mbuf *m;
 
-	/* A --trex port with no TX lcore on queue 0 has no ring: unanswered. */
+	/* A port without --addr (and no --trex) has no ring: unanswered. */
 	if (g->neigh[p].ring == NULL)
 		return false;
 	m = gen_neigh_mbuf(g, p, frame, len);

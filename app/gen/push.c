@@ -189,11 +189,7 @@ gen_push_frames(const struct gen_push *p)
 void
 gen_push_start(struct gen_ctx *g, struct gen_push *p, uint64_t stop_tsc)
 {
-	uint16_t t;
-
-	for (t = 0; t < g->nb_tx; t++)
-		if (g->tx[t]->port == p->c.port && g->tx[t]->queue == 0)
-			p->tl = g->tx[t];
+	p->tl = gen_tx_of(g, p->c.port, 0);
 	p->t0 = rte_rdtsc();
 	p->pass = 0;
 	p->idx = 0;

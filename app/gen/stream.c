@@ -477,8 +477,9 @@ gen_stream_paths(struct gen_stream *st, struct pvp_stream *ps, uint16_t tx_cores
 static int
 gen_streams_wire(struct gen_ctx *g, const struct pvp_profile *p, char *err, size_t errlen)
 {
+	struct gen_tx_lcore *tl;
 	uint32_t s;
-	uint16_t q, t;
+	uint16_t q;
 
 	for (q = 0; q < g->opt.tx_cores; q++) {
 		for (s = 0; s < p->n_streams; s++) {
@@ -492,12 +493,8 @@ gen_streams_wire(struct gen_ctx *g, const struct pvp_profile *p, char *err, size
 				return -ENOMEM;
 			}
 			g->ws[wire_id] = w;
-			for (t = 0; t < g->nb_tx; t++) {
-				struct gen_tx_lcore *tl = g->tx[t];
-
-				if (tl->port == w->port && tl->queue == q)
-					tl->ws[tl->nb_ws++] = w;
-			}
+			tl = gen_tx_of(g, w->port, q);
+			tl->ws[tl->nb_ws++] = w;
 		}
 	}
 	g->nb_ws = (uint16_t)(p->n_streams * g->opt.tx_cores);
