@@ -454,35 +454,32 @@ gen_neigh_print(const struct gen_ctx *g, FILE *f)
 	size_t i;
 
 	json_array_foreach(arr, i, o) {
-		json_int_t un = json_integer_value(json_object_get(o, "unanswered"));
-		const char *gw_mac = json_string_value(json_object_get(o, "gateway_mac"));
-		json_int_t changes = json_integer_value(json_object_get(o, "gateway_changes"));
+		json_int_t arp = 0, arp_ans = 0, nd = 0, ns_ans = 0, echo = 0, echo_ans = 0;
+		json_int_t ign = 0, ann = 0, un = 0, changes = 0;
+		const char *gw = NULL, *gw_mac = NULL;
 
 		if (!g->opt.addr_set[i])
 			continue;
+		json_unpack(o, "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s?s,s?s,s?I}", "arp_rx", &arp,
+			    "arp_answered", &arp_ans, "nd_rx", &nd, "ns_answered", &ns_ans, "echo",
+			    &echo, "echo_answered", &echo_ans, "ignored", &ign, "announced", &ann,
+			    "unanswered", &un, "gateway", &gw, "gateway_mac", &gw_mac,
+			    "gateway_changes", &changes);
 		fprintf(f,
 			"neigh port %zu: ARP %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
 			" for us), ND %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
 			" for us), echo %" JSON_INTEGER_FORMAT " in (%" JSON_INTEGER_FORMAT
 			" answered), %" JSON_INTEGER_FORMAT " ignored, %" JSON_INTEGER_FORMAT
 			" announced, %" JSON_INTEGER_FORMAT " replies not sent%s",
-			i, json_integer_value(json_object_get(o, "arp_rx")),
-			json_integer_value(json_object_get(o, "arp_answered")),
-			json_integer_value(json_object_get(o, "nd_rx")),
-			json_integer_value(json_object_get(o, "ns_answered")),
-			json_integer_value(json_object_get(o, "echo")),
-			json_integer_value(json_object_get(o, "echo_answered")),
-			json_integer_value(json_object_get(o, "ignored")),
-			json_integer_value(json_object_get(o, "announced")), un,
+			i, arp, arp_ans, nd, ns_ans, echo, echo_ans, ign, ann, un,
 			un != 0 ? " (over " RTE_STR(
 					  GEN_NEIGH_REPLY_PPS) " a second per RX lcore or a full "
 							       "TX queue: a flood?)"
 				: "");
 		/* --l3: where the traffic goes now, and how often that changed. */
 		if (gw_mac != NULL)
-			fprintf(f, "; gateway %s at %s (%" JSON_INTEGER_FORMAT " change%s)",
-				json_string_value(json_object_get(o, "gateway")), gw_mac, changes,
-				changes == 1 ? "" : "s");
+			fprintf(f, "; gateway %s at %s (%" JSON_INTEGER_FORMAT " change%s)", gw,
+				gw_mac, changes, changes == 1 ? "" : "s");
 		fputc('\n', f);
 	}
 	json_decref(arr);
