@@ -58,34 +58,29 @@ gen_oneway_set(struct gen_ctx *g, const json_t *peer, char *err, size_t err_len)
 {
 	struct gen_oneway *o = &g->oneway;
 	struct pvp_clock_sample own, other;
+	const char *clock = "off";
 	char why[160] = "";
+	bool on = false;
 	int ret;
 
-	if (peer == NULL || json_is_null(peer)) {
-		__atomic_store_n(&o->on, false, __ATOMIC_RELEASE);
-		snprintf(o->clock, sizeof(o->clock), "off");
-		o->reason[0] = '\0';
-		o->offset_ns = 0;
-		return 0;
+	/* offset_ns is only shown while the clock is "shared". */
+	if (peer != NULL && !json_is_null(peer)) {
+		ret = pvp_clock_sample_from_json(peer, &other, err, err_len);
+		if (ret < 0)
+			return ret;
+		pvp_clock_sample_take(&own);
+		on = pvp_clock_same(&own, &o->base, &other, &o->offset_ns, why, sizeof(why));
+		clock = on ? "shared" : "differs";
 	}
-	ret = pvp_clock_sample_from_json(peer, &other, err, err_len);
-	if (ret < 0)
-		return ret;
-	pvp_clock_sample_take(&own);
-	if (!pvp_clock_same(&own, &o->base, &other, &o->offset_ns, why, sizeof(why))) {
-		__atomic_store_n(&o->on, false, __ATOMIC_RELEASE);
-		snprintf(o->clock, sizeof(o->clock), "differs");
-		snprintf(o->reason, sizeof(o->reason), "%s", why);
-		return 0;
-	}
-	if (g->rx.nb == 0)
+	if (on && g->rx.nb == 0)
 		return pvp_fail(err, err_len, -EINVAL,
 				"one-way latency needs RX (pvpkit-gen runs with --no-rx)");
-	if (gen_oneway_alloc(g) != 0)
+	if (on && gen_oneway_alloc(g) != 0)
 		return pvp_fail(err, err_len, -ENOMEM, "one-way latency: out of hugepage memory");
-	snprintf(o->clock, sizeof(o->clock), "shared");
-	o->reason[0] = '\0';
-	__atomic_store_n(&o->on, true, __ATOMIC_RELEASE);
+	snprintf(o->clock, sizeof(o->clock), "%s", clock);
+	snprintf(o->reason, sizeof(o->reason), "%s", on ? "" : why);
+	/* After the allocation: the RX lcores count into it once they read true. */
+	__atomic_store_n(&o->on, on, __ATOMIC_RELEASE);
 	return 0;
 }
 
