@@ -164,7 +164,7 @@ gen_cap_refresh_on(void)
 	__atomic_store_n(&gen_cap_on, on, __ATOMIC_SEQ_CST);
 }
 
-/* Open @p c's pcap file: a new file when @p excl. */
+/* Open @p c's pcap file: a new file when @p excl. On failure the caller releases @p c. */
 static int
 gen_cap_open_file(struct gen_cap *c, const char *file, bool excl, char *err, size_t errlen)
 {
@@ -184,9 +184,6 @@ gen_cap_open_file(struct gen_cap *c, const char *file, bool excl, char *err, siz
 			fclose(f);
 		else
 			close(fd);
-		if (c->dead != NULL)
-			pcap_close(c->dead);
-		c->dead = NULL;
 		return -EIO;
 	}
 	return 0;
