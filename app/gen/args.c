@@ -183,32 +183,22 @@ gen_usage(const char *prog)
 static void
 gen_parse_ports(const char *s, struct gen_opts *o)
 {
-	char buf[256], err[256];
-	char *tok, *save = NULL;
-	uint64_t v = 0;
+	uint32_t v[GEN_MAX_PORTS];
+	unsigned int n, i, k;
+	char err[256];
 
-	if (strlen(s) >= sizeof(buf))
-		gen_die("--ports: list too long");
-	strcpy(buf, s);
-	o->nb_ports = 0;
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		uint16_t pid, i;
-
-		if (o->nb_ports == GEN_MAX_PORTS)
-			gen_die("--ports: at most %d ports", GEN_MAX_PORTS);
-		/* lib/util's numbers, as in every binary: base 10 always ("0x40" is refused). */
-		if (pvp_parse_u64("--ports", tok, 0, RTE_MAX_ETHPORTS - 1, &v, err, sizeof(err)) <
-		    0)
-			gen_die("%s", err);
-		pid = (uint16_t)v;
+	/* lib/util's list of numbers, as in every binary: base 10 always ("0x40" is refused). */
+	if (pvp_parse_u32_list("--ports", s, 0, RTE_MAX_ETHPORTS - 1, v, GEN_MAX_PORTS, &n, err,
+			       sizeof(err)) < 0)
+		gen_die("%s", err);
+	for (i = 0; i < n; i++) {
 		/* A port is configured once: a second time fails as "busy". */
-		for (i = 0; i < o->nb_ports; i++)
-			if (o->ports[i] == pid)
-				gen_die("--ports: port %u is given twice", pid);
-		o->ports[o->nb_ports++] = pid;
+		for (k = 0; k < i; k++)
+			if (v[k] == v[i])
+				gen_die("--ports: port %u is given twice", v[i]);
+		o->ports[i] = (uint16_t)v[i];
 	}
-	if (o->nb_ports == 0)
-		gen_die("--ports: empty list");
+	o->nb_ports = (uint16_t)n;
 }
 
 #define GEN_NUM(id, field, lo, hi) PVP_NUM_OPT(struct gen_opts, id, field, lo, hi)
