@@ -238,6 +238,8 @@ static const struct {
 	{OPT_CTL, offsetof(struct gen_opts, ctl)},
 	{OPT_TOKEN_FILE, offsetof(struct gen_opts, token_file)},
 	{OPT_CTL_FILES_DIR, offsetof(struct gen_opts, files_dir)},
+	{OPT_SRC_MAC, offsetof(struct gen_opts, src_mac)},
+	{OPT_DST_MAC, offsetof(struct gen_opts, dst_mac)},
 	{OPT_IMIX, offsetof(struct gen_opts, imix)},
 	{OPT_PCAP_AS_IS, offsetof(struct gen_opts, pcap_as_is)},
 	{OPT_SERVER, offsetof(struct gen_opts, server)},
@@ -294,12 +296,6 @@ gen_parse_opt(int c, const char *arg, struct gen_opts *o, char **argv)
 		else
 			gen_die("--tx-full: '%s' is not retry or drop", arg);
 		break;
-	case OPT_SRC_MAC:
-		snprintf(o->src_mac, sizeof(o->src_mac), "%s", arg);
-		break;
-	case OPT_DST_MAC:
-		snprintf(o->dst_mac, sizeof(o->dst_mac), "%s", arg);
-		break;
 	case OPT_TREX:
 		/* "--trex ADDR" as well as "--trex=ADDR". */
 		if (arg == NULL && argv[optind] != NULL && argv[optind][0] != '-')
@@ -353,7 +349,7 @@ gen_args_check_addr(const struct gen_opts *o)
 		gen_die("--addr answers ARP/ND on the RX path: it excludes --no-rx");
 	if (o->l3 && !gw)
 		gen_die("--l3 needs a gateway: --addr P:ip=A,gw=G (or ip6=,gw6=)");
-	if (o->l3 && o->dst_mac[0] != '\0')
+	if (o->l3 && o->dst_mac != NULL)
 		gen_die("--l3 sends to the resolved gateways: it excludes --dst-mac");
 	if (o->l3 && o->trex != NULL)
 		gen_die("--l3 is for native runs; TRex clients resolve with set_l3_mode");

@@ -297,8 +297,8 @@ struct gen_opts {
 	uint16_t mtu;		/* --mtu: ports' MTU (bytes of the IP packet), 0: as
 				 * the port comes, or raised for a jumbo --size */
 	uint32_t pool_size;	/* mbufs per wire stream pool */
-	char src_mac[32];	/* shortcut stream MACs, empty: port MAC / bcast */
-	char dst_mac[32];
+	const char *src_mac;	/* shortcut stream MACs, NULL: port MAC / bcast */
+	const char *dst_mac;
 	const char *trex; /* --trex [ADDR]: serve TRex's stateless API (NULL: off,
 				 * "": the default 127.0.0.1:4501:4500) */
 	bool trex_remote; /* --trex-remote: a non-loopback --trex address */

@@ -38,19 +38,19 @@ gen_profile_set_macs(struct gen_ctx *g, struct pvp_profile *p, char *err, size_t
 	struct rte_ether_addr src, dst;
 	uint32_t s, i;
 
-	if (g->opt.src_mac[0] != '\0' && rte_ether_unformat_addr(g->opt.src_mac, &src) != 0)
+	if (g->opt.src_mac != NULL && rte_ether_unformat_addr(g->opt.src_mac, &src) != 0)
 		return pvp_fail(err, errlen, -EINVAL, "--src-mac: '%s' is not a MAC address",
 				g->opt.src_mac);
-	if (g->opt.dst_mac[0] != '\0' && rte_ether_unformat_addr(g->opt.dst_mac, &dst) != 0)
+	if (g->opt.dst_mac != NULL && rte_ether_unformat_addr(g->opt.dst_mac, &dst) != 0)
 		return pvp_fail(err, errlen, -EINVAL, "--dst-mac: '%s' is not a MAC address",
 				g->opt.dst_mac);
 	for (s = 0; s < p->n_streams; s++) {
 		for (i = 0; i < p->streams[s].n_tmpl; i++) {
 			uint8_t *d = p->streams[s].tmpl[i].data;
 
-			if (g->opt.dst_mac[0] != '\0')
+			if (g->opt.dst_mac != NULL)
 				memcpy(d, &dst, RTE_ETHER_ADDR_LEN);
-			if (g->opt.src_mac[0] != '\0')
+			if (g->opt.src_mac != NULL)
 				memcpy(d + RTE_ETHER_ADDR_LEN, &src, RTE_ETHER_ADDR_LEN);
 		}
 	}

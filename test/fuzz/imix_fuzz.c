@@ -109,7 +109,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pvp_profile *p;
-	char err[512];
+	char err[512], src_mac[32];
 	uint32_t n;
 	char *list;
 
@@ -127,11 +127,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	gen.opt.n_imix = (uint8_t)n;
 	gen.opt.flows = flows[data[0] & 3];
-	if (data[0] & 4)
-		snprintf(gen.opt.src_mac, sizeof(gen.opt.src_mac), "02:00:00:00:00:%02x", data[0]);
-	if (data[0] & 8)
-		snprintf(gen.opt.dst_mac, sizeof(gen.opt.dst_mac), "%s",
-			 data[0] & 16 ? "not-a-mac" : "ff:ff:ff:ff:ff:ff");
+	snprintf(src_mac, sizeof(src_mac), "02:00:00:00:00:%02x", data[0]);
+	gen.opt.src_mac = data[0] & 4 ? src_mac : NULL;
+	gen.opt.dst_mac = !(data[0] & 8) ? NULL : data[0] & 16 ? "not-a-mac" : "ff:ff:ff:ff:ff:ff";
 	memset(err, 0, sizeof(err));
 	p = gen_profile_from_opts(&gen, err, sizeof(err));
 	if (p == NULL) {

@@ -86,7 +86,7 @@ trex_service_init(char *err, size_t errlen)
 	struct rte_ether_addr dst;
 	uint16_t p;
 
-	if (arg[0] == '\0')
+	if (arg == NULL)
 		return 0;
 	if (rte_ether_unformat_addr(arg, &dst) != 0)
 		return pvp_fail(err, errlen, -EINVAL, "--dst-mac: '%s' is not a MAC address", arg);
