@@ -147,7 +147,6 @@ gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t
 	struct pvp_profile *p = NULL;
 	struct pvp_gen_profile_load pl;
 	char e[PVP_PKT_ERR_LEN] = "";
-	char msg[512];
 	json_t *root = NULL;
 	const char *source = "<rpc>";
 	int ret;
@@ -202,9 +201,9 @@ gen_m_profile_load(json_t *params, void *arg, json_t **result, char *err, size_t
 	}
 	/* --l3: a loaded profile goes to the resolved gateways too. */
 	gen_neigh_apply(g, p);
-	if (gen_streams_setup(g, p, msg, sizeof(msg)) != 0) {
+	if (gen_streams_setup(g, p, err, err_len) != 0) {
 		pvp_profile_free(p);
-		ret = pvp_fail(err, err_len, -EINVAL, "%s", msg);
+		ret = -EINVAL;
 		goto out;
 	}
 	memset(g->tx_base, 0, sizeof(g->tx_base));
@@ -228,7 +227,6 @@ gen_m_traffic_start(json_t *params, void *arg, json_t **result, char *err, size_
 	struct pvp_rate rate = {.unit = PVP_RATE_MAX};
 	struct pvp_gen_traffic_start ts;
 	double now = pvp_realtime_s();
-	char msg[512] = "";
 	int ret;
 
 	if (pvp_ctl_params(m, pvp_gen_traffic_start_members, params, &ts, err, err_len) < 0 ||
@@ -253,11 +251,11 @@ gen_m_traffic_start(json_t *params, void *arg, json_t **result, char *err, size_
 			m, fabs(ts.start_at - now), ts.start_at > now ? "ahead of" : "behind",
 			GEN_CTL_START_AHEAD_S, GEN_CTL_START_SKEW_S);
 	pthread_mutex_lock(&gen_lock);
-	ret = gen_traffic_start(g, &rate, ts.duration, ts.has_start_at ? ts.start_at : 0, msg,
-				sizeof(msg));
+	ret = gen_traffic_start(g, &rate, ts.duration, ts.has_start_at ? ts.start_at : 0, err,
+				err_len);
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0)
-		return pvp_fail(err, err_len, ret == -EBUSY ? -EBUSY : -EINVAL, "%s", msg);
+		return ret == -EBUSY ? -EBUSY : -EINVAL;
 	*result = json_object();
 	return 0;
 }
@@ -283,17 +281,16 @@ gen_m_traffic_update(json_t *params, void *arg, json_t **result, char *err, size
 	struct gen_ctx *g = arg;
 	struct pvp_gen_traffic_start ts;
 	struct pvp_rate rate;
-	char msg[512] = "";
 	int ret;
 
 	if (pvp_ctl_params(m, pvp_gen_traffic_update_members, params, &ts, err, err_len) < 0 ||
 	    gen_ctl_rate(m, ts.rate, &rate, err, err_len) != 0)
 		return -EINVAL;
 	pthread_mutex_lock(&gen_lock);
-	ret = gen_traffic_update(g, &rate, msg, sizeof(msg));
+	ret = gen_traffic_update(g, &rate, err, err_len);
 	pthread_mutex_unlock(&gen_lock);
 	if (ret != 0)
-		return pvp_fail(err, err_len, g->running ? -EINVAL : -EBUSY, "%s", msg);
+		return g->running ? -EINVAL : -EBUSY;
 	*result = json_object();
 	return 0;
 }
