@@ -127,10 +127,6 @@ gen_push_load(struct gen_ctx *g, const struct gen_push_conf *c, char *err, size_
 	uint32_t i, max_len;
 	double t = 0;
 
-	if (!(c->speedup > 0) || !(c->min_ipg_us >= 0)) {
-		snprintf(err, errlen, "push: speedup must be > 0 and the minimum gap >= 0");
-		return NULL;
-	}
 	if (rte_eth_dev_get_mtu(g->port[c->port].eth_port, &mtu) != 0)
 		mtu = RTE_ETHER_MTU;
 	max_len = (uint32_t)mtu + RTE_ETHER_HDR_LEN;

@@ -28,7 +28,7 @@ struct gen_push_conf {
 	const char *file;	   /* pcap or pcapng file (libpcap reads it) */
 	uint16_t port;		   /* generator port */
 	double ipg_us;		   /* fixed gap between frames, < 0: the file's gaps */
-	double min_ipg_us;	   /* no gap shorter than this */
+	double min_ipg_us;	   /* no gap shorter than this, >= 0 */
 	double speedup;		   /* the gaps (fixed or the file's) divided by this, > 0 */
 	uint64_t passes;	   /* times the file is sent, 0: until stopped */
 	bool src_from_pcap;	   /* keep each frame's source MAC */
@@ -41,8 +41,9 @@ struct gen_push;
 
 /*
  * Read @p c->file and plan the push: every frame must be an Ethernet
- * frame whole in the file and fit the port's MTU. Returns the push, or
- * NULL with one line in @p err (the file's name, the frame and why).
+ * frame whole in the file and fit the port's MTU (the caller has checked
+ * the gaps and the speedup). Returns the push, or NULL with one line in
+ * @p err (the file's name, the frame and why).
  */
 struct gen_push *gen_push_load(struct gen_ctx *g, const struct gen_push_conf *c, char *err,
 			       size_t errlen);
