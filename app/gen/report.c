@@ -21,30 +21,6 @@
 #include "gen.h"
 
 /*
- * When the run began (struct pvp_gen_start): the time traffic.start asked
- * for, the time it was due here, and the first packet any TX lcore sent.
- */
-static void
-gen_start_fill(const struct gen_ctx *g, struct pvp_gen_start *st)
-{
-	uint64_t first = 0;
-	uint16_t i;
-
-	for (i = 0; i < g->nb_tx; i++) {
-		uint64_t f = g->tx[i]->first_tsc;
-
-		if (f != 0 && (first == 0 || f < first))
-			first = f;
-	}
-	st->has_start_at = g->run_start_at > 0;
-	st->start_at = g->run_start_at;
-	st->has_start_s = g->run_start_tsc != 0;
-	st->start_s = g->run_start_rt;
-	st->has_first_tx = first != 0;
-	st->first_tx_s = first != 0 ? gen_tsc_to_realtime(g, first) : 0;
-}
-
-/*
  * The generator could not send what was asked: an exact-count run that
  * ended without all its packets, or a paced run whose packets took
  * noticeably longer than asked (achieved = sent over the time from the
@@ -87,7 +63,7 @@ static void
 gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
 {
 	bool counted = true;
-	uint64_t end;
+	uint64_t end, first = 0;
 	uint16_t i;
 
 	*tr = (struct pvp_gen_traffic){
@@ -122,7 +98,22 @@ gen_traffic_read(struct gen_ctx *g, struct pvp_gen_traffic *tr)
 	tr->achieved_pps = tr->elapsed_s > 0 ? (double)tr->tx_packets / tr->elapsed_s : 0;
 	tr->generator_limited = gen_run_limited(g, tr->tx_packets, tr->tx_asked, tr->elapsed_s);
 	pvp_rate_format(&g->rate, tr->rate, sizeof(tr->rate));
-	gen_start_fill(g, &tr->start);
+	/*
+	 * When the run began (struct pvp_gen_start): the time traffic.start asked
+	 * for, the time it was due here, and the first packet any TX lcore sent.
+	 */
+	for (i = 0; i < g->nb_tx; i++) {
+		uint64_t f = g->tx[i]->first_tsc;
+
+		if (f != 0 && (first == 0 || f < first))
+			first = f;
+	}
+	tr->start.has_start_at = g->run_start_at > 0;
+	tr->start.start_at = g->run_start_at;
+	tr->start.has_start_s = g->run_start_tsc != 0;
+	tr->start.start_s = g->run_start_rt;
+	tr->start.has_first_tx = first != 0;
+	tr->start.first_tx_s = first != 0 ? gen_tsc_to_realtime(g, first) : 0;
 }
 
 json_t *
