@@ -28,8 +28,14 @@
 #include "cmd_search.h"
 #include "pvp_lat.h"
 
-bool
-cmd_latency_reference(const struct cmd_repeats *r, char *name, size_t len, double *pps)
+/*
+ * The reference of the latency step from a point's searches: the last
+ * PDR goal (the first NDR when there is none), median of the lower
+ * bounds. @return true with @p name and @p pps set, false when no search
+ * found a lower bound.
+ */
+static bool
+lat_reference(const struct cmd_repeats *r, char *name, size_t len, double *pps)
 {
 	double v[CMD_SEARCH_MAX_REPEAT];
 	struct report_stats st;
@@ -90,16 +96,21 @@ lat_show(const char *load, double rate, const struct coord_trial_result *r, cons
 
 int
 cmd_latency_point(struct cmd_search_args *a, struct coord_topology *t, unsigned int size,
-		  unsigned int flows, const char *ref_name, double ref_pps,
-		  unsigned int *checks_failed)
+		  unsigned int flows, const struct cmd_repeats *reps, unsigned int *checks_failed)
 {
 	unsigned int i, round, rounds = a->repeat > 1 ? a->repeat : 1;
+	char err[512], buf[32], set[64], load[48], ref_name[32];
 	struct coord_trial_result r;
 	struct coord_trial_conf c;
-	char err[512], buf[32], set[64], load[48];
+	double ref_pps;
 	json_t *j;
 	int ret;
 
+	if (!lat_reference(reps, ref_name, sizeof(ref_name), &ref_pps)) {
+		printf("== latency %u B, %u flows: skipped, no search found a %s rate\n", size,
+		       flows, ref_name);
+		return 0;
+	}
 	/*
 	 * With --repeat N the loads are measured in N rounds, all loads in
 	 * each: the spread between rounds is the run's own latency noise,

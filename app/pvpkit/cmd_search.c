@@ -55,22 +55,6 @@ search_reports(const struct cmd_search_args *a)
 	return 0;
 }
 
-/* The latency step of a point, at fractions of what its searches found. */
-static int
-search_latency(struct cmd_search_args *a, struct coord_topology *t, struct cmd_search_point *sp,
-	       const struct cmd_repeats *reps)
-{
-	char ref[32];
-	double pps;
-
-	if (!cmd_latency_reference(reps, ref, sizeof(ref), &pps)) {
-		printf("== latency %u B, %u flows: skipped, no search found a %s rate\n", sp->size,
-		       sp->flows, ref);
-		return 0;
-	}
-	return cmd_latency_point(a, t, sp->size, sp->flows, ref, pps, &sp->run_checks_failed);
-}
-
 /*
  * Every point of the matrix in turn, until one fails or a signal comes.
  * @return 0 or 1; *kept: whether the results file holds everything;
@@ -123,7 +107,8 @@ search_matrix(struct cmd_search_args *a, struct coord_topology *t, bool *kept,
 			if (a->repeat > 1)
 				cmd_repeats_show(&reps, group);
 			if (a->latency && rc == 0 && !coord_interrupted)
-				rc = search_latency(a, t, &sp, &reps);
+				rc = cmd_latency_point(a, t, sp.size, sp.flows, &reps,
+						       &sp.run_checks_failed);
 		}
 	}
 	*kept = !a->sink.not_kept;

@@ -91,25 +91,18 @@ void cmd_repeats_show(const struct cmd_repeats *r, const char *group);
 
 /**
  * The latency step of a point: a trial at each load of @p a (percent of
- * @p ref_pps, 0 = the low fixed rate), in @p a->repeat rounds of every
- * load, each appended to the results with its "latency" member (load,
- * reference, set, round, rounds), and a line of figures per trial. A
+ * the reference rate its searches @p reps found, 0 = the low fixed rate;
+ * a line says it is skipped when they found none), in @p a->repeat rounds
+ * of every load, each appended to the results with its "latency" member
+ * (load, reference, set, round, rounds), and a line of figures per trial. A
  * trial the results file cannot take is printed whole on stdout.
  * @p checks_failed is incremented for each trial measured with a failed
  * check (its line says "[checks failed]").
  * @return 0, or 1 (a trial not measured or not kept).
  */
 int cmd_latency_point(struct cmd_search_args *a, struct coord_topology *t, unsigned int size,
-		      unsigned int flows, const char *ref_name, double ref_pps,
+		      unsigned int flows, const struct cmd_repeats *reps,
 		      unsigned int *checks_failed);
-
-/**
- * The reference of the latency step from a point's searches: the last
- * PDR goal (the first NDR when there is none), median of the lower
- * bounds. @return true with @p name and @p pps set, false when no search
- * found a lower bound.
- */
-bool cmd_latency_reference(const struct cmd_repeats *r, char *name, size_t len, double *pps);
 
 /**
  * --latency-floor FILE: the tester's floor from a wire run's latency
