@@ -88,7 +88,8 @@ search_matrix(struct cmd_search_args *a, struct coord_topology *t, bool *kept,
 			sp.size = a->sizes[i];
 			sp.flows = a->flows[k];
 			sp.group = a->repeat > 1 ? group : NULL;
-			cmd_repeats_init(&reps, &a->p);
+			memset(&reps, 0, sizeof(reps));
+			reps.p = &a->p;
 			/* Every search of a point is kept, each under its own id. */
 			for (r = 1; r <= a->repeat && rc == 0 && !coord_interrupted; r++) {
 				if (a->repeat > 1)
@@ -100,7 +101,9 @@ search_matrix(struct cmd_search_args *a, struct coord_topology *t, bool *kept,
 				/* A search that never started adds an empty result. */
 				memset(&sp.last, 0, sizeof(sp.last));
 				rc = cmd_search_point_run(&sp) != 0 ? 1 : 0;
-				cmd_repeats_add(&reps, &sp.last);
+				memcpy(reps.goal[reps.n++], sp.last.goal, sizeof(reps.goal[0]));
+				reps.remeasured += sp.last.nb_gen_remeasured;
+				reps.recovered += sp.last.nb_gen_recovered;
 				reps.checks_failed += json_array_size(sp.checks_failed);
 				reps.burst_warned += sp.burst_warned;
 			}

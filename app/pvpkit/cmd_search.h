@@ -80,12 +80,6 @@ struct cmd_repeats {
  */
 int cmd_search_run_record(struct cmd_search_args *a, struct coord_topology *t);
 
-/** Start summing up a point's searches. */
-void cmd_repeats_init(struct cmd_repeats *r, const struct pvp_search_params *p);
-
-/** Add one finished search. */
-void cmd_repeats_add(struct cmd_repeats *r, const struct pvp_search_result *res);
-
 /** Print "== repeats GROUP: ..." and a line per goal: median, min, max, spread. */
 void cmd_repeats_show(const struct cmd_repeats *r, const char *group);
 

@@ -27,25 +27,6 @@
 #include "pvp_search.h"
 
 void
-cmd_repeats_init(struct cmd_repeats *r, const struct pvp_search_params *p)
-{
-	memset(r, 0, sizeof(*r));
-	r->p = p;
-}
-
-void
-cmd_repeats_add(struct cmd_repeats *r, const struct pvp_search_result *res)
-{
-	if (r->n >= CMD_SEARCH_MAX_REPEAT)
-		return;
-	/* A search that never started has none: its goals stay empty. */
-	memcpy(r->goal[r->n], res->goal, sizeof(r->goal[0]));
-	r->remeasured += res->nb_gen_remeasured;
-	r->recovered += res->nb_gen_recovered;
-	r->n++;
-}
-
-void
 cmd_repeats_show(const struct cmd_repeats *r, const char *group)
 {
 	double v[CMD_SEARCH_MAX_REPEAT], d[CMD_SEARCH_MAX_REPEAT];
