@@ -183,19 +183,12 @@ report_history_open(const char *path)
 	return db;
 }
 
-/* Bind a JSON string, or NULL when @p v is not one. */
+/*
+ * Bind members @p keys (NULL-ended) of @p o from column @p i on: numbers
+ * and strings as they are, anything else (absent) as NULL.
+ */
 static void
-history_bind_str(sqlite3_stmt *st, int i, const json_t *v)
-{
-	if (json_is_string(v))
-		sqlite3_bind_text(st, i, json_string_value(v), -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Bind members @p keys (NULL-ended) of @p o from column @p i on: numbers, else NULL. */
-static void
-history_bind_nums(sqlite3_stmt *st, int i, const json_t *o, const char *const *keys)
+history_bind(sqlite3_stmt *st, int i, const json_t *o, const char *const *keys)
 {
 	const json_t *v;
 
@@ -203,6 +196,8 @@ history_bind_nums(sqlite3_stmt *st, int i, const json_t *o, const char *const *k
 		v = json_object_get(o, *keys);
 		if (json_is_number(v))
 			sqlite3_bind_double(st, i, json_number_value(v));
+		else if (json_is_string(v))
+			sqlite3_bind_text(st, i, json_string_value(v), -1, SQLITE_TRANSIENT);
 		else
 			sqlite3_bind_null(st, i);
 	}
@@ -282,7 +277,8 @@ history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const jso
 	};
 	/* The columns after run (and goal name), as history_steps made them. */
 	static const char *const point[] = {"size", "flows", NULL};
-	static const char *const goal[] = {"pps", "min_pps", "max_pps", "repeats", "spread", NULL};
+	static const char *const goal[] = {"pps",    "min_pps", "max_pps", "repeats",
+					   "spread", "status",	NULL};
 	static const char *const lat[] = {"load_pct",  "rate_pps", "p50_ns", "p99_ns",
 					  "p99_99_ns", "max_ns",   NULL};
 	const json_t *pt, *g, *l;
@@ -299,10 +295,9 @@ history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const jso
 			if (rc != SQLITE_DONE)
 				break;
 			sqlite3_bind_int64(st[0], 1, run);
-			history_bind_nums(st[0], 2, pt, point);
+			history_bind(st[0], 2, pt, point);
 			sqlite3_bind_text(st[0], 4, name, -1, SQLITE_TRANSIENT);
-			history_bind_nums(st[0], 5, g, goal);
-			history_bind_str(st[0], 10, json_object_get(g, "status"));
+			history_bind(st[0], 5, g, goal);
 			rc = history_step(st[0]);
 			if (rc == SQLITE_DONE && json_is_number(json_object_get(g, "pps")))
 				rc = history_add_hops(db, st[2], run, recs, pt, name,
@@ -312,8 +307,8 @@ history_add_points(sqlite3 *db, sqlite3_int64 run, const json_t *recs, const jso
 			if (rc != SQLITE_DONE)
 				break;
 			sqlite3_bind_int64(st[1], 1, run);
-			history_bind_nums(st[1], 2, pt, point);
-			history_bind_nums(st[1], 4, l, lat);
+			history_bind(st[1], 2, pt, point);
+			history_bind(st[1], 4, l, lat);
 			rc = history_step(st[1]);
 		}
 	}
@@ -361,6 +356,8 @@ history_load(const char *arg, json_t **recs, json_t **sum)
 int
 report_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char *tag)
 {
+	/* The run's text columns from its metadata, ?2 to ?5. */
+	static const char *const meta[] = {"started", "topology", "dut", "pvpkit_version", NULL};
 	const json_t *m;
 	sqlite3_stmt *st = NULL;
 	json_t *recs, *sum;
@@ -378,18 +375,15 @@ report_history_add(sqlite3 *db, const char *dbpath, const char *arg, const char 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db,
 					"INSERT INTO runs (added, source, started, topology, dut,"
-					" host, pvpkit_version, tag, summary) VALUES"
+					" pvpkit_version, host, tag, summary) VALUES"
 					" (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?1, ?2, ?3, ?4,"
 					" ?5, ?6, ?7, ?8)",
 					-1, &st, NULL);
 	if (rc == SQLITE_OK && text != NULL) {
 		sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-		history_bind_str(st, 2, json_object_get(m, "started"));
-		history_bind_str(st, 3, json_object_get(m, "topology"));
-		history_bind_str(st, 4, json_object_get(m, "dut"));
+		history_bind(st, 2, m, meta);
 		if (host != NULL)
-			sqlite3_bind_text(st, 5, host, -1, SQLITE_TRANSIENT);
-		history_bind_str(st, 6, json_object_get(m, "pvpkit_version"));
+			sqlite3_bind_text(st, 6, host, -1, SQLITE_TRANSIENT);
 		if (tag != NULL)
 			sqlite3_bind_text(st, 7, tag, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 8, text, -1, SQLITE_TRANSIENT);
