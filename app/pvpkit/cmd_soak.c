@@ -464,14 +464,9 @@ cmd_soak(int argc, char **argv)
 		snprintf(results, sizeof(results), "%s/soak.jsonl", a.out);
 		a.o.results = results;
 	}
-	if (a.pdr_fraction > 0 && a.from != NULL) {
-		rc = cmd_soak_pdr(&a, false, &pdr);
-		if (rc != 0)
-			return rc;
-		a.o.conf.traffic.rate_pps = pdr * a.pdr_fraction;
-	} else if (a.pdr_fraction > 0) {
-		/* Bad search options are refused before anything runs. */
-		rc = cmd_soak_search(&a, false);
+	/* A bad --from, or bad search options, are refused before anything runs. */
+	if (a.pdr_fraction > 0) {
+		rc = a.from != NULL ? cmd_soak_pdr(&a, false, &pdr) : cmd_soak_search(&a, false);
 		if (rc != 0)
 			return rc;
 	}
@@ -492,7 +487,6 @@ cmd_soak(int argc, char **argv)
 		rc = cmd_soak_pdr(&a, true, &pdr);
 		if (rc != 0)
 			return rc;
-		a.o.conf.traffic.rate_pps = pdr * a.pdr_fraction;
 	}
 	/* On the heap: the snapshots and histograms are large. */
 	s = calloc(1, sizeof(*s));

@@ -56,8 +56,9 @@ int cmd_soak_parse(int argc, char **argv, struct soak_args *a);
 
 /*
  * The PDR of (size, flows) in results file or directory a->from, into
- * @p pps. @p searched: the search just run wrote it. @return 0, 1 (the
- * search found none) or 2 (bad --from) after a message.
+ * @p pps, and the soak's rate, a->pdr_fraction of it. @p searched: the
+ * search just run wrote it. @return 0, 1 (the search found none) or 2
+ * (bad --from) after a message.
  */
 int cmd_soak_pdr(struct soak_args *a, bool searched, double *pps);
 

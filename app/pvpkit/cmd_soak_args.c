@@ -169,6 +169,7 @@ cmd_soak_pdr(struct soak_args *a, bool searched, double *pps)
 			a->pdr_fraction, PVP_RATE_MIN_PPS, PVP_RATE_MAX_PPS);
 		return searched ? 1 : 2;
 	}
+	a->o.conf.traffic.rate_pps = *pps * a->pdr_fraction;
 	return 0;
 }
 
