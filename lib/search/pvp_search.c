@@ -154,13 +154,8 @@ search_phase_reset(struct pvp_search *s)
 {
 	unsigned int g;
 
-	for (g = 0; g < s->p.nb_goals; g++) {
-		s->gs[g].cand_tried = false;
-		s->gs[g].fit_down = false;
-		s->gs[g].probed = false;
-		s->gs[g].down_w = 0;
-		s->gs[g].up_w = s->phase_width[s->phase];
-	}
+	for (g = 0; g < s->p.nb_goals; g++)
+		s->gs[g] = (struct search_goal_state){.up_w = s->phase_width[s->phase]};
 }
 
 struct pvp_search *
