@@ -360,7 +360,6 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	memset(t, 0, sizeof(*t));
 	t->rate = s->pending_trial.rate;
 	t->duration = s->pending_trial.duration;
-	t->achieved_rate = m->achieved_rate;
 	t->tx = m->tx;
 	t->rx = m->rx;
 	t->loss_ratio = m->tx > m->rx ? (double)(m->tx - m->rx) / (double)m->tx : 0;
@@ -370,8 +369,6 @@ pvp_search_feed(struct pvp_search *s, const struct pvp_search_measurement *m)
 	t->warmup = s->pending_kind == KIND_WARMUP;
 	t->gen_remeasure = s->pending_trial.gen_remeasure;
 	t->loss_remeasure = s->pending_trial.loss_remeasure;
-	t->has_latency = m->has_latency;
-	memcpy(t->lat_ns, m->lat_ns, sizeof(t->lat_ns));
 	s->res.total_time += t->duration;
 
 	if (t->warmup) {

@@ -207,21 +207,18 @@ struct pvp_search_measurement {
 
 /** One trial as the search recorded it. */
 struct pvp_search_trial_rec {
-	double rate;			    /**< rate asked */
-	double duration;		    /**< seconds */
-	double achieved_rate;		    /**< as measured */
-	uint64_t tx;			    /**< as measured */
-	uint64_t rx;			    /**< as measured */
-	double loss_ratio;		    /**< (tx - rx) / tx, 0 when rx >= tx */
-	bool generator_limited;		    /**< not a DUT result */
-	unsigned int phase;		    /**< MLR phase (0 = initial); 0 for binary */
-	uint32_t met;			    /**< bit g set: the trial met goal g */
-	bool warmup;			    /**< the warm-up trial, not a DUT result */
-	bool gen_remeasure;		    /**< re-measure of a generator-limited trial */
-	bool loss_suspect;		    /**< lost below a one-rate fit: not counted */
-	bool loss_remeasure;		    /**< re-measure of a loss_suspect trial */
-	bool has_latency;		    /**< lat_ns was measured */
-	uint64_t lat_ns[PVP_SEARCH_LAT_NB]; /**< as measured, ns */
+	double rate;		/**< rate asked */
+	double duration;	/**< seconds */
+	uint64_t tx;		/**< as measured */
+	uint64_t rx;		/**< as measured */
+	double loss_ratio;	/**< (tx - rx) / tx, 0 when rx >= tx */
+	bool generator_limited; /**< not a DUT result */
+	unsigned int phase;	/**< MLR phase (0 = initial); 0 for binary */
+	uint32_t met;		/**< bit g set: the trial met goal g */
+	bool warmup;		/**< the warm-up trial, not a DUT result */
+	bool gen_remeasure;	/**< re-measure of a generator-limited trial */
+	bool loss_suspect;	/**< lost below a one-rate fit: not counted */
+	bool loss_remeasure;	/**< re-measure of a loss_suspect trial */
 };
 
 /** How a goal's search ended. */
