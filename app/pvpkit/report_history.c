@@ -185,7 +185,7 @@ report_history_open(const char *path)
 
 /*
  * Bind members @p keys (NULL-ended) of @p o from column @p i on: numbers
- * and strings as they are, anything else (absent) as NULL.
+ * and strings as they are; anything else (absent) is left unbound, NULL.
  */
 static void
 history_bind(sqlite3_stmt *st, int i, const json_t *o, const char *const *keys)
@@ -198,12 +198,10 @@ history_bind(sqlite3_stmt *st, int i, const json_t *o, const char *const *keys)
 			sqlite3_bind_double(st, i, json_number_value(v));
 		else if (json_is_string(v))
 			sqlite3_bind_text(st, i, json_string_value(v), -1, SQLITE_TRANSIENT);
-		else
-			sqlite3_bind_null(st, i);
 	}
 }
 
-/* Step a prepared insert and reset it for the next row. SQLITE_DONE or the error. */
+/* Step a prepared insert, then reset it and its parameters (NULL). SQLITE_DONE or the error. */
 static int
 history_step(sqlite3_stmt *st)
 {
@@ -251,8 +249,6 @@ history_add_hops(sqlite3 *db, sqlite3_stmt *st, sqlite3_int64 run, const json_t 
 		sqlite3_bind_text(st, 4, goal, -1, SQLITE_TRANSIENT);
 		if (best->has_requested)
 			sqlite3_bind_double(st, 5, best->requested_pps);
-		else
-			sqlite3_bind_null(st, 5);
 		sqlite3_bind_text(st, 6, hop, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(st, 7, (sqlite3_int64)json_integer_value(v));
 		rc = history_step(st);
