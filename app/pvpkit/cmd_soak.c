@@ -356,14 +356,10 @@ soak_inject_due(struct soak_run *s)
 		err[0] = '\0';
 		rec->ok = hop->driver->call(hop, in->method, rec->params, &rec->result, err,
 					    sizeof(err)) == 0;
-		if (!rec->ok) {
+		if (!rec->ok)
 			snprintf(rec->error, sizeof(rec->error), "%s", err);
-			printf("soak inject %6.1f s: %s %s failed: %s\n", t, in->hop, in->method,
-			       err);
-		} else {
-			printf("soak inject %6.1f s: %s %s %s\n", t, in->hop, in->method,
-			       in->params != NULL ? in->params : "");
-		}
+		printf("soak inject %6.1f s: %s %s %s%s\n", t, in->hop, in->method,
+		       rec->ok ? "" : "failed: ", rec->ok ? (in->params ?: "") : err);
 		fflush(stdout);
 	}
 }
