@@ -40,7 +40,6 @@ compare_load(const char *path)
 	size_t n = strlen(path), len;
 	int ret;
 
-	memset(&li, 0, sizeof(li));
 	if (stat(path, &st) < 0) {
 		fprintf(stderr, "pvpkit: compare: %s: %s\n", path, strerror(errno));
 		return NULL;

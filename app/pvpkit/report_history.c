@@ -321,7 +321,6 @@ history_load(const char *arg, json_t **recs, json_t **sum)
 	char path[4096];
 	struct stat st;
 
-	memset(&li, 0, sizeof(li));
 	if (stat(arg, &st) < 0) {
 		fprintf(stderr, "pvpkit: history: %s: %s\n", arg, strerror(errno));
 		return 1;
