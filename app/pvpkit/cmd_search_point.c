@@ -223,31 +223,21 @@ search_trial_list(const json_t *trials, char *buf, size_t len)
 	return buf;
 }
 
-/* Whether a goal of the search bounds latency. */
-static bool
-search_has_latency_goal(const struct pvp_search_params *p)
-{
-	unsigned int g;
-
-	for (g = 0; g < p->nb_goals; g++)
-		if (p->lat_stat[g] != PVP_SEARCH_LAT_NONE)
-			return true;
-	return false;
-}
-
 /*
  * What the search is fed from a trial: its counts and, when a goal bounds
  * latency, the latency of its streams' histograms merged (@p trial is its
  * record), with in @p misses the latency-bounded goals it missed and why,
- * " [pdr+p99-100us: p99 123 us > 100 us]".
+ * " [pdr+p99-100us: p99 123 us > 100 us]". @return whether a goal bounds
+ * latency.
  */
-static void
+static bool
 search_measurement(const struct cmd_search_point *sp, const struct coord_trial_result *r,
 		   const json_t *trial, struct pvp_search_measurement *m, char *misses, size_t len)
 {
 	const struct pvp_search_params *p = &sp->a->p;
 	struct pvp_lat_summary ls;
 	char name[32], why[96];
+	bool lat_goal = false;
 	struct pvp_lat *h;
 	unsigned int g;
 	size_t n = 0;
@@ -258,8 +248,10 @@ search_measurement(const struct cmd_search_point *sp, const struct coord_trial_r
 	m->tx = coord_trial_tx_packets(r);
 	m->rx = coord_trial_rx_packets(r);
 	m->generator_limited = r->traffic.generator_limited;
-	if (!search_has_latency_goal(p))
-		return;
+	for (g = 0; g < p->nb_goals; g++)
+		lat_goal = lat_goal || p->lat_stat[g] != PVP_SEARCH_LAT_NONE;
+	if (!lat_goal)
+		return false;
 	h = malloc(sizeof(*h));
 	if (h != NULL && report_trial_latency(trial, h, NULL) > 0) {
 		pvp_lat_read(h, &ls);
@@ -278,6 +270,7 @@ search_measurement(const struct cmd_search_point *sp, const struct coord_trial_r
 		n += (size_t)snprintf(misses + n, len - n, " [%s: %s]",
 				      report_goal_label(p, g, name, sizeof(name)), why);
 	}
+	return true;
 }
 
 /*
@@ -299,6 +292,7 @@ search_trial_once(struct cmd_search_point *sp, struct pvp_search *s,
 	struct pvp_search_measurement m;
 	struct coord_trial_result r;
 	char err[512], misses[256];
+	bool lat_goal;
 	json_t *j;
 	int ret;
 
@@ -326,7 +320,7 @@ search_trial_once(struct cmd_search_point *sp, struct pvp_search *s,
 	 * be written follows its line whole on stdout, and the search stops
 	 * there. */
 	j = search_keep_trial(sp, st, &r, &ret);
-	search_measurement(sp, &r, j, &m, misses, sizeof(misses));
+	lat_goal = search_measurement(sp, &r, j, &m, misses, sizeof(misses));
 	search_show_trial(sp, st, &r, misses);
 	json_decref(j);
 	if (ret < 0) {
@@ -348,8 +342,7 @@ search_trial_once(struct cmd_search_point *sp, struct pvp_search *s,
 	 * source measured none: stop rather than search down to the
 	 * minimum rate on trials that all "miss" it.
 	 */
-	if (search_has_latency_goal(&sp->a->p) && !m.has_latency && m.rx > 0 &&
-	    !m.generator_limited && !st->warmup) {
+	if (lat_goal && !m.has_latency && m.rx > 0 && !m.generator_limited && !st->warmup) {
 		snprintf(sp->error, sizeof(sp->error),
 			 "trial %u measured no latency, which a latency-bounded goal needs (a "
 			 "source that stamps its packets: pvpkit-gen, or trex with flow stats "
