@@ -247,7 +247,6 @@ cmd_soak_parse(int argc, char **argv, struct soak_args *a)
 		{"inject", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 	};
-	struct option *shared = &opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS];
 	char err[160];
 	size_t i;
 	int opt, rc;
@@ -255,15 +254,14 @@ cmd_soak_parse(int argc, char **argv, struct soak_args *a)
 	/* Ours, then the search's that are passed on, then the shared ones and the end. */
 	_Static_assert(sizeof(own) / sizeof(own[0]) == SOAK_NB_OWN_OPTS, "soak options");
 	memcpy(opts, own, sizeof(own));
-	for (i = 0; i < SOAK_NB_SEARCH_OPTS; i++) {
-		opts[SOAK_NB_OWN_OPTS + i].name = soak_search_opts[i] + 2;
-		opts[SOAK_NB_OWN_OPTS + i].has_arg = strcmp(soak_search_opts[i], "--no-tables") == 0
-							     ? no_argument
-							     : required_argument;
-		opts[SOAK_NB_OWN_OPTS + i].flag = NULL;
-		opts[SOAK_NB_OWN_OPTS + i].val = SOAK_OPT_SEARCH + (int)i;
-	}
-	cli_opts_longopts(CLI_OPT_SOAK, NULL, 0, shared);
+	for (i = 0; i < SOAK_NB_SEARCH_OPTS; i++)
+		opts[SOAK_NB_OWN_OPTS + i] =
+			(struct option){.name = soak_search_opts[i] + 2,
+					.has_arg = strcmp(soak_search_opts[i], "--no-tables") == 0
+							   ? no_argument
+							   : required_argument,
+					.val = SOAK_OPT_SEARCH + (int)i};
+	cli_opts_longopts(CLI_OPT_SOAK, NULL, 0, &opts[SOAK_NB_OWN_OPTS + SOAK_NB_SEARCH_OPTS]);
 
 	memset(a, 0, sizeof(*a));
 	cli_opts_init(&a->o);
