@@ -122,15 +122,11 @@ cli_opts_longopts(unsigned int cmd, const struct option *own, size_t nb_own, str
 
 	if (nb_own > 0)
 		memcpy(out, own, nb_own * sizeof(*own));
-	for (i = 0; i < CLI_OPT_NB; i++) {
-		if ((cli_opts[i].cmds & cmd) == 0)
-			continue;
-		out[nb_own].name = cli_opts[i].name;
-		out[nb_own].has_arg = required_argument;
-		out[nb_own].flag = NULL;
-		out[nb_own].val = CLI_OPT_VAL + (int)i;
-		nb_own++;
-	}
+	for (i = 0; i < CLI_OPT_NB; i++)
+		if ((cli_opts[i].cmds & cmd) != 0)
+			out[nb_own++] = (struct option){.name = cli_opts[i].name,
+							.has_arg = required_argument,
+							.val = CLI_OPT_VAL + (int)i};
 	memset(&out[nb_own], 0, sizeof(*out));
 }
 
