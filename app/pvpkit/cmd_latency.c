@@ -183,7 +183,7 @@ cmd_latency_floor(struct cmd_search_args *a)
 	struct pvp_lat_summary s;
 	const char *clock = "", *base;
 	json_t *recs, *fl;
-	char u[3][24], clk[16];
+	char u[3][24];
 	size_t i;
 	int ret;
 
@@ -216,9 +216,6 @@ cmd_latency_floor(struct cmd_search_args *a)
 	}
 	pvp_lat_read(h, &s);
 	free(h);
-	/* The clock's name lives in the records, freed below. */
-	snprintf(clk, sizeof(clk), "%s", clock);
-	clock = clk;
 	base = strrchr(a->lat_floor, '/') != NULL ? strrchr(a->lat_floor, '/') + 1 : a->lat_floor;
 	fl = json_pack("{s:s,s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:s}", "type", "latency_floor", "source",
 		       base, "rate_pps", json_number_value(json_object_get(best, "requested_pps")),
