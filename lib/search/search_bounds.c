@@ -302,14 +302,11 @@ search_goal_done(const struct pvp_search *s, const struct search_bounds *b, doub
 	return false;
 }
 
+/* @p r within [min_rate, eff_max] (eff_max is never below min_rate). */
 static double
 clip_rate(const struct pvp_search *s, double r)
 {
-	if (r > s->eff_max)
-		r = s->eff_max;
-	if (r < s->p.min_rate)
-		r = s->p.min_rate;
-	return r;
+	return fmax(fmin(r, s->eff_max), s->p.min_rate);
 }
 
 /* RFC 2544: halve [lower or min_rate, upper] until narrow enough. */
