@@ -40,7 +40,6 @@ struct soak_args {
 	/* Passed-on search options ("--max-rate", "1Mpps", ...). */
 	const char *search_argv[2 * 64];
 	unsigned int nb_search_argv; /* words in search_argv */
-	bool search_goal;	     /* a --goal among them */
 	/* --inject, in the order of their seconds. */
 	struct soak_inject inject[SOAK_MAX_INJECT];
 	unsigned int nb_inject; /* used entries of inject */

@@ -326,8 +326,6 @@ cmd_soak_parse(int argc, char **argv, struct soak_args *a)
 			a->search_argv[a->nb_search_argv++] = soak_search_opts[i];
 			if (opts[SOAK_NB_OWN_OPTS + i].has_arg == required_argument)
 				a->search_argv[a->nb_search_argv++] = optarg;
-			if (strcmp(soak_search_opts[i], "--goal") == 0)
-				a->search_goal = true;
 			break;
 		}
 	}
@@ -361,7 +359,7 @@ cmd_soak_search(struct soak_args *a, bool run)
 	};
 	struct cmd_search_args *sa;
 	unsigned int i, g;
-	bool pdr = false, bounded = false;
+	bool pdr = false, bounded = false, goal;
 	int argc = 7, rc;
 
 	snprintf(size, sizeof(size), "%u", a->o.conf.traffic.size);
@@ -392,10 +390,11 @@ cmd_soak_search(struct soak_args *a, bool run)
 		else
 			bounded = true;
 	}
+	goal = sa->goals_given;
 	free(sa);
 	if (rc != 0)
 		return 2;
-	if (!pdr && a->search_goal)
+	if (!pdr && goal)
 		return cli_usage_error(SOAK_SEE,
 				       "soak: --pdr-fraction needs a PDR %samong the goals "
 				       "(--goal pdr=0.5%%)",
