@@ -377,7 +377,7 @@ fwd_args_parse(int argc, char **argv, struct fwd_conf *conf)
 		if (i == FWD_MAX_PORTS)
 			fwd_die("--mode mac needs --peer-mac");
 	}
-	if (conf->json != NULL && pvp_json_file_check(conf->json, err, sizeof(err)) != 0)
+	if (conf->json != NULL && pvp_path_check_writable(conf->json, err, sizeof(err)) != 0)
 		fwd_die("--json %s", err);
 	/* The next getopt user (the EAL) starts from scratch. */
 	optind = 1;

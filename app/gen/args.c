@@ -436,7 +436,7 @@ gen_args_parse(int argc, char **argv, struct gen_opts *o)
 	if (optind < ac)
 		gen_die("unexpected argument '%.40s' (see --help)", av[optind]);
 	gen_args_check(o);
-	if (o->json != NULL && pvp_json_file_check(o->json, err, sizeof(err)) != 0)
+	if (o->json != NULL && pvp_path_check_writable(o->json, err, sizeof(err)) != 0)
 		gen_die("--json %s", err);
 	if (o->capture != NULL) {
 		struct gen_cap_conf cc;

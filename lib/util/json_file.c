@@ -4,9 +4,9 @@
 
 /*
  * A JSON document written to a file a user names (pvpkit-gen and
- * pvpkit-fwd --json FILE): checked before the run, so a wrong path
- * fails at once and not after an hour of traffic, and written so that
- * a FIFO or a device named by mistake is refused, never blocked on.
+ * pvpkit-fwd --json FILE; pvp_path_check_writable() checks it before the
+ * run), written so that a FIFO or a device named by mistake is refused,
+ * never blocked on.
  */
 
 #include <errno.h>
@@ -22,12 +22,12 @@
 #include "util_private.h"
 
 /*
- * Open @p path for writing without blocking (a FIFO without a reader
- * fails at once) and refuse anything but a regular file. @p create:
- * O_CREAT | O_TRUNC, else the file must exist. Returns an fd or -errno.
+ * Open @p path for writing (created or truncated) without blocking (a
+ * FIFO without a reader fails at once) and refuse anything but a regular
+ * file. Returns an fd or -errno.
  */
 static int
-json_file_open(const char *path, int create)
+json_file_open(const char *path)
 {
 	struct stat st;
 	int fd, e;
@@ -35,7 +35,7 @@ json_file_open(const char *path, int create)
 	/* Opening a FIFO without a reader fails with ENXIO: say what it is. */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return -EINVAL;
-	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | create, 0644);
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return -errno;
 	e = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
@@ -47,35 +47,13 @@ json_file_open(const char *path, int create)
 }
 
 int
-pvp_json_file_check(const char *path, char *err, size_t errlen)
-{
-	int fd;
-
-	/* O_EXCL: a file made only to check it is removed again. */
-	fd = json_file_open(path, O_CREAT | O_EXCL);
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
-		return 0;
-	}
-	if (fd == -EEXIST)
-		fd = json_file_open(path, 0);
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	return util_seterr(err, errlen, fd, "%s: %s", path,
-			   fd == -EINVAL ? "not a regular file" : strerror(-fd));
-}
-
-int
 pvp_json_file_write(const char *path, const json_t *doc, char *err, size_t errlen)
 {
 	int fd, ret = 0;
 
 	if (doc == NULL)
 		return util_seterr(err, errlen, -ENOMEM, "%s: out of memory", path);
-	fd = json_file_open(path, O_CREAT | O_TRUNC);
+	fd = json_file_open(path);
 	if (fd < 0)
 		return util_seterr(err, errlen, fd, "%s: %s", path,
 				   fd == -EINVAL ? "not a regular file" : strerror(-fd));

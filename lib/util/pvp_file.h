@@ -180,17 +180,6 @@ int pvp_path_check_writable(const char *path, char *err, size_t errlen);
 int pvp_jsonl_append(const char *path, const json_t *rec);
 
 /**
- * Check, before anything runs, that a JSON document can be written to
- * @p path later (--json FILE): a regular file (created and removed again
- * when missing), opened without blocking, so a FIFO or device is refused
- * at once.
- *
- * @return 0 or -errno (-EINVAL: not a regular file) with "PATH: reason"
- *   in @p err.
- */
-int pvp_json_file_check(const char *path, char *err, size_t errlen);
-
-/**
  * Write @p doc (indented, keys sorted, then '\n') to @p path, created
  * 0644 or truncated, refusing anything but a regular file.
  *
