@@ -265,7 +265,7 @@ ctl_client_line(struct pvp_ctl_client *c, char **line, size_t *consumed, uint64_
 			return ctl_client_fail(c, err, err_len, what);
 		}
 		/* Room for a whole chunk: one recv() takes what the socket holds. */
-		if (ctl_buf_reserve(&c->rbuf, &c->rcap, c->rlen + CTL_READ_CHUNK) < 0)
+		if (pvp_buf_reserve(&c->rbuf, &c->rcap, c->rlen + CTL_READ_CHUNK) < 0)
 			return ctl_client_fail(c, err, err_len, "out of memory");
 		n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
 		if (n > 0) {

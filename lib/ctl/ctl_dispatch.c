@@ -83,28 +83,9 @@ ctl_conn_gone(struct ctl_conn *c)
 }
 
 int
-ctl_buf_reserve(char **buf, size_t *cap, size_t need)
-{
-	size_t ncap;
-	char *n;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 4096;
-	while (ncap < need)
-		ncap *= 2;
-	n = realloc(*buf, ncap);
-	if (n == NULL)
-		return -ENOMEM;
-	*buf = n;
-	*cap = ncap;
-	return 0;
-}
-
-int
 ctl_conn_received(struct ctl_conn *c, const void *data, size_t len)
 {
-	if (ctl_buf_reserve(&c->rbuf, &c->rcap, c->rlen + len) < 0)
+	if (pvp_buf_reserve(&c->rbuf, &c->rcap, c->rlen + len) < 0)
 		return -ENOMEM;
 	memcpy(c->rbuf + c->rlen, data, len);
 	c->rlen += len;
@@ -120,7 +101,7 @@ ctl_conn_send(struct ctl_conn *c, const char *s, size_t len)
 		c->wlen -= c->woff;
 		c->woff = 0;
 	}
-	if (ctl_buf_reserve(&c->wbuf, &c->wcap, c->wlen + len + 1) < 0)
+	if (pvp_buf_reserve(&c->wbuf, &c->wcap, c->wlen + len + 1) < 0)
 		return -ENOMEM;
 	memcpy(c->wbuf + c->wlen, s, len);
 	c->wbuf[c->wlen + len] = '\n';
@@ -303,7 +284,7 @@ struct ctl_str {
 static int
 ctl_str_add(struct ctl_str *b, const char *s, size_t len)
 {
-	if (ctl_buf_reserve(&b->p, &b->cap, b->len + len + 1) < 0)
+	if (pvp_buf_reserve(&b->p, &b->cap, b->len + len + 1) < 0)
 		return -ENOMEM;
 	memcpy(b->p + b->len, s, len);
 	b->len += len;

@@ -174,8 +174,6 @@ void ctl_log_limited(struct pvp_ctl_server *srv, int level, const char *fmt, ...
 	__attribute__((format(printf, 3, 4)));
 void ctl_conn_init(const struct pvp_ctl_server *srv, struct ctl_conn *c, int fd);
 void ctl_conn_release(struct ctl_conn *c);
-/* Grow *@p buf (*@p cap bytes) by doubling to hold @p need bytes; 0 or -ENOMEM. */
-int ctl_buf_reserve(char **buf, size_t *cap, size_t need);
 /* Append @p len received bytes to the connection's read buffer. */
 int ctl_conn_received(struct ctl_conn *c, const void *data, size_t len);
 /*

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pvp_util.h"
+
 #include "pvp_metrics.h"
 
 void
@@ -47,21 +49,8 @@ om_bad(struct pvp_om *om, bool bad)
 static void
 om_reserve(struct pvp_om *om, size_t n)
 {
-	size_t cap;
-	char *b;
-
-	if (om->err != 0 || om->len + n + 1 <= om->cap)
-		return;
-	cap = om->cap != 0 ? om->cap : 4096;
-	while (cap < om->len + n + 1)
-		cap *= 2;
-	b = realloc(om->buf, cap);
-	if (b == NULL) {
+	if (om->err == 0 && pvp_buf_reserve(&om->buf, &om->cap, om->len + n + 1) < 0)
 		om->err = -ENOMEM;
-		return;
-	}
-	om->buf = b;
-	om->cap = cap;
 }
 
 static void __attribute__((format(printf, 2, 3))) om_printf(struct pvp_om *om, const char *fmt, ...)

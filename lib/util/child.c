@@ -158,14 +158,9 @@ child_read_stdout(struct child_io *io)
 {
 	struct pvp_child_out *out = io->out;
 
-	if (out->len + 1 == io->cap && io->cap < io->max) {
-		char *nb = realloc(out->out, io->cap * 2);
-
-		if (nb != NULL) {
-			out->out = nb;
-			io->cap *= 2;
-		}
-	}
+	/* Doubled while under the limit; a failed realloc keeps the buffer. */
+	if (out->len + 1 == io->cap && io->cap < io->max)
+		pvp_buf_reserve(&out->out, &io->cap, io->cap + 1);
 	child_read(&io->pout[0], out->out, io->cap, &out->len);
 }
 

@@ -2,8 +2,10 @@
  * Copyright (c) 2026 The pvpkit authors
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pvp_util.h"
@@ -18,6 +20,25 @@ pvp_gcd64(uint64_t a, uint64_t b)
 		b = t;
 	}
 	return a;
+}
+
+int
+pvp_buf_reserve(char **buf, size_t *cap, size_t need)
+{
+	size_t ncap;
+	char *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 4096;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*buf, ncap);
+	if (n == NULL)
+		return -ENOMEM;
+	*buf = n;
+	*cap = ncap;
+	return 0;
 }
 
 const char *

@@ -461,6 +461,12 @@ pvp_put_be64(uint8_t *p, uint64_t v)
 /** Greatest common divisor; pvp_gcd64(0, b) is b, pvp_gcd64(0, 0) is 0. */
 uint64_t pvp_gcd64(uint64_t a, uint64_t b);
 
+/**
+ * Grow the buffer *@p buf of *@p cap bytes to hold @p need bytes, doubling
+ * from 4096; unchanged on failure. @return 0 or -ENOMEM.
+ */
+int pvp_buf_reserve(char **buf, size_t *cap, size_t need);
+
 /** Length of "xx:xx:xx:xx:xx:xx" plus its NUL. */
 #define PVP_MAC_STRLEN 18
 
