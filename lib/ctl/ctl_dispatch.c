@@ -116,17 +116,6 @@ ctl_error_response(json_t *id, int code, const char *message)
 			 id != NULL ? id : json_null(), "error", "code", code, "message", message);
 }
 
-static const struct ctl_method *
-ctl_find_method(const struct pvp_ctl_server *srv, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < srv->n_methods; i++)
-		if (strcmp(srv->methods[i].name, name) == 0)
-			return &srv->methods[i];
-	return NULL;
-}
-
 static int
 ctl_builtin_info(struct pvp_ctl_server *srv, json_t **result, char *err, size_t err_len)
 {

@@ -63,16 +63,25 @@ ctl_log_limited(struct pvp_ctl_server *srv, int level, const char *fmt, ...)
 	srv->warn_quiet = 0;
 }
 
+const struct ctl_method *
+ctl_find_method(const struct pvp_ctl_server *srv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < srv->n_methods; i++)
+		if (strcmp(srv->methods[i].name, name) == 0)
+			return &srv->methods[i];
+	return NULL;
+}
+
 static int
 ctl_add_method(struct pvp_ctl_server *srv, const char *name, pvp_ctl_method_cb cb, void *arg)
 {
 	struct ctl_method *m;
 	char *copy;
-	size_t i;
 
-	for (i = 0; i < srv->n_methods; i++)
-		if (strcmp(srv->methods[i].name, name) == 0)
-			return -EEXIST;
+	if (ctl_find_method(srv, name) != NULL)
+		return -EEXIST;
 	copy = strdup(name);
 	if (copy == NULL)
 		return -ENOMEM;
@@ -82,10 +91,7 @@ ctl_add_method(struct pvp_ctl_server *srv, const char *name, pvp_ctl_method_cb c
 		return -ENOMEM;
 	}
 	srv->methods = m;
-	m[srv->n_methods].name = copy;
-	m[srv->n_methods].cb = cb;
-	m[srv->n_methods].arg = arg;
-	srv->n_methods++;
+	m[srv->n_methods++] = (struct ctl_method){copy, cb, arg};
 	return 0;
 }
 

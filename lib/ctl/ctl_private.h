@@ -195,5 +195,7 @@ char *ctl_handle_line(struct pvp_ctl_server *srv, struct ctl_conn *c, const char
 struct pvp_ctl_server *ctl_server_alloc(const struct pvp_ctl_server_conf *conf, char *err,
 					size_t err_len);
 void ctl_server_free(struct pvp_ctl_server *srv);
+/* The registered method (or built-in) called @p name, or NULL. */
+const struct ctl_method *ctl_find_method(const struct pvp_ctl_server *srv, const char *name);
 
 #endif /* CTL_PRIVATE_H */
