@@ -330,13 +330,10 @@ ctl_client_match(struct pvp_ctl_client *c, const char *line, size_t len, json_in
 	 * An error with id null answers whatever we sent last (the server
 	 * could not read our id: too big, too many clients).
 	 */
-	if (json_is_integer(rid) && json_integer_value(rid) == id) {
-		ret = 1;
-	} else if (json_is_null(rid) && e != NULL) {
-		ret = 1;
-	} else {
+	if (!(json_is_integer(rid) && json_integer_value(rid) == id) &&
+	    !(json_is_null(rid) && e != NULL))
 		goto out;
-	}
+	ret = 1;
 	if (e != NULL) {
 		json_t *ecode = json_object_get(e, "code");
 		int code = json_is_integer(ecode) && json_integer_value(ecode) != 0 &&
