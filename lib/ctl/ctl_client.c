@@ -28,20 +28,7 @@ struct pvp_ctl_client {
 	char address[320];
 };
 
-/* Milliseconds left until @p deadline (0 = none: -1 for poll). */
-static int
-ctl_left(uint64_t deadline)
-{
-	uint64_t now;
-
-	if (deadline == 0)
-		return -1;
-	now = pvp_now_ms();
-	if (now >= deadline)
-		return 0;
-	return deadline - now > 60000 ? 60000 : (int)(deadline - now);
-}
-
+/* The monotonic time a call of @p timeout_ms must end by; 0: none. */
 static uint64_t
 ctl_deadline(int timeout_ms)
 {
@@ -63,73 +50,6 @@ ctl_connect_one(const struct sockaddr *sa, socklen_t salen, uint64_t deadline, c
 	else if (fd < 0)
 		pvp_err(err, err_len, "%s: connect: %s", address, strerror(-fd));
 	return fd == -ETIMEDOUT || fd >= 0 ? fd : -ENOTCONN;
-}
-
-struct pvp_ctl_client *
-pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms, char *err,
-		       size_t err_len)
-{
-	struct pvp_ctl_client *c;
-	struct ctl_addr a;
-	uint64_t deadline = ctl_deadline(timeout_ms);
-	json_t *res = NULL;
-	int fd = -ENOTCONN, r;
-
-	if (err != NULL && err_len > 0)
-		err[0] = '\0';
-	/* A bad address, or a name that does not resolve, leaves fd -ENOTCONN. */
-	r = ctl_addr_parse(address, &a, err, err_len);
-	if (r == 0 && a.is_unix) {
-		struct sockaddr_un sun = {.sun_family = AF_UNIX};
-
-		strcpy(sun.sun_path, a.path);
-		fd = ctl_connect_one((struct sockaddr *)&sun, sizeof(sun), deadline, err, err_len,
-				     address);
-	} else if (r == 0) {
-		struct addrinfo hints = {.ai_family = AF_UNSPEC,
-					 .ai_socktype = SOCK_STREAM,
-					 .ai_flags = AI_NUMERICSERV};
-		struct addrinfo *ai, *res0 = NULL;
-
-		r = getaddrinfo(a.host, a.port, &hints, &res0);
-		if (r != 0)
-			pvp_err(err, err_len, "%s: %s", address, gai_strerror(r));
-		for (ai = res0; ai != NULL && fd < 0; ai = ai->ai_next)
-			fd = ctl_connect_one(ai->ai_addr, ai->ai_addrlen, deadline, err, err_len,
-					     address);
-		if (res0 != NULL)
-			freeaddrinfo(res0);
-	}
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-
-	c = calloc(1, sizeof(*c));
-	if (c == NULL) {
-		close(fd);
-		pvp_err(err, err_len, "out of memory");
-		errno = ENOMEM;
-		return NULL;
-	}
-	c->fd = fd;
-	c->next_id = 1;
-	snprintf(c->address, sizeof(c->address), "%s", address);
-	if (token != NULL) {
-		json_t *p = json_pack("{s:s}", "token", token);
-
-		r = p != NULL ? pvp_ctl_call(c, "auth", p, &res,
-					     deadline ? ctl_left(deadline) + 1 : -1, err, err_len)
-			      : -ENOMEM;
-		json_decref(p);
-		json_decref(res);
-		if (r != 0) {
-			pvp_ctl_client_close(c);
-			errno = -r;
-			return NULL;
-		}
-	}
-	return c;
 }
 
 void
@@ -356,11 +276,10 @@ out:
 	return ret;
 }
 
-int
-pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
-	     int timeout_ms, char *err, size_t err_len)
+static int
+ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
+	 uint64_t deadline, char *err, size_t err_len)
 {
-	uint64_t deadline = ctl_deadline(timeout_ms);
 	size_t consumed;
 	json_t *req;
 	json_int_t id;
@@ -409,4 +328,77 @@ pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_
 		if (ret == 1)
 			return rc;
 	}
+}
+
+struct pvp_ctl_client *
+pvp_ctl_client_connect(const char *address, const char *token, int timeout_ms, char *err,
+		       size_t err_len)
+{
+	struct pvp_ctl_client *c;
+	struct ctl_addr a;
+	uint64_t deadline = ctl_deadline(timeout_ms);
+	json_t *res = NULL;
+	int fd = -ENOTCONN, r;
+
+	if (err != NULL && err_len > 0)
+		err[0] = '\0';
+	/* A bad address, or a name that does not resolve, leaves fd -ENOTCONN. */
+	r = ctl_addr_parse(address, &a, err, err_len);
+	if (r == 0 && a.is_unix) {
+		struct sockaddr_un sun = {.sun_family = AF_UNIX};
+
+		strcpy(sun.sun_path, a.path);
+		fd = ctl_connect_one((struct sockaddr *)&sun, sizeof(sun), deadline, err, err_len,
+				     address);
+	} else if (r == 0) {
+		struct addrinfo hints = {.ai_family = AF_UNSPEC,
+					 .ai_socktype = SOCK_STREAM,
+					 .ai_flags = AI_NUMERICSERV};
+		struct addrinfo *ai, *res0 = NULL;
+
+		r = getaddrinfo(a.host, a.port, &hints, &res0);
+		if (r != 0)
+			pvp_err(err, err_len, "%s: %s", address, gai_strerror(r));
+		for (ai = res0; ai != NULL && fd < 0; ai = ai->ai_next)
+			fd = ctl_connect_one(ai->ai_addr, ai->ai_addrlen, deadline, err, err_len,
+					     address);
+		if (res0 != NULL)
+			freeaddrinfo(res0);
+	}
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		close(fd);
+		pvp_err(err, err_len, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	c->fd = fd;
+	c->next_id = 1;
+	snprintf(c->address, sizeof(c->address), "%s", address);
+	if (token != NULL) {
+		json_t *p = json_pack("{s:s}", "token", token);
+
+		/* The token is sent within the connection's time. */
+		r = p != NULL ? ctl_call(c, "auth", p, &res, deadline, err, err_len) : -ENOMEM;
+		json_decref(p);
+		json_decref(res);
+		if (r != 0) {
+			pvp_ctl_client_close(c);
+			errno = -r;
+			return NULL;
+		}
+	}
+	return c;
+}
+
+int
+pvp_ctl_call(struct pvp_ctl_client *c, const char *method, json_t *params, json_t **result,
+	     int timeout_ms, char *err, size_t err_len)
+{
+	return ctl_call(c, method, params, result, ctl_deadline(timeout_ms), err, err_len);
 }
