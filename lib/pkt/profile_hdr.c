@@ -54,8 +54,8 @@ parse_ip(struct prof_ctx *c, const json_t *o, const char *path, int ver, struct 
 	uint16_t ttl = h->ttl, tos = h->tos;
 
 	if (prof_check_keys(c, o, path, keys) != 0 ||
-	    prof_get_ip(c, o, "src", path, ver, h->ip_src) != 0 ||
-	    prof_get_ip(c, o, "dst", path, ver, h->ip_dst) != 0 ||
+	    prof_get_addr(c, o, "src", path, ver, h->ip_src) != 0 ||
+	    prof_get_addr(c, o, "dst", path, ver, h->ip_dst) != 0 ||
 	    prof_get_u16(c, o, "ttl", path, 1, 255, &ttl) != 0 ||
 	    prof_get_u16(c, o, "tos", path, 0, 255, &tos) != 0)
 		return -EINVAL;
@@ -188,8 +188,8 @@ prof_parse_hdr(struct prof_ctx *c, const json_t *o, const char *path, struct pvp
 	if ((v = json_object_get(o, "eth")) != NULL) {
 		prof_fmt(sub, sizeof(sub), "%s.eth", path);
 		if (prof_check_keys(c, v, sub, ekeys) != 0 ||
-		    prof_get_mac(c, v, "src", sub, &h->eth_src) ||
-		    prof_get_mac(c, v, "dst", sub, &h->eth_dst) != 0)
+		    prof_get_addr(c, v, "src", sub, 0, &h->eth_src) ||
+		    prof_get_addr(c, v, "dst", sub, 0, &h->eth_dst) != 0)
 			return -EINVAL;
 	}
 	if ((v = json_object_get(o, "vlan")) != NULL) {

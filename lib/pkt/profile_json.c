@@ -115,33 +115,20 @@ prof_get_u16(struct prof_ctx *c, const json_t *o, const char *key, const char *p
 }
 
 int
-prof_get_mac(struct prof_ctx *c, const json_t *o, const char *key, const char *path,
-	     struct rte_ether_addr *out)
+prof_get_addr(struct prof_ctx *c, const json_t *o, const char *key, const char *path, int ver,
+	      void *out)
 {
 	json_t *v = json_object_get(o, key);
+	const char *s = json_string_value(v);
 	char sub[256];
 
 	if (v == NULL)
 		return 0;
 	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
-	if (!json_is_string(v) || rte_ether_unformat_addr(json_string_value(v), out) != 0)
+	if (ver == 0 && (s == NULL || rte_ether_unformat_addr(s, out) != 0))
 		return prof_fail(c, -EINVAL, sub,
 				 "must be a MAC address string like \"02:00:00:00:00:01\"");
-	return 0;
-}
-
-int
-prof_get_ip(struct prof_ctx *c, const json_t *o, const char *key, const char *path, int ver,
-	    uint8_t *out)
-{
-	json_t *v = json_object_get(o, key);
-	char sub[256];
-
-	if (v == NULL)
-		return 0;
-	prof_fmt(sub, sizeof(sub), "%s.%s", path, key);
-	if (!json_is_string(v) ||
-	    inet_pton(ver == 4 ? AF_INET : AF_INET6, json_string_value(v), out) != 1)
+	if (ver != 0 && (s == NULL || inet_pton(ver == 4 ? AF_INET : AF_INET6, s, out) != 1))
 		return prof_fail(c, -EINVAL, sub, "must be an IPv%d address string", ver);
 	return 0;
 }

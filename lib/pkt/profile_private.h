@@ -63,15 +63,13 @@ int prof_get_uint(struct prof_ctx *c, const json_t *v, const char *path, uint64_
 int prof_get_u64(struct prof_ctx *c, const json_t *o, const char *key, const char *path, bool need,
 		 uint64_t min, uint64_t max, uint64_t *out);
 
-/* Member @key of @o, when present, as a number in [@min, @max], a MAC
- * address string, an IPv@ver address string. @out is untouched when the
- * member is absent. Return 0 or -EINVAL. */
+/* Member @key of @o, when present, as a number in [@min, @max], or as
+ * an IPv@ver address string (@ver 0: a MAC address string). @out is
+ * untouched when the member is absent. Return 0 or -EINVAL. */
 int prof_get_u16(struct prof_ctx *c, const json_t *o, const char *key, const char *path,
 		 uint16_t min, uint16_t max, uint16_t *out);
-int prof_get_mac(struct prof_ctx *c, const json_t *o, const char *key, const char *path,
-		 struct rte_ether_addr *out);
-int prof_get_ip(struct prof_ctx *c, const json_t *o, const char *key, const char *path, int ver,
-		uint8_t *out);
+int prof_get_addr(struct prof_ctx *c, const json_t *o, const char *key, const char *path, int ver,
+		  void *out);
 
 /* ---- profile_hdr.c ---- */
 
