@@ -242,16 +242,11 @@ pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports, unsigned
 		return NULL;
 	}
 	arr = json_array();
-	for (i = 0; i < n_ports; i++) {
-		json_t *s = json_pack("{s:I, s:I}", "port", (json_int_t)ports[i], "flows",
-				      (json_int_t)flows);
-
-		if (size != 0)
-			json_object_set_new(s, "size", json_integer(size));
-		else
-			json_object_set_new(s, "imix", json_string("trex"));
-		json_array_append_new(arr, s);
-	}
+	for (i = 0; i < n_ports; i++)
+		json_array_append_new(
+			arr, json_pack("{s:I, s:I, s:o}", "port", (json_int_t)ports[i], "flows",
+				       (json_int_t)flows, size != 0 ? "size" : "imix",
+				       size != 0 ? json_integer(size) : json_string("trex")));
 	root = json_pack("{s:o}", "streams", arr);
 	p = pvp_profile_parse(root, "command line", err, err_len);
 	json_decref(root);
