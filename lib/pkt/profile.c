@@ -254,20 +254,25 @@ pvp_profile_quick(uint16_t size, uint64_t flows, const uint16_t *ports, unsigned
 }
 
 void
+pvp_stream_free(struct pvp_stream *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->n_tmpl; i++)
+		free(s->tmpl[i].data);
+	free(s->tmpl);
+	free(s->order);
+}
+
+void
 pvp_profile_free(struct pvp_profile *p)
 {
-	uint32_t i, j;
+	uint32_t i;
 
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->n_streams; i++) {
-		struct pvp_stream *s = &p->streams[i];
-
-		for (j = 0; j < s->n_tmpl; j++)
-			free(s->tmpl[j].data);
-		free(s->tmpl);
-		free(s->order);
-	}
+	for (i = 0; i < p->n_streams; i++)
+		pvp_stream_free(&p->streams[i]);
 	free(p->streams);
 	free(p);
 }

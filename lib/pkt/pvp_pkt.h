@@ -290,6 +290,9 @@ struct pvp_profile *pvp_profile_quick(uint16_t size, uint64_t flows, const uint1
 /** Free a profile and its templates. NULL is a no-op. */
 void pvp_profile_free(struct pvp_profile *p);
 
+/** Free what building stream @p s allocated (its templates), not @p s itself. */
+void pvp_stream_free(struct pvp_stream *s);
+
 /**
  * Build a stream from a frame given as bytes (lib/pkt/raw.c), for senders
  * that get frames rather than headers (pvpkit-gen --trex). The caller
@@ -301,7 +304,7 @@ void pvp_profile_free(struct pvp_profile *p);
  * the IP payload has room and no var writes there (t->sig_off is 0
  * otherwise), and flow 0 applied. With s->keep_csum the frame's bytes
  * stay as given (checksums too, no signature) and the vars only write
- * their bytes. Free it with the profile (pvp_profile_free()).
+ * their bytes. Free it with its profile, or alone with pvp_stream_free().
  *
  * @param len
  *   Bytes of @p frame, FCS not included: 14..PVP_PKT_RAW_MAX_LEN.

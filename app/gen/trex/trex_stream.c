@@ -287,7 +287,6 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 	char msg[PVP_PKT_ERR_LEN] = "";
 	int64_t flags, core, count, seed;
 	uint16_t mtu = 0;
-	uint32_t i;
 	int ret;
 
 	if (trex_param_bool(st, "enabled", -1, &s->enabled, err, err_len) != 0 ||
@@ -376,11 +375,7 @@ trex_stream_parse(json_t *st, struct trex_stream *s, char *err, size_t err_len)
 			       "header of an IP packet (or at the end of one without UDP/TCP), and "
 			       "no field engine write there",
 			       PVP_SIG_LEN);
-	/* The check's template: what pvp_profile_free() frees of a stream. */
-	for (i = 0; i < ps.n_tmpl; i++)
-		free(ps.tmpl[i].data);
-	free(ps.tmpl);
-	free(ps.order);
+	pvp_stream_free(&ps);
 	if (ret != 0)
 		return pvp_fail(err, err_len, -EPERM, "stream %u: %s", id, msg);
 	return trex_stream_kept(st, id, &s->json, err, err_len);
