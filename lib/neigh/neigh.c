@@ -48,6 +48,8 @@
 
 static const uint8_t neigh_bcast[RTE_ETHER_ADDR_LEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 static const uint8_t neigh_all_nodes[16] = {0xff, 0x02, [15] = 0x01};
+static const uint8_t neigh_all_nodes_mac[RTE_ETHER_ADDR_LEN] = {0x33, 0x33, 0, 0, 0, 1};
+static const uint8_t neigh_unspec[16]; /* "::" */
 
 /* A VLAN tag's TPID: 802.1Q's, or 802.1ad's (QinQ's outer tag). */
 static bool
@@ -261,7 +263,6 @@ neigh_nd_input(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8_
 {
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
 	const uint8_t *icmp = f + l3 + sizeof(*ip), *target, *lla;
-	static const uint8_t unspec[16];
 	uint32_t plen;
 
 	st->nd_rx++;
@@ -279,10 +280,8 @@ neigh_nd_input(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8_
 		if (lla != NULL)
 			dmac = lla;
 		/* Duplicate address detection asks from "::": answer all nodes (4.4). */
-		if (memcmp(dst, unspec, 16) == 0) {
-			static const uint8_t all_nodes_mac[] = {0x33, 0x33, 0, 0, 0, 1};
-
-			dmac = all_nodes_mac;
+		if (memcmp(dst, neigh_unspec, 16) == 0) {
+			dmac = neigh_all_nodes_mac;
 			dst = neigh_all_nodes;
 			flags = ND_NA_OVERRIDE;
 		}
@@ -414,7 +413,6 @@ neigh_echo6_reply(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uin
 	const uint32_t hl = sizeof(struct rte_ipv6_hdr);
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l3);
 	const uint8_t *src = f + l3 + 8, *dst = f + l3 + 24;
-	static const uint8_t unspec[16];
 	uint32_t plen = pvp_get_be16(f + l3 + 4), ol3;
 	struct rte_ipv6_hdr *oip;
 	uint16_t cksum;
@@ -422,8 +420,8 @@ neigh_echo6_reply(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uin
 
 	if (!neigh_vlan_ours(c, vlan) || (f[l3] >> 4) != 6 || plen < ECHO_HDR_LEN ||
 	    plen > len - l3 - hl || l3 + hl + plen > PVP_NEIGH_FRAME_MAX || f[l3 + hl + 1] != 0 ||
-	    src[0] == 0xff || memcmp(src, unspec, 16) == 0 || (f[RTE_ETHER_ADDR_LEN] & 1) != 0 ||
-	    rte_ipv6_udptcp_cksum_verify(ip, f + l3 + hl) != 0)
+	    src[0] == 0xff || memcmp(src, neigh_unspec, 16) == 0 ||
+	    (f[RTE_ETHER_ADDR_LEN] & 1) != 0 || rte_ipv6_udptcp_cksum_verify(ip, f + l3 + hl) != 0)
 		return 0;
 	ol3 = neigh_eth(c, f + RTE_ETHER_ADDR_LEN, RTE_ETHER_TYPE_IPV6, out);
 	o = out + ol3;
@@ -516,10 +514,8 @@ pvp_neigh_ns(const struct pvp_neigh_cfg *c, const uint8_t target[16], uint8_t *o
 uint16_t
 pvp_neigh_unsolicited_na(const struct pvp_neigh_cfg *c, uint8_t *out)
 {
-	static const uint8_t dmac[RTE_ETHER_ADDR_LEN] = {0x33, 0x33, 0, 0, 0, 1};
-
 	if (!c->has_ip6)
 		return 0;
-	return neigh_nd_write(c, dmac, c->ip6, neigh_all_nodes, ND_TYPE_NA, ND_NA_OVERRIDE, c->ip6,
-			      ND_OPT_TLLA, out);
+	return neigh_nd_write(c, neigh_all_nodes_mac, c->ip6, neigh_all_nodes, ND_TYPE_NA,
+			      ND_NA_OVERRIDE, c->ip6, ND_OPT_TLLA, out);
 }
