@@ -141,15 +141,17 @@ neigh_pad(uint32_t len)
 	return (uint16_t)RTE_MAX(len, (uint32_t)(RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN));
 }
 
-bool
-pvp_neigh_owns4(const struct pvp_neigh_cfg *c, uint32_t ip)
+/* Whether @p c owns or answers for @p ip (host order). */
+static bool
+neigh_owns4(const struct pvp_neigh_cfg *c, uint32_t ip)
 {
 	return (c->ip4 != 0 && ip == c->ip4) ||
 	       (c->ans4.set && ip >= c->ans4.lo && ip <= c->ans4.hi);
 }
 
-bool
-pvp_neigh_owns6(const struct pvp_neigh_cfg *c, const uint8_t ip6[16])
+/* Whether @p c owns or answers for @p ip6. */
+static bool
+neigh_owns6(const struct pvp_neigh_cfg *c, const uint8_t ip6[16])
 {
 	return (c->has_ip6 && memcmp(ip6, c->ip6, 16) == 0) ||
 	       (c->ans6.set && memcmp(ip6, c->ans6.lo, 16) >= 0 &&
@@ -188,7 +190,7 @@ neigh_arp_input(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8
 	op = pvp_get_be16(a + 6);
 	sip = pvp_get_be32(a + 14);
 	tip = pvp_get_be32(a + 24);
-	if (op == RTE_ARP_OP_REQUEST && pvp_neigh_owns4(c, tip) && sip != tip) {
+	if (op == RTE_ARP_OP_REQUEST && neigh_owns4(c, tip) && sip != tip) {
 		l3 = neigh_eth(c, a + 8, RTE_ETHER_TYPE_ARP, out);
 		neigh_arp_write(out + l3, RTE_ARP_OP_REPLY, &c->mac, tip, a + 8, sip);
 		*out_len = neigh_pad(l3 + ARP_LEN);
@@ -272,7 +274,7 @@ neigh_nd_input(const struct pvp_neigh_cfg *c, const uint16_t *vlan, const uint8_
 	    rte_ipv6_udptcp_cksum_verify(ip, icmp) != 0)
 		goto ignore;
 	target = icmp + 8;
-	if (icmp[0] == ND_TYPE_NS && pvp_neigh_owns6(c, target)) {
+	if (icmp[0] == ND_TYPE_NS && neigh_owns6(c, target)) {
 		const uint8_t *dmac = f + RTE_ETHER_ADDR_LEN, *dst = f + l3 + 8;
 		uint8_t flags = ND_NA_OVERRIDE | ND_NA_SOLICITED;
 
@@ -341,7 +343,7 @@ neigh_is_echo4(const struct pvp_neigh_cfg *c, const uint8_t *f, uint32_t l3, uin
 		return false;
 	ihl = (f[l3] & 0xfu) * 4;
 	return len >= l3 + ihl + ECHO_HDR_LEN && f[l3 + ihl] == ICMP_ECHO_REQUEST &&
-	       pvp_neigh_owns4(c, pvp_get_be32(f + l3 + 16));
+	       neigh_owns4(c, pvp_get_be32(f + l3 + 16));
 }
 
 /* Whether an echo request to @p dst is ours: our addresses, link-local, all nodes. */
@@ -350,7 +352,7 @@ neigh_echo6_dst(const struct pvp_neigh_cfg *c, const uint8_t dst[16])
 {
 	uint8_t ll[16];
 
-	if (pvp_neigh_owns6(c, dst))
+	if (neigh_owns6(c, dst))
 		return true;
 	/* Only a port with an IPv6 address of its own is an IPv6 node. */
 	if (!c->has_ip6)

@@ -201,10 +201,4 @@ const char *pvp_neigh_vlan_format(const struct pvp_neigh_cfg *c, char *buf, size
 /** The link-local address of @p mac into @p ip6 (modified EUI-64, RFC 4291 2.5.1). */
 void pvp_neigh_link_local(const struct rte_ether_addr *mac, uint8_t ip6[16]);
 
-/** Whether @p c owns or answers for @p ip (host order). */
-bool pvp_neigh_owns4(const struct pvp_neigh_cfg *c, uint32_t ip);
-
-/** Whether @p c owns or answers for @p ip6. */
-bool pvp_neigh_owns6(const struct pvp_neigh_cfg *c, const uint8_t ip6[16]);
-
 #endif /* PVP_NEIGH_H */
