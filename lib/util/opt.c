@@ -20,18 +20,26 @@
 #include "pvp_util.h"
 #include "util_private.h"
 
+/* The long option of @p longopts whose val is @p id, or NULL. */
+static const struct option *
+opt_find(const struct option *longopts, int id)
+{
+	for (; id != 0 && longopts != NULL && longopts->name != NULL; longopts++)
+		if (longopts->flag == NULL && longopts->val == id)
+			return longopts;
+	return NULL;
+}
+
 void
 pvp_opt_error(const struct option *longopts, int optopt_, const char *word, char *err,
 	      size_t errlen)
 {
+	const struct option *o = opt_find(longopts, optopt_);
 	char q[UTIL_QUOTE_LEN];
-	const struct option *o;
 
 	/* A long option whose value is missing, or that got one it takes
 	 * not: getopt_long() sets optopt to its val. */
-	for (o = longopts; optopt_ != 0 && o != NULL && o->name != NULL; o++) {
-		if (o->flag != NULL || o->val != optopt_)
-			continue;
+	if (o != NULL) {
 		/* "--quiet=1": a value for an option that takes none. */
 		util_seterr(err, errlen, -EINVAL,
 			    o->has_arg == no_argument ? "--%s takes no value"
@@ -88,23 +96,12 @@ pvp_getopt(int argc, char **argv, const struct option *longopts, int *longindex)
 	return '?';
 }
 
-/* The long name of option @p id in @p longopts, or "?". */
-static const char *
-opt_name(const struct option *longopts, int id)
-{
-	const struct option *o;
-
-	for (o = longopts; o != NULL && o->name != NULL; o++)
-		if (o->flag == NULL && o->val == id)
-			return o->name;
-	return "?";
-}
-
 int
 pvp_num_opt_parse(const struct pvp_num_opt *table, size_t n, const struct option *longopts, int id,
 		  const char *arg, void *conf, char *err, size_t errlen)
 {
 	const struct pvp_num_opt *t = NULL;
+	const struct option *o = opt_find(longopts, id);
 	char name[64];
 	uint64_t v;
 	size_t i;
@@ -115,7 +112,7 @@ pvp_num_opt_parse(const struct pvp_num_opt *table, size_t n, const struct option
 			t = &table[i];
 	if (t == NULL)
 		return 0;
-	snprintf(name, sizeof(name), "--%s", opt_name(longopts, id));
+	snprintf(name, sizeof(name), "--%s", o != NULL ? o->name : "?");
 	ret = pvp_parse_u64(name, arg, t->min, t->max, &v, err, errlen);
 	if (ret < 0)
 		return ret;
