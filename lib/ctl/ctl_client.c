@@ -125,11 +125,9 @@ ctl_client_salvage(struct pvp_ctl_client *c, char *err, size_t err_len, const ch
 		ret = ctl_remote_error(err, err_len, prefix, (int)code, msg, "refused");
 	}
 	json_decref(j);
-	if (ret == 0)
-		return ctl_client_fail(c, err, err_len, what);
-	close(c->fd);
-	c->fd = -1;
-	return ret;
+	/* Closed either way; the server's reason, when it gave one, is the first error. */
+	rc = ctl_client_fail(c, err, err_len, what);
+	return ret != 0 ? ret : rc;
 }
 
 static int
