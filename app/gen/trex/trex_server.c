@@ -171,28 +171,6 @@ trex_error_reply(json_t *id, int ret, const char *msg)
 			 "message", trex_codes[i].title, "specific_err", msg);
 }
 
-/* Ownership of params.port_id by params.handler (TRex's verify_ownership). */
-static int
-trex_check_owner(json_t *p, char *err, size_t err_len)
-{
-	const char *h = trex_param_str(p, "handler", NULL, err, err_len);
-	uint16_t port;
-	int ret;
-
-	if (h == NULL)
-		return -EINVAL;
-	ret = trex_param_port(p, &port, err, err_len);
-	if (ret != 0)
-		return ret;
-	if (!trex.port[port].owned)
-		return pvp_fail(err, err_len, -EPERM,
-				"please acquire the port before modifying port state");
-	if (strcmp(trex.port[port].handler, h) != 0)
-		return pvp_fail(err, err_len, -EPERM,
-				"port is not owned by you or your current executing session");
-	return 0;
-}
-
 /* One request object in, one response object out. */
 static json_t *
 trex_handle_one(json_t *req)
@@ -202,7 +180,7 @@ trex_handle_one(json_t *req)
 	json_t *id, *params, *res = NULL;
 	unsigned int i, k;
 	uint16_t port = 0;
-	const char *name;
+	const char *name, *h;
 	int ret = 0;
 
 	if (!json_is_object(req))
@@ -239,8 +217,7 @@ trex_handle_one(json_t *req)
 					"JSON-RPC2 params should be object in TRex case ");
 	/* The checks the method's entry asks for, in TRex's order, then the method. */
 	if (m->needs_api) {
-		const char *h = trex_param_str(params, "api_h", NULL, err, sizeof(err));
-
+		h = trex_param_str(params, "api_h", NULL, err, sizeof(err));
 		if (h == NULL)
 			ret = -EINVAL;
 		else if (strcmp(h, trex.api_h) != 0)
@@ -249,10 +226,18 @@ trex_handle_one(json_t *req)
 				       "for class: '%s'",
 				       TREX_API_NAME);
 	}
-	if (ret == 0 && m->owned)
-		ret = trex_check_owner(params, err, sizeof(err));
-	if (ret == 0 && m->pfn != NULL)
+	/* TRex's verify_ownership: params.handler must own params.port_id. */
+	if (ret == 0 && m->owned &&
+	    (h = trex_param_str(params, "handler", NULL, err, sizeof(err))) == NULL)
+		ret = -EINVAL;
+	if (ret == 0 && (m->owned || m->pfn != NULL))
 		ret = trex_param_port(params, &port, err, sizeof(err));
+	if (ret == 0 && m->owned && !trex.port[port].owned)
+		ret = pvp_fail(err, sizeof(err), -EPERM,
+			       "please acquire the port before modifying port state");
+	else if (ret == 0 && m->owned && strcmp(trex.port[port].handler, h) != 0)
+		ret = pvp_fail(err, sizeof(err), -EPERM,
+			       "port is not owned by you or your current executing session");
 	if (ret == 0 && m->pfn != NULL && m->arg != TREX_ARG_PORT)
 		ret = trex_param_profile(params, m->arg == TREX_ARG_PROFILE_ALL, err, sizeof(err));
 	if (ret == 0)
