@@ -32,28 +32,18 @@ static struct trex_session trex_sess[TREX_MAX_SESSIONS];
 
 /* ---- sessions and async events ---- */
 
-static struct trex_session *
-trex_session_find(uint32_t id)
-{
-	unsigned int i;
-
-	for (i = 0; i < TREX_MAX_SESSIONS; i++)
-		if (trex_sess[i].used && trex_sess[i].id == id)
-			return &trex_sess[i];
-	return NULL;
-}
-
 struct trex_session *
 trex_session_add(uint32_t id, bool reader)
 {
-	struct trex_session *s = trex_session_find(id), *old = &trex_sess[0];
+	struct trex_session *s, *old = &trex_sess[0];
 	unsigned int i;
 
-	if (s != NULL) {
-		if (!reader)
-			s->reader = false;
-		return s;
-	}
+	for (i = 0; i < TREX_MAX_SESSIONS; i++)
+		if (trex_sess[i].used && trex_sess[i].id == id) {
+			/* A reader's session becomes an owner's on acquire, never back. */
+			trex_sess[i].reader = trex_sess[i].reader && reader;
+			return &trex_sess[i];
+		}
 	for (i = 0; i < TREX_MAX_SESSIONS && trex_sess[i].used; i++)
 		if (trex_sess[i].last_query < old->last_query)
 			old = &trex_sess[i];
@@ -145,10 +135,8 @@ trex_m_get_async_events(json_t *p, json_t **res, char *err, size_t err_len)
 	ret = trex_param_uint(p, "session_id", UINT32_MAX, -1, &id, err, err_len);
 	if (ret != 0)
 		return ret;
-	s = trex_session_find((uint32_t)id);
-	/* A new client: it reads from now on. */
-	if (s == NULL)
-		s = trex_session_add((uint32_t)id, true);
+	/* A new client reads from now on. */
+	s = trex_session_add((uint32_t)id, true);
 	data = s->queue;
 	s->queue = json_array();
 	s->last_query = pvp_realtime_s();
