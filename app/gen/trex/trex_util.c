@@ -64,20 +64,17 @@ static void
 trex_util_pool(struct rte_mempool *mp, void *arg)
 {
 	json_t *sock = arg, *size;
+	json_int_t avail = (json_int_t)rte_mempool_avail_count(mp), all = (json_int_t)mp->size;
 	char sz[32];
 
 	snprintf(sz, sizeof(sz), "%ub", mp->elt_size);
 	size = json_object_get(sock, sz);
-	if (size == NULL) {
-		size = json_pack("[I,I]", (json_int_t)0, (json_int_t)0);
-		json_object_set_new(sock, sz, size);
+	if (size != NULL) {
+		avail += json_integer_value(json_array_get(size, 0));
+		all += json_integer_value(json_array_get(size, 1));
 	}
-	json_array_set_new(size, 0,
-			   json_integer(json_integer_value(json_array_get(size, 0)) +
-					(json_int_t)rte_mempool_avail_count(mp)));
-	json_array_set_new(
-		size, 1,
-		json_integer(json_integer_value(json_array_get(size, 1)) + (json_int_t)mp->size));
+	/* An existing size keeps its place: jansson replaces a member where it is. */
+	json_object_set_new(sock, sz, json_pack("[I,I]", avail, all));
 }
 
 int
