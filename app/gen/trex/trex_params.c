@@ -114,20 +114,15 @@ int
 trex_param_uint(json_t *p, const char *name, uint64_t max, int64_t def, uint64_t *v, char *err,
 		size_t err_len)
 {
+	/* TRex's names of the unsigned types by size; its range error says "uint8" for a byte. */
+	static const char *const want[] = {"byte", "uint16", "uint32", "uint64"};
+	int w = max <= 0xff ? 0 : max <= 0xffff ? 1 : max <= 0xffffffff ? 2 : 3;
 	json_t *x;
-	int ret = trex_member(p, name, def >= 0, TREX_T_UINT,
-			      max <= 0xff	  ? "byte"
-			      : max <= 0xffff	  ? "uint16"
-			      : max <= 0xffffffff ? "uint32"
-						  : "uint64",
-			      &x, err, err_len);
+	int ret = trex_member(p, name, def >= 0, TREX_T_UINT, want[w], &x, err, err_len);
 
-	if (ret == 1 && (uint64_t)json_integer_value(x) > max) {
+	if (ret == 1 && (uint64_t)json_integer_value(x) > max)
 		return pvp_fail(err, err_len, -EINVAL, "'%s' has size bigger than %s.", name,
-				max <= 0xff	? "uint8"
-				: max <= 0xffff ? "uint16"
-						: "uint32");
-	}
+				w == 0 ? "uint8" : want[w]);
 	if (ret >= 0)
 		*v = ret == 1 ? (uint64_t)json_integer_value(x) : (uint64_t)def;
 	return ret < 0 ? ret : 0;
