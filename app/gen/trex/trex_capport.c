@@ -122,30 +122,25 @@ trex_m_start_capture_port(uint16_t port, json_t *p, json_t **res, char *err, siz
 				"Could not enable capture port on port %u: Capture port is "
 				"already active",
 				port);
+	/* A failure here is no parameter's fault: TRex's execution error, whatever the cause. */
+	ret = -ENOSPC;
 	cp->sock = zmq_socket(trex.zctx, ZMQ_PAIR);
-	if (cp->sock == NULL)
-		return pvp_fail(err, err_len, -ENOTCONN,
-				"Could not enable capture port on port %u: Could not create ZMQ "
-				"socket",
-				port);
-	zmq_setsockopt(cp->sock, ZMQ_LINGER, &linger, sizeof(linger));
-	if (zmq_connect(cp->sock, ep) != 0) {
-		ret = pvp_fail(err, err_len, -ENOTCONN,
-			       "Could not enable capture port on port %u: Could not connect to "
-			       "ZMQ socket (%s)",
-			       port, zmq_strerror(zmq_errno()));
-		trex_cp_close(port);
-		return ret;
+	if (cp->sock == NULL) {
+		snprintf(msg, sizeof(msg), "Could not create ZMQ socket");
+	} else {
+		zmq_setsockopt(cp->sock, ZMQ_LINGER, &linger, sizeof(linger));
+		c = (struct gen_cap_conf){
+			.filter = filter, .ports[GEN_CAP_RX] = 1ull << port, .count = TREX_CP_BUF};
+		if (zmq_connect(cp->sock, ep) != 0)
+			snprintf(msg, sizeof(msg), "Could not connect to ZMQ socket (%s)",
+				 zmq_strerror(zmq_errno()));
+		else
+			ret = gen_cap_start(&c, &cp->cap_id, &ts, msg, sizeof(msg));
 	}
-	c = (struct gen_cap_conf){
-		.filter = filter, .ports[GEN_CAP_RX] = 1ull << port, .count = TREX_CP_BUF};
-	ret = gen_cap_start(&c, &cp->cap_id, &ts, msg, sizeof(msg));
 	if (ret != 0) {
-		/* Not a parameter's fault: TRex's execution error, whatever the cause. */
-		pvp_fail(err, err_len, -ENOSPC, "Could not enable capture port on port %u: %s",
-			 port, msg);
 		trex_cp_close(port);
-		return -ENOSPC;
+		return pvp_fail(err, err_len, -ENOSPC,
+				"Could not enable capture port on port %u: %s", port, msg);
 	}
 	snprintf(cp->endpoint, sizeof(cp->endpoint), "%s", ep);
 	snprintf(cp->filter, sizeof(cp->filter), "%s", filter);
