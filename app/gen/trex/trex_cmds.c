@@ -38,11 +38,23 @@ trex_state_name(enum trex_port_state s)
 	}
 }
 
-/* Whether the client's API @p name @p major.@p minor is ours: 0 or -EPROTONOSUPPORT. */
+/*
+ * The client's API in @p o: "name" and "major"."minor" (api_sync_v2), or
+ * with @p core, "type" "core" for ours (api_sync). Returns 0 when it is
+ * ours, -EPROTONOSUPPORT when not, -EINVAL for a bad parameter.
+ */
 static int
-trex_api_verify(const char *name, int64_t major, int64_t minor, char *err, size_t err_len)
+trex_api_verify(json_t *o, bool core, char *err, size_t err_len)
 {
-	if (strcmp(name, TREX_API_NAME) != 0)
+	const char *name = trex_param_str(o, core ? "type" : "name", NULL, err, err_len);
+	int64_t major, minor;
+
+	if (name == NULL || trex_param_int(o, "major", 0, 0, &major, err, err_len) != 0 ||
+	    trex_param_int(o, "minor", 0, 0, &minor, err, err_len) != 0)
+		return -EINVAL;
+	if (core && strcmp(name, "core") != 0)
+		return pvp_fail(err, err_len, -EINVAL, "'type' must be 'core', got '%s'", name);
+	if (!core && strcmp(name, TREX_API_NAME) != 0)
 		return pvp_fail(err, err_len, -EPROTONOSUPPORT,
 				"RPC configuration mismatch - server RPC configuration: '%s', "
 				"client RPC configuration: '%s'",
@@ -64,14 +76,8 @@ trex_api_verify(const char *name, int64_t major, int64_t minor, char *err, size_
 int
 trex_m_api_sync_v2(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	const char *name = trex_param_str(p, "name", NULL, err, err_len);
-	int64_t major, minor;
-	int ret;
+	int ret = trex_api_verify(p, false, err, err_len);
 
-	if (name == NULL || trex_param_int(p, "major", 0, 0, &major, err, err_len) != 0 ||
-	    trex_param_int(p, "minor", 0, 0, &minor, err, err_len) != 0)
-		return -EINVAL;
-	ret = trex_api_verify(name, major, minor, err, err_len);
 	if (ret != 0)
 		return ret;
 	*res = json_pack("{s:s}", "api_h", trex.api_h);
@@ -82,26 +88,17 @@ trex_m_api_sync_v2(json_t *p, json_t **res, char *err, size_t err_len)
 int
 trex_m_api_sync(json_t *p, json_t **res, char *err, size_t err_len)
 {
-	json_t *vers = trex_param_array(p, "api_vers", err, err_len), *v;
-	const char *type;
-	int64_t major, minor;
+	json_t *vers = trex_param_array(p, "api_vers", err, err_len);
 	int ret;
 
 	if (vers == NULL)
 		return -EINVAL;
 	if (json_array_size(vers) != 1 || !json_is_object(json_array_get(vers, 0)))
 		return pvp_fail(err, err_len, -EINVAL, "'api_vers' should be a list of size 1");
-	v = json_array_get(vers, 0);
-	type = trex_param_str(v, "type", NULL, err, err_len);
-	if (type == NULL || trex_param_int(v, "major", 0, 0, &major, err, err_len) != 0 ||
-	    trex_param_int(v, "minor", 0, 0, &minor, err, err_len) != 0)
-		return -EINVAL;
-	if (strcmp(type, "core") != 0)
-		return pvp_fail(err, err_len, -EINVAL, "'type' must be 'core', got '%s'", type);
-	ret = trex_api_verify(TREX_API_NAME, major, minor, err, err_len);
+	ret = trex_api_verify(json_array_get(vers, 0), true, err, err_len);
 	if (ret != 0)
 		return ret;
-	*res = json_pack("{s:[{s:s,s:s}]}", "api_vers", "type", type, "api_h", trex.api_h);
+	*res = json_pack("{s:[{s:s,s:s}]}", "api_vers", "type", "core", "api_h", trex.api_h);
 	return 0;
 }
 
