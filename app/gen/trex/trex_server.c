@@ -388,28 +388,25 @@ trex_serve_one(void)
 		zmq_msg_close(&msg);
 		return;
 	}
-	/* A REQ peer sends one part; drain any others before the one reply. */
+	/* A REQ peer sends one part; any others are drained before the one reply. */
 	zmq_getsockopt(trex.rep, ZMQ_RCVMORE, &more, &ml);
-	if (more) {
-		zmq_msg_t x;
-
-		do {
-			zmq_msg_init(&x);
-			zmq_msg_recv(&x, trex.rep, 0);
-			zmq_msg_close(&x);
-			zmq_getsockopt(trex.rep, ZMQ_RCVMORE, &more, &ml);
-		} while (more);
+	if (more)
 		reply = trex_error_text(-EPROTO, "a request is one message part");
-		rlen = reply != NULL ? strlen(reply) : 0;
-	} else {
+	else
 		reply = trex_handle_msg(zmq_msg_data(&msg), zmq_msg_size(&msg), &rlen);
+	while (more) {
+		zmq_msg_close(&msg);
+		zmq_msg_init(&msg);
+		zmq_msg_recv(&msg, trex.rep, 0);
+		zmq_getsockopt(trex.rep, ZMQ_RCVMORE, &more, &ml);
 	}
 	zmq_msg_close(&msg);
 	/* No reply (out of memory): that error instead. */
-	if (reply == NULL) {
+	if (reply == NULL)
 		reply = trex_error_text(-ENOMEM, "out of memory");
-		rlen = reply != NULL ? strlen(reply) : 0;
-	}
+	/* The server's own errors are plain text; trex_handle_msg() gave its reply's length. */
+	if (rlen == 0 && reply != NULL)
+		rlen = strlen(reply);
 	zmq_send(trex.rep, reply != NULL ? reply : "", rlen, 0);
 	free(reply);
 }
