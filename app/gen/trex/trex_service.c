@@ -69,14 +69,13 @@ trex_service_on(uint16_t port, bool *filtered)
 	return trex_svc[port].service;
 }
 
-/* A MAC as TRex writes it (utl_macaddr_to_str): lower case. */
+/* A MAC as TRex writes it (utl_macaddr_to_str): lower case, as lib/util's. */
 static const char *
 trex_svc_mac_str(const struct rte_ether_addr *m, char *buf, size_t len)
 {
-	const uint8_t *b = m->addr_bytes;
-
-	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
-	return buf;
+	return pvp_mac_format((uint64_t)pvp_get_be16(m->addr_bytes) << 32 |
+				      pvp_get_be32(m->addr_bytes + 2),
+			      buf, len);
 }
 
 int
@@ -180,14 +179,13 @@ trex_svc_mac(json_t *p, const char *name, struct rte_ether_addr *mac, char *err,
 {
 	const char *s = trex_param_str(p, name, NULL, err, err_len);
 	uint64_t v;
-	int i;
 
 	if (s == NULL)
 		return -EINVAL;
 	if (pvp_parse_mac(s, &v) != 0)
 		return pvp_fail(err, err_len, -EINVAL, "'invalid MAC address: '%.64s'", s);
-	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
-		mac->addr_bytes[i] = (uint8_t)(v >> (8 * (RTE_ETHER_ADDR_LEN - 1 - i)));
+	pvp_put_be16(mac->addr_bytes, (uint16_t)(v >> 32));
+	pvp_put_be32(mac->addr_bytes + 2, (uint32_t)v);
 	return 0;
 }
 
@@ -244,8 +242,7 @@ trex_m_set_l2(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 	s = &trex_svc[port];
 	trex_svc_set_dst(port, &mac);
 	s->unresolved = false;
-	s->src4 = 0;
-	s->dst4 = 0;
+	s->src4 = s->dst4 = 0;
 	/* L2 mode owns no IPv4 address: ARP for the old one goes unanswered. */
 	__atomic_store_n(&trex.g->opt.addr[port].ip4, 0, __ATOMIC_RELEASE);
 	return trex_ok(res);
