@@ -259,10 +259,9 @@ uint8_t *trex_b64_decode(const char *in, uint32_t *len);
 
 /* trex_cmds.c: general and port methods. */
 trex_method_fn trex_m_api_sync_v2, trex_m_api_sync, trex_m_get_version, trex_m_ping,
-	trex_m_get_system_info;
+	trex_m_get_system_info, trex_m_remove_rx_filters;
 trex_port_method_fn trex_m_get_port_status, trex_m_get_owner, trex_m_acquire, trex_m_release,
 	trex_m_set_port_attr;
-trex_method_fn trex_m_remove_rx_filters;
 const char *trex_state_name(enum trex_port_state s);
 
 /* trex_capture.c: the "capture" method. */
@@ -425,11 +424,9 @@ void trex_lcores_retake(uint16_t port);
 bool trex_lcores_idle(uint16_t port);
 
 /* trex_stats.c: counters. */
-trex_method_fn trex_m_get_global_stats;
-trex_port_method_fn trex_m_get_port_stats, trex_m_get_port_xstats_names;
-int trex_m_get_port_xstats_values(uint16_t port, json_t *p, json_t **res, char *err,
-				  size_t err_len);
-trex_method_fn trex_m_get_active_pgids, trex_m_get_pgid_stats;
+trex_method_fn trex_m_get_global_stats, trex_m_get_active_pgids, trex_m_get_pgid_stats;
+trex_port_method_fn trex_m_get_port_stats, trex_m_get_port_xstats_names,
+	trex_m_get_port_xstats_values;
 void trex_stats_tick(void);
 
 #endif /* GEN_TREX_H */
