@@ -32,10 +32,9 @@ trex_cap_ports(json_t *p, const char *name, uint64_t *mask, char *err, size_t er
 		return -EINVAL;
 	json_array_foreach(a, i, x) {
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-		    json_integer_value(x) > 0xff) {
+		    json_integer_value(x) > 0xff)
 			return pvp_fail(err, err_len, -EINVAL, "'%s' must be a list of bytes",
 					name);
-		}
 		if (json_integer_value(x) >= trex.g->nb_ports)
 			return trex_bad_port(err, err_len);
 		*mask |= 1ull << json_integer_value(x);

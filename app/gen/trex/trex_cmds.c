@@ -304,11 +304,10 @@ trex_port_filter(uint16_t port, bool allmulti, bool on, char *err, size_t err_le
 	 */
 	if (ret == -ENOTSUP || ret == -ENOSYS)
 		ret = 0;
-	if (ret != 0) {
+	if (ret != 0)
 		return pvp_fail(err, err_len, -EPERM,
 				"Error applying %s attribute, return value: %d",
 				allmulti ? "multicast" : "promiscuous", ret);
-	}
 	*(allmulti ? &trex.port[port].allmulti : &trex.port[port].promisc) = on;
 	return 0;
 }

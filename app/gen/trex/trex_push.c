@@ -63,18 +63,16 @@ trex_push_dual(uint16_t port, const char *slave_handler, char *err, size_t err_l
 {
 	uint16_t slave = port ^ 1;
 
-	if (slave >= trex.g->nb_ports) {
+	if (slave >= trex.g->nb_ports)
 		return pvp_fail(err, err_len, -EPERM, "dual mode: port %u has no adjacent port %u",
 				port, slave);
-	}
 	if (!trex.port[slave].owned || strcmp(trex.port[slave].handler, slave_handler) != 0)
 		return pvp_fail(err, err_len, -EPERM, "incorrect or missing slave port handler");
-	if (trex_port_active(slave)) {
+	if (trex_port_active(slave))
 		return pvp_fail(err, err_len, -EBUSY,
 				"command 'push_remote' cannot be executed on current state of port "
 				"%u: '%s'",
 				slave, trex_push_active(slave) ? "PCAP_TX" : "TX");
-	}
 	return 0;
 }
 

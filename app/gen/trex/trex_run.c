@@ -48,10 +48,9 @@ trex_mul_parse(json_t *p, struct trex_mul *m, char *err, size_t err_len)
 		return -EINVAL;
 	for (i = 0; i < RTE_DIM(types) && strcmp(types[i], t) != 0; i++)
 		;
-	if (i == RTE_DIM(types)) {
+	if (i == RTE_DIM(types))
 		return pvp_fail(err, err_len, -EINVAL,
 				"'type' must be raw, bps, bpsl1, pps or percentage");
-	}
 	m->type = i;
 	for (i = 0; i < RTE_DIM(ops) && strcmp(ops[i], op) != 0; i++)
 		;
@@ -138,18 +137,16 @@ trex_port_fits(uint16_t port, double f, bool fresh, bool force, double *l1_unit,
 	double pps = trex_port_sum(&trex.port[port], !fresh, &l2, &l1);
 
 	/* The bounds of a native rate: counts and TSC gaps from them fit 64 bits. */
-	if (!(f * pps <= PVP_RATE_MAX_PPS && f * l1 <= PVP_RATE_MAX_BPS)) {
+	if (!(f * pps <= PVP_RATE_MAX_PPS && f * l1 <= PVP_RATE_MAX_BPS))
 		return pvp_fail(
 			err, err_len, -ERANGE,
 			"port %u would send %g pps (%g Gbps L1): pvpkit-gen sends at most %g pps "
 			"and %g Gbps",
 			port, f * pps, f * l1 / 1e9, PVP_RATE_MAX_PPS, PVP_RATE_MAX_BPS / 1e9);
-	}
-	if (speed > 0 && !force && f * l1 / speed > 1.0001) {
+	if (speed > 0 && !force && f * l1 / speed > 1.0001)
 		return pvp_fail(err, err_len, -ERANGE,
 				"Expected L1 B/W: '%g Gbps' exceeds port line rate: '%g Gbps'",
 				f * l1 / 1e9, speed / 1e9);
-	}
 	*l1_unit = l1;
 	return 0;
 }
@@ -166,24 +163,22 @@ trex_factor(uint16_t port, const struct trex_mul *m, bool force, bool fresh, dou
 	double speed = (double)trex.g->port[port].link_bps, f, l1;
 	int ret;
 
-	if (m->type == MUL_PCT && m->op == MUL_ABS && speed <= 0) {
+	if (m->type == MUL_PCT && m->op == MUL_ABS && speed <= 0)
 		return pvp_fail(err, err_len, -EPERM,
 				"a percentage needs the port's speed, and port %u reports none: "
 				"start pvpkit-gen with --speed MBPS",
 				port);
-	}
 	/* A percentage to add or take is of the factor in force, not of the line. */
 	if (m->type != MUL_PCT || m->op == MUL_ABS)
 		f = trex_mul_factor(m, cur, tp->max_pps, tp->max_bps_l2, tp->max_bps_l1, speed);
 	else
 		f = m->op == MUL_ADD ? cur + cur * m->value / 100.0 : cur - cur * m->value / 100.0;
-	if (!(f > 0) || !isfinite(f)) {
+	if (!(f > 0) || !isfinite(f))
 		return pvp_fail(err, err_len, -EPERM,
 				m->op == MUL_SUB ? "Update request will lower traffic to "
 						   "less than zero"
 						 : "Factor must be positive, got: %g",
 				f);
-	}
 	ret = trex_port_fits(port, f, fresh, force, &l1, err, err_len);
 	if (ret != 0)
 		return ret;
@@ -382,11 +377,10 @@ trex_port_chains(uint16_t port, char *err, size_t err_len)
 		if (!s->enabled || s->next < 0)
 			continue;
 		n = trex_stream_find(port, (uint32_t)s->next, NULL);
-		if (n == NULL || !n->enabled) {
+		if (n == NULL || !n->enabled)
 			return pvp_fail(err, err_len, -ENOENT,
 					"stream %u is pointing to %s stream %" PRId64, s->id,
 					n == NULL ? "a non-existent" : "disabled", s->next);
-		}
 	}
 	for (i = 0; i < tp->nb_streams; i++) {
 		const struct trex_stream *s = tp->streams[i];
@@ -403,11 +397,10 @@ trex_port_chains(uint16_t port, char *err, size_t err_len)
 		}
 	}
 	for (i = 0; i < tp->nb_streams; i++)
-		if (tp->streams[i]->enabled && !reached[i]) {
+		if (tp->streams[i]->enabled && !reached[i])
 			return pvp_fail(err, err_len, -EPERM,
 					"stream %u is unreachable from any other stream",
 					tp->streams[i]->id);
-		}
 	return 0;
 }
 

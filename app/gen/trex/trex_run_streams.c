@@ -30,10 +30,9 @@ trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *
 
 	if (ids == NULL)
 		return -EINVAL;
-	if (!trex_port_active(port)) {
+	if (!trex_port_active(port))
 		return pvp_fail(err, err_len, -EBUSY,
 				"port should be either paused or transmitting");
-	}
 	if (json_array_size(ids) == 0)
 		return pvp_fail(err, err_len, -EINVAL, "please specify streams to %s", what);
 	json_array_foreach(ids, i, x) {
@@ -42,12 +41,11 @@ trex_stream_ids(json_t *p, uint16_t port, struct trex_stream **out, const char *
 		for (k = 0; k < tp->nb_streams; k++)
 			if (json_is_integer(x) && tp->streams[k]->id == json_integer_value(x))
 				break;
-		if (k == tp->nb_streams || tp->streams[k]->ps < 0) {
+		if (k == tp->nb_streams || tp->streams[k]->ps < 0)
 			return pvp_fail(err, err_len, -ENOENT,
 					"%s_streams: stream %" JSON_INTEGER_FORMAT
 					" does not exists in profile_id(_)",
 					what, json_is_integer(x) ? json_integer_value(x) : -1);
-		}
 		if (n < TREX_MAX_PORT_STREAMS)
 			out[n++] = tp->streams[k];
 	}

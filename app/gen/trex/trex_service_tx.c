@@ -56,10 +56,9 @@ trex_svc_pool(char *err, size_t err_len)
 		trex_svc_mp = rte_pktmbuf_pool_create("trex_svc", TREX_SVC_POOL, 0, 0,
 						      RTE_PKTMBUF_HEADROOM + TREX_SVC_PKT_MAX,
 						      SOCKET_ID_ANY);
-	if (trex_svc_mp == NULL) {
+	if (trex_svc_mp == NULL)
 		return pvp_fail(err, err_len, -ENOSPC, "no memory for pushed packets: %s",
 				rte_strerror(rte_errno));
-	}
 	return 0;
 }
 
