@@ -386,17 +386,15 @@ trex_pg_latency(uint32_t pgid)
 		last_max = RTE_MAX(last_max, gen_rx_last_max(g, ws->wire_id));
 	}
 	pvp_lat_read(&sum, &s);
-	lat = json_pack("{s:I,s:I,s:I,s:f,s:I,s:{}}", "total_max", (json_int_t)(s.max / 1000),
-			"total_min", (json_int_t)(s.min / 1000), "last_max",
-			(json_int_t)(last_max / 1000), "average", (double)s.avg / 1000.0, "jit",
-			(json_int_t)(s.jitter / 1000), "histogram");
-	trex_lat_hist(&sum, json_object_get(lat, "histogram"));
 	/* HdrHistogram's form as TRex's --hdrh gives it (usec, 1 us..10 s, 3
 	 * digits), which CSIT's and NFVbench's clients decode. */
 	hdrh = pvp_lat_hdrh(&sum, 1000, 10000000, 3);
-	if (hdrh != NULL)
-		json_object_set_new(lat, "hdrh", json_string(hdrh));
+	lat = json_pack("{s:I,s:I,s:I,s:f,s:I,s:{},s:s*}", "total_max", (json_int_t)(s.max / 1000),
+			"total_min", (json_int_t)(s.min / 1000), "last_max",
+			(json_int_t)(last_max / 1000), "average", (double)s.avg / 1000.0, "jit",
+			(json_int_t)(s.jitter / 1000), "histogram", "hdrh", hdrh);
 	free(hdrh);
+	trex_lat_hist(&sum, json_object_get(lat, "histogram"));
 	return json_pack("{s:o,s:{s:o*,s:o*,s:o*,s:o*,s:o*}}", "lat", lat, "er", "drp",
 			 gaps != 0 ? json_integer((json_int_t)gaps) : NULL, "ooo",
 			 ooo != 0 ? json_integer((json_int_t)ooo) : NULL, "dup",
