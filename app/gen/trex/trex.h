@@ -152,7 +152,7 @@ struct trex_stream {
 /* One port as TRex clients see it. */
 struct trex_port {
 	enum trex_port_state state;
-	bool owned;	     /* acquired */
+	bool owned;	     /* acquired: the next three are read only then */
 	char owner[64];	     /* user */
 	uint32_t session_id; /* owner's session */
 	char handler[16];    /* what owned methods must send */

@@ -281,9 +281,6 @@ trex_m_release(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len
 	ev = json_pack("{s:i,s:s,s:I}", "port_id", port, "who", tp->owner, "session_id",
 		       (json_int_t)tp->session_id);
 	tp->owned = false;
-	tp->owner[0] = '\0';
-	tp->handler[0] = '\0';
-	tp->session_id = 0;
 	trex_event(TREX_EV_PORT_RELEASED, ev);
 	return trex_ok(res);
 }
