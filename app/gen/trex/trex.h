@@ -259,9 +259,9 @@ uint8_t *trex_b64_decode(const char *in, uint32_t *len);
 
 /* trex_cmds.c: general and port methods. */
 trex_method_fn trex_m_api_sync_v2, trex_m_api_sync, trex_m_get_version, trex_m_ping,
-	trex_m_get_system_info, trex_m_remove_rx_filters;
+	trex_m_get_system_info;
 trex_port_method_fn trex_m_get_port_status, trex_m_get_owner, trex_m_acquire, trex_m_release,
-	trex_m_set_port_attr;
+	trex_m_set_port_attr, trex_m_remove_rx_filters;
 const char *trex_state_name(enum trex_port_state s);
 
 /* trex_capture.c: the "capture" method. */
@@ -280,8 +280,7 @@ void trex_cap_pkt(void *arg, const struct gen_cap_pkt *pkt);
  * the RX queue and pushed packets.
  */
 trex_port_method_fn trex_m_service, trex_m_set_l2, trex_m_set_l3, trex_m_conf_ipv6, trex_m_set_vlan;
-trex_method_fn trex_m_set_rx_feature;
-trex_port_method_fn trex_m_get_rx_queue_pkts, trex_m_push_pkts;
+trex_port_method_fn trex_m_set_rx_feature, trex_m_get_rx_queue_pkts, trex_m_push_pkts;
 /* Whether port @p port is in service mode; @p filtered its filtered flag. */
 bool trex_service_on(uint16_t port, bool *filtered);
 /* Port @p port's "layer_cfg" and "vlan" into its attributes @p attr. */

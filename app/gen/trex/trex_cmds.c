@@ -343,9 +343,7 @@ trex_m_set_port_attr(uint16_t port, json_t *p, json_t **res, char *err, size_t e
 
 /* pvpkit-gen counts its signature on every RX packet all the time: no filter to remove. */
 int
-trex_m_remove_rx_filters(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_remove_rx_filters(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
-	int ret = trex_param_profile(p, false, err, err_len);
-
-	return ret != 0 ? ret : trex_ok(res);
+	return trex_ok(res);
 }

@@ -365,7 +365,7 @@ trex_svc_queue_stop(uint16_t port)
 }
 
 int
-trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
+trex_m_set_rx_feature(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
 	const char *type = trex_param_str(p, "type", NULL, err, err_len);
 	struct gen_cap_conf c;
@@ -373,16 +373,12 @@ trex_m_set_rx_feature(json_t *p, json_t **res, char *err, size_t err_len)
 	char msg[256] = "";
 	uint64_t size;
 	double ts;
-	uint16_t port;
 	uint32_t id;
 	bool on;
 	int ret;
 
-	ret = type == NULL ? -EINVAL : trex_param_port(p, &port, err, err_len);
-	if (ret == 0 && trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0)
-		ret = -EINVAL;
-	if (ret != 0)
-		return ret;
+	if (type == NULL || trex_param_bool(p, "enabled", -1, &on, err, err_len) != 0)
+		return -EINVAL;
 	if (strcmp(type, "queue") != 0 && strcmp(type, "server") != 0 &&
 	    strcmp(type, "capwap_proxy") != 0)
 		return pvp_fail(err, err_len, -EINVAL,
