@@ -54,12 +54,10 @@ trex_cap_start(json_t *p, json_t **res, char *err, size_t err_len)
 	int ret;
 
 	if (trex_param_uint(p, "limit", UINT32_MAX, -1, &limit, err, err_len) != 0 ||
-	    trex_param_uint(p, "snaplen", UINT16_MAX, 0, &snaplen, err, err_len) != 0)
-		return -EINVAL;
-	mode = trex_param_str(p, "mode", NULL, err, err_len);
-	endpoint = trex_param_str(p, "endpoint", "", err, err_len);
-	c.filter = trex_param_str(p, "filter", "", err, err_len);
-	if (mode == NULL || endpoint == NULL || c.filter == NULL)
+	    trex_param_uint(p, "snaplen", UINT16_MAX, 0, &snaplen, err, err_len) != 0 ||
+	    (mode = trex_param_str(p, "mode", NULL, err, err_len)) == NULL ||
+	    (endpoint = trex_param_str(p, "endpoint", "", err, err_len)) == NULL ||
+	    (c.filter = trex_param_str(p, "filter", "", err, err_len)) == NULL)
 		return -EINVAL;
 	ret = trex_cap_ports(p, "tx", &c.ports[GEN_CAP_TX], err, err_len);
 	if (ret == 0)

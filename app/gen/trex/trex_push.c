@@ -97,10 +97,8 @@ trex_m_push_remote(uint16_t port, json_t *p, json_t **res, char *err, size_t err
 	    trex_param_double(p, "speedup", false, 0, &c.speedup, err, err_len) != 0 ||
 	    trex_param_uint(p, "count", UINT32_MAX, -1, &count, err, err_len) != 0 ||
 	    trex_param_double(p, "duration", false, 0, &duration, err, err_len) != 0 ||
-	    trex_param_bool(p, "is_dual", 0, &dual, err, err_len) != 0)
-		return -EINVAL;
-	slave_handler = trex_param_str(p, "slave_handler", "", err, err_len);
-	if (slave_handler == NULL)
+	    trex_param_bool(p, "is_dual", 0, &dual, err, err_len) != 0 ||
+	    (slave_handler = trex_param_str(p, "slave_handler", "", err, err_len)) == NULL)
 		return -EINVAL;
 	if (!(c.speedup > 0))
 		return pvp_fail(err, err_len, -EINVAL, "'speedup' must be positive, got %g",

@@ -414,13 +414,12 @@ trex_m_set_rx_feature(uint16_t port, json_t *p, json_t **res, char *err, size_t 
 int
 trex_m_get_rx_queue_pkts(uint16_t port, json_t *p, json_t **res, char *err, size_t err_len)
 {
+	const struct trex_svc_port *s = &trex_svc[port];
 	struct trex_cap_fetch f = {.pkts = NULL};
-	const struct trex_svc_port *s;
 	char msg[256] = "";
 	uint64_t pending;
 	double start_ts;
 
-	s = &trex_svc[port];
 	if (!s->service)
 		return pvp_fail(err, err_len, -EOPNOTSUPP,
 				"fetching RX queue packets is only available under service mode");
