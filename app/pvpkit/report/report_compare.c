@@ -244,8 +244,7 @@ report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regre
  * sides (no file written then).
  */
 static int
-cmp_plot_write(const json_t *cmp, bool lat, const char *outdir, const char *png, bool svg,
-	       const char *title, bool *any)
+cmp_plot_write(const json_t *cmp, bool lat, const struct report_gp *gp, bool *any)
 {
 	static const char *const keys[2][3] = {{"pps", "lo_pps", "hi_pps"},
 					       {"ns", "lo_ns", "hi_ns"}};
@@ -258,7 +257,7 @@ cmp_plot_write(const json_t *cmp, bool lat, const char *outdir, const char *png,
 	FILE *f;
 
 	*any = false;
-	f = report_plot_file(&out, outdir, base, "dat");
+	f = report_plot_file(&out, gp->outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fputs(lat ? "# pvpkit compare, latency in us: x label old old_lo old_hi new new_lo new_hi "
@@ -293,60 +292,62 @@ cmp_plot_write(const json_t *cmp, bool lat, const char *outdir, const char *png,
 		pvp_out_abort(&out);
 		return 0;
 	}
-	f = report_plot_script(&out, outdir, base);
+	f = report_plot_script(&out, gp->outdir, base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
 		"set title \"%s%s\" noenhanced\n%sset xtics rotate by 30 right noenhanced\nset "
 		"bmargin %u\nset key outside right top\nset xrange [-0.5:%u.5]\n%s",
-		title, lat ? ": latency" : "",
+		gp->title, lat ? ": latency" : "",
 		lat ? "set ylabel \"Latency (us), figure and noise range\"\nset logscale y\nset "
 		      "grid ytics\n"
 		    : "set ylabel \"Throughput (Mpps), median and range\"\nset grid ytics\n",
 		lat ? 9 : 8, nb > 0 ? nb - 1 : 0, lat ? "" : "set yrange [0:*]\n");
-	report_plot_begin(f, base, png, svg, 1000);
+	report_plot_begin(f, gp, base, 1000);
 	fprintf(f,
 		"plot \"%s.dat\" using ($1 - 0.15):3:4:5:xtic(2) with yerrorbars lw 2 pt 7 "
 		"title \"old\", \\\n  \"\" using ($1 + 0.15):6:7:8 with yerrorbars lw 2 pt 5 "
 		"title \"new\"",
 		base);
 	*any = true;
-	return report_plot_end(&out, base, png, svg, 1000);
+	return report_plot_end(&out, gp, base, 1000, false);
 }
 
 int
 report_compare_plot(const json_t *cmp, const char *outdir, const char *gnuplot, const char *title,
 		    struct report_info *info)
 {
+	char ctitle[256];
 	struct report_gp gp = {.prog = gnuplot != NULL ? gnuplot : "gnuplot",
-			       .timeout_s = REPORT_GNUPLOT_TIMEOUT_S};
-	bool svg, any[2] = {false, false};
-	char png[16], ctitle[256];
+			       .timeout_s = REPORT_GNUPLOT_TIMEOUT_S,
+			       .outdir = outdir,
+			       .title = ctitle,
+			       .info = info};
+	bool any[2] = {false, false};
 	struct pvp_out log;
 	unsigned int k;
 	int ret;
 
 	/* The title names the runs' paths: any text, never the end of a string. */
 	report_plot_clean(ctitle, sizeof(ctitle), title);
-	ret = report_gnuplot_terminals(gp.prog, png, sizeof(png), &svg);
-	if (ret < 0 || (png[0] == '\0' && !svg)) {
+	ret = report_gnuplot_terminals(gp.prog, gp.png, sizeof(gp.png), &gp.svg);
+	if (ret < 0 || (gp.png[0] == '\0' && !gp.svg)) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
 			 gp.prog);
 		return ret < 0 ? ret : -ENOTSUP;
 	}
 	for (k = 0; k < 2; k++) {
-		ret = cmp_plot_write(cmp, k == 1, outdir, png, svg, ctitle, &any[k]);
+		ret = cmp_plot_write(cmp, k == 1, &gp, &any[k]);
 		if (ret < 0)
 			return ret;
 	}
-	ret = report_plot_log_open(&log, &gp, outdir, info);
+	ret = report_plot_log_open(&log, &gp);
 	if (ret < 0)
 		return ret;
 	for (k = 0; ret == 0 && k < 2; k++)
 		if (any[k])
-			ret = report_plot_run(&gp, outdir, k == 1 ? "compare_latency" : "compare",
-					      png, svg, info);
+			ret = report_plot_run(&gp, k == 1 ? "compare_latency" : "compare");
 	if (pvp_out_commit(&log, info->plot_note, sizeof(info->plot_note)) < 0 && ret == 0)
 		ret = -EIO;
 	if (ret == 0)

@@ -404,8 +404,7 @@ report_write_latency_csv(const json_t *summary, const char *path)
  * axis because the tail is orders of magnitude above the median.
  */
 int
-report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
-		    const char *title, bool *any)
+report_plot_latency(const json_t *summary, const struct report_gp *gp)
 {
 	static const char base[] = "latency";
 	static const char *const keys[] = {"min_ns",   "p50_ns",    "p90_ns", "p99_ns",
@@ -426,10 +425,9 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			}
 		}
 	}
-	*any = n > 0;
 	if (n == 0)
 		return 0;
-	f = report_plot_file(&out, outdir, base, "dat");
+	f = report_plot_file(&out, gp->outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit latency in us per percentile; one column per point and load\n# x "
@@ -444,11 +442,12 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			fprintf(f, " %.3f", report_num(series[i], keys[k], 0) / 1e3);
 		fputc('\n', f);
 	}
-	f = report_plot_script(&out, outdir, base);
+	f = report_plot_script(&out, gp->outdir, base);
 	if (f == NULL)
 		return -errno;
 	report_plot_clean(clock, sizeof(clock), report_str(series[0], "clock", "?"));
-	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", title, clock);
+	fprintf(f, "set title \"%s: latency under load (%s clock)\" noenhanced\n", gp->title,
+		clock);
 	fprintf(f, "set xlabel \"Percentile\"\nset ylabel \"Latency (us)\"\nset logscale y\n");
 	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 6\n");
 	floor = json_object_get(summary, "latency_floor");
@@ -458,7 +457,7 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			"p99 %.3f us\" at screen 0.02, screen 0.03 noenhanced\n",
 			report_num(floor, "min_ns", 0) / 1e3, report_num(floor, "p50_ns", 0) / 1e3,
 			report_num(floor, "p99_ns", 0) / 1e3);
-	report_plot_begin(f, base, png, svg, 1000);
+	report_plot_begin(f, gp, base, 1000);
 	for (i = 0; i < n; i++) {
 		snprintf(label, sizeof(label), "%.0f B %.0f flows, %g %% of %s (%.0f pps)",
 			 report_num(pts[i], "size", 0), report_num(pts[i], "flows", 0),
@@ -471,5 +470,5 @@ report_plot_latency(const json_t *summary, const char *outdir, const char *png, 
 			i == 0 ? "plot \"latency.dat\"" : ", \\\n  \"\"", i + 3,
 			i == 0 ? ":xtic(2)" : "", label);
 	}
-	return report_plot_end(&out, base, png, svg, 1000);
+	return report_plot_end(&out, gp, base, 1000, true);
 }

@@ -139,22 +139,26 @@ plot_output(FILE *f, const char *term, const char *base, unsigned int width)
  * and replotted for the second.
  */
 void
-report_plot_begin(FILE *f, const char *base, const char *png, bool svg, unsigned int width)
+report_plot_begin(FILE *f, const struct report_gp *gp, const char *base, unsigned int width)
 {
-	if (png[0] != '\0' || svg)
-		plot_output(f, png[0] != '\0' ? png : "svg", base, width);
+	if (gp->png[0] != '\0' || gp->svg)
+		plot_output(f, gp->png[0] != '\0' ? gp->png : "svg", base, width);
 }
 
 int
-report_plot_end(struct pvp_out *o, const char *base, const char *png, bool svg, unsigned int width)
+report_plot_end(struct pvp_out *o, const struct report_gp *gp, const char *base, unsigned int width,
+		bool run)
 {
+	int ret;
+
 	fputc('\n', o->f);
-	if (png[0] != '\0' && svg) {
+	if (gp->png[0] != '\0' && gp->svg) {
 		plot_output(o->f, "svg", base, width);
 		fputs("replot\n", o->f);
 	}
 	fputs("unset output\n", o->f);
-	return pvp_out_commit(o, NULL, 0);
+	ret = pvp_out_commit(o, NULL, 0);
+	return ret < 0 || !run ? ret : report_plot_run(gp, base);
 }
 
 /* Goal @p goal of the point (@p sz, @p fl) of @p summary, or NULL. */
@@ -208,26 +212,26 @@ report_plot_script(struct pvp_out *o, const char *outdir, const char *base)
 
 /* Throughput vs packet size for one goal, one line per flow count. */
 static int
-plot_throughput(const json_t *summary, const char *goal, const char *outdir, const char *png,
-		bool svg, const char *title, double line_rate, char *base, size_t base_len)
+plot_throughput(const json_t *summary, const char *goal, const struct report_gp *gp)
 {
 	const json_t *sizes, *flows, *sz, *fl, *g;
 	double vmin = INFINITY, vmax = 0, v, m;
+	double line_rate = report_num(summary, "line_rate_bps", REPORT_DEFAULT_LINE_RATE);
 	/* Repeated searches: each flow count gets min and max for error bars. */
 	bool rep = report_summary_has_repeats(summary, goal);
 	struct pvp_out out;
-	char gname[32];
+	char gname[32], base[64];
 	size_t i, j;
 	FILE *f;
 
-	snprintf(base, base_len, "throughput_%s", goal);
+	snprintf(base, sizeof(base), "throughput_%s", goal);
 	report_plot_clean(gname, sizeof(gname), goal);
 	for (i = 0; gname[i] != '\0'; i++)
 		if (gname[i] >= 'a' && gname[i] <= 'z')
 			gname[i] = (char)(gname[i] - 32);
 	sizes = json_object_get(summary, "sizes");
 	flows = json_object_get(summary, "flow_counts");
-	f = report_plot_file(&out, outdir, base, "dat");
+	f = report_plot_file(&out, gp->outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
@@ -261,11 +265,11 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		}
 		fputc('\n', f);
 	}
-	f = report_plot_script(&out, outdir, base);
+	f = report_plot_script(&out, gp->outdir, base);
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set datafile missing \"?\"\n");
-	fprintf(f, "set title \"%s: %s throughput vs packet size\" noenhanced\n", title, gname);
+	fprintf(f, "set title \"%s: %s throughput vs packet size\" noenhanced\n", gp->title, gname);
 	fprintf(f, "set xlabel \"Packet size (bytes, including 4 B FCS)\"\n");
 	fprintf(f, "set ylabel \"Throughput (Mpps)\"\n");
 	fprintf(f, "set grid\nset key outside right top noenhanced\nset bmargin 7\n");
@@ -286,7 +290,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 		fprintf(f, "set logscale y\n");
 	else
 		fprintf(f, "set yrange [0:*]\n");
-	report_plot_begin(f, base, png, svg, 1000);
+	report_plot_begin(f, gp, base, 1000);
 	fprintf(f,
 		"plot \"%s.dat\" using 1:2 with lines dashtype 2 lw 2 lc rgb \"black\" "
 		"title \"theoretical max (%g Gbit/s)\"",
@@ -304,7 +308,7 @@ plot_throughput(const json_t *summary, const char *goal, const char *outdir, con
 				"title \"%" JSON_INTEGER_FORMAT " flows\"",
 				j + 3, json_integer_value(fl));
 	}
-	return report_plot_end(&out, base, png, svg, 1000);
+	return report_plot_end(&out, gp, base, 1000, true);
 }
 
 /* Index of @p name in @p hops, added if new; -1 when full. */
@@ -324,8 +328,7 @@ plot_hop_index(char hops[][64], unsigned int *nb, const char *name)
 
 /* Lost packets per hop, one stacked bar per trial. */
 static int
-plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, const char *title,
-	  bool *any)
+plot_loss(const json_t *records, const struct report_gp *gp)
 {
 	static const char base[] = "loss_per_hop";
 	struct coord_trial_record t;
@@ -346,7 +349,6 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		json_object_foreach(t.hop_lost, key, v)
 			plot_hop_index(hops, &nb_hops, key);
 	}
-	*any = nb_trials > 0;
 	if (nb_trials == 0)
 		return 0;
 	skip = nb_trials > PLOT_MAX_TRIALS ? nb_trials - PLOT_MAX_TRIALS : 0;
@@ -361,7 +363,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	if (every == 0)
 		every = 1;
 
-	f = report_plot_file(&out, outdir, base, "dat");
+	f = report_plot_file(&out, gp->outdir, base, "dat");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "# pvpkit lost packets per hop, one row per trial (negative counts shown as "
@@ -400,16 +402,17 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 		fputc('\n', f);
 		n++;
 	}
-	f = report_plot_script(&out, outdir, base);
+	f = report_plot_script(&out, gp->outdir, base);
 	if (f == NULL)
 		return -errno;
 	if (skip > 0)
 		fprintf(f,
 			"set title \"%s: lost packets per hop, the last %u of %u trials\" "
 			"noenhanced\n",
-			title, nb_trials, nb_trials + skip);
+			gp->title, nb_trials, nb_trials + skip);
 	else
-		fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n", title);
+		fprintf(f, "set title \"%s: lost packets per hop, per trial\" noenhanced\n",
+			gp->title);
 	/*
 	 * Percent of what the tester sent: trials at different rates and
 	 * durations stay comparable on one axis; the .dat has the packets.
@@ -424,7 +427,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 	fprintf(f, "set yrange [0:%s]\n", total > 0 ? "*" : "1");
 	if (total == 0)
 		fprintf(f, "set label 1 \"no loss in any trial\" at graph 0.5, graph 0.5 center\n");
-	report_plot_begin(f, base, png, svg, width);
+	report_plot_begin(f, gp, base, width);
 	for (h = 0; h <= nb_hops; h++) {
 		if (h < nb_hops)
 			report_plot_clean(clean, sizeof(clean), hops[h]);
@@ -436,7 +439,7 @@ plot_loss(const json_t *records, const char *outdir, const char *png, bool svg, 
 			h == 0 ? ":xtic(2)" : "", clean,
 			h > 0 && h == nb_hops ? " lc rgb \"gray40\"" : "");
 	}
-	return report_plot_end(&out, base, png, svg, width);
+	return report_plot_end(&out, gp, base, width, true);
 }
 
 /* List @p base.@p ext as written if gnuplot made it; -EIO with a note if not. */
@@ -457,8 +460,7 @@ plot_made(const char *outdir, const char *base, const char *ext, struct report_i
 }
 
 int
-report_plot_run(const struct report_gp *gp, const char *outdir, const char *base, const char *png,
-		bool svg, struct report_info *info)
+report_plot_run(const struct report_gp *gp, const char *base)
 {
 	static const char *const images[] = {"png", "svg"};
 	char script[80], name[80], path[4096];
@@ -469,40 +471,39 @@ report_plot_run(const struct report_gp *gp, const char *outdir, const char *base
 	snprintf(script, sizeof(script), "%s.gp", base);
 	/* gnuplot opens its outputs by name: a link left there is not followed. */
 	for (k = 0; k < sizeof(images) / sizeof(images[0]); k++) {
-		snprintf(path, sizeof(path), "%s/%s.%s", outdir, base, images[k]);
+		snprintf(path, sizeof(path), "%s/%s.%s", gp->outdir, base, images[k]);
 		unlink(path);
 	}
-	ret = plot_exec(argv, outdir, gp->log_fd, gp->timeout_s, NULL);
+	ret = plot_exec(argv, gp->outdir, gp->log_fd, gp->timeout_s, NULL);
 	if (ret == -ETIMEDOUT) {
-		snprintf(info->plot_note, sizeof(info->plot_note),
+		snprintf(gp->info->plot_note, sizeof(gp->info->plot_note),
 			 "gnuplot %s did not finish in %u s: stopped, its plot not made", script,
 			 gp->timeout_s);
 		return -EIO;
 	}
 	if (ret != 0) {
-		snprintf(info->plot_note, sizeof(info->plot_note),
+		snprintf(gp->info->plot_note, sizeof(gp->info->plot_note),
 			 "gnuplot %s exited with status %d: see gnuplot.log", script, ret);
 		return -EIO;
 	}
 	snprintf(name, sizeof(name), "%s.dat", base);
-	report_add_file(info, name);
-	report_add_file(info, script);
-	if (png[0] != '\0' && plot_made(outdir, base, "png", info) < 0)
+	report_add_file(gp->info, name);
+	report_add_file(gp->info, script);
+	if (gp->png[0] != '\0' && plot_made(gp->outdir, base, "png", gp->info) < 0)
 		return -EIO;
-	if (svg && plot_made(outdir, base, "svg", info) < 0)
+	if (gp->svg && plot_made(gp->outdir, base, "svg", gp->info) < 0)
 		return -EIO;
 	return 0;
 }
 
 int
-report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *outdir,
-		     struct report_info *info)
+report_plot_log_open(struct pvp_out *log, struct report_gp *gp)
 {
 	char path[4096];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/gnuplot.log", outdir);
-	ret = pvp_out_open(log, path, info->plot_note, sizeof(info->plot_note));
+	snprintf(path, sizeof(path), "%s/gnuplot.log", gp->outdir);
+	ret = pvp_out_open(log, path, gp->info->plot_note, sizeof(gp->info->plot_note));
 	if (ret == 0)
 		gp->log_fd = fileno(log->f);
 	return ret;
@@ -512,58 +513,51 @@ int
 report_plots(const json_t *records, const json_t *summary, const char *outdir,
 	     const struct report_opts *o, struct report_info *info)
 {
-	char png[16], base[64], title[128];
+	char title[128];
 	struct report_gp gp = {
 		.prog = o->gnuplot != NULL ? o->gnuplot : "gnuplot",
 		.timeout_s =
 			o->gnuplot_timeout_s > 0 ? o->gnuplot_timeout_s : REPORT_GNUPLOT_TIMEOUT_S,
+		.outdir = outdir,
+		.title = title,
+		.info = info,
 	};
-	bool svg, any_loss, any_lat;
 	struct pvp_out log;
 	const json_t *g;
 	size_t i;
 	int ret, failed = 0;
 
-	ret = report_gnuplot_terminals(gp.prog, png, sizeof(png), &svg);
+	ret = report_gnuplot_terminals(gp.prog, gp.png, sizeof(gp.png), &gp.svg);
 	if (ret < 0) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "plots skipped: cannot run %s (Debian: apt-get install gnuplot-nox)",
 			 gp.prog);
 		return ret;
 	}
-	if (png[0] == '\0' && !svg) {
+	if (gp.png[0] == '\0' && !gp.svg) {
 		snprintf(info->plot_note, sizeof(info->plot_note),
 			 "plots skipped: %s has neither a png nor an svg terminal", gp.prog);
 		return -ENOTSUP;
 	}
-	ret = report_plot_log_open(&log, &gp, outdir, info);
+	ret = report_plot_log_open(&log, &gp);
 	if (ret < 0)
 		return ret;
 	report_plot_clean(title, sizeof(title), report_str(summary, "title", "pvpkit"));
 
 	if (json_array_size(json_object_get(summary, "points")) > 0) {
 		json_array_foreach(json_object_get(summary, "goals"), i, g) {
-			ret = plot_throughput(
-				summary, json_string_value(g), outdir, png, svg, title,
-				report_num(summary, "line_rate_bps", REPORT_DEFAULT_LINE_RATE),
-				base, sizeof(base));
-			if (ret == 0)
-				ret = report_plot_run(&gp, outdir, base, png, svg, info);
+			ret = plot_throughput(summary, json_string_value(g), &gp);
 			if (ret < 0)
 				failed = ret;
 		}
 	}
-	ret = report_plot_latency(summary, outdir, png, svg, title, &any_lat);
-	if (ret == 0 && any_lat)
-		ret = report_plot_run(&gp, outdir, "latency", png, svg, info);
+	ret = report_plot_latency(summary, &gp);
 	if (ret < 0)
 		failed = ret;
-	ret = report_write_soak(records, outdir, png, svg, title, info, true, &gp);
+	ret = report_write_soak(records, &gp, true);
 	if (ret < 0)
 		failed = ret;
-	ret = plot_loss(records, outdir, png, svg, title, &any_loss);
-	if (ret == 0 && any_loss)
-		ret = report_plot_run(&gp, outdir, "loss_per_hop", png, svg, info);
+	ret = plot_loss(records, &gp);
 	if (ret < 0)
 		failed = ret;
 	ret = pvp_out_commit(&log, info->plot_note, sizeof(info->plot_note));

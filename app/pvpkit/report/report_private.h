@@ -77,10 +77,6 @@ void report_html_oneway(FILE *f, const json_t *summary);
 /** The last "latency_floor" record's figures, or NULL. */
 json_t *report_latency_floor(const json_t *records);
 
-/** Make latency.{dat,gp,png,svg} when a point has latency entries. */
-int report_plot_latency(const json_t *summary, const char *outdir, const char *png, bool svg,
-			const char *title, bool *any);
-
 /* SVG plots drawn by the report itself (report_svg.c): the plot area, in SVG user units. */
 #define REPORT_SVG_W	  720
 #define REPORT_SVG_H	  300
@@ -107,21 +103,27 @@ void report_svg_open(FILE *f, const char *id, const char *title, const char *yla
 void report_svg_bars(FILE *f, const char *id, const char *title, const struct report_bar *bars,
 		     size_t n);
 
-/** How gnuplot runs: the program, where its messages go, how long it may take. */
+/** How gnuplot runs and where the plots of one report or comparison go. */
 struct report_gp {
-	const char *prog;	/**< program name or path */
-	int log_fd;		/**< gnuplot.log: its stdout and stderr */
-	unsigned int timeout_s; /**< longest one script may run before it is killed */
+	const char *prog;	  /**< program name or path */
+	int log_fd;		  /**< gnuplot.log: its stdout and stderr */
+	unsigned int timeout_s;	  /**< longest one script may run before it is killed */
+	const char *outdir;	  /**< the directory of the scripts, data and images */
+	char png[16];		  /**< the PNG terminal ("pngcairo", "png"), "" for none */
+	bool svg;		  /**< gnuplot has the svg terminal */
+	const char *title;	  /**< the plots' title, safe in a script (report_plot_clean()) */
+	struct report_info *info; /**< what was written, why a plot was not made */
 };
 
+/** Make latency.{dat,gp,png,svg} when a point has latency entries. @return 0 or -errno. */
+int report_plot_latency(const json_t *summary, const struct report_gp *gp);
+
 /**
- * soak.csv from the "soak_interval" records and, when @p plots, the plot
- * of loss and latency over time (soak.{dat,gp,png,svg}). Nothing when
- * there are no such records. @return 0 or -errno.
+ * soak.csv from the "soak_interval" records in @p gp->outdir or, when
+ * @p plots, the plot of loss and latency over time (soak.{dat,gp,png,svg}).
+ * Nothing when there are no such records. @return 0 or -errno.
  */
-int report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
-		      const char *title, struct report_info *info, bool plots,
-		      const struct report_gp *gp);
+int report_write_soak(const json_t *records, const struct report_gp *gp, bool plots);
 
 /** The soak's totals and its worst interval, or NULL when no soak records. */
 json_t *report_soak_summary(const json_t *records);
@@ -138,27 +140,26 @@ int report_write_html(const json_t *records, const json_t *summary, const char *
  * Before a script's plot command: the terminal and output of the first
  * image format for @p base, @p width pixels wide.
  */
-void report_plot_begin(FILE *f, const char *base, const char *png, bool svg, unsigned int width);
+void report_plot_begin(FILE *f, const struct report_gp *gp, const char *base, unsigned int width);
 
 /**
  * After the plot command in @p o: its end, the second image format
- * replotted; then the script is closed (pvp_out_commit()).
+ * replotted; then the script is closed (pvp_out_commit()) and, when
+ * @p run, run (report_plot_run()).
  * @return 0 or -errno.
  */
-int report_plot_end(struct pvp_out *o, const char *base, const char *png, bool svg,
-		    unsigned int width);
+int report_plot_end(struct pvp_out *o, const struct report_gp *gp, const char *base,
+		    unsigned int width, bool run);
 
 /**
  * Run @p base.gp (old images removed first, so gnuplot never writes
- * through a link left there); list what it made in @p info.
+ * through a link left there); list what it made in @p gp->info.
  * @return 0, or -EIO (failed, or killed after @p gp->timeout_s) with a note.
  */
-int report_plot_run(const struct report_gp *gp, const char *outdir, const char *base,
-		    const char *png, bool svg, struct report_info *info);
+int report_plot_run(const struct report_gp *gp, const char *base);
 
-/** Create gnuplot.log in @p outdir into @p log, @p gp->log_fd its descriptor. 0 or -errno with a note. */
-int report_plot_log_open(struct pvp_out *log, struct report_gp *gp, const char *outdir,
-			 struct report_info *info);
+/** Create gnuplot.log in @p gp->outdir into @p log, @p gp->log_fd its descriptor. 0 or -errno with a note. */
+int report_plot_log_open(struct pvp_out *log, struct report_gp *gp);
 
 /** Record @p name as written in @p info. */
 void report_add_file(struct report_info *info, const char *name);

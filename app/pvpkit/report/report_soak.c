@@ -81,9 +81,7 @@ soak_plot_events(FILE *f, const json_t *records)
 }
 
 int
-report_write_soak(const json_t *records, const char *outdir, const char *png, bool svg,
-		  const char *title, struct report_info *info, bool plots,
-		  const struct report_gp *gp)
+report_write_soak(const json_t *records, const struct report_gp *gp, bool plots)
 {
 	struct coord_soak_record sr;
 	const json_t *rec;
@@ -104,7 +102,7 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	if (n == 0)
 		return 0;
 	/* The CSV on the first call (plots false), the plot on the second. */
-	f = report_plot_file(&out, outdir, "soak", plots ? "dat" : "csv");
+	f = report_plot_file(&out, gp->outdir, "soak", plots ? "dat" : "csv");
 	if (f == NULL)
 		return -errno;
 	fputs(plots ? "# pvpkit soak: t_s loss_pct p50_us p99_us max_us\n"
@@ -131,15 +129,15 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	if (!plots) {
 		ret = pvp_out_commit(&out, NULL, 0);
 		if (ret == 0)
-			report_add_file(info, "soak.csv");
+			report_add_file(gp->info, "soak.csv");
 		return ret;
 	}
-	f = report_plot_script(&out, outdir, "soak");
+	f = report_plot_script(&out, gp->outdir, "soak");
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "set datafile missing \"?\"\n");
 	fprintf(f, "set title \"%s: soak, loss and latency per interval (tsc clock)\" noenhanced\n",
-		title);
+		gp->title);
 	fprintf(f, "set xlabel \"Time (s)\"\nset ylabel \"Lost (%% of tester TX)\"\n");
 	if (any_lat)
 		fprintf(f, "set y2label \"Latency (us)\"\nset y2tics\nset ytics nomirror\nset "
@@ -147,7 +145,7 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 	fprintf(f, "set yrange [0:*]\nset grid\nset key outside right top\n");
 	soak_plot_events(f, records);
 	/* Without latency the y2 lines would have no point and gnuplot fails. */
-	report_plot_begin(f, "soak", png, svg, 1000);
+	report_plot_begin(f, gp, "soak", 1000);
 	fputs(any_lat ? "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
 			"\"lost %\", \\\n  \"\" using 1:3 axes x1y2 with lines lw 2 title "
 			"\"p50\", \\\n  \"\" using 1:4 axes x1y2 with lines lw 2 title \"p99\", "
@@ -155,8 +153,7 @@ report_write_soak(const json_t *records, const char *outdir, const char *png, bo
 		      : "plot \"soak.dat\" using 1:2 with impulses lw 2 lc rgb \"red\" title "
 			"\"lost %\"",
 	      f);
-	ret = report_plot_end(&out, "soak", png, svg, 1000);
-	return ret < 0 ? ret : report_plot_run(gp, outdir, "soak", png, svg, info);
+	return report_plot_end(&out, gp, "soak", 1000, true);
 }
 
 json_t *

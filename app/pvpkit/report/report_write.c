@@ -123,7 +123,8 @@ report_write_all(const json_t *records, const char *outdir, const struct report_
 	else if (ret != -ENOENT)
 		goto out_file;
 	snprintf(path, sizeof(path), "%s/soak.csv", outdir);
-	ret = report_write_soak(records, outdir, "", false, "", info, false, NULL);
+	ret = report_write_soak(records, &(struct report_gp){.outdir = outdir, .info = info},
+				false);
 	if (ret < 0)
 		goto out_file;
 	if (o->plots)
