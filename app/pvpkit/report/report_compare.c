@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,13 +30,14 @@
 #include "report.h"
 #include "report_private.h"
 
-/* What one run says of one point and goal. */
+/* What one run says of one point and goal, or of one load and latency figure. */
 struct cmp_side {
-	bool valid;	      /* a rate to compare */
-	double pps;	      /* median */
-	double lo;	      /* lowest figure it cannot rule out */
-	double hi;	      /* highest */
-	unsigned int repeats; /* searches behind it */
+	json_t *j;   /* the side as its row shows it; null: no figure */
+	bool valid;  /* a figure to compare */
+	bool ranged; /* with a range that judges it */
+	double v;    /* the figure (a rate: the median of the repeats) */
+	double lo;   /* lowest figure it cannot rule out */
+	double hi;   /* highest */
 };
 
 static void
@@ -44,28 +46,21 @@ cmp_side_read(const json_t *g, struct cmp_side *s)
 	double lower, upper, w = 0;
 
 	memset(s, 0, sizeof(*s));
+	s->j = json_null();
 	if (!json_is_number(json_object_get(g, "pps")))
 		return;
-	s->valid = true;
-	s->pps = report_num(g, "pps", 0);
-	s->repeats = (unsigned int)report_num(g, "repeats", 1);
-	s->lo = report_num(g, "min_pps", s->pps);
-	s->hi = report_num(g, "max_pps", s->pps);
-	lower = report_num(g, "lower_pps", s->pps);
+	s->valid = s->ranged = true;
+	s->v = report_num(g, "pps", 0);
+	s->lo = report_num(g, "min_pps", s->v);
+	s->hi = report_num(g, "max_pps", s->v);
+	lower = report_num(g, "lower_pps", s->v);
 	upper = report_num(g, "upper_pps", lower);
 	/* The search's width: the true rate lies anywhere below the upper bound. */
 	if (upper > lower && upper > 0)
 		w = (upper - lower) / upper;
 	s->hi = w < 1 ? s->hi / (1 - w) : s->hi;
-}
-
-static json_t *
-cmp_side_json(const struct cmp_side *s)
-{
-	if (!s->valid)
-		return json_null();
-	return json_pack("{s:f,s:f,s:f,s:I}", "pps", s->pps, "lo_pps", s->lo, "hi_pps", s->hi,
-			 "repeats", (json_int_t)s->repeats);
+	s->j = json_pack("{s:f,s:f,s:f,s:I}", "pps", s->v, "lo_pps", s->lo, "hi_pps", s->hi,
+			 "repeats", (json_int_t)(unsigned int)report_num(g, "repeats", 1));
 }
 
 /* The latency figures compared: summary key, name in "range_ns" and on screen. */
@@ -92,28 +87,58 @@ cmp_lat_entry(const json_t *point, double load)
 	return NULL;
 }
 
-/* One side of a latency row, or null; *ranged: whether it has a noise range. */
-static json_t *
-cmp_lat_side(const json_t *e, const char *key, const char *range, bool *ranged, double *v,
-	     double *lo, double *hi)
+/* Latency figure @p f of entry @p e (NULL: none) as one side of a row. */
+static void
+cmp_lat_side(const json_t *e, unsigned int f, struct cmp_side *s)
 {
-	const json_t *r;
+	const json_t *r = json_object_get(json_object_get(e, "range_ns"), cmp_lat_figs[f].range);
 
-	*ranged = false;
-	if (e == NULL || !json_is_number(json_object_get(e, key)))
-		return json_null();
-	*v = report_num(e, key, 0);
-	r = json_object_get(json_object_get(e, "range_ns"), range);
-	if (json_array_size(r) == 2 && json_is_number(json_array_get(r, 0)) &&
-	    json_is_number(json_array_get(r, 1))) {
-		*ranged = true;
-		*lo = json_number_value(json_array_get(r, 0));
-		*hi = json_number_value(json_array_get(r, 1));
-	}
-	return json_pack("{s:f,s:o,s:o,s:f,s:f}", "ns", *v, "lo_ns",
-			 *ranged ? json_real(*lo) : json_null(), "hi_ns",
-			 *ranged ? json_real(*hi) : json_null(), "trials",
+	memset(s, 0, sizeof(*s));
+	s->j = json_null();
+	if (e == NULL || !json_is_number(json_object_get(e, cmp_lat_figs[f].key)))
+		return;
+	s->valid = true;
+	s->v = report_num(e, cmp_lat_figs[f].key, 0);
+	s->ranged = json_unpack((json_t *)(uintptr_t)r, "[FF!]", &s->lo, &s->hi) == 0;
+	s->j = json_pack("{s:f,s:o,s:o,s:f,s:f}", "ns", s->v, "lo_ns",
+			 s->ranged ? json_real(s->lo) : json_null(), "hi_ns",
+			 s->ranged ? json_real(s->hi) : json_null(), "trials",
 			 report_num(e, "trials", 1), "rate_pps", report_num(e, "rate_pps", 0));
+}
+
+/*
+ * Append @p row to @p rows with its sides, their change and the verdict:
+ * "not-comparable" without a figure on either side, "not-judged" without
+ * a range; else a regression when the new range is entirely worse than
+ * the old one (below it, above it when @p lower_better), a progression
+ * when entirely better.
+ */
+static void
+cmp_row(json_t *rows, json_t *row, const struct cmp_side *o, const struct cmp_side *n,
+	bool lower_better, unsigned int *regr, unsigned int *progr)
+{
+	bool both = o->valid && n->valid;
+	const char *verdict;
+
+	if (!both) {
+		verdict = "not-comparable";
+	} else if (!o->ranged || !n->ranged) {
+		verdict = "not-judged";
+	} else if (lower_better ? n->lo > o->hi : n->hi < o->lo) {
+		verdict = "regression";
+		(*regr)++;
+	} else if (lower_better ? n->hi < o->lo : n->lo > o->hi) {
+		verdict = "progression";
+		(*progr)++;
+	} else {
+		verdict = "within-noise";
+	}
+	json_object_set_new(row, "old", o->j);
+	json_object_set_new(row, "new", n->j);
+	json_object_set_new(row, "change",
+			    both && o->v > 0 ? json_real((n->v - o->v) / o->v) : json_null());
+	json_object_set_new(row, "verdict", json_string(verdict));
+	json_array_append_new(rows, row);
 }
 
 /*
@@ -128,11 +153,9 @@ cmp_latency(const json_t *op, const json_t *np, json_t *rows, unsigned int *regr
 	    unsigned int *progr)
 {
 	const json_t *sides[2] = {op, np}, *e, *oe, *ne;
-	double loads[128], ov = 0, olo = 0, ohi = 0, nv = 0, nlo = 0, nhi = 0;
 	unsigned int nb = 0, i, k, f;
-	bool oranged, nranged;
-	const char *verdict;
-	json_t *o, *n;
+	struct cmp_side o, n;
+	double loads[128];
 	size_t j;
 
 	for (k = 0; k < 2; k++) {
@@ -147,33 +170,13 @@ cmp_latency(const json_t *op, const json_t *np, json_t *rows, unsigned int *regr
 		oe = cmp_lat_entry(op, loads[i]);
 		ne = cmp_lat_entry(np, loads[i]);
 		for (f = 0; f < sizeof(cmp_lat_figs) / sizeof(cmp_lat_figs[0]); f++) {
-			o = cmp_lat_side(oe, cmp_lat_figs[f].key, cmp_lat_figs[f].range, &oranged,
-					 &ov, &olo, &ohi);
-			n = cmp_lat_side(ne, cmp_lat_figs[f].key, cmp_lat_figs[f].range, &nranged,
-					 &nv, &nlo, &nhi);
-			if (json_is_null(o) || json_is_null(n)) {
-				verdict = "not-comparable";
-			} else if (!oranged || !nranged) {
-				verdict = "not-judged";
-			} else if (nlo > ohi) {
-				verdict = "regression";
-				(*regr)++;
-			} else if (nhi < olo) {
-				verdict = "progression";
-				(*progr)++;
-			} else {
-				verdict = "within-noise";
-			}
-			json_array_append_new(
-				rows, json_pack("{s:f,s:f,s:f,s:s,s:o,s:o,s:o,s:s}", "size",
-						report_num(np, "size", 0), "flows",
-						report_num(np, "flows", 0), "load_pct", loads[i],
-						"figure", cmp_lat_figs[f].range, "old", o, "new", n,
-						"change",
-						!json_is_null(o) && !json_is_null(n) && ov > 0
-							? json_real((nv - ov) / ov)
-							: json_null(),
-						"verdict", verdict));
+			cmp_lat_side(oe, f, &o);
+			cmp_lat_side(ne, f, &n);
+			cmp_row(rows,
+				json_pack("{s:f,s:f,s:f,s:s}", "size", report_num(np, "size", 0),
+					  "flows", report_num(np, "flows", 0), "load_pct", loads[i],
+					  "figure", cmp_lat_figs[f].range),
+				&o, &n, true, regr, progr);
 		}
 	}
 }
@@ -184,9 +187,9 @@ report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regre
 {
 	const json_t *np, *op, *ng, *og;
 	struct cmp_side o, n;
-	json_t *rows = json_array(), *lat = json_array(), *row;
+	json_t *rows = json_array(), *lat = json_array();
 	unsigned int lregr = 0, lprogr = 0;
-	const char *goal, *verdict;
+	const char *goal;
 	size_t i;
 
 	*regressions = *progressions = 0;
@@ -205,25 +208,10 @@ report_compare(const json_t *old_sum, const json_t *new_sum, unsigned int *regre
 				continue;
 			cmp_side_read(og, &o);
 			cmp_side_read(ng, &n);
-			if (!o.valid || !n.valid) {
-				verdict = "not-comparable";
-			} else if (n.hi < o.lo) {
-				verdict = "regression";
-				(*regressions)++;
-			} else if (n.lo > o.hi) {
-				verdict = "progression";
-				(*progressions)++;
-			} else {
-				verdict = "within-noise";
-			}
-			row = json_pack(
-				"{s:f,s:f,s:s,s:o,s:o,s:o,s:s}", "size", report_num(np, "size", 0),
-				"flows", report_num(np, "flows", 0), "goal", goal, "old",
-				cmp_side_json(&o), "new", cmp_side_json(&n), "change",
-				o.valid && n.valid && o.pps > 0 ? json_real((n.pps - o.pps) / o.pps)
-								: json_null(),
-				"verdict", verdict);
-			json_array_append_new(rows, row);
+			cmp_row(rows,
+				json_pack("{s:f,s:f,s:s}", "size", report_num(np, "size", 0),
+					  "flows", report_num(np, "flows", 0), "goal", goal),
+				&o, &n, false, regressions, progressions);
 		}
 		cmp_latency(op, np, lat, &lregr, &lprogr);
 	}
