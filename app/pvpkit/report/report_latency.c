@@ -134,39 +134,42 @@ static const struct {
 } lat_ranged[] = {
 	{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99_9", 99.9}, {"p99_99", 99.99}, {"max", 100},
 };
+#define LAT_NB_RANGED (sizeof(lat_ranged) / sizeof(lat_ranged[0]))
+
+/* Widen each percentile's @p lo..@p hi to trial @p h's confidence interval of it. */
+static void
+lat_widen(const struct pvp_lat *h, double *lo, double *hi)
+{
+	unsigned int k;
+	double a, b;
+
+	for (k = 0; h->count > 0 && k < LAT_NB_RANGED; k++) {
+		if (lat_ranged[k].pct >= 100)
+			a = b = (double)h->max_ns;
+		else
+			lat_interval(h, lat_ranged[k].pct, &a, &b);
+		lo[k] = fmin(lo[k], a);
+		hi[k] = fmax(hi[k], b);
+	}
+}
 
 /*
  * "range_ns": what the entry's figures could be, from the trials at one
  * load: each trial's confidence interval of each percentile, from the
- * lowest to the highest over the rounds. The maximum is one sample per
- * trial with no interval of its own: it gets a range only from two
- * rounds or more (their lowest and highest maximum).
+ * lowest to the highest over the @p n rounds (lat_widen()). The maximum
+ * is one sample per trial with no interval of its own: it gets a range
+ * only from two rounds or more (their lowest and highest maximum).
  */
 static json_t *
-lat_ranges(struct pvp_lat *const *h, unsigned int n)
+lat_ranges(const double *lo, const double *hi, unsigned int n)
 {
 	json_t *r = json_object();
-	double lo, hi, a, b;
-	unsigned int i, k;
+	unsigned int k;
 
-	for (k = 0; r != NULL && k < sizeof(lat_ranged) / sizeof(lat_ranged[0]); k++) {
-		if (lat_ranged[k].pct >= 100 && n < 2)
-			continue;
-		lo = INFINITY;
-		hi = 0;
-		for (i = 0; i < n; i++) {
-			if (h[i]->count == 0)
-				continue;
-			if (lat_ranged[k].pct >= 100)
-				a = b = (double)h[i]->max_ns;
-			else
-				lat_interval(h[i], lat_ranged[k].pct, &a, &b);
-			lo = fmin(lo, a);
-			hi = fmax(hi, b);
-		}
-		if (lo <= hi)
-			json_object_set_new(r, lat_ranged[k].name, json_pack("[f,f]", lo, hi));
-	}
+	for (k = 0; r != NULL && k < LAT_NB_RANGED; k++)
+		if ((lat_ranged[k].pct < 100 || n >= 2) && lo[k] <= hi[k])
+			json_object_set_new(r, lat_ranged[k].name,
+					    json_pack("[f,f]", lo[k], hi[k]));
 	return r;
 }
 
@@ -232,33 +235,31 @@ static json_t *
 lat_entry(const json_t *trials, struct coord_trial_record *tr)
 {
 	const json_t *t = json_array_get(trials, json_array_size(trials) - 1), *x;
-	unsigned int n = 0, i;
-	struct pvp_lat *h[REPORT_MAX_REPEAT], all, one;
+	double lo[LAT_NB_RANGED], hi[LAT_NB_RANGED] = {0}, tx = 0, rx = 0;
+	unsigned int n = 0, k;
+	struct pvp_lat all, one;
 	struct pvp_lat_summary ls;
-	double tx = 0, rx = 0;
-	json_t *o = NULL;
 	const char *clock = "";
-	size_t k;
+	json_t *o;
+	size_t i;
 
+	for (k = 0; k < LAT_NB_RANGED; k++)
+		lo[k] = INFINITY;
 	pvp_lat_init(&all);
-	json_array_foreach(trials, k, x) {
+	json_array_foreach(trials, i, x) {
 		if (n == REPORT_MAX_REPEAT)
 			break;
-		h[n] = malloc(sizeof(*h[n]));
-		if (h[n] == NULL)
-			goto out;
-		if (report_trial_latency(x, h[n], &clock) <= 0) {
-			free(h[n]);
+		if (report_trial_latency(x, &one, &clock) <= 0)
 			continue;
-		}
-		pvp_lat_merge(&all, h[n]);
+		pvp_lat_merge(&all, &one);
+		lat_widen(&one, lo, hi);
 		report_trial(x, tr); /* chosen by report_trial(): it decodes */
 		tx += (double)tr->tx_packets;
 		rx += (double)tr->rx_packets;
 		n++;
 	}
 	if (n == 0 || !report_trial(t, tr))
-		goto out;
+		return NULL;
 	o = json_pack("{s:f,s:f,s:s,s:f,s:f,s:f,s:f,s:f,s:I}", "load_pct", tr->latency.load_pct,
 		      "rate_pps", tr->requested_pps, "reference",
 		      json_string_value(tr->latency.reference) ?: "", "reference_pps",
@@ -266,15 +267,12 @@ lat_entry(const json_t *trials, struct coord_trial_record *tr)
 		      "rx_packets", rx, "loss_ratio", tx >= 1 ? (tx - rx) / tx : 0.0, "trials",
 		      (json_int_t)n);
 	if (o == NULL)
-		goto out;
+		return NULL;
 	pvp_lat_read(&all, &ls);
 	lat_figures(o, &ls);
 	json_object_set_new(o, "clock", json_string(clock));
-	json_object_set_new(o, "range_ns", lat_ranges(h, n));
+	json_object_set_new(o, "range_ns", lat_ranges(lo, hi, n));
 	json_object_set_new(o, "streams", lat_streams(trials, &all, &one));
-out:
-	for (i = 0; i < n; i++)
-		free(h[i]);
 	return o;
 }
 
