@@ -442,29 +442,14 @@ plot_loss(const json_t *records, const struct report_gp *gp)
 	return report_plot_end(&out, gp, base, width, true);
 }
 
-/* List @p base.@p ext as written if gnuplot made it; -EIO with a note if not. */
-static int
-plot_made(const char *outdir, const char *base, const char *ext, struct report_info *info)
-{
-	char name[80], path[4096];
-	struct stat st;
-
-	snprintf(name, sizeof(name), "%s.%s", base, ext);
-	snprintf(path, sizeof(path), "%s/%s", outdir, name);
-	if (stat(path, &st) < 0 || st.st_size == 0) {
-		snprintf(info->plot_note, sizeof(info->plot_note), "gnuplot made no %s", name);
-		return -EIO;
-	}
-	report_add_file(info, name);
-	return 0;
-}
-
 int
 report_plot_run(const struct report_gp *gp, const char *base)
 {
 	static const char *const images[] = {"png", "svg"};
+	const bool want[] = {gp->png[0] != '\0', gp->svg};
 	char script[80], name[80], path[4096];
 	char *const argv[] = {(char *)(uintptr_t)gp->prog, script, NULL};
+	struct stat st;
 	unsigned int k;
 	int ret;
 
@@ -489,10 +474,19 @@ report_plot_run(const struct report_gp *gp, const char *base)
 	snprintf(name, sizeof(name), "%s.dat", base);
 	report_add_file(gp->info, name);
 	report_add_file(gp->info, script);
-	if (gp->png[0] != '\0' && plot_made(gp->outdir, base, "png", gp->info) < 0)
-		return -EIO;
-	if (gp->svg && plot_made(gp->outdir, base, "svg", gp->info) < 0)
-		return -EIO;
+	/* Each image asked for is listed as written if gnuplot made it. */
+	for (k = 0; k < sizeof(images) / sizeof(images[0]); k++) {
+		if (!want[k])
+			continue;
+		snprintf(name, sizeof(name), "%s.%s", base, images[k]);
+		snprintf(path, sizeof(path), "%s/%s", gp->outdir, name);
+		if (stat(path, &st) < 0 || st.st_size == 0) {
+			snprintf(gp->info->plot_note, sizeof(gp->info->plot_note),
+				 "gnuplot made no %s", name);
+			return -EIO;
+		}
+		report_add_file(gp->info, name);
+	}
 	return 0;
 }
 
