@@ -56,7 +56,7 @@ report_write_csv(const json_t *summary, const char *goal, const char *path)
 {
 	const char *flow_type = report_str(summary, "flow_type", "");
 	const json_t *sizes, *flows, *sz, *fl, *p, *g;
-	char title[256], upper[32], num[32];
+	char title[256], upper[32];
 	struct pvp_out out;
 	bool found = false;
 	size_t i, j;
@@ -95,10 +95,8 @@ report_write_csv(const json_t *summary, const char *goal, const char *path)
 					 (double)json_integer_value(fl));
 			g = json_object_get(json_object_get(p, "goals"), goal);
 			fputc(',', f);
-			if (json_is_number(json_object_get(g, "pps"))) {
-				snprintf(num, sizeof(num), "%.0f", report_num(g, "pps", 0));
-				fputs(num, f);
-			}
+			if (json_is_number(json_object_get(g, "pps")))
+				fprintf(f, "%.0f", report_num(g, "pps", 0));
 		}
 		fputc('\n', f);
 	}
@@ -125,6 +123,15 @@ report_summary_has_repeats(const json_t *summary, const char *goal)
 int
 report_write_repeats_csv(const json_t *summary, const char *goal, const char *path)
 {
+	/* The figures after the repeats, with their decimals and scale. */
+	static const struct {
+		const char *key;
+		int prec;
+		double scale;
+	} figs[] = {
+		{"pps", 0, 1},	    {"min_pps", 0, 1},	       {"max_pps", 0, 1},
+		{"spread", 2, 100}, {"conditional_pps", 0, 1},
+	};
 	const json_t *p, *g, *v;
 	struct pvp_out out;
 	char num[32];
@@ -147,21 +154,12 @@ report_write_repeats_csv(const json_t *summary, const char *goal, const char *pa
 		fprintf(f, "%.0f,%.0f,%.0f", report_num(p, "size", 0), report_num(p, "flows", 0),
 			report_num(g, "repeats", 0));
 		/* Empty where a figure does not exist (no lower bound, n < 3). */
-		fputc(',', f);
-		if (json_is_number(json_object_get(g, "pps")))
-			fprintf(f, "%.0f", report_num(g, "pps", 0));
-		fputc(',', f);
-		if (json_is_number(json_object_get(g, "min_pps")))
-			fprintf(f, "%.0f", report_num(g, "min_pps", 0));
-		fputc(',', f);
-		if (json_is_number(json_object_get(g, "max_pps")))
-			fprintf(f, "%.0f", report_num(g, "max_pps", 0));
-		fputc(',', f);
-		if (json_is_number(json_object_get(g, "spread")))
-			fprintf(f, "%.2f", 100 * report_num(g, "spread", 0));
-		fputc(',', f);
-		if (json_is_number(json_object_get(g, "conditional_pps")))
-			fprintf(f, "%.0f", report_num(g, "conditional_pps", 0));
+		for (k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
+			fputc(',', f);
+			if (json_is_number(json_object_get(g, figs[k].key)))
+				fprintf(f, "%.*f", figs[k].prec,
+					figs[k].scale * report_num(g, figs[k].key, 0));
+		}
 		fputc(',', f);
 		json_array_foreach(json_object_get(g, "searches_pps"), k, v) {
 			snprintf(num, sizeof(num), "%.0f", json_number_value(v));
