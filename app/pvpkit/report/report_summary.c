@@ -31,6 +31,7 @@ struct sum_point {
 	bool gen_limited;
 	bool has_search;		   /* a search record of the point was read */
 	struct coord_search_record search; /* the last, its values borrowed from records */
+	const json_t *search_rec;	   /* that last search's record */
 	json_t *recs;			   /* its trial and search records, in order */
 };
 
@@ -225,49 +226,35 @@ search_goal(const struct coord_search_record *sr, const char *name)
 }
 
 /*
- * The searches that make a point: every search of the last one's repeat
- * group ("repeat": {"group": ...}, one `--repeat N`), else the last search
- * alone, so a rerun appended to the same file replaces the older one.
- * Fills @p group (at most REPORT_MAX_REPEAT); returns how many.
+ * Median, min, max and spread of a goal's lower bound, upper bound and
+ * conditional throughput into @p st[0], [1] and [2], over the searches
+ * that make a point: every search of the last one's repeat group
+ * ("repeat": {"group": ...}, one `--repeat N`; at most REPORT_MAX_REPEAT),
+ * else the last search alone, so a rerun appended to the same file
+ * replaces the older one. Each search's lower bound (null where it has
+ * none) is appended to @p all. Returns how many searches.
  */
 static unsigned int
-point_group(const struct sum_point *p, struct coord_search_record *group)
+group_stats(const struct sum_point *p, const char *goal, json_t *all, struct report_stats st[3])
 {
 	const struct coord_search_record *last = &p->search;
-	unsigned int n = 0;
+	unsigned int n[3] = {0, 0, 0}, nb = 0, k;
+	const struct coord_record_goal *g;
+	double v[3][REPORT_MAX_REPEAT];
+	struct coord_search_record sr;
 	const json_t *rec;
 	size_t i;
 
-	if (!last->has_repeat) {
-		group[0] = *last;
-		return 1;
-	}
 	json_array_foreach(p->recs, i, rec) {
-		if (n == REPORT_MAX_REPEAT)
+		if (nb == REPORT_MAX_REPEAT)
 			break;
-		if (!report_search(rec, &group[n]) || !group[n].has_repeat ||
-		    strcmp(group[n].repeat.group, last->repeat.group) != 0)
+		if (!report_search(rec, &sr) ||
+		    (last->has_repeat
+			     ? !sr.has_repeat || strcmp(sr.repeat.group, last->repeat.group) != 0
+			     : rec != p->search_rec))
 			continue;
-		n++;
-	}
-	return n;
-}
-
-/*
- * Median, min, max and spread over the group of a goal's lower bound,
- * upper bound and conditional throughput, into @p st[0], [1] and [2];
- * each search's lower bound (null where it has none) appended to @p all.
- */
-static void
-group_stats(const struct coord_search_record *group, unsigned int nb, const char *goal, json_t *all,
-	    struct report_stats st[3])
-{
-	double v[3][REPORT_MAX_REPEAT];
-	const struct coord_record_goal *g;
-	unsigned int n[3] = {0, 0, 0}, i, k;
-
-	for (i = 0; i < nb; i++) {
-		g = search_goal(&group[i], goal);
+		nb++;
+		g = search_goal(&sr, goal);
 		if (g != NULL && g->has_lower)
 			v[0][n[0]++] = g->lower_pps;
 		if (g != NULL && g->has_upper)
@@ -279,6 +266,7 @@ group_stats(const struct coord_search_record *group, unsigned int nb, const char
 	}
 	for (k = 0; k < 3; k++)
 		report_stats(v[k], n[k], &st[k]);
+	return nb;
 }
 
 static json_t *
@@ -286,7 +274,6 @@ goal_json(const struct sum_point *p, const struct coord_record_goal *goal, doubl
 {
 	bool has_lo, has_hi, at_max = false, gen = false;
 	struct report_stats st[3]; /* lower, upper, conditional: group_stats() */
-	struct coord_search_record *group = NULL;
 	const struct coord_record_goal *sg;
 	const char *status, *source;
 	json_t *all = NULL, *j;
@@ -300,12 +287,8 @@ goal_json(const struct sum_point *p, const struct coord_record_goal *goal, doubl
 		 * One search gives its bounds; repeats give their medians,
 		 * status and flags of the last.
 		 */
-		group = malloc(REPORT_MAX_REPEAT * sizeof(*group));
-		if (group == NULL)
-			return NULL;
-		n = point_group(p, group);
 		all = json_array();
-		group_stats(group, n, goal->name, all, st);
+		n = group_stats(p, goal->name, all, st);
 		has_lo = st[0].n > 0;
 		lo = st[0].median;
 		has_hi = st[1].n > 0;
@@ -344,7 +327,6 @@ goal_json(const struct sum_point *p, const struct coord_record_goal *goal, doubl
 				     "conditional_pps",
 				     st[2].n ? json_real(st[2].median) : json_null()));
 	json_decref(all);
-	free(group);
 	return j;
 }
 
@@ -445,6 +427,7 @@ report_summary(const json_t *records, const struct report_opts *o)
 			if (p != NULL) {
 				json_array_append(p->recs, (json_t *)(uintptr_t)rec);
 				p->search = sr;
+				p->search_rec = rec;
 				p->has_search = true;
 			}
 		}
