@@ -463,21 +463,15 @@ report_summary(const json_t *records, const struct report_opts *o)
 			if (gj != NULL)
 				json_object_set_new(goals, s.goals[g].name, gj);
 		}
+		/* Latency and one-way latency only where the point's records have them. */
 		pj = json_pack(
-			"{s:I,s:I,s:I,s:f,s:b,s:f,s:o}", "size", (json_int_t)p->size, "flows",
-			(json_int_t)p->flows, "trials", (json_int_t)p->trials, "trial_seconds",
-			p->trial_seconds, "generator_limited",
+			"{s:I,s:I,s:I,s:f,s:b,s:f,s:o,s:o*,s:o*}", "size", (json_int_t)p->size,
+			"flows", (json_int_t)p->flows, "trials", (json_int_t)p->trials,
+			"trial_seconds", p->trial_seconds, "generator_limited",
 			p->gen_limited || (p->has_search && p->search.generator_limited_trials > 0),
-			"theoretical_max_pps", report_max_pps(line_rate, p->size), "goals", goals);
-		if (pj != NULL) {
-			json_t *lat = report_latency_point(p->recs);
-			json_t *ow = report_oneway_point(p->recs);
-
-			if (lat != NULL)
-				json_object_set_new(pj, "latency", lat);
-			if (ow != NULL)
-				json_object_set_new(pj, "oneway", ow);
-		}
+			"theoretical_max_pps", report_max_pps(line_rate, p->size), "goals", goals,
+			"latency", report_latency_point(p->recs), "oneway",
+			report_oneway_point(p->recs));
 		if (pj == NULL || json_array_append_new(pts, pj) < 0) {
 			json_decref(pts);
 			pts = NULL;
