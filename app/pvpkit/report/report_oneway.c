@@ -86,13 +86,11 @@ report_oneway_point(const json_t *recs)
 		snprintf(why, sizeof(why), "the record's %s", err);
 	else if (json_array_size(streams) == 0)
 		snprintf(why, sizeof(why), "no stream of %s has oneway_ns", ow.source);
-	j = json_pack("{s:f,s:s,s:s,s:b}", "rate_pps",
+	/* Why it was not measured, or the streams' halves. */
+	j = json_pack("{s:f,s:s,s:s,s:b,s:s*,s:O*}", "rate_pps",
 		      tr.has_requested ? tr.requested_pps : tr.achieved_pps, "guest", ow.guest,
-		      "source", ow.source, "measured", why[0] == '\0');
-	if (j != NULL && why[0] != '\0')
-		json_object_set_new(j, "reason", json_string(why));
-	else if (j != NULL)
-		json_object_set(j, "streams", streams);
+		      "source", ow.source, "measured", why[0] == '\0', "reason",
+		      why[0] != '\0' ? why : NULL, "streams", why[0] == '\0' ? streams : NULL);
 	json_decref(streams);
 	return j;
 }
