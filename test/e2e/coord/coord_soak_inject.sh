@@ -7,10 +7,14 @@
 # 5.2 s to 5.8 s after the traffic started, read every second. The loss
 # shows in the interval from 5 s to 6 s (the 6th), all of it the guest's,
 # about 0.6 s of packets, and nowhere else: every other interval's guest
-# loss is at most the packets inside the guest when its counters were
-# read (a reading falls between a burst's receive and its send; 1 once in
-# CI). The totals are exact (3,000 of 45,000 in a run here). Bad --inject
-# values are coord_soak_inject_fake's (suite unit).
+# loss is at most the packets in flight when the hops were read. The hops
+# are read together but not at one instant (a snapshot of all hops took
+# 2.7 ms in a trial of a CI run: 13 packets at this rate), and a burst can
+# sit between the guest's receive and its send; in one CI run the
+# intervals' guest loss summed to 13 over the exact total. 10 ms of
+# packets are allowed. The totals, read after the stop, are exact
+# (3,000 of 45,000 in a run here). Bad --inject values are
+# coord_soak_inject_fake's (suite unit).
 . "$PVP_SOURCE_DIR/test/lib/common.sh"
 . "$PVP_SOURCE_DIR/test/e2e/coord/coord_lib.sh"
 
@@ -28,7 +32,7 @@ cat "$PVP_TMP/soak.out"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 rate = float(sys.argv[2])
-inflight = 0.002 * rate
+inflight = 0.01 * rate
 ivs = [r for r in recs if r["type"] == "soak_interval"]
 tot = [r for r in recs if r["type"] == "soak"][-1]
 assert len(ivs) == 9, [r["n"] for r in ivs]
